@@ -1,0 +1,93 @@
+// Typed errors of the messaging API client, one class per way a call can fail,
+// so callers (the command core) can translate each into plain words.
+import type { FieldProblem } from "./schemas.ts";
+
+export abstract class ApiError extends Error {
+  abstract readonly kind: string;
+  /** HTTP status when the service answered, undefined when it did not. */
+  readonly status?: number;
+  /** Operation that failed, for example `createTag`. */
+  readonly operation?: string;
+
+  constructor(message: string, init: { status?: number; operation?: string; cause?: unknown } = {}) {
+    super(message, { cause: init.cause });
+    this.name = new.target.name;
+    this.status = init.status;
+    this.operation = init.operation;
+  }
+}
+
+/** The input was refused, by the client before any request or by the service with 400/422. */
+export class ValidationError extends ApiError {
+  readonly kind = "validation";
+  constructor(
+    message: string,
+    readonly problems: FieldProblem[],
+    init: { status?: number; operation?: string } = {},
+  ) {
+    super(message, init);
+  }
+}
+
+/** 401: the API key is missing or not valid. */
+export class AuthenticationError extends ApiError {
+  readonly kind = "auth";
+}
+
+/** 403: the key lacks the scope (read or write) the operation needs. */
+export class PermissionError extends ApiError {
+  readonly kind = "scope";
+}
+
+/** 404: no such record (or it was deleted). */
+export class NotFoundError extends ApiError {
+  readonly kind = "not_found";
+}
+
+/** 409 (or another refusal of a state rule): for example deleting an approved template. */
+export class ConflictError extends ApiError {
+  readonly kind = "conflict";
+}
+
+/** 429 that outlasted the client's own waiting, or a wait the caller would not accept. */
+export class RateLimitError extends ApiError {
+  readonly kind = "rate_limited";
+  constructor(
+    message: string,
+    /** Expected wait before the call can go through, in milliseconds. */
+    readonly retryAfterMs: number,
+    init: { status?: number; operation?: string } = {},
+  ) {
+    super(message, init);
+  }
+}
+
+/** 5xx from the service. */
+export class ServerError extends ApiError {
+  readonly kind = "server";
+}
+
+/** No answer: connection refused or reset, DNS, or a timeout. */
+export class NetworkError extends ApiError {
+  readonly kind = "network";
+  constructor(
+    message: string,
+    /** True when a write may have reached the service before the failure (so it is not retried blindly). */
+    readonly mayHaveReachedServer: boolean,
+    init: { operation?: string; cause?: unknown } = {},
+  ) {
+    super(message, init);
+  }
+}
+
+export type AnyApiError =
+  | ValidationError
+  | AuthenticationError
+  | PermissionError
+  | NotFoundError
+  | ConflictError
+  | RateLimitError
+  | ServerError
+  | NetworkError;
+
+export const isApiError = (e: unknown): e is AnyApiError => e instanceof ApiError;

@@ -1,0 +1,80 @@
+// Settings, read once from the environment and validated, so a bad value
+// stops the start with a message naming the variable. .env.example documents
+// each of them; keep the two in step.
+import { z } from "zod";
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => v || undefined)
+  .optional();
+
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+const list = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? "")
+      .split(/[\s,]+/)
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+export const configSchema = z.object({
+  // The messaging API. Unset URL: the embedded sandbox is started in-process.
+  MESSAGING_API_URL: optionalText.pipe(z.url().optional()),
+  MESSAGING_API_KEY: optionalText,
+  MESSAGING_CHANNEL_ID: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce.number().int().positive().optional(),
+  ),
+  API_TIMEOUT_MS: int(15_000, 100),
+  API_READ_LIMIT: int(300, 1),
+  API_WRITE_LIMIT: int(60, 1),
+  BACKGROUND_READ_SHARE: z.coerce.number().min(0).max(1).default(0.3),
+
+  // Storage.
+  DATABASE_URL: optionalText,
+  DATA_DIR: z.string().default("./data"),
+
+  // The sandbox API (embedded, or `npm run sandbox`).
+  SANDBOX_PORT: int(4010),
+  SANDBOX_API_KEY: z.string().default("sb_test_rw_5f2c8e1a9d"),
+  SANDBOX_READ_KEY: z.string().default("sb_test_ro_7b3d0c4e6f"),
+  SANDBOX_READ_LIMIT: int(300, 1),
+  SANDBOX_WRITE_LIMIT: int(60, 1),
+  SANDBOX_TEMPLATE_APPROVAL_MS: int(30_000),
+  SANDBOX_CAMPAIGN_TICK_MS: int(1_000, 10),
+
+  // Slack. No bot token: the shell runs instead of the Bolt app.
+  SLACK_BOT_TOKEN: optionalText,
+  SLACK_SIGNING_SECRET: optionalText,
+  SLACK_APP_TOKEN: optionalText,
+  SLACK_API_URL: optionalText.pipe(z.url().optional()),
+  PORT: int(3000),
+  SWITCHBOARD_WRITERS: list,
+  SWITCHBOARD_BROADCASTERS: list,
+  AUDIT_CHANNEL: optionalText,
+
+  // Imports and reports.
+  IMPORT_MAX_BYTES: int(100 * 1024 * 1024, 1),
+  DEFAULT_COUNTRY: z
+    .string()
+    .regex(/^[A-Z]{2}$/)
+    .default("US"),
+  REPORT_FAILURE_ALERT: z.coerce.number().min(0).max(1).default(0.05),
+
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid settings:\n${lines.join("\n")}\nSee .env.example for every setting.`);
+  }
+  return parsed.data;
+}
