@@ -40,6 +40,7 @@ export const configSchema = z.object({
 
   // The sandbox API (embedded, or `npm run sandbox`).
   SANDBOX_PORT: int(4010),
+  SANDBOX_HOST: z.string().default("127.0.0.1"),
   SANDBOX_API_KEY: z.string().default("sb_test_rw_5f2c8e1a9d"),
   SANDBOX_READ_KEY: z.string().default("sb_test_ro_7b3d0c4e6f"),
   SANDBOX_READ_LIMIT: int(300, 1),

@@ -164,7 +164,11 @@ export function placeholdersOf(body: string): string[] {
 }
 
 const atLeastOne = (obj: Record<string, unknown>) => Object.values(obj).some((v) => v !== undefined);
-const nothingToUpdate = { error: "give at least one member to change" };
+// Only worth saying when nothing else is wrong (an unknown member is the better message).
+const nothingToUpdate = {
+  error: "give at least one member to change",
+  when: (payload: { issues: readonly unknown[] }) => payload.issues.length === 0,
+};
 
 // ---------------------------------------------------------------- messages
 
@@ -504,6 +508,13 @@ export function describeIssues(error: z.ZodError, input?: unknown): FieldProblem
           rule: "is not a member this operation accepts",
         });
       }
+      continue;
+    }
+    if (issue.code === "invalid_key") {
+      problems.push({
+        field: issue.path.join("."),
+        rule: `is not a valid key: ${issue.issues[0]?.message ?? issue.message}`,
+      });
       continue;
     }
     let rule = issue.message;

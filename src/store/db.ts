@@ -3,6 +3,7 @@
 // run the same migrations, so nothing above this file knows which it has.
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
 
 export interface QueryResult<T> {
@@ -36,7 +37,9 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
 
 async function openPglite(dataDir: string | undefined): Promise<Db> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const lite = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  // pg_trgm backs substring search (the sandbox's contact search); a real server ships it in contrib.
+  const extensions = { pg_trgm };
+  const lite = dataDir ? await PGlite.create(dataDir, { extensions }) : await PGlite.create({ extensions });
   const wrap = (q: { query: PGlite["query"] }): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       const r = await q.query<T>(sql, params as unknown[] | undefined);

@@ -1,0 +1,53 @@
+// The contract between the command core and its two front ends (the Bolt app
+// and the shell). The core knows nothing of Slack's transport: it takes a
+// command line and who typed it, and answers Block Kit.
+import type { KnownBlock, ModalView } from "@slack/types";
+
+/** Who runs a command, and where. */
+export interface Actor {
+  /** Slack user id (U…), or `shell` for the console. */
+  userId: string;
+  userName?: string;
+  teamId?: string;
+  /** Slack channel id where the command was typed (C…, D…, G…). */
+  channelId?: string;
+  via: "slack" | "shell";
+}
+
+export interface Reply {
+  /** Lookups and errors are ephemeral; writes others should know of go in the channel. */
+  visibility: "ephemeral" | "in_channel";
+  /** Fallback text: Slack notifications and the shell's plain rendering use it. */
+  text: string;
+  blocks: KnownBlock[];
+  /**
+   * Set when the reply asks the user to confirm (campaign send and cancel,
+   * every delete). The blocks carry Confirm/Cancel buttons with action ids
+   * ACTION.confirm / ACTION.dismiss and this id as value; the shell asks y/N.
+   */
+  confirmation?: { id: string; prompt: string };
+  /** Set when a modal opens instead of a message (Slack); the shell prints `text`. */
+  modal?: ModalView;
+}
+
+/**
+ * Action ids of the buttons the core puts in its replies. The Bolt app
+ * registers one listener per id; the value carries everything needed.
+ */
+export const ACTION = {
+  /** value: a command line to run as the clicking user (paging, "open", "refresh"). */
+  run: "sb_run",
+  /** value: confirmation id. Performs the confirmed write, once. */
+  confirm: "sb_confirm",
+  /** value: confirmation id. Drops the pending confirmation. */
+  dismiss: "sb_dismiss",
+} as const;
+
+export interface CommandCore {
+  /** Runs one command line (with or without the leading `/sb`). Never throws for user or API errors. */
+  run(line: string, actor: Actor): Promise<Reply>;
+  /** Confirms a pending write. Runs it at most once, even when clicked twice or after a restart. */
+  confirm(confirmationId: string, actor: Actor): Promise<Reply>;
+  /** Drops a pending confirmation. */
+  dismiss(confirmationId: string, actor: Actor): Promise<Reply>;
+}

@@ -1,0 +1,28 @@
+// One pino logger for the process. Secrets are redacted by path, and the API
+// key never reaches a log line: anything that might carry it goes through redact.
+import pino from "pino";
+
+const REDACT = [
+  "apiKey",
+  "*.apiKey",
+  "headers['x-api-key']",
+  "req.headers['x-api-key']",
+  "req.headers.authorization",
+  "headers.authorization",
+  "token",
+  "*.token",
+  "botToken",
+  "signingSecret",
+];
+
+export type Logger = pino.Logger;
+
+export function createLogger(level: string = process.env.LOG_LEVEL ?? "info"): Logger {
+  return pino({ level, redact: { paths: REDACT, censor: "[redacted]" }, base: { app: "switchboard" } });
+}
+
+/** Shows only the last 4 characters of a secret: `…9d2f`. */
+export function maskSecret(secret: string | undefined): string {
+  if (!secret) return "(none)";
+  return secret.length <= 4 ? "…" : `…${secret.slice(-4)}`;
+}

@@ -1,0 +1,50 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { configSchema, loadConfig } from "../src/config.ts";
+
+describe("settings", () => {
+  const example = readFileSync(new URL("../.env.example", import.meta.url), "utf8");
+  const documented = new Set([...example.matchAll(/^([A-Z0-9_]+)=/gm)].map((m) => m[1]));
+
+  it("documents every setting in .env.example, and no setting that does not exist", () => {
+    const known = Object.keys(configSchema.shape);
+    expect([...documented].sort()).toEqual([...known].sort());
+  });
+
+  it("documents each setting with a comment above it (pairs may share one)", () => {
+    const lines = example.split("\n");
+    for (const [i, line] of lines.entries()) {
+      if (!/^[A-Z0-9_]+=/.test(line)) continue;
+      let j = i - 1;
+      while (j >= 0 && /^[A-Z0-9_]+=/.test(lines[j]!)) j--;
+      expect(lines[j], `comment above ${line}`).toMatch(/^# [A-Za-z(]/);
+    }
+  });
+
+  it("runs on its defaults with no setting at all", () => {
+    const config = loadConfig({});
+    expect(config.MESSAGING_API_URL).toBeUndefined();
+    expect(config.DATA_DIR).toBe("./data");
+    expect(config.API_READ_LIMIT).toBe(300);
+    expect(config.API_WRITE_LIMIT).toBe(60);
+  });
+
+  it("treats empty values as unset, as a copied .env.example has them", () => {
+    const env = Object.fromEntries([...example.matchAll(/^([A-Z0-9_]+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
+    const config = loadConfig(env);
+    expect(config.SLACK_BOT_TOKEN).toBeUndefined();
+    expect(config.MESSAGING_CHANNEL_ID).toBeUndefined();
+    expect(config.SWITCHBOARD_WRITERS).toEqual([]);
+  });
+
+  it("names the variable and the rule of a bad value", () => {
+    expect(() => loadConfig({ API_READ_LIMIT: "lots" })).toThrow(/API_READ_LIMIT/);
+    expect(() => loadConfig({ MESSAGING_API_URL: "not a url" })).toThrow(/MESSAGING_API_URL/);
+    expect(() => loadConfig({ DEFAULT_COUNTRY: "usa" })).toThrow(/DEFAULT_COUNTRY/);
+  });
+
+  it("splits user and group lists on commas and spaces", () => {
+    const config = loadConfig({ SWITCHBOARD_WRITERS: "U123, S456  U789" });
+    expect(config.SWITCHBOARD_WRITERS).toEqual(["U123", "S456", "U789"]);
+  });
+});
