@@ -17,8 +17,10 @@ const REDACT = [
 
 export type Logger = pino.Logger;
 
-export function createLogger(level: string = process.env.LOG_LEVEL ?? "info"): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: "[redacted]" }, base: { app: "switchboard" } });
+/** `destination` 2 writes to stderr (the shell keeps stdout for answers); default stdout. */
+export function createLogger(level: string = process.env.LOG_LEVEL ?? "info", destination?: 1 | 2): Logger {
+  const opts = { level, redact: { paths: REDACT, censor: "[redacted]" }, base: { app: "switchboard" } };
+  return destination ? pino(opts, pino.destination({ fd: destination, sync: true })) : pino(opts);
 }
 
 /** Shows only the last 4 characters of a secret: `…9d2f`. */

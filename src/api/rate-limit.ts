@@ -48,8 +48,9 @@ export class TokenBucket {
     opts: { burst?: number; windowMs?: number } = {},
   ) {
     const windowMs = opts.windowMs ?? 60_000;
-    this.capacity = Math.max(1, Math.min(limit, opts.burst ?? Math.floor(limit / 2)));
-    const refillPerWindow = Math.max(limit - this.capacity, limit > 1 ? 1 : limit);
+    // A tenth of the limit as burst keeps 90% of it as sustained throughput.
+    this.capacity = Math.max(1, Math.min(limit, opts.burst ?? Math.round(limit / 10)));
+    const refillPerWindow = Math.max(limit - this.capacity, Math.min(limit, 1));
     this.rate = refillPerWindow / windowMs;
     this.tokens = this.capacity;
     this.updatedAt = clock.now();
@@ -83,10 +84,10 @@ export class TokenBucket {
     this.tokens -= 1;
   }
 
-  /** After a 429: no tokens until `ms` from now, so every caller of the key waits. */
+  /** After a 429: no tokens until `ms` from now, so every caller of the key waits; then one probe. */
   drain(ms: number): void {
     this.refill();
-    this.tokens = Math.min(this.tokens, 0);
+    this.tokens = Math.min(this.tokens, 1);
     this.blockedUntil = Math.max(this.blockedUntil, this.clock.now() + ms);
   }
 }

@@ -1,9 +1,21 @@
 // The one door to SQL. Embedded PGlite under DATA_DIR by default, a real
-// PostgreSQL server when DATABASE_URL is set; both speak the same dialect and
-// run the same migrations, so nothing above this file knows which it has.
+// PostgreSQL server when DATABASE_URL is set; both speak the same dialect, run
+// the same migrations and hand back the same JavaScript types, so nothing
+// above this file knows which it has.
+//
+// Rules both backends keep:
+// - Statements run one after another on PGlite (one connection); concurrent
+//   callers simply queue.
+// - Inside `transaction(fn)` use the `tx` argument only. Calling `db.query`,
+//   `db.exec` or `db.transaction` there would wait forever on PGlite (the one
+//   connection is busy with the transaction), so it throws on both backends.
+// - A failed `exec` never leaves a transaction open behind it.
+// - int8 comes back as a number (a bigint beyond 2^53), numeric as a string,
+//   timestamp/timestamptz/date as Date (timestamp without zone read as UTC),
+//   json/jsonb parsed, bytea as Uint8Array, interval as Postgres text.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
 
 export interface QueryResult<T> {
@@ -15,12 +27,19 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
 }
 
+/** What a transaction callback gets: its own connection. */
+export interface Tx extends Queryable {
+  /** Parameterless SQL, possibly several statements, inside the transaction. */
+  exec(sql: string): Promise<QueryResult<Record<string, unknown>>[]>;
+}
+
 export interface Db extends Queryable {
   readonly kind: "pglite" | "postgres";
-  /** Runs parameterless SQL, possibly several statements. */
-  exec(sql: string): Promise<void>;
+  /** Runs parameterless SQL, possibly several statements; one result per statement. */
+  exec(sql: string): Promise<QueryResult<Record<string, unknown>>[]>;
   /** Runs fn in one transaction on one connection; rolls back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Waits for running work, then closes. Later calls fail with a clear error. */
   close(): Promise<void>;
 }
 
@@ -29,64 +48,319 @@ export interface OpenDbOptions {
   databaseUrl?: string;
   /** Folder of the embedded database; undefined keeps it in memory (tests). */
   dataDir?: string;
+  /** Pool size on PostgreSQL (default 10). */
+  maxConnections?: number;
+}
+
+/** Thrown when the database cannot be opened; its message never holds a password. */
+export class DatabaseUnavailableError extends Error {
+  override name = "DatabaseUnavailableError";
 }
 
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl) : openPglite(opts.dataDir);
+  return opts.databaseUrl
+    ? openPostgres(opts.databaseUrl, opts.maxConnections ?? 10)
+    : openPglite(opts.dataDir);
+}
+
+/** postgres://user:secret@host/db → postgres://user:***@host/db, for messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    for (const key of [...u.searchParams.keys()]) {
+      if (/pass|secret|key/i.test(key)) u.searchParams.set(key, "***");
+    }
+    return u.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@");
+  }
+}
+
+// Where each Db came from, for the pg-boss adapter (src/store/boss.ts) only:
+// kept off the object so a logged Db never shows a connection string.
+const postgresUrls = new WeakMap<Db, string>();
+const pgliteInstances = new WeakMap<Db, PGlite>();
+export const postgresUrlOf = (db: Db): string | undefined => postgresUrls.get(db);
+export const pgliteOf = (db: Db): PGlite | undefined => pgliteInstances.get(db);
+
+// Marks the async context of each running transaction, to refuse calls that
+// would bypass it (and deadlock PGlite). `open` turns false when it ends, so
+// timers started inside it are not refused later.
+interface TxMarker {
+  owner: object;
+  tx: Tx;
+  open: boolean;
+}
+const openTransactions = new AsyncLocalStorage<readonly TxMarker[]>();
+const currentMarker = (owner: object) =>
+  openTransactions.getStore()?.find((m) => m.owner === owner && m.open);
+
+/** The transaction of `db` that the calling code runs inside, if any (for the pg-boss adapter). */
+export const currentTx = (db: Db): Tx | undefined => currentMarker(db)?.tx;
+
+function refuseInsideTransaction(owner: object, what: string) {
+  if (currentMarker(owner)) {
+    throw new Error(
+      `db.${what}() called inside db.transaction(): use the tx argument (on PGlite this would wait forever)`,
+    );
+  }
+}
+
+async function runTransaction<T>(
+  owner: object,
+  begin: (fn: (tx: Tx) => Promise<T>) => Promise<T>,
+  fn: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  refuseInsideTransaction(owner, "transaction");
+  let marker: TxMarker | undefined;
+  try {
+    return await begin((tx) => {
+      marker = { owner, tx, open: true };
+      return openTransactions.run([...(openTransactions.getStore() ?? []), marker], () => fn(tx));
+    });
+  } finally {
+    if (marker) marker.open = false;
+  }
+}
+
+const closedError = () => new Error("the database is closed");
+
+// ---------------------------------------------------------------- PGlite
+
+/** One at a time: PGlite has a single connection; this also keeps a failed exec and its rollback together. */
+class Queue {
+  #tail: Promise<unknown> = Promise.resolve();
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.#tail.then(task);
+    this.#tail = result.catch(() => {});
+    return result;
+  }
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Db> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  // pg_trgm backs substring search (the sandbox's contact search); a real server ships it in contrib.
-  const extensions = { pg_trgm };
-  const lite = dataDir ? await PGlite.create(dataDir, { extensions }) : await PGlite.create({ extensions });
-  const wrap = (q: { query: PGlite["query"] }): Queryable => ({
-    async query<T>(sql: string, params?: unknown[]) {
-      const r = await q.query<T>(sql, params as unknown[] | undefined);
-      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
-    },
-  });
-  return {
-    kind: "pglite",
-    ...wrap(lite),
-    async exec(sql) {
-      await lite.exec(sql);
-    },
-    transaction: (fn) => lite.transaction((tx) => fn(wrap(tx))),
-    close: () => lite.close(),
+  let lite: PGlite;
+  try {
+    lite = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  } catch (err) {
+    throw new DatabaseUnavailableError(
+      `cannot open the embedded database in ${dataDir ?? "memory"}: ${(err as Error).message}` +
+        (dataDir ? " (is another Switchboard process using this DATA_DIR?)" : ""),
+    );
+  }
+  const queue = new Queue();
+  let closed = false;
+  const guard = (what: string) => {
+    if (closed) throw closedError();
+    refuseInsideTransaction(db, what);
   };
+  const toResult = <T>(r: { rows: T[]; affectedRows?: number }): QueryResult<T> => ({
+    rows: r.rows,
+    rowCount: r.affectedRows || r.rows.length,
+  });
+  const execResults = (rs: { rows: unknown[]; affectedRows?: number }[]) =>
+    rs.map((r) => toResult(r as { rows: Record<string, unknown>[]; affectedRows?: number }));
+
+  const db: Db = {
+    kind: "pglite",
+    async query<T>(sql: string, params?: unknown[]) {
+      guard("query");
+      return queue.run(async () => toResult(await lite.query<T>(sql, params)));
+    },
+    async exec(sql) {
+      guard("exec");
+      return queue.run(async () => {
+        try {
+          return execResults(await lite.exec(sql));
+        } catch (err) {
+          // A multi-statement block that failed after its BEGIN leaves the one
+          // connection in an aborted transaction; end it before anyone else runs.
+          if (await lite.isInTransaction()) await lite.exec("rollback");
+          throw err;
+        }
+      });
+    },
+    transaction<T>(fn: (tx: Tx) => Promise<T>) {
+      if (closed) return Promise.reject(closedError());
+      return runTransaction<T>(
+        db,
+        (inner) =>
+          queue.run(() =>
+            lite.transaction((t) =>
+              inner({
+                async query<R>(sql: string, params?: unknown[]) {
+                  return toResult(await t.query<R>(sql, params));
+                },
+                async exec(sql: string) {
+                  return execResults(await t.exec(sql));
+                },
+              }),
+            ),
+          ),
+        fn,
+      );
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await queue.run(() => lite.close());
+    },
+  };
+  pgliteInstances.set(db, lite);
+  return db;
 }
 
-async function openPostgres(url: string): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // Fail fast with a clear error when the server is not there.
-  await pool.query("select 1");
-  const wrap = (q: pg.Pool | pg.PoolClient): Queryable => ({
-    async query<T>(sql: string, params?: unknown[]) {
-      const r = await q.query(sql, params);
-      return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
-    },
-  });
-  return {
-    kind: "postgres",
-    ...wrap(pool),
-    async exec(sql) {
-      await pool.query(sql);
-    },
-    async transaction(fn) {
-      const client = await pool.connect();
-      try {
-        await client.query("begin");
-        const result = await fn(wrap(client));
-        await client.query("commit");
-        return result;
-      } catch (err) {
-        await client.query("rollback").catch(() => {});
-        throw err;
-      } finally {
-        client.release();
-      }
-    },
-    close: () => pool.end(),
+// ---------------------------------------------------------------- PostgreSQL
+
+// Read results as PGlite does, so code and tests see the same values on both.
+const PG_OIDS = { INT8: 20, INT8_ARRAY: 1016, DATE: 1082, TIMESTAMP: 1114, INTERVAL: 1186 };
+const parseInt8 = (text: string): number | bigint => {
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : BigInt(text);
+};
+const parseUtcTimestamp = (text: string): Date | string => {
+  const m = /^(\d{4}-\d\d-\d\d)(?: (\d\d:\d\d:\d\d(?:\.\d+)?))?$/.exec(text);
+  return m ? new Date(`${m[1]}T${m[2] ?? "00:00:00"}Z`) : text; // infinity and BC stay text
+};
+const pgTypes = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    switch (oid) {
+      case PG_OIDS.INT8:
+        return parseInt8;
+      case PG_OIDS.INT8_ARRAY:
+        return (text: string) =>
+          (pg.types.getTypeParser(oid as never)(text) as (string | null)[]).map((v) =>
+            v === null ? null : parseInt8(v),
+          );
+      case PG_OIDS.DATE:
+      case PG_OIDS.TIMESTAMP:
+        return parseUtcTimestamp;
+      case PG_OIDS.INTERVAL:
+        return (text: string) => text;
+      default:
+        return pg.types.getTypeParser(oid, format);
+    }
+  },
+} as pg.CustomTypesConfig;
+
+async function openPostgres(url: string, max: number): Promise<Db> {
+  const where = redactUrl(url);
+  let pool: pg.Pool;
+  try {
+    pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000, types: pgTypes });
+  } catch (err) {
+    throw new DatabaseUnavailableError(
+      `DATABASE_URL is not a usable PostgreSQL URL (${where}): ${clean(err, url)}`,
+    );
+  }
+  // An idle connection that the server drops must not crash the process: the
+  // pool discards it and the next query opens a new one (or fails on its own).
+  pool.on("error", () => {});
+  try {
+    await pool.query("select 1");
+  } catch (err) {
+    await pool.end().catch(() => {});
+    throw new DatabaseUnavailableError(`cannot connect to PostgreSQL at ${where}: ${clean(err, url)}`);
+  }
+
+  let closed = false;
+  const guard = (what: string) => {
+    if (closed) throw closedError();
+    refuseInsideTransaction(db, what);
   };
+  // pool.end() does not wait for callers still queued for a connection: track
+  // what runs so close() can let it finish first.
+  const running = new Set<Promise<unknown>>();
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    running.add(work);
+    work.then(
+      () => running.delete(work),
+      () => running.delete(work),
+    );
+    return work;
+  };
+  const toResult = <T>(r: pg.QueryResult): QueryResult<T> => ({
+    rows: r.rows as T[],
+    rowCount: r.rowCount ?? r.rows.length,
+  });
+  // pg answers a multi-statement string with an array, a single one with one result.
+  const execResults = (r: pg.QueryResult | pg.QueryResult[]) =>
+    (Array.isArray(r) ? r : [r]).map((x) => toResult<Record<string, unknown>>(x));
+
+  const db: Db = {
+    kind: "postgres",
+    async query<T>(sql: string, params?: unknown[]) {
+      guard("query");
+      return toResult<T>(await track(pool.query(sql, params)));
+    },
+    async exec(sql) {
+      guard("exec");
+      return track(
+        (async () => {
+          const client = await pool.connect();
+          try {
+            return execResults(
+              await (client.query(sql) as unknown as Promise<pg.QueryResult | pg.QueryResult[]>),
+            );
+          } catch (err) {
+            await client.query("rollback").catch(() => {});
+            throw err;
+          } finally {
+            client.release();
+          }
+        })(),
+      );
+    },
+    transaction<T>(fn: (tx: Tx) => Promise<T>) {
+      if (closed) return Promise.reject(closedError());
+      return runTransaction<T>(db, async (inner) => track(openTransaction(inner)), fn);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      while (running.size) await Promise.allSettled([...running]);
+      await pool.end();
+    },
+  };
+  async function openTransaction<T>(inner: (tx: Tx) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    let broken = false;
+    try {
+      await client.query("begin");
+      const result = await inner({
+        async query<R>(sql: string, params?: unknown[]) {
+          return toResult<R>(await client.query(sql, params));
+        },
+        async exec(sql: string) {
+          return execResults(
+            await (client.query(sql) as unknown as Promise<pg.QueryResult | pg.QueryResult[]>),
+          );
+        },
+      });
+      await client.query("commit");
+      return result;
+    } catch (err) {
+      await client.query("rollback").catch(() => {
+        broken = true;
+      });
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+  postgresUrls.set(db, url);
+  return db;
+}
+
+/** An error's message with any trace of the URL's password removed. */
+function clean(err: unknown, url: string): string {
+  let message = err instanceof Error ? err.message : String(err);
+  try {
+    const password = decodeURIComponent(new URL(url).password);
+    if (password) message = message.split(password).join("***");
+  } catch {
+    // not a URL: nothing more to hide than redactUrl already does
+  }
+  return message.split(url).join(redactUrl(url)) || "unknown error";
 }

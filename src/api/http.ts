@@ -1,0 +1,286 @@
+// The transport of the client: one undici Pool per origin (shared by every
+// client of that origin and released when the last one closes), one attempt
+// per call of `send`, and the translation of whatever the service answers into
+// one readable message and a typed error. Retrying is the client's business.
+import { Pool } from "undici";
+import {
+  type ApiError,
+  AuthenticationError,
+  ConflictError,
+  NetworkError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  ServerError,
+  ValidationError,
+} from "./errors.ts";
+import type { FieldProblem } from "./schemas.ts";
+
+// ---------------------------------------------------------------- pools
+
+const pools = new Map<string, { pool: Pool; users: number }>();
+
+/** The pool of an origin; call `releasePool` once per `acquirePool`. */
+export function acquirePool(origin: string): Pool {
+  let entry = pools.get(origin);
+  if (!entry || entry.pool.closed || entry.pool.destroyed) {
+    // Keep-alive shorter than common server defaults (Node: 5 s) so a write
+    // is not sent on a socket the server is just closing.
+    entry = { pool: new Pool(origin, { connections: 32, keepAliveTimeout: 4_000 }), users: 0 };
+    pools.set(origin, entry);
+  }
+  entry.users += 1;
+  return entry.pool;
+}
+
+export async function releasePool(origin: string, pool: Pool): Promise<void> {
+  const entry = pools.get(origin);
+  if (!entry || entry.pool !== pool) return;
+  entry.users -= 1;
+  if (entry.users <= 0) {
+    pools.delete(origin);
+    await pool.close();
+  }
+}
+
+// ---------------------------------------------------------------- one attempt
+
+export interface HttpRequest {
+  method: "GET" | "POST" | "PATCH" | "DELETE";
+  /** Full path, base path included, query string included. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array | NodeJS.ReadableStream | FormData | null;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** Error codes that mean the request never left this machine. */
+const NOT_SENT_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+function errorCodes(err: unknown): string[] {
+  const codes: string[] = [];
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === "object" && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") codes.push(code);
+    const errors = (e as { errors?: unknown }).errors;
+    if (Array.isArray(errors)) for (const inner of errors) codes.push(...errorCodes(inner));
+    e = (e as { cause?: unknown }).cause;
+  }
+  return codes;
+}
+
+/** Thrown by `send` when no answer came; `sent` says whether the request may have reached the service. */
+export class TransportFailure extends Error {
+  constructor(
+    message: string,
+    readonly sent: boolean,
+    readonly timedOut: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/**
+ * One request. Resolves with any HTTP answer (errors included); rejects with
+ * TransportFailure when there was none, or with the caller's abort reason.
+ */
+export async function send(pool: Pool, req: HttpRequest): Promise<HttpResponse> {
+  const timeout = AbortSignal.timeout(req.timeoutMs);
+  const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+  try {
+    const res = await pool.request({
+      method: req.method,
+      path: req.path,
+      headers: req.headers,
+      // biome-ignore lint/suspicious/noExplicitAny: undici accepts Readable and FormData bodies.
+      body: (req.body ?? null) as any,
+      signal,
+      headersTimeout: req.timeoutMs,
+      bodyTimeout: req.timeoutMs,
+      idempotent: req.method === "GET",
+    });
+    const text = await res.body.text();
+    return { status: res.statusCode, headers: res.headers, text };
+  } catch (err) {
+    if (req.signal?.aborted) throw req.signal.reason;
+    const codes = errorCodes(err);
+    const timedOut =
+      timeout.aborted || codes.some((c) => c === "UND_ERR_HEADERS_TIMEOUT" || c === "UND_ERR_BODY_TIMEOUT");
+    const sent = !codes.some((c) => NOT_SENT_CODES.has(c));
+    const what = timedOut
+      ? `no answer within ${req.timeoutMs} ms`
+      : sent
+        ? `the connection failed (${codes[0] ?? (err as Error)?.message ?? "unknown error"})`
+        : `the service could not be reached (${codes[0] ?? "connection failed"})`;
+    throw new TransportFailure(what, sent, timedOut, { cause: err });
+  }
+}
+
+// ---------------------------------------------------------------- bodies
+
+export function parseBody(res: HttpResponse): unknown {
+  const text = res.text.trim();
+  if (!text) return undefined;
+  const type = String(res.headers["content-type"] ?? "");
+  if (type.includes("json") || text.startsWith("{") || text.startsWith("[")) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // Not JSON after all: keep the text.
+    }
+  }
+  return text;
+}
+
+/** `Retry-After` as milliseconds from now: delay-seconds or an HTTP date. */
+export function retryAfterMs(headers: HttpResponse["headers"], now: number = Date.now()): number | undefined {
+  const raw = headers["retry-after"];
+  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+// ---------------------------------------------------------------- error bodies
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "the service refused the input",
+  401: "the API key was refused",
+  403: "the API key lacks the scope this operation needs",
+  404: "not found",
+  409: "the service refused the change in the current state",
+  422: "the service refused the input",
+  429: "too many requests",
+};
+
+function textOf(v: unknown): string | undefined {
+  if (typeof v === "string" && v.trim()) return v.trim();
+  if (Array.isArray(v)) {
+    const parts = v.map(textOf).filter((s): s is string => !!s);
+    return parts.length ? parts.join("; ") : undefined;
+  }
+  if (isObject(v)) {
+    return (
+      textOf(v.message) ??
+      textOf(v.detail) ??
+      textOf(v.error_description) ??
+      textOf(v.title) ??
+      textOf(v.error)
+    );
+  }
+  return undefined;
+}
+
+/** The one readable message of an error body, whatever its shape. */
+export function messageOf(body: unknown, status: number): string {
+  let text: string | undefined;
+  if (typeof body === "string") {
+    // Plain text, or an HTML error page: keep the words, drop the tags.
+    text = body
+      .replace(/<[^>]*>/g, " ")
+      .replace(/\s+/g, " ")
+      .trim();
+  } else if (isObject(body)) {
+    // NestJS puts the reason phrase in `error` and the detail in `message`: prefer the detail.
+    text = textOf(body.message) ?? textOf(body.error) ?? textOf(body.errors) ?? textOf(body.detail);
+  } else if (Array.isArray(body)) {
+    text = textOf(body);
+  }
+  if (!text) text = STATUS_TEXT[status] ?? (status >= 500 ? "the service failed" : `HTTP ${status}`);
+  return text.length > 500 ? `${text.slice(0, 497)}...` : text;
+}
+
+const FIELD = /^[A-Za-z_$][\w$]*(?:\.[\w$]+|\[\d+\])*$/;
+
+/** One "field rule" message of a validation error, as NestJS's class-validator writes them. */
+function problemOf(message: string): FieldProblem {
+  if (message.startsWith("(body) ")) return { field: "(body)", rule: message.slice(7) };
+  const extra = /^property (\S+) should not exist$/.exec(message);
+  if (extra) return { field: extra[1]!, rule: "is not a member this operation accepts" };
+  const space = message.indexOf(" ");
+  const first = space > 0 ? message.slice(0, space) : "";
+  if (first && FIELD.test(first)) {
+    return { field: first.replace(/\[(\d+)\]/g, ".$1"), rule: message.slice(space + 1) };
+  }
+  return { field: "(body)", rule: message };
+}
+
+/** Field problems of a 400/422 body: NestJS string arrays, or `errors: [{field, message}]`. */
+export function problemsOf(body: unknown): FieldProblem[] {
+  if (!isObject(body)) return [];
+  const inner = isObject(body.error) ? body.error : undefined;
+  const messages = body.message ?? inner?.message;
+  if (Array.isArray(messages)) {
+    return messages.filter((m): m is string => typeof m === "string").map(problemOf);
+  }
+  const errors = body.errors ?? inner?.errors ?? inner?.details;
+  if (Array.isArray(errors)) {
+    const out: FieldProblem[] = [];
+    for (const e of errors) {
+      if (typeof e === "string") out.push(problemOf(e));
+      else if (isObject(e)) {
+        const field = e.field ?? e.property ?? e.path ?? e.param;
+        const rule = textOf(e.message) ?? textOf(e.constraints) ?? textOf(e.msg);
+        if (rule) {
+          out.push({
+            field: Array.isArray(field) ? field.join(".") : typeof field === "string" ? field : "(body)",
+            rule,
+          });
+        }
+      }
+    }
+    return out;
+  }
+  if (typeof messages === "string") return [problemOf(messages)];
+  return [];
+}
+
+/** The typed error of an HTTP error answer. `scrub` removes secrets from the message. */
+export function errorFor(
+  res: HttpResponse,
+  operation: string,
+  scrub: (text: string) => string,
+  retryAfter?: number,
+): ApiError {
+  const body = parseBody(res);
+  const message = scrub(messageOf(body, res.status));
+  const init = { status: res.status, operation };
+  const s = res.status;
+  if (s === 401) return new AuthenticationError(message, init);
+  if (s === 403) return new PermissionError(message, init);
+  if (s === 404) return new NotFoundError(message, init);
+  if (s === 409) return new ConflictError(message, init);
+  if (s === 429) return new RateLimitError(message, retryAfter ?? 0, init);
+  if (s >= 500) return new ServerError(message, init);
+  const problems = problemsOf(body).map((p) => ({ field: scrub(p.field), rule: scrub(p.rule) }));
+  return new ValidationError(message, problems, init);
+}
+
+export function networkError(failure: TransportFailure, operation: string): NetworkError {
+  return new NetworkError(`${operation}: ${failure.message}`, failure.sent, {
+    operation,
+    cause: failure.cause,
+  });
+}

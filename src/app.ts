@@ -1,0 +1,124 @@
+// Composition root shared by both front ends: the store (with Switchboard's
+// migrations), the messaging API (the embedded sandbox when
+// MESSAGING_API_URL is unset), the client and the command core.
+import { MessagingClient } from "./api/client.ts";
+import { createCommandCore, type SwitchboardCore } from "./commands/core.ts";
+import type { ResolveGroupMembers } from "./commands/permissions.ts";
+import type { Config } from "./config.ts";
+import type { Logger } from "./log.ts";
+import type { Sandbox } from "./sandbox/index.ts";
+import type { SlackBridge } from "./slack/bridge.ts";
+import type { AuditEntry } from "./store/audit.ts";
+import { type Db, openDb } from "./store/db.ts";
+import { migrate } from "./store/migrate.ts";
+import { SWITCHBOARD_MIGRATIONS } from "./store/schema.ts";
+
+export interface SwitchboardDeps {
+  logger: Logger;
+  /** Members of a Slack user group (S…), for SWITCHBOARD_WRITERS/BROADCASTERS. */
+  resolveGroupMembers?: ResolveGroupMembers;
+  onAudit?: (entry: AuditEntry) => void | Promise<void>;
+  /** An open database to use instead of opening one from the config (tests). */
+  db?: Db;
+}
+
+export interface Switchboard {
+  core: SwitchboardCore;
+  client: MessagingClient;
+  db: Db;
+  /** Set when the embedded sandbox serves the API. */
+  sandbox?: Sandbox;
+  /** The API key in use (never log it; maskSecret() it). */
+  apiKey: string;
+  /** Set when SLACK_BOT_TOKEN is: the Slack client shared by the core (group members, audit posts) and the Bolt app. */
+  slack?: SlackBridge;
+  /** Listeners of every audited write; more can be added after start. */
+  auditListeners: Array<(entry: AuditEntry) => void | Promise<void>>;
+  close(): Promise<void>;
+}
+
+export async function createSwitchboard(config: Config, deps: SwitchboardDeps): Promise<Switchboard> {
+  const { logger } = deps;
+  const db = deps.db ?? (await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  const closers: Array<() => Promise<void>> = deps.db ? [] : [() => db.close()];
+  try {
+    await migrate(db, SWITCHBOARD_MIGRATIONS);
+
+    let sandbox: Sandbox | undefined;
+    let baseUrl = config.MESSAGING_API_URL;
+    let apiKey = config.MESSAGING_API_KEY;
+    if (!baseUrl) {
+      const { startSandbox } = await import("./sandbox/index.ts");
+      sandbox = await startSandbox({
+        db,
+        apiKey: config.SANDBOX_API_KEY,
+        readKey: config.SANDBOX_READ_KEY,
+        readLimit: config.SANDBOX_READ_LIMIT,
+        writeLimit: config.SANDBOX_WRITE_LIMIT,
+        templateApprovalMs: config.SANDBOX_TEMPLATE_APPROVAL_MS,
+        campaignTickMs: config.SANDBOX_CAMPAIGN_TICK_MS,
+        logger: logger.child({ part: "sandbox" }),
+      });
+      closers.unshift(() => sandbox!.close());
+      baseUrl = sandbox.url;
+      apiKey = sandbox.apiKey;
+      logger.info({ url: sandbox.url }, "embedded sandbox API started (MESSAGING_API_URL is unset)");
+    }
+    if (!apiKey) throw new Error("MESSAGING_API_KEY is required when MESSAGING_API_URL is set");
+
+    const client = new MessagingClient({
+      baseUrl,
+      apiKey,
+      timeoutMs: config.API_TIMEOUT_MS,
+      readPerMinute: config.API_READ_LIMIT,
+      writePerMinute: config.API_WRITE_LIMIT,
+      backgroundReadShare: config.BACKGROUND_READ_SHARE,
+      logger: logger.child({ part: "api" }),
+    });
+    closers.unshift(() => client.close());
+
+    const auditListeners: Switchboard["auditListeners"] = deps.onAudit ? [deps.onAudit] : [];
+    let slack: SlackBridge | undefined;
+    let resolveGroupMembers = deps.resolveGroupMembers;
+    if (config.SLACK_BOT_TOKEN) {
+      // Loaded only for Slack, so the shell starts without Bolt.
+      const { createSlackBridge } = await import("./slack/bridge.ts");
+      slack = createSlackBridge(config, logger);
+      resolveGroupMembers ??= slack.resolveGroupMembers;
+      auditListeners.push(slack.onAudit);
+    }
+    const core = createCommandCore({
+      api: client,
+      db,
+      apiKey,
+      defaultChannelId: config.MESSAGING_CHANNEL_ID,
+      defaultCountry: config.DEFAULT_COUNTRY,
+      writers: config.SWITCHBOARD_WRITERS,
+      broadcasters: config.SWITCHBOARD_BROADCASTERS,
+      resolveGroupMembers,
+      onAudit: async (entry) => {
+        for (const listener of auditListeners) await listener(entry);
+      },
+      logger: logger.child({ part: "core" }),
+    });
+
+    let closed = false;
+    return {
+      core,
+      client,
+      db,
+      sandbox,
+      slack,
+      apiKey,
+      auditListeners,
+      async close() {
+        if (closed) return;
+        closed = true;
+        for (const close of closers) await close().catch((err) => logger.warn({ err: String(err) }, "close failed"));
+      },
+    };
+  } catch (err) {
+    for (const close of closers) await close().catch(() => {});
+    throw err;
+  }
+}

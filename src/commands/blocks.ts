@@ -1,0 +1,202 @@
+// Block Kit builders that stay inside Slack's limits, and the plain-text
+// renderer the shell uses. Slack refuses a whole message when one limit is
+// crossed, so every reply goes through finishBlocks() before it leaves.
+import type { ActionsBlock, Button, KnownBlock, SectionBlock } from "@slack/types";
+
+export const LIMITS = {
+  blocksPerMessage: 50,
+  sectionText: 3000,
+  sectionFields: 10,
+  fieldText: 2000,
+  contextElements: 10,
+  headerText: 150,
+  buttonText: 75,
+  buttonValue: 2000,
+  actionsElements: 25,
+  fallbackText: 3000,
+} as const;
+
+/** Escapes text for Slack mrkdwn: only &, < and > are special. */
+export function esc(text: unknown): string {
+  return String(text ?? "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
+}
+
+/** Escapes `<…>` placeholders in a message (`<id>`), keeping Slack's own forms (mentions, links). */
+export function escPlaceholders(text: string): string {
+  return text.replace(/<(?![@#!]|https?:|mailto:)([^<>]*)>/g, "&lt;$1&gt;");
+}
+
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+export const section = (text: string): SectionBlock => ({
+  type: "section",
+  text: { type: "mrkdwn", text: truncate(text, LIMITS.sectionText) },
+});
+
+export const fieldsSection = (pairs: Array<[string, string]>): SectionBlock[] => {
+  const out: SectionBlock[] = [];
+  for (let i = 0; i < pairs.length; i += LIMITS.sectionFields) {
+    out.push({
+      type: "section",
+      fields: pairs.slice(i, i + LIMITS.sectionFields).map(([label, value]) => ({
+        type: "mrkdwn" as const,
+        text: truncate(`*${esc(label)}*\n${value || " "}`, LIMITS.fieldText),
+      })),
+    });
+  }
+  return out;
+};
+
+export const header = (text: string): KnownBlock => ({
+  type: "header",
+  text: { type: "plain_text", text: truncate(text, LIMITS.headerText) },
+});
+
+export const context = (text: string): KnownBlock => ({
+  type: "context",
+  elements: [{ type: "mrkdwn", text: truncate(text, LIMITS.sectionText) }],
+});
+
+export const divider = (): KnownBlock => ({ type: "divider" });
+
+export interface ButtonSpec {
+  text: string;
+  actionId: string;
+  value: string;
+  style?: "primary" | "danger";
+}
+
+export const actions = (buttons: ButtonSpec[]): ActionsBlock => ({
+  type: "actions",
+  elements: buttons.slice(0, LIMITS.actionsElements).map(
+    (b): Button => ({
+      type: "button",
+      text: { type: "plain_text", text: truncate(b.text, LIMITS.buttonText) },
+      action_id: b.actionId,
+      value: truncate(b.value, LIMITS.buttonValue),
+      ...(b.style ? { style: b.style } : {}),
+    }),
+  ),
+});
+
+/**
+ * Lines grouped into as few sections as fit 3000 characters each, so a list
+ * of 100 records costs a handful of blocks, not 100.
+ */
+export function linesToSections(lines: string[]): SectionBlock[] {
+  const out: SectionBlock[] = [];
+  let current = "";
+  for (const line of lines) {
+    const l = truncate(line, LIMITS.sectionText);
+    if (current && current.length + 1 + l.length > LIMITS.sectionText) {
+      out.push(section(current));
+      current = "";
+    }
+    current = current ? `${current}\n${l}` : l;
+  }
+  if (current) out.push(section(current));
+  return out;
+}
+
+/**
+ * Makes a message Slack accepts: at most 50 blocks (the last says what was
+ * left out), unique block_id and action_id (a suffix `:n` on repeats, so
+ * listeners match action ids by prefix: see ACTION_ID_PATTERN).
+ */
+export function finishBlocks(blocks: KnownBlock[]): KnownBlock[] {
+  let list = blocks;
+  if (list.length > LIMITS.blocksPerMessage) {
+    const dropped = list.length - (LIMITS.blocksPerMessage - 1);
+    list = [
+      ...list.slice(0, LIMITS.blocksPerMessage - 1),
+      context(`… ${dropped} more block(s) left out to fit one Slack message.`),
+    ];
+  }
+  const actionIds = new Map<string, number>();
+  return list.map((block, i) => {
+    const copy = { ...block, block_id: `sb_${i + 1}` } as KnownBlock;
+    if (copy.type === "actions") {
+      copy.elements = copy.elements.map((el) => {
+        if (!("action_id" in el) || !el.action_id) return el;
+        const seen = actionIds.get(el.action_id) ?? 0;
+        actionIds.set(el.action_id, seen + 1);
+        return seen === 0 ? el : { ...el, action_id: `${el.action_id}:${seen + 1}` };
+      }) as typeof copy.elements;
+    }
+    return copy;
+  });
+}
+
+/** Slack mrkdwn to plain text: links, mentions and entities become readable. */
+export function mrkdwnToText(text: string): string {
+  return text
+    .replace(/<([^>|]+)\|([^>]*)>/g, (_m, target: string, label: string) => {
+      if (target.startsWith("@") || target.startsWith("!subteam^")) return label.startsWith("@") ? label : `@${label}`;
+      if (target.startsWith("#")) return `#${label}`;
+      return label === target || target === `mailto:${label}` ? label : `${label} (${target})`;
+    })
+    .replace(/<@([A-Z0-9]+)>/g, "@$1")
+    .replace(/<!subteam\^([A-Z0-9]+)>/g, "@$1")
+    .replace(/<#([A-Z0-9]+)>/g, "#$1")
+    .replace(/<!([a-z]+)>/g, "@$1")
+    .replace(/<([^>]+)>/g, "$1")
+    .replace(/(^|[\s(])\*([^*\n]+)\*(?=$|[\s).,:;!?])/gm, "$1$2")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+}
+
+type TextObj = { type: string; text: string } | undefined;
+const txt = (t: TextObj) => (t ? (t.type === "mrkdwn" ? mrkdwnToText(t.text) : t.text) : "");
+
+/** Block Kit to plain text for the shell: one block per paragraph, buttons in brackets. */
+export function blocksToText(blocks: readonly KnownBlock[]): string {
+  const parts: string[] = [];
+  for (const b of blocks) {
+    switch (b.type) {
+      case "header":
+        parts.push(`== ${b.text.text} ==`);
+        break;
+      case "section": {
+        const lines: string[] = [];
+        if (b.text) lines.push(txt(b.text));
+        if (b.fields) {
+          for (const f of b.fields) lines.push(txt(f).replace(/\n/, ": "));
+        }
+        parts.push(lines.join("\n"));
+        break;
+      }
+      case "context":
+        parts.push(
+          b.elements
+            .map((e) => ("text" in e && typeof e.text === "string" ? txt(e as TextObj) : ""))
+            .filter(Boolean)
+            .join("  "),
+        );
+        break;
+      case "divider":
+        parts.push("----");
+        break;
+      case "actions":
+        parts.push(
+          b.elements
+            .map((e) => {
+              if (e.type !== "button") return "";
+              const label = e.text.text;
+              return e.action_id?.startsWith("sb_run") && e.value ? `[${label}: ${e.value}]` : `[${label}]`;
+            })
+            .filter(Boolean)
+            .join(" "),
+        );
+        break;
+      default:
+        break;
+    }
+  }
+  return parts.filter((p) => p !== "").join("\n");
+}

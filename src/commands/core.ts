@@ -1,0 +1,349 @@
+// The command core: a command line and who typed it in, Block Kit out.
+// Order of work for every line: tokenize, find the command, check who may
+// run it, validate every argument (no request is made for bad input), then
+// either ask for confirmation (stored, so Confirm works once) or run it
+// through the API client, recording every write in the audit table.
+import type { KnownBlock } from "@slack/types";
+import { distance } from "fastest-levenshtein";
+import { OPERATIONS } from "../api/operations.ts";
+import { describeIssues } from "../api/schemas.ts";
+import type { MessagingApi } from "../api/types.ts";
+import type { Logger } from "../log.ts";
+import { maskSecret } from "../log.ts";
+import { type AuditEntry, recordAudit } from "../store/audit.ts";
+import {
+  type Confirmation,
+  claimConfirmation,
+  createConfirmation,
+  dismissConfirmation,
+  finishConfirmation,
+  getConfirmation,
+} from "../store/confirmations.ts";
+import type { Db } from "../store/db.ts";
+import { actions, context, esc, escPlaceholders, finishBlocks, LIMITS, section, truncate } from "./blocks.ts";
+import { ALL_COMMANDS } from "./defs/index.ts";
+import { apiErrorReply, errorReply, inputErrorReply, usageLines } from "./errors.ts";
+import { mention, Permissions, type ResolveGroupMembers } from "./permissions.ts";
+import { type AnySpec, ArgumentError, bindArguments, type CommandContext, Registry, UserError } from "./registry.ts";
+import { show } from "./render.ts";
+import { stripCommandName, TokenizeError, type Token, tokenize } from "./tokenize.ts";
+import { ACTION, type Actor, type CommandCore, type Reply } from "./types.ts";
+
+export interface CoreOptions {
+  api: MessagingApi;
+  db: Db;
+  /** The API key, only to mask it and to keep it out of every answer. */
+  apiKey?: string;
+  defaultChannelId?: number;
+  defaultCountry?: string;
+  writers?: string[];
+  broadcasters?: string[];
+  resolveGroupMembers?: ResolveGroupMembers;
+  /** How long a confirmation can be confirmed; default 15 minutes. */
+  confirmationTtlMs?: number;
+  /** Called after each audited write (the Slack side posts it to AUDIT_CHANNEL). Errors are logged, not thrown. */
+  onAudit?: (entry: AuditEntry) => void | Promise<void>;
+  logger?: Logger;
+  /** The commands; default: all of them. */
+  registry?: Registry;
+}
+
+export interface SwitchboardCore extends CommandCore {
+  readonly registry: Registry;
+  readonly permissions: Permissions;
+}
+
+const WRITE_OPS = new Set<string>(OPERATIONS.filter((o) => o.method !== "GET").map((o) => o.fn));
+const SUCCESS_STATUS = new Map<string, number>(OPERATIONS.map((o) => [o.fn, o.status]));
+const SECRET_OPTION = /(secret|token|password|key)=("[^"]*"|\S+)/gi;
+
+/** The API's answer, small enough for an audit row and a log line. */
+function summarize(answer: unknown): unknown {
+  if (answer === null || typeof answer !== "object") return answer ?? null;
+  const out: Record<string, unknown> = {};
+  let n = 0;
+  for (const [k, v] of Object.entries(answer as Record<string, unknown>)) {
+    if (n++ >= 20) break;
+    if (/secret|token|password|key/i.test(k)) continue;
+    out[k] = v !== null && typeof v === "object" ? show(v, 200) : typeof v === "string" ? show(v, 200) : v;
+  }
+  return out;
+}
+
+export function createCommandCore(opts: CoreOptions): SwitchboardCore {
+  const registry = opts.registry ?? new Registry(ALL_COMMANDS);
+  const permissions = new Permissions({
+    writers: opts.writers,
+    broadcasters: opts.broadcasters,
+    resolveGroupMembers: opts.resolveGroupMembers,
+    logger: opts.logger,
+  });
+  const ttlMs = opts.confirmationTtlMs ?? 15 * 60_000;
+  const apiKeyMasked = maskSecret(opts.apiKey);
+  const log = opts.logger;
+
+  const who = (actor: Actor) => (actor.via === "shell" ? "the shell operator" : `<@${actor.userId}>`);
+
+  /** Removes anything secret from a command line before it is stored or logged. */
+  const cleanLine = (line: string) => {
+    let out = line.replace(SECRET_OPTION, (_m, k: string) => `${k}=[redacted]`);
+    if (opts.apiKey) out = out.split(opts.apiKey).join("[redacted]");
+    return out;
+  };
+
+  /** Last line of defence: the key never leaves in an answer, whatever a record held. */
+  const scrub = (reply: Reply): Reply => {
+    const finished: Reply = { ...reply, text: truncate(reply.text, LIMITS.fallbackText), blocks: finishBlocks(reply.blocks) };
+    if (!opts.apiKey || opts.apiKey.length < 4) return finished;
+    const json = JSON.stringify(finished);
+    if (!json.includes(opts.apiKey)) return finished;
+    return JSON.parse(json.split(opts.apiKey).join(apiKeyMasked)) as Reply;
+  };
+
+  /** The client, with every write recorded in the audit table. */
+  const audited = (actor: Actor, line: string): MessagingApi =>
+    new Proxy(opts.api, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (typeof prop !== "string" || typeof value !== "function" || !WRITE_OPS.has(prop)) {
+          return typeof value === "function" ? value.bind(target) : value;
+        }
+        return async (...args: unknown[]) => {
+          const entry: AuditEntry = {
+            at: new Date(),
+            actor: actor.userId,
+            actorName: actor.userName,
+            via: actor.via,
+            channel: actor.channelId,
+            command: cleanLine(line),
+            operation: prop,
+            ok: false,
+          };
+          try {
+            const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+            Object.assign(entry, { ok: true, status: SUCCESS_STATUS.get(prop), answer: summarize(result) });
+            return result;
+          } catch (err) {
+            const e = err as { status?: number; kind?: string; message?: string };
+            // A refusal before any request (client-side validation) is not a write.
+            const reached = !(e.kind === "validation" && e.status === undefined);
+            if (reached) Object.assign(entry, { status: e.status, answer: { error: e.kind ?? "error", message: show(e.message, 300) } });
+            else entry.operation = "";
+            throw err;
+          } finally {
+            if (entry.operation) await writeAudit(entry);
+          }
+        };
+      },
+    });
+
+  const writeAudit = async (entry: AuditEntry) => {
+    try {
+      await recordAudit(opts.db, entry);
+    } catch (err) {
+      log?.error({ err: String(err), operation: entry.operation }, "could not record an audit row");
+    }
+    if (opts.onAudit) {
+      try {
+        await opts.onAudit(entry);
+      } catch (err) {
+        log?.warn({ err: String(err) }, "onAudit hook failed");
+      }
+    }
+  };
+
+  const refusal = (spec: AnySpec, allowed: string[]): Reply => {
+    const kind = spec.scope === "broadcast" ? "send or cancel campaigns" : "make changes";
+    return errorReply(
+      `You may not run \`/sb ${esc(spec.words.join(" "))}\`: only ${allowed.map(mention).join(", ")} may ${kind}.`,
+      "Ask one of them, or ask the operator to add you to SWITCHBOARD_WRITERS or SWITCHBOARD_BROADCASTERS.",
+    );
+  };
+
+  const unknownCommand = (tokens: Token[]): Reply => {
+    const typed = tokens
+      .filter((t) => t.kind === "word")
+      .slice(0, 3)
+      .map((t) => t.text.toLowerCase());
+    const scored = registry.visible().map((spec) => {
+      const words = spec.words.filter((w) => !w.startsWith("<"));
+      const a = typed.slice(0, words.length).join(" ");
+      return { spec, d: distance(a, words.join(" ")) / Math.max(1, words.join(" ").length) };
+    });
+    scored.sort((x, y) => x.d - y.d);
+    const close = scored.filter((s) => s.d <= 0.5).slice(0, 3);
+    const suggestions = (close.length ? close : scored.slice(0, 3)).map((s) => `• \`/sb ${esc(s.spec.usage)}\``);
+    return errorReply(
+      `There is no command \`/sb ${esc(typed.join(" "))}\`. Closest:\n${suggestions.join("\n")}`,
+      "`/sb help` lists every command.",
+    );
+  };
+
+  const makeContext = (actor: Actor, line: string, tokens: Token[]): CommandContext => ({
+    api: audited(actor, line),
+    actor,
+    line,
+    tokens,
+    defaultChannelId: opts.defaultChannelId,
+    defaultCountry: opts.defaultCountry,
+    apiKeyMasked,
+    who: who(actor),
+    registry,
+  });
+
+  /** Parses and validates a line. Returns the reply to give instead when it cannot run. */
+  const prepare = async (
+    line: string,
+    actor: Actor,
+  ): Promise<
+    | { reply: Reply }
+    | { spec: AnySpec; raw: Record<string, unknown>; args: unknown; ctx: CommandContext; text: string }
+  > => {
+    const text = stripCommandName(line);
+    let tokens: Token[];
+    try {
+      tokens = tokenize(text);
+    } catch (err) {
+      if (err instanceof TokenizeError) return { reply: errorReply(`Could not read the command: ${esc(err.message)}.`) };
+      throw err;
+    }
+    if (tokens.length === 0) tokens = tokenize("help");
+    const match = registry.match(tokens);
+    if (!match) return { reply: unknownCommand(tokens) };
+    const { spec } = match;
+    const verdict = await permissions.check(actor, spec.scope);
+    if (!verdict.ok) return { reply: refusal(spec, verdict.allowed) };
+    let raw: Record<string, unknown>;
+    try {
+      raw = bindArguments(spec, match);
+    } catch (err) {
+      if (err instanceof ArgumentError) return { reply: errorReply(`\`/sb ${esc(spec.words.join(" "))}\`: ${esc(err.message)}`, usageLines(spec)) };
+      throw err;
+    }
+    const parsed = spec.schema.safeParse(raw);
+    if (!parsed.success) return { reply: inputErrorReply(spec, describeIssues(parsed.error, raw)) };
+    return { spec, raw, args: parsed.data, ctx: makeContext(actor, text, match.rest), text };
+  };
+
+  const confirmationButtons = (c: Confirmation, verb: string) =>
+    actions([
+      { text: verb, actionId: ACTION.confirm, value: c.id, style: "danger" },
+      { text: "Cancel", actionId: ACTION.dismiss, value: c.id },
+    ]);
+
+  const run = async (line: string, actor: Actor): Promise<Reply> => {
+    let prepared: Awaited<ReturnType<typeof prepare>> | undefined;
+    try {
+      prepared = await prepare(line, actor);
+      if ("reply" in prepared) return scrub(prepared.reply);
+      const { spec, raw, args, ctx, text } = prepared;
+      if (spec.preview) {
+        const preview = await spec.preview(args, ctx);
+        const c = await createConfirmation(opts.db, {
+          actor: actor.userId,
+          command: { id: spec.id, raw, line: cleanLine(text) },
+          ttlMs,
+        });
+        const minutes = Math.round(ttlMs / 60_000);
+        const blocks: KnownBlock[] = [
+          ...preview.blocks,
+          context(`Only ${who(actor)} can confirm. This request expires in ${minutes} minute${minutes === 1 ? "" : "s"}.`),
+          confirmationButtons(c, "Confirm"),
+        ];
+        return scrub({
+          visibility: "ephemeral",
+          text: preview.text,
+          blocks,
+          confirmation: { id: c.id, prompt: preview.text },
+        });
+      }
+      return scrub(await spec.run(args, ctx));
+    } catch (err) {
+      return scrub(failure(err, prepared));
+    }
+  };
+
+  const failure = (err: unknown, prepared: Awaited<ReturnType<typeof prepare>> | undefined): Reply => {
+    const spec = prepared && !("reply" in prepared) ? prepared.spec : undefined;
+    const raw = prepared && !("reply" in prepared) ? prepared.raw : undefined;
+    if (err instanceof UserError) {
+      return errorReply(escPlaceholders(err.message), spec && err.showUsage ? usageLines(spec) : undefined);
+    }
+    if (!(err as { kind?: string })?.kind) {
+      log?.error({ err, command: spec?.id }, "command failed");
+    } else {
+      log?.info({ kind: (err as { kind: string }).kind, command: spec?.id }, "API refused a command");
+    }
+    return apiErrorReply(err, { spec, id: raw?.id });
+  };
+
+  const explain = (c: Confirmation | undefined, actor: Actor): Reply => {
+    if (!c) return errorReply("That confirmation does not exist (or was never stored). Run the command again.");
+    const by = c.decidedBy ? (c.decidedBy === "shell" ? "the shell operator" : `<@${c.decidedBy}>`) : "someone";
+    const at = c.decidedAt ? c.decidedAt.toISOString().replace(/\.\d+Z$/, "Z") : "";
+    switch (c.state) {
+      case "running":
+        return errorReply(`Already confirmed by ${by} at ${at}; it is being carried out now.`);
+      case "done":
+        return errorReply(`Already done: confirmed by ${by} at ${at}. Nothing was sent again.`);
+      case "failed":
+        return errorReply(`This was confirmed by ${by} at ${at} and failed; run the command again to retry.`);
+      case "dismissed":
+        return errorReply(`This was cancelled by ${by} at ${at}. Run the command again if you still want it.`);
+      default:
+        if (c.expired) return errorReply("This confirmation has expired. Run the command again.");
+        if (c.actor !== actor.userId) {
+          return errorReply(`Only <@${c.actor}>, who asked for this, can confirm or cancel it.`);
+        }
+        return errorReply("This confirmation could not be claimed; try again.");
+    }
+  };
+
+  const confirm = async (confirmationId: string, actor: Actor): Promise<Reply> => {
+    try {
+      const claimed = await claimConfirmation(opts.db, confirmationId, actor.userId);
+      if (!claimed) return scrub(explain(await getConfirmation(opts.db, confirmationId), actor));
+      const spec = registry.get(claimed.command.id);
+      const fail = async (reply: Reply, result: unknown) => {
+        await finishConfirmation(opts.db, claimed.id, "failed", result);
+        return scrub(reply);
+      };
+      if (!spec) return fail(errorReply("This confirmation names a command that no longer exists."), { error: "unknown command" });
+      const verdict = await permissions.check(actor, spec.scope);
+      if (!verdict.ok) return fail(refusal(spec, verdict.allowed), { error: "refused" });
+      const parsed = spec.schema.safeParse(claimed.command.raw);
+      if (!parsed.success) return fail(inputErrorReply(spec, describeIssues(parsed.error, claimed.command.raw)), { error: "invalid" });
+      const ctx = makeContext(actor, claimed.command.line, tokenize(claimed.command.line));
+      try {
+        const reply = await spec.run(parsed.data, ctx);
+        await finishConfirmation(opts.db, claimed.id, "done", { text: truncate(reply.text, 500) });
+        return scrub(reply);
+      } catch (err) {
+        const reply =
+          err instanceof UserError ? errorReply(escPlaceholders(err.message)) : apiErrorReply(err, { spec, id: claimed.command.raw.id });
+        log?.info({ command: spec.id, kind: (err as { kind?: string }).kind }, "confirmed command failed");
+        return fail(reply, { error: (err as { kind?: string }).kind ?? "error", text: truncate(reply.text, 500) });
+      }
+    } catch (err) {
+      log?.error({ err }, "confirm failed");
+      return scrub(apiErrorReply(err));
+    }
+  };
+
+  const dismiss = async (confirmationId: string, actor: Actor): Promise<Reply> => {
+    try {
+      const c = await dismissConfirmation(opts.db, confirmationId, actor.userId);
+      if (!c) return scrub(explain(await getConfirmation(opts.db, confirmationId), actor));
+      return scrub({
+        visibility: "ephemeral",
+        text: `Cancelled: \`/sb ${c.command.line}\` was not run.`,
+        blocks: [section(`Cancelled: \`/sb ${esc(c.command.line)}\` was not run.`)],
+      });
+    } catch (err) {
+      log?.error({ err }, "dismiss failed");
+      return scrub(apiErrorReply(err));
+    }
+  };
+
+  return { run, confirm, dismiss, registry, permissions };
+}

@@ -1,0 +1,254 @@
+import type { KnownBlock } from "@slack/types";
+import { z } from "zod";
+import { isApiError } from "../../api/errors.ts";
+import { CAMPAIGN_STATUSES, createCampaignSchema, isoDateTimeSchema, RECIPIENT_STATUSES } from "../../api/schemas.ts";
+import type { Campaign, MessagingApi, Template } from "../../api/types.ts";
+import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } from "../args.ts";
+import { actions, esc, fieldsSection, header, section } from "../blocks.ts";
+import { type CommandContext, defineCommand, type Preview, UserError } from "../registry.ts";
+import { listLine, pageReply, pick, recordPairs, show } from "../render.ts";
+import { ACTION } from "../types.ts";
+import { checkBody } from "./check.ts";
+import { announce, pageLine, quoted, resolveChannel } from "./common.ts";
+import { memberCount } from "./groups.ts";
+
+const FIRST = ["id", "name", "status", "integrationId", "templateId", "conversationTagId"];
+const NAMES = { integrationId: "channel", templateId: "template", conversationTagId: "tag", groupIds: "group", contactIds: "contacts", scheduledAt: "at" };
+
+async function templateOf(api: MessagingApi, c: Campaign): Promise<Template | undefined> {
+  const id = Number(pick(c, "templateId", "template_id"));
+  if (!Number.isInteger(id) || id <= 0) return undefined;
+  try {
+    return await api.getTemplate(id);
+  } catch (err) {
+    if (isApiError(err) && err.kind === "not_found") return { id, name: "(template not found)" };
+    throw err;
+  }
+}
+
+/**
+ * How many people a send reaches: the campaign's recipients when it has them
+ * (a page of one, read for its total), else its own counts, else its audience
+ * (contacts named plus the member counts of its groups).
+ */
+async function audienceOf(api: MessagingApi, id: number, c: Campaign): Promise<string> {
+  const recipients = await api.listCampaignRecipients(id, { limit: 1 });
+  if (recipients.total !== undefined && recipients.total > 0) return `${recipients.total} recipients`;
+  const own = pick(c, "totalRecipients", "recipientCount", "recipients_count", "audienceSize", "total");
+  if (typeof own === "number") return `${own} recipients`;
+  const contacts = (pick(c, "contactIds") as number[] | undefined) ?? [];
+  const groups = (pick(c, "groupIds") as number[] | undefined) ?? [];
+  if (!contacts.length && !groups.length) return recipients.total === 0 ? "no recipients" : "unknown";
+  let n = contacts.length;
+  let exact = true;
+  for (const g of groups) {
+    const count = memberCount(await api.getGroup(g));
+    if (typeof count === "number") n += count;
+    else exact = false;
+  }
+  const parts = [groups.length ? `group${groups.length > 1 ? "s" : ""} ${groups.map((g) => `#${g}`).join(", ")}` : "", contacts.length ? `${contacts.length} contact(s)` : ""].filter(Boolean);
+  return `${exact ? "" : "at least "}${n} recipients (${parts.join(" + ")}; opted-out contacts are skipped)`;
+}
+
+async function campaignPreview(action: "send" | "cancel", id: number, ctx: CommandContext): Promise<Preview> {
+  const c = await ctx.api.getCampaign(id);
+  const t = await templateOf(ctx.api, c);
+  const audience = await audienceOf(ctx.api, id, c);
+  const verb = action === "send" ? "Send" : "Cancel";
+  const title = `${verb} campaign #${id}${quoted(c) ? ` ${show(pick(c, "name"))}` : ""}?`.replace(/\s+\?$/, "?");
+  const pairs: Array<[string, string]> = [
+    ["Campaign", `#${id}${quoted(c)}`],
+    ["Status", esc(show(pick(c, "status")))],
+    ["Template", t ? `#${esc(show(t.id))} ${esc(show(t.name))} (${esc(show(pick(t, "language")))}, ${esc(show(pick(t, "status")))})` : "—"],
+    ["Audience", esc(audience)],
+  ];
+  const body = t ? show(pick(t, "bodyText", "body"), 1000) : "";
+  const blocks: KnownBlock[] = [header(title), ...fieldsSection(pairs)];
+  if (body) blocks.push(section(`>${esc(body).replace(/\n/g, "\n>")}`));
+  if (action === "cancel") blocks.push(section("Cancelling stops what is still pending; messages already sent stay sent."));
+  return { text: `${title} Template: ${t ? show(t.name) : "—"}. Audience: ${audience}.`, blocks };
+}
+
+export const CAMPAIGN_COMMANDS = [
+  defineCommand({
+    id: "campaigns.list",
+    words: ["campaigns"],
+    options: { status: `one of ${CAMPAIGN_STATUSES.join(", ")}`, page: "page number", limit: "campaigns per page, 1 to 100" },
+    schema: z.object({ status: choice(CAMPAIGN_STATUSES).optional(), page: pageArg, limit: limitArg }),
+    scope: "read",
+    usage: "campaigns [status=] [page=] [limit=]",
+    summary: "List campaigns",
+    example: "campaigns status=running",
+    topic: "campaigns",
+    operations: ["listCampaigns"],
+    run: async (a, ctx) =>
+      pageReply({
+        title: a.status ? `Campaigns (${a.status})` : "Campaigns",
+        plural: "campaigns",
+        page: await ctx.api.listCampaigns({ status: a.status, page: a.page, limit: a.limit }),
+        pageLine: pageLine(ctx),
+        line: (c) => listLine(c.id, c.name, c.status, pick(c, "templateId") !== undefined ? `template #${pick(c, "templateId")}` : ""),
+      }),
+  }),
+  defineCommand({
+    id: "campaign.show",
+    words: ["campaign"],
+    positionals: [{ name: "id" }],
+    schema: z.object({ id: idArg }),
+    scope: "read",
+    usage: "campaign <id>",
+    summary: "Show one campaign",
+    example: "campaign 2",
+    topic: "campaigns",
+    noun: "campaign",
+    operations: ["getCampaign"],
+    run: async (a, ctx) => {
+      const c = await ctx.api.getCampaign(a.id);
+      const pairs = recordPairs(c, FIRST);
+      const title = `Campaign #${a.id}${quoted(c)}`;
+      return {
+        visibility: "ephemeral",
+        text: `${title}\n${pairs.map(([k, v]) => `${k}: ${v}`).join("\n")}`,
+        blocks: [
+          header(title.replace(/[“”]/g, "")),
+          ...fieldsSection(pairs),
+          actions([{ text: "Recipients", actionId: ACTION.run, value: `campaign ${a.id} recipients` }]),
+        ],
+      };
+    },
+  }),
+  defineCommand({
+    id: "campaign.recipients",
+    words: ["campaign", "<id>", "recipients"],
+    options: { status: `one of ${RECIPIENT_STATUSES.join(", ")}`, page: "page number", limit: "recipients per page, 1 to 100 (default 50)" },
+    schema: z.object({ id: idArg, status: choice(RECIPIENT_STATUSES).optional(), page: pageArg, limit: limitArg }),
+    scope: "read",
+    usage: "campaign <id> recipients [status=] [page=] [limit=]",
+    summary: "Recipients of a campaign and their status",
+    example: "campaign 2 recipients status=failed",
+    topic: "campaigns",
+    noun: "campaign",
+    operations: ["listCampaignRecipients"],
+    run: async (a, ctx) =>
+      pageReply({
+        title: `Recipients of campaign #${a.id}${a.status ? ` (${a.status})` : ""}`,
+        plural: "recipients",
+        page: await ctx.api.listCampaignRecipients(a.id, { status: a.status, page: a.page, limit: a.limit }),
+        pageLine: pageLine(ctx),
+        line: (r) => listLine(r.id, pick(r, "phone", "to"), pick(r, "contactId", "contact_id") !== undefined ? `contact #${pick(r, "contactId", "contact_id")}` : "", r.status, pick(r, "error", "errorMessage", "failureReason")),
+      }),
+  }),
+  defineCommand({
+    id: "campaign.send",
+    words: ["campaign", "<id>", "send"],
+    schema: z.object({ id: idArg }),
+    scope: "broadcast",
+    usage: "campaign <id> send",
+    summary: "Start sending a campaign (shows it and its audience, asks to confirm)",
+    example: "campaign 2 send",
+    topic: "campaigns",
+    noun: "campaign",
+    operations: ["sendCampaign", "getCampaign", "getTemplate", "listCampaignRecipients"],
+    preview: (a, ctx) => campaignPreview("send", a.id, ctx),
+    run: async (a, ctx) => {
+      const c = await ctx.api.sendCampaign(a.id);
+      return announce(ctx, `Campaign #${a.id}${quoted(c)} launched${pick(c, "status") ? ` (status ${esc(show(pick(c, "status")))})` : ""}`);
+    },
+  }),
+  defineCommand({
+    id: "campaign.cancel",
+    words: ["campaign", "<id>", "cancel"],
+    schema: z.object({ id: idArg }),
+    scope: "broadcast",
+    usage: "campaign <id> cancel",
+    summary: "Cancel a campaign (asks to confirm)",
+    example: "campaign 2 cancel",
+    topic: "campaigns",
+    noun: "campaign",
+    operations: ["cancelCampaign", "getCampaign"],
+    preview: (a, ctx) => campaignPreview("cancel", a.id, ctx),
+    run: async (a, ctx) => {
+      const c = await ctx.api.cancelCampaign(a.id);
+      return announce(ctx, `Campaign #${a.id}${quoted(c)} cancelled${pick(c, "status") ? ` (status ${esc(show(pick(c, "status")))})` : ""}`);
+    },
+  }),
+  defineCommand({
+    id: "campaign.add",
+    words: ["campaign", "add"],
+    positionals: [{ name: "name", rest: "text" }],
+    options: {
+      template: "id of an approved template",
+      channel: "channel id; default: the template's channel",
+      tag: "id of the tag stamped on every conversation it starts",
+      group: "audience: group ids, comma separated",
+      contacts: "audience: contact ids, comma separated",
+      at: "start time, ISO 8601 (for a scheduled campaign)",
+    },
+    extraOptions: "template parameters: name=Ana",
+    schema: z.object({
+      name: requiredText("the campaign's name"),
+      template: idArg,
+      channel: optionalId,
+      tag: optionalId,
+      group: idList.optional(),
+      contacts: idList.optional(),
+      at: isoDateTimeSchema.optional(),
+      extra: z.record(z.string(), z.string()).default({}),
+    }),
+    scope: "write",
+    usage: "campaign add <name…> template=<id> group=<id,…> [contacts=<id,…>] [tag=<id>] [channel=<id>] [at=<ISO time>] [<param>=<value>…]",
+    summary: "Create a draft campaign (send it with `campaign <id> send`)",
+    help: "The audience is sent as groupIds and contactIds, template parameters as templateParameters, the start time as scheduledAt (docs/sandbox.md).",
+    example: "campaign add Spring sale template=3 group=2 tag=1 name=friend",
+    topic: "campaigns",
+    noun: "template",
+    operations: ["createCampaign", "getTemplate", "listTemplates"],
+    run: async (a, ctx) => {
+      const body = {
+        name: a.name,
+        integrationId: a.channel ?? ctx.defaultChannelId ?? 1,
+        templateId: a.template,
+        ...(a.tag !== undefined ? { conversationTagId: a.tag } : {}),
+        ...(a.group?.length ? { groupIds: a.group } : {}),
+        ...(a.contacts?.length ? { contactIds: a.contacts } : {}),
+        ...(Object.keys(a.extra).length ? { templateParameters: a.extra } : {}),
+        ...(a.at ? { scheduledAt: a.at } : {}),
+      };
+      checkBody(createCampaignSchema, body, NAMES);
+      if (a.channel === undefined) {
+        // The template belongs to one channel: that is the one to send on.
+        const t = await ctx.api.getTemplate(a.template);
+        const own = Number(pick(t, "integrationId", "integration_id"));
+        body.integrationId = Number.isInteger(own) && own > 0 ? own : await resolveChannel(ctx, undefined);
+      }
+      const c = await ctx.api.createCampaign(body);
+      const reply = announce(ctx, `Draft campaign #${c.id ?? "?"}${quoted(c)} created`, c, FIRST);
+      if (c.id !== undefined) {
+        reply.blocks.push(
+          actions([
+            { text: "Send…", actionId: ACTION.run, value: `campaign ${c.id} send`, style: "primary" },
+            { text: "Open", actionId: ACTION.run, value: `campaign ${c.id}` },
+          ]),
+        );
+      }
+      return reply;
+    },
+  }),
+  defineCommand({
+    id: "campaign.new",
+    words: ["campaign", "new"],
+    schema: z.object({}),
+    scope: "read",
+    usage: "campaign new",
+    summary: "Create a campaign (the form is not built yet: shows the command line to use)",
+    example: "campaign new",
+    topic: "campaigns",
+    operations: [],
+    run: async () => {
+      throw new UserError(
+        "The campaign form is not available yet. Use the command line: `/sb campaign add <name> template=<id> group=<id,…> [tag=<id>]`, then `/sb campaign <id> send` (see `/sb help campaign add`).",
+        false,
+      );
+    },
+  }),
+];

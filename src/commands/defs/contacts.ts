@@ -1,0 +1,243 @@
+import { readFile } from "node:fs/promises";
+import { basename, extname } from "node:path";
+import { z } from "zod";
+import { createContactSchema, emailSchema, toE164, updateContactSchema } from "../../api/schemas.ts";
+import { idArg, limitArg, optionalId, pageArg, requiredText, yesNo } from "../args.ts";
+import { esc } from "../blocks.ts";
+import { defineCommand, UserError } from "../registry.ts";
+import { listLine, pick, pageReply, recordReply, show } from "../render.ts";
+import { checkBody } from "./check.ts";
+import { announce, deletePreview, pageLine } from "./common.ts";
+
+const FIRST = ["id", "phone", "first_name", "last_name", "email"];
+const NAMES = { first_name: "first", last_name: "last" };
+const fullName = (c: Record<string, unknown>) => [pick(c, "first_name"), pick(c, "last_name")].filter(Boolean).join(" ");
+const optedOut = (c: Record<string, unknown>) => {
+  const v = pick(c, "opted_out", "optedOut", "is_opted_out");
+  return v === true ? "opted out" : "";
+};
+
+function phoneOf(raw: string, country: string | undefined): string {
+  const e164 = toE164(raw, country);
+  if (!e164) {
+    throw new UserError(`*phone* "${esc(raw)}" is not a phone number: write it with its country code, for example +14155550123`);
+  }
+  return e164;
+}
+
+const optionalText = z.string().optional();
+const optionalEmail = z.preprocess((v) => (v === "" ? undefined : v), emailSchema.optional());
+
+export const CONTACT_COMMANDS = [
+  defineCommand({
+    id: "contacts.list",
+    words: ["contacts"],
+    positionals: [{ name: "search", rest: "text" }],
+    options: { group: "only members of this group id", "opted-out": "yes: only opted-out contacts; no: only active ones", page: "page number", limit: "contacts per page, 1 to 100" },
+    schema: z.object({
+      search: z.string().optional(),
+      group: optionalId,
+      "opted-out": yesNo.optional(),
+      page: pageArg,
+      limit: limitArg,
+    }),
+    scope: "read",
+    usage: "contacts [search…] [group=] [opted-out=yes|no] [page=] [limit=]",
+    summary: "List and search contacts",
+    example: "contacts ana opted-out=no",
+    topic: "contacts",
+    operations: ["listContacts"],
+    run: async (a, ctx) => {
+      const page = await ctx.api.listContacts({ search: a.search, groupId: a.group, optedOut: a["opted-out"], page: a.page, limit: a.limit });
+      return pageReply({
+        title: a.search ? `Contacts matching “${a.search}”` : "Contacts",
+        plural: "contacts",
+        page,
+        pageLine: pageLine(ctx),
+        line: (c) => listLine(c.id, fullName(c), c.phone, c.email, optedOut(c)),
+      });
+    },
+  }),
+  defineCommand({
+    id: "contact.show",
+    words: ["contact"],
+    positionals: [{ name: "id" }],
+    schema: z.object({ id: idArg }),
+    scope: "read",
+    usage: "contact <id>",
+    summary: "Show one contact",
+    example: "contact 12",
+    topic: "contacts",
+    noun: "contact",
+    operations: ["getContact"],
+    run: async (a, ctx) => recordReply(`Contact #${a.id}`, await ctx.api.getContact(a.id), FIRST),
+  }),
+  defineCommand({
+    id: "contact.add",
+    words: ["contact", "add"],
+    positionals: [{ name: "phone", rest: "text" }],
+    options: { first: "first name", last: "last name", email: "e-mail address" },
+    extraOptions: "custom field values by field key, for example tier=gold",
+    schema: z.object({
+      phone: requiredText("a phone number"),
+      first: optionalText,
+      last: optionalText,
+      email: optionalEmail,
+      extra: z.record(z.string(), z.string()).default({}),
+    }),
+    scope: "write",
+    usage: "contact add <phone> [first=] [last=] [email=] [<fieldKey>=]",
+    summary: "Create a contact",
+    example: "contact add +1 415 555 0123 first=Ana last=Lima email=ana@example.com",
+    topic: "contacts",
+    operations: ["createContact"],
+    run: async (a, ctx) => {
+      const body = {
+        phone: phoneOf(a.phone, ctx.defaultCountry),
+        first_name: a.first,
+        last_name: a.last,
+        email: a.email,
+        ...(Object.keys(a.extra).length ? { custom_fields: a.extra } : {}),
+      };
+      checkBody(createContactSchema, body, NAMES);
+      const c = await ctx.api.createContact(body);
+      return announce(ctx, `Contact #${c.id ?? "?"} ${esc(fullName(c) || body.phone)} created`, c, FIRST);
+    },
+  }),
+  defineCommand({
+    id: "contact.edit",
+    words: ["contact", "edit"],
+    positionals: [{ name: "id" }],
+    options: { phone: "new phone number", first: "first name", last: "last name", email: "e-mail address" },
+    extraOptions: "custom field values by field key (the other custom fields are kept)",
+    schema: z
+      .object({
+        id: idArg,
+        phone: z.string().optional(),
+        first: optionalText,
+        last: optionalText,
+        email: optionalEmail,
+        extra: z.record(z.string(), z.string()).default({}),
+      })
+      .refine((a) => [a.phone, a.first, a.last, a.email].some((v) => v !== undefined) || Object.keys(a.extra).length > 0, {
+        error: "give at least one of phone=, first=, last=, email= or a custom field <key>=",
+      }),
+    scope: "write",
+    usage: "contact edit <id> [phone=] [first=] [last=] [email=] [<fieldKey>=]",
+    summary: "Change a contact",
+    example: "contact edit 12 last=Souza tier=gold",
+    topic: "contacts",
+    noun: "contact",
+    operations: ["updateContact", "getContact"],
+    run: async (a, ctx) => {
+      const body: Record<string, unknown> = {
+        phone: a.phone !== undefined ? phoneOf(a.phone, ctx.defaultCountry) : undefined,
+        first_name: a.first,
+        last_name: a.last,
+        email: a.email,
+      };
+      const hasCustom = Object.keys(a.extra).length > 0;
+      if (hasCustom) checkBody(updateContactSchema, { ...body, custom_fields: a.extra }, NAMES);
+      else checkBody(updateContactSchema, body, NAMES);
+      if (hasCustom) {
+        // The API replaces custom_fields whole on update: merge with what the contact has.
+        const current = await ctx.api.getContact(a.id);
+        const existing = (pick(current, "custom_fields") ?? {}) as Record<string, unknown>;
+        body.custom_fields = { ...existing, ...a.extra };
+      }
+      const c = await ctx.api.updateContact(a.id, body);
+      return announce(ctx, `Contact #${a.id} ${esc(fullName(c))} changed`.trim(), c, FIRST);
+    },
+  }),
+  defineCommand({
+    id: "contact.delete",
+    words: ["contact", "delete"],
+    positionals: [{ name: "id" }],
+    schema: z.object({ id: idArg }),
+    scope: "write",
+    usage: "contact delete <id>",
+    summary: "Delete a contact (asks to confirm)",
+    example: "contact delete 12",
+    topic: "contacts",
+    noun: "contact",
+    operations: ["deleteContact"],
+    preview: async (a, ctx) => deletePreview("contact", a.id, await ctx.api.getContact(a.id), FIRST),
+    run: async (a, ctx) => {
+      await ctx.api.deleteContact(a.id);
+      return announce(ctx, `Contact #${a.id} deleted`);
+    },
+  }),
+  defineCommand({
+    id: "contact.opt-out",
+    words: ["contact", "opt-out"],
+    positionals: [{ name: "id" }],
+    schema: z.object({ id: idArg }),
+    scope: "write",
+    usage: "contact opt-out <id>",
+    summary: "Mark a contact as opted out",
+    example: "contact opt-out 12",
+    topic: "contacts",
+    noun: "contact",
+    operations: ["optOutContact"],
+    run: async (a, ctx) => {
+      await ctx.api.optOutContact(a.id);
+      return announce(ctx, `Contact #${a.id} opted out`);
+    },
+  }),
+  defineCommand({
+    id: "contact.opt-in",
+    words: ["contact", "opt-in"],
+    positionals: [{ name: "id" }],
+    schema: z.object({ id: idArg }),
+    scope: "write",
+    usage: "contact opt-in <id>",
+    summary: "Revert a contact's opt-out",
+    example: "contact opt-in 12",
+    topic: "contacts",
+    noun: "contact",
+    operations: ["optInContact"],
+    run: async (a, ctx) => {
+      await ctx.api.optInContact(a.id);
+      return announce(ctx, `Contact #${a.id} opted in again`);
+    },
+  }),
+  defineCommand({
+    id: "import",
+    words: ["import"],
+    positionals: [{ name: "path", rest: "text" }],
+    options: { group: "add every imported contact to this group id", update: "yes: update existing contacts; no (default): skip them" },
+    schema: z.object({ path: z.string().optional(), group: optionalId, update: yesNo.default(false) }),
+    scope: "write",
+    usage: "import <file.csv|file.xlsx> [group=] [update=yes|no]",
+    summary: "Import contacts from a CSV or xlsx file (shell only)",
+    help: "In the shell the file is read from the local disk; its columns are phone, first_name, last_name, email and custom field keys. In Slack, share the file with the bot instead.",
+    example: "import ./contacts.csv group=2 update=yes",
+    topic: "contacts",
+    noun: "group",
+    operations: ["importContacts"],
+    run: async (a, ctx) => {
+      if (ctx.actor.via !== "shell") {
+        throw new UserError("`/sb import <path>` reads a file on the Switchboard host, so it only runs in the shell. In Slack, share the CSV or xlsx file with the bot.", false);
+      }
+      if (!a.path) throw new UserError("*path* is required: the CSV or xlsx file to import");
+      const ext = extname(a.path).toLowerCase();
+      if (ext !== ".csv" && ext !== ".xlsx") throw new UserError(`*path* must be a .csv or .xlsx file, not "${esc(a.path)}"`);
+      let body: Uint8Array;
+      try {
+        body = await readFile(a.path);
+      } catch (err) {
+        throw new UserError(`*path* cannot be read: ${esc((err as NodeJS.ErrnoException).code ?? String(err))} (${esc(a.path)})`);
+      }
+      const contentType = ext === ".csv" ? "text/csv" : "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+      const r = await ctx.api.importContacts({ filename: basename(a.path), contentType, body }, { groupId: a.group, updateExisting: a.update });
+      const errors = r.errors.slice(0, 20).map((e) => `• row ${e.row ?? "?"}: ${esc(show(e.message, 200))}`);
+      const more = r.errors.length > 20 ? `\n… and ${r.errors.length - 20} more` : "";
+      const reply = announce(ctx, `Import of ${esc(basename(a.path))}: ${r.created} created, ${r.updated} updated, ${r.errors.length} error(s)`);
+      if (errors.length) {
+        reply.text += `\n${errors.join("\n")}${more}`;
+        reply.blocks.push({ type: "section", text: { type: "mrkdwn", text: `${errors.join("\n")}${more}` } });
+      }
+      return reply;
+    },
+  }),
+];

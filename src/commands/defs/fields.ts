@@ -1,0 +1,100 @@
+import { NotFoundError } from "../../api/errors.ts";
+import { z } from "zod";
+import { FIELD_TYPES, fieldKeySchema } from "../../api/schemas.ts";
+import { choice, idArg, requiredText } from "../args.ts";
+import { defineCommand } from "../registry.ts";
+import { listLine, pageReply } from "../render.ts";
+import { announce, deletePreview, quoted } from "./common.ts";
+
+const FIRST = ["id", "key", "label", "type", "position"];
+const position = z.coerce.number({ error: "must be a number" }).int({ error: "must be a whole number" }).optional();
+
+export const FIELD_COMMANDS = [
+  defineCommand({
+    id: "fields.list",
+    words: ["fields"],
+    schema: z.object({}),
+    scope: "read",
+    usage: "fields",
+    summary: "List the custom contact fields",
+    example: "fields",
+    topic: "fields",
+    operations: ["listContactFields"],
+    run: async (_a, ctx) =>
+      pageReply({
+        title: "Contact fields",
+        plural: "fields",
+        page: await ctx.api.listContactFields(),
+        line: (f) => listLine(f.id, f.key, f.label, f.type, f.position !== undefined ? `position ${f.position}` : ""),
+      }),
+  }),
+  defineCommand({
+    id: "field.add",
+    words: ["field", "add"],
+    positionals: [{ name: "key" }, { name: "label", rest: "text" }],
+    options: { type: `one of ${FIELD_TYPES.join(", ")} (default text)`, position: "sort position (default 0)" },
+    schema: z.object({ key: fieldKeySchema, label: requiredText("the field's label"), type: choice(FIELD_TYPES).optional(), position }),
+    scope: "write",
+    usage: "field add <key> <label…> [type=] [position=]",
+    summary: "Create a custom contact field (its key cannot change later)",
+    example: "field add loyalty_tier Loyalty tier type=text position=2",
+    topic: "fields",
+    operations: ["createContactField"],
+    run: async (a, ctx) => {
+      const f = await ctx.api.createContactField({ key: a.key, label: a.label, type: a.type, position: a.position });
+      return announce(ctx, `Field #${f.id ?? "?"}${quoted(f)} created`, f, FIRST);
+    },
+  }),
+  defineCommand({
+    id: "field.edit",
+    words: ["field", "edit"],
+    positionals: [{ name: "id" }],
+    options: { label: "new label", type: `one of ${FIELD_TYPES.join(", ")}`, position: "sort position", key: "(cannot be changed)" },
+    schema: z
+      .object({
+        id: idArg,
+        key: z.never({ error: "cannot be changed: a field's key is immutable (delete the field and add a new one)" }).optional(),
+        label: z.string().trim().min(1, { error: "must not be empty" }).optional(),
+        type: choice(FIELD_TYPES).optional(),
+        position,
+      })
+      .refine((a) => a.label !== undefined || a.type !== undefined || a.position !== undefined, {
+        error: "give at least one of label=, type=, position=",
+      }),
+    scope: "write",
+    usage: "field edit <id> [label=] [type=] [position=]",
+    summary: "Change a custom field's label, type or position",
+    example: "field edit 4 label=Tier",
+    topic: "fields",
+    noun: "field",
+    operations: ["updateContactField"],
+    run: async (a, ctx) => {
+      const f = await ctx.api.updateContactField(a.id, { label: a.label, type: a.type, position: a.position });
+      return announce(ctx, `Field #${a.id}${quoted(f)} changed`, f, FIRST);
+    },
+  }),
+  defineCommand({
+    id: "field.delete",
+    words: ["field", "delete"],
+    positionals: [{ name: "id" }],
+    schema: z.object({ id: idArg }),
+    scope: "write",
+    usage: "field delete <id>",
+    summary: "Delete a custom field (asks to confirm)",
+    example: "field delete 4",
+    topic: "fields",
+    noun: "field",
+    operations: ["deleteContactField", "listContactFields"],
+    preview: async (a, ctx) => {
+      // There is no GET of one field: find it in the list.
+      const page = await ctx.api.listContactFields();
+      const f = page.items.find((x) => Number(x.id) === a.id);
+      if (!f) throw new NotFoundError(`field ${a.id} is not among the contact fields`, { status: 404 });
+      return deletePreview("field", a.id, f, FIRST);
+    },
+    run: async (a, ctx) => {
+      await ctx.api.deleteContactField(a.id);
+      return announce(ctx, `Field #${a.id} deleted`);
+    },
+  }),
+];

@@ -1,0 +1,145 @@
+import { z } from "zod";
+import { idArg, idList, requiredText } from "../args.ts";
+import { esc, header, section } from "../blocks.ts";
+import { defineCommand } from "../registry.ts";
+import { listLine, pageReply, pick, recordReply } from "../render.ts";
+import { announce, deletePreview, quoted } from "./common.ts";
+
+const FIRST = ["id", "name", "description"];
+export const memberCount = (g: Record<string, unknown>) =>
+  pick(g, "memberCount", "member_count", "contactCount", "contact_count", "contacts_count", "membersCount", "count");
+
+export const GROUP_COMMANDS = [
+  defineCommand({
+    id: "groups.list",
+    words: ["groups"],
+    schema: z.object({}),
+    scope: "read",
+    usage: "groups",
+    summary: "List the contact groups with their member counts",
+    example: "groups",
+    topic: "groups",
+    operations: ["listGroups"],
+    run: async (_a, ctx) =>
+      pageReply({
+        title: "Groups",
+        plural: "groups",
+        page: await ctx.api.listGroups(),
+        line: (g) => {
+          const n = memberCount(g);
+          return listLine(g.id, g.name, n !== undefined ? `${n} member${n === 1 ? "" : "s"}` : "", g.description);
+        },
+      }),
+  }),
+  defineCommand({
+    id: "group.show",
+    words: ["group"],
+    positionals: [{ name: "id" }],
+    schema: z.object({ id: idArg }),
+    scope: "read",
+    usage: "group <id>",
+    summary: "Show one group",
+    example: "group 2",
+    topic: "groups",
+    noun: "group",
+    operations: ["getGroup"],
+    run: async (a, ctx) => recordReply(`Group #${a.id}`, await ctx.api.getGroup(a.id), FIRST),
+  }),
+  defineCommand({
+    id: "group.add",
+    words: ["group", "add"],
+    positionals: [{ name: "name", rest: "text" }],
+    options: { description: "what the group is for" },
+    schema: z.object({ name: requiredText("the group's name"), description: z.string().optional() }),
+    scope: "write",
+    usage: "group add <name…> [description=]",
+    summary: "Create a group",
+    example: 'group add Newsletter readers description="Signed up on the site"',
+    topic: "groups",
+    operations: ["createGroup"],
+    run: async (a, ctx) => {
+      const g = await ctx.api.createGroup({ name: a.name, description: a.description });
+      return announce(ctx, `Group #${g.id ?? "?"}${quoted(g)} created`, g, FIRST);
+    },
+  }),
+  defineCommand({
+    id: "group.edit",
+    words: ["group", "edit"],
+    positionals: [{ name: "id" }],
+    options: { name: "new name", description: "new description" },
+    schema: z
+      .object({ id: idArg, name: z.string().trim().min(1, { error: "must not be empty" }).optional(), description: z.string().optional() })
+      .refine((a) => a.name !== undefined || a.description !== undefined, { error: "give at least one of name=, description=" }),
+    scope: "write",
+    usage: "group edit <id> [name=] [description=]",
+    summary: "Change a group",
+    example: 'group edit 2 name="Newsletter (EU)"',
+    topic: "groups",
+    noun: "group",
+    operations: ["updateGroup"],
+    run: async (a, ctx) => {
+      const g = await ctx.api.updateGroup(a.id, { name: a.name, description: a.description });
+      return announce(ctx, `Group #${a.id}${quoted(g)} changed`, g, FIRST);
+    },
+  }),
+  defineCommand({
+    id: "group.delete",
+    words: ["group", "delete"],
+    positionals: [{ name: "id" }],
+    schema: z.object({ id: idArg }),
+    scope: "write",
+    usage: "group delete <id>",
+    summary: "Delete a group (asks to confirm; its contacts stay)",
+    example: "group delete 2",
+    topic: "groups",
+    noun: "group",
+    operations: ["deleteGroup"],
+    preview: async (a, ctx) => deletePreview("group", a.id, await ctx.api.getGroup(a.id), FIRST),
+    run: async (a, ctx) => {
+      await ctx.api.deleteGroup(a.id);
+      return announce(ctx, `Group #${a.id} deleted`);
+    },
+  }),
+  defineCommand({
+    id: "group.members.add",
+    words: ["group", "<id>", "add"],
+    positionals: [{ name: "contacts", rest: "list" }],
+    schema: z.object({ id: idArg, contacts: idList.refine((l) => new Set(l).size === l.length, { error: "must not repeat a contact id" }) }),
+    scope: "write",
+    usage: "group <id> add <contactId…>",
+    summary: "Add contacts to a group",
+    example: "group 2 add 12 13 14",
+    topic: "groups",
+    noun: "group",
+    operations: ["addGroupContacts"],
+    run: async (a, ctx) => {
+      await ctx.api.addGroupContacts(a.id, a.contacts);
+      return announce(ctx, `Added ${a.contacts.length} contact(s) to group #${a.id}: ${a.contacts.map((c) => `#${c}`).join(", ")}`);
+    },
+  }),
+  defineCommand({
+    id: "group.members.remove",
+    words: ["group", "<id>", "remove"],
+    positionals: [{ name: "contacts", rest: "list" }],
+    schema: z.object({ id: idArg, contacts: idList.refine((l) => new Set(l).size === l.length, { error: "must not repeat a contact id" }) }),
+    scope: "write",
+    usage: "group <id> remove <contactId…>",
+    summary: "Remove contacts from a group (asks to confirm)",
+    example: "group 2 remove 12",
+    topic: "groups",
+    noun: "group",
+    operations: ["removeGroupContacts", "getGroup"],
+    preview: async (a, ctx) => {
+      const g = await ctx.api.getGroup(a.id);
+      const title = `Remove ${a.contacts.length} contact(s) from group #${a.id}${quoted(g)}?`;
+      return {
+        text: title,
+        blocks: [header(title), section(`Contacts: ${a.contacts.map((c) => `#${esc(c)}`).join(", ")} (the contacts themselves are kept)`)],
+      };
+    },
+    run: async (a, ctx) => {
+      await ctx.api.removeGroupContacts(a.id, a.contacts);
+      return announce(ctx, `Removed ${a.contacts.length} contact(s) from group #${a.id}: ${a.contacts.map((c) => `#${c}`).join(", ")}`);
+    },
+  }),
+];

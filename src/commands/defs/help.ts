@@ -1,0 +1,122 @@
+import { z } from "zod";
+import { pick, show } from "../render.ts";
+import { context, esc, fieldsSection, header, linesToSections, section } from "../blocks.ts";
+import { type AnySpec, defineCommand, type Registry } from "../registry.ts";
+import type { Reply } from "../types.ts";
+
+export const TOPICS: Record<string, string> = {
+  account: "The API key and its organization",
+  messages: "Send messages, read their status and conversation history",
+  contacts: "Contacts, opt-out, import",
+  fields: "Custom contact fields",
+  groups: "Contact groups and their members",
+  tags: "Conversation tags",
+  templates: "Message templates",
+  campaigns: "Campaigns: create, send, cancel, recipients",
+  users: "Chat users",
+  help: "This help",
+};
+
+const usageLine = (c: AnySpec) => `\`/sb ${esc(c.usage)}\` — ${esc(c.summary)}`;
+
+function overview(registry: Registry): Reply {
+  const lines: string[] = [];
+  for (const topic of Object.keys(TOPICS)) {
+    const cmds = registry.visible().filter((c) => c.topic === topic);
+    if (!cmds.length) continue;
+    lines.push(`*${topic}* — ${esc(TOPICS[topic])}`);
+    for (const c of cmds) lines.push(`    ${usageLine(c)}`);
+  }
+  return {
+    visibility: "ephemeral",
+    text: "Switchboard commands: /sb help <topic> for details",
+    blocks: [
+      header("Switchboard commands"),
+      ...linesToSections(lines),
+      context("`/sb help <topic>` or `/sb help <command>` shows details and examples. Options are written `key=value`; quote text with spaces."),
+    ],
+  };
+}
+
+function details(title: string, cmds: AnySpec[]): Reply {
+  const lines = cmds.map((c) => {
+    const opts = Object.entries(c.options ?? {}).map(([k, d]) => `\`${k}=\` ${esc(d)}`);
+    const flags = Object.entries(c.flags ?? {}).map(([k, d]) => `\`${k}\` ${esc(d)}`);
+    const parts = [
+      usageLine(c),
+      c.help ? esc(c.help) : "",
+      opts.length ? `Options: ${opts.join("; ")}` : "",
+      flags.length ? `Flags: ${flags.join("; ")}` : "",
+      c.extraOptions ? `Also: \`<key>=<value>\` ${esc(c.extraOptions)}` : "",
+      `Example: \`/sb ${esc(c.example)}\``,
+      c.preview ? "_Asks for confirmation first._" : "",
+    ];
+    return parts.filter(Boolean).join("\n");
+  });
+  return { visibility: "ephemeral", text: title, blocks: [header(title), ...lines.map(section)] };
+}
+
+export const HELP_COMMANDS = [
+  defineCommand({
+    id: "help",
+    words: ["help"],
+    positionals: [{ name: "topic", rest: "text" }],
+    schema: z.object({ topic: z.string().optional() }),
+    scope: "read",
+    usage: "help [topic or command]",
+    summary: "List the commands, or explain one topic or command",
+    example: "help campaigns",
+    topic: "help",
+    operations: [],
+    run: async (a, ctx) => {
+      const registry = ctx.registry;
+      const topic = a.topic?.trim().toLowerCase().replace(/^\/sb\s+/, "");
+      if (!topic) return overview(registry);
+      if (TOPICS[topic]) {
+        return details(`Help: ${topic}`, registry.visible().filter((c) => c.topic === topic));
+      }
+      const singular = Object.keys(TOPICS).find((t) => t === `${topic}s`);
+      if (singular) return details(`Help: ${singular}`, registry.visible().filter((c) => c.topic === singular));
+      const byWords = registry
+        .visible()
+        .filter((c) => c.words.filter((w) => !w.startsWith("<")).join(" ").startsWith(topic));
+      if (byWords.length) return details(`Help: ${topic}`, byWords);
+      return {
+        visibility: "ephemeral",
+        text: `No help topic "${topic}"`,
+        blocks: [
+          section(`:warning: There is no help topic \`${esc(topic)}\`. Topics: ${Object.keys(TOPICS).map((t) => `\`${t}\``).join(", ")}.`),
+        ],
+      };
+    },
+  }),
+  defineCommand({
+    id: "me",
+    words: ["me"],
+    schema: z.object({}),
+    scope: "read",
+    usage: "me",
+    summary: "The organization, plan and API key Switchboard uses (the key masked)",
+    example: "me",
+    topic: "account",
+    operations: ["getMe"],
+    run: async (_a, ctx) => {
+      const me = await ctx.api.getMe();
+      const org = (me.organization ?? pick(me, "organization", "org")) as Record<string, unknown> | undefined;
+      const plan = me.plan ?? pick(me, "plan");
+      const key = (me.apiKey ?? pick(me, "apiKey", "api_key", "key")) as Record<string, unknown> | undefined;
+      const scopes = key && Array.isArray(key.scopes) ? (key.scopes as string[]).join(", ") : "";
+      const pairs: Array<[string, string]> = [
+        ["Organization", esc(show(typeof org === "object" ? (org?.name ?? org?.id) : org))],
+        ["Plan", esc(show(typeof plan === "object" && plan ? ((plan as { name?: string }).name ?? "") : plan))],
+        ["API key", esc(`${show(key?.name ?? "")} ${ctx.apiKeyMasked}`.trim())],
+      ];
+      if (scopes) pairs.push(["Scopes", esc(scopes)]);
+      return {
+        visibility: "ephemeral",
+        text: pairs.map(([k, v]) => `${k}: ${v}`).join("\n"),
+        blocks: [header("Account"), ...fieldsSection(pairs)],
+      };
+    },
+  }),
+];

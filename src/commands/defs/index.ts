@@ -1,0 +1,23 @@
+// Every command, in the order help lists them.
+import type { AnySpec } from "../registry.ts";
+import { CAMPAIGN_COMMANDS } from "./campaigns.ts";
+import { CONTACT_COMMANDS } from "./contacts.ts";
+import { FIELD_COMMANDS } from "./fields.ts";
+import { GROUP_COMMANDS } from "./groups.ts";
+import { HELP_COMMANDS } from "./help.ts";
+import { MESSAGE_COMMANDS } from "./messages.ts";
+import { TAG_COMMANDS } from "./tags.ts";
+import { TEMPLATE_COMMANDS } from "./templates.ts";
+import { USER_COMMANDS } from "./users.ts";
+
+export const ALL_COMMANDS: AnySpec[] = [
+  ...HELP_COMMANDS,
+  ...MESSAGE_COMMANDS,
+  ...CONTACT_COMMANDS,
+  ...FIELD_COMMANDS,
+  ...GROUP_COMMANDS,
+  ...TAG_COMMANDS,
+  ...TEMPLATE_COMMANDS,
+  ...CAMPAIGN_COMMANDS,
+  ...USER_COMMANDS,
+];

@@ -1,0 +1,128 @@
+import { z } from "zod";
+import { isoDateTimeSchema, type SendMessageInput, sendMessageSchema } from "../../api/schemas.ts";
+import { idArg, limitArg, optionalId, pageArg, takeRecipient, yesNo } from "../args.ts";
+import { esc } from "../blocks.ts";
+import { defineCommand, UserError } from "../registry.ts";
+import { listLine, pick, pageReply, recordReply } from "../render.ts";
+import { checkBody } from "./check.ts";
+import { announce, pageLine, resolveChannel } from "./common.ts";
+
+const SEND_NAMES = { to: "recipient", contactId: "recipient", chatUserId: "recipient", mediaUrl: "url", channelId: "channel", language: "lang", assignToHuman: "human" };
+
+export const MESSAGE_COMMANDS = [
+  defineCommand({
+    id: "send",
+    words: ["send"],
+    positionals: [{ name: "words", rest: "words" }],
+    options: {
+      channel: "channel (integration) id; default MESSAGING_CHANNEL_ID",
+      human: "yes: move the conversation to a human agent",
+      template: "name of an approved template",
+      lang: "the template's language code",
+    },
+    schema: z.object({
+      words: z.array(z.string()).default([]),
+      channel: optionalId,
+      human: yesNo.optional(),
+      template: z.string().trim().min(1, { error: "must not be empty" }).optional(),
+      lang: z.string().trim().min(1, { error: "must not be empty" }).optional(),
+    }),
+    scope: "write",
+    usage: "send <recipient> <text…> | send <recipient> template=<name> lang=<code> [<param>=<value>…] | send <recipient> image|document <url> [caption…]",
+    summary: "Send a text, template, image or document message",
+    help: "The recipient is a phone number (spaces, dashes and brackets are fine), contact:<id> or user:<id>. Free text only reaches a contact inside the 24-hour window; use a template otherwise.",
+    example: "send +1 415 555 0123 template=order_update lang=en name=Ana",
+    topic: "messages",
+    operations: ["sendMessage", "listTemplates"],
+    run: async (a, ctx) => {
+      const taken = takeRecipient(a.words, ctx.defaultCountry);
+      if ("error" in taken) throw new UserError(`*recipient* ${esc(taken.error)}`);
+      const { recipient, rest } = taken;
+      const body: Partial<SendMessageInput> = {};
+      if (recipient.kind === "phone") body.to = recipient.to;
+      else if (recipient.kind === "contact") body.contactId = recipient.contactId;
+      else body.chatUserId = recipient.chatUserId;
+      if (a.human !== undefined) body.assignToHuman = a.human;
+
+      if (a.template !== undefined) {
+        if (!a.lang) throw new UserError("*lang* is required with template=: the template's language code, for example lang=en");
+        const parameters: Record<string, string> = {};
+        for (const w of rest) {
+          const eq = w.indexOf("=");
+          if (eq <= 0) throw new UserError(`unexpected "${esc(w)}": template parameters are written <name>=<value>`);
+          parameters[w.slice(0, eq)] = w.slice(eq + 1);
+        }
+        Object.assign(body, { type: "template", template: { name: a.template, language: a.lang, ...(Object.keys(parameters).length ? { parameters } : {}) } });
+      } else {
+        if (a.lang) throw new UserError("*lang* is only for template messages: add template=<name>");
+        const kind = rest[0]?.toLowerCase();
+        if (kind === "image" || kind === "document") {
+          if (!rest[1]) throw new UserError(`*url* is required: send <recipient> ${kind} <url> [caption…]`);
+          Object.assign(body, { type: kind, mediaUrl: rest[1], ...(rest.length > 2 ? { text: rest.slice(2).join(" ") } : {}) });
+        } else {
+          if (!rest.length) throw new UserError("*text* is required: what should the message say?");
+          Object.assign(body, { type: "text", text: rest.join(" ") });
+        }
+      }
+      // Every rule checked before the channel lookup, so bad input makes no request.
+      checkBody(sendMessageSchema, { ...body, channelId: a.channel ?? ctx.defaultChannelId ?? 1 }, SEND_NAMES);
+      const channelId = await resolveChannel(ctx, a.channel);
+      const msg = await ctx.api.sendMessage({ ...(body as SendMessageInput), channelId });
+      const to = recipient.kind === "phone" ? recipient.to : recipient.kind === "contact" ? `contact #${recipient.contactId}` : `chat user #${recipient.chatUserId}`;
+      const status = pick(msg, "status");
+      return announce(ctx, `Message${msg.id !== undefined ? ` #${msg.id}` : ""} (${esc(body.type)}) sent to ${esc(to)}${status ? `, status ${esc(status)}` : ""}`);
+    },
+  }),
+  defineCommand({
+    id: "message.show",
+    words: ["message"],
+    positionals: [{ name: "id" }],
+    schema: z.object({ id: idArg }),
+    scope: "read",
+    usage: "message <id>",
+    summary: "Status of one message",
+    example: "message 42",
+    topic: "messages",
+    noun: "message",
+    operations: ["getMessage"],
+    run: async (a, ctx) => recordReply(`Message #${a.id}`, await ctx.api.getMessage(a.id), ["id", "status", "type", "text"]),
+  }),
+  defineCommand({
+    id: "history",
+    words: ["history"],
+    positionals: [{ name: "id" }],
+    options: { before: "only messages before this ISO 8601 date-time", after: "only messages after it", page: "page number", limit: "messages per page, 1 to 100" },
+    schema: z.object({
+      id: idArg,
+      before: isoDateTimeSchema.optional(),
+      after: isoDateTimeSchema.optional(),
+      page: pageArg,
+      limit: limitArg,
+    }),
+    scope: "read",
+    usage: "history <conversationId> [before=] [after=] [page=] [limit=]",
+    summary: "Messages of a conversation, newest first",
+    example: "history 7 limit=10",
+    topic: "messages",
+    noun: "conversation",
+    operations: ["listConversationMessages"],
+    run: async (a, ctx) => {
+      const page = await ctx.api.listConversationMessages(a.id, { before: a.before, after: a.after, page: a.page, limit: a.limit });
+      return pageReply({
+        title: `Conversation #${a.id}`,
+        plural: "messages",
+        page,
+        pageLine: pageLine(ctx),
+        line: (m) =>
+          listLine(
+            m.id,
+            pick(m, "created_at", "createdAt", "timestamp"),
+            pick(m, "direction", "sender", "from"),
+            pick(m, "type"),
+            pick(m, "status"),
+            pick(m, "text", "body", "content"),
+          ),
+      });
+    },
+  }),
+];

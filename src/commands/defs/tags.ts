@@ -1,0 +1,103 @@
+import { z } from "zod";
+import { colorSchema } from "../../api/schemas.ts";
+import { idArg, requiredText } from "../args.ts";
+import { esc } from "../blocks.ts";
+import { defineCommand } from "../registry.ts";
+import { listLine, pageReply, recordReply } from "../render.ts";
+import { announce, deletePreview, quoted } from "./common.ts";
+
+const FIRST = ["id", "name", "color", "description"];
+const optionalColor = z.preprocess((v) => (v === "" ? undefined : v), colorSchema.optional());
+
+export const TAG_COMMANDS = [
+  defineCommand({
+    id: "tags.list",
+    words: ["tags"],
+    schema: z.object({}),
+    scope: "read",
+    usage: "tags",
+    summary: "List the conversation tags",
+    example: "tags",
+    topic: "tags",
+    operations: ["listTags"],
+    run: async (_a, ctx) => {
+      const page = await ctx.api.listTags();
+      return pageReply({
+        title: "Tags",
+        plural: "tags",
+        page,
+        line: (t) => listLine(t.id, t.name, t.color, t.description),
+      });
+    },
+  }),
+  defineCommand({
+    id: "tag.show",
+    words: ["tag"],
+    positionals: [{ name: "id" }],
+    schema: z.object({ id: idArg }),
+    scope: "read",
+    usage: "tag <id>",
+    summary: "Show one tag",
+    example: "tag 3",
+    topic: "tags",
+    noun: "tag",
+    operations: ["getTag"],
+    run: async (a, ctx) => recordReply(`Tag #${a.id}`, await ctx.api.getTag(a.id), FIRST),
+  }),
+  defineCommand({
+    id: "tag.add",
+    words: ["tag", "add"],
+    positionals: [{ name: "name" }, { name: "color" }, { name: "description", rest: "text" }],
+    schema: z.object({ name: requiredText("the tag's name"), color: colorSchema, description: z.string().optional() }),
+    scope: "write",
+    usage: "tag add <name> <#RRGGBB> [description…]",
+    summary: "Create a tag (quote a name with spaces)",
+    example: 'tag add "VIP lead" #1D9BD1 Big accounts',
+    topic: "tags",
+    operations: ["createTag"],
+    run: async (a, ctx) => {
+      const tag = await ctx.api.createTag({ name: a.name, color: a.color, description: a.description });
+      return announce(ctx, `Tag #${tag.id ?? "?"}${quoted(tag)} created`, tag, FIRST);
+    },
+  }),
+  defineCommand({
+    id: "tag.edit",
+    words: ["tag", "edit"],
+    positionals: [{ name: "id" }],
+    options: { name: "new name", color: "new colour, #RRGGBB", description: "new description" },
+    schema: z
+      .object({ id: idArg, name: z.string().trim().min(1, { error: "must not be empty" }).optional(), color: optionalColor, description: z.string().optional() })
+      .refine((a) => a.name !== undefined || a.color !== undefined || a.description !== undefined, {
+        error: "give at least one of name=, color=, description=",
+      }),
+    scope: "write",
+    usage: "tag edit <id> [name=] [color=] [description=]",
+    summary: "Change a tag",
+    example: "tag edit 3 color=#FF8800",
+    topic: "tags",
+    noun: "tag",
+    operations: ["updateTag"],
+    run: async (a, ctx) => {
+      const tag = await ctx.api.updateTag(a.id, { name: a.name, color: a.color, description: a.description });
+      return announce(ctx, `Tag #${a.id}${quoted(tag)} changed`, tag, FIRST);
+    },
+  }),
+  defineCommand({
+    id: "tag.delete",
+    words: ["tag", "delete"],
+    positionals: [{ name: "id" }],
+    schema: z.object({ id: idArg }),
+    scope: "write",
+    usage: "tag delete <id>",
+    summary: "Delete a tag (asks to confirm)",
+    example: "tag delete 3",
+    topic: "tags",
+    noun: "tag",
+    operations: ["deleteTag"],
+    preview: async (a, ctx) => deletePreview("tag", a.id, await ctx.api.getTag(a.id), FIRST),
+    run: async (a, ctx) => {
+      await ctx.api.deleteTag(a.id);
+      return announce(ctx, `Tag #${esc(a.id)} deleted`);
+    },
+  }),
+];

@@ -1,0 +1,156 @@
+import { z } from "zod";
+import { createTemplateSchema, normalizeTemplateName, TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from "../../api/schemas.ts";
+import { choice, idArg, optionalId, requiredText } from "../args.ts";
+import { esc } from "../blocks.ts";
+import { defineCommand, UserError } from "../registry.ts";
+import { listLine, pageReply, pick, recordReply } from "../render.ts";
+import { checkBody } from "./check.ts";
+import { announce, deletePreview, quoted, resolveChannel } from "./common.ts";
+
+const FIRST = ["id", "name", "language", "category", "status", "integrationId", "bodyText"];
+const NAMES = { integrationId: "channel", language: "lang", bodyText: "body", footerText: "footer", bodyExamples: "example", buttons: "button" };
+
+/** `button=Yes` is a quick reply; `button="Open|https://…"` a URL button. */
+function parseButton(spec: string) {
+  const bar = spec.lastIndexOf("|");
+  if (bar > 0 && /^https?:\/\//i.test(spec.slice(bar + 1).trim())) {
+    return { type: "URL" as const, text: spec.slice(0, bar).trim(), url: spec.slice(bar + 1).trim() };
+  }
+  return { type: "QUICK_REPLY" as const, text: spec.trim() };
+}
+
+export const TEMPLATE_COMMANDS = [
+  defineCommand({
+    id: "templates.list",
+    words: ["templates"],
+    options: { channel: "only this channel's templates", status: `one of ${TEMPLATE_STATUSES.join(", ")}` },
+    schema: z.object({ channel: optionalId, status: choice(TEMPLATE_STATUSES).optional() }),
+    scope: "read",
+    usage: "templates [channel=] [status=]",
+    summary: "List message templates",
+    example: "templates status=approved",
+    topic: "templates",
+    operations: ["listTemplates"],
+    run: async (a, ctx) =>
+      pageReply({
+        title: "Templates",
+        plural: "templates",
+        page: await ctx.api.listTemplates({ channelId: a.channel, status: a.status }),
+        line: (t) => listLine(t.id, t.name, t.language, t.category, t.status, pick(t, "integrationId") !== undefined ? `channel ${pick(t, "integrationId")}` : ""),
+      }),
+  }),
+  defineCommand({
+    id: "template.show",
+    words: ["template"],
+    positionals: [{ name: "id" }],
+    schema: z.object({ id: idArg }),
+    scope: "read",
+    usage: "template <id>",
+    summary: "Show one template",
+    example: "template 5",
+    topic: "templates",
+    noun: "template",
+    operations: ["getTemplate"],
+    run: async (a, ctx) => recordReply(`Template #${a.id}`, await ctx.api.getTemplate(a.id), FIRST),
+  }),
+  defineCommand({
+    id: "template.add",
+    words: ["template", "add"],
+    positionals: [{ name: "name" }],
+    options: {
+      lang: "language code, for example en or pt_BR",
+      category: TEMPLATE_CATEGORIES.join(", "),
+      body: 'body text with {{placeholders}}, quoted: body="Hi {{name}}"',
+      footer: "footer, at most 60 characters",
+      button: 'a button, repeatable: button=Yes (quick reply) or button="Open|https://example.com" (URL)',
+      channel: "channel id; default MESSAGING_CHANNEL_ID",
+    },
+    repeatable: ["button"],
+    extraOptions: "one example value per body placeholder: name=Ana",
+    schema: z.object({
+      name: requiredText("the template's name"),
+      lang: requiredText("a language code"),
+      category: choice(TEMPLATE_CATEGORIES, (v) => v.toUpperCase()),
+      body: requiredText("the body text"),
+      footer: z.string().optional(),
+      button: z.array(z.string()).optional(),
+      channel: optionalId,
+      extra: z.record(z.string(), z.string()).default({}),
+    }),
+    scope: "write",
+    usage: 'template add <name> lang=<code> category=<category> body="…" [footer=] [button=…] [channel=] [<placeholder>=<example>…]',
+    summary: "Create a template and submit it for approval",
+    help: "The service normalizes the name to lower case with underscores. Give an example for each {{placeholder}} of the body.",
+    example: 'template add order_update lang=en category=UTILITY body="Hi {{name}}, your order shipped" name=Ana',
+    topic: "templates",
+    operations: ["createTemplate", "listTemplates"],
+    run: async (a, ctx) => {
+      const body = {
+        integrationId: a.channel ?? ctx.defaultChannelId ?? 1,
+        name: a.name,
+        language: a.lang,
+        category: a.category,
+        bodyText: a.body,
+        ...(Object.keys(a.extra).length ? { bodyExamples: a.extra } : {}),
+        ...(a.footer !== undefined ? { footerText: a.footer } : {}),
+        ...(a.button?.length ? { buttons: a.button.map(parseButton) } : {}),
+      };
+      checkBody(createTemplateSchema, body, NAMES);
+      body.integrationId = await resolveChannel(ctx, a.channel);
+      const t = await ctx.api.createTemplate(body);
+      return announce(ctx, `Template #${t.id ?? "?"} “${esc(pick(t, "name") ?? normalizeTemplateName(a.name))}” submitted for approval`, t, FIRST);
+    },
+  }),
+  defineCommand({
+    id: "template.delete",
+    words: ["template", "delete"],
+    positionals: [{ name: "id" }],
+    schema: z.object({ id: idArg }),
+    scope: "write",
+    usage: "template delete <id>",
+    summary: "Delete a pending, rejected or disabled template (asks to confirm)",
+    example: "template delete 5",
+    topic: "templates",
+    noun: "template",
+    operations: ["deleteTemplate", "getTemplate"],
+    preview: async (a, ctx) => deletePreview("template", a.id, await ctx.api.getTemplate(a.id), FIRST),
+    run: async (a, ctx) => {
+      await ctx.api.deleteTemplate(a.id);
+      return announce(ctx, `Template #${a.id} deleted`);
+    },
+  }),
+  defineCommand({
+    id: "templates.sync",
+    words: ["templates", "sync"],
+    options: { channel: "channel id; default MESSAGING_CHANNEL_ID" },
+    schema: z.object({ channel: optionalId }),
+    scope: "write",
+    usage: "templates sync [channel=]",
+    summary: "Synchronize a channel's templates with the provider",
+    example: "templates sync channel=1",
+    topic: "templates",
+    operations: ["syncTemplates", "listTemplates"],
+    run: async (a, ctx) => {
+      const channelId = await resolveChannel(ctx, a.channel);
+      const r = await ctx.api.syncTemplates(channelId);
+      return announce(ctx, `Templates of channel ${channelId} synchronized`, r);
+    },
+  }),
+  defineCommand({
+    id: "template.new",
+    words: ["template", "new"],
+    schema: z.object({}),
+    scope: "read",
+    usage: "template new",
+    summary: "Create a template (the form is not built yet: shows the command line to use)",
+    example: "template new",
+    topic: "templates",
+    operations: [],
+    run: async () => {
+      throw new UserError(
+        'The template form is not available yet. Use the command line: `/sb template add <name> lang=<code> category=UTILITY body="Hi {{name}}" name=Ana` (see `/sb help template add`).',
+        false,
+      );
+    },
+  }),
+];

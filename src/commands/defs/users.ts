@@ -1,0 +1,129 @@
+import { z } from "zod";
+import { CHAT_USER_SORT_FIELDS, CHAT_USER_TYPES, isoDateOrDateTimeSchema, updateChatUserSchema } from "../../api/schemas.ts";
+import { choice, idArg, limitArg, pageArg } from "../args.ts";
+import { defineCommand } from "../registry.ts";
+import { listLine, pageReply, pick, recordReply } from "../render.ts";
+import { checkBody } from "./check.ts";
+import { announce, pageLine } from "./common.ts";
+
+const FIRST = ["id", "name", "email", "phone", "type"];
+
+export const USER_COMMANDS = [
+  defineCommand({
+    id: "users.list",
+    words: ["users"],
+    positionals: [{ name: "search", rest: "text" }],
+    options: {
+      type: `channel type: ${CHAT_USER_TYPES.join(", ")}`,
+      sort: `sort by ${CHAT_USER_SORT_FIELDS.join(", ")}`,
+      order: "asc or desc",
+      from: "start of the date range, ISO 8601",
+      to: "end of the date range, ISO 8601",
+      page: "page number",
+      limit: "users per page, 1 to 100",
+    },
+    flags: { "need-human": "only users that need a human", unread: "only users with unread messages", messages: "include their messages" },
+    schema: z.object({
+      search: z.string().optional(),
+      type: choice(CHAT_USER_TYPES).optional(),
+      sort: choice(CHAT_USER_SORT_FIELDS).optional(),
+      order: choice(["ASC", "DESC"] as const, (v) => v.toUpperCase()).optional(),
+      from: isoDateOrDateTimeSchema.optional(),
+      to: isoDateOrDateTimeSchema.optional(),
+      "need-human": z.boolean().optional(),
+      unread: z.boolean().optional(),
+      messages: z.boolean().optional(),
+      page: pageArg,
+      limit: limitArg,
+    }),
+    scope: "read",
+    usage: "users [search…] [type=] [need-human] [unread] [sort=] [order=asc|desc] [from=] [to=] [messages] [page=] [limit=]",
+    summary: "List chat users",
+    example: "users need-human unread sort=last_activity order=desc",
+    topic: "users",
+    operations: ["listChatUsers"],
+    run: async (a, ctx) => {
+      const page = await ctx.api.listChatUsers({
+        search: a.search,
+        type: a.type,
+        sortBy: a.sort,
+        sortOrder: a.order,
+        dateFrom: a.from,
+        dateTo: a.to,
+        needHuman: a["need-human"],
+        hasUnreadMessages: a.unread,
+        includeMessages: a.messages,
+        page: a.page,
+        limit: a.limit,
+      });
+      return pageReply({
+        title: "Chat users",
+        plural: "chat users",
+        page,
+        pageLine: pageLine(ctx),
+        line: (u) => {
+          const msgs = pick(u, "messages");
+          return listLine(
+            u.id,
+            u.name,
+            u.type,
+            u.phone,
+            u.email,
+            pick(u, "needHuman", "need_human") === true ? "needs a human" : "",
+            pick(u, "hasUnreadMessages", "unread") === true ? "unread" : "",
+            Array.isArray(msgs) ? `${msgs.length} message(s)` : "",
+          );
+        },
+      });
+    },
+  }),
+  defineCommand({
+    id: "user.show",
+    words: ["user"],
+    positionals: [{ name: "id" }],
+    schema: z.object({ id: idArg }),
+    scope: "read",
+    usage: "user <id>",
+    summary: "Show one chat user",
+    example: "user 4",
+    topic: "users",
+    noun: "chat user",
+    operations: ["getChatUser"],
+    run: async (a, ctx) => recordReply(`Chat user #${a.id}`, await ctx.api.getChatUser(a.id), FIRST),
+  }),
+  defineCommand({
+    id: "user.edit",
+    words: ["user", "edit"],
+    positionals: [{ name: "id" }],
+    options: { name: "name", email: "e-mail address", phone: "phone number", address: "postal address", avatar: "avatar URL" },
+    extraOptions: "custom field values: <customKey>=<value>",
+    schema: z.object({
+      id: idArg,
+      name: z.string().optional(),
+      email: z.string().optional(),
+      phone: z.string().optional(),
+      address: z.string().optional(),
+      avatar: z.string().optional(),
+      extra: z.record(z.string(), z.string()).default({}),
+    }),
+    scope: "write",
+    usage: "user edit <id> [name=] [email=] [phone=] [address=] [avatar=] [<customKey>=]",
+    summary: "Change a chat user",
+    example: "user edit 4 name=Ana email=ana@example.com plan=gold",
+    topic: "users",
+    noun: "chat user",
+    operations: ["updateChatUser"],
+    run: async (a, ctx) => {
+      const standard = Object.fromEntries(
+        Object.entries({ name: a.name, email: a.email, phone: a.phone, address: a.address, avatar: a.avatar }).filter(([, v]) => v !== undefined),
+      );
+      const body = {
+        ...(Object.keys(standard).length ? { standardFields: standard } : {}),
+        ...(Object.keys(a.extra).length ? { customFields: a.extra } : {}),
+      };
+      checkBody(updateChatUserSchema, body, { standardFields: "", customFields: "" });
+      const u = await ctx.api.updateChatUser(a.id, body);
+      return announce(ctx, `Chat user #${a.id} changed`, u, FIRST);
+    },
+  }),
+];

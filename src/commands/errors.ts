@@ -1,0 +1,119 @@
+// Plain-words answers for everything that can go wrong: bad input (named
+// field, right usage) and each typed API error. No stack trace, no key.
+import {
+  type AnyApiError,
+  AuthenticationError,
+  ConflictError,
+  isApiError,
+  NetworkError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  ServerError,
+  ValidationError,
+} from "../api/errors.ts";
+import type { FieldProblem } from "../api/schemas.ts";
+import { context, esc, section } from "./blocks.ts";
+import type { AnySpec } from "./registry.ts";
+import type { Reply } from "./types.ts";
+
+export function usageLines(spec: AnySpec): string {
+  return `Usage: \`/sb ${esc(spec.usage)}\`\nExample: \`/sb ${esc(spec.example)}\``;
+}
+
+export function errorReply(message: string, detail?: string): Reply {
+  const blocks = [section(`:warning: ${message}`)];
+  if (detail) blocks.push(context(detail) as never);
+  return { visibility: "ephemeral", text: `${message}${detail ? `\n${detail}` : ""}`, blocks };
+}
+
+/** A bad command line: every problem with its field, and the usage. */
+export function inputErrorReply(spec: AnySpec, problems: FieldProblem[]): Reply {
+  const lines = problems.map((p) => `• *${esc(p.field)}* ${esc(p.rule)}`);
+  return errorReply(`\`/sb ${esc(spec.words.join(" "))}\`: ${lines.length > 1 ? "\n" : ""}${lines.join("\n")}`, usageLines(spec));
+}
+
+/** API field names mapped back to the option names a person types. */
+const API_FIELD_NAMES: Record<string, string> = {
+  first_name: "first",
+  last_name: "last",
+  integrationId: "channel",
+  channelId: "channel",
+  templateId: "template",
+  conversationTagId: "tag",
+  groupIds: "group",
+  contactIds: "contacts",
+  bodyText: "body",
+  footerText: "footer",
+  language: "lang",
+  assignToHuman: "human",
+  mediaUrl: "url",
+  dateFrom: "from",
+  dateTo: "to",
+  sortBy: "sort",
+  sortOrder: "order",
+  needHuman: "need-human",
+  hasUnreadMessages: "unread",
+  includeMessages: "messages",
+  optedOut: "opted-out",
+};
+
+/** Only the top member is renamed: nested keys (template parameters, custom fields) are the user's own. */
+const friendlyField = (field: string) => {
+  const [top, ...rest] = field.split(".");
+  return [API_FIELD_NAMES[top!] ?? top, ...rest].join(".");
+};
+
+export interface ErrorContext {
+  spec?: AnySpec;
+  /** The record the command named, for "no such tag #12". */
+  id?: unknown;
+}
+
+/** An API error (or anything thrown) as an answer a person can act on. */
+export function apiErrorReply(err: unknown, ctx: ErrorContext = {}): Reply {
+  const e = err as AnyApiError;
+  const usage = ctx.spec ? usageLines(ctx.spec) : undefined;
+  if (!isApiError(err)) {
+    return errorReply("Something went wrong inside Switchboard; the error is logged. Try again, and tell the operator if it persists.");
+  }
+  if (e instanceof ValidationError) {
+    const lines = e.problems.map((p) => `• *${esc(friendlyField(p.field))}* ${esc(p.rule)}`);
+    return errorReply(`The messaging API refused the input:\n${lines.join("\n") || esc(e.message)}`, usage);
+  }
+  if (e instanceof AuthenticationError) {
+    return errorReply("The API key is not valid (the messaging API answered 401). Ask the operator to check MESSAGING_API_KEY.");
+  }
+  if (e instanceof PermissionError) {
+    return errorReply(
+      "The API key lacks the scope this needs (the messaging API answered 403): writes need a key with the write scope.",
+    );
+  }
+  if (e instanceof NotFoundError) {
+    const noun = ctx.spec?.noun ?? "record";
+    const id = ctx.id !== undefined ? ` #${esc(String(ctx.id))}` : "";
+    return errorReply(`No such ${noun}${id} (or it was deleted).`, e.message ? `The API said: ${esc(e.message)}` : undefined);
+  }
+  if (e instanceof ConflictError) {
+    return errorReply(`The messaging API refused: ${esc(e.message)}`);
+  }
+  if (e instanceof RateLimitError) {
+    const s = Math.max(1, Math.ceil(e.retryAfterMs / 1000));
+    return errorReply(
+      `The messaging API's rate limit is reached; this request could not be queued within its time. Try again in about ${s} s.`,
+    );
+  }
+  if (e instanceof ServerError) {
+    return errorReply(
+      `The messaging API failed (HTTP ${e.status ?? "5xx"}). Nothing suggests your input was wrong: try again in a minute.`,
+    );
+  }
+  if (e instanceof NetworkError) {
+    return errorReply(
+      e.mayHaveReachedServer
+        ? "No answer from the messaging API. The request may have reached it: check the result (for example with a list command) before trying again."
+        : "Could not reach the messaging API. Try again in a minute.",
+    );
+  }
+  return errorReply(`The messaging API refused: ${esc((e as Error).message)}`);
+}

@@ -1,0 +1,247 @@
+// What a command is, and how a line of tokens finds its command and becomes
+// the raw arguments its zod schema validates. Commands are declared in
+// src/commands/defs/*.ts; this file knows none of them.
+import type { KnownBlock } from "@slack/types";
+import type { z } from "zod";
+import type { MessagingApi } from "../api/types.ts";
+import type { OperationName } from "../api/operations.ts";
+import type { Actor, Reply } from "./types.ts";
+import type { Token } from "./tokenize.ts";
+
+/** read: anyone; write: SWITCHBOARD_WRITERS; broadcast: SWITCHBOARD_BROADCASTERS. */
+export type CommandScope = "read" | "write" | "broadcast";
+
+export interface Positional {
+  name: string;
+  /**
+   * `text`: the remaining words joined by spaces; `list`: the remaining words
+   * split on commas too; `words`: the remaining words as typed (unknown
+   * `key=value` options included, in order).
+   */
+  rest?: "text" | "list" | "words";
+  optional?: boolean;
+}
+
+export interface CommandContext {
+  api: MessagingApi;
+  actor: Actor;
+  /** The command line as typed, without `/sb`. */
+  line: string;
+  /** The tokens of the line after the command's words (options included). */
+  tokens: Token[];
+  /** Channel (integration) id from MESSAGING_CHANNEL_ID. */
+  defaultChannelId?: number;
+  defaultCountry?: string;
+  /** The API key, masked (…abcd), for `/sb me`. */
+  apiKeyMasked: string;
+  /** Who runs the command, as Slack mrkdwn (`<@U…>`) or `the shell operator`. */
+  who: string;
+  /** Everything the registry knows, for help. */
+  registry: Registry;
+}
+
+/** What a confirmation shows before the write: the blocks above the Confirm/Cancel buttons. */
+export interface Preview {
+  text: string;
+  blocks: KnownBlock[];
+}
+
+export interface CommandSpec<A = Record<string, unknown>> {
+  /** Stable id, stored with pending confirmations: `campaign.send`. */
+  id: string;
+  /** Literal words, and `<name>` for a positional in the middle (`group <id> add`). */
+  words: string[];
+  positionals?: Positional[];
+  /** Option keys (lower case) with their description. */
+  options?: Record<string, string>;
+  /** Options that may be given more than once (their value becomes a list). */
+  repeatable?: string[];
+  /** Bare words that switch something on (`need-human`). */
+  flags?: Record<string, string>;
+  /** When set, unknown `key=value` options are accepted into `extra` (custom fields, template parameters). */
+  extraOptions?: string;
+  schema: z.ZodType<A>;
+  scope: CommandScope;
+  /** `tag add <name> <#RRGGBB> [description…]` (without `/sb`). */
+  usage: string;
+  summary: string;
+  help?: string;
+  example: string;
+  /** Help topic this command is listed under. */
+  topic: string;
+  operations: OperationName[];
+  /** The kind of record the id names, for "no such tag #12". */
+  noun?: string;
+  /** Present when the command asks for confirmation first. */
+  preview?: (args: A, ctx: CommandContext) => Promise<Preview>;
+  run: (args: A, ctx: CommandContext) => Promise<Reply>;
+  /** Not listed in help (aliases). */
+  hidden?: boolean;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: specs of every argument type live in one list.
+export type AnySpec = CommandSpec<any>;
+
+export const defineCommand = <A>(spec: CommandSpec<A>): CommandSpec<A> => spec;
+
+const isSlot = (w: string) => w.startsWith("<") && w.endsWith(">");
+const slotName = (w: string) => w.slice(1, -1);
+
+export interface Match {
+  spec: AnySpec;
+  /** Values bound by `<name>` slots among the words. */
+  slots: Record<string, string>;
+  /** Tokens after the words. */
+  rest: Token[];
+}
+
+export class Registry {
+  readonly commands: AnySpec[];
+  private readonly byId = new Map<string, AnySpec>();
+
+  constructor(commands: AnySpec[]) {
+    this.commands = commands;
+    for (const c of commands) {
+      if (this.byId.has(c.id)) throw new Error(`duplicate command id ${c.id}`);
+      this.byId.set(c.id, c);
+    }
+  }
+
+  get(id: string): AnySpec | undefined {
+    return this.byId.get(id);
+  }
+
+  /**
+   * The command whose words match the start of the line, preferring the one
+   * with the most literal words (`campaign new` over `campaign <id>`), then the
+   * longest. A quoted token never matches a literal word.
+   */
+  match(tokens: Token[]): Match | undefined {
+    let best: { m: Match; literals: number; len: number } | undefined;
+    for (const spec of this.commands) {
+      if (spec.words.length > tokens.length) continue;
+      const slots: Record<string, string> = {};
+      let literals = 0;
+      let ok = true;
+      for (let i = 0; i < spec.words.length; i++) {
+        const w = spec.words[i]!;
+        const t = tokens[i]!;
+        if (isSlot(w)) {
+          if (t.kind !== "word") {
+            ok = false;
+            break;
+          }
+          slots[slotName(w)] = t.text;
+        } else if (t.kind === "word" && !t.quoted && t.text.toLowerCase() === w) {
+          literals++;
+        } else {
+          ok = false;
+          break;
+        }
+      }
+      if (!ok) continue;
+      const cand = { m: { spec, slots, rest: tokens.slice(spec.words.length) }, literals, len: spec.words.length };
+      if (!best || cand.literals > best.literals || (cand.literals === best.literals && cand.len > best.len)) {
+        best = cand;
+      }
+    }
+    return best?.m;
+  }
+
+  /** Names of commands (their usage) close to what was typed, for "did you mean". */
+  visible(): AnySpec[] {
+    return this.commands.filter((c) => !c.hidden);
+  }
+}
+
+/** A problem with what the user asked that only shows while running (for example: which channel?). */
+export class UserError extends Error {
+  constructor(
+    message: string,
+    /** Show the command's usage under the message. */
+    readonly showUsage = true,
+  ) {
+    super(message);
+  }
+}
+
+export class ArgumentError extends Error {
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Turns the tokens after a command's words into the raw object its schema
+ * validates: slots and positionals by name, options by key, flags as true,
+ * unknown options into `extra` (when the command takes them).
+ */
+export function bindArguments(spec: AnySpec, match: Match): Record<string, unknown> {
+  const raw: Record<string, unknown> = { ...match.slots };
+  const words: Token[] = [];
+  const extra: Record<string, string> = {};
+  const options = spec.options ?? {};
+  const flags = spec.flags ?? {};
+  const textRest = spec.positionals?.some((p) => p.rest === "text" || p.rest === "words");
+
+  for (const t of match.rest) {
+    if (t.kind === "option") {
+      const key = t.key!;
+      if (key in options) {
+        if (spec.repeatable?.includes(key)) {
+          raw[key] = [...((raw[key] as string[] | undefined) ?? []), t.value!];
+        } else if (raw[key] !== undefined) {
+          throw new ArgumentError(`${key}= is given twice; give it once`, key);
+        } else {
+          raw[key] = t.value;
+        }
+      } else if (spec.extraOptions) {
+        if (key in extra) throw new ArgumentError(`${key}= is given twice; give it once`, key);
+        extra[key] = t.value!;
+      } else if (textRest) {
+        // `a=b` inside free text (a message, a description) is just text.
+        words.push({ ...t, kind: "word" });
+      } else {
+        const known = Object.keys(options);
+        throw new ArgumentError(
+          `${key}= is not an option of this command${known.length ? ` (options: ${known.map((k) => `${k}=`).join(", ")})` : " (it takes no options)"}`,
+          key,
+        );
+      }
+    } else if (!t.quoted && t.text.toLowerCase() in flags) {
+      raw[t.text.toLowerCase()] = true;
+    } else {
+      words.push(t);
+    }
+  }
+  if (spec.extraOptions) raw.extra = extra;
+
+  const positionals = spec.positionals ?? [];
+  let i = 0;
+  for (const p of positionals) {
+    if (p.rest === "text") {
+      const taken = words.slice(i);
+      i = words.length;
+      if (taken.length) raw[p.name] = taken.map((t) => t.text).join(" ");
+    } else if (p.rest === "words") {
+      raw[p.name] = words.slice(i).map((t) => t.text);
+      i = words.length;
+    } else if (p.rest === "list") {
+      const taken = words.slice(i);
+      i = words.length;
+      const items = taken.flatMap((t) => t.text.split(",")).map((s) => s.trim()).filter(Boolean);
+      if (items.length) raw[p.name] = items;
+    } else if (i < words.length) {
+      raw[p.name] = words[i]!.text;
+      i++;
+    }
+  }
+  if (i < words.length) {
+    const extraWords = words.slice(i).map((t) => t.text).join(" ");
+    throw new ArgumentError(`unexpected "${extraWords}": this command takes ${positionals.length ? positionals.map((p) => `<${p.name}>`).join(" ") : "no more words"}`);
+  }
+  return raw;
+}

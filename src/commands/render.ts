@@ -1,0 +1,130 @@
+// How records and pages look. Response bodies are not in the spec, so a
+// record is shown by the names the spec gives first and every other scalar
+// member after them, as it came; members that look like secrets are masked.
+import type { KnownBlock } from "@slack/types";
+import type { ApiRecord, Page } from "../api/types.ts";
+import { maskSecret } from "../log.ts";
+import { actions, context, esc, fieldsSection, header, linesToSections, section } from "./blocks.ts";
+import { ACTION, type Reply } from "./types.ts";
+
+const SECRET_KEY = /(secret|token|password|api_?key$|^key$)/i;
+
+function scalar(v: unknown): string | undefined {
+  if (v === null || v === undefined || v === "") return undefined;
+  if (typeof v === "string") return v;
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  if (v instanceof Date) return v.toISOString();
+  return undefined;
+}
+
+/** A short readable form of any value (objects as compact JSON, cut). */
+export function show(v: unknown, max = 300): string {
+  if (v === "") return "";
+  const s = scalar(v);
+  if (s !== undefined) return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+  if (v === null || v === undefined) return "";
+  const j = JSON.stringify(v);
+  return j.length > max ? `${j.slice(0, max - 1)}…` : j;
+}
+
+/** The value of the first member present among `keys` (snake or camel case both tried). */
+export function pick(r: ApiRecord | undefined, ...keys: string[]): unknown {
+  if (!r) return undefined;
+  for (const k of keys) {
+    if (r[k] !== undefined && r[k] !== null) return r[k];
+    const camel = k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+    if (r[camel] !== undefined && r[camel] !== null) return r[camel];
+  }
+  return undefined;
+}
+
+export const humanize = (key: string) =>
+  key
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/_/g, " ")
+    .replace(/^./, (c) => c.toUpperCase());
+
+/** Label/value pairs of a record: `first` members in that order, then the other scalars. */
+export function recordPairs(r: ApiRecord, first: string[] = []): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  const seen = new Set<string>();
+  const add = (key: string, value: unknown) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    if (value === undefined || value === null || value === "") return;
+    const text = SECRET_KEY.test(key) && typeof value === "string" ? maskSecret(value) : show(value);
+    if (text) pairs.push([humanize(key), esc(text)]);
+  };
+  for (const k of first) {
+    const camel = k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+    add(k, r[k] ?? r[camel]);
+    seen.add(camel);
+  }
+  for (const [k, v] of Object.entries(r)) {
+    if (typeof v === "object" && v !== null && !(v instanceof Date)) {
+      // Small objects (custom fields, counts) are worth a line; big ones are not.
+      if (!Array.isArray(v) && Object.keys(v).length > 0 && Object.keys(v).length <= 10) add(k, v);
+      continue;
+    }
+    add(k, v);
+  }
+  return pairs;
+}
+
+export function recordReply(title: string, r: ApiRecord, first: string[] = [], extra: KnownBlock[] = []): Reply {
+  const pairs = recordPairs(r, first);
+  return {
+    visibility: "ephemeral",
+    text: `${title}\n${pairs.map(([k, v]) => `${k}: ${v}`).join("\n")}`,
+    blocks: [header(title), ...fieldsSection(pairs), ...extra],
+  };
+}
+
+export interface PageView<T extends ApiRecord> {
+  /** What the records are, plural: `contacts`. */
+  plural: string;
+  title: string;
+  page: Page<T>;
+  line: (item: T) => string;
+  /** Command line that shows page n, or undefined when paging is not possible. */
+  pageLine?: (n: number) => string;
+  empty?: string;
+  footer?: string;
+}
+
+/** "Page 2 of 7 · 130 contacts" (or "Page 2" without a total). */
+export function pagePosition(page: Page<unknown>, plural: string): string {
+  if (page.total === undefined) return `Page ${page.page}`;
+  const pages = Math.max(1, Math.ceil(page.total / Math.max(1, page.limit)));
+  return `Page ${page.page} of ${pages} · ${page.total} ${plural}`;
+}
+
+export function pageReply<T extends ApiRecord>(v: PageView<T>): Reply {
+  const { page } = v;
+  const blocks: KnownBlock[] = [header(v.title)];
+  const lines = page.items.map(v.line);
+  if (lines.length === 0) blocks.push(section(v.empty ?? `No ${v.plural}.`));
+  else blocks.push(...linesToSections(lines));
+  const position = v.pageLine ? pagePosition(page, v.plural) : `${page.total ?? page.items.length} ${v.plural}`;
+  blocks.push(context(v.footer ? `${position} · ${v.footer}` : position));
+
+  if (v.pageLine) {
+    const hasNext =
+      page.total !== undefined ? page.page * page.limit < page.total : page.items.length >= page.limit && page.items.length > 0;
+    const buttons = [];
+    if (page.page > 1) buttons.push({ text: "‹ Previous", actionId: ACTION.run, value: v.pageLine(page.page - 1) });
+    if (hasNext) buttons.push({ text: "Next ›", actionId: ACTION.run, value: v.pageLine(page.page + 1) });
+    if (buttons.length) blocks.push(actions(buttons));
+  }
+  return {
+    visibility: "ephemeral",
+    text: `${v.title} (${position})\n${lines.join("\n")}`,
+    blocks,
+  };
+}
+
+/** `#12` in bold followed by the parts that are present, for one line of a list. */
+export function listLine(id: unknown, ...parts: unknown[]): string {
+  const shown = parts.map((p) => show(p, 200)).filter(Boolean).map(esc);
+  return `*#${esc(show(id))}* ${shown.join(" · ")}`.trim();
+}

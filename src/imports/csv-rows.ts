@@ -1,0 +1,60 @@
+// CSV text → rows. csv-parse does the quoting (quoted delimiters, quoted
+// newlines, doubled quotes); this module numbers the records as a spreadsheet
+// shows them (the header is row 1, a blank line is a row too).
+import { Readable } from "node:stream";
+import { CsvError, parse } from "csv-parse";
+import type { Delimiter } from "./delimiter.ts";
+import { ImportFileError } from "./errors.ts";
+import type { SourceRow } from "./rows.ts";
+
+/** A record longer than this is a quote left open, not a contact. */
+const MAX_RECORD_CHARS = 1024 * 1024;
+
+export async function* csvRows(
+  text: AsyncIterable<string>,
+  delimiter: Delimiter,
+  skipFirstLine: boolean,
+): AsyncGenerator<SourceRow> {
+  const parser = parse({
+    delimiter,
+    record_delimiter: ["\r\n", "\n", "\r"],
+    relax_column_count: true,
+    // A stray quote inside a cell (5" screen) is kept as text, as spreadsheets do.
+    relax_quotes: true,
+    skip_empty_lines: false,
+    max_record_size: MAX_RECORD_CHARS,
+    from_line: skipFirstLine ? 2 : 1,
+  });
+  const input = Readable.from(text, { objectMode: false });
+  input.on("error", (error) => parser.destroy(error));
+  input.pipe(parser);
+  let row = 0;
+  try {
+    for await (const cells of parser as AsyncIterable<string[]>) {
+      row++;
+      yield { row, cells };
+    }
+  } catch (error) {
+    // The record that failed is the one after those parsed (blank lines count as records).
+    throw explain(error, Math.max(row, parser.info.records) + 1);
+  } finally {
+    input.destroy();
+    parser.destroy();
+  }
+}
+
+function explain(error: unknown, row: number): unknown {
+  if (!(error instanceof CsvError)) return error;
+  switch (error.code) {
+    case "CSV_QUOTE_NOT_CLOSED":
+      return new ImportFileError(
+        `row ${row} opens a quote (") that is never closed, so the rest of the file is one cell: close the quote or remove it`,
+      );
+    case "CSV_MAX_RECORD_SIZE":
+      return new ImportFileError(
+        `row ${row} is longer than 1 MB: a quote (") is probably never closed; close it or remove it`,
+      );
+    default:
+      return new ImportFileError(`the CSV cannot be read at row ${row}: ${error.message}`);
+  }
+}

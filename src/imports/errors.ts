@@ -1,0 +1,7 @@
+/**
+ * A problem with the file as a whole (not one row): unsupported format, not
+ * text, a quote never closed, no header. The message is meant for the user.
+ */
+export class ImportFileError extends Error {
+  override readonly name = "ImportFileError";
+}

@@ -1,0 +1,40 @@
+// Contact imports from uploaded CSV and xlsx files, independent of Slack:
+// preview an upload, let the user change the mapping, then stream the
+// normalized CSV to POST /contacts/import. See docs/imports.md.
+export type { ContactValues, FailureCode, RowFailure } from "./contact.ts";
+export { DELIMITER_NAMES, type Delimiter } from "./delimiter.ts";
+export { type TextEncoding } from "./encoding.ts";
+export { type ErrorLine, errorsCsv, neutralizeCell } from "./error-report.ts";
+export { ImportFileError } from "./errors.ts";
+export { contentHash } from "./hash.ts";
+export {
+  type ColumnMapping,
+  type FieldDefinition,
+  type IgnoredColumn,
+  MappingError,
+  type MappingOverride,
+  normalizeHeader,
+  outputColumns,
+  resolveMapping,
+  suggestMapping,
+} from "./headers.ts";
+export {
+  columnMappingSchema,
+  type NormalizedCsv,
+  type NormalizeOptions,
+  type NormalizeProgress,
+  type NormalizeSummary,
+  normalizedCsv,
+  normalizedFileName,
+} from "./normalize.ts";
+export { normalizePhone, type PhoneResult } from "./phone.ts";
+export {
+  type ColumnUse,
+  type ImportOptions,
+  type ImportPreview,
+  type PreviewOptions,
+  type Progress,
+  previewImport,
+} from "./preview.ts";
+export type { FileShape } from "./rows.ts";
+export type { ImportSource } from "./source.ts";

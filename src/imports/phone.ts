@@ -1,0 +1,112 @@
+// Phone numbers of uploaded files → E.164. Real files carry numbers as people
+// type them and as spreadsheets mangle them; each rule here undoes one known
+// mangling and refuses what cannot be undone (docs/imports.md, "Phones").
+import {
+  type CountryCode,
+  isSupportedCountry,
+  parsePhoneNumberFromString,
+  validatePhoneNumberLength,
+} from "libphonenumber-js";
+
+export type PhoneResult =
+  | { ok: true; e164: string }
+  | { ok: false; code: PhoneFailure; reason: string };
+
+export type PhoneFailure =
+  | "phone_missing"
+  | "phone_scientific"
+  | "phone_fraction"
+  | "phone_extension"
+  | "phone_characters"
+  | "phone_invalid";
+
+const INVISIBLE = /[\u00a0\u2007\u202f\u200b-\u200d\u2060\ufeff]/g;
+// 4.47911123456E+11, 4,41234E+11, 4.4E11: what a spreadsheet writes for a long number in a General cell.
+const SCIENTIFIC = /^(\d)(?:[.,](\d+))?e\+?(\d{1,2})$/i;
+// 14155550123.0: a number cell exported as a float.
+const FLOAT_ZERO = /^(\d+)[.,]0+$/;
+const EXTENSION = /(?:e?xt\.?|extension|x|#)\s*\d{1,6}$/i;
+const PUNCTUATION = /[\s().\-/\u2010-\u2015\u2212]/g;
+
+export function assertCountry(country: string): CountryCode {
+  if (!isSupportedCountry(country)) {
+    throw new Error(`default country "${country}" is not a supported ISO 3166-1 alpha-2 code`);
+  }
+  return country;
+}
+
+const fail = (code: PhoneFailure, reason: string): PhoneResult => ({ ok: false, code, reason });
+
+/** Normalizes one phone cell to E.164 with `defaultCountry` for numbers without a country code. */
+export function normalizePhone(raw: string, defaultCountry: CountryCode): PhoneResult {
+  let text = raw.replace(INVISIBLE, " ").trim();
+  // Google Contacts joins several values of one cell with " ::: "; the first is the primary one.
+  const several = text.indexOf(":::");
+  if (several >= 0) text = text.slice(0, several).trim();
+  if (/^tel:/i.test(text)) text = text.slice(4).trim();
+  if (text === "") return fail("phone_missing", "no phone number");
+
+  const sci = SCIENTIFIC.exec(text);
+  if (sci) {
+    const digits = sci[1]! + (sci[2] ?? "");
+    const needed = Number(sci[3]) + 1;
+    if (digits.length > needed) {
+      return fail("phone_fraction", `phone ${text} is not a whole number`);
+    }
+    if (digits.length < needed) {
+      const lost = needed - digits.length;
+      return fail(
+        "phone_scientific",
+        `phone ${text} lost ${lost} of its ${needed} digits when a spreadsheet wrote it in scientific notation (format the column as text and export again)`,
+      );
+    }
+    text = digits;
+  }
+  const float = FLOAT_ZERO.exec(text);
+  if (float) text = float[1]!;
+  if (/^\d+[.,]\d+$/.test(text)) return fail("phone_fraction", `phone ${text} is not a whole number`);
+
+  const ext = EXTENSION.exec(text);
+  if (ext && /\d/.test(text.slice(0, ext.index))) {
+    return fail("phone_extension", `phone ${text} has an extension (${ext[0].trim()}), which a contact phone cannot hold`);
+  }
+  let compact = text.replace(PUNCTUATION, "");
+  if (/[a-z]/i.test(compact)) return fail("phone_characters", `phone ${text} contains letters`);
+  if (!/^\+?\d+$/.test(compact)) {
+    return fail("phone_characters", `phone ${text} contains characters other than digits and punctuation`);
+  }
+  if (compact.startsWith("00")) compact = `+${compact.slice(2)}`;
+
+  if (compact.startsWith("+")) {
+    const parsed = parsePhoneNumberFromString(compact);
+    if (parsed?.isValid()) return { ok: true, e164: parsed.number };
+    return fail("phone_invalid", invalidReason(text, compact));
+  }
+  // No country code: the default country first; then the two things a
+  // spreadsheet does to a number cell: drop its leading 0, or drop its "+".
+  const attempts = [compact];
+  if (!compact.startsWith("0")) attempts.push(`0${compact}`, `+${compact}`);
+  for (const attempt of attempts) {
+    const parsed = parsePhoneNumberFromString(
+      attempt,
+      attempt.startsWith("+") ? undefined : { defaultCountry },
+    );
+    if (parsed?.isValid()) return { ok: true, e164: parsed.number };
+  }
+  return fail("phone_invalid", invalidReason(text, compact, defaultCountry));
+}
+
+function invalidReason(text: string, compact: string, country?: CountryCode): string {
+  const length = validatePhoneNumberLength(compact, country ? { defaultCountry: country } : undefined);
+  const where = country ? ` for ${country} (or with its country code)` : "";
+  switch (length) {
+    case "TOO_SHORT":
+      return `phone ${text} is too short${where}`;
+    case "TOO_LONG":
+      return `phone ${text} is too long${where}`;
+    case "INVALID_COUNTRY":
+      return `phone ${text} starts with an unknown country code`;
+    default:
+      return `phone ${text} is not a valid number${where}`;
+  }
+}

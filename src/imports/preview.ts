@@ -1,0 +1,158 @@
+// The preview of an upload: the file is read once, as a stream, and checked
+// row by row exactly as the import will check it; only counts, a few sample
+// rows and the first failures are kept, so memory stays bounded whatever its size.
+import type { CountryCode } from "libphonenumber-js";
+import { type FailureCode, type RowFailure, RowValidator } from "./contact.ts";
+import { DELIMITER_NAMES } from "./delimiter.ts";
+import {
+  type ColumnMapping,
+  type FieldDefinition,
+  type IgnoredColumn,
+  label,
+  outputColumns,
+  resolveMapping,
+  suggestMapping,
+} from "./headers.ts";
+import { assertCountry } from "./phone.ts";
+import { type FileShape, openRows } from "./rows.ts";
+import type { ImportSource } from "./source.ts";
+
+export interface ImportOptions {
+  /** The organization's contact field definitions (GET /contact-fields). */
+  fields?: readonly FieldDefinition[];
+  /** For numbers without a country code (DEFAULT_COUNTRY). */
+  defaultCountry: string;
+  /** The user's changes to the suggested mapping (see resolveMapping). */
+  mapping?: unknown;
+}
+
+export interface Progress {
+  rows: number;
+  bytes: number;
+}
+
+export interface PreviewOptions extends ImportOptions {
+  sampleSize?: number;
+  /** How many failing rows are kept as examples; all of them are counted. */
+  maxFailures?: number;
+  onProgress?: (progress: Progress) => void;
+}
+
+export interface ColumnUse {
+  column: number;
+  header: string;
+  /** "phone", "first_name", "last_name", "email", "name", "fields.<key>", or null when ignored. */
+  target: string | null;
+}
+
+export interface ImportPreview {
+  shape: FileShape & { delimiterName?: string };
+  headers: string[];
+  mapping: ColumnMapping;
+  columns: ColumnUse[];
+  ignored: IgnoredColumn[];
+  /** Why nothing can be imported with this mapping (no phone column); empty when ready. */
+  problems: string[];
+  /** Data rows (blank rows are not counted). */
+  rows: number;
+  valid: number;
+  failed: number;
+  /** Normalized sample rows, keyed by the columns of the normalized CSV. */
+  samples: Array<{ row: number; contact: Record<string, string> }>;
+  /** The first failing rows, in file order. */
+  failures: RowFailure[];
+  failuresByCode: Partial<Record<FailureCode, number>>;
+  bytes: number;
+}
+
+const PROGRESS_EVERY = 10_000;
+
+export async function previewImport(source: ImportSource, options: PreviewOptions): Promise<ImportPreview> {
+  const country = assertCountry(options.defaultCountry);
+  const fields = options.fields ?? [];
+  const sampleSize = options.sampleSize ?? 5;
+  const maxFailures = options.maxFailures ?? 20;
+
+  const opened = await openRows(source);
+  const { headers } = opened;
+  let mapping: ColumnMapping;
+  let ignored: IgnoredColumn[];
+  const problems: string[] = [];
+  try {
+    if (options.mapping === undefined) {
+      ({ mapping, ignored } = suggestMapping(headers, fields));
+      if (mapping.phone.length === 0) {
+        problems.push(`no column looks like a phone number (columns: ${headers.map((_, i) => label(headers, i)).join(", ")}): choose the phone column`);
+      }
+    } else {
+      mapping = resolveMapping(headers, options.mapping, fields);
+      ignored = unusedColumns(headers, mapping);
+    }
+  } catch (error) {
+    await opened.rows.return(undefined);
+    throw error;
+  }
+
+  const columns = outputColumns(mapping);
+  const validator = mapping.phone.length > 0 ? new RowValidator(mapping, fields, country) : undefined;
+  const preview: ImportPreview = {
+    shape: { ...opened.shape, delimiterName: opened.shape.delimiter && DELIMITER_NAMES[opened.shape.delimiter] },
+    headers,
+    mapping,
+    columns: columnUses(headers, mapping),
+    ignored,
+    problems,
+    rows: 0,
+    valid: 0,
+    failed: 0,
+    samples: [],
+    failures: [],
+    failuresByCode: {},
+    bytes: 0,
+  };
+  for await (const row of opened.rows) {
+    preview.rows++;
+    if (validator) {
+      const result = validator.check(row);
+      if (result.ok) {
+        preview.valid++;
+        if (preview.samples.length < sampleSize) {
+          preview.samples.push({
+            row: result.row,
+            contact: Object.fromEntries(columns.map((c, i) => [c, result.values[i] ?? ""])),
+          });
+        }
+      } else {
+        preview.failed++;
+        const code = result.failure.code;
+        preview.failuresByCode[code] = (preview.failuresByCode[code] ?? 0) + 1;
+        if (preview.failures.length < maxFailures) preview.failures.push(result.failure);
+      }
+    }
+    if (options.onProgress && preview.rows % PROGRESS_EVERY === 0) {
+      options.onProgress({ rows: preview.rows, bytes: opened.bytesRead() });
+    }
+  }
+  preview.bytes = opened.bytesRead();
+  options.onProgress?.({ rows: preview.rows, bytes: preview.bytes });
+  return preview;
+}
+
+function columnUses(headers: readonly string[], mapping: ColumnMapping): ColumnUse[] {
+  const target = new Map<number, string>();
+  for (const column of mapping.phone) target.set(column, "phone");
+  for (const t of ["first_name", "last_name", "email", "name"] as const) {
+    const column = mapping[t];
+    if (column !== null && !target.has(column)) target.set(column, t);
+  }
+  for (const [key, column] of Object.entries(mapping.fields)) {
+    if (!target.has(column)) target.set(column, `fields.${key}`);
+  }
+  return headers.map((header, column) => ({ column, header, target: target.get(column) ?? null }));
+}
+
+function unusedColumns(headers: readonly string[], mapping: ColumnMapping): IgnoredColumn[] {
+  return columnUses(headers, mapping)
+    .filter((c) => c.target === null)
+    .map((c) => ({ column: c.column, header: c.header, reason: "not used by the chosen mapping" }));
+}

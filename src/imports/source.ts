@@ -1,0 +1,86 @@
+// Where the bytes of an upload come from. A source can be opened more than
+// once (the preview reads it, then the import reads it again), so it is a
+// path, the bytes themselves, or a function that opens a fresh stream.
+import { createReadStream } from "node:fs";
+import { ImportFileError } from "./errors.ts";
+
+export type ImportSource =
+  | string
+  | Uint8Array
+  | { filename?: string; open(): AsyncIterable<Uint8Array> | NodeJS.ReadableStream };
+
+const SLICE = 64 * 1024;
+
+export async function* openBytes(source: ImportSource): AsyncGenerator<Uint8Array> {
+  if (typeof source === "string") {
+    yield* createReadStream(source, { highWaterMark: SLICE }) as AsyncIterable<Buffer>;
+  } else if (source instanceof Uint8Array) {
+    // Slices, so that progress and backpressure behave as with a stream.
+    for (let i = 0; i < source.length; i += SLICE) yield source.subarray(i, i + SLICE);
+  } else {
+    for await (const chunk of source.open() as AsyncIterable<Uint8Array | string>) {
+      yield typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    }
+  }
+}
+
+/** Reads at least `min` bytes (or the whole stream when shorter) and gives them back with the stream. */
+export async function withHead(
+  bytes: AsyncIterable<Uint8Array>,
+  min: number,
+): Promise<{ head: Uint8Array; stream: AsyncGenerator<Uint8Array> }> {
+  const it = bytes[Symbol.asyncIterator]();
+  const taken: Uint8Array[] = [];
+  let size = 0;
+  let done = false;
+  while (size < min) {
+    const next = await it.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    taken.push(next.value);
+    size += next.value.length;
+  }
+  async function* stream(): AsyncGenerator<Uint8Array> {
+    try {
+      yield* taken;
+      taken.length = 0;
+      if (done) return;
+      for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
+    } finally {
+      await it.return?.();
+    }
+  }
+  return { head: Buffer.concat(taken), stream: stream() };
+}
+
+/** Calls `onChunk` with every chunk as it passes. */
+export async function* tap(
+  bytes: AsyncIterable<Uint8Array>,
+  onChunk: (chunk: Uint8Array) => void,
+): AsyncGenerator<Uint8Array> {
+  for await (const chunk of bytes) {
+    onChunk(chunk);
+    yield chunk;
+  }
+}
+
+export type FileFormat = "csv" | "xlsx";
+
+/** The container, told by the first bytes rather than the file name (names lie). */
+export function detectFormat(head: Uint8Array): FileFormat {
+  if (head.length === 0) throw new ImportFileError("the file is empty");
+  if (startsWith(head, [0x50, 0x4b, 0x03, 0x04])) return "xlsx";
+  if (startsWith(head, [0xd0, 0xcf, 0x11, 0xe0])) {
+    throw new ImportFileError("old Excel files (.xls) are not supported: save the sheet as .xlsx or .csv");
+  }
+  if (startsWith(head, [0x25, 0x50, 0x44, 0x46])) {
+    throw new ImportFileError("this is a PDF, not a spreadsheet: upload a .csv or .xlsx file");
+  }
+  return "csv";
+}
+
+function startsWith(head: Uint8Array, magic: number[]): boolean {
+  return magic.every((b, i) => head[i] === b);
+}

@@ -1,0 +1,336 @@
+// Scheduled reports on pg-boss: each schedule is a pg-boss cron schedule (with
+// its time zone) on the `reports` queue; the worker works out the slot the job
+// stands for, claims (schedule, slot) in the store, computes the summary,
+// posts through the injected `post`, and marks it posted. The claim row makes
+// posting happen at most once per slot whatever retries or processes do; see
+// docs/reports.md for the states and the trade-off.
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import type { PgBoss } from "pg-boss";
+import type { MessagingApi } from "../api/types.ts";
+import type { Db } from "../store/db.ts";
+import { migrate } from "../store/migrate.ts";
+import { REPORTS_MIGRATIONS, ReportStore, type ScheduleRow } from "../store/reports.ts";
+import { chartFile } from "./chart.ts";
+import { type ReportMessage, renderReport, targetLabel } from "./render.ts";
+import { lastRunAtOrBefore, type ScheduleSpec, targetFromText, targetText } from "./schedule.ts";
+import { type Report, summarize } from "./summary.ts";
+
+export interface Clock {
+  now(): Date;
+}
+export const systemClock: Clock = { now: () => new Date() };
+
+/** What the Slack side returns for a posted message: its `ts`, kept with the run. */
+export type PostResult = { ref?: string } | undefined;
+/** chat.postMessage (and the chart upload) for one message; the Slack side supplies it. */
+export type PostFn = (channel: string, message: ReportMessage) => Promise<PostResult | void>;
+
+/**
+ * Thrown by `post` when Slack answered and refused the message (so nothing was
+ * posted and a retry is safe). Slack WebClient errors are recognized too.
+ */
+export class PostRefusedError extends Error {
+  readonly posted = false;
+}
+
+/**
+ * Whether a failed post certainly did not reach the channel. Only then is it
+ * retried; anything else (a timeout, a reset connection) may have posted, and
+ * posting twice is worse than missing one report.
+ */
+export function definitelyNotPosted(err: unknown): boolean {
+  if (err instanceof PostRefusedError) return true;
+  if (typeof err !== "object" || err === null) return false;
+  const e = err as { posted?: unknown; code?: unknown; statusCode?: unknown };
+  if (e.posted === false) return true;
+  // @slack/web-api: platform_error = Slack answered ok:false; rate_limited = 429 before handling.
+  if (e.code === "slack_webapi_platform_error" || e.code === "slack_webapi_rate_limited_error") return true;
+  if (e.code === "slack_webapi_http_error") return typeof e.statusCode === "number" && e.statusCode < 500;
+  return false;
+}
+
+export interface RetryPolicy {
+  /** Retries after the first attempt. */
+  limit: number;
+  /** First delay in seconds; doubled each retry when backoff is on. */
+  delaySeconds: number;
+  backoff: boolean;
+  maxDelaySeconds?: number;
+}
+
+export interface SchedulerLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface SchedulerOptions {
+  db: Db;
+  /** A started PgBoss on the same database (src/store/boss.ts createBoss). */
+  boss: PgBoss;
+  client: MessagingApi;
+  post: PostFn;
+  clock?: Clock;
+  /** REPORT_FAILURE_ALERT. */
+  failureAlert?: number;
+  queue?: string;
+  /** Name of this process in claims; defaults to host:pid:random. */
+  workerId?: string;
+  /** How long a claim holds before another worker may take a slot whose posting never began. */
+  leaseMs?: number;
+  /** A report posted this long after its slot says it is late. */
+  lateAfterMs?: number;
+  retry?: Partial<RetryPolicy>;
+  pollingIntervalSeconds?: number;
+  /** Attach the chart picture (default true). */
+  chart?: boolean;
+  logger?: SchedulerLogger;
+}
+
+export interface SlotJob {
+  scheduleId: number;
+  /** ISO time of the slot; absent in jobs pg-boss's cron sends (the slot is then the latest due). */
+  slot?: string;
+  /** Set by the start-up catch-up for a report missed while down. */
+  late?: boolean;
+}
+
+export type SlotOutcome =
+  | { kind: "posted"; parts: number; late: boolean }
+  /** Someone else holds or finished this slot. */
+  | { kind: "skipped"; reason: string }
+  /** The schedule was deleted. */
+  | { kind: "gone" }
+  /** The post failed in a way that may have posted: never retried. */
+  | { kind: "uncertain"; error: string };
+
+export const DEFAULT_RETRY: RetryPolicy = { limit: 5, delaySeconds: 30, backoff: true, maxDelaySeconds: 900 };
+
+const silent: SchedulerLogger = { info() {}, warn() {}, error() {} };
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+export class ReportScheduler {
+  readonly store: ReportStore;
+  readonly queue: string;
+  readonly workerId: string;
+  readonly boss: PgBoss;
+  private readonly clock: Clock;
+  private readonly leaseMs: number;
+  private readonly lateAfterMs: number;
+  private readonly retry: RetryPolicy;
+  private workId?: string;
+
+  constructor(private readonly opts: SchedulerOptions) {
+    this.store = new ReportStore(opts.db);
+    this.boss = opts.boss;
+    this.clock = opts.clock ?? systemClock;
+    this.queue = opts.queue ?? "reports";
+    this.workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+    this.leaseMs = opts.leaseMs ?? 10 * 60_000;
+    this.lateAfterMs = opts.lateAfterMs ?? 5 * 60_000;
+    this.retry = { ...DEFAULT_RETRY, ...opts.retry };
+  }
+
+  private get log() {
+    return this.opts.logger ?? silent;
+  }
+
+  /** Migrates, creates the queue, mirrors the store's schedules into pg-boss, starts the worker, catches up. */
+  async start(): Promise<void> {
+    await migrate(this.opts.db, REPORTS_MIGRATIONS);
+    const retry = {
+      retryLimit: this.retry.limit,
+      retryDelay: this.retry.delaySeconds,
+      retryBackoff: this.retry.backoff,
+      ...(this.retry.backoff && this.retry.maxDelaySeconds ? { retryDelayMax: this.retry.maxDelaySeconds } : {}),
+    };
+    if (await this.boss.getQueue(this.queue)) await this.boss.updateQueue(this.queue, retry);
+    else await this.boss.createQueue(this.queue, retry);
+    await this.syncSchedules();
+    this.workId = await this.boss.work<SlotJob>(
+      this.queue,
+      { batchSize: 1, pollingIntervalSeconds: this.opts.pollingIntervalSeconds ?? 2 },
+      async (jobs) => {
+        for (const job of jobs) await this.handle(job.data);
+      },
+    );
+    await this.catchUp();
+  }
+
+  async stop(): Promise<void> {
+    if (this.workId) await this.boss.offWork(this.queue, { wait: true });
+    this.workId = undefined;
+  }
+
+  /** pg-boss's cron schedules follow the store's: one per live schedule, keyed by its id. */
+  async syncSchedules(): Promise<void> {
+    const live = await this.store.listSchedules();
+    const wanted = new Map(live.map((s) => [String(s.id), s]));
+    for (const s of await this.boss.getSchedules(this.queue)) {
+      const w = wanted.get(s.key);
+      if (!w || w.cron !== s.cron || w.tz !== s.timezone) await this.boss.unschedule(this.queue, s.key);
+    }
+    for (const s of live) await this.scheduleInBoss(s);
+  }
+
+  private async scheduleInBoss(s: ScheduleRow) {
+    const data: SlotJob = { scheduleId: s.id };
+    await this.boss.schedule(this.queue, s.cron, data, { tz: s.tz, key: String(s.id) });
+  }
+
+  /** Stores a schedule and registers its cron. `channel` must be a channel id Slack can post to. */
+  async addSchedule(spec: ScheduleSpec, who: { createdBy: string; channel: string }): Promise<ScheduleRow> {
+    const row = await this.store.createSchedule(
+      {
+        channel: who.channel,
+        target: targetText(spec.target),
+        cron: spec.cron,
+        tz: spec.tz,
+        description: spec.description,
+        createdBy: who.createdBy,
+      },
+      this.clock.now(),
+    );
+    await this.scheduleInBoss(row);
+    return row;
+  }
+
+  async removeSchedule(id: number): Promise<ScheduleRow | undefined> {
+    const row = await this.store.deleteSchedule(id, this.clock.now());
+    if (row) await this.boss.unschedule(this.queue, String(id));
+    return row;
+  }
+
+  /**
+   * For each schedule, the latest slot due now: enqueued when it has no run
+   * yet (or only a failed one). Run at start, it posts a report missed while
+   * the bot was down, once, marked late; older missed slots are not posted
+   * (one late report says more than a burst of stale ones).
+   */
+  async catchUp(): Promise<number> {
+    const now = this.clock.now();
+    let queued = 0;
+    for (const s of await this.store.listSchedules()) {
+      const slot = lastRunAtOrBefore(s.cron, s.tz, now);
+      if (!slot || slot < s.createdAt) continue;
+      const run = await this.store.getRun(s.id, slot);
+      if (run && run.state !== "failed" && !(run.state === "claimed" && run.leaseUntil && run.leaseUntil < now)) {
+        continue;
+      }
+      const late = now.getTime() - slot.getTime() > this.lateAfterMs;
+      const job: SlotJob = { scheduleId: s.id, slot: slot.toISOString(), late };
+      // The singleton key spares a duplicate job; the store's claim is what makes posting once.
+      await this.boss.send(this.queue, job, { singletonKey: `${s.id}@${job.slot}` });
+      queued++;
+      this.log.info({ scheduleId: s.id, slot: job.slot, late }, "report due: queued");
+    }
+    return queued;
+  }
+
+  private async handle(job: SlotJob): Promise<SlotOutcome> {
+    const s = await this.store.getSchedule(job.scheduleId);
+    if (!s) return { kind: "gone" };
+    const slot = job.slot ? new Date(job.slot) : lastRunAtOrBefore(s.cron, s.tz, this.clock.now());
+    if (!slot || Number.isNaN(slot.getTime())) return { kind: "skipped", reason: "no slot due" };
+    return this.runSlot(s.id, slot, { late: job.late ?? false });
+  }
+
+  /**
+   * Posts the report of one slot, at most once across retries and processes.
+   * Throws when the attempt failed and nothing was posted (pg-boss retries
+   * it with backoff); returns otherwise.
+   */
+  async runSlot(scheduleId: number, slot: Date, opts: { late?: boolean } = {}): Promise<SlotOutcome> {
+    const s = await this.store.getSchedule(scheduleId);
+    if (!s) return { kind: "gone" };
+    const now = this.clock.now();
+    const late = (opts.late ?? false) || now.getTime() - slot.getTime() > this.lateAfterMs;
+    const run = await this.store.claimRun(scheduleId, slot, { worker: this.workerId, now, leaseMs: this.leaseMs, late });
+    if (!run) return { kind: "skipped", reason: "slot already taken" };
+    const w = this.workerId;
+
+    let messages: ReportMessage[];
+    let report: Report;
+    try {
+      ({ report, messages } = await this.build(s, { lateSlot: run.late ? slot : undefined }));
+    } catch (err) {
+      await this.store.markFailed(scheduleId, slot, w, this.clock.now(), message(err), true);
+      this.log.warn({ scheduleId, slot, err: message(err), attempt: run.attempts }, "report failed: will retry");
+      throw err;
+    }
+
+    if (!(await this.store.markPosting(scheduleId, slot, w, this.clock.now()))) {
+      return { kind: "skipped", reason: "claim lost" };
+    }
+    // A retry after a refused part resumes after the parts already out.
+    for (const [i, msg] of messages.entries()) {
+      if (i < run.partsPosted) continue;
+      try {
+        const res = await this.opts.post(s.channel, msg);
+        await this.store.markPartPosted(scheduleId, slot, w, res?.ref, this.clock.now());
+      } catch (err) {
+        const retryable = definitelyNotPosted(err);
+        await this.store.markFailed(scheduleId, slot, w, this.clock.now(), message(err), retryable);
+        if (retryable) {
+          this.log.warn({ scheduleId, slot, err: message(err) }, "report refused by Slack: will retry");
+          throw err;
+        }
+        this.log.error(
+          { scheduleId, slot, err: message(err) },
+          "report post failed and may have gone out: not posted again",
+        );
+        return { kind: "uncertain", error: message(err) };
+      }
+    }
+    await this.store.markPosted(
+      scheduleId,
+      slot,
+      w,
+      this.clock.now(),
+      report.campaigns.map((c) => ({ campaignId: c.id, counts: c.counts })),
+    );
+    this.log.info({ scheduleId, slot, parts: messages.length, late: run.late }, "report posted");
+    return { kind: "posted", parts: messages.length, late: run.late };
+  }
+
+  /** The summary and its messages for a schedule, with the change since its previous report. */
+  async build(s: ScheduleRow, extra: { lateSlot?: Date } = {}): Promise<{ report: Report; messages: ReportMessage[] }> {
+    const target = targetFromText(s.target);
+    const report = await summarize(this.opts.client, target, { lane: "background", now: () => this.clock.now() });
+    const previous = await this.store.getSnapshots(s.id);
+    const chart =
+      this.opts.chart === false || report.campaigns.length === 0
+        ? undefined
+        : chartFile(
+            report.campaigns,
+            `Campaign report · ${targetLabel(target)}`,
+            report.generatedAt.toISOString().slice(0, 16).replace(/[:T]/g, "-"),
+          );
+    const messages = renderReport(report, {
+      failureAlert: this.opts.failureAlert ?? 0.05,
+      tz: s.tz,
+      previous,
+      scheduleId: s.id,
+      cadence: s.description,
+      lateSlot: extra.lateSlot,
+      chart,
+    });
+    return { report, messages };
+  }
+}
+
+/** `/sb report now`: a report at once, not tied to a schedule (no change figures, nothing stored). */
+export async function reportNow(
+  client: MessagingApi,
+  targetWord: string,
+  opts: { tz: string; failureAlert: number; chart?: boolean; now?: () => Date },
+): Promise<ReportMessage[]> {
+  const target = targetFromText(targetWord);
+  const report = await summarize(client, target, { lane: "background", now: opts.now });
+  const chart =
+    opts.chart === false || report.campaigns.length === 0
+      ? undefined
+      : chartFile(report.campaigns, `Campaign report · ${targetLabel(target)}`, String(report.generatedAt.getTime()));
+  return renderReport(report, { failureAlert: opts.failureAlert, tz: opts.tz, chart });
+}

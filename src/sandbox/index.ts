@@ -1,0 +1,127 @@
+// startSandbox(): the embedded stand-in of the External Messaging API, on
+// 127.0.0.1 and a free port by default. Its data lives in schema `sandbox`
+// of the given database (or an in-memory PGlite it opens and closes itself).
+import type { AddressInfo } from "node:net";
+import type { Logger } from "pino";
+import { configSchema } from "../config.ts";
+import { type Db, openDb } from "../store/db.ts";
+import { migrate } from "../store/migrate.ts";
+import { SANDBOX_SCHEMA, sandboxMigrations } from "../store/sandbox/migrations.ts";
+import { seedSandbox } from "../store/sandbox/seed.ts";
+import { SandboxStore } from "../store/sandbox/store.ts";
+import { type ApiKey, BASE_PATH, buildApp } from "./app.ts";
+import { SENDABLE_STATUSES } from "./routes/campaigns.ts";
+
+export interface SandboxOptions {
+  db?: Db;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Read and write key; default SANDBOX_API_KEY's default. */
+  apiKey?: string;
+  /** Read-only key; default SANDBOX_READ_KEY's default. */
+  readKey?: string;
+  /** Reads (GET) a minute per key; default 300. */
+  readLimit?: number;
+  /** Writes a minute per key; default 60. */
+  writeLimit?: number;
+  /** Delay before a created template is approved; default 30 000 ms. */
+  templateApprovalMs?: number;
+  /** Pace of the automatic tick; default 1 000 ms; 0 turns the timer off (tests call tick()). */
+  campaignTickMs?: number;
+  /** Pending recipients each running campaign sends per tick; default 200. */
+  campaignBatch?: number;
+  /** Largest import file; default IMPORT_MAX_BYTES's default. */
+  importMaxBytes?: number;
+  /** The sandbox's clock; default the real one. */
+  now?: () => Date;
+  /** Seed an empty database on start; default true. */
+  seed?: boolean;
+  logger?: Logger | false;
+}
+
+export interface Sandbox {
+  /** Base URL ending in /v1, for example http://127.0.0.1:4010/v1. */
+  url: string;
+  apiKey: string;
+  readKey: string;
+  db: Db;
+  close(): Promise<void>;
+  /** One step of templates, messages and campaigns, as the timer would do. */
+  tick(): Promise<void>;
+}
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const defaults = configSchema.parse({});
+  const now = opts.now ?? (() => new Date());
+  const ownDb = !opts.db;
+  const db = opts.db ?? (await openDb({}));
+  try {
+    await migrate(db, { schema: SANDBOX_SCHEMA, migrations: sandboxMigrations });
+    const store = new SandboxStore(db, now);
+    if (opts.seed !== false && (await store.isEmpty())) await seedSandbox(db, now());
+
+    const apiKey = opts.apiKey ?? defaults.SANDBOX_API_KEY;
+    const readKey = opts.readKey ?? defaults.SANDBOX_READ_KEY;
+    const keys: ApiKey[] = [
+      { name: "Sandbox key (read, write)", secret: apiKey, scopes: ["read", "write"] },
+      { name: "Sandbox key (read only)", secret: readKey, scopes: ["read"] },
+    ];
+    const app = await buildApp(
+      {
+        store,
+        now,
+        templateApprovalMs: opts.templateApprovalMs ?? defaults.SANDBOX_TEMPLATE_APPROVAL_MS,
+        importMaxBytes: opts.importMaxBytes ?? defaults.IMPORT_MAX_BYTES,
+      },
+      {
+        keys,
+        readLimit: opts.readLimit ?? defaults.SANDBOX_READ_LIMIT,
+        writeLimit: opts.writeLimit ?? defaults.SANDBOX_WRITE_LIMIT,
+        logger: opts.logger ?? false,
+      },
+    );
+    await app.listen({ host: opts.host ?? "127.0.0.1", port: opts.port ?? 0 });
+    const address = app.server.address() as AddressInfo;
+    const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+    const batch = opts.campaignBatch ?? 200;
+    // Ticks never overlap: a slow one makes the next wait, not run beside it.
+    let running: Promise<void> = Promise.resolve();
+    const tick = () => {
+      running = running.then(() => store.tick(batch, SENDABLE_STATUSES));
+      return running;
+    };
+    const tickMs = opts.campaignTickMs ?? defaults.SANDBOX_CAMPAIGN_TICK_MS;
+    const timer =
+      tickMs > 0
+        ? setInterval(() => {
+            tick().catch((err) => {
+              if (opts.logger) opts.logger.error({ err }, "sandbox tick failed");
+            });
+          }, tickMs)
+        : undefined;
+    timer?.unref();
+
+    let closed = false;
+    return {
+      url: `http://${host}:${address.port}${BASE_PATH}`,
+      apiKey,
+      readKey,
+      db,
+      tick,
+      async close() {
+        if (closed) return;
+        closed = true;
+        if (timer) clearInterval(timer);
+        await running.catch(() => {});
+        await app.close();
+        if (ownDb) await db.close();
+      },
+    };
+  } catch (err) {
+    if (ownDb) await db.close().catch(() => {});
+    throw err;
+  }
+}

@@ -1,0 +1,118 @@
+import type { FastifyInstance } from "fastify";
+import {
+  createCampaignSchema,
+  listCampaignsQuerySchema,
+  listRecipientsQuerySchema,
+  placeholdersOf,
+} from "../../api/schemas.ts";
+import type { SandboxContext } from "../app.ts";
+import { badRequest, conflict, notFound, parseWith, pathId } from "../http.ts";
+import * as shape from "../shapes.ts";
+
+type Params = { id?: string };
+
+/** Campaign transitions of the sandbox (docs/sandbox.md): send starts these… */
+export const SENDABLE_STATUSES = ["draft", "scheduled"] as const;
+/** …and cancel stops these. */
+export const CANCELLABLE_STATUSES = ["draft", "scheduled", "running", "paused"] as const;
+
+export async function campaignRoutes(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
+  const { store } = ctx;
+
+  app.get("/campaigns", async (req) => {
+    const q = parseWith(listCampaignsQuerySchema, req.query);
+    const r = await store.listCampaigns(q);
+    return shape.page(r.rows, r.total, q, shape.campaign);
+  });
+
+  app.post("/campaigns", async (req, reply) => {
+    const body = parseWith(createCampaignSchema, req.body);
+    const problems: string[] = [];
+    if (!(await store.channel(body.integrationId))) {
+      problems.push(`integrationId ${body.integrationId} does not name a channel of the organization`);
+    }
+    await store.reviewTemplates();
+    const t = await store.getTemplate(body.templateId);
+    if (!t || t.status !== "approved" || t.channel_id !== body.integrationId) {
+      problems.push(
+        `templateId ${body.templateId} must name an approved template of channel ${body.integrationId}${
+          !t ? ": there is no such template" : t.channel_id !== body.integrationId ? `: it belongs to channel ${t.channel_id}` : `: it is ${t.status}`
+        }`,
+      );
+    }
+    if (body.conversationTagId !== undefined && !(await store.getTag(body.conversationTagId))) {
+      problems.push(`conversationTagId ${body.conversationTagId} does not name a tag`);
+    }
+    const groupIds = body.groupIds ?? [];
+    const contactIds = body.contactIds ?? [];
+    for (const id of await store.missingGroups(groupIds)) {
+      problems.push(`groupIds.${groupIds.indexOf(id)} ${id} does not name a group`);
+    }
+    for (const id of await store.missingContacts(contactIds)) {
+      problems.push(`contactIds.${contactIds.indexOf(id)} ${id} does not name a contact`);
+    }
+    if (t && body.templateParameters) {
+      const names = placeholdersOf(t.body_text);
+      for (const key of Object.keys(body.templateParameters)) {
+        if (!names.includes(key)) {
+          problems.push(
+            `templateParameters.${key} is not a placeholder of template ${t.name} (placeholders: ${names.join(", ") || "none"})`,
+          );
+        }
+      }
+    }
+    const scheduledAt = body.scheduledAt ? new Date(body.scheduledAt) : undefined;
+    if (scheduledAt && scheduledAt.getTime() <= ctx.now().getTime()) problems.push("scheduledAt must be in the future");
+    if (problems.length) throw badRequest(problems);
+    const row = await store.createCampaign({
+      name: body.name,
+      integrationId: body.integrationId,
+      templateId: body.templateId,
+      conversationTagId: body.conversationTagId,
+      groupIds: [...new Set(groupIds)],
+      contactIds: [...new Set(contactIds)],
+      templateParameters: body.templateParameters,
+      scheduledAt,
+    });
+    return reply.code(201).send(shape.campaign(row));
+  });
+
+  app.get<{ Params: Params }>("/campaigns/:id", async (req) => {
+    const id = pathId(req.params.id, "Campaign");
+    const row = await store.getCampaign(id);
+    if (!row) throw notFound("Campaign", id);
+    return shape.campaign(row);
+  });
+
+  app.get<{ Params: Params }>("/campaigns/:id/recipients", async (req) => {
+    const id = pathId(req.params.id, "Campaign");
+    const q = parseWith(listRecipientsQuerySchema, req.query);
+    if (!(await store.getCampaign(id))) throw notFound("Campaign", id);
+    const r = await store.listRecipients(id, q);
+    return shape.page(r.rows, r.total, q, shape.recipient);
+  });
+
+  app.post<{ Params: Params }>("/campaigns/:id/send", async (req, reply) => {
+    const id = pathId(req.params.id, "Campaign");
+    const before = await store.getCampaign(id);
+    if (!before) throw notFound("Campaign", id);
+    if (!(await store.startCampaign(id, SENDABLE_STATUSES))) {
+      throw conflict(
+        `campaign ${id} is ${before.status}: only ${SENDABLE_STATUSES.join(" or ")} campaigns can be sent`,
+      );
+    }
+    return reply.code(201).send(shape.campaign((await store.getCampaign(id))!));
+  });
+
+  app.post<{ Params: Params }>("/campaigns/:id/cancel", async (req, reply) => {
+    const id = pathId(req.params.id, "Campaign");
+    const before = await store.getCampaign(id);
+    if (!before) throw notFound("Campaign", id);
+    if (!(await store.cancelCampaign(id, CANCELLABLE_STATUSES))) {
+      throw conflict(
+        `campaign ${id} is ${before.status}: only ${CANCELLABLE_STATUSES.join(", ")} campaigns can be cancelled`,
+      );
+    }
+    return reply.code(201).send(shape.campaign((await store.getCampaign(id))!));
+  });
+}

@@ -1,0 +1,198 @@
+// Messages, conversation history and chat users.
+import type { FastifyInstance } from "fastify";
+import {
+  conversationHistoryQuerySchema,
+  listChatUsersQuerySchema,
+  normalizeTemplateName,
+  placeholdersOf,
+  sendMessageSchema,
+  updateChatUserSchema,
+} from "../../api/schemas.ts";
+import type { ChatUserRow, ContactRow, TemplateRow } from "../../store/sandbox/store.ts";
+import type { SandboxContext } from "../app.ts";
+import { badRequest, notFound, parseWith, pathId, unprocessable } from "../http.ts";
+import * as shape from "../shapes.ts";
+
+type Params = { id?: string };
+
+/** The conversation window of free-form messages, from the recipient's last inbound message. */
+export const WINDOW_MS = 24 * 3_600_000;
+/** How many of the latest messages a chat user carries when messages are included. */
+export const INCLUDED_MESSAGES = 20;
+
+/** Named or positional ("1", "2" …) parameters against the template's placeholders; returns the rendered body. */
+function renderTemplate(t: TemplateRow, parameters: Record<string, string> = {}): string {
+  const names = placeholdersOf(t.body_text);
+  const keys = Object.keys(parameters);
+  const positional = keys.length > 0 && keys.every((k) => /^\d+$/.test(k));
+  const values = new Map<string, string>();
+  const problems: string[] = [];
+  for (const key of keys) {
+    const name = positional ? names[Number(key) - 1] : key;
+    if (name === undefined || !names.includes(name)) {
+      problems.push(
+        `template.parameters.${key} is not a placeholder of template ${t.name} (placeholders: ${names.join(", ") || "none"})`,
+      );
+    } else {
+      values.set(name, parameters[key]!);
+    }
+  }
+  for (const [i, name] of names.entries()) {
+    if (!values.has(name)) problems.push(`template.parameters.${positional ? i + 1 : name} is required by template ${t.name}`);
+  }
+  if (problems.length) throw badRequest(problems);
+  return t.body_text.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (_m, name: string) => values.get(name) ?? "");
+}
+
+/** Start of the chat-user date range: a bare date is that day at 00:00 UTC; dateTo includes its whole day. */
+function rangeDate(value: string | undefined, end: boolean): Date | undefined {
+  if (!value) return undefined;
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const d = new Date(dateOnly ? `${value}T00:00:00Z` : value);
+  if (end) d.setTime(d.getTime() + (dateOnly ? 24 * 3_600_000 : 1));
+  return d;
+}
+
+export async function conversationRoutes(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
+  const { store } = ctx;
+
+  app.post("/messages", async (req, reply) => {
+    const body = parseWith(sendMessageSchema, req.body);
+    const channel = await store.channel(body.channelId);
+    if (!channel) throw badRequest([`channelId ${body.channelId} does not name a channel of the organization`]);
+
+    let contact: ContactRow | undefined;
+    let chatUser: ChatUserRow | undefined;
+    let phone: string | undefined;
+    let who: string;
+    if (body.contactId !== undefined) {
+      contact = await store.getContact(body.contactId);
+      if (!contact) throw badRequest([`contactId ${body.contactId} does not name a contact`]);
+      phone = contact.phone;
+      chatUser = await store.chatUserByContact(contact.id, contact.phone);
+      who = `contact ${contact.id}`;
+    } else if (body.chatUserId !== undefined) {
+      chatUser = await store.getChatUser(body.chatUserId);
+      if (!chatUser) throw badRequest([`chatUserId ${body.chatUserId} does not name a chat user`]);
+      phone = chatUser.phone ?? undefined;
+      contact = chatUser.contact_id ? await store.getContact(chatUser.contact_id) : undefined;
+      who = `chat user ${chatUser.id}`;
+    } else {
+      phone = body.to!;
+      contact = await store.contactByPhone(phone);
+      chatUser = await store.chatUserByPhone(phone);
+      who = phone;
+    }
+    if (contact?.opted_out) {
+      throw unprocessable(`${who} has opted out: messages to opted-out contacts are refused`);
+    }
+
+    let text = body.text;
+    let template: Record<string, unknown> | undefined;
+    if (body.type === "text") {
+      const last = chatUser?.last_inbound_at ? new Date(chatUser.last_inbound_at) : undefined;
+      if (!last || ctx.now().getTime() - last.getTime() > WINDOW_MS) {
+        throw unprocessable(
+          `${who} is outside the 24-hour conversation window (${last ? `last wrote ${last.toISOString()}` : "never wrote"}): a free text message cannot be sent, use a template message instead`,
+        );
+      }
+    }
+    if (body.type === "template") {
+      const requested = body.template!;
+      await store.reviewTemplates();
+      const t = await store.findTemplate(channel.id, normalizeTemplateName(requested.name), requested.language);
+      if (!t || t.status !== "approved") {
+        throw badRequest([
+          `template.name ${requested.name} (${requested.language}) is not an approved template of channel ${channel.id}${t ? `: it is ${t.status}` : ""}`,
+        ]);
+      }
+      text = renderTemplate(t, requested.parameters);
+      template = { id: t.id, name: t.name, language: t.language, parameters: requested.parameters ?? {} };
+    }
+
+    chatUser ??= await store.createChatUser({
+      type: "phonechat",
+      channelId: channel.id,
+      contactId: contact?.id,
+      name: contact ? [contact.first_name, contact.last_name].filter(Boolean).join(" ") || undefined : undefined,
+      email: contact?.email ?? undefined,
+      phone,
+    });
+    const conversation = await store.openConversation(chatUser.id, channel.id);
+    const row = await store.recordOutbound({
+      conversationId: conversation.id,
+      chatUserId: chatUser.id,
+      channelId: channel.id,
+      type: body.type,
+      text,
+      template,
+      mediaUrl: body.mediaUrl,
+      metadata: body.metadata,
+      assignToHuman: body.assignToHuman,
+    });
+    return reply.code(201).send(shape.message(row));
+  });
+
+  app.get<{ Params: Params }>("/messages/:id", async (req) => {
+    const id = pathId(req.params.id, "Message");
+    const row = await store.getMessage(id);
+    if (!row) throw notFound("Message", id);
+    return shape.message(row);
+  });
+
+  app.get<{ Params: Params }>("/conversations/:id/messages", async (req) => {
+    const id = pathId(req.params.id, "Conversation");
+    const q = parseWith(conversationHistoryQuerySchema, req.query);
+    if (!(await store.getConversation(id))) throw notFound("Conversation", id);
+    const r = await store.conversationMessages(id, {
+      ...q,
+      before: q.before ? new Date(q.before) : undefined,
+      after: q.after ? new Date(q.after) : undefined,
+    });
+    return shape.page(r.rows, r.total, q, shape.message);
+  });
+
+  app.get("/chat-users", async (req) => {
+    const q = parseWith(listChatUsersQuerySchema, req.query);
+    const r = await store.listChatUsers({
+      ...q,
+      dateFrom: rangeDate(q.dateFrom, false),
+      dateTo: rangeDate(q.dateTo, true),
+    });
+    if (!q.includeMessages) return shape.page(r.rows, r.total, q, (u) => shape.chatUser(u));
+    const messages = await store.latestMessagesOf(
+      r.rows.map((u) => u.id),
+      INCLUDED_MESSAGES,
+    );
+    return shape.page(r.rows, r.total, q, (u) =>
+      shape.chatUser(u, { messages: messages.filter((m) => m.chat_user_id === u.id) }),
+    );
+  });
+
+  app.get<{ Params: Params }>("/chat-users/:id", async (req) => {
+    const id = pathId(req.params.id, "Chat user");
+    const row = await store.getChatUser(id);
+    if (!row) throw notFound("Chat user", id);
+    return shape.chatUser(row, {
+      conversations: await store.conversationsOf([id]),
+      messages: await store.latestMessagesOf([id], INCLUDED_MESSAGES),
+    });
+  });
+
+  app.patch<{ Params: Params }>("/chat-users/:id", async (req) => {
+    const id = pathId(req.params.id, "Chat user");
+    const body = parseWith(updateChatUserSchema, req.body);
+    if (body.customFields) {
+      const keys = new Set((await store.listFields()).map((f) => f.key));
+      const unknown = Object.keys(body.customFields).filter((k) => !keys.has(k));
+      if (unknown.length) {
+        throw badRequest(
+          unknown.map((k) => `customFields.${k} is not a custom field key (keys: ${[...keys].join(", ") || "none"})`),
+        );
+      }
+    }
+    const row = await store.updateChatUser(id, body.standardFields ?? {}, body.customFields);
+    if (!row) throw notFound("Chat user", id);
+    return shape.chatUser(row, { conversations: await store.conversationsOf([id]) });
+  });
+}

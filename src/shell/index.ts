@@ -1,0 +1,138 @@
+// The console front end: the same command lines as Slack (with or without
+// `/sb`), answers as plain text on stdout. On a terminal it is interactive
+// with history (kept under DATA_DIR); on piped input it runs each line in
+// order and ends. Confirmations become y/N prompts; piped input has no one to
+// ask, so only `--yes` confirms there.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { createInterface } from "node:readline";
+import { createInterface as createPromptInterface } from "node:readline/promises";
+import { userInfo } from "node:os";
+import { blocksToText } from "../commands/blocks.ts";
+import type { Actor, CommandCore, Reply } from "../commands/types.ts";
+
+export interface ShellOptions {
+  core: CommandCore;
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  /** A person at a terminal: prompt, history, y/N questions. */
+  interactive: boolean;
+  /** Answer every confirmation yes (piped input). */
+  yes?: boolean;
+  /** Where the interactive history is kept. */
+  historyFile?: string;
+}
+
+const QUIT = new Set(["exit", "quit", "\\q", ":q"]);
+
+/** Runs until the input ends (or `exit`); returns the process exit code. */
+export async function runShell(opts: ShellOptions): Promise<number> {
+  const actor: Actor = { userId: "shell", userName: safeUserName(), via: "shell" };
+  const print = (text: string) => opts.output.write(`${text}\n`);
+  return opts.interactive ? interactive(opts, actor, print) : piped(opts, actor, print);
+}
+
+function safeUserName(): string | undefined {
+  try {
+    return userInfo().username;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A reply as text; the confirm buttons are left out (the shell asks instead). */
+export function replyToText(reply: Reply): string {
+  const blocks = reply.confirmation
+    ? reply.blocks.filter((b) => !(b.type === "actions" && b.elements.some((e) => "action_id" in e && e.action_id?.startsWith("sb_confirm"))))
+    : reply.blocks;
+  return blocksToText(blocks) || reply.text;
+}
+
+async function piped(opts: ShellOptions, actor: Actor, print: (t: string) => void): Promise<number> {
+  const rl = createInterface({ input: opts.input, crlfDelay: Number.POSITIVE_INFINITY, terminal: false });
+  for await (const raw of rl) {
+    const line = raw.trim();
+    if (!line || line.startsWith("#")) continue;
+    if (QUIT.has(line)) break;
+    const reply = await opts.core.run(line, actor);
+    print(replyToText(reply));
+    if (reply.confirmation) {
+      if (opts.yes) {
+        print("Confirmed (--yes).");
+        print(replyToText(await opts.core.confirm(reply.confirmation.id, actor)));
+      } else {
+        await opts.core.dismiss(reply.confirmation.id, actor);
+        print("Not confirmed: input is not a terminal, so nobody can answer y/N. Run with --yes (npm start -- --yes) to confirm.");
+      }
+    }
+    print("");
+  }
+  return 0;
+}
+
+function loadHistory(file: string | undefined): string[] {
+  if (!file) return [];
+  try {
+    // readline wants the newest first; the file keeps the oldest first.
+    return readFileSync(file, "utf8").split("\n").filter(Boolean).reverse();
+  } catch {
+    return [];
+  }
+}
+
+function saveHistory(file: string | undefined, history: string[]) {
+  if (!file) return;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${[...history].reverse().join("\n")}\n`, { mode: 0o600 });
+  } catch {
+    // History is a convenience: a read-only folder must not stop the shell.
+  }
+}
+
+async function interactive(opts: ShellOptions, actor: Actor, print: (t: string) => void): Promise<number> {
+  const rl = createPromptInterface({
+    input: opts.input,
+    output: opts.output,
+    terminal: true,
+    history: loadHistory(opts.historyFile),
+    historySize: 1000,
+    removeHistoryDuplicates: true,
+  });
+  let closed = false;
+  const closedPromise = new Promise<null>((resolve) => rl.once("close", () => {
+    closed = true;
+    resolve(null);
+  }));
+  const ask = async (prompt: string): Promise<string | null> => {
+    if (closed) return null;
+    return Promise.race([rl.question(prompt), closedPromise]);
+  };
+  // The history property exists on terminal interfaces; it is not in the typings.
+  const history = () => (rl as unknown as { history: string[] }).history ?? [];
+
+  print("Switchboard shell: type a command (`help` lists them), `exit` to leave.");
+  while (true) {
+    const raw = await ask("sb> ");
+    if (raw === null) break;
+    const line = raw.trim();
+    if (!line) continue;
+    if (QUIT.has(line)) break;
+    const reply = await opts.core.run(line, actor);
+    print(replyToText(reply));
+    if (reply.confirmation) {
+      const answer = (await ask("Confirm? [y/N] ")) ?? "";
+      // The answer is not a command: keep it out of the history.
+      if (history()[0] === answer) history().shift();
+      const yes = /^(y|yes)$/i.test(answer.trim());
+      const result = yes
+        ? await opts.core.confirm(reply.confirmation.id, actor)
+        : await opts.core.dismiss(reply.confirmation.id, actor);
+      print(replyToText(result));
+    }
+    saveHistory(opts.historyFile, history());
+  }
+  saveHistory(opts.historyFile, history());
+  rl.close();
+  return 0;
+}

@@ -1,0 +1,154 @@
+// The Bolt app: Socket Mode when SLACK_APP_TOKEN is set, otherwise HTTP on
+// PORT with POST /slack/events (commands, interactivity, events) and
+// GET /healthz. Listeners live in listeners/<kind>/, one handler per file.
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { AddressInfo, ListenOptions } from "node:net";
+import { App, type CustomRoute, HTTPReceiver, SocketModeReceiver, type webApi } from "@slack/bolt";
+import type { CommandCore } from "../commands/types.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
+import type { Db } from "../store/db.ts";
+import { boltLogger } from "./bolt-logger.ts";
+import { createSlackBridge, type SlackBridge } from "./bridge.ts";
+import type { SlackDeps, SlackHooks } from "./deps.ts";
+import { createDbEventStore, type EventStore, MemoryEventStore } from "./event-store.ts";
+import type { ResolveGroupMembers } from "./groups.ts";
+import { registerListeners } from "./listeners/index.ts";
+
+export interface CreateSlackAppOptions {
+  core: CommandCore;
+  config: Config;
+  logger: Logger;
+  /** Seen event ids; default in memory. startSlackApp uses the database. */
+  store?: EventStore;
+  hooks?: SlackHooks;
+  /** Shared with the core (group members, audit posts); built here when absent. */
+  bridge?: SlackBridge;
+}
+
+export interface SlackApp {
+  app: App;
+  client: webApi.WebClient;
+  deps: SlackDeps;
+  mode: "socket" | "http";
+  /** HTTP mode, once started: the port it listens on. */
+  port?: number;
+  /** Members of a Slack user group, cached a few minutes (for the core's permission checks). */
+  resolveGroupMembers: ResolveGroupMembers;
+  /** Posts to a channel through the per-channel queue (1 message a second). */
+  post(args: webApi.ChatPostMessageArguments): Promise<webApi.ChatPostMessageResponse>;
+  /** HTTP mode: listens on `listen` (default PORT on all interfaces) and returns the port. */
+  start(listen?: ListenOptions): Promise<{ port?: number }>;
+  stop(): Promise<void>;
+}
+
+function healthz(): CustomRoute {
+  return {
+    path: "/healthz",
+    method: ["GET"],
+    handler: (_req: IncomingMessage, res: ServerResponse) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end('{"ok":true}');
+    },
+  };
+}
+
+export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
+  const { config } = opts;
+  const logger = opts.logger.child({ component: "slack" });
+  if (!config.SLACK_BOT_TOKEN)
+    throw new Error("SLACK_BOT_TOKEN is not set: the Slack app needs the bot token (xoxb-…).");
+  const socket = Boolean(config.SLACK_APP_TOKEN);
+  if (!socket && !config.SLACK_SIGNING_SECRET) {
+    throw new Error(
+      "SLACK_SIGNING_SECRET is not set: HTTP mode needs it to verify Slack's requests (or set SLACK_APP_TOKEN for Socket Mode).",
+    );
+  }
+  const blogger = boltLogger(logger);
+  const clientOptions: webApi.WebClientOptions = config.SLACK_API_URL
+    ? { slackApiUrl: config.SLACK_API_URL }
+    : {};
+  const receiver = socket
+    ? new SocketModeReceiver({
+        appToken: config.SLACK_APP_TOKEN as string,
+        logger: blogger,
+        customRoutes: [healthz()],
+        installerOptions: { port: config.PORT },
+      })
+    : new HTTPReceiver({
+        signingSecret: config.SLACK_SIGNING_SECRET as string,
+        endpoints: "/slack/events",
+        port: config.PORT,
+        customRoutes: [healthz()],
+        // Ack first, work after: Slack wants an answer within 3 s.
+        processBeforeResponse: false,
+        logger: blogger,
+      });
+  const app = new App({ token: config.SLACK_BOT_TOKEN, receiver, logger: blogger, clientOptions });
+  app.error(async (err) => {
+    logger.error({ err, code: (err as { code?: string }).code }, "unhandled error in a Slack listener");
+  });
+
+  const bridge = opts.bridge ?? createSlackBridge(config, opts.logger);
+  const deps: SlackDeps = {
+    core: opts.core,
+    config,
+    logger,
+    events: opts.store ?? new MemoryEventStore(),
+    posts: bridge.posts,
+    hooks: opts.hooks ?? {},
+    inFlight: new Set(),
+  };
+  registerListeners(app, deps);
+
+  let server: Server | undefined;
+  const slackApp: SlackApp = {
+    app,
+    client: app.client,
+    deps,
+    mode: socket ? "socket" : "http",
+    resolveGroupMembers: bridge.resolveGroupMembers,
+    post: (args) => deps.posts.post(app.client, args),
+    async start(listen) {
+      if (socket) {
+        await app.start();
+        logger.info("Slack app connected in Socket Mode");
+        return {};
+      }
+      server = (await (receiver as HTTPReceiver).start(listen ?? { port: config.PORT })) as Server;
+      const port = (server.address() as AddressInfo).port;
+      slackApp.port = port;
+      logger.info({ port }, "Slack app listening: POST /slack/events, GET /healthz");
+      return { port };
+    },
+    async stop() {
+      server?.closeAllConnections();
+      await app.stop();
+    },
+  };
+  return slackApp;
+}
+
+/**
+ * The composition root's entry: the switchboard's core and store, started.
+ * Pass the bridge the core was built with (`switchboard.slack`) so group
+ * lookups, audit posts and channel posts share one client and one queue.
+ */
+export async function startSlackApp(
+  switchboard: { core: CommandCore; db?: Db; slack?: SlackBridge },
+  config: Config,
+  logger: Logger,
+  opts: { hooks?: SlackHooks; listen?: ListenOptions } = {},
+): Promise<SlackApp> {
+  const store = switchboard.db ? await createDbEventStore(switchboard.db) : new MemoryEventStore();
+  const slack = createSlackApp({
+    core: switchboard.core,
+    config,
+    logger,
+    store,
+    hooks: opts.hooks,
+    bridge: switchboard.slack,
+  });
+  await slack.start(opts.listen);
+  return slack;
+}

@@ -1,0 +1,83 @@
+// The parts of Slack the command core needs before the Bolt app exists: who
+// is in a user group (for SWITCHBOARD_WRITERS / _BROADCASTERS entries S…) and
+// where audit entries go (AUDIT_CHANNEL). createSwitchboard builds the bridge
+// when SLACK_BOT_TOKEN is set and hands its hooks to the core; the Bolt app
+// then shares its client and per-channel post queue.
+import { webApi } from "@slack/bolt";
+import type { KnownBlock } from "@slack/types";
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
+import type { AuditEntry } from "../store/audit.ts";
+import { boltLogger } from "./bolt-logger.ts";
+import { createGroupResolver, type ResolveGroupMembers } from "./groups.ts";
+import { ChannelPostQueue } from "./post-queue.ts";
+
+export interface SlackBridge {
+  client: webApi.WebClient;
+  posts: ChannelPostQueue;
+  resolveGroupMembers: ResolveGroupMembers;
+  /**
+   * Posts one audit entry to AUDIT_CHANNEL (a no-op when unset). Returns at
+   * once: the per-channel queue may hold it a second, the command must not wait.
+   */
+  onAudit: (entry: AuditEntry) => void;
+}
+
+/** The Web API client for the bot token, at SLACK_API_URL when set. */
+export function createSlackClient(config: Config, logger: Logger): webApi.WebClient {
+  if (!config.SLACK_BOT_TOKEN)
+    throw new Error("SLACK_BOT_TOKEN is not set: the Slack app needs the bot token (xoxb-…).");
+  return new webApi.WebClient(config.SLACK_BOT_TOKEN, {
+    logger: boltLogger(logger),
+    ...(config.SLACK_API_URL ? { slackApiUrl: config.SLACK_API_URL } : {}),
+  });
+}
+
+/** One line per write, in Slack's words: who, what, the API's answer. */
+export function auditMessage(e: AuditEntry): { text: string; blocks: KnownBlock[] } {
+  const who = e.via === "shell" ? "the shell" : `<@${e.actor}>`;
+  const outcome = e.ok
+    ? `ok${e.status ? ` (${e.status})` : ""}`
+    : `failed${e.status ? ` (${e.status})` : " (no answer)"}`;
+  const command = e.command.length > 500 ? `${e.command.slice(0, 499)}…` : e.command;
+  const where = e.channel ? ` in <#${e.channel}>` : "";
+  const text = `${e.ok ? ":white_check_mark:" : ":x:"} ${who}${where}: \`${command.replace(/`/g, "'")}\` → ${e.operation} ${outcome}`;
+  return {
+    text,
+    blocks: [
+      { type: "section", text: { type: "mrkdwn", text } },
+      {
+        type: "context",
+        elements: [
+          {
+            type: "mrkdwn",
+            text: `<!date^${Math.floor(e.at.getTime() / 1000)}^{date_short_pretty} {time_secs}|${e.at.toISOString()}>`,
+          },
+        ],
+      },
+    ],
+  };
+}
+
+export function createSlackBridge(config: Config, logger: Logger): SlackBridge {
+  const log = logger.child({ component: "slack" });
+  const client = createSlackClient(config, log);
+  const posts = new ChannelPostQueue();
+  const channel = config.AUDIT_CHANNEL;
+  return {
+    client,
+    posts,
+    resolveGroupMembers: createGroupResolver(client, { logger: log }),
+    onAudit(entry) {
+      if (!channel) return;
+      posts
+        .post(client, { channel, ...auditMessage(entry), unfurl_links: false, unfurl_media: false })
+        .catch((err) => {
+          log.warn(
+            { err: (err as Error).message, channel },
+            "could not post the audit entry to AUDIT_CHANNEL",
+          );
+        });
+    },
+  };
+}

@@ -1,0 +1,153 @@
+// Turns the core's Reply into Slack calls, after the request was acked:
+// a modal through views.open, an ephemeral answer through response_url, and an
+// in-channel answer through chat.postMessage (queued per channel) naming who
+// did it. Any failure becomes a short message with a reference; the details
+// go to the log only.
+import { randomBytes } from "node:crypto";
+import type { RespondArguments, RespondFn, webApi } from "@slack/bolt";
+import type { KnownBlock } from "@slack/types";
+import { ACTION, type Actor, type Reply } from "../commands/types.ts";
+import type { SlackDeps } from "./deps.ts";
+
+export const MAX_MESSAGE_BLOCKS = 50;
+const MAX_BUTTON_VALUE = 2000;
+
+export interface Target {
+  client: webApi.WebClient;
+  /** The response_url of the command or action; absent for buttons on the Home tab. */
+  respond?: RespondFn;
+  actor: Actor;
+  triggerId?: string;
+  /** Replace the message the clicked button is on (paging an ephemeral list). */
+  replaceOriginal?: boolean;
+  /** The command line that produced the reply: re-run from a button when a modal could not open. */
+  line?: string;
+}
+
+/** Slack error code of a Web API failure, if it is one. */
+export function slackError(err: unknown): string | undefined {
+  const data = (err as { data?: { error?: unknown } } | undefined)?.data;
+  return typeof data?.error === "string" ? data.error : undefined;
+}
+
+/** Keeps a message within Slack's 50 blocks, saying what was left out. */
+export function fitBlocks(blocks: KnownBlock[], max = MAX_MESSAGE_BLOCKS): KnownBlock[] {
+  if (blocks.length <= max) return blocks;
+  const kept = blocks.slice(0, max - 1);
+  kept.push({
+    type: "context",
+    elements: [{ type: "mrkdwn", text: `_${blocks.length - kept.length} more blocks not shown._` }],
+  });
+  return kept;
+}
+
+function fallbackText(reply: Reply): string {
+  return reply.text.trim() || "Switchboard";
+}
+
+function attributed(reply: Reply, actor: Actor): { text: string; blocks: KnownBlock[] } {
+  const by: KnownBlock = { type: "context", elements: [{ type: "mrkdwn", text: `by <@${actor.userId}>` }] };
+  return {
+    text: `${fallbackText(reply)} (by <@${actor.userId}>)`,
+    blocks: [...fitBlocks(reply.blocks, MAX_MESSAGE_BLOCKS - 1), by],
+  };
+}
+
+export async function deliver(reply: Reply, target: Target, deps: SlackDeps): Promise<void> {
+  if (reply.modal) {
+    if (target.triggerId) {
+      try {
+        await target.client.views.open({ trigger_id: target.triggerId, view: reply.modal });
+        return;
+      } catch (err) {
+        const code = slackError(err);
+        if (code !== "expired_trigger_id" && code !== "exchanged_trigger_id" && code !== "invalid_trigger_id")
+          throw err;
+        deps.logger.info({ code }, "modal trigger no longer valid; offering a button");
+      }
+    }
+    // The 3 s trigger ran out (slow lookups): a click gives a fresh one.
+    const blocks: KnownBlock[] = [{ type: "section", text: { type: "mrkdwn", text: fallbackText(reply) } }];
+    if (target.line && target.line.length <= MAX_BUTTON_VALUE) {
+      blocks.push({
+        type: "actions",
+        elements: [
+          {
+            type: "button",
+            action_id: ACTION.run,
+            text: { type: "plain_text", text: "Open the form" },
+            value: target.line,
+          },
+        ],
+      });
+    }
+    return sendEphemeral({ ...reply, modal: undefined, blocks }, target, deps);
+  }
+  if (reply.visibility === "ephemeral") return sendEphemeral(reply, target, deps);
+  return sendInChannel(reply, target, deps);
+}
+
+async function sendEphemeral(reply: Reply, target: Target, deps: SlackDeps): Promise<void> {
+  const message = { text: fallbackText(reply), blocks: fitBlocks(reply.blocks) };
+  if (target.respond) {
+    await target.respond({
+      response_type: "ephemeral",
+      replace_original: target.replaceOriginal === true,
+      ...message,
+    });
+    return;
+  }
+  // No response_url (a Home tab button): the app's DM with the user.
+  await deps.posts.post(target.client, { channel: target.actor.userId, ...message });
+}
+
+async function sendInChannel(reply: Reply, target: Target, deps: SlackDeps): Promise<void> {
+  const message = attributed(reply, target.actor);
+  const channel = target.actor.channelId ?? target.actor.userId;
+  try {
+    const res = await deps.posts.post(target.client, { channel, ...message });
+    if (res.ts) deps.hooks.onPosted?.({ channel, ts: res.ts, text: message.text });
+  } catch (err) {
+    const code = slackError(err);
+    // A private channel or a DM the bot is not in: the response_url still reaches it.
+    if (target.respond && (code === "not_in_channel" || code === "channel_not_found")) {
+      await target.respond({ response_type: "in_channel", replace_original: false, ...message });
+      return;
+    }
+    throw err;
+  }
+}
+
+/** A short reference that ties the user's message to the log line. */
+export function errorRef(): string {
+  return randomBytes(4).toString("hex");
+}
+
+/**
+ * Runs a listener's work after the ack; any error is logged with a reference
+ * and the user sees only "something went wrong (ref …)".
+ */
+export async function guarded(
+  deps: SlackDeps,
+  where: string,
+  tell: ((message: RespondArguments) => Promise<unknown>) | undefined,
+  work: () => Promise<void>,
+): Promise<void> {
+  try {
+    await work();
+  } catch (err) {
+    const ref = errorRef();
+    const data = (err as { data?: { error?: string; response_metadata?: unknown } }).data;
+    deps.logger.error(
+      { err, ref, where, slack: data?.error, detail: data?.response_metadata },
+      "Slack handler failed",
+    );
+    if (!tell) return;
+    const text = `Something went wrong (ref ${ref}). Try again; if it keeps happening, give this reference to whoever runs Switchboard.`;
+    try {
+      await tell({ response_type: "ephemeral", replace_original: false, text });
+    } catch (again) {
+      deps.logger.error({ err: again, ref, where }, "could not tell the user about the failure");
+    }
+  }
+}

@@ -1,0 +1,37 @@
+// What every listener gets: the command core and the Slack-side helpers.
+import type { App, webApi } from "@slack/bolt";
+import type { HomeView } from "@slack/types";
+import type { CommandCore } from "../commands/types.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
+import type { EventStore } from "./event-store.ts";
+import type { ChannelPostQueue } from "./post-queue.ts";
+
+/** Extension points for the next issues (uploads, App Home). */
+export interface SlackHooks {
+  /** A file was shared where the bot is (issue 4: CSV/xlsx imports). */
+  onFileShared?: (args: {
+    fileId: string;
+    userId: string;
+    channelId?: string;
+    eventTs?: string;
+    client: webApi.WebClient;
+  }) => Promise<void>;
+  /** The Home tab of one user (issue 5). Default: a short welcome. */
+  homeView?: (userId: string) => Promise<HomeView>;
+  /** Called with a message posted in a channel for an in_channel reply (issue 5 updates it live). */
+  onPosted?: (posted: { channel: string; ts: string; text: string }) => void;
+}
+
+export interface SlackDeps {
+  core: CommandCore;
+  config: Config;
+  logger: Logger;
+  events: EventStore;
+  posts: ChannelPostQueue;
+  hooks: SlackHooks;
+  /** Confirmation ids being handled now: a second click waits for the first. */
+  inFlight: Set<string>;
+}
+
+export type RegisterFn = (app: App, deps: SlackDeps) => void;

@@ -1,0 +1,18 @@
+import type { App, BlockAction, ButtonAction } from "@slack/bolt";
+import { ACTION } from "../../../commands/types.ts";
+import type { SlackDeps } from "../../deps.ts";
+import { confirmAction } from "./confirm.ts";
+import { dismissAction } from "./dismiss.ts";
+import { runAction } from "./run.ts";
+
+/**
+ * Slack wants action ids unique within a message, so the core suffixes
+ * repeats (`sb_run`, `sb_run:2`, …); a listener matches the id and its suffixes.
+ */
+export const actionIdPattern = (id: string) => new RegExp(`^${id}(:\\d+)?$`);
+
+export function register(app: App, deps: SlackDeps): void {
+  app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.run) }, runAction(deps));
+  app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.confirm) }, confirmAction(deps));
+  app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.dismiss) }, dismissAction(deps));
+}

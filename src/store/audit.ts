@@ -1,0 +1,75 @@
+// The audit trail: one row per write the API was asked to make (who, when,
+// through which front end, the command line without secrets, the operation,
+// and the API's answer summarized).
+import type { Queryable } from "./db.ts";
+
+export interface AuditEntry {
+  at: Date;
+  /** Slack user id, or `shell`. */
+  actor: string;
+  actorName?: string;
+  via: "slack" | "shell";
+  channel?: string;
+  /** The command line, secrets removed. */
+  command: string;
+  /** MessagingApi function, for example `createTag`. */
+  operation: string;
+  ok: boolean;
+  /** HTTP status of the answer; undefined when no answer came (network). */
+  status?: number;
+  /** The API's answer (or error), summarized. */
+  answer?: unknown;
+}
+
+export async function recordAudit(db: Queryable, e: AuditEntry): Promise<number> {
+  const r = await db.query<{ id: string }>(
+    `insert into switchboard.audit (at, actor, actor_name, via, channel, command, operation, ok, status, answer)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
+    [
+      e.at.toISOString(),
+      e.actor,
+      e.actorName ?? null,
+      e.via,
+      e.channel ?? null,
+      e.command,
+      e.operation,
+      e.ok,
+      e.status ?? null,
+      e.answer === undefined ? null : JSON.stringify(e.answer),
+    ],
+  );
+  return Number(r.rows[0]!.id);
+}
+
+interface AuditRow {
+  at: Date | string;
+  actor: string;
+  actor_name: string | null;
+  via: "slack" | "shell";
+  channel: string | null;
+  command: string;
+  operation: string;
+  ok: boolean;
+  status: number | null;
+  answer: unknown;
+}
+
+/** Newest first. */
+export async function listAudit(db: Queryable, opts: { limit?: number } = {}): Promise<AuditEntry[]> {
+  const r = await db.query<AuditRow>(
+    "select at, actor, actor_name, via, channel, command, operation, ok, status, answer from switchboard.audit order by id desc limit $1",
+    [opts.limit ?? 100],
+  );
+  return r.rows.map((row) => ({
+    at: new Date(row.at),
+    actor: row.actor,
+    actorName: row.actor_name ?? undefined,
+    via: row.via,
+    channel: row.channel ?? undefined,
+    command: row.command,
+    operation: row.operation,
+    ok: row.ok,
+    status: row.status ?? undefined,
+    answer: typeof row.answer === "string" ? JSON.parse(row.answer) : (row.answer ?? undefined),
+  }));
+}

@@ -1,0 +1,121 @@
+// Pending confirmations (campaign send and cancel, every delete), kept in the
+// store so a Confirm click works once across clicks, processes and restarts.
+// Each change of state is one conditional UPDATE … RETURNING: two clicks
+// racing, in one process or two, cannot both win.
+import { randomUUID } from "node:crypto";
+import type { Queryable } from "./db.ts";
+
+export type ConfirmationState = "pending" | "running" | "done" | "dismissed" | "failed";
+
+export interface Confirmation {
+  id: string;
+  actor: string;
+  /** What to run: the command id, its raw arguments and the line as typed. */
+  command: { id: string; raw: Record<string, unknown>; line: string } & Record<string, unknown>;
+  state: ConfirmationState;
+  result?: unknown;
+  decidedBy?: string;
+  decidedAt?: Date;
+  createdAt: Date;
+  expiresAt: Date;
+  /** Pending, but past its expiry. */
+  expired: boolean;
+}
+
+interface Row {
+  id: string;
+  actor: string;
+  command: unknown;
+  state: ConfirmationState;
+  result: unknown;
+  decided_by: string | null;
+  decided_at: Date | string | null;
+  created_at: Date | string;
+  expires_at: Date | string;
+  expired: boolean;
+}
+
+const COLUMNS =
+  "id, actor, command, state, result, decided_by, decided_at, created_at, expires_at, (expires_at <= now()) as expired";
+const json = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
+
+function fromRow(r: Row): Confirmation {
+  return {
+    id: r.id,
+    actor: r.actor,
+    command: json(r.command) as Confirmation["command"],
+    state: r.state,
+    result: json(r.result) ?? undefined,
+    decidedBy: r.decided_by ?? undefined,
+    decidedAt: r.decided_at ? new Date(r.decided_at) : undefined,
+    createdAt: new Date(r.created_at),
+    expiresAt: new Date(r.expires_at),
+    expired: r.state === "pending" && r.expired,
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function createConfirmation(
+  db: Queryable,
+  input: { actor: string; command: Confirmation["command"]; ttlMs: number },
+): Promise<Confirmation> {
+  const r = await db.query<Row>(
+    `insert into switchboard.confirmations (id, actor, command, expires_at)
+     values ($1, $2, $3, now() + make_interval(secs => $4)) returning ${COLUMNS}`,
+    [randomUUID(), input.actor, JSON.stringify(input.command), input.ttlMs / 1000],
+  );
+  return fromRow(r.rows[0]!);
+}
+
+export async function getConfirmation(db: Queryable, id: string): Promise<Confirmation | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const r = await db.query<Row>(`select ${COLUMNS} from switchboard.confirmations where id = $1`, [id]);
+  return r.rows[0] ? fromRow(r.rows[0]) : undefined;
+}
+
+/**
+ * pending → running, for the user who asked, before it expires. Returns the
+ * row when this call won; undefined when it did not (see getConfirmation for why).
+ */
+export async function claimConfirmation(
+  db: Queryable,
+  id: string,
+  actor: string,
+): Promise<Confirmation | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const r = await db.query<Row>(
+    `update switchboard.confirmations set state = 'running', decided_by = $2, decided_at = now()
+     where id = $1 and state = 'pending' and actor = $2 and expires_at > now() returning ${COLUMNS}`,
+    [id, actor],
+  );
+  return r.rows[0] ? fromRow(r.rows[0]) : undefined;
+}
+
+/** running → done | failed, with the result. */
+export async function finishConfirmation(
+  db: Queryable,
+  id: string,
+  state: "done" | "failed",
+  result: unknown,
+): Promise<void> {
+  await db.query(
+    "update switchboard.confirmations set state = $2, result = $3 where id = $1 and state = 'running'",
+    [id, state, JSON.stringify(result ?? null)],
+  );
+}
+
+/** pending → dismissed, by the user who asked. */
+export async function dismissConfirmation(
+  db: Queryable,
+  id: string,
+  actor: string,
+): Promise<Confirmation | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const r = await db.query<Row>(
+    `update switchboard.confirmations set state = 'dismissed', decided_by = $2, decided_at = now()
+     where id = $1 and state = 'pending' and actor = $2 returning ${COLUMNS}`,
+    [id, actor],
+  );
+  return r.rows[0] ? fromRow(r.rows[0]) : undefined;
+}

@@ -1,0 +1,339 @@
+// Schema `reports`: report schedules, one row per (schedule, slot) run that
+// makes posting happen once, and the last figures per (schedule, campaign)
+// for "change since the previous report". Its own migration set, so it moves
+// independently of schema `switchboard`. See docs/reports.md for the states.
+import type { Counts } from "../reports/summary.ts";
+import type { Db, Queryable } from "./db.ts";
+import type { MigrationSet } from "./migrate.ts";
+
+export const REPORTS_MIGRATIONS: MigrationSet = {
+  schema: "reports",
+  migrations: [
+    {
+      id: "001_reports",
+      sql: `
+create table reports.schedules (
+  id serial primary key,
+  channel text not null,
+  target text not null,
+  cron text not null,
+  tz text not null,
+  description text not null,
+  created_by text not null,
+  created_at timestamptz not null,
+  last_run_at timestamptz,
+  last_posted_at timestamptz,
+  deleted_at timestamptz
+)
+;
+create index schedules_channel on reports.schedules (channel) where deleted_at is null
+;
+create table reports.runs (
+  schedule_id integer not null references reports.schedules (id),
+  slot_at timestamptz not null,
+  state text not null check (state in ('claimed', 'posting', 'posted', 'failed', 'uncertain')),
+  late boolean not null default false,
+  attempts integer not null default 0,
+  parts_posted integer not null default 0,
+  claimed_by text,
+  lease_until timestamptz,
+  error text,
+  message_refs jsonb not null default '[]',
+  created_at timestamptz not null,
+  updated_at timestamptz not null,
+  posted_at timestamptz,
+  primary key (schedule_id, slot_at)
+)
+;
+create table reports.snapshots (
+  schedule_id integer not null references reports.schedules (id),
+  campaign_id integer not null,
+  counts jsonb not null,
+  slot_at timestamptz not null,
+  taken_at timestamptz not null,
+  primary key (schedule_id, campaign_id)
+)
+`,
+    },
+  ],
+};
+
+export interface ScheduleRow {
+  id: number;
+  channel: string;
+  /** `"42"`, `"running"` or `"all"`. */
+  target: string;
+  cron: string;
+  tz: string;
+  description: string;
+  createdBy: string;
+  createdAt: Date;
+  /** Slot of the last report posted. */
+  lastRunAt: Date | null;
+  lastPostedAt: Date | null;
+}
+
+export type RunState = "claimed" | "posting" | "posted" | "failed" | "uncertain";
+
+export interface RunRow {
+  scheduleId: number;
+  slotAt: Date;
+  state: RunState;
+  late: boolean;
+  attempts: number;
+  partsPosted: number;
+  claimedBy: string | null;
+  leaseUntil: Date | null;
+  error: string | null;
+  messageRefs: string[];
+  postedAt: Date | null;
+}
+
+export interface Snapshot {
+  campaignId: number;
+  counts: Counts;
+  slotAt: Date;
+  takenAt: Date;
+}
+
+type Row = Record<string, unknown>;
+const date = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
+const dateOrNull = (v: unknown): Date | null => (v === null || v === undefined ? null : date(v));
+const json = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) as T;
+
+const toSchedule = (r: Row): ScheduleRow => ({
+  id: Number(r.id),
+  channel: String(r.channel),
+  target: String(r.target),
+  cron: String(r.cron),
+  tz: String(r.tz),
+  description: String(r.description),
+  createdBy: String(r.created_by),
+  createdAt: date(r.created_at),
+  lastRunAt: dateOrNull(r.last_run_at),
+  lastPostedAt: dateOrNull(r.last_posted_at),
+});
+
+const toRun = (r: Row): RunRow => ({
+  scheduleId: Number(r.schedule_id),
+  slotAt: date(r.slot_at),
+  state: r.state as RunState,
+  late: Boolean(r.late),
+  attempts: Number(r.attempts),
+  partsPosted: Number(r.parts_posted),
+  claimedBy: (r.claimed_by as string | null) ?? null,
+  leaseUntil: dateOrNull(r.lease_until),
+  error: (r.error as string | null) ?? null,
+  messageRefs: json<string[]>(r.message_refs ?? "[]"),
+  postedAt: dateOrNull(r.posted_at),
+});
+
+export interface NewSchedule {
+  channel: string;
+  target: string;
+  cron: string;
+  tz: string;
+  description: string;
+  createdBy: string;
+}
+
+export class ReportStore {
+  constructor(private readonly db: Db) {}
+
+  // ------------------------------------------------------------ schedules
+
+  async createSchedule(s: NewSchedule, now: Date): Promise<ScheduleRow> {
+    const { rows } = await this.db.query<Row>(
+      `insert into reports.schedules (channel, target, cron, tz, description, created_by, created_at)
+       values ($1, $2, $3, $4, $5, $6, $7) returning *`,
+      [s.channel, s.target, s.cron, s.tz, s.description, s.createdBy, now],
+    );
+    return toSchedule(rows[0] as Row);
+  }
+
+  async getSchedule(id: number): Promise<ScheduleRow | undefined> {
+    const { rows } = await this.db.query<Row>(
+      "select * from reports.schedules where id = $1 and deleted_at is null",
+      [id],
+    );
+    return rows[0] ? toSchedule(rows[0]) : undefined;
+  }
+
+  async listSchedules(filter: { channel?: string; createdBy?: string } = {}): Promise<ScheduleRow[]> {
+    const { rows } = await this.db.query<Row>(
+      `select * from reports.schedules
+       where deleted_at is null and ($1::text is null or channel = $1) and ($2::text is null or created_by = $2)
+       order by id`,
+      [filter.channel ?? null, filter.createdBy ?? null],
+    );
+    return rows.map(toSchedule);
+  }
+
+  /** Soft delete (runs and snapshots keep referring to it). Undefined when there was no such schedule. */
+  async deleteSchedule(id: number, now: Date): Promise<ScheduleRow | undefined> {
+    const { rows } = await this.db.query<Row>(
+      "update reports.schedules set deleted_at = $2 where id = $1 and deleted_at is null returning *",
+      [id, now],
+    );
+    return rows[0] ? toSchedule(rows[0]) : undefined;
+  }
+
+  // ------------------------------------------------------------ runs (once-semantics)
+
+  /**
+   * Takes a slot for one worker. Succeeds for a new slot, a slot whose last
+   * attempt failed before anything uncertain happened, or a claim whose lease
+   * ran out before posting began. Undefined when the slot is posted, being
+   * posted, uncertain, or held by a live claim. One statement, so two workers
+   * racing on one database get one winner (the primary key decides).
+   */
+  async claimRun(
+    scheduleId: number,
+    slotAt: Date,
+    opts: { worker: string; now: Date; leaseMs: number; late: boolean },
+  ): Promise<RunRow | undefined> {
+    const lease = new Date(opts.now.getTime() + opts.leaseMs);
+    const { rows } = await this.db.query<Row>(
+      `insert into reports.runs (schedule_id, slot_at, state, late, attempts, claimed_by, lease_until, created_at, updated_at)
+       values ($1, $2, 'claimed', $3, 1, $4, $5, $6, $6)
+       on conflict (schedule_id, slot_at) do update
+         set state = 'claimed', attempts = reports.runs.attempts + 1, claimed_by = excluded.claimed_by,
+             lease_until = excluded.lease_until, updated_at = excluded.updated_at, error = null,
+             late = reports.runs.late or excluded.late
+         where reports.runs.state = 'failed'
+            or (reports.runs.state = 'claimed' and reports.runs.lease_until < excluded.updated_at)
+       returning *`,
+      [scheduleId, slotAt, opts.late, opts.worker, lease, opts.now],
+    );
+    return rows[0] ? toRun(rows[0]) : undefined;
+  }
+
+  /** Claimed → posting, only by the claim's holder. False when the claim was lost. */
+  async markPosting(scheduleId: number, slotAt: Date, worker: string, now: Date): Promise<boolean> {
+    const r = await this.db.query(
+      `update reports.runs set state = 'posting', updated_at = $4
+       where schedule_id = $1 and slot_at = $2 and claimed_by = $3 and state = 'claimed'`,
+      [scheduleId, slotAt, worker, now],
+    );
+    return r.rowCount === 1;
+  }
+
+  /** One part (message) of a report went out: counted, so a retry resumes after it. */
+  async markPartPosted(scheduleId: number, slotAt: Date, worker: string, ref: string | undefined, now: Date) {
+    await this.db.query(
+      `update reports.runs set parts_posted = parts_posted + 1, updated_at = $5,
+         message_refs = message_refs || $4::jsonb
+       where schedule_id = $1 and slot_at = $2 and claimed_by = $3 and state = 'posting'`,
+      [scheduleId, slotAt, worker, JSON.stringify(ref ? [ref] : []), now],
+    );
+  }
+
+  /** Posting → posted, with the figures kept for the next report's changes, in one transaction. */
+  async markPosted(
+    scheduleId: number,
+    slotAt: Date,
+    worker: string,
+    now: Date,
+    snapshots: Array<{ campaignId: number; counts: Counts }>,
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const r = await tx.query(
+        `update reports.runs set state = 'posted', posted_at = $4, updated_at = $4, error = null
+         where schedule_id = $1 and slot_at = $2 and claimed_by = $3 and state = 'posting'`,
+        [scheduleId, slotAt, worker, now],
+      );
+      if (r.rowCount !== 1) return false;
+      await saveSnapshots(tx, scheduleId, slotAt, now, snapshots);
+      await tx.query(
+        `update reports.schedules set last_run_at = greatest(last_run_at, $2), last_posted_at = $3 where id = $1`,
+        [scheduleId, slotAt, now],
+      );
+      return true;
+    });
+  }
+
+  /**
+   * The attempt failed. `retryable`: nothing uncertain happened (the summary
+   * failed, or Slack refused the message), so a retry may claim it again.
+   * Otherwise the message may have gone out: the run becomes `uncertain` and is
+   * never posted again.
+   */
+  async markFailed(
+    scheduleId: number,
+    slotAt: Date,
+    worker: string,
+    now: Date,
+    error: string,
+    retryable: boolean,
+  ): Promise<void> {
+    await this.db.query(
+      `update reports.runs set state = $5, error = $4, updated_at = $6, lease_until = null
+       where schedule_id = $1 and slot_at = $2 and claimed_by = $3 and state in ('claimed', 'posting')`,
+      [scheduleId, slotAt, worker, error.slice(0, 1000), retryable ? "failed" : "uncertain", now],
+    );
+  }
+
+  async getRun(scheduleId: number, slotAt: Date): Promise<RunRow | undefined> {
+    const { rows } = await this.db.query<Row>(
+      "select * from reports.runs where schedule_id = $1 and slot_at = $2",
+      [scheduleId, slotAt],
+    );
+    return rows[0] ? toRun(rows[0]) : undefined;
+  }
+
+  async listRuns(scheduleId: number): Promise<RunRow[]> {
+    const { rows } = await this.db.query<Row>(
+      "select * from reports.runs where schedule_id = $1 order by slot_at",
+      [scheduleId],
+    );
+    return rows.map(toRun);
+  }
+
+  /** The latest slot that has a run at all, whatever its state. */
+  async latestRun(scheduleId: number): Promise<RunRow | undefined> {
+    const { rows } = await this.db.query<Row>(
+      "select * from reports.runs where schedule_id = $1 order by slot_at desc limit 1",
+      [scheduleId],
+    );
+    return rows[0] ? toRun(rows[0]) : undefined;
+  }
+
+  // ------------------------------------------------------------ snapshots
+
+  async getSnapshots(scheduleId: number): Promise<Map<number, Snapshot>> {
+    const { rows } = await this.db.query<Row>(
+      "select * from reports.snapshots where schedule_id = $1",
+      [scheduleId],
+    );
+    return new Map(
+      rows.map((r) => [
+        Number(r.campaign_id),
+        {
+          campaignId: Number(r.campaign_id),
+          counts: json<Counts>(r.counts),
+          slotAt: date(r.slot_at),
+          takenAt: date(r.taken_at),
+        },
+      ]),
+    );
+  }
+}
+
+async function saveSnapshots(
+  q: Queryable,
+  scheduleId: number,
+  slotAt: Date,
+  now: Date,
+  snapshots: Array<{ campaignId: number; counts: Counts }>,
+) {
+  for (const s of snapshots) {
+    await q.query(
+      `insert into reports.snapshots (schedule_id, campaign_id, counts, slot_at, taken_at)
+       values ($1, $2, $3::jsonb, $4, $5)
+       on conflict (schedule_id, campaign_id) do update
+         set counts = excluded.counts, slot_at = excluded.slot_at, taken_at = excluded.taken_at
+         where reports.snapshots.slot_at <= excluded.slot_at`,
+      [scheduleId, s.campaignId, JSON.stringify(s.counts), slotAt, now],
+    );
+  }
+}

@@ -1,0 +1,46 @@
+// Switchboard's own tables, in schema `switchboard` (the sandbox keeps its
+// data apart, in `sandbox`). Forward-only: add a migration, never edit an
+// applied one. Run with migrate(db, SWITCHBOARD_MIGRATIONS).
+import type { MigrationSet } from "./migrate.ts";
+
+export const SWITCHBOARD_MIGRATIONS: MigrationSet = {
+  schema: "switchboard",
+  migrations: [
+    {
+      id: "001_audit",
+      sql: `
+create table switchboard.audit (
+  id bigserial primary key,
+  at timestamptz not null default now(),
+  actor text not null,
+  actor_name text,
+  via text not null,
+  channel text,
+  command text not null,
+  operation text not null,
+  ok boolean not null,
+  status integer,
+  answer jsonb
+)
+;
+create index audit_at on switchboard.audit (at desc)
+`,
+    },
+    {
+      id: "002_confirmations",
+      sql: `
+create table switchboard.confirmations (
+  id uuid primary key,
+  actor text not null,
+  command jsonb not null,
+  state text not null default 'pending' check (state in ('pending', 'running', 'done', 'dismissed', 'failed')),
+  result jsonb,
+  decided_by text,
+  decided_at timestamptz,
+  created_at timestamptz not null default now(),
+  expires_at timestamptz not null
+)
+`,
+    },
+  ],
+};

@@ -1,0 +1,257 @@
+// Every command form through the core, the real client and the sandbox.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { blocksToText } from "../../src/commands/blocks.ts";
+import { ACTION } from "../../src/commands/types.ts";
+import { all, SHELL, SLACK_USER, useHarness } from "./helpers.ts";
+
+const h = useHarness();
+const text = (r: { blocks: never[] | unknown[]; text: string }) => blocksToText(r.blocks as never) || r.text;
+
+describe("read commands", () => {
+  const cases: Array<[string, RegExp[]]> = [
+    ["/sb tags", [/Tags/, /Spring sale/, /#1D9BD1/]],
+    ["tag 2", [/Tag #2/, /Support/]],
+    ["me", [/Acme Retail/, /Business/, /…/]],
+    ["contacts", [/Page 1 of 2 · 30 contacts/]],
+    ["contacts dana", [/Dana Levi/]],
+    ["contact 1", [/Contact #1/, /\+1415555/]],
+    ["fields", [/loyalty_tier/, /birthday/]],
+    ["groups", [/VIP customers/, /6 members/]],
+    ["group 1", [/Group #1/, /VIP/]],
+    ["templates status=approved", [/order_update/]],
+    ["template 1", [/Template #1/, /order_update/]],
+    ["campaigns", [/Spring sale 2026/, /draft/]],
+    ["campaigns status=completed", [/Spring sale 2026/]],
+    ["campaign 1", [/Campaign #1/, /completed/]],
+    ["campaign 1 recipients", [/Recipients of campaign #1/, /Page 1 of 1/]],
+    ["campaign 1 recipients status=skipped", [/skipped/]],
+    ["users", [/Chat users/, /Page 1 of 1 · 12 chat users/]],
+    ["users need-human", [/needs a human/]],
+    ["users type=phonechat sort=name order=asc messages limit=3", [/Page 1 of/]],
+    ["users from=2020-01-01 to=2100-01-01", [/chat users/]],
+    ["user 1", [/Chat user #1/]],
+    ["message 1", [/Message #1/]],
+    ["history 1", [/Conversation #1/]],
+    ["history 1 after=2000-01-01T00:00:00Z limit=2", [/Page 1/]],
+    ["help", [/Switchboard commands/, /campaign <id> send/]],
+    ["help tags", [/tag add <name>/, /Example/]],
+    ["help tag add", [/tag add/]],
+    ["", [/Switchboard commands/]],
+  ];
+  for (const [line, patterns] of cases) {
+    it(`/sb ${line}`, async () => {
+      const r = await h().run(line);
+      expect(r.visibility).toBe("ephemeral");
+      const shown = text(r);
+      for (const p of patterns) expect(shown).toMatch(p);
+      expect(shown).not.toMatch(/warning/);
+    });
+  }
+
+  it("pages with position and next/previous buttons that run the next page", async () => {
+    const r = await h().run("contacts limit=5 page=2");
+    expect(text(r)).toMatch(/Page 2 of 6 · 30 contacts/);
+    const buttons = r.blocks.flatMap((b) => (b.type === "actions" ? b.elements : [])) as Array<{ value: string; action_id: string }>;
+    expect(buttons.map((b) => b.value)).toEqual(["contacts limit=5 page=1", "contacts limit=5 page=3"]);
+    expect(buttons.every((b) => b.action_id.startsWith(ACTION.run))).toBe(true);
+    const next = await h().run(buttons[1]!.value);
+    expect(text(next)).toMatch(/Page 3 of 6/);
+    const last = await h().run("contacts limit=5 page=6");
+    const lastButtons = last.blocks.flatMap((b) => (b.type === "actions" ? b.elements : []));
+    expect(lastButtons).toHaveLength(1);
+  });
+
+  it("a list of 100 records stays inside Slack's limits", async () => {
+    const r = await h().run("contacts limit=100");
+    expect(text(r)).toMatch(/30 contacts/);
+  });
+
+  it("the API key never appears, only its last 4 characters", async () => {
+    const r = await h().run("me");
+    const key = h().sandbox.apiKey;
+    expect(all(r)).not.toContain(key);
+    expect(all(r)).not.toContain(key.slice(0, -4));
+    expect(all(r)).toContain(`…${key.slice(-4)}`);
+  });
+});
+
+describe("write commands", () => {
+  it("tag add, edit and delete (confirmed), in the channel naming who", async () => {
+    const { client, core } = h();
+    const add = await h().run('tag add "Hot lead" #ff0000 very hot');
+    expect(add.visibility).toBe("in_channel");
+    expect(add.text).toContain("<@U0WRITER>");
+    const id = Number(/Tag #(\d+)/.exec(add.text)![1]);
+    expect(await client.getTag(id)).toMatchObject({ name: "Hot lead", color: "#FF0000", description: "very hot" });
+
+    const edit = await h().run(`tag edit ${id} name="Warm lead" color=#00FF00`);
+    expect(edit.visibility).toBe("in_channel");
+    expect(await client.getTag(id)).toMatchObject({ name: "Warm lead", color: "#00FF00" });
+
+    const ask = await h().run(`tag delete ${id}`);
+    expect(ask.visibility).toBe("ephemeral");
+    expect(ask.confirmation).toBeDefined();
+    expect(text(ask)).toMatch(/Delete tag #\d+ “Warm lead”/);
+    await client.getTag(id); // still there
+    const done = await core.confirm(ask.confirmation!.id, SLACK_USER);
+    expect(done.visibility).toBe("in_channel");
+    expect(done.text).toMatch(/deleted.*<@U0WRITER>/);
+    await expect(client.getTag(id)).rejects.toMatchObject({ kind: "not_found" });
+  });
+
+  it("contact add, edit (custom fields merged), opt-out, opt-in, delete", async () => {
+    const { client, core } = h();
+    const add = await h().run("contact add +1 (415) 555-7788 first=Zoe last=Kim email=<mailto:zoe@example.com|zoe@example.com> loyalty_tier=gold points=10");
+    expect(add.visibility).toBe("in_channel");
+    const id = Number(/Contact #(\d+)/.exec(add.text)![1]);
+    expect(await client.getContact(id)).toMatchObject({ phone: "+14155557788", first_name: "Zoe", email: "zoe@example.com" });
+
+    await h().run(`contact edit ${id} last=Park points=12`);
+    const edited = await client.getContact(id);
+    expect(edited).toMatchObject({ last_name: "Park" });
+    expect(edited.custom_fields).toMatchObject({ loyalty_tier: "gold" });
+    expect(String((edited.custom_fields as Record<string, unknown>).points)).toBe("12");
+
+    expect((await h().run(`contact opt-out ${id}`)).text).toMatch(/opted out/);
+    const out = await client.listContacts({ optedOut: true, limit: 100 });
+    expect(out.items.some((c) => c.id === id)).toBe(true);
+    expect((await h().run(`contact opt-in ${id}`)).text).toMatch(/opted in/);
+    const back = await client.listContacts({ optedOut: false, limit: 100 });
+    expect(back.items.some((c) => c.id === id)).toBe(true);
+
+    const ask = await h().run(`contact delete ${id}`);
+    await core.confirm(ask.confirmation!.id, SLACK_USER);
+    await expect(client.getContact(id)).rejects.toMatchObject({ kind: "not_found" });
+  });
+
+  it("field add, edit and delete", async () => {
+    const { client, core } = h();
+    const add = await h().run("field add shoe_size Shoe size type=number position=9");
+    const id = Number(/Field #(\d+)/.exec(add.text)![1]);
+    await h().run(`field edit ${id} label="Shoe size (EU)"`);
+    const fields = await client.listContactFields();
+    expect(fields.items.find((f) => f.id === id)).toMatchObject({ key: "shoe_size", label: "Shoe size (EU)", type: "number" });
+    const ask = await h().run(`field delete ${id}`);
+    expect(text(ask)).toMatch(/Shoe size/);
+    await core.confirm(ask.confirmation!.id, SLACK_USER);
+    expect((await client.listContactFields()).items.some((f) => f.id === id)).toBe(false);
+  });
+
+  it("group add, edit, members add and remove (confirmed), delete", async () => {
+    const { client, core } = h();
+    const add = await h().run("group add Beta testers description=early");
+    const id = Number(/Group #(\d+)/.exec(add.text)![1]);
+    await h().run(`group edit ${id} name="Beta testers EU"`);
+    expect(await client.getGroup(id)).toMatchObject({ name: "Beta testers EU", description: "early" });
+    await h().run(`group ${id} add 1,2 3`);
+    expect((await client.listContacts({ groupId: id })).total).toBe(3);
+    const ask = await h().run(`group ${id} remove 3`);
+    expect(ask.confirmation).toBeDefined();
+    expect((await client.listContacts({ groupId: id })).total).toBe(3);
+    await core.confirm(ask.confirmation!.id, SLACK_USER);
+    expect((await client.listContacts({ groupId: id })).total).toBe(2);
+    const del = await h().run(`group delete ${id}`);
+    await core.confirm(del.confirmation!.id, SLACK_USER);
+    await expect(client.getGroup(id)).rejects.toMatchObject({ kind: "not_found" });
+  });
+
+  it("template add, sync and delete", async () => {
+    const { client, core } = h();
+    const add = await h().run(
+      'template add "Order Shipped" lang=en category=utility body="Hi {{name}}, order {{order}} shipped" footer="Thanks" button=Track button="Open|<https://example.com/o|example.com/o>" name=Ana order=A1',
+    );
+    expect(add.visibility).toBe("in_channel");
+    const id = Number(/Template #(\d+)/.exec(add.text)![1]);
+    expect(await client.getTemplate(id)).toMatchObject({ name: "order_shipped", status: "pending", integrationId: 1 });
+    const sync = await h().run("templates sync channel=1");
+    expect(sync.text).toMatch(/synchronized/);
+    const ask = await h().run(`template delete ${id}`);
+    const done = await core.confirm(ask.confirmation!.id, SLACK_USER);
+    // Sync may approve it; an approved template cannot be deleted and the answer says why.
+    const status = /Template #\d+ deleted/.test(done.text) ? "deleted" : "refused";
+    if (status === "refused") expect(done.text).toMatch(/refused/);
+    else await expect(client.getTemplate(id)).rejects.toMatchObject({ kind: "not_found" });
+  });
+
+  it("template delete of an approved template is refused with the service's reason", async () => {
+    const ask = await h().run("template delete 1");
+    const done = await h().core.confirm(ask.confirmation!.id, SLACK_USER);
+    expect(done.text).toMatch(/refused/i);
+    expect(await h().client.getTemplate(1)).toMatchObject({ name: "order_update" });
+  });
+
+  it("campaign add, show with its buttons, send (confirmed) and cancel", async () => {
+    const { client, core } = h();
+    const add = await h().run("campaign add Autumn promo template=1 group=1 tag=2 first_name=friend order_id=X1");
+    expect(add.visibility).toBe("in_channel");
+    const id = Number(/campaign #(\d+)/i.exec(add.text)![1]);
+    expect(await client.getCampaign(id)).toMatchObject({ name: "Autumn promo", status: "draft" });
+    const values = add.blocks.flatMap((b) => (b.type === "actions" ? b.elements : [])).map((e) => (e as { value: string }).value);
+    expect(values).toEqual([`campaign ${id} send`, `campaign ${id}`]);
+
+    const ask = await h().run(`campaign ${id} send`);
+    expect(ask.confirmation).toBeDefined();
+    expect(text(ask)).toMatch(/order_update/);
+    expect(text(ask)).toMatch(/Audience: 6 recipients|6 recipients/);
+    expect((await client.getCampaign(id)).status).toBe("draft");
+    const sent = await core.confirm(ask.confirmation!.id, SLACK_USER);
+    expect(sent.visibility).toBe("in_channel");
+    expect(sent.text).toMatch(/launched/);
+    expect((await client.getCampaign(id)).status).toBe("running");
+
+    const cancel = await h().run(`campaign ${id} cancel`);
+    expect(text(cancel)).toMatch(/Cancel campaign/);
+    const cancelled = await core.confirm(cancel.confirmation!.id, SLACK_USER);
+    expect(cancelled.text).toMatch(/cancelled/);
+    expect((await client.getCampaign(id)).status).toBe("cancelled");
+  });
+
+  it("user edit", async () => {
+    const r = await h().run("user edit 2 name=Bruno address=\"Rua 1\"");
+    expect(r.visibility).toBe("in_channel");
+    expect(await h().client.getChatUser(2)).toMatchObject({ name: "Bruno" });
+  });
+
+  it("send: template by phone, image by contact, text to a chat user", async () => {
+    const t = await h().run("send +1 415 555 0200 template=order_update lang=en first_name=Ana order_id=42");
+    expect(t.visibility).toBe("in_channel");
+    expect(t.text).toMatch(/Message #\d+ \(template\) sent to \+14155550200/);
+    const msgId = Number(/Message #(\d+)/.exec(t.text)![1]);
+    expect(await h().client.getMessage(msgId)).toMatchObject({ type: "template" });
+
+    const img = await h().run("send contact:1 image <https://example.com/a.png> look at this human=yes");
+    expect(img.text).toMatch(/\(image\) sent to contact #1/);
+
+    const txt = await h().run("send user:1 Hello, your order = ready");
+    // Free text is subject to the 24-hour window: either sent, or refused with the service's reason.
+    expect(txt.text).toMatch(/\(text\) sent to chat user #1|refused/);
+  });
+
+  it("send picks the one channel the templates name when MESSAGING_CHANNEL_ID is unset, and asks when several", async () => {
+    const core = h().newCore({ defaultChannelId: undefined });
+    const r = await core.run("send +14155550200 template=order_update lang=en", SLACK_USER);
+    // The seeded templates name channels 1 and 2: the answer asks which.
+    expect(r.text).toMatch(/Which channel\?.*1, 2/);
+    const ok = await core.run("send +14155550200 template=order_update lang=en channel=1 first_name=Ana order_id=7", SLACK_USER);
+    expect(ok.text).toMatch(/sent/);
+  });
+
+  it("import reads a CSV in the shell, and is refused from Slack", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sb-import-"));
+    const file = join(dir, "people.csv");
+    writeFileSync(file, "phone,first_name\n+14155559901,Imp\nnot-a-phone,Bad\n");
+    const r = await h().core.run(`import ${file} group=2`, SHELL);
+    expect(r.text).toMatch(/1 created/);
+    expect(r.text).toMatch(/1 error/);
+    const slack = await h().run(`import ${file}`);
+    expect(slack.text).toMatch(/only runs in the shell/);
+  });
+
+  it("campaign new and template new answer with the command line to use", async () => {
+    expect((await h().run("campaign new")).text).toMatch(/campaign add/);
+    expect((await h().run("template new")).text).toMatch(/template add/);
+  });
+});

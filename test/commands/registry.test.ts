@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import { ArgumentError, bindArguments, Registry } from "../../src/commands/registry.ts";
+import { ALL_COMMANDS } from "../../src/commands/defs/index.ts";
+import { tokenize } from "../../src/commands/tokenize.ts";
+import { takeRecipient } from "../../src/commands/args.ts";
+
+const registry = new Registry(ALL_COMMANDS);
+const idOf = (line: string) => registry.match(tokenize(line))?.spec.id;
+const parse = (line: string) => {
+  const m = registry.match(tokenize(line))!;
+  const raw = bindArguments(m.spec, m);
+  return { raw, parsed: m.spec.schema.safeParse(raw) };
+};
+
+describe("command matching", () => {
+  it("prefers literal words over id slots", () => {
+    expect(idOf("group add Friends")).toBe("group.add");
+    expect(idOf("group 5")).toBe("group.show");
+    expect(idOf("group 5 add 1 2")).toBe("group.members.add");
+    expect(idOf("group 5 remove 1")).toBe("group.members.remove");
+    expect(idOf("campaign new")).toBe("campaign.new");
+    expect(idOf("campaign 3 send")).toBe("campaign.send");
+    expect(idOf("campaign 3")).toBe("campaign.show");
+    expect(idOf("templates sync")).toBe("templates.sync");
+    expect(idOf("templates status=approved")).toBe("templates.list");
+    expect(idOf("TAGS")).toBe("tags.list");
+  });
+
+  it("a quoted word is never a sub-command", () => {
+    expect(idOf('group add "add"')).toBe("group.add");
+    expect(idOf('contacts "add"')).toBe("contacts.list");
+  });
+
+  it("finds nothing for an unknown word", () => {
+    expect(idOf("tagz")).toBeUndefined();
+  });
+});
+
+describe("argument binding and validation", () => {
+  it("binds positionals, rest text and options", () => {
+    const { parsed } = parse('tag add "VIP lead" #1d9bd1 big accounts');
+    expect(parsed.success && parsed.data).toEqual({ name: "VIP lead", color: "#1D9BD1", description: "big accounts" });
+  });
+
+  it("binds flags and options of users", () => {
+    const { parsed } = parse("users ana need-human unread order=desc sort=name");
+    expect(parsed.success && parsed.data).toMatchObject({ search: "ana", "need-human": true, unread: true, order: "DESC", sort: "name" });
+  });
+
+  it("splits id lists on spaces and commas", () => {
+    const { parsed } = parse("group 5 add 1, 2,3 #4");
+    expect(parsed.success && parsed.data).toMatchObject({ id: 5, contacts: [1, 2, 3, 4] });
+  });
+
+  it("keeps unknown options as extra when the command takes them", () => {
+    const { parsed } = parse("contact add +14155550123 first=Ana tier=gold");
+    expect(parsed.success && parsed.data).toMatchObject({ first: "Ana", extra: { tier: "gold" } });
+  });
+
+  it("keeps a=b inside free text as text", () => {
+    const { parsed } = parse("send +14155550123 2+2=4 ok");
+    expect(parsed.success && parsed.data).toMatchObject({ words: ["+14155550123", "2+2=4", "ok"] });
+  });
+
+  it("refuses an unknown option, naming the known ones", () => {
+    const m = registry.match(tokenize("tags colour=red"))!;
+    expect(() => bindArguments(m.spec, m)).toThrow(ArgumentError);
+    const m2 = registry.match(tokenize("campaigns stat=x"))!;
+    expect(() => bindArguments(m2.spec, m2)).toThrow(/status=/);
+  });
+
+  it("refuses an option given twice and extra words", () => {
+    const m = registry.match(tokenize("campaigns page=1 page=2"))!;
+    expect(() => bindArguments(m.spec, m)).toThrow(/twice/);
+    const m2 = registry.match(tokenize("tag 3 4"))!;
+    expect(() => bindArguments(m2.spec, m2)).toThrow(/unexpected "4"/);
+  });
+
+  it("names the field of every bad value", () => {
+    const bad = parse("tag add Hot red").parsed;
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]?.path).toEqual(["color"]);
+    expect(parse("tag x").parsed.error?.issues[0]?.path).toEqual(["id"]);
+    expect(parse("contacts limit=500").parsed.error?.issues[0]?.path).toEqual(["limit"]);
+    expect(parse("contacts opted-out=maybe").parsed.error?.issues[0]?.message).toMatch(/yes or no/);
+    expect(parse("campaigns status=lost").parsed.error?.issues[0]?.message).toMatch(/draft/);
+    expect(parse("tag edit 3").parsed.success).toBe(false);
+    expect(parse("field edit 3 key=x").parsed.error?.issues[0]?.message).toMatch(/immutable/);
+  });
+
+  it("accepts ids written #12", () => {
+    expect(parse("tag #12").parsed.data).toEqual({ id: 12 });
+  });
+});
+
+describe("recipients", () => {
+  it("reads a phone number spread over words, and stops at the text", () => {
+    expect(takeRecipient(["+1", "(415)", "555-0123", "hi", "there"])).toEqual({
+      recipient: { kind: "phone", to: "+14155550123" },
+      rest: ["hi", "there"],
+    });
+    expect(takeRecipient(["+14155550123", "2", "apples"])).toMatchObject({ rest: ["2", "apples"] });
+  });
+
+  it("uses the default country for national numbers", () => {
+    expect(takeRecipient(["(415)", "555-0123", "x"], "US")).toMatchObject({ recipient: { to: "+14155550123" } });
+  });
+
+  it("reads contact: and user: references", () => {
+    expect(takeRecipient(["contact:12", "hi"])).toEqual({ recipient: { kind: "contact", contactId: 12 }, rest: ["hi"] });
+    expect(takeRecipient(["user:#3"])).toEqual({ recipient: { kind: "user", chatUserId: 3 }, rest: [] });
+    expect(takeRecipient(["contact:x"])).toHaveProperty("error");
+    expect(takeRecipient(["hello"])).toHaveProperty("error");
+  });
+});

@@ -1,0 +1,217 @@
+// Sends what Slack sends to an app's Request URL, signed as Slack signs it
+// (v0 HMAC-SHA256 of `v0:<timestamp>:<body>` with the signing secret), so the
+// Bolt HTTP receiver's real verification runs. response_url and trigger_id
+// come from the fake Slack, which records what the app posts back.
+import { createHmac, randomBytes } from "node:crypto";
+import type { FakeSlack } from "./slack.ts";
+
+export interface SlackUserRef {
+  id: string;
+  name?: string;
+}
+
+export interface SentRequest {
+  status: number;
+  body: string;
+  responseUrl?: string;
+  triggerId?: string;
+}
+
+export interface SignOptions {
+  /** Seconds since the epoch; default now. A value over 5 minutes old is stale. */
+  timestamp?: number;
+  /** Sign with this secret instead of the right one. */
+  secret?: string;
+  /** Extra headers, for example X-Slack-Retry-Num. */
+  headers?: Record<string, string>;
+}
+
+export function sign(secret: string, timestamp: number, body: string): string {
+  return `v0=${createHmac("sha256", secret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
+}
+
+export class SlackRequests {
+  constructor(
+    /** http://127.0.0.1:<port>/slack/events */
+    readonly eventsUrl: string,
+    readonly signingSecret: string,
+    readonly fake: FakeSlack,
+  ) {}
+
+  async post(
+    body: string,
+    contentType: string,
+    opts: SignOptions = {},
+  ): Promise<{ status: number; body: string }> {
+    const timestamp = opts.timestamp ?? Math.floor(Date.now() / 1000);
+    const res = await fetch(this.eventsUrl, {
+      method: "POST",
+      headers: {
+        "content-type": contentType,
+        "x-slack-request-timestamp": String(timestamp),
+        "x-slack-signature": sign(opts.secret ?? this.signingSecret, timestamp, body),
+        ...opts.headers,
+      },
+      body,
+    });
+    return { status: res.status, body: await res.text() };
+  }
+
+  /** A slash command, form-encoded, with a fresh response_url and trigger_id from the fake. */
+  async command(
+    text: string,
+    opts: SignOptions & {
+      command?: string;
+      user?: SlackUserRef;
+      channelId?: string;
+      channelName?: string;
+    } = {},
+  ): Promise<SentRequest> {
+    const responseUrl = this.fake.newResponseUrl();
+    const triggerId = this.fake.newTriggerId();
+    const user = opts.user ?? { id: "U0ALICE", name: "alice" };
+    const form = new URLSearchParams({
+      token: "deprecated-verification-token",
+      team_id: this.fake.teamId,
+      team_domain: "fake",
+      channel_id: opts.channelId ?? "C0GENERAL",
+      channel_name: opts.channelName ?? "general",
+      user_id: user.id,
+      user_name: user.name ?? user.id,
+      command: opts.command ?? "/sb",
+      text,
+      api_app_id: "A0SWITCH",
+      is_enterprise_install: "false",
+      response_url: responseUrl,
+      trigger_id: triggerId,
+    });
+    const res = await this.post(form.toString(), "application/x-www-form-urlencoded", opts);
+    return { ...res, responseUrl, triggerId };
+  }
+
+  /** A block_actions payload: one button click on a message. */
+  async blockAction(
+    action: { action_id: string; value?: string; block_id?: string },
+    opts: SignOptions & {
+      user?: SlackUserRef;
+      channelId?: string;
+      /** Ephemeral (default) or a channel message with this ts. */
+      messageTs?: string;
+      message?: { text?: string; blocks?: unknown[] };
+      responseUrl?: string;
+      /** A button on the Home tab: no channel and no response_url. */
+      home?: boolean;
+    } = {},
+  ): Promise<SentRequest> {
+    const responseUrl = opts.home ? undefined : (opts.responseUrl ?? this.fake.newResponseUrl());
+    const triggerId = this.fake.newTriggerId();
+    const user = opts.user ?? { id: "U0ALICE", name: "alice" };
+    const channelId = opts.channelId ?? "C0GENERAL";
+    const ephemeral = opts.messageTs === undefined;
+    const ts = opts.messageTs ?? `${Math.floor(Date.now() / 1000)}.000100`;
+    const where = opts.home
+      ? { container: { type: "view", view_id: "V0HOME" }, view: { id: "V0HOME", type: "home", blocks: [] } }
+      : {
+          container: { type: "message", message_ts: ts, channel_id: channelId, is_ephemeral: ephemeral },
+          channel: { id: channelId, name: "general" },
+          message: ephemeral
+            ? undefined
+            : { type: "message", ts, text: opts.message?.text, blocks: opts.message?.blocks },
+          response_url: responseUrl,
+        };
+    const payload = {
+      type: "block_actions",
+      user: {
+        id: user.id,
+        username: user.name ?? user.id,
+        name: user.name ?? user.id,
+        team_id: this.fake.teamId,
+      },
+      api_app_id: "A0SWITCH",
+      token: "deprecated-verification-token",
+      ...where,
+      trigger_id: triggerId,
+      team: { id: this.fake.teamId, domain: "fake" },
+      enterprise: null,
+      is_enterprise_install: false,
+      actions: [
+        {
+          type: "button",
+          action_id: action.action_id,
+          block_id: action.block_id ?? randomBytes(3).toString("hex"),
+          value: action.value,
+          text: { type: "plain_text", text: "button" },
+          action_ts: `${Date.now() / 1000}`,
+        },
+      ],
+    };
+    const res = await this.post(
+      new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+      "application/x-www-form-urlencoded",
+      opts,
+    );
+    return { ...res, responseUrl, triggerId };
+  }
+
+  /** A view_submission payload for a modal the app opened. */
+  async viewSubmission(
+    view: { id?: string; callback_id: string; private_metadata?: string; state?: Record<string, unknown> },
+    opts: SignOptions & { user?: SlackUserRef } = {},
+  ): Promise<SentRequest> {
+    const user = opts.user ?? { id: "U0ALICE", name: "alice" };
+    const payload = {
+      type: "view_submission",
+      team: { id: this.fake.teamId, domain: "fake" },
+      user: {
+        id: user.id,
+        username: user.name ?? user.id,
+        name: user.name ?? user.id,
+        team_id: this.fake.teamId,
+      },
+      api_app_id: "A0SWITCH",
+      token: "deprecated-verification-token",
+      trigger_id: this.fake.newTriggerId(),
+      view: {
+        id: view.id ?? "V0VIEW",
+        team_id: this.fake.teamId,
+        type: "modal",
+        callback_id: view.callback_id,
+        private_metadata: view.private_metadata ?? "",
+        state: { values: view.state ?? {} },
+        hash: "1.abc",
+      },
+      response_urls: [],
+      is_enterprise_install: false,
+    };
+    return this.post(
+      new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+      "application/x-www-form-urlencoded",
+      opts,
+    );
+  }
+
+  /** An Events API event_callback (JSON). Pass the same eventId with retryNum to simulate Slack's retries. */
+  async event(
+    event: Record<string, unknown>,
+    opts: SignOptions & { eventId?: string; retryNum?: number; retryReason?: string } = {},
+  ): Promise<SentRequest & { eventId: string }> {
+    const eventId = opts.eventId ?? `Ev${randomBytes(5).toString("hex").toUpperCase()}`;
+    const body = JSON.stringify({
+      token: "deprecated-verification-token",
+      team_id: this.fake.teamId,
+      api_app_id: "A0SWITCH",
+      event: { event_ts: `${Date.now() / 1000}`, ...event },
+      type: "event_callback",
+      event_id: eventId,
+      event_time: Math.floor(Date.now() / 1000),
+      authorizations: [{ team_id: this.fake.teamId, user_id: this.fake.botUserId, is_bot: true }],
+    });
+    const headers = { ...opts.headers };
+    if (opts.retryNum !== undefined) {
+      headers["x-slack-retry-num"] = String(opts.retryNum);
+      headers["x-slack-retry-reason"] = opts.retryReason ?? "http_timeout";
+    }
+    const res = await this.post(body, "application/json", { ...opts, headers });
+    return { ...res, eventId };
+  }
+}

@@ -1,0 +1,617 @@
+// A fake of the Slack Web API for tests: a real HTTP server on 127.0.0.1
+// (port 0) that the Bolt app reaches through SLACK_API_URL. It records every
+// call and every response_url post, and it refuses what Slack refuses (Block
+// Kit limits, missing fallback text, 1 message a second per channel, expired
+// trigger ids) with Slack's error codes, so a test fails where Slack would.
+import { randomBytes } from "node:crypto";
+import { EventEmitter } from "node:events";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { checkMessageBlocks, checkView, LIMITS } from "./block-kit.ts";
+
+type Json = Record<string, unknown>;
+
+export interface RecordedCall {
+  method: string;
+  args: Json;
+  at: number;
+  /** What the fake answered (ok:false with Slack's error code when refused). */
+  response: Json;
+  status: number;
+}
+
+export interface RecordedResponse {
+  /** The id in /response/<id>. */
+  id: string;
+  body: Json;
+  at: number;
+  status: number;
+  /** Set when the fake refused the body. */
+  error?: string;
+}
+
+export interface FakeMessage {
+  channel: string;
+  ts: string;
+  text?: string;
+  blocks?: unknown[];
+  thread_ts?: string;
+  deleted?: boolean;
+}
+
+export interface FakeUser {
+  id: string;
+  name: string;
+  real_name?: string;
+  tz?: string;
+  tz_offset?: number;
+  is_bot?: boolean;
+}
+
+export interface FakeChannel {
+  id: string;
+  name: string;
+  is_private?: boolean;
+  is_im?: boolean;
+  /** Whether the bot is in it. Private channels and DMs need it; public ones take chat:write.public. */
+  is_member?: boolean;
+}
+
+export interface FakeFile {
+  id: string;
+  name: string;
+  title?: string;
+  mimetype?: string;
+  filetype?: string;
+  content: Buffer;
+  user?: string;
+  channels?: string[];
+}
+
+export interface FakeView {
+  id: string;
+  hash: string;
+  view: Json;
+  user?: string;
+  external_id?: string;
+}
+
+export interface FakeSlackOptions {
+  botToken?: string;
+  teamId?: string;
+  botUserId?: string;
+  botId?: string;
+  /** How long a trigger_id stays valid (Slack: 3 s). */
+  triggerTtlMs?: number;
+  /** Clock, injectable so rate-limit and expiry tests are deterministic. */
+  now?: () => number;
+}
+
+const JSON_FIELDS = new Set(["blocks", "attachments", "view", "files", "metadata", "options", "users"]);
+
+export class FakeSlack {
+  readonly calls: RecordedCall[] = [];
+  readonly responses: RecordedResponse[] = [];
+  readonly messages: FakeMessage[] = [];
+  readonly views = new Map<string, FakeView>();
+  readonly users = new Map<string, FakeUser>();
+  readonly channels = new Map<string, FakeChannel>();
+  readonly userGroups = new Map<string, string[]>();
+  readonly files = new Map<string, FakeFile>();
+  readonly botToken: string;
+  readonly teamId: string;
+  readonly botUserId: string;
+  readonly botId: string;
+  now: () => number;
+  private readonly triggerTtlMs: number;
+  private readonly triggers = new Map<string, { issuedAt: number; used: boolean }>();
+  private readonly responseUrls = new Map<string, { uses: number }>();
+  private readonly postTimes = new Map<string, number[]>();
+  private readonly pendingUploads = new Map<string, { filename: string; length: number; content?: Buffer }>();
+  private readonly events = new EventEmitter();
+  private seq = 0;
+  private server!: Server;
+  url = "";
+
+  private constructor(opts: FakeSlackOptions) {
+    this.botToken = opts.botToken ?? "xoxb-fake-bot-token";
+    this.teamId = opts.teamId ?? "T0FAKE";
+    this.botUserId = opts.botUserId ?? "U0BOT";
+    this.botId = opts.botId ?? "B0BOT";
+    this.triggerTtlMs = opts.triggerTtlMs ?? 3000;
+    this.now = opts.now ?? Date.now;
+    this.events.setMaxListeners(100);
+  }
+
+  static async start(opts: FakeSlackOptions = {}): Promise<FakeSlack> {
+    const fake = new FakeSlack(opts);
+    fake.server = createServer((req, res) => {
+      fake.handle(req, res).catch((err) => {
+        res.writeHead(500, { "content-type": "text/plain" }).end(String(err));
+      });
+    });
+    await new Promise<void>((resolve) => fake.server.listen(0, "127.0.0.1", resolve));
+    fake.url = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
+    return fake;
+  }
+
+  /** Base URL for Bolt's clientOptions.slackApiUrl / SLACK_API_URL. */
+  get apiUrl(): string {
+    return `${this.url}/api/`;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  // ---- fixtures -----------------------------------------------------------
+
+  addUser(user: FakeUser): FakeUser {
+    this.users.set(user.id, user);
+    return user;
+  }
+
+  addChannel(channel: FakeChannel): FakeChannel {
+    this.channels.set(channel.id, { is_private: false, is_member: !channel.is_private, ...channel });
+    return channel;
+  }
+
+  setUserGroup(id: string, userIds: string[]): void {
+    this.userGroups.set(id, userIds);
+  }
+
+  addFile(file: Omit<FakeFile, "id"> & { id?: string }): FakeFile {
+    const f: FakeFile = { id: file.id ?? this.id("F"), ...file };
+    this.files.set(f.id, f);
+    return f;
+  }
+
+  /** A response_url as Slack puts in commands and actions: 5 uses. */
+  newResponseUrl(): string {
+    const id = this.id("R");
+    this.responseUrls.set(id, { uses: 0 });
+    return `${this.url}/response/${id}`;
+  }
+
+  /** A trigger_id valid for triggerTtlMs from now, usable once. */
+  newTriggerId(): string {
+    const id = `${this.seq + 1}.${randomBytes(6).toString("hex")}`;
+    this.seq += 1;
+    this.triggers.set(id, { issuedAt: this.now(), used: false });
+    return id;
+  }
+
+  // ---- inspection ---------------------------------------------------------
+
+  callsOf(method: string): RecordedCall[] {
+    return this.calls.filter((c) => c.method === method);
+  }
+
+  responsesTo(responseUrl: string): RecordedResponse[] {
+    const id = responseUrl.split("/").pop();
+    return this.responses.filter((r) => r.id === id);
+  }
+
+  /** Resolves when `check` returns a value; re-checked after every recorded call. Fails after timeoutMs. */
+  waitFor<T>(check: () => T | undefined | false | null, timeoutMs = 10_000, what = "condition"): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const first = check();
+      if (first) return resolve(first);
+      const onRecord = () => {
+        const v = check();
+        if (v) {
+          cleanup();
+          resolve(v);
+        }
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`fake Slack: timed out waiting for ${what}`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        this.events.off("record", onRecord);
+      };
+      this.events.on("record", onRecord);
+    });
+  }
+
+  /** Waits for the n-th (1-based) successful call of a method. */
+  waitForCall(method: string, n = 1, timeoutMs?: number): Promise<RecordedCall> {
+    return this.waitFor(
+      () => this.calls.filter((c) => c.method === method && c.response.ok === true)[n - 1],
+      timeoutMs,
+      `${n} successful ${method}`,
+    );
+  }
+
+  /** Waits for the n-th post to a response_url. */
+  waitForResponse(responseUrl: string, n = 1, timeoutMs?: number): Promise<RecordedResponse> {
+    return this.waitFor(
+      () => this.responsesTo(responseUrl)[n - 1],
+      timeoutMs,
+      `${n} post(s) to ${responseUrl}`,
+    );
+  }
+
+  // ---- HTTP ---------------------------------------------------------------
+
+  private id(prefix: string): string {
+    this.seq += 1;
+    return `${prefix}${this.seq.toString().padStart(6, "0")}${randomBytes(2).toString("hex").toUpperCase()}`;
+  }
+
+  private ts(): string {
+    this.seq += 1;
+    return `${Math.floor(this.now() / 1000)}.${this.seq.toString().padStart(6, "0")}`;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", this.url);
+    const raw = await readBody(req);
+    const [kind, id = ""] = url.pathname.split("/").filter(Boolean);
+    if (req.method === "POST" && kind === "api" && id) return this.api(id, req, raw, res);
+    if (req.method === "POST" && kind === "response" && id) return this.responseUrl(id, req, raw, res);
+    if (req.method === "POST" && kind === "upload" && id) return this.upload(id, req, raw, res);
+    if (req.method === "GET" && kind === "files" && id) return this.download(id, req, res);
+    res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+  }
+
+  private async api(method: string, req: IncomingMessage, raw: Buffer, res: ServerResponse): Promise<void> {
+    const args = parseArgs(req, raw);
+    const auth = req.headers.authorization;
+    const token = auth?.startsWith("Bearer ")
+      ? auth.slice(7)
+      : typeof args.token === "string"
+        ? args.token
+        : undefined;
+    delete args.token;
+    let status = 200;
+    let response: Json;
+    const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
+    if (!token) response = { ok: false, error: "not_authed" };
+    else if (token !== this.botToken) response = { ok: false, error: "invalid_auth" };
+    else {
+      const handler = this.methods[method];
+      if (!handler) {
+        status = 404;
+        response = { ok: false, error: "unknown_method" };
+      } else {
+        const out = handler(args);
+        if ("retryAfter" in out) {
+          status = 429;
+          headers["retry-after"] = String(out.retryAfter);
+          response = { ok: false, error: "ratelimited" };
+        } else response = out;
+      }
+    }
+    this.calls.push({ method, args, at: this.now(), response, status });
+    res.writeHead(status, headers).end(JSON.stringify(response));
+    this.events.emit("record");
+  }
+
+  private async responseUrl(
+    id: string,
+    req: IncomingMessage,
+    raw: Buffer,
+    res: ServerResponse,
+  ): Promise<void> {
+    const url = this.responseUrls.get(id);
+    let body: Json = {};
+    let status = 200;
+    let error: string | undefined;
+    try {
+      body = parseArgs(req, raw);
+    } catch {
+      error = "invalid_payload";
+    }
+    if (!error) {
+      if (!url) error = "no_such_response_url";
+      else if (url.uses >= 5) error = "used_url";
+      else error = messageProblem(body, { responseUrl: true })?.error as string | undefined;
+    }
+    if (error) status = error === "no_such_response_url" || error === "used_url" ? 404 : 400;
+    else if (url) url.uses += 1;
+    this.responses.push({ id, body, at: this.now(), status, error });
+    res.writeHead(status, { "content-type": "text/plain" }).end(error ?? "ok");
+    this.events.emit("record");
+  }
+
+  private async upload(
+    fileId: string,
+    req: IncomingMessage,
+    raw: Buffer,
+    res: ServerResponse,
+  ): Promise<void> {
+    const pending = this.pendingUploads.get(fileId);
+    if (!pending) {
+      res.writeHead(404).end("no such upload");
+      return;
+    }
+    const type = req.headers["content-type"] ?? "";
+    if (type.startsWith("multipart/form-data")) {
+      const form = await new Request("http://x/", {
+        method: "POST",
+        headers: { "content-type": type },
+        body: raw,
+      }).formData();
+      const file = [...form.values()].find((v) => typeof v !== "string");
+      pending.content = file ? Buffer.from(await (file as Blob).arrayBuffer()) : Buffer.alloc(0);
+    } else pending.content = raw;
+    res.writeHead(200, { "content-type": "text/plain" }).end(`OK - ${pending.content.length}`);
+    this.events.emit("record");
+  }
+
+  private download(fileId: string, req: IncomingMessage, res: ServerResponse): void {
+    const auth = req.headers.authorization;
+    if (auth !== `Bearer ${this.botToken}`) {
+      // Slack answers a login page, not the file, without the token.
+      res.writeHead(302, { location: `${this.url}/login` }).end();
+      return;
+    }
+    const file = this.files.get(fileId);
+    if (!file) {
+      res.writeHead(404).end("not found");
+      return;
+    }
+    res.writeHead(200, {
+      "content-type": file.mimetype ?? "application/octet-stream",
+      "content-length": String(file.content.length),
+    });
+    res.end(file.content);
+  }
+
+  // ---- methods ------------------------------------------------------------
+
+  private fileJson(f: FakeFile): Json {
+    return {
+      id: f.id,
+      name: f.name,
+      title: f.title ?? f.name,
+      mimetype: f.mimetype ?? "application/octet-stream",
+      filetype: f.filetype ?? f.name.split(".").pop(),
+      size: f.content.length,
+      user: f.user,
+      channels: f.channels ?? [],
+      url_private: `${this.url}/files/${f.id}/${encodeURIComponent(f.name)}`,
+      url_private_download: `${this.url}/files/${f.id}/download/${encodeURIComponent(f.name)}`,
+    };
+  }
+
+  private postable(channel: unknown): { error: string } | { channel: string } {
+    if (typeof channel !== "string" || !channel) return { error: "channel_not_found" };
+    if (this.users.has(channel)) return { channel }; // a DM with the bot
+    const c = this.channels.get(channel);
+    if (!c) return { error: "channel_not_found" };
+    if ((c.is_private || c.is_im) && !c.is_member) return { error: "not_in_channel" };
+    return { channel };
+  }
+
+  private triggerProblem(triggerId: unknown): string | undefined {
+    if (typeof triggerId !== "string" || !triggerId) return "invalid_arguments";
+    const t = this.triggers.get(triggerId);
+    if (!t) return "invalid_trigger_id";
+    if (t.used) return "exchanged_trigger_id";
+    if (this.now() - t.issuedAt > this.triggerTtlMs) return "expired_trigger_id";
+    t.used = true;
+    return undefined;
+  }
+
+  private storeView(view: Json, user?: string, existing?: FakeView): Json {
+    const stored: FakeView = {
+      id: existing?.id ?? this.id("V"),
+      hash: `${this.now()}.${randomBytes(4).toString("hex")}`,
+      view,
+      user: user ?? existing?.user,
+      external_id: typeof view.external_id === "string" ? view.external_id : existing?.external_id,
+    };
+    this.views.set(stored.id, stored);
+    return { ok: true, view: { ...view, id: stored.id, hash: stored.hash, team_id: this.teamId } };
+  }
+
+  private readonly methods: Record<string, (a: Json) => Json | { retryAfter: number }> = {
+    "auth.test": () => ({
+      ok: true,
+      url: "https://fake.slack.com/",
+      team: "Fake",
+      user: "switchboard",
+      team_id: this.teamId,
+      user_id: this.botUserId,
+      bot_id: this.botId,
+    }),
+    "chat.postMessage": (a) => {
+      const target = this.postable(a.channel);
+      if ("error" in target) return { ok: false, error: target.error };
+      const problem = messageProblem(a, {});
+      if (problem) return { ok: false, ...problem };
+      // Slack: 1 message a second per channel. A sliding 1 s window keeps it deterministic.
+      const now = this.now();
+      const recent = (this.postTimes.get(target.channel) ?? []).filter((t) => now - t < 1000);
+      if (recent.length >= 1) return { retryAfter: 1 };
+      recent.push(now);
+      this.postTimes.set(target.channel, recent);
+      const msg: FakeMessage = {
+        channel: target.channel,
+        ts: this.ts(),
+        text: a.text as string | undefined,
+        blocks: a.blocks as unknown[] | undefined,
+        thread_ts: a.thread_ts as string | undefined,
+      };
+      this.messages.push(msg);
+      return {
+        ok: true,
+        channel: msg.channel,
+        ts: msg.ts,
+        message: { ...msg, user: this.botUserId, bot_id: this.botId },
+      };
+    },
+    "chat.postEphemeral": (a) => {
+      const target = this.postable(a.channel);
+      if ("error" in target) return { ok: false, error: target.error };
+      if (typeof a.user !== "string" || !this.users.has(a.user))
+        return { ok: false, error: "user_not_found" };
+      const problem = messageProblem(a, {});
+      if (problem) return { ok: false, ...problem };
+      return { ok: true, message_ts: this.ts() };
+    },
+    "chat.update": (a) => {
+      const msg = this.messages.find((m) => m.channel === a.channel && m.ts === a.ts && !m.deleted);
+      if (!msg) return { ok: false, error: "message_not_found" };
+      const problem = messageProblem(a, {});
+      if (problem) return { ok: false, ...problem };
+      if (a.text !== undefined) msg.text = a.text as string;
+      if (a.blocks !== undefined) msg.blocks = a.blocks as unknown[];
+      return { ok: true, channel: msg.channel, ts: msg.ts, text: msg.text };
+    },
+    "chat.delete": (a) => {
+      const msg = this.messages.find((m) => m.channel === a.channel && m.ts === a.ts && !m.deleted);
+      if (!msg) return { ok: false, error: "message_not_found" };
+      msg.deleted = true;
+      return { ok: true, channel: msg.channel, ts: msg.ts };
+    },
+    "views.open": (a) => {
+      const problems = checkView(a.view);
+      if (problems.length) return invalid(problems);
+      const trig = this.triggerProblem(a.trigger_id);
+      if (trig) return { ok: false, error: trig };
+      return this.storeView(a.view as Json);
+    },
+    "views.push": (a) => {
+      const problems = checkView(a.view);
+      if (problems.length) return invalid(problems);
+      const trig = this.triggerProblem(a.trigger_id);
+      if (trig) return { ok: false, error: trig };
+      return this.storeView(a.view as Json);
+    },
+    "views.update": (a) => {
+      const existing =
+        typeof a.view_id === "string"
+          ? this.views.get(a.view_id)
+          : [...this.views.values()].find((v) => v.external_id && v.external_id === a.external_id);
+      if (!existing) return { ok: false, error: "not_found" };
+      if (a.hash !== undefined && a.hash !== existing.hash) return { ok: false, error: "hash_conflict" };
+      const problems = checkView(a.view);
+      if (problems.length) return invalid(problems);
+      return this.storeView(a.view as Json, undefined, existing);
+    },
+    "views.publish": (a) => {
+      if (typeof a.user_id !== "string" || !a.user_id) return { ok: false, error: "invalid_arguments" };
+      if ((a.view as Json | undefined)?.type !== "home")
+        return invalid(["[ERROR] must be home [json-pointer:/view/type]"]);
+      const problems = checkView(a.view);
+      if (problems.length) return invalid(problems);
+      const existing = [...this.views.values()].find((v) => v.user === a.user_id && v.view.type === "home");
+      return this.storeView(a.view as Json, a.user_id, existing);
+    },
+    "users.info": (a) => {
+      const u = this.users.get(String(a.user));
+      if (!u) return { ok: false, error: "user_not_found" };
+      return {
+        ok: true,
+        user: {
+          id: u.id,
+          name: u.name,
+          real_name: u.real_name ?? u.name,
+          tz: u.tz ?? "America/Los_Angeles",
+          tz_offset: u.tz_offset ?? -28800,
+          is_bot: u.is_bot ?? false,
+          profile: { display_name: u.name, real_name: u.real_name ?? u.name },
+        },
+      };
+    },
+    "usergroups.users.list": (a) => {
+      const users = this.userGroups.get(String(a.usergroup));
+      if (!users) return { ok: false, error: "no_such_subteam" };
+      return { ok: true, users };
+    },
+    "conversations.info": (a) => {
+      const c = this.channels.get(String(a.channel));
+      if (!c) return { ok: false, error: "channel_not_found" };
+      return { ok: true, channel: { ...c } };
+    },
+    "files.info": (a) => {
+      const f = this.files.get(String(a.file));
+      if (!f) return { ok: false, error: "file_not_found" };
+      return { ok: true, file: this.fileJson(f) };
+    },
+    "files.getUploadURLExternal": (a) => {
+      const length = Number(a.length);
+      if (typeof a.filename !== "string" || !a.filename || !Number.isInteger(length) || length < 1)
+        return { ok: false, error: "invalid_arguments" };
+      const fileId = this.id("F");
+      this.pendingUploads.set(fileId, { filename: a.filename, length });
+      return { ok: true, upload_url: `${this.url}/upload/${fileId}`, file_id: fileId };
+    },
+    "files.completeUploadExternal": (a) => {
+      const list = a.files;
+      if (!Array.isArray(list) || list.length === 0) return { ok: false, error: "invalid_arguments" };
+      const done: Json[] = [];
+      for (const item of list as Json[]) {
+        const pending = this.pendingUploads.get(String(item.id));
+        if (!pending?.content) return { ok: false, error: "file_not_found" };
+        this.pendingUploads.delete(String(item.id));
+        const channel = typeof a.channel_id === "string" ? a.channel_id : undefined;
+        if (channel) {
+          const target = this.postable(channel);
+          if ("error" in target) return { ok: false, error: target.error };
+        }
+        const f = this.addFile({
+          id: String(item.id),
+          name: pending.filename,
+          title: typeof item.title === "string" ? item.title : pending.filename,
+          content: pending.content,
+          channels: channel ? [channel] : [],
+        });
+        done.push(this.fileJson(f));
+      }
+      return { ok: true, files: done };
+    },
+  };
+}
+
+function invalid(messages: string[]): Json {
+  return { ok: false, error: "invalid_arguments", response_metadata: { messages } };
+}
+
+/** What Slack would refuse in a message body (chat.* or response_url). */
+function messageProblem(a: Json, opts: { responseUrl?: boolean }): Json | undefined {
+  if (opts.responseUrl && a.delete_original === true) return undefined;
+  const text = a.text;
+  const hasBlocks = Array.isArray(a.blocks) && a.blocks.length > 0;
+  if (a.blocks !== undefined) {
+    const problems = checkMessageBlocks(a.blocks);
+    if (problems.length) return { error: "invalid_blocks", response_metadata: { messages: problems } };
+  }
+  // Slack only warns about blocks without fallback text; the fake refuses so tests catch it.
+  if (typeof text !== "string" || text.trim() === "") {
+    return hasBlocks
+      ? { error: "no_text", response_metadata: { messages: ["[ERROR] blocks given without fallback text"] } }
+      : { error: "no_text" };
+  }
+  if (text.length > LIMITS.messageText) return { error: "msg_too_long" };
+  return undefined;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function parseArgs(req: IncomingMessage, raw: Buffer): Json {
+  const type = req.headers["content-type"] ?? "";
+  if (raw.length === 0) return {};
+  if (type.includes("application/json")) return JSON.parse(raw.toString("utf8")) as Json;
+  const out: Json = {};
+  for (const [k, v] of new URLSearchParams(raw.toString("utf8"))) {
+    if (JSON_FIELDS.has(k)) {
+      try {
+        out[k] = JSON.parse(v);
+      } catch {
+        out[k] = v;
+      }
+    } else out[k] = v;
+  }
+  return out;
+}

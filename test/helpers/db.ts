@@ -1,0 +1,72 @@
+// A fresh, isolated database for a test file:
+//   const db = await openTestDb();   ...   await db.close();
+// PGlite in memory by default; when DATABASE_URL is set (CI sets it), a new
+// database `test_<random>` on that server, dropped again by close().
+// `storeBackends()` lists the backends this run can test, for describe.each.
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { type Db, openDb } from "../../src/store/db.ts";
+
+export type StoreBackend = "pglite" | "postgres";
+
+export const postgresUrl = (): string | undefined => process.env.DATABASE_URL?.trim() || undefined;
+
+/** ["pglite"], plus "postgres" when DATABASE_URL is set. */
+export function storeBackends(): StoreBackend[] {
+  return postgresUrl() ? ["pglite", "postgres"] : ["pglite"];
+}
+
+export interface TestDb extends Db {
+  /** The test database's own URL (postgres only), for a second process or pool on it. */
+  readonly url?: string;
+}
+
+/**
+ * Opens a fresh empty database. `backend` defaults to postgres when
+ * DATABASE_URL is set, else PGlite in memory; `dataDir` (PGlite only) keeps it
+ * in a folder instead, for tests of reopening.
+ */
+export async function openTestDb(
+  backend: StoreBackend = postgresUrl() ? "postgres" : "pglite",
+  opts: { dataDir?: string } = {},
+): Promise<TestDb> {
+  if (backend === "pglite") return openDb({ dataDir: opts.dataDir });
+  const url = await createTestDatabase();
+  const db = await openDb({ databaseUrl: url.toString(), maxConnections: 5 });
+  const close = db.close;
+  return Object.assign(db, {
+    url: url.toString(),
+    async close() {
+      await close();
+      await dropTestDatabase(url);
+    },
+  });
+}
+
+/** Creates `test_<random>` on DATABASE_URL's server; returns its URL. Drop it with dropTestDatabase. */
+export async function createTestDatabase(): Promise<URL> {
+  const admin = postgresUrl();
+  if (!admin) throw new Error("DATABASE_URL is not set: no PostgreSQL server to test on");
+  const name = `test_${randomBytes(6).toString("hex")}`;
+  await withAdmin(admin, (c) => c.query(`create database ${name}`));
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url;
+}
+
+export async function dropTestDatabase(url: URL): Promise<void> {
+  const name = url.pathname.slice(1);
+  if (!/^test_[0-9a-f]+$/.test(name)) throw new Error(`refusing to drop ${name}: not a test database`);
+  // FORCE ends connections a test left open (a pg-boss pool, say).
+  await withAdmin(postgresUrl()!, (c) => c.query(`drop database if exists ${name} with (force)`));
+}
+
+async function withAdmin<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}

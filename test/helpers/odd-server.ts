@@ -1,0 +1,136 @@
+// A second, deliberately odd implementation of the messaging API's transport
+// for client tests: real HTTP on 127.0.0.1 (port 0) whose page envelopes, record
+// wrappers and error bodies differ from the sandbox's, and which can answer
+// 429, 5xx, reset the connection or stall, one scripted reply at a time.
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface RecordedRequest {
+  method: string;
+  /** Path below /v1, without the query string, e.g. `/contacts/5`. */
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage["headers"];
+  body: Buffer;
+  /** The body parsed as JSON when it is JSON. */
+  json?: unknown;
+}
+
+export interface Reply {
+  status?: number;
+  json?: unknown;
+  text?: string;
+  headers?: Record<string, string>;
+  /** Wait this long before answering (a slow service; the client should time out). */
+  delayMs?: number;
+  /** Destroy the socket instead of answering (a connection reset). */
+  reset?: boolean;
+}
+
+export type Handler = Reply | ((req: RecordedRequest) => Reply);
+
+export interface OddServer {
+  /** Base URL, ending with /v1 as the real one does. */
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  /** Scripts the replies of `METHOD /path` (path below /v1): each request takes the next, the last repeats. */
+  on(route: string, ...replies: Handler[]): void;
+  /** Requests seen, optionally only those of `METHOD /path`. */
+  count(route?: string): number;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export async function startOddServer(): Promise<OddServer> {
+  const routes = new Map<string, Handler[]>();
+  const requests: RecordedRequest[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+
+  const answer = (res: ServerResponse, req: IncomingMessage, reply: Reply) => {
+    if (reply.reset) {
+      req.socket.destroy();
+      return;
+    }
+    const headers: Record<string, string> = { ...reply.headers };
+    let payload = "";
+    if (reply.json !== undefined) {
+      headers["content-type"] ??= "application/json";
+      payload = JSON.stringify(reply.json);
+    } else if (reply.text !== undefined) {
+      headers["content-type"] ??= "text/plain; charset=utf-8";
+      payload = reply.text;
+    }
+    res.writeHead(reply.status ?? 200, headers);
+    res.end(payload);
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const url = new URL(req.url ?? "/", "http://localhost");
+      const path = url.pathname.replace(/^\/v1/, "");
+      const body = Buffer.concat(chunks);
+      const recorded: RecordedRequest = {
+        method: req.method ?? "GET",
+        path,
+        query: url.searchParams,
+        headers: req.headers,
+        body,
+      };
+      if (String(req.headers["content-type"] ?? "").includes("json") && body.length > 0) {
+        try {
+          recorded.json = JSON.parse(body.toString("utf8"));
+        } catch {
+          recorded.json = undefined;
+        }
+      }
+      requests.push(recorded);
+      const queue = routes.get(`${recorded.method} ${path}`);
+      let handler: Handler | undefined;
+      if (queue && queue.length > 1) handler = queue.shift();
+      else handler = queue?.[0];
+      const reply: Reply = !handler
+        ? { status: 404, json: { error: { message: `no route ${recorded.method} ${path}` } } }
+        : typeof handler === "function"
+          ? handler(recorded)
+          : handler;
+      if (reply.delayMs) {
+        const t = setTimeout(() => {
+          timers.delete(t);
+          if (!res.destroyed) answer(res, req, reply);
+        }, reply.delayMs);
+        timers.add(t);
+      } else {
+        answer(res, req, reply);
+      }
+    });
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    port,
+    requests,
+    on(route, ...replies) {
+      routes.set(route, replies);
+    },
+    count(route) {
+      if (!route) return requests.length;
+      return requests.filter((r) => `${r.method} ${r.path}` === route).length;
+    },
+    reset() {
+      routes.clear();
+      requests.length = 0;
+    },
+    async close() {
+      for (const t of timers) clearTimeout(t);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

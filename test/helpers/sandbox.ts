@@ -1,0 +1,70 @@
+// Test helpers for the sandbox API: withSandbox() starts one sandbox for a
+// test file (beforeAll) and closes it (afterAll); call() speaks raw HTTP to it.
+import { afterAll, beforeAll } from "vitest";
+import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.ts";
+
+export type { Sandbox, SandboxOptions };
+
+/** Starts a sandbox before the file's tests and closes it after; returns a getter. */
+export function withSandbox(opts: SandboxOptions = {}): () => Sandbox {
+  let sandbox: Sandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox(opts);
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+  return () => {
+    if (!sandbox) throw new Error("the sandbox is not started yet: use the getter inside a test or hook");
+    return sandbox;
+  };
+}
+
+/** A clock tests move by hand; pass `now` to startSandbox. */
+export function manualClock(start = new Date()) {
+  let t = start.getTime();
+  return {
+    now: () => new Date(t),
+    advance(ms: number) {
+      t += ms;
+    },
+  };
+}
+
+export interface CallResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/**
+ * One request to the sandbox. `key` defaults to the read-write key; pass null
+ * to send none. Objects go as JSON; FormData as multipart.
+ */
+export async function call<T = any>(
+  sandbox: Sandbox,
+  method: string,
+  path: string,
+  opts: { body?: unknown; key?: string | null; query?: Record<string, string | number | boolean> } = {},
+): Promise<CallResult<T>> {
+  const url = new URL(sandbox.url + path);
+  for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
+  const headers: Record<string, string> = {};
+  const key = opts.key === undefined ? sandbox.apiKey : opts.key;
+  if (key !== null) headers["x-api-key"] = key;
+  let body: BodyInit | undefined;
+  if (opts.body instanceof FormData) body = opts.body;
+  else if (opts.body !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(opts.body);
+  }
+  const res = await fetch(url, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Not JSON: keep the text.
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T };
+}

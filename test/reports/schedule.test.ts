@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import {
+  formatLocal,
+  lastRunAtOrBefore,
+  nextRuns,
+  parseScheduleArgs,
+  parseTime,
+  type ScheduleSpec,
+} from "../../src/reports/schedule.ts";
+
+function ok(args: string, defaults = {}): ScheduleSpec {
+  const r = parseScheduleArgs(args, defaults);
+  if (!r.ok) throw new Error(`expected ${args} to parse: ${r.message}`);
+  return r.spec;
+}
+
+function bad(args: string, defaults = {}): string {
+  const r = parseScheduleArgs(args, defaults);
+  if (r.ok) throw new Error(`expected ${args} to be refused, got ${r.spec.cron}`);
+  return r.message;
+}
+
+describe("schedule arguments", () => {
+  it("turns the documented cadences into cron", () => {
+    expect(ok("42 every day at 09:00").cron).toBe("0 9 * * *");
+    expect(ok("42 every weekday at 09:00").cron).toBe("0 9 * * 1-5");
+    expect(ok("42 every mon at 09:00").cron).toBe("0 9 * * 1");
+    expect(ok("42 every 6h").cron).toBe("0 */6 * * *");
+    expect(ok("42 every 6 hours").cron).toBe("0 */6 * * *");
+    expect(ok("42 every 6h at 09:30").cron).toBe("30 3,9,15,21 * * *");
+    expect(ok("42 every mon,thu at 17:45").cron).toBe("45 17 * * 1,4");
+    expect(ok("42 every sat-sun at 8am").cron).toBe("0 8 * * 0,6");
+    expect(ok("42 every 24h at 07:15").cron).toBe("15 7 * * *");
+  });
+
+  it("reads the target, zone and channel, with defaults from the caller", () => {
+    const s = ok("running weekday at 7:05pm tz=Europe/Paris <#C0123ABCD|ops>");
+    expect(s.target).toEqual({ kind: "running" });
+    expect(s.time).toEqual({ hour: 19, minute: 5 });
+    expect(s.tz).toBe("Europe/Paris");
+    expect(s.channel).toBe("C0123ABCD");
+    expect(s.description).toBe("every weekday at 19:05 (Europe/Paris)");
+
+    const d = ok("all", { tz: "America/New_York", channel: "C999" });
+    expect(d.target).toEqual({ kind: "all" });
+    expect(d.cron).toBe("0 9 * * *");
+    expect(d.tz).toBe("America/New_York");
+    expect(d.channel).toBe("C999");
+    expect(ok("17 #Reports").channel).toBe("#reports");
+    expect(ok("17").tz).toBe("UTC");
+    expect(ok("17", { tz: "Not/AZone" }).tz).toBe("UTC");
+    expect(ok("17 every day tz = Asia/Tokyo").tz).toBe("Asia/Tokyo");
+  });
+
+  it("refuses bad input with messages naming the part and the rule", () => {
+    expect(bad("")).toMatch(/target: is required/);
+    expect(bad("campaign-x")).toMatch(/`campaign-x` is not a campaign id/);
+    expect(bad("42 at 25:00")).toMatch(/at: `25:00` is not a time; write HH:MM/);
+    expect(bad("42 at")).toMatch(/at: needs a time/);
+    expect(bad("42 tz=Europe/Pariss")).toMatch(/tz: `Europe\/Pariss` is not an IANA time zone; did you mean tz=Europe\/Paris\?/);
+    expect(bad("42 tz=Nowhere")).toMatch(/tz: `Nowhere` is not an IANA time zone/);
+    expect(bad("42 every fortnight")).toMatch(/every: `fortnight` is not a cadence/);
+    expect(bad("42 every 5h")).toMatch(/5h does not divide the day evenly/);
+    expect(bad("42 every day every mon")).toMatch(/every: is given twice/);
+    expect(bad("42 please")).toMatch(/`please` is not understood/);
+    // Several problems are reported together.
+    const many = bad("x at 99:99 tz=Mars/Base");
+    expect(many.split("\n")).toHaveLength(3);
+  });
+
+  it("parses times strictly", () => {
+    expect(parseTime("00:00")).toEqual({ hour: 0, minute: 0 });
+    expect(parseTime("12am")).toEqual({ hour: 0, minute: 0 });
+    expect(parseTime("12pm")).toEqual({ hour: 12, minute: 0 });
+    expect(parseTime("9")).toBeUndefined();
+    expect(parseTime("13pm")).toBeUndefined();
+    expect(parseTime("9:5")).toBeUndefined();
+  });
+});
+
+describe("runs in local time", () => {
+  it("computes the next runs in the schedule's zone, across a DST change", () => {
+    const spec = ok("42 every day at 09:00 tz=Europe/Paris");
+    // 2026-03-29 is the spring-forward day in Europe: 09:00 Paris is 08:00Z before, 07:00Z after.
+    const runs = nextRuns(spec.cron, spec.tz, new Date("2026-03-28T12:00:00Z"), 2);
+    expect(runs.map((d) => d.toISOString())).toEqual(["2026-03-29T07:00:00.000Z", "2026-03-30T07:00:00.000Z"]);
+    expect(formatLocal(runs[0] as Date, spec.tz)).toMatch(/^Sun 29 Mar 2026, 09:00 /);
+  });
+
+  it("finds the last run at or before a moment", () => {
+    const cron = "0 9 * * 1-5";
+    const friday = new Date("2026-03-06T09:00:00Z");
+    expect(lastRunAtOrBefore(cron, "UTC", friday)?.toISOString()).toBe(friday.toISOString());
+    // Sunday noon: the last weekday run was Friday 09:00.
+    expect(lastRunAtOrBefore(cron, "UTC", new Date("2026-03-08T12:00:00Z"))?.toISOString()).toBe(
+      friday.toISOString(),
+    );
+  });
+});

@@ -1,0 +1,21 @@
+import { it } from "vitest";
+import { createBoss } from "../../src/store/boss.ts";
+import { openDb } from "../../src/store/db.ts";
+import { ReportScheduler } from "../../src/reports/scheduler.ts";
+it("dbg", async () => {
+  const t0 = Date.now();
+  const db = await openDb({});
+  console.log("open", Date.now() - t0);
+  const boss = await createBoss(db, { onError: (e) => console.log("ERR", e.message) });
+  console.log("boss", Date.now() - t0);
+  const s = new ReportScheduler({ db, boss, client: {} as never, post: async () => {}, pollingIntervalSeconds: 0.5 });
+  await s.start();
+  console.log("start", Date.now() - t0);
+  const id = await boss.send(s.queue, { scheduleId: 5 });
+  console.log("sent", id, Date.now() - t0);
+  await new Promise((r) => setTimeout(r, 2000));
+  console.log(await boss.getQueueStats(s.queue, { force: true }));
+  await s.stop(); console.log("stopped", Date.now() - t0);
+  await boss.stop({ graceful: false }); console.log("boss stopped", Date.now() - t0);
+  await db.close();
+}, 120000);

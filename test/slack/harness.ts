@@ -1,0 +1,95 @@
+// Starts the Bolt app in HTTP mode on 127.0.0.1 (port 0) against a fake Slack,
+// with a logger the test can read, and a signed-request client for it.
+import { Writable } from "node:stream";
+import pino from "pino";
+import type { CommandCore } from "../../src/commands/types.ts";
+import { loadConfig } from "../../src/config.ts";
+import { createSlackApp, type SlackApp } from "../../src/slack/app.ts";
+import { createSlackBridge, type SlackBridge } from "../../src/slack/bridge.ts";
+import type { SlackHooks } from "../../src/slack/deps.ts";
+import type { EventStore } from "../../src/slack/event-store.ts";
+import { FakeSlack } from "../fakes/slack.ts";
+import { SlackRequests } from "../fakes/slack-requests.ts";
+
+export const SIGNING_SECRET = "test-signing-secret-0123456789abcdef";
+
+export interface Harness {
+  fake: FakeSlack;
+  slack: SlackApp;
+  bridge: SlackBridge;
+  req: SlackRequests;
+  baseUrl: string;
+  logs: Array<Record<string, unknown>>;
+  /** Resolves with the first log line matching, waiting for it. */
+  waitForLog(
+    match: (line: Record<string, unknown>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export function captureLogger() {
+  const logs: Array<Record<string, unknown>> = [];
+  const listeners = new Set<() => void>();
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split("\n").filter(Boolean)) logs.push(JSON.parse(line));
+      for (const l of listeners) l();
+      done();
+    },
+  });
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "info", base: { app: "switchboard" } }, stream);
+  const waitForLog = (match: (line: Record<string, unknown>) => boolean, timeoutMs = 10_000) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const check = () => {
+        const hit = logs.find(match);
+        if (!hit) return false;
+        listeners.delete(check);
+        clearTimeout(timer);
+        resolve(hit);
+        return true;
+      };
+      const timer = setTimeout(() => {
+        listeners.delete(check);
+        reject(new Error("timed out waiting for a log line"));
+      }, timeoutMs);
+      if (!check()) listeners.add(check);
+    });
+  return { logger, logs, waitForLog };
+}
+
+export async function startHarness(
+  makeCore: (bridge: SlackBridge, fake: FakeSlack) => CommandCore | Promise<CommandCore>,
+  opts: { env?: Record<string, string>; hooks?: SlackHooks; store?: EventStore } = {},
+): Promise<Harness> {
+  const fake = await FakeSlack.start();
+  fake.addChannel({ id: "C0GENERAL", name: "general" });
+  fake.addUser({ id: "U0ALICE", name: "alice", tz: "Europe/Paris" });
+  fake.addUser({ id: "U0BOB", name: "bob" });
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: fake.botToken,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: fake.apiUrl,
+    LOG_LEVEL: "silent",
+    ...opts.env,
+  });
+  const { logger, logs, waitForLog } = captureLogger();
+  const bridge = createSlackBridge(config, logger);
+  const core = await makeCore(bridge, fake);
+  const slack = createSlackApp({ core, config, logger, bridge, hooks: opts.hooks, store: opts.store });
+  const { port } = await slack.start({ port: 0, host: "127.0.0.1" });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    fake,
+    slack,
+    bridge,
+    req: new SlackRequests(`${baseUrl}/slack/events`, SIGNING_SECRET, fake),
+    baseUrl,
+    logs,
+    waitForLog,
+    async close() {
+      await slack.stop();
+      await fake.close();
+    },
+  };
+}

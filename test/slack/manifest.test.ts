@@ -1,0 +1,85 @@
+// manifest.yml must be accepted by Slack: it is checked against Slack's
+// published manifest schema (copied, with its MIT license, under
+// test/fixtures/manifest-schema), and against what the app actually uses.
+import { readFileSync } from "node:fs";
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import { beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+
+const dir = new URL("../fixtures/manifest-schema/", import.meta.url);
+const readJson = (path: string) => JSON.parse(readFileSync(new URL(path, dir), "utf8"));
+const BASE = "https://raw.githubusercontent.com/slackapi/manifest-schema/v0.5.0/schemas/";
+
+let validate: ValidateFunction;
+interface Manifest {
+  display_information: Record<string, unknown>;
+  features: { slash_commands: Array<Record<string, unknown>>; app_home: Record<string, unknown> };
+  oauth_config: { scopes: { bot: string[]; user?: string[] } };
+  settings: Record<string, unknown> & {
+    interactivity: { is_enabled: boolean };
+    event_subscriptions: { bot_events: string[] };
+  };
+}
+const manifest = (): Manifest => parse(readFileSync(new URL("../../manifest.yml", import.meta.url), "utf8"));
+
+beforeAll(() => {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  addFormats.default(ajv);
+  // Slack's schema writes some patterns under a non-standard `regex` keyword: check them as patterns.
+  ajv.addKeyword({
+    keyword: "regex",
+    type: "string",
+    schemaType: "string",
+    validate: (re: string, data: string) => new RegExp(re).test(data),
+  });
+  ajv.addSchema(readJson("schemas/manifest.schema.1.0.0.json"), `${BASE}manifest.schema.1.0.0.json`);
+  ajv.addSchema(readJson("schemas/manifest.schema.2.0.0.json"), `${BASE}manifest.schema.2.0.0.json`);
+  validate = ajv.compile(readJson("manifest.schema.json"));
+});
+
+describe("manifest.yml", () => {
+  it("is valid against Slack's manifest schema", () => {
+    const ok = validate(manifest());
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+  });
+
+  it("is checked for real: the schema refuses broken manifests", () => {
+    const broken = manifest();
+    broken.features.slash_commands[0] = { ...broken.features.slash_commands[0], command: "sb" };
+    expect(validate(broken)).toBe(false);
+    const unknown = manifest();
+    unknown.settings.socket_mode = true;
+    expect(validate(unknown)).toBe(false);
+    const color = manifest();
+    color.display_information.background_color = "blue!!";
+    expect(validate(color)).toBe(false);
+  });
+
+  it("declares /sb with escaping, Socket Mode, interactivity, the Home tab and the events the app handles", () => {
+    const m = manifest();
+    expect(m.features.slash_commands).toEqual([
+      expect.objectContaining({ command: "/sb", should_escape: true }),
+    ]);
+    expect(m.settings.socket_mode_enabled).toBe(true);
+    expect(m.settings.interactivity.is_enabled).toBe(true);
+    expect(m.features.app_home.home_tab_enabled).toBe(true);
+    expect([...m.settings.event_subscriptions.bot_events].sort()).toEqual(["app_home_opened", "file_shared"]);
+  });
+
+  it("asks for the bot scopes it uses and no more", () => {
+    expect([...manifest().oauth_config.scopes.bot].sort()).toEqual(
+      [
+        "chat:write",
+        "chat:write.public",
+        "commands",
+        "files:read",
+        "files:write",
+        "usergroups:read",
+        "users:read",
+      ].sort(),
+    );
+    expect(manifest().oauth_config.scopes.user).toBeUndefined();
+  });
+});

@@ -1,0 +1,180 @@
+// A small, real CommandCore for the Slack tests that need answers the real
+// core does not give on purpose (a crash, a slow form, an over-limit
+// message). It keeps the interface's promises: confirm runs a write once.
+import type { KnownBlock, ModalView } from "@slack/types";
+import { ACTION, type Actor, type CommandCore, type Reply } from "../../src/commands/types.ts";
+
+const section = (text: string): KnownBlock => ({ type: "section", text: { type: "mrkdwn", text } });
+
+export class TestCore implements CommandCore {
+  /** Campaign sends actually performed, by confirmation id. */
+  readonly sends: string[] = [];
+  readonly dismissed: string[] = [];
+  readonly lines: Array<{ line: string; actor: Actor }> = [];
+  private readonly pending = new Map<string, { campaign: string; state: "pending" | "done" | "dropped" }>();
+  private seq = 0;
+  /** Runs before a `slowform` modal is returned (a test ages the trigger here). */
+  beforeSlowForm: () => void = () => {};
+
+  async run(line: string, actor: Actor): Promise<Reply> {
+    this.lines.push({ line, actor });
+    const words = line
+      .replace(/^\/\S+\s*/, "")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
+    const [cmd = "help", ...rest] = words;
+    if (cmd === "help")
+      return {
+        visibility: "ephemeral",
+        text: "Switchboard help",
+        blocks: [section("*Commands*: help, tags, …")],
+      };
+    if (cmd === "tags") {
+      const page = Number(rest.find((w) => w.startsWith("page="))?.slice(5) ?? 1);
+      return {
+        visibility: "ephemeral",
+        text: `Tags, page ${page} of 3`,
+        blocks: [
+          section(`Tags page ${page} of 3: tag-${page}a, tag-${page}b`),
+          {
+            type: "actions",
+            elements: [
+              ...(page > 1
+                ? [
+                    {
+                      type: "button" as const,
+                      action_id: `${ACTION.run}:2`,
+                      text: { type: "plain_text" as const, text: "Previous" },
+                      value: `tags page=${page - 1}`,
+                    },
+                  ]
+                : []),
+              ...(page < 3
+                ? [
+                    {
+                      type: "button" as const,
+                      action_id: ACTION.run,
+                      text: { type: "plain_text" as const, text: "Next" },
+                      value: `tags page=${page + 1}`,
+                    },
+                  ]
+                : []),
+            ],
+          },
+        ],
+      };
+    }
+    if (cmd === "tag" && rest[0] === "add") {
+      return {
+        visibility: "in_channel",
+        text: `Tag ${rest[1]} created`,
+        blocks: [section(`Tag *${rest[1]}* created.`)],
+      };
+    }
+    if (cmd === "campaign" && rest[1] === "send") {
+      const id = `c${++this.seq}`;
+      this.pending.set(id, { campaign: rest[0] ?? "?", state: "pending" });
+      return {
+        visibility: "ephemeral",
+        text: `Send campaign ${rest[0]}?`,
+        confirmation: { id, prompt: `Send campaign ${rest[0]}?` },
+        blocks: [
+          section(`Send campaign *${rest[0]}* to 3 recipients?`),
+          {
+            type: "actions",
+            elements: [
+              {
+                type: "button",
+                action_id: ACTION.confirm,
+                text: { type: "plain_text", text: "Send" },
+                value: id,
+                style: "danger",
+              },
+              {
+                type: "button",
+                action_id: ACTION.dismiss,
+                text: { type: "plain_text", text: "Cancel" },
+                value: id,
+              },
+            ],
+          },
+        ],
+      };
+    }
+    if (cmd === "campaign" && rest[0] === "new")
+      return {
+        visibility: "ephemeral",
+        text: "Opening the campaign form",
+        blocks: [],
+        modal: form("New campaign"),
+      };
+    if (cmd === "slowform") {
+      this.beforeSlowForm();
+      return { visibility: "ephemeral", text: "The form is ready", blocks: [], modal: form("Slow form") };
+    }
+    if (cmd === "boom") throw new Error("database exploded at /srv/secret/path.ts:42");
+    if (cmd === "long")
+      return {
+        visibility: "ephemeral",
+        text: "Many",
+        blocks: Array.from({ length: 60 }, (_, i) => section(`row ${i}`)),
+      };
+    if (cmd === "toolong")
+      return { visibility: "ephemeral", text: "Too long", blocks: [section("x".repeat(3001))] };
+    return {
+      visibility: "ephemeral",
+      text: `Unknown command ${cmd}`,
+      blocks: [section(`Unknown command \`${cmd}\``)],
+    };
+  }
+
+  async confirm(id: string, actor: Actor): Promise<Reply> {
+    const p = this.pending.get(id);
+    if (!p)
+      return {
+        visibility: "ephemeral",
+        text: "No such confirmation",
+        blocks: [section("No such confirmation.")],
+      };
+    if (p.state !== "pending")
+      return {
+        visibility: "ephemeral",
+        text: "Already handled",
+        blocks: [section("This was already handled.")],
+      };
+    p.state = "done";
+    // Let the other click arrive while this one is "sending".
+    await new Promise((r) => setTimeout(r, 50));
+    this.sends.push(id);
+    return {
+      visibility: "in_channel",
+      text: `Campaign ${p.campaign} is sending`,
+      blocks: [section(`Campaign *${p.campaign}* is sending (confirmed by <@${actor.userId}>).`)],
+    };
+  }
+
+  async dismiss(id: string): Promise<Reply> {
+    const p = this.pending.get(id);
+    if (p?.state === "pending") p.state = "dropped";
+    this.dismissed.push(id);
+    return { visibility: "ephemeral", text: "Cancelled", blocks: [section("Cancelled: nothing was sent.")] };
+  }
+}
+
+function form(title: string): ModalView {
+  return {
+    type: "modal",
+    callback_id: "sb_test_form",
+    title: { type: "plain_text", text: title },
+    submit: { type: "plain_text", text: "Create" },
+    blocks: [
+      {
+        type: "input",
+        block_id: "name",
+        label: { type: "plain_text", text: "Name" },
+        element: { type: "plain_text_input", action_id: "value" },
+      },
+    ],
+  };
+}
