@@ -65,7 +65,9 @@ async function writeCsv(path: string, rows: number): Promise<void> {
     }
   }
   await write(batch);
-  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    out.end((err?: Error | null) => (err ? reject(err) : resolve())),
+  );
 }
 
 // ---------------------------------------------------------------- child side
@@ -191,7 +193,12 @@ export async function run(rows = 1_000_000): Promise<BenchRow[]> {
     const flow = await runChild("flow", file, sink.url);
     const perSecond = (r: ChildResult) => Math.round(r.rows / (r.ms / 1000));
     return [
-      { name: `bare csv-parse (${size})`, figure: perSecond(bare), unit: "rows/s", peakRssMb: round(bare.peakRssMb) },
+      {
+        name: `bare csv-parse (${size})`,
+        figure: perSecond(bare),
+        unit: "rows/s",
+        peakRssMb: round(bare.peakRssMb),
+      },
       {
         name: "preview: decode, parse, map, validate",
         figure: perSecond(preview),

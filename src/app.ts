@@ -114,7 +114,8 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       async close() {
         if (closed) return;
         closed = true;
-        for (const close of closers) await close().catch((err) => logger.warn({ err: String(err) }, "close failed"));
+        for (const close of closers)
+          await close().catch((err) => logger.warn({ err: String(err) }, "close failed"));
       },
     };
   } catch (err) {

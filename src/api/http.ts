@@ -217,6 +217,8 @@ const FIELD = /^[A-Za-z_$][\w$]*(?:\.[\w$]+|\[\d+\])*$/;
 /** One "field rule" message of a validation error, as NestJS's class-validator writes them. */
 function problemOf(message: string): FieldProblem {
   if (message.startsWith("(body) ")) return { field: "(body)", rule: message.slice(7) };
+  const each = /^each value in (\S+) (.+)$/.exec(message);
+  if (each) return { field: each[1]!, rule: `each value ${each[2]}` };
   const extra = /^property (\S+) should not exist$/.exec(message);
   if (extra) return { field: extra[1]!, rule: "is not a member this operation accepts" };
   const space = message.indexOf(" ");
@@ -253,7 +255,8 @@ export function problemsOf(body: unknown): FieldProblem[] {
     }
     return out;
   }
-  if (typeof messages === "string") return [problemOf(messages)];
+  // A single text is a sentence about the request, not a "field rule" pair.
+  if (typeof messages === "string") return [{ field: "(body)", rule: messages }];
   return [];
 }
 

@@ -32,7 +32,13 @@ export const limitArg = z.coerce
 
 /** Ids as `1,2,3` or several words: the registry already split them into a list. */
 export const idList = z.preprocess(
-  (v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v),
+  (v) =>
+    typeof v === "string"
+      ? v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : v,
   z.array(z.preprocess(stripHash, idSchema), {
     error: "must be one or more ids",
   }),
@@ -45,7 +51,10 @@ export const requiredText = (what = "text") =>
     .min(1, { error: "must not be empty" });
 
 /** An option that names a choice, case-insensitively: `status=Approved` is `approved`. */
-export const choice = <T extends readonly [string, ...string[]]>(values: T, transform?: (v: string) => string) =>
+export const choice = <T extends readonly [string, ...string[]]>(
+  values: T,
+  transform?: (v: string) => string,
+) =>
   z.preprocess(
     (v) => (typeof v === "string" ? (transform ? transform(v) : v.toLowerCase()) : v),
     z.enum(values, { error: () => `must be one of ${values.join(", ")}` }),
@@ -70,9 +79,13 @@ export function takeRecipient(
   const ref = /^(contact|user):#?(\S*)$/i.exec(first);
   if (ref) {
     const id = idSchema.safeParse(ref[2]);
-    if (!id.success) return { error: `${ref[1]!.toLowerCase()}:<id> needs a positive number after the colon` };
+    if (!id.success)
+      return { error: `${ref[1]!.toLowerCase()}:<id> needs a positive number after the colon` };
     return {
-      recipient: ref[1]!.toLowerCase() === "contact" ? { kind: "contact", contactId: id.data } : { kind: "user", chatUserId: id.data },
+      recipient:
+        ref[1]!.toLowerCase() === "contact"
+          ? { kind: "contact", contactId: id.data }
+          : { kind: "user", chatUserId: id.data },
       rest: words.slice(1),
     };
   }

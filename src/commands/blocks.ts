@@ -136,7 +136,8 @@ export function finishBlocks(blocks: KnownBlock[]): KnownBlock[] {
 export function mrkdwnToText(text: string): string {
   return text
     .replace(/<([^>|]+)\|([^>]*)>/g, (_m, target: string, label: string) => {
-      if (target.startsWith("@") || target.startsWith("!subteam^")) return label.startsWith("@") ? label : `@${label}`;
+      if (target.startsWith("@") || target.startsWith("!subteam^"))
+        return label.startsWith("@") ? label : `@${label}`;
       if (target.startsWith("#")) return `#${label}`;
       return label === target || target === `mailto:${label}` ? label : `${label} (${target})`;
     })

@@ -24,9 +24,16 @@ import { actions, context, esc, escPlaceholders, finishBlocks, LIMITS, section, 
 import { ALL_COMMANDS } from "./defs/index.ts";
 import { apiErrorReply, errorReply, inputErrorReply, usageLines } from "./errors.ts";
 import { mention, Permissions, type ResolveGroupMembers } from "./permissions.ts";
-import { type AnySpec, ArgumentError, bindArguments, type CommandContext, Registry, UserError } from "./registry.ts";
+import {
+  type AnySpec,
+  ArgumentError,
+  bindArguments,
+  type CommandContext,
+  Registry,
+  UserError,
+} from "./registry.ts";
 import { show } from "./render.ts";
-import { stripCommandName, TokenizeError, type Token, tokenize } from "./tokenize.ts";
+import { stripCommandName, type Token, TokenizeError, tokenize } from "./tokenize.ts";
 import { ACTION, type Actor, type CommandCore, type Reply } from "./types.ts";
 
 export interface CoreOptions {
@@ -93,7 +100,11 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
 
   /** Last line of defence: the key never leaves in an answer, whatever a record held. */
   const scrub = (reply: Reply): Reply => {
-    const finished: Reply = { ...reply, text: truncate(reply.text, LIMITS.fallbackText), blocks: finishBlocks(reply.blocks) };
+    const finished: Reply = {
+      ...reply,
+      text: truncate(reply.text, LIMITS.fallbackText),
+      blocks: finishBlocks(reply.blocks),
+    };
     if (!opts.apiKey || opts.apiKey.length < 4) return finished;
     const json = JSON.stringify(finished);
     if (!json.includes(opts.apiKey)) return finished;
@@ -127,7 +138,11 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
             const e = err as { status?: number; kind?: string; message?: string };
             // A refusal before any request (client-side validation) is not a write.
             const reached = !(e.kind === "validation" && e.status === undefined);
-            if (reached) Object.assign(entry, { status: e.status, answer: { error: e.kind ?? "error", message: show(e.message, 300) } });
+            if (reached)
+              Object.assign(entry, {
+                status: e.status,
+                answer: { error: e.kind ?? "error", message: show(e.message, 300) },
+              });
             else entry.operation = "";
             throw err;
           } finally {
@@ -172,7 +187,9 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     });
     scored.sort((x, y) => x.d - y.d);
     const close = scored.filter((s) => s.d <= 0.5).slice(0, 3);
-    const suggestions = (close.length ? close : scored.slice(0, 3)).map((s) => `• \`/sb ${esc(s.spec.usage)}\``);
+    const suggestions = (close.length ? close : scored.slice(0, 3)).map(
+      (s) => `• \`/sb ${esc(s.spec.usage)}\``,
+    );
     return errorReply(
       `There is no command \`/sb ${esc(typed.join(" "))}\`. Closest:\n${suggestions.join("\n")}`,
       "`/sb help` lists every command.",
@@ -204,7 +221,8 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     try {
       tokens = tokenize(text);
     } catch (err) {
-      if (err instanceof TokenizeError) return { reply: errorReply(`Could not read the command: ${esc(err.message)}.`) };
+      if (err instanceof TokenizeError)
+        return { reply: errorReply(`Could not read the command: ${esc(err.message)}.`) };
       throw err;
     }
     if (tokens.length === 0) tokens = tokenize("help");
@@ -217,7 +235,10 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     try {
       raw = bindArguments(spec, match);
     } catch (err) {
-      if (err instanceof ArgumentError) return { reply: errorReply(`\`/sb ${esc(spec.words.join(" "))}\`: ${esc(err.message)}`, usageLines(spec)) };
+      if (err instanceof ArgumentError)
+        return {
+          reply: errorReply(`\`/sb ${esc(spec.words.join(" "))}\`: ${esc(err.message)}`, usageLines(spec)),
+        };
       throw err;
     }
     const parsed = spec.schema.safeParse(raw);
@@ -247,7 +268,9 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
         const minutes = Math.round(ttlMs / 60_000);
         const blocks: KnownBlock[] = [
           ...preview.blocks,
-          context(`Only ${who(actor)} can confirm. This request expires in ${minutes} minute${minutes === 1 ? "" : "s"}.`),
+          context(
+            `Only ${who(actor)} can confirm. This request expires in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+          ),
           confirmationButtons(c, "Confirm"),
         ];
         return scrub({
@@ -278,8 +301,13 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
   };
 
   const explain = (c: Confirmation | undefined, actor: Actor): Reply => {
-    if (!c) return errorReply("That confirmation does not exist (or was never stored). Run the command again.");
-    const by = c.decidedBy ? (c.decidedBy === "shell" ? "the shell operator" : `<@${c.decidedBy}>`) : "someone";
+    if (!c)
+      return errorReply("That confirmation does not exist (or was never stored). Run the command again.");
+    const by = c.decidedBy
+      ? c.decidedBy === "shell"
+        ? "the shell operator"
+        : `<@${c.decidedBy}>`
+      : "someone";
     const at = c.decidedAt ? c.decidedAt.toISOString().replace(/\.\d+Z$/, "Z") : "";
     switch (c.state) {
       case "running":
@@ -289,7 +317,9 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
       case "failed":
         return errorReply(`This was confirmed by ${by} at ${at} and failed; run the command again to retry.`);
       case "dismissed":
-        return errorReply(`This was cancelled by ${by} at ${at}. Run the command again if you still want it.`);
+        return errorReply(
+          `This was cancelled by ${by} at ${at}. Run the command again if you still want it.`,
+        );
       default:
         if (c.expired) return errorReply("This confirmation has expired. Run the command again.");
         if (c.actor !== actor.userId) {
@@ -308,11 +338,17 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
         await finishConfirmation(opts.db, claimed.id, "failed", result);
         return scrub(reply);
       };
-      if (!spec) return fail(errorReply("This confirmation names a command that no longer exists."), { error: "unknown command" });
+      if (!spec)
+        return fail(errorReply("This confirmation names a command that no longer exists."), {
+          error: "unknown command",
+        });
       const verdict = await permissions.check(actor, spec.scope);
       if (!verdict.ok) return fail(refusal(spec, verdict.allowed), { error: "refused" });
       const parsed = spec.schema.safeParse(claimed.command.raw);
-      if (!parsed.success) return fail(inputErrorReply(spec, describeIssues(parsed.error, claimed.command.raw)), { error: "invalid" });
+      if (!parsed.success)
+        return fail(inputErrorReply(spec, describeIssues(parsed.error, claimed.command.raw)), {
+          error: "invalid",
+        });
       const ctx = makeContext(actor, claimed.command.line, tokenize(claimed.command.line));
       try {
         const reply = await spec.run(parsed.data, ctx);
@@ -320,9 +356,14 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
         return scrub(reply);
       } catch (err) {
         const reply =
-          err instanceof UserError ? errorReply(escPlaceholders(err.message)) : apiErrorReply(err, { spec, id: claimed.command.raw.id });
+          err instanceof UserError
+            ? errorReply(escPlaceholders(err.message))
+            : apiErrorReply(err, { spec, id: claimed.command.raw.id });
         log?.info({ command: spec.id, kind: (err as { kind?: string }).kind }, "confirmed command failed");
-        return fail(reply, { error: (err as { kind?: string }).kind ?? "error", text: truncate(reply.text, 500) });
+        return fail(reply, {
+          error: (err as { kind?: string }).kind ?? "error",
+          text: truncate(reply.text, 500),
+        });
       }
     } catch (err) {
       log?.error({ err }, "confirm failed");

@@ -30,7 +30,10 @@ export function errorReply(message: string, detail?: string): Reply {
 /** A bad command line: every problem with its field, and the usage. */
 export function inputErrorReply(spec: AnySpec, problems: FieldProblem[]): Reply {
   const lines = problems.map((p) => `• *${esc(p.field)}* ${esc(p.rule)}`);
-  return errorReply(`\`/sb ${esc(spec.words.join(" "))}\`: ${lines.length > 1 ? "\n" : ""}${lines.join("\n")}`, usageLines(spec));
+  return errorReply(
+    `\`/sb ${esc(spec.words.join(" "))}\`: ${lines.length > 1 ? "\n" : ""}${lines.join("\n")}`,
+    usageLines(spec),
+  );
 }
 
 /** API field names mapped back to the option names a person types. */
@@ -75,14 +78,18 @@ export function apiErrorReply(err: unknown, ctx: ErrorContext = {}): Reply {
   const e = err as AnyApiError;
   const usage = ctx.spec ? usageLines(ctx.spec) : undefined;
   if (!isApiError(err)) {
-    return errorReply("Something went wrong inside Switchboard; the error is logged. Try again, and tell the operator if it persists.");
+    return errorReply(
+      "Something went wrong inside Switchboard; the error is logged. Try again, and tell the operator if it persists.",
+    );
   }
   if (e instanceof ValidationError) {
     const lines = e.problems.map((p) => `• *${esc(friendlyField(p.field))}* ${esc(p.rule)}`);
     return errorReply(`The messaging API refused the input:\n${lines.join("\n") || esc(e.message)}`, usage);
   }
   if (e instanceof AuthenticationError) {
-    return errorReply("The API key is not valid (the messaging API answered 401). Ask the operator to check MESSAGING_API_KEY.");
+    return errorReply(
+      "The API key is not valid (the messaging API answered 401). Ask the operator to check MESSAGING_API_KEY.",
+    );
   }
   if (e instanceof PermissionError) {
     return errorReply(
@@ -92,7 +99,10 @@ export function apiErrorReply(err: unknown, ctx: ErrorContext = {}): Reply {
   if (e instanceof NotFoundError) {
     const noun = ctx.spec?.noun ?? "record";
     const id = ctx.id !== undefined ? ` #${esc(String(ctx.id))}` : "";
-    return errorReply(`No such ${noun}${id} (or it was deleted).`, e.message ? `The API said: ${esc(e.message)}` : undefined);
+    return errorReply(
+      `No such ${noun}${id} (or it was deleted).`,
+      e.message ? `The API said: ${esc(e.message)}` : undefined,
+    );
   }
   if (e instanceof ConflictError) {
     return errorReply(`The messaging API refused: ${esc(e.message)}`);

@@ -3,10 +3,10 @@
 // src/commands/defs/*.ts; this file knows none of them.
 import type { KnownBlock } from "@slack/types";
 import type { z } from "zod";
-import type { MessagingApi } from "../api/types.ts";
 import type { OperationName } from "../api/operations.ts";
-import type { Actor, Reply } from "./types.ts";
+import type { MessagingApi } from "../api/types.ts";
 import type { Token } from "./tokenize.ts";
+import type { Actor, Reply } from "./types.ts";
 
 /** read: anyone; write: SWITCHBOARD_WRITERS; broadcast: SWITCHBOARD_BROADCASTERS. */
 export type CommandScope = "read" | "write" | "broadcast";
@@ -140,8 +140,16 @@ export class Registry {
         }
       }
       if (!ok) continue;
-      const cand = { m: { spec, slots, rest: tokens.slice(spec.words.length) }, literals, len: spec.words.length };
-      if (!best || cand.literals > best.literals || (cand.literals === best.literals && cand.len > best.len)) {
+      const cand = {
+        m: { spec, slots, rest: tokens.slice(spec.words.length) },
+        literals,
+        len: spec.words.length,
+      };
+      if (
+        !best ||
+        cand.literals > best.literals ||
+        (cand.literals === best.literals && cand.len > best.len)
+      ) {
         best = cand;
       }
     }
@@ -232,7 +240,10 @@ export function bindArguments(spec: AnySpec, match: Match): Record<string, unkno
     } else if (p.rest === "list") {
       const taken = words.slice(i);
       i = words.length;
-      const items = taken.flatMap((t) => t.text.split(",")).map((s) => s.trim()).filter(Boolean);
+      const items = taken
+        .flatMap((t) => t.text.split(","))
+        .map((s) => s.trim())
+        .filter(Boolean);
       if (items.length) raw[p.name] = items;
     } else if (i < words.length) {
       raw[p.name] = words[i]!.text;
@@ -240,8 +251,13 @@ export function bindArguments(spec: AnySpec, match: Match): Record<string, unkno
     }
   }
   if (i < words.length) {
-    const extraWords = words.slice(i).map((t) => t.text).join(" ");
-    throw new ArgumentError(`unexpected "${extraWords}": this command takes ${positionals.length ? positionals.map((p) => `<${p.name}>`).join(" ") : "no more words"}`);
+    const extraWords = words
+      .slice(i)
+      .map((t) => t.text)
+      .join(" ");
+    throw new ArgumentError(
+      `unexpected "${extraWords}": this command takes ${positionals.length ? positionals.map((p) => `<${p.name}>`).join(" ") : "no more words"}`,
+    );
   }
   return raw;
 }

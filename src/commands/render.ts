@@ -71,7 +71,12 @@ export function recordPairs(r: ApiRecord, first: string[] = []): Array<[string, 
   return pairs;
 }
 
-export function recordReply(title: string, r: ApiRecord, first: string[] = [], extra: KnownBlock[] = []): Reply {
+export function recordReply(
+  title: string,
+  r: ApiRecord,
+  first: string[] = [],
+  extra: KnownBlock[] = [],
+): Reply {
   const pairs = recordPairs(r, first);
   return {
     visibility: "ephemeral",
@@ -105,14 +110,19 @@ export function pageReply<T extends ApiRecord>(v: PageView<T>): Reply {
   const lines = page.items.map(v.line);
   if (lines.length === 0) blocks.push(section(v.empty ?? `No ${v.plural}.`));
   else blocks.push(...linesToSections(lines));
-  const position = v.pageLine ? pagePosition(page, v.plural) : `${page.total ?? page.items.length} ${v.plural}`;
+  const position = v.pageLine
+    ? pagePosition(page, v.plural)
+    : `${page.total ?? page.items.length} ${v.plural}`;
   blocks.push(context(v.footer ? `${position} · ${v.footer}` : position));
 
   if (v.pageLine) {
     const hasNext =
-      page.total !== undefined ? page.page * page.limit < page.total : page.items.length >= page.limit && page.items.length > 0;
+      page.total !== undefined
+        ? page.page * page.limit < page.total
+        : page.items.length >= page.limit && page.items.length > 0;
     const buttons = [];
-    if (page.page > 1) buttons.push({ text: "‹ Previous", actionId: ACTION.run, value: v.pageLine(page.page - 1) });
+    if (page.page > 1)
+      buttons.push({ text: "‹ Previous", actionId: ACTION.run, value: v.pageLine(page.page - 1) });
     if (hasNext) buttons.push({ text: "Next ›", actionId: ACTION.run, value: v.pageLine(page.page + 1) });
     if (buttons.length) blocks.push(actions(buttons));
   }
@@ -125,6 +135,9 @@ export function pageReply<T extends ApiRecord>(v: PageView<T>): Reply {
 
 /** `#12` in bold followed by the parts that are present, for one line of a list. */
 export function listLine(id: unknown, ...parts: unknown[]): string {
-  const shown = parts.map((p) => show(p, 200)).filter(Boolean).map(esc);
+  const shown = parts
+    .map((p) => show(p, 200))
+    .filter(Boolean)
+    .map(esc);
   return `*#${esc(show(id))}* ${shown.join(" · ")}`.trim();
 }

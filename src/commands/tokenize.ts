@@ -72,7 +72,8 @@ export function tokenize(line: string): Token[] {
         while (j < n && !family.has(line[j]!)) {
           if (line[j] === "<") {
             const close = line.indexOf(">", j);
-            if (close === -1) throw new TokenizeError(`unterminated Slack link starting at "${line.slice(j, j + 20)}"`);
+            if (close === -1)
+              throw new TokenizeError(`unterminated Slack link starting at "${line.slice(j, j + 20)}"`);
             inner += decodeSlackEscape(line.slice(j + 1, close));
             j = close + 1;
           } else {
@@ -80,7 +81,8 @@ export function tokenize(line: string): Token[] {
             j++;
           }
         }
-        if (j >= n) throw new TokenizeError(`missing closing quote for the text starting at ${line.slice(i, i + 20)}`);
+        if (j >= n)
+          throw new TokenizeError(`missing closing quote for the text starting at ${line.slice(i, i + 20)}`);
         text += decodeEntities(inner);
         quoted = true;
         allPlain = false;
@@ -89,7 +91,8 @@ export function tokenize(line: string): Token[] {
       }
       if (c === "<") {
         const close = line.indexOf(">", i);
-        if (close === -1) throw new TokenizeError(`unterminated Slack link starting at "${line.slice(i, i + 20)}"`);
+        if (close === -1)
+          throw new TokenizeError(`unterminated Slack link starting at "${line.slice(i, i + 20)}"`);
         text += decodeSlackEscape(line.slice(i + 1, close));
         allPlain = false;
         i = close + 1;

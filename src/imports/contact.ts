@@ -4,6 +4,7 @@
 import type { CountryCode } from "libphonenumber-js";
 import type { ColumnMapping, FieldDefinition } from "./headers.ts";
 import { normalizePhone, type PhoneFailure } from "./phone.ts";
+import { PhoneRows } from "./phone-set.ts";
 import type { SourceRow } from "./rows.ts";
 import { cleanText, normalizeEmail, normalizeFieldValue, splitName } from "./values.ts";
 
@@ -29,8 +30,8 @@ export type RowResult = { ok: true; row: number; values: ContactValues } | { ok:
  * second row with a phone already seen is refused (the first one is kept).
  */
 export class RowValidator {
-  // E.164 digits fit a double exactly (15 digits < 2^53): a number key keeps a 1,000,000-row file's set small.
-  private readonly seen = new Map<number, number>();
+  // E.164 digits fit a double exactly (15 digits < 2^53), which keeps a 1,000,000-row file's set small.
+  private readonly seen = new PhoneRows();
   private readonly fieldKeys: string[];
   private readonly fieldTypes: Array<string | undefined>;
 
@@ -61,7 +62,9 @@ export class RowValidator {
       const first = this.seen.get(Number(e164.slice(1)));
       if (first !== undefined) {
         code = "duplicate";
-        reasons.push(`phone ${e164} is already on row ${first} (only the first row with a phone is imported)`);
+        reasons.push(
+          `phone ${e164} is already on row ${first} (only the first row with a phone is imported)`,
+        );
       }
     } else {
       code = phone.code;

@@ -23,7 +23,9 @@ export function errorsCsv(errors: Iterable<ErrorLine>): string {
   const lines: string[][] = [["row", "phone", "reason"]];
   for (const e of errors) {
     lines.push(
-      [e.row === undefined ? "" : String(e.row), e.phone ?? "", e.reason ?? e.message ?? ""].map(neutralizeCell),
+      [e.row === undefined ? "" : String(e.row), e.phone ?? "", e.reason ?? e.message ?? ""].map(
+        neutralizeCell,
+      ),
     );
   }
   // CRLF and a BOM: what Excel expects of a CSV it is to open with accents intact.

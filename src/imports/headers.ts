@@ -153,7 +153,9 @@ function classify(header: string, fields: readonly FieldDefinition[]): Classifie
   const h = normalizeHeader(header);
   const standard = SYNONYM_INDEX.get(h);
   if (standard && CANONICAL.has(h)) return { kind: "standard", ...standard };
-  const field = fields.find((f) => normalizeHeader(f.key) === h || (f.label && normalizeHeader(f.label) === h));
+  const field = fields.find(
+    (f) => normalizeHeader(f.key) === h || (f.label && normalizeHeader(f.label) === h),
+  );
   if (field) return { kind: "field", key: field.key };
   if (standard) return { kind: "standard", ...standard };
   // Google Contacts numbers its repeated columns: "Phone 7 - Value".
@@ -164,7 +166,10 @@ function classify(header: string, fields: readonly FieldDefinition[]): Classifie
 }
 
 /** The mapping a file's headers suggest; the user may change it before the import. */
-export function suggestMapping(headers: readonly string[], fields: readonly FieldDefinition[] = []): SuggestedMapping {
+export function suggestMapping(
+  headers: readonly string[],
+  fields: readonly FieldDefinition[] = [],
+): SuggestedMapping {
   const mapping: ColumnMapping = {
     phone: [],
     first_name: null,
@@ -184,7 +189,11 @@ export function suggestMapping(headers: readonly string[], fields: readonly Fiel
       ignored.push({ column, header, reason: c.reason });
     } else if (c.kind === "field") {
       if (c.key in mapping.fields) {
-        ignored.push({ column, header, reason: `field ${c.key} already comes from ${label(headers, mapping.fields[c.key]!)}` });
+        ignored.push({
+          column,
+          header,
+          reason: `field ${c.key} already comes from ${label(headers, mapping.fields[c.key]!)}`,
+        });
       } else mapping.fields[c.key] = column;
     } else if (c.target === "phone") {
       phones.push({ column, rank: c.rank });
@@ -288,7 +297,7 @@ export function resolveMapping(
 
 function findColumn(headers: readonly string[], ref: string | number): number | null {
   if (typeof ref === "number") return ref < headers.length ? ref : null;
-  const exact = headers.findIndex((h) => h === ref);
+  const exact = headers.indexOf(ref);
   if (exact >= 0) return exact;
   const wanted = normalizeHeader(ref);
   const loose = headers.findIndex((h) => normalizeHeader(h) === wanted);

@@ -3,7 +3,7 @@
 // normalized CSV to POST /contacts/import. See docs/imports.md.
 export type { ContactValues, FailureCode, RowFailure } from "./contact.ts";
 export { DELIMITER_NAMES, type Delimiter } from "./delimiter.ts";
-export { type TextEncoding } from "./encoding.ts";
+export type { TextEncoding } from "./encoding.ts";
 export { type ErrorLine, errorsCsv, neutralizeCell } from "./error-report.ts";
 export { ImportFileError } from "./errors.ts";
 export { contentHash } from "./hash.ts";

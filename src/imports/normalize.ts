@@ -73,7 +73,9 @@ export function normalizedCsv(
   }
   const unknownKeys = Object.keys(mapping.fields).filter((k) => !fields.some((f) => f.key === k));
   if (unknownKeys.length > 0) {
-    throw new MappingError(unknownKeys.map((k) => `fields.${k}: the organization has no contact field with this key`));
+    throw new MappingError(
+      unknownKeys.map((k) => `fields.${k}: the organization has no contact field with this key`),
+    );
   }
 
   // Row map: rowMap[i] is the upload row of the normalized CSV's data row i (its row i + 2).
@@ -96,7 +98,9 @@ export function normalizedCsv(
       .filter((c): c is number => c !== null && c >= opened.headers.length);
     if (outOfRange.length > 0) {
       await opened.rows.return(undefined);
-      throw new MappingError([`the file has ${opened.headers.length} columns; the mapping names column ${outOfRange[0]! + 1}`]);
+      throw new MappingError([
+        `the file has ${opened.headers.length} columns; the mapping names column ${outOfRange[0]! + 1}`,
+      ]);
     }
     const validator = new RowValidator(mapping, fields, country);
     let rows = 0;
@@ -150,6 +154,10 @@ export function normalizedCsv(
 
 /** The name of the forwarded file: always CSV, whatever the upload was ("Contacts.xlsx" → "Contacts.csv"). */
 export function normalizedFileName(uploadName: string): string {
-  const base = uploadName.replace(/[/\\]/g, "_").replace(/\.[^.]*$/, "").trim() || "contacts";
+  const base =
+    uploadName
+      .replace(/[/\\]/g, "_")
+      .replace(/\.[^.]*$/, "")
+      .trim() || "contacts";
   return `${base}.csv`;
 }

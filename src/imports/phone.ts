@@ -8,9 +8,7 @@ import {
   validatePhoneNumberLength,
 } from "libphonenumber-js";
 
-export type PhoneResult =
-  | { ok: true; e164: string }
-  | { ok: false; code: PhoneFailure; reason: string };
+export type PhoneResult = { ok: true; e164: string } | { ok: false; code: PhoneFailure; reason: string };
 
 export type PhoneFailure =
   | "phone_missing"
@@ -68,7 +66,10 @@ export function normalizePhone(raw: string, defaultCountry: CountryCode): PhoneR
 
   const ext = EXTENSION.exec(text);
   if (ext && /\d/.test(text.slice(0, ext.index))) {
-    return fail("phone_extension", `phone ${text} has an extension (${ext[0].trim()}), which a contact phone cannot hold`);
+    return fail(
+      "phone_extension",
+      `phone ${text} has an extension (${ext[0].trim()}), which a contact phone cannot hold`,
+    );
   }
   let compact = text.replace(PUNCTUATION, "");
   if (/[a-z]/i.test(compact)) return fail("phone_characters", `phone ${text} contains letters`);

@@ -1,7 +1,6 @@
 // The preview of an upload: the file is read once, as a stream, and checked
 // row by row exactly as the import will check it; only counts, a few sample
 // rows and the first failures are kept, so memory stays bounded whatever its size.
-import type { CountryCode } from "libphonenumber-js";
 import { type FailureCode, type RowFailure, RowValidator } from "./contact.ts";
 import { DELIMITER_NAMES } from "./delimiter.ts";
 import {
@@ -82,7 +81,9 @@ export async function previewImport(source: ImportSource, options: PreviewOption
     if (options.mapping === undefined) {
       ({ mapping, ignored } = suggestMapping(headers, fields));
       if (mapping.phone.length === 0) {
-        problems.push(`no column looks like a phone number (columns: ${headers.map((_, i) => label(headers, i)).join(", ")}): choose the phone column`);
+        problems.push(
+          `no column looks like a phone number (columns: ${headers.map((_, i) => label(headers, i)).join(", ")}): choose the phone column`,
+        );
       }
     } else {
       mapping = resolveMapping(headers, options.mapping, fields);
@@ -96,7 +97,10 @@ export async function previewImport(source: ImportSource, options: PreviewOption
   const columns = outputColumns(mapping);
   const validator = mapping.phone.length > 0 ? new RowValidator(mapping, fields, country) : undefined;
   const preview: ImportPreview = {
-    shape: { ...opened.shape, delimiterName: opened.shape.delimiter && DELIMITER_NAMES[opened.shape.delimiter] },
+    shape: {
+      ...opened.shape,
+      delimiterName: opened.shape.delimiter && DELIMITER_NAMES[opened.shape.delimiter],
+    },
     headers,
     mapping,
     columns: columnUses(headers, mapping),

@@ -1,9 +1,10 @@
 // Opens an upload as a header and a stream of rows, whatever its container
 // (CSV in any of its encodings and delimiters, or xlsx), counting the bytes
 // as they pass for progress.
+
+import { csvRows } from "./csv-rows.ts";
 import { type Delimiter, detectDelimiter } from "./delimiter.ts";
 import { decodeHead, decodeText, detectEncoding, type TextEncoding } from "./encoding.ts";
-import { csvRows } from "./csv-rows.ts";
 import { ImportFileError } from "./errors.ts";
 import { detectFormat, type FileFormat, type ImportSource, openBytes, tap, withHead } from "./source.ts";
 import { xlsxRows } from "./xlsx-rows.ts";

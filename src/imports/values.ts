@@ -41,7 +41,11 @@ const FALSE = new Set(["false", "no", "n", "0", "non", "nein"]);
 const MONTH_FIRST = new Set(["US", "PH", "FM", "MH", "PW", "GU", "AS", "PR", "VI", "MP", "UM", "BZ"]);
 
 /** A custom field value checked against the field's type (text, number, date, boolean). */
-export function normalizeFieldValue(raw: string, type: string | undefined, country: CountryCode): ValueResult {
+export function normalizeFieldValue(
+  raw: string,
+  type: string | undefined,
+  country: CountryCode,
+): ValueResult {
   const text = cleanText(raw);
   if (text === "") return ok("");
   switch (type) {

@@ -51,7 +51,9 @@ export function chartSvg(campaigns: CampaignSummary[], title: string): string {
     parts.push(`<text x="20" y="${y + 15}" font-size="13" fill="#1D1C1D">${xml(label)}</text>`);
     let x = LABEL_W;
     if (c.total === 0) {
-      parts.push(`<rect x="${x}" y="${y}" width="${barW}" height="${BAR_H}" fill="#F4F4F4" stroke="#DDDDDD"/>`);
+      parts.push(
+        `<rect x="${x}" y="${y}" width="${barW}" height="${BAR_H}" fill="#F4F4F4" stroke="#DDDDDD"/>`,
+      );
     } else {
       for (const s of STATUSES) {
         const w = (c.counts[s] / c.total) * barW;
@@ -69,7 +71,9 @@ export function chartSvg(campaigns: CampaignSummary[], title: string): string {
   });
   let y = TOP + Math.max(1, rows.length) * ROW_H;
   if (extra > 0) {
-    parts.push(`<text x="20" y="${y + 12}" font-size="13" fill="#616061">…and ${extra} more campaigns</text>`);
+    parts.push(
+      `<text x="20" y="${y + 12}" font-size="13" fill="#616061">…and ${extra} more campaigns</text>`,
+    );
     y += 24;
   }
   // Legend: swatches in one row across the width.
@@ -87,14 +91,24 @@ export function chartSvg(campaigns: CampaignSummary[], title: string): string {
 export function chartPng(campaigns: CampaignSummary[], title: string): Uint8Array {
   const svg = chartSvg(campaigns, title);
   // System fonts (DejaVu/Liberation on Debian); without any, resvg draws the bars and skips the text.
-  const r = new Resvg(svg, { font: { loadSystemFonts: true, defaultFontFamily: "DejaVu Sans" }, background: "#FFFFFF" });
+  const r = new Resvg(svg, {
+    font: { loadSystemFonts: true, defaultFontFamily: "DejaVu Sans" },
+    background: "#FFFFFF",
+  });
   return r.render().asPng();
 }
 
 export function chartFile(campaigns: CampaignSummary[], title: string, stamp: string): ReportFile {
   const alt = campaigns
     .slice(0, 10)
-    .map((c) => `${c.name}: ${STATUSES.filter((s) => c.counts[s] > 0).map((s) => `${c.counts[s]} ${s}`).join(", ") || "no recipients"}`)
+    .map(
+      (c) =>
+        `${c.name}: ${
+          STATUSES.filter((s) => c.counts[s] > 0)
+            .map((s) => `${c.counts[s]} ${s}`)
+            .join(", ") || "no recipients"
+        }`,
+    )
     .join("; ");
   return {
     filename: `campaign-report-${stamp}.png`,

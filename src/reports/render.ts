@@ -10,7 +10,13 @@ import { formatLocal, type ReportTarget } from "./schedule.ts";
 import { type CampaignSummary, type Counts, type Report, STATUSES } from "./summary.ts";
 
 /** Slack's limits for a message. */
-export const LIMITS = { blocks: 50, sectionText: 3000, fields: 10, headerText: 150, contextElements: 10 } as const;
+export const LIMITS = {
+  blocks: 50,
+  sectionText: 3000,
+  fields: 10,
+  headerText: 150,
+  contextElements: 10,
+} as const;
 /** Campaigns shown in detail; the rest go in the compact table. */
 export const DETAIL_LIMIT = 8;
 /** Rows per table section: 25 rows of at most ~90 characters stay far under 3000. */
@@ -86,10 +92,15 @@ export function statusLines(c: CampaignSummary, previous?: Counts): string {
   }).join("\n");
 }
 
-const alertOf = (c: CampaignSummary, threshold: number) => c.rates.failed !== null && c.rates.failed > threshold;
+const alertOf = (c: CampaignSummary, threshold: number) =>
+  c.rates.failed !== null && c.rates.failed > threshold;
 
 export const targetLabel = (t: ReportTarget) =>
-  t.kind === "campaign" ? `campaign ${t.id}` : t.kind === "running" ? "running campaigns" : "recent campaigns";
+  t.kind === "campaign"
+    ? `campaign ${t.id}`
+    : t.kind === "running"
+      ? "running campaigns"
+      : "recent campaigns";
 
 function failedButtonValue(id: number) {
   return `campaign ${id} recipients status=failed`;
@@ -103,7 +114,10 @@ function detailBlocks(c: CampaignSummary, i: number, opts: RenderOptions): Known
     block_id: `c${i}_head`,
     text: {
       type: "mrkdwn",
-      text: clip(`*${esc(c.name)}*  ·  #${c.id}  ·  ${icon} ${esc(c.status)}  ·  ${num(c.total)} recipients`, 3000),
+      text: clip(
+        `*${esc(c.name)}*  ·  #${c.id}  ·  ${icon} ${esc(c.status)}  ·  ${num(c.total)} recipients`,
+        3000,
+      ),
     },
   };
   if (c.counts.failed > 0) {
@@ -129,7 +143,9 @@ function detailBlocks(c: CampaignSummary, i: number, opts: RenderOptions): Known
   ];
   if (prev) {
     const d = c.total - STATUSES.reduce((n, s) => n + (prev.counts[s] ?? 0), 0);
-    facts.push(`since ${formatLocal(prev.slotAt, opts.tz)}: ${d === 0 ? "no new recipients" : `${delta(c.total, c.total - d)} recipients`}`);
+    facts.push(
+      `since ${formatLocal(prev.slotAt, opts.tz)}: ${d === 0 ? "no new recipients" : `${delta(c.total, c.total - d)} recipients`}`,
+    );
   }
   const notes = [facts.join("  ·  ")];
   if (c.partial) {
@@ -196,7 +212,11 @@ export function renderReport(report: Report, opts: RenderOptions): ReportMessage
   ].filter(Boolean);
   const top: KnownBlock[] = [
     { type: "header", block_id: "title", text: { type: "plain_text", text: title, emoji: true } },
-    { type: "context", block_id: "meta", elements: [{ type: "mrkdwn", text: clip(meta.join("  ·  "), 3000) }] },
+    {
+      type: "context",
+      block_id: "meta",
+      elements: [{ type: "mrkdwn", text: clip(meta.join("  ·  "), 3000) }],
+    },
   ];
   if (opts.lateSlot) {
     top.push({
@@ -251,7 +271,9 @@ export function renderReport(report: Report, opts: RenderOptions): ReportMessage
   }
   for (const e of report.errors) notes.push(`:grey_question: ${esc(e.message)}`);
   if (report.omitted > 0) {
-    notes.push(`…and ${num(report.omitted)} more campaign${report.omitted === 1 ? "" : "s"} not in this report (it keeps to the most recent ones to save API requests).`);
+    notes.push(
+      `…and ${num(report.omitted)} more campaign${report.omitted === 1 ? "" : "s"} not in this report (it keeps to the most recent ones to save API requests).`,
+    );
   }
   // A context block holds at most 10 elements: the notes go in as lines of a few elements.
   for (let i = 0; i < notes.length; i += 10) {
@@ -280,7 +302,9 @@ export function renderReport(report: Report, opts: RenderOptions): ReportMessage
             {
               type: "context",
               block_id: "continued",
-              elements: [{ type: "mrkdwn", text: `Campaign report, continued (part ${i + 1} of ${messages.length})` }],
+              elements: [
+                { type: "mrkdwn", text: `Campaign report, continued (part ${i + 1} of ${messages.length})` },
+              ],
             },
             ...blocks,
           ],

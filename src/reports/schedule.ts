@@ -40,7 +40,9 @@ export interface ScheduleDefaults {
   channel?: string;
 }
 
-export type ParseResult = { ok: true; spec: ScheduleSpec } | { ok: false; problems: FieldProblem[]; message: string };
+export type ParseResult =
+  | { ok: true; spec: ScheduleSpec }
+  | { ok: false; problems: FieldProblem[]; message: string };
 
 export const DEFAULT_TIME = { hour: 9, minute: 0 } as const;
 
@@ -74,7 +76,8 @@ export function parseTarget(word: string | undefined): ReportTarget | FieldProbl
   if (!w) return { field: "target", rule: "is required: a campaign id, `running` or `all`" };
   if (w === "running") return { kind: "running" };
   if (w === "all") return { kind: "all" };
-  if (/^\d+$/.test(w) && Number(w) > 0 && Number.isSafeInteger(Number(w))) return { kind: "campaign", id: Number(w) };
+  if (/^\d+$/.test(w) && Number(w) > 0 && Number.isSafeInteger(Number(w)))
+    return { kind: "campaign", id: Number(w) };
   return { field: "target", rule: `\`${word}\` is not a campaign id, \`running\` or \`all\`` };
 }
 
@@ -180,7 +183,11 @@ export function cronOf(cadence: Cadence, time: { hour: number; minute: number },
   }
 }
 
-export function describeCadence(cadence: Cadence, time: { hour: number; minute: number }, tz: string): string {
+export function describeCadence(
+  cadence: Cadence,
+  time: { hour: number; minute: number },
+  tz: string,
+): string {
   const at = `${pad(time.hour)}:${pad(time.minute)}`;
   switch (cadence.kind) {
     case "daily":
@@ -240,7 +247,10 @@ export function parseScheduleArgs(input: string | string[], defaults: ScheduleDe
     if (low === "every" || low === "each") {
       const next = tokens[i + 1];
       if (!next) {
-        problems.push({ field: "every", rule: "needs a cadence: day, weekday, mon…sun or a number of hours like 6h" });
+        problems.push({
+          field: "every",
+          rule: "needs a cadence: day, weekday, mon…sun or a number of hours like 6h",
+        });
         continue;
       }
       i++;
@@ -252,7 +262,11 @@ export function parseScheduleArgs(input: string | string[], defaults: ScheduleDe
       }
       once("every");
       const c = parseCadence(word);
-      if (!c) problems.push({ field: "every", rule: `\`${next}\` is not a cadence; use day, weekday, mon…sun or 6h` });
+      if (!c)
+        problems.push({
+          field: "every",
+          rule: `\`${next}\` is not a cadence; use day, weekday, mon…sun or 6h`,
+        });
       else cadence = c;
       continue;
     }

@@ -4,8 +4,9 @@
 // posts through the injected `post`, and marks it posted. The claim row makes
 // posting happen at most once per slot whatever retries or processes do; see
 // docs/reports.md for the states and the trade-off.
-import { hostname } from "node:os";
+
 import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import type { PgBoss } from "pg-boss";
 import type { MessagingApi } from "../api/types.ts";
 import type { Db } from "../store/db.ts";
@@ -24,7 +25,7 @@ export const systemClock: Clock = { now: () => new Date() };
 /** What the Slack side returns for a posted message: its `ts`, kept with the run. */
 export type PostResult = { ref?: string } | undefined;
 /** chat.postMessage (and the chart upload) for one message; the Slack side supplies it. */
-export type PostFn = (channel: string, message: ReportMessage) => Promise<PostResult | void>;
+export type PostFn = (channel: string, message: ReportMessage) => Promise<PostResult>;
 
 /**
  * Thrown by `post` when Slack answered and refused the message (so nothing was
@@ -143,7 +144,9 @@ export class ReportScheduler {
       retryLimit: this.retry.limit,
       retryDelay: this.retry.delaySeconds,
       retryBackoff: this.retry.backoff,
-      ...(this.retry.backoff && this.retry.maxDelaySeconds ? { retryDelayMax: this.retry.maxDelaySeconds } : {}),
+      ...(this.retry.backoff && this.retry.maxDelaySeconds
+        ? { retryDelayMax: this.retry.maxDelaySeconds }
+        : {}),
     };
     if (await this.boss.getQueue(this.queue)) await this.boss.updateQueue(this.queue, retry);
     else await this.boss.createQueue(this.queue, retry);
@@ -215,7 +218,11 @@ export class ReportScheduler {
       const slot = lastRunAtOrBefore(s.cron, s.tz, now);
       if (!slot || slot < s.createdAt) continue;
       const run = await this.store.getRun(s.id, slot);
-      if (run && run.state !== "failed" && !(run.state === "claimed" && run.leaseUntil && run.leaseUntil < now)) {
+      if (
+        run &&
+        run.state !== "failed" &&
+        !(run.state === "claimed" && run.leaseUntil && run.leaseUntil < now)
+      ) {
         continue;
       }
       const late = now.getTime() - slot.getTime() > this.lateAfterMs;
@@ -246,7 +253,12 @@ export class ReportScheduler {
     if (!s) return { kind: "gone" };
     const now = this.clock.now();
     const late = (opts.late ?? false) || now.getTime() - slot.getTime() > this.lateAfterMs;
-    const run = await this.store.claimRun(scheduleId, slot, { worker: this.workerId, now, leaseMs: this.leaseMs, late });
+    const run = await this.store.claimRun(scheduleId, slot, {
+      worker: this.workerId,
+      now,
+      leaseMs: this.leaseMs,
+      late,
+    });
     if (!run) return { kind: "skipped", reason: "slot already taken" };
     const w = this.workerId;
 
@@ -256,7 +268,10 @@ export class ReportScheduler {
       ({ report, messages } = await this.build(s, { lateSlot: run.late ? slot : undefined }));
     } catch (err) {
       await this.store.markFailed(scheduleId, slot, w, this.clock.now(), message(err), true);
-      this.log.warn({ scheduleId, slot, err: message(err), attempt: run.attempts }, "report failed: will retry");
+      this.log.warn(
+        { scheduleId, slot, err: message(err), attempt: run.attempts },
+        "report failed: will retry",
+      );
       throw err;
     }
 
@@ -295,9 +310,15 @@ export class ReportScheduler {
   }
 
   /** The summary and its messages for a schedule, with the change since its previous report. */
-  async build(s: ScheduleRow, extra: { lateSlot?: Date } = {}): Promise<{ report: Report; messages: ReportMessage[] }> {
+  async build(
+    s: ScheduleRow,
+    extra: { lateSlot?: Date } = {},
+  ): Promise<{ report: Report; messages: ReportMessage[] }> {
     const target = targetFromText(s.target);
-    const report = await summarize(this.opts.client, target, { lane: "background", now: () => this.clock.now() });
+    const report = await summarize(this.opts.client, target, {
+      lane: "background",
+      now: () => this.clock.now(),
+    });
     const previous = await this.store.getSnapshots(s.id);
     const chart =
       this.opts.chart === false || report.campaigns.length === 0
@@ -331,6 +352,10 @@ export async function reportNow(
   const chart =
     opts.chart === false || report.campaigns.length === 0
       ? undefined
-      : chartFile(report.campaigns, `Campaign report · ${targetLabel(target)}`, String(report.generatedAt.getTime()));
+      : chartFile(
+          report.campaigns,
+          `Campaign report · ${targetLabel(target)}`,
+          String(report.generatedAt.getTime()),
+        );
   return renderReport(report, { failureAlert: opts.failureAlert, tz: opts.tz, chart });
 }

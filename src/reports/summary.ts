@@ -7,7 +7,7 @@
 // Every call goes in the client's background lane.
 import { NotFoundError } from "../api/errors.ts";
 import { RECIPIENT_STATUSES, type RecipientStatus } from "../api/schemas.ts";
-import type { Campaign, CallOptions, MessagingApi } from "../api/types.ts";
+import type { CallOptions, Campaign, MessagingApi } from "../api/types.ts";
 import type { ReportTarget } from "./schedule.ts";
 
 export const STATUSES = RECIPIENT_STATUSES;
@@ -211,7 +211,12 @@ async function selectCampaigns(
 export async function summarize(
   client: MessagingApi,
   target: ReportTarget,
-  opts: { lane?: "background" | "interactive"; signal?: AbortSignal; now?: () => Date; pageCap?: number } = {},
+  opts: {
+    lane?: "background" | "interactive";
+    signal?: AbortSignal;
+    now?: () => Date;
+    pageCap?: number;
+  } = {},
 ): Promise<Report> {
   const call: CallOptions = { lane: opts.lane ?? "background", signal: opts.signal };
   const sel = await selectCampaigns(client, target, call);
@@ -222,7 +227,11 @@ export async function summarize(
   // report of 25 campaigns must not queue 175 requests ahead of a person's command.
   for (const id of sel.ids) {
     try {
-      const s = await summarizeCampaign(client, id, { ...call, campaign: sel.records.get(id), pageCap: opts.pageCap });
+      const s = await summarizeCampaign(client, id, {
+        ...call,
+        campaign: sel.records.get(id),
+        pageCap: opts.pageCap,
+      });
       requests += s.requests;
       campaigns.push(s);
     } catch (err) {

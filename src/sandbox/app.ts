@@ -45,7 +45,9 @@ export async function buildApp(
     logger: opts.logger ? undefined : false,
     bodyLimit: 5 * 1024 * 1024,
   }) as unknown as FastifyInstance;
-  const limiter = new RateLimiter({ read: opts.readLimit, write: opts.writeLimit }, () => ctx.now().getTime());
+  const limiter = new RateLimiter({ read: opts.readLimit, write: opts.writeLimit }, () =>
+    ctx.now().getTime(),
+  );
   const keys = new Map(opts.keys.map((k) => [k.secret, k]));
 
   // An empty body is "no body" (POST /contacts/{id}/opt-out has none), not a JSON error.
@@ -90,7 +92,9 @@ export async function buildApp(
       return reply.code(err.statusCode).headers(err.headers).send(err.body);
     }
     if (err instanceof DuplicateError) {
-      return reply.code(409).send({ statusCode: 409, message: `${err.field}: ${err.message}`, error: reasonOf(409) });
+      return reply
+        .code(409)
+        .send({ statusCode: 409, message: `${err.field}: ${err.message}`, error: reasonOf(409) });
     }
     const status = (err as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {

@@ -10,7 +10,8 @@ function convert(type: string, value: unknown): { ok: true; value: unknown } | {
   if (value === null) return { ok: true, value: null };
   switch (type) {
     case "number": {
-      const n = typeof value === "number" ? value : typeof value === "string" ? Number(value.trim()) : Number.NaN;
+      const n =
+        typeof value === "number" ? value : typeof value === "string" ? Number(value.trim()) : Number.NaN;
       if (typeof value === "string" && value.trim() === "") return { ok: false, rule: "must be a number" };
       return Number.isFinite(n) ? { ok: true, value: n } : { ok: false, rule: "must be a number" };
     }
@@ -23,7 +24,8 @@ function convert(type: string, value: unknown): { ok: true; value: unknown } | {
     }
     case "date": {
       const text = String(value).trim();
-      if (/^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text))) return { ok: true, value: text };
+      if (/^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text)))
+        return { ok: true, value: text };
       return { ok: false, rule: "must be a date written YYYY-MM-DD" };
     }
     default:

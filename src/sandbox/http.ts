@@ -42,7 +42,8 @@ export class HttpError extends Error {
 export const badRequest = (messages: string[]) => new HttpError(400, messages);
 export const problemsError = (problems: FieldProblem[]) =>
   badRequest(problems.map((p) => formatProblems([p])));
-export const notFound = (what: string, id: number | string) => new HttpError(404, `${what} ${id} was not found`);
+export const notFound = (what: string, id: number | string) =>
+  new HttpError(404, `${what} ${id} was not found`);
 export const conflict = (message: string) => new HttpError(409, message);
 export const unprocessable = (message: string) => new HttpError(422, message);
 

@@ -3,7 +3,7 @@
 // file (so the form fields may come before or after it), then read row by row
 // (csv-parse, exceljs streaming reader) and written in batches, one statement
 // per batch, inside one transaction: a file that cannot be read changes nothing.
-import { createReadStream, createWriteStream, openSync, readSync, closeSync } from "node:fs";
+import { closeSync, createReadStream, createWriteStream, openSync, readSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,14 +11,21 @@ import { pipeline } from "node:stream/promises";
 import { parse } from "csv-parse";
 import ExcelJS from "exceljs";
 import type { FastifyRequest } from "fastify";
-import { z } from "zod";
-import { createContactSchema, describeIssues, formatProblems, importContactsFieldsSchema } from "../api/schemas.ts";
+import type { z } from "zod";
+import {
+  createContactSchema,
+  describeIssues,
+  formatProblems,
+  importContactsFieldsSchema,
+} from "../api/schemas.ts";
 import type { ImportContact } from "../store/sandbox/store.ts";
 import type { SandboxContext } from "./app.ts";
 import { checkCustomFields } from "./custom-fields.ts";
 import { badRequest, HttpError, parseWith } from "./http.ts";
 
 const BATCH = 2000;
+// A bulk import changes the table enough that search plans need fresh statistics.
+const ANALYZE_AFTER = 1000;
 const CONTACT_COLUMNS = ["phone", "first_name", "last_name", "email"] as const;
 // The row's own members, checked by the shared create schema (custom fields apart).
 const rowSchema = createContactSchema.omit({ custom_fields: true });
@@ -61,7 +68,12 @@ export async function importContacts(ctx: SandboxContext, req: FastifyRequest): 
     }
     const kind = kindOf(file);
     const rows = kind === "csv" ? csvRows(file.path) : xlsxRows(file.path);
-    return await writeRows(ctx, rows, { updateExisting: form.updateExisting, groupId: form.groupId });
+    const outcome = await writeRows(ctx, rows, {
+      updateExisting: form.updateExisting,
+      groupId: form.groupId,
+    });
+    if (outcome.created + outcome.updated >= ANALYZE_AFTER) await ctx.store.analyzeContacts();
+    return outcome;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -199,7 +211,8 @@ async function writeRows(
       }
       if (batch.size >= BATCH) await flush();
     }
-    if (!header) throw badRequest(["file has no header row: the first row must name the columns, phone first"]);
+    if (!header)
+      throw badRequest(["file has no header row: the first row must name the columns, phone first"]);
     await flush();
     return outcome;
   });

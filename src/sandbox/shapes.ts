@@ -3,7 +3,8 @@
 // keep the member names the spec uses for each resource: contacts are
 // snake_case (phone, first_name, custom_fields), everything else camelCase
 // (integrationId, bodyText). Absent values are null; times are ISO strings.
-import { isUnreachablePhone } from "../store/sandbox/store.ts";
+
+import { placeholdersOf } from "../api/schemas.ts";
 import type {
   CampaignRow,
   ChannelRow,
@@ -18,12 +19,17 @@ import type {
   TagRow,
   TemplateRow,
 } from "../store/sandbox/store.ts";
-import { placeholdersOf } from "../api/schemas.ts";
+import { isUnreachablePhone } from "../store/sandbox/store.ts";
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
 /** Every list: `{ data, meta: { total, page, limit, totalPages } }`. */
-export function page<T, R>(rows: T[], total: number, q: { page: number; limit: number }, shape: (row: T) => R) {
+export function page<T, R>(
+  rows: T[],
+  total: number,
+  q: { page: number; limit: number },
+  shape: (row: T) => R,
+) {
   return {
     data: rows.map(shape),
     meta: { total, page: q.page, limit: q.limit, totalPages: Math.ceil(total / q.limit) },
@@ -104,7 +110,10 @@ export const template = (r: TemplateRow) => ({
   updatedAt: iso(r.updated_at),
 });
 
-export const templateSync = (channelId: number, result: { approved: number; rejected: number; total: number }) => ({
+export const templateSync = (
+  channelId: number,
+  result: { approved: number; rejected: number; total: number },
+) => ({
   channelId,
   synced: result.total,
   approved: result.approved,

@@ -4,10 +4,10 @@
 // order and ends. Confirmations become y/N prompts; piped input has no one to
 // ask, so only `--yes` confirms there.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { userInfo } from "node:os";
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { createInterface as createPromptInterface } from "node:readline/promises";
-import { userInfo } from "node:os";
 import { blocksToText } from "../commands/blocks.ts";
 import type { Actor, CommandCore, Reply } from "../commands/types.ts";
 
@@ -43,7 +43,13 @@ function safeUserName(): string | undefined {
 /** A reply as text; the confirm buttons are left out (the shell asks instead). */
 export function replyToText(reply: Reply): string {
   const blocks = reply.confirmation
-    ? reply.blocks.filter((b) => !(b.type === "actions" && b.elements.some((e) => "action_id" in e && e.action_id?.startsWith("sb_confirm"))))
+    ? reply.blocks.filter(
+        (b) =>
+          !(
+            b.type === "actions" &&
+            b.elements.some((e) => "action_id" in e && e.action_id?.startsWith("sb_confirm"))
+          ),
+      )
     : reply.blocks;
   return blocksToText(blocks) || reply.text;
 }
@@ -62,7 +68,9 @@ async function piped(opts: ShellOptions, actor: Actor, print: (t: string) => voi
         print(replyToText(await opts.core.confirm(reply.confirmation.id, actor)));
       } else {
         await opts.core.dismiss(reply.confirmation.id, actor);
-        print("Not confirmed: input is not a terminal, so nobody can answer y/N. Run with --yes (npm start -- --yes) to confirm.");
+        print(
+          "Not confirmed: input is not a terminal, so nobody can answer y/N. Run with --yes (npm start -- --yes) to confirm.",
+        );
       }
     }
     print("");
@@ -100,10 +108,12 @@ async function interactive(opts: ShellOptions, actor: Actor, print: (t: string) 
     removeHistoryDuplicates: true,
   });
   let closed = false;
-  const closedPromise = new Promise<null>((resolve) => rl.once("close", () => {
-    closed = true;
-    resolve(null);
-  }));
+  const closedPromise = new Promise<null>((resolve) =>
+    rl.once("close", () => {
+      closed = true;
+      resolve(null);
+    }),
+  );
   const ask = async (prompt: string): Promise<string | null> => {
     if (closed) return null;
     return Promise.race([rl.question(prompt), closedPromise]);
@@ -117,7 +127,10 @@ async function interactive(opts: ShellOptions, actor: Actor, print: (t: string) 
     if (raw === null) break;
     const line = raw.trim();
     if (!line) continue;
-    if (QUIT.has(line)) break;
+    if (QUIT.has(line)) {
+      if (history()[0] === raw) history().shift();
+      break;
+    }
     const reply = await opts.core.run(line, actor);
     print(replyToText(reply));
     if (reply.confirmation) {

@@ -8,8 +8,10 @@ import type { CommandCore } from "../commands/types.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import type { Db } from "../store/db.ts";
+import { createAuthorize } from "./authorize.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { createSlackBridge, type SlackBridge } from "./bridge.ts";
+import { slackError } from "./deliver.ts";
 import type { SlackDeps, SlackHooks } from "./deps.ts";
 import { createDbEventStore, type EventStore, MemoryEventStore } from "./event-store.ts";
 import type { ResolveGroupMembers } from "./groups.ts";
@@ -84,7 +86,8 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
         processBeforeResponse: false,
         logger: blogger,
       });
-  const app = new App({ token: config.SLACK_BOT_TOKEN, receiver, logger: blogger, clientOptions });
+  const authorize = createAuthorize(config, config.SLACK_BOT_TOKEN);
+  const app = new App({ authorize, receiver, logger: blogger, clientOptions });
   app.error(async (err) => {
     logger.error({ err, code: (err as { code?: string }).code }, "unhandled error in a Slack listener");
   });
@@ -104,12 +107,34 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
   let server: Server | undefined;
   const slackApp: SlackApp = {
     app,
-    client: app.client,
+    // app.client has no token (authorize supplies it per request): use the bridge's.
+    client: bridge.client,
     deps,
     mode: socket ? "socket" : "http",
     resolveGroupMembers: bridge.resolveGroupMembers,
-    post: (args) => deps.posts.post(app.client, args),
+    post: (args) => deps.posts.post(bridge.client, args),
     async start(listen) {
+      // A wrong token should stop the start with a clear message; Slack being unreachable should not.
+      try {
+        const me = await authorize.warm();
+        logger.info({ botUserId: me.botUserId, teamId: me.teamId }, "Slack bot token verified");
+      } catch (err) {
+        const code = slackError(err);
+        if (
+          code === "invalid_auth" ||
+          code === "not_authed" ||
+          code === "account_inactive" ||
+          code === "token_revoked"
+        ) {
+          throw new Error(
+            `Slack refused SLACK_BOT_TOKEN (${code}): copy the Bot User OAuth Token (xoxb-…) again.`,
+          );
+        }
+        logger.warn(
+          { err: (err as Error).message },
+          "could not reach Slack to verify the bot token; will retry on the first request",
+        );
+      }
       if (socket) {
         await app.start();
         logger.info("Slack app connected in Socket Mode");

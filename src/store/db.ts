@@ -16,6 +16,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
 
 export interface QueryResult<T> {
@@ -50,6 +51,8 @@ export interface OpenDbOptions {
   dataDir?: string;
   /** Pool size on PostgreSQL (default 10). */
   maxConnections?: number;
+  /** PGlite only: start from this dump (`PGlite.dumpDataDir`) instead of an initdb; tests use it to start fast. */
+  pgliteTemplate?: Blob;
 }
 
 /** Thrown when the database cannot be opened; its message never holds a password. */
@@ -60,7 +63,7 @@ export class DatabaseUnavailableError extends Error {
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
   return opts.databaseUrl
     ? openPostgres(opts.databaseUrl, opts.maxConnections ?? 10)
-    : openPglite(opts.dataDir);
+    : openPglite(opts.dataDir, opts.pgliteTemplate);
 }
 
 /** postgres://user:secret@host/db → postgres://user:***@host/db, for messages and logs. */
@@ -138,11 +141,13 @@ class Queue {
   }
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Db> {
+async function openPglite(dataDir: string | undefined, template: Blob | undefined): Promise<Db> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   let lite: PGlite;
   try {
-    lite = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+    // pg_trgm backs substring search (the sandbox's contacts); a real server ships it in contrib.
+    const extensions = { pg_trgm };
+    lite = await PGlite.create({ dataDir, loadDataDir: template, extensions });
   } catch (err) {
     throw new DatabaseUnavailableError(
       `cannot open the embedded database in ${dataDir ?? "memory"}: ${(err as Error).message}` +

@@ -301,10 +301,9 @@ export class ReportStore {
   // ------------------------------------------------------------ snapshots
 
   async getSnapshots(scheduleId: number): Promise<Map<number, Snapshot>> {
-    const { rows } = await this.db.query<Row>(
-      "select * from reports.snapshots where schedule_id = $1",
-      [scheduleId],
-    );
+    const { rows } = await this.db.query<Row>("select * from reports.snapshots where schedule_id = $1", [
+      scheduleId,
+    ]);
     return new Map(
       rows.map((r) => [
         Number(r.campaign_id),

@@ -15,6 +15,7 @@ import { OPERATIONS } from "../../src/api/operations.ts";
 import { RateLimiter } from "../../src/api/rate-limit.ts";
 import type { Contact } from "../../src/api/types.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.ts";
+import { withSandbox } from "../helpers/sandbox.ts";
 
 let sb: Sandbox;
 let api: MessagingClient;
@@ -67,19 +68,20 @@ async function contactNamed(search: string): Promise<Contact> {
   return page.items[0]!;
 }
 
-beforeAll(async () => {
-  sb = await startSandbox({
-    campaignTickMs: 0,
-    templateApprovalMs: 3_600_000,
-    readLimit: 100_000,
-    writeLimit: 100_000,
-  });
+const sandbox = withSandbox({
+  campaignTickMs: 0,
+  templateApprovalMs: 3_600_000,
+  readLimit: 100_000,
+  writeLimit: 100_000,
+});
+
+beforeAll(() => {
+  sb = sandbox();
   api = tracked(client());
 });
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
-  await sb?.close();
 });
 
 describe("account", () => {

@@ -18,7 +18,9 @@ describe("Block Kit limits", () => {
       ]),
       actions([{ text: "Again", actionId: "sb_run", value: "c" }]),
     ]);
-    const ids = out.flatMap((b) => (b.type === "actions" ? b.elements.map((e) => ("action_id" in e ? e.action_id : "")) : []));
+    const ids = out.flatMap((b) =>
+      b.type === "actions" ? b.elements.map((e) => ("action_id" in e ? e.action_id : "")) : [],
+    );
     expect(new Set(ids).size).toBe(3);
     expect(ids.every((id) => id?.startsWith("sb_run"))).toBe(true);
     expect(new Set(out.map((b) => b.block_id)).size).toBe(2);

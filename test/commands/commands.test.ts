@@ -54,7 +54,10 @@ describe("read commands", () => {
   it("pages with position and next/previous buttons that run the next page", async () => {
     const r = await h().run("contacts limit=5 page=2");
     expect(text(r)).toMatch(/Page 2 of 6 · 30 contacts/);
-    const buttons = r.blocks.flatMap((b) => (b.type === "actions" ? b.elements : [])) as Array<{ value: string; action_id: string }>;
+    const buttons = r.blocks.flatMap((b) => (b.type === "actions" ? b.elements : [])) as Array<{
+      value: string;
+      action_id: string;
+    }>;
     expect(buttons.map((b) => b.value)).toEqual(["contacts limit=5 page=1", "contacts limit=5 page=3"]);
     expect(buttons.every((b) => b.action_id.startsWith(ACTION.run))).toBe(true);
     const next = await h().run(buttons[1]!.value);
@@ -85,7 +88,11 @@ describe("write commands", () => {
     expect(add.visibility).toBe("in_channel");
     expect(add.text).toContain("<@U0WRITER>");
     const id = Number(/Tag #(\d+)/.exec(add.text)![1]);
-    expect(await client.getTag(id)).toMatchObject({ name: "Hot lead", color: "#FF0000", description: "very hot" });
+    expect(await client.getTag(id)).toMatchObject({
+      name: "Hot lead",
+      color: "#FF0000",
+      description: "very hot",
+    });
 
     const edit = await h().run(`tag edit ${id} name="Warm lead" color=#00FF00`);
     expect(edit.visibility).toBe("in_channel");
@@ -104,10 +111,16 @@ describe("write commands", () => {
 
   it("contact add, edit (custom fields merged), opt-out, opt-in, delete", async () => {
     const { client, core } = h();
-    const add = await h().run("contact add +1 (415) 555-7788 first=Zoe last=Kim email=<mailto:zoe@example.com|zoe@example.com> loyalty_tier=gold points=10");
+    const add = await h().run(
+      "contact add +1 (415) 555-7788 first=Zoe last=Kim email=<mailto:zoe@example.com|zoe@example.com> loyalty_tier=gold points=10",
+    );
     expect(add.visibility).toBe("in_channel");
     const id = Number(/Contact #(\d+)/.exec(add.text)![1]);
-    expect(await client.getContact(id)).toMatchObject({ phone: "+14155557788", first_name: "Zoe", email: "zoe@example.com" });
+    expect(await client.getContact(id)).toMatchObject({
+      phone: "+14155557788",
+      first_name: "Zoe",
+      email: "zoe@example.com",
+    });
 
     await h().run(`contact edit ${id} last=Park points=12`);
     const edited = await client.getContact(id);
@@ -133,7 +146,11 @@ describe("write commands", () => {
     const id = Number(/Field #(\d+)/.exec(add.text)![1]);
     await h().run(`field edit ${id} label="Shoe size (EU)"`);
     const fields = await client.listContactFields();
-    expect(fields.items.find((f) => f.id === id)).toMatchObject({ key: "shoe_size", label: "Shoe size (EU)", type: "number" });
+    expect(fields.items.find((f) => f.id === id)).toMatchObject({
+      key: "shoe_size",
+      label: "Shoe size (EU)",
+      type: "number",
+    });
     const ask = await h().run(`field delete ${id}`);
     expect(text(ask)).toMatch(/Shoe size/);
     await core.confirm(ask.confirmation!.id, SLACK_USER);
@@ -165,7 +182,11 @@ describe("write commands", () => {
     );
     expect(add.visibility).toBe("in_channel");
     const id = Number(/Template #(\d+)/.exec(add.text)![1]);
-    expect(await client.getTemplate(id)).toMatchObject({ name: "order_shipped", status: "pending", integrationId: 1 });
+    expect(await client.getTemplate(id)).toMatchObject({
+      name: "order_shipped",
+      status: "pending",
+      integrationId: 1,
+    });
     const sync = await h().run("templates sync channel=1");
     expect(sync.text).toMatch(/synchronized/);
     const ask = await h().run(`template delete ${id}`);
@@ -185,11 +206,15 @@ describe("write commands", () => {
 
   it("campaign add, show with its buttons, send (confirmed) and cancel", async () => {
     const { client, core } = h();
-    const add = await h().run("campaign add Autumn promo template=1 group=1 tag=2 first_name=friend order_id=X1");
+    const add = await h().run(
+      "campaign add Autumn promo template=1 group=1 tag=2 first_name=friend order_id=X1",
+    );
     expect(add.visibility).toBe("in_channel");
     const id = Number(/campaign #(\d+)/i.exec(add.text)![1]);
     expect(await client.getCampaign(id)).toMatchObject({ name: "Autumn promo", status: "draft" });
-    const values = add.blocks.flatMap((b) => (b.type === "actions" ? b.elements : [])).map((e) => (e as { value: string }).value);
+    const values = add.blocks
+      .flatMap((b) => (b.type === "actions" ? b.elements : []))
+      .map((e) => (e as { value: string }).value);
     expect(values).toEqual([`campaign ${id} send`, `campaign ${id}`]);
 
     const ask = await h().run(`campaign ${id} send`);
@@ -210,7 +235,7 @@ describe("write commands", () => {
   });
 
   it("user edit", async () => {
-    const r = await h().run("user edit 2 name=Bruno address=\"Rua 1\"");
+    const r = await h().run('user edit 2 name=Bruno address="Rua 1"');
     expect(r.visibility).toBe("in_channel");
     expect(await h().client.getChatUser(2)).toMatchObject({ name: "Bruno" });
   });
@@ -235,7 +260,10 @@ describe("write commands", () => {
     const r = await core.run("send +14155550200 template=order_update lang=en", SLACK_USER);
     // The seeded templates name channels 1 and 2: the answer asks which.
     expect(r.text).toMatch(/Which channel\?.*1, 2/);
-    const ok = await core.run("send +14155550200 template=order_update lang=en channel=1 first_name=Ana order_id=7", SLACK_USER);
+    const ok = await core.run(
+      "send +14155550200 template=order_update lang=en channel=1 first_name=Ana order_id=7",
+      SLACK_USER,
+    );
     expect(ok.text).toMatch(/sent/);
   });
 

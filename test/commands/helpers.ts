@@ -48,7 +48,8 @@ export async function countingForwarder(target: string): Promise<Forwarder> {
       const out = Buffer.from(await upstream.arrayBuffer());
       const outHeaders: Record<string, string> = {};
       upstream.headers.forEach((v, k) => {
-        if (!["content-length", "transfer-encoding", "connection", "content-encoding"].includes(k)) outHeaders[k] = v;
+        if (!["content-length", "transfer-encoding", "connection", "content-encoding"].includes(k))
+          outHeaders[k] = v;
       });
       res.writeHead(upstream.status, outHeaders);
       res.end(out);
@@ -70,7 +71,12 @@ export async function countingForwarder(target: string): Promise<Forwarder> {
   };
 }
 
-export const SLACK_USER: Actor = { userId: "U0WRITER", userName: "writer", channelId: "C0GENERAL", via: "slack" };
+export const SLACK_USER: Actor = {
+  userId: "U0WRITER",
+  userName: "writer",
+  channelId: "C0GENERAL",
+  via: "slack",
+};
 export const SHELL: Actor = { userId: "shell", via: "shell" };
 
 export interface Harness {
@@ -86,8 +92,15 @@ export interface Harness {
   newCore(opts?: Partial<CoreOptions>): SwitchboardCore;
 }
 
-export function useHarness(opts: { sandbox?: SandboxOptions; core?: Partial<CoreOptions> } = {}): () => Harness {
-  const getSandbox = withSandbox({ campaignTickMs: 0, readLimit: 100_000, writeLimit: 100_000, ...opts.sandbox });
+export function useHarness(
+  opts: { sandbox?: SandboxOptions; core?: Partial<CoreOptions> } = {},
+): () => Harness {
+  const getSandbox = withSandbox({
+    campaignTickMs: 0,
+    readLimit: 100_000,
+    writeLimit: 100_000,
+    ...opts.sandbox,
+  });
   let h: Harness | undefined;
   beforeAll(async () => {
     const sandbox = getSandbox();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ArgumentError, bindArguments, Registry } from "../../src/commands/registry.ts";
-import { ALL_COMMANDS } from "../../src/commands/defs/index.ts";
-import { tokenize } from "../../src/commands/tokenize.ts";
 import { takeRecipient } from "../../src/commands/args.ts";
+import { ALL_COMMANDS } from "../../src/commands/defs/index.ts";
+import { ArgumentError, bindArguments, Registry } from "../../src/commands/registry.ts";
+import { tokenize } from "../../src/commands/tokenize.ts";
 
 const registry = new Registry(ALL_COMMANDS);
 const idOf = (line: string) => registry.match(tokenize(line))?.spec.id;
@@ -39,12 +39,22 @@ describe("command matching", () => {
 describe("argument binding and validation", () => {
   it("binds positionals, rest text and options", () => {
     const { parsed } = parse('tag add "VIP lead" #1d9bd1 big accounts');
-    expect(parsed.success && parsed.data).toEqual({ name: "VIP lead", color: "#1D9BD1", description: "big accounts" });
+    expect(parsed.success && parsed.data).toEqual({
+      name: "VIP lead",
+      color: "#1D9BD1",
+      description: "big accounts",
+    });
   });
 
   it("binds flags and options of users", () => {
     const { parsed } = parse("users ana need-human unread order=desc sort=name");
-    expect(parsed.success && parsed.data).toMatchObject({ search: "ana", "need-human": true, unread: true, order: "DESC", sort: "name" });
+    expect(parsed.success && parsed.data).toMatchObject({
+      search: "ana",
+      "need-human": true,
+      unread: true,
+      order: "DESC",
+      sort: "name",
+    });
   });
 
   it("splits id lists on spaces and commas", () => {
@@ -103,11 +113,16 @@ describe("recipients", () => {
   });
 
   it("uses the default country for national numbers", () => {
-    expect(takeRecipient(["(415)", "555-0123", "x"], "US")).toMatchObject({ recipient: { to: "+14155550123" } });
+    expect(takeRecipient(["(415)", "555-0123", "x"], "US")).toMatchObject({
+      recipient: { to: "+14155550123" },
+    });
   });
 
   it("reads contact: and user: references", () => {
-    expect(takeRecipient(["contact:12", "hi"])).toEqual({ recipient: { kind: "contact", contactId: 12 }, rest: ["hi"] });
+    expect(takeRecipient(["contact:12", "hi"])).toEqual({
+      recipient: { kind: "contact", contactId: 12 },
+      rest: ["hi"],
+    });
     expect(takeRecipient(["user:#3"])).toEqual({ recipient: { kind: "user", chatUserId: 3 }, rest: [] });
     expect(takeRecipient(["contact:x"])).toHaveProperty("error");
     expect(takeRecipient(["hello"])).toHaveProperty("error");

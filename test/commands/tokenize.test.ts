@@ -38,8 +38,15 @@ describe("tokenize", () => {
   });
 
   it("decodes Slack's escaped forms", () => {
-    expect(texts("<@U123|ana> <#C42|general> <!subteam^S9|@ops>")).toEqual(["<@U123>", "C42", "<!subteam^S9>"]);
-    expect(texts("image <https://example.com/a.png|example.com/a.png>")).toEqual(["image", "https://example.com/a.png"]);
+    expect(texts("<@U123|ana> <#C42|general> <!subteam^S9|@ops>")).toEqual([
+      "<@U123>",
+      "C42",
+      "<!subteam^S9>",
+    ]);
+    expect(texts("image <https://example.com/a.png|example.com/a.png>")).toEqual([
+      "image",
+      "https://example.com/a.png",
+    ]);
     expect(texts("<https://example.com/x?a=1&amp;b=2>")).toEqual(["https://example.com/x?a=1&b=2"]);
     const [mail] = tokenize("email=<mailto:ana@example.com|ana@example.com>");
     expect(mail).toMatchObject({ kind: "option", key: "email", value: "ana@example.com" });

@@ -31,6 +31,11 @@ export function manualClock(start = new Date()) {
   };
 }
 
+/** A JSON record read loosely: tests assert on its members. */
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by assertions, not types.
+export type Rec = Record<string, any>;
+
+// biome-ignore lint/suspicious/noExplicitAny: see Rec.
 export interface CallResult<T = any> {
   status: number;
   headers: Headers;
@@ -41,6 +46,7 @@ export interface CallResult<T = any> {
  * One request to the sandbox. `key` defaults to the read-write key; pass null
  * to send none. Objects go as JSON; FormData as multipart.
  */
+// biome-ignore lint/suspicious/noExplicitAny: see Rec.
 export async function call<T = any>(
   sandbox: Sandbox,
   method: string,
@@ -52,7 +58,7 @@ export async function call<T = any>(
   const headers: Record<string, string> = {};
   const key = opts.key === undefined ? sandbox.apiKey : opts.key;
   if (key !== null) headers["x-api-key"] = key;
-  let body: BodyInit | undefined;
+  let body: string | FormData | undefined;
   if (opts.body instanceof FormData) body = opts.body;
   else if (opts.body !== undefined) {
     headers["content-type"] = "application/json";

@@ -6,9 +6,9 @@ describe("errorsCsv", () => {
   it("writes row, phone, reason, and neutralizes cells a spreadsheet would run as formulas", () => {
     const csv = errorsCsv([
       { row: 4, phone: "+14155550123", reason: "phone +14155550123 is already on row 2" },
-      { row: 5, phone: "=HYPERLINK(\"http://evil\",\"x\")", reason: "phone contains letters" },
+      { row: 5, phone: '=HYPERLINK("http://evil","x")', reason: "phone contains letters" },
       { row: 6, phone: "-1", message: "@SUM(A1)" },
-      { row: 7, phone: "\t=1", reason: "a, b \"quoted\"\nnext line" },
+      { row: 7, phone: "\t=1", reason: 'a, b "quoted"\nnext line' },
       { phone: "415 555 0123", reason: "fine" },
     ]);
     expect(csv.startsWith("\ufeffrow,phone,reason\r\n")).toBe(true);
@@ -16,7 +16,7 @@ describe("errorsCsv", () => {
     expect(rows).toEqual([
       ["row", "phone", "reason"],
       ["4", "'+14155550123", "phone +14155550123 is already on row 2"],
-      ["5", "'=HYPERLINK(\"http://evil\",\"x\")", "phone contains letters"],
+      ["5", '\'=HYPERLINK("http://evil","x")', "phone contains letters"],
       ["6", "'-1", "'@SUM(A1)"],
       ["7", "'\t=1", 'a, b "quoted"\nnext line'],
       ["", "415 555 0123", "fine"],

@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { parse } from "csv-parse/sync";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -77,9 +78,27 @@ function expectContacts(r: Awaited<ReturnType<typeof normalized>>, d = ",") {
   expect(r.preview.rows).toBe(5);
   expect(r.preview.valid).toBe(3);
   expect(r.records).toEqual([
-    { phone: "+4915123456789", first_name: "Zoë", last_name: "Müller", email: "zoe@example.de", loyalty_tier: "gold" },
-    { phone: "+34612345678", first_name: "Ana", last_name: "García", email: "ana@example.com", loyalty_tier: "silver" },
-    { phone: "+14155550123", first_name: "Bob", last_name: "Smith Junior", email: "bob@example.com", loyalty_tier: d === "\t" ? "a b" : `a${d} b` },
+    {
+      phone: "+4915123456789",
+      first_name: "Zoë",
+      last_name: "Müller",
+      email: "zoe@example.de",
+      loyalty_tier: "gold",
+    },
+    {
+      phone: "+34612345678",
+      first_name: "Ana",
+      last_name: "García",
+      email: "ana@example.com",
+      loyalty_tier: "silver",
+    },
+    {
+      phone: "+14155550123",
+      first_name: "Bob",
+      last_name: "Smith Junior",
+      email: "bob@example.com",
+      loyalty_tier: d === "\t" ? "a b" : `a${d} b`,
+    },
   ]);
   // Row numbers as a spreadsheet shows them: header 1, the quoted newline does not add a row, the blank one does.
   expect(r.preview.failures.map((f) => [f.row, f.code])).toEqual([
@@ -88,7 +107,12 @@ function expectContacts(r: Awaited<ReturnType<typeof normalized>>, d = ",") {
   ]);
   expect(r.failures).toEqual(r.preview.failures);
   expect(r.summary).toMatchObject({ rows: 5, written: 3, failed: 2 });
-  expect([r.sourceRowOf(2), r.sourceRowOf(3), r.sourceRowOf(4), r.sourceRowOf(5)]).toEqual([2, 3, 4, undefined]);
+  expect([r.sourceRowOf(2), r.sourceRowOf(3), r.sourceRowOf(4), r.sourceRowOf(5)]).toEqual([
+    2,
+    3,
+    4,
+    undefined,
+  ]);
 }
 
 describe("CSV files", () => {
@@ -147,11 +171,31 @@ describe("CSV files", () => {
       "Io,,,,+1 415 555 0124,,31/02/2020,maybe",
     ].join("\n");
     const r = await normalized(Buffer.from(csv));
-    expect(r.preview.mapping).toMatchObject({ phone: [4, 5], name: 0, first_name: 1, last_name: 2, email: 3 });
+    expect(r.preview.mapping).toMatchObject({
+      phone: [4, 5],
+      name: 0,
+      first_name: 1,
+      last_name: 2,
+      email: 3,
+    });
     expect(r.preview.mapping.fields).toEqual({ birthday: 6, vip: 7 });
     expect(r.records).toEqual([
-      { phone: "+34612345678", first_name: "Ana", last_name: "García", email: "ana@example.com", birthday: "1990-02-28", vip: "true" },
-      { phone: "+14155550123", first_name: "Bo", last_name: "Berg", email: "", birthday: "1985-03-04", vip: "false" },
+      {
+        phone: "+34612345678",
+        first_name: "Ana",
+        last_name: "García",
+        email: "ana@example.com",
+        birthday: "1990-02-28",
+        vip: "true",
+      },
+      {
+        phone: "+14155550123",
+        first_name: "Bo",
+        last_name: "Berg",
+        email: "",
+        birthday: "1985-03-04",
+        vip: "false",
+      },
       { phone: "+447911123456", first_name: "Cy", last_name: "Lee", email: "", birthday: "", vip: "" },
       { phone: "+447911123457", first_name: "Di", last_name: "", email: "", birthday: "", vip: "" },
       { phone: "+447911123458", first_name: "Ed", last_name: "", email: "", birthday: "", vip: "" },
@@ -162,11 +206,18 @@ describe("CSV files", () => {
       [9, "+1 415 555 0123", "duplicate"],
       [10, "+1 415 555 0124", "field_invalid"],
     ]);
-    expect(r.preview.failures[2]!.reason).toBe("phone +14155550123 is already on row 3 (only the first row with a phone is imported)");
+    expect(r.preview.failures[2]!.reason).toBe(
+      "phone +14155550123 is already on row 3 (only the first row with a phone is imported)",
+    );
     expect(r.preview.failures[3]!.reason).toBe(
       "birthday: 31/02/2020 is not a date of the calendar; vip: maybe is not yes or no (true/false)",
     );
-    expect(r.preview.failuresByCode).toEqual({ phone_scientific: 1, phone_missing: 1, duplicate: 1, field_invalid: 1 });
+    expect(r.preview.failuresByCode).toEqual({
+      phone_scientific: 1,
+      phone_missing: 1,
+      duplicate: 1,
+      field_invalid: 1,
+    });
   });
 
   it("keeps a few samples and examples, and counts all failures", async () => {
@@ -240,20 +291,39 @@ describe("CSV files", () => {
     const lines = ["phone"];
     for (let i = 0; i < 25_000; i++) lines.push(`+1415${String(2000000 + i)}`);
     const progress: number[] = [];
-    const out = normalizedCsv(Buffer.from(lines.join("\n")), { phone: [0], first_name: null, last_name: null, email: null, name: null, fields: {} }, {
-      defaultCountry: "US",
-      onProgress: (p) => progress.push(p.rows),
-    });
-    let size = 0;
-    await new Promise<void>((resolve, reject) =>
-      out.body.pipe(new Writable({ write: (c, _e, cb) => ((size += c.length), cb()), final: (cb) => (resolve(), cb()) })).on("error", reject),
+    const out = normalizedCsv(
+      Buffer.from(lines.join("\n")),
+      { phone: [0], first_name: null, last_name: null, email: null, name: null, fields: {} },
+      {
+        defaultCountry: "US",
+        onProgress: (p) => progress.push(p.rows),
+      },
     );
+    let size = 0;
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        size += chunk.length;
+        callback();
+      },
+    });
+    await pipeline(out.body, sink);
     expect(progress).toEqual([10_000, 20_000, 25_000]);
     expect(await out.done).toMatchObject({ rows: 25_000, written: 25_000, failed: 0 });
     // Every row with the four columns of a contact, in E.164 already.
-    expect(size).toBe(Buffer.byteLength(`phone,first_name,last_name,email\n${lines.slice(1).map((l) => `${l},,,\n`).join("")}`));
+    expect(size).toBe(
+      Buffer.byteLength(
+        `phone,first_name,last_name,email\n${lines
+          .slice(1)
+          .map((l) => `${l},,,\n`)
+          .join("")}`,
+      ),
+    );
 
-    const abandoned = normalizedCsv(Buffer.from(lines.join("\n")), { phone: [0], first_name: null, last_name: null, email: null, name: null, fields: {} }, { defaultCountry: "US" });
+    const abandoned = normalizedCsv(
+      Buffer.from(lines.join("\n")),
+      { phone: [0], first_name: null, last_name: null, email: null, name: null, fields: {} },
+      { defaultCountry: "US" },
+    );
     for await (const _ of abandoned.body) break;
     await expect(abandoned.done).rejects.toThrow(/not read to its end/);
   });
@@ -273,8 +343,24 @@ describe("xlsx files", () => {
     const ws = wb.addWorksheet("Contacts");
     const rows: unknown[][] = [
       ["Phone Number", "First Name", "Last Name", "Email", "Birthday", "VIP", "Loyalty tier"],
-      [14155550123, "Ana", "García", { text: "ana@example.com", hyperlink: "mailto:ana@example.com" }, new Date(Date.UTC(1990, 1, 28)), true, "gold"],
-      [447911123456, { richText: [{ text: "Bo" }, { text: "b" }] }, "Berg", "bob@example.com", null, false, { formula: 'UPPER("x")', result: "X" }],
+      [
+        14155550123,
+        "Ana",
+        "García",
+        { text: "ana@example.com", hyperlink: "mailto:ana@example.com" },
+        new Date(Date.UTC(1990, 1, 28)),
+        true,
+        "gold",
+      ],
+      [
+        447911123456,
+        { richText: [{ text: "Bo" }, { text: "b" }] },
+        "Berg",
+        "bob@example.com",
+        null,
+        false,
+        { formula: 'UPPER("x")', result: "X" },
+      ],
       [],
       ["4.41234E+11", "Cy"],
       [4155550199.5, "Di"],
@@ -293,9 +379,33 @@ describe("xlsx files", () => {
     const r = await normalized(path);
     expect(r.preview.shape).toMatchObject({ format: "xlsx", sheet: "Contacts" });
     expect(r.records).toEqual([
-      { phone: "+14155550123", first_name: "Ana", last_name: "García", email: "ana@example.com", birthday: "1990-02-28", vip: "true", loyalty_tier: "gold" },
-      { phone: "+447911123456", first_name: "Bob", last_name: "Berg", email: "bob@example.com", birthday: "", vip: "false", loyalty_tier: "X" },
-      { phone: "+14155550177", first_name: "Ed", last_name: "", email: "", birthday: "1985-03-04", vip: "true", loyalty_tier: "" },
+      {
+        phone: "+14155550123",
+        first_name: "Ana",
+        last_name: "García",
+        email: "ana@example.com",
+        birthday: "1990-02-28",
+        vip: "true",
+        loyalty_tier: "gold",
+      },
+      {
+        phone: "+447911123456",
+        first_name: "Bob",
+        last_name: "Berg",
+        email: "bob@example.com",
+        birthday: "",
+        vip: "false",
+        loyalty_tier: "X",
+      },
+      {
+        phone: "+14155550177",
+        first_name: "Ed",
+        last_name: "",
+        email: "",
+        birthday: "1985-03-04",
+        vip: "true",
+        loyalty_tier: "",
+      },
     ]);
     expect(r.preview.failures.map((f) => [f.row, f.phone, f.code])).toEqual([
       [5, "4.41234E+11", "phone_scientific"],
@@ -317,7 +427,11 @@ describe("xlsx files", () => {
 
   it("reads a workbook written by a streaming writer", async () => {
     const path = join(dir, "streamed.xlsx");
-    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useSharedStrings: true, useStyles: true });
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
+      filename: path,
+      useSharedStrings: true,
+      useStyles: true,
+    });
     const ws = wb.addWorksheet("People");
     ws.addRow(["Cell", "First", "Last"]).commit();
     for (let i = 0; i < 300; i++) ws.addRow([14155551000 + i, `F${i}`, `L${i}`]).commit();
@@ -325,6 +439,11 @@ describe("xlsx files", () => {
     await wb.commit();
     const r = await normalized(path);
     expect(r.summary).toMatchObject({ rows: 300, written: 300, failed: 0 });
-    expect(r.records[299]).toEqual({ phone: "+14155551299", first_name: "F299", last_name: "L299", email: "" });
+    expect(r.records[299]).toEqual({
+      phone: "+14155551299",
+      first_name: "F299",
+      last_name: "L299",
+      email: "",
+    });
   });
 });

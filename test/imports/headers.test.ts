@@ -38,7 +38,13 @@ describe("suggestMapping", () => {
   });
 
   it("maps the newer Google Contacts headers", () => {
-    const { mapping } = suggestMapping(["First Name", "Middle Name", "Last Name", "E-mail 1 - Value", "Phone 1 - Value"]);
+    const { mapping } = suggestMapping([
+      "First Name",
+      "Middle Name",
+      "Last Name",
+      "E-mail 1 - Value",
+      "Phone 1 - Value",
+    ]);
     expect(mapping).toMatchObject({ phone: [4], first_name: 0, last_name: 2, email: 3 });
   });
 
@@ -57,11 +63,20 @@ describe("suggestMapping", () => {
     const { mapping, ignored } = suggestMapping(headers);
     expect(mapping).toMatchObject({ phone: [6, 4, 5], first_name: 0, last_name: 2, email: 7 });
     expect(ignored.find((i) => i.header === "Business Fax")?.reason).toMatch(/fax/);
-    expect(ignored.find((i) => i.header === "E-mail 2 Address")?.reason).toMatch(/email already comes from "E-mail Address"/);
+    expect(ignored.find((i) => i.header === "E-mail 2 Address")?.reason).toMatch(
+      /email already comes from "E-mail Address"/,
+    );
   });
 
   it("maps a HubSpot export", () => {
-    const { mapping } = suggestMapping(["Record ID", "First Name", "Last Name", "Email", "Phone Number", "Mobile Phone Number"]);
+    const { mapping } = suggestMapping([
+      "Record ID",
+      "First Name",
+      "Last Name",
+      "Email",
+      "Phone Number",
+      "Mobile Phone Number",
+    ]);
     expect(mapping).toMatchObject({ phone: [5, 4], first_name: 1, last_name: 2, email: 3 });
   });
 
@@ -99,8 +114,19 @@ describe("resolveMapping", () => {
   const headers = ["Name", "Work", "Cell", "Mail", "Tier"];
 
   it("applies the user's choices by header, letter or index over the suggestion", () => {
-    const mapping = resolveMapping(headers, { phone: ["Work", "C"], email: 3, fields: { loyalty_tier: "tier" } }, FIELDS);
-    expect(mapping).toEqual({ phone: [1, 2], first_name: null, last_name: null, email: 3, name: 0, fields: { loyalty_tier: 4 } });
+    const mapping = resolveMapping(
+      headers,
+      { phone: ["Work", "C"], email: 3, fields: { loyalty_tier: "tier" } },
+      FIELDS,
+    );
+    expect(mapping).toEqual({
+      phone: [1, 2],
+      first_name: null,
+      last_name: null,
+      email: 3,
+      name: 0,
+      fields: { loyalty_tier: 4 },
+    });
     expect(resolveMapping(headers, { name: null }, FIELDS).name).toBeNull();
   });
 

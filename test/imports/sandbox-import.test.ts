@@ -3,7 +3,12 @@
 import ExcelJS from "exceljs";
 import { afterAll, describe, expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
-import { normalizedCsv, normalizedFileName, previewImport, type RowFailure } from "../../src/imports/index.ts";
+import {
+  normalizedCsv,
+  normalizedFileName,
+  previewImport,
+  type RowFailure,
+} from "../../src/imports/index.ts";
 import { withSandbox } from "../helpers/sandbox.ts";
 
 const sandbox = withSandbox({ seed: false, writeLimit: 1000, readLimit: 1000 });
@@ -30,7 +35,10 @@ async function importUpload(bytes: Uint8Array, filename: string, updateExisting:
     defaultCountry: "US",
     onFailure: (f) => failures.push(f),
   });
-  const result = await api().importContacts({ filename: normalizedFileName(filename), contentType: "text/csv", body: out.body }, { updateExisting });
+  const result = await api().importContacts(
+    { filename: normalizedFileName(filename), contentType: "text/csv", body: out.body },
+    { updateExisting },
+  );
   return { preview, failures, result, summary: await out.done };
 }
 
@@ -59,14 +67,22 @@ describe("normalized CSV into the sandbox's POST /contacts/import", () => {
 
     const page = await api().listContacts({ limit: 100 });
     const byPhone = new Map(page.items.map((c) => [c.phone, c]));
-    expect([...byPhone.keys()].sort()).toEqual(["+14155550123", "+14155550199", "+34612345678", "+4915123456789"]);
+    expect([...byPhone.keys()].sort()).toEqual([
+      "+14155550123",
+      "+14155550199",
+      "+34612345678",
+      "+4915123456789",
+    ]);
     expect(byPhone.get("+4915123456789")).toMatchObject({
       first_name: "Zoë",
       last_name: "Müller",
       email: "zoe@example.de",
       custom_fields: { loyalty_tier: "gold", birthday: "1990-02-28", vip: true },
     });
-    expect(byPhone.get("+34612345678")).toMatchObject({ last_name: "García López", custom_fields: { vip: false } });
+    expect(byPhone.get("+34612345678")).toMatchObject({
+      last_name: "García López",
+      custom_fields: { vip: false },
+    });
   });
 
   it("updates existing contacts from an xlsx upload when asked", async () => {
@@ -80,6 +96,9 @@ describe("normalized CSV into the sandbox's POST /contacts/import", () => {
     expect(result).toMatchObject({ created: 1, updated: 1, errors: [] });
     const page = await api().listContacts({ search: "Robert" });
     expect(page.items).toHaveLength(1);
-    expect(page.items[0]).toMatchObject({ phone: "+14155550123", custom_fields: { loyalty_tier: "platinum" } });
+    expect(page.items[0]).toMatchObject({
+      phone: "+14155550123",
+      custom_fields: { loyalty_tier: "platinum" },
+    });
   });
 });

@@ -1,12 +1,23 @@
 // Summaries built from counts, for the rendering tests (the summary code itself
 // is tested against the sandbox in summary.test.ts).
-import { type CampaignSummary, type Counts, type Report, ratesOf, STATUSES } from "../../src/reports/summary.ts";
+import {
+  type CampaignSummary,
+  type Counts,
+  type Report,
+  ratesOf,
+  STATUSES,
+} from "../../src/reports/summary.ts";
 
 export function counts(partial: Partial<Counts> = {}): Counts {
   return Object.fromEntries(STATUSES.map((s) => [s, partial[s] ?? 0])) as Counts;
 }
 
-export function campaignSummary(id: number, name: string, status: string, c: Partial<Counts>): CampaignSummary {
+export function campaignSummary(
+  id: number,
+  name: string,
+  status: string,
+  c: Partial<Counts>,
+): CampaignSummary {
   const full = counts(c);
   return {
     id,
@@ -32,14 +43,19 @@ export function manyCampaigns(n: number): CampaignSummary[] {
     const sent = Math.round(size * 0.1);
     const skipped = Math.round(size * 0.02);
     const pending = Math.max(0, size - failed - read - delivered - sent - skipped);
-    return campaignSummary(id, `Campaign number ${i + 1} with a fairly long name`, i % 3 ? "running" : "completed", {
-      pending,
-      sent,
-      delivered,
-      read,
-      failed,
-      skipped,
-    });
+    return campaignSummary(
+      id,
+      `Campaign number ${i + 1} with a fairly long name`,
+      i % 3 ? "running" : "completed",
+      {
+        pending,
+        sent,
+        delivered,
+        read,
+        failed,
+        skipped,
+      },
+    );
   });
 }
 

@@ -7,7 +7,7 @@ import type { Counts } from "../../src/reports/summary.ts";
 import { STATUSES } from "../../src/reports/summary.ts";
 import type { Db } from "../../src/store/db.ts";
 
-export interface Proxy {
+export interface CountingProxy {
   /** Base URL ending in /v1, like the sandbox's. */
   url: string;
   /** Every request seen: method and path with query. */
@@ -18,9 +18,9 @@ export interface Proxy {
 }
 
 /** A proxy on 127.0.0.1 that forwards to `target` (a base URL ending in /v1) and counts requests. */
-export async function startProxy(target: string): Promise<Proxy> {
+export async function startProxy(target: string): Promise<CountingProxy> {
   const t = new URL(target);
-  const state: Proxy = { url: "", seen: [], close: async () => {} };
+  const state: CountingProxy = { url: "", seen: [], close: async () => {} };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     state.seen.push(`${req.method} ${req.url}`);
     if (state.failWith) {
@@ -38,7 +38,9 @@ export async function startProxy(target: string): Promise<Proxy> {
         headers: { ...req.headers, host: t.host },
       },
       (upRes) => {
-        res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+        // Hop-by-hop headers stay on their hop: the upstream's keep-alive timeout is not this server's.
+        const { connection: _c, "keep-alive": _k, ...headers } = upRes.headers;
+        res.writeHead(upRes.statusCode ?? 502, headers);
         upRes.pipe(res);
       },
     );
@@ -48,6 +50,7 @@ export async function startProxy(target: string): Promise<Proxy> {
     });
     req.pipe(up);
   });
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   state.url = `http://127.0.0.1:${port}${t.pathname.replace(/\/$/, "")}`;

@@ -57,7 +57,9 @@ describe("schedule arguments", () => {
     expect(bad("campaign-x")).toMatch(/`campaign-x` is not a campaign id/);
     expect(bad("42 at 25:00")).toMatch(/at: `25:00` is not a time; write HH:MM/);
     expect(bad("42 at")).toMatch(/at: needs a time/);
-    expect(bad("42 tz=Europe/Pariss")).toMatch(/tz: `Europe\/Pariss` is not an IANA time zone; did you mean tz=Europe\/Paris\?/);
+    expect(bad("42 tz=Europe/Pariss")).toMatch(
+      /tz: `Europe\/Pariss` is not an IANA time zone; did you mean tz=Europe\/Paris\?/,
+    );
     expect(bad("42 tz=Nowhere")).toMatch(/tz: `Nowhere` is not an IANA time zone/);
     expect(bad("42 every fortnight")).toMatch(/every: `fortnight` is not a cadence/);
     expect(bad("42 every 5h")).toMatch(/5h does not divide the day evenly/);
@@ -83,7 +85,10 @@ describe("runs in local time", () => {
     const spec = ok("42 every day at 09:00 tz=Europe/Paris");
     // 2026-03-29 is the spring-forward day in Europe: 09:00 Paris is 08:00Z before, 07:00Z after.
     const runs = nextRuns(spec.cron, spec.tz, new Date("2026-03-28T12:00:00Z"), 2);
-    expect(runs.map((d) => d.toISOString())).toEqual(["2026-03-29T07:00:00.000Z", "2026-03-30T07:00:00.000Z"]);
+    expect(runs.map((d) => d.toISOString())).toEqual([
+      "2026-03-29T07:00:00.000Z",
+      "2026-03-30T07:00:00.000Z",
+    ]);
     expect(formatLocal(runs[0] as Date, spec.tz)).toMatch(/^Sun 29 Mar 2026, 09:00 /);
   });
 

@@ -6,10 +6,17 @@ import { MessagingClient } from "../../src/api/client.ts";
 import { RateLimiter } from "../../src/api/rate-limit.ts";
 import { PAGE_CAP, RECENT_CAP, STATUSES, summarize, summarizeCampaign } from "../../src/reports/summary.ts";
 import { withSandbox } from "../helpers/sandbox.ts";
-import { type Proxy, requestsFor, seedCampaign, startBareServer, startProxy, truthOf } from "./helpers.ts";
+import {
+  type CountingProxy,
+  requestsFor,
+  seedCampaign,
+  startBareServer,
+  startProxy,
+  truthOf,
+} from "./helpers.ts";
 
 const sandbox = withSandbox({ campaignTickMs: 0, readLimit: 100_000, writeLimit: 10_000 });
-let proxy: Proxy;
+let proxy: CountingProxy;
 let client: MessagingClient;
 
 beforeAll(async () => {
@@ -49,7 +56,15 @@ describe("summary with page totals", () => {
   });
 
   it("costs the same 8 requests for 20,000 recipients, with rates as defined", async () => {
-    const counts = { pending: 9000, sending: 500, sent: 1500, delivered: 4000, read: 3000, failed: 1600, skipped: 400 };
+    const counts = {
+      pending: 9000,
+      sending: 500,
+      sent: 1500,
+      delivered: 4000,
+      read: 3000,
+      failed: 1600,
+      skipped: 400,
+    };
     const id = await seedCampaign(sandbox().db, { name: "Big one", status: "running", counts });
     const before = proxy.seen.length;
     const s = await summarizeCampaign(client, id);
@@ -80,7 +95,9 @@ describe("summary with page totals", () => {
   });
 
   it("keeps `all` to the most recent campaigns and says how many were left out", async () => {
-    const total = Number((await sandbox().db.query<{ n: string }>("select count(*) as n from sandbox.campaigns")).rows[0]?.n);
+    const total = Number(
+      (await sandbox().db.query<{ n: string }>("select count(*) as n from sandbox.campaigns")).rows[0]?.n,
+    );
     for (let i = total; i < RECENT_CAP + 2; i++) {
       await seedCampaign(sandbox().db, { name: `Filler ${i}`, status: "completed", counts: { read: 3 } });
     }
@@ -90,7 +107,9 @@ describe("summary with page totals", () => {
       counts: { delivered: 2 },
       createdAt: new Date(Date.now() + 60_000),
     });
-    const all = Number((await sandbox().db.query<{ n: string }>("select count(*) as n from sandbox.campaigns")).rows[0]?.n);
+    const all = Number(
+      (await sandbox().db.query<{ n: string }>("select count(*) as n from sandbox.campaigns")).rows[0]?.n,
+    );
     const r = await summarize(client, { kind: "all" });
     expect(r.campaigns).toHaveLength(RECENT_CAP);
     expect(r.campaigns[0]?.id).toBe(newest);
@@ -100,7 +119,9 @@ describe("summary with page totals", () => {
   it("reports a deleted or unknown campaign as an error of the report, not a failure", async () => {
     const r = await summarize(client, { kind: "campaign", id: 999_999 });
     expect(r.campaigns).toEqual([]);
-    expect(r.errors).toEqual([{ campaignId: 999_999, message: expect.stringMatching(/999999 was not found/) }]);
+    expect(r.errors).toEqual([
+      { campaignId: 999_999, message: expect.stringMatching(/999999 was not found/) },
+    ]);
   });
 });
 
@@ -133,7 +154,11 @@ describe("summary without page totals", () => {
       // GET campaign, one limit=1 probe, then PAGE_CAP pages.
       expect(big.requests).toBe(2 + PAGE_CAP);
       expect(requestsFor(server.seen, 1)).toHaveLength(2 + PAGE_CAP);
-      expect(requestsFor(server.seen, 1).slice(2).every((r) => r.includes("limit=100"))).toBe(true);
+      expect(
+        requestsFor(server.seen, 1)
+          .slice(2)
+          .every((r) => r.includes("limit=100")),
+      ).toBe(true);
 
       const small = await summarizeCampaign(bare, 2);
       expect(small.partial).toBe(false);

@@ -8,7 +8,11 @@ describe("sandbox authentication, scopes and limits", () => {
   it("answers 401 without a key and with an unknown key, NestJS style", async () => {
     const none = await call(sandbox(), "GET", "/tags", { key: null });
     expect(none.status).toBe(401);
-    expect(none.body).toEqual({ statusCode: 401, message: expect.stringContaining("X-API-Key"), error: "Unauthorized" });
+    expect(none.body).toEqual({
+      statusCode: 401,
+      message: expect.stringContaining("X-API-Key"),
+      error: "Unauthorized",
+    });
     const wrong = await call(sandbox(), "GET", "/tags", { key: "sb_nope" });
     expect(wrong.status).toBe(401);
     expect(wrong.body.error).toBe("Unauthorized");
@@ -18,7 +22,10 @@ describe("sandbox authentication, scopes and limits", () => {
     const sb = sandbox();
     const before = await call(sb, "GET", "/tags", { key: sb.readKey });
     expect(before.status).toBe(200);
-    const write = await call(sb, "POST", "/tags", { key: sb.readKey, body: { name: "Nope", color: "#000000" } });
+    const write = await call(sb, "POST", "/tags", {
+      key: sb.readKey,
+      body: { name: "Nope", color: "#000000" },
+    });
     expect(write.status).toBe(403);
     expect(write.body).toMatchObject({ statusCode: 403, error: "Forbidden" });
     expect(write.body.message).toContain("write scope");
@@ -50,8 +57,12 @@ describe("sandbox authentication, scopes and limits", () => {
     expect(retry).toBeLessThanOrEqual(60);
 
     // Writes have their own budget, untouched by the reads.
-    expect((await call(sb, "POST", "/tags", { body: { name: "Limit A", color: "#111111" } })).status).toBe(201);
-    expect((await call(sb, "POST", "/tags", { body: { name: "Limit B", color: "#222222" } })).status).toBe(201);
+    expect((await call(sb, "POST", "/tags", { body: { name: "Limit A", color: "#111111" } })).status).toBe(
+      201,
+    );
+    expect((await call(sb, "POST", "/tags", { body: { name: "Limit B", color: "#222222" } })).status).toBe(
+      201,
+    );
     const writeLimited = await call(sb, "POST", "/tags", { body: { name: "Limit C", color: "#333333" } });
     expect(writeLimited.status).toBe(429);
     expect(writeLimited.headers.get("retry-after")).toBeTruthy();

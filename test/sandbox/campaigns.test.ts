@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { call, manualClock, withSandbox } from "../helpers/sandbox.ts";
+import { call, manualClock, type Rec, withSandbox } from "../helpers/sandbox.ts";
 
 const clock = manualClock();
 // A batch of 2 makes the pace visible: each tick sends at most 2 pending recipients.
 const sandbox = withSandbox({ campaignTickMs: 0, campaignBatch: 2, now: clock.now });
-
-type Rec = Record<string, any>;
 
 async function audience(label: string, phones: string[], optOut: string[] = []) {
   const sb = sandbox();
@@ -54,12 +52,20 @@ describe("sandbox campaigns", () => {
     const pending = templates.find((t) => t.status === "pending")!;
     const otherChannel = templates.find((t) => t.integrationId === 2 && t.status === "approved")!;
     const r = await call(sb, "POST", "/campaigns", {
-      body: { name: "Bad", integrationId: 1, templateId: pending.id, conversationTagId: 9999, groupIds: [9999] },
+      body: {
+        name: "Bad",
+        integrationId: 1,
+        templateId: pending.id,
+        conversationTagId: 9999,
+        groupIds: [9999],
+      },
     });
     expect(r.status).toBe(400);
     expect(r.body.message).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(new RegExp(`^templateId ${pending.id} must name an approved template of channel 1: it is pending`)),
+        expect.stringMatching(
+          new RegExp(`^templateId ${pending.id} must name an approved template of channel 1: it is pending`),
+        ),
         "conversationTagId 9999 does not name a tag",
         "groupIds.0 9999 does not name a group",
       ]),
@@ -73,7 +79,13 @@ describe("sandbox campaigns", () => {
     });
     expect(noAudience.body.message[0]).toMatch(/^groupIds give an audience/);
     const badParam = await call(sb, "POST", "/campaigns", {
-      body: { name: "Bad", integrationId: 1, templateId: (await approvedTemplate()).id, contactIds: [1], templateParameters: { x: "1" } },
+      body: {
+        name: "Bad",
+        integrationId: 1,
+        templateId: (await approvedTemplate()).id,
+        contactIds: [1],
+        templateParameters: { x: "1" },
+      },
     });
     expect(badParam.body.message[0]).toMatch(/^templateParameters\.x is not a placeholder/);
     expect((await call(sb, "GET", "/campaigns")).body.meta.total).toBe(before);
@@ -97,7 +109,12 @@ describe("sandbox campaigns", () => {
       },
     });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ status: "draft", integrationId: 1, templateId: t.id, conversationTagId: tags[0].id });
+    expect(created.body).toMatchObject({
+      status: "draft",
+      integrationId: 1,
+      templateId: t.id,
+      conversationTagId: tags[0].id,
+    });
     const id = created.body.id;
 
     const sent = await call(sb, "POST", `/campaigns/${id}/send`);
@@ -123,7 +140,10 @@ describe("sandbox campaigns", () => {
     expect(done.stats.pending + done.stats.sending).toBe(0);
     expect(done.stats.failed).toBe(1);
     const failed = await call(sb, "GET", `/campaigns/${id}/recipients`, { query: { status: "failed" } });
-    expect(failed.body.data[0]).toMatchObject({ phone: "+14155557009", error: expect.stringContaining("messaging network") });
+    expect(failed.body.data[0]).toMatchObject({
+      phone: "+14155557009",
+      error: expect.stringContaining("messaging network"),
+    });
     expect((await call(sb, "POST", `/campaigns/${id}/cancel`)).status).toBe(409);
   });
 
@@ -132,7 +152,12 @@ describe("sandbox campaigns", () => {
     const phones = ["+14155557101", "+14155557102", "+14155557103", "+14155557104", "+14155557105"];
     const { groupId } = await audience("Cancel test", phones);
     const created = await call(sb, "POST", "/campaigns", {
-      body: { name: "Cancel test", integrationId: 1, templateId: (await approvedTemplate()).id, groupIds: [groupId] },
+      body: {
+        name: "Cancel test",
+        integrationId: 1,
+        templateId: (await approvedTemplate()).id,
+        groupIds: [groupId],
+      },
     });
     const id = created.body.id;
     await call(sb, "POST", `/campaigns/${id}/send`);
@@ -171,7 +196,13 @@ describe("sandbox campaigns", () => {
     expect(started.status).toBe("running");
     expect(started.stats.total).toBe(2);
     const past = await call(sb, "POST", "/campaigns", {
-      body: { name: "Past", integrationId: 1, templateId: t.id, contactIds: [2], scheduledAt: "2000-01-01T00:00:00Z" },
+      body: {
+        name: "Past",
+        integrationId: 1,
+        templateId: t.id,
+        contactIds: [2],
+        scheduledAt: "2000-01-01T00:00:00Z",
+      },
     });
     expect(past.body.message).toEqual(["scheduledAt must be in the future"]);
     expect((await call(sb, "GET", "/campaigns/999999")).status).toBe(404);

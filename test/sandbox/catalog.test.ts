@@ -6,12 +6,16 @@ const sandbox = withSandbox({ campaignTickMs: 0 });
 describe("sandbox contact fields", () => {
   it("creates with defaults, refuses a changed key, updates and soft-deletes", async () => {
     const sb = sandbox();
-    const created = await call(sb, "POST", "/contact-fields", { body: { key: "shoe_size", label: "Shoe size" } });
+    const created = await call(sb, "POST", "/contact-fields", {
+      body: { key: "shoe_size", label: "Shoe size" },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ key: "shoe_size", label: "Shoe size", type: "text", position: 0 });
     const id = created.body.id;
 
-    expect((await call(sb, "POST", "/contact-fields", { body: { key: "shoe_size", label: "Again" } })).status).toBe(409);
+    expect(
+      (await call(sb, "POST", "/contact-fields", { body: { key: "shoe_size", label: "Again" } })).status,
+    ).toBe(409);
     const badKey = await call(sb, "POST", "/contact-fields", { body: { key: "Shoe Size", label: "x" } });
     expect(badKey.body.message).toEqual([expect.stringMatching(/^key must be a lower-case slug/)]);
 
@@ -19,7 +23,9 @@ describe("sandbox contact fields", () => {
     expect(keyChange.status).toBe(400);
     expect(keyChange.body.message[0]).toMatch(/^key cannot be changed/);
 
-    const updated = await call(sb, "PATCH", `/contact-fields/${id}`, { body: { type: "number", position: 9 } });
+    const updated = await call(sb, "PATCH", `/contact-fields/${id}`, {
+      body: { type: "number", position: 9 },
+    });
     expect(updated.body).toMatchObject({ key: "shoe_size", label: "Shoe size", type: "number", position: 9 });
 
     const listed = await call(sb, "GET", "/contact-fields");
@@ -41,23 +47,31 @@ describe("sandbox contact fields", () => {
 describe("sandbox contact groups", () => {
   it("creates a group, adds and removes members, counts them, soft-deletes", async () => {
     const sb = sandbox();
-    const g = await call(sb, "POST", "/contact-groups", { body: { name: "Testers", description: "For tests" } });
+    const g = await call(sb, "POST", "/contact-groups", {
+      body: { name: "Testers", description: "For tests" },
+    });
     expect(g.status).toBe(201);
     expect(g.body).toMatchObject({ name: "Testers", description: "For tests", memberCount: 0 });
     const id = g.body.id;
 
-    const added = await call(sb, "POST", `/contact-groups/${id}/contacts`, { body: { contactIds: [1, 2, 3] } });
+    const added = await call(sb, "POST", `/contact-groups/${id}/contacts`, {
+      body: { contactIds: [1, 2, 3] },
+    });
     expect(added.status).toBe(201);
     expect(added.body).toEqual({ groupId: id, added: 3, memberCount: 3 });
     const again = await call(sb, "POST", `/contact-groups/${id}/contacts`, { body: { contactIds: [3, 4] } });
     expect(again.body).toEqual({ groupId: id, added: 1, memberCount: 4 });
 
-    const unknown = await call(sb, "POST", `/contact-groups/${id}/contacts`, { body: { contactIds: [5, 999999] } });
+    const unknown = await call(sb, "POST", `/contact-groups/${id}/contacts`, {
+      body: { contactIds: [5, 999999] },
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toEqual(["contactIds.1 999999 does not name a contact"]);
     expect((await call(sb, "GET", `/contact-groups/${id}`)).body.memberCount).toBe(4);
 
-    const removed = await call(sb, "DELETE", `/contact-groups/${id}/contacts`, { body: { contactIds: [1, 2] } });
+    const removed = await call(sb, "DELETE", `/contact-groups/${id}/contacts`, {
+      body: { contactIds: [1, 2] },
+    });
     expect(removed.status).toBe(200);
     expect(removed.body).toEqual({ groupId: id, removed: 2, memberCount: 2 });
 
@@ -70,10 +84,14 @@ describe("sandbox contact groups", () => {
     const renamed = await call(sb, "PATCH", `/contact-groups/${id}`, { body: { name: "Testers 2" } });
     expect(renamed.body).toMatchObject({ name: "Testers 2", description: "For tests" });
 
-    expect((await call(sb, "POST", `/contact-groups/${id}/contacts`, { body: { contactIds: [] } })).status).toBe(400);
+    expect(
+      (await call(sb, "POST", `/contact-groups/${id}/contacts`, { body: { contactIds: [] } })).status,
+    ).toBe(400);
     expect((await call(sb, "DELETE", `/contact-groups/${id}`)).body).toEqual({ id, deleted: true });
     expect((await call(sb, "GET", `/contact-groups/${id}`)).status).toBe(404);
-    expect((await call(sb, "POST", `/contact-groups/${id}/contacts`, { body: { contactIds: [1] } })).status).toBe(404);
+    expect(
+      (await call(sb, "POST", `/contact-groups/${id}/contacts`, { body: { contactIds: [1] } })).status,
+    ).toBe(404);
     const listedAfter = await call(sb, "GET", "/contact-groups");
     expect(listedAfter.body.data.map((x: { id: number }) => x.id)).not.toContain(id);
   });
@@ -86,20 +104,30 @@ describe("sandbox tags", () => {
     expect(t.status).toBe(201);
     expect(t.body).toMatchObject({ name: "Urgent", color: "#FF0000", description: null });
     const id = t.body.id;
-    expect((await call(sb, "POST", "/tags", { body: { name: "urgent", color: "#00FF00" } })).status).toBe(409);
+    expect((await call(sb, "POST", "/tags", { body: { name: "urgent", color: "#00FF00" } })).status).toBe(
+      409,
+    );
     const badColor = await call(sb, "POST", "/tags", { body: { name: "Blue", color: "blue" } });
     expect(badColor.body.message).toEqual([expect.stringMatching(/^color must be a hexadecimal colour/)]);
     const missing = await call(sb, "POST", "/tags", { body: { name: "Blue" } });
     expect(missing.body.message).toEqual(["color is required"]);
 
-    const updated = await call(sb, "PATCH", `/tags/${id}`, { body: { description: "Answer within the hour" } });
-    expect(updated.body).toMatchObject({ name: "Urgent", color: "#FF0000", description: "Answer within the hour" });
+    const updated = await call(sb, "PATCH", `/tags/${id}`, {
+      body: { description: "Answer within the hour" },
+    });
+    expect(updated.body).toMatchObject({
+      name: "Urgent",
+      color: "#FF0000",
+      description: "Answer within the hour",
+    });
     expect((await call(sb, "GET", `/tags/${id}`)).body.description).toBe("Answer within the hour");
 
     expect((await call(sb, "DELETE", `/tags/${id}`)).status).toBe(200);
     expect((await call(sb, "GET", `/tags/${id}`)).status).toBe(404);
     // The name is free again once the tag is deleted.
-    expect((await call(sb, "POST", "/tags", { body: { name: "Urgent", color: "#FF0000" } })).status).toBe(201);
+    expect((await call(sb, "POST", "/tags", { body: { name: "Urgent", color: "#FF0000" } })).status).toBe(
+      201,
+    );
     const listed = await call(sb, "GET", "/tags");
     expect(listed.body.data.filter((x: { name: string }) => x.name === "Urgent")).toHaveLength(1);
     expect((await call(sb, "GET", "/tags", { query: { page: 1 } })).status).toBe(400);

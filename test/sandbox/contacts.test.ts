@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { call, withSandbox } from "../helpers/sandbox.ts";
+import { call, type Rec, withSandbox } from "../helpers/sandbox.ts";
 
 const sandbox = withSandbox({ campaignTickMs: 0 });
 
 const list = async (query: Record<string, string | number | boolean> = {}) => {
   const r = await call(sandbox(), "GET", "/contacts", { query: { limit: 100, ...query } });
   expect(r.status).toBe(200);
-  return r.body as { data: Array<Record<string, any>>; meta: { total: number; page: number; limit: number; totalPages: number } };
+  return r.body as {
+    data: Rec[];
+    meta: { total: number; page: number; limit: number; totalPages: number };
+  };
 };
 
 describe("sandbox contacts", () => {
@@ -16,7 +19,12 @@ describe("sandbox contacts", () => {
     const first = await list({ limit: 10, page: 1 });
     const second = await list({ limit: 10, page: 2 });
     expect(first.data).toHaveLength(10);
-    expect(first.meta).toEqual({ total: all.meta.total, page: 1, limit: 10, totalPages: Math.ceil(all.meta.total / 10) });
+    expect(first.meta).toEqual({
+      total: all.meta.total,
+      page: 1,
+      limit: 10,
+      totalPages: Math.ceil(all.meta.total / 10),
+    });
     const ids = new Set([...first.data, ...second.data].map((c) => c.id));
     expect(ids.size).toBe(20);
     const defaults = await call(sandbox(), "GET", "/contacts");
@@ -26,7 +34,12 @@ describe("sandbox contacts", () => {
   it("creates, reads, updates and soft-deletes a contact", async () => {
     const sb = sandbox();
     const created = await call(sb, "POST", "/contacts", {
-      body: { phone: "+34 612 34 56 78", first_name: "Lucía", email: "lucia@example.es", custom_fields: { points: 5 } },
+      body: {
+        phone: "+34 612 34 56 78",
+        first_name: "Lucía",
+        email: "lucia@example.es",
+        custom_fields: { points: 5 },
+      },
     });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
@@ -45,7 +58,11 @@ describe("sandbox contacts", () => {
     });
     expect(updated.status).toBe(200);
     // custom_fields replaces the whole object.
-    expect(updated.body).toMatchObject({ first_name: "Lucía", last_name: "Gómez", custom_fields: { loyalty_tier: "gold" } });
+    expect(updated.body).toMatchObject({
+      first_name: "Lucía",
+      last_name: "Gómez",
+      custom_fields: { loyalty_tier: "gold" },
+    });
 
     const dup = await call(sb, "POST", "/contacts", { body: { phone: "+34612345678" } });
     expect(dup.status).toBe(409);
@@ -100,7 +117,7 @@ describe("sandbox contacts", () => {
       body: "{",
     });
     expect(badJson.status).toBe(400);
-    expect((await badJson.json()).message).toEqual(["(body) must be valid JSON"]);
+    expect(((await badJson.json()) as Rec).message).toEqual(["(body) must be valid JSON"]);
     const emptyPatch = await call(sandbox(), "PATCH", "/contacts/1", { body: {} });
     expect(emptyPatch.status).toBe(400);
     expect((await list()).meta.total).toBe(before);

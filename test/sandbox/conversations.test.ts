@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { call, manualClock, withSandbox } from "../helpers/sandbox.ts";
+import { call, manualClock, type Rec, withSandbox } from "../helpers/sandbox.ts";
 
 const clock = manualClock();
 const sandbox = withSandbox({ campaignTickMs: 0, now: clock.now });
 
-type Rec = Record<string, any>;
 const contactByName = async (first: string): Promise<Rec> => {
   const r = await call(sandbox(), "GET", "/contacts", { query: { search: first } });
   return r.body.data.find((c: Rec) => c.first_name === first);
@@ -17,7 +16,12 @@ describe("sandbox messages and the 24-hour window", () => {
       body: { channelId: 1, type: "text", contactId: ana.id, text: "Sure, which address?" },
     });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ direction: "outbound", type: "text", status: "queued", text: "Sure, which address?" });
+    expect(r.body).toMatchObject({
+      direction: "outbound",
+      type: "text",
+      status: "queued",
+      text: "Sure, which address?",
+    });
     const read = await call(sandbox(), "GET", `/messages/${r.body.id}`);
     expect(read.body.status).toBe("queued");
   });
@@ -42,7 +46,9 @@ describe("sandbox messages and the 24-hour window", () => {
   it("closes the window 24 hours after the last inbound message", async () => {
     const farah = await contactByName("Farah"); // wrote 1 hour ago
     const send = () =>
-      call(sandbox(), "POST", "/messages", { body: { channelId: 1, type: "text", contactId: farah.id, text: "Yes" } });
+      call(sandbox(), "POST", "/messages", {
+        body: { channelId: 1, type: "text", contactId: farah.id, text: "Yes" },
+      });
     expect((await send()).status).toBe(201);
     clock.advance(23 * 3_600_000 + 60_000);
     expect((await send()).status).toBe(422);
@@ -56,7 +62,11 @@ describe("sandbox messages and the 24-hour window", () => {
         channelId: 1,
         type: "template",
         contactId: ben.id,
-        template: { name: "order_update", language: "en", parameters: { first_name: "Ben", order_id: "B-7" } },
+        template: {
+          name: "order_update",
+          language: "en",
+          parameters: { first_name: "Ben", order_id: "B-7" },
+        },
       },
     });
     expect(named.status).toBe(201);
@@ -76,14 +86,24 @@ describe("sandbox messages and the 24-hour window", () => {
     expect(users.body.data).toHaveLength(1);
 
     const missing = await call(sandbox(), "POST", "/messages", {
-      body: { channelId: 1, type: "template", contactId: ben.id, template: { name: "order_update", language: "en" } },
+      body: {
+        channelId: 1,
+        type: "template",
+        contactId: ben.id,
+        template: { name: "order_update", language: "en" },
+      },
     });
     expect(missing.status).toBe(400);
     expect(missing.body.message).toEqual(
       expect.arrayContaining([expect.stringMatching(/^template\.parameters\.first_name is required/)]),
     );
     const pending = await call(sandbox(), "POST", "/messages", {
-      body: { channelId: 1, type: "template", contactId: ben.id, template: { name: "loyalty_points", language: "en", parameters: { points: "1" } } },
+      body: {
+        channelId: 1,
+        type: "template",
+        contactId: ben.id,
+        template: { name: "loyalty_points", language: "en", parameters: { points: "1" } },
+      },
     });
     expect(pending.status).toBe(400);
     expect(pending.body.message[0]).toMatch(/is not an approved template.*pending/);
@@ -92,12 +112,22 @@ describe("sandbox messages and the 24-hour window", () => {
   it("refuses opted-out contacts, unknown references and invalid bodies", async () => {
     const emma = await contactByName("Emma"); // opted out
     const opted = await call(sandbox(), "POST", "/messages", {
-      body: { channelId: 1, type: "template", contactId: emma.id, template: { name: "welcome_message", language: "en" } },
+      body: {
+        channelId: 1,
+        type: "template",
+        contactId: emma.id,
+        template: { name: "welcome_message", language: "en" },
+      },
     });
     expect(opted.status).toBe(422);
     expect(opted.body.message).toMatch(/opted out/);
     const noChannel = await call(sandbox(), "POST", "/messages", {
-      body: { channelId: 9, type: "template", to: "+14155554444", template: { name: "welcome_message", language: "en" } },
+      body: {
+        channelId: 9,
+        type: "template",
+        to: "+14155554444",
+        template: { name: "welcome_message", language: "en" },
+      },
     });
     expect(noChannel.status).toBe(400);
     const two = await call(sandbox(), "POST", "/messages", {
@@ -105,17 +135,29 @@ describe("sandbox messages and the 24-hour window", () => {
     });
     expect(two.status).toBe(400);
     expect(two.body.message[0]).toMatch(/^to must not be combined/);
-    const image = await call(sandbox(), "POST", "/messages", { body: { channelId: 1, type: "image", to: "+14155554444" } });
+    const image = await call(sandbox(), "POST", "/messages", {
+      body: { channelId: 1, type: "image", to: "+14155554444" },
+    });
     expect(image.body.message).toEqual(["mediaUrl is required when type is image"]);
   });
 
   it("moves message statuses on ticks: queued, sent, delivered, read; unreachable phones fail", async () => {
     const sb = sandbox();
     const ok = await call(sb, "POST", "/messages", {
-      body: { channelId: 1, type: "template", to: "+14155556661", template: { name: "welcome_message", language: "en" } },
+      body: {
+        channelId: 1,
+        type: "template",
+        to: "+14155556661",
+        template: { name: "welcome_message", language: "en" },
+      },
     });
     const bad = await call(sb, "POST", "/messages", {
-      body: { channelId: 1, type: "template", to: "+14155556669", template: { name: "welcome_message", language: "en" } },
+      body: {
+        channelId: 1,
+        type: "template",
+        to: "+14155556669",
+        template: { name: "welcome_message", language: "en" },
+      },
     });
     const statuses: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -126,7 +168,10 @@ describe("sandbox messages and the 24-hour window", () => {
     expect(statuses.slice(0, 2)).toEqual(["sent", "delivered"]);
     expect(statuses[2]).toBe(ok.body.id % 4 === 0 ? "delivered" : "read");
     const failed = await call(sb, "GET", `/messages/${bad.body.id}`);
-    expect(failed.body).toMatchObject({ status: "failed", error: expect.stringContaining("not on the messaging network") });
+    expect(failed.body).toMatchObject({
+      status: "failed",
+      error: expect.stringContaining("not on the messaging network"),
+    });
     expect((await call(sb, "GET", "/messages/999999")).status).toBe(404);
   });
 
@@ -144,17 +189,25 @@ describe("sandbox messages and the 24-hour window", () => {
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     expect(all.body.meta.total).toBe(times.length);
 
-    const page2 = await call(sb, "GET", `/conversations/${conversationId}/messages`, { query: { limit: 1, page: 2 } });
+    const page2 = await call(sb, "GET", `/conversations/${conversationId}/messages`, {
+      query: { limit: 1, page: 2 },
+    });
     expect(page2.body.data[0].id).toBe(all.body.data[1].id);
     const cut = new Date(clock.now().getTime() - 10 * 3_600_000).toISOString();
-    const before = await call(sb, "GET", `/conversations/${conversationId}/messages`, { query: { before: cut } });
-    const after = await call(sb, "GET", `/conversations/${conversationId}/messages`, { query: { after: cut } });
+    const before = await call(sb, "GET", `/conversations/${conversationId}/messages`, {
+      query: { before: cut },
+    });
+    const after = await call(sb, "GET", `/conversations/${conversationId}/messages`, {
+      query: { after: cut },
+    });
     expect(before.body.meta.total + after.body.meta.total).toBe(all.body.meta.total);
     expect(before.body.data.every((m: Rec) => Date.parse(m.createdAt) < Date.parse(cut))).toBe(true);
     expect(after.body.data.every((m: Rec) => Date.parse(m.createdAt) > Date.parse(cut))).toBe(true);
     expect(before.body.meta.total).toBeGreaterThan(0);
     expect(after.body.meta.total).toBeGreaterThan(0);
-    const badDate = await call(sb, "GET", `/conversations/${conversationId}/messages`, { query: { before: "yesterday" } });
+    const badDate = await call(sb, "GET", `/conversations/${conversationId}/messages`, {
+      query: { before: "yesterday" },
+    });
     expect(badDate.body.message[0]).toMatch(/^before must be an ISO 8601 date-time/);
     expect((await call(sb, "GET", "/conversations/999999/messages")).status).toBe(404);
   });
@@ -234,15 +287,26 @@ describe("sandbox chat users", () => {
     const sb = sandbox();
     const user = (await list({ search: "Grace" })).data[0]!;
     const r = await call(sb, "PATCH", `/chat-users/${user.id}`, {
-      body: { standardFields: { address: "1 Main St", phone: "+1 415 555 9000" }, customFields: { loyalty_tier: "gold" } },
+      body: {
+        standardFields: { address: "1 Main St", phone: "+1 415 555 9000" },
+        customFields: { loyalty_tier: "gold" },
+      },
     });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ address: "1 Main St", phone: "+14155559000", customFields: { loyalty_tier: "gold" } });
+    expect(r.body).toMatchObject({
+      address: "1 Main St",
+      phone: "+14155559000",
+      customFields: { loyalty_tier: "gold" },
+    });
     expect((await call(sb, "GET", `/chat-users/${user.id}`)).body.address).toBe("1 Main St");
-    const unknown = await call(sb, "PATCH", `/chat-users/${user.id}`, { body: { customFields: { shoe: "42" } } });
+    const unknown = await call(sb, "PATCH", `/chat-users/${user.id}`, {
+      body: { customFields: { shoe: "42" } },
+    });
     expect(unknown.status).toBe(400);
     const empty = await call(sb, "PATCH", `/chat-users/${user.id}`, { body: {} });
     expect(empty.status).toBe(400);
-    expect((await call(sb, "PATCH", "/chat-users/999999", { body: { standardFields: { name: "x" } } })).status).toBe(404);
+    expect(
+      (await call(sb, "PATCH", "/chat-users/999999", { body: { standardFields: { name: "x" } } })).status,
+    ).toBe(404);
   });
 });

@@ -1,12 +1,13 @@
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
-import { call, withSandbox } from "../helpers/sandbox.ts";
+import { call, type Rec, withSandbox } from "../helpers/sandbox.ts";
 
 const sandbox = withSandbox({ campaignTickMs: 0 });
 
-type Rec = Record<string, any>;
-
-function form(file: { name: string; body: string | Uint8Array; type?: string } | null, fields: Record<string, string>) {
+function form(
+  file: { name: string; body: string | Uint8Array; type?: string } | null,
+  fields: Record<string, string>,
+) {
   const fd = new FormData();
   // The file first and the fields after: the sandbox must not depend on their order.
   if (file) fd.append("file", new Blob([file.body], { type: file.type ?? "text/csv" }), file.name);
@@ -53,12 +54,17 @@ describe("sandbox contact import", () => {
 
   it("skips existing phones when updateExisting is false and updates them when true", async () => {
     const first = "phone,first_name,loyalty_tier\n+14155559201,Old,silver\n";
-    expect((await importFile({ name: "a.csv", body: first }, { updateExisting: "false" })).body.created).toBe(1);
+    expect((await importFile({ name: "a.csv", body: first }, { updateExisting: "false" })).body.created).toBe(
+      1,
+    );
 
     const again = "phone,first_name,points\n+14155559201,New,5\n+14155559202,Other,\n";
     const skip = await importFile({ name: "b.csv", body: again }, { updateExisting: "false" });
     expect(skip.body).toMatchObject({ created: 1, updated: 0, skipped: 1, errors: [] });
-    expect(await contactByPhone("+14155559201")).toMatchObject({ first_name: "Old", custom_fields: { loyalty_tier: "silver" } });
+    expect(await contactByPhone("+14155559201")).toMatchObject({
+      first_name: "Old",
+      custom_fields: { loyalty_tier: "silver" },
+    });
 
     const update = await importFile({ name: "b.csv", body: again }, { updateExisting: "true" });
     expect(update.body).toMatchObject({ created: 0, updated: 2, skipped: 0 });
@@ -74,7 +80,10 @@ describe("sandbox contact import", () => {
     const group = await call(sb, "POST", "/contact-groups", { body: { name: "Imported" } });
     const existing = await call(sb, "POST", "/contacts", { body: { phone: "+14155559301" } });
     const csv = "phone;first_name\n+14155559301;Exists\n+14155559302;Fresh\n";
-    const r = await importFile({ name: "semi.csv", body: csv }, { updateExisting: "false", groupId: String(group.body.id) });
+    const r = await importFile(
+      { name: "semi.csv", body: csv },
+      { updateExisting: "false", groupId: String(group.body.id) },
+    );
     expect(r.body).toMatchObject({ created: 1, skipped: 1 });
     const members = await call(sb, "GET", "/contacts", { query: { groupId: group.body.id } });
     expect(members.body.data.map((c: Rec) => c.phone).sort()).toEqual(["+14155559301", "+14155559302"]);
@@ -90,7 +99,11 @@ describe("sandbox contact import", () => {
     ws.addRow(["+14155559403", "Bad", "Date", null, null, "02/01/1990"]);
     const buffer = new Uint8Array(await wb.xlsx.writeBuffer());
     const r = await importFile(
-      { name: "contacts.xlsx", body: buffer, type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" },
+      {
+        name: "contacts.xlsx",
+        body: buffer,
+        type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      },
       { updateExisting: "true" },
     );
     expect(r.status).toBe(201);
@@ -114,11 +127,17 @@ describe("sandbox contact import", () => {
     expect(badFlag.body.message).toEqual(["updateExisting must be true or false"]);
     const extra = await importFile({ name: "c.csv", body: csv }, { updateExisting: "true", color: "red" });
     expect(extra.body.message).toEqual(["color is not a member this operation accepts"]);
-    const noGroup = await importFile({ name: "c.csv", body: csv }, { updateExisting: "true", groupId: "99999" });
+    const noGroup = await importFile(
+      { name: "c.csv", body: csv },
+      { updateExisting: "true", groupId: "99999" },
+    );
     expect(noGroup.body.message).toEqual(["groupId 99999 does not name a group"]);
     const noFile = await importFile(null, { updateExisting: "true" });
     expect(noFile.body.message).toEqual(["file is required: a CSV or xlsx file of contacts"]);
-    const badHeader = await importFile({ name: "c.csv", body: "mobile,first_name,shoe\n+14155559501,x,y\n" }, { updateExisting: "true" });
+    const badHeader = await importFile(
+      { name: "c.csv", body: "mobile,first_name,shoe\n+14155559501,x,y\n" },
+      { updateExisting: "true" },
+    );
     expect(badHeader.status).toBe(400);
     expect(badHeader.body.message).toEqual(
       expect.arrayContaining([expect.stringMatching(/"mobile" is neither/), "file must have a phone column"]),

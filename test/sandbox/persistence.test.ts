@@ -20,7 +20,9 @@ describe("sandbox persistence", () => {
     const first = await startSandbox({ db: db1, campaignTickMs: 0 });
     const seeded = (await call(first, "GET", "/contacts")).body.meta.total;
     const tagsBefore = (await call(first, "GET", "/tags")).body.meta.total;
-    const created = await call(first, "POST", "/contacts", { body: { phone: "+14155550999", first_name: "Kept" } });
+    const created = await call(first, "POST", "/contacts", {
+      body: { phone: "+14155550999", first_name: "Kept" },
+    });
     expect(created.status).toBe(201);
     await call(first, "DELETE", "/contacts/1");
     await first.close();

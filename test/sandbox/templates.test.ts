@@ -25,7 +25,9 @@ describe("sandbox templates", () => {
     expect(approved.body.data.every((t: { status: string }) => t.status === "approved")).toBe(true);
     const languages = new Set(approved.body.data.map((t: { language: string }) => t.language));
     expect(languages.size).toBeGreaterThan(1);
-    expect(approved.body.data.some((t: { placeholders: string[] }) => t.placeholders.length === 0)).toBe(true);
+    expect(approved.body.data.some((t: { placeholders: string[] }) => t.placeholders.length === 0)).toBe(
+      true,
+    );
     const channel2 = await call(sb, "GET", "/templates", { query: { channelId: 2 } });
     expect(channel2.body.data.length).toBeGreaterThan(0);
     expect(channel2.body.data.every((t: { integrationId: number }) => t.integrationId === 2)).toBe(true);
@@ -37,7 +39,11 @@ describe("sandbox templates", () => {
     const sb = sandbox();
     const created = await call(sb, "POST", "/templates", { body: body("Login Code") });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: "login_code", status: "pending", placeholders: ["first_name", "code"] });
+    expect(created.body).toMatchObject({
+      name: "login_code",
+      status: "pending",
+      placeholders: ["first_name", "code"],
+    });
     const dup = await call(sb, "POST", "/templates", { body: body("login code") });
     expect(dup.status).toBe(409);
 
@@ -62,7 +68,9 @@ describe("sandbox templates", () => {
 
   it("rejects templates whose name contains 'reject' at review", async () => {
     const sb = sandbox();
-    const created = await call(sb, "POST", "/templates", { body: body("please_reject_me", { integrationId: 2 }) });
+    const created = await call(sb, "POST", "/templates", {
+      body: body("please_reject_me", { integrationId: 2 }),
+    });
     await call(sb, "POST", "/templates/sync", { body: { channelId: 2 } });
     const t = await call(sb, "GET", `/templates/${created.body.id}`);
     expect(t.body.status).toBe("rejected");
@@ -84,7 +92,10 @@ describe("sandbox templates", () => {
     expect((await call(sb, "GET", `/templates/${rejected.id}`)).status).toBe(404);
 
     const pending = await call(sb, "POST", "/templates", { body: body("to_delete") });
-    expect((await call(sb, "DELETE", `/templates/${pending.body.id}`)).body).toEqual({ id: pending.body.id, deleted: true });
+    expect((await call(sb, "DELETE", `/templates/${pending.body.id}`)).body).toEqual({
+      id: pending.body.id,
+      deleted: true,
+    });
     expect((await call(sb, "DELETE", `/templates/${pending.body.id}`)).status).toBe(404);
   });
 

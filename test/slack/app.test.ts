@@ -4,8 +4,9 @@
 // provoked; core.test.ts runs the same app on the real core and sandbox.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION } from "../../src/commands/types.ts";
-import { createDbEventStore } from "../../src/slack/event-store.ts";
-import { type Harness, startHarness } from "./harness.ts";
+import { loadConfig } from "../../src/config.ts";
+import { createSlackApp } from "../../src/slack/app.ts";
+import { captureLogger, type Harness, startHarness } from "./harness.ts";
 import { TestCore } from "./test-core.ts";
 
 let h: Harness;
@@ -319,21 +320,6 @@ describe("events", () => {
     await h.fake.waitFor(() => h.fake.callsOf("views.publish").find((c) => c.args.user_id === "U0BOB"));
   });
 
-  it("remembers event ids in the store across a restart", async () => {
-    const { openTestDb } = await import("../helpers/db.ts");
-    const db = await openTestDb();
-    try {
-      const before = await createDbEventStore(db);
-      expect(await before.claim("Ev1")).toBe(true);
-      expect(await before.claim("Ev1")).toBe(false);
-      const after = await createDbEventStore(db);
-      expect(await after.claim("Ev1")).toBe(false);
-      expect(await after.claim("Ev2")).toBe(true);
-    } finally {
-      await db.close();
-    }
-  });
-
   it("passes file_shared to the import hook", async () => {
     const seen = new Promise<string>((resolve) => {
       h.slack.deps.hooks.onFileShared = async ({ fileId }) => resolve(fileId);
@@ -375,5 +361,37 @@ describe("who may do what, and the audit channel", () => {
     const post = await h.fake.waitFor(() => h.fake.messages.find((m) => m.channel === "C0AUDIT"));
     expect(post.text).toContain("<@U0ALICE>");
     expect(post.text).toContain("createTag ok (201)");
+  });
+});
+
+describe("configuration", () => {
+  const base = { SLACK_BOT_TOKEN: "xoxb-1", LOG_LEVEL: "silent" };
+  const make = (env: Record<string, string>) =>
+    createSlackApp({ core: new TestCore(), config: loadConfig(env), logger: captureLogger().logger });
+
+  it("uses Socket Mode when SLACK_APP_TOKEN is set (no signing secret needed)", () => {
+    expect(make({ ...base, SLACK_APP_TOKEN: "xapp-1" }).mode).toBe("socket");
+  });
+
+  it("uses HTTP mode otherwise, and says which setting is missing", () => {
+    expect(make({ ...base, SLACK_SIGNING_SECRET: "s" }).mode).toBe("http");
+    expect(() => make(base)).toThrow(/SLACK_SIGNING_SECRET/);
+    expect(() => make({ LOG_LEVEL: "silent", SLACK_SIGNING_SECRET: "s" })).toThrow(/SLACK_BOT_TOKEN/);
+  });
+});
+
+describe("start-up", () => {
+  it("stops with a clear message when Slack refuses the bot token", async () => {
+    const config = loadConfig({
+      SLACK_BOT_TOKEN: "xoxb-wrong",
+      SLACK_SIGNING_SECRET: "s",
+      SLACK_API_URL: h.fake.apiUrl,
+      LOG_LEVEL: "silent",
+    });
+    const app = createSlackApp({ core: new TestCore(), config, logger: captureLogger().logger });
+    await expect(app.start({ port: 0, host: "127.0.0.1" })).rejects.toThrow(
+      /SLACK_BOT_TOKEN \(invalid_auth\)/,
+    );
+    await app.stop().catch(() => {});
   });
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSwitchboard, type Switchboard } from "../../src/app.ts";
 import { ACTION } from "../../src/commands/types.ts";
 import { loadConfig } from "../../src/config.ts";
-import { startSlackApp, type SlackApp } from "../../src/slack/app.ts";
+import { type SlackApp, startSlackApp } from "../../src/slack/app.ts";
 import { listAudit } from "../../src/store/audit.ts";
 import { FakeSlack } from "../fakes/slack.ts";
 import { SlackRequests } from "../fakes/slack-requests.ts";
@@ -68,9 +68,13 @@ describe("the Slack app on the real core and sandbox", () => {
   it("creates a tag, announces it in the channel naming the user, and posts the audit entry", async () => {
     const res = await req.command('tag add vip #FF0000 "Very important"', { user: ALICE });
     expect(res.status).toBe(200);
-    const post = await fake.waitFor(() => fake.messages.find((m) => m.channel === "C0GENERAL" && m.text?.includes("vip")));
+    const post = await fake.waitFor(() =>
+      fake.messages.find((m) => m.channel === "C0GENERAL" && m.text?.includes("vip")),
+    );
     expect(post.text).toContain(`<@${ALICE.id}>`);
-    const audit = await fake.waitFor(() => fake.messages.find((m) => m.channel === "C0AUDIT" && m.text?.includes("createTag")));
+    const audit = await fake.waitFor(() =>
+      fake.messages.find((m) => m.channel === "C0AUDIT" && m.text?.includes("createTag")),
+    );
     expect(audit.text).toContain(`<@${ALICE.id}>`);
     const tags = await switchboard.client.listTags();
     expect(JSON.stringify(tags)).toContain("vip");
@@ -91,9 +95,14 @@ describe("the Slack app on the real core and sandbox", () => {
     }
     const first = await req.command("contacts limit=1");
     const page1 = await fake.waitForResponse(first.responseUrl as string);
-    const next = buttons(page1.body.blocks).find((b) => b.action_id?.startsWith(ACTION.run) && /page=2/.test(b.value ?? ""));
+    const next = buttons(page1.body.blocks).find(
+      (b) => b.action_id?.startsWith(ACTION.run) && /page=2/.test(b.value ?? ""),
+    );
     expect(next).toBeDefined();
-    await req.blockAction({ action_id: next?.action_id as string, value: next?.value }, { responseUrl: first.responseUrl });
+    await req.blockAction(
+      { action_id: next?.action_id as string, value: next?.value },
+      { responseUrl: first.responseUrl },
+    );
     const page2 = await fake.waitForResponse(first.responseUrl as string, 2);
     expect(page2.status).toBe(200);
     expect(page2.body.replace_original).toBe(true);
@@ -108,8 +117,14 @@ describe("the Slack app on the real core and sandbox", () => {
     const confirm = buttons(prompt.body.blocks).find((b) => b.action_id?.startsWith(ACTION.confirm));
     expect(confirm?.value).toBeTruthy();
     const clicks = await Promise.all([
-      req.blockAction({ action_id: confirm?.action_id as string, value: confirm?.value }, { responseUrl: ask.responseUrl, user: ALICE }),
-      req.blockAction({ action_id: confirm?.action_id as string, value: confirm?.value }, { responseUrl: ask.responseUrl, user: ALICE }),
+      req.blockAction(
+        { action_id: confirm?.action_id as string, value: confirm?.value },
+        { responseUrl: ask.responseUrl, user: ALICE },
+      ),
+      req.blockAction(
+        { action_id: confirm?.action_id as string, value: confirm?.value },
+        { responseUrl: ask.responseUrl, user: ALICE },
+      ),
     ]);
     expect(clicks.map((c) => c.status)).toEqual([200, 200]);
     await fake.waitFor(
@@ -124,7 +139,9 @@ describe("the Slack app on the real core and sandbox", () => {
     const deletes = (await listAudit(db, { limit: 100 })).filter((e) => e.operation === "deleteTag");
     expect(deletes.length).toBe(1);
     expect((await switchboard.client.listTags()).items.some((t) => t.id === victim?.id)).toBe(false);
-    for (const r of fake.responsesTo(ask.responseUrl as string).filter((x) => x.body.replace_original === true)) {
+    for (const r of fake
+      .responsesTo(ask.responseUrl as string)
+      .filter((x) => x.body.replace_original === true)) {
       expect(buttons(r.body.blocks).some((b) => b.action_id?.startsWith(ACTION.confirm))).toBe(false);
     }
   });

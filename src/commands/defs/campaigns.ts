@@ -1,7 +1,12 @@
 import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
 import { isApiError } from "../../api/errors.ts";
-import { CAMPAIGN_STATUSES, createCampaignSchema, isoDateTimeSchema, RECIPIENT_STATUSES } from "../../api/schemas.ts";
+import {
+  CAMPAIGN_STATUSES,
+  createCampaignSchema,
+  isoDateTimeSchema,
+  RECIPIENT_STATUSES,
+} from "../../api/schemas.ts";
 import type { Campaign, MessagingApi, Template } from "../../api/types.ts";
 import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } from "../args.ts";
 import { actions, esc, fieldsSection, header, section } from "../blocks.ts";
@@ -13,7 +18,14 @@ import { announce, pageLine, quoted, resolveChannel } from "./common.ts";
 import { memberCount } from "./groups.ts";
 
 const FIRST = ["id", "name", "status", "integrationId", "templateId", "conversationTagId"];
-const NAMES = { integrationId: "channel", templateId: "template", conversationTagId: "tag", groupIds: "group", contactIds: "contacts", scheduledAt: "at" };
+const NAMES = {
+  integrationId: "channel",
+  templateId: "template",
+  conversationTagId: "tag",
+  groupIds: "group",
+  contactIds: "contacts",
+  scheduledAt: "at",
+};
 
 async function templateOf(api: MessagingApi, c: Campaign): Promise<Template | undefined> {
   const id = Number(pick(c, "templateId", "template_id"));
@@ -46,7 +58,10 @@ async function audienceOf(api: MessagingApi, id: number, c: Campaign): Promise<s
     if (typeof count === "number") n += count;
     else exact = false;
   }
-  const parts = [groups.length ? `group${groups.length > 1 ? "s" : ""} ${groups.map((g) => `#${g}`).join(", ")}` : "", contacts.length ? `${contacts.length} contact(s)` : ""].filter(Boolean);
+  const parts = [
+    groups.length ? `group${groups.length > 1 ? "s" : ""} ${groups.map((g) => `#${g}`).join(", ")}` : "",
+    contacts.length ? `${contacts.length} contact(s)` : "",
+  ].filter(Boolean);
   return `${exact ? "" : "at least "}${n} recipients (${parts.join(" + ")}; opted-out contacts are skipped)`;
 }
 
@@ -55,17 +70,26 @@ async function campaignPreview(action: "send" | "cancel", id: number, ctx: Comma
   const t = await templateOf(ctx.api, c);
   const audience = await audienceOf(ctx.api, id, c);
   const verb = action === "send" ? "Send" : "Cancel";
-  const title = `${verb} campaign #${id}${quoted(c) ? ` ${show(pick(c, "name"))}` : ""}?`.replace(/\s+\?$/, "?");
+  const title = `${verb} campaign #${id}${quoted(c) ? ` ${show(pick(c, "name"))}` : ""}?`.replace(
+    /\s+\?$/,
+    "?",
+  );
   const pairs: Array<[string, string]> = [
     ["Campaign", `#${id}${quoted(c)}`],
     ["Status", esc(show(pick(c, "status")))],
-    ["Template", t ? `#${esc(show(t.id))} ${esc(show(t.name))} (${esc(show(pick(t, "language")))}, ${esc(show(pick(t, "status")))})` : "—"],
+    [
+      "Template",
+      t
+        ? `#${esc(show(t.id))} ${esc(show(t.name))} (${esc(show(pick(t, "language")))}, ${esc(show(pick(t, "status")))})`
+        : "—",
+    ],
     ["Audience", esc(audience)],
   ];
   const body = t ? show(pick(t, "bodyText", "body"), 1000) : "";
   const blocks: KnownBlock[] = [header(title), ...fieldsSection(pairs)];
   if (body) blocks.push(section(`>${esc(body).replace(/\n/g, "\n>")}`));
-  if (action === "cancel") blocks.push(section("Cancelling stops what is still pending; messages already sent stay sent."));
+  if (action === "cancel")
+    blocks.push(section("Cancelling stops what is still pending; messages already sent stay sent."));
   return { text: `${title} Template: ${t ? show(t.name) : "—"}. Audience: ${audience}.`, blocks };
 }
 
@@ -73,7 +97,11 @@ export const CAMPAIGN_COMMANDS = [
   defineCommand({
     id: "campaigns.list",
     words: ["campaigns"],
-    options: { status: `one of ${CAMPAIGN_STATUSES.join(", ")}`, page: "page number", limit: "campaigns per page, 1 to 100" },
+    options: {
+      status: `one of ${CAMPAIGN_STATUSES.join(", ")}`,
+      page: "page number",
+      limit: "campaigns per page, 1 to 100",
+    },
     schema: z.object({ status: choice(CAMPAIGN_STATUSES).optional(), page: pageArg, limit: limitArg }),
     scope: "read",
     usage: "campaigns [status=] [page=] [limit=]",
@@ -87,7 +115,13 @@ export const CAMPAIGN_COMMANDS = [
         plural: "campaigns",
         page: await ctx.api.listCampaigns({ status: a.status, page: a.page, limit: a.limit }),
         pageLine: pageLine(ctx),
-        line: (c) => listLine(c.id, c.name, c.status, pick(c, "templateId") !== undefined ? `template #${pick(c, "templateId")}` : ""),
+        line: (c) =>
+          listLine(
+            c.id,
+            c.name,
+            c.status,
+            pick(c, "templateId") !== undefined ? `template #${pick(c, "templateId")}` : "",
+          ),
       }),
   }),
   defineCommand({
@@ -120,8 +154,17 @@ export const CAMPAIGN_COMMANDS = [
   defineCommand({
     id: "campaign.recipients",
     words: ["campaign", "<id>", "recipients"],
-    options: { status: `one of ${RECIPIENT_STATUSES.join(", ")}`, page: "page number", limit: "recipients per page, 1 to 100 (default 50)" },
-    schema: z.object({ id: idArg, status: choice(RECIPIENT_STATUSES).optional(), page: pageArg, limit: limitArg }),
+    options: {
+      status: `one of ${RECIPIENT_STATUSES.join(", ")}`,
+      page: "page number",
+      limit: "recipients per page, 1 to 100 (default 50)",
+    },
+    schema: z.object({
+      id: idArg,
+      status: choice(RECIPIENT_STATUSES).optional(),
+      page: pageArg,
+      limit: limitArg,
+    }),
     scope: "read",
     usage: "campaign <id> recipients [status=] [page=] [limit=]",
     summary: "Recipients of a campaign and their status",
@@ -135,7 +178,16 @@ export const CAMPAIGN_COMMANDS = [
         plural: "recipients",
         page: await ctx.api.listCampaignRecipients(a.id, { status: a.status, page: a.page, limit: a.limit }),
         pageLine: pageLine(ctx),
-        line: (r) => listLine(r.id, pick(r, "phone", "to"), pick(r, "contactId", "contact_id") !== undefined ? `contact #${pick(r, "contactId", "contact_id")}` : "", r.status, pick(r, "error", "errorMessage", "failureReason")),
+        line: (r) =>
+          listLine(
+            r.id,
+            pick(r, "phone", "to"),
+            pick(r, "contactId", "contact_id") !== undefined
+              ? `contact #${pick(r, "contactId", "contact_id")}`
+              : "",
+            r.status,
+            pick(r, "error", "errorMessage", "failureReason"),
+          ),
       }),
   }),
   defineCommand({
@@ -152,7 +204,10 @@ export const CAMPAIGN_COMMANDS = [
     preview: (a, ctx) => campaignPreview("send", a.id, ctx),
     run: async (a, ctx) => {
       const c = await ctx.api.sendCampaign(a.id);
-      return announce(ctx, `Campaign #${a.id}${quoted(c)} launched${pick(c, "status") ? ` (status ${esc(show(pick(c, "status")))})` : ""}`);
+      return announce(
+        ctx,
+        `Campaign #${a.id}${quoted(c)} launched${pick(c, "status") ? ` (status ${esc(show(pick(c, "status")))})` : ""}`,
+      );
     },
   }),
   defineCommand({
@@ -169,7 +224,10 @@ export const CAMPAIGN_COMMANDS = [
     preview: (a, ctx) => campaignPreview("cancel", a.id, ctx),
     run: async (a, ctx) => {
       const c = await ctx.api.cancelCampaign(a.id);
-      return announce(ctx, `Campaign #${a.id}${quoted(c)} cancelled${pick(c, "status") ? ` (status ${esc(show(pick(c, "status")))})` : ""}`);
+      return announce(
+        ctx,
+        `Campaign #${a.id}${quoted(c)} cancelled${pick(c, "status") ? ` (status ${esc(show(pick(c, "status")))})` : ""}`,
+      );
     },
   }),
   defineCommand({
@@ -196,7 +254,8 @@ export const CAMPAIGN_COMMANDS = [
       extra: z.record(z.string(), z.string()).default({}),
     }),
     scope: "write",
-    usage: "campaign add <name…> template=<id> group=<id,…> [contacts=<id,…>] [tag=<id>] [channel=<id>] [at=<ISO time>] [<param>=<value>…]",
+    usage:
+      "campaign add <name…> template=<id> group=<id,…> [contacts=<id,…>] [tag=<id>] [channel=<id>] [at=<ISO time>] [<param>=<value>…]",
     summary: "Create a draft campaign (send it with `campaign <id> send`)",
     help: "The audience is sent as groupIds and contactIds, template parameters as templateParameters, the start time as scheduledAt (docs/sandbox.md).",
     example: "campaign add Spring sale template=3 group=2 tag=1 name=friend",

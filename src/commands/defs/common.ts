@@ -42,7 +42,8 @@ export function deletePreview(noun: string, id: number, record: ApiRecord, first
   };
 }
 
-export const nameOf = (r: ApiRecord | undefined, fallback = "") => show(pick(r, "name", "label", "key") ?? fallback);
+export const nameOf = (r: ApiRecord | undefined, fallback = "") =>
+  show(pick(r, "name", "label", "key") ?? fallback);
 
 /** `“name”` when the record has one, else nothing. */
 export const quoted = (r: ApiRecord | undefined) => {
@@ -72,5 +73,7 @@ export async function resolveChannel(ctx: CommandContext, given: number | undefi
       "Which channel? MESSAGING_CHANNEL_ID is not set and no template names a channel: add `channel=<id>`.",
     );
   }
-  throw new UserError(`Which channel? The templates name several: ${ids.join(", ")}. Add \`channel=<id>\`, for example \`channel=${ids[0]}\`.`);
+  throw new UserError(
+    `Which channel? The templates name several: ${ids.join(", ")}. Add \`channel=<id>\`, for example \`channel=${ids[0]}\`.`,
+  );
 }

@@ -5,13 +5,14 @@ import { createContactSchema, emailSchema, toE164, updateContactSchema } from ".
 import { idArg, limitArg, optionalId, pageArg, requiredText, yesNo } from "../args.ts";
 import { esc } from "../blocks.ts";
 import { defineCommand, UserError } from "../registry.ts";
-import { listLine, pick, pageReply, recordReply, show } from "../render.ts";
+import { listLine, pageReply, pick, recordReply, show } from "../render.ts";
 import { checkBody } from "./check.ts";
 import { announce, deletePreview, pageLine } from "./common.ts";
 
 const FIRST = ["id", "phone", "first_name", "last_name", "email"];
 const NAMES = { first_name: "first", last_name: "last" };
-const fullName = (c: Record<string, unknown>) => [pick(c, "first_name"), pick(c, "last_name")].filter(Boolean).join(" ");
+const fullName = (c: Record<string, unknown>) =>
+  [pick(c, "first_name"), pick(c, "last_name")].filter(Boolean).join(" ");
 const optedOut = (c: Record<string, unknown>) => {
   const v = pick(c, "opted_out", "optedOut", "is_opted_out");
   return v === true ? "opted out" : "";
@@ -20,7 +21,9 @@ const optedOut = (c: Record<string, unknown>) => {
 function phoneOf(raw: string, country: string | undefined): string {
   const e164 = toE164(raw, country);
   if (!e164) {
-    throw new UserError(`*phone* "${esc(raw)}" is not a phone number: write it with its country code, for example +14155550123`);
+    throw new UserError(
+      `*phone* "${esc(raw)}" is not a phone number: write it with its country code, for example +14155550123`,
+    );
   }
   return e164;
 }
@@ -33,7 +36,12 @@ export const CONTACT_COMMANDS = [
     id: "contacts.list",
     words: ["contacts"],
     positionals: [{ name: "search", rest: "text" }],
-    options: { group: "only members of this group id", "opted-out": "yes: only opted-out contacts; no: only active ones", page: "page number", limit: "contacts per page, 1 to 100" },
+    options: {
+      group: "only members of this group id",
+      "opted-out": "yes: only opted-out contacts; no: only active ones",
+      page: "page number",
+      limit: "contacts per page, 1 to 100",
+    },
     schema: z.object({
       search: z.string().optional(),
       group: optionalId,
@@ -48,7 +56,13 @@ export const CONTACT_COMMANDS = [
     topic: "contacts",
     operations: ["listContacts"],
     run: async (a, ctx) => {
-      const page = await ctx.api.listContacts({ search: a.search, groupId: a.group, optedOut: a["opted-out"], page: a.page, limit: a.limit });
+      const page = await ctx.api.listContacts({
+        search: a.search,
+        groupId: a.group,
+        optedOut: a["opted-out"],
+        page: a.page,
+        limit: a.limit,
+      });
       return pageReply({
         title: a.search ? `Contacts matching “${a.search}”` : "Contacts",
         plural: "contacts",
@@ -119,9 +133,13 @@ export const CONTACT_COMMANDS = [
         email: optionalEmail,
         extra: z.record(z.string(), z.string()).default({}),
       })
-      .refine((a) => [a.phone, a.first, a.last, a.email].some((v) => v !== undefined) || Object.keys(a.extra).length > 0, {
-        error: "give at least one of phone=, first=, last=, email= or a custom field <key>=",
-      }),
+      .refine(
+        (a) =>
+          [a.phone, a.first, a.last, a.email].some((v) => v !== undefined) || Object.keys(a.extra).length > 0,
+        {
+          error: "give at least one of phone=, first=, last=, email= or a custom field <key>=",
+        },
+      ),
     scope: "write",
     usage: "contact edit <id> [phone=] [first=] [last=] [email=] [<fieldKey>=]",
     summary: "Change a contact",
@@ -205,7 +223,10 @@ export const CONTACT_COMMANDS = [
     id: "import",
     words: ["import"],
     positionals: [{ name: "path", rest: "text" }],
-    options: { group: "add every imported contact to this group id", update: "yes: update existing contacts; no (default): skip them" },
+    options: {
+      group: "add every imported contact to this group id",
+      update: "yes: update existing contacts; no (default): skip them",
+    },
     schema: z.object({ path: z.string().optional(), group: optionalId, update: yesNo.default(false) }),
     scope: "write",
     usage: "import <file.csv|file.xlsx> [group=] [update=yes|no]",
@@ -217,22 +238,35 @@ export const CONTACT_COMMANDS = [
     operations: ["importContacts"],
     run: async (a, ctx) => {
       if (ctx.actor.via !== "shell") {
-        throw new UserError("`/sb import <path>` reads a file on the Switchboard host, so it only runs in the shell. In Slack, share the CSV or xlsx file with the bot.", false);
+        throw new UserError(
+          "`/sb import <path>` reads a file on the Switchboard host, so it only runs in the shell. In Slack, share the CSV or xlsx file with the bot.",
+          false,
+        );
       }
       if (!a.path) throw new UserError("*path* is required: the CSV or xlsx file to import");
       const ext = extname(a.path).toLowerCase();
-      if (ext !== ".csv" && ext !== ".xlsx") throw new UserError(`*path* must be a .csv or .xlsx file, not "${esc(a.path)}"`);
+      if (ext !== ".csv" && ext !== ".xlsx")
+        throw new UserError(`*path* must be a .csv or .xlsx file, not "${esc(a.path)}"`);
       let body: Uint8Array;
       try {
         body = await readFile(a.path);
       } catch (err) {
-        throw new UserError(`*path* cannot be read: ${esc((err as NodeJS.ErrnoException).code ?? String(err))} (${esc(a.path)})`);
+        throw new UserError(
+          `*path* cannot be read: ${esc((err as NodeJS.ErrnoException).code ?? String(err))} (${esc(a.path)})`,
+        );
       }
-      const contentType = ext === ".csv" ? "text/csv" : "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
-      const r = await ctx.api.importContacts({ filename: basename(a.path), contentType, body }, { groupId: a.group, updateExisting: a.update });
+      const contentType =
+        ext === ".csv" ? "text/csv" : "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+      const r = await ctx.api.importContacts(
+        { filename: basename(a.path), contentType, body },
+        { groupId: a.group, updateExisting: a.update },
+      );
       const errors = r.errors.slice(0, 20).map((e) => `• row ${e.row ?? "?"}: ${esc(show(e.message, 200))}`);
       const more = r.errors.length > 20 ? `\n… and ${r.errors.length - 20} more` : "";
-      const reply = announce(ctx, `Import of ${esc(basename(a.path))}: ${r.created} created, ${r.updated} updated, ${r.errors.length} error(s)`);
+      const reply = announce(
+        ctx,
+        `Import of ${esc(basename(a.path))}: ${r.created} created, ${r.updated} updated, ${r.errors.length} error(s)`,
+      );
       if (errors.length) {
         reply.text += `\n${errors.join("\n")}${more}`;
         reply.blocks.push({ type: "section", text: { type: "mrkdwn", text: `${errors.join("\n")}${more}` } });

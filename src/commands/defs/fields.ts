@@ -1,5 +1,5 @@
-import { NotFoundError } from "../../api/errors.ts";
 import { z } from "zod";
+import { NotFoundError } from "../../api/errors.ts";
 import { FIELD_TYPES, fieldKeySchema } from "../../api/schemas.ts";
 import { choice, idArg, requiredText } from "../args.ts";
 import { defineCommand } from "../registry.ts";
@@ -7,7 +7,10 @@ import { listLine, pageReply } from "../render.ts";
 import { announce, deletePreview, quoted } from "./common.ts";
 
 const FIRST = ["id", "key", "label", "type", "position"];
-const position = z.coerce.number({ error: "must be a number" }).int({ error: "must be a whole number" }).optional();
+const position = z.coerce
+  .number({ error: "must be a number" })
+  .int({ error: "must be a whole number" })
+  .optional();
 
 export const FIELD_COMMANDS = [
   defineCommand({
@@ -25,15 +28,24 @@ export const FIELD_COMMANDS = [
         title: "Contact fields",
         plural: "fields",
         page: await ctx.api.listContactFields(),
-        line: (f) => listLine(f.id, f.key, f.label, f.type, f.position !== undefined ? `position ${f.position}` : ""),
+        line: (f) =>
+          listLine(f.id, f.key, f.label, f.type, f.position !== undefined ? `position ${f.position}` : ""),
       }),
   }),
   defineCommand({
     id: "field.add",
     words: ["field", "add"],
     positionals: [{ name: "key" }, { name: "label", rest: "text" }],
-    options: { type: `one of ${FIELD_TYPES.join(", ")} (default text)`, position: "sort position (default 0)" },
-    schema: z.object({ key: fieldKeySchema, label: requiredText("the field's label"), type: choice(FIELD_TYPES).optional(), position }),
+    options: {
+      type: `one of ${FIELD_TYPES.join(", ")} (default text)`,
+      position: "sort position (default 0)",
+    },
+    schema: z.object({
+      key: fieldKeySchema,
+      label: requiredText("the field's label"),
+      type: choice(FIELD_TYPES).optional(),
+      position,
+    }),
     scope: "write",
     usage: "field add <key> <label…> [type=] [position=]",
     summary: "Create a custom contact field (its key cannot change later)",
@@ -41,7 +53,12 @@ export const FIELD_COMMANDS = [
     topic: "fields",
     operations: ["createContactField"],
     run: async (a, ctx) => {
-      const f = await ctx.api.createContactField({ key: a.key, label: a.label, type: a.type, position: a.position });
+      const f = await ctx.api.createContactField({
+        key: a.key,
+        label: a.label,
+        type: a.type,
+        position: a.position,
+      });
       return announce(ctx, `Field #${f.id ?? "?"}${quoted(f)} created`, f, FIRST);
     },
   }),
@@ -49,11 +66,20 @@ export const FIELD_COMMANDS = [
     id: "field.edit",
     words: ["field", "edit"],
     positionals: [{ name: "id" }],
-    options: { label: "new label", type: `one of ${FIELD_TYPES.join(", ")}`, position: "sort position", key: "(cannot be changed)" },
+    options: {
+      label: "new label",
+      type: `one of ${FIELD_TYPES.join(", ")}`,
+      position: "sort position",
+      key: "(cannot be changed)",
+    },
     schema: z
       .object({
         id: idArg,
-        key: z.never({ error: "cannot be changed: a field's key is immutable (delete the field and add a new one)" }).optional(),
+        key: z
+          .never({
+            error: "cannot be changed: a field's key is immutable (delete the field and add a new one)",
+          })
+          .optional(),
         label: z.string().trim().min(1, { error: "must not be empty" }).optional(),
         type: choice(FIELD_TYPES).optional(),
         position,
@@ -69,7 +95,11 @@ export const FIELD_COMMANDS = [
     noun: "field",
     operations: ["updateContactField"],
     run: async (a, ctx) => {
-      const f = await ctx.api.updateContactField(a.id, { label: a.label, type: a.type, position: a.position });
+      const f = await ctx.api.updateContactField(a.id, {
+        label: a.label,
+        type: a.type,
+        position: a.position,
+      });
       return announce(ctx, `Field #${a.id}${quoted(f)} changed`, f, FIRST);
     },
   }),

@@ -7,7 +7,16 @@ import { announce, deletePreview, quoted } from "./common.ts";
 
 const FIRST = ["id", "name", "description"];
 export const memberCount = (g: Record<string, unknown>) =>
-  pick(g, "memberCount", "member_count", "contactCount", "contact_count", "contacts_count", "membersCount", "count");
+  pick(
+    g,
+    "memberCount",
+    "member_count",
+    "contactCount",
+    "contact_count",
+    "contacts_count",
+    "membersCount",
+    "count",
+  );
 
 export const GROUP_COMMANDS = [
   defineCommand({
@@ -27,7 +36,12 @@ export const GROUP_COMMANDS = [
         page: await ctx.api.listGroups(),
         line: (g) => {
           const n = memberCount(g);
-          return listLine(g.id, g.name, n !== undefined ? `${n} member${n === 1 ? "" : "s"}` : "", g.description);
+          return listLine(
+            g.id,
+            g.name,
+            n !== undefined ? `${n} member${n === 1 ? "" : "s"}` : "",
+            g.description,
+          );
         },
       }),
   }),
@@ -68,8 +82,14 @@ export const GROUP_COMMANDS = [
     positionals: [{ name: "id" }],
     options: { name: "new name", description: "new description" },
     schema: z
-      .object({ id: idArg, name: z.string().trim().min(1, { error: "must not be empty" }).optional(), description: z.string().optional() })
-      .refine((a) => a.name !== undefined || a.description !== undefined, { error: "give at least one of name=, description=" }),
+      .object({
+        id: idArg,
+        name: z.string().trim().min(1, { error: "must not be empty" }).optional(),
+        description: z.string().optional(),
+      })
+      .refine((a) => a.name !== undefined || a.description !== undefined, {
+        error: "give at least one of name=, description=",
+      }),
     scope: "write",
     usage: "group edit <id> [name=] [description=]",
     summary: "Change a group",
@@ -104,7 +124,10 @@ export const GROUP_COMMANDS = [
     id: "group.members.add",
     words: ["group", "<id>", "add"],
     positionals: [{ name: "contacts", rest: "list" }],
-    schema: z.object({ id: idArg, contacts: idList.refine((l) => new Set(l).size === l.length, { error: "must not repeat a contact id" }) }),
+    schema: z.object({
+      id: idArg,
+      contacts: idList.refine((l) => new Set(l).size === l.length, { error: "must not repeat a contact id" }),
+    }),
     scope: "write",
     usage: "group <id> add <contactId…>",
     summary: "Add contacts to a group",
@@ -114,14 +137,20 @@ export const GROUP_COMMANDS = [
     operations: ["addGroupContacts"],
     run: async (a, ctx) => {
       await ctx.api.addGroupContacts(a.id, a.contacts);
-      return announce(ctx, `Added ${a.contacts.length} contact(s) to group #${a.id}: ${a.contacts.map((c) => `#${c}`).join(", ")}`);
+      return announce(
+        ctx,
+        `Added ${a.contacts.length} contact(s) to group #${a.id}: ${a.contacts.map((c) => `#${c}`).join(", ")}`,
+      );
     },
   }),
   defineCommand({
     id: "group.members.remove",
     words: ["group", "<id>", "remove"],
     positionals: [{ name: "contacts", rest: "list" }],
-    schema: z.object({ id: idArg, contacts: idList.refine((l) => new Set(l).size === l.length, { error: "must not repeat a contact id" }) }),
+    schema: z.object({
+      id: idArg,
+      contacts: idList.refine((l) => new Set(l).size === l.length, { error: "must not repeat a contact id" }),
+    }),
     scope: "write",
     usage: "group <id> remove <contactId…>",
     summary: "Remove contacts from a group (asks to confirm)",
@@ -134,12 +163,20 @@ export const GROUP_COMMANDS = [
       const title = `Remove ${a.contacts.length} contact(s) from group #${a.id}${quoted(g)}?`;
       return {
         text: title,
-        blocks: [header(title), section(`Contacts: ${a.contacts.map((c) => `#${esc(c)}`).join(", ")} (the contacts themselves are kept)`)],
+        blocks: [
+          header(title),
+          section(
+            `Contacts: ${a.contacts.map((c) => `#${esc(c)}`).join(", ")} (the contacts themselves are kept)`,
+          ),
+        ],
       };
     },
     run: async (a, ctx) => {
       await ctx.api.removeGroupContacts(a.id, a.contacts);
-      return announce(ctx, `Removed ${a.contacts.length} contact(s) from group #${a.id}: ${a.contacts.map((c) => `#${c}`).join(", ")}`);
+      return announce(
+        ctx,
+        `Removed ${a.contacts.length} contact(s) from group #${a.id}: ${a.contacts.map((c) => `#${c}`).join(", ")}`,
+      );
     },
   }),
 ];

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { pick, show } from "../render.ts";
 import { context, esc, fieldsSection, header, linesToSections, section } from "../blocks.ts";
 import { type AnySpec, defineCommand, type Registry } from "../registry.ts";
+import { pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";
 
 export const TOPICS: Record<string, string> = {
@@ -33,7 +33,9 @@ function overview(registry: Registry): Reply {
     blocks: [
       header("Switchboard commands"),
       ...linesToSections(lines),
-      context("`/sb help <topic>` or `/sb help <command>` shows details and examples. Options are written `key=value`; quote text with spaces."),
+      context(
+        "`/sb help <topic>` or `/sb help <command>` shows details and examples. Options are written `key=value`; quote text with spaces.",
+      ),
     ],
   };
 }
@@ -70,22 +72,39 @@ export const HELP_COMMANDS = [
     operations: [],
     run: async (a, ctx) => {
       const registry = ctx.registry;
-      const topic = a.topic?.trim().toLowerCase().replace(/^\/sb\s+/, "");
+      const topic = a.topic
+        ?.trim()
+        .toLowerCase()
+        .replace(/^\/sb\s+/, "");
       if (!topic) return overview(registry);
       if (TOPICS[topic]) {
-        return details(`Help: ${topic}`, registry.visible().filter((c) => c.topic === topic));
+        return details(
+          `Help: ${topic}`,
+          registry.visible().filter((c) => c.topic === topic),
+        );
       }
       const singular = Object.keys(TOPICS).find((t) => t === `${topic}s`);
-      if (singular) return details(`Help: ${singular}`, registry.visible().filter((c) => c.topic === singular));
-      const byWords = registry
-        .visible()
-        .filter((c) => c.words.filter((w) => !w.startsWith("<")).join(" ").startsWith(topic));
+      if (singular)
+        return details(
+          `Help: ${singular}`,
+          registry.visible().filter((c) => c.topic === singular),
+        );
+      const byWords = registry.visible().filter((c) =>
+        c.words
+          .filter((w) => !w.startsWith("<"))
+          .join(" ")
+          .startsWith(topic),
+      );
       if (byWords.length) return details(`Help: ${topic}`, byWords);
       return {
         visibility: "ephemeral",
         text: `No help topic "${topic}"`,
         blocks: [
-          section(`:warning: There is no help topic \`${esc(topic)}\`. Topics: ${Object.keys(TOPICS).map((t) => `\`${t}\``).join(", ")}.`),
+          section(
+            `:warning: There is no help topic \`${esc(topic)}\`. Topics: ${Object.keys(TOPICS)
+              .map((t) => `\`${t}\``)
+              .join(", ")}.`,
+          ),
         ],
       };
     },
@@ -108,7 +127,10 @@ export const HELP_COMMANDS = [
       const scopes = key && Array.isArray(key.scopes) ? (key.scopes as string[]).join(", ") : "";
       const pairs: Array<[string, string]> = [
         ["Organization", esc(show(typeof org === "object" ? (org?.name ?? org?.id) : org))],
-        ["Plan", esc(show(typeof plan === "object" && plan ? ((plan as { name?: string }).name ?? "") : plan))],
+        [
+          "Plan",
+          esc(show(typeof plan === "object" && plan ? ((plan as { name?: string }).name ?? "") : plan)),
+        ],
         ["API key", esc(`${show(key?.name ?? "")} ${ctx.apiKeyMasked}`.trim())],
       ];
       if (scopes) pairs.push(["Scopes", esc(scopes)]);

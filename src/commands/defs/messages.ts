@@ -3,11 +3,19 @@ import { isoDateTimeSchema, type SendMessageInput, sendMessageSchema } from "../
 import { idArg, limitArg, optionalId, pageArg, takeRecipient, yesNo } from "../args.ts";
 import { esc } from "../blocks.ts";
 import { defineCommand, UserError } from "../registry.ts";
-import { listLine, pick, pageReply, recordReply } from "../render.ts";
+import { listLine, pageReply, pick, recordReply } from "../render.ts";
 import { checkBody } from "./check.ts";
 import { announce, pageLine, resolveChannel } from "./common.ts";
 
-const SEND_NAMES = { to: "recipient", contactId: "recipient", chatUserId: "recipient", mediaUrl: "url", channelId: "channel", language: "lang", assignToHuman: "human" };
+const SEND_NAMES = {
+  to: "recipient",
+  contactId: "recipient",
+  chatUserId: "recipient",
+  mediaUrl: "url",
+  channelId: "channel",
+  language: "lang",
+  assignToHuman: "human",
+};
 
 export const MESSAGE_COMMANDS = [
   defineCommand({
@@ -28,7 +36,8 @@ export const MESSAGE_COMMANDS = [
       lang: z.string().trim().min(1, { error: "must not be empty" }).optional(),
     }),
     scope: "write",
-    usage: "send <recipient> <text…> | send <recipient> template=<name> lang=<code> [<param>=<value>…] | send <recipient> image|document <url> [caption…]",
+    usage:
+      "send <recipient> <text…> | send <recipient> template=<name> lang=<code> [<param>=<value>…] | send <recipient> image|document <url> [caption…]",
     summary: "Send a text, template, image or document message",
     help: "The recipient is a phone number (spaces, dashes and brackets are fine), contact:<id> or user:<id>. Free text only reaches a contact inside the 24-hour window; use a template otherwise.",
     example: "send +1 415 555 0123 template=order_update lang=en name=Ana",
@@ -45,32 +54,59 @@ export const MESSAGE_COMMANDS = [
       if (a.human !== undefined) body.assignToHuman = a.human;
 
       if (a.template !== undefined) {
-        if (!a.lang) throw new UserError("*lang* is required with template=: the template's language code, for example lang=en");
+        if (!a.lang)
+          throw new UserError(
+            "*lang* is required with template=: the template's language code, for example lang=en",
+          );
         const parameters: Record<string, string> = {};
         for (const w of rest) {
           const eq = w.indexOf("=");
-          if (eq <= 0) throw new UserError(`unexpected "${esc(w)}": template parameters are written <name>=<value>`);
+          if (eq <= 0)
+            throw new UserError(`unexpected "${esc(w)}": template parameters are written <name>=<value>`);
           parameters[w.slice(0, eq)] = w.slice(eq + 1);
         }
-        Object.assign(body, { type: "template", template: { name: a.template, language: a.lang, ...(Object.keys(parameters).length ? { parameters } : {}) } });
+        Object.assign(body, {
+          type: "template",
+          template: {
+            name: a.template,
+            language: a.lang,
+            ...(Object.keys(parameters).length ? { parameters } : {}),
+          },
+        });
       } else {
         if (a.lang) throw new UserError("*lang* is only for template messages: add template=<name>");
         const kind = rest[0]?.toLowerCase();
         if (kind === "image" || kind === "document") {
           if (!rest[1]) throw new UserError(`*url* is required: send <recipient> ${kind} <url> [caption…]`);
-          Object.assign(body, { type: kind, mediaUrl: rest[1], ...(rest.length > 2 ? { text: rest.slice(2).join(" ") } : {}) });
+          Object.assign(body, {
+            type: kind,
+            mediaUrl: rest[1],
+            ...(rest.length > 2 ? { text: rest.slice(2).join(" ") } : {}),
+          });
         } else {
           if (!rest.length) throw new UserError("*text* is required: what should the message say?");
           Object.assign(body, { type: "text", text: rest.join(" ") });
         }
       }
       // Every rule checked before the channel lookup, so bad input makes no request.
-      checkBody(sendMessageSchema, { ...body, channelId: a.channel ?? ctx.defaultChannelId ?? 1 }, SEND_NAMES);
+      checkBody(
+        sendMessageSchema,
+        { ...body, channelId: a.channel ?? ctx.defaultChannelId ?? 1 },
+        SEND_NAMES,
+      );
       const channelId = await resolveChannel(ctx, a.channel);
       const msg = await ctx.api.sendMessage({ ...(body as SendMessageInput), channelId });
-      const to = recipient.kind === "phone" ? recipient.to : recipient.kind === "contact" ? `contact #${recipient.contactId}` : `chat user #${recipient.chatUserId}`;
+      const to =
+        recipient.kind === "phone"
+          ? recipient.to
+          : recipient.kind === "contact"
+            ? `contact #${recipient.contactId}`
+            : `chat user #${recipient.chatUserId}`;
       const status = pick(msg, "status");
-      return announce(ctx, `Message${msg.id !== undefined ? ` #${msg.id}` : ""} (${esc(body.type)}) sent to ${esc(to)}${status ? `, status ${esc(status)}` : ""}`);
+      return announce(
+        ctx,
+        `Message${msg.id !== undefined ? ` #${msg.id}` : ""} (${esc(body.type)}) sent to ${esc(to)}${status ? `, status ${esc(status)}` : ""}`,
+      );
     },
   }),
   defineCommand({
@@ -85,13 +121,19 @@ export const MESSAGE_COMMANDS = [
     topic: "messages",
     noun: "message",
     operations: ["getMessage"],
-    run: async (a, ctx) => recordReply(`Message #${a.id}`, await ctx.api.getMessage(a.id), ["id", "status", "type", "text"]),
+    run: async (a, ctx) =>
+      recordReply(`Message #${a.id}`, await ctx.api.getMessage(a.id), ["id", "status", "type", "text"]),
   }),
   defineCommand({
     id: "history",
     words: ["history"],
     positionals: [{ name: "id" }],
-    options: { before: "only messages before this ISO 8601 date-time", after: "only messages after it", page: "page number", limit: "messages per page, 1 to 100" },
+    options: {
+      before: "only messages before this ISO 8601 date-time",
+      after: "only messages after it",
+      page: "page number",
+      limit: "messages per page, 1 to 100",
+    },
     schema: z.object({
       id: idArg,
       before: isoDateTimeSchema.optional(),
@@ -107,7 +149,12 @@ export const MESSAGE_COMMANDS = [
     noun: "conversation",
     operations: ["listConversationMessages"],
     run: async (a, ctx) => {
-      const page = await ctx.api.listConversationMessages(a.id, { before: a.before, after: a.after, page: a.page, limit: a.limit });
+      const page = await ctx.api.listConversationMessages(a.id, {
+        before: a.before,
+        after: a.after,
+        page: a.page,
+        limit: a.limit,
+      });
       return pageReply({
         title: `Conversation #${a.id}`,
         plural: "messages",

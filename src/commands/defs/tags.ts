@@ -48,7 +48,11 @@ export const TAG_COMMANDS = [
     id: "tag.add",
     words: ["tag", "add"],
     positionals: [{ name: "name" }, { name: "color" }, { name: "description", rest: "text" }],
-    schema: z.object({ name: requiredText("the tag's name"), color: colorSchema, description: z.string().optional() }),
+    schema: z.object({
+      name: requiredText("the tag's name"),
+      color: colorSchema,
+      description: z.string().optional(),
+    }),
     scope: "write",
     usage: "tag add <name> <#RRGGBB> [description…]",
     summary: "Create a tag (quote a name with spaces)",
@@ -66,7 +70,12 @@ export const TAG_COMMANDS = [
     positionals: [{ name: "id" }],
     options: { name: "new name", color: "new colour, #RRGGBB", description: "new description" },
     schema: z
-      .object({ id: idArg, name: z.string().trim().min(1, { error: "must not be empty" }).optional(), color: optionalColor, description: z.string().optional() })
+      .object({
+        id: idArg,
+        name: z.string().trim().min(1, { error: "must not be empty" }).optional(),
+        color: optionalColor,
+        description: z.string().optional(),
+      })
       .refine((a) => a.name !== undefined || a.color !== undefined || a.description !== undefined, {
         error: "give at least one of name=, color=, description=",
       }),

@@ -1,14 +1,26 @@
 import { z } from "zod";
-import { createTemplateSchema, normalizeTemplateName, TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from "../../api/schemas.ts";
+import {
+  createTemplateSchema,
+  normalizeTemplateName,
+  TEMPLATE_CATEGORIES,
+  TEMPLATE_STATUSES,
+} from "../../api/schemas.ts";
 import { choice, idArg, optionalId, requiredText } from "../args.ts";
 import { esc } from "../blocks.ts";
 import { defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply } from "../render.ts";
 import { checkBody } from "./check.ts";
-import { announce, deletePreview, quoted, resolveChannel } from "./common.ts";
+import { announce, deletePreview, resolveChannel } from "./common.ts";
 
 const FIRST = ["id", "name", "language", "category", "status", "integrationId", "bodyText"];
-const NAMES = { integrationId: "channel", language: "lang", bodyText: "body", footerText: "footer", bodyExamples: "example", buttons: "button" };
+const NAMES = {
+  integrationId: "channel",
+  language: "lang",
+  bodyText: "body",
+  footerText: "footer",
+  bodyExamples: "example",
+  buttons: "button",
+};
 
 /** `button=Yes` is a quick reply; `button="Open|https://…"` a URL button. */
 function parseButton(spec: string) {
@@ -36,7 +48,15 @@ export const TEMPLATE_COMMANDS = [
         title: "Templates",
         plural: "templates",
         page: await ctx.api.listTemplates({ channelId: a.channel, status: a.status }),
-        line: (t) => listLine(t.id, t.name, t.language, t.category, t.status, pick(t, "integrationId") !== undefined ? `channel ${pick(t, "integrationId")}` : ""),
+        line: (t) =>
+          listLine(
+            t.id,
+            t.name,
+            t.language,
+            t.category,
+            t.status,
+            pick(t, "integrationId") !== undefined ? `channel ${pick(t, "integrationId")}` : "",
+          ),
       }),
   }),
   defineCommand({
@@ -78,10 +98,12 @@ export const TEMPLATE_COMMANDS = [
       extra: z.record(z.string(), z.string()).default({}),
     }),
     scope: "write",
-    usage: 'template add <name> lang=<code> category=<category> body="…" [footer=] [button=…] [channel=] [<placeholder>=<example>…]',
+    usage:
+      'template add <name> lang=<code> category=<category> body="…" [footer=] [button=…] [channel=] [<placeholder>=<example>…]',
     summary: "Create a template and submit it for approval",
     help: "The service normalizes the name to lower case with underscores. Give an example for each {{placeholder}} of the body.",
-    example: 'template add order_update lang=en category=UTILITY body="Hi {{name}}, your order shipped" name=Ana',
+    example:
+      'template add order_update lang=en category=UTILITY body="Hi {{name}}, your order shipped" name=Ana',
     topic: "templates",
     operations: ["createTemplate", "listTemplates"],
     run: async (a, ctx) => {
@@ -98,7 +120,12 @@ export const TEMPLATE_COMMANDS = [
       checkBody(createTemplateSchema, body, NAMES);
       body.integrationId = await resolveChannel(ctx, a.channel);
       const t = await ctx.api.createTemplate(body);
-      return announce(ctx, `Template #${t.id ?? "?"} “${esc(pick(t, "name") ?? normalizeTemplateName(a.name))}” submitted for approval`, t, FIRST);
+      return announce(
+        ctx,
+        `Template #${t.id ?? "?"} “${esc(pick(t, "name") ?? normalizeTemplateName(a.name))}” submitted for approval`,
+        t,
+        FIRST,
+      );
     },
   }),
   defineCommand({

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { CHAT_USER_SORT_FIELDS, CHAT_USER_TYPES, isoDateOrDateTimeSchema, updateChatUserSchema } from "../../api/schemas.ts";
+import {
+  CHAT_USER_SORT_FIELDS,
+  CHAT_USER_TYPES,
+  isoDateOrDateTimeSchema,
+  updateChatUserSchema,
+} from "../../api/schemas.ts";
 import { choice, idArg, limitArg, pageArg } from "../args.ts";
 import { defineCommand } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply } from "../render.ts";
@@ -22,7 +27,11 @@ export const USER_COMMANDS = [
       page: "page number",
       limit: "users per page, 1 to 100",
     },
-    flags: { "need-human": "only users that need a human", unread: "only users with unread messages", messages: "include their messages" },
+    flags: {
+      "need-human": "only users that need a human",
+      unread: "only users with unread messages",
+      messages: "include their messages",
+    },
     schema: z.object({
       search: z.string().optional(),
       type: choice(CHAT_USER_TYPES).optional(),
@@ -37,7 +46,8 @@ export const USER_COMMANDS = [
       limit: limitArg,
     }),
     scope: "read",
-    usage: "users [search…] [type=] [need-human] [unread] [sort=] [order=asc|desc] [from=] [to=] [messages] [page=] [limit=]",
+    usage:
+      "users [search…] [type=] [need-human] [unread] [sort=] [order=asc|desc] [from=] [to=] [messages] [page=] [limit=]",
     summary: "List chat users",
     example: "users need-human unread sort=last_activity order=desc",
     topic: "users",
@@ -95,7 +105,13 @@ export const USER_COMMANDS = [
     id: "user.edit",
     words: ["user", "edit"],
     positionals: [{ name: "id" }],
-    options: { name: "name", email: "e-mail address", phone: "phone number", address: "postal address", avatar: "avatar URL" },
+    options: {
+      name: "name",
+      email: "e-mail address",
+      phone: "phone number",
+      address: "postal address",
+      avatar: "avatar URL",
+    },
     extraOptions: "custom field values: <customKey>=<value>",
     schema: z.object({
       id: idArg,
@@ -115,7 +131,13 @@ export const USER_COMMANDS = [
     operations: ["updateChatUser"],
     run: async (a, ctx) => {
       const standard = Object.fromEntries(
-        Object.entries({ name: a.name, email: a.email, phone: a.phone, address: a.address, avatar: a.avatar }).filter(([, v]) => v !== undefined),
+        Object.entries({
+          name: a.name,
+          email: a.email,
+          phone: a.phone,
+          address: a.address,
+          avatar: a.avatar,
+        }).filter(([, v]) => v !== undefined),
       );
       const body = {
         ...(Object.keys(standard).length ? { standardFields: standard } : {}),

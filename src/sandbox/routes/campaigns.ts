@@ -33,10 +33,14 @@ export async function campaignRoutes(app: FastifyInstance, ctx: SandboxContext):
     }
     await store.reviewTemplates();
     const t = await store.getTemplate(body.templateId);
-    if (!t || t.status !== "approved" || t.channel_id !== body.integrationId) {
+    if (t?.status !== "approved" || t.channel_id !== body.integrationId) {
       problems.push(
         `templateId ${body.templateId} must name an approved template of channel ${body.integrationId}${
-          !t ? ": there is no such template" : t.channel_id !== body.integrationId ? `: it belongs to channel ${t.channel_id}` : `: it is ${t.status}`
+          !t
+            ? ": there is no such template"
+            : t.channel_id !== body.integrationId
+              ? `: it belongs to channel ${t.channel_id}`
+              : `: it is ${t.status}`
         }`,
       );
     }
@@ -62,7 +66,8 @@ export async function campaignRoutes(app: FastifyInstance, ctx: SandboxContext):
       }
     }
     const scheduledAt = body.scheduledAt ? new Date(body.scheduledAt) : undefined;
-    if (scheduledAt && scheduledAt.getTime() <= ctx.now().getTime()) problems.push("scheduledAt must be in the future");
+    if (scheduledAt && scheduledAt.getTime() <= ctx.now().getTime())
+      problems.push("scheduledAt must be in the future");
     if (problems.length) throw badRequest(problems);
     const row = await store.createCampaign({
       name: body.name,

@@ -85,7 +85,9 @@ export async function catalogRoutes(app: FastifyInstance, ctx: SandboxContext): 
     if (!(await store.getGroup(id))) throw notFound("Group", id);
     const missing = await store.missingContacts(contactIds);
     if (missing.length) {
-      throw badRequest(missing.map((m) => `contactIds.${contactIds.indexOf(m)} ${m} does not name a contact`));
+      throw badRequest(
+        missing.map((m) => `contactIds.${contactIds.indexOf(m)} ${m} does not name a contact`),
+      );
     }
     return { id, contactIds };
   };

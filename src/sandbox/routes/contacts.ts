@@ -45,7 +45,10 @@ export async function contactRoutes(app: FastifyInstance, ctx: SandboxContext): 
   app.patch<{ Params: Params }>("/contacts/:id", async (req) => {
     const id = pathId(req.params.id, "Contact");
     const body = parseWith(updateContactSchema, req.body);
-    const row = await store.updateContact(id, { ...body, custom_fields: await customFields(body.custom_fields) });
+    const row = await store.updateContact(id, {
+      ...body,
+      custom_fields: await customFields(body.custom_fields),
+    });
     if (!row) throw notFound("Contact", id);
     return shape.contact(row);
   });

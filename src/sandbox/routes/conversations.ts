@@ -38,7 +38,8 @@ function renderTemplate(t: TemplateRow, parameters: Record<string, string> = {})
     }
   }
   for (const [i, name] of names.entries()) {
-    if (!values.has(name)) problems.push(`template.parameters.${positional ? i + 1 : name} is required by template ${t.name}`);
+    if (!values.has(name))
+      problems.push(`template.parameters.${positional ? i + 1 : name} is required by template ${t.name}`);
   }
   if (problems.length) throw badRequest(problems);
   return t.body_text.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (_m, name: string) => values.get(name) ?? "");
@@ -59,7 +60,8 @@ export async function conversationRoutes(app: FastifyInstance, ctx: SandboxConte
   app.post("/messages", async (req, reply) => {
     const body = parseWith(sendMessageSchema, req.body);
     const channel = await store.channel(body.channelId);
-    if (!channel) throw badRequest([`channelId ${body.channelId} does not name a channel of the organization`]);
+    if (!channel)
+      throw badRequest([`channelId ${body.channelId} does not name a channel of the organization`]);
 
     let contact: ContactRow | undefined;
     let chatUser: ChatUserRow | undefined;
@@ -100,8 +102,12 @@ export async function conversationRoutes(app: FastifyInstance, ctx: SandboxConte
     if (body.type === "template") {
       const requested = body.template!;
       await store.reviewTemplates();
-      const t = await store.findTemplate(channel.id, normalizeTemplateName(requested.name), requested.language);
-      if (!t || t.status !== "approved") {
+      const t = await store.findTemplate(
+        channel.id,
+        normalizeTemplateName(requested.name),
+        requested.language,
+      );
+      if (t?.status !== "approved") {
         throw badRequest([
           `template.name ${requested.name} (${requested.language}) is not an approved template of channel ${channel.id}${t ? `: it is ${t.status}` : ""}`,
         ]);
@@ -114,7 +120,9 @@ export async function conversationRoutes(app: FastifyInstance, ctx: SandboxConte
       type: "phonechat",
       channelId: channel.id,
       contactId: contact?.id,
-      name: contact ? [contact.first_name, contact.last_name].filter(Boolean).join(" ") || undefined : undefined,
+      name: contact
+        ? [contact.first_name, contact.last_name].filter(Boolean).join(" ") || undefined
+        : undefined,
       email: contact?.email ?? undefined,
       phone,
     });
@@ -187,7 +195,9 @@ export async function conversationRoutes(app: FastifyInstance, ctx: SandboxConte
       const unknown = Object.keys(body.customFields).filter((k) => !keys.has(k));
       if (unknown.length) {
         throw badRequest(
-          unknown.map((k) => `customFields.${k} is not a custom field key (keys: ${[...keys].join(", ") || "none"})`),
+          unknown.map(
+            (k) => `customFields.${k} is not a custom field key (keys: ${[...keys].join(", ") || "none"})`,
+          ),
         );
       }
     }

@@ -14,7 +14,8 @@ type Params = { id?: string };
 export async function templateRoutes(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
   const { store } = ctx;
   const channelMustExist = async (field: string, id: number) => {
-    if (!(await store.channel(id))) throw badRequest([`${field} ${id} does not name a channel of the organization`]);
+    if (!(await store.channel(id)))
+      throw badRequest([`${field} ${id} does not name a channel of the organization`]);
   };
 
   app.get("/templates", async (req) => {
@@ -45,7 +46,9 @@ export async function templateRoutes(app: FastifyInstance, ctx: SandboxContext):
     const { channelId } = parseWith(syncTemplatesSchema, req.body);
     await channelMustExist("channelId", channelId);
     const r = await store.reviewTemplates(channelId);
-    return reply.code(201).send(shape.templateSync(channelId, { ...r, total: await store.countTemplates(channelId) }));
+    return reply
+      .code(201)
+      .send(shape.templateSync(channelId, { ...r, total: await store.countTemplates(channelId) }));
   });
 
   app.get<{ Params: Params }>("/templates/:id", async (req) => {

@@ -40,8 +40,6 @@ create table sandbox.contacts (
 ;
 create unique index contacts_phone_live on sandbox.contacts (phone) where deleted_at is null
 ;
-create index contacts_opted_out on sandbox.contacts (opted_out) where deleted_at is null
-;
 do $$
 begin
   create extension if not exists pg_trgm;

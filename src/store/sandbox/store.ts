@@ -455,6 +455,11 @@ export class SandboxStore {
     return { created, updated: r.rows.length - created };
   }
 
+  /** Refreshes the planner's statistics after a bulk write (PGlite has no autovacuum to do it). */
+  async analyzeContacts(): Promise<void> {
+    await this.db.query("analyze sandbox.contacts");
+  }
+
   // -------------------------------------------------------------- contact fields
 
   async listFields(): Promise<ContactFieldRow[]> {

@@ -1,0 +1,295 @@
+// Bad input, confirmations, permissions, audit and API errors: through the
+// core, the real client and the sandbox.
+import { describe, expect, it } from "vitest";
+import { MessagingClient } from "../../src/api/client.ts";
+import { createCommandCore } from "../../src/commands/core.ts";
+import type { Actor } from "../../src/commands/types.ts";
+import { listAudit } from "../../src/store/audit.ts";
+import { createConfirmation } from "../../src/store/confirmations.ts";
+import { all, expectSlackValid, SHELL, SLACK_USER, useHarness } from "./helpers.ts";
+
+const h = useHarness();
+const OTHER: Actor = { userId: "U0OTHER", via: "slack", channelId: "C0GENERAL" };
+
+describe("bad input: a clear answer naming the field, the usage, and no request", () => {
+  const cases: Array<[string, RegExp]> = [
+    ["tag add Hot red", /color.*#RRGGBB/],
+    ["tag add", /name.*required/],
+    ["tag x", /id.*number/],
+    ["tag 0", /id.*positive/],
+    ["tag edit 3", /at least one of name=, color=, description=/],
+    ["tag edit 3 colour=#FF0000", /colour= is not an option.*color=/],
+    ["tags page=2", /page= is not an option/],
+    ["contacts limit=500", /limit.*between 1 and 100/],
+    ["contacts page=0", /page.*at least 1/],
+    ["contacts opted-out=maybe", /opted-out.*yes or no/],
+    ["contacts page=1 page=2", /given twice/],
+    ["contact add 12 first=Ana", /phone.*country code/],
+    ["contact add +14155550123 email=nope", /email.*e-mail/],
+    ["contact add +14155550123 Bad-Key=1", /Bad-Key|bad-key/],
+    ["contact edit 4", /at least one of/],
+    ["field add Bad-Key Label", /key.*lower-case slug/],
+    ["field add ok_key Label type=money", /type.*one of text, number, date, boolean/],
+    ["field edit 1 key=new", /immutable/],
+    ["group 1 add", /contacts/],
+    ["group 1 add 1 x", /contacts/],
+    ["group 1 add 2 2", /repeat/],
+    ["templates status=live", /status.*approved/],
+    ['template add x lang=english category=UTILITY body="Hi"', /lang.*language code/],
+    ['template add x lang=en category=FUN body="Hi"', /category.*UTILITY/],
+    ['template add x lang=en category=UTILITY body="Hi {{name}}" nope=1', /nope.*not a placeholder/],
+    ['template add x lang=en category=UTILITY body="Hi" footer="{{x}}"', /footer.*placeholders/],
+    [
+      'template add x lang=en category=UTILITY body="Hi" button="This button text is far too long"',
+      /button.*25 characters/,
+    ],
+    ["campaigns status=done", /status.*draft/],
+    ["campaign 1 recipients limit=0", /limit/],
+    ["campaign add Promo template=1", /group.*audience/],
+    ["campaign add Promo group=1", /template.*required/],
+    ["campaign add Promo template=1 group=1 at=tomorrow", /at.*ISO 8601/],
+    ["history 1 before=yesterday", /before.*ISO 8601/],
+    ["users order=sideways", /order.*ASC, DESC/],
+    ["users type=fax", /type.*phonechat/],
+    ["users from=someday", /from.*ISO 8601/],
+    ["send", /recipient.*required/],
+    ["send hello there", /not a recipient/],
+    ["send +14155550123", /text.*required/],
+    ["send +14155550123 template=order_update", /lang.*required/],
+    ["send +14155550123 hi lang=en", /lang.*only for template/],
+    ["send +14155550123 image", /url.*required/],
+    ["send +14155550123 image not-a-url", /url.*http/],
+    ["send contact:abc hi", /contact:.*positive number/],
+    ["send +14155550123 hi channel=x", /channel.*number/],
+    ["send +14155550123 hi human=perhaps", /human.*yes or no/],
+    ['tag add "unterminated', /closing quote/],
+    ["tagz", /no command[\s\S]*tags/],
+    ["campain 1", /no command[\s\S]*campaign/],
+    ["user edit 1", /at least one/],
+    ["user edit 1 email=bad", /email/],
+    ["import notes.txt", /shell/],
+  ];
+  for (const [line, pattern] of cases) {
+    it(line, async () => {
+      const { forwarder, db } = h();
+      const before = forwarder.requests.length;
+      const auditBefore = (await listAudit(db, { limit: 1000 })).length;
+      const r = await h().run(line);
+      expect(r.visibility).toBe("ephemeral");
+      expect(r.text).toMatch(pattern);
+      expect(r.confirmation).toBeUndefined();
+      expect(forwarder.requests.slice(before)).toEqual([]);
+      expect((await listAudit(db, { limit: 1000 })).length).toBe(auditBefore);
+    });
+  }
+
+  it("shows the right usage with a field error", async () => {
+    const r = await h().run("tag add Hot red");
+    expect(r.text).toContain("Usage: `/sb tag add &lt;name&gt; &lt;#RRGGBB&gt; [description…]`");
+    expect(r.text).toContain("Example:");
+  });
+});
+
+describe("API errors in plain words", () => {
+  it("404 names the record", async () => {
+    const r = await h().run("tag 999");
+    expect(r.text).toMatch(/No such tag #999/);
+    expect((await h().run("campaign 999 send")).text).toMatch(/No such campaign #999/);
+  });
+
+  it("a read-only key: the key lacks the write scope", async () => {
+    const { sandbox, forwarder, db } = h();
+    const client = new MessagingClient({ baseUrl: `${forwarder.url}/v1`, apiKey: sandbox.readKey });
+    const core = createCommandCore({ api: client, db, apiKey: sandbox.readKey, defaultChannelId: 1 });
+    const r = await core.run("tag add Nope #000000", SLACK_USER);
+    expect(r.text).toMatch(/lacks the .*write scope/);
+    expect(all(r)).not.toContain(sandbox.readKey);
+    const audit = (await listAudit(db, { limit: 1 }))[0]!;
+    expect(audit).toMatchObject({ operation: "createTag", ok: false, status: 403 });
+    await client.close();
+  });
+
+  it("a wrong key: the API key is not valid, and the key is not shown", async () => {
+    const { forwarder, db } = h();
+    const key = "sb_wrong_key_0000000000";
+    const client = new MessagingClient({ baseUrl: `${forwarder.url}/v1`, apiKey: key });
+    const core = createCommandCore({ api: client, db, apiKey: key });
+    const r = await core.run("me", SLACK_USER);
+    expect(r.text).toMatch(/API key is not valid/);
+    expect(all(r)).not.toContain(key);
+    await client.close();
+  });
+
+  it("no server: a retry hint, no stack trace", async () => {
+    const { db } = h();
+    const client = new MessagingClient({
+      baseUrl: "http://127.0.0.1:9/v1",
+      apiKey: "k_unreachable",
+      maxRetries: 0,
+    });
+    const core = createCommandCore({ api: client, db });
+    const r = await core.run("tags", SLACK_USER);
+    expectSlackValid(r);
+    expect(r.text).toMatch(/Could not reach the messaging API|No answer/);
+    expect(r.text).not.toMatch(/at .*\.ts:\d+/);
+    await client.close();
+  });
+});
+
+describe("confirmations", () => {
+  it("Confirm sends once under a concurrent double click, and again after a restart says so", async () => {
+    const { core, client, forwarder, db } = h();
+    const add = await h().run("campaign add Double click template=1 group=1 first_name=a order_id=b");
+    const id = Number(/campaign #(\d+)/i.exec(add.text)![1]);
+    const ask = await h().run(`campaign ${id} send`);
+    const cid = ask.confirmation!.id;
+    const before = forwarder.requests.length;
+    const [a, b] = await Promise.all([core.confirm(cid, SLACK_USER), core.confirm(cid, SLACK_USER)]);
+    const texts = [a.text, b.text];
+    expect(texts.filter((t) => /launched/.test(t))).toHaveLength(1);
+    expect(texts.filter((t) => /Already/.test(t))).toHaveLength(1);
+    const sends = forwarder.requests.slice(before).filter((r) => r === `POST /v1/campaigns/${id}/send`);
+    expect(sends).toHaveLength(1);
+    expect((await client.getCampaign(id)).status).toBe("running");
+
+    // A new core on the same store, as after a restart.
+    const again = await h().newCore().confirm(cid, SLACK_USER);
+    expect(again.text).toMatch(/Already done: confirmed by <@U0WRITER> at \d{4}-/);
+    const audit = (await listAudit(db, { limit: 1000 })).filter((e) => e.operation === "sendCampaign");
+    expect(audit).toHaveLength(1);
+  });
+
+  it("a pending confirmation survives a restart", async () => {
+    const ask = await h().run("tag delete 3");
+    const restarted = h().newCore();
+    const r = await restarted.confirm(ask.confirmation!.id, SLACK_USER);
+    expect(r.text).toMatch(/Tag #3 deleted/);
+  });
+
+  it("only the user who asked may confirm or cancel", async () => {
+    const add = await h().run("tag add Mine #123456");
+    const id = Number(/Tag #(\d+)/.exec(add.text)![1]);
+    const ask = await h().run(`tag delete ${id}`);
+    expect(all(ask)).toMatch(/Only <@U0WRITER> can confirm/);
+    const r = await h().core.confirm(ask.confirmation!.id, OTHER);
+    expect(r.text).toMatch(/Only <@U0WRITER>/);
+    const d = await h().core.dismiss(ask.confirmation!.id, OTHER);
+    expect(d.text).toMatch(/Only <@U0WRITER>/);
+    await h().client.getTag(id);
+  });
+
+  it("Cancel drops it: a later Confirm does nothing", async () => {
+    const add = await h().run("tag add Keep #654321");
+    const id = Number(/Tag #(\d+)/.exec(add.text)![1]);
+    const ask = await h().run(`tag delete ${id}`);
+    const d = await h().core.dismiss(ask.confirmation!.id, SLACK_USER);
+    expect(d.text).toMatch(/Cancelled/);
+    const r = await h().core.confirm(ask.confirmation!.id, SLACK_USER);
+    expect(r.text).toMatch(/cancelled by <@U0WRITER>/);
+    await h().client.getTag(id);
+  });
+
+  it("an expired or unknown confirmation is refused", async () => {
+    const c = await createConfirmation(h().db, {
+      actor: SLACK_USER.userId,
+      command: { id: "tag.delete", raw: { id: "1" }, line: "tag delete 1" },
+      ttlMs: -1000,
+    });
+    expect((await h().core.confirm(c.id, SLACK_USER)).text).toMatch(/expired/);
+    await h().client.getTag(1);
+    expect((await h().core.confirm("not-a-uuid", SLACK_USER)).text).toMatch(/does not exist/);
+    expect((await h().core.confirm("6f1c1a4e-0000-4000-8000-000000000000", SLACK_USER)).text).toMatch(
+      /does not exist/,
+    );
+  });
+
+  it("the shell confirms its own requests", async () => {
+    const add = await h().core.run("tag add Shell #111111", SHELL);
+    const id = Number(/Tag #(\d+)/.exec(add.text)![1]);
+    const ask = await h().core.run(`tag delete ${id}`, SHELL);
+    const r = await h().core.confirm(ask.confirmation!.id, SHELL);
+    expect(r.text).toMatch(/deleted \(by the shell operator\)/);
+  });
+});
+
+describe("who may do what", () => {
+  const U_WRITER = { ...SLACK_USER, userId: "U1" };
+  const U_GROUP = { ...SLACK_USER, userId: "U2" };
+  const U_NOBODY = { ...SLACK_USER, userId: "U3" };
+
+  it("reads are open, writes need a writer or a member of a writer group, broadcasts a broadcaster", async () => {
+    const lookups: string[] = [];
+    const core = h().newCore({
+      writers: ["U1", "S9"],
+      broadcasters: ["U1"],
+      resolveGroupMembers: async (g) => {
+        lookups.push(g);
+        return g === "S9" ? ["U2"] : [];
+      },
+    });
+    expect((await core.run("tags", U_NOBODY)).text).toMatch(/Tags/);
+
+    const before = h().forwarder.requests.length;
+    const refused = await core.run("tag add Nope #000000", U_NOBODY);
+    expect(refused.text).toMatch(/You may not run.*only <@U1>, <!subteam\^S9> may make changes/);
+    expect(h().forwarder.requests.length).toBe(before);
+
+    expect((await core.run("tag add ByGroup #000001", U_GROUP)).visibility).toBe("in_channel");
+    expect((await core.run("tag add ByUser #000002", U_WRITER)).visibility).toBe("in_channel");
+
+    const broadcast = await core.run("campaign 2 send", U_GROUP);
+    expect(broadcast.text).toMatch(/only <@U1> may send or cancel campaigns/);
+    expect(broadcast.confirmation).toBeUndefined();
+    expect((await core.run("campaign 2 send", U_WRITER)).confirmation).toBeDefined();
+    // The group's members were asked for once and then cached.
+    expect(lookups.filter((g) => g === "S9")).toHaveLength(1);
+    // The shell is the operator: trusted.
+    expect((await core.run("tag add ByShell #000003", SHELL)).visibility).toBe("in_channel");
+  });
+
+  it("broadcasters default to the writers", async () => {
+    const core = h().newCore({ writers: ["U1"] });
+    expect((await core.run("campaign 2 cancel", U_NOBODY)).text).toMatch(/only <@U1> may send or cancel/);
+    expect((await core.run("campaign 2 cancel", U_WRITER)).confirmation).toBeDefined();
+  });
+
+  it("a confirmation re-checks the right at Confirm time", async () => {
+    const open = h().newCore();
+    const ask = await open.run("tag delete 2", U_NOBODY);
+    const strict = h().newCore({ writers: ["U1"] });
+    const r = await strict.confirm(ask.confirmation!.id, U_NOBODY);
+    expect(r.text).toMatch(/You may not run/);
+    await h().client.getTag(2);
+  });
+});
+
+describe("audit", () => {
+  it("records each write with who, via, the command line, the operation and the answer, and calls onAudit", async () => {
+    const { db, audits } = h();
+    const n = audits.length;
+    await h().run("tag add Audited #ABCDEF");
+    const row = (await listAudit(db, { limit: 1 }))[0]!;
+    expect(row).toMatchObject({
+      actor: "U0WRITER",
+      via: "slack",
+      channel: "C0GENERAL",
+      command: "tag add Audited #ABCDEF",
+      operation: "createTag",
+      ok: true,
+      status: 201,
+    });
+    expect(row.answer).toMatchObject({ name: "Audited" });
+    expect(audits.length).toBe(n + 1);
+    expect(audits.at(-1)).toMatchObject({ operation: "createTag", ok: true });
+  });
+
+  it("records a refused write with its status, and no read", async () => {
+    const { db } = h();
+    const ask = await h().run("template delete 2");
+    await h().core.confirm(ask.confirmation!.id, SLACK_USER);
+    const row = (await listAudit(db, { limit: 1 }))[0]!;
+    expect(row).toMatchObject({ operation: "deleteTemplate", ok: false, status: 409 });
+    const ops = (await listAudit(db, { limit: 1000 })).map((e) => e.operation);
+    expect(ops).not.toContain("getTemplate");
+  });
+});

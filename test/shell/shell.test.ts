@@ -1,0 +1,71 @@
+// The shell as `npm start` runs it: a child process, piped input, the
+// embedded sandbox and store under a temporary DATA_DIR.
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+function runMain(
+  input: string,
+  args: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: mkdtempSync(join(tmpdir(), "sb-shell-")) };
+  for (const k of [
+    "SLACK_BOT_TOKEN",
+    "SLACK_APP_TOKEN",
+    "SLACK_SIGNING_SECRET",
+    "MESSAGING_API_URL",
+    "MESSAGING_API_KEY",
+    "LOG_LEVEL",
+    "DATABASE_URL",
+  ]) {
+    delete env[k];
+  }
+  env.SANDBOX_CAMPAIGN_TICK_MS = "3600000";
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+describe("npm start without Slack tokens: the shell", () => {
+  it("prints the tags for `printf '/sb tags\\n' | npm start` and exits 0", async () => {
+    const r = await runMain("/sb tags\ntag 404\n");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/== Tags ==/);
+    expect(r.stdout).toMatch(/#1 Spring sale · #1D9BD1/);
+    expect(r.stdout).toMatch(/No such tag #404/);
+    // Answers only on stdout; the key is nowhere.
+    expect(r.stdout + r.stderr).not.toContain("sb_test_rw_5f2c8e1a9d");
+  }, 120_000);
+
+  it("answers confirmations no on piped input, and yes with --yes", async () => {
+    const no = await runMain("tag delete 2\ntags\n");
+    expect(no.code).toBe(0);
+    expect(no.stdout).toMatch(/Delete tag #2 “Support”\?/);
+    expect(no.stdout).toMatch(/Not confirmed.*--yes/);
+    expect(no.stdout).toMatch(/#2 Support/);
+
+    const yes = await runMain("tag delete 2\ntags\n", ["--yes"]);
+    expect(yes.code).toBe(0);
+    expect(yes.stdout).toMatch(/Tag #2 deleted \(by the shell operator\)/);
+    expect(yes.stdout.split("== Tags ==")[1]).not.toMatch(/#2 Support/);
+  }, 120_000);
+});
