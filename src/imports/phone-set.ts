@@ -52,7 +52,7 @@ export class PhoneRows {
 
 /** Mixes the number's low and high bits (phones differ mostly in their last digits). */
 function hash(n: number): number {
-  const lo = n % 0x100000000 | 0;
+  const lo = (n % 0x100000000) | 0;
   const hi = (n / 0x100000000) | 0;
   return Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b) ^ (lo >>> 15);
 }

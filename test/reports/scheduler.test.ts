@@ -2,6 +2,8 @@
 // HTTP (through a proxy that can play "API down"), and an injected post that
 // records what would reach Slack. PGlite by default; the real PostgreSQL when
 // DATABASE_URL is set.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
 import { RateLimiter } from "../../src/api/rate-limit.ts";
@@ -10,6 +12,8 @@ import { parseScheduleArgs, type ScheduleSpec } from "../../src/reports/schedule
 import { type PostFn, PostRefusedError, ReportScheduler } from "../../src/reports/scheduler.ts";
 import { createBoss } from "../../src/store/boss.ts";
 import { type Db, openDb } from "../../src/store/db.ts";
+import { migrate } from "../../src/store/migrate.ts";
+import { REPORTS_MIGRATIONS, ReportStore } from "../../src/store/reports.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
 import { manualClock, withSandbox } from "../helpers/sandbox.ts";
 import { type CountingProxy, seedCampaign, startProxy } from "./helpers.ts";
@@ -224,6 +228,61 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
     expect(posted).toHaveLength(1);
     expect((await a.scheduler.store.listRuns(row.id)).map((r) => r.state)).toEqual(["posted"]);
   });
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    "with two OS processes on one PostgreSQL posts exactly once",
+    async () => {
+      db = await openTestDb("postgres");
+      await migrate(db, REPORTS_MIGRATIONS);
+      const store = new ReportStore(db);
+      const row = await store.createSchedule(
+        {
+          channel: "C9",
+          target: String(campaignId),
+          cron: "0 9 * * *",
+          tz: "UTC",
+          description: "d",
+          createdBy: "U1",
+        },
+        new Date("2026-03-02T08:00:00Z"),
+      );
+      const script = fileURLToPath(new URL("./scheduler-process.ts", import.meta.url));
+      const args = [
+        db.url,
+        proxy.url,
+        sandbox().apiKey,
+        "2026-03-02T09:00:20Z",
+        String(row.id),
+        "2026-03-02T09:00:00Z",
+      ];
+      const runProcess = (name: string) =>
+        new Promise<string>((resolve, reject) => {
+          const child = spawn(process.execPath, ["--import", "tsx", script, ...(args as string[]), name], {
+            stdio: ["ignore", "pipe", "pipe"],
+          });
+          let out = "";
+          let err = "";
+          child.stdout.on("data", (d) => {
+            out += d;
+          });
+          child.stderr.on("data", (d) => {
+            err += d;
+          });
+          child.on("error", reject);
+          child.on("exit", (code) =>
+            code === 0 ? resolve(out) : reject(new Error(`${name} exited ${code}: ${err}`)),
+          );
+        });
+      const outputs = await Promise.all([runProcess("first"), runProcess("second")]);
+      const posts = outputs
+        .join("")
+        .split("\n")
+        .filter((l) => l.startsWith("POSTED"));
+      expect(posts).toHaveLength(1);
+      expect(posts[0]).toMatch(/^POSTED C9 by (first|second)$/);
+      expect((await store.listRuns(row.id)).map((r) => r.state)).toEqual(["posted"]);
+    },
+  );
 
   it("retries a report while the API is down, and posts it once when it is back", async () => {
     db = await openTestDb();

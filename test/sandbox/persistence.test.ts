@@ -41,7 +41,8 @@ describe("sandbox persistence", () => {
       await second.close();
       await db2.close();
     }
-  });
+    // Two on-disk PGlite starts: slow on a busy machine; a timeout, not a timed assertion.
+  }, 120_000);
 
   it("starts unseeded when asked, and closes the database it opened itself", async () => {
     const bare = await startSandbox({ seed: false, campaignTickMs: 0 });
@@ -49,5 +50,5 @@ describe("sandbox persistence", () => {
     expect(contacts.body.meta.total).toBe(0);
     await bare.close();
     await expect(bare.db.query("select 1")).rejects.toThrow();
-  });
+  }, 60_000);
 });
