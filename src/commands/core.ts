@@ -56,6 +56,7 @@ export interface CoreOptions {
 }
 
 export interface SwitchboardCore extends CommandCore {
+  perform: NonNullable<CommandCore["perform"]>;
   readonly registry: Registry;
   readonly permissions: Permissions;
 }
@@ -386,5 +387,17 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     }
   };
 
-  return { run, confirm, dismiss, registry, permissions };
+  const perform: NonNullable<CommandCore["perform"]> = async (actor, what, work) => {
+    const verdict = await permissions.check(actor, what.scope);
+    if (!verdict.ok) {
+      const kind = what.scope === "broadcast" ? "send or cancel campaigns" : "make changes";
+      throw new UserError(
+        `You may not do this: only ${verdict.allowed.map(mention).join(", ")} may ${kind}. Ask one of them, or ask the operator to add you to SWITCHBOARD_WRITERS or SWITCHBOARD_BROADCASTERS.`,
+        false,
+      );
+    }
+    return work(audited(actor, what.command));
+  };
+
+  return { run, confirm, dismiss, perform, registry, permissions };
 }

@@ -2,6 +2,7 @@
 // and the shell). The core knows nothing of Slack's transport: it takes a
 // command line and who typed it, and answers Block Kit.
 import type { KnownBlock, ModalView } from "@slack/types";
+import type { MessagingApi } from "../api/types.ts";
 
 /** Who runs a command, and where. */
 export interface Actor {
@@ -50,4 +51,14 @@ export interface CommandCore {
   confirm(confirmationId: string, actor: Actor): Promise<Reply>;
   /** Drops a pending confirmation. */
   dismiss(confirmationId: string, actor: Actor): Promise<Reply>;
+  /**
+   * For forms and uploads, which build their request themselves: checks that
+   * `actor` may act at `what.scope` (throws a UserError saying who may), then
+   * runs `work` with the API client whose writes are audited as `what.command`.
+   */
+  perform?<T>(
+    actor: Actor,
+    what: { scope: "read" | "write" | "broadcast"; command: string },
+    work: (api: MessagingApi) => Promise<T>,
+  ): Promise<T>;
 }

@@ -7,7 +7,6 @@ import { type Delimiter, detectDelimiter } from "./delimiter.ts";
 import { decodeHead, decodeText, detectEncoding, type TextEncoding } from "./encoding.ts";
 import { ImportFileError } from "./errors.ts";
 import { detectFormat, type FileFormat, type ImportSource, openBytes, tap, withHead } from "./source.ts";
-import { xlsxRows } from "./xlsx-rows.ts";
 
 export interface SourceRow {
   /** The row number a spreadsheet shows: the header is row 1. */
@@ -49,6 +48,8 @@ export async function openRows(source: ImportSource): Promise<OpenedRows> {
   try {
     const format = detectFormat(head);
     if (format === "xlsx") {
+      // exceljs is loaded only for spreadsheets: it weighs some 35 MB of memory a CSV does not need.
+      const { xlsxRows } = await import("./xlsx-rows.ts");
       shape = { format };
       all = xlsxRows(stream, (name) => {
         shape.sheet = name;

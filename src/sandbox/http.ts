@@ -59,7 +59,3 @@ export function pathId(raw: string | undefined, what: string): number {
   if (!raw || !/^\d{1,9}$/.test(raw) || Number(raw) === 0) throw notFound(what, raw ?? "");
   return Number(raw);
 }
-
-/** A whole-body reference to records that do not exist (400, naming the member). */
-export const unknownRefs = (field: string, ids: number[], what: string) =>
-  badRequest(ids.map((id) => `${field} ${id} does not name ${what}`));

@@ -3,6 +3,7 @@
 // of the given database (or an in-memory PGlite it opens and closes itself).
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
+import { toE164 } from "../api/schemas.ts";
 import { configSchema } from "../config.ts";
 import { type Db, openDb } from "../store/db.ts";
 import { migrate } from "../store/migrate.ts";
@@ -50,6 +51,15 @@ export interface Sandbox {
   close(): Promise<void>;
   /** One step of templates, messages and campaigns, as the timer would do. */
   tick(): Promise<void>;
+  /**
+   * Simulates a person writing in (there is no such API operation): opens the
+   * 24-hour window for that phone. Creates the phonechat chat user when needed.
+   */
+  inbound(message: {
+    phone: string;
+    text: string;
+    channelId?: number;
+  }): Promise<{ id: number; chatUserId: number; conversationId: number }>;
 }
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
@@ -111,6 +121,28 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       readKey,
       db,
       tick,
+      async inbound({ phone, text, channelId = 1 }) {
+        const e164 = toE164(phone);
+        if (!e164) throw new Error(`inbound: ${phone} is not a phone number in E.164 format`);
+        const contact = await store.contactByPhone(e164);
+        const user =
+          (await store.chatUserByPhone(e164)) ??
+          (await store.createChatUser({
+            type: "phonechat",
+            channelId,
+            contactId: contact?.id,
+            name: [contact?.first_name, contact?.last_name].filter(Boolean).join(" ") || undefined,
+            phone: e164,
+          }));
+        const conversation = await store.openConversation(user.id, channelId);
+        const m = await store.recordInbound({
+          conversationId: conversation.id,
+          chatUserId: user.id,
+          channelId,
+          text,
+        });
+        return { id: m.id, chatUserId: user.id, conversationId: conversation.id };
+      },
       async close() {
         if (closed) return;
         closed = true;

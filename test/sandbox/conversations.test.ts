@@ -55,6 +55,25 @@ describe("sandbox messages and the 24-hour window", () => {
     clock.advance(-(23 * 3_600_000 + 60_000));
   });
 
+  it("opens the window when a person writes in (Sandbox.inbound)", async () => {
+    const sb = sandbox();
+    const send = () =>
+      call(sb, "POST", "/messages", {
+        body: { channelId: 1, type: "text", to: "+14155552323", text: "Hi!" },
+      });
+    expect((await send()).status).toBe(422);
+    const m = await sb.inbound({ phone: "+1 415 555 2323", text: "Hello, anyone?" });
+    expect((await call(sb, "GET", `/messages/${m.id}`)).body).toMatchObject({
+      direction: "inbound",
+      status: "received",
+    });
+    const user = await call(sb, "GET", `/chat-users/${m.chatUserId}`);
+    expect(user.body).toMatchObject({ phone: "+14155552323", hasUnreadMessages: true, type: "phonechat" });
+    const sent = await send();
+    expect(sent.status).toBe(201);
+    expect(sent.body.conversationId).toBe(m.conversationId);
+  });
+
   it("sends an approved template outside the window, with named or positional parameters", async () => {
     const ben = await contactByName("Ben");
     const named = await call(sandbox(), "POST", "/messages", {

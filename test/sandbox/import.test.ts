@@ -2,7 +2,7 @@ import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import { call, type Rec, withSandbox } from "../helpers/sandbox.ts";
 
-const sandbox = withSandbox({ campaignTickMs: 0 });
+const sandbox = withSandbox({ campaignTickMs: 0, importMaxBytes: 400_000 });
 
 function form(
   file: { name: string; body: string | Uint8Array; type?: string } | null,
@@ -152,6 +152,13 @@ describe("sandbox contact import", () => {
       body: form({ name: "c.csv", body: csv }, { updateExisting: "true" }),
     });
     expect(readOnly.status).toBe(403);
+  });
+
+  it("refuses a file larger than the limit with 413", async () => {
+    const big = `phone,first_name\n${"+14155550000,x\n".repeat(40_000)}`;
+    const r = await importFile({ name: "big.csv", body: big }, { updateExisting: "true" });
+    expect(r.status).toBe(413);
+    expect(r.body).toMatchObject({ statusCode: 413, error: "Payload Too Large" });
   });
 
   it("imports a larger CSV in batches, duplicates inside the file counted once", async () => {

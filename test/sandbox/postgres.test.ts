@@ -31,7 +31,11 @@ describe.skipIf(!postgresUrl())("sandbox on PostgreSQL", () => {
     const fd = new FormData();
     fd.append("updateExisting", "true");
     fd.append("groupId", String(group.body.id));
-    fd.append("file", new Blob(["phone,first_name,points\n+14155551201,A,1\n+14155551209,B,2\nbad,C,3\n"]), "pg.csv");
+    fd.append(
+      "file",
+      new Blob(["phone,first_name,points\n+14155551201,A,1\n+14155551209,B,2\nbad,C,3\n"]),
+      "pg.csv",
+    );
     const imported = await call(sb, "POST", "/contacts/import", { body: fd });
     expect(imported.body).toMatchObject({ created: 2, updated: 0, errors: [{ row: 4 }] });
 

@@ -902,6 +902,34 @@ export class SandboxStore {
     return this.one("select * from sandbox.messages where id = $1", [id]);
   }
 
+  /** Stores a message the chat user sent: it opens the 24-hour window and counts as unread. */
+  async recordInbound(m: {
+    conversationId: number;
+    chatUserId: number;
+    channelId: number;
+    text: string;
+  }): Promise<MessageRow> {
+    const now = this.now();
+    return this.db.transaction(async (tx) => {
+      const row = await this.one<MessageRow>(
+        `insert into sandbox.messages (conversation_id, chat_user_id, channel_id, direction, type, text, status, created_at, updated_at)
+         values ($1, $2, $3, 'inbound', 'text', $4, 'received', $5, $5) returning *`,
+        [m.conversationId, m.chatUserId, m.channelId, m.text, now],
+        tx,
+      );
+      await tx.query("update sandbox.conversations set last_message_at = $2 where id = $1", [
+        m.conversationId,
+        now,
+      ]);
+      await tx.query(
+        `update sandbox.chat_users set last_activity = $2, last_inbound_at = $2, unread_count = unread_count + 1,
+           updated_at = $2 where id = $1`,
+        [m.chatUserId, now],
+      );
+      return row!;
+    });
+  }
+
   /** Stores an outbound message and moves its conversation and chat user forward, in one transaction. */
   async recordOutbound(m: {
     conversationId: number;

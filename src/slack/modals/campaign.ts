@@ -1,0 +1,270 @@
+// `/sb campaign new`: the campaign form. Name, channel, an approved template
+// (searched as the user types), one input per placeholder of that template,
+// the conversation tag (existing, or a new one made here), the audience
+// (groups and contacts) and an optional start time. The audience, parameters
+// and start time go as the members CAMPAIGN_EXTRA_MEMBERS names
+// (docs/modals.md).
+import type { KnownBlock, ModalView, PlainTextOption } from "@slack/types";
+import { createCampaignSchema, createTagSchema, describeIssues, type FieldProblem } from "../../api/schemas.ts";
+import type { Group, MessagingApi, Tag } from "../../api/types.ts";
+import { fieldErrors } from "./errors.ts";
+import {
+  context,
+  cut,
+  dateTimeOf,
+  input,
+  modal,
+  option,
+  plain,
+  type StateValues,
+  selectedListOf,
+  selectedOf,
+  selectedOptionOf,
+  selectedOptionsOf,
+  staticSelect,
+  textInput,
+  textOf,
+} from "./kit.ts";
+import { type ChosenTemplate, channelChoices, channelOptions, textOfRecord } from "./lookups.ts";
+
+export const CAMPAIGN_CALLBACK = "sb_campaign";
+export const A = {
+  template: "sb_tpl",
+  tag: "sb_tag",
+  contacts: "sb_contacts",
+} as const;
+const NEW_TAG = "new";
+
+export interface CampaignMeta {
+  /** Slack channel the form was opened from: the result is posted there. */
+  ch?: string;
+  /** The chosen template (its placeholders give the parameter inputs). */
+  tpl?: Omit<ChosenTemplate, "body"> & { body?: string };
+  def?: number;
+}
+
+export interface CampaignData {
+  channels: number[];
+  defaultChannelId?: number;
+  tags: Tag[];
+  groups: Group[];
+}
+
+export async function loadCampaignData(api: MessagingApi, defaultChannelId?: number): Promise<CampaignData> {
+  const [channels, tags, groups] = await Promise.all([
+    channelChoices(api, defaultChannelId),
+    api.listTags(),
+    api.listGroups(),
+  ]);
+  return { channels, defaultChannelId, tags: tags.items, groups: groups.items };
+}
+
+const tagOptions = (tags: Tag[]): PlainTextOption[] => [
+  ...tags
+    .filter((t) => t.id !== undefined)
+    .slice(0, 99)
+    .map((t) => option(`${textOfRecord(t, "name") || `#${t.id}`} ${textOfRecord(t, "color")}`.trim(), String(t.id))),
+  option("➕ New tag…", NEW_TAG),
+];
+
+const groupOptions = (groups: Group[]): PlainTextOption[] =>
+  groups
+    .filter((g) => g.id !== undefined)
+    .slice(0, 100)
+    .map((g) => {
+      const count = Number(g.memberCount ?? g.member_count ?? g.contactsCount ?? g.contacts_count);
+      return option(
+        `${textOfRecord(g, "name") || `#${g.id}`}${Number.isFinite(count) ? ` (${count} contacts)` : ""}`,
+        String(g.id),
+      );
+    });
+
+/** The form, built from its data and what the user already entered (kept on every rebuild). */
+export function campaignModal(data: CampaignData, meta: CampaignMeta, state?: StateValues): ModalView {
+  const blocks: KnownBlock[] = [];
+  blocks.push(
+    input("name", "Campaign name", textInput("name", { initial: textOf(state, "name"), max: 200, placeholder: "Spring sale" })),
+  );
+  const chosenChannel = selectedOf(state, "channel") ?? String(meta.tpl?.channel ?? data.defaultChannelId ?? data.channels[0] ?? "");
+  if (data.channels.length) {
+    blocks.push(
+      input("channel", "Channel", staticSelect("channel", channelOptions(data.channels, data.defaultChannelId), { initial: chosenChannel }), {
+        hint: "The messaging channel (integration) that sends it. The API lists no channels: these are the ones its templates name.",
+      }),
+    );
+  } else {
+    blocks.push(
+      input(
+        "channel",
+        "Channel id",
+        { type: "number_input", action_id: "channel", is_decimal_allowed: false, min_value: "1", ...(textOf(state, "channel") ? { initial_value: textOf(state, "channel") } : {}) },
+        { hint: "MESSAGING_CHANNEL_ID is not set and no template names a channel." },
+      ),
+    );
+  }
+  const tplOption = selectedOptionOf(state, "template");
+  blocks.push(
+    input(
+      "template",
+      "Template",
+      {
+        type: "external_select",
+        action_id: A.template,
+        min_query_length: 0,
+        placeholder: plain("Search approved templates"),
+        ...(tplOption ? { initial_option: tplOption } : {}),
+      },
+      { dispatch: true, hint: "Only approved templates can start conversations." },
+    ),
+  );
+  if (meta.tpl) {
+    if (meta.tpl.body) blocks.push(context(`>${cut(meta.tpl.body, 2900).replace(/\n/g, "\n>")}`, "template_body"));
+    for (const p of meta.tpl.placeholders.slice(0, 30)) {
+      blocks.push(
+        input(`param:${p}`, `{{${p}}}`, textInput(`param:${p}`, { initial: textOf(state, `param:${p}`), max: 1000 }), {
+          hint: `The same value for every recipient.`,
+        }),
+      );
+    }
+  }
+  const tag = selectedOf(state, "tag");
+  const tagInitial = selectedOptionOf(state, "tag");
+  blocks.push(
+    input(
+      "tag",
+      "Conversation tag",
+      { ...staticSelect(A.tag, tagOptions(data.tags), { placeholder: "Choose a tag" }), ...(tagInitial ? { initial_option: tagInitial } : {}) },
+      { optional: true, dispatch: true, hint: "Stamped on every conversation the campaign starts, so agents can filter by it." },
+    ),
+  );
+  if (tag === NEW_TAG) {
+    blocks.push(
+      input("tag_name", "New tag name", textInput("tag_name", { initial: textOf(state, "tag_name"), max: 100 })),
+      input("tag_color", "New tag colour", textInput("tag_color", { initial: textOf(state, "tag_color") ?? "#1D9BD1", max: 7 }), {
+        hint: "Hexadecimal #RRGGBB, for example #1D9BD1",
+      }),
+    );
+  }
+  const groupInitial = selectedOptionsOf(state, "groups");
+  const groupOpts = groupOptions(data.groups);
+  if (groupOpts.length) {
+    blocks.push(
+      input(
+        "groups",
+        "Audience: groups",
+        {
+          type: "multi_static_select",
+          action_id: "groups",
+          options: groupOpts,
+          placeholder: plain("Choose groups"),
+          ...(groupInitial.length ? { initial_options: groupInitial } : {}),
+        },
+        { optional: true },
+      ),
+    );
+  }
+  const contactInitial = selectedOptionsOf(state, "contacts");
+  blocks.push(
+    input(
+      "contacts",
+      "Audience: contacts",
+      {
+        type: "multi_external_select",
+        action_id: A.contacts,
+        min_query_length: 1,
+        placeholder: plain("Search contacts by name, phone or e-mail"),
+        ...(contactInitial.length ? { initial_options: contactInitial } : {}),
+      },
+      { optional: true, hint: "Give at least one group or contact. Opted-out contacts are skipped." },
+    ),
+  );
+  const at = dateTimeOf(state, "start");
+  blocks.push(
+    input("start", "Start time", { type: "datetimepicker", action_id: "start", ...(at ? { initial_date_time: at } : {}) }, {
+      optional: true,
+      hint: "Leave empty to keep it a draft you send yourself.",
+    }),
+  );
+  blocks.push(context("The campaign is created as a draft: you send it from the message that follows, after a confirmation."));
+  return modal({ callbackId: CAMPAIGN_CALLBACK, title: "New campaign", submit: "Create draft", blocks, metadata: meta });
+}
+
+export interface CampaignPlan {
+  body: Record<string, unknown>;
+  newTag?: { name: string; color: string };
+}
+
+const CAMPAIGN_BLOCKS: Record<string, string> = {
+  name: "name",
+  integrationId: "channel",
+  templateId: "template",
+  conversationTagId: "tag",
+  groupIds: "groups",
+  contactIds: "contacts",
+  scheduledAt: "start",
+};
+
+/** Where an API member's problem is shown. */
+export function campaignBlockFor(field: string): string | undefined {
+  const [top, key] = field.split(".");
+  if (top === "templateParameters" && key) return `param:${key}`;
+  if (top === "templateParameters") return "template";
+  return CAMPAIGN_BLOCKS[top ?? ""];
+}
+
+/** The request the form describes, or its problems at their fields (no request is made for those). */
+export function planCampaign(
+  state: StateValues,
+  meta: CampaignMeta,
+  now = Date.now(),
+): { plan: CampaignPlan } | { errors: Record<string, string> } {
+  const problems: FieldProblem[] = [];
+  const channelRaw = selectedOf(state, "channel") ?? textOf(state, "channel");
+  const templateId = selectedOf(state, "template");
+  const params: Record<string, string> = {};
+  for (const p of meta.tpl?.placeholders ?? []) {
+    const v = textOf(state, `param:${p}`);
+    if (v === undefined) problems.push({ field: `templateParameters.${p}`, rule: "needs a value" });
+    else params[p] = v;
+  }
+  const tag = selectedOf(state, "tag");
+  let newTag: CampaignPlan["newTag"];
+  const errors: Record<string, string> = {};
+  if (tag === NEW_TAG) {
+    const t = { name: textOf(state, "tag_name") ?? "", color: textOf(state, "tag_color") ?? "" };
+    const parsed = createTagSchema.safeParse(t);
+    if (parsed.success) newTag = { name: parsed.data.name, color: parsed.data.color };
+    else
+      Object.assign(
+        errors,
+        fieldErrors(describeIssues(parsed.error, t), (f) => (f === "name" ? "tag_name" : f === "color" ? "tag_color" : undefined), "tag"),
+      );
+  }
+  const startAt = dateTimeOf(state, "start");
+  if (startAt !== undefined && startAt * 1000 < now) problems.push({ field: "scheduledAt", rule: "is in the past: choose a later time, or leave it empty" });
+  const body: Record<string, unknown> = {
+    name: textOf(state, "name")?.trim() ?? "",
+    integrationId: channelRaw === undefined ? undefined : Number(channelRaw),
+    templateId: templateId === undefined ? undefined : Number(templateId),
+    ...(tag && tag !== NEW_TAG ? { conversationTagId: Number(tag) } : {}),
+    ...(selectedListOf(state, "groups").length ? { groupIds: selectedListOf(state, "groups").map(Number) } : {}),
+    ...(selectedListOf(state, "contacts").length
+      ? { contactIds: selectedListOf(state, "contacts").map((v) => Number(v.replace(/^contact:/, ""))) }
+      : {}),
+    ...(Object.keys(params).length ? { templateParameters: params } : {}),
+    ...(startAt !== undefined ? { scheduledAt: new Date(startAt * 1000).toISOString() } : {}),
+  };
+  // The tag is created first, so the body is checked with a stand-in id for it.
+  const check = newTag ? { ...body, conversationTagId: 1 } : body;
+  const parsed = createCampaignSchema.safeParse(check);
+  if (!parsed.success) problems.push(...describeIssues(parsed.error, check));
+  if (problems.length || Object.keys(errors).length) {
+    const mapped = fieldErrors(
+      problems.map((p) => (p.field === "groupIds" && p.rule.startsWith("give an audience") ? { ...p, rule: "give an audience: at least one group or contact" } : p)),
+      campaignBlockFor,
+      "name",
+    );
+    return { errors: { ...mapped, ...errors } };
+  }
+  return { plan: { body, newTag } };
+}
