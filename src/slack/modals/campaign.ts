@@ -33,7 +33,7 @@ export const A = {
   tag: "sb_tag",
   contacts: "sb_contacts",
 } as const;
-const NEW_TAG = "new";
+export const NEW_TAG = "new";
 
 export interface CampaignMeta {
   /** Slack channel the form was opened from: the result is posted there. */
@@ -59,7 +59,7 @@ export async function loadCampaignData(api: MessagingApi, defaultChannelId?: num
   return { channels, defaultChannelId, tags: tags.items, groups: groups.items };
 }
 
-const tagOptions = (tags: Tag[]): PlainTextOption[] => [
+export const tagOptions = (tags: Tag[]): PlainTextOption[] => [
   ...tags
     .filter((t) => t.id !== undefined)
     .slice(0, 99)
@@ -80,8 +80,14 @@ const groupOptions = (groups: Group[]): PlainTextOption[] =>
     });
 
 /** The form, built from its data and what the user already entered (kept on every rebuild). */
-export function campaignModal(data: CampaignData, meta: CampaignMeta, state?: StateValues): ModalView {
+export function campaignModal(
+  data: CampaignData,
+  meta: CampaignMeta,
+  state?: StateValues,
+  notice?: string,
+): ModalView {
   const blocks: KnownBlock[] = [];
+  if (notice) blocks.push(context(`:warning: ${notice}`, "notice"));
   blocks.push(
     input("name", "Campaign name", textInput("name", { initial: textOf(state, "name"), max: 200, placeholder: "Spring sale" })),
   );

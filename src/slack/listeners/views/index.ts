@@ -1,7 +1,20 @@
-// Modal submissions. The command core answers with `Reply.modal`; the forms of
-// the modals issue (campaign, message, template, import) register their
-// view_submission handlers here, one file each.
+// Modal submissions. The command core answers with `Reply.modal`; each form
+// registers its view_submission handler here, one file each.
 import type { App } from "@slack/bolt";
 import type { SlackDeps } from "../../deps.ts";
+import { CAMPAIGN_CALLBACK } from "../../modals/campaign.ts";
+import { CONTACT_EDIT_CALLBACK, USER_EDIT_CALLBACK } from "../../modals/record-edit.ts";
+import { SEND_CALLBACK } from "../../modals/send.ts";
+import { TEMPLATE_CALLBACK } from "../../modals/template.ts";
+import { campaignSubmitted } from "./campaign.ts";
+import { contactEditSubmitted, userEditSubmitted } from "./record-edit.ts";
+import { sendSubmitted } from "./send.ts";
+import { templateSubmitted } from "./template.ts";
 
-export function register(_app: App, _deps: SlackDeps): void {}
+export function register(app: App, deps: SlackDeps): void {
+  app.view(CAMPAIGN_CALLBACK, campaignSubmitted(deps));
+  app.view(SEND_CALLBACK, sendSubmitted(deps));
+  app.view(TEMPLATE_CALLBACK, templateSubmitted(deps));
+  app.view(CONTACT_EDIT_CALLBACK, contactEditSubmitted(deps));
+  app.view(USER_EDIT_CALLBACK, userEditSubmitted(deps));
+}

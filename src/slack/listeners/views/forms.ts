@@ -1,0 +1,160 @@
+// What every form submission shares: who submitted it, the API through the
+// core's permission check and audit, answering Slack within its 3 seconds
+// (field errors keep the user's input), and posting the outcome.
+import type { ViewOutput, ViewResponseAction, webApi } from "@slack/bolt";
+import type { KnownBlock } from "@slack/types";
+import { isApiError, ValidationError } from "../../../api/errors.ts";
+import type { MessagingApi } from "../../../api/types.ts";
+import { apiErrorReply } from "../../../commands/errors.ts";
+import { UserError } from "../../../commands/registry.ts";
+import type { Actor } from "../../../commands/types.ts";
+import { slackError } from "../../deliver.ts";
+import type { SlackDeps } from "../../deps.ts";
+import { errorsFor, fieldErrors } from "../../modals/errors.ts";
+import { context, modal, sectionText } from "../../modals/kit.ts";
+
+export interface ViewBody {
+  user: { id: string; name?: string; username?: string; team_id?: string };
+  team?: { id: string } | null;
+  view: ViewOutput;
+}
+
+export function viewActor(body: ViewBody, channelId?: string): Actor {
+  return {
+    userId: body.user.id,
+    userName: body.user.username ?? body.user.name,
+    teamId: body.team?.id ?? body.user.team_id,
+    channelId,
+    via: "slack",
+  };
+}
+
+/** The API as `actor` may use it: the core checks the scope and audits every write as `command`. */
+export function withApi<T>(
+  deps: SlackDeps,
+  actor: Actor,
+  scope: "read" | "write" | "broadcast",
+  command: string,
+  work: (api: MessagingApi) => Promise<T>,
+): Promise<T> {
+  const perform = deps.core.perform;
+  if (!perform) throw new Error("the command core has no perform(): forms need it");
+  return perform.call(deps.core, actor, { scope, command }, work);
+}
+
+/** Where the API's refusal belongs in the form. */
+export function refusalErrors(
+  err: unknown,
+  blockFor: (field: string) => string | undefined,
+  fallback: string,
+  view: ViewOutput,
+): Record<string, string> {
+  let errors: Record<string, string>;
+  if (err instanceof ValidationError && err.problems.length) {
+    errors = fieldErrors(err.problems, blockFor, fallback);
+  } else if (err instanceof UserError) {
+    errors = { [fallback]: err.message.replace(/\*/g, "") };
+  } else if (isApiError(err)) {
+    errors = { [fallback]: apiErrorReply(err).text.replace(/\*/g, "") };
+  } else throw err;
+  return errorsFor(errors, view as unknown as { blocks: Array<{ type?: string; block_id?: string }> });
+}
+
+export type FormAnswer =
+  | { response_action: "errors"; errors: Record<string, string> }
+  | ViewResponseAction
+  | undefined;
+
+// Slack waits 3 s for the answer; past this the form says it is still working.
+const ANSWER_WITHIN_MS = 2500;
+
+export interface FormOutcome {
+  answer?: FormAnswer;
+  /** Work after Slack has its answer (posting the result). */
+  then?: () => Promise<void>;
+}
+
+/**
+ * Runs the submission's work and answers Slack with what it returns (field
+ * errors, an updated view, or nothing to close the form). Work slower than
+ * Slack's deadline is acknowledged with a "working" view, then the outcome
+ * replaces it.
+ */
+export async function answerSubmission(
+  deps: SlackDeps,
+  client: webApi.WebClient,
+  view: ViewOutput,
+  ack: (answer?: FormAnswer) => Promise<void>,
+  work: () => Promise<FormOutcome>,
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), ANSWER_WITHIN_MS);
+  });
+  const running = work().then(
+    (outcome) => ({ outcome }),
+    (err: unknown) => ({ err }),
+  );
+  const first = await Promise.race([running, deadline]);
+  clearTimeout(timer);
+  if (first !== "late") {
+    if ("err" in first) {
+      await ack();
+      throw first.err;
+    }
+    await ack(first.outcome.answer);
+    await first.outcome.then?.();
+    return;
+  }
+  await ack({
+    response_action: "update",
+    view: modal({
+      callbackId: "sb_working",
+      title: "Working…",
+      blocks: [sectionText(":hourglass_flowing_sand: The messaging API is slow to answer; this form shows the outcome when it does.")],
+    }),
+  } as FormAnswer);
+  const done = await running;
+  let text: string;
+  if ("err" in done) {
+    deps.logger.error({ err: done.err }, "form submission failed after Slack's deadline");
+    text = ":warning: Something went wrong; nothing more was done. Open the form again to retry.";
+  } else if (done.outcome.answer && "errors" in done.outcome.answer) {
+    text = `:warning: The request was refused:\n${Object.values(done.outcome.answer.errors)
+      .map((e) => `• ${e}`)
+      .join("\n")}\nOpen the form again to correct it.`;
+  } else text = ":white_check_mark: Done. The outcome is posted in the conversation.";
+  await client.views
+    .update({
+      view_id: view.id,
+      view: modal({ callbackId: "sb_done", title: "Outcome", blocks: [sectionText(text)] }),
+    })
+    .catch((err) => deps.logger.warn({ err: slackError(err) ?? String(err) }, "could not show the outcome"));
+  if (!("err" in done)) await done.outcome.then?.();
+}
+
+/** Posts the outcome where the form was opened (or in the user's DM when the bot is not there). */
+export async function postOutcome(
+  deps: SlackDeps,
+  client: webApi.WebClient,
+  where: { channel?: string; userId: string },
+  message: { text: string; blocks: KnownBlock[] },
+): Promise<{ channel: string; ts?: string }> {
+  const by = `by <@${where.userId}>`;
+  const body = {
+    text: `${message.text} (${by})`,
+    blocks: [...message.blocks, context(by)],
+    unfurl_links: false,
+  };
+  if (where.channel) {
+    try {
+      const res = await deps.posts.post(client, { channel: where.channel, ...body });
+      return { channel: where.channel, ts: res.ts };
+    } catch (err) {
+      const code = slackError(err);
+      if (code !== "not_in_channel" && code !== "channel_not_found" && code !== "is_archived") throw err;
+    }
+  }
+  const res = await deps.posts.post(client, { channel: where.userId, ...body });
+  return { channel: where.userId, ts: res.ts };
+}

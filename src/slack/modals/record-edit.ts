@@ -1,0 +1,202 @@
+// `/sb contact edit <id>` and `/sb user edit <id>` without options: forms
+// prefilled with the record, custom fields included, each input of the kind
+// its field definition says (number, date, yes/no, text).
+import type { KnownBlock, ModalView } from "@slack/types";
+import {
+  describeIssues,
+  type FieldProblem,
+  toE164,
+  updateChatUserSchema,
+  updateContactSchema,
+} from "../../api/schemas.ts";
+import type { ApiRecord, ContactField } from "../../api/types.ts";
+import { pick } from "../../commands/render.ts";
+import { fieldErrors } from "./errors.ts";
+import {
+  context,
+  cut,
+  dateOf,
+  input,
+  modal,
+  numberOf,
+  option,
+  type StateValues,
+  selectedOf,
+  staticSelect,
+  textInput,
+  textOf,
+  VIEW_LIMITS,
+} from "./kit.ts";
+
+export const CONTACT_EDIT_CALLBACK = "sb_contact_edit";
+export const USER_EDIT_CALLBACK = "sb_user_edit";
+
+type FieldKind = "text" | "number" | "date" | "boolean";
+export interface EditMeta {
+  ch?: string;
+  id: number;
+  /** Custom field key → kind, as shown in the form. */
+  f: Record<string, FieldKind>;
+}
+
+const kindOf = (f: ContactField): FieldKind =>
+  f.type === "number" || f.type === "date" || f.type === "boolean" ? f.type : "text";
+
+const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
+
+function customInput(f: ContactField, value: unknown, chatUser: boolean): KnownBlock {
+  const key = f.key as string;
+  const block = `field:${key}`;
+  const label = cut(`${f.label || key}`, 200);
+  const hint = `Custom field \`${key}\``.replace(/`/g, "");
+  const kind = kindOf(f);
+  const v = str(value);
+  if (kind === "number" && !chatUser) {
+    const ok = v !== "" && Number.isFinite(Number(v));
+    return input(block, label, { type: "number_input", action_id: block, is_decimal_allowed: true, ...(ok ? { initial_value: v } : {}) }, { optional: true, hint });
+  }
+  if (kind === "date" && !chatUser) {
+    const ok = /^\d{4}-\d{2}-\d{2}/.test(v);
+    return input(block, label, { type: "datepicker", action_id: block, ...(ok ? { initial_date: v.slice(0, 10) } : {}) }, { optional: true, hint });
+  }
+  if (kind === "boolean" && !chatUser) {
+    const initial = value === true || v === "true" ? "true" : value === false || v === "false" ? "false" : undefined;
+    return input(block, label, staticSelect(block, [option("Yes", "true"), option("No", "false")], { initial, placeholder: "Not set" }), {
+      optional: true,
+      hint,
+    });
+  }
+  return input(block, label, textInput(block, { initial: v, max: 2000 }), { optional: true, hint });
+}
+
+const customOf = (r: ApiRecord, ...keys: string[]) => (pick(r, ...keys) ?? {}) as Record<string, unknown>;
+
+export function contactEditModal(contact: ApiRecord, fields: ContactField[], meta: Omit<EditMeta, "f">): ModalView {
+  const custom = customOf(contact, "custom_fields", "customFields");
+  const shown = fields.slice(0, VIEW_LIMITS.blocks - 8);
+  const blocks: KnownBlock[] = [
+    input("phone", "Phone", textInput("phone", { initial: str(pick(contact, "phone")), max: 40 }), { hint: "With its country code, for example +14155550123." }),
+    input("first_name", "First name", textInput("first_name", { initial: str(pick(contact, "first_name")), max: 200 }), { optional: true }),
+    input("last_name", "Last name", textInput("last_name", { initial: str(pick(contact, "last_name")), max: 200 }), { optional: true }),
+    input(
+      "email",
+      "E-mail",
+      { type: "email_text_input", action_id: "email", ...(str(pick(contact, "email")) ? { initial_value: str(pick(contact, "email")) } : {}) },
+      { optional: true },
+    ),
+    ...shown.map((f) => customInput(f, custom[f.key as string], false)),
+  ];
+  if (fields.length > shown.length) blocks.push(context(`${fields.length - shown.length} more custom fields are kept as they are.`));
+  const f = Object.fromEntries(shown.map((x) => [x.key as string, kindOf(x)]));
+  return modal({ callbackId: CONTACT_EDIT_CALLBACK, title: `Edit contact #${meta.id}`, submit: "Save", blocks, metadata: { ...meta, f } });
+}
+
+export function userEditModal(user: ApiRecord, fields: ContactField[], meta: Omit<EditMeta, "f">): ModalView {
+  const std = (pick(user, "standardFields") ?? {}) as ApiRecord;
+  const get = (k: string) => str(pick(std, k) ?? pick(user, k));
+  const custom = customOf(user, "customFields", "custom_fields");
+  const shown = fields.slice(0, VIEW_LIMITS.blocks - 8);
+  const blocks: KnownBlock[] = [
+    input("name", "Name", textInput("name", { initial: get("name"), max: 200 }), { optional: true }),
+    input("email", "E-mail", { type: "email_text_input", action_id: "email", ...(get("email") ? { initial_value: get("email") } : {}) }, { optional: true }),
+    input("phone", "Phone", textInput("phone", { initial: get("phone"), max: 40 }), { optional: true }),
+    input("address", "Address", textInput("address", { initial: get("address"), max: 500, multiline: true }), { optional: true }),
+    input("avatar", "Avatar URL", { type: "url_text_input", action_id: "avatar", ...(get("avatar") ? { initial_value: get("avatar") } : {}) }, { optional: true }),
+    ...shown.map((f) => customInput(f, custom[f.key as string], true)),
+  ];
+  const f = Object.fromEntries(shown.map((x) => [x.key as string, "text" as const]));
+  return modal({ callbackId: USER_EDIT_CALLBACK, title: `Edit chat user #${meta.id}`, submit: "Save", blocks, metadata: { ...meta, f } });
+}
+
+function customValues(state: StateValues, meta: Partial<EditMeta>): { values: Record<string, string | number | boolean | null>; problems: FieldProblem[] } {
+  const values: Record<string, string | number | boolean | null> = {};
+  const problems: FieldProblem[] = [];
+  for (const [key, kind] of Object.entries(meta.f ?? {})) {
+    const block = `field:${key}`;
+    if (kind === "number") {
+      const v = numberOf(state, block);
+      if (v === undefined) values[key] = null;
+      else if (Number.isFinite(Number(v))) values[key] = Number(v);
+      else problems.push({ field: `custom_fields.${key}`, rule: "must be a number" });
+    } else if (kind === "date") values[key] = dateOf(state, block) ?? null;
+    else if (kind === "boolean") {
+      const v = selectedOf(state, block);
+      values[key] = v === undefined ? null : v === "true";
+    } else values[key] = textOf(state, block)?.trim() ?? null;
+  }
+  return { values, problems };
+}
+
+const blockForContact = (field: string) => {
+  const [top, key] = field.split(".");
+  if ((top === "custom_fields" || top === "customFields") && key) return `field:${key}`;
+  if (top === "standardFields" && key) return key;
+  return ["phone", "first_name", "last_name", "email", "name", "address", "avatar"].includes(top ?? "") ? top : undefined;
+};
+export const editBlockFor = blockForContact;
+
+/** The PATCH body; custom fields are merged into `current` because the API replaces them whole. */
+export function planContactEdit(
+  state: StateValues,
+  meta: Partial<EditMeta>,
+  current: Record<string, unknown>,
+  defaultCountry?: string,
+): { body: Record<string, unknown> } | { errors: Record<string, string> } {
+  const { values, problems } = customValues(state, meta);
+  const phoneRaw = textOf(state, "phone") ?? "";
+  const phone = toE164(phoneRaw, defaultCountry);
+  if (!phone) problems.push({ field: "phone", rule: phoneRaw ? "is not a phone number: write it with its country code, for example +14155550123" : "is required" });
+  const custom: Record<string, unknown> = { ...current };
+  for (const [k, v] of Object.entries(values)) {
+    if (v === null) delete custom[k];
+    else custom[k] = v;
+  }
+  const email = textOf(state, "email")?.trim();
+  const body: Record<string, unknown> = {
+    ...(phone ? { phone } : {}),
+    first_name: textOf(state, "first_name")?.trim() ?? "",
+    last_name: textOf(state, "last_name")?.trim() ?? "",
+    ...(email ? { email } : {}),
+    custom_fields: custom,
+  };
+  if (!problems.length) {
+    const parsed = updateContactSchema.safeParse(body);
+    if (!parsed.success) problems.push(...describeIssues(parsed.error, body));
+  }
+  if (problems.length) return { errors: fieldErrors(problems, blockForContact, "phone") };
+  return { body };
+}
+
+export function planUserEdit(
+  state: StateValues,
+  meta: Partial<EditMeta>,
+  defaultCountry?: string,
+): { body: Record<string, unknown> } | { errors: Record<string, string> } {
+  const problems: FieldProblem[] = [];
+  const standardFields: Record<string, string> = {};
+  for (const k of ["name", "email", "address", "avatar"]) {
+    const v = textOf(state, k)?.trim();
+    if (v) standardFields[k] = v;
+  }
+  const phoneRaw = textOf(state, "phone")?.trim();
+  if (phoneRaw) {
+    const phone = toE164(phoneRaw, defaultCountry);
+    if (phone) standardFields.phone = phone;
+    else problems.push({ field: "standardFields.phone", rule: "is not a phone number: write it with its country code, for example +14155550123" });
+  }
+  const customFields: Record<string, string> = {};
+  for (const key of Object.keys(meta.f ?? {})) {
+    const v = textOf(state, `field:${key}`)?.trim();
+    if (v) customFields[key] = v;
+  }
+  const body = {
+    ...(Object.keys(standardFields).length ? { standardFields } : {}),
+    ...(Object.keys(customFields).length ? { customFields } : {}),
+  };
+  if (!problems.length) {
+    const parsed = updateChatUserSchema.safeParse(body);
+    if (!parsed.success) problems.push(...describeIssues(parsed.error, body));
+  }
+  if (problems.length) return { errors: fieldErrors(problems, blockForContact, "name") };
+  return { body };
+}
