@@ -29,7 +29,7 @@ const AREAS = ["212", "415", "646", "718", "305", "312"];
 const TIERS = ["gold", "silver", "bronze", ""];
 
 /** A contact export as people have them: phones in several forms, one row in a hundred refused. */
-async function writeCsv(path: string, rows: number): Promise<void> {
+export async function writeCsv(path: string, rows: number): Promise<void> {
   const out = createWriteStream(path);
   const write = (s: string) =>
     out.write(s) ? Promise.resolve() : new Promise<void>((resolve) => out.once("drain", () => resolve()));

@@ -9,6 +9,7 @@ import { OPERATIONS } from "../api/operations.ts";
 import { describeIssues } from "../api/schemas.ts";
 import type { MessagingApi } from "../api/types.ts";
 import type { Logger } from "../log.ts";
+import type { ReportService } from "../reports/service.ts";
 import { maskSecret } from "../log.ts";
 import { type AuditEntry, recordAudit } from "../store/audit.ts";
 import {
@@ -53,6 +54,8 @@ export interface CoreOptions {
   logger?: Logger;
   /** The commands; default: all of them. */
   registry?: Registry;
+  /** Report schedules and summaries, for `/sb report…`. */
+  reports?: ReportService;
 }
 
 export interface SwitchboardCore extends CommandCore {
@@ -76,6 +79,12 @@ function summarize(answer: unknown): unknown {
     out[k] = v !== null && typeof v === "object" ? show(v, 200) : typeof v === "string" ? show(v, 200) : v;
   }
   return out;
+}
+
+/** Tags a command's answer with the command and the record id it acted on (see Reply.origin). */
+function withOrigin(reply: Reply, spec: AnySpec, raw: Record<string, unknown>): Reply {
+  const id = Number(typeof raw.id === "string" ? raw.id.replace(/^#/, "") : raw.id);
+  return { ...reply, origin: { command: spec.id, ...(Number.isSafeInteger(id) && id > 0 ? { id } : {}) } };
 }
 
 export function createCommandCore(opts: CoreOptions): SwitchboardCore {
@@ -207,6 +216,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     apiKeyMasked,
     who: who(actor),
     registry,
+    reports: opts.reports,
   });
 
   /** Parses and validates a line. Returns the reply to give instead when it cannot run. */
@@ -281,7 +291,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
           confirmation: { id: c.id, prompt: preview.text },
         });
       }
-      return scrub(await spec.run(args, ctx));
+      return scrub(withOrigin(await spec.run(args, ctx), spec, raw));
     } catch (err) {
       return scrub(failure(err, prepared));
     }
@@ -354,7 +364,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
       try {
         const reply = await spec.run(parsed.data, ctx);
         await finishConfirmation(opts.db, claimed.id, "done", { text: truncate(reply.text, 500) });
-        return scrub(reply);
+        return scrub(withOrigin(reply, spec, claimed.command.raw));
       } catch (err) {
         const reply =
           err instanceof UserError

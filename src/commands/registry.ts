@@ -5,6 +5,7 @@ import type { KnownBlock } from "@slack/types";
 import type { z } from "zod";
 import type { OperationName } from "../api/operations.ts";
 import type { MessagingApi } from "../api/types.ts";
+import type { ReportService } from "../reports/service.ts";
 import type { Token } from "./tokenize.ts";
 import type { Actor, Reply } from "./types.ts";
 
@@ -38,6 +39,8 @@ export interface CommandContext {
   who: string;
   /** Everything the registry knows, for help. */
   registry: Registry;
+  /** Report schedules and summaries (src/reports/service.ts); absent where reports are not set up. */
+  reports?: ReportService;
 }
 
 /** What a confirmation shows before the write: the blocks above the Confirm/Cancel buttons. */

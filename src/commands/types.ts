@@ -29,6 +29,12 @@ export interface Reply {
   confirmation?: { id: string; prompt: string };
   /** Set when a modal opens instead of a message (Slack); the shell prints `text`. */
   modal?: ModalView;
+  /**
+   * Set by the core on the answer of a command that ran: which command, and
+   * the record id it acted on. Front ends use it to follow up (the Slack app
+   * updates a launched campaign's message with its progress).
+   */
+  origin?: { command: string; id?: number };
 }
 
 /**

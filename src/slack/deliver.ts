@@ -106,7 +106,7 @@ async function sendInChannel(reply: Reply, target: Target, deps: SlackDeps): Pro
   const channel = target.actor.channelId ?? target.actor.userId;
   try {
     const res = await deps.posts.post(target.client, { channel, ...message });
-    if (res.ts) deps.hooks.onPosted?.({ channel, ts: res.ts, text: message.text });
+    if (res.ts) deps.hooks.onPosted?.({ channel, ts: res.ts, text: message.text, reply });
   } catch (err) {
     const code = slackError(err);
     // A private channel or a DM the bot is not in: the response_url still reaches it.

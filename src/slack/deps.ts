@@ -1,7 +1,7 @@
 // What every listener gets: the command core and the Slack-side helpers.
 import type { App, webApi } from "@slack/bolt";
 import type { HomeView } from "@slack/types";
-import type { CommandCore } from "../commands/types.ts";
+import type { CommandCore, Reply } from "../commands/types.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import type { EventStore } from "./event-store.ts";
@@ -20,7 +20,7 @@ export interface SlackHooks {
   /** The Home tab of one user (issue 5). Default: a short welcome. */
   homeView?: (userId: string) => Promise<HomeView>;
   /** Called with a message posted in a channel for an in_channel reply (issue 5 updates it live). */
-  onPosted?: (posted: { channel: string; ts: string; text: string }) => void;
+  onPosted?: (posted: { channel: string; ts: string; text: string; reply?: Reply }) => void;
 }
 
 export interface SlackDeps {

@@ -12,6 +12,7 @@ import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } fr
 import { actions, esc, fieldsSection, header, section } from "../blocks.ts";
 import { type CommandContext, defineCommand, type Preview, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, recordPairs, show } from "../render.ts";
+import { campaignModal, loadCampaignData } from "../../slack/modals/campaign.ts";
 import { ACTION } from "../types.ts";
 import { checkBody } from "./check.ts";
 import { announce, pageLine, quoted, resolveChannel } from "./common.ts";
@@ -297,17 +298,26 @@ export const CAMPAIGN_COMMANDS = [
     id: "campaign.new",
     words: ["campaign", "new"],
     schema: z.object({}),
-    scope: "read",
+    scope: "write",
     usage: "campaign new",
-    summary: "Create a campaign (the form is not built yet: shows the command line to use)",
+    summary: "Create a draft campaign with a form (Slack); in the shell, use `campaign add`",
     example: "campaign new",
     topic: "campaigns",
-    operations: [],
-    run: async () => {
-      throw new UserError(
-        "The campaign form is not available yet. Use the command line: `/sb campaign add <name> template=<id> group=<id,…> [tag=<id>]`, then `/sb campaign <id> send` (see `/sb help campaign add`).",
-        false,
-      );
+    operations: ["listTemplates", "listTags", "listGroups", "createCampaign", "createTag"],
+    run: async (_a, ctx) => {
+      if (ctx.actor.via === "shell") {
+        throw new UserError(
+          "The campaign form is for Slack. Here, use `campaign add <name> template=<id> group=<id,…> [tag=<id>]`, then `campaign <id> send` (see `help campaign add`).",
+          false,
+        );
+      }
+      const data = await loadCampaignData(ctx.api, ctx.defaultChannelId);
+      return {
+        visibility: "ephemeral",
+        text: "Opening the campaign form…",
+        blocks: [],
+        modal: campaignModal(data, { ch: ctx.actor.channelId }),
+      };
     },
   }),
 ];

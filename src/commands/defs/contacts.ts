@@ -6,6 +6,8 @@ import { idArg, limitArg, optionalId, pageArg, requiredText, yesNo } from "../ar
 import { esc } from "../blocks.ts";
 import { defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply, show } from "../render.ts";
+import { contactFields } from "../../slack/modals/lookups.ts";
+import { contactEditModal } from "../../slack/modals/record-edit.ts";
 import { checkBody } from "./check.ts";
 import { announce, deletePreview, pageLine } from "./common.ts";
 
@@ -133,21 +135,28 @@ export const CONTACT_COMMANDS = [
         email: optionalEmail,
         extra: z.record(z.string(), z.string()).default({}),
       })
-      .refine(
-        (a) =>
-          [a.phone, a.first, a.last, a.email].some((v) => v !== undefined) || Object.keys(a.extra).length > 0,
-        {
-          error: "give at least one of phone=, first=, last=, email= or a custom field <key>=",
-        },
-      ),
+      ,
     scope: "write",
     usage: "contact edit <id> [phone=] [first=] [last=] [email=] [<fieldKey>=]",
     summary: "Change a contact",
     example: "contact edit 12 last=Souza tier=gold",
     topic: "contacts",
     noun: "contact",
-    operations: ["updateContact", "getContact"],
+    operations: ["updateContact", "getContact", "listContactFields"],
     run: async (a, ctx) => {
+      const bare =
+        [a.phone, a.first, a.last, a.email].every((v) => v === undefined) && !Object.keys(a.extra).length;
+      if (bare) {
+        if (ctx.actor.via !== "slack")
+          throw new UserError("give at least one of phone=, first=, last=, email= or a custom field <key>=");
+        const [contact, fields] = await Promise.all([ctx.api.getContact(a.id), contactFields(ctx.api)]);
+        return {
+          visibility: "ephemeral",
+          text: `Opening the form of contact #${a.id}…`,
+          blocks: [],
+          modal: contactEditModal(contact, fields, { ch: ctx.actor.channelId, id: a.id }),
+        };
+      }
       const body: Record<string, unknown> = {
         phone: a.phone !== undefined ? phoneOf(a.phone, ctx.defaultCountry) : undefined,
         first_name: a.first,

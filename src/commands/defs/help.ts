@@ -13,6 +13,7 @@ export const TOPICS: Record<string, string> = {
   tags: "Conversation tags",
   templates: "Message templates",
   campaigns: "Campaigns: create, send, cancel, recipients",
+  reports: "Campaign reports: on a schedule in a channel, or now",
   users: "Chat users",
   help: "This help",
 };

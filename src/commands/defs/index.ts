@@ -6,6 +6,7 @@ import { FIELD_COMMANDS } from "./fields.ts";
 import { GROUP_COMMANDS } from "./groups.ts";
 import { HELP_COMMANDS } from "./help.ts";
 import { MESSAGE_COMMANDS } from "./messages.ts";
+import { REPORT_COMMANDS } from "./reports.ts";
 import { TAG_COMMANDS } from "./tags.ts";
 import { TEMPLATE_COMMANDS } from "./templates.ts";
 import { USER_COMMANDS } from "./users.ts";
@@ -19,5 +20,6 @@ export const ALL_COMMANDS: AnySpec[] = [
   ...TAG_COMMANDS,
   ...TEMPLATE_COMMANDS,
   ...CAMPAIGN_COMMANDS,
+  ...REPORT_COMMANDS,
   ...USER_COMMANDS,
 ];

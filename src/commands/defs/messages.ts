@@ -4,6 +4,8 @@ import { idArg, limitArg, optionalId, pageArg, takeRecipient, yesNo } from "../a
 import { esc } from "../blocks.ts";
 import { defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply } from "../render.ts";
+import { channelChoices } from "../../slack/modals/lookups.ts";
+import { sendModal } from "../../slack/modals/send.ts";
 import { checkBody } from "./check.ts";
 import { announce, pageLine, resolveChannel } from "./common.ts";
 
@@ -44,6 +46,17 @@ export const MESSAGE_COMMANDS = [
     topic: "messages",
     operations: ["sendMessage", "listTemplates"],
     run: async (a, ctx) => {
+      const bare = !a.words.length && [a.channel, a.human, a.template, a.lang].every((v) => v === undefined);
+      if (bare && ctx.actor.via === "slack") {
+        const chs = await channelChoices(ctx.api, ctx.defaultChannelId);
+        const def = ctx.defaultChannelId ?? (chs.length === 1 ? chs[0] : undefined);
+        return {
+          visibility: "ephemeral",
+          text: "Opening the message form…",
+          blocks: [],
+          modal: sendModal({ channels: chs, defaultChannelId: def }, { ch: ctx.actor.channelId, chs, def }),
+        };
+      }
       const taken = takeRecipient(a.words, ctx.defaultCountry);
       if ("error" in taken) throw new UserError(`*recipient* ${esc(taken.error)}`);
       const { recipient, rest } = taken;

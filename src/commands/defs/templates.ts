@@ -9,6 +9,8 @@ import { choice, idArg, optionalId, requiredText } from "../args.ts";
 import { esc } from "../blocks.ts";
 import { defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply } from "../render.ts";
+import { channelChoices } from "../../slack/modals/lookups.ts";
+import { templateModal } from "../../slack/modals/template.ts";
 import { checkBody } from "./check.ts";
 import { announce, deletePreview, resolveChannel } from "./common.ts";
 
@@ -167,17 +169,29 @@ export const TEMPLATE_COMMANDS = [
     id: "template.new",
     words: ["template", "new"],
     schema: z.object({}),
-    scope: "read",
+    scope: "write",
     usage: "template new",
-    summary: "Create a template (the form is not built yet: shows the command line to use)",
+    summary: "Create a template with a form (Slack); in the shell, use `template add`",
     example: "template new",
     topic: "templates",
-    operations: [],
-    run: async () => {
-      throw new UserError(
-        'The template form is not available yet. Use the command line: `/sb template add <name> lang=<code> category=UTILITY body="Hi {{name}}" name=Ana` (see `/sb help template add`).',
-        false,
-      );
+    operations: ["listTemplates", "createTemplate"],
+    run: async (_a, ctx) => {
+      if (ctx.actor.via === "shell") {
+        throw new UserError(
+          'The template form is for Slack. Here, use `template add <name> lang=<code> category=UTILITY body="Hi {{name}}" name=Ana` (see `help template add`).',
+          false,
+        );
+      }
+      const chs = await channelChoices(ctx.api, ctx.defaultChannelId);
+      return {
+        visibility: "ephemeral",
+        text: "Opening the template form…",
+        blocks: [],
+        modal: templateModal(
+          { channels: chs, defaultChannelId: ctx.defaultChannelId },
+          { ch: ctx.actor.channelId, chs, def: ctx.defaultChannelId },
+        ),
+      };
     },
   }),
 ];

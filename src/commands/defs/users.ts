@@ -8,6 +8,8 @@ import {
 import { choice, idArg, limitArg, pageArg } from "../args.ts";
 import { defineCommand } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply } from "../render.ts";
+import { contactFields } from "../../slack/modals/lookups.ts";
+import { userEditModal } from "../../slack/modals/record-edit.ts";
 import { checkBody } from "./check.ts";
 import { announce, pageLine } from "./common.ts";
 
@@ -128,8 +130,20 @@ export const USER_COMMANDS = [
     example: "user edit 4 name=Ana email=ana@example.com plan=gold",
     topic: "users",
     noun: "chat user",
-    operations: ["updateChatUser"],
+    operations: ["updateChatUser", "getChatUser", "listContactFields"],
     run: async (a, ctx) => {
+      const bare =
+        [a.name, a.email, a.phone, a.address, a.avatar].every((v) => v === undefined) &&
+        !Object.keys(a.extra).length;
+      if (bare && ctx.actor.via === "slack") {
+        const [user, fields] = await Promise.all([ctx.api.getChatUser(a.id), contactFields(ctx.api)]);
+        return {
+          visibility: "ephemeral",
+          text: `Opening the form of chat user #${a.id}…`,
+          blocks: [],
+          modal: userEditModal(user, fields, { ch: ctx.actor.channelId, id: a.id }),
+        };
+      }
       const standard = Object.fromEntries(
         Object.entries({
           name: a.name,

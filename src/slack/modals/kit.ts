@@ -19,7 +19,7 @@ export const VIEW_LIMITS = {
 export const cut = (text: string, max: number): string =>
   text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 
-export const plain = (text: string, max = VIEW_LIMITS.label) => ({
+export const plain = (text: string, max: number = VIEW_LIMITS.label) => ({
   type: "plain_text" as const,
   text: cut(text || " ", max),
   emoji: true,

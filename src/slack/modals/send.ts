@@ -26,6 +26,9 @@ export const SEND_ACTIONS = { recipient: "sb_recipient", type: "sb_type", templa
 
 export interface SendMeta {
   ch?: string;
+  /** Channels offered, and the default one. */
+  chs?: number[];
+  def?: number;
   tpl?: Omit<ChosenTemplate, "body"> & { body?: string };
 }
 

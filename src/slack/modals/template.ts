@@ -7,6 +7,7 @@ import {
   BUTTON_TYPES,
   createTemplateSchema,
   describeIssues,
+  type FieldProblem,
   normalizeTemplateName,
   placeholdersOf,
   TEMPLATE_CATEGORIES,
@@ -38,6 +39,8 @@ export interface TemplateMeta {
   ch?: string;
   /** How many button rows the form shows. */
   buttons?: number;
+  /** Channels offered (kept here so a rebuild on each keystroke reads nothing). */
+  chs?: number[];
   def?: number;
 }
 
@@ -166,9 +169,12 @@ export function planTemplate(
 ): { body: Record<string, unknown> } | { errors: Record<string, string> } {
   const bodyText = textOf(state, "body") ?? "";
   const examples: Record<string, string> = {};
+  // Said here too: the schema checks examples only once every other member is valid.
+  const missing: FieldProblem[] = [];
   for (const p of placeholdersOf(bodyText)) {
     const v = textOf(state, `example:${p}`);
     if (v !== undefined) examples[p] = v;
+    else missing.push({ field: `bodyExamples.${p}`, rule: "needs an example value" });
   }
   const buttons = [];
   for (let i = 0; i < Math.min(meta.buttons ?? 0, MAX_BUTTONS); i++) {
@@ -189,6 +195,9 @@ export function planTemplate(
     ...(buttons.length ? { buttons } : {}),
   };
   const parsed = createTemplateSchema.safeParse(body);
-  if (!parsed.success) return { errors: fieldErrors(describeIssues(parsed.error, body), templateBlockFor, "name") };
+  const problems = parsed.success ? [] : describeIssues(parsed.error, body);
+  for (const m of missing) if (!problems.some((p) => p.field === m.field)) problems.push(m);
+  if (problems.length) return { errors: fieldErrors(problems, templateBlockFor, "name") };
+  if (!parsed.success) return { errors: {} };
   return { body: parsed.data };
 }

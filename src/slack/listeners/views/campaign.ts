@@ -43,7 +43,7 @@ export function campaignSubmitted(deps: SlackDeps) {
             return api.createCampaign(plan.body as never);
           });
           return {
-            then: async () => {
+            after: async () => {
               const id = c.id ?? "?";
               const text = `Draft campaign #${id} “${esc(name)}” created`;
               const blocks = [sectionText(`:memo: ${text}${createdTag ? `, with the new tag “${esc(plan.newTag?.name)}”` : ""}.`)];

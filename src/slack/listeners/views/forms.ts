@@ -39,7 +39,7 @@ export function withApi<T>(
 ): Promise<T> {
   const perform = deps.core.perform;
   if (!perform) throw new Error("the command core has no perform(): forms need it");
-  return perform.call(deps.core, actor, { scope, command }, work);
+  return perform.call(deps.core, actor, { scope, command }, work) as Promise<T>;
 }
 
 /** Where the API's refusal belongs in the form. */
@@ -71,7 +71,7 @@ const ANSWER_WITHIN_MS = 2500;
 export interface FormOutcome {
   answer?: FormAnswer;
   /** Work after Slack has its answer (posting the result). */
-  then?: () => Promise<void>;
+  after?: () => Promise<void>;
 }
 
 /**
@@ -103,7 +103,7 @@ export async function answerSubmission(
       throw first.err;
     }
     await ack(first.outcome.answer);
-    await first.outcome.then?.();
+    await first.outcome.after?.();
     return;
   }
   await ack({
@@ -130,7 +130,7 @@ export async function answerSubmission(
       view: modal({ callbackId: "sb_done", title: "Outcome", blocks: [sectionText(text)] }),
     })
     .catch((err) => deps.logger.warn({ err: slackError(err) ?? String(err) }, "could not show the outcome"));
-  if (!("err" in done)) await done.outcome.then?.();
+  if (!("err" in done)) await done.outcome.after?.();
 }
 
 /** Posts the outcome where the form was opened (or in the user's DM when the bot is not there). */

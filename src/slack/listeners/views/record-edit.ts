@@ -37,7 +37,7 @@ export function contactEditSubmitted(deps: SlackDeps) {
             return api.updateContact(id, planned.body as never);
           });
           return {
-            then: async () => {
+            after: async () => {
               const text = `Contact #${id} changed`;
               await postOutcome(deps, client, { channel: meta.ch, userId: actor.userId }, { text, blocks: [sectionText(`:pencil2: ${text}`)] });
             },
@@ -65,7 +65,7 @@ export function userEditSubmitted(deps: SlackDeps) {
         try {
           await withApi(deps, actor, "write", `user edit ${id} (form)`, (api) => api.updateChatUser(id, planned.body as never));
           return {
-            then: async () => {
+            after: async () => {
               const text = `Chat user #${id} changed`;
               await postOutcome(deps, client, { channel: meta.ch, userId: actor.userId }, { text, blocks: [sectionText(`:pencil2: ${text}`)] });
             },

@@ -36,7 +36,7 @@ export function sendSubmitted(deps: SlackDeps) {
             api.sendMessage(message as never),
           );
           return {
-            then: async () => {
+            after: async () => {
               const to = message.to ?? (message.contactId ? `contact #${message.contactId}` : `chat user #${message.chatUserId}`);
               const status = pick(sent, "status");
               const text = `Message${sent.id !== undefined ? ` #${sent.id}` : ""} (${type}) sent to ${esc(to)}${status ? `, status ${esc(status)}` : ""}`;

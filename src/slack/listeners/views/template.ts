@@ -27,7 +27,7 @@ export function templateSubmitted(deps: SlackDeps) {
             api.createTemplate(planned.body as never),
           );
           return {
-            then: async () => {
+            after: async () => {
               const status = pick(t, "status");
               const text = `Template #${t.id ?? "?"} “${esc(pick(t, "name") ?? name)}” submitted for approval${status ? ` (status ${esc(status)})` : ""}`;
               await postOutcome(deps, client, { channel: meta.ch, userId: actor.userId }, { text, blocks: [sectionText(`:page_facing_up: ${text}`)] });

@@ -1,0 +1,254 @@
+// Campaign reports: schedules posted to a channel, the list of a channel's
+// schedules, deleting one, and a report at once. The schedules themselves run
+// in the Slack app (src/reports/scheduler.ts on pg-boss); these commands talk
+// to them through ctx.reports (src/reports/service.ts), the same in the shell.
+import type { KnownBlock } from "@slack/types";
+import { z } from "zod";
+import { NotFoundError } from "../../api/errors.ts";
+import type { FieldProblem } from "../../api/schemas.ts";
+import { targetLabel } from "../../reports/render.ts";
+import { formatLocal, nextRuns, parseScheduleArgs, parseTarget, targetText } from "../../reports/schedule.ts";
+import type { ReportService } from "../../reports/service.ts";
+import type { ScheduleRow } from "../../store/reports.ts";
+import { idArg, requiredText } from "../args.ts";
+import { blocksToText, context, esc, fieldsSection, header, section } from "../blocks.ts";
+import { errorReply, inputErrorReply } from "../errors.ts";
+import { type AnySpec, type CommandContext, defineCommand, UserError } from "../registry.ts";
+import { ACTION, type Reply } from "../types.ts";
+
+const TARGET_HELP = "a campaign id, `running` (every running campaign) or `all` (the 10 most recent)";
+const MAX_LISTED = 40;
+
+function reportsOf(ctx: CommandContext): ReportService {
+  if (!ctx.reports) throw new UserError("Reports are not set up in this Switchboard.", false);
+  return ctx.reports;
+}
+
+/** `<#C1>` in Slack; the bare id in the shell (it has no channel names). */
+const channelRef = (channel: string) => (/^[CGD][A-Z0-9]+$/.test(channel) ? `<#${channel}>` : esc(channel));
+
+const targetName = (target: string) => {
+  const t = parseTarget(target);
+  return "field" in t ? esc(target) : targetLabel(t);
+};
+
+function nextRun(row: ScheduleRow, now: Date): string {
+  const [next] = nextRuns(row.cron, row.tz, now, 1);
+  return next ? formatLocal(next, row.tz) : "—";
+}
+
+/** A campaign named by id must exist before anything is stored or posted. */
+async function checkCampaign(ctx: CommandContext, target: string): Promise<Reply | undefined> {
+  const t = parseTarget(target);
+  if ("field" in t || t.kind !== "campaign") return undefined;
+  try {
+    await ctx.api.getCampaign(t.id);
+    return undefined;
+  } catch (err) {
+    if (err instanceof NotFoundError)
+      return errorReply(
+        `There is no campaign #${t.id}: nothing was done.`,
+        "`/sb campaigns` lists the campaigns; `running` or `all` report on several.",
+      );
+    throw err;
+  }
+}
+
+const scheduleSpec: AnySpec = defineCommand({
+  id: "report.schedule",
+  words: ["report"],
+  positionals: [{ name: "target" }, { name: "when", rest: "words" }],
+  options: {
+    tz: "IANA time zone of the schedule (default: your Slack time zone)",
+  },
+  schema: z.object({
+    target: requiredText(TARGET_HELP),
+    when: z.array(z.string()).default([]),
+    tz: z.string().optional(),
+  }),
+  scope: "write",
+  usage: "report <campaignId | running | all> [every day|weekday|mon…sun|<N>h] [at HH:MM] [tz=<zone>] [#channel]",
+  summary: "Post a campaign report to a channel on a schedule (default: every day at 09:00, here)",
+  help: "The report shows each campaign's recipients by status, the delivery, read and failure rates, and the change since the schedule's previous report. Days: `mon`, `mon,thu`, `sat-sun`; every N hours: `6h`. Times: `09:00`, `9am`. The channel: pick it with `#` (default: the channel you type in).",
+  example: "report running every weekday at 09:00 tz=Europe/Paris",
+  topic: "reports",
+  noun: "campaign",
+  operations: ["getCampaign"],
+  run: async (a, ctx) => {
+    const reports = reportsOf(ctx);
+    const args = [a.target, ...a.when, ...(a.tz !== undefined ? [`tz=${a.tz}`] : [])];
+    const tz = a.tz === undefined ? await reports.defaultTz(ctx.actor) : undefined;
+    const parsed = parseScheduleArgs(args, { tz, channel: ctx.actor.channelId });
+    const problems: FieldProblem[] = parsed.ok ? [] : [...parsed.problems];
+    const channel = parsed.ok ? parsed.spec.channel : undefined;
+    if (parsed.ok && !channel) {
+      problems.push({
+        field: "channel",
+        rule: "is required here: name it as a Slack channel id, for example C0123ABCD",
+      });
+    } else if (channel?.startsWith("#")) {
+      problems.push({
+        field: "channel",
+        rule: `\`${channel}\` is not a channel link: type # and pick the channel from Slack's list (it turns blue)`,
+      });
+    }
+    if (!parsed.ok || problems.length) return inputErrorReply(scheduleSpec, problems);
+    const missing = await checkCampaign(ctx, a.target);
+    if (missing) return missing;
+
+    const row = await reports.addSchedule(parsed.spec, { createdBy: ctx.actor.userId, channel: channel! });
+    const next = nextRun(row, reports.now());
+    const what = `${targetName(row.target)}, ${esc(row.description)}`;
+    const text = `Report #${row.id} scheduled in ${channelRef(row.channel)}: ${what}. Next: ${next} (by ${ctx.who})`;
+    const notes = [`\`/sb reports\` lists this channel's schedules; \`/sb report delete ${row.id}\` removes it.`];
+    if (!reports.live) notes.push("It runs while the Slack app runs (`npm start` with SLACK_BOT_TOKEN set).");
+    return {
+      visibility: "in_channel",
+      text,
+      blocks: [
+        section(`:calendar: *Report #${row.id}* scheduled in ${channelRef(row.channel)}: ${what}.`),
+        section(`*Next:* ${esc(next)} (by ${ctx.who})`),
+        context(notes.join(" ")),
+      ],
+    };
+  },
+});
+
+function scheduleLine(row: ScheduleRow, now: Date, withChannel: boolean): string {
+  const last = row.lastRunAt ? ` · last: ${esc(formatLocal(row.lastRunAt, row.tz))}` : "";
+  const where = withChannel ? ` · in ${channelRef(row.channel)}` : "";
+  const by = row.createdBy === "shell" ? "the shell" : `<@${row.createdBy}>`;
+  return `*#${row.id}* ${targetName(row.target)} · ${esc(row.description)}${where}\nNext: ${esc(nextRun(row, now))} · by ${by}${last}`;
+}
+
+const listSpec = defineCommand({
+  id: "reports.list",
+  words: ["reports"],
+  flags: { all: "the schedules of every channel, not only this one" },
+  schema: z.object({ all: z.boolean().optional() }),
+  scope: "read",
+  usage: "reports [all]",
+  summary: "List the report schedules of this channel (next run in local time, who made it)",
+  example: "reports",
+  topic: "reports",
+  operations: [],
+  run: async (a, ctx) => {
+    const reports = reportsOf(ctx);
+    const channel = a.all ? undefined : ctx.actor.channelId;
+    const rows = await reports.listSchedules(channel ? { channel } : {});
+    const where = channel ? `in ${channelRef(channel)}` : "in every channel";
+    if (!rows.length) {
+      const text = `No report schedules ${where}. Create one: \`/sb report running every weekday at 09:00\`.`;
+      return { visibility: "ephemeral", text, blocks: [section(text)] };
+    }
+    const now = reports.now();
+    const blocks: KnownBlock[] = [
+      header(`Report schedules (${rows.length})`),
+      context(`${where[0]!.toUpperCase()}${where.slice(1)} · times in each schedule's zone`),
+    ];
+    rows.slice(0, MAX_LISTED).forEach((row, i) => {
+      blocks.push({
+        ...section(scheduleLine(row, now, !channel)),
+        accessory: {
+          type: "button",
+          // Unique within the message; the listener matches `sb_run` and its `:n` suffixes.
+          action_id: i === 0 ? ACTION.run : `${ACTION.run}:${i + 1}`,
+          text: { type: "plain_text", text: "Delete…" },
+          value: `report delete ${row.id}`,
+        },
+      });
+    });
+    if (rows.length > MAX_LISTED)
+      blocks.push(context(`…and ${rows.length - MAX_LISTED} more; delete with \`/sb report delete <id>\`.`));
+    return {
+      visibility: "ephemeral",
+      text: `${rows.length} report schedule${rows.length === 1 ? "" : "s"} ${where}`,
+      blocks,
+    };
+  },
+});
+
+const deleteSpec = defineCommand({
+  id: "report.delete",
+  words: ["report", "delete"],
+  positionals: [{ name: "id" }],
+  schema: z.object({ id: idArg }),
+  scope: "write",
+  usage: "report delete <id>",
+  summary: "Delete a report schedule (asks to confirm)",
+  example: "report delete 3",
+  topic: "reports",
+  noun: "report schedule",
+  operations: [],
+  preview: async (a, ctx) => {
+    const reports = reportsOf(ctx);
+    const row = await reports.getSchedule(a.id);
+    if (!row) throw new UserError(`There is no report schedule #${a.id}. \`/sb reports\` lists them.`, false);
+    const title = `Delete report schedule #${row.id}?`;
+    return {
+      text: `${title} ${blocksToText([section(scheduleLine(row, reports.now(), true))])}`,
+      blocks: [
+        header(title),
+        ...fieldsSection([
+          ["Reports on", targetName(row.target)],
+          ["When", esc(row.description)],
+          ["Channel", channelRef(row.channel)],
+          ["Made by", row.createdBy === "shell" ? "the shell" : `<@${row.createdBy}>`],
+        ]),
+      ],
+    };
+  },
+  run: async (a, ctx) => {
+    const reports = reportsOf(ctx);
+    const row = await reports.removeSchedule(a.id);
+    if (!row) throw new UserError(`There is no report schedule #${a.id} (already deleted?).`, false);
+    const text = `Report schedule #${row.id} (${targetName(row.target)}, ${esc(row.description)}) deleted (by ${ctx.who})`;
+    return { visibility: "in_channel", text, blocks: [section(`:wastebasket: ${text}`)] };
+  },
+});
+
+const nowSpec: AnySpec = defineCommand({
+  id: "report.now",
+  words: ["report", "now"],
+  positionals: [{ name: "target" }],
+  schema: z.object({ target: requiredText(TARGET_HELP) }),
+  scope: "read",
+  usage: "report now <campaignId | running | all>",
+  summary: "Post a campaign report here now",
+  example: "report now running",
+  topic: "reports",
+  noun: "campaign",
+  operations: ["getCampaign", "listCampaigns", "listCampaignRecipients"],
+  run: async (a, ctx) => {
+    const reports = reportsOf(ctx);
+    const t = parseTarget(a.target);
+    if ("field" in t) return inputErrorReply(nowSpec, [t]);
+    const missing = await checkCampaign(ctx, a.target);
+    if (missing) return missing;
+    const tz = await reports.defaultTz(ctx.actor);
+    const messages = await reports.build(targetText(t), tz);
+    if (!reports.canPost) {
+      // The shell: the report is the answer (printed on stdout).
+      return {
+        visibility: "in_channel",
+        text: messages.map((m) => m.text).join("\n"),
+        blocks: messages.flatMap((m) => m.blocks),
+      };
+    }
+    // No channel: a Home tab button; the report goes to the app's DM with the user.
+    const channel = ctx.actor.channelId ?? ctx.actor.userId;
+    try {
+      await reports.post(channel, messages);
+    } catch (err) {
+      const code = (err as { data?: { error?: string } }).data?.error ?? (err as Error).message;
+      throw new UserError(
+        `I could not post the report here (Slack said ${esc(code)}). Invite me with \`/invite @Switchboard\`, or run it in a channel I am in.`,
+        false,
+      );
+    }
+    const text = `Report on ${targetLabel(t)} posted${ctx.actor.channelId ? ` in ${channelRef(channel)}` : " in our DM"}${messages.length > 1 ? ` (${messages.length} messages)` : ""}.`;
+    return { visibility: "ephemeral", text, blocks: [context(`:white_check_mark: ${text}`)] };
+  },
+});
+
+export const REPORT_COMMANDS = [scheduleSpec, listSpec, deleteSpec, nowSpec];

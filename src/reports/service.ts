@@ -1,0 +1,122 @@
+// What the `/sb report…` commands use, the same in Slack and in the shell:
+// schedules in the store (and in pg-boss once the Slack app has started the
+// scheduler), the caller's default time zone, and a report posted at once.
+// The shell has no scheduler: its schedules are stored, and the Slack app
+// mirrors them into pg-boss when it starts (ReportScheduler.start).
+import type { MessagingApi } from "../api/types.ts";
+import type { Actor } from "../commands/types.ts";
+import type { Db } from "../store/db.ts";
+import { ReportStore, type ScheduleRow } from "../store/reports.ts";
+import type { ReportMessage } from "./render.ts";
+import { isValidTimeZone, type ScheduleSpec } from "./schedule.ts";
+import { type Clock, type PostFn, type ReportScheduler, reportNow, systemClock } from "./scheduler.ts";
+
+export interface ReportServiceOptions {
+  db: Db;
+  client: MessagingApi;
+  /** REPORT_FAILURE_ALERT. */
+  failureAlert: number;
+  clock?: Clock;
+  /** The zone a person's schedules default to (Slack: users.info `tz`). Default: this machine's zone. */
+  userTz?: (actor: Actor) => Promise<string | undefined>;
+  /** Posts a report message to a channel now (Slack). Absent in the shell: the answer carries the report. */
+  post?: PostFn;
+  /** Attach the chart picture to reports posted now (default true when `post` is set). */
+  chart?: boolean;
+}
+
+/** This machine's IANA zone, else UTC. */
+export function machineTimeZone(): string {
+  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return tz && isValidTimeZone(tz) ? tz : "UTC";
+}
+
+export class ReportService {
+  readonly store: ReportStore;
+  readonly failureAlert: number;
+  private scheduler?: ReportScheduler;
+  private readonly clock: Clock;
+
+  constructor(private readonly opts: ReportServiceOptions) {
+    this.store = new ReportStore(opts.db);
+    this.failureAlert = opts.failureAlert;
+    this.clock = opts.clock ?? systemClock;
+  }
+
+  now(): Date {
+    return this.clock.now();
+  }
+
+  /** Whether reports can be posted to Slack from here (false in the shell). */
+  get canPost(): boolean {
+    return Boolean(this.opts.post);
+  }
+
+  /** Whether a running scheduler picks up new schedules at once. */
+  get live(): boolean {
+    return Boolean(this.scheduler);
+  }
+
+  /** The Slack app hands over its started scheduler; until then schedules are only stored. */
+  attach(scheduler: ReportScheduler | undefined): void {
+    this.scheduler = scheduler;
+  }
+
+  setPost(post: PostFn | undefined): void {
+    this.opts.post = post;
+  }
+
+  async defaultTz(actor: Actor): Promise<string> {
+    if (this.opts.userTz) {
+      const tz = await this.opts.userTz(actor).catch(() => undefined);
+      if (tz && isValidTimeZone(tz)) return tz;
+      return "UTC";
+    }
+    return machineTimeZone();
+  }
+
+  async addSchedule(spec: ScheduleSpec, who: { createdBy: string; channel: string }): Promise<ScheduleRow> {
+    if (this.scheduler) return this.scheduler.addSchedule(spec, who);
+    return this.store.createSchedule(
+      {
+        channel: who.channel,
+        target: spec.target.kind === "campaign" ? String(spec.target.id) : spec.target.kind,
+        cron: spec.cron,
+        tz: spec.tz,
+        description: spec.description,
+        createdBy: who.createdBy,
+      },
+      this.clock.now(),
+    );
+  }
+
+  async removeSchedule(id: number): Promise<ScheduleRow | undefined> {
+    if (this.scheduler) return this.scheduler.removeSchedule(id);
+    return this.store.deleteSchedule(id, this.clock.now());
+  }
+
+  getSchedule(id: number): Promise<ScheduleRow | undefined> {
+    return this.store.getSchedule(id);
+  }
+
+  listSchedules(filter: { channel?: string; createdBy?: string } = {}): Promise<ScheduleRow[]> {
+    return this.store.listSchedules(filter);
+  }
+
+  /** The report of a target now, as messages (no change figures: it belongs to no schedule). */
+  build(target: string, tz: string): Promise<ReportMessage[]> {
+    return reportNow(this.opts.client, target, {
+      tz,
+      failureAlert: this.failureAlert,
+      chart: this.opts.chart ?? Boolean(this.opts.post),
+      now: () => this.clock.now(),
+    });
+  }
+
+  /** Posts the messages in order; throws what `post` throws. */
+  async post(channel: string, messages: ReportMessage[]): Promise<void> {
+    const post = this.opts.post;
+    if (!post) throw new Error("reports cannot be posted from here");
+    for (const m of messages) await post(channel, m);
+  }
+}

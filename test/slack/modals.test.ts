@@ -1,0 +1,313 @@
+// The forms end to end: signed Slack requests → Bolt → the real core → the
+// client → the embedded sandbox, with the fake Slack answering views.open,
+// views.update and recording what is posted. Bad input gets field errors and
+// makes no request (the audit table, which records every write, stays as it was).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSwitchboard, type Switchboard } from "../../src/app.ts";
+import { ACTION } from "../../src/commands/types.ts";
+import { loadConfig } from "../../src/config.ts";
+import { type SlackApp, startSlackApp } from "../../src/slack/app.ts";
+import { listAudit } from "../../src/store/audit.ts";
+import { checkView } from "../fakes/block-kit.ts";
+import { FakeSlack } from "../fakes/slack.ts";
+import { SlackRequests } from "../fakes/slack-requests.ts";
+import { openTestDb, type TestDb } from "../helpers/db.ts";
+import { blockIds, Forms, randomName } from "./forms-harness.ts";
+import { captureLogger, SIGNING_SECRET } from "./harness.ts";
+
+let fake: FakeSlack;
+let db: TestDb;
+let switchboard: Switchboard;
+let slack: SlackApp;
+let forms: Forms;
+let bobForms: Forms;
+
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON is read loosely.
+type Json = Record<string, any>;
+
+beforeAll(async () => {
+  fake = await FakeSlack.start();
+  fake.addChannel({ id: "C0GENERAL", name: "general" });
+  fake.addUser({ id: "U0ALICE", name: "alice" });
+  fake.addUser({ id: "U0BOB", name: "bob" });
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: fake.botToken,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: fake.apiUrl,
+    SWITCHBOARD_WRITERS: "U0ALICE",
+    MESSAGING_CHANNEL_ID: "1",
+    SANDBOX_PORT: "0",
+    LOG_LEVEL: "silent",
+  });
+  const { logger } = captureLogger();
+  db = await openTestDb();
+  switchboard = await createSwitchboard(config, { logger, db });
+  slack = await startSlackApp(switchboard, config, logger, { listen: { port: 0, host: "127.0.0.1" } });
+  const req = new SlackRequests(`http://127.0.0.1:${slack.port}/slack/events`, SIGNING_SECRET, fake);
+  forms = new Forms(req, fake);
+  bobForms = new Forms(req, fake, { id: "U0BOB", name: "bob" });
+}, 60_000);
+
+afterAll(async () => {
+  await slack?.stop();
+  await switchboard?.close();
+  await db?.close();
+  await fake?.close();
+});
+
+const writes = async () => (await listAudit(db, { limit: 1000 })).length;
+const posted = (re: RegExp) => fake.waitFor(() => fake.messages.find((m) => re.test(m.text ?? "")), 15_000, `a message matching ${re}`);
+const inputsOf = (view: Json) => (view.blocks as Json[]).filter((b) => b.type === "input").map((b) => b.block_id);
+
+describe("the campaign form", () => {
+  it("opens within Slack's limits, with the default channel chosen", async () => {
+    const v = await forms.open("campaign new");
+    expect(checkView(v.view)).toEqual([]);
+    expect(v.view.title.text.length).toBeLessThanOrEqual(24);
+    const channel = (v.view.blocks as Json[]).find((b) => b.block_id === "channel");
+    expect(channel.element.initial_option.value).toBe("1");
+    expect(inputsOf(v.view)).toEqual(expect.arrayContaining(["name", "template", "tag", "groups", "contacts", "start"]));
+  });
+
+  it("offers approved templates as the user types, each with its language and body, under 75 characters", async () => {
+    const v = await forms.open("campaign new");
+    const all = await forms.suggest(v.id, "template", "");
+    expect(all.length).toBeGreaterThan(0);
+    for (const o of all) expect(o.text.text.length).toBeLessThanOrEqual(75);
+    expect(all.map((o) => o.text.text).join("\n")).not.toMatch(/loyalty_points|flash_deal/); // pending, rejected
+    const some = await forms.suggest(v.id, "template", "order");
+    expect(some.map((o) => o.text.text)).toEqual([expect.stringMatching(/^order_update · en — Hi \{\{first_name\}\}/)]);
+  });
+
+  it("shows one input per placeholder when a template is chosen, keeping what was typed", async () => {
+    const v = await forms.open("campaign new");
+    const [order] = await forms.suggest(v.id, "template", "order_update");
+    const updated = await forms.act(v.id, "template", { name: "Kept name", template: order.value });
+    expect(blockIds(updated.view)).toEqual(expect.arrayContaining(["param:first_name", "param:order_id"]));
+    const name = (updated.view.blocks as Json[]).find((b) => b.block_id === "name");
+    expect(name.element.initial_value).toBe("Kept name");
+    expect(checkView(updated.view)).toEqual([]);
+  });
+
+  it("refuses bad values at their fields and makes no request", async () => {
+    const v = await forms.open("campaign new");
+    const [order] = await forms.suggest(v.id, "template", "order_update");
+    await forms.act(v.id, "template", { template: order.value });
+    const u = await forms.act(v.id, "tag", { template: order.value, tag: "new" });
+    const before = await writes();
+    const answer = await forms.submit(u.id, { name: "", template: order.value, tag: "new", tag_name: "x", tag_color: "blue" });
+    expect(answer.response_action).toBe("errors");
+    expect(Object.keys(answer.errors)).toEqual(
+      expect.arrayContaining(["name", "param:first_name", "param:order_id", "groups", "tag_color"]),
+    );
+    expect(answer.errors.tag_color).toMatch(/#RRGGBB/);
+    expect(answer.errors.groups).toMatch(/audience/);
+    expect(await writes()).toBe(before);
+  });
+
+  it("creates a draft with a new tag and posts it with Send and Open buttons", async () => {
+    const v = await forms.open("campaign new");
+    const [order] = await forms.suggest(v.id, "template", "order_update");
+    const withTemplate = await forms.act(v.id, "template", { template: order.value });
+    const withTag = await forms.act(withTemplate.id, "tag", { template: order.value, tag: "new" });
+    expect(blockIds(withTag.view)).toEqual(expect.arrayContaining(["tag_name", "tag_color"]));
+    const groups = (withTag.view.blocks as Json[]).find((b) => b.block_id === "groups").element.options as Json[];
+    const contacts = await forms.suggest(v.id, "contacts", "a");
+    expect(contacts.length).toBeGreaterThan(0);
+    const name = randomName("Form campaign");
+    const tagName = randomName("Form tag");
+    const answer = await forms.submit(withTag.id, {
+      name,
+      template: order.value,
+      "param:first_name": "friend",
+      "param:order_id": "A-1",
+      tag: "new",
+      tag_name: tagName,
+      tag_color: "#112233",
+      groups: [groups[0]!.value],
+      contacts: [contacts[0]!.value],
+    });
+    expect(answer.response_action).toBeUndefined();
+    const msg = await posted(new RegExp(`Draft campaign #\\d+ “${name}”`));
+    const campaigns = await switchboard.client.listCampaigns({ limit: 100 });
+    const c = campaigns.items.find((x) => x.name === name) as Json;
+    expect(c).toBeDefined();
+    const tag = (await switchboard.client.listTags()).items.find((t) => t.name === tagName);
+    expect(tag?.color).toBe("#112233");
+    expect(c.conversationTagId ?? c.conversation_tag_id).toBe(tag?.id);
+    expect(c.templateParameters ?? c.template_parameters).toEqual({ first_name: "friend", order_id: "A-1" });
+    const buttons = (msg.blocks as Json[]).flatMap((b) => b.elements ?? []).filter((e: Json) => e.type === "button");
+    expect(buttons.map((b: Json) => b.value)).toEqual([`campaign ${c.id} send`, `campaign ${c.id}`]);
+    expect(buttons[0].action_id).toBe(ACTION.run);
+    const audit = (await listAudit(db, { limit: 100 })).filter((e) => e.command.includes(name));
+    expect(audit.map((e) => e.operation).sort()).toEqual(["createCampaign", "createTag"]);
+  });
+
+  it("refuses the form to someone who may not write, before they fill it in", async () => {
+    const before = fake.callsOf("views.open").length;
+    const res = await bobForms.req.command("campaign new", { user: bobForms.user });
+    const answer = await fake.waitForResponse(res.responseUrl as string);
+    expect(JSON.stringify(answer.body)).toContain("<@U0ALICE>");
+    expect(fake.callsOf("views.open").length).toBe(before);
+  });
+});
+
+describe("the message form", () => {
+  it("shows only the fields of the chosen type", async () => {
+    const v = await forms.open("send");
+    expect(checkView(v.view)).toEqual([]);
+    expect(inputsOf(v.view)).toEqual(expect.arrayContaining(["to", "recipient", "type", "text", "human"]));
+    const tpl = await forms.act(v.id, "type", { type: "template", to: "+14155550199" });
+    expect(inputsOf(tpl.view)).toContain("template");
+    expect(inputsOf(tpl.view)).not.toContain("text");
+    const [order] = await forms.suggest(v.id, "template", "order", { type: "template" });
+    const withParams = await forms.act(v.id, "template", { type: "template", template: order.value });
+    expect(inputsOf(withParams.view)).toEqual(expect.arrayContaining(["param:first_name", "param:order_id"]));
+    const img = await forms.act(v.id, "type", { type: "image" });
+    expect(inputsOf(img.view)).toEqual(expect.arrayContaining(["media", "caption"]));
+    expect(inputsOf(img.view)).not.toContain("param:first_name");
+  });
+
+  it("finds contacts and chat users as the user types", async () => {
+    const v = await forms.open("send");
+    const options = await forms.suggest(v.id, "recipient", "a");
+    expect(options.some((o) => o.value.startsWith("contact:"))).toBe(true);
+    expect(options.some((o) => o.value.startsWith("user:"))).toBe(true);
+    for (const o of options) expect(o.text.text.length).toBeLessThanOrEqual(75);
+  });
+
+  it("refuses a missing recipient and a bad phone at their fields without a request", async () => {
+    const v = await forms.open("send");
+    const before = await writes();
+    const none = await forms.submit(v.id, { text: "hello" });
+    expect(none.errors.to).toMatch(/phone number, or choose a contact/);
+    const bad = await forms.submit(v.id, { to: "12ab", text: "hello" });
+    expect(bad.errors.to).toMatch(/not a phone number/);
+    const empty = await forms.submit(v.id, { to: "+14155550199" });
+    expect(Object.keys(empty.errors)).toEqual(["text"]);
+    expect(await writes()).toBe(before);
+  });
+
+  it("refuses free text outside the 24-hour window at the message field, with the template hint, keeping the input", async () => {
+    const v = await forms.open("send");
+    const answer = await forms.submit(v.id, { to: "+14155550177", text: "Are you there?" });
+    expect(answer.response_action).toBe("errors");
+    expect(answer.errors.text).toMatch(/24-hour/);
+    expect(answer.errors.text).toMatch(/Template/);
+  });
+
+  it("sends a template with its parameters", async () => {
+    const v = await forms.open("send");
+    await forms.act(v.id, "type", { type: "template", to: "+14155550177" });
+    const [order] = await forms.suggest(v.id, "template", "order", { type: "template" });
+    await forms.act(v.id, "template", { type: "template", template: order.value, to: "+14155550177" });
+    const answer = await forms.submit(v.id, {
+      to: "+14155550177",
+      type: "template",
+      template: order.value,
+      "param:first_name": "Ana",
+      "param:order_id": "A-9",
+    });
+    expect(answer.response_action).toBeUndefined();
+    await posted(/Message #\d+ \(template\) sent to \+14155550177/);
+  });
+});
+
+describe("the template form", () => {
+  it("shows the normalized name and one example per placeholder as the body is typed; adds buttons", async () => {
+    const v = await forms.open("template new");
+    expect(checkView(v.view)).toEqual([]);
+    const named = await forms.act(v.id, "name", { name: "Order Shipped!" });
+    const hint = (named.view.blocks as Json[]).find((b) => b.block_id === "name_hint");
+    expect(hint.elements[0].text).toContain("`order_shipped`");
+    const typed = await forms.act(v.id, "body", { name: "Order Shipped!", body: "Hi {{name}}, order {{order}} is out" });
+    expect(inputsOf(typed.view)).toEqual(expect.arrayContaining(["example:name", "example:order"]));
+    const one = await forms.act(v.id, "button_controls", {}, { action_id: "sb_add_button", value: "1" });
+    expect(inputsOf(one.view)).toEqual(expect.arrayContaining(["button:0:type", "button:0:text", "button:0:url"]));
+    expect(checkView(one.view)).toEqual([]);
+  });
+
+  it("refuses what the client refuses, at the fields, without a request", async () => {
+    const v = await forms.open("template new");
+    await forms.act(v.id, "body", { body: "Hi {{name}}" });
+    await forms.act(v.id, "button_controls", {}, { action_id: "sb_add_button", value: "1" });
+    const before = await writes();
+    const answer = await forms.submit(v.id, {
+      name: "!!!",
+      language: "english",
+      body: "Hi {{name}}",
+      footer: "Bye {{name}}",
+      "button:0:type": "URL",
+      "button:0:text": "A button text that is far too long",
+    });
+    expect(answer.response_action).toBe("errors");
+    expect(answer.errors).toMatchObject({
+      name: expect.stringMatching(/letters or digits/),
+      language: expect.stringMatching(/language code/),
+      category: expect.any(String),
+      footer: expect.stringMatching(/placeholders/),
+      "example:name": expect.stringMatching(/example/),
+      "button:0:text": expect.stringMatching(/25/),
+      "button:0:url": expect.stringMatching(/required/),
+    });
+    expect(await writes()).toBe(before);
+  });
+
+  it("submits a good template for approval", async () => {
+    const v = await forms.open("template new");
+    const name = randomName("Form template");
+    const answer = await forms.submit(v.id, {
+      name,
+      language: "en",
+      category: "UTILITY",
+      body: "Hi {{name}}",
+      "example:name": "Ana",
+    });
+    // The example input exists only after the body dispatch; submitted state carries it anyway.
+    expect(answer.response_action === undefined || answer.response_action === "errors").toBe(true);
+    if (answer.response_action === "errors") {
+      await forms.act(v.id, "body", { body: "Hi {{name}}" });
+      const again = await forms.submit(v.id, { name, language: "en", category: "UTILITY", body: "Hi {{name}}", "example:name": "Ana" });
+      expect(again.response_action).toBeUndefined();
+    }
+    await posted(/Template #\d+ “form_template_[0-9a-f]+” submitted for approval/);
+  });
+});
+
+describe("the edit forms", () => {
+  it("opens a contact prefilled, custom fields as their types, and saves a change", async () => {
+    const created = await switchboard.client.createContact({
+      phone: "+14155550166",
+      first_name: "Eda",
+      custom_fields: { loyalty_tier: "gold", points: 12, birthday: "1990-04-01", vip: true },
+    });
+    const v = await forms.open(`contact edit ${created.id}`);
+    expect(checkView(v.view)).toEqual([]);
+    const el = (id: string) => (v.view.blocks as Json[]).find((b) => b.block_id === id)?.element;
+    expect(el("first_name").initial_value).toBe("Eda");
+    expect(el("field:points")).toMatchObject({ type: "number_input", initial_value: "12" });
+    expect(el("field:birthday")).toMatchObject({ type: "datepicker", initial_date: "1990-04-01" });
+    expect(el("field:vip").initial_option.value).toBe("true");
+    expect(el("field:loyalty_tier")).toMatchObject({ type: "plain_text_input", initial_value: "gold" });
+    const bad = await forms.submit(v.id, { phone: "nope" });
+    expect(bad.errors.phone).toMatch(/not a phone number/);
+    const ok = await forms.submit(v.id, { last_name: "Lind", "field:points": "40" });
+    expect(ok.response_action).toBeUndefined();
+    await posted(new RegExp(`Contact #${created.id} changed`));
+    const after = await switchboard.client.getContact(created.id as number);
+    expect(after.last_name).toBe("Lind");
+    expect(after.custom_fields).toMatchObject({ loyalty_tier: "gold", points: 40, vip: true });
+  });
+
+  it("opens a chat user prefilled and saves a change", async () => {
+    const users = await switchboard.client.listChatUsers({ limit: 5 });
+    const u = users.items[0]!;
+    const v = await forms.open(`user edit ${u.id}`);
+    expect(checkView(v.view)).toEqual([]);
+    const bad = await forms.submit(v.id, { email: "not-an-email" });
+    expect(bad.errors.email).toBeDefined();
+    const ok = await forms.submit(v.id, { address: "1 Main St" });
+    expect(ok.response_action).toBeUndefined();
+    await posted(new RegExp(`Chat user #${u.id} changed`));
+  });
+});
