@@ -6,11 +6,13 @@ import { createCommandCore, type SwitchboardCore } from "./commands/core.ts";
 import type { ResolveGroupMembers } from "./commands/permissions.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
+import { ReportService } from "./reports/service.ts";
 import type { Sandbox } from "./sandbox/index.ts";
 import type { SlackBridge } from "./slack/bridge.ts";
 import type { AuditEntry } from "./store/audit.ts";
 import { type Db, openDb } from "./store/db.ts";
 import { migrate } from "./store/migrate.ts";
+import { REPORTS_MIGRATIONS } from "./store/reports.ts";
 import { SWITCHBOARD_MIGRATIONS } from "./store/schema.ts";
 
 export interface SwitchboardDeps {
@@ -34,6 +36,10 @@ export interface Switchboard {
   slack?: SlackBridge;
   /** Listeners of every audited write; more can be added after start. */
   auditListeners: Array<(entry: AuditEntry) => void | Promise<void>>;
+  /** Report schedules and summaries (the Slack app attaches its scheduler: src/slack/reports/runtime.ts). */
+  reports: ReportService;
+  /** Runs `fn` first when closing (before the database closes): for parts started later, like pg-boss. */
+  onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -43,6 +49,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
   const closers: Array<() => Promise<void>> = deps.db ? [] : [() => db.close()];
   try {
     await migrate(db, SWITCHBOARD_MIGRATIONS);
+    await migrate(db, REPORTS_MIGRATIONS);
 
     let sandbox: Sandbox | undefined;
     let baseUrl = config.MESSAGING_API_URL;
@@ -87,6 +94,15 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       resolveGroupMembers ??= slack.resolveGroupMembers;
       auditListeners.push(slack.onAudit);
     }
+    // Slack: reports post to channels and default to the user's Slack zone; the shell prints them.
+    const reports = new ReportService({ db, client, failureAlert: config.REPORT_FAILURE_ALERT });
+    if (slack) {
+      const { slackReportPoster } = await import("./slack/reports/post.ts");
+      const { createUserTz } = await import("./slack/reports/user-tz.ts");
+      const log = logger.child({ part: "reports" });
+      reports.setPost(slackReportPoster(slack.client, slack.posts, log));
+      reports.setUserTz(createUserTz(slack.client, { logger: log }));
+    }
     const core = createCommandCore({
       api: client,
       db,
@@ -100,6 +116,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
         for (const listener of auditListeners) await listener(entry);
       },
       logger: logger.child({ part: "core" }),
+      reports,
     });
 
     let closed = false;
@@ -111,6 +128,10 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       slack,
       apiKey,
       auditListeners,
+      reports,
+      onClose(fn) {
+        closers.unshift(fn);
+      },
       async close() {
         if (closed) return;
         closed = true;

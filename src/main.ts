@@ -21,9 +21,13 @@ async function main(): Promise<number> {
     const switchboard = await createSwitchboard(config, { logger });
     // --- Slack front end (src/slack/app.ts) ---
     const { startSlackApp } = await import("./slack/app.ts");
-    const slack = await startSlackApp(switchboard, config, logger);
+    // Reports: the scheduler on pg-boss (posting a report missed while down), live progress, the Home tab.
+    const { startReports } = await import("./slack/reports/runtime.ts");
+    const reports = await startReports(switchboard, config, logger);
+    const slack = await startSlackApp(switchboard, config, logger, { hooks: reports.hooks });
     const stop = async () => {
       await slack.stop().catch(() => {});
+      await reports.stop().catch(() => {});
       await switchboard.close();
       process.exit(0);
     };

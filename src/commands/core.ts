@@ -9,8 +9,8 @@ import { OPERATIONS } from "../api/operations.ts";
 import { describeIssues } from "../api/schemas.ts";
 import type { MessagingApi } from "../api/types.ts";
 import type { Logger } from "../log.ts";
-import type { ReportService } from "../reports/service.ts";
 import { maskSecret } from "../log.ts";
+import type { ReportService } from "../reports/service.ts";
 import { type AuditEntry, recordAudit } from "../store/audit.ts";
 import {
   type Confirmation,

@@ -8,7 +8,7 @@ import type { Actor } from "../commands/types.ts";
 import type { Db } from "../store/db.ts";
 import { ReportStore, type ScheduleRow } from "../store/reports.ts";
 import type { ReportMessage } from "./render.ts";
-import { isValidTimeZone, type ScheduleSpec } from "./schedule.ts";
+import { isValidTimeZone, type ScheduleSpec, targetText } from "./schedule.ts";
 import { type Clock, type PostFn, type ReportScheduler, reportNow, systemClock } from "./scheduler.ts";
 
 export interface ReportServiceOptions {
@@ -35,7 +35,7 @@ export class ReportService {
   readonly store: ReportStore;
   readonly failureAlert: number;
   private scheduler?: ReportScheduler;
-  private readonly clock: Clock;
+  private clock: Clock;
 
   constructor(private readonly opts: ReportServiceOptions) {
     this.store = new ReportStore(opts.db);
@@ -66,6 +66,15 @@ export class ReportService {
     this.opts.post = post;
   }
 
+  /** Tests move time by hand; the Slack runtime passes its clock on. */
+  setClock(clock: Clock): void {
+    this.clock = clock;
+  }
+
+  setUserTz(userTz: ReportServiceOptions["userTz"]): void {
+    this.opts.userTz = userTz;
+  }
+
   async defaultTz(actor: Actor): Promise<string> {
     if (this.opts.userTz) {
       const tz = await this.opts.userTz(actor).catch(() => undefined);
@@ -80,7 +89,7 @@ export class ReportService {
     return this.store.createSchedule(
       {
         channel: who.channel,
-        target: spec.target.kind === "campaign" ? String(spec.target.id) : spec.target.kind,
+        target: targetText(spec.target),
         cron: spec.cron,
         tz: spec.tz,
         description: spec.description,

@@ -26,6 +26,8 @@ export interface CreateSlackAppOptions {
   hooks?: SlackHooks;
   /** Shared with the core (group members, audit posts); built here when absent. */
   bridge?: SlackBridge;
+  /** Switchboard's database: uploads keep their pending imports there. */
+  db?: Db;
 }
 
 export interface SlackApp {
@@ -101,6 +103,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     posts: bridge.posts,
     hooks: opts.hooks ?? {},
     inFlight: new Set(),
+    db: opts.db,
   };
   registerListeners(app, deps);
 
@@ -173,6 +176,7 @@ export async function startSlackApp(
     store,
     hooks: opts.hooks,
     bridge: switchboard.slack,
+    db: switchboard.db,
   });
   await slack.start(opts.listen);
   return slack;

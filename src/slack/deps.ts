@@ -4,6 +4,7 @@ import type { HomeView } from "@slack/types";
 import type { CommandCore, Reply } from "../commands/types.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
+import type { Db } from "../store/db.ts";
 import type { EventStore } from "./event-store.ts";
 import type { ChannelPostQueue } from "./post-queue.ts";
 
@@ -32,6 +33,8 @@ export interface SlackDeps {
   hooks: SlackHooks;
   /** Confirmation ids being handled now: a second click waits for the first. */
   inFlight: Set<string>;
+  /** Switchboard's database, when the app has one (uploads keep their pending imports there). */
+  db?: Db;
 }
 
 export type RegisterFn = (app: App, deps: SlackDeps) => void;

@@ -14,7 +14,8 @@
 //   timestamp/timestamptz/date as Date (timestamp without zone read as UTC),
 //   json/jsonb parsed, bytea as Uint8Array, interval as Postgres text.
 import { AsyncLocalStorage } from "node:async_hooks";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
@@ -141,17 +142,54 @@ class Queue {
   }
 }
 
+// PGlite has no lock of its own: two processes on one folder would corrupt it.
+const LOCK_FILE = "switchboard.lock";
+function lockDataDir(dataDir: string): () => void {
+  const path = join(dataDir, LOCK_FILE);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(path, String(process.pid), { flag: "wx" });
+      return () => rmSync(path, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const holder = Number(readFileSync(path, "utf8").trim());
+      if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) {
+        throw new DatabaseUnavailableError(
+          `the embedded database in ${dataDir} is in use by process ${holder}` +
+            (holder === process.pid ? " (this one: close the first Db before opening it again)" : "") +
+            ": stop it, or give this one its own DATA_DIR or a DATABASE_URL",
+        );
+      }
+      rmSync(path, { force: true }); // left by a process that died
+    }
+  }
+  throw new DatabaseUnavailableError(`cannot lock the embedded database in ${dataDir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 async function openPglite(dataDir: string | undefined, template: Blob | undefined): Promise<Db> {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  let unlock = () => {};
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    unlock = lockDataDir(dataDir);
+  }
   let lite: PGlite;
   try {
     // pg_trgm backs substring search (the sandbox's contacts); a real server ships it in contrib.
     const extensions = { pg_trgm };
     lite = await PGlite.create({ dataDir, loadDataDir: template, extensions });
   } catch (err) {
+    unlock();
     throw new DatabaseUnavailableError(
-      `cannot open the embedded database in ${dataDir ?? "memory"}: ${(err as Error).message}` +
-        (dataDir ? " (is another Switchboard process using this DATA_DIR?)" : ""),
+      `cannot open the embedded database in ${dataDir ?? "memory"}: ${(err as Error).message}`,
     );
   }
   const queue = new Queue();
@@ -209,7 +247,11 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
     async close() {
       if (closed) return;
       closed = true;
-      await queue.run(() => lite.close());
+      try {
+        await queue.run(() => lite.close());
+      } finally {
+        unlock();
+      }
     },
   };
   pgliteInstances.set(db, lite);

@@ -3,11 +3,11 @@
 // block_suggestion payloads from inside the view, and view_submission, all
 // signed and sent through SlackRequests.post to the real Bolt app.
 import { randomBytes } from "node:crypto";
-import type { FakeSlack, FakeView } from "../fakes/slack.ts";
+import type { FakeSlack } from "../fakes/slack.ts";
 import type { SlackRequests, SlackUserRef } from "../fakes/slack-requests.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON is read loosely by tests.
-type Json = Record<string, any>;
+type Json = any;
 
 /** A user's entries: block id → text, option value(s), unix time, date, or file ids. */
 export type Entries = Record<string, string | string[] | number | undefined>;
@@ -39,8 +39,8 @@ export function stateOf(view: Json, entries: Entries = {}): Json {
         break;
       case "static_select":
       case "external_select":
-        v.selected_option =
-          given !== undefined ? optionFor(el, String(given)) : (el.initial_option ?? null);
+      case "radio_buttons":
+        v.selected_option = given !== undefined ? optionFor(el, String(given)) : (el.initial_option ?? null);
         break;
       case "multi_static_select":
       case "multi_external_select":
@@ -74,7 +74,7 @@ const userOf = (fake: FakeSlack, user: SlackUserRef) => ({
   team_id: fake.teamId,
 });
 
-const viewPayload = (fake: FakeSlack, stored: FakeView, state: Json) => ({
+const viewPayload = (fake: FakeSlack, stored: { id: string; hash: string; view: Json }, state: Json) => ({
   id: stored.id,
   team_id: fake.teamId,
   type: "modal",
@@ -92,18 +92,22 @@ export class Forms {
     readonly user: SlackUserRef = { id: "U0ALICE", name: "alice" },
   ) {}
 
-  view(id: string): FakeView {
+  view(id: string): { id: string; hash: string; view: Json } {
     const v = this.fake.views.get(id);
     if (!v) throw new Error(`no view ${id}`);
     return v;
   }
 
   /** Runs `/sb <line>` and waits for the modal it opens. */
-  async open(line: string): Promise<FakeView> {
+  async open(line: string): Promise<{ id: string; hash: string; view: Json }> {
     const before = this.fake.callsOf("views.open").length;
     await this.req.command(line, { user: this.user });
     const call = await this.fake.waitFor(
-      () => this.fake.callsOf("views.open").slice(before).find((c) => c.response.ok === true),
+      () =>
+        this.fake
+          .callsOf("views.open")
+          .slice(before)
+          .find((c) => c.response.ok === true),
       15_000,
       `views.open for ${line}`,
     );
@@ -111,14 +115,30 @@ export class Forms {
   }
 
   /** A choice inside the view (dispatch_action), waiting for the views.update it causes. */
-  async act(viewId: string, blockId: string, entries: Entries = {}, button?: { action_id: string; value: string }): Promise<FakeView> {
+  async act(
+    viewId: string,
+    blockId: string,
+    entries: Entries = {},
+    button?: { action_id: string; value: string },
+  ): Promise<{ id: string; hash: string; view: Json }> {
     const stored = this.view(viewId);
     const state = stateOf(stored.view, entries);
     const el = element(stored.view, blockId);
     const updatesBefore = this.fake.callsOf("views.update").filter((c) => c.args.view_id === viewId).length;
     const action = button
-      ? { type: "button", block_id: blockId, action_id: button.action_id, value: button.value, text: { type: "plain_text", text: "b" } }
-      : { type: el?.type, block_id: blockId, action_id: el?.action_id, ...Object.values(state[blockId] ?? {})[0] };
+      ? {
+          type: "button",
+          block_id: blockId,
+          action_id: button.action_id,
+          value: button.value,
+          text: { type: "plain_text", text: "b" },
+        }
+      : {
+          type: el?.type,
+          block_id: blockId,
+          action_id: el?.action_id,
+          ...(Object.values(state[blockId] ?? {})[0] as Json),
+        };
     const payload = {
       type: "block_actions",
       user: userOf(this.fake, this.user),
@@ -130,10 +150,15 @@ export class Forms {
       view: viewPayload(this.fake, stored, state),
       actions: [{ ...action, action_ts: `${Date.now() / 1000}` }],
     };
-    const res = await this.req.post(new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), "application/x-www-form-urlencoded");
+    const res = await this.req.post(
+      new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+      "application/x-www-form-urlencoded",
+    );
     if (res.status !== 200) throw new Error(`block_actions answered ${res.status}`);
     await this.fake.waitFor(
-      () => this.fake.callsOf("views.update").filter((c) => c.args.view_id === viewId && c.response.ok === true).length > updatesBefore,
+      () =>
+        this.fake.callsOf("views.update").filter((c) => c.args.view_id === viewId && c.response.ok === true)
+          .length > updatesBefore,
       15_000,
       "views.update after a form action",
     );
@@ -156,7 +181,10 @@ export class Forms {
       team: { id: this.fake.teamId, domain: "fake" },
       view: viewPayload(this.fake, stored, stateOf(stored.view, entries)),
     };
-    const res = await this.req.post(new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), "application/x-www-form-urlencoded");
+    const res = await this.req.post(
+      new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+      "application/x-www-form-urlencoded",
+    );
     if (res.status !== 200) throw new Error(`block_suggestion answered ${res.status}: ${res.body}`);
     return (JSON.parse(res.body) as { options: Json[] }).options;
   }

@@ -23,7 +23,7 @@ let forms: Forms;
 let bobForms: Forms;
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON is read loosely.
-type Json = Record<string, any>;
+type Json = any;
 
 beforeAll(async () => {
   fake = await FakeSlack.start();
@@ -56,8 +56,10 @@ afterAll(async () => {
 });
 
 const writes = async () => (await listAudit(db, { limit: 1000 })).length;
-const posted = (re: RegExp) => fake.waitFor(() => fake.messages.find((m) => re.test(m.text ?? "")), 15_000, `a message matching ${re}`);
-const inputsOf = (view: Json) => (view.blocks as Json[]).filter((b) => b.type === "input").map((b) => b.block_id);
+const posted = (re: RegExp) =>
+  fake.waitFor(() => fake.messages.find((m) => re.test(m.text ?? "")), 15_000, `a message matching ${re}`);
+const inputsOf = (view: Json) =>
+  (view.blocks as Json[]).filter((b) => b.type === "input").map((b) => b.block_id);
 
 describe("the campaign form", () => {
   it("opens within Slack's limits, with the default channel chosen", async () => {
@@ -66,7 +68,9 @@ describe("the campaign form", () => {
     expect(v.view.title.text.length).toBeLessThanOrEqual(24);
     const channel = (v.view.blocks as Json[]).find((b) => b.block_id === "channel");
     expect(channel.element.initial_option.value).toBe("1");
-    expect(inputsOf(v.view)).toEqual(expect.arrayContaining(["name", "template", "tag", "groups", "contacts", "start"]));
+    expect(inputsOf(v.view)).toEqual(
+      expect.arrayContaining(["name", "template", "tag", "groups", "contacts", "start"]),
+    );
   });
 
   it("offers approved templates as the user types, each with its language and body, under 75 characters", async () => {
@@ -76,7 +80,9 @@ describe("the campaign form", () => {
     for (const o of all) expect(o.text.text.length).toBeLessThanOrEqual(75);
     expect(all.map((o) => o.text.text).join("\n")).not.toMatch(/loyalty_points|flash_deal/); // pending, rejected
     const some = await forms.suggest(v.id, "template", "order");
-    expect(some.map((o) => o.text.text)).toEqual([expect.stringMatching(/^order_update · en — Hi \{\{first_name\}\}/)]);
+    expect(some.map((o) => o.text.text)).toEqual([
+      expect.stringMatching(/^order_update · en — Hi \{\{first_name\}\}/),
+    ]);
   });
 
   it("shows one input per placeholder when a template is chosen, keeping what was typed", async () => {
@@ -95,7 +101,13 @@ describe("the campaign form", () => {
     await forms.act(v.id, "template", { template: order.value });
     const u = await forms.act(v.id, "tag", { template: order.value, tag: "new" });
     const before = await writes();
-    const answer = await forms.submit(u.id, { name: "", template: order.value, tag: "new", tag_name: "x", tag_color: "blue" });
+    const answer = await forms.submit(u.id, {
+      name: "",
+      template: order.value,
+      tag: "new",
+      tag_name: "x",
+      tag_color: "blue",
+    });
     expect(answer.response_action).toBe("errors");
     expect(Object.keys(answer.errors)).toEqual(
       expect.arrayContaining(["name", "param:first_name", "param:order_id", "groups", "tag_color"]),
@@ -111,7 +123,8 @@ describe("the campaign form", () => {
     const withTemplate = await forms.act(v.id, "template", { template: order.value });
     const withTag = await forms.act(withTemplate.id, "tag", { template: order.value, tag: "new" });
     expect(blockIds(withTag.view)).toEqual(expect.arrayContaining(["tag_name", "tag_color"]));
-    const groups = (withTag.view.blocks as Json[]).find((b) => b.block_id === "groups").element.options as Json[];
+    const groups = (withTag.view.blocks as Json[]).find((b) => b.block_id === "groups").element
+      .options as Json[];
     const contacts = await forms.suggest(v.id, "contacts", "a");
     expect(contacts.length).toBeGreaterThan(0);
     const name = randomName("Form campaign");
@@ -136,7 +149,9 @@ describe("the campaign form", () => {
     expect(tag?.color).toBe("#112233");
     expect(c.conversationTagId ?? c.conversation_tag_id).toBe(tag?.id);
     expect(c.templateParameters ?? c.template_parameters).toEqual({ first_name: "friend", order_id: "A-1" });
-    const buttons = (msg.blocks as Json[]).flatMap((b) => b.elements ?? []).filter((e: Json) => e.type === "button");
+    const buttons = (msg.blocks as Json[])
+      .flatMap((b) => b.elements ?? [])
+      .filter((e: Json) => e.type === "button");
     expect(buttons.map((b: Json) => b.value)).toEqual([`campaign ${c.id} send`, `campaign ${c.id}`]);
     expect(buttons[0].action_id).toBe(ACTION.run);
     const audit = (await listAudit(db, { limit: 100 })).filter((e) => e.command.includes(name));
@@ -220,10 +235,15 @@ describe("the template form", () => {
     const named = await forms.act(v.id, "name", { name: "Order Shipped!" });
     const hint = (named.view.blocks as Json[]).find((b) => b.block_id === "name_hint");
     expect(hint.elements[0].text).toContain("`order_shipped`");
-    const typed = await forms.act(v.id, "body", { name: "Order Shipped!", body: "Hi {{name}}, order {{order}} is out" });
+    const typed = await forms.act(v.id, "body", {
+      name: "Order Shipped!",
+      body: "Hi {{name}}, order {{order}} is out",
+    });
     expect(inputsOf(typed.view)).toEqual(expect.arrayContaining(["example:name", "example:order"]));
     const one = await forms.act(v.id, "button_controls", {}, { action_id: "sb_add_button", value: "1" });
-    expect(inputsOf(one.view)).toEqual(expect.arrayContaining(["button:0:type", "button:0:text", "button:0:url"]));
+    expect(inputsOf(one.view)).toEqual(
+      expect.arrayContaining(["button:0:type", "button:0:text", "button:0:url"]),
+    );
     expect(checkView(one.view)).toEqual([]);
   });
 
@@ -256,6 +276,7 @@ describe("the template form", () => {
   it("submits a good template for approval", async () => {
     const v = await forms.open("template new");
     const name = randomName("Form template");
+    await forms.act(v.id, "body", { body: "Hi {{name}}" });
     const answer = await forms.submit(v.id, {
       name,
       language: "en",
@@ -263,13 +284,7 @@ describe("the template form", () => {
       body: "Hi {{name}}",
       "example:name": "Ana",
     });
-    // The example input exists only after the body dispatch; submitted state carries it anyway.
-    expect(answer.response_action === undefined || answer.response_action === "errors").toBe(true);
-    if (answer.response_action === "errors") {
-      await forms.act(v.id, "body", { body: "Hi {{name}}" });
-      const again = await forms.submit(v.id, { name, language: "en", category: "UTILITY", body: "Hi {{name}}", "example:name": "Ana" });
-      expect(again.response_action).toBeUndefined();
-    }
+    expect(answer.response_action).toBeUndefined();
     await posted(/Template #\d+ “form_template_[0-9a-f]+” submitted for approval/);
   });
 });

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -196,6 +197,35 @@ describe("embedded database in a folder", () => {
       ]);
     } finally {
       await second.close();
+    }
+  });
+
+  it("refuses a second opening of the same folder while the first is open", async () => {
+    const dataDir = join(dir, "locked");
+    const first = await openDb({ dataDir });
+    try {
+      const err = await openDb({ dataDir }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DatabaseUnavailableError);
+      expect((err as Error).message).toContain(`is in use by process ${process.pid}`);
+      expect((await first.query("select 1 as ok")).rows).toEqual([{ ok: 1 }]);
+    } finally {
+      await first.close();
+    }
+    const again = await openDb({ dataDir });
+    await again.close();
+  });
+
+  it("takes over the lock of a process that died", async () => {
+    const dataDir = join(dir, "stale");
+    const first = await openDb({ dataDir });
+    await first.close();
+    const dead = spawnSync(process.execPath, ["-e", ""]).pid!;
+    writeFileSync(join(dataDir, "switchboard.lock"), String(dead));
+    const db = await openDb({ dataDir });
+    try {
+      expect((await db.query("select 1 as ok")).rows).toEqual([{ ok: 1 }]);
+    } finally {
+      await db.close();
     }
   });
 });

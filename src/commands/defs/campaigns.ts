@@ -8,11 +8,11 @@ import {
   RECIPIENT_STATUSES,
 } from "../../api/schemas.ts";
 import type { Campaign, MessagingApi, Template } from "../../api/types.ts";
+import { campaignModal, loadCampaignData } from "../../slack/modals/campaign.ts";
 import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } from "../args.ts";
 import { actions, esc, fieldsSection, header, section } from "../blocks.ts";
 import { type CommandContext, defineCommand, type Preview, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, recordPairs, show } from "../render.ts";
-import { campaignModal, loadCampaignData } from "../../slack/modals/campaign.ts";
 import { ACTION } from "../types.ts";
 import { checkBody } from "./check.ts";
 import { announce, pageLine, quoted, resolveChannel } from "./common.ts";

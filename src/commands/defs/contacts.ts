@@ -2,12 +2,13 @@ import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { z } from "zod";
 import { createContactSchema, emailSchema, toE164, updateContactSchema } from "../../api/schemas.ts";
+import { importModal } from "../../slack/modals/import.ts";
+import { contactFields } from "../../slack/modals/lookups.ts";
+import { contactEditModal } from "../../slack/modals/record-edit.ts";
 import { idArg, limitArg, optionalId, pageArg, requiredText, yesNo } from "../args.ts";
 import { esc } from "../blocks.ts";
 import { defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply, show } from "../render.ts";
-import { contactFields } from "../../slack/modals/lookups.ts";
-import { contactEditModal } from "../../slack/modals/record-edit.ts";
 import { checkBody } from "./check.ts";
 import { announce, deletePreview, pageLine } from "./common.ts";
 
@@ -126,16 +127,14 @@ export const CONTACT_COMMANDS = [
     positionals: [{ name: "id" }],
     options: { phone: "new phone number", first: "first name", last: "last name", email: "e-mail address" },
     extraOptions: "custom field values by field key (the other custom fields are kept)",
-    schema: z
-      .object({
-        id: idArg,
-        phone: z.string().optional(),
-        first: optionalText,
-        last: optionalText,
-        email: optionalEmail,
-        extra: z.record(z.string(), z.string()).default({}),
-      })
-      ,
+    schema: z.object({
+      id: idArg,
+      phone: z.string().optional(),
+      first: optionalText,
+      last: optionalText,
+      email: optionalEmail,
+      extra: z.record(z.string(), z.string()).default({}),
+    }),
     scope: "write",
     usage: "contact edit <id> [phone=] [first=] [last=] [email=] [<fieldKey>=]",
     summary: "Change a contact",
@@ -238,19 +237,28 @@ export const CONTACT_COMMANDS = [
     },
     schema: z.object({ path: z.string().optional(), group: optionalId, update: yesNo.default(false) }),
     scope: "write",
-    usage: "import <file.csv|file.xlsx> [group=] [update=yes|no]",
-    summary: "Import contacts from a CSV or xlsx file (shell only)",
+    usage: "import [<file.csv|file.xlsx>] [group=] [update=yes|no]",
+    summary: "Import contacts from a CSV or xlsx file (Slack: an upload form; shell: a local path)",
     help: "In the shell the file is read from the local disk; its columns are phone, first_name, last_name, email and custom field keys. In Slack, share the file with the bot instead.",
     example: "import ./contacts.csv group=2 update=yes",
     topic: "contacts",
     noun: "group",
-    operations: ["importContacts"],
+    operations: ["importContacts", "listGroups"],
     run: async (a, ctx) => {
       if (ctx.actor.via !== "shell") {
-        throw new UserError(
-          "`/sb import <path>` reads a file on the Switchboard host, so it only runs in the shell. In Slack, share the CSV or xlsx file with the bot.",
-          false,
-        );
+        if (a.path) {
+          throw new UserError(
+            "`/sb import <path>` reads a file on the Switchboard host, so it only runs in the shell. In Slack, run `/sb import` alone for the upload form, or share the CSV or xlsx file with the bot.",
+            false,
+          );
+        }
+        const groups = await ctx.api.listGroups();
+        return {
+          visibility: "ephemeral",
+          text: "Opening the import form…",
+          blocks: [],
+          modal: importModal(groups.items, { ch: ctx.actor.channelId }),
+        };
       }
       if (!a.path) throw new UserError("*path* is required: the CSV or xlsx file to import");
       const ext = extname(a.path).toLowerCase();

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { isoDateTimeSchema, type SendMessageInput, sendMessageSchema } from "../../api/schemas.ts";
+import { channelChoices } from "../../slack/modals/lookups.ts";
+import { sendModal } from "../../slack/modals/send.ts";
 import { idArg, limitArg, optionalId, pageArg, takeRecipient, yesNo } from "../args.ts";
 import { esc } from "../blocks.ts";
 import { defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply } from "../render.ts";
-import { channelChoices } from "../../slack/modals/lookups.ts";
-import { sendModal } from "../../slack/modals/send.ts";
 import { checkBody } from "./check.ts";
 import { announce, pageLine, resolveChannel } from "./common.ts";
 

@@ -5,12 +5,12 @@ import {
   TEMPLATE_CATEGORIES,
   TEMPLATE_STATUSES,
 } from "../../api/schemas.ts";
+import { channelChoices } from "../../slack/modals/lookups.ts";
+import { templateModal } from "../../slack/modals/template.ts";
 import { choice, idArg, optionalId, requiredText } from "../args.ts";
 import { esc } from "../blocks.ts";
 import { defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply } from "../render.ts";
-import { channelChoices } from "../../slack/modals/lookups.ts";
-import { templateModal } from "../../slack/modals/template.ts";
 import { checkBody } from "./check.ts";
 import { announce, deletePreview, resolveChannel } from "./common.ts";
 

@@ -5,11 +5,11 @@ import {
   isoDateOrDateTimeSchema,
   updateChatUserSchema,
 } from "../../api/schemas.ts";
+import { contactFields } from "../../slack/modals/lookups.ts";
+import { userEditModal } from "../../slack/modals/record-edit.ts";
 import { choice, idArg, limitArg, pageArg } from "../args.ts";
 import { defineCommand } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply } from "../render.ts";
-import { contactFields } from "../../slack/modals/lookups.ts";
-import { userEditModal } from "../../slack/modals/record-edit.ts";
 import { checkBody } from "./check.ts";
 import { announce, pageLine } from "./common.ts";
 

@@ -5,7 +5,12 @@
 // and start time go as the members CAMPAIGN_EXTRA_MEMBERS names
 // (docs/modals.md).
 import type { KnownBlock, ModalView, PlainTextOption } from "@slack/types";
-import { createCampaignSchema, createTagSchema, describeIssues, type FieldProblem } from "../../api/schemas.ts";
+import {
+  createCampaignSchema,
+  createTagSchema,
+  describeIssues,
+  type FieldProblem,
+} from "../../api/schemas.ts";
 import type { Group, MessagingApi, Tag } from "../../api/types.ts";
 import { fieldErrors } from "./errors.ts";
 import {
@@ -63,7 +68,9 @@ export const tagOptions = (tags: Tag[]): PlainTextOption[] => [
   ...tags
     .filter((t) => t.id !== undefined)
     .slice(0, 99)
-    .map((t) => option(`${textOfRecord(t, "name") || `#${t.id}`} ${textOfRecord(t, "color")}`.trim(), String(t.id))),
+    .map((t) =>
+      option(`${textOfRecord(t, "name") || `#${t.id}`} ${textOfRecord(t, "color")}`.trim(), String(t.id)),
+    ),
   option("➕ New tag…", NEW_TAG),
 ];
 
@@ -89,21 +96,40 @@ export function campaignModal(
   const blocks: KnownBlock[] = [];
   if (notice) blocks.push(context(`:warning: ${notice}`, "notice"));
   blocks.push(
-    input("name", "Campaign name", textInput("name", { initial: textOf(state, "name"), max: 200, placeholder: "Spring sale" })),
+    input(
+      "name",
+      "Campaign name",
+      textInput("name", { initial: textOf(state, "name"), max: 200, placeholder: "Spring sale" }),
+    ),
   );
-  const chosenChannel = selectedOf(state, "channel") ?? String(meta.tpl?.channel ?? data.defaultChannelId ?? data.channels[0] ?? "");
+  const chosenChannel =
+    selectedOf(state, "channel") ??
+    String(meta.tpl?.channel ?? data.defaultChannelId ?? data.channels[0] ?? "");
   if (data.channels.length) {
     blocks.push(
-      input("channel", "Channel", staticSelect("channel", channelOptions(data.channels, data.defaultChannelId), { initial: chosenChannel }), {
-        hint: "The messaging channel (integration) that sends it. The API lists no channels: these are the ones its templates name.",
-      }),
+      input(
+        "channel",
+        "Channel",
+        staticSelect("channel", channelOptions(data.channels, data.defaultChannelId), {
+          initial: chosenChannel,
+        }),
+        {
+          hint: "The messaging channel (integration) that sends it. The API lists no channels: these are the ones its templates name.",
+        },
+      ),
     );
   } else {
     blocks.push(
       input(
         "channel",
         "Channel id",
-        { type: "number_input", action_id: "channel", is_decimal_allowed: false, min_value: "1", ...(textOf(state, "channel") ? { initial_value: textOf(state, "channel") } : {}) },
+        {
+          type: "number_input",
+          action_id: "channel",
+          is_decimal_allowed: false,
+          min_value: "1",
+          ...(textOf(state, "channel") ? { initial_value: textOf(state, "channel") } : {}),
+        },
         { hint: "MESSAGING_CHANNEL_ID is not set and no template names a channel." },
       ),
     );
@@ -124,12 +150,18 @@ export function campaignModal(
     ),
   );
   if (meta.tpl) {
-    if (meta.tpl.body) blocks.push(context(`>${cut(meta.tpl.body, 2900).replace(/\n/g, "\n>")}`, "template_body"));
+    if (meta.tpl.body)
+      blocks.push(context(`>${cut(meta.tpl.body, 2900).replace(/\n/g, "\n>")}`, "template_body"));
     for (const p of meta.tpl.placeholders.slice(0, 30)) {
       blocks.push(
-        input(`param:${p}`, `{{${p}}}`, textInput(`param:${p}`, { initial: textOf(state, `param:${p}`), max: 1000 }), {
-          hint: `The same value for every recipient.`,
-        }),
+        input(
+          `param:${p}`,
+          `{{${p}}}`,
+          textInput(`param:${p}`, { initial: textOf(state, `param:${p}`), max: 1000 }),
+          {
+            hint: `The same value for every recipient.`,
+          },
+        ),
       );
     }
   }
@@ -139,16 +171,32 @@ export function campaignModal(
     input(
       "tag",
       "Conversation tag",
-      { ...staticSelect(A.tag, tagOptions(data.tags), { placeholder: "Choose a tag" }), ...(tagInitial ? { initial_option: tagInitial } : {}) },
-      { optional: true, dispatch: true, hint: "Stamped on every conversation the campaign starts, so agents can filter by it." },
+      {
+        ...staticSelect(A.tag, tagOptions(data.tags), { placeholder: "Choose a tag" }),
+        ...(tagInitial ? { initial_option: tagInitial } : {}),
+      },
+      {
+        optional: true,
+        dispatch: true,
+        hint: "Stamped on every conversation the campaign starts, so agents can filter by it.",
+      },
     ),
   );
   if (tag === NEW_TAG) {
     blocks.push(
-      input("tag_name", "New tag name", textInput("tag_name", { initial: textOf(state, "tag_name"), max: 100 })),
-      input("tag_color", "New tag colour", textInput("tag_color", { initial: textOf(state, "tag_color") ?? "#1D9BD1", max: 7 }), {
-        hint: "Hexadecimal #RRGGBB, for example #1D9BD1",
-      }),
+      input(
+        "tag_name",
+        "New tag name",
+        textInput("tag_name", { initial: textOf(state, "tag_name"), max: 100 }),
+      ),
+      input(
+        "tag_color",
+        "New tag colour",
+        textInput("tag_color", { initial: textOf(state, "tag_color") ?? "#1D9BD1", max: 7 }),
+        {
+          hint: "Hexadecimal #RRGGBB, for example #1D9BD1",
+        },
+      ),
     );
   }
   const groupInitial = selectedOptionsOf(state, "groups");
@@ -186,13 +234,28 @@ export function campaignModal(
   );
   const at = dateTimeOf(state, "start");
   blocks.push(
-    input("start", "Start time", { type: "datetimepicker", action_id: "start", ...(at ? { initial_date_time: at } : {}) }, {
-      optional: true,
-      hint: "Leave empty to keep it a draft you send yourself.",
-    }),
+    input(
+      "start",
+      "Start time",
+      { type: "datetimepicker", action_id: "start", ...(at ? { initial_date_time: at } : {}) },
+      {
+        optional: true,
+        hint: "Leave empty to keep it a draft you send yourself.",
+      },
+    ),
   );
-  blocks.push(context("The campaign is created as a draft: you send it from the message that follows, after a confirmation."));
-  return modal({ callbackId: CAMPAIGN_CALLBACK, title: "New campaign", submit: "Create draft", blocks, metadata: meta });
+  blocks.push(
+    context(
+      "The campaign is created as a draft: you send it from the message that follows, after a confirmation.",
+    ),
+  );
+  return modal({
+    callbackId: CAMPAIGN_CALLBACK,
+    title: "New campaign",
+    submit: "Create draft",
+    blocks,
+    metadata: meta,
+  });
 }
 
 export interface CampaignPlan {
@@ -243,17 +306,24 @@ export function planCampaign(
     else
       Object.assign(
         errors,
-        fieldErrors(describeIssues(parsed.error, t), (f) => (f === "name" ? "tag_name" : f === "color" ? "tag_color" : undefined), "tag"),
+        fieldErrors(
+          describeIssues(parsed.error, t),
+          (f) => (f === "name" ? "tag_name" : f === "color" ? "tag_color" : undefined),
+          "tag",
+        ),
       );
   }
   const startAt = dateTimeOf(state, "start");
-  if (startAt !== undefined && startAt * 1000 < now) problems.push({ field: "scheduledAt", rule: "is in the past: choose a later time, or leave it empty" });
+  if (startAt !== undefined && startAt * 1000 < now)
+    problems.push({ field: "scheduledAt", rule: "is in the past: choose a later time, or leave it empty" });
   const body: Record<string, unknown> = {
     name: textOf(state, "name")?.trim() ?? "",
     integrationId: channelRaw === undefined ? undefined : Number(channelRaw),
     templateId: templateId === undefined ? undefined : Number(templateId),
     ...(tag && tag !== NEW_TAG ? { conversationTagId: Number(tag) } : {}),
-    ...(selectedListOf(state, "groups").length ? { groupIds: selectedListOf(state, "groups").map(Number) } : {}),
+    ...(selectedListOf(state, "groups").length
+      ? { groupIds: selectedListOf(state, "groups").map(Number) }
+      : {}),
     ...(selectedListOf(state, "contacts").length
       ? { contactIds: selectedListOf(state, "contacts").map((v) => Number(v.replace(/^contact:/, ""))) }
       : {}),
@@ -266,7 +336,11 @@ export function planCampaign(
   if (!parsed.success) problems.push(...describeIssues(parsed.error, check));
   if (problems.length || Object.keys(errors).length) {
     const mapped = fieldErrors(
-      problems.map((p) => (p.field === "groupIds" && p.rule.startsWith("give an audience") ? { ...p, rule: "give an audience: at least one group or contact" } : p)),
+      problems.map((p) =>
+        p.field === "groupIds" && p.rule.startsWith("give an audience")
+          ? { ...p, rule: "give an audience: at least one group or contact" }
+          : p,
+      ),
       campaignBlockFor,
       "name",
     );

@@ -31,10 +31,15 @@ export const hasErrors = (errors: Record<string, string>) => Object.keys(errors)
  */
 export function errorsFor(
   errors: Record<string, string>,
-  view: { blocks?: Array<{ type?: string; block_id?: string }>; state?: { values?: Record<string, unknown> } },
+  view: {
+    blocks?: Array<{ type?: string; block_id?: string }>;
+    state?: { values?: Record<string, unknown> };
+  },
 ): Record<string, string> {
   // The submitted state holds every input block; the blocks say their order.
-  const fromBlocks = (view.blocks ?? []).filter((b) => b.type === "input" && b.block_id).map((b) => b.block_id!);
+  const fromBlocks = (view.blocks ?? [])
+    .filter((b) => b.type === "input" && b.block_id)
+    .map((b) => b.block_id!);
   const inputs = fromBlocks.length ? fromBlocks : Object.keys(view.state?.values ?? {});
   const out: Record<string, string> = {};
   for (const [block, text] of Object.entries(errors)) {

@@ -168,7 +168,10 @@ export function selectedOptionsOf(state: StateValues | undefined, blockId: strin
   return (el?.selected_options as PlainTextOption[] | undefined) ?? [];
 }
 
-export function selectedOptionOf(state: StateValues | undefined, blockId: string): PlainTextOption | undefined {
+export function selectedOptionOf(
+  state: StateValues | undefined,
+  blockId: string,
+): PlainTextOption | undefined {
   return elementOf(state, blockId)?.selected_option ?? undefined;
 }
 
@@ -192,7 +195,10 @@ export function checkedOf(state: StateValues | undefined, blockId: string): stri
   return ((el?.selected_options as Array<{ value: string }> | undefined) ?? []).map((o) => o.value);
 }
 
-export function filesOf(state: StateValues | undefined, blockId: string): Array<{ id: string; name?: string }> {
+export function filesOf(
+  state: StateValues | undefined,
+  blockId: string,
+): Array<{ id: string; name?: string }> {
   const el = elementOf(state, blockId);
   return (el?.files as Array<{ id: string; name?: string }> | undefined) ?? [];
 }

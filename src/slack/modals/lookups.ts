@@ -57,9 +57,7 @@ export async function templateSuggestions(
     .filter((t) => t.id !== undefined)
     .filter(
       (t) =>
-        !q ||
-        textOfRecord(t, "name").toLowerCase().includes(q) ||
-        templateBody(t).toLowerCase().includes(q),
+        !q || textOfRecord(t, "name").toLowerCase().includes(q) || templateBody(t).toLowerCase().includes(q),
     )
     .slice(0, VIEW_LIMITS.options)
     .map((t) => option(templateOptionText(t), String(t.id)));
@@ -107,7 +105,9 @@ export async function recipientSuggestions(
   for (const c of contacts.items) {
     if (c.id === undefined) continue;
     const name = fullName(c);
-    out.push(option(`${name || "Contact"} · ${textOfRecord(c, "phone")} (contact #${c.id})`, `contact:${c.id}`));
+    out.push(
+      option(`${name || "Contact"} · ${textOfRecord(c, "phone")} (contact #${c.id})`, `contact:${c.id}`),
+    );
   }
   for (const u of users.items) {
     if (u.id === undefined) continue;

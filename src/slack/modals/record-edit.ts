@@ -53,42 +53,93 @@ function customInput(f: ContactField, value: unknown, chatUser: boolean): KnownB
   const v = str(value);
   if (kind === "number" && !chatUser) {
     const ok = v !== "" && Number.isFinite(Number(v));
-    return input(block, label, { type: "number_input", action_id: block, is_decimal_allowed: true, ...(ok ? { initial_value: v } : {}) }, { optional: true, hint });
+    return input(
+      block,
+      label,
+      {
+        type: "number_input",
+        action_id: block,
+        is_decimal_allowed: true,
+        ...(ok ? { initial_value: v } : {}),
+      },
+      { optional: true, hint },
+    );
   }
   if (kind === "date" && !chatUser) {
     const ok = /^\d{4}-\d{2}-\d{2}/.test(v);
-    return input(block, label, { type: "datepicker", action_id: block, ...(ok ? { initial_date: v.slice(0, 10) } : {}) }, { optional: true, hint });
+    return input(
+      block,
+      label,
+      { type: "datepicker", action_id: block, ...(ok ? { initial_date: v.slice(0, 10) } : {}) },
+      { optional: true, hint },
+    );
   }
   if (kind === "boolean" && !chatUser) {
-    const initial = value === true || v === "true" ? "true" : value === false || v === "false" ? "false" : undefined;
-    return input(block, label, staticSelect(block, [option("Yes", "true"), option("No", "false")], { initial, placeholder: "Not set" }), {
-      optional: true,
-      hint,
-    });
+    const initial =
+      value === true || v === "true" ? "true" : value === false || v === "false" ? "false" : undefined;
+    return input(
+      block,
+      label,
+      staticSelect(block, [option("Yes", "true"), option("No", "false")], {
+        initial,
+        placeholder: "Not set",
+      }),
+      {
+        optional: true,
+        hint,
+      },
+    );
   }
   return input(block, label, textInput(block, { initial: v, max: 2000 }), { optional: true, hint });
 }
 
 const customOf = (r: ApiRecord, ...keys: string[]) => (pick(r, ...keys) ?? {}) as Record<string, unknown>;
 
-export function contactEditModal(contact: ApiRecord, fields: ContactField[], meta: Omit<EditMeta, "f">): ModalView {
+export function contactEditModal(
+  contact: ApiRecord,
+  fields: ContactField[],
+  meta: Omit<EditMeta, "f">,
+): ModalView {
   const custom = customOf(contact, "custom_fields", "customFields");
   const shown = fields.slice(0, VIEW_LIMITS.blocks - 8);
   const blocks: KnownBlock[] = [
-    input("phone", "Phone", textInput("phone", { initial: str(pick(contact, "phone")), max: 40 }), { hint: "With its country code, for example +14155550123." }),
-    input("first_name", "First name", textInput("first_name", { initial: str(pick(contact, "first_name")), max: 200 }), { optional: true }),
-    input("last_name", "Last name", textInput("last_name", { initial: str(pick(contact, "last_name")), max: 200 }), { optional: true }),
+    input("phone", "Phone", textInput("phone", { initial: str(pick(contact, "phone")), max: 40 }), {
+      hint: "With its country code, for example +14155550123.",
+    }),
+    input(
+      "first_name",
+      "First name",
+      textInput("first_name", { initial: str(pick(contact, "first_name")), max: 200 }),
+      { optional: true },
+    ),
+    input(
+      "last_name",
+      "Last name",
+      textInput("last_name", { initial: str(pick(contact, "last_name")), max: 200 }),
+      { optional: true },
+    ),
     input(
       "email",
       "E-mail",
-      { type: "email_text_input", action_id: "email", ...(str(pick(contact, "email")) ? { initial_value: str(pick(contact, "email")) } : {}) },
+      {
+        type: "email_text_input",
+        action_id: "email",
+        ...(str(pick(contact, "email")) ? { initial_value: str(pick(contact, "email")) } : {}),
+      },
       { optional: true },
     ),
     ...shown.map((f) => customInput(f, custom[f.key as string], false)),
   ];
-  if (fields.length > shown.length) blocks.push(context(`${fields.length - shown.length} more custom fields are kept as they are.`));
+  if (fields.length > shown.length)
+    blocks.push(context(`${fields.length - shown.length} more custom fields are kept as they are.`));
   const f = Object.fromEntries(shown.map((x) => [x.key as string, kindOf(x)]));
-  return modal({ callbackId: CONTACT_EDIT_CALLBACK, title: `Edit contact #${meta.id}`, submit: "Save", blocks, metadata: { ...meta, f } });
+  return modal({
+    callbackId: CONTACT_EDIT_CALLBACK,
+    title: `Edit contact #${meta.id}`,
+    submit: "Save",
+    blocks,
+    metadata: { ...meta, f },
+  });
 }
 
 export function userEditModal(user: ApiRecord, fields: ContactField[], meta: Omit<EditMeta, "f">): ModalView {
@@ -98,17 +149,49 @@ export function userEditModal(user: ApiRecord, fields: ContactField[], meta: Omi
   const shown = fields.slice(0, VIEW_LIMITS.blocks - 8);
   const blocks: KnownBlock[] = [
     input("name", "Name", textInput("name", { initial: get("name"), max: 200 }), { optional: true }),
-    input("email", "E-mail", { type: "email_text_input", action_id: "email", ...(get("email") ? { initial_value: get("email") } : {}) }, { optional: true }),
+    input(
+      "email",
+      "E-mail",
+      {
+        type: "email_text_input",
+        action_id: "email",
+        ...(get("email") ? { initial_value: get("email") } : {}),
+      },
+      { optional: true },
+    ),
     input("phone", "Phone", textInput("phone", { initial: get("phone"), max: 40 }), { optional: true }),
-    input("address", "Address", textInput("address", { initial: get("address"), max: 500, multiline: true }), { optional: true }),
-    input("avatar", "Avatar URL", { type: "url_text_input", action_id: "avatar", ...(get("avatar") ? { initial_value: get("avatar") } : {}) }, { optional: true }),
+    input(
+      "address",
+      "Address",
+      textInput("address", { initial: get("address"), max: 500, multiline: true }),
+      { optional: true },
+    ),
+    input(
+      "avatar",
+      "Avatar URL",
+      {
+        type: "url_text_input",
+        action_id: "avatar",
+        ...(get("avatar") ? { initial_value: get("avatar") } : {}),
+      },
+      { optional: true },
+    ),
     ...shown.map((f) => customInput(f, custom[f.key as string], true)),
   ];
   const f = Object.fromEntries(shown.map((x) => [x.key as string, "text" as const]));
-  return modal({ callbackId: USER_EDIT_CALLBACK, title: `Edit chat user #${meta.id}`, submit: "Save", blocks, metadata: { ...meta, f } });
+  return modal({
+    callbackId: USER_EDIT_CALLBACK,
+    title: `Edit chat user #${meta.id}`,
+    submit: "Save",
+    blocks,
+    metadata: { ...meta, f },
+  });
 }
 
-function customValues(state: StateValues, meta: Partial<EditMeta>): { values: Record<string, string | number | boolean | null>; problems: FieldProblem[] } {
+function customValues(
+  state: StateValues,
+  meta: Partial<EditMeta>,
+): { values: Record<string, string | number | boolean | null>; problems: FieldProblem[] } {
   const values: Record<string, string | number | boolean | null> = {};
   const problems: FieldProblem[] = [];
   for (const [key, kind] of Object.entries(meta.f ?? {})) {
@@ -131,7 +214,9 @@ const blockForContact = (field: string) => {
   const [top, key] = field.split(".");
   if ((top === "custom_fields" || top === "customFields") && key) return `field:${key}`;
   if (top === "standardFields" && key) return key;
-  return ["phone", "first_name", "last_name", "email", "name", "address", "avatar"].includes(top ?? "") ? top : undefined;
+  return ["phone", "first_name", "last_name", "email", "name", "address", "avatar"].includes(top ?? "")
+    ? top
+    : undefined;
 };
 export const editBlockFor = blockForContact;
 
@@ -145,7 +230,13 @@ export function planContactEdit(
   const { values, problems } = customValues(state, meta);
   const phoneRaw = textOf(state, "phone") ?? "";
   const phone = toE164(phoneRaw, defaultCountry);
-  if (!phone) problems.push({ field: "phone", rule: phoneRaw ? "is not a phone number: write it with its country code, for example +14155550123" : "is required" });
+  if (!phone)
+    problems.push({
+      field: "phone",
+      rule: phoneRaw
+        ? "is not a phone number: write it with its country code, for example +14155550123"
+        : "is required",
+    });
   const custom: Record<string, unknown> = { ...current };
   for (const [k, v] of Object.entries(values)) {
     if (v === null) delete custom[k];
@@ -182,7 +273,11 @@ export function planUserEdit(
   if (phoneRaw) {
     const phone = toE164(phoneRaw, defaultCountry);
     if (phone) standardFields.phone = phone;
-    else problems.push({ field: "standardFields.phone", rule: "is not a phone number: write it with its country code, for example +14155550123" });
+    else
+      problems.push({
+        field: "standardFields.phone",
+        rule: "is not a phone number: write it with its country code, for example +14155550123",
+      });
   }
   const customFields: Record<string, string> = {};
   for (const key of Object.keys(meta.f ?? {})) {

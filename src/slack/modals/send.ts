@@ -2,7 +2,13 @@
 // or a contact or chat user searched as the user types), the type, and only
 // the fields that type needs; a template shows one input per placeholder.
 import type { KnownBlock, ModalView } from "@slack/types";
-import { describeIssues, type FieldProblem, MESSAGE_TYPES, sendMessageSchema, toE164 } from "../../api/schemas.ts";
+import {
+  describeIssues,
+  type FieldProblem,
+  MESSAGE_TYPES,
+  sendMessageSchema,
+  toE164,
+} from "../../api/schemas.ts";
 import { fieldErrors } from "./errors.ts";
 import {
   checkedOf,
@@ -49,13 +55,24 @@ export function sendModal(data: SendData, meta: SendMeta, state?: StateValues): 
   const blocks: KnownBlock[] = [];
   if (data.channels.length > 1) {
     const initial = selectedOf(state, "channel") ?? String(data.defaultChannelId ?? data.channels[0]);
-    blocks.push(input("channel", "Channel", staticSelect("channel", channelOptions(data.channels, data.defaultChannelId), { initial })));
+    blocks.push(
+      input(
+        "channel",
+        "Channel",
+        staticSelect("channel", channelOptions(data.channels, data.defaultChannelId), { initial }),
+      ),
+    );
   }
   blocks.push(
-    input("to", "Phone number", textInput("to", { initial: textOf(state, "to"), placeholder: "+1 415 555 0123", max: 40 }), {
-      optional: true,
-      hint: "With its country code; spaces and dashes are fine. Or choose a contact or chat user below.",
-    }),
+    input(
+      "to",
+      "Phone number",
+      textInput("to", { initial: textOf(state, "to"), placeholder: "+1 415 555 0123", max: 40 }),
+      {
+        optional: true,
+        hint: "With its country code; spaces and dashes are fine. Or choose a contact or chat user below.",
+      },
+    ),
   );
   const recipient = selectedOptionOf(state, "recipient");
   blocks.push(
@@ -86,9 +103,14 @@ export function sendModal(data: SendData, meta: SendMeta, state?: StateValues): 
   );
   if (type === "text") {
     blocks.push(
-      input("text", "Message", textInput("text", { initial: textOf(state, "text"), multiline: true, max: 4096 }), {
-        hint: "Free text reaches a contact only within 24 hours of their last message; otherwise send a template.",
-      }),
+      input(
+        "text",
+        "Message",
+        textInput("text", { initial: textOf(state, "text"), multiline: true, max: 4096 }),
+        {
+          hint: "Free text reaches a contact only within 24 hours of their last message; otherwise send a template.",
+        },
+      ),
     );
   } else if (type === "template") {
     const tpl = selectedOptionOf(state, "template");
@@ -107,9 +129,16 @@ export function sendModal(data: SendData, meta: SendMeta, state?: StateValues): 
       ),
     );
     if (meta.tpl) {
-      if (meta.tpl.body) blocks.push(context(`>${cut(meta.tpl.body, 2900).replace(/\n/g, "\n>")}`, "template_body"));
+      if (meta.tpl.body)
+        blocks.push(context(`>${cut(meta.tpl.body, 2900).replace(/\n/g, "\n>")}`, "template_body"));
       for (const p of meta.tpl.placeholders.slice(0, 30)) {
-        blocks.push(input(`param:${p}`, `{{${p}}}`, textInput(`param:${p}`, { initial: textOf(state, `param:${p}`), max: 1000 })));
+        blocks.push(
+          input(
+            `param:${p}`,
+            `{{${p}}}`,
+            textInput(`param:${p}`, { initial: textOf(state, `param:${p}`), max: 1000 }),
+          ),
+        );
       }
     }
   } else {
@@ -117,10 +146,19 @@ export function sendModal(data: SendData, meta: SendMeta, state?: StateValues): 
       input(
         "media",
         type === "image" ? "Image URL" : "Document URL",
-        { type: "url_text_input", action_id: "media", ...(textOf(state, "media") ? { initial_value: textOf(state, "media") } : {}) },
+        {
+          type: "url_text_input",
+          action_id: "media",
+          ...(textOf(state, "media") ? { initial_value: textOf(state, "media") } : {}),
+        },
         { hint: "An http or https address the messaging service can fetch." },
       ),
-      input("caption", "Caption", textInput("caption", { initial: textOf(state, "caption"), multiline: true, max: 1024 }), { optional: true }),
+      input(
+        "caption",
+        "Caption",
+        textInput("caption", { initial: textOf(state, "caption"), multiline: true, max: 1024 }),
+        { optional: true },
+      ),
     );
   }
   const human = checkedOf(state, "human");
@@ -129,11 +167,22 @@ export function sendModal(data: SendData, meta: SendMeta, state?: StateValues): 
     input(
       "human",
       "Hand-off",
-      { type: "checkboxes", action_id: "human", options: [humanOption], ...(human.includes("yes") ? { initial_options: [humanOption] } : {}) },
+      {
+        type: "checkboxes",
+        action_id: "human",
+        options: [humanOption],
+        ...(human.includes("yes") ? { initial_options: [humanOption] } : {}),
+      },
       { optional: true },
     ),
   );
-  return modal({ callbackId: SEND_CALLBACK, title: "Send a message", submit: "Send", blocks, metadata: meta });
+  return modal({
+    callbackId: SEND_CALLBACK,
+    title: "Send a message",
+    submit: "Send",
+    blocks,
+    metadata: meta,
+  });
 }
 
 const SEND_BLOCKS: Record<string, string> = {
@@ -170,7 +219,11 @@ export function planSend(
   } else if (phone) {
     const e164 = toE164(phone, opts.defaultCountry);
     if (e164) body.to = e164;
-    else problems.push({ field: "to", rule: `"${cut(phone, 40)}" is not a phone number: write it with its country code, for example +14155550123` });
+    else
+      problems.push({
+        field: "to",
+        rule: `"${cut(phone, 40)}" is not a phone number: write it with its country code, for example +14155550123`,
+      });
   } else if (picked?.startsWith("contact:")) body.contactId = Number(picked.slice(8));
   else if (picked?.startsWith("user:")) body.chatUserId = Number(picked.slice(5));
   else problems.push({ field: "to", rule: "give a phone number, or choose a contact or chat user" });
@@ -188,7 +241,11 @@ export function planSend(
         if (v === undefined) problems.push({ field: `template.parameters.${p}`, rule: "needs a value" });
         else parameters[p] = v;
       }
-      body.template = { name: meta.tpl.name, language: meta.tpl.language, ...(Object.keys(parameters).length ? { parameters } : {}) };
+      body.template = {
+        name: meta.tpl.name,
+        language: meta.tpl.language,
+        ...(Object.keys(parameters).length ? { parameters } : {}),
+      };
     }
   } else {
     body.mediaUrl = textOf(state, "media");
@@ -196,7 +253,8 @@ export function planSend(
     if (caption) body.text = caption;
   }
   if (checkedOf(state, "human").includes("yes")) body.assignToHuman = true;
-  if (body.channelId === undefined) problems.push({ field: "channelId", rule: "is unknown: set MESSAGING_CHANNEL_ID, or choose a channel" });
+  if (body.channelId === undefined)
+    problems.push({ field: "channelId", rule: "is unknown: set MESSAGING_CHANNEL_ID, or choose a channel" });
 
   const check = { ...body, channelId: body.channelId ?? 1 };
   if (!problems.length) {

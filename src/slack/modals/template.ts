@@ -59,18 +59,40 @@ export function templateModal(data: TemplateData, meta: TemplateMeta, state?: St
   const blocks: KnownBlock[] = [];
   if (data.channels.length) {
     const initial = selectedOf(state, "channel") ?? String(data.defaultChannelId ?? data.channels[0]);
-    blocks.push(input("channel", "Channel", staticSelect("channel", channelOptions(data.channels, data.defaultChannelId), { initial })));
+    blocks.push(
+      input(
+        "channel",
+        "Channel",
+        staticSelect("channel", channelOptions(data.channels, data.defaultChannelId), { initial }),
+      ),
+    );
   } else {
     const v = textOf(state, "channel");
     blocks.push(
-      input("channel", "Channel id", { type: "number_input", action_id: "channel", is_decimal_allowed: false, min_value: "1", ...(v ? { initial_value: v } : {}) }, {
-        hint: "The channel (integration) that owns the template.",
-      }),
+      input(
+        "channel",
+        "Channel id",
+        {
+          type: "number_input",
+          action_id: "channel",
+          is_decimal_allowed: false,
+          min_value: "1",
+          ...(v ? { initial_value: v } : {}),
+        },
+        {
+          hint: "The channel (integration) that owns the template.",
+        },
+      ),
     );
   }
   const name = textOf(state, "name");
   blocks.push(
-    input("name", "Name", textInput(TEMPLATE_ACTIONS.name, { initial: name, max: 512, live: true, placeholder: "Order update" }), { dispatch: true }),
+    input(
+      "name",
+      "Name",
+      textInput(TEMPLATE_ACTIONS.name, { initial: name, max: 512, live: true, placeholder: "Order update" }),
+      { dispatch: true },
+    ),
   );
   const normalized = name ? normalizeTemplateName(name) : "";
   blocks.push(
@@ -84,9 +106,14 @@ export function templateModal(data: TemplateData, meta: TemplateMeta, state?: St
     ),
   );
   blocks.push(
-    input("language", "Language", textInput("language", { initial: textOf(state, "language") ?? "en", max: 10 }), {
-      hint: "The provider's language code, for example en, es or pt_BR.",
-    }),
+    input(
+      "language",
+      "Language",
+      textInput("language", { initial: textOf(state, "language") ?? "en", max: 10 }),
+      {
+        hint: "The provider's language code, for example en, es or pt_BR.",
+      },
+    ),
   );
   blocks.push(
     input(
@@ -101,20 +128,41 @@ export function templateModal(data: TemplateData, meta: TemplateMeta, state?: St
   );
   const body = textOf(state, "body");
   blocks.push(
-    input("body", "Body", textInput(TEMPLATE_ACTIONS.body, { initial: body, multiline: true, max: 1024, live: true, placeholder: "Hi {{name}}, your order {{order}} has shipped." }), {
-      dispatch: true,
-      hint: "Write placeholders as {{name}}: an example input appears for each.",
-    }),
+    input(
+      "body",
+      "Body",
+      textInput(TEMPLATE_ACTIONS.body, {
+        initial: body,
+        multiline: true,
+        max: 1024,
+        live: true,
+        placeholder: "Hi {{name}}, your order {{order}} has shipped.",
+      }),
+      {
+        dispatch: true,
+        hint: "Write placeholders as {{name}}: an example input appears for each.",
+      },
+    ),
   );
   const names = body ? placeholdersOf(body).slice(0, 20) : [];
   for (const p of names) {
     blocks.push(
-      input(`example:${p}`, `Example for {{${p}}}`, textInput(`example:${p}`, { initial: textOf(state, `example:${p}`), max: 200 }), {
-        hint: "The provider reviews the template with these values.",
-      }),
+      input(
+        `example:${p}`,
+        `Example for {{${p}}}`,
+        textInput(`example:${p}`, { initial: textOf(state, `example:${p}`), max: 200 }),
+        {
+          hint: "The provider reviews the template with these values.",
+        },
+      ),
     );
   }
-  blocks.push(input("footer", "Footer", textInput("footer", { initial: textOf(state, "footer"), max: 60 }), { optional: true, hint: "At most 60 characters, no placeholders." }));
+  blocks.push(
+    input("footer", "Footer", textInput("footer", { initial: textOf(state, "footer"), max: 60 }), {
+      optional: true,
+      hint: "At most 60 characters, no placeholders.",
+    }),
+  );
   const count = Math.min(meta.buttons ?? 0, MAX_BUTTONS);
   for (let i = 0; i < count; i++) {
     const n = i + 1;
@@ -128,23 +176,49 @@ export function templateModal(data: TemplateData, meta: TemplateMeta, state?: St
           { initial: selectedOf(state, `button:${i}:type`) ?? "QUICK_REPLY" },
         ),
       ),
-      input(`button:${i}:text`, `Button ${n}: text`, textInput(`button:${i}:text`, { initial: textOf(state, `button:${i}:text`), max: 25 })),
+      input(
+        `button:${i}:text`,
+        `Button ${n}: text`,
+        textInput(`button:${i}:text`, { initial: textOf(state, `button:${i}:text`), max: 25 }),
+      ),
       input(
         `button:${i}:url`,
         `Button ${n}: link`,
-        { type: "url_text_input", action_id: `button:${i}:url`, ...(textOf(state, `button:${i}:url`) ? { initial_value: textOf(state, `button:${i}:url`) } : {}) },
+        {
+          type: "url_text_input",
+          action_id: `button:${i}:url`,
+          ...(textOf(state, `button:${i}:url`) ? { initial_value: textOf(state, `button:${i}:url`) } : {}),
+        },
         { optional: true, hint: "Only for buttons that open a link." },
       ),
     );
   }
   const controls = [];
   if (count < MAX_BUTTONS)
-    controls.push({ type: "button", action_id: TEMPLATE_ACTIONS.addButton, text: { type: "plain_text", text: "Add button" }, value: String(count + 1) });
+    controls.push({
+      type: "button",
+      action_id: TEMPLATE_ACTIONS.addButton,
+      text: { type: "plain_text", text: "Add button" },
+      value: String(count + 1),
+    });
   if (count > 0)
-    controls.push({ type: "button", action_id: TEMPLATE_ACTIONS.removeButton, text: { type: "plain_text", text: "Remove last button" }, value: String(count - 1) });
+    controls.push({
+      type: "button",
+      action_id: TEMPLATE_ACTIONS.removeButton,
+      text: { type: "plain_text", text: "Remove last button" },
+      value: String(count - 1),
+    });
   blocks.push({ type: "actions", block_id: "button_controls", elements: controls } as KnownBlock);
-  blocks.push(context(`${count} of ${MAX_BUTTONS} buttons. The template is submitted to the provider for approval.`));
-  return modal({ callbackId: TEMPLATE_CALLBACK, title: "New template", submit: "Submit", blocks, metadata: meta });
+  blocks.push(
+    context(`${count} of ${MAX_BUTTONS} buttons. The template is submitted to the provider for approval.`),
+  );
+  return modal({
+    callbackId: TEMPLATE_CALLBACK,
+    title: "New template",
+    submit: "Submit",
+    blocks,
+    metadata: meta,
+  });
 }
 
 const TEMPLATE_BLOCKS: Record<string, string> = {
@@ -159,7 +233,10 @@ const TEMPLATE_BLOCKS: Record<string, string> = {
 export function templateBlockFor(field: string): string | undefined {
   const [top, a, b] = field.split(".");
   if (top === "bodyExamples") return a ? `example:${a}` : "body";
-  if (top === "buttons") return a === undefined ? "button_controls" : `button:${a}:${b === "url" ? "url" : b === "type" ? "type" : "text"}`;
+  if (top === "buttons")
+    return a === undefined
+      ? "button_controls"
+      : `button:${a}:${b === "url" ? "url" : b === "type" ? "type" : "text"}`;
   return TEMPLATE_BLOCKS[top ?? ""];
 }
 
@@ -180,7 +257,11 @@ export function planTemplate(
   for (let i = 0; i < Math.min(meta.buttons ?? 0, MAX_BUTTONS); i++) {
     const type = selectedOf(state, `button:${i}:type`) ?? "QUICK_REPLY";
     const url = textOf(state, `button:${i}:url`);
-    buttons.push({ type, text: textOf(state, `button:${i}:text`) ?? "", ...(url !== undefined ? { url } : {}) });
+    buttons.push({
+      type,
+      text: textOf(state, `button:${i}:text`) ?? "",
+      ...(url !== undefined ? { url } : {}),
+    });
   }
   const channel = selectedOf(state, "channel") ?? textOf(state, "channel");
   const footer = textOf(state, "footer");

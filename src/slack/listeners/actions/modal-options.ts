@@ -12,14 +12,23 @@ export const OPTION_ACTIONS = /^(sb_tpl|sb_recipient|sb_contacts)$/;
 
 export function modalOptions(deps: SlackDeps) {
   return async ({ ack, body }: SlackOptionsMiddlewareArgs<"block_suggestion"> & AllMiddlewareArgs) => {
-    const actor: Actor = { userId: body.user.id, userName: body.user.name, teamId: body.team?.id, via: "slack" };
+    const actor: Actor = {
+      userId: body.user.id,
+      userName: body.user.name,
+      teamId: body.team?.id,
+      via: "slack",
+    };
     const query = body.value ?? "";
     let options: PlainTextOption[] = [];
     try {
       options = await withApi(deps, actor, "read", "form", async (api) => {
         if (body.action_id === "sb_tpl") {
           const channel = Number(selectedOf(body.view?.state?.values as StateValues | undefined, "channel"));
-          return templateSuggestions(api, query, Number.isInteger(channel) && channel > 0 ? channel : undefined);
+          return templateSuggestions(
+            api,
+            query,
+            Number.isInteger(channel) && channel > 0 ? channel : undefined,
+          );
         }
         return recipientSuggestions(api, query, { users: body.action_id === "sb_recipient" });
       });

@@ -7,11 +7,21 @@ import type { ModalView } from "@slack/types";
 import type { Actor } from "../../../commands/types.ts";
 import { slackError } from "../../deliver.ts";
 import type { SlackDeps } from "../../deps.ts";
-import { CAMPAIGN_CALLBACK, type CampaignMeta, campaignModal, loadCampaignData } from "../../modals/campaign.ts";
+import {
+  CAMPAIGN_CALLBACK,
+  type CampaignMeta,
+  campaignModal,
+  loadCampaignData,
+} from "../../modals/campaign.ts";
 import { cut, readMetadata, type StateValues, selectedOf } from "../../modals/kit.ts";
 import { chosenTemplate } from "../../modals/lookups.ts";
 import { SEND_CALLBACK, type SendMeta, sendModal } from "../../modals/send.ts";
-import { TEMPLATE_ACTIONS, TEMPLATE_CALLBACK, type TemplateMeta, templateModal } from "../../modals/template.ts";
+import {
+  TEMPLATE_ACTIONS,
+  TEMPLATE_CALLBACK,
+  type TemplateMeta,
+  templateModal,
+} from "../../modals/template.ts";
 import { withApi } from "../views/forms.ts";
 
 export const REFRESH_ACTIONS = /^(sb_tpl|sb_tag|sb_type|sb_tname|sb_tbody|sb_add_button|sb_remove_button)$/;
@@ -25,11 +35,21 @@ async function templateMeta(deps: SlackDeps, actor: Actor, state: StateValues) {
 }
 
 export function modalRefresh(deps: SlackDeps) {
-  return async ({ ack, body, action, client }: SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs) => {
+  return async ({
+    ack,
+    body,
+    action,
+    client,
+  }: SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs) => {
     await ack();
     const view = body.view;
     if (!view) return;
-    const actor: Actor = { userId: body.user.id, userName: body.user.name, teamId: body.team?.id, via: "slack" };
+    const actor: Actor = {
+      userId: body.user.id,
+      userName: body.user.name,
+      teamId: body.team?.id,
+      via: "slack",
+    };
     const state = view.state.values as StateValues;
     const actionId = (action as { action_id: string }).action_id;
     try {

@@ -20,7 +20,12 @@ import { readMetadata, sectionText } from "../../modals/kit.ts";
 import { answerSubmission, postOutcome, refusalErrors, viewActor, withApi } from "./forms.ts";
 
 export function campaignSubmitted(deps: SlackDeps) {
-  return async ({ ack, body, view, client }: SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs) => {
+  return async ({
+    ack,
+    body,
+    view,
+    client,
+  }: SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs) => {
     const meta = readMetadata<CampaignMeta>(view.private_metadata);
     const state = view.state.values;
     const actor = viewActor(body, meta.ch);
@@ -46,7 +51,11 @@ export function campaignSubmitted(deps: SlackDeps) {
             after: async () => {
               const id = c.id ?? "?";
               const text = `Draft campaign #${id} “${esc(name)}” created`;
-              const blocks = [sectionText(`:memo: ${text}${createdTag ? `, with the new tag “${esc(plan.newTag?.name)}”` : ""}.`)];
+              const blocks = [
+                sectionText(
+                  `:memo: ${text}${createdTag ? `, with the new tag “${esc(plan.newTag?.name)}”` : ""}.`,
+                ),
+              ];
               if (c.id !== undefined)
                 blocks.push(
                   actions([
@@ -58,7 +67,13 @@ export function campaignSubmitted(deps: SlackDeps) {
             },
           };
         } catch (err) {
-          if (!createdTag) return { answer: { response_action: "errors", errors: refusalErrors(err, campaignBlockFor, "name", view) } };
+          if (!createdTag)
+            return {
+              answer: {
+                response_action: "errors",
+                errors: refusalErrors(err, campaignBlockFor, "name", view),
+              },
+            };
           // The tag exists now: show the form again with it chosen, so a second try does not make it twice.
           const why = Object.values(refusalErrors(err, campaignBlockFor, "name", view)).join("; ");
           const data = await withApi(deps, actor, "read", "campaign new (form)", (api) =>
@@ -69,7 +84,12 @@ export function campaignSubmitted(deps: SlackDeps) {
           return {
             answer: {
               response_action: "update",
-              view: campaignModal(data, meta, kept, `The tag “${plan.newTag?.name}” was created (#${createdTag.id}) and is now chosen, but the campaign was refused: ${why}`) as never,
+              view: campaignModal(
+                data,
+                meta,
+                kept,
+                `The tag “${plan.newTag?.name}” was created (#${createdTag.id}) and is now chosen, but the campaign was refused: ${why}`,
+              ) as never,
             },
           };
         }

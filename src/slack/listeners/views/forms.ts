@@ -111,7 +111,11 @@ export async function answerSubmission(
     view: modal({
       callbackId: "sb_working",
       title: "Working…",
-      blocks: [sectionText(":hourglass_flowing_sand: The messaging API is slow to answer; this form shows the outcome when it does.")],
+      blocks: [
+        sectionText(
+          ":hourglass_flowing_sand: The messaging API is slow to answer; this form shows the outcome when it does.",
+        ),
+      ],
     }),
   } as FormAnswer);
   const done = await running;

@@ -39,11 +39,18 @@ export function contactEditSubmitted(deps: SlackDeps) {
           return {
             after: async () => {
               const text = `Contact #${id} changed`;
-              await postOutcome(deps, client, { channel: meta.ch, userId: actor.userId }, { text, blocks: [sectionText(`:pencil2: ${text}`)] });
+              await postOutcome(
+                deps,
+                client,
+                { channel: meta.ch, userId: actor.userId },
+                { text, blocks: [sectionText(`:pencil2: ${text}`)] },
+              );
             },
           };
         } catch (err) {
-          return { answer: { response_action: "errors", errors: refusalErrors(err, editBlockFor, "phone", view) } };
+          return {
+            answer: { response_action: "errors", errors: refusalErrors(err, editBlockFor, "phone", view) },
+          };
         }
       }),
     );
@@ -63,15 +70,24 @@ export function userEditSubmitted(deps: SlackDeps) {
     await guarded(deps, "user edit form", undefined, () =>
       answerSubmission(deps, client, view, ack, async () => {
         try {
-          await withApi(deps, actor, "write", `user edit ${id} (form)`, (api) => api.updateChatUser(id, planned.body as never));
+          await withApi(deps, actor, "write", `user edit ${id} (form)`, (api) =>
+            api.updateChatUser(id, planned.body as never),
+          );
           return {
             after: async () => {
               const text = `Chat user #${id} changed`;
-              await postOutcome(deps, client, { channel: meta.ch, userId: actor.userId }, { text, blocks: [sectionText(`:pencil2: ${text}`)] });
+              await postOutcome(
+                deps,
+                client,
+                { channel: meta.ch, userId: actor.userId },
+                { text, blocks: [sectionText(`:pencil2: ${text}`)] },
+              );
             },
           };
         } catch (err) {
-          return { answer: { response_action: "errors", errors: refusalErrors(err, editBlockFor, "name", view) } };
+          return {
+            answer: { response_action: "errors", errors: refusalErrors(err, editBlockFor, "name", view) },
+          };
         }
       }),
     );

@@ -17,7 +17,12 @@ const outsideWindow = (err: unknown) =>
   [err.message, ...err.problems.map((p) => p.rule)].some((m) => /24-hour|conversation window/i.test(m));
 
 export function sendSubmitted(deps: SlackDeps) {
-  return async ({ ack, body, view, client }: SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs) => {
+  return async ({
+    ack,
+    body,
+    view,
+    client,
+  }: SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs) => {
     const meta = readMetadata<SendMeta & { def?: number }>(view.private_metadata);
     const actor = viewActor(body, meta.ch);
     const planned = planSend(view.state.values, meta, {
@@ -37,10 +42,17 @@ export function sendSubmitted(deps: SlackDeps) {
           );
           return {
             after: async () => {
-              const to = message.to ?? (message.contactId ? `contact #${message.contactId}` : `chat user #${message.chatUserId}`);
+              const to =
+                message.to ??
+                (message.contactId ? `contact #${message.contactId}` : `chat user #${message.chatUserId}`);
               const status = pick(sent, "status");
               const text = `Message${sent.id !== undefined ? ` #${sent.id}` : ""} (${type}) sent to ${esc(to)}${status ? `, status ${esc(status)}` : ""}`;
-              await postOutcome(deps, client, { channel: meta.ch, userId: actor.userId }, { text, blocks: [sectionText(`:outbox_tray: ${text}`)] });
+              await postOutcome(
+                deps,
+                client,
+                { channel: meta.ch, userId: actor.userId },
+                { text, blocks: [sectionText(`:outbox_tray: ${text}`)] },
+              );
             },
           };
         } catch (err) {
@@ -49,11 +61,19 @@ export function sendSubmitted(deps: SlackDeps) {
             return {
               answer: {
                 response_action: "errors",
-                errors: errorsFor({ text: fieldError(`${rule}. Choose Type: Template to reach them.`.replace(/\.\./g, ".")) }, view as never),
+                errors: errorsFor(
+                  { text: fieldError(`${rule}. Choose Type: Template to reach them.`.replace(/\.\./g, ".")) },
+                  view as never,
+                ),
               },
             };
           }
-          return { answer: { response_action: "errors", errors: refusalErrors(err, sendBlockFor(type), type === "text" ? "text" : "to", view) } };
+          return {
+            answer: {
+              response_action: "errors",
+              errors: refusalErrors(err, sendBlockFor(type), type === "text" ? "text" : "to", view),
+            },
+          };
         }
       }),
     );

@@ -11,7 +11,12 @@ import { planTemplate, type TemplateMeta, templateBlockFor } from "../../modals/
 import { answerSubmission, postOutcome, refusalErrors, viewActor, withApi } from "./forms.ts";
 
 export function templateSubmitted(deps: SlackDeps) {
-  return async ({ ack, body, view, client }: SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs) => {
+  return async ({
+    ack,
+    body,
+    view,
+    client,
+  }: SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs) => {
     const meta = readMetadata<TemplateMeta>(view.private_metadata);
     const actor = viewActor(body, meta.ch);
     const planned = planTemplate(view.state.values, meta);
@@ -30,11 +35,18 @@ export function templateSubmitted(deps: SlackDeps) {
             after: async () => {
               const status = pick(t, "status");
               const text = `Template #${t.id ?? "?"} “${esc(pick(t, "name") ?? name)}” submitted for approval${status ? ` (status ${esc(status)})` : ""}`;
-              await postOutcome(deps, client, { channel: meta.ch, userId: actor.userId }, { text, blocks: [sectionText(`:page_facing_up: ${text}`)] });
+              await postOutcome(
+                deps,
+                client,
+                { channel: meta.ch, userId: actor.userId },
+                { text, blocks: [sectionText(`:page_facing_up: ${text}`)] },
+              );
             },
           };
         } catch (err) {
-          return { answer: { response_action: "errors", errors: refusalErrors(err, templateBlockFor, "name", view) } };
+          return {
+            answer: { response_action: "errors", errors: refusalErrors(err, templateBlockFor, "name", view) },
+          };
         }
       }),
     );

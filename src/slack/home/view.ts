@@ -1,0 +1,277 @@
+// The Home tab: shortcuts (buttons that run `campaign new`, `send`, `import`,
+// which open their forms), the account (/me, the key masked), the running
+// campaigns with their bars, the viewer's report schedules, and the latest
+// writes from the audit table. Each part is built on its own: one failing
+// (the API down) shows a line saying so, the rest still shows.
+//
+// Cost: opening the tab is frequent, so the account and the running
+// campaigns (1 list + 7 reads per campaign, background lane) are cached a
+// short while and shared by every viewer; schedules and audit come from the
+// store.
+import type { HomeView, KnownBlock } from "@slack/types";
+import { isApiError } from "../../api/errors.ts";
+import type { Campaign, MessagingApi } from "../../api/types.ts";
+import { esc, truncate } from "../../commands/blocks.ts";
+import { ACTION } from "../../commands/types.ts";
+import { maskSecret } from "../../log.ts";
+import { bar } from "../../reports/render.ts";
+import { formatLocal, nextRuns, parseTarget } from "../../reports/schedule.ts";
+import type { ReportService } from "../../reports/service.ts";
+import type { Clock } from "../../reports/scheduler.ts";
+import { type CampaignSummary, summarizeCampaign } from "../../reports/summary.ts";
+import { type AuditEntry, listAudit } from "../../store/audit.ts";
+import type { Db } from "../../store/db.ts";
+import { finishedOf } from "../progress/render.ts";
+
+/** Slack's limit for a Home tab. */
+export const HOME_MAX_BLOCKS = 100;
+const RUNNING_SHOWN = 8;
+const SCHEDULES_SHOWN = 10;
+const AUDIT_SHOWN = 8;
+
+export interface HomeOptions {
+  client: MessagingApi;
+  db: Db;
+  /** The API key in use: only its last 4 characters are ever shown. */
+  apiKey: string;
+  reports?: ReportService;
+  clock?: Clock;
+  /** How long the account and running campaigns are reused between viewers (default 60 s). */
+  cacheMs?: number;
+  /**
+   * The running campaigns' figures share the background part of the read
+   * budget and may take a while: the tab is published without them after
+   * `waitMs` (default 1.5 s), then published again through this when they come.
+   */
+  republish?: (userId: string, view: HomeView) => Promise<void>;
+  waitMs?: number;
+}
+
+interface Account {
+  organization: string;
+  plan: string;
+  keyName: string;
+  scopes: string;
+}
+
+interface Running {
+  campaigns: CampaignSummary[];
+  more: number;
+}
+
+const pct = (r: number | null) => (r === null ? "–" : `${(r * 100).toFixed(1)}%`);
+const num = (n: number) => n.toLocaleString("en-US");
+const text = (t: string): KnownBlock => ({ type: "section", text: { type: "mrkdwn", text: truncate(t, 3000) } });
+const note = (t: string): KnownBlock => ({
+  type: "context",
+  elements: [{ type: "mrkdwn", text: truncate(t, 3000) }],
+});
+const slackDate = (at: Date, format = "{date_short_pretty} {time}") =>
+  `<!date^${Math.floor(at.getTime() / 1000)}^${format}|${at.toISOString().slice(0, 16).replace("T", " ")} UTC>`;
+
+function nameOf(v: unknown): string {
+  if (v === null || v === undefined) return "—";
+  if (typeof v === "object") {
+    const o = v as { name?: unknown; id?: unknown };
+    return String(o.name ?? o.id ?? "—");
+  }
+  return String(v);
+}
+
+function failureLine(err: unknown): string {
+  const what = isApiError(err) ? err.message : "it did not answer";
+  return `:warning: The messaging API could not be read (${esc(truncate(what, 200))}). Open the tab again later.`;
+}
+
+/** Cached value shared by viewers; a failure is not cached. */
+class Cached<T> {
+  private value?: { at: number; data: Promise<T> };
+  constructor(
+    private readonly ttlMs: number,
+    private readonly clock: Clock,
+    private readonly load: () => Promise<T>,
+  ) {}
+  get(): Promise<T> {
+    const now = this.clock.now().getTime();
+    if (this.value && now - this.value.at < this.ttlMs) return this.value.data;
+    const data = this.load();
+    this.value = { at: now, data };
+    data.catch(() => {
+      if (this.value?.data === data) this.value = undefined;
+    });
+    return data;
+  }
+}
+
+export function createHomeView(opts: HomeOptions): (userId: string) => Promise<HomeView> {
+  const clock = opts.clock ?? { now: () => new Date() };
+  const ttl = opts.cacheMs ?? 60_000;
+
+  const account = new Cached<Account>(ttl * 5, clock, async () => {
+    const me = await opts.client.getMe();
+    const key = (me.apiKey ?? me.api_key ?? me.key) as { name?: unknown; scopes?: unknown } | undefined;
+    return {
+      organization: nameOf(me.organization ?? me.org),
+      plan: nameOf(me.plan),
+      keyName: typeof key?.name === "string" ? key.name : "",
+      scopes: Array.isArray(key?.scopes) ? key.scopes.join(", ") : "",
+    };
+  });
+
+  const running = new Cached<Running>(ttl, clock, async () => {
+    const page = await opts.client.listCampaigns({ status: "running", limit: 100 }, { lane: "background" });
+    const list = page.items.filter((c): c is Campaign & { id: number } => typeof c.id === "number");
+    const chosen = list.slice(0, RUNNING_SHOWN);
+    const campaigns: CampaignSummary[] = [];
+    for (const c of chosen) {
+      try {
+        campaigns.push(await summarizeCampaign(opts.client, c.id, { lane: "background", campaign: c }));
+      } catch (err) {
+        if (!(isApiError(err) && err.kind === "not_found")) throw err;
+      }
+    }
+    return { campaigns, more: Math.max(0, (page.total ?? list.length) - chosen.length) };
+  });
+
+  const shortcuts: KnownBlock = {
+    type: "actions",
+    block_id: "home_shortcuts",
+    elements: [
+      ["New campaign", "campaign new", "primary"],
+      ["Send message", "send"],
+      ["Import contacts", "import"],
+      ["Help", "help"],
+    ].map(([label, line, style], i) => ({
+      type: "button" as const,
+      // Unique within the view; the run listener matches `sb_run` and its `:n` suffixes.
+      action_id: i === 0 ? ACTION.run : `${ACTION.run}:${i + 1}`,
+      text: { type: "plain_text" as const, text: label! },
+      value: line!,
+      ...(style ? { style: style as "primary" } : {}),
+    })),
+  };
+
+  async function accountBlocks(): Promise<KnownBlock[]> {
+    try {
+      const a = await account.get();
+      const key = `${a.keyName ? `${esc(a.keyName)} ` : ""}\`${maskSecret(opts.apiKey)}\``;
+      const fields = [
+        `*Organization*\n${esc(a.organization)}`,
+        `*Plan*\n${esc(a.plan)}`,
+        `*API key*\n${key}`,
+        ...(a.scopes ? [`*Scopes*\n${esc(a.scopes)}`] : []),
+      ];
+      return [
+        text("*Account*"),
+        { type: "section", fields: fields.map((t) => ({ type: "mrkdwn" as const, text: truncate(t, 2000) })) },
+      ];
+    } catch (err) {
+      return [text("*Account*"), note(failureLine(err))];
+    }
+  }
+
+  async function runningBlocks(userId: string, known?: Running): Promise<KnownBlock[]> {
+    const out: KnownBlock[] = [];
+    try {
+      const loading = known ? Promise.resolve(known) : running.get();
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<undefined>((resolve) => {
+        timer = setTimeout(resolve, opts.republish ? (opts.waitMs ?? 1_500) : 2 ** 31 - 1);
+      });
+      const r = await Promise.race([loading, late]).finally(() => clearTimeout(timer));
+      if (!r) {
+        // Publish what is known now; the figures follow in a second publish.
+        loading.then(
+          async (value) => opts.republish?.(userId, await build(userId, value)),
+          () => {},
+        );
+        return [
+          text("*Running campaigns*"),
+          note(":hourglass_flowing_sand: Counting recipients (background share of the API budget)…"),
+        ];
+      }
+      const n = r.campaigns.length + r.more;
+      out.push(text(`*Running campaigns* (${n})`));
+      if (!r.campaigns.length) out.push(note("No campaign is running."));
+      r.campaigns.forEach((s, i) => {
+        const share = s.total > 0 ? finishedOf(s) / s.total : 0;
+        out.push({
+          type: "section",
+          text: {
+            type: "mrkdwn",
+            text: truncate(
+              `*${esc(s.name)}* · #${s.id}\n\`${bar(share)}\` ${Math.floor(share * 100)}% done · ${num(finishedOf(s))} of ${num(s.total)} · delivered ${pct(s.rates.delivered)} · failed ${pct(s.rates.failed)}`,
+              3000,
+            ),
+          },
+          accessory: {
+            type: "button",
+            action_id: `${ACTION.run}:${10 + i}`,
+            text: { type: "plain_text", text: "Report" },
+            value: `report now ${s.id}`,
+          },
+        });
+      });
+      if (r.more > 0) out.push(note(`…and ${r.more} more: \`/sb campaigns status=running\`.`));
+    } catch (err) {
+      out.push(text("*Running campaigns*"), note(failureLine(err)));
+    }
+    return out;
+  }
+
+  async function scheduleBlocks(userId: string): Promise<KnownBlock[]> {
+    if (!opts.reports) return [];
+    const rows = await opts.reports.listSchedules({ createdBy: userId });
+    if (!rows.length) {
+      return [
+        text("*Your report schedules*"),
+        note("None yet. In a channel, `/sb report running every weekday at 09:00` posts a report there."),
+      ];
+    }
+    const now = clock.now();
+    const lines = rows.slice(0, SCHEDULES_SHOWN).map((r) => {
+      const t = parseTarget(r.target);
+      const target = "field" in t ? esc(r.target) : t.kind === "campaign" ? `campaign #${t.id}` : t.kind;
+      const [next] = nextRuns(r.cron, r.tz, now, 1);
+      return `*#${r.id}* ${target} in <#${r.channel}> · ${esc(r.description)} · next ${esc(next ? formatLocal(next, r.tz) : "—")}`;
+    });
+    const more = rows.length > SCHEDULES_SHOWN ? [note(`…and ${rows.length - SCHEDULES_SHOWN} more.`)] : [];
+    return [text(`*Your report schedules* (${rows.length})\n${lines.join("\n")}`), ...more];
+  }
+
+  async function auditBlocks(): Promise<KnownBlock[]> {
+    const entries = await listAudit(opts.db, { limit: AUDIT_SHOWN });
+    if (!entries.length) return [text("*Recent changes*"), note("No changes made through Switchboard yet.")];
+    const line = (e: AuditEntry) => {
+      const who = e.via === "shell" ? "the shell" : `<@${e.actor}>`;
+      const command = truncate(e.command.replace(/`/g, "'").replace(/\s+/g, " "), 80);
+      return `${e.ok ? ":white_check_mark:" : ":x:"} ${slackDate(e.at)} ${who} \`${esc(command)}\` → ${esc(e.operation)}${e.ok ? "" : ` failed${e.status ? ` (${e.status})` : ""}`}`;
+    };
+    return [text(`*Recent changes*\n${entries.map(line).join("\n")}`)];
+  }
+
+  async function build(userId: string, known?: Running): Promise<HomeView> {
+    const [acct, run, sched, audit] = await Promise.all([
+      accountBlocks(),
+      runningBlocks(userId, known),
+      scheduleBlocks(userId),
+      auditBlocks(),
+    ]);
+    const divider: KnownBlock = { type: "divider" };
+    const blocks: KnownBlock[] = [
+      { type: "header", text: { type: "plain_text", text: "Switchboard" } },
+      text("Run the messaging account from Slack: `/sb help` anywhere, or start here."),
+      shortcuts,
+      divider,
+      ...acct,
+      divider,
+      ...run,
+      ...(sched.length ? [divider, ...sched] : []),
+      divider,
+      ...audit,
+      note(`Updated ${slackDate(clock.now(), "{date_short_pretty} {time_secs}")}`),
+    ];
+    return { type: "home", blocks: blocks.slice(0, HOME_MAX_BLOCKS) };
+  }
+  return (userId) => build(userId);
+}

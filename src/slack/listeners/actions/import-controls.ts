@@ -1,0 +1,72 @@
+// The controls of an upload's preview: group and update-existing choices
+// (stored with the pending import), Change mapping (a form), Import (once,
+// however often it is clicked) and Discard.
+import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
+import { UserError } from "../../../commands/registry.ts";
+import type { ColumnMapping } from "../../../imports/index.ts";
+import { getPendingImport, updatePendingImport } from "../../../store/imports.ts";
+import { guarded } from "../../deliver.ts";
+import type { SlackDeps } from "../../deps.ts";
+import { contactFields } from "../../modals/lookups.ts";
+import { mappingModal } from "../../modals/mapping.ts";
+import { discardImport, runImport } from "../../uploads/flow.ts";
+import { IMPORT_ACTIONS, parseGroupChoice } from "../../uploads/message.ts";
+import { actionActor } from "../actor.ts";
+import { withApi } from "../views/forms.ts";
+
+type Args = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
+
+export const IMPORT_CONTROL_ACTIONS = new RegExp(`^(${Object.values(IMPORT_ACTIONS).join("|")})$`);
+
+export function importControl(deps: SlackDeps) {
+  return async ({ ack, body, action, client, respond }: Args) => {
+    await ack();
+    const actor = actionActor(body);
+    const a = action as {
+      action_id: string;
+      value?: string;
+      block_id?: string;
+      selected_option?: { value: string };
+    };
+    const id = a.value ?? a.block_id?.replace(/^imp:/, "") ?? "";
+    const tell = async (text: string) => {
+      await respond({ response_type: "ephemeral", replace_original: false, text });
+    };
+    await guarded(deps, "import control", body.response_url ? respond : undefined, async () => {
+      const db = deps.db;
+      if (!db) return;
+      try {
+        if (a.action_id === IMPORT_ACTIONS.group || a.action_id === IMPORT_ACTIONS.update) {
+          const p = await getPendingImport(db, id);
+          if (!p) return;
+          const updated = await withApi(deps, actor, "write", "import choice", async () =>
+            a.action_id === IMPORT_ACTIONS.group
+              ? updatePendingImport(db, id, { group: parseGroupChoice(a.selected_option?.value, p.fileName) })
+              : updatePendingImport(db, id, { updateExisting: a.selected_option?.value === "yes" }),
+          );
+          if (!updated) await tell("This import is no longer pending: the choice was not changed.");
+          return;
+        }
+        if (a.action_id === IMPORT_ACTIONS.mapping) {
+          const p = await getPendingImport(db, id);
+          if (p?.state !== "pending") return tell("This import is no longer pending.");
+          const fields = await withApi(deps, actor, "write", "import mapping", (api) => contactFields(api));
+          const defs = fields.map((f) => ({ key: f.key as string, label: f.label, type: f.type }));
+          await client.views.open({
+            trigger_id: body.trigger_id,
+            view: mappingModal(p.headers, p.mapping as ColumnMapping, defs, { id }),
+          });
+          return;
+        }
+        const answer =
+          a.action_id === IMPORT_ACTIONS.run
+            ? await runImport(deps, client, id, actor)
+            : await discardImport(deps, client, id, actor);
+        if (answer) await tell(answer);
+      } catch (err) {
+        if (err instanceof UserError) return tell(err.message);
+        throw err;
+      }
+    });
+  };
+}

@@ -1,0 +1,266 @@
+// Live progress: after a confirmed `campaign <id> send`, the campaign's
+// message in the channel updates itself (chat.update) until the campaign is
+// completed, failed or cancelled, then shows the final figures.
+//
+// Cost: a poll is one summary (1 GET + 7 `limit=1` recipient pages = 8 reads)
+// in the client's background lane, which never takes more than
+// BACKGROUND_READ_SHARE of the read budget. The interval grows with the
+// number of campaigns followed so polling alone stays inside that share:
+//   interval = max(base, campaigns × 8 / background reads per second).
+// Slack: chat.update at most once per message every `minUpdateMs`, and only
+// when the figures changed. Tracked messages live in the store (schema
+// `progress`), so a restart resumes them.
+import type { KnownBlock } from "@slack/types";
+import { NotFoundError } from "../../api/errors.ts";
+import type { MessagingApi } from "../../api/types.ts";
+import type { Clock } from "../../reports/scheduler.ts";
+import { type CampaignSummary, STATUSES, summarizeCampaign } from "../../reports/summary.ts";
+import type { Db } from "../../store/db.ts";
+import { migrate } from "../../store/migrate.ts";
+import { PROGRESS_MIGRATIONS, ProgressStore, type Tracked } from "../../store/progress.ts";
+import { FINAL_STATUSES, goneMessage, progressMessage } from "./render.ts";
+
+/** Reads one poll of a campaign costs: GET /campaigns/{id} + 7 status totals. */
+export const COST_PER_POLL = 8;
+
+/** Slack errors after which the message cannot be updated any more. */
+const GONE_ERRORS = new Set([
+  "message_not_found",
+  "channel_not_found",
+  "cant_update_message",
+  "not_in_channel",
+  "is_archived",
+  "edit_window_closed",
+]);
+
+export type UpdateFn = (channel: string, ts: string, message: { text: string; blocks: KnownBlock[] }) => Promise<void>;
+
+export interface ProgressLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+}
+
+export interface ProgressOptions {
+  db: Db;
+  client: MessagingApi;
+  /** chat.update of one message; throws Slack's error. */
+  update: UpdateFn;
+  /** Reads a second the background lane may use: API_READ_LIMIT × BACKGROUND_READ_SHARE / 60. */
+  backgroundReadsPerSecond: number;
+  clock?: Clock;
+  /** Shortest time between two polls of a campaign (default 5 s). */
+  basePollMs?: number;
+  /** Shortest time between two chat.update of one message (default 3 s). */
+  minUpdateMs?: number;
+  /** A campaign still not finished after this long stops being followed (default 24 h). */
+  maxAgeMs?: number;
+  logger?: ProgressLogger;
+}
+
+export interface StepResult {
+  /** Campaigns summarized. */
+  polled: number;
+  /** chat.update calls made. */
+  updated: number;
+}
+
+const silent: ProgressLogger = { info() {}, warn() {} };
+const slackCode = (err: unknown) => (err as { data?: { error?: string } }).data?.error;
+const sameCounts = (a: CampaignSummary["counts"] | null, b: CampaignSummary["counts"]) =>
+  a !== null && STATUSES.every((s) => a[s] === b[s]);
+
+export class ProgressTracker {
+  readonly store: ProgressStore;
+  private readonly clock: Clock;
+  private readonly basePollMs: number;
+  private readonly minUpdateMs: number;
+  private readonly maxAgeMs: number;
+  private readonly log: ProgressLogger;
+  private stepping: Promise<StepResult> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+
+  constructor(private readonly opts: ProgressOptions) {
+    this.store = new ProgressStore(opts.db);
+    this.clock = opts.clock ?? { now: () => new Date() };
+    this.basePollMs = opts.basePollMs ?? 5_000;
+    this.minUpdateMs = opts.minUpdateMs ?? 3_000;
+    this.maxAgeMs = opts.maxAgeMs ?? 24 * 3_600_000;
+    this.log = opts.logger ?? silent;
+  }
+
+  async migrate(): Promise<void> {
+    await migrate(this.opts.db, PROGRESS_MIGRATIONS);
+  }
+
+  /** How long between two polls of each campaign when `campaigns` are followed at once. */
+  pollIntervalMs(campaigns: number): number {
+    const perSecond = Math.max(0.001, this.opts.backgroundReadsPerSecond);
+    return Math.max(this.basePollMs, Math.ceil((campaigns * COST_PER_POLL * 1000) / perSecond));
+  }
+
+  /** Starts following a posted message; the first poll is due at once. */
+  async track(t: { channel: string; ts: string; campaignId: number; startedBy?: string; intro: string }) {
+    await this.store.track(t, this.clock.now());
+    this.log.info({ campaignId: t.campaignId, channel: t.channel }, "following campaign progress");
+    this.wake();
+  }
+
+  /** One pass: every message whose poll is due is polled (one summary per campaign) and updated. */
+  step(): Promise<StepResult> {
+    // Passes never overlap: a timer pass and a test's manual pass wait for each other.
+    const run = (this.stepping ?? Promise.resolve({ polled: 0, updated: 0 })).then(
+      () => this.pass(),
+      () => this.pass(),
+    );
+    this.stepping = run;
+    return run;
+  }
+
+  private async pass(): Promise<StepResult> {
+    const now = this.clock.now();
+    const live = await this.store.live();
+    const campaigns = new Set(live.map((t) => t.campaignId)).size;
+    const every = this.pollIntervalMs(campaigns);
+    const due = new Map<number, Tracked[]>();
+    for (const t of live) {
+      if (t.nextPollAt > now) continue;
+      due.set(t.campaignId, [...(due.get(t.campaignId) ?? []), t]);
+    }
+    const result: StepResult = { polled: 0, updated: 0 };
+    // One campaign after another: a long list must not queue ahead of people's commands.
+    for (const [campaignId, rows] of due) {
+      let summary: CampaignSummary;
+      try {
+        summary = await summarizeCampaign(this.opts.client, campaignId, { lane: "background" });
+        result.polled++;
+      } catch (err) {
+        if (err instanceof NotFoundError) {
+          for (const t of rows) {
+            if (await this.apply(t, goneMessage(this.view(t, now), "it no longer exists."), now))
+              result.updated++;
+            await this.store.polled(t, { nextPollAt: now, failures: 0, state: "gone", now });
+          }
+          continue;
+        }
+        // API down or slow: look again later, spaced out, without touching the message.
+        for (const t of rows) {
+          const failures = t.failures + 1;
+          const wait = every * 2 ** Math.min(failures, 5);
+          await this.store.polled(t, { nextPollAt: new Date(now.getTime() + wait), failures, now });
+        }
+        this.log.warn({ campaignId, err: (err as Error).message }, "campaign progress poll failed; will retry");
+        continue;
+      }
+      for (const t of rows) {
+        if (await this.show(t, summary, now, every)) result.updated++;
+      }
+    }
+    return result;
+  }
+
+  private view(t: Tracked, at: Date, everyMs?: number) {
+    return { intro: t.intro, campaignId: t.campaignId, at, everyMs };
+  }
+
+  /** Updates one message when its figures changed (always for the final ones), within Slack's pace. */
+  private async show(t: Tracked, s: CampaignSummary, now: Date, every: number): Promise<boolean> {
+    const final = FINAL_STATUSES.has(s.status);
+    const expired = !final && now.getTime() - t.createdAt.getTime() > this.maxAgeMs;
+    const changed = t.lastStatus !== s.status || !sameCounts(t.lastCounts, s.counts);
+    const next = new Date(now.getTime() + every);
+    if (!changed && !final && !expired) {
+      await this.store.polled(t, { nextPollAt: next, failures: 0, now });
+      return false;
+    }
+    const sinceUpdate = t.lastUpdateAt ? now.getTime() - t.lastUpdateAt.getTime() : Number.POSITIVE_INFINITY;
+    if (sinceUpdate < this.minUpdateMs) {
+      // Too soon for Slack: the figures wait (the final ones are never dropped, only delayed).
+      const later = new Date(now.getTime() + Math.max(this.minUpdateMs - sinceUpdate, 1));
+      await this.store.polled(t, { nextPollAt: final ? later : next, failures: 0, now });
+      return false;
+    }
+    const message = progressMessage(s, {
+      ...this.view(t, now, every),
+      stopped: expired
+        ? `Stopped updating after ${Math.round(this.maxAgeMs / 3_600_000)} h; \`/sb report now ${t.campaignId}\` gives the latest figures.`
+        : undefined,
+    });
+    const ok = await this.apply(t, message, now);
+    if (ok === undefined) {
+      await this.store.polled(t, { nextPollAt: next, failures: t.failures + 1, now });
+      return false;
+    }
+    await this.store.polled(t, {
+      status: s.status,
+      counts: s.counts,
+      updatedAt: now,
+      nextPollAt: next,
+      failures: 0,
+      state: !ok ? "gone" : final || expired ? "done" : "live",
+      now,
+    });
+    return ok;
+  }
+
+  /** chat.update; true when done, false when the message is gone for good, undefined to try again later. */
+  private async apply(
+    t: Tracked,
+    message: { text: string; blocks: KnownBlock[] },
+    now: Date,
+  ): Promise<boolean | undefined> {
+    try {
+      await this.opts.update(t.channel, t.ts, message);
+      return true;
+    } catch (err) {
+      const code = slackCode(err);
+      if (code && GONE_ERRORS.has(code)) {
+        this.log.info({ channel: t.channel, code }, "campaign progress message can no longer be updated");
+        await this.store.polled(t, { nextPollAt: now, failures: 0, state: "gone", now });
+        return false;
+      }
+      this.log.warn({ channel: t.channel, code, err: (err as Error).message }, "chat.update failed; will retry");
+      return undefined;
+    }
+  }
+
+  /** Polls on a timer (real time) until stop(); resumes the messages the store holds. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.arm(0);
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.stepping?.catch(() => {});
+  }
+
+  /** A new message to follow: poll now rather than at the next tick. */
+  private wake(): void {
+    if (this.running) this.arm(0);
+  }
+
+  private arm(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.loop(), ms);
+    this.timer.unref();
+  }
+
+  private async loop(): Promise<void> {
+    this.timer = undefined;
+    try {
+      await this.step();
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, "campaign progress pass failed");
+    }
+    if (!this.running || this.timer) return;
+    const live = await this.store.live().catch(() => []);
+    const soonest = live[0]?.nextPollAt;
+    // Nothing to follow: sleep until track() wakes us.
+    if (!soonest) return;
+    this.arm(Math.max(250, soonest.getTime() - this.clock.now().getTime()));
+  }
+}

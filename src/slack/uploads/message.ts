@@ -1,0 +1,249 @@
+// The messages of an upload's thread: the preview with its controls (group,
+// update existing, change the mapping, Import, Discard), the progress of a
+// running import, and the outcome.
+import type { KnownBlock, PlainTextOption } from "@slack/types";
+import type { Group } from "../../api/types.ts";
+import { esc, truncate } from "../../commands/blocks.ts";
+import type { ImportPreview } from "../../imports/index.ts";
+import type { PendingImport } from "../../store/imports.ts";
+import { cut, option } from "../modals/kit.ts";
+import { textOfRecord } from "../modals/lookups.ts";
+
+export const IMPORT_ACTIONS = {
+  group: "sb_imp_group",
+  update: "sb_imp_update",
+  mapping: "sb_imp_mapping",
+  run: "sb_imp_run",
+  discard: "sb_imp_discard",
+} as const;
+
+/** What the preview keeps of an ImportPreview (stored with the pending import to redraw the message). */
+export interface PreviewSummary {
+  rows: number;
+  valid: number;
+  failed: number;
+  format: string;
+  columns: Array<{ header: string; target: string | null; letter: string }>;
+  samples: Array<{ row: number; contact: Record<string, string> }>;
+  failures: Array<{ row: number; phone: string; reason: string }>;
+  problems: string[];
+}
+
+const letter = (n: number): string => {
+  let s = "";
+  let i = n + 1;
+  while (i > 0) {
+    const r = (i - 1) % 26;
+    s = String.fromCharCode(65 + r) + s;
+    i = Math.floor((i - 1) / 26);
+  }
+  return s;
+};
+
+export function summarize(p: ImportPreview): PreviewSummary {
+  const shape = p.shape;
+  const format =
+    shape.format === "xlsx"
+      ? `xlsx${shape.sheet ? `, sheet “${shape.sheet}”` : ""}`
+      : `CSV, ${shape.encoding ?? "utf-8"}${shape.bom ? " with BOM" : ""}${shape.delimiterName ? `, ${shape.delimiterName}-separated` : ""}`;
+  return {
+    rows: p.rows,
+    valid: p.valid,
+    failed: p.failed,
+    format,
+    columns: p.columns
+      .slice(0, 40)
+      .map((c) => ({ header: cut(c.header, 60), target: c.target, letter: letter(c.column) })),
+    samples: p.samples.slice(0, 5).map((s) => ({
+      row: s.row,
+      contact: Object.fromEntries(Object.entries(s.contact).map(([k, v]) => [k, cut(v, 40)])),
+    })),
+    failures: p.failures
+      .slice(0, 10)
+      .map((f) => ({ row: f.row, phone: cut(f.phone, 30), reason: cut(f.reason, 200) })),
+    problems: p.problems,
+  };
+}
+
+const TARGET_NAMES: Record<string, string> = {
+  phone: "phone",
+  first_name: "first name",
+  last_name: "last name",
+  email: "e-mail",
+  name: "full name (split)",
+};
+const targetName = (t: string) =>
+  TARGET_NAMES[t] ?? (t.startsWith("fields.") ? `field \`${t.slice(7)}\`` : t);
+
+const NO_GROUP = "none";
+const NEW_GROUP = "new";
+
+export function groupOptions(groups: Group[], fileName: string): PlainTextOption[] {
+  return [
+    option("No group", NO_GROUP),
+    option(`➕ New group “${newGroupName(fileName)}”`, NEW_GROUP),
+    ...groups
+      .filter((g) => g.id !== undefined)
+      .slice(0, 98)
+      .map((g) => option(textOfRecord(g, "name") || `#${g.id}`, String(g.id))),
+  ];
+}
+
+export const newGroupName = (fileName: string) =>
+  cut(fileName.replace(/\.[^.]*$/, "") || "Imported contacts", 60);
+
+export function parseGroupChoice(
+  value: string | undefined,
+  fileName: string,
+): { id?: number; newName?: string } {
+  if (!value || value === NO_GROUP) return {};
+  if (value === NEW_GROUP) return { newName: newGroupName(fileName) };
+  const id = Number(value);
+  return Number.isInteger(id) && id > 0 ? { id } : {};
+}
+
+const section = (text: string): KnownBlock => ({
+  type: "section",
+  text: { type: "mrkdwn", text: truncate(text, 3000) },
+});
+const context = (text: string): KnownBlock => ({
+  type: "context",
+  elements: [{ type: "mrkdwn", text: truncate(text, 3000) }],
+});
+
+function previewBody(p: PendingImport, s: PreviewSummary): KnownBlock[] {
+  const blocks: KnownBlock[] = [
+    { type: "header", text: { type: "plain_text", text: truncate(`Import preview: ${p.fileName}`, 150) } },
+    {
+      type: "section",
+      fields: [
+        { type: "mrkdwn", text: `*Rows*\n${s.rows}` },
+        { type: "mrkdwn", text: `*Will be imported*\n${s.valid}` },
+        { type: "mrkdwn", text: `*Will fail*\n${s.failed}` },
+        { type: "mrkdwn", text: `*File*\n${esc(s.format)}` },
+      ],
+    },
+  ];
+  const used = s.columns.filter((c) => c.target);
+  const ignored = s.columns.filter((c) => !c.target);
+  blocks.push(
+    section(
+      `*Columns*\n${used.map((c) => `• ${targetName(c.target as string)} ← “${esc(c.header)}” (column ${c.letter})`).join("\n") || "• none"}${
+        ignored.length
+          ? `\n_Ignored: ${ignored.map((c) => `“${esc(c.header)}” (${c.letter})`).join(", ")}_`
+          : ""
+      }`,
+    ),
+  );
+  for (const problem of s.problems) blocks.push(section(`:warning: ${esc(problem)}`));
+  if (s.samples.length) {
+    const keys = Object.keys(s.samples[0]!.contact).filter((k) => s.samples.some((x) => x.contact[k]));
+    const lines = s.samples.map(
+      (x) => `${String(x.row).padStart(4)}  ${keys.map((k) => x.contact[k] || "·").join(" | ")}`,
+    );
+    blocks.push(section(`*Sample* (row  ${keys.join(" | ")})\n\`\`\`${esc(lines.join("\n"))}\`\`\``));
+  }
+  if (s.failures.length) {
+    const more = s.failed - s.failures.length;
+    blocks.push(
+      section(
+        `*Rows that will fail*\n${s.failures.map((f) => `• row ${f.row}${f.phone ? ` (${esc(f.phone)})` : ""}: ${esc(f.reason)}`).join("\n")}${more > 0 ? `\n… and ${more} more (all of them in the errors file after the import)` : ""}`,
+      ),
+    );
+  }
+  return blocks;
+}
+
+export function previewMessage(
+  p: PendingImport,
+  s: PreviewSummary,
+  groups: Group[],
+): { text: string; blocks: KnownBlock[] } {
+  const blocks = previewBody(p, s);
+  const groupOpts = groupOptions(groups, p.fileName);
+  const chosenGroup = p.newGroup ? NEW_GROUP : p.groupId ? String(p.groupId) : NO_GROUP;
+  const updateOpts = [option("Skip contacts that exist", "no"), option("Update contacts that exist", "yes")];
+  const canImport = s.problems.length === 0 && s.valid > 0;
+  blocks.push({
+    type: "actions",
+    block_id: `imp:${p.id}`,
+    elements: [
+      {
+        type: "static_select",
+        action_id: IMPORT_ACTIONS.group,
+        options: groupOpts,
+        initial_option: groupOpts.find((o) => o.value === chosenGroup) ?? groupOpts[0],
+      },
+      {
+        type: "static_select",
+        action_id: IMPORT_ACTIONS.update,
+        options: updateOpts,
+        initial_option: updateOpts[p.updateExisting ? 1 : 0],
+      },
+      {
+        type: "button",
+        action_id: IMPORT_ACTIONS.mapping,
+        text: { type: "plain_text", text: "Change mapping" },
+        value: p.id,
+      },
+      ...(canImport
+        ? [
+            {
+              type: "button" as const,
+              action_id: IMPORT_ACTIONS.run,
+              style: "primary" as const,
+              text: {
+                type: "plain_text" as const,
+                text: `Import ${s.valid} contact${s.valid === 1 ? "" : "s"}`,
+              },
+              value: p.id,
+            },
+          ]
+        : []),
+      {
+        type: "button",
+        action_id: IMPORT_ACTIONS.discard,
+        style: "danger",
+        text: { type: "plain_text", text: "Discard" },
+        value: p.id,
+      },
+    ],
+  } as KnownBlock);
+  blocks.push(
+    context(
+      `Uploaded by <@${p.userId}>. Nothing is imported until someone allowed to make changes clicks Import.`,
+    ),
+  );
+  return {
+    text: `Import preview of ${p.fileName}: ${s.rows} rows, ${s.valid} will be imported, ${s.failed} will fail`,
+    blocks,
+  };
+}
+
+export function progressMessage(
+  p: PendingImport,
+  s: PreviewSummary,
+  rows: number,
+  by: string,
+): { text: string; blocks: KnownBlock[] } {
+  const pct = s.rows ? Math.min(100, Math.floor((rows / s.rows) * 100)) : 0;
+  const bar = `${"█".repeat(Math.floor(pct / 5))}${"░".repeat(20 - Math.floor(pct / 5))}`;
+  const text = `Importing ${p.fileName}: ${rows} of ${s.rows} rows read (${pct}%)`;
+  return {
+    text,
+    blocks: [
+      ...previewBody(p, s),
+      section(
+        `:hourglass_flowing_sand: *Importing* (started by <@${by}>)\n\`${bar}\` ${rows} of ${s.rows} rows read`,
+      ),
+    ],
+  };
+}
+
+export function closedMessage(
+  p: PendingImport,
+  s: PreviewSummary,
+  line: string,
+): { text: string; blocks: KnownBlock[] } {
+  return { text: `${p.fileName}: ${line}`, blocks: [...previewBody(p, s), section(line)] };
+}

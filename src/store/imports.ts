@@ -1,0 +1,207 @@
+// Pending contact imports of uploads shared in Slack (schema `imports`): one
+// row per upload, keyed by the Slack file id and the content hash, so an
+// event delivered twice previews once, and Import clicked twice imports once
+// (the pending → running step is one conditional UPDATE).
+import { randomUUID } from "node:crypto";
+import type { Db } from "./db.ts";
+import { type MigrationSet, migrate } from "./migrate.ts";
+
+export const IMPORTS_MIGRATIONS: MigrationSet = {
+  schema: "imports",
+  migrations: [
+    {
+      id: "001_pending",
+      sql: `
+create table imports.pending (
+  id uuid primary key,
+  file_id text not null,
+  content_hash text not null,
+  file_name text not null,
+  user_id text not null,
+  channel text,
+  message_ts text,
+  thread_ts text,
+  headers jsonb not null default '[]',
+  mapping jsonb,
+  group_id integer,
+  new_group text,
+  update_existing boolean not null default false,
+  summary jsonb,
+  state text not null default 'pending' check (state in ('pending', 'running', 'done', 'failed', 'discarded')),
+  result jsonb,
+  decided_by text,
+  decided_at timestamptz,
+  created_at timestamptz not null default now(),
+  unique (file_id, content_hash)
+)
+`,
+    },
+  ],
+};
+
+export type ImportState = "pending" | "running" | "done" | "failed" | "discarded";
+
+export interface PendingImport {
+  id: string;
+  fileId: string;
+  contentHash: string;
+  fileName: string;
+  userId: string;
+  channel?: string;
+  messageTs?: string;
+  threadTs?: string;
+  headers: string[];
+  mapping?: unknown;
+  groupId?: number;
+  newGroup?: string;
+  updateExisting: boolean;
+  summary?: unknown;
+  state: ImportState;
+  result?: unknown;
+  decidedBy?: string;
+  decidedAt?: Date;
+}
+
+type Row = Record<string, unknown>;
+const toPending = (r: Row): PendingImport => ({
+  id: String(r.id),
+  fileId: String(r.file_id),
+  contentHash: String(r.content_hash),
+  fileName: String(r.file_name),
+  userId: String(r.user_id),
+  channel: (r.channel as string | null) ?? undefined,
+  messageTs: (r.message_ts as string | null) ?? undefined,
+  threadTs: (r.thread_ts as string | null) ?? undefined,
+  headers: (r.headers as string[] | null) ?? [],
+  mapping: r.mapping ?? undefined,
+  groupId: (r.group_id as number | null) ?? undefined,
+  newGroup: (r.new_group as string | null) ?? undefined,
+  updateExisting: r.update_existing === true,
+  summary: r.summary ?? undefined,
+  state: r.state as ImportState,
+  result: r.result ?? undefined,
+  decidedBy: (r.decided_by as string | null) ?? undefined,
+  decidedAt: (r.decided_at as Date | null) ?? undefined,
+});
+
+const ready = new WeakMap<Db, Promise<unknown>>();
+/** Creates the schema on first use (the Slack side owns it; the core's migrations do not name it). */
+export function ensureImportsStore(db: Db): Promise<unknown> {
+  let p = ready.get(db);
+  if (!p) {
+    p = migrate(db, IMPORTS_MIGRATIONS);
+    ready.set(db, p);
+    p.catch(() => ready.delete(db));
+  }
+  return p;
+}
+
+/** Stores a new pending import; undefined when this file with these bytes is already known. */
+export async function createPendingImport(
+  db: Db,
+  p: Pick<PendingImport, "fileId" | "contentHash" | "fileName" | "userId" | "headers" | "updateExisting"> &
+    Partial<Pick<PendingImport, "channel" | "threadTs" | "groupId" | "newGroup" | "summary" | "mapping">>,
+): Promise<PendingImport | undefined> {
+  await ensureImportsStore(db);
+  const r = await db.query(
+    `insert into imports.pending (id, file_id, content_hash, file_name, user_id, channel, thread_ts, headers, mapping,
+       group_id, new_group, update_existing, summary)
+     values ($13, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+     on conflict (file_id, content_hash) do nothing
+     returning *`,
+    [
+      p.fileId,
+      p.contentHash,
+      p.fileName,
+      p.userId,
+      p.channel ?? null,
+      p.threadTs ?? null,
+      JSON.stringify(p.headers),
+      p.mapping === undefined ? null : JSON.stringify(p.mapping),
+      p.groupId ?? null,
+      p.newGroup ?? null,
+      p.updateExisting,
+      p.summary === undefined ? null : JSON.stringify(p.summary),
+      randomUUID(),
+    ],
+  );
+  return r.rows[0] ? toPending(r.rows[0]) : undefined;
+}
+
+export async function getPendingImport(db: Db, id: string): Promise<PendingImport | undefined> {
+  await ensureImportsStore(db);
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  const r = await db.query("select * from imports.pending where id = $1", [id]);
+  return r.rows[0] ? toPending(r.rows[0]) : undefined;
+}
+
+/** Changes the choices of a pending import; undefined when it is no longer pending. */
+export async function updatePendingImport(
+  db: Db,
+  id: string,
+  change: Partial<Pick<PendingImport, "channel" | "messageTs" | "mapping" | "summary" | "updateExisting">> & {
+    group?: { id?: number; newName?: string };
+  },
+): Promise<PendingImport | undefined> {
+  await ensureImportsStore(db);
+  const sets: string[] = [];
+  const params: unknown[] = [id];
+  const set = (col: string, v: unknown) => {
+    params.push(v);
+    sets.push(`${col} = $${params.length}`);
+  };
+  if (change.channel !== undefined) set("channel", change.channel);
+  if (change.messageTs !== undefined) set("message_ts", change.messageTs);
+  if (change.mapping !== undefined) set("mapping", JSON.stringify(change.mapping));
+  if (change.summary !== undefined) set("summary", JSON.stringify(change.summary));
+  if (change.updateExisting !== undefined) set("update_existing", change.updateExisting);
+  if (change.group !== undefined) {
+    set("group_id", change.group.id ?? null);
+    set("new_group", change.group.newName ?? null);
+  }
+  if (!sets.length) return getPendingImport(db, id);
+  const r = await db.query(
+    `update imports.pending set ${sets.join(", ")} where id = $1 and state = 'pending' returning *`,
+    params,
+  );
+  return r.rows[0] ? toPending(r.rows[0]) : undefined;
+}
+
+/** pending → running, once: the caller that gets the row does the import. */
+export async function claimPendingImport(db: Db, id: string, by: string): Promise<PendingImport | undefined> {
+  await ensureImportsStore(db);
+  const r = await db.query(
+    `update imports.pending set state = 'running', decided_by = $2, decided_at = now()
+     where id = $1 and state = 'pending' returning *`,
+    [id, by],
+  );
+  return r.rows[0] ? toPending(r.rows[0]) : undefined;
+}
+
+export async function discardPendingImport(
+  db: Db,
+  id: string,
+  by: string,
+): Promise<PendingImport | undefined> {
+  await ensureImportsStore(db);
+  const r = await db.query(
+    `update imports.pending set state = 'discarded', decided_by = $2, decided_at = now()
+     where id = $1 and state = 'pending' returning *`,
+    [id, by],
+  );
+  return r.rows[0] ? toPending(r.rows[0]) : undefined;
+}
+
+export async function finishPendingImport(
+  db: Db,
+  id: string,
+  state: "done" | "failed",
+  result: unknown,
+): Promise<void> {
+  await ensureImportsStore(db);
+  await db.query("update imports.pending set state = $2, result = $3 where id = $1 and state = 'running'", [
+    id,
+    state,
+    JSON.stringify(result ?? null),
+  ]);
+}
