@@ -278,8 +278,10 @@ describe("write commands", () => {
     expect(slack.text).toMatch(/only runs in the shell/);
   });
 
-  it("campaign new and template new answer with the command line to use", async () => {
-    expect((await h().run("campaign new")).text).toMatch(/campaign add/);
-    expect((await h().run("template new")).text).toMatch(/template add/);
+  it("campaign new and template new open forms in Slack, and give the command line in the shell", async () => {
+    expect((await h().run("campaign new")).modal?.type).toBe("modal");
+    expect((await h().run("template new")).modal?.type).toBe("modal");
+    expect((await h().run("campaign new", SHELL)).text).toMatch(/campaign add/);
+    expect((await h().run("template new", SHELL)).text).toMatch(/template add/);
   });
 });

@@ -12,7 +12,9 @@ const h = useHarness();
 const OTHER: Actor = { userId: "U0OTHER", via: "slack", channelId: "C0GENERAL" };
 
 describe("bad input: a clear answer naming the field, the usage, and no request", () => {
-  const cases: Array<[string, RegExp]> = [
+  // A third element "shell" runs the line as the shell operator: in Slack these
+  // lines open a form instead (see the test after this loop).
+  const cases: Array<[string, RegExp, "shell"?]> = [
     ["tag add Hot red", /color.*#RRGGBB/],
     ["tag add", /name.*required/],
     ["tag x", /id.*number/],
@@ -27,7 +29,7 @@ describe("bad input: a clear answer naming the field, the usage, and no request"
     ["contact add 12 first=Ana", /phone.*country code/],
     ["contact add +14155550123 email=nope", /email.*e-mail/],
     ["contact add +14155550123 Bad-Key=1", /Bad-Key|bad-key/],
-    ["contact edit 4", /at least one of/],
+    ["contact edit 4", /at least one of/, "shell"],
     ["field add Bad-Key Label", /key.*lower-case slug/],
     ["field add ok_key Label type=money", /type.*one of text, number, date, boolean/],
     ["field edit 1 key=new", /immutable/],
@@ -52,7 +54,7 @@ describe("bad input: a clear answer naming the field, the usage, and no request"
     ["users order=sideways", /order.*ASC, DESC/],
     ["users type=fax", /type.*phonechat/],
     ["users from=someday", /from.*ISO 8601/],
-    ["send", /recipient.*required/],
+    ["send", /recipient.*required/, "shell"],
     ["send hello there", /not a recipient/],
     ["send +14155550123", /text.*required/],
     ["send +14155550123 template=order_update", /lang.*required/],
@@ -65,16 +67,16 @@ describe("bad input: a clear answer naming the field, the usage, and no request"
     ['tag add "unterminated', /closing quote/],
     ["tagz", /no command[\s\S]*tags/],
     ["campain 1", /no command[\s\S]*campaign/],
-    ["user edit 1", /at least one/],
+    ["user edit 1", /at least one/, "shell"],
     ["user edit 1 email=bad", /email/],
     ["import notes.txt", /shell/],
   ];
-  for (const [line, pattern] of cases) {
-    it(line, async () => {
+  for (const [line, pattern, via] of cases) {
+    it(via ? `${line} (${via})` : line, async () => {
       const { forwarder, db } = h();
       const before = forwarder.requests.length;
       const auditBefore = (await listAudit(db, { limit: 1000 })).length;
-      const r = await h().run(line);
+      const r = await h().run(line, via === "shell" ? SHELL : undefined);
       expect(r.visibility).toBe("ephemeral");
       expect(r.text).toMatch(pattern);
       expect(r.confirmation).toBeUndefined();
@@ -82,6 +84,18 @@ describe("bad input: a clear answer naming the field, the usage, and no request"
       expect((await listAudit(db, { limit: 1000 })).length).toBe(auditBefore);
     });
   }
+
+  it("in Slack, send, contact edit and user edit without options open a form and write nothing", async () => {
+    const { forwarder, db } = h();
+    const auditBefore = (await listAudit(db, { limit: 1000 })).length;
+    for (const line of ["send", "contact edit 4", "user edit 1"]) {
+      const before = forwarder.requests.filter((r) => !r.startsWith("GET ")).length;
+      const r = await h().run(line);
+      expect(r.modal?.type, line).toBe("modal");
+      expect(forwarder.requests.filter((r) => !r.startsWith("GET ")).length, line).toBe(before);
+    }
+    expect((await listAudit(db, { limit: 1000 })).length).toBe(auditBefore);
+  });
 
   it("shows the right usage with a field error", async () => {
     const r = await h().run("tag add Hot red");

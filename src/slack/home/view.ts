@@ -176,7 +176,8 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
       const loading = known ? Promise.resolve(known) : running.get();
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<undefined>((resolve) => {
-        timer = setTimeout(resolve, opts.republish ? (opts.waitMs ?? 1_500) : 2 ** 31 - 1);
+        // Without a way to publish again, wait for the figures however long they take.
+        if (opts.republish) timer = setTimeout(() => resolve(undefined), opts.waitMs ?? 1_500);
       });
       const r = await Promise.race([loading, late]).finally(() => clearTimeout(timer));
       if (!r) {
