@@ -63,7 +63,9 @@ const toTracked = (r: Row): Tracked => ({
   intro: String(r.intro),
   state: r.state as TrackedState,
   lastStatus: r.last_status === null || r.last_status === undefined ? null : String(r.last_status),
-  lastCounts: (typeof r.last_counts === "string" ? JSON.parse(r.last_counts) : r.last_counts) as Counts | null,
+  lastCounts: (typeof r.last_counts === "string"
+    ? JSON.parse(r.last_counts)
+    : r.last_counts) as Counts | null,
   lastUpdateAt: r.last_update_at ? date(r.last_update_at) : null,
   nextPollAt: date(r.next_poll_at),
   failures: Number(r.failures ?? 0),
@@ -86,10 +88,10 @@ export class ProgressStore {
   }
 
   async get(channel: string, ts: string): Promise<Tracked | undefined> {
-    const { rows } = await this.db.query<Row>("select * from progress.tracked where channel = $1 and ts = $2", [
-      channel,
-      ts,
-    ]);
+    const { rows } = await this.db.query<Row>(
+      "select * from progress.tracked where channel = $1 and ts = $2",
+      [channel, ts],
+    );
     return rows[0] ? toTracked(rows[0]) : undefined;
   }
 

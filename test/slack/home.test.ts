@@ -7,7 +7,14 @@ import { ACTION } from "../../src/commands/types.ts";
 import { maskSecret } from "../../src/log.ts";
 import { HOME_MAX_BLOCKS } from "../../src/slack/home/view.ts";
 import { seedCampaign } from "../reports/helpers.ts";
-import { ALICE, BOB, buttonsOf, type ReportsHarness, startReportsHarness, textOf } from "./reports-harness.ts";
+import {
+  ALICE,
+  BOB,
+  buttonsOf,
+  type ReportsHarness,
+  startReportsHarness,
+  textOf,
+} from "./reports-harness.ts";
 
 let h: ReportsHarness;
 let running: number;
@@ -27,7 +34,11 @@ beforeAll(async () => {
   await schedule(ALICE.id, "C0GENERAL", "every weekday at 09:00 (Europe/Paris)");
   await schedule(BOB.id, "C0OTHERCH", "every weekday at 09:00 (bob's)");
   // A write, so the audit table has a recent change.
-  await h.switchboard.core.run("tag add winter #00AAFF", { userId: ALICE.id, via: "slack", channelId: "C0GENERAL" });
+  await h.switchboard.core.run("tag add winter #00AAFF", {
+    userId: ALICE.id,
+    via: "slack",
+    channelId: "C0GENERAL",
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -74,7 +85,7 @@ describe("App Home", () => {
     expect(json).not.toContain(h.switchboard.apiKey.slice(0, 8));
 
     // Running campaigns with their bars and a report button.
-    expect(text).toMatch(/Winter promo.*\n`▓+░+` 50% done · 50 of 100/);
+    expect(text).toMatch(/Winter promo.*\n▓+░+ {2}50% done · 50 of 100/);
     expect(buttonsOf(view.blocks).map((b) => b.value)).toContain(`report now ${running}`);
 
     // Only the viewer's schedules.
@@ -87,7 +98,8 @@ describe("App Home", () => {
     // Shortcuts: each runs its command (which opens its form).
     const values = buttonsOf(view.blocks).map((b) => b.value);
     expect(values).toEqual(expect.arrayContaining(["campaign new", "send", "import"]));
-    for (const b of buttonsOf(view.blocks)) expect(b.action_id).toMatch(new RegExp(`^${ACTION.run}(:\\d+)?$`));
+    for (const b of buttonsOf(view.blocks))
+      expect(b.action_id).toMatch(new RegExp(`^${ACTION.run}(:\\d+)?$`));
   });
 
   it("shows each viewer their own schedules", async () => {
@@ -100,7 +112,10 @@ describe("App Home", () => {
 
   it("the Report button on the Home tab posts the report in the app's DM", async () => {
     const before = h.fake.messages.length;
-    await h.req.blockAction({ action_id: `${ACTION.run}:10`, value: `report now ${running}` }, { home: true, user: BOB });
+    await h.req.blockAction(
+      { action_id: `${ACTION.run}:10`, value: `report now ${running}` },
+      { home: true, user: BOB },
+    );
     const dm = await h.fake.waitFor(() =>
       h.fake.messages.slice(before).find((m) => m.channel === BOB.id && /Winter promo/.test(m.text ?? "")),
     );

@@ -7,7 +7,14 @@ import { ACTION } from "../../src/commands/types.ts";
 import { STATUSES } from "../../src/reports/summary.ts";
 import { COST_PER_POLL } from "../../src/slack/progress/tracker.ts";
 import { truthOf } from "../reports/helpers.ts";
-import { ALICE, buttonsOf, eventually, type ReportsHarness, startReportsHarness, textOf } from "./reports-harness.ts";
+import {
+  ALICE,
+  buttonsOf,
+  eventually,
+  type ReportsHarness,
+  startReportsHarness,
+  textOf,
+} from "./reports-harness.ts";
 
 let h: ReportsHarness;
 
@@ -45,11 +52,16 @@ describe("live progress", () => {
     const launched = await h.fake.waitFor(() =>
       h.fake.messages.slice(before).find((m) => m.channel === "C0GENERAL" && /launched/.test(m.text ?? "")),
     );
-    const tracked = await eventually(async () => (await h.runtime.progress.store.live())[0], "the tracked message");
+    const tracked = await eventually(
+      async () => (await h.runtime.progress.store.live())[0],
+      "the tracked message",
+    );
     expect(tracked).toMatchObject({ channel: "C0GENERAL", ts: launched.ts, campaignId: id });
 
     const updates = () =>
-      h.fake.callsOf("chat.update").filter((c) => c.args.channel === "C0GENERAL" && c.args.ts === launched.ts);
+      h.fake
+        .callsOf("chat.update")
+        .filter((c) => c.args.channel === "C0GENERAL" && c.args.ts === launched.ts);
 
     // First poll: in the background lane only, 8 reads, and the message shows the bar.
     const budget = () => h.switchboard.client.budget().read.granted;

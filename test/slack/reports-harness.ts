@@ -7,7 +7,11 @@ import { createSwitchboard, type Switchboard } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.ts";
 import { type SlackApp, startSlackApp } from "../../src/slack/app.ts";
-import { type ReportsRuntime, type ReportsRuntimeOptions, startReports } from "../../src/slack/reports/runtime.ts";
+import {
+  type ReportsRuntime,
+  type ReportsRuntimeOptions,
+  startReports,
+} from "../../src/slack/reports/runtime.ts";
 import { FakeSlack } from "../fakes/slack.ts";
 import { SlackRequests } from "../fakes/slack-requests.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
@@ -139,6 +143,8 @@ export const textOf = (blocks: unknown) =>
     .flatMap((b) => [
       b.text?.text ?? "",
       ...(b.fields ?? []).map((f) => f.text ?? ""),
-      ...(b.type === "context" ? (b.elements ?? []).map((e) => String((e as { text?: string }).text ?? "")) : []),
+      ...(b.type === "context"
+        ? (b.elements ?? []).map((e) => String((e as { text?: string }).text ?? ""))
+        : []),
     ])
     .join("\n");

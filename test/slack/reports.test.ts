@@ -11,7 +11,15 @@ import { loadConfig } from "../../src/config.ts";
 import { machineTimeZone } from "../../src/reports/service.ts";
 import { seedCampaign } from "../reports/helpers.ts";
 import { captureLogger } from "./harness.ts";
-import { ALICE, BOB, buttonsOf, eventually, type ReportsHarness, startReportsHarness, textOf } from "./reports-harness.ts";
+import {
+  ALICE,
+  BOB,
+  buttonsOf,
+  eventually,
+  type ReportsHarness,
+  startReportsHarness,
+  textOf,
+} from "./reports-harness.ts";
 
 let h: ReportsHarness;
 let campaignId: number;
@@ -45,7 +53,9 @@ describe("/sb report: schedules", () => {
     const res = await h.req.command("report running every weekday at 09:00", { user: ALICE });
     expect(res.status).toBe(200);
     const post = await h.fake.waitFor(() =>
-      h.fake.messages.slice(before).find((m) => m.channel === "C0GENERAL" && /Report #\d+ scheduled/.test(m.text ?? "")),
+      h.fake.messages
+        .slice(before)
+        .find((m) => m.channel === "C0GENERAL" && /Report #\d+ scheduled/.test(m.text ?? "")),
     );
     expect(post.text).toContain("every weekday at 09:00 (Europe/Paris)");
     // Friday 11:00 Paris: the next weekday 09:00 is Monday.
@@ -77,7 +87,11 @@ describe("/sb report: schedules", () => {
     expect(post.text).toContain("America/New_York");
     expect(post.text).toContain("<#C0OTHERCH>");
     const row = (await schedules()).find((s) => s.channel === "C0OTHERCH");
-    expect(row).toMatchObject({ target: String(campaignId), tz: "America/New_York", cron: "30 3,9,15,21 * * *" });
+    expect(row).toMatchObject({
+      target: String(campaignId),
+      tz: "America/New_York",
+      cron: "30 3,9,15,21 * * *",
+    });
   });
 
   it.each([
@@ -175,6 +189,12 @@ describe("/sb report now and scheduled posts", () => {
     const r = await answer("report now 99999");
     expect(String(r.body.text)).toContain("There is no campaign #99999");
     expect(h.fake.messages.slice(before).filter((m) => m.channel === "C0GENERAL")).toEqual([]);
+  });
+
+  it("report now where the bot cannot post says how to fix it", async () => {
+    const r = await answer(`report now ${campaignId}`, BOB, "G0SECRET1");
+    expect(String(r.body.text)).toMatch(/Slack said not_in_channel\)\. Invite me/);
+    expect(h.fake.messages.filter((m) => m.channel === "G0SECRET1")).toEqual([]);
   });
 
   it("a due slot is posted once through the app's Slack poster", async () => {

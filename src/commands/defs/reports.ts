@@ -67,7 +67,8 @@ const scheduleSpec: AnySpec = defineCommand({
     tz: z.string().optional(),
   }),
   scope: "write",
-  usage: "report <campaignId | running | all> [every day|weekday|mon…sun|<N>h] [at HH:MM] [tz=<zone>] [#channel]",
+  usage:
+    "report <campaignId | running | all> [every day|weekday|mon…sun|<N>h] [at HH:MM] [tz=<zone>] [#channel]",
   summary: "Post a campaign report to a channel on a schedule (default: every day at 09:00, here)",
   help: "The report shows each campaign's recipients by status, the delivery, read and failure rates, and the change since the schedule's previous report. Days: `mon`, `mon,thu`, `sat-sun`; every N hours: `6h`. Times: `09:00`, `9am`. The channel: pick it with `#` (default: the channel you type in).",
   example: "report running every weekday at 09:00 tz=Europe/Paris",
@@ -100,7 +101,9 @@ const scheduleSpec: AnySpec = defineCommand({
     const next = nextRun(row, reports.now());
     const what = `${targetName(row.target)}, ${esc(row.description)}`;
     const text = `Report #${row.id} scheduled in ${channelRef(row.channel)}: ${what}. Next: ${next} (by ${ctx.who})`;
-    const notes = [`\`/sb reports\` lists this channel's schedules; \`/sb report delete ${row.id}\` removes it.`];
+    const notes = [
+      `\`/sb reports\` lists this channel's schedules; \`/sb report delete ${row.id}\` removes it.`,
+    ];
     if (!reports.live) notes.push("It runs while the Slack app runs (`npm start` with SLACK_BOT_TOKEN set).");
     return {
       visibility: "in_channel",
@@ -240,7 +243,9 @@ const nowSpec: AnySpec = defineCommand({
     try {
       await reports.post(channel, messages);
     } catch (err) {
-      const code = (err as { data?: { error?: string } }).data?.error ?? (err as Error).message;
+      // The Slack error code, also when the poster wrapped it (PostRefusedError's cause).
+      const slack = (e: unknown) => (e as { data?: { error?: string } } | undefined)?.data?.error;
+      const code = slack(err) ?? slack((err as { cause?: unknown }).cause) ?? (err as Error).message;
       throw new UserError(
         `I could not post the report here (Slack said ${esc(code)}). Invite me with \`/invite @Switchboard\`, or run it in a channel I am in.`,
         false,

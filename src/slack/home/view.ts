@@ -14,10 +14,10 @@ import type { Campaign, MessagingApi } from "../../api/types.ts";
 import { esc, truncate } from "../../commands/blocks.ts";
 import { ACTION } from "../../commands/types.ts";
 import { maskSecret } from "../../log.ts";
-import { bar } from "../../reports/render.ts";
+import { bar, targetLabel } from "../../reports/render.ts";
 import { formatLocal, nextRuns, parseTarget } from "../../reports/schedule.ts";
-import type { ReportService } from "../../reports/service.ts";
 import type { Clock } from "../../reports/scheduler.ts";
+import type { ReportService } from "../../reports/service.ts";
 import { type CampaignSummary, summarizeCampaign } from "../../reports/summary.ts";
 import { type AuditEntry, listAudit } from "../../store/audit.ts";
 import type { Db } from "../../store/db.ts";
@@ -61,7 +61,10 @@ interface Running {
 
 const pct = (r: number | null) => (r === null ? "–" : `${(r * 100).toFixed(1)}%`);
 const num = (n: number) => n.toLocaleString("en-US");
-const text = (t: string): KnownBlock => ({ type: "section", text: { type: "mrkdwn", text: truncate(t, 3000) } });
+const text = (t: string): KnownBlock => ({
+  type: "section",
+  text: { type: "mrkdwn", text: truncate(t, 3000) },
+});
 const note = (t: string): KnownBlock => ({
   type: "context",
   elements: [{ type: "mrkdwn", text: truncate(t, 3000) }],
@@ -163,7 +166,10 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
       ];
       return [
         text("*Account*"),
-        { type: "section", fields: fields.map((t) => ({ type: "mrkdwn" as const, text: truncate(t, 2000) })) },
+        {
+          type: "section",
+          fields: fields.map((t) => ({ type: "mrkdwn" as const, text: truncate(t, 2000) })),
+        },
       ];
     } catch (err) {
       return [text("*Account*"), note(failureLine(err))];
@@ -201,7 +207,7 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
           text: {
             type: "mrkdwn",
             text: truncate(
-              `*${esc(s.name)}* · #${s.id}\n\`${bar(share)}\` ${Math.floor(share * 100)}% done · ${num(finishedOf(s))} of ${num(s.total)} · delivered ${pct(s.rates.delivered)} · failed ${pct(s.rates.failed)}`,
+              `*${esc(s.name)}* · #${s.id}\n${bar(share)}  ${Math.floor(share * 100)}% done · ${num(finishedOf(s))} of ${num(s.total)} · delivered ${pct(s.rates.delivered)} · failed ${pct(s.rates.failed)}`,
               3000,
             ),
           },
@@ -232,7 +238,7 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
     const now = clock.now();
     const lines = rows.slice(0, SCHEDULES_SHOWN).map((r) => {
       const t = parseTarget(r.target);
-      const target = "field" in t ? esc(r.target) : t.kind === "campaign" ? `campaign #${t.id}` : t.kind;
+      const target = "field" in t ? esc(r.target) : targetLabel(t);
       const [next] = nextRuns(r.cron, r.tz, now, 1);
       return `*#${r.id}* ${target} in <#${r.channel}> · ${esc(r.description)} · next ${esc(next ? formatLocal(next, r.tz) : "—")}`;
     });
@@ -260,8 +266,7 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
     ]);
     const divider: KnownBlock = { type: "divider" };
     const blocks: KnownBlock[] = [
-      { type: "header", text: { type: "plain_text", text: "Switchboard" } },
-      text("Run the messaging account from Slack: `/sb help` anywhere, or start here."),
+      text("*Run the messaging account from Slack.* Type `/sb help` anywhere, or start here:"),
       shortcuts,
       divider,
       ...acct,

@@ -39,6 +39,9 @@ export interface ProgressView {
   stopped?: string;
 }
 
+/** The launch line without the status it had then (the bar below says the current one). */
+const introOf = (intro: string) => intro.replace(/ \(status [a-z_]+\)/, "");
+
 /** Recipients whose send is over one way or the other (not pending, not sending). */
 export const finishedOf = (s: CampaignSummary) => s.total - s.counts.pending - s.counts.sending;
 
@@ -53,27 +56,20 @@ export function progressMessage(s: CampaignSummary, v: ProgressView): { text: st
       type: "mrkdwn",
       text: clip(
         `${icon} *${esc(s.name)}* · #${s.id} · *${esc(s.status)}*${final ? " — final figures" : ""}\n` +
-          `\`${bar(share)}\` *${Math.floor(share * 100)}%* done: ${num(finished)} of ${num(s.total)} recipients`,
+          `${bar(share)}  *${Math.floor(share * 100)}%* done: ${num(finished)} of ${num(s.total)} recipients`,
         3000,
       ),
     },
   };
-  if (s.counts.failed > 0) {
-    head.accessory = {
-      type: "button",
-      action_id: ACTION.run,
-      text: { type: "plain_text", text: `Failed recipients (${num(s.counts.failed)})` },
-      value: `campaign ${s.id} recipients status=failed`,
-    };
-  }
   const rates = `Delivered *${pct(s.rates.delivered)}* · Read *${pct(s.rates.read)}* · Failed *${pct(s.rates.failed)}*`;
   const when = final
     ? `Finished by ${slackTime(v.at)}`
     : v.stopped
       ? `${esc(v.stopped)} (last figures ${slackTime(v.at)})`
       : `Updated ${slackTime(v.at)}${v.everyMs ? `, about every ${Math.max(1, Math.round(v.everyMs / 1000))} s` : ""}`;
+  const intro = introOf(v.intro);
   const blocks: KnownBlock[] = [
-    { type: "section", text: { type: "mrkdwn", text: clip(v.intro, 3000) } },
+    { type: "section", text: { type: "mrkdwn", text: clip(intro, 3000) } },
     head,
     { type: "section", text: { type: "mrkdwn", text: `\`\`\`${statusLines(s)}\`\`\`` } },
     { type: "context", elements: [{ type: "mrkdwn", text: `${rates}  ·  ${when}` }] },
@@ -89,7 +85,20 @@ export function progressMessage(s: CampaignSummary, v: ProgressView): { text: st
       ],
     });
   }
-  const plainIntro = v.intro.replace(/[*_`]/g, "");
+  if (s.counts.failed > 0) {
+    blocks.push({
+      type: "actions",
+      elements: [
+        {
+          type: "button",
+          action_id: ACTION.run,
+          text: { type: "plain_text", text: `Failed recipients (${num(s.counts.failed)})` },
+          value: `campaign ${s.id} recipients status=failed`,
+        },
+      ],
+    });
+  }
+  const plainIntro = intro.replace(/[*_`]/g, "");
   const figures = `${Math.floor(share * 100)}% done, ${num(finished)} of ${num(s.total)}; delivered ${pct(s.rates.delivered)}, failed ${pct(s.rates.failed)}`;
   return {
     text: clip(`${plainIntro} — ${s.status}${final ? " (final)" : ""}: ${figures}`, 3000),
@@ -101,9 +110,9 @@ export function progressMessage(s: CampaignSummary, v: ProgressView): { text: st
 export function goneMessage(v: ProgressView, reason: string): { text: string; blocks: KnownBlock[] } {
   const line = `:grey_question: Campaign #${v.campaignId}: ${esc(reason)} No more updates.`;
   return {
-    text: clip(`${v.intro.replace(/[*_`]/g, "")} — ${reason}`, 3000),
+    text: clip(`${introOf(v.intro).replace(/[*_`]/g, "")} — ${reason}`, 3000),
     blocks: [
-      { type: "section", text: { type: "mrkdwn", text: clip(v.intro, 3000) } },
+      { type: "section", text: { type: "mrkdwn", text: clip(introOf(v.intro), 3000) } },
       { type: "context", elements: [{ type: "mrkdwn", text: line }] },
     ],
   };

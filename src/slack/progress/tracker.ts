@@ -33,7 +33,11 @@ const GONE_ERRORS = new Set([
   "edit_window_closed",
 ]);
 
-export type UpdateFn = (channel: string, ts: string, message: { text: string; blocks: KnownBlock[] }) => Promise<void>;
+export type UpdateFn = (
+  channel: string,
+  ts: string,
+  message: { text: string; blocks: KnownBlock[] },
+) => Promise<void>;
 
 export interface ProgressLogger {
   info(obj: object, msg?: string): void;
@@ -149,7 +153,10 @@ export class ProgressTracker {
           const wait = every * 2 ** Math.min(failures, 5);
           await this.store.polled(t, { nextPollAt: new Date(now.getTime() + wait), failures, now });
         }
-        this.log.warn({ campaignId, err: (err as Error).message }, "campaign progress poll failed; will retry");
+        this.log.warn(
+          { campaignId, err: (err as Error).message },
+          "campaign progress poll failed; will retry",
+        );
         continue;
       }
       for (const t of rows) {
@@ -219,7 +226,10 @@ export class ProgressTracker {
         await this.store.polled(t, { nextPollAt: now, failures: 0, state: "gone", now });
         return false;
       }
-      this.log.warn({ channel: t.channel, code, err: (err as Error).message }, "chat.update failed; will retry");
+      this.log.warn(
+        { channel: t.channel, code, err: (err as Error).message },
+        "chat.update failed; will retry",
+      );
       return undefined;
     }
   }

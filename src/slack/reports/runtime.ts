@@ -120,7 +120,9 @@ export async function startReports(
       await scheduler.stop().catch((err) => log.warn({ err: String(err) }, "scheduler stop failed"));
     }
     // The worker is off already: nothing to wait for.
-    await boss?.stop({ graceful: false }).catch((err) => log.warn({ err: String(err) }, "pg-boss stop failed"));
+    await boss
+      ?.stop({ graceful: false })
+      .catch((err) => log.warn({ err: String(err) }, "pg-boss stop failed"));
   };
   switchboard.onClose(stop);
   return { scheduler, boss, progress, hooks, stop };

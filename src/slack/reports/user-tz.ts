@@ -22,7 +22,10 @@ export function createUserTz(
       return tz;
     } catch (err) {
       // Unknown: the schedule falls back to UTC, and the answer shows the zone it used.
-      opts.logger.warn({ err: (err as Error).message, user: actor.userId }, "could not read the user's time zone");
+      opts.logger.warn(
+        { err: (err as Error).message, user: actor.userId },
+        "could not read the user's time zone",
+      );
       return hit?.tz;
     }
   };
