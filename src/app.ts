@@ -69,7 +69,12 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       closers.unshift(() => sandbox!.close());
       baseUrl = sandbox.url;
       apiKey = sandbox.apiKey;
-      logger.info({ url: sandbox.url }, "embedded sandbox API started (MESSAGING_API_URL is unset)");
+      // The sandbox's own test keys (documented in .env.example) are printed on
+      // purpose, so a developer can call it with curl; a real key never is.
+      logger.info(
+        { url: sandbox.url, readWriteKey: sandbox.apiKey, readOnlyKey: sandbox.readKey },
+        "embedded sandbox API started (MESSAGING_API_URL is unset)",
+      );
     }
     if (!apiKey) throw new Error("MESSAGING_API_KEY is required when MESSAGING_API_URL is set");
 

@@ -44,6 +44,13 @@ async function main(): Promise<number> {
     return 2;
   }
   const switchboard = await createSwitchboard(config, { logger });
+  const { sandbox } = switchboard;
+  // On stderr, so piped answers on stdout stay clean.
+  process.stderr.write(
+    sandbox
+      ? `Switchboard shell on the embedded sandbox API ${sandbox.url} (test keys: ${sandbox.apiKey} read+write, ${sandbox.readKey} read-only).\n`
+      : `Switchboard shell on ${config.MESSAGING_API_URL}.\n`,
+  );
   try {
     return await runShell({
       core: switchboard.core,
