@@ -16,6 +16,7 @@ import type { SlackDeps, SlackHooks } from "./deps.ts";
 import { createDbEventStore, type EventStore, MemoryEventStore } from "./event-store.ts";
 import type { ResolveGroupMembers } from "./groups.ts";
 import { registerListeners } from "./listeners/index.ts";
+import { noDoubleSendRetries } from "./retry-policy.ts";
 
 export interface CreateSlackAppOptions {
   core: CommandCore;
@@ -69,9 +70,10 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     );
   }
   const blogger = boltLogger(logger);
-  const clientOptions: webApi.WebClientOptions = config.SLACK_API_URL
-    ? { slackApiUrl: config.SLACK_API_URL }
-    : {};
+  const clientOptions: webApi.WebClientOptions = {
+    retryConfig: noDoubleSendRetries,
+    ...(config.SLACK_API_URL ? { slackApiUrl: config.SLACK_API_URL } : {}),
+  };
   const receiver = socket
     ? new SocketModeReceiver({
         appToken: config.SLACK_APP_TOKEN as string,

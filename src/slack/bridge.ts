@@ -11,6 +11,7 @@ import type { AuditEntry } from "../store/audit.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { createGroupResolver, type ResolveGroupMembers } from "./groups.ts";
 import { ChannelPostQueue } from "./post-queue.ts";
+import { noDoubleSendRetries } from "./retry-policy.ts";
 
 export interface SlackBridge {
   client: webApi.WebClient;
@@ -29,6 +30,7 @@ export function createSlackClient(config: Config, logger: Logger): webApi.WebCli
     throw new Error("SLACK_BOT_TOKEN is not set: the Slack app needs the bot token (xoxb-…).");
   return new webApi.WebClient(config.SLACK_BOT_TOKEN, {
     logger: boltLogger(logger),
+    retryConfig: noDoubleSendRetries,
     ...(config.SLACK_API_URL ? { slackApiUrl: config.SLACK_API_URL } : {}),
   });
 }

@@ -147,6 +147,13 @@ export class FakeSlack {
 
   // ---- fixtures -----------------------------------------------------------
 
+  private readonly outages = new Map<string, { count: number }>();
+
+  /** The next `count` calls of `method` take effect, then answer HTTP 500 (the answer is lost). */
+  loseAnswers(method: string, count = 1): void {
+    this.outages.set(method, { count });
+  }
+
   addUser(user: FakeUser): FakeUser {
     this.users.set(user.id, user);
     return user;
@@ -279,7 +286,14 @@ export class FakeSlack {
         response = { ok: false, error: "unknown_method" };
       } else {
         const out = handler(args);
-        if ("retryAfter" in out) {
+        const outage = this.outages.get(method);
+        if (outage && outage.count > 0) {
+          // The call took effect (a message really posted), but its answer is
+          // lost: a 500 as a load balancer in front of Slack can give.
+          outage.count -= 1;
+          status = 500;
+          response = { ok: false, error: "internal_error" };
+        } else if ("retryAfter" in out) {
           status = 429;
           headers["retry-after"] = String(out.retryAfter);
           response = { ok: false, error: "ratelimited" };
