@@ -160,8 +160,11 @@ export async function updatePendingImport(
     set("new_group", change.group.newName ?? null);
   }
   if (!sets.length) return getPendingImport(db, id);
+  // Where the preview message is can be recorded at any time (an Import click
+  // may beat it); the user's choices only while the import is pending.
+  const choices = change.mapping ?? change.summary ?? change.updateExisting ?? change.group;
   const r = await db.query(
-    `update imports.pending set ${sets.join(", ")} where id = $1 and state = 'pending' returning *`,
+    `update imports.pending set ${sets.join(", ")} where id = $1${choices === undefined ? "" : " and state = 'pending'"} returning *`,
     params,
   );
   return r.rows[0] ? toPending(r.rows[0]) : undefined;

@@ -248,12 +248,19 @@ export async function runImport(
   client: webApi.WebClient,
   id: string,
   actor: Actor,
+  /** The preview message the click came from: Import can be clicked before its ts was stored. */
+  origin: { channel?: string; messageTs?: string } = {},
 ): Promise<string | undefined> {
   const db = deps.db;
   if (!db) return "Imports need the database; the operator should check the Slack app's setup.";
   return withApi(deps, actor, "write", `import (upload ${id})`, async (api) => {
-    const p = await claimPendingImport(db, id, actor.userId);
-    if (!p) return alreadyDecided(await getPendingImport(db, id));
+    const claimed = await claimPendingImport(db, id, actor.userId);
+    if (!claimed) return alreadyDecided(await getPendingImport(db, id));
+    const p: PendingImport = {
+      ...claimed,
+      channel: claimed.channel ?? origin.channel,
+      messageTs: claimed.messageTs ?? origin.messageTs,
+    };
     const s = p.summary as PreviewSummary;
     const thread = threadOf(p);
     let lastDraw = 0;

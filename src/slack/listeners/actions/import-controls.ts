@@ -60,7 +60,10 @@ export function importControl(deps: SlackDeps) {
         }
         const answer =
           a.action_id === IMPORT_ACTIONS.run
-            ? await runImport(deps, client, id, actor)
+            ? await runImport(deps, client, id, actor, {
+                channel: body.container?.channel_id ?? body.channel?.id,
+                messageTs: body.container?.message_ts ?? body.message?.ts,
+              })
             : await discardImport(deps, client, id, actor);
         if (answer) await tell(answer);
       } catch (err) {
