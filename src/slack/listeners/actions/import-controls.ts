@@ -35,6 +35,11 @@ export function importControl(deps: SlackDeps) {
     await guarded(deps, "import control", body.response_url ? respond : undefined, async () => {
       const db = deps.db;
       if (!db) return;
+      // The buttons live on the preview message: record where it is, in case
+      // this click beat the preview's own write of its ts (seen on PostgreSQL).
+      const channel = body.container?.channel_id ?? body.channel?.id;
+      const messageTs = body.container?.message_ts ?? body.message?.ts;
+      if (channel && messageTs && id) await updatePendingImport(db, id, { channel, messageTs });
       try {
         if (a.action_id === IMPORT_ACTIONS.group || a.action_id === IMPORT_ACTIONS.update) {
           const p = await getPendingImport(db, id);
