@@ -1,9 +1,14 @@
 // The statuses of a report as a picture: one stacked horizontal bar per
 // campaign and a legend, drawn as SVG and rasterized to PNG by resvg (a
 // prebuilt Rust binary from npm; no browser, no canvas build).
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { Resvg } from "@resvg/resvg-js";
 import type { ReportFile } from "./render.ts";
 import { type CampaignSummary, STATUSES } from "./summary.ts";
+
+const fontDir = join(dirname(createRequire(import.meta.url).resolve("dejavu-fonts-ttf/package.json")), "ttf");
+const FONT_FILES = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf"].map((f) => join(fontDir, f));
 
 /** One colour per recipient status, in pipeline order (colour-blind friendly, Okabe–Ito based). */
 export const STATUS_COLORS: Record<(typeof STATUSES)[number], string> = {
@@ -90,9 +95,10 @@ export function chartSvg(campaigns: CampaignSummary[], title: string): string {
 /** The chart as PNG bytes. */
 export function chartPng(campaigns: CampaignSummary[], title: string): Uint8Array {
   const svg = chartSvg(campaigns, title);
-  // System fonts (DejaVu/Liberation on Debian); without any, resvg draws the bars and skips the text.
+  // The font ships with the app (dejavu-fonts-ttf), so the labels render the
+  // same on any machine, with or without system fonts.
   const r = new Resvg(svg, {
-    font: { loadSystemFonts: true, defaultFontFamily: "DejaVu Sans" },
+    font: { loadSystemFonts: false, fontFiles: FONT_FILES, defaultFontFamily: "DejaVu Sans" },
     background: "#FFFFFF",
   });
   return r.render().asPng();
