@@ -29,6 +29,20 @@ export function escPlaceholders(text: string): string {
   return text.replace(/<(?![@#!]|https?:|mailto:)([^<>]*)>/g, "&lt;$1&gt;");
 }
 
+/** An instant with a time and a zone (`2026-11-02T07:04:40.409Z`); plain dates are not. */
+export const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * A time Slack shows in each reader's own zone ("Nov 2, 2026 at 7:04 AM",
+ * "Yesterday at …"); the fallback, which the shell prints, is UTC.
+ */
+export function slackDate(when: string | Date): string {
+  const d = when instanceof Date ? when : new Date(when);
+  if (Number.isNaN(d.getTime())) return esc(String(when));
+  const fallback = `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  return `<!date^${Math.floor(d.getTime() / 1000)}^{date_short_pretty} at {time}|${fallback}>`;
+}
+
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
@@ -135,6 +149,7 @@ export function finishBlocks(blocks: KnownBlock[]): KnownBlock[] {
 /** Slack mrkdwn to plain text: links, mentions and entities become readable. */
 export function mrkdwnToText(text: string): string {
   return text
+    .replace(/<!date\^[^|>]*\|([^>]*)>/g, "$1")
     .replace(/<([^>|]+)\|([^>]*)>/g, (_m, target: string, label: string) => {
       if (target.startsWith("@") || target.startsWith("!subteam^"))
         return label.startsWith("@") ? label : `@${label}`;

@@ -30,6 +30,7 @@ import {
   ArgumentError,
   bindArguments,
   type CommandContext,
+  type Preview,
   Registry,
   UserError,
 } from "./registry.ts";
@@ -257,10 +258,15 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     return { spec, raw, args: parsed.data, ctx: makeContext(actor, text, match.rest), text };
   };
 
-  const confirmationButtons = (c: Confirmation, verb: string) =>
+  const confirmationButtons = (c: Confirmation, button: Preview["confirm"]) =>
     actions([
-      { text: verb, actionId: ACTION.confirm, value: c.id, style: "danger" },
-      { text: "Cancel", actionId: ACTION.dismiss, value: c.id },
+      {
+        text: button?.text ?? "Confirm",
+        actionId: ACTION.confirm,
+        value: c.id,
+        style: button?.style ?? "danger",
+      },
+      { text: button?.dismiss ?? "Cancel", actionId: ACTION.dismiss, value: c.id },
     ]);
 
   const run = async (line: string, actor: Actor): Promise<Reply> => {
@@ -282,7 +288,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
           context(
             `Only ${who(actor)} can confirm. This request expires in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
           ),
-          confirmationButtons(c, "Confirm"),
+          confirmationButtons(c, preview.confirm),
         ];
         return scrub({
           visibility: "ephemeral",

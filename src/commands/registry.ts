@@ -47,6 +47,8 @@ export interface CommandContext {
 export interface Preview {
   text: string;
   blocks: KnownBlock[];
+  /** The confirm button: what it does, in a verb ("Send campaign"); default a red "Confirm". */
+  confirm?: { text: string; style: "primary" | "danger"; dismiss?: string };
 }
 
 export interface CommandSpec<A = Record<string, unknown>> {

@@ -4,7 +4,17 @@
 import type { KnownBlock } from "@slack/types";
 import type { ApiRecord, Page } from "../api/types.ts";
 import { maskSecret } from "../log.ts";
-import { actions, context, esc, fieldsSection, header, linesToSections, section } from "./blocks.ts";
+import {
+  actions,
+  context,
+  esc,
+  fieldsSection,
+  header,
+  ISO_INSTANT,
+  linesToSections,
+  section,
+  slackDate,
+} from "./blocks.ts";
 import { ACTION, type Reply } from "./types.ts";
 
 const SECRET_KEY = /(secret|token|password|api_?key$|^key$)/i;
@@ -38,31 +48,81 @@ export function pick(r: ApiRecord | undefined, ...keys: string[]): unknown {
   return undefined;
 }
 
+/** Labels users know these members by (the flags and options use the same words). */
+const LABELS: Record<string, string> = {
+  integrationId: "Channel",
+  channelId: "Channel",
+  conversationTagId: "Tag",
+  chatUserId: "Chat user",
+  waIdentified: "On WhatsApp",
+  bodyText: "Body",
+  footerText: "Footer",
+  headerText: "Header",
+  needHuman: "Needs a human",
+  hasUnreadMessages: "Unread messages",
+  unreadCount: "Unread",
+  memberCount: "Members",
+};
+
+const camelKey = (k: string) => k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+/** `createdAt` and `created_at` → `Created at` (sentence case, as Slack writes labels). */
 export const humanize = (key: string) =>
+  LABELS[camelKey(key)] ??
   key
     .replace(/([a-z])([A-Z])/g, "$1 $2")
     .replace(/_/g, " ")
+    .toLowerCase()
+    .replace(/\bid\b/g, "ID")
     .replace(/^./, (c) => c.toUpperCase());
 
-/** Label/value pairs of a record: `first` members in that order, then the other scalars. */
-export function recordPairs(r: ApiRecord, first: string[] = []): Array<[string, string]> {
-  const pairs: Array<[string, string]> = [];
-  const seen = new Set<string>();
-  const add = (key: string, value: unknown) => {
-    if (seen.has(key)) return;
-    seen.add(key);
-    if (value === undefined || value === null || value === "") return;
-    const text = SECRET_KEY.test(key) && typeof value === "string" ? maskSecret(value) : show(value);
-    if (text) pairs.push([humanize(key), esc(text)]);
-  };
-  for (const k of first) {
-    const camel = k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-    add(k, r[k] ?? r[camel]);
-    seen.add(camel);
+/** A member naming another record (`templateId: 3`): shown as `Template` `#3`. */
+const REF_KEY = /^(.+?)(Id|_id)$/;
+
+/** One value as mrkdwn: dates in the reader's time zone, yes/no, small objects as lines. */
+export function showValue(key: string, value: unknown): string {
+  if (SECRET_KEY.test(key) && typeof value === "string") return esc(maskSecret(value));
+  if (typeof value === "boolean") return value ? "Yes" : "No";
+  if (value instanceof Date || (typeof value === "string" && ISO_INSTANT.test(value)))
+    return slackDate(value);
+  if (typeof value === "number" && REF_KEY.test(key) && Number.isInteger(value)) return `#${value}`;
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    const lines = Object.entries(value)
+      .filter(([, v]) => v !== null && v !== undefined && v !== "")
+      .map(([k, v]) => `${esc(k)}: ${typeof v === "boolean" ? (v ? "yes" : "no") : esc(show(v, 200))}`);
+    return lines.join("\n");
   }
+  return esc(show(value));
+}
+
+/**
+ * Label/value pairs of a record: `first` members in that order, then the
+ * other scalars and small objects. The id is left out: every title names it.
+ */
+export function recordPairs(
+  r: ApiRecord,
+  first: string[] = [],
+  omit: string[] = [],
+): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  const seen = new Set<string>(["id", ...omit.map(camelKey)]);
+  // "Updated" says something only when it differs from "Created".
+  const created = pick(r, "created_at");
+  if (created !== undefined && String(created) === String(pick(r, "updated_at"))) seen.add("updatedAt");
+  const add = (key: string, value: unknown) => {
+    const camel = camelKey(key);
+    if (seen.has(key) || seen.has(camel)) return;
+    seen.add(key);
+    seen.add(camel);
+    if (value === undefined || value === null || value === "") return;
+    const text = showValue(key, value);
+    const ref = typeof value === "number" && !LABELS[camel] && REF_KEY.test(key);
+    if (text) pairs.push([humanize(ref ? key.replace(REF_KEY, "$1") : key), text]);
+  };
+  for (const k of first) add(k, r[k] ?? r[camelKey(k)]);
   for (const [k, v] of Object.entries(r)) {
     if (typeof v === "object" && v !== null && !(v instanceof Date)) {
-      // Small objects (custom fields, counts) are worth a line; big ones are not.
+      // Small objects (custom fields, examples) are worth a field; big ones are not.
       if (!Array.isArray(v) && Object.keys(v).length > 0 && Object.keys(v).length <= 10) add(k, v);
       continue;
     }
@@ -76,12 +136,16 @@ export function recordReply(
   r: ApiRecord,
   first: string[] = [],
   extra: KnownBlock[] = [],
+  omit: string[] = [],
 ): Reply {
-  const pairs = recordPairs(r, first);
+  // A record's name belongs in its header, once.
+  const name = typeof r.name === "string" && r.name.trim() ? r.name.trim() : "";
+  const shown = name && !title.includes(name) ? `${title} ${name}` : title;
+  const pairs = recordPairs(r, first, name ? [...omit, "name"] : omit);
   return {
     visibility: "ephemeral",
-    text: `${title}\n${pairs.map(([k, v]) => `${k}: ${v}`).join("\n")}`,
-    blocks: [header(title), ...fieldsSection(pairs), ...extra],
+    text: `${shown}\n${pairs.map(([k, v]) => `${k}: ${v}`).join("\n")}`,
+    blocks: [header(shown), ...fieldsSection(pairs), ...extra],
   };
 }
 
@@ -136,8 +200,9 @@ export function pageReply<T extends ApiRecord>(v: PageView<T>): Reply {
 /** `#12` in bold followed by the parts that are present, for one line of a list. */
 export function listLine(id: unknown, ...parts: unknown[]): string {
   const shown = parts
-    .map((p) => show(p, 200))
-    .filter(Boolean)
-    .map(esc);
+    .map((p) =>
+      p instanceof Date || (typeof p === "string" && ISO_INSTANT.test(p)) ? slackDate(p) : esc(show(p, 200)),
+    )
+    .filter(Boolean);
   return `*#${esc(show(id))}* ${shown.join(" · ")}`.trim();
 }

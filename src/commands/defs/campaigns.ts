@@ -76,7 +76,6 @@ async function campaignPreview(action: "send" | "cancel", id: number, ctx: Comma
     "?",
   );
   const pairs: Array<[string, string]> = [
-    ["Campaign", `#${id}${quoted(c)}`],
     ["Status", esc(show(pick(c, "status")))],
     [
       "Template",
@@ -91,7 +90,29 @@ async function campaignPreview(action: "send" | "cancel", id: number, ctx: Comma
   if (body) blocks.push(section(`>${esc(body).replace(/\n/g, "\n>")}`));
   if (action === "cancel")
     blocks.push(section("Cancelling stops what is still pending; messages already sent stay sent."));
-  return { text: `${title} Template: ${t ? show(t.name) : "—"}. Audience: ${audience}.`, blocks };
+  return {
+    text: `${title} Template: ${t ? show(t.name) : "—"}. Audience: ${audience}.`,
+    blocks,
+    confirm:
+      action === "send"
+        ? { text: "Send campaign", style: "primary" }
+        : { text: "Cancel campaign", style: "danger", dismiss: "Keep it" },
+  };
+}
+
+/** `16 total · 8 read · 3 delivered · 1 failed`: the counts that are not zero, biggest first. */
+function statsLine(stats: unknown): string {
+  if (!stats || typeof stats !== "object") return "";
+  const entries = Object.entries(stats as Record<string, unknown>).filter(
+    (e): e is [string, number] => typeof e[1] === "number",
+  );
+  const total = entries.find(([k]) => k === "total")?.[1];
+  const parts = entries
+    .filter(([k, n]) => k !== "total" && n > 0)
+    .sort((x, y) => y[1] - x[1])
+    .map(([k, n]) => `${n} ${esc(k)}`);
+  if (total === 0) return "none yet";
+  return [total !== undefined ? `${total} total` : "", ...parts].filter(Boolean).join(" · ");
 }
 
 export const CAMPAIGN_COMMANDS = [
@@ -139,16 +160,21 @@ export const CAMPAIGN_COMMANDS = [
     operations: ["getCampaign"],
     run: async (a, ctx) => {
       const c = await ctx.api.getCampaign(a.id);
-      const pairs = recordPairs(c, FIRST);
+      // The header names it; the counts read better as one line than as JSON.
+      const pairs = recordPairs(c, FIRST, ["name", "stats"]);
+      const stats = statsLine(pick(c, "stats"));
+      if (stats) pairs.splice(Math.min(pairs.length, 1), 0, ["Recipients", stats]);
       const title = `Campaign #${a.id}${quoted(c)}`;
+      const status = pick(c, "status");
+      const buttons = [{ text: "Recipients", actionId: ACTION.run, value: `campaign ${a.id} recipients` }];
+      if (status === "draft" || status === "scheduled")
+        buttons.push({ text: "Send…", actionId: ACTION.run, value: `campaign ${a.id} send` });
+      if (status === "running" || status === "paused" || status === "scheduled")
+        buttons.push({ text: "Cancel…", actionId: ACTION.run, value: `campaign ${a.id} cancel` });
       return {
         visibility: "ephemeral",
         text: `${title}\n${pairs.map(([k, v]) => `${k}: ${v}`).join("\n")}`,
-        blocks: [
-          header(title.replace(/[“”]/g, "")),
-          ...fieldsSection(pairs),
-          actions([{ text: "Recipients", actionId: ACTION.run, value: `campaign ${a.id} recipients` }]),
-        ],
+        blocks: [header(title.replace(/[“”]/g, "")), ...fieldsSection(pairs), actions(buttons)],
       };
     },
   }),

@@ -21,7 +21,10 @@ export const pageLine =
 /** A change others should know of: in the channel, naming who did it. */
 export function announce(ctx: CommandContext, text: string, record?: ApiRecord, first: string[] = []): Reply {
   const blocks: KnownBlock[] = [section(`${text} (by ${ctx.who})`)];
-  if (record) blocks.push(...fieldsSection(recordPairs(record, first)));
+  // The message's own time says when, and its text names the record: neither is repeated.
+  const name = show(pick(record, "name") ?? "");
+  const omit = ["createdAt", "updatedAt", ...(name && text.includes(esc(name)) ? ["name"] : [])];
+  if (record) blocks.push(...fieldsSection(recordPairs(record, first, omit)));
   return { visibility: "in_channel", text: `${text} (by ${ctx.who})`, blocks };
 }
 
@@ -39,6 +42,7 @@ export function deletePreview(noun: string, id: number, record: ApiRecord, first
   return {
     text: title,
     blocks: [header(title), ...fieldsSection(recordPairs(record, first))],
+    confirm: { text: `Delete ${noun}`, style: "danger" },
   };
 }
 

@@ -87,7 +87,11 @@ export const CONTACT_COMMANDS = [
     topic: "contacts",
     noun: "contact",
     operations: ["getContact"],
-    run: async (a, ctx) => recordReply(`Contact #${a.id}`, await ctx.api.getContact(a.id), FIRST),
+    run: async (a, ctx) => {
+      const c = await ctx.api.getContact(a.id);
+      const name = fullName(c);
+      return recordReply(`Contact #${a.id}${name ? ` ${name}` : ""}`, c, FIRST);
+    },
   }),
   defineCommand({
     id: "contact.add",

@@ -169,6 +169,7 @@ export const GROUP_COMMANDS = [
             `Contacts: ${a.contacts.map((c) => `#${esc(c)}`).join(", ")} (the contacts themselves are kept)`,
           ),
         ],
+        confirm: { text: "Remove from group", style: "danger" },
       };
     },
     run: async (a, ctx) => {

@@ -1,5 +1,6 @@
+import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
-import { context, esc, fieldsSection, header, linesToSections, section } from "../blocks.ts";
+import { context, esc, fieldsSection, header, section } from "../blocks.ts";
 import { type AnySpec, defineCommand, type Registry } from "../registry.ts";
 import { pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";
@@ -18,41 +19,51 @@ export const TOPICS: Record<string, string> = {
   help: "This help",
 };
 
-const usageLine = (c: AnySpec) => `\`/sb ${esc(c.usage)}\` — ${esc(c.summary)}`;
+/** The command's words without its options: `campaign <id> send`. */
+const shortForm = (c: AnySpec) => {
+  const positionals = c.usage.slice(c.words.join(" ").length).match(/^(\s+<[^>]+>)*/)?.[0] ?? "";
+  return `${c.words.join(" ")}${positionals}`;
+};
 
+/** One short section per topic; the options and examples are one `help <topic>` away. */
 function overview(registry: Registry): Reply {
+  const blocks: KnownBlock[] = [header("Switchboard commands")];
   const lines: string[] = [];
   for (const topic of Object.keys(TOPICS)) {
     const cmds = registry.visible().filter((c) => c.topic === topic);
-    if (!cmds.length) continue;
-    lines.push(`*${topic}* — ${esc(TOPICS[topic])}`);
-    for (const c of cmds) lines.push(`    ${usageLine(c)}`);
+    if (!cmds.length || topic === "help") continue;
+    const line = `*${topic[0]!.toUpperCase()}${topic.slice(1)}* — ${esc(TOPICS[topic])}\n${cmds
+      .map((c) => `\`${esc(shortForm(c))}\``)
+      .join("  ")}`;
+    lines.push(line);
+    blocks.push(section(line));
   }
+  blocks.push(
+    context(
+      "`/sb help &lt;topic&gt;` (for example `/sb help campaigns`) or `/sb help &lt;command&gt;` shows the options and an example. Options are written `key=value`; quote text with spaces.",
+    ),
+  );
   return {
     visibility: "ephemeral",
-    text: "Switchboard commands: /sb help <topic> for details",
-    blocks: [
-      header("Switchboard commands"),
-      ...linesToSections(lines),
-      context(
-        "`/sb help <topic>` or `/sb help <command>` shows details and examples. Options are written `key=value`; quote text with spaces.",
-      ),
-    ],
+    text: `Switchboard commands: /sb help <topic> for details\n${lines.join("\n")}`,
+    blocks,
   };
 }
 
 function details(title: string, cmds: AnySpec[]): Reply {
   const lines = cmds.map((c) => {
-    const opts = Object.entries(c.options ?? {}).map(([k, d]) => `\`${k}=\` ${esc(d)}`);
-    const flags = Object.entries(c.flags ?? {}).map(([k, d]) => `\`${k}\` ${esc(d)}`);
+    // One option per line: a list reads faster than a paragraph of `a=` …; `b=` ….
+    const opts = [
+      ...Object.entries(c.options ?? {}).map(([k, d]) => `• \`${k}=\` ${esc(d)}`),
+      ...Object.entries(c.flags ?? {}).map(([k, d]) => `• \`${k}\` ${esc(d)}`),
+      ...(c.extraOptions ? [`• \`&lt;key&gt;=&lt;value&gt;\` ${esc(c.extraOptions)}`] : []),
+    ];
     const parts = [
-      usageLine(c),
+      `*${esc(c.summary)}*${c.preview && !/confirm/.test(c.summary) ? " _(asks for confirmation first)_" : ""}`,
+      `\`/sb ${esc(c.usage)}\``,
       c.help ? esc(c.help) : "",
-      opts.length ? `Options: ${opts.join("; ")}` : "",
-      flags.length ? `Flags: ${flags.join("; ")}` : "",
-      c.extraOptions ? `Also: \`<key>=<value>\` ${esc(c.extraOptions)}` : "",
+      ...opts,
       `Example: \`/sb ${esc(c.example)}\``,
-      c.preview ? "_Asks for confirmation first._" : "",
     ];
     return parts.filter(Boolean).join("\n");
   });

@@ -5,7 +5,7 @@ import { sendModal } from "../../slack/modals/send.ts";
 import { idArg, limitArg, optionalId, pageArg, takeRecipient, yesNo } from "../args.ts";
 import { esc } from "../blocks.ts";
 import { defineCommand, UserError } from "../registry.ts";
-import { listLine, pageReply, pick, recordReply } from "../render.ts";
+import { listLine, pageReply, pick, recordReply, show } from "../render.ts";
 import { checkBody } from "./check.ts";
 import { announce, pageLine, resolveChannel } from "./common.ts";
 
@@ -173,15 +173,19 @@ export const MESSAGE_COMMANDS = [
         plural: "messages",
         page,
         pageLine: pageLine(ctx),
-        line: (m) =>
-          listLine(
+        // Who/when/status on one line, the message itself quoted under it, as a chat reads.
+        line: (m) => {
+          const type = pick(m, "type");
+          const head = listLine(
             m.id,
             pick(m, "created_at", "createdAt", "timestamp"),
             pick(m, "direction", "sender", "from"),
-            pick(m, "type"),
+            type === "text" ? "" : type,
             pick(m, "status"),
-            pick(m, "text", "body", "content"),
-          ),
+          );
+          const body = show(pick(m, "text", "body", "content", "caption") ?? "", 500);
+          return body ? `${head}\n>${esc(body).replace(/\n/g, "\n>")}` : head;
+        },
       });
     },
   }),

@@ -199,6 +199,7 @@ const deleteSpec = defineCommand({
           ["Made by", row.createdBy === "shell" ? "the shell" : `<@${row.createdBy}>`],
         ]),
       ],
+      confirm: { text: "Delete schedule", style: "danger" },
     };
   },
   run: async (a, ctx) => {

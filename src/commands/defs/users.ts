@@ -101,7 +101,17 @@ export const USER_COMMANDS = [
     topic: "users",
     noun: "chat user",
     operations: ["getChatUser"],
-    run: async (a, ctx) => recordReply(`Chat user #${a.id}`, await ctx.api.getChatUser(a.id), FIRST),
+    run: async (a, ctx) =>
+      recordReply(
+        `Chat user #${a.id}`,
+        await ctx.api.getChatUser(a.id),
+        FIRST,
+        [],
+        [
+          // "Unread: 3" says it already.
+          "hasUnreadMessages",
+        ],
+      ),
   }),
   defineCommand({
     id: "user.edit",

@@ -72,7 +72,8 @@ export const textInput = (
   ...(o.initial ? { initial_value: o.initial } : {}),
   ...(o.placeholder ? { placeholder: plain(o.placeholder, VIEW_LIMITS.placeholder) } : {}),
   ...(o.multiline ? { multiline: true } : {}),
-  ...(o.max ? { max_length: o.max } : {}),
+  // Slack refuses the whole view when max_length exceeds 3000.
+  ...(o.max ? { max_length: Math.min(o.max, 3000) } : {}),
   ...(o.live ? { dispatch_action_config: { trigger_actions_on: ["on_character_entered"] } } : {}),
 });
 
