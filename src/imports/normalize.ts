@@ -56,7 +56,11 @@ export const columnMappingSchema = z.strictObject({
   fields: z.record(z.string(), columnIndex),
 });
 
-const BATCH_ROWS = 1000;
+// Small batches (about 3 KB of CSV): the rows of a batch stay alive until it
+// is written, and survivors make V8 grow its young generation (see source.ts).
+// 1000-row batches took a 1,000,000-row import's peak from 207 MB to 258 MB.
+const BATCH_ROWS = 50;
+const CHUNK_BYTES = 16 * 1024;
 const abandoned = () => new Error("the normalized CSV was not read to its end");
 const PROGRESS_EVERY = 10_000;
 
@@ -146,7 +150,7 @@ export function normalizedCsv(
   }
 
   return {
-    body: Readable.from(guarded(), { objectMode: false }),
+    body: Readable.from(guarded(), { objectMode: false, highWaterMark: CHUNK_BYTES }),
     done,
     sourceRowOf: (row) => (row >= 2 && row - 2 < written ? rowMap[row - 2] : undefined),
   };
