@@ -69,10 +69,12 @@ function runInChild(file: string, out: string): Promise<{ code: number | null; s
   });
 }
 
-const number = (n: number) =>
-  Number.isInteger(n)
-    ? n.toLocaleString("en-US")
-    : n.toLocaleString("en-US", { maximumSignificantDigits: 4 });
+const number = (n: number | undefined) =>
+  n === undefined || !Number.isFinite(n)
+    ? "—"
+    : Number.isInteger(n)
+      ? n.toLocaleString("en-US")
+      : n.toLocaleString("en-US", { maximumSignificantDigits: 4 });
 
 export function markdownTable(results: ModuleResult[]): string {
   const lines = [
@@ -131,12 +133,13 @@ async function main(argv: string[]): Promise<number> {
     await rm(dir, { recursive: true, force: true });
   }
 
+  // The rows first, so a formatting problem cannot lose a long run's figures.
+  if (jsonOut) await writeFile(jsonOut, JSON.stringify(results, null, 2));
   console.log(`\n${markdownTable(results)}\n`);
   console.log(
     `Node ${process.version}, ${process.platform}/${process.arch}; ` +
       results.map((r) => `${r.module} ${r.seconds} s`).join(", "),
   );
-  if (jsonOut) await writeFile(jsonOut, JSON.stringify(results, null, 2));
   return results.some((r) => r.error) ? 1 : 0;
 }
 

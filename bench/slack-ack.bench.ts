@@ -14,12 +14,7 @@ import { openDb } from "../src/store/db.ts";
 import { FakeSlack } from "../test/fakes/slack.ts";
 import { SlackRequests } from "../test/fakes/slack-requests.ts";
 
-export interface BenchRow {
-  name: string;
-  figure: number;
-  unit: string;
-  baseline?: number;
-}
+import { type BenchRow, peakRssMb } from "./run.ts";
 
 const SECRET = "bench-signing-secret";
 const RATE = 50;
@@ -122,7 +117,9 @@ export async function run(seconds = Number(process.env.BENCH_SLACK_SECONDS ?? 10
     await fake.waitFor(() => fake.responses.length >= expected, 60_000, "all answers").catch(() => {});
     const answered = fake.responses.filter((r) => r.status === 200).length;
     const label = `/sb help, ${RATE}/s for ${seconds}s`;
-    return [
+    // One process runs both apps, so the peak is theirs together.
+    const peak = peakRssMb();
+    const rows: Omit<BenchRow, "peakRssMb">[] = [
       { name: `slash ack p50 (${label})`, figure: round(s.p50), unit: "ms", baseline: round(b.p50) },
       { name: `slash ack p99 (${label})`, figure: round(s.p99), unit: "ms", baseline: round(b.p99) },
       { name: `slash ack max (${label})`, figure: round(s.max), unit: "ms", baseline: round(b.max) },
@@ -134,6 +131,7 @@ export async function run(seconds = Number(process.env.BENCH_SLACK_SECONDS ?? 10
         baseline: expected,
       },
     ];
+    return rows.map((r) => ({ ...r, peakRssMb: peak }));
   } finally {
     await bare.stop();
     await slack.stop();
