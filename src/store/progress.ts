@@ -31,6 +31,15 @@ create table progress.tracked (
 create index tracked_live on progress.tracked (next_poll_at) where state = 'live'
 `,
     },
+    {
+      // One process polls and updates a message at a time (two bots on one
+      // PostgreSQL): it holds the lease, renewed on each poll; when it dies
+      // the lease runs out and another process takes the message over.
+      id: "002_lease",
+      sql: `
+alter table progress.tracked add column lease_owner text, add column lease_until timestamptz
+`,
+    },
   ],
 };
 
@@ -51,6 +60,15 @@ export interface Tracked {
   /** Polls in a row that failed (API down): they space the next poll out. */
   failures: number;
   createdAt: Date;
+  /** The process polling this message, while `leaseUntil` is ahead. */
+  leaseOwner: string | null;
+  leaseUntil: Date | null;
+}
+
+/** The lease a poll writes back: kept by `worker` until `until` while the message stays live. */
+export interface Lease {
+  worker: string;
+  until: Date;
 }
 
 type Row = Record<string, unknown>;
@@ -70,6 +88,8 @@ const toTracked = (r: Row): Tracked => ({
   nextPollAt: date(r.next_poll_at),
   failures: Number(r.failures ?? 0),
   createdAt: date(r.created_at),
+  leaseOwner: r.lease_owner === null || r.lease_owner === undefined ? null : String(r.lease_owner),
+  leaseUntil: r.lease_until ? date(r.lease_until) : null,
 });
 
 export class ProgressStore {
@@ -103,7 +123,38 @@ export class ProgressStore {
     return rows.map(toTracked);
   }
 
-  /** After a poll: what was shown, and when to look again. */
+  /**
+   * Takes the lease of a campaign's live messages whose poll is due and that no
+   * other process holds (or whose lease ran out), in one statement: of two
+   * processes asking at once, one gets each message. Returns the messages
+   * taken, as they are now; empty when none is due or another process has them.
+   */
+  async claimDue(campaignId: number, worker: string, now: Date, until: Date): Promise<Tracked[]> {
+    const { rows } = await this.db.query<Row>(
+      `update progress.tracked set lease_owner = $2, lease_until = $4
+       where campaign_id = $1 and state = 'live' and next_poll_at <= $3
+         and (lease_owner = $2 or lease_owner is null or lease_until is null or lease_until < $3)
+       returning *`,
+      [campaignId, worker, now, until],
+    );
+    return rows.map(toTracked).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  }
+
+  /** Lets go of every lease `worker` holds (a clean stop): another process may poll at once. */
+  async release(worker: string): Promise<number> {
+    const { rowCount } = await this.db.query(
+      "update progress.tracked set lease_owner = null, lease_until = null where lease_owner = $1",
+      [worker],
+    );
+    return rowCount;
+  }
+
+  /**
+   * After a poll: what was shown, and when to look again. With `lease`, only
+   * written while that worker still holds the message (false otherwise: another
+   * process took it over), and the lease is renewed, or let go once the message
+   * stops being live.
+   */
   async polled(
     t: Pick<Tracked, "channel" | "ts">,
     p: {
@@ -114,9 +165,10 @@ export class ProgressStore {
       failures: number;
       state?: TrackedState;
       now: Date;
+      lease?: Lease;
     },
-  ): Promise<void> {
-    await this.db.query(
+  ): Promise<boolean> {
+    const { rowCount } = await this.db.query(
       `update progress.tracked set
          last_status = coalesce($3, last_status),
          last_counts = coalesce($4::jsonb, last_counts),
@@ -124,8 +176,12 @@ export class ProgressStore {
          next_poll_at = $6,
          failures = $7,
          state = coalesce($8, state),
-         finished_at = case when coalesce($8, state) <> 'live' then $9 else finished_at end
-       where channel = $1 and ts = $2`,
+         finished_at = case when coalesce($8, state) <> 'live' then $9 else finished_at end,
+         lease_owner = case when $10::text is null then lease_owner
+                            when coalesce($8, state) = 'live' then $10 end,
+         lease_until = case when $10::text is null then lease_until
+                            when coalesce($8, state) = 'live' then $11::timestamptz end
+       where channel = $1 and ts = $2 and ($10::text is null or lease_owner = $10)`,
       [
         t.channel,
         t.ts,
@@ -136,7 +192,10 @@ export class ProgressStore {
         p.failures,
         p.state ?? null,
         p.now,
+        p.lease?.worker ?? null,
+        p.lease?.until ?? null,
       ],
     );
+    return rowCount > 0;
   }
 }

@@ -10,6 +10,12 @@
 // Slack: chat.update at most once per message every `minUpdateMs`, and only
 // when the figures changed. Tracked messages live in the store (schema
 // `progress`), so a restart resumes them.
+// Two processes on one database: each message is polled by the process that
+// holds its lease (claimed atomically before a poll, renewed by each poll
+// until the next one is due plus `leaseMs`); a stopped process lets go of its
+// leases, a dead one's run out and another process takes the messages over.
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import type { KnownBlock } from "@slack/types";
 import { NotFoundError } from "../../api/errors.ts";
 import type { MessagingApi } from "../../api/types.ts";
@@ -17,7 +23,7 @@ import type { Clock } from "../../reports/scheduler.ts";
 import { type CampaignSummary, STATUSES, summarizeCampaign } from "../../reports/summary.ts";
 import type { Db } from "../../store/db.ts";
 import { migrate } from "../../store/migrate.ts";
-import { PROGRESS_MIGRATIONS, ProgressStore, type Tracked } from "../../store/progress.ts";
+import { type Lease, PROGRESS_MIGRATIONS, ProgressStore, type Tracked } from "../../store/progress.ts";
 import { FINAL_STATUSES, goneMessage, progressMessage } from "./render.ts";
 
 /** Reads one poll of a campaign costs: GET /campaigns/{id} + 7 status totals. */
@@ -58,6 +64,10 @@ export interface ProgressOptions {
   minUpdateMs?: number;
   /** A campaign still not finished after this long stops being followed (default 24 h). */
   maxAgeMs?: number;
+  /** Name of this process in leases; defaults to host:pid:random. */
+  workerId?: string;
+  /** How long a lease outlives the poll it was due for (default 30 s): a dead process's messages wait that long. */
+  leaseMs?: number;
   logger?: ProgressLogger;
 }
 
@@ -75,7 +85,9 @@ const sameCounts = (a: CampaignSummary["counts"] | null, b: CampaignSummary["cou
 
 export class ProgressTracker {
   readonly store: ProgressStore;
+  readonly workerId: string;
   private readonly clock: Clock;
+  private readonly leaseMs: number;
   private readonly basePollMs: number;
   private readonly minUpdateMs: number;
   private readonly maxAgeMs: number;
@@ -90,6 +102,8 @@ export class ProgressTracker {
     this.basePollMs = opts.basePollMs ?? 5_000;
     this.minUpdateMs = opts.minUpdateMs ?? 3_000;
     this.maxAgeMs = opts.maxAgeMs ?? 24 * 3_600_000;
+    this.workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+    this.leaseMs = opts.leaseMs ?? 30_000;
     this.log = opts.logger ?? silent;
   }
 
@@ -110,7 +124,22 @@ export class ProgressTracker {
     this.wake();
   }
 
-  /** One pass: every message whose poll is due is polled (one summary per campaign) and updated. */
+  /** The lease a poll renews: held until the next poll is due, plus leaseMs. */
+  private lease(nextPollAt: Date): Lease {
+    return { worker: this.workerId, until: new Date(nextPollAt.getTime() + this.leaseMs) };
+  }
+
+  /** Held by another process whose lease has not run out: not ours to poll. */
+  private heldElsewhere(t: Tracked, now: Date): boolean {
+    return (
+      t.leaseOwner !== null && t.leaseOwner !== this.workerId && t.leaseUntil !== null && t.leaseUntil >= now
+    );
+  }
+
+  /**
+   * One pass: every message whose poll is due and that this process holds or
+   * can claim is polled (one summary per campaign) and updated.
+   */
   step(): Promise<StepResult> {
     // Passes never overlap: a timer pass and a test's manual pass wait for each other.
     const run = (this.stepping ?? Promise.resolve({ polled: 0, updated: 0 })).then(
@@ -126,14 +155,22 @@ export class ProgressTracker {
     const live = await this.store.live();
     const campaigns = new Set(live.map((t) => t.campaignId)).size;
     const every = this.pollIntervalMs(campaigns);
-    const due = new Map<number, Tracked[]>();
+    const due = new Set<number>();
     for (const t of live) {
-      if (t.nextPollAt > now) continue;
-      due.set(t.campaignId, [...(due.get(t.campaignId) ?? []), t]);
+      if (t.nextPollAt <= now && !this.heldElsewhere(t, now)) due.add(t.campaignId);
     }
     const result: StepResult = { polled: 0, updated: 0 };
     // One campaign after another: a long list must not queue ahead of people's commands.
-    for (const [campaignId, rows] of due) {
+    for (const campaignId of due) {
+      // The claim decides (another process may have polled since live() was read); its rows are fresh.
+      const claimedAt = this.clock.now();
+      const rows = await this.store.claimDue(
+        campaignId,
+        this.workerId,
+        claimedAt,
+        new Date(claimedAt.getTime() + this.leaseMs),
+      );
+      if (rows.length === 0) continue;
       let summary: CampaignSummary;
       try {
         summary = await summarizeCampaign(this.opts.client, campaignId, { lane: "background" });
@@ -141,9 +178,14 @@ export class ProgressTracker {
       } catch (err) {
         if (err instanceof NotFoundError) {
           for (const t of rows) {
-            if (await this.apply(t, goneMessage(this.view(t, now), "it no longer exists."), now))
-              result.updated++;
-            await this.store.polled(t, { nextPollAt: now, failures: 0, state: "gone", now });
+            if (await this.apply(t, goneMessage(this.view(t, now), "it no longer exists."))) result.updated++;
+            await this.store.polled(t, {
+              nextPollAt: now,
+              failures: 0,
+              state: "gone",
+              now,
+              lease: this.lease(now),
+            });
           }
           continue;
         }
@@ -151,7 +193,8 @@ export class ProgressTracker {
         for (const t of rows) {
           const failures = t.failures + 1;
           const wait = every * 2 ** Math.min(failures, 5);
-          await this.store.polled(t, { nextPollAt: new Date(now.getTime() + wait), failures, now });
+          const nextPollAt = new Date(now.getTime() + wait);
+          await this.store.polled(t, { nextPollAt, failures, now, lease: this.lease(nextPollAt) });
         }
         this.log.warn(
           { campaignId, err: (err as Error).message },
@@ -177,14 +220,15 @@ export class ProgressTracker {
     const changed = t.lastStatus !== s.status || !sameCounts(t.lastCounts, s.counts);
     const next = new Date(now.getTime() + every);
     if (!changed && !final && !expired) {
-      await this.store.polled(t, { nextPollAt: next, failures: 0, now });
+      await this.store.polled(t, { nextPollAt: next, failures: 0, now, lease: this.lease(next) });
       return false;
     }
     const sinceUpdate = t.lastUpdateAt ? now.getTime() - t.lastUpdateAt.getTime() : Number.POSITIVE_INFINITY;
     if (sinceUpdate < this.minUpdateMs) {
       // Too soon for Slack: the figures wait (the final ones are never dropped, only delayed).
       const later = new Date(now.getTime() + Math.max(this.minUpdateMs - sinceUpdate, 1));
-      await this.store.polled(t, { nextPollAt: final ? later : next, failures: 0, now });
+      const nextPollAt = final ? later : next;
+      await this.store.polled(t, { nextPollAt, failures: 0, now, lease: this.lease(nextPollAt) });
       return false;
     }
     const message = progressMessage(s, {
@@ -193,28 +237,36 @@ export class ProgressTracker {
         ? `Stopped updating after ${Math.round(this.maxAgeMs / 3_600_000)} h; \`/sb report now ${t.campaignId}\` gives the latest figures.`
         : undefined,
     });
-    const ok = await this.apply(t, message, now);
+    const ok = await this.apply(t, message);
     if (ok === undefined) {
-      await this.store.polled(t, { nextPollAt: next, failures: t.failures + 1, now });
+      await this.store.polled(t, {
+        nextPollAt: next,
+        failures: t.failures + 1,
+        now,
+        lease: this.lease(next),
+      });
       return false;
     }
     await this.store.polled(t, {
       status: s.status,
       counts: s.counts,
-      updatedAt: now,
+      updatedAt: ok ? now : undefined,
       nextPollAt: next,
       failures: 0,
       state: !ok ? "gone" : final || expired ? "done" : "live",
       now,
+      lease: this.lease(next),
     });
     return ok;
   }
 
-  /** chat.update; true when done, false when the message is gone for good, undefined to try again later. */
+  /**
+   * chat.update; true when done, false when the message is gone for good
+   * (the caller records it), undefined to try again later.
+   */
   private async apply(
     t: Tracked,
     message: { text: string; blocks: KnownBlock[] },
-    now: Date,
   ): Promise<boolean | undefined> {
     try {
       await this.opts.update(t.channel, t.ts, message);
@@ -223,7 +275,6 @@ export class ProgressTracker {
       const code = slackCode(err);
       if (code && GONE_ERRORS.has(code)) {
         this.log.info({ channel: t.channel, code }, "campaign progress message can no longer be updated");
-        await this.store.polled(t, { nextPollAt: now, failures: 0, state: "gone", now });
         return false;
       }
       this.log.warn(
@@ -241,11 +292,15 @@ export class ProgressTracker {
     this.arm(0);
   }
 
+  /** Stops polling and lets go of this process's leases, so another process takes over at once. */
   async stop(): Promise<void> {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     await this.stepping?.catch(() => {});
+    await this.store.release(this.workerId).catch((err) => {
+      this.log.warn({ err: (err as Error).message }, "could not release campaign progress leases");
+    });
   }
 
   /** A new message to follow: poll now rather than at the next tick. */
@@ -268,9 +323,17 @@ export class ProgressTracker {
     }
     if (!this.running || this.timer) return;
     const live = await this.store.live().catch(() => []);
-    const soonest = live[0]?.nextPollAt;
+    const now = this.clock.now();
+    // A message another process holds is due for us only once its lease runs out.
+    const soonest = Math.min(
+      ...live.map((t) =>
+        this.heldElsewhere(t, now)
+          ? Math.max(t.nextPollAt.getTime(), (t.leaseUntil as Date).getTime())
+          : t.nextPollAt.getTime(),
+      ),
+    );
     // Nothing to follow: sleep until track() wakes us.
-    if (!soonest) return;
-    this.arm(Math.max(250, soonest.getTime() - this.clock.now().getTime()));
+    if (!Number.isFinite(soonest)) return;
+    this.arm(Math.max(250, soonest - now.getTime()));
   }
 }
