@@ -54,12 +54,13 @@ export interface RenderOptions {
   chart?: ReportFile;
 }
 
-const num = (n: number) => n.toLocaleString("en-US");
-const pct = (r: number | null) => (r === null ? "–" : `${(r * 100).toFixed(1)}%`);
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
+// Shared with the live progress message (src/slack/progress/render.ts).
+export const num = (n: number) => n.toLocaleString("en-US");
+export const pct = (r: number | null) => (r === null ? "–" : `${(r * 100).toFixed(1)}%`);
+export const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+export const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 
-const STATUS_ICON: Record<string, string> = {
+export const STATUS_ICON: Record<string, string> = {
   running: ":large_green_circle:",
   completed: ":white_check_mark:",
   failed: ":red_circle:",

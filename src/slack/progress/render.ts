@@ -4,25 +4,10 @@
 // the campaign is completed, failed or cancelled: the final figures.
 import type { KnownBlock } from "@slack/types";
 import { ACTION } from "../../commands/types.ts";
-import { bar, statusLines } from "../../reports/render.ts";
+import { bar, clip, esc, STATUS_ICON as ICON, num, pct, statusLines } from "../../reports/render.ts";
 import type { CampaignSummary } from "../../reports/summary.ts";
 
 export const FINAL_STATUSES = new Set(["completed", "failed", "cancelled"]);
-
-const num = (n: number) => n.toLocaleString("en-US");
-const pct = (r: number | null) => (r === null ? "–" : `${(r * 100).toFixed(1)}%`);
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
-
-const ICON: Record<string, string> = {
-  running: ":large_green_circle:",
-  completed: ":white_check_mark:",
-  failed: ":red_circle:",
-  cancelled: ":no_entry_sign:",
-  paused: ":double_vertical_bar:",
-  scheduled: ":calendar:",
-  draft: ":memo:",
-};
 
 /** Slack shows this in each reader's own time zone. */
 const slackTime = (at: Date) =>
