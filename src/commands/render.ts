@@ -96,6 +96,13 @@ export function showValue(key: string, value: unknown): string {
 }
 
 /**
+ * What a reference member's `#id` is followed by, by member (camelCase):
+ * `{ templateId: "order_update (en)" }` shows `Template` `#3 order_update (en)`.
+ * Plain text; escaped here.
+ */
+export type RefNames = Record<string, string | undefined>;
+
+/**
  * Label/value pairs of a record: `first` members in that order, then the
  * other scalars and small objects. The id is left out: every title names it.
  */
@@ -103,6 +110,7 @@ export function recordPairs(
   r: ApiRecord,
   first: string[] = [],
   omit: string[] = [],
+  names: RefNames = {},
 ): Array<[string, string]> {
   const pairs: Array<[string, string]> = [];
   const seen = new Set<string>(["id", ...omit.map(camelKey)]);
@@ -115,9 +123,10 @@ export function recordPairs(
     seen.add(key);
     seen.add(camel);
     if (value === undefined || value === null || value === "") return;
-    const text = showValue(key, value);
-    const ref = typeof value === "number" && !LABELS[camel] && REF_KEY.test(key);
-    if (text) pairs.push([humanize(ref ? key.replace(REF_KEY, "$1") : key), text]);
+    const ref = typeof value === "number" && REF_KEY.test(key);
+    const named = ref ? names[camel] : undefined;
+    const text = named ? `${showValue(key, value)} ${esc(named)}` : showValue(key, value);
+    if (text) pairs.push([humanize(ref && !LABELS[camel] ? key.replace(REF_KEY, "$1") : key), text]);
   };
   for (const k of first) add(k, r[k] ?? r[camelKey(k)]);
   for (const [k, v] of Object.entries(r)) {
@@ -137,11 +146,12 @@ export function recordReply(
   first: string[] = [],
   extra: KnownBlock[] = [],
   omit: string[] = [],
+  names: RefNames = {},
 ): Reply {
   // A record's name belongs in its header, once.
   const name = typeof r.name === "string" && r.name.trim() ? r.name.trim() : "";
   const shown = name && !title.includes(name) ? `${title} ${name}` : title;
-  const pairs = recordPairs(r, first, name ? [...omit, "name"] : omit);
+  const pairs = recordPairs(r, first, name ? [...omit, "name"] : omit, names);
   return {
     visibility: "ephemeral",
     text: `${shown}\n${pairs.map(([k, v]) => `${k}: ${v}`).join("\n")}`,

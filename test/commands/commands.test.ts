@@ -1,11 +1,14 @@
 // Every command form through the core, the real client and the sandbox.
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { MessagingClient } from "../../src/api/client.ts";
 import { blocksToText } from "../../src/commands/blocks.ts";
 import { ACTION } from "../../src/commands/types.ts";
-import { all, SHELL, SLACK_USER, useHarness } from "./helpers.ts";
+import { all, expectSlackValid, SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
 const text = (r: { blocks: never[] | unknown[]; text: string }) => blocksToText(r.blocks as never) || r.text;
@@ -283,5 +286,83 @@ describe("write commands", () => {
     expect((await h().run("template new")).modal?.type).toBe("modal");
     expect((await h().run("campaign new", SHELL)).text).toMatch(/campaign add/);
     expect((await h().run("template new", SHELL)).text).toMatch(/template add/);
+  });
+});
+
+describe("related records and custom fields by name", () => {
+  it("campaign <id> names its template and tag, in three requests", async () => {
+    const before = h().forwarder.requests.length;
+    const r = await h().run("campaign 1");
+    const shown = text(r);
+    expect(shown).toMatch(/Template\W+#\d+ spring_sale \(es\)/);
+    expect(shown).toMatch(/Tag\W+#\d+ \S+/);
+    expect(shown).toMatch(/Channel\W+#1 \(default\)/);
+    const seen = h()
+      .forwarder.requests.slice(before)
+      .map((q) => q.replace(/\?.*$/, ""));
+    expect(seen.sort()).toEqual(
+      [
+        "GET /v1/campaigns/1",
+        expect.stringMatching(/^GET \/v1\/tags\/\d+$/),
+        expect.stringMatching(/^GET \/v1\/templates\/\d+$/),
+      ].sort(),
+    );
+  });
+
+  it("campaigns names each row's template with one read of the templates, not one per row", async () => {
+    const before = h().forwarder.requests.length;
+    const r = await h().run("campaigns");
+    expect(text(r)).toMatch(/Spring sale 2026 · completed · template #\d+ spring_sale \(es\)/);
+    const seen = h()
+      .forwarder.requests.slice(before)
+      .map((q) => q.replace(/\?.*$/, ""));
+    expect(seen.sort()).toEqual(["GET /v1/campaigns", "GET /v1/templates"]);
+  });
+
+  it("contact <id> shows custom fields by their labels", async () => {
+    const shown = text(await h().run("contact 1"));
+    expect(shown).toMatch(/Loyalty tier: gold/);
+    expect(shown).toMatch(/VIP: yes/);
+    expect(shown).not.toMatch(/loyalty_tier|vip:/);
+  });
+
+  it("when the extra reads fail, the answer still comes, with bare ids and keys", async () => {
+    // A proxy that refuses the name reads (tags, templates, field definitions) and passes the rest.
+    const refuse = /^\/v1\/(tags|templates|contact-fields)/;
+    const upstream = h().forwarder.url;
+    const server = createServer(async (req, res) => {
+      if (refuse.test(req.url ?? "")) {
+        res.writeHead(503, { "content-type": "application/json" });
+        res.end('{"message":"unavailable"}');
+        return;
+      }
+      const r = await fetch(`${upstream}${req.url}`, {
+        method: req.method,
+        headers: { "x-api-key": String(req.headers["x-api-key"]) },
+      });
+      res.writeHead(r.status, { "content-type": r.headers.get("content-type") ?? "application/json" });
+      res.end(Buffer.from(await r.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const client = new MessagingClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      apiKey: h().sandbox.apiKey,
+      maxRetries: 0,
+    });
+    try {
+      const core = h().newCore({ api: client });
+      const campaign = await core.run("campaign 1", SLACK_USER);
+      expectSlackValid(campaign);
+      expect(text(campaign)).toMatch(/Template\W+#\d+\W*$/m);
+      expect(text(campaign)).toMatch(/completed/);
+      const list = await core.run("campaigns", SLACK_USER);
+      expect(text(list)).toMatch(/Spring sale 2026 · completed · template #\d+/);
+      const contact = await core.run("contact 1", SLACK_USER);
+      expect(text(contact)).toMatch(/loyalty_tier: gold/);
+    } finally {
+      await client.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -155,7 +155,17 @@ export class SlackRequests {
 
   /** A view_submission payload for a modal the app opened. */
   async viewSubmission(
-    view: { id?: string; callback_id: string; private_metadata?: string; state?: Record<string, unknown> },
+    view: {
+      id?: string;
+      callback_id: string;
+      private_metadata?: string;
+      state?: Record<string, unknown>;
+      /** The view's own members, as Slack sends them with the state. */
+      blocks?: unknown[];
+      title?: unknown;
+      submit?: unknown;
+      close?: unknown;
+    },
     opts: SignOptions & { user?: SlackUserRef } = {},
   ): Promise<SentRequest> {
     const user = opts.user ?? { id: "U0ALICE", name: "alice" };
@@ -177,6 +187,10 @@ export class SlackRequests {
         type: "modal",
         callback_id: view.callback_id,
         private_metadata: view.private_metadata ?? "",
+        ...(view.blocks ? { blocks: view.blocks } : {}),
+        ...(view.title ? { title: view.title } : {}),
+        ...(view.submit ? { submit: view.submit } : {}),
+        ...(view.close ? { close: view.close } : {}),
         state: { values: view.state ?? {} },
         hash: "1.abc",
       },

@@ -2,10 +2,13 @@
 // client → the embedded sandbox, with the fake Slack answering views.open,
 // views.update and recording what is posted. Bad input gets field errors and
 // makes no request (the audit table, which records every write, stays as it was).
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSwitchboard, type Switchboard } from "../../src/app.ts";
 import { ACTION } from "../../src/commands/types.ts";
 import { loadConfig } from "../../src/config.ts";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.ts";
 import { type SlackApp, startSlackApp } from "../../src/slack/app.ts";
 import { listAudit } from "../../src/store/audit.ts";
 import { checkView } from "../fakes/block-kit.ts";
@@ -324,5 +327,114 @@ describe("the edit forms", () => {
     const ok = await forms.submit(v.id, { address: "1 Main St" });
     expect(ok.response_action).toBeUndefined();
     await posted(new RegExp(`Chat user #${u.id} changed`));
+  });
+});
+
+describe("a refusal after the API was too slow for Slack's 3 seconds", () => {
+  // Its own app, whose API is the sandbox behind a loopback proxy that holds
+  // each POST /messages until the test lets it go: the form is surely past
+  // Slack's deadline (it got the "Working…" view) before the API answers.
+  let sandbox: Sandbox;
+  let proxy: Server;
+  let app: Switchboard;
+  let slow: SlackApp;
+  let slowDb: TestDb;
+  let slowForms: Forms;
+  const held: Array<() => void> = [];
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ readLimit: 100_000, writeLimit: 100_000 });
+    proxy = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      if (req.method === "POST" && req.url?.startsWith("/v1/messages")) {
+        await new Promise<void>((resolve) => held.push(resolve));
+      }
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) {
+        if (typeof v === "string" && !["host", "connection", "content-length"].includes(k)) headers[k] = v;
+      }
+      const body = Buffer.concat(chunks);
+      const up = await fetch(`${new URL(sandbox.url).origin}${req.url}`, {
+        method: req.method,
+        headers,
+        body: body.length ? body : undefined,
+      });
+      res.writeHead(up.status, { "content-type": up.headers.get("content-type") ?? "application/json" });
+      res.end(Buffer.from(await up.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const config = loadConfig({
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: fake.apiUrl,
+      SWITCHBOARD_WRITERS: "U0ALICE",
+      MESSAGING_CHANNEL_ID: "1",
+      MESSAGING_API_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`,
+      MESSAGING_API_KEY: sandbox.apiKey,
+      LOG_LEVEL: "silent",
+    });
+    slowDb = await openTestDb();
+    app = await createSwitchboard(config, { logger: captureLogger().logger, db: slowDb });
+    slow = await startSlackApp(app, config, captureLogger().logger, {
+      listen: { port: 0, host: "127.0.0.1" },
+    });
+    slowForms = new Forms(
+      new SlackRequests(`http://127.0.0.1:${slow.port}/slack/events`, SIGNING_SECRET, fake),
+      fake,
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const release of held.splice(0)) release();
+    await slow?.stop();
+    await app?.close();
+    await slowDb?.close();
+    proxy?.closeAllConnections();
+    await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
+    await sandbox?.close();
+  });
+
+  it("gives the form back with what was typed and the error under its field", async () => {
+    const v = await slowForms.open("send");
+    const callbackId = v.view.callback_id;
+    const submitLate = async (entries: Record<string, string>) => {
+      const updatesBefore = fake.callsOf("views.update").filter((c) => c.args.view_id === v.id).length;
+      const answer = await slowForms.submit(v.id, entries);
+      expect(answer.response_action).toBe("update");
+      expect(answer.view.title.text).toMatch(/Working/);
+      await fake.waitFor(() => held.length > 0, 15_000, "the held POST /messages");
+      for (const release of held.splice(0)) release();
+      const update = await fake.waitFor(
+        () =>
+          fake
+            .callsOf("views.update")
+            .filter((c) => c.args.view_id === v.id)
+            .slice(updatesBefore)
+            .find((c) => c.response.ok === true),
+        15_000,
+        "the form restored",
+      );
+      return update.args.view as Json;
+    };
+    const restored = await submitLate({ to: "+14155550177", text: "Are you there? (kept)" });
+    expect(restored.callback_id).toBe(callbackId);
+    expect(checkView(restored)).toEqual([]);
+    const block = (id: string) => (restored.blocks as Json[]).find((b) => b.block_id === id);
+    expect(block("to").element.initial_value).toBe("+14155550177");
+    expect(block("text").element.initial_value).toBe("Are you there? (kept)");
+    const ids = (restored.blocks as Json[]).map((b) => b.block_id);
+    const error = (restored.blocks as Json[])[ids.indexOf("text") + 1];
+    expect(error.type).toBe("context");
+    expect(error.elements[0].text).toMatch(/24-hour/);
+    expect(ids.filter((id) => String(id).startsWith("sb_refused"))).toHaveLength(1);
+    // Submitted again as it came back (slow and refused again): one error block, not two.
+    const again = await submitLate({});
+    expect((again.blocks as Json[]).find((b) => b.block_id === "text").element.initial_value).toBe(
+      "Are you there? (kept)",
+    );
+    expect((again.blocks as Json[]).filter((b) => String(b.block_id).startsWith("sb_refused"))).toHaveLength(
+      1,
+    );
   });
 });

@@ -15,7 +15,7 @@ import { type CommandContext, defineCommand, type Preview, UserError } from "../
 import { listLine, pageReply, pick, recordPairs, show } from "../render.ts";
 import { ACTION } from "../types.ts";
 import { checkBody } from "./check.ts";
-import { announce, pageLine, quoted, resolveChannel } from "./common.ts";
+import { announce, pageLine, quoted, refId, relatedNames, resolveChannel, templateLabel } from "./common.ts";
 import { memberCount } from "./groups.ts";
 
 const FIRST = ["id", "name", "status", "integrationId", "templateId", "conversationTagId"];
@@ -130,21 +130,31 @@ export const CAMPAIGN_COMMANDS = [
     summary: "List campaigns",
     example: "campaigns status=running",
     topic: "campaigns",
-    operations: ["listCampaigns"],
-    run: async (a, ctx) =>
-      pageReply({
+    operations: ["listCampaigns", "listTemplates"],
+    run: async (a, ctx) => {
+      // One read of the templates names them all (never one read per row); without it, ids.
+      const [page, templates] = await Promise.all([
+        ctx.api.listCampaigns({ status: a.status, page: a.page, limit: a.limit }),
+        ctx.api.listTemplates({}).then(
+          (p) => p.items,
+          () => [],
+        ),
+      ]);
+      const names = new Map(templates.map((t) => [Number(t.id), templateLabel(t)]));
+      const templateOf = (c: Campaign) => {
+        const id = refId(c, "templateId", "template_id");
+        if (id === undefined) return "";
+        const name = names.get(id);
+        return `template #${id}${name ? ` ${name}` : ""}`;
+      };
+      return pageReply({
         title: a.status ? `Campaigns (${a.status})` : "Campaigns",
         plural: "campaigns",
-        page: await ctx.api.listCampaigns({ status: a.status, page: a.page, limit: a.limit }),
+        page,
         pageLine: pageLine(ctx),
-        line: (c) =>
-          listLine(
-            c.id,
-            c.name,
-            c.status,
-            pick(c, "templateId") !== undefined ? `template #${pick(c, "templateId")}` : "",
-          ),
-      }),
+        line: (c) => listLine(c.id, c.name, c.status, templateOf(c)),
+      });
+    },
   }),
   defineCommand({
     id: "campaign.show",
@@ -157,11 +167,21 @@ export const CAMPAIGN_COMMANDS = [
     example: "campaign 2",
     topic: "campaigns",
     noun: "campaign",
-    operations: ["getCampaign"],
+    operations: ["getCampaign", "getTemplate", "getTag"],
     run: async (a, ctx) => {
       const c = await ctx.api.getCampaign(a.id);
+      const templateId = refId(c, "templateId", "template_id");
+      const tagId = refId(c, "conversationTagId", "conversation_tag_id");
+      const names = await relatedNames({
+        templateId: templateId ? async () => templateLabel(await ctx.api.getTemplate(templateId)) : undefined,
+        conversationTagId: tagId
+          ? async () => show(pick(await ctx.api.getTag(tagId), "name") ?? "")
+          : undefined,
+        integrationId: async () =>
+          refId(c, "integrationId", "integration_id") === ctx.defaultChannelId ? "(default)" : undefined,
+      });
       // The header names it; the counts read better as one line than as JSON.
-      const pairs = recordPairs(c, FIRST, ["name", "stats"]);
+      const pairs = recordPairs(c, FIRST, ["name", "stats"], names);
       const stats = statsLine(pick(c, "stats"));
       if (stats) pairs.splice(Math.min(pairs.length, 1), 0, ["Recipients", stats]);
       const title = `Campaign #${a.id}${quoted(c)}`;

@@ -3,7 +3,7 @@ import type { KnownBlock } from "@slack/types";
 import type { ApiRecord } from "../../api/types.ts";
 import { esc, fieldsSection, header, section } from "../blocks.ts";
 import { type CommandContext, type Preview, UserError } from "../registry.ts";
-import { pick, recordPairs, show } from "../render.ts";
+import { pick, type RefNames, recordPairs, show } from "../render.ts";
 import { tokenize } from "../tokenize.ts";
 import type { Reply } from "../types.ts";
 
@@ -81,3 +81,40 @@ export async function resolveChannel(ctx: CommandContext, given: number | undefi
     `Which channel? The templates name several: ${ids.join(", ")}. Add \`channel=<id>\`, for example \`channel=${ids[0]}\`.`,
   );
 }
+
+/** A positive integer member of a record (`templateId: 3`), else undefined. */
+export const refId = (r: ApiRecord | undefined, ...keys: string[]): number | undefined => {
+  const n = Number(pick(r, ...keys));
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+};
+
+/**
+ * Names of the records a record points to, read in parallel: member → read
+ * of its name. A name is a nicety: a read that fails (or gives no name)
+ * leaves the bare `#id`, never fails the answer.
+ */
+export async function relatedNames(
+  reads: Record<string, (() => Promise<string | undefined>) | undefined>,
+): Promise<RefNames> {
+  const entries = Object.entries(reads).filter(
+    (e): e is [string, () => Promise<string | undefined>] => e[1] !== undefined,
+  );
+  const settled = await Promise.allSettled(entries.map(([, read]) => read()));
+  const names: RefNames = {};
+  settled.forEach((s, i) => {
+    if (s.status === "fulfilled" && s.value?.trim()) names[entries[i]![0]] = s.value.trim();
+  });
+  return names;
+}
+
+/** `order_update (en)`: how a template is named next to its id. */
+export const templateLabel = (t: ApiRecord): string | undefined => {
+  const name = show(pick(t, "name") ?? "");
+  const lang = show(pick(t, "language") ?? "");
+  return name ? `${name}${lang ? ` (${lang})` : ""}` : undefined;
+};
+
+/** `Ana Lima`, else the phone: how a contact is named next to its id. */
+export const contactName = (c: ApiRecord): string =>
+  [pick(c, "first_name"), pick(c, "last_name")].filter(Boolean).map(String).join(" ") ||
+  show(pick(c, "phone") ?? "");

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { z } from "zod";
 import { createContactSchema, emailSchema, toE164, updateContactSchema } from "../../api/schemas.ts";
+import type { ApiRecord, ContactField } from "../../api/types.ts";
 import { importModal } from "../../slack/modals/import.ts";
 import { contactFields } from "../../slack/modals/lookups.ts";
 import { contactEditModal } from "../../slack/modals/record-edit.ts";
@@ -29,6 +30,26 @@ function phoneOf(raw: string, country: string | undefined): string {
     );
   }
   return e164;
+}
+
+/** The contact with its custom fields keyed by their labels (the key when a field has none, or shares its label). */
+function withFieldLabels(c: ApiRecord, fields: ContactField[]): ApiRecord {
+  const values = pick(c, "custom_fields");
+  if (!values || typeof values !== "object" || Array.isArray(values)) return c;
+  const labels = new Map<string, string>();
+  for (const f of fields) {
+    const label = typeof f.label === "string" ? f.label.trim() : "";
+    if (typeof f.key === "string" && label) labels.set(f.key, label);
+  }
+  const counts = new Map<string, number>();
+  for (const l of labels.values()) counts.set(l, (counts.get(l) ?? 0) + 1);
+  const shown: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    const label = labels.get(key);
+    shown[label && counts.get(label) === 1 && !(label in values) ? label : key] = value;
+  }
+  const { custom_fields: _s, customFields: _c, ...rest } = c;
+  return { ...rest, custom_fields: shown };
 }
 
 const optionalText = z.string().optional();
@@ -86,11 +107,18 @@ export const CONTACT_COMMANDS = [
     example: "contact 12",
     topic: "contacts",
     noun: "contact",
-    operations: ["getContact"],
+    operations: ["getContact", "listContactFields"],
     run: async (a, ctx) => {
-      const c = await ctx.api.getContact(a.id);
+      // The fields' labels are a nicety: when they cannot be read, the keys are shown.
+      const [c, fields] = await Promise.all([
+        ctx.api.getContact(a.id),
+        ctx.api.listContactFields().then(
+          (p) => p.items,
+          () => [],
+        ),
+      ]);
       const name = fullName(c);
-      return recordReply(`Contact #${a.id}${name ? ` ${name}` : ""}`, c, FIRST);
+      return recordReply(`Contact #${a.id}${name ? ` ${name}` : ""}`, withFieldLabels(c, fields), FIRST);
     },
   }),
   defineCommand({

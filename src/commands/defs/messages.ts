@@ -7,7 +7,7 @@ import { esc } from "../blocks.ts";
 import { defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply, show } from "../render.ts";
 import { checkBody } from "./check.ts";
-import { announce, pageLine, resolveChannel } from "./common.ts";
+import { announce, pageLine, refId, relatedNames, resolveChannel } from "./common.ts";
 
 const SEND_NAMES = {
   to: "recipient",
@@ -133,9 +133,17 @@ export const MESSAGE_COMMANDS = [
     example: "message 42",
     topic: "messages",
     noun: "message",
-    operations: ["getMessage"],
-    run: async (a, ctx) =>
-      recordReply(`Message #${a.id}`, await ctx.api.getMessage(a.id), ["id", "status", "type", "text"]),
+    operations: ["getMessage", "getChatUser"],
+    run: async (a, ctx) => {
+      const m = await ctx.api.getMessage(a.id);
+      const userId = refId(m, "chatUserId", "chat_user_id");
+      const names = await relatedNames({
+        chatUserId: userId
+          ? async () => show(pick(await ctx.api.getChatUser(userId), "name") ?? "")
+          : undefined,
+      });
+      return recordReply(`Message #${a.id}`, m, ["id", "status", "type", "text"], [], [], names);
+    },
   }),
   defineCommand({
     id: "history",

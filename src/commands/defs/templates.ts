@@ -12,7 +12,7 @@ import { esc } from "../blocks.ts";
 import { defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply } from "../render.ts";
 import { checkBody } from "./check.ts";
-import { announce, deletePreview, resolveChannel } from "./common.ts";
+import { announce, deletePreview, refId, resolveChannel } from "./common.ts";
 
 const FIRST = ["id", "name", "language", "category", "status", "integrationId", "bodyText"];
 const NAMES = {
@@ -73,7 +73,14 @@ export const TEMPLATE_COMMANDS = [
     topic: "templates",
     noun: "template",
     operations: ["getTemplate"],
-    run: async (a, ctx) => recordReply(`Template #${a.id}`, await ctx.api.getTemplate(a.id), FIRST),
+    run: async (a, ctx) => {
+      const t = await ctx.api.getTemplate(a.id);
+      // The API names no channels: the default one is at least told apart.
+      const isDefault = refId(t, "integrationId", "integration_id") === ctx.defaultChannelId;
+      return recordReply(`Template #${a.id}`, t, FIRST, [], [], {
+        integrationId: isDefault ? "(default)" : undefined,
+      });
+    },
   }),
   defineCommand({
     id: "template.add",

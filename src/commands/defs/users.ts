@@ -11,7 +11,7 @@ import { choice, idArg, limitArg, pageArg } from "../args.ts";
 import { defineCommand } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply } from "../render.ts";
 import { checkBody } from "./check.ts";
-import { announce, pageLine } from "./common.ts";
+import { announce, contactName, pageLine, refId, relatedNames } from "./common.ts";
 
 const FIRST = ["id", "name", "email", "phone", "type"];
 
@@ -100,18 +100,16 @@ export const USER_COMMANDS = [
     example: "user 4",
     topic: "users",
     noun: "chat user",
-    operations: ["getChatUser"],
-    run: async (a, ctx) =>
-      recordReply(
-        `Chat user #${a.id}`,
-        await ctx.api.getChatUser(a.id),
-        FIRST,
-        [],
-        [
-          // "Unread: 3" says it already.
-          "hasUnreadMessages",
-        ],
-      ),
+    operations: ["getChatUser", "getContact"],
+    run: async (a, ctx) => {
+      const u = await ctx.api.getChatUser(a.id);
+      const contactId = refId(u, "contactId", "contact_id");
+      const names = await relatedNames({
+        contactId: contactId ? async () => contactName(await ctx.api.getContact(contactId)) : undefined,
+      });
+      // "Unread: 3" says it already.
+      return recordReply(`Chat user #${a.id}`, u, FIRST, [], ["hasUnreadMessages"], names);
+    },
   }),
   defineCommand({
     id: "user.edit",

@@ -12,6 +12,7 @@ import { slackError } from "../../deliver.ts";
 import type { SlackDeps } from "../../deps.ts";
 import { errorsFor, fieldErrors } from "../../modals/errors.ts";
 import { context, modal, sectionText } from "../../modals/kit.ts";
+import { restoredView } from "../../modals/restore.ts";
 
 export interface ViewBody {
   user: { id: string; name?: string; username?: string; team_id?: string };
@@ -124,7 +125,20 @@ export async function answerSubmission(
     deps.logger.error({ err: done.err }, "form submission failed after Slack's deadline");
     text = ":warning: Something went wrong; nothing more was done. Open the form again to retry.";
   } else if (done.outcome.answer && "errors" in done.outcome.answer) {
-    text = `:warning: The request was refused:\n${Object.values(done.outcome.answer.errors)
+    // Refused: the form comes back as submitted, each error under its field, so nothing typed is lost.
+    const errors = done.outcome.answer.errors;
+    const restored = restoredView(view, errors);
+    if (restored) {
+      const shown = await client.views
+        .update({ view_id: view.id, view: restored })
+        .then(() => true)
+        .catch((err) => {
+          deps.logger.warn({ err: slackError(err) ?? String(err) }, "could not restore the refused form");
+          return false;
+        });
+      if (shown) return;
+    }
+    text = `:warning: The request was refused:\n${Object.values(errors)
       .map((e) => `• ${e}`)
       .join("\n")}\nOpen the form again to correct it.`;
   } else text = ":white_check_mark: Done. The outcome is posted in the conversation.";
