@@ -29,6 +29,8 @@ export interface CreateSlackAppOptions {
   bridge?: SlackBridge;
   /** Switchboard's database: uploads keep their pending imports there. */
   db?: Db;
+  /** Import progress throttle and its clock (see SlackDeps); tests set them. */
+  progress?: Pick<SlackDeps, "progressEveryMs" | "now">;
 }
 
 export interface SlackApp {
@@ -106,6 +108,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     hooks: opts.hooks ?? {},
     inFlight: new Set(),
     db: opts.db,
+    ...opts.progress,
   };
   registerListeners(app, deps);
 
@@ -168,7 +171,7 @@ export async function startSlackApp(
   switchboard: { core: CommandCore; db?: Db; slack?: SlackBridge },
   config: Config,
   logger: Logger,
-  opts: { hooks?: SlackHooks; listen?: ListenOptions } = {},
+  opts: { hooks?: SlackHooks; listen?: ListenOptions; progress?: CreateSlackAppOptions["progress"] } = {},
 ): Promise<SlackApp> {
   const store = switchboard.db ? await createDbEventStore(switchboard.db) : new MemoryEventStore();
   const slack = createSlackApp({
@@ -179,6 +182,7 @@ export async function startSlackApp(
     hooks: opts.hooks,
     bridge: switchboard.slack,
     db: switchboard.db,
+    progress: opts.progress,
   });
   await slack.start(opts.listen);
   return slack;

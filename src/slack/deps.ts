@@ -35,6 +35,10 @@ export interface SlackDeps {
   inFlight: Set<string>;
   /** Switchboard's database, when the app has one (uploads keep their pending imports there). */
   db?: Db;
+  /** Least time between two progress redraws of an import's message (default 3000 ms). */
+  progressEveryMs?: number;
+  /** The clock of that throttle (default Date.now): tests drive it instead of sleeping. */
+  now?: () => number;
 }
 
 export type RegisterFn = (app: App, deps: SlackDeps) => void;

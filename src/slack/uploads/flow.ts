@@ -263,8 +263,13 @@ export async function runImport(
     };
     const s = p.summary as PreviewSummary;
     const thread = threadOf(p);
-    let lastDraw = 0;
+    const now = deps.now ?? Date.now;
+    const everyMs = deps.progressEveryMs ?? PROGRESS_EVERY_MS;
     await redraw(deps, client, p, progressMessage(p, s, 0, actor.userId));
+    let lastDraw = now();
+    // One progress redraw at a time, skipped while one is in flight: they
+    // cannot land out of order, nor after the outcome (awaited before it).
+    let drawing: Promise<void> | undefined;
     const failures: ErrorLine[] = [];
     let moreFailures = 0;
     try {
@@ -289,10 +294,14 @@ export async function runImport(
             else moreFailures++;
           },
           onProgress: (progress) => {
-            const now = Date.now();
-            if (now - lastDraw < PROGRESS_EVERY_MS) return;
-            lastDraw = now;
-            void redraw(deps, client, p, progressMessage(p, s, progress.rows, actor.userId));
+            const t = now();
+            if (drawing || t - lastDraw < everyMs) return;
+            lastDraw = t;
+            drawing = redraw(deps, client, p, progressMessage(p, s, progress.rows, actor.userId)).finally(
+              () => {
+                drawing = undefined;
+              },
+            );
           },
         },
       );
@@ -307,6 +316,7 @@ export async function runImport(
         throw err;
       }
       const summary = await csv.done;
+      await drawing;
       for (const e of result.errors) {
         if (failures.length >= MAX_ERROR_LINES) {
           moreFailures++;
@@ -345,6 +355,7 @@ export async function runImport(
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       deps.logger.warn({ err: why, importId: p.id }, "import failed");
+      await drawing;
       await finishPendingImport(db, p.id, "failed", { error: why.slice(0, 500) });
       const line = `:x: The import failed: ${esc(why.slice(0, 500))}. Share the file again to retry.`;
       await redraw(deps, client, p, closedMessage(p, s, line));

@@ -220,6 +220,8 @@ export function previewMessage(
   };
 }
 
+const count = (n: number) => n.toLocaleString("en-US");
+
 export function progressMessage(
   p: PendingImport,
   s: PreviewSummary,
@@ -228,14 +230,13 @@ export function progressMessage(
 ): { text: string; blocks: KnownBlock[] } {
   const pct = s.rows ? Math.min(100, Math.floor((rows / s.rows) * 100)) : 0;
   const bar = `${"█".repeat(Math.floor(pct / 5))}${"░".repeat(20 - Math.floor(pct / 5))}`;
-  const text = `Importing ${p.fileName}: ${rows} of ${s.rows} rows read (${pct}%)`;
+  const done = `${count(rows)} of ${count(s.rows)} rows`;
   return {
-    text,
+    text: `Importing ${p.fileName}… ${done} (${pct}%)`,
     blocks: [
       ...previewBody(p, s),
-      section(
-        `:hourglass_flowing_sand: *Importing* (started by <@${by}>)\n\`${bar}\` ${rows} of ${s.rows} rows read`,
-      ),
+      section(`:hourglass_flowing_sand: *Importing…* ${done} (${pct}%)\n\`${bar}\``),
+      context(`Started by <@${by}>. The outcome will be posted in this thread.`),
     ],
   };
 }
