@@ -6,7 +6,17 @@ import { csvRows } from "./csv-rows.ts";
 import { type Delimiter, detectDelimiter } from "./delimiter.ts";
 import { decodeHead, decodeText, detectEncoding, type TextEncoding } from "./encoding.ts";
 import { ImportFileError } from "./errors.ts";
-import { detectFormat, type FileFormat, type ImportSource, openBytes, tap, withHead } from "./source.ts";
+import {
+  detectFormat,
+  type FileFormat,
+  type ImportSource,
+  knownSize,
+  openBytes,
+  tap,
+  withHead,
+  XLSX_MAX_BYTES,
+  xlsxTooBig,
+} from "./source.ts";
 
 export interface SourceRow {
   /** The row number a spreadsheet shows: the header is row 1. */
@@ -48,6 +58,10 @@ export async function openRows(source: ImportSource): Promise<OpenedRows> {
   try {
     const format = detectFormat(head);
     if (format === "xlsx") {
+      // exceljs keeps the whole shared-string table (every distinct text cell)
+      // in memory: a spreadsheet is refused past XLSX_MAX_BYTES, before it is parsed.
+      const size = await knownSize(source);
+      if (size !== undefined && size > XLSX_MAX_BYTES) throw xlsxTooBig(size);
       // exceljs is loaded only for spreadsheets: it weighs some 35 MB of memory a CSV does not need.
       const { xlsxRows } = await import("./xlsx-rows.ts");
       shape = { format };

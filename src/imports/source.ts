@@ -2,6 +2,7 @@
 // once (the preview reads it, then the import reads it again), so it is a
 // path, the bytes themselves, or a function that opens a fresh stream.
 import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
 import { ImportFileError } from "./errors.ts";
 
 export type ImportSource =
@@ -75,6 +76,29 @@ export async function* tap(
     onChunk(chunk);
     yield chunk;
   }
+}
+
+/**
+ * The largest xlsx read. exceljs's streaming reader keeps every distinct text
+ * cell (the shared-string table) in memory, so a spreadsheet is not bounded
+ * the way a CSV is: 100,000 rows of names and e-mails (5.4 MB) peaked at
+ * about 260–290 MB, 200,000 rows (10.7 MB) at 340–570 MB (docs/imports.md,
+ * "Performance"). A CSV has no such limit.
+ */
+export const XLSX_MAX_BYTES = 5 * 1024 * 1024;
+
+export function xlsxTooBig(size?: number): ImportFileError {
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return new ImportFileError(
+    `${size === undefined ? "this spreadsheet is over" : `this spreadsheet is ${mb(size)}, over`} the ${mb(XLSX_MAX_BYTES)} limit for .xlsx files: save the sheet as CSV (File › Save as › CSV UTF-8), which has no such limit, and upload that`,
+  );
+}
+
+/** The size of a file or of bytes, when known before reading them. */
+export async function knownSize(source: ImportSource): Promise<number | undefined> {
+  if (typeof source === "string") return (await stat(source)).size;
+  if (source instanceof Uint8Array) return source.length;
+  return undefined;
 }
 
 export type FileFormat = "csv" | "xlsx";

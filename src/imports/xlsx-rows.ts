@@ -5,6 +5,7 @@ import { Readable } from "node:stream";
 import ExcelJS from "exceljs";
 import { ImportFileError } from "./errors.ts";
 import type { SourceRow } from "./rows.ts";
+import { XLSX_MAX_BYTES, xlsxTooBig } from "./source.ts";
 
 interface StreamCell {
   value: unknown;
@@ -22,7 +23,28 @@ export async function* xlsxRows(
   bytes: AsyncIterable<Uint8Array>,
   onSheet: (name: string) => void,
 ): AsyncGenerator<SourceRow> {
-  const input = Readable.from(bytes);
+  // A stream of unknown size is cut at XLSX_MAX_BYTES. exceljs's unzipper
+  // waits forever on a truncated zip, so the reading races the cut.
+  let tooBig = false;
+  let cut: () => void = () => {};
+  const overflow = new Promise<never>((_, reject) => {
+    cut = () => reject(xlsxTooBig());
+  });
+  overflow.catch(() => {});
+  async function* capped(): AsyncGenerator<Uint8Array> {
+    let seen = 0;
+    for await (const chunk of bytes) {
+      seen += chunk.length;
+      if (seen > XLSX_MAX_BYTES) {
+        tooBig = true;
+        cut();
+        return;
+      }
+      yield chunk;
+    }
+  }
+  const next = <T>(it: AsyncIterator<T>) => Promise.race([it.next(), overflow]);
+  const input = Readable.from(capped());
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     worksheets: "emit",
     sharedStrings: "cache",
@@ -32,21 +54,25 @@ export async function* xlsxRows(
     entries: "ignore",
   }) as unknown as AsyncIterable<StreamSheet>;
   try {
-    for await (const sheet of reader) {
-      onSheet(sheet.name ?? "Sheet1");
-      for await (const row of sheet) {
-        const cells: string[] = [];
-        row.eachCell((cell, column) => {
-          cells[column - 1] = cellText(cell);
-        });
-        for (let i = 0; i < cells.length; i++) cells[i] ??= "";
-        yield { row: row.number, cells };
-      }
-      // The first worksheet only.
-      return;
+    const sheets = reader[Symbol.asyncIterator]();
+    const first = await next(sheets);
+    if (first.done) return;
+    const sheet = first.value;
+    onSheet(sheet.name ?? "Sheet1");
+    // The first worksheet only.
+    const rows = sheet[Symbol.asyncIterator]();
+    for (let row = await next(rows); !row.done; row = await next(rows)) {
+      const cells: string[] = [];
+      row.value.eachCell((cell, column) => {
+        cells[column - 1] = cellText(cell);
+      });
+      for (let i = 0; i < cells.length; i++) cells[i] ??= "";
+      yield { row: row.value.number, cells };
     }
+    if (tooBig) throw xlsxTooBig();
   } catch (error) {
     if (error instanceof ImportFileError) throw error;
+    if (tooBig) throw xlsxTooBig();
     throw new ImportFileError(
       `the spreadsheet cannot be read (${error instanceof Error ? error.message : String(error)}): save it again as .xlsx or .csv`,
     );

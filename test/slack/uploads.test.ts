@@ -6,6 +6,7 @@ import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSwitchboard, type Switchboard } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
+import { XLSX_MAX_BYTES } from "../../src/imports/source.ts";
 import { type SlackApp, startSlackApp } from "../../src/slack/app.ts";
 import { checkFile, UploadRefused } from "../../src/slack/uploads/download.ts";
 import { IMPORT_ACTIONS } from "../../src/slack/uploads/message.ts";
@@ -373,5 +374,21 @@ describe("/sb import", () => {
         .find((c) => c.args.ts === preview.ts && /1 will be imported/.test(String(c.args.text))),
     );
     expect(JSON.stringify(redrawn.args.blocks)).toMatch(/phone ← “Notes”/);
+  });
+});
+
+describe("the xlsx limit", () => {
+  it("refuses an xlsx over XLSX_MAX_BYTES before download, saying to save it as CSV; a CSV that size is fine", () => {
+    const config = { IMPORT_MAX_BYTES: 100 * 1024 * 1024, SLACK_API_URL: undefined };
+    const url = "https://files.slack.com/files-pri/T1-F1/x";
+    const size = XLSX_MAX_BYTES + 1;
+    expect(() => checkFile({ id: "F1", name: "crm.xlsx", size, url }, config)).toThrow(
+      /crm\.xlsx is 5\.0 MB, over the 5\.0 MB limit for \.xlsx files: save the sheet as CSV/,
+    );
+    expect(() => checkFile({ id: "F1", name: "export", filetype: "xlsx", size, url }, config)).toThrow(
+      UploadRefused,
+    );
+    expect(() => checkFile({ id: "F1", name: "crm.xlsx", size: XLSX_MAX_BYTES, url }, config)).not.toThrow();
+    expect(() => checkFile({ id: "F1", name: "crm.csv", size, url }, config)).not.toThrow();
   });
 });

@@ -4,6 +4,7 @@
 // the token must never go anywhere else) and never past IMPORT_MAX_BYTES.
 import type { webApi } from "@slack/bolt";
 import type { Config } from "../../config.ts";
+import { XLSX_MAX_BYTES } from "../../imports/source.ts";
 
 export interface SlackFile {
   id: string;
@@ -25,6 +26,10 @@ const IMPORTABLE_TYPES = new Set(["csv", "tsv", "text", "xlsx"]);
 
 export function isImportable(file: { name?: string; filetype?: string }): boolean {
   return IMPORTABLE.test(file.name ?? "") || IMPORTABLE_TYPES.has(String(file.filetype ?? "").toLowerCase());
+}
+
+function isXlsx(file: { name?: string; filetype?: string }): boolean {
+  return /\.xlsx$/i.test(file.name ?? "") || String(file.filetype ?? "").toLowerCase() === "xlsx";
 }
 
 /** Slack's file host: the host of SLACK_API_URL when set, else files.slack.com. */
@@ -67,6 +72,13 @@ export function checkFile(file: SlackFile, config: Pick<Config, "SLACK_API_URL" 
   if (file.size > config.IMPORT_MAX_BYTES) {
     throw new UploadRefused(
       `${file.name} is ${megabytes(file.size)}, over the import limit of ${megabytes(config.IMPORT_MAX_BYTES)} (IMPORT_MAX_BYTES).`,
+    );
+  }
+  // exceljs keeps an xlsx's shared strings in memory (docs/imports.md); the
+  // pipeline refuses a big one by its bytes too, whatever its name.
+  if (isXlsx(file) && file.size > XLSX_MAX_BYTES) {
+    throw new UploadRefused(
+      `${file.name} is ${megabytes(file.size)}, over the ${megabytes(XLSX_MAX_BYTES)} limit for .xlsx files: save the sheet as CSV (File › Save as › CSV UTF-8), which has no such limit, and upload that.`,
     );
   }
   let url: URL;
