@@ -14,7 +14,7 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { BenchRow } from "./run.ts";
+import { type BenchRow, runBenchChild } from "./run.ts";
 
 const CONCURRENCY = 8;
 const BLOCKS = 6;
@@ -195,24 +195,7 @@ function lastJson<T>(text: string): T {
 }
 
 function runChild<T>(args: string[]): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ["--import", tsx, script, ...args], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let out = "";
-    proc.stdout.on("data", (c: Buffer) => {
-      out += c.toString();
-    });
-    proc.on("error", reject);
-    proc.on("close", (code) => {
-      if (code !== 0) return reject(new Error(`bench child ${args[0]} ${args[1]} exited with ${code}`));
-      try {
-        resolve(lastJson<T>(out));
-      } catch (error) {
-        reject(error);
-      }
-    });
-  });
+  return runBenchChild<T>(script, args);
 }
 
 type Server = ChildProcessByStdio<Writable, Readable, null>;

@@ -1,13 +1,3 @@
-// Contact import benchmark (issue 4, section 3): a 1,000,000-row CSV (about
-// 60 MB) from preview to the forwarded import. Each measure runs in its own
-// child process, so its peak memory (maxRSS) is its own: bare csv-parse over
-// the file, the preview, the normalized CSV alone, and the whole flow
-// (preview, then the normalized CSV streamed by the API client as the
-// multipart body of POST /contacts/import to a loopback server that counts it).
-//
-//   npx tsx bench/import.bench.ts [rows]     prints a table
-//   run() from bench/run.ts                  returns the rows
-import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
@@ -16,13 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-export interface BenchRow {
-  name: string;
-  figure: number;
-  unit: string;
-  baseline?: number;
-  peakRssMb: number;
-}
+import { type BenchRow, runBenchChild } from "./run.ts";
 
 const FIELDS = [{ key: "loyalty_tier", label: "Loyalty tier", type: "text" }];
 const AREAS = ["212", "415", "646", "718", "305", "312"];
@@ -158,25 +142,12 @@ function startSink(): Promise<{ server: Server; url: string; received: () => num
 }
 
 function runChild(mode: string, file: string, sinkUrl?: string): Promise<ChildResult> {
-  const script = fileURLToPath(import.meta.url);
-  const args = ["--import", import.meta.resolve("tsx"), script, "--child", mode, file];
-  if (sinkUrl) args.push(sinkUrl);
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    proc.stdout.on("data", (c: Buffer) => {
-      out += c.toString();
-    });
-    proc.on("error", reject);
-    proc.on("close", (code) => {
-      if (code !== 0) return reject(new Error(`bench child ${mode} exited with ${code}`));
-      try {
-        resolve(JSON.parse(out.trim().split("\n").pop()!) as ChildResult);
-      } catch (error) {
-        reject(error);
-      }
-    });
-  });
+  return runBenchChild<ChildResult>(fileURLToPath(import.meta.url), [
+    "--child",
+    mode,
+    file,
+    ...(sinkUrl ? [sinkUrl] : []),
+  ]);
 }
 
 export async function run(rows = 1_000_000): Promise<BenchRow[]> {

@@ -34,6 +34,33 @@ interface ModuleResult {
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+/**
+ * Runs `script` (a bench module) again in a child Node process with `args`, and
+ * resolves with the JSON of the last line it prints. Modules use it so that
+ * each measure's peak memory is its own.
+ */
+export function runBenchChild<T>(script: string, args: string[]): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), script, ...args], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    proc.stdout.on("data", (c: Buffer) => {
+      out += c.toString();
+    });
+    proc.on("error", reject);
+    proc.on("close", (code) => {
+      if (code !== 0)
+        return reject(new Error(`bench child ${args.slice(0, 2).join(" ")} exited with ${code}`));
+      try {
+        resolve(JSON.parse(out.trim().split("\n").pop()!) as T);
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
 /** The process's peak resident memory so far, in MB (for modules' rows). */
 export const peakRssMb = (): number => Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
 

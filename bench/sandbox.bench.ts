@@ -1,28 +1,10 @@
-// Sandbox benchmarks (issue 2, section 6) on a generated 100,000-row CSV:
-//
-//   import   POST /contacts/import, the file streamed by MessagingClient to the
-//            sandbox (in-memory PGlite, one process), against bare csv-parse
-//            over the same file and against the same rows written by the
-//            store's batch insert with no HTTP, CSV or validation.
-//   search   GET /contacts?search= over those 100,000 contacts through the
-//            client, against the same store call (the same SQL) with no HTTP;
-//            and that SQL against itself with the trigram index dropped.
-//
-// Each measure runs in its own child process, so its peak memory (maxRSS) is
-// its own. The search child loads its contacts with the store's batch insert
-// (the baseline of the import), not with the import, so the import's own peak
-// does not count in the search's.
-//
-//   npx tsx bench/sandbox.bench.ts [rows]   prints the rows
-//   run() from bench/run.ts                 returns them
-import { spawn } from "node:child_process";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ImportContact } from "../src/store/sandbox/store.ts";
-import type { BenchRow } from "./run.ts";
+import { type BenchRow, runBenchChild } from "./run.ts";
 
 const SEARCHES = 200;
 const UNINDEXED_SEARCHES = 20;
@@ -362,31 +344,7 @@ const percentile = (xs: number[], p: number) => {
 // ---------------------------------------------------------------- parent side
 
 function runChild(mode: string, file: string, rows: number): Promise<ChildResult> {
-  const args = [
-    "--import",
-    import.meta.resolve("tsx"),
-    fileURLToPath(import.meta.url),
-    "--child",
-    mode,
-    file,
-  ];
-  args.push(String(rows));
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    proc.stdout.on("data", (c: Buffer) => {
-      out += c.toString();
-    });
-    proc.on("error", reject);
-    proc.on("close", (code) => {
-      if (code !== 0) return reject(new Error(`bench child ${mode} exited with ${code}`));
-      try {
-        resolve(JSON.parse(out.trim().split("\n").pop()!) as ChildResult);
-      } catch (error) {
-        reject(error);
-      }
-    });
-  });
+  return runBenchChild<ChildResult>(fileURLToPath(import.meta.url), ["--child", mode, file, String(rows)]);
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
