@@ -7,6 +7,7 @@ import { CronExpressionParser } from "cron-parser";
 import { format } from "date-fns";
 import { closest, distance } from "fastest-levenshtein";
 import type { FieldProblem } from "../api/schemas.ts";
+import type { NewSchedule } from "../store/reports.ts";
 
 export type ReportTarget = { kind: "campaign"; id: number } | { kind: "running" } | { kind: "all" };
 
@@ -364,3 +365,16 @@ export function lastRunAtOrBefore(cron: string, tz: string, at: Date): Date | un
 export function formatLocal(date: Date, tz: string): string {
   return format(new TZDate(date.getTime(), tz), "EEE d MMM yyyy, HH:mm zzz");
 }
+
+/** The stored form of a parsed schedule: what the scheduler and the shell-side service both insert. */
+export const newScheduleOf = (
+  spec: ScheduleSpec,
+  who: { createdBy: string; channel: string },
+): NewSchedule => ({
+  channel: who.channel,
+  target: targetText(spec.target),
+  cron: spec.cron,
+  tz: spec.tz,
+  description: spec.description,
+  createdBy: who.createdBy,
+});

@@ -14,7 +14,7 @@ import { migrate } from "../store/migrate.ts";
 import { REPORTS_MIGRATIONS, ReportStore, type ScheduleRow } from "../store/reports.ts";
 import { chartFile } from "./chart.ts";
 import { type ReportMessage, renderReport, targetLabel } from "./render.ts";
-import { lastRunAtOrBefore, type ScheduleSpec, targetFromText, targetText } from "./schedule.ts";
+import { lastRunAtOrBefore, newScheduleOf, type ScheduleSpec, targetFromText } from "./schedule.ts";
 import { type Report, summarize } from "./summary.ts";
 
 export interface Clock {
@@ -184,17 +184,7 @@ export class ReportScheduler {
 
   /** Stores a schedule and registers its cron. `channel` must be a channel id Slack can post to. */
   async addSchedule(spec: ScheduleSpec, who: { createdBy: string; channel: string }): Promise<ScheduleRow> {
-    const row = await this.store.createSchedule(
-      {
-        channel: who.channel,
-        target: targetText(spec.target),
-        cron: spec.cron,
-        tz: spec.tz,
-        description: spec.description,
-        createdBy: who.createdBy,
-      },
-      this.clock.now(),
-    );
+    const row = await this.store.createSchedule(newScheduleOf(spec, who), this.clock.now());
     await this.scheduleInBoss(row);
     return row;
   }

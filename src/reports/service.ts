@@ -8,7 +8,7 @@ import type { Actor } from "../commands/types.ts";
 import type { Db } from "../store/db.ts";
 import { ReportStore, type ScheduleRow } from "../store/reports.ts";
 import type { ReportMessage } from "./render.ts";
-import { isValidTimeZone, type ScheduleSpec, targetText } from "./schedule.ts";
+import { isValidTimeZone, newScheduleOf, type ScheduleSpec } from "./schedule.ts";
 import { type Clock, type PostFn, type ReportScheduler, reportNow, systemClock } from "./scheduler.ts";
 
 export interface ReportServiceOptions {
@@ -86,17 +86,7 @@ export class ReportService {
 
   async addSchedule(spec: ScheduleSpec, who: { createdBy: string; channel: string }): Promise<ScheduleRow> {
     if (this.scheduler) return this.scheduler.addSchedule(spec, who);
-    return this.store.createSchedule(
-      {
-        channel: who.channel,
-        target: targetText(spec.target),
-        cron: spec.cron,
-        tz: spec.tz,
-        description: spec.description,
-        createdBy: who.createdBy,
-      },
-      this.clock.now(),
-    );
+    return this.store.createSchedule(newScheduleOf(spec, who), this.clock.now());
   }
 
   async removeSchedule(id: number): Promise<ScheduleRow | undefined> {
