@@ -95,7 +95,7 @@ describe("a large CSV", () => {
         "the preview",
       ),
     );
-    expect(preview.text).toMatch(/50000 rows, 50000 will be imported, 0 will fail/);
+    expect(preview.text).toMatch(/50,000 rows, 50,000 will be imported, 0 will fail/);
     const run = ((preview.blocks as Json[]) ?? [])
       .flatMap((b) => b.elements ?? [])
       .find((e: Json) => e.action_id === IMPORT_ACTIONS.run);
@@ -115,7 +115,7 @@ describe("a large CSV", () => {
       120_000,
       "the outcome in the thread",
     );
-    expect(outcome.text).toMatch(/50000 created, 0 updated, 0 errors/);
+    expect(outcome.text).toMatch(/50,000 created, 0 updated, 0 errors/);
 
     const updates = fake.callsOf("chat.update").filter((c) => c.args.ts === preview.ts);
     // Slack's limits: every redraw was accepted (blocks, fallback text, length).
@@ -142,7 +142,7 @@ describe("a large CSV", () => {
     expect(during.length).toBeLessThanOrEqual(Math.floor(((clockReads - 1) * STEP_MS) / EVERY_MS));
     // The outcome is the last redraw: no progress lands after it.
     const last = updates.at(-1);
-    expect(String(last?.args.text)).toMatch(/Imported\* by <@U0ALICE>: 50000 created/);
+    expect(String(last?.args.text)).toMatch(/Imported\* by <@U0ALICE>: 50,000 created/);
     expect(JSON.stringify(last?.args.blocks)).not.toMatch(/Importing/);
     expect(updates.filter((u) => /Imported/.test(String(u.args.text)))).toHaveLength(1);
   }, 180_000);

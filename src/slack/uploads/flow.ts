@@ -50,6 +50,7 @@ import {
 } from "./download.ts";
 import {
   closedMessage,
+  count,
   newGroupName,
   type PreviewSummary,
   previewMessage,
@@ -326,7 +327,7 @@ export async function runImport(
         failures.push({ row, phone: typeof e.phone === "string" ? e.phone : undefined, message: e.message });
       }
       const errorCount = summary.failed + result.errors.length;
-      const line = `:white_check_mark: *Imported* by <@${actor.userId}>: ${result.created} created, ${result.updated} updated, ${errorCount} error${errorCount === 1 ? "" : "s"}${groupId ? `; added to group #${groupId}${created ? ` “${esc(p.newGroup)}” (new)` : ""}` : ""}.`;
+      const line = `:white_check_mark: *Imported* by <@${actor.userId}>: ${count(result.created)} created, ${count(result.updated)} updated, ${count(errorCount)} error${errorCount === 1 ? "" : "s"}${groupId ? `; added to group #${groupId}${created ? ` “${esc(p.newGroup)}” (new)` : ""}` : ""}.`;
       await finishPendingImport(db, p.id, "done", {
         created: result.created,
         updated: result.updated,

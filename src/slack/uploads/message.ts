@@ -9,6 +9,9 @@ import type { PendingImport } from "../../store/imports.ts";
 import { cut, option } from "../modals/kit.ts";
 import { textOfRecord } from "../modals/lookups.ts";
 
+/** Counts as people read them: 50,000. */
+export const count = (n: number) => n.toLocaleString("en-US");
+
 export const IMPORT_ACTIONS = {
   group: "sb_imp_group",
   update: "sb_imp_update",
@@ -117,9 +120,9 @@ function previewBody(p: PendingImport, s: PreviewSummary): KnownBlock[] {
     {
       type: "section",
       fields: [
-        { type: "mrkdwn", text: `*Rows*\n${s.rows}` },
-        { type: "mrkdwn", text: `*Will be imported*\n${s.valid}` },
-        { type: "mrkdwn", text: `*Will fail*\n${s.failed}` },
+        { type: "mrkdwn", text: `*Rows*\n${count(s.rows)}` },
+        { type: "mrkdwn", text: `*Will be imported*\n${count(s.valid)}` },
+        { type: "mrkdwn", text: `*Will fail*\n${count(s.failed)}` },
         { type: "mrkdwn", text: `*File*\n${esc(s.format)}` },
       ],
     },
@@ -215,12 +218,10 @@ export function previewMessage(
     ),
   );
   return {
-    text: `Import preview of ${p.fileName}: ${s.rows} rows, ${s.valid} will be imported, ${s.failed} will fail`,
+    text: `Import preview of ${p.fileName}: ${count(s.rows)} rows, ${count(s.valid)} will be imported, ${count(s.failed)} will fail`,
     blocks,
   };
 }
-
-const count = (n: number) => n.toLocaleString("en-US");
 
 export function progressMessage(
   p: PendingImport,
