@@ -147,6 +147,89 @@ describe("sandbox campaigns", () => {
     expect((await call(sb, "POST", `/campaigns/${id}/cancel`)).status).toBe(409);
   });
 
+  it("writes each sent template into the recipient's conversation, stamped with the campaign tag", async () => {
+    const sb = sandbox();
+    const { contactIds } = await audience("Messages test", ["+14155557201", "+14155557209"]);
+    const contacts = await call(sb, "GET", "/contacts", { query: { search: "Ana" } });
+    const ana = contacts.body.data.find((c: Rec) => c.first_name === "Ana");
+    const chatUserOf = async (phone: string): Promise<Rec> => {
+      const found = await call(sb, "GET", "/chat-users", { query: { search: phone } });
+      expect(found.body.data, phone).toHaveLength(1);
+      return (await call(sb, "GET", `/chat-users/${found.body.data[0].id}`)).body;
+    };
+    const anaBefore = (await chatUserOf(ana.phone)).conversations.find((v: Rec) => v.channelId === 1);
+    const anaHistory = (await call(sb, "GET", `/conversations/${anaBefore.id}/messages`)).body.meta.total;
+    // A tag Ana's conversation does not have yet, so stamping it is visible.
+    const tag = (await call(sb, "GET", "/tags")).body.data.find((t: Rec) => t.id !== anaBefore.tagId);
+    const created = await call(sb, "POST", "/campaigns", {
+      body: {
+        name: "Messages test",
+        integrationId: 1,
+        templateId: (await approvedTemplate()).id,
+        conversationTagId: tag.id,
+        contactIds: [...contactIds, ana.id],
+        templateParameters: { first_name: "friend", order_id: "M-7" },
+      },
+    });
+    const id = created.body.id;
+    await call(sb, "POST", `/campaigns/${id}/send`);
+    // Nothing is written before a tick sends the recipient.
+    const newcomer = await call(sb, "GET", "/chat-users", { query: { search: "+14155557201" } });
+    expect(newcomer.body.meta.total).toBe(0);
+
+    await sb.tick();
+    const recipients = (await call(sb, "GET", `/campaigns/${id}/recipients`)).body.data as Rec[];
+    expect(recipients.map((r) => r.status)).toEqual(["sending", "sending", "pending"]);
+    const messageOf: Record<string, number> = {};
+    for (const r of recipients.filter((x) => x.status === "sending")) {
+      const user = await chatUserOf(r.phone);
+      expect(user).toMatchObject({ type: "phonechat", contactId: r.contactId });
+      const conversation = user.conversations.find((v: Rec) => v.channelId === 1);
+      expect(conversation.tagId).toBe(tag.id);
+      const history = await call(sb, "GET", `/conversations/${conversation.id}/messages`);
+      expect(history.body.data[0]).toMatchObject({
+        direction: "outbound",
+        type: "template",
+        text: "Hi friend, your order M-7 is on its way.",
+        template: { name: "order_update", language: "en" },
+        metadata: { campaignId: id },
+        status: "queued",
+      });
+      messageOf[r.phone] = history.body.data[0].id;
+    }
+
+    for (let i = 0; i < 10 && (await call(sb, "GET", `/campaigns/${id}`)).body.status === "running"; i++) {
+      await sb.tick();
+    }
+    // Ana's existing conversation is reused: her history grows by one and takes the tag.
+    const anaAfter = (await chatUserOf(ana.phone)).conversations.find((v: Rec) => v.channelId === 1);
+    expect(anaAfter).toMatchObject({ id: anaBefore.id, tagId: tag.id });
+    const anaMessages = await call(sb, "GET", `/conversations/${anaBefore.id}/messages`);
+    expect(anaMessages.body.meta.total).toBe(anaHistory + 1);
+
+    // Each message's status is its recipient's (unreachable: failed, with the same error).
+    const final = (await call(sb, "GET", `/campaigns/${id}/recipients`)).body.data as Rec[];
+    const statusOf = Object.fromEntries(final.map((r) => [r.phone, r.status]));
+    expect(statusOf).toEqual({
+      [ana.phone]: expect.stringMatching(/^(delivered|read)$/),
+      "+14155557201": expect.stringMatching(/^(delivered|read)$/),
+      "+14155557209": "failed",
+    });
+    for (const r of final) {
+      const conversation = (await chatUserOf(r.phone)).conversations.find((v: Rec) => v.channelId === 1);
+      const newest = await call(sb, "GET", `/conversations/${conversation.id}/messages`, {
+        query: { limit: 1 },
+      });
+      if (messageOf[r.phone]) expect(newest.body.data[0].id).toBe(messageOf[r.phone]);
+      const m = await call(sb, "GET", `/messages/${newest.body.data[0].id}`);
+      expect(m.body, r.phone).toMatchObject({
+        status: r.status,
+        error: r.error,
+        metadata: { campaignId: id },
+      });
+    }
+  });
+
   it("cancels a running campaign: pending recipients are skipped, in-flight ones finish", async () => {
     const sb = sandbox();
     const phones = ["+14155557101", "+14155557102", "+14155557103", "+14155557104", "+14155557105"];

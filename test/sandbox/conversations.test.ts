@@ -43,6 +43,50 @@ describe("sandbox messages and the 24-hour window", () => {
     expect(stranger.body.message).toMatch(/never wrote/);
   });
 
+  it("holds image and document messages to the window too, but not templates", async () => {
+    const sb = sandbox();
+    const ben = await contactByName("Ben"); // last wrote 80 hours ago
+    const ana = await contactByName("Ana"); // wrote within 24 hours
+    const benUser = (await call(sb, "GET", "/chat-users", { query: { search: ben.phone } })).body.data[0];
+    const benHistory = async () => {
+      const u = await call(sb, "GET", `/chat-users/${benUser.id}`);
+      return u.body.messages.length as number;
+    };
+    const before = await benHistory();
+    for (const type of ["image", "document"]) {
+      const media = {
+        channelId: 1,
+        type,
+        mediaUrl: `https://example.com/file.${type === "image" ? "png" : "pdf"}`,
+      };
+      const outside = await call(sb, "POST", "/messages", {
+        body: { ...media, contactId: ben.id, text: "caption" },
+      });
+      expect(outside.status, type).toBe(422);
+      expect(outside.body.message).toMatch(
+        new RegExp(`outside the 24-hour conversation window.*free-form ${type}`),
+      );
+      const stranger = await call(sb, "POST", "/messages", { body: { ...media, to: "+14155553334" } });
+      expect(stranger.status, type).toBe(422);
+      const inside = await call(sb, "POST", "/messages", { body: { ...media, contactId: ana.id } });
+      expect(inside.status, type).toBe(201);
+      expect(inside.body).toMatchObject({ type, mediaUrl: media.mediaUrl, status: "queued" });
+    }
+    // Refused messages wrote nothing, and created no chat user for the stranger.
+    expect(await benHistory()).toBe(before);
+    const stranger = await call(sb, "GET", "/chat-users", { query: { search: "+14155553334" } });
+    expect(stranger.body.meta.total).toBe(0);
+    const template = await call(sb, "POST", "/messages", {
+      body: {
+        channelId: 1,
+        type: "template",
+        contactId: ben.id,
+        template: { name: "welcome_message", language: "en" },
+      },
+    });
+    expect(template.status).toBe(201);
+  });
+
   it("closes the window 24 hours after the last inbound message", async () => {
     const farah = await contactByName("Farah"); // wrote 1 hour ago
     const send = () =>

@@ -91,11 +91,12 @@ export async function conversationRoutes(app: FastifyInstance, ctx: SandboxConte
 
     let text = body.text;
     let template: Record<string, unknown> | undefined;
-    if (body.type === "text") {
+    // Text, image and document are session (free-form) messages on the channel; only templates open a conversation.
+    if (body.type !== "template") {
       const last = chatUser?.last_inbound_at ? new Date(chatUser.last_inbound_at) : undefined;
       if (!last || ctx.now().getTime() - last.getTime() > WINDOW_MS) {
         throw unprocessable(
-          `${who} is outside the 24-hour conversation window (${last ? `last wrote ${last.toISOString()}` : "never wrote"}): a free text message cannot be sent, use a template message instead`,
+          `${who} is outside the 24-hour conversation window (${last ? `last wrote ${last.toISOString()}` : "never wrote"}): a free-form ${body.type} message cannot be sent, use a template message instead`,
         );
       }
     }

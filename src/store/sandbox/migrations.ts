@@ -221,4 +221,18 @@ create index recipients_campaign on sandbox.campaign_recipients (campaign_id, id
 create index recipients_in_flight on sandbox.campaign_recipients (status) where status in ('sending', 'sent', 'delivered')
 `;
 
-export const sandboxMigrations: readonly Migration[] = [{ id: "001_init", sql: init }];
+// Campaign sends write conversation messages (docs/sandbox.md): each message
+// names its recipient, whose status it follows, and the tick finds the chat
+// user of each recipient by contact or phone.
+const campaignMessages = `
+alter table sandbox.messages add column campaign_recipient_id integer references sandbox.campaign_recipients (id)
+;
+create unique index messages_campaign_recipient on sandbox.messages (campaign_recipient_id) where campaign_recipient_id is not null
+;
+create index chat_users_contact on sandbox.chat_users (contact_id)
+`;
+
+export const sandboxMigrations: readonly Migration[] = [
+  { id: "001_init", sql: init },
+  { id: "002_campaign_messages", sql: campaignMessages },
+];
