@@ -24,6 +24,9 @@ export function esc(text: unknown): string {
     .replace(/>/g, "&gt;");
 }
 
+/** A count as people read it: 50,000. */
+export const num = (n: number): string => n.toLocaleString("en-US");
+
 /** Escapes `<…>` placeholders in a message (`<id>`), keeping Slack's own forms (mentions, links). */
 export function escPlaceholders(text: string): string {
   return text.replace(/<(?![@#!]|https?:|mailto:)([^<>]*)>/g, "&lt;$1&gt;");

@@ -4,6 +4,7 @@
 // and more messages when one would pass 50 blocks. Never rejected, always a
 // fallback `text`.
 import type { KnownBlock } from "@slack/types";
+import { esc, num } from "../commands/blocks.ts";
 import { ACTION } from "../commands/types.ts";
 import type { Snapshot } from "../store/reports.ts";
 import { formatLocal, type ReportTarget } from "./schedule.ts";
@@ -55,9 +56,7 @@ export interface RenderOptions {
 }
 
 // Shared with the live progress message (src/slack/progress/render.ts).
-export const num = (n: number) => n.toLocaleString("en-US");
 export const pct = (r: number | null) => (r === null ? "–" : `${(r * 100).toFixed(1)}%`);
-export const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 export const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 
 export const STATUS_ICON: Record<string, string> = {

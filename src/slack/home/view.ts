@@ -11,7 +11,7 @@
 import type { HomeView, KnownBlock } from "@slack/types";
 import { isApiError } from "../../api/errors.ts";
 import type { Campaign, MessagingApi } from "../../api/types.ts";
-import { esc, truncate } from "../../commands/blocks.ts";
+import { esc, num, truncate } from "../../commands/blocks.ts";
 import { ACTION } from "../../commands/types.ts";
 import { maskSecret } from "../../log.ts";
 import { bar, targetLabel } from "../../reports/render.ts";
@@ -60,7 +60,6 @@ interface Running {
 }
 
 const pct = (r: number | null) => (r === null ? "–" : `${(r * 100).toFixed(1)}%`);
-const num = (n: number) => n.toLocaleString("en-US");
 const text = (t: string): KnownBlock => ({
   type: "section",
   text: { type: "mrkdwn", text: truncate(t, 3000) },

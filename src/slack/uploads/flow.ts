@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { webApi } from "@slack/bolt";
 import type { ApiRecord, ImportResult } from "../../api/types.ts";
-import { esc } from "../../commands/blocks.ts";
+import { esc, num } from "../../commands/blocks.ts";
 import type { Actor } from "../../commands/types.ts";
 import {
   type ColumnMapping,
@@ -50,7 +50,6 @@ import {
 } from "./download.ts";
 import {
   closedMessage,
-  count,
   newGroupName,
   type PreviewSummary,
   previewMessage,
@@ -327,7 +326,7 @@ export async function runImport(
         failures.push({ row, phone: typeof e.phone === "string" ? e.phone : undefined, message: e.message });
       }
       const errorCount = summary.failed + result.errors.length;
-      const line = `:white_check_mark: *Imported* by <@${actor.userId}>: ${count(result.created)} created, ${count(result.updated)} updated, ${count(errorCount)} error${errorCount === 1 ? "" : "s"}${groupId ? `; added to group #${groupId}${created ? ` “${esc(p.newGroup)}” (new)` : ""}` : ""}.`;
+      const line = `:white_check_mark: *Imported* by <@${actor.userId}>: ${num(result.created)} created, ${num(result.updated)} updated, ${num(errorCount)} error${errorCount === 1 ? "" : "s"}${groupId ? `; added to group #${groupId}${created ? ` “${esc(p.newGroup)}” (new)` : ""}` : ""}.`;
       await finishPendingImport(db, p.id, "done", {
         created: result.created,
         updated: result.updated,

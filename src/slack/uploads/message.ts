@@ -3,14 +3,11 @@
 // running import, and the outcome.
 import type { KnownBlock, PlainTextOption } from "@slack/types";
 import type { Group } from "../../api/types.ts";
-import { esc, truncate } from "../../commands/blocks.ts";
+import { esc, num, truncate } from "../../commands/blocks.ts";
 import type { ImportPreview } from "../../imports/index.ts";
 import type { PendingImport } from "../../store/imports.ts";
 import { cut, option } from "../modals/kit.ts";
 import { textOfRecord } from "../modals/lookups.ts";
-
-/** Counts as people read them: 50,000. */
-export const count = (n: number) => n.toLocaleString("en-US");
 
 export const IMPORT_ACTIONS = {
   group: "sb_imp_group",
@@ -120,9 +117,9 @@ function previewBody(p: PendingImport, s: PreviewSummary): KnownBlock[] {
     {
       type: "section",
       fields: [
-        { type: "mrkdwn", text: `*Rows*\n${count(s.rows)}` },
-        { type: "mrkdwn", text: `*Will be imported*\n${count(s.valid)}` },
-        { type: "mrkdwn", text: `*Will fail*\n${count(s.failed)}` },
+        { type: "mrkdwn", text: `*Rows*\n${num(s.rows)}` },
+        { type: "mrkdwn", text: `*Will be imported*\n${num(s.valid)}` },
+        { type: "mrkdwn", text: `*Will fail*\n${num(s.failed)}` },
         { type: "mrkdwn", text: `*File*\n${esc(s.format)}` },
       ],
     },
@@ -218,7 +215,7 @@ export function previewMessage(
     ),
   );
   return {
-    text: `Import preview of ${p.fileName}: ${count(s.rows)} rows, ${count(s.valid)} will be imported, ${count(s.failed)} will fail`,
+    text: `Import preview of ${p.fileName}: ${num(s.rows)} rows, ${num(s.valid)} will be imported, ${num(s.failed)} will fail`,
     blocks,
   };
 }
@@ -231,7 +228,7 @@ export function progressMessage(
 ): { text: string; blocks: KnownBlock[] } {
   const pct = s.rows ? Math.min(100, Math.floor((rows / s.rows) * 100)) : 0;
   const bar = `${"█".repeat(Math.floor(pct / 5))}${"░".repeat(20 - Math.floor(pct / 5))}`;
-  const done = `${count(rows)} of ${count(s.rows)} rows`;
+  const done = `${num(rows)} of ${num(s.rows)} rows`;
   return {
     text: `Importing ${p.fileName}… ${done} (${pct}%)`,
     blocks: [
