@@ -8,6 +8,16 @@ import { distance } from "fastest-levenshtein";
 import { OPERATIONS } from "../api/operations.ts";
 import { describeIssues } from "../api/schemas.ts";
 import type { MessagingApi } from "../api/types.ts";
+import {
+  actions,
+  context,
+  esc,
+  escPlaceholders,
+  finishBlocks,
+  LIMITS,
+  section,
+  truncate,
+} from "../blocks/blocks.ts";
 import type { Logger } from "../log.ts";
 import { maskSecret } from "../log.ts";
 import type { ReportService } from "../reports/service.ts";
@@ -21,7 +31,6 @@ import {
   getConfirmation,
 } from "../store/confirmations.ts";
 import type { Db } from "../store/db.ts";
-import { actions, context, esc, escPlaceholders, finishBlocks, LIMITS, section, truncate } from "./blocks.ts";
 import { ALL_COMMANDS } from "./defs/index.ts";
 import { apiErrorReply, errorReply, inputErrorReply, usageLines } from "./errors.ts";
 import { mention, Permissions, type ResolveGroupMembers } from "./permissions.ts";

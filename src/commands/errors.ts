@@ -13,7 +13,7 @@ import {
   ValidationError,
 } from "../api/errors.ts";
 import type { FieldProblem } from "../api/schemas.ts";
-import { context, esc, section } from "./blocks.ts";
+import { context, esc, section } from "../blocks/blocks.ts";
 import type { AnySpec } from "./registry.ts";
 import type { Reply } from "./types.ts";
 

@@ -3,7 +3,6 @@
 // member after them, as it came; members that look like secrets are masked.
 import type { KnownBlock } from "@slack/types";
 import type { ApiRecord, Page } from "../api/types.ts";
-import { maskSecret } from "../log.ts";
 import {
   actions,
   context,
@@ -14,7 +13,8 @@ import {
   linesToSections,
   section,
   slackDate,
-} from "./blocks.ts";
+} from "../blocks/blocks.ts";
+import { maskSecret } from "../log.ts";
 import { ACTION, type Reply } from "./types.ts";
 
 const SECRET_KEY = /(secret|token|password|api_?key$|^key$)/i;

@@ -1,19 +1,13 @@
 // The contract between the command core and its two front ends (the Bolt app
 // and the shell). The core knows nothing of Slack's transport: it takes a
 // command line and who typed it, and answers Block Kit.
-import type { KnownBlock, ModalView } from "@slack/types";
+import type { KnownBlock } from "@slack/types";
 import type { MessagingApi } from "../api/types.ts";
+import type { Actor } from "../domain/actor.ts";
+import type { FormRequest } from "./forms.ts";
 
-/** Who runs a command, and where. */
-export interface Actor {
-  /** Slack user id (U…), or `shell` for the console. */
-  userId: string;
-  userName?: string;
-  teamId?: string;
-  /** Slack channel id where the command was typed (C…, D…, G…). */
-  channelId?: string;
-  via: "slack" | "shell";
-}
+export { ACTION } from "../blocks/actions.ts";
+export type { Actor } from "../domain/actor.ts";
 
 export interface Reply {
   /** Lookups and errors are ephemeral; writes others should know of go in the channel. */
@@ -27,8 +21,12 @@ export interface Reply {
    * ACTION.confirm / ACTION.dismiss and this id as value; the shell asks y/N.
    */
   confirmation?: { id: string; prompt: string };
-  /** Set when a modal opens instead of a message (Slack); the shell prints `text`. */
-  modal?: ModalView;
+  /**
+   * Set when the answer is a form: which one, with what data. The Slack app
+   * opens it as a modal; the shell prints the usage and an example of the
+   * command line that does the same.
+   */
+  form?: FormRequest;
   /**
    * Set by the core on the answer of a command that ran: which command, and
    * the record id it acted on. Front ends use it to follow up (the Slack app
@@ -36,19 +34,6 @@ export interface Reply {
    */
   origin?: { command: string; id?: number };
 }
-
-/**
- * Action ids of the buttons the core puts in its replies. The Bolt app
- * registers one listener per id; the value carries everything needed.
- */
-export const ACTION = {
-  /** value: a command line to run as the clicking user (paging, "open", "refresh"). */
-  run: "sb_run",
-  /** value: confirmation id. Performs the confirmed write, once. */
-  confirm: "sb_confirm",
-  /** value: confirmation id. Drops the pending confirmation. */
-  dismiss: "sb_dismiss",
-} as const;
 
 export interface CommandCore {
   /** Runs one command line (with or without the leading `/sb`). Never throws for user or API errors. */

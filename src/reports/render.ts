@@ -4,11 +4,11 @@
 // and more messages when one would pass 50 blocks. Never rejected, always a
 // fallback `text`.
 import type { KnownBlock } from "@slack/types";
-import { esc, num } from "../commands/blocks.ts";
-import { ACTION } from "../commands/types.ts";
-import type { Snapshot } from "../store/reports.ts";
+import { ACTION } from "../blocks/actions.ts";
+import { esc, num } from "../blocks/blocks.ts";
+import type { Counts, Snapshot } from "../domain/reports.ts";
 import { formatLocal, type ReportTarget } from "./schedule.ts";
-import { type CampaignSummary, type Counts, type Report, STATUSES } from "./summary.ts";
+import { type CampaignSummary, type Report, STATUSES } from "./summary.ts";
 
 /** Slack's limits for a message. */
 export const LIMITS = {

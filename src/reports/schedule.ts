@@ -7,7 +7,7 @@ import { CronExpressionParser } from "cron-parser";
 import { format } from "date-fns";
 import { closest, distance } from "fastest-levenshtein";
 import type { FieldProblem } from "../api/schemas.ts";
-import type { NewSchedule } from "../store/reports.ts";
+import type { NewSchedule } from "../domain/reports.ts";
 
 export type ReportTarget = { kind: "campaign"; id: number } | { kind: "running" } | { kind: "all" };
 

@@ -4,9 +4,10 @@
 // The shell has no scheduler: its schedules are stored, and the Slack app
 // mirrors them into pg-boss when it starts (ReportScheduler.start).
 import type { MessagingApi } from "../api/types.ts";
-import type { Actor } from "../commands/types.ts";
+import type { Actor } from "../domain/actor.ts";
+import type { ScheduleRow } from "../domain/reports.ts";
 import type { Db } from "../store/db.ts";
-import { ReportStore, type ScheduleRow } from "../store/reports.ts";
+import { ReportStore } from "../store/reports.ts";
 import type { ReportMessage } from "./render.ts";
 import { isValidTimeZone, newScheduleOf, type ScheduleSpec } from "./schedule.ts";
 import { type Clock, type PostFn, type ReportScheduler, reportNow, systemClock } from "./scheduler.ts";

@@ -5,13 +5,14 @@
 // request per recipient status, reading the page total. Without totals it
 // pages through at limit=100 up to a cap and says the figure is partial.
 // Every call goes in the client's background lane.
+
 import { NotFoundError } from "../api/errors.ts";
 import { RECIPIENT_STATUSES, type RecipientStatus } from "../api/schemas.ts";
 import type { CallOptions, Campaign, MessagingApi } from "../api/types.ts";
+import type { Counts } from "../domain/reports.ts";
 import type { ReportTarget } from "./schedule.ts";
 
 export const STATUSES = RECIPIENT_STATUSES;
-export type Counts = Record<RecipientStatus, number>;
 
 /** Largest page the spec allows; used when paging is the only way to count. */
 export const MAX_PAGE = 100;

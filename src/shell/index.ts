@@ -8,7 +8,7 @@ import { userInfo } from "node:os";
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { createInterface as createPromptInterface } from "node:readline/promises";
-import { blocksToText } from "../commands/blocks.ts";
+import { blocksToText } from "../blocks/blocks.ts";
 import type { Actor, CommandCore, Reply } from "../commands/types.ts";
 
 export interface ShellOptions {

@@ -8,6 +8,7 @@ import type { RespondArguments, RespondFn, webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import { ACTION, type Actor, type Reply } from "../commands/types.ts";
 import type { SlackDeps } from "./deps.ts";
+import { modalFor } from "./modals/open.ts";
 
 export const MAX_MESSAGE_BLOCKS = 50;
 const MAX_BUTTON_VALUE = 2000;
@@ -54,10 +55,13 @@ function attributed(reply: Reply, actor: Actor): { text: string; blocks: KnownBl
 }
 
 export async function deliver(reply: Reply, target: Target, deps: SlackDeps): Promise<void> {
-  if (reply.modal) {
+  if (reply.form) {
     if (target.triggerId) {
       try {
-        await target.client.views.open({ trigger_id: target.triggerId, view: reply.modal });
+        await target.client.views.open({
+          trigger_id: target.triggerId,
+          view: modalFor(reply.form, target.actor),
+        });
         return;
       } catch (err) {
         const code = slackError(err);
@@ -81,7 +85,7 @@ export async function deliver(reply: Reply, target: Target, deps: SlackDeps): Pr
         ],
       });
     }
-    return sendEphemeral({ ...reply, modal: undefined, blocks }, target, deps);
+    return sendEphemeral({ ...reply, form: undefined, blocks }, target, deps);
   }
   if (reply.visibility === "ephemeral") return sendEphemeral(reply, target, deps);
   return sendInChannel(reply, target, deps);

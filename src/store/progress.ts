@@ -1,7 +1,7 @@
 // Schema `progress`: the Slack messages of launched campaigns that update
 // themselves with the campaign's progress (src/slack/progress/). Kept in the
 // store so tracking survives a restart. Its own migration set.
-import type { Counts } from "../reports/summary.ts";
+import type { Counts } from "../domain/reports.ts";
 import type { Db } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
 

@@ -2,7 +2,7 @@
 // makes posting happen once, and the last figures per (schedule, campaign)
 // for "change since the previous report". Its own migration set, so it moves
 // independently of schema `switchboard`. See docs/reports.md for the states.
-import type { Counts } from "../reports/summary.ts";
+import type { Counts, NewSchedule, RunRow, RunState, ScheduleRow, Snapshot } from "../domain/reports.ts";
 import type { Db, Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
 
@@ -58,44 +58,6 @@ create table reports.snapshots (
   ],
 };
 
-export interface ScheduleRow {
-  id: number;
-  channel: string;
-  /** `"42"`, `"running"` or `"all"`. */
-  target: string;
-  cron: string;
-  tz: string;
-  description: string;
-  createdBy: string;
-  createdAt: Date;
-  /** Slot of the last report posted. */
-  lastRunAt: Date | null;
-  lastPostedAt: Date | null;
-}
-
-export type RunState = "claimed" | "posting" | "posted" | "failed" | "uncertain";
-
-export interface RunRow {
-  scheduleId: number;
-  slotAt: Date;
-  state: RunState;
-  late: boolean;
-  attempts: number;
-  partsPosted: number;
-  claimedBy: string | null;
-  leaseUntil: Date | null;
-  error: string | null;
-  messageRefs: string[];
-  postedAt: Date | null;
-}
-
-export interface Snapshot {
-  campaignId: number;
-  counts: Counts;
-  slotAt: Date;
-  takenAt: Date;
-}
-
 type Row = Record<string, unknown>;
 const date = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
 const dateOrNull = (v: unknown): Date | null => (v === null || v === undefined ? null : date(v));
@@ -127,15 +89,6 @@ const toRun = (r: Row): RunRow => ({
   messageRefs: json<string[]>(r.message_refs ?? "[]"),
   postedAt: dateOrNull(r.posted_at),
 });
-
-export interface NewSchedule {
-  channel: string;
-  target: string;
-  cron: string;
-  tz: string;
-  description: string;
-  createdBy: string;
-}
 
 export class ReportStore {
   constructor(private readonly db: Db) {}

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
-import { blocksToText } from "../../src/commands/blocks.ts";
+import { blocksToText } from "../../src/blocks/blocks.ts";
 import { ACTION } from "../../src/commands/types.ts";
 import { all, expectSlackValid, SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
@@ -282,10 +282,18 @@ describe("write commands", () => {
   });
 
   it("campaign new and template new open forms in Slack, and give the command line in the shell", async () => {
-    expect((await h().run("campaign new")).modal?.type).toBe("modal");
-    expect((await h().run("template new")).modal?.type).toBe("modal");
-    expect((await h().run("campaign new", SHELL)).text).toMatch(/campaign add/);
-    expect((await h().run("template new", SHELL)).text).toMatch(/template add/);
+    expect((await h().run("campaign new")).form?.kind).toBe("campaign");
+    expect((await h().run("template new")).form?.kind).toBe("template");
+    const shell = (line: string) =>
+      h()
+        .run(line, SHELL)
+        .then((r) => r.text);
+    expect(await shell("campaign new")).toMatch(
+      /form in Slack.*\nUsage: `\/sb campaign add .*template=.*\nExample: `\/sb campaign add /,
+    );
+    expect(await shell("template new")).toMatch(
+      /form in Slack.*\nUsage: `\/sb template add .*\nExample: `\/sb template add /,
+    );
   });
 });
 

@@ -1,12 +1,7 @@
 // Summaries built from counts, for the rendering tests (the summary code itself
 // is tested against the sandbox in summary.test.ts).
-import {
-  type CampaignSummary,
-  type Counts,
-  type Report,
-  ratesOf,
-  STATUSES,
-} from "../../src/reports/summary.ts";
+import type { Counts } from "../../src/domain/reports.ts";
+import { type CampaignSummary, type Report, ratesOf, STATUSES } from "../../src/reports/summary.ts";
 
 export function counts(partial: Partial<Counts> = {}): Counts {
   return Object.fromEntries(STATUSES.map((s) => [s, partial[s] ?? 0])) as Counts;

@@ -3,7 +3,7 @@
 // bulk seeding of campaigns straight into the sandbox's tables.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Counts } from "../../src/reports/summary.ts";
+import type { Counts } from "../../src/domain/reports.ts";
 import { STATUSES } from "../../src/reports/summary.ts";
 import type { Db } from "../../src/store/db.ts";
 

@@ -1,7 +1,8 @@
 // A small, real CommandCore for the Slack tests that need answers the real
 // core does not give on purpose (a crash, a slow form, an over-limit
 // message). It keeps the interface's promises: confirm runs a write once.
-import type { KnownBlock, ModalView } from "@slack/types";
+import type { KnownBlock } from "@slack/types";
+import type { FormRequest } from "../../src/commands/forms.ts";
 import { ACTION, type Actor, type CommandCore, type Reply } from "../../src/commands/types.ts";
 
 const section = (text: string): KnownBlock => ({ type: "section", text: { type: "mrkdwn", text } });
@@ -107,11 +108,11 @@ export class TestCore implements CommandCore {
         visibility: "ephemeral",
         text: "Opening the campaign form",
         blocks: [],
-        modal: form("New campaign"),
+        form: form("campaign"),
       };
     if (cmd === "slowform") {
       this.beforeSlowForm();
-      return { visibility: "ephemeral", text: "The form is ready", blocks: [], modal: form("Slow form") };
+      return { visibility: "ephemeral", text: "The form is ready", blocks: [], form: form("import") };
     }
     if (cmd === "boom") throw new Error("database exploded at /srv/secret/path.ts:42");
     if (cmd === "long")
@@ -162,19 +163,9 @@ export class TestCore implements CommandCore {
   }
 }
 
-function form(title: string): ModalView {
-  return {
-    type: "modal",
-    callback_id: "sb_test_form",
-    title: { type: "plain_text", text: title },
-    submit: { type: "plain_text", text: "Create" },
-    blocks: [
-      {
-        type: "input",
-        block_id: "name",
-        label: { type: "plain_text", text: "Name" },
-        element: { type: "plain_text_input", action_id: "value" },
-      },
-    ],
-  };
+/** A form request as the real core makes it; the app picks the modal (src/slack/modals/open.ts). */
+function form(kind: "campaign" | "import"): FormRequest {
+  return kind === "campaign"
+    ? { kind, data: { channels: [1], tags: [], groups: [] } }
+    : { kind, data: { groups: [] } };
 }

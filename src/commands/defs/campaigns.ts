@@ -8,10 +8,11 @@ import {
   RECIPIENT_STATUSES,
 } from "../../api/schemas.ts";
 import type { Campaign, MessagingApi, Template } from "../../api/types.ts";
-import { campaignModal, loadCampaignData } from "../../slack/modals/campaign.ts";
+import { actions, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
 import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } from "../args.ts";
-import { actions, esc, fieldsSection, header, section } from "../blocks.ts";
-import { type CommandContext, defineCommand, type Preview, UserError } from "../registry.ts";
+import { formReply } from "../forms.ts";
+import { loadCampaignData } from "../lookups.ts";
+import { type CommandContext, defineCommand, type Preview } from "../registry.ts";
 import { listLine, pageReply, pick, recordPairs, show } from "../render.ts";
 import { ACTION } from "../types.ts";
 import { checkBody } from "./check.ts";
@@ -351,19 +352,12 @@ export const CAMPAIGN_COMMANDS = [
     topic: "campaigns",
     operations: ["listTemplates", "listTags", "listGroups", "createCampaign", "createTag"],
     run: async (_a, ctx) => {
-      if (ctx.actor.via === "shell") {
-        throw new UserError(
-          "The campaign form is for Slack. Here, use `campaign add <name> template=<id> group=<id,…> [tag=<id>]`, then `campaign <id> send` (see `help campaign add`).",
-          false,
-        );
-      }
-      const data = await loadCampaignData(ctx.api, ctx.defaultChannelId);
-      return {
-        visibility: "ephemeral",
-        text: "Opening the campaign form…",
-        blocks: [],
-        modal: campaignModal(data, { ch: ctx.actor.channelId }),
-      };
+      const load = () => loadCampaignData(ctx.api, ctx.defaultChannelId);
+      return formReply(
+        ctx,
+        { kind: "campaign", load, instead: "campaign.add" },
+        "Opening the campaign form…",
+      );
     },
   }),
 ];

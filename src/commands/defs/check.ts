@@ -2,7 +2,7 @@
 // answers in the words of the command line (option names, not API members).
 import type { z } from "zod";
 import { describeIssues } from "../../api/schemas.ts";
-import { esc } from "../blocks.ts";
+import { esc } from "../../blocks/blocks.ts";
 import { UserError } from "../registry.ts";
 
 export function checkBody<S extends z.ZodType>(

@@ -1,7 +1,7 @@
 // Helpers shared by the command definitions.
 import type { KnownBlock } from "@slack/types";
 import type { ApiRecord } from "../../api/types.ts";
-import { esc, fieldsSection, header, section } from "../blocks.ts";
+import { esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
 import { type CommandContext, type Preview, UserError } from "../registry.ts";
 import { pick, type RefNames, recordPairs, show } from "../render.ts";
 import { tokenize } from "../tokenize.ts";

@@ -3,11 +3,10 @@ import { basename, extname } from "node:path";
 import { z } from "zod";
 import { createContactSchema, emailSchema, toE164, updateContactSchema } from "../../api/schemas.ts";
 import type { ApiRecord, ContactField } from "../../api/types.ts";
-import { importModal } from "../../slack/modals/import.ts";
-import { contactFields } from "../../slack/modals/lookups.ts";
-import { contactEditModal } from "../../slack/modals/record-edit.ts";
+import { esc } from "../../blocks/blocks.ts";
 import { idArg, limitArg, optionalId, pageArg, requiredText, yesNo } from "../args.ts";
-import { esc } from "../blocks.ts";
+import { formReply } from "../forms.ts";
+import { contactFields } from "../lookups.ts";
 import { defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply, show } from "../render.ts";
 import { checkBody } from "./check.ts";
@@ -178,15 +177,15 @@ export const CONTACT_COMMANDS = [
       const bare =
         [a.phone, a.first, a.last, a.email].every((v) => v === undefined) && !Object.keys(a.extra).length;
       if (bare) {
-        if (ctx.actor.via !== "slack")
-          throw new UserError("give at least one of phone=, first=, last=, email= or a custom field <key>=");
-        const [contact, fields] = await Promise.all([ctx.api.getContact(a.id), contactFields(ctx.api)]);
-        return {
-          visibility: "ephemeral",
-          text: `Opening the form of contact #${a.id}…`,
-          blocks: [],
-          modal: contactEditModal(contact, fields, { ch: ctx.actor.channelId, id: a.id }),
+        const load = async () => {
+          const [record, fields] = await Promise.all([ctx.api.getContact(a.id), contactFields(ctx.api)]);
+          return { id: a.id, record, fields };
         };
+        return formReply(
+          ctx,
+          { kind: "contact", load, instead: "contact.edit" },
+          `Opening the form of contact #${a.id}…`,
+        );
       }
       const body: Record<string, unknown> = {
         phone: a.phone !== undefined ? phoneOf(a.phone, ctx.defaultCountry) : undefined,
@@ -284,13 +283,8 @@ export const CONTACT_COMMANDS = [
             false,
           );
         }
-        const groups = await ctx.api.listGroups();
-        return {
-          visibility: "ephemeral",
-          text: "Opening the import form…",
-          blocks: [],
-          modal: importModal(groups.items, { ch: ctx.actor.channelId }),
-        };
+        const load = async () => ({ groups: (await ctx.api.listGroups()).items });
+        return formReply(ctx, { kind: "import", load, instead: "import" }, "Opening the import form…");
       }
       if (!a.path) throw new UserError("*path* is required: the CSV or xlsx file to import");
       const ext = extname(a.path).toLowerCase();

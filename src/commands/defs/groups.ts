@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { esc, header, section } from "../../blocks/blocks.ts";
 import { idArg, idList, requiredText } from "../args.ts";
-import { esc, header, section } from "../blocks.ts";
 import { defineCommand } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply } from "../render.ts";
 import { announce, deletePreview, quoted } from "./common.ts";

@@ -1,6 +1,6 @@
 import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
-import { context, esc, fieldsSection, header, section } from "../blocks.ts";
+import { context, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
 import { type AnySpec, defineCommand, type Registry } from "../registry.ts";
 import { pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { isoDateTimeSchema, type SendMessageInput, sendMessageSchema } from "../../api/schemas.ts";
-import { channelChoices } from "../../slack/modals/lookups.ts";
-import { sendModal } from "../../slack/modals/send.ts";
+import { esc } from "../../blocks/blocks.ts";
 import { idArg, limitArg, optionalId, pageArg, takeRecipient, yesNo } from "../args.ts";
-import { esc } from "../blocks.ts";
+import { formReply } from "../forms.ts";
+import { channelChoices } from "../lookups.ts";
 import { defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply, show } from "../render.ts";
 import { checkBody } from "./check.ts";
@@ -47,15 +47,13 @@ export const MESSAGE_COMMANDS = [
     operations: ["sendMessage", "listTemplates"],
     run: async (a, ctx) => {
       const bare = !a.words.length && [a.channel, a.human, a.template, a.lang].every((v) => v === undefined);
-      if (bare && ctx.actor.via === "slack") {
-        const chs = await channelChoices(ctx.api, ctx.defaultChannelId);
-        const def = ctx.defaultChannelId ?? (chs.length === 1 ? chs[0] : undefined);
-        return {
-          visibility: "ephemeral",
-          text: "Opening the message form…",
-          blocks: [],
-          modal: sendModal({ channels: chs, defaultChannelId: def }, { ch: ctx.actor.channelId, chs, def }),
+      if (bare) {
+        const load = async () => {
+          const channels = await channelChoices(ctx.api, ctx.defaultChannelId);
+          const def = ctx.defaultChannelId ?? (channels.length === 1 ? channels[0] : undefined);
+          return { channels, defaultChannelId: def };
         };
+        return formReply(ctx, { kind: "send", load, instead: "send" }, "Opening the message form…");
       }
       const taken = takeRecipient(a.words, ctx.defaultCountry);
       if ("error" in taken) throw new UserError(`*recipient* ${esc(taken.error)}`);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { colorSchema } from "../../api/schemas.ts";
+import { esc } from "../../blocks/blocks.ts";
 import { idArg, requiredText } from "../args.ts";
-import { esc } from "../blocks.ts";
 import { defineCommand } from "../registry.ts";
 import { listLine, pageReply, recordReply } from "../render.ts";
 import { announce, deletePreview, quoted } from "./common.ts";

@@ -5,11 +5,11 @@ import {
   TEMPLATE_CATEGORIES,
   TEMPLATE_STATUSES,
 } from "../../api/schemas.ts";
-import { channelChoices } from "../../slack/modals/lookups.ts";
-import { templateModal } from "../../slack/modals/template.ts";
+import { esc } from "../../blocks/blocks.ts";
 import { choice, idArg, optionalId, requiredText } from "../args.ts";
-import { esc } from "../blocks.ts";
-import { defineCommand, UserError } from "../registry.ts";
+import { formReply } from "../forms.ts";
+import { channelChoices } from "../lookups.ts";
+import { defineCommand } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply } from "../render.ts";
 import { checkBody } from "./check.ts";
 import { announce, deletePreview, refId, resolveChannel } from "./common.ts";
@@ -183,22 +183,19 @@ export const TEMPLATE_COMMANDS = [
     topic: "templates",
     operations: ["listTemplates", "createTemplate"],
     run: async (_a, ctx) => {
-      if (ctx.actor.via === "shell") {
-        throw new UserError(
-          'The template form is for Slack. Here, use `template add <name> lang=<code> category=UTILITY body="Hi {{name}}" name=Ana` (see `help template add`).',
-          false,
-        );
-      }
-      const chs = await channelChoices(ctx.api, ctx.defaultChannelId);
-      return {
-        visibility: "ephemeral",
-        text: "Opening the template form…",
-        blocks: [],
-        modal: templateModal(
-          { channels: chs, defaultChannelId: ctx.defaultChannelId },
-          { ch: ctx.actor.channelId, chs, def: ctx.defaultChannelId },
-        ),
-      };
+      const load = async () => ({
+        channels: await channelChoices(ctx.api, ctx.defaultChannelId),
+        defaultChannelId: ctx.defaultChannelId,
+      });
+      return formReply(
+        ctx,
+        {
+          kind: "template",
+          load,
+          instead: "template.add",
+        },
+        "Opening the template form…",
+      );
     },
   }),
 ];

@@ -5,9 +5,9 @@ import {
   isoDateOrDateTimeSchema,
   updateChatUserSchema,
 } from "../../api/schemas.ts";
-import { contactFields } from "../../slack/modals/lookups.ts";
-import { userEditModal } from "../../slack/modals/record-edit.ts";
 import { choice, idArg, limitArg, pageArg } from "../args.ts";
+import { formReply } from "../forms.ts";
+import { contactFields } from "../lookups.ts";
 import { defineCommand } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply } from "../render.ts";
 import { checkBody } from "./check.ts";
@@ -143,14 +143,16 @@ export const USER_COMMANDS = [
       const bare =
         [a.name, a.email, a.phone, a.address, a.avatar].every((v) => v === undefined) &&
         !Object.keys(a.extra).length;
-      if (bare && ctx.actor.via === "slack") {
-        const [user, fields] = await Promise.all([ctx.api.getChatUser(a.id), contactFields(ctx.api)]);
-        return {
-          visibility: "ephemeral",
-          text: `Opening the form of chat user #${a.id}…`,
-          blocks: [],
-          modal: userEditModal(user, fields, { ch: ctx.actor.channelId, id: a.id }),
+      if (bare) {
+        const load = async () => {
+          const [record, fields] = await Promise.all([ctx.api.getChatUser(a.id), contactFields(ctx.api)]);
+          return { id: a.id, record, fields };
         };
+        return formReply(
+          ctx,
+          { kind: "chat-user", load, instead: "user.edit" },
+          `Opening the form of chat user #${a.id}…`,
+        );
       }
       const standard = Object.fromEntries(
         Object.entries({

@@ -11,7 +11,7 @@
 import type { HomeView, KnownBlock } from "@slack/types";
 import { isApiError } from "../../api/errors.ts";
 import type { Campaign, MessagingApi } from "../../api/types.ts";
-import { esc, num, truncate } from "../../commands/blocks.ts";
+import { esc, num, truncate } from "../../blocks/blocks.ts";
 import { ACTION } from "../../commands/types.ts";
 import { maskSecret } from "../../log.ts";
 import { bar, targetLabel } from "../../reports/render.ts";

@@ -11,7 +11,8 @@ import {
   describeIssues,
   type FieldProblem,
 } from "../../api/schemas.ts";
-import type { Group, MessagingApi, Tag } from "../../api/types.ts";
+import type { Group, Tag } from "../../api/types.ts";
+import { type CampaignFormData, type ChosenTemplate, textOfRecord } from "../../commands/lookups.ts";
 import { fieldErrors } from "./errors.ts";
 import {
   context,
@@ -30,7 +31,7 @@ import {
   textInput,
   textOf,
 } from "./kit.ts";
-import { type ChosenTemplate, channelChoices, channelOptions, textOfRecord } from "./lookups.ts";
+import { channelOptions } from "./lookups.ts";
 
 export const CAMPAIGN_CALLBACK = "sb_campaign";
 export const A = {
@@ -48,21 +49,7 @@ export interface CampaignMeta {
   def?: number;
 }
 
-export interface CampaignData {
-  channels: number[];
-  defaultChannelId?: number;
-  tags: Tag[];
-  groups: Group[];
-}
-
-export async function loadCampaignData(api: MessagingApi, defaultChannelId?: number): Promise<CampaignData> {
-  const [channels, tags, groups] = await Promise.all([
-    channelChoices(api, defaultChannelId),
-    api.listTags(),
-    api.listGroups(),
-  ]);
-  return { channels, defaultChannelId, tags: tags.items, groups: groups.items };
-}
+export type CampaignData = CampaignFormData;
 
 export const tagOptions = (tags: Tag[]): PlainTextOption[] => [
   ...tags

@@ -1,37 +1,10 @@
-// What the forms read from the messaging API to offer choices: channels (the
-// API lists none, so the ones its templates name, plus MESSAGING_CHANNEL_ID),
-// approved templates, tags, groups, contacts and chat users as options.
+// The forms' choices as Slack options: channels, approved templates searched
+// as the user types, contacts and chat users. The API calls behind the form
+// data are the core's (src/commands/lookups.ts).
 import type { PlainTextOption } from "@slack/types";
-import { placeholdersOf } from "../../api/schemas.ts";
-import type { ApiRecord, ContactField, MessagingApi, Template } from "../../api/types.ts";
-import { pick } from "../../commands/render.ts";
+import type { ApiRecord, MessagingApi, Template } from "../../api/types.ts";
+import { templateBody, textOfRecord } from "../../commands/lookups.ts";
 import { cut, option, VIEW_LIMITS } from "./kit.ts";
-
-export const numberOf = (r: ApiRecord | undefined, ...keys: string[]): number | undefined => {
-  const n = Number(pick(r, ...keys));
-  return Number.isInteger(n) && n > 0 ? n : undefined;
-};
-
-export const textOfRecord = (r: ApiRecord | undefined, ...keys: string[]): string => {
-  const v = pick(r, ...keys);
-  return v === undefined || v === null ? "" : String(v);
-};
-
-export const templateChannel = (t: ApiRecord) =>
-  numberOf(t, "integrationId", "integration_id", "channelId", "channel_id");
-export const templateBody = (t: ApiRecord) => textOfRecord(t, "bodyText", "body_text", "body");
-
-/** Channels to offer: MESSAGING_CHANNEL_ID first, then every channel a template names. */
-export async function channelChoices(api: MessagingApi, defaultChannelId?: number): Promise<number[]> {
-  const page = await api.listTemplates({});
-  const ids = new Set<number>();
-  if (defaultChannelId !== undefined) ids.add(defaultChannelId);
-  for (const t of page.items) {
-    const c = templateChannel(t);
-    if (c !== undefined) ids.add(c);
-  }
-  return [...ids].slice(0, VIEW_LIMITS.options);
-}
 
 export const channelOptions = (ids: number[], defaultChannelId?: number): PlainTextOption[] =>
   ids.map((id) => option(`Channel ${id}${id === defaultChannelId ? " (default)" : ""}`, String(id)));
@@ -61,28 +34,6 @@ export async function templateSuggestions(
     )
     .slice(0, VIEW_LIMITS.options)
     .map((t) => option(templateOptionText(t), String(t.id)));
-}
-
-export interface ChosenTemplate {
-  id: number;
-  name: string;
-  language: string;
-  channel?: number;
-  placeholders: string[];
-  body: string;
-}
-
-export async function chosenTemplate(api: MessagingApi, id: number): Promise<ChosenTemplate> {
-  const t = await api.getTemplate(id);
-  const body = templateBody(t);
-  return {
-    id,
-    name: textOfRecord(t, "name"),
-    language: textOfRecord(t, "language"),
-    channel: templateChannel(t),
-    placeholders: placeholdersOf(body),
-    body,
-  };
 }
 
 const fullName = (r: ApiRecord) =>
@@ -116,11 +67,4 @@ export async function recipientSuggestions(
     out.push(option(`${name}${reach ? ` · ${reach}` : ""} (chat user #${u.id})`, `user:${u.id}`));
   }
   return out.slice(0, VIEW_LIMITS.options);
-}
-
-export async function contactFields(api: MessagingApi): Promise<ContactField[]> {
-  const page = await api.listContactFields();
-  return page.items
-    .filter((f) => typeof f.key === "string" && f.key)
-    .sort((a, b) => Number(a.position ?? 0) - Number(b.position ?? 0));
 }

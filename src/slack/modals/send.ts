@@ -9,6 +9,7 @@ import {
   sendMessageSchema,
   toE164,
 } from "../../api/schemas.ts";
+import type { ChosenTemplate } from "../../commands/lookups.ts";
 import { fieldErrors } from "./errors.ts";
 import {
   checkedOf,
@@ -25,7 +26,7 @@ import {
   textInput,
   textOf,
 } from "./kit.ts";
-import { type ChosenTemplate, channelOptions } from "./lookups.ts";
+import { channelOptions } from "./lookups.ts";
 
 export const SEND_CALLBACK = "sb_send";
 export const SEND_ACTIONS = { recipient: "sb_recipient", type: "sb_type", template: "sb_tpl" } as const;

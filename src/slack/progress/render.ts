@@ -3,7 +3,7 @@
 // own, src/reports/render.ts), the rates, and when it was last updated. Once
 // the campaign is completed, failed or cancelled: the final figures.
 import type { KnownBlock } from "@slack/types";
-import { esc, num } from "../../commands/blocks.ts";
+import { esc, num } from "../../blocks/blocks.ts";
 import { ACTION } from "../../commands/types.ts";
 import { bar, clip, STATUS_ICON as ICON, pct, statusLines } from "../../reports/render.ts";
 import type { CampaignSummary } from "../../reports/summary.ts";

@@ -14,7 +14,8 @@ import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { webApi } from "@slack/bolt";
 import type { ApiRecord, ImportResult } from "../../api/types.ts";
-import { esc, num } from "../../commands/blocks.ts";
+import { esc, num } from "../../blocks/blocks.ts";
+import { contactFields } from "../../commands/lookups.ts";
 import type { Actor } from "../../commands/types.ts";
 import {
   type ColumnMapping,
@@ -39,7 +40,6 @@ import {
 import { slackError } from "../deliver.ts";
 import type { SlackDeps } from "../deps.ts";
 import { withApi } from "../listeners/views/forms.ts";
-import { contactFields } from "../modals/lookups.ts";
 import {
   checkFile,
   downloadFile,

@@ -3,11 +3,11 @@
 // running import, and the outcome.
 import type { KnownBlock, PlainTextOption } from "@slack/types";
 import type { Group } from "../../api/types.ts";
-import { esc, num, truncate } from "../../commands/blocks.ts";
+import { esc, num, truncate } from "../../blocks/blocks.ts";
+import { textOfRecord } from "../../commands/lookups.ts";
 import type { ImportPreview } from "../../imports/index.ts";
 import type { PendingImport } from "../../store/imports.ts";
 import { cut, option } from "../modals/kit.ts";
-import { textOfRecord } from "../modals/lookups.ts";
 
 export const IMPORT_ACTIONS = {
   group: "sb_imp_group",

@@ -2,12 +2,12 @@
 // (stored with the pending import), Change mapping (a form), Import (once,
 // however often it is clicked) and Discard.
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
+import { contactFields } from "../../../commands/lookups.ts";
 import { UserError } from "../../../commands/registry.ts";
 import type { ColumnMapping } from "../../../imports/index.ts";
 import { getPendingImport, updatePendingImport } from "../../../store/imports.ts";
 import { guarded } from "../../deliver.ts";
 import type { SlackDeps } from "../../deps.ts";
-import { contactFields } from "../../modals/lookups.ts";
 import { mappingModal } from "../../modals/mapping.ts";
 import { discardImport, runImport } from "../../uploads/flow.ts";
 import { IMPORT_ACTIONS, parseGroupChoice } from "../../uploads/message.ts";

@@ -4,17 +4,12 @@
 // user entered is kept: the view is rebuilt from its own state.
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import type { ModalView } from "@slack/types";
+import { chosenTemplate, loadCampaignData } from "../../../commands/lookups.ts";
 import type { Actor } from "../../../commands/types.ts";
 import { slackError } from "../../deliver.ts";
 import type { SlackDeps } from "../../deps.ts";
-import {
-  CAMPAIGN_CALLBACK,
-  type CampaignMeta,
-  campaignModal,
-  loadCampaignData,
-} from "../../modals/campaign.ts";
+import { CAMPAIGN_CALLBACK, type CampaignMeta, campaignModal } from "../../modals/campaign.ts";
 import { cut, readMetadata, type StateValues, selectedOf } from "../../modals/kit.ts";
-import { chosenTemplate } from "../../modals/lookups.ts";
 import { SEND_CALLBACK, type SendMeta, sendModal } from "../../modals/send.ts";
 import {
   TEMPLATE_ACTIONS,

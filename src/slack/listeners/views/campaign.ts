@@ -3,7 +3,8 @@
 // send it (through the core's confirmation) or open it.
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
 import type { Tag } from "../../../api/types.ts";
-import { actions, esc } from "../../../commands/blocks.ts";
+import { actions, esc } from "../../../blocks/blocks.ts";
+import { loadCampaignData } from "../../../commands/lookups.ts";
 import { ACTION } from "../../../commands/types.ts";
 import { guarded } from "../../deliver.ts";
 import type { SlackDeps } from "../../deps.ts";
@@ -11,7 +12,6 @@ import {
   type CampaignMeta,
   campaignBlockFor,
   campaignModal,
-  loadCampaignData,
   planCampaign,
   tagOptions,
 } from "../../modals/campaign.ts";

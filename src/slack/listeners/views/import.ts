@@ -1,6 +1,7 @@
 // The /sb import form (a file, a group, update-existing) and the column
 // mapping form of an upload's preview.
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
+import { contactFields } from "../../../commands/lookups.ts";
 import type { ColumnMapping } from "../../../imports/index.ts";
 import { getPendingImport } from "../../../store/imports.ts";
 import { guarded } from "../../deliver.ts";
@@ -8,7 +9,6 @@ import type { SlackDeps } from "../../deps.ts";
 import { errorsFor } from "../../modals/errors.ts";
 import type { ImportMeta } from "../../modals/import.ts";
 import { filesOf, readMetadata, type StateValues, selectedOf } from "../../modals/kit.ts";
-import { contactFields } from "../../modals/lookups.ts";
 import { type MappingMeta, planMapping } from "../../modals/mapping.ts";
 import { previewUpload, remapImport } from "../../uploads/flow.ts";
 import { viewActor, withApi } from "./forms.ts";

@@ -3,7 +3,7 @@
 // error on the message field, with the hint to send a template.
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
 import { ValidationError } from "../../../api/errors.ts";
-import { esc } from "../../../commands/blocks.ts";
+import { esc } from "../../../blocks/blocks.ts";
 import { pick } from "../../../commands/render.ts";
 import { guarded } from "../../deliver.ts";
 import type { SlackDeps } from "../../deps.ts";

@@ -1,7 +1,7 @@
 // The template form submitted: the client's own rules (createTemplateSchema)
 // first, each problem at its field; then the template is submitted for approval.
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
-import { esc } from "../../../commands/blocks.ts";
+import { esc } from "../../../blocks/blocks.ts";
 import { pick } from "../../../commands/render.ts";
 import { guarded } from "../../deliver.ts";
 import type { SlackDeps } from "../../deps.ts";

@@ -1,6 +1,6 @@
 import type { KnownBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
-import { actions, blocksToText, finishBlocks, linesToSections, section } from "../../src/commands/blocks.ts";
+import { actions, blocksToText, finishBlocks, linesToSections, section } from "../../src/blocks/blocks.ts";
 
 describe("Block Kit limits", () => {
   it("keeps a message to 50 blocks and says what was left out", () => {

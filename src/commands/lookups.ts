@@ -1,0 +1,86 @@
+// What the forms need from the messaging API, as plain API calls: channels
+// (the API lists none, so the ones its templates name, plus
+// MESSAGING_CHANNEL_ID), the campaign form's tags and groups, a chosen
+// template's placeholders, the custom fields. The Slack front end turns these
+// into options; nothing here knows a front end.
+import { placeholdersOf } from "../api/schemas.ts";
+import type { ApiRecord, ContactField, Group, MessagingApi, Tag } from "../api/types.ts";
+import { pick } from "./render.ts";
+
+/** Slack lets a select offer 100 options: more channels than that are not offered. */
+const MAX_CHOICES = 100;
+
+export const numberOf = (r: ApiRecord | undefined, ...keys: string[]): number | undefined => {
+  const n = Number(pick(r, ...keys));
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+};
+
+export const textOfRecord = (r: ApiRecord | undefined, ...keys: string[]): string => {
+  const v = pick(r, ...keys);
+  return v === undefined || v === null ? "" : String(v);
+};
+
+export const templateChannel = (t: ApiRecord) =>
+  numberOf(t, "integrationId", "integration_id", "channelId", "channel_id");
+export const templateBody = (t: ApiRecord) => textOfRecord(t, "bodyText", "body_text", "body");
+
+/** Channels to offer: MESSAGING_CHANNEL_ID first, then every channel a template names. */
+export async function channelChoices(api: MessagingApi, defaultChannelId?: number): Promise<number[]> {
+  const page = await api.listTemplates({});
+  const ids = new Set<number>();
+  if (defaultChannelId !== undefined) ids.add(defaultChannelId);
+  for (const t of page.items) {
+    const c = templateChannel(t);
+    if (c !== undefined) ids.add(c);
+  }
+  return [...ids].slice(0, MAX_CHOICES);
+}
+
+export interface ChosenTemplate {
+  id: number;
+  name: string;
+  language: string;
+  channel?: number;
+  placeholders: string[];
+  body: string;
+}
+
+export async function chosenTemplate(api: MessagingApi, id: number): Promise<ChosenTemplate> {
+  const t = await api.getTemplate(id);
+  const body = templateBody(t);
+  return {
+    id,
+    name: textOfRecord(t, "name"),
+    language: textOfRecord(t, "language"),
+    channel: templateChannel(t),
+    placeholders: placeholdersOf(body),
+    body,
+  };
+}
+
+/** The contact custom fields, in their order. */
+export async function contactFields(api: MessagingApi): Promise<ContactField[]> {
+  const page = await api.listContactFields();
+  return page.items
+    .filter((f) => typeof f.key === "string" && f.key)
+    .sort((a, b) => Number(a.position ?? 0) - Number(b.position ?? 0));
+}
+
+export interface CampaignFormData {
+  channels: number[];
+  defaultChannelId?: number;
+  tags: Tag[];
+  groups: Group[];
+}
+
+export async function loadCampaignData(
+  api: MessagingApi,
+  defaultChannelId?: number,
+): Promise<CampaignFormData> {
+  const [channels, tags, groups] = await Promise.all([
+    channelChoices(api, defaultChannelId),
+    api.listTags(),
+    api.listGroups(),
+  ]);
+  return { channels, defaultChannelId, tags: tags.items, groups: groups.items };
+}

@@ -1,0 +1,54 @@
+// What the reports persist: a schedule, the run of one slot, the figures of a
+// campaign at a slot. A leaf file: the store saves these, the reports make and
+// read them, and neither imports the other for their shapes.
+import type { RecipientStatus } from "../api/schemas.ts";
+
+/** Recipients of a campaign per delivery status. */
+export type Counts = Record<RecipientStatus, number>;
+
+export interface ScheduleRow {
+  id: number;
+  channel: string;
+  /** `"42"`, `"running"` or `"all"`. */
+  target: string;
+  cron: string;
+  tz: string;
+  description: string;
+  createdBy: string;
+  createdAt: Date;
+  /** Slot of the last report posted. */
+  lastRunAt: Date | null;
+  lastPostedAt: Date | null;
+}
+
+export interface NewSchedule {
+  channel: string;
+  target: string;
+  cron: string;
+  tz: string;
+  description: string;
+  createdBy: string;
+}
+
+export type RunState = "claimed" | "posting" | "posted" | "failed" | "uncertain";
+
+export interface RunRow {
+  scheduleId: number;
+  slotAt: Date;
+  state: RunState;
+  late: boolean;
+  attempts: number;
+  partsPosted: number;
+  claimedBy: string | null;
+  leaseUntil: Date | null;
+  error: string | null;
+  messageRefs: string[];
+  postedAt: Date | null;
+}
+
+export interface Snapshot {
+  campaignId: number;
+  counts: Counts;
+  slotAt: Date;
+  takenAt: Date;
+}
