@@ -5,11 +5,14 @@
 // launched campaigns; and the Home tab. Returns the Slack hooks to hand to
 // startSlackApp. Stopped by stop() or when the switchboard closes.
 import type { PgBoss } from "pg-boss";
-import type { Switchboard } from "../../app.ts";
+import type { MessagingClient } from "../../api/client.ts";
 import type { Config } from "../../config.ts";
 import type { Logger } from "../../log.ts";
 import { type Clock, ReportScheduler } from "../../reports/scheduler.ts";
+import type { ReportService } from "../../reports/service.ts";
 import { createBoss } from "../../store/boss.ts";
+import type { Db } from "../../store/db.ts";
+import type { SlackBridge } from "../bridge.ts";
 import type { SlackHooks } from "../deps.ts";
 import { createHomeView } from "../home/view.ts";
 import { ProgressTracker } from "../progress/tracker.ts";
@@ -35,8 +38,18 @@ export interface ReportsRuntime {
   stop(): Promise<void>;
 }
 
+/** What the reports runtime takes of the composition root (src/app.ts's Switchboard). */
+export interface ReportsHost {
+  slack?: SlackBridge;
+  db: Db;
+  client: MessagingClient;
+  apiKey: string;
+  reports: ReportService;
+  onClose(fn: () => Promise<void>): void;
+}
+
 export async function startReports(
-  switchboard: Switchboard,
+  switchboard: ReportsHost,
   config: Config,
   logger: Logger,
   opts: ReportsRuntimeOptions = {},
