@@ -6,6 +6,8 @@
 // (docs/modals.md).
 import type { KnownBlock, ModalView, PlainTextOption } from "@slack/types";
 import {
+  type CreateCampaignInput,
+  type CreateTagInput,
   createCampaignSchema,
   createTagSchema,
   describeIssues,
@@ -245,9 +247,10 @@ export function campaignModal(
   });
 }
 
+/** The request the form describes; with `newTag`, that tag is created first and its id goes in the body. */
 export interface CampaignPlan {
-  body: Record<string, unknown>;
-  newTag?: { name: string; color: string };
+  body: CreateCampaignInput;
+  newTag?: CreateTagInput;
 }
 
 const CAMPAIGN_BLOCKS: Record<string, string> = {
@@ -321,7 +324,7 @@ export function planCampaign(
   const check = newTag ? { ...body, conversationTagId: 1 } : body;
   const parsed = createCampaignSchema.safeParse(check);
   if (!parsed.success) problems.push(...describeIssues(parsed.error, check));
-  if (problems.length || Object.keys(errors).length) {
+  if (problems.length || Object.keys(errors).length || !parsed.success) {
     const mapped = fieldErrors(
       problems.map((p) =>
         p.field === "groupIds" && p.rule.startsWith("give an audience")
@@ -333,5 +336,7 @@ export function planCampaign(
     );
     return { errors: { ...mapped, ...errors } };
   }
-  return { plan: { body, newTag } };
+  if (!newTag) return { plan: { body: parsed.data } };
+  const { conversationTagId: _standIn, ...rest } = parsed.data;
+  return { plan: { body: rest, newTag } };
 }

@@ -2,6 +2,7 @@
 // prefilled with the record, custom fields included, each input of the kind
 // its field definition says (number, date, yes/no, text).
 import type { KnownBlock, ModalView } from "@slack/types";
+import type { UpdateChatUserInput, UpdateContactInput } from "../../api/schemas.ts";
 import {
   describeIssues,
   type FieldProblem,
@@ -226,7 +227,7 @@ export function planContactEdit(
   meta: Partial<EditMeta>,
   current: Record<string, unknown>,
   defaultCountry?: string,
-): { body: Record<string, unknown> } | { errors: Record<string, string> } {
+): { body: UpdateContactInput } | { errors: Record<string, string> } {
   const { values, problems } = customValues(state, meta);
   const phoneRaw = textOf(state, "phone") ?? "";
   const phone = toE164(phoneRaw, defaultCountry);
@@ -250,19 +251,17 @@ export function planContactEdit(
     ...(email ? { email } : {}),
     custom_fields: custom,
   };
-  if (!problems.length) {
-    const parsed = updateContactSchema.safeParse(body);
-    if (!parsed.success) problems.push(...describeIssues(parsed.error, body));
-  }
-  if (problems.length) return { errors: fieldErrors(problems, blockForContact, "phone") };
-  return { body };
+  const parsed = updateContactSchema.safeParse(body);
+  if (!problems.length && !parsed.success) problems.push(...describeIssues(parsed.error, body));
+  if (problems.length || !parsed.success) return { errors: fieldErrors(problems, blockForContact, "phone") };
+  return { body: parsed.data };
 }
 
 export function planUserEdit(
   state: StateValues,
   meta: Partial<EditMeta>,
   defaultCountry?: string,
-): { body: Record<string, unknown> } | { errors: Record<string, string> } {
+): { body: UpdateChatUserInput } | { errors: Record<string, string> } {
   const problems: FieldProblem[] = [];
   const standardFields: Record<string, string> = {};
   for (const k of ["name", "email", "address", "avatar"]) {
@@ -288,10 +287,8 @@ export function planUserEdit(
     ...(Object.keys(standardFields).length ? { standardFields } : {}),
     ...(Object.keys(customFields).length ? { customFields } : {}),
   };
-  if (!problems.length) {
-    const parsed = updateChatUserSchema.safeParse(body);
-    if (!parsed.success) problems.push(...describeIssues(parsed.error, body));
-  }
-  if (problems.length) return { errors: fieldErrors(problems, blockForContact, "name") };
-  return { body };
+  const parsed = updateChatUserSchema.safeParse(body);
+  if (!problems.length && !parsed.success) problems.push(...describeIssues(parsed.error, body));
+  if (problems.length || !parsed.success) return { errors: fieldErrors(problems, blockForContact, "name") };
+  return { body: parsed.data };
 }

@@ -1,7 +1,9 @@
 // `/sb send` with no arguments: the message form. A recipient (a phone number,
 // or a contact or chat user searched as the user types), the type, and only
 // the fields that type needs; a template shows one input per placeholder.
+
 import type { KnownBlock, ModalView } from "@slack/types";
+import type { SendMessageInput } from "../../api/schemas.ts";
 import {
   describeIssues,
   type FieldProblem,
@@ -209,7 +211,7 @@ export function planSend(
   state: StateValues,
   meta: SendMeta,
   opts: { defaultCountry?: string; channelId?: number },
-): { body: Record<string, unknown>; type: string } | { errors: Record<string, string> } {
+): { body: SendMessageInput; type: string } | { errors: Record<string, string> } {
   const type = selectedOf(state, "type") ?? "text";
   const problems: FieldProblem[] = [];
   const body: Record<string, unknown> = { type };
@@ -258,10 +260,8 @@ export function planSend(
     problems.push({ field: "channelId", rule: "is unknown: set MESSAGING_CHANNEL_ID, or choose a channel" });
 
   const check = { ...body, channelId: body.channelId ?? 1 };
-  if (!problems.length) {
-    const parsed = sendMessageSchema.safeParse(check);
-    if (!parsed.success) problems.push(...describeIssues(parsed.error, check));
-  }
-  if (problems.length) return { errors: fieldErrors(problems, sendBlockFor(type), "to") };
-  return { body, type };
+  const parsed = sendMessageSchema.safeParse(check);
+  if (!problems.length && !parsed.success) problems.push(...describeIssues(parsed.error, check));
+  if (problems.length || !parsed.success) return { errors: fieldErrors(problems, sendBlockFor(type), "to") };
+  return { body: parsed.data, type };
 }

@@ -2,7 +2,9 @@
 // will store it, one example input appears per {{placeholder}} of the body as
 // it is typed, and up to 10 buttons are added one row at a time. Submitting
 // checks the same rules as the client (createTemplateSchema) first.
+
 import type { KnownBlock, ModalView } from "@slack/types";
+import type { CreateTemplateInput } from "../../api/schemas.ts";
 import {
   BUTTON_TYPES,
   createTemplateSchema,
@@ -243,7 +245,7 @@ export function templateBlockFor(field: string): string | undefined {
 export function planTemplate(
   state: StateValues,
   meta: TemplateMeta,
-): { body: Record<string, unknown> } | { errors: Record<string, string> } {
+): { body: CreateTemplateInput } | { errors: Record<string, string> } {
   const bodyText = textOf(state, "body") ?? "";
   const examples: Record<string, string> = {};
   // Said here too: the schema checks examples only once every other member is valid.

@@ -39,7 +39,7 @@ import {
 } from "../../store/imports.ts";
 import { slackError } from "../deliver.ts";
 import type { SlackDeps } from "../deps.ts";
-import { withApi } from "../listeners/views/forms.ts";
+import { withApi } from "../perform.ts";
 import {
   checkFile,
   downloadFile,

@@ -9,10 +9,10 @@ import { getPendingImport, updatePendingImport } from "../../../store/imports.ts
 import { guarded } from "../../deliver.ts";
 import type { SlackDeps } from "../../deps.ts";
 import { mappingModal } from "../../modals/mapping.ts";
+import { withApi } from "../../perform.ts";
 import { discardImport, runImport } from "../../uploads/flow.ts";
 import { IMPORT_ACTIONS, parseGroupChoice } from "../../uploads/message.ts";
 import { actionActor } from "../actor.ts";
-import { withApi } from "../views/forms.ts";
 
 type Args = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 

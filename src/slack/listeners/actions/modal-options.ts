@@ -6,7 +6,7 @@ import type { Actor } from "../../../commands/types.ts";
 import type { SlackDeps } from "../../deps.ts";
 import { type StateValues, selectedOf } from "../../modals/kit.ts";
 import { recipientSuggestions, templateSuggestions } from "../../modals/lookups.ts";
-import { withApi } from "../views/forms.ts";
+import { withApi } from "../../perform.ts";
 
 export const OPTION_ACTIONS = /^(sb_tpl|sb_recipient|sb_contacts)$/;
 

@@ -17,7 +17,7 @@ import {
   type TemplateMeta,
   templateModal,
 } from "../../modals/template.ts";
-import { withApi } from "../views/forms.ts";
+import { withApi } from "../../perform.ts";
 
 export const REFRESH_ACTIONS = /^(sb_tpl|sb_tag|sb_type|sb_tname|sb_tbody|sb_add_button|sb_remove_button)$/;
 

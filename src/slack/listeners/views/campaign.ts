@@ -17,7 +17,8 @@ import {
 } from "../../modals/campaign.ts";
 import { errorsFor } from "../../modals/errors.ts";
 import { readMetadata, sectionText } from "../../modals/kit.ts";
-import { answerSubmission, postOutcome, refusalErrors, viewActor, withApi } from "./forms.ts";
+import { withApi } from "../../perform.ts";
+import { answerSubmission, postOutcome, refusalErrors, viewActor } from "./forms.ts";
 
 export function campaignSubmitted(deps: SlackDeps) {
   return async ({
@@ -31,21 +32,19 @@ export function campaignSubmitted(deps: SlackDeps) {
     const actor = viewActor(body, meta.ch);
     const planned = planCampaign(state, meta);
     if ("errors" in planned) {
-      await ack({ response_action: "errors", errors: errorsFor(planned.errors, view as never) });
+      await ack({ response_action: "errors", errors: errorsFor(planned.errors, view) });
       return;
     }
     const { plan } = planned;
-    const name = String(plan.body.name);
+    const name = plan.body.name;
     await guarded(deps, "campaign form", undefined, () =>
       answerSubmission(deps, client, view, ack, async () => {
         let createdTag: Tag | undefined;
         try {
           const c = await withApi(deps, actor, "write", `campaign new (form) "${name}"`, async (api) => {
-            if (plan.newTag) {
-              createdTag = await api.createTag(plan.newTag);
-              plan.body.conversationTagId = createdTag.id;
-            }
-            return api.createCampaign(plan.body as never);
+            if (!plan.newTag) return api.createCampaign(plan.body);
+            createdTag = await api.createTag(plan.newTag);
+            return api.createCampaign({ ...plan.body, conversationTagId: createdTag.id });
           });
           return {
             after: async () => {
@@ -89,7 +88,7 @@ export function campaignSubmitted(deps: SlackDeps) {
                 meta,
                 kept,
                 `The tag “${plan.newTag?.name}” was created (#${createdTag.id}) and is now chosen, but the campaign was refused: ${why}`,
-              ) as never,
+              ),
             },
           };
         }

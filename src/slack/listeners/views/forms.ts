@@ -4,7 +4,6 @@
 import type { ViewOutput, ViewResponseAction, webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import { isApiError, ValidationError } from "../../../api/errors.ts";
-import type { MessagingApi } from "../../../api/types.ts";
 import { apiErrorReply } from "../../../commands/errors.ts";
 import { UserError } from "../../../commands/registry.ts";
 import type { Actor } from "../../../commands/types.ts";
@@ -30,19 +29,6 @@ export function viewActor(body: ViewBody, channelId?: string): Actor {
   };
 }
 
-/** The API as `actor` may use it: the core checks the scope and audits every write as `command`. */
-export function withApi<T>(
-  deps: SlackDeps,
-  actor: Actor,
-  scope: "read" | "write" | "broadcast",
-  command: string,
-  work: (api: MessagingApi) => Promise<T>,
-): Promise<T> {
-  const perform = deps.core.perform;
-  if (!perform) throw new Error("the command core has no perform(): forms need it");
-  return perform.call(deps.core, actor, { scope, command }, work) as Promise<T>;
-}
-
 /** Where the API's refusal belongs in the form. */
 export function refusalErrors(
   err: unknown,
@@ -58,7 +44,7 @@ export function refusalErrors(
   } else if (isApiError(err)) {
     errors = { [fallback]: apiErrorReply(err).text.replace(/\*/g, "") };
   } else throw err;
-  return errorsFor(errors, view as unknown as { blocks: Array<{ type?: string; block_id?: string }> });
+  return errorsFor(errors, view);
 }
 
 export type FormAnswer =

@@ -10,8 +10,9 @@ import { errorsFor } from "../../modals/errors.ts";
 import type { ImportMeta } from "../../modals/import.ts";
 import { filesOf, readMetadata, type StateValues, selectedOf } from "../../modals/kit.ts";
 import { type MappingMeta, planMapping } from "../../modals/mapping.ts";
+import { withApi } from "../../perform.ts";
 import { previewUpload, remapImport } from "../../uploads/flow.ts";
-import { viewActor, withApi } from "./forms.ts";
+import { viewActor } from "./forms.ts";
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -49,7 +50,7 @@ export function mappingSubmitted(deps: SlackDeps) {
     if (p?.state !== "pending") {
       await ack({
         response_action: "errors",
-        errors: errorsFor({ "col:0": "This import is no longer pending." }, view as never),
+        errors: errorsFor({ "col:0": "This import is no longer pending." }, view),
       });
       return;
     }
@@ -62,7 +63,7 @@ export function mappingSubmitted(deps: SlackDeps) {
     );
     const planned = planMapping(view.state.values as StateValues, p.headers, fields);
     if ("errors" in planned) {
-      await ack({ response_action: "errors", errors: errorsFor(planned.errors, view as never) });
+      await ack({ response_action: "errors", errors: errorsFor(planned.errors, view) });
       return;
     }
     await ack();

@@ -7,7 +7,8 @@ import type { SlackDeps } from "../../deps.ts";
 import { errorsFor } from "../../modals/errors.ts";
 import { readMetadata, sectionText } from "../../modals/kit.ts";
 import { type EditMeta, editBlockFor, planContactEdit, planUserEdit } from "../../modals/record-edit.ts";
-import { answerSubmission, postOutcome, refusalErrors, viewActor, withApi } from "./forms.ts";
+import { withApi } from "../../perform.ts";
+import { answerSubmission, postOutcome, refusalErrors, viewActor } from "./forms.ts";
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -19,7 +20,7 @@ export function contactEditSubmitted(deps: SlackDeps) {
     // Checked with no custom fields first, so bad input makes no request at all.
     const first = planContactEdit(view.state.values, meta, {}, deps.config.DEFAULT_COUNTRY);
     if ("errors" in first) {
-      await ack({ response_action: "errors", errors: errorsFor(first.errors, view as never) });
+      await ack({ response_action: "errors", errors: errorsFor(first.errors, view) });
       return;
     }
     await guarded(deps, "contact edit form", undefined, () =>
@@ -34,7 +35,7 @@ export function contactEditSubmitted(deps: SlackDeps) {
               deps.config.DEFAULT_COUNTRY,
             );
             if ("errors" in planned) throw new Error("contact edit: the form changed between checks");
-            return api.updateContact(id, planned.body as never);
+            return api.updateContact(id, planned.body);
           });
           return {
             after: async () => {
@@ -64,14 +65,14 @@ export function userEditSubmitted(deps: SlackDeps) {
     const id = Number(meta.id);
     const planned = planUserEdit(view.state.values, meta, deps.config.DEFAULT_COUNTRY);
     if ("errors" in planned) {
-      await ack({ response_action: "errors", errors: errorsFor(planned.errors, view as never) });
+      await ack({ response_action: "errors", errors: errorsFor(planned.errors, view) });
       return;
     }
     await guarded(deps, "user edit form", undefined, () =>
       answerSubmission(deps, client, view, ack, async () => {
         try {
           await withApi(deps, actor, "write", `user edit ${id} (form)`, (api) =>
-            api.updateChatUser(id, planned.body as never),
+            api.updateChatUser(id, planned.body),
           );
           return {
             after: async () => {

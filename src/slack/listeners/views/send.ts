@@ -10,7 +10,8 @@ import type { SlackDeps } from "../../deps.ts";
 import { errorsFor } from "../../modals/errors.ts";
 import { fieldError, readMetadata, sectionText } from "../../modals/kit.ts";
 import { planSend, type SendMeta, sendBlockFor } from "../../modals/send.ts";
-import { answerSubmission, postOutcome, refusalErrors, viewActor, withApi } from "./forms.ts";
+import { withApi } from "../../perform.ts";
+import { answerSubmission, postOutcome, refusalErrors, viewActor } from "./forms.ts";
 
 const outsideWindow = (err: unknown) =>
   err instanceof ValidationError &&
@@ -30,7 +31,7 @@ export function sendSubmitted(deps: SlackDeps) {
       channelId: meta.def,
     });
     if ("errors" in planned) {
-      await ack({ response_action: "errors", errors: errorsFor(planned.errors, view as never) });
+      await ack({ response_action: "errors", errors: errorsFor(planned.errors, view) });
       return;
     }
     const { body: message, type } = planned;
@@ -38,7 +39,7 @@ export function sendSubmitted(deps: SlackDeps) {
       answerSubmission(deps, client, view, ack, async () => {
         try {
           const sent = await withApi(deps, actor, "write", `send (form) ${type}`, (api) =>
-            api.sendMessage(message as never),
+            api.sendMessage(message),
           );
           return {
             after: async () => {
@@ -63,7 +64,7 @@ export function sendSubmitted(deps: SlackDeps) {
                 response_action: "errors",
                 errors: errorsFor(
                   { text: fieldError(`${rule}. Choose Type: Template to reach them.`.replace(/\.\./g, ".")) },
-                  view as never,
+                  view,
                 ),
               },
             };

@@ -8,7 +8,8 @@ import type { SlackDeps } from "../../deps.ts";
 import { errorsFor } from "../../modals/errors.ts";
 import { readMetadata, sectionText } from "../../modals/kit.ts";
 import { planTemplate, type TemplateMeta, templateBlockFor } from "../../modals/template.ts";
-import { answerSubmission, postOutcome, refusalErrors, viewActor, withApi } from "./forms.ts";
+import { withApi } from "../../perform.ts";
+import { answerSubmission, postOutcome, refusalErrors, viewActor } from "./forms.ts";
 
 export function templateSubmitted(deps: SlackDeps) {
   return async ({
@@ -21,7 +22,7 @@ export function templateSubmitted(deps: SlackDeps) {
     const actor = viewActor(body, meta.ch);
     const planned = planTemplate(view.state.values, meta);
     if ("errors" in planned) {
-      await ack({ response_action: "errors", errors: errorsFor(planned.errors, view as never) });
+      await ack({ response_action: "errors", errors: errorsFor(planned.errors, view) });
       return;
     }
     const name = String(planned.body.name);
@@ -29,7 +30,7 @@ export function templateSubmitted(deps: SlackDeps) {
       answerSubmission(deps, client, view, ack, async () => {
         try {
           const t = await withApi(deps, actor, "write", `template new (form) "${name}"`, (api) =>
-            api.createTemplate(planned.body as never),
+            api.createTemplate(planned.body),
           );
           return {
             after: async () => {
