@@ -1,22 +1,18 @@
 // The store's table of Slack event ids (schema `slack`): one claim per id,
 // ids older than a day forgotten, the migration id databases already hold.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SeenEvents } from "../../src/store/events.ts";
 import { openTestDb, storeBackends, type TestDb } from "../helpers/db.ts";
 
 describe.each(storeBackends())("seen events on %s", (backend) => {
-  const open: TestDb[] = [];
-  const fresh = async () => {
-    const db = await openTestDb(backend);
-    open.push(db);
-    return db;
-  };
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((db) => db.close()));
-  });
+  // One database for the file: each test claims ids of its own.
+  let db: TestDb;
+  beforeAll(async () => {
+    db = await openTestDb(backend);
+  }, 60_000);
+  afterAll(() => db?.close());
 
   it("claims an id once, also from a second opening", async () => {
-    const db = await fresh();
     const first = await SeenEvents.open(db);
     expect(await first.claim("Ev1")).toBe(true);
     expect(await first.claim("Ev1")).toBe(false);
@@ -28,7 +24,6 @@ describe.each(storeBackends())("seen events on %s", (backend) => {
   });
 
   it("forgets ids older than a day when opened", async () => {
-    const db = await fresh();
     const seen = await SeenEvents.open(db);
     await seen.claim("old");
     await seen.claim("recent");
