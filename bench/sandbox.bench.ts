@@ -3,7 +3,7 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { ImportContact } from "../src/store/sandbox/store.ts";
+import type { ImportContact } from "../src/store/sandbox/rows.ts";
 import { type BenchRow, runBenchChild } from "./run.ts";
 
 const SEARCHES = 200;
@@ -251,18 +251,19 @@ async function childSearch(file: string, rows: number): Promise<ChildResult> {
     // As the import writes: 2,000 rows a statement, one transaction, then fresh statistics.
     await sandbox.db.transaction(async (tx) => {
       for (let i = 0; i < people.length; i += 2000) {
-        created += (await store.importContacts(tx, people.slice(i, i + 2000), { updateExisting: false }))
-          .created;
+        created += (
+          await store.contacts.importBatch(tx, people.slice(i, i + 2000), { updateExisting: false })
+        ).created;
       }
     });
-    await store.analyzeContacts();
+    await store.contacts.analyze();
     const insertMs = performance.now() - started;
     if (created !== rows) throw new Error(`store insert created ${created} of ${rows} rows`);
     const insertPeak = peakRssMb();
     people.length = 0;
 
     const terms = searchTerms(rows, SEARCHES);
-    const viaStore = (search: string) => store.listContacts({ search, page: 1, limit: 20 });
+    const viaStore = (search: string) => store.contacts.list({ search, page: 1, limit: 20 });
     const viaClient = (search: string) => client.listContacts({ search });
     for (const term of terms.slice(0, 20)) {
       await viaStore(term);
@@ -303,7 +304,7 @@ async function childSearch(file: string, rows: number): Promise<ChildResult> {
         indexedMs.push(performance.now() - t);
       }
       await sandbox.db.exec("drop index sandbox.contacts_search_trgm");
-      await store.analyzeContacts();
+      await store.contacts.analyze();
       for (const term of sample) {
         const t = performance.now();
         await viaStore(term);

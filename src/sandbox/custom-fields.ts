@@ -1,7 +1,7 @@
 // Values of custom contact fields, checked against the field definitions: the
 // key must be a live field, and the value must fit its type. JSON bodies and
 // import files (where every cell is text) go through the same rules.
-import type { ContactFieldRow } from "../store/sandbox/store.ts";
+import type { ContactFieldRow } from "../store/sandbox/rows.ts";
 
 const TRUE = new Set(["true", "yes", "1"]);
 const FALSE = new Set(["false", "no", "0"]);

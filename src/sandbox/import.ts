@@ -18,7 +18,7 @@ import {
   formatProblems,
   importContactsFieldsSchema,
 } from "../api/schemas.ts";
-import type { ImportContact } from "../store/sandbox/store.ts";
+import type { ContactFieldRow, ImportContact } from "../store/sandbox/rows.ts";
 import type { SandboxContext } from "./app.ts";
 import { checkCustomFields } from "./custom-fields.ts";
 import { badRequest, HttpError, parseWith } from "./http.ts";
@@ -63,7 +63,7 @@ export async function importContacts(ctx: SandboxContext, req: FastifyRequest): 
     }
     const form = parseWith(importContactsFieldsSchema, fields);
     if (!file) throw badRequest(["file is required: a CSV or xlsx file of contacts"]);
-    if (form.groupId !== undefined && !(await ctx.store.getGroup(form.groupId))) {
+    if (form.groupId !== undefined && !(await ctx.store.groups.get(form.groupId))) {
       throw badRequest([`groupId ${form.groupId} does not name a group`]);
     }
     const kind = kindOf(file);
@@ -72,7 +72,7 @@ export async function importContacts(ctx: SandboxContext, req: FastifyRequest): 
       updateExisting: form.updateExisting,
       groupId: form.groupId,
     });
-    if (outcome.created + outcome.updated >= ANALYZE_AFTER) await ctx.store.analyzeContacts();
+    if (outcome.created + outcome.updated >= ANALYZE_AFTER) await ctx.store.contacts.analyze();
     return outcome;
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -164,7 +164,7 @@ async function writeRows(
   rows: AsyncGenerator<SheetRow>,
   opts: { updateExisting: boolean; groupId?: number },
 ): Promise<ImportOutcome> {
-  const fields = await ctx.store.listFields();
+  const fields = await ctx.store.fields.list();
   const fieldKeys = new Set(fields.map((f) => f.key));
   const outcome: ImportOutcome = { created: 0, updated: 0, skipped: 0, errors: [] };
 
@@ -174,7 +174,7 @@ async function writeRows(
     let duplicates = 0;
 
     const flush = async () => {
-      const r = await ctx.store.importContacts(tx, [...batch.values()], opts);
+      const r = await ctx.store.contacts.importBatch(tx, [...batch.values()], opts);
       outcome.created += r.created;
       outcome.updated += r.updated;
       const written = r.created + r.updated;
@@ -241,7 +241,7 @@ function checkHeader(cells: string[], fieldKeys: Set<string>): string[] {
 function readRow(
   header: string[],
   cells: string[],
-  fields: Awaited<ReturnType<SandboxContext["store"]["listFields"]>>,
+  fields: ContactFieldRow[],
 ): ImportContact | { message: string } {
   const own: Record<string, string> = {};
   const custom: Record<string, string> = {};

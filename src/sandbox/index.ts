@@ -70,7 +70,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   try {
     await migrate(db, { schema: SANDBOX_SCHEMA, migrations: sandboxMigrations });
     const store = new SandboxStore(db, now);
-    if (opts.seed !== false && (await store.isEmpty())) await seedSandbox(db, now());
+    if (opts.seed !== false && (await store.account.isEmpty())) await seedSandbox(db, now());
 
     const apiKey = opts.apiKey ?? defaults.SANDBOX_API_KEY;
     const readKey = opts.readKey ?? defaults.SANDBOX_READ_KEY;
@@ -100,7 +100,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     // Ticks never overlap: a slow one makes the next wait, not run beside it.
     let running: Promise<void> = Promise.resolve();
     const tick = () => {
-      running = running.then(() => store.tick(batch, SENDABLE_STATUSES));
+      running = running.then(() => store.delivery.tick(batch, SENDABLE_STATUSES));
       return running;
     };
     const tickMs = opts.campaignTickMs ?? defaults.SANDBOX_CAMPAIGN_TICK_MS;
@@ -124,18 +124,18 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       async inbound({ phone, text, channelId = 1 }) {
         const e164 = toE164(phone);
         if (!e164) throw new Error(`inbound: ${phone} is not a phone number in E.164 format`);
-        const contact = await store.contactByPhone(e164);
+        const contact = await store.contacts.byPhone(e164);
         const user =
-          (await store.chatUserByPhone(e164)) ??
-          (await store.createChatUser({
+          (await store.chatUsers.byPhone(e164)) ??
+          (await store.chatUsers.create({
             type: "phonechat",
             channelId,
             contactId: contact?.id,
             name: [contact?.first_name, contact?.last_name].filter(Boolean).join(" ") || undefined,
             phone: e164,
           }));
-        const conversation = await store.openConversation(user.id, channelId);
-        const m = await store.recordInbound({
+        const conversation = await store.conversations.open(user.id, channelId);
+        const m = await store.messages.recordInbound({
           conversationId: conversation.id,
           chatUserId: user.id,
           channelId,

@@ -5,6 +5,7 @@
 // (integrationId, bodyText). Absent values are null; times are ISO strings.
 
 import { placeholdersOf } from "../api/schemas.ts";
+import { isUnreachablePhone } from "../store/sandbox/delivery.ts";
 import type {
   CampaignRow,
   ChannelRow,
@@ -18,8 +19,7 @@ import type {
   RecipientRow,
   TagRow,
   TemplateRow,
-} from "../store/sandbox/store.ts";
-import { isUnreachablePhone } from "../store/sandbox/store.ts";
+} from "../store/sandbox/rows.ts";
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
@@ -51,7 +51,7 @@ export const contact = (r: ContactRow) => ({
   last_name: r.last_name,
   email: r.email,
   custom_fields: r.custom_fields,
-  // Derived from the phone: see UNREACHABLE in the store.
+  // Derived from the phone: see UNREACHABLE in store/sandbox/delivery.ts.
   wa_identified: !isUnreachablePhone(r.phone),
   opted_out: r.opted_out,
   opted_out_at: iso(r.opted_out_at),

@@ -2,7 +2,7 @@
 // each event_id is handled once. A memory set answers the common case; the
 // store (schema `slack`) keeps it true across restarts and between processes.
 import type { Db } from "../store/db.ts";
-import { migrate } from "../store/migrate.ts";
+import { SeenEvents } from "../store/events.ts";
 
 export interface EventStore {
   /** True the first time an id is seen, false for every repeat. */
@@ -37,33 +37,13 @@ export class MemoryEventStore implements EventStore {
   }
 }
 
-export const SLACK_MIGRATIONS = {
-  schema: "slack",
-  migrations: [
-    {
-      id: "001_seen_events",
-      sql: "create table if not exists slack.seen_events (event_id text primary key, seen_at timestamptz not null default now())",
-    },
-  ],
-} as const;
-
+/** The memory set in front of the store's table (src/store/events.ts). */
 export async function createDbEventStore(db: Db): Promise<EventStore> {
-  await migrate(db, SLACK_MIGRATIONS);
-  await db.query("delete from slack.seen_events where seen_at < now() - interval '1 day'");
+  const seen = await SeenEvents.open(db);
   const memory = new MemoryEventStore();
-  let claims = 0;
   return {
     async claim(eventId) {
-      if (!memory.claimSync(eventId)) return false;
-      const r = await db.query(
-        "insert into slack.seen_events (event_id) values ($1) on conflict do nothing returning event_id",
-        [eventId],
-      );
-      claims += 1;
-      if (claims % 1000 === 0) {
-        await db.query("delete from slack.seen_events where seen_at < now() - interval '1 day'");
-      }
-      return r.rows.length === 1;
+      return memory.claimSync(eventId) && seen.claim(eventId);
     },
   };
 }

@@ -21,18 +21,18 @@ export async function campaignRoutes(app: FastifyInstance, ctx: SandboxContext):
 
   app.get("/campaigns", async (req) => {
     const q = parseWith(listCampaignsQuerySchema, req.query);
-    const r = await store.listCampaigns(q);
+    const r = await store.campaigns.list(q);
     return shape.page(r.rows, r.total, q, shape.campaign);
   });
 
   app.post("/campaigns", async (req, reply) => {
     const body = parseWith(createCampaignSchema, req.body);
     const problems: string[] = [];
-    if (!(await store.channel(body.integrationId))) {
+    if (!(await store.account.channel(body.integrationId))) {
       problems.push(`integrationId ${body.integrationId} does not name a channel of the organization`);
     }
-    await store.reviewTemplates();
-    const t = await store.getTemplate(body.templateId);
+    await store.templates.review();
+    const t = await store.templates.get(body.templateId);
     if (t?.status !== "approved" || t.channel_id !== body.integrationId) {
       problems.push(
         `templateId ${body.templateId} must name an approved template of channel ${body.integrationId}${
@@ -44,15 +44,15 @@ export async function campaignRoutes(app: FastifyInstance, ctx: SandboxContext):
         }`,
       );
     }
-    if (body.conversationTagId !== undefined && !(await store.getTag(body.conversationTagId))) {
+    if (body.conversationTagId !== undefined && !(await store.tags.get(body.conversationTagId))) {
       problems.push(`conversationTagId ${body.conversationTagId} does not name a tag`);
     }
     const groupIds = body.groupIds ?? [];
     const contactIds = body.contactIds ?? [];
-    for (const id of await store.missingGroups(groupIds)) {
+    for (const id of await store.groups.missing(groupIds)) {
       problems.push(`groupIds.${groupIds.indexOf(id)} ${id} does not name a group`);
     }
-    for (const id of await store.missingContacts(contactIds)) {
+    for (const id of await store.contacts.missing(contactIds)) {
       problems.push(`contactIds.${contactIds.indexOf(id)} ${id} does not name a contact`);
     }
     if (t && body.templateParameters) {
@@ -69,7 +69,7 @@ export async function campaignRoutes(app: FastifyInstance, ctx: SandboxContext):
     if (scheduledAt && scheduledAt.getTime() <= ctx.now().getTime())
       problems.push("scheduledAt must be in the future");
     if (problems.length) throw badRequest(problems);
-    const row = await store.createCampaign({
+    const row = await store.campaigns.create({
       name: body.name,
       integrationId: body.integrationId,
       templateId: body.templateId,
@@ -84,7 +84,7 @@ export async function campaignRoutes(app: FastifyInstance, ctx: SandboxContext):
 
   app.get<{ Params: Params }>("/campaigns/:id", async (req) => {
     const id = pathId(req.params.id, "Campaign");
-    const row = await store.getCampaign(id);
+    const row = await store.campaigns.get(id);
     if (!row) throw notFound("Campaign", id);
     return shape.campaign(row);
   });
@@ -92,32 +92,32 @@ export async function campaignRoutes(app: FastifyInstance, ctx: SandboxContext):
   app.get<{ Params: Params }>("/campaigns/:id/recipients", async (req) => {
     const id = pathId(req.params.id, "Campaign");
     const q = parseWith(listRecipientsQuerySchema, req.query);
-    if (!(await store.getCampaign(id))) throw notFound("Campaign", id);
-    const r = await store.listRecipients(id, q);
+    if (!(await store.campaigns.get(id))) throw notFound("Campaign", id);
+    const r = await store.campaigns.recipients(id, q);
     return shape.page(r.rows, r.total, q, shape.recipient);
   });
 
   app.post<{ Params: Params }>("/campaigns/:id/send", async (req, reply) => {
     const id = pathId(req.params.id, "Campaign");
-    const before = await store.getCampaign(id);
+    const before = await store.campaigns.get(id);
     if (!before) throw notFound("Campaign", id);
-    if (!(await store.startCampaign(id, SENDABLE_STATUSES))) {
+    if (!(await store.campaigns.start(id, SENDABLE_STATUSES))) {
       throw conflict(
         `campaign ${id} is ${before.status}: only ${SENDABLE_STATUSES.join(" or ")} campaigns can be sent`,
       );
     }
-    return reply.code(201).send(shape.campaign((await store.getCampaign(id))!));
+    return reply.code(201).send(shape.campaign((await store.campaigns.get(id))!));
   });
 
   app.post<{ Params: Params }>("/campaigns/:id/cancel", async (req, reply) => {
     const id = pathId(req.params.id, "Campaign");
-    const before = await store.getCampaign(id);
+    const before = await store.campaigns.get(id);
     if (!before) throw notFound("Campaign", id);
-    if (!(await store.cancelCampaign(id, CANCELLABLE_STATUSES))) {
+    if (!(await store.campaigns.cancel(id, CANCELLABLE_STATUSES))) {
       throw conflict(
         `campaign ${id} is ${before.status}: only ${CANCELLABLE_STATUSES.join(", ")} campaigns can be cancelled`,
       );
     }
-    return reply.code(201).send(shape.campaign((await store.getCampaign(id))!));
+    return reply.code(201).send(shape.campaign((await store.campaigns.get(id))!));
   });
 }

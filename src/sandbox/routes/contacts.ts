@@ -13,20 +13,23 @@ export async function contactRoutes(app: FastifyInstance, ctx: SandboxContext): 
 
   const customFields = async (values: Record<string, unknown> | undefined) => {
     if (values === undefined) return undefined;
-    const r = checkCustomFields(values, await store.listFields());
+    const r = checkCustomFields(values, await store.fields.list());
     if (r.problems.length) throw badRequest(r.problems);
     return r.values;
   };
 
   app.get("/contacts", async (req) => {
     const q = parseWith(listContactsQuerySchema, req.query);
-    const r = await store.listContacts(q);
+    const r = await store.contacts.list(q);
     return shape.page(r.rows, r.total, q, shape.contact);
   });
 
   app.post("/contacts", async (req, reply) => {
     const body = parseWith(createContactSchema, req.body);
-    const row = await store.createContact({ ...body, custom_fields: await customFields(body.custom_fields) });
+    const row = await store.contacts.create({
+      ...body,
+      custom_fields: await customFields(body.custom_fields),
+    });
     return reply.code(201).send(shape.contact(row));
   });
 
@@ -37,7 +40,7 @@ export async function contactRoutes(app: FastifyInstance, ctx: SandboxContext): 
 
   app.get<{ Params: Params }>("/contacts/:id", async (req) => {
     const id = pathId(req.params.id, "Contact");
-    const row = await store.getContact(id);
+    const row = await store.contacts.get(id);
     if (!row) throw notFound("Contact", id);
     return shape.contact(row);
   });
@@ -45,7 +48,7 @@ export async function contactRoutes(app: FastifyInstance, ctx: SandboxContext): 
   app.patch<{ Params: Params }>("/contacts/:id", async (req) => {
     const id = pathId(req.params.id, "Contact");
     const body = parseWith(updateContactSchema, req.body);
-    const row = await store.updateContact(id, {
+    const row = await store.contacts.update(id, {
       ...body,
       custom_fields: await customFields(body.custom_fields),
     });
@@ -55,7 +58,7 @@ export async function contactRoutes(app: FastifyInstance, ctx: SandboxContext): 
 
   app.delete<{ Params: Params }>("/contacts/:id", async (req) => {
     const id = pathId(req.params.id, "Contact");
-    if (!(await store.deleteContact(id))) throw notFound("Contact", id);
+    if (!(await store.contacts.delete(id))) throw notFound("Contact", id);
     return shape.deleted(id);
   });
 
@@ -68,7 +71,7 @@ export async function contactRoutes(app: FastifyInstance, ctx: SandboxContext): 
       if (req.body !== undefined && req.body !== null && Object.keys(req.body).length > 0) {
         throw badRequest(["(body) must be empty: this operation takes no members"]);
       }
-      const row = await store.setOptedOut(id, optedOut);
+      const row = await store.contacts.setOptedOut(id, optedOut);
       if (!row) throw notFound("Contact", id);
       return reply.code(201).send(shape.contact(row));
     });

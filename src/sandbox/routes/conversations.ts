@@ -8,7 +8,7 @@ import {
   sendMessageSchema,
   updateChatUserSchema,
 } from "../../api/schemas.ts";
-import type { ChatUserRow, ContactRow, TemplateRow } from "../../store/sandbox/store.ts";
+import type { ChatUserRow, ContactRow, TemplateRow } from "../../store/sandbox/rows.ts";
 import type { SandboxContext } from "../app.ts";
 import { badRequest, notFound, parseWith, pathId, unprocessable } from "../http.ts";
 import * as shape from "../shapes.ts";
@@ -59,7 +59,7 @@ export async function conversationRoutes(app: FastifyInstance, ctx: SandboxConte
 
   app.post("/messages", async (req, reply) => {
     const body = parseWith(sendMessageSchema, req.body);
-    const channel = await store.channel(body.channelId);
+    const channel = await store.account.channel(body.channelId);
     if (!channel)
       throw badRequest([`channelId ${body.channelId} does not name a channel of the organization`]);
 
@@ -68,21 +68,21 @@ export async function conversationRoutes(app: FastifyInstance, ctx: SandboxConte
     let phone: string | undefined;
     let who: string;
     if (body.contactId !== undefined) {
-      contact = await store.getContact(body.contactId);
+      contact = await store.contacts.get(body.contactId);
       if (!contact) throw badRequest([`contactId ${body.contactId} does not name a contact`]);
       phone = contact.phone;
-      chatUser = await store.chatUserByContact(contact.id, contact.phone);
+      chatUser = await store.chatUsers.byContact(contact.id, contact.phone);
       who = `contact ${contact.id}`;
     } else if (body.chatUserId !== undefined) {
-      chatUser = await store.getChatUser(body.chatUserId);
+      chatUser = await store.chatUsers.get(body.chatUserId);
       if (!chatUser) throw badRequest([`chatUserId ${body.chatUserId} does not name a chat user`]);
       phone = chatUser.phone ?? undefined;
-      contact = chatUser.contact_id ? await store.getContact(chatUser.contact_id) : undefined;
+      contact = chatUser.contact_id ? await store.contacts.get(chatUser.contact_id) : undefined;
       who = `chat user ${chatUser.id}`;
     } else {
       phone = body.to!;
-      contact = await store.contactByPhone(phone);
-      chatUser = await store.chatUserByPhone(phone);
+      contact = await store.contacts.byPhone(phone);
+      chatUser = await store.chatUsers.byPhone(phone);
       who = phone;
     }
     if (contact?.opted_out) {
@@ -102,8 +102,8 @@ export async function conversationRoutes(app: FastifyInstance, ctx: SandboxConte
     }
     if (body.type === "template") {
       const requested = body.template!;
-      await store.reviewTemplates();
-      const t = await store.findTemplate(
+      await store.templates.review();
+      const t = await store.templates.find(
         channel.id,
         normalizeTemplateName(requested.name),
         requested.language,
@@ -117,7 +117,7 @@ export async function conversationRoutes(app: FastifyInstance, ctx: SandboxConte
       template = { id: t.id, name: t.name, language: t.language, parameters: requested.parameters ?? {} };
     }
 
-    chatUser ??= await store.createChatUser({
+    chatUser ??= await store.chatUsers.create({
       type: "phonechat",
       channelId: channel.id,
       contactId: contact?.id,
@@ -127,8 +127,8 @@ export async function conversationRoutes(app: FastifyInstance, ctx: SandboxConte
       email: contact?.email ?? undefined,
       phone,
     });
-    const conversation = await store.openConversation(chatUser.id, channel.id);
-    const row = await store.recordOutbound({
+    const conversation = await store.conversations.open(chatUser.id, channel.id);
+    const row = await store.messages.recordOutbound({
       conversationId: conversation.id,
       chatUserId: chatUser.id,
       channelId: channel.id,
@@ -144,7 +144,7 @@ export async function conversationRoutes(app: FastifyInstance, ctx: SandboxConte
 
   app.get<{ Params: Params }>("/messages/:id", async (req) => {
     const id = pathId(req.params.id, "Message");
-    const row = await store.getMessage(id);
+    const row = await store.messages.get(id);
     if (!row) throw notFound("Message", id);
     return shape.message(row);
   });
@@ -152,8 +152,8 @@ export async function conversationRoutes(app: FastifyInstance, ctx: SandboxConte
   app.get<{ Params: Params }>("/conversations/:id/messages", async (req) => {
     const id = pathId(req.params.id, "Conversation");
     const q = parseWith(conversationHistoryQuerySchema, req.query);
-    if (!(await store.getConversation(id))) throw notFound("Conversation", id);
-    const r = await store.conversationMessages(id, {
+    if (!(await store.conversations.get(id))) throw notFound("Conversation", id);
+    const r = await store.messages.inConversation(id, {
       ...q,
       before: q.before ? new Date(q.before) : undefined,
       after: q.after ? new Date(q.after) : undefined,
@@ -163,13 +163,13 @@ export async function conversationRoutes(app: FastifyInstance, ctx: SandboxConte
 
   app.get("/chat-users", async (req) => {
     const q = parseWith(listChatUsersQuerySchema, req.query);
-    const r = await store.listChatUsers({
+    const r = await store.chatUsers.list({
       ...q,
       dateFrom: rangeDate(q.dateFrom, false),
       dateTo: rangeDate(q.dateTo, true),
     });
     if (!q.includeMessages) return shape.page(r.rows, r.total, q, (u) => shape.chatUser(u));
-    const messages = await store.latestMessagesOf(
+    const messages = await store.messages.latestOf(
       r.rows.map((u) => u.id),
       INCLUDED_MESSAGES,
     );
@@ -180,11 +180,11 @@ export async function conversationRoutes(app: FastifyInstance, ctx: SandboxConte
 
   app.get<{ Params: Params }>("/chat-users/:id", async (req) => {
     const id = pathId(req.params.id, "Chat user");
-    const row = await store.getChatUser(id);
+    const row = await store.chatUsers.get(id);
     if (!row) throw notFound("Chat user", id);
     return shape.chatUser(row, {
-      conversations: await store.conversationsOf([id]),
-      messages: await store.latestMessagesOf([id], INCLUDED_MESSAGES),
+      conversations: await store.conversations.ofChatUsers([id]),
+      messages: await store.messages.latestOf([id], INCLUDED_MESSAGES),
     });
   });
 
@@ -192,7 +192,7 @@ export async function conversationRoutes(app: FastifyInstance, ctx: SandboxConte
     const id = pathId(req.params.id, "Chat user");
     const body = parseWith(updateChatUserSchema, req.body);
     if (body.customFields) {
-      const keys = new Set((await store.listFields()).map((f) => f.key));
+      const keys = new Set((await store.fields.list()).map((f) => f.key));
       const unknown = Object.keys(body.customFields).filter((k) => !keys.has(k));
       if (unknown.length) {
         throw badRequest(
@@ -202,8 +202,8 @@ export async function conversationRoutes(app: FastifyInstance, ctx: SandboxConte
         );
       }
     }
-    const row = await store.updateChatUser(id, body.standardFields ?? {}, body.customFields);
+    const row = await store.chatUsers.update(id, body.standardFields ?? {}, body.customFields);
     if (!row) throw notFound("Chat user", id);
-    return shape.chatUser(row, { conversations: await store.conversationsOf([id]) });
+    return shape.chatUser(row, { conversations: await store.conversations.ofChatUsers([id]) });
   });
 }

@@ -1,0 +1,246 @@
+// Chat users, their conversations and messages: what routes/conversations.ts
+// serves, and what an inbound message writes.
+import type { Queryable } from "../db.ts";
+import type { ChatUserRow, ConversationRow, MessageRow, Paged, PageQuery } from "./rows.ts";
+import { likeTerm, SandboxTable, Where } from "./sql.ts";
+
+const CHAT_USER_SORT_COLUMNS: Record<string, string> = {
+  name: "lower(u.name)",
+  email: "lower(u.email)",
+  phone: "u.phone",
+  last_login: "u.last_login",
+  created_at: "u.created_at",
+  last_activity: "u.last_activity",
+};
+
+export class ChatUsersStore extends SandboxTable {
+  async list(
+    q: PageQuery & {
+      search?: string;
+      type?: string;
+      sortBy?: string;
+      sortOrder?: "ASC" | "DESC";
+      needHuman?: boolean;
+      hasUnreadMessages?: boolean;
+      dateFrom?: Date;
+      dateTo?: Date;
+    },
+  ): Promise<Paged<ChatUserRow>> {
+    const w = new Where();
+    if (q.search) {
+      const p = w.param(likeTerm(q.search.toLowerCase()));
+      w.parts.push(
+        `(lower(coalesce(u.name, '')) like ${p} or lower(coalesce(u.email, '')) like ${p} or coalesce(u.phone, '') like ${p})`,
+      );
+    }
+    if (q.type) w.add("u.type = ?", q.type);
+    if (q.needHuman !== undefined) w.add("u.need_human = ?", q.needHuman);
+    if (q.hasUnreadMessages !== undefined)
+      w.add(q.hasUnreadMessages ? "u.unread_count > 0" : "u.unread_count = 0");
+    if (q.dateFrom) w.add("u.last_activity >= ?", q.dateFrom);
+    if (q.dateTo) w.add("u.last_activity < ?", q.dateTo);
+    const column = CHAT_USER_SORT_COLUMNS[q.sortBy ?? "last_activity"] ?? "u.last_activity";
+    const order = q.sortOrder ?? "DESC";
+    return this.page<ChatUserRow>(q, w, {
+      from: "sandbox.chat_users u",
+      select: "select u.* from sandbox.chat_users u",
+      orderBy: `${column} ${order} nulls last, u.id ${order}`,
+    });
+  }
+
+  async get(id: number): Promise<ChatUserRow | undefined> {
+    return this.one("select * from sandbox.chat_users where id = $1", [id]);
+  }
+
+  async byPhone(phone: string): Promise<ChatUserRow | undefined> {
+    return this.one(
+      "select * from sandbox.chat_users where phone = $1 order by (type = 'phonechat') desc, id limit 1",
+      [phone],
+    );
+  }
+
+  async byContact(contactId: number, phone: string): Promise<ChatUserRow | undefined> {
+    return this.one(
+      `select * from sandbox.chat_users where contact_id = $1 or phone = $2
+       order by (contact_id = $1) desc nulls last, (type = 'phonechat') desc, id limit 1`,
+      [contactId, phone],
+    );
+  }
+
+  async create(u: {
+    type: string;
+    channelId: number;
+    contactId?: number;
+    name?: string;
+    phone?: string;
+    email?: string;
+  }): Promise<ChatUserRow> {
+    const row = await this.one<ChatUserRow>(
+      `insert into sandbox.chat_users (type, channel_id, contact_id, name, phone, email, created_at, updated_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $7) returning *`,
+      [
+        u.type,
+        u.channelId,
+        u.contactId ?? null,
+        u.name ?? null,
+        u.phone ?? null,
+        u.email ?? null,
+        this.now(),
+      ],
+    );
+    return row!;
+  }
+
+  async update(
+    id: number,
+    standard: Partial<Record<"name" | "email" | "phone" | "address" | "avatar", string>>,
+    customFields: Record<string, string> | undefined,
+  ): Promise<ChatUserRow | undefined> {
+    const params: unknown[] = [id, this.now()];
+    const sets = ["updated_at = $2"];
+    for (const key of ["name", "email", "phone", "address", "avatar"] as const) {
+      if (standard[key] !== undefined) {
+        params.push(standard[key]);
+        sets.push(`${key} = $${params.length}`);
+      }
+    }
+    if (customFields) {
+      params.push(JSON.stringify(customFields));
+      sets.push(`custom_fields = custom_fields || $${params.length}::jsonb`);
+    }
+    return this.one(`update sandbox.chat_users set ${sets.join(", ")} where id = $1 returning *`, params);
+  }
+}
+
+export class ConversationsStore extends SandboxTable {
+  async ofChatUsers(chatUserIds: number[]): Promise<ConversationRow[]> {
+    return (
+      await this.db.query<ConversationRow>(
+        "select * from sandbox.conversations where chat_user_id = any($1::int[]) order by last_message_at desc nulls last, id desc",
+        [chatUserIds],
+      )
+    ).rows;
+  }
+
+  async get(id: number): Promise<ConversationRow | undefined> {
+    return this.one("select * from sandbox.conversations where id = $1", [id]);
+  }
+
+  /** The chat user's open conversation on the channel, created when there is none. */
+  async open(chatUserId: number, channelId: number): Promise<ConversationRow> {
+    const found = await this.one<ConversationRow>(
+      `select * from sandbox.conversations where chat_user_id = $1 and channel_id = $2 and status = 'open'
+       order by id desc limit 1`,
+      [chatUserId, channelId],
+    );
+    if (found) return found;
+    const row = await this.one<ConversationRow>(
+      `insert into sandbox.conversations (chat_user_id, channel_id, status, created_at) values ($1, $2, 'open', $3)
+       returning *`,
+      [chatUserId, channelId, this.now()],
+    );
+    return row!;
+  }
+}
+
+export class MessagesStore extends SandboxTable {
+  /** The latest `perUser` messages of each chat user, newest first, in one query. */
+  async latestOf(chatUserIds: number[], perUser: number): Promise<MessageRow[]> {
+    return (
+      await this.db.query<MessageRow>(
+        `select m.* from unnest($1::int[]) as u(id)
+         cross join lateral (
+           select * from sandbox.messages where chat_user_id = u.id order by created_at desc, id desc limit $2
+         ) m`,
+        [chatUserIds, perUser],
+      )
+    ).rows;
+  }
+
+  async inConversation(
+    conversationId: number,
+    q: PageQuery & { before?: Date; after?: Date },
+  ): Promise<Paged<MessageRow>> {
+    const w = new Where().add("conversation_id = ?", conversationId);
+    if (q.before) w.add("created_at < ?", q.before);
+    if (q.after) w.add("created_at > ?", q.after);
+    return this.page<MessageRow>(q, w, {
+      from: "sandbox.messages",
+      select: "select * from sandbox.messages",
+      orderBy: "created_at desc, id desc",
+    });
+  }
+
+  async get(id: number): Promise<MessageRow | undefined> {
+    return this.one("select * from sandbox.messages where id = $1", [id]);
+  }
+
+  /** Stores a message the chat user sent: it opens the 24-hour window and counts as unread. */
+  async recordInbound(m: {
+    conversationId: number;
+    chatUserId: number;
+    channelId: number;
+    text: string;
+  }): Promise<MessageRow> {
+    const now = this.now();
+    return this.db.transaction(async (tx) => {
+      const row = await this.one<MessageRow>(
+        `insert into sandbox.messages (conversation_id, chat_user_id, channel_id, direction, type, text, status, created_at, updated_at)
+         values ($1, $2, $3, 'inbound', 'text', $4, 'received', $5, $5) returning *`,
+        [m.conversationId, m.chatUserId, m.channelId, m.text, now],
+        tx,
+      );
+      await touchConversation(tx, m.conversationId, now);
+      await tx.query(
+        `update sandbox.chat_users set last_activity = $2, last_inbound_at = $2, unread_count = unread_count + 1,
+           updated_at = $2 where id = $1`,
+        [m.chatUserId, now],
+      );
+      return row!;
+    });
+  }
+
+  /** Stores an outbound message and moves its conversation and chat user forward, in one transaction. */
+  async recordOutbound(m: {
+    conversationId: number;
+    chatUserId: number;
+    channelId: number;
+    type: string;
+    text?: string;
+    template?: Record<string, unknown>;
+    mediaUrl?: string;
+    metadata?: Record<string, unknown>;
+    assignToHuman?: boolean;
+  }): Promise<MessageRow> {
+    const now = this.now();
+    return this.db.transaction(async (tx) => {
+      const row = await this.one<MessageRow>(
+        `insert into sandbox.messages (conversation_id, chat_user_id, channel_id, direction, type, text, template, media_url,
+           metadata, status, created_at, updated_at)
+         values ($1, $2, $3, 'outbound', $4, $5, $6, $7, $8, 'queued', $9, $9) returning *`,
+        [
+          m.conversationId,
+          m.chatUserId,
+          m.channelId,
+          m.type,
+          m.text ?? null,
+          m.template ? JSON.stringify(m.template) : null,
+          m.mediaUrl ?? null,
+          m.metadata ? JSON.stringify(m.metadata) : null,
+          now,
+        ],
+        tx,
+      );
+      await touchConversation(tx, m.conversationId, now);
+      await tx.query(
+        `update sandbox.chat_users set last_activity = $2, updated_at = $2,
+           need_human = need_human or $3 where id = $1`,
+        [m.chatUserId, now, m.assignToHuman === true],
+      );
+      return row!;
+    });
+  }
+}
+
+const touchConversation = (tx: Queryable, id: number, now: Date) =>
+  tx.query("update sandbox.conversations set last_message_at = $2 where id = $1", [id, now]);

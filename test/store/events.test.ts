@@ -1,0 +1,37 @@
+// The store's table of Slack event ids (schema `slack`): one claim per id,
+// ids older than a day forgotten, the migration id databases already hold.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SeenEvents } from "../../src/store/events.ts";
+import { openTestDb, storeBackends, type TestDb } from "../helpers/db.ts";
+
+describe.each(storeBackends())("seen events on %s", (backend) => {
+  // One database for the file: each test claims ids of its own.
+  let db: TestDb;
+  beforeAll(async () => {
+    db = await openTestDb(backend);
+  }, 60_000);
+  afterAll(() => db?.close());
+
+  it("claims an id once, also from a second opening", async () => {
+    const first = await SeenEvents.open(db);
+    expect(await first.claim("Ev1")).toBe(true);
+    expect(await first.claim("Ev1")).toBe(false);
+    const second = await SeenEvents.open(db);
+    expect(await second.claim("Ev1")).toBe(false);
+    expect(await second.claim("Ev2")).toBe(true);
+    const { rows } = await db.query<{ id: string }>("select id from slack.migrations");
+    expect(rows.map((r) => r.id)).toEqual(["001_seen_events"]);
+  });
+
+  it("forgets ids older than a day when opened", async () => {
+    const seen = await SeenEvents.open(db);
+    await seen.claim("old");
+    await seen.claim("recent");
+    await db.query(
+      "update slack.seen_events set seen_at = now() - interval '25 hours' where event_id = 'old'",
+    );
+    const reopened = await SeenEvents.open(db);
+    expect(await reopened.claim("old")).toBe(true);
+    expect(await reopened.claim("recent")).toBe(false);
+  });
+});
