@@ -1,0 +1,86 @@
+// The rules of docs/architecture.md that matter, checked on every `npm test`.
+// Folders are the top-level parts of src/ (a file at its top is a part of its
+// own); type-only and dynamic imports count.
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { cycles, type Edge, importEdges, importsOf, sourceFiles, sqlIn } from "./rules.ts";
+
+const SRC = resolve(import.meta.dirname, "../../src");
+const edges = importEdges(SRC);
+const crossing = (e: Edge) => `${e.file} → ${e.target}`;
+
+/** Parts that may import only what is listed (besides themselves). */
+const MAY_IMPORT: Record<string, string[]> = {
+  // Leaf parts: shared by the core, the reports and Slack, importing none of them.
+  blocks: [],
+  domain: ["api"],
+  // The core and the services below it know no front end.
+  api: ["log.ts"],
+  store: ["domain", "log.ts"],
+  commands: ["api", "blocks", "domain", "imports", "reports", "store", "log.ts", "config.ts"],
+  imports: ["api", "blocks", "domain", "store", "log.ts", "config.ts"],
+  reports: ["api", "blocks", "domain", "store", "log.ts", "config.ts"],
+  // The stand-in API shares the client's schemas and nothing else of it.
+  sandbox: ["api", "store", "log.ts", "config.ts"],
+  // The front ends: thin, over the core and the services.
+  shell: ["blocks", "commands", "domain", "log.ts", "config.ts"],
+  slack: ["api", "blocks", "commands", "domain", "imports", "reports", "store", "log.ts", "config.ts"],
+};
+
+describe("architecture rules", () => {
+  it("reads the import graph (the check can see an edge)", () => {
+    expect(edges.some((e) => e.from === "commands" && e.to === "api")).toBe(true);
+    expect(
+      importsOf('import type { A } from "../x.ts";\nexport { b } from "./b.ts";\nawait import("./c.ts");'),
+    ).toEqual(["../x.ts", "./b.ts", "./c.ts"]);
+  });
+
+  it("the core, the API client, imports, reports and the store import neither Slack nor the shell", () => {
+    const bad = edges.filter(
+      (e) =>
+        ["commands", "api", "imports", "reports", "store"].includes(e.from) &&
+        ["slack", "shell"].includes(e.to),
+    );
+    expect(bad.map(crossing)).toEqual([]);
+  });
+
+  it("the API client does not import the sandbox", () => {
+    expect(edges.filter((e) => e.from === "api" && e.to === "sandbox").map(crossing)).toEqual([]);
+  });
+
+  it("each part imports only the parts it may", () => {
+    const bad = edges.filter(
+      (e) => e.from !== e.to && MAY_IMPORT[e.from] && !MAY_IMPORT[e.from]?.includes(e.to),
+    );
+    expect(bad.map(crossing)).toEqual([]);
+  });
+
+  it("no cycle between folders", () => {
+    expect(cycles(edges)).toEqual([]);
+    // The check finds one when there is one.
+    expect(
+      cycles([
+        { from: "a", to: "b" },
+        { from: "b", to: "c" },
+        { from: "c", to: "a" },
+        { from: "c", to: "d" },
+      ]),
+    ).toEqual([["a", "b", "c"]]);
+  });
+
+  it("SQL appears only in src/store", () => {
+    const found: string[] = [];
+    let inStore = 0;
+    for (const file of sourceFiles(SRC)) {
+      const hits = sqlIn(readFileSync(file, "utf8"), file);
+      if (file.startsWith(join(SRC, "store"))) inStore += hits.length;
+      else found.push(...hits.map((h) => `${file.slice(SRC.length + 1)}:${h.line} ${h.text}`));
+    }
+    expect(found).toEqual([]);
+    // The detector sees the store's own SQL, and not Slack's words.
+    expect(inStore).toBeGreaterThan(50);
+    expect(sqlIn('const q = "delete from slack.seen_events where x";')).toHaveLength(1);
+    expect(sqlIn('const t = "Select a group from the list to add to";')).toHaveLength(0);
+  });
+});
