@@ -5,6 +5,7 @@
 // through the API client, recording every write in the audit table.
 import type { KnownBlock } from "@slack/types";
 import { distance } from "fastest-levenshtein";
+import { isApiError } from "../api/errors.ts";
 import { OPERATIONS } from "../api/operations.ts";
 import { describeIssues } from "../api/schemas.ts";
 import type { MessagingApi } from "../api/types.ts";
@@ -18,6 +19,7 @@ import {
   section,
   truncate,
 } from "../blocks/blocks.ts";
+import { isSwitchboardError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { maskSecret } from "../log.ts";
 import type { ReportService } from "../reports/service.ts";
@@ -318,11 +320,8 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     if (err instanceof UserError) {
       return errorReply(escPlaceholders(err.message), spec && err.showUsage ? usageLines(spec) : undefined);
     }
-    if (!(err as { kind?: string })?.kind) {
-      log?.error({ err, command: spec?.id }, "command failed");
-    } else {
-      log?.info({ kind: (err as { kind: string }).kind, command: spec?.id }, "API refused a command");
-    }
+    if (isApiError(err)) log?.info({ kind: err.kind, command: spec?.id }, "API refused a command");
+    else log?.error({ err, command: spec?.id }, "command failed");
     return apiErrorReply(err, { spec, id: raw?.id });
   };
 
@@ -385,9 +384,10 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
           err instanceof UserError
             ? errorReply(escPlaceholders(err.message))
             : apiErrorReply(err, { spec, id: claimed.command.raw.id });
-        log?.info({ command: spec.id, kind: (err as { kind?: string }).kind }, "confirmed command failed");
+        const code = isSwitchboardError(err) ? err.code : "error";
+        log?.info({ command: spec.id, code }, "confirmed command failed");
         return fail(reply, {
-          error: (err as { kind?: string }).kind ?? "error",
+          error: isApiError(err) ? err.kind : code,
           text: truncate(reply.text, 500),
         });
       }

@@ -75,13 +75,13 @@ export interface ErrorContext {
 
 /** An API error (or anything thrown) as an answer a person can act on. */
 export function apiErrorReply(err: unknown, ctx: ErrorContext = {}): Reply {
-  const e = err as AnyApiError;
   const usage = ctx.spec ? usageLines(ctx.spec) : undefined;
   if (!isApiError(err)) {
     return errorReply(
       "Something went wrong inside Switchboard; the error is logged. Try again, and tell the operator if it persists.",
     );
   }
+  const e = err;
   if (e instanceof ValidationError) {
     const lines = e.problems.map((p) => `• *${esc(friendlyField(p.field))}* ${esc(p.rule)}`);
     return errorReply(`The messaging API refused the input:\n${lines.join("\n") || esc(e.message)}`, usage);
@@ -105,7 +105,7 @@ export function apiErrorReply(err: unknown, ctx: ErrorContext = {}): Reply {
     );
   }
   if (e instanceof ConflictError) {
-    return errorReply(`The messaging API refused: ${esc(e.message)}`);
+    return errorReply(`The messaging API refused: ${esc((e as Error).message)}`);
   }
   if (e instanceof RateLimitError) {
     const s = Math.max(1, Math.ceil(e.retryAfterMs / 1000));

@@ -1,10 +1,12 @@
 // What a command is, and how a line of tokens finds its command and becomes
 // the raw arguments its zod schema validates. Commands are declared in
 // src/commands/defs/*.ts; this file knows none of them.
+
 import type { KnownBlock } from "@slack/types";
 import type { z } from "zod";
 import type { OperationName } from "../api/operations.ts";
 import type { MessagingApi } from "../api/types.ts";
+import { SwitchboardError } from "../errors.ts";
 import type { ReportService } from "../reports/service.ts";
 import type { Token } from "./tokenize.ts";
 import type { Actor, Reply } from "./types.ts";
@@ -168,7 +170,8 @@ export class Registry {
 }
 
 /** A problem with what the user asked that only shows while running (for example: which channel?). */
-export class UserError extends Error {
+export class UserError extends SwitchboardError {
+  readonly code = "user_input";
   constructor(
     message: string,
     /** Show the command's usage under the message. */
@@ -178,7 +181,8 @@ export class UserError extends Error {
   }
 }
 
-export class ArgumentError extends Error {
+export class ArgumentError extends SwitchboardError {
+  readonly code = "bad_arguments";
   constructor(
     message: string,
     readonly field?: string,

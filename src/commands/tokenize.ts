@@ -4,6 +4,8 @@
 // `<tel:+1…|+1 …>`, `<!subteam^S1|@team>`, smart quotes, and &amp; &lt; &gt;.
 // The tokenizer undoes all of that so commands see what the user meant.
 
+import { SwitchboardError } from "../errors.ts";
+
 export interface Token {
   /** `option` when the token is `key=value` with a plain key. */
   kind: "word" | "option";
@@ -19,7 +21,9 @@ export interface Token {
   raw: string;
 }
 
-export class TokenizeError extends Error {}
+export class TokenizeError extends SwitchboardError {
+  readonly code = "bad_syntax";
+}
 
 const DOUBLE_QUOTES = new Set(['"', "“", "”", "„"]);
 const SINGLE_QUOTES = new Set(["'", "‘", "’"]);

@@ -1,7 +1,9 @@
 // Column headers → contact members. Exports of Google Contacts, Outlook and
 // HubSpot, plain sheets and hand-made ones name the same things differently;
 // headers are compared without case, accents, spacing or punctuation.
+
 import { z } from "zod";
+import { SwitchboardError } from "../errors.ts";
 import { columnLetter } from "./rows.ts";
 
 /** A contact field definition of the organization (GET /contact-fields). */
@@ -239,8 +241,8 @@ export const mappingOverrideSchema = z.strictObject({
 });
 export type MappingOverride = z.input<typeof mappingOverrideSchema>;
 
-export class MappingError extends Error {
-  override readonly name = "MappingError";
+export class MappingError extends SwitchboardError {
+  readonly code = "import_mapping";
   constructor(readonly problems: string[]) {
     super(problems.join("; "));
   }

@@ -10,6 +10,7 @@ import { hostname } from "node:os";
 import type { PgBoss } from "pg-boss";
 import type { MessagingApi } from "../api/types.ts";
 import type { ScheduleRow } from "../domain/reports.ts";
+import { SwitchboardError } from "../errors.ts";
 import type { Db } from "../store/db.ts";
 import { migrate } from "../store/migrate.ts";
 import { REPORTS_MIGRATIONS, ReportStore } from "../store/reports.ts";
@@ -32,7 +33,8 @@ export type PostFn = (channel: string, message: ReportMessage) => Promise<PostRe
  * Thrown by `post` when Slack answered and refused the message (so nothing was
  * posted and a retry is safe). Slack WebClient errors are recognized too.
  */
-export class PostRefusedError extends Error {
+export class PostRefusedError extends SwitchboardError {
+  readonly code = "post_refused";
   readonly posted = false;
 }
 

@@ -1,8 +1,10 @@
 // Errors the sandbox answers, NestJS style: `{statusCode, message, error}`,
 // with `message` a list of "field rule" texts for invalid input (400) and one
 // text otherwise. This file is the one place that decides error bodies.
+
 import type { z } from "zod";
 import { describeIssues, type FieldProblem, formatProblems } from "../api/schemas.ts";
+import { SwitchboardError } from "../errors.ts";
 
 const REASONS: Record<number, string> = {
   400: "Bad Request",
@@ -25,7 +27,8 @@ export interface ErrorBody {
   error: string;
 }
 
-export class HttpError extends Error {
+export class HttpError extends SwitchboardError {
+  readonly code = "sandbox_http";
   constructor(
     readonly statusCode: number,
     readonly messages: string | string[],

@@ -13,12 +13,14 @@
 // - int8 comes back as a number (a bigint beyond 2^53), numeric as a string,
 //   timestamp/timestamptz/date as Date (timestamp without zone read as UTC),
 //   json/jsonb parsed, bytea as Uint8Array, interval as Postgres text.
+
 import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
+import { SwitchboardError } from "../errors.ts";
 
 export interface QueryResult<T> {
   rows: T[];
@@ -57,8 +59,8 @@ export interface OpenDbOptions {
 }
 
 /** Thrown when the database cannot be opened; its message never holds a password. */
-export class DatabaseUnavailableError extends Error {
-  override name = "DatabaseUnavailableError";
+export class DatabaseUnavailableError extends SwitchboardError {
+  readonly code = "database_unavailable";
 }
 
 export async function openDb(opts: OpenDbOptions): Promise<Db> {

@@ -1,14 +1,16 @@
 // What the sandbox store reports beyond rows: a unique rule that refused a
 // write. The HTTP layer turns it into 409; nothing above the store sees SQL codes.
 
-export class DuplicateError extends Error {
+import { SwitchboardError } from "../../errors.ts";
+
+export class DuplicateError extends SwitchboardError {
+  readonly code = "duplicate";
   constructor(
     /** The member whose value must be unique, for example `name` of a tag. */
     readonly field: string,
     message: string,
   ) {
     super(message);
-    this.name = "DuplicateError";
   }
 }
 

@@ -1,0 +1,21 @@
+// The one root of every error Switchboard throws on purpose. Each has a
+// stable `code`, so callers tell them apart with a guard (`isSwitchboardError`,
+// `hasCode`, or the API's `isApiError`) rather than by the shape of the object.
+// Anything else that reaches a handler is a bug or a fault of a dependency.
+
+export abstract class SwitchboardError extends Error {
+  /** Stable, machine-readable: `user_input`, `import_file`, `api_rate_limit`… */
+  abstract readonly code: string;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+export const isSwitchboardError = (err: unknown): err is SwitchboardError => err instanceof SwitchboardError;
+
+/** True for a SwitchboardError with this code. */
+export function hasCode<C extends string>(err: unknown, code: C): err is SwitchboardError & { code: C } {
+  return isSwitchboardError(err) && err.code === code;
+}
