@@ -1,26 +1,13 @@
 // MessagingClient: the only code that speaks HTTP to the External Messaging
-// API. Every input is checked with the shared schemas before any request,
-// every call waits for a token of the key's read or write budget, and every
-// failure becomes a typed error (src/api/errors.ts) with a readable message.
-import type { Pool } from "undici";
+// API. Every input is checked with the shared schemas before any request;
+// then the transport (transport.ts) waits for a token of the key's read or
+// write budget, sends, retries as the rules allow, and turns every failure
+// into a typed error (errors.ts) with a readable message.
 import type { z } from "zod";
-import { maskSecret } from "../log.ts";
-import { type RateLimitError, ServerError, ValidationError } from "./errors.ts";
-import {
-  acquirePool,
-  errorFor,
-  type HttpRequest,
-  networkError,
-  parseBody,
-  releasePool,
-  retryAfterMs,
-  send,
-  TransportFailure,
-} from "./http.ts";
-import { multipartBody } from "./multipart.ts";
+import { ServerError } from "./errors.ts";
 import { OPERATIONS, type Operation, type OperationName } from "./operations.ts";
 import { type IterateOptions, iteratePages, toPage, unwrapRecord } from "./pages.ts";
-import { type BudgetStats, type Clock, type RateLimiter, sharedLimiter } from "./rate-limit.ts";
+import type { BudgetStats } from "./rate-limit.ts";
 import {
   type ConversationHistoryQuery,
   type CreateCampaignInput,
@@ -38,7 +25,6 @@ import {
   createTemplateSchema,
   describeIssues,
   type FieldProblem,
-  formatProblems,
   groupMembersSchema,
   idSchema,
   importContactsFieldsSchema,
@@ -66,6 +52,7 @@ import {
   updateGroupSchema,
   updateTagSchema,
 } from "./schemas.ts";
+import { Transport, type TransportOptions } from "./transport.ts";
 import type {
   ApiRecord,
   CallOptions,
@@ -85,36 +72,8 @@ import type {
   Template,
 } from "./types.ts";
 
-/** The part of a pino logger the client uses. */
-export interface ClientLogger {
-  warn(obj: object, msg?: string): void;
-  debug(obj: object, msg?: string): void;
-}
-
-export interface MessagingClientOptions {
-  /** Base address of the API, ending with the version segment, e.g. `http://127.0.0.1:4010/v1`. */
-  baseUrl: string;
-  apiKey: string;
-  /** Time allowed for one attempt (headers and body), in ms. */
-  timeoutMs?: number;
-  readPerMinute?: number;
-  writePerMinute?: number;
-  /** Share (0..1) of the read budget background work may use. */
-  backgroundReadShare?: number;
-  /** Retries after the first attempt (429, and for reads network errors and 5xx). */
-  maxRetries?: number;
-  /** Longest 429 wait the client sits out itself; a longer one throws RateLimitError at once. */
-  maxRateLimitWaitMs?: number;
-  /** First step of the exponential backoff, in ms (the wait is random in [0, base * 2^attempt]). */
-  backoffBaseMs?: number;
-  logger?: ClientLogger;
-  /** Random source in [0, 1) for the backoff jitter (tests pass a fixed one). */
-  random?: () => number;
-  /** Limiter to use instead of the process-wide one of this key (tests with a hand-moved clock). */
-  limiter?: RateLimiter;
-  /** Clock of the process-wide limiter when it is created by this client. */
-  clock?: Clock;
-}
+export type { ClientLogger } from "./transport.ts";
+export type MessagingClientOptions = TransportOptions;
 
 type Query = Record<string, unknown>;
 
@@ -126,34 +85,6 @@ interface RequestSpec {
 }
 
 const OPERATION_BY_FN = new Map<string, Operation>(OPERATIONS.map((op) => [op.fn, op]));
-
-/** Query values as the service reads them: strings, booleans as "true"/"false", undefined left out. */
-export function queryString(query: Query | undefined): string {
-  if (!query) return "";
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value === undefined || value === null) continue;
-    params.append(key, typeof value === "boolean" ? (value ? "true" : "false") : String(value));
-  }
-  const s = params.toString();
-  return s ? `?${s}` : "";
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  signal?.throwIfAborted();
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
 
 /** Lists that take `page` and `limit`, and what `paginate` needs for each. */
 interface PagedLists {
@@ -167,167 +98,46 @@ interface PagedLists {
 export interface PaginateOptions extends CallOptions, Omit<IterateOptions, "startPage"> {}
 
 export class MessagingClient implements MessagingApi {
-  private readonly origin: string;
-  private readonly basePath: string;
-  private readonly apiKey: string;
-  private readonly timeoutMs: number;
-  private readonly maxRetries: number;
-  private readonly maxRateLimitWaitMs: number;
-  private readonly backoffBaseMs: number;
-  private readonly random: () => number;
-  private readonly logger?: ClientLogger;
-  private readonly limiter: RateLimiter;
-  private pool?: Pool;
+  private readonly transport: Transport;
 
   constructor(opts: MessagingClientOptions) {
-    let url: URL;
-    try {
-      url = new URL(opts.baseUrl);
-    } catch {
-      throw new Error(`baseUrl must be an http or https URL such as http://127.0.0.1:4010/v1`);
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      throw new Error("baseUrl must be an http or https URL such as http://127.0.0.1:4010/v1");
-    }
-    if (!opts.apiKey?.trim()) throw new Error("apiKey must not be empty");
-    this.origin = url.origin;
-    this.basePath = url.pathname.replace(/\/+$/, "");
-    this.apiKey = opts.apiKey;
-    this.timeoutMs = opts.timeoutMs ?? 15_000;
-    this.maxRetries = opts.maxRetries ?? 4;
-    this.maxRateLimitWaitMs = opts.maxRateLimitWaitMs ?? 60_000;
-    this.backoffBaseMs = opts.backoffBaseMs ?? 300;
-    this.random = opts.random ?? Math.random;
-    this.logger = opts.logger;
-    this.limiter =
-      opts.limiter ??
-      sharedLimiter(`${this.origin}${this.basePath}`, opts.apiKey, {
-        readPerMinute: opts.readPerMinute,
-        writePerMinute: opts.writePerMinute,
-        backgroundReadShare: opts.backgroundReadShare,
-        clock: opts.clock,
-      });
-    this.pool = acquirePool(this.origin);
+    this.transport = new Transport(opts);
   }
 
   /** Tokens available and requests queued per lane, for reports and health pages. */
   budget(): BudgetStats {
-    return this.limiter.stats();
+    return this.transport.budget();
   }
 
   /** Releases the connection pool (shared with other clients of the same origin until the last closes). */
-  async close(): Promise<void> {
-    const pool = this.pool;
-    this.pool = undefined;
-    if (pool) await releasePool(this.origin, pool);
+  close(): Promise<void> {
+    return this.transport.close();
   }
 
   // -------------------------------------------------------------- plumbing
 
-  /** Removes the API key from any text bound for a message or a log line. */
-  private scrub = (text: string): string =>
-    this.apiKey.length >= 4 ? text.split(this.apiKey).join(maskSecret(this.apiKey)) : text;
-
-  private invalid(operation: string, problems: FieldProblem[]): ValidationError {
-    return new ValidationError(this.scrub(formatProblems(problems)), problems, { operation });
-  }
-
   private check<S extends z.ZodType>(operation: string, schema: S, input: unknown): z.output<S> {
     const result = schema.safeParse(input);
     if (result.success) return result.data;
-    throw this.invalid(operation, describeIssues(result.error, input));
+    throw this.transport.refuse(operation, describeIssues(result.error, input));
   }
 
   private checkId(operation: string, id: unknown, field = "id"): number {
     if (id === undefined || id === null || id === "")
-      throw this.invalid(operation, [{ field, rule: "is required" }]);
+      throw this.transport.refuse(operation, [{ field, rule: "is required" }]);
     const result = idSchema.safeParse(id);
     if (result.success) return result.data;
     const problems = describeIssues(result.error, id).map((p) => ({ ...p, field }));
-    throw this.invalid(operation, problems);
+    throw this.transport.refuse(operation, problems);
   }
 
-  private backoff(attempt: number): number {
-    return Math.round(this.random() * Math.min(15_000, this.backoffBaseMs * 2 ** attempt));
-  }
-
-  private async request(fn: OperationName, spec: RequestSpec, opts: CallOptions = {}): Promise<unknown> {
+  private request<T>(fn: OperationName, spec: RequestSpec, read: (body: unknown) => T, opts?: CallOptions) {
     const op = OPERATION_BY_FN.get(fn)!;
-    if (!this.pool) throw new Error("the messaging client is closed");
-    const isRead = op.method === "GET";
-    const kind = isRead ? "read" : "write";
-    const lane = opts.lane ?? "interactive";
-    const path = `${this.basePath}${op.path.replace("{id}", String(spec.id))}${queryString(spec.query)}`;
-    const headers: Record<string, string> = {
-      "x-api-key": this.apiKey,
-      accept: "application/json",
-      "user-agent": "switchboard",
-    };
-    let body: HttpRequest["body"];
-    let replayable = true;
-    if (spec.json !== undefined) {
-      headers["content-type"] = "application/json";
-      body = JSON.stringify(spec.json);
-    }
-
-    for (let attempt = 0; ; attempt++) {
-      if (spec.multipart) {
-        // A buffered file is encoded again per attempt; a streamed one is sent once only.
-        const mp = multipartBody(spec.multipart, spec.multipart.fields);
-        body = mp.body as HttpRequest["body"];
-        replayable = mp.replayable;
-        if (mp.contentType) headers["content-type"] = mp.contentType;
-      }
-      await this.limiter.acquire(kind, lane, opts.signal);
-      if (!this.pool) throw new Error("the messaging client is closed");
-      const log = { operation: fn, method: op.method, path: op.path, id: spec.id, attempt };
-      let res: Awaited<ReturnType<typeof send>>;
-      try {
-        res = await send(this.pool, {
-          method: op.method,
-          path,
-          headers,
-          body,
-          timeoutMs: this.timeoutMs,
-          signal: opts.signal,
-        });
-      } catch (err) {
-        if (!(err instanceof TransportFailure)) throw err;
-        // A write that may have reached the service is never sent twice: it could be performed twice.
-        const retry = attempt < this.maxRetries && replayable && (isRead || !err.sent);
-        this.logger?.warn({ ...log, error: err.message, retry }, "messaging API request failed");
-        if (!retry) throw networkError(err, fn);
-        await sleep(this.backoff(attempt), opts.signal);
-        continue;
-      }
-      this.logger?.debug({ ...log, status: res.status }, "messaging API answered");
-      if (res.status >= 200 && res.status < 300) return parseBody(res);
-
-      if (res.status === 429) {
-        // A 429 means nothing was done, so a write may be retried too.
-        const wait = retryAfterMs(res.headers) ?? this.backoff(attempt);
-        const retry = attempt < this.maxRetries && replayable && wait <= this.maxRateLimitWaitMs;
-        this.logger?.warn({ ...log, status: 429, waitMs: wait, retry }, "messaging API rate limit hit");
-        if (!retry) throw errorFor(res, fn, this.scrub, wait) as RateLimitError;
-        // Every caller of the key waits, not only this one.
-        this.limiter.penalize(kind, wait);
-        continue;
-      }
-      if (res.status >= 500 && isRead && attempt < this.maxRetries) {
-        this.logger?.warn({ ...log, status: res.status, retry: true }, "messaging API server error");
-        await sleep(this.backoff(attempt), opts.signal);
-        continue;
-      }
-      throw errorFor(res, fn, this.scrub);
-    }
+    return this.transport.request({ operation: fn, method: op.method, path: op.path, ...spec, read }, opts);
   }
 
   private async record<T>(fn: OperationName, spec: RequestSpec, opts?: CallOptions): Promise<T> {
-    const body = await this.request(fn, spec, opts);
-    const record = unwrapRecord<unknown>(body);
-    // Some services answer a delete or a state change with an empty body.
-    if (record === undefined || record === null || typeof record !== "object") return {} as T;
-    return record as T;
+    return this.request(fn, spec, readRecord<T>, opts);
   }
 
   private async page<T>(
@@ -335,15 +145,7 @@ export class MessagingClient implements MessagingApi {
     spec: RequestSpec,
     opts: CallOptions | undefined,
   ): Promise<Page<T>> {
-    const body = await this.request(fn, spec, opts);
-    const requested = spec.query as { page?: number; limit?: number } | undefined;
-    const page = toPage<T>(body, { page: requested?.page, limit: requested?.limit });
-    if (!page) {
-      throw new ServerError(`${fn}: the service answered with something that is not a list`, {
-        operation: fn,
-      });
-    }
-    return page;
+    return this.request(fn, spec, (body) => readPage<T>(fn, body, spec.query), opts);
   }
 
   // -------------------------------------------------------------- pages
@@ -469,11 +271,11 @@ export class MessagingClient implements MessagingApi {
     }
     const parsed = importContactsFieldsSchema.safeParse(fields ?? {});
     if (!parsed.success) problems.push(...describeIssues(parsed.error, fields ?? {}));
-    if (problems.length > 0 || !parsed.success) throw this.invalid(fn, problems);
+    if (problems.length > 0 || !parsed.success) throw this.transport.refuse(fn, problems);
     const form: Record<string, string> = { updateExisting: String(parsed.data.updateExisting) };
     if (parsed.data.groupId !== undefined) form.groupId = String(parsed.data.groupId);
-    const raw = await this.request(fn, { multipart: { ...file, fields: form } }, opts);
-    return readImportResult(unwrapRecord(raw));
+    const multipart = { ...file, fields: form };
+    return this.request(fn, { multipart }, (raw) => readImportResult(unwrapRecord(raw)), opts);
   }
 
   // -------------------------------------------------------------- contact fields
@@ -655,7 +457,24 @@ export class MessagingClient implements MessagingApi {
   }
 }
 
-// ---------------------------------------------------------------- import result
+// ---------------------------------------------------------------- answers
+
+/** A record, bare or as `{data: {...}}`; an empty or non-object answer (a delete, a state change) reads as `{}`. */
+function readRecord<T>(body: unknown): T {
+  const record = unwrapRecord<unknown>(body);
+  if (record === undefined || record === null || typeof record !== "object") return {} as T;
+  return record as T;
+}
+
+/** A page in whatever envelope; 2xx without a list is a ServerError. */
+function readPage<T>(fn: OperationName, body: unknown, query: Query | undefined): Page<T> {
+  const requested = query as { page?: number; limit?: number } | undefined;
+  const page = toPage<T>(body, { page: requested?.page, limit: requested?.limit });
+  if (!page) {
+    throw new ServerError(`${fn}: the service answered with something that is not a list`, { operation: fn });
+  }
+  return page;
+}
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
