@@ -33,6 +33,7 @@ import type {
   MessagingApi,
   Page,
   Recipient,
+  RequestHook,
 } from "./types.ts";
 
 export type { ClientLogger } from "./transport.ts";
@@ -83,9 +84,16 @@ export interface PaginateOptions extends CallOptions, Omit<IterateOptions, "star
 
 export class MessagingClient implements MessagingApi {
   private readonly transport: Transport;
+  private readonly hooks: readonly RequestHook[];
 
-  constructor(opts: MessagingClientOptions) {
-    this.transport = new Transport(opts);
+  /** A client of its own transport, or one more client of an existing transport (its pool and rate limits). */
+  constructor(opts: MessagingClientOptions | Transport, hooks: readonly RequestHook[] = []) {
+    this.transport = opts instanceof Transport ? opts : new Transport(opts);
+    this.hooks = hooks;
+  }
+
+  withHook(hook: RequestHook): MessagingClient {
+    return new MessagingClient(this.transport, [...this.hooks, hook]);
   }
 
   /** Tokens available and requests queued per lane, for reports and health pages. */
@@ -93,7 +101,10 @@ export class MessagingClient implements MessagingApi {
     return this.transport.budget();
   }
 
-  /** Releases the connection pool (shared with other clients of the same origin until the last closes). */
+  /**
+   * Releases the transport's connection pool (shared with other clients of the same origin until
+   * the last closes). Clients made by `withHook` share this client's transport: close this one.
+   */
   close(): Promise<void> {
     return this.transport.close();
   }
@@ -176,7 +187,7 @@ export class MessagingClient implements MessagingApi {
     if (parsed.data.groupId !== undefined) form.groupId = String(parsed.data.groupId);
     const multipart = { ...file, fields: form };
     const read = (raw: unknown) => readImportResult(unwrapRecord(raw));
-    return this.transport.request({ operation: fn, method, path, multipart, read }, opts);
+    return this.transport.request({ operation: fn, method, path, multipart, read }, opts, this.hooks);
   }
 
   /** Every item of a paged list, page after page (stops at the total, a short page, or `max`). */
@@ -223,10 +234,8 @@ export class MessagingClient implements MessagingApi {
     const read: (body: unknown) => unknown =
       op.answer === "page" ? (body) => readPage(fn, body, query) : readRecord;
     const opts = args[i] as CallOptions | undefined;
-    return this.transport.request(
-      { operation: fn, method: op.method, path: op.path, id, json, query, read },
-      opts,
-    );
+    const req = { operation: fn, method: op.method, path: op.path, id, json, query, read };
+    return this.transport.request(req, opts, this.hooks);
   }
 
   private check<S extends z.ZodType>(operation: string, schema: S, input: unknown): z.output<S> {

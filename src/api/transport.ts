@@ -4,7 +4,8 @@
 // a time (http.ts), retries GETs after network errors and 5xx, waits out 429s
 // (Retry-After, else backoff with full jitter), and turns every failure into a
 // typed error (errors.ts) with the API key scrubbed. A write that may have
-// reached the service is never sent twice.
+// reached the service is never sent twice. Hooks (MessagingApi.withHook) run
+// around each request; the command core audits writes with one.
 import type { Pool } from "undici";
 import { maskSecret } from "../log.ts";
 import { type RateLimitError, ValidationError } from "./errors.ts";
@@ -23,7 +24,7 @@ import { multipartBody } from "./multipart.ts";
 import type { HttpMethod, OperationName } from "./operations.ts";
 import { type BudgetStats, type Clock, type RateLimiter, sharedLimiter } from "./rate-limit.ts";
 import { type FieldProblem, formatProblems } from "./schemas.ts";
-import type { CallOptions, ImportFile } from "./types.ts";
+import type { ApiResponse, CallOptions, ImportFile, RequestHook, RequestInfo } from "./types.ts";
 
 /** The part of a pino logger the client uses. */
 export interface ClientLogger {
@@ -98,6 +99,16 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** A hook's `next`: it may be called once, so that no hook sends a request twice. */
+function once<T>(next: () => Promise<T>, operation: string): () => Promise<T> {
+  let called = false;
+  return () => {
+    if (called) return Promise.reject(new Error(`${operation}: a hook called next() twice`));
+    called = true;
+    return next();
+  };
+}
+
 const BASE_URL_RULE = "baseUrl must be an http or https URL such as http://127.0.0.1:4010/v1";
 
 export class Transport {
@@ -167,8 +178,26 @@ export class Transport {
     return Math.round(this.random() * Math.min(15_000, this.backoffBaseMs * 2 ** attempt));
   }
 
+  /** Runs `req` through `hooks` (the first one outermost), then sends it. */
+  async request<T>(
+    req: TransportRequest<T>,
+    opts: CallOptions = {},
+    hooks: readonly RequestHook[] = [],
+  ): Promise<T> {
+    let next = () => this.attempts(req, opts);
+    if (hooks.length > 0) {
+      const path = req.path.replace("{id}", String(req.id));
+      const info: RequestInfo = { operation: req.operation, method: req.method, path };
+      for (const hook of hooks.toReversed()) {
+        const inner = once(next, req.operation);
+        next = () => hook(info, inner);
+      }
+    }
+    return (await next()).data;
+  }
+
   /** Sends `req`, retrying as the rules allow, and reads the answer. */
-  async request<T>(req: TransportRequest<T>, opts: CallOptions = {}): Promise<T> {
+  private async attempts<T>(req: TransportRequest<T>, opts: CallOptions): Promise<ApiResponse<T>> {
     const fn = req.operation;
     if (!this.pool) throw new Error("the messaging client is closed");
     const isRead = req.method === "GET";
@@ -218,7 +247,8 @@ export class Transport {
         continue;
       }
       this.logger?.debug({ ...log, status: res.status }, "messaging API answered");
-      if (res.status >= 200 && res.status < 300) return req.read(parseBody(res));
+      if (res.status >= 200 && res.status < 300)
+        return { status: res.status, data: req.read(parseBody(res)) };
 
       if (res.status === 429) {
         // A 429 means nothing was done, so a write may be retried too.
