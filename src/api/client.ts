@@ -205,10 +205,10 @@ export class MessagingClient implements MessagingApi {
     const { max, ...call } = opts;
     const { id, page: startPage, ...rest } = query as Query & { id?: number; page?: number };
     const op = OPERATION[list];
-    const fetchPage = (page: number) =>
-      this.call(op, hasId(op) ? [id, { ...rest, page }, call] : [{ ...rest, page }, call]) as Promise<
-        Page<unknown>
-      >;
+    const fetchPage = (page: number) => {
+      const q = { ...rest, page };
+      return this.call(op, hasId(op) ? [id, q, call] : [q, call]) as Promise<Page<unknown>>;
+    };
     return iteratePages(fetchPage, { max, startPage: typeof startPage === "number" ? startPage : 1 });
   }
 

@@ -184,9 +184,9 @@ export class Transport {
     opts: CallOptions = {},
     hooks: readonly RequestHook[] = [],
   ): Promise<T> {
-    let next = () => this.attempts(req, opts);
+    const path = req.path.replace("{id}", String(req.id));
+    let next = () => this.attempts(req, path, opts);
     if (hooks.length > 0) {
-      const path = req.path.replace("{id}", String(req.id));
       const info: RequestInfo = { operation: req.operation, method: req.method, path };
       for (const hook of hooks.toReversed()) {
         const inner = once(next, req.operation);
@@ -196,14 +196,18 @@ export class Transport {
     return (await next()).data;
   }
 
-  /** Sends `req`, retrying as the rules allow, and reads the answer. */
-  private async attempts<T>(req: TransportRequest<T>, opts: CallOptions): Promise<ApiResponse<T>> {
+  /** Sends `req` to `relativePath` (id filled in), retrying as the rules allow, and reads the answer. */
+  private async attempts<T>(
+    req: TransportRequest<T>,
+    relativePath: string,
+    opts: CallOptions,
+  ): Promise<ApiResponse<T>> {
     const fn = req.operation;
     if (!this.pool) throw new Error("the messaging client is closed");
     const isRead = req.method === "GET";
     const kind = isRead ? "read" : "write";
     const lane = opts.lane ?? "interactive";
-    const path = `${this.basePath}${req.path.replace("{id}", String(req.id))}${queryString(req.query)}`;
+    const path = `${this.basePath}${relativePath}${queryString(req.query)}`;
     const headers: Record<string, string> = {
       "x-api-key": this.apiKey,
       accept: "application/json",
