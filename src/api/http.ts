@@ -1,7 +1,7 @@
-// The transport of the client: one undici Pool per origin (shared by every
-// client of that origin and released when the last one closes), one attempt
+// HTTP under the transport: one undici Pool per origin (shared by every
+// transport of that origin and released when the last one closes), one attempt
 // per call of `send`, and the translation of whatever the service answers into
-// one readable message and a typed error. Retrying is the client's business.
+// one readable message and a typed error. Retrying is transport.ts's business.
 import { Pool } from "undici";
 import {
   type ApiError,

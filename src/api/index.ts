@@ -15,4 +15,5 @@ export {
   type RateLimiterOptions,
   sharedLimiter,
 } from "./rate-limit.ts";
+export { Transport, type TransportOptions } from "./transport.ts";
 export type * from "./types.ts";

@@ -4,6 +4,7 @@
 // Response bodies are not in the spec: records are read by the names the spec
 // gives (every one optional, the rest kept as is), and pages are normalized
 // from whatever envelope the service uses (see src/api/pages.ts).
+import type { HttpMethod, OperationName } from "./operations.ts";
 import type {
   CampaignStatus,
   ConversationHistoryQuery,
@@ -130,7 +131,41 @@ export interface ImportFile {
   body: Uint8Array | AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>;
 }
 
+/** What a hook learns of a request. */
+export interface RequestInfo {
+  /** The operation, for example `createTag`. */
+  operation: OperationName;
+  /** GET reads; any other method writes. */
+  method: HttpMethod;
+  /** Path relative to the base URL, the id filled in, without the query: `/tags/5`. */
+  path: string;
+}
+
+/** A 2xx answer: its status, and what the client function returns. */
+export interface ApiResponse<T = unknown> {
+  status: number;
+  data: T;
+}
+
+/**
+ * Runs around each request that passed the client's checks (input refused
+ * before any request reaches no hook). `next()` waits for a token, sends,
+ * retries as the rules allow and reads the answer: it resolves with the status
+ * and the result, or rejects with the call's typed error. It may be called
+ * once; a second call rejects, so no hook can send a write twice.
+ */
+export type RequestHook = <T>(
+  request: RequestInfo,
+  next: () => Promise<ApiResponse<T>>,
+) => Promise<ApiResponse<T>>;
+
 export interface MessagingApi {
+  /**
+   * This client with `hook` run around each request, inside the hooks it
+   * already has. It shares the transport: the same connection pool and rate limits.
+   */
+  withHook(hook: RequestHook): MessagingApi;
+
   getMe(opts?: CallOptions): Promise<Me>;
 
   sendMessage(input: SendMessageInput, opts?: CallOptions): Promise<Message>;

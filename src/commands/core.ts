@@ -6,7 +6,6 @@
 import type { KnownBlock } from "@slack/types";
 import { distance } from "fastest-levenshtein";
 import { isApiError } from "../api/errors.ts";
-import { OPERATIONS } from "../api/operations.ts";
 import { describeIssues } from "../api/schemas.ts";
 import type { MessagingApi } from "../api/types.ts";
 import {
@@ -76,8 +75,6 @@ export interface SwitchboardCore extends CommandCore {
   readonly permissions: Permissions;
 }
 
-const WRITE_OPS = new Set<string>(OPERATIONS.filter((o) => o.method !== "GET").map((o) => o.fn));
-const SUCCESS_STATUS = new Map<string, number>(OPERATIONS.map((o) => [o.fn, o.status]));
 const SECRET_OPTION = /(secret|token|password|key)=("[^"]*"|\S+)/gi;
 
 /** The API's answer, small enough for an audit row and a log line. */
@@ -133,45 +130,40 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     return JSON.parse(json.split(opts.apiKey).join(apiKeyMasked)) as Reply;
   };
 
-  /** The client, with every write recorded in the audit table. */
+  /**
+   * The client, with every write recorded in the audit table: a hook on the
+   * transport, around each request that is not a GET. Input the client refuses
+   * before any request never reaches the hook, so it is not audited.
+   */
   const audited = (actor: Actor, line: string): MessagingApi =>
-    new Proxy(opts.api, {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver);
-        if (typeof prop !== "string" || typeof value !== "function" || !WRITE_OPS.has(prop)) {
-          return typeof value === "function" ? value.bind(target) : value;
-        }
-        return async (...args: unknown[]) => {
-          const entry: AuditEntry = {
-            at: new Date(),
-            actor: actor.userId,
-            actorName: actor.userName,
-            via: actor.via,
-            channel: actor.channelId,
-            command: cleanLine(line),
-            operation: prop,
-            ok: false,
-          };
-          try {
-            const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-            Object.assign(entry, { ok: true, status: SUCCESS_STATUS.get(prop), answer: summarize(result) });
-            return result;
-          } catch (err) {
-            const e = err as { status?: number; kind?: string; message?: string };
-            // A refusal before any request (client-side validation) is not a write.
-            const reached = !(e.kind === "validation" && e.status === undefined);
-            if (reached)
-              Object.assign(entry, {
-                status: e.status,
-                answer: { error: e.kind ?? "error", message: show(e.message, 300) },
-              });
-            else entry.operation = "";
-            throw err;
-          } finally {
-            if (entry.operation) await writeAudit(entry);
-          }
-        };
-      },
+    opts.api.withHook(async (request, next) => {
+      if (request.method === "GET") return next();
+      const entry: AuditEntry = {
+        at: new Date(),
+        actor: actor.userId,
+        actorName: actor.userName,
+        via: actor.via,
+        channel: actor.channelId,
+        command: cleanLine(line),
+        operation: request.operation,
+        ok: false,
+      };
+      try {
+        const res = await next();
+        Object.assign(entry, { ok: true, status: res.status, answer: summarize(res.data) });
+        return res;
+      } catch (err) {
+        Object.assign(entry, {
+          status: isApiError(err) ? err.status : undefined,
+          answer: {
+            error: isApiError(err) ? err.kind : "error",
+            message: show(err instanceof Error ? err.message : String(err), 300),
+          },
+        });
+        throw err;
+      } finally {
+        await writeAudit(entry);
+      }
     });
 
   const writeAudit = async (entry: AuditEntry) => {

@@ -14,6 +14,8 @@ import {
   ServerError,
   ValidationError,
 } from "../../src/api/errors.ts";
+import { RateLimiter } from "../../src/api/rate-limit.ts";
+import type { RequestHook } from "../../src/api/types.ts";
 import { type OddServer, startOddServer } from "../helpers/odd-server.ts";
 
 const KEY = "odd_secret_key_3f9a7c21";
@@ -504,5 +506,121 @@ describe("pagination", () => {
     const it = client().paginate("listContacts", { limit: 0 });
     await expect(it.next()).rejects.toBeInstanceOf(ValidationError);
     expect(odd.count()).toBe(0);
+  });
+});
+
+describe("hooks on the transport (withHook)", () => {
+  type Seen = {
+    operation: string;
+    method: string;
+    path: string;
+    status?: number;
+    data?: unknown;
+    error?: string;
+  };
+  function recording(seen: Seen[]): RequestHook {
+    return async (request, next) => {
+      try {
+        const res = await next();
+        seen.push({ ...request, status: res.status, data: res.data });
+        return res;
+      } catch (err) {
+        seen.push({ ...request, error: (err as Error).name });
+        throw err;
+      }
+    };
+  }
+
+  it("runs around reads and writes with the operation, method, path and the answer the function returns", async () => {
+    odd.on("GET /contacts", { json: { data: [{ id: 1 }], meta: { total: 1 } } });
+    odd.on("PATCH /tags/7", { status: 200, json: { data: { name: "vip" } } });
+    const seen: Seen[] = [];
+    const api = client().withHook(recording(seen));
+    await api.listContacts({ optedOut: false });
+    await api.updateTag(7, { name: "vip" });
+    expect(seen).toEqual([
+      {
+        operation: "listContacts",
+        method: "GET",
+        path: "/contacts",
+        status: 200,
+        data: { items: [{ id: 1 }], total: 1, page: 1, limit: 20 },
+      },
+      { operation: "updateTag", method: "PATCH", path: "/tags/7", status: 200, data: { name: "vip" } },
+    ]);
+  });
+
+  it("runs once per call around the retries, and sees the typed error of a write that failed", async () => {
+    odd.on(
+      "POST /tags",
+      { status: 429, headers: { "retry-after": "0" }, text: "slow down" },
+      { status: 201, json: { id: 4 } },
+    );
+    odd.on("DELETE /tags/4", { status: 503, text: "down" });
+    const seen: Seen[] = [];
+    const api = client().withHook(recording(seen));
+    await api.createTag({ name: "vip", color: "#112233" });
+    await rejection(api.deleteTag(4));
+    expect(seen.map((s) => [s.operation, s.status ?? s.error])).toEqual([
+      ["createTag", 201],
+      ["deleteTag", "ServerError"],
+    ]);
+    expect(odd.count("POST /tags")).toBe(2);
+    expect(odd.count("DELETE /tags/4")).toBe(1);
+  });
+
+  it("never sees input refused before any request, nor the import's", async () => {
+    const seen: Seen[] = [];
+    const api = client().withHook(recording(seen));
+    await rejection(api.createTag({ name: "x", color: "red" }));
+    await rejection(api.getTag(0));
+    await rejection(api.importContacts({ filename: "", body: new Uint8Array(1) }, { updateExisting: true }));
+    expect(seen).toEqual([]);
+    expect(odd.count()).toBe(0);
+  });
+
+  it("cannot send a request twice: a second next() rejects", async () => {
+    odd.on("POST /contacts/5/opt-out", { status: 201, json: { id: 5 } });
+    let second: unknown;
+    const api = client().withHook(async (_request, next) => {
+      const res = await next();
+      second = await rejection(next());
+      return res;
+    });
+    expect(await api.optOutContact(5)).toEqual({ id: 5 });
+    expect((second as Error).message).toMatch(/next\(\) twice/);
+    expect(odd.count()).toBe(1);
+  });
+
+  it("nests hooks in the order added, and shares the transport's rate limits with the client it came from", async () => {
+    odd.on("GET /me", { json: { id: 1 } });
+    const order: string[] = [];
+    const named =
+      (name: string): RequestHook =>
+      async (_request, next) => {
+        order.push(`${name} in`);
+        const res = await next();
+        order.push(`${name} out`);
+        return res;
+      };
+    const base = client({ limiter: new RateLimiter({ readPerMinute: 60_000 }) });
+    const view = base.withHook(named("outer")).withHook(named("inner"));
+    await view.getMe();
+    expect(order).toEqual(["outer in", "inner in", "inner out", "outer out"]);
+    // The client's own limiter granted the view's request.
+    expect(base.budget().read.granted.interactive).toBe(1);
+    // The client itself runs no hook.
+    await base.getMe();
+    expect(order).toHaveLength(4);
+    expect(view.budget().read.granted.interactive).toBe(2);
+  });
+
+  it("paginate runs through the view's hooks, a GET per page", async () => {
+    odd.on("GET /campaigns", { json: { items: [{ id: 1 }], total: 1 } });
+    const seen: Seen[] = [];
+    const items: unknown[] = [];
+    for await (const c of client().withHook(recording(seen)).paginate("listCampaigns")) items.push(c);
+    expect(items).toEqual([{ id: 1 }]);
+    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual(["GET /campaigns"]);
   });
 });

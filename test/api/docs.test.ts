@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
-import { OPERATIONS } from "../../src/api/operations.ts";
+import { OPERATIONS, type Operation } from "../../src/api/operations.ts";
 import {
   renderOperationsTable,
   TABLE_END,
@@ -22,13 +22,25 @@ describe("docs/api.md", () => {
     expect(block, "run UPDATE_DOCS=1 npx vitest run test/api/docs.test.ts").toBe(renderOperationsTable());
   });
 
-  it("lists 42 distinct operations, each a function of the client", () => {
+  it("lists 42 distinct operations, each a function of the client", async () => {
     expect(OPERATIONS).toHaveLength(42);
     expect(new Set(OPERATIONS.map((op) => `${op.method} ${op.path}`)).size).toBe(42);
-    for (const op of OPERATIONS) {
-      expect(typeof (MessagingClient.prototype as unknown as Record<string, unknown>)[op.fn], op.fn).toBe(
-        "function",
-      );
+    const client = new MessagingClient({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "k_docs" });
+    try {
+      for (const op of OPERATIONS) {
+        expect(typeof (client as unknown as Record<string, unknown>)[op.fn], op.fn).toBe("function");
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("gives every row the arguments its path and schemas call for", () => {
+    for (const op of OPERATIONS as readonly Operation[]) {
+      expect(!(op.body && op.query), `${op.fn}: a body or a query, not both`).toBe(true);
+      expect(!op.member || !!op.body, `${op.fn}: member names a body member`).toBe(true);
+      expect(op.method === "GET" ? !op.body && !op.form : !op.query, `${op.fn}: GET has a query`).toBe(true);
+      expect(op.answer !== "page" || op.method === "GET", `${op.fn}: pages are read`).toBe(true);
     }
   });
 });

@@ -306,4 +306,22 @@ describe("audit", () => {
     const ops = (await listAudit(db, { limit: 1000 })).map((e) => e.operation);
     expect(ops).not.toContain("getTemplate");
   });
+
+  it("audits what a form's work writes, by HTTP method: each write once, no read, no input refused before sending", async () => {
+    const { core, audits } = h();
+    const n = audits.length;
+    await core.perform(SLACK_USER, { scope: "write", command: "form: tag" }, async (api) => {
+      await api.listTags();
+      const tag = await api.createTag({ name: "From a form", color: "#0A0B0C" });
+      await expect(api.createTag({ name: "Bad", color: "red" })).rejects.toThrow(/color/);
+      await api.deleteTag(tag.id!);
+      await expect(api.deleteTag(tag.id!)).rejects.toThrow();
+    });
+    expect(audits.slice(n).map((e) => [e.operation, e.ok, e.status, e.command])).toEqual([
+      ["createTag", true, 201, "form: tag"],
+      ["deleteTag", true, 200, "form: tag"],
+      ["deleteTag", false, 404, "form: tag"],
+    ]);
+    expect(audits.at(-1)!.answer).toMatchObject({ error: "not_found" });
+  });
 });

@@ -1,0 +1,275 @@
+// The transport: the one road every request of the client takes. It builds
+// the request (path, query, headers, body), waits for a token of the key's
+// read or write budget (interactive before background), sends one attempt at
+// a time (http.ts), retries GETs after network errors and 5xx, waits out 429s
+// (Retry-After, else backoff with full jitter), and turns every failure into a
+// typed error (errors.ts) with the API key scrubbed. A write that may have
+// reached the service is never sent twice. Hooks (MessagingApi.withHook) run
+// around each request; the command core audits writes with one.
+import type { Pool } from "undici";
+import { maskSecret } from "../log.ts";
+import { type RateLimitError, ValidationError } from "./errors.ts";
+import {
+  acquirePool,
+  errorFor,
+  type HttpRequest,
+  networkError,
+  parseBody,
+  releasePool,
+  retryAfterMs,
+  send,
+  TransportFailure,
+} from "./http.ts";
+import { multipartBody } from "./multipart.ts";
+import type { HttpMethod, OperationName } from "./operations.ts";
+import { type BudgetStats, type Clock, type RateLimiter, sharedLimiter } from "./rate-limit.ts";
+import { type FieldProblem, formatProblems } from "./schemas.ts";
+import type { ApiResponse, CallOptions, ImportFile, RequestHook, RequestInfo } from "./types.ts";
+
+/** The part of a pino logger the client uses. */
+export interface ClientLogger {
+  warn(obj: object, msg?: string): void;
+  debug(obj: object, msg?: string): void;
+}
+
+export interface TransportOptions {
+  /** Base address of the API, ending with the version segment, e.g. `http://127.0.0.1:4010/v1`. */
+  baseUrl: string;
+  apiKey: string;
+  /** Time allowed for one attempt (headers and body), in ms. */
+  timeoutMs?: number;
+  readPerMinute?: number;
+  writePerMinute?: number;
+  /** Share (0..1) of the read budget background work may use. */
+  backgroundReadShare?: number;
+  /** Retries after the first attempt (429, and for reads network errors and 5xx). */
+  maxRetries?: number;
+  /** Longest 429 wait the client sits out itself; a longer one throws RateLimitError at once. */
+  maxRateLimitWaitMs?: number;
+  /** First step of the exponential backoff, in ms (the wait is random in [0, base * 2^attempt]). */
+  backoffBaseMs?: number;
+  logger?: ClientLogger;
+  /** Random source in [0, 1) for the backoff jitter (tests pass a fixed one). */
+  random?: () => number;
+  /** Limiter to use instead of the process-wide one of this key (tests with a hand-moved clock). */
+  limiter?: RateLimiter;
+  /** Clock of the process-wide limiter when it is created by this client. */
+  clock?: Clock;
+}
+
+/** One call of an operation, its input already checked. */
+export interface TransportRequest<T> {
+  operation: OperationName;
+  method: HttpMethod;
+  /** Path relative to the base URL, as the table writes it: `/tags/{id}`. */
+  path: string;
+  id?: number;
+  query?: Record<string, unknown>;
+  json?: unknown;
+  multipart?: ImportFile & { fields: Record<string, string> };
+  /** Turns the parsed body of a 2xx answer into what the caller gets. */
+  read(body: unknown): T;
+}
+
+/** Query values as the service reads them: strings, booleans as "true"/"false", undefined left out. */
+export function queryString(query: Record<string, unknown> | undefined): string {
+  if (!query) return "";
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    params.append(key, typeof value === "boolean" ? (value ? "true" : "false") : String(value));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : "";
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  signal?.throwIfAborted();
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** A hook's `next`: it may be called once, so that no hook sends a request twice. */
+function once<T>(next: () => Promise<T>, operation: string): () => Promise<T> {
+  let called = false;
+  return () => {
+    if (called) return Promise.reject(new Error(`${operation}: a hook called next() twice`));
+    called = true;
+    return next();
+  };
+}
+
+const BASE_URL_RULE = "baseUrl must be an http or https URL such as http://127.0.0.1:4010/v1";
+
+export class Transport {
+  private readonly origin: string;
+  private readonly basePath: string;
+  private readonly apiKey: string;
+  private readonly timeoutMs: number;
+  private readonly maxRetries: number;
+  private readonly maxRateLimitWaitMs: number;
+  private readonly backoffBaseMs: number;
+  private readonly random: () => number;
+  private readonly logger?: ClientLogger;
+  private readonly limiter: RateLimiter;
+  private pool?: Pool;
+
+  constructor(opts: TransportOptions) {
+    let url: URL;
+    try {
+      url = new URL(opts.baseUrl);
+    } catch {
+      throw new Error(BASE_URL_RULE);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(BASE_URL_RULE);
+    if (!opts.apiKey?.trim()) throw new Error("apiKey must not be empty");
+    this.origin = url.origin;
+    this.basePath = url.pathname.replace(/\/+$/, "");
+    this.apiKey = opts.apiKey;
+    this.timeoutMs = opts.timeoutMs ?? 15_000;
+    this.maxRetries = opts.maxRetries ?? 4;
+    this.maxRateLimitWaitMs = opts.maxRateLimitWaitMs ?? 60_000;
+    this.backoffBaseMs = opts.backoffBaseMs ?? 300;
+    this.random = opts.random ?? Math.random;
+    this.logger = opts.logger;
+    this.limiter =
+      opts.limiter ??
+      sharedLimiter(`${this.origin}${this.basePath}`, opts.apiKey, {
+        readPerMinute: opts.readPerMinute,
+        writePerMinute: opts.writePerMinute,
+        backgroundReadShare: opts.backgroundReadShare,
+        clock: opts.clock,
+      });
+    this.pool = acquirePool(this.origin);
+  }
+
+  /** Tokens available and requests queued per lane. */
+  budget(): BudgetStats {
+    return this.limiter.stats();
+  }
+
+  /** Releases the connection pool (shared with other transports of the same origin until the last closes). */
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    if (pool) await releasePool(this.origin, pool);
+  }
+
+  /** Removes the API key from any text bound for a message or a log line. */
+  readonly scrub = (text: string): string =>
+    this.apiKey.length >= 4 ? text.split(this.apiKey).join(maskSecret(this.apiKey)) : text;
+
+  /** The error of input refused before any request. */
+  refuse(operation: string, problems: FieldProblem[]): ValidationError {
+    return new ValidationError(this.scrub(formatProblems(problems)), problems, { operation });
+  }
+
+  private backoff(attempt: number): number {
+    return Math.round(this.random() * Math.min(15_000, this.backoffBaseMs * 2 ** attempt));
+  }
+
+  /** Runs `req` through `hooks` (the first one outermost), then sends it. */
+  async request<T>(
+    req: TransportRequest<T>,
+    opts: CallOptions = {},
+    hooks: readonly RequestHook[] = [],
+  ): Promise<T> {
+    const path = req.path.replace("{id}", String(req.id));
+    let next = () => this.attempts(req, path, opts);
+    if (hooks.length > 0) {
+      const info: RequestInfo = { operation: req.operation, method: req.method, path };
+      for (const hook of hooks.toReversed()) {
+        const inner = once(next, req.operation);
+        next = () => hook(info, inner);
+      }
+    }
+    return (await next()).data;
+  }
+
+  /** Sends `req` to `relativePath` (id filled in), retrying as the rules allow, and reads the answer. */
+  private async attempts<T>(
+    req: TransportRequest<T>,
+    relativePath: string,
+    opts: CallOptions,
+  ): Promise<ApiResponse<T>> {
+    const fn = req.operation;
+    if (!this.pool) throw new Error("the messaging client is closed");
+    const isRead = req.method === "GET";
+    const kind = isRead ? "read" : "write";
+    const lane = opts.lane ?? "interactive";
+    const path = `${this.basePath}${relativePath}${queryString(req.query)}`;
+    const headers: Record<string, string> = {
+      "x-api-key": this.apiKey,
+      accept: "application/json",
+      "user-agent": "switchboard",
+    };
+    let body: HttpRequest["body"];
+    let replayable = true;
+    if (req.json !== undefined) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(req.json);
+    }
+
+    for (let attempt = 0; ; attempt++) {
+      if (req.multipart) {
+        // A buffered file is encoded again per attempt; a streamed one is sent once only.
+        const mp = multipartBody(req.multipart, req.multipart.fields);
+        body = mp.body as HttpRequest["body"];
+        replayable = mp.replayable;
+        if (mp.contentType) headers["content-type"] = mp.contentType;
+      }
+      await this.limiter.acquire(kind, lane, opts.signal);
+      if (!this.pool) throw new Error("the messaging client is closed");
+      const log = { operation: fn, method: req.method, path: req.path, id: req.id, attempt };
+      let res: Awaited<ReturnType<typeof send>>;
+      try {
+        res = await send(this.pool, {
+          method: req.method,
+          path,
+          headers,
+          body,
+          timeoutMs: this.timeoutMs,
+          signal: opts.signal,
+        });
+      } catch (err) {
+        if (!(err instanceof TransportFailure)) throw err;
+        // A write that may have reached the service is never sent twice: it could be performed twice.
+        const retry = attempt < this.maxRetries && replayable && (isRead || !err.sent);
+        this.logger?.warn({ ...log, error: err.message, retry }, "messaging API request failed");
+        if (!retry) throw networkError(err, fn);
+        await sleep(this.backoff(attempt), opts.signal);
+        continue;
+      }
+      this.logger?.debug({ ...log, status: res.status }, "messaging API answered");
+      if (res.status >= 200 && res.status < 300)
+        return { status: res.status, data: req.read(parseBody(res)) };
+
+      if (res.status === 429) {
+        // A 429 means nothing was done, so a write may be retried too.
+        const wait = retryAfterMs(res.headers) ?? this.backoff(attempt);
+        const retry = attempt < this.maxRetries && replayable && wait <= this.maxRateLimitWaitMs;
+        this.logger?.warn({ ...log, status: 429, waitMs: wait, retry }, "messaging API rate limit hit");
+        if (!retry) throw errorFor(res, fn, this.scrub, wait) as RateLimitError;
+        // Every caller of the key waits, not only this one.
+        this.limiter.penalize(kind, wait);
+        continue;
+      }
+      if (res.status >= 500 && isRead && attempt < this.maxRetries) {
+        this.logger?.warn({ ...log, status: res.status, retry: true }, "messaging API server error");
+        await sleep(this.backoff(attempt), opts.signal);
+        continue;
+      }
+      throw errorFor(res, fn, this.scrub);
+    }
+  }
+}
