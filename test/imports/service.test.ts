@@ -1,6 +1,8 @@
 // The imports service on its own, as both front ends use it: the real sandbox
 // over HTTP on loopback, the real API client, a real store (PGlite, or
 // PostgreSQL when DATABASE_URL is set). No Slack, no command core.
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
 import {
@@ -230,5 +232,20 @@ describe("PendingImports: the life of an upload waiting for a decision", () => {
       ok: false,
       current: undefined,
     });
+  });
+});
+
+describe("src/imports", () => {
+  it("names no front end: nothing of src/slack, src/shell or src/commands is imported, not even a type", async () => {
+    const dir = join(import.meta.dirname, "..", "..", "src", "imports");
+    const offending: string[] = [];
+    for (const name of await readdir(dir, { recursive: true })) {
+      if (!name.endsWith(".ts")) continue;
+      const text = await readFile(join(dir, name), "utf8");
+      for (const m of text.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)) {
+        if (/^(\.\.\/)+(slack|shell|commands)\//.test(m[1]!)) offending.push(`${name}: ${m[1]}`);
+      }
+    }
+    expect(offending).toEqual([]);
   });
 });
