@@ -1,7 +1,6 @@
 // Plain-words answers for everything that can go wrong: bad input (named
 // field, right usage) and each typed API error. No stack trace, no key.
 import {
-  type AnyApiError,
   AuthenticationError,
   ConflictError,
   isApiError,

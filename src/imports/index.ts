@@ -1,6 +1,8 @@
 // Contact imports from uploaded CSV and xlsx files, independent of Slack:
 // preview an upload, let the user change the mapping, then stream the
-// normalized CSV to POST /contacts/import. See docs/imports.md.
+// normalized CSV to POST /contacts/import. The service (service.ts) and the
+// pending imports (pending.ts) put the steps together for the front ends.
+// See docs/imports.md.
 export type { ContactValues, FailureCode, RowFailure } from "./contact.ts";
 export { DELIMITER_NAMES, type Delimiter } from "./delimiter.ts";
 export type { TextEncoding } from "./encoding.ts";
@@ -27,6 +29,14 @@ export {
   normalizedCsv,
   normalizedFileName,
 } from "./normalize.ts";
+export {
+  type NewPendingImport,
+  type NotPending,
+  PendingImports,
+  type PendingRun,
+  type Previewed,
+  type RunHow,
+} from "./pending.ts";
 export { normalizePhone, type PhoneResult } from "./phone.ts";
 export {
   type ColumnUse,
@@ -37,4 +47,13 @@ export {
   previewImport,
 } from "./preview.ts";
 export type { FileShape } from "./rows.ts";
+export {
+  type ImportJob,
+  type ImportOutcome,
+  type ImportProgress,
+  ImportService,
+  type ImportServiceOptions,
+  importFields,
+} from "./service.ts";
 export type { ImportSource } from "./source.ts";
+export { type PreviewSummary, summarizePreview } from "./summary.ts";

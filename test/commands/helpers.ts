@@ -38,7 +38,12 @@ export async function countingForwarder(target: string): Promise<Forwarder> {
       const body = await readBody(req);
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) {
-        if (typeof v === "string" && !["host", "connection", "content-length"].includes(k)) headers[k] = v;
+        // The body is forwarded whole: a streamed request's chunked encoding does not apply to it.
+        if (
+          typeof v === "string" &&
+          !["host", "connection", "content-length", "transfer-encoding"].includes(k)
+        )
+          headers[k] = v;
       }
       const upstream = await fetch(`${base.origin}${req.url}`, {
         method: req.method,

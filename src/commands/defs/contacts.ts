@@ -1,5 +1,3 @@
-import { readFile } from "node:fs/promises";
-import { basename, extname } from "node:path";
 import { z } from "zod";
 import { createContactSchema, emailSchema, toE164, updateContactSchema } from "../../api/schemas.ts";
 import type { ApiRecord, ContactField } from "../../api/types.ts";
@@ -8,9 +6,10 @@ import { idArg, limitArg, optionalId, pageArg, requiredText, yesNo } from "../ar
 import { formReply } from "../forms.ts";
 import { contactFields } from "../lookups.ts";
 import { defineCommand, UserError } from "../registry.ts";
-import { listLine, pageReply, pick, recordReply, show } from "../render.ts";
+import { listLine, pageReply, pick, recordReply } from "../render.ts";
 import { checkBody } from "./check.ts";
 import { announce, deletePreview, pageLine } from "./common.ts";
+import { importLocalFile } from "./import-file.ts";
 
 const FIRST = ["id", "phone", "first_name", "last_name", "email"];
 const NAMES = { first_name: "first", last_name: "last" };
@@ -270,11 +269,11 @@ export const CONTACT_COMMANDS = [
     scope: "write",
     usage: "import [<file.csv|file.xlsx>] [group=] [update=yes|no]",
     summary: "Import contacts from a CSV or xlsx file (Slack: an upload form; shell: a local path)",
-    help: "In the shell the file is read from the local disk; its columns are phone, first_name, last_name, email and custom field keys. In Slack, share the file with the bot instead.",
+    help: "In the shell the file is read from the local disk as an upload is: its headers are mapped (Mobile, First Name, E-mail…), phones normalized and every row checked; the valid rows are imported at once and the answer lists the failing ones. In Slack, share the file with the bot instead.",
     example: "import ./contacts.csv group=2 update=yes",
     topic: "contacts",
     noun: "group",
-    operations: ["importContacts", "listGroups"],
+    operations: ["importContacts", "listGroups", "listContactFields"],
     run: async (a, ctx) => {
       if (ctx.actor.via !== "shell") {
         if (a.path) {
@@ -286,35 +285,7 @@ export const CONTACT_COMMANDS = [
         const load = async () => ({ groups: (await ctx.api.listGroups()).items });
         return formReply(ctx, { kind: "import", load, instead: "import" }, "Opening the import form…");
       }
-      if (!a.path) throw new UserError("*path* is required: the CSV or xlsx file to import");
-      const ext = extname(a.path).toLowerCase();
-      if (ext !== ".csv" && ext !== ".xlsx")
-        throw new UserError(`*path* must be a .csv or .xlsx file, not "${esc(a.path)}"`);
-      let body: Uint8Array;
-      try {
-        body = await readFile(a.path);
-      } catch (err) {
-        throw new UserError(
-          `*path* cannot be read: ${esc((err as NodeJS.ErrnoException).code ?? String(err))} (${esc(a.path)})`,
-        );
-      }
-      const contentType =
-        ext === ".csv" ? "text/csv" : "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
-      const r = await ctx.api.importContacts(
-        { filename: basename(a.path), contentType, body },
-        { groupId: a.group, updateExisting: a.update },
-      );
-      const errors = r.errors.slice(0, 20).map((e) => `• row ${e.row ?? "?"}: ${esc(show(e.message, 200))}`);
-      const more = r.errors.length > 20 ? `\n… and ${r.errors.length - 20} more` : "";
-      const reply = announce(
-        ctx,
-        `Import of ${esc(basename(a.path))}: ${r.created} created, ${r.updated} updated, ${r.errors.length} error(s)`,
-      );
-      if (errors.length) {
-        reply.text += `\n${errors.join("\n")}${more}`;
-        reply.blocks.push({ type: "section", text: { type: "mrkdwn", text: `${errors.join("\n")}${more}` } });
-      }
-      return reply;
+      return importLocalFile(a, ctx);
     },
   }),
 ];

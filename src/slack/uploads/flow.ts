@@ -1,11 +1,12 @@
-// An upload from Slack becomes a contact import in two steps. Preview: the
-// file is downloaded once into a temporary file (hashing it on the way), read
-// as the import will read it, and a preview with controls is posted in its
-// thread; the pending import is stored under file id + content hash, so a
-// second delivery of the same upload stops there. Import: the first click
-// moves it from pending to running (once), the file is downloaded again and
-// streamed through normalizedCsv into POST /contacts/import, and the outcome
-// (with an errors CSV) is posted in the thread.
+// An upload from Slack becomes a contact import through the imports service
+// (src/imports: pending.ts, service.ts); this file is the Slack side of it.
+// Preview: the file is downloaded once into a temporary file (hashing it on
+// the way), the service previews it and stores it as pending (a second
+// delivery of the same upload stops there), and the preview with its controls
+// is posted in the file's thread. Import: the service claims it (once),
+// downloads it again through our function and runs it; its progress redraws
+// the preview message (throttled), and its outcome is posted in the thread
+// with the errors CSV.
 import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
@@ -13,30 +14,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { webApi } from "@slack/bolt";
-import type { ApiRecord, ImportResult } from "../../api/types.ts";
-import { esc, num } from "../../blocks/blocks.ts";
-import { contactFields } from "../../commands/lookups.ts";
+import { esc } from "../../blocks/blocks.ts";
 import type { Actor } from "../../commands/types.ts";
 import {
   type ColumnMapping,
-  type ErrorLine,
-  errorsCsv,
   type FieldDefinition,
   ImportFileError,
+  ImportService,
+  importFields,
   MappingError,
-  normalizedCsv,
-  normalizedFileName,
-  previewImport,
+  PendingImports,
+  type PreviewSummary,
 } from "../../imports/index.ts";
-import {
-  claimPendingImport,
-  createPendingImport,
-  discardPendingImport,
-  finishPendingImport,
-  getPendingImport,
-  type PendingImport,
-  updatePendingImport,
-} from "../../store/imports.ts";
+import type { PendingImport } from "../../store/imports.ts";
 import { slackError } from "../deliver.ts";
 import type { SlackDeps } from "../deps.ts";
 import { withApi } from "../perform.ts";
@@ -49,12 +39,13 @@ import {
   UploadRefused,
 } from "./download.ts";
 import {
+  alreadyDecided,
   closedMessage,
+  failedLine,
+  importedLine,
   newGroupName,
-  type PreviewSummary,
   previewMessage,
   progressMessage,
-  summarize,
 } from "./message.ts";
 
 export interface UploadRequest {
@@ -67,15 +58,26 @@ export interface UploadRequest {
   updateExisting?: boolean;
 }
 
-const MAX_ERROR_LINES = 50_000;
 // Slack allows about one chat.update a second per message; a few seconds apart is plenty for a progress bar.
 const PROGRESS_EVERY_MS = 3000;
 
 const actorOf = (userId: string, channelId?: string): Actor => ({ userId, channelId, via: "slack" });
 
-async function fieldsOf(deps: SlackDeps, actor: Actor): Promise<FieldDefinition[]> {
-  const fields = await withApi(deps, actor, "read", "import preview", (api) => contactFields(api));
-  return fields.map((f) => ({ key: f.key as string, label: f.label, type: f.type }));
+/** The pending imports of the app's database; undefined when it has none. */
+export function pendingImports(deps: SlackDeps): PendingImports | undefined {
+  return (
+    deps.db && new PendingImports(deps.db, new ImportService({ defaultCountry: deps.config.DEFAULT_COUNTRY }))
+  );
+}
+
+const fieldsOf = (deps: SlackDeps, actor: Actor): Promise<FieldDefinition[]> =>
+  withApi(deps, actor, "read", "import preview", importFields);
+
+/** The file again, from Slack (its size and host checked before any byte is read). */
+async function download(deps: SlackDeps, client: webApi.WebClient, p: PendingImport) {
+  const info = await fileInfo(client, p.fileId, p.channel);
+  checkFile(info, deps.config);
+  return { filename: info.name, open: () => downloadFile(info, deps.config) };
 }
 
 /** Says something in the upload's thread (or the user's DM when there is no channel). */
@@ -125,8 +127,8 @@ export async function previewUpload(
   client: webApi.WebClient,
   req: UploadRequest,
 ): Promise<void> {
-  const db = deps.db;
-  if (!db) {
+  const imports = pendingImports(deps);
+  if (!imports) {
     deps.logger.warn(
       { fileId: req.fileId },
       "upload ignored: the Slack app has no database for pending imports",
@@ -151,30 +153,26 @@ export async function previewUpload(
     checkFile(info, deps.config);
     spooled = await spool(info, deps);
     const fields = await fieldsOf(deps, actor);
-    const preview = await previewImport(spooled.path, {
+    const proposed = await imports.propose(
+      {
+        fileId: info.id,
+        contentHash: spooled.hash,
+        fileName: info.name,
+        userId: req.userId,
+        channel: req.channelId ?? req.userId,
+        threadTs: info.shareTs,
+        groupId: req.group?.id,
+        newGroup: req.group?.newName !== undefined ? req.group.newName || newGroupName(info.name) : undefined,
+        updateExisting: req.updateExisting ?? false,
+      },
+      spooled.path,
       fields,
-      defaultCountry: deps.config.DEFAULT_COUNTRY,
-    });
-    const summary = summarize(preview);
-    const pending = await createPendingImport(db, {
-      fileId: info.id,
-      contentHash: spooled.hash,
-      fileName: info.name,
-      userId: req.userId,
-      channel: req.channelId ?? req.userId,
-      threadTs: info.shareTs,
-      headers: preview.headers,
-      mapping: preview.mapping,
-      summary,
-      groupId: req.group?.id,
-      newGroup: req.group?.newName !== undefined ? req.group.newName || newGroupName(info.name) : undefined,
-      updateExisting: req.updateExisting ?? false,
-    });
-    if (!pending) {
+    );
+    if (!proposed) {
       deps.logger.info({ fileId: info.id }, "upload already previewed: not again");
       return;
     }
-    await postPreview(deps, client, pending, summary);
+    await postPreview(deps, client, imports, proposed.pending, proposed.summary);
   } catch (err) {
     if (err instanceof UploadRefused || err instanceof ImportFileError || err instanceof MappingError) {
       await say(deps, client, where, `:warning: ${esc(err.message)} Nothing was imported.`);
@@ -186,7 +184,13 @@ export async function previewUpload(
   }
 }
 
-async function postPreview(deps: SlackDeps, client: webApi.WebClient, p: PendingImport, s: PreviewSummary) {
+async function postPreview(
+  deps: SlackDeps,
+  client: webApi.WebClient,
+  imports: PendingImports,
+  p: PendingImport,
+  s: PreviewSummary,
+) {
   const groups = await withApi(deps, actorOf(p.userId), "read", "import preview", (api) => api.listGroups());
   const message = previewMessage(p, s, groups.items);
   let channel = p.channel ?? p.userId;
@@ -203,7 +207,7 @@ async function postPreview(deps: SlackDeps, client: webApi.WebClient, p: Pending
     channel = p.userId;
     res = await deps.posts.post(client, { channel, ...message });
   }
-  if (deps.db && res.ts) await updatePendingImport(deps.db, p.id, { channel, messageTs: res.ts });
+  if (res.ts) await imports.place(p.id, { channel, messageTs: res.ts });
 }
 
 /** The thread of the preview: the share's thread, or the preview message's own. */
@@ -223,25 +227,6 @@ async function redraw(
     );
 }
 
-/** What the clicker is told when the import is no longer pending. */
-function alreadyDecided(p: PendingImport | undefined): string {
-  if (!p) return "This import is not known (any more). Share the file again.";
-  const by = p.decidedBy ? `<@${p.decidedBy}>` : "someone";
-  const at = p.decidedAt ? ` at ${p.decidedAt.toISOString().replace(/\.\d+Z$/, "Z")}` : "";
-  switch (p.state) {
-    case "running":
-      return `Already being imported (started by ${by}${at}).`;
-    case "done":
-      return `Already imported by ${by}${at}; nothing was imported again.`;
-    case "failed":
-      return `The import started by ${by}${at} failed; share the file again to retry.`;
-    case "discarded":
-      return `Discarded by ${by}${at}; share the file again to import it.`;
-    default:
-      return "This import cannot be started now.";
-  }
-}
-
 /** Import clicked: runs once whatever the number of clicks. Returns what to tell the clicker, if anything. */
 export async function runImport(
   deps: SlackDeps,
@@ -251,117 +236,70 @@ export async function runImport(
   /** The preview message the click came from: Import can be clicked before its ts was stored. */
   origin: { channel?: string; messageTs?: string } = {},
 ): Promise<string | undefined> {
-  const db = deps.db;
-  if (!db) return "Imports need the database; the operator should check the Slack app's setup.";
+  const imports = pendingImports(deps);
+  if (!imports) return "Imports need the database; the operator should check the Slack app's setup.";
   return withApi(deps, actor, "write", `import (upload ${id})`, async (api) => {
-    const claimed = await claimPendingImport(db, id, actor.userId);
-    if (!claimed) return alreadyDecided(await getPendingImport(db, id));
-    const p: PendingImport = {
-      ...claimed,
-      channel: claimed.channel ?? origin.channel,
-      messageTs: claimed.messageTs ?? origin.messageTs,
-    };
-    const s = p.summary as PreviewSummary;
-    const thread = threadOf(p);
     const now = deps.now ?? Date.now;
     const everyMs = deps.progressEveryMs ?? PROGRESS_EVERY_MS;
-    await redraw(deps, client, p, progressMessage(p, s, 0, actor.userId));
-    let lastDraw = now();
+    let p: PendingImport | undefined;
+    let lastDraw = 0;
     // One progress redraw at a time, skipped while one is in flight: they
     // cannot land out of order, nor after the outcome (awaited before it).
     let drawing: Promise<void> | undefined;
-    const failures: ErrorLine[] = [];
-    let moreFailures = 0;
-    try {
-      const fields = await fieldsOf(deps, actor);
-      const info = await fileInfo(client, p.fileId, p.channel);
-      checkFile(info, deps.config);
-      let groupId = p.groupId;
-      let created: ApiRecord | undefined;
-      if (p.newGroup) {
-        created = await api.createGroup({ name: p.newGroup, description: `Imported from ${p.fileName}` });
-        groupId = created.id;
-      }
-      const csv = normalizedCsv(
-        { filename: info.name, open: () => downloadFile(info, deps.config) },
-        p.mapping as ColumnMapping,
-        {
-          fields,
-          defaultCountry: deps.config.DEFAULT_COUNTRY,
-          onFailure: (f) => {
-            if (failures.length < MAX_ERROR_LINES)
-              failures.push({ row: f.row, phone: f.phone, reason: f.reason });
-            else moreFailures++;
-          },
-          onProgress: (progress) => {
-            const t = now();
-            if (drawing || t - lastDraw < everyMs) return;
-            lastDraw = t;
-            drawing = redraw(deps, client, p, progressMessage(p, s, progress.rows, actor.userId)).finally(
-              () => {
-                drawing = undefined;
-              },
-            );
-          },
-        },
-      );
-      let result: ImportResult;
-      try {
-        result = await api.importContacts(
-          { filename: normalizedFileName(p.fileName), contentType: "text/csv", body: csv.body },
-          { groupId, updateExisting: p.updateExisting },
-        );
-      } catch (err) {
-        csv.body.destroy();
-        throw err;
-      }
-      const summary = await csv.done;
-      await drawing;
-      for (const e of result.errors) {
-        if (failures.length >= MAX_ERROR_LINES) {
-          moreFailures++;
-          continue;
-        }
-        const row = typeof e.row === "number" ? (csv.sourceRowOf(e.row) ?? e.row) : undefined;
-        failures.push({ row, phone: typeof e.phone === "string" ? e.phone : undefined, message: e.message });
-      }
-      const errorCount = summary.failed + result.errors.length;
-      const line = `:white_check_mark: *Imported* by <@${actor.userId}>: ${num(result.created)} created, ${num(result.updated)} updated, ${num(errorCount)} error${errorCount === 1 ? "" : "s"}${groupId ? `; added to group #${groupId}${created ? ` “${esc(p.newGroup)}” (new)` : ""}` : ""}.`;
-      await finishPendingImport(db, p.id, "done", {
-        created: result.created,
-        updated: result.updated,
-        errors: errorCount,
-        groupId,
-      });
-      await redraw(deps, client, p, closedMessage(p, s, line));
-      await say(
-        deps,
-        client,
-        { channel: p.channel, threadTs: thread, userId: p.userId },
-        line.replace(/\*/g, ""),
-      );
-      if (failures.length) {
-        const note = moreFailures ? ` (the first ${failures.length}; ${moreFailures} more not listed)` : "";
-        await client.filesUploadV2({
-          channel_id: p.channel,
-          ...(thread ? { thread_ts: thread } : {}),
-          filename: `${normalizedFileName(p.fileName).replace(/\.csv$/, "")}-errors.csv`,
-          title: `Errors of ${p.fileName}`,
-          content: errorsCsv(failures),
-          initial_comment: `The ${errorCount} row${errorCount === 1 ? "" : "s"} not imported, with the reason${note}.`,
-        } as never);
-      }
-      return undefined;
-    } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
-      deps.logger.warn({ err: why, importId: p.id }, "import failed");
-      await drawing;
-      await finishPendingImport(db, p.id, "failed", { error: why.slice(0, 500) });
-      const line = `:x: The import failed: ${esc(why.slice(0, 500))}. Share the file again to retry.`;
-      await redraw(deps, client, p, closedMessage(p, s, line));
-      await say(deps, client, { channel: p.channel, threadTs: thread, userId: p.userId }, line);
+    const run = await imports.run(id, actor.userId, {
+      api,
+      source: (claimed) => download(deps, client, claimed),
+      onClaimed: async (claimed) => {
+        p = {
+          ...claimed,
+          channel: claimed.channel ?? origin.channel,
+          messageTs: claimed.messageTs ?? origin.messageTs,
+        };
+        await redraw(deps, client, p, progressMessage(p, p.summary as PreviewSummary, 0, actor.userId));
+        lastDraw = now();
+      },
+      onProgress: ({ done }) => {
+        const t = now();
+        if (!p || drawing || t - lastDraw < everyMs) return;
+        lastDraw = t;
+        drawing = redraw(
+          deps,
+          client,
+          p,
+          progressMessage(p, p.summary as PreviewSummary, done, actor.userId),
+        ).finally(() => {
+          drawing = undefined;
+        });
+      },
+    });
+    await drawing;
+    if (!run.ok) return alreadyDecided(run.current);
+    const shown = p ?? run.pending;
+    const s = shown.summary as PreviewSummary;
+    const where = { channel: shown.channel, threadTs: threadOf(shown), userId: shown.userId };
+    if (run.state === "failed") {
+      deps.logger.warn({ err: run.error, importId: shown.id }, "import failed");
+      const line = failedLine(run.error);
+      await redraw(deps, client, shown, closedMessage(shown, s, line));
+      await say(deps, client, where, line);
       return undefined;
     }
+    const o = run.outcome;
+    const line = importedLine(o, actor.userId);
+    await redraw(deps, client, shown, closedMessage(shown, s, line));
+    await say(deps, client, where, line.replace(/\*/g, ""));
+    if (o.errorReport) {
+      const note = o.unlisted ? ` (the first ${o.failures.length}; ${o.unlisted} more not listed)` : "";
+      await client.filesUploadV2({
+        channel_id: shown.channel,
+        ...(where.threadTs ? { thread_ts: where.threadTs } : {}),
+        filename: o.errorReport.fileName,
+        title: `Errors of ${shown.fileName}`,
+        content: o.errorReport.content,
+        initial_comment: `The ${o.failed} row${o.failed === 1 ? "" : "s"} not imported, with the reason${note}.`,
+      } as never);
+    }
+    return undefined;
   });
 }
 
@@ -371,18 +309,18 @@ export async function discardImport(
   id: string,
   actor: Actor,
 ): Promise<string | undefined> {
-  const db = deps.db;
-  if (!db) return undefined;
+  const imports = pendingImports(deps);
+  if (!imports) return undefined;
   return withApi(deps, actor, "write", `import discard (upload ${id})`, async () => {
-    const p = await discardPendingImport(db, id, actor.userId);
-    if (!p) return alreadyDecided(await getPendingImport(db, id));
+    const r = await imports.discard(id, actor.userId);
+    if (!r.ok) return alreadyDecided(r.current);
     await redraw(
       deps,
       client,
-      p,
+      r.pending,
       closedMessage(
-        p,
-        p.summary as PreviewSummary,
+        r.pending,
+        r.pending.summary as PreviewSummary,
         `:wastebasket: Discarded by <@${actor.userId}>; nothing was imported.`,
       ),
     );
@@ -398,33 +336,15 @@ export async function remapImport(
   mapping: ColumnMapping,
   actor: Actor,
 ): Promise<string | undefined> {
-  const db = deps.db;
-  if (!db) return undefined;
-  const p = await getPendingImport(db, id);
+  const imports = pendingImports(deps);
+  if (!imports) return undefined;
+  const p = await imports.get(id);
   if (p?.state !== "pending") return alreadyDecided(p);
-  const info = await fileInfo(client, p.fileId, p.channel);
+  const source = await download(deps, client, p);
   const fields = await fieldsOf(deps, actor);
-  const preview = await previewImport(
-    { filename: info.name, open: () => downloadFile(info, deps.config) },
-    { fields, defaultCountry: deps.config.DEFAULT_COUNTRY, mapping: mappingOverride(mapping, fields) },
-  );
-  const summary = summarize(preview);
-  const updated = await updatePendingImport(db, id, { mapping: preview.mapping, summary });
-  if (!updated) return alreadyDecided(await getPendingImport(db, id));
+  const r = await imports.remap(id, source, mapping, fields);
+  if (!r.ok) return alreadyDecided(r.current);
   const groups = await withApi(deps, actor, "read", "import preview", (api) => api.listGroups());
-  await redraw(deps, client, updated, previewMessage(updated, summary, groups.items));
+  await redraw(deps, client, r.pending, previewMessage(r.pending, r.summary, groups.items));
   return undefined;
-}
-
-/** A full mapping as an override: every member given, so nothing falls back to the suggestion. */
-export function mappingOverride(m: ColumnMapping, fields: FieldDefinition[]): Record<string, unknown> {
-  const all: Record<string, number | null> = Object.fromEntries(fields.map((f) => [f.key, null]));
-  return {
-    phone: m.phone,
-    first_name: m.first_name,
-    last_name: m.last_name,
-    email: m.email,
-    name: m.name,
-    fields: { ...all, ...m.fields },
-  };
 }

@@ -1,11 +1,12 @@
 // The messages of an upload's thread: the preview with its controls (group,
 // update existing, change the mapping, Import, Discard), the progress of a
-// running import, and the outcome.
+// running import, and the outcome; all drawn from what the imports service
+// returns (its PreviewSummary, ImportOutcome and pending import).
 import type { KnownBlock, PlainTextOption } from "@slack/types";
 import type { Group } from "../../api/types.ts";
 import { esc, num, truncate } from "../../blocks/blocks.ts";
 import { textOfRecord } from "../../commands/lookups.ts";
-import type { ImportPreview } from "../../imports/index.ts";
+import type { ImportOutcome, PreviewSummary } from "../../imports/index.ts";
 import type { PendingImport } from "../../store/imports.ts";
 import { cut, option } from "../modals/kit.ts";
 
@@ -16,54 +17,6 @@ export const IMPORT_ACTIONS = {
   run: "sb_imp_run",
   discard: "sb_imp_discard",
 } as const;
-
-/** What the preview keeps of an ImportPreview (stored with the pending import to redraw the message). */
-export interface PreviewSummary {
-  rows: number;
-  valid: number;
-  failed: number;
-  format: string;
-  columns: Array<{ header: string; target: string | null; letter: string }>;
-  samples: Array<{ row: number; contact: Record<string, string> }>;
-  failures: Array<{ row: number; phone: string; reason: string }>;
-  problems: string[];
-}
-
-const letter = (n: number): string => {
-  let s = "";
-  let i = n + 1;
-  while (i > 0) {
-    const r = (i - 1) % 26;
-    s = String.fromCharCode(65 + r) + s;
-    i = Math.floor((i - 1) / 26);
-  }
-  return s;
-};
-
-export function summarize(p: ImportPreview): PreviewSummary {
-  const shape = p.shape;
-  const format =
-    shape.format === "xlsx"
-      ? `xlsx${shape.sheet ? `, sheet “${shape.sheet}”` : ""}`
-      : `CSV, ${shape.encoding ?? "utf-8"}${shape.bom ? " with BOM" : ""}${shape.delimiterName ? `, ${shape.delimiterName}-separated` : ""}`;
-  return {
-    rows: p.rows,
-    valid: p.valid,
-    failed: p.failed,
-    format,
-    columns: p.columns
-      .slice(0, 40)
-      .map((c) => ({ header: cut(c.header, 60), target: c.target, letter: letter(c.column) })),
-    samples: p.samples.slice(0, 5).map((s) => ({
-      row: s.row,
-      contact: Object.fromEntries(Object.entries(s.contact).map(([k, v]) => [k, cut(v, 40)])),
-    })),
-    failures: p.failures
-      .slice(0, 10)
-      .map((f) => ({ row: f.row, phone: cut(f.phone, 30), reason: cut(f.reason, 200) })),
-    problems: p.problems,
-  };
-}
 
 const TARGET_NAMES: Record<string, string> = {
   phone: "phone",
@@ -245,4 +198,34 @@ export function closedMessage(
   line: string,
 ): { text: string; blocks: KnownBlock[] } {
   return { text: `${p.fileName}: ${line}`, blocks: [...previewBody(p, s), section(line)] };
+}
+
+/** The outcome, one line: counts, and the group the contacts went to. */
+export function importedLine(o: ImportOutcome, by: string): string {
+  const group = o.groupId
+    ? `; added to group #${o.groupId}${o.newGroup ? ` “${esc(o.newGroup.name)}” (new)` : ""}`
+    : "";
+  return `:white_check_mark: *Imported* by <@${by}>: ${num(o.created)} created, ${num(o.updated)} updated, ${num(o.failed)} error${o.failed === 1 ? "" : "s"}${group}.`;
+}
+
+export const failedLine = (error: string): string =>
+  `:x: The import failed: ${esc(error.slice(0, 500))}. Share the file again to retry.`;
+
+/** What the clicker is told when the import is no longer pending. */
+export function alreadyDecided(p: PendingImport | undefined): string {
+  if (!p) return "This import is not known (any more). Share the file again.";
+  const by = p.decidedBy ? `<@${p.decidedBy}>` : "someone";
+  const at = p.decidedAt ? ` at ${p.decidedAt.toISOString().replace(/\.\d+Z$/, "Z")}` : "";
+  switch (p.state) {
+    case "running":
+      return `Already being imported (started by ${by}${at}).`;
+    case "done":
+      return `Already imported by ${by}${at}; nothing was imported again.`;
+    case "failed":
+      return `The import started by ${by}${at} failed; share the file again to retry.`;
+    case "discarded":
+      return `Discarded by ${by}${at}; share the file again to import it.`;
+    default:
+      return "This import cannot be started now.";
+  }
 }

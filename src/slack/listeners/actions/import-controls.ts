@@ -5,12 +5,11 @@ import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "
 import { contactFields } from "../../../commands/lookups.ts";
 import { UserError } from "../../../commands/registry.ts";
 import type { ColumnMapping } from "../../../imports/index.ts";
-import { getPendingImport, updatePendingImport } from "../../../store/imports.ts";
 import { guarded } from "../../deliver.ts";
 import type { SlackDeps } from "../../deps.ts";
 import { mappingModal } from "../../modals/mapping.ts";
 import { withApi } from "../../perform.ts";
-import { discardImport, runImport } from "../../uploads/flow.ts";
+import { discardImport, pendingImports, runImport } from "../../uploads/flow.ts";
 import { IMPORT_ACTIONS, parseGroupChoice } from "../../uploads/message.ts";
 import { actionActor } from "../actor.ts";
 
@@ -33,27 +32,30 @@ export function importControl(deps: SlackDeps) {
       await respond({ response_type: "ephemeral", replace_original: false, text });
     };
     await guarded(deps, "import control", body.response_url ? respond : undefined, async () => {
-      const db = deps.db;
-      if (!db) return;
+      const imports = pendingImports(deps);
+      if (!imports) return;
       // The buttons live on the preview message: record where it is, in case
       // this click beat the preview's own write of its ts (seen on PostgreSQL).
       const channel = body.container?.channel_id ?? body.channel?.id;
       const messageTs = body.container?.message_ts ?? body.message?.ts;
-      if (channel && messageTs && id) await updatePendingImport(db, id, { channel, messageTs });
+      if (channel && messageTs && id) await imports.place(id, { channel, messageTs });
       try {
         if (a.action_id === IMPORT_ACTIONS.group || a.action_id === IMPORT_ACTIONS.update) {
-          const p = await getPendingImport(db, id);
+          const p = await imports.get(id);
           if (!p) return;
           const updated = await withApi(deps, actor, "write", "import choice", async () =>
-            a.action_id === IMPORT_ACTIONS.group
-              ? updatePendingImport(db, id, { group: parseGroupChoice(a.selected_option?.value, p.fileName) })
-              : updatePendingImport(db, id, { updateExisting: a.selected_option?.value === "yes" }),
+            imports.choose(
+              id,
+              a.action_id === IMPORT_ACTIONS.group
+                ? { group: parseGroupChoice(a.selected_option?.value, p.fileName) }
+                : { updateExisting: a.selected_option?.value === "yes" },
+            ),
           );
           if (!updated) await tell("This import is no longer pending: the choice was not changed.");
           return;
         }
         if (a.action_id === IMPORT_ACTIONS.mapping) {
-          const p = await getPendingImport(db, id);
+          const p = await imports.get(id);
           if (p?.state !== "pending") return tell("This import is no longer pending.");
           const fields = await withApi(deps, actor, "write", "import mapping", (api) => contactFields(api));
           const defs = fields.map((f) => ({ key: f.key as string, label: f.label, type: f.type }));

@@ -1,0 +1,156 @@
+// The import of one file, for any front end: read the organization's contact
+// fields, preview the file (headers mapped, rows checked as the import will
+// check them), then run it: the normalized CSV streamed into
+// POST /contacts/import, progress reported through a callback, and an outcome
+// with the counts and the error report. It returns data; the front ends (the
+// Slack thread, the shell's answer) render it. Pending imports of uploads,
+// claimed once, are in pending.ts.
+import type { ApiRecord, MessagingApi } from "../api/types.ts";
+import { type ErrorLine, errorsCsv } from "./error-report.ts";
+import type { ColumnMapping, FieldDefinition } from "./headers.ts";
+import { normalizedCsv, normalizedFileName } from "./normalize.ts";
+import { type ImportPreview, previewImport } from "./preview.ts";
+import type { ImportSource } from "./source.ts";
+
+export interface ImportServiceOptions {
+  /** For numbers without a country code (DEFAULT_COUNTRY). */
+  defaultCountry: string;
+  /** How many failing rows the error report lists at most; the others are counted. Default 50,000. */
+  maxErrorLines?: number;
+}
+
+export interface ImportJob {
+  /** The file, read from its start again (a path, bytes, or a function that opens a fresh stream). */
+  source: ImportSource;
+  /** The name the user knows it by; the forwarded file is named after it, as CSV. */
+  fileName: string;
+  mapping: ColumnMapping;
+  fields: readonly FieldDefinition[];
+  /** The rows the preview counted: the `total` of the progress reports. */
+  total: number;
+  groupId?: number;
+  /** The name of a group to create first; the contacts are added to it. */
+  newGroup?: string;
+  updateExisting: boolean;
+}
+
+export interface ImportProgress {
+  /** Rows of the file read so far. */
+  done: number;
+  total: number;
+}
+
+export interface ImportOutcome {
+  fileName: string;
+  /** Rows of the file read (blank rows are not counted). */
+  rows: number;
+  created: number;
+  updated: number;
+  /** Rows not imported: refused by the checks of the preview, or by the API. */
+  failed: number;
+  /** The group the contacts were added to. */
+  groupId?: number;
+  /** Set when the import created that group. */
+  newGroup?: { id: number; name: string };
+  /** The failing rows, numbered as in the user's file (at most `maxErrorLines`). */
+  failures: ErrorLine[];
+  /** Failing rows beyond those listed. */
+  unlisted: number;
+  /** The errors CSV (row, phone, reason) to hand back; absent when no row failed. */
+  errorReport?: { fileName: string; content: string };
+}
+
+const MAX_ERROR_LINES = 50_000;
+
+/** The organization's contact fields, as the mapping and the checks of values take them. */
+export async function importFields(api: MessagingApi): Promise<FieldDefinition[]> {
+  const page = await api.listContactFields();
+  return page.items
+    .filter((f) => typeof f.key === "string" && f.key)
+    .sort((a, b) => Number(a.position ?? 0) - Number(b.position ?? 0))
+    .map((f) => ({ key: f.key as string, label: f.label, type: f.type }));
+}
+
+export class ImportService {
+  readonly defaultCountry: string;
+  private readonly maxErrorLines: number;
+
+  constructor(opts: ImportServiceOptions) {
+    this.defaultCountry = opts.defaultCountry;
+    this.maxErrorLines = opts.maxErrorLines ?? MAX_ERROR_LINES;
+  }
+
+  /**
+   * Reads the file as the import will: the suggested mapping of its headers
+   * (or the user's `mapping`, see resolveMapping), counts, samples and the
+   * first failing rows. Throws ImportFileError for a file that cannot be read
+   * and MappingError for a mapping that cannot be used.
+   */
+  preview(
+    source: ImportSource,
+    fields: readonly FieldDefinition[],
+    mapping?: unknown,
+  ): Promise<ImportPreview> {
+    return previewImport(source, { fields, defaultCountry: this.defaultCountry, mapping });
+  }
+
+  /** Imports the file's valid rows in one POST /contacts/import (and creates the new group first). */
+  async run(
+    job: ImportJob,
+    api: MessagingApi,
+    onProgress?: (progress: ImportProgress) => void,
+  ): Promise<ImportOutcome> {
+    const failures: ErrorLine[] = [];
+    let unlisted = 0;
+    const fail = (line: ErrorLine) => {
+      if (failures.length < this.maxErrorLines) failures.push(line);
+      else unlisted++;
+    };
+    let groupId = job.groupId;
+    let created: ApiRecord | undefined;
+    if (job.newGroup) {
+      created = await api.createGroup({ name: job.newGroup, description: `Imported from ${job.fileName}` });
+      groupId = created.id;
+    }
+    const csv = normalizedCsv(job.source, job.mapping, {
+      fields: job.fields,
+      defaultCountry: this.defaultCountry,
+      onFailure: (f) => fail({ row: f.row, phone: f.phone, reason: f.reason }),
+      onProgress: onProgress && ((p) => onProgress({ done: p.rows, total: job.total })),
+    });
+    let result: Awaited<ReturnType<MessagingApi["importContacts"]>>;
+    try {
+      result = await api.importContacts(
+        { filename: normalizedFileName(job.fileName), contentType: "text/csv", body: csv.body },
+        { groupId, updateExisting: job.updateExisting },
+      );
+    } catch (err) {
+      csv.body.destroy();
+      throw err;
+    }
+    const summary = await csv.done;
+    // The API numbers the rows of the normalized CSV; the user knows those of the file.
+    for (const e of result.errors) {
+      const row = typeof e.row === "number" ? (csv.sourceRowOf(e.row) ?? e.row) : undefined;
+      fail({ row, phone: typeof e.phone === "string" ? e.phone : undefined, message: e.message });
+    }
+    const failed = summary.failed + result.errors.length;
+    return {
+      fileName: job.fileName,
+      rows: summary.rows,
+      created: result.created,
+      updated: result.updated,
+      failed,
+      groupId,
+      newGroup: created?.id !== undefined ? { id: created.id, name: job.newGroup as string } : undefined,
+      failures,
+      unlisted,
+      errorReport: failures.length
+        ? {
+            fileName: `${normalizedFileName(job.fileName).replace(/\.csv$/, "")}-errors.csv`,
+            content: errorsCsv(failures),
+          }
+        : undefined,
+    };
+  }
+}

@@ -1,0 +1,47 @@
+// What a pending import keeps of its preview: counts, the format, the columns
+// and their use, a few sample rows and failures, each cell cut short. It is
+// stored with the pending import (JSON), so a front end can draw the preview
+// again (and the progress, and the outcome) without reading the file.
+import type { ImportPreview } from "./preview.ts";
+import { columnLetter } from "./rows.ts";
+
+export interface PreviewSummary {
+  rows: number;
+  valid: number;
+  failed: number;
+  /** `CSV, utf-8 with BOM, semicolon-separated`, `xlsx, sheet “Contacts”`. */
+  format: string;
+  columns: Array<{ header: string; target: string | null; letter: string }>;
+  samples: Array<{ row: number; contact: Record<string, string> }>;
+  failures: Array<{ row: number; phone: string; reason: string }>;
+  /** Why nothing can be imported with this mapping; empty when ready. */
+  problems: string[];
+}
+
+const cut = (text: string, max: number): string =>
+  text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
+
+export function summarizePreview(p: ImportPreview): PreviewSummary {
+  const shape = p.shape;
+  const format =
+    shape.format === "xlsx"
+      ? `xlsx${shape.sheet ? `, sheet “${shape.sheet}”` : ""}`
+      : `CSV, ${shape.encoding ?? "utf-8"}${shape.bom ? " with BOM" : ""}${shape.delimiterName ? `, ${shape.delimiterName}-separated` : ""}`;
+  return {
+    rows: p.rows,
+    valid: p.valid,
+    failed: p.failed,
+    format,
+    columns: p.columns
+      .slice(0, 40)
+      .map((c) => ({ header: cut(c.header, 60), target: c.target, letter: columnLetter(c.column) })),
+    samples: p.samples.slice(0, 5).map((s) => ({
+      row: s.row,
+      contact: Object.fromEntries(Object.entries(s.contact).map(([k, v]) => [k, cut(v, 40)])),
+    })),
+    failures: p.failures
+      .slice(0, 10)
+      .map((f) => ({ row: f.row, phone: cut(f.phone, 30), reason: cut(f.reason, 200) })),
+    problems: p.problems,
+  };
+}

@@ -1,0 +1,85 @@
+// `/sb import <path>` in the shell, through the command core: the local file
+// is read by the imports service as an upload is (headers mapped, phones
+// normalized, rows checked), and only the normalized CSV reaches the API.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import ExcelJS from "exceljs";
+import { describe, expect, it } from "vitest";
+import { blocksToText } from "../../src/blocks/blocks.ts";
+import { listAudit } from "../../src/store/audit.ts";
+import { SHELL, useHarness } from "./helpers.ts";
+
+const h = useHarness();
+const dir = mkdtempSync(join(tmpdir(), "sb-shell-import-"));
+const file = (name: string, content: string | Buffer) => {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+};
+const imports = () => h().forwarder.requests.filter((r) => r.startsWith("POST /v1/contacts/import"));
+
+describe("/sb import <path> in the shell", () => {
+  it("maps an export's headers and repairs its phones, as an upload would be", async () => {
+    // Nothing here is what the API takes as is: "Mobile" and "First Name" are
+    // not its columns, and the phones are local, with 00, or Excel's float.
+    const path = file(
+      "Phone export.csv",
+      [
+        "First Name;Last Name;Mobile;Notes",
+        "Ana;Lima;(415) 555-3101;met at the fair",
+        "Bo;Ek;00 1 415 555 3102;",
+        "Cy;;14155553103.0;",
+        "Di;;12;wrong number",
+      ].join("\r\n"),
+    );
+    const before = imports().length;
+    const reply = await h().core.run(`import "${path}" update=yes`, SHELL);
+    const text = blocksToText(reply.blocks);
+    expect(reply.text).toMatch(
+      /Import of Phone export\.csv: 3 created, 0 updated, 1 error \(by the shell operator\)/,
+    );
+    expect(text).toMatch(/phone ← “Mobile” \(C\)/);
+    expect(text).toMatch(/first_name ← “First Name” \(A\)/);
+    expect(text).toMatch(/ignored: “Notes” \(D\)/);
+    expect(text).toMatch(/row 5 \(12\): phone 12 is too short/);
+    expect(imports().length - before).toBe(1);
+
+    for (const [phone, first] of [
+      ["+14155553101", "Ana"],
+      ["+14155553102", "Bo"],
+      ["+14155553103", "Cy"],
+    ]) {
+      const found = await h().client.listContacts({ search: phone!.slice(-7), limit: 5 });
+      expect(found.items.find((c) => c.phone === phone)?.first_name, phone).toBe(first);
+    }
+    const audited = (await listAudit(h().db, { limit: 1000 })).filter(
+      (e) => e.operation === "importContacts" && e.via === "shell",
+    );
+    expect(audited).toHaveLength(1);
+  });
+
+  it("reads an xlsx the same way, numbers in the phone column included", async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet("Contacts");
+    ws.addRow(["Cell phone", "Given name"]);
+    ws.addRow([14155553104, "Ed"]);
+    const path = file("crm.xlsx", Buffer.from(await wb.xlsx.writeBuffer()));
+    const reply = await h().core.run(`import ${path} group=1`, SHELL);
+    expect(reply.text).toMatch(/1 created, 0 updated, 0 errors; added to group #1/);
+    const members = await h().client.listContacts({ groupId: 1, search: "5553104", limit: 5 });
+    expect(members.items.map((c) => c.phone)).toEqual(["+14155553104"]);
+  });
+
+  it("imports nothing, and sends nothing, when no column holds phones or no row can be imported", async () => {
+    const before = imports().length;
+    const noPhone = await h().core.run(`import ${file("names.csv", "Name,City\nAna,Lisbon\n")}`, SHELL);
+    expect(noPhone.text).toMatch(/no column looks like a phone number.*Nothing was imported/);
+    const allBad = await h().core.run(`import ${file("bad.csv", "phone,first_name\n12,A\nabc,B\n")}`, SHELL);
+    expect(allBad.text).toMatch(/Nothing imported from bad\.csv: none of its 2 rows can be imported/);
+    expect(blocksToText(allBad.blocks)).toMatch(/row 3 \(abc\): phone abc contains letters/);
+    const missing = await h().core.run(`import ${join(dir, "nowhere.csv")}`, SHELL);
+    expect(missing.text).toMatch(/cannot be read: ENOENT/);
+    expect(imports().length).toBe(before);
+  });
+});
