@@ -1,10 +1,12 @@
 // Composition root shared by both front ends: the store (with Switchboard's
 // migrations), the messaging API (the embedded sandbox when
 // MESSAGING_API_URL is unset), the client and the command core.
+
 import { MessagingClient } from "./api/client.ts";
 import { createCommandCore, type SwitchboardCore } from "./commands/core.ts";
 import type { ResolveGroupMembers } from "./commands/permissions.ts";
 import type { Config } from "./config.ts";
+import { ConfigError } from "./errors.ts";
 import type { Logger } from "./log.ts";
 import { ReportService } from "./reports/service.ts";
 import type { Sandbox } from "./sandbox/index.ts";
@@ -76,7 +78,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
         "embedded sandbox API started (MESSAGING_API_URL is unset)",
       );
     }
-    if (!apiKey) throw new Error("MESSAGING_API_KEY is required when MESSAGING_API_URL is set");
+    if (!apiKey) throw new ConfigError("MESSAGING_API_KEY is required when MESSAGING_API_URL is set");
 
     const client = new MessagingClient({
       baseUrl,

@@ -1,7 +1,9 @@
 // Settings, read once from the environment and validated, so a bad value
 // stops the start with a message naming the variable. .env.example documents
 // each of them; keep the two in step.
+
 import { z } from "zod";
+import { ConfigError } from "./errors.ts";
 
 const optionalText = z
   .string()
@@ -75,7 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid settings:\n${lines.join("\n")}\nSee .env.example for every setting.`);
+    throw new ConfigError(`Invalid settings:\n${lines.join("\n")}\nSee .env.example for every setting.`);
   }
   return parsed.data;
 }

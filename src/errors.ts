@@ -19,3 +19,8 @@ export const isSwitchboardError = (err: unknown): err is SwitchboardError => err
 export function hasCode<C extends string>(err: unknown, code: C): err is SwitchboardError & { code: C } {
   return isSwitchboardError(err) && err.code === code;
 }
+
+/** A setting is missing or wrong: the operator fixes it (the message names the setting). */
+export class ConfigError extends SwitchboardError {
+  readonly code = "config";
+}

@@ -1,9 +1,14 @@
 // Typed errors of the messaging API client, one class per way a call can fail,
 // so callers (the command core) can translate each into plain words.
+import { SwitchboardError } from "../errors.ts";
 import type { FieldProblem } from "./schemas.ts";
 
-export abstract class ApiError extends Error {
+export abstract class ApiError extends SwitchboardError {
   abstract readonly kind: string;
+  /** `api_` and the kind: `api_validation`, `api_rate_limit`… */
+  get code(): string {
+    return `api_${this.kind}`;
+  }
   /** HTTP status when the service answered, undefined when it did not. */
   readonly status?: number;
   /** Operation that failed, for example `createTag`. */
@@ -11,7 +16,6 @@ export abstract class ApiError extends Error {
 
   constructor(message: string, init: { status?: number; operation?: string; cause?: unknown } = {}) {
     super(message, { cause: init.cause });
-    this.name = new.target.name;
     this.status = init.status;
     this.operation = init.operation;
   }

@@ -2,7 +2,9 @@
 // transport of that origin and released when the last one closes), one attempt
 // per call of `send`, and the translation of whatever the service answers into
 // one readable message and a typed error. Retrying is transport.ts's business.
+
 import { Pool } from "undici";
+import { SwitchboardError } from "../errors.ts";
 import {
   type ApiError,
   AuthenticationError,
@@ -86,7 +88,8 @@ function errorCodes(err: unknown): string[] {
 }
 
 /** Thrown by `send` when no answer came; `sent` says whether the request may have reached the service. */
-export class TransportFailure extends Error {
+export class TransportFailure extends SwitchboardError {
+  readonly code = "transport";
   constructor(
     message: string,
     readonly sent: boolean,

@@ -6,7 +6,9 @@
 // typed error (errors.ts) with the API key scrubbed. A write that may have
 // reached the service is never sent twice. Hooks (MessagingApi.withHook) run
 // around each request; the command core audits writes with one.
+
 import type { Pool } from "undici";
+import { ConfigError } from "../errors.ts";
 import { maskSecret } from "../log.ts";
 import { type RateLimitError, ValidationError } from "./errors.ts";
 import {
@@ -129,10 +131,10 @@ export class Transport {
     try {
       url = new URL(opts.baseUrl);
     } catch {
-      throw new Error(BASE_URL_RULE);
+      throw new ConfigError(BASE_URL_RULE);
     }
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(BASE_URL_RULE);
-    if (!opts.apiKey?.trim()) throw new Error("apiKey must not be empty");
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(BASE_URL_RULE);
+    if (!opts.apiKey?.trim()) throw new ConfigError("apiKey must not be empty");
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, "");
     this.apiKey = opts.apiKey;

@@ -1,12 +1,14 @@
 // Phone numbers of uploaded files → E.164. Real files carry numbers as people
 // type them and as spreadsheets mangle them; each rule here undoes one known
 // mangling and refuses what cannot be undone (docs/imports.md, "Phones").
+
 import {
   type CountryCode,
   isSupportedCountry,
   parsePhoneNumberFromString,
   validatePhoneNumberLength,
 } from "libphonenumber-js";
+import { ConfigError } from "../errors.ts";
 
 export type PhoneResult = { ok: true; e164: string } | { ok: false; code: PhoneFailure; reason: string };
 
@@ -28,7 +30,7 @@ const PUNCTUATION = /[\s().\-/\u2010-\u2015\u2212]/g;
 
 export function assertCountry(country: string): CountryCode {
   if (!isSupportedCountry(country)) {
-    throw new Error(`default country "${country}" is not a supported ISO 3166-1 alpha-2 code`);
+    throw new ConfigError(`default country "${country}" is not a supported ISO 3166-1 alpha-2 code`);
   }
   return country;
 }

@@ -1,11 +1,13 @@
 // The Bolt app: Socket Mode when SLACK_APP_TOKEN is set, otherwise HTTP on
 // PORT with POST /slack/events (commands, interactivity, events) and
 // GET /healthz. Listeners live in listeners/<kind>/, one handler per file.
+
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo, ListenOptions } from "node:net";
 import { App, type CustomRoute, HTTPReceiver, SocketModeReceiver, type webApi } from "@slack/bolt";
 import type { CommandCore } from "../commands/types.ts";
 import type { Config } from "../config.ts";
+import { ConfigError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { Db } from "../store/db.ts";
 import { createAuthorize } from "./authorize.ts";
@@ -64,10 +66,10 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
   const { config } = opts;
   const logger = opts.logger.child({ component: "slack" });
   if (!config.SLACK_BOT_TOKEN)
-    throw new Error("SLACK_BOT_TOKEN is not set: the Slack app needs the bot token (xoxb-…).");
+    throw new ConfigError("SLACK_BOT_TOKEN is not set: the Slack app needs the bot token (xoxb-…).");
   const socket = Boolean(config.SLACK_APP_TOKEN);
   if (!socket && !config.SLACK_SIGNING_SECRET) {
-    throw new Error(
+    throw new ConfigError(
       "SLACK_SIGNING_SECRET is not set: HTTP mode needs it to verify Slack's requests (or set SLACK_APP_TOKEN for Socket Mode).",
     );
   }

@@ -3,9 +3,11 @@
 // where audit entries go (AUDIT_CHANNEL). createSwitchboard builds the bridge
 // when SLACK_BOT_TOKEN is set and hands its hooks to the core; the Bolt app
 // then shares its client and per-channel post queue.
+
 import { webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import type { Config } from "../config.ts";
+import { ConfigError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { AuditEntry } from "../store/audit.ts";
 import { boltLogger } from "./bolt-logger.ts";
@@ -27,7 +29,7 @@ export interface SlackBridge {
 /** The Web API client for the bot token, at SLACK_API_URL when set. */
 export function createSlackClient(config: Config, logger: Logger): webApi.WebClient {
   if (!config.SLACK_BOT_TOKEN)
-    throw new Error("SLACK_BOT_TOKEN is not set: the Slack app needs the bot token (xoxb-…).");
+    throw new ConfigError("SLACK_BOT_TOKEN is not set: the Slack app needs the bot token (xoxb-…).");
   return new webApi.WebClient(config.SLACK_BOT_TOKEN, {
     logger: boltLogger(logger),
     retryConfig: noDoubleSendRetries,

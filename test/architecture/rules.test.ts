@@ -80,6 +80,16 @@ describe("architecture rules", () => {
     ).toEqual([["a", "b", "c"]]);
   });
 
+  it("every error class derives from the one root (src/errors.ts)", () => {
+    const roots: string[] = [];
+    for (const file of sourceFiles(SRC)) {
+      const text = readFileSync(file, "utf8");
+      for (const m of text.matchAll(/class\s+(\w+)\s+extends\s+(Error|TypeError|RangeError)\b/g))
+        roots.push(`${file.slice(SRC.length + 1)}: ${m[1]}`);
+    }
+    expect(roots).toEqual(["errors.ts: SwitchboardError"]);
+  });
+
   it("SQL appears only in src/store", () => {
     const found: string[] = [];
     let inStore = 0;

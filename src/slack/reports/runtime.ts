@@ -4,9 +4,11 @@
 // marked late, a report missed while the bot was down; the live progress of
 // launched campaigns; and the Home tab. Returns the Slack hooks to hand to
 // startSlackApp. Stopped by stop() or when the switchboard closes.
+
 import type { PgBoss } from "pg-boss";
 import type { MessagingClient } from "../../api/client.ts";
 import type { Config } from "../../config.ts";
+import { ConfigError } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import { type Clock, ReportScheduler } from "../../reports/scheduler.ts";
 import type { ReportService } from "../../reports/service.ts";
@@ -55,7 +57,7 @@ export async function startReports(
   opts: ReportsRuntimeOptions = {},
 ): Promise<ReportsRuntime> {
   const bridge = switchboard.slack;
-  if (!bridge) throw new Error("startReports needs the Slack bridge: SLACK_BOT_TOKEN is not set");
+  if (!bridge) throw new ConfigError("startReports needs the Slack bridge: SLACK_BOT_TOKEN is not set");
   const log = logger.child({ part: "reports" });
   const { db, client } = switchboard;
   if (opts.clock) switchboard.reports.setClock(opts.clock);

@@ -2,8 +2,10 @@
 // private download address, then the bytes with the bot token, but only from
 // Slack's file host (files.slack.com, or the host of SLACK_API_URL when set:
 // the token must never go anywhere else) and never past IMPORT_MAX_BYTES.
+
 import type { webApi } from "@slack/bolt";
 import type { Config } from "../../config.ts";
+import { SwitchboardError } from "../../errors.ts";
 import { XLSX_MAX_BYTES } from "../../imports/source.ts";
 
 export interface SlackFile {
@@ -17,8 +19,8 @@ export interface SlackFile {
   shareTs?: string;
 }
 
-export class UploadRefused extends Error {
-  override name = "UploadRefused";
+export class UploadRefused extends SwitchboardError {
+  readonly code = "upload_refused";
 }
 
 const IMPORTABLE = /\.(csv|tsv|txt|xlsx)$/i;
