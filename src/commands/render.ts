@@ -17,7 +17,17 @@ import {
 import { maskSecret } from "../log.ts";
 import { ACTION, type Reply } from "./types.ts";
 
-const SECRET_KEY = /(secret|token|password|api_?key$|^key$)/i;
+/** Members that hold credentials by their name (a contact field's `key` is a slug, not a secret). */
+const SECRET_KEY = /(secret|token|password|api_?key$)/i;
+/** Values that are credentials by their look: Slack and vendor token prefixes, or long mixed-case tokens. */
+const looksLikeSecret = (v: string) =>
+  /^(xox[abeprs]-|xapp-|sk_|rk_|pk_live_)/.test(v) ||
+  (v.length >= 24 &&
+    !/\s/.test(v) &&
+    /[A-Z]/.test(v) &&
+    /[a-z]/.test(v) &&
+    /\d/.test(v) &&
+    !/^https?:/.test(v));
 
 function scalar(v: unknown): string | undefined {
   if (v === null || v === undefined || v === "") return undefined;
@@ -81,7 +91,8 @@ const REF_KEY = /^(.+?)(Id|_id)$/;
 
 /** One value as mrkdwn: dates in the reader's time zone, yes/no, small objects as lines. */
 export function showValue(key: string, value: unknown): string {
-  if (SECRET_KEY.test(key) && typeof value === "string") return esc(maskSecret(value));
+  if (typeof value === "string" && (SECRET_KEY.test(key) || looksLikeSecret(value)))
+    return esc(maskSecret(value));
   if (typeof value === "boolean") return value ? "Yes" : "No";
   if (value instanceof Date || (typeof value === "string" && ISO_INSTANT.test(value)))
     return slackDate(value);
