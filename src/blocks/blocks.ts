@@ -27,6 +27,10 @@ export function esc(text: unknown): string {
 /** A count as people read it: 50,000. */
 export const num = (n: number): string => n.toLocaleString("en-US");
 
+/** "1 template", "2 templates", "50,000 contacts": `plural` defaults to `one` + "s". */
+export const count = (n: number, one: string, plural = `${one}s`): string =>
+  `${num(n)} ${n === 1 ? one : plural}`;
+
 /** Escapes `<…>` placeholders in a message (`<id>`), keeping Slack's own forms (mentions, links). */
 export function escPlaceholders(text: string): string {
   return text.replace(/<(?![@#!]|https?:|mailto:)([^<>]*)>/g, "&lt;$1&gt;");

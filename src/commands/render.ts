@@ -6,6 +6,7 @@ import type { ApiRecord, Page } from "../api/types.ts";
 import {
   actions,
   context,
+  count,
   esc,
   fieldsSection,
   header,
@@ -182,11 +183,17 @@ export interface PageView<T extends ApiRecord> {
   footer?: string;
 }
 
-/** "Page 2 of 7 · 130 contacts" (or "Page 2" without a total). */
+/** "contacts" → "contact", "chat users" → "chat user". */
+const singular = (plural: string) => plural.replace(/s$/, "");
+const counted = (n: number, plural: string) => count(n, singular(plural), plural);
+
+/** "Page 2 of 7 · 130 contacts" (or "Page 2" without a total); past the end, says where the end is. */
 export function pagePosition(page: Page<unknown>, plural: string): string {
   if (page.total === undefined) return `Page ${page.page}`;
   const pages = Math.max(1, Math.ceil(page.total / Math.max(1, page.limit)));
-  return `Page ${page.page} of ${pages} · ${page.total} ${plural}`;
+  if (page.page > pages)
+    return `Page ${page.page} is past the end: ${counted(page.total, plural)} on ${count(pages, "page")}`;
+  return `Page ${page.page} of ${pages} · ${counted(page.total, plural)}`;
 }
 
 export function pageReply<T extends ApiRecord>(v: PageView<T>): Reply {
@@ -197,7 +204,7 @@ export function pageReply<T extends ApiRecord>(v: PageView<T>): Reply {
   else blocks.push(...linesToSections(lines));
   const position = v.pageLine
     ? pagePosition(page, v.plural)
-    : `${page.total ?? page.items.length} ${v.plural}`;
+    : counted(page.total ?? page.items.length, v.plural);
   blocks.push(context(v.footer ? `${position} · ${v.footer}` : position));
 
   if (v.pageLine) {

@@ -1,6 +1,6 @@
 // Everyday answers read right (issue 9): each case failed before its fix.
 import { describe, expect, it } from "vitest";
-import { showValue } from "../../src/commands/render.ts";
+import { pagePosition, showValue } from "../../src/commands/render.ts";
 import { all, useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -19,5 +19,20 @@ describe("secrets are masked by what they are, not by a member's name", () => {
     expect(showValue("note", "xoxb-1234-5678-abcdefSECRET")).not.toContain("abcdefSECRET");
     expect(showValue("value", "Zq8LmN2pR5tV7wX9yB3cD4eF")).not.toContain("Zq8LmN2pR5tV7wX9yB3cD4eF");
     expect(showValue("website", "https://example.com/Path/To/Page2024abc")).toContain("example.com");
+  });
+});
+
+describe("counts read as English", () => {
+  it("says 1 contact, 2 contacts, and where the end is when a page is past it", () => {
+    const page = (p: number, total: number) => ({ items: [], page: p, limit: 20, total });
+    expect(pagePosition(page(1, 1), "contacts")).toBe("Page 1 of 1 · 1 contact");
+    expect(pagePosition(page(1, 1234), "chat users")).toBe("Page 1 of 62 · 1,234 chat users");
+    expect(pagePosition(page(2, 5), "contacts")).toBe("Page 2 is past the end: 5 contacts on 1 page");
+  });
+
+  it("answers a page past the end of a real list in those words", async () => {
+    const r = await h().run("contacts page=50");
+    expect(all(r)).toMatch(/Page 50 is past the end: \d+ contacts? on \d+ pages?/);
+    expect(all(r)).not.toMatch(/Page 50 of/);
   });
 });

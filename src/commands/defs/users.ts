@@ -5,6 +5,7 @@ import {
   isoDateOrDateTimeSchema,
   updateChatUserSchema,
 } from "../../api/schemas.ts";
+import { count } from "../../blocks/blocks.ts";
 import { choice, idArg, limitArg, pageArg } from "../args.ts";
 import { formReply } from "../forms.ts";
 import { contactFields } from "../lookups.ts";
@@ -83,7 +84,7 @@ export const USER_COMMANDS = [
             u.email,
             pick(u, "needHuman", "need_human") === true ? "needs a human" : "",
             pick(u, "hasUnreadMessages", "unread") === true ? "unread" : "",
-            Array.isArray(msgs) ? `${msgs.length} message(s)` : "",
+            Array.isArray(msgs) ? count(msgs.length, "message") : "",
           );
         },
       });
