@@ -334,14 +334,18 @@ export class ReportScheduler {
   }
 }
 
-/** `/sb report now`: a report at once, not tied to a schedule (no change figures, nothing stored). */
+/**
+ * `/sb report now`: a report at once, not tied to a schedule (no change
+ * figures, nothing stored). A person is waiting, so it asks in the
+ * interactive lane, not at the background pace of scheduled reports.
+ */
 export async function reportNow(
   client: MessagingApi,
   targetWord: string,
   opts: { tz: string; failureAlert: number; chart?: boolean; now?: () => Date },
 ): Promise<ReportMessage[]> {
   const target = targetFromText(targetWord);
-  const report = await summarize(client, target, { lane: "background", now: opts.now });
+  const report = await summarize(client, target, { lane: "interactive", now: opts.now });
   const chart =
     opts.chart === false || report.campaigns.length === 0
       ? undefined
