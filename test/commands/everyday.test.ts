@@ -1,7 +1,7 @@
 // Everyday answers read right (issue 9): each case failed before its fix.
 import { describe, expect, it } from "vitest";
 import { pagePosition, showValue } from "../../src/commands/render.ts";
-import { all, useHarness } from "./helpers.ts";
+import { all, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
 
@@ -34,5 +34,27 @@ describe("counts read as English", () => {
     const r = await h().run("contacts page=50");
     expect(all(r)).toMatch(/Page 50 is past the end: \d+ contacts? on \d+ pages?/);
     expect(all(r)).not.toMatch(/Page 50 of/);
+  });
+});
+
+describe("group members: what changed, not what was asked", () => {
+  it("says nothing was removed for a contact that was not a member, and counts partial changes", async () => {
+    const { core } = h();
+    const add = await h().run(`group add Everyday ${Date.now() % 100000}`);
+    const id = Number(/Group #(\d+)/.exec(add.text)?.[1]);
+    const added = await h().run(`group ${id} add 1 2`);
+    expect(added.text).toMatch(new RegExp(`Added 2 contacts to group #${id}`));
+    const again = await h().run(`group ${id} add 2 3`);
+    expect(again.text).toMatch(/Added 1 contact to group #\d+ \(the other 1 contact was already a member\)/);
+
+    const ask = await h().run(`group ${id} remove 4`);
+    expect(ask.text).toMatch(/Remove 1 contact from group/);
+    const none = await core.confirm(ask.confirmation?.id ?? "", SLACK_USER);
+    expect(none.text).toMatch(new RegExp(`Nothing changed in group #${id}: contact #4 was not a member`));
+    expect(none.text).not.toMatch(/Removed 1 contact/);
+
+    const ask2 = await h().run(`group ${id} remove 1 4`);
+    const some = await core.confirm(ask2.confirmation?.id ?? "", SLACK_USER);
+    expect(some.text).toMatch(/Removed 1 contact from group #\d+ \(the other 1 contact was not a member\)/);
   });
 });

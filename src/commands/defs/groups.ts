@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { esc, header, section } from "../../blocks/blocks.ts";
+import { count, esc, header, section } from "../../blocks/blocks.ts";
 import { idArg, idList, requiredText } from "../args.ts";
 import { defineCommand } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply } from "../render.ts";
@@ -136,10 +136,16 @@ export const GROUP_COMMANDS = [
     noun: "group",
     operations: ["addGroupContacts"],
     run: async (a, ctx) => {
-      await ctx.api.addGroupContacts(a.id, a.contacts);
+      const answer = await ctx.api.addGroupContacts(a.id, a.contacts);
       return announce(
         ctx,
-        `Added ${a.contacts.length} contact(s) to group #${a.id}: ${a.contacts.map((c) => `#${c}`).join(", ")}`,
+        memberChange(
+          "Added",
+          "to",
+          { one: "was already a member", many: "were already members" },
+          a,
+          answer.added,
+        ),
       );
     },
   }),
@@ -160,7 +166,7 @@ export const GROUP_COMMANDS = [
     operations: ["removeGroupContacts", "getGroup"],
     preview: async (a, ctx) => {
       const g = await ctx.api.getGroup(a.id);
-      const title = `Remove ${a.contacts.length} contact(s) from group #${a.id}${quoted(g)}?`;
+      const title = `Remove ${count(a.contacts.length, "contact")} from group #${a.id}${quoted(g)}?`;
       return {
         text: title,
         blocks: [
@@ -173,11 +179,43 @@ export const GROUP_COMMANDS = [
       };
     },
     run: async (a, ctx) => {
-      await ctx.api.removeGroupContacts(a.id, a.contacts);
+      const answer = await ctx.api.removeGroupContacts(a.id, a.contacts);
       return announce(
         ctx,
-        `Removed ${a.contacts.length} contact(s) from group #${a.id}: ${a.contacts.map((c) => `#${c}`).join(", ")}`,
+        memberChange(
+          "Removed",
+          "from",
+          { one: "was not a member", many: "were not members" },
+          a,
+          answer.removed,
+        ),
       );
     },
   }),
 ];
+
+/**
+ * What an add or remove changed, by the API's own count when it gives one
+ * (`added` / `removed`): asking to remove a contact that is not a member
+ * removes nothing, and says so.
+ */
+function memberChange(
+  verb: "Added" | "Removed",
+  prep: "to" | "from",
+  others: { one: string; many: string },
+  a: { id: number; contacts: number[] },
+  changed: unknown,
+): string {
+  const ids = a.contacts.map((c) => `#${c}`).join(", ");
+  const asked = a.contacts.length;
+  const n = typeof changed === "number" && Number.isInteger(changed) && changed >= 0 ? changed : undefined;
+  if (n === undefined) return `${verb} ${count(asked, "contact")} ${prep} group #${a.id}: ${ids}`;
+  if (n === 0)
+    return asked === 1
+      ? `Nothing changed in group #${a.id}: contact ${ids} ${others.one}`
+      : `Nothing changed in group #${a.id}: contacts ${ids} ${others.many}`;
+  const left = asked - n;
+  const rest =
+    left > 0 ? ` (the other ${count(left, "contact")} ${left === 1 ? others.one : others.many})` : "";
+  return `${verb} ${count(n, "contact")} ${prep} group #${a.id}${rest}: ${ids}`;
+}
