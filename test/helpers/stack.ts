@@ -42,6 +42,8 @@ export interface StackOptions {
 }
 
 export interface SlackStackOptions {
+  /** A fake Slack already running (another stack's), shared: not set up nor closed here. */
+  fake?: FakeSlack;
   /** Default: #general (C0GENERAL). */
   channels?: FakeChannel[];
   /** Default: alice (U0ALICE) and bob (U0BOB). */
@@ -105,14 +107,17 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack | Slack
     if (opts.slack) {
       const { FakeSlack } = await import("../fakes/slack.ts");
       const { SIGNING_SECRET } = await import("../slack/harness.ts");
-      fake = await FakeSlack.start();
-      closers.push(fake.close.bind(fake));
-      for (const c of opts.slack.channels ?? [{ id: "C0GENERAL", name: "general" }]) fake.addChannel(c);
-      for (const u of opts.slack.users ?? [
-        { id: "U0ALICE", name: "alice" },
-        { id: "U0BOB", name: "bob" },
-      ])
-        fake.addUser(u);
+      fake = opts.slack.fake;
+      if (!fake) {
+        fake = await FakeSlack.start();
+        closers.push(fake.close.bind(fake));
+        for (const c of opts.slack.channels ?? [{ id: "C0GENERAL", name: "general" }]) fake.addChannel(c);
+        for (const u of opts.slack.users ?? [
+          { id: "U0ALICE", name: "alice" },
+          { id: "U0BOB", name: "bob" },
+        ])
+          fake.addUser(u);
+      }
       slackEnv = {
         SLACK_BOT_TOKEN: fake.botToken,
         SLACK_SIGNING_SECRET: SIGNING_SECRET,
