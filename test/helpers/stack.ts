@@ -6,7 +6,6 @@
 // requests.
 //   const s = await startStack({ writers: ["U0ALICE"], slack: {} });   ...   await s.close();
 // or for a whole file: const stack = useStack({ ... });   ...   stack().core
-import { afterAll, beforeAll } from "vitest";
 import type { MessagingClient } from "../../src/api/client.ts";
 import { createSwitchboard, type Switchboard, type SwitchboardDeps } from "../../src/app.ts";
 import type { SwitchboardCore } from "../../src/commands/core.ts";
@@ -19,6 +18,7 @@ import type { FakeChannel, FakeSlack, FakeUser } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";
 import { openTestDb, type StoreBackend, type TestDb } from "./db.ts";
 import { captureLogger } from "./log.ts";
+import { perFile } from "./per-file.ts";
 import { type CountingProxy, type ProxyOptions, startProxy } from "./proxy.ts";
 
 export interface StackOptions {
@@ -173,15 +173,5 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack | Slack
 export function useStack(opts: StackOptions & { slack: SlackStackOptions }): () => SlackStack;
 export function useStack(opts?: StackOptions): () => Stack;
 export function useStack(opts: StackOptions = {}): () => Stack | SlackStack {
-  let stack: Stack | undefined;
-  beforeAll(async () => {
-    stack = await startStack(opts);
-  });
-  afterAll(async () => {
-    await stack?.close();
-  });
-  return () => {
-    if (!stack) throw new Error("the stack is not started yet: use the getter inside a test or hook");
-    return stack;
-  };
+  return perFile("stack", () => startStack(opts));
 }
