@@ -1,80 +1,15 @@
-// Shared set-up of the command-core tests: the real sandbox behind a small
-// counting HTTP forwarder (so a test can say "no request was made"), the real
-// MessagingClient, a fresh store, and a check that every reply is a message
-// Slack would accept.
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+// Shared set-up of the command-core tests: the test stack (test/helpers/stack.ts)
+// with the sandbox behind its counting proxy (so a test can say "no request was
+// made"), and a check that every reply is a message Slack would accept.
 import type { KnownBlock } from "@slack/types";
-import { afterAll, beforeAll, expect } from "vitest";
-import { MessagingClient } from "../../src/api/client.ts";
+import { beforeAll, expect } from "vitest";
+import type { MessagingClient } from "../../src/api/client.ts";
 import { type CoreOptions, createCommandCore, type SwitchboardCore } from "../../src/commands/core.ts";
 import type { Actor, Reply } from "../../src/commands/types.ts";
 import type { AuditEntry } from "../../src/store/audit.ts";
 import type { Db } from "../../src/store/db.ts";
-import { migrate } from "../../src/store/migrate.ts";
-import { SWITCHBOARD_MIGRATIONS } from "../../src/store/schema.ts";
-import { openTestDb } from "../helpers/db.ts";
-import { type Sandbox, type SandboxOptions, withSandbox } from "../helpers/sandbox.ts";
-
-export interface Forwarder {
-  url: string;
-  /** Requests seen, as `METHOD /path?query` (path after /v1). */
-  requests: string[];
-  close(): Promise<void>;
-}
-
-/** A plain HTTP forwarder to `target` that records each request. */
-export async function countingForwarder(target: string): Promise<Forwarder> {
-  const base = new URL(target);
-  const requests: string[] = [];
-  const readBody = async (req: IncomingMessage) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    return Buffer.concat(chunks);
-  };
-  const server: Server = createServer(async (req, res) => {
-    requests.push(`${req.method} ${req.url}`);
-    try {
-      const body = await readBody(req);
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) {
-        // The body is forwarded whole: a streamed request's chunked encoding does not apply to it.
-        if (
-          typeof v === "string" &&
-          !["host", "connection", "content-length", "transfer-encoding"].includes(k)
-        )
-          headers[k] = v;
-      }
-      const upstream = await fetch(`${base.origin}${req.url}`, {
-        method: req.method,
-        headers,
-        body: body.length ? body : undefined,
-      });
-      const out = Buffer.from(await upstream.arrayBuffer());
-      const outHeaders: Record<string, string> = {};
-      upstream.headers.forEach((v, k) => {
-        if (!["content-length", "transfer-encoding", "connection", "content-encoding"].includes(k))
-          outHeaders[k] = v;
-      });
-      res.writeHead(upstream.status, outHeaders);
-      res.end(out);
-    } catch (err) {
-      res.writeHead(502);
-      res.end(String(err));
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+import type { Sandbox, SandboxOptions } from "../helpers/sandbox.ts";
+import { useStack } from "../helpers/stack.ts";
 
 export const SLACK_USER: Actor = {
   userId: "U0WRITER",
@@ -97,61 +32,58 @@ export interface Harness {
   newCore(opts?: Partial<CoreOptions>): SwitchboardCore;
 }
 
-export function useHarness(
-  opts: { sandbox?: SandboxOptions; core?: Partial<CoreOptions> } = {},
-): () => Harness {
-  const getSandbox = withSandbox({
-    campaignTickMs: 0,
-    readLimit: 100_000,
-    writeLimit: 100_000,
-    ...opts.sandbox,
+/** The counting proxy in front of the sandbox: `url` is its origin (paths start with /v1). */
+export interface Forwarder {
+  url: string;
+  /** Requests seen, as `METHOD /v1/path?query`. */
+  requests: string[];
+}
+
+export function useHarness(opts: { sandbox?: SandboxOptions } = {}): () => Harness {
+  const audits: AuditEntry[] = [];
+  const stack = useStack({
+    sandbox: { campaignTickMs: 0, readLimit: 100_000, writeLimit: 100_000, ...opts.sandbox },
+    sandboxDb: "own",
+    proxy: true,
+    env: {
+      API_READ_LIMIT: "100000",
+      API_WRITE_LIMIT: "100000",
+      MESSAGING_CHANNEL_ID: "1",
+      DEFAULT_COUNTRY: "US",
+    },
+    onAudit: (e) => {
+      audits.push(e);
+    },
   });
   let h: Harness | undefined;
-  beforeAll(async () => {
-    const sandbox = getSandbox();
-    const forwarder = await countingForwarder(sandbox.url);
-    const db = await openTestDb();
-    await migrate(db, SWITCHBOARD_MIGRATIONS);
-    const client = new MessagingClient({
-      baseUrl: `${forwarder.url}/v1`,
-      apiKey: sandbox.apiKey,
-      readPerMinute: 100_000,
-      writePerMinute: 100_000,
-    });
-    const audits: AuditEntry[] = [];
-    const newCore = (more: Partial<CoreOptions> = {}) =>
-      createCommandCore({
-        api: client,
-        db,
-        apiKey: sandbox.apiKey,
-        defaultChannelId: 1,
-        defaultCountry: "US",
-        onAudit: (e) => {
-          audits.push(e);
-        },
-        ...opts.core,
-        ...more,
-      });
-    const core = newCore();
+  beforeAll(() => {
+    const { sandbox, proxy, db, client, core, apiKey, switchboard } = stack();
     h = {
       sandbox,
-      forwarder,
+      forwarder: { url: proxy!.origin, requests: proxy!.seen },
       db,
       client,
       core,
       audits,
-      newCore,
+      newCore: (more = {}) =>
+        createCommandCore({
+          api: client,
+          db,
+          apiKey,
+          defaultChannelId: 1,
+          defaultCountry: "US",
+          reports: switchboard.reports,
+          onAudit: (e) => {
+            audits.push(e);
+          },
+          ...more,
+        }),
       async run(line, actor = SLACK_USER) {
         const reply = await core.run(line, actor);
         expectSlackValid(reply);
         return reply;
       },
     };
-  });
-  afterAll(async () => {
-    await h?.client.close();
-    await h?.forwarder.close();
-    await h?.db.close();
   });
   return () => {
     if (!h) throw new Error("harness not ready");

@@ -1,23 +1,13 @@
 // Test helpers for the sandbox API: withSandbox() starts one sandbox for a
 // test file (beforeAll) and closes it (afterAll); call() speaks raw HTTP to it.
-import { afterAll, beforeAll } from "vitest";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.ts";
+import { perFile } from "./per-file.ts";
 
 export type { Sandbox, SandboxOptions };
 
 /** Starts a sandbox before the file's tests and closes it after; returns a getter. */
 export function withSandbox(opts: SandboxOptions = {}): () => Sandbox {
-  let sandbox: Sandbox | undefined;
-  beforeAll(async () => {
-    sandbox = await startSandbox(opts);
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-  });
-  return () => {
-    if (!sandbox) throw new Error("the sandbox is not started yet: use the getter inside a test or hook");
-    return sandbox;
-  };
+  return perFile("sandbox", () => startSandbox(opts));
 }
 
 /** A clock tests move by hand; pass `now` to startSandbox. */

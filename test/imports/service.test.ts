@@ -1,10 +1,11 @@
 // The imports service on its own, as both front ends use it: the real sandbox
 // over HTTP on loopback, the real API client, a real store (PGlite, or
-// PostgreSQL when DATABASE_URL is set). No Slack, no command core.
+// PostgreSQL when DATABASE_URL is set), from the test stack. No Slack; the
+// command core is not used.
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MessagingClient } from "../../src/api/client.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { MessagingClient } from "../../src/api/client.ts";
 import {
   type ImportProgress,
   ImportService,
@@ -14,29 +15,21 @@ import {
   type PreviewSummary,
 } from "../../src/imports/index.ts";
 import type { PendingImport } from "../../src/store/imports.ts";
-import { openTestDb, type TestDb } from "../helpers/db.ts";
-import { withSandbox } from "../helpers/sandbox.ts";
+import type { TestDb } from "../helpers/db.ts";
+import { useStack } from "../helpers/stack.ts";
 
-const sandbox = withSandbox({ seed: false, readLimit: 100_000, writeLimit: 100_000 });
+const stack = useStack({
+  sandbox: { seed: false, readLimit: 100_000, writeLimit: 100_000 },
+  sandboxDb: "own",
+  // A 25,000-row import on a loaded 2-core machine: no timing is asserted.
+  env: { API_READ_LIMIT: "100000", API_WRITE_LIMIT: "100000", API_TIMEOUT_MS: "120000" },
+});
 let client: MessagingClient;
 let db: TestDb;
 const service = new ImportService({ defaultCountry: "US" });
 
-beforeAll(async () => {
-  db = await openTestDb();
-  client = new MessagingClient({
-    baseUrl: sandbox().url,
-    apiKey: sandbox().apiKey,
-    readPerMinute: 100_000,
-    writePerMinute: 100_000,
-    // A 25,000-row import on a loaded 2-core machine: no timing is asserted.
-    timeoutMs: 120_000,
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await client?.close();
-  await db?.close();
+beforeAll(() => {
+  ({ client, db } = stack());
 });
 
 let seq = 0;

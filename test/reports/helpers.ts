@@ -1,66 +1,11 @@
-// Loopback servers for the report tests: a counting (and, on demand, failing)
-// proxy in front of the sandbox, a small API that gives no page totals, and
-// bulk seeding of campaigns straight into the sandbox's tables.
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
+// Loopback servers for the report tests: a small API that gives no page
+// totals, and bulk seeding of campaigns straight into the sandbox's tables.
+// (The counting proxy in front of the sandbox is test/helpers/proxy.ts.)
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Counts } from "../../src/domain/reports.ts";
 import { STATUSES } from "../../src/reports/summary.ts";
 import type { Db } from "../../src/store/db.ts";
-
-export interface CountingProxy {
-  /** Base URL ending in /v1, like the sandbox's. */
-  url: string;
-  /** Every request seen: method and path with query. */
-  seen: string[];
-  /** While set, every request is answered with this status (the API is "down"). */
-  failWith?: number;
-  close(): Promise<void>;
-}
-
-/** A proxy on 127.0.0.1 that forwards to `target` (a base URL ending in /v1) and counts requests. */
-export async function startProxy(target: string): Promise<CountingProxy> {
-  const t = new URL(target);
-  const state: CountingProxy = { url: "", seen: [], close: async () => {} };
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    state.seen.push(`${req.method} ${req.url}`);
-    if (state.failWith) {
-      res.writeHead(state.failWith, { "content-type": "application/json" });
-      res.end(JSON.stringify({ statusCode: state.failWith, message: "Service Unavailable" }));
-      req.resume();
-      return;
-    }
-    const up = httpRequest(
-      {
-        host: t.hostname,
-        port: t.port,
-        method: req.method,
-        path: req.url,
-        headers: { ...req.headers, host: t.host },
-      },
-      (upRes) => {
-        // Hop-by-hop headers stay on their hop: the upstream's keep-alive timeout is not this server's.
-        const { connection: _c, "keep-alive": _k, ...headers } = upRes.headers;
-        res.writeHead(upRes.statusCode ?? 502, headers);
-        upRes.pipe(res);
-      },
-    );
-    up.on("error", () => {
-      res.writeHead(502);
-      res.end();
-    });
-    req.pipe(up);
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  state.url = `http://127.0.0.1:${port}${t.pathname.replace(/\/$/, "")}`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return state;
-}
 
 /**
  * An API that lists recipients as a bare JSON array (no total, as some

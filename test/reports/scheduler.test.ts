@@ -15,8 +15,9 @@ import { type Db, openDb } from "../../src/store/db.ts";
 import { migrate } from "../../src/store/migrate.ts";
 import { REPORTS_MIGRATIONS, ReportStore } from "../../src/store/reports.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
+import { type CountingProxy, startProxy } from "../helpers/proxy.ts";
 import { manualClock, withSandbox } from "../helpers/sandbox.ts";
-import { type CountingProxy, seedCampaign, startProxy } from "./helpers.ts";
+import { seedCampaign } from "./helpers.ts";
 
 const sandbox = withSandbox({ campaignTickMs: 0, readLimit: 100_000, writeLimit: 10_000 });
 let proxy: CountingProxy;

@@ -5,15 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
 import { RateLimiter } from "../../src/api/rate-limit.ts";
 import { PAGE_CAP, RECENT_CAP, STATUSES, summarize, summarizeCampaign } from "../../src/reports/summary.ts";
+import { type CountingProxy, startProxy } from "../helpers/proxy.ts";
 import { withSandbox } from "../helpers/sandbox.ts";
-import {
-  type CountingProxy,
-  requestsFor,
-  seedCampaign,
-  startBareServer,
-  startProxy,
-  truthOf,
-} from "./helpers.ts";
+import { requestsFor, seedCampaign, startBareServer, truthOf } from "./helpers.ts";
 
 const sandbox = withSandbox({ campaignTickMs: 0, readLimit: 100_000, writeLimit: 10_000 });
 let proxy: CountingProxy;

@@ -2,20 +2,17 @@
 // → the real command core → the client → the embedded sandbox, with every
 // Slack call answered (and checked against Slack's limits) by the fake Slack.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSwitchboard, type Switchboard } from "../../src/app.ts";
+import type { Switchboard } from "../../src/app.ts";
 import { ACTION } from "../../src/commands/types.ts";
-import { loadConfig } from "../../src/config.ts";
-import { type SlackApp, startSlackApp } from "../../src/slack/app.ts";
 import { listAudit } from "../../src/store/audit.ts";
-import { FakeSlack } from "../fakes/slack.ts";
-import { SlackRequests } from "../fakes/slack-requests.ts";
-import { openTestDb, type TestDb } from "../helpers/db.ts";
-import { captureLogger, SIGNING_SECRET } from "./harness.ts";
+import type { FakeSlack } from "../fakes/slack.ts";
+import type { SlackRequests } from "../fakes/slack-requests.ts";
+import type { TestDb } from "../helpers/db.ts";
+import { type SlackStack, startStack } from "../helpers/stack.ts";
 
 let fake: FakeSlack;
 let db: TestDb;
 let switchboard: Switchboard;
-let slack: SlackApp;
 let req: SlackRequests;
 
 const ALICE = { id: "U0ALICE", name: "alice" };
@@ -24,35 +21,27 @@ const BOB = { id: "U0BOB", name: "bob" };
 type Block = { type: string; elements?: Array<{ action_id?: string; value?: string }> };
 const buttons = (blocks: unknown) => ((blocks as Block[] | undefined) ?? []).flatMap((b) => b.elements ?? []);
 
+let stack: SlackStack;
+
 beforeAll(async () => {
-  fake = await FakeSlack.start();
-  fake.addChannel({ id: "C0GENERAL", name: "general" });
-  fake.addChannel({ id: "C0AUDIT", name: "audit" });
-  fake.addUser({ id: ALICE.id, name: ALICE.name });
-  fake.addUser({ id: BOB.id, name: BOB.name });
+  stack = await startStack({
+    writers: ["S0OPS"],
+    env: { AUDIT_CHANNEL: "C0AUDIT" },
+    slack: {
+      channels: [
+        { id: "C0GENERAL", name: "general" },
+        { id: "C0AUDIT", name: "audit" },
+      ],
+      users: [ALICE, BOB],
+    },
+  });
+  ({ fake, db, switchboard, req } = stack);
   // Writes are for the ops group; Alice is in it, Bob is not.
   fake.setUserGroup("S0OPS", [ALICE.id]);
-  const config = loadConfig({
-    SLACK_BOT_TOKEN: fake.botToken,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: fake.apiUrl,
-    AUDIT_CHANNEL: "C0AUDIT",
-    SWITCHBOARD_WRITERS: "S0OPS",
-    SANDBOX_PORT: "0",
-    LOG_LEVEL: "silent",
-  });
-  const { logger } = captureLogger();
-  db = await openTestDb();
-  switchboard = await createSwitchboard(config, { logger, db });
-  slack = await startSlackApp(switchboard, config, logger, { listen: { port: 0, host: "127.0.0.1" } });
-  req = new SlackRequests(`http://127.0.0.1:${slack.port}/slack/events`, SIGNING_SECRET, fake);
 }, 60_000);
 
 afterAll(async () => {
-  await slack?.stop();
-  await switchboard?.close();
-  await db?.close();
-  await fake?.close();
+  await stack?.close();
 });
 
 describe("the Slack app on the real core and sandbox", () => {

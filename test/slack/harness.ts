@@ -1,7 +1,5 @@
 // Starts the Bolt app in HTTP mode on 127.0.0.1 (port 0) against a fake Slack,
 // with a logger the test can read, and a signed-request client for it.
-import { Writable } from "node:stream";
-import pino from "pino";
 import type { CommandCore } from "../../src/commands/types.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createSlackApp, type SlackApp } from "../../src/slack/app.ts";
@@ -10,6 +8,9 @@ import type { SlackHooks } from "../../src/slack/deps.ts";
 import type { EventStore } from "../../src/slack/event-store.ts";
 import { FakeSlack } from "../fakes/slack.ts";
 import { SlackRequests } from "../fakes/slack-requests.ts";
+import { captureLogger } from "../helpers/log.ts";
+
+export { captureLogger };
 
 export const SIGNING_SECRET = "test-signing-secret-0123456789abcdef";
 
@@ -26,36 +27,6 @@ export interface Harness {
     timeoutMs?: number,
   ): Promise<Record<string, unknown>>;
   close(): Promise<void>;
-}
-
-export function captureLogger() {
-  const logs: Array<Record<string, unknown>> = [];
-  const listeners = new Set<() => void>();
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      for (const line of String(chunk).split("\n").filter(Boolean)) logs.push(JSON.parse(line));
-      for (const l of listeners) l();
-      done();
-    },
-  });
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "info", base: { app: "switchboard" } }, stream);
-  const waitForLog = (match: (line: Record<string, unknown>) => boolean, timeoutMs = 10_000) =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      const check = () => {
-        const hit = logs.find(match);
-        if (!hit) return false;
-        listeners.delete(check);
-        clearTimeout(timer);
-        resolve(hit);
-        return true;
-      };
-      const timer = setTimeout(() => {
-        listeners.delete(check);
-        reject(new Error("timed out waiting for a log line"));
-      }, timeoutMs);
-      if (!check()) listeners.add(check);
-    });
-  return { logger, logs, waitForLog };
 }
 
 export async function startHarness(

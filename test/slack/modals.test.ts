@@ -2,60 +2,40 @@
 // client → the embedded sandbox, with the fake Slack answering views.open,
 // views.update and recording what is posted. Bad input gets field errors and
 // makes no request (the audit table, which records every write, stays as it was).
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSwitchboard, type Switchboard } from "../../src/app.ts";
+import type { Switchboard } from "../../src/app.ts";
 import { ACTION } from "../../src/commands/types.ts";
-import { loadConfig } from "../../src/config.ts";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.ts";
-import { type SlackApp, startSlackApp } from "../../src/slack/app.ts";
 import { listAudit } from "../../src/store/audit.ts";
 import { checkView } from "../fakes/block-kit.ts";
-import { FakeSlack } from "../fakes/slack.ts";
-import { SlackRequests } from "../fakes/slack-requests.ts";
-import { openTestDb, type TestDb } from "../helpers/db.ts";
+import type { FakeSlack } from "../fakes/slack.ts";
+import type { TestDb } from "../helpers/db.ts";
+import { type SlackStack, startStack } from "../helpers/stack.ts";
 import { blockIds, Forms, randomName } from "./forms-harness.ts";
-import { captureLogger, SIGNING_SECRET } from "./harness.ts";
 
 let fake: FakeSlack;
 let db: TestDb;
 let switchboard: Switchboard;
-let slack: SlackApp;
 let forms: Forms;
 let bobForms: Forms;
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON is read loosely.
 type Json = any;
 
+let stack: SlackStack;
+
 beforeAll(async () => {
-  fake = await FakeSlack.start();
-  fake.addChannel({ id: "C0GENERAL", name: "general" });
-  fake.addUser({ id: "U0ALICE", name: "alice" });
-  fake.addUser({ id: "U0BOB", name: "bob" });
-  const config = loadConfig({
-    SLACK_BOT_TOKEN: fake.botToken,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: fake.apiUrl,
-    SWITCHBOARD_WRITERS: "U0ALICE",
-    MESSAGING_CHANNEL_ID: "1",
-    SANDBOX_PORT: "0",
-    LOG_LEVEL: "silent",
+  stack = await startStack({
+    writers: ["U0ALICE"],
+    env: { MESSAGING_CHANNEL_ID: "1" },
+    slack: {},
   });
-  const { logger } = captureLogger();
-  db = await openTestDb();
-  switchboard = await createSwitchboard(config, { logger, db });
-  slack = await startSlackApp(switchboard, config, logger, { listen: { port: 0, host: "127.0.0.1" } });
-  const req = new SlackRequests(`http://127.0.0.1:${slack.port}/slack/events`, SIGNING_SECRET, fake);
-  forms = new Forms(req, fake);
-  bobForms = new Forms(req, fake, { id: "U0BOB", name: "bob" });
+  ({ fake, db, switchboard } = stack);
+  forms = new Forms(stack.req, fake);
+  bobForms = new Forms(stack.req, fake, { id: "U0BOB", name: "bob" });
 }, 60_000);
 
 afterAll(async () => {
-  await slack?.stop();
-  await switchboard?.close();
-  await db?.close();
-  await fake?.close();
+  await stack?.close();
 });
 
 const writes = async () => (await listAudit(db, { limit: 1000 })).length;
@@ -334,65 +314,30 @@ describe("a refusal after the API was too slow for Slack's 3 seconds", () => {
   // Its own app, whose API is the sandbox behind a loopback proxy that holds
   // each POST /messages until the test lets it go: the form is surely past
   // Slack's deadline (it got the "Working…" view) before the API answers.
-  let sandbox: Sandbox;
-  let proxy: Server;
-  let app: Switchboard;
-  let slow: SlackApp;
-  let slowDb: TestDb;
+  let slow: SlackStack;
   let slowForms: Forms;
   const held: Array<() => void> = [];
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ readLimit: 100_000, writeLimit: 100_000 });
-    proxy = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      if (req.method === "POST" && req.url?.startsWith("/v1/messages")) {
-        await new Promise<void>((resolve) => held.push(resolve));
-      }
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) {
-        if (typeof v === "string" && !["host", "connection", "content-length"].includes(k)) headers[k] = v;
-      }
-      const body = Buffer.concat(chunks);
-      const up = await fetch(`${new URL(sandbox.url).origin}${req.url}`, {
-        method: req.method,
-        headers,
-        body: body.length ? body : undefined,
-      });
-      res.writeHead(up.status, { "content-type": up.headers.get("content-type") ?? "application/json" });
-      res.end(Buffer.from(await up.arrayBuffer()));
+    slow = await startStack({
+      sandbox: { readLimit: 100_000, writeLimit: 100_000 },
+      sandboxDb: "own",
+      proxy: {
+        hold: (method, url) =>
+          method === "POST" && url.startsWith("/v1/messages")
+            ? new Promise<void>((resolve) => held.push(resolve))
+            : undefined,
+      },
+      writers: ["U0ALICE"],
+      env: { MESSAGING_CHANNEL_ID: "1" },
+      slack: { fake },
     });
-    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-    const config = loadConfig({
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: fake.apiUrl,
-      SWITCHBOARD_WRITERS: "U0ALICE",
-      MESSAGING_CHANNEL_ID: "1",
-      MESSAGING_API_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`,
-      MESSAGING_API_KEY: sandbox.apiKey,
-      LOG_LEVEL: "silent",
-    });
-    slowDb = await openTestDb();
-    app = await createSwitchboard(config, { logger: captureLogger().logger, db: slowDb });
-    slow = await startSlackApp(app, config, captureLogger().logger, {
-      listen: { port: 0, host: "127.0.0.1" },
-    });
-    slowForms = new Forms(
-      new SlackRequests(`http://127.0.0.1:${slow.port}/slack/events`, SIGNING_SECRET, fake),
-      fake,
-    );
+    slowForms = new Forms(slow.req, fake);
   }, 60_000);
 
   afterAll(async () => {
     for (const release of held.splice(0)) release();
-    await slow?.stop();
-    await app?.close();
-    await slowDb?.close();
-    proxy?.closeAllConnections();
-    await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
-    await sandbox?.close();
+    await slow?.close();
   });
 
   it("gives the form back with what was typed and the error under its field", async () => {

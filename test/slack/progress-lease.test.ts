@@ -9,8 +9,9 @@ import { MessagingClient } from "../../src/api/client.ts";
 import { RateLimiter } from "../../src/api/rate-limit.ts";
 import { COST_PER_POLL, ProgressTracker, type StepResult } from "../../src/slack/progress/tracker.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
+import { type CountingProxy, startProxy } from "../helpers/proxy.ts";
 import { manualClock, withSandbox } from "../helpers/sandbox.ts";
-import { type CountingProxy, requestsFor, startProxy } from "../reports/helpers.ts";
+import { requestsFor } from "../reports/helpers.ts";
 
 const sandbox = withSandbox({ campaignTickMs: 0, campaignBatch: 1, readLimit: 100_000, writeLimit: 10_000 });
 const clock = manualClock(new Date("2026-03-02T09:00:00Z"));

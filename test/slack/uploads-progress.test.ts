@@ -4,15 +4,11 @@
 // throttle's clock is the test's (one second per reading), so nothing sleeps
 // and nothing depends on how fast the machine is.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSwitchboard, type Switchboard } from "../../src/app.ts";
-import { loadConfig } from "../../src/config.ts";
-import { type SlackApp, startSlackApp } from "../../src/slack/app.ts";
 import { IMPORT_ACTIONS } from "../../src/slack/uploads/message.ts";
 import { checkMessageBlocks } from "../fakes/block-kit.ts";
-import { type FakeMessage, FakeSlack } from "../fakes/slack.ts";
-import { SlackRequests } from "../fakes/slack-requests.ts";
-import { openTestDb, type TestDb } from "../helpers/db.ts";
-import { captureLogger, SIGNING_SECRET } from "./harness.ts";
+import type { FakeMessage, FakeSlack } from "../fakes/slack.ts";
+import type { SlackRequests } from "../fakes/slack-requests.ts";
+import { type SlackStack, startStack } from "../helpers/stack.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON is read loosely.
 type Json = any;
@@ -24,44 +20,24 @@ const STEP_MS = 1000;
 const EVERY_MS = 3000;
 
 let fake: FakeSlack;
-let db: TestDb;
-let switchboard: Switchboard;
-let slack: SlackApp;
 let req: SlackRequests;
 let clockReads = 0;
 const clock = () => ++clockReads * STEP_MS;
 
+let stack: SlackStack;
+
 beforeAll(async () => {
-  fake = await FakeSlack.start();
-  fake.addChannel({ id: "C0GENERAL", name: "general" });
-  fake.addUser({ id: ALICE.id, name: ALICE.name });
-  const config = loadConfig({
-    SLACK_BOT_TOKEN: fake.botToken,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: fake.apiUrl,
-    SWITCHBOARD_WRITERS: ALICE.id,
-    IMPORT_MAX_BYTES: String(16 * 1024 * 1024),
+  stack = await startStack({
+    writers: [ALICE.id],
     // The 50,000-row import takes over 15 s on a loaded 2-core machine: this test is about the redraws, not the timeout.
-    API_TIMEOUT_MS: "120000",
-    DEFAULT_COUNTRY: "US",
-    SANDBOX_PORT: "0",
-    LOG_LEVEL: "silent",
+    env: { IMPORT_MAX_BYTES: String(16 * 1024 * 1024), DEFAULT_COUNTRY: "US", API_TIMEOUT_MS: "120000" },
+    slack: { users: [ALICE], progress: { now: clock } },
   });
-  const { logger } = captureLogger();
-  db = await openTestDb();
-  switchboard = await createSwitchboard(config, { logger, db });
-  slack = await startSlackApp(switchboard, config, logger, {
-    listen: { port: 0, host: "127.0.0.1" },
-    progress: { now: clock },
-  });
-  req = new SlackRequests(`http://127.0.0.1:${slack.port}/slack/events`, SIGNING_SECRET, fake);
+  ({ fake, req } = stack);
 }, 60_000);
 
 afterAll(async () => {
-  await slack?.stop();
-  await switchboard?.close();
-  await db?.close();
-  await fake?.close();
+  await stack?.close();
 });
 
 /** ROWS distinct valid US numbers (415-200-0000 on), as a plain export would have them. */

@@ -4,19 +4,17 @@
 // POST /contacts/import → the outcome and an errors CSV uploaded back.
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSwitchboard, type Switchboard } from "../../src/app.ts";
-import { loadConfig } from "../../src/config.ts";
+import type { Switchboard } from "../../src/app.ts";
 import { XLSX_MAX_BYTES } from "../../src/imports/source.ts";
-import { type SlackApp, startSlackApp } from "../../src/slack/app.ts";
 import { checkFile, UploadRefused } from "../../src/slack/uploads/download.ts";
 import { IMPORT_ACTIONS } from "../../src/slack/uploads/message.ts";
 import { listAudit } from "../../src/store/audit.ts";
 import { checkMessageBlocks } from "../fakes/block-kit.ts";
-import { type FakeMessage, FakeSlack } from "../fakes/slack.ts";
-import { SlackRequests } from "../fakes/slack-requests.ts";
-import { openTestDb, type TestDb } from "../helpers/db.ts";
+import type { FakeMessage, FakeSlack } from "../fakes/slack.ts";
+import type { SlackRequests } from "../fakes/slack-requests.ts";
+import type { TestDb } from "../helpers/db.ts";
+import { type SlackStack, startStack } from "../helpers/stack.ts";
 import { Forms } from "./forms-harness.ts";
-import { captureLogger, SIGNING_SECRET } from "./harness.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON is read loosely.
 type Json = any;
@@ -24,7 +22,6 @@ type Json = any;
 let fake: FakeSlack;
 let db: TestDb;
 let switchboard: Switchboard;
-let slack: SlackApp;
 let req: SlackRequests;
 let forms: Forms;
 let logs: Array<Record<string, unknown>>;
@@ -32,36 +29,20 @@ const ALICE = { id: "U0ALICE", name: "alice" };
 const BOB = { id: "U0BOB", name: "bob" };
 const MAX = 64 * 1024;
 
+let stack: SlackStack;
+
 beforeAll(async () => {
-  fake = await FakeSlack.start();
-  fake.addChannel({ id: "C0GENERAL", name: "general" });
-  fake.addUser({ id: ALICE.id, name: ALICE.name });
-  fake.addUser({ id: BOB.id, name: BOB.name });
-  const config = loadConfig({
-    SLACK_BOT_TOKEN: fake.botToken,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: fake.apiUrl,
-    SWITCHBOARD_WRITERS: ALICE.id,
-    IMPORT_MAX_BYTES: String(MAX),
-    DEFAULT_COUNTRY: "US",
-    SANDBOX_PORT: "0",
-    LOG_LEVEL: "silent",
+  stack = await startStack({
+    writers: [ALICE.id],
+    env: { IMPORT_MAX_BYTES: String(MAX), DEFAULT_COUNTRY: "US" },
+    slack: { users: [ALICE, BOB] },
   });
-  const captured = captureLogger();
-  const { logger } = captured;
-  logs = captured.logs;
-  db = await openTestDb();
-  switchboard = await createSwitchboard(config, { logger, db });
-  slack = await startSlackApp(switchboard, config, logger, { listen: { port: 0, host: "127.0.0.1" } });
-  req = new SlackRequests(`http://127.0.0.1:${slack.port}/slack/events`, SIGNING_SECRET, fake);
+  ({ fake, db, switchboard, req, logs } = stack);
   forms = new Forms(req, fake, ALICE);
 }, 60_000);
 
 afterAll(async () => {
-  await slack?.stop();
-  await switchboard?.close();
-  await db?.close();
-  await fake?.close();
+  await stack?.close();
 });
 
 let seq = 0;

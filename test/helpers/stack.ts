@@ -1,0 +1,177 @@
+// The one set-up of the tests that run Switchboard whole, on real parts: a
+// fresh database (PGlite in memory, or PostgreSQL with DATABASE_URL), the
+// sandbox started on it, when asked a counting proxy in front of the sandbox,
+// and the composition root (src/app.ts: migrations, client, command core);
+// with `slack`, also the fake Slack and the Bolt app on 127.0.0.1 with signed
+// requests.
+//   const s = await startStack({ writers: ["U0ALICE"], slack: {} });   ...   await s.close();
+// or for a whole file: const stack = useStack({ ... });   ...   stack().core
+import type { MessagingClient } from "../../src/api/client.ts";
+import { createSwitchboard, type Switchboard, type SwitchboardDeps } from "../../src/app.ts";
+import type { SwitchboardCore } from "../../src/commands/core.ts";
+import { type Config, loadConfig } from "../../src/config.ts";
+import type { Logger } from "../../src/log.ts";
+import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.ts";
+import type { CreateSlackAppOptions, SlackApp } from "../../src/slack/app.ts";
+import type { SlackHooks } from "../../src/slack/deps.ts";
+import type { FakeChannel, FakeSlack, FakeUser } from "../fakes/slack.ts";
+import type { SlackRequests } from "../fakes/slack-requests.ts";
+import { openTestDb, type StoreBackend, type TestDb } from "./db.ts";
+import { captureLogger } from "./log.ts";
+import { perFile } from "./per-file.ts";
+import { type CountingProxy, type ProxyOptions, startProxy } from "./proxy.ts";
+
+export interface StackOptions {
+  /** The database; default as openTestDb: PostgreSQL when DATABASE_URL is set, else PGlite. */
+  backend?: StoreBackend;
+  /** The sandbox's options (a hand-moved clock, rate limits, no ticks…); unset ones as the app's defaults. */
+  sandbox?: Omit<SandboxOptions, "db">;
+  /** "own": the sandbox keeps a database of its own (PGlite in memory) instead of sharing the stack's. */
+  sandboxDb?: "shared" | "own";
+  /** A counting proxy between the client and the sandbox; `hold` delays chosen requests. */
+  proxy?: boolean | ProxyOptions;
+  /** SWITCHBOARD_WRITERS and SWITCHBOARD_BROADCASTERS. */
+  writers?: string[];
+  broadcasters?: string[];
+  /** Settings over the stack's, as the environment gives them (API limits, channel, country…). */
+  env?: Record<string, string>;
+  /** Called with every audited write. */
+  onAudit?: SwitchboardDeps["onAudit"];
+  /** The fake Slack and the Bolt app as well. */
+  slack?: SlackStackOptions;
+}
+
+export interface SlackStackOptions {
+  /** A fake Slack already running (another stack's), shared: not set up nor closed here. */
+  fake?: FakeSlack;
+  /** Default: #general (C0GENERAL). */
+  channels?: FakeChannel[];
+  /** Default: alice (U0ALICE) and bob (U0BOB). */
+  users?: FakeUser[];
+  /** The Bolt app's hooks, made once the rest is up (the reports runtime brings its own). */
+  hooks?: (stack: Stack) => SlackHooks | Promise<SlackHooks>;
+  /** Import progress throttle and its clock. */
+  progress?: CreateSlackAppOptions["progress"];
+}
+
+export interface Stack {
+  db: TestDb;
+  sandbox: Sandbox;
+  /** Set when asked for: every request of the client goes through it. */
+  proxy?: CountingProxy;
+  switchboard: Switchboard;
+  client: MessagingClient;
+  core: SwitchboardCore;
+  apiKey: string;
+  config: Config;
+  logger: Logger;
+  logs: ReturnType<typeof captureLogger>["logs"];
+  waitForLog: ReturnType<typeof captureLogger>["waitForLog"];
+  close(): Promise<void>;
+}
+
+export interface SlackStack extends Stack {
+  fake: FakeSlack;
+  slack: SlackApp;
+  /** Signed requests to the Bolt app. */
+  req: SlackRequests;
+}
+
+export async function startStack(opts: StackOptions & { slack: SlackStackOptions }): Promise<SlackStack>;
+export async function startStack(opts?: StackOptions): Promise<Stack>;
+export async function startStack(opts: StackOptions = {}): Promise<Stack | SlackStack> {
+  // Closed last first; every part is closed even when one fails, the first failure is thrown.
+  const closers: Array<() => Promise<void>> = [];
+  const closeAll = async () => {
+    let failure: unknown;
+    for (const close of closers.splice(0).reverse()) await close().catch((err) => (failure ??= err));
+    if (failure) throw failure;
+  };
+  try {
+    const db = await openTestDb(opts.backend);
+    closers.push(() => db.close());
+    const { logger, logs, waitForLog } = captureLogger();
+    const sandbox = await startSandbox({
+      logger: logger.child({ part: "sandbox" }),
+      ...opts.sandbox,
+      db: opts.sandboxDb === "own" ? undefined : db,
+    });
+    closers.push(() => sandbox.close());
+    let proxy: CountingProxy | undefined;
+    if (opts.proxy) {
+      proxy = await startProxy(sandbox.url, opts.proxy === true ? {} : opts.proxy);
+      closers.push(proxy.close);
+    }
+    let fake: FakeSlack | undefined;
+    let slackEnv: Record<string, string> = {};
+    if (opts.slack) {
+      const { FakeSlack } = await import("../fakes/slack.ts");
+      const { SIGNING_SECRET } = await import("../slack/harness.ts");
+      fake = opts.slack.fake;
+      if (!fake) {
+        fake = await FakeSlack.start();
+        closers.push(fake.close.bind(fake));
+        for (const c of opts.slack.channels ?? [{ id: "C0GENERAL", name: "general" }]) fake.addChannel(c);
+        for (const u of opts.slack.users ?? [
+          { id: "U0ALICE", name: "alice" },
+          { id: "U0BOB", name: "bob" },
+        ])
+          fake.addUser(u);
+      }
+      slackEnv = {
+        SLACK_BOT_TOKEN: fake.botToken,
+        SLACK_SIGNING_SECRET: SIGNING_SECRET,
+        SLACK_API_URL: fake.apiUrl,
+      };
+    }
+    const config = loadConfig({
+      ...slackEnv,
+      MESSAGING_API_URL: proxy?.url ?? sandbox.url,
+      MESSAGING_API_KEY: sandbox.apiKey,
+      ...(opts.writers ? { SWITCHBOARD_WRITERS: opts.writers.join(",") } : {}),
+      ...(opts.broadcasters ? { SWITCHBOARD_BROADCASTERS: opts.broadcasters.join(",") } : {}),
+      LOG_LEVEL: "silent",
+      ...opts.env,
+    });
+    const switchboard = await createSwitchboard(config, { logger, db, onAudit: opts.onAudit });
+    closers.push(() => switchboard.close());
+    const stack: Stack = {
+      db,
+      sandbox,
+      proxy,
+      switchboard,
+      client: switchboard.client,
+      core: switchboard.core,
+      apiKey: switchboard.apiKey,
+      config,
+      logger,
+      logs,
+      waitForLog,
+      close: closeAll,
+    };
+    if (!opts.slack || !fake) return stack;
+
+    const { startSlackApp } = await import("../../src/slack/app.ts");
+    const { SlackRequests } = await import("../fakes/slack-requests.ts");
+    const { SIGNING_SECRET } = await import("../slack/harness.ts");
+    const hooks = await opts.slack.hooks?.(stack);
+    const slack = await startSlackApp(switchboard, config, logger, {
+      hooks,
+      listen: { port: 0, host: "127.0.0.1" },
+      progress: opts.slack.progress,
+    });
+    closers.push(() => slack.stop());
+    const req = new SlackRequests(`http://127.0.0.1:${slack.port}/slack/events`, SIGNING_SECRET, fake);
+    return { ...stack, fake, slack, req };
+  } catch (err) {
+    await closeAll().catch(() => {});
+    throw err;
+  }
+}
+
+/** Starts a stack before the file's tests and closes it after; returns a getter. */
+export function useStack(opts: StackOptions & { slack: SlackStackOptions }): () => SlackStack;
+export function useStack(opts?: StackOptions): () => Stack;
+export function useStack(opts: StackOptions = {}): () => Stack | SlackStack {
+  return perFile("stack", () => startStack(opts));
+}
