@@ -58,3 +58,17 @@ describe("group members: what changed, not what was asked", () => {
     expect(some.text).toMatch(/Removed 1 contact from group #\d+ \(the other 1 contact was not a member\)/);
   });
 });
+
+describe("what can be known is checked before asking", () => {
+  it("refuses to offer deleting an approved template, with the rule, and asks nothing", async () => {
+    const { client } = h();
+    const approved = (await client.listTemplates({ status: "approved" })).items[0];
+    expect(approved?.id).toBeTypeOf("number");
+    const r = await h().run(`template delete ${approved?.id}`);
+    expect(r.confirmation).toBeUndefined();
+    expect(r.text).toMatch(
+      /is approved, and the messaging API deletes only pending, rejected, disabled templates/,
+    );
+    expect((await client.getTemplate(approved?.id as number)).status).toBe("approved");
+  });
+});

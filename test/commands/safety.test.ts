@@ -298,13 +298,14 @@ describe("audit", () => {
   });
 
   it("records a refused write with its status, and no read", async () => {
-    const { db } = h();
-    const ask = await h().run("template delete 2");
-    await h().core.confirm(ask.confirmation!.id, SLACK_USER);
+    const { db, client } = h();
+    // A tag name that exists already: the API refuses it with 409.
+    const taken = (await client.listTags()).items[0]?.name as string;
+    await h().run(`tag add "${taken}" #112233`);
     const row = (await listAudit(db, { limit: 1 }))[0]!;
-    expect(row).toMatchObject({ operation: "deleteTemplate", ok: false, status: 409 });
+    expect(row).toMatchObject({ operation: "createTag", ok: false, status: 409 });
     const ops = (await listAudit(db, { limit: 1000 })).map((e) => e.operation);
-    expect(ops).not.toContain("getTemplate");
+    expect(ops.filter((o) => /^(get|list)/.test(o))).toEqual([]);
   });
 
   it("audits what a form's work writes, by HTTP method: each write once, no read, no input refused before sending", async () => {

@@ -9,12 +9,14 @@ import { esc } from "../../blocks/blocks.ts";
 import { choice, idArg, optionalId, requiredText } from "../args.ts";
 import { formReply } from "../forms.ts";
 import { channelChoices } from "../lookups.ts";
-import { defineCommand } from "../registry.ts";
+import { defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply } from "../render.ts";
 import { checkBody } from "./check.ts";
-import { announce, deletePreview, refId, resolveChannel } from "./common.ts";
+import { announce, deletePreview, quoted, refId, resolveChannel } from "./common.ts";
 
 const FIRST = ["id", "name", "language", "category", "status", "integrationId", "bodyText"];
+/** The statuses the API lets a template be deleted in (spec: template deletion rule). */
+const DELETABLE = ["pending", "rejected", "disabled"];
 const NAMES = {
   integrationId: "channel",
   language: "lang",
@@ -149,7 +151,17 @@ export const TEMPLATE_COMMANDS = [
     topic: "templates",
     noun: "template",
     operations: ["deleteTemplate", "getTemplate"],
-    preview: async (a, ctx) => deletePreview("template", a.id, await ctx.api.getTemplate(a.id), FIRST),
+    preview: async (a, ctx) => {
+      const t = await ctx.api.getTemplate(a.id);
+      // The API deletes only these (the spec's deletion rule): say so now rather than after a Confirm.
+      const status = String(pick(t, "status") ?? "").toLowerCase();
+      if (status && !DELETABLE.includes(status))
+        throw new UserError(
+          `Template #${a.id}${quoted(t)} is ${esc(status)}, and the messaging API deletes only ${DELETABLE.join(", ")} templates. Nothing was changed.`,
+          false,
+        );
+      return deletePreview("template", a.id, t, FIRST);
+    },
     run: async (a, ctx) => {
       await ctx.api.deleteTemplate(a.id);
       return announce(ctx, `Template #${a.id} deleted`);
