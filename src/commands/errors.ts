@@ -28,7 +28,7 @@ export function errorReply(message: string, detail?: string): Reply {
 
 /** A bad command line: every problem with its field, and the usage. */
 export function inputErrorReply(spec: AnySpec, problems: FieldProblem[]): Reply {
-  const lines = problems.map((p) => `• *${esc(p.field)}* ${esc(p.rule)}`);
+  const lines = problems.map((p) => problemLine(p));
   return errorReply(
     `\`/sb ${esc(spec.words.join(" "))}\`: ${lines.length > 1 ? "\n" : ""}${lines.join("\n")}`,
     usageLines(spec),
@@ -60,10 +60,28 @@ const API_FIELD_NAMES: Record<string, string> = {
   optedOut: "opted-out",
 };
 
+/**
+ * The API's rules in a person's words: member names (`groupIds`) become the
+ * option names they type, and a rule about the whole request has no field.
+ */
+const RULE_WORDS: Array<[RegExp, string]> = [
+  [/^give at least one member to change$/, "give at least one value to change"],
+  [/\s*\((groupIds|contactIds)\)/g, ""],
+];
+const friendlyRule = (rule: string) => RULE_WORDS.reduce((r, [re, words]) => r.replace(re, words), rule);
+
+/** `• *field* rule`, in the words of the command line; `names` renames a command's own members. */
+export function problemLine(p: FieldProblem, names: Record<string, string> = {}): string {
+  const rule = esc(friendlyRule(p.rule));
+  return p.field === "(body)" || p.field === ""
+    ? `• ${rule}`
+    : `• *${esc(friendlyField(p.field, names))}* ${rule}`;
+}
+
 /** Only the top member is renamed: nested keys (template parameters, custom fields) are the user's own. */
-const friendlyField = (field: string) => {
+const friendlyField = (field: string, names: Record<string, string> = {}) => {
   const [top, ...rest] = field.split(".");
-  return [API_FIELD_NAMES[top!] ?? top, ...rest].join(".");
+  return [names[top!] ?? API_FIELD_NAMES[top!] ?? top, ...rest].filter(Boolean).join(".");
 };
 
 export interface ErrorContext {
@@ -82,7 +100,7 @@ export function apiErrorReply(err: unknown, ctx: ErrorContext = {}): Reply {
   }
   const e = err;
   if (e instanceof ValidationError) {
-    const lines = e.problems.map((p) => `• *${esc(friendlyField(p.field))}* ${esc(p.rule)}`);
+    const lines = e.problems.map((p) => problemLine(p));
     return errorReply(`The messaging API refused the input:\n${lines.join("\n") || esc(e.message)}`, usage);
   }
   if (e instanceof AuthenticationError) {

@@ -150,7 +150,7 @@ function detailBlocks(c: CampaignSummary, i: number, opts: RenderOptions): Known
   const notes = [facts.join("  ·  ")];
   if (c.partial) {
     notes.push(
-      `:warning: Partial: the API gives no totals, so only the first ${num(c.total)} recipients were counted (${c.requests} requests).`,
+      `:warning: Partial: the API gives no totals, so only the first ${num(c.total)} recipients were counted.`,
     );
   } else if (c.method === "paging") {
     notes.push(`Counted by paging (the API gives no totals).`);
@@ -208,7 +208,6 @@ export function renderReport(report: Report, opts: RenderOptions): ReportMessage
     opts.cadence,
     opts.scheduleId !== undefined ? `schedule #${opts.scheduleId}` : undefined,
     `${report.campaigns.length} campaign${report.campaigns.length === 1 ? "" : "s"}`,
-    `${report.requests} API requests`,
   ].filter(Boolean);
   const top: KnownBlock[] = [
     { type: "header", block_id: "title", text: { type: "plain_text", text: title, emoji: true } },
@@ -272,7 +271,7 @@ export function renderReport(report: Report, opts: RenderOptions): ReportMessage
   for (const e of report.errors) notes.push(`:grey_question: ${esc(e.message)}`);
   if (report.omitted > 0) {
     notes.push(
-      `…and ${num(report.omitted)} more campaign${report.omitted === 1 ? "" : "s"} not in this report (it keeps to the most recent ones to save API requests).`,
+      `…and ${num(report.omitted)} more campaign${report.omitted === 1 ? "" : "s"} not in this report (it keeps to the most recent ones).`,
     );
   }
   // A context block holds at most 10 elements: the notes go in as lines of a few elements.

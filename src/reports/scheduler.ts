@@ -298,7 +298,11 @@ export class ReportScheduler {
       this.clock.now(),
       report.campaigns.map((c) => ({ campaignId: c.id, counts: c.counts })),
     );
-    this.log.info({ scheduleId, slot, parts: messages.length, late: run.late }, "report posted");
+    // Request counts are for operators (the log) and the benchmarks, not for the channel.
+    this.log.info(
+      { scheduleId, slot, parts: messages.length, late: run.late, requests: report.requests },
+      "report posted",
+    );
     return { kind: "posted", parts: messages.length, late: run.late };
   }
 

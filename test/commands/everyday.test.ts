@@ -72,3 +72,15 @@ describe("what can be known is checked before asking", () => {
     expect((await client.getTemplate(approved?.id as number)).status).toBe("approved");
   });
 });
+
+describe("people's words, not the API's", () => {
+  it("an update with nothing to change says so without '(body)' or 'member'", async () => {
+    const r = await h().run("tag edit 1");
+    expect(all(r)).not.toMatch(/\(body\)|member to change/);
+  });
+
+  it("an audience-less campaign names groups and contacts, not groupIds", async () => {
+    const r = await h().run("campaign add Nobody template=1 contacts=");
+    expect(all(r)).not.toMatch(/groupIds|contactIds/);
+  });
+});

@@ -2,7 +2,7 @@
 // answers in the words of the command line (option names, not API members).
 import type { z } from "zod";
 import { describeIssues } from "../../api/schemas.ts";
-import { esc } from "../../blocks/blocks.ts";
+import { problemLine } from "../errors.ts";
 import { UserError } from "../registry.ts";
 
 export function checkBody<S extends z.ZodType>(
@@ -12,11 +12,6 @@ export function checkBody<S extends z.ZodType>(
 ): void {
   const parsed = schema.safeParse(body);
   if (parsed.success) return;
-  const lines = describeIssues(parsed.error, body).map((p) => {
-    // Only the top member is renamed: nested keys (parameters, custom fields) are the user's own.
-    const [top, ...rest] = p.field.split(".");
-    const field = [names[top!] ?? top, ...rest].filter(Boolean).join(".");
-    return `• *${esc(field)}* ${esc(p.rule)}`;
-  });
+  const lines = describeIssues(parsed.error, body).map((p) => problemLine(p, names));
   throw new UserError(lines.length === 1 ? lines[0]!.slice(2) : `\n${lines.join("\n")}`);
 }

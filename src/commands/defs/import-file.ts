@@ -40,9 +40,14 @@ export async function importLocalFile(a: ImportFileArgs, ctx: CommandContext): P
     if (!(await stat(path)).isFile()) throw new UserError(`*path* is not a file (${esc(path)})`);
   } catch (err) {
     if (err instanceof UserError) throw err;
-    throw new UserError(
-      `*path* cannot be read: ${esc((err as NodeJS.ErrnoException).code ?? String(err))} (${esc(path)})`,
-    );
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOENT" || code === "ENOTDIR"
+        ? "there is no such file"
+        : code === "EACCES" || code === "EPERM"
+          ? "Switchboard may not read it (file permissions)"
+          : "it cannot be read";
+    throw new UserError(`*path* ${why}: ${esc(path)}`);
   }
   const name = basename(path);
   // DEFAULT_COUNTRY always reaches the core from the config; "US" is the config's own default.
