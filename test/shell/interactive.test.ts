@@ -39,7 +39,7 @@ describe("interactive shell", () => {
     expect(code).toBe(0);
     expect(s.text()).toMatch(/== Tags ==/);
     expect(s.text()).toMatch(/Delete tag #\d+ “Temp”\?/);
-    expect(s.text()).toMatch(/Tag #\d+ deleted \(by the shell operator\)/);
+    expect(s.text()).toMatch(/Tag #\d+ deleted/);
     await expect(h().client.getTag(add.id!)).rejects.toMatchObject({ kind: "not_found" });
     const history = readFileSync(historyFile, "utf8").split("\n").filter(Boolean);
     expect(history).toEqual(["tags", `/sb tag delete ${add.id}`]);

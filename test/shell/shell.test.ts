@@ -72,7 +72,7 @@ describe("npm start without Slack tokens: the shell", () => {
 
     const yes = await runMain("tag delete 2\ntags\n", ["--yes"]);
     expect(yes.code).toBe(0);
-    expect(yes.stdout).toMatch(/Tag #2 deleted \(by the shell operator\)/);
+    expect(yes.stdout).toMatch(/Tag #2 deleted/);
     expect(yes.stdout.split("== Tags ==")[1]).not.toMatch(/#2 Support/);
   }, 120_000);
 });

@@ -61,6 +61,9 @@ describe("the Slack app on the real core and sandbox", () => {
       fake.messages.find((m) => m.channel === "C0GENERAL" && m.text?.includes("vip")),
     );
     expect(post.text).toContain(`<@${ALICE.id}>`);
+    // Named once in the text and once in the blocks, not "(by @alice)" twice.
+    expect(post.text?.split(`<@${ALICE.id}>`).length).toBe(2);
+    expect(JSON.stringify(post.blocks).split(`<@${ALICE.id}>`).length).toBe(2);
     const audit = await fake.waitFor(() =>
       fake.messages.find((m) => m.channel === "C0AUDIT" && m.text?.includes("createTag")),
     );

@@ -19,13 +19,17 @@ export const pageLine =
     ].join(" ");
 
 /** A change others should know of: in the channel, naming who did it. */
-export function announce(ctx: CommandContext, text: string, record?: ApiRecord, first: string[] = []): Reply {
-  const blocks: KnownBlock[] = [section(`${text} (by ${ctx.who})`)];
+/**
+ * A write others should know of, for the channel. Who did it is the front
+ * end's to say (Slack adds one "by @who" line to the post), not repeated here.
+ */
+export function announce(_ctx: CommandContext, text: string, record?: ApiRecord, first: string[] = []): Reply {
+  const blocks: KnownBlock[] = [section(text)];
   // The message's own time says when, and its text names the record: neither is repeated.
   const name = show(pick(record, "name") ?? "");
   const omit = ["createdAt", "updatedAt", ...(name && text.includes(esc(name)) ? ["name"] : [])];
   if (record) blocks.push(...fieldsSection(recordPairs(record, first, omit)));
-  return { visibility: "in_channel", text: `${text} (by ${ctx.who})`, blocks };
+  return { visibility: "in_channel", text, blocks };
 }
 
 /** An ephemeral note (a lookup-like answer to a write nobody else needs to see). */
