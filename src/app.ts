@@ -7,6 +7,7 @@ import { createCommandCore, type SwitchboardCore } from "./commands/core.ts";
 import type { ResolveGroupMembers } from "./commands/permissions.ts";
 import type { Config } from "./config.ts";
 import { ConfigError } from "./errors.ts";
+import { removeStaleUploads } from "./imports/temp.ts";
 import type { Logger } from "./log.ts";
 import { ReportService } from "./reports/service.ts";
 import type { Sandbox } from "./sandbox/index.ts";
@@ -52,6 +53,10 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
   try {
     await migrate(db, SWITCHBOARD_MIGRATIONS);
     await migrate(db, REPORTS_MIGRATIONS);
+    // Upload files a crashed process left behind (Slack downloads, xlsx scratch).
+    const stale = await removeStaleUploads();
+    if (stale.length)
+      logger.info({ removed: stale.length }, "removed temporary upload files left by an earlier process");
 
     let sandbox: Sandbox | undefined;
     let baseUrl = config.MESSAGING_API_URL;

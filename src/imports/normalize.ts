@@ -11,8 +11,11 @@ import { assertCountry } from "./phone.ts";
 import type { Progress } from "./preview.ts";
 import { openRows } from "./rows.ts";
 import type { ImportSource } from "./source.ts";
+import type { XlsxOptions } from "./xlsx-rows.ts";
 
 export interface NormalizeOptions {
+  /** Limits of an xlsx and where its parse keeps scratch files (xlsx-rows.ts); defaults: XLSX_LIMITS. */
+  xlsx?: XlsxOptions;
   fields?: readonly FieldDefinition[];
   defaultCountry: string;
   /** Called every few thousand rows and at the end. */
@@ -95,7 +98,7 @@ export function normalizedCsv(
   done.catch(() => {});
 
   async function* generate(): AsyncGenerator<Buffer> {
-    const opened = await openRows(source);
+    const opened = await openRows(source, options.xlsx);
     const columns = outputColumns(mapping);
     const outOfRange = [...mapping.phone, mapping.first_name, mapping.last_name, mapping.email, mapping.name]
       .concat(Object.values(mapping.fields))

@@ -15,8 +15,11 @@ import {
 import { assertCountry } from "./phone.ts";
 import { type FileShape, openRows } from "./rows.ts";
 import type { ImportSource } from "./source.ts";
+import type { XlsxOptions } from "./xlsx-rows.ts";
 
 export interface ImportOptions {
+  /** Limits of an xlsx and where its parse keeps scratch files (xlsx-rows.ts); defaults: XLSX_LIMITS. */
+  xlsx?: XlsxOptions;
   /** The organization's contact field definitions (GET /contact-fields). */
   fields?: readonly FieldDefinition[];
   /** For numbers without a country code (DEFAULT_COUNTRY). */
@@ -72,7 +75,7 @@ export async function previewImport(source: ImportSource, options: PreviewOption
   const sampleSize = options.sampleSize ?? 5;
   const maxFailures = options.maxFailures ?? 20;
 
-  const opened = await openRows(source);
+  const opened = await openRows(source, options.xlsx);
   const { headers } = opened;
   let mapping: ColumnMapping;
   let ignored: IgnoredColumn[];

@@ -17,6 +17,7 @@ import {
   XLSX_MAX_BYTES,
   xlsxTooBig,
 } from "./source.ts";
+import { type XlsxOptions, xlsxRows } from "./xlsx-rows.ts";
 
 export interface SourceRow {
   /** The row number a spreadsheet shows: the header is row 1. */
@@ -47,7 +48,7 @@ export interface OpenedRows {
 
 const HEAD_BYTES = 64 * 1024;
 
-export async function openRows(source: ImportSource): Promise<OpenedRows> {
+export async function openRows(source: ImportSource, xlsx?: XlsxOptions): Promise<OpenedRows> {
   let bytes = 0;
   const counted = tap(openBytes(source), (chunk) => {
     bytes += chunk.length;
@@ -62,12 +63,16 @@ export async function openRows(source: ImportSource): Promise<OpenedRows> {
       // in memory: a spreadsheet is refused past XLSX_MAX_BYTES, before it is parsed.
       const size = await knownSize(source);
       if (size !== undefined && size > XLSX_MAX_BYTES) throw xlsxTooBig(size);
-      // exceljs is loaded only for spreadsheets: it weighs some 35 MB of memory a CSV does not need.
-      const { xlsxRows } = await import("./xlsx-rows.ts");
+      // Read in a worker thread with a heap limit (xlsx-rows.ts): exceljs is
+      // loaded there only, and a file that unzips to too much ends the worker, not us.
       shape = { format };
-      all = xlsxRows(stream, (name) => {
-        shape.sheet = name;
-      });
+      all = xlsxRows(
+        stream,
+        (name) => {
+          shape.sheet = name;
+        },
+        xlsx,
+      );
     } else {
       const { encoding, bom } = detectEncoding(head);
       const { delimiter, sepLine } = detectDelimiter(decodeHead(head, encoding));

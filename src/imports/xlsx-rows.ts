@@ -1,125 +1,92 @@
-// xlsx → rows, streamed with exceljs's WorkbookReader: the first worksheet, as
-// its rows are numbered in the sheet. Cells become the text a user meant: a
-// phone stored as a number is read as its digits, a date as an ISO date.
-import { Readable } from "node:stream";
-import ExcelJS from "exceljs";
+// xlsx → rows, read in a worker thread with a heap limit (xlsx-worker.ts):
+// a file that unzips to more than memory allows ends the worker, and the user
+// gets a refusal in words, where it used to end the whole process. The bytes
+// (at most XLSX_MAX_BYTES) are read here and handed over whole, since a zip's
+// table of contents is at its end; exceljs's scratch files go to a directory
+// of this parse (its TMPDIR), removed when the parse ends, however it ends.
+import { rm } from "node:fs/promises";
+import { Worker } from "node:worker_threads";
 import { ImportFileError } from "./errors.ts";
 import type { SourceRow } from "./rows.ts";
 import { XLSX_MAX_BYTES, xlsxTooBig } from "./source.ts";
+import { UPLOAD_TEMP_ROOT, uploadTempDir } from "./temp.ts";
+import { outOfMemory, XLSX_LIMITS, type XlsxLimits } from "./xlsx-limits.ts";
+import type { FromWorker } from "./xlsx-worker.ts";
 
-interface StreamCell {
-  value: unknown;
-  numFmt?: string;
-}
-interface StreamRow {
-  number: number;
-  eachCell(callback: (cell: StreamCell, column: number) => void): void;
-}
-interface StreamSheet extends AsyncIterable<StreamRow> {
-  name?: string;
+export interface XlsxOptions extends Partial<XlsxLimits> {
+  /** Where the parse's scratch directory is made (UPLOAD_TEMP_ROOT). */
+  tempRoot?: string;
 }
 
 export async function* xlsxRows(
   bytes: AsyncIterable<Uint8Array>,
   onSheet: (name: string) => void,
+  options: XlsxOptions = {},
 ): AsyncGenerator<SourceRow> {
-  // A stream of unknown size is cut at XLSX_MAX_BYTES. exceljs's unzipper
-  // waits forever on a truncated zip, so the reading races the cut.
-  let tooBig = false;
-  let cut: () => void = () => {};
-  const overflow = new Promise<never>((_, reject) => {
-    cut = () => reject(xlsxTooBig());
+  const { tempRoot = UPLOAD_TEMP_ROOT, ...given } = options;
+  const limits: XlsxLimits = { ...XLSX_LIMITS, ...given };
+  const zip = await whole(bytes);
+  const scratch = await uploadTempDir("xlsx", tempRoot);
+  const messages: FromWorker[] = [];
+  let failure: ImportFileError | undefined;
+  let wake: () => void = () => {};
+  const worker = new Worker(new URL("./xlsx-worker.ts", import.meta.url), {
+    workerData: { zip, limits },
+    transferList: [zip.buffer as ArrayBuffer],
+    resourceLimits: { maxOldGenerationSizeMb: limits.heapMb },
+    env: { ...process.env, TMPDIR: scratch, TMP: scratch, TEMP: scratch },
   });
-  overflow.catch(() => {});
-  async function* capped(): AsyncGenerator<Uint8Array> {
-    let seen = 0;
-    for await (const chunk of bytes) {
-      seen += chunk.length;
-      if (seen > XLSX_MAX_BYTES) {
-        tooBig = true;
-        cut();
-        return;
-      }
-      yield chunk;
-    }
-  }
-  const next = <T>(it: AsyncIterator<T>) => Promise.race([it.next(), overflow]);
-  const input = Readable.from(capped());
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
-    worksheets: "emit",
-    sharedStrings: "cache",
-    // Styles tell a date from a number, and give the zero padding of phone cells.
-    styles: "cache",
-    hyperlinks: "ignore",
-    entries: "ignore",
-  }) as unknown as AsyncIterable<StreamSheet>;
-  try {
-    const sheets = reader[Symbol.asyncIterator]();
-    const first = await next(sheets);
-    if (first.done) return;
-    const sheet = first.value;
-    onSheet(sheet.name ?? "Sheet1");
-    // The first worksheet only.
-    const rows = sheet[Symbol.asyncIterator]();
-    for (let row = await next(rows); !row.done; row = await next(rows)) {
-      const cells: string[] = [];
-      row.value.eachCell((cell, column) => {
-        cells[column - 1] = cellText(cell);
-      });
-      for (let i = 0; i < cells.length; i++) cells[i] ??= "";
-      yield { row: row.value.number, cells };
-    }
-    if (tooBig) throw xlsxTooBig();
-  } catch (error) {
-    if (error instanceof ImportFileError) throw error;
-    if (tooBig) throw xlsxTooBig();
-    throw new ImportFileError(
-      `the spreadsheet cannot be read (${error instanceof Error ? error.message : String(error)}): save it again as .xlsx or .csv`,
+  worker.on("message", (message: FromWorker) => {
+    messages.push(message);
+    wake();
+  });
+  worker.on("error", (error: Error & { code?: string }) => {
+    failure ??=
+      error.code === "ERR_WORKER_OUT_OF_MEMORY"
+        ? outOfMemory()
+        : new ImportFileError(
+            `the spreadsheet cannot be read (${error.message}): save it again as .xlsx or .csv`,
+          );
+    wake();
+  });
+  worker.on("exit", () => {
+    failure ??= new ImportFileError(
+      "the spreadsheet cannot be read (its reader stopped): save it again as .xlsx or .csv",
     );
-  } finally {
-    input.destroy();
-  }
-}
-
-export function cellText(cell: StreamCell): string {
-  return valueText(cell.value, cell.numFmt);
-}
-
-function valueText(value: unknown, numFmt?: string): string {
-  if (value === null || value === undefined) return "";
-  if (typeof value === "string") return value;
-  if (typeof value === "boolean") return value ? "true" : "false";
-  if (typeof value === "number") return numberText(value, numFmt);
-  if (value instanceof Date) return dateText(value);
-  if (typeof value === "object") {
-    const v = value as Record<string, unknown>;
-    if (Array.isArray(v.richText)) return v.richText.map((r: { text?: string }) => r.text ?? "").join("");
-    if ("result" in v) return valueText(v.result, numFmt);
-    if ("formula" in v || "sharedFormula" in v) return "";
-    if ("text" in v) return valueText(v.text, numFmt);
-    if ("error" in v) return String(v.error);
-  }
-  return String(value);
-}
-
-function numberText(value: number, numFmt?: string): string {
-  if (!Number.isFinite(value)) return String(value);
-  // An integer is written with all its digits: String() would switch to
-  // exponent notation only past 1e21, far beyond any phone number.
-  if (Number.isInteger(value) && Math.abs(value) < 1e21) {
-    const digits = value.toFixed(0);
-    // A format of zeros ("00000000000") shows the leading zeros a number cannot hold.
-    if (numFmt && /^0+$/.test(numFmt) && digits.length < numFmt.length) {
-      return digits.padStart(numFmt.length, "0");
+    wake();
+  });
+  try {
+    for (;;) {
+      const message = messages.shift();
+      if (!message) {
+        if (failure) throw failure;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        continue;
+      }
+      if (message.kind === "end") return;
+      if (message.kind === "refused") throw new ImportFileError(message.message);
+      if (message.kind === "sheet") onSheet(message.name);
+      else {
+        yield* message.rows;
+        worker.postMessage("more");
+      }
     }
-    return digits;
+  } finally {
+    await worker.terminate();
+    await rm(scratch, { recursive: true, force: true });
   }
-  return String(value);
 }
 
-function dateText(date: Date): string {
-  // exceljs gives the sheet's date as UTC; a date without a time is a calendar date.
-  if (Number.isNaN(date.getTime())) return "";
-  const iso = date.toISOString();
-  return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso.replace(".000Z", "Z");
+/** The bytes in one buffer, refused past XLSX_MAX_BYTES (a stream of unknown size is cut there). */
+async function whole(bytes: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of bytes) {
+    size += chunk.length;
+    if (size > XLSX_MAX_BYTES) throw xlsxTooBig();
+    chunks.push(chunk);
+  }
+  return new Uint8Array(Buffer.concat(chunks, size));
 }

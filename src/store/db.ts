@@ -21,6 +21,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
 import { SwitchboardError } from "../errors.ts";
+import { isAlive } from "./pid.ts";
 
 export interface QueryResult<T> {
   rows: T[];
@@ -166,15 +167,6 @@ function lockDataDir(dataDir: string): () => void {
     }
   }
   throw new DatabaseUnavailableError(`cannot lock the embedded database in ${dataDir}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 async function openPglite(dataDir: string | undefined, template: Blob | undefined): Promise<Db> {

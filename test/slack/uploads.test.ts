@@ -2,10 +2,14 @@
 // download from the fake Slack with the bot token → the preview in the
 // thread → Import → the normalized CSV streamed to the sandbox's
 // POST /contacts/import → the outcome and an errors CSV uploaded back.
+import { spawnSync } from "node:child_process";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Switchboard } from "../../src/app.ts";
 import { XLSX_MAX_BYTES } from "../../src/imports/source.ts";
+import { UPLOAD_TEMP_ROOT } from "../../src/imports/temp.ts";
 import { checkFile, UploadRefused } from "../../src/slack/uploads/download.ts";
 import { IMPORT_ACTIONS } from "../../src/slack/uploads/message.ts";
 import { listAudit } from "../../src/store/audit.ts";
@@ -14,6 +18,7 @@ import type { FakeMessage, FakeSlack } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";
 import type { TestDb } from "../helpers/db.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
+import { workbook } from "../helpers/xlsx-zip.ts";
 import { Forms } from "./forms-harness.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON is read loosely.
@@ -31,7 +36,13 @@ const MAX = 64 * 1024;
 
 let stack: SlackStack;
 
+// What a crashed process left in the uploads' temporary folder (a pid that has ended).
+const deadPid = spawnSync(process.execPath, ["-e", ""]).pid;
+const leftover = join(UPLOAD_TEMP_ROOT, `${deadPid}-F0CRASH-0123456789ab`);
+
 beforeAll(async () => {
+  await mkdir(UPLOAD_TEMP_ROOT, { recursive: true });
+  await writeFile(leftover, "a download left by a crash");
   stack = await startStack({
     writers: [ALICE.id],
     env: { IMPORT_MAX_BYTES: String(MAX), DEFAULT_COUNTRY: "US" },
@@ -355,6 +366,34 @@ describe("/sb import", () => {
         .find((c) => c.args.ts === preview.ts && /1 will be imported/.test(String(c.args.text))),
     );
     expect(JSON.stringify(redrawn.args.blocks)).toMatch(/phone ← “Notes”/);
+  });
+});
+
+describe("an xlsx that unzips to gigabytes", () => {
+  it("gets a refusal in words in its thread, the bot reads the next upload, and no temporary file stays", async () => {
+    // 4,000 shared strings of 1 MB declared, in a file of a few KB.
+    await share(
+      "bomb.xlsx",
+      workbook({ strings: 4, stringBytes: 1024 * 1024, declared: 4000 * 1024 * 1024 }),
+    );
+    const refusal = await fake.waitFor(
+      () => fake.messages.find((m) => m.text?.includes("sharedStrings.xml")),
+      20_000,
+      "the refusal of bomb.xlsx",
+    );
+    expect(refusal.text).toMatch(
+      /too big to read: its text cells \(xl\/sharedStrings\.xml\) unzip to 4000 MB, over the limit of 64 MB: save the sheet as CSV.*Nothing was imported/,
+    );
+    await share("after-bomb.csv", Buffer.from(`phone\n${phone()}\n`));
+    await previewOf("after-bomb.csv");
+    // The preview is posted just before its download is removed: wait for it to go.
+    const ours = async () => (await readdir(UPLOAD_TEMP_ROOT)).filter((n) => n.startsWith(`${process.pid}-`));
+    await until(async () => (await ours()).length === 0, "the temporary files to be removed");
+    expect(await ours()).toEqual([]);
+  });
+
+  it("the start removed what a crashed process left in the temporary folder", async () => {
+    expect((await readdir(UPLOAD_TEMP_ROOT)).includes(leftover.split("/").pop() ?? "")).toBe(false);
   });
 });
 

@@ -7,11 +7,9 @@
 // downloads it again through our function and runs it; its progress redraws
 // the preview message (throttled), and its outcome is posted in the thread
 // with the errors CSV.
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { mkdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import type { webApi } from "@slack/bolt";
 import { esc } from "../../blocks/blocks.ts";
@@ -25,6 +23,7 @@ import {
   MappingError,
   PendingImports,
   type PreviewSummary,
+  uploadTempPath,
 } from "../../imports/index.ts";
 import type { PendingImport } from "../../store/imports.ts";
 import { slackError } from "../deliver.ts";
@@ -103,9 +102,8 @@ async function say(
 
 /** Downloads into a temporary file, hashing the bytes on the way. */
 async function spool(file: SlackFile, deps: SlackDeps): Promise<{ path: string; hash: string }> {
-  const dir = join(tmpdir(), "switchboard-uploads");
-  await mkdir(dir, { recursive: true });
-  const path = join(dir, `${file.id}-${randomBytes(6).toString("hex")}`);
+  // Named after this process: a start removes what a crash left (removeStaleUploads).
+  const path = await uploadTempPath(file.id);
   const hash = createHash("sha256");
   async function* hashed() {
     for await (const chunk of downloadFile(file, deps.config)) {
