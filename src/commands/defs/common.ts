@@ -23,7 +23,12 @@ export const pageLine =
  * A write others should know of, for the channel. Who did it is the front
  * end's to say (Slack adds one "by @who" line to the post), not repeated here.
  */
-export function announce(_ctx: CommandContext, text: string, record?: ApiRecord, first: string[] = []): Reply {
+export function announce(
+  _ctx: CommandContext,
+  text: string,
+  record?: ApiRecord,
+  first: string[] = [],
+): Reply {
   const blocks: KnownBlock[] = [section(text)];
   // The message's own time says when, and its text names the record: neither is repeated.
   const name = show(pick(record, "name") ?? "");
