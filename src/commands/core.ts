@@ -45,7 +45,7 @@ import {
   UserError,
 } from "./registry.ts";
 import { show } from "./render.ts";
-import { stripCommandName, type Token, TokenizeError, tokenize } from "./tokenize.ts";
+import { plainLine, stripCommandName, type Token, TokenizeError, tokenize } from "./tokenize.ts";
 import { ACTION, type Actor, type CommandCore, type Reply } from "./types.ts";
 
 export interface CoreOptions {
@@ -393,11 +393,8 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     try {
       const c = await dismissConfirmation(opts.db, confirmationId, actor.userId);
       if (!c) return scrub(explain(await getConfirmation(opts.db, confirmationId), actor));
-      return scrub({
-        visibility: "ephemeral",
-        text: `Cancelled: \`/sb ${c.command.line}\` was not run.`,
-        blocks: [section(`Cancelled: \`/sb ${esc(c.command.line)}\` was not run.`)],
-      });
+      const text = `Cancelled: \`/sb ${esc(plainLine(c.command.line))}\` was not run.`;
+      return scrub({ visibility: "ephemeral", text, blocks: [section(text)] });
     } catch (err) {
       log?.error({ err }, "dismiss failed");
       return scrub(apiErrorReply(err));
