@@ -15,6 +15,7 @@ import {
   escPlaceholders,
   finishBlocks,
   LIMITS,
+  num,
   section,
   truncate,
 } from "../blocks/blocks.ts";
@@ -74,6 +75,13 @@ export interface SwitchboardCore extends CommandCore {
   readonly registry: Registry;
   readonly permissions: Permissions;
 }
+
+/**
+ * The longest command line the core reads (Slack's own limit for a slash
+ * command's text): longer input is refused in words before any request,
+ * not sent on to fail as an HTTP 431 or a 400.
+ */
+export const MAX_LINE = 4000;
 
 const SECRET_OPTION = /(secret|token|password|key)=("[^"]*"|\S+)/gi;
 
@@ -232,6 +240,13 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     | { spec: AnySpec; raw: Record<string, unknown>; args: unknown; ctx: CommandContext; text: string }
   > => {
     const text = stripCommandName(line);
+    if (text.length > MAX_LINE)
+      return {
+        reply: errorReply(
+          `This command is ${num(text.length)} characters long; a command may be at most ${num(MAX_LINE)}. Nothing was run.`,
+          "Shorten it: long texts belong in a form (`/sb send` without options in Slack), many contacts in a file import.",
+        ),
+      };
     let tokens: Token[];
     try {
       tokens = tokenize(text);

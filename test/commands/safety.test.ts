@@ -107,6 +107,21 @@ describe("bad input: a clear answer naming the field, the usage, and no request"
     expect((await listAudit(db, { limit: 1000 })).length).toBe(auditBefore);
   });
 
+  it("a 100 KB command is refused before any request, in words, and 4,000 characters still run", async () => {
+    const { forwarder, db } = h();
+    const auditBefore = (await listAudit(db, { limit: 1000 })).length;
+    for (const line of [`contacts ${"a".repeat(100_000)}`, `tag add x #FF0000 ${"b".repeat(5000)}`]) {
+      const before = forwarder.requests.length;
+      const r = await h().run(line);
+      expect(r.text).toMatch(/command is [\d,]+ characters long.*at most 4,000/);
+      expect(r.text).not.toMatch(/HTTP|431/);
+      expect(forwarder.requests.slice(before)).toEqual([]);
+    }
+    expect((await listAudit(db, { limit: 1000 })).length).toBe(auditBefore);
+    const fits = await h().run(`contacts ${"a".repeat(3990)}`);
+    expect(fits.text).toMatch(/Contacts matching/);
+  });
+
   it("shows the right usage with a field error", async () => {
     const r = await h().run("tag add Hot red");
     expect(r.text).toContain("Usage: `/sb tag add &lt;name&gt; &lt;#RRGGBB&gt; [description…]`");

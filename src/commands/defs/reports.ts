@@ -246,7 +246,9 @@ const nowSpec: AnySpec = defineCommand({
     } catch (err) {
       // The Slack error code, also when the poster wrapped it (PostRefusedError's cause).
       const slack = (e: unknown) => (e as { data?: { error?: string } } | undefined)?.data?.error;
-      const code = slack(err) ?? slack((err as { cause?: unknown }).cause) ?? (err as Error).message;
+      const code = slack(err) ?? slack((err as { cause?: unknown }).cause);
+      // Anything else is a bug: the core logs it and answers in general words, not with its message.
+      if (!code) throw err;
       throw new UserError(
         `I could not post the report here (Slack said ${esc(code)}). Invite me with \`/invite @Switchboard\`, or run it in a channel I am in.`,
         false,
