@@ -228,6 +228,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     apiKeyMasked,
     who: who(actor),
     registry,
+    may: async (scope) => (await permissions.check(actor, scope)).ok,
     reports: opts.reports,
   });
 

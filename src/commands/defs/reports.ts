@@ -219,6 +219,7 @@ const nowSpec: AnySpec = defineCommand({
   scope: "read",
   usage: "report now <campaignId | running | all>",
   summary: "Post a campaign report here now",
+  help: "Posted in the channel for people who may make changes (SWITCHBOARD_WRITERS); anyone else gets it privately.",
   example: "report now running",
   topic: "reports",
   noun: "campaign",
@@ -237,6 +238,16 @@ const nowSpec: AnySpec = defineCommand({
         visibility: "in_channel",
         text: messages.map((m) => m.text).join("\n"),
         blocks: messages.flatMap((m) => m.blocks),
+      };
+    }
+    // Reading a report is open to all, posting one where everybody sees it is a write.
+    if (!(await ctx.may("write"))) {
+      const why =
+        "Only you can see this report: posting one in the channel is for the people who may make changes (SWITCHBOARD_WRITERS).";
+      return {
+        visibility: "ephemeral",
+        text: `${messages.map((m) => m.text).join("\n")}\n${why}`,
+        blocks: [...messages.flatMap((m) => m.blocks), context(why)],
       };
     }
     // No channel: a Home tab button; the report goes to the app's DM with the user.
