@@ -11,7 +11,12 @@ const optionalText = z
   .transform((v) => v || undefined)
   .optional();
 
-const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+/** Whole numbers in decimal digits only: z.coerce would read `0x10` as 16 and `1e3` as 1000. */
+const decimal = z.preprocess(
+  (v) => (typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+  z.number({ error: "must be a whole number written in decimal digits (0-9)" }).int(),
+);
+const int = (def: number, min = 0) => decimal.pipe(z.number().min(min)).default(def);
 
 const list = z
   .string()
@@ -29,7 +34,7 @@ export const configSchema = z.object({
   MESSAGING_API_KEY: optionalText,
   MESSAGING_CHANNEL_ID: z.preprocess(
     (v) => (v === "" ? undefined : v),
-    z.coerce.number().int().positive().optional(),
+    decimal.pipe(z.number().positive()).optional(),
   ),
   API_TIMEOUT_MS: int(15_000, 100),
   API_READ_LIMIT: int(300, 1),

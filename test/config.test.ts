@@ -41,6 +41,10 @@ describe("settings", () => {
     expect(() => loadConfig({ API_READ_LIMIT: "lots" })).toThrow(/API_READ_LIMIT/);
     expect(() => loadConfig({ MESSAGING_API_URL: "not a url" })).toThrow(/MESSAGING_API_URL/);
     expect(() => loadConfig({ DEFAULT_COUNTRY: "usa" })).toThrow(/DEFAULT_COUNTRY/);
+    // Whole numbers are decimal digits: not hexadecimal or exponent forms.
+    expect(() => loadConfig({ API_READ_LIMIT: "0x10" })).toThrow(/API_READ_LIMIT.*decimal digits/);
+    expect(() => loadConfig({ MESSAGING_CHANNEL_ID: "1e1" })).toThrow(/MESSAGING_CHANNEL_ID.*decimal digits/);
+    expect(loadConfig({ API_READ_LIMIT: "120" }).API_READ_LIMIT).toBe(120);
   });
 
   it("splits user and group lists on commas and spaces", () => {

@@ -57,10 +57,22 @@ const enumOf = <T extends readonly [string, ...string[]]>(values: T) =>
 
 // ---------------------------------------------------------------- scalars
 
-export const idSchema = z.coerce
-  .number({ error: "must be a number" })
-  .int({ error: "must be a whole number" })
-  .positive({ error: "must be a positive number" });
+const DECIMAL = /^\s*-?\d+\s*$/;
+
+/**
+ * A whole number from a number or from text of plain decimal digits. Unlike
+ * z.coerce.number(), text such as `0x10`, `1e1`, `0b1`, `1.0` or `Infinity`
+ * is refused, not read as 16, 10, 1 or a huge number.
+ */
+export const wholeNumber = () =>
+  z.preprocess(
+    (v) => (typeof v === "string" && DECIMAL.test(v) ? Number(v) : v),
+    z
+      .number({ error: "must be a number written in decimal digits (0-9), for example 12" })
+      .int({ error: "must be a whole number" }),
+  );
+
+export const idSchema = wholeNumber().pipe(z.number().positive({ error: "must be a positive number" }));
 
 /** Normalizes a phone number to E.164, or returns undefined when it cannot be one. */
 export function toE164(raw: string, defaultCountry?: string): string | undefined {
@@ -124,22 +136,15 @@ export const queryBooleanSchema = z.preprocess(
   z.boolean({ error: "must be true or false" }),
 );
 
-export const pageSchema = z.coerce
-  .number({ error: "must be a number" })
-  .int({ error: "must be a whole number" })
-  .min(1, { error: "must be at least 1" });
+export const pageSchema = wholeNumber().pipe(z.number().min(1, { error: "must be at least 1" }));
 
-const limitSchema = (defaultLimit: number) =>
-  z.coerce
-    .number({ error: "must be a number" })
-    .int({ error: "must be a whole number" })
-    .min(1, { error: "must be between 1 and 100" })
-    .max(100, { error: "must be between 1 and 100" })
-    .default(defaultLimit);
+export const limitSchema = wholeNumber().pipe(
+  z.number().min(1, { error: "must be between 1 and 100" }).max(100, { error: "must be between 1 and 100" }),
+);
 
 export const pagingShape = (defaultLimit = 20) => ({
   page: pageSchema.default(1),
-  limit: limitSchema(defaultLimit),
+  limit: limitSchema.default(defaultLimit),
 });
 
 /** Template names are normalized by the service to lower case with underscores. */

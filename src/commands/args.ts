@@ -2,7 +2,7 @@
 // `1,2,3`, `+1 (415) 555-0123`) turned into what the API takes. The rules
 // themselves come from src/api/schemas.ts so the two never disagree.
 import { z } from "zod";
-import { idSchema, pageSchema, toE164 } from "../api/schemas.ts";
+import { idSchema, limitSchema, pageSchema, toE164 } from "../api/schemas.ts";
 
 /** A record id, `12` or `#12`. */
 const stripHash = (v: unknown) => (typeof v === "string" ? v.trim().replace(/^#/, "") : v);
@@ -23,12 +23,7 @@ export const yesNo = z.preprocess(
 );
 
 export const pageArg = pageSchema.optional();
-export const limitArg = z.coerce
-  .number({ error: "must be a number" })
-  .int({ error: "must be a whole number" })
-  .min(1, { error: "must be between 1 and 100" })
-  .max(100, { error: "must be between 1 and 100" })
-  .optional();
+export const limitArg = limitSchema.optional();
 
 /** Ids as `1,2,3` or several words: the registry already split them into a list. */
 export const idList = z.preprocess(

@@ -15,6 +15,7 @@ import {
   escPlaceholders,
   finishBlocks,
   LIMITS,
+  num,
   section,
   truncate,
 } from "../blocks/blocks.ts";
@@ -45,7 +46,7 @@ import {
   UserError,
 } from "./registry.ts";
 import { show } from "./render.ts";
-import { stripCommandName, type Token, TokenizeError, tokenize } from "./tokenize.ts";
+import { plainLine, stripCommandName, type Token, TokenizeError, tokenize } from "./tokenize.ts";
 import { ACTION, type Actor, type CommandCore, type Reply } from "./types.ts";
 
 export interface CoreOptions {
@@ -74,6 +75,13 @@ export interface SwitchboardCore extends CommandCore {
   readonly registry: Registry;
   readonly permissions: Permissions;
 }
+
+/**
+ * The longest command line the core reads (Slack's own limit for a slash
+ * command's text): longer input is refused in words before any request,
+ * not sent on to fail as an HTTP 431 or a 400.
+ */
+export const MAX_LINE = 4000;
 
 const SECRET_OPTION = /(secret|token|password|key)=("[^"]*"|\S+)/gi;
 
@@ -220,6 +228,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     apiKeyMasked,
     who: who(actor),
     registry,
+    may: async (scope) => (await permissions.check(actor, scope)).ok,
     reports: opts.reports,
   });
 
@@ -232,6 +241,13 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     | { spec: AnySpec; raw: Record<string, unknown>; args: unknown; ctx: CommandContext; text: string }
   > => {
     const text = stripCommandName(line);
+    if (text.length > MAX_LINE)
+      return {
+        reply: errorReply(
+          `This command is ${num(text.length)} characters long; a command may be at most ${num(MAX_LINE)}. Nothing was run.`,
+          "Shorten it: long texts belong in a form (`/sb send` without options in Slack), many contacts in a file import.",
+        ),
+      };
     let tokens: Token[];
     try {
       tokens = tokenize(text);
@@ -393,11 +409,8 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     try {
       const c = await dismissConfirmation(opts.db, confirmationId, actor.userId);
       if (!c) return scrub(explain(await getConfirmation(opts.db, confirmationId), actor));
-      return scrub({
-        visibility: "ephemeral",
-        text: `Cancelled: \`/sb ${c.command.line}\` was not run.`,
-        blocks: [section(`Cancelled: \`/sb ${esc(c.command.line)}\` was not run.`)],
-      });
+      const text = `Cancelled: \`/sb ${esc(plainLine(c.command.line))}\` was not run.`;
+      return scrub({ visibility: "ephemeral", text, blocks: [section(text)] });
     } catch (err) {
       log?.error({ err }, "dismiss failed");
       return scrub(apiErrorReply(err));

@@ -16,6 +16,8 @@ export function renderCommandsDoc(commands: AnySpec[] = ALL_COMMANDS): string {
     "",
     "Generated from `src/commands/defs/` by `node --import tsx src/commands/docs.ts`; a test fails when this file is stale.",
     "Every command works as `/sb …` in Slack and, with or without `/sb`, in the shell (`npm start` without Slack tokens).",
+    "Ids and numbers are written in decimal digits (`12`, `#12`; not `0x10` or `1e1`). A command line may be at most",
+    "4,000 characters. What you type is shown back as text: a typed `@channel` or `@someone` never pings from a reply or the audit channel.",
     "",
     "Who may run them: read commands, everyone; write commands, `SWITCHBOARD_WRITERS` (empty: everyone);",
     "campaign send and cancel, `SWITCHBOARD_BROADCASTERS` (empty: the writers). Deletes, group member removal,",

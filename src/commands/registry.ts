@@ -41,6 +41,8 @@ export interface CommandContext {
   who: string;
   /** Everything the registry knows, for help. */
   registry: Registry;
+  /** Whether the actor may run commands of this scope (SWITCHBOARD_WRITERS / _BROADCASTERS). */
+  may: (scope: CommandScope) => Promise<boolean>;
   /** Report schedules and summaries (src/reports/service.ts); absent where reports are not set up. */
   reports?: ReportService;
 }

@@ -166,7 +166,8 @@ export function recordReply(
   const pairs = recordPairs(r, first, name ? [...omit, "name"] : omit, names);
   return {
     visibility: "ephemeral",
-    text: `${shown}\n${pairs.map(([k, v]) => `${k}: ${v}`).join("\n")}`,
+    // The title is plain text (a header); the fallback text is mrkdwn, so it is escaped there.
+    text: `${esc(shown)}\n${pairs.map(([k, v]) => `${k}: ${v}`).join("\n")}`,
     blocks: [header(shown), ...fieldsSection(pairs), ...extra],
   };
 }
@@ -220,7 +221,7 @@ export function pageReply<T extends ApiRecord>(v: PageView<T>): Reply {
   }
   return {
     visibility: "ephemeral",
-    text: `${v.title} (${position})\n${lines.join("\n")}`,
+    text: `${esc(v.title)} (${position})\n${lines.join("\n")}`,
     blocks,
   };
 }

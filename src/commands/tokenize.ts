@@ -49,6 +49,17 @@ export function decodeEntities(text: string): string {
   return text.replace(/&(amp|lt|gt|quot);/g, (m) => ENTITIES[m] ?? m);
 }
 
+/**
+ * The line as the user meant it, Slack's escapes undone (`<@U1|ana>` is
+ * `<@U1>`, `&lt;` is `<`): to show it back, always through esc(), so a
+ * typed `<!channel>` reads as text and pings nobody.
+ */
+export function plainLine(line: string): string {
+  return line.replace(/<([^<>]*)>|&(?:amp|lt|gt|quot);/g, (m, inner: string | undefined) =>
+    inner !== undefined ? decodeSlackEscape(inner) : (ENTITIES[m] ?? m),
+  );
+}
+
 /** Tokenizes one command line. Throws TokenizeError on an unterminated quote or escape. */
 export function tokenize(line: string): Token[] {
   const tokens: Token[] = [];

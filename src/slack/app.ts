@@ -18,6 +18,7 @@ import type { SlackDeps, SlackHooks } from "./deps.ts";
 import { createDbEventStore, type EventStore, MemoryEventStore } from "./event-store.ts";
 import type { ResolveGroupMembers } from "./groups.ts";
 import { registerListeners } from "./listeners/index.ts";
+import { refuseSkewedRequests } from "./request-time.ts";
 import { noDoubleSendRetries } from "./retry-policy.ts";
 
 export interface CreateSlackAppOptions {
@@ -94,6 +95,10 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
         processBeforeResponse: false,
         logger: blogger,
       });
+  if (receiver instanceof HTTPReceiver) {
+    // Bolt refuses only stale timestamps; the guard in front refuses future ones too.
+    receiver.requestListener = refuseSkewedRequests(receiver.requestListener, logger);
+  }
   const authorize = createAuthorize(config, config.SLACK_BOT_TOKEN);
   const app = new App({ authorize, receiver, logger: blogger, clientOptions });
   app.error(async (err) => {

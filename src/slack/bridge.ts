@@ -6,6 +6,8 @@
 
 import { webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
+import { esc } from "../blocks/blocks.ts";
+import { plainLine } from "../commands/tokenize.ts";
 import type { Config } from "../config.ts";
 import { ConfigError } from "../errors.ts";
 import type { Logger } from "../log.ts";
@@ -43,7 +45,9 @@ export function auditMessage(e: AuditEntry): { text: string; blocks: KnownBlock[
   const outcome = e.ok
     ? `ok${e.status ? ` (${e.status})` : ""}`
     : `failed${e.status ? ` (${e.status})` : " (no answer)"}`;
-  const command = e.command.length > 500 ? `${e.command.slice(0, 499)}…` : e.command;
+  // What the user typed, as text: a typed `<!channel>` or `<@U…>` must not ping from the audit channel.
+  const typed = plainLine(e.command);
+  const command = esc(typed.length > 500 ? `${typed.slice(0, 499)}…` : typed);
   const where = e.channel ? ` in <#${e.channel}>` : "";
   const text = `${e.ok ? ":white_check_mark:" : ":x:"} ${who}${where}: \`${command.replace(/`/g, "'")}\` → ${e.operation} ${outcome}`;
   return {

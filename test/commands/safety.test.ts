@@ -23,6 +23,16 @@ describe("bad input: a clear answer naming the field, the usage, and no request"
     ["tag edit 3 colour=#FF0000", /colour= is not an option.*color=/],
     ["tags page=2", /page= is not an option/],
     ["contacts limit=500", /limit.*between 1 and 100/],
+    // Numbers are plain decimal digits: not hexadecimal, exponent, binary or fractional forms.
+    ["contact 0x10", /id.*decimal digits/],
+    ["contact 1e1", /id.*decimal digits/],
+    ["contact #0b1", /id.*decimal digits/],
+    ["contacts limit=0x10", /limit.*decimal digits/],
+    ["contacts limit=1e1", /limit.*decimal digits/],
+    ["contacts page=2.0", /page.*decimal digits/],
+    ["group 1 add 0x10,2", /contacts.*decimal digits/],
+    ["field edit 1 position=1e1", /position.*decimal digits/],
+    ["send contact:0x10 hi", /contact:.*positive number/],
     ["contacts page=0", /page.*at least 1/],
     ["contacts opted-out=maybe", /opted-out.*yes or no/],
     ["contacts page=1 page=2", /given twice/],
@@ -95,6 +105,21 @@ describe("bad input: a clear answer naming the field, the usage, and no request"
       expect(forwarder.requests.filter((r) => !r.startsWith("GET ")).length, line).toBe(before);
     }
     expect((await listAudit(db, { limit: 1000 })).length).toBe(auditBefore);
+  });
+
+  it("a 100 KB command is refused before any request, in words, and 4,000 characters still run", async () => {
+    const { forwarder, db } = h();
+    const auditBefore = (await listAudit(db, { limit: 1000 })).length;
+    for (const line of [`contacts ${"a".repeat(100_000)}`, `tag add x #FF0000 ${"b".repeat(5000)}`]) {
+      const before = forwarder.requests.length;
+      const r = await h().run(line);
+      expect(r.text).toMatch(/command is [\d,]+ characters long.*at most 4,000/);
+      expect(r.text).not.toMatch(/HTTP|431/);
+      expect(forwarder.requests.slice(before)).toEqual([]);
+    }
+    expect((await listAudit(db, { limit: 1000 })).length).toBe(auditBefore);
+    const fits = await h().run(`contacts ${"a".repeat(3990)}`);
+    expect(fits.text).toMatch(/Contacts matching/);
   });
 
   it("shows the right usage with a field error", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { stripCommandName, TokenizeError, tokenize } from "../../src/commands/tokenize.ts";
+import { plainLine, stripCommandName, TokenizeError, tokenize } from "../../src/commands/tokenize.ts";
 
 const texts = (line: string) => tokenize(line).map((t) => t.text);
 
@@ -85,5 +85,13 @@ describe("tokenize", () => {
     expect(stripCommandName("/sb tags")).toBe("tags");
     expect(stripCommandName("  tags ")).toBe("tags");
     expect(stripCommandName("/switchboard")).toBe("");
+  });
+});
+
+describe("plainLine", () => {
+  it("undoes Slack's escapes, so esc() can show the line as text", () => {
+    expect(plainLine("tag add <!channel> <@U1|ana> &lt;b&gt; <https://x.io|x.io> <#C1|general>")).toBe(
+      "tag add <!channel> <@U1> <b> https://x.io C1",
+    );
   });
 });

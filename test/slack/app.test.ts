@@ -41,6 +41,9 @@ describe("HTTP receiver", () => {
     expect(res.status).toBe(401);
     const stale = await h.req.command("help", { timestamp: Math.floor(Date.now() / 1000) - 10 * 60 });
     expect(stale.status).toBe(401);
+    // Signed with a timestamp 10 minutes ahead: refused as well (Bolt alone checks only the past).
+    const future = await h.req.command("help", { timestamp: Math.floor(Date.now() / 1000) + 10 * 60 });
+    expect(future.status).toBe(401);
     // A valid request after them is answered, and only it reached the core.
     const ok = await h.req.command("help");
     expect(ok.status).toBe(200);
@@ -48,6 +51,16 @@ describe("HTTP receiver", () => {
     expect(core.lines.length).toBe(before + 1);
     expect(h.fake.responsesTo(res.responseUrl as string)).toEqual([]);
     expect(h.fake.responsesTo(stale.responseUrl as string)).toEqual([]);
+    expect(h.fake.responsesTo(future.responseUrl as string)).toEqual([]);
+  });
+
+  it("accepts a request signed up to 5 minutes either side of its clock", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    for (const timestamp of [now + 4 * 60, now - 4 * 60]) {
+      const res = await h.req.command("help", { timestamp });
+      expect(res.status).toBe(200);
+      await h.fake.waitForResponse(res.responseUrl as string);
+    }
   });
 
   it("refuses a body that was changed after signing", async () => {

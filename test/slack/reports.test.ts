@@ -163,9 +163,9 @@ describe("/sb report: schedules", () => {
 });
 
 describe("/sb report now and scheduled posts", () => {
-  it("posts a summary and its chart to the channel at once", async () => {
+  it("posts a summary and its chart to the channel at once, for a writer", async () => {
     const before = h.fake.messages.length;
-    const r = await answer(`report now ${campaignId}`, BOB);
+    const r = await answer(`report now ${campaignId}`, ALICE);
     expect(r.body.response_type).toBe("ephemeral");
     expect(String(r.body.text)).toContain("posted");
     const post = h.fake.messages.slice(before).find((m) => m.channel === "C0GENERAL");
@@ -175,13 +175,28 @@ describe("/sb report now and scheduled posts", () => {
     expect(buttonsOf(post?.blocks).map((b) => b.value)).toContain(
       `campaign ${campaignId} recipients status=failed`,
     );
-    // In the user's zone (Bob's Slack profile: New York).
-    expect(text).toContain("GMT-5");
+    // In the user's zone (Alice's Slack profile: Paris).
+    expect(text).toContain("GMT+1");
     // The chart went up next to it: a PNG in the channel.
     const chart = await h.fake.waitFor(() =>
       [...h.fake.files.values()].find((f) => f.channels?.includes("C0GENERAL") && f.name.endsWith(".png")),
     );
     expect(chart.content.subarray(1, 4).toString()).toBe("PNG");
+  });
+
+  it("for someone who may not write, answers privately and posts nothing in the channel", async () => {
+    const before = h.fake.messages.length;
+    const filesBefore = h.fake.files.size;
+    const r = await answer(`report now ${campaignId}`, BOB);
+    expect(r.body.response_type).toBe("ephemeral");
+    expect(String(r.body.text)).toContain("Black Friday");
+    expect(String(r.body.text)).toContain("Only you can see this report");
+    const text = textOf(r.body.blocks as never);
+    expect(text).toMatch(/pending\s+▓+░*\s+40/);
+    // In the user's zone (Bob's Slack profile: New York).
+    expect(text).toContain("GMT-5");
+    expect(h.fake.messages.slice(before).filter((m) => m.channel === "C0GENERAL")).toEqual([]);
+    expect(h.fake.files.size).toBe(filesBefore);
   });
 
   it("report now of an unknown campaign says so and posts nothing", async () => {
@@ -192,7 +207,7 @@ describe("/sb report now and scheduled posts", () => {
   });
 
   it("report now where the bot cannot post says how to fix it", async () => {
-    const r = await answer(`report now ${campaignId}`, BOB, "G0SECRET1");
+    const r = await answer(`report now ${campaignId}`, ALICE, "G0SECRET1");
     expect(String(r.body.text)).toMatch(/Slack said not_in_channel\)\. Invite me/);
     expect(h.fake.messages.filter((m) => m.channel === "G0SECRET1")).toEqual([]);
   });

@@ -49,7 +49,7 @@ export function deletePreview(noun: string, id: number, record: ApiRecord, first
   const name = show(pick(record, "name", "label", "key") ?? "");
   const title = `Delete ${noun} #${id}${name ? ` “${name}”` : ""}?`;
   return {
-    text: title,
+    text: esc(title),
     blocks: [header(title), ...fieldsSection(recordPairs(record, first))],
     confirm: { text: `Delete ${noun}`, style: "danger" },
   };

@@ -1,16 +1,13 @@
 import { z } from "zod";
 import { NotFoundError } from "../../api/errors.ts";
-import { FIELD_TYPES, fieldKeySchema } from "../../api/schemas.ts";
+import { FIELD_TYPES, fieldKeySchema, wholeNumber } from "../../api/schemas.ts";
 import { choice, idArg, requiredText } from "../args.ts";
 import { defineCommand } from "../registry.ts";
 import { listLine, pageReply } from "../render.ts";
 import { announce, deletePreview, quoted } from "./common.ts";
 
 const FIRST = ["id", "key", "label", "type", "position"];
-const position = z.coerce
-  .number({ error: "must be a number" })
-  .int({ error: "must be a whole number" })
-  .optional();
+const position = wholeNumber().optional();
 
 export const FIELD_COMMANDS = [
   defineCommand({

@@ -45,7 +45,7 @@ function overview(registry: Registry): Reply {
   );
   return {
     visibility: "ephemeral",
-    text: `Switchboard commands: /sb help <topic> for details\n${lines.join("\n")}`,
+    text: `Switchboard commands: /sb help &lt;topic&gt; for details\n${lines.join("\n")}`,
     blocks,
   };
 }
@@ -67,7 +67,7 @@ function details(title: string, cmds: AnySpec[]): Reply {
     ];
     return parts.filter(Boolean).join("\n");
   });
-  return { visibility: "ephemeral", text: title, blocks: [header(title), ...lines.map(section)] };
+  return { visibility: "ephemeral", text: esc(title), blocks: [header(title), ...lines.map(section)] };
 }
 
 export const HELP_COMMANDS = [
@@ -110,7 +110,7 @@ export const HELP_COMMANDS = [
       if (byWords.length) return details(`Help: ${topic}`, byWords);
       return {
         visibility: "ephemeral",
-        text: `No help topic "${topic}"`,
+        text: `No help topic "${esc(topic)}"`,
         blocks: [
           section(
             `:warning: There is no help topic \`${esc(topic)}\`. Topics: ${Object.keys(TOPICS)

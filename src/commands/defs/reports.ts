@@ -219,6 +219,7 @@ const nowSpec: AnySpec = defineCommand({
   scope: "read",
   usage: "report now <campaignId | running | all>",
   summary: "Post a campaign report here now",
+  help: "Posted in the channel for people who may make changes (SWITCHBOARD_WRITERS); anyone else gets it privately.",
   example: "report now running",
   topic: "reports",
   noun: "campaign",
@@ -239,6 +240,16 @@ const nowSpec: AnySpec = defineCommand({
         blocks: messages.flatMap((m) => m.blocks),
       };
     }
+    // Reading a report is open to all, posting one where everybody sees it is a write.
+    if (!(await ctx.may("write"))) {
+      const why =
+        "Only you can see this report: posting one in the channel is for the people who may make changes (SWITCHBOARD_WRITERS).";
+      return {
+        visibility: "ephemeral",
+        text: `${messages.map((m) => m.text).join("\n")}\n${why}`,
+        blocks: [...messages.flatMap((m) => m.blocks), context(why)],
+      };
+    }
     // No channel: a Home tab button; the report goes to the app's DM with the user.
     const channel = ctx.actor.channelId ?? ctx.actor.userId;
     try {
@@ -246,7 +257,9 @@ const nowSpec: AnySpec = defineCommand({
     } catch (err) {
       // The Slack error code, also when the poster wrapped it (PostRefusedError's cause).
       const slack = (e: unknown) => (e as { data?: { error?: string } } | undefined)?.data?.error;
-      const code = slack(err) ?? slack((err as { cause?: unknown }).cause) ?? (err as Error).message;
+      const code = slack(err) ?? slack((err as { cause?: unknown }).cause);
+      // Anything else is a bug: the core logs it and answers in general words, not with its message.
+      if (!code) throw err;
       throw new UserError(
         `I could not post the report here (Slack said ${esc(code)}). Invite me with \`/invite @Switchboard\`, or run it in a channel I am in.`,
         false,

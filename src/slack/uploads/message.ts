@@ -168,7 +168,7 @@ export function previewMessage(
     ),
   );
   return {
-    text: `Import preview of ${p.fileName}: ${num(s.rows)} rows, ${num(s.valid)} will be imported, ${num(s.failed)} will fail`,
+    text: `Import preview of ${esc(p.fileName)}: ${num(s.rows)} rows, ${num(s.valid)} will be imported, ${num(s.failed)} will fail`,
     blocks,
   };
 }
@@ -183,7 +183,7 @@ export function progressMessage(
   const bar = `${"█".repeat(Math.floor(pct / 5))}${"░".repeat(20 - Math.floor(pct / 5))}`;
   const done = `${num(rows)} of ${num(s.rows)} rows`;
   return {
-    text: `Importing ${p.fileName}… ${done} (${pct}%)`,
+    text: `Importing ${esc(p.fileName)}… ${done} (${pct}%)`,
     blocks: [
       ...previewBody(p, s),
       section(`:hourglass_flowing_sand: *Importing…* ${done} (${pct}%)\n\`${bar}\``),
@@ -197,7 +197,7 @@ export function closedMessage(
   s: PreviewSummary,
   line: string,
 ): { text: string; blocks: KnownBlock[] } {
-  return { text: `${p.fileName}: ${line}`, blocks: [...previewBody(p, s), section(line)] };
+  return { text: `${esc(p.fileName)}: ${line}`, blocks: [...previewBody(p, s), section(line)] };
 }
 
 /** The outcome, one line: counts, and the group the contacts went to. */
