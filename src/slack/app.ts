@@ -9,7 +9,7 @@ import type { CommandCore } from "../commands/types.ts";
 import type { Config } from "../config.ts";
 import { ConfigError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import type { Db } from "../store/db.ts";
+import { type Db, ping } from "../store/db.ts";
 import { createAuthorize } from "./authorize.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { createSlackBridge, type SlackBridge } from "./bridge.ts";
@@ -63,6 +63,32 @@ function healthz(): CustomRoute {
   };
 }
 
+/**
+ * GET /readyz: ready to serve when the store answers (a load balancer sends
+ * traffic only then); 503 with the reason otherwise. /healthz only says the
+ * process is alive.
+ */
+function readyz(db: Db | undefined, logger: Logger): CustomRoute {
+  return {
+    path: "/readyz",
+    method: ["GET"],
+    handler: (_req: IncomingMessage, res: ServerResponse) => {
+      const answer = (status: number, body: object) => {
+        res.writeHead(status, { "content-type": "application/json" });
+        res.end(JSON.stringify(body));
+      };
+      if (!db) return answer(200, { ready: true });
+      ping(db).then(
+        () => answer(200, { ready: true }),
+        (err: unknown) => {
+          logger.warn({ err: (err as Error).message }, "not ready: the database does not answer");
+          answer(503, { ready: false, reason: "the database does not answer" });
+        },
+      );
+    },
+  };
+}
+
 export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
   const { config } = opts;
   const logger = opts.logger.child({ component: "slack" });
@@ -83,14 +109,14 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     ? new SocketModeReceiver({
         appToken: config.SLACK_APP_TOKEN as string,
         logger: blogger,
-        customRoutes: [healthz()],
+        customRoutes: [healthz(), readyz(opts.db, logger)],
         installerOptions: { port: config.PORT },
       })
     : new HTTPReceiver({
         signingSecret: config.SLACK_SIGNING_SECRET as string,
         endpoints: "/slack/events",
         port: config.PORT,
-        customRoutes: [healthz()],
+        customRoutes: [healthz(), readyz(opts.db, logger)],
         // Ack first, work after: Slack wants an answer within 3 s.
         processBeforeResponse: false,
         logger: blogger,
@@ -158,7 +184,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
       server = (await (receiver as HTTPReceiver).start(listen ?? { port: config.PORT })) as Server;
       const port = (server.address() as AddressInfo).port;
       slackApp.port = port;
-      logger.info({ port }, "Slack app listening: POST /slack/events, GET /healthz");
+      logger.info({ port }, "Slack app listening: POST /slack/events, GET /healthz and /readyz");
       return { port };
     },
     async stop() {

@@ -32,6 +32,11 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
 }
 
+/** Resolves when the database answers a trivial query (readiness checks). */
+export async function ping(db: Queryable): Promise<void> {
+  await db.query("select 1");
+}
+
 /** What a transaction callback gets: its own connection. */
 export interface Tx extends Queryable {
   /** Parameterless SQL, possibly several statements, inside the transaction. */

@@ -1,11 +1,13 @@
 // Starts the Bolt app in HTTP mode on 127.0.0.1 (port 0) against a fake Slack,
 // with a logger the test can read, and a signed-request client for it.
+
 import type { CommandCore } from "../../src/commands/types.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createSlackApp, type SlackApp } from "../../src/slack/app.ts";
 import { createSlackBridge, type SlackBridge } from "../../src/slack/bridge.ts";
 import type { SlackHooks } from "../../src/slack/deps.ts";
 import type { EventStore } from "../../src/slack/event-store.ts";
+import type { Db } from "../../src/store/db.ts";
 import { FakeSlack } from "../fakes/slack.ts";
 import { SlackRequests } from "../fakes/slack-requests.ts";
 import { captureLogger } from "../helpers/log.ts";
@@ -31,7 +33,7 @@ export interface Harness {
 
 export async function startHarness(
   makeCore: (bridge: SlackBridge, fake: FakeSlack) => CommandCore | Promise<CommandCore>,
-  opts: { env?: Record<string, string>; hooks?: SlackHooks; store?: EventStore } = {},
+  opts: { env?: Record<string, string>; hooks?: SlackHooks; store?: EventStore; db?: Db } = {},
 ): Promise<Harness> {
   const fake = await FakeSlack.start();
   fake.addChannel({ id: "C0GENERAL", name: "general" });
@@ -47,7 +49,15 @@ export async function startHarness(
   const { logger, logs, waitForLog } = captureLogger();
   const bridge = createSlackBridge(config, logger);
   const core = await makeCore(bridge, fake);
-  const slack = createSlackApp({ core, config, logger, bridge, hooks: opts.hooks, store: opts.store });
+  const slack = createSlackApp({
+    core,
+    config,
+    logger,
+    bridge,
+    hooks: opts.hooks,
+    store: opts.store,
+    db: opts.db,
+  });
   const { port } = await slack.start({ port: 0, host: "127.0.0.1" });
   const baseUrl = `http://127.0.0.1:${port}`;
   return {
