@@ -89,6 +89,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       baseUrl,
       apiKey,
       timeoutMs: config.API_TIMEOUT_MS,
+      deadlineMs: config.API_DEADLINE_MS,
       readPerMinute: config.API_READ_LIMIT,
       writePerMinute: config.API_WRITE_LIMIT,
       backgroundReadShare: config.BACKGROUND_READ_SHARE,

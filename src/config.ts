@@ -37,6 +37,7 @@ export const configSchema = z.object({
     decimal.pipe(z.number().positive()).optional(),
   ),
   API_TIMEOUT_MS: int(15_000, 100),
+  API_DEADLINE_MS: int(20_000, 100),
   API_READ_LIMIT: int(300, 1),
   API_WRITE_LIMIT: int(60, 1),
   BACKGROUND_READ_SHARE: z.coerce.number().min(0).max(1).default(0.3),

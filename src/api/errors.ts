@@ -73,14 +73,37 @@ export class ServerError extends ApiError {
 
 /** No answer: connection refused or reset, DNS, or a timeout. */
 export class NetworkError extends ApiError {
-  readonly kind = "network";
+  readonly kind: "network" | "timeout" = "network";
+  /** True when the last attempt got no answer in time (rather than a refused or broken connection). */
+  readonly timedOut: boolean;
   constructor(
     message: string,
     /** True when a write may have reached the service before the failure (so it is not retried blindly). */
     readonly mayHaveReachedServer: boolean,
-    init: { operation?: string; cause?: unknown } = {},
+    init: { operation?: string; cause?: unknown; timedOut?: boolean } = {},
   ) {
     super(message, init);
+    this.timedOut = init.timedOut ?? false;
+  }
+}
+
+/**
+ * An interactive call ran out of its one deadline (API_DEADLINE_MS): the wait
+ * for a token, every attempt and every backoff together. A person gets an
+ * answer in words instead of waiting on.
+ */
+export class TimeoutError extends NetworkError {
+  override readonly kind = "timeout";
+  constructor(
+    message: string,
+    mayHaveReachedServer: boolean,
+    /** The deadline that passed, in ms. */
+    readonly deadlineMs: number,
+    /** Attempts sent before it passed. */
+    readonly attempts: number,
+    init: { operation?: string; cause?: unknown } = {},
+  ) {
+    super(message, mayHaveReachedServer, { ...init, timedOut: true });
   }
 }
 
@@ -92,6 +115,7 @@ export type AnyApiError =
   | ConflictError
   | RateLimitError
   | ServerError
-  | NetworkError;
+  | NetworkError
+  | TimeoutError;
 
 export const isApiError = (e: unknown): e is AnyApiError => e instanceof ApiError;

@@ -288,5 +288,6 @@ export function networkError(failure: TransportFailure, operation: string): Netw
   return new NetworkError(`${operation}: ${failure.message}`, failure.sent, {
     operation,
     cause: failure.cause,
+    timedOut: failure.timedOut,
   });
 }

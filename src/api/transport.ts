@@ -4,13 +4,15 @@
 // a time (http.ts), retries GETs after network errors and 5xx, waits out 429s
 // (Retry-After, else backoff with full jitter), and turns every failure into a
 // typed error (errors.ts) with the API key scrubbed. A write that may have
-// reached the service is never sent twice. Hooks (MessagingApi.withHook) run
+// reached the service is never sent twice. An interactive call (a person
+// waits) has one deadline for all of it: token, attempts and backoffs; then it
+// fails with TimeoutError. Background calls keep their own patience. Hooks (MessagingApi.withHook) run
 // around each request; the command core audits writes with one.
 
 import type { Pool } from "undici";
 import { ConfigError } from "../errors.ts";
 import { maskSecret } from "../log.ts";
-import { type RateLimitError, ValidationError } from "./errors.ts";
+import { type RateLimitError, TimeoutError, ValidationError } from "./errors.ts";
 import {
   acquirePool,
   errorFor,
@@ -40,6 +42,11 @@ export interface TransportOptions {
   apiKey: string;
   /** Time allowed for one attempt (headers and body), in ms. */
   timeoutMs?: number;
+  /**
+   * One deadline for a whole interactive call, in ms: the wait for a token, every
+   * attempt and every backoff. Background calls have none. 0: no deadline.
+   */
+  deadlineMs?: number;
   readPerMinute?: number;
   writePerMinute?: number;
   /** Share (0..1) of the read budget background work may use. */
@@ -111,6 +118,9 @@ function once<T>(next: () => Promise<T>, operation: string): () => Promise<T> {
   };
 }
 
+/** A retry is started only when at least this long is left before the deadline (or half the attempt timeout when that is shorter). */
+const MIN_ATTEMPT_MS = 1_000;
+
 const BASE_URL_RULE = "baseUrl must be an http or https URL such as http://127.0.0.1:4010/v1";
 
 export class Transport {
@@ -118,6 +128,8 @@ export class Transport {
   private readonly basePath: string;
   private readonly apiKey: string;
   private readonly timeoutMs: number;
+  private readonly deadlineMs: number;
+  private readonly minAttemptMs: number;
   private readonly maxRetries: number;
   private readonly maxRateLimitWaitMs: number;
   private readonly backoffBaseMs: number;
@@ -139,6 +151,8 @@ export class Transport {
     this.basePath = url.pathname.replace(/\/+$/, "");
     this.apiKey = opts.apiKey;
     this.timeoutMs = opts.timeoutMs ?? 15_000;
+    this.deadlineMs = opts.deadlineMs ?? 20_000;
+    this.minAttemptMs = Math.min(MIN_ATTEMPT_MS, this.timeoutMs / 2);
     this.maxRetries = opts.maxRetries ?? 4;
     this.maxRateLimitWaitMs = opts.maxRateLimitWaitMs ?? 60_000;
     this.backoffBaseMs = opts.backoffBaseMs ?? 300;
@@ -178,6 +192,11 @@ export class Transport {
 
   private backoff(attempt: number): number {
     return Math.round(this.random() * Math.min(15_000, this.backoffBaseMs * 2 ** attempt));
+  }
+
+  /** Whether a wait of `wait` ms and then one more attempt fit in the time `left`. */
+  private fits(wait: number, left: number): boolean {
+    return wait + this.minAttemptMs <= left;
   }
 
   /** Runs `req` through `hooks` (the first one outermost), then sends it. */
@@ -222,6 +241,24 @@ export class Transport {
       body = JSON.stringify(req.json);
     }
 
+    // One deadline for the whole call when a person waits; background work has none.
+    const deadlineMs = lane === "interactive" ? this.deadlineMs : 0;
+    const deadlineAt = deadlineMs > 0 ? Date.now() + deadlineMs : Number.POSITIVE_INFINITY;
+    const left = () => deadlineAt - Date.now();
+    const deadline = deadlineMs > 0 ? AbortSignal.timeout(deadlineMs) : undefined;
+    const waitSignal =
+      deadline && opts.signal ? AbortSignal.any([opts.signal, deadline]) : (deadline ?? opts.signal);
+    let sent = 0;
+    let mayHaveReached = false;
+    const expired = (cause?: unknown) =>
+      new TimeoutError(
+        `${fn}: the messaging API did not answer within ${deadlineMs} ms (${sent} attempt${sent === 1 ? "" : "s"})`,
+        mayHaveReached,
+        deadlineMs,
+        sent,
+        { operation: fn, cause },
+      );
+
     for (let attempt = 0; ; attempt++) {
       if (req.multipart) {
         // A buffered file is encoded again per attempt; a streamed one is sent once only.
@@ -230,26 +267,44 @@ export class Transport {
         replayable = mp.replayable;
         if (mp.contentType) headers["content-type"] = mp.contentType;
       }
-      await this.limiter.acquire(kind, lane, opts.signal);
+      try {
+        await this.limiter.acquire(kind, lane, waitSignal);
+      } catch (err) {
+        if (deadline?.aborted && !opts.signal?.aborted) throw expired();
+        throw err;
+      }
       if (!this.pool) throw new Error("the messaging client is closed");
+      const timeoutMs = Math.min(this.timeoutMs, Math.floor(left()));
+      if (timeoutMs <= 0) throw expired();
       const log = { operation: fn, method: req.method, path: req.path, id: req.id, attempt };
       let res: Awaited<ReturnType<typeof send>>;
+      sent += 1;
       try {
         res = await send(this.pool, {
           method: req.method,
           path,
           headers,
           body,
-          timeoutMs: this.timeoutMs,
+          timeoutMs,
           signal: opts.signal,
         });
       } catch (err) {
         if (!(err instanceof TransportFailure)) throw err;
+        if (err.sent) mayHaveReached = true;
+        // The deadline, not the attempt's own timeout, cut this attempt short.
+        const cut = err.timedOut && timeoutMs < this.timeoutMs;
+        const wait = this.backoff(attempt);
         // A write that may have reached the service is never sent twice: it could be performed twice.
-        const retry = attempt < this.maxRetries && replayable && (isRead || !err.sent);
+        const retry =
+          attempt < this.maxRetries && replayable && (isRead || !err.sent) && !cut && this.fits(wait, left());
         this.logger?.warn({ ...log, error: err.message, retry }, "messaging API request failed");
-        if (!retry) throw networkError(err, fn);
-        await sleep(this.backoff(attempt), opts.signal);
+        if (!retry) {
+          const failure = networkError(err, fn);
+          // Out of time rather than out of retries: the person is told the deadline passed.
+          const outOfTime = cut || (attempt < this.maxRetries && replayable && (isRead || !err.sent));
+          throw outOfTime ? expired(failure) : failure;
+        }
+        await sleep(wait, opts.signal);
         continue;
       }
       this.logger?.debug({ ...log, status: res.status }, "messaging API answered");
@@ -259,7 +314,11 @@ export class Transport {
       if (res.status === 429) {
         // A 429 means nothing was done, so a write may be retried too.
         const wait = retryAfterMs(res.headers) ?? this.backoff(attempt);
-        const retry = attempt < this.maxRetries && replayable && wait <= this.maxRateLimitWaitMs;
+        const retry =
+          attempt < this.maxRetries &&
+          replayable &&
+          wait <= this.maxRateLimitWaitMs &&
+          this.fits(wait, left());
         this.logger?.warn({ ...log, status: 429, waitMs: wait, retry }, "messaging API rate limit hit");
         if (!retry) throw errorFor(res, fn, this.scrub, wait) as RateLimitError;
         // Every caller of the key waits, not only this one.
@@ -267,9 +326,12 @@ export class Transport {
         continue;
       }
       if (res.status >= 500 && isRead && attempt < this.maxRetries) {
-        this.logger?.warn({ ...log, status: res.status, retry: true }, "messaging API server error");
-        await sleep(this.backoff(attempt), opts.signal);
-        continue;
+        const wait = this.backoff(attempt);
+        if (this.fits(wait, left())) {
+          this.logger?.warn({ ...log, status: res.status, retry: true }, "messaging API server error");
+          await sleep(wait, opts.signal);
+          continue;
+        }
       }
       throw errorFor(res, fn, this.scrub);
     }

@@ -9,8 +9,10 @@ import {
   PermissionError,
   RateLimitError,
   ServerError,
+  TimeoutError,
   ValidationError,
 } from "../api/errors.ts";
+import { OPERATION, type OperationName } from "../api/operations.ts";
 import type { FieldProblem } from "../api/schemas.ts";
 import { context, esc, section } from "../blocks/blocks.ts";
 import type { AnySpec } from "./registry.ts";
@@ -84,6 +86,26 @@ const friendlyField = (field: string, names: Record<string, string> = {}) => {
   return [names[top!] ?? API_FIELD_NAMES[top!] ?? top, ...rest].filter(Boolean).join(".");
 };
 
+/** Whether the failed operation changes data (unknown operations count as changes: the careful side). */
+const isWrite = (operation: string | undefined) =>
+  !operation ||
+  (OPERATION as Record<string, { method: string } | undefined>)[operation as OperationName]?.method !== "GET";
+
+/** No answer in time: after the one deadline of a person's command, or an attempt's own timeout. */
+function noAnswerInTime(e: NetworkError): Reply {
+  const when =
+    e instanceof TimeoutError
+      ? `within ${Math.max(1, Math.round(e.deadlineMs / 1000))} s (${e.attempts} attempt${e.attempts === 1 ? "" : "s"})`
+      : "in time";
+  const first = `The messaging API did not answer ${when}.`;
+  if (!isWrite(e.operation)) return errorReply(`${first} Nothing was changed; try again in a minute.`);
+  return errorReply(
+    e.mayHaveReachedServer
+      ? `${first} The change may have gone through all the same: check the result (for example with a list command) before trying again.`
+      : `${first} The change was not sent; try again in a minute.`,
+  );
+}
+
 export interface ErrorContext {
   spec?: AnySpec;
   /** The record the command named, for "no such tag #12". */
@@ -135,6 +157,7 @@ export function apiErrorReply(err: unknown, ctx: ErrorContext = {}): Reply {
       `The messaging API failed (HTTP ${e.status ?? "5xx"}). Nothing suggests your input was wrong: try again in a minute.`,
     );
   }
+  if (e instanceof NetworkError && e.timedOut) return noAnswerInTime(e);
   if (e instanceof NetworkError) {
     return errorReply(
       e.mayHaveReachedServer

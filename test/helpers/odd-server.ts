@@ -26,6 +26,8 @@ export interface Reply {
   delayMs?: number;
   /** Destroy the socket instead of answering (a connection reset). */
   reset?: boolean;
+  /** Never answer (a hanging service); the socket stays open until the client gives up or the server closes. */
+  hang?: boolean;
 }
 
 export type Handler = Reply | ((req: RecordedRequest) => Reply);
@@ -97,7 +99,9 @@ export async function startOddServer(): Promise<OddServer> {
         : typeof handler === "function"
           ? handler(recorded)
           : handler;
-      if (reply.delayMs) {
+      if (reply.hang) {
+        // Nothing: the request stays unanswered.
+      } else if (reply.delayMs) {
         const t = setTimeout(() => {
           timers.delete(t);
           if (!res.destroyed) answer(res, req, reply);

@@ -1,0 +1,93 @@
+// One deadline for a person's call (issue 10 §5): against a service that
+// accepts and never answers, an interactive read gives up with TimeoutError
+// after a bounded number of attempts; background work keeps its retries.
+// Attempts are counted, never elapsed time.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { MessagingClient, type MessagingClientOptions } from "../../src/api/client.ts";
+import { NetworkError, TimeoutError } from "../../src/api/errors.ts";
+import { type OddServer, startOddServer } from "../helpers/odd-server.ts";
+
+let odd: OddServer;
+const clients: MessagingClient[] = [];
+
+function client(extra: Partial<MessagingClientOptions> = {}): MessagingClient {
+  const c = new MessagingClient({
+    baseUrl: odd.url,
+    apiKey: "deadline_key_8c1e",
+    random: () => 0,
+    timeoutMs: 200,
+    deadlineMs: 500,
+    maxRetries: 4,
+    readPerMinute: 60_000,
+    writePerMinute: 60_000,
+    backgroundReadShare: 1,
+    ...extra,
+  });
+  clients.push(c);
+  return c;
+}
+
+async function rejection(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p;
+  } catch (err) {
+    return err as Error;
+  }
+  throw new Error("expected the call to fail");
+}
+
+beforeAll(async () => {
+  odd = await startOddServer();
+});
+afterEach(async () => {
+  odd.reset();
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+});
+afterAll(async () => {
+  await odd.close();
+});
+
+describe("the deadline of an interactive call", () => {
+  it("a hanging read gives up with TimeoutError after at most 3 attempts, not 5", async () => {
+    odd.on("GET /tags", { hang: true });
+    const err = (await rejection(client().listTags())) as TimeoutError;
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.code).toBe("api_timeout");
+    expect(err.timedOut).toBe(true);
+    expect(err.deadlineMs).toBe(500);
+    expect(err.message).toContain("did not answer within 500 ms");
+    // 500 ms of deadline hold at most 3 attempts of 200 ms; maxRetries alone would allow 5.
+    expect(odd.count("GET /tags")).toBeGreaterThanOrEqual(1);
+    expect(odd.count("GET /tags")).toBeLessThanOrEqual(3);
+    expect(err.attempts).toBe(odd.count("GET /tags"));
+  });
+
+  it("a hanging write is sent once and says it may have reached the service", async () => {
+    odd.on("POST /tags", { hang: true });
+    const err = (await rejection(
+      client({ timeoutMs: 2_000 }).createTag({ name: "vip", color: "#1D9BD1" }),
+    )) as TimeoutError;
+    // The deadline (500 ms) cut the only attempt short.
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(err.mayHaveReachedServer).toBe(true);
+    expect(err.attempts).toBe(1);
+    expect(odd.count("POST /tags")).toBe(1);
+  });
+
+  it("background work has no deadline: it keeps retrying up to maxRetries", async () => {
+    odd.on("GET /tags", { hang: true });
+    const err = (await rejection(client({ maxRetries: 3 }).listTags({ lane: "background" }))) as NetworkError;
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err).not.toBeInstanceOf(TimeoutError);
+    expect(err.timedOut).toBe(true);
+    expect(odd.count("GET /tags")).toBe(4);
+  });
+
+  it("a deadline of 0 turns it off: the interactive read keeps its retries", async () => {
+    odd.on("GET /tags", { hang: true });
+    const err = await rejection(client({ maxRetries: 3, deadlineMs: 0 }).listTags());
+    expect(err).not.toBeInstanceOf(TimeoutError);
+    expect(odd.count("GET /tags")).toBe(4);
+  });
+});
