@@ -84,3 +84,11 @@ describe("people's words, not the API's", () => {
     expect(all(r)).not.toMatch(/groupIds|contactIds/);
   });
 });
+
+describe("sentences read right", () => {
+  it("says no channel has a schedule, not 'No report schedules in every channel'", async () => {
+    const r = await h().run("reports all");
+    expect(r.text).toMatch(/^No channel has a report schedule\. Create one/);
+    expect(r.text).not.toMatch(/in every channel/);
+  });
+});

@@ -141,7 +141,10 @@ const listSpec = defineCommand({
     const rows = await reports.listSchedules(channel ? { channel } : {});
     const where = channel ? `in ${channelRef(channel)}` : "in every channel";
     if (!rows.length) {
-      const text = `No report schedules ${where}. Create one: \`/sb report running every weekday at 09:00\`.`;
+      const none = channel
+        ? `No report schedules in ${channelRef(channel)}`
+        : "No channel has a report schedule";
+      const text = `${none}. Create one: \`/sb report running every weekday at 09:00\`.`;
       return { visibility: "ephemeral", text, blocks: [section(text)] };
     }
     const now = reports.now();
