@@ -13,6 +13,7 @@ import { ReportService } from "./reports/service.ts";
 import type { Sandbox } from "./sandbox/index.ts";
 import type { SlackBridge } from "./slack/bridge.ts";
 import type { AuditEntry } from "./store/audit.ts";
+import { settleInterruptedConfirmations } from "./store/confirmations.ts";
 import { type Db, openDb } from "./store/db.ts";
 import { migrate } from "./store/migrate.ts";
 import { REPORTS_MIGRATIONS } from "./store/reports.ts";
@@ -53,6 +54,11 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
   try {
     await migrate(db, SWITCHBOARD_MIGRATIONS);
     await migrate(db, REPORTS_MIGRATIONS);
+    // Confirmed commands an earlier process was carrying out when it stopped:
+    // their outcome is unknown, said so on the next click, never run again.
+    const interrupted = await settleInterruptedConfirmations(db);
+    if (interrupted)
+      logger.warn({ interrupted }, "confirmed commands left running by an earlier process: outcome unknown");
     // Upload files a crashed process left behind (Slack downloads, xlsx scratch).
     const stale = await removeStaleUploads();
     if (stale.length)

@@ -5,7 +5,7 @@
 // through the API client, recording every write in the audit table.
 import type { KnownBlock } from "@slack/types";
 import { distance } from "fastest-levenshtein";
-import { isApiError } from "../api/errors.ts";
+import { isApiError, NetworkError } from "../api/errors.ts";
 import { describeIssues } from "../api/schemas.ts";
 import type { MessagingApi } from "../api/types.ts";
 import {
@@ -333,6 +333,41 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     return apiErrorReply(err, { spec, id: raw?.id });
   };
 
+  /** The read command that shows what a confirmed command acted on (`campaign 12`), when there is one. */
+  const checkLine = (command: Confirmation["command"]): { line: string; noun: string } | undefined => {
+    const noun = registry.get(command.id)?.noun;
+    const id = String(command.raw.id ?? "").replace(/^#/, "");
+    if (!noun || !/^\d+$/.test(id)) return undefined;
+    const line = `${noun} ${id}`;
+    const shown = registry.match(tokenize(line));
+    const spec = shown?.spec;
+    return spec && spec.scope === "read" && !spec.preview && spec.id.endsWith(".show")
+      ? { line, noun }
+      : undefined;
+  };
+
+  /**
+   * A confirmed write whose outcome is not known: say so, never "failed" (that
+   * invites running it again, a second campaign send), and offer the check.
+   */
+  const unknownOutcome = (command: Confirmation["command"], lead: string): Reply => {
+    const check = checkLine(command);
+    const what = check
+      ? check.noun === "campaign"
+        ? "the campaign's status"
+        : `the ${check.noun}`
+      : "the result";
+    const reply = errorReply(
+      `${lead} The outcome is unknown: it may or may not have happened.`,
+      `Check ${what} before running \`/sb ${esc(plainLine(command.line))}\` again: it could happen twice.`,
+    );
+    if (!check) return reply;
+    const button = actions([
+      { text: `Check ${check.line.replace(/ (\d+)$/, " #$1")}`, actionId: ACTION.run, value: check.line },
+    ]);
+    return { ...reply, blocks: [...reply.blocks, button] };
+  };
+
   const explain = (c: Confirmation | undefined, actor: Actor): Reply => {
     if (!c)
       return errorReply("That confirmation does not exist (or was never stored). Run the command again.");
@@ -349,6 +384,13 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
         return errorReply(`Already done: confirmed by ${by} at ${at}. Nothing was sent again.`);
       case "failed":
         return errorReply(`This was confirmed by ${by} at ${at} and failed; run the command again to retry.`);
+      case "unknown": {
+        const interrupted = (c.result as { error?: unknown } | undefined)?.error === "interrupted";
+        return unknownOutcome(
+          c.command,
+          `Confirmed by ${by} at ${at}, but ${interrupted ? "Switchboard stopped while carrying it out" : "no answer came from the messaging API"}; it was not run again.`,
+        );
+      }
       case "dismissed":
         return errorReply(
           `This was cancelled by ${by} at ${at}. Run the command again if you still want it.`,
@@ -388,6 +430,16 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
         await finishConfirmation(opts.db, claimed.id, "done", { text: truncate(reply.text, 500) });
         return scrub(withOrigin(reply, spec, claimed.command.raw));
       } catch (err) {
+        if (err instanceof NetworkError && err.mayHaveReachedServer) {
+          log?.warn({ command: spec.id }, "confirmed command: no answer, outcome unknown");
+          await finishConfirmation(opts.db, claimed.id, "unknown", { error: err.kind });
+          return scrub(
+            unknownOutcome(
+              claimed.command,
+              `No answer from the messaging API to \`/sb ${esc(plainLine(claimed.command.line))}\`.`,
+            ),
+          );
+        }
         const reply =
           err instanceof UserError
             ? errorReply(escPlaceholders(err.message))

@@ -1,11 +1,13 @@
 // Pending confirmations (campaign send and cancel, every delete), kept in the
 // store so a Confirm click works once across clicks, processes and restarts.
 // Each change of state is one conditional UPDATE … RETURNING: two clicks
-// racing, in one process or two, cannot both win.
+// racing, in one process or two, cannot both win. "unknown": the write may
+// or may not have happened (no answer came, or the process stopped while it
+// ran); it is never run again from here, only checked.
 import { randomUUID } from "node:crypto";
 import type { Queryable } from "./db.ts";
 
-export type ConfirmationState = "pending" | "running" | "done" | "dismissed" | "failed";
+export type ConfirmationState = "pending" | "running" | "done" | "dismissed" | "failed" | "unknown";
 
 export interface Confirmation {
   id: string;
@@ -92,17 +94,37 @@ export async function claimConfirmation(
   return r.rows[0] ? fromRow(r.rows[0]) : undefined;
 }
 
-/** running → done | failed, with the result. */
+/**
+ * running → done | failed | unknown, with the result. Also unknown → done |
+ * failed: a process that started while this one was running the command
+ * settled it as unknown (settleInterruptedConfirmations), and this process,
+ * which ran it, knows better.
+ */
 export async function finishConfirmation(
   db: Queryable,
   id: string,
-  state: "done" | "failed",
+  state: "done" | "failed" | "unknown",
   result: unknown,
 ): Promise<void> {
   await db.query(
-    "update switchboard.confirmations set state = $2, result = $3 where id = $1 and state = 'running'",
+    `update switchboard.confirmations set state = $2, result = $3
+     where id = $1 and (state = 'running' or (state = 'unknown' and $2 <> 'unknown'))`,
     [id, state, JSON.stringify(result ?? null)],
   );
+}
+
+/**
+ * running → unknown for every confirmation a stopped process left running: the
+ * command may or may not have reached the API, so it is neither retried nor
+ * called failed. Run once at start (src/app.ts). Returns how many.
+ */
+export async function settleInterruptedConfirmations(db: Queryable): Promise<number> {
+  const r = await db.query<{ id: string }>(
+    `update switchboard.confirmations set state = 'unknown', result = $1
+     where state = 'running' returning id`,
+    [JSON.stringify({ error: "interrupted" })],
+  );
+  return r.rows.length;
 }
 
 /** pending → dismissed, by the user who asked. */

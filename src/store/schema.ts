@@ -42,5 +42,17 @@ create table switchboard.confirmations (
 )
 `,
     },
+    {
+      // "unknown": a confirmed write whose outcome is not known (no answer, or
+      // the process stopped while it ran). The check of 002 is the column's,
+      // named by PostgreSQL's rule: <table>_<column>_check.
+      id: "003_confirmation_unknown",
+      sql: `
+alter table switchboard.confirmations drop constraint confirmations_state_check
+;
+alter table switchboard.confirmations add constraint confirmations_state_check
+  check (state in ('pending', 'running', 'done', 'dismissed', 'failed', 'unknown'))
+`,
+    },
   ],
 };

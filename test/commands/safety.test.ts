@@ -3,13 +3,34 @@
 import { describe, expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
 import { createCommandCore } from "../../src/commands/core.ts";
-import type { Actor } from "../../src/commands/types.ts";
+import { ACTION, type Actor, type Reply } from "../../src/commands/types.ts";
 import { listAudit } from "../../src/store/audit.ts";
-import { createConfirmation } from "../../src/store/confirmations.ts";
+import {
+  claimConfirmation,
+  createConfirmation,
+  finishConfirmation,
+  getConfirmation,
+  settleInterruptedConfirmations,
+} from "../../src/store/confirmations.ts";
+import { startProxy } from "../helpers/proxy.ts";
 import { all, expectSlackValid, SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
 const OTHER: Actor = { userId: "U0OTHER", via: "slack", channelId: "C0GENERAL" };
+
+/** The reply's buttons, as action id and value. */
+const buttons = (r: Reply) =>
+  r.blocks.flatMap((b) =>
+    b.type === "actions"
+      ? b.elements.map((e) => ({ actionId: e.action_id, value: "value" in e ? e.value : undefined }))
+      : [],
+  );
+
+/** A new draft campaign's id. */
+const newCampaign = async (name: string) => {
+  const add = await h().run(`campaign add ${name} template=1 group=1 first_name=a order_id=b`);
+  return Number(/campaign #(\d+)/i.exec(add.text)![1]);
+};
 
 describe("bad input: a clear answer naming the field, the usage, and no request", () => {
   // A third element "shell" runs the line as the shell operator: in Slack these
@@ -240,6 +261,80 @@ describe("confirmations", () => {
     expect((await h().core.confirm("6f1c1a4e-0000-4000-8000-000000000000", SLACK_USER)).text).toMatch(
       /does not exist/,
     );
+  });
+
+  it("a confirmed send whose answer is lost says unknown, then and on every later click, with the check; sent once", async () => {
+    const { sandbox, client, db } = h();
+    const id = await newCampaign("Lost answer");
+    const sendPath = `/v1/campaigns/${id}/send`;
+    // The send reaches the sandbox; its answer never comes back (the socket is destroyed).
+    const proxy = await startProxy(sandbox.url, { drop: (m, url) => m === "POST" && url === sendPath });
+    const lossy = new MessagingClient({ baseUrl: proxy.url, apiKey: sandbox.apiKey });
+    try {
+      const core = h().newCore({ api: lossy });
+      const ask = await core.run(`campaign ${id} send`, SLACK_USER);
+      const cid = ask.confirmation!.id;
+      const first = await core.confirm(cid, SLACK_USER);
+      expectSlackValid(first);
+      expect(all(first)).toMatch(/No answer from the messaging API[\s\S]*outcome is unknown/);
+      expect(all(first)).toMatch(/Check the campaign's status/);
+      expect(first.text).not.toMatch(/failed|retry/);
+      expect(buttons(first)).toEqual([{ actionId: ACTION.run, value: `campaign ${id}` }]);
+      expect((await getConfirmation(db, cid))!.state).toBe("unknown");
+
+      for (const later of [
+        await core.confirm(cid, SLACK_USER),
+        await h().newCore().confirm(cid, SLACK_USER),
+      ]) {
+        expectSlackValid(later);
+        expect(later.text).toMatch(/Confirmed by <@U0WRITER> at \d{4}-.*no answer came.*outcome is unknown/);
+        expect(later.text).toMatch(/Check the campaign's status/);
+        expect(later.text).not.toMatch(/failed|retry/);
+        expect(buttons(later)).toEqual([{ actionId: ACTION.run, value: `campaign ${id}` }]);
+      }
+      expect(proxy.seen.filter((r) => r === `POST ${sendPath}`)).toHaveLength(1);
+      expect((await client.getCampaign(id)).status).toBe("running");
+    } finally {
+      await lossy.close();
+      await proxy.close();
+    }
+  });
+
+  it("a confirmation left running by a crash is unknown after the startup settle: a click says so, sends nothing", async () => {
+    const { db, client, forwarder } = h();
+    const id = await newCampaign("Crashed send");
+    const ask = await h().run(`campaign ${id} send`);
+    const cid = ask.confirmation!.id;
+    // The crashed process had claimed it (running) and stopped before any answer.
+    expect((await claimConfirmation(db, cid, SLACK_USER.userId))?.state).toBe("running");
+    expect((await h().core.confirm(cid, SLACK_USER)).text).toMatch(/being carried out now/);
+
+    // Start again: the settle src/app.ts runs, and a new core on the same store.
+    expect(await settleInterruptedConfirmations(db)).toBeGreaterThanOrEqual(1);
+    const before = forwarder.requests.length;
+    const r = await h().newCore().confirm(cid, SLACK_USER);
+    expectSlackValid(r);
+    expect(r.text).toMatch(/Confirmed by <@U0WRITER> at \d{4}-.*Switchboard stopped.*outcome is unknown/);
+    expect(r.text).toMatch(/Check the campaign's status/);
+    expect(r.text).not.toMatch(/being carried out|failed|retry/);
+    expect(buttons(r)).toEqual([{ actionId: ACTION.run, value: `campaign ${id}` }]);
+    expect(forwarder.requests.slice(before).filter((q) => q.startsWith("POST"))).toEqual([]);
+    expect((await client.getCampaign(id)).status).toBe("draft");
+    expect(await settleInterruptedConfirmations(db)).toBe(0);
+  });
+
+  it("a process still running a command that another one's start settled records its real outcome", async () => {
+    const { db } = h();
+    const c = await createConfirmation(db, {
+      actor: SLACK_USER.userId,
+      command: { id: "tag.delete", raw: { id: "999" }, line: "tag delete 999" },
+      ttlMs: 60_000,
+    });
+    await claimConfirmation(db, c.id, SLACK_USER.userId);
+    await settleInterruptedConfirmations(db);
+    expect((await getConfirmation(db, c.id))!.state).toBe("unknown");
+    await finishConfirmation(db, c.id, "done", { text: "Tag #999 deleted" });
+    expect((await getConfirmation(db, c.id))!.state).toBe("done");
   });
 
   it("the shell confirms its own requests", async () => {

@@ -1,5 +1,6 @@
 // A loopback proxy in front of the sandbox: counts every request, can play
-// "API down" (failWith), and can hold a request until the test lets it go.
+// "API down" (failWith), can hold a request until the test lets it go, and can
+// lose the answer of a request that reached the sandbox (drop).
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -18,6 +19,8 @@ export interface CountingProxy {
 export interface ProxyOptions {
   /** A promise to wait for before forwarding this request (say, until the test releases it); undefined: at once. */
   hold?: (method: string, url: string) => Promise<void> | undefined;
+  /** True: forward this request, let the sandbox answer, then destroy the client's socket instead of answering. */
+  drop?: (method: string, url: string) => boolean;
 }
 
 /** A proxy on 127.0.0.1 that forwards to `target` (a base URL ending in /v1) and counts requests. */
@@ -43,6 +46,11 @@ export async function startProxy(target: string, opts: ProxyOptions = {}): Promi
         headers: { ...req.headers, host: t.host },
       },
       (upRes) => {
+        if (opts.drop?.(req.method ?? "GET", req.url ?? "/")) {
+          upRes.resume();
+          upRes.on("end", () => req.socket.destroy());
+          return;
+        }
         // Hop-by-hop headers stay on their hop: the upstream's keep-alive timeout is not this server's.
         const { connection: _c, "keep-alive": _k, ...headers } = upRes.headers;
         res.writeHead(upRes.statusCode ?? 502, headers);
