@@ -21,14 +21,11 @@ export interface ScheduleRow {
   lastPostedAt: Date | null;
 }
 
-export interface NewSchedule {
-  channel: string;
-  target: string;
-  cron: string;
-  tz: string;
-  description: string;
-  createdBy: string;
-}
+/** What creating a schedule gives; the rest of a ScheduleRow the store fills in. */
+export type NewSchedule = Pick<
+  ScheduleRow,
+  "channel" | "target" | "cron" | "tz" | "description" | "createdBy"
+>;
 
 export type RunState = "claimed" | "posting" | "posted" | "failed" | "uncertain";
 

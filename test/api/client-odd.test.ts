@@ -1,5 +1,6 @@
 // The client against a second server whose shapes differ from the sandbox's:
 // nothing in the client may depend on the sandbox's own choices.
+
 import { once } from "node:events";
 import { createServer } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -17,6 +18,7 @@ import {
 import { RateLimiter } from "../../src/api/rate-limit.ts";
 import type { RequestHook } from "../../src/api/types.ts";
 import { type OddServer, startOddServer } from "../helpers/odd-server.ts";
+import { rejection } from "../helpers/rejection.ts";
 
 const KEY = "odd_secret_key_3f9a7c21";
 let odd: OddServer;
@@ -47,15 +49,6 @@ afterEach(async () => {
 afterAll(async () => {
   await odd.close();
 });
-
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 describe("transport", () => {
   it("sends the API key in X-API-Key and reads a bare record", async () => {

@@ -1,6 +1,7 @@
 // The client against the real sandbox over HTTP: every one of the 42
 // operations, every validation rule of the shared schemas (refused before any
 // request), the state rules, scopes, unknown keys and ids, and rate limits.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MessagingClient, type MessagingClientOptions } from "../../src/api/client.ts";
 import {
@@ -15,6 +16,7 @@ import { OPERATIONS } from "../../src/api/operations.ts";
 import { RateLimiter } from "../../src/api/rate-limit.ts";
 import type { Contact } from "../../src/api/types.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.ts";
+import { rejection } from "../helpers/rejection.ts";
 import { withSandbox } from "../helpers/sandbox.ts";
 
 let sb: Sandbox;
@@ -51,15 +53,6 @@ function tracked(c: MessagingClient): MessagingClient {
       };
     },
   });
-}
-
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error("expected the call to fail");
 }
 
 async function contactNamed(search: string): Promise<Contact> {

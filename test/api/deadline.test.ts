@@ -2,10 +2,12 @@
 // accepts and never answers, an interactive read gives up with TimeoutError
 // after a bounded number of attempts; background work keeps its retries.
 // Attempts are counted, never elapsed time.
+
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MessagingClient, type MessagingClientOptions } from "../../src/api/client.ts";
 import { NetworkError, TimeoutError } from "../../src/api/errors.ts";
 import { type OddServer, startOddServer } from "../helpers/odd-server.ts";
+import { rejection } from "../helpers/rejection.ts";
 
 let odd: OddServer;
 const clients: MessagingClient[] = [];
@@ -25,15 +27,6 @@ function client(extra: Partial<MessagingClientOptions> = {}): MessagingClient {
   });
   clients.push(c);
   return c;
-}
-
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error("expected the call to fail");
 }
 
 beforeAll(async () => {
