@@ -3,7 +3,7 @@
 // Bolt HTTP receiver's real verification runs. response_url and trigger_id
 // come from the fake Slack, which records what the app posts back.
 import { createHmac, randomBytes } from "node:crypto";
-import type { FakeSlack } from "./slack.ts";
+import type { FakeExecution, FakeSlack } from "./slack.ts";
 
 export interface SlackUserRef {
   id: string;
@@ -227,5 +227,21 @@ export class SlackRequests {
     }
     const res = await this.post(body, "application/json", { ...opts, headers });
     return { ...res, eventId };
+  }
+
+  /**
+   * A workflow runs one of the app's custom steps: the fake Slack creates the
+   * execution and this delivers its `function_executed` event. Pass
+   * `execution` to deliver an earlier one again (a new event id, as when
+   * Slack sends the same execution twice).
+   */
+  async functionExecuted(
+    callbackId: string,
+    inputs: Record<string, unknown>,
+    opts: SignOptions & { execution?: FakeExecution; eventId?: string; retryNum?: number } = {},
+  ): Promise<SentRequest & { eventId: string; execution: FakeExecution }> {
+    const execution = opts.execution ?? this.fake.executeFunction(callbackId, inputs).execution;
+    const res = await this.event(this.fake.functionEvent(execution), opts);
+    return { ...res, execution };
   }
 }

@@ -76,6 +76,34 @@ export interface FakeView {
   external_id?: string;
 }
 
+/** A custom step's definition, as manifest.yml declares it under `functions`. */
+export interface FakeFunctionDef {
+  title: string;
+  description?: string;
+  input_parameters: Record<string, FakeParam>;
+  output_parameters: Record<string, FakeParam>;
+}
+
+export interface FakeParam {
+  type: string;
+  title?: string;
+  description?: string;
+  is_required?: boolean;
+}
+
+/** One run of a custom step in a workflow, as Slack tracks it. */
+export interface FakeExecution {
+  id: string;
+  callbackId: string;
+  workflowExecutionId: string;
+  inputs: Json;
+  /** The bot_access_token of the execution (Slack: a workflow token, valid while it runs). */
+  token: string;
+  state: "running" | "completed" | "failed";
+  outputs?: Json;
+  error?: string;
+}
+
 export interface FakeSlackOptions {
   botToken?: string;
   teamId?: string;
@@ -87,7 +115,16 @@ export interface FakeSlackOptions {
   now?: () => number;
 }
 
-const JSON_FIELDS = new Set(["blocks", "attachments", "view", "files", "metadata", "options", "users"]);
+const JSON_FIELDS = new Set([
+  "blocks",
+  "attachments",
+  "view",
+  "files",
+  "metadata",
+  "options",
+  "users",
+  "outputs",
+]);
 
 export class FakeSlack {
   readonly calls: RecordedCall[] = [];
@@ -98,6 +135,8 @@ export class FakeSlack {
   readonly channels = new Map<string, FakeChannel>();
   readonly userGroups = new Map<string, string[]>();
   readonly files = new Map<string, FakeFile>();
+  readonly functions = new Map<string, FakeFunctionDef>();
+  readonly executions = new Map<string, FakeExecution>();
   readonly botToken: string;
   readonly teamId: string;
   readonly botUserId: string;
@@ -172,6 +211,63 @@ export class FakeSlack {
     const f: FakeFile = { id: file.id ?? this.id("F"), ...file };
     this.files.set(f.id, f);
     return f;
+  }
+
+  /** Declares custom steps (manifest.yml's `functions`): executions and outputs are checked against them. */
+  defineFunctions(defs: Record<string, FakeFunctionDef>): void {
+    for (const [callbackId, def] of Object.entries(defs)) this.functions.set(callbackId, def);
+  }
+
+  /**
+   * A workflow reaches a custom step: the execution Slack creates (running,
+   * with its own bot_access_token) and the `function_executed` event Slack
+   * sends for it, inner part, as the Events API wraps it.
+   */
+  executeFunction(
+    callbackId: string,
+    inputs: Json,
+    opts: { workflowExecutionId?: string } = {},
+  ): { execution: FakeExecution; event: Json } {
+    const def = this.functions.get(callbackId);
+    if (!def) throw new Error(`fake Slack: no function ${callbackId} defined (defineFunctions)`);
+    const execution: FakeExecution = {
+      id: this.id("Fx"),
+      callbackId,
+      workflowExecutionId: opts.workflowExecutionId ?? this.id("Wx"),
+      inputs,
+      token: `xwfp-${randomBytes(12).toString("hex")}`,
+      state: "running",
+    };
+    this.executions.set(execution.id, execution);
+    return { execution, event: this.functionEvent(execution) };
+  }
+
+  /** The `function_executed` event of an execution (for a redelivery of the same one). */
+  functionEvent(execution: FakeExecution): Json {
+    const def = this.functions.get(execution.callbackId)!;
+    const params = (map: Record<string, FakeParam>) =>
+      Object.entries(map).map(([name, p]) => ({ name, ...p }));
+    return {
+      type: "function_executed",
+      function: {
+        id: `Fn${execution.callbackId.toUpperCase().slice(0, 8)}`,
+        callback_id: execution.callbackId,
+        title: def.title,
+        description: def.description,
+        type: "app",
+        input_parameters: params(def.input_parameters),
+        output_parameters: params(def.output_parameters),
+        app_id: "A0SWITCH",
+        date_created: 1_700_000_000,
+        date_updated: 1_700_000_000,
+        date_deleted: 0,
+      },
+      inputs: execution.inputs,
+      function_execution_id: execution.id,
+      workflow_execution_id: execution.workflowExecutionId,
+      event_ts: `${this.now() / 1000}`,
+      bot_access_token: execution.token,
+    };
   }
 
   /** A response_url as Slack puts in commands and actions: 5 uses. */
@@ -277,8 +373,19 @@ export class FakeSlack {
     let status = 200;
     let response: Json;
     const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
+    const workflow = token ? [...this.executions.values()].find((e) => e.token === token) : undefined;
     if (!token) response = { ok: false, error: "not_authed" };
-    else if (token !== this.botToken) response = { ok: false, error: "invalid_auth" };
+    else if (token !== this.botToken && !workflow) response = { ok: false, error: "invalid_auth" };
+    else if (
+      workflow &&
+      workflow.state !== "running" &&
+      method !== "functions.completeSuccess" &&
+      method !== "functions.completeError"
+    )
+      // A workflow token is good while its step runs.
+      response = { ok: false, error: "token_expired" };
+    else if (method.startsWith("functions.") && workflow && args.function_execution_id !== workflow.id)
+      response = { ok: false, error: "access_denied" };
     else {
       const handler = this.methods[method];
       if (!handler) {
@@ -410,6 +517,16 @@ export class FakeSlack {
     if (this.now() - t.issuedAt > this.triggerTtlMs) return "expired_trigger_id";
     t.used = true;
     return undefined;
+  }
+
+  /** The execution named by `function_execution_id`, while it runs: else Slack's error. */
+  private runningExecution(a: Json, required: string): FakeExecution | { ok: false; error: string } {
+    if (typeof a.function_execution_id !== "string" || !a.function_execution_id || a[required] === undefined)
+      return { ok: false, error: "invalid_arguments" };
+    const run = this.executions.get(a.function_execution_id);
+    if (!run) return { ok: false, error: "function_execution_not_found" };
+    if (run.state !== "running") return { ok: false, error: "execution_not_in_running_state" };
+    return run;
   }
 
   private storeView(view: Json, user?: string, existing?: FakeView): Json {
@@ -544,6 +661,27 @@ export class FakeSlack {
       if (!c) return { ok: false, error: "channel_not_found" };
       return { ok: true, channel: { ...c } };
     },
+    "functions.completeSuccess": (a) => {
+      const run = this.runningExecution(a, "outputs");
+      if ("ok" in run) return run;
+      const outputs = a.outputs;
+      if (outputs === null || typeof outputs !== "object" || Array.isArray(outputs))
+        return { ok: false, error: "invalid_arguments" };
+      const problems = outputProblems(this.functions.get(run.callbackId), outputs as Json);
+      if (problems.length)
+        return { ok: false, error: "parameter_validation_failed", response_metadata: { messages: problems } };
+      run.state = "completed";
+      run.outputs = outputs as Json;
+      return { ok: true };
+    },
+    "functions.completeError": (a) => {
+      const run = this.runningExecution(a, "error");
+      if ("ok" in run) return run;
+      if (typeof a.error !== "string" || !a.error.trim()) return { ok: false, error: "invalid_arguments" };
+      run.state = "failed";
+      run.error = a.error;
+      return { ok: true };
+    },
     "files.info": (a) => {
       const f = this.files.get(String(a.file));
       if (!f) return { ok: false, error: "file_not_found" };
@@ -582,6 +720,40 @@ export class FakeSlack {
       return { ok: true, files: done };
     },
   };
+}
+
+/** Outputs checked against the step's output parameters, as Slack checks them. */
+function outputProblems(def: FakeFunctionDef | undefined, outputs: Json): string[] {
+  if (!def) return [];
+  const problems: string[] = [];
+  for (const [name, value] of Object.entries(outputs)) {
+    const p = def.output_parameters[name];
+    if (!p) problems.push(`[ERROR] unknown output parameter ${name}`);
+    else if (value !== null && value !== undefined && !fitsType(p.type, value))
+      problems.push(`[ERROR] output parameter ${name} must be of type ${p.type}`);
+  }
+  for (const [name, p] of Object.entries(def.output_parameters))
+    if (p.is_required && (outputs[name] === undefined || outputs[name] === null))
+      problems.push(`[ERROR] missing required output parameter ${name}`);
+  return problems;
+}
+
+function fitsType(type: string, value: unknown): boolean {
+  switch (type) {
+    case "string":
+      return typeof value === "string";
+    case "integer":
+      return Number.isInteger(value);
+    case "number":
+      return typeof value === "number";
+    case "boolean":
+      return typeof value === "boolean";
+    case "slack#/types/user_id":
+    case "slack#/types/channel_id":
+      return typeof value === "string" && /^[A-Z][A-Z0-9]+$/.test(value);
+    default:
+      return true;
+  }
 }
 
 function invalid(messages: string[]): Json {

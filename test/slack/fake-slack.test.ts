@@ -298,3 +298,84 @@ describe("fake response_url", () => {
     expect((await post({ text: "sixth" })).status).toBe(404);
   });
 });
+
+describe("fake custom steps (functions.completeSuccess / completeError)", () => {
+  const def = {
+    title: "Look up",
+    input_parameters: { phone: { type: "string", title: "Phone" } },
+    output_parameters: {
+      found: { type: "boolean", title: "Found", is_required: true },
+      contact_id: { type: "integer", title: "Contact id" },
+    },
+  };
+  const stepClient = (token: string) =>
+    new webApi.WebClient(token, { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } });
+
+  it("sends the function_executed event as Slack does, with a token of the execution", () => {
+    fake.defineFunctions({ look_up: def });
+    const { execution, event } = fake.executeFunction("look_up", { phone: "+14155550123" });
+    expect(event).toMatchObject({
+      type: "function_executed",
+      function: {
+        callback_id: "look_up",
+        input_parameters: [{ name: "phone", type: "string" }],
+        output_parameters: [expect.objectContaining({ name: "found", is_required: true }), expect.anything()],
+      },
+      inputs: { phone: "+14155550123" },
+      function_execution_id: execution.id,
+      workflow_execution_id: execution.workflowExecutionId,
+      bot_access_token: execution.token,
+    });
+    expect(execution.token).toMatch(/^xwfp-/);
+    expect(() => fake.executeFunction("nope", {})).toThrow(/no function nope/);
+  });
+
+  it("completes once with outputs that match the definition", async () => {
+    const { execution } = fake.executeFunction("look_up", {});
+    const c = stepClient(execution.token);
+    expect(
+      (await failure(c.functions.completeSuccess({ function_execution_id: execution.id, outputs: {} })))
+        .error,
+    ).toBe("parameter_validation_failed");
+    expect(
+      (
+        await failure(
+          c.functions.completeSuccess({
+            function_execution_id: execution.id,
+            outputs: { found: true, contact_id: "12" },
+          }),
+        )
+      ).error,
+    ).toBe("parameter_validation_failed");
+    await c.functions.completeSuccess({
+      function_execution_id: execution.id,
+      outputs: { found: true, contact_id: 12 },
+    });
+    expect(fake.executions.get(execution.id)).toMatchObject({
+      state: "completed",
+      outputs: { found: true, contact_id: 12 },
+    });
+    expect(
+      (await failure(c.functions.completeError({ function_execution_id: execution.id, error: "late" })))
+        .error,
+    ).toBe("execution_not_in_running_state");
+    expect(fake.callsOf("functions.completeSuccess").at(-1)?.response.ok).toBe(true);
+  });
+
+  it("fails an execution with a message; refuses unknown ids and another execution's token", async () => {
+    const a = fake.executeFunction("look_up", {}).execution;
+    const b = fake.executeFunction("look_up", {}).execution;
+    const c = stepClient(a.token);
+    expect(
+      (await failure(c.functions.completeError({ function_execution_id: b.id, error: "x" }))).error,
+    ).toBe("access_denied");
+    expect(
+      (await failure(client.functions.completeError({ function_execution_id: "Fx0NOPE", error: "x" }))).error,
+    ).toBe("function_execution_not_found");
+    expect((await failure(c.functions.completeError({ function_execution_id: a.id, error: "" }))).error).toBe(
+      "invalid_arguments",
+    );
+    await c.functions.completeError({ function_execution_id: a.id, error: "No contact has this phone" });
+    expect(fake.executions.get(a.id)).toMatchObject({ state: "failed", error: "No contact has this phone" });
+  });
+});
