@@ -65,6 +65,10 @@ export const configSchema = z.object({
   SWITCHBOARD_WRITERS: list,
   SWITCHBOARD_BROADCASTERS: list,
   AUDIT_CHANNEL: optionalText,
+  // Workflow Builder steps: off, writers (SWITCHBOARD_WRITERS apply to the step's actor) or all.
+  WORKFLOW_STEPS: z
+    .enum(["off", "writers", "all"], { error: "must be off, writers or all" })
+    .default("writers"),
 
   // Imports and reports.
   IMPORT_MAX_BYTES: int(100 * 1024 * 1024, 1),

@@ -65,7 +65,11 @@ describe("manifest.yml", () => {
     expect(m.settings.socket_mode_enabled).toBe(true);
     expect(m.settings.interactivity.is_enabled).toBe(true);
     expect(m.features.app_home.home_tab_enabled).toBe(true);
-    expect([...m.settings.event_subscriptions.bot_events].sort()).toEqual(["app_home_opened", "file_shared"]);
+    expect([...m.settings.event_subscriptions.bot_events].sort()).toEqual([
+      "app_home_opened",
+      "file_shared",
+      "function_executed",
+    ]);
   });
 
   it("asks for the bot scopes it uses and no more", () => {

@@ -69,7 +69,10 @@ export const quoted = (r: ApiRecord | undefined) => {
  * else the single channel the organization's templates name. The API has no
  * list of channels, so several candidates are asked about, never guessed.
  */
-export async function resolveChannel(ctx: CommandContext, given: number | undefined): Promise<number> {
+export async function resolveChannel(
+  ctx: Pick<CommandContext, "api" | "defaultChannelId">,
+  given: number | undefined,
+): Promise<number> {
   if (given !== undefined) return given;
   if (ctx.defaultChannelId !== undefined) return ctx.defaultChannelId;
   const page = await ctx.api.listTemplates({});

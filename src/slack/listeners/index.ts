@@ -3,6 +3,7 @@ import type { SlackDeps } from "../deps.ts";
 import * as actions from "./actions/index.ts";
 import * as commands from "./commands/index.ts";
 import * as events from "./events/index.ts";
+import * as functions from "./functions/index.ts";
 import * as views from "./views/index.ts";
 
 export function registerListeners(app: App, deps: SlackDeps): void {
@@ -10,4 +11,5 @@ export function registerListeners(app: App, deps: SlackDeps): void {
   commands.register(app, deps);
   actions.register(app, deps);
   views.register(app, deps);
+  functions.register(app, deps);
 }

@@ -1,0 +1,184 @@
+// What every Workflow Builder step does around its own work (issue 12): the
+// setting WORKFLOW_STEPS, the actor input, the run once per
+// function_execution_id (src/store/steps.ts), the API through the core's
+// perform() (writers check, audit naming the workflow run and the actor),
+// and the outcome to Slack with complete() or fail(), in words a workflow
+// author can act on.
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
+import { isApiError } from "../../../api/errors.ts";
+import type { MessagingApi } from "../../../api/types.ts";
+import { apiErrorReply } from "../../../commands/errors.ts";
+import { UserError } from "../../../commands/registry.ts";
+import { type StepInputs, type StepOptions, type StepOutputs, textInput } from "../../../commands/steps.ts";
+import type { Actor } from "../../../commands/types.ts";
+import { claimStepRun, finishStepRun, getStepRun, type StepRun } from "../../../store/steps.ts";
+import { errorRef } from "../../deliver.ts";
+import type { SlackDeps } from "../../deps.ts";
+import { withApi } from "../../perform.ts";
+
+export interface StepDef {
+  /** The function's key in manifest.yml (`functions.<callbackId>`). */
+  callbackId: string;
+  /** Changes data: needs the actor input, and the writers' check under WORKFLOW_STEPS=writers. */
+  writes: boolean;
+  run(api: MessagingApi, inputs: StepInputs, opts: StepOptions): Promise<StepOutputs>;
+}
+
+type Outcome = { state: "done"; outputs: StepOutputs } | { state: "failed"; error: string };
+
+/** Where runs are kept: the database when the app has one, else this process's memory. */
+interface StepRuns {
+  claim(run: Pick<StepRun, "executionId" | "callbackId" | "workflowExecutionId" | "actor">): Promise<boolean>;
+  get(executionId: string): Promise<StepRun | undefined>;
+  finish(executionId: string, outcome: Outcome): Promise<void>;
+}
+
+const memoryRuns = new WeakMap<SlackDeps, Map<string, StepRun>>();
+function stepRuns(deps: SlackDeps): StepRuns {
+  const db = deps.db;
+  if (db)
+    return {
+      claim: (run) => claimStepRun(db, run),
+      get: (id) => getStepRun(db, id),
+      finish: (id, outcome) => finishStepRun(db, id, outcome),
+    };
+  const map = memoryRuns.get(deps) ?? new Map<string, StepRun>();
+  memoryRuns.set(deps, map);
+  return {
+    claim: async (run) => {
+      if (map.has(run.executionId)) return false;
+      map.set(run.executionId, { ...run, state: "running" });
+      return true;
+    },
+    get: async (id) => map.get(id),
+    finish: async (id, outcome) => {
+      const run = map.get(id);
+      if (run?.state === "running") Object.assign(run, outcome);
+    },
+  };
+}
+
+/** Slack mrkdwn of the core's messages as the plain text a step's error is shown in. */
+export function plainWords(text: string): string {
+  return text
+    .replace(/[*`]/g, "")
+    .replace(/<@([A-Z0-9]+)>/g, "$1")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&")
+    .trim();
+}
+
+const SLACK_USER = /^[UW][A-Z0-9]{2,}$/;
+
+export function stepListener(deps: SlackDeps, step: StepDef) {
+  const runs = stepRuns(deps);
+  const opts: StepOptions = {
+    defaultChannelId: deps.config.MESSAGING_CHANNEL_ID,
+    defaultCountry: deps.config.DEFAULT_COUNTRY,
+  };
+  return async ({
+    event,
+    inputs,
+    complete,
+    fail,
+  }: SlackEventMiddlewareArgs<"function_executed"> & AllMiddlewareArgs): Promise<void> => {
+    const executionId = event.function_execution_id;
+    const workflowRun = event.workflow_execution_id;
+    const log = deps.logger.child({ step: step.callbackId, executionId, workflowRun });
+    const tell = async (outcome: Outcome) => {
+      try {
+        if (outcome.state === "done") await complete({ outputs: outcome.outputs });
+        else await fail({ error: outcome.error });
+      } catch (err) {
+        // Already completed (an earlier delivery told Slack), or Slack unreachable: logged, not repeated.
+        const code = (err as { data?: { error?: string } }).data?.error;
+        log.warn({ code, err: code ? undefined : String(err) }, "could not tell Slack the step's outcome");
+      }
+    };
+    try {
+      const mode = deps.config.WORKFLOW_STEPS;
+      if (mode === "off") {
+        log.info("workflow step refused: WORKFLOW_STEPS=off");
+        return tell({
+          state: "failed",
+          error:
+            "Switchboard's workflow steps are turned off (WORKFLOW_STEPS=off). Nothing was changed. Ask whoever runs Switchboard to turn them on, or remove this step.",
+        });
+      }
+      const actorId = textInput(inputs, "actor");
+      if (step.writes && !actorId)
+        return tell({
+          state: "failed",
+          error:
+            'The input actor is empty: in Workflow Builder, set it to "Person who used this workflow" (the Slack user the change is made for). Nothing was changed.',
+        });
+      if (actorId && !SLACK_USER.test(actorId))
+        return tell({
+          state: "failed",
+          error: `The input actor must be a Slack user (for example "Person who used this workflow"), not "${actorId}". Nothing was changed.`,
+        });
+
+      const claimed = await runs.claim({
+        executionId,
+        callbackId: step.callbackId,
+        workflowExecutionId: workflowRun,
+        actor: actorId,
+      });
+      if (!claimed) {
+        // Slack delivered this execution again: never the work twice; the same answer, when there is one.
+        const prior = await runs.get(executionId);
+        log.info({ state: prior?.state }, "workflow step delivered again: not run twice");
+        if (prior?.state === "done")
+          await tell({ state: "done", outputs: (prior.outputs ?? {}) as StepOutputs });
+        else if (prior?.state === "failed") await tell({ state: "failed", error: prior.error ?? "failed" });
+        return;
+      }
+
+      const actor: Actor = { userId: actorId ?? "workflow", via: "slack" };
+      // WORKFLOW_STEPS=all: no writers' check, the writes are audited all the same.
+      const scope = step.writes && mode === "writers" ? "write" : "read";
+      const command = `workflow step ${step.callbackId} (workflow run ${workflowRun}, step run ${executionId})`;
+      let started = false;
+      let outcome: Outcome;
+      try {
+        const outputs = await withApi(deps, actor, scope, command, (api) => {
+          started = true;
+          return step.run(api, inputs, opts);
+        });
+        outcome = { state: "done", outputs };
+      } catch (err) {
+        outcome = { state: "failed", error: describe(err, started, actorId, log) };
+      }
+      await runs.finish(executionId, outcome);
+      log.info({ state: outcome.state }, "workflow step ran");
+      await tell(outcome);
+    } catch (err) {
+      const ref = errorRef();
+      log.error({ err, ref }, "workflow step failed");
+      await tell({
+        state: "failed",
+        error: `Something went wrong inside Switchboard (ref ${ref}). Give this reference to whoever runs Switchboard.`,
+      });
+    }
+  };
+}
+
+/** A failure in words a workflow author can act on: which input, which rule, or what the API said. */
+function describe(
+  err: unknown,
+  started: boolean,
+  actorId: string | undefined,
+  log: SlackDeps["logger"],
+): string {
+  if (!started && err instanceof UserError)
+    return `The actor ${actorId} may not make changes: with WORKFLOW_STEPS=writers, only the people in SWITCHBOARD_WRITERS may run Switchboard's writing steps. Set the input actor to one of them, or ask whoever runs Switchboard to add this person. Nothing was changed.`;
+  if (err instanceof UserError) return plainWords(err.message);
+  if (isApiError(err)) {
+    log.info({ kind: err.kind }, "the messaging API refused a workflow step");
+    return plainWords(apiErrorReply(err).text);
+  }
+  const ref = errorRef();
+  log.error({ err, ref }, "workflow step failed");
+  return `Something went wrong inside Switchboard (ref ${ref}). Give this reference to whoever runs Switchboard.`;
+}

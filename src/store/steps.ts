@@ -1,0 +1,105 @@
+// Runs of Workflow Builder steps (schema `steps`): one row per
+// function_execution_id, so an execution Slack delivers twice runs its write
+// once. The first delivery claims the row (insert … on conflict do nothing);
+// the outcome is stored before Slack is told, so a later delivery can repeat
+// the same answer instead of the work.
+import type { Db } from "./db.ts";
+import { type MigrationSet, migrate } from "./migrate.ts";
+
+export const STEPS_MIGRATIONS: MigrationSet = {
+  schema: "steps",
+  migrations: [
+    {
+      id: "001_step_runs",
+      sql: `
+create table steps.runs (
+  execution_id text primary key,
+  callback_id text not null,
+  workflow_execution_id text,
+  actor text,
+  state text not null default 'running' check (state in ('running', 'done', 'failed')),
+  outputs jsonb,
+  error text,
+  started_at timestamptz not null default now(),
+  finished_at timestamptz
+)
+`,
+    },
+  ],
+};
+
+export type StepRunState = "running" | "done" | "failed";
+
+export interface StepRun {
+  executionId: string;
+  callbackId: string;
+  workflowExecutionId?: string;
+  actor?: string;
+  state: StepRunState;
+  outputs?: Record<string, unknown>;
+  error?: string;
+}
+
+type Row = Record<string, unknown>;
+const toRun = (r: Row): StepRun => ({
+  executionId: String(r.execution_id),
+  callbackId: String(r.callback_id),
+  workflowExecutionId: (r.workflow_execution_id as string | null) ?? undefined,
+  actor: (r.actor as string | null) ?? undefined,
+  state: r.state as StepRunState,
+  outputs: (typeof r.outputs === "string" ? JSON.parse(r.outputs) : r.outputs) ?? undefined,
+  error: (r.error as string | null) ?? undefined,
+});
+
+const ready = new WeakMap<Db, Promise<unknown>>();
+/** Creates the schema on first use (the Slack side owns it; the core's migrations do not name it). */
+export function ensureStepsStore(db: Db): Promise<unknown> {
+  let p = ready.get(db);
+  if (!p) {
+    p = migrate(db, STEPS_MIGRATIONS);
+    ready.set(db, p);
+    p.catch(() => ready.delete(db));
+  }
+  return p;
+}
+
+/** Records the start of a run; false when this execution was already claimed. */
+export async function claimStepRun(
+  db: Db,
+  run: Pick<StepRun, "executionId" | "callbackId" | "workflowExecutionId" | "actor">,
+): Promise<boolean> {
+  await ensureStepsStore(db);
+  const r = await db.query(
+    `insert into steps.runs (execution_id, callback_id, workflow_execution_id, actor)
+     values ($1, $2, $3, $4)
+     on conflict (execution_id) do nothing
+     returning execution_id`,
+    [run.executionId, run.callbackId, run.workflowExecutionId ?? null, run.actor ?? null],
+  );
+  return r.rows.length === 1;
+}
+
+export async function getStepRun(db: Db, executionId: string): Promise<StepRun | undefined> {
+  await ensureStepsStore(db);
+  const r = await db.query("select * from steps.runs where execution_id = $1", [executionId]);
+  return r.rows[0] ? toRun(r.rows[0] as Row) : undefined;
+}
+
+/** The outcome of a claimed run: its outputs, or the error the workflow author was given. */
+export async function finishStepRun(
+  db: Db,
+  executionId: string,
+  outcome: { state: "done"; outputs: Record<string, unknown> } | { state: "failed"; error: string },
+): Promise<void> {
+  await ensureStepsStore(db);
+  await db.query(
+    `update steps.runs set state = $2, outputs = $3, error = $4, finished_at = now()
+     where execution_id = $1 and state = 'running'`,
+    [
+      executionId,
+      outcome.state,
+      outcome.state === "done" ? JSON.stringify(outcome.outputs) : null,
+      outcome.state === "failed" ? outcome.error : null,
+    ],
+  );
+}
