@@ -244,4 +244,50 @@ export class SlackRequests {
     const res = await this.event(this.fake.functionEvent(execution), opts);
     return { ...res, execution };
   }
+
+  /**
+   * A shortcut: global (the shortcuts menu, no channel) or, with `message`,
+   * a message shortcut on that message (its channel and a response_url).
+   */
+  async shortcut(
+    callbackId: string,
+    opts: SignOptions & {
+      user?: SlackUserRef;
+      message?: { text: string; ts?: string; user?: string };
+      channelId?: string;
+    } = {},
+  ): Promise<SentRequest> {
+    const user = opts.user ?? { id: "U0ALICE", name: "alice" };
+    const triggerId = this.fake.newTriggerId();
+    const common = {
+      token: "deprecated-verification-token",
+      action_ts: `${Date.now() / 1000}`,
+      team: { id: this.fake.teamId, domain: "fake" },
+      user: { id: user.id, username: user.name ?? user.id, team_id: this.fake.teamId },
+      is_enterprise_install: false,
+      enterprise: null,
+      callback_id: callbackId,
+      trigger_id: triggerId,
+    };
+    let responseUrl: string | undefined;
+    let payload: Record<string, unknown>;
+    if (opts.message) {
+      responseUrl = this.fake.newResponseUrl();
+      const ts = opts.message.ts ?? `${Math.floor(Date.now() / 1000)}.000200`;
+      payload = {
+        type: "message_action",
+        ...common,
+        channel: { id: opts.channelId ?? "C0GENERAL", name: "general" },
+        response_url: responseUrl,
+        message_ts: ts,
+        message: { type: "message", user: opts.message.user ?? "U0BOB", ts, text: opts.message.text },
+      };
+    } else payload = { type: "shortcut", ...common };
+    const res = await this.post(
+      new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+      "application/x-www-form-urlencoded",
+      opts,
+    );
+    return { ...res, responseUrl, triggerId };
+  }
 }

@@ -6,6 +6,7 @@ import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { STEPS } from "../../src/slack/listeners/functions/index.ts";
 
 const dir = new URL("../fixtures/manifest-schema/", import.meta.url);
 const readJson = (path: string) => JSON.parse(readFileSync(new URL(path, dir), "utf8"));
@@ -70,6 +71,28 @@ describe("manifest.yml", () => {
       "file_shared",
       "function_executed",
     ]);
+  });
+
+  it("declares the Workflow Builder steps the app handles, org-ready with a remote runtime", () => {
+    const m = manifest() as Manifest & {
+      functions: Record<
+        string,
+        { input_parameters: Record<string, { type: string; is_required?: boolean }> }
+      >;
+    };
+    expect(m.settings.org_deploy_enabled).toBe(true);
+    expect(m.settings.function_runtime).toBe("remote");
+    expect(Object.keys(m.functions).sort()).toEqual(STEPS.map((s) => s.callbackId).sort());
+    for (const step of STEPS) {
+      const actor = m.functions[step.callbackId]?.input_parameters.actor;
+      // A writing step names who it writes for; a look-up does not.
+      if (step.writes)
+        expect(actor).toEqual(expect.objectContaining({ type: "slack#/types/user_id", is_required: true }));
+      else expect(actor).toBeUndefined();
+    }
+    const broken = manifest() as unknown as { functions: Record<string, Record<string, unknown>> };
+    delete broken.functions.send_message!.title;
+    expect(validate(broken)).toBe(false);
   });
 
   it("asks for the bot scopes it uses and no more", () => {

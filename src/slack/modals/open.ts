@@ -10,14 +10,18 @@ import { contactEditModal, userEditModal } from "./record-edit.ts";
 import { sendModal } from "./send.ts";
 import { templateModal } from "./template.ts";
 
-export function modalFor(form: FormRequest, actor: Actor): ModalView {
+/** `prefill.text`: the send form's message, filled in (the "Send to a customer" shortcut). */
+export function modalFor(form: FormRequest, actor: Actor, prefill?: { text?: string }): ModalView {
   const ch = actor.channelId;
   switch (form.kind) {
     case "campaign":
       return campaignModal(form.data, { ch });
     case "send": {
       const { channels: chs, defaultChannelId: def } = form.data;
-      return sendModal(form.data, { ch, chs, def });
+      const state = prefill?.text
+        ? { text: { text: { type: "plain_text_input", value: prefill.text } } }
+        : undefined;
+      return sendModal(form.data, { ch, chs, def }, state);
     }
     case "template": {
       const { channels: chs, defaultChannelId: def } = form.data;

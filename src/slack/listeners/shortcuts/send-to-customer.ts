@@ -1,0 +1,30 @@
+// Message shortcut "Send to a customer": the message form, its text filled
+// with the message's (Slack's markup made plain: entities, links).
+import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from "@slack/bolt";
+import { guarded } from "../../deliver.ts";
+import type { SlackDeps } from "../../deps.ts";
+import { openForm } from "./open-form.ts";
+
+/** The message form holds at most this many characters. */
+const MAX_TEXT = 4096;
+
+export function plainMessageText(text: string): string {
+  return text
+    .replace(/<((?:https?|mailto):[^|>]+)\|([^>]+)>/g, "$2 ($1)")
+    .replace(/<((?:https?|mailto):[^>]+)>/g, "$1")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&")
+    .slice(0, MAX_TEXT);
+}
+
+export function sendToCustomer(deps: SlackDeps) {
+  return async ({ ack, shortcut, client, respond }: SlackShortcutMiddlewareArgs & AllMiddlewareArgs) => {
+    await ack();
+    const message = (shortcut as MessageShortcut).message;
+    const text = plainMessageText(typeof message?.text === "string" ? message.text : "");
+    await guarded(deps, "shortcut send to a customer", respond, () =>
+      openForm(deps, { shortcut, client }, "send", "Send a message", text.trim() ? { text } : undefined),
+    );
+  };
+}
