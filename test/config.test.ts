@@ -45,6 +45,10 @@ describe("settings", () => {
     expect(() => loadConfig({ API_READ_LIMIT: "0x10" })).toThrow(/API_READ_LIMIT.*decimal digits/);
     expect(() => loadConfig({ MESSAGING_CHANNEL_ID: "1e1" })).toThrow(/MESSAGING_CHANNEL_ID.*decimal digits/);
     expect(loadConfig({ API_READ_LIMIT: "120" }).API_READ_LIMIT).toBe(120);
+    expect(() => loadConfig({ WORKFLOW_STEPS: "some" })).toThrow(
+      /WORKFLOW_STEPS: must be off, writers or all/,
+    );
+    expect(loadConfig({}).WORKFLOW_STEPS).toBe("writers");
   });
 
   it("splits user and group lists on commas and spaces", () => {
