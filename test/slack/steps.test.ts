@@ -15,9 +15,21 @@ let stack: SlackStack;
 let fake: FakeSlack;
 let api: MessagingClient;
 let wf: Workflow;
+/** While set, the answer to the next message send is lost on its way back (the send happened). */
+let loseNextSend = false;
 
 beforeAll(async () => {
-  stack = await startStack({ env: { MESSAGING_CHANNEL_ID: "1" }, slack: {} });
+  stack = await startStack({
+    env: { MESSAGING_CHANNEL_ID: "1" },
+    slack: {},
+    proxy: {
+      drop: (method, url) => {
+        if (!loseNextSend || method !== "POST" || !url.includes("/messages")) return false;
+        loseNextSend = false;
+        return true;
+      },
+    },
+  });
   ({ fake } = stack);
   api = stack.client;
   wf = new Workflow(stack.req, fake);
@@ -103,6 +115,25 @@ describe("Send a message", () => {
     expect(run.error).not.toMatch(/[*`]|&lt;|sb_test/);
     // The write reached the API and was refused: it is audited as a failed write.
     expect(await auditOf(run.id)).toEqual([expect.objectContaining({ ok: false, actor: "U0ALICE" })]);
+  });
+
+  it("says the outcome is unknown when the API's answer is lost, and does not send again", async () => {
+    loseNextSend = true;
+    const run = await wf.run("send_message", {
+      actor: "U0ALICE",
+      phone: newPhone(),
+      template_name: "order_update",
+      template_language: "en",
+      template_values: "first_name=Ana\norder_id=A-14",
+    });
+    expect(run.state).toBe("failed");
+    expect(run.error).toMatch(
+      /^No answer from the messaging API: the change may or may not have been made\./,
+    );
+    expect(run.error).toMatch(/could happen twice/);
+    const sends = stack.proxy?.seen.filter((r) => r.startsWith("POST") && r.includes("/messages")) ?? [];
+    expect(sends.length).toBeGreaterThan(0);
+    expect((await auditOf(run.id)).filter((e) => e.operation === "sendMessage")).toHaveLength(1);
   });
 
   it("fails when the actor input is empty, saying what to map it to", async () => {

@@ -5,7 +5,7 @@
 // and the outcome to Slack with complete() or fail(), in words a workflow
 // author can act on.
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
-import { isApiError } from "../../../api/errors.ts";
+import { isApiError, NetworkError } from "../../../api/errors.ts";
 import type { MessagingApi } from "../../../api/types.ts";
 import { apiErrorReply } from "../../../commands/errors.ts";
 import { UserError } from "../../../commands/registry.ts";
@@ -174,6 +174,11 @@ function describe(
   if (!started && err instanceof UserError)
     return `The actor ${actorId} may not make changes: with WORKFLOW_STEPS=writers, only the people in SWITCHBOARD_WRITERS may run Switchboard's writing steps. Set the input actor to one of them, or ask whoever runs Switchboard to add this person. Nothing was changed.`;
   if (err instanceof UserError) return plainWords(err.message);
+  if (err instanceof NetworkError && err.mayHaveReachedServer) {
+    // Never "failed" in words: running the workflow again could make the change twice.
+    log.warn({ kind: err.kind }, "workflow step: no answer from the messaging API, outcome unknown");
+    return "No answer from the messaging API: the change may or may not have been made. Check in Switchboard (for example the contact or the conversation) before running this workflow again, or it could happen twice.";
+  }
   if (isApiError(err)) {
     log.info({ kind: err.kind }, "the messaging API refused a workflow step");
     return plainWords(apiErrorReply(err).text);
