@@ -10,7 +10,7 @@ import type {
 } from "@slack/bolt";
 import type { ModalView } from "@slack/types";
 import type { Actor } from "../../../commands/types.ts";
-import { guarded } from "../../deliver.ts";
+import { guarded, slackError } from "../../deliver.ts";
 import type { SlackDeps } from "../../deps.ts";
 import { modal, sectionText } from "../../modals/kit.ts";
 import { modalFor } from "../../modals/open.ts";
@@ -60,7 +60,13 @@ export async function openForm(
         close: "Close",
         blocks: reply.blocks.length ? reply.blocks : [sectionText(reply.text)],
       });
-  await client.views.update({ view_id: viewId, hash: opened.view?.hash, view });
+  try {
+    await client.views.update({ view_id: viewId, hash: opened.view?.hash, view });
+  } catch (err) {
+    // Closed while the form was being prepared: nothing to show, nothing went wrong.
+    if (slackError(err) !== "not_found") throw err;
+    deps.logger.info({ line }, "shortcut's modal closed before the form was ready");
+  }
 }
 
 export function globalShortcut(deps: SlackDeps, line: string, title: string) {
