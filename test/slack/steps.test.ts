@@ -204,13 +204,18 @@ describe("Add a contact to a group", () => {
       group: String(g.id),
     });
     expect(run.error).toBeUndefined();
-    expect(run.outputs).toMatchObject({ group_id: String(g.id), contact_id: String(c.id), member_count: 1 });
+    expect(run.outputs).toEqual({
+      group_id: String(g.id),
+      contact_id: String(c.id),
+      already_member: false,
+      member_count: 1,
+    });
     const again = await wf.run("add_contact_to_group", {
       actor: "U0ALICE",
       contact_id: String(c.id),
       group: String(g.id),
     });
-    expect(again.outputs).toMatchObject({ member_count: 1 });
+    expect(again.outputs).toMatchObject({ already_member: true, member_count: 1 });
   });
 
   it("fails when no contact has the phone, and when the group is unknown", async () => {
