@@ -8,7 +8,7 @@ import { userInfo } from "node:os";
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { createInterface as createPromptInterface } from "node:readline/promises";
-import { blocksToText } from "../blocks/blocks.ts";
+import { blocksToText, mrkdwnToText, type TextOptions } from "../blocks/text.ts";
 import type { Actor, CommandCore, Reply } from "../commands/types.ts";
 
 export interface ShellOptions {
@@ -21,6 +21,13 @@ export interface ShellOptions {
   yes?: boolean;
   /** Where the interactive history is kept. */
   historyFile?: string;
+  /** Bold and colours; default: when `output` is a terminal and NO_COLOR is unset. */
+  color?: boolean;
+}
+
+/** Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org). */
+export function wantsColor(output: NodeJS.WritableStream, env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean((output as { isTTY?: boolean }).isTTY) && !env.NO_COLOR;
 }
 
 const QUIT = new Set(["exit", "quit", "\\q", ":q"]);
@@ -28,8 +35,10 @@ const QUIT = new Set(["exit", "quit", "\\q", ":q"]);
 /** Runs until the input ends (or `exit`); returns the process exit code. */
 export async function runShell(opts: ShellOptions): Promise<number> {
   const actor: Actor = { userId: "shell", userName: safeUserName(), via: "shell" };
+  const color = opts.color ?? wantsColor(opts.output);
   const print = (text: string) => opts.output.write(`${text}\n`);
-  return opts.interactive ? interactive(opts, actor, print) : piped(opts, actor, print);
+  const show = (reply: Reply) => print(replyToText(reply, { color }));
+  return opts.interactive ? interactive(opts, actor, print, show) : piped(opts, actor, print, show);
 }
 
 function safeUserName(): string | undefined {
@@ -40,8 +49,8 @@ function safeUserName(): string | undefined {
   }
 }
 
-/** A reply as text; the confirm buttons are left out (the shell asks instead). */
-export function replyToText(reply: Reply): string {
+/** A reply as terminal text; the confirm buttons are left out (the shell asks instead). */
+export function replyToText(reply: Reply, opts: TextOptions = {}): string {
   const blocks = reply.confirmation
     ? reply.blocks.filter(
         (b) =>
@@ -51,21 +60,24 @@ export function replyToText(reply: Reply): string {
           ),
       )
     : reply.blocks;
-  return blocksToText(blocks) || reply.text;
+  return blocksToText(blocks, opts) || mrkdwnToText(reply.text, opts);
 }
 
-async function piped(opts: ShellOptions, actor: Actor, print: (t: string) => void): Promise<number> {
+type Print = (text: string) => void;
+type Show = (reply: Reply) => void;
+
+async function piped(opts: ShellOptions, actor: Actor, print: Print, show: Show): Promise<number> {
   const rl = createInterface({ input: opts.input, crlfDelay: Number.POSITIVE_INFINITY, terminal: false });
   for await (const raw of rl) {
     const line = raw.trim();
     if (!line || line.startsWith("#")) continue;
     if (QUIT.has(line)) break;
     const reply = await opts.core.run(line, actor);
-    print(replyToText(reply));
+    show(reply);
     if (reply.confirmation) {
       if (opts.yes) {
         print("Confirmed (--yes).");
-        print(replyToText(await opts.core.confirm(reply.confirmation.id, actor)));
+        show(await opts.core.confirm(reply.confirmation.id, actor));
       } else {
         await opts.core.dismiss(reply.confirmation.id, actor);
         print(
@@ -98,7 +110,7 @@ function saveHistory(file: string | undefined, history: string[]) {
   }
 }
 
-async function interactive(opts: ShellOptions, actor: Actor, print: (t: string) => void): Promise<number> {
+async function interactive(opts: ShellOptions, actor: Actor, print: Print, show: Show): Promise<number> {
   const rl = createPromptInterface({
     input: opts.input,
     output: opts.output,
@@ -132,7 +144,7 @@ async function interactive(opts: ShellOptions, actor: Actor, print: (t: string) 
       break;
     }
     const reply = await opts.core.run(line, actor);
-    print(replyToText(reply));
+    show(reply);
     if (reply.confirmation) {
       const answer = (await ask("Confirm? [y/N] ")) ?? "";
       // The answer is not a command: keep it out of the history.
@@ -141,7 +153,7 @@ async function interactive(opts: ShellOptions, actor: Actor, print: (t: string) 
       const result = yes
         ? await opts.core.confirm(reply.confirmation.id, actor)
         : await opts.core.dismiss(reply.confirmation.id, actor);
-      print(replyToText(result));
+      show(result);
     }
     saveHistory(opts.historyFile, history());
   }

@@ -61,7 +61,7 @@ describe("npm start without Slack tokens: the shell", () => {
     expect(keyLines[0]).toMatch(
       /^Switchboard shell on the embedded sandbox API http:\/\/127\.0\.0\.1:\d+\/v1 \(test keys/,
     );
-  }, 120_000);
+  }, 300_000);
 
   it("answers confirmations no on piped input, and yes with --yes", async () => {
     const no = await runMain("tag delete 2\ntags\n");
@@ -74,5 +74,5 @@ describe("npm start without Slack tokens: the shell", () => {
     expect(yes.code).toBe(0);
     expect(yes.stdout).toMatch(/Tag #2 deleted/);
     expect(yes.stdout.split("== Tags ==")[1]).not.toMatch(/#2 Support/);
-  }, 120_000);
+  }, 300_000);
 });
