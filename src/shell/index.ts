@@ -8,6 +8,8 @@ import { userInfo } from "node:os";
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { createInterface as createPromptInterface } from "node:readline/promises";
+import type { KnownBlock } from "@slack/types";
+import { ACTION } from "../blocks/actions.ts";
 import { blocksToText, mrkdwnToText, type TextOptions } from "../blocks/text.ts";
 import type { Actor, CommandCore, Reply } from "../commands/types.ts";
 
@@ -49,15 +51,18 @@ function safeUserName(): string | undefined {
   }
 }
 
-/** A reply as terminal text; the confirm buttons are left out (the shell asks instead). */
+const isConfirmButtons = (b: KnownBlock | undefined) =>
+  b?.type === "actions" &&
+  b.elements.some((e) => "action_id" in e && e.action_id?.startsWith(ACTION.confirm));
+
+/**
+ * A reply as terminal text. The shell asks y/N instead of the confirm buttons,
+ * so they are left out, with the note above them (who may click, until when).
+ */
 export function replyToText(reply: Reply, opts: TextOptions = {}): string {
   const blocks = reply.confirmation
     ? reply.blocks.filter(
-        (b) =>
-          !(
-            b.type === "actions" &&
-            b.elements.some((e) => "action_id" in e && e.action_id?.startsWith("sb_confirm"))
-          ),
+        (b, i, all) => !isConfirmButtons(b) && !(b.type === "context" && isConfirmButtons(all[i + 1])),
       )
     : reply.blocks;
   return blocksToText(blocks, opts) || mrkdwnToText(reply.text, opts);
