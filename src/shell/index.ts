@@ -73,10 +73,14 @@ type Show = (reply: Reply) => void;
 
 async function piped(opts: ShellOptions, actor: Actor, print: Print, show: Show): Promise<number> {
   const rl = createInterface({ input: opts.input, crlfDelay: Number.POSITIVE_INFINITY, terminal: false });
+  let first = true;
   for await (const raw of rl) {
     const line = raw.trim();
     if (!line || line.startsWith("#")) continue;
-    if (QUIT.has(line)) break;
+    if (QUIT.has(line.toLowerCase())) break;
+    // A blank line between answers, none after the last.
+    if (!first) print("");
+    first = false;
     const reply = await opts.core.run(line, actor);
     show(reply);
     if (reply.confirmation) {
@@ -86,11 +90,10 @@ async function piped(opts: ShellOptions, actor: Actor, print: Print, show: Show)
       } else {
         await opts.core.dismiss(reply.confirmation.id, actor);
         print(
-          "Not confirmed: input is not a terminal, so nobody can answer y/N. Run with --yes (npm start -- --yes) to confirm.",
+          "Not confirmed: the input is not a terminal, so nobody can answer y/N. To confirm, run with --yes (npm start --silent -- --yes).",
         );
       }
     }
-    print("");
   }
   return 0;
 }
@@ -144,7 +147,7 @@ async function interactive(opts: ShellOptions, actor: Actor, print: Print, show:
     if (raw === null) break;
     const line = raw.trim();
     if (!line) continue;
-    if (QUIT.has(line)) {
+    if (QUIT.has(line.toLowerCase())) {
       if (history()[0] === raw) history().shift();
       break;
     }

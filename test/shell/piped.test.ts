@@ -50,4 +50,19 @@ describe("piped shell: answers are terminal text", () => {
     const { out } = await piped(["help nosuch"], { color: true });
     expect(out).toContain("\x1b[33m⚠\x1b[39m");
   });
+
+  it("stops at exit or quit, even when the input stays open", async () => {
+    for (const word of ["exit", "quit", "QUIT"]) {
+      const { code, out } = await piped(["tags", word, "groups"], { end: false });
+      expect(code).toBe(0);
+      expect(out).toMatch(/== Tags ==/);
+      expect(out).not.toMatch(/== Groups ==/);
+    }
+  });
+
+  it("puts one blank line between answers, none after the last", async () => {
+    const { out } = await piped(["tag 404", "tag 405"]);
+    expect(out).toMatch(/No such tag #404.*\n\n.*No such tag #405/s);
+    expect(out).not.toMatch(/\n\n$/);
+  });
 });
