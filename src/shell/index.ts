@@ -1,8 +1,9 @@
 // The console front end: the same command lines as Slack (with or without
-// `/sb`), answers as plain text on stdout. On a terminal it is interactive
-// with history (kept under DATA_DIR); on piped input it runs each line in
-// order and ends. Confirmations become y/N prompts; piped input has no one to
-// ask, so only `--yes` confirms there.
+// `/sb`), answers as terminal text on stdout (src/blocks/text.ts: no Slack
+// markup; bold and colour only on a terminal without NO_COLOR). On a terminal
+// it is interactive with history (kept under DATA_DIR); on piped input it runs
+// each line in order and ends. `exit` or `quit` ends both. Confirmations become
+// y/N prompts; piped input has no one to ask, so only `--yes` confirms there.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import { dirname } from "node:path";
