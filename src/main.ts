@@ -40,7 +40,7 @@ async function main(): Promise<number> {
   const logger = createLogger(process.env.LOG_LEVEL ? config.LOG_LEVEL : "warn", 2);
   const unknown = argv.filter((a) => a !== "--yes" && a !== "-y");
   if (unknown.length) {
-    process.stderr.write(`Unknown argument ${unknown.join(" ")}. Usage: npm start [-- --yes]\n`);
+    process.stderr.write(`Unknown argument ${unknown.join(" ")}. Usage: npm start --silent [-- --yes]\n`);
     return 2;
   }
   const switchboard = await createSwitchboard(config, { logger });
@@ -61,6 +61,8 @@ async function main(): Promise<number> {
       historyFile: join(config.DATA_DIR, "shell_history"),
     });
   } finally {
+    // After `exit` the input may still be open (a pipe whose writer goes on): let go of it, or the process stays.
+    process.stdin.destroy();
     await switchboard.close();
   }
 }

@@ -1,5 +1,5 @@
-// Block Kit builders that stay inside Slack's limits, and the plain-text
-// renderer the shell uses. Slack refuses a whole message when one limit is
+// Block Kit builders that stay inside Slack's limits (the shell's text
+// rendering is in text.ts). Slack refuses a whole message when one limit is
 // crossed, so every reply goes through finishBlocks() before it leaves.
 import type { ActionsBlock, Button, KnownBlock, SectionBlock } from "@slack/types";
 
@@ -153,73 +153,5 @@ export function finishBlocks(blocks: KnownBlock[]): KnownBlock[] {
   });
 }
 
-/** Slack mrkdwn to plain text: links, mentions and entities become readable. */
-export function mrkdwnToText(text: string): string {
-  return text
-    .replace(/<!date\^[^|>]*\|([^>]*)>/g, "$1")
-    .replace(/<([^>|]+)\|([^>]*)>/g, (_m, target: string, label: string) => {
-      if (target.startsWith("@") || target.startsWith("!subteam^"))
-        return label.startsWith("@") ? label : `@${label}`;
-      if (target.startsWith("#")) return `#${label}`;
-      return label === target || target === `mailto:${label}` ? label : `${label} (${target})`;
-    })
-    .replace(/<@([A-Z0-9]+)>/g, "@$1")
-    .replace(/<!subteam\^([A-Z0-9]+)>/g, "@$1")
-    .replace(/<#([A-Z0-9]+)>/g, "#$1")
-    .replace(/<!([a-z]+)>/g, "@$1")
-    .replace(/<([^>]+)>/g, "$1")
-    .replace(/(^|[\s(])\*([^*\n]+)\*(?=$|[\s).,:;!?])/gm, "$1$2")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&");
-}
-
-type TextObj = { type: string; text: string } | undefined;
-const txt = (t: TextObj) => (t ? (t.type === "mrkdwn" ? mrkdwnToText(t.text) : t.text) : "");
-
-/** Block Kit to plain text for the shell: one block per paragraph, buttons in brackets. */
-export function blocksToText(blocks: readonly KnownBlock[]): string {
-  const parts: string[] = [];
-  for (const b of blocks) {
-    switch (b.type) {
-      case "header":
-        parts.push(`== ${b.text.text} ==`);
-        break;
-      case "section": {
-        const lines: string[] = [];
-        if (b.text) lines.push(txt(b.text));
-        if (b.fields) {
-          for (const f of b.fields) lines.push(txt(f).replace(/\n/, ": "));
-        }
-        parts.push(lines.join("\n"));
-        break;
-      }
-      case "context":
-        parts.push(
-          b.elements
-            .map((e) => ("text" in e && typeof e.text === "string" ? txt(e as TextObj) : ""))
-            .filter(Boolean)
-            .join("  "),
-        );
-        break;
-      case "divider":
-        parts.push("----");
-        break;
-      case "actions":
-        parts.push(
-          b.elements
-            .map((e) => {
-              if (e.type !== "button") return "";
-              const label = e.text.text;
-              return e.action_id?.startsWith("sb_run") && e.value ? `[${label}: ${e.value}]` : `[${label}]`;
-            })
-            .filter(Boolean)
-            .join(" "),
-        );
-        break;
-      default:
-        break;
-    }
-  }
-  return parts.filter((p) => p !== "").join("\n");
-}
+// The shell's text: one converter, in text.ts.
+export { blocksToText, mrkdwnToText } from "./text.ts";

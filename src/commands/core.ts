@@ -294,8 +294,8 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
       prepared = await prepare(line, actor);
       if ("reply" in prepared) return scrub(prepared.reply);
       const { spec, raw, args, ctx, text } = prepared;
-      if (spec.preview) {
-        const preview = await spec.preview(args, ctx);
+      const preview = spec.preview ? await spec.preview(args, ctx) : undefined;
+      if (preview) {
         const c = await createConfirmation(opts.db, {
           actor: actor.userId,
           command: { id: spec.id, raw, line: cleanLine(text) },

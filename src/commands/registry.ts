@@ -81,8 +81,11 @@ export interface CommandSpec<A = Record<string, unknown>> {
   operations: OperationName[];
   /** The kind of record the id names, for "no such tag #12". */
   noun?: string;
-  /** Present when the command asks for confirmation first. */
-  preview?: (args: A, ctx: CommandContext) => Promise<Preview>;
+  /**
+   * Present when the command asks for confirmation first. Undefined: nothing
+   * to ask this time (`import` asks only in the shell), the command runs at once.
+   */
+  preview?: (args: A, ctx: CommandContext) => Promise<Preview | undefined>;
   run: (args: A, ctx: CommandContext) => Promise<Reply>;
   /** Not listed in help (aliases). */
   hidden?: boolean;

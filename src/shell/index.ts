@@ -1,14 +1,17 @@
 // The console front end: the same command lines as Slack (with or without
-// `/sb`), answers as plain text on stdout. On a terminal it is interactive
-// with history (kept under DATA_DIR); on piped input it runs each line in
-// order and ends. Confirmations become y/N prompts; piped input has no one to
-// ask, so only `--yes` confirms there.
+// `/sb`), answers as terminal text on stdout (src/blocks/text.ts: no Slack
+// markup; bold and colour only on a terminal without NO_COLOR). On a terminal
+// it is interactive with history (kept under DATA_DIR); on piped input it runs
+// each line in order and ends. `exit` or `quit` ends both. Confirmations become
+// y/N prompts; piped input has no one to ask, so only `--yes` confirms there.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { createInterface as createPromptInterface } from "node:readline/promises";
-import { blocksToText } from "../blocks/blocks.ts";
+import type { KnownBlock } from "@slack/types";
+import { ACTION } from "../blocks/actions.ts";
+import { blocksToText, mrkdwnToText, type TextOptions } from "../blocks/text.ts";
 import type { Actor, CommandCore, Reply } from "../commands/types.ts";
 
 export interface ShellOptions {
@@ -21,6 +24,13 @@ export interface ShellOptions {
   yes?: boolean;
   /** Where the interactive history is kept. */
   historyFile?: string;
+  /** Bold and colours; default: when `output` is a terminal and NO_COLOR is unset. */
+  color?: boolean;
+}
+
+/** Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org). */
+export function wantsColor(output: NodeJS.WritableStream, env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean((output as { isTTY?: boolean }).isTTY) && !env.NO_COLOR;
 }
 
 const QUIT = new Set(["exit", "quit", "\\q", ":q"]);
@@ -28,8 +38,10 @@ const QUIT = new Set(["exit", "quit", "\\q", ":q"]);
 /** Runs until the input ends (or `exit`); returns the process exit code. */
 export async function runShell(opts: ShellOptions): Promise<number> {
   const actor: Actor = { userId: "shell", userName: safeUserName(), via: "shell" };
+  const color = opts.color ?? wantsColor(opts.output);
   const print = (text: string) => opts.output.write(`${text}\n`);
-  return opts.interactive ? interactive(opts, actor, print) : piped(opts, actor, print);
+  const show = (reply: Reply) => print(replyToText(reply, { color }));
+  return opts.interactive ? interactive(opts, actor, print, show) : piped(opts, actor, print, show);
 }
 
 function safeUserName(): string | undefined {
@@ -40,40 +52,49 @@ function safeUserName(): string | undefined {
   }
 }
 
-/** A reply as text; the confirm buttons are left out (the shell asks instead). */
-export function replyToText(reply: Reply): string {
+const isConfirmButtons = (b: KnownBlock | undefined) =>
+  b?.type === "actions" &&
+  b.elements.some((e) => "action_id" in e && e.action_id?.startsWith(ACTION.confirm));
+
+/**
+ * A reply as terminal text. The shell asks y/N instead of the confirm buttons,
+ * so they are left out, with the note above them (who may click, until when).
+ */
+export function replyToText(reply: Reply, opts: TextOptions = {}): string {
   const blocks = reply.confirmation
     ? reply.blocks.filter(
-        (b) =>
-          !(
-            b.type === "actions" &&
-            b.elements.some((e) => "action_id" in e && e.action_id?.startsWith("sb_confirm"))
-          ),
+        (b, i, all) => !isConfirmButtons(b) && !(b.type === "context" && isConfirmButtons(all[i + 1])),
       )
     : reply.blocks;
-  return blocksToText(blocks) || reply.text;
+  return blocksToText(blocks, opts) || mrkdwnToText(reply.text, opts);
 }
 
-async function piped(opts: ShellOptions, actor: Actor, print: (t: string) => void): Promise<number> {
+type Print = (text: string) => void;
+type Show = (reply: Reply) => void;
+
+async function piped(opts: ShellOptions, actor: Actor, print: Print, show: Show): Promise<number> {
   const rl = createInterface({ input: opts.input, crlfDelay: Number.POSITIVE_INFINITY, terminal: false });
+  let first = true;
   for await (const raw of rl) {
     const line = raw.trim();
     if (!line || line.startsWith("#")) continue;
-    if (QUIT.has(line)) break;
+    if (QUIT.has(line.toLowerCase())) break;
+    // A blank line between answers, none after the last.
+    if (!first) print("");
+    first = false;
     const reply = await opts.core.run(line, actor);
-    print(replyToText(reply));
+    show(reply);
     if (reply.confirmation) {
       if (opts.yes) {
         print("Confirmed (--yes).");
-        print(replyToText(await opts.core.confirm(reply.confirmation.id, actor)));
+        show(await opts.core.confirm(reply.confirmation.id, actor));
       } else {
         await opts.core.dismiss(reply.confirmation.id, actor);
         print(
-          "Not confirmed: input is not a terminal, so nobody can answer y/N. Run with --yes (npm start -- --yes) to confirm.",
+          "Not confirmed: the input is not a terminal, so nobody can answer y/N. To confirm, run with --yes (npm start --silent -- --yes).",
         );
       }
     }
-    print("");
   }
   return 0;
 }
@@ -98,7 +119,7 @@ function saveHistory(file: string | undefined, history: string[]) {
   }
 }
 
-async function interactive(opts: ShellOptions, actor: Actor, print: (t: string) => void): Promise<number> {
+async function interactive(opts: ShellOptions, actor: Actor, print: Print, show: Show): Promise<number> {
   const rl = createPromptInterface({
     input: opts.input,
     output: opts.output,
@@ -127,12 +148,12 @@ async function interactive(opts: ShellOptions, actor: Actor, print: (t: string) 
     if (raw === null) break;
     const line = raw.trim();
     if (!line) continue;
-    if (QUIT.has(line)) {
+    if (QUIT.has(line.toLowerCase())) {
       if (history()[0] === raw) history().shift();
       break;
     }
     const reply = await opts.core.run(line, actor);
-    print(replyToText(reply));
+    show(reply);
     if (reply.confirmation) {
       const answer = (await ask("Confirm? [y/N] ")) ?? "";
       // The answer is not a command: keep it out of the history.
@@ -141,7 +162,7 @@ async function interactive(opts: ShellOptions, actor: Actor, print: (t: string) 
       const result = yes
         ? await opts.core.confirm(reply.confirmation.id, actor)
         : await opts.core.dismiss(reply.confirmation.id, actor);
-      print(replyToText(result));
+      show(result);
     }
     saveHistory(opts.historyFile, history());
   }

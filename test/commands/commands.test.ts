@@ -276,7 +276,9 @@ describe("write commands", () => {
     const dir = mkdtempSync(join(tmpdir(), "sb-import-"));
     const file = join(dir, "people.csv");
     writeFileSync(file, "phone,first_name\n+14155559901,Imp\nnot-a-phone,Bad\n");
-    const r = await h().core.run(`import ${file} group=2`, SHELL);
+    const asked = await h().core.run(`import ${file} group=2`, SHELL);
+    expect(asked.text).toMatch(/Import 1 contact from people\.csv\?/);
+    const r = await h().core.confirm(asked.confirmation!.id, SHELL);
     expect(r.text).toMatch(/1 created/);
     expect(r.text).toMatch(/1 error/);
     const slack = await h().run(`import ${file}`);

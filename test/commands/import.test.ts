@@ -1,6 +1,7 @@
 // `/sb import <path>` in the shell, through the command core: the local file
 // is read by the imports service as an upload is (headers mapped, phones
-// normalized, rows checked), and only the normalized CSV reaches the API.
+// normalized, rows checked), a preview asks for confirmation, and only the
+// normalized CSV reaches the API.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +20,15 @@ const file = (name: string, content: string | Buffer) => {
 };
 const imports = () => h().forwarder.requests.filter((r) => r.startsWith("POST /v1/contacts/import"));
 
+/** Runs the line, checks it asks before importing (and imports nothing yet), then confirms. */
+async function confirmed(line: string) {
+  const before = imports().length;
+  const asked = await h().core.run(line, SHELL);
+  expect(asked.confirmation, asked.text).toBeDefined();
+  expect(imports().length).toBe(before);
+  return h().core.confirm(asked.confirmation!.id, SHELL);
+}
+
 describe("/sb import <path> in the shell", () => {
   it("maps an export's headers and repairs its phones, as an upload would be", async () => {
     // Nothing here is what the API takes as is: "Mobile" and "First Name" are
@@ -34,7 +44,7 @@ describe("/sb import <path> in the shell", () => {
       ].join("\r\n"),
     );
     const before = imports().length;
-    const reply = await h().core.run(`import "${path}" update=yes`, SHELL);
+    const reply = await confirmed(`import "${path}" update=yes`);
     const text = blocksToText(reply.blocks);
     expect(reply.text).toMatch(/Import of Phone export\.csv: 3 created, 0 updated, 1 error/);
     expect(text).toMatch(/phone ← “Mobile” \(C\)/);
@@ -63,7 +73,7 @@ describe("/sb import <path> in the shell", () => {
     ws.addRow(["Cell phone", "Given name"]);
     ws.addRow([14155553104, "Ed"]);
     const path = file("crm.xlsx", Buffer.from(await wb.xlsx.writeBuffer()));
-    const reply = await h().core.run(`import ${path} group=1`, SHELL);
+    const reply = await confirmed(`import ${path} group=1`);
     expect(reply.text).toMatch(/1 created, 0 updated, 0 errors; added to group #1/);
     const members = await h().client.listContacts({ groupId: 1, search: "5553104", limit: 5 });
     expect(members.items.map((c) => c.phone)).toEqual(["+14155553104"]);
@@ -79,6 +89,9 @@ describe("/sb import <path> in the shell", () => {
     const missing = await h().core.run(`import ${join(dir, "nowhere.csv")}`, SHELL);
     expect(missing.text).toMatch(/there is no such file/);
     expect(missing.text).not.toMatch(/ENOENT/);
+    const noGroup = await h().core.run(`import ${file("ok.csv", "phone\n+14155553105\n")} group=9999`, SHELL);
+    expect(noGroup.confirmation).toBeUndefined();
+    expect(noGroup.text).toMatch(/There is no group #9999.*Nothing was imported/);
     expect(imports().length).toBe(before);
   });
 });

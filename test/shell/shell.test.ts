@@ -11,6 +11,7 @@ const ROOT = join(import.meta.dirname, "..", "..");
 function runMain(
   input: string,
   args: string[] = [],
+  opts: { command?: string[]; keepOpen?: boolean } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: mkdtempSync(join(tmpdir(), "sb-shell-")) };
   for (const k of [
@@ -26,11 +27,10 @@ function runMain(
   }
   env.SANDBOX_CAMPAIGN_TICK_MS = "3600000";
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], {
-      cwd: ROOT,
-      env,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const [cmd, ...cmdArgs] = opts.command ?? [process.execPath, "--import", "tsx", "src/main.ts"];
+    const child = spawn(cmd!, [...cmdArgs, ...args], { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
+    // A shell that does not stop fails the test instead of hanging it.
+    const guard = setTimeout(() => child.kill("SIGKILL"), 240_000);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => {
@@ -40,8 +40,12 @@ function runMain(
       stderr += d;
     });
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
+    child.on("close", (code) => {
+      clearTimeout(guard);
+      resolve({ code, stdout, stderr });
+    });
+    if (opts.keepOpen) child.stdin.write(input);
+    else child.stdin.end(input);
   });
 }
 
@@ -61,7 +65,7 @@ describe("npm start without Slack tokens: the shell", () => {
     expect(keyLines[0]).toMatch(
       /^Switchboard shell on the embedded sandbox API http:\/\/127\.0\.0\.1:\d+\/v1 \(test keys/,
     );
-  }, 120_000);
+  }, 300_000);
 
   it("answers confirmations no on piped input, and yes with --yes", async () => {
     const no = await runMain("tag delete 2\ntags\n");
@@ -74,5 +78,17 @@ describe("npm start without Slack tokens: the shell", () => {
     expect(yes.code).toBe(0);
     expect(yes.stdout).toMatch(/Tag #2 deleted/);
     expect(yes.stdout.split("== Tags ==")[1]).not.toMatch(/#2 Support/);
-  }, 120_000);
+  }, 300_000);
+
+  it("`npm start --silent` on a pipe prints only the answers, and `quit` ends it while the pipe stays open", async () => {
+    const r = await runMain("tags\nquit\ntag 1\n", [], {
+      command: ["npm", "start", "--silent", "--"],
+      keepOpen: true,
+    });
+    expect(r.code).toBe(0);
+    // No npm banner: the first line is the first answer's.
+    expect(r.stdout.split("\n")[0]).toBe("== Tags ==");
+    expect(r.stdout).not.toMatch(/^> /m);
+    expect(r.stdout).not.toMatch(/Tag #1/);
+  }, 300_000);
 });

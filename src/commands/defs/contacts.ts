@@ -9,7 +9,7 @@ import { defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply } from "../render.ts";
 import { checkBody } from "./check.ts";
 import { announce, deletePreview, pageLine } from "./common.ts";
-import { importLocalFile } from "./import-file.ts";
+import { importFilePreview, importLocalFile } from "./import-file.ts";
 
 const FIRST = ["id", "phone", "first_name", "last_name", "email"];
 const NAMES = { first_name: "first", last_name: "last" };
@@ -269,11 +269,12 @@ export const CONTACT_COMMANDS = [
     scope: "write",
     usage: "import [<file.csv|file.xlsx>] [group=] [update=yes|no]",
     summary: "Import contacts from a CSV or xlsx file (Slack: an upload form; shell: a local path)",
-    help: "In the shell the file is read from the local disk as an upload is: its headers are mapped (Mobile, First Name, E-mail…), phones normalized and every row checked; the valid rows are imported at once and the answer lists the failing ones. In Slack, share the file with the bot instead.",
+    help: "In the shell the file is read from the local disk as an upload is: its headers are mapped (Mobile, First Name, E-mail…), phones normalized and every row checked. The preview shows the columns, a sample and the rows that will fail, and asks y/N (piped input: `--yes`); then the valid rows are imported and the failing ones written to an error report next to the file. In Slack, share the file with the bot instead.",
     example: "import ./contacts.csv group=2 update=yes",
     topic: "contacts",
     noun: "group",
-    operations: ["importContacts", "listGroups", "listContactFields"],
+    operations: ["importContacts", "listGroups", "listContactFields", "getGroup"],
+    preview: importFilePreview,
     run: async (a, ctx) => {
       if (ctx.actor.via !== "shell") {
         if (a.path) {

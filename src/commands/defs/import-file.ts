@@ -1,11 +1,14 @@
 // `/sb import <path>` in the shell: the local file goes through the imports
 // service as an upload does (headers mapped, phones normalized, every row
-// checked), then its valid rows are imported and the outcome answered: the
-// counts, the columns used, and the first failing rows with their row numbers.
-// There is no pending import and no question: the command itself is the decision.
-import { stat } from "node:fs/promises";
-import { basename, extname } from "node:path";
-import { esc, num, section } from "../../blocks/blocks.ts";
+// checked). The preview (counts, columns, sample, the rows that will fail)
+// asks y/N, as the upload's thread asks with its Import button; confirmed, the
+// valid rows are imported and the outcome answered: the counts, the columns
+// used, the first failing rows, and the error report, written next to the file.
+import { stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, dirname, extname, join } from "node:path";
+import { isApiError } from "../../api/errors.ts";
+import { context, count, esc, fieldsSection, header, num, section } from "../../blocks/blocks.ts";
 import {
   type ErrorLine,
   ImportFileError,
@@ -16,7 +19,7 @@ import {
   type PreviewSummary,
   summarizePreview,
 } from "../../imports/index.ts";
-import { type CommandContext, UserError } from "../registry.ts";
+import { type CommandContext, type Preview, UserError } from "../registry.ts";
 import { show } from "../render.ts";
 import type { Reply } from "../types.ts";
 import { announce } from "./common.ts";
@@ -30,7 +33,17 @@ export interface ImportFileArgs {
   update: boolean;
 }
 
-export async function importLocalFile(a: ImportFileArgs, ctx: CommandContext): Promise<Reply> {
+interface ReadFile {
+  path: string;
+  name: string;
+  service: ImportService;
+  fields: Awaited<ReturnType<typeof importFields>>;
+  preview: ImportPreview;
+  summary: PreviewSummary;
+}
+
+/** Checks the path and reads the file as the import will; what cannot be imported at all is a UserError. */
+async function readLocalFile(a: ImportFileArgs, ctx: CommandContext): Promise<ReadFile> {
   if (!a.path) throw new UserError("*path* is required: the CSV or xlsx file to import");
   const path = a.path;
   const ext = extname(path).toLowerCase();
@@ -63,7 +76,74 @@ export async function importLocalFile(a: ImportFileArgs, ctx: CommandContext): P
   }
   if (preview.problems.length)
     throw new UserError(`${esc(name)}: ${esc(preview.problems.join("; "))}. Nothing was imported.`);
-  const summary = summarizePreview(preview);
+  return { path, name, service, fields, preview, summary: summarizePreview(preview) };
+}
+
+/** The name of the error report, beside the file: `contacts-errors.csv`. */
+const errorReportName = (name: string) => `${name.replace(/\.[^.]*$/, "") || "contacts"}-errors.csv`;
+
+/**
+ * The question before a shell import: what the file holds, what will be
+ * imported and what will fail. Undefined (no question) outside the shell,
+ * where `import` opens the upload form, and when no row can be imported: the
+ * run answers that, with the failing rows.
+ */
+export async function importFilePreview(
+  a: ImportFileArgs,
+  ctx: CommandContext,
+): Promise<Preview | undefined> {
+  if (ctx.actor.via !== "shell" || !a.path) return undefined;
+  const { name, summary: s } = await readLocalFile(a, ctx);
+  if (s.valid === 0) return undefined;
+  const group = a.group === undefined ? undefined : await groupOf(a.group, ctx);
+  const text = `Import ${count(s.valid, "contact")} from ${esc(name)}?`;
+  const blocks = [
+    header(`Import ${name}?`),
+    ...fieldsSection([
+      ["Rows", num(s.rows)],
+      ["Will be imported", num(s.valid)],
+      ["Will fail", num(s.failed)],
+      ["File", esc(s.format)],
+    ]),
+    section(columnsLine(s)),
+  ];
+  if (s.samples.length) {
+    const keys = Object.keys(s.samples[0]?.contact ?? {}).filter((k) => s.samples.some((x) => x.contact[k]));
+    const lines = s.samples.map(
+      (x) => `${String(x.row).padStart(4)}  ${keys.map((k) => x.contact[k] || "·").join(" | ")}`,
+    );
+    blocks.push(section(`*Sample* (row  ${esc(keys.join(" | "))})\n\`\`\`${esc(lines.join("\n"))}\`\`\``));
+  }
+  const failing = failureLines(s.failures, s.failed);
+  if (failing) blocks.push(section(`*Rows that will fail*\n${failing}`));
+  const notes = [
+    a.update
+      ? "Contacts that exist already are updated."
+      : "Contacts that exist already are skipped (`update=yes` updates them).",
+    ...(group
+      ? [`Every imported contact is added to group #${group.id} “${esc(show(group.name, 60))}”.`]
+      : []),
+    ...(s.failed
+      ? [`The failing rows will be written to ${esc(errorReportName(name))}, next to the file.`]
+      : []),
+  ];
+  blocks.push(context(notes.join(" ")));
+  return { text, blocks, confirm: { text: "Import", style: "primary", dismiss: "Cancel" } };
+}
+
+/** The group the contacts will join: known before asking, so a wrong id is not found after "yes". */
+async function groupOf(id: number, ctx: CommandContext) {
+  try {
+    return await ctx.api.getGroup(id);
+  } catch (err) {
+    if (isApiError(err) && err.kind === "not_found")
+      throw new UserError(`There is no group #${id}: \`/sb groups\` lists them. Nothing was imported.`);
+    throw err;
+  }
+}
+
+export async function importLocalFile(a: ImportFileArgs, ctx: CommandContext): Promise<Reply> {
+  const { path, name, service, fields, preview, summary } = await readLocalFile(a, ctx);
   const columns = columnsLine(summary);
   if (preview.valid === 0) {
     const text = `Nothing imported from ${esc(name)}: none of its ${num(preview.rows)} rows can be imported.`;
@@ -93,7 +173,33 @@ export async function importLocalFile(a: ImportFileArgs, ctx: CommandContext): P
   const failing = failureLines(o.failures, o.failed);
   reply.blocks.push(section(columns), ...(failing ? [section(failing)] : []));
   if (failing) reply.text += `\n${failing}`;
+  if (o.errorReport) {
+    const where = await writeErrorReport(path, name, o.errorReport.content);
+    reply.blocks.push(section(where));
+    reply.text += `\n${where}`;
+  }
   return reply;
+}
+
+/**
+ * The error report beside the imported file (a report of an earlier import of
+ * it is replaced); in the temporary folder when that folder cannot be written.
+ */
+async function writeErrorReport(path: string, name: string, content: string): Promise<string> {
+  const file = errorReportName(name);
+  const beside = join(dirname(path), file);
+  try {
+    await writeFile(beside, content);
+    return `Error report: ${esc(beside)}`;
+  } catch {
+    const elsewhere = join(tmpdir(), file);
+    try {
+      await writeFile(elsewhere, content);
+      return `Error report: ${esc(elsewhere)} (the folder of the file cannot be written).`;
+    } catch {
+      return "The error report could not be written: neither the folder of the file nor the temporary folder can be written.";
+    }
+  }
 }
 
 /** `phone ← “Mobile” (A), first_name ← “First Name” (B); ignored: “Notes” (C)`. */

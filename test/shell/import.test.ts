@@ -1,0 +1,106 @@
+// `/sb import <file>` in the shell, driven as a person or a pipe drives it:
+// the file goes through the upload's pipeline (headers mapped, phones
+// repaired with DEFAULT_COUNTRY), the preview shows the failing rows and asks
+// y/N (`--yes` on piped input), then the normalized file reaches
+// POST /contacts/import and the error report is written next to the file.
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { runShell } from "../../src/shell/index.ts";
+import { useHarness } from "../commands/helpers.ts";
+
+const h = useHarness();
+const imports = () => h().forwarder.requests.filter((r) => r.startsWith("POST /v1/contacts/import"));
+
+/** A semicolon file as a spreadsheet exports it, with "Phone Number" headers and local numbers. */
+function semicolonFile(rows: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), "sb-shell-imp-"));
+  const path = join(dir, "Customers.csv");
+  writeFileSync(path, ["First Name;Last Name;Phone Number;E-mail", ...rows].join("\r\n"));
+  return path;
+}
+
+async function pipedShell(lines: string[], yes: boolean): Promise<string> {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let out = "";
+  output.on("data", (d) => {
+    out += String(d);
+  });
+  input.end(lines.map((l) => `${l}\n`).join(""));
+  expect(await runShell({ core: h().core, input, output, interactive: false, yes })).toBe(0);
+  return out;
+}
+
+/** Types each scripted line once the shell has asked for it. */
+async function interactiveShell(lines: string[]): Promise<string> {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let seen = "";
+  let asked = 0;
+  output.on("data", (d) => {
+    seen += String(d);
+    const prompts = (seen.match(/sb> |\[y\/N\] /g) ?? []).length;
+    while (asked < prompts && asked < lines.length) input.write(`${lines[asked++]}\n`);
+  });
+  expect(await runShell({ core: h().core, input, output, interactive: true })).toBe(0);
+  return seen;
+}
+
+describe("/sb import <file> in the shell", () => {
+  it("piped with --yes: the preview with the failing row, then the import and the error report beside the file", async () => {
+    const path = semicolonFile(["Ana;Lima;(415) 555-3201;ana@example.com", "Bo;Ek;415 555 3202;", "Cy;;12;"]);
+    const before = imports().length;
+    const out = await pipedShell([`/sb import "${path}"`], true);
+    expect(out).toMatch(/== Import Customers\.csv\? ==/);
+    expect(out).toMatch(/Will be imported: 2\nWill fail: 1/);
+    expect(out).toMatch(/phone ← “Phone Number” \(C\)/);
+    expect(out).toMatch(/File: CSV, .*semicolon-separated/);
+    expect(out).toMatch(/Rows that will fail\n• row 4 \(12\): phone 12 is too short/);
+    expect(out).toMatch(/Confirmed \(--yes\)\.\nImport of Customers\.csv: 2 created, 0 updated, 1 error/);
+    // The shell asks y/N itself: no buttons, no "Only … can confirm" note.
+    expect(out).not.toMatch(/\[Import\]|can confirm/);
+    expect(imports().length - before).toBe(1);
+
+    const report = join(path, "..", "Customers-errors.csv");
+    expect(out).toContain(`Error report: ${report}`);
+    expect(readFileSync(report, "utf8")).toMatch(/row,phone,reason\r?\n4,12,phone 12 is too short/);
+    // DEFAULT_COUNTRY (US) repaired the local numbers.
+    for (const [phone, first] of [
+      ["+14155553201", "Ana"],
+      ["+14155553202", "Bo"],
+    ]) {
+      const found = await h().client.listContacts({ search: phone!.slice(-7), limit: 5 });
+      expect(found.items.find((c) => c.phone === phone)?.first_name, phone).toBe(first);
+    }
+  });
+
+  it("piped without --yes: the preview, then no, with how to confirm; nothing sent, no report", async () => {
+    const path = semicolonFile(["Di;;415 555 3203;", "Ed;;12;"]);
+    const before = imports().length;
+    const out = await pipedShell([`import ${path}`], false);
+    expect(out).toMatch(/== Import Customers\.csv\? ==/);
+    expect(out).toMatch(/Not confirmed: .*--yes/);
+    expect(imports().length).toBe(before);
+    expect(existsSync(join(path, "..", "Customers-errors.csv"))).toBe(false);
+  });
+
+  it("interactive: N imports nothing, y imports", async () => {
+    const path = semicolonFile(["Flo;Ma;415 555 3204;flo@example.com"]);
+    const before = imports().length;
+    const out = await interactiveShell([
+      `import ${path} update=yes`,
+      "n",
+      `import ${path} update=yes`,
+      "y",
+      "exit",
+    ]);
+    expect(out).toMatch(/Contacts that exist already are updated\./);
+    expect(out).toMatch(/Cancelled: `\/sb import .*` was not run\./);
+    expect(out).toMatch(/Import of Customers\.csv: 1 created, 0 updated, 0 errors/);
+    expect(out).not.toMatch(/Error report/);
+    expect(imports().length - before).toBe(1);
+  });
+});
