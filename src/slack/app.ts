@@ -20,6 +20,7 @@ import type { ResolveGroupMembers } from "./groups.ts";
 import { registerListeners } from "./listeners/index.ts";
 import { refuseSkewedRequests } from "./request-time.ts";
 import { noDoubleSendRetries } from "./retry-policy.ts";
+import { settleInterruptedImports } from "./uploads/flow.ts";
 
 export interface CreateSlackAppOptions {
   core: CommandCore;
@@ -218,5 +219,9 @@ export async function startSlackApp(
     progress: opts.progress,
   });
   await slack.start(opts.listen);
+  // Imports an earlier process was carrying out when it stopped: told as unknown, never run again unasked.
+  await settleInterruptedImports(slack.deps, slack.client).catch((err) =>
+    logger.warn({ err: String(err) }, "could not settle the imports an earlier process left running"),
+  );
   return slack;
 }
