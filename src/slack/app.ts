@@ -111,7 +111,11 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
         appToken: config.SLACK_APP_TOKEN as string,
         logger: blogger,
         customRoutes: [healthz(), readyz(opts.db, logger)],
-        installerOptions: { port: config.PORT },
+        // apps.connections.open goes where the Web API does (SLACK_API_URL: a proxy, a test's fake Slack).
+        installerOptions: {
+          port: config.PORT,
+          ...(config.SLACK_API_URL ? { clientOptions: { slackApiUrl: config.SLACK_API_URL } } : {}),
+        },
       })
     : new HTTPReceiver({
         signingSecret: config.SLACK_SIGNING_SECRET as string,
