@@ -62,6 +62,7 @@ export const configSchema = z.object({
   SLACK_APP_TOKEN: optionalText,
   SLACK_API_URL: optionalText.pipe(z.url().optional()),
   PORT: int(3000),
+  SHUTDOWN_GRACE_MS: int(10_000),
   SWITCHBOARD_WRITERS: list,
   SWITCHBOARD_BROADCASTERS: list,
   AUDIT_CHANNEL: optionalText,

@@ -124,9 +124,9 @@ export class PendingImports {
     return updated ? { ok: true, pending: updated, summary } : this.notPending(id);
   }
 
-  /** At start: the imports an earlier process left running become "unknown" (see the store). */
-  settleInterrupted(): Promise<PendingImport[]> {
-    return settleInterruptedImports(this.db);
+  /** At start: the imports an earlier process left running become "unknown" (see the store); `ids`: only these. */
+  settleInterrupted(ids?: string[]): Promise<PendingImport[]> {
+    return settleInterruptedImports(this.db, ids);
   }
 
   async discard(id: string, by: string): Promise<{ ok: true; pending: PendingImport } | NotPending> {

@@ -20,6 +20,7 @@ import type { ResolveGroupMembers } from "./groups.ts";
 import { registerListeners } from "./listeners/index.ts";
 import { refuseSkewedRequests } from "./request-time.ts";
 import { noDoubleSendRetries } from "./retry-policy.ts";
+import { InFlight } from "./shutdown.ts";
 import { settleInterruptedImports } from "./uploads/flow.ts";
 
 export interface CreateSlackAppOptions {
@@ -145,6 +146,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     posts: bridge.posts,
     hooks: opts.hooks ?? {},
     inFlight: new Set(),
+    work: new InFlight(),
     db: opts.db,
     ...opts.progress,
   };

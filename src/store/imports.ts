@@ -238,13 +238,16 @@ export async function finishPendingImport(
 /**
  * At start: imports an earlier process left running (killed mid-import) are
  * "unknown": some, all or none of their rows may have been imported. Returns
- * them, for their messages to say so.
+ * them, for their messages to say so. `ids`: only these (a graceful stop
+ * settles the imports of its own process).
  */
-export async function settleInterruptedImports(db: Db): Promise<PendingImport[]> {
+export async function settleInterruptedImports(db: Db, ids?: string[]): Promise<PendingImport[]> {
   await ensureImportsStore(db);
+  if (ids && ids.length === 0) return [];
   const r = await db.query(
     `update imports.pending set state = 'unknown', result = '{"interrupted":true}'
-     where state = 'running' returning *`,
+     where state = 'running' and ($1::uuid[] is null or id = any($1::uuid[])) returning *`,
+    [ids ?? null],
   );
   return r.rows.map(toPending);
 }

@@ -270,7 +270,25 @@ export async function runImport(
   if (current && current.state !== from) return alreadyDecided(current);
   const who = await decider(deps, actor, current, "import");
   if ("refused" in who) return who.refused;
-  return withApi(deps, actor, who.scope, `import (upload ${id})`, async (api) => {
+  runningHere.add(id);
+  try {
+    return await runClaimed(deps, client, id, actor, origin, from, imports, who.scope);
+  } finally {
+    runningHere.delete(id);
+  }
+}
+
+async function runClaimed(
+  deps: SlackDeps,
+  client: webApi.WebClient,
+  id: string,
+  actor: Actor,
+  origin: { channel?: string; messageTs?: string },
+  from: "pending" | "unknown",
+  imports: PendingImports,
+  scope: "write" | "broadcast",
+): Promise<string | undefined> {
+  return withApi(deps, actor, scope, `import (upload ${id})`, async (api) => {
     const now = deps.now ?? Date.now;
     const everyMs = deps.progressEveryMs ?? PROGRESS_EVERY_MS;
     let p: PendingImport | undefined;
@@ -372,15 +390,26 @@ export async function discardImport(
   return undefined;
 }
 
+/** Imports this process is running now (a graceful stop settles those it hands back). */
+const runningHere = new Set<string>();
+
+/** At a graceful stop: the imports this process still runs are settled as unknown, as at start. */
+export const settleOwnImports = (deps: SlackDeps, client: webApi.WebClient): Promise<number> =>
+  settleInterruptedImports(deps, client, [...runningHere]);
+
 /**
  * At start: imports an earlier process left running (it was stopped in the
  * middle) are settled as unknown; each message says so, with what to check
  * and Try again, and the thread is told. Nothing is imported again here.
  */
-export async function settleInterruptedImports(deps: SlackDeps, client: webApi.WebClient): Promise<number> {
+export async function settleInterruptedImports(
+  deps: SlackDeps,
+  client: webApi.WebClient,
+  ids?: string[],
+): Promise<number> {
   const imports = pendingImports(deps);
   if (!imports) return 0;
-  const settled = await imports.settleInterrupted();
+  const settled = await imports.settleInterrupted(ids);
   for (const p of settled) {
     deps.logger.warn({ importId: p.id }, "import left running by an earlier process: outcome unknown");
     const message = unknownMessage(p, p.summary as PreviewSummary);
