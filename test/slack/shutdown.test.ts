@@ -41,7 +41,7 @@ const freePort = () =>
   });
 
 async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string) {
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < 1800; i++) {
     const v = await check();
     if (v) return v;
     await new Promise((r) => setTimeout(r, 100));
@@ -131,5 +131,5 @@ describe("SIGTERM in the middle of work", () => {
     expect(proxy.seen.length).toBe(seen);
     expect(out).toMatch(/"msg":"work handed back at stop"/);
     expect(out).toMatch(/"msg":"stopped"/);
-  }, 120_000);
+  }, 300_000);
 });
