@@ -17,6 +17,15 @@ const decimal = z.preprocess(
   z.number({ error: "must be a whole number written in decimal digits (0-9)" }).int(),
 );
 const int = (def: number, min = 0) => decimal.pipe(z.number().min(min)).default(def);
+/** A share from 0 to 1 in plain decimal notation (0.3, .3, 1): not `1e-1` nor `0x1`, as for whole numbers. */
+const fraction = (def: number) =>
+  z
+    .preprocess(
+      (v) => (typeof v === "string" && /^\s*(\d+(\.\d+)?|\.\d+)\s*$/.test(v) ? Number(v) : v),
+      z.number({ error: "must be a number from 0 to 1 written in decimal digits (for example 0.3)" }),
+    )
+    .pipe(z.number().min(0).max(1))
+    .default(def);
 
 const list = z
   .string()
@@ -40,7 +49,7 @@ export const configSchema = z.object({
   API_DEADLINE_MS: int(20_000, 100),
   API_READ_LIMIT: int(300, 1),
   API_WRITE_LIMIT: int(60, 1),
-  BACKGROUND_READ_SHARE: z.coerce.number().min(0).max(1).default(0.3),
+  BACKGROUND_READ_SHARE: fraction(0.3),
 
   // Storage.
   DATABASE_URL: optionalText,
@@ -62,6 +71,7 @@ export const configSchema = z.object({
   SLACK_APP_TOKEN: optionalText,
   SLACK_API_URL: optionalText.pipe(z.url().optional()),
   PORT: int(3000),
+  SHUTDOWN_GRACE_MS: int(10_000),
   SWITCHBOARD_WRITERS: list,
   SWITCHBOARD_BROADCASTERS: list,
   AUDIT_CHANNEL: optionalText,
@@ -76,7 +86,7 @@ export const configSchema = z.object({
     .string()
     .regex(/^[A-Z]{2}$/)
     .default("US"),
-  REPORT_FAILURE_ALERT: z.coerce.number().min(0).max(1).default(0.05),
+  REPORT_FAILURE_ALERT: fraction(0.05),
 
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });

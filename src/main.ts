@@ -25,14 +25,9 @@ async function main(): Promise<number> {
     const { startReports } = await import("./slack/reports/runtime.ts");
     const reports = await startReports(switchboard, config, logger);
     const slack = await startSlackApp(switchboard, config, logger, { hooks: reports.hooks });
-    const stop = async () => {
-      await slack.stop().catch(() => {});
-      await reports.stop().catch(() => {});
-      await switchboard.close();
-      process.exit(0);
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    // SIGTERM/SIGINT: stop taking work, finish or hand back what is in flight, close, exit 0.
+    const { stopOnSignals } = await import("./slack/shutdown.ts");
+    stopOnSignals({ slack, reports, switchboard, config, logger });
     return new Promise<number>(() => {}); // runs until a signal
   }
 

@@ -51,6 +51,19 @@ describe("settings", () => {
     expect(loadConfig({}).WORKFLOW_STEPS).toBe("writers");
   });
 
+  it("reads shares (0 to 1) in plain decimal notation only, as whole numbers", () => {
+    expect(() => loadConfig({ BACKGROUND_READ_SHARE: "1e-1" })).toThrow(
+      /BACKGROUND_READ_SHARE.*decimal digits/,
+    );
+    expect(() => loadConfig({ REPORT_FAILURE_ALERT: "0x1" })).toThrow(/REPORT_FAILURE_ALERT.*decimal digits/);
+    expect(() => loadConfig({ REPORT_FAILURE_ALERT: "" })).toThrow(/REPORT_FAILURE_ALERT/);
+    expect(() => loadConfig({ BACKGROUND_READ_SHARE: "1.5" })).toThrow(/BACKGROUND_READ_SHARE/);
+    expect(loadConfig({ BACKGROUND_READ_SHARE: "0.25" }).BACKGROUND_READ_SHARE).toBe(0.25);
+    expect(loadConfig({ REPORT_FAILURE_ALERT: ".1" }).REPORT_FAILURE_ALERT).toBe(0.1);
+    expect(loadConfig({ REPORT_FAILURE_ALERT: "1" }).REPORT_FAILURE_ALERT).toBe(1);
+    expect(loadConfig({}).REPORT_FAILURE_ALERT).toBe(0.05);
+  });
+
   it("splits user and group lists on commas and spaces", () => {
     const config = loadConfig({ SWITCHBOARD_WRITERS: "U123, S456  U789" });
     expect(config.SWITCHBOARD_WRITERS).toEqual(["U123", "S456", "U789"]);

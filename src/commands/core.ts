@@ -72,6 +72,7 @@ export interface CoreOptions {
 
 export interface SwitchboardCore extends CommandCore {
   perform: NonNullable<CommandCore["perform"]>;
+  may: NonNullable<CommandCore["may"]>;
   readonly registry: Registry;
   readonly permissions: Permissions;
 }
@@ -481,5 +482,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     return work(audited(actor, what.command));
   };
 
-  return { run, confirm, dismiss, perform, registry, permissions };
+  const may: SwitchboardCore["may"] = async (actor, scope) => (await permissions.check(actor, scope)).ok;
+
+  return { run, confirm, dismiss, perform, may, registry, permissions };
 }

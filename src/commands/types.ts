@@ -47,6 +47,8 @@ export interface CommandCore {
    * `actor` may act at `what.scope` (throws a UserError saying who may), then
    * runs `work` with the API client whose writes are audited as `what.command`.
    */
+  /** Whether `actor` is one of those who may act at `scope` (SWITCHBOARD_WRITERS / _BROADCASTERS). */
+  may?(actor: Actor, scope: "read" | "write" | "broadcast"): Promise<boolean>;
   perform?<T>(
     actor: Actor,
     what: { scope: "read" | "write" | "broadcast"; command: string },

@@ -3,7 +3,8 @@
 // the same upload stops at the store; its choices (group, update existing,
 // mapping) changed only while it is pending; run by the first caller that
 // moves it from pending to running, once however often it is asked; then
-// done or failed, with the outcome kept. The file is obtained through the
+// done or failed, with the outcome kept; "unknown" when a process stopped
+// in the middle of it, run again only when a person asks (Try again). The file is obtained through the
 // caller's function (Slack downloads it again); nothing here knows Slack.
 import type { MessagingApi } from "../api/types.ts";
 import type { Db } from "../store/db.ts";
@@ -14,6 +15,7 @@ import {
   finishPendingImport,
   getPendingImport,
   type PendingImport,
+  settleInterruptedImports,
   updatePendingImport,
 } from "../store/imports.ts";
 import type { ColumnMapping, FieldDefinition } from "./headers.ts";
@@ -56,6 +58,8 @@ export interface RunHow {
   /** Called once the import is claimed, before the file is read. */
   onClaimed?: (p: PendingImport) => Promise<void>;
   onProgress?: (progress: ImportProgress) => void;
+  /** "unknown": Try again on an import whose outcome is unknown (a person chose it). Default "pending". */
+  from?: "pending" | "unknown";
 }
 
 export class PendingImports {
@@ -120,6 +124,11 @@ export class PendingImports {
     return updated ? { ok: true, pending: updated, summary } : this.notPending(id);
   }
 
+  /** At start: the imports an earlier process left running become "unknown" (see the store); `ids`: only these. */
+  settleInterrupted(ids?: string[]): Promise<PendingImport[]> {
+    return settleInterruptedImports(this.db, ids);
+  }
+
   async discard(id: string, by: string): Promise<{ ok: true; pending: PendingImport } | NotPending> {
     const p = await discardPendingImport(this.db, id, by);
     return p ? { ok: true, pending: p } : this.notPending(id);
@@ -130,7 +139,7 @@ export class PendingImports {
    * `failed` is stored with the outcome. A second caller gets NotPending.
    */
   async run(id: string, by: string, how: RunHow): Promise<PendingRun> {
-    const p = await claimPendingImport(this.db, id, by);
+    const p = await claimPendingImport(this.db, id, by, how.from);
     if (!p) return this.notPending(id);
     try {
       await how.onClaimed?.(p);

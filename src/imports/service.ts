@@ -1,22 +1,31 @@
 // The import of one file, for any front end: read the organization's contact
 // fields, preview the file (headers mapped, rows checked as the import will
-// check them), then run it: the normalized CSV streamed into
-// POST /contacts/import, progress reported through a callback, and an outcome
-// with the counts and the error report. It returns data; the front ends (the
+// check them), then run it: the normalized CSV written to a temporary file
+// (progress reported through a callback), then sent to POST /contacts/import
+// from that file, so that a 429 (which imported nothing) is waited out and
+// the request sent again, once; and an outcome with the counts and the error
+// report. It returns data; the front ends (the
 // Slack thread, the shell's answer) render it. Pending imports of uploads,
 // claimed once, are in pending.ts.
+import { createReadStream, createWriteStream } from "node:fs";
+import { rm } from "node:fs/promises";
+import { pipeline } from "node:stream/promises";
+import { isApiError } from "../api/errors.ts";
 import type { ApiRecord, MessagingApi } from "../api/types.ts";
 import { type ErrorLine, errorsCsv } from "./error-report.ts";
 import type { ColumnMapping, FieldDefinition } from "./headers.ts";
 import { normalizedCsv, normalizedFileName } from "./normalize.ts";
 import { type ImportPreview, previewImport } from "./preview.ts";
 import type { ImportSource } from "./source.ts";
+import { uploadTempPath } from "./temp.ts";
 
 export interface ImportServiceOptions {
   /** For numbers without a country code (DEFAULT_COUNTRY). */
   defaultCountry: string;
   /** How many failing rows the error report lists at most; the others are counted. Default 50,000. */
   maxErrorLines?: number;
+  /** The longest 429 wait sat out before the one replay of the import; longer: the import fails. Default 5 min. */
+  maxRateLimitWaitMs?: number;
 }
 
 export interface ImportJob {
@@ -61,6 +70,11 @@ export interface ImportOutcome {
 }
 
 const MAX_ERROR_LINES = 50_000;
+const MAX_RATE_LIMIT_WAIT_MS = 5 * 60_000;
+
+/** A 429: the API refused the request, so nothing of it was imported. */
+const isRateLimited = (err: unknown): err is { retryAfterMs: number } =>
+  isApiError(err) && err.kind === "rate_limited";
 
 /** The organization's contact fields, as the mapping and the checks of values take them. */
 export async function importFields(api: MessagingApi): Promise<FieldDefinition[]> {
@@ -74,10 +88,12 @@ export async function importFields(api: MessagingApi): Promise<FieldDefinition[]
 export class ImportService {
   readonly defaultCountry: string;
   private readonly maxErrorLines: number;
+  private readonly maxRateLimitWaitMs: number;
 
   constructor(opts: ImportServiceOptions) {
     this.defaultCountry = opts.defaultCountry;
     this.maxErrorLines = opts.maxErrorLines ?? MAX_ERROR_LINES;
+    this.maxRateLimitWaitMs = opts.maxRateLimitWaitMs ?? MAX_RATE_LIMIT_WAIT_MS;
   }
 
   /**
@@ -118,17 +134,36 @@ export class ImportService {
       onFailure: (f) => fail({ row: f.row, phone: f.phone, reason: f.reason }),
       onProgress: onProgress && ((p) => onProgress({ done: p.rows, total: job.total })),
     });
+    // On disk first: a request the API refused with a 429 is sent again from this file.
+    const path = await uploadTempPath("normalized.csv");
     let result: Awaited<ReturnType<MessagingApi["importContacts"]>>;
+    let summary: Awaited<typeof csv.done>;
     try {
-      result = await api.importContacts(
-        { filename: normalizedFileName(job.fileName), contentType: "text/csv", body: csv.body },
-        { groupId, updateExisting: job.updateExisting },
-      );
-    } catch (err) {
+      await pipeline(csv.body, createWriteStream(path));
+      summary = await csv.done;
+      const post = () =>
+        api.importContacts(
+          {
+            filename: normalizedFileName(job.fileName),
+            contentType: "text/csv",
+            body: createReadStream(path),
+          },
+          { groupId, updateExisting: job.updateExisting },
+          // Long work with its own progress, not a quick answer: no person's deadline (docs/api.md).
+          { lane: "background" },
+        );
+      try {
+        result = await post();
+      } catch (err) {
+        // A 429 imported nothing: wait as asked, then send the same file once more.
+        if (!isRateLimited(err) || err.retryAfterMs > this.maxRateLimitWaitMs) throw err;
+        await new Promise((resolve) => setTimeout(resolve, err.retryAfterMs));
+        result = await post();
+      }
+    } finally {
       csv.body.destroy();
-      throw err;
+      await rm(path, { force: true });
     }
-    const summary = await csv.done;
     // The API numbers the rows of the normalized CSV; the user knows those of the file.
     for (const e of result.errors) {
       const row = typeof e.row === "number" ? (csv.sourceRowOf(e.row) ?? e.row) : undefined;

@@ -49,6 +49,8 @@ export interface RenderOptions {
   scheduleId?: number;
   /** Set when the report was due earlier (missed while the bot was down). */
   lateSlot?: Date;
+  /** Earlier reports of the schedule that may not have been posted (`interrupted`: the bot restarted mid-post). */
+  uncertain?: Array<{ slotAt: Date; interrupted: boolean }>;
   /** The schedule's description ("every weekday at 09:00 (Europe/Paris)"). */
   cadence?: string;
   detailLimit?: number;
@@ -227,6 +229,21 @@ export function renderReport(report: Report, opts: RenderOptions): ReportMessage
           text: `:hourglass: *Late:* this report was due ${formatLocal(opts.lateSlot, opts.tz)}, while the bot was down; figures are as of now.`,
         },
       ],
+    });
+  }
+  if (opts.uncertain?.length) {
+    const lines = opts.uncertain
+      .slice(-5)
+      .map(
+        (u) =>
+          `:grey_question: The report of ${formatLocal(u.slotAt, opts.tz)} may not have been posted (${u.interrupted ? "the bot restarted" : "Slack did not confirm it"}).`,
+      );
+    const more = opts.uncertain.length - lines.length;
+    if (more > 0) lines.push(`… and ${more} earlier one${more === 1 ? "" : "s"}.`);
+    top.push({
+      type: "context",
+      block_id: "uncertain",
+      elements: [{ type: "mrkdwn", text: clip(lines.join("\n"), 3000) }],
     });
   }
   const alerts = report.campaigns.filter((c) => alertOf(c, opts.failureAlert));

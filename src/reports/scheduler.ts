@@ -13,9 +13,10 @@ import type { ScheduleRow } from "../domain/reports.ts";
 import { SwitchboardError } from "../errors.ts";
 import type { Db } from "../store/db.ts";
 import { migrate } from "../store/migrate.ts";
-import { REPORTS_MIGRATIONS, ReportStore } from "../store/reports.ts";
+import { isAlive } from "../store/pid.ts";
+import { INTERRUPTED, REPORTS_MIGRATIONS, ReportStore } from "../store/reports.ts";
 import { chartFile } from "./chart.ts";
-import { type ReportMessage, renderReport, targetLabel } from "./render.ts";
+import { type RenderOptions, type ReportMessage, renderReport, targetLabel } from "./render.ts";
 import { lastRunAtOrBefore, newScheduleOf, type ScheduleSpec, targetFromText } from "./schedule.ts";
 import { type Report, summarize } from "./summary.ts";
 
@@ -154,6 +155,7 @@ export class ReportScheduler {
     if (await this.boss.getQueue(this.queue)) await this.boss.updateQueue(this.queue, retry);
     else await this.boss.createQueue(this.queue, retry);
     await this.syncSchedules();
+    await this.settleInterrupted(true);
     this.workId = await this.boss.work<SlotJob>(
       this.queue,
       { batchSize: 1, pollingIntervalSeconds: this.opts.pollingIntervalSeconds ?? 2 },
@@ -167,6 +169,28 @@ export class ReportScheduler {
   async stop(): Promise<void> {
     if (this.workId) await this.boss.offWork(this.queue, { wait: true });
     this.workId = undefined;
+  }
+
+  /**
+   * Posts an earlier process left `posting` (it stopped mid-post) become
+   * `uncertain`: never posted again, and the channel's next report says so.
+   * At start, a holder on this host whose process has ended is gone at once;
+   * any holder is gone once its lease ran out (another host, a new container).
+   */
+  async settleInterrupted(atStart = false): Promise<number> {
+    const host = `${hostname()}:`;
+    const stopped = (worker: string) => {
+      if (!atStart || !worker.startsWith(host)) return false;
+      const pid = Number(worker.slice(host.length).split(":")[0]);
+      return Number.isInteger(pid) && pid !== process.pid && !isAlive(pid);
+    };
+    const settled = await this.store.settleInterruptedPosts(this.clock.now(), stopped);
+    for (const run of settled)
+      this.log.error(
+        { scheduleId: run.scheduleId, slot: run.slotAt, worker: run.claimedBy },
+        "report post interrupted (the process stopped): may not have been posted, not posted again",
+      );
+    return settled.length;
   }
 
   /** pg-boss's cron schedules follow the store's: one per live schedule, keyed by its id. */
@@ -257,8 +281,14 @@ export class ReportScheduler {
 
     let messages: ReportMessage[];
     let report: Report;
+    let uncertain: Array<{ slotAt: Date; interrupted: boolean }>;
     try {
-      ({ report, messages } = await this.build(s, { lateSlot: run.late ? slot : undefined }));
+      // Earlier reports of this schedule that may not have gone out: said once, in this one.
+      await this.settleInterrupted();
+      uncertain = (await this.store.untoldUncertain(scheduleId))
+        .filter((r) => r.slotAt.getTime() !== slot.getTime())
+        .map((r) => ({ slotAt: r.slotAt, interrupted: r.error === INTERRUPTED }));
+      ({ report, messages } = await this.build(s, { lateSlot: run.late ? slot : undefined, uncertain }));
     } catch (err) {
       await this.store.markFailed(scheduleId, slot, w, this.clock.now(), message(err), true);
       this.log.warn(
@@ -298,6 +328,12 @@ export class ReportScheduler {
       this.clock.now(),
       report.campaigns.map((c) => ({ campaignId: c.id, counts: c.counts })),
     );
+    if (uncertain.length)
+      await this.store.markTold(
+        scheduleId,
+        uncertain.map((u) => u.slotAt),
+        this.clock.now(),
+      );
     // Request counts are for operators (the log) and the benchmarks, not for the channel.
     this.log.info(
       { scheduleId, slot, parts: messages.length, late: run.late, requests: report.requests },
@@ -309,7 +345,7 @@ export class ReportScheduler {
   /** The summary and its messages for a schedule, with the change since its previous report. */
   async build(
     s: ScheduleRow,
-    extra: { lateSlot?: Date } = {},
+    extra: { lateSlot?: Date; uncertain?: RenderOptions["uncertain"] } = {},
   ): Promise<{ report: Report; messages: ReportMessage[] }> {
     const target = targetFromText(s.target);
     const report = await summarize(this.opts.client, target, {
@@ -332,6 +368,7 @@ export class ReportScheduler {
       scheduleId: s.id,
       cadence: s.description,
       lateSlot: extra.lateSlot,
+      uncertain: extra.uncertain,
       chart,
     });
     return { report, messages };

@@ -20,6 +20,8 @@ import type { ResolveGroupMembers } from "./groups.ts";
 import { registerListeners } from "./listeners/index.ts";
 import { refuseSkewedRequests } from "./request-time.ts";
 import { noDoubleSendRetries } from "./retry-policy.ts";
+import { InFlight } from "./shutdown.ts";
+import { settleInterruptedImports } from "./uploads/flow.ts";
 
 export interface CreateSlackAppOptions {
   core: CommandCore;
@@ -110,7 +112,11 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
         appToken: config.SLACK_APP_TOKEN as string,
         logger: blogger,
         customRoutes: [healthz(), readyz(opts.db, logger)],
-        installerOptions: { port: config.PORT },
+        // apps.connections.open goes where the Web API does (SLACK_API_URL: a proxy, a test's fake Slack).
+        installerOptions: {
+          port: config.PORT,
+          ...(config.SLACK_API_URL ? { clientOptions: { slackApiUrl: config.SLACK_API_URL } } : {}),
+        },
       })
     : new HTTPReceiver({
         signingSecret: config.SLACK_SIGNING_SECRET as string,
@@ -140,6 +146,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     posts: bridge.posts,
     hooks: opts.hooks ?? {},
     inFlight: new Set(),
+    work: new InFlight(),
     db: opts.db,
     ...opts.progress,
   };
@@ -218,5 +225,9 @@ export async function startSlackApp(
     progress: opts.progress,
   });
   await slack.start(opts.listen);
+  // Imports an earlier process was carrying out when it stopped: told as unknown, never run again unasked.
+  await settleInterruptedImports(slack.deps, slack.client).catch((err) =>
+    logger.warn({ err: String(err) }, "could not settle the imports an earlier process left running"),
+  );
   return slack;
 }

@@ -137,6 +137,17 @@ export async function guarded(
   tell: ((message: RespondArguments) => Promise<unknown>) | undefined,
   work: () => Promise<void>,
 ): Promise<void> {
+  // In flight until done: a stop waits for it, or tells the person to try again (shutdown.ts).
+  if (deps.work) return deps.work.run(where, tell, () => unguarded(deps, where, tell, work));
+  return unguarded(deps, where, tell, work);
+}
+
+async function unguarded(
+  deps: SlackDeps,
+  where: string,
+  tell: ((message: RespondArguments) => Promise<unknown>) | undefined,
+  work: () => Promise<void>,
+): Promise<void> {
   try {
     await work();
   } catch (err) {

@@ -7,6 +7,7 @@ import type { Logger } from "../log.ts";
 import type { Db } from "../store/db.ts";
 import type { EventStore } from "./event-store.ts";
 import type { ChannelPostQueue } from "./post-queue.ts";
+import type { InFlight } from "./shutdown.ts";
 
 /** Extension points for the next issues (uploads, App Home). */
 export interface SlackHooks {
@@ -35,6 +36,8 @@ export interface SlackDeps {
   inFlight: Set<string>;
   /** Switchboard's database, when the app has one (uploads keep their pending imports there). */
   db?: Db;
+  /** The listeners' work in flight, for a graceful stop (src/slack/shutdown.ts). */
+  work?: InFlight;
   /** Least time between two progress redraws of an import's message (default 3000 ms). */
   progressEveryMs?: number;
   /** The clock of that throttle (default Date.now): tests drive it instead of sleeping. */

@@ -1,7 +1,11 @@
 // Pending contact imports of uploads shared in Slack (schema `imports`): one
 // row per upload, keyed by the Slack file id and the content hash, so an
 // event delivered twice previews once, and Import clicked twice imports once
-// (the pending → running step is one conditional UPDATE).
+// (the pending → running step is one conditional UPDATE). Only a live or
+// successful import holds its file + hash: after a failure or a Discard the
+// same upload shared again is previewed again (migration 002). An import an
+// earlier process left running is "unknown" (settleInterruptedImports), and
+// runs again only when a person clicks Try again (unknown → running, once).
 import { randomUUID } from "node:crypto";
 import type { Db } from "./db.ts";
 import { type MigrationSet, migrate } from "./migrate.ts";
@@ -36,10 +40,21 @@ create table imports.pending (
 )
 `,
     },
+    {
+      id: "002_retry",
+      sql: `
+alter table imports.pending drop constraint if exists pending_file_id_content_hash_key;
+create unique index pending_live_upload on imports.pending (file_id, content_hash)
+  where state in ('pending', 'running', 'done');
+alter table imports.pending drop constraint if exists pending_state_check;
+alter table imports.pending add constraint pending_state_check
+  check (state in ('pending', 'running', 'done', 'failed', 'discarded', 'unknown'));
+`,
+    },
   ],
 };
 
-export type ImportState = "pending" | "running" | "done" | "failed" | "discarded";
+export type ImportState = "pending" | "running" | "done" | "failed" | "discarded" | "unknown";
 
 export interface PendingImport {
   id: string;
@@ -96,7 +111,7 @@ export function ensureImportsStore(db: Db): Promise<unknown> {
   return p;
 }
 
-/** Stores a new pending import; undefined when this file with these bytes is already known. */
+/** Stores a new pending import; undefined when this file with these bytes is pending, running or imported. */
 export async function createPendingImport(
   db: Db,
   p: Pick<PendingImport, "fileId" | "contentHash" | "fileName" | "userId" | "headers" | "updateExisting"> &
@@ -107,7 +122,7 @@ export async function createPendingImport(
     `insert into imports.pending (id, file_id, content_hash, file_name, user_id, channel, thread_ts, headers, mapping,
        group_id, new_group, update_existing, summary)
      values ($13, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-     on conflict (file_id, content_hash) do nothing
+     on conflict (file_id, content_hash) where state in ('pending', 'running', 'done') do nothing
      returning *`,
     [
       p.fileId,
@@ -170,13 +185,24 @@ export async function updatePendingImport(
   return r.rows[0] ? toPending(r.rows[0]) : undefined;
 }
 
-/** pending → running, once: the caller that gets the row does the import. */
-export async function claimPendingImport(db: Db, id: string, by: string): Promise<PendingImport | undefined> {
+/**
+ * pending → running, once: the caller that gets the row does the import.
+ * `from: "unknown"`: Try again on an import whose outcome is unknown.
+ */
+export async function claimPendingImport(
+  db: Db,
+  id: string,
+  by: string,
+  from: "pending" | "unknown" = "pending",
+): Promise<PendingImport | undefined> {
   await ensureImportsStore(db);
   const r = await db.query(
-    `update imports.pending set state = 'running', decided_by = $2, decided_at = now()
-     where id = $1 and state = 'pending' returning *`,
-    [id, by],
+    `update imports.pending p set state = 'running', decided_by = $2, decided_at = now(), result = null
+     where id = $1 and state = $3
+       and not exists (select 1 from imports.pending o where o.file_id = p.file_id
+         and o.content_hash = p.content_hash and o.id <> p.id and o.state in ('pending', 'running', 'done'))
+     returning *`,
+    [id, by, from],
   );
   return r.rows[0] ? toPending(r.rows[0]) : undefined;
 }
@@ -202,9 +228,26 @@ export async function finishPendingImport(
   result: unknown,
 ): Promise<void> {
   await ensureImportsStore(db);
-  await db.query("update imports.pending set state = $2, result = $3 where id = $1 and state = 'running'", [
-    id,
-    state,
-    JSON.stringify(result ?? null),
-  ]);
+  // Over "unknown" too: a process still running it when another one's start settled it knows the outcome.
+  await db.query(
+    "update imports.pending set state = $2, result = $3 where id = $1 and state in ('running', 'unknown')",
+    [id, state, JSON.stringify(result ?? null)],
+  );
+}
+
+/**
+ * At start: imports an earlier process left running (killed mid-import) are
+ * "unknown": some, all or none of their rows may have been imported. Returns
+ * them, for their messages to say so. `ids`: only these (a graceful stop
+ * settles the imports of its own process).
+ */
+export async function settleInterruptedImports(db: Db, ids?: string[]): Promise<PendingImport[]> {
+  await ensureImportsStore(db);
+  if (ids && ids.length === 0) return [];
+  const r = await db.query(
+    `update imports.pending set state = 'unknown', result = '{"interrupted":true}'
+     where state = 'running' and ($1::uuid[] is null or id = any($1::uuid[])) returning *`,
+    [ids ?? null],
+  );
+  return r.rows.map(toPending);
 }

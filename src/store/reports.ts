@@ -6,6 +6,9 @@ import type { Counts, NewSchedule, RunRow, RunState, ScheduleRow, Snapshot } fro
 import type { Db, Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
 
+/** The error of a run settled by settleInterruptedPosts. */
+export const INTERRUPTED = "interrupted: the bot stopped while posting it";
+
 export const REPORTS_MIGRATIONS: MigrationSet = {
   schema: "reports",
   migrations: [
@@ -54,6 +57,11 @@ create table reports.snapshots (
   primary key (schedule_id, campaign_id)
 )
 `,
+    },
+    {
+      // When the channel was told that an uncertain run may not have been posted (its next report says so once).
+      id: "002_uncertain_told",
+      sql: "alter table reports.runs add column told_at timestamptz",
     },
   ],
 };
@@ -224,6 +232,50 @@ export class ReportStore {
        where schedule_id = $1 and slot_at = $2 and claimed_by = $3 and state in ('claimed', 'posting')`,
       [scheduleId, slotAt, worker, error.slice(0, 1000), retryable ? "failed" : "uncertain", now],
     );
+  }
+
+  /**
+   * Runs left `posting` by a process that stopped mid-post (kill -9, a crash)
+   * become `uncertain`: the message may or may not be in the channel, and it
+   * is never posted again. `stopped(worker)` says whether a run's claim
+   * holder is gone; a run past its lease is gone whoever held it. Returns the
+   * runs settled.
+   */
+  async settleInterruptedPosts(now: Date, stopped: (worker: string) => boolean): Promise<RunRow[]> {
+    const { rows } = await this.db.query<Row>("select * from reports.runs where state = 'posting'");
+    const settled: RunRow[] = [];
+    for (const run of rows.map(toRun)) {
+      const expired = run.leaseUntil !== null && run.leaseUntil < now;
+      if (!expired && !(run.claimedBy && stopped(run.claimedBy))) continue;
+      const r = await this.db.query<Row>(
+        `update reports.runs set state = 'uncertain', error = $4, updated_at = $5, lease_until = null
+         where schedule_id = $1 and slot_at = $2 and claimed_by is not distinct from $3 and state = 'posting'
+         returning *`,
+        [run.scheduleId, run.slotAt, run.claimedBy, INTERRUPTED, now],
+      );
+      if (r.rows[0]) settled.push(toRun(r.rows[0]));
+    }
+    return settled;
+  }
+
+  /** Uncertain runs of a schedule its channel was not told about yet, oldest first. */
+  async untoldUncertain(scheduleId: number): Promise<RunRow[]> {
+    const { rows } = await this.db.query<Row>(
+      `select * from reports.runs where schedule_id = $1 and state = 'uncertain' and told_at is null
+       order by slot_at`,
+      [scheduleId],
+    );
+    return rows.map(toRun);
+  }
+
+  /** The channel was told (in a report that went out) about these uncertain runs. */
+  async markTold(scheduleId: number, slots: Date[], now: Date): Promise<void> {
+    for (const slot of slots)
+      await this.db.query("update reports.runs set told_at = $3 where schedule_id = $1 and slot_at = $2", [
+        scheduleId,
+        slot,
+        now,
+      ]);
   }
 
   async getRun(scheduleId: number, slotAt: Date): Promise<RunRow | undefined> {

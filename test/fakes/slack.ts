@@ -8,6 +8,7 @@ import { EventEmitter } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { checkMessageBlocks, checkView, LIMITS } from "./block-kit.ts";
+import { FakeSocketMode } from "./socket-mode.ts";
 
 type Json = Record<string, unknown>;
 
@@ -138,6 +139,10 @@ export class FakeSlack {
   readonly functions = new Map<string, FakeFunctionDef>();
   readonly executions = new Map<string, FakeExecution>();
   readonly botToken: string;
+  /** The app-level token (xapp-…) of Socket Mode: only apps.connections.open takes it. */
+  readonly appToken = "xapp-1-fake-app-token";
+  /** Socket Mode's side: apps.connections.open hands out its URLs, on this server's port. */
+  readonly socketMode = new FakeSocketMode(() => this.url);
   readonly teamId: string;
   readonly botUserId: string;
   readonly botId: string;
@@ -169,6 +174,7 @@ export class FakeSlack {
         res.writeHead(500, { "content-type": "text/plain" }).end(String(err));
       });
     });
+    fake.server.on("upgrade", (req, socket) => fake.socketMode.upgrade(req, socket));
     await new Promise<void>((resolve) => fake.server.listen(0, "127.0.0.1", resolve));
     fake.url = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
     return fake;
@@ -180,6 +186,7 @@ export class FakeSlack {
   }
 
   async close(): Promise<void> {
+    this.socketMode.closeAll();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -375,6 +382,8 @@ export class FakeSlack {
     const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
     const workflow = token ? [...this.executions.values()].find((e) => e.token === token) : undefined;
     if (!token) response = { ok: false, error: "not_authed" };
+    else if (method === "apps.connections.open")
+      response = token === this.appToken ? this.socketMode.open() : { ok: false, error: "invalid_auth" };
     else if (token !== this.botToken && !workflow) response = { ok: false, error: "invalid_auth" };
     else if (
       workflow &&

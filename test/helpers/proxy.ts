@@ -1,6 +1,7 @@
 // A loopback proxy in front of the sandbox: counts every request, can play
 // "API down" (failWith), can hold a request until the test lets it go, and can
-// lose the answer of a request that reached the sandbox (drop).
+// lose the answer of a request that reached the sandbox (drop), or answer
+// chosen requests itself (answer).
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -21,6 +22,11 @@ export interface ProxyOptions {
   hold?: (method: string, url: string) => Promise<void> | undefined;
   /** True: forward this request, let the sandbox answer, then destroy the client's socket instead of answering. */
   drop?: (method: string, url: string) => boolean;
+  /** An answer to give instead of forwarding this request (a 429, a 500…); undefined: forward it. */
+  answer?: (
+    method: string,
+    url: string,
+  ) => { status: number; headers?: Record<string, string>; body?: unknown } | undefined;
 }
 
 /** A proxy on 127.0.0.1 that forwards to `target` (a base URL ending in /v1) and counts requests. */
@@ -33,6 +39,13 @@ export async function startProxy(target: string, opts: ProxyOptions = {}): Promi
       res.writeHead(state.failWith, { "content-type": "application/json" });
       res.end(JSON.stringify({ statusCode: state.failWith, message: "Service Unavailable" }));
       req.resume();
+      return;
+    }
+    const answer = opts.answer?.(req.method ?? "GET", req.url ?? "/");
+    if (answer) {
+      req.resume();
+      res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });
+      res.end(JSON.stringify(answer.body ?? { statusCode: answer.status, message: "Refused by the test" }));
       return;
     }
     const held = opts.hold?.(req.method ?? "GET", req.url ?? "/");

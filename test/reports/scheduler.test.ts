@@ -2,7 +2,8 @@
 // HTTP (through a proxy that can play "API down"), and an injected post that
 // records what would reach Slack. PGlite by default; the real PostgreSQL when
 // DATABASE_URL is set.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { hostname } from "node:os";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
@@ -189,6 +190,65 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
     stops.push(third.stop);
     expect(await third.scheduler.catchUp()).toBe(0);
     expect(posted).toHaveLength(1);
+  });
+
+  it("a post left 'posting' by a stopped process is uncertain at the next start, and the next report says so once", async () => {
+    db = await openTestDb();
+    const clock = manualClock(new Date("2026-03-02T06:00:00Z"));
+    const { posted, post } = recorder();
+    // The process that was posting the 09:00 report was killed (kill -9): a pid of this host that has ended.
+    const deadPid = spawnSync(process.execPath, ["-e", ""]).pid;
+    const killed = `${hostname()}:${deadPid}:dead01`;
+    const first = await startProcess(db, clock, post, "first");
+    const row = await first.scheduler.addSchedule(spec(`${campaignId} every day at 09:00 tz=UTC`), {
+      createdBy: "U1",
+      channel: "C9",
+    });
+    await first.stop();
+    const slot = new Date("2026-03-02T09:00:00Z");
+    clock.advance(3 * 60 * 60_000);
+    const store = new ReportStore(db);
+    await store.claimRun(row.id, slot, {
+      worker: killed,
+      now: clock.now(),
+      leaseMs: 10 * 60_000,
+      late: false,
+    });
+    expect(await store.markPosting(row.id, slot, killed, clock.now())).toBe(true);
+    // Another host's post, in the middle of its lease: left alone.
+    const other = new Date("2026-03-01T09:00:00Z");
+    await store.claimRun(row.id, other, {
+      worker: "elsewhere:1:x",
+      now: clock.now(),
+      leaseMs: 10 * 60_000,
+      late: false,
+    });
+    await store.markPosting(row.id, other, "elsewhere:1:x", clock.now());
+
+    // Restarted a minute later, within the dead post's lease.
+    clock.advance(60_000);
+    const second = await startProcess(db, clock, post, "second");
+    stops.push(second.stop);
+    expect(await store.getRun(row.id, slot)).toMatchObject({ state: "uncertain" });
+    expect(await store.getRun(row.id, other)).toMatchObject({ state: "posting" });
+    expect(await second.scheduler.catchUp()).toBe(0);
+    expect(posted).toHaveLength(0);
+
+    // The next day's report says it, once; the other host's post, past its lease by then, too.
+    clock.advance(24 * 60 * 60_000);
+    await second.scheduler.runSlot(row.id, new Date("2026-03-03T09:00:00Z"));
+    expect(posted).toHaveLength(1);
+    const said = JSON.stringify(posted[0]?.message.blocks);
+    expect(said).toMatch(
+      /The report of Mon 2 Mar 2026, 09:00 [^.]*may not have been posted \(the bot restarted\)/,
+    );
+    expect(said).toMatch(
+      /The report of Sun 1 Mar 2026, 09:00 [^.]*may not have been posted \(the bot restarted\)/,
+    );
+    clock.advance(24 * 60 * 60_000);
+    await second.scheduler.runSlot(row.id, new Date("2026-03-04T09:00:00Z"));
+    expect(posted).toHaveLength(2);
+    expect(JSON.stringify(posted[1]?.message.blocks)).not.toMatch(/may not have been posted/);
   });
 
   it("with two processes on one database posts exactly once", async () => {

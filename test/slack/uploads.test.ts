@@ -211,12 +211,12 @@ describe("a CSV shared in a channel", () => {
     expect(csv.id).toBeTruthy();
   });
 
-  it("refuses Import to someone who may not write, and Discard closes the preview", async () => {
+  it("refuses Import to someone who did not share the file, and Discard closes the preview", async () => {
     await share("discard.csv", Buffer.from(`phone\n${phone()}\n`));
     const preview = await previewOf("discard.csv");
     const bob = await click(preview, IMPORT_ACTIONS.run, BOB);
     const told = await fake.waitForResponse(bob.responseUrl as string);
-    expect(String(told.body.text)).toMatch(/may not/);
+    expect(String(told.body.text)).toMatch(/Only <@U0ALICE>, who shared discard\.csv/);
     await click(preview, IMPORT_ACTIONS.discard);
     await fake.waitFor(() =>
       fake.callsOf("chat.update").find((c) => /Discarded by/.test(String(c.args.text))),

@@ -6,7 +6,10 @@
 // is posted in the file's thread. Import: the service claims it (once),
 // downloads it again through our function and runs it; its progress redraws
 // the preview message (throttled), and its outcome is posted in the thread
-// with the errors CSV.
+// with the errors CSV. Who decides: Import, the uploader when allowed to make
+// changes, or a broadcaster; Discard, the uploader or a broadcaster. At start,
+// an import a stopped process left running is told as unknown, with what to
+// check and Try again (settleInterruptedImports).
 import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -45,6 +48,7 @@ import {
   newGroupName,
   previewMessage,
   progressMessage,
+  unknownMessage,
 } from "./message.ts";
 
 export interface UploadRequest {
@@ -225,6 +229,30 @@ async function redraw(
     );
 }
 
+/**
+ * Who may decide on an upload: a broadcaster always; the uploader to import
+ * only when allowed to make changes, to discard in any case. Returns the
+ * scope to act at, or the refusal in words. Without the core's `may` (test
+ * cores), the write check of withApi decides, as before.
+ */
+async function decider(
+  deps: SlackDeps,
+  actor: Actor,
+  p: PendingImport | undefined,
+  what: "import" | "discard",
+): Promise<{ scope: "write" | "broadcast" } | { refused: string }> {
+  const may = deps.core.may?.bind(deps.core);
+  if (!may || !p) return { scope: "write" };
+  if (await may(actor, "broadcast")) return { scope: "broadcast" };
+  const uploader = p.userId === actor.userId;
+  if (uploader && (what === "discard" || (await may(actor, "write")))) return { scope: "write" };
+  return {
+    refused: uploader
+      ? `You may not import contacts: only people allowed to make changes may import the files they share, or someone allowed to send campaigns. Ask one of them, or ask the operator to add you to SWITCHBOARD_WRITERS.`
+      : `Only <@${p.userId}>, who shared ${esc(p.fileName)}, or someone allowed to send campaigns may ${what === "import" ? "import" : "discard"} it.`,
+  };
+}
+
 /** Import clicked: runs once whatever the number of clicks. Returns what to tell the clicker, if anything. */
 export async function runImport(
   deps: SlackDeps,
@@ -233,10 +261,34 @@ export async function runImport(
   actor: Actor,
   /** The preview message the click came from: Import can be clicked before its ts was stored. */
   origin: { channel?: string; messageTs?: string } = {},
+  /** "unknown": Try again on an import whose outcome is unknown. */
+  from: "pending" | "unknown" = "pending",
 ): Promise<string | undefined> {
   const imports = pendingImports(deps);
   if (!imports) return "Imports need the database; the operator should check the Slack app's setup.";
-  return withApi(deps, actor, "write", `import (upload ${id})`, async (api) => {
+  const current = await imports.get(id);
+  if (current && current.state !== from) return alreadyDecided(current);
+  const who = await decider(deps, actor, current, "import");
+  if ("refused" in who) return who.refused;
+  runningHere.add(id);
+  try {
+    return await runClaimed(deps, client, id, actor, origin, from, imports, who.scope);
+  } finally {
+    runningHere.delete(id);
+  }
+}
+
+async function runClaimed(
+  deps: SlackDeps,
+  client: webApi.WebClient,
+  id: string,
+  actor: Actor,
+  origin: { channel?: string; messageTs?: string },
+  from: "pending" | "unknown",
+  imports: PendingImports,
+  scope: "write" | "broadcast",
+): Promise<string | undefined> {
+  return withApi(deps, actor, scope, `import (upload ${id})`, async (api) => {
     const now = deps.now ?? Date.now;
     const everyMs = deps.progressEveryMs ?? PROGRESS_EVERY_MS;
     let p: PendingImport | undefined;
@@ -244,9 +296,17 @@ export async function runImport(
     // One progress redraw at a time, skipped while one is in flight: they
     // cannot land out of order, nor after the outcome (awaited before it).
     let drawing: Promise<void> | undefined;
+    // The file again, into a temporary file first: the import reads it at its own pace.
+    let spooled: string | undefined;
     const run = await imports.run(id, actor.userId, {
       api,
-      source: (claimed) => download(deps, client, claimed),
+      from,
+      source: async (claimed) => {
+        const info = await fileInfo(client, claimed.fileId, claimed.channel);
+        checkFile(info, deps.config);
+        spooled = (await spool(info, deps)).path;
+        return spooled;
+      },
       onClaimed: async (claimed) => {
         p = {
           ...claimed,
@@ -271,6 +331,7 @@ export async function runImport(
       },
     });
     await drawing;
+    if (spooled) await rm(spooled, { force: true });
     if (!run.ok) return alreadyDecided(run.current);
     const shown = p ?? run.pending;
     const s = shown.summary as PreviewSummary;
@@ -309,21 +370,60 @@ export async function discardImport(
 ): Promise<string | undefined> {
   const imports = pendingImports(deps);
   if (!imports) return undefined;
-  return withApi(deps, actor, "write", `import discard (upload ${id})`, async () => {
-    const r = await imports.discard(id, actor.userId);
-    if (!r.ok) return alreadyDecided(r.current);
-    await redraw(
+  const current = await imports.get(id);
+  if (current && current.state !== "pending") return alreadyDecided(current);
+  const who = await decider(deps, actor, current, "discard");
+  if ("refused" in who) return who.refused;
+  // Nothing reaches the API: the permission above is the whole check.
+  const r = await imports.discard(id, actor.userId);
+  if (!r.ok) return alreadyDecided(r.current);
+  await redraw(
+    deps,
+    client,
+    r.pending,
+    closedMessage(
+      r.pending,
+      r.pending.summary as PreviewSummary,
+      `:wastebasket: Discarded by <@${actor.userId}>; nothing was imported. Share the file again for a new preview.`,
+    ),
+  );
+  return undefined;
+}
+
+/** Imports this process is running now (a graceful stop settles those it hands back). */
+const runningHere = new Set<string>();
+
+/** At a graceful stop: the imports this process still runs are settled as unknown, as at start. */
+export const settleOwnImports = (deps: SlackDeps, client: webApi.WebClient): Promise<number> =>
+  settleInterruptedImports(deps, client, [...runningHere]);
+
+/**
+ * At start: imports an earlier process left running (it was stopped in the
+ * middle) are settled as unknown; each message says so, with what to check
+ * and Try again, and the thread is told. Nothing is imported again here.
+ */
+export async function settleInterruptedImports(
+  deps: SlackDeps,
+  client: webApi.WebClient,
+  ids?: string[],
+): Promise<number> {
+  const imports = pendingImports(deps);
+  if (!imports) return 0;
+  const settled = await imports.settleInterrupted(ids);
+  for (const p of settled) {
+    deps.logger.warn({ importId: p.id }, "import left running by an earlier process: outcome unknown");
+    const message = unknownMessage(p, p.summary as PreviewSummary);
+    await redraw(deps, client, p, message);
+    await say(
       deps,
       client,
-      r.pending,
-      closedMessage(
-        r.pending,
-        r.pending.summary as PreviewSummary,
-        `:wastebasket: Discarded by <@${actor.userId}>; nothing was imported.`,
-      ),
+      { channel: p.channel, threadTs: threadOf(p), userId: p.userId },
+      message.text,
+    ).catch((err) =>
+      deps.logger.warn({ err: slackError(err) ?? String(err) }, "could not tell the import's thread"),
     );
-    return undefined;
-  });
+  }
+  return settled.length;
 }
 
 /** A new mapping chosen: the file is read again with it and the preview redrawn. */

@@ -16,6 +16,7 @@ export const IMPORT_ACTIONS = {
   mapping: "sb_imp_mapping",
   run: "sb_imp_run",
   discard: "sb_imp_discard",
+  retry: "sb_imp_retry",
 } as const;
 
 const TARGET_NAMES: Record<string, string> = {
@@ -200,6 +201,55 @@ export function closedMessage(
   return { text: `${esc(p.fileName)}: ${line}`, blocks: [...previewBody(p, s), section(line)] };
 }
 
+/**
+ * An import a stopped process was carrying out (settled at start): some, all
+ * or none of its rows may be in, so the message says what to check, and Try
+ * again imports the file again only when a person clicks it.
+ */
+export function unknownMessage(p: PendingImport, s: PreviewSummary): { text: string; blocks: KnownBlock[] } {
+  const rows = `${num(s.valid)} contact${s.valid === 1 ? "" : "s"}`;
+  const group = p.groupId
+    ? `, and the group's members (\`/sb contacts group=${p.groupId}\`)`
+    : p.newGroup
+      ? `, and whether a group “${esc(p.newGroup)}” was created (\`/sb groups\`)`
+      : "";
+  const line =
+    `:warning: *Outcome unknown*: Switchboard restarted while importing ${esc(p.fileName)}, so some, all or none of its ${rows} may have been imported. ` +
+    `Check the contacts before trying again: their count (\`/sb contacts\`), a few numbers of the file (\`/sb contacts <number>\`)${group}. ` +
+    `Try again imports the file once more: contacts already there are ${p.updateExisting ? "updated" : "skipped"}, not created twice.`;
+  return {
+    text: `${esc(p.fileName)}: the import's outcome is unknown (Switchboard restarted); check the contacts before trying again.`,
+    blocks: [
+      ...previewBody(p, s),
+      section(line),
+      {
+        type: "actions",
+        block_id: `imp:${p.id}`,
+        elements: [
+          {
+            type: "button",
+            action_id: IMPORT_ACTIONS.retry,
+            text: { type: "plain_text", text: "Try again" },
+            value: p.id,
+            confirm: {
+              title: { type: "plain_text", text: "Import again?" },
+              text: {
+                type: "plain_text",
+                text: truncate(
+                  `Import ${p.fileName} again? Check the contacts first: some may already be in.`,
+                  300,
+                ),
+              },
+              confirm: { type: "plain_text", text: "Import again" },
+              deny: { type: "plain_text", text: "Cancel" },
+            },
+          },
+        ],
+      } as KnownBlock,
+    ],
+  };
+}
+
 /** The outcome, one line: counts, and the group the contacts went to. */
 export function importedLine(o: ImportOutcome, by: string): string {
   const group = o.groupId
@@ -225,6 +275,8 @@ export function alreadyDecided(p: PendingImport | undefined): string {
       return `The import started by ${by}${at} failed; share the file again to retry.`;
     case "discarded":
       return `Discarded by ${by}${at}; share the file again to import it.`;
+    case "unknown":
+      return `The outcome of the import started by ${by}${at} is unknown (Switchboard restarted): check the contacts, then click Try again on its message to import it again.`;
     default:
       return "This import cannot be started now.";
   }

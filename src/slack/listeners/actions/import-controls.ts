@@ -1,6 +1,7 @@
 // The controls of an upload's preview: group and update-existing choices
 // (stored with the pending import), Change mapping (a form), Import (once,
-// however often it is clicked) and Discard.
+// however often it is clicked), Discard, and Try again on an import whose
+// outcome is unknown.
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { contactFields } from "../../../commands/lookups.ts";
 import { UserError } from "../../../commands/registry.ts";
@@ -65,13 +66,16 @@ export function importControl(deps: SlackDeps) {
           });
           return;
         }
+        const origin = {
+          channel: body.container?.channel_id ?? body.channel?.id,
+          messageTs: body.container?.message_ts ?? body.message?.ts,
+        };
         const answer =
           a.action_id === IMPORT_ACTIONS.run
-            ? await runImport(deps, client, id, actor, {
-                channel: body.container?.channel_id ?? body.channel?.id,
-                messageTs: body.container?.message_ts ?? body.message?.ts,
-              })
-            : await discardImport(deps, client, id, actor);
+            ? await runImport(deps, client, id, actor, origin)
+            : a.action_id === IMPORT_ACTIONS.retry
+              ? await runImport(deps, client, id, actor, origin, "unknown")
+              : await discardImport(deps, client, id, actor);
         if (answer) await tell(answer);
       } catch (err) {
         if (err instanceof UserError) return tell(err.message);
