@@ -3,7 +3,7 @@
 // through a fake Slack's response_url after the ack) side by side with a bare
 // Bolt app that acks at once and does nothing else. Latency is measured from
 // sending a signed request to its HTTP answer, which is what Slack's 3 s
-// limit is about. Run alone: `npx tsx bench/slack-ack.bench.ts [seconds]`.
+// limit is about. Run alone: `node bench/slack-ack.bench.ts [seconds]`.
 import { pathToFileURL } from "node:url";
 import { App, HTTPReceiver, LogLevel } from "@slack/bolt";
 import { createSwitchboard } from "../src/app.ts";

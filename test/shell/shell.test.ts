@@ -26,7 +26,7 @@ function runMain(
   }
   env.SANDBOX_CAMPAIGN_TICK_MS = "3600000";
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], {
+    const child = spawn(process.execPath, ["src/main.ts", ...args], {
       cwd: ROOT,
       env,
       stdio: ["pipe", "pipe", "pipe"],
