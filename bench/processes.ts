@@ -11,9 +11,9 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** What `npm start` runs, without npm: Node's own type stripping, no transpiler. */
-export const APP_ARGS = ["src/main.ts"];
-export const SANDBOX_ARGS = ["src/sandbox/main.ts"];
+/** What `npm start` and `npm run sandbox` run, without npm: Node's own type stripping, no transpiler. */
+export const APP_ARGS = ["--liftoff-only", "src/main.ts"];
+export const SANDBOX_ARGS = ["--liftoff-only", "src/sandbox/main.ts"];
 export const BARE_BOLT_ARGS = ["bench/bare-bolt.ts"];
 
 /** Extra Node arguments before the script, e.g. BENCH_NODE_ARGS="--import tsx" to measure a transpiler's cost. */
