@@ -1,4 +1,4 @@
-// The process as a person runs it (issue 13): `node src/main.ts` in HTTP mode,
+// The process as a person runs it (issue 13): `node --liftoff-only src/main.ts` in HTTP mode,
 // side by side with a bare Bolt app that only acks, each in its own process.
 //   memory  the app process's resident set (no npm, no wrapper): peak = its
 //           high-water mark (VmHWM) at ready + BENCH_PROCESS_PEAK_S (30 s),
@@ -120,19 +120,21 @@ export async function run(): Promise<BenchRow[]> {
   };
   const r = (n: number) => Math.round(n);
   try {
-    // 1. The first start on an empty DATA_DIR, alone (its time is a figure too).
-    const dataDir = await newDataDir();
-    const embeddedEnv = cleanEnv({ ...slackEnv, DATA_DIR: dataDir, SANDBOX_PORT: "0" });
-    console.error("process: first start of the embedded default");
-    const first = await launchAndObserve(APP_ARGS, embeddedEnv);
-
-    // 2. Timed starts, alone: the bare app, then warm starts of ours.
-    console.error(`process: ${STARTS} timed starts each`);
+    // 1. Timed, alone: a first start on an empty DATA_DIR, then the bare app's
+    //    starts and warm starts of ours on that folder.
+    const embeddedEnv = cleanEnv({ ...slackEnv, DATA_DIR: await newDataDir(), SANDBOX_PORT: "0" });
+    console.error(`process: a first start, then ${STARTS} timed starts each`);
+    const firstStart = await launch(APP_ARGS, embeddedEnv);
+    await firstStart.stop();
     const bareStart = await timedStarts(BARE_BOLT_ARGS, bareEnv, STARTS);
     const warmStart = await timedStarts(APP_ARGS, embeddedEnv, STARTS);
 
-    // 3. Memory only, overlapping: the bare app, a warm start, and the PostgreSQL set-ups.
+    // 2. Memory only, side by side (memory does not depend on the others'
+    //    CPU): a first start on another empty folder, a warm start on the
+    //    first one, the bare app, and the PostgreSQL set-ups.
     console.error("process: memory of the set-ups, side by side");
+    const firstEnv = cleanEnv({ ...slackEnv, DATA_DIR: await newDataDir(), SANDBOX_PORT: "0" });
+    const firstRun = launchAndObserve(APP_ARGS, firstEnv);
     const runs: Array<Promise<Observed | undefined>> = [
       launchAndObserve(BARE_BOLT_ARGS, bareEnv),
       launchAndObserve(APP_ARGS, embeddedEnv),
@@ -181,6 +183,7 @@ export async function run(): Promise<BenchRow[]> {
       );
     }
     const [bare, warm, mixed, separate] = await Promise.all(runs);
+    const first = { ...(await firstRun), readyMs: firstStart.readyMs };
     if (!bare || !warm) throw new Error("no figures");
 
     const idle = `${IDLE_S} s after ready`;
