@@ -9,7 +9,7 @@
 // Peak memory comes from two more children, one per way of asking, doing the
 // same requests alone, so each maxRSS is its own.
 //
-//   npx tsx bench/api.bench.ts [requests]   prints the rows
+//   node bench/api.bench.ts [requests]   prints the rows
 //   run() from bench/run.ts                 returns them
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
@@ -188,7 +188,6 @@ async function memory(mode: string, url: string, apiKey: string, n: number): Pro
 // ---------------------------------------------------------------- parent side
 
 const script = fileURLToPath(import.meta.url);
-const tsx = import.meta.resolve("tsx");
 
 function lastJson<T>(text: string): T {
   return JSON.parse(text.trim().split("\n").pop()!) as T;
@@ -202,7 +201,7 @@ type Server = ChildProcessByStdio<Writable, Readable, null>;
 
 function startServer(): Promise<{ proc: Server; url: string; apiKey: string; lines: () => string }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ["--import", tsx, script, "--serve"], {
+    const proc = spawn(process.execPath, [script, "--serve"], {
       stdio: ["pipe", "pipe", "inherit"],
     });
     let out = "";

@@ -6,7 +6,7 @@
 // Peak memory is the process's (it hosts the embedded sandbox and its
 // database too), read after each measure.
 //
-//   npx tsx bench/report.bench.ts [recipientsPerCampaign] [campaigns] [--full]
+//   node bench/report.bench.ts [recipientsPerCampaign] [campaigns] [--full]
 //   run() from bench/run.ts returns the rows
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";

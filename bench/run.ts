@@ -41,7 +41,7 @@ const here = dirname(fileURLToPath(import.meta.url));
  */
 export function runBenchChild<T>(script: string, args: string[]): Promise<T> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), script, ...args], {
+    const proc = spawn(process.execPath, [script, ...args], {
       stdio: ["ignore", "pipe", "inherit"],
     });
     let out = "";
@@ -82,7 +82,7 @@ function runInChild(file: string, out: string): Promise<{ code: number | null; s
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", fileURLToPath(import.meta.url), "--child", file, out],
+      [fileURLToPath(import.meta.url), "--child", file, out],
       // The module's own progress goes to our stderr; stdout is kept for the table.
       { stdio: ["ignore", "inherit", "pipe"], env: process.env },
     );

@@ -3,7 +3,7 @@
 // unnested server-side), on the embedded PGlite (on disk, as DATA_DIR is) and,
 // when DATABASE_URL is set, on PostgreSQL over loopback.
 //
-//   npx tsx bench/store.bench.ts [rows]   prints the rows
+//   node bench/store.bench.ts [rows]   prints the rows
 //   run() from bench/run.ts               returns them
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";

@@ -8,7 +8,7 @@ import type { ResolveGroupMembers } from "./commands/permissions.ts";
 import type { Config } from "./config.ts";
 import { ConfigError } from "./errors.ts";
 import { removeStaleUploads } from "./imports/temp.ts";
-import type { Logger } from "./log.ts";
+import { type Logger, startPhases } from "./log.ts";
 import { ReportService } from "./reports/service.ts";
 import type { Sandbox } from "./sandbox/index.ts";
 import type { SlackBridge } from "./slack/bridge.ts";
@@ -26,6 +26,8 @@ export interface SwitchboardDeps {
   onAudit?: (entry: AuditEntry) => void | Promise<void>;
   /** An open database to use instead of opening one from the config (tests). */
   db?: Db;
+  /** Logs each phase of the start at debug level (default: a timer of its own). */
+  phase?: (name: string) => void;
 }
 
 export interface Switchboard {
@@ -49,11 +51,14 @@ export interface Switchboard {
 
 export async function createSwitchboard(config: Config, deps: SwitchboardDeps): Promise<Switchboard> {
   const { logger } = deps;
+  const phase = deps.phase ?? startPhases(logger);
   const db = deps.db ?? (await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  phase(deps.db ? "store given" : `store opened (${db.kind})`);
   const closers: Array<() => Promise<void>> = deps.db ? [] : [() => db.close()];
   try {
     await migrate(db, SWITCHBOARD_MIGRATIONS);
     await migrate(db, REPORTS_MIGRATIONS);
+    phase("migrations");
     // Confirmed commands an earlier process was carrying out when it stopped:
     // their outcome is unknown, said so on the next click, never run again.
     const interrupted = await settleInterruptedConfirmations(db);
@@ -63,6 +68,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
     const stale = await removeStaleUploads();
     if (stale.length)
       logger.info({ removed: stale.length }, "removed temporary upload files left by an earlier process");
+    phase("interrupted confirmations and stale uploads");
 
     let sandbox: Sandbox | undefined;
     let baseUrl = config.MESSAGING_API_URL;
@@ -88,6 +94,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
         { url: sandbox.url, readWriteKey: sandbox.apiKey, readOnlyKey: sandbox.readKey },
         "embedded sandbox API started (MESSAGING_API_URL is unset)",
       );
+      phase("embedded sandbox");
     }
     if (!apiKey) throw new ConfigError("MESSAGING_API_KEY is required when MESSAGING_API_URL is set");
 
@@ -137,6 +144,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       logger: logger.child({ part: "core" }),
       reports,
     });
+    phase("API client and command core");
 
     let closed = false;
     return {

@@ -28,3 +28,19 @@ export function maskSecret(secret: string | undefined): string {
   if (!secret) return "(none)";
   return secret.length <= 4 ? "…" : `…${secret.slice(-4)}`;
 }
+
+/**
+ * The phases of a start, each logged at debug level with its time when it
+ * ends: `const phase = startPhases(logger); …; phase("store opened")`.
+ */
+export function startPhases(logger: Logger, since = performance.now()): (name: string) => void {
+  let last = since;
+  return (name) => {
+    const now = performance.now();
+    logger.debug(
+      { phase: name, ms: Math.round(now - last), sinceStartMs: Math.round(now - since) },
+      `start: ${name}`,
+    );
+    last = now;
+  };
+}

@@ -24,12 +24,10 @@ export abstract class ApiError extends SwitchboardError {
 /** The input was refused, by the client before any request or by the service with 400/422. */
 export class ValidationError extends ApiError {
   readonly kind = "validation";
-  constructor(
-    message: string,
-    readonly problems: FieldProblem[],
-    init: { status?: number; operation?: string } = {},
-  ) {
+  readonly problems: FieldProblem[];
+  constructor(message: string, problems: FieldProblem[], init: { status?: number; operation?: string } = {}) {
     super(message, init);
+    this.problems = problems;
   }
 }
 
@@ -56,13 +54,11 @@ export class ConflictError extends ApiError {
 /** 429 that outlasted the client's own waiting, or a wait the caller would not accept. */
 export class RateLimitError extends ApiError {
   readonly kind = "rate_limited";
-  constructor(
-    message: string,
-    /** Expected wait before the call can go through, in milliseconds. */
-    readonly retryAfterMs: number,
-    init: { status?: number; operation?: string } = {},
-  ) {
+  /** Expected wait before the call can go through, in milliseconds. */
+  readonly retryAfterMs: number;
+  constructor(message: string, retryAfterMs: number, init: { status?: number; operation?: string } = {}) {
     super(message, init);
+    this.retryAfterMs = retryAfterMs;
   }
 }
 
@@ -76,13 +72,15 @@ export class NetworkError extends ApiError {
   readonly kind: "network" | "timeout" = "network";
   /** True when the last attempt got no answer in time (rather than a refused or broken connection). */
   readonly timedOut: boolean;
+  /** True when a write may have reached the service before the failure (so it is not retried blindly). */
+  readonly mayHaveReachedServer: boolean;
   constructor(
     message: string,
-    /** True when a write may have reached the service before the failure (so it is not retried blindly). */
-    readonly mayHaveReachedServer: boolean,
+    mayHaveReachedServer: boolean,
     init: { operation?: string; cause?: unknown; timedOut?: boolean } = {},
   ) {
     super(message, init);
+    this.mayHaveReachedServer = mayHaveReachedServer;
     this.timedOut = init.timedOut ?? false;
   }
 }
@@ -94,16 +92,20 @@ export class NetworkError extends ApiError {
  */
 export class TimeoutError extends NetworkError {
   override readonly kind = "timeout";
+  /** The deadline that passed, in ms. */
+  readonly deadlineMs: number;
+  /** Attempts sent before it passed. */
+  readonly attempts: number;
   constructor(
     message: string,
     mayHaveReachedServer: boolean,
-    /** The deadline that passed, in ms. */
-    readonly deadlineMs: number,
-    /** Attempts sent before it passed. */
-    readonly attempts: number,
+    deadlineMs: number,
+    attempts: number,
     init: { operation?: string; cause?: unknown } = {},
   ) {
     super(message, mayHaveReachedServer, { ...init, timedOut: true });
+    this.deadlineMs = deadlineMs;
+    this.attempts = attempts;
   }
 }
 

@@ -90,13 +90,12 @@ function errorCodes(err: unknown): string[] {
 /** Thrown by `send` when no answer came; `sent` says whether the request may have reached the service. */
 export class TransportFailure extends SwitchboardError {
   readonly code = "transport";
-  constructor(
-    message: string,
-    readonly sent: boolean,
-    readonly timedOut: boolean,
-    options?: { cause?: unknown },
-  ) {
+  readonly sent: boolean;
+  readonly timedOut: boolean;
+  constructor(message: string, sent: boolean, timedOut: boolean, options?: { cause?: unknown }) {
     super(message, options);
+    this.sent = sent;
+    this.timedOut = timedOut;
   }
 }
 

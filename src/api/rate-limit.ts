@@ -42,11 +42,11 @@ export class TokenBucket {
   private updatedAt: number;
   private blockedUntil = 0;
 
-  constructor(
-    readonly limit: number,
-    private readonly clock: Clock,
-    opts: { burst?: number; windowMs?: number } = {},
-  ) {
+  readonly limit: number;
+  private readonly clock: Clock;
+  constructor(limit: number, clock: Clock, opts: { burst?: number; windowMs?: number } = {}) {
+    this.limit = limit;
+    this.clock = clock;
     const windowMs = opts.windowMs ?? 60_000;
     // A tenth of the limit as burst keeps 90% of it as sustained throughput.
     this.capacity = Math.max(1, Math.min(limit, opts.burst ?? Math.round(limit / 10)));
@@ -132,11 +132,13 @@ export interface RateLimiterOptions {
 class Budget {
   readonly queues: Record<Lane, Waiter[]> = { interactive: [], background: [] };
   readonly granted: LaneStats = { interactive: 0, background: 0 };
-  constructor(
-    readonly bucket: TokenBucket,
-    /** Extra bucket a background request also needs a token from (reads only). */
-    readonly backgroundBucket?: TokenBucket,
-  ) {}
+  readonly bucket: TokenBucket;
+  /** Extra bucket a background request also needs a token from (reads only). */
+  readonly backgroundBucket?: TokenBucket;
+  constructor(bucket: TokenBucket, backgroundBucket?: TokenBucket) {
+    this.bucket = bucket;
+    this.backgroundBucket = backgroundBucket;
+  }
 }
 
 export class RateLimiter {

@@ -28,7 +28,9 @@ export class Permissions {
   private readonly broadcasters: string[];
   private readonly cache = new Map<string, { until: number; members: Promise<string[]> }>();
 
-  constructor(private readonly opts: PermissionOptions = {}) {
+  private readonly opts: PermissionOptions;
+  constructor(opts: PermissionOptions = {}) {
+    this.opts = opts;
     this.writers = opts.writers ?? [];
     this.broadcasters = opts.broadcasters?.length ? opts.broadcasters : this.writers;
   }

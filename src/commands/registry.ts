@@ -177,22 +177,20 @@ export class Registry {
 /** A problem with what the user asked that only shows while running (for example: which channel?). */
 export class UserError extends SwitchboardError {
   readonly code = "user_input";
-  constructor(
-    message: string,
-    /** Show the command's usage under the message. */
-    readonly showUsage = true,
-  ) {
+  /** Show the command's usage under the message. */
+  readonly showUsage: boolean;
+  constructor(message: string, showUsage = true) {
     super(message);
+    this.showUsage = showUsage;
   }
 }
 
 export class ArgumentError extends SwitchboardError {
   readonly code = "bad_arguments";
-  constructor(
-    message: string,
-    readonly field?: string,
-  ) {
+  readonly field?: string;
+  constructor(message: string, field?: string) {
     super(message);
+    this.field = field;
   }
 }
 

@@ -35,11 +35,11 @@ export class RowValidator {
   private readonly fieldKeys: string[];
   private readonly fieldTypes: Array<string | undefined>;
 
-  constructor(
-    private readonly mapping: ColumnMapping,
-    fields: readonly FieldDefinition[],
-    private readonly country: CountryCode,
-  ) {
+  private readonly mapping: ColumnMapping;
+  private readonly country: CountryCode;
+  constructor(mapping: ColumnMapping, fields: readonly FieldDefinition[], country: CountryCode) {
+    this.mapping = mapping;
+    this.country = country;
     this.fieldKeys = Object.keys(mapping.fields);
     this.fieldTypes = this.fieldKeys.map((k) => fields.find((f) => f.key === k)?.type);
   }

@@ -243,8 +243,10 @@ export type MappingOverride = z.input<typeof mappingOverrideSchema>;
 
 export class MappingError extends SwitchboardError {
   readonly code = "import_mapping";
-  constructor(readonly problems: string[]) {
+  readonly problems: string[];
+  constructor(problems: string[]) {
     super(problems.join("; "));
+    this.problems = problems;
   }
 }
 

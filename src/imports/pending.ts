@@ -63,10 +63,12 @@ export interface RunHow {
 }
 
 export class PendingImports {
-  constructor(
-    private readonly db: Db,
-    readonly imports: ImportService,
-  ) {}
+  private readonly db: Db;
+  readonly imports: ImportService;
+  constructor(db: Db, imports: ImportService) {
+    this.db = db;
+    this.imports = imports;
+  }
 
   get(id: string): Promise<PendingImport | undefined> {
     return getPendingImport(this.db, id);

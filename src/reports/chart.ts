@@ -3,11 +3,12 @@
 // prebuilt Rust binary from npm; no browser, no canvas build).
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { Resvg } from "@resvg/resvg-js";
+import type * as ResvgModule from "@resvg/resvg-js";
 import type { ReportFile } from "./render.ts";
 import { type CampaignSummary, STATUSES } from "./summary.ts";
 
-const fontDir = join(dirname(createRequire(import.meta.url).resolve("dejavu-fonts-ttf/package.json")), "ttf");
+const require = createRequire(import.meta.url);
+const fontDir = join(dirname(require.resolve("dejavu-fonts-ttf/package.json")), "ttf");
 const FONT_FILES = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf"].map((f) => join(fontDir, f));
 
 /** One colour per recipient status, in pipeline order (colour-blind friendly, Okabe–Ito based). */
@@ -92,12 +93,16 @@ export function chartSvg(campaigns: CampaignSummary[], title: string): string {
   return parts.join("\n");
 }
 
+// A native library only reports with a chart need: loaded at the first chart, not at start.
+let resvg: typeof ResvgModule | undefined;
+const loadResvg = () => (resvg ??= require("@resvg/resvg-js") as typeof ResvgModule);
+
 /** The chart as PNG bytes. */
 export function chartPng(campaigns: CampaignSummary[], title: string): Uint8Array {
   const svg = chartSvg(campaigns, title);
   // The font ships with the app (dejavu-fonts-ttf), so the labels render the
   // same on any machine, with or without system fonts.
-  const r = new Resvg(svg, {
+  const r = new (loadResvg().Resvg)(svg, {
     font: { loadSystemFonts: false, fontFiles: FONT_FILES, defaultFontFamily: "DejaVu Sans" },
     background: "#FFFFFF",
   });

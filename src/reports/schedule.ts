@@ -4,7 +4,7 @@
 // (the user's Slack time zone, the current channel).
 import { TZDate } from "@date-fns/tz";
 import { CronExpressionParser } from "cron-parser";
-import { format } from "date-fns";
+import { format } from "date-fns/format";
 import { closest, distance } from "fastest-levenshtein";
 import type { FieldProblem } from "../api/schemas.ts";
 import type { NewSchedule } from "../domain/reports.ts";

@@ -126,7 +126,9 @@ export class ReportScheduler {
   private readonly retry: RetryPolicy;
   private workId?: string;
 
-  constructor(private readonly opts: SchedulerOptions) {
+  private readonly opts: SchedulerOptions;
+  constructor(opts: SchedulerOptions) {
+    this.opts = opts;
     this.store = new ReportStore(opts.db);
     this.boss = opts.boss;
     this.clock = opts.clock ?? systemClock;

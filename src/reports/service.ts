@@ -38,7 +38,9 @@ export class ReportService {
   private scheduler?: ReportScheduler;
   private clock: Clock;
 
-  constructor(private readonly opts: ReportServiceOptions) {
+  private readonly opts: ReportServiceOptions;
+  constructor(opts: ReportServiceOptions) {
+    this.opts = opts;
     this.store = new ReportStore(opts.db);
     this.failureAlert = opts.failureAlert;
     this.clock = opts.clock ?? systemClock;

@@ -29,12 +29,14 @@ export interface ErrorBody {
 
 export class HttpError extends SwitchboardError {
   readonly code = "sandbox_http";
-  constructor(
-    readonly statusCode: number,
-    readonly messages: string | string[],
-    readonly headers: Record<string, string> = {},
-  ) {
+  readonly statusCode: number;
+  readonly messages: string | string[];
+  readonly headers: Record<string, string>;
+  constructor(statusCode: number, messages: string | string[], headers: Record<string, string> = {}) {
     super(Array.isArray(messages) ? messages.join("; ") : messages);
+    this.statusCode = statusCode;
+    this.messages = messages;
+    this.headers = headers;
   }
 
   get body(): ErrorBody {

@@ -16,10 +16,12 @@ export interface RateDecision {
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
-  constructor(
-    private readonly limits: Record<Scope, number>,
-    private readonly nowMs: () => number,
-  ) {}
+  private readonly limits: Record<Scope, number>;
+  private readonly nowMs: () => number;
+  constructor(limits: Record<Scope, number>, nowMs: () => number) {
+    this.limits = limits;
+    this.nowMs = nowMs;
+  }
 
   hit(key: string, scope: Scope): RateDecision {
     const now = this.nowMs();

@@ -12,10 +12,12 @@ export interface EventStore {
 export class MemoryEventStore implements EventStore {
   private readonly seen = new Map<string, number>();
 
-  constructor(
-    private readonly ttlMs = 60 * 60_000,
-    private readonly max = 10_000,
-  ) {}
+  private readonly ttlMs: number;
+  private readonly max: number;
+  constructor(ttlMs = 60 * 60_000, max = 10_000) {
+    this.ttlMs = ttlMs;
+    this.max = max;
+  }
 
   async claim(eventId: string): Promise<boolean> {
     return this.claimSync(eventId);

@@ -12,7 +12,10 @@ export class ChannelPostQueue {
   private readonly tails = new Map<string, Promise<unknown>>();
   private readonly lastDone = new Map<string, number>();
 
-  constructor(private readonly gapMs = 1000) {}
+  private readonly gapMs: number;
+  constructor(gapMs = 1000) {
+    this.gapMs = gapMs;
+  }
 
   post(client: Client, args: PostArgs): Promise<PostResult> {
     const channel = args.channel;

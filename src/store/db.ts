@@ -15,12 +15,12 @@
 //   json/jsonb parsed, bytea as Uint8Array, interval as Postgres text.
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import pg from "pg";
+import type { PGlite } from "@electric-sql/pglite";
+import type pg from "pg";
 import { SwitchboardError } from "../errors.ts";
+import { emptyDataDir, writeTemplate } from "./pglite-template.ts";
 import { isAlive } from "./pid.ts";
 
 export interface QueryResult<T> {
@@ -174,17 +174,52 @@ function lockDataDir(dataDir: string): () => void {
   throw new DatabaseUnavailableError(`cannot lock the embedded database in ${dataDir}`);
 }
 
+/**
+ * PostgreSQL settings of the embedded database, for memory (docs/memory.md):
+ * PGlite's shared_buffers of 128 MB sit in its WebAssembly heap and, once
+ * touched, stay resident; Switchboard's tables and the sandbox's fit a far
+ * smaller cache, the operating system caching the files behind it.
+ */
+export const PGLITE_SETTINGS = ["shared_buffers=16MB", "maintenance_work_mem=16MB", "temp_buffers=2MB"];
+
 async function openPglite(dataDir: string | undefined, template: Blob | undefined): Promise<Db> {
   let unlock = () => {};
+  let fromTemplate = false;
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
     unlock = lockDataDir(dataDir);
+    // A first start: the shipped empty database instead of initdb (src/store/pglite-template.ts).
+    if (!template && !existsSync(join(dataDir, "PG_VERSION"))) {
+      try {
+        fromTemplate = writeTemplate(dataDir);
+      } catch {
+        emptyDataDir(dataDir, [LOCK_FILE]);
+      }
+    }
   }
   let lite: PGlite;
   try {
+    // Loaded here, not at start: with DATABASE_URL the process never needs it.
+    const [{ PGlite }, { pg_trgm }] = await Promise.all([
+      import("@electric-sql/pglite"),
+      import("@electric-sql/pglite/contrib/pg_trgm"),
+    ]);
     // pg_trgm backs substring search (the sandbox's contacts); a real server ships it in contrib.
-    const extensions = { pg_trgm };
-    lite = await PGlite.create({ dataDir, loadDataDir: template, extensions });
+    const create = () =>
+      PGlite.create({
+        dataDir,
+        loadDataDir: template,
+        extensions: { pg_trgm },
+        startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ["-c", s])],
+      });
+    try {
+      lite = await create();
+    } catch (err) {
+      if (!fromTemplate || !dataDir) throw err;
+      // The shipped files do not suit this PGlite (another PostgreSQL major): initdb as PGlite does.
+      emptyDataDir(dataDir, [LOCK_FILE]);
+      lite = await create();
+    }
   } catch (err) {
     unlock();
     throw new DatabaseUnavailableError(
@@ -269,32 +304,35 @@ const parseUtcTimestamp = (text: string): Date | string => {
   const m = /^(\d{4}-\d\d-\d\d)(?: (\d\d:\d\d:\d\d(?:\.\d+)?))?$/.exec(text);
   return m ? new Date(`${m[1]}T${m[2] ?? "00:00:00"}Z`) : text; // infinity and BC stay text
 };
-const pgTypes = {
-  getTypeParser(oid: number, format?: "text" | "binary") {
-    switch (oid) {
-      case PG_OIDS.INT8:
-        return parseInt8;
-      case PG_OIDS.INT8_ARRAY:
-        return (text: string) =>
-          (pg.types.getTypeParser(oid as never)(text) as (string | null)[]).map((v) =>
-            v === null ? null : parseInt8(v),
-          );
-      case PG_OIDS.DATE:
-      case PG_OIDS.TIMESTAMP:
-        return parseUtcTimestamp;
-      case PG_OIDS.INTERVAL:
-        return (text: string) => text;
-      default:
-        return pg.types.getTypeParser(oid, format);
-    }
-  },
-} as pg.CustomTypesConfig;
+const pgTypesOf = (pg: typeof import("pg").default) =>
+  ({
+    getTypeParser(oid: number, format?: "text" | "binary") {
+      switch (oid) {
+        case PG_OIDS.INT8:
+          return parseInt8;
+        case PG_OIDS.INT8_ARRAY:
+          return (text: string) =>
+            (pg.types.getTypeParser(oid as never)(text) as (string | null)[]).map((v) =>
+              v === null ? null : parseInt8(v),
+            );
+        case PG_OIDS.DATE:
+        case PG_OIDS.TIMESTAMP:
+          return parseUtcTimestamp;
+        case PG_OIDS.INTERVAL:
+          return (text: string) => text;
+        default:
+          return pg.types.getTypeParser(oid, format);
+      }
+    },
+  }) as pg.CustomTypesConfig;
 
 async function openPostgres(url: string, max: number): Promise<Db> {
   const where = redactUrl(url);
+  // Loaded here, not at start: the embedded database does not need it.
+  const { default: pg } = await import("pg");
   let pool: pg.Pool;
   try {
-    pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000, types: pgTypes });
+    pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000, types: pgTypesOf(pg) });
   } catch (err) {
     throw new DatabaseUnavailableError(
       `DATABASE_URL is not a usable PostgreSQL URL (${where}): ${clean(err, url)}`,

@@ -20,7 +20,10 @@ const PRUNE_EVERY = 1000;
 export class SeenEvents {
   private claims = 0;
 
-  private constructor(private readonly db: Queryable) {}
+  private readonly db: Queryable;
+  private constructor(db: Queryable) {
+    this.db = db;
+  }
 
   /** Brings schema `slack` up to date and forgets ids older than a day. */
   static async open(db: Db): Promise<SeenEvents> {

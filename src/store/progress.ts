@@ -93,7 +93,10 @@ const toTracked = (r: Row): Tracked => ({
 });
 
 export class ProgressStore {
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
 
   /** Starts tracking a message; a second call for the same message changes nothing. */
   async track(

@@ -99,7 +99,10 @@ const toRun = (r: Row): RunRow => ({
 });
 
 export class ReportStore {
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
 
   // ------------------------------------------------------------ schedules
 

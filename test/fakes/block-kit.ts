@@ -75,7 +75,10 @@ class Checker {
   private readonly blockIds = new Set<string>();
   private readonly actionIds = new Set<string>();
 
-  constructor(private readonly surface: "message" | "modal" | "home") {}
+  private readonly surface: "message" | "modal" | "home";
+  constructor(surface: "message" | "modal" | "home") {
+    this.surface = surface;
+  }
 
   fail(pointer: string, rule: string) {
     this.errors.push(`[ERROR] ${rule} [json-pointer:${pointer}]`);

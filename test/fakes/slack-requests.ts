@@ -31,12 +31,15 @@ export function sign(secret: string, timestamp: number, body: string): string {
 }
 
 export class SlackRequests {
-  constructor(
-    /** http://127.0.0.1:<port>/slack/events */
-    readonly eventsUrl: string,
-    readonly signingSecret: string,
-    readonly fake: FakeSlack,
-  ) {}
+  /** http://127.0.0.1:<port>/slack/events */
+  readonly eventsUrl: string;
+  readonly signingSecret: string;
+  readonly fake: FakeSlack;
+  constructor(eventsUrl: string, signingSecret: string, fake: FakeSlack) {
+    this.eventsUrl = eventsUrl;
+    this.signingSecret = signingSecret;
+    this.fake = fake;
+  }
 
   async post(
     body: string,

@@ -37,11 +37,14 @@ class Connection {
   private buffer = Buffer.alloc(0);
   open = true;
 
-  constructor(
-    private readonly socket: Duplex,
-    private readonly onText: (text: string) => void,
-    private readonly onClose: () => void,
-  ) {
+  private readonly socket: Duplex;
+  private readonly onText: (text: string) => void;
+  private readonly onClose: () => void;
+
+  constructor(socket: Duplex, onText: (text: string) => void, onClose: () => void) {
+    this.socket = socket;
+    this.onText = onText;
+    this.onClose = onClose;
     socket.on("data", (chunk: Buffer) => this.read(chunk));
     socket.on("close", () => this.closed());
     socket.on("error", () => this.closed());
@@ -107,7 +110,10 @@ export class FakeSocketMode {
   private readonly events = new EventEmitter();
   private seq = 0;
 
-  constructor(private readonly origin: () => string) {
+  private readonly origin: () => string;
+
+  constructor(origin: () => string) {
+    this.origin = origin;
     this.events.setMaxListeners(100);
   }
 

@@ -86,11 +86,14 @@ const viewPayload = (fake: FakeSlack, stored: { id: string; hash: string; view: 
 });
 
 export class Forms {
-  constructor(
-    readonly req: SlackRequests,
-    readonly fake: FakeSlack,
-    readonly user: SlackUserRef = { id: "U0ALICE", name: "alice" },
-  ) {}
+  readonly req: SlackRequests;
+  readonly fake: FakeSlack;
+  readonly user: SlackUserRef;
+  constructor(req: SlackRequests, fake: FakeSlack, user: SlackUserRef = { id: "U0ALICE", name: "alice" }) {
+    this.req = req;
+    this.fake = fake;
+    this.user = user;
+  }
 
   view(id: string): { id: string; hash: string; view: Json } {
     const v = this.fake.views.get(id);

@@ -1,4 +1,4 @@
-// Graceful stop (issue 10 §6), on the real process: `node --import tsx
+// Graceful stop (issue 10 §6), on the real process: `node
 // src/main.ts` in HTTP mode against the fake Slack and a sandbox behind a
 // proxy on loopback. A command is acked and its API read held at the proxy;
 // SIGTERM arrives in the middle of it. The process stops taking work (a
@@ -74,7 +74,7 @@ describe("SIGTERM in the middle of work", () => {
   it("stops taking work, answers the command in flight with 'restarting', and exits 0", async () => {
     const port = await freePort();
     const { DATABASE_URL: _pg, ...env } = process.env;
-    child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    child = spawn(process.execPath, ["src/main.ts"], {
       env: {
         ...env,
         SLACK_BOT_TOKEN: fake.botToken,

@@ -14,10 +14,12 @@ export function manifestFunctions(): Record<string, FakeFunctionDef> {
 }
 
 export class Workflow {
-  constructor(
-    readonly req: SlackRequests,
-    readonly fake: FakeSlack,
-  ) {
+  readonly req: SlackRequests;
+  readonly fake: FakeSlack;
+
+  constructor(req: SlackRequests, fake: FakeSlack) {
+    this.req = req;
+    this.fake = fake;
     fake.defineFunctions(manifestFunctions());
   }
 

@@ -88,11 +88,14 @@ function failureLine(err: unknown): string {
 /** Cached value shared by viewers; a failure is not cached. */
 class Cached<T> {
   private value?: { at: number; data: Promise<T> };
-  constructor(
-    private readonly ttlMs: number,
-    private readonly clock: Clock,
-    private readonly load: () => Promise<T>,
-  ) {}
+  private readonly ttlMs: number;
+  private readonly clock: Clock;
+  private readonly load: () => Promise<T>;
+  constructor(ttlMs: number, clock: Clock, load: () => Promise<T>) {
+    this.ttlMs = ttlMs;
+    this.clock = clock;
+    this.load = load;
+  }
   get(): Promise<T> {
     const now = this.clock.now().getTime();
     if (this.value && now - this.value.at < this.ttlMs) return this.value.data;

@@ -96,7 +96,9 @@ export class ProgressTracker {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
 
-  constructor(private readonly opts: ProgressOptions) {
+  private readonly opts: ProgressOptions;
+  constructor(opts: ProgressOptions) {
+    this.opts = opts;
     this.store = new ProgressStore(opts.db);
     this.clock = opts.clock ?? { now: () => new Date() };
     this.basePollMs = opts.basePollMs ?? 5_000;

@@ -29,13 +29,12 @@ const RECIPIENT_CHAT_USER_SQL = `cross join lateral (
   order by (u.contact_id = n.contact_id) desc nulls last, (u.type = 'phonechat') desc, u.id limit 1) u`;
 
 export class Delivery extends SandboxTable {
-  constructor(
-    db: Db,
-    clock: () => Date,
-    private readonly templates: TemplatesStore,
-    private readonly campaigns: CampaignsStore,
-  ) {
+  private readonly templates: TemplatesStore;
+  private readonly campaigns: CampaignsStore;
+  constructor(db: Db, clock: () => Date, templates: TemplatesStore, campaigns: CampaignsStore) {
     super(db, clock);
+    this.templates = templates;
+    this.campaigns = campaigns;
   }
 
   /**

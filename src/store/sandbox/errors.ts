@@ -5,12 +5,11 @@ import { SwitchboardError } from "../../errors.ts";
 
 export class DuplicateError extends SwitchboardError {
   readonly code = "duplicate";
-  constructor(
-    /** The member whose value must be unique, for example `name` of a tag. */
-    readonly field: string,
-    message: string,
-  ) {
+  /** The member whose value must be unique, for example `name` of a tag. */
+  readonly field: string;
+  constructor(field: string, message: string) {
     super(message);
+    this.field = field;
   }
 }
 

@@ -23,7 +23,10 @@ export async function guardUnique<T>(field: string, message: string, fn: () => P
 /** Builds `where` clauses with numbered parameters. */
 export class Where {
   readonly parts: string[] = [];
-  constructor(readonly params: unknown[] = []) {}
+  readonly params: unknown[];
+  constructor(params: unknown[] = []) {
+    this.params = params;
+  }
   add(sqlWithQ: string, ...values: unknown[]): this {
     let sql = sqlWithQ;
     for (const v of values) {
@@ -44,10 +47,12 @@ export class Where {
 
 /** The base of each aggregate's store. */
 export abstract class SandboxTable {
-  constructor(
-    readonly db: Db,
-    private readonly clock: () => Date,
-  ) {}
+  readonly db: Db;
+  private readonly clock: () => Date;
+  constructor(db: Db, clock: () => Date) {
+    this.db = db;
+    this.clock = clock;
+  }
 
   protected now(): Date {
     return this.clock();

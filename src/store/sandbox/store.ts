@@ -26,10 +26,9 @@ export class SandboxStore {
   readonly delivery: Delivery;
 
   /** `clock` gives every time the sandbox writes (never SQL now()), so tests that move it move the sandbox. */
-  constructor(
-    readonly db: Db,
-    clock: () => Date,
-  ) {
+  readonly db: Db;
+  constructor(db: Db, clock: () => Date) {
+    this.db = db;
     this.account = new AccountStore(db, clock);
     this.contacts = new ContactsStore(db, clock);
     this.fields = new FieldsStore(db, clock);
