@@ -49,6 +49,8 @@ export interface Sandbox {
   readKey: string;
   db: Db;
   close(): Promise<void>;
+  /** The organization's channels with their names (the API has no way to list them). */
+  channels(): Promise<Array<{ id: number; name: string }>>;
   /** One step of templates, messages and campaigns, as the timer would do. */
   tick(): Promise<void>;
   /**
@@ -121,6 +123,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       readKey,
       db,
       tick,
+      async channels() {
+        return (await store.account.channels()).map((c) => ({ id: Number(c.id), name: c.name }));
+      },
       async inbound({ phone, text, channelId = 1 }) {
         const e164 = toE164(phone);
         if (!e164) throw new Error(`inbound: ${phone} is not a phone number in E.164 format`);

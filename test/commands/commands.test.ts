@@ -28,7 +28,7 @@ describe("read commands", () => {
     ["template 1", [/Template #1/, /order_update/]],
     ["campaigns", [/Spring sale 2026/, /draft/]],
     ["campaigns status=completed", [/Spring sale 2026/]],
-    ["campaign 1", [/Campaign #1/, /completed/]],
+    ["campaign 1", [/Spring sale 2026/, /Completed/]],
     ["campaign 1 recipients", [/Recipients of campaign #1/, /Page 1 of 1/]],
     ["campaign 1 recipients status=skipped", [/skipped/]],
     ["users", [/Chat users/, /Page 1 of 1 · 12 chat users/]],
@@ -229,7 +229,10 @@ describe("write commands", () => {
     expect((await client.getCampaign(id)).status).toBe("draft");
     const sent = await core.confirm(ask.confirmation!.id, SLACK_USER);
     expect(sent.visibility).toBe("in_channel");
-    expect(sent.text).toMatch(/launched/);
+    // The launch is the campaign's card (status, names, who launched it), not a line about it.
+    expect(sent.text).toMatch(/Autumn promo: sending/);
+    expect(text(sent)).toMatch(/Launched by @/);
+    expect(sent.origin).toMatchObject({ command: "campaign.send", id });
     expect((await client.getCampaign(id)).status).toBe("running");
 
     const cancel = await h().run(`campaign ${id} cancel`);
@@ -300,23 +303,29 @@ describe("write commands", () => {
 });
 
 describe("related records and custom fields by name", () => {
-  it("campaign <id> names its template and tag, in three requests", async () => {
+  it("campaign <id> names its template, tag and audience, in four requests", async () => {
     const before = h().forwarder.requests.length;
     const r = await h().run("campaign 1");
     const shown = text(r);
-    expect(shown).toMatch(/Template\W+#\d+ spring_sale \(es\)/);
-    expect(shown).toMatch(/Tag\W+#\d+ \S+/);
-    expect(shown).toMatch(/Channel\W+#1 \(default\)/);
+    expect(shown).toMatch(/Template spring_sale \(es\)/);
+    expect(shown).toMatch(/Tag Spring sale/);
+    expect(shown).toMatch(/Channel channel 1/);
+    expect(shown).toMatch(/To [A-Z]/);
+    expect(shown).not.toMatch(/#\d/);
     const seen = h()
       .forwarder.requests.slice(before)
       .map((q) => q.replace(/\?.*$/, ""));
-    expect(seen.sort()).toEqual(
-      [
-        "GET /v1/campaigns/1",
-        expect.stringMatching(/^GET \/v1\/tags\/\d+$/),
-        expect.stringMatching(/^GET \/v1\/templates\/\d+$/),
-      ].sort(),
-    );
+    expect(seen, seen.join(", ")).toHaveLength(4);
+    for (const read of [
+      /^GET \/v1\/campaigns\/1$/,
+      /^GET \/v1\/contact-groups\/\d+$/,
+      /^GET \/v1\/tags\/\d+$/,
+      /^GET \/v1\/templates\/\d+$/,
+    ])
+      expect(
+        seen.some((q) => read.test(q)),
+        String(read),
+      ).toBe(true);
   });
 
   it("campaigns names each row's template with one read of the templates, not one per row", async () => {
@@ -363,8 +372,8 @@ describe("related records and custom fields by name", () => {
       const core = h().newCore({ api: client });
       const campaign = await core.run("campaign 1", SLACK_USER);
       expectSlackValid(campaign);
-      expect(text(campaign)).toMatch(/Template\W+#\d+\W*$/m);
-      expect(text(campaign)).toMatch(/completed/);
+      expect(text(campaign)).toMatch(/Template #\d+/);
+      expect(text(campaign)).toMatch(/Completed/);
       const list = await core.run("campaigns", SLACK_USER);
       expect(text(list)).toMatch(/Spring sale 2026 · completed · template #\d+/);
       const contact = await core.run("contact 1", SLACK_USER);

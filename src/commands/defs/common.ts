@@ -91,6 +91,12 @@ export async function resolveChannel(ctx: CommandContext, given: number | undefi
   );
 }
 
+/** A channel as people know it: its name (`/sb channel name`), else "channel 2". */
+export async function channelLabel(ctx: CommandContext, id: number): Promise<string> {
+  const name = await ctx.channels.name(id).catch(() => undefined);
+  return name ?? `channel ${id}`;
+}
+
 /** A positive integer member of a record (`templateId: 3`), else undefined. */
 export const refId = (r: ApiRecord | undefined, ...keys: string[]): number | undefined => {
   const n = Number(pick(r, ...keys));
