@@ -219,10 +219,7 @@ describe("buttons", () => {
       "the send post",
     );
     await h.fake.waitFor(
-      () =>
-        h.fake
-          .responsesTo(ask.responseUrl as string)
-          .some((r) => r.body.delete_original === true),
+      () => h.fake.responsesTo(ask.responseUrl as string).some((r) => r.body.delete_original === true),
       10_000,
       "the prompt deleted once the outcome is in the channel",
     );
