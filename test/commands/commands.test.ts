@@ -20,7 +20,7 @@ describe("read commands", () => {
     ["me", [/Acme Retail/, /Business/, /…/]],
     ["contacts", [/Page 1 of 2 · 30 contacts/]],
     ["contacts dana", [/Dana Levi/]],
-    ["contact 1", [/Contact #1/, /\+1415555/]],
+    ["contact 1", [/== Ana Lopez ==/, /\+1415555/, /Contact 1 · added/]],
     ["fields", [/loyalty_tier/, /birthday/]],
     ["groups", [/VIP customers/, /6 members/]],
     ["group 1", [/Group #1/, /VIP/]],
@@ -35,7 +35,7 @@ describe("read commands", () => {
     ["users need-human", [/needs a human/]],
     ["users type=phonechat sort=name order=asc messages limit=3", [/Page 1 of/]],
     ["users from=2020-01-01 to=2100-01-01", [/chat users/]],
-    ["user 1", [/Chat user #1/]],
+    ["user 1", [/== Ana Lopez ==/, /Chat user 1/, /Contact: Ana Lopez/]],
     ["message 1", [/Message #1/]],
     ["history 1", [/Conversation #1/]],
     ["history 1 after=2000-01-01T00:00:00Z limit=2", [/Page 1/]],
@@ -336,6 +336,21 @@ describe("related records and custom fields by name", () => {
       .forwarder.requests.slice(before)
       .map((q) => q.replace(/\?.*$/, ""));
     expect(seen.sort()).toEqual(["GET /v1/campaigns", "GET /v1/templates"]);
+  });
+
+  it("contact and chat-user cards: what people do next as buttons, custom fields one per line", async () => {
+    const contact = text(await h().run("contact 1"));
+    expect(contact).toContain("[Edit: contact edit 1] [Send message: send] [Opt out: contact opt-out 1]");
+    expect(contact).toMatch(/^Loyalty tier: gold$/m);
+    // An opted-out contact says so and offers to opt in.
+    const out = (await h().client.listContacts({ limit: 100 })).items.find((c) => c.opted_out === true);
+    const shownOut = text(await h().run(`contact ${out?.id}`));
+    expect(shownOut).toMatch(/Status: .*Opted out/);
+    expect(shownOut).toContain(`[Opt in: contact opt-in ${out?.id}]`);
+    const user = text(await h().run("user 1"));
+    expect(user).toContain("[Send message: send] [Edit: user edit 1]");
+    expect(user).toContain("[Contact: contact 1]");
+    expect(user).not.toMatch(/#\d/);
   });
 
   it("contact <id> shows custom fields by their labels", async () => {
