@@ -351,7 +351,17 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     const spec = prepared && !("reply" in prepared) ? prepared.spec : undefined;
     const raw = prepared && !("reply" in prepared) ? prepared.raw : undefined;
     if (err instanceof UserError) {
-      return errorReply(escPlaceholders(err.message), spec && err.showUsage ? usageLines(spec) : undefined);
+      const reply = errorReply(
+        escPlaceholders(err.message),
+        spec && err.showUsage ? usageLines(spec) : undefined,
+      );
+      if (err.choices.length)
+        reply.blocks.push(
+          actions(
+            err.choices.map((c) => ({ text: c.text, actionId: ACTION.run, value: c.line, style: c.style })),
+          ),
+        );
+      return reply;
     }
     if (isApiError(err)) log?.info({ kind: err.kind, command: spec?.id }, "API refused a command");
     else log?.error({ err, command: spec?.id }, "command failed");

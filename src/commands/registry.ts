@@ -185,6 +185,8 @@ export class UserError extends SwitchboardError {
     message: string,
     /** Show the command's usage under the message. */
     readonly showUsage = true,
+    /** What the person can do instead, as buttons (command lines run by whoever clicks). */
+    readonly choices: Array<{ text: string; line: string; style?: "primary" }> = [],
   ) {
     super(message);
   }

@@ -266,8 +266,14 @@ describe("write commands", () => {
   it("send picks the one channel the templates name when MESSAGING_CHANNEL_ID is unset, and asks when several", async () => {
     const core = h().newCore({ defaultChannelId: undefined });
     const r = await core.run("send +14155550200 template=order_update lang=en", SLACK_USER);
-    // The seeded templates name channels 1 and 2: the answer asks which.
-    expect(r.text).toMatch(/Which channel\?.*1, 2/);
+    // The seeded templates name channels 1 and 2: the answer offers both, as buttons.
+    expect(r.text).toMatch(/2 channels; choose the one to send on/);
+    expect(r.text).not.toMatch(/Which channel\?/);
+    expect(
+      r.blocks
+        .flatMap((b) => (b.type === "actions" ? b.elements : []))
+        .map((e) => (e as { value?: string }).value),
+    ).toEqual([1, 2].map((n) => `send +14155550200 template=order_update lang=en channel=${n}`));
     const ok = await core.run(
       "send +14155550200 template=order_update lang=en channel=1 first_name=Ana order_id=7",
       SLACK_USER,
