@@ -35,6 +35,7 @@ describe("channel names", () => {
     const r = await s.core.run("campaign 1", BOB);
     expect(text(r)).toMatch(/Channel Main line/);
     expect(text(r)).not.toMatch(/#1\b/);
+    expect(text(await s.core.run("template 1", BOB))).toMatch(/^Channel: Main line$/m);
   });
 
   it("a writer renames a channel: stored, audited, said in the channel; others may not", async () => {
