@@ -13,6 +13,7 @@ import { ReportService } from "./reports/service.ts";
 import type { Sandbox } from "./sandbox/index.ts";
 import type { SlackBridge } from "./slack/bridge.ts";
 import type { AuditEntry } from "./store/audit.ts";
+import { CHANNEL_MIGRATIONS, ChannelNames } from "./store/channels.ts";
 import { settleInterruptedConfirmations } from "./store/confirmations.ts";
 import { type Db, openDb } from "./store/db.ts";
 import { migrate } from "./store/migrate.ts";
@@ -44,6 +45,8 @@ export interface Switchboard {
   auditListeners: Array<(entry: AuditEntry) => void | Promise<void>>;
   /** Report schedules and summaries (the Slack app attaches its scheduler: src/slack/reports/runtime.ts). */
   reports: ReportService;
+  /** Channel names (`/sb channel name`, MESSAGING_CHANNEL_NAMES, the sandbox's). */
+  channels: ChannelNames;
   /** Runs `fn` first when closing (before the database closes): for parts started later, like pg-boss. */
   onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
@@ -58,6 +61,9 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
   try {
     await migrate(db, SWITCHBOARD_MIGRATIONS);
     await migrate(db, REPORTS_MIGRATIONS);
+    await migrate(db, CHANNEL_MIGRATIONS);
+    const channels = new ChannelNames(db);
+    await channels.seed(config.MESSAGING_CHANNEL_NAMES, "settings");
     phase("migrations");
     // Confirmed commands an earlier process was carrying out when it stopped:
     // their outcome is unknown, said so on the next click, never run again.
@@ -71,6 +77,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
     phase("interrupted confirmations and stale uploads");
 
     let sandbox: Sandbox | undefined;
+    let sandboxChannels: Array<{ id: number; name: string }> = [];
     let baseUrl = config.MESSAGING_API_URL;
     let apiKey = config.MESSAGING_API_KEY;
     if (!baseUrl) {
@@ -88,6 +95,9 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       closers.unshift(() => sandbox!.close());
       baseUrl = sandbox.url;
       apiKey = sandbox.apiKey;
+      // The sandbox knows its channels: they come named, and its first is the default.
+      sandboxChannels = await sandbox.channels();
+      await channels.seed(new Map(sandboxChannels.map((c) => [c.id, c.name])), "sandbox");
       // The sandbox's own test keys (documented in .env.example) are printed on
       // purpose, so a developer can call it with curl; a real key never is.
       logger.info(
@@ -133,7 +143,9 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       api: client,
       db,
       apiKey,
-      defaultChannelId: config.MESSAGING_CHANNEL_ID,
+      // Out of the box (no settings, the embedded sandbox): its main channel.
+      defaultChannelId: config.MESSAGING_CHANNEL_ID ?? sandboxChannels[0]?.id,
+      channels,
       defaultCountry: config.DEFAULT_COUNTRY,
       writers: config.SWITCHBOARD_WRITERS,
       broadcasters: config.SWITCHBOARD_BROADCASTERS,
@@ -156,6 +168,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       apiKey,
       auditListeners,
       reports,
+      channels,
       onClose(fn) {
         closers.unshift(fn);
       },

@@ -45,6 +45,23 @@ export const configSchema = z.object({
     (v) => (v === "" ? undefined : v),
     decimal.pipe(z.number().positive()).optional(),
   ),
+  // Names of the channels, as people know them: `1=Main line,2=Support` (the API cannot list them).
+  MESSAGING_CHANNEL_NAMES: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const names = new Map<number, string>();
+      for (const part of (v ?? "").split(",")) {
+        if (!part.trim()) continue;
+        const m = /^\s*(\d+)\s*=\s*(.+?)\s*$/.exec(part);
+        if (!m) {
+          ctx.addIssue({ code: "custom", message: `"${part.trim()}" is not <id>=<name>, as in 1=Main line` });
+          return z.NEVER;
+        }
+        names.set(Number(m[1]), m[2]!);
+      }
+      return names;
+    }),
   API_TIMEOUT_MS: int(15_000, 100),
   API_DEADLINE_MS: int(20_000, 100),
   API_READ_LIMIT: int(300, 1),

@@ -3,6 +3,7 @@
 // run it, validate every argument (no request is made for bad input), then
 // either ask for confirmation (stored, so Confirm works once) or run it
 // through the API client, recording every write in the audit table.
+
 import type { KnownBlock } from "@slack/types";
 import { distance } from "fastest-levenshtein";
 import { isApiError, NetworkError } from "../api/errors.ts";
@@ -23,7 +24,8 @@ import { isSwitchboardError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { maskSecret } from "../log.ts";
 import type { ReportService } from "../reports/service.ts";
-import { type AuditEntry, recordAudit } from "../store/audit.ts";
+import { type AuditEntry, lastLaunch, recordAudit } from "../store/audit.ts";
+import { ChannelNames } from "../store/channels.ts";
 import {
   type Confirmation,
   claimConfirmation,
@@ -68,6 +70,8 @@ export interface CoreOptions {
   registry?: Registry;
   /** Report schedules and summaries, for `/sb report…`. */
   reports?: ReportService;
+  /** Channel names; default: read from `db`. */
+  channels?: ChannelNames;
 }
 
 export interface SwitchboardCore extends CommandCore {
@@ -102,11 +106,15 @@ function summarize(answer: unknown): unknown {
 /** Tags a command's answer with the command and the record id it acted on (see Reply.origin). */
 function withOrigin(reply: Reply, spec: AnySpec, raw: Record<string, unknown>): Reply {
   const id = Number(typeof raw.id === "string" ? raw.id.replace(/^#/, "") : raw.id);
-  return { ...reply, origin: { command: spec.id, ...(Number.isSafeInteger(id) && id > 0 ? { id } : {}) } };
+  return {
+    ...reply,
+    origin: { ...reply.origin, command: spec.id, ...(Number.isSafeInteger(id) && id > 0 ? { id } : {}) },
+  };
 }
 
 export function createCommandCore(opts: CoreOptions): SwitchboardCore {
   const registry = opts.registry ?? new Registry(ALL_COMMANDS);
+  const channels = opts.channels ?? new ChannelNames(opts.db);
   const permissions = new Permissions({
     writers: opts.writers,
     broadcasters: opts.broadcasters,
@@ -231,6 +239,23 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     registry,
     may: async (scope) => (await permissions.check(actor, scope)).ok,
     reports: opts.reports,
+    channels,
+    launchedBy: async (campaignId) => {
+      const l = await lastLaunch(opts.db, campaignId).catch(() => undefined);
+      return l ? (l.via === "shell" ? "the shell" : `<@${l.actor}>`) : undefined;
+    },
+    audit: (operation, answer) =>
+      writeAudit({
+        at: new Date(),
+        actor: actor.userId,
+        actorName: actor.userName,
+        via: actor.via,
+        channel: actor.channelId,
+        command: cleanLine(line),
+        operation,
+        ok: true,
+        answer,
+      }),
   });
 
   /** Parses and validates a line. Returns the reply to give instead when it cannot run. */
@@ -327,7 +352,17 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     const spec = prepared && !("reply" in prepared) ? prepared.spec : undefined;
     const raw = prepared && !("reply" in prepared) ? prepared.raw : undefined;
     if (err instanceof UserError) {
-      return errorReply(escPlaceholders(err.message), spec && err.showUsage ? usageLines(spec) : undefined);
+      const reply = errorReply(
+        escPlaceholders(err.message),
+        spec && err.showUsage ? usageLines(spec) : undefined,
+      );
+      if (err.choices.length)
+        reply.blocks.push(
+          actions(
+            err.choices.map((c) => ({ text: c.text, actionId: ACTION.run, value: c.line, style: c.style })),
+          ),
+        );
+      return reply;
     }
     if (isApiError(err)) log?.info({ kind: err.kind, command: spec?.id }, "API refused a command");
     else log?.error({ err, command: spec?.id }, "command failed");

@@ -8,6 +8,7 @@ import type { OperationName } from "../api/operations.ts";
 import type { MessagingApi } from "../api/types.ts";
 import { SwitchboardError } from "../errors.ts";
 import type { ReportService } from "../reports/service.ts";
+import type { ChannelNames } from "../store/channels.ts";
 import type { Token } from "./tokenize.ts";
 import type { Actor, Reply } from "./types.ts";
 
@@ -45,6 +46,12 @@ export interface CommandContext {
   may: (scope: CommandScope) => Promise<boolean>;
   /** Report schedules and summaries (src/reports/service.ts); absent where reports are not set up. */
   reports?: ReportService;
+  /** Channel names (a channel is shown by its name, not `#1`). */
+  channels: ChannelNames;
+  /** Records a change made here, not through the API (a channel's name), in the audit trail. */
+  audit: (operation: string, answer?: unknown) => Promise<void>;
+  /** Who launched a campaign through Switchboard, as mrkdwn (`<@U…>`, `the shell`), when known. */
+  launchedBy: (campaignId: number) => Promise<string | undefined>;
 }
 
 /** What a confirmation shows before the write: the blocks above the Confirm/Cancel buttons. */
@@ -179,9 +186,16 @@ export class UserError extends SwitchboardError {
   readonly code = "user_input";
   /** Show the command's usage under the message. */
   readonly showUsage: boolean;
-  constructor(message: string, showUsage = true) {
+  /** What the person can do instead, as buttons (command lines run by whoever clicks). */
+  readonly choices: Array<{ text: string; line: string; style?: "primary" }>;
+  constructor(
+    message: string,
+    showUsage = true,
+    choices: Array<{ text: string; line: string; style?: "primary" }> = [],
+  ) {
     super(message);
     this.showUsage = showUsage;
+    this.choices = choices;
   }
 }
 

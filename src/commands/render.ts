@@ -137,7 +137,8 @@ export function recordPairs(
     if (value === undefined || value === null || value === "") return;
     const ref = typeof value === "number" && REF_KEY.test(key);
     const named = ref ? names[camel] : undefined;
-    const text = named ? `${showValue(key, value)} ${esc(named)}` : showValue(key, value);
+    // Related records by name; the number only when the name is unknown.
+    const text = named ? esc(named) : showValue(key, value);
     if (text) pairs.push([humanize(ref && !LABELS[camel] ? key.replace(REF_KEY, "$1") : key), text]);
   };
   for (const k of first) add(k, r[k] ?? r[camelKey(k)]);
@@ -234,4 +235,37 @@ export function listLine(id: unknown, ...parts: unknown[]): string {
     )
     .filter(Boolean);
   return `*#${esc(show(id))}* ${shown.join(" · ")}`.trim();
+}
+
+/** `*Loyalty tier:* gold`, one per line: a record's custom fields (labels given by the caller). */
+export function customFieldLines(values: unknown): string[] {
+  if (!values || typeof values !== "object" || Array.isArray(values)) return [];
+  return Object.entries(values as Record<string, unknown>)
+    .filter(([, v]) => v !== null && v !== undefined && v !== "")
+    .map(([k, v]) => `*${esc(k)}:* ${typeof v === "boolean" ? (v ? "yes" : "no") : esc(show(v, 200))}`);
+}
+
+/**
+ * A record as a card: its name as the title, the main facts as fields, its
+ * custom fields one per line, when it was made, and what people do next as
+ * buttons (command lines run by whoever clicks).
+ */
+export function cardReply(card: {
+  title: string;
+  pairs: Array<[string, string]>;
+  custom?: string[];
+  footer?: string;
+  buttons: Array<{ text: string; line: string; style?: "primary" | "danger" }>;
+}): Reply {
+  const blocks: KnownBlock[] = [header(card.title), ...fieldsSection(card.pairs)];
+  if (card.custom?.length) blocks.push(section(card.custom.join("\n")));
+  if (card.footer) blocks.push(context(card.footer));
+  if (card.buttons.length)
+    blocks.push(
+      actions(
+        card.buttons.map((b) => ({ text: b.text, actionId: ACTION.run, value: b.line, style: b.style })),
+      ),
+    );
+  const lines = [...card.pairs.map(([k, v]) => `${k}: ${v}`), ...(card.custom ?? [])];
+  return { visibility: "ephemeral", text: `${esc(card.title)}\n${lines.join("\n")}`, blocks };
 }

@@ -108,19 +108,52 @@ function failedButtonValue(id: number) {
   return `campaign ${id} recipients status=failed`;
 }
 
+/** Statuses in the order people read them: outcomes first, what is still to come last. */
+const COUNT_ORDER = ["read", "delivered", "sent", "failed", "skipped", "sending", "pending"] as const;
+
+/** `200 read · 500 delivered · 100 failed`: the counts that are not zero. */
+export function countsLine(c: Counts): string {
+  const parts = COUNT_ORDER.filter((s) => (c[s] ?? 0) > 0).map((s) => `${num(c[s])} ${s}`);
+  return parts.length ? parts.join(" · ") : "no recipients yet";
+}
+
+/** `▲100 delivered · ▼200 pending`: what changed since the previous report, or "no change". */
+function changeLine(now: Counts, before: Counts): string {
+  const parts = COUNT_ORDER.flatMap((s) => {
+    const d = (now[s] ?? 0) - (before[s] ?? 0);
+    return d === 0 ? [] : [`${delta(now[s] ?? 0, before[s])} ${s}`];
+  });
+  return parts.length ? parts.join(" · ") : "no change";
+}
+
+/** Read once at the top: each rate has one denominator. */
+export const RATES_EXPLAINED =
+  "Delivered and failed are shares of the messages sent; read is a share of those delivered.";
+
+/** One compact block per campaign: status, one bar, the counts that are not zero, the rates; then the change and the alert. */
 function detailBlocks(c: CampaignSummary, i: number, opts: RenderOptions): KnownBlock[] {
   const prev = opts.previous?.get(c.id);
   const icon = STATUS_ICON[c.status] ?? ":grey_question:";
+  const finished = c.total - c.counts.pending - c.counts.sending;
+  const share = c.total > 0 ? finished / c.total : 0;
+  const rates = `Delivered *${pct(c.rates.delivered)}* · Read *${pct(c.rates.read)}* · Failed *${pct(c.rates.failed)}*`;
+  const lines = [
+    `${icon} *${esc(c.name)}* · ${esc(c.status)} · ${num(c.total)} recipient${c.total === 1 ? "" : "s"}`,
+    `${bar(share)}  ${Math.floor(share * 100)}% done`,
+    countsLine(c.counts),
+    rates,
+  ];
+  if (c.partial) {
+    lines.push(
+      `:warning: Partial: the API gives no totals, so only the first ${num(c.total)} recipients were counted.`,
+    );
+  } else if (c.method === "paging") {
+    lines.push("Counted by paging (the API gives no totals).");
+  }
   const head: KnownBlock = {
     type: "section",
     block_id: `c${i}_head`,
-    text: {
-      type: "mrkdwn",
-      text: clip(
-        `*${esc(c.name)}*  ·  #${c.id}  ·  ${icon} ${esc(c.status)}  ·  ${num(c.total)} recipients`,
-        3000,
-      ),
-    },
+    text: { type: "mrkdwn", text: clip(lines.join("\n"), 3000) },
   };
   if (c.counts.failed > 0) {
     head.accessory = {
@@ -130,49 +163,34 @@ function detailBlocks(c: CampaignSummary, i: number, opts: RenderOptions): Known
       value: failedButtonValue(c.id),
     };
   }
-  const blocks: KnownBlock[] = [
-    head,
-    {
-      type: "section",
-      block_id: `c${i}_bars`,
-      text: { type: "mrkdwn", text: `\`\`\`${statusLines(c, prev?.counts)}\`\`\`` },
-    },
-  ];
-  const facts = [
-    `Delivered *${pct(c.rates.delivered)}*`,
-    `Read *${pct(c.rates.read)}*`,
-    `Failed *${pct(c.rates.failed)}*`,
-  ];
+  const blocks: KnownBlock[] = [head];
   if (prev) {
-    const d = c.total - STATUSES.reduce((n, s) => n + (prev.counts[s] ?? 0), 0);
-    facts.push(
-      `since ${formatLocal(prev.slotAt, opts.tz)}: ${d === 0 ? "no new recipients" : `${delta(c.total, c.total - d)} recipients`}`,
-    );
-  }
-  const notes = [facts.join("  ·  ")];
-  if (c.partial) {
-    notes.push(
-      `:warning: Partial: the API gives no totals, so only the first ${num(c.total)} recipients were counted.`,
-    );
-  } else if (c.method === "paging") {
-    notes.push(`Counted by paging (the API gives no totals).`);
-  }
-  blocks.push({
-    type: "context",
-    block_id: `c${i}_rates`,
-    elements: notes.map((text) => ({ type: "mrkdwn" as const, text: clip(text, 3000) })),
-  });
-  if (alertOf(c, opts.failureAlert)) {
     blocks.push({
-      type: "section",
-      block_id: `c${i}_alert`,
-      text: {
-        type: "mrkdwn",
-        text: `:warning: *Failures at ${pct(c.rates.failed)}* pass the ${pct(opts.failureAlert)} alert threshold (${num(c.counts.failed)} of ${num(c.attempted)} attempted).`,
-      },
+      type: "context",
+      block_id: `c${i}_change`,
+      elements: [
+        {
+          type: "mrkdwn",
+          text: clip(
+            `Since ${formatLocal(prev.slotAt, opts.tz)}: ${changeLine(c.counts, prev.counts)}`,
+            3000,
+          ),
+        },
+      ],
     });
   }
-  blocks.push({ type: "divider", block_id: `c${i}_end` });
+  if (alertOf(c, opts.failureAlert)) {
+    blocks.push({
+      type: "context",
+      block_id: `c${i}_alert`,
+      elements: [
+        {
+          type: "mrkdwn",
+          text: `:warning: *Failures at ${pct(c.rates.failed)}* pass the ${pct(opts.failureAlert)} alert (${num(c.counts.failed)} of ${num(c.attempted)} messages sent).`,
+        },
+      ],
+    });
+  }
   return blocks;
 }
 
@@ -204,19 +222,25 @@ function fallbackText(report: Report, opts: RenderOptions): string {
  */
 export function renderReport(report: Report, opts: RenderOptions): ReportMessage[] {
   const detailLimit = Math.max(0, opts.detailLimit ?? DETAIL_LIMIT);
-  const title = clip(`:bar_chart: Campaign report · ${targetLabel(report.target)}`, LIMITS.headerText);
+  // Names, not numbers: a report of one campaign is titled with its name.
+  const only = report.target.kind === "campaign" ? report.campaigns[0]?.name : undefined;
+  const title = clip(
+    `:bar_chart: Campaign report · ${only ?? targetLabel(report.target)}`,
+    LIMITS.headerText,
+  );
   const meta = [
     formatLocal(report.generatedAt, opts.tz),
     opts.cadence,
     opts.scheduleId !== undefined ? `schedule #${opts.scheduleId}` : undefined,
     `${report.campaigns.length} campaign${report.campaigns.length === 1 ? "" : "s"}`,
   ].filter(Boolean);
+  const explained = report.campaigns.length > 0 ? `\n${RATES_EXPLAINED}` : "";
   const top: KnownBlock[] = [
     { type: "header", block_id: "title", text: { type: "plain_text", text: title, emoji: true } },
     {
       type: "context",
       block_id: "meta",
-      elements: [{ type: "mrkdwn", text: clip(meta.join("  ·  "), 3000) }],
+      elements: [{ type: "mrkdwn", text: clip(`${meta.join("  ·  ")}${explained}`, 3000) }],
     },
   ];
   if (opts.lateSlot) {

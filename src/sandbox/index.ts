@@ -1,12 +1,14 @@
 // startSandbox(): the embedded stand-in of the External Messaging API, on
 // 127.0.0.1 and a free port by default. Its data lives in schema `sandbox`
 // of the given database (or an in-memory PGlite it opens and closes itself).
+
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { toE164 } from "../api/schemas.ts";
 import { configSchema } from "../config.ts";
 import { type Db, openDb } from "../store/db.ts";
 import { migrate } from "../store/migrate.ts";
+import { keepDemoWindow } from "../store/sandbox/conversations.ts";
 import { SANDBOX_SCHEMA, sandboxMigrations } from "../store/sandbox/migrations.ts";
 import { seedSandbox } from "../store/sandbox/seed.ts";
 import { SandboxStore } from "../store/sandbox/store.ts";
@@ -49,6 +51,8 @@ export interface Sandbox {
   readKey: string;
   db: Db;
   close(): Promise<void>;
+  /** The organization's channels with their names (the API has no way to list them). */
+  channels(): Promise<Array<{ id: number; name: string }>>;
   /** One step of templates, messages and campaigns, as the timer would do. */
   tick(): Promise<void>;
   /**
@@ -70,7 +74,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   try {
     await migrate(db, { schema: SANDBOX_SCHEMA, migrations: sandboxMigrations });
     const store = new SandboxStore(db, now);
-    if (opts.seed !== false && (await store.account.isEmpty())) await seedSandbox(db, now());
+    if (opts.seed !== false) {
+      if (await store.account.isEmpty()) await seedSandbox(db, now());
+      // Some demo conversations are inside the 24-hour window at each start, not only the first.
+      else await keepDemoWindow(db, now());
+    }
 
     const apiKey = opts.apiKey ?? defaults.SANDBOX_API_KEY;
     const readKey = opts.readKey ?? defaults.SANDBOX_READ_KEY;
@@ -121,6 +129,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       readKey,
       db,
       tick,
+      async channels() {
+        return (await store.account.channels()).map((c) => ({ id: Number(c.id), name: c.name }));
+      },
       async inbound({ phone, text, channelId = 1 }) {
         const e164 = toE164(phone);
         if (!e164) throw new Error(`inbound: ${phone} is not a phone number in E.164 format`);

@@ -47,6 +47,10 @@ function fallbackText(reply: Reply): string {
 }
 
 function attributed(reply: Reply, actor: Actor): { text: string; blocks: KnownBlock[] } {
+  // Who did it is said once: a reply that names them already (a campaign card's "Launched by") gets no second line.
+  const mention = `<@${actor.userId}>`;
+  if (reply.text.includes(mention) || JSON.stringify(reply.blocks).includes(mention))
+    return { text: fallbackText(reply), blocks: fitBlocks(reply.blocks) };
   const by: KnownBlock = { type: "context", elements: [{ type: "mrkdwn", text: `by <@${actor.userId}>` }] };
   return {
     text: `${fallbackText(reply)} (by <@${actor.userId}>)`,

@@ -73,3 +73,17 @@ export async function listAudit(db: Queryable, opts: { limit?: number } = {}): P
     answer: typeof row.answer === "string" ? JSON.parse(row.answer) : (row.answer ?? undefined),
   }));
 }
+
+/** Who last launched a campaign through Switchboard (its `campaign <id> send` that reached the API). */
+export async function lastLaunch(
+  db: Queryable,
+  campaignId: number,
+): Promise<{ actor: string; via: "slack" | "shell"; at: Date } | undefined> {
+  const r = await db.query<{ actor: string; via: "slack" | "shell"; at: Date | string }>(
+    `select actor, via, at from switchboard.audit
+      where operation = 'sendCampaign' and ok and command ~ $1 order by id desc limit 1`,
+    [`^campaign\\s+${campaignId}\\s+send\\b`],
+  );
+  const row = r.rows[0];
+  return row ? { actor: row.actor, via: row.via, at: new Date(row.at) } : undefined;
+}

@@ -20,7 +20,7 @@ describe("read commands", () => {
     ["me", [/Acme Retail/, /Business/, /…/]],
     ["contacts", [/Page 1 of 2 · 30 contacts/]],
     ["contacts dana", [/Dana Levi/]],
-    ["contact 1", [/Contact #1/, /\+1415555/]],
+    ["contact 1", [/== Ana Lopez ==/, /\+1415555/, /Contact 1 · added/]],
     ["fields", [/loyalty_tier/, /birthday/]],
     ["groups", [/VIP customers/, /6 members/]],
     ["group 1", [/Group #1/, /VIP/]],
@@ -28,14 +28,14 @@ describe("read commands", () => {
     ["template 1", [/Template #1/, /order_update/]],
     ["campaigns", [/Spring sale 2026/, /draft/]],
     ["campaigns status=completed", [/Spring sale 2026/]],
-    ["campaign 1", [/Campaign #1/, /completed/]],
+    ["campaign 1", [/Spring sale 2026/, /Completed/]],
     ["campaign 1 recipients", [/Recipients of campaign #1/, /Page 1 of 1/]],
     ["campaign 1 recipients status=skipped", [/skipped/]],
     ["users", [/Chat users/, /Page 1 of 1 · 12 chat users/]],
     ["users need-human", [/needs a human/]],
     ["users type=phonechat sort=name order=asc messages limit=3", [/Page 1 of/]],
     ["users from=2020-01-01 to=2100-01-01", [/chat users/]],
-    ["user 1", [/Chat user #1/]],
+    ["user 1", [/== Ana Lopez ==/, /Chat user 1/, /Contact: Ana Lopez/]],
     ["message 1", [/Message #1/]],
     ["history 1", [/Conversation #1/]],
     ["history 1 after=2000-01-01T00:00:00Z limit=2", [/Page 1/]],
@@ -229,7 +229,10 @@ describe("write commands", () => {
     expect((await client.getCampaign(id)).status).toBe("draft");
     const sent = await core.confirm(ask.confirmation!.id, SLACK_USER);
     expect(sent.visibility).toBe("in_channel");
-    expect(sent.text).toMatch(/launched/);
+    // The launch is the campaign's card (status, names, who launched it), not a line about it.
+    expect(sent.text).toMatch(/Autumn promo: sending/);
+    expect(text(sent)).toMatch(/Launched by @/);
+    expect(sent.origin).toMatchObject({ command: "campaign.send", id });
     expect((await client.getCampaign(id)).status).toBe("running");
 
     const cancel = await h().run(`campaign ${id} cancel`);
@@ -263,8 +266,14 @@ describe("write commands", () => {
   it("send picks the one channel the templates name when MESSAGING_CHANNEL_ID is unset, and asks when several", async () => {
     const core = h().newCore({ defaultChannelId: undefined });
     const r = await core.run("send +14155550200 template=order_update lang=en", SLACK_USER);
-    // The seeded templates name channels 1 and 2: the answer asks which.
-    expect(r.text).toMatch(/Which channel\?.*1, 2/);
+    // The seeded templates name channels 1 and 2: the answer offers both, as buttons.
+    expect(r.text).toMatch(/2 channels; choose the one to send on/);
+    expect(r.text).not.toMatch(/Which channel\?/);
+    expect(
+      r.blocks
+        .flatMap((b) => (b.type === "actions" ? b.elements : []))
+        .map((e) => (e as { value?: string }).value),
+    ).toEqual([1, 2].map((n) => `send +14155550200 template=order_update lang=en channel=${n}`));
     const ok = await core.run(
       "send +14155550200 template=order_update lang=en channel=1 first_name=Ana order_id=7",
       SLACK_USER,
@@ -302,23 +311,29 @@ describe("write commands", () => {
 });
 
 describe("related records and custom fields by name", () => {
-  it("campaign <id> names its template and tag, in three requests", async () => {
+  it("campaign <id> names its template, tag and audience, in four requests", async () => {
     const before = h().forwarder.requests.length;
     const r = await h().run("campaign 1");
     const shown = text(r);
-    expect(shown).toMatch(/Template\W+#\d+ spring_sale \(es\)/);
-    expect(shown).toMatch(/Tag\W+#\d+ \S+/);
-    expect(shown).toMatch(/Channel\W+#1 \(default\)/);
+    expect(shown).toMatch(/Template spring_sale \(es\)/);
+    expect(shown).toMatch(/Tag Spring sale/);
+    expect(shown).toMatch(/Channel channel 1/);
+    expect(shown).toMatch(/To [A-Z]/);
+    expect(shown).not.toMatch(/#\d/);
     const seen = h()
       .forwarder.requests.slice(before)
       .map((q) => q.replace(/\?.*$/, ""));
-    expect(seen.sort()).toEqual(
-      [
-        "GET /v1/campaigns/1",
-        expect.stringMatching(/^GET \/v1\/tags\/\d+$/),
-        expect.stringMatching(/^GET \/v1\/templates\/\d+$/),
-      ].sort(),
-    );
+    expect(seen, seen.join(", ")).toHaveLength(4);
+    for (const read of [
+      /^GET \/v1\/campaigns\/1$/,
+      /^GET \/v1\/contact-groups\/\d+$/,
+      /^GET \/v1\/tags\/\d+$/,
+      /^GET \/v1\/templates\/\d+$/,
+    ])
+      expect(
+        seen.some((q) => read.test(q)),
+        String(read),
+      ).toBe(true);
   });
 
   it("campaigns names each row's template with one read of the templates, not one per row", async () => {
@@ -329,6 +344,21 @@ describe("related records and custom fields by name", () => {
       .forwarder.requests.slice(before)
       .map((q) => q.replace(/\?.*$/, ""));
     expect(seen.sort()).toEqual(["GET /v1/campaigns", "GET /v1/templates"]);
+  });
+
+  it("contact and chat-user cards: what people do next as buttons, custom fields one per line", async () => {
+    const contact = text(await h().run("contact 1"));
+    expect(contact).toContain("[Edit: contact edit 1] [Send message: send] [Opt out: contact opt-out 1]");
+    expect(contact).toMatch(/^Loyalty tier: gold$/m);
+    // An opted-out contact says so and offers to opt in.
+    const out = (await h().client.listContacts({ limit: 100 })).items.find((c) => c.opted_out === true);
+    const shownOut = text(await h().run(`contact ${out?.id}`));
+    expect(shownOut).toMatch(/Status: .*Opted out/);
+    expect(shownOut).toContain(`[Opt in: contact opt-in ${out?.id}]`);
+    const user = text(await h().run("user 1"));
+    expect(user).toContain("[Send message: send] [Edit: user edit 1]");
+    expect(user).toContain("[Contact: contact 1]");
+    expect(user).not.toMatch(/#\d/);
   });
 
   it("contact <id> shows custom fields by their labels", async () => {
@@ -365,8 +395,8 @@ describe("related records and custom fields by name", () => {
       const core = h().newCore({ api: client });
       const campaign = await core.run("campaign 1", SLACK_USER);
       expectSlackValid(campaign);
-      expect(text(campaign)).toMatch(/Template\W+#\d+\W*$/m);
-      expect(text(campaign)).toMatch(/completed/);
+      expect(text(campaign)).toMatch(/Template #\d+/);
+      expect(text(campaign)).toMatch(/Completed/);
       const list = await core.run("campaigns", SLACK_USER);
       expect(text(list)).toMatch(/Spring sale 2026 · completed · template #\d+/);
       const contact = await core.run("contact 1", SLACK_USER);

@@ -206,7 +206,7 @@ describe("confirmations", () => {
     const before = forwarder.requests.length;
     const [a, b] = await Promise.all([core.confirm(cid, SLACK_USER), core.confirm(cid, SLACK_USER)]);
     const texts = [a.text, b.text];
-    expect(texts.filter((t) => /launched/.test(t))).toHaveLength(1);
+    expect(texts.filter((t) => /: sending/.test(t))).toHaveLength(1);
     expect(texts.filter((t) => /Already/.test(t))).toHaveLength(1);
     const sends = forwarder.requests.slice(before).filter((r) => r === `POST /v1/campaigns/${id}/send`);
     expect(sends).toHaveLength(1);

@@ -182,11 +182,19 @@ class Checker {
         });
         break;
       }
-      case "image":
+      case "image": {
         if (typeof block.alt_text !== "string")
           this.fail(`${pointer}/alt_text`, "missing required field: alt_text");
+        // Slack: a public image_url, or a file of the app's (slack_file with its id or url).
+        const file = block.slack_file as { id?: unknown; url?: unknown } | undefined;
+        if (
+          typeof block.image_url !== "string" &&
+          !(file && (typeof file.id === "string" || typeof file.url === "string"))
+        )
+          this.fail(pointer, "must provide either image_url or slack_file");
         this.maxLen(block.alt_text, LIMITS.imageAltText, `${pointer}/alt_text`);
         break;
+      }
       case "input":
         if (this.surface === "message") this.fail(pointer, "input blocks are not allowed in messages");
         this.text(block.label, `${pointer}/label`, { max: LIMITS.inputLabel, plainOnly: true });

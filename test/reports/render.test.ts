@@ -51,8 +51,8 @@ describe("report rendering", () => {
     }
     const all = JSON.stringify(messages.map((m) => m.blocks));
     for (const c of campaigns) expect(all).toContain(String(c.id));
-    // Detailed campaigns have their own bars; the rest are rows of a table.
-    const detailed = messages.flatMap((m) => m.blocks).filter((b) => b.block_id?.endsWith("_bars"));
+    // Detailed campaigns have their own block; the rest are rows of a table.
+    const detailed = messages.flatMap((m) => m.blocks).filter((b) => b.block_id?.endsWith("_head"));
     expect(detailed).toHaveLength(DETAIL_LIMIT);
   });
 
@@ -64,11 +64,11 @@ describe("report rendering", () => {
       expect(slackProblems(m.blocks)).toEqual([]);
       if (i > 0) expect(m.text).toMatch(new RegExp(`part ${i + 1} of ${messages.length}`));
     }
-    const bars = messages.flatMap((m) => m.blocks).filter((b) => b.block_id?.endsWith("_bars"));
+    const bars = messages.flatMap((m) => m.blocks).filter((b) => b.block_id?.endsWith("_head"));
     expect(bars).toHaveLength(60);
   });
 
-  it("shows bars, rates, the change since last time, the warning and the failed-recipients button", () => {
+  it("one compact block per campaign: one bar, the counts that are not zero, rates, the change, the alert", () => {
     const c = campaignSummary(42, "Spring <sale>", "running", {
       pending: 100,
       sent: 100,
@@ -93,25 +93,29 @@ describe("report rendering", () => {
       previous,
     });
     const blocks = m?.blocks ?? [];
+    // Titled by the campaign's name; the rates explained once, at the top.
+    expect(JSON.stringify(blocks[0])).toContain("Campaign report · Spring <sale>");
+    expect(JSON.stringify(blocks.find((b) => b.block_id === "meta"))).toContain("share of those delivered");
     const head = blocks.find((b) => b.block_id === "c0_head") as Extract<KnownBlock, { type: "section" }>;
-    expect(head.text?.text).toContain("*Spring &lt;sale&gt;*");
+    const text = head.text?.text ?? "";
+    expect(text).toContain("*Spring &lt;sale&gt;*");
     expect(head.accessory).toMatchObject({
       type: "button",
       action_id: ACTION.run,
       value: "campaign 42 recipients status=failed",
     });
-    const code = (blocks.find((b) => b.block_id === "c0_bars") as { text: { text: string } }).text.text;
-    expect(code.startsWith("```") && code.endsWith("```")).toBe(true);
-    const bars = code.slice(3, -3);
-    expect(bars).toMatch(/^pending\s+▓+░+\s+100\s+10\.0% ▼200$/m);
-    expect(bars).toMatch(/^failed\s+▓+░+\s+100\s+10\.0% ▲50$/m);
-    expect(bars).toMatch(/^sent\s+.* =$/m);
-    const rates = JSON.stringify(blocks.find((b) => b.block_id === "c0_rates"));
+    expect(text.match(/[▓░]{20}/g)).toHaveLength(1);
+    expect(text).toMatch(/90% done/);
+    expect(text).toContain("200 read · 500 delivered · 100 sent · 100 failed · 100 pending");
+    expect(text).not.toMatch(/\b0 (sending|skipped)/);
     // attempted 900: delivered (500+200)/900, read 200/700, failed 100/900
-    expect(rates).toContain("Delivered *77.8%*");
-    expect(rates).toContain("Read *28.6%*");
-    expect(rates).toContain("Failed *11.1%*");
-    expect(rates).toMatch(/since Wed 4 Mar 2026, 09:00/);
+    expect(text).toContain("Delivered *77.8%*");
+    expect(text).toContain("Read *28.6%*");
+    expect(text).toContain("Failed *11.1%*");
+    const change = JSON.stringify(blocks.find((b) => b.block_id === "c0_change"));
+    expect(change).toMatch(
+      /Since Wed 4 Mar 2026, 09:00 GMT\+1: ▲50 read · ▲100 delivered · ▲50 failed · ▼200 pending/,
+    );
     expect(JSON.stringify(blocks.find((b) => b.block_id === "c0_alert"))).toMatch(
       /Failures at 11\.1%\*? pass the 5\.0% alert/,
     );

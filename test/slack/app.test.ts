@@ -219,12 +219,9 @@ describe("buttons", () => {
       "the send post",
     );
     await h.fake.waitFor(
-      () =>
-        h.fake
-          .responsesTo(ask.responseUrl as string)
-          .some((r) => r.body.replace_original === true && String(r.body.text).includes("Campaign 7")),
+      () => h.fake.responsesTo(ask.responseUrl as string).some((r) => r.body.delete_original === true),
       10_000,
-      "the prompt replaced by the outcome",
+      "the prompt deleted once the outcome is in the channel",
     );
     expect(core.sends.filter((s) => s === id)).toEqual([id]);
     expect(h.fake.messages.filter((m) => m.text?.includes("Campaign 7 is sending")).length).toBe(

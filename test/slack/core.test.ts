@@ -120,13 +120,9 @@ describe("the Slack app on the real core and sandbox", () => {
     ]);
     expect(clicks.map((c) => c.status)).toEqual([200, 200]);
     await fake.waitFor(
-      () =>
-        fake
-          .responsesTo(ask.responseUrl as string)
-          .filter((r) => r.body.replace_original === true)
-          .find((r) => !/working on it/.test(String(r.body.text))),
+      () => fake.responsesTo(ask.responseUrl as string).find((r) => r.body.delete_original === true),
       10_000,
-      "the prompt replaced by the outcome",
+      "the prompt deleted once the outcome is in the channel",
     );
     const deletes = (await listAudit(db, { limit: 100 })).filter((e) => e.operation === "deleteTag");
     expect(deletes.length).toBe(1);

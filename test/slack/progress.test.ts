@@ -50,8 +50,16 @@ describe("live progress", () => {
       { responseUrl: ask.responseUrl, user: ALICE },
     );
     const launched = await h.fake.waitFor(() =>
-      h.fake.messages.slice(before).find((m) => m.channel === "C0GENERAL" && /launched/.test(m.text ?? "")),
+      h.fake.messages.slice(before).find((m) => m.channel === "C0GENERAL" && /sending/.test(m.text ?? "")),
     );
+    // One event, one message: the launch is the campaign's card; the prompt (one person's) is deleted.
+    const deleted = await h.fake.waitFor(() =>
+      h.fake.responsesTo(ask.responseUrl as string).find((r) => r.body.delete_original === true),
+    );
+    expect(deleted.error).toBeUndefined();
+    expect(h.fake.messages.slice(before)).toHaveLength(1);
+    expect(textOf(launched.blocks)).toMatch(/Launched by <@U0ALICE>/);
+    expect(textOf(launched.blocks)).not.toMatch(/^by <@/m);
     const tracked = await eventually(
       async () => (await h.runtime.progress.store.live())[0],
       "the tracked message",
@@ -72,8 +80,10 @@ describe("live progress", () => {
     expect(b1.interactive).toBe(b0.interactive);
     expect(updates()).toHaveLength(1);
     expect(updates()[0]?.response.ok).toBe(true);
-    expect(String(updates()[0]?.args.text)).toMatch(/running: 0% done/);
-    expect(textOf(updates()[0]?.args.blocks)).toContain("launched");
+    expect(String(updates()[0]?.args.text)).toMatch(/: sending, .*\(0% done\)/);
+    expect(textOf(updates()[0]?.args.blocks)).toMatch(/Launched by <@U0ALICE>/);
+    // One bar while it sends.
+    expect(textOf(updates()[0]?.args.blocks).match(/[▓░]{20}/g)).toHaveLength(1);
 
     // Not due yet: a pass before the interval polls nothing.
     expect(await h.runtime.progress.step()).toEqual({ polled: 0, updated: 0 });
@@ -99,12 +109,13 @@ describe("live progress", () => {
     expect(all.length).toBeGreaterThan(2);
     expect(all.every((c) => c.response.ok === true)).toBe(true);
     const last = all[all.length - 1]!;
-    expect(String(last.args.text)).toMatch(/completed \(final\): 100% done/);
+    expect(String(last.args.text)).toMatch(/: completed, .*\(100% done, final\)/);
     const finalText = textOf(last.args.blocks);
-    expect(finalText).toContain("final figures");
+    expect(finalText).toContain("Final figures");
     // The final figures are the sandbox's own.
     const truth = await truthOf(h.sandbox.db, id);
-    for (const s of STATUSES) expect(finalText).toMatch(new RegExp(`${s}\\s+[▓░]+\\s+${truth[s]}\\b`));
+    const total = STATUSES.reduce((n, s) => n + truth[s], 0);
+    expect(finalText).toContain(`${total - truth.pending - truth.sending} of ${total} sent`);
 
     // Done: further passes neither poll nor update.
     h.clock.advance(every * 10);

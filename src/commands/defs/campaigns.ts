@@ -9,14 +9,27 @@ import {
 } from "../../api/schemas.ts";
 import type { Campaign, MessagingApi, Template } from "../../api/types.ts";
 import { actions, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
+import type { Counts } from "../../domain/reports.ts";
+import { campaignCard, factsLine } from "../../reports/card.ts";
+import { type CampaignSummary, ratesOf, STATUSES, summarizeCampaign } from "../../reports/summary.ts";
 import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } from "../args.ts";
 import { formReply } from "../forms.ts";
 import { loadCampaignData } from "../lookups.ts";
 import { type CommandContext, defineCommand, type Preview } from "../registry.ts";
-import { listLine, pageReply, pick, recordPairs, show } from "../render.ts";
+import { listLine, pageReply, pick, show } from "../render.ts";
 import { ACTION } from "../types.ts";
 import { checkBody } from "./check.ts";
-import { announce, pageLine, quoted, refId, relatedNames, resolveChannel, templateLabel } from "./common.ts";
+import {
+  announce,
+  channelLabel,
+  nameOf,
+  pageLine,
+  quoted,
+  refId,
+  relatedNames,
+  resolveChannel,
+  templateLabel,
+} from "./common.ts";
 import { memberCount } from "./groups.ts";
 
 const FIRST = ["id", "name", "status", "integrationId", "templateId", "conversationTagId"];
@@ -28,6 +41,71 @@ const NAMES = {
   contactIds: "contacts",
   scheduledAt: "at",
 };
+
+/** The card's facts: template, tag and channel by name, and who launched it. */
+async function factsOf(ctx: CommandContext, c: Campaign, launchedBy?: string): Promise<string> {
+  const templateId = refId(c, "templateId", "template_id");
+  const tagId = refId(c, "conversationTagId", "conversation_tag_id");
+  const channelId = refId(c, "integrationId", "integration_id");
+  const groups = ((pick(c, "groupIds", "group_ids") as unknown[] | undefined) ?? []).filter(
+    (g): g is number => typeof g === "number",
+  );
+  const names = await relatedNames({
+    template: templateId ? async () => templateLabel(await ctx.api.getTemplate(templateId)) : undefined,
+    tag: tagId ? async () => show(pick(await ctx.api.getTag(tagId), "name") ?? "") : undefined,
+    channel: channelId ? () => channelLabel(ctx, channelId) : undefined,
+    audience: groups.length
+      ? async () => {
+          const named = await Promise.all(
+            groups.slice(0, 3).map((g) => ctx.api.getGroup(g).then((r) => nameOf(r, `group ${g}`))),
+          );
+          return [...named, ...(groups.length > 3 ? [`${groups.length - 3} more groups`] : [])].join(", ");
+        }
+      : undefined,
+    launchedBy: async () => launchedBy ?? (c.id !== undefined ? ctx.launchedBy(Number(c.id)) : undefined),
+  });
+  // A name that could not be read leaves the number, never a gap.
+  return factsLine({
+    ...names,
+    template: names.template ?? (templateId ? `#${templateId}` : undefined),
+    tag: names.tag ?? (tagId ? `#${tagId}` : undefined),
+  });
+}
+
+/** Recipients by status from the campaign's own counts (`stats`), else read (7 small reads). */
+async function summaryOf(ctx: CommandContext, id: number, c: Campaign): Promise<CampaignSummary | undefined> {
+  const stats = pick(c, "stats");
+  if (stats && typeof stats === "object") {
+    const counts = Object.fromEntries(
+      STATUSES.map((s) => [s, Number((stats as Record<string, unknown>)[s] ?? 0) || 0]),
+    ) as Counts;
+    const total = STATUSES.reduce((n, s) => n + counts[s], 0);
+    return {
+      id,
+      name: nameOf(c),
+      status: String(pick(c, "status") ?? ""),
+      counts,
+      total,
+      ...ratesOf(counts),
+      partial: false,
+      method: "totals",
+      requests: 0,
+    };
+  }
+  if (pick(c, "status") === "draft") return undefined;
+  return summarizeCampaign(ctx.api, id, { lane: "interactive", campaign: c });
+}
+
+async function cardOf(ctx: CommandContext, id: number, c: Campaign) {
+  const [facts, summary] = await Promise.all([factsOf(ctx, c), summaryOf(ctx, id, c)]);
+  return campaignCard({
+    id,
+    name: nameOf(c, `Campaign ${id}`),
+    status: String(pick(c, "status") ?? "unknown"),
+    summary: summary && summary.total > 0 ? summary : undefined,
+    facts,
+  });
+}
 
 async function templateOf(api: MessagingApi, c: Campaign): Promise<Template | undefined> {
   const id = Number(pick(c, "templateId", "template_id"));
@@ -101,21 +179,6 @@ async function campaignPreview(action: "send" | "cancel", id: number, ctx: Comma
   };
 }
 
-/** `16 total · 8 read · 3 delivered · 1 failed`: the counts that are not zero, biggest first. */
-function statsLine(stats: unknown): string {
-  if (!stats || typeof stats !== "object") return "";
-  const entries = Object.entries(stats as Record<string, unknown>).filter(
-    (e): e is [string, number] => typeof e[1] === "number",
-  );
-  const total = entries.find(([k]) => k === "total")?.[1];
-  const parts = entries
-    .filter(([k, n]) => k !== "total" && n > 0)
-    .sort((x, y) => y[1] - x[1])
-    .map(([k, n]) => `${n} ${esc(k)}`);
-  if (total === 0) return "none yet";
-  return [total !== undefined ? `${total} total` : "", ...parts].filter(Boolean).join(" · ");
-}
-
 export const CAMPAIGN_COMMANDS = [
   defineCommand({
     id: "campaigns.list",
@@ -171,32 +234,8 @@ export const CAMPAIGN_COMMANDS = [
     operations: ["getCampaign", "getTemplate", "getTag"],
     run: async (a, ctx) => {
       const c = await ctx.api.getCampaign(a.id);
-      const templateId = refId(c, "templateId", "template_id");
-      const tagId = refId(c, "conversationTagId", "conversation_tag_id");
-      const names = await relatedNames({
-        templateId: templateId ? async () => templateLabel(await ctx.api.getTemplate(templateId)) : undefined,
-        conversationTagId: tagId
-          ? async () => show(pick(await ctx.api.getTag(tagId), "name") ?? "")
-          : undefined,
-        integrationId: async () =>
-          refId(c, "integrationId", "integration_id") === ctx.defaultChannelId ? "(default)" : undefined,
-      });
-      // The header names it; the counts read better as one line than as JSON.
-      const pairs = recordPairs(c, FIRST, ["name", "stats"], names);
-      const stats = statsLine(pick(c, "stats"));
-      if (stats) pairs.splice(Math.min(pairs.length, 1), 0, ["Recipients", stats]);
-      const title = `Campaign #${a.id}${quoted(c)}`;
-      const status = pick(c, "status");
-      const buttons = [{ text: "Recipients", actionId: ACTION.run, value: `campaign ${a.id} recipients` }];
-      if (status === "draft" || status === "scheduled")
-        buttons.push({ text: "Send…", actionId: ACTION.run, value: `campaign ${a.id} send` });
-      if (status === "running" || status === "paused" || status === "scheduled")
-        buttons.push({ text: "Cancel…", actionId: ACTION.run, value: `campaign ${a.id} cancel` });
-      return {
-        visibility: "ephemeral",
-        text: `${title}\n${pairs.map(([k, v]) => `${k}: ${v}`).join("\n")}`,
-        blocks: [header(title.replace(/[“”]/g, "")), ...fieldsSection(pairs), actions(buttons)],
-      };
+      const card = await cardOf(ctx, a.id, c);
+      return { visibility: "ephemeral", ...card };
     },
   }),
   defineCommand({
@@ -252,10 +291,16 @@ export const CAMPAIGN_COMMANDS = [
     preview: (a, ctx) => campaignPreview("send", a.id, ctx),
     run: async (a, ctx) => {
       const c = await ctx.api.sendCampaign(a.id);
-      return announce(
-        ctx,
-        `Campaign #${a.id}${quoted(c)} launched${pick(c, "status") ? ` (status ${esc(show(pick(c, "status")))})` : ""}`,
-      );
+      // One event, one message: the launch is the campaign's card, which then updates in place.
+      const facts = await factsOf(ctx, c, ctx.who);
+      const card = campaignCard({
+        id: a.id,
+        name: nameOf(c, `Campaign ${a.id}`),
+        status: String(pick(c, "status") ?? "running"),
+        facts,
+        footer: ":hourglass_flowing_sand: Starting; the figures follow here.",
+      });
+      return { visibility: "in_channel", ...card, origin: { command: "campaign.send", facts } };
     },
   }),
   defineCommand({

@@ -65,33 +65,54 @@ export const quoted = (r: ApiRecord | undefined) => {
 };
 
 /**
- * The channel (integration) to use: the one given, else MESSAGING_CHANNEL_ID,
- * else the single channel the organization's templates name. The API has no
- * list of channels, so several candidates are asked about, never guessed.
+ * The channel (integration) to use: the one given, else MESSAGING_CHANNEL_ID
+ * (out of the box: the embedded sandbox's main channel), else the one channel
+ * known (named, or named by the organization's templates). The API has no list
+ * of channels, so several known channels are offered as buttons, never guessed.
  */
 export async function resolveChannel(
-  ctx: Pick<CommandContext, "api" | "defaultChannelId">,
+  ctx: Pick<CommandContext, "api" | "defaultChannelId"> & Partial<Pick<CommandContext, "channels" | "line">>,
   given: number | undefined,
 ): Promise<number> {
   if (given !== undefined) return given;
   if (ctx.defaultChannelId !== undefined) return ctx.defaultChannelId;
-  const page = await ctx.api.listTemplates({});
+  const [page, named] = await Promise.all([
+    ctx.api.listTemplates({}),
+    ctx.channels?.all().catch(() => new Map<number, string>()) ?? new Map<number, string>(),
+  ]);
   const ids = [
-    ...new Set(
-      page.items
+    ...new Set([
+      ...named.keys(),
+      ...page.items
         .map((t) => Number(pick(t, "integrationId", "integration_id", "channelId", "channel_id")))
         .filter((n) => Number.isInteger(n) && n > 0),
-    ),
+    ]),
   ].sort((a, b) => a - b);
   if (ids.length === 1) return ids[0]!;
   if (ids.length === 0) {
     throw new UserError(
-      "Which channel? MESSAGING_CHANNEL_ID is not set and no template names a channel: add `channel=<id>`.",
+      "No channel is known yet, so there is nowhere to send from: add `channel=<id>` once, name your channels with `/sb channel name <id> <name>`, or set MESSAGING_CHANNEL_ID.",
     );
   }
+  const label = (id: number) => named.get(id) ?? `Channel ${id}`;
+  // Buttons only where a person can click them (not in a workflow step).
+  const line = ctx.line?.replace(/\s+channel=\S*/g, "");
   throw new UserError(
-    `Which channel? The templates name several: ${ids.join(", ")}. Add \`channel=<id>\`, for example \`channel=${ids[0]}\`.`,
+    `This account has ${ids.length} channels; choose the one to send on:\n${ids
+      .slice(0, 10)
+      .map((id, i) => `${i + 1}. ${esc(label(id))} (\`channel=${id}\`)`)
+      .join("\n")}`,
+    false,
+    line === undefined
+      ? []
+      : ids.slice(0, 10).map((id) => ({ text: label(id), line: `${line} channel=${id}` })),
   );
+}
+
+/** A channel as people know it: its name (`/sb channel name`), else "channel 2". */
+export async function channelLabel(ctx: CommandContext, id: number): Promise<string> {
+  const name = await ctx.channels.name(id).catch(() => undefined);
+  return name ?? `channel ${id}`;
 }
 
 /** A positive integer member of a record (`templateId: 3`), else undefined. */

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { createContactSchema, emailSchema, toE164, updateContactSchema } from "../../api/schemas.ts";
 import type { ApiRecord, ContactField } from "../../api/types.ts";
-import { esc } from "../../blocks/blocks.ts";
+import { esc, slackDate } from "../../blocks/blocks.ts";
 import { idArg, limitArg, optionalId, pageArg, requiredText, yesNo } from "../args.ts";
 import { formReply } from "../forms.ts";
 import { contactFields } from "../lookups.ts";
 import { defineCommand, UserError } from "../registry.ts";
-import { listLine, pageReply, pick, recordReply } from "../render.ts";
+import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs } from "../render.ts";
 import { checkBody } from "./check.ts";
 import { announce, deletePreview, pageLine } from "./common.ts";
 import { importFilePreview, importLocalFile } from "./import-file.ts";
@@ -116,7 +116,41 @@ export const CONTACT_COMMANDS = [
         ),
       ]);
       const name = fullName(c);
-      return recordReply(`Contact #${a.id}${name ? ` ${name}` : ""}`, withFieldLabels(c, fields), FIRST);
+      const labelled = withFieldLabels(c, fields);
+      const out = optedOut(c) !== "";
+      const pairs = recordPairs(
+        labelled,
+        ["phone", "email"],
+        [
+          "first_name",
+          "last_name",
+          "custom_fields",
+          "opted_out",
+          "optedOut",
+          "opted_out_at",
+          "optedOutAt",
+          "created_at",
+          "updated_at",
+        ],
+      );
+      if (out) pairs.unshift(["Status", ":no_entry_sign: Opted out: receives no campaigns"]);
+      const created = pick(c, "created_at");
+      return cardReply({
+        title: name || String(pick(c, "phone") ?? `Contact ${a.id}`),
+        pairs,
+        custom: customFieldLines(pick(labelled, "custom_fields")),
+        footer: `Contact ${a.id}${typeof created === "string" ? ` · added ${slackDate(created)}` : ""}`,
+        buttons: [
+          { text: "Edit", line: `contact edit ${a.id}` },
+          { text: "Send message", line: "send", style: "primary" },
+          out
+            ? { text: "Opt in", line: `contact opt-in ${a.id}` }
+            : { text: "Opt out", line: `contact opt-out ${a.id}` },
+          ...(typeof pick(c, "phone") === "string"
+            ? [{ text: "Conversations", line: `users ${String(pick(c, "phone"))}` }]
+            : []),
+        ],
+      });
     },
   }),
   defineCommand({

@@ -7,6 +7,7 @@ import type { Reply } from "../types.ts";
 
 export const TOPICS: Record<string, string> = {
   account: "The API key and its organization",
+  channels: "Names of the messaging channels",
   messages: "Send messages, read their status and conversation history",
   contacts: "Contacts, opt-out, import",
   fields: "Custom contact fields",

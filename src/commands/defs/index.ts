@@ -1,6 +1,7 @@
 // Every command, in the order help lists them.
 import type { AnySpec } from "../registry.ts";
 import { CAMPAIGN_COMMANDS } from "./campaigns.ts";
+import { CHANNEL_COMMANDS } from "./channels.ts";
 import { CONTACT_COMMANDS } from "./contacts.ts";
 import { FIELD_COMMANDS } from "./fields.ts";
 import { GROUP_COMMANDS } from "./groups.ts";
@@ -22,4 +23,5 @@ export const ALL_COMMANDS: AnySpec[] = [
   ...CAMPAIGN_COMMANDS,
   ...REPORT_COMMANDS,
   ...USER_COMMANDS,
+  ...CHANNEL_COMMANDS,
 ];

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isApiError } from "../../api/errors.ts";
 import { isoDateTimeSchema, type SendMessageInput, sendMessageSchema } from "../../api/schemas.ts";
 import { esc } from "../../blocks/blocks.ts";
 import { idArg, limitArg, optionalId, pageArg, takeRecipient, yesNo } from "../args.ts";
@@ -106,7 +107,29 @@ export const MESSAGE_COMMANDS = [
         SEND_NAMES,
       );
       const channelId = await resolveChannel(ctx, a.channel);
-      const msg = await ctx.api.sendMessage({ ...(body as SendMessageInput), channelId });
+      let msg: Awaited<ReturnType<typeof ctx.api.sendMessage>>;
+      try {
+        msg = await ctx.api.sendMessage({ ...(body as SendMessageInput), channelId });
+      } catch (err) {
+        // Outside the 24-hour window free text cannot reach them: say the rule, offer the templates.
+        if (body.type !== "template" && isApiError(err) && /24.hour|conversation window/i.test(err.message)) {
+          const who =
+            recipient.kind === "phone"
+              ? recipient.to
+              : recipient.kind === "contact"
+                ? "This contact"
+                : "This chat user";
+          throw new UserError(
+            `${esc(who)} has not written in the last 24 hours, so free text cannot reach them: the messaging network allows it only within 24 hours of the person's last message. A template message (approved in advance) can start the conversation.`,
+            false,
+            [
+              { text: "Send a template…", line: "send", style: "primary" },
+              { text: "Approved templates", line: "templates status=approved" },
+            ],
+          );
+        }
+        throw err;
+      }
       const to =
         recipient.kind === "phone"
           ? recipient.to

@@ -12,7 +12,7 @@ import { channelChoices } from "../lookups.ts";
 import { defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply } from "../render.ts";
 import { checkBody } from "./check.ts";
-import { announce, deletePreview, quoted, refId, resolveChannel } from "./common.ts";
+import { announce, channelLabel, deletePreview, quoted, refId, resolveChannel } from "./common.ts";
 
 const FIRST = ["id", "name", "language", "category", "status", "integrationId", "bodyText"];
 /** The statuses the API lets a template be deleted in (spec: template deletion rule). */
@@ -77,11 +77,12 @@ export const TEMPLATE_COMMANDS = [
     operations: ["getTemplate"],
     run: async (a, ctx) => {
       const t = await ctx.api.getTemplate(a.id);
-      // The API names no channels: the default one is at least told apart.
-      const isDefault = refId(t, "integrationId", "integration_id") === ctx.defaultChannelId;
-      return recordReply(`Template #${a.id}`, t, FIRST, [], [], {
-        integrationId: isDefault ? "(default)" : undefined,
-      });
+      // The channel by its name (`/sb channel name`), the default one told apart.
+      const channel = refId(t, "integrationId", "integration_id");
+      const label = channel
+        ? `${await channelLabel(ctx, channel)}${channel === ctx.defaultChannelId ? " (default)" : ""}`
+        : undefined;
+      return recordReply(`Template #${a.id}`, t, FIRST, [], [], { integrationId: label });
     },
   }),
   defineCommand({

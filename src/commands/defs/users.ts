@@ -5,14 +5,14 @@ import {
   isoDateOrDateTimeSchema,
   updateChatUserSchema,
 } from "../../api/schemas.ts";
-import { count } from "../../blocks/blocks.ts";
+import { count, slackDate } from "../../blocks/blocks.ts";
 import { choice, idArg, limitArg, pageArg } from "../args.ts";
 import { formReply } from "../forms.ts";
 import { contactFields } from "../lookups.ts";
 import { defineCommand } from "../registry.ts";
-import { listLine, pageReply, pick, recordReply } from "../render.ts";
+import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs, show } from "../render.ts";
 import { checkBody } from "./check.ts";
-import { announce, contactName, pageLine, refId, relatedNames } from "./common.ts";
+import { announce, channelLabel, contactName, pageLine, refId, relatedNames } from "./common.ts";
 
 const FIRST = ["id", "name", "email", "phone", "type"];
 
@@ -105,11 +105,49 @@ export const USER_COMMANDS = [
     run: async (a, ctx) => {
       const u = await ctx.api.getChatUser(a.id);
       const contactId = refId(u, "contactId", "contact_id");
+      const channelId = refId(u, "channelId", "channel_id");
       const names = await relatedNames({
         contactId: contactId ? async () => contactName(await ctx.api.getContact(contactId)) : undefined,
+        channelId: channelId ? () => channelLabel(ctx, channelId) : undefined,
       });
-      // "Unread: 3" says it already.
-      return recordReply(`Chat user #${a.id}`, u, FIRST, [], ["hasUnreadMessages"], names);
+      // "Unread: 3" says it already; the name is the title; dates go in the footer.
+      const pairs = recordPairs(
+        u,
+        ["phone", "email", "channelId", "contactId", "unreadCount"],
+        [
+          "name",
+          "hasUnreadMessages",
+          "needHuman",
+          "customFields",
+          "custom_fields",
+          "createdAt",
+          "updatedAt",
+          "lastLogin",
+          "lastActivity",
+          "conversations",
+          "messages",
+        ],
+        names,
+      );
+      if (pick(u, "needHuman", "need_human") === true)
+        pairs.unshift(["Status", ":raising_hand: Needs a human"]);
+      const conversation = refId(
+        (pick(u, "conversations") as Array<Record<string, unknown>> | undefined)?.[0],
+        "id",
+      );
+      const last = pick(u, "lastActivity", "last_activity");
+      return cardReply({
+        title: show(pick(u, "name") ?? "") || `Chat user ${a.id}`,
+        pairs,
+        custom: customFieldLines(pick(u, "customFields", "custom_fields")),
+        footer: `Chat user ${a.id}${typeof last === "string" ? ` · last active ${slackDate(last)}` : ""}`,
+        buttons: [
+          { text: "Send message", line: "send", style: "primary" },
+          { text: "Edit", line: `user edit ${a.id}` },
+          ...(conversation ? [{ text: "History", line: `history ${conversation}` }] : []),
+          ...(contactId ? [{ text: "Contact", line: `contact ${contactId}` }] : []),
+        ],
+      });
     },
   }),
   defineCommand({

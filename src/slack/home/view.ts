@@ -8,20 +8,21 @@
 // campaigns (1 list + 7 reads per campaign, background lane) are cached a
 // short while and shared by every viewer; schedules and audit come from the
 // store.
+
 import type { HomeView, KnownBlock } from "@slack/types";
 import { isApiError } from "../../api/errors.ts";
 import type { Campaign, MessagingApi } from "../../api/types.ts";
-import { esc, num, truncate } from "../../blocks/blocks.ts";
+import { esc, truncate } from "../../blocks/blocks.ts";
 import { ACTION } from "../../commands/types.ts";
 import { maskSecret } from "../../log.ts";
-import { bar, targetLabel } from "../../reports/render.ts";
+import { cardHead } from "../../reports/card.ts";
+import { targetLabel } from "../../reports/render.ts";
 import { formatLocal, nextRuns, parseTarget } from "../../reports/schedule.ts";
 import type { Clock } from "../../reports/scheduler.ts";
 import type { ReportService } from "../../reports/service.ts";
 import { type CampaignSummary, summarizeCampaign } from "../../reports/summary.ts";
 import { type AuditEntry, listAudit } from "../../store/audit.ts";
 import type { Db } from "../../store/db.ts";
-import { finishedOf } from "../progress/render.ts";
 
 /** Slack's limit for a Home tab. */
 export const HOME_MAX_BLOCKS = 100;
@@ -59,7 +60,7 @@ interface Running {
   more: number;
 }
 
-const pct = (r: number | null) => (r === null ? "–" : `${(r * 100).toFixed(1)}%`);
+const _pct = (r: number | null) => (r === null ? "–" : `${(r * 100).toFixed(1)}%`);
 const text = (t: string): KnownBlock => ({
   type: "section",
   text: { type: "mrkdwn", text: truncate(t, 3000) },
@@ -203,15 +204,12 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
       out.push(text(`*Running campaigns* (${n})`));
       if (!r.campaigns.length) out.push(note("No campaign is running."));
       r.campaigns.forEach((s, i) => {
-        const share = s.total > 0 ? finishedOf(s) / s.total : 0;
+        // The campaign card's own lines (src/reports/card.ts): the same status, figures and bar everywhere.
         out.push({
           type: "section",
           text: {
             type: "mrkdwn",
-            text: truncate(
-              `*${esc(s.name)}* · #${s.id}\n${bar(share)}  ${Math.floor(share * 100)}% done · ${num(finishedOf(s))} of ${num(s.total)} · delivered ${pct(s.rates.delivered)} · failed ${pct(s.rates.failed)}`,
-              3000,
-            ),
+            text: truncate(cardHead({ name: s.name, status: s.status, summary: s }), 3000),
           },
           accessory: {
             type: "button",

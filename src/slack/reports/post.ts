@@ -1,30 +1,79 @@
-// How a report message reaches Slack: chat.postMessage through the per-channel
-// queue (1 message a second per channel), then the chart uploaded into the
-// channel right after it (files.uploadV2: getUploadURLExternal, the bytes,
-// completeUploadExternal with channel_id). Slack refusing the message becomes
-// PostRefusedError (nothing went out: the scheduler may retry); anything else
-// (a timeout, a reset) goes through as is (it may have posted: never retried).
-// The chart is a best effort: once the message is out, a failed upload is
-// logged and never makes the report count as failed (that would post it twice).
+// How a report message reaches Slack: one message, the chart inside it.
+// The chart is uploaded first, privately (files.uploadV2 without a channel:
+// getUploadURLExternal, the bytes, completeUploadExternal), and the message
+// shows it as an image block pointing at that file (`slack_file: { id }`), so
+// the figures and the picture are one post, not two. An image block needs a
+// public URL or a file of the app's; there is no public URL here, so the file.
+// Then chat.postMessage through the per-channel queue (1 message a second per
+// channel). Slack refusing the message becomes PostRefusedError (nothing went
+// out: the scheduler may retry); anything else (a timeout, a reset) goes
+// through as is (it may have posted: never retried).
+// The chart is a best effort: a failed upload leaves it out, and a message
+// refused for its image block (the file not ready yet) goes again without it,
+// which is safe: the refused one was never posted.
 import type { webApi } from "@slack/bolt";
+import type { KnownBlock } from "@slack/types";
 import type { Logger } from "../../log.ts";
-import type { ReportMessage } from "../../reports/render.ts";
+import type { ReportFile, ReportMessage } from "../../reports/render.ts";
 import { definitelyNotPosted, type PostFn, PostRefusedError } from "../../reports/scheduler.ts";
 import { slackError } from "../deliver.ts";
 import type { ChannelPostQueue } from "../post-queue.ts";
 
+const MAX_BLOCKS = 50;
+
+async function uploadChart(
+  client: webApi.WebClient,
+  f: ReportFile,
+  logger: Logger,
+  channel: string,
+): Promise<string | undefined> {
+  try {
+    const res = (await client.files.uploadV2({
+      file: Buffer.from(f.content),
+      filename: f.filename,
+      title: f.title,
+      alt_text: f.altText,
+    })) as { files?: Array<{ files?: Array<{ id?: string }> }> };
+    return res.files?.[0]?.files?.[0]?.id;
+  } catch (err) {
+    logger.warn(
+      { channel, err: (err as Error).message, slack: slackError(err) },
+      "report chart upload failed (the report goes without it)",
+    );
+    return undefined;
+  }
+}
+
 export function slackReportPoster(client: webApi.WebClient, posts: ChannelPostQueue, logger: Logger): PostFn {
   return async (channel: string, message: ReportMessage) => {
-    let ts: string | undefined;
-    try {
-      const res = await posts.post(client, {
+    const fileId = message.file ? await uploadChart(client, message.file, logger, channel) : undefined;
+    const image: KnownBlock | undefined =
+      fileId && message.file && message.blocks.length < MAX_BLOCKS
+        ? {
+            type: "image",
+            block_id: "chart",
+            slack_file: { id: fileId },
+            alt_text: message.file.altText.slice(0, 2000),
+          }
+        : undefined;
+    const send = (blocks: KnownBlock[]) =>
+      posts.post(client, {
         channel,
         text: message.text,
-        blocks: message.blocks,
+        blocks,
         unfurl_links: false,
         unfurl_media: false,
       });
-      ts = res.ts;
+    try {
+      let res: { ts?: string };
+      try {
+        res = await send(image ? [...message.blocks, image] : message.blocks);
+      } catch (err) {
+        if (!image || !definitelyNotPosted(err) || slackError(err) !== "invalid_blocks") throw err;
+        logger.warn({ channel, slack: slackError(err) }, "report refused with its chart; posted without it");
+        res = await send(message.blocks);
+      }
+      return { ref: res.ts };
     } catch (err) {
       if (definitelyNotPosted(err)) {
         throw new PostRefusedError(`Slack refused the report: ${slackError(err) ?? (err as Error).message}`, {
@@ -33,23 +82,5 @@ export function slackReportPoster(client: webApi.WebClient, posts: ChannelPostQu
       }
       throw err;
     }
-    if (message.file) {
-      const f = message.file;
-      try {
-        await client.files.uploadV2({
-          channel_id: channel,
-          file: Buffer.from(f.content),
-          filename: f.filename,
-          title: f.title,
-          alt_text: f.altText,
-        });
-      } catch (err) {
-        logger.warn(
-          { channel, err: (err as Error).message, slack: slackError(err) },
-          "report chart upload failed (the report itself was posted)",
-        );
-      }
-    }
-    return { ref: ts };
   };
 }

@@ -119,9 +119,11 @@ export async function startReports(
     onPosted: ({ channel, ts, text, reply }) => {
       const origin = reply?.origin;
       if (origin?.command !== "campaign.send" || !origin.id) return;
-      progress.track({ channel, ts, campaignId: origin.id, intro: reply?.text ?? text }).catch((err) => {
-        log.warn({ err: (err as Error).message, channel }, "could not follow the campaign's progress");
-      });
+      progress
+        .track({ channel, ts, campaignId: origin.id, intro: origin.facts ?? reply?.text ?? text })
+        .catch((err) => {
+          log.warn({ err: (err as Error).message, channel }, "could not follow the campaign's progress");
+        });
     },
   };
 

@@ -112,6 +112,23 @@ export class ChatUsersStore extends SandboxTable {
   }
 }
 
+/**
+ * The demo stays usable: at each start, the `count` phonechat users who wrote
+ * last are put back inside the 24-hour window (as if they wrote an hour ago)
+ * when they fell out of it, so a free-text `/sb send` to them works out of the box.
+ */
+export async function keepDemoWindow(db: Queryable, now: Date, count = 3): Promise<number> {
+  const r = await db.query(
+    `update sandbox.chat_users set last_inbound_at = $1, last_activity = greatest(last_activity, $1)
+      where id in (select id from sandbox.chat_users
+                    where type = 'phonechat' and phone is not null and last_inbound_at is not null
+                    order by last_inbound_at desc, id limit $2)
+        and last_inbound_at < $3`,
+    [new Date(now.getTime() - 3_600_000), count, new Date(now.getTime() - 20 * 3_600_000)],
+  );
+  return r.rowCount ?? 0;
+}
+
 export class ConversationsStore extends SandboxTable {
   async ofChatUsers(chatUserIds: number[]): Promise<ConversationRow[]> {
     return (

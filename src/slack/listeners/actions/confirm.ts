@@ -36,24 +36,14 @@ export function confirmAction(deps: SlackDeps) {
         ],
       });
       const reply = await deps.core.confirm(id, actor);
-      if (reply.visibility === "in_channel" && tell) {
-        // The prompt keeps a one-line outcome; the channel gets the full answer.
-        await tell({
-          replace_original: true,
-          text: reply.text,
-          blocks: [
-            {
-              type: "context",
-              elements: [{ type: "mrkdwn", text: `:white_check_mark: ${reply.text.slice(0, 2900)}` }],
-            },
-          ],
-        });
-      }
       await deliver(
         reply,
         { client, respond: tell, actor, triggerId: body.trigger_id, replaceOriginal: true },
         deps,
       );
+      // One event, one message: the channel has the outcome (a launch: the campaign's live card),
+      // so the prompt, seen by one person only, goes away rather than repeating it.
+      if (reply.visibility === "in_channel" && tell) await tell({ delete_original: true });
     } finally {
       deps.inFlight.delete(id);
     }

@@ -1,0 +1,58 @@
+// Channel names: the API cannot list its channels (integrations), so people
+// name them once and every screen shows "Main line" instead of `#1`.
+import { z } from "zod";
+import { esc, section } from "../../blocks/blocks.ts";
+import { idArg, requiredText } from "../args.ts";
+import { defineCommand } from "../registry.ts";
+import { pageReply } from "../render.ts";
+import { announce } from "./common.ts";
+
+export const CHANNEL_COMMANDS = [
+  defineCommand({
+    id: "channels.list",
+    words: ["channels"],
+    schema: z.object({}),
+    scope: "read",
+    usage: "channels",
+    summary: "The messaging channels and their names",
+    example: "channels",
+    topic: "channels",
+    operations: [],
+    run: async (_a, ctx) => {
+      const names = await ctx.channels.all();
+      const items = [...names].map(([id, name]) => ({ id, name }));
+      const reply = pageReply({
+        title: "Channels",
+        plural: "channels",
+        page: { items, page: 1, limit: Math.max(1, items.length), total: items.length },
+        line: (c) =>
+          `*${esc(c.name)}* · channel ${c.id}${c.id === ctx.defaultChannelId ? " · the default" : ""}`,
+        empty: "No channel has a name yet: `/sb channel name 1 Main line` names channel 1.",
+      });
+      return reply;
+    },
+  }),
+  defineCommand({
+    id: "channel.name",
+    words: ["channel", "name"],
+    positionals: [{ name: "id" }, { name: "name", rest: "text" }],
+    schema: z.object({ id: idArg, name: requiredText("the channel's name").pipe(z.string().max(80)) }),
+    scope: "write",
+    usage: "channel name <id> <name…>",
+    summary: "Name a messaging channel (shown instead of its number)",
+    example: "channel name 1 Main line",
+    topic: "channels",
+    operations: [],
+    run: async (a, ctx) => {
+      const before = await ctx.channels.set(a.id, a.name, ctx.actor.userId);
+      await ctx.audit("nameChannel", { id: a.id, name: a.name, before: before ?? null });
+      const text =
+        before && before !== a.name
+          ? `Channel ${a.id} renamed from “${esc(before)}” to *${esc(a.name)}*.`
+          : `Channel ${a.id} is now called *${esc(a.name)}*.`;
+      const reply = announce(ctx, text);
+      reply.blocks = [section(text)];
+      return reply;
+    },
+  }),
+];

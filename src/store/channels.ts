@@ -1,0 +1,64 @@
+// Names of the messaging channels (integrations). The API cannot list its
+// channels, so people name them once (`/sb channel name 1 Main line`, or
+// MESSAGING_CHANNEL_NAMES), and every screen shows the name instead of `#1`.
+// Schema `channels`; its own migration list.
+import type { Queryable } from "./db.ts";
+import type { MigrationSet } from "./migrate.ts";
+
+export const CHANNEL_MIGRATIONS: MigrationSet = {
+  schema: "channels",
+  migrations: [
+    {
+      id: "001_names",
+      sql: `
+create table channels.names (
+  id integer primary key,
+  name text not null,
+  named_by text,
+  named_at timestamptz not null default now()
+)
+`,
+    },
+  ],
+};
+
+export class ChannelNames {
+  private readonly db: Queryable;
+
+  constructor(db: Queryable) {
+    this.db = db;
+  }
+
+  /** Every named channel, by id (a local read: no cache, so another process's rename shows at once). */
+  async all(): Promise<Map<number, string>> {
+    const r = await this.db.query<{ id: number; name: string }>(
+      "select id, name from channels.names order by id",
+    );
+    return new Map(r.rows.map((row) => [Number(row.id), String(row.name)]));
+  }
+
+  async name(id: number): Promise<string | undefined> {
+    return (await this.all()).get(id);
+  }
+
+  /** Names (or renames) one channel; returns the name it had. */
+  async set(id: number, name: string, by: string): Promise<string | undefined> {
+    const before = await this.name(id);
+    await this.db.query(
+      `insert into channels.names (id, name, named_by, named_at) values ($1, $2, $3, now())
+       on conflict (id) do update set name = excluded.name, named_by = excluded.named_by, named_at = now()`,
+      [id, name, by],
+    );
+    return before;
+  }
+
+  /** Names channels that have no name yet (settings, the sandbox); a person's name is kept. */
+  async seed(names: ReadonlyMap<number, string>, by: string): Promise<void> {
+    for (const [id, name] of names) {
+      await this.db.query(
+        `insert into channels.names (id, name, named_by) values ($1, $2, $3) on conflict (id) do nothing`,
+        [id, name, by],
+      );
+    }
+  }
+}

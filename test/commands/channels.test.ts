@@ -1,0 +1,64 @@
+// Channels by name: the API cannot list its channels, so they are named once
+// (`/sb channel name`, writers only, stored and audited; MESSAGING_CHANNEL_NAMES
+// seeds them) and every screen shows the name instead of a number.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { blocksToText } from "../../src/blocks/blocks.ts";
+import type { Reply } from "../../src/commands/types.ts";
+import { loadConfig } from "../../src/config.ts";
+import { ConfigError } from "../../src/errors.ts";
+import { listAudit } from "../../src/store/audit.ts";
+import { type Stack, startStack } from "../helpers/stack.ts";
+
+const ALICE = { userId: "U0ALICE", via: "slack" as const, channelId: "C0GENERAL" };
+const BOB = { userId: "U0BOB", via: "slack" as const, channelId: "C0GENERAL" };
+const text = (r: Reply) => blocksToText(r.blocks) || r.text;
+
+let s: Stack;
+beforeAll(async () => {
+  s = await startStack({
+    writers: [ALICE.userId],
+    env: { MESSAGING_CHANNEL_NAMES: "1=Main line, 2=Support" },
+  });
+}, 120_000);
+afterAll(async () => {
+  await s?.close();
+});
+
+describe("channel names", () => {
+  it("MESSAGING_CHANNEL_NAMES seeds them; `channels` lists them", async () => {
+    const r = await s.core.run("channels", BOB);
+    expect(text(r)).toMatch(/Main line · channel 1/);
+    expect(text(r)).toMatch(/Support · channel 2/);
+  });
+
+  it("a campaign shows its channel by name, never #1", async () => {
+    const r = await s.core.run("campaign 1", BOB);
+    expect(text(r)).toMatch(/Channel Main line/);
+    expect(text(r)).not.toMatch(/#1\b/);
+    expect(text(await s.core.run("template 1", BOB))).toMatch(/^Channel: Main line$/m);
+  });
+
+  it("a writer renames a channel: stored, audited, said in the channel; others may not", async () => {
+    const refused = await s.core.run("channel name 1 Sales", BOB);
+    expect(text(refused)).toMatch(/may not/);
+    const r = await s.core.run("channel name 1 Store front", ALICE);
+    expect(r.visibility).toBe("in_channel");
+    expect(text(r)).toMatch(/renamed from “Main line” to Store front/);
+    expect(text(await s.core.run("campaign 1", BOB))).toMatch(/Channel Store front/);
+    const audit = (await listAudit(s.db, { limit: 5 })).find((e) => e.operation === "nameChannel");
+    expect(audit).toMatchObject({ actor: ALICE.userId, ok: true, answer: { id: 1, name: "Store front" } });
+  });
+
+  it("a bad MESSAGING_CHANNEL_NAMES stops the start naming the setting", () => {
+    expect(() => loadConfig({ MESSAGING_CHANNEL_NAMES: "1=Main,Support" })).toThrow(ConfigError);
+    expect(() => loadConfig({ MESSAGING_CHANNEL_NAMES: "1=Main,Support" })).toThrow(
+      /MESSAGING_CHANNEL_NAMES/,
+    );
+    expect(loadConfig({ MESSAGING_CHANNEL_NAMES: "1=Main line,2=Support" }).MESSAGING_CHANNEL_NAMES).toEqual(
+      new Map([
+        [1, "Main line"],
+        [2, "Support"],
+      ]),
+    );
+  });
+});
