@@ -4,6 +4,7 @@
 
 import { MessagingClient } from "./api/client.ts";
 import { createCommandCore, type SwitchboardCore } from "./commands/core.ts";
+import type { InboxAccess } from "./commands/inbox.ts";
 import type { ResolveGroupMembers } from "./commands/permissions.ts";
 import type { Config } from "./config.ts";
 import { ConfigError } from "./errors.ts";
@@ -15,6 +16,7 @@ import type { SlackBridge } from "./slack/bridge.ts";
 import type { AuditEntry } from "./store/audit.ts";
 import { settleInterruptedConfirmations } from "./store/confirmations.ts";
 import { type Db, openDb } from "./store/db.ts";
+import { INBOX_MIGRATIONS, InboxStore } from "./store/inbox.ts";
 import { migrate } from "./store/migrate.ts";
 import { REPORTS_MIGRATIONS } from "./store/reports.ts";
 import { SWITCHBOARD_MIGRATIONS } from "./store/schema.ts";
@@ -42,6 +44,8 @@ export interface Switchboard {
   auditListeners: Array<(entry: AuditEntry) => void | Promise<void>>;
   /** Report schedules and summaries (the Slack app attaches its scheduler: src/slack/reports/runtime.ts). */
   reports: ReportService;
+  /** The inboxes as the commands see them (the Slack app's poller sets `wake`: src/slack/inbox/runtime.ts). */
+  inbox: InboxAccess;
   /** Runs `fn` first when closing (before the database closes): for parts started later, like pg-boss. */
   onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
@@ -54,6 +58,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
   try {
     await migrate(db, SWITCHBOARD_MIGRATIONS);
     await migrate(db, REPORTS_MIGRATIONS);
+    await migrate(db, INBOX_MIGRATIONS);
     // Confirmed commands an earlier process was carrying out when it stopped:
     // their outcome is unknown, said so on the next click, never run again.
     const interrupted = await settleInterruptedConfirmations(db);
@@ -122,6 +127,12 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       reports.setPost(slackReportPoster(slack.client, slack.posts, log));
       reports.setUserTz(createUserTz(slack.client, { logger: log }));
     }
+    // The inboxes: the store for every front end; joining a channel only in Slack (src/slack/inbox/).
+    const inbox: InboxAccess = { store: new InboxStore(db) };
+    if (slack) {
+      const { channelJoiner } = await import("./slack/inbox/join.ts");
+      inbox.join = channelJoiner(slack.client, logger.child({ part: "inbox" }));
+    }
     const core = createCommandCore({
       api: client,
       db,
@@ -136,6 +147,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       },
       logger: logger.child({ part: "core" }),
       reports,
+      inbox,
     });
 
     let closed = false;
@@ -148,6 +160,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       apiKey,
       auditListeners,
       reports,
+      inbox,
       onClose(fn) {
         closers.unshift(fn);
       },

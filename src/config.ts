@@ -74,6 +74,10 @@ export const configSchema = z.object({
     .default("US"),
   REPORT_FAILURE_ALERT: z.coerce.number().min(0).max(1).default(0.05),
 
+  // The inbox (docs/inbox.md).
+  INBOX_POLL_SECONDS: int(10, 1),
+  INBOX_LOOKBACK_HOURS: int(24, 1),
+
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -24,10 +24,14 @@ async function main(): Promise<number> {
     // Reports: the scheduler on pg-boss (posting a report missed while down), live progress, the Home tab.
     const { startReports } = await import("./slack/reports/runtime.ts");
     const reports = await startReports(switchboard, config, logger);
+    // The inbox: customers' conversations polled into Slack threads (docs/inbox.md).
+    const { startInbox } = await import("./slack/inbox/runtime.ts");
+    const inbox = await startInbox(switchboard, config, logger);
     const slack = await startSlackApp(switchboard, config, logger, { hooks: reports.hooks });
     const stop = async () => {
       await slack.stop().catch(() => {});
       await reports.stop().catch(() => {});
+      await inbox.stop().catch(() => {});
       await switchboard.close();
       process.exit(0);
     };

@@ -18,6 +18,10 @@ export const INBOX_GUESSED_MEMBERS = {
   chatUserConversationId: ["conversationId", "conversation_id", "lastConversationId"],
   /** Chat user: the need-human flag (the spec names the filter `needHuman`). */
   chatUserNeedHuman: ["needHuman", "need_human"],
+  /** Chat user: the organization's channel (integration) it writes on; answers go there. */
+  chatUserChannelId: ["channelId", "channel_id", "integrationId"],
+  /** Chat user: the contact it is (the send body names `contactId`). */
+  chatUserContactId: ["contactId", "contact_id"],
   /** Chat user: unread messages (the spec names the filter `hasUnreadMessages`). */
   chatUserUnread: ["hasUnreadMessages", "unreadCount", "unread_count"],
   /** Conversation: its tag (a campaign's `conversationTagId`). */
@@ -72,6 +76,10 @@ export const chatUserNeedsHuman = (u: ChatUser): boolean => {
   const v = first(u, "chatUserNeedHuman");
   return v === true || v === "true";
 };
+
+export const chatUserChannelId = (u: ChatUser): number | undefined => asId(first(u, "chatUserChannelId"));
+
+export const chatUserContactId = (u: ChatUser): number | undefined => asId(first(u, "chatUserContactId"));
 
 export const chatUserHasUnread = (u: ChatUser): boolean => {
   const v = first(u, "chatUserUnread");

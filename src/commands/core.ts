@@ -35,6 +35,7 @@ import {
 import type { Db } from "../store/db.ts";
 import { ALL_COMMANDS } from "./defs/index.ts";
 import { apiErrorReply, errorReply, inputErrorReply, usageLines } from "./errors.ts";
+import type { InboxAccess } from "./inbox.ts";
 import { mention, Permissions, type ResolveGroupMembers } from "./permissions.ts";
 import {
   type AnySpec,
@@ -68,6 +69,8 @@ export interface CoreOptions {
   registry?: Registry;
   /** Report schedules and summaries, for `/sb report…`. */
   reports?: ReportService;
+  /** The inboxes, for `/sb inbox…`. */
+  inbox?: InboxAccess;
 }
 
 export interface SwitchboardCore extends CommandCore {
@@ -230,6 +233,19 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     registry,
     may: async (scope) => (await permissions.check(actor, scope)).ok,
     reports: opts.reports,
+    inbox: opts.inbox,
+    audit: (operation, ok, answer) =>
+      writeAudit({
+        at: new Date(),
+        actor: actor.userId,
+        actorName: actor.userName,
+        via: actor.via,
+        channel: actor.channelId,
+        command: cleanLine(line),
+        operation,
+        ok,
+        answer: answer === undefined ? undefined : summarize(answer),
+      }),
   });
 
   /** Parses and validates a line. Returns the reply to give instead when it cannot run. */

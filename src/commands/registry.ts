@@ -8,6 +8,7 @@ import type { OperationName } from "../api/operations.ts";
 import type { MessagingApi } from "../api/types.ts";
 import { SwitchboardError } from "../errors.ts";
 import type { ReportService } from "../reports/service.ts";
+import type { InboxAccess } from "./inbox.ts";
 import type { Token } from "./tokenize.ts";
 import type { Actor, Reply } from "./types.ts";
 
@@ -45,6 +46,10 @@ export interface CommandContext {
   may: (scope: CommandScope) => Promise<boolean>;
   /** Report schedules and summaries (src/reports/service.ts); absent where reports are not set up. */
   reports?: ReportService;
+  /** The inboxes (docs/inbox.md); absent where they are not set up. */
+  inbox?: InboxAccess;
+  /** Records a write that is no API call (an inbox turned on or off) in the audit trail, as API writes are. */
+  audit: (operation: string, ok: boolean, answer?: unknown) => Promise<void>;
 }
 
 /** What a confirmation shows before the write: the blocks above the Confirm/Cancel buttons. */
