@@ -65,14 +65,23 @@ describe("manifest.yml", () => {
     expect(m.settings.socket_mode_enabled).toBe(true);
     expect(m.settings.interactivity.is_enabled).toBe(true);
     expect(m.features.app_home.home_tab_enabled).toBe(true);
-    expect([...m.settings.event_subscriptions.bot_events].sort()).toEqual(["app_home_opened", "file_shared"]);
+    expect([...m.settings.event_subscriptions.bot_events].sort()).toEqual([
+      "app_home_opened",
+      "file_shared",
+      "message.channels",
+      "message.groups",
+    ]);
   });
 
   it("asks for the bot scopes it uses and no more", () => {
     expect([...manifest().oauth_config.scopes.bot].sort()).toEqual(
       [
+        "channels:history",
+        "channels:join",
         "chat:write",
         "chat:write.public",
+        "groups:history",
+        "reactions:write",
         "commands",
         "files:read",
         "files:write",

@@ -8,6 +8,7 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import { isApiError, NetworkError } from "../../../api/errors.ts";
+import { messageTime } from "../../../api/inbox.ts";
 import { actions, esc, section } from "../../../blocks/blocks.ts";
 import { apiErrorReply } from "../../../commands/errors.ts";
 import { UserError } from "../../../commands/registry.ts";
@@ -47,7 +48,9 @@ export function inboxMessage(deps: SlackDeps) {
     const thread = await store.threadByTs(e.channel, e.thread_ts);
     if (!thread) return;
     const typed = plainLine(e.text ?? "").trim();
-    if (typed.startsWith(NOTE_PREFIX)) return;
+    const done = (outcome: string) =>
+      deps.logger.info({ channel: e.channel, ts: e.ts, outcome }, "inbox thread message handled");
+    if (typed.startsWith(NOTE_PREFIX)) return done("note");
 
     const tell = async (text: string, blocks?: KnownBlock[]) => {
       await client.chat
@@ -82,7 +85,7 @@ export function inboxMessage(deps: SlackDeps) {
       await tell(
         "You may not answer customers here: only writers may (SWITCHBOARD_WRITERS). Nothing was sent; start a message with `//` for a note the team sees.",
       );
-      return;
+      return done("not allowed");
     }
     // Claimed before the send: whatever Slack redelivers, one send.
     const claimed = await store.claimReply({
@@ -92,10 +95,7 @@ export function inboxMessage(deps: SlackDeps) {
       userId: e.user,
       now: new Date(),
     });
-    if (!claimed) {
-      deps.logger.info({ channel: e.channel, ts: e.ts }, "inbox reply already handled");
-      return;
-    }
+    if (!claimed) return done("already handled");
     const name = thread.card?.name ?? `chat user #${thread.chatUserId}`;
     const channelId = thread.card?.channelId ?? deps.config.MESSAGING_CHANNEL_ID ?? 1;
     try {
@@ -109,28 +109,32 @@ export function inboxMessage(deps: SlackDeps) {
       // Switchboard's own send: the poller must not show it a second time.
       if (id !== undefined)
         await store.claimMessage(e.channel, id, thread.chatUserId, "outbound", new Date(), e.ts);
-      await store.updateThread(e.channel, thread.chatUserId, {
-        lastMessageAt: new Date(),
-        lastDirection: "outbound",
-        lastText: typed,
-      });
+      // The API's time, not ours: the poller asks for history after it.
+      const at = messageTime(sent);
+      if (at)
+        await store.updateThread(e.channel, thread.chatUserId, {
+          lastMessageAt: at,
+          lastDirection: "outbound",
+          lastText: typed,
+        });
       await client.reactions
         .add({ channel: e.channel, timestamp: e.ts, name: SENT_REACTION })
         .catch((err) =>
           deps.logger.warn({ err: (err as Error).message }, "could not acknowledge an inbox reply"),
         );
+      done("sent");
     } catch (err) {
       if (err instanceof NetworkError && err.mayHaveReachedServer) {
         await store.finishReply(e.channel, e.ts, "unknown");
         await tell(
           `No answer from the messaging API: your reply may or may not have reached ${esc(name)}. Look for it in this thread on the next poll before sending it again.`,
         );
-        return;
+        return done("unknown");
       }
       await store.finishReply(e.channel, e.ts, "failed");
       if (err instanceof UserError) {
         await tell(`${err.message} Nothing was sent.`);
-        return;
+        return done("refused");
       }
       if (outsideWindow(err)) {
         const text = `Not sent: ${esc(name)} last wrote more than 24 hours ago, so only a template message can reach them now.`;
@@ -145,11 +149,12 @@ export function inboxMessage(deps: SlackDeps) {
             },
           ]),
         ]);
-        return;
+        return done("outside the window");
       }
       const reply = apiErrorReply(err);
       deps.logger.info({ channel: e.channel, err: (err as Error).message }, "inbox reply refused");
       await tell(`Not sent to ${esc(name)}. ${reply.text}`);
+      done("failed");
     }
   };
 }
