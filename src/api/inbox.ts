@@ -14,6 +14,8 @@ export const INBOX_GUESSED_MEMBERS = {
   chatUserActivity: ["lastActivity", "last_activity", "lastMessageAt", "updatedAt", "updated_at"],
   /** Chat user: its conversations (GET /chat-users/{id}), newest first; the first is the one answered. */
   chatUserConversations: ["conversations"],
+  /** Chat user: its latest messages, newest first, when the list is asked `includeMessages=true`. */
+  chatUserMessages: ["messages"],
   /** Chat user: a conversation id given directly. */
   chatUserConversationId: ["conversationId", "conversation_id", "lastConversationId"],
   /** Chat user: the need-human flag (the spec names the filter `needHuman`). */
@@ -65,6 +67,14 @@ export const chatUserActivity = (u: ChatUser): Date | undefined => asDate(first(
 export function chatUserConversations(u: ChatUser): ApiRecord[] {
   const list = first(u, "chatUserConversations");
   return Array.isArray(list) ? list.filter((c): c is ApiRecord => c !== null && typeof c === "object") : [];
+}
+
+/** The latest messages a list with `includeMessages=true` carried; undefined when it carried none. */
+export function chatUserMessages(u: ChatUser): Message[] | undefined {
+  const list = first(u, "chatUserMessages");
+  return Array.isArray(list)
+    ? list.filter((m): m is Message => m !== null && typeof m === "object")
+    : undefined;
 }
 
 /** The conversation to mirror and answer: a direct member, else the newest of `conversations`. */

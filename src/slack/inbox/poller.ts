@@ -22,8 +22,10 @@ import {
   chatUserContactId,
   chatUserConversationId,
   chatUserHasUnread,
+  chatUserMessages,
   chatUserNeedsHuman,
   chatUserTagIds,
+  messageConversationId,
   messageDirection,
   messageMediaUrl,
   messageTime,
@@ -89,6 +91,13 @@ const MAX_HISTORY_PAGES = 4;
 /** `after` starts this much before the last message mirrored: two messages can share a time. */
 const OVERLAP_MS = 2_000;
 const TAGS_CACHE_MS = 10 * 60_000;
+/**
+ * Above this many moved conversations in one poll, the moved ones are listed
+ * again with their latest messages (`includeMessages=true`: one read a page)
+ * instead of one history read each; a history is still read for a
+ * conversation whose included messages do not reach back far enough.
+ */
+const INCLUDE_MESSAGES_ABOVE = 4;
 
 const silent: InboxLogger = { info() {}, warn() {} };
 const slackCode = (err: unknown) => (err as { data?: { error?: string } }).data?.error;
@@ -247,8 +256,35 @@ export class InboxPoller {
     }
     // Oldest activity first: threads appear in the order customers wrote.
     moved.sort((a, b) => (chatUserActivity(a)?.getTime() ?? 0) - (chatUserActivity(b)?.getTime() ?? 0));
+    const included = new Map<number, Message[]>();
+    if (moved.length > INCLUDE_MESSAGES_ABOVE) {
+      const pages = Math.min(MAX_LIST_PAGES, Math.ceil(moved.length / LIST_LIMIT));
+      for (let page = 1; page <= pages; page++) {
+        const p = await this.read(
+          api.listChatUsers(
+            {
+              sortBy: "last_activity",
+              sortOrder: "DESC",
+              limit: LIST_LIMIT,
+              page,
+              includeMessages: true,
+              ...(needHuman ? { needHuman } : {}),
+            },
+            { lane: "background" },
+          ),
+        );
+        for (const u of p.items) {
+          const messages = chatUserMessages(u);
+          if (typeof u.id === "number" && messages) included.set(u.id, messages);
+        }
+        if (p.items.length < p.limit) break;
+      }
+    }
     for (const u of moved) {
-      const r = await this.follow(inbox, u, cursor, { force: needHuman === true });
+      const r = await this.follow(inbox, u, cursor, {
+        force: needHuman === true,
+        included: typeof u.id === "number" ? included.get(u.id) : undefined,
+      });
       out.posted += r.posted;
       out.threads += r.created ? 1 : 0;
     }
@@ -265,7 +301,7 @@ export class InboxPoller {
     inbox: Inbox,
     u: ChatUser,
     since: Date,
-    opts: { force: boolean },
+    opts: { force: boolean; included?: Message[] },
   ): Promise<{ posted: number; created: boolean }> {
     const chatUserId = u.id as number;
     if (typeof chatUserId !== "number") return { posted: 0, created: false };
@@ -290,7 +326,8 @@ export class InboxPoller {
           Math.max(thread.lastMessageAt.getTime() - OVERLAP_MS, this.now().getTime() - this.lookbackMs),
         )
       : new Date(since.getTime() - OVERLAP_MS);
-    const messages = await this.history(conversationId, from);
+    const messages =
+      this.coveredBy(opts.included, conversationId, from) ?? (await this.history(conversationId, from));
     const fresh: Message[] = [];
     for (const m of messages) {
       if (typeof m.id !== "number") continue;
@@ -362,6 +399,32 @@ export class InboxPoller {
     if (!created && (postedCount > 0 || activity))
       await this.refreshCard(channel, chatUserId, u, last.direction);
     return { posted: postedCount, created };
+  }
+
+  /**
+   * The included messages after `from`, oldest first, when they reach back to
+   * `from` (one of them is older, so none after it is missing); else undefined.
+   */
+  private coveredBy(
+    included: Message[] | undefined,
+    conversationId: number,
+    from: Date,
+  ): Message[] | undefined {
+    if (!included?.length) return undefined;
+    const mine = included.filter((m) => {
+      const c = messageConversationId(m);
+      return c === undefined || c === conversationId;
+    });
+    const times = mine.map((m) => messageTime(m)?.getTime());
+    if (times.some((t) => t === undefined) || !times.some((t) => (t as number) <= from.getTime()))
+      return undefined;
+    return mine
+      .filter((m) => (messageTime(m) as Date) > from)
+      .sort(
+        (a, b) =>
+          (messageTime(a) as Date).getTime() - (messageTime(b) as Date).getTime() ||
+          Number(a.id ?? 0) - Number(b.id ?? 0),
+      );
   }
 
   /** The conversation's messages after `from`, oldest first (the API gives them newest first). */
