@@ -173,6 +173,31 @@ describe("the inbox", { timeout: 60_000 }, () => {
     expect(waiting.map((t) => t.chatUserId).slice(0, 2)).toEqual([userB, userA]);
   });
 
+  it("the card's Reply and Send template open the send form with this chat user chosen", async () => {
+    const card = s.fake.messages.find((m) => m.ts === threadA)!;
+    for (const [actionId, type] of [
+      ["sb_inbox_reply", "text"],
+      ["sb_inbox_template", "template"],
+    ] as const) {
+      const opened = s.fake.callsOf("views.open").length;
+      await s.req.blockAction(
+        { action_id: actionId, value: String(userA) },
+        {
+          user: ALICE,
+          channelId: INBOX,
+          messageTs: threadA,
+          message: { text: card.text, blocks: card.blocks },
+        },
+      );
+      const call = await s.fake.waitFor(() => s.fake.callsOf("views.open")[opened]);
+      expect(call.response.ok).toBe(true);
+      const view = JSON.stringify(call.args.view);
+      expect(view).toContain(`"value":"user:${userA}"`);
+      const blocks = (call.args.view as { blocks: Rec[] }).blocks;
+      expect(blocks.find((b) => b.block_id === "type")?.element.initial_option.value).toBe(type);
+    }
+  });
+
   it("a writer's thread reply reaches the customer once, also when Slack retries the event; acknowledged; not mirrored back", async () => {
     const thread = (await store.thread(INBOX, userA))!;
     const { msg, event } = await threadReply(ALICE.id, threadA, "Yes, how can I help?");
