@@ -4,6 +4,7 @@
 
 import { MessagingClient } from "./api/client.ts";
 import { createCommandCore, type SwitchboardCore } from "./commands/core.ts";
+import type { InboxAccess } from "./commands/inbox.ts";
 import type { ResolveGroupMembers } from "./commands/permissions.ts";
 import type { Config } from "./config.ts";
 import { ConfigError } from "./errors.ts";
@@ -16,6 +17,7 @@ import type { AuditEntry } from "./store/audit.ts";
 import { CHANNEL_MIGRATIONS, ChannelNames } from "./store/channels.ts";
 import { settleInterruptedConfirmations } from "./store/confirmations.ts";
 import { type Db, openDb } from "./store/db.ts";
+import { INBOX_MIGRATIONS, InboxStore } from "./store/inbox.ts";
 import { migrate } from "./store/migrate.ts";
 import { REPORTS_MIGRATIONS } from "./store/reports.ts";
 import { SWITCHBOARD_MIGRATIONS } from "./store/schema.ts";
@@ -47,6 +49,8 @@ export interface Switchboard {
   reports: ReportService;
   /** Channel names (`/sb channel name`, MESSAGING_CHANNEL_NAMES, the sandbox's). */
   channels: ChannelNames;
+  /** The inboxes as the commands see them (the Slack app's poller sets `wake`: src/slack/inbox/runtime.ts). */
+  inbox: InboxAccess;
   /** Runs `fn` first when closing (before the database closes): for parts started later, like pg-boss. */
   onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
@@ -65,6 +69,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
     const channels = new ChannelNames(db);
     await channels.seed(config.MESSAGING_CHANNEL_NAMES, "settings");
     phase("migrations");
+    await migrate(db, INBOX_MIGRATIONS);
     // Confirmed commands an earlier process was carrying out when it stopped:
     // their outcome is unknown, said so on the next click, never run again.
     const interrupted = await settleInterruptedConfirmations(db);
@@ -139,6 +144,12 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       reports.setPost(slackReportPoster(slack.client, slack.posts, log));
       reports.setUserTz(createUserTz(slack.client, { logger: log }));
     }
+    // The inboxes: the store for every front end; joining a channel only in Slack (src/slack/inbox/).
+    const inbox: InboxAccess = { store: new InboxStore(db) };
+    if (slack) {
+      const { channelJoiner } = await import("./slack/inbox/join.ts");
+      inbox.join = channelJoiner(slack.client, logger.child({ part: "inbox" }));
+    }
     const core = createCommandCore({
       api: client,
       db,
@@ -155,6 +166,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       },
       logger: logger.child({ part: "core" }),
       reports,
+      inbox,
     });
     phase("API client and command core");
 
@@ -169,6 +181,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       auditListeners,
       reports,
       channels,
+      inbox,
       onClose(fn) {
         closers.unshift(fn);
       },

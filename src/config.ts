@@ -105,6 +105,10 @@ export const configSchema = z.object({
     .default("US"),
   REPORT_FAILURE_ALERT: fraction(0.05),
 
+  // The inbox (docs/inbox.md).
+  INBOX_POLL_SECONDS: int(10, 1),
+  INBOX_LOOKBACK_HOURS: int(24, 1),
+
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -36,13 +36,17 @@ async function main(): Promise<number> {
     const { startReports } = await import("./slack/reports/runtime.ts");
     phase("Slack modules");
     const reports = await startReports(switchboard, config, logger);
+    // The inbox: customers' conversations polled into Slack threads (docs/inbox.md).
+    const { startInbox } = await import("./slack/inbox/runtime.ts");
+    const inbox = await startInbox(switchboard, config, logger);
+    phase("inbox poller");
     phase("report scheduler (pg-boss)");
     const slack = await startSlackApp(switchboard, config, logger, { hooks: reports.hooks });
     phase("Slack app: token checked, listening");
     logger.info({ ms: Math.round(performance.now()) }, "Switchboard ready");
     // SIGTERM/SIGINT: stop taking work, finish or hand back what is in flight, close, exit 0.
     const { stopOnSignals } = await import("./slack/shutdown.ts");
-    stopOnSignals({ slack, reports, switchboard, config, logger });
+    stopOnSignals({ slack, reports, inbox, switchboard, config, logger });
     return new Promise<number>(() => {}); // runs until a signal
   }
 

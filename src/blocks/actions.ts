@@ -8,4 +8,8 @@ export const ACTION = {
   confirm: "sb_confirm",
   /** value: confirmation id. Drops the pending confirmation. */
   dismiss: "sb_dismiss",
+  /** value: chat user id. An inbox card's Reply: a modal whose text is sent to the customer. */
+  inboxReply: "sb_inbox_reply",
+  /** value: chat user id. An inbox card's Send template: the send form, prefilled with this chat user. */
+  inboxTemplate: "sb_inbox_template",
 } as const;

@@ -37,6 +37,7 @@ import {
 import type { Db } from "../store/db.ts";
 import { ALL_COMMANDS } from "./defs/index.ts";
 import { apiErrorReply, errorReply, inputErrorReply, usageLines } from "./errors.ts";
+import type { InboxAccess } from "./inbox.ts";
 import { mention, Permissions, type ResolveGroupMembers } from "./permissions.ts";
 import {
   type AnySpec,
@@ -72,6 +73,8 @@ export interface CoreOptions {
   reports?: ReportService;
   /** Channel names; default: read from `db`. */
   channels?: ChannelNames;
+  /** The inboxes, for `/sb inbox…`. */
+  inbox?: InboxAccess;
 }
 
 export interface SwitchboardCore extends CommandCore {
@@ -244,7 +247,9 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
       const l = await lastLaunch(opts.db, campaignId).catch(() => undefined);
       return l ? (l.via === "shell" ? "the shell" : `<@${l.actor}>`) : undefined;
     },
-    audit: (operation, answer) =>
+
+    inbox: opts.inbox,
+    audit: (operation, ok, answer) =>
       writeAudit({
         at: new Date(),
         actor: actor.userId,
@@ -253,8 +258,8 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
         channel: actor.channelId,
         command: cleanLine(line),
         operation,
-        ok: true,
-        answer,
+        ok,
+        answer: answer === undefined ? undefined : summarize(answer),
       }),
   });
 

@@ -9,6 +9,7 @@ import type { MessagingApi } from "../api/types.ts";
 import { SwitchboardError } from "../errors.ts";
 import type { ReportService } from "../reports/service.ts";
 import type { ChannelNames } from "../store/channels.ts";
+import type { InboxAccess } from "./inbox.ts";
 import type { Token } from "./tokenize.ts";
 import type { Actor, Reply } from "./types.ts";
 
@@ -48,10 +49,12 @@ export interface CommandContext {
   reports?: ReportService;
   /** Channel names (a channel is shown by its name, not `#1`). */
   channels: ChannelNames;
-  /** Records a change made here, not through the API (a channel's name), in the audit trail. */
-  audit: (operation: string, answer?: unknown) => Promise<void>;
   /** Who launched a campaign through Switchboard, as mrkdwn (`<@U…>`, `the shell`), when known. */
   launchedBy: (campaignId: number) => Promise<string | undefined>;
+  /** The inboxes (docs/inbox.md); absent where they are not set up. */
+  inbox?: InboxAccess;
+  /** Records a write that is no API call (an inbox turned on or off) in the audit trail, as API writes are. */
+  audit: (operation: string, ok: boolean, answer?: unknown) => Promise<void>;
 }
 
 /** What a confirmation shows before the write: the blocks above the Confirm/Cancel buttons. */

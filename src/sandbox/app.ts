@@ -12,6 +12,7 @@ import { accountRoutes } from "./routes/account.ts";
 import { campaignRoutes } from "./routes/campaigns.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
 import { contactRoutes } from "./routes/contacts.ts";
+import { CONTROL_PATH, controlRoutes } from "./routes/control.ts";
 import { conversationRoutes } from "./routes/conversations.ts";
 import { templateRoutes } from "./routes/templates.ts";
 
@@ -73,6 +74,11 @@ export async function buildApp(
     if (!key.scopes.includes(scope)) {
       throw new HttpError(403, `this API key lacks the ${scope} scope that ${req.method} requests need`);
     }
+    // The sandbox's own controls (outside /v1) are not the API: no rate limit.
+    if (req.url.startsWith(CONTROL_PATH)) {
+      req.apiKey = key;
+      return;
+    }
     const d = limiter.hit(secret, scope);
     reply.header("X-RateLimit-Limit", d.limit);
     reply.header("X-RateLimit-Remaining", d.remaining);
@@ -126,5 +132,6 @@ export async function buildApp(
     },
     { prefix: BASE_PATH },
   );
+  await app.register(async (control) => controlRoutes(control, ctx), { prefix: CONTROL_PATH });
   return app;
 }

@@ -14,6 +14,7 @@ import { seedSandbox } from "../store/sandbox/seed.ts";
 import { SandboxStore } from "../store/sandbox/store.ts";
 import { type ApiKey, BASE_PATH, buildApp } from "./app.ts";
 import { SENDABLE_STATUSES } from "./routes/campaigns.ts";
+import { CONTROL_PATH } from "./routes/control.ts";
 
 export interface SandboxOptions {
   db?: Db;
@@ -47,6 +48,8 @@ export interface SandboxOptions {
 export interface Sandbox {
   /** Base URL ending in /v1, for example http://127.0.0.1:4010/v1. */
   url: string;
+  /** Base URL of the sandbox's controls outside the API (POST {controlUrl}/chat-users/{id}/messages: a chat user writes in). */
+  controlUrl: string;
   apiKey: string;
   readKey: string;
   db: Db;
@@ -63,6 +66,8 @@ export interface Sandbox {
     phone: string;
     text: string;
     channelId?: number;
+    /** The person asks for a human (the chat user's needHuman is set). */
+    needHuman?: boolean;
   }): Promise<{ id: number; chatUserId: number; conversationId: number }>;
 }
 
@@ -125,6 +130,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     let closed = false;
     return {
       url: `http://${host}:${address.port}${BASE_PATH}`,
+      controlUrl: `http://${host}:${address.port}${CONTROL_PATH}`,
       apiKey,
       readKey,
       db,
@@ -132,7 +138,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       async channels() {
         return (await store.account.channels()).map((c) => ({ id: Number(c.id), name: c.name }));
       },
-      async inbound({ phone, text, channelId = 1 }) {
+      async inbound({ phone, text, channelId = 1, needHuman }) {
         const e164 = toE164(phone);
         if (!e164) throw new Error(`inbound: ${phone} is not a phone number in E.164 format`);
         const contact = await store.contacts.byPhone(e164);
@@ -151,6 +157,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
           chatUserId: user.id,
           channelId,
           text,
+          needHuman,
         });
         return { id: m.id, chatUserId: user.id, conversationId: conversation.id };
       },

@@ -88,6 +88,8 @@ export interface StopParts {
   slack: SlackApp;
   /** The reports runtime (scheduler, live progress). */
   reports: { stop(): Promise<void> };
+  /** The inbox poller (leases released). */
+  inbox?: { stop(): Promise<void> };
   switchboard: { close(): Promise<void> };
   config: Pick<Config, "SHUTDOWN_GRACE_MS">;
   logger: Logger;
@@ -118,6 +120,7 @@ export async function gracefulStop(parts: StopParts, signal: string): Promise<nu
   for (const [name, close] of [
     ["slack", () => slack.stop()],
     ["reports", () => parts.reports.stop()],
+    ["inbox", () => parts.inbox?.stop() ?? Promise.resolve()],
     ["store", () => parts.switchboard.close()],
   ] as const) {
     // Each part gets a few seconds: a request handed back may still hold a connection, and exit ends it.

@@ -38,6 +38,10 @@ export interface FakeMessage {
   blocks?: unknown[];
   thread_ts?: string;
   deleted?: boolean;
+  /** Reaction names the bot added (reactions.add). */
+  reactions?: string[];
+  /** A message a person typed (addUserMessage), not the bot. */
+  user?: string;
 }
 
 export interface FakeUser {
@@ -208,6 +212,13 @@ export class FakeSlack {
   addChannel(channel: FakeChannel): FakeChannel {
     this.channels.set(channel.id, { is_private: false, is_member: !channel.is_private, ...channel });
     return channel;
+  }
+
+  /** A message a person typed in a channel (or a thread), so the bot can react to it; returns its ts. */
+  addUserMessage(m: { channel: string; user: string; text: string; thread_ts?: string }): FakeMessage {
+    const msg: FakeMessage = { ...m, ts: this.ts() };
+    this.messages.push(msg);
+    return msg;
   }
 
   setUserGroup(id: string, userIds: string[]): void {
@@ -689,6 +700,34 @@ export class FakeSlack {
       if (typeof a.error !== "string" || !a.error.trim()) return { ok: false, error: "invalid_arguments" };
       run.state = "failed";
       run.error = a.error;
+      return { ok: true };
+    },
+    "conversations.join": (a) => {
+      const c = this.channels.get(String(a.channel));
+      if (!c) return { ok: false, error: "channel_not_found" };
+      // Slack: a bot cannot join a private channel by itself; someone invites it.
+      if (c.is_private || c.is_im) return { ok: false, error: "method_not_supported_for_channel_type" };
+      const already = c.is_member === true;
+      c.is_member = true;
+      return { ok: true, channel: { ...c }, ...(already ? { warning: "already_in_channel" } : {}) };
+    },
+    "conversations.history": (a) => {
+      const c = this.channels.get(String(a.channel));
+      if (!c || ((c.is_private || c.is_im) && !c.is_member)) return { ok: false, error: "channel_not_found" };
+      const limit = Number(a.limit ?? 100);
+      const messages = this.messages
+        .filter((m) => m.channel === c.id && !m.deleted && !m.thread_ts)
+        .slice(-limit)
+        .reverse();
+      return { ok: true, messages, has_more: false };
+    },
+    "reactions.add": (a) => {
+      const msg = this.messages.find((m) => m.channel === a.channel && m.ts === a.timestamp && !m.deleted);
+      if (!msg) return { ok: false, error: "message_not_found" };
+      if (typeof a.name !== "string" || !a.name) return { ok: false, error: "invalid_name" };
+      msg.reactions ??= [];
+      if (msg.reactions.includes(a.name)) return { ok: false, error: "already_reacted" };
+      msg.reactions.push(a.name);
       return { ok: true };
     },
     "files.info": (a) => {

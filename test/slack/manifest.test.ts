@@ -70,6 +70,8 @@ describe("manifest.yml", () => {
       "app_home_opened",
       "file_shared",
       "function_executed",
+      "message.channels",
+      "message.groups",
     ]);
   });
 
@@ -98,8 +100,12 @@ describe("manifest.yml", () => {
   it("asks for the bot scopes it uses and no more", () => {
     expect([...manifest().oauth_config.scopes.bot].sort()).toEqual(
       [
+        "channels:history",
+        "channels:join",
         "chat:write",
         "chat:write.public",
+        "groups:history",
+        "reactions:write",
         "commands",
         "files:read",
         "files:write",

@@ -45,7 +45,7 @@ export const CHANNEL_COMMANDS = [
     operations: [],
     run: async (a, ctx) => {
       const before = await ctx.channels.set(a.id, a.name, ctx.actor.userId);
-      await ctx.audit("nameChannel", { id: a.id, name: a.name, before: before ?? null });
+      await ctx.audit("nameChannel", true, { id: a.id, name: a.name, before: before ?? null });
       const text =
         before && before !== a.name
           ? `Channel ${a.id} renamed from “${esc(before)}” to *${esc(a.name)}*.`

@@ -17,6 +17,7 @@ export const TOPICS: Record<string, string> = {
   campaigns: "Campaigns: create, send, cancel, recipients",
   reports: "Campaign reports: on a schedule in a channel, or now",
   users: "Chat users",
+  inbox: "Customers' conversations in Slack threads, answered from the thread",
   help: "This help",
 };
 

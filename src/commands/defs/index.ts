@@ -6,6 +6,7 @@ import { CONTACT_COMMANDS } from "./contacts.ts";
 import { FIELD_COMMANDS } from "./fields.ts";
 import { GROUP_COMMANDS } from "./groups.ts";
 import { HELP_COMMANDS } from "./help.ts";
+import { INBOX_COMMANDS } from "./inbox.ts";
 import { MESSAGE_COMMANDS } from "./messages.ts";
 import { REPORT_COMMANDS } from "./reports.ts";
 import { TAG_COMMANDS } from "./tags.ts";
@@ -24,4 +25,5 @@ export const ALL_COMMANDS: AnySpec[] = [
   ...REPORT_COMMANDS,
   ...USER_COMMANDS,
   ...CHANNEL_COMMANDS,
+  ...INBOX_COMMANDS,
 ];

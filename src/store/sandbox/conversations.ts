@@ -198,6 +198,8 @@ export class MessagesStore extends SandboxTable {
     chatUserId: number;
     channelId: number;
     text: string;
+    /** The person asks for a human: the chat user's needHuman is set. */
+    needHuman?: boolean;
   }): Promise<MessageRow> {
     const now = this.now();
     return this.db.transaction(async (tx) => {
@@ -210,8 +212,8 @@ export class MessagesStore extends SandboxTable {
       await touchConversation(tx, m.conversationId, now);
       await tx.query(
         `update sandbox.chat_users set last_activity = $2, last_inbound_at = $2, unread_count = unread_count + 1,
-           updated_at = $2 where id = $1`,
-        [m.chatUserId, now],
+           need_human = need_human or $3, updated_at = $2 where id = $1`,
+        [m.chatUserId, now, m.needHuman === true],
       );
       return row!;
     });

@@ -28,6 +28,44 @@ const RECIPIENT_CHAT_USER_SQL = `cross join lateral (
   select u.id from sandbox.chat_users u where u.contact_id = n.contact_id or u.phone = n.phone
   order by (u.contact_id = n.contact_id) desc nulls last, (u.type = 'phonechat') desc, u.id limit 1) u`;
 
+/** What recipients who answer a campaign write back (docs/sandbox.md, "Customers write back"). */
+export const REPLY_TEXTS = [
+  "Thanks!",
+  "Great, see you then.",
+  "Can I change the date?",
+  "Is this offer still valid tomorrow?",
+];
+export const NEED_HUMAN_TEXT = "I would like to talk to someone, please.";
+/** One recipient in five answers a campaign message once it is read; one in three of those asks for a human. */
+export const REPLY_RULE_SQL = (idColumn: string) => `${idColumn} % 5 = 2`;
+export const NEED_HUMAN_RULE_SQL = (idColumn: string) => `${idColumn} % 3 = 0`;
+
+/**
+ * CTEs after `moved` (recipients moved one step this tick): the recipients
+ * that just reached `read` and follow the reply rule write back in the
+ * conversation of their campaign message, as a person would, which opens
+ * the 24-hour window, counts as unread and, for some, asks for a human.
+ */
+const CAMPAIGN_REPLIES_SQL = `replied as (
+         select m.conversation_id, m.chat_user_id, m.channel_id, moved.id as rid
+         from moved join sandbox.messages m on m.campaign_recipient_id = moved.id
+         where moved.status = 'read' and ${REPLY_RULE_SQL("moved.id")}),
+       reply_rows as (
+         insert into sandbox.messages (conversation_id, chat_user_id, channel_id, direction, type, text, status,
+           created_at, updated_at)
+         select conversation_id, chat_user_id, channel_id, 'inbound', 'text',
+           case when ${NEED_HUMAN_RULE_SQL("rid")} then $4::text else ($3::text[])[rid % 4 + 1] end,
+           'received', $1, $1 from replied
+         returning conversation_id, chat_user_id),
+       reply_conversations as (
+         update sandbox.conversations set last_message_at = $1 where id in (select conversation_id from reply_rows)),
+       reply_users as (
+         update sandbox.chat_users u set last_activity = $1, last_inbound_at = $1, unread_count = u.unread_count + 1,
+           updated_at = $1,
+           need_human = u.need_human or exists (
+             select 1 from replied where replied.chat_user_id = u.id and ${NEED_HUMAN_RULE_SQL("replied.rid")})
+         where u.id in (select chat_user_id from reply_rows))`;
+
 export class Delivery extends SandboxTable {
   private readonly templates: TemplatesStore;
   private readonly campaigns: CampaignsStore;
@@ -149,10 +187,11 @@ export class Delivery extends SandboxTable {
          updated_at = $1
        where (r.status = 'sending' or r.updated_at > $1::timestamptz - interval '1 day')
          and (r.status in ('sending', 'sent') or (r.status = 'delivered' and ${READ_RULE_SQL("r.id")}))
-       returning r.id, r.status, r.error)
+       returning r.id, r.status, r.error),
+       ${CAMPAIGN_REPLIES_SQL}
        update sandbox.messages m set status = moved.status, error = moved.error, updated_at = $1
        from moved where m.campaign_recipient_id = moved.id`,
-      [now, UNREACHABLE_ERROR],
+      [now, UNREACHABLE_ERROR, REPLY_TEXTS, NEED_HUMAN_TEXT],
     );
 
     const running = await this.db.query<{ id: number }>(

@@ -4,6 +4,7 @@ import type { SlackDeps } from "../../deps.ts";
 import { confirmAction } from "./confirm.ts";
 import { dismissAction } from "./dismiss.ts";
 import { IMPORT_CONTROL_ACTIONS, importControl } from "./import-controls.ts";
+import { inboxOpenThread, inboxSendForm } from "./inbox.ts";
 import { modalOptions, OPTION_ACTIONS } from "./modal-options.ts";
 import { modalRefresh, REFRESH_ACTIONS } from "./modal-refresh.ts";
 import { runAction } from "./run.ts";
@@ -22,4 +23,14 @@ export function register(app: App, deps: SlackDeps): void {
   app.action<BlockAction>({ type: "block_actions", action_id: REFRESH_ACTIONS }, modalRefresh(deps));
   app.action<BlockAction>({ type: "block_actions", action_id: IMPORT_CONTROL_ACTIONS }, importControl(deps));
   app.options({ type: "block_suggestion", action_id: OPTION_ACTIONS }, modalOptions(deps));
+  // Inbox cards (docs/inbox.md).
+  app.action<BlockAction<ButtonAction>>(
+    { action_id: actionIdPattern(ACTION.inboxReply) },
+    inboxSendForm(deps, "text"),
+  );
+  app.action<BlockAction<ButtonAction>>(
+    { action_id: actionIdPattern(ACTION.inboxTemplate) },
+    inboxSendForm(deps, "template"),
+  );
+  app.action({ action_id: actionIdPattern("sb_inbox_open") }, inboxOpenThread());
 }

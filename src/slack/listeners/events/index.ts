@@ -3,6 +3,7 @@ import type { SlackDeps } from "../../deps.ts";
 import { appHomeOpened } from "./app-home-opened.ts";
 import { dedupeEvents } from "./dedupe.ts";
 import { fileShared } from "./file-shared.ts";
+import { inboxMessage } from "./inbox-message.ts";
 import { uploadShared } from "./upload-shared.ts";
 
 export function register(app: App, deps: SlackDeps): void {
@@ -11,4 +12,6 @@ export function register(app: App, deps: SlackDeps): void {
   // CSV and xlsx files become contact imports, unless the app was given its own handler.
   if (!deps.hooks.onFileShared && deps.db) deps.hooks.onFileShared = uploadShared(deps);
   app.event("file_shared", fileShared(deps));
+  // Thread replies in inbox channels go to the customer (docs/inbox.md).
+  app.event("message", inboxMessage(deps));
 }

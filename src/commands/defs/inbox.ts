@@ -1,0 +1,211 @@
+// The inbox: customers' conversations mirrored into Slack threads
+// (docs/inbox.md). `inbox on|off` change a channel's inbox (writers only,
+// audited); `inbox` lists the inboxes and the conversations waiting for an
+// answer. The poller and the thread replies live in the Slack app
+// (src/slack/inbox/); the shell shows `/sb inbox` as text.
+import type { KnownBlock } from "@slack/types";
+import { z } from "zod";
+import { context, count, esc, section, truncate } from "../../blocks/blocks.ts";
+import type { InboxFilter, Thread } from "../../store/inbox.ts";
+import { errorReply } from "../errors.ts";
+import type { InboxAccess } from "../inbox.ts";
+import { type AnySpec, type CommandContext, defineCommand, UserError } from "../registry.ts";
+import type { Reply } from "../types.ts";
+
+const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
+
+function inboxOf(ctx: CommandContext): InboxAccess {
+  if (!ctx.inbox) throw new UserError("The inbox is not set up in this Switchboard.", false);
+  return ctx.inbox;
+}
+
+/** `<#C1|general>` arrives as C1; `#C1` and `C1` are typed in the shell. Default: where the command was typed. */
+function channelOf(typed: string | undefined, ctx: CommandContext, usage: string): string {
+  const raw = (typed ?? ctx.actor.channelId ?? "").replace(/^#/, "");
+  if (!raw)
+    throw new UserError(
+      `*channel* is required here: name it as a Slack channel id, for example \`/sb ${usage} C0123ABCD\`.`,
+    );
+  if (!CHANNEL_ID.test(raw))
+    throw new UserError(
+      `*channel* \`${esc(typed ?? raw)}\` is not a channel: type # and pick the channel from Slack's list (it turns blue).`,
+    );
+  return raw;
+}
+
+/** `<#C1>` in Slack; the bare id in the shell. */
+const channelRef = (channel: string) => `<#${channel}>`;
+
+const FILTER_WORDS: Record<InboxFilter, string> = {
+  all: "every conversation with a new customer message",
+  need_human: "only conversations that need a human",
+};
+
+/** "just now", "5 minutes ago", "3 hours ago", "2 days ago". */
+export function ago(at: Date, now: Date): string {
+  const s = Math.max(0, Math.round((now.getTime() - at.getTime()) / 1000));
+  if (s < 60) return "just now";
+  if (s < 3600) return `${count(Math.floor(s / 60), "minute")} ago`;
+  if (s < 86_400) return `${count(Math.floor(s / 3600), "hour")} ago`;
+  return `${count(Math.floor(s / 86_400), "day")} ago`;
+}
+
+/** Slack opens a message (and its thread) from this link. */
+export const threadLink = (channel: string, ts: string) =>
+  `https://slack.com/archives/${channel}/p${ts.replace(".", "")}`;
+
+function waitingBlock(t: Thread, i: number, now: Date): KnownBlock {
+  const name = esc(t.card?.name ?? `Chat user #${t.chatUserId}`);
+  const when = t.lastMessageAt ? ago(t.lastMessageAt, now) : "";
+  const last = t.lastText ? `\n>${esc(truncate(t.lastText.replace(/\s+/g, " "), 150))}` : "";
+  const human = t.card?.needHuman ? " · :raising_hand: needs a human" : "";
+  return {
+    type: "section",
+    text: {
+      type: "mrkdwn",
+      text: `*${name}* in ${channelRef(t.channel)}${when ? ` · ${when}` : ""}${human}${last}`,
+    },
+    ...(t.threadTs
+      ? {
+          accessory: {
+            type: "button",
+            text: { type: "plain_text", text: "Open thread" },
+            url: threadLink(t.channel, t.threadTs),
+            action_id: `sb_inbox_open:${i}`,
+          },
+        }
+      : {}),
+  } as KnownBlock;
+}
+
+const WAITING_SHOWN = 10;
+
+const listSpec: AnySpec = defineCommand({
+  id: "inbox.list",
+  words: ["inbox"],
+  schema: z.object({}),
+  scope: "read",
+  usage: "inbox",
+  summary: "The inboxes, and the conversations waiting for an answer",
+  help: "An inbox mirrors customers' conversations into a channel, one thread per customer; a writer's reply in the thread goes to the customer. `inbox on` turns one on, `inbox off` turns it off.",
+  example: "inbox",
+  topic: "inbox",
+  operations: [],
+  run: async (_a, ctx): Promise<Reply> => {
+    const inbox = inboxOf(ctx);
+    const inboxes = await inbox.store.inboxes();
+    if (!inboxes.length) {
+      const text = "No channel has an inbox.";
+      return {
+        visibility: "ephemeral",
+        text,
+        blocks: [
+          section(text),
+          context(
+            "`/sb inbox on` in a channel mirrors customers' conversations there; `need-human` keeps only those that need a human.",
+          ),
+        ],
+      };
+    }
+    const now = new Date();
+    const waiting = await inbox.store.waiting(undefined, WAITING_SHOWN + 1);
+    const lines = inboxes.map(
+      (i) => `• ${channelRef(i.channel)}: ${FILTER_WORDS[i.filter]} (by <@${i.createdBy}>)`,
+    );
+    const blocks: KnownBlock[] = [
+      section(`:inbox_tray: *${count(inboxes.length, "inbox", "inboxes")}*\n${lines.join("\n")}`),
+    ];
+    if (!waiting.length) blocks.push(context("No conversation is waiting for an answer."));
+    else {
+      const shown = waiting.slice(0, WAITING_SHOWN);
+      blocks.push(
+        section(
+          `*Waiting for an answer:* ${waiting.length > WAITING_SHOWN ? `the ${WAITING_SHOWN} most recent` : count(shown.length, "conversation")}`,
+        ),
+      );
+      shown.forEach((t, i) => {
+        blocks.push(waitingBlock(t, i, now));
+      });
+    }
+    return {
+      visibility: "ephemeral",
+      text: `${count(inboxes.length, "inbox", "inboxes")}; ${count(Math.min(waiting.length, WAITING_SHOWN), "conversation")} waiting for an answer`,
+      blocks,
+    };
+  },
+});
+
+const onSpec: AnySpec = defineCommand({
+  id: "inbox.on",
+  words: ["inbox", "on"],
+  positionals: [{ name: "channel", optional: true }],
+  flags: { "need-human": "only conversations that need a human" },
+  schema: z.object({ channel: z.string().optional(), "need-human": z.boolean().optional() }),
+  scope: "write",
+  usage: "inbox on [#channel] [need-human]",
+  summary: "Mirror customers' conversations into a channel (default: here), one thread per customer",
+  help: "By default every conversation with a new customer message gets a thread; with `need-human`, only those that need a human. A channel has one inbox: running it again changes its filter. At first, one card for each conversation already unread or needing a human (at most 20). Reply in a thread to answer the customer (writers only); start with `//` for an internal note.",
+  example: "inbox on need-human",
+  topic: "inbox",
+  operations: [],
+  run: async (a, ctx): Promise<Reply> => {
+    const inbox = inboxOf(ctx);
+    const channel = channelOf(a.channel, ctx, "inbox on");
+    if (inbox.join) {
+      const joined = await inbox.join(channel);
+      if (joined === "invite")
+        return errorReply(
+          `Switchboard is not in ${channelRef(channel)}, a private channel: invite @Switchboard first (\`/invite @Switchboard\` there), then run \`/sb inbox on\` again. Nothing was changed.`,
+        );
+      if (joined === "not_found")
+        return errorReply(
+          `There is no channel ${esc(channel)} that Switchboard can see. Nothing was changed.`,
+        );
+      if (joined === "unknown")
+        return errorReply(
+          `Switchboard could not join ${channelRef(channel)}; Slack did not say why. Invite @Switchboard there and try again. Nothing was changed.`,
+        );
+    }
+    const filter: InboxFilter = a["need-human"] ? "need_human" : "all";
+    const r = await inbox.store.setInbox(channel, filter, ctx.actor.userId, new Date());
+    await ctx.audit(r.created ? "inbox.on" : "inbox.filter", true, { channel, filter });
+    inbox.wake?.();
+    const lead = r.created
+      ? `:inbox_tray: Inbox on in ${channelRef(channel)} (by ${ctx.who}): ${FILTER_WORDS[filter]}.`
+      : r.previous === filter
+        ? `:inbox_tray: ${channelRef(channel)} already has this inbox: ${FILTER_WORDS[filter]}.`
+        : `:inbox_tray: The inbox in ${channelRef(channel)} now shows ${FILTER_WORDS[filter]} (by ${ctx.who}).`;
+    const notes = r.created
+      ? "Each customer gets one thread here, with a card on top. A writer's reply in the thread goes to the customer; start with `//` for a note the customer does not see. `/sb inbox off` stops it."
+      : "`/sb inbox off` stops it.";
+    return { visibility: "in_channel", text: lead, blocks: [section(lead), context(notes)] };
+  },
+});
+
+const offSpec: AnySpec = defineCommand({
+  id: "inbox.off",
+  words: ["inbox", "off"],
+  positionals: [{ name: "channel", optional: true }],
+  schema: z.object({ channel: z.string().optional() }),
+  scope: "write",
+  usage: "inbox off [#channel]",
+  summary: "Stop mirroring conversations into a channel (default: here)",
+  help: "The threads stay; turning the inbox on again finds them.",
+  example: "inbox off",
+  topic: "inbox",
+  operations: [],
+  run: async (a, ctx): Promise<Reply> => {
+    const inbox = inboxOf(ctx);
+    const channel = channelOf(a.channel, ctx, "inbox off");
+    if (!(await inbox.store.removeInbox(channel)))
+      return errorReply(
+        `There is no inbox in ${channelRef(channel)}: nothing was changed.`,
+        "`/sb inbox` lists the inboxes.",
+      );
+    await ctx.audit("inbox.off", true, { channel });
+    const text = `:inbox_tray: Inbox off in ${channelRef(channel)} (by ${ctx.who}). Its threads stay.`;
+    return { visibility: "in_channel", text, blocks: [section(text)] };
+  },
+});
+
+export const INBOX_COMMANDS: AnySpec[] = [listSpec, onSpec, offSpec];

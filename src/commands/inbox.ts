@@ -1,0 +1,19 @@
+// What `/sb inbox` needs beyond the API: the inboxes in the store and, in
+// Slack, a way to be in the channel (the front end supplies it; the shell
+// has none). See docs/inbox.md.
+import type { InboxStore } from "../store/inbox.ts";
+
+/**
+ * The bot and a channel: `member` (already in it), `joined` (a public channel
+ * it just joined), `invite` (private and not in it: someone must invite it),
+ * `not_found`, or `unknown` (Slack did not say).
+ */
+export type JoinOutcome = "member" | "joined" | "invite" | "not_found" | "unknown";
+
+export interface InboxAccess {
+  store: InboxStore;
+  /** Slack: be in the channel (conversations.join for a public one). Absent in the shell. */
+  join?: (channel: string) => Promise<JoinOutcome>;
+  /** Slack: the poller, to poll at once after an inbox is turned on. */
+  wake?: () => void;
+}

@@ -1,0 +1,38 @@
+// The sandbox's controls, outside /v1 so the spec's surface stays clean: what
+// tests and demos need to make happen that no API operation does. Today: a
+// chat user writes in (docs/sandbox.md, "Customers write back").
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { SandboxContext } from "../app.ts";
+import { notFound, parseWith, pathId } from "../http.ts";
+import * as shape from "../shapes.ts";
+
+export const CONTROL_PATH = "/_sandbox";
+
+const inboundSchema = z.strictObject({
+  text: z.string().trim().min(1, { error: "must not be empty" }).max(4096),
+  /** The person asks for a human: the chat user's needHuman is set. */
+  needHuman: z.boolean().optional(),
+});
+
+export async function controlRoutes(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
+  const { store } = ctx;
+
+  /** POST /_sandbox/chat-users/{id}/messages { text, needHuman? }: the chat user writes in. */
+  app.post<{ Params: { id?: string } }>("/chat-users/:id/messages", async (req, reply) => {
+    const id = pathId(req.params.id, "Chat user");
+    const body = parseWith(inboundSchema, req.body ?? {});
+    const user = await store.chatUsers.get(id);
+    if (!user) throw notFound("Chat user", id);
+    const [latest] = await store.conversations.ofChatUsers([id]);
+    const conversation = latest ?? (await store.conversations.open(id, user.channel_id ?? 1));
+    const row = await store.messages.recordInbound({
+      conversationId: conversation.id,
+      chatUserId: id,
+      channelId: conversation.channel_id,
+      text: body.text,
+      needHuman: body.needHuman,
+    });
+    return reply.code(201).send(shape.message(row));
+  });
+}

@@ -1,0 +1,64 @@
+// What the Slack app runs beside Bolt for the inbox: the poller on a timer
+// (INBOX_POLL_SECONDS), posting through the per-channel queue shared with
+// every other post. Stopped by stop() or when the switchboard closes.
+import type { MessagingClient } from "../../api/client.ts";
+import type { Config } from "../../config.ts";
+import { ConfigError } from "../../errors.ts";
+import type { Logger } from "../../log.ts";
+import type { Db } from "../../store/db.ts";
+import type { SlackBridge } from "../bridge.ts";
+import { InboxPoller } from "./poller.ts";
+
+export interface InboxHost {
+  slack?: SlackBridge;
+  db: Db;
+  client: MessagingClient;
+  /** The commands' side of the inbox: the poller wakes when an inbox is turned on. */
+  inbox?: { wake?: () => void };
+  onClose(fn: () => Promise<void>): void;
+}
+
+export interface InboxRuntime {
+  poller: InboxPoller;
+  stop(): Promise<void>;
+}
+
+export async function startInbox(
+  host: InboxHost,
+  config: Config,
+  logger: Logger,
+  opts: { timer?: boolean; now?: () => Date; workerId?: string } = {},
+): Promise<InboxRuntime> {
+  const bridge = host.slack;
+  if (!bridge) throw new ConfigError("startInbox needs the Slack bridge: SLACK_BOT_TOKEN is not set");
+  const log = logger.child({ part: "inbox" });
+  const poller = new InboxPoller({
+    db: host.db,
+    client: host.client,
+    post: async (args) => {
+      const r = await bridge.posts.post(bridge.client, { ...args, unfurl_links: false, unfurl_media: false });
+      return { ts: r.ts };
+    },
+    update: async (channel, ts, message) => {
+      await bridge.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks });
+    },
+    pollSeconds: config.INBOX_POLL_SECONDS,
+    lookbackHours: config.INBOX_LOOKBACK_HOURS,
+    now: opts.now,
+    workerId: opts.workerId,
+    logger: log,
+  });
+  await poller.migrate();
+  if (opts.timer !== false) {
+    poller.start();
+    if (host.inbox) host.inbox.wake = () => poller.wake();
+  }
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await poller.stop();
+  };
+  host.onClose(stop);
+  return { poller, stop };
+}

@@ -1,0 +1,57 @@
+// The buttons of an inbox card (src/slack/inbox/render.ts): Reply and Send
+// template open the send form prefilled with this chat user (as a text, or a
+// template); the waiting list's "Open thread" is a link, acknowledged only.
+import type { BlockAction, ButtonAction } from "@slack/bolt";
+import { channelChoices } from "../../../commands/lookups.ts";
+import type { SlackDeps } from "../../deps.ts";
+import type { StateValues } from "../../modals/kit.ts";
+import { SEND_ACTIONS, sendModal } from "../../modals/send.ts";
+import { onClick } from "../prologue.ts";
+
+/** The send form's state with the recipient (and the type) chosen, as if the person had picked them. */
+export function prefilledSendState(chatUserId: number, type: "text" | "template"): StateValues {
+  return {
+    recipient: {
+      [SEND_ACTIONS.recipient]: {
+        type: "external_select",
+        selected_option: {
+          text: { type: "plain_text", text: `Chat user #${chatUserId}` },
+          value: `user:${chatUserId}`,
+        },
+      },
+    },
+    type: {
+      [SEND_ACTIONS.type]: {
+        type: "static_select",
+        selected_option: { text: { type: "plain_text", text: type }, value: type },
+      },
+    },
+  };
+}
+
+export function inboxSendForm(deps: SlackDeps, type: "text" | "template") {
+  return onClick<ButtonAction>(deps, `inbox ${type}`, async ({ actor, action, body, client }) => {
+    const chatUserId = Number(action.value);
+    if (!Number.isSafeInteger(chatUserId) || chatUserId <= 0) return;
+    const def = deps.config.MESSAGING_CHANNEL_ID;
+    const channels = await deps.core.perform!(actor, { scope: "read", command: "send" }, (api) =>
+      channelChoices(api, def),
+    );
+    const defaultChannelId = def ?? (channels.length === 1 ? channels[0] : undefined);
+    await client.views.open({
+      trigger_id: (body as BlockAction).trigger_id,
+      view: sendModal(
+        { channels, defaultChannelId },
+        { ch: actor.channelId, chs: channels, def: defaultChannelId },
+        prefilledSendState(chatUserId, type),
+      ),
+    });
+  });
+}
+
+/** "Open thread" is a link button: Slack still sends the click, which wants an ack. */
+export function inboxOpenThread() {
+  return async ({ ack }: { ack: () => Promise<void> }) => {
+    await ack();
+  };
+}

@@ -1,0 +1,388 @@
+// Schema `inbox`: the Slack channels that mirror customers' conversations
+// (docs/inbox.md). One inbox per channel (its filter, its poll cursor, the
+// lease of the process polling it); one thread per chat user per channel; one
+// row per API message mirrored (the primary key makes two processes mirror it
+// once); one row per thread reply sent to a customer (sent once, whatever
+// Slack redelivers). Its own migration list.
+import type { Queryable } from "./db.ts";
+import type { MigrationSet } from "./migrate.ts";
+
+export const INBOX_MIGRATIONS: MigrationSet = {
+  schema: "inbox",
+  migrations: [
+    {
+      id: "001_inbox",
+      sql: `
+create table inbox.inboxes (
+  channel text primary key,
+  filter text not null check (filter in ('all', 'need_human')),
+  created_by text not null,
+  created_at timestamptz not null,
+  updated_at timestamptz not null,
+  activity_cursor timestamptz,
+  primed boolean not null default false,
+  failures integer not null default 0,
+  lease_owner text,
+  lease_until timestamptz
+)
+;
+create table inbox.threads (
+  channel text not null,
+  chat_user_id integer not null,
+  conversation_id integer,
+  thread_ts text,
+  last_activity timestamptz,
+  last_message_at timestamptz,
+  last_direction text,
+  last_text text,
+  card jsonb,
+  created_at timestamptz not null,
+  primary key (channel, chat_user_id)
+)
+;
+create unique index threads_by_ts on inbox.threads (channel, thread_ts) where thread_ts is not null
+;
+create table inbox.mirrored (
+  channel text not null,
+  message_id bigint not null,
+  chat_user_id integer not null,
+  direction text,
+  ts text,
+  mirrored_at timestamptz not null,
+  primary key (channel, message_id)
+)
+;
+create table inbox.replies (
+  channel text not null,
+  message_ts text not null,
+  chat_user_id integer not null,
+  user_id text not null,
+  state text not null check (state in ('sending', 'sent', 'failed', 'unknown')),
+  api_message_id bigint,
+  created_at timestamptz not null,
+  primary key (channel, message_ts)
+)
+`,
+    },
+  ],
+};
+
+export type InboxFilter = "all" | "need_human";
+
+export interface Inbox {
+  channel: string;
+  filter: InboxFilter;
+  createdBy: string;
+  createdAt: Date;
+  /** The newest chat-user activity already looked at; the next poll lists from a little before it. */
+  activityCursor: Date | null;
+  /** The first cards (conversations already unread or needing a human) are posted. */
+  primed: boolean;
+  failures: number;
+  leaseOwner: string | null;
+  leaseUntil: Date | null;
+}
+
+/** What the thread's parent card shows; compared to decide whether the card needs an update. */
+export interface CardState {
+  name: string;
+  contact?: string;
+  type?: string;
+  needHuman: boolean;
+  answered: boolean;
+  tags: string[];
+  lastActivity?: string;
+  contactId?: number;
+  /** The messaging channel (integration) the chat user writes on: thread replies are sent there. */
+  channelId?: number;
+}
+
+export interface Thread {
+  channel: string;
+  chatUserId: number;
+  conversationId: number | null;
+  /** The parent card's ts; null until it is posted. */
+  threadTs: string | null;
+  lastActivity: Date | null;
+  lastMessageAt: Date | null;
+  lastDirection: "inbound" | "outbound" | null;
+  /** The start of the last message mirrored, for `/sb inbox`. */
+  lastText: string | null;
+  card: CardState | null;
+  createdAt: Date;
+}
+
+type Row = Record<string, unknown>;
+const date = (v: unknown): Date | null =>
+  v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v));
+const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+const json = <T>(v: unknown): T | null =>
+  v === null || v === undefined ? null : ((typeof v === "string" ? JSON.parse(v) : v) as T);
+
+const toInbox = (r: Row): Inbox => ({
+  channel: String(r.channel),
+  filter: r.filter as InboxFilter,
+  createdBy: String(r.created_by),
+  createdAt: date(r.created_at) as Date,
+  activityCursor: date(r.activity_cursor),
+  primed: r.primed === true,
+  failures: Number(r.failures ?? 0),
+  leaseOwner: text(r.lease_owner),
+  leaseUntil: date(r.lease_until),
+});
+
+const toThread = (r: Row): Thread => ({
+  channel: String(r.channel),
+  chatUserId: Number(r.chat_user_id),
+  conversationId:
+    r.conversation_id === null || r.conversation_id === undefined ? null : Number(r.conversation_id),
+  threadTs: text(r.thread_ts),
+  lastActivity: date(r.last_activity),
+  lastMessageAt: date(r.last_message_at),
+  lastDirection: text(r.last_direction) as Thread["lastDirection"],
+  lastText: text(r.last_text),
+  card: json<CardState>(r.card),
+  createdAt: date(r.created_at) as Date,
+});
+
+export class InboxStore {
+  private readonly db: Queryable;
+
+  constructor(db: Queryable) {
+    this.db = db;
+  }
+
+  /** Creates the channel's inbox or changes its filter; `created` says which. */
+  async setInbox(
+    channel: string,
+    filter: InboxFilter,
+    by: string,
+    now: Date,
+  ): Promise<{ inbox: Inbox; created: boolean; previous?: InboxFilter }> {
+    const before = await this.inbox(channel);
+    const { rows } = await this.db.query<Row>(
+      `insert into inbox.inboxes (channel, filter, created_by, created_at, updated_at) values ($1, $2, $3, $4, $4)
+       on conflict (channel) do update set filter = excluded.filter, updated_at = excluded.updated_at
+       returning *`,
+      [channel, filter, by, now],
+    );
+    return { inbox: toInbox(rows[0]!), created: !before, previous: before?.filter };
+  }
+
+  /** Stops mirroring into the channel; its threads are kept, so turning it on again finds them. */
+  async removeInbox(channel: string): Promise<boolean> {
+    const { rowCount } = await this.db.query("delete from inbox.inboxes where channel = $1", [channel]);
+    return rowCount > 0;
+  }
+
+  async inbox(channel: string): Promise<Inbox | undefined> {
+    const { rows } = await this.db.query<Row>("select * from inbox.inboxes where channel = $1", [channel]);
+    return rows[0] ? toInbox(rows[0]) : undefined;
+  }
+
+  async inboxes(): Promise<Inbox[]> {
+    const { rows } = await this.db.query<Row>("select * from inbox.inboxes order by created_at, channel");
+    return rows.map(toInbox);
+  }
+
+  /**
+   * Takes the lease of an inbox no other process holds (or whose lease ran
+   * out), in one statement: of two processes asking at once, one polls it.
+   */
+  async claimInbox(channel: string, worker: string, now: Date, until: Date): Promise<Inbox | undefined> {
+    const { rows } = await this.db.query<Row>(
+      `update inbox.inboxes set lease_owner = $2, lease_until = $4
+       where channel = $1 and (lease_owner = $2 or lease_owner is null or lease_until is null or lease_until < $3)
+       returning *`,
+      [channel, worker, now, until],
+    );
+    return rows[0] ? toInbox(rows[0]) : undefined;
+  }
+
+  /** After a poll: how far it looked, whether the first cards are out, failures in a row. */
+  async polled(
+    channel: string,
+    worker: string,
+    p: { activityCursor?: Date | null; primed?: boolean; failures: number },
+  ): Promise<void> {
+    await this.db.query(
+      `update inbox.inboxes set activity_cursor = coalesce($3, activity_cursor), primed = primed or $4, failures = $5
+       where channel = $1 and lease_owner = $2`,
+      [channel, worker, p.activityCursor ?? null, p.primed === true, p.failures],
+    );
+  }
+
+  /** Lets go of every lease `worker` holds (a clean stop): another process may poll at once. */
+  async release(worker: string): Promise<void> {
+    await this.db.query(
+      "update inbox.inboxes set lease_owner = null, lease_until = null where lease_owner = $1",
+      [worker],
+    );
+  }
+
+  async thread(channel: string, chatUserId: number): Promise<Thread | undefined> {
+    const { rows } = await this.db.query<Row>(
+      "select * from inbox.threads where channel = $1 and chat_user_id = $2",
+      [channel, chatUserId],
+    );
+    return rows[0] ? toThread(rows[0]) : undefined;
+  }
+
+  /** The inbox thread whose parent card has this ts, if any. */
+  async threadByTs(channel: string, threadTs: string): Promise<Thread | undefined> {
+    const { rows } = await this.db.query<Row>(
+      "select * from inbox.threads where channel = $1 and thread_ts = $2",
+      [channel, threadTs],
+    );
+    return rows[0] ? toThread(rows[0]) : undefined;
+  }
+
+  /** Threads whose last message is the customer's, newest first (the ones waiting for an answer). */
+  async waiting(channel?: string, limit = 20): Promise<Thread[]> {
+    const { rows } = await this.db.query<Row>(
+      `select * from inbox.threads where thread_ts is not null and last_direction = 'inbound'
+         and ($1::text is null or channel = $1)
+       order by last_message_at desc nulls last limit $2`,
+      [channel ?? null, limit],
+    );
+    return rows.map(toThread);
+  }
+
+  /** Known chat user of the inbox (a thread row, posted or not yet). */
+  async ensureThread(channel: string, chatUserId: number, now: Date): Promise<Thread> {
+    const { rows } = await this.db.query<Row>(
+      `insert into inbox.threads (channel, chat_user_id, created_at) values ($1, $2, $3)
+       on conflict (channel, chat_user_id) do update set channel = excluded.channel returning *`,
+      [channel, chatUserId, now],
+    );
+    return toThread(rows[0]!);
+  }
+
+  async updateThread(
+    channel: string,
+    chatUserId: number,
+    p: {
+      conversationId?: number;
+      threadTs?: string;
+      lastActivity?: Date;
+      lastMessageAt?: Date;
+      lastDirection?: "inbound" | "outbound";
+      lastText?: string;
+      card?: CardState;
+    },
+  ): Promise<void> {
+    await this.db.query(
+      `update inbox.threads set
+         conversation_id = coalesce($3, conversation_id),
+         thread_ts = coalesce(thread_ts, $4),
+         last_activity = greatest(last_activity, $5::timestamptz),
+         last_message_at = greatest(last_message_at, $6::timestamptz),
+         last_direction = case when $6::timestamptz is not null and (last_message_at is null or $6::timestamptz >= last_message_at)
+                               then coalesce($7, last_direction) else last_direction end,
+         last_text = case when $6::timestamptz is not null and (last_message_at is null or $6::timestamptz >= last_message_at)
+                          then coalesce($9, last_text) else last_text end,
+         card = coalesce($8::jsonb, card)
+       where channel = $1 and chat_user_id = $2`,
+      [
+        channel,
+        chatUserId,
+        p.conversationId ?? null,
+        p.threadTs ?? null,
+        p.lastActivity ?? null,
+        p.lastMessageAt ?? null,
+        p.lastDirection ?? null,
+        p.card ? JSON.stringify(p.card) : null,
+        p.lastText?.slice(0, 200) ?? null,
+      ],
+    );
+  }
+
+  /**
+   * Claims one API message for one channel: true for the one caller that
+   * inserted the row (it posts), false when it was mirrored (or is being
+   * mirrored) already, by this process or another.
+   */
+  async claimMessage(
+    channel: string,
+    messageId: number,
+    chatUserId: number,
+    direction: string | undefined,
+    now: Date,
+    ts?: string,
+  ): Promise<boolean> {
+    const { rows } = await this.db.query(
+      `insert into inbox.mirrored (channel, message_id, chat_user_id, direction, ts, mirrored_at)
+       values ($1, $2, $3, $4, $5, $6) on conflict do nothing returning message_id`,
+      [channel, messageId, chatUserId, direction ?? null, ts ?? null, now],
+    );
+    return rows.length === 1;
+  }
+
+  async mirroredTs(channel: string, messageId: number, ts: string): Promise<void> {
+    await this.db.query("update inbox.mirrored set ts = $3 where channel = $1 and message_id = $2", [
+      channel,
+      messageId,
+      ts,
+    ]);
+  }
+
+  /** A post that certainly did not reach Slack: the message may be mirrored again on the next poll. */
+  async unclaimMessage(channel: string, messageId: number): Promise<void> {
+    await this.db.query("delete from inbox.mirrored where channel = $1 and message_id = $2 and ts is null", [
+      channel,
+      messageId,
+    ]);
+  }
+
+  async isMirrored(channel: string, messageId: number): Promise<boolean> {
+    const { rows } = await this.db.query(
+      "select 1 from inbox.mirrored where channel = $1 and message_id = $2",
+      [channel, messageId],
+    );
+    return rows.length > 0;
+  }
+
+  async mirroredCount(channel: string): Promise<number> {
+    const { rows } = await this.db.query<{ n: string | number }>(
+      "select count(*) as n from inbox.mirrored where channel = $1",
+      [channel],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** Claims a thread reply: true once per Slack message, whatever Slack redelivers. */
+  async claimReply(r: {
+    channel: string;
+    messageTs: string;
+    chatUserId: number;
+    userId: string;
+    now: Date;
+  }): Promise<boolean> {
+    const { rows } = await this.db.query(
+      `insert into inbox.replies (channel, message_ts, chat_user_id, user_id, state, created_at)
+       values ($1, $2, $3, $4, 'sending', $5) on conflict do nothing returning message_ts`,
+      [r.channel, r.messageTs, r.chatUserId, r.userId, r.now],
+    );
+    return rows.length === 1;
+  }
+
+  async finishReply(
+    channel: string,
+    messageTs: string,
+    state: "sent" | "failed" | "unknown",
+    apiMessageId?: number,
+  ): Promise<void> {
+    await this.db.query(
+      "update inbox.replies set state = $3, api_message_id = $4 where channel = $1 and message_ts = $2",
+      [channel, messageTs, state, apiMessageId ?? null],
+    );
+  }
+
+  async repliesSent(channel: string): Promise<number> {
+    const { rows } = await this.db.query<{ n: string | number }>(
+      "select count(*) as n from inbox.replies where channel = $1 and state = 'sent'",
+      [channel],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+}
