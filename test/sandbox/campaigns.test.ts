@@ -105,7 +105,7 @@ describe("sandbox campaigns", () => {
         conversationTagId: tags[0].id,
         groupIds: [groupId],
         contactIds: [contactIds[0]],
-        templateParameters: { order_id: "X-1" },
+        templateParameters: { first_name: "friend", order_id: "X-1" },
       },
     });
     expect(created.status).toBe(201);

@@ -100,6 +100,22 @@ describe("the campaign form", () => {
     expect(await writes()).toBe(before);
   });
 
+  it("does not create a campaign whose template's placeholders were never shown (issue 9)", async () => {
+    const v = await forms.open("campaign new");
+    const [order] = await forms.suggest(v.id, "template", "order_update");
+    const groups = (v.view.blocks as Json[]).find((b) => b.block_id === "groups").element.options as Json[];
+    const before = await writes();
+    // Submitted before the form showed the template's placeholders: their values were never asked.
+    const answer = await forms.submit(v.id, {
+      name: randomName("No values"),
+      template: order.value,
+      groups: [groups[0]!.value],
+    });
+    expect(answer.response_action).toBe("errors");
+    expect(answer.errors.template).toMatch(/placeholders are not loaded yet: choose it again/);
+    expect(await writes()).toBe(before);
+  });
+
   it("creates a draft with a new tag and posts it with Send and Open buttons", async () => {
     const v = await forms.open("campaign new");
     const [order] = await forms.suggest(v.id, "template", "order_update");

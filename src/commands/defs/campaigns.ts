@@ -15,6 +15,12 @@ import { loadCampaignData } from "../lookups.ts";
 import { type CommandContext, defineCommand, type Preview } from "../registry.ts";
 import { listLine, pageReply, pick, recordPairs, show } from "../render.ts";
 import { ACTION } from "../types.ts";
+import {
+  campaignMessageText,
+  checkPlaceholderValues,
+  PARAM_PREFIX,
+  placeholderValues,
+} from "./campaign-message.ts";
 import { checkBody } from "./check.ts";
 import { announce, pageLine, quoted, refId, relatedNames, resolveChannel, templateLabel } from "./common.ts";
 import { memberCount } from "./groups.ts";
@@ -86,9 +92,9 @@ async function campaignPreview(action: "send" | "cancel", id: number, ctx: Comma
     ],
     ["Audience", esc(audience)],
   ];
-  const body = t ? show(pick(t, "bodyText", "body"), 1000) : "";
+  const message = action === "send" ? campaignMessageText(t, c) : "";
   const blocks: KnownBlock[] = [header(title), ...fieldsSection(pairs)];
-  if (body) blocks.push(section(`>${esc(body).replace(/\n/g, "\n>")}`));
+  if (message) blocks.push(section(message));
   if (action === "cancel")
     blocks.push(section("Cancelling stops what is still pending; messages already sent stay sent."));
   return {
@@ -115,6 +121,9 @@ function statsLine(stats: unknown): string {
   if (total === 0) return "none yet";
   return [total !== undefined ? `${total} total` : "", ...parts].filter(Boolean).join(" · ");
 }
+
+/** The options of `campaign add`: a placeholder named like one is written `param.<name>=`. */
+const CAMPAIGN_ADD_OPTIONS = ["template", "channel", "tag", "group", "contacts", "at"];
 
 export const CAMPAIGN_COMMANDS = [
   defineCommand({
@@ -290,7 +299,7 @@ export const CAMPAIGN_COMMANDS = [
       contacts: "audience: contact ids, comma separated",
       at: "start time, ISO 8601 (for a scheduled campaign)",
     },
-    extraOptions: "template parameters: name=Ana",
+    extraOptions: `a value for each placeholder of the template: first_name=Ana (${PARAM_PREFIX}tag= for a placeholder named like an option)`,
     schema: z.object({
       name: requiredText("the campaign's name"),
       template: idArg,
@@ -303,14 +312,15 @@ export const CAMPAIGN_COMMANDS = [
     }),
     scope: "write",
     usage:
-      "campaign add <name…> template=<id> group=<id,…> [contacts=<id,…>] [tag=<id>] [channel=<id>] [at=<ISO time>] [<param>=<value>…]",
+      "campaign add <name…> template=<id> group=<id,…> [contacts=<id,…>] [tag=<id>] [channel=<id>] [at=<ISO time>] [<placeholder>=<value>…]",
     summary: "Create a draft campaign (send it with `campaign <id> send`)",
-    help: "The audience is sent as groupIds and contactIds, template parameters as templateParameters, the start time as scheduledAt (docs/sandbox.md).",
-    example: "campaign add Spring sale template=3 group=2 tag=1 name=friend",
+    help: "Every placeholder of the template needs a value, the same for every recipient: `first_name=Ana`. A placeholder named like one of this command's options is written `param.tag=…`.",
+    example: "campaign add Spring sale template=3 group=2 tag=1 first_name=friend discount=20%",
     topic: "campaigns",
     noun: "template",
     operations: ["createCampaign", "getTemplate", "listTemplates"],
     run: async (a, ctx) => {
+      const values = placeholderValues(a.extra);
       const body = {
         name: a.name,
         integrationId: a.channel ?? ctx.defaultChannelId ?? 1,
@@ -318,13 +328,14 @@ export const CAMPAIGN_COMMANDS = [
         ...(a.tag !== undefined ? { conversationTagId: a.tag } : {}),
         ...(a.group?.length ? { groupIds: a.group } : {}),
         ...(a.contacts?.length ? { contactIds: a.contacts } : {}),
-        ...(Object.keys(a.extra).length ? { templateParameters: a.extra } : {}),
+        ...(Object.keys(values).length ? { templateParameters: values } : {}),
         ...(a.at ? { scheduledAt: a.at } : {}),
       };
       checkBody(createCampaignSchema, body, NAMES);
+      const t = await ctx.api.getTemplate(a.template);
+      checkPlaceholderValues(t, values, CAMPAIGN_ADD_OPTIONS);
       if (a.channel === undefined) {
         // The template belongs to one channel: that is the one to send on.
-        const t = await ctx.api.getTemplate(a.template);
         const own = Number(pick(t, "integrationId", "integration_id"));
         body.integrationId = Number.isInteger(own) && own > 0 ? own : await resolveChannel(ctx, undefined);
       }

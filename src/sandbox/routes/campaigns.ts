@@ -64,6 +64,10 @@ export async function campaignRoutes(app: FastifyInstance, ctx: SandboxContext):
           );
         }
       }
+      // Values are given for all placeholders or not at all (then the real API's own way is assumed).
+      for (const name of names) {
+        if (!body.templateParameters[name]?.trim()) problems.push(`templateParameters.${name} needs a value`);
+      }
     }
     const scheduledAt = body.scheduledAt ? new Date(body.scheduledAt) : undefined;
     if (scheduledAt && scheduledAt.getTime() <= ctx.now().getTime())

@@ -281,6 +281,11 @@ export function planCampaign(
   const channelRaw = selectedOf(state, "channel") ?? textOf(state, "channel");
   const templateId = selectedOf(state, "template");
   const params: Record<string, string> = {};
+  // The placeholders shown are those of the template chosen last; another one's values cannot be asked for.
+  if (templateId !== undefined && meta.tpl !== undefined && String(meta.tpl.id) !== templateId)
+    problems.push({ field: "templateId", rule: "changed while its placeholders loaded: choose it again" });
+  else if (templateId !== undefined && meta.tpl === undefined)
+    problems.push({ field: "templateId", rule: "its placeholders are not loaded yet: choose it again" });
   for (const p of meta.tpl?.placeholders ?? []) {
     const v = textOf(state, `param:${p}`);
     if (v === undefined) problems.push({ field: `templateParameters.${p}`, rule: "needs a value" });
