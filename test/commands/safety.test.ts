@@ -78,7 +78,7 @@ describe("bad input: a clear answer naming the field, the usage, and no request"
     ],
     ["campaigns status=done", /status.*draft/],
     ["campaign 1 recipients limit=0", /limit/],
-    ["campaign add Promo template=1", /group.*audience/],
+    ["campaign add Promo template=1 group=x", /group/],
     ["campaign add Promo group=1", /template.*required/],
     ["campaign add Promo template=1 group=1 at=tomorrow", /at.*ISO 8601/],
     ["history 1 before=yesterday", /before.*ISO 8601/],

@@ -58,7 +58,8 @@ async function audienceOf(api: MessagingApi, id: number, c: Campaign): Promise<s
   if (typeof own === "number") return `${own} recipients`;
   const contacts = (pick(c, "contactIds") as number[] | undefined) ?? [];
   const groups = (pick(c, "groupIds") as number[] | undefined) ?? [];
-  if (!contacts.length && !groups.length) return recipients.total === 0 ? "no recipients" : "unknown";
+  if (!contacts.length && !groups.length)
+    return recipients.total === 0 ? "none: the campaign names no group or contact" : "unknown";
   let n = contacts.length;
   let exact = true;
   for (const g of groups) {
@@ -121,6 +122,9 @@ function statsLine(stats: unknown): string {
   if (total === 0) return "none yet";
   return [total !== undefined ? `${total} total` : "", ...parts].filter(Boolean).join(" · ");
 }
+
+const NO_AUDIENCE =
+  "It has no audience (no group= or contacts= was given): the messaging API decides who gets it, and may refuse to send it.";
 
 /** The options of `campaign add`: a placeholder named like one is written `param.<name>=`. */
 const CAMPAIGN_ADD_OPTIONS = ["template", "channel", "tag", "group", "contacts", "at"];
@@ -295,8 +299,8 @@ export const CAMPAIGN_COMMANDS = [
       template: "id of an approved template",
       channel: "channel id; default: the template's channel",
       tag: "id of the tag stamped on every conversation it starts",
-      group: "audience: group ids, comma separated",
-      contacts: "audience: contact ids, comma separated",
+      group: "audience (optional): group ids, comma separated",
+      contacts: "audience (optional): contact ids, comma separated",
       at: "start time, ISO 8601 (for a scheduled campaign)",
     },
     extraOptions: `a value for each placeholder of the template: first_name=Ana (${PARAM_PREFIX}tag= for a placeholder named like an option)`,
@@ -312,7 +316,7 @@ export const CAMPAIGN_COMMANDS = [
     }),
     scope: "write",
     usage:
-      "campaign add <name…> template=<id> group=<id,…> [contacts=<id,…>] [tag=<id>] [channel=<id>] [at=<ISO time>] [<placeholder>=<value>…]",
+      "campaign add <name…> template=<id> [group=<id,…>] [contacts=<id,…>] [tag=<id>] [channel=<id>] [at=<ISO time>] [<placeholder>=<value>…]",
     summary: "Create a draft campaign (send it with `campaign <id> send`)",
     help: "Every placeholder of the template needs a value, the same for every recipient: `first_name=Ana`. A placeholder named like one of this command's options is written `param.tag=…`.",
     example: "campaign add Spring sale template=3 group=2 tag=1 first_name=friend discount=20%",
@@ -341,6 +345,7 @@ export const CAMPAIGN_COMMANDS = [
       }
       const c = await ctx.api.createCampaign(body);
       const reply = announce(ctx, `Draft campaign #${c.id ?? "?"}${quoted(c)} created`, c, FIRST);
+      if (!a.group?.length && !a.contacts?.length) reply.blocks.push(section(NO_AUDIENCE));
       if (c.id !== undefined) {
         reply.blocks.push(
           actions([

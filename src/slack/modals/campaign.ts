@@ -218,7 +218,10 @@ export function campaignModal(
         placeholder: plain("Search contacts by name, phone or e-mail"),
         ...(contactInitial.length ? { initial_options: contactInitial } : {}),
       },
-      { optional: true, hint: "Give at least one group or contact. Opted-out contacts are skipped." },
+      {
+        optional: true,
+        hint: "Groups and contacts are optional: the messaging API may refuse to send a campaign without them. Opted-out contacts are skipped.",
+      },
     ),
   );
   const at = dateTimeOf(state, "start");
@@ -330,15 +333,7 @@ export function planCampaign(
   const parsed = createCampaignSchema.safeParse(check);
   if (!parsed.success) problems.push(...describeIssues(parsed.error, check));
   if (problems.length || Object.keys(errors).length || !parsed.success) {
-    const mapped = fieldErrors(
-      problems.map((p) =>
-        p.field === "groupIds" && p.rule.startsWith("give an audience")
-          ? { ...p, rule: "give an audience: at least one group or contact" }
-          : p,
-      ),
-      campaignBlockFor,
-      "name",
-    );
+    const mapped = fieldErrors(problems, campaignBlockFor, "name");
     return { errors: { ...mapped, ...errors } };
   }
   if (!newTag) return { plan: { body: parsed.data } };
