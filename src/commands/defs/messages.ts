@@ -25,7 +25,7 @@ export const MESSAGE_COMMANDS = [
     words: ["send"],
     positionals: [{ name: "words", rest: "words" }],
     options: {
-      channel: "channel (integration) id; default MESSAGING_CHANNEL_ID",
+      channel: "channel id; default MESSAGING_CHANNEL_ID",
       human: "yes: move the conversation to a human agent",
       template: "name of an approved template",
       lang: "the template's language code",
@@ -161,7 +161,7 @@ export const MESSAGE_COMMANDS = [
       limit: limitArg,
     }),
     scope: "read",
-    usage: "history <conversationId> [before=] [after=] [page=] [limit=]",
+    usage: "history <conversation-id> [before=] [after=] [page=] [limit=]",
     summary: "Messages of a conversation, newest first",
     example: "history 7 limit=10",
     topic: "messages",

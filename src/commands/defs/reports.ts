@@ -68,7 +68,7 @@ const scheduleSpec: AnySpec = defineCommand({
   }),
   scope: "write",
   usage:
-    "report <campaignId | running | all> [every day|weekday|mon…sun|<N>h] [at HH:MM] [tz=<zone>] [#channel]",
+    "report <campaign-id | running | all> [every day|weekday|mon…sun|<N>h] [at HH:MM] [tz=<zone>] [#channel]",
   summary: "Post a campaign report to a channel on a schedule (default: every day at 09:00, here)",
   help: "The report shows each campaign's recipients by status, the delivery, read and failure rates, and the change since the schedule's previous report. Days: `mon`, `mon,thu`, `sat-sun`; every N hours: `6h`. Times: `09:00`, `9am`. The channel: pick it with `#` (default: the channel you type in).",
   example: "report running every weekday at 09:00 tz=Europe/Paris",
@@ -220,7 +220,7 @@ const nowSpec: AnySpec = defineCommand({
   positionals: [{ name: "target" }],
   schema: z.object({ target: requiredText(TARGET_HELP) }),
   scope: "read",
-  usage: "report now <campaignId | running | all>",
+  usage: "report now <campaign-id | running | all>",
   summary: "Post a campaign report here now",
   help: "Posted in the channel for people who may make changes (SWITCHBOARD_WRITERS); anyone else gets it privately.",
   example: "report now running",

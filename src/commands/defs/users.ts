@@ -123,7 +123,7 @@ export const USER_COMMANDS = [
       address: "postal address",
       avatar: "avatar URL",
     },
-    extraOptions: "custom field values: <customKey>=<value>",
+    extraOptions: "custom field values: <field-key>=<value>",
     schema: z.object({
       id: idArg,
       name: z.string().optional(),
@@ -134,7 +134,7 @@ export const USER_COMMANDS = [
       extra: z.record(z.string(), z.string()).default({}),
     }),
     scope: "write",
-    usage: "user edit <id> [name=] [email=] [phone=] [address=] [avatar=] [<customKey>=]",
+    usage: "user edit <id> [name=] [email=] [phone=] [address=] [avatar=] [<field-key>=]",
     summary: "Change a chat user",
     example: "user edit 4 name=Ana email=ana@example.com plan=gold",
     topic: "users",

@@ -103,7 +103,7 @@ export function campaignModal(
           initial: chosenChannel,
         }),
         {
-          hint: "The messaging channel (integration) that sends it. The API lists no channels: these are the ones its templates name.",
+          hint: "The messaging channel that sends it. The API lists no channels: these are the ones its templates name.",
         },
       ),
     );
