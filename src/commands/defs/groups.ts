@@ -110,7 +110,7 @@ export const GROUP_COMMANDS = [
     scope: "write",
     usage: "group delete <id>",
     summary: "Delete a group (asks to confirm; its contacts stay)",
-    example: "group delete 2",
+    example: "group delete 3",
     topic: "groups",
     noun: "group",
     operations: ["deleteGroup"],

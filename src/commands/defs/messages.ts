@@ -42,7 +42,7 @@ export const MESSAGE_COMMANDS = [
       "send <recipient> <text…> | send <recipient> template=<name> lang=<code> [<param>=<value>…] | send <recipient> image|document <url> [caption…]",
     summary: "Send a text, template, image or document message",
     help: "The recipient is a phone number (spaces, dashes and brackets are fine), contact:<id> or user:<id>. Free text only reaches a contact inside the 24-hour window; use a template otherwise.",
-    example: "send +1 415 555 0123 template=order_update lang=en name=Ana",
+    example: "send +1 415 555 0123 template=order_update lang=en first_name=Ana order_id=A-1001",
     topic: "messages",
     operations: ["sendMessage", "listTemplates"],
     run: async (a, ctx) => {
@@ -128,7 +128,7 @@ export const MESSAGE_COMMANDS = [
     scope: "read",
     usage: "message <id>",
     summary: "Status of one message",
-    example: "message 42",
+    example: "message 3",
     topic: "messages",
     noun: "message",
     operations: ["getMessage", "getChatUser"],

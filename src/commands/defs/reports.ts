@@ -182,7 +182,7 @@ const deleteSpec = defineCommand({
   scope: "write",
   usage: "report delete <id>",
   summary: "Delete a report schedule (asks to confirm)",
-  example: "report delete 3",
+  example: "report delete 1",
   topic: "reports",
   noun: "report schedule",
   operations: [],

@@ -136,7 +136,7 @@ export const USER_COMMANDS = [
     scope: "write",
     usage: "user edit <id> [name=] [email=] [phone=] [address=] [avatar=] [<field-key>=]",
     summary: "Change a chat user",
-    example: "user edit 4 name=Ana email=ana@example.com plan=gold",
+    example: "user edit 4 name=Ana email=ana@example.com loyalty_tier=gold",
     topic: "users",
     noun: "chat user",
     operations: ["updateChatUser", "getChatUser", "listContactFields"],
