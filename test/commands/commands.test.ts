@@ -278,7 +278,7 @@ describe("write commands", () => {
     writeFileSync(file, "phone,first_name\n+14155559901,Imp\nnot-a-phone,Bad\n");
     const r = await h().core.run(`import ${file} group=2`, SHELL);
     expect(r.text).toMatch(/1 created/);
-    expect(r.text).toMatch(/1 error/);
+    expect(r.text).toMatch(/1 failed/);
     const slack = await h().run(`import ${file}`);
     expect(slack.text).toMatch(/only runs in the shell/);
   });

@@ -93,7 +93,7 @@ describe("a large CSV", () => {
       120_000,
       "the outcome in the thread",
     );
-    expect(outcome.text).toMatch(/50,000 created, 0 updated, 0 errors/);
+    expect(outcome.text).toMatch(/50,000 rows read: 50,000 created, 0 updated, 0 skipped, 0 failed/);
 
     const updates = fake.callsOf("chat.update").filter((c) => c.args.ts === preview.ts);
     // Slack's limits: every redraw was accepted (blocks, fallback text, length).
