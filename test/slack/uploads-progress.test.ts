@@ -120,7 +120,7 @@ describe("a large CSV", () => {
     expect(during.length).toBeLessThanOrEqual(Math.floor(((clockReads - 1) * STEP_MS) / EVERY_MS));
     // The outcome is the last redraw: no progress lands after it.
     const last = updates.at(-1);
-    expect(String(last?.args.text)).toMatch(/Imported\* by <@U0ALICE>: 50,000 created/);
+    expect(String(last?.args.text)).toMatch(/Imported\* by <@U0ALICE>: 50,000 rows read: 50,000 created/);
     expect(JSON.stringify(last?.args.blocks)).not.toMatch(/Importing/);
     expect(updates.filter((u) => /Imported/.test(String(u.args.text)))).toHaveLength(1);
   }, 180_000);
