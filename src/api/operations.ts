@@ -361,4 +361,14 @@ export const OPERATION: { readonly [K in OperationName]: OperationOf<K> } = Obje
   OPERATIONS.map((op) => [op.fn, op]),
 ) as never;
 
+/** What an operation does, in people's words (`create a tag`), for audit lines: never its function name. */
+export function operationWords(name: string): string {
+  const row = (OPERATION as Record<string, { summary: string } | undefined>)[name];
+  return row ? row.summary.charAt(0).toLowerCase() + row.summary.slice(1) : "a change";
+}
+
+/** An audit entry's outcome in words: done, failed (the API refused) or no answer (unknown). */
+export const auditOutcome = (e: { ok: boolean; status?: number | null }) =>
+  e.ok ? "done" : e.status ? "failed" : "no answer";
+
 export const scopeOf = (method: HttpMethod): Scope => (method === "GET" ? "read" : "write");

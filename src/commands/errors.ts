@@ -127,12 +127,12 @@ export function apiErrorReply(err: unknown, ctx: ErrorContext = {}): Reply {
   }
   if (e instanceof AuthenticationError) {
     return errorReply(
-      "The API key is not valid (the messaging API answered 401). Ask the operator to check MESSAGING_API_KEY.",
+      "The messaging API does not accept the API key. Ask the operator to check MESSAGING_API_KEY.",
     );
   }
   if (e instanceof PermissionError) {
     return errorReply(
-      "The API key lacks the scope this needs (the messaging API answered 403): writes need a key with the write scope.",
+      "The API key may not do this: changes need a key with the write scope. Ask the operator for one.",
     );
   }
   if (e instanceof NotFoundError) {
@@ -154,7 +154,7 @@ export function apiErrorReply(err: unknown, ctx: ErrorContext = {}): Reply {
   }
   if (e instanceof ServerError) {
     return errorReply(
-      `The messaging API failed (HTTP ${e.status ?? "5xx"}). Nothing suggests your input was wrong: try again in a minute.`,
+      "The messaging API failed on its side. Nothing suggests your input was wrong: try again in a minute.",
     );
   }
   if (e instanceof NetworkError && e.timedOut) return noAnswerInTime(e);

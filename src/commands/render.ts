@@ -73,6 +73,8 @@ const LABELS: Record<string, string> = {
   hasUnreadMessages: "Unread messages",
   unreadCount: "Unread",
   memberCount: "Members",
+  templateParameters: "Placeholder values",
+  scheduledAt: "Starts at",
 };
 
 const camelKey = (k: string) => k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());

@@ -54,6 +54,7 @@ export {
   ImportService,
   type ImportServiceOptions,
   importFields,
+  outcomeCounts,
 } from "./service.ts";
 export type { ImportSource } from "./source.ts";
 export { type PreviewSummary, summarizePreview } from "./summary.ts";

@@ -164,6 +164,7 @@ export class PendingImports {
       await finishPendingImport(this.db, p.id, "done", {
         created: outcome.created,
         updated: outcome.updated,
+        skipped: outcome.skipped,
         errors: outcome.failed,
         groupId: outcome.groupId,
       });

@@ -57,6 +57,15 @@ export interface ImportOutcome {
   updated: number;
   /** Rows not imported: refused by the checks of the preview, or by the API. */
   failed: number;
+  /**
+   * Rows left alone on purpose: `duplicates` (a phone an earlier row of the
+   * file has) plus `existing` (contacts that exist, when not updating: what
+   * the API neither created, updated nor refused). created + updated +
+   * skipped + failed = rows.
+   */
+  skipped: number;
+  duplicates: number;
+  existing: number;
   /** The group the contacts were added to. */
   groupId?: number;
   /** Set when the import created that group. */
@@ -75,6 +84,18 @@ const MAX_RATE_LIMIT_WAIT_MS = 5 * 60_000;
 /** A 429: the API refused the request, so nothing of it was imported. */
 const isRateLimited = (err: unknown): err is { retryAfterMs: number } =>
   isApiError(err) && err.kind === "rate_limited";
+
+/** `12 rows read: 8 created, 1 updated, 2 skipped (1 repeated in the file, 1 already a contact), 1 failed`. */
+export function outcomeCounts(o: ImportOutcome): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  const why = [
+    o.duplicates ? `${n(o.duplicates)} repeated in the file` : "",
+    o.existing ? `${n(o.existing)} already ${o.existing === 1 ? "a contact" : "contacts"}, not updated` : "",
+  ].filter(Boolean);
+  return `${n(o.rows)} row${o.rows === 1 ? "" : "s"} read: ${n(o.created)} created, ${n(o.updated)} updated, ${n(o.skipped)} skipped${
+    why.length ? ` (${why.join(", ")})` : ""
+  }, ${n(o.failed)} failed`;
+}
 
 /** The organization's contact fields, as the mapping and the checks of values take them. */
 export async function importFields(api: MessagingApi): Promise<FieldDefinition[]> {
@@ -122,6 +143,7 @@ export class ImportService {
       if (failures.length < this.maxErrorLines) failures.push(line);
       else unlisted++;
     };
+    let duplicates = 0;
     let groupId = job.groupId;
     let created: ApiRecord | undefined;
     if (job.newGroup) {
@@ -131,7 +153,11 @@ export class ImportService {
     const csv = normalizedCsv(job.source, job.mapping, {
       fields: job.fields,
       defaultCountry: this.defaultCountry,
-      onFailure: (f) => fail({ row: f.row, phone: f.phone, reason: f.reason }),
+      // A repeated phone is skipped, not failed: the earlier row carries the contact.
+      onFailure: (f) => {
+        if (f.code === "duplicate") duplicates++;
+        else fail({ row: f.row, phone: f.phone, reason: f.reason });
+      },
       onProgress: onProgress && ((p) => onProgress({ done: p.rows, total: job.total })),
     });
     // On disk first: a request the API refused with a 429 is sent again from this file.
@@ -169,13 +195,17 @@ export class ImportService {
       const row = typeof e.row === "number" ? (csv.sourceRowOf(e.row) ?? e.row) : undefined;
       fail({ row, phone: typeof e.phone === "string" ? e.phone : undefined, message: e.message });
     }
-    const failed = summary.failed + result.errors.length;
+    const failed = summary.failed - duplicates + result.errors.length;
+    const existing = Math.max(0, summary.rows - result.created - result.updated - failed - duplicates);
     return {
       fileName: job.fileName,
       rows: summary.rows,
       created: result.created,
       updated: result.updated,
       failed,
+      skipped: duplicates + existing,
+      duplicates,
+      existing,
       groupId,
       newGroup: created?.id !== undefined ? { id: created.id, name: job.newGroup as string } : undefined,
       failures,

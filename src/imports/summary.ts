@@ -13,6 +13,8 @@ export interface PreviewSummary {
   format: string;
   columns: Array<{ header: string; target: string | null; letter: string }>;
   samples: Array<{ row: number; contact: Record<string, string> }>;
+  /** The samples' columns in the order of the file's output (an object stored as jsonb loses its key order). */
+  sampleKeys?: string[];
   failures: Array<{ row: number; phone: string; reason: string }>;
   /** Why nothing can be imported with this mapping; empty when ready. */
   problems: string[];
@@ -35,6 +37,7 @@ export function summarizePreview(p: ImportPreview): PreviewSummary {
     columns: p.columns
       .slice(0, 40)
       .map((c) => ({ header: cut(c.header, 60), target: c.target, letter: columnLetter(c.column) })),
+    sampleKeys: Object.keys(p.samples[0]?.contact ?? {}),
     samples: p.samples.slice(0, 5).map((s) => ({
       row: s.row,
       contact: Object.fromEntries(Object.entries(s.contact).map(([k, v]) => [k, cut(v, 40)])),

@@ -1,4 +1,4 @@
-// Arguments of `/sb report <campaignId | running | all> [every …] [at HH:MM]
+// Arguments of `/sb report <campaign-id | running | all> [every …] [at HH:MM]
 // [tz=Zone] [#channel]` → a schedule and the cron expression pg-boss runs it
 // by. Pure: no Slack, no store. The caller supplies the defaults it knows
 // (the user's Slack time zone, the current channel).

@@ -6,6 +6,7 @@
 
 import { webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
+import { auditOutcome, operationWords } from "../api/operations.ts";
 import { esc } from "../blocks/blocks.ts";
 import { plainLine } from "../commands/tokenize.ts";
 import type { Config } from "../config.ts";
@@ -42,14 +43,12 @@ export function createSlackClient(config: Config, logger: Logger): webApi.WebCli
 /** One line per write, in Slack's words: who, what, the API's answer. */
 export function auditMessage(e: AuditEntry): { text: string; blocks: KnownBlock[] } {
   const who = e.via === "shell" ? "the shell" : `<@${e.actor}>`;
-  const outcome = e.ok
-    ? `ok${e.status ? ` (${e.status})` : ""}`
-    : `failed${e.status ? ` (${e.status})` : " (no answer)"}`;
+  const outcome = auditOutcome(e);
   // What the user typed, as text: a typed `<!channel>` or `<@U…>` must not ping from the audit channel.
   const typed = plainLine(e.command);
   const command = esc(typed.length > 500 ? `${typed.slice(0, 499)}…` : typed);
   const where = e.channel ? ` in <#${e.channel}>` : "";
-  const text = `${e.ok ? ":white_check_mark:" : ":x:"} ${who}${where}: \`${command.replace(/`/g, "'")}\` → ${e.operation} ${outcome}`;
+  const text = `${e.ok ? ":white_check_mark:" : ":x:"} ${who}${where}: \`${command.replace(/`/g, "'")}\` → ${operationWords(e.operation)}: ${outcome}`;
   return {
     text,
     blocks: [

@@ -827,11 +827,6 @@ const RULES: Array<[string, Call, string]> = [
     "conversationTagId must be a positive number",
   ],
   [
-    "campaign audience",
-    (c) => c.createCampaign({ name: "x", integrationId: 1, templateId: 1 }),
-    "give an audience",
-  ],
-  [
     "campaign groupIds",
     (c) => c.createCampaign({ name: "x", integrationId: 1, templateId: 1, groupIds: 3 as never }),
     "groupIds must be a list of group ids",

@@ -289,7 +289,7 @@ describe("write commands", () => {
     expect(asked.text).toMatch(/Import 1 contact from people\.csv\?/);
     const r = await h().core.confirm(asked.confirmation!.id, SHELL);
     expect(r.text).toMatch(/1 created/);
-    expect(r.text).toMatch(/1 error/);
+    expect(r.text).toMatch(/1 failed/);
     const slack = await h().run(`import ${file}`);
     expect(slack.text).toMatch(/only runs in the shell/);
   });

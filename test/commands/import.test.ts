@@ -46,7 +46,9 @@ describe("/sb import <path> in the shell", () => {
     const before = imports().length;
     const reply = await confirmed(`import "${path}" update=yes`);
     const text = blocksToText(reply.blocks);
-    expect(reply.text).toMatch(/Import of Phone export\.csv: 3 created, 0 updated, 1 error/);
+    expect(reply.text).toMatch(
+      /Import of Phone export\.csv: 4 rows read: 3 created, 0 updated, 0 skipped, 1 failed/,
+    );
     expect(text).toMatch(/phone ← “Mobile” \(C\)/);
     expect(text).toMatch(/first_name ← “First Name” \(A\)/);
     expect(text).toMatch(/ignored: “Notes” \(D\)/);
@@ -74,7 +76,7 @@ describe("/sb import <path> in the shell", () => {
     ws.addRow([14155553104, "Ed"]);
     const path = file("crm.xlsx", Buffer.from(await wb.xlsx.writeBuffer()));
     const reply = await confirmed(`import ${path} group=1`);
-    expect(reply.text).toMatch(/1 created, 0 updated, 0 errors; added to group #1/);
+    expect(reply.text).toMatch(/1 created, 0 updated, 0 skipped, 0 failed; added to group #1/);
     const members = await h().client.listContacts({ groupId: 1, search: "5553104", limit: 5 });
     expect(members.items.map((c) => c.phone)).toEqual(["+14155553104"]);
   });
@@ -93,5 +95,25 @@ describe("/sb import <path> in the shell", () => {
     expect(noGroup.confirmation).toBeUndefined();
     expect(noGroup.text).toMatch(/There is no group #9999.*Nothing was imported/);
     expect(imports().length).toBe(before);
+  });
+
+  it("accounts for every row: created + updated + skipped (repeated, existing) + failed = rows read (issue 9)", async () => {
+    // Ana exists already; Bo is in the file twice; 12 is no phone.
+    await h().core.run("contact add +14155553201 first=Ana", SHELL);
+    const path = file(
+      "count.csv",
+      [
+        "phone,first_name",
+        "+14155553201,Ana",
+        "+14155553202,Bo",
+        "+14155553202,Bo again",
+        "12,Di",
+        "+14155553203,Cy",
+      ].join("\n"),
+    );
+    const reply = await h().core.run(`import ${path} update=no`, SHELL);
+    expect(reply.text).toMatch(
+      /5 rows read: 2 created, 0 updated, 2 skipped \(1 repeated in the file, 1 already a contact, not updated\), 1 failed/,
+    );
   });
 });

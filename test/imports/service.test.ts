@@ -89,14 +89,23 @@ describe("ImportService: preview, then run", () => {
       expect(progress[i]!.done).toBeGreaterThanOrEqual(progress[i - 1]!.done);
     expect(progress.at(-1)).toEqual({ done: ROWS, total: ROWS });
 
-    expect(outcome).toMatchObject({ rows: ROWS, created: ROWS - 3, updated: 0, failed: 3, unlisted: 0 });
-    expect(outcome.failures.map((f) => f.row)).toEqual([3, 6, 9]);
-    expect(outcome.failures[1]?.reason).toMatch(/row 2/);
-    expect(outcome.failures[2]?.message).toMatch(/score must be a number/);
+    // The repeated row is skipped, not failed: every row is accounted for (issue 9).
+    expect(outcome).toMatchObject({
+      rows: ROWS,
+      created: ROWS - 3,
+      updated: 0,
+      skipped: 1,
+      duplicates: 1,
+      existing: 0,
+      failed: 2,
+      unlisted: 0,
+    });
+    expect(outcome.failures.map((f) => f.row)).toEqual([3, 9]);
+    expect(outcome.failures[1]?.message).toMatch(/score must be a number/);
     expect(outcome.errorReport?.fileName).toBe("Big list-errors.csv");
     const report = outcome.errorReport?.content ?? "";
     expect(report).toMatch(/^\ufeffrow,phone,reason\r\n3,12,/);
-    expect(report.split("\r\n")[3]).toMatch(/^9,.*score must be a number/);
+    expect(report.split("\r\n")[2]).toMatch(/^9,.*score must be a number/);
 
     // Normalized on the way: the local form became E.164, the surname the last name.
     const [first] = await contactByPhone(phones[0]!);

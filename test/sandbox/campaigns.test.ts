@@ -74,10 +74,6 @@ describe("sandbox campaigns", () => {
       body: { name: "Bad", integrationId: 1, templateId: otherChannel.id, contactIds: [1] },
     });
     expect(wrongChannel.body.message[0]).toMatch(/belongs to channel 2/);
-    const noAudience = await call(sb, "POST", "/campaigns", {
-      body: { name: "Bad", integrationId: 1, templateId: (await approvedTemplate()).id },
-    });
-    expect(noAudience.body.message[0]).toMatch(/^groupIds give an audience/);
     const badParam = await call(sb, "POST", "/campaigns", {
       body: {
         name: "Bad",
@@ -89,6 +85,32 @@ describe("sandbox campaigns", () => {
     });
     expect(badParam.body.message[0]).toMatch(/^templateParameters\.x is not a placeholder/);
     expect((await call(sb, "GET", "/campaigns")).body.meta.total).toBe(before);
+  });
+
+  it("takes the spec's documented body alone, and refuses to send it without an audience, in words (409)", async () => {
+    const sb = sandbox();
+    const tag = (await call(sb, "GET", "/tags")).body.data[0];
+    const created = await call(sb, "POST", "/campaigns", {
+      body: {
+        name: "Spec body",
+        integrationId: 1,
+        templateId: (await approvedTemplate()).id,
+        conversationTagId: tag.id,
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      status: "draft",
+      groupIds: [],
+      contactIds: [],
+      conversationTagId: tag.id,
+    });
+    const sent = await call(sb, "POST", `/campaigns/${created.body.id}/send`);
+    expect(sent.status).toBe(409);
+    expect(sent.body.message).toMatch(
+      new RegExp(`^campaign ${created.body.id} has no audience: it names no group and no contact`),
+    );
+    expect((await call(sb, "GET", `/campaigns/${created.body.id}`)).body.status).toBe("draft");
   });
 
   it("sends: running, recipients built with opted-out skipped, paced by ticks, unreachable failed, then completed", async () => {
@@ -105,7 +127,7 @@ describe("sandbox campaigns", () => {
         conversationTagId: tags[0].id,
         groupIds: [groupId],
         contactIds: [contactIds[0]],
-        templateParameters: { order_id: "X-1" },
+        templateParameters: { first_name: "friend", order_id: "X-1" },
       },
     });
     expect(created.status).toBe(201);

@@ -370,7 +370,8 @@ describe("who may do what, and the audit channel", () => {
     });
     const post = await h.fake.waitFor(() => h.fake.messages.find((m) => m.channel === "C0AUDIT"));
     expect(post.text).toContain("<@U0ALICE>");
-    expect(post.text).toContain("createTag ok (201)");
+    expect(post.text).toContain("→ create a tag: done");
+    expect(post.text).not.toMatch(/createTag|201/);
   });
 });
 

@@ -93,7 +93,7 @@ describe("App Home", () => {
     expect(text).not.toContain("bob's");
 
     // Recent writes from the audit table.
-    expect(text).toMatch(/tag add winter.*createTag/);
+    expect(text).toMatch(/tag add winter.*→ create a tag/);
 
     // Shortcuts: each runs its command (which opens its form).
     const values = buttonsOf(view.blocks).map((b) => b.value);

@@ -93,7 +93,7 @@ describe("a large CSV", () => {
       120_000,
       "the outcome in the thread",
     );
-    expect(outcome.text).toMatch(/50,000 created, 0 updated, 0 errors/);
+    expect(outcome.text).toMatch(/50,000 rows read: 50,000 created, 0 updated, 0 skipped, 0 failed/);
 
     const updates = fake.callsOf("chat.update").filter((c) => c.args.ts === preview.ts);
     // Slack's limits: every redraw was accepted (blocks, fallback text, length).
@@ -120,7 +120,7 @@ describe("a large CSV", () => {
     expect(during.length).toBeLessThanOrEqual(Math.floor(((clockReads - 1) * STEP_MS) / EVERY_MS));
     // The outcome is the last redraw: no progress lands after it.
     const last = updates.at(-1);
-    expect(String(last?.args.text)).toMatch(/Imported\* by <@U0ALICE>: 50,000 created/);
+    expect(String(last?.args.text)).toMatch(/Imported\* by <@U0ALICE>: 50,000 rows read: 50,000 created/);
     expect(JSON.stringify(last?.args.blocks)).not.toMatch(/Importing/);
     expect(updates.filter((u) => /Imported/.test(String(u.args.text)))).toHaveLength(1);
   }, 180_000);

@@ -154,7 +154,7 @@ describe("a CSV shared in a channel", () => {
     ).length;
     await Promise.all([click(preview, IMPORT_ACTIONS.run), click(preview, IMPORT_ACTIONS.run)]);
     const outcome = await outcomeIn(preview);
-    expect(outcome.text).toMatch(/2 created, 0 updated, 2 errors/);
+    expect(outcome.text).toMatch(/4 rows read: 2 created, 0 updated, 0 skipped, 2 failed/);
     const errorsFile = await fake.waitForCall("files.completeUploadExternal");
     expect(errorsFile.args.thread_ts).toBe(preview.ts);
     const uploaded = [...fake.files.values()].find((f) => f.name.endsWith("-errors.csv"));
@@ -315,7 +315,7 @@ describe("an xlsx file", () => {
     }, "the group and update choices to be stored");
     await click(preview, IMPORT_ACTIONS.run);
     const outcome = await outcomeIn(preview);
-    expect(outcome.text).toMatch(/1 created, 1 updated, 0 errors/);
+    expect(outcome.text).toMatch(/1 created, 1 updated, 0 skipped, 0 failed/);
     expect(outcome.text).toMatch(/“crm” \(new\)/);
     const found = await switchboard.client.listContacts({ search: existing.slice(-7), limit: 5 });
     expect(found.items[0]?.first_name).toBe("New");

@@ -18,6 +18,12 @@ import { loadCampaignData } from "../lookups.ts";
 import { type CommandContext, defineCommand, type Preview } from "../registry.ts";
 import { listLine, pageReply, pick, show } from "../render.ts";
 import { ACTION } from "../types.ts";
+import {
+  campaignMessageText,
+  checkPlaceholderValues,
+  PARAM_PREFIX,
+  placeholderValues,
+} from "./campaign-message.ts";
 import { checkBody } from "./check.ts";
 import {
   announce,
@@ -130,7 +136,8 @@ async function audienceOf(api: MessagingApi, id: number, c: Campaign): Promise<s
   if (typeof own === "number") return `${own} recipients`;
   const contacts = (pick(c, "contactIds") as number[] | undefined) ?? [];
   const groups = (pick(c, "groupIds") as number[] | undefined) ?? [];
-  if (!contacts.length && !groups.length) return recipients.total === 0 ? "no recipients" : "unknown";
+  if (!contacts.length && !groups.length)
+    return recipients.total === 0 ? "none: the campaign names no group or contact" : "unknown";
   let n = contacts.length;
   let exact = true;
   for (const g of groups) {
@@ -164,9 +171,9 @@ async function campaignPreview(action: "send" | "cancel", id: number, ctx: Comma
     ],
     ["Audience", esc(audience)],
   ];
-  const body = t ? show(pick(t, "bodyText", "body"), 1000) : "";
+  const message = action === "send" ? campaignMessageText(t, c) : "";
   const blocks: KnownBlock[] = [header(title), ...fieldsSection(pairs)];
-  if (body) blocks.push(section(`>${esc(body).replace(/\n/g, "\n>")}`));
+  if (message) blocks.push(section(message));
   if (action === "cancel")
     blocks.push(section("Cancelling stops what is still pending; messages already sent stay sent."));
   return {
@@ -178,6 +185,12 @@ async function campaignPreview(action: "send" | "cancel", id: number, ctx: Comma
         : { text: "Cancel campaign", style: "danger", dismiss: "Keep it" },
   };
 }
+
+const NO_AUDIENCE =
+  "It has no audience (no group= or contacts= was given): the messaging API decides who gets it, and may refuse to send it.";
+
+/** The options of `campaign add`: a placeholder named like one is written `param.<name>=`. */
+const CAMPAIGN_ADD_OPTIONS = ["template", "channel", "tag", "group", "contacts", "at"];
 
 export const CAMPAIGN_COMMANDS = [
   defineCommand({
@@ -331,11 +344,11 @@ export const CAMPAIGN_COMMANDS = [
       template: "id of an approved template",
       channel: "channel id; default: the template's channel",
       tag: "id of the tag stamped on every conversation it starts",
-      group: "audience: group ids, comma separated",
-      contacts: "audience: contact ids, comma separated",
+      group: "audience (optional): group ids, comma separated",
+      contacts: "audience (optional): contact ids, comma separated",
       at: "start time, ISO 8601 (for a scheduled campaign)",
     },
-    extraOptions: "template parameters: name=Ana",
+    extraOptions: `a value for each placeholder of the template: first_name=Ana (${PARAM_PREFIX}tag= for a placeholder named like an option)`,
     schema: z.object({
       name: requiredText("the campaign's name"),
       template: idArg,
@@ -348,14 +361,15 @@ export const CAMPAIGN_COMMANDS = [
     }),
     scope: "write",
     usage:
-      "campaign add <name…> template=<id> group=<id,…> [contacts=<id,…>] [tag=<id>] [channel=<id>] [at=<ISO time>] [<param>=<value>…]",
+      "campaign add <name…> template=<id> [group=<id,…>] [contacts=<id,…>] [tag=<id>] [channel=<id>] [at=<ISO time>] [<placeholder>=<value>…]",
     summary: "Create a draft campaign (send it with `campaign <id> send`)",
-    help: "The audience is sent as groupIds and contactIds, template parameters as templateParameters, the start time as scheduledAt (docs/sandbox.md).",
-    example: "campaign add Spring sale template=3 group=2 tag=1 name=friend",
+    help: "Every placeholder of the template needs a value, the same for every recipient: `first_name=Ana`. A placeholder named like one of this command's options is written `param.tag=…`.",
+    example: "campaign add Spring sale template=3 group=2 tag=1 first_name=friend discount=20%",
     topic: "campaigns",
     noun: "template",
     operations: ["createCampaign", "getTemplate", "listTemplates"],
     run: async (a, ctx) => {
+      const values = placeholderValues(a.extra);
       const body = {
         name: a.name,
         integrationId: a.channel ?? ctx.defaultChannelId ?? 1,
@@ -363,18 +377,20 @@ export const CAMPAIGN_COMMANDS = [
         ...(a.tag !== undefined ? { conversationTagId: a.tag } : {}),
         ...(a.group?.length ? { groupIds: a.group } : {}),
         ...(a.contacts?.length ? { contactIds: a.contacts } : {}),
-        ...(Object.keys(a.extra).length ? { templateParameters: a.extra } : {}),
+        ...(Object.keys(values).length ? { templateParameters: values } : {}),
         ...(a.at ? { scheduledAt: a.at } : {}),
       };
       checkBody(createCampaignSchema, body, NAMES);
+      const t = await ctx.api.getTemplate(a.template);
+      checkPlaceholderValues(t, values, CAMPAIGN_ADD_OPTIONS);
       if (a.channel === undefined) {
         // The template belongs to one channel: that is the one to send on.
-        const t = await ctx.api.getTemplate(a.template);
         const own = Number(pick(t, "integrationId", "integration_id"));
         body.integrationId = Number.isInteger(own) && own > 0 ? own : await resolveChannel(ctx, undefined);
       }
       const c = await ctx.api.createCampaign(body);
       const reply = announce(ctx, `Draft campaign #${c.id ?? "?"}${quoted(c)} created`, c, FIRST);
+      if (!a.group?.length && !a.contacts?.length) reply.blocks.push(section(NO_AUDIENCE));
       if (c.id !== undefined) {
         reply.blocks.push(
           actions([

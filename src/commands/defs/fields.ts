@@ -46,7 +46,7 @@ export const FIELD_COMMANDS = [
     scope: "write",
     usage: "field add <key> <label…> [type=] [position=]",
     summary: "Create a custom contact field (its key cannot change later)",
-    example: "field add loyalty_tier Loyalty tier type=text position=2",
+    example: "field add shoe_size Shoe size type=number position=5",
     topic: "fields",
     operations: ["createContactField"],
     run: async (a, ctx) => {

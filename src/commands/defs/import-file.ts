@@ -16,6 +16,7 @@ import {
   ImportService,
   importFields,
   MappingError,
+  outcomeCounts,
   type PreviewSummary,
   summarizePreview,
 } from "../../imports/index.ts";
@@ -168,7 +169,7 @@ export async function importLocalFile(a: ImportFileArgs, ctx: CommandContext): P
   );
   const reply = announce(
     ctx,
-    `Import of ${esc(name)}: ${num(o.created)} created, ${num(o.updated)} updated, ${num(o.failed)} error${o.failed === 1 ? "" : "s"}${o.groupId ? `; added to group #${o.groupId}` : ""}`,
+    `Import of ${esc(name)}: ${esc(outcomeCounts(o))}${o.groupId ? `; added to group #${o.groupId}` : ""}.`,
   );
   const failing = failureLines(o.failures, o.failed);
   reply.blocks.push(section(columns), ...(failing ? [section(failing)] : []));

@@ -115,7 +115,7 @@ export const TEMPLATE_COMMANDS = [
     summary: "Create a template and submit it for approval",
     help: "The service normalizes the name to lower case with underscores. Give an example for each {{placeholder}} of the body.",
     example:
-      'template add order_update lang=en category=UTILITY body="Hi {{name}}, your order shipped" name=Ana',
+      'template add shipping_notice lang=en category=UTILITY body="Hi {{name}}, your order shipped" name=Ana',
     topic: "templates",
     operations: ["createTemplate", "listTemplates"],
     run: async (a, ctx) => {
@@ -148,7 +148,7 @@ export const TEMPLATE_COMMANDS = [
     scope: "write",
     usage: "template delete <id>",
     summary: "Delete a pending, rejected or disabled template (asks to confirm)",
-    example: "template delete 5",
+    example: "template delete 6",
     topic: "templates",
     noun: "template",
     operations: ["deleteTemplate", "getTemplate"],

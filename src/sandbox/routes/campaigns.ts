@@ -64,6 +64,10 @@ export async function campaignRoutes(app: FastifyInstance, ctx: SandboxContext):
           );
         }
       }
+      // Values are given for all placeholders or not at all (then the real API's own way is assumed).
+      for (const name of names) {
+        if (!body.templateParameters[name]?.trim()) problems.push(`templateParameters.${name} needs a value`);
+      }
     }
     const scheduledAt = body.scheduledAt ? new Date(body.scheduledAt) : undefined;
     if (scheduledAt && scheduledAt.getTime() <= ctx.now().getTime())
@@ -101,6 +105,12 @@ export async function campaignRoutes(app: FastifyInstance, ctx: SandboxContext):
     const id = pathId(req.params.id, "Campaign");
     const before = await store.campaigns.get(id);
     if (!before) throw notFound("Campaign", id);
+    const sendable = (SENDABLE_STATUSES as readonly string[]).includes(before.status);
+    if (sendable && !before.group_ids.length && !before.contact_ids.length) {
+      throw conflict(
+        `campaign ${id} has no audience: it names no group and no contact, so there is nobody to send it to. Create the campaign again with groups or contacts.`,
+      );
+    }
     if (!(await store.campaigns.start(id, SENDABLE_STATUSES))) {
       throw conflict(
         `campaign ${id} is ${before.status}: only ${SENDABLE_STATUSES.join(" or ")} campaigns can be sent`,

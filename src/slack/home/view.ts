@@ -11,6 +11,7 @@
 
 import type { HomeView, KnownBlock } from "@slack/types";
 import { isApiError } from "../../api/errors.ts";
+import { auditOutcome, operationWords } from "../../api/operations.ts";
 import type { Campaign, MessagingApi } from "../../api/types.ts";
 import { esc, truncate } from "../../blocks/blocks.ts";
 import { ACTION } from "../../commands/types.ts";
@@ -252,7 +253,7 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
     const line = (e: AuditEntry) => {
       const who = e.via === "shell" ? "the shell" : `<@${e.actor}>`;
       const command = truncate(e.command.replace(/`/g, "'").replace(/\s+/g, " "), 80);
-      return `${e.ok ? ":white_check_mark:" : ":x:"} ${slackDate(e.at)} ${who} \`${esc(command)}\` → ${esc(e.operation)}${e.ok ? "" : ` failed${e.status ? ` (${e.status})` : ""}`}`;
+      return `${e.ok ? ":white_check_mark:" : ":x:"} ${slackDate(e.at)} ${who} \`${esc(command)}\` → ${esc(operationWords(e.operation))}${e.ok ? "" : `: ${auditOutcome(e)}`}`;
     };
     return [text(`*Recent changes*\n${entries.map(line).join("\n")}`)];
   }

@@ -103,7 +103,7 @@ export function campaignModal(
           initial: chosenChannel,
         }),
         {
-          hint: "The messaging channel (integration) that sends it. The API lists no channels: these are the ones its templates name.",
+          hint: "The messaging channel that sends it. The API lists no channels: these are the ones its templates name.",
         },
       ),
     );
@@ -218,7 +218,10 @@ export function campaignModal(
         placeholder: plain("Search contacts by name, phone or e-mail"),
         ...(contactInitial.length ? { initial_options: contactInitial } : {}),
       },
-      { optional: true, hint: "Give at least one group or contact. Opted-out contacts are skipped." },
+      {
+        optional: true,
+        hint: "Groups and contacts are optional: the messaging API may refuse to send a campaign without them. Opted-out contacts are skipped.",
+      },
     ),
   );
   const at = dateTimeOf(state, "start");
@@ -281,6 +284,11 @@ export function planCampaign(
   const channelRaw = selectedOf(state, "channel") ?? textOf(state, "channel");
   const templateId = selectedOf(state, "template");
   const params: Record<string, string> = {};
+  // The placeholders shown are those of the template chosen last; another one's values cannot be asked for.
+  if (templateId !== undefined && meta.tpl !== undefined && String(meta.tpl.id) !== templateId)
+    problems.push({ field: "templateId", rule: "changed while its placeholders loaded: choose it again" });
+  else if (templateId !== undefined && meta.tpl === undefined)
+    problems.push({ field: "templateId", rule: "its placeholders are not loaded yet: choose it again" });
   for (const p of meta.tpl?.placeholders ?? []) {
     const v = textOf(state, `param:${p}`);
     if (v === undefined) problems.push({ field: `templateParameters.${p}`, rule: "needs a value" });
@@ -325,15 +333,7 @@ export function planCampaign(
   const parsed = createCampaignSchema.safeParse(check);
   if (!parsed.success) problems.push(...describeIssues(parsed.error, check));
   if (problems.length || Object.keys(errors).length || !parsed.success) {
-    const mapped = fieldErrors(
-      problems.map((p) =>
-        p.field === "groupIds" && p.rule.startsWith("give an audience")
-          ? { ...p, rule: "give an audience: at least one group or contact" }
-          : p,
-      ),
-      campaignBlockFor,
-      "name",
-    );
+    const mapped = fieldErrors(problems, campaignBlockFor, "name");
     return { errors: { ...mapped, ...errors } };
   }
   if (!newTag) return { plan: { body: parsed.data } };

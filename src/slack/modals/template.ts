@@ -82,7 +82,7 @@ export function templateModal(data: TemplateData, meta: TemplateMeta, state?: St
           ...(v ? { initial_value: v } : {}),
         },
         {
-          hint: "The channel (integration) that owns the template.",
+          hint: "The messaging channel that owns the template.",
         },
       ),
     );

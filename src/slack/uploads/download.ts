@@ -116,7 +116,7 @@ export async function* downloadFile(
   if (res.status !== 200 || !res.body) {
     await res.body?.cancel().catch(() => {});
     throw new UploadRefused(
-      `Slack did not hand over ${file.name} (HTTP ${res.status}); check that the app has the files:read scope.`,
+      `Slack did not hand over ${file.name}. Check that the app has the files:read scope.`,
     );
   }
   let seen = 0;

@@ -6,7 +6,7 @@ import type { KnownBlock, PlainTextOption } from "@slack/types";
 import type { Group } from "../../api/types.ts";
 import { esc, num, truncate } from "../../blocks/blocks.ts";
 import { textOfRecord } from "../../commands/lookups.ts";
-import type { ImportOutcome, PreviewSummary } from "../../imports/index.ts";
+import { type ImportOutcome, outcomeCounts, type PreviewSummary } from "../../imports/index.ts";
 import type { PendingImport } from "../../store/imports.ts";
 import { cut, option } from "../modals/kit.ts";
 
@@ -91,7 +91,9 @@ function previewBody(p: PendingImport, s: PreviewSummary): KnownBlock[] {
   );
   for (const problem of s.problems) blocks.push(section(`:warning: ${esc(problem)}`));
   if (s.samples.length) {
-    const keys = Object.keys(s.samples[0]!.contact).filter((k) => s.samples.some((x) => x.contact[k]));
+    // The order the preview had: the stored summary (jsonb) does not keep an object's key order.
+    const order = s.sampleKeys ?? Object.keys(s.samples[0]!.contact);
+    const keys = order.filter((k) => s.samples.some((x) => x.contact[k]));
     const lines = s.samples.map(
       (x) => `${String(x.row).padStart(4)}  ${keys.map((k) => x.contact[k] || "·").join(" | ")}`,
     );
@@ -255,7 +257,7 @@ export function importedLine(o: ImportOutcome, by: string): string {
   const group = o.groupId
     ? `; added to group #${o.groupId}${o.newGroup ? ` “${esc(o.newGroup.name)}” (new)` : ""}`
     : "";
-  return `:white_check_mark: *Imported* by <@${by}>: ${num(o.created)} created, ${num(o.updated)} updated, ${num(o.failed)} error${o.failed === 1 ? "" : "s"}${group}.`;
+  return `:white_check_mark: *Imported* by <@${by}>: ${esc(outcomeCounts(o))}${group}.`;
 }
 
 export const failedLine = (error: string): string =>

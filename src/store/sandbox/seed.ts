@@ -370,7 +370,7 @@ export async function seedSandbox(db: Db, now: Date): Promise<void> {
     const done = await q(
       `insert into sandbox.campaigns (name, integration_id, template_id, conversation_tag_id, group_ids, template_parameters,
          status, created_at, updated_at, started_at, completed_at)
-       values ('Spring sale 2026', 1, $1, $2, $3::int[], '{"discount":"20%"}', 'completed', $4, $5, $4, $5) returning id`,
+       values ('Spring sale 2026', 1, $1, $2, $3::int[], '{"first_name":"amigo","discount":"20%"}', 'completed', $4, $5, $4, $5) returning id`,
       [templateIds["spring_sale"], tagIds[0], [groupIds[1]], at(10 * DAY), at(10 * DAY - 2 * HOUR)],
     );
     const outcome = (i: number) => {
@@ -406,7 +406,7 @@ export async function seedSandbox(db: Db, now: Date): Promise<void> {
     await q(
       `insert into sandbox.campaigns (name, integration_id, template_id, conversation_tag_id, group_ids, template_parameters,
          status, created_at, updated_at)
-       values ('VIP order follow-up', 1, $1, $2, $3::int[], '{"order_id":"VIP-2026"}', 'draft', $4, $4)`,
+       values ('VIP order follow-up', 1, $1, $2, $3::int[], '{"first_name":"friend","order_id":"VIP-2026"}', 'draft', $4, $4)`,
       [templateIds["order_update"], tagIds[1], [groupIds[0]], at(1 * DAY)],
     );
   });

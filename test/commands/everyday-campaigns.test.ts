@@ -1,0 +1,122 @@
+// Campaigns read right (issue 9): placeholder values asked for at creation and
+// shown as customers will read them before a send; the spec's documented body
+// alone is a campaign; no audience is refused at the send, in words.
+import { describe, expect, it } from "vitest";
+import { all, SLACK_USER, useHarness } from "./helpers.ts";
+
+const h = useHarness();
+
+const writes = () => h().audits.length;
+
+describe("placeholders of a campaign's template", () => {
+  it("campaign add names the missing values, makes no write, and takes them as <name>=<value>", async () => {
+    const { client } = h();
+    const before = writes();
+    const r = await h().run("campaign add Points promo template=1 group=1");
+    expect(r.text).toMatch(/needs a value for each placeholder; missing: first_name, order_id/);
+    expect(writes()).toBe(before);
+
+    const partial = await h().run("campaign add Points promo template=1 group=1 first_name=Ana");
+    expect(partial.text).toMatch(/missing: order_id\b/);
+    expect(partial.text).not.toMatch(/first_name,/);
+
+    const unknown = await h().run("campaign add Points promo template=1 group=1 first_name=Ana order=7");
+    expect(unknown.text).toMatch(/order= is not a placeholder of template order_update/);
+    expect(writes()).toBe(before);
+
+    const ok = await h().run("campaign add Points promo template=1 group=1 first_name=Ana order_id=A-7");
+    const id = Number(/campaign #(\d+)/i.exec(ok.text)?.[1]);
+    expect(await client.getCampaign(id)).toMatchObject({
+      templateParameters: { first_name: "Ana", order_id: "A-7" },
+    });
+  });
+
+  it("a placeholder named like an option is written param.<name>=, and the option keeps its meaning", async () => {
+    const { client } = h();
+    const t = await client.createTemplate({
+      integrationId: 1,
+      name: `tagged_offer_${Date.now() % 100000}`,
+      language: "en",
+      category: "MARKETING",
+      bodyText: "Your {{tag}} offer starts at {{at}}.",
+      bodyExamples: { tag: "gold", at: "noon" },
+    });
+    await client.syncTemplates(1);
+    const ask = await h().run(`campaign add Tagged template=${t.id} group=1 tag=1`);
+    expect(ask.text).toMatch(/missing: tag, at\. Add `param\.tag=&lt;value&gt;` `param\.at=&lt;value&gt;`/);
+
+    const ok = await h().run(
+      `campaign add Tagged template=${t.id} group=1 tag=1 param.tag=gold param.at="5 pm" at=2099-01-01T10:00:00Z`,
+    );
+    const id = Number(/campaign #(\d+)/i.exec(ok.text)?.[1]);
+    expect(await client.getCampaign(id)).toMatchObject({
+      conversationTagId: 1,
+      scheduledAt: "2099-01-01T10:00:00.000Z",
+      templateParameters: { tag: "gold", at: "5 pm" },
+    });
+  });
+
+  it("the send confirmation shows the message as customers will read it, escaped", async () => {
+    // As Slack sends what was typed: <b>Ana</b> and A&B.
+    const add = await h().run(
+      "campaign add Readable template=1 group=1 first_name=&lt;b&gt;Ana&lt;/b&gt; order_id=A&amp;B",
+    );
+    const id = Number(/campaign #(\d+)/i.exec(add.text)?.[1]);
+    const ask = await h().run(`campaign ${id} send`);
+    expect(ask.confirmation).toBeDefined();
+    expect(JSON.stringify(ask.blocks)).toContain(
+      "Hi &lt;b&gt;Ana&lt;/b&gt;, your order A&amp;B is on its way.",
+    );
+    expect(all(ask)).not.toMatch(/\{\{first_name\}\}/);
+    await h().core.dismiss(ask.confirmation?.id ?? "", SLACK_USER);
+  });
+
+  it("says the values cannot be checked when the campaign record shows none", async () => {
+    const { client } = h();
+    const c = await client.createCampaign({
+      name: "Made elsewhere",
+      integrationId: 1,
+      templateId: 1,
+      groupIds: [1],
+    });
+    const ask = await h().run(`campaign ${c.id} send`);
+    expect(all(ask)).toMatch(/values of its placeholders \(first_name, order_id\) cannot be checked/);
+  });
+});
+
+describe("the sandbox keeps and delivers the values", () => {
+  it("refuses values for only some placeholders, naming the missing one", async () => {
+    const { client } = h();
+    await expect(
+      client.createCampaign({
+        name: "Half",
+        integrationId: 1,
+        templateId: 1,
+        groupIds: [1],
+        templateParameters: { first_name: "Ana" },
+      }),
+    ).rejects.toMatchObject({
+      problems: expect.arrayContaining([expect.objectContaining({ field: "templateParameters.order_id" })]),
+    });
+  });
+});
+
+describe("the spec's documented campaign body is enough (issue 9 §3)", () => {
+  it("creates a campaign without an audience, says so, and the send is refused in words", async () => {
+    const { client, core } = h();
+    const add = await h().run("campaign add Spec only template=2 tag=1");
+    expect(add.text).toMatch(/Draft campaign #\d+ “Spec only” created/);
+    expect(all(add)).toMatch(/It has no audience \(no group= or contacts= was given\)/);
+    const id = Number(/campaign #(\d+)/i.exec(add.text)?.[1]);
+    expect(await client.getCampaign(id)).toMatchObject({ status: "draft", conversationTagId: 1 });
+
+    const ask = await h().run(`campaign ${id} send`);
+    expect(all(ask)).toMatch(/none: the campaign names no group or contact/);
+    const refused = await core.confirm(ask.confirmation?.id ?? "", SLACK_USER);
+    expect(refused.text).toMatch(
+      /has no audience: it names no group and no contact, so there is nobody to send it to/,
+    );
+    expect(refused.text).not.toMatch(/\b409\b|Conflict|sendCampaign|POST/);
+    expect((await client.getCampaign(id)).status).toBe("draft");
+  });
+});
