@@ -111,7 +111,7 @@ describe("/sb import <path> in the shell", () => {
         "+14155553203,Cy",
       ].join("\n"),
     );
-    const reply = await h().core.run(`import ${path} update=no`, SHELL);
+    const reply = await confirmed(`import ${path} update=no`);
     expect(reply.text).toMatch(
       /5 rows read: 2 created, 0 updated, 2 skipped \(1 repeated in the file, 1 already a contact, not updated\), 1 failed/,
     );
