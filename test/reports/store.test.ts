@@ -12,7 +12,7 @@ const at = (ms: number) => new Date(t0.getTime() + ms);
 
 beforeAll(async () => {
   db = await openTestDb();
-  expect(await migrate(db, REPORTS_MIGRATIONS)).toEqual(["001_reports"]);
+  expect(await migrate(db, REPORTS_MIGRATIONS)).toEqual(REPORTS_MIGRATIONS.migrations.map((m) => m.id));
   expect(await migrate(db, REPORTS_MIGRATIONS)).toEqual([]);
   store = new ReportStore(db);
 });

@@ -49,10 +49,17 @@ describe.skipIf(!postgresUrl())("sandbox on PostgreSQL", () => {
     const done = await call(sb, "GET", `/campaigns/${campaign.body.id}`);
     expect(done.body).toMatchObject({ status: "completed", stats: { total: 2, failed: 1 } });
 
-    const text = await call(sb, "POST", "/messages", {
-      body: { channelId: 1, type: "text", to: "+14155551201", text: "hello" },
-    });
-    expect(text.status).toBe(422);
+    // A campaign's template does not open the 24-hour window. One recipient in
+    // five writes back after reading (docs/sandbox.md), which does open it, so
+    // at least one of the two stays closed to free text.
+    const statuses: number[] = [];
+    for (const to of ["+14155551201", "+14155551209"]) {
+      const text = await call(sb, "POST", "/messages", {
+        body: { channelId: 1, type: "text", to, text: "hello" },
+      });
+      statuses.push(text.status);
+    }
+    expect(statuses).toContain(422);
   });
 
   it("does not seed twice when restarted on the same database", async () => {

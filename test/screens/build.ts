@@ -104,7 +104,7 @@ export async function buildScreens(
         h.fake
           .callsOf("views.publish")
           .slice(n)
-          .find((c) => textOf((c.args.view as { blocks: unknown[] }).blocks).includes("% done")),
+          .find((c) => /\d+ of [\d,]+ sent/.test(textOf((c.args.view as { blocks: unknown[] }).blocks))),
       30_000,
     );
     screens.push({ name: "home", title: "App Home", payload: home.args.view as Json });

@@ -38,9 +38,9 @@ describe("piped shell: answers are terminal text", () => {
       "tag delete 1",
     ]);
     expect(code).toBe(0);
-    expect(out).toMatch(/== Campaign #1 /);
+    expect(out).toMatch(/✓ Spring sale 2026\nCompleted · 16 of 16 sent/);
     expect(out).toMatch(/⚠ There is no help topic `nosuch`/);
-    expect(out).toMatch(/✓ completed/);
+    expect(out).toMatch(/✓ Spring sale 2026 · completed · 16 recipients/);
     expect(out).not.toMatch(SLACK_MARKUP);
     // Piped output is not a terminal: no ANSI escapes.
     expect(out).not.toContain("\x1b[");
