@@ -71,7 +71,7 @@ describe("sandbox: customers write back", () => {
         integrationId: 1,
         templateId: t.id,
         groupIds: [group.body.id],
-        templateParameters: { order_id: "W-1" },
+        templateParameters: { first_name: "Reader", order_id: "W-1" },
       },
     });
     await call(sb, "POST", `/campaigns/${created.body.id}/send`);

@@ -59,7 +59,7 @@ describe("/sb import <file> in the shell", () => {
     expect(out).toMatch(/phone ← “Phone Number” \(C\)/);
     expect(out).toMatch(/File: CSV, .*semicolon-separated/);
     expect(out).toMatch(/Rows that will fail\n• row 4 \(12\): phone 12 is too short/);
-    expect(out).toMatch(/Confirmed \(--yes\)\.\nImport of Customers\.csv: 2 created, 0 updated, 1 error/);
+    expect(out).toMatch(/Confirmed \(--yes\)\.\nImport of Customers\.csv: 3 rows read: 2 created, 0 updated, 0 skipped, 1 failed/);
     // The shell asks y/N itself: no buttons, no "Only … can confirm" note.
     expect(out).not.toMatch(/\[Import\]|can confirm/);
     expect(imports().length - before).toBe(1);
@@ -99,7 +99,7 @@ describe("/sb import <file> in the shell", () => {
     ]);
     expect(out).toMatch(/Contacts that exist already are updated\./);
     expect(out).toMatch(/Cancelled: `\/sb import .*` was not run\./);
-    expect(out).toMatch(/Import of Customers\.csv: 1 created, 0 updated, 0 errors/);
+    expect(out).toMatch(/Import of Customers\.csv: 1 row read: 1 created, 0 updated, 0 skipped, 0 failed/);
     expect(out).not.toMatch(/Error report/);
     expect(imports().length - before).toBe(1);
   });
