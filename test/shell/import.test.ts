@@ -59,7 +59,9 @@ describe("/sb import <file> in the shell", () => {
     expect(out).toMatch(/phone ← “Phone Number” \(C\)/);
     expect(out).toMatch(/File: CSV, .*semicolon-separated/);
     expect(out).toMatch(/Rows that will fail\n• row 4 \(12\): phone 12 is too short/);
-    expect(out).toMatch(/Confirmed \(--yes\)\.\nImport of Customers\.csv: 3 rows read: 2 created, 0 updated, 0 skipped, 1 failed/);
+    expect(out).toMatch(
+      /Confirmed \(--yes\)\.\nImport of Customers\.csv: 3 rows read: 2 created, 0 updated, 0 skipped, 1 failed/,
+    );
     // The shell asks y/N itself: no buttons, no "Only … can confirm" note.
     expect(out).not.toMatch(/\[Import\]|can confirm/);
     expect(imports().length - before).toBe(1);
