@@ -25,7 +25,11 @@ export const yesNo = z.preprocess(
 export const pageArg = pageSchema.optional();
 export const limitArg = limitSchema.optional();
 
-/** Ids as `1,2,3` or several words: the registry already split them into a list. */
+/**
+ * Ids as `1,2,3` or several words (the registry already split them into a
+ * list). Each word that is not an id is named in the answer (`“x” is not an
+ * id`), and an empty `group=` is refused: never a bare "group.0 is required".
+ */
 export const idList = z.preprocess(
   (v) =>
     typeof v === "string"
@@ -34,8 +38,26 @@ export const idList = z.preprocess(
           .map((s) => s.trim())
           .filter(Boolean)
       : v,
-  z.array(z.preprocess(stripHash, idSchema), {
-    error: "must be one or more ids",
+  z.array(z.unknown(), { error: "must be one or more ids" }).transform((items, ctx) => {
+    if (items.length === 0) {
+      ctx.addIssue({ code: "custom", message: "is empty: give one or more ids, for example 2,5" });
+      return z.NEVER;
+    }
+    const ids: number[] = [];
+    const bad: string[] = [];
+    for (const item of items) {
+      const id = idSchema.safeParse(stripHash(item));
+      if (id.success) ids.push(id.data);
+      else bad.push(`“${String(item)}”`);
+    }
+    if (bad.length) {
+      ctx.addIssue({
+        code: "custom",
+        message: `takes ids in decimal digits, comma separated, for example 2,5: ${bad.join(", ")} ${bad.length === 1 ? "is not an id" : "are not ids"}`,
+      });
+      return z.NEVER;
+    }
+    return ids;
   }),
 );
 

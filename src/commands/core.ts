@@ -80,6 +80,7 @@ export interface CoreOptions {
 export interface SwitchboardCore extends CommandCore {
   perform: NonNullable<CommandCore["perform"]>;
   may: NonNullable<CommandCore["may"]>;
+  channelNames: NonNullable<CommandCore["channelNames"]>;
   readonly registry: Registry;
   readonly permissions: Permissions;
 }
@@ -524,5 +525,8 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
 
   const may: SwitchboardCore["may"] = async (actor, scope) => (await permissions.check(actor, scope)).ok;
 
-  return { run, confirm, dismiss, perform, may, registry, permissions };
+  const channelNames: SwitchboardCore["channelNames"] = async () =>
+    Object.fromEntries(await channels.all().catch(() => new Map<number, string>()));
+
+  return { run, confirm, dismiss, perform, may, channelNames, registry, permissions };
 }

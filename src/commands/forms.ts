@@ -12,6 +12,8 @@ export interface ChannelsFormData {
   /** Channels to offer, the default first. */
   channels: number[];
   defaultChannelId?: number;
+  /** The channels' names by id, where people gave one. */
+  channelNames?: Record<number, string>;
 }
 
 /** Every form the core can ask for, by kind, with the data it opens with. */

@@ -24,16 +24,37 @@ export const templateChannel = (t: ApiRecord) =>
   numberOf(t, "integrationId", "integration_id", "channelId", "channel_id");
 export const templateBody = (t: ApiRecord) => textOfRecord(t, "bodyText", "body_text", "body");
 
-/** Channels to offer: MESSAGING_CHANNEL_ID first, then every channel a template names. */
-export async function channelChoices(api: MessagingApi, defaultChannelId?: number): Promise<number[]> {
+/**
+ * Channels to offer: MESSAGING_CHANNEL_ID first, then every channel people
+ * named or a template names, in order.
+ */
+export async function channelChoices(
+  api: MessagingApi,
+  defaultChannelId?: number,
+  names: Record<number, string> = {},
+): Promise<number[]> {
   const page = await api.listTemplates({});
-  const ids = new Set<number>();
-  if (defaultChannelId !== undefined) ids.add(defaultChannelId);
+  const known = new Set<number>(Object.keys(names).map(Number));
   for (const t of page.items) {
     const c = templateChannel(t);
-    if (c !== undefined) ids.add(c);
+    if (c !== undefined) known.add(c);
   }
+  const ids = new Set<number>();
+  if (defaultChannelId !== undefined) ids.add(defaultChannelId);
+  for (const id of [...known].sort((a, b) => a - b)) ids.add(id);
   return [...ids].slice(0, MAX_CHOICES);
+}
+
+/** A form's channel data: the choices, the default, and their names. */
+export async function channelFormData(
+  api: MessagingApi,
+  defaultChannelId?: number,
+  names?: () => Promise<Record<number, string>>,
+): Promise<{ channels: number[]; defaultChannelId?: number; channelNames: Record<number, string> }> {
+  const channelNames = (await names?.()) ?? {};
+  const channels = await channelChoices(api, defaultChannelId, channelNames);
+  const def = defaultChannelId ?? (channels.length === 1 ? channels[0] : undefined);
+  return { channels, defaultChannelId: def, channelNames };
 }
 
 export interface ChosenTemplate {
@@ -69,6 +90,8 @@ export async function contactFields(api: MessagingApi): Promise<ContactField[]> 
 export interface CampaignFormData {
   channels: number[];
   defaultChannelId?: number;
+  /** The channels' names by id, where people gave one. */
+  channelNames?: Record<number, string>;
   tags: Tag[];
   groups: Group[];
 }
@@ -76,11 +99,12 @@ export interface CampaignFormData {
 export async function loadCampaignData(
   api: MessagingApi,
   defaultChannelId?: number,
+  names?: () => Promise<Record<number, string>>,
 ): Promise<CampaignFormData> {
   const [channels, tags, groups] = await Promise.all([
-    channelChoices(api, defaultChannelId),
+    channelFormData(api, defaultChannelId, names),
     api.listTags(),
     api.listGroups(),
   ]);
-  return { channels, defaultChannelId, tags: tags.items, groups: groups.items };
+  return { ...channels, tags: tags.items, groups: groups.items };
 }

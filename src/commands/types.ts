@@ -49,6 +49,8 @@ export interface CommandCore {
    */
   /** Whether `actor` is one of those who may act at `scope` (SWITCHBOARD_WRITERS / _BROADCASTERS). */
   may?(actor: Actor, scope: "read" | "write" | "broadcast"): Promise<boolean>;
+  /** The names people gave the messaging channels (`/sb channel name`), by id; empty when none or unreadable. */
+  channelNames?(): Promise<Record<number, string>>;
   perform?<T>(
     actor: Actor,
     what: { scope: "read" | "write" | "broadcast"; command: string },

@@ -120,3 +120,33 @@ describe("the spec's documented campaign body is enough (issue 9 §3)", () => {
     expect((await client.getCampaign(id)).status).toBe("draft");
   });
 });
+
+describe("the channel on a card", () => {
+  it("reads its number when unnamed, its name once named, never 'channel channel 1'", async () => {
+    const unnamed = await h().run("campaign 1");
+    const facts = () => JSON.stringify(unnamed.blocks);
+    expect(facts()).toContain("Channel *1*");
+    expect(facts()).not.toMatch(/Channel \*channel/i);
+    await h().run("channel name 1 Main line", SLACK_USER);
+    const named = JSON.stringify((await h().run("campaign 1")).blocks);
+    expect(named).toContain("Channel *Main line*");
+    const user = await h().run("user 1");
+    expect(user.text).toMatch(/Channel: Main line/);
+  });
+});
+
+describe("audience ids as typed", () => {
+  it("names the words that are not ids and refuses an empty list, making no write", async () => {
+    const before = writes();
+    const bad = await h().run("campaign add X template=2 group=1,Newsletter");
+    expect(bad.text).toMatch(
+      /\*group\* takes ids in decimal digits, comma separated, for example 2,5: “Newsletter” is not an id/,
+    );
+    expect(bad.text).not.toMatch(/group\.\d|is required/);
+    const empty = await h().run("campaign add X template=2 group=");
+    expect(empty.text).toMatch(/\*group\* is empty: give one or more ids/);
+    const contacts = await h().run("campaign add X template=2 contacts=1,x,y");
+    expect(contacts.text).toMatch(/“x”, “y” are not ids/);
+    expect(writes()).toBe(before);
+  });
+});

@@ -44,6 +44,26 @@ const posted = (re: RegExp) =>
 const inputsOf = (view: Json) =>
   (view.blocks as Json[]).filter((b) => b.type === "input").map((b) => b.block_id);
 
+describe("the forms' channel menus (issue 9)", () => {
+  it("offer the channels by the names people gave them, the default told apart", async () => {
+    await stack.req.command("channel name 2 Support line", { user: { id: "U0ALICE", name: "alice" } });
+    await posted(/Support line/);
+    for (const line of ["campaign new", "send", "template new"]) {
+      const v = await forms.open(line);
+      const channel = (v.view.blocks as Json[]).find((b) => b.block_id === "channel");
+      const texts = (channel.element.options as Json[]).map((o) => o.text.text);
+      expect(texts, line).toContain("Support line");
+      expect(texts, line).toContain("Channel 1 (default)");
+      expect(texts.join("\n"), line).not.toMatch(/Channel 2/);
+    }
+    // A choice that redraws the form keeps the names.
+    const v = await forms.open("send");
+    const redrawn = await forms.act(v.id, "type", { type: "template" });
+    const channel = (redrawn.view.blocks as Json[]).find((b) => b.block_id === "channel");
+    expect((channel.element.options as Json[]).map((o) => o.text.text)).toContain("Support line");
+  });
+});
+
 describe("the campaign form", () => {
   it("opens within Slack's limits, with the default channel chosen", async () => {
     const v = await forms.open("campaign new");

@@ -28,6 +28,7 @@ import { checkBody } from "./check.ts";
 import {
   announce,
   channelLabel,
+  channelNamesOf,
   nameOf,
   pageLine,
   quoted,
@@ -413,7 +414,7 @@ export const CAMPAIGN_COMMANDS = [
     topic: "campaigns",
     operations: ["listTemplates", "listTags", "listGroups", "createCampaign", "createTag"],
     run: async (_a, ctx) => {
-      const load = () => loadCampaignData(ctx.api, ctx.defaultChannelId);
+      const load = () => loadCampaignData(ctx.api, ctx.defaultChannelId, channelNamesOf(ctx));
       return formReply(
         ctx,
         { kind: "campaign", load, instead: "campaign.add" },

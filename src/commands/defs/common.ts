@@ -109,11 +109,19 @@ export async function resolveChannel(
   );
 }
 
-/** A channel as people know it: its name (`/sb channel name`), else "channel 2". */
+/**
+ * A channel as people know it, after a "Channel" label: its name (`/sb channel
+ * name`), else its number ("Channel: 2", never "Channel: channel 2").
+ */
 export async function channelLabel(ctx: CommandContext, id: number): Promise<string> {
   const name = await ctx.channels.name(id).catch(() => undefined);
-  return name ?? `channel ${id}`;
+  return name ?? String(id);
 }
+
+/** The channels' names by id, for a form's channel menu; none when they cannot be read. */
+export const channelNamesOf =
+  (ctx: Pick<CommandContext, "channels">) => async (): Promise<Record<number, string>> =>
+    Object.fromEntries(await ctx.channels.all().catch(() => new Map<number, string>()));
 
 /** A positive integer member of a record (`templateId: 3`), else undefined. */
 export const refId = (r: ApiRecord | undefined, ...keys: string[]): number | undefined => {

@@ -4,11 +4,11 @@ import { isoDateTimeSchema, type SendMessageInput, sendMessageSchema } from "../
 import { esc } from "../../blocks/blocks.ts";
 import { idArg, limitArg, optionalId, pageArg, takeRecipient, yesNo } from "../args.ts";
 import { formReply } from "../forms.ts";
-import { channelChoices } from "../lookups.ts";
+import { channelFormData } from "../lookups.ts";
 import { defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply, show } from "../render.ts";
 import { checkBody } from "./check.ts";
-import { announce, pageLine, refId, relatedNames, resolveChannel } from "./common.ts";
+import { announce, channelNamesOf, pageLine, refId, relatedNames, resolveChannel } from "./common.ts";
 
 const SEND_NAMES = {
   to: "recipient",
@@ -49,11 +49,7 @@ export const MESSAGE_COMMANDS = [
     run: async (a, ctx) => {
       const bare = !a.words.length && [a.channel, a.human, a.template, a.lang].every((v) => v === undefined);
       if (bare) {
-        const load = async () => {
-          const channels = await channelChoices(ctx.api, ctx.defaultChannelId);
-          const def = ctx.defaultChannelId ?? (channels.length === 1 ? channels[0] : undefined);
-          return { channels, defaultChannelId: def };
-        };
+        const load = () => channelFormData(ctx.api, ctx.defaultChannelId, channelNamesOf(ctx));
         return formReply(ctx, { kind: "send", load, instead: "send" }, "Opening the message form…");
       }
       const taken = takeRecipient(a.words, ctx.defaultCountry);

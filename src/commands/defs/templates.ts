@@ -8,11 +8,19 @@ import {
 import { esc } from "../../blocks/blocks.ts";
 import { choice, idArg, optionalId, requiredText } from "../args.ts";
 import { formReply } from "../forms.ts";
-import { channelChoices } from "../lookups.ts";
+import { channelFormData } from "../lookups.ts";
 import { defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply } from "../render.ts";
 import { checkBody } from "./check.ts";
-import { announce, channelLabel, deletePreview, quoted, refId, resolveChannel } from "./common.ts";
+import {
+  announce,
+  channelLabel,
+  channelNamesOf,
+  deletePreview,
+  quoted,
+  refId,
+  resolveChannel,
+} from "./common.ts";
 
 const FIRST = ["id", "name", "language", "category", "status", "integrationId", "bodyText"];
 /** The statuses the API lets a template be deleted in (spec: template deletion rule). */
@@ -197,7 +205,7 @@ export const TEMPLATE_COMMANDS = [
     operations: ["listTemplates", "createTemplate"],
     run: async (_a, ctx) => {
       const load = async () => ({
-        channels: await channelChoices(ctx.api, ctx.defaultChannelId),
+        ...(await channelFormData(ctx.api, undefined, channelNamesOf(ctx))),
         defaultChannelId: ctx.defaultChannelId,
       });
       return formReply(

@@ -99,11 +99,11 @@ export function campaignModal(
       input(
         "channel",
         "Channel",
-        staticSelect("channel", channelOptions(data.channels, data.defaultChannelId), {
+        staticSelect("channel", channelOptions(data.channels, data.defaultChannelId, data.channelNames), {
           initial: chosenChannel,
         }),
         {
-          hint: "The messaging channel that sends it. The API lists no channels: these are the ones its templates name.",
+          hint: "The messaging channel that sends it: the ones named with /sb channel name and those its templates use.",
         },
       ),
     );

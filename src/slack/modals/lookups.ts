@@ -6,8 +6,21 @@ import type { ApiRecord, MessagingApi, Template } from "../../api/types.ts";
 import { templateBody, textOfRecord } from "../../commands/lookups.ts";
 import { cut, option, VIEW_LIMITS } from "./kit.ts";
 
-export const channelOptions = (ids: number[], defaultChannelId?: number): PlainTextOption[] =>
-  ids.map((id) => option(`Channel ${id}${id === defaultChannelId ? " (default)" : ""}`, String(id)));
+/** `Main line (default)`: a channel by the name people gave it, else `Channel 2`. */
+export const channelOptions = (
+  ids: number[],
+  defaultChannelId?: number,
+  names: Record<number, string> = {},
+): PlainTextOption[] =>
+  ids.map((id) =>
+    option(
+      cut(
+        `${names[id] ?? `Channel ${id}`}${id === defaultChannelId ? " (default)" : ""}`,
+        VIEW_LIMITS.optionText,
+      ),
+      String(id),
+    ),
+  );
 
 /** `order_update · en — Hi {{name}}, your order…`, within Slack's 75 characters. */
 export function templateOptionText(t: Template): string {

@@ -44,6 +44,7 @@ export interface SendMeta {
 export interface SendData {
   channels: number[];
   defaultChannelId?: number;
+  channelNames?: Record<number, string>;
 }
 
 const TYPE_LABELS: Record<(typeof MESSAGE_TYPES)[number], string> = {
@@ -62,7 +63,9 @@ export function sendModal(data: SendData, meta: SendMeta, state?: StateValues): 
       input(
         "channel",
         "Channel",
-        staticSelect("channel", channelOptions(data.channels, data.defaultChannelId), { initial }),
+        staticSelect("channel", channelOptions(data.channels, data.defaultChannelId, data.channelNames), {
+          initial,
+        }),
       ),
     );
   }

@@ -49,6 +49,7 @@ export interface TemplateMeta {
 export interface TemplateData {
   channels: number[];
   defaultChannelId?: number;
+  channelNames?: Record<number, string>;
 }
 
 const CATEGORY_HINTS: Record<string, string> = {
@@ -65,7 +66,9 @@ export function templateModal(data: TemplateData, meta: TemplateMeta, state?: St
       input(
         "channel",
         "Channel",
-        staticSelect("channel", channelOptions(data.channels, data.defaultChannelId), { initial }),
+        staticSelect("channel", channelOptions(data.channels, data.defaultChannelId, data.channelNames), {
+          initial,
+        }),
       ),
     );
   } else {

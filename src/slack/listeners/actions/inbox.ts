@@ -2,7 +2,7 @@
 // template open the send form prefilled with this chat user (as a text, or a
 // template); the waiting list's "Open thread" is a link, acknowledged only.
 import type { BlockAction, ButtonAction } from "@slack/bolt";
-import { channelChoices } from "../../../commands/lookups.ts";
+import { channelFormData } from "../../../commands/lookups.ts";
 import type { SlackDeps } from "../../deps.ts";
 import type { StateValues } from "../../modals/kit.ts";
 import { SEND_ACTIONS, sendModal } from "../../modals/send.ts";
@@ -33,16 +33,14 @@ export function inboxSendForm(deps: SlackDeps, type: "text" | "template") {
   return onClick<ButtonAction>(deps, `inbox ${type}`, async ({ actor, action, body, client }) => {
     const chatUserId = Number(action.value);
     if (!Number.isSafeInteger(chatUserId) || chatUserId <= 0) return;
-    const def = deps.config.MESSAGING_CHANNEL_ID;
-    const channels = await deps.core.perform!(actor, { scope: "read", command: "send" }, (api) =>
-      channelChoices(api, def),
+    const data = await deps.core.perform!(actor, { scope: "read", command: "send" }, (api) =>
+      channelFormData(api, deps.config.MESSAGING_CHANNEL_ID, deps.core.channelNames),
     );
-    const defaultChannelId = def ?? (channels.length === 1 ? channels[0] : undefined);
     await client.views.open({
       trigger_id: (body as BlockAction).trigger_id,
       view: sendModal(
-        { channels, defaultChannelId },
-        { ch: actor.channelId, chs: channels, def: defaultChannelId },
+        data,
+        { ch: actor.channelId, chs: data.channels, def: data.defaultChannelId },
         prefilledSendState(chatUserId, type),
       ),
     });

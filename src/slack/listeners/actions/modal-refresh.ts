@@ -53,21 +53,27 @@ export function modalRefresh(deps: SlackDeps) {
         const meta = readMetadata<CampaignMeta>(view.private_metadata);
         if (actionId === "sb_tpl") meta.tpl = await templateMeta(deps, actor, state);
         const data = await withApi(deps, actor, "read", "form", (api) =>
-          loadCampaignData(api, deps.config.MESSAGING_CHANNEL_ID),
+          loadCampaignData(api, deps.config.MESSAGING_CHANNEL_ID, deps.core.channelNames),
         );
         next = campaignModal(data, meta, state);
       } else if (view.callback_id === SEND_CALLBACK) {
         const meta = readMetadata<SendMeta>(view.private_metadata);
         if (actionId === "sb_tpl") meta.tpl = await templateMeta(deps, actor, state);
         if (selectedOf(state, "type") !== "template") meta.tpl = undefined;
-        next = sendModal({ channels: meta.chs ?? [], defaultChannelId: meta.def }, meta, state);
+        const channelNames = (await deps.core.channelNames?.()) ?? {};
+        next = sendModal({ channels: meta.chs ?? [], defaultChannelId: meta.def, channelNames }, meta, state);
       } else if (view.callback_id === TEMPLATE_CALLBACK) {
         const meta = readMetadata<TemplateMeta>(view.private_metadata);
         if (actionId === TEMPLATE_ACTIONS.addButton || actionId === TEMPLATE_ACTIONS.removeButton) {
           const n = Number((action as { value?: string }).value);
           if (Number.isInteger(n) && n >= 0) meta.buttons = n;
         }
-        next = templateModal({ channels: meta.chs ?? [], defaultChannelId: meta.def }, meta, state);
+        const channelNames = (await deps.core.channelNames?.()) ?? {};
+        next = templateModal(
+          { channels: meta.chs ?? [], defaultChannelId: meta.def, channelNames },
+          meta,
+          state,
+        );
       }
       if (!next) return;
       await client.views.update({ view_id: view.id, hash: view.hash, view: next });

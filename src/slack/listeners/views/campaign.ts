@@ -76,7 +76,7 @@ export function campaignSubmitted(deps: SlackDeps) {
           // The tag exists now: show the form again with it chosen, so a second try does not make it twice.
           const why = Object.values(refusalErrors(err, campaignBlockFor, "name", view)).join("; ");
           const data = await withApi(deps, actor, "read", "campaign new (form)", (api) =>
-            loadCampaignData(api, deps.config.MESSAGING_CHANNEL_ID),
+            loadCampaignData(api, deps.config.MESSAGING_CHANNEL_ID, deps.core.channelNames),
           );
           const chosen = tagOptions(data.tags).find((o) => o.value === String(createdTag?.id));
           const kept = { ...state, tag: { [`sb_tag`]: { type: "static_select", selected_option: chosen } } };
