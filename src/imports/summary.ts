@@ -2,6 +2,8 @@
 // and their use, a few sample rows and failures, each cell cut short. It is
 // stored with the pending import (JSON), so a front end can draw the preview
 // again (and the progress, and the outcome) without reading the file.
+import { count, esc, num } from "../blocks/blocks.ts";
+import type { RowFailure } from "./contact.ts";
 import type { ImportPreview } from "./preview.ts";
 import { columnLetter } from "./rows.ts";
 
@@ -15,7 +17,16 @@ export interface PreviewSummary {
   samples: Array<{ row: number; contact: Record<string, string> }>;
   /** The samples' columns in the order of the file's output (an object stored as jsonb loses its key order). */
   sampleKeys?: string[];
+  /** Rows that will fail (a phone repeated from an earlier row is not one: it is `repeated`). */
   failures: Array<{ row: number; phone: string; reason: string }>;
+  /**
+   * Rows whose phone an earlier row of the file has: skipped at the import
+   * (the earlier row carries the contact), counted apart from `failed`.
+   * Absent from previews stored before it was counted.
+   */
+  repeated?: number;
+  /** The first few of them. */
+  repeats?: Array<{ row: number; phone: string }>;
   /** Why nothing can be imported with this mapping; empty when ready. */
   problems: string[];
 }
@@ -29,10 +40,17 @@ export function summarizePreview(p: ImportPreview): PreviewSummary {
     shape.format === "xlsx"
       ? `xlsx${shape.sheet ? `, sheet “${shape.sheet}”` : ""}`
       : `CSV, ${shape.encoding ?? "utf-8"}${shape.bom ? " with BOM" : ""}${shape.delimiterName ? `, ${shape.delimiterName}-separated` : ""}`;
+  const repeated = p.failuresByCode.duplicate ?? 0;
+  const isRepeat = (f: RowFailure) => f.code === "duplicate";
   return {
     rows: p.rows,
     valid: p.valid,
-    failed: p.failed,
+    failed: p.failed - repeated,
+    repeated,
+    repeats: p.failures
+      .filter(isRepeat)
+      .slice(0, 5)
+      .map((f) => ({ row: f.row, phone: cut(f.phone, 30) })),
     format,
     columns: p.columns
       .slice(0, 40)
@@ -43,8 +61,22 @@ export function summarizePreview(p: ImportPreview): PreviewSummary {
       contact: Object.fromEntries(Object.entries(s.contact).map(([k, v]) => [k, cut(v, 40)])),
     })),
     failures: p.failures
+      .filter((f) => !isRepeat(f))
       .slice(0, 10)
       .map((f) => ({ row: f.row, phone: cut(f.phone, 30), reason: cut(f.reason, 200) })),
     problems: p.problems,
   };
+}
+
+/**
+ * `2 rows repeat the phone of an earlier row (row 5: +34 600…, row 9: …): they
+ * are skipped, the earlier row is imported.` as mrkdwn; empty when none.
+ */
+export function repeatsLine(s: Pick<PreviewSummary, "repeated" | "repeats">): string {
+  const n = s.repeated ?? 0;
+  if (n === 0) return "";
+  const shown = (s.repeats ?? []).map((r) => `row ${r.row}: ${esc(r.phone)}`);
+  const more = n - shown.length;
+  const list = shown.length ? ` (${shown.join(", ")}${more > 0 ? `, ${num(more)} more` : ""})` : "";
+  return `${count(n, "row")} ${n === 1 ? "repeats" : "repeat"} the phone of an earlier row${list}: ${n === 1 ? "it is" : "they are"} skipped, the earlier row is imported.`;
 }

@@ -79,6 +79,23 @@ describe("/sb import <file> in the shell", () => {
     }
   });
 
+  it("a phone repeated in the file is told apart from the failing rows, and counted skipped as the result says", async () => {
+    const path = semicolonFile([
+      "Di;Ro;415 555 3211;",
+      "Ed;Su;12;",
+      "Di again;Ro;(415) 555-3211;",
+      "Fa;Ty;415 555 3212;",
+    ]);
+    const out = await pipedShell([`/sb import "${path}"`], true);
+    expect(out).toMatch(/Will be imported: 2\nWill fail: 1\nRepeated in the file: 1 \(skipped\)/);
+    expect(out).toMatch(/Rows that will fail\n• row 3 \(12\): phone 12 is too short/);
+    expect(out).not.toMatch(/• row 4/);
+    expect(out).toMatch(
+      /1 row repeats the phone of an earlier row \(row 4: \(415\) 555-3211\): it is skipped/,
+    );
+    expect(out).toMatch(/4 rows read: 2 created, 0 updated, 1 skipped \(1 repeated in the file\), 1 failed/);
+  });
+
   it("piped without --yes: the preview, then no, with how to confirm; nothing sent, no report", async () => {
     const path = semicolonFile(["Di;;415 555 3203;", "Ed;;12;"]);
     const before = imports().length;

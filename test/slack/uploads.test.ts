@@ -178,6 +178,27 @@ describe("a CSV shared in a channel", () => {
     ).toBe(after);
   });
 
+  it("tells a phone repeated in the file apart from the rows that will fail (issue 9)", async () => {
+    const [p1, p2] = [phone(), phone()];
+    const csv = `phone,first_name\n${p1},Ana\n12,Bo\n${p1},Ana again\n${p2},Cy\n`;
+    await share("repeats.csv", Buffer.from(csv, "utf8"), { mimetype: "text/csv" });
+    const preview = await previewOf("repeats.csv");
+    expect(checkMessageBlocks(preview.blocks)).toEqual([]);
+    expect(preview.text).toMatch(/4 rows, 2 will be imported, 1 will fail, 1 repeated \(skipped\)/);
+    const text = JSON.stringify(preview.blocks);
+    expect(text).toMatch(/\*Will fail\*\\n1"/);
+    expect(text).toMatch(/\*Repeated in the file\*\\n1 \(skipped\)/);
+    const failing = (preview.blocks as Json[]).find((b) => /Rows that will fail/.test(b.text?.text ?? ""));
+    expect(failing.text.text).toMatch(/row 3/);
+    expect(failing.text.text).not.toMatch(/row 4/);
+    expect(text).toMatch(/1 row repeats the phone of an earlier row \(row 4: /);
+    await click(preview, IMPORT_ACTIONS.run);
+    const outcome = await outcomeIn(preview);
+    expect(outcome.text).toMatch(
+      /4 rows read: 2 created, 0 updated, 1 skipped \(1 repeated in the file\), 1 failed/,
+    );
+  });
+
   it("previews once when Slack delivers the event twice, or the file is shared again", async () => {
     const csv = `phone,first_name\n${phone()},Ed\n`;
     const file = await share("twice.csv", Buffer.from(csv), { eventId: "EvTWICE1" });

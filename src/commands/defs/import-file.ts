@@ -18,6 +18,7 @@ import {
   MappingError,
   outcomeCounts,
   type PreviewSummary,
+  repeatsLine,
   summarizePreview,
 } from "../../imports/index.ts";
 import { type CommandContext, type Preview, UserError } from "../registry.ts";
@@ -104,6 +105,7 @@ export async function importFilePreview(
       ["Rows", num(s.rows)],
       ["Will be imported", num(s.valid)],
       ["Will fail", num(s.failed)],
+      ...(s.repeated ? [["Repeated in the file", `${num(s.repeated)} (skipped)`] as [string, string]] : []),
       ["File", esc(s.format)],
     ]),
     section(columnsLine(s)),
@@ -118,6 +120,7 @@ export async function importFilePreview(
   const failing = failureLines(s.failures, s.failed);
   if (failing) blocks.push(section(`*Rows that will fail*\n${failing}`));
   const notes = [
+    ...(s.repeated ? [repeatsLine(s)] : []),
     a.update
       ? "Contacts that exist already are updated."
       : "Contacts that exist already are skipped (`update=yes` updates them).",

@@ -6,7 +6,7 @@ import type { KnownBlock, PlainTextOption } from "@slack/types";
 import type { Group } from "../../api/types.ts";
 import { esc, num, truncate } from "../../blocks/blocks.ts";
 import { textOfRecord } from "../../commands/lookups.ts";
-import { type ImportOutcome, outcomeCounts, type PreviewSummary } from "../../imports/index.ts";
+import { type ImportOutcome, outcomeCounts, type PreviewSummary, repeatsLine } from "../../imports/index.ts";
 import type { PendingImport } from "../../store/imports.ts";
 import { cut, option } from "../modals/kit.ts";
 
@@ -74,6 +74,9 @@ function previewBody(p: PendingImport, s: PreviewSummary): KnownBlock[] {
         { type: "mrkdwn", text: `*Rows*\n${num(s.rows)}` },
         { type: "mrkdwn", text: `*Will be imported*\n${num(s.valid)}` },
         { type: "mrkdwn", text: `*Will fail*\n${num(s.failed)}` },
+        ...(s.repeated
+          ? [{ type: "mrkdwn" as const, text: `*Repeated in the file*\n${num(s.repeated)} (skipped)` }]
+          : []),
         { type: "mrkdwn", text: `*File*\n${esc(s.format)}` },
       ],
     },
@@ -107,6 +110,8 @@ function previewBody(p: PendingImport, s: PreviewSummary): KnownBlock[] {
       ),
     );
   }
+  const repeats = repeatsLine(s);
+  if (repeats) blocks.push(context(repeats));
   return blocks;
 }
 
@@ -171,7 +176,7 @@ export function previewMessage(
     ),
   );
   return {
-    text: `Import preview of ${esc(p.fileName)}: ${num(s.rows)} rows, ${num(s.valid)} will be imported, ${num(s.failed)} will fail`,
+    text: `Import preview of ${esc(p.fileName)}: ${num(s.rows)} rows, ${num(s.valid)} will be imported, ${num(s.failed)} will fail${s.repeated ? `, ${num(s.repeated)} repeated (skipped)` : ""}`,
     blocks,
   };
 }
