@@ -120,6 +120,24 @@ export interface FakeSlackOptions {
   now?: () => number;
 }
 
+/**
+ * An image block's `slack_file` must name a file Slack knows and has
+ * finished processing: a file just uploaded can be refused for a while
+ * ("invalid slack file"). `processingPosts` is how many messages naming a
+ * new upload are refused before it is ready (a count, not a clock: tests
+ * stay deterministic); set it on the fake (`fake.fileProcessingPosts`).
+ */
+function slackFileProblems(blocks: unknown, known: (id: string) => boolean): string[] {
+  if (!Array.isArray(blocks)) return [];
+  const problems: string[] = [];
+  blocks.forEach((b, i) => {
+    const file = (b as Json)?.type === "image" ? ((b as Json).slack_file as Json | undefined) : undefined;
+    if (typeof file?.id === "string" && !known(file.id))
+      problems.push(`[ERROR] invalid slack file [json-pointer:/blocks/${i}/slack_file]`);
+  });
+  return problems;
+}
+
 const JSON_FIELDS = new Set([
   "blocks",
   "attachments",
@@ -156,6 +174,17 @@ export class FakeSlack {
   private readonly responseUrls = new Map<string, { uses: number }>();
   private readonly postTimes = new Map<string, number[]>();
   private readonly pendingUploads = new Map<string, { filename: string; length: number; content?: Buffer }>();
+  /** Messages naming a new upload in an image block that are refused before it is ready (0: ready at once). */
+  fileProcessingPosts = 0;
+  /** Uploads still processing: file id → refusals left. */
+  private readonly processing = new Map<string, number>();
+  private fileReady = (id: string): boolean => {
+    if (!this.files.has(id)) return false;
+    const left = this.processing.get(id) ?? 0;
+    if (left <= 0) return true;
+    this.processing.set(id, left - 1);
+    return false;
+  };
   private readonly events = new EventEmitter();
   private seq = 0;
   private server!: Server;
@@ -576,6 +605,9 @@ export class FakeSlack {
       if ("error" in target) return { ok: false, error: target.error };
       const problem = messageProblem(a, {});
       if (problem) return { ok: false, ...problem };
+      const fileProblems = slackFileProblems(a.blocks, this.fileReady);
+      if (fileProblems.length)
+        return { ok: false, error: "invalid_blocks", response_metadata: { messages: fileProblems } };
       // Slack: 1 message a second per channel. A sliding 1 s window keeps it deterministic.
       const now = this.now();
       const recent = (this.postTimes.get(target.channel) ?? []).filter((t) => now - t < 1000);
@@ -763,6 +795,7 @@ export class FakeSlack {
           content: pending.content,
           channels: channel ? [channel] : [],
         });
+        if (this.fileProcessingPosts > 0) this.processing.set(f.id, this.fileProcessingPosts);
         done.push(this.fileJson(f));
       }
       return { ok: true, files: done };

@@ -189,6 +189,49 @@ describe("/sb report now and scheduled posts", () => {
     expect(h.fake.messages.slice(before).filter((m) => m.channel === "C0GENERAL")).toHaveLength(1);
   });
 
+  it("a chart Slack is still processing: the message is tried once more and shows it", async () => {
+    h.fake.fileProcessingPosts = 1;
+    try {
+      const before = h.fake.messages.length;
+      await answer(`report now ${campaignId}`, ALICE);
+      const posts = h.fake.messages.slice(before).filter((m) => m.channel === "C0GENERAL");
+      expect(posts).toHaveLength(1);
+      const image = ((posts[0]?.blocks ?? []) as Array<{ type: string; slack_file?: { id: string } }>).find(
+        (b) => b.type === "image",
+      );
+      expect(h.fake.files.get(String(image?.slack_file?.id))?.name).toMatch(/\.png$/);
+    } finally {
+      h.fake.fileProcessingPosts = 0;
+    }
+  });
+
+  it("a chart Slack keeps refusing: the report goes without it, the chart in its thread, nothing lost", async () => {
+    h.fake.fileProcessingPosts = 5;
+    try {
+      const before = h.fake.messages.length;
+      const uploadsBefore = h.fake.callsOf("files.completeUploadExternal").length;
+      await answer(`report now ${campaignId}`, ALICE);
+      const posts = h.fake.messages.slice(before).filter((m) => m.channel === "C0GENERAL");
+      expect(posts).toHaveLength(1);
+      expect(((posts[0]?.blocks ?? []) as Array<{ type: string }>).some((b) => b.type === "image")).toBe(
+        false,
+      );
+      expect(textOf(posts[0]?.blocks)).toMatch(/Black Friday/);
+      const inThread = await h.fake.waitFor(
+        () =>
+          h.fake
+            .callsOf("files.completeUploadExternal")
+            .slice(uploadsBefore)
+            .find((c) => c.args.thread_ts === posts[0]?.ts),
+        15_000,
+        "the chart uploaded into the report's thread",
+      );
+      expect(inThread.args.channel_id).toBe("C0GENERAL");
+    } finally {
+      h.fake.fileProcessingPosts = 0;
+    }
+  });
+
   it("for someone who may not write, answers privately and posts nothing in the channel", async () => {
     const before = h.fake.messages.length;
     const filesBefore = h.fake.files.size;

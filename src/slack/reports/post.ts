@@ -8,9 +8,12 @@
 // channel). Slack refusing the message becomes PostRefusedError (nothing went
 // out: the scheduler may retry); anything else (a timeout, a reset) goes
 // through as is (it may have posted: never retried).
-// The chart is a best effort: a failed upload leaves it out, and a message
-// refused for its image block (the file not ready yet) goes again without it,
-// which is safe: the refused one was never posted.
+// The chart is a best effort, never lost silently: a failed upload leaves it
+// out (logged). A file Slack has not finished processing makes it refuse the
+// image block ("invalid slack file"); the message is tried once more with
+// the image after a short wait (CHART_RETRY_MS), then posted without it and
+// the chart uploaded into the report's thread instead. All of this is safe:
+// a refused message was never posted.
 import type { webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import type { Logger } from "../../log.ts";
@@ -20,6 +23,8 @@ import { slackError } from "../deliver.ts";
 import type { ChannelPostQueue } from "../post-queue.ts";
 
 const MAX_BLOCKS = 50;
+/** The wait before the one retry of a message whose chart Slack was still processing. */
+export const CHART_RETRY_MS = 2000;
 
 async function uploadChart(
   client: webApi.WebClient,
@@ -44,7 +49,38 @@ async function uploadChart(
   }
 }
 
-export function slackReportPoster(client: webApi.WebClient, posts: ChannelPostQueue, logger: Logger): PostFn {
+/** The chart as a file in the report's thread, when Slack would not show it inside the message. */
+async function chartInThread(
+  client: webApi.WebClient,
+  f: ReportFile,
+  logger: Logger,
+  channel: string,
+  threadTs: string,
+): Promise<void> {
+  try {
+    await client.files.uploadV2({
+      channel_id: channel,
+      thread_ts: threadTs,
+      file: Buffer.from(f.content),
+      filename: f.filename,
+      title: f.title,
+      alt_text: f.altText,
+    });
+  } catch (err) {
+    logger.warn(
+      { channel, err: (err as Error).message, slack: slackError(err) },
+      "report chart could not be added to the report's thread",
+    );
+  }
+}
+
+export function slackReportPoster(
+  client: webApi.WebClient,
+  posts: ChannelPostQueue,
+  logger: Logger,
+  opts: { chartRetryMs?: number } = {},
+): PostFn {
+  const retryMs = opts.chartRetryMs ?? CHART_RETRY_MS;
   return async (channel: string, message: ReportMessage) => {
     const fileId = message.file ? await uploadChart(client, message.file, logger, channel) : undefined;
     const image: KnownBlock | undefined =
@@ -66,12 +102,25 @@ export function slackReportPoster(client: webApi.WebClient, posts: ChannelPostQu
       });
     try {
       let res: { ts?: string };
+      const refusedChart = (err: unknown) =>
+        image !== undefined && definitelyNotPosted(err) && slackError(err) === "invalid_blocks";
       try {
         res = await send(image ? [...message.blocks, image] : message.blocks);
       } catch (err) {
-        if (!image || !definitelyNotPosted(err) || slackError(err) !== "invalid_blocks") throw err;
-        logger.warn({ channel, slack: slackError(err) }, "report refused with its chart; posted without it");
-        res = await send(message.blocks);
+        if (!refusedChart(err)) throw err;
+        // Most often the file is still being processed: once more, a little later.
+        await new Promise((resolve) => setTimeout(resolve, retryMs));
+        try {
+          res = await send([...message.blocks, image as KnownBlock]);
+        } catch (again) {
+          if (!refusedChart(again)) throw again;
+          logger.warn(
+            { channel, slack: slackError(again) },
+            "report refused with its chart; posted without it, the chart in its thread",
+          );
+          res = await send(message.blocks);
+          if (res.ts && message.file) await chartInThread(client, message.file, logger, channel, res.ts);
+        }
       }
       return { ref: res.ts };
     } catch (err) {
