@@ -38,6 +38,13 @@ describe("channel names", () => {
     expect(text(await s.core.run("template 1", BOB))).toMatch(/^Channel: Main line$/m);
   });
 
+  it("the templates list names each template's channel", async () => {
+    const list = text(await s.core.run("templates", BOB));
+    expect(list).toMatch(/order_update · en · UTILITY · approved · Main line/);
+    expect(list).toMatch(/support_followup · en · UTILITY · approved · Support/);
+    expect(list).not.toMatch(/channel \d/);
+  });
+
   it("a writer renames a channel: stored, audited, said in the channel; others may not", async () => {
     const refused = await s.core.run("channel name 1 Sales", BOB);
     expect(text(refused)).toMatch(/may not/);

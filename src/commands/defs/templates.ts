@@ -5,6 +5,7 @@ import {
   TEMPLATE_CATEGORIES,
   TEMPLATE_STATUSES,
 } from "../../api/schemas.ts";
+import type { ApiRecord } from "../../api/types.ts";
 import { esc } from "../../blocks/blocks.ts";
 import { choice, idArg, optionalId, requiredText } from "../args.ts";
 import { formReply } from "../forms.ts";
@@ -55,21 +56,23 @@ export const TEMPLATE_COMMANDS = [
     example: "templates status=approved",
     topic: "templates",
     operations: ["listTemplates"],
-    run: async (a, ctx) =>
-      pageReply({
+    run: async (a, ctx) => {
+      const [page, names] = await Promise.all([
+        ctx.api.listTemplates({ channelId: a.channel, status: a.status }),
+        channelNamesOf(ctx)(),
+      ]);
+      // The channel by its name ("Acme Store"), else "channel 2".
+      const channel = (t: ApiRecord) => {
+        const id = refId(t, "integrationId", "integration_id");
+        return id === undefined ? "" : (names[id] ?? `channel ${id}`);
+      };
+      return pageReply({
         title: "Templates",
         plural: "templates",
-        page: await ctx.api.listTemplates({ channelId: a.channel, status: a.status }),
-        line: (t) =>
-          listLine(
-            t.id,
-            t.name,
-            t.language,
-            t.category,
-            t.status,
-            pick(t, "integrationId") !== undefined ? `channel ${pick(t, "integrationId")}` : "",
-          ),
-      }),
+        page,
+        line: (t) => listLine(t.id, t.name, t.language, t.category, t.status, channel(t)),
+      });
+    },
   }),
   defineCommand({
     id: "template.show",
@@ -190,7 +193,8 @@ export const TEMPLATE_COMMANDS = [
     run: async (a, ctx) => {
       const channelId = await resolveChannel(ctx, a.channel);
       const r = await ctx.api.syncTemplates(channelId);
-      return announce(ctx, `Templates of channel ${channelId} synchronized`, r);
+      const name = await ctx.channels.name(channelId).catch(() => undefined);
+      return announce(ctx, `Templates of ${name ? esc(name) : `channel ${channelId}`} synchronized`, r);
     },
   }),
   defineCommand({
