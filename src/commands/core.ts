@@ -221,12 +221,12 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
       return { spec, d: distance(a, words.join(" ")) / Math.max(1, words.join(" ").length) };
     });
     scored.sort((x, y) => x.d - y.d);
+    // Only commands that are really close: "foo" suggests nothing rather than three unrelated ones.
     const close = scored.filter((s) => s.d <= 0.5).slice(0, 3);
-    const suggestions = (close.length ? close : scored.slice(0, 3)).map(
-      (s) => `• \`/sb ${esc(s.spec.usage)}\``,
-    );
+    const suggestions = close.map((s) => `• \`/sb ${esc(s.spec.usage)}\``);
+    const unknown = `There is no command \`/sb ${esc(typed.join(" "))}\`.`;
     return errorReply(
-      `There is no command \`/sb ${esc(typed.join(" "))}\`. Closest:\n${suggestions.join("\n")}`,
+      suggestions.length ? `${unknown} Did you mean:\n${suggestions.join("\n")}` : unknown,
       "`/sb help` lists every command.",
     );
   };

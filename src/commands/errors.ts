@@ -138,9 +138,10 @@ export function apiErrorReply(err: unknown, ctx: ErrorContext = {}): Reply {
   if (e instanceof NotFoundError) {
     const noun = ctx.spec?.noun ?? "record";
     const id = ctx.id !== undefined ? ` #${esc(String(ctx.id))}` : "";
+    // With the id named, the API's own "Contact 999 was not found" only repeats it.
     return errorReply(
       `No such ${noun}${id} (or it was deleted).`,
-      e.message ? `The API said: ${esc(e.message)}` : undefined,
+      e.message && !id ? `The API said: ${esc(e.message)}` : undefined,
     );
   }
   if (e instanceof ConflictError) {

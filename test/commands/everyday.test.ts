@@ -92,3 +92,18 @@ describe("sentences read right", () => {
     expect(r.text).not.toMatch(/in every channel/);
   });
 });
+
+describe("an unknown record or command, said once", () => {
+  it("a missing record is named once, without the API repeating it", async () => {
+    const r = await h().run("contact 999");
+    expect(r.text).toMatch(/No such contact #999 \(or it was deleted\)\./);
+    expect(r.text).not.toMatch(/The API said|was not found/);
+  });
+
+  it("a command that is nothing like any other suggests nothing unrelated", async () => {
+    const r = await h().run("foo");
+    expect(r.text).toMatch(/There is no command `\/sb foo`\./);
+    expect(r.text).not.toMatch(/Did you mean|inbox on/);
+    expect((await h().run("tgas")).text).toMatch(/Did you mean:\n• `\/sb tags`/);
+  });
+});

@@ -98,6 +98,8 @@ describe("bad input: a clear answer naming the field, the usage, and no request"
     ['tag add "unterminated', /closing quote/],
     ["tagz", /no command[\s\S]*tags/],
     ["campain 1", /no command[\s\S]*campaign/],
+    // Nothing close: no unrelated suggestions, only the way to the list.
+    ["foo", /There is no command `\/sb foo`\.(?![\s\S]*Did you mean)[\s\S]*`\/sb help` lists every command/],
     ["user edit 1", /form in Slack[\s\S]*Usage: `\/sb user edit &lt;id&gt;/, "shell"],
     ["user edit 1 email=bad", /email/],
     ["import notes.txt", /shell/],
