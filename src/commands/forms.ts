@@ -16,10 +16,18 @@ export interface ChannelsFormData {
   channelNames?: Record<number, string>;
 }
 
+/** The message form opened for someone already chosen (a card's "Send message"). */
+export interface SendPrefill {
+  /** A phone number, in the phone field. */
+  to?: string;
+  /** A contact or chat user, chosen: `contact:12` / `user:4`, with the text the menu shows. */
+  recipient?: { value: string; label: string };
+}
+
 /** Every form the core can ask for, by kind, with the data it opens with. */
 export interface FormKinds {
   campaign: CampaignFormData;
-  send: ChannelsFormData;
+  send: ChannelsFormData & { prefill?: SendPrefill };
   template: ChannelsFormData;
   contact: { id: number; record: ApiRecord; fields: ContactField[] };
   "chat-user": { id: number; record: ApiRecord; fields: ContactField[] };

@@ -349,7 +349,7 @@ describe("related records and custom fields by name", () => {
 
   it("contact and chat-user cards: what people do next as buttons, custom fields one per line", async () => {
     const contact = text(await h().run("contact 1"));
-    expect(contact).toContain("[Edit: contact edit 1] [Send message: send] [Opt out: contact opt-out 1]");
+    expect(contact).toContain("[Edit: contact edit 1] [Send message: send contact:1] [Opt out: contact opt-out 1]");
     expect(contact).toMatch(/^Loyalty tier: gold$/m);
     // An opted-out contact says so and offers to opt in.
     const out = (await h().client.listContacts({ limit: 100 })).items.find((c) => c.opted_out === true);
@@ -357,7 +357,7 @@ describe("related records and custom fields by name", () => {
     expect(shownOut).toMatch(/Status: .*Opted out/);
     expect(shownOut).toContain(`[Opt in: contact opt-in ${out?.id}]`);
     const user = text(await h().run("user 1"));
-    expect(user).toContain("[Send message: send] [Edit: user edit 1]");
+    expect(user).toContain("[Send message: send user:1] [Edit: user edit 1]");
     expect(user).toContain("[Contact: contact 1]");
     expect(user).not.toMatch(/#\d/);
   });

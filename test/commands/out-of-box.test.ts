@@ -65,7 +65,11 @@ describe("with no settings (the embedded sandbox)", () => {
     const r = await sb.core.run("send +1 415 555 0150 Hola", ALICE);
     expect(text(r)).toMatch(/has not written in the last 24 hours/);
     expect(text(r)).not.toMatch(/which channel|channel=/i);
-    expect(buttons(r).map((b) => b.value)).toEqual(["send", "templates status=approved"]);
+    expect(buttons(r).map((b) => b.value)).toEqual(["send +14155550150", "templates status=approved"]);
+    // The button opens the message form with this number in it.
+    const form = await sb.core.run("send +14155550150", ALICE);
+    expect(form.form?.kind).toBe("send");
+    expect(form.form?.kind === "send" && form.form.data.prefill).toEqual({ to: "+14155550150" });
   });
 
   it("puts the latest demo conversations back inside the window at each start", async () => {

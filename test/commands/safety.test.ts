@@ -87,7 +87,8 @@ describe("bad input: a clear answer naming the field, the usage, and no request"
     ["users from=someday", /from.*ISO 8601/],
     ["send", /form in Slack[\s\S]*Usage: `\/sb send &lt;recipient&gt;/, "shell"],
     ["send hello there", /not a recipient/],
-    ["send +14155550123", /text.*required/],
+    // In the shell (in Slack, a recipient alone opens the message form with it chosen).
+    ["send +14155550123", /text.*required/, "shell"],
     ["send +14155550123 template=order_update", /lang.*required/],
     ["send +14155550123 hi lang=en", /lang.*only for template/],
     ["send +14155550123 image", /url.*required/],

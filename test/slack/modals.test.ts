@@ -243,6 +243,25 @@ describe("the message form", () => {
     expect(answer.errors.text).toMatch(/Template/);
   });
 
+  it("opens with the recipient chosen from a card's Send message, and sends to them", async () => {
+    const card = await stack.req.command("contact 1", { user: { id: "U0ALICE", name: "alice" } });
+    const body = (await fake.waitForResponse(card.responseUrl as string)).body as Json;
+    const button = (body.blocks as Json[])
+      .flatMap((b) => (b.type === "actions" ? (b.elements as Json[]) : []))
+      .find((e) => e.text?.text === "Send message");
+    expect(button.value).toBe("send contact:1");
+    const v = await forms.open(button.value);
+    expect(checkView(v.view)).toEqual([]);
+    const chosen = (v.view.blocks as Json[]).find((b) => b.block_id === "recipient").element.initial_option;
+    expect(chosen.value).toBe("contact:1");
+    expect(chosen.text.text).toMatch(/^Ana Lopez · \+14155550200 \(contact #1\)$/);
+    // A phone alone opens the form with it in the phone field.
+    const byPhone = await forms.open("send +1 415 555 0177");
+    expect((byPhone.view.blocks as Json[]).find((b) => b.block_id === "to").element.initial_value).toBe(
+      "+14155550177",
+    );
+  });
+
   it("sends a template with its parameters", async () => {
     const v = await forms.open("send");
     await forms.act(v.id, "type", { type: "template", to: "+14155550177" });

@@ -142,7 +142,7 @@ export const CONTACT_COMMANDS = [
         footer: `Contact ${a.id}${typeof created === "string" ? ` · added ${slackDate(created)}` : ""}`,
         buttons: [
           { text: "Edit", line: `contact edit ${a.id}` },
-          { text: "Send message", line: "send", style: "primary" },
+          { text: "Send message", line: `send contact:${a.id}`, style: "primary" },
           out
             ? { text: "Opt in", line: `contact opt-in ${a.id}` }
             : { text: "Opt out", line: `contact opt-out ${a.id}` },

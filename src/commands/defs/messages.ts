@@ -2,13 +2,21 @@ import { z } from "zod";
 import { isApiError } from "../../api/errors.ts";
 import { isoDateTimeSchema, type SendMessageInput, sendMessageSchema } from "../../api/schemas.ts";
 import { esc } from "../../blocks/blocks.ts";
-import { idArg, limitArg, optionalId, pageArg, takeRecipient, yesNo } from "../args.ts";
-import { formReply } from "../forms.ts";
+import { idArg, limitArg, optionalId, pageArg, type Recipient, takeRecipient, yesNo } from "../args.ts";
+import { formReply, type SendPrefill } from "../forms.ts";
 import { channelFormData } from "../lookups.ts";
-import { defineCommand, UserError } from "../registry.ts";
+import { type CommandContext, defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, recordReply, show } from "../render.ts";
 import { checkBody } from "./check.ts";
-import { announce, channelNamesOf, pageLine, refId, relatedNames, resolveChannel } from "./common.ts";
+import {
+  announce,
+  channelNamesOf,
+  contactName,
+  pageLine,
+  refId,
+  relatedNames,
+  resolveChannel,
+} from "./common.ts";
 
 const SEND_NAMES = {
   to: "recipient",
@@ -19,6 +27,26 @@ const SEND_NAMES = {
   language: "lang",
   assignToHuman: "human",
 };
+
+/** A recipient as a command line writes it: `+14155550123`, `contact:12`, `user:4`. */
+const recipientRef = (r: Recipient): string =>
+  r.kind === "phone" ? r.to : r.kind === "contact" ? `contact:${r.contactId}` : `user:${r.chatUserId}`;
+
+/** The recipient as the message form shows it once chosen: `Ana Lopez · +14155550200 (contact #1)`. */
+async function sendPrefill(ctx: CommandContext, r: Recipient): Promise<SendPrefill> {
+  if (r.kind === "phone") return { to: r.to };
+  const [kind, id] = r.kind === "contact" ? ["contact", r.contactId] : ["chat user", r.chatUserId];
+  const value = `${r.kind}:${id}`;
+  // A name is a nicety: when it cannot be read, the menu shows the id.
+  const record = await (r.kind === "contact" ? ctx.api.getContact(id) : ctx.api.getChatUser(id)).catch(
+    () => undefined,
+  );
+  const name =
+    r.kind === "contact" ? (record ? contactName(record) : "") : show(pick(record, "name") ?? "", 40);
+  const reach = show(pick(record, "phone") ?? pick(record, "email") ?? "", 30);
+  const label = `${name || (r.kind === "contact" ? "Contact" : "Chat user")}${reach ? ` · ${reach}` : ""} (${kind} #${id})`;
+  return { recipient: { value, label: label.slice(0, 75) } };
+}
 
 export const MESSAGE_COMMANDS = [
   defineCommand({
@@ -42,7 +70,7 @@ export const MESSAGE_COMMANDS = [
     usage:
       "send <recipient> <text…> | send <recipient> template=<name> lang=<code> [<param>=<value>…] | send <recipient> image|document <url> [caption…]",
     summary: "Send a text, template, image or document message",
-    help: "The recipient is a phone number (spaces, dashes and brackets are fine), contact:<id> or user:<id>. Free text only reaches a contact inside the 24-hour window; use a template otherwise.",
+    help: "The recipient is a phone number (spaces, dashes and brackets are fine), contact:<id> or user:<id>. Free text only reaches a contact inside the 24-hour window; use a template otherwise. In Slack, `send` alone opens the message form, and `send <recipient>` opens it with the recipient chosen.",
     example: "send +1 415 555 0123 template=order_update lang=en first_name=Ana order_id=A-1001",
     topic: "messages",
     operations: ["sendMessage", "listTemplates"],
@@ -55,6 +83,15 @@ export const MESSAGE_COMMANDS = [
       const taken = takeRecipient(a.words, ctx.defaultCountry);
       if ("error" in taken) throw new UserError(`*recipient* ${esc(taken.error)}`);
       const { recipient, rest } = taken;
+      // Only a recipient, in Slack (a card's "Send message"): the form, with them chosen.
+      const onlyRecipient = !rest.length && [a.human, a.template, a.lang].every((v) => v === undefined);
+      if (onlyRecipient && ctx.actor.via === "slack") {
+        const load = async () => ({
+          ...(await channelFormData(ctx.api, ctx.defaultChannelId, channelNamesOf(ctx))),
+          prefill: await sendPrefill(ctx, recipient),
+        });
+        return formReply(ctx, { kind: "send", load, instead: "send" }, "Opening the message form…");
+      }
       const body: Partial<SendMessageInput> = {};
       if (recipient.kind === "phone") body.to = recipient.to;
       else if (recipient.kind === "contact") body.contactId = recipient.contactId;
@@ -119,7 +156,8 @@ export const MESSAGE_COMMANDS = [
             `${esc(who)} has not written in the last 24 hours, so free text cannot reach them: the messaging network allows it only within 24 hours of the person's last message. A template message (approved in advance) can start the conversation.`,
             false,
             [
-              { text: "Send a template…", line: "send", style: "primary" },
+              // The form, with this recipient chosen.
+              { text: "Send a template…", line: `send ${recipientRef(recipient)}`, style: "primary" },
               { text: "Approved templates", line: "templates status=approved" },
             ],
           );

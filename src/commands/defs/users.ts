@@ -142,7 +142,7 @@ export const USER_COMMANDS = [
         custom: customFieldLines(pick(u, "customFields", "custom_fields")),
         footer: `Chat user ${a.id}${typeof last === "string" ? ` · last active ${slackDate(last)}` : ""}`,
         buttons: [
-          { text: "Send message", line: "send", style: "primary" },
+          { text: "Send message", line: `send user:${a.id}`, style: "primary" },
           { text: "Edit", line: `user edit ${a.id}` },
           ...(conversation ? [{ text: "History", line: `history ${conversation}` }] : []),
           ...(contactId ? [{ text: "Contact", line: `contact ${contactId}` }] : []),

@@ -7,7 +7,7 @@ import type { Actor } from "../../commands/types.ts";
 import { campaignModal } from "./campaign.ts";
 import { importModal } from "./import.ts";
 import { contactEditModal, userEditModal } from "./record-edit.ts";
-import { sendModal } from "./send.ts";
+import { SEND_ACTIONS, sendModal } from "./send.ts";
 import { templateModal } from "./template.ts";
 
 /** `prefill.text`: the send form's message, filled in (the "Send to a customer" shortcut). */
@@ -17,11 +17,26 @@ export function modalFor(form: FormRequest, actor: Actor, prefill?: { text?: str
     case "campaign":
       return campaignModal(form.data, { ch });
     case "send": {
-      const { channels: chs, defaultChannelId: def } = form.data;
-      const state = prefill?.text
-        ? { text: { text: { type: "plain_text_input", value: prefill.text } } }
-        : undefined;
-      return sendModal(form.data, { ch, chs, def }, state);
+      const { channels: chs, defaultChannelId: def, prefill: chosen } = form.data;
+      // What is known already, as if the person had typed or picked it.
+      const state = {
+        ...(prefill?.text ? { text: { text: { type: "plain_text_input", value: prefill.text } } } : {}),
+        ...(chosen?.to ? { to: { to: { type: "plain_text_input", value: chosen.to } } } : {}),
+        ...(chosen?.recipient
+          ? {
+              recipient: {
+                [SEND_ACTIONS.recipient]: {
+                  type: "external_select",
+                  selected_option: {
+                    text: { type: "plain_text", text: chosen.recipient.label },
+                    value: chosen.recipient.value,
+                  },
+                },
+              },
+            }
+          : {}),
+      };
+      return sendModal(form.data, { ch, chs, def }, Object.keys(state).length ? state : undefined);
     }
     case "template": {
       const { channels: chs, defaultChannelId: def } = form.data;
