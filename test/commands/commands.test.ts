@@ -23,7 +23,10 @@ describe("read commands", () => {
     ["contact 1", [/== Ana Lopez ==/, /\+1415555/, /Contact 1 · added/]],
     ["fields", [/loyalty_tier/, /birthday/]],
     ["groups", [/VIP customers/, /6 members/]],
-    ["group 1", [/Group #1/, /VIP/]],
+    [
+      "group 1",
+      [/== VIP customers ==/, /Members: 6 contacts/, /Group 1 · created/, /\[Members: contacts group=1\]/],
+    ],
     ["templates status=approved", [/order_update/]],
     ["template 1", [/Template #1/, /order_update/]],
     ["campaigns", [/Spring sale 2026/, /draft/]],
@@ -349,7 +352,9 @@ describe("related records and custom fields by name", () => {
 
   it("contact and chat-user cards: what people do next as buttons, custom fields one per line", async () => {
     const contact = text(await h().run("contact 1"));
-    expect(contact).toContain("[Edit: contact edit 1] [Send message: send contact:1] [Opt out: contact opt-out 1]");
+    expect(contact).toContain(
+      "[Edit: contact edit 1] [Send message: send contact:1] [Opt out: contact opt-out 1]",
+    );
     expect(contact).toMatch(/^Loyalty tier: gold$/m);
     // An opted-out contact says so and offers to opt in.
     const out = (await h().client.listContacts({ limit: 100 })).items.find((c) => c.opted_out === true);

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { count, esc, header, section } from "../../blocks/blocks.ts";
+import { count, esc, header, section, slackDate } from "../../blocks/blocks.ts";
 import { idArg, idList, requiredText } from "../args.ts";
 import { defineCommand } from "../registry.ts";
-import { listLine, pageReply, pick, recordReply } from "../render.ts";
-import { announce, deletePreview, quoted } from "./common.ts";
+import { cardReply, listLine, pageReply, pick, recordReply, show } from "../render.ts";
+import { announce, deletePreview, nameOf, quoted } from "./common.ts";
 
 const FIRST = ["id", "name", "description"];
 export const memberCount = (g: Record<string, unknown>) =>
@@ -57,7 +57,26 @@ export const GROUP_COMMANDS = [
     topic: "groups",
     noun: "group",
     operations: ["getGroup"],
-    run: async (a, ctx) => recordReply(`Group #${a.id}`, await ctx.api.getGroup(a.id), FIRST),
+    run: async (a, ctx) => {
+      const g = await ctx.api.getGroup(a.id);
+      const n = Number(memberCount(g));
+      const created = pick(g, "created_at", "createdAt");
+      // One card: its name, what it is for, how many, and what people do next.
+      const pairs: Array<[string, string]> = [];
+      if (typeof g.description === "string" && g.description.trim())
+        pairs.push(["Description", esc(show(g.description, 300))]);
+      if (Number.isFinite(n)) pairs.push(["Members", count(n, "contact")]);
+      return cardReply({
+        title: show(nameOf(g, `Group ${a.id}`), 140),
+        pairs,
+        footer: `Group ${a.id}${typeof created === "string" ? ` · created ${slackDate(created)}` : ""}`,
+        buttons: [
+          { text: "Members", line: `contacts group=${a.id}`, style: "primary" },
+          { text: "Edit", line: `group edit ${a.id}` },
+          { text: "Delete…", line: `group delete ${a.id}`, style: "danger" },
+        ],
+      });
+    },
   }),
   defineCommand({
     id: "group.add",
