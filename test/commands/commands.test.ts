@@ -16,7 +16,7 @@ const text = (r: { blocks: never[] | unknown[]; text: string }) => blocksToText(
 describe("read commands", () => {
   const cases: Array<[string, RegExp[]]> = [
     ["/sb tags", [/Tags/, /Spring sale/, /#1D9BD1/]],
-    ["tag 2", [/Tag #2/, /Support/]],
+    ["tag 2", [/== Support ==/, /Colour: #E01E5A/, /Tag 2 · created/, /\[Edit: tag edit 2\]/]],
     ["me", [/Acme Retail/, /Business/, /…/]],
     ["contacts", [/Page 1 of 2 · 30 contacts/]],
     ["contacts dana", [/Dana Levi/]],
@@ -28,7 +28,15 @@ describe("read commands", () => {
       [/== VIP customers ==/, /Members: 6 contacts/, /Group 1 · created/, /\[Members: contacts group=1\]/],
     ],
     ["templates status=approved", [/order_update/]],
-    ["template 1", [/Template #1/, /order_update/]],
+    [
+      "template 1",
+      [
+        /== order_update · en ==/,
+        /Status: ✓ Approved/,
+        /Hi Ana, your order A-1001/,
+        /\[New campaign: campaign new\]/,
+      ],
+    ],
     ["campaigns", [/Spring sale 2026/, /draft/]],
     ["campaigns status=completed", [/Spring sale 2026/]],
     ["campaign 1", [/Spring sale 2026/, /Completed/]],

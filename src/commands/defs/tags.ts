@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { colorSchema } from "../../api/schemas.ts";
-import { esc } from "../../blocks/blocks.ts";
+import { esc, slackDate } from "../../blocks/blocks.ts";
 import { idArg, requiredText } from "../args.ts";
 import { defineCommand } from "../registry.ts";
-import { listLine, pageReply, recordReply } from "../render.ts";
-import { announce, deletePreview, quoted } from "./common.ts";
+import { cardReply, listLine, pageReply, pick, recordReply, show } from "../render.ts";
+import { announce, deletePreview, nameOf, quoted } from "./common.ts";
 
 const FIRST = ["id", "name", "color", "description"];
 const optionalColor = z.preprocess((v) => (v === "" ? undefined : v), colorSchema.optional());
@@ -42,7 +42,23 @@ export const TAG_COMMANDS = [
     topic: "tags",
     noun: "tag",
     operations: ["getTag"],
-    run: async (a, ctx) => recordReply(`Tag #${a.id}`, await ctx.api.getTag(a.id), FIRST),
+    run: async (a, ctx) => {
+      const t = await ctx.api.getTag(a.id);
+      const created = pick(t, "created_at", "createdAt");
+      const pairs: Array<[string, string]> = [];
+      if (typeof t.color === "string") pairs.push(["Colour", esc(t.color)]);
+      if (typeof t.description === "string" && t.description.trim())
+        pairs.push(["Description", esc(show(t.description, 300))]);
+      return cardReply({
+        title: show(nameOf(t, `Tag ${a.id}`), 140),
+        pairs,
+        footer: `Tag ${a.id}${typeof created === "string" ? ` · created ${slackDate(created)}` : ""}`,
+        buttons: [
+          { text: "Edit", line: `tag edit ${a.id}` },
+          { text: "Delete…", line: `tag delete ${a.id}`, style: "danger" },
+        ],
+      });
+    },
   }),
   defineCommand({
     id: "tag.add",

@@ -6,12 +6,13 @@ import {
   TEMPLATE_STATUSES,
 } from "../../api/schemas.ts";
 import type { ApiRecord } from "../../api/types.ts";
-import { esc } from "../../blocks/blocks.ts";
+import { esc, slackDate } from "../../blocks/blocks.ts";
 import { choice, idArg, optionalId, requiredText } from "../args.ts";
 import { formReply } from "../forms.ts";
 import { channelFormData } from "../lookups.ts";
 import { defineCommand, UserError } from "../registry.ts";
-import { listLine, pageReply, pick, recordReply } from "../render.ts";
+import { cardReply, listLine, pageReply, pick, recordReply, show } from "../render.ts";
+import { fillPlaceholders } from "./campaign-message.ts";
 import { checkBody } from "./check.ts";
 import {
   announce,
@@ -24,6 +25,12 @@ import {
 } from "./common.ts";
 
 const FIRST = ["id", "name", "language", "category", "status", "integrationId", "bodyText"];
+const STATUS_EMOJI: Record<string, string> = {
+  approved: ":white_check_mark:",
+  pending: ":hourglass_flowing_sand:",
+  rejected: ":no_entry:",
+  disabled: ":no_entry_sign:",
+};
 /** The statuses the API lets a template be deleted in (spec: template deletion rule). */
 const DELETABLE = ["pending", "rejected", "disabled"];
 const NAMES = {
@@ -91,9 +98,57 @@ export const TEMPLATE_COMMANDS = [
       // The channel by its name (`/sb channel name`), the default one told apart.
       const channel = refId(t, "integrationId", "integration_id");
       const label = channel
-        ? `${await channelLabel(ctx, channel)}${channel === ctx.defaultChannelId ? " (default)" : ""}`
+        ? `${esc(await channelLabel(ctx, channel))}${channel === ctx.defaultChannelId ? " (default)" : ""}`
         : undefined;
-      return recordReply(`Template #${a.id}`, t, FIRST, [], [], { integrationId: label });
+      const status = String(pick(t, "status") ?? "").toLowerCase();
+      const category = String(pick(t, "category") ?? "");
+      const body = String(pick(t, "bodyText", "body_text", "body") ?? "");
+      const examples = pick(t, "bodyExamples", "body_examples");
+      const sample =
+        examples && typeof examples === "object" && !Array.isArray(examples)
+          ? fillPlaceholders(
+              body,
+              Object.fromEntries(
+                Object.entries(examples as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+              ),
+            )
+          : body;
+      const quote = (text: string) => `>${esc(show(text, 1200)).replace(/\n/g, "\n>")}`;
+      const created = pick(t, "created_at", "createdAt");
+      // One card: name and language, a status line, the message as customers read it, what to do next.
+      return cardReply({
+        title: `${show(pick(t, "name") ?? `Template ${a.id}`, 100)} · ${show(pick(t, "language") ?? "", 20)}`,
+        pairs: [
+          [
+            "Status",
+            `${STATUS_EMOJI[status] ?? ""} ${esc(status ? status[0]!.toUpperCase() + status.slice(1) : "unknown")}`.trim(),
+          ],
+          ["Category", esc(category ? category[0]!.toUpperCase() + category.slice(1).toLowerCase() : "—")],
+          ...(label ? ([["Channel", label]] as Array<[string, string]>) : []),
+        ],
+        custom: body
+          ? [
+              sample !== body
+                ? `*Customers read* (with the examples)\n${quote(sample)}`
+                : `*Message*\n${quote(body)}`,
+              ...(sample !== body ? [`*Placeholders*\n${quote(body)}`] : []),
+            ]
+          : [],
+        footer: `Template ${a.id}${typeof created === "string" ? ` · created ${slackDate(created)}` : ""}${
+          status === "pending" ? " · waiting for the provider's approval" : ""
+        }`,
+        buttons: [
+          ...(status === "approved"
+            ? [{ text: "New campaign", line: "campaign new", style: "primary" as const }]
+            : []),
+          ...(status === "pending" && channel
+            ? [{ text: "Check approval", line: `templates sync channel=${channel}` }]
+            : []),
+          ...(DELETABLE.includes(status)
+            ? [{ text: "Delete…", line: `template delete ${a.id}`, style: "danger" as const }]
+            : []),
+        ],
+      });
     },
   }),
   defineCommand({
