@@ -79,7 +79,11 @@ export function parseTarget(word: string | undefined): ReportTarget | FieldProbl
   if (w === "all") return { kind: "all" };
   if (/^\d+$/.test(w) && Number(w) > 0 && Number.isSafeInteger(Number(w)))
     return { kind: "campaign", id: Number(w) };
-  return { field: "target", rule: `\`${word}\` is not a campaign id, \`running\` or \`all\`` };
+  // `report list` / `report schedules`: the list is `/sb reports`.
+  const list = /^(list|ls|show|schedules?)$/.test(w)
+    ? " (the report schedules are listed by `/sb reports`)"
+    : "";
+  return { field: "target", rule: `\`${word}\` is not a campaign id, \`running\` or \`all\`${list}` };
 }
 
 export const targetText = (t: ReportTarget): string =>
