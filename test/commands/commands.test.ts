@@ -47,7 +47,16 @@ describe("read commands", () => {
     ["users type=phonechat sort=name order=asc messages limit=3", [/Page 1 of/]],
     ["users from=2020-01-01 to=2100-01-01", [/chat users/]],
     ["user 1", [/== Ana Lopez ==/, /Chat user 1/, /Contact: Ana Lopez/]],
-    ["message 1", [/Message #1/]],
+    [
+      "message 1",
+      [
+        /== Message to Ana Lopez ==/,
+        /Status: .*Read/,
+        /Type: Text/,
+        /Message 1 · outbound/,
+        /\[Conversation: history 1\]/,
+      ],
+    ],
     ["history 1", [/Conversation #1/]],
     ["history 1 after=2000-01-01T00:00:00Z limit=2", [/Page 1/]],
     ["help", [/Switchboard commands/, /campaign <id> send/]],

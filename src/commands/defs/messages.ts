@@ -1,15 +1,16 @@
 import { z } from "zod";
 import { isApiError } from "../../api/errors.ts";
 import { isoDateTimeSchema, type SendMessageInput, sendMessageSchema } from "../../api/schemas.ts";
-import { esc } from "../../blocks/blocks.ts";
+import { esc, slackDate } from "../../blocks/blocks.ts";
 import { idArg, limitArg, optionalId, pageArg, type Recipient, takeRecipient, yesNo } from "../args.ts";
 import { formReply, type SendPrefill } from "../forms.ts";
 import { channelFormData } from "../lookups.ts";
 import { type CommandContext, defineCommand, UserError } from "../registry.ts";
-import { listLine, pageReply, pick, recordReply, show } from "../render.ts";
+import { cardReply, listLine, pageReply, pick, recordReply, show } from "../render.ts";
 import { checkBody } from "./check.ts";
 import {
   announce,
+  channelLabel,
   channelNamesOf,
   contactName,
   pageLine,
@@ -26,6 +27,15 @@ const SEND_NAMES = {
   channelId: "channel",
   language: "lang",
   assignToHuman: "human",
+};
+
+const MESSAGE_STATUS_EMOJI: Record<string, string> = {
+  queued: ":hourglass_flowing_sand:",
+  sent: ":outbox_tray:",
+  delivered: ":white_check_mark:",
+  read: ":eyes:",
+  received: ":inbox_tray:",
+  failed: ":x:",
 };
 
 /** A recipient as a command line writes it: `+14155550123`, `contact:12`, `user:4`. */
@@ -192,12 +202,49 @@ export const MESSAGE_COMMANDS = [
     run: async (a, ctx) => {
       const m = await ctx.api.getMessage(a.id);
       const userId = refId(m, "chatUserId", "chat_user_id");
+      const channelId = refId(m, "channelId", "channel_id", "integrationId", "integration_id");
+      const conversation = refId(m, "conversationId", "conversation_id");
       const names = await relatedNames({
         chatUserId: userId
           ? async () => show(pick(await ctx.api.getChatUser(userId), "name") ?? "")
           : undefined,
+        channel: channelId ? () => channelLabel(ctx, channelId) : undefined,
       });
-      return recordReply(`Message #${a.id}`, m, ["id", "status", "type", "text"], [], [], names);
+      const status = String(pick(m, "status") ?? "").toLowerCase();
+      const direction = String(pick(m, "direction") ?? "").toLowerCase();
+      const who = names.chatUserId ?? (userId ? `chat user ${userId}` : "");
+      const title = who
+        ? `${direction === "inbound" ? "Message from" : "Message to"} ${who}`
+        : `Message ${a.id}`;
+      const type = String(pick(m, "type") ?? "");
+      const text = String(pick(m, "text", "caption") ?? "");
+      const media = pick(m, "mediaUrl", "media_url");
+      const at = pick(m, "createdAt", "created_at", "sentAt", "sent_at");
+      const statusWord = status ? status[0]!.toUpperCase() + status.slice(1) : "";
+      // One card: who, a status line, the message itself, where to go next.
+      return cardReply({
+        title: show(title, 140),
+        pairs: [
+          ...(statusWord
+            ? ([["Status", `${MESSAGE_STATUS_EMOJI[status] ?? ""} ${esc(statusWord)}`.trim()]] as Array<
+                [string, string]
+              >)
+            : []),
+          ...(type
+            ? ([["Type", esc(type[0]!.toUpperCase() + type.slice(1))]] as Array<[string, string]>)
+            : []),
+          ...(names.channel ? ([["Channel", esc(names.channel)]] as Array<[string, string]>) : []),
+          ...(typeof media === "string"
+            ? ([["Media", esc(show(media, 200))]] as Array<[string, string]>)
+            : []),
+        ],
+        custom: text ? [`>${esc(show(text, 1500)).replace(/\n/g, "\n>")}`] : [],
+        footer: `Message ${a.id}${direction ? ` · ${esc(direction)}` : ""}${typeof at === "string" ? ` · ${slackDate(at)}` : ""}`,
+        buttons: [
+          ...(conversation ? [{ text: "Conversation", line: `history ${conversation}` }] : []),
+          ...(userId ? [{ text: "Chat user", line: `user ${userId}` }] : []),
+        ],
+      });
     },
   }),
   defineCommand({

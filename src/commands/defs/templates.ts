@@ -29,6 +29,7 @@ const STATUS_EMOJI: Record<string, string> = {
   approved: ":white_check_mark:",
   pending: ":hourglass_flowing_sand:",
   rejected: ":no_entry:",
+  paused: ":double_vertical_bar:",
   disabled: ":no_entry_sign:",
 };
 /** The statuses the API lets a template be deleted in (spec: template deletion rule). */
