@@ -23,7 +23,7 @@ function pipes(onOutput?: (seen: string) => void): ShellIo {
 }
 
 /** Types each line only once the shell has asked for it (a prompt or a y/N question), as a person would. */
-export function scriptedShell(lines: string[]): ShellIo {
+export function scriptedIo(lines: string[]): ShellIo {
   let asked = 0;
   const io = pipes((seen) => {
     const prompts = (seen.match(/sb> |\[y\/N\] /g) ?? []).length;
@@ -33,7 +33,7 @@ export function scriptedShell(lines: string[]): ShellIo {
 }
 
 /** Every line written at once on a pipe, which is then closed (left open with `end: false`). */
-export function pipedShell(lines: string[], opts: { end?: boolean } = {}): ShellIo {
+export function pipedIo(lines: string[], opts: { end?: boolean } = {}): ShellIo {
   const io = pipes();
   io.input.write(lines.map((l) => `${l}\n`).join(""));
   if (opts.end !== false) io.input.end();

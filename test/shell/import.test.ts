@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useHarness } from "../commands/helpers.ts";
-import { pipedShell, scriptedShell } from "./helpers.ts";
+import { pipedIo, scriptedIo } from "./helpers.ts";
 
 const h = useHarness();
 const imports = () => h().forwarder.requests.filter((r) => r.startsWith("POST /v1/contacts/import"));
@@ -21,15 +21,15 @@ function semicolonFile(rows: string[]): string {
   return path;
 }
 
-async function piped(lines: string[], yes: boolean): Promise<string> {
-  const s = pipedShell(lines);
+async function pipedShell(lines: string[], yes: boolean): Promise<string> {
+  const s = pipedIo(lines);
   expect(await s.run({ core: h().core, interactive: false, yes })).toBe(0);
   return s.text();
 }
 
 /** Types each scripted line once the shell has asked for it. */
-async function interactive(lines: string[]): Promise<string> {
-  const s = scriptedShell(lines);
+async function interactiveShell(lines: string[]): Promise<string> {
+  const s = scriptedIo(lines);
   expect(await s.run({ core: h().core, interactive: true })).toBe(0);
   return s.text();
 }
@@ -38,7 +38,7 @@ describe("/sb import <file> in the shell", () => {
   it("piped with --yes: the preview with the failing row, then the import and the error report beside the file", async () => {
     const path = semicolonFile(["Ana;Lima;(415) 555-3201;ana@example.com", "Bo;Ek;415 555 3202;", "Cy;;12;"]);
     const before = imports().length;
-    const out = await piped([`/sb import "${path}"`], true);
+    const out = await pipedShell([`/sb import "${path}"`], true);
     expect(out).toMatch(/== Import Customers\.csv\? ==/);
     expect(out).toMatch(/Will be imported: 2\nWill fail: 1/);
     expect(out).toMatch(/phone ← “Phone Number” \(C\)/);
@@ -67,7 +67,7 @@ describe("/sb import <file> in the shell", () => {
   it("piped without --yes: the preview, then no, with how to confirm; nothing sent, no report", async () => {
     const path = semicolonFile(["Di;;415 555 3203;", "Ed;;12;"]);
     const before = imports().length;
-    const out = await piped([`import ${path}`], false);
+    const out = await pipedShell([`import ${path}`], false);
     expect(out).toMatch(/== Import Customers\.csv\? ==/);
     expect(out).toMatch(/Not confirmed: .*--yes/);
     expect(imports().length).toBe(before);
@@ -77,7 +77,7 @@ describe("/sb import <file> in the shell", () => {
   it("interactive: N imports nothing, y imports", async () => {
     const path = semicolonFile(["Flo;Ma;415 555 3204;flo@example.com"]);
     const before = imports().length;
-    const out = await interactive([
+    const out = await interactiveShell([
       `import ${path} update=yes`,
       "n",
       `import ${path} update=yes`,

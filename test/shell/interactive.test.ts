@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useHarness } from "../commands/helpers.ts";
-import { scriptedShell } from "./helpers.ts";
+import { scriptedIo } from "./helpers.ts";
 
 const h = useHarness();
 
@@ -13,7 +13,7 @@ describe("interactive shell", () => {
   it("runs commands, asks y/N before a delete, and keeps the history", async () => {
     const add = await h().client.createTag({ name: "Temp", color: "#101010" });
     const historyFile = join(mkdtempSync(join(tmpdir(), "sb-hist-")), "shell_history");
-    const s = scriptedShell(["tags", `/sb tag delete ${add.id}`, "y", "exit"]);
+    const s = scriptedIo(["tags", `/sb tag delete ${add.id}`, "y", "exit"]);
     const code = await s.run({ core: h().core, interactive: true, historyFile });
     expect(code).toBe(0);
     expect(s.text()).toMatch(/== Tags ==/);

@@ -2,7 +2,7 @@
 // on streams): what it prints is terminal text, with no Slack markup.
 import { describe, expect, it } from "vitest";
 import { useHarness } from "../commands/helpers.ts";
-import { pipedShell } from "./helpers.ts";
+import { pipedIo } from "./helpers.ts";
 
 const h = useHarness();
 
@@ -11,7 +11,7 @@ async function piped(
   lines: string[],
   opts: { yes?: boolean; color?: boolean; end?: boolean } = {},
 ): Promise<{ code: number; out: string }> {
-  const s = pipedShell(lines, opts);
+  const s = pipedIo(lines, opts);
   const code = await s.run({ core: h().core, interactive: false, ...opts });
   return { code, out: s.text() };
 }

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useHarness } from "../commands/helpers.ts";
-import { pipedShell, scriptedShell } from "./helpers.ts";
+import { pipedIo, scriptedIo } from "./helpers.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -58,7 +58,7 @@ describe("README's shell examples", () => {
     });
     expect(typed.at(-1)).toMatch(/^(exit|quit)$/);
 
-    const s = scriptedShell(typed);
+    const s = scriptedIo(typed);
     const code = await s.run({ core: h().core, interactive: true, color: false });
     expect(code).toBe(0);
     expect(sameTimes(screen(s.text())).replace(/\n$/, "")).toBe(sameTimes(expected.join("\n")));
@@ -83,7 +83,7 @@ describe("README's shell examples", () => {
     // The file names are relative to where the shell runs: here, the temporary folder.
     const inDir = (line: string) =>
       line.replace(/^(\/sb )?import (\S+)/, (_m, sb = "", f: string) => `${sb}import ${join(dir, f)}`);
-    const s = pipedShell(typed.map(inDir));
+    const s = pipedIo(typed.map(inDir));
     const code = await s.run({ core: h().core, interactive: false, yes: Boolean(run![2]), color: false });
     expect(code).toBe(0);
     const shown = s.text().split(`${dir}/`).join("").replace(/\n$/, "");
