@@ -9,22 +9,13 @@
 //   npx tsx bench/inbox.bench.ts
 //   run() from bench/run.ts returns the rows
 import { pathToFileURL } from "node:url";
-import { MessagingClient } from "../src/api/client.ts";
-import { RateLimiter } from "../src/api/rate-limit.ts";
+import type { MessagingClient } from "../src/api/client.ts";
 import { configSchema } from "../src/config.ts";
-import { startSandbox } from "../src/sandbox/index.ts";
 import { InboxPoller } from "../src/slack/inbox/poller.ts";
 import { openDb } from "../src/store/db.ts";
+import { type BenchRow, peakRssMb } from "./run.ts";
+import { benchClient, startBenchSandbox } from "./setup.ts";
 
-export interface BenchRow {
-  name: string;
-  figure: number;
-  unit: string;
-  baseline?: number;
-  peakRssMb: number;
-}
-
-const peakRssMb = () => Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
 const CHANNEL = "C0BENCH";
 const ACTIVE = 100;
 
@@ -37,23 +28,10 @@ export async function run(): Promise<BenchRow[]> {
   // messages are as far apart as they would be at the real pace.
   let t = Date.now();
   const now = () => new Date(t);
-  const sandbox = await startSandbox({
-    campaignTickMs: 0,
-    readLimit: 10_000_000,
-    writeLimit: 10_000_000,
-    now,
-  });
+  const sandbox = await startBenchSandbox({ now });
   const db = await openDb({});
   let reads = 0;
-  const base = new MessagingClient({
-    baseUrl: sandbox.url,
-    apiKey: sandbox.apiKey,
-    limiter: new RateLimiter({
-      readPerMinute: 10_000_000,
-      writePerMinute: 10_000_000,
-      backgroundReadShare: 1,
-    }),
-  });
+  const base = benchClient(sandbox.url, sandbox.apiKey);
   const client = base.withHook(async (req, next) => {
     if (req.method === "GET") reads++;
     return next();

@@ -11,20 +11,9 @@
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
-import { MessagingClient } from "../src/api/client.ts";
-import { RateLimiter } from "../src/api/rate-limit.ts";
 import { MAX_PAGE, STATUSES, summarize } from "../src/reports/summary.ts";
-import { startSandbox } from "../src/sandbox/index.ts";
-
-export interface BenchRow {
-  name: string;
-  figure: number;
-  unit: string;
-  baseline?: number;
-  peakRssMb: number;
-}
-
-const peakRssMb = () => Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
+import { type BenchRow, peakRssMb } from "./run.ts";
+import { benchClient, startBenchSandbox } from "./setup.ts";
 
 async function countingProxy(target: string) {
   const t = new URL(target);
@@ -54,7 +43,7 @@ async function countingProxy(target: string) {
 }
 
 export async function run(perCampaign = 100_000, campaigns = 10, full = false): Promise<BenchRow[]> {
-  const sandbox = await startSandbox({ campaignTickMs: 0, readLimit: 10_000_000, writeLimit: 10_000_000 });
+  const sandbox = await startBenchSandbox();
   const proxy = await countingProxy(sandbox.url);
   try {
     const db = sandbox.db;
@@ -85,11 +74,7 @@ export async function run(perCampaign = 100_000, campaigns = 10, full = false): 
     }
     await db.query("analyze sandbox.campaign_recipients");
 
-    const client = new MessagingClient({
-      baseUrl: proxy.url,
-      apiKey: sandbox.apiKey,
-      limiter: new RateLimiter({ readPerMinute: 10_000_000, backgroundReadShare: 1 }),
-    });
+    const client = benchClient(proxy.url, sandbox.apiKey);
 
     // The report: 1 list request + 7 limit=1 requests per campaign.
     let before = proxy.count();

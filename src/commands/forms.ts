@@ -4,7 +4,7 @@
 // same (`instead`).
 import type { ApiRecord, ContactField, Group } from "../api/types.ts";
 import { usageLines } from "./errors.ts";
-import type { CampaignFormData } from "./lookups.ts";
+import { type CampaignFormData, contactFields } from "./lookups.ts";
 import { type CommandContext, UserError } from "./registry.ts";
 import type { Reply } from "./types.ts";
 
@@ -56,4 +56,20 @@ export async function formReply<K extends FormKind>(
   }
   const request = { kind: form.kind, data: await form.load() } as FormRequest;
   return { visibility: "ephemeral", text, blocks: [], form: request };
+}
+
+/**
+ * The edit form of one record, a contact or a chat user: the record and the
+ * contact fields, read together once the form is to be shown.
+ */
+export function recordFormReply(
+  ctx: CommandContext,
+  form: { kind: "contact" | "chat-user"; id: number; get: () => Promise<ApiRecord>; instead: string },
+  text: string,
+): Promise<Reply> {
+  const load = async () => {
+    const [record, fields] = await Promise.all([form.get(), contactFields(ctx.api)]);
+    return { id: form.id, record, fields };
+  };
+  return formReply(ctx, { kind: form.kind, load, instead: form.instead }, text);
 }

@@ -3,8 +3,8 @@
 
 import { once } from "node:events";
 import { createServer } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { MessagingClient, type MessagingClientOptions } from "../../src/api/client.ts";
+import { describe, expect, it, vi } from "vitest";
+import { MessagingClient } from "../../src/api/client.ts";
 import {
   AuthenticationError,
   ConflictError,
@@ -17,38 +17,11 @@ import {
 } from "../../src/api/errors.ts";
 import { RateLimiter } from "../../src/api/rate-limit.ts";
 import type { RequestHook } from "../../src/api/types.ts";
-import { type OddServer, startOddServer } from "../helpers/odd-server.ts";
+import { useOddServer } from "../helpers/odd-server.ts";
 import { rejection } from "../helpers/rejection.ts";
 
 const KEY = "odd_secret_key_3f9a7c21";
-let odd: OddServer;
-const clients: MessagingClient[] = [];
-
-function client(extra: Partial<MessagingClientOptions> = {}): MessagingClient {
-  const c = new MessagingClient({
-    baseUrl: odd.url,
-    apiKey: KEY,
-    random: () => 0,
-    timeoutMs: 2_000,
-    // The budget itself is tested in rate-limit.test.ts; here it must not slow the tests.
-    readPerMinute: 60_000,
-    writePerMinute: 60_000,
-    ...extra,
-  });
-  clients.push(c);
-  return c;
-}
-
-beforeAll(async () => {
-  odd = await startOddServer();
-});
-afterEach(async () => {
-  odd.reset();
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-afterAll(async () => {
-  await odd.close();
-});
+const { odd, client, closeAfterTest } = useOddServer({ apiKey: KEY, timeoutMs: 2_000 });
 
 describe("transport", () => {
   it("sends the API key in X-API-Key and reads a bare record", async () => {
@@ -325,14 +298,15 @@ describe("retries", () => {
     await new Promise((r) => probe.close(r));
     const warnings: Array<Record<string, unknown>> = [];
     const logger = { warn: (o: object) => warnings.push(o as Record<string, unknown>), debug: () => {} };
-    const c = new MessagingClient({
-      baseUrl: `http://127.0.0.1:${port}/v1`,
-      apiKey: KEY,
-      random: () => 0,
-      maxRetries: 2,
-      logger,
-    });
-    clients.push(c);
+    const c = closeAfterTest(
+      new MessagingClient({
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        apiKey: KEY,
+        random: () => 0,
+        maxRetries: 2,
+        logger,
+      }),
+    );
     const err = (await rejection(c.createGroup({ name: "x" }))) as NetworkError;
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.mayHaveReachedServer).toBe(false);

@@ -3,41 +3,17 @@
 // after a bounded number of attempts; background work keeps its retries.
 // Attempts are counted, never elapsed time.
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { MessagingClient, type MessagingClientOptions } from "../../src/api/client.ts";
+import { describe, expect, it } from "vitest";
 import { NetworkError, TimeoutError } from "../../src/api/errors.ts";
-import { type OddServer, startOddServer } from "../helpers/odd-server.ts";
+import { useOddServer } from "../helpers/odd-server.ts";
 import { rejection } from "../helpers/rejection.ts";
 
-let odd: OddServer;
-const clients: MessagingClient[] = [];
-
-function client(extra: Partial<MessagingClientOptions> = {}): MessagingClient {
-  const c = new MessagingClient({
-    baseUrl: odd.url,
-    apiKey: "deadline_key_8c1e",
-    random: () => 0,
-    timeoutMs: 200,
-    deadlineMs: 500,
-    maxRetries: 4,
-    readPerMinute: 60_000,
-    writePerMinute: 60_000,
-    backgroundReadShare: 1,
-    ...extra,
-  });
-  clients.push(c);
-  return c;
-}
-
-beforeAll(async () => {
-  odd = await startOddServer();
-});
-afterEach(async () => {
-  odd.reset();
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-afterAll(async () => {
-  await odd.close();
+const { odd, client } = useOddServer({
+  apiKey: "deadline_key_8c1e",
+  timeoutMs: 200,
+  deadlineMs: 500,
+  maxRetries: 4,
+  backgroundReadShare: 1,
 });
 
 describe("the deadline of an interactive call", () => {

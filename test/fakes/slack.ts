@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { checkMessageBlocks, checkView, LIMITS } from "./block-kit.ts";
 import { FakeSocketMode } from "./socket-mode.ts";
+import { waitForEvent } from "./wait-for.ts";
 
 type Json = Record<string, unknown>;
 
@@ -345,26 +346,7 @@ export class FakeSlack {
 
   /** Resolves when `check` returns a value; re-checked after every recorded call. Fails after timeoutMs. */
   waitFor<T>(check: () => T | undefined | false | null, timeoutMs = 10_000, what = "condition"): Promise<T> {
-    return new Promise((resolve, reject) => {
-      const first = check();
-      if (first) return resolve(first);
-      const onRecord = () => {
-        const v = check();
-        if (v) {
-          cleanup();
-          resolve(v);
-        }
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`fake Slack: timed out waiting for ${what}`));
-      }, timeoutMs);
-      const cleanup = () => {
-        clearTimeout(timer);
-        this.events.off("record", onRecord);
-      };
-      this.events.on("record", onRecord);
-    });
+    return waitForEvent(this.events, "record", check, timeoutMs, `fake Slack: timed out waiting for ${what}`);
   }
 
   /** Waits for the n-th (1-based) successful call of a method. */

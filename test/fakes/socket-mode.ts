@@ -10,6 +10,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
+import { waitForEvent } from "./wait-for.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: envelopes are loose JSON.
 type Json = any;
@@ -165,26 +166,13 @@ export class FakeSocketMode {
   }
 
   waitFor<T>(check: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
-    return new Promise((resolve, reject) => {
-      const first = check();
-      if (first) return resolve(first);
-      const on = () => {
-        const v = check();
-        if (v) {
-          cleanup();
-          resolve(v);
-        }
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`fake Socket Mode: timed out waiting for ${what}`));
-      }, timeoutMs);
-      const cleanup = () => {
-        clearTimeout(timer);
-        this.events.off("change", on);
-      };
-      this.events.on("change", on);
-    });
+    return waitForEvent(
+      this.events,
+      "change",
+      check,
+      timeoutMs,
+      `fake Socket Mode: timed out waiting for ${what}`,
+    );
   }
 
   /** Waits until `n` connections were made, the last one open. */

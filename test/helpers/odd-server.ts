@@ -5,6 +5,8 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { MessagingClient, type MessagingClientOptions } from "../../src/api/client.ts";
 
 export interface RecordedRequest {
   method: string;
@@ -136,5 +138,70 @@ export async function startOddServer(): Promise<OddServer> {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * One odd server for a test file (started before its tests, closed after
+ * them) and a maker of clients on it with `defaults` (fast budgets, no
+ * jitter): the clients are closed and the server's script cleared after each
+ * test. `odd` stands for the server once started.
+ */
+export function useOddServer(defaults: Partial<MessagingClientOptions> & { apiKey: string }): {
+  odd: OddServer;
+  client(extra?: Partial<MessagingClientOptions>): MessagingClient;
+  /** Closes `c` after the test, as the clients made by client() are. */
+  closeAfterTest(c: MessagingClient): MessagingClient;
+} {
+  let server: OddServer | undefined;
+  const clients: MessagingClient[] = [];
+  const started = (): OddServer => {
+    if (!server) throw new Error("the odd server is started in beforeAll");
+    return server;
+  };
+  beforeAll(async () => {
+    server = await startOddServer();
+  });
+  afterEach(async () => {
+    started().reset();
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const odd: OddServer = {
+    get url() {
+      return started().url;
+    },
+    get port() {
+      return started().port;
+    },
+    get requests() {
+      return started().requests;
+    },
+    on: (route, ...replies) => started().on(route, ...replies),
+    count: (route) => started().count(route),
+    reset: () => started().reset(),
+    close: () => started().close(),
+  };
+  const closeAfterTest = (c: MessagingClient) => {
+    clients.push(c);
+    return c;
+  };
+  return {
+    odd,
+    closeAfterTest,
+    client: (extra = {}) =>
+      closeAfterTest(
+        new MessagingClient({
+          baseUrl: odd.url,
+          random: () => 0,
+          // The budget itself is tested in rate-limit.test.ts; here it must not slow the tests.
+          readPerMinute: 60_000,
+          writePerMinute: 60_000,
+          ...defaults,
+          ...extra,
+        }),
+      ),
   };
 }

@@ -6,10 +6,9 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { runShell } from "../../src/shell/index.ts";
 import { useHarness } from "../commands/helpers.ts";
+import { pipedIo, scriptedIo } from "./helpers.ts";
 
 const h = useHarness();
 const imports = () => h().forwarder.requests.filter((r) => r.startsWith("POST /v1/contacts/import"));
@@ -23,30 +22,16 @@ function semicolonFile(rows: string[]): string {
 }
 
 async function pipedShell(lines: string[], yes: boolean): Promise<string> {
-  const input = new PassThrough();
-  const output = new PassThrough();
-  let out = "";
-  output.on("data", (d) => {
-    out += String(d);
-  });
-  input.end(lines.map((l) => `${l}\n`).join(""));
-  expect(await runShell({ core: h().core, input, output, interactive: false, yes })).toBe(0);
-  return out;
+  const s = pipedIo(lines);
+  expect(await s.run({ core: h().core, interactive: false, yes })).toBe(0);
+  return s.text();
 }
 
 /** Types each scripted line once the shell has asked for it. */
 async function interactiveShell(lines: string[]): Promise<string> {
-  const input = new PassThrough();
-  const output = new PassThrough();
-  let seen = "";
-  let asked = 0;
-  output.on("data", (d) => {
-    seen += String(d);
-    const prompts = (seen.match(/sb> |\[y\/N\] /g) ?? []).length;
-    while (asked < prompts && asked < lines.length) input.write(`${lines[asked++]}\n`);
-  });
-  expect(await runShell({ core: h().core, input, output, interactive: true })).toBe(0);
-  return seen;
+  const s = scriptedIo(lines);
+  expect(await s.run({ core: h().core, interactive: true })).toBe(0);
+  return s.text();
 }
 
 describe("/sb import <file> in the shell", () => {

@@ -1,9 +1,8 @@
 // The shell on piped input, in-process (the same runShell as `npm start`,
 // on streams): what it prints is terminal text, with no Slack markup.
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { runShell } from "../../src/shell/index.ts";
 import { useHarness } from "../commands/helpers.ts";
+import { pipedIo } from "./helpers.ts";
 
 const h = useHarness();
 
@@ -12,16 +11,9 @@ async function piped(
   lines: string[],
   opts: { yes?: boolean; color?: boolean; end?: boolean } = {},
 ): Promise<{ code: number; out: string }> {
-  const input = new PassThrough();
-  const output = new PassThrough();
-  let out = "";
-  output.on("data", (d) => {
-    out += String(d);
-  });
-  input.write(lines.map((l) => `${l}\n`).join(""));
-  if (opts.end !== false) input.end();
-  const code = await runShell({ core: h().core, input, output, interactive: false, ...opts });
-  return { code, out };
+  const s = pipedIo(lines, opts);
+  const code = await s.run({ core: h().core, interactive: false, ...opts });
+  return { code, out: s.text() };
 }
 
 /** Slack's markup, which a terminal would show as is. */

@@ -5,10 +5,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { runShell } from "../../src/shell/index.ts";
 import { useHarness } from "../commands/helpers.ts";
+import { pipedIo, scriptedIo } from "./helpers.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -59,18 +58,10 @@ describe("README's shell examples", () => {
     });
     expect(typed.at(-1)).toMatch(/^(exit|quit)$/);
 
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let seen = "";
-    let asked = 0;
-    output.on("data", (d) => {
-      seen += String(d);
-      const prompts = (seen.match(/sb> |\[y\/N\] /g) ?? []).length;
-      while (asked < prompts && asked < typed.length) input.write(`${typed[asked++]}\n`);
-    });
-    const code = await runShell({ core: h().core, input, output, interactive: true, color: false });
+    const s = scriptedIo(typed);
+    const code = await s.run({ core: h().core, interactive: true, color: false });
     expect(code).toBe(0);
-    expect(sameTimes(screen(seen)).replace(/\n$/, "")).toBe(sameTimes(expected.join("\n")));
+    expect(sameTimes(screen(s.text())).replace(/\n$/, "")).toBe(sameTimes(expected.join("\n")));
   });
 
   it("piped: a file shown with cat, then printf … | npm start --silent -- --yes", async () => {
@@ -89,26 +80,13 @@ describe("README's shell examples", () => {
     const typed = run![1]!.split("\\n").filter(Boolean);
     const expected = lines.slice(i + 1).join("\n");
 
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let out = "";
-    output.on("data", (d) => {
-      out += String(d);
-    });
     // The file names are relative to where the shell runs: here, the temporary folder.
     const inDir = (line: string) =>
       line.replace(/^(\/sb )?import (\S+)/, (_m, sb = "", f: string) => `${sb}import ${join(dir, f)}`);
-    input.end(typed.map((l) => `${inDir(l)}\n`).join(""));
-    const code = await runShell({
-      core: h().core,
-      input,
-      output,
-      interactive: false,
-      yes: Boolean(run![2]),
-      color: false,
-    });
+    const s = pipedIo(typed.map(inDir));
+    const code = await s.run({ core: h().core, interactive: false, yes: Boolean(run![2]), color: false });
     expect(code).toBe(0);
-    const shown = out.split(`${dir}/`).join("").replace(/\n$/, "");
+    const shown = s.text().split(`${dir}/`).join("").replace(/\n$/, "");
     expect(sameTimes(shown)).toBe(sameTimes(expected));
   });
 });

@@ -3,8 +3,7 @@ import { createContactSchema, emailSchema, toE164, updateContactSchema } from ".
 import type { ApiRecord, ContactField } from "../../api/types.ts";
 import { esc, slackDate } from "../../blocks/blocks.ts";
 import { idArg, limitArg, optionalId, pageArg, requiredText, yesNo } from "../args.ts";
-import { formReply } from "../forms.ts";
-import { contactFields } from "../lookups.ts";
+import { formReply, recordFormReply } from "../forms.ts";
 import { defineCommand, UserError } from "../registry.ts";
 import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs } from "../render.ts";
 import { checkBody } from "./check.ts";
@@ -210,13 +209,9 @@ export const CONTACT_COMMANDS = [
       const bare =
         [a.phone, a.first, a.last, a.email].every((v) => v === undefined) && !Object.keys(a.extra).length;
       if (bare) {
-        const load = async () => {
-          const [record, fields] = await Promise.all([ctx.api.getContact(a.id), contactFields(ctx.api)]);
-          return { id: a.id, record, fields };
-        };
-        return formReply(
+        return recordFormReply(
           ctx,
-          { kind: "contact", load, instead: "contact.edit" },
+          { kind: "contact", id: a.id, get: () => ctx.api.getContact(a.id), instead: "contact.edit" },
           `Opening the form of contact #${a.id}…`,
         );
       }

@@ -7,8 +7,7 @@ import {
 } from "../../api/schemas.ts";
 import { count, slackDate } from "../../blocks/blocks.ts";
 import { choice, idArg, limitArg, pageArg } from "../args.ts";
-import { formReply } from "../forms.ts";
-import { contactFields } from "../lookups.ts";
+import { recordFormReply } from "../forms.ts";
 import { defineCommand } from "../registry.ts";
 import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs, show } from "../render.ts";
 import { checkBody } from "./check.ts";
@@ -183,13 +182,9 @@ export const USER_COMMANDS = [
         [a.name, a.email, a.phone, a.address, a.avatar].every((v) => v === undefined) &&
         !Object.keys(a.extra).length;
       if (bare) {
-        const load = async () => {
-          const [record, fields] = await Promise.all([ctx.api.getChatUser(a.id), contactFields(ctx.api)]);
-          return { id: a.id, record, fields };
-        };
-        return formReply(
+        return recordFormReply(
           ctx,
-          { kind: "chat-user", load, instead: "user.edit" },
+          { kind: "chat-user", id: a.id, get: () => ctx.api.getChatUser(a.id), instead: "user.edit" },
           `Opening the form of chat user #${a.id}…`,
         );
       }

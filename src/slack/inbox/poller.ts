@@ -34,6 +34,7 @@ import type { ChatUser, Message, MessagingApi } from "../../api/types.ts";
 import type { Db } from "../../store/db.ts";
 import { type CardState, INBOX_MIGRATIONS, type Inbox, InboxStore } from "../../store/inbox.ts";
 import { migrate } from "../../store/migrate.ts";
+import { PacedLoop } from "../paced-loop.ts";
 import { cardMessage, messageReply } from "./render.ts";
 
 export interface InboxLogger {
@@ -111,9 +112,7 @@ export class InboxPoller {
   private readonly lookbackMs: number;
   private readonly leaseMs: number;
   private readonly log: InboxLogger;
-  private stepping: Promise<InboxStepResult> | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private running = false;
+  private readonly loop: PacedLoop<InboxStepResult>;
   private tags: { at: number; names: Map<number, string> } | undefined;
   private reads = 0;
 
@@ -128,6 +127,15 @@ export class InboxPoller {
     this.leaseMs = opts.leaseMs ?? 30_000;
     this.workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
     this.log = opts.logger ?? silent;
+    this.loop = new PacedLoop({
+      pass: () => this.pass(),
+      // Slower after failures.
+      next: async () => {
+        const failures = Math.max(0, ...(await this.store.inboxes().catch(() => [])).map((i) => i.failures));
+        return this.pollMs * 2 ** Math.min(failures, 5);
+      },
+      onError: (err) => this.log.warn({ err: (err as Error).message }, "inbox pass failed"),
+    });
   }
 
   async migrate(): Promise<void> {
@@ -136,12 +144,7 @@ export class InboxPoller {
 
   /** One poll of every inbox this process holds or can claim. Passes never overlap. */
   step(): Promise<InboxStepResult> {
-    const run = (this.stepping ?? Promise.resolve({ reads: 0, posted: 0, threads: 0 })).then(
-      () => this.pass(),
-      () => this.pass(),
-    );
-    this.stepping = run;
-    return run;
+    return this.loop.step();
   }
 
   private async pass(): Promise<InboxStepResult> {
@@ -232,18 +235,7 @@ export class InboxPoller {
     const moved: ChatUser[] = [];
     let newest = cursor;
     for (let page = 1; page <= MAX_LIST_PAGES; page++) {
-      const p = await this.read(
-        api.listChatUsers(
-          {
-            sortBy: "last_activity",
-            sortOrder: "DESC",
-            limit: LIST_LIMIT,
-            page,
-            ...(needHuman ? { needHuman } : {}),
-          },
-          { lane: "background" },
-        ),
-      );
+      const p = await this.listPage(page, needHuman);
       let older = false;
       for (const u of p.items) {
         const activity = chatUserActivity(u);
@@ -263,19 +255,7 @@ export class InboxPoller {
     if (moved.length > INCLUDE_MESSAGES_ABOVE) {
       const pages = Math.min(MAX_LIST_PAGES, Math.ceil(moved.length / LIST_LIMIT));
       for (let page = 1; page <= pages; page++) {
-        const p = await this.read(
-          api.listChatUsers(
-            {
-              sortBy: "last_activity",
-              sortOrder: "DESC",
-              limit: LIST_LIMIT,
-              page,
-              includeMessages: true,
-              ...(needHuman ? { needHuman } : {}),
-            },
-            { lane: "background" },
-          ),
-        );
+        const p = await this.listPage(page, needHuman, true);
         for (const u of p.items) {
           const messages = chatUserMessages(u);
           if (typeof u.id === "number" && messages) included.set(u.id, messages);
@@ -293,6 +273,23 @@ export class InboxPoller {
     }
     await this.store.polled(inbox.channel, this.workerId, { activityCursor: newest, failures: 0 });
     return out;
+  }
+
+  /** One page of the inbox's chat users, latest activity first (with their latest messages when asked). */
+  private listPage(page: number, needHuman: true | undefined, includeMessages?: true) {
+    return this.read(
+      this.opts.client.listChatUsers(
+        {
+          sortBy: "last_activity",
+          sortOrder: "DESC",
+          limit: LIST_LIMIT,
+          page,
+          ...(includeMessages ? { includeMessages } : {}),
+          ...(needHuman ? { needHuman } : {}),
+        },
+        { lane: "background" },
+      ),
+    );
   }
 
   /**
@@ -517,16 +514,11 @@ export class InboxPoller {
 
   /** Polls on a timer until stop(); slows down after failures. */
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.arm(0);
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.stepping?.catch(() => {});
+    await this.loop.stop();
     await this.store.release(this.workerId).catch((err) => {
       this.log.warn({ err: (err as Error).message }, "could not release inbox leases");
     });
@@ -534,25 +526,7 @@ export class InboxPoller {
 
   /** A new inbox: poll now rather than at the next tick. */
   wake(): void {
-    if (this.running) this.arm(0);
-  }
-
-  private arm(ms: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.loop(), ms);
-    this.timer.unref();
-  }
-
-  private async loop(): Promise<void> {
-    this.timer = undefined;
-    try {
-      await this.step();
-    } catch (err) {
-      this.log.warn({ err: (err as Error).message }, "inbox pass failed");
-    }
-    if (!this.running || this.timer) return;
-    const failures = Math.max(0, ...(await this.store.inboxes().catch(() => [])).map((i) => i.failures));
-    this.arm(this.pollMs * 2 ** Math.min(failures, 5));
+    this.loop.wake();
   }
 }
 

@@ -24,6 +24,7 @@ import { type CampaignSummary, STATUSES, summarizeCampaign } from "../../reports
 import type { Db } from "../../store/db.ts";
 import { migrate } from "../../store/migrate.ts";
 import { type Lease, PROGRESS_MIGRATIONS, ProgressStore, type Tracked } from "../../store/progress.ts";
+import { PacedLoop } from "../paced-loop.ts";
 import { FINAL_STATUSES, goneMessage, progressMessage } from "./render.ts";
 
 /** Reads one poll of a campaign costs: GET /campaigns/{id} + 7 status totals. */
@@ -92,9 +93,7 @@ export class ProgressTracker {
   private readonly minUpdateMs: number;
   private readonly maxAgeMs: number;
   private readonly log: ProgressLogger;
-  private stepping: Promise<StepResult> | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private running = false;
+  private readonly loop: PacedLoop<StepResult>;
 
   private readonly opts: ProgressOptions;
   constructor(opts: ProgressOptions) {
@@ -107,6 +106,11 @@ export class ProgressTracker {
     this.workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
     this.leaseMs = opts.leaseMs ?? 30_000;
     this.log = opts.logger ?? silent;
+    this.loop = new PacedLoop({
+      pass: () => this.pass(),
+      next: () => this.untilNextDue(),
+      onError: (err) => this.log.warn({ err: (err as Error).message }, "campaign progress pass failed"),
+    });
   }
 
   async migrate(): Promise<void> {
@@ -144,12 +148,7 @@ export class ProgressTracker {
    */
   step(): Promise<StepResult> {
     // Passes never overlap: a timer pass and a test's manual pass wait for each other.
-    const run = (this.stepping ?? Promise.resolve({ polled: 0, updated: 0 })).then(
-      () => this.pass(),
-      () => this.pass(),
-    );
-    this.stepping = run;
-    return run;
+    return this.loop.step();
   }
 
   private async pass(): Promise<StepResult> {
@@ -289,17 +288,12 @@ export class ProgressTracker {
 
   /** Polls on a timer (real time) until stop(); resumes the messages the store holds. */
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.arm(0);
+    this.loop.start();
   }
 
   /** Stops polling and lets go of this process's leases, so another process takes over at once. */
   async stop(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.stepping?.catch(() => {});
+    await this.loop.stop();
     await this.store.release(this.workerId).catch((err) => {
       this.log.warn({ err: (err as Error).message }, "could not release campaign progress leases");
     });
@@ -307,23 +301,11 @@ export class ProgressTracker {
 
   /** A new message to follow: poll now rather than at the next tick. */
   private wake(): void {
-    if (this.running) this.arm(0);
+    this.loop.wake();
   }
 
-  private arm(ms: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.loop(), ms);
-    this.timer.unref();
-  }
-
-  private async loop(): Promise<void> {
-    this.timer = undefined;
-    try {
-      await this.step();
-    } catch (err) {
-      this.log.warn({ err: (err as Error).message }, "campaign progress pass failed");
-    }
-    if (!this.running || this.timer) return;
+  /** Milliseconds until the soonest message is due; undefined when none is followed. */
+  private async untilNextDue(): Promise<number | undefined> {
     const live = await this.store.live().catch(() => []);
     const now = this.clock.now();
     // A message another process holds is due for us only once its lease runs out.
@@ -335,7 +317,7 @@ export class ProgressTracker {
       ),
     );
     // Nothing to follow: sleep until track() wakes us.
-    if (!Number.isFinite(soonest)) return;
-    this.arm(Math.max(250, soonest - now.getTime()));
+    if (!Number.isFinite(soonest)) return undefined;
+    return Math.max(250, soonest - now.getTime());
   }
 }

@@ -2,22 +2,17 @@
 // templates (of the channel chosen in the form), contacts and chat users.
 import type { AllMiddlewareArgs, SlackOptionsMiddlewareArgs } from "@slack/bolt";
 import type { PlainTextOption } from "@slack/types";
-import type { Actor } from "../../../commands/types.ts";
 import type { SlackDeps } from "../../deps.ts";
 import { type StateValues, selectedOf } from "../../modals/kit.ts";
 import { recipientSuggestions, templateSuggestions } from "../../modals/lookups.ts";
 import { withApi } from "../../perform.ts";
+import { viewActor } from "../views/forms.ts";
 
 export const OPTION_ACTIONS = /^(sb_tpl|sb_recipient|sb_contacts)$/;
 
 export function modalOptions(deps: SlackDeps) {
   return async ({ ack, body }: SlackOptionsMiddlewareArgs<"block_suggestion"> & AllMiddlewareArgs) => {
-    const actor: Actor = {
-      userId: body.user.id,
-      userName: body.user.name,
-      teamId: body.team?.id,
-      via: "slack",
-    };
+    const actor = viewActor(body);
     const query = body.value ?? "";
     let options: PlainTextOption[] = [];
     try {

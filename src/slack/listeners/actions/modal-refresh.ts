@@ -18,6 +18,7 @@ import {
   templateModal,
 } from "../../modals/template.ts";
 import { withApi } from "../../perform.ts";
+import { actionActor } from "../actor.ts";
 
 export const REFRESH_ACTIONS = /^(sb_tpl|sb_tag|sb_type|sb_tname|sb_tbody|sb_add_button|sb_remove_button)$/;
 
@@ -39,12 +40,7 @@ export function modalRefresh(deps: SlackDeps) {
     await ack();
     const view = body.view;
     if (!view) return;
-    const actor: Actor = {
-      userId: body.user.id,
-      userName: body.user.name,
-      teamId: body.team?.id,
-      via: "slack",
-    };
+    const actor = actionActor(body);
     const state = view.state.values as StateValues;
     const actionId = (action as { action_id: string }).action_id;
     try {

@@ -19,7 +19,8 @@ export interface ViewBody {
   view: ViewOutput;
 }
 
-export function viewActor(body: ViewBody, channelId?: string): Actor {
+/** Who submitted a form, or typed in one (block_suggestion). */
+export function viewActor(body: Pick<ViewBody, "user" | "team">, channelId?: string): Actor {
   return {
     userId: body.user.id,
     userName: body.user.username ?? body.user.name,

@@ -12,6 +12,17 @@ import { answerSubmission, postOutcome, refusalErrors, viewActor } from "./forms
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
+/** The outcome posted where the form was opened: "… changed". */
+async function changed(
+  deps: SlackDeps,
+  client: Args["client"],
+  channel: string | undefined,
+  userId: string,
+  text: string,
+): Promise<void> {
+  await postOutcome(deps, client, { channel, userId }, { text, blocks: [sectionText(`:pencil2: ${text}`)] });
+}
+
 export function contactEditSubmitted(deps: SlackDeps) {
   return async ({ ack, body, view, client }: Args) => {
     const meta = readMetadata<EditMeta>(view.private_metadata);
@@ -37,17 +48,7 @@ export function contactEditSubmitted(deps: SlackDeps) {
             if ("errors" in planned) throw new Error("contact edit: the form changed between checks");
             return api.updateContact(id, planned.body);
           });
-          return {
-            after: async () => {
-              const text = `Contact #${id} changed`;
-              await postOutcome(
-                deps,
-                client,
-                { channel: meta.ch, userId: actor.userId },
-                { text, blocks: [sectionText(`:pencil2: ${text}`)] },
-              );
-            },
-          };
+          return { after: () => changed(deps, client, meta.ch, actor.userId, `Contact #${id} changed`) };
         } catch (err) {
           return {
             answer: { response_action: "errors", errors: refusalErrors(err, editBlockFor, "phone", view) },
@@ -74,17 +75,7 @@ export function userEditSubmitted(deps: SlackDeps) {
           await withApi(deps, actor, "write", `user edit ${id} (form)`, (api) =>
             api.updateChatUser(id, planned.body),
           );
-          return {
-            after: async () => {
-              const text = `Chat user #${id} changed`;
-              await postOutcome(
-                deps,
-                client,
-                { channel: meta.ch, userId: actor.userId },
-                { text, blocks: [sectionText(`:pencil2: ${text}`)] },
-              );
-            },
-          };
+          return { after: () => changed(deps, client, meta.ch, actor.userId, `Chat user #${id} changed`) };
         } catch (err) {
           return {
             answer: { response_action: "errors", errors: refusalErrors(err, editBlockFor, "name", view) },

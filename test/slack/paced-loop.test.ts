@@ -1,0 +1,65 @@
+// The paced loop under the inbox poller and the progress tracker: passes
+// never overlap, wake() brings the next pass forward, stop() ends the loop.
+// Driven by events (a pass resolves a promise), not by time.
+import { describe, expect, it } from "vitest";
+import { PacedLoop } from "../../src/slack/paced-loop.ts";
+
+function deferred<T = void>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+describe("paced loop", () => {
+  it("runs manual passes one after another, never two at once", async () => {
+    let inside = 0;
+    let most = 0;
+    const gate = deferred();
+    const loop = new PacedLoop({
+      pass: async () => {
+        inside++;
+        most = Math.max(most, inside);
+        await gate.promise;
+        inside--;
+        return inside;
+      },
+      next: async () => undefined,
+      onError: () => {},
+    });
+    const a = loop.step();
+    const b = loop.step();
+    gate.resolve();
+    await Promise.all([a, b]);
+    expect(most).toBe(1);
+  });
+
+  it("starts with a pass, sleeps when there is nothing due, wakes on wake(), stops on stop()", async () => {
+    let passes = 0;
+    let waiting = deferred();
+    const errors: unknown[] = [];
+    const loop = new PacedLoop({
+      pass: async () => {
+        passes++;
+        waiting.resolve();
+        if (passes === 2) throw new Error("second pass fails");
+        return passes;
+      },
+      next: async () => undefined,
+      onError: (err) => errors.push(err),
+    });
+    loop.wake(); // not started: nothing
+    loop.start();
+    await waiting.promise;
+    expect(passes).toBe(1);
+    waiting = deferred();
+    loop.wake();
+    await waiting.promise;
+    expect(passes).toBe(2);
+    await loop.stop();
+    expect(errors.map((e) => (e as Error).message)).toEqual(["second pass fails"]);
+    loop.wake(); // stopped: nothing
+    expect(await loop.step()).toBe(3); // a manual pass still runs
+  });
+});
