@@ -66,6 +66,8 @@ export class PacedLoop<R> {
     }
     if (!this.running || this.timer) return;
     const ms = await this.opts.next();
+    // Stopped, or woken (a timer armed), while the delay was read: that wins.
+    if (!this.running || this.timer) return;
     if (ms !== undefined) this.arm(ms);
   }
 }

@@ -62,4 +62,41 @@ describe("paced loop", () => {
     loop.wake(); // stopped: nothing
     expect(await loop.step()).toBe(3); // a manual pass still runs
   });
+  it("a wake() or stop() that comes while the next delay is read is not overwritten by that delay", async () => {
+    let passes = 0;
+    let passed = deferred();
+    let asked = deferred();
+    let answer = deferred<number>();
+    const loop = new PacedLoop({
+      pass: async () => {
+        passes++;
+        passed.resolve();
+        return passes;
+      },
+      next: async () => {
+        asked.resolve();
+        return answer.promise;
+      },
+      onError: () => {},
+    });
+    loop.start();
+    await passed.promise;
+    await asked.promise;
+    // Woken while the loop reads its next delay (an hour): the pass comes now, not in an hour.
+    passed = deferred();
+    loop.wake();
+    const firstAnswer = answer;
+    answer = deferred<number>();
+    firstAnswer.resolve(3_600_000);
+    await passed.promise;
+    expect(passes).toBe(2);
+    // Stopped while the loop reads its next delay: no pass is scheduled after.
+    asked = deferred();
+    await asked.promise;
+    const stopped = loop.stop();
+    answer.resolve(0);
+    await stopped;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(passes).toBe(2);
+  });
 });
