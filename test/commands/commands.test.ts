@@ -57,7 +57,7 @@ describe("read commands", () => {
         /\[Conversation: history 1\]/,
       ],
     ],
-    ["history 1", [/Conversation #1/]],
+    ["history 1", [/== Conversation with Ana Lopez ==/, /Thanks! Can I change the delivery address\?/]],
     ["history 1 after=2000-01-01T00:00:00Z limit=2", [/Page 1/]],
     ["help", [/Switchboard commands/, /campaign <id> send/]],
     ["help tags", [/tag add <name>/, /Example/]],

@@ -270,7 +270,7 @@ export const MESSAGE_COMMANDS = [
     example: "history 7 limit=10",
     topic: "messages",
     noun: "conversation",
-    operations: ["listConversationMessages"],
+    operations: ["listConversationMessages", "getChatUser"],
     run: async (a, ctx) => {
       const page = await ctx.api.listConversationMessages(a.id, {
         before: a.before,
@@ -278,8 +278,18 @@ export const MESSAGE_COMMANDS = [
         page: a.page,
         limit: a.limit,
       });
+      // The person by name when a message names them (one read; a nicety: the number otherwise).
+      const userId = page.items
+        .map((m) => refId(m, "chatUserId", "chat_user_id"))
+        .find((id) => id !== undefined);
+      const who = userId
+        ? await ctx.api.getChatUser(userId).then(
+            (u) => show(pick(u, "name") ?? "", 80),
+            () => "",
+          )
+        : "";
       return pageReply({
-        title: `Conversation #${a.id}`,
+        title: who ? `Conversation with ${who}` : `Conversation #${a.id}`,
         plural: "messages",
         page,
         pageLine: pageLine(ctx),
