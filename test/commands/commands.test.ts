@@ -42,11 +42,14 @@ describe("read commands", () => {
     ["campaign 1", [/Spring sale 2026/, /Completed/]],
     ["campaign 1 recipients", [/Recipients of campaign #1/, /Page 1 of 1/]],
     ["campaign 1 recipients status=skipped", [/skipped/]],
-    ["users", [/Chat users/, /Page 1 of 1 · 12 chat users/]],
+    [
+      "users",
+      [/Chat users/, /Page 1 of 1 · 12 chat users/, /Farah Haddad · Phone chat/, /Web visitor · Web chat/],
+    ],
     ["users need-human", [/needs a human/]],
     ["users type=phonechat sort=name order=asc messages limit=3", [/Page 1 of/]],
     ["users from=2020-01-01 to=2100-01-01", [/chat users/]],
-    ["user 1", [/== Ana Lopez ==/, /Chat user 1/, /Contact: Ana Lopez/]],
+    ["user 1", [/== Ana Lopez ==/, /Chat user 1/, /Contact: Ana Lopez/, /Type: Phone chat/]],
     [
       "message 1",
       [

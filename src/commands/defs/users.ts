@@ -6,6 +6,7 @@ import {
   updateChatUserSchema,
 } from "../../api/schemas.ts";
 import { count, slackDate } from "../../blocks/blocks.ts";
+import { chatTypeLabel } from "../../domain/chat-types.ts";
 import { choice, idArg, limitArg, pageArg } from "../args.ts";
 import { recordFormReply } from "../forms.ts";
 import { defineCommand } from "../registry.ts";
@@ -78,7 +79,7 @@ export const USER_COMMANDS = [
           return listLine(
             u.id,
             u.name,
-            u.type,
+            chatTypeLabel(u.type),
             u.phone,
             u.email,
             pick(u, "needHuman", "need_human") === true ? "needs a human" : "",
@@ -111,7 +112,8 @@ export const USER_COMMANDS = [
       });
       // "Unread: 3" says it already; the name is the title; dates go in the footer.
       const pairs = recordPairs(
-        u,
+        // The channel type in words ("Phone chat", not `phonechat`).
+        { ...u, ...(typeof u.type === "string" ? { type: chatTypeLabel(u.type) } : {}) },
         ["phone", "email", "channelId", "contactId", "unreadCount"],
         [
           "name",

@@ -5,18 +5,11 @@
 import type { KnownBlock } from "@slack/types";
 import { ACTION } from "../../blocks/actions.ts";
 import { actions, context, esc, section, truncate } from "../../blocks/blocks.ts";
+import { chatTypeLabel } from "../../domain/chat-types.ts";
 import type { CardState } from "../../store/inbox.ts";
 
-const TYPE_LABELS: Record<string, string> = {
-  chat_web: "web chat",
-  phonechat: "phone chat",
-  messenger: "Messenger",
-  slack: "Slack",
-  telegram: "Telegram",
-};
-
 export const channelTypeLabel = (type: string | undefined) =>
-  type ? (TYPE_LABELS[type] ?? esc(type)) : "unknown channel";
+  type ? esc(chatTypeLabel(type)) : "unknown channel";
 
 /** A time in each reader's zone; the fallback (shell, notifications) is UTC. */
 export function timeOf(at: Date): string {
