@@ -37,7 +37,7 @@ describe("read commands", () => {
         /\[New campaign: campaign new\]/,
       ],
     ],
-    ["campaigns", [/Spring sale 2026/, /draft/]],
+    ["campaigns", [/Spring sale 2026/, /#2 VIP order follow-up · Draft · order_update \(en\)/]],
     ["campaigns status=completed", [/Spring sale 2026/]],
     ["campaign 1", [/Spring sale 2026/, /Completed/]],
     ["campaign 1 recipients", [/Recipients of campaign #1/, /Page 1 of 1/]],
@@ -363,7 +363,7 @@ describe("related records and custom fields by name", () => {
   it("campaigns names each row's template with one read of the templates, not one per row", async () => {
     const before = h().forwarder.requests.length;
     const r = await h().run("campaigns");
-    expect(text(r)).toMatch(/Spring sale 2026 · completed · template #\d+ spring_sale \(es\)/);
+    expect(text(r)).toMatch(/✓ #1 Spring sale 2026 · Completed · spring_sale \(es\)/);
     const seen = h()
       .forwarder.requests.slice(before)
       .map((q) => q.replace(/\?.*$/, ""));
@@ -424,7 +424,7 @@ describe("related records and custom fields by name", () => {
       expect(text(campaign)).toMatch(/Template #\d+/);
       expect(text(campaign)).toMatch(/Completed/);
       const list = await core.run("campaigns", SLACK_USER);
-      expect(text(list)).toMatch(/Spring sale 2026 · completed · template #\d+/);
+      expect(text(list)).toMatch(/Spring sale 2026 · Completed · template \d+/);
       const contact = await core.run("contact 1", SLACK_USER);
       expect(text(contact)).toMatch(/loyalty_tier: gold/);
     } finally {

@@ -10,7 +10,7 @@ import {
 import type { Campaign, MessagingApi, Template } from "../../api/types.ts";
 import { actions, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
 import type { Counts } from "../../domain/reports.ts";
-import { campaignCard, factsLine } from "../../reports/card.ts";
+import { CARD_STATUS, campaignCard, factsLine } from "../../reports/card.ts";
 import { type CampaignSummary, ratesOf, STATUSES, summarizeCampaign } from "../../reports/summary.ts";
 import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } from "../args.ts";
 import { formReply } from "../forms.ts";
@@ -222,15 +222,20 @@ export const CAMPAIGN_COMMANDS = [
       const templateOf = (c: Campaign) => {
         const id = refId(c, "templateId", "template_id");
         if (id === undefined) return "";
-        const name = names.get(id);
-        return `template #${id}${name ? ` ${name}` : ""}`;
+        return names.get(id) ?? `template ${id}`;
+      };
+      // `:white_check_mark: #1 Spring sale 2026 · Completed · spring_sale (es)`: the card's status words.
+      const statusOf = (c: Campaign) => {
+        const s = CARD_STATUS[String(c.status)];
+        return s ? s.label : c.status;
       };
       return pageReply({
         title: a.status ? `Campaigns (${a.status})` : "Campaigns",
         plural: "campaigns",
         page,
         pageLine: pageLine(ctx),
-        line: (c) => listLine(c.id, c.name, c.status, templateOf(c)),
+        line: (c) =>
+          `${CARD_STATUS[String(c.status)]?.icon ?? ""} ${listLine(c.id, c.name, statusOf(c), templateOf(c))}`.trim(),
       });
     },
   }),
