@@ -7,11 +7,25 @@
 import { enableCompileCache } from "node:module";
 import { join } from "node:path";
 import type { loadConfig as LoadConfig } from "./config.ts";
+import type { SlackHooks } from "./slack/deps.ts";
+import type { InboxRuntime } from "./slack/inbox/runtime.ts";
+import type { ReportsRuntime } from "./slack/reports/runtime.ts";
 
 enableCompileCache?.();
 const { createSwitchboard } = await import("./app.ts");
 const { loadConfig } = await import("./config.ts");
 const { createLogger, startPhases } = await import("./log.ts");
+
+/** A promise settled from outside (Promise.withResolvers, which the TypeScript lib in use lacks). */
+function deferred<T>(): { promise: Promise<T>; resolve(value: T): void; reject(err: unknown): void } {
+  let resolve!: (value: T) => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
 
 async function main(): Promise<number> {
   let config: ReturnType<typeof LoadConfig>;
@@ -32,21 +46,73 @@ async function main(): Promise<number> {
     const switchboard = await createSwitchboard(config, { logger, phase });
     // --- Slack front end (src/slack/app.ts) ---
     const { startSlackApp } = await import("./slack/app.ts");
-    // Reports: the scheduler on pg-boss (posting a report missed while down), live progress, the Home tab.
-    const { startReports } = await import("./slack/reports/runtime.ts");
+    const { stopOnSignals } = await import("./slack/shutdown.ts");
     phase("Slack modules");
-    const reports = await startReports(switchboard, config, logger);
-    // The inbox: customers' conversations polled into Slack threads (docs/inbox.md).
-    const { startInbox } = await import("./slack/inbox/runtime.ts");
-    const inbox = await startInbox(switchboard, config, logger);
-    phase("inbox poller");
-    phase("report scheduler (pg-boss)");
-    const slack = await startSlackApp(switchboard, config, logger, { hooks: reports.hooks });
+    // Reports (the scheduler on pg-boss, live progress, the Home tab) and the inbox poller
+    // start once the app answers (a third of a warm start's time, docs/memory.md); what
+    // needs them until then waits for them: schedule changes, the Home tab, a campaign's progress.
+    const reportsRuntime = deferred<ReportsRuntime>();
+    reportsRuntime.promise.catch(() => {}); // told below
+    switchboard.reports.attachWhenStarted(reportsRuntime.promise.then((r) => r.scheduler));
+    const hooks: SlackHooks = {
+      homeView: async (userId) => {
+        const { homeView } = (await reportsRuntime.promise).hooks;
+        if (!homeView) throw new Error("the reports runtime has no Home tab");
+        return homeView(userId);
+      },
+      onPosted: (posted) => {
+        reportsRuntime.promise.then(
+          (r) => r.hooks.onPosted?.(posted),
+          () => {},
+        );
+      },
+    };
+    const slack = await startSlackApp(switchboard, config, logger, { hooks });
     phase("Slack app: token checked, listening");
     logger.info({ ms: Math.round(performance.now()) }, "Switchboard ready");
+
+    const inboxRuntime = deferred<InboxRuntime>();
+    inboxRuntime.promise.catch(() => {});
+    // Stopped once started: a signal during their start waits for it (a few hundred ms).
+    const parts = {
+      slack,
+      reports: {
+        stop: () =>
+          reportsRuntime.promise.then(
+            (r) => r.stop(),
+            () => {},
+          ),
+      },
+      inbox: {
+        stop: () =>
+          inboxRuntime.promise.then(
+            (r) => r.stop(),
+            () => {},
+          ),
+      },
+      switchboard,
+      config,
+      logger,
+    };
     // SIGTERM/SIGINT: stop taking work, finish or hand back what is in flight, close, exit 0.
-    const { stopOnSignals } = await import("./slack/shutdown.ts");
-    stopOnSignals({ slack, reports, inbox, switchboard, config, logger });
+    const stop = stopOnSignals(parts);
+    try {
+      const { startReports } = await import("./slack/reports/runtime.ts");
+      reportsRuntime.resolve(await startReports(switchboard, config, logger));
+      phase("report scheduler (pg-boss), after ready");
+      const { startInbox } = await import("./slack/inbox/runtime.ts");
+      inboxRuntime.resolve(await startInbox(switchboard, config, logger));
+      phase("inbox poller, after ready");
+    } catch (err) {
+      // As when a start failed before: the process ends (1), here after a graceful stop.
+      reportsRuntime.reject(err);
+      inboxRuntime.reject(err);
+      logger.error(
+        { err: (err as Error).message },
+        "the report scheduler or the inbox poller could not start",
+      );
+      stop("start failed", 1);
+    }
     return new Promise<number>(() => {}); // runs until a signal
   }
 
