@@ -1,9 +1,11 @@
-// `npm start`: the Slack app when SLACK_BOT_TOKEN is set, else the shell.
-// Both run on the same composition root (src/app.ts).
+// `npm start` (through src/start.js): the Slack app when SLACK_BOT_TOKEN is
+// set, else the shell. Both run on the same composition root (src/app.ts).
 //
 // Node's compile cache goes on before anything else is loaded (so the rest is
 // imported dynamically below): a later start reuses the compiled code of every
-// module, ~15% of a start's CPU (docs/memory.md).
+// module, ~15% of a start's CPU (docs/memory.md). src/start.js turns it on
+// even before this file, so that a warm start never loads Node's TypeScript
+// stripper; run directly (`node src/main.ts`, as tests do) it goes on here.
 import { enableCompileCache } from "node:module";
 import { join } from "node:path";
 import type { loadConfig as LoadConfig } from "./config.ts";
