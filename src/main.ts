@@ -14,9 +14,7 @@ import type { InboxRuntime } from "./slack/inbox/runtime.ts";
 import type { ReportsRuntime } from "./slack/reports/runtime.ts";
 
 enableCompileCache?.();
-const { createSwitchboard } = await import("./app.ts");
 const { loadConfig } = await import("./config.ts");
-const { createLogger, startPhases } = await import("./log.ts");
 
 /** A promise settled from outside (Promise.withResolvers, which the TypeScript lib in use lacks). */
 function deferred<T>(): { promise: Promise<T>; resolve(value: T): void; reject(err: unknown): void } {
@@ -38,14 +36,26 @@ async function main(): Promise<number> {
     return 2;
   }
   const argv = process.argv.slice(2);
+  const unknown = argv.filter((a) => a !== "--yes" && a !== "-y");
+  if (!config.SLACK_BOT_TOKEN && unknown.length) {
+    process.stderr.write(`Unknown argument ${unknown.join(" ")}. Usage: npm start --silent [-- --yes]\n`);
+    return 2;
+  }
+  // The store opens while the rest loads: PGlite reads its files and compiles its
+  // WebAssembly on other threads meanwhile (docs/memory.md, "Start-up").
+  const { openDb } = await import("./store/db.ts");
+  const opening = openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  opening.catch(() => {}); // createSwitchboard awaits it and says why it failed
+  const { createSwitchboard } = await import("./app.ts");
+  const { createLogger, startPhases } = await import("./log.ts");
 
   if (config.SLACK_BOT_TOKEN) {
     const logger = createLogger(config.LOG_LEVEL);
     // Each phase of the start at debug level (LOG_LEVEL=debug), with its time.
     // performance.now() counts from the process's start, so the first phase includes loading the modules.
     const phase = startPhases(logger, 0);
-    phase("modules and config");
-    const switchboard = await createSwitchboard(config, { logger, phase });
+    phase("modules and config (the store opening meanwhile)");
+    const switchboard = await createSwitchboard(config, { logger, phase, opening });
     // --- Slack front end (src/slack/app.ts) ---
     const { startSlackApp } = await import("./slack/app.ts");
     const { stopOnSignals } = await import("./slack/shutdown.ts");
@@ -120,12 +130,7 @@ async function main(): Promise<number> {
 
   // The shell: stdout carries the answers, so logs go to stderr, quiet unless asked.
   const logger = createLogger(process.env.LOG_LEVEL ? config.LOG_LEVEL : "warn", 2);
-  const unknown = argv.filter((a) => a !== "--yes" && a !== "-y");
-  if (unknown.length) {
-    process.stderr.write(`Unknown argument ${unknown.join(" ")}. Usage: npm start --silent [-- --yes]\n`);
-    return 2;
-  }
-  const switchboard = await createSwitchboard(config, { logger });
+  const switchboard = await createSwitchboard(config, { logger, opening });
   const { sandbox } = switchboard;
   // On stderr, so piped answers on stdout stay clean.
   process.stderr.write(
