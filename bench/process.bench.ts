@@ -1,4 +1,4 @@
-// The process as a person runs it (issue 13): `node --liftoff-only src/main.ts` in HTTP mode,
+// The process as a person runs it (issue 13): `node --liftoff-only src/start.js` in HTTP mode,
 // side by side with a bare Bolt app that only acks, each in its own process.
 //   memory  the app process's resident set (no npm, no wrapper): peak = its
 //           high-water mark (VmHWM) at ready + BENCH_PROCESS_PEAK_S (30 s),

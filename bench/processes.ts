@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** What `npm start` and `npm run sandbox` run, without npm: Node's own type stripping, no transpiler. */
-export const APP_ARGS = ["--liftoff-only", "src/main.ts"];
+export const APP_ARGS = ["--liftoff-only", "src/start.js"];
 export const SANDBOX_ARGS = ["--liftoff-only", "src/sandbox/main.ts"];
 export const BARE_BOLT_ARGS = ["bench/bare-bolt.ts"];
 

@@ -29,6 +29,11 @@ export interface SwitchboardDeps {
   onAudit?: (entry: AuditEntry) => void | Promise<void>;
   /** An open database to use instead of opening one from the config (tests). */
   db?: Db;
+  /**
+   * The database of the config, being opened by the caller (src/main.ts starts
+   * it before loading the rest); the switchboard owns and closes it like one it opened.
+   */
+  opening?: Promise<Db>;
   /** Logs each phase of the start at debug level (default: a timer of its own). */
   phase?: (name: string) => void;
 }
@@ -59,7 +64,9 @@ export interface Switchboard {
 export async function createSwitchboard(config: Config, deps: SwitchboardDeps): Promise<Switchboard> {
   const { logger } = deps;
   const phase = deps.phase ?? startPhases(logger);
-  const db = deps.db ?? (await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  const db =
+    deps.db ??
+    (await (deps.opening ?? openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR })));
   phase(deps.db ? "store given" : `store opened (${db.kind})`);
   const closers: Array<() => Promise<void>> = deps.db ? [] : [() => db.close()];
   try {

@@ -1,17 +1,31 @@
-// `npm start`: the Slack app when SLACK_BOT_TOKEN is set, else the shell.
-// Both run on the same composition root (src/app.ts).
+// `npm start` (through src/start.js): the Slack app when SLACK_BOT_TOKEN is
+// set, else the shell. Both run on the same composition root (src/app.ts).
 //
 // Node's compile cache goes on before anything else is loaded (so the rest is
 // imported dynamically below): a later start reuses the compiled code of every
-// module, ~15% of a start's CPU (docs/memory.md).
+// module, ~15% of a start's CPU (docs/memory.md). src/start.js turns it on
+// even before this file, so that a warm start never loads Node's TypeScript
+// stripper; run directly (`node src/main.ts`, as tests do) it goes on here.
 import { enableCompileCache } from "node:module";
 import { join } from "node:path";
 import type { loadConfig as LoadConfig } from "./config.ts";
+import type { SlackHooks } from "./slack/deps.ts";
+import type { InboxRuntime } from "./slack/inbox/runtime.ts";
+import type { ReportsRuntime } from "./slack/reports/runtime.ts";
 
 enableCompileCache?.();
-const { createSwitchboard } = await import("./app.ts");
 const { loadConfig } = await import("./config.ts");
-const { createLogger, startPhases } = await import("./log.ts");
+
+/** A promise settled from outside (Promise.withResolvers, which the TypeScript lib in use lacks). */
+function deferred<T>(): { promise: Promise<T>; resolve(value: T): void; reject(err: unknown): void } {
+  let resolve!: (value: T) => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
 
 async function main(): Promise<number> {
   let config: ReturnType<typeof LoadConfig>;
@@ -22,42 +36,101 @@ async function main(): Promise<number> {
     return 2;
   }
   const argv = process.argv.slice(2);
+  const unknown = argv.filter((a) => a !== "--yes" && a !== "-y");
+  if (!config.SLACK_BOT_TOKEN && unknown.length) {
+    process.stderr.write(`Unknown argument ${unknown.join(" ")}. Usage: npm start --silent [-- --yes]\n`);
+    return 2;
+  }
+  // The store opens while the rest loads: PGlite reads its files and compiles its
+  // WebAssembly on other threads meanwhile (docs/memory.md, "Start-up").
+  const { openDb } = await import("./store/db.ts");
+  const opening = openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  opening.catch(() => {}); // createSwitchboard awaits it and says why it failed
+  const { createSwitchboard } = await import("./app.ts");
+  const { createLogger, startPhases } = await import("./log.ts");
 
   if (config.SLACK_BOT_TOKEN) {
     const logger = createLogger(config.LOG_LEVEL);
     // Each phase of the start at debug level (LOG_LEVEL=debug), with its time.
     // performance.now() counts from the process's start, so the first phase includes loading the modules.
     const phase = startPhases(logger, 0);
-    phase("modules and config");
-    const switchboard = await createSwitchboard(config, { logger, phase });
+    phase("modules and config (the store opening meanwhile)");
+    const switchboard = await createSwitchboard(config, { logger, phase, opening });
     // --- Slack front end (src/slack/app.ts) ---
     const { startSlackApp } = await import("./slack/app.ts");
-    // Reports: the scheduler on pg-boss (posting a report missed while down), live progress, the Home tab.
-    const { startReports } = await import("./slack/reports/runtime.ts");
+    const { stopOnSignals } = await import("./slack/shutdown.ts");
     phase("Slack modules");
-    const reports = await startReports(switchboard, config, logger);
-    // The inbox: customers' conversations polled into Slack threads (docs/inbox.md).
-    const { startInbox } = await import("./slack/inbox/runtime.ts");
-    const inbox = await startInbox(switchboard, config, logger);
-    phase("inbox poller");
-    phase("report scheduler (pg-boss)");
-    const slack = await startSlackApp(switchboard, config, logger, { hooks: reports.hooks });
+    // Reports (the scheduler on pg-boss, live progress, the Home tab) and the inbox poller
+    // start once the app answers (a third of a warm start's time, docs/memory.md); what
+    // needs them until then waits for them: schedule changes, the Home tab, a campaign's progress.
+    const reportsRuntime = deferred<ReportsRuntime>();
+    reportsRuntime.promise.catch(() => {}); // told below
+    switchboard.reports.attachWhenStarted(reportsRuntime.promise.then((r) => r.scheduler));
+    const hooks: SlackHooks = {
+      homeView: async (userId) => {
+        const { homeView } = (await reportsRuntime.promise).hooks;
+        if (!homeView) throw new Error("the reports runtime has no Home tab");
+        return homeView(userId);
+      },
+      onPosted: (posted) => {
+        reportsRuntime.promise.then(
+          (r) => r.hooks.onPosted?.(posted),
+          () => {},
+        );
+      },
+    };
+    const slack = await startSlackApp(switchboard, config, logger, { hooks });
     phase("Slack app: token checked, listening");
     logger.info({ ms: Math.round(performance.now()) }, "Switchboard ready");
+
+    const inboxRuntime = deferred<InboxRuntime>();
+    inboxRuntime.promise.catch(() => {});
+    // Stopped once started: a signal during their start waits for it (a few hundred ms).
+    const parts = {
+      slack,
+      reports: {
+        stop: () =>
+          reportsRuntime.promise.then(
+            (r) => r.stop(),
+            () => {},
+          ),
+      },
+      inbox: {
+        stop: () =>
+          inboxRuntime.promise.then(
+            (r) => r.stop(),
+            () => {},
+          ),
+      },
+      switchboard,
+      config,
+      logger,
+    };
     // SIGTERM/SIGINT: stop taking work, finish or hand back what is in flight, close, exit 0.
-    const { stopOnSignals } = await import("./slack/shutdown.ts");
-    stopOnSignals({ slack, reports, inbox, switchboard, config, logger });
+    const stop = stopOnSignals(parts);
+    try {
+      const { startReports } = await import("./slack/reports/runtime.ts");
+      reportsRuntime.resolve(await startReports(switchboard, config, logger));
+      phase("report scheduler (pg-boss), after ready");
+      const { startInbox } = await import("./slack/inbox/runtime.ts");
+      inboxRuntime.resolve(await startInbox(switchboard, config, logger));
+      phase("inbox poller, after ready");
+    } catch (err) {
+      // As when a start failed before: the process ends (1), here after a graceful stop.
+      reportsRuntime.reject(err);
+      inboxRuntime.reject(err);
+      logger.error(
+        { err: (err as Error).message },
+        "the report scheduler or the inbox poller could not start",
+      );
+      stop("start failed", 1);
+    }
     return new Promise<number>(() => {}); // runs until a signal
   }
 
   // The shell: stdout carries the answers, so logs go to stderr, quiet unless asked.
   const logger = createLogger(process.env.LOG_LEVEL ? config.LOG_LEVEL : "warn", 2);
-  const unknown = argv.filter((a) => a !== "--yes" && a !== "-y");
-  if (unknown.length) {
-    process.stderr.write(`Unknown argument ${unknown.join(" ")}. Usage: npm start --silent [-- --yes]\n`);
-    return 2;
-  }
-  const switchboard = await createSwitchboard(config, { logger });
+  const switchboard = await createSwitchboard(config, { logger, opening });
   const { sandbox } = switchboard;
   // On stderr, so piped answers on stdout stay clean.
   process.stderr.write(

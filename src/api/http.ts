@@ -3,7 +3,8 @@
 // per call of `send`, and the translation of whatever the service answers into
 // one readable message and a typed error. Retrying is transport.ts's business.
 
-import { Pool } from "undici";
+import { createRequire } from "node:module";
+import type { Dispatcher, Pool } from "undici";
 import { SwitchboardError } from "../errors.ts";
 import {
   type ApiError,
@@ -20,6 +21,18 @@ import type { FieldProblem } from "./schemas.ts";
 
 // ---------------------------------------------------------------- pools
 
+// undici's Pool and its request() alone, by their paths in the package: its
+// index loads fetch, WebSocket, caches and mocks as well, a tenth of a second
+// of every start's CPU (docs/memory.md). The index adds request() to every
+// dispatcher's prototype; here it is called on the pool. test/api/undici-pool.test.ts
+// checks that both paths still give what the index gives.
+const requireUndici = createRequire(import.meta.url);
+export const UndiciPool = requireUndici("undici/lib/dispatcher/pool.js") as typeof Pool;
+export const undiciRequest = requireUndici("undici/lib/api/api-request.js") as (
+  this: Dispatcher,
+  opts: Dispatcher.RequestOptions,
+) => Promise<Dispatcher.ResponseData>;
+
 const pools = new Map<string, { pool: Pool; users: number }>();
 
 /** The pool of an origin; call `releasePool` once per `acquirePool`. */
@@ -28,7 +41,7 @@ export function acquirePool(origin: string): Pool {
   if (!entry || entry.pool.closed || entry.pool.destroyed) {
     // Keep-alive shorter than common server defaults (Node: 5 s) so a write
     // is not sent on a socket the server is just closing.
-    entry = { pool: new Pool(origin, { connections: 32, keepAliveTimeout: 4_000 }), users: 0 };
+    entry = { pool: new UndiciPool(origin, { connections: 32, keepAliveTimeout: 4_000 }), users: 0 };
     pools.set(origin, entry);
   }
   entry.users += 1;
@@ -107,7 +120,7 @@ export async function send(pool: Pool, req: HttpRequest): Promise<HttpResponse> 
   const timeout = AbortSignal.timeout(req.timeoutMs);
   const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
   try {
-    const res = await pool.request({
+    const res = await undiciRequest.call(pool, {
       method: req.method,
       path: req.path,
       headers: req.headers,

@@ -3,7 +3,7 @@
 // body generated on the fly, so a large import never sits whole in memory.
 import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
-import { FormData } from "undici";
+import type { FormData } from "undici";
 import type { ImportFile } from "./types.ts";
 
 /** Quotes a value of a Content-Disposition parameter as the HTML standard does. */
@@ -36,10 +36,15 @@ export interface MultipartBody {
   replayable: boolean;
 }
 
-export function multipartBody(file: ImportFile, fields: Record<string, string>): MultipartBody {
+export async function multipartBody(
+  file: ImportFile,
+  fields: Record<string, string>,
+): Promise<MultipartBody> {
   const type = file.contentType ?? "application/octet-stream";
   if (file.body instanceof Uint8Array) {
-    const form = new FormData();
+    // undici's own FormData (its Pool refuses Node's global one), loaded with the first import sent, not at start.
+    const undici = await import("undici");
+    const form = new undici.FormData();
     for (const [name, value] of Object.entries(fields)) form.append(name, value);
     form.append("file", new Blob([file.body as Uint8Array<ArrayBuffer>], { type }), file.filename);
     return { body: form, replayable: true };

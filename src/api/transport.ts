@@ -262,7 +262,7 @@ export class Transport {
     for (let attempt = 0; ; attempt++) {
       if (req.multipart) {
         // A buffered file is encoded again per attempt; a streamed one is sent once only.
-        const mp = multipartBody(req.multipart, req.multipart.fields);
+        const mp = await multipartBody(req.multipart, req.multipart.fields);
         body = mp.body as HttpRequest["body"];
         replayable = mp.replayable;
         if (mp.contentType) headers["content-type"] = mp.contentType;

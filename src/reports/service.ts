@@ -36,6 +36,7 @@ export class ReportService {
   readonly store: ReportStore;
   readonly failureAlert: number;
   private scheduler?: ReportScheduler;
+  private starting?: Promise<ReportScheduler | undefined>;
   private clock: Clock;
 
   private readonly opts: ReportServiceOptions;
@@ -55,14 +56,36 @@ export class ReportService {
     return Boolean(this.opts.post);
   }
 
-  /** Whether a running scheduler picks up new schedules at once. */
+  /** Whether a running scheduler picks up new schedules at once (or one that is starting). */
   get live(): boolean {
-    return Boolean(this.scheduler);
+    return Boolean(this.scheduler || this.starting);
   }
 
   /** The Slack app hands over its started scheduler; until then schedules are only stored. */
   attach(scheduler: ReportScheduler | undefined): void {
     this.scheduler = scheduler;
+    this.starting = undefined;
+  }
+
+  /**
+   * The Slack app starts its scheduler after it answers (src/main.ts): until
+   * then schedule changes wait for it, so none is stored after the scheduler
+   * mirrored the store and before it was attached. A scheduler that fails to
+   * start leaves them stored only (the process stops: the next start mirrors them).
+   */
+  attachWhenStarted(scheduler: Promise<ReportScheduler | undefined>): void {
+    const starting: Promise<ReportScheduler | undefined> = scheduler.then(
+      (s) => s,
+      () => undefined,
+    );
+    this.starting = starting;
+    starting.then((s) => {
+      if (this.starting === starting) this.attach(s);
+    });
+  }
+
+  private async schedulerNow(): Promise<ReportScheduler | undefined> {
+    return this.scheduler ?? (await this.starting);
   }
 
   setPost(post: PostFn | undefined): void {
@@ -88,12 +111,14 @@ export class ReportService {
   }
 
   async addSchedule(spec: ScheduleSpec, who: { createdBy: string; channel: string }): Promise<ScheduleRow> {
-    if (this.scheduler) return this.scheduler.addSchedule(spec, who);
+    const scheduler = await this.schedulerNow();
+    if (scheduler) return scheduler.addSchedule(spec, who);
     return this.store.createSchedule(newScheduleOf(spec, who), this.clock.now());
   }
 
   async removeSchedule(id: number): Promise<ScheduleRow | undefined> {
-    if (this.scheduler) return this.scheduler.removeSchedule(id);
+    const scheduler = await this.schedulerNow();
+    if (scheduler) return scheduler.removeSchedule(id);
     return this.store.deleteSchedule(id, this.clock.now());
   }
 

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { parse } from "csv-parse";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import type { FastifyRequest } from "fastify";
 import type { z } from "zod";
 import {
@@ -135,9 +135,11 @@ function cellText(v: unknown): string {
 }
 
 async function* xlsxRows(path: string): AsyncGenerator<SheetRow> {
+  // Loaded on the first xlsx import, not at start: exceljs and its packages take longer to load than the rest of the sandbox.
+  const { default: Excel } = await import("exceljs");
   let reader: ExcelJS.stream.xlsx.WorkbookReader;
   try {
-    reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
+    reader = new Excel.stream.xlsx.WorkbookReader(path, {
       worksheets: "emit",
       sharedStrings: "cache",
       styles: "cache",

@@ -137,10 +137,13 @@ export async function gracefulStop(parts: StopParts, signal: string): Promise<nu
   return code;
 }
 
-/** SIGTERM and SIGINT stop the app gracefully, once; a close hanging past the grace + 10 s ends it with 1. */
-export function stopOnSignals(parts: StopParts): void {
+/**
+ * SIGTERM and SIGINT stop the app gracefully, once; a close hanging past the grace + 10 s ends it with 1.
+ * Returns the same stop for other reasons (`exitCode` then replaces the stop's own).
+ */
+export function stopOnSignals(parts: StopParts): (reason: string, exitCode?: number) => void {
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = (signal: string, exitCode?: number) => {
     if (stopping) return;
     stopping = true;
     setTimeout(() => {
@@ -148,10 +151,11 @@ export function stopOnSignals(parts: StopParts): void {
       process.exit(1);
     }, parts.config.SHUTDOWN_GRACE_MS + 10_000).unref();
     gracefulStop(parts, signal).then(
-      (code) => process.exit(code),
+      (code) => process.exit(exitCode ?? code),
       () => process.exit(1),
     );
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  return stop;
 }

@@ -40,6 +40,14 @@ export async function migrate(db: Db, set: MigrationSet): Promise<string[]> {
     seen.add(m.id);
   }
 
+  // Every start after the first: all applied already, seen in one read, without
+  // the transaction, the lock and the DDL below (docs/memory.md, "Start-up").
+  const applied = await db
+    .query<{ id: string }>(`select id from ${set.schema}.migrations`)
+    .then((r) => r.rows.map((row) => row.id))
+    .catch(() => undefined); // no such table yet: the full path creates it
+  if (applied && applied.length === seen.size && applied.every((id) => seen.has(id))) return [];
+
   return db.transaction(async (tx) => {
     // Held until commit: a second process waits here, then finds the work done.
     await tx.query("select pg_advisory_xact_lock($1, $2)", [LOCK_NAMESPACE, lockKey(set.schema)]);

@@ -1,3 +1,6 @@
+import { TZDate } from "@date-fns/tz";
+import { format } from "date-fns/format";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   formatLocal,
@@ -103,5 +106,46 @@ describe("runs in local time", () => {
     expect(lastRunAtOrBefore(cron, "UTC", new Date("2026-03-08T12:00:00Z"))?.toISOString()).toBe(
       friday.toISOString(),
     );
+  });
+});
+
+describe("formatLocal", () => {
+  it("writes a time as date-fns's `EEE d MMM yyyy, HH:mm zzz` does, in any zone", () => {
+    const zones = [
+      "UTC",
+      "Europe/Paris",
+      "America/New_York",
+      "Asia/Kolkata",
+      "Asia/Kathmandu",
+      "America/St_Johns",
+      "Pacific/Chatham",
+      "Pacific/Kiritimati",
+      "Pacific/Pago_Pago",
+      "Australia/Lord_Howe",
+    ];
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date("1990-01-01T00:00:00Z"),
+          max: new Date("2100-12-31T23:59:59Z"),
+          noInvalidDate: true,
+        }),
+        fc.constantFrom(...zones),
+        (date, tz) => {
+          expect(formatLocal(date, tz)).toBe(
+            format(new TZDate(date.getTime(), tz), "EEE d MMM yyyy, HH:mm zzz"),
+          );
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    expect(formatLocal(new Date("2026-03-04T08:00:00Z"), "Europe/Paris")).toBe("Wed 4 Mar 2026, 09:00 GMT+1");
+    expect(formatLocal(new Date("2026-03-04T08:00:00Z"), "Asia/Kolkata")).toBe(
+      "Wed 4 Mar 2026, 13:30 GMT+5:30",
+    );
+    expect(formatLocal(new Date("2026-07-04T08:00:00Z"), "America/New_York")).toBe(
+      "Sat 4 Jul 2026, 04:00 GMT-4",
+    );
+    expect(formatLocal(new Date("2026-07-04T08:00:00Z"), "UTC")).toBe("Sat 4 Jul 2026, 08:00 GMT+0");
   });
 });

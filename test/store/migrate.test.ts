@@ -37,6 +37,31 @@ describe.each(storeBackends())("migrate on %s", (backend) => {
     await db.query("insert into shop.orders (customer) values (1)");
   });
 
+  it("when every migration is applied, only reads the list: no transaction, lock or DDL (each start)", async () => {
+    const db = await fresh();
+    await migrate(db, shop);
+    const calls: string[] = [];
+    const watched = new Proxy(db, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          calls.push(`${String(key)} ${typeof args[0] === "string" ? args[0] : ""}`.trim());
+          return value.apply(target, args);
+        };
+      },
+    });
+    expect(await migrate(watched, shop)).toEqual([]);
+    expect(calls).toEqual(["query select id from shop.migrations"]);
+    // A set that grew takes the full path again.
+    const grown = {
+      ...shop,
+      migrations: [...shop.migrations, { id: "003_notes", sql: "create table shop.notes (id int)" }],
+    };
+    expect(await migrate(watched, grown)).toEqual(["003_notes"]);
+    expect(calls.some((c) => c.startsWith("transaction"))).toBe(true);
+  });
+
   it("applies only the new ones when the set grows", async () => {
     const db = await fresh();
     const first = shop.migrations.filter((m) => m.id === "001_customers");
