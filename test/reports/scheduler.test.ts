@@ -131,6 +131,8 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
     await boss.send(p.scheduler.queue, cron?.data ?? {});
     await waitFor(() => expect(posted).toHaveLength(1));
     const slot = new Date("2026-03-02T08:00:00Z");
+    // The run is marked posted just after the post returns: wait for it (a loaded machine sees the gap).
+    await waitFor(async () => expect((await p.scheduler.store.getRun(row.id, slot))?.state).toBe("posted"));
     const run = await p.scheduler.store.getRun(row.id, slot);
     expect(run).toMatchObject({ state: "posted", late: false, partsPosted: 1, messageRefs: ["ts.1"] });
     expect(posted[0]?.channel).toBe("C1");
@@ -180,7 +182,12 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
     stops.push(second.stop);
     await waitFor(() => expect(posted).toHaveLength(1));
     const slot = new Date("2026-03-02T09:00:00Z");
-    expect(await second.scheduler.store.getRun(row.id, slot)).toMatchObject({ state: "posted", late: true });
+    await waitFor(async () =>
+      expect(await second.scheduler.store.getRun(row.id, slot)).toMatchObject({
+        state: "posted",
+        late: true,
+      }),
+    );
     expect(JSON.stringify(posted[0]?.message.blocks)).toMatch(
       /Late:\*? this report was due Mon 2 Mar 2026, 09:00/,
     );
