@@ -194,6 +194,10 @@ describe("the inbox", { timeout: 60_000 }, () => {
       const view = JSON.stringify(call.args.view);
       expect(view).toContain(`"value":"user:${userA}"`);
       const blocks = (call.args.view as { blocks: Rec[] }).blocks;
+      // By name, as the card shows them.
+      const chosen = blocks.find((b) => b.block_id === "recipient")?.element.initial_option.text.text;
+      expect(chosen).toMatch(new RegExp(`^\\S.* \\(chat user #${userA}\\)$`));
+      expect(chosen).not.toMatch(/^Chat user #/);
       expect(blocks.find((b) => b.block_id === "type")?.element.initial_option.value).toBe(type);
     }
   });

@@ -9,13 +9,17 @@ import { SEND_ACTIONS, sendModal } from "../../modals/send.ts";
 import { onClick } from "../prologue.ts";
 
 /** The send form's state with the recipient (and the type) chosen, as if the person had picked them. */
-export function prefilledSendState(chatUserId: number, type: "text" | "template"): StateValues {
+export function prefilledSendState(
+  chatUserId: number,
+  type: "text" | "template",
+  label = `Chat user #${chatUserId}`,
+): StateValues {
   return {
     recipient: {
       [SEND_ACTIONS.recipient]: {
         type: "external_select",
         selected_option: {
-          text: { type: "plain_text", text: `Chat user #${chatUserId}` },
+          text: { type: "plain_text", text: label.slice(0, 75) },
           value: `user:${chatUserId}`,
         },
       },
@@ -33,15 +37,26 @@ export function inboxSendForm(deps: SlackDeps, type: "text" | "template") {
   return onClick<ButtonAction>(deps, `inbox ${type}`, async ({ actor, action, body, client }) => {
     const chatUserId = Number(action.value);
     if (!Number.isSafeInteger(chatUserId) || chatUserId <= 0) return;
-    const data = await deps.core.perform!(actor, { scope: "read", command: "send" }, (api) =>
-      channelFormData(api, deps.config.MESSAGING_CHANNEL_ID, deps.core.channelNames),
+    const [data, label] = await deps.core.perform!(actor, { scope: "read", command: "send" }, (api) =>
+      Promise.all([
+        channelFormData(api, deps.config.MESSAGING_CHANNEL_ID, deps.core.channelNames),
+        // The person by name in the form, as the card shows them (a nicety: the number otherwise).
+        api.getChatUser(chatUserId).then(
+          (u) => {
+            const name = typeof u.name === "string" ? u.name.trim() : "";
+            const reach = typeof u.phone === "string" ? u.phone : typeof u.email === "string" ? u.email : "";
+            return name ? `${name}${reach ? ` · ${reach}` : ""} (chat user #${chatUserId})` : undefined;
+          },
+          () => undefined,
+        ),
+      ]),
     );
     await client.views.open({
       trigger_id: (body as BlockAction).trigger_id,
       view: sendModal(
         data,
         { ch: actor.channelId, chs: data.channels, def: data.defaultChannelId },
-        prefilledSendState(chatUserId, type),
+        prefilledSendState(chatUserId, type, label),
       ),
     });
   });
