@@ -29,6 +29,7 @@ describe("the sample of an import", () => {
         { row: 2, contact: { phone: "+14155550101", first_name: "Ana", last_name: "Lima", email: "a@x.io" } },
       ],
       failures: [],
+      failuresByCode: {},
       problems: [],
     } as unknown as ImportPreview;
     const summary = summarizePreview(preview);
