@@ -9,6 +9,11 @@ import type { Delimiter } from "./delimiter.ts";
 import { ImportFileError } from "./errors.ts";
 import type { SourceRow } from "./rows.ts";
 
+// Rows a batch holds at most. Rows alive at once are what makes V8 grow its
+// young generation (source.ts): batches of a whole 16 KB slice (~250 rows,
+// some over 1,000) took a 200,000-row normalize's peak from 167 to 195 MB.
+const BATCH_ROWS = 50;
+
 /** A record longer than this is a quote left open, not a contact. */
 const MAX_RECORD_CHARS = 1024 * 1024;
 
@@ -67,7 +72,10 @@ async function* batches<T>(stream: Readable): AsyncGenerator<T[]> {
   try {
     for (;;) {
       const batch: T[] = [];
-      for (let chunk = read(stream); chunk !== null; chunk = read(stream)) batch.push(chunk as T);
+      for (let chunk = read(stream); chunk !== null; chunk = read(stream)) {
+        batch.push(chunk as T);
+        if (batch.length === BATCH_ROWS) break;
+      }
       if (batch.length > 0) yield batch;
       else if (ended) throw ended;
       else if (ended === null) return;
