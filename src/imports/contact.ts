@@ -57,9 +57,11 @@ export class RowValidator {
 
     const phone = normalizePhone(phoneCell, this.country);
     let e164 = "";
+    let digits = 0;
     if (phone.ok) {
       e164 = phone.e164;
-      const first = this.seen.get(Number(e164.slice(1)));
+      digits = Number(e164.slice(1));
+      const first = this.seen.get(digits);
       if (first !== undefined) {
         code = "duplicate";
         reasons.push(
@@ -100,8 +102,10 @@ export class RowValidator {
       }
     }
 
-    if (code) return { ok: false, failure: { row, phone: phoneCell, code, reason: reasons.join("; ") } };
-    this.seen.set(Number(e164.slice(1)), row);
+    if (code) {
+      return { ok: false, failure: { row, phone: phoneCell, code, reason: reasons.join("; ") } };
+    }
+    this.seen.set(digits, row);
     return { ok: true, row, values };
   }
 }

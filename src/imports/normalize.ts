@@ -104,7 +104,7 @@ export function normalizedCsv(
       .concat(Object.values(mapping.fields))
       .filter((c): c is number => c !== null && c >= opened.headers.length);
     if (outOfRange.length > 0) {
-      await opened.rows.return(undefined);
+      await opened.batches.return(undefined);
       throw new MappingError([
         `the file has ${opened.headers.length} columns; the mapping names column ${outOfRange[0]! + 1}`,
       ]);
@@ -114,26 +114,28 @@ export function normalizedCsv(
     let failed = 0;
     let batch: string[][] = [columns];
     const report = () => options.onProgress?.({ rows, bytes: opened.bytesRead(), written, failed });
-    for await (const row of opened.rows) {
-      rows++;
-      const result = validator.check(row);
-      if (result.ok) {
-        if (written === rowMap.length) {
-          const grown = new Uint32Array(rowMap.length * 2);
-          grown.set(rowMap);
-          rowMap = grown;
+    for await (const source of opened.batches) {
+      for (const row of source) {
+        rows++;
+        const result = validator.check(row);
+        if (result.ok) {
+          if (written === rowMap.length) {
+            const grown = new Uint32Array(rowMap.length * 2);
+            grown.set(rowMap);
+            rowMap = grown;
+          }
+          rowMap[written++] = result.row;
+          batch.push(result.values);
+          if (batch.length >= BATCH_ROWS) {
+            yield Buffer.from(stringify(batch));
+            batch = [];
+          }
+        } else {
+          failed++;
+          options.onFailure?.(result.failure);
         }
-        rowMap[written++] = result.row;
-        batch.push(result.values);
-        if (batch.length >= BATCH_ROWS) {
-          yield Buffer.from(stringify(batch));
-          batch = [];
-        }
-      } else {
-        failed++;
-        options.onFailure?.(result.failure);
+        if (rows % PROGRESS_EVERY === 0) report();
       }
-      if (rows % PROGRESS_EVERY === 0) report();
     }
     if (batch.length > 0) yield Buffer.from(stringify(batch));
     report();

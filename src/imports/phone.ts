@@ -81,22 +81,24 @@ export function normalizePhone(raw: string, defaultCountry: CountryCode): PhoneR
   if (compact.startsWith("00")) compact = `+${compact.slice(2)}`;
 
   if (compact.startsWith("+")) {
-    const parsed = parsePhoneNumberFromString(compact);
-    if (parsed?.isValid()) return { ok: true, e164: parsed.number };
+    const e164 = validE164(compact);
+    if (e164 !== undefined) return { ok: true, e164 };
     return fail("phone_invalid", invalidReason(text, compact));
   }
   // No country code: the default country first; then the two things a
   // spreadsheet does to a number cell: drop its leading 0, or drop its "+".
-  const attempts = [compact];
-  if (!compact.startsWith("0")) attempts.push(`0${compact}`, `+${compact}`);
-  for (const attempt of attempts) {
-    const parsed = parsePhoneNumberFromString(
-      attempt,
-      attempt.startsWith("+") ? undefined : { defaultCountry },
-    );
-    if (parsed?.isValid()) return { ok: true, e164: parsed.number };
-  }
+  const national = { defaultCountry };
+  const e164 =
+    validE164(compact, national) ??
+    (compact.startsWith("0") ? undefined : (validE164(`0${compact}`, national) ?? validE164(`+${compact}`)));
+  if (e164 !== undefined) return { ok: true, e164 };
   return fail("phone_invalid", invalidReason(text, compact, defaultCountry));
+}
+
+/** The number in E.164 when libphonenumber finds it valid (the whole cost of a row, most of the time). */
+function validE164(text: string, options?: { defaultCountry: CountryCode }): string | undefined {
+  const parsed = parsePhoneNumberFromString(text, options);
+  return parsed?.isValid() ? parsed.number : undefined;
 }
 
 function invalidReason(text: string, compact: string, country?: CountryCode): string {

@@ -93,7 +93,7 @@ export async function previewImport(source: ImportSource, options: PreviewOption
       ignored = unusedColumns(headers, mapping);
     }
   } catch (error) {
-    await opened.rows.return(undefined);
+    await opened.batches.return(undefined);
     throw error;
   }
 
@@ -117,27 +117,29 @@ export async function previewImport(source: ImportSource, options: PreviewOption
     failuresByCode: {},
     bytes: 0,
   };
-  for await (const row of opened.rows) {
-    preview.rows++;
-    if (validator) {
-      const result = validator.check(row);
-      if (result.ok) {
-        preview.valid++;
-        if (preview.samples.length < sampleSize) {
-          preview.samples.push({
-            row: result.row,
-            contact: Object.fromEntries(columns.map((c, i) => [c, result.values[i] ?? ""])),
-          });
+  for await (const batch of opened.batches) {
+    for (const row of batch) {
+      preview.rows++;
+      if (validator) {
+        const result = validator.check(row);
+        if (result.ok) {
+          preview.valid++;
+          if (preview.samples.length < sampleSize) {
+            preview.samples.push({
+              row: result.row,
+              contact: Object.fromEntries(columns.map((c, i) => [c, result.values[i] ?? ""])),
+            });
+          }
+        } else {
+          preview.failed++;
+          const code = result.failure.code;
+          preview.failuresByCode[code] = (preview.failuresByCode[code] ?? 0) + 1;
+          if (preview.failures.length < maxFailures) preview.failures.push(result.failure);
         }
-      } else {
-        preview.failed++;
-        const code = result.failure.code;
-        preview.failuresByCode[code] = (preview.failuresByCode[code] ?? 0) + 1;
-        if (preview.failures.length < maxFailures) preview.failures.push(result.failure);
       }
-    }
-    if (options.onProgress && preview.rows % PROGRESS_EVERY === 0) {
-      options.onProgress({ rows: preview.rows, bytes: opened.bytesRead() });
+      if (options.onProgress && preview.rows % PROGRESS_EVERY === 0) {
+        options.onProgress({ rows: preview.rows, bytes: opened.bytesRead() });
+      }
     }
   }
   preview.bytes = opened.bytesRead();

@@ -40,8 +40,11 @@ export interface OpenedRows {
   headers: string[];
   /** The row number of the header. */
   headerRow: number;
-  /** Data rows after the header; blank rows are left out (their numbers are kept). */
-  rows: AsyncGenerator<SourceRow>;
+  /**
+   * Data rows after the header, in batches (what one chunk of the file holds);
+   * blank rows are left out (their numbers are kept).
+   */
+  batches: AsyncGenerator<SourceRow[]>;
   /** Bytes read so far. */
   bytesRead(): number;
 }
@@ -55,7 +58,7 @@ export async function openRows(source: ImportSource, xlsx?: XlsxOptions): Promis
   });
   const { head, stream } = await withHead(counted, HEAD_BYTES);
   let shape: FileShape;
-  let all: AsyncGenerator<SourceRow>;
+  let all: AsyncGenerator<SourceRow[]>;
   try {
     const format = detectFormat(head);
     if (format === "xlsx") {
@@ -84,22 +87,35 @@ export async function openRows(source: ImportSource, xlsx?: XlsxOptions): Promis
     throw error;
   }
 
+  // The first non-blank row is the header; the rest of its batch is data.
   let header: SourceRow | undefined;
-  for (;;) {
+  let rest: SourceRow[] = [];
+  while (!header) {
     const next = await all.next();
     if (next.done) break;
-    if (!isBlank(next.value.cells)) {
-      header = next.value;
-      break;
+    const at = next.value.findIndex((r) => !isBlank(r.cells));
+    if (at >= 0) {
+      header = next.value[at]!;
+      rest = next.value.slice(at + 1);
     }
   }
-  if (!header) throw new ImportFileError("the file has no header row (it is empty or blank)");
+  if (!header) {
+    await all.return(undefined);
+    throw new ImportFileError("the file has no header row (it is empty or blank)");
+  }
   const headers = header.cells.map((h, i) => h.trim() || `Column ${columnLetter(i)}`);
 
-  async function* rows(): AsyncGenerator<SourceRow> {
+  async function* batches(): AsyncGenerator<SourceRow[]> {
     try {
-      for (let next = await all.next(); !next.done; next = await all.next()) {
-        if (!isBlank(next.value.cells)) yield next.value;
+      let batch = rest;
+      rest = [];
+      for (;;) {
+        // Blank rows are rare: a batch without one is passed on as it is.
+        if (batch.some((r) => isBlank(r.cells))) batch = batch.filter((r) => !isBlank(r.cells));
+        if (batch.length > 0) yield batch;
+        const next = await all.next();
+        if (next.done) break;
+        batch = next.value;
       }
     } finally {
       await all.return(undefined);
@@ -109,13 +125,14 @@ export async function openRows(source: ImportSource, xlsx?: XlsxOptions): Promis
     shape,
     headers,
     headerRow: header.row,
-    rows: rows(),
+    batches: batches(),
     bytesRead: () => bytes,
   };
 }
 
 function isBlank(cells: string[]): boolean {
-  return cells.every((c) => c.trim() === "");
+  for (const c of cells) if (c !== "" && c.trim() !== "") return false;
+  return true;
 }
 
 /** A, B, …, Z, AA: how a spreadsheet names a column. */

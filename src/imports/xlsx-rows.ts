@@ -22,7 +22,7 @@ export async function* xlsxRows(
   bytes: AsyncIterable<Uint8Array>,
   onSheet: (name: string) => void,
   options: XlsxOptions = {},
-): AsyncGenerator<SourceRow> {
+): AsyncGenerator<SourceRow[]> {
   const { tempRoot = UPLOAD_TEMP_ROOT, ...given } = options;
   const limits: XlsxLimits = { ...XLSX_LIMITS, ...given };
   const zip = await whole(bytes);
@@ -69,7 +69,7 @@ export async function* xlsxRows(
       if (message.kind === "refused") throw new ImportFileError(message.message);
       if (message.kind === "sheet") onSheet(message.name);
       else {
-        yield* message.rows;
+        yield message.rows;
         worker.postMessage("more");
       }
     }

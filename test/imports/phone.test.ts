@@ -1,3 +1,5 @@
+import fc from "fast-check";
+import { type CountryCode, parsePhoneNumberFromString } from "libphonenumber-js";
 import { describe, expect, it } from "vitest";
 import { normalizePhone } from "../../src/imports/phone.ts";
 
@@ -63,5 +65,70 @@ describe("normalizePhone", () => {
 
   it("takes the first of several values Google Contacts puts in one cell", () => {
     expect(ok("+1 415-555-0123 ::: +1 415-555-0199")).toBe("+14155550123");
+  });
+});
+
+// The validation itself is libphonenumber's: whatever the pipeline does to go
+// faster, a row's number is accepted exactly when one of these attempts is
+// valid for it (docs/imports.md, "Phones"), and refused otherwise.
+function reference(digits: string, country: CountryCode): string | undefined {
+  const valid = (text: string, defaultCountry?: CountryCode) => {
+    const parsed = parsePhoneNumberFromString(text, defaultCountry ? { defaultCountry } : undefined);
+    return parsed?.isValid() ? parsed.number : undefined;
+  };
+  if (digits.startsWith("00")) return valid(`+${digits.slice(2)}`);
+  if (digits.startsWith("+")) return valid(digits);
+  const attempts: Array<[string, CountryCode?]> = [[digits, country]];
+  if (!digits.startsWith("0")) attempts.push([`0${digits}`, country], [`+${digits}`]);
+  for (const [text, c] of attempts) {
+    const e164 = valid(text, c);
+    if (e164) return e164;
+  }
+  return undefined;
+}
+
+describe("normalizePhone against libphonenumber's verdict", () => {
+  const COUNTRIES: CountryCode[] = ["US", "GB", "IT", "DE", "FR", "ES", "BR", "IN", "MX", "AU", "CA", "JM"];
+  // Numbers near real ones: a country's own prefixes, then random digits.
+  const PREFIXES = [
+    "",
+    "+",
+    "00",
+    "0",
+    "1",
+    "+1",
+    "44",
+    "+44",
+    "39",
+    "0039",
+    "49",
+    "33",
+    "34",
+    "55",
+    "91",
+    "52",
+    "61",
+  ];
+  it("accepts exactly what libphonenumber finds valid, with the same E.164", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...COUNTRIES),
+        fc.constantFrom(...PREFIXES),
+        fc.stringMatching(/^\d{2,14}$/),
+        fc.constantFrom("", " ", "-"),
+        (country, prefix, digits, separator) => {
+          const raw = separator
+            ? `${prefix}${digits.slice(0, 3)}${separator}${digits.slice(3)}`
+            : prefix + digits;
+          const result = normalizePhone(raw, country);
+          const expected = reference(prefix + digits, country);
+          expect(result.ok ? result.e164 : undefined).toBe(expected);
+          if (!result.ok && (prefix + digits).replace(/^\+/, "") !== "") {
+            expect(result.code).toBe("phone_invalid");
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 });
