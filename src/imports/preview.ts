@@ -61,7 +61,7 @@ export interface ImportPreview {
   failed: number;
   /** Normalized sample rows, keyed by the columns of the normalized CSV. */
   samples: Array<{ row: number; contact: Record<string, string> }>;
-  /** The first failing rows, in file order. */
+  /** The first failing rows, in file order: up to maxFailures repeated in the file, and as many others. */
   failures: RowFailure[];
   failuresByCode: Partial<Record<FailureCode, number>>;
   bytes: number;
@@ -74,6 +74,8 @@ export async function previewImport(source: ImportSource, options: PreviewOption
   const fields = options.fields ?? [];
   const sampleSize = options.sampleSize ?? 5;
   const maxFailures = options.maxFailures ?? 20;
+  let repeatsKept = 0;
+  let othersKept = 0;
 
   const opened = await openRows(source, options.xlsx);
   const { headers } = opened;
@@ -134,7 +136,9 @@ export async function previewImport(source: ImportSource, options: PreviewOption
           preview.failed++;
           const code = result.failure.code;
           preview.failuresByCode[code] = (preview.failuresByCode[code] ?? 0) + 1;
-          if (preview.failures.length < maxFailures) preview.failures.push(result.failure);
+          // Up to maxFailures of each kind: rows repeated in the file never crowd out the ones that will fail.
+          const kept = code === "duplicate" ? repeatsKept++ : othersKept++;
+          if (kept < maxFailures) preview.failures.push(result.failure);
         }
       }
       if (options.onProgress && preview.rows % PROGRESS_EVERY === 0) {

@@ -16,6 +16,7 @@ import {
   normalizedCsv,
   previewImport,
   type RowFailure,
+  summarizePreview,
 } from "../../src/imports/index.ts";
 
 const FIELDS = [
@@ -237,6 +238,22 @@ describe("CSV files", () => {
     ]);
     expect(preview.failed).toBe(30);
     expect(preview.failures.map((f) => f.row)).toEqual([52, 53, 54, 55]);
+  });
+
+  it("rows repeated in the file never crowd the rows that will fail out of the preview (issue 9)", async () => {
+    const lines = ["phone,first_name", "+14155551000,First"];
+    for (let i = 0; i < 30; i++) lines.push(`+14155551000,Again${i}`);
+    lines.push("12,Short");
+    const preview = await previewImport(Buffer.from(lines.join("\n")), {
+      defaultCountry: "US",
+      maxFailures: 4,
+    });
+    expect(preview.failuresByCode).toEqual({ duplicate: 30, phone_invalid: 1 });
+    const summary = summarizePreview(preview);
+    expect(summary.failed).toBe(1);
+    expect(summary.repeated).toBe(30);
+    expect(summary.failures.map((f) => f.row)).toEqual([33]);
+    expect(summary.repeats?.map((r) => r.row)).toEqual([3, 4, 5, 6]);
   });
 
   it("says when no column holds phones, and refuses an import without one", async () => {
