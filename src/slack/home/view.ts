@@ -162,21 +162,17 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
     try {
       const a = await account.get();
       const key = `${a.keyName ? `${esc(a.keyName)} ` : ""}\`${maskSecret(opts.apiKey)}\``;
-      const fields = [
-        `*Organization*\n${esc(a.organization)}`,
-        `*Plan*\n${esc(a.plan)}`,
-        `*API key*\n${key}`,
-        ...(a.scopes ? [`*Scopes*\n${esc(a.scopes)}`] : []),
-      ];
+      // Who the app acts for, in one quiet line: the work comes first on Home.
       return [
-        text("*Account*"),
-        {
-          type: "section",
-          fields: fields.map((t) => ({ type: "mrkdwn" as const, text: truncate(t, 2000) })),
-        },
+        note(
+          truncate(
+            `*${esc(a.organization)}* · ${esc(a.plan)} plan · API key ${key}${a.scopes && !(a.keyName ?? "").includes(a.scopes) ? ` (${esc(a.scopes)})` : ""}`,
+            2000,
+          ),
+        ),
       ];
     } catch (err) {
-      return [text("*Account*"), note(failureLine(err))];
+      return [note(`Account: ${failureLine(err)}`)];
     }
   }
 
@@ -270,12 +266,12 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
       text("*Run the messaging account from Slack.* Type `/sb help` anywhere, or start here:"),
       shortcuts,
       divider,
-      ...acct,
-      divider,
       ...run,
       ...(sched.length ? [divider, ...sched] : []),
       divider,
       ...audit,
+      divider,
+      ...acct,
       note(`Updated ${slackDate(clock.now(), "{date_short_pretty} {time_secs}")}`),
     ];
     return { type: "home", blocks: blocks.slice(0, HOME_MAX_BLOCKS) };
