@@ -1,7 +1,7 @@
 // Everyday answers read right (issue 9): each case failed before its fix.
 import { describe, expect, it } from "vitest";
 import { pagePosition, showValue } from "../../src/commands/render.ts";
-import { all, SLACK_USER, useHarness } from "./helpers.ts";
+import { all, SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
 
@@ -90,6 +90,18 @@ describe("sentences read right", () => {
     const r = await h().run("reports all");
     expect(r.text).toMatch(/^No channel has a report schedule\. Create one/);
     expect(r.text).not.toMatch(/in every channel/);
+  });
+
+  it("in the shell, which has no channel, says to name the Slack channel, and its example names one", async () => {
+    const list = await h().run("reports", SHELL);
+    expect(list.text).toMatch(/Create one: `\/sb report running every weekday at 09:00 C0123ABCD`/);
+    const r = await h().run("report running every weekday at 09:00", SHELL);
+    expect(r.text).toMatch(
+      /is required in the shell, which has no channel of its own: add the Slack channel's id/,
+    );
+    expect((await h().run("report running every weekday at 09:00", SLACK_USER)).text).not.toMatch(
+      /in the shell/,
+    );
   });
 });
 

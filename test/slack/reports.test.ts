@@ -329,7 +329,7 @@ describe("the shell", () => {
     try {
       const actor = { userId: "shell", via: "shell" as const };
       const noChannel = await shell.core.run("report running every day at 08:00", actor);
-      expect(noChannel.text).toMatch(/channel.*is required here/s);
+      expect(noChannel.text).toMatch(/channel.*is required in the shell/s);
 
       const before = (await schedules()).length;
       const made = await shell.core.run("report running every day at 08:00 C0GENERAL", actor);

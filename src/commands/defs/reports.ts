@@ -85,7 +85,10 @@ const scheduleSpec: AnySpec = defineCommand({
     if (parsed.ok && !channel) {
       problems.push({
         field: "channel",
-        rule: "is required here: name it as a Slack channel id, for example C0123ABCD",
+        rule:
+          ctx.actor.via === "shell"
+            ? "is required in the shell, which has no channel of its own: add the Slack channel's id, for example C0123ABCD (Slack shows it at the bottom of the channel's details); the report is posted there while the Slack app runs"
+            : "is required here: name it as a Slack channel id, for example C0123ABCD",
       });
     } else if (channel?.startsWith("#")) {
       problems.push({
@@ -144,7 +147,9 @@ const listSpec = defineCommand({
       const none = channel
         ? `No report schedules in ${channelRef(channel)}`
         : "No channel has a report schedule";
-      const text = `${none}. Create one: \`/sb report running every weekday at 09:00\`.`;
+      // The shell has no channel of its own: its example names one.
+      const example = `/sb report running every weekday at 09:00${ctx.actor.via === "shell" ? " C0123ABCD" : ""}`;
+      const text = `${none}. Create one: \`${example}\`.`;
       return { visibility: "ephemeral", text, blocks: [section(text)] };
     }
     const now = reports.now();
