@@ -20,6 +20,27 @@ export const textOfRecord = (r: ApiRecord | undefined, ...keys: string[]): strin
   return v === undefined || v === null ? "" : String(v);
 };
 
+/**
+ * A contact or chat user as the message form's menu shows them, once found or
+ * chosen: `Ana Lopez · +14155550200 (contact #1)`, `Grace Kim · grace@… (chat
+ * user #10)`. Without the record (it could not be read), the id alone.
+ */
+export function recipientLabel(kind: "contact" | "user", id: number, r: ApiRecord | undefined): string {
+  const name =
+    kind === "contact"
+      ? [textOfRecord(r, "first_name", "firstName"), textOfRecord(r, "last_name", "lastName")]
+          .filter(Boolean)
+          .join(" ")
+      : textOfRecord(r, "name");
+  const reach =
+    kind === "contact"
+      ? textOfRecord(r, "phone")
+      : textOfRecord(r, "phone") || textOfRecord(r, "email") || textOfRecord(r, "type");
+  const noun = kind === "contact" ? "contact" : "chat user";
+  const who = name || (kind === "contact" ? "Contact" : "Chat user");
+  return `${who}${reach ? ` · ${reach}` : ""} (${noun} #${id})`;
+}
+
 export const templateChannel = (t: ApiRecord) =>
   numberOf(t, "integrationId", "integration_id", "channelId", "channel_id");
 export const templateBody = (t: ApiRecord) => textOfRecord(t, "bodyText", "body_text", "body");

@@ -4,7 +4,7 @@ import { isoDateTimeSchema, type SendMessageInput, sendMessageSchema } from "../
 import { esc, slackDate } from "../../blocks/blocks.ts";
 import { idArg, limitArg, optionalId, pageArg, type Recipient, takeRecipient, yesNo } from "../args.ts";
 import { formReply, type SendPrefill } from "../forms.ts";
-import { channelFormData } from "../lookups.ts";
+import { channelFormData, recipientLabel } from "../lookups.ts";
 import { type CommandContext, defineCommand, UserError } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, recordReply, show } from "../render.ts";
 import { checkBody } from "./check.ts";
@@ -45,17 +45,12 @@ const recipientRef = (r: Recipient): string =>
 /** The recipient as the message form shows it once chosen: `Ana Lopez · +14155550200 (contact #1)`. */
 async function sendPrefill(ctx: CommandContext, r: Recipient): Promise<SendPrefill> {
   if (r.kind === "phone") return { to: r.to };
-  const [kind, id] = r.kind === "contact" ? ["contact", r.contactId] : ["chat user", r.chatUserId];
-  const value = `${r.kind}:${id}`;
+  const id = r.kind === "contact" ? r.contactId : r.chatUserId;
   // A name is a nicety: when it cannot be read, the menu shows the id.
   const record = await (r.kind === "contact" ? ctx.api.getContact(id) : ctx.api.getChatUser(id)).catch(
     () => undefined,
   );
-  const name =
-    r.kind === "contact" ? (record ? contactName(record) : "") : show(pick(record, "name") ?? "", 40);
-  const reach = show(pick(record, "phone") ?? pick(record, "email") ?? "", 30);
-  const label = `${name || (r.kind === "contact" ? "Contact" : "Chat user")}${reach ? ` · ${reach}` : ""} (${kind} #${id})`;
-  return { recipient: { value, label: label.slice(0, 75) } };
+  return { recipient: { value: `${r.kind}:${id}`, label: recipientLabel(r.kind, id, record) } };
 }
 
 export const MESSAGE_COMMANDS = [

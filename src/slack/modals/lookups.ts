@@ -3,7 +3,7 @@
 // data are the core's (src/commands/lookups.ts).
 import type { PlainTextOption } from "@slack/types";
 import type { ApiRecord, MessagingApi, Template } from "../../api/types.ts";
-import { templateBody, textOfRecord } from "../../commands/lookups.ts";
+import { recipientLabel, templateBody, textOfRecord } from "../../commands/lookups.ts";
 import { cut, option, VIEW_LIMITS } from "./kit.ts";
 
 /** `Main line (default)`: a channel by the name people gave it, else `Channel 2`. */
@@ -49,11 +49,6 @@ export async function templateSuggestions(
     .map((t) => option(templateOptionText(t), String(t.id)));
 }
 
-const fullName = (r: ApiRecord) =>
-  [textOfRecord(r, "first_name", "firstName"), textOfRecord(r, "last_name", "lastName")]
-    .filter(Boolean)
-    .join(" ");
-
 /** Contacts (value `contact:<id>`) and, when asked, chat users (`user:<id>`) matching the query. */
 export async function recipientSuggestions(
   api: MessagingApi,
@@ -68,16 +63,11 @@ export async function recipientSuggestions(
   const out: PlainTextOption[] = [];
   for (const c of contacts.items) {
     if (c.id === undefined) continue;
-    const name = fullName(c);
-    out.push(
-      option(`${name || "Contact"} · ${textOfRecord(c, "phone")} (contact #${c.id})`, `contact:${c.id}`),
-    );
+    out.push(option(recipientLabel("contact", Number(c.id), c), `contact:${c.id}`));
   }
   for (const u of users.items) {
     if (u.id === undefined) continue;
-    const name = textOfRecord(u, "name") || "Chat user";
-    const reach = textOfRecord(u, "phone") || textOfRecord(u, "email") || textOfRecord(u, "type");
-    out.push(option(`${name}${reach ? ` · ${reach}` : ""} (chat user #${u.id})`, `user:${u.id}`));
+    out.push(option(recipientLabel("user", Number(u.id), u), `user:${u.id}`));
   }
   return out.slice(0, VIEW_LIMITS.options);
 }

@@ -6,6 +6,7 @@ import type { FormRequest } from "../../commands/forms.ts";
 import type { Actor } from "../../commands/types.ts";
 import { campaignModal } from "./campaign.ts";
 import { importModal } from "./import.ts";
+import { cut, VIEW_LIMITS } from "./kit.ts";
 import { contactEditModal, userEditModal } from "./record-edit.ts";
 import { SEND_ACTIONS, sendModal } from "./send.ts";
 import { templateModal } from "./template.ts";
@@ -28,7 +29,7 @@ export function modalFor(form: FormRequest, actor: Actor, prefill?: { text?: str
                 [SEND_ACTIONS.recipient]: {
                   type: "external_select",
                   selected_option: {
-                    text: { type: "plain_text", text: chosen.recipient.label },
+                    text: { type: "plain_text", text: cut(chosen.recipient.label, VIEW_LIMITS.optionText) },
                     value: chosen.recipient.value,
                   },
                 },

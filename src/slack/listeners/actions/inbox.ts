@@ -2,9 +2,9 @@
 // template open the send form prefilled with this chat user (as a text, or a
 // template); the waiting list's "Open thread" is a link, acknowledged only.
 import type { BlockAction, ButtonAction } from "@slack/bolt";
-import { channelFormData } from "../../../commands/lookups.ts";
+import { channelFormData, recipientLabel } from "../../../commands/lookups.ts";
 import type { SlackDeps } from "../../deps.ts";
-import type { StateValues } from "../../modals/kit.ts";
+import { cut, type StateValues, VIEW_LIMITS } from "../../modals/kit.ts";
 import { SEND_ACTIONS, sendModal } from "../../modals/send.ts";
 import { onClick } from "../prologue.ts";
 
@@ -19,7 +19,7 @@ export function prefilledSendState(
       [SEND_ACTIONS.recipient]: {
         type: "external_select",
         selected_option: {
-          text: { type: "plain_text", text: label.slice(0, 75) },
+          text: { type: "plain_text", text: cut(label, VIEW_LIMITS.optionText) },
           value: `user:${chatUserId}`,
         },
       },
@@ -42,11 +42,7 @@ export function inboxSendForm(deps: SlackDeps, type: "text" | "template") {
         channelFormData(api, deps.config.MESSAGING_CHANNEL_ID, deps.core.channelNames),
         // The person by name in the form, as the card shows them (a nicety: the number otherwise).
         api.getChatUser(chatUserId).then(
-          (u) => {
-            const name = typeof u.name === "string" ? u.name.trim() : "";
-            const reach = typeof u.phone === "string" ? u.phone : typeof u.email === "string" ? u.email : "";
-            return name ? `${name}${reach ? ` · ${reach}` : ""} (chat user #${chatUserId})` : undefined;
-          },
+          (u) => recipientLabel("user", chatUserId, u),
           () => undefined,
         ),
       ]),
