@@ -12,7 +12,6 @@ import {
   announce,
   channelLabel,
   channelNamesOf,
-  contactName,
   pageLine,
   refId,
   relatedNames,
