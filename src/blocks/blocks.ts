@@ -27,6 +27,9 @@ export function esc(text: unknown): string {
 /** A count as people read it: 50,000. */
 export const num = (n: number): string => n.toLocaleString("en-US");
 
+/** `approved` → `Approved`: a word from the API as the start of a label. */
+export const capitalize = (s: string): string => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
+
 /** "1 template", "2 templates", "50,000 contacts": `plural` defaults to `one` + "s". */
 export const count = (n: number, one: string, plural = `${one}s`): string =>
   `${num(n)} ${n === 1 ? one : plural}`;

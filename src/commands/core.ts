@@ -156,19 +156,22 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
    * transport, around each request that is not a GET. Input the client refuses
    * before any request never reaches the hook, so it is not audited.
    */
+  /** An audit row of `actor`'s `line`, before its outcome is known. */
+  const auditEntry = (actor: Actor, line: string, operation: string): AuditEntry => ({
+    at: new Date(),
+    actor: actor.userId,
+    actorName: actor.userName,
+    via: actor.via,
+    channel: actor.channelId,
+    command: cleanLine(line),
+    operation,
+    ok: false,
+  });
+
   const audited = (actor: Actor, line: string): MessagingApi =>
     opts.api.withHook(async (request, next) => {
       if (request.method === "GET") return next();
-      const entry: AuditEntry = {
-        at: new Date(),
-        actor: actor.userId,
-        actorName: actor.userName,
-        via: actor.via,
-        channel: actor.channelId,
-        command: cleanLine(line),
-        operation: request.operation,
-        ok: false,
-      };
+      const entry = auditEntry(actor, line, request.operation);
       try {
         const res = await next();
         Object.assign(entry, { ok: true, status: res.status, answer: summarize(res.data) });
@@ -252,13 +255,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     inbox: opts.inbox,
     audit: (operation, ok, answer) =>
       writeAudit({
-        at: new Date(),
-        actor: actor.userId,
-        actorName: actor.userName,
-        via: actor.via,
-        channel: actor.channelId,
-        command: cleanLine(line),
-        operation,
+        ...auditEntry(actor, line, operation),
         ok,
         answer: answer === undefined ? undefined : summarize(answer),
       }),

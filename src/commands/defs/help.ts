@@ -1,6 +1,6 @@
 import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
-import { context, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
+import { capitalize, context, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
 import { type AnySpec, defineCommand, type Registry } from "../registry.ts";
 import { pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";
@@ -34,7 +34,7 @@ function overview(registry: Registry): Reply {
   for (const topic of Object.keys(TOPICS)) {
     const cmds = registry.visible().filter((c) => c.topic === topic);
     if (!cmds.length || topic === "help") continue;
-    const line = `*${topic[0]!.toUpperCase()}${topic.slice(1)}* — ${esc(TOPICS[topic])}\n${cmds
+    const line = `*${capitalize(topic)}* — ${esc(TOPICS[topic])}\n${cmds
       .map((c) => `\`${esc(shortForm(c))}\``)
       .join("  ")}`;
     lines.push(line);

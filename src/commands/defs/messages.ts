@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isApiError } from "../../api/errors.ts";
 import { isoDateTimeSchema, type SendMessageInput, sendMessageSchema } from "../../api/schemas.ts";
-import { esc, slackDate } from "../../blocks/blocks.ts";
+import { capitalize, esc, slackDate } from "../../blocks/blocks.ts";
 import { idArg, limitArg, optionalId, pageArg, type Recipient, takeRecipient, yesNo } from "../args.ts";
 import { formReply, type SendPrefill } from "../forms.ts";
 import { channelFormData, recipientLabel } from "../lookups.ts";
@@ -214,7 +214,7 @@ export const MESSAGE_COMMANDS = [
       const text = String(pick(m, "text", "caption") ?? "");
       const media = pick(m, "mediaUrl", "media_url");
       const at = pick(m, "createdAt", "created_at", "sentAt", "sent_at");
-      const statusWord = status ? status[0]!.toUpperCase() + status.slice(1) : "";
+      const statusWord = capitalize(status);
       // One card: who, a status line, the message itself, where to go next.
       return cardReply({
         title: show(title, 140),
@@ -224,9 +224,7 @@ export const MESSAGE_COMMANDS = [
                 [string, string]
               >)
             : []),
-          ...(type
-            ? ([["Type", esc(type[0]!.toUpperCase() + type.slice(1))]] as Array<[string, string]>)
-            : []),
+          ...(type ? ([["Type", esc(capitalize(type))]] as Array<[string, string]>) : []),
           ...(names.channel ? ([["Channel", esc(names.channel)]] as Array<[string, string]>) : []),
           ...(typeof media === "string"
             ? ([["Media", esc(show(media, 200))]] as Array<[string, string]>)

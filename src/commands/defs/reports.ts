@@ -6,7 +6,15 @@ import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
 import { NotFoundError } from "../../api/errors.ts";
 import type { FieldProblem } from "../../api/schemas.ts";
-import { blocksToText, context, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
+import {
+  blocksToText,
+  capitalize,
+  context,
+  esc,
+  fieldsSection,
+  header,
+  section,
+} from "../../blocks/blocks.ts";
 import type { ScheduleRow } from "../../domain/reports.ts";
 import { targetLabel } from "../../reports/render.ts";
 import { formatLocal, nextRuns, parseScheduleArgs, parseTarget, targetText } from "../../reports/schedule.ts";
@@ -155,7 +163,7 @@ const listSpec = defineCommand({
     const now = reports.now();
     const blocks: KnownBlock[] = [
       header(`Report schedules (${rows.length})`),
-      context(`${where[0]!.toUpperCase()}${where.slice(1)} · times in each schedule's zone`),
+      context(`${capitalize(where)} · times in each schedule's zone`),
     ];
     rows.slice(0, MAX_LISTED).forEach((row, i) => {
       blocks.push({

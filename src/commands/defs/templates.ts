@@ -6,7 +6,7 @@ import {
   TEMPLATE_STATUSES,
 } from "../../api/schemas.ts";
 import type { ApiRecord } from "../../api/types.ts";
-import { esc, slackDate } from "../../blocks/blocks.ts";
+import { capitalize, esc, slackDate } from "../../blocks/blocks.ts";
 import { choice, idArg, optionalId, requiredText } from "../args.ts";
 import { formReply } from "../forms.ts";
 import { channelFormData } from "../lookups.ts";
@@ -120,11 +120,8 @@ export const TEMPLATE_COMMANDS = [
       return cardReply({
         title: `${show(pick(t, "name") ?? `Template ${a.id}`, 100)} · ${show(pick(t, "language") ?? "", 20)}`,
         pairs: [
-          [
-            "Status",
-            `${STATUS_EMOJI[status] ?? ""} ${esc(status ? status[0]!.toUpperCase() + status.slice(1) : "unknown")}`.trim(),
-          ],
-          ["Category", esc(category ? category[0]!.toUpperCase() + category.slice(1).toLowerCase() : "—")],
+          ["Status", `${STATUS_EMOJI[status] ?? ""} ${esc(status ? capitalize(status) : "unknown")}`.trim()],
+          ["Category", esc(category ? capitalize(category.toLowerCase()) : "—")],
           ...(label ? ([["Channel", label]] as Array<[string, string]>) : []),
         ],
         custom: body

@@ -1,6 +1,7 @@
 // Problems (ours from zod, or the API's ValidationError) as Slack field errors:
 // { block_id: message } for `response_action: "errors"`, each at its input.
 import type { FieldProblem } from "../../api/schemas.ts";
+import { capitalize } from "../../blocks/blocks.ts";
 import { fieldError } from "./kit.ts";
 
 /** `field` is the API member (`buttons.2.text`); `blockFor` names the input that holds it. */
@@ -19,8 +20,6 @@ export function fieldErrors(
   }
   return out;
 }
-
-const capitalize = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
 
 /** The first block of `order` that has an error, to say where to look. */
 export const hasErrors = (errors: Record<string, string>) => Object.keys(errors).length > 0;
