@@ -7,7 +7,6 @@
 // exits 0.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +14,7 @@ import { type Sandbox, startSandbox } from "../../src/sandbox/index.ts";
 import { RESTARTING } from "../../src/slack/shutdown.ts";
 import { FakeSlack } from "../fakes/slack.ts";
 import { SlackRequests } from "../fakes/slack-requests.ts";
+import { freePort } from "../helpers/free-port.ts";
 import { type CountingProxy, startProxy } from "../helpers/proxy.ts";
 import { SIGNING_SECRET } from "./harness.ts";
 
@@ -29,16 +29,6 @@ let release: () => void = () => {};
 const held = new Promise<void>((resolve) => {
   release = resolve;
 });
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
 
 async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string) {
   for (let i = 0; i < 1800; i++) {

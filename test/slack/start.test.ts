@@ -6,7 +6,6 @@
 // fallback welcome. A SIGTERM during their start still stops cleanly (exit 0).
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,22 +13,13 @@ import { configSchema } from "../../src/config.ts";
 import { maskSecret } from "../../src/log.ts";
 import { FakeSlack } from "../fakes/slack.ts";
 import { SlackRequests } from "../fakes/slack-requests.ts";
+import { freePort } from "../helpers/free-port.ts";
 import { SIGNING_SECRET } from "./harness.ts";
 import { textOf } from "./reports-harness.ts";
 
 let fake: FakeSlack;
 let dataDir: string;
 const children: ChildProcess[] = [];
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
 
 beforeAll(async () => {
   fake = await FakeSlack.start();
