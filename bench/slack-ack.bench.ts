@@ -133,21 +133,16 @@ export async function run(
         bareRounds.push(await load(baseline, seconds, "help"));
       }
     }
-    const pick = (loads: Load[], key: "p50" | "p99" | "max") => median(loads.map((l) => l[key]));
-    const s: Load = {
-      p50: pick(ourRounds, "p50"),
-      p99: pick(ourRounds, "p99"),
-      max: Math.max(...ourRounds.map((l) => l.max)),
-      sent: ourRounds.reduce((n, l) => n + l.sent, 0),
-      failed: ourRounds.reduce((n, l) => n + l.failed, 0),
-    };
-    const b: Load = {
-      p50: pick(bareRounds, "p50"),
-      p99: pick(bareRounds, "p99"),
-      max: Math.max(...bareRounds.map((l) => l.max)),
-      sent: bareRounds.reduce((n, l) => n + l.sent, 0),
-      failed: bareRounds.reduce((n, l) => n + l.failed, 0),
-    };
+    // Each app's rounds as one load: medians of the percentiles, the worst max, the totals.
+    const overall = (loads: Load[]): Load => ({
+      p50: median(loads.map((l) => l.p50)),
+      p99: median(loads.map((l) => l.p99)),
+      max: Math.max(...loads.map((l) => l.max)),
+      sent: loads.reduce((n, l) => n + l.sent, 0),
+      failed: loads.reduce((n, l) => n + l.failed, 0),
+    });
+    const s = overall(ourRounds);
+    const b = overall(bareRounds);
     const p99Ratio = median(ourRounds.map((l, i) => l.p99 / (bareRounds[i] as Load).p99));
     // Every command is answered after its ack; wait for the stragglers before closing.
     const expected = RATE * (1 + seconds * rounds) - s.failed;
