@@ -35,6 +35,7 @@ import {
   getConfirmation,
 } from "../store/confirmations.ts";
 import type { Db } from "../store/db.ts";
+import { channelNamesOf } from "./defs/common.ts";
 import { ALL_COMMANDS } from "./defs/index.ts";
 import { apiErrorReply, errorReply, inputErrorReply, usageLines } from "./errors.ts";
 import type { InboxAccess } from "./inbox.ts";
@@ -522,8 +523,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
 
   const may: SwitchboardCore["may"] = async (actor, scope) => (await permissions.check(actor, scope)).ok;
 
-  const channelNames: SwitchboardCore["channelNames"] = async () =>
-    Object.fromEntries(await channels.all().catch(() => new Map<number, string>()));
+  const channelNames: SwitchboardCore["channelNames"] = channelNamesOf({ channels });
 
   return { run, confirm, dismiss, perform, may, channelNames, registry, permissions };
 }
