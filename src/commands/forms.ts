@@ -1,41 +1,15 @@
 // A reply that needs a form says which form and with what data; the Slack app
-// picks the modal that shows it (src/slack/modals/open.ts). The shell has no
+// picks the modal that shows it (src/slack/forms/). The shell has no
 // forms: it gets the usage and an example of the command line that does the
 // same (`instead`).
-import type { ApiRecord, ContactField, Group } from "../api/types.ts";
+import type { ApiRecord } from "../api/types.ts";
 import { usageLines } from "./errors.ts";
-import { type CampaignFormData, contactFields } from "./lookups.ts";
+import type { FormKind, FormKinds, FormRequest } from "./form-kinds.ts";
+import { contactFields } from "./lookups.ts";
 import { type CommandContext, UserError } from "./registry.ts";
 import type { Reply } from "./types.ts";
 
-export interface ChannelsFormData {
-  /** Channels to offer, the default first. */
-  channels: number[];
-  defaultChannelId?: number;
-  /** The channels' names by id, where people gave one. */
-  channelNames?: Record<number, string>;
-}
-
-/** The message form opened for someone already chosen (a card's "Send message"). */
-export interface SendPrefill {
-  /** A phone number, in the phone field. */
-  to?: string;
-  /** A contact or chat user, chosen: `contact:12` / `user:4`, with the text the menu shows. */
-  recipient?: { value: string; label: string };
-}
-
-/** Every form the core can ask for, by kind, with the data it opens with. */
-export interface FormKinds {
-  campaign: CampaignFormData;
-  send: ChannelsFormData & { prefill?: SendPrefill };
-  template: ChannelsFormData;
-  contact: { id: number; record: ApiRecord; fields: ContactField[] };
-  "chat-user": { id: number; record: ApiRecord; fields: ContactField[] };
-  import: { groups: Group[] };
-}
-export type FormKind = keyof FormKinds;
-
-export type FormRequest = { [K in FormKind]: { kind: K; data: FormKinds[K] } }[FormKind];
+export type { SendPrefill } from "./form-kinds.ts";
 
 /**
  * The reply of a command that opens a form. The shell has no forms: there it

@@ -14,7 +14,8 @@ import {
   type FieldProblem,
 } from "../../api/schemas.ts";
 import type { Group, Tag } from "../../api/types.ts";
-import { type CampaignFormData, type ChosenTemplate, textOfRecord } from "../../commands/lookups.ts";
+import type { CampaignFormData } from "../../commands/form-kinds.ts";
+import { type ChosenTemplate, textOfRecord } from "../../commands/lookups.ts";
 import { fieldErrors } from "./errors.ts";
 import {
   context,

@@ -2,7 +2,7 @@
 // where the Slack app picks the modal that shows it. The Slack channel the
 // form was opened from rides in the view's metadata: results are posted there.
 import type { ModalView } from "@slack/types";
-import type { FormRequest } from "../../commands/forms.ts";
+import type { FormRequest } from "../../commands/form-kinds.ts";
 import type { Actor } from "../../commands/types.ts";
 import { campaignModal } from "./campaign.ts";
 import { importModal } from "./import.ts";
