@@ -163,7 +163,7 @@ export class TestCore implements CommandCore {
   }
 }
 
-/** A form request as the real core makes it; the app picks the modal (src/slack/modals/open.ts). */
+/** A form request as the real core makes it; the app picks the form (src/slack/forms/index.ts). */
 function form(kind: "campaign" | "import"): FormRequest {
   return kind === "campaign"
     ? { kind, data: { channels: [1], tags: [], groups: [] } }

@@ -3,15 +3,15 @@
 // (field errors keep the user's input), and posting the outcome.
 import type { ViewOutput, ViewResponseAction, webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
-import { isApiError, ValidationError } from "../../../api/errors.ts";
-import { apiErrorReply } from "../../../commands/errors.ts";
-import { UserError } from "../../../commands/registry.ts";
-import type { Actor } from "../../../commands/types.ts";
-import { slackError } from "../../deliver.ts";
-import type { SlackDeps } from "../../deps.ts";
-import { errorsFor, fieldErrors } from "../../modals/errors.ts";
-import { context, modal, sectionText } from "../../modals/kit.ts";
-import { restoredView } from "../../modals/restore.ts";
+import { isApiError, ValidationError } from "../../api/errors.ts";
+import { apiErrorReply } from "../../commands/errors.ts";
+import { UserError } from "../../commands/registry.ts";
+import type { Actor } from "../../commands/types.ts";
+import { slackError } from "../deliver.ts";
+import type { SlackDeps } from "../deps.ts";
+import { errorsFor, fieldErrors } from "./field-errors.ts";
+import { context, modal, sectionText } from "./kit.ts";
+import { restoredView } from "./restore.ts";
 
 export interface ViewBody {
   user: { id: string; name?: string; username?: string; team_id?: string };
