@@ -51,7 +51,7 @@ import {
   templateOptions,
   templateParams,
 } from "./parts.ts";
-import { postOutcome, refusalErrors } from "./submission.ts";
+import { postOutcome, refusalErrors, refused } from "./submission.ts";
 
 export const CAMPAIGN_CALLBACK = "sb_campaign";
 export const A = {
@@ -357,13 +357,7 @@ export const campaignForm: SlackForm<"campaign", CampaignMeta, CampaignPlan> = {
           },
         };
       } catch (err) {
-        if (!createdTag)
-          return {
-            answer: {
-              response_action: "errors",
-              errors: refusalErrors(err, campaignBlockFor, "name", view),
-            },
-          };
+        if (!createdTag) return refused(err, campaignBlockFor, "name", view);
         // The tag exists now: show the form again with it chosen, so a second try does not make it twice.
         const why = Object.values(refusalErrors(err, campaignBlockFor, "name", view)).join("; ");
         const data = await withApi(deps, actor, "read", "campaign new (form)", (api) =>

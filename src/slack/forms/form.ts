@@ -3,14 +3,13 @@
 // it loads as the user types, its submission and the shortcuts that open it.
 // The registry (index.ts) registers the views, actions, options and shortcuts
 // from the list of forms.
-import type { MessageShortcut, ViewOutput, ViewSubmitAction, webApi } from "@slack/bolt";
+import type { MessageShortcut, ViewOutput, ViewResponseAction, ViewSubmitAction, webApi } from "@slack/bolt";
 import type { ModalView, PlainTextOption } from "@slack/types";
 import type { MessagingApi } from "../../api/types.ts";
 import type { FormKind, FormKinds } from "../../commands/form-kinds.ts";
 import type { Actor } from "../../commands/types.ts";
 import type { SlackDeps } from "../deps.ts";
 import type { StateValues } from "./kit.ts";
-import type { FormOutcome } from "./submission.ts";
 
 /** The shortcuts' callback ids (manifest.yml `features.shortcuts`). */
 export const SHORTCUTS = {
@@ -50,6 +49,17 @@ export interface Submission<Meta> {
   state: StateValues;
   /** Who submitted it, results going to the channel the form was opened from (`meta.ch`). */
   actor: Actor;
+}
+
+export type FormAnswer =
+  | { response_action: "errors"; errors: Record<string, string> }
+  | ViewResponseAction
+  | undefined;
+
+/** A submission's answer to Slack, and the work after it (posting the result). */
+export interface FormOutcome {
+  answer?: FormAnswer;
+  after?: () => Promise<void>;
 }
 
 export type Checked<Plan> = { plan: Plan } | { errors: Record<string, string> };

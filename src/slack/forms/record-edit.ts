@@ -3,7 +3,6 @@
 // its field definition says (number, date, yes/no, text). Submitted, custom
 // fields of a contact are merged with what it has now, because the API
 // replaces them whole.
-import type { webApi } from "@slack/bolt";
 import type { KnownBlock, ModalView } from "@slack/types";
 import type { UpdateChatUserInput, UpdateContactInput } from "../../api/schemas.ts";
 import {
@@ -15,7 +14,6 @@ import {
 } from "../../api/schemas.ts";
 import type { ApiRecord, ContactField } from "../../api/types.ts";
 import { pick } from "../../commands/render.ts";
-import type { SlackDeps } from "../deps.ts";
 import { withApi } from "../perform.ts";
 import { fieldErrors } from "./field-errors.ts";
 import type { SlackForm } from "./form.ts";
@@ -28,14 +26,13 @@ import {
   numberOf,
   option,
   type StateValues,
-  sectionText,
   selectedOf,
   staticSelect,
   textInput,
   textOf,
   VIEW_LIMITS,
 } from "./kit.ts";
-import { postOutcome, refusalErrors } from "./submission.ts";
+import { postLine, refused } from "./submission.ts";
 
 export const CONTACT_EDIT_CALLBACK = "sb_contact_edit";
 export const USER_EDIT_CALLBACK = "sb_user_edit";
@@ -301,17 +298,6 @@ export function planUserEdit(
   return { body: parsed.data };
 }
 
-/** The outcome posted where the form was opened: "… changed". */
-async function changed(
-  deps: SlackDeps,
-  client: webApi.WebClient,
-  channel: string | undefined,
-  userId: string,
-  text: string,
-): Promise<void> {
-  await postOutcome(deps, client, { channel, userId }, { text, blocks: [sectionText(`:pencil2: ${text}`)] });
-}
-
 export const contactEditForm: SlackForm<"contact", EditMeta, number> = {
   name: "contact edit form",
   kind: "contact",
@@ -324,7 +310,8 @@ export const contactEditForm: SlackForm<"contact", EditMeta, number> = {
       const first = planContactEdit(state, meta, {}, deps.config.DEFAULT_COUNTRY);
       return "errors" in first ? first : { plan: Number(meta.id) };
     },
-    run: async (id, { deps, client, view, meta, state, actor }) => {
+    run: async (id, s) => {
+      const { deps, view, meta, state, actor } = s;
       try {
         await withApi(deps, actor, "write", `contact edit ${id} (form)`, async (api) => {
           const current = await api.getContact(id);
@@ -337,11 +324,9 @@ export const contactEditForm: SlackForm<"contact", EditMeta, number> = {
           if ("errors" in planned) throw new Error("contact edit: the form changed between checks");
           return api.updateContact(id, planned.body);
         });
-        return { after: () => changed(deps, client, meta.ch, actor.userId, `Contact #${id} changed`) };
+        return { after: () => postLine(s, "pencil2", `Contact #${id} changed`) };
       } catch (err) {
-        return {
-          answer: { response_action: "errors", errors: refusalErrors(err, editBlockFor, "phone", view) },
-        };
+        return refused(err, editBlockFor, "phone", view);
       }
     },
   },
@@ -357,15 +342,14 @@ export const userEditForm: SlackForm<"chat-user", EditMeta, UpdateChatUserInput>
       const planned = planUserEdit(state, meta, deps.config.DEFAULT_COUNTRY);
       return "errors" in planned ? planned : { plan: planned.body };
     },
-    run: async (body, { deps, client, view, meta, actor }) => {
+    run: async (body, s) => {
+      const { deps, view, meta, actor } = s;
       const id = Number(meta.id);
       try {
         await withApi(deps, actor, "write", `user edit ${id} (form)`, (api) => api.updateChatUser(id, body));
-        return { after: () => changed(deps, client, meta.ch, actor.userId, `Chat user #${id} changed`) };
+        return { after: () => postLine(s, "pencil2", `Chat user #${id} changed`) };
       } catch (err) {
-        return {
-          answer: { response_action: "errors", errors: refusalErrors(err, editBlockFor, "name", view) },
-        };
+        return refused(err, editBlockFor, "name", view);
       }
     },
   },

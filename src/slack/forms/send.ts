@@ -30,7 +30,6 @@ import {
   option,
   plain,
   type StateValues,
-  sectionText,
   selectedOf,
   selectedOptionOf,
   staticSelect,
@@ -48,7 +47,7 @@ import {
   templateOptions,
   templateParams,
 } from "./parts.ts";
-import { postOutcome, refusalErrors } from "./submission.ts";
+import { postLine, refused } from "./submission.ts";
 
 export const SEND_CALLBACK = "sb_send";
 export const SEND_ACTIONS = { recipient: "sb_recipient", type: "sb_type", template: TEMPLATE_MENU } as const;
@@ -331,7 +330,8 @@ export const sendForm: SlackForm<"send", SendMeta, SendPlan> = {
       });
       return "errors" in planned ? planned : { plan: planned };
     },
-    run: async ({ body: message, type }, { deps, client, view, meta, actor }) => {
+    run: async ({ body: message, type }, s) => {
+      const { deps, view, actor } = s;
       try {
         const sent = await withApi(deps, actor, "write", `send (form) ${type}`, (api) =>
           api.sendMessage(message),
@@ -343,12 +343,7 @@ export const sendForm: SlackForm<"send", SendMeta, SendPlan> = {
               (message.contactId ? `contact #${message.contactId}` : `chat user #${message.chatUserId}`);
             const status = pick(sent, "status");
             const text = `Message${sent.id !== undefined ? ` #${sent.id}` : ""} (${type}) sent to ${esc(to)}${status ? `, status ${esc(status)}` : ""}`;
-            await postOutcome(
-              deps,
-              client,
-              { channel: meta.ch, userId: actor.userId },
-              { text, blocks: [sectionText(`:outbox_tray: ${text}`)] },
-            );
+            await postLine(s, "outbox_tray", text);
           },
         };
       } catch (err) {
@@ -364,12 +359,7 @@ export const sendForm: SlackForm<"send", SendMeta, SendPlan> = {
             },
           };
         }
-        return {
-          answer: {
-            response_action: "errors",
-            errors: refusalErrors(err, sendBlockFor(type), type === "text" ? "text" : "to", view),
-          },
-        };
+        return refused(err, sendBlockFor(type), type === "text" ? "text" : "to", view);
       }
     },
   },

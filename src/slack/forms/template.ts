@@ -26,14 +26,13 @@ import {
   modal,
   option,
   type StateValues,
-  sectionText,
   selectedOf,
   staticSelect,
   textInput,
   textOf,
 } from "./kit.ts";
 import { channelInput } from "./parts.ts";
-import { postOutcome, refusalErrors } from "./submission.ts";
+import { postLine, refused } from "./submission.ts";
 
 export const TEMPLATE_CALLBACK = "sb_template";
 export const TEMPLATE_ACTIONS = {
@@ -291,7 +290,8 @@ export const templateForm: SlackForm<"template", TemplateMeta, CreateTemplateInp
       const planned = planTemplate(state, meta);
       return "errors" in planned ? planned : { plan: planned.body };
     },
-    run: async (body, { deps, client, view, meta, actor }) => {
+    run: async (body, s) => {
+      const { deps, view, actor } = s;
       const name = String(body.name);
       try {
         const t = await withApi(deps, actor, "write", `template new (form) "${name}"`, (api) =>
@@ -301,18 +301,11 @@ export const templateForm: SlackForm<"template", TemplateMeta, CreateTemplateInp
           after: async () => {
             const status = pick(t, "status");
             const text = `Template #${t.id ?? "?"} “${esc(pick(t, "name") ?? name)}” submitted for approval${status ? ` (status ${esc(status)})` : ""}`;
-            await postOutcome(
-              deps,
-              client,
-              { channel: meta.ch, userId: actor.userId },
-              { text, blocks: [sectionText(`:page_facing_up: ${text}`)] },
-            );
+            await postLine(s, "page_facing_up", text);
           },
         };
       } catch (err) {
-        return {
-          answer: { response_action: "errors", errors: refusalErrors(err, templateBlockFor, "name", view) },
-        };
+        return refused(err, templateBlockFor, "name", view);
       }
     },
   },
