@@ -32,18 +32,28 @@ export async function formReply<K extends FormKind>(
   return { visibility: "ephemeral", text, blocks: [], form: request };
 }
 
+/** The edit forms of records: how each record is read, its noun, and the command line that does the same. */
+const RECORD_FORMS: Record<
+  "contact" | "chat-user",
+  { get: (ctx: CommandContext, id: number) => Promise<ApiRecord>; noun: string; instead: string }
+> = {
+  contact: { get: (ctx, id) => ctx.api.getContact(id), noun: "contact", instead: "contact.edit" },
+  "chat-user": { get: (ctx, id) => ctx.api.getChatUser(id), noun: "chat user", instead: "user.edit" },
+};
+
 /**
  * The edit form of one record, a contact or a chat user: the record and the
  * contact fields, read together once the form is to be shown.
  */
 export function recordFormReply(
   ctx: CommandContext,
-  form: { kind: "contact" | "chat-user"; id: number; get: () => Promise<ApiRecord>; instead: string },
-  text: string,
+  kind: "contact" | "chat-user",
+  id: number,
 ): Promise<Reply> {
+  const { get, noun, instead } = RECORD_FORMS[kind];
   const load = async () => {
-    const [record, fields] = await Promise.all([form.get(), contactFields(ctx.api)]);
-    return { id: form.id, record, fields };
+    const [record, fields] = await Promise.all([get(ctx, id), contactFields(ctx.api)]);
+    return { id, record, fields };
   };
-  return formReply(ctx, { kind: form.kind, load, instead: form.instead }, text);
+  return formReply(ctx, { kind, load, instead }, `Opening the form of ${noun} #${id}…`);
 }
