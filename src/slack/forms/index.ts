@@ -50,7 +50,7 @@ const BY_KIND: { [K in FormKind]: SlackForm<K, any, any> } = {
 };
 
 /** Every form: those the core asks for, and those the Slack side opens itself. */
-const FORMS: AnyForm[] = [...Object.values(BY_KIND), mappingForm];
+export const FORMS: AnyForm[] = [...Object.values(BY_KIND), mappingForm];
 
 /** The view of the core's form request; `prefill.text` fills the message form (a message shortcut). */
 export function formView(request: FormRequest, actor: Actor, prefill?: { text?: string }): ModalView {
