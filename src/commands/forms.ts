@@ -1,41 +1,15 @@
 // A reply that needs a form says which form and with what data; the Slack app
-// picks the modal that shows it (src/slack/modals/open.ts). The shell has no
+// picks the modal that shows it (src/slack/forms/). The shell has no
 // forms: it gets the usage and an example of the command line that does the
 // same (`instead`).
-import type { ApiRecord, ContactField, Group } from "../api/types.ts";
+import type { ApiRecord } from "../api/types.ts";
 import { usageLines } from "./errors.ts";
-import { type CampaignFormData, contactFields } from "./lookups.ts";
+import type { FormKind, FormKinds, FormRequest } from "./form-kinds.ts";
+import { contactFields } from "./lookups.ts";
 import { type CommandContext, UserError } from "./registry.ts";
 import type { Reply } from "./types.ts";
 
-export interface ChannelsFormData {
-  /** Channels to offer, the default first. */
-  channels: number[];
-  defaultChannelId?: number;
-  /** The channels' names by id, where people gave one. */
-  channelNames?: Record<number, string>;
-}
-
-/** The message form opened for someone already chosen (a card's "Send message"). */
-export interface SendPrefill {
-  /** A phone number, in the phone field. */
-  to?: string;
-  /** A contact or chat user, chosen: `contact:12` / `user:4`, with the text the menu shows. */
-  recipient?: { value: string; label: string };
-}
-
-/** Every form the core can ask for, by kind, with the data it opens with. */
-export interface FormKinds {
-  campaign: CampaignFormData;
-  send: ChannelsFormData & { prefill?: SendPrefill };
-  template: ChannelsFormData;
-  contact: { id: number; record: ApiRecord; fields: ContactField[] };
-  "chat-user": { id: number; record: ApiRecord; fields: ContactField[] };
-  import: { groups: Group[] };
-}
-export type FormKind = keyof FormKinds;
-
-export type FormRequest = { [K in FormKind]: { kind: K; data: FormKinds[K] } }[FormKind];
+export type { SendPrefill } from "./form-kinds.ts";
 
 /**
  * The reply of a command that opens a form. The shell has no forms: there it
@@ -58,18 +32,28 @@ export async function formReply<K extends FormKind>(
   return { visibility: "ephemeral", text, blocks: [], form: request };
 }
 
+/** The edit forms of records: how each record is read, its noun, and the command line that does the same. */
+const RECORD_FORMS: Record<
+  "contact" | "chat-user",
+  { get: (ctx: CommandContext, id: number) => Promise<ApiRecord>; noun: string; instead: string }
+> = {
+  contact: { get: (ctx, id) => ctx.api.getContact(id), noun: "contact", instead: "contact.edit" },
+  "chat-user": { get: (ctx, id) => ctx.api.getChatUser(id), noun: "chat user", instead: "user.edit" },
+};
+
 /**
  * The edit form of one record, a contact or a chat user: the record and the
  * contact fields, read together once the form is to be shown.
  */
 export function recordFormReply(
   ctx: CommandContext,
-  form: { kind: "contact" | "chat-user"; id: number; get: () => Promise<ApiRecord>; instead: string },
-  text: string,
+  kind: "contact" | "chat-user",
+  id: number,
 ): Promise<Reply> {
+  const { get, noun, instead } = RECORD_FORMS[kind];
   const load = async () => {
-    const [record, fields] = await Promise.all([form.get(), contactFields(ctx.api)]);
-    return { id: form.id, record, fields };
+    const [record, fields] = await Promise.all([get(ctx, id), contactFields(ctx.api)]);
+    return { id, record, fields };
   };
-  return formReply(ctx, { kind: form.kind, load, instead: form.instead }, text);
+  return formReply(ctx, { kind, load, instead }, `Opening the form of ${noun} #${id}…`);
 }

@@ -4,7 +4,8 @@
 // template's placeholders, the custom fields. The Slack front end turns these
 // into options; nothing here knows a front end.
 import { placeholdersOf } from "../api/schemas.ts";
-import type { ApiRecord, ContactField, Group, MessagingApi, Tag } from "../api/types.ts";
+import type { ApiRecord, ContactField, MessagingApi } from "../api/types.ts";
+import type { CampaignFormData, ChannelsFormData } from "./form-kinds.ts";
 import { pick } from "./render.ts";
 
 /** Slack lets a select offer 100 options: more channels than that are not offered. */
@@ -71,7 +72,7 @@ export async function channelFormData(
   api: MessagingApi,
   defaultChannelId?: number,
   names?: () => Promise<Record<number, string>>,
-): Promise<{ channels: number[]; defaultChannelId?: number; channelNames: Record<number, string> }> {
+): Promise<ChannelsFormData & { channelNames: Record<number, string> }> {
   const channelNames = (await names?.()) ?? {};
   const channels = await channelChoices(api, defaultChannelId, channelNames);
   const def = defaultChannelId ?? (channels.length === 1 ? channels[0] : undefined);
@@ -106,15 +107,6 @@ export async function contactFields(api: MessagingApi): Promise<ContactField[]> 
   return page.items
     .filter((f) => typeof f.key === "string" && f.key)
     .sort((a, b) => Number(a.position ?? 0) - Number(b.position ?? 0));
-}
-
-export interface CampaignFormData {
-  channels: number[];
-  defaultChannelId?: number;
-  /** The channels' names by id, where people gave one. */
-  channelNames?: Record<number, string>;
-  tags: Tag[];
-  groups: Group[];
 }
 
 export async function loadCampaignData(

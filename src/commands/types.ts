@@ -4,7 +4,7 @@
 import type { KnownBlock } from "@slack/types";
 import type { MessagingApi } from "../api/types.ts";
 import type { Actor } from "../domain/actor.ts";
-import type { FormRequest } from "./forms.ts";
+import type { FormRequest } from "./form-kinds.ts";
 
 export { ACTION } from "../blocks/actions.ts";
 export type { Actor } from "../domain/actor.ts";

@@ -16,6 +16,7 @@ import { createSlackBridge, type SlackBridge } from "./bridge.ts";
 import { slackError } from "./deliver.ts";
 import type { SlackDeps, SlackHooks } from "./deps.ts";
 import { createDbEventStore, type EventStore, MemoryEventStore } from "./event-store.ts";
+import { formView } from "./forms/index.ts";
 import type { ResolveGroupMembers } from "./groups.ts";
 import { registerListeners } from "./listeners/index.ts";
 import { refuseSkewedRequests } from "./request-time.ts";
@@ -149,6 +150,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     work: new InFlight(),
     db: opts.db,
     ...opts.progress,
+    formView,
   };
   registerListeners(app, deps);
 

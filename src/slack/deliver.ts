@@ -8,7 +8,6 @@ import type { RespondArguments, RespondFn, webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import { ACTION, type Actor, type Reply } from "../commands/types.ts";
 import type { SlackDeps } from "./deps.ts";
-import { modalFor } from "./modals/open.ts";
 
 export const MAX_MESSAGE_BLOCKS = 50;
 const MAX_BUTTON_VALUE = 2000;
@@ -64,7 +63,7 @@ export async function deliver(reply: Reply, target: Target, deps: SlackDeps): Pr
       try {
         await target.client.views.open({
           trigger_id: target.triggerId,
-          view: modalFor(reply.form, target.actor),
+          view: deps.formView(reply.form, target.actor),
         });
         return;
       } catch (err) {

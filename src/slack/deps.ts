@@ -1,7 +1,8 @@
 // What every listener gets: the command core and the Slack-side helpers.
 import type { App, webApi } from "@slack/bolt";
-import type { HomeView } from "@slack/types";
-import type { CommandCore, Reply } from "../commands/types.ts";
+import type { HomeView, ModalView } from "@slack/types";
+import type { FormRequest } from "../commands/form-kinds.ts";
+import type { Actor, CommandCore, Reply } from "../commands/types.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import type { Db } from "../store/db.ts";
@@ -42,6 +43,8 @@ export interface SlackDeps {
   progressEveryMs?: number;
   /** The clock of that throttle (default Date.now): tests drive it instead of sleeping. */
   now?: () => number;
+  /** The view of the core's form request (src/slack/forms/index.ts), for deliver() to open. */
+  formView: (request: FormRequest, actor: Actor) => ModalView;
 }
 
 export type RegisterFn = (app: App, deps: SlackDeps) => void;

@@ -2,7 +2,7 @@
 // lasts 3 s), replaced by the form when its data is read. The message
 // shortcut fills the message form with the message's text.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SHORTCUTS } from "../../src/slack/listeners/shortcuts/open-form.ts";
+import { SHORTCUTS } from "../../src/slack/forms/index.ts";
 import { checkView } from "../fakes/block-kit.ts";
 import type { FakeSlack } from "../fakes/slack.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";

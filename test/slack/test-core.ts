@@ -2,7 +2,7 @@
 // core does not give on purpose (a crash, a slow form, an over-limit
 // message). It keeps the interface's promises: confirm runs a write once.
 import type { KnownBlock } from "@slack/types";
-import type { FormRequest } from "../../src/commands/forms.ts";
+import type { FormRequest } from "../../src/commands/form-kinds.ts";
 import { ACTION, type Actor, type CommandCore, type Reply } from "../../src/commands/types.ts";
 
 const section = (text: string): KnownBlock => ({ type: "section", text: { type: "mrkdwn", text } });
@@ -163,7 +163,7 @@ export class TestCore implements CommandCore {
   }
 }
 
-/** A form request as the real core makes it; the app picks the modal (src/slack/modals/open.ts). */
+/** A form request as the real core makes it; the app picks the form (src/slack/forms/index.ts). */
 function form(kind: "campaign" | "import"): FormRequest {
   return kind === "campaign"
     ? { kind, data: { channels: [1], tags: [], groups: [] } }

@@ -208,13 +208,7 @@ export const CONTACT_COMMANDS = [
     run: async (a, ctx) => {
       const bare =
         [a.phone, a.first, a.last, a.email].every((v) => v === undefined) && !Object.keys(a.extra).length;
-      if (bare) {
-        return recordFormReply(
-          ctx,
-          { kind: "contact", id: a.id, get: () => ctx.api.getContact(a.id), instead: "contact.edit" },
-          `Opening the form of contact #${a.id}…`,
-        );
-      }
+      if (bare) return recordFormReply(ctx, "contact", a.id);
       const body: Record<string, unknown> = {
         phone: a.phone !== undefined ? phoneOf(a.phone, ctx.defaultCountry) : undefined,
         first_name: a.first,

@@ -183,13 +183,7 @@ export const USER_COMMANDS = [
       const bare =
         [a.name, a.email, a.phone, a.address, a.avatar].every((v) => v === undefined) &&
         !Object.keys(a.extra).length;
-      if (bare) {
-        return recordFormReply(
-          ctx,
-          { kind: "chat-user", id: a.id, get: () => ctx.api.getChatUser(a.id), instead: "user.edit" },
-          `Opening the form of chat user #${a.id}…`,
-        );
-      }
+      if (bare) return recordFormReply(ctx, "chat-user", a.id);
       const standard = Object.fromEntries(
         Object.entries({
           name: a.name,

@@ -8,7 +8,7 @@ import { esc, num, truncate } from "../../blocks/blocks.ts";
 import { textOfRecord } from "../../commands/lookups.ts";
 import { type ImportOutcome, outcomeCounts, type PreviewSummary, repeatsLine } from "../../imports/index.ts";
 import type { PendingImport } from "../../store/imports.ts";
-import { cut, option } from "../modals/kit.ts";
+import { cut, option } from "../forms/kit.ts";
 
 export const IMPORT_ACTIONS = {
   group: "sb_imp_group",

@@ -8,7 +8,7 @@ import { UserError } from "../../../commands/registry.ts";
 import type { ColumnMapping } from "../../../imports/index.ts";
 import { guarded } from "../../deliver.ts";
 import type { SlackDeps } from "../../deps.ts";
-import { mappingModal } from "../../modals/mapping.ts";
+import { mappingModal } from "../../forms/mapping.ts";
 import { withApi } from "../../perform.ts";
 import { discardImport, pendingImports, runImport } from "../../uploads/flow.ts";
 import { IMPORT_ACTIONS, parseGroupChoice } from "../../uploads/message.ts";

@@ -4,34 +4,8 @@
 import type { BlockAction, ButtonAction } from "@slack/bolt";
 import { channelFormData, recipientLabel } from "../../../commands/lookups.ts";
 import type { SlackDeps } from "../../deps.ts";
-import { cut, type StateValues, VIEW_LIMITS } from "../../modals/kit.ts";
-import { SEND_ACTIONS, sendModal } from "../../modals/send.ts";
+import { formView } from "../../forms/index.ts";
 import { onClick } from "../prologue.ts";
-
-/** The send form's state with the recipient (and the type) chosen, as if the person had picked them. */
-export function prefilledSendState(
-  chatUserId: number,
-  type: "text" | "template",
-  label = `Chat user #${chatUserId}`,
-): StateValues {
-  return {
-    recipient: {
-      [SEND_ACTIONS.recipient]: {
-        type: "external_select",
-        selected_option: {
-          text: { type: "plain_text", text: cut(label, VIEW_LIMITS.optionText) },
-          value: `user:${chatUserId}`,
-        },
-      },
-    },
-    type: {
-      [SEND_ACTIONS.type]: {
-        type: "static_select",
-        selected_option: { text: { type: "plain_text", text: type }, value: type },
-      },
-    },
-  };
-}
 
 export function inboxSendForm(deps: SlackDeps, type: "text" | "template") {
   return onClick<ButtonAction>(deps, `inbox ${type}`, async ({ actor, action, body, client }) => {
@@ -47,13 +21,10 @@ export function inboxSendForm(deps: SlackDeps, type: "text" | "template") {
         ),
       ]),
     );
+    const recipient = { value: `user:${chatUserId}`, label: label ?? `Chat user #${chatUserId}` };
     await client.views.open({
       trigger_id: (body as BlockAction).trigger_id,
-      view: sendModal(
-        data,
-        { ch: actor.channelId, chs: data.channels, def: data.defaultChannelId },
-        prefilledSendState(chatUserId, type, label),
-      ),
+      view: formView({ kind: "send", data: { ...data, prefill: { recipient, type } } }, actor),
     });
   });
 }

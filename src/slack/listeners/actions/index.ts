@@ -5,8 +5,6 @@ import { confirmAction } from "./confirm.ts";
 import { dismissAction } from "./dismiss.ts";
 import { IMPORT_CONTROL_ACTIONS, importControl } from "./import-controls.ts";
 import { inboxOpenThread, inboxSendForm } from "./inbox.ts";
-import { modalOptions, OPTION_ACTIONS } from "./modal-options.ts";
-import { modalRefresh, REFRESH_ACTIONS } from "./modal-refresh.ts";
 import { runAction } from "./run.ts";
 
 /**
@@ -19,10 +17,8 @@ export function register(app: App, deps: SlackDeps): void {
   app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.run) }, runAction(deps));
   app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.confirm) }, confirmAction(deps));
   app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.dismiss) }, dismissAction(deps));
-  // Forms (modals): choices that rebuild the form, and options loaded as the user types.
-  app.action<BlockAction>({ type: "block_actions", action_id: REFRESH_ACTIONS }, modalRefresh(deps));
+  // The forms' own choices and options: src/slack/forms/index.ts.
   app.action<BlockAction>({ type: "block_actions", action_id: IMPORT_CONTROL_ACTIONS }, importControl(deps));
-  app.options({ type: "block_suggestion", action_id: OPTION_ACTIONS }, modalOptions(deps));
   // Inbox cards (docs/inbox.md).
   app.action<BlockAction<ButtonAction>>(
     { action_id: actionIdPattern(ACTION.inboxReply) },

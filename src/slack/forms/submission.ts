@@ -1,17 +1,18 @@
 // What every form submission shares: who submitted it, the API through the
 // core's permission check and audit, answering Slack within its 3 seconds
 // (field errors keep the user's input), and posting the outcome.
-import type { ViewOutput, ViewResponseAction, webApi } from "@slack/bolt";
+import type { ViewOutput, webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
-import { isApiError, ValidationError } from "../../../api/errors.ts";
-import { apiErrorReply } from "../../../commands/errors.ts";
-import { UserError } from "../../../commands/registry.ts";
-import type { Actor } from "../../../commands/types.ts";
-import { slackError } from "../../deliver.ts";
-import type { SlackDeps } from "../../deps.ts";
-import { errorsFor, fieldErrors } from "../../modals/errors.ts";
-import { context, modal, sectionText } from "../../modals/kit.ts";
-import { restoredView } from "../../modals/restore.ts";
+import { isApiError, ValidationError } from "../../api/errors.ts";
+import { apiErrorReply } from "../../commands/errors.ts";
+import { UserError } from "../../commands/registry.ts";
+import type { Actor } from "../../commands/types.ts";
+import { slackError } from "../deliver.ts";
+import type { SlackDeps } from "../deps.ts";
+import { errorsFor, fieldErrors } from "./field-errors.ts";
+import type { FormAnswer, FormOutcome, Submission } from "./form.ts";
+import { context, modal, sectionText } from "./kit.ts";
+import { restoredView } from "./restore.ts";
 
 export interface ViewBody {
   user: { id: string; name?: string; username?: string; team_id?: string };
@@ -48,19 +49,18 @@ export function refusalErrors(
   return errorsFor(errors, view);
 }
 
-export type FormAnswer =
-  | { response_action: "errors"; errors: Record<string, string> }
-  | ViewResponseAction
-  | undefined;
+/** The API's refusal as the submission's answer: each problem at its field, the input kept. */
+export function refused(
+  err: unknown,
+  blockFor: (field: string) => string | undefined,
+  fallback: string,
+  view: ViewOutput,
+): FormOutcome {
+  return { answer: { response_action: "errors", errors: refusalErrors(err, blockFor, fallback, view) } };
+}
 
 // Slack waits 3 s for the answer; past this the form says it is still working.
 const ANSWER_WITHIN_MS = 2500;
-
-export interface FormOutcome {
-  answer?: FormAnswer;
-  /** Work after Slack has its answer (posting the result). */
-  after?: () => Promise<void>;
-}
 
 /**
  * Runs the submission's work and answers Slack with what it returns (field
@@ -162,4 +162,18 @@ export async function postOutcome(
   }
   const res = await deps.posts.post(client, { channel: where.userId, ...body });
   return { channel: where.userId, ts: res.ts };
+}
+
+/** The outcome in one line (`:emoji: text`), posted where the form was opened. */
+export async function postLine(
+  s: Pick<Submission<{ ch?: string }>, "deps" | "client" | "meta" | "actor">,
+  emoji: string,
+  text: string,
+): Promise<void> {
+  await postOutcome(
+    s.deps,
+    s.client,
+    { channel: s.meta.ch, userId: s.actor.userId },
+    { text, blocks: [sectionText(`:${emoji}: ${text}`)] },
+  );
 }

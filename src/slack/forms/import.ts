@@ -3,8 +3,10 @@
 // posts the preview; nothing is imported before Import is clicked there.
 import type { ModalView } from "@slack/types";
 import type { Group } from "../../api/types.ts";
+import { previewUpload } from "../uploads/flow.ts";
 import { groupOptions } from "../uploads/message.ts";
-import { context, input, modal, option, staticSelect } from "./kit.ts";
+import { SHORTCUTS, type SlackForm } from "./form.ts";
+import { context, filesOf, input, modal, option, selectedOf, staticSelect } from "./kit.ts";
 
 export const IMPORT_CALLBACK = "sb_import";
 
@@ -55,3 +57,37 @@ export function importModal(groups: Group[], meta: ImportMeta): ModalView {
     ],
   });
 }
+
+interface ImportPlan {
+  fileId: string;
+  group?: { newName: string } | { id: number };
+  updateExisting: boolean;
+}
+
+export const importForm: SlackForm<"import", ImportMeta, ImportPlan> = {
+  name: "import form",
+  kind: "import",
+  callbackId: IMPORT_CALLBACK,
+  build: (data, { actor }) => importModal(data.groups, { ch: actor.channelId }),
+  submit: {
+    check: ({ state }) => {
+      const file = filesOf(state, "file")[0];
+      if (!file) return { errors: { file: "Choose a CSV or xlsx file." } };
+      const group = selectedOf(state, "group");
+      return {
+        plan: {
+          fileId: file.id,
+          group:
+            group === "new" ? { newName: "" } : group && group !== "none" ? { id: Number(group) } : undefined,
+          updateExisting: selectedOf(state, "update") === "yes",
+        },
+      };
+    },
+    // The form closes at once; the preview is posted where it was opened.
+    run: async (plan, { deps, client, meta, actor }) => ({
+      after: () =>
+        previewUpload(deps, client, { ...plan, userId: actor.userId, channelId: meta.ch, via: "form" }),
+    }),
+  },
+  shortcuts: [{ callbackId: SHORTCUTS.import, type: "global", line: "import", title: "Import contacts" }],
+};

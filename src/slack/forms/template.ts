@@ -1,8 +1,8 @@
 // `/sb template new`: the template form. The name is shown as the service
 // will store it, one example input appears per {{placeholder}} of the body as
 // it is typed, and up to 10 buttons are added one row at a time. Submitting
-// checks the same rules as the client (createTemplateSchema) first.
-
+// checks the same rules as the client (createTemplateSchema) first, each
+// problem at its field; then the template is submitted for approval.
 import type { KnownBlock, ModalView } from "@slack/types";
 import type { CreateTemplateInput } from "../../api/schemas.ts";
 import {
@@ -14,7 +14,12 @@ import {
   placeholdersOf,
   TEMPLATE_CATEGORIES,
 } from "../../api/schemas.ts";
-import { fieldErrors } from "./errors.ts";
+import { esc } from "../../blocks/blocks.ts";
+import type { ChannelsFormData } from "../../commands/form-kinds.ts";
+import { pick } from "../../commands/render.ts";
+import { withApi } from "../perform.ts";
+import { fieldErrors } from "./field-errors.ts";
+import type { SlackForm } from "./form.ts";
 import {
   context,
   input,
@@ -26,7 +31,8 @@ import {
   textInput,
   textOf,
 } from "./kit.ts";
-import { channelOptions } from "./lookups.ts";
+import { channelInput } from "./parts.ts";
+import { postLine, refused } from "./submission.ts";
 
 export const TEMPLATE_CALLBACK = "sb_template";
 export const TEMPLATE_ACTIONS = {
@@ -46,11 +52,7 @@ export interface TemplateMeta {
   def?: number;
 }
 
-export interface TemplateData {
-  channels: number[];
-  defaultChannelId?: number;
-  channelNames?: Record<number, string>;
-}
+export type TemplateData = ChannelsFormData;
 
 const CATEGORY_HINTS: Record<string, string> = {
   UTILITY: "Utility: about an order or account",
@@ -60,36 +62,7 @@ const CATEGORY_HINTS: Record<string, string> = {
 
 export function templateModal(data: TemplateData, meta: TemplateMeta, state?: StateValues): ModalView {
   const blocks: KnownBlock[] = [];
-  if (data.channels.length) {
-    const initial = selectedOf(state, "channel") ?? String(data.defaultChannelId ?? data.channels[0]);
-    blocks.push(
-      input(
-        "channel",
-        "Channel",
-        staticSelect("channel", channelOptions(data.channels, data.defaultChannelId, data.channelNames), {
-          initial,
-        }),
-      ),
-    );
-  } else {
-    const v = textOf(state, "channel");
-    blocks.push(
-      input(
-        "channel",
-        "Channel id",
-        {
-          type: "number_input",
-          action_id: "channel",
-          is_decimal_allowed: false,
-          min_value: "1",
-          ...(v ? { initial_value: v } : {}),
-        },
-        {
-          hint: "The messaging channel that owns the template.",
-        },
-      ),
-    );
-  }
+  blocks.push(channelInput(data, state, { idHint: "The messaging channel that owns the template." }));
   const name = textOf(state, "name");
   blocks.push(
     input(
@@ -287,3 +260,53 @@ export function planTemplate(
   if (!parsed.success) return { errors: {} };
   return { body: parsed.data };
 }
+
+export const templateForm: SlackForm<"template", TemplateMeta, CreateTemplateInput> = {
+  name: "template form",
+  kind: "template",
+  callbackId: TEMPLATE_CALLBACK,
+  build: (data, { actor }) =>
+    templateModal(data, { ch: actor.channelId, chs: data.channels, def: data.defaultChannelId }),
+  refresh: {
+    actions: Object.values(TEMPLATE_ACTIONS),
+    view: async ({ deps, meta, state, action }) => {
+      if (
+        action.action_id === TEMPLATE_ACTIONS.addButton ||
+        action.action_id === TEMPLATE_ACTIONS.removeButton
+      ) {
+        const n = Number(action.value);
+        if (Number.isInteger(n) && n >= 0) meta.buttons = n;
+      }
+      const channelNames = (await deps.core.channelNames?.()) ?? {};
+      return templateModal(
+        { channels: meta.chs ?? [], defaultChannelId: meta.def, channelNames },
+        meta,
+        state,
+      );
+    },
+  },
+  submit: {
+    check: ({ state, meta }) => {
+      const planned = planTemplate(state, meta);
+      return "errors" in planned ? planned : { plan: planned.body };
+    },
+    run: async (body, s) => {
+      const { deps, view, actor } = s;
+      const name = String(body.name);
+      try {
+        const t = await withApi(deps, actor, "write", `template new (form) "${name}"`, (api) =>
+          api.createTemplate(body),
+        );
+        return {
+          after: async () => {
+            const status = pick(t, "status");
+            const text = `Template #${t.id ?? "?"} “${esc(pick(t, "name") ?? name)}” submitted for approval${status ? ` (status ${esc(status)})` : ""}`;
+            await postLine(s, "page_facing_up", text);
+          },
+        };
+      } catch (err) {
+        return refused(err, templateBlockFor, "name", view);
+      }
+    },
+  },
+};

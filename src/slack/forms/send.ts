@@ -1,8 +1,11 @@
 // `/sb send` with no arguments: the message form. A recipient (a phone number,
 // or a contact or chat user searched as the user types), the type, and only
 // the fields that type needs; a template shows one input per placeholder.
-
+// Submitted: checked before any request, then sent. Free text outside the
+// 24-hour window (the API answers 422) comes back as an error on the message
+// field, with the hint to send a template.
 import type { KnownBlock, ModalView } from "@slack/types";
+import { ValidationError } from "../../api/errors.ts";
 import type { SendMessageInput } from "../../api/schemas.ts";
 import {
   describeIssues,
@@ -11,12 +14,17 @@ import {
   sendMessageSchema,
   toE164,
 } from "../../api/schemas.ts";
-import type { ChosenTemplate } from "../../commands/lookups.ts";
-import { fieldErrors } from "./errors.ts";
+import { esc } from "../../blocks/blocks.ts";
+import type { ChannelsFormData, SendPrefill } from "../../commands/form-kinds.ts";
+import { pick } from "../../commands/render.ts";
+import { withApi } from "../perform.ts";
+import { recipientSuggestions } from "./choices.ts";
+import { errorsFor, fieldErrors } from "./field-errors.ts";
+import { SHORTCUTS, type SlackForm } from "./form.ts";
 import {
   checkedOf,
-  context,
   cut,
+  fieldError,
   input,
   modal,
   option,
@@ -27,25 +35,32 @@ import {
   staticSelect,
   textInput,
   textOf,
+  VIEW_LIMITS,
 } from "./kit.ts";
-import { channelOptions } from "./lookups.ts";
+import {
+  channelInput,
+  chosenTemplateMeta,
+  paramValues,
+  TEMPLATE_MENU,
+  type TemplateChoice,
+  templateMenu,
+  templateOptions,
+  templateParams,
+} from "./parts.ts";
+import { postLine, refused } from "./submission.ts";
 
 export const SEND_CALLBACK = "sb_send";
-export const SEND_ACTIONS = { recipient: "sb_recipient", type: "sb_type", template: "sb_tpl" } as const;
+export const SEND_ACTIONS = { recipient: "sb_recipient", type: "sb_type", template: TEMPLATE_MENU } as const;
 
 export interface SendMeta {
   ch?: string;
   /** Channels offered, and the default one. */
   chs?: number[];
   def?: number;
-  tpl?: Omit<ChosenTemplate, "body"> & { body?: string };
+  tpl?: TemplateChoice;
 }
 
-export interface SendData {
-  channels: number[];
-  defaultChannelId?: number;
-  channelNames?: Record<number, string>;
-}
+export type SendData = ChannelsFormData;
 
 const TYPE_LABELS: Record<(typeof MESSAGE_TYPES)[number], string> = {
   text: "Text",
@@ -57,18 +72,8 @@ const TYPE_LABELS: Record<(typeof MESSAGE_TYPES)[number], string> = {
 export function sendModal(data: SendData, meta: SendMeta, state?: StateValues): ModalView {
   const type = (selectedOf(state, "type") ?? "text") as (typeof MESSAGE_TYPES)[number];
   const blocks: KnownBlock[] = [];
-  if (data.channels.length > 1) {
-    const initial = selectedOf(state, "channel") ?? String(data.defaultChannelId ?? data.channels[0]);
-    blocks.push(
-      input(
-        "channel",
-        "Channel",
-        staticSelect("channel", channelOptions(data.channels, data.defaultChannelId, data.channelNames), {
-          initial,
-        }),
-      ),
-    );
-  }
+  // One channel known goes without asking.
+  if (data.channels.length > 1) blocks.push(channelInput(data, state, { idHint: "" }));
   blocks.push(
     input(
       "to",
@@ -119,34 +124,7 @@ export function sendModal(data: SendData, meta: SendMeta, state?: StateValues): 
       ),
     );
   } else if (type === "template") {
-    const tpl = selectedOptionOf(state, "template");
-    blocks.push(
-      input(
-        "template",
-        "Template",
-        {
-          type: "external_select",
-          action_id: SEND_ACTIONS.template,
-          min_query_length: 0,
-          placeholder: plain("Search approved templates"),
-          ...(tpl ? { initial_option: tpl } : {}),
-        },
-        { dispatch: true },
-      ),
-    );
-    if (meta.tpl) {
-      if (meta.tpl.body)
-        blocks.push(context(`>${cut(meta.tpl.body, 2900).replace(/\n/g, "\n>")}`, "template_body"));
-      for (const p of meta.tpl.placeholders.slice(0, 30)) {
-        blocks.push(
-          input(
-            `param:${p}`,
-            `{{${p}}}`,
-            textInput(`param:${p}`, { initial: textOf(state, `param:${p}`), max: 1000 }),
-          ),
-        );
-      }
-    }
+    blocks.push(templateMenu(state), ...templateParams(meta.tpl, state));
   } else {
     blocks.push(
       input(
@@ -241,12 +219,12 @@ export function planSend(
     if (!meta.tpl || selectedOf(state, "template") !== String(meta.tpl.id)) {
       problems.push({ field: "template", rule: "choose an approved template" });
     } else {
-      const parameters: Record<string, string> = {};
-      for (const p of meta.tpl.placeholders) {
-        const v = textOf(state, `param:${p}`);
-        if (v === undefined) problems.push({ field: `template.parameters.${p}`, rule: "needs a value" });
-        else parameters[p] = v;
-      }
+      const { values: parameters, problems: missing } = paramValues(
+        state,
+        meta.tpl,
+        (p) => `template.parameters.${p}`,
+      );
+      problems.push(...missing);
       body.template = {
         name: meta.tpl.name,
         language: meta.tpl.language,
@@ -268,3 +246,134 @@ export function planSend(
   if (problems.length || !parsed.success) return { errors: fieldErrors(problems, sendBlockFor(type), "to") };
   return { body: parsed.data, type };
 }
+
+/** The message form holds at most this many characters. */
+const MAX_TEXT = 4096;
+
+/** A message's text with Slack's markup made plain (entities, links), as the form's message. */
+export function plainMessageText(text: string): string {
+  return text
+    .replace(/<((?:https?|mailto):[^|>]+)\|([^>]+)>/g, "$2 ($1)")
+    .replace(/<((?:https?|mailto):[^>]+)>/g, "$1")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&")
+    .slice(0, MAX_TEXT);
+}
+
+/** What is known already, as the form's state: as if the person had typed or picked it. */
+function prefilledState(chosen: SendPrefill | undefined, text: string | undefined): StateValues | undefined {
+  const state: StateValues = {
+    ...(text ? { text: { text: { type: "plain_text_input", value: text } } } : {}),
+    ...(chosen?.to ? { to: { to: { type: "plain_text_input", value: chosen.to } } } : {}),
+    ...(chosen?.recipient
+      ? {
+          recipient: {
+            [SEND_ACTIONS.recipient]: {
+              type: "external_select",
+              selected_option: {
+                text: { type: "plain_text", text: cut(chosen.recipient.label, VIEW_LIMITS.optionText) },
+                value: chosen.recipient.value,
+              },
+            },
+          },
+        }
+      : {}),
+    ...(chosen?.type
+      ? {
+          type: {
+            [SEND_ACTIONS.type]: {
+              type: "static_select",
+              selected_option: { text: { type: "plain_text", text: chosen.type }, value: chosen.type },
+            },
+          },
+        }
+      : {}),
+  };
+  return Object.keys(state).length ? state : undefined;
+}
+
+const outsideWindow = (err: unknown) =>
+  err instanceof ValidationError &&
+  [err.message, ...err.problems.map((p) => p.rule)].some((m) => /24-hour|conversation window/i.test(m));
+
+type SendPlan = { body: SendMessageInput; type: string };
+
+export const sendForm: SlackForm<"send", SendMeta, SendPlan> = {
+  name: "send form",
+  kind: "send",
+  callbackId: SEND_CALLBACK,
+  build: (data, { actor, prefill }) =>
+    sendModal(
+      data,
+      { ch: actor.channelId, chs: data.channels, def: data.defaultChannelId },
+      prefilledState(data.prefill, prefill?.text),
+    ),
+  refresh: {
+    actions: [SEND_ACTIONS.template, SEND_ACTIONS.type],
+    view: async ({ deps, actor, meta, state, action }) => {
+      if (action.action_id === SEND_ACTIONS.template) meta.tpl = await chosenTemplateMeta(deps, actor, state);
+      if (selectedOf(state, "type") !== "template") meta.tpl = undefined;
+      const channelNames = (await deps.core.channelNames?.()) ?? {};
+      return sendModal({ channels: meta.chs ?? [], defaultChannelId: meta.def, channelNames }, meta, state);
+    },
+  },
+  options: {
+    [SEND_ACTIONS.template]: templateOptions,
+    [SEND_ACTIONS.recipient]: (api, { query }) => recipientSuggestions(api, query, { users: true }),
+  },
+  submit: {
+    check: ({ deps, state, meta }) => {
+      const planned = planSend(state, meta, {
+        defaultCountry: deps.config.DEFAULT_COUNTRY,
+        channelId: meta.def,
+      });
+      return "errors" in planned ? planned : { plan: planned };
+    },
+    run: async ({ body: message, type }, s) => {
+      const { deps, view, actor } = s;
+      try {
+        const sent = await withApi(deps, actor, "write", `send (form) ${type}`, (api) =>
+          api.sendMessage(message),
+        );
+        return {
+          after: async () => {
+            const to =
+              message.to ??
+              (message.contactId ? `contact #${message.contactId}` : `chat user #${message.chatUserId}`);
+            const status = pick(sent, "status");
+            const text = `Message${sent.id !== undefined ? ` #${sent.id}` : ""} (${type}) sent to ${esc(to)}${status ? `, status ${esc(status)}` : ""}`;
+            await postLine(s, "outbox_tray", text);
+          },
+        };
+      } catch (err) {
+        if (type === "text" && outsideWindow(err)) {
+          const rule = (err as ValidationError).problems[0]?.rule ?? (err as Error).message;
+          return {
+            answer: {
+              response_action: "errors",
+              errors: errorsFor(
+                { text: fieldError(`${rule}. Choose Type: Template to reach them.`.replace(/\.\./g, ".")) },
+                view,
+              ),
+            },
+          };
+        }
+        return refused(err, sendBlockFor(type), type === "text" ? "text" : "to", view);
+      }
+    },
+  },
+  shortcuts: [
+    { callbackId: SHORTCUTS.send, type: "global", line: "send", title: "Send a message" },
+    {
+      callbackId: SHORTCUTS.sendToCustomer,
+      type: "message",
+      line: "send",
+      title: "Send a message",
+      prefill: (message) => {
+        const text = plainMessageText(typeof message?.text === "string" ? message.text : "");
+        return text.trim() ? { text } : undefined;
+      },
+    },
+  ],
+};

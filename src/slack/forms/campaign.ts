@@ -3,7 +3,9 @@
 // the conversation tag (existing, or a new one made here), the audience
 // (groups and contacts) and an optional start time. The audience, parameters
 // and start time go as the members CAMPAIGN_EXTRA_MEMBERS names
-// (docs/modals.md).
+// (docs/modals.md). Submitted: checked before any request, then (a new tag
+// first, when asked) the draft campaign is created and posted with buttons to
+// send it (through the core's confirmation) or open it.
 import type { KnownBlock, ModalView, PlainTextOption } from "@slack/types";
 import {
   type CreateCampaignInput,
@@ -14,17 +16,23 @@ import {
   type FieldProblem,
 } from "../../api/schemas.ts";
 import type { Group, Tag } from "../../api/types.ts";
-import { type CampaignFormData, type ChosenTemplate, textOfRecord } from "../../commands/lookups.ts";
-import { fieldErrors } from "./errors.ts";
+import { actions, esc } from "../../blocks/blocks.ts";
+import type { CampaignFormData } from "../../commands/form-kinds.ts";
+import { loadCampaignData, textOfRecord } from "../../commands/lookups.ts";
+import { ACTION } from "../../commands/types.ts";
+import { withApi } from "../perform.ts";
+import { recipientSuggestions } from "./choices.ts";
+import { fieldErrors } from "./field-errors.ts";
+import { SHORTCUTS, type SlackForm } from "./form.ts";
 import {
   context,
-  cut,
   dateTimeOf,
   input,
   modal,
   option,
   plain,
   type StateValues,
+  sectionText,
   selectedListOf,
   selectedOf,
   selectedOptionOf,
@@ -33,11 +41,21 @@ import {
   textInput,
   textOf,
 } from "./kit.ts";
-import { channelOptions } from "./lookups.ts";
+import {
+  channelInput,
+  chosenTemplateMeta,
+  paramValues,
+  TEMPLATE_MENU,
+  type TemplateChoice,
+  templateMenu,
+  templateOptions,
+  templateParams,
+} from "./parts.ts";
+import { postOutcome, refusalErrors, refused } from "./submission.ts";
 
 export const CAMPAIGN_CALLBACK = "sb_campaign";
 export const A = {
-  template: "sb_tpl",
+  template: TEMPLATE_MENU,
   tag: "sb_tag",
   contacts: "sb_contacts",
 } as const;
@@ -47,7 +65,7 @@ export interface CampaignMeta {
   /** Slack channel the form was opened from: the result is posted there. */
   ch?: string;
   /** The chosen template (its placeholders give the parameter inputs). */
-  tpl?: Omit<ChosenTemplate, "body"> & { body?: string };
+  tpl?: TemplateChoice;
   def?: number;
 }
 
@@ -91,69 +109,17 @@ export function campaignModal(
       textInput("name", { initial: textOf(state, "name"), max: 200, placeholder: "Spring sale" }),
     ),
   );
-  const chosenChannel =
-    selectedOf(state, "channel") ??
-    String(meta.tpl?.channel ?? data.defaultChannelId ?? data.channels[0] ?? "");
-  if (data.channels.length) {
-    blocks.push(
-      input(
-        "channel",
-        "Channel",
-        staticSelect("channel", channelOptions(data.channels, data.defaultChannelId, data.channelNames), {
-          initial: chosenChannel,
-        }),
-        {
-          hint: "The messaging channel that sends it: the ones named with /sb channel name and those its templates use.",
-        },
-      ),
-    );
-  } else {
-    blocks.push(
-      input(
-        "channel",
-        "Channel id",
-        {
-          type: "number_input",
-          action_id: "channel",
-          is_decimal_allowed: false,
-          min_value: "1",
-          ...(textOf(state, "channel") ? { initial_value: textOf(state, "channel") } : {}),
-        },
-        { hint: "MESSAGING_CHANNEL_ID is not set and no template names a channel." },
-      ),
-    );
-  }
-  const tplOption = selectedOptionOf(state, "template");
   blocks.push(
-    input(
-      "template",
-      "Template",
-      {
-        type: "external_select",
-        action_id: A.template,
-        min_query_length: 0,
-        placeholder: plain("Search approved templates"),
-        ...(tplOption ? { initial_option: tplOption } : {}),
-      },
-      { dispatch: true, hint: "Only approved templates can start conversations." },
-    ),
+    channelInput(data, state, {
+      preferred: meta.tpl?.channel,
+      hint: "The messaging channel that sends it: the ones named with /sb channel name and those its templates use.",
+      idHint: "MESSAGING_CHANNEL_ID is not set and no template names a channel.",
+    }),
   );
-  if (meta.tpl) {
-    if (meta.tpl.body)
-      blocks.push(context(`>${cut(meta.tpl.body, 2900).replace(/\n/g, "\n>")}`, "template_body"));
-    for (const p of meta.tpl.placeholders.slice(0, 30)) {
-      blocks.push(
-        input(
-          `param:${p}`,
-          `{{${p}}}`,
-          textInput(`param:${p}`, { initial: textOf(state, `param:${p}`), max: 1000 }),
-          {
-            hint: `The same value for every recipient.`,
-          },
-        ),
-      );
-    }
-  }
+  blocks.push(
+    templateMenu(state, "Only approved templates can start conversations."),
+    ...templateParams(meta.tpl, state, "The same value for every recipient."),
+  );
   const tag = selectedOf(state, "tag");
   const tagInitial = selectedOptionOf(state, "tag");
   blocks.push(
@@ -283,17 +249,17 @@ export function planCampaign(
   const problems: FieldProblem[] = [];
   const channelRaw = selectedOf(state, "channel") ?? textOf(state, "channel");
   const templateId = selectedOf(state, "template");
-  const params: Record<string, string> = {};
   // The placeholders shown are those of the template chosen last; another one's values cannot be asked for.
   if (templateId !== undefined && meta.tpl !== undefined && String(meta.tpl.id) !== templateId)
     problems.push({ field: "templateId", rule: "changed while its placeholders loaded: choose it again" });
   else if (templateId !== undefined && meta.tpl === undefined)
     problems.push({ field: "templateId", rule: "its placeholders are not loaded yet: choose it again" });
-  for (const p of meta.tpl?.placeholders ?? []) {
-    const v = textOf(state, `param:${p}`);
-    if (v === undefined) problems.push({ field: `templateParameters.${p}`, rule: "needs a value" });
-    else params[p] = v;
-  }
+  const { values: params, problems: missing } = paramValues(
+    state,
+    meta.tpl,
+    (p) => `templateParameters.${p}`,
+  );
+  problems.push(...missing);
   const tag = selectedOf(state, "tag");
   let newTag: CampaignPlan["newTag"];
   const errors: Record<string, string> = {};
@@ -340,3 +306,80 @@ export function planCampaign(
   const { conversationTagId: _standIn, ...rest } = parsed.data;
   return { plan: { body: rest, newTag } };
 }
+
+export const campaignForm: SlackForm<"campaign", CampaignMeta, CampaignPlan> = {
+  name: "campaign form",
+  kind: "campaign",
+  callbackId: CAMPAIGN_CALLBACK,
+  build: (data, { actor }) => campaignModal(data, { ch: actor.channelId }),
+  refresh: {
+    actions: [A.template, A.tag],
+    view: async ({ deps, actor, meta, state, action }) => {
+      if (action.action_id === A.template) meta.tpl = await chosenTemplateMeta(deps, actor, state);
+      const data = await withApi(deps, actor, "read", "form", (api) =>
+        loadCampaignData(api, deps.config.MESSAGING_CHANNEL_ID, deps.core.channelNames),
+      );
+      return campaignModal(data, meta, state);
+    },
+  },
+  options: {
+    [A.template]: templateOptions,
+    [A.contacts]: (api, { query }) => recipientSuggestions(api, query),
+  },
+  submit: {
+    check: ({ state, meta }) => planCampaign(state, meta),
+    run: async (plan, { deps, client, view, meta, state, actor }) => {
+      const name = plan.body.name;
+      let createdTag: Tag | undefined;
+      try {
+        const c = await withApi(deps, actor, "write", `campaign new (form) "${name}"`, async (api) => {
+          if (!plan.newTag) return api.createCampaign(plan.body);
+          createdTag = await api.createTag(plan.newTag);
+          return api.createCampaign({ ...plan.body, conversationTagId: createdTag.id });
+        });
+        return {
+          after: async () => {
+            const id = c.id ?? "?";
+            const text = `Draft campaign #${id} “${esc(name)}” created`;
+            const blocks = [
+              sectionText(
+                `:memo: ${text}${createdTag ? `, with the new tag “${esc(plan.newTag?.name)}”` : ""}.`,
+              ),
+            ];
+            if (c.id !== undefined)
+              blocks.push(
+                actions([
+                  { text: "Send…", actionId: ACTION.run, value: `campaign ${c.id} send`, style: "primary" },
+                  { text: "Open", actionId: `${ACTION.run}:2`, value: `campaign ${c.id}` },
+                ]),
+              );
+            await postOutcome(deps, client, { channel: meta.ch, userId: actor.userId }, { text, blocks });
+          },
+        };
+      } catch (err) {
+        if (!createdTag) return refused(err, campaignBlockFor, "name", view);
+        // The tag exists now: show the form again with it chosen, so a second try does not make it twice.
+        const why = Object.values(refusalErrors(err, campaignBlockFor, "name", view)).join("; ");
+        const data = await withApi(deps, actor, "read", "campaign new (form)", (api) =>
+          loadCampaignData(api, deps.config.MESSAGING_CHANNEL_ID, deps.core.channelNames),
+        );
+        const chosen = tagOptions(data.tags).find((o) => o.value === String(createdTag?.id));
+        const kept = { ...state, tag: { [A.tag]: { type: "static_select", selected_option: chosen } } };
+        return {
+          answer: {
+            response_action: "update",
+            view: campaignModal(
+              data,
+              meta,
+              kept,
+              `The tag “${plan.newTag?.name}” was created (#${createdTag.id}) and is now chosen, but the campaign was refused: ${why}`,
+            ),
+          },
+        };
+      }
+    },
+  },
+  shortcuts: [
+    { callbackId: SHORTCUTS.newCampaign, type: "global", line: "campaign new", title: "New campaign" },
+  ],
+};

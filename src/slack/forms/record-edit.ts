@@ -1,6 +1,8 @@
 // `/sb contact edit <id>` and `/sb user edit <id>` without options: forms
 // prefilled with the record, custom fields included, each input of the kind
-// its field definition says (number, date, yes/no, text).
+// its field definition says (number, date, yes/no, text). Submitted, custom
+// fields of a contact are merged with what it has now, because the API
+// replaces them whole.
 import type { KnownBlock, ModalView } from "@slack/types";
 import type { UpdateChatUserInput, UpdateContactInput } from "../../api/schemas.ts";
 import {
@@ -12,7 +14,9 @@ import {
 } from "../../api/schemas.ts";
 import type { ApiRecord, ContactField } from "../../api/types.ts";
 import { pick } from "../../commands/render.ts";
-import { fieldErrors } from "./errors.ts";
+import { withApi } from "../perform.ts";
+import { fieldErrors } from "./field-errors.ts";
+import type { SlackForm } from "./form.ts";
 import {
   context,
   cut,
@@ -28,6 +32,7 @@ import {
   textOf,
   VIEW_LIMITS,
 } from "./kit.ts";
+import { postLine, refused } from "./submission.ts";
 
 export const CONTACT_EDIT_CALLBACK = "sb_contact_edit";
 export const USER_EDIT_CALLBACK = "sb_user_edit";
@@ -292,3 +297,60 @@ export function planUserEdit(
   if (problems.length || !parsed.success) return { errors: fieldErrors(problems, blockForContact, "name") };
   return { body: parsed.data };
 }
+
+export const contactEditForm: SlackForm<"contact", EditMeta, number> = {
+  name: "contact edit form",
+  kind: "contact",
+  callbackId: CONTACT_EDIT_CALLBACK,
+  build: (data, { actor }) =>
+    contactEditModal(data.record, data.fields, { ch: actor.channelId, id: data.id }),
+  submit: {
+    // Checked with no custom fields first, so bad input makes no request at all.
+    check: ({ deps, state, meta }) => {
+      const first = planContactEdit(state, meta, {}, deps.config.DEFAULT_COUNTRY);
+      return "errors" in first ? first : { plan: Number(meta.id) };
+    },
+    run: async (id, s) => {
+      const { deps, view, meta, state, actor } = s;
+      try {
+        await withApi(deps, actor, "write", `contact edit ${id} (form)`, async (api) => {
+          const current = await api.getContact(id);
+          const planned = planContactEdit(
+            state,
+            meta,
+            (pick(current, "custom_fields") ?? {}) as Record<string, unknown>,
+            deps.config.DEFAULT_COUNTRY,
+          );
+          if ("errors" in planned) throw new Error("contact edit: the form changed between checks");
+          return api.updateContact(id, planned.body);
+        });
+        return { after: () => postLine(s, "pencil2", `Contact #${id} changed`) };
+      } catch (err) {
+        return refused(err, editBlockFor, "phone", view);
+      }
+    },
+  },
+};
+
+export const userEditForm: SlackForm<"chat-user", EditMeta, UpdateChatUserInput> = {
+  name: "user edit form",
+  kind: "chat-user",
+  callbackId: USER_EDIT_CALLBACK,
+  build: (data, { actor }) => userEditModal(data.record, data.fields, { ch: actor.channelId, id: data.id }),
+  submit: {
+    check: ({ deps, state, meta }) => {
+      const planned = planUserEdit(state, meta, deps.config.DEFAULT_COUNTRY);
+      return "errors" in planned ? planned : { plan: planned.body };
+    },
+    run: async (body, s) => {
+      const { deps, view, meta, actor } = s;
+      const id = Number(meta.id);
+      try {
+        await withApi(deps, actor, "write", `user edit ${id} (form)`, (api) => api.updateChatUser(id, body));
+        return { after: () => postLine(s, "pencil2", `Chat user #${id} changed`) };
+      } catch (err) {
+        return refused(err, editBlockFor, "name", view);
+      }
+    },
+  },
+};

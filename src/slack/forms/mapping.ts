@@ -1,7 +1,13 @@
 // "Change mapping" on an upload's preview: each column of the file with the
-// member it feeds (phone, names, e-mail, a custom field) or Ignore.
+// member it feeds (phone, names, e-mail, a custom field) or Ignore. Opened by
+// the preview's button (listeners/actions/import-controls.ts), not by the core.
 import type { ModalView } from "@slack/types";
+import { contactFields } from "../../commands/lookups.ts";
 import type { ColumnMapping, FieldDefinition } from "../../imports/index.ts";
+import { getPendingImport, type PendingImport } from "../../store/imports.ts";
+import { withApi } from "../perform.ts";
+import { remapImport } from "../uploads/flow.ts";
+import type { SlackForm } from "./form.ts";
 import { cut, input, modal, option, type StateValues, selectedOf, staticSelect } from "./kit.ts";
 
 export const MAPPING_CALLBACK = "sb_import_mapping";
@@ -90,3 +96,25 @@ export function planMapping(
     errors["col:0"] = errors["col:0"] ?? "Choose the column that holds the phone numbers.";
   return Object.keys(errors).length ? { errors } : { mapping };
 }
+
+export const mappingForm: SlackForm<never, MappingMeta, { p: PendingImport; mapping: ColumnMapping }> = {
+  name: "import mapping",
+  callbackId: MAPPING_CALLBACK,
+  submit: {
+    check: async ({ deps, meta, state, actor }) => {
+      const p = deps.db && meta.id ? await getPendingImport(deps.db, meta.id) : undefined;
+      if (p?.state !== "pending") return { errors: { "col:0": "This import is no longer pending." } };
+      const fields = (await withApi(deps, actor, "read", "import mapping", (api) => contactFields(api))).map(
+        (f) => ({ key: f.key as string, label: f.label, type: f.type }),
+      );
+      const planned = planMapping(state, p.headers, fields);
+      return "errors" in planned ? planned : { plan: { p, mapping: planned.mapping } };
+    },
+    run: async ({ p, mapping }, { deps, client, actor }) => ({
+      after: async () => {
+        const answer = await remapImport(deps, client, p.id, mapping, actor);
+        if (answer) await deps.posts.post(client, { channel: actor.userId, text: answer });
+      },
+    }),
+  },
+};

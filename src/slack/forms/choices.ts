@@ -2,7 +2,7 @@
 // as the user types, contacts and chat users. The API calls behind the form
 // data are the core's (src/commands/lookups.ts).
 import type { PlainTextOption } from "@slack/types";
-import type { ApiRecord, MessagingApi, Template } from "../../api/types.ts";
+import type { MessagingApi, Template } from "../../api/types.ts";
 import { recipientLabel, templateBody, textOfRecord } from "../../commands/lookups.ts";
 import { cut, option, VIEW_LIMITS } from "./kit.ts";
 

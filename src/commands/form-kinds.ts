@@ -1,0 +1,41 @@
+// Every form the core can ask for, by kind, with the data it opens with: a
+// leaf of the core (API record types only), so the reply's type and the forms'
+// loaders can both name it. The Slack app holds one module per kind
+// (src/slack/forms/); the shell has no forms.
+import type { ApiRecord, ContactField, Group, Tag } from "../api/types.ts";
+
+export interface ChannelsFormData {
+  /** Channels to offer, the default first. */
+  channels: number[];
+  defaultChannelId?: number;
+  /** The channels' names by id, where people gave one. */
+  channelNames?: Record<number, string>;
+}
+
+export interface CampaignFormData extends ChannelsFormData {
+  tags: Tag[];
+  groups: Group[];
+}
+
+/** The message form opened for someone already chosen (a card's "Send message", an inbox card's Reply). */
+export interface SendPrefill {
+  /** A phone number, in the phone field. */
+  to?: string;
+  /** A contact or chat user, chosen: `contact:12` / `user:4`, with the text the menu shows. */
+  recipient?: { value: string; label: string };
+  /** The message type chosen (text when not said). */
+  type?: "text" | "template";
+}
+
+/** Every form the core can ask for, by kind, with the data it opens with. */
+export interface FormKinds {
+  campaign: CampaignFormData;
+  send: ChannelsFormData & { prefill?: SendPrefill };
+  template: ChannelsFormData;
+  contact: { id: number; record: ApiRecord; fields: ContactField[] };
+  "chat-user": { id: number; record: ApiRecord; fields: ContactField[] };
+  import: { groups: Group[] };
+}
+export type FormKind = keyof FormKinds;
+
+export type FormRequest = { [K in FormKind]: { kind: K; data: FormKinds[K] } }[FormKind];

@@ -1,0 +1,99 @@
+// What a form is: one module under src/slack/forms/ holding its callback id,
+// its builder (from the core's form request), its live refresh, the options
+// it loads as the user types, its submission and the shortcuts that open it.
+// The registry (index.ts) registers the views, actions, options and shortcuts
+// from the list of forms.
+import type { MessageShortcut, ViewOutput, ViewResponseAction, ViewSubmitAction, webApi } from "@slack/bolt";
+import type { ModalView, PlainTextOption } from "@slack/types";
+import type { MessagingApi } from "../../api/types.ts";
+import type { FormKind, FormKinds } from "../../commands/form-kinds.ts";
+import type { Actor } from "../../commands/types.ts";
+import type { SlackDeps } from "../deps.ts";
+import type { StateValues } from "./kit.ts";
+
+/** The shortcuts' callback ids (manifest.yml `features.shortcuts`). */
+export const SHORTCUTS = {
+  sendToCustomer: "sb_send_to_customer",
+  send: "sb_send",
+  newCampaign: "sb_new_campaign",
+  import: "sb_import",
+} as const;
+
+/** Who the form is opened for; `prefill.text`: the message a shortcut was used on. */
+export interface Opened {
+  actor: Actor;
+  prefill?: { text?: string };
+}
+
+/** A choice inside the open form (block_actions): the form is rebuilt from its own state. */
+export interface Refresh<Meta> {
+  deps: SlackDeps;
+  actor: Actor;
+  meta: Partial<Meta>;
+  state: StateValues;
+  action: { action_id: string; value?: string };
+}
+
+/** What the user typed in an external select (block_suggestion), and the form's state. */
+export interface Suggest {
+  query: string;
+  state: StateValues | undefined;
+}
+
+export interface Submission<Meta> {
+  deps: SlackDeps;
+  client: webApi.WebClient;
+  body: ViewSubmitAction;
+  view: ViewOutput;
+  meta: Partial<Meta>;
+  state: StateValues;
+  /** Who submitted it, results going to the channel the form was opened from (`meta.ch`). */
+  actor: Actor;
+}
+
+export type FormAnswer =
+  | { response_action: "errors"; errors: Record<string, string> }
+  | ViewResponseAction
+  | undefined;
+
+/** A submission's answer to Slack, and the work after it (posting the result). */
+export interface FormOutcome {
+  answer?: FormAnswer;
+  after?: () => Promise<void>;
+}
+
+export type Checked<Plan> = { plan: Plan } | { errors: Record<string, string> };
+
+/** A shortcut that opens the form: a small modal at once, replaced by the form of `line`. */
+export interface FormShortcut {
+  callbackId: string;
+  type: "global" | "message";
+  /** The command line whose form it opens, and the waiting modal's title. */
+  line: string;
+  title: string;
+  /** What a message shortcut fills in. */
+  prefill?: (message: MessageShortcut["message"]) => { text?: string } | undefined;
+}
+
+export interface SlackForm<K extends FormKind = FormKind, Meta = unknown, Plan = unknown> {
+  /** How logs name it ("campaign form"). */
+  name: string;
+  callbackId: string;
+  /** The core's form kind it shows (`FormKinds`); none for a form the Slack side opens itself. */
+  kind?: K;
+  build?(data: FormKinds[K], opened: Opened): ModalView;
+  /** Choices that rebuild the form (views.update): their action ids, and the next view. */
+  refresh?: {
+    actions: readonly string[];
+    view(r: Refresh<Meta>): Promise<ModalView | undefined>;
+  };
+  /** Options loaded as the user types, by action id; `api` is the person's (read scope). */
+  options?: Record<string, (api: MessagingApi, s: Suggest) => Promise<PlainTextOption[]>>;
+  submit: {
+    /** Before any request: the plan, or errors by block id (the user's input is kept). */
+    check(s: Submission<Meta>): Checked<Plan> | Promise<Checked<Plan>>;
+    /** The work, answered within Slack's 3 s or with a "Working…" view (submission.ts). */
+    run(plan: Plan, s: Submission<Meta>): Promise<FormOutcome>;
+  };
+  shortcuts?: FormShortcut[];
+}
