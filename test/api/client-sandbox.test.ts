@@ -16,6 +16,7 @@ import { OPERATIONS } from "../../src/api/operations.ts";
 import { RateLimiter } from "../../src/api/rate-limit.ts";
 import type { Contact } from "../../src/api/types.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { rejection } from "../helpers/rejection.ts";
 import { withSandbox } from "../helpers/sandbox.ts";
 
@@ -507,7 +508,7 @@ describe("rate limits against the sandbox", () => {
       await c.listTags();
       const ctl = new AbortController();
       const waiting = c.listTags({ signal: ctl.signal });
-      await expect.poll(() => c.budget().read.queued.interactive).toBe(1);
+      await eventually(() => c.budget().read.queued.interactive === 1, "the second read to queue");
       ctl.abort(new Error("enough"));
       await expect(waiting).rejects.toThrow("enough");
       // The service never refused anything: the second request was never sent.

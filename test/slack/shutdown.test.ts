@@ -14,6 +14,7 @@ import { type Sandbox, startSandbox } from "../../src/sandbox/index.ts";
 import { RESTARTING } from "../../src/slack/shutdown.ts";
 import { FakeSlack } from "../fakes/slack.ts";
 import { SlackRequests } from "../fakes/slack-requests.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { type CountingProxy, startProxy } from "../helpers/proxy.ts";
 import { SIGNING_SECRET } from "./harness.ts";
@@ -30,14 +31,12 @@ const held = new Promise<void>((resolve) => {
   release = resolve;
 });
 
-async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string) {
-  for (let i = 0; i < 1800; i++) {
-    const v = await check();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}; process output:\n${out.slice(-3000)}`);
-}
+/** How long to wait for what the process does; its output is told on time out. */
+const ofProcess = {
+  timeoutMs: 180_000,
+  intervalMs: 100,
+  detail: () => `process output:\n${out.slice(-3000)}`,
+};
 
 beforeAll(async () => {
   fake = await FakeSlack.start();
@@ -88,21 +87,26 @@ describe("SIGTERM in the middle of work", () => {
     });
     const exited = new Promise<number | null>((resolve) => child?.on("exit", (code) => resolve(code)));
 
-    await until(async () => {
-      const r = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
-      return r?.status === 200;
-    }, "/readyz");
+    await eventually(
+      async () => {
+        const r = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
+        return r?.status === 200;
+      },
+      "/readyz",
+      ofProcess,
+    );
     const req = new SlackRequests(`http://127.0.0.1:${port}/slack/events`, SIGNING_SECRET, fake);
 
     const first = await req.command("contacts");
     expect(first.status).toBe(200);
-    await until(
+    await eventually(
       () => proxy.seen.some((s) => s.startsWith("GET") && s.includes("/contacts?")),
       "the held read",
+      ofProcess,
     );
 
     child.kill("SIGTERM");
-    await until(() => out.includes('"msg":"stopping"'), "the stop to begin");
+    await eventually(() => out.includes('"msg":"stopping"'), "the stop to begin", ofProcess);
     // Stopping: a new command is acked and told to try again, and nothing of it reaches the API.
     const seen = proxy.seen.length;
     const second = await req.command("contacts");

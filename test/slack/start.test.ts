@@ -13,6 +13,7 @@ import { configSchema } from "../../src/config.ts";
 import { maskSecret } from "../../src/log.ts";
 import { FakeSlack } from "../fakes/slack.ts";
 import { SlackRequests } from "../fakes/slack-requests.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { SIGNING_SECRET } from "./harness.ts";
 import { textOf } from "./reports-harness.ts";
@@ -65,13 +66,18 @@ async function start(): Promise<{
     out += d;
   });
   const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  for (let i = 0; i < 1200; i++) {
-    if (child.exitCode !== null) break;
-    const r = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
-    if (r?.status === 200) return { child, port, out: () => out, exit };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`not ready; output:\n${out.slice(-3000)}`);
+  const state = await eventually(
+    async () => {
+      if (child.exitCode !== null) return "exited";
+      return (
+        (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200 && "ready"
+      );
+    },
+    "/readyz",
+    { timeoutMs: 60_000, detail: () => `output:\n${out.slice(-3000)}` },
+  );
+  if (state === "exited") throw new Error(`exited before ready; output:\n${out.slice(-3000)}`);
+  return { child, port, out: () => out, exit };
 }
 
 const lines = (out: string) =>
@@ -90,8 +96,10 @@ describe("the start of the process", () => {
     // The reports runtime's Home tab (the account, the key masked), not the fallback welcome.
     expect(text).toContain(maskSecret(configSchema.parse({}).SANDBOX_API_KEY));
 
-    for (let i = 0; i < 600 && !p.out().includes('"phase":"inbox poller, after ready"'); i++)
-      await new Promise((r) => setTimeout(r, 50));
+    await eventually(
+      () => p.out().includes('"phase":"inbox poller, after ready"'),
+      "the inbox poller's start",
+    );
     const logged = lines(p.out());
     const at = (what: (l: { msg?: string; phase?: string }) => boolean) => logged.findIndex(what);
     const ready = at((l) => l.msg === "Switchboard ready");
