@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION } from "../../src/commands/types.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createSlackApp } from "../../src/slack/app.ts";
-import { captureLogger, type Harness, startHarness } from "./harness.ts";
+import { captureLogger } from "../helpers/log.ts";
+import { type Harness, startHarness } from "./harness.ts";
 import { TestCore } from "./test-core.ts";
 
 let h: Harness;

@@ -10,8 +10,8 @@ import { ACTION } from "../../src/commands/types.ts";
 import { loadConfig } from "../../src/config.ts";
 import { machineTimeZone } from "../../src/reports/service.ts";
 import { eventually } from "../helpers/eventually.ts";
+import { captureLogger } from "../helpers/log.ts";
 import { seedCampaign } from "../reports/helpers.ts";
-import { captureLogger } from "./harness.ts";
 import {
   ALICE,
   BOB,

@@ -12,12 +12,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.ts";
 import { RESTARTING } from "../../src/slack/shutdown.ts";
-import { FakeSlack } from "../fakes/slack.ts";
-import { SlackRequests } from "../fakes/slack-requests.ts";
+import type { FakeSlack } from "../fakes/slack.ts";
 import { eventually } from "../helpers/eventually.ts";
+import { signedRequests, slackEnv, startFakeSlack } from "../helpers/fake-slack.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { type CountingProxy, startProxy } from "../helpers/proxy.ts";
-import { SIGNING_SECRET } from "./harness.ts";
 
 let fake: FakeSlack;
 let sandbox: Sandbox;
@@ -39,9 +38,7 @@ const ofProcess = {
 };
 
 beforeAll(async () => {
-  fake = await FakeSlack.start();
-  fake.addChannel({ id: "C0GENERAL", name: "general" });
-  fake.addUser({ id: "U0ALICE", name: "alice" });
+  fake = await startFakeSlack();
   sandbox = await startSandbox({});
   proxy = await startProxy(sandbox.url, {
     // The contacts list of the first command waits here: the command is in flight.
@@ -66,9 +63,7 @@ describe("SIGTERM in the middle of work", () => {
     child = spawn(process.execPath, ["src/main.ts"], {
       env: {
         ...env,
-        SLACK_BOT_TOKEN: fake.botToken,
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        SLACK_API_URL: fake.apiUrl,
+        ...slackEnv(fake),
         SLACK_APP_TOKEN: "",
         PORT: String(port),
         MESSAGING_API_URL: proxy.url,
@@ -95,7 +90,7 @@ describe("SIGTERM in the middle of work", () => {
       "/readyz",
       ofProcess,
     );
-    const req = new SlackRequests(`http://127.0.0.1:${port}/slack/events`, SIGNING_SECRET, fake);
+    const req = signedRequests(fake, port);
 
     const first = await req.command("contacts");
     expect(first.status).toBe(200);

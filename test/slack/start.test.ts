@@ -11,11 +11,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configSchema } from "../../src/config.ts";
 import { maskSecret } from "../../src/log.ts";
-import { FakeSlack } from "../fakes/slack.ts";
-import { SlackRequests } from "../fakes/slack-requests.ts";
+import type { FakeSlack } from "../fakes/slack.ts";
 import { eventually } from "../helpers/eventually.ts";
+import { signedRequests, slackEnv, startFakeSlack } from "../helpers/fake-slack.ts";
 import { freePort } from "../helpers/free-port.ts";
-import { SIGNING_SECRET } from "./harness.ts";
 import { textOf } from "./reports-harness.ts";
 
 let fake: FakeSlack;
@@ -23,8 +22,7 @@ let dataDir: string;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  fake = await FakeSlack.start();
-  fake.addUser({ id: "U0ALICE", name: "alice" });
+  fake = await startFakeSlack();
   dataDir = await mkdtemp(join(tmpdir(), "sb-start-"));
 }, 60_000);
 
@@ -46,9 +44,7 @@ async function start(): Promise<{
   const child = spawn(process.execPath, ["--liftoff-only", "src/start.js"], {
     env: {
       ...env,
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: fake.apiUrl,
+      ...slackEnv(fake),
       SLACK_APP_TOKEN: "",
       PORT: String(port),
       SANDBOX_PORT: "0",
@@ -89,7 +85,7 @@ const lines = (out: string) =>
 describe("the start of the process", () => {
   it("answers /readyz before the scheduler starts; the Home tab opened at once waits for the reports runtime", async () => {
     const p = await start();
-    const req = new SlackRequests(`http://127.0.0.1:${p.port}/slack/events`, SIGNING_SECRET, fake);
+    const req = signedRequests(fake, p.port);
     await req.event({ type: "app_home_opened", user: "U0ALICE", channel: "D0HOME", tab: "home" });
     const publish = await fake.waitForCall("views.publish", 1, 60_000);
     const text = textOf((publish.args.view as { blocks: unknown[] }).blocks);
