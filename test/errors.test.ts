@@ -31,12 +31,16 @@ describe("the error root", () => {
     new DuplicateError("name", "taken"),
   ];
 
-  it("gives every error a distinct code and its class name", () => {
-    for (const e of all) {
-      expect(isSwitchboardError(e), e.constructor.name).toBe(true);
+  it.each(all.map((e) => [e.constructor.name, e] as const))(
+    "gives %s its class name and a code",
+    (_name, e) => {
+      expect(isSwitchboardError(e)).toBe(true);
       expect(e.name).toBe(e.constructor.name);
       expect(e.code).toMatch(/^[a-z_]+$/);
-    }
+    },
+  );
+
+  it("gives every error a distinct code", () => {
     expect(new Set(all.map((e) => e.code)).size).toBe(all.length);
   });
 

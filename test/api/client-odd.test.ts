@@ -3,7 +3,7 @@
 
 import { once } from "node:events";
 import { createServer } from "node:net";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
 import {
   AuthenticationError,
@@ -17,6 +17,7 @@ import {
 } from "../../src/api/errors.ts";
 import { RateLimiter } from "../../src/api/rate-limit.ts";
 import type { RequestHook } from "../../src/api/types.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { useOddServer } from "../helpers/odd-server.ts";
 import { rejection } from "../helpers/rejection.ts";
 
@@ -287,7 +288,8 @@ describe("retries", () => {
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.mayHaveReachedServer).toBe(true);
     // The client has given up; the service saw the write once and will not see it again.
-    await vi.waitFor(() => expect(odd.count()).toBe(1));
+    await eventually(() => odd.count() === 1, "the write at the service");
+    expect(odd.count()).toBe(1);
   });
 
   it("a refused connection is a NetworkError that certainly did not reach the service", async () => {
@@ -320,7 +322,7 @@ describe("retries", () => {
     const ctl = new AbortController();
     const call = client().getMe({ signal: ctl.signal });
     // Abort while the request is in flight (and recorded, so no late arrival leaks into the next test).
-    await vi.waitFor(() => expect(odd.count()).toBe(1));
+    await eventually(() => odd.count() === 1, "the request at the service");
     ctl.abort(new Error("user gave up"));
     const err = await rejection(call);
     expect(err.message).toBe("user gave up");

@@ -1,8 +1,9 @@
 // The read/write budgets, on a clock moved by hand: assertions are on order
 // and counts, never on elapsed time.
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
 import { type Clock, RateLimiter, sharedLimiter, TokenBucket } from "../../src/api/rate-limit.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { type OddServer, startOddServer } from "../helpers/odd-server.ts";
 
 /** A clock whose time moves only when the test says so. */
@@ -238,7 +239,7 @@ describe("the client keeps inside its budget over HTTP", () => {
     // b's first call finds the bucket a emptied (capacity 1 at 3 a minute) and waits.
     const ctl = new AbortController();
     const pending = b.getMe({ signal: ctl.signal });
-    await vi.waitFor(() => expect(b.budget().read.queued.interactive).toBe(1));
+    await eventually(() => b.budget().read.queued.interactive === 1, "b's read to queue");
     expect(a.budget().read.queued).toEqual(b.budget().read.queued);
     expect(a.budget().read.granted).toEqual({ interactive: 1, background: 0 });
     expect(odd.count()).toBe(1);

@@ -61,93 +61,19 @@ export class SlackRequests {
   }
 
   /** A slash command, form-encoded, with a fresh response_url and trigger_id from the fake. */
-  async command(
-    text: string,
-    opts: SignOptions & {
-      command?: string;
-      user?: SlackUserRef;
-      channelId?: string;
-      channelName?: string;
-    } = {},
-  ): Promise<SentRequest> {
-    const responseUrl = this.fake.newResponseUrl();
-    const triggerId = this.fake.newTriggerId();
-    const user = opts.user ?? { id: "U0ALICE", name: "alice" };
-    const form = new URLSearchParams({
-      token: "deprecated-verification-token",
-      team_id: this.fake.teamId,
-      team_domain: "fake",
-      channel_id: opts.channelId ?? "C0GENERAL",
-      channel_name: opts.channelName ?? "general",
-      user_id: user.id,
-      user_name: user.name ?? user.id,
-      command: opts.command ?? "/sb",
-      text,
-      api_app_id: "A0SWITCH",
-      is_enterprise_install: "false",
-      response_url: responseUrl,
-      trigger_id: triggerId,
-    });
-    const res = await this.post(form.toString(), "application/x-www-form-urlencoded", opts);
+  async command(text: string, opts: SignOptions & CommandOptions = {}): Promise<SentRequest> {
+    const { payload, responseUrl, triggerId } = slashCommand(this.fake, text, opts);
+    const res = await this.post(
+      new URLSearchParams(payload).toString(),
+      "application/x-www-form-urlencoded",
+      opts,
+    );
     return { ...res, responseUrl, triggerId };
   }
 
   /** A block_actions payload: one button click on a message. */
-  async blockAction(
-    action: { action_id: string; value?: string; block_id?: string },
-    opts: SignOptions & {
-      user?: SlackUserRef;
-      channelId?: string;
-      /** Ephemeral (default) or a channel message with this ts. */
-      messageTs?: string;
-      message?: { text?: string; blocks?: unknown[] };
-      responseUrl?: string;
-      /** A button on the Home tab: no channel and no response_url. */
-      home?: boolean;
-    } = {},
-  ): Promise<SentRequest> {
-    const responseUrl = opts.home ? undefined : (opts.responseUrl ?? this.fake.newResponseUrl());
-    const triggerId = this.fake.newTriggerId();
-    const user = opts.user ?? { id: "U0ALICE", name: "alice" };
-    const channelId = opts.channelId ?? "C0GENERAL";
-    const ephemeral = opts.messageTs === undefined;
-    const ts = opts.messageTs ?? `${Math.floor(Date.now() / 1000)}.000100`;
-    const where = opts.home
-      ? { container: { type: "view", view_id: "V0HOME" }, view: { id: "V0HOME", type: "home", blocks: [] } }
-      : {
-          container: { type: "message", message_ts: ts, channel_id: channelId, is_ephemeral: ephemeral },
-          channel: { id: channelId, name: "general" },
-          message: ephemeral
-            ? undefined
-            : { type: "message", ts, text: opts.message?.text, blocks: opts.message?.blocks },
-          response_url: responseUrl,
-        };
-    const payload = {
-      type: "block_actions",
-      user: {
-        id: user.id,
-        username: user.name ?? user.id,
-        name: user.name ?? user.id,
-        team_id: this.fake.teamId,
-      },
-      api_app_id: "A0SWITCH",
-      token: "deprecated-verification-token",
-      ...where,
-      trigger_id: triggerId,
-      team: { id: this.fake.teamId, domain: "fake" },
-      enterprise: null,
-      is_enterprise_install: false,
-      actions: [
-        {
-          type: "button",
-          action_id: action.action_id,
-          block_id: action.block_id ?? randomBytes(3).toString("hex"),
-          value: action.value,
-          text: { type: "plain_text", text: "button" },
-          action_ts: `${Date.now() / 1000}`,
-        },
-      ],
-    };
+  async blockAction(action: ButtonAction, opts: SignOptions & BlockActionOptions = {}): Promise<SentRequest> {
+    const { payload, responseUrl, triggerId } = blockActions(this.fake, action, opts);
     const res = await this.post(
       new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
       "application/x-www-form-urlencoded",
@@ -212,23 +138,13 @@ export class SlackRequests {
     event: Record<string, unknown>,
     opts: SignOptions & { eventId?: string; retryNum?: number; retryReason?: string } = {},
   ): Promise<SentRequest & { eventId: string }> {
-    const eventId = opts.eventId ?? `Ev${randomBytes(5).toString("hex").toUpperCase()}`;
-    const body = JSON.stringify({
-      token: "deprecated-verification-token",
-      team_id: this.fake.teamId,
-      api_app_id: "A0SWITCH",
-      event: { event_ts: `${Date.now() / 1000}`, ...event },
-      type: "event_callback",
-      event_id: eventId,
-      event_time: Math.floor(Date.now() / 1000),
-      authorizations: [{ team_id: this.fake.teamId, user_id: this.fake.botUserId, is_bot: true }],
-    });
+    const { payload, eventId } = eventCallback(this.fake, event, opts);
     const headers = { ...opts.headers };
     if (opts.retryNum !== undefined) {
       headers["x-slack-retry-num"] = String(opts.retryNum);
       headers["x-slack-retry-reason"] = opts.retryReason ?? "http_timeout";
     }
-    const res = await this.post(body, "application/json", { ...opts, headers });
+    const res = await this.post(JSON.stringify(payload), "application/json", { ...opts, headers });
     return { ...res, eventId };
   }
 
@@ -293,4 +209,130 @@ export class SlackRequests {
     );
     return { ...res, responseUrl, triggerId };
   }
+}
+
+// What Slack sends, built apart from how it arrives (a signed HTTP request
+// here, a Socket Mode envelope in test/fakes/socket-mode.ts): the payloads
+// of a slash command, a button click and an event.
+
+export interface CommandOptions {
+  command?: string;
+  user?: SlackUserRef;
+  channelId?: string;
+  channelName?: string;
+}
+
+/** A slash command's fields, with a fresh response_url and trigger_id from the fake. */
+export function slashCommand(
+  fake: FakeSlack,
+  text: string,
+  opts: CommandOptions = {},
+): { payload: Record<string, string>; responseUrl: string; triggerId: string } {
+  const responseUrl = fake.newResponseUrl();
+  const triggerId = fake.newTriggerId();
+  const user = opts.user ?? { id: "U0ALICE", name: "alice" };
+  const payload = {
+    token: "deprecated-verification-token",
+    team_id: fake.teamId,
+    team_domain: "fake",
+    channel_id: opts.channelId ?? "C0GENERAL",
+    channel_name: opts.channelName ?? "general",
+    user_id: user.id,
+    user_name: user.name ?? user.id,
+    command: opts.command ?? "/sb",
+    text,
+    api_app_id: "A0SWITCH",
+    is_enterprise_install: "false",
+    response_url: responseUrl,
+    trigger_id: triggerId,
+  };
+  return { payload, responseUrl, triggerId };
+}
+
+export interface ButtonAction {
+  action_id: string;
+  value?: string;
+  block_id?: string;
+}
+
+export interface BlockActionOptions {
+  user?: SlackUserRef;
+  channelId?: string;
+  /** Ephemeral (default) or a channel message with this ts. */
+  messageTs?: string;
+  message?: { text?: string; blocks?: unknown[] };
+  responseUrl?: string;
+  /** A button on the Home tab: no channel and no response_url. */
+  home?: boolean;
+}
+
+/** A block_actions payload: one button click on a message (or the Home tab). */
+export function blockActions(
+  fake: FakeSlack,
+  action: ButtonAction,
+  opts: BlockActionOptions = {},
+): { payload: Record<string, unknown>; responseUrl?: string; triggerId: string } {
+  const responseUrl = opts.home ? undefined : (opts.responseUrl ?? fake.newResponseUrl());
+  const triggerId = fake.newTriggerId();
+  const user = opts.user ?? { id: "U0ALICE", name: "alice" };
+  const channelId = opts.channelId ?? "C0GENERAL";
+  const ephemeral = opts.messageTs === undefined;
+  const ts = opts.messageTs ?? `${Math.floor(Date.now() / 1000)}.000100`;
+  const where = opts.home
+    ? { container: { type: "view", view_id: "V0HOME" }, view: { id: "V0HOME", type: "home", blocks: [] } }
+    : {
+        container: { type: "message", message_ts: ts, channel_id: channelId, is_ephemeral: ephemeral },
+        channel: { id: channelId, name: "general" },
+        message: ephemeral
+          ? undefined
+          : { type: "message", ts, text: opts.message?.text, blocks: opts.message?.blocks },
+        response_url: responseUrl,
+      };
+  const payload = {
+    type: "block_actions",
+    user: {
+      id: user.id,
+      username: user.name ?? user.id,
+      name: user.name ?? user.id,
+      team_id: fake.teamId,
+    },
+    api_app_id: "A0SWITCH",
+    token: "deprecated-verification-token",
+    ...where,
+    trigger_id: triggerId,
+    team: { id: fake.teamId, domain: "fake" },
+    enterprise: null,
+    is_enterprise_install: false,
+    actions: [
+      {
+        type: "button",
+        action_id: action.action_id,
+        block_id: action.block_id ?? randomBytes(3).toString("hex"),
+        value: action.value,
+        text: { type: "plain_text", text: "button" },
+        action_ts: `${Date.now() / 1000}`,
+      },
+    ],
+  };
+  return { payload, responseUrl, triggerId };
+}
+
+/** An Events API event_callback; the same eventId again is Slack delivering it again. */
+export function eventCallback(
+  fake: FakeSlack,
+  event: Record<string, unknown>,
+  opts: { eventId?: string } = {},
+): { payload: Record<string, unknown>; eventId: string } {
+  const eventId = opts.eventId ?? `Ev${randomBytes(5).toString("hex").toUpperCase()}`;
+  const payload = {
+    token: "deprecated-verification-token",
+    team_id: fake.teamId,
+    api_app_id: "A0SWITCH",
+    event: { event_ts: `${Date.now() / 1000}`, ...event },
+    type: "event_callback",
+    event_id: eventId,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [{ team_id: fake.teamId, user_id: fake.botUserId, is_bot: true }],
+  };
+  return { payload, eventId };
 }

@@ -2,8 +2,8 @@
 // fresh database (PGlite in memory, or PostgreSQL with DATABASE_URL), the
 // sandbox started on it, when asked a counting proxy in front of the sandbox,
 // and the composition root (src/app.ts: migrations, client, command core);
-// with `slack`, also the fake Slack and the Bolt app on 127.0.0.1 with signed
-// requests.
+// with `slack`, also the fake Slack (test/helpers/fake-slack.ts) and the Bolt
+// app on 127.0.0.1 with signed requests.
 //   const s = await startStack({ writers: ["U0ALICE"], slack: {} });   ...   await s.close();
 // or for a whole file: const stack = useStack({ ... });   ...   stack().core
 import type { MessagingClient } from "../../src/api/client.ts";
@@ -17,6 +17,7 @@ import type { SlackHooks } from "../../src/slack/deps.ts";
 import type { FakeChannel, FakeSlack, FakeUser } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";
 import { openTestDb, type StoreBackend, type TestDb } from "./db.ts";
+import { signedRequests, slackEnv, startFakeSlack } from "./fake-slack.ts";
 import { captureLogger } from "./log.ts";
 import { perFile } from "./per-file.ts";
 import { type CountingProxy, type ProxyOptions, startProxy } from "./proxy.ts";
@@ -103,29 +104,15 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack | Slack
       closers.push(proxy.close);
     }
     let fake: FakeSlack | undefined;
-    let slackEnv: Record<string, string> = {};
     if (opts.slack) {
-      const { FakeSlack } = await import("../fakes/slack.ts");
-      const { SIGNING_SECRET } = await import("../slack/harness.ts");
       fake = opts.slack.fake;
       if (!fake) {
-        fake = await FakeSlack.start();
+        fake = await startFakeSlack({ channels: opts.slack.channels, users: opts.slack.users });
         closers.push(fake.close.bind(fake));
-        for (const c of opts.slack.channels ?? [{ id: "C0GENERAL", name: "general" }]) fake.addChannel(c);
-        for (const u of opts.slack.users ?? [
-          { id: "U0ALICE", name: "alice" },
-          { id: "U0BOB", name: "bob" },
-        ])
-          fake.addUser(u);
       }
-      slackEnv = {
-        SLACK_BOT_TOKEN: fake.botToken,
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        SLACK_API_URL: fake.apiUrl,
-      };
     }
     const config = loadConfig({
-      ...slackEnv,
+      ...(fake ? slackEnv(fake) : {}),
       MESSAGING_API_URL: proxy?.url ?? sandbox.url,
       MESSAGING_API_KEY: sandbox.apiKey,
       ...(opts.writers ? { SWITCHBOARD_WRITERS: opts.writers.join(",") } : {}),
@@ -152,8 +139,6 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack | Slack
     if (!opts.slack || !fake) return stack;
 
     const { startSlackApp } = await import("../../src/slack/app.ts");
-    const { SlackRequests } = await import("../fakes/slack-requests.ts");
-    const { SIGNING_SECRET } = await import("../slack/harness.ts");
     const hooks = await opts.slack.hooks?.(stack);
     const slack = await startSlackApp(switchboard, config, logger, {
       hooks,
@@ -161,8 +146,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack | Slack
       progress: opts.slack.progress,
     });
     closers.push(() => slack.stop());
-    const req = new SlackRequests(`http://127.0.0.1:${slack.port}/slack/events`, SIGNING_SECRET, fake);
-    return { ...stack, fake, slack, req };
+    return { ...stack, fake, slack, req: signedRequests(fake, slack.port as number) };
   } catch (err) {
     await closeAll().catch(() => {});
     throw err;

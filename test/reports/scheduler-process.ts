@@ -9,6 +9,7 @@ import { RateLimiter } from "../../src/api/rate-limit.ts";
 import { ReportScheduler } from "../../src/reports/scheduler.ts";
 import { createBoss } from "../../src/store/boss.ts";
 import { openDb } from "../../src/store/db.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 const [databaseUrl, apiUrl, apiKey, nowIso, scheduleId, slotIso, name] = process.argv.slice(2) as string[];
 const now = new Date(nowIso as string);
@@ -38,11 +39,14 @@ const outcome = await scheduler
   .runSlot(Number(scheduleId), slot)
   .catch((err) => ({ kind: "error", error: String(err) }));
 process.stdout.write(`OUTCOME ${JSON.stringify(outcome)}\n`);
-for (let i = 0; i < 600; i++) {
-  const run = await scheduler.store.getRun(Number(scheduleId), slot);
-  if (run && run.state !== "claimed" && run.state !== "posting") break;
-  await new Promise((r) => setTimeout(r, 100));
-}
+await eventually(
+  async () => {
+    const run = await scheduler.store.getRun(Number(scheduleId), slot);
+    return run && run.state !== "claimed" && run.state !== "posting";
+  },
+  "the run to end",
+  { timeoutMs: 60_000, intervalMs: 100 },
+);
 // Let this process's worker finish the job it may hold.
 await scheduler.stop();
 await boss.stop({ graceful: true, timeout: 10_000 });

@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { hostname } from "node:os";
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
 import { RateLimiter } from "../../src/api/rate-limit.ts";
 import type { ReportMessage } from "../../src/reports/render.ts";
@@ -17,6 +17,7 @@ import { type Db, openDb } from "../../src/store/db.ts";
 import { migrate } from "../../src/store/migrate.ts";
 import { REPORTS_MIGRATIONS, ReportStore } from "../../src/store/reports.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { type CountingProxy, startProxy } from "../helpers/proxy.ts";
 import { manualClock, withSandbox } from "../helpers/sandbox.ts";
 import { seedCampaign } from "./helpers.ts";
@@ -93,7 +94,16 @@ const recorder = () => {
   return { posted, post };
 };
 
-const waitFor = <T>(fn: () => Promise<T> | T) => vi.waitFor(fn, { timeout: 30_000, interval: 100 });
+/** Until the assertions in `check` hold (background work: pg-boss, the scheduler's marks). */
+const waitFor = (check: () => unknown) =>
+  eventually(
+    async () => {
+      await check();
+      return true;
+    },
+    "the scheduler",
+    { intervalMs: 100 },
+  );
 
 // Opening a database and starting pg-boss takes seconds on a loaded machine: generous time limits.
 describe("scheduled reports", { timeout: 180_000 }, () => {

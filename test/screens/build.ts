@@ -5,11 +5,11 @@
 // Home view. `npm run screens` writes them as JSON and renders README's
 // pictures (docs/screens/*.png); test/screens/screens.test.ts keeps them valid.
 import { ACTION } from "../../src/commands/types.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { seedCampaign } from "../reports/helpers.ts";
 import {
   ALICE,
   buttonsOf,
-  eventually,
   type ReportsHarness,
   startReportsHarness,
   textOf,

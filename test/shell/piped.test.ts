@@ -43,13 +43,11 @@ describe("piped shell: answers are terminal text", () => {
     expect(out).toContain("\x1b[33m⚠\x1b[39m");
   });
 
-  it("stops at exit or quit, even when the input stays open", async () => {
-    for (const word of ["exit", "quit", "QUIT"]) {
-      const { code, out } = await piped(["tags", word, "groups"], { end: false });
-      expect(code).toBe(0);
-      expect(out).toMatch(/== Tags ==/);
-      expect(out).not.toMatch(/== Groups ==/);
-    }
+  it.each(["exit", "quit", "QUIT"])("stops at %s, even when the input stays open", async (word) => {
+    const { code, out } = await piped(["tags", word, "groups"], { end: false });
+    expect(code).toBe(0);
+    expect(out).toMatch(/== Tags ==/);
+    expect(out).not.toMatch(/== Groups ==/);
   });
 
   it("puts one blank line between answers, none after the last", async () => {

@@ -1,5 +1,7 @@
-// Starts the Bolt app in HTTP mode on 127.0.0.1 (port 0) against a fake Slack,
-// with a logger the test can read, and a signed-request client for it.
+// Starts the Bolt app in HTTP mode on 127.0.0.1 (port 0) on a core the test
+// gives (TestCore), against the fake Slack of test/helpers/fake-slack.ts, with
+// a logger the test can read and signed requests. The real core and sandbox:
+// test/helpers/stack.ts.
 
 import type { CommandCore } from "../../src/commands/types.ts";
 import { loadConfig } from "../../src/config.ts";
@@ -8,13 +10,10 @@ import { createSlackBridge, type SlackBridge } from "../../src/slack/bridge.ts";
 import type { SlackHooks } from "../../src/slack/deps.ts";
 import type { EventStore } from "../../src/slack/event-store.ts";
 import type { Db } from "../../src/store/db.ts";
-import { FakeSlack } from "../fakes/slack.ts";
-import { SlackRequests } from "../fakes/slack-requests.ts";
+import type { FakeSlack } from "../fakes/slack.ts";
+import type { SlackRequests } from "../fakes/slack-requests.ts";
+import { signedRequests, slackEnv, startFakeSlack } from "../helpers/fake-slack.ts";
 import { captureLogger } from "../helpers/log.ts";
-
-export { captureLogger };
-
-export const SIGNING_SECRET = "test-signing-secret-0123456789abcdef";
 
 export interface Harness {
   fake: FakeSlack;
@@ -35,14 +34,9 @@ export async function startHarness(
   makeCore: (bridge: SlackBridge, fake: FakeSlack) => CommandCore | Promise<CommandCore>,
   opts: { env?: Record<string, string>; hooks?: SlackHooks; store?: EventStore; db?: Db } = {},
 ): Promise<Harness> {
-  const fake = await FakeSlack.start();
-  fake.addChannel({ id: "C0GENERAL", name: "general" });
-  fake.addUser({ id: "U0ALICE", name: "alice", tz: "Europe/Paris" });
-  fake.addUser({ id: "U0BOB", name: "bob" });
+  const fake = await startFakeSlack();
   const config = loadConfig({
-    SLACK_BOT_TOKEN: fake.botToken,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: fake.apiUrl,
+    ...slackEnv(fake),
     LOG_LEVEL: "silent",
     ...opts.env,
   });
@@ -64,7 +58,7 @@ export async function startHarness(
     fake,
     slack,
     bridge,
-    req: new SlackRequests(`${baseUrl}/slack/events`, SIGNING_SECRET, fake),
+    req: signedRequests(fake, port as number),
     baseUrl,
     logs,
     waitForLog,

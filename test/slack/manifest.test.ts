@@ -75,27 +75,30 @@ describe("manifest.yml", () => {
     ]);
   });
 
+  type WithFunctions = Manifest & {
+    functions: Record<string, { input_parameters: Record<string, { type: string; is_required?: boolean }> }>;
+  };
+
   it("declares the Workflow Builder steps the app handles, org-ready with a remote runtime", () => {
-    const m = manifest() as Manifest & {
-      functions: Record<
-        string,
-        { input_parameters: Record<string, { type: string; is_required?: boolean }> }
-      >;
-    };
+    const m = manifest() as WithFunctions;
     expect(m.settings.org_deploy_enabled).toBe(true);
     expect(m.settings.function_runtime).toBe("remote");
     expect(Object.keys(m.functions).sort()).toEqual(STEPS.map((s) => s.callbackId).sort());
-    for (const step of STEPS) {
-      const actor = m.functions[step.callbackId]?.input_parameters.actor;
-      // A writing step names who it writes for; a look-up does not.
-      if (step.writes)
-        expect(actor).toEqual(expect.objectContaining({ type: "slack#/types/user_id", is_required: true }));
-      else expect(actor).toBeUndefined();
-    }
     const broken = manifest() as unknown as { functions: Record<string, Record<string, unknown>> };
     delete broken.functions.send_message!.title;
     expect(validate(broken)).toBe(false);
   });
+
+  // A writing step names who it writes for; a look-up does not.
+  it.each(STEPS.map((step) => [step.callbackId, step] as const))(
+    "step %s asks for an actor exactly when it writes",
+    (callbackId, step) => {
+      const actor = (manifest() as WithFunctions).functions[callbackId]?.input_parameters.actor;
+      if (step.writes)
+        expect(actor).toEqual(expect.objectContaining({ type: "slack#/types/user_id", is_required: true }));
+      else expect(actor).toBeUndefined();
+    },
+  );
 
   it("asks for the bot scopes it uses and no more", () => {
     expect([...manifest().oauth_config.scopes.bot].sort()).toEqual(

@@ -1,7 +1,7 @@
 // The paced loop under the inbox poller and the progress tracker: passes
 // never overlap, wake() brings the next pass forward, stop() ends the loop.
 // Driven by events (a pass resolves a promise), not by time.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { PacedLoop } from "../../src/slack/paced-loop.ts";
 
 function deferred<T = void>() {
@@ -62,11 +62,11 @@ describe("paced loop", () => {
     loop.wake(); // stopped: nothing
     expect(await loop.step()).toBe(3); // a manual pass still runs
   });
-  it("a wake() or stop() that comes while the next delay is read is not overwritten by that delay", async () => {
+  it("a wake() that comes while the next delay is read is not overwritten by that delay", async () => {
     let passes = 0;
     let passed = deferred();
-    let asked = deferred();
-    let answer = deferred<number>();
+    const asked = deferred();
+    const answer = deferred<number>();
     const loop = new PacedLoop({
       pass: async () => {
         passes++;
@@ -85,18 +85,46 @@ describe("paced loop", () => {
     // Woken while the loop reads its next delay (an hour): the pass comes now, not in an hour.
     passed = deferred();
     loop.wake();
-    const firstAnswer = answer;
-    answer = deferred<number>();
-    firstAnswer.resolve(3_600_000);
+    answer.resolve(3_600_000);
     await passed.promise;
     expect(passes).toBe(2);
-    // Stopped while the loop reads its next delay: no pass is scheduled after.
-    asked = deferred();
-    await asked.promise;
-    const stopped = loop.stop();
-    answer.resolve(0);
-    await stopped;
-    await new Promise((r) => setTimeout(r, 50));
-    expect(passes).toBe(2);
+    await loop.stop();
+  });
+
+  it("a stop() that comes while the next delay is read is not overwritten by that delay", async () => {
+    // The loop's timers on a fake clock, so that "no pass will come" can be read off it.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      let passes = 0;
+      const asked = deferred();
+      const answer = deferred<number>();
+      const loop = new PacedLoop({
+        pass: async () => {
+          passes++;
+          return passes;
+        },
+        next: async () => {
+          asked.resolve();
+          return answer.promise;
+        },
+        onError: () => {},
+      });
+      loop.start();
+      vi.advanceTimersToNextTimer(); // the first pass, at once
+      await asked.promise;
+      expect(passes).toBe(1);
+      // Stopped while the loop reads its next delay (none: at once).
+      const stopped = loop.stop();
+      answer.resolve(0);
+      await stopped;
+      // What the loop does after reading the delay needs no I/O, only promise callbacks: once
+      // they have all run (setImmediate runs only then), a pass to come would be a timer.
+      await new Promise((r) => setImmediate(r));
+      expect(vi.getTimerCount()).toBe(0);
+      vi.runAllTimers();
+      expect(passes).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

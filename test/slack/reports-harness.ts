@@ -75,21 +75,6 @@ export async function startReportsHarness(
   return h;
 }
 
-/** Waits (polling) until `check` gives a value; for conditions reached by background work. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined | false | null> | T | undefined | false | null,
-  what = "condition",
-  timeoutMs = 20_000,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 type Block = {
   type: string;
   text?: { text?: string };

@@ -9,13 +9,13 @@ import { createSwitchboard } from "../../src/app.ts";
 import { ACTION } from "../../src/commands/types.ts";
 import { loadConfig } from "../../src/config.ts";
 import { machineTimeZone } from "../../src/reports/service.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { captureLogger } from "../helpers/log.ts";
 import { seedCampaign } from "../reports/helpers.ts";
-import { captureLogger } from "./harness.ts";
 import {
   ALICE,
   BOB,
   buttonsOf,
-  eventually,
   type ReportsHarness,
   startReportsHarness,
   textOf,

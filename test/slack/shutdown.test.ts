@@ -12,11 +12,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.ts";
 import { RESTARTING } from "../../src/slack/shutdown.ts";
-import { FakeSlack } from "../fakes/slack.ts";
-import { SlackRequests } from "../fakes/slack-requests.ts";
+import type { FakeSlack } from "../fakes/slack.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { signedRequests, slackEnv, startFakeSlack } from "../helpers/fake-slack.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { type CountingProxy, startProxy } from "../helpers/proxy.ts";
-import { SIGNING_SECRET } from "./harness.ts";
 
 let fake: FakeSlack;
 let sandbox: Sandbox;
@@ -30,19 +30,15 @@ const held = new Promise<void>((resolve) => {
   release = resolve;
 });
 
-async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string) {
-  for (let i = 0; i < 1800; i++) {
-    const v = await check();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}; process output:\n${out.slice(-3000)}`);
-}
+/** How long to wait for what the process does; its output is told on time out. */
+const ofProcess = {
+  timeoutMs: 180_000,
+  intervalMs: 100,
+  detail: () => `process output:\n${out.slice(-3000)}`,
+};
 
 beforeAll(async () => {
-  fake = await FakeSlack.start();
-  fake.addChannel({ id: "C0GENERAL", name: "general" });
-  fake.addUser({ id: "U0ALICE", name: "alice" });
+  fake = await startFakeSlack();
   sandbox = await startSandbox({});
   proxy = await startProxy(sandbox.url, {
     // The contacts list of the first command waits here: the command is in flight.
@@ -67,9 +63,7 @@ describe("SIGTERM in the middle of work", () => {
     child = spawn(process.execPath, ["src/main.ts"], {
       env: {
         ...env,
-        SLACK_BOT_TOKEN: fake.botToken,
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        SLACK_API_URL: fake.apiUrl,
+        ...slackEnv(fake),
         SLACK_APP_TOKEN: "",
         PORT: String(port),
         MESSAGING_API_URL: proxy.url,
@@ -88,21 +82,26 @@ describe("SIGTERM in the middle of work", () => {
     });
     const exited = new Promise<number | null>((resolve) => child?.on("exit", (code) => resolve(code)));
 
-    await until(async () => {
-      const r = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
-      return r?.status === 200;
-    }, "/readyz");
-    const req = new SlackRequests(`http://127.0.0.1:${port}/slack/events`, SIGNING_SECRET, fake);
+    await eventually(
+      async () => {
+        const r = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
+        return r?.status === 200;
+      },
+      "/readyz",
+      ofProcess,
+    );
+    const req = signedRequests(fake, port);
 
     const first = await req.command("contacts");
     expect(first.status).toBe(200);
-    await until(
+    await eventually(
       () => proxy.seen.some((s) => s.startsWith("GET") && s.includes("/contacts?")),
       "the held read",
+      ofProcess,
     );
 
     child.kill("SIGTERM");
-    await until(() => out.includes('"msg":"stopping"'), "the stop to begin");
+    await eventually(() => out.includes('"msg":"stopping"'), "the stop to begin", ofProcess);
     // Stopping: a new command is acked and told to try again, and nothing of it reaches the API.
     const seen = proxy.seen.length;
     const second = await req.command("contacts");

@@ -1,32 +1,25 @@
 // Socket Mode end to end (issue 10 §6), against a fake Slack on loopback: the
 // app opens its connection through apps.connections.open at SLACK_API_URL
 // (not slack.com), then a slash command, a button click and an event arrive
-// as envelopes on the WebSocket and are acked; Slack's `disconnect`
+// as envelopes on the WebSocket (the payloads of test/fakes/slack-requests.ts),
+// are acked and answered as the core replies; Slack's `disconnect`
 // (refresh_requested) makes it reconnect; an event delivered again (the same
 // event id, a retry) is handled once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION } from "../../src/blocks/actions.ts";
+import type { Actor, Reply } from "../../src/commands/types.ts";
 import type { FakeSlack } from "../fakes/slack.ts";
+import { blockActions, eventCallback, slashCommand } from "../fakes/slack-requests.ts";
+import { ALICE, slackEnv, startFakeSlack } from "../helpers/fake-slack.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
 let stack: Stack;
 let fake: FakeSlack;
 let stopApp: (() => Promise<void>) | undefined;
-const ALICE = { id: "U0ALICE", name: "alice" };
 
 beforeAll(async () => {
-  const { FakeSlack } = await import("../fakes/slack.ts");
-  fake = await FakeSlack.start();
-  fake.addChannel({ id: "C0GENERAL", name: "general" });
-  fake.addUser(ALICE);
-  stack = await startStack({
-    env: {
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_APP_TOKEN: fake.appToken,
-      SLACK_API_URL: fake.apiUrl,
-      PORT: "0",
-    },
-  });
+  fake = await startFakeSlack();
+  stack = await startStack({ env: { ...slackEnv(fake, "socket"), PORT: "0" } });
   const { startSlackApp } = await import("../../src/slack/app.ts");
   const app = await startSlackApp(stack.switchboard, stack.config, stack.logger);
   expect(app.mode).toBe("socket");
@@ -39,37 +32,27 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const command = (text: string) => {
-  const responseUrl = fake.newResponseUrl();
-  return {
-    responseUrl,
-    payload: {
-      token: "deprecated-verification-token",
-      team_id: fake.teamId,
-      team_domain: "fake",
-      channel_id: "C0GENERAL",
-      channel_name: "general",
-      user_id: ALICE.id,
-      user_name: ALICE.name,
-      command: "/sb",
-      text,
-      api_app_id: "A0SWITCH",
-      is_enterprise_install: "false",
-      response_url: responseUrl,
-      trigger_id: fake.newTriggerId(),
-    },
-  };
-};
+const alice: Actor = { userId: ALICE.id, userName: ALICE.name, channelId: "C0GENERAL", via: "slack" };
 
-const homeOpened = (eventId: string) => ({
-  token: "deprecated-verification-token",
-  team_id: fake.teamId,
-  api_app_id: "A0SWITCH",
-  type: "event_callback",
-  event_id: eventId,
-  event_time: Math.floor(Date.now() / 1000),
-  event: { type: "app_home_opened", user: ALICE.id, channel: "D0ALICE", tab: "home", event_ts: "1.0" },
-});
+/** What alice is answered, privately at the response_url, for `line`: the core's reply to her. */
+async function expectAnswer(responseUrl: string, line: string) {
+  const answer = await fake.waitForResponse(responseUrl, 1, 20_000);
+  const reply: Reply = await stack.core.run(line, alice);
+  expect(reply.visibility).toBe("ephemeral");
+  expect(answer.status).toBe(200);
+  expect(answer.body).toMatchObject({
+    response_type: "ephemeral",
+    text: reply.text.trim(),
+    blocks: reply.blocks,
+  });
+}
+
+const homeOpened = (eventId: string) =>
+  eventCallback(
+    fake,
+    { type: "app_home_opened", user: ALICE.id, channel: "D0ALICE", tab: "home", event_ts: "1.0" },
+    { eventId },
+  ).payload;
 
 describe("Socket Mode", () => {
   it("connects through apps.connections.open at SLACK_API_URL with the app token", async () => {
@@ -80,41 +63,17 @@ describe("Socket Mode", () => {
   });
 
   it("answers a slash command envelope: acked, then the answer at its response_url", async () => {
-    const c = command("help");
+    const c = slashCommand(fake, "help", { user: ALICE });
     const ack = await fake.socketMode.send("slash_commands", c.payload);
     expect(ack.envelope_id).toBeTruthy();
-    const answer = await fake.waitForResponse(c.responseUrl, 1, 20_000);
-    expect(String(answer.body.text ?? JSON.stringify(answer.body.blocks))).toMatch(/sb/);
+    await expectAnswer(c.responseUrl, "help");
   });
 
-  it("handles a button click (block_actions) envelope", async () => {
-    const responseUrl = fake.newResponseUrl();
-    const ts = `${Math.floor(Date.now() / 1000)}.000200`;
-    const payload = {
-      type: "block_actions",
-      user: { id: ALICE.id, username: ALICE.name, name: ALICE.name, team_id: fake.teamId },
-      api_app_id: "A0SWITCH",
-      token: "deprecated-verification-token",
-      container: { type: "message", message_ts: ts, channel_id: "C0GENERAL", is_ephemeral: true },
-      channel: { id: "C0GENERAL", name: "general" },
-      response_url: responseUrl,
-      trigger_id: fake.newTriggerId(),
-      team: { id: fake.teamId, domain: "fake" },
-      enterprise: null,
-      is_enterprise_install: false,
-      actions: [
-        {
-          type: "button",
-          action_id: ACTION.run,
-          block_id: "b1",
-          value: "help",
-          text: { type: "plain_text", text: "Help" },
-          action_ts: `${Date.now() / 1000}`,
-        },
-      ],
-    };
-    await fake.socketMode.send("interactive", payload);
-    await fake.waitForResponse(responseUrl, 1, 20_000);
+  it("handles a button click (block_actions) envelope: the button's command answered", async () => {
+    const click = blockActions(fake, { action_id: ACTION.run, value: "help" }, { user: ALICE });
+    const ack = await fake.socketMode.send("interactive", click.payload);
+    expect(ack.envelope_id).toBeTruthy();
+    await expectAnswer(click.responseUrl as string, "help");
   });
 
   it("handles an event, and the same event delivered again (a retry) once", async () => {
@@ -123,7 +82,10 @@ describe("Socket Mode", () => {
       retry_attempt: 0,
       retry_reason: "",
     });
-    await fake.waitFor(() => fake.callsOf("views.publish").length > before, 20_000, "the Home tab");
+    const publish = await fake.waitFor(() => fake.callsOf("views.publish")[before], 20_000, "the Home tab");
+    expect(publish.response.ok).toBe(true);
+    expect(publish.args.user_id).toBe(ALICE.id);
+    expect((publish.args.view as { type?: string }).type).toBe("home");
     // Slack did not see the ack in time and sends it again: a new envelope, the same event id.
     await fake.socketMode.send("events_api", homeOpened("Ev0SOCKET1"), {
       retry_attempt: 1,
@@ -139,8 +101,8 @@ describe("Socket Mode", () => {
     await fake.socketMode.disconnect("refresh_requested");
     await fake.socketMode.connected(connections + 1);
     expect(fake.callsOf("apps.connections.open").length).toBeGreaterThan(opened);
-    const c = command("help");
+    const c = slashCommand(fake, "help", { user: ALICE });
     await fake.socketMode.send("slash_commands", c.payload);
-    await fake.waitForResponse(c.responseUrl, 1, 20_000);
+    await expectAnswer(c.responseUrl, "help");
   });
 });

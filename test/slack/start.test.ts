@@ -11,10 +11,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configSchema } from "../../src/config.ts";
 import { maskSecret } from "../../src/log.ts";
-import { FakeSlack } from "../fakes/slack.ts";
-import { SlackRequests } from "../fakes/slack-requests.ts";
+import type { FakeSlack } from "../fakes/slack.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { signedRequests, slackEnv, startFakeSlack } from "../helpers/fake-slack.ts";
 import { freePort } from "../helpers/free-port.ts";
-import { SIGNING_SECRET } from "./harness.ts";
 import { textOf } from "./reports-harness.ts";
 
 let fake: FakeSlack;
@@ -22,8 +22,7 @@ let dataDir: string;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  fake = await FakeSlack.start();
-  fake.addUser({ id: "U0ALICE", name: "alice" });
+  fake = await startFakeSlack();
   dataDir = await mkdtemp(join(tmpdir(), "sb-start-"));
 }, 60_000);
 
@@ -45,9 +44,7 @@ async function start(): Promise<{
   const child = spawn(process.execPath, ["--liftoff-only", "src/start.js"], {
     env: {
       ...env,
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: fake.apiUrl,
+      ...slackEnv(fake),
       SLACK_APP_TOKEN: "",
       PORT: String(port),
       SANDBOX_PORT: "0",
@@ -65,13 +62,18 @@ async function start(): Promise<{
     out += d;
   });
   const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  for (let i = 0; i < 1200; i++) {
-    if (child.exitCode !== null) break;
-    const r = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
-    if (r?.status === 200) return { child, port, out: () => out, exit };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`not ready; output:\n${out.slice(-3000)}`);
+  const state = await eventually(
+    async () => {
+      if (child.exitCode !== null) return "exited";
+      return (
+        (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200 && "ready"
+      );
+    },
+    "/readyz",
+    { timeoutMs: 60_000, detail: () => `output:\n${out.slice(-3000)}` },
+  );
+  if (state === "exited") throw new Error(`exited before ready; output:\n${out.slice(-3000)}`);
+  return { child, port, out: () => out, exit };
 }
 
 const lines = (out: string) =>
@@ -83,15 +85,17 @@ const lines = (out: string) =>
 describe("the start of the process", () => {
   it("answers /readyz before the scheduler starts; the Home tab opened at once waits for the reports runtime", async () => {
     const p = await start();
-    const req = new SlackRequests(`http://127.0.0.1:${p.port}/slack/events`, SIGNING_SECRET, fake);
+    const req = signedRequests(fake, p.port);
     await req.event({ type: "app_home_opened", user: "U0ALICE", channel: "D0HOME", tab: "home" });
     const publish = await fake.waitForCall("views.publish", 1, 60_000);
     const text = textOf((publish.args.view as { blocks: unknown[] }).blocks);
     // The reports runtime's Home tab (the account, the key masked), not the fallback welcome.
     expect(text).toContain(maskSecret(configSchema.parse({}).SANDBOX_API_KEY));
 
-    for (let i = 0; i < 600 && !p.out().includes('"phase":"inbox poller, after ready"'); i++)
-      await new Promise((r) => setTimeout(r, 50));
+    await eventually(
+      () => p.out().includes('"phase":"inbox poller, after ready"'),
+      "the inbox poller's start",
+    );
     const logged = lines(p.out());
     const at = (what: (l: { msg?: string; phase?: string }) => boolean) => logged.findIndex(what);
     const ready = at((l) => l.msg === "Switchboard ready");

@@ -44,20 +44,17 @@ async function formOf(triggerId: string): Promise<Json> {
 const blockIdsOf = (view: Json) => (view.blocks as Json[]).map((b) => b.block_id);
 
 describe("global shortcuts", () => {
-  it("Send a message, New campaign and Import contacts open the commands' forms", async () => {
-    const cases: Array<[string, string, string]> = [
-      [SHORTCUTS.send, "sb_send", "to"],
-      [SHORTCUTS.newCampaign, "sb_campaign", "template"],
-      [SHORTCUTS.import, "sb_import", "file"],
-    ];
-    for (const [callbackId, formCallback, block] of cases) {
-      const sent = await stack.req.shortcut(callbackId);
-      expect(sent.status).toBe(200);
-      const view = await formOf(sent.triggerId!);
-      expect(checkView(view)).toEqual([]);
-      expect(view.callback_id).toBe(formCallback);
-      expect(blockIdsOf(view)).toContain(block);
-    }
+  it.each([
+    ["Send a message", SHORTCUTS.send, "sb_send", "to"],
+    ["New campaign", SHORTCUTS.newCampaign, "sb_campaign", "template"],
+    ["Import contacts", SHORTCUTS.import, "sb_import", "file"],
+  ])("%s opens the command's form", async (_name, callbackId, formCallback, block) => {
+    const sent = await stack.req.shortcut(callbackId);
+    expect(sent.status).toBe(200);
+    const view = await formOf(sent.triggerId!);
+    expect(checkView(view)).toEqual([]);
+    expect(view.callback_id).toBe(formCallback);
+    expect(blockIdsOf(view)).toContain(block);
   });
 
   it("shows a person who may not make changes why, in the modal", async () => {

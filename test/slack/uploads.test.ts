@@ -17,6 +17,7 @@ import { checkMessageBlocks } from "../fakes/block-kit.ts";
 import type { FakeMessage, FakeSlack } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";
 import type { TestDb } from "../helpers/db.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
 import { workbook } from "../helpers/xlsx-zip.ts";
 import { Forms } from "./forms-harness.ts";
@@ -57,16 +58,6 @@ afterAll(async () => {
 });
 
 let seq = 0;
-/** Waits for a condition (polled), failing after a while: no assertion on how long it took. */
-async function until<T>(check: () => Promise<T | undefined | false>, what: string): Promise<T> {
-  for (let i = 0; i < 400; i++) {
-    const v = await check();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 /** A phone number no other test uses. */
 const phone = () => `+1415555${String(2000 + seq++).padStart(4, "0")}`;
 
@@ -206,7 +197,7 @@ describe("a CSV shared in a channel", () => {
     await previewOf("twice.csv");
     await sendShared(file.id, { eventId: "EvTWICE2" });
     // The second share reads the file again, then stops at the stored upload (file id + content hash).
-    await until(
+    await eventually(
       async () => logs.some((l) => l.msg === "upload already previewed: not again" && l.fileId === file.id),
       "the second share to be recognized",
     );
@@ -328,7 +319,7 @@ describe("an xlsx file", () => {
       expect(res.status).toBe(200);
     }
     // The choices are stored (asynchronously, after Slack's ack) before Import is clicked.
-    await until(async () => {
+    await eventually(async () => {
       const { rows } = await db.query<{ new_group: string | null; update_existing: boolean }>(
         "select new_group, update_existing from imports.pending where file_name = 'crm.xlsx'",
       );
@@ -409,7 +400,7 @@ describe("an xlsx that unzips to gigabytes", () => {
     await previewOf("after-bomb.csv");
     // The preview is posted just before its download is removed: wait for it to go.
     const ours = async () => (await readdir(UPLOAD_TEMP_ROOT)).filter((n) => n.startsWith(`${process.pid}-`));
-    await until(async () => (await ours()).length === 0, "the temporary files to be removed");
+    await eventually(async () => (await ours()).length === 0, "the temporary files to be removed");
     expect(await ours()).toEqual([]);
   });
 
