@@ -8,7 +8,7 @@
 // runs again only when a person clicks Try again (unknown → running, once).
 import { randomUUID } from "node:crypto";
 import type { Db } from "./db.ts";
-import { type MigrationSet, migrate } from "./migrate.ts";
+import type { MigrationSet } from "./migrate.ts";
 
 export const IMPORTS_MIGRATIONS: MigrationSet = {
   schema: "imports",
@@ -99,25 +99,12 @@ const toPending = (r: Row): PendingImport => ({
   decidedAt: (r.decided_at as Date | null) ?? undefined,
 });
 
-const ready = new WeakMap<Db, Promise<unknown>>();
-/** Creates the schema on first use (the Slack side owns it; the core's migrations do not name it). */
-export function ensureImportsStore(db: Db): Promise<unknown> {
-  let p = ready.get(db);
-  if (!p) {
-    p = migrate(db, IMPORTS_MIGRATIONS);
-    ready.set(db, p);
-    p.catch(() => ready.delete(db));
-  }
-  return p;
-}
-
 /** Stores a new pending import; undefined when this file with these bytes is pending, running or imported. */
 export async function createPendingImport(
   db: Db,
   p: Pick<PendingImport, "fileId" | "contentHash" | "fileName" | "userId" | "headers" | "updateExisting"> &
     Partial<Pick<PendingImport, "channel" | "threadTs" | "groupId" | "newGroup" | "summary" | "mapping">>,
 ): Promise<PendingImport | undefined> {
-  await ensureImportsStore(db);
   const r = await db.query(
     `insert into imports.pending (id, file_id, content_hash, file_name, user_id, channel, thread_ts, headers, mapping,
        group_id, new_group, update_existing, summary)
@@ -144,7 +131,6 @@ export async function createPendingImport(
 }
 
 export async function getPendingImport(db: Db, id: string): Promise<PendingImport | undefined> {
-  await ensureImportsStore(db);
   if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
   const r = await db.query("select * from imports.pending where id = $1", [id]);
   return r.rows[0] ? toPending(r.rows[0]) : undefined;
@@ -158,7 +144,6 @@ export async function updatePendingImport(
     group?: { id?: number; newName?: string };
   },
 ): Promise<PendingImport | undefined> {
-  await ensureImportsStore(db);
   const sets: string[] = [];
   const params: unknown[] = [id];
   const set = (col: string, v: unknown) => {
@@ -195,7 +180,6 @@ export async function claimPendingImport(
   by: string,
   from: "pending" | "unknown" = "pending",
 ): Promise<PendingImport | undefined> {
-  await ensureImportsStore(db);
   const r = await db.query(
     `update imports.pending p set state = 'running', decided_by = $2, decided_at = now(), result = null
      where id = $1 and state = $3
@@ -212,7 +196,6 @@ export async function discardPendingImport(
   id: string,
   by: string,
 ): Promise<PendingImport | undefined> {
-  await ensureImportsStore(db);
   const r = await db.query(
     `update imports.pending set state = 'discarded', decided_by = $2, decided_at = now()
      where id = $1 and state = 'pending' returning *`,
@@ -227,7 +210,6 @@ export async function finishPendingImport(
   state: "done" | "failed",
   result: unknown,
 ): Promise<void> {
-  await ensureImportsStore(db);
   // Over "unknown" too: a process still running it when another one's start settled it knows the outcome.
   await db.query(
     "update imports.pending set state = $2, result = $3 where id = $1 and state in ('running', 'unknown')",
@@ -242,7 +224,6 @@ export async function finishPendingImport(
  * settles the imports of its own process).
  */
 export async function settleInterruptedImports(db: Db, ids?: string[]): Promise<PendingImport[]> {
-  await ensureImportsStore(db);
   if (ids && ids.length === 0) return [];
   const r = await db.query(
     `update imports.pending set state = 'unknown', result = '{"interrupted":true}'

@@ -1,6 +1,7 @@
 // Workflow Builder step runs (schema `steps`): one claim per
 // function_execution_id, even when two claims race; the outcome kept once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrateStore } from "../../src/store/migrations.ts";
 import { claimStepRun, finishStepRun, getStepRun } from "../../src/store/steps.ts";
 import { openTestDb, storeBackends, type TestDb } from "../helpers/db.ts";
 
@@ -8,6 +9,7 @@ describe.each(storeBackends())("step runs on %s", (backend) => {
   let db: TestDb;
   beforeAll(async () => {
     db = await openTestDb(backend);
+    await migrateStore(db);
   }, 60_000);
   afterAll(() => db?.close());
 
