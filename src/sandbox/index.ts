@@ -12,7 +12,8 @@ import { keepDemoWindow } from "../store/sandbox/conversations.ts";
 import { SANDBOX_MIGRATIONS } from "../store/sandbox/migrations.ts";
 import { seedSandbox } from "../store/sandbox/seed.ts";
 import { SandboxStore } from "../store/sandbox/store.ts";
-import { type ApiKey, BASE_PATH, buildApp } from "./app.ts";
+import { BASE_PATH, buildApp } from "./app.ts";
+import type { ApiKey } from "./context.ts";
 import { SENDABLE_STATUSES } from "./routes/campaigns.ts";
 import { CONTROL_PATH } from "./routes/control.ts";
 
