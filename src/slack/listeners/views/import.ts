@@ -3,7 +3,7 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
 import { contactFields } from "../../../commands/lookups.ts";
 import type { ColumnMapping } from "../../../imports/index.ts";
-import { getPendingImport } from "../../../store/imports.ts";
+import { ImportStore } from "../../../store/imports.ts";
 import { guarded } from "../../deliver.ts";
 import type { SlackDeps } from "../../deps.ts";
 import { errorsFor } from "../../modals/errors.ts";
@@ -46,7 +46,7 @@ export function mappingSubmitted(deps: SlackDeps) {
   return async ({ ack, body, view, client }: Args) => {
     const meta = readMetadata<MappingMeta>(view.private_metadata);
     const actor = viewActor(body);
-    const p = deps.db && meta.id ? await getPendingImport(deps.db, meta.id) : undefined;
+    const p = deps.db && meta.id ? await new ImportStore(deps.db).get(meta.id) : undefined;
     if (p?.state !== "pending") {
       await ack({
         response_action: "errors",
