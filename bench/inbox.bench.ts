@@ -13,6 +13,7 @@ import type { MessagingClient } from "../src/api/client.ts";
 import { configSchema } from "../src/config.ts";
 import { InboxPoller } from "../src/slack/inbox/poller.ts";
 import { openDb } from "../src/store/db.ts";
+import { migrateStore } from "../src/store/migrations.ts";
 import { type BenchRow, peakRssMb } from "./run.ts";
 import { benchClient, startBenchSandbox } from "./setup.ts";
 
@@ -52,7 +53,7 @@ export async function run(): Promise<BenchRow[]> {
   });
   const rows: BenchRow[] = [];
   try {
-    await poller.migrate();
+    await migrateStore(db);
     await poller.store.setInbox(CHANNEL, "all", "bench", new Date());
     await poller.step(); // the first cards
 

@@ -1,5 +1,5 @@
-// Composition root shared by both front ends: the store (with Switchboard's
-// migrations), the messaging API (the embedded sandbox when
+// Composition root shared by both front ends: the store (all of Switchboard's
+// migrations, src/store/migrations.ts), the messaging API (the embedded sandbox when
 // MESSAGING_API_URL is unset), the client and the command core.
 
 import { MessagingClient } from "./api/client.ts";
@@ -14,13 +14,11 @@ import { ReportService } from "./reports/service.ts";
 import type { Sandbox } from "./sandbox/index.ts";
 import type { SlackBridge } from "./slack/bridge.ts";
 import type { AuditEntry } from "./store/audit.ts";
-import { CHANNEL_MIGRATIONS, ChannelNames } from "./store/channels.ts";
+import { ChannelNames } from "./store/channels.ts";
 import { settleInterruptedConfirmations } from "./store/confirmations.ts";
 import { type Db, openDb } from "./store/db.ts";
-import { INBOX_MIGRATIONS, InboxStore } from "./store/inbox.ts";
-import { migrate } from "./store/migrate.ts";
-import { REPORTS_MIGRATIONS } from "./store/reports.ts";
-import { SWITCHBOARD_MIGRATIONS } from "./store/schema.ts";
+import { InboxStore } from "./store/inbox.ts";
+import { migrateStore } from "./store/migrations.ts";
 
 export interface SwitchboardDeps {
   logger: Logger;
@@ -70,13 +68,11 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
   phase(deps.db ? "store given" : `store opened (${db.kind})`);
   const closers: Array<() => Promise<void>> = deps.db ? [] : [() => db.close()];
   try {
-    await migrate(db, SWITCHBOARD_MIGRATIONS);
-    await migrate(db, REPORTS_MIGRATIONS);
-    await migrate(db, CHANNEL_MIGRATIONS);
+    // Every schema, once, from the one list (src/store/migrations.ts): no part migrates on its own.
+    await migrateStore(db);
+    phase("migrations");
     const channels = new ChannelNames(db);
     await channels.seed(config.MESSAGING_CHANNEL_NAMES, "settings");
-    phase("migrations");
-    await migrate(db, INBOX_MIGRATIONS);
     // Confirmed commands an earlier process was carrying out when it stopped:
     // their outcome is unknown, said so on the next click, never run again.
     const interrupted = await settleInterruptedConfirmations(db);

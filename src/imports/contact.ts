@@ -5,7 +5,7 @@ import type { CountryCode } from "libphonenumber-js";
 import type { ColumnMapping, FieldDefinition } from "./headers.ts";
 import { normalizePhone, type PhoneFailure } from "./phone.ts";
 import { PhoneRows } from "./phone-set.ts";
-import type { SourceRow } from "./rows.ts";
+import type { SourceRow } from "./source-row.ts";
 import { cleanText, normalizeEmail, normalizeFieldValue, splitName } from "./values.ts";
 
 export type FailureCode = PhoneFailure | "duplicate" | "email_invalid" | "field_invalid";

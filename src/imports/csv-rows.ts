@@ -7,7 +7,7 @@ import { finished, Readable } from "node:stream";
 import { CsvError, parse } from "csv-parse";
 import type { Delimiter } from "./delimiter.ts";
 import { ImportFileError } from "./errors.ts";
-import type { SourceRow } from "./rows.ts";
+import type { SourceRow } from "./source-row.ts";
 
 // Rows a batch holds at most. Rows alive at once are what makes V8 grow its
 // young generation (source.ts): batches of a whole 16 KB slice (~250 rows,

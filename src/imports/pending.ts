@@ -8,16 +8,7 @@
 // caller's function (Slack downloads it again); nothing here knows Slack.
 import type { MessagingApi } from "../api/types.ts";
 import type { Db } from "../store/db.ts";
-import {
-  claimPendingImport,
-  createPendingImport,
-  discardPendingImport,
-  finishPendingImport,
-  getPendingImport,
-  type PendingImport,
-  settleInterruptedImports,
-  updatePendingImport,
-} from "../store/imports.ts";
+import { ImportStore, type PendingImport } from "../store/imports.ts";
 import type { ColumnMapping, FieldDefinition } from "./headers.ts";
 import { type ImportOutcome, type ImportProgress, type ImportService, importFields } from "./service.ts";
 import type { ImportSource } from "./source.ts";
@@ -63,15 +54,15 @@ export interface RunHow {
 }
 
 export class PendingImports {
-  private readonly db: Db;
+  private readonly store: ImportStore;
   readonly imports: ImportService;
   constructor(db: Db, imports: ImportService) {
-    this.db = db;
+    this.store = new ImportStore(db);
     this.imports = imports;
   }
 
   get(id: string): Promise<PendingImport | undefined> {
-    return getPendingImport(this.db, id);
+    return this.store.get(id);
   }
 
   private async notPending(id: string): Promise<NotPending> {
@@ -89,7 +80,7 @@ export class PendingImports {
   ): Promise<Previewed | undefined> {
     const preview = await this.imports.preview(source, fields);
     const summary = summarizePreview(preview);
-    const pending = await createPendingImport(this.db, {
+    const pending = await this.store.create({
       ...upload,
       headers: preview.headers,
       mapping: preview.mapping,
@@ -100,7 +91,7 @@ export class PendingImports {
 
   /** Where the preview message is: recorded whatever the state (a click may come before it). */
   place(id: string, where: { channel: string; messageTs: string }): Promise<PendingImport | undefined> {
-    return updatePendingImport(this.db, id, where);
+    return this.store.update(id, where);
   }
 
   /** Changes the group or update-existing choice; undefined when the import is no longer pending. */
@@ -108,7 +99,7 @@ export class PendingImports {
     id: string,
     change: { group?: { id?: number; newName?: string }; updateExisting?: boolean },
   ): Promise<PendingImport | undefined> {
-    return updatePendingImport(this.db, id, change);
+    return this.store.update(id, change);
   }
 
   /** Reads the file again with the user's mapping and keeps the new preview. */
@@ -122,17 +113,17 @@ export class PendingImports {
     if (p?.state !== "pending") return { ok: false, current: p };
     const preview = await this.imports.preview(source, fields, fullOverride(mapping, fields));
     const summary = summarizePreview(preview);
-    const updated = await updatePendingImport(this.db, id, { mapping: preview.mapping, summary });
+    const updated = await this.store.update(id, { mapping: preview.mapping, summary });
     return updated ? { ok: true, pending: updated, summary } : this.notPending(id);
   }
 
   /** At start: the imports an earlier process left running become "unknown" (see the store); `ids`: only these. */
   settleInterrupted(ids?: string[]): Promise<PendingImport[]> {
-    return settleInterruptedImports(this.db, ids);
+    return this.store.settleInterrupted(ids);
   }
 
   async discard(id: string, by: string): Promise<{ ok: true; pending: PendingImport } | NotPending> {
-    const p = await discardPendingImport(this.db, id, by);
+    const p = await this.store.discard(id, by);
     return p ? { ok: true, pending: p } : this.notPending(id);
   }
 
@@ -141,7 +132,7 @@ export class PendingImports {
    * `failed` is stored with the outcome. A second caller gets NotPending.
    */
   async run(id: string, by: string, how: RunHow): Promise<PendingRun> {
-    const p = await claimPendingImport(this.db, id, by, how.from);
+    const p = await this.store.claim(id, by, how.from);
     if (!p) return this.notPending(id);
     try {
       await how.onClaimed?.(p);
@@ -161,7 +152,7 @@ export class PendingImports {
         how.api,
         how.onProgress,
       );
-      await finishPendingImport(this.db, p.id, "done", {
+      await this.store.finish(p.id, "done", {
         created: outcome.created,
         updated: outcome.updated,
         skipped: outcome.skipped,
@@ -171,7 +162,7 @@ export class PendingImports {
       return { ok: true, state: "done", pending: p, outcome };
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
-      await finishPendingImport(this.db, p.id, "failed", { error: error.slice(0, 500) });
+      await this.store.finish(p.id, "failed", { error: error.slice(0, 500) });
       return { ok: true, state: "failed", pending: p, error };
     }
   }

@@ -17,13 +17,8 @@ import {
   XLSX_MAX_BYTES,
   xlsxTooBig,
 } from "./source.ts";
+import type { SourceRow } from "./source-row.ts";
 import { type XlsxOptions, xlsxRows } from "./xlsx-rows.ts";
-
-export interface SourceRow {
-  /** The row number a spreadsheet shows: the header is row 1. */
-  row: number;
-  cells: string[];
-}
 
 export interface FileShape {
   format: FileFormat;

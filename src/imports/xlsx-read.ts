@@ -4,7 +4,7 @@
 import { Readable } from "node:stream";
 import ExcelJS from "exceljs";
 import { ImportFileError } from "./errors.ts";
-import type { SourceRow } from "./rows.ts";
+import type { SourceRow } from "./source-row.ts";
 import { tooMuch, type XlsxLimits } from "./xlsx-limits.ts";
 
 interface StreamCell {

@@ -7,8 +7,8 @@
 import { rm } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 import { ImportFileError } from "./errors.ts";
-import type { SourceRow } from "./rows.ts";
 import { XLSX_MAX_BYTES, xlsxTooBig } from "./source.ts";
+import type { SourceRow } from "./source-row.ts";
 import { UPLOAD_TEMP_ROOT, uploadTempDir } from "./temp.ts";
 import { outOfMemory, XLSX_LIMITS, type XlsxLimits } from "./xlsx-limits.ts";
 import type { FromWorker } from "./xlsx-worker.ts";

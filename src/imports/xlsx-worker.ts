@@ -3,7 +3,7 @@
 // Rows go back in batches, one batch at a time: the next waits for "more".
 import { parentPort, workerData } from "node:worker_threads";
 import { ImportFileError } from "./errors.ts";
-import type { SourceRow } from "./rows.ts";
+import type { SourceRow } from "./source-row.ts";
 import { checkXlsxZip, type XlsxLimits } from "./xlsx-limits.ts";
 import { readXlsx } from "./xlsx-read.ts";
 

@@ -12,9 +12,8 @@ import type { MessagingApi } from "../api/types.ts";
 import type { ScheduleRow } from "../domain/reports.ts";
 import { SwitchboardError } from "../errors.ts";
 import type { Db } from "../store/db.ts";
-import { migrate } from "../store/migrate.ts";
 import { isAlive } from "../store/pid.ts";
-import { INTERRUPTED, REPORTS_MIGRATIONS, ReportStore } from "../store/reports.ts";
+import { INTERRUPTED, ReportStore } from "../store/reports.ts";
 import { chartFile } from "./chart.ts";
 import { type RenderOptions, type ReportMessage, renderReport, targetLabel } from "./render.ts";
 import { lastRunAtOrBefore, newScheduleOf, type ScheduleSpec, targetFromText } from "./schedule.ts";
@@ -143,9 +142,8 @@ export class ReportScheduler {
     return this.opts.logger ?? silent;
   }
 
-  /** Migrates, creates the queue, mirrors the store's schedules into pg-boss, starts the worker, catches up. */
+  /** Creates the queue, mirrors the store's schedules into pg-boss, starts the worker, catches up. */
   async start(): Promise<void> {
-    await migrate(this.opts.db, REPORTS_MIGRATIONS);
     const retry = {
       retryLimit: this.retry.limit,
       retryDelay: this.retry.delaySeconds,

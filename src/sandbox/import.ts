@@ -19,7 +19,7 @@ import {
   importContactsFieldsSchema,
 } from "../api/schemas.ts";
 import type { ContactFieldRow, ImportContact } from "../store/sandbox/rows.ts";
-import type { SandboxContext } from "./app.ts";
+import type { SandboxContext } from "./context.ts";
 import { checkCustomFields } from "./custom-fields.ts";
 import { badRequest, HttpError, parseWith } from "./http.ts";
 

@@ -9,10 +9,11 @@ import { configSchema } from "../config.ts";
 import { type Db, openDb } from "../store/db.ts";
 import { migrate } from "../store/migrate.ts";
 import { keepDemoWindow } from "../store/sandbox/conversations.ts";
-import { SANDBOX_SCHEMA, sandboxMigrations } from "../store/sandbox/migrations.ts";
+import { SANDBOX_MIGRATIONS } from "../store/sandbox/migrations.ts";
 import { seedSandbox } from "../store/sandbox/seed.ts";
 import { SandboxStore } from "../store/sandbox/store.ts";
-import { type ApiKey, BASE_PATH, buildApp } from "./app.ts";
+import { BASE_PATH, buildApp } from "./app.ts";
+import type { ApiKey } from "./context.ts";
 import { SENDABLE_STATUSES } from "./routes/campaigns.ts";
 import { CONTROL_PATH } from "./routes/control.ts";
 
@@ -77,7 +78,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const ownDb = !opts.db;
   const db = opts.db ?? (await openDb({}));
   try {
-    await migrate(db, { schema: SANDBOX_SCHEMA, migrations: sandboxMigrations });
+    // Its own list, not the store's registry: the sandbox also runs alone (`npm run sandbox`).
+    await migrate(db, SANDBOX_MIGRATIONS);
     const store = new SandboxStore(db, now);
     if (opts.seed !== false) {
       if (await store.account.isEmpty()) await seedSandbox(db, now());

@@ -3,7 +3,7 @@
 // day (Slack retries within minutes); older ones are deleted on open and every
 // thousand claims.
 import type { Db, Queryable } from "./db.ts";
-import { type MigrationSet, migrate } from "./migrate.ts";
+import type { MigrationSet } from "./migrate.ts";
 
 export const SLACK_MIGRATIONS: MigrationSet = {
   schema: "slack",
@@ -25,9 +25,8 @@ export class SeenEvents {
     this.db = db;
   }
 
-  /** Brings schema `slack` up to date and forgets ids older than a day. */
+  /** Forgets ids older than a day (schema `slack` is migrated with the rest: src/store/migrations.ts). */
   static async open(db: Db): Promise<SeenEvents> {
-    await migrate(db, SLACK_MIGRATIONS);
     const seen = new SeenEvents(db);
     await seen.forgetOld();
     return seen;

@@ -7,8 +7,8 @@
 // earlier process left running is "unknown" (settleInterruptedImports), and
 // runs again only when a person clicks Try again (unknown → running, once).
 import { randomUUID } from "node:crypto";
-import type { Db } from "./db.ts";
-import { type MigrationSet, migrate } from "./migrate.ts";
+import type { Queryable } from "./db.ts";
+import type { MigrationSet } from "./migrate.ts";
 
 export const IMPORTS_MIGRATIONS: MigrationSet = {
   schema: "imports",
@@ -99,155 +99,135 @@ const toPending = (r: Row): PendingImport => ({
   decidedAt: (r.decided_at as Date | null) ?? undefined,
 });
 
-const ready = new WeakMap<Db, Promise<unknown>>();
-/** Creates the schema on first use (the Slack side owns it; the core's migrations do not name it). */
-export function ensureImportsStore(db: Db): Promise<unknown> {
-  let p = ready.get(db);
-  if (!p) {
-    p = migrate(db, IMPORTS_MIGRATIONS);
-    ready.set(db, p);
-    p.catch(() => ready.delete(db));
+/** Pending imports of uploads: one row each, every change of state one conditional statement. */
+export class ImportStore {
+  private readonly db: Queryable;
+
+  constructor(db: Queryable) {
+    this.db = db;
   }
-  return p;
-}
 
-/** Stores a new pending import; undefined when this file with these bytes is pending, running or imported. */
-export async function createPendingImport(
-  db: Db,
-  p: Pick<PendingImport, "fileId" | "contentHash" | "fileName" | "userId" | "headers" | "updateExisting"> &
-    Partial<Pick<PendingImport, "channel" | "threadTs" | "groupId" | "newGroup" | "summary" | "mapping">>,
-): Promise<PendingImport | undefined> {
-  await ensureImportsStore(db);
-  const r = await db.query(
-    `insert into imports.pending (id, file_id, content_hash, file_name, user_id, channel, thread_ts, headers, mapping,
-       group_id, new_group, update_existing, summary)
-     values ($13, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-     on conflict (file_id, content_hash) where state in ('pending', 'running', 'done') do nothing
-     returning *`,
-    [
-      p.fileId,
-      p.contentHash,
-      p.fileName,
-      p.userId,
-      p.channel ?? null,
-      p.threadTs ?? null,
-      JSON.stringify(p.headers),
-      p.mapping === undefined ? null : JSON.stringify(p.mapping),
-      p.groupId ?? null,
-      p.newGroup ?? null,
-      p.updateExisting,
-      p.summary === undefined ? null : JSON.stringify(p.summary),
-      randomUUID(),
-    ],
-  );
-  return r.rows[0] ? toPending(r.rows[0]) : undefined;
-}
-
-export async function getPendingImport(db: Db, id: string): Promise<PendingImport | undefined> {
-  await ensureImportsStore(db);
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
-  const r = await db.query("select * from imports.pending where id = $1", [id]);
-  return r.rows[0] ? toPending(r.rows[0]) : undefined;
-}
-
-/** Changes the choices of a pending import; undefined when it is no longer pending. */
-export async function updatePendingImport(
-  db: Db,
-  id: string,
-  change: Partial<Pick<PendingImport, "channel" | "messageTs" | "mapping" | "summary" | "updateExisting">> & {
-    group?: { id?: number; newName?: string };
-  },
-): Promise<PendingImport | undefined> {
-  await ensureImportsStore(db);
-  const sets: string[] = [];
-  const params: unknown[] = [id];
-  const set = (col: string, v: unknown) => {
-    params.push(v);
-    sets.push(`${col} = $${params.length}`);
-  };
-  if (change.channel !== undefined) set("channel", change.channel);
-  if (change.messageTs !== undefined) set("message_ts", change.messageTs);
-  if (change.mapping !== undefined) set("mapping", JSON.stringify(change.mapping));
-  if (change.summary !== undefined) set("summary", JSON.stringify(change.summary));
-  if (change.updateExisting !== undefined) set("update_existing", change.updateExisting);
-  if (change.group !== undefined) {
-    set("group_id", change.group.id ?? null);
-    set("new_group", change.group.newName ?? null);
+  /** Stores a new pending import; undefined when this file with these bytes is pending, running or imported. */
+  async create(
+    p: Pick<PendingImport, "fileId" | "contentHash" | "fileName" | "userId" | "headers" | "updateExisting"> &
+      Partial<Pick<PendingImport, "channel" | "threadTs" | "groupId" | "newGroup" | "summary" | "mapping">>,
+  ): Promise<PendingImport | undefined> {
+    const r = await this.db.query(
+      `insert into imports.pending (id, file_id, content_hash, file_name, user_id, channel, thread_ts, headers, mapping,
+         group_id, new_group, update_existing, summary)
+       values ($13, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+       on conflict (file_id, content_hash) where state in ('pending', 'running', 'done') do nothing
+       returning *`,
+      [
+        p.fileId,
+        p.contentHash,
+        p.fileName,
+        p.userId,
+        p.channel ?? null,
+        p.threadTs ?? null,
+        JSON.stringify(p.headers),
+        p.mapping === undefined ? null : JSON.stringify(p.mapping),
+        p.groupId ?? null,
+        p.newGroup ?? null,
+        p.updateExisting,
+        p.summary === undefined ? null : JSON.stringify(p.summary),
+        randomUUID(),
+      ],
+    );
+    return r.rows[0] ? toPending(r.rows[0]) : undefined;
   }
-  if (!sets.length) return getPendingImport(db, id);
-  // Where the preview message is can be recorded at any time (an Import click
-  // may beat it); the user's choices only while the import is pending.
-  const choices = change.mapping ?? change.summary ?? change.updateExisting ?? change.group;
-  const r = await db.query(
-    `update imports.pending set ${sets.join(", ")} where id = $1${choices === undefined ? "" : " and state = 'pending'"} returning *`,
-    params,
-  );
-  return r.rows[0] ? toPending(r.rows[0]) : undefined;
-}
 
-/**
- * pending → running, once: the caller that gets the row does the import.
- * `from: "unknown"`: Try again on an import whose outcome is unknown.
- */
-export async function claimPendingImport(
-  db: Db,
-  id: string,
-  by: string,
-  from: "pending" | "unknown" = "pending",
-): Promise<PendingImport | undefined> {
-  await ensureImportsStore(db);
-  const r = await db.query(
-    `update imports.pending p set state = 'running', decided_by = $2, decided_at = now(), result = null
-     where id = $1 and state = $3
-       and not exists (select 1 from imports.pending o where o.file_id = p.file_id
-         and o.content_hash = p.content_hash and o.id <> p.id and o.state in ('pending', 'running', 'done'))
-     returning *`,
-    [id, by, from],
-  );
-  return r.rows[0] ? toPending(r.rows[0]) : undefined;
-}
+  async get(id: string): Promise<PendingImport | undefined> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+    const r = await this.db.query("select * from imports.pending where id = $1", [id]);
+    return r.rows[0] ? toPending(r.rows[0]) : undefined;
+  }
 
-export async function discardPendingImport(
-  db: Db,
-  id: string,
-  by: string,
-): Promise<PendingImport | undefined> {
-  await ensureImportsStore(db);
-  const r = await db.query(
-    `update imports.pending set state = 'discarded', decided_by = $2, decided_at = now()
-     where id = $1 and state = 'pending' returning *`,
-    [id, by],
-  );
-  return r.rows[0] ? toPending(r.rows[0]) : undefined;
-}
+  /** Changes the choices of a pending import; undefined when it is no longer pending. */
+  async update(
+    id: string,
+    change: Partial<
+      Pick<PendingImport, "channel" | "messageTs" | "mapping" | "summary" | "updateExisting">
+    > & {
+      group?: { id?: number; newName?: string };
+    },
+  ): Promise<PendingImport | undefined> {
+    const sets: string[] = [];
+    const params: unknown[] = [id];
+    const set = (col: string, v: unknown) => {
+      params.push(v);
+      sets.push(`${col} = $${params.length}`);
+    };
+    if (change.channel !== undefined) set("channel", change.channel);
+    if (change.messageTs !== undefined) set("message_ts", change.messageTs);
+    if (change.mapping !== undefined) set("mapping", JSON.stringify(change.mapping));
+    if (change.summary !== undefined) set("summary", JSON.stringify(change.summary));
+    if (change.updateExisting !== undefined) set("update_existing", change.updateExisting);
+    if (change.group !== undefined) {
+      set("group_id", change.group.id ?? null);
+      set("new_group", change.group.newName ?? null);
+    }
+    if (!sets.length) return this.get(id);
+    // Where the preview message is can be recorded at any time (an Import click
+    // may beat it); the user's choices only while the import is pending.
+    const choices = change.mapping ?? change.summary ?? change.updateExisting ?? change.group;
+    const r = await this.db.query(
+      `update imports.pending set ${sets.join(", ")} where id = $1${choices === undefined ? "" : " and state = 'pending'"} returning *`,
+      params,
+    );
+    return r.rows[0] ? toPending(r.rows[0]) : undefined;
+  }
 
-export async function finishPendingImport(
-  db: Db,
-  id: string,
-  state: "done" | "failed",
-  result: unknown,
-): Promise<void> {
-  await ensureImportsStore(db);
-  // Over "unknown" too: a process still running it when another one's start settled it knows the outcome.
-  await db.query(
-    "update imports.pending set state = $2, result = $3 where id = $1 and state in ('running', 'unknown')",
-    [id, state, JSON.stringify(result ?? null)],
-  );
-}
+  /**
+   * pending → running, once: the caller that gets the row does the import.
+   * `from: "unknown"`: Try again on an import whose outcome is unknown.
+   */
+  async claim(
+    id: string,
+    by: string,
+    from: "pending" | "unknown" = "pending",
+  ): Promise<PendingImport | undefined> {
+    const r = await this.db.query(
+      `update imports.pending p set state = 'running', decided_by = $2, decided_at = now(), result = null
+       where id = $1 and state = $3
+         and not exists (select 1 from imports.pending o where o.file_id = p.file_id
+           and o.content_hash = p.content_hash and o.id <> p.id and o.state in ('pending', 'running', 'done'))
+       returning *`,
+      [id, by, from],
+    );
+    return r.rows[0] ? toPending(r.rows[0]) : undefined;
+  }
 
-/**
- * At start: imports an earlier process left running (killed mid-import) are
- * "unknown": some, all or none of their rows may have been imported. Returns
- * them, for their messages to say so. `ids`: only these (a graceful stop
- * settles the imports of its own process).
- */
-export async function settleInterruptedImports(db: Db, ids?: string[]): Promise<PendingImport[]> {
-  await ensureImportsStore(db);
-  if (ids && ids.length === 0) return [];
-  const r = await db.query(
-    `update imports.pending set state = 'unknown', result = '{"interrupted":true}'
-     where state = 'running' and ($1::uuid[] is null or id = any($1::uuid[])) returning *`,
-    [ids ?? null],
-  );
-  return r.rows.map(toPending);
+  async discard(id: string, by: string): Promise<PendingImport | undefined> {
+    const r = await this.db.query(
+      `update imports.pending set state = 'discarded', decided_by = $2, decided_at = now()
+       where id = $1 and state = 'pending' returning *`,
+      [id, by],
+    );
+    return r.rows[0] ? toPending(r.rows[0]) : undefined;
+  }
+
+  async finish(id: string, state: "done" | "failed", result: unknown): Promise<void> {
+    // Over "unknown" too: a process still running it when another one's start settled it knows the outcome.
+    await this.db.query(
+      "update imports.pending set state = $2, result = $3 where id = $1 and state in ('running', 'unknown')",
+      [id, state, JSON.stringify(result ?? null)],
+    );
+  }
+
+  /**
+   * At start: imports an earlier process left running (killed mid-import) are
+   * "unknown": some, all or none of their rows may have been imported. Returns
+   * them, for their messages to say so. `ids`: only these (a graceful stop
+   * settles the imports of its own process).
+   */
+  async settleInterrupted(ids?: string[]): Promise<PendingImport[]> {
+    if (ids && ids.length === 0) return [];
+    const r = await this.db.query(
+      `update imports.pending set state = 'unknown', result = '{"interrupted":true}'
+       where state = 'running' and ($1::uuid[] is null or id = any($1::uuid[])) returning *`,
+      [ids ?? null],
+    );
+    return r.rows.map(toPending);
+  }
 }

@@ -1,6 +1,6 @@
 // Switchboard's own tables, in schema `switchboard` (the sandbox keeps its
 // data apart, in `sandbox`). Forward-only: add a migration, never edit an
-// applied one. Run with migrate(db, SWITCHBOARD_MIGRATIONS).
+// applied one. Migrated with the rest when the store opens (migrations.ts).
 import type { MigrationSet } from "./migrate.ts";
 
 export const SWITCHBOARD_MIGRATIONS: MigrationSet = {

@@ -3,8 +3,8 @@
 // once. The first delivery claims the row (insert … on conflict do nothing);
 // the outcome is stored before Slack is told, so a later delivery can repeat
 // the same answer instead of the work.
-import type { Db } from "./db.ts";
-import { type MigrationSet, migrate } from "./migrate.ts";
+import type { Queryable } from "./db.ts";
+import type { MigrationSet } from "./migrate.ts";
 
 export const STEPS_MIGRATIONS: MigrationSet = {
   schema: "steps",
@@ -51,55 +51,47 @@ const toRun = (r: Row): StepRun => ({
   error: (r.error as string | null) ?? undefined,
 });
 
-const ready = new WeakMap<Db, Promise<unknown>>();
-/** Creates the schema on first use (the Slack side owns it; the core's migrations do not name it). */
-export function ensureStepsStore(db: Db): Promise<unknown> {
-  let p = ready.get(db);
-  if (!p) {
-    p = migrate(db, STEPS_MIGRATIONS);
-    ready.set(db, p);
-    p.catch(() => ready.delete(db));
+/** Step runs, one row per function_execution_id. */
+export class StepRunStore {
+  private readonly db: Queryable;
+
+  constructor(db: Queryable) {
+    this.db = db;
   }
-  return p;
-}
 
-/** Records the start of a run; false when this execution was already claimed. */
-export async function claimStepRun(
-  db: Db,
-  run: Pick<StepRun, "executionId" | "callbackId" | "workflowExecutionId" | "actor">,
-): Promise<boolean> {
-  await ensureStepsStore(db);
-  const r = await db.query(
-    `insert into steps.runs (execution_id, callback_id, workflow_execution_id, actor)
-     values ($1, $2, $3, $4)
-     on conflict (execution_id) do nothing
-     returning execution_id`,
-    [run.executionId, run.callbackId, run.workflowExecutionId ?? null, run.actor ?? null],
-  );
-  return r.rows.length === 1;
-}
+  /** Records the start of a run; false when this execution was already claimed. */
+  async claim(
+    run: Pick<StepRun, "executionId" | "callbackId" | "workflowExecutionId" | "actor">,
+  ): Promise<boolean> {
+    const r = await this.db.query(
+      `insert into steps.runs (execution_id, callback_id, workflow_execution_id, actor)
+       values ($1, $2, $3, $4)
+       on conflict (execution_id) do nothing
+       returning execution_id`,
+      [run.executionId, run.callbackId, run.workflowExecutionId ?? null, run.actor ?? null],
+    );
+    return r.rows.length === 1;
+  }
 
-export async function getStepRun(db: Db, executionId: string): Promise<StepRun | undefined> {
-  await ensureStepsStore(db);
-  const r = await db.query("select * from steps.runs where execution_id = $1", [executionId]);
-  return r.rows[0] ? toRun(r.rows[0] as Row) : undefined;
-}
+  async get(executionId: string): Promise<StepRun | undefined> {
+    const r = await this.db.query("select * from steps.runs where execution_id = $1", [executionId]);
+    return r.rows[0] ? toRun(r.rows[0] as Row) : undefined;
+  }
 
-/** The outcome of a claimed run: its outputs, or the error the workflow author was given. */
-export async function finishStepRun(
-  db: Db,
-  executionId: string,
-  outcome: { state: "done"; outputs: Record<string, unknown> } | { state: "failed"; error: string },
-): Promise<void> {
-  await ensureStepsStore(db);
-  await db.query(
-    `update steps.runs set state = $2, outputs = $3, error = $4, finished_at = now()
-     where execution_id = $1 and state = 'running'`,
-    [
-      executionId,
-      outcome.state,
-      outcome.state === "done" ? JSON.stringify(outcome.outputs) : null,
-      outcome.state === "failed" ? outcome.error : null,
-    ],
-  );
+  /** The outcome of a claimed run: its outputs, or the error the workflow author was given. */
+  async finish(
+    executionId: string,
+    outcome: { state: "done"; outputs: Record<string, unknown> } | { state: "failed"; error: string },
+  ): Promise<void> {
+    await this.db.query(
+      `update steps.runs set state = $2, outputs = $3, error = $4, finished_at = now()
+       where execution_id = $1 and state = 'running'`,
+      [
+        executionId,
+        outcome.state,
+        outcome.state === "done" ? JSON.stringify(outcome.outputs) : null,
+        outcome.state === "failed" ? outcome.error : null,
+      ],
+    );
+  }
 }

@@ -14,8 +14,8 @@ import { type PostFn, PostRefusedError, ReportScheduler } from "../../src/report
 import { ReportService } from "../../src/reports/service.ts";
 import { createBoss } from "../../src/store/boss.ts";
 import { type Db, openDb } from "../../src/store/db.ts";
-import { migrate } from "../../src/store/migrate.ts";
-import { REPORTS_MIGRATIONS, ReportStore } from "../../src/store/reports.ts";
+import { migrateStore } from "../../src/store/migrations.ts";
+import { ReportStore } from "../../src/store/reports.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { type CountingProxy, startProxy } from "../helpers/proxy.ts";
@@ -43,13 +43,14 @@ interface Posted {
   message: ReportMessage;
 }
 
-/** One "process": its own pg-boss and scheduler on the given database. */
+/** One "process": the store migrated as a start does it, its own pg-boss and scheduler on the given database. */
 async function startProcess(
   db: Db,
   clock: { now(): Date },
   post: PostFn,
   name: string,
 ): Promise<{ scheduler: ReportScheduler; stop(): Promise<void> }> {
+  await migrateStore(db);
   const boss = await createBoss(db, { onError: () => {} });
   const client = new MessagingClient({
     baseUrl: proxy.url,
@@ -312,7 +313,7 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
     "with two OS processes on one PostgreSQL posts exactly once",
     async () => {
       db = await openTestDb("postgres");
-      await migrate(db, REPORTS_MIGRATIONS);
+      await migrateStore(db);
       const store = new ReportStore(db);
       const row = await store.createSchedule(
         {
@@ -465,7 +466,7 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
 
   it("a schedule changed while the Slack app's scheduler still starts waits for it, then reaches pg-boss", async () => {
     db = await openTestDb();
-    await migrate(db, REPORTS_MIGRATIONS);
+    await migrateStore(db);
     const clock = manualClock(new Date("2026-03-02T08:00:00Z"));
     const { post } = recorder();
     const client = new MessagingClient({ baseUrl: proxy.url, apiKey: sandbox().apiKey, maxRetries: 0 });

@@ -2,11 +2,13 @@
 // in the database (schema `slack`).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDbEventStore, MemoryEventStore } from "../../src/slack/event-store.ts";
+import { migrateStore } from "../../src/store/migrations.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
 
 let db: TestDb;
 beforeAll(async () => {
   db = await openTestDb();
+  await migrateStore(db);
 }, 60_000);
 afterAll(() => db?.close());
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
 import { RateLimiter } from "../../src/api/rate-limit.ts";
 import { COST_PER_POLL, ProgressTracker, type StepResult } from "../../src/slack/progress/tracker.ts";
+import { migrateStore } from "../../src/store/migrations.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
 import { type CountingProxy, startProxy } from "../helpers/proxy.ts";
 import { manualClock, withSandbox } from "../helpers/sandbox.ts";
@@ -52,6 +53,7 @@ function proc(workerId: string): Proc {
 
 beforeAll(async () => {
   db = await openTestDb();
+  await migrateStore(db);
   proxy = await startProxy(sandbox().url);
   client = new MessagingClient({
     baseUrl: proxy.url,
@@ -73,8 +75,6 @@ describe("live progress with two processes on one database", () => {
   it("one process at a time polls and updates a message; the other takes over when it stops", async () => {
     const a = proc("proc-a");
     const b = proc("proc-b");
-    await a.tracker.migrate();
-    await b.tracker.migrate();
     await a.tracker.track({ channel: CHANNEL, ts: TS, campaignId, intro: "Campaign launched" });
     const row = () => a.tracker.store.get(CHANNEL, TS);
     const reads = async (fn: () => Promise<StepResult[]>) => {

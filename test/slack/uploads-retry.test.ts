@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSlackApp } from "../../src/slack/app.ts";
 import { IMPORT_ACTIONS } from "../../src/slack/uploads/message.ts";
-import { claimPendingImport } from "../../src/store/imports.ts";
+import { ImportStore } from "../../src/store/imports.ts";
 import { checkMessageBlocks } from "../fakes/block-kit.ts";
 import type { FakeMessage, FakeSlack } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";
@@ -184,7 +184,7 @@ describe("an import left running by a stopped process", () => {
     const m = await preview("killed.csv");
     const id = controls(m).find((e) => e.action_id === IMPORT_ACTIONS.run).value as string;
     // The process that claimed it was killed before it sent anything.
-    expect(await claimPendingImport(stack.db, id, ALICE.id)).toBeDefined();
+    expect(await new ImportStore(stack.db).claim(id, ALICE.id)).toBeDefined();
     const posts = importPosts();
 
     // The next start settles it.

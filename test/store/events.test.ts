@@ -2,6 +2,7 @@
 // ids older than a day forgotten, the migration id databases already hold.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SeenEvents } from "../../src/store/events.ts";
+import { migrateStore } from "../../src/store/migrations.ts";
 import { openTestDb, storeBackends, type TestDb } from "../helpers/db.ts";
 
 describe.each(storeBackends())("seen events on %s", (backend) => {
@@ -9,6 +10,7 @@ describe.each(storeBackends())("seen events on %s", (backend) => {
   let db: TestDb;
   beforeAll(async () => {
     db = await openTestDb(backend);
+    await migrateStore(db);
   }, 60_000);
   afterAll(() => db?.close());
 

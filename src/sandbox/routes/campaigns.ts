@@ -1,133 +1,122 @@
-import type { FastifyInstance } from "fastify";
-import {
-  createCampaignSchema,
-  listCampaignsQuerySchema,
-  listRecipientsQuerySchema,
-  placeholdersOf,
-} from "../../api/schemas.ts";
-import type { SandboxContext } from "../app.ts";
-import { badRequest, conflict, notFound, parseWith, pathId } from "../http.ts";
+import { placeholdersOf } from "../../api/schemas.ts";
+import type { SandboxContext } from "../context.ts";
+import { badRequest, conflict, notFound } from "../http.ts";
+import type { Handlers } from "../serve.ts";
 import * as shape from "../shapes.ts";
-
-type Params = { id?: string };
 
 /** Campaign transitions of the sandbox (docs/sandbox.md): send starts these… */
 export const SENDABLE_STATUSES = ["draft", "scheduled"] as const;
 /** …and cancel stops these. */
 export const CANCELLABLE_STATUSES = ["draft", "scheduled", "running", "paused"] as const;
 
-export async function campaignRoutes(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
+export const campaignHandlers = (ctx: SandboxContext) => {
   const { store } = ctx;
 
-  app.get("/campaigns", async (req) => {
-    const q = parseWith(listCampaignsQuerySchema, req.query);
-    const r = await store.campaigns.list(q);
-    return shape.page(r.rows, r.total, q, shape.campaign);
-  });
+  return {
+    listCampaigns: async ({ query }) => {
+      const r = await store.campaigns.list(query);
+      return shape.page(r.rows, r.total, query, shape.campaign);
+    },
 
-  app.post("/campaigns", async (req, reply) => {
-    const body = parseWith(createCampaignSchema, req.body);
-    const problems: string[] = [];
-    if (!(await store.account.channel(body.integrationId))) {
-      problems.push(`integrationId ${body.integrationId} does not name a channel of the organization`);
-    }
-    await store.templates.review();
-    const t = await store.templates.get(body.templateId);
-    if (t?.status !== "approved" || t.channel_id !== body.integrationId) {
-      problems.push(
-        `templateId ${body.templateId} must name an approved template of channel ${body.integrationId}${
-          !t
-            ? ": there is no such template"
-            : t.channel_id !== body.integrationId
-              ? `: it belongs to channel ${t.channel_id}`
-              : `: it is ${t.status}`
-        }`,
-      );
-    }
-    if (body.conversationTagId !== undefined && !(await store.tags.get(body.conversationTagId))) {
-      problems.push(`conversationTagId ${body.conversationTagId} does not name a tag`);
-    }
-    const groupIds = body.groupIds ?? [];
-    const contactIds = body.contactIds ?? [];
-    for (const id of await store.groups.missing(groupIds)) {
-      problems.push(`groupIds.${groupIds.indexOf(id)} ${id} does not name a group`);
-    }
-    for (const id of await store.contacts.missing(contactIds)) {
-      problems.push(`contactIds.${contactIds.indexOf(id)} ${id} does not name a contact`);
-    }
-    if (t && body.templateParameters) {
-      const names = placeholdersOf(t.body_text);
-      for (const key of Object.keys(body.templateParameters)) {
-        if (!names.includes(key)) {
-          problems.push(
-            `templateParameters.${key} is not a placeholder of template ${t.name} (placeholders: ${names.join(", ") || "none"})`,
-          );
+    createCampaign: async ({ body }) => {
+      const problems: string[] = [];
+      if (!(await store.account.channel(body.integrationId))) {
+        problems.push(`integrationId ${body.integrationId} does not name a channel of the organization`);
+      }
+      await store.templates.review();
+      const t = await store.templates.get(body.templateId);
+      if (t?.status !== "approved" || t.channel_id !== body.integrationId) {
+        problems.push(
+          `templateId ${body.templateId} must name an approved template of channel ${body.integrationId}${
+            !t
+              ? ": there is no such template"
+              : t.channel_id !== body.integrationId
+                ? `: it belongs to channel ${t.channel_id}`
+                : `: it is ${t.status}`
+          }`,
+        );
+      }
+      if (body.conversationTagId !== undefined && !(await store.tags.get(body.conversationTagId))) {
+        problems.push(`conversationTagId ${body.conversationTagId} does not name a tag`);
+      }
+      const groupIds = body.groupIds ?? [];
+      const contactIds = body.contactIds ?? [];
+      for (const id of await store.groups.missing(groupIds)) {
+        problems.push(`groupIds.${groupIds.indexOf(id)} ${id} does not name a group`);
+      }
+      for (const id of await store.contacts.missing(contactIds)) {
+        problems.push(`contactIds.${contactIds.indexOf(id)} ${id} does not name a contact`);
+      }
+      if (t && body.templateParameters) {
+        const names = placeholdersOf(t.body_text);
+        for (const key of Object.keys(body.templateParameters)) {
+          if (!names.includes(key)) {
+            problems.push(
+              `templateParameters.${key} is not a placeholder of template ${t.name} (placeholders: ${names.join(", ") || "none"})`,
+            );
+          }
+        }
+        // Values are given for all placeholders or not at all (then the real API's own way is assumed).
+        for (const name of names) {
+          if (!body.templateParameters[name]?.trim())
+            problems.push(`templateParameters.${name} needs a value`);
         }
       }
-      // Values are given for all placeholders or not at all (then the real API's own way is assumed).
-      for (const name of names) {
-        if (!body.templateParameters[name]?.trim()) problems.push(`templateParameters.${name} needs a value`);
+      const scheduledAt = body.scheduledAt ? new Date(body.scheduledAt) : undefined;
+      if (scheduledAt && scheduledAt.getTime() <= ctx.now().getTime())
+        problems.push("scheduledAt must be in the future");
+      if (problems.length) throw badRequest(problems);
+      const row = await store.campaigns.create({
+        name: body.name,
+        integrationId: body.integrationId,
+        templateId: body.templateId,
+        conversationTagId: body.conversationTagId,
+        groupIds: [...new Set(groupIds)],
+        contactIds: [...new Set(contactIds)],
+        templateParameters: body.templateParameters,
+        scheduledAt,
+      });
+      return shape.campaign(row);
+    },
+
+    getCampaign: async ({ id }) => {
+      const row = await store.campaigns.get(id);
+      if (!row) throw notFound("Campaign", id);
+      return shape.campaign(row);
+    },
+
+    listCampaignRecipients: async ({ id, query }) => {
+      if (!(await store.campaigns.get(id))) throw notFound("Campaign", id);
+      const r = await store.campaigns.recipients(id, query);
+      return shape.page(r.rows, r.total, query, shape.recipient);
+    },
+
+    sendCampaign: async ({ id }) => {
+      const before = await store.campaigns.get(id);
+      if (!before) throw notFound("Campaign", id);
+      const sendable = (SENDABLE_STATUSES as readonly string[]).includes(before.status);
+      if (sendable && !before.group_ids.length && !before.contact_ids.length) {
+        throw conflict(
+          `campaign ${id} has no audience: it names no group and no contact, so there is nobody to send it to. Create the campaign again with groups or contacts.`,
+        );
       }
-    }
-    const scheduledAt = body.scheduledAt ? new Date(body.scheduledAt) : undefined;
-    if (scheduledAt && scheduledAt.getTime() <= ctx.now().getTime())
-      problems.push("scheduledAt must be in the future");
-    if (problems.length) throw badRequest(problems);
-    const row = await store.campaigns.create({
-      name: body.name,
-      integrationId: body.integrationId,
-      templateId: body.templateId,
-      conversationTagId: body.conversationTagId,
-      groupIds: [...new Set(groupIds)],
-      contactIds: [...new Set(contactIds)],
-      templateParameters: body.templateParameters,
-      scheduledAt,
-    });
-    return reply.code(201).send(shape.campaign(row));
-  });
+      if (!(await store.campaigns.start(id, SENDABLE_STATUSES))) {
+        throw conflict(
+          `campaign ${id} is ${before.status}: only ${SENDABLE_STATUSES.join(" or ")} campaigns can be sent`,
+        );
+      }
+      return shape.campaign((await store.campaigns.get(id))!);
+    },
 
-  app.get<{ Params: Params }>("/campaigns/:id", async (req) => {
-    const id = pathId(req.params.id, "Campaign");
-    const row = await store.campaigns.get(id);
-    if (!row) throw notFound("Campaign", id);
-    return shape.campaign(row);
-  });
-
-  app.get<{ Params: Params }>("/campaigns/:id/recipients", async (req) => {
-    const id = pathId(req.params.id, "Campaign");
-    const q = parseWith(listRecipientsQuerySchema, req.query);
-    if (!(await store.campaigns.get(id))) throw notFound("Campaign", id);
-    const r = await store.campaigns.recipients(id, q);
-    return shape.page(r.rows, r.total, q, shape.recipient);
-  });
-
-  app.post<{ Params: Params }>("/campaigns/:id/send", async (req, reply) => {
-    const id = pathId(req.params.id, "Campaign");
-    const before = await store.campaigns.get(id);
-    if (!before) throw notFound("Campaign", id);
-    const sendable = (SENDABLE_STATUSES as readonly string[]).includes(before.status);
-    if (sendable && !before.group_ids.length && !before.contact_ids.length) {
-      throw conflict(
-        `campaign ${id} has no audience: it names no group and no contact, so there is nobody to send it to. Create the campaign again with groups or contacts.`,
-      );
-    }
-    if (!(await store.campaigns.start(id, SENDABLE_STATUSES))) {
-      throw conflict(
-        `campaign ${id} is ${before.status}: only ${SENDABLE_STATUSES.join(" or ")} campaigns can be sent`,
-      );
-    }
-    return reply.code(201).send(shape.campaign((await store.campaigns.get(id))!));
-  });
-
-  app.post<{ Params: Params }>("/campaigns/:id/cancel", async (req, reply) => {
-    const id = pathId(req.params.id, "Campaign");
-    const before = await store.campaigns.get(id);
-    if (!before) throw notFound("Campaign", id);
-    if (!(await store.campaigns.cancel(id, CANCELLABLE_STATUSES))) {
-      throw conflict(
-        `campaign ${id} is ${before.status}: only ${CANCELLABLE_STATUSES.join(", ")} campaigns can be cancelled`,
-      );
-    }
-    return reply.code(201).send(shape.campaign((await store.campaigns.get(id))!));
-  });
-}
+    cancelCampaign: async ({ id }) => {
+      const before = await store.campaigns.get(id);
+      if (!before) throw notFound("Campaign", id);
+      if (!(await store.campaigns.cancel(id, CANCELLABLE_STATUSES))) {
+        throw conflict(
+          `campaign ${id} is ${before.status}: only ${CANCELLABLE_STATUSES.join(", ")} campaigns can be cancelled`,
+        );
+      }
+      return shape.campaign((await store.campaigns.get(id))!);
+    },
+  } satisfies Partial<Handlers>;
+};

@@ -3,7 +3,7 @@
 // chat user writes in (docs/sandbox.md, "Customers write back").
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { SandboxContext } from "../app.ts";
+import type { SandboxContext } from "../context.ts";
 import { notFound, parseWith, pathId } from "../http.ts";
 import * as shape from "../shapes.ts";
 

@@ -1,19 +1,10 @@
 // Messages, conversation history and chat users.
-import type { FastifyInstance } from "fastify";
-import {
-  conversationHistoryQuerySchema,
-  listChatUsersQuerySchema,
-  normalizeTemplateName,
-  placeholdersOf,
-  sendMessageSchema,
-  updateChatUserSchema,
-} from "../../api/schemas.ts";
+import { normalizeTemplateName, placeholdersOf } from "../../api/schemas.ts";
 import type { ChatUserRow, ContactRow, TemplateRow } from "../../store/sandbox/rows.ts";
-import type { SandboxContext } from "../app.ts";
-import { badRequest, notFound, parseWith, pathId, unprocessable } from "../http.ts";
+import type { SandboxContext } from "../context.ts";
+import { badRequest, notFound, unprocessable } from "../http.ts";
+import type { Handlers } from "../serve.ts";
 import * as shape from "../shapes.ts";
-
-type Params = { id?: string };
 
 /** The conversation window of free-form messages, from the recipient's last inbound message. */
 export const WINDOW_MS = 24 * 3_600_000;
@@ -54,156 +45,150 @@ function rangeDate(value: string | undefined, end: boolean): Date | undefined {
   return d;
 }
 
-export async function conversationRoutes(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
+export const conversationHandlers = (ctx: SandboxContext) => {
   const { store } = ctx;
 
-  app.post("/messages", async (req, reply) => {
-    const body = parseWith(sendMessageSchema, req.body);
-    const channel = await store.account.channel(body.channelId);
-    if (!channel)
-      throw badRequest([`channelId ${body.channelId} does not name a channel of the organization`]);
+  return {
+    sendMessage: async ({ body }) => {
+      const channel = await store.account.channel(body.channelId);
+      if (!channel)
+        throw badRequest([`channelId ${body.channelId} does not name a channel of the organization`]);
 
-    let contact: ContactRow | undefined;
-    let chatUser: ChatUserRow | undefined;
-    let phone: string | undefined;
-    let who: string;
-    if (body.contactId !== undefined) {
-      contact = await store.contacts.get(body.contactId);
-      if (!contact) throw badRequest([`contactId ${body.contactId} does not name a contact`]);
-      phone = contact.phone;
-      chatUser = await store.chatUsers.byContact(contact.id, contact.phone);
-      who = `contact ${contact.id}`;
-    } else if (body.chatUserId !== undefined) {
-      chatUser = await store.chatUsers.get(body.chatUserId);
-      if (!chatUser) throw badRequest([`chatUserId ${body.chatUserId} does not name a chat user`]);
-      phone = chatUser.phone ?? undefined;
-      contact = chatUser.contact_id ? await store.contacts.get(chatUser.contact_id) : undefined;
-      who = `chat user ${chatUser.id}`;
-    } else {
-      phone = body.to!;
-      contact = await store.contacts.byPhone(phone);
-      chatUser = await store.chatUsers.byPhone(phone);
-      who = phone;
-    }
-    if (contact?.opted_out) {
-      throw unprocessable(`${who} has opted out: messages to opted-out contacts are refused`);
-    }
-
-    let text = body.text;
-    let template: Record<string, unknown> | undefined;
-    // Text, image and document are session (free-form) messages on the channel; only templates open a conversation.
-    if (body.type !== "template") {
-      const last = chatUser?.last_inbound_at ? new Date(chatUser.last_inbound_at) : undefined;
-      if (!last || ctx.now().getTime() - last.getTime() > WINDOW_MS) {
-        throw unprocessable(
-          `${who} is outside the 24-hour conversation window (${last ? `last wrote ${last.toISOString()}` : "never wrote"}): a free-form ${body.type} message cannot be sent, use a template message instead`,
-        );
+      let contact: ContactRow | undefined;
+      let chatUser: ChatUserRow | undefined;
+      let phone: string | undefined;
+      let who: string;
+      if (body.contactId !== undefined) {
+        contact = await store.contacts.get(body.contactId);
+        if (!contact) throw badRequest([`contactId ${body.contactId} does not name a contact`]);
+        phone = contact.phone;
+        chatUser = await store.chatUsers.byContact(contact.id, contact.phone);
+        who = `contact ${contact.id}`;
+      } else if (body.chatUserId !== undefined) {
+        chatUser = await store.chatUsers.get(body.chatUserId);
+        if (!chatUser) throw badRequest([`chatUserId ${body.chatUserId} does not name a chat user`]);
+        phone = chatUser.phone ?? undefined;
+        contact = chatUser.contact_id ? await store.contacts.get(chatUser.contact_id) : undefined;
+        who = `chat user ${chatUser.id}`;
+      } else {
+        phone = body.to!;
+        contact = await store.contacts.byPhone(phone);
+        chatUser = await store.chatUsers.byPhone(phone);
+        who = phone;
       }
-    }
-    if (body.type === "template") {
-      const requested = body.template!;
-      await store.templates.review();
-      const t = await store.templates.find(
-        channel.id,
-        normalizeTemplateName(requested.name),
-        requested.language,
+      if (contact?.opted_out) {
+        throw unprocessable(`${who} has opted out: messages to opted-out contacts are refused`);
+      }
+
+      let text = body.text;
+      let template: Record<string, unknown> | undefined;
+      // Text, image and document are session (free-form) messages on the channel; only templates open a conversation.
+      if (body.type !== "template") {
+        const last = chatUser?.last_inbound_at ? new Date(chatUser.last_inbound_at) : undefined;
+        if (!last || ctx.now().getTime() - last.getTime() > WINDOW_MS) {
+          throw unprocessable(
+            `${who} is outside the 24-hour conversation window (${last ? `last wrote ${last.toISOString()}` : "never wrote"}): a free-form ${body.type} message cannot be sent, use a template message instead`,
+          );
+        }
+      }
+      if (body.type === "template") {
+        const requested = body.template!;
+        await store.templates.review();
+        const t = await store.templates.find(
+          channel.id,
+          normalizeTemplateName(requested.name),
+          requested.language,
+        );
+        if (t?.status !== "approved") {
+          throw badRequest([
+            `template.name ${requested.name} (${requested.language}) is not an approved template of channel ${channel.id}${t ? `: it is ${t.status}` : ""}`,
+          ]);
+        }
+        text = renderTemplate(t, requested.parameters);
+        template = { id: t.id, name: t.name, language: t.language, parameters: requested.parameters ?? {} };
+      }
+
+      chatUser ??= await store.chatUsers.create({
+        type: "phonechat",
+        channelId: channel.id,
+        contactId: contact?.id,
+        name: contact
+          ? [contact.first_name, contact.last_name].filter(Boolean).join(" ") || undefined
+          : undefined,
+        email: contact?.email ?? undefined,
+        phone,
+      });
+      const conversation = await store.conversations.open(chatUser.id, channel.id);
+      const row = await store.messages.recordOutbound({
+        conversationId: conversation.id,
+        chatUserId: chatUser.id,
+        channelId: channel.id,
+        type: body.type,
+        text,
+        template,
+        mediaUrl: body.mediaUrl,
+        metadata: body.metadata,
+        assignToHuman: body.assignToHuman,
+      });
+      return shape.message(row);
+    },
+
+    getMessage: async ({ id }) => {
+      const row = await store.messages.get(id);
+      if (!row) throw notFound("Message", id);
+      return shape.message(row);
+    },
+
+    listConversationMessages: async ({ id, query: q }) => {
+      if (!(await store.conversations.get(id))) throw notFound("Conversation", id);
+      const r = await store.messages.inConversation(id, {
+        ...q,
+        before: q.before ? new Date(q.before) : undefined,
+        after: q.after ? new Date(q.after) : undefined,
+      });
+      return shape.page(r.rows, r.total, q, shape.message);
+    },
+
+    listChatUsers: async ({ query: q }) => {
+      const r = await store.chatUsers.list({
+        ...q,
+        dateFrom: rangeDate(q.dateFrom, false),
+        dateTo: rangeDate(q.dateTo, true),
+      });
+      if (!q.includeMessages) return shape.page(r.rows, r.total, q, (u) => shape.chatUser(u));
+      const messages = await store.messages.latestOf(
+        r.rows.map((u) => u.id),
+        INCLUDED_MESSAGES,
       );
-      if (t?.status !== "approved") {
-        throw badRequest([
-          `template.name ${requested.name} (${requested.language}) is not an approved template of channel ${channel.id}${t ? `: it is ${t.status}` : ""}`,
-        ]);
+      return shape.page(r.rows, r.total, q, (u) =>
+        shape.chatUser(u, { messages: messages.filter((m) => m.chat_user_id === u.id) }),
+      );
+    },
+
+    getChatUser: async ({ id }) => {
+      const row = await store.chatUsers.get(id);
+      if (!row) throw notFound("Chat user", id);
+      return shape.chatUser(row, {
+        conversations: await store.conversations.ofChatUsers([id]),
+        messages: await store.messages.latestOf([id], INCLUDED_MESSAGES),
+      });
+    },
+
+    updateChatUser: async ({ id, body }) => {
+      if (body.customFields) {
+        const keys = new Set((await store.fields.list()).map((f) => f.key));
+        const unknown = Object.keys(body.customFields).filter((k) => !keys.has(k));
+        if (unknown.length) {
+          throw badRequest(
+            unknown.map(
+              (k) => `customFields.${k} is not a custom field key (keys: ${[...keys].join(", ") || "none"})`,
+            ),
+          );
+        }
       }
-      text = renderTemplate(t, requested.parameters);
-      template = { id: t.id, name: t.name, language: t.language, parameters: requested.parameters ?? {} };
-    }
-
-    chatUser ??= await store.chatUsers.create({
-      type: "phonechat",
-      channelId: channel.id,
-      contactId: contact?.id,
-      name: contact
-        ? [contact.first_name, contact.last_name].filter(Boolean).join(" ") || undefined
-        : undefined,
-      email: contact?.email ?? undefined,
-      phone,
-    });
-    const conversation = await store.conversations.open(chatUser.id, channel.id);
-    const row = await store.messages.recordOutbound({
-      conversationId: conversation.id,
-      chatUserId: chatUser.id,
-      channelId: channel.id,
-      type: body.type,
-      text,
-      template,
-      mediaUrl: body.mediaUrl,
-      metadata: body.metadata,
-      assignToHuman: body.assignToHuman,
-    });
-    return reply.code(201).send(shape.message(row));
-  });
-
-  app.get<{ Params: Params }>("/messages/:id", async (req) => {
-    const id = pathId(req.params.id, "Message");
-    const row = await store.messages.get(id);
-    if (!row) throw notFound("Message", id);
-    return shape.message(row);
-  });
-
-  app.get<{ Params: Params }>("/conversations/:id/messages", async (req) => {
-    const id = pathId(req.params.id, "Conversation");
-    const q = parseWith(conversationHistoryQuerySchema, req.query);
-    if (!(await store.conversations.get(id))) throw notFound("Conversation", id);
-    const r = await store.messages.inConversation(id, {
-      ...q,
-      before: q.before ? new Date(q.before) : undefined,
-      after: q.after ? new Date(q.after) : undefined,
-    });
-    return shape.page(r.rows, r.total, q, shape.message);
-  });
-
-  app.get("/chat-users", async (req) => {
-    const q = parseWith(listChatUsersQuerySchema, req.query);
-    const r = await store.chatUsers.list({
-      ...q,
-      dateFrom: rangeDate(q.dateFrom, false),
-      dateTo: rangeDate(q.dateTo, true),
-    });
-    if (!q.includeMessages) return shape.page(r.rows, r.total, q, (u) => shape.chatUser(u));
-    const messages = await store.messages.latestOf(
-      r.rows.map((u) => u.id),
-      INCLUDED_MESSAGES,
-    );
-    return shape.page(r.rows, r.total, q, (u) =>
-      shape.chatUser(u, { messages: messages.filter((m) => m.chat_user_id === u.id) }),
-    );
-  });
-
-  app.get<{ Params: Params }>("/chat-users/:id", async (req) => {
-    const id = pathId(req.params.id, "Chat user");
-    const row = await store.chatUsers.get(id);
-    if (!row) throw notFound("Chat user", id);
-    return shape.chatUser(row, {
-      conversations: await store.conversations.ofChatUsers([id]),
-      messages: await store.messages.latestOf([id], INCLUDED_MESSAGES),
-    });
-  });
-
-  app.patch<{ Params: Params }>("/chat-users/:id", async (req) => {
-    const id = pathId(req.params.id, "Chat user");
-    const body = parseWith(updateChatUserSchema, req.body);
-    if (body.customFields) {
-      const keys = new Set((await store.fields.list()).map((f) => f.key));
-      const unknown = Object.keys(body.customFields).filter((k) => !keys.has(k));
-      if (unknown.length) {
-        throw badRequest(
-          unknown.map(
-            (k) => `customFields.${k} is not a custom field key (keys: ${[...keys].join(", ") || "none"})`,
-          ),
-        );
-      }
-    }
-    const row = await store.chatUsers.update(id, body.standardFields ?? {}, body.customFields);
-    if (!row) throw notFound("Chat user", id);
-    return shape.chatUser(row, { conversations: await store.conversations.ofChatUsers([id]) });
-  });
-}
+      const row = await store.chatUsers.update(id, body.standardFields ?? {}, body.customFields);
+      if (!row) throw notFound("Chat user", id);
+      return shape.chatUser(row, { conversations: await store.conversations.ofChatUsers([id]) });
+    },
+  } satisfies Partial<Handlers>;
+};

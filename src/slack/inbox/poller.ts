@@ -32,8 +32,7 @@ import {
 } from "../../api/inbox.ts";
 import type { ChatUser, Message, MessagingApi } from "../../api/types.ts";
 import type { Db } from "../../store/db.ts";
-import { type CardState, INBOX_MIGRATIONS, type Inbox, InboxStore } from "../../store/inbox.ts";
-import { migrate } from "../../store/migrate.ts";
+import { type CardState, type Inbox, InboxStore } from "../../store/inbox.ts";
 import { PacedLoop } from "../paced-loop.ts";
 import { cardMessage, messageReply } from "./render.ts";
 
@@ -136,10 +135,6 @@ export class InboxPoller {
       },
       onError: (err) => this.log.warn({ err: (err as Error).message }, "inbox pass failed"),
     });
-  }
-
-  async migrate(): Promise<void> {
-    await migrate(this.opts.db, INBOX_MIGRATIONS);
   }
 
   /** One poll of every inbox this process holds or can claim. Passes never overlap. */

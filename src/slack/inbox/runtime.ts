@@ -48,7 +48,6 @@ export async function startInbox(
     workerId: opts.workerId,
     logger: log,
   });
-  await poller.migrate();
   if (opts.timer !== false) {
     poller.start();
     if (host.inbox) host.inbox.wake = () => poller.wake();

@@ -22,8 +22,7 @@ import type { MessagingApi } from "../../api/types.ts";
 import type { Clock } from "../../reports/scheduler.ts";
 import { type CampaignSummary, STATUSES, summarizeCampaign } from "../../reports/summary.ts";
 import type { Db } from "../../store/db.ts";
-import { migrate } from "../../store/migrate.ts";
-import { type Lease, PROGRESS_MIGRATIONS, ProgressStore, type Tracked } from "../../store/progress.ts";
+import { type Lease, ProgressStore, type Tracked } from "../../store/progress.ts";
 import { PacedLoop } from "../paced-loop.ts";
 import { FINAL_STATUSES, goneMessage, progressMessage } from "./render.ts";
 
@@ -111,10 +110,6 @@ export class ProgressTracker {
       next: () => this.untilNextDue(),
       onError: (err) => this.log.warn({ err: (err as Error).message }, "campaign progress pass failed"),
     });
-  }
-
-  async migrate(): Promise<void> {
-    await migrate(this.opts.db, PROGRESS_MIGRATIONS);
   }
 
   /** How long between two polls of each campaign when `campaigns` are followed at once. */

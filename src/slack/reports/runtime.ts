@@ -99,7 +99,6 @@ export async function startReports(
     minUpdateMs: opts.minUpdateMs,
     logger: log,
   });
-  await progress.migrate();
   if (opts.progressTimer !== false) progress.start();
 
   const hooks: SlackHooks = {

@@ -1,9 +1,7 @@
 // Schema `sandbox`: the data of the embedded stand-in of the messaging API.
 // One organization per database (the sandbox serves one), so rows carry no
 // organization id. Statements are separated by a line holding only `;`.
-import type { Migration } from "../migrate.ts";
-
-export const SANDBOX_SCHEMA = "sandbox";
+import type { MigrationSet } from "../migrate.ts";
 
 const init = `
 create table sandbox.organizations (
@@ -232,7 +230,11 @@ create unique index messages_campaign_recipient on sandbox.messages (campaign_re
 create index chat_users_contact on sandbox.chat_users (contact_id)
 `;
 
-export const sandboxMigrations: readonly Migration[] = [
-  { id: "001_init", sql: init },
-  { id: "002_campaign_messages", sql: campaignMessages },
-];
+/** The sandbox's own list, migrated by its start (src/sandbox/index.ts), also when it runs alone. */
+export const SANDBOX_MIGRATIONS: MigrationSet = {
+  schema: "sandbox",
+  migrations: [
+    { id: "001_init", sql: init },
+    { id: "002_campaign_messages", sql: campaignMessages },
+  ],
+};

@@ -11,7 +11,7 @@ import { apiErrorReply } from "../../../commands/errors.ts";
 import { UserError } from "../../../commands/registry.ts";
 import { type StepInputs, type StepOptions, type StepOutputs, textInput } from "../../../commands/steps.ts";
 import type { Actor } from "../../../commands/types.ts";
-import { claimStepRun, finishStepRun, getStepRun, type StepRun } from "../../../store/steps.ts";
+import { type StepRun, StepRunStore } from "../../../store/steps.ts";
 import { errorRef } from "../../deliver.ts";
 import type { SlackDeps } from "../../deps.ts";
 import { withApi } from "../../perform.ts";
@@ -35,13 +35,7 @@ interface StepRuns {
 
 const memoryRuns = new WeakMap<SlackDeps, Map<string, StepRun>>();
 function stepRuns(deps: SlackDeps): StepRuns {
-  const db = deps.db;
-  if (db)
-    return {
-      claim: (run) => claimStepRun(db, run),
-      get: (id) => getStepRun(db, id),
-      finish: (id, outcome) => finishStepRun(db, id, outcome),
-    };
+  if (deps.db) return new StepRunStore(deps.db);
   const map = memoryRuns.get(deps) ?? new Map<string, StepRun>();
   memoryRuns.set(deps, map);
   return {

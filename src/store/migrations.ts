@@ -1,0 +1,34 @@
+// The one list of Switchboard's schemas. Each store module keeps its own
+// migrations (an `…_MIGRATIONS` set beside its queries); this list names them
+// all, and migrateStore() runs them once, when the store opens (src/app.ts),
+// before any part uses it. No runtime migrates on its own. A new schema is one
+// line here. The sandbox's schema is not listed: the sandbox also runs on its
+// own (`npm run sandbox`) and migrates its own set (src/sandbox/index.ts);
+// pg-boss keeps its own schema too (boss.ts).
+
+import { CHANNEL_MIGRATIONS } from "./channels.ts";
+import type { Db } from "./db.ts";
+import { SLACK_MIGRATIONS } from "./events.ts";
+import { IMPORTS_MIGRATIONS } from "./imports.ts";
+import { INBOX_MIGRATIONS } from "./inbox.ts";
+import { type MigrationSet, migrate } from "./migrate.ts";
+import { PROGRESS_MIGRATIONS } from "./progress.ts";
+import { REPORTS_MIGRATIONS } from "./reports.ts";
+import { SWITCHBOARD_MIGRATIONS } from "./schema.ts";
+import { STEPS_MIGRATIONS } from "./steps.ts";
+
+export const STORE_MIGRATIONS: readonly MigrationSet[] = [
+  SWITCHBOARD_MIGRATIONS,
+  REPORTS_MIGRATIONS,
+  CHANNEL_MIGRATIONS,
+  INBOX_MIGRATIONS,
+  PROGRESS_MIGRATIONS,
+  IMPORTS_MIGRATIONS,
+  STEPS_MIGRATIONS,
+  SLACK_MIGRATIONS,
+];
+
+/** Brings every schema of the list up to date (one read each when nothing is new). */
+export async function migrateStore(db: Db): Promise<void> {
+  for (const set of STORE_MIGRATIONS) await migrate(db, set);
+}
