@@ -13,14 +13,14 @@ import { type Db, ping } from "../store/db.ts";
 import { createAuthorize } from "./authorize.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { createSlackBridge, type SlackBridge } from "./bridge.ts";
+import type { SlackBolt, SlackContext, SlackDeps, SlackHooks } from "./context.ts";
 import { slackError } from "./deliver.ts";
-import type { SlackDeps, SlackHooks } from "./deps.ts";
 import { createDbEventStore, type EventStore, MemoryEventStore } from "./event-store.ts";
 import type { ResolveGroupMembers } from "./groups.ts";
+import { InFlight } from "./in-flight.ts";
 import { registerListeners } from "./listeners/index.ts";
 import { refuseSkewedRequests } from "./request-time.ts";
 import { noDoubleSendRetries } from "./retry-policy.ts";
-import { InFlight } from "./shutdown.ts";
 import { settleInterruptedImports } from "./uploads/flow.ts";
 
 export interface CreateSlackAppOptions {
@@ -39,9 +39,13 @@ export interface CreateSlackAppOptions {
 }
 
 export interface SlackApp {
-  app: App;
+  app: SlackBolt;
   client: webApi.WebClient;
   deps: SlackDeps;
+  /** The listeners' work in flight (a graceful stop drains it). */
+  work: InFlight;
+  /** Switchboard's database, when the app has one. */
+  db?: Db;
   mode: "socket" | "http";
   /** HTTP mode, once started: the port it listens on. */
   port?: number;
@@ -132,7 +136,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     receiver.requestListener = refuseSkewedRequests(receiver.requestListener, logger);
   }
   const authorize = createAuthorize(config, config.SLACK_BOT_TOKEN);
-  const app = new App({ authorize, receiver, logger: blogger, clientOptions });
+  const app = new App<SlackContext>({ authorize, receiver, logger: blogger, clientOptions });
   app.error(async (err) => {
     logger.error({ err, code: (err as { code?: string }).code }, "unhandled error in a Slack listener");
   });
@@ -158,6 +162,8 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     // app.client has no token (authorize supplies it per request): use the bridge's.
     client: bridge.client,
     deps,
+    work: deps.work,
+    db: opts.db,
     mode: socket ? "socket" : "http",
     resolveGroupMembers: bridge.resolveGroupMembers,
     post: (args) => deps.posts.post(bridge.client, args),

@@ -3,12 +3,15 @@
 // in-channel answer through chat.postMessage (queued per channel) naming who
 // did it. Any failure becomes a short message with a reference; the details
 // go to the log only.
-import { randomBytes } from "node:crypto";
-import type { RespondArguments, RespondFn, webApi } from "@slack/bolt";
+import type { RespondFn, webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import { ACTION, type Actor, type Reply } from "../commands/types.ts";
-import type { SlackDeps } from "./deps.ts";
+import type { SlackDeps } from "./context.ts";
+import type { Tell } from "./in-flight.ts";
+import { errorRef, reported } from "./listeners/middleware.ts";
 import { modalFor } from "./modals/open.ts";
+
+export { errorRef };
 
 export const MAX_MESSAGE_BLOCKS = 50;
 const MAX_BUTTON_VALUE = 2000;
@@ -126,47 +129,16 @@ async function sendInChannel(reply: Reply, target: Target, deps: SlackDeps): Pro
   }
 }
 
-/** A short reference that ties the user's message to the log line. */
-export function errorRef(): string {
-  return randomBytes(4).toString("hex");
-}
-
 /**
- * Runs a listener's work after the ack; any error is logged with a reference
- * and the user sees only "something went wrong (ref …)".
+ * @deprecated The guard middleware (listeners/middleware.ts) now runs every
+ * listener's work in flight and reports its failures; kept for the form
+ * listeners that still call it (a failure is reported here first).
  */
 export async function guarded(
-  deps: SlackDeps,
+  deps: Pick<SlackDeps, "logger">,
   where: string,
-  tell: ((message: RespondArguments) => Promise<unknown>) | undefined,
+  tell: Tell,
   work: () => Promise<void>,
 ): Promise<void> {
-  // In flight until done: a stop waits for it, or tells the person to try again (shutdown.ts).
-  if (deps.work) return deps.work.run(where, tell, () => unguarded(deps, where, tell, work));
-  return unguarded(deps, where, tell, work);
-}
-
-async function unguarded(
-  deps: SlackDeps,
-  where: string,
-  tell: ((message: RespondArguments) => Promise<unknown>) | undefined,
-  work: () => Promise<void>,
-): Promise<void> {
-  try {
-    await work();
-  } catch (err) {
-    const ref = errorRef();
-    const data = (err as { data?: { error?: string; response_metadata?: unknown } }).data;
-    deps.logger.error(
-      { err, ref, where, slack: data?.error, detail: data?.response_metadata },
-      "Slack handler failed",
-    );
-    if (!tell) return;
-    const text = `Something went wrong (ref ${ref}). Try again; if it keeps happening, give this reference to whoever runs Switchboard.`;
-    try {
-      await tell({ response_type: "ephemeral", replace_original: false, text });
-    } catch (again) {
-      deps.logger.error({ err: again, ref, where }, "could not tell the user about the failure");
-    }
-  }
+  return reported(deps, where, tell, work);
 }

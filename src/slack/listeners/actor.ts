@@ -2,6 +2,7 @@
 import type { BlockAction, SlashCommand } from "@slack/bolt";
 import type { Actor } from "../../commands/types.ts";
 
+/** @deprecated The middleware puts the actor in the context (middleware.ts, actorOf). */
 export function commandActor(command: SlashCommand): Actor {
   return {
     userId: command.user_id,
@@ -12,6 +13,7 @@ export function commandActor(command: SlashCommand): Actor {
   };
 }
 
+/** @deprecated The middleware puts the actor in the context (middleware.ts, actorOf). */
 export function actionActor(body: BlockAction): Actor {
   return {
     userId: body.user.id,

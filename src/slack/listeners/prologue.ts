@@ -1,7 +1,6 @@
-// What every button listener does before its own work: ack at once (Slack
-// waits 3 s), name the person who clicked in the core's terms, and run the
-// work guarded (a failure is logged with a reference, and the person is told
-// where there is a response_url).
+// Deprecated: the middleware (middleware.ts) now names the person and guards
+// the work; a button listener is a plain callback (actions/click.ts). Kept
+// while the form listeners still use onClick.
 import type {
   AllMiddlewareArgs,
   BlockAction,
@@ -11,8 +10,8 @@ import type {
   webApi,
 } from "@slack/bolt";
 import type { Actor } from "../../commands/types.ts";
+import type { SlackDeps } from "../context.ts";
 import { guarded } from "../deliver.ts";
-import type { SlackDeps } from "../deps.ts";
 import { actionActor } from "./actor.ts";
 
 export interface Clicked<A extends BlockElementAction> {
@@ -24,7 +23,7 @@ export interface Clicked<A extends BlockElementAction> {
   tell?: RespondFn;
 }
 
-/** A block-action listener: ack, actor, and the work guarded under `where`. */
+/** @deprecated A block-action listener is a plain callback reading `context` (actions/click.ts). */
 export function onClick<A extends BlockElementAction>(
   deps: SlackDeps,
   where: string,

@@ -232,8 +232,7 @@ async function redraw(
 /**
  * Who may decide on an upload: a broadcaster always; the uploader to import
  * only when allowed to make changes, to discard in any case. Returns the
- * scope to act at, or the refusal in words. Without the core's `may` (test
- * cores), the write check of withApi decides, as before.
+ * scope to act at, or the refusal in words.
  */
 async function decider(
   deps: SlackDeps,
@@ -241,8 +240,8 @@ async function decider(
   p: PendingImport | undefined,
   what: "import" | "discard",
 ): Promise<{ scope: "write" | "broadcast" } | { refused: string }> {
-  const may = deps.core.may?.bind(deps.core);
-  if (!may || !p) return { scope: "write" };
+  const may = deps.core.may.bind(deps.core);
+  if (!p) return { scope: "write" };
   if (await may(actor, "broadcast")) return { scope: "broadcast" };
   const uploader = p.userId === actor.userId;
   if (uploader && (what === "discard" || (await may(actor, "write")))) return { scope: "write" };
@@ -270,11 +269,12 @@ export async function runImport(
   if (current && current.state !== from) return alreadyDecided(current);
   const who = await decider(deps, actor, current, "import");
   if ("refused" in who) return who.refused;
-  runningHere.add(id);
+  // Handed back at a graceful stop: settled as unknown, as at start (src/slack/shutdown.ts).
+  const done = deps.work.onHandBack(() => settleInterruptedImports(deps, client, [id]));
   try {
     return await runClaimed(deps, client, id, actor, origin, from, imports, who.scope);
   } finally {
-    runningHere.delete(id);
+    done();
   }
 }
 
@@ -389,13 +389,6 @@ export async function discardImport(
   );
   return undefined;
 }
-
-/** Imports this process is running now (a graceful stop settles those it hands back). */
-const runningHere = new Set<string>();
-
-/** At a graceful stop: the imports this process still runs are settled as unknown, as at start. */
-export const settleOwnImports = (deps: SlackDeps, client: webApi.WebClient): Promise<number> =>
-  settleInterruptedImports(deps, client, [...runningHere]);
 
 /**
  * At start: imports an earlier process left running (it was stopped in the

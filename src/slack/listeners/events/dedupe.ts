@@ -4,20 +4,21 @@
 // acks most events before the middleware runs, but leaves `function_executed`
 // to the listener, which a dropped repeat never reaches.
 import type { AnyMiddlewareArgs, Middleware } from "@slack/bolt";
-import type { SlackDeps } from "../../deps.ts";
+import type { SlackContext } from "../../context.ts";
 
-export function dedupeEvents(deps: SlackDeps): Middleware<AnyMiddlewareArgs> {
-  return async (args) => {
-    const { body, context, next } = args;
-    const b = body as { type?: string; event_id?: unknown };
-    if (b.type === "event_callback" && typeof b.event_id === "string") {
-      if (!(await deps.events.claim(b.event_id))) {
-        const ack = (args as { ack?: () => Promise<void> }).ack;
-        if (ack) await ack();
-        deps.logger.info({ eventId: b.event_id, retryNum: context.retryNum }, "repeated Slack event dropped");
-        return;
-      }
+export const dedupeEvents: Middleware<AnyMiddlewareArgs, SlackContext> = async (args) => {
+  const { body, context, next } = args;
+  const b = body as { type?: string; event_id?: unknown };
+  if (b.type === "event_callback" && typeof b.event_id === "string") {
+    if (!(await context.events.claim(b.event_id))) {
+      const ack = (args as { ack?: () => Promise<void> }).ack;
+      if (ack) await ack();
+      context.logger.info(
+        { eventId: b.event_id, retryNum: context.retryNum },
+        "repeated Slack event dropped",
+      );
+      return;
     }
-    await next();
-  };
-}
+  }
+  await next();
+};

@@ -12,9 +12,9 @@ import { UserError } from "../../../commands/registry.ts";
 import { type StepInputs, type StepOptions, type StepOutputs, textInput } from "../../../commands/steps.ts";
 import type { Actor } from "../../../commands/types.ts";
 import { claimStepRun, finishStepRun, getStepRun, type StepRun } from "../../../store/steps.ts";
-import { errorRef } from "../../deliver.ts";
-import type { SlackDeps } from "../../deps.ts";
+import type { SlackContext, SlackDeps } from "../../context.ts";
 import { withApi } from "../../perform.ts";
+import { errorRef } from "../middleware.ts";
 
 export interface StepDef {
   /** The function's key in manifest.yml (`functions.<callbackId>`). */
@@ -33,7 +33,8 @@ interface StepRuns {
   finish(executionId: string, outcome: Outcome): Promise<void>;
 }
 
-const memoryRuns = new WeakMap<SlackDeps, Map<string, StepRun>>();
+// One map per app (its InFlight), so two apps in one process keep theirs apart.
+const memoryRuns = new WeakMap<object, Map<string, StepRun>>();
 function stepRuns(deps: SlackDeps): StepRuns {
   const db = deps.db;
   if (db)
@@ -42,8 +43,8 @@ function stepRuns(deps: SlackDeps): StepRuns {
       get: (id) => getStepRun(db, id),
       finish: (id, outcome) => finishStepRun(db, id, outcome),
     };
-  const map = memoryRuns.get(deps) ?? new Map<string, StepRun>();
-  memoryRuns.set(deps, map);
+  const map = memoryRuns.get(deps.work) ?? new Map<string, StepRun>();
+  memoryRuns.set(deps.work, map);
   return {
     claim: async (run) => {
       if (map.has(run.executionId)) return false;
@@ -71,18 +72,21 @@ export function plainWords(text: string): string {
 
 const SLACK_USER = /^[UW][A-Z0-9]{2,}$/;
 
-export function stepListener(deps: SlackDeps, step: StepDef) {
-  const runs = stepRuns(deps);
-  const opts: StepOptions = {
-    defaultChannelId: deps.config.MESSAGING_CHANNEL_ID,
-    defaultCountry: deps.config.DEFAULT_COUNTRY,
-  };
+export function stepListener(step: StepDef) {
   return async ({
     event,
     inputs,
     complete,
     fail,
+    context,
   }: SlackEventMiddlewareArgs<"function_executed"> & AllMiddlewareArgs): Promise<void> => {
+    // app.function() does not carry the app's context type; the middleware filled it all the same.
+    const deps = context as unknown as SlackContext;
+    const runs = stepRuns(deps);
+    const opts: StepOptions = {
+      defaultChannelId: deps.config.MESSAGING_CHANNEL_ID,
+      defaultCountry: deps.config.DEFAULT_COUNTRY,
+    };
     const executionId = event.function_execution_id;
     const workflowRun = event.workflow_execution_id;
     const log = deps.logger.child({ step: step.callbackId, executionId, workflowRun });

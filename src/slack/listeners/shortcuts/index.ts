@@ -1,11 +1,10 @@
 // Shortcuts (manifest.yml `features.shortcuts`): the forms of the commands, one click away.
-import type { App } from "@slack/bolt";
-import type { SlackDeps } from "../../deps.ts";
+import type { SlackBolt, SlackDeps } from "../../context.ts";
 import { globalShortcut, SHORTCUTS } from "./open-form.ts";
 import { sendToCustomer } from "./send-to-customer.ts";
 
-export function register(app: App, deps: SlackDeps): void {
-  app.shortcut({ callback_id: SHORTCUTS.sendToCustomer, type: "message_action" }, sendToCustomer(deps));
+export function register(app: SlackBolt, deps: SlackDeps): void {
+  app.shortcut({ callback_id: SHORTCUTS.sendToCustomer, type: "message_action" }, sendToCustomer);
   app.shortcut(
     { callback_id: SHORTCUTS.send, type: "shortcut" },
     globalShortcut(deps, "send", "Send a message"),

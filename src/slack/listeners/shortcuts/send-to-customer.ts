@@ -1,8 +1,7 @@
 // Message shortcut "Send to a customer": the message form, its text filled
 // with the message's (Slack's markup made plain: entities, links).
 import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from "@slack/bolt";
-import { guarded } from "../../deliver.ts";
-import type { SlackDeps } from "../../deps.ts";
+import type { SlackContext } from "../../context.ts";
 import { openForm } from "./open-form.ts";
 
 /** The message form holds at most this many characters. */
@@ -18,13 +17,14 @@ export function plainMessageText(text: string): string {
     .slice(0, MAX_TEXT);
 }
 
-export function sendToCustomer(deps: SlackDeps) {
-  return async ({ ack, shortcut, client, respond }: SlackShortcutMiddlewareArgs & AllMiddlewareArgs) => {
-    await ack();
-    const message = (shortcut as MessageShortcut).message;
-    const text = plainMessageText(typeof message?.text === "string" ? message.text : "");
-    await guarded(deps, "shortcut send to a customer", respond, () =>
-      openForm(deps, { shortcut, client }, "send", "Send a message", text.trim() ? { text } : undefined),
-    );
-  };
+export async function sendToCustomer({
+  ack,
+  shortcut,
+  client,
+  context,
+}: SlackShortcutMiddlewareArgs & AllMiddlewareArgs<SlackContext>): Promise<void> {
+  await ack();
+  const message = (shortcut as MessageShortcut).message;
+  const text = plainMessageText(typeof message?.text === "string" ? message.text : "");
+  await openForm(context, { shortcut, client }, "send", "Send a message", text.trim() ? { text } : undefined);
 }
