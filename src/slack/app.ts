@@ -14,13 +14,13 @@ import { createAuthorize } from "./authorize.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { createSlackBridge, type SlackBridge } from "./bridge.ts";
 import type { SlackBolt, SlackContext, SlackDeps, SlackHooks } from "./context.ts";
-import { slackError } from "./deliver.ts";
 import { createDbEventStore, type EventStore, MemoryEventStore } from "./event-store.ts";
 import type { ResolveGroupMembers } from "./groups.ts";
 import { InFlight } from "./in-flight.ts";
 import { registerListeners } from "./listeners/index.ts";
 import { refuseSkewedRequests } from "./request-time.ts";
 import { noDoubleSendRetries } from "./retry-policy.ts";
+import { slackCode, TOKEN_REFUSED } from "./slack-errors.ts";
 import { settleInterruptedImports } from "./uploads/flow.ts";
 
 export interface CreateSlackAppOptions {
@@ -173,13 +173,8 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
         const me = await authorize.warm();
         logger.info({ botUserId: me.botUserId, teamId: me.teamId }, "Slack bot token verified");
       } catch (err) {
-        const code = slackError(err);
-        if (
-          code === "invalid_auth" ||
-          code === "not_authed" ||
-          code === "account_inactive" ||
-          code === "token_revoked"
-        ) {
+        const code = slackCode(err);
+        if (code && TOKEN_REFUSED.has(code)) {
           throw new Error(
             `Slack refused SLACK_BOT_TOKEN (${code}): copy the Bot User OAuth Token (xoxb-…) again.`,
           );

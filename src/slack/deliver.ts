@@ -10,6 +10,7 @@ import type { SlackDeps } from "./context.ts";
 import type { Tell } from "./in-flight.ts";
 import { errorRef, reported } from "./listeners/middleware.ts";
 import { modalFor } from "./modals/open.ts";
+import { channelClosed, slackCode, triggerExpired } from "./slack-errors.ts";
 
 export { errorRef };
 
@@ -28,11 +29,8 @@ export interface Target {
   line?: string;
 }
 
-/** Slack error code of a Web API failure, if it is one. */
-export function slackError(err: unknown): string | undefined {
-  const data = (err as { data?: { error?: unknown } } | undefined)?.data;
-  return typeof data?.error === "string" ? data.error : undefined;
-}
+/** @deprecated Slack's error codes are read in slack-errors.ts (slackCode). */
+export const slackError = slackCode;
 
 /** Keeps a message within Slack's 50 blocks, saying what was left out. */
 export function fitBlocks(blocks: KnownBlock[], max = MAX_MESSAGE_BLOCKS): KnownBlock[] {
@@ -71,10 +69,8 @@ export async function deliver(reply: Reply, target: Target, deps: SlackDeps): Pr
         });
         return;
       } catch (err) {
-        const code = slackError(err);
-        if (code !== "expired_trigger_id" && code !== "exchanged_trigger_id" && code !== "invalid_trigger_id")
-          throw err;
-        deps.logger.info({ code }, "modal trigger no longer valid; offering a button");
+        if (!triggerExpired(err)) throw err;
+        deps.logger.info({ code: slackCode(err) }, "modal trigger no longer valid; offering a button");
       }
     }
     // The 3 s trigger ran out (slow lookups): a click gives a fresh one.
@@ -119,9 +115,8 @@ async function sendInChannel(reply: Reply, target: Target, deps: SlackDeps): Pro
     const res = await deps.posts.post(target.client, { channel, ...message });
     if (res.ts) deps.hooks.onPosted?.({ channel, ts: res.ts, text: message.text, reply });
   } catch (err) {
-    const code = slackError(err);
     // A private channel or a DM the bot is not in: the response_url still reaches it.
-    if (target.respond && (code === "not_in_channel" || code === "channel_not_found")) {
+    if (target.respond && channelClosed(err)) {
       await target.respond({ response_type: "in_channel", replace_original: false, ...message });
       return;
     }

@@ -14,6 +14,7 @@ import type { AnyMiddlewareArgs, Middleware, RespondFn } from "@slack/bolt";
 import type { Actor } from "../../commands/types.ts";
 import type { SlackContext, SlackDeps } from "../context.ts";
 import type { Tell } from "../in-flight.ts";
+import { slackCode } from "../slack-errors.ts";
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (typeof v === "object" && v !== null ? (v as Json) : undefined);
@@ -91,9 +92,9 @@ export async function reported(
     await work();
   } catch (err) {
     const ref = errorRef();
-    const data = (err as { data?: { error?: string; response_metadata?: unknown } }).data;
+    const detail = (err as { data?: { response_metadata?: unknown } }).data?.response_metadata;
     deps.logger.error(
-      { err, ref, where, slack: data?.error, detail: data?.response_metadata },
+      { err, ref, where, slack: slackCode(err), detail },
       "Slack handler failed",
     );
     if (!tell) return;

@@ -29,9 +29,9 @@ import {
   uploadTempPath,
 } from "../../imports/index.ts";
 import type { PendingImport } from "../../store/imports.ts";
-import { slackError } from "../deliver.ts";
-import type { SlackDeps } from "../deps.ts";
+import type { SlackDeps } from "../context.ts";
 import { withApi } from "../perform.ts";
+import { postOrDm, slackCode } from "../slack-errors.ts";
 import {
   checkFile,
   downloadFile,
@@ -90,18 +90,16 @@ async function say(
   where: { channel?: string; threadTs?: string; userId: string },
   text: string,
 ) {
-  const channel = where.channel ?? where.userId;
-  try {
-    await deps.posts.post(client, {
-      channel,
+  await postOrDm(
+    deps.posts,
+    client,
+    {
+      channel: where.channel ?? where.userId,
       text,
       ...(where.threadTs ? { thread_ts: where.threadTs } : {}),
-    });
-  } catch (err) {
-    const code = slackError(err);
-    if (code !== "not_in_channel" && code !== "channel_not_found") throw err;
-    await deps.posts.post(client, { channel: where.userId, text });
-  }
+    },
+    where.userId,
+  );
 }
 
 /** Downloads into a temporary file, hashing the bytes on the way. */
@@ -195,21 +193,13 @@ async function postPreview(
 ) {
   const groups = await withApi(deps, actorOf(p.userId), "read", "import preview", (api) => api.listGroups());
   const message = previewMessage(p, s, groups.items);
-  let channel = p.channel ?? p.userId;
-  let res: webApi.ChatPostMessageResponse;
-  try {
-    res = await deps.posts.post(client, {
-      channel,
-      ...message,
-      ...(p.threadTs ? { thread_ts: p.threadTs } : {}),
-    });
-  } catch (err) {
-    const code = slackError(err);
-    if (code !== "not_in_channel" && code !== "channel_not_found") throw err;
-    channel = p.userId;
-    res = await deps.posts.post(client, { channel, ...message });
-  }
-  if (res.ts) await imports.place(p.id, { channel, messageTs: res.ts });
+  const res = await postOrDm(
+    deps.posts,
+    client,
+    { channel: p.channel ?? p.userId, ...message, ...(p.threadTs ? { thread_ts: p.threadTs } : {}) },
+    p.userId,
+  );
+  if (res.ts) await imports.place(p.id, { channel: res.channel, messageTs: res.ts });
 }
 
 /** The thread of the preview: the share's thread, or the preview message's own. */
@@ -225,7 +215,7 @@ async function redraw(
   await client.chat
     .update({ channel: p.channel, ts: p.messageTs, text: message.text, blocks: message.blocks as never })
     .catch((err) =>
-      deps.logger.warn({ err: slackError(err) ?? String(err) }, "could not update the import message"),
+      deps.logger.warn({ err: slackCode(err) ?? String(err) }, "could not update the import message"),
     );
 }
 
@@ -413,7 +403,7 @@ export async function settleInterruptedImports(
       { channel: p.channel, threadTs: threadOf(p), userId: p.userId },
       message.text,
     ).catch((err) =>
-      deps.logger.warn({ err: slackError(err) ?? String(err) }, "could not tell the import's thread"),
+      deps.logger.warn({ err: slackCode(err) ?? String(err) }, "could not tell the import's thread"),
     );
   }
   return settled.length;

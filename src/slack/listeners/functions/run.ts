@@ -14,6 +14,7 @@ import type { Actor } from "../../../commands/types.ts";
 import { claimStepRun, finishStepRun, getStepRun, type StepRun } from "../../../store/steps.ts";
 import type { SlackContext, SlackDeps } from "../../context.ts";
 import { withApi } from "../../perform.ts";
+import { slackCode } from "../../slack-errors.ts";
 import { errorRef } from "../middleware.ts";
 
 export interface StepDef {
@@ -96,7 +97,7 @@ export function stepListener(step: StepDef) {
         else await fail({ error: outcome.error });
       } catch (err) {
         // Already completed (an earlier delivery told Slack), or Slack unreachable: logged, not repeated.
-        const code = (err as { data?: { error?: string } }).data?.error;
+        const code = slackCode(err);
         log.warn({ code, err: code ? undefined : String(err) }, "could not tell Slack the step's outcome");
       }
     };
