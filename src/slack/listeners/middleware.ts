@@ -93,10 +93,7 @@ export async function reported(
   } catch (err) {
     const ref = errorRef();
     const detail = (err as { data?: { response_metadata?: unknown } }).data?.response_metadata;
-    deps.logger.error(
-      { err, ref, where, slack: slackCode(err), detail },
-      "Slack handler failed",
-    );
+    deps.logger.error({ err, ref, where, slack: slackCode(err), detail }, "Slack handler failed");
     if (!tell) return;
     const text = `Something went wrong (ref ${ref}). Try again; if it keeps happening, give this reference to whoever runs Switchboard.`;
     try {
