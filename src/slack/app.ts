@@ -5,10 +5,12 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo, ListenOptions } from "node:net";
 import { App, type CustomRoute, HTTPReceiver, SocketModeReceiver, type webApi } from "@slack/bolt";
+import type { MessagingApi } from "../api/types.ts";
 import type { CommandCore } from "../commands/types.ts";
 import type { Config } from "../config.ts";
 import { ConfigError } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import type { ReportService } from "../reports/service.ts";
 import { type Db, ping } from "../store/db.ts";
 import { createAuthorize } from "./authorize.ts";
 import { boltLogger } from "./bolt-logger.ts";
@@ -16,6 +18,7 @@ import { createSlackBridge, type SlackBridge } from "./bridge.ts";
 import type { SlackBolt, SlackContext, SlackDeps, SlackHooks } from "./context.ts";
 import { createDbEventStore, type EventStore, MemoryEventStore } from "./event-store.ts";
 import type { ResolveGroupMembers } from "./groups.ts";
+import { createHomeView, type HomeOptions } from "./home/view.ts";
 import { InFlight } from "./in-flight.ts";
 import { registerListeners } from "./listeners/index.ts";
 import { refuseSkewedRequests } from "./request-time.ts";
@@ -36,6 +39,8 @@ export interface CreateSlackAppOptions {
   db?: Db;
   /** Import progress throttle and its clock (see SlackDeps); tests set them. */
   progress?: Pick<SlackDeps, "progressEveryMs" | "now">;
+  /** What the Home tab shows (the account, campaigns, schedules, writes); without it, a short welcome. */
+  home?: Omit<HomeOptions, "republish">;
 }
 
 export interface SlackApp {
@@ -142,13 +147,23 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
   });
 
   const bridge = opts.bridge ?? createSlackBridge(config, opts.logger);
+  const hooks: SlackHooks = opts.hooks ?? {};
+  if (!hooks.homeView && opts.home)
+    hooks.homeView = createHomeView({
+      ...opts.home,
+      republish: async (userId, view) => {
+        await bridge.client.views.publish({ user_id: userId, view }).catch((err) => {
+          logger.warn({ err: (err as Error).message }, "could not publish the Home tab again");
+        });
+      },
+    });
   const deps: SlackDeps = {
     core: opts.core,
     config,
     logger,
     events: opts.store ?? new MemoryEventStore(),
     posts: bridge.posts,
-    hooks: opts.hooks ?? {},
+    hooks,
     inFlight: new Set(),
     work: new InFlight(),
     db: opts.db,
@@ -209,11 +224,26 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
  * lookups, audit posts and channel posts share one client and one queue.
  */
 export async function startSlackApp(
-  switchboard: { core: CommandCore; db?: Db; slack?: SlackBridge },
+  switchboard: {
+    core: CommandCore;
+    db?: Db;
+    slack?: SlackBridge;
+    /** With the database: the Home tab's sources. */
+    client?: MessagingApi;
+    apiKey?: string;
+    reports?: ReportService;
+  },
   config: Config,
   logger: Logger,
-  opts: { hooks?: SlackHooks; listen?: ListenOptions; progress?: CreateSlackAppOptions["progress"] } = {},
+  opts: {
+    hooks?: SlackHooks;
+    listen?: ListenOptions;
+    progress?: CreateSlackAppOptions["progress"];
+    /** The Home tab's clock and cache time (tests). */
+    home?: Pick<HomeOptions, "clock" | "cacheMs">;
+  } = {},
 ): Promise<SlackApp> {
+  const { db, client, apiKey } = switchboard;
   const store = switchboard.db ? await createDbEventStore(switchboard.db) : new MemoryEventStore();
   const slack = createSlackApp({
     core: switchboard.core,
@@ -224,6 +254,10 @@ export async function startSlackApp(
     bridge: switchboard.slack,
     db: switchboard.db,
     progress: opts.progress,
+    home:
+      db && client && apiKey !== undefined
+        ? { db, client, apiKey, reports: switchboard.reports, ...opts.home }
+        : undefined,
   });
   await slack.start(opts.listen);
   // Imports an earlier process was carrying out when it stopped: told as unknown, never run again unasked.
