@@ -1,4 +1,4 @@
-// What every Workflow Builder step does around its own work (issue 12): the
+// What every Workflow Builder step does around its own work: the
 // setting WORKFLOW_STEPS, the actor input, the run once per
 // function_execution_id (src/store/steps.ts), the API through the core's
 // perform() (writers check, audit naming the workflow run and the actor),
