@@ -9,23 +9,9 @@
 import { enableCompileCache } from "node:module";
 import { join } from "node:path";
 import type { loadConfig as LoadConfig } from "./config.ts";
-import type { SlackHooks } from "./slack/deps.ts";
-import type { InboxRuntime } from "./slack/inbox/runtime.ts";
-import type { ReportsRuntime } from "./slack/reports/runtime.ts";
 
 enableCompileCache?.();
 const { loadConfig } = await import("./config.ts");
-
-/** A promise settled from outside (Promise.withResolvers, which the TypeScript lib in use lacks). */
-function deferred<T>(): { promise: Promise<T>; resolve(value: T): void; reject(err: unknown): void } {
-  let resolve!: (value: T) => void;
-  let reject!: (err: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 async function main(): Promise<number> {
   let config: ReturnType<typeof LoadConfig>;
@@ -60,65 +46,28 @@ async function main(): Promise<number> {
     const { startSlackApp } = await import("./slack/app.ts");
     const { stopOnSignals } = await import("./slack/shutdown.ts");
     phase("Slack modules");
-    // Reports (the scheduler on pg-boss, live progress, the Home tab) and the inbox poller
-    // start once the app answers (a third of a warm start's time, docs/memory.md); what
-    // needs them until then waits for them: schedule changes, the Home tab, a campaign's progress.
-    const reportsRuntime = deferred<ReportsRuntime>();
-    reportsRuntime.promise.catch(() => {}); // told below
-    switchboard.reports.attachWhenStarted(reportsRuntime.promise.then((r) => r.scheduler));
-    const hooks: SlackHooks = {
-      homeView: async (userId) => {
-        const { homeView } = (await reportsRuntime.promise).hooks;
-        if (!homeView) throw new Error("the reports runtime has no Home tab");
-        return homeView(userId);
-      },
-      onPosted: (posted) => {
-        reportsRuntime.promise.then(
-          (r) => r.hooks.onPosted?.(posted),
-          () => {},
-        );
-      },
-    };
-    const slack = await startSlackApp(switchboard, config, logger, { hooks });
+    // The reports (the scheduler on pg-boss, live progress) and the inbox poller are made now
+    // and start once the app answers (a third of a warm start's time, docs/memory.md); what
+    // needs them until then waits for them: schedule changes, a campaign's progress. The Home
+    // tab is the Slack app's own.
+    const { createReports } = await import("./slack/reports/runtime.ts");
+    const { createInbox } = await import("./slack/inbox/runtime.ts");
+    const reports = createReports(switchboard, config, logger);
+    const inbox = createInbox(switchboard, config, logger);
+    const slack = await startSlackApp(switchboard, config, logger, { hooks: { ...reports.hooks } });
     phase("Slack app: token checked, listening");
     logger.info({ ms: Math.round(performance.now()) }, "Switchboard ready");
 
-    const inboxRuntime = deferred<InboxRuntime>();
-    inboxRuntime.promise.catch(() => {});
-    // Stopped once started: a signal during their start waits for it (a few hundred ms).
-    const parts = {
-      slack,
-      reports: {
-        stop: () =>
-          reportsRuntime.promise.then(
-            (r) => r.stop(),
-            () => {},
-          ),
-      },
-      inbox: {
-        stop: () =>
-          inboxRuntime.promise.then(
-            (r) => r.stop(),
-            () => {},
-          ),
-      },
-      switchboard,
-      config,
-      logger,
-    };
     // SIGTERM/SIGINT: stop taking work, finish or hand back what is in flight, close, exit 0.
-    const stop = stopOnSignals(parts);
+    // A runtime's stop waits for its start under way (a few hundred ms).
+    const stop = stopOnSignals({ slack, reports, inbox, switchboard, config, logger });
     try {
-      const { startReports } = await import("./slack/reports/runtime.ts");
-      reportsRuntime.resolve(await startReports(switchboard, config, logger));
+      await reports.start();
       phase("report scheduler (pg-boss), after ready");
-      const { startInbox } = await import("./slack/inbox/runtime.ts");
-      inboxRuntime.resolve(await startInbox(switchboard, config, logger));
+      await inbox.start();
       phase("inbox poller, after ready");
     } catch (err) {
       // As when a start failed before: the process ends (1), here after a graceful stop.
-      reportsRuntime.reject(err);
-      inboxRuntime.reject(err);
       logger.error(
         { err: (err as Error).message },
         "the report scheduler or the inbox poller could not start",

@@ -79,9 +79,6 @@ export interface CoreOptions {
 }
 
 export interface SwitchboardCore extends CommandCore {
-  perform: NonNullable<CommandCore["perform"]>;
-  may: NonNullable<CommandCore["may"]>;
-  channelNames: NonNullable<CommandCore["channelNames"]>;
   readonly registry: Registry;
   readonly permissions: Permissions;
 }
@@ -509,7 +506,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     }
   };
 
-  const perform: NonNullable<CommandCore["perform"]> = async (actor, what, work) => {
+  const perform: CommandCore["perform"] = async (actor, what, work) => {
     const verdict = await permissions.check(actor, what.scope);
     if (!verdict.ok) {
       const kind = what.scope === "broadcast" ? "send or cancel campaigns" : "make changes";

@@ -42,16 +42,16 @@ export interface CommandCore {
   confirm(confirmationId: string, actor: Actor): Promise<Reply>;
   /** Drops a pending confirmation. */
   dismiss(confirmationId: string, actor: Actor): Promise<Reply>;
+  /** Whether `actor` is one of those who may act at `scope` (SWITCHBOARD_WRITERS / _BROADCASTERS). */
+  may(actor: Actor, scope: "read" | "write" | "broadcast"): Promise<boolean>;
+  /** The names people gave the messaging channels (`/sb channel name`), by id; empty when none or unreadable. */
+  channelNames(): Promise<Record<number, string>>;
   /**
    * For forms and uploads, which build their request themselves: checks that
    * `actor` may act at `what.scope` (throws a UserError saying who may), then
    * runs `work` with the API client whose writes are audited as `what.command`.
    */
-  /** Whether `actor` is one of those who may act at `scope` (SWITCHBOARD_WRITERS / _BROADCASTERS). */
-  may?(actor: Actor, scope: "read" | "write" | "broadcast"): Promise<boolean>;
-  /** The names people gave the messaging channels (`/sb channel name`), by id; empty when none or unreadable. */
-  channelNames?(): Promise<Record<number, string>>;
-  perform?<T>(
+  perform<T>(
     actor: Actor,
     what: { scope: "read" | "write" | "broadcast"; command: string },
     work: (api: MessagingApi) => Promise<T>,

@@ -31,11 +31,18 @@ export type PostFn = (channel: string, message: ReportMessage) => Promise<PostRe
 
 /**
  * Thrown by `post` when Slack answered and refused the message (so nothing was
- * posted and a retry is safe). Slack WebClient errors are recognized too.
+ * posted and a retry is safe); the Slack side makes it from Slack's errors.
  */
 export class PostRefusedError extends SwitchboardError {
   readonly code = "post_refused";
   readonly posted = false;
+  /** Why: the channel is closed to the bot (not in it, archived, deleted), or the message itself was refused. */
+  readonly reason: "channel_closed" | "refused";
+
+  constructor(message: string, options: { cause?: unknown; reason?: PostRefusedError["reason"] } = {}) {
+    super(message, options);
+    this.reason = options.reason ?? "refused";
+  }
 }
 
 /**
@@ -44,14 +51,7 @@ export class PostRefusedError extends SwitchboardError {
  * posting twice is worse than missing one report.
  */
 export function definitelyNotPosted(err: unknown): boolean {
-  if (err instanceof PostRefusedError) return true;
-  if (typeof err !== "object" || err === null) return false;
-  const e = err as { posted?: unknown; code?: unknown; statusCode?: unknown };
-  if (e.posted === false) return true;
-  // @slack/web-api: platform_error = Slack answered ok:false; rate_limited = 429 before handling.
-  if (e.code === "slack_webapi_platform_error" || e.code === "slack_webapi_rate_limited_error") return true;
-  if (e.code === "slack_webapi_http_error") return typeof e.statusCode === "number" && e.statusCode < 500;
-  return false;
+  return err instanceof PostRefusedError;
 }
 
 export interface RetryPolicy {

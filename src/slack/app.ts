@@ -5,23 +5,26 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo, ListenOptions } from "node:net";
 import { App, type CustomRoute, HTTPReceiver, SocketModeReceiver, type webApi } from "@slack/bolt";
+import type { MessagingApi } from "../api/types.ts";
 import type { CommandCore } from "../commands/types.ts";
 import type { Config } from "../config.ts";
 import { ConfigError } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import type { ReportService } from "../reports/service.ts";
 import { type Db, ping } from "../store/db.ts";
 import { createAuthorize } from "./authorize.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { createSlackBridge, type SlackBridge } from "./bridge.ts";
-import { slackError } from "./deliver.ts";
-import type { SlackDeps, SlackHooks } from "./deps.ts";
+import type { SlackBolt, SlackContext, SlackDeps, SlackHooks } from "./context.ts";
 import { createDbEventStore, type EventStore, MemoryEventStore } from "./event-store.ts";
 import { formView } from "./forms/index.ts";
 import type { ResolveGroupMembers } from "./groups.ts";
+import { createHomeView, type HomeOptions } from "./home/view.ts";
+import { InFlight } from "./in-flight.ts";
 import { registerListeners } from "./listeners/index.ts";
 import { refuseSkewedRequests } from "./request-time.ts";
 import { noDoubleSendRetries } from "./retry-policy.ts";
-import { InFlight } from "./shutdown.ts";
+import { slackCode, TOKEN_REFUSED } from "./slack-errors.ts";
 import { settleInterruptedImports } from "./uploads/flow.ts";
 
 export interface CreateSlackAppOptions {
@@ -37,12 +40,18 @@ export interface CreateSlackAppOptions {
   db?: Db;
   /** Import progress throttle and its clock (see SlackDeps); tests set them. */
   progress?: Pick<SlackDeps, "progressEveryMs" | "now">;
+  /** What the Home tab shows (the account, campaigns, schedules, writes); without it, a short welcome. */
+  home?: Omit<HomeOptions, "republish">;
 }
 
 export interface SlackApp {
-  app: App;
+  app: SlackBolt;
   client: webApi.WebClient;
   deps: SlackDeps;
+  /** The listeners' work in flight (a graceful stop drains it). */
+  work: InFlight;
+  /** Switchboard's database, when the app has one. */
+  db?: Db;
   mode: "socket" | "http";
   /** HTTP mode, once started: the port it listens on. */
   port?: number;
@@ -133,19 +142,29 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     receiver.requestListener = refuseSkewedRequests(receiver.requestListener, logger);
   }
   const authorize = createAuthorize(config, config.SLACK_BOT_TOKEN);
-  const app = new App({ authorize, receiver, logger: blogger, clientOptions });
+  const app = new App<SlackContext>({ authorize, receiver, logger: blogger, clientOptions });
   app.error(async (err) => {
     logger.error({ err, code: (err as { code?: string }).code }, "unhandled error in a Slack listener");
   });
 
   const bridge = opts.bridge ?? createSlackBridge(config, opts.logger);
+  const hooks: SlackHooks = opts.hooks ?? {};
+  if (!hooks.homeView && opts.home)
+    hooks.homeView = createHomeView({
+      ...opts.home,
+      republish: async (userId, view) => {
+        await bridge.client.views.publish({ user_id: userId, view }).catch((err) => {
+          logger.warn({ err: (err as Error).message }, "could not publish the Home tab again");
+        });
+      },
+    });
   const deps: SlackDeps = {
     core: opts.core,
     config,
     logger,
     events: opts.store ?? new MemoryEventStore(),
     posts: bridge.posts,
-    hooks: opts.hooks ?? {},
+    hooks,
     inFlight: new Set(),
     work: new InFlight(),
     db: opts.db,
@@ -160,6 +179,8 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     // app.client has no token (authorize supplies it per request): use the bridge's.
     client: bridge.client,
     deps,
+    work: deps.work,
+    db: opts.db,
     mode: socket ? "socket" : "http",
     resolveGroupMembers: bridge.resolveGroupMembers,
     post: (args) => deps.posts.post(bridge.client, args),
@@ -169,13 +190,8 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
         const me = await authorize.warm();
         logger.info({ botUserId: me.botUserId, teamId: me.teamId }, "Slack bot token verified");
       } catch (err) {
-        const code = slackError(err);
-        if (
-          code === "invalid_auth" ||
-          code === "not_authed" ||
-          code === "account_inactive" ||
-          code === "token_revoked"
-        ) {
+        const code = slackCode(err);
+        if (code && TOKEN_REFUSED.has(code)) {
           throw new Error(
             `Slack refused SLACK_BOT_TOKEN (${code}): copy the Bot User OAuth Token (xoxb-…) again.`,
           );
@@ -210,11 +226,26 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
  * lookups, audit posts and channel posts share one client and one queue.
  */
 export async function startSlackApp(
-  switchboard: { core: CommandCore; db?: Db; slack?: SlackBridge },
+  switchboard: {
+    core: CommandCore;
+    db?: Db;
+    slack?: SlackBridge;
+    /** With the database: the Home tab's sources. */
+    client?: MessagingApi;
+    apiKey?: string;
+    reports?: ReportService;
+  },
   config: Config,
   logger: Logger,
-  opts: { hooks?: SlackHooks; listen?: ListenOptions; progress?: CreateSlackAppOptions["progress"] } = {},
+  opts: {
+    hooks?: SlackHooks;
+    listen?: ListenOptions;
+    progress?: CreateSlackAppOptions["progress"];
+    /** The Home tab's clock and cache time (tests). */
+    home?: Pick<HomeOptions, "clock" | "cacheMs">;
+  } = {},
 ): Promise<SlackApp> {
+  const { db, client, apiKey } = switchboard;
   const store = switchboard.db ? await createDbEventStore(switchboard.db) : new MemoryEventStore();
   const slack = createSlackApp({
     core: switchboard.core,
@@ -225,6 +256,10 @@ export async function startSlackApp(
     bridge: switchboard.slack,
     db: switchboard.db,
     progress: opts.progress,
+    home:
+      db && client && apiKey !== undefined
+        ? { db, client, apiKey, reports: switchboard.reports, ...opts.home }
+        : undefined,
   });
   await slack.start(opts.listen);
   // Imports an earlier process was carrying out when it stopped: told as unknown, never run again unasked.

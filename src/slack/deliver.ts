@@ -3,11 +3,15 @@
 // in-channel answer through chat.postMessage (queued per channel) naming who
 // did it. Any failure becomes a short message with a reference; the details
 // go to the log only.
-import { randomBytes } from "node:crypto";
-import type { RespondArguments, RespondFn, webApi } from "@slack/bolt";
+import type { RespondFn, webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import { ACTION, type Actor, type Reply } from "../commands/types.ts";
-import type { SlackDeps } from "./deps.ts";
+import type { SlackDeps } from "./context.ts";
+import type { Tell } from "./in-flight.ts";
+import { errorRef, reported } from "./listeners/middleware.ts";
+import { channelClosed, slackCode, triggerExpired } from "./slack-errors.ts";
+
+export { errorRef };
 
 export const MAX_MESSAGE_BLOCKS = 50;
 const MAX_BUTTON_VALUE = 2000;
@@ -24,11 +28,8 @@ export interface Target {
   line?: string;
 }
 
-/** Slack error code of a Web API failure, if it is one. */
-export function slackError(err: unknown): string | undefined {
-  const data = (err as { data?: { error?: unknown } } | undefined)?.data;
-  return typeof data?.error === "string" ? data.error : undefined;
-}
+/** @deprecated Slack's error codes are read in slack-errors.ts (slackCode). */
+export const slackError = slackCode;
 
 /** Keeps a message within Slack's 50 blocks, saying what was left out. */
 export function fitBlocks(blocks: KnownBlock[], max = MAX_MESSAGE_BLOCKS): KnownBlock[] {
@@ -67,10 +68,8 @@ export async function deliver(reply: Reply, target: Target, deps: SlackDeps): Pr
         });
         return;
       } catch (err) {
-        const code = slackError(err);
-        if (code !== "expired_trigger_id" && code !== "exchanged_trigger_id" && code !== "invalid_trigger_id")
-          throw err;
-        deps.logger.info({ code }, "modal trigger no longer valid; offering a button");
+        if (!triggerExpired(err)) throw err;
+        deps.logger.info({ code: slackCode(err) }, "modal trigger no longer valid; offering a button");
       }
     }
     // The 3 s trigger ran out (slow lookups): a click gives a fresh one.
@@ -115,9 +114,8 @@ async function sendInChannel(reply: Reply, target: Target, deps: SlackDeps): Pro
     const res = await deps.posts.post(target.client, { channel, ...message });
     if (res.ts) deps.hooks.onPosted?.({ channel, ts: res.ts, text: message.text, reply });
   } catch (err) {
-    const code = slackError(err);
     // A private channel or a DM the bot is not in: the response_url still reaches it.
-    if (target.respond && (code === "not_in_channel" || code === "channel_not_found")) {
+    if (target.respond && channelClosed(err)) {
       await target.respond({ response_type: "in_channel", replace_original: false, ...message });
       return;
     }
@@ -125,47 +123,16 @@ async function sendInChannel(reply: Reply, target: Target, deps: SlackDeps): Pro
   }
 }
 
-/** A short reference that ties the user's message to the log line. */
-export function errorRef(): string {
-  return randomBytes(4).toString("hex");
-}
-
 /**
- * Runs a listener's work after the ack; any error is logged with a reference
- * and the user sees only "something went wrong (ref …)".
+ * @deprecated The guard middleware (listeners/middleware.ts) now runs every
+ * listener's work in flight and reports its failures; kept for the form
+ * listeners that still call it (a failure is reported here first).
  */
 export async function guarded(
-  deps: SlackDeps,
+  deps: Pick<SlackDeps, "logger">,
   where: string,
-  tell: ((message: RespondArguments) => Promise<unknown>) | undefined,
+  tell: Tell,
   work: () => Promise<void>,
 ): Promise<void> {
-  // In flight until done: a stop waits for it, or tells the person to try again (shutdown.ts).
-  if (deps.work) return deps.work.run(where, tell, () => unguarded(deps, where, tell, work));
-  return unguarded(deps, where, tell, work);
-}
-
-async function unguarded(
-  deps: SlackDeps,
-  where: string,
-  tell: ((message: RespondArguments) => Promise<unknown>) | undefined,
-  work: () => Promise<void>,
-): Promise<void> {
-  try {
-    await work();
-  } catch (err) {
-    const ref = errorRef();
-    const data = (err as { data?: { error?: string; response_metadata?: unknown } }).data;
-    deps.logger.error(
-      { err, ref, where, slack: data?.error, detail: data?.response_metadata },
-      "Slack handler failed",
-    );
-    if (!tell) return;
-    const text = `Something went wrong (ref ${ref}). Try again; if it keeps happening, give this reference to whoever runs Switchboard.`;
-    try {
-      await tell({ response_type: "ephemeral", replace_original: false, text });
-    } catch (again) {
-      deps.logger.error({ err: again, ref, where }, "could not tell the user about the failure");
-    }
-  }
+  return reported(deps, where, tell, work);
 }

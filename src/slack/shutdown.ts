@@ -1,9 +1,10 @@
 // A graceful stop of the Slack app (SIGTERM, SIGINT): stop taking work, let
 // what is in flight finish within SHUTDOWN_GRACE_MS, hand back the rest, then
 // close everything and exit 0.
-//   1. Draining: every listener's work goes through `guarded` (deliver.ts),
-//      which runs it through InFlight; from now on a new command or click is
-//      acked and answered privately "Switchboard is restarting…" instead.
+//   1. Draining: every listener's work goes through the guard middleware
+//      (listeners/middleware.ts), which runs it through InFlight (in-flight.ts);
+//      from now on a new command or click is acked and answered privately
+//      "Switchboard is restarting…" instead.
 //   2. What is still running after the grace gets the same answer (a command
 //      acked but not answered is not left without one); imports this process
 //      was running are settled as unknown with Try again (their messages say
@@ -13,79 +14,19 @@
 //      store close, each given 3 s (a request handed back may still hold an
 //      API connection); the process exits 0. A stop hanging past the grace +
 //      10 s ends the process with 1.
-import type { RespondArguments } from "@slack/bolt";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import { settleInterruptedConfirmations } from "../store/confirmations.ts";
-import type { SlackApp } from "./app.ts";
-import { settleOwnImports } from "./uploads/flow.ts";
+import type { Db } from "../store/db.ts";
+import type { InFlight } from "./in-flight.ts";
+
+export { RESTARTING } from "./in-flight.ts";
 
 const CLOSE_STEP_MS = 3000;
 
-export const RESTARTING = "Switchboard is restarting, try again in a moment.";
-
-type Tell = ((message: RespondArguments) => Promise<unknown>) | undefined;
-
-interface Entry {
-  where: string;
-  tell: Tell;
-}
-
-/** The work of the listeners in flight, so a stop can wait for it or hand it back. */
-export class InFlight {
-  draining = false;
-  private readonly running = new Set<Entry>();
-  private idle?: () => void;
-
-  get size(): number {
-    return this.running.size;
-  }
-
-  /** Runs `work`, unless the app is stopping: then the person is told to try again in a moment. */
-  async run(where: string, tell: Tell, work: () => Promise<void>): Promise<void> {
-    if (this.draining) {
-      await restarting(tell);
-      return;
-    }
-    const entry: Entry = { where, tell };
-    this.running.add(entry);
-    try {
-      await work();
-    } finally {
-      this.running.delete(entry);
-      if (this.running.size === 0) this.idle?.();
-    }
-  }
-
-  /**
-   * Stops taking work and waits up to `graceMs` for what runs; what still
-   * runs then is told "restarting" (where it has someone to tell). Returns
-   * how many finished and how many were handed back.
-   */
-  async drain(graceMs: number): Promise<{ finished: number; handedBack: string[] }> {
-    this.draining = true;
-    const before = this.running.size;
-    if (before > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, graceMs);
-        this.idle = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
-    const left = [...this.running];
-    for (const e of left) await restarting(e.tell);
-    return { finished: before - left.length, handedBack: left.map((e) => e.where) };
-  }
-}
-
-async function restarting(tell: Tell): Promise<void> {
-  await tell?.({ response_type: "ephemeral", replace_original: false, text: RESTARTING }).catch(() => {});
-}
-
 export interface StopParts {
-  slack: SlackApp;
+  /** The Bolt app's part in the stop: its work in flight, its database, its close. */
+  slack: { work: InFlight; db?: Db; stop(): Promise<void> };
   /** The reports runtime (scheduler, live progress). */
   reports: { stop(): Promise<void> };
   /** The inbox poller (leases released). */
@@ -99,18 +40,18 @@ export interface StopParts {
 export async function gracefulStop(parts: StopParts, signal: string): Promise<number> {
   const { slack, logger, config } = parts;
   const log = logger.child({ part: "shutdown" });
-  log.info({ signal, inFlight: slack.deps.work?.size ?? 0, graceMs: config.SHUTDOWN_GRACE_MS }, "stopping");
+  log.info({ signal, inFlight: slack.work.size, graceMs: config.SHUTDOWN_GRACE_MS }, "stopping");
   let code = 0;
   try {
-    const drained = (await slack.deps.work?.drain(config.SHUTDOWN_GRACE_MS)) ?? {
-      finished: 0,
-      handedBack: [],
-    };
+    // What still runs after the grace is told "restarting" and its hand-backs run (imports: unknown).
+    const drained = await slack.work.drain(config.SHUTDOWN_GRACE_MS);
     if (drained.handedBack.length) {
-      // Told "restarting" above; what they were doing is left in a state a person can act on.
-      const imports = await settleOwnImports(slack.deps, slack.client);
-      const confirmations = slack.deps.db ? await settleInterruptedConfirmations(slack.deps.db) : 0;
-      log.warn({ handedBack: drained.handedBack, imports, confirmations }, "work handed back at stop");
+      // What they were doing is left in a state a person can act on.
+      const confirmations = slack.db ? await settleInterruptedConfirmations(slack.db) : 0;
+      log.warn(
+        { handedBack: drained.handedBack, imports: drained.settled, confirmations },
+        "work handed back at stop",
+      );
     }
     log.info({ finished: drained.finished }, "in-flight work done");
   } catch (err) {

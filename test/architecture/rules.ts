@@ -115,3 +115,17 @@ export function sqlIn(text: string, fileName = "file.ts"): Array<{ line: number;
   walk(sf);
   return found;
 }
+
+/** The file-level import edges among the files under `dir` (relative to it); imports leaving `dir` are left out. */
+export function fileEdges(dir: string): Array<{ from: string; to: string }> {
+  const out: Array<{ from: string; to: string }> = [];
+  for (const file of sourceFiles(dir)) {
+    for (const spec of importsOf(readFileSync(file, "utf8"))) {
+      const target = resolve(dirname(file), spec);
+      const to = relative(dir, target);
+      if (to.startsWith("..")) continue;
+      out.push({ from: relative(dir, file), to });
+    }
+  }
+  return out;
+}

@@ -13,7 +13,8 @@ import { type Config, loadConfig } from "../../src/config.ts";
 import type { Logger } from "../../src/log.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.ts";
 import type { CreateSlackAppOptions, SlackApp } from "../../src/slack/app.ts";
-import type { SlackHooks } from "../../src/slack/deps.ts";
+import type { SlackHooks } from "../../src/slack/context.ts";
+import type { HomeOptions } from "../../src/slack/home/view.ts";
 import type { FakeChannel, FakeSlack, FakeUser } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";
 import { openTestDb, type StoreBackend, type TestDb } from "./db.ts";
@@ -53,6 +54,8 @@ export interface SlackStackOptions {
   hooks?: (stack: Stack) => SlackHooks | Promise<SlackHooks>;
   /** Import progress throttle and its clock. */
   progress?: CreateSlackAppOptions["progress"];
+  /** The Home tab's clock and cache time. */
+  home?: Pick<HomeOptions, "clock" | "cacheMs">;
 }
 
 export interface Stack {
@@ -144,6 +147,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack | Slack
       hooks,
       listen: { port: 0, host: "127.0.0.1" },
       progress: opts.slack.progress,
+      home: opts.slack.home,
     });
     closers.push(() => slack.stop());
     return { ...stack, fake, slack, req: signedRequests(fake, slack.port as number) };

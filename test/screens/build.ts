@@ -33,7 +33,8 @@ export async function buildScreens(
 ): Promise<Screen[]> {
   const h = await startReportsHarness({
     start: new Date(),
-    runtime: { scheduler: false, homeCacheMs: 0 },
+    runtime: { scheduler: false },
+    homeCacheMs: 0,
     env: { MESSAGING_CHANNEL_NAMES: "1=Main line,2=Support" },
   });
   try {

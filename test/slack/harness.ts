@@ -7,7 +7,7 @@ import type { CommandCore } from "../../src/commands/types.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createSlackApp, type SlackApp } from "../../src/slack/app.ts";
 import { createSlackBridge, type SlackBridge } from "../../src/slack/bridge.ts";
-import type { SlackHooks } from "../../src/slack/deps.ts";
+import type { SlackHooks } from "../../src/slack/context.ts";
 import type { EventStore } from "../../src/slack/event-store.ts";
 import type { Db } from "../../src/store/db.ts";
 import type { FakeSlack } from "../fakes/slack.ts";

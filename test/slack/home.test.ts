@@ -20,7 +20,7 @@ let h: ReportsHarness;
 let running: number;
 
 beforeAll(async () => {
-  h = await startReportsHarness({ runtime: { scheduler: false, homeCacheMs: 0 } });
+  h = await startReportsHarness({ runtime: { scheduler: false }, homeCacheMs: 0 });
   running = await seedCampaign(h.sandbox.db, {
     name: "Winter promo",
     status: "running",

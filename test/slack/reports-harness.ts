@@ -23,7 +23,13 @@ export interface ReportsHarness extends SlackStack {
 }
 
 export async function startReportsHarness(
-  opts: { start?: Date; runtime?: ReportsRuntimeOptions; env?: Record<string, string> } = {},
+  opts: {
+    start?: Date;
+    runtime?: ReportsRuntimeOptions;
+    /** How long the Home tab reuses the account and running campaigns (default 60 s). */
+    homeCacheMs?: number;
+    env?: Record<string, string>;
+  } = {},
 ): Promise<ReportsHarness> {
   const clock = manualClock(opts.start ?? new Date("2025-11-21T10:00:00Z"));
   let runtime: ReportsRuntime | undefined;
@@ -39,6 +45,8 @@ export async function startReportsHarness(
         { id: "G0SECRET1", name: "secret", is_private: true, is_member: false },
       ],
       users: [ALICE, BOB],
+      // The Home tab is the Bolt app's, on the harness's clock.
+      home: { clock, cacheMs: opts.homeCacheMs },
       // The reports runtime starts before the Bolt app, which takes its hooks.
       hooks: async ({ switchboard, config, logger }) => {
         switchboard.onClose(async () => {
@@ -49,7 +57,7 @@ export async function startReportsHarness(
           progressTimer: false,
           ...opts.runtime,
         });
-        return runtime.hooks;
+        return { ...runtime.hooks };
       },
     },
   });

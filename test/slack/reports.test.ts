@@ -256,7 +256,7 @@ describe("/sb report now and scheduled posts", () => {
 
   it("report now where the bot cannot post says how to fix it", async () => {
     const r = await answer(`report now ${campaignId}`, ALICE, "G0SECRET1");
-    expect(String(r.body.text)).toMatch(/Slack said not_in_channel\)\. Invite me/);
+    expect(String(r.body.text)).toMatch(/I am not in this channel, or it was archived\. Invite me/);
     expect(h.fake.messages.filter((m) => m.channel === "G0SECRET1")).toEqual([]);
   });
 

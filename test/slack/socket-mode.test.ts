@@ -12,6 +12,7 @@ import type { FakeSlack } from "../fakes/slack.ts";
 import { blockActions, eventCallback, slashCommand } from "../fakes/slack-requests.ts";
 import { ALICE, slackEnv, startFakeSlack } from "../helpers/fake-slack.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
+import { manifestFunctions } from "./steps-harness.ts";
 
 let stack: Stack;
 let fake: FakeSlack;
@@ -93,6 +94,38 @@ describe("Socket Mode", () => {
     });
     await stack.waitForLog((l) => l.msg === "repeated Slack event dropped" && l.eventId === "Ev0SOCKET1");
     expect(fake.callsOf("views.publish").length).toBe(before + 1);
+  });
+
+  it("acknowledges a workflow step's event delivered again (a redelivery), and runs the step once", async () => {
+    fake.defineFunctions(manifestFunctions());
+    // No such contact: the step fails in words, an answer to Slack all the same.
+    const { execution, event } = fake.executeFunction("look_up_contact", { email: "ana@example.com" });
+    const envelope = () => ({
+      token: "deprecated-verification-token",
+      team_id: fake.teamId,
+      api_app_id: "A0SWITCH",
+      type: "event_callback",
+      event_id: "Ev0SOCKETFN",
+      event_time: Math.floor(Date.now() / 1000),
+      event,
+    });
+    const first = await fake.socketMode.send("events_api", envelope(), {
+      retry_attempt: 0,
+      retry_reason: "",
+    });
+    expect(first.envelope_id).toBeTruthy();
+    await fake.waitFor(() => execution.state !== "running", 20_000, "the step's end");
+    // The redelivery gets its own ack (send() waits for it), and no second answer to Slack.
+    const again = await fake.socketMode.send("events_api", envelope(), {
+      retry_attempt: 1,
+      retry_reason: "timeout",
+    });
+    expect(again.envelope_id).not.toBe(first.envelope_id);
+    await stack.waitForLog((l) => l.msg === "repeated Slack event dropped" && l.eventId === "Ev0SOCKETFN");
+    const endings = fake.calls.filter(
+      (c) => c.method.startsWith("functions.complete") && c.args.function_execution_id === execution.id,
+    );
+    expect(endings).toHaveLength(1);
   });
 
   it("reconnects when Slack sends disconnect (refresh_requested), and works on the new connection", async () => {

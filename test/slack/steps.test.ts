@@ -279,6 +279,27 @@ describe("an execution delivered twice", () => {
     expect((await auditOf(first.id)).filter((e) => e.operation === "sendMessage")).toHaveLength(1);
   });
 
+  it("acknowledges Slack's retry of the same event (X-Slack-Retry-Num) at once, and does no work for it", async () => {
+    const { execution } = fake.executeFunction("upsert_contact", { actor: "U0ALICE", phone: newPhone() });
+    const first = await stack.req.functionExecuted("upsert_contact", {}, { execution });
+    expect(first.status).toBe(200);
+    await wf.finished(execution);
+    // The same event id again: Slack did not see the first ack. It must get one (200), not a 404 after a wait.
+    const retry = await stack.req.functionExecuted(
+      "upsert_contact",
+      {},
+      {
+        execution,
+        eventId: first.eventId,
+        retryNum: 1,
+      },
+    );
+    expect(retry.status).toBe(200);
+    await stack.waitForLog((l) => l.msg === "repeated Slack event dropped" && l.eventId === first.eventId);
+    expect(wf.endings(execution)).toHaveLength(1);
+    expect((await auditOf(execution.id)).filter((e) => e.operation === "createContact")).toHaveLength(1);
+  });
+
   it("runs the write once when both deliveries arrive together", async () => {
     const { execution } = fake.executeFunction("upsert_contact", { actor: "U0ALICE", phone: newPhone() });
     await Promise.all([

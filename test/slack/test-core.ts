@@ -2,7 +2,9 @@
 // core does not give on purpose (a crash, a slow form, an over-limit
 // message). It keeps the interface's promises: confirm runs a write once.
 import type { KnownBlock } from "@slack/types";
+import type { MessagingApi } from "../../src/api/types.ts";
 import type { FormRequest } from "../../src/commands/form-kinds.ts";
+import { UserError } from "../../src/commands/registry.ts";
 import { ACTION, type Actor, type CommandCore, type Reply } from "../../src/commands/types.ts";
 
 const section = (text: string): KnownBlock => ({ type: "section", text: { type: "mrkdwn", text } });
@@ -16,6 +18,34 @@ export class TestCore implements CommandCore {
   private seq = 0;
   /** Runs before a `slowform` modal is returned (a test ages the trigger here). */
   beforeSlowForm: () => void = () => {};
+  /** The API forms and uploads reach through perform(); none unless a test gives one. */
+  readonly api?: MessagingApi;
+  /** Everyone may act at every scope, unless a test says otherwise. */
+  allowed: (actor: Actor, scope: "read" | "write" | "broadcast") => boolean = () => true;
+  /** The names of the messaging channels, as `/sb channel name` would have given them. */
+  names: Record<number, string> = {};
+
+  constructor(opts: { api?: MessagingApi } = {}) {
+    this.api = opts.api;
+  }
+
+  async may(actor: Actor, scope: "read" | "write" | "broadcast"): Promise<boolean> {
+    return this.allowed(actor, scope);
+  }
+
+  async channelNames(): Promise<Record<number, string>> {
+    return { ...this.names };
+  }
+
+  async perform<T>(
+    actor: Actor,
+    what: { scope: "read" | "write" | "broadcast"; command: string },
+    work: (api: MessagingApi) => Promise<T>,
+  ): Promise<T> {
+    if (!(await this.may(actor, what.scope))) throw new UserError(`You may not ${what.command} here.`);
+    if (!this.api) throw new UserError("This test core has no messaging API.");
+    return work(this.api);
+  }
 
   async run(line: string, actor: Actor): Promise<Reply> {
     this.lines.push({ line, actor });

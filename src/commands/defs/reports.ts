@@ -18,6 +18,7 @@ import {
 import type { ScheduleRow } from "../../domain/reports.ts";
 import { targetLabel } from "../../reports/render.ts";
 import { formatLocal, nextRuns, parseScheduleArgs, parseTarget, targetText } from "../../reports/schedule.ts";
+import { PostRefusedError } from "../../reports/scheduler.ts";
 import type { ReportService } from "../../reports/service.ts";
 import { idArg, requiredText } from "../args.ts";
 import { errorReply, inputErrorReply } from "../errors.ts";
@@ -271,13 +272,12 @@ const nowSpec: AnySpec = defineCommand({
     try {
       await reports.post(channel, messages);
     } catch (err) {
-      // The Slack error code, also when the poster wrapped it (PostRefusedError's cause).
-      const slack = (e: unknown) => (e as { data?: { error?: string } } | undefined)?.data?.error;
-      const code = slack(err) ?? slack((err as { cause?: unknown }).cause);
-      // Anything else is a bug: the core logs it and answers in general words, not with its message.
-      if (!code) throw err;
+      // Anything but a refusal is a bug, or may have posted: the core logs it and answers in general words.
+      if (!(err instanceof PostRefusedError)) throw err;
       throw new UserError(
-        `I could not post the report here (Slack said ${esc(code)}). Invite me with \`/invite @Switchboard\`, or run it in a channel I am in.`,
+        err.reason === "channel_closed"
+          ? "I could not post the report here: I am not in this channel, or it was archived. Invite me with `/invite @Switchboard`, or run it in a channel I am in."
+          : "Slack refused the report, so nothing was posted. Try again in a moment; if it happens again, give whoever runs Switchboard the time it happened.",
         false,
       );
     }

@@ -8,7 +8,7 @@ import type { ModalView, PlainTextOption } from "@slack/types";
 import type { MessagingApi } from "../../api/types.ts";
 import type { FormKind, FormKinds } from "../../commands/form-kinds.ts";
 import type { Actor } from "../../commands/types.ts";
-import type { SlackDeps } from "../deps.ts";
+import type { SlackDeps } from "../context.ts";
 import type { StateValues } from "./kit.ts";
 
 /** The shortcuts' callback ids (manifest.yml `features.shortcuts`). */

@@ -5,7 +5,6 @@
 // own module holds everything else (form.ts says what a form is).
 import type {
   AllMiddlewareArgs,
-  App,
   BlockAction,
   MessageShortcut,
   SlackActionMiddlewareArgs,
@@ -18,10 +17,10 @@ import type { ModalView, PlainTextOption } from "@slack/types";
 import type { MessagingApi } from "../../api/types.ts";
 import type { FormKind, FormRequest } from "../../commands/form-kinds.ts";
 import type { Actor } from "../../commands/types.ts";
-import { guarded, slackError } from "../deliver.ts";
-import type { SlackDeps } from "../deps.ts";
-import { actionActor } from "../listeners/actor.ts";
+import type { SlackDeps } from "../context.ts";
+import { personOf, type SlackBolt, type SlackContext } from "../context.ts";
 import { withApi } from "../perform.ts";
+import { slackCode } from "../slack-errors.ts";
 import { campaignForm } from "./campaign.ts";
 import { errorsFor } from "./field-errors.ts";
 import type { FormShortcut, SlackForm, Suggest } from "./form.ts";
@@ -59,7 +58,7 @@ export function formView(request: FormRequest, actor: Actor, prefill?: { text?: 
   return form.build(request.data, { actor, prefill });
 }
 
-export function registerForms(app: App, deps: SlackDeps): void {
+export function registerForms(app: SlackBolt, deps: SlackDeps): void {
   for (const form of FORMS) {
     app.view(form.callbackId, submitted(deps, form));
     for (const actionId of form.refresh?.actions ?? [])
@@ -104,9 +103,8 @@ function submitted(deps: SlackDeps, form: AnyForm) {
       await ack({ response_action: "errors", errors: errorsFor(checked.errors, view) });
       return;
     }
-    await guarded(deps, form.name, undefined, () =>
-      answerSubmission(deps, client, view, ack, () => form.submit.run(checked.plan, s)),
-    );
+    // The guard middleware reports a failure (listeners/middleware.ts).
+    await answerSubmission(deps, client, view, ack, () => form.submit.run(checked.plan, s));
   };
 }
 
@@ -117,7 +115,8 @@ function refreshed(deps: SlackDeps, form: AnyForm) {
     body,
     action,
     client,
-  }: SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs) => {
+    context,
+  }: SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs<SlackContext>) => {
     await ack();
     const view = body.view;
     if (!view || !form.refresh) return;
@@ -125,7 +124,7 @@ function refreshed(deps: SlackDeps, form: AnyForm) {
     try {
       const next = await form.refresh.view({
         deps,
-        actor: actionActor(body),
+        actor: personOf(context),
         meta: readMetadata(view.private_metadata),
         state: view.state.values as StateValues,
         action: act,
@@ -134,7 +133,7 @@ function refreshed(deps: SlackDeps, form: AnyForm) {
       await client.views.update({ view_id: view.id, hash: view.hash, view: next });
     } catch (err) {
       // A newer change already updated the form: this one is stale, not a failure.
-      if (slackError(err) === "hash_conflict") return;
+      if (slackCode(err) === "hash_conflict") return;
       deps.logger.error(
         { err, callback: view.callback_id, actionId: act.action_id },
         "could not update the form",
@@ -184,25 +183,24 @@ const waiting = (title: string, blocks = [sectionText("Opening the form…")]): 
  * writer) shows there.
  */
 function shortcutUsed(deps: SlackDeps, s: FormShortcut) {
-  return async ({ ack, shortcut, client, respond }: SlackShortcutMiddlewareArgs & AllMiddlewareArgs) => {
+  return async ({ ack, shortcut, client }: SlackShortcutMiddlewareArgs & AllMiddlewareArgs) => {
     await ack();
     const prefill = s.type === "message" ? s.prefill?.((shortcut as MessageShortcut).message) : undefined;
-    await guarded(deps, `shortcut ${s.title}`, s.type === "message" ? respond : undefined, async () => {
-      const actor = shortcutActor(shortcut);
-      const opened = await client.views.open({ trigger_id: shortcut.trigger_id, view: waiting(s.title) });
-      const viewId = opened.view?.id;
-      if (!viewId) throw new Error("views.open answered without the view's id");
-      const reply = await deps.core.run(s.line, actor);
-      const view = reply.form
-        ? formView(reply.form, actor, prefill)
-        : waiting(s.title, reply.blocks.length ? reply.blocks : [sectionText(reply.text)]);
-      try {
-        await client.views.update({ view_id: viewId, hash: opened.view?.hash, view });
-      } catch (err) {
-        // Closed while the form was being prepared: nothing to show, nothing went wrong.
-        if (slackError(err) !== "not_found") throw err;
-        deps.logger.info({ line: s.line }, "shortcut's modal closed before the form was ready");
-      }
-    });
+    // The guard middleware reports a failure, by the response_url of a message shortcut.
+    const actor = shortcutActor(shortcut);
+    const opened = await client.views.open({ trigger_id: shortcut.trigger_id, view: waiting(s.title) });
+    const viewId = opened.view?.id;
+    if (!viewId) throw new Error("views.open answered without the view's id");
+    const reply = await deps.core.run(s.line, actor);
+    const view = reply.form
+      ? formView(reply.form, actor, prefill)
+      : waiting(s.title, reply.blocks.length ? reply.blocks : [sectionText(reply.text)]);
+    try {
+      await client.views.update({ view_id: viewId, hash: opened.view?.hash, view });
+    } catch (err) {
+      // Closed while the form was being prepared: nothing to show, nothing went wrong.
+      if (slackCode(err) !== "not_found") throw err;
+      deps.logger.info({ line: s.line }, "shortcut's modal closed before the form was ready");
+    }
   };
 }

@@ -8,7 +8,7 @@ import type { MessagingApi } from "../../api/types.ts";
 import type { ChannelsFormData } from "../../commands/form-kinds.ts";
 import { type ChosenTemplate, chosenTemplate } from "../../commands/lookups.ts";
 import type { Actor } from "../../commands/types.ts";
-import type { SlackDeps } from "../deps.ts";
+import type { SlackDeps } from "../context.ts";
 import { withApi } from "../perform.ts";
 import { channelOptions, templateSuggestions } from "./choices.ts";
 import type { Suggest } from "./form.ts";

@@ -314,7 +314,7 @@ export const sendForm: SlackForm<"send", SendMeta, SendPlan> = {
     view: async ({ deps, actor, meta, state, action }) => {
       if (action.action_id === SEND_ACTIONS.template) meta.tpl = await chosenTemplateMeta(deps, actor, state);
       if (selectedOf(state, "type") !== "template") meta.tpl = undefined;
-      const channelNames = (await deps.core.channelNames?.()) ?? {};
+      const channelNames = await deps.core.channelNames();
       return sendModal({ channels: meta.chs ?? [], defaultChannelId: meta.def, channelNames }, meta, state);
     },
   },

@@ -7,8 +7,8 @@ import { isApiError, ValidationError } from "../../api/errors.ts";
 import { apiErrorReply } from "../../commands/errors.ts";
 import { UserError } from "../../commands/registry.ts";
 import type { Actor } from "../../commands/types.ts";
-import { slackError } from "../deliver.ts";
-import type { SlackDeps } from "../deps.ts";
+import type { SlackDeps } from "../context.ts";
+import { slackCode } from "../slack-errors.ts";
 import { errorsFor, fieldErrors } from "./field-errors.ts";
 import type { FormAnswer, FormOutcome, Submission } from "./form.ts";
 import { context, modal, sectionText } from "./kit.ts";
@@ -120,7 +120,7 @@ export async function answerSubmission(
         .update({ view_id: view.id, view: restored })
         .then(() => true)
         .catch((err) => {
-          deps.logger.warn({ err: slackError(err) ?? String(err) }, "could not restore the refused form");
+          deps.logger.warn({ err: slackCode(err) ?? String(err) }, "could not restore the refused form");
           return false;
         });
       if (shown) return;
@@ -134,7 +134,7 @@ export async function answerSubmission(
       view_id: view.id,
       view: modal({ callbackId: "sb_done", title: "Outcome", blocks: [sectionText(text)] }),
     })
-    .catch((err) => deps.logger.warn({ err: slackError(err) ?? String(err) }, "could not show the outcome"));
+    .catch((err) => deps.logger.warn({ err: slackCode(err) ?? String(err) }, "could not show the outcome"));
   if (!("err" in done)) await done.outcome.after?.();
 }
 
@@ -156,7 +156,7 @@ export async function postOutcome(
       const res = await deps.posts.post(client, { channel: where.channel, ...body });
       return { channel: where.channel, ts: res.ts };
     } catch (err) {
-      const code = slackError(err);
+      const code = slackCode(err);
       if (code !== "not_in_channel" && code !== "channel_not_found" && code !== "is_archived") throw err;
     }
   }

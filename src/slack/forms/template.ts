@@ -277,7 +277,7 @@ export const templateForm: SlackForm<"template", TemplateMeta, CreateTemplateInp
         const n = Number(action.value);
         if (Number.isInteger(n) && n >= 0) meta.buttons = n;
       }
-      const channelNames = (await deps.core.channelNames?.()) ?? {};
+      const channelNames = await deps.core.channelNames();
       return templateModal(
         { channels: meta.chs ?? [], defaultChannelId: meta.def, channelNames },
         meta,

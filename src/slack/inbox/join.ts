@@ -6,8 +6,7 @@
 import type { webApi } from "@slack/bolt";
 import type { JoinOutcome } from "../../commands/inbox.ts";
 import type { Logger } from "../../log.ts";
-
-const slackCode = (err: unknown) => (err as { data?: { error?: string } }).data?.error;
+import { slackCode } from "../slack-errors.ts";
 
 export function channelJoiner(client: webApi.WebClient, logger?: Logger) {
   return async (channel: string): Promise<JoinOutcome> => {

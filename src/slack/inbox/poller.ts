@@ -34,6 +34,7 @@ import type { ChatUser, Message, MessagingApi } from "../../api/types.ts";
 import type { Db } from "../../store/db.ts";
 import { type CardState, type Inbox, InboxStore } from "../../store/inbox.ts";
 import { PacedLoop } from "../paced-loop.ts";
+import { channelClosed, slackCode } from "../slack-errors.ts";
 import { cardMessage, messageReply } from "./render.ts";
 
 export interface InboxLogger {
@@ -100,8 +101,6 @@ const TAGS_CACHE_MS = 10 * 60_000;
 const INCLUDE_MESSAGES_ABOVE = 4;
 
 const silent: InboxLogger = { info() {}, warn() {} };
-const slackCode = (err: unknown) => (err as { data?: { error?: string } }).data?.error;
-const GONE = new Set(["channel_not_found", "not_in_channel", "is_archived", "channel_is_archived"]);
 
 export class InboxPoller {
   readonly store: InboxStore;
@@ -371,7 +370,7 @@ export class InboxPoller {
       } catch (err) {
         // Slack answered with an error: the message is not there, the next poll tries again.
         if (slackCode(err)) await this.store.unclaimMessage(channel, id);
-        if (GONE.has(slackCode(err) ?? "")) throw err;
+        if (channelClosed(err)) throw err;
         this.log.warn({ channel, chatUserId, err: (err as Error).message }, "could not mirror a message");
         break;
       }

@@ -1,6 +1,7 @@
 // What the Slack app runs beside Bolt for the inbox: the poller on a timer
 // (INBOX_POLL_SECONDS), posting through the per-channel queue shared with
-// every other post. Stopped by stop() or when the switchboard closes.
+// every other post. Made at once (createInbox), started once the app answers
+// (start), stopped by stop() or when the switchboard closes.
 import type { MessagingClient } from "../../api/client.ts";
 import type { Config } from "../../config.ts";
 import { ConfigError } from "../../errors.ts";
@@ -20,17 +21,22 @@ export interface InboxHost {
 
 export interface InboxRuntime {
   poller: InboxPoller;
+  /** Starts the poller; once, however often called. */
+  start(): Promise<void>;
+  /** Stops it (waiting for a start under way). */
   stop(): Promise<void>;
 }
 
-export async function startInbox(
+export type InboxRuntimeOptions = { timer?: boolean; now?: () => Date; workerId?: string };
+
+export function createInbox(
   host: InboxHost,
   config: Config,
   logger: Logger,
-  opts: { timer?: boolean; now?: () => Date; workerId?: string } = {},
-): Promise<InboxRuntime> {
+  opts: InboxRuntimeOptions = {},
+): InboxRuntime {
   const bridge = host.slack;
-  if (!bridge) throw new ConfigError("startInbox needs the Slack bridge: SLACK_BOT_TOKEN is not set");
+  if (!bridge) throw new ConfigError("the inbox runtime needs the Slack bridge: SLACK_BOT_TOKEN is not set");
   const log = logger.child({ part: "inbox" });
   const poller = new InboxPoller({
     db: host.db,
@@ -48,16 +54,39 @@ export async function startInbox(
     workerId: opts.workerId,
     logger: log,
   });
-  if (opts.timer !== false) {
-    poller.start();
-    if (host.inbox) host.inbox.wake = () => poller.wake();
-  }
+  let starting: Promise<void> | undefined;
   let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    await poller.stop();
+  const begin = async () => {
+    if (opts.timer !== false && !stopped) {
+      poller.start();
+      if (host.inbox) host.inbox.wake = () => poller.wake();
+    }
   };
-  host.onClose(stop);
-  return { poller, stop };
+  const runtime: InboxRuntime = {
+    poller,
+    start() {
+      starting ??= begin();
+      return starting;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await starting?.catch(() => {});
+      await poller.stop();
+    },
+  };
+  host.onClose(() => runtime.stop());
+  return runtime;
+}
+
+/** The inbox runtime, started. */
+export async function startInbox(
+  host: InboxHost,
+  config: Config,
+  logger: Logger,
+  opts: InboxRuntimeOptions = {},
+): Promise<InboxRuntime> {
+  const runtime = createInbox(host, config, logger, opts);
+  await runtime.start();
+  return runtime;
 }

@@ -24,20 +24,11 @@ import { type CampaignSummary, STATUSES, summarizeCampaign } from "../../reports
 import type { Db } from "../../store/db.ts";
 import { type Lease, ProgressStore, type Tracked } from "../../store/progress.ts";
 import { PacedLoop } from "../paced-loop.ts";
+import { messageGone, slackCode } from "../slack-errors.ts";
 import { FINAL_STATUSES, goneMessage, progressMessage } from "./render.ts";
 
 /** Reads one poll of a campaign costs: GET /campaigns/{id} + 7 status totals. */
 export const COST_PER_POLL = 8;
-
-/** Slack errors after which the message cannot be updated any more. */
-const GONE_ERRORS = new Set([
-  "message_not_found",
-  "channel_not_found",
-  "cant_update_message",
-  "not_in_channel",
-  "is_archived",
-  "edit_window_closed",
-]);
 
 export type UpdateFn = (
   channel: string,
@@ -79,7 +70,6 @@ export interface StepResult {
 }
 
 const silent: ProgressLogger = { info() {}, warn() {} };
-const slackCode = (err: unknown) => (err as { data?: { error?: string } }).data?.error;
 const sameCounts = (a: CampaignSummary["counts"] | null, b: CampaignSummary["counts"]) =>
   a !== null && STATUSES.every((s) => a[s] === b[s]);
 
@@ -269,7 +259,7 @@ export class ProgressTracker {
       return true;
     } catch (err) {
       const code = slackCode(err);
-      if (code && GONE_ERRORS.has(code)) {
+      if (messageGone(err)) {
         this.log.info({ channel: t.channel, code }, "campaign progress message can no longer be updated");
         return false;
       }

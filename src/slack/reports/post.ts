@@ -18,9 +18,9 @@ import type { webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import type { Logger } from "../../log.ts";
 import type { ReportFile, ReportMessage } from "../../reports/render.ts";
-import { definitelyNotPosted, type PostFn, PostRefusedError } from "../../reports/scheduler.ts";
-import { slackError } from "../deliver.ts";
+import { type PostFn, PostRefusedError } from "../../reports/scheduler.ts";
 import type { ChannelPostQueue } from "../post-queue.ts";
+import { certainlyRefused, channelClosed, slackCode } from "../slack-errors.ts";
 
 const MAX_BLOCKS = 50;
 /** The wait before the one retry of a message whose chart Slack was still processing. */
@@ -42,7 +42,7 @@ async function uploadChart(
     return res.files?.[0]?.files?.[0]?.id;
   } catch (err) {
     logger.warn(
-      { channel, err: (err as Error).message, slack: slackError(err) },
+      { channel, err: (err as Error).message, slack: slackCode(err) },
       "report chart upload failed (the report goes without it)",
     );
     return undefined;
@@ -68,7 +68,7 @@ async function chartInThread(
     });
   } catch (err) {
     logger.warn(
-      { channel, err: (err as Error).message, slack: slackError(err) },
+      { channel, err: (err as Error).message, slack: slackCode(err) },
       "report chart could not be added to the report's thread",
     );
   }
@@ -103,7 +103,7 @@ export function slackReportPoster(
     try {
       let res: { ts?: string };
       const refusedChart = (err: unknown) =>
-        image !== undefined && definitelyNotPosted(err) && slackError(err) === "invalid_blocks";
+        image !== undefined && certainlyRefused(err) && slackCode(err) === "invalid_blocks";
       try {
         res = await send(image ? [...message.blocks, image] : message.blocks);
       } catch (err) {
@@ -115,7 +115,7 @@ export function slackReportPoster(
         } catch (again) {
           if (!refusedChart(again)) throw again;
           logger.warn(
-            { channel, slack: slackError(again) },
+            { channel, slack: slackCode(again) },
             "report refused with its chart; posted without it, the chart in its thread",
           );
           res = await send(message.blocks);
@@ -124,9 +124,10 @@ export function slackReportPoster(
       }
       return { ref: res.ts };
     } catch (err) {
-      if (definitelyNotPosted(err)) {
-        throw new PostRefusedError(`Slack refused the report: ${slackError(err) ?? (err as Error).message}`, {
+      if (certainlyRefused(err)) {
+        throw new PostRefusedError(`Slack refused the report: ${slackCode(err) ?? (err as Error).message}`, {
           cause: err,
+          reason: channelClosed(err) ? "channel_closed" : "refused",
         });
       }
       throw err;

@@ -1,9 +1,11 @@
 // What the Slack app runs beside Bolt for reports: the ReportScheduler on
 // pg-boss (same database: PGlite by default, PostgreSQL with DATABASE_URL),
 // which on start mirrors the stored schedules into pg-boss and posts, once and
-// marked late, a report missed while the bot was down; the live progress of
-// launched campaigns; and the Home tab. Returns the Slack hooks to hand to
-// startSlackApp. Stopped by stop() or when the switchboard closes.
+// marked late, a report missed while the bot was down; and the live progress
+// of launched campaigns (its `onPosted` hook goes to the Slack app). Made at
+// once (createReports), started once the app answers (start), stopped by
+// stop() or when the switchboard closes. The Home tab is the Slack app's
+// (src/slack/home/view.ts, built in app.ts).
 
 import type { PgBoss } from "pg-boss";
 import type { MessagingClient } from "../../api/client.ts";
@@ -12,11 +14,9 @@ import { ConfigError } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import { type Clock, ReportScheduler } from "../../reports/scheduler.ts";
 import type { ReportService } from "../../reports/service.ts";
-import { createBoss } from "../../store/boss.ts";
 import type { Db } from "../../store/db.ts";
 import type { SlackBridge } from "../bridge.ts";
-import type { SlackHooks } from "../deps.ts";
-import { createHomeView } from "../home/view.ts";
+import type { SlackHooks } from "../context.ts";
 import { ProgressTracker } from "../progress/tracker.ts";
 import { slackReportPoster } from "./post.ts";
 
@@ -28,15 +28,18 @@ export interface ReportsRuntimeOptions {
   progressTimer?: boolean;
   basePollMs?: number;
   minUpdateMs?: number;
-  /** How long the Home tab reuses the account and running campaigns (default 60 s). */
-  homeCacheMs?: number;
 }
 
 export interface ReportsRuntime {
+  /** Set once started (unless the scheduler is off). */
   scheduler?: ReportScheduler;
   boss?: PgBoss;
   progress: ProgressTracker;
-  hooks: SlackHooks;
+  /** For the Slack app: a launched campaign's message is followed live (once started). */
+  hooks: Pick<SlackHooks, "onPosted">;
+  /** Starts the scheduler and the progress; once, however often called. */
+  start(): Promise<void>;
+  /** Stops what started (waiting for a start under way). */
   stop(): Promise<void>;
 }
 
@@ -50,42 +53,23 @@ export interface ReportsHost {
   onClose(fn: () => Promise<void>): void;
 }
 
-export async function startReports(
+/**
+ * The reports runtime, made at once and started later: schedule changes made
+ * meanwhile wait for its scheduler (ReportService.attachWhenStarted), a
+ * launch's progress waits for its start.
+ */
+export function createReports(
   switchboard: ReportsHost,
   config: Config,
   logger: Logger,
   opts: ReportsRuntimeOptions = {},
-): Promise<ReportsRuntime> {
+): ReportsRuntime {
   const bridge = switchboard.slack;
-  if (!bridge) throw new ConfigError("startReports needs the Slack bridge: SLACK_BOT_TOKEN is not set");
+  if (!bridge)
+    throw new ConfigError("the reports runtime needs the Slack bridge: SLACK_BOT_TOKEN is not set");
   const log = logger.child({ part: "reports" });
   const { db, client } = switchboard;
   if (opts.clock) switchboard.reports.setClock(opts.clock);
-
-  let boss: PgBoss | undefined;
-  let scheduler: ReportScheduler | undefined;
-  if (opts.scheduler !== false) {
-    boss = await createBoss(db, {
-      onError: (err) => log.warn({ err: err.message }, "job queue error"),
-    });
-    scheduler = new ReportScheduler({
-      db,
-      boss,
-      client,
-      post: slackReportPoster(bridge.client, bridge.posts, log),
-      clock: opts.clock,
-      failureAlert: config.REPORT_FAILURE_ALERT,
-      logger: log,
-    });
-    try {
-      // Mirrors the store into pg-boss, starts the worker, and queues a report missed while down.
-      await scheduler.start();
-    } catch (err) {
-      await boss.stop({ graceful: false }).catch(() => {});
-      throw err;
-    }
-    switchboard.reports.attach(scheduler);
-  }
 
   const progress = new ProgressTracker({
     db,
@@ -99,47 +83,95 @@ export async function startReports(
     minUpdateMs: opts.minUpdateMs,
     logger: log,
   });
-  if (opts.progressTimer !== false) progress.start();
 
-  const hooks: SlackHooks = {
-    homeView: createHomeView({
-      client,
-      db,
-      apiKey: switchboard.apiKey,
-      reports: switchboard.reports,
-      clock: opts.clock,
-      cacheMs: opts.homeCacheMs,
-      republish: async (userId, view) => {
-        await bridge.client.views.publish({ user_id: userId, view }).catch((err) => {
-          log.warn({ err: (err as Error).message }, "could not publish the Home tab again");
-        });
+  let starting: Promise<void> | undefined;
+  let stopped = false;
+  const runtime: ReportsRuntime = {
+    progress,
+    hooks: {
+      onPosted: ({ channel, ts, text, reply }) => {
+        const origin = reply?.origin;
+        if (origin?.command !== "campaign.send" || !origin.id) return;
+        const intro = origin.facts ?? reply?.text ?? text;
+        (starting ?? Promise.resolve())
+          .then(() => progress.track({ channel, ts, campaignId: origin.id as number, intro }))
+          .catch((err) => {
+            log.warn({ err: (err as Error).message, channel }, "could not follow the campaign's progress");
+          });
       },
-    }),
-    onPosted: ({ channel, ts, text, reply }) => {
-      const origin = reply?.origin;
-      if (origin?.command !== "campaign.send" || !origin.id) return;
-      progress
-        .track({ channel, ts, campaignId: origin.id, intro: origin.facts ?? reply?.text ?? text })
-        .catch((err) => {
-          log.warn({ err: (err as Error).message, channel }, "could not follow the campaign's progress");
-        });
+    },
+    start() {
+      starting ??= begin();
+      return starting;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await starting?.catch(() => {});
+      await progress.stop();
+      if (runtime.scheduler) {
+        switchboard.reports.attach(undefined);
+        await runtime.scheduler
+          .stop()
+          .catch((err) => log.warn({ err: String(err) }, "scheduler stop failed"));
+      }
+      // The worker is off already: nothing to wait for.
+      await runtime.boss
+        ?.stop({ graceful: false })
+        .catch((err) => log.warn({ err: String(err) }, "pg-boss stop failed"));
     },
   };
 
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    await progress.stop();
-    if (scheduler) {
-      switchboard.reports.attach(undefined);
-      await scheduler.stop().catch((err) => log.warn({ err: String(err) }, "scheduler stop failed"));
+  const startScheduler = async (): Promise<ReportScheduler | undefined> => {
+    if (opts.scheduler === false || stopped) return undefined;
+    // pg-boss loads here, after the app answers (docs/memory.md, "Start-up").
+    const { createBoss } = await import("../../store/boss.ts");
+    const boss = await createBoss(db, {
+      onError: (err) => log.warn({ err: err.message }, "job queue error"),
+    });
+    runtime.boss = boss;
+    const scheduler = new ReportScheduler({
+      db,
+      boss,
+      client,
+      post: slackReportPoster(bridge.client, bridge.posts, log),
+      clock: opts.clock,
+      failureAlert: config.REPORT_FAILURE_ALERT,
+      logger: log,
+    });
+    try {
+      // Mirrors the store into pg-boss, starts the worker, and queues a report missed while down.
+      await scheduler.start();
+    } catch (err) {
+      runtime.boss = undefined;
+      await boss.stop({ graceful: false }).catch(() => {});
+      throw err;
     }
-    // The worker is off already: nothing to wait for.
-    await boss
-      ?.stop({ graceful: false })
-      .catch((err) => log.warn({ err: String(err) }, "pg-boss stop failed"));
+    runtime.scheduler = scheduler;
+    return scheduler;
   };
-  switchboard.onClose(stop);
-  return { scheduler, boss, progress, hooks, stop };
+
+  const begin = async (): Promise<void> => {
+    const scheduler = startScheduler();
+    // Until it runs, schedule changes wait for it (none stored between its mirror and its attach).
+    if (opts.scheduler !== false) switchboard.reports.attachWhenStarted(scheduler);
+    const started = await scheduler;
+    if (started) switchboard.reports.attach(started);
+    if (opts.progressTimer !== false && !stopped) progress.start();
+  };
+
+  switchboard.onClose(() => runtime.stop());
+  return runtime;
+}
+
+/** The reports runtime, started. */
+export async function startReports(
+  switchboard: ReportsHost,
+  config: Config,
+  logger: Logger,
+  opts: ReportsRuntimeOptions = {},
+): Promise<ReportsRuntime> {
+  const runtime = createReports(switchboard, config, logger, opts);
+  await runtime.start();
+  return runtime;
 }

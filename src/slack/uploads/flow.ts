@@ -29,9 +29,9 @@ import {
   uploadTempPath,
 } from "../../imports/index.ts";
 import type { PendingImport } from "../../store/imports.ts";
-import { slackError } from "../deliver.ts";
-import type { SlackDeps } from "../deps.ts";
+import type { SlackDeps } from "../context.ts";
 import { withApi } from "../perform.ts";
+import { postOrDm, slackCode } from "../slack-errors.ts";
 import {
   checkFile,
   downloadFile,
@@ -90,18 +90,16 @@ async function say(
   where: { channel?: string; threadTs?: string; userId: string },
   text: string,
 ) {
-  const channel = where.channel ?? where.userId;
-  try {
-    await deps.posts.post(client, {
-      channel,
+  await postOrDm(
+    deps.posts,
+    client,
+    {
+      channel: where.channel ?? where.userId,
       text,
       ...(where.threadTs ? { thread_ts: where.threadTs } : {}),
-    });
-  } catch (err) {
-    const code = slackError(err);
-    if (code !== "not_in_channel" && code !== "channel_not_found") throw err;
-    await deps.posts.post(client, { channel: where.userId, text });
-  }
+    },
+    where.userId,
+  );
 }
 
 /** Downloads into a temporary file, hashing the bytes on the way. */
@@ -195,21 +193,13 @@ async function postPreview(
 ) {
   const groups = await withApi(deps, actorOf(p.userId), "read", "import preview", (api) => api.listGroups());
   const message = previewMessage(p, s, groups.items);
-  let channel = p.channel ?? p.userId;
-  let res: webApi.ChatPostMessageResponse;
-  try {
-    res = await deps.posts.post(client, {
-      channel,
-      ...message,
-      ...(p.threadTs ? { thread_ts: p.threadTs } : {}),
-    });
-  } catch (err) {
-    const code = slackError(err);
-    if (code !== "not_in_channel" && code !== "channel_not_found") throw err;
-    channel = p.userId;
-    res = await deps.posts.post(client, { channel, ...message });
-  }
-  if (res.ts) await imports.place(p.id, { channel, messageTs: res.ts });
+  const res = await postOrDm(
+    deps.posts,
+    client,
+    { channel: p.channel ?? p.userId, ...message, ...(p.threadTs ? { thread_ts: p.threadTs } : {}) },
+    p.userId,
+  );
+  if (res.ts) await imports.place(p.id, { channel: res.channel, messageTs: res.ts });
 }
 
 /** The thread of the preview: the share's thread, or the preview message's own. */
@@ -225,15 +215,14 @@ async function redraw(
   await client.chat
     .update({ channel: p.channel, ts: p.messageTs, text: message.text, blocks: message.blocks as never })
     .catch((err) =>
-      deps.logger.warn({ err: slackError(err) ?? String(err) }, "could not update the import message"),
+      deps.logger.warn({ err: slackCode(err) ?? String(err) }, "could not update the import message"),
     );
 }
 
 /**
  * Who may decide on an upload: a broadcaster always; the uploader to import
  * only when allowed to make changes, to discard in any case. Returns the
- * scope to act at, or the refusal in words. Without the core's `may` (test
- * cores), the write check of withApi decides, as before.
+ * scope to act at, or the refusal in words.
  */
 async function decider(
   deps: SlackDeps,
@@ -241,8 +230,8 @@ async function decider(
   p: PendingImport | undefined,
   what: "import" | "discard",
 ): Promise<{ scope: "write" | "broadcast" } | { refused: string }> {
-  const may = deps.core.may?.bind(deps.core);
-  if (!may || !p) return { scope: "write" };
+  const may = deps.core.may.bind(deps.core);
+  if (!p) return { scope: "write" };
   if (await may(actor, "broadcast")) return { scope: "broadcast" };
   const uploader = p.userId === actor.userId;
   if (uploader && (what === "discard" || (await may(actor, "write")))) return { scope: "write" };
@@ -270,11 +259,12 @@ export async function runImport(
   if (current && current.state !== from) return alreadyDecided(current);
   const who = await decider(deps, actor, current, "import");
   if ("refused" in who) return who.refused;
-  runningHere.add(id);
+  // Handed back at a graceful stop: settled as unknown, as at start (src/slack/shutdown.ts).
+  const done = deps.work.onHandBack(() => settleInterruptedImports(deps, client, [id]));
   try {
     return await runClaimed(deps, client, id, actor, origin, from, imports, who.scope);
   } finally {
-    runningHere.delete(id);
+    done();
   }
 }
 
@@ -390,13 +380,6 @@ export async function discardImport(
   return undefined;
 }
 
-/** Imports this process is running now (a graceful stop settles those it hands back). */
-const runningHere = new Set<string>();
-
-/** At a graceful stop: the imports this process still runs are settled as unknown, as at start. */
-export const settleOwnImports = (deps: SlackDeps, client: webApi.WebClient): Promise<number> =>
-  settleInterruptedImports(deps, client, [...runningHere]);
-
 /**
  * At start: imports an earlier process left running (it was stopped in the
  * middle) are settled as unknown; each message says so, with what to check
@@ -420,7 +403,7 @@ export async function settleInterruptedImports(
       { channel: p.channel, threadTs: threadOf(p), userId: p.userId },
       message.text,
     ).catch((err) =>
-      deps.logger.warn({ err: slackError(err) ?? String(err) }, "could not tell the import's thread"),
+      deps.logger.warn({ err: slackCode(err) ?? String(err) }, "could not tell the import's thread"),
     );
   }
   return settled.length;

@@ -3,49 +3,50 @@
 // before the work starts, and a second click while the first is running is
 // told so instead of reaching the core.
 import type { ButtonAction } from "@slack/bolt";
+import { personOf } from "../../context.ts";
 import { deliver } from "../../deliver.ts";
-import type { SlackDeps } from "../../deps.ts";
-import { onClick } from "../prologue.ts";
+import { type Click, tellOf } from "./click.ts";
 
-export function confirmAction(deps: SlackDeps) {
-  return onClick<ButtonAction>(deps, "confirm", async ({ actor, action, body, client, tell }) => {
-    const id = action.value ?? "";
-    if (deps.inFlight.has(id)) {
-      await tell?.({
-        response_type: "ephemeral",
-        replace_original: false,
-        text: "Already on it: this confirmation is being handled.",
-      });
-      return;
-    }
-    deps.inFlight.add(id);
-    try {
-      await tell?.({
-        replace_original: true,
-        text: `Confirmed by <@${actor.userId}>, working on it…`,
-        blocks: [
-          {
-            type: "context",
-            elements: [
-              {
-                type: "mrkdwn",
-                text: `:hourglass_flowing_sand: Confirmed by <@${actor.userId}>, working on it…`,
-              },
-            ],
-          },
-        ],
-      });
-      const reply = await deps.core.confirm(id, actor);
-      await deliver(
-        reply,
-        { client, respond: tell, actor, triggerId: body.trigger_id, replaceOriginal: true },
-        deps,
-      );
-      // One event, one message: the channel has the outcome (a launch: the campaign's live card),
-      // so the prompt, seen by one person only, goes away rather than repeating it.
-      if (reply.visibility === "in_channel" && tell) await tell({ delete_original: true });
-    } finally {
-      deps.inFlight.delete(id);
-    }
-  });
+export async function confirmAction({ ack, action, body, client, respond, context }: Click<ButtonAction>) {
+  await ack();
+  const actor = personOf(context);
+  const tell = tellOf(body, respond);
+  const id = action.value ?? "";
+  if (context.inFlight.has(id)) {
+    await tell?.({
+      response_type: "ephemeral",
+      replace_original: false,
+      text: "Already on it: this confirmation is being handled.",
+    });
+    return;
+  }
+  context.inFlight.add(id);
+  try {
+    await tell?.({
+      replace_original: true,
+      text: `Confirmed by <@${actor.userId}>, working on it…`,
+      blocks: [
+        {
+          type: "context",
+          elements: [
+            {
+              type: "mrkdwn",
+              text: `:hourglass_flowing_sand: Confirmed by <@${actor.userId}>, working on it…`,
+            },
+          ],
+        },
+      ],
+    });
+    const reply = await context.core.confirm(id, actor);
+    await deliver(
+      reply,
+      { client, respond: tell, actor, triggerId: body.trigger_id, replaceOriginal: true },
+      context,
+    );
+    // One event, one message: the channel has the outcome (a launch: the campaign's live card),
+    // so the prompt, seen by one person only, goes away rather than repeating it.
+    if (reply.visibility === "in_channel" && tell) await tell({ delete_original: true });
+  } finally {
+    context.inFlight.delete(id);
+  }
 }

@@ -1,12 +1,12 @@
 // Cancel on a confirmation prompt: drop it and replace the prompt, buttons gone.
 import type { ButtonAction } from "@slack/bolt";
+import { personOf } from "../../context.ts";
 import { deliver } from "../../deliver.ts";
-import type { SlackDeps } from "../../deps.ts";
-import { onClick } from "../prologue.ts";
+import { type Click, tellOf } from "./click.ts";
 
-export function dismissAction(deps: SlackDeps) {
-  return onClick<ButtonAction>(deps, "dismiss", async ({ actor, action, client, tell }) => {
-    const reply = await deps.core.dismiss(action.value ?? "", actor);
-    await deliver(reply, { client, respond: tell, actor, replaceOriginal: true }, deps);
-  });
+export async function dismissAction({ ack, action, body, client, respond, context }: Click<ButtonAction>) {
+  await ack();
+  const actor = personOf(context);
+  const reply = await context.core.dismiss(action.value ?? "", actor);
+  await deliver(reply, { client, respond: tellOf(body, respond), actor, replaceOriginal: true }, context);
 }

@@ -2,85 +2,77 @@
 // (stored with the pending import), Change mapping (a form), Import (once,
 // however often it is clicked), Discard, and Try again on an import whose
 // outcome is unknown.
-import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { contactFields } from "../../../commands/lookups.ts";
 import { UserError } from "../../../commands/registry.ts";
 import type { ColumnMapping } from "../../../imports/index.ts";
-import { guarded } from "../../deliver.ts";
-import type { SlackDeps } from "../../deps.ts";
+import { personOf } from "../../context.ts";
 import { mappingModal } from "../../forms/mapping.ts";
 import { withApi } from "../../perform.ts";
 import { discardImport, pendingImports, runImport } from "../../uploads/flow.ts";
 import { IMPORT_ACTIONS, parseGroupChoice } from "../../uploads/message.ts";
-import { actionActor } from "../actor.ts";
-
-type Args = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
+import type { Click } from "./click.ts";
 
 export const IMPORT_CONTROL_ACTIONS = new RegExp(`^(${Object.values(IMPORT_ACTIONS).join("|")})$`);
 
-export function importControl(deps: SlackDeps) {
-  return async ({ ack, body, action, client, respond }: Args) => {
-    await ack();
-    const actor = actionActor(body);
-    const a = action as {
-      action_id: string;
-      value?: string;
-      block_id?: string;
-      selected_option?: { value: string };
-    };
-    const id = a.value ?? a.block_id?.replace(/^imp:/, "") ?? "";
-    const tell = async (text: string) => {
-      await respond({ response_type: "ephemeral", replace_original: false, text });
-    };
-    await guarded(deps, "import control", body.response_url ? respond : undefined, async () => {
-      const imports = pendingImports(deps);
-      if (!imports) return;
-      // The buttons live on the preview message: record where it is, in case
-      // this click beat the preview's own write of its ts (seen on PostgreSQL).
-      const channel = body.container?.channel_id ?? body.channel?.id;
-      const messageTs = body.container?.message_ts ?? body.message?.ts;
-      if (channel && messageTs && id) await imports.place(id, { channel, messageTs });
-      try {
-        if (a.action_id === IMPORT_ACTIONS.group || a.action_id === IMPORT_ACTIONS.update) {
-          const p = await imports.get(id);
-          if (!p) return;
-          const updated = await withApi(deps, actor, "write", "import choice", async () =>
-            imports.choose(
-              id,
-              a.action_id === IMPORT_ACTIONS.group
-                ? { group: parseGroupChoice(a.selected_option?.value, p.fileName) }
-                : { updateExisting: a.selected_option?.value === "yes" },
-            ),
-          );
-          if (!updated) await tell("This import is no longer pending: the choice was not changed.");
-          return;
-        }
-        if (a.action_id === IMPORT_ACTIONS.mapping) {
-          const p = await imports.get(id);
-          if (p?.state !== "pending") return tell("This import is no longer pending.");
-          const fields = await withApi(deps, actor, "write", "import mapping", (api) => contactFields(api));
-          const defs = fields.map((f) => ({ key: f.key as string, label: f.label, type: f.type }));
-          await client.views.open({
-            trigger_id: body.trigger_id,
-            view: mappingModal(p.headers, p.mapping as ColumnMapping, defs, { id }),
-          });
-          return;
-        }
-        const origin = {
-          channel: body.container?.channel_id ?? body.channel?.id,
-          messageTs: body.container?.message_ts ?? body.message?.ts,
-        };
-        const answer =
-          a.action_id === IMPORT_ACTIONS.run
-            ? await runImport(deps, client, id, actor, origin)
-            : a.action_id === IMPORT_ACTIONS.retry
-              ? await runImport(deps, client, id, actor, origin, "unknown")
-              : await discardImport(deps, client, id, actor);
-        if (answer) await tell(answer);
-      } catch (err) {
-        if (err instanceof UserError) return tell(err.message);
-        throw err;
-      }
-    });
+export async function importControl({ ack, body, action, client, respond, context }: Click) {
+  await ack();
+  const actor = personOf(context);
+  const a = action as {
+    action_id: string;
+    value?: string;
+    block_id?: string;
+    selected_option?: { value: string };
   };
+  const id = a.value ?? a.block_id?.replace(/^imp:/, "") ?? "";
+  const tell = async (text: string) => {
+    await respond({ response_type: "ephemeral", replace_original: false, text });
+  };
+  const imports = pendingImports(context);
+  if (!imports) return;
+  // The buttons live on the preview message: record where it is, in case
+  // this click beat the preview's own write of its ts (seen on PostgreSQL).
+  const channel = body.container?.channel_id ?? body.channel?.id;
+  const messageTs = body.container?.message_ts ?? body.message?.ts;
+  if (channel && messageTs && id) await imports.place(id, { channel, messageTs });
+  try {
+    if (a.action_id === IMPORT_ACTIONS.group || a.action_id === IMPORT_ACTIONS.update) {
+      const p = await imports.get(id);
+      if (!p) return;
+      const updated = await withApi(context, actor, "write", "import choice", async () =>
+        imports.choose(
+          id,
+          a.action_id === IMPORT_ACTIONS.group
+            ? { group: parseGroupChoice(a.selected_option?.value, p.fileName) }
+            : { updateExisting: a.selected_option?.value === "yes" },
+        ),
+      );
+      if (!updated) await tell("This import is no longer pending: the choice was not changed.");
+      return;
+    }
+    if (a.action_id === IMPORT_ACTIONS.mapping) {
+      const p = await imports.get(id);
+      if (p?.state !== "pending") return tell("This import is no longer pending.");
+      const fields = await withApi(context, actor, "write", "import mapping", (api) => contactFields(api));
+      const defs = fields.map((f) => ({ key: f.key as string, label: f.label, type: f.type }));
+      await client.views.open({
+        trigger_id: body.trigger_id,
+        view: mappingModal(p.headers, p.mapping as ColumnMapping, defs, { id }),
+      });
+      return;
+    }
+    const origin = {
+      channel: body.container?.channel_id ?? body.channel?.id,
+      messageTs: body.container?.message_ts ?? body.message?.ts,
+    };
+    const answer =
+      a.action_id === IMPORT_ACTIONS.run
+        ? await runImport(context, client, id, actor, origin)
+        : a.action_id === IMPORT_ACTIONS.retry
+          ? await runImport(context, client, id, actor, origin, "unknown")
+          : await discardImport(context, client, id, actor);
+    if (answer) await tell(answer);
+  } catch (err) {
+    if (err instanceof UserError) return tell(err.message);
+    throw err;
+  }
 }

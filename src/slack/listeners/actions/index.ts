@@ -1,6 +1,6 @@
-import type { App, BlockAction, ButtonAction } from "@slack/bolt";
+import type { BlockAction, ButtonAction } from "@slack/bolt";
 import { ACTION } from "../../../commands/types.ts";
-import type { SlackDeps } from "../../deps.ts";
+import type { SlackBolt, SlackDeps } from "../../context.ts";
 import { confirmAction } from "./confirm.ts";
 import { dismissAction } from "./dismiss.ts";
 import { IMPORT_CONTROL_ACTIONS, importControl } from "./import-controls.ts";
@@ -13,20 +13,20 @@ import { runAction } from "./run.ts";
  */
 export const actionIdPattern = (id: string) => new RegExp(`^${id}(:\\d+)?$`);
 
-export function register(app: App, deps: SlackDeps): void {
-  app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.run) }, runAction(deps));
-  app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.confirm) }, confirmAction(deps));
-  app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.dismiss) }, dismissAction(deps));
+export function register(app: SlackBolt, deps: SlackDeps): void {
+  app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.run) }, runAction);
+  app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.confirm) }, confirmAction);
+  app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.dismiss) }, dismissAction);
   // The forms' own choices and options: src/slack/forms/index.ts.
-  app.action<BlockAction>({ type: "block_actions", action_id: IMPORT_CONTROL_ACTIONS }, importControl(deps));
+  app.action<BlockAction>({ type: "block_actions", action_id: IMPORT_CONTROL_ACTIONS }, importControl);
   // Inbox cards (docs/inbox.md).
   app.action<BlockAction<ButtonAction>>(
     { action_id: actionIdPattern(ACTION.inboxReply) },
-    inboxSendForm(deps, "text"),
+    inboxSendForm("text"),
   );
   app.action<BlockAction<ButtonAction>>(
     { action_id: actionIdPattern(ACTION.inboxTemplate) },
-    inboxSendForm(deps, "template"),
+    inboxSendForm("template"),
   );
-  app.action({ action_id: actionIdPattern("sb_inbox_open") }, inboxOpenThread());
+  app.action({ action_id: actionIdPattern("sb_inbox_open") }, inboxOpenThread);
 }

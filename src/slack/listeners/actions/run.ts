@@ -1,26 +1,26 @@
 // A button whose value is a command line (next/previous page, "open", "refresh"):
 // run it as the clicking user. Paging replaces the ephemeral list in place.
 import type { ButtonAction } from "@slack/bolt";
+import { personOf } from "../../context.ts";
 import { deliver } from "../../deliver.ts";
-import type { SlackDeps } from "../../deps.ts";
-import { onClick } from "../prologue.ts";
+import { type Click, tellOf } from "./click.ts";
 
-export function runAction(deps: SlackDeps) {
-  return onClick<ButtonAction>(deps, "run", async ({ actor, action, body, client, tell }) => {
-    const line = action.value ?? "";
-    const reply = await deps.core.run(line, actor);
-    const onEphemeral = body.container?.type === "message" && body.container?.is_ephemeral === true;
-    await deliver(
-      reply,
-      {
-        client,
-        respond: tell,
-        actor,
-        triggerId: body.trigger_id,
-        line,
-        replaceOriginal: onEphemeral && reply.visibility === "ephemeral",
-      },
-      deps,
-    );
-  });
+export async function runAction({ ack, action, body, client, respond, context }: Click<ButtonAction>) {
+  await ack();
+  const actor = personOf(context);
+  const line = action.value ?? "";
+  const reply = await context.core.run(line, actor);
+  const onEphemeral = body.container?.type === "message" && body.container?.is_ephemeral === true;
+  await deliver(
+    reply,
+    {
+      client,
+      respond: tellOf(body, respond),
+      actor,
+      triggerId: body.trigger_id,
+      line,
+      replaceOriginal: onEphemeral && reply.visibility === "ephemeral",
+    },
+    context,
+  );
 }

@@ -1,8 +1,7 @@
-import type { App } from "@slack/bolt";
-import type { SlackDeps } from "../../deps.ts";
+import type { SlackBolt } from "../../context.ts";
 import { sbCommand } from "./sb.ts";
 
-export function register(app: App, deps: SlackDeps): void {
+export function register(app: SlackBolt): void {
   // Any command name: a workspace may rename /sb in its manifest.
-  app.command(/.*/, sbCommand(deps));
+  app.command(/.*/, sbCommand);
 }

@@ -1,21 +1,22 @@
 // `/sb …` (or whatever the workspace renamed it to): ack at once, then run
 // the line through the core and answer through response_url or the channel.
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
-import { deliver, guarded } from "../../deliver.ts";
-import type { SlackDeps } from "../../deps.ts";
-import { commandActor } from "../actor.ts";
+import { personOf, type SlackContext } from "../../context.ts";
+import { deliver } from "../../deliver.ts";
 
-export function sbCommand(deps: SlackDeps) {
-  return async ({ command, ack, respond, client }: SlackCommandMiddlewareArgs & AllMiddlewareArgs) => {
-    await ack();
-    const actor = commandActor(command);
-    await guarded(deps, "command", respond, async () => {
-      const reply = await deps.core.run(command.text, actor);
-      await deliver(
-        reply,
-        { client, respond, actor, triggerId: command.trigger_id, line: command.text },
-        deps,
-      );
-    });
-  };
+export async function sbCommand({
+  command,
+  ack,
+  respond,
+  client,
+  context,
+}: SlackCommandMiddlewareArgs & AllMiddlewareArgs<SlackContext>): Promise<void> {
+  await ack();
+  const actor = personOf(context);
+  const reply = await context.core.run(command.text, actor);
+  await deliver(
+    reply,
+    { client, respond, actor, triggerId: command.trigger_id, line: command.text },
+    context,
+  );
 }

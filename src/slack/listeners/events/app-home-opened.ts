@@ -1,10 +1,9 @@
 // The Home tab. Its full content (account, running campaigns, schedules,
-// recent writes) comes from hooks.homeView; until then a short welcome.
+// recent writes) comes from hooks.homeView (src/slack/home/view.ts); without it, a short welcome.
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import type { HomeView } from "@slack/types";
 import { ACTION } from "../../../commands/types.ts";
-import { guarded } from "../../deliver.ts";
-import type { SlackDeps } from "../../deps.ts";
+import type { SlackContext } from "../../context.ts";
 
 export function defaultHomeView(): HomeView {
   return {
@@ -33,12 +32,12 @@ export function defaultHomeView(): HomeView {
   };
 }
 
-export function appHomeOpened(deps: SlackDeps) {
-  return async ({ event, client }: SlackEventMiddlewareArgs<"app_home_opened"> & AllMiddlewareArgs) => {
-    if (event.tab !== "home") return;
-    await guarded(deps, "app_home_opened", undefined, async () => {
-      const view = deps.hooks.homeView ? await deps.hooks.homeView(event.user) : defaultHomeView();
-      await client.views.publish({ user_id: event.user, view });
-    });
-  };
+export async function appHomeOpened({
+  event,
+  client,
+  context,
+}: SlackEventMiddlewareArgs<"app_home_opened"> & AllMiddlewareArgs<SlackContext>): Promise<void> {
+  if (event.tab !== "home") return;
+  const view = context.hooks.homeView ? await context.hooks.homeView(event.user) : defaultHomeView();
+  await client.views.publish({ user_id: event.user, view });
 }

@@ -1,17 +1,24 @@
-// Slack resends an event it thinks was lost (X-Slack-Retry-Num); the event_id
-// stays the same, so the first delivery is handled and the others are dropped.
+// Slack resends an event it thinks was lost (X-Slack-Retry-Num, or a Socket
+// Mode redelivery); the event_id stays the same, so the first delivery is
+// handled and the others are dropped, each acknowledged all the same: Bolt
+// acks most events before the middleware runs, but leaves `function_executed`
+// to the listener, which a dropped repeat never reaches.
 import type { AnyMiddlewareArgs, Middleware } from "@slack/bolt";
-import type { SlackDeps } from "../../deps.ts";
+import type { SlackContext } from "../../context.ts";
 
-export function dedupeEvents(deps: SlackDeps): Middleware<AnyMiddlewareArgs> {
-  return async ({ body, context, next }) => {
-    const b = body as { type?: string; event_id?: unknown };
-    if (b.type === "event_callback" && typeof b.event_id === "string") {
-      if (!(await deps.events.claim(b.event_id))) {
-        deps.logger.info({ eventId: b.event_id, retryNum: context.retryNum }, "repeated Slack event dropped");
-        return;
-      }
+export const dedupeEvents: Middleware<AnyMiddlewareArgs, SlackContext> = async (args) => {
+  const { body, context, next } = args;
+  const b = body as { type?: string; event_id?: unknown };
+  if (b.type === "event_callback" && typeof b.event_id === "string") {
+    if (!(await context.events.claim(b.event_id))) {
+      const ack = (args as { ack?: () => Promise<void> }).ack;
+      if (ack) await ack();
+      context.logger.info(
+        { eventId: b.event_id, retryNum: context.retryNum },
+        "repeated Slack event dropped",
+      );
+      return;
     }
-    await next();
-  };
-}
+  }
+  await next();
+};

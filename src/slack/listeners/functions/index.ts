@@ -1,8 +1,7 @@
 // Workflow Builder custom steps (manifest.yml `functions`), one file per step;
 // run.ts does what they share. Registered whatever WORKFLOW_STEPS says, so a
 // step on a setup that turned them off fails in words instead of hanging.
-import type { App } from "@slack/bolt";
-import type { SlackDeps } from "../../deps.ts";
+import type { SlackBolt } from "../../context.ts";
 import { addToGroup } from "./add-to-group.ts";
 import { lookUpContact } from "./look-up-contact.ts";
 import { stepListener } from "./run.ts";
@@ -11,6 +10,6 @@ import { upsertContact } from "./upsert-contact.ts";
 
 export const STEPS = [sendMessage, upsertContact, addToGroup, lookUpContact];
 
-export function register(app: App, deps: SlackDeps): void {
-  for (const step of STEPS) app.function(step.callbackId, stepListener(deps, step));
+export function register(app: SlackBolt): void {
+  for (const step of STEPS) app.function(step.callbackId, stepListener(step));
 }

@@ -1,4 +1,4 @@
-// What every Workflow Builder step does around its own work (issue 12): the
+// What every Workflow Builder step does around its own work: the
 // setting WORKFLOW_STEPS, the actor input, the run once per
 // function_execution_id (src/store/steps.ts), the API through the core's
 // perform() (writers check, audit naming the workflow run and the actor),
@@ -12,9 +12,10 @@ import { UserError } from "../../../commands/registry.ts";
 import { type StepInputs, type StepOptions, type StepOutputs, textInput } from "../../../commands/steps.ts";
 import type { Actor } from "../../../commands/types.ts";
 import { type StepRun, StepRunStore } from "../../../store/steps.ts";
-import { errorRef } from "../../deliver.ts";
-import type { SlackDeps } from "../../deps.ts";
+import type { SlackContext, SlackDeps } from "../../context.ts";
 import { withApi } from "../../perform.ts";
+import { slackCode } from "../../slack-errors.ts";
+import { errorRef } from "../middleware.ts";
 
 export interface StepDef {
   /** The function's key in manifest.yml (`functions.<callbackId>`). */
@@ -33,11 +34,12 @@ interface StepRuns {
   finish(executionId: string, outcome: Outcome): Promise<void>;
 }
 
-const memoryRuns = new WeakMap<SlackDeps, Map<string, StepRun>>();
+// One map per app (its InFlight), so two apps in one process keep theirs apart.
+const memoryRuns = new WeakMap<object, Map<string, StepRun>>();
 function stepRuns(deps: SlackDeps): StepRuns {
   if (deps.db) return new StepRunStore(deps.db);
-  const map = memoryRuns.get(deps) ?? new Map<string, StepRun>();
-  memoryRuns.set(deps, map);
+  const map = memoryRuns.get(deps.work) ?? new Map<string, StepRun>();
+  memoryRuns.set(deps.work, map);
   return {
     claim: async (run) => {
       if (map.has(run.executionId)) return false;
@@ -65,18 +67,21 @@ export function plainWords(text: string): string {
 
 const SLACK_USER = /^[UW][A-Z0-9]{2,}$/;
 
-export function stepListener(deps: SlackDeps, step: StepDef) {
-  const runs = stepRuns(deps);
-  const opts: StepOptions = {
-    defaultChannelId: deps.config.MESSAGING_CHANNEL_ID,
-    defaultCountry: deps.config.DEFAULT_COUNTRY,
-  };
+export function stepListener(step: StepDef) {
   return async ({
     event,
     inputs,
     complete,
     fail,
+    context,
   }: SlackEventMiddlewareArgs<"function_executed"> & AllMiddlewareArgs): Promise<void> => {
+    // app.function() does not carry the app's context type; the middleware filled it all the same.
+    const deps = context as unknown as SlackContext;
+    const runs = stepRuns(deps);
+    const opts: StepOptions = {
+      defaultChannelId: deps.config.MESSAGING_CHANNEL_ID,
+      defaultCountry: deps.config.DEFAULT_COUNTRY,
+    };
     const executionId = event.function_execution_id;
     const workflowRun = event.workflow_execution_id;
     const log = deps.logger.child({ step: step.callbackId, executionId, workflowRun });
@@ -86,7 +91,7 @@ export function stepListener(deps: SlackDeps, step: StepDef) {
         else await fail({ error: outcome.error });
       } catch (err) {
         // Already completed (an earlier delivery told Slack), or Slack unreachable: logged, not repeated.
-        const code = (err as { data?: { error?: string } }).data?.error;
+        const code = slackCode(err);
         log.warn({ code, err: code ? undefined : String(err) }, "could not tell Slack the step's outcome");
       }
     };

@@ -1,4 +1,7 @@
-// What every listener gets: the command core and the Slack-side helpers.
+// What every listener gets, in Bolt's `context` (set once per request by the
+// middleware in listeners/middleware.ts): the command core and the Slack-side
+// services, and who is acting. The one place to add what each request carries
+// (the workspace, when the app is installed in several).
 import type { App, webApi } from "@slack/bolt";
 import type { HomeView, ModalView } from "@slack/types";
 import type { FormRequest } from "../commands/form-kinds.ts";
@@ -7,12 +10,12 @@ import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import type { Db } from "../store/db.ts";
 import type { EventStore } from "./event-store.ts";
+import type { InFlight } from "./in-flight.ts";
 import type { ChannelPostQueue } from "./post-queue.ts";
-import type { InFlight } from "./shutdown.ts";
 
-/** Extension points for the next issues (uploads, App Home). */
+/** What the app is given by its composer (the reports and the uploads plug in here). */
 export interface SlackHooks {
-  /** A file was shared where the bot is (issue 4: CSV/xlsx imports). */
+  /** A file was shared where the bot is (CSV/xlsx imports). */
   onFileShared?: (args: {
     fileId: string;
     userId: string;
@@ -20,12 +23,13 @@ export interface SlackHooks {
     eventTs?: string;
     client: webApi.WebClient;
   }) => Promise<void>;
-  /** The Home tab of one user (issue 5). Default: a short welcome. */
+  /** The Home tab of one user. Default: a short welcome. */
   homeView?: (userId: string) => Promise<HomeView>;
-  /** Called with a message posted in a channel for an in_channel reply (issue 5 updates it live). */
+  /** Called with a message posted in a channel for an in_channel reply (a launch's live progress). */
   onPosted?: (posted: { channel: string; ts: string; text: string; reply?: Reply }) => void;
 }
 
+/** The services of the Slack app, the same for every request. */
 export interface SlackDeps {
   core: CommandCore;
   config: Config;
@@ -38,7 +42,7 @@ export interface SlackDeps {
   /** Switchboard's database, when the app has one (uploads keep their pending imports there). */
   db?: Db;
   /** The listeners' work in flight, for a graceful stop (src/slack/shutdown.ts). */
-  work?: InFlight;
+  work: InFlight;
   /** Least time between two progress redraws of an import's message (default 3000 ms). */
   progressEveryMs?: number;
   /** The clock of that throttle (default Date.now): tests drive it instead of sleeping. */
@@ -47,4 +51,24 @@ export interface SlackDeps {
   formView: (request: FormRequest, actor: Actor) => ModalView;
 }
 
+/** Bolt's `context` of every request: the services, and who acts when the request has a person. */
+export interface SlackContext extends SlackDeps {
+  /** The person who typed, clicked, submitted or wrote; absent for events without one (a workflow step). */
+  actor?: Actor;
+  // Bolt's Context is string-indexed: so is ours, for App<SlackContext>.
+  [key: string]: unknown;
+}
+
+/**
+ * The person of a request made by one (a command, a click, a shortcut, a
+ * form): the middleware sets it for each of them, so its absence is a bug.
+ */
+export function personOf(context: Pick<SlackContext, "actor">): Actor {
+  if (!context.actor) throw new Error("this request has no person: the context middleware did not run");
+  return context.actor;
+}
+
+export type SlackBolt = App<SlackContext>;
+
+/** @deprecated Listeners read the context (SlackContext); kept while the forms' listeners still register with it. */
 export type RegisterFn = (app: App, deps: SlackDeps) => void;

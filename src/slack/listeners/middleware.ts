@@ -1,0 +1,126 @@
+// The cross-cutting work of every request, once, as Bolt global middleware
+// (app.use), in this order:
+//   1. context: the services (SlackDeps) and who acts (`actor`) into Bolt's
+//      `context`, which every listener gets (src/slack/context.ts);
+//   2. dedupe: an event Slack delivers again is acknowledged and dropped
+//      (events/dedupe.ts);
+//   3. guard: the work runs through InFlight (a graceful stop waits for it,
+//      or refuses new work with "restarting"), and a failure is logged with
+//      a reference and told, where there is a response_url, in words.
+// A listener is then a plain callback: ack, read the arguments and the
+// context, do its work.
+import { randomBytes } from "node:crypto";
+import type { AnyMiddlewareArgs, Middleware, RespondFn } from "@slack/bolt";
+import type { Actor } from "../../commands/types.ts";
+import type { SlackContext, SlackDeps } from "../context.ts";
+import type { Tell } from "../in-flight.ts";
+import { slackCode } from "../slack-errors.ts";
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json | undefined => (typeof v === "object" && v !== null ? (v as Json) : undefined);
+const str = (v: unknown): string | undefined => (typeof v === "string" && v ? v : undefined);
+
+/** Who acts in a request, in the core's terms, when a person does: commands, clicks, shortcuts, forms, events with a user. */
+export function actorOf(body: unknown): Actor | undefined {
+  const b = obj(body) ?? {};
+  if (typeof b.command === "string") {
+    const userId = str(b.user_id);
+    if (!userId) return undefined;
+    return {
+      userId,
+      userName: str(b.user_name),
+      teamId: str(b.team_id),
+      channelId: str(b.channel_id),
+      via: "slack",
+    };
+  }
+  if (b.type === "event_callback") {
+    const e = obj(b.event) ?? {};
+    const userId = str(e.user) ?? str(e.user_id);
+    if (!userId) return undefined;
+    return { userId, teamId: str(b.team_id), channelId: str(e.channel) ?? str(e.channel_id), via: "slack" };
+  }
+  const user = obj(b.user);
+  const userId = str(user?.id);
+  if (!userId) return undefined;
+  return {
+    userId,
+    userName: str(user?.username) ?? str(user?.name),
+    teamId: str(obj(b.team)?.id) ?? str(user?.team_id),
+    // Buttons on the Home tab have no channel: answers then go to the app's DM.
+    channelId: str(obj(b.channel)?.id) ?? str(obj(b.container)?.channel_id),
+    via: "slack",
+  };
+}
+
+/** 1. The services and the actor, into every request's context. */
+export function provideContext(deps: SlackDeps): Middleware<AnyMiddlewareArgs, SlackContext> {
+  return async ({ body, context, next }) => {
+    Object.assign(context, deps);
+    context.actor = actorOf(body);
+    await next();
+  };
+}
+
+/** What a request is, for the log and the stop's hand-back list: "command /sb", "action sb_run", … */
+export function whereOf(body: unknown): string {
+  const b = obj(body) ?? {};
+  if (typeof b.command === "string") return `command ${b.command}`;
+  if (b.type === "event_callback") return `event ${str(obj(b.event)?.type) ?? "?"}`;
+  if (b.type === "block_actions")
+    return `action ${str(obj((b.actions as unknown[] | undefined)?.[0])?.action_id) ?? "?"}`;
+  if (b.type === "block_suggestion") return `options ${str(b.action_id) ?? "?"}`;
+  if (b.type === "view_submission" || b.type === "view_closed")
+    return `form ${str(obj(b.view)?.callback_id) ?? "?"}`;
+  if (b.type === "shortcut" || b.type === "message_action") return `shortcut ${str(b.callback_id) ?? "?"}`;
+  return String(b.type ?? "request");
+}
+
+/** A short reference that ties the user's message to the log line. */
+export function errorRef(): string {
+  return randomBytes(4).toString("hex");
+}
+
+/** Runs `work`; a failure is logged with a reference, and the person told "something went wrong (ref …)" when they can be. */
+export async function reported(
+  deps: Pick<SlackDeps, "logger">,
+  where: string,
+  tell: Tell,
+  work: () => Promise<void>,
+): Promise<void> {
+  try {
+    await work();
+  } catch (err) {
+    const ref = errorRef();
+    const detail = (err as { data?: { response_metadata?: unknown } }).data?.response_metadata;
+    deps.logger.error({ err, ref, where, slack: slackCode(err), detail }, "Slack handler failed");
+    if (!tell) return;
+    const text = `Something went wrong (ref ${ref}). Try again; if it keeps happening, give this reference to whoever runs Switchboard.`;
+    try {
+      await tell({ response_type: "ephemeral", replace_original: false, text });
+    } catch (again) {
+      deps.logger.error({ err: again, ref, where }, "could not tell the user about the failure");
+    }
+  }
+}
+
+/**
+ * 3. Every request's work in flight and reported. Work nobody could be told
+ * about when refused runs even while stopping (a workflow step, a thread
+ * reply to a customer: refusing would drop it without a word).
+ */
+export function guard(): Middleware<AnyMiddlewareArgs, SlackContext> {
+  return async (args) => {
+    const { body, context, next } = args;
+    const b = obj(body) ?? {};
+    const where = whereOf(body);
+    const tell = typeof b.response_url === "string" ? (args as { respond?: RespondFn }).respond : undefined;
+    const eventType = b.type === "event_callback" ? str(obj(b.event)?.type) : undefined;
+    const ack = (args as { ack?: () => Promise<void> }).ack;
+    await context.work.run(where, tell, () => reported(context, where, tell, next), {
+      always: eventType === "function_executed" || eventType === "message",
+      // Refused while stopping: acknowledged all the same (Bolt acks other events itself).
+      refused: ack ? () => ack() : undefined,
+    });
+  };
+}
