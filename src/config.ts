@@ -3,7 +3,8 @@
 // each of them; keep the two in step.
 
 import { z } from "zod";
-import { ConfigError } from "./errors.ts";
+import { ConfigError, isSwitchboardError } from "./errors.ts";
+import { decodeSecretKey } from "./secrets.ts";
 
 const optionalText = z
   .string()
@@ -37,82 +38,169 @@ const list = z
       .filter(Boolean),
   );
 
-export const configSchema = z.object({
-  // The messaging API. Unset URL: the embedded sandbox is started in-process.
-  MESSAGING_API_URL: optionalText.pipe(z.url().optional()),
-  MESSAGING_API_KEY: optionalText,
-  MESSAGING_CHANNEL_ID: z.preprocess(
-    (v) => (v === "" ? undefined : v),
-    decimal.pipe(z.number().positive()).optional(),
-  ),
-  // Names of the channels, as people know them: `1=Main line,2=Support` (the API cannot list them).
-  MESSAGING_CHANNEL_NAMES: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      const names = new Map<number, string>();
-      for (const part of (v ?? "").split(",")) {
-        if (!part.trim()) continue;
-        const m = /^\s*(\d+)\s*=\s*(.+?)\s*$/.exec(part);
-        if (!m) {
-          ctx.addIssue({ code: "custom", message: `"${part.trim()}" is not <id>=<name>, as in 1=Main line` });
-          return z.NEVER;
+/** A secret key's text: 32 random bytes in base64 or hex (src/secrets.ts); the message never holds the value. */
+function secretKey(name: string) {
+  return (v: string | undefined, ctx: z.RefinementCtx) => {
+    if (v === undefined) return;
+    try {
+      decodeSecretKey(name, v);
+    } catch (err) {
+      if (!isSwitchboardError(err)) throw err;
+      ctx.addIssue({ code: "custom", message: err.message.slice(name.length + 2) });
+    }
+  };
+}
+
+export const configSchema = z
+  .object({
+    // The messaging API. Unset URL: the embedded sandbox is started in-process.
+    MESSAGING_API_URL: optionalText.pipe(z.url().optional()),
+    MESSAGING_API_KEY: optionalText,
+    MESSAGING_CHANNEL_ID: z.preprocess(
+      (v) => (v === "" ? undefined : v),
+      decimal.pipe(z.number().positive()).optional(),
+    ),
+    // Names of the channels, as people know them: `1=Main line,2=Support` (the API cannot list them).
+    MESSAGING_CHANNEL_NAMES: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        const names = new Map<number, string>();
+        for (const part of (v ?? "").split(",")) {
+          if (!part.trim()) continue;
+          const m = /^\s*(\d+)\s*=\s*(.+?)\s*$/.exec(part);
+          if (!m) {
+            ctx.addIssue({
+              code: "custom",
+              message: `"${part.trim()}" is not <id>=<name>, as in 1=Main line`,
+            });
+            return z.NEVER;
+          }
+          names.set(Number(m[1]), m[2]!);
         }
-        names.set(Number(m[1]), m[2]!);
-      }
-      return names;
-    }),
-  API_TIMEOUT_MS: int(15_000, 100),
-  API_DEADLINE_MS: int(20_000, 100),
-  API_READ_LIMIT: int(300, 1),
-  API_WRITE_LIMIT: int(60, 1),
-  BACKGROUND_READ_SHARE: fraction(0.3),
+        return names;
+      }),
+    API_TIMEOUT_MS: int(15_000, 100),
+    API_DEADLINE_MS: int(20_000, 100),
+    API_READ_LIMIT: int(300, 1),
+    API_WRITE_LIMIT: int(60, 1),
+    BACKGROUND_READ_SHARE: fraction(0.3),
 
-  // Storage.
-  DATABASE_URL: optionalText,
-  DATA_DIR: z.string().default("./data"),
+    // Storage.
+    DATABASE_URL: optionalText,
+    DATA_DIR: z.string().default("./data"),
 
-  // The sandbox API (embedded, or `npm run sandbox`).
-  SANDBOX_PORT: int(4010),
-  SANDBOX_HOST: z.string().default("127.0.0.1"),
-  SANDBOX_API_KEY: z.string().default("sb_test_rw_5f2c8e1a9d"),
-  SANDBOX_READ_KEY: z.string().default("sb_test_ro_7b3d0c4e6f"),
-  SANDBOX_READ_LIMIT: int(300, 1),
-  SANDBOX_WRITE_LIMIT: int(60, 1),
-  SANDBOX_TEMPLATE_APPROVAL_MS: int(30_000),
-  SANDBOX_CAMPAIGN_TICK_MS: int(1_000, 10),
+    // The sandbox API (embedded, or `npm run sandbox`).
+    SANDBOX_PORT: int(4010),
+    SANDBOX_HOST: z.string().default("127.0.0.1"),
+    SANDBOX_API_KEY: z.string().default("sb_test_rw_5f2c8e1a9d"),
+    SANDBOX_READ_KEY: z.string().default("sb_test_ro_7b3d0c4e6f"),
+    SANDBOX_READ_LIMIT: int(300, 1),
+    SANDBOX_WRITE_LIMIT: int(60, 1),
+    SANDBOX_TEMPLATE_APPROVAL_MS: int(30_000),
+    SANDBOX_CAMPAIGN_TICK_MS: int(1_000, 10),
 
-  // Slack. No bot token: the shell runs instead of the Bolt app.
-  SLACK_BOT_TOKEN: optionalText,
-  SLACK_SIGNING_SECRET: optionalText,
-  SLACK_APP_TOKEN: optionalText,
-  SLACK_API_URL: optionalText.pipe(z.url().optional()),
-  PORT: int(3000),
-  SHUTDOWN_GRACE_MS: int(10_000),
-  SWITCHBOARD_WRITERS: list,
-  SWITCHBOARD_BROADCASTERS: list,
-  AUDIT_CHANNEL: optionalText,
-  // Workflow Builder steps: off, writers (SWITCHBOARD_WRITERS apply to the step's actor) or all.
-  WORKFLOW_STEPS: z
-    .enum(["off", "writers", "all"], { error: "must be off, writers or all" })
-    .default("writers"),
+    // Slack. No bot token: the shell runs instead of the Bolt app.
+    SLACK_BOT_TOKEN: optionalText,
+    SLACK_SIGNING_SECRET: optionalText,
+    SLACK_APP_TOKEN: optionalText,
+    SLACK_API_URL: optionalText.pipe(z.url().optional()),
+    // Distributed mode (many workspaces, "Add to Slack"): docs/workspaces.md. Checked together in distributedRules.
+    SLACK_CLIENT_ID: optionalText.pipe(
+      z
+        .string()
+        .regex(/^\d+\.\d+$/, "must be the app's Client ID (digits.digits, Basic Information page)")
+        .optional(),
+    ),
+    SLACK_CLIENT_SECRET: optionalText,
+    SLACK_STATE_SECRET: optionalText.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+    SWITCHBOARD_SECRET_KEY: optionalText.superRefine(secretKey("SWITCHBOARD_SECRET_KEY")),
+    SWITCHBOARD_SECRET_KEY_PREVIOUS: optionalText.superRefine(secretKey("SWITCHBOARD_SECRET_KEY_PREVIOUS")),
+    UNINSTALL_RETENTION_DAYS: int(30),
+    PORT: int(3000),
+    SHUTDOWN_GRACE_MS: int(10_000),
+    SWITCHBOARD_WRITERS: list,
+    SWITCHBOARD_BROADCASTERS: list,
+    AUDIT_CHANNEL: optionalText,
+    // Workflow Builder steps: off, writers (SWITCHBOARD_WRITERS apply to the step's actor) or all.
+    WORKFLOW_STEPS: z
+      .enum(["off", "writers", "all"], { error: "must be off, writers or all" })
+      .default("writers"),
 
-  // Imports and reports.
-  IMPORT_MAX_BYTES: int(100 * 1024 * 1024, 1),
-  DEFAULT_COUNTRY: z
-    .string()
-    .regex(/^[A-Z]{2}$/)
-    .default("US"),
-  REPORT_FAILURE_ALERT: fraction(0.05),
+    // Imports and reports.
+    IMPORT_MAX_BYTES: int(100 * 1024 * 1024, 1),
+    DEFAULT_COUNTRY: z
+      .string()
+      .regex(/^[A-Z]{2}$/)
+      .default("US"),
+    REPORT_FAILURE_ALERT: fraction(0.05),
 
-  // The inbox (docs/inbox.md).
-  INBOX_POLL_SECONDS: int(10, 1),
-  INBOX_LOOKBACK_HOURS: int(24, 1),
+    // The inbox (docs/inbox.md).
+    INBOX_POLL_SECONDS: int(10, 1),
+    INBOX_LOOKBACK_HOURS: int(24, 1),
 
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-});
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  })
+  .superRefine((c, ctx) => distributedRules(c, ctx));
 
 export type Config = z.infer<typeof configSchema>;
+
+/**
+ * How the Slack app runs: one workspace from SLACK_BOT_TOKEN, many workspaces
+ * installed with "Add to Slack" (SLACK_CLIENT_ID…), or no Slack (the shell).
+ */
+export type SlackMode = "single" | "distributed" | "none";
+
+export function slackMode(
+  c: Pick<Config, "SLACK_BOT_TOKEN" | "SLACK_CLIENT_ID" | "SLACK_CLIENT_SECRET">,
+): SlackMode {
+  if (c.SLACK_CLIENT_ID || c.SLACK_CLIENT_SECRET) return "distributed";
+  return c.SLACK_BOT_TOKEN ? "single" : "none";
+}
+
+/** Distributed mode is HTTP only (Slack's Marketplace), takes every OAuth setting and no single bot token. */
+function distributedRules(
+  c: Pick<
+    Config,
+    | "SLACK_BOT_TOKEN"
+    | "SLACK_APP_TOKEN"
+    | "SLACK_CLIENT_ID"
+    | "SLACK_CLIENT_SECRET"
+    | "SLACK_SIGNING_SECRET"
+    | "SLACK_STATE_SECRET"
+    | "SWITCHBOARD_SECRET_KEY"
+    | "SWITCHBOARD_SECRET_KEY_PREVIOUS"
+  >,
+  ctx: z.RefinementCtx,
+): void {
+  const issue = (name: string, message: string) => ctx.addIssue({ code: "custom", path: [name], message });
+  if (c.SWITCHBOARD_SECRET_KEY_PREVIOUS && !c.SWITCHBOARD_SECRET_KEY)
+    issue(
+      "SWITCHBOARD_SECRET_KEY_PREVIOUS",
+      "is set without SWITCHBOARD_SECRET_KEY, the key that replaces it",
+    );
+  if (slackMode(c) !== "distributed") return;
+  const required = [
+    "SLACK_CLIENT_ID",
+    "SLACK_CLIENT_SECRET",
+    "SLACK_SIGNING_SECRET",
+    "SLACK_STATE_SECRET",
+    "SWITCHBOARD_SECRET_KEY",
+  ] as const;
+  for (const name of required)
+    if (!c[name])
+      issue(name, "is required when SLACK_CLIENT_ID or SLACK_CLIENT_SECRET is set (many workspaces)");
+  if (c.SLACK_BOT_TOKEN)
+    issue(
+      "SLACK_BOT_TOKEN",
+      "must be unset with SLACK_CLIENT_ID (many workspaces: each workspace's token comes from its installation)",
+    );
+  if (c.SLACK_APP_TOKEN)
+    issue(
+      "SLACK_APP_TOKEN",
+      "must be unset with SLACK_CLIENT_ID (many workspaces run over HTTP only, not Socket Mode)",
+    );
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = configSchema.safeParse(env);
