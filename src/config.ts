@@ -3,7 +3,8 @@
 // each of them; keep the two in step.
 
 import { z } from "zod";
-import { ConfigError } from "./errors.ts";
+import { ConfigError, isSwitchboardError } from "./errors.ts";
+import { decodeSecretKey } from "./secrets.ts";
 
 const optionalText = z
   .string()
@@ -36,6 +37,19 @@ const list = z
       .map((s) => s.trim())
       .filter(Boolean),
   );
+
+/** A secret key's text: 32 random bytes in base64 or hex (src/secrets.ts); the message never holds the value. */
+function secretKey(name: string) {
+  return (v: string | undefined, ctx: z.RefinementCtx) => {
+    if (v === undefined) return;
+    try {
+      decodeSecretKey(name, v);
+    } catch (err) {
+      if (!isSwitchboardError(err)) throw err;
+      ctx.addIssue({ code: "custom", message: err.message.slice(name.length + 2) });
+    }
+  };
+}
 
 export const configSchema = z.object({
   // The messaging API. Unset URL: the embedded sandbox is started in-process.
@@ -87,6 +101,18 @@ export const configSchema = z.object({
   SLACK_SIGNING_SECRET: optionalText,
   SLACK_APP_TOKEN: optionalText,
   SLACK_API_URL: optionalText.pipe(z.url().optional()),
+  // Distributed mode (many workspaces, "Add to Slack"): docs/workspaces.md. Checked together in distributedRules.
+  SLACK_CLIENT_ID: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d+\.\d+$/, "must be the app's Client ID (digits.digits, Basic Information page)")
+      .optional(),
+  ),
+  SLACK_CLIENT_SECRET: optionalText,
+  SLACK_STATE_SECRET: optionalText.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  SWITCHBOARD_SECRET_KEY: optionalText.superRefine(secretKey("SWITCHBOARD_SECRET_KEY")),
+  SWITCHBOARD_SECRET_KEY_PREVIOUS: optionalText.superRefine(secretKey("SWITCHBOARD_SECRET_KEY_PREVIOUS")),
+  UNINSTALL_RETENTION_DAYS: int(30),
   PORT: int(3000),
   SHUTDOWN_GRACE_MS: int(10_000),
   SWITCHBOARD_WRITERS: list,
@@ -114,8 +140,65 @@ export const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>;
 
+/**
+ * How the Slack app runs: one workspace from SLACK_BOT_TOKEN, many workspaces
+ * installed with "Add to Slack" (SLACK_CLIENT_ID…), or no Slack (the shell).
+ */
+export type SlackMode = "single" | "distributed" | "none";
+
+export function slackMode(
+  c: Pick<Config, "SLACK_BOT_TOKEN" | "SLACK_CLIENT_ID" | "SLACK_CLIENT_SECRET">,
+): SlackMode {
+  if (c.SLACK_CLIENT_ID || c.SLACK_CLIENT_SECRET) return "distributed";
+  return c.SLACK_BOT_TOKEN ? "single" : "none";
+}
+
+/** Distributed mode is HTTP only (Slack's Marketplace), takes every OAuth setting and no single bot token. */
+function distributedRules(
+  c: Pick<
+    Config,
+    | "SLACK_BOT_TOKEN"
+    | "SLACK_APP_TOKEN"
+    | "SLACK_CLIENT_ID"
+    | "SLACK_CLIENT_SECRET"
+    | "SLACK_SIGNING_SECRET"
+    | "SLACK_STATE_SECRET"
+    | "SWITCHBOARD_SECRET_KEY"
+    | "SWITCHBOARD_SECRET_KEY_PREVIOUS"
+  >,
+  ctx: z.RefinementCtx,
+): void {
+  const issue = (name: string, message: string) => ctx.addIssue({ code: "custom", path: [name], message });
+  if (c.SWITCHBOARD_SECRET_KEY_PREVIOUS && !c.SWITCHBOARD_SECRET_KEY)
+    issue(
+      "SWITCHBOARD_SECRET_KEY_PREVIOUS",
+      "is set without SWITCHBOARD_SECRET_KEY, the key that replaces it",
+    );
+  if (slackMode(c) !== "distributed") return;
+  const required = [
+    "SLACK_CLIENT_ID",
+    "SLACK_CLIENT_SECRET",
+    "SLACK_SIGNING_SECRET",
+    "SLACK_STATE_SECRET",
+    "SWITCHBOARD_SECRET_KEY",
+  ] as const;
+  for (const name of required)
+    if (!c[name])
+      issue(name, "is required when SLACK_CLIENT_ID or SLACK_CLIENT_SECRET is set (many workspaces)");
+  if (c.SLACK_BOT_TOKEN)
+    issue(
+      "SLACK_BOT_TOKEN",
+      "must be unset with SLACK_CLIENT_ID (many workspaces: each workspace's token comes from its installation)",
+    );
+  if (c.SLACK_APP_TOKEN)
+    issue(
+      "SLACK_APP_TOKEN",
+      "must be unset with SLACK_CLIENT_ID (many workspaces run over HTTP only, not Socket Mode)",
+    );
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = configSchema.safeParse(env);
+  const parsed = configSchema.superRefine(distributedRules).safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new ConfigError(`Invalid settings:\n${lines.join("\n")}\nSee .env.example for every setting.`);

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { configSchema, loadConfig } from "../src/config.ts";
+import { configSchema, loadConfig, slackMode } from "../src/config.ts";
 
 describe("settings", () => {
   const example = readFileSync(new URL("../.env.example", import.meta.url), "utf8");
@@ -67,5 +67,72 @@ describe("settings", () => {
   it("splits user and group lists on commas and spaces", () => {
     const config = loadConfig({ SWITCHBOARD_WRITERS: "U123, S456  U789" });
     expect(config.SWITCHBOARD_WRITERS).toEqual(["U123", "S456", "U789"]);
+  });
+});
+
+describe("distributed mode (many workspaces)", () => {
+  const key = Buffer.from(Array.from({ length: 32 }, (_, i) => i * 7 + 1)).toString("base64");
+  const distributed = {
+    SLACK_CLIENT_ID: "1234567890.9876543210",
+    SLACK_CLIENT_SECRET: "0123456789abcdef0123456789abcdef",
+    SLACK_SIGNING_SECRET: "fedcba9876543210fedcba9876543210",
+    SLACK_STATE_SECRET: "a-long-random-state-secret",
+    SWITCHBOARD_SECRET_KEY: key,
+  };
+
+  it("decides the mode: single workspace, many workspaces, or no Slack", () => {
+    expect(slackMode(loadConfig({}))).toBe("none");
+    expect(slackMode(loadConfig({ SLACK_BOT_TOKEN: "xoxb-1" }))).toBe("single");
+    const config = loadConfig(distributed);
+    expect(slackMode(config)).toBe("distributed");
+    expect(config.UNINSTALL_RETENTION_DAYS).toBe(30);
+    expect(loadConfig({ ...distributed, UNINSTALL_RETENTION_DAYS: "7" }).UNINSTALL_RETENTION_DAYS).toBe(7);
+    // The secret key alone does not make the app distributed (a single workspace may keep keys encrypted).
+    expect(slackMode(loadConfig({ SLACK_BOT_TOKEN: "xoxb-1", SWITCHBOARD_SECRET_KEY: key }))).toBe("single");
+  });
+
+  it("refuses a missing setting by name", () => {
+    for (const name of Object.keys(distributed)) {
+      if (name === "SLACK_CLIENT_ID") continue;
+      const env: Record<string, string> = { ...distributed };
+      delete env[name];
+      expect(() => loadConfig(env), name).toThrow(new RegExp(`${name}: is required`));
+    }
+    expect(() => loadConfig({ SLACK_CLIENT_SECRET: "x" })).toThrow(/SLACK_CLIENT_ID: is required/);
+  });
+
+  it("refuses a single bot token or Socket Mode with it, by name", () => {
+    expect(() => loadConfig({ ...distributed, SLACK_BOT_TOKEN: "xoxb-1" })).toThrow(
+      /SLACK_BOT_TOKEN: must be unset/,
+    );
+    expect(() => loadConfig({ ...distributed, SLACK_APP_TOKEN: "xapp-1" })).toThrow(
+      /SLACK_APP_TOKEN: must be unset/,
+    );
+  });
+
+  it("refuses malformed values by name, never echoing a key", () => {
+    const bad: Record<string, string> = {
+      SLACK_CLIENT_ID: "my-app",
+      SLACK_STATE_SECRET: "short",
+      SWITCHBOARD_SECRET_KEY: "c2VjcmV0LWtleQ==",
+      SWITCHBOARD_SECRET_KEY_PREVIOUS: "c2VjcmV0LWtleQ==",
+      UNINSTALL_RETENTION_DAYS: "a month",
+    };
+    for (const [name, value] of Object.entries(bad)) {
+      let message = "";
+      try {
+        loadConfig({ ...distributed, [name]: value });
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message, name).toMatch(new RegExp(`${name}: `));
+      if (name.startsWith("SWITCHBOARD_SECRET_KEY")) {
+        expect(message).toMatch(/32 random bytes/);
+        expect(message).not.toContain(value);
+      }
+    }
+    expect(() => loadConfig({ SWITCHBOARD_SECRET_KEY_PREVIOUS: key })).toThrow(
+      /SWITCHBOARD_SECRET_KEY_PREVIOUS: is set without SWITCHBOARD_SECRET_KEY/,
+    );
   });
 });

@@ -11,6 +11,7 @@ import type { Db } from "./db.ts";
 import { SLACK_MIGRATIONS } from "./events.ts";
 import { IMPORTS_MIGRATIONS } from "./imports.ts";
 import { INBOX_MIGRATIONS } from "./inbox.ts";
+import { WORKSPACES_MIGRATIONS } from "./installations.ts";
 import { type MigrationSet, migrate } from "./migrate.ts";
 import { PROGRESS_MIGRATIONS } from "./progress.ts";
 import { REPORTS_MIGRATIONS } from "./reports.ts";
@@ -26,6 +27,7 @@ export const STORE_MIGRATIONS: readonly MigrationSet[] = [
   IMPORTS_MIGRATIONS,
   STEPS_MIGRATIONS,
   SLACK_MIGRATIONS,
+  WORKSPACES_MIGRATIONS,
 ];
 
 /** Brings every schema of the list up to date (one read each when nothing is new). */

@@ -18,7 +18,9 @@ const MAY_IMPORT: Record<string, string[]> = {
   domain: ["api"],
   // The core and the services below it know no front end.
   api: ["errors.ts", "log.ts"],
-  store: ["domain", "errors.ts", "log.ts"],
+  store: ["domain", "errors.ts", "log.ts", "secrets.ts"],
+  // Secrets at rest: Node's crypto and the error root only.
+  "secrets.ts": ["errors.ts"],
   commands: ["api", "blocks", "domain", "imports", "reports", "store", "errors.ts", "log.ts", "config.ts"],
   imports: ["api", "blocks", "domain", "store", "errors.ts", "log.ts", "config.ts"],
   reports: ["api", "blocks", "domain", "store", "errors.ts", "log.ts", "config.ts"],

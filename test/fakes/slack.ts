@@ -110,6 +110,29 @@ export interface FakeExecution {
   error?: string;
 }
 
+/**
+ * A workspace (or, org-wide, an Enterprise Grid org) that can install the app
+ * with "Add to Slack": its own bot token, and with token rotation a refresh
+ * token that works once (oauth.v2.access, grant_type=refresh_token).
+ */
+export interface FakeTeam {
+  teamId: string;
+  teamName: string;
+  enterpriseId?: string;
+  enterpriseName?: string;
+  /** Installed org-wide: the installation is the enterprise's (team is null in oauth.v2.access). */
+  isEnterpriseInstall: boolean;
+  botUserId: string;
+  botId: string;
+  /** Who clicks "Allow". */
+  installerUserId: string;
+  /** Token rotation (`token_rotation_enabled: true`): tokens expire after tokenTtlSeconds. */
+  rotation: boolean;
+  /** The bot token last handed out (earlier ones stay good until they expire), and its refresh token. */
+  botToken?: string;
+  refreshToken?: string;
+}
+
 export interface FakeSlackOptions {
   botToken?: string;
   teamId?: string;
@@ -119,6 +142,8 @@ export interface FakeSlackOptions {
   triggerTtlMs?: number;
   /** Clock, injectable so rate-limit and expiry tests are deterministic. */
   now?: () => number;
+  /** Lifetime of a rotating bot token, in seconds (Slack: 12 hours). */
+  tokenTtlSeconds?: number;
 }
 
 /**
@@ -167,6 +192,19 @@ export class FakeSlack {
   /** Socket Mode's side: apps.connections.open hands out its URLs, on this server's port. */
   readonly socketMode = new FakeSocketMode(() => this.url);
   readonly teamId: string;
+  /** Workspaces that install the app with "Add to Slack" (addTeam), by team id (org-wide: enterprise id). */
+  readonly teams = new Map<string, FakeTeam>();
+  /** The app's credentials (Basic Information page), for oauth.v2.access. */
+  readonly clientId = "1111111111.2222222222";
+  readonly clientSecret = "fake-client-secret-0123456789abcdef";
+  readonly appId = "A0SWITCH";
+  tokenTtlSeconds: number;
+  /** Bot tokens handed out by oauth.v2.access: token → team key and expiry (ms; Infinity without rotation). */
+  private readonly teamTokens = new Map<string, { team: string; expiresAt: number }>();
+  /** Refresh tokens not yet spent → team key. */
+  private readonly refreshTokens = new Map<string, string>();
+  /** Codes of the redirect after "Allow", usable once → team key and the redirect_uri they were issued for. */
+  private readonly codes = new Map<string, { team: string; redirectUri?: string }>();
   readonly botUserId: string;
   readonly botId: string;
   now: () => number;
@@ -198,6 +236,7 @@ export class FakeSlack {
     this.botId = opts.botId ?? "B0BOT";
     this.triggerTtlMs = opts.triggerTtlMs ?? 3000;
     this.now = opts.now ?? Date.now;
+    this.tokenTtlSeconds = opts.tokenTtlSeconds ?? 43_200;
     this.events.setMaxListeners(100);
   }
 
@@ -232,6 +271,37 @@ export class FakeSlack {
   /** The next `count` calls of `method` take effect, then answer HTTP 500 (the answer is lost). */
   loseAnswers(method: string, count = 1): void {
     this.outages.set(method, { count });
+  }
+
+  /** A workspace that can install the app; its key is its team id, or its enterprise id when org-wide. */
+  addTeam(team: Partial<FakeTeam> & { teamId: string }): FakeTeam {
+    const t: FakeTeam = {
+      teamName: `Team ${team.teamId}`,
+      isEnterpriseInstall: false,
+      botUserId: `UB${team.teamId}`,
+      botId: `BB${team.teamId}`,
+      installerUserId: `UI${team.teamId}`,
+      rotation: true,
+      ...team,
+    };
+    if (t.isEnterpriseInstall && !t.enterpriseId)
+      throw new Error("fake Slack: an org-wide install needs its enterpriseId");
+    this.teams.set(t.isEnterpriseInstall ? t.enterpriseId! : t.teamId, t);
+    return t;
+  }
+
+  /** The code Slack puts in the redirect once a person of `team` clicks "Allow" (usable once). */
+  authorizeCode(team: FakeTeam, redirectUri?: string): string {
+    const code = `code-${randomBytes(8).toString("hex")}`;
+    this.codes.set(code, { team: team.isEnterpriseInstall ? team.enterpriseId! : team.teamId, redirectUri });
+    return code;
+  }
+
+  /** Calls of oauth.v2.access that spent a refresh token (grant_type=refresh_token) and got a new one. */
+  refreshCalls(): RecordedCall[] {
+    return this.callsOf("oauth.v2.access").filter(
+      (c) => c.args.grant_type === "refresh_token" && c.response.ok === true,
+    );
   }
 
   addUser(user: FakeUser): FakeUser {
@@ -387,6 +457,7 @@ export class FakeSlack {
     if (req.method === "POST" && kind === "response" && id) return this.responseUrl(id, req, raw, res);
     if (req.method === "POST" && kind === "upload" && id) return this.upload(id, req, raw, res);
     if (req.method === "GET" && kind === "files" && id) return this.download(id, req, res);
+    if (req.method === "GET" && url.pathname === "/oauth/v2/authorize") return this.consent(url, res);
     res.writeHead(404, { "content-type": "text/plain" }).end("not found");
   }
 
@@ -403,10 +474,15 @@ export class FakeSlack {
     let response: Json;
     const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
     const workflow = token ? [...this.executions.values()].find((e) => e.token === token) : undefined;
-    if (!token) response = { ok: false, error: "not_authed" };
+    const teamToken = token ? this.teamTokens.get(token) : undefined;
+    if (method === "oauth.v2.access") response = this.oauthAccess(args, req);
+    else if (!token) response = { ok: false, error: "not_authed" };
     else if (method === "apps.connections.open")
       response = token === this.appToken ? this.socketMode.open() : { ok: false, error: "invalid_auth" };
-    else if (token !== this.botToken && !workflow) response = { ok: false, error: "invalid_auth" };
+    else if (teamToken && teamToken.expiresAt <= this.now()) response = { ok: false, error: "token_expired" };
+    else if (method === "auth.test" && teamToken) response = this.teamAuthTest(teamToken.team);
+    else if (token !== this.botToken && !workflow && !teamToken)
+      response = { ok: false, error: "invalid_auth" };
     else if (
       workflow &&
       workflow.state !== "running" &&
@@ -512,6 +588,101 @@ export class FakeSlack {
       "content-length": String(file.content.length),
     });
     res.end(file.content);
+  }
+
+  // ---- OAuth ("Add to Slack") ---------------------------------------------
+
+  /**
+   * slack.com/oauth/v2/authorize, once the person clicked "Allow": a redirect
+   * to redirect_uri with a code and the state. `team` (Slack's own parameter)
+   * picks the workspace; else the only one added.
+   */
+  private consent(url: URL, res: ServerResponse): void {
+    const q = url.searchParams;
+    const wanted = q.get("team");
+    const team = wanted
+      ? [...this.teams.values()].find((t) => t.teamId === wanted || t.enterpriseId === wanted)
+      : this.teams.size === 1
+        ? [...this.teams.values()][0]
+        : undefined;
+    const redirect = q.get("redirect_uri") ?? undefined;
+    if (q.get("client_id") !== this.clientId || !team || !redirect) {
+      res.writeHead(400, { "content-type": "text/plain" }).end("invalid_client_id, team or redirect_uri");
+      return;
+    }
+    const back = new URL(redirect);
+    back.searchParams.set("code", this.authorizeCode(team, redirect));
+    back.searchParams.set("state", q.get("state") ?? "");
+    res.writeHead(302, { location: back.toString() }).end();
+  }
+
+  /** oauth.v2.access: the code grant (an install) and the refresh grant (token rotation). */
+  private oauthAccess(a: Json, req: IncomingMessage): Json {
+    const basic = req.headers.authorization?.startsWith("Basic ")
+      ? Buffer.from(req.headers.authorization.slice(6), "base64").toString("utf8").split(":")
+      : undefined;
+    const [id, secret] = basic ?? [a.client_id, a.client_secret];
+    if (id !== this.clientId) return { ok: false, error: "invalid_client_id" };
+    if (secret !== this.clientSecret) return { ok: false, error: "bad_client_secret" };
+    if (a.grant_type === "refresh_token") {
+      const key = typeof a.refresh_token === "string" ? this.refreshTokens.get(a.refresh_token) : undefined;
+      if (!key) return { ok: false, error: "invalid_refresh_token" };
+      this.refreshTokens.delete(a.refresh_token as string); // spent: Slack takes a refresh token once
+      return { ...this.grant(this.teams.get(key)!), token_type: "bot" };
+    }
+    const code = typeof a.code === "string" ? this.codes.get(a.code) : undefined;
+    if (!code) return { ok: false, error: "invalid_code" };
+    this.codes.delete(a.code as string);
+    if (code.redirectUri && a.redirect_uri !== undefined && a.redirect_uri !== code.redirectUri)
+      return { ok: false, error: "bad_redirect_uri" };
+    const team = this.teams.get(code.team)!;
+    return {
+      ...this.grant(team),
+      token_type: "bot",
+      authed_user: { id: team.installerUserId },
+    };
+  }
+
+  /** A new bot token (and refresh token with rotation) for the team, as oauth.v2.access answers. */
+  private grant(team: FakeTeam): Json {
+    const key = team.isEnterpriseInstall ? team.enterpriseId! : team.teamId;
+    team.botToken = `${team.rotation ? "xoxe.xoxb" : "xoxb"}-${key}-${randomBytes(12).toString("hex")}`;
+    this.teamTokens.set(team.botToken, {
+      team: key,
+      expiresAt: team.rotation ? this.now() + this.tokenTtlSeconds * 1000 : Number.POSITIVE_INFINITY,
+    });
+    if (team.rotation) {
+      team.refreshToken = `xoxe-1-${key}-${randomBytes(12).toString("hex")}`;
+      this.refreshTokens.set(team.refreshToken, key);
+    }
+    return {
+      ok: true,
+      app_id: this.appId,
+      scope: "commands,chat:write",
+      access_token: team.botToken,
+      bot_user_id: team.botUserId,
+      ...(team.rotation ? { refresh_token: team.refreshToken, expires_in: this.tokenTtlSeconds } : {}),
+      team: team.isEnterpriseInstall ? null : { id: team.teamId, name: team.teamName },
+      enterprise: team.enterpriseId
+        ? { id: team.enterpriseId, name: team.enterpriseName ?? team.enterpriseId }
+        : null,
+      is_enterprise_install: team.isEnterpriseInstall,
+    };
+  }
+
+  private teamAuthTest(key: string): Json {
+    const team = this.teams.get(key)!;
+    return {
+      ok: true,
+      url: `https://${team.teamId.toLowerCase()}.fake.slack.com/`,
+      team: team.teamName,
+      user: "switchboard",
+      team_id: team.teamId,
+      user_id: team.botUserId,
+      bot_id: team.botId,
+      ...(team.enterpriseId ? { enterprise_id: team.enterpriseId } : {}),
+      is_enterprise_install: team.isEnterpriseInstall,
+    };
   }
 
   // ---- methods ------------------------------------------------------------

@@ -1,0 +1,174 @@
+// "Add to Slack" (src/slack/oauth.ts) end to end on loopback: the install
+// page, Slack's consent (the fake Slack's /oauth/v2/authorize), the redirect
+// exchanging its code with oauth.v2.access, the installation kept sealed in
+// the store, and Bolt's authorize answering each workspace with its own token.
+
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { Keyring } from "../../src/secrets.ts";
+import { boltLogger } from "../../src/slack/bolt-logger.ts";
+import { createOAuth, manifestScopes, type OAuth } from "../../src/slack/oauth.ts";
+import { TokenSource } from "../../src/slack/tokens.ts";
+import { Installations } from "../../src/store/installations.ts";
+import { migrateStore } from "../../src/store/migrations.ts";
+import { FakeSlack } from "../fakes/slack.ts";
+import { openTestDb, type TestDb } from "../helpers/db.ts";
+import { captureLogger } from "../helpers/log.ts";
+
+let fake: FakeSlack;
+let db: TestDb;
+let store: Installations;
+let oauth: OAuth;
+let server: Server;
+let base = "";
+const { logger, logs } = captureLogger();
+
+beforeAll(async () => {
+  [fake, db] = await Promise.all([FakeSlack.start(), openTestDb()]);
+  await migrateStore(db);
+  store = await Installations.open(db, new Keyring(randomBytes(32)));
+  server = createServer((req, res) => {
+    const path = new URL(req.url ?? "/", base).pathname;
+    const route = oauth.routes.find((r) => r.path === path);
+    if (route) route.handler(req as never, res);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const tokens = new TokenSource({
+    installations: store,
+    clientId: fake.clientId,
+    clientSecret: fake.clientSecret,
+    slackApiUrl: fake.apiUrl,
+  });
+  oauth = createOAuth({
+    clientId: fake.clientId,
+    clientSecret: fake.clientSecret,
+    stateSecret: "a-state-secret-for-the-tests",
+    installations: store,
+    tokens,
+    scopes: manifestScopes(),
+    slackApiUrl: fake.apiUrl,
+    redirectUri: `${base}/slack/oauth_redirect`,
+    authorizationUrl: `${fake.url}/oauth/v2/authorize`,
+    logger: boltLogger(logger),
+  });
+}, 60_000);
+afterAll(async () => {
+  // What the installer logged (refusals included) holds no token nor the app's secret.
+  const logged = JSON.stringify(logs);
+  const secrets = [...fake.teams.values()].flatMap((t) => [t.botToken, t.refreshToken]).filter(Boolean);
+  for (const secret of [...secrets, fake.clientSecret]) expect(logged).not.toContain(secret);
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await fake?.close();
+  await db?.close();
+});
+
+/** The install page, then Slack's consent for `team`: the redirect URL (with its code) and the state cookie. */
+async function consent(team: string): Promise<{ redirect: string; cookie: string; page: string }> {
+  const res = await fetch(`${base}/slack/install`);
+  expect(res.status).toBe(200);
+  const page = await res.text();
+  const cookie = res.headers.getSetCookie()[0]!.split(";")[0]!;
+  const href = /href="([^"]+)"/.exec(page)![1]!.replaceAll("&amp;", "&");
+  const slack = await fetch(`${href}&team=${team}`, { redirect: "manual" });
+  expect(slack.status).toBe(302);
+  return { redirect: slack.headers.get("location")!, cookie, page };
+}
+
+async function addToSlack(team: string): Promise<{ status: number; page: string }> {
+  const { redirect, cookie } = await consent(team);
+  const res = await fetch(redirect, { headers: { cookie } });
+  return { status: res.status, page: await res.text() };
+}
+
+describe("Add to Slack", () => {
+  it("serves an install page whose button asks for manifest.yml's scopes", async () => {
+    const { page } = await consent(fake.addTeam({ teamId: "TPAGE" }).teamId);
+    expect(page).toContain('alt="Add to Slack"');
+    const href = new URL(/href="([^"]+)"/.exec(page)![1]!.replaceAll("&amp;", "&"));
+    expect(href.origin + href.pathname).toBe(`${fake.url}/oauth/v2/authorize`);
+    expect(href.searchParams.get("client_id")).toBe(fake.clientId);
+    expect(href.searchParams.get("redirect_uri")).toBe(`${base}/slack/oauth_redirect`);
+    const manifest = parse(readFileSync(new URL("../../manifest.yml", import.meta.url), "utf8"));
+    expect(manifestScopes()).toEqual(manifest.oauth_config.scopes.bot);
+    expect(href.searchParams.get("scope")?.split(",")).toEqual(manifest.oauth_config.scopes.bot);
+  });
+
+  it("installs two workspaces, each kept with its own token, sealed", async () => {
+    const a = fake.addTeam({ teamId: "TA", teamName: "Acme" });
+    const b = fake.addTeam({ teamId: "TB", teamName: "Bolt & Co" });
+    const first = await addToSlack("TA");
+    expect(first.status).toBe(200);
+    expect(first.page).toContain("Switchboard is installed in Acme");
+    expect((await addToSlack("TB")).page).toContain("installed in Bolt &amp; Co");
+
+    const ia = await store.find({ isEnterpriseInstall: false, teamId: "TA" });
+    expect(ia).toMatchObject({
+      teamName: "Acme",
+      installerUserId: a.installerUserId,
+      bot: { token: a.botToken, refreshToken: a.refreshToken, userId: a.botUserId, id: a.botId },
+    });
+    expect(ia?.bot?.expiresAt?.getTime()).toBeGreaterThan(Date.now() + 11 * 3600_000);
+    expect((await store.find({ isEnterpriseInstall: false, teamId: "TB" }))?.bot?.token).toBe(b.botToken);
+
+    const auth = await oauth.authorize({ teamId: "TA", enterpriseId: undefined, isEnterpriseInstall: false });
+    expect(auth).toMatchObject({
+      botToken: a.botToken,
+      botUserId: a.botUserId,
+      botId: a.botId,
+      teamId: "TA",
+    });
+    // No refresh token handed to Bolt: only the store's TokenSource refreshes, under its lock.
+    expect(auth.botRefreshToken).toBeUndefined();
+    expect(
+      (await oauth.authorize({ teamId: "TB", enterpriseId: undefined, isEnterpriseInstall: false })).botToken,
+    ).toBe(b.botToken);
+
+    const { rows } = await db.query("select * from workspaces.installations");
+    const raw = JSON.stringify(rows);
+    for (const secret of [a.botToken, a.refreshToken, b.botToken, b.refreshToken])
+      expect(raw).not.toContain(secret);
+  });
+
+  it("installs org-wide, keyed by the enterprise: its workspaces get the org's token", async () => {
+    const org = fake.addTeam({
+      teamId: "TG",
+      enterpriseId: "EGRID",
+      enterpriseName: "Grid Co",
+      isEnterpriseInstall: true,
+    });
+    expect((await addToSlack("EGRID")).page).toContain("installed in Grid Co");
+    const found = await store.find({ isEnterpriseInstall: true, enterpriseId: "EGRID" });
+    expect(found).toMatchObject({ enterpriseName: "Grid Co", bot: { token: org.botToken } });
+    expect(found?.teamId).toBeUndefined();
+    const auth = await oauth.authorize({ teamId: "TX", enterpriseId: "EGRID", isEnterpriseInstall: true });
+    expect(auth).toMatchObject({ botToken: org.botToken, teamId: "TX", enterpriseId: "EGRID" });
+  });
+
+  it("refuses a redirect from another browser or a replayed code, and keeps nothing", async () => {
+    fake.addTeam({ teamId: "TC" });
+    const { redirect } = await consent("TC");
+    const other = await consent("TC"); // another browser's state cookie
+    const res = await fetch(redirect, { headers: { cookie: other.cookie } });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("Switchboard was not installed");
+    expect(await store.find({ isEnterpriseInstall: false, teamId: "TC" })).toBeUndefined();
+
+    const ok = await consent("TC");
+    expect((await fetch(ok.redirect, { headers: { cookie: ok.cookie } })).status).toBe(200);
+    const replay = await fetch(ok.redirect, { headers: { cookie: ok.cookie } });
+    expect(replay.status).toBe(400);
+  });
+
+  it("refuses a workspace that never installed", async () => {
+    await expect(
+      oauth.authorize({ teamId: "TNONE", enterpriseId: undefined, isEnterpriseInstall: false }),
+    ).rejects.toThrow(/not installed/);
+  });
+});
