@@ -5,6 +5,7 @@
 // the same answer instead of the work.
 import type { Db } from "./db.ts";
 import { type MigrationSet, migrate } from "./migrate.ts";
+import { storable, storableJson } from "./text.ts";
 
 export const STEPS_MIGRATIONS: MigrationSet = {
   schema: "steps",
@@ -74,7 +75,12 @@ export async function claimStepRun(
      values ($1, $2, $3, $4)
      on conflict (execution_id) do nothing
      returning execution_id`,
-    [run.executionId, run.callbackId, run.workflowExecutionId ?? null, run.actor ?? null],
+    [
+      run.executionId,
+      run.callbackId,
+      run.workflowExecutionId ?? null,
+      run.actor === undefined ? null : storable(run.actor),
+    ],
   );
   return r.rows.length === 1;
 }
@@ -98,8 +104,8 @@ export async function finishStepRun(
     [
       executionId,
       outcome.state,
-      outcome.state === "done" ? JSON.stringify(outcome.outputs) : null,
-      outcome.state === "failed" ? outcome.error : null,
+      outcome.state === "done" ? storableJson(outcome.outputs) : null,
+      outcome.state === "failed" ? storable(outcome.error) : null,
     ],
   );
 }

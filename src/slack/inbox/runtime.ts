@@ -9,6 +9,9 @@ import type { Db } from "../../store/db.ts";
 import type { SlackBridge } from "../bridge.ts";
 import { InboxPoller } from "./poller.ts";
 
+/** Pages of 200 read when a post is looked for after a crash (the newest of the channel, a thread from its start). */
+const FIND_PAGES = 5;
+
 export interface InboxHost {
   slack?: SlackBridge;
   db: Db;
@@ -41,6 +44,25 @@ export async function startInbox(
     },
     update: async (channel, ts, message) => {
       await bridge.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks });
+    },
+    // Read only after a crash: the bot's recent posts in the channel, or in one thread, with their metadata.
+    findPosted: async (channel, threadTs) => {
+      const found: Array<{
+        ts: string;
+        metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
+      }> = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < FIND_PAGES; page++) {
+        const args = { channel, limit: 200, include_all_metadata: true, ...(cursor ? { cursor } : {}) };
+        const r = threadTs
+          ? await bridge.client.conversations.replies({ ...args, ts: threadTs })
+          : await bridge.client.conversations.history(args);
+        for (const m of r.messages ?? [])
+          if (m.ts) found.push({ ts: m.ts, metadata: m.metadata as (typeof found)[number]["metadata"] });
+        cursor = r.response_metadata?.next_cursor || undefined;
+        if (!r.has_more || !cursor) break;
+      }
+      return found;
     },
     pollSeconds: config.INBOX_POLL_SECONDS,
     lookbackHours: config.INBOX_LOOKBACK_HOURS,
