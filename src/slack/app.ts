@@ -17,6 +17,7 @@ import { slackError } from "./deliver.ts";
 import type { SlackDeps, SlackHooks } from "./deps.ts";
 import { createDbEventStore, type EventStore, MemoryEventStore } from "./event-store.ts";
 import type { ResolveGroupMembers } from "./groups.ts";
+import { settleInterruptedReplies } from "./listeners/events/inbox-message.ts";
 import { registerListeners } from "./listeners/index.ts";
 import { refuseSkewedRequests } from "./request-time.ts";
 import { noDoubleSendRetries } from "./retry-policy.ts";
@@ -228,6 +229,10 @@ export async function startSlackApp(
   // Imports an earlier process was carrying out when it stopped: told as unknown, never run again unasked.
   await settleInterruptedImports(slack.deps, slack.client).catch((err) =>
     logger.warn({ err: String(err) }, "could not settle the imports an earlier process left running"),
+  );
+  // Thread replies an earlier process was sending when it stopped: each writer told what is known.
+  await settleInterruptedReplies(slack.deps, slack.client).catch((err) =>
+    logger.warn({ err: String(err) }, "could not settle the inbox replies an earlier process left sending"),
   );
   return slack;
 }

@@ -144,8 +144,8 @@ export interface Thread {
   historyBefore: Date | null;
 }
 
-/** A mirrored row: posted (ts), or claimed by a process whose post may not have happened. */
-export type MirrorState = "none" | "posted" | "claimed";
+/** A mirrored row: posted (ts), or claimed by a process (`by`) whose post may not have happened. */
+export type MirrorState = { state: "none" | "posted" } | { state: "claimed"; by: string | null };
 
 export interface SendingReply {
   channel: string;
@@ -449,23 +449,31 @@ export class InboxStore {
   /** Whether a message is posted, claimed without a post (in flight, or left by a crash), or neither. */
   async mirrorState(channel: string, messageId: number): Promise<MirrorState> {
     const { rows } = await this.db.query<Row>(
-      "select ts from inbox.mirrored where channel = $1 and message_id = $2",
+      "select ts, claimed_by from inbox.mirrored where channel = $1 and message_id = $2",
       [channel, messageId],
     );
-    if (!rows[0]) return "none";
-    return rows[0].ts === null || rows[0].ts === undefined ? "claimed" : "posted";
+    if (!rows[0]) return { state: "none" };
+    if (rows[0].ts !== null && rows[0].ts !== undefined) return { state: "posted" };
+    return { state: "claimed", by: text(rows[0].claimed_by) };
   }
 
   /**
    * Takes over a claim that never became a post (its process stopped, or its
-   * post's outcome is unknown), for the inbox's lease holder: true once.
+   * post's outcome is unknown), for the inbox's lease holder: true when the
+   * claim was still `previous` (the one the caller saw).
    */
-  async takeOverClaim(channel: string, messageId: number, worker: string, now: Date): Promise<boolean> {
+  async takeOverClaim(
+    channel: string,
+    messageId: number,
+    worker: string,
+    previous: string | null,
+    now: Date,
+  ): Promise<boolean> {
     const { rows } = await this.db.query(
-      `update inbox.mirrored set claimed_by = $3, mirrored_at = $4
-       where channel = $1 and message_id = $2 and ts is null and claimed_by is distinct from $3
+      `update inbox.mirrored set claimed_by = $3, mirrored_at = $5
+       where channel = $1 and message_id = $2 and ts is null and claimed_by is not distinct from $4
        returning message_id`,
-      [channel, messageId, worker, now],
+      [channel, messageId, worker, previous, now],
     );
     return rows.length === 1;
   }

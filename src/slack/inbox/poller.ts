@@ -38,7 +38,14 @@ import {
 import type { ChatUser, Message, MessagingApi } from "../../api/types.ts";
 import { SwitchboardError } from "../../errors.ts";
 import type { Db } from "../../store/db.ts";
-import { type CardState, INBOX_MIGRATIONS, type Inbox, InboxStore, type Thread } from "../../store/inbox.ts";
+import {
+  type CardState,
+  INBOX_MIGRATIONS,
+  type Inbox,
+  InboxStore,
+  type MirrorState,
+  type Thread,
+} from "../../store/inbox.ts";
 import { migrate } from "../../store/migrate.ts";
 import { PacedLoop } from "../paced-loop.ts";
 import { CARD_EVENT, cardMessage, MESSAGE_EVENT, messageReplies } from "./render.ts";
@@ -461,7 +468,13 @@ export class InboxPoller {
     let behind = thread.historyBefore !== null;
     if (!messages) {
       const h = await this.history(conversationId, from, thread.historyBefore ?? undefined);
-      if (h.capped && h.oldest && (!thread.historyBefore || h.oldest < thread.historyBefore)) {
+      // Messages are mirrored oldest first: when the oldest read is mirrored, none older is missing.
+      const oldest = h.messages[0];
+      const gap =
+        h.capped &&
+        typeof oldest?.id === "number" &&
+        (await this.store.mirrorState(channel, oldest.id)).state !== "posted";
+      if (gap && h.oldest && (!thread.historyBefore || h.oldest < thread.historyBefore)) {
         // More than a poll reads: read what comes before the oldest of these first (the next poll).
         await this.store.updateThread(channel, chatUserId, {
           conversationId,
@@ -472,11 +485,12 @@ export class InboxPoller {
       }
       messages = h.messages;
     }
-    const fresh: Array<{ m: Message; claimed: boolean }> = [];
+    // A message claimed without a post (a crash, an unknown outcome) is fresh too: looked for, then posted.
+    const fresh: Array<{ m: Message; claim?: MirrorState }> = [];
     for (const m of messages) {
       if (typeof m.id !== "number") continue;
-      const state = await this.store.mirrorState(channel, m.id);
-      if (state !== "posted") fresh.push({ m, claimed: state === "claimed" });
+      const claim = await this.store.mirrorState(channel, m.id);
+      if (claim.state !== "posted") fresh.push({ m, ...(claim.state === "claimed" ? { claim } : {}) });
     }
     const customerWrote = fresh.some(({ m }) => messageDirection(m) !== "outbound");
     let created = false;
@@ -507,12 +521,13 @@ export class InboxPoller {
     let postedCount = 0;
     const name = thread.card?.name ?? displayName(u);
     let last: { at?: Date; direction?: "inbound" | "outbound"; text?: string } = {};
-    for (const { m, claimed } of fresh) {
+    for (const { m, claim } of fresh) {
       const id = m.id as number;
       const direction = messageDirection(m);
       const at = messageTime(m);
+      const claimed = claim?.state === "claimed";
       const mine = claimed
-        ? await this.store.takeOverClaim(channel, id, this.workerId, this.now())
+        ? await this.store.takeOverClaim(channel, id, this.workerId, claim.by, this.now())
         : await this.store.claimMessage(
             channel,
             id,

@@ -7,7 +7,7 @@ import { ConfigError } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import type { Db } from "../../store/db.ts";
 import type { SlackBridge } from "../bridge.ts";
-import { InboxPoller } from "./poller.ts";
+import { InboxPoller, type InboxPollerOptions } from "./poller.ts";
 
 /** Pages of 200 read when a post is looked for after a crash (the newest of the channel, a thread from its start). */
 const FIND_PAGES = 5;
@@ -38,6 +38,33 @@ export async function startInbox(
   const poller = new InboxPoller({
     db: host.db,
     client: host.client,
+    ...slackInboxIo(bridge),
+    pollSeconds: config.INBOX_POLL_SECONDS,
+    lookbackHours: config.INBOX_LOOKBACK_HOURS,
+    now: opts.now,
+    workerId: opts.workerId,
+    logger: log,
+  });
+  await poller.migrate();
+  if (opts.timer !== false) {
+    poller.start();
+    if (host.inbox) host.inbox.wake = () => poller.wake();
+  }
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await poller.stop();
+  };
+  host.onClose(stop);
+  return { poller, stop };
+}
+
+/** The poller's Slack side: posts through the per-channel queue, card updates, and the reads after a crash. */
+export function slackInboxIo(
+  bridge: SlackBridge,
+): Pick<InboxPollerOptions, "post" | "update" | "findPosted"> {
+  return {
     post: async (args) => {
       const r = await bridge.posts.post(bridge.client, { ...args, unfurl_links: false, unfurl_media: false });
       return { ts: r.ts };
@@ -64,23 +91,5 @@ export async function startInbox(
       }
       return found;
     },
-    pollSeconds: config.INBOX_POLL_SECONDS,
-    lookbackHours: config.INBOX_LOOKBACK_HOURS,
-    now: opts.now,
-    workerId: opts.workerId,
-    logger: log,
-  });
-  await poller.migrate();
-  if (opts.timer !== false) {
-    poller.start();
-    if (host.inbox) host.inbox.wake = () => poller.wake();
-  }
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    await poller.stop();
   };
-  host.onClose(stop);
-  return { poller, stop };
 }
