@@ -530,13 +530,14 @@ export class InboxStore {
 
   /**
    * sending → unknown for every reply a stopped process left sending (at
-   * start): it may or may not have reached the API. Returns them, to tell
+   * start; claimed before `claimedBefore`): it may or may not have reached the API. Returns them, to tell
    * their writers; the process that sent one, if still running, records its
    * real outcome over unknown (finishReply).
    */
-  async settleSendingReplies(): Promise<SendingReply[]> {
+  async settleSendingReplies(claimedBefore: Date): Promise<SendingReply[]> {
     const { rows } = await this.db.query<Row>(
-      "update inbox.replies set state = 'unknown' where state = 'sending' returning *",
+      "update inbox.replies set state = 'unknown' where state = 'sending' and created_at <= $1 returning *",
+      [claimedBefore],
     );
     return rows.map((r) => ({
       channel: String(r.channel),

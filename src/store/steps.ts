@@ -109,3 +109,17 @@ export async function finishStepRun(
     ],
   );
 }
+
+/**
+ * The runs an earlier process left running (a crash between the claim and the
+ * answer): those started more than `olderThanMs` ago (a younger one may be a
+ * live replica's).
+ */
+export async function interruptedStepRuns(db: Db, olderThanMs: number): Promise<StepRun[]> {
+  await ensureStepsStore(db);
+  const r = await db.query(
+    `select * from steps.runs where state = 'running' and started_at < now() - make_interval(secs => $1)`,
+    [olderThanMs / 1000],
+  );
+  return r.rows.map((row) => toRun(row as Row));
+}

@@ -327,13 +327,14 @@ describe("thread replies", { timeout: 60_000 }, () => {
         messageTs: m.ts,
         chatUserId: id,
         userId: ALICE.id,
-        now: clock.now(),
+        // The handler's own clock (the process's), as it claims a reply.
+        now: new Date(Date.now() - 1000),
         text: m.text as string,
       });
     await s.client.sendMessage({ channelId: 1, type: "text", chatUserId: id, text: "It reached" });
     const told = s.fake.callsOf("chat.postEphemeral").length;
 
-    expect(await settleInterruptedReplies(s.slack.deps, s.slack.client)).toBe(2);
+    expect(await settleInterruptedReplies(s.slack.deps, s.slack.client, 0)).toBe(2);
     const words = s.fake
       .callsOf("chat.postEphemeral")
       .slice(told)
@@ -349,6 +350,6 @@ describe("thread replies", { timeout: 60_000 }, () => {
     expect(
       s.fake.messages.filter((m) => m.thread_ts === threadTs && /It reached/.test(m.text ?? "")),
     ).toHaveLength(1);
-    expect(await settleInterruptedReplies(s.slack.deps, s.slack.client)).toBe(0);
+    expect(await settleInterruptedReplies(s.slack.deps, s.slack.client, 0)).toBe(0);
   });
 });

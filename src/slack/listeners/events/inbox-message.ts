@@ -179,12 +179,17 @@ const SETTLE_SLACK_MS = 5 * 60_000;
  * is known. The customer's conversation is read once: a message with the
  * reply's text sent since then means it reached the customer (the ✅, and the
  * poller does not show it again); none means it was most likely not sent.
- * Nothing is sent again here.
+ * Nothing is sent again here. Only replies claimed more than `graceMs` ago:
+ * a younger one may be a live replica's (the caller settles again later).
  */
-export async function settleInterruptedReplies(deps: SlackDeps, client: webApi.WebClient): Promise<number> {
+export async function settleInterruptedReplies(
+  deps: SlackDeps,
+  client: webApi.WebClient,
+  graceMs: number,
+): Promise<number> {
   if (!deps.db) return 0;
   const store = new InboxStore(deps.db);
-  const replies = await store.settleSendingReplies();
+  const replies = await store.settleSendingReplies(new Date(Date.now() - graceMs));
   for (const r of replies) {
     const thread = await store.thread(r.channel, r.chatUserId);
     const name = esc(thread?.card?.name ?? `chat user #${r.chatUserId}`);
