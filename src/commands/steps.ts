@@ -44,13 +44,17 @@ const QUOTE_CHARS = 40;
  * carries a whole input (a megabyte) nor what no store can keep.
  */
 export function quoted(raw: string): string {
-  const chars = Array.from(
-    raw
-      .replace(/\s+/g, " ")
-      .replace(/[\p{Cc}\p{Cs}]/gu, "\uFFFD")
-      .trim(),
-  );
-  return `"${chars.slice(0, QUOTE_CHARS).join("")}${chars.length > QUOTE_CHARS ? "…" : ""}"`;
+  return `"${excerpt(raw)}"`;
+}
+
+/** The excerpt `quoted` puts in quotes. */
+export function excerpt(raw: string): string {
+  const cleaned = raw
+    .replace(/\s+/g, " ")
+    .replace(/[\p{Cc}\p{Cs}]/gu, "\uFFFD")
+    .trim();
+  const chars = Array.from(cleaned);
+  return `${chars.slice(0, QUOTE_CHARS).join("")}${chars.length > QUOTE_CHARS ? "…" : ""}`;
 }
 
 /** A text input: trimmed, undefined when absent or blank. */
@@ -74,7 +78,7 @@ export function keyValueLines(inputs: StepInputs, name: string): Record<string, 
       throw fail(
         `Input ${name}, line ${i + 1}: ${quoted(line)} is not key=value. Write one per line, for example name=Ana`,
       );
-    if (key in out) throw fail(`Input ${name}: ${quoted(key)} is given twice (two lines start with it)`);
+    if (key in out) throw fail(`Input ${name}: ${excerpt(key)} is given twice (lines with ${excerpt(key)}=)`);
     out[key] = line.slice(eq + 1).trim();
   });
   return out;
