@@ -494,14 +494,6 @@ export class InboxStore {
     ]);
   }
 
-  async isMirrored(channel: string, messageId: number): Promise<boolean> {
-    const { rows } = await this.db.query(
-      "select 1 from inbox.mirrored where channel = $1 and message_id = $2",
-      [channel, messageId],
-    );
-    return rows.length > 0;
-  }
-
   async mirroredCount(channel: string): Promise<number> {
     const { rows } = await this.db.query<{ n: string | number }>(
       "select count(*) as n from inbox.mirrored where channel = $1",

@@ -21,6 +21,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { KnownBlock } from "@slack/types";
+import { isApiError } from "../../api/errors.ts";
 import {
   chatUserActivity,
   chatUserChannelId,
@@ -418,8 +419,10 @@ export class InboxPoller {
         { channel: inbox.channel, chatUserId, err: (err as Error).message, code: slackCode(err) },
         "could not mirror a conversation; the next poll tries again",
       );
+      // A chat user the API no longer has is not tried again; anything else is, next poll.
+      const gone = isApiError(err) && err.status === 404;
       await this.store
-        .updateThread(inbox.channel, chatUserId, { behind: true, historyBefore: null })
+        .updateThread(inbox.channel, chatUserId, { behind: !gone, historyBefore: null })
         .catch(() => {});
       return { posted: 0, created: false };
     }
