@@ -35,6 +35,28 @@ export type StepOutputs = Record<string, string | number | boolean>;
 
 const fail = (message: string) => new UserError(message, false);
 
+/** Characters of an input an error quotes at most. */
+const QUOTE_CHARS = 40;
+
+/**
+ * An input as an error quotes it: at most a short excerpt, in quotes, control
+ * characters (a NUL…) and lone surrogates shown as U+FFFD. An error never
+ * carries a whole input (a megabyte) nor what no store can keep.
+ */
+export function quoted(raw: string): string {
+  return `"${excerpt(raw)}"`;
+}
+
+/** The excerpt `quoted` puts in quotes. */
+export function excerpt(raw: string): string {
+  const cleaned = raw
+    .replace(/\s+/g, " ")
+    .replace(/[\p{Cc}\p{Cs}]/gu, "\uFFFD")
+    .trim();
+  const chars = Array.from(cleaned);
+  return `${chars.slice(0, QUOTE_CHARS).join("")}${chars.length > QUOTE_CHARS ? "…" : ""}`;
+}
+
 /** A text input: trimmed, undefined when absent or blank. */
 export function textInput(inputs: StepInputs, name: string): string | undefined {
   const v = inputs[name];
@@ -54,9 +76,9 @@ export function keyValueLines(inputs: StepInputs, name: string): Record<string, 
     const key = eq > 0 ? line.slice(0, eq).trim() : "";
     if (!key)
       throw fail(
-        `Input ${name}, line ${i + 1}: "${line.trim()}" is not key=value. Write one per line, for example name=Ana`,
+        `Input ${name}, line ${i + 1}: ${quoted(line)} is not key=value. Write one per line, for example name=Ana`,
       );
-    if (key in out) throw fail(`Input ${name}: ${key} is given twice (lines with ${key}=)`);
+    if (key in out) throw fail(`Input ${name}: ${excerpt(key)} is given twice (lines with ${excerpt(key)}=)`);
     out[key] = line.slice(eq + 1).trim();
   });
   return out;
@@ -68,7 +90,7 @@ function phoneInput(inputs: StepInputs, name: string, opts: StepOptions): string
   const e164 = toE164(raw, opts.defaultCountry);
   if (!e164)
     throw fail(
-      `Input ${name}: "${raw}" is not a phone number. Write it with its country code, for example +14155550123`,
+      `Input ${name}: ${quoted(raw)} is not a phone number. Write it with its country code, for example +14155550123`,
     );
   return e164;
 }
@@ -77,7 +99,8 @@ function idInput(inputs: StepInputs, name: string): number | undefined {
   const raw = textInput(inputs, name);
   if (raw === undefined) return undefined;
   const id = idArg.safeParse(raw);
-  if (!id.success) throw fail(`Input ${name}: "${raw}" is not an id (a positive whole number, like 12)`);
+  if (!id.success)
+    throw fail(`Input ${name}: ${quoted(raw)} is not an id (a positive whole number, like 12)`);
   return id.data;
 }
 
@@ -145,9 +168,11 @@ async function groupByIdOrName(api: MessagingApi, raw: string, input: string): P
   );
   if (named.length === 1) return named[0]!;
   if (named.length === 0)
-    throw fail(`Input ${input}: no group has the id or name "${raw}". Check the group's name in Switchboard`);
+    throw fail(
+      `Input ${input}: no group has the id or name ${quoted(raw)}. Check the group's name in Switchboard`,
+    );
   throw fail(
-    `Input ${input}: ${named.length} groups are named "${raw}" (ids ${named.map((g) => g.id).join(", ")}): give the group's id instead`,
+    `Input ${input}: ${named.length} groups are named ${quoted(raw)} (ids ${named.map((g) => g.id).join(", ")}): give the group's id instead`,
   );
 }
 
@@ -316,7 +341,8 @@ export async function lookUpContactStep(
   else {
     const email = textInput(inputs, "email")!;
     const ok = emailSchema.safeParse(email);
-    if (!ok.success) throw fail(`Input email: "${email}" ${ok.error.issues[0]?.message ?? "is not valid"}`);
+    if (!ok.success)
+      throw fail(`Input email: ${quoted(email)} ${ok.error.issues[0]?.message ?? "is not valid"}`);
     by = { email };
   }
   const found = await contactsMatching(api, by, opts);

@@ -21,6 +21,9 @@ import { formView } from "./forms/index.ts";
 import type { ResolveGroupMembers } from "./groups.ts";
 import { createHomeView, type HomeOptions } from "./home/view.ts";
 import { InFlight } from "./in-flight.ts";
+import { settleInterruptedReplies } from "./listeners/events/inbox-message.ts";
+import { STEPS } from "./listeners/functions/index.ts";
+import { settleInterruptedSteps } from "./listeners/functions/run.ts";
 import { registerListeners } from "./listeners/index.ts";
 import { refuseSkewedRequests } from "./request-time.ts";
 import { noDoubleSendRetries } from "./retry-policy.ts";
@@ -266,5 +269,21 @@ export async function startSlackApp(
   await settleInterruptedImports(slack.deps, slack.client).catch((err) =>
     logger.warn({ err: String(err) }, "could not settle the imports an earlier process left running"),
   );
+  // Workflow steps and thread replies an earlier process left in flight (a crash): ended, and told in
+  // words. One younger than the API's deadline may be a live replica's: settled once that has passed.
+  const graceMs = config.API_DEADLINE_MS + 10_000;
+  const settle = async () => {
+    await settleInterruptedSteps(slack.deps, slack.client, STEPS, graceMs).catch((err) =>
+      logger.warn(
+        { err: String(err) },
+        "could not settle the workflow steps an earlier process left running",
+      ),
+    );
+    await settleInterruptedReplies(slack.deps, slack.client, graceMs).catch((err) =>
+      logger.warn({ err: String(err) }, "could not settle the inbox replies an earlier process left sending"),
+    );
+  };
+  await settle();
+  setTimeout(() => void settle(), graceMs).unref();
   return slack;
 }

@@ -2,6 +2,7 @@
 // through which front end, the command line without secrets, the operation,
 // and the API's answer summarized).
 import type { Queryable } from "./db.ts";
+import { storable, storableJson } from "./text.ts";
 
 export interface AuditEntry {
   at: Date;
@@ -28,14 +29,14 @@ export async function recordAudit(db: Queryable, e: AuditEntry): Promise<number>
     [
       e.at.toISOString(),
       e.actor,
-      e.actorName ?? null,
+      e.actorName === undefined ? null : storable(e.actorName),
       e.via,
       e.channel ?? null,
-      e.command,
+      storable(e.command),
       e.operation,
       e.ok,
       e.status ?? null,
-      e.answer === undefined ? null : JSON.stringify(e.answer),
+      e.answer === undefined ? null : storableJson(e.answer),
     ],
   );
   return Number(r.rows[0]!.id);

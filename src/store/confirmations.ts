@@ -6,6 +6,7 @@
 // ran); it is never run again from here, only checked.
 import { randomUUID } from "node:crypto";
 import type { Queryable } from "./db.ts";
+import { storableJson } from "./text.ts";
 
 export type ConfirmationState = "pending" | "running" | "done" | "dismissed" | "failed" | "unknown";
 
@@ -65,7 +66,7 @@ export async function createConfirmation(
   const r = await db.query<Row>(
     `insert into switchboard.confirmations (id, actor, command, expires_at)
      values ($1, $2, $3, now() + make_interval(secs => $4)) returning ${COLUMNS}`,
-    [randomUUID(), input.actor, JSON.stringify(input.command), input.ttlMs / 1000],
+    [randomUUID(), input.actor, storableJson(input.command), input.ttlMs / 1000],
   );
   return fromRow(r.rows[0]!);
 }
@@ -109,7 +110,7 @@ export async function finishConfirmation(
   await db.query(
     `update switchboard.confirmations set state = $2, result = $3
      where id = $1 and (state = 'running' or (state = 'unknown' and $2 <> 'unknown'))`,
-    [id, state, JSON.stringify(result ?? null)],
+    [id, state, storableJson(result ?? null)],
   );
 }
 

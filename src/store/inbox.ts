@@ -6,6 +6,7 @@
 // Slack redelivers). Its own migration list.
 import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
+import { storable, storableJson } from "./text.ts";
 
 export const INBOX_MIGRATIONS: MigrationSet = {
   schema: "inbox",
@@ -64,6 +65,23 @@ create table inbox.replies (
 )
 `,
     },
+    {
+      // Issue 21: a burst read over several polls (the list's resume page, a
+      // thread's history read oldest part first), the card claimed before it is
+      // posted, claims that never became a post found again after a crash, and
+      // the text of a reply a crash interrupted, to tell its writer.
+      id: "002_inbox_reliability",
+      sql: `
+alter table inbox.inboxes add column list_page integer, add column activity_top timestamptz
+;
+alter table inbox.threads add column card_claimed_by text, add column card_claimed_at timestamptz,
+  add column behind boolean not null default false, add column history_before timestamptz
+;
+alter table inbox.mirrored add column claimed_by text
+;
+alter table inbox.replies add column text text
+`,
+    },
   ],
 };
 
@@ -78,6 +96,13 @@ export interface Inbox {
   activityCursor: Date | null;
   /** The first cards (conversations already unread or needing a human) are posted. */
   primed: boolean;
+  /**
+   * A burst larger than one poll reads: the list page the next poll goes on
+   * from (the cursor stays until the burst is read), and the newest activity
+   * already looked at.
+   */
+  listPage: number | null;
+  activityTop: Date | null;
   failures: number;
   leaseOwner: string | null;
   leaseUntil: Date | null;
@@ -110,6 +135,25 @@ export interface Thread {
   lastText: string | null;
   card: CardState | null;
   createdAt: Date;
+  /** The process that claimed the card's post (before posting it); null when none did. */
+  cardClaimedBy: string | null;
+  cardClaimedAt: Date | null;
+  /** Messages are left to mirror (a burst, or a failure): the next poll follows it whatever the list says. */
+  behind: boolean;
+  /** A burst is read oldest part first: the next history read is of the messages before this. */
+  historyBefore: Date | null;
+}
+
+/** A mirrored row: posted (ts), or claimed by a process (`by`) whose post may not have happened. */
+export type MirrorState = { state: "none" | "posted" } | { state: "claimed"; by: string | null };
+
+export interface SendingReply {
+  channel: string;
+  messageTs: string;
+  chatUserId: number;
+  userId: string;
+  text: string | null;
+  createdAt: Date;
 }
 
 type Row = Record<string, unknown>;
@@ -127,6 +171,8 @@ const toInbox = (r: Row): Inbox => ({
   activityCursor: date(r.activity_cursor),
   primed: r.primed === true,
   failures: Number(r.failures ?? 0),
+  listPage: r.list_page === null || r.list_page === undefined ? null : Number(r.list_page),
+  activityTop: date(r.activity_top),
   leaseOwner: text(r.lease_owner),
   leaseUntil: date(r.lease_until),
 });
@@ -143,6 +189,10 @@ const toThread = (r: Row): Thread => ({
   lastText: text(r.last_text),
   card: json<CardState>(r.card),
   createdAt: date(r.created_at) as Date,
+  cardClaimedBy: text(r.card_claimed_by),
+  cardClaimedAt: date(r.card_claimed_at),
+  behind: r.behind === true,
+  historyBefore: date(r.history_before),
 });
 
 export class InboxStore {
@@ -203,13 +253,43 @@ export class InboxStore {
   async polled(
     channel: string,
     worker: string,
-    p: { activityCursor?: Date | null; primed?: boolean; failures: number },
+    p: {
+      activityCursor?: Date | null;
+      primed?: boolean;
+      failures: number;
+      /** Given (a number or null) when the list was read: where a burst goes on, and the newest seen. */
+      listPage?: number | null;
+      activityTop?: Date | null;
+    },
   ): Promise<void> {
     await this.db.query(
-      `update inbox.inboxes set activity_cursor = coalesce($3, activity_cursor), primed = primed or $4, failures = $5
+      `update inbox.inboxes set activity_cursor = coalesce($3, activity_cursor), primed = primed or $4, failures = $5,
+         list_page = case when $6 then $7::integer else list_page end,
+         activity_top = case when $6 then $8::timestamptz else activity_top end
        where channel = $1 and lease_owner = $2`,
-      [channel, worker, p.activityCursor ?? null, p.primed === true, p.failures],
+      [
+        channel,
+        worker,
+        p.activityCursor ?? null,
+        p.primed === true,
+        p.failures,
+        p.listPage !== undefined,
+        p.listPage ?? null,
+        p.activityTop ?? null,
+      ],
     );
+  }
+
+  /**
+   * Keeps the lease of an inbox while a pass runs (posting at 1 a second can
+   * outlast it): false when another process holds it now, and this pass stops.
+   */
+  async renewLease(channel: string, worker: string, until: Date): Promise<boolean> {
+    const { rows } = await this.db.query(
+      "update inbox.inboxes set lease_until = $3 where channel = $1 and lease_owner = $2 returning channel",
+      [channel, worker, until],
+    );
+    return rows.length === 1;
   }
 
   /** Lets go of every lease `worker` holds (a clean stop): another process may poll at once. */
@@ -269,6 +349,9 @@ export class InboxStore {
       lastDirection?: "inbound" | "outbound";
       lastText?: string;
       card?: CardState;
+      /** Given (true or false) when known: messages are left to mirror, and from where. */
+      behind?: boolean;
+      historyBefore?: Date | null;
     },
   ): Promise<void> {
     await this.db.query(
@@ -281,7 +364,9 @@ export class InboxStore {
                                then coalesce($7, last_direction) else last_direction end,
          last_text = case when $6::timestamptz is not null and (last_message_at is null or $6::timestamptz >= last_message_at)
                           then coalesce($9, last_text) else last_text end,
-         card = coalesce($8::jsonb, card)
+         card = coalesce($8::jsonb, card),
+         behind = coalesce($10, behind),
+         history_before = case when $10::boolean is null then history_before else $11::timestamptz end
        where channel = $1 and chat_user_id = $2`,
       [
         channel,
@@ -291,9 +376,51 @@ export class InboxStore {
         p.lastActivity ?? null,
         p.lastMessageAt ?? null,
         p.lastDirection ?? null,
-        p.card ? JSON.stringify(p.card) : null,
-        p.lastText?.slice(0, 200) ?? null,
+        p.card ? storableJson(p.card) : null,
+        p.lastText === undefined ? null : storable(p.lastText.slice(0, 200)),
+        p.behind ?? null,
+        p.historyBefore ?? null,
       ],
+    );
+  }
+
+  /** Threads a poll left with messages to mirror (a burst, a failure), oldest first. */
+  async behindThreads(channel: string, limit: number): Promise<Thread[]> {
+    const { rows } = await this.db.query<Row>(
+      `select * from inbox.threads where channel = $1 and behind order by last_message_at nulls first limit $2`,
+      [channel, limit],
+    );
+    return rows.map(toThread);
+  }
+
+  /**
+   * Claims the post of a thread's card, before it is posted: one card per
+   * chat user, whatever two processes do. `previous` is the claim the caller
+   * saw (null, or a claim whose post never became a thread: a crash); the
+   * claim is taken only if it is still that one.
+   */
+  async claimCard(
+    channel: string,
+    chatUserId: number,
+    worker: string,
+    previous: string | null,
+    now: Date,
+  ): Promise<boolean> {
+    const { rows } = await this.db.query(
+      `update inbox.threads set card_claimed_by = $3, card_claimed_at = $5
+       where channel = $1 and chat_user_id = $2 and thread_ts is null and card_claimed_by is not distinct from $4
+       returning chat_user_id`,
+      [channel, chatUserId, worker, previous, now],
+    );
+    return rows.length === 1;
+  }
+
+  /** A card post that certainly did not reach Slack: the next poll may post it. */
+  async releaseCard(channel: string, chatUserId: number, worker: string): Promise<void> {
+    await this.db.query(
+      `update inbox.threads set card_claimed_by = null, card_claimed_at = null
+       where channel = $1 and chat_user_id = $2 and thread_ts is null and card_claimed_by = $3`,
+      [channel, chatUserId, worker],
     );
   }
 
@@ -309,11 +436,44 @@ export class InboxStore {
     direction: string | undefined,
     now: Date,
     ts?: string,
+    worker?: string,
   ): Promise<boolean> {
     const { rows } = await this.db.query(
-      `insert into inbox.mirrored (channel, message_id, chat_user_id, direction, ts, mirrored_at)
-       values ($1, $2, $3, $4, $5, $6) on conflict do nothing returning message_id`,
-      [channel, messageId, chatUserId, direction ?? null, ts ?? null, now],
+      `insert into inbox.mirrored (channel, message_id, chat_user_id, direction, ts, mirrored_at, claimed_by)
+       values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing returning message_id`,
+      [channel, messageId, chatUserId, direction ?? null, ts ?? null, now, worker ?? null],
+    );
+    return rows.length === 1;
+  }
+
+  /** Whether a message is posted, claimed without a post (in flight, or left by a crash), or neither. */
+  async mirrorState(channel: string, messageId: number): Promise<MirrorState> {
+    const { rows } = await this.db.query<Row>(
+      "select ts, claimed_by from inbox.mirrored where channel = $1 and message_id = $2",
+      [channel, messageId],
+    );
+    if (!rows[0]) return { state: "none" };
+    if (rows[0].ts !== null && rows[0].ts !== undefined) return { state: "posted" };
+    return { state: "claimed", by: text(rows[0].claimed_by) };
+  }
+
+  /**
+   * Takes over a claim that never became a post (its process stopped, or its
+   * post's outcome is unknown), for the inbox's lease holder: true when the
+   * claim was still `previous` (the one the caller saw).
+   */
+  async takeOverClaim(
+    channel: string,
+    messageId: number,
+    worker: string,
+    previous: string | null,
+    now: Date,
+  ): Promise<boolean> {
+    const { rows } = await this.db.query(
+      `update inbox.mirrored set claimed_by = $3, mirrored_at = $5
+       where channel = $1 and message_id = $2 and ts is null and claimed_by is not distinct from $4
+       returning message_id`,
+      [channel, messageId, worker, previous, now],
     );
     return rows.length === 1;
   }
@@ -334,14 +494,6 @@ export class InboxStore {
     ]);
   }
 
-  async isMirrored(channel: string, messageId: number): Promise<boolean> {
-    const { rows } = await this.db.query(
-      "select 1 from inbox.mirrored where channel = $1 and message_id = $2",
-      [channel, messageId],
-    );
-    return rows.length > 0;
-  }
-
   async mirroredCount(channel: string): Promise<number> {
     const { rows } = await this.db.query<{ n: string | number }>(
       "select count(*) as n from inbox.mirrored where channel = $1",
@@ -357,13 +509,36 @@ export class InboxStore {
     chatUserId: number;
     userId: string;
     now: Date;
+    /** What is sent: kept to tell the writer after a crash what became of it. */
+    text?: string;
   }): Promise<boolean> {
     const { rows } = await this.db.query(
-      `insert into inbox.replies (channel, message_ts, chat_user_id, user_id, state, created_at)
-       values ($1, $2, $3, $4, 'sending', $5) on conflict do nothing returning message_ts`,
-      [r.channel, r.messageTs, r.chatUserId, r.userId, r.now],
+      `insert into inbox.replies (channel, message_ts, chat_user_id, user_id, state, created_at, text)
+       values ($1, $2, $3, $4, 'sending', $5, $6) on conflict do nothing returning message_ts`,
+      [r.channel, r.messageTs, r.chatUserId, r.userId, r.now, r.text === undefined ? null : storable(r.text)],
     );
     return rows.length === 1;
+  }
+
+  /**
+   * sending → unknown for every reply a stopped process left sending (at
+   * start; claimed before `claimedBefore`): it may or may not have reached the API. Returns them, to tell
+   * their writers; the process that sent one, if still running, records its
+   * real outcome over unknown (finishReply).
+   */
+  async settleSendingReplies(claimedBefore: Date): Promise<SendingReply[]> {
+    const { rows } = await this.db.query<Row>(
+      "update inbox.replies set state = 'unknown' where state = 'sending' and created_at <= $1 returning *",
+      [claimedBefore],
+    );
+    return rows.map((r) => ({
+      channel: String(r.channel),
+      messageTs: String(r.message_ts),
+      chatUserId: Number(r.chat_user_id),
+      userId: String(r.user_id),
+      text: text(r.text),
+      createdAt: date(r.created_at) as Date,
+    }));
   }
 
   async finishReply(
@@ -373,7 +548,8 @@ export class InboxStore {
     apiMessageId?: number,
   ): Promise<void> {
     await this.db.query(
-      "update inbox.replies set state = $3, api_message_id = $4 where channel = $1 and message_ts = $2",
+      `update inbox.replies set state = $3, api_message_id = $4
+       where channel = $1 and message_ts = $2 and (state in ('sending', 'unknown'))`,
       [channel, messageTs, state, apiMessageId ?? null],
     );
   }

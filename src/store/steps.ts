@@ -5,6 +5,7 @@
 // the same answer instead of the work.
 import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
+import { storable, storableJson } from "./text.ts";
 
 export const STEPS_MIGRATIONS: MigrationSet = {
   schema: "steps",
@@ -68,7 +69,12 @@ export class StepRunStore {
        values ($1, $2, $3, $4)
        on conflict (execution_id) do nothing
        returning execution_id`,
-      [run.executionId, run.callbackId, run.workflowExecutionId ?? null, run.actor ?? null],
+      [
+        run.executionId,
+        run.callbackId,
+        run.workflowExecutionId ?? null,
+        run.actor === undefined ? null : storable(run.actor),
+      ],
     );
     return r.rows.length === 1;
   }
@@ -89,9 +95,22 @@ export class StepRunStore {
       [
         executionId,
         outcome.state,
-        outcome.state === "done" ? JSON.stringify(outcome.outputs) : null,
-        outcome.state === "failed" ? outcome.error : null,
+        outcome.state === "done" ? storableJson(outcome.outputs) : null,
+        outcome.state === "failed" ? storable(outcome.error) : null,
       ],
     );
+  }
+
+  /**
+   * The runs an earlier process left running (a crash between the claim and the
+   * answer): those started more than `olderThanMs` ago (a younger one may be a
+   * live replica's).
+   */
+  async interrupted(olderThanMs: number): Promise<StepRun[]> {
+    const r = await this.db.query(
+      `select * from steps.runs where state = 'running' and started_at < now() - make_interval(secs => $1)`,
+      [olderThanMs / 1000],
+    );
+    return r.rows.map((row) => toRun(row as Row));
   }
 }

@@ -43,6 +43,8 @@ export interface FakeMessage {
   reactions?: string[];
   /** A message a person typed (addUserMessage), not the bot. */
   user?: string;
+  /** Message metadata (chat.postMessage's `metadata`), returned by reads with include_all_metadata. */
+  metadata?: { event_type: string; event_payload: Record<string, unknown> };
 }
 
 export interface FakeUser {
@@ -773,6 +775,7 @@ export class FakeSlack {
         text: a.text as string | undefined,
         blocks: a.blocks as unknown[] | undefined,
         thread_ts: a.thread_ts as string | undefined,
+        ...(a.metadata ? { metadata: a.metadata as FakeMessage["metadata"] } : {}),
       };
       this.messages.push(msg);
       return {
@@ -900,10 +903,25 @@ export class FakeSlack {
       const c = this.channels.get(String(a.channel));
       if (!c || ((c.is_private || c.is_im) && !c.is_member)) return { ok: false, error: "channel_not_found" };
       const limit = Number(a.limit ?? 100);
+      const withMetadata = a.include_all_metadata === true || a.include_all_metadata === "true";
       const messages = this.messages
         .filter((m) => m.channel === c.id && !m.deleted && !m.thread_ts)
         .slice(-limit)
-        .reverse();
+        .reverse()
+        .map((m) => (withMetadata ? m : { ...m, metadata: undefined }));
+      return { ok: true, messages, has_more: false };
+    },
+    // A thread, parent first, oldest first; metadata only when asked (include_all_metadata), as Slack.
+    "conversations.replies": (a) => {
+      const c = this.channels.get(String(a.channel));
+      if (!c || ((c.is_private || c.is_im) && !c.is_member)) return { ok: false, error: "channel_not_found" };
+      const parent = this.messages.find((m) => m.channel === c.id && m.ts === a.ts && !m.thread_ts);
+      if (!parent) return { ok: false, error: "thread_not_found" };
+      const withMetadata = a.include_all_metadata === true || a.include_all_metadata === "true";
+      const messages = [parent, ...this.messages.filter((m) => m.channel === c.id && m.thread_ts === a.ts)]
+        .filter((m) => !m.deleted)
+        .slice(0, Number(a.limit ?? 1000))
+        .map((m) => (withMetadata ? m : { ...m, metadata: undefined }));
       return { ok: true, messages, has_more: false };
     },
     "reactions.add": (a) => {

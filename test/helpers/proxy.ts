@@ -27,6 +27,8 @@ export interface ProxyOptions {
     method: string,
     url: string,
   ) => { status: number; headers?: Record<string, string>; body?: unknown } | undefined;
+  /** The sandbox's answer to this request, changed (say, a name holding what the sandbox cannot store). */
+  rewrite?: (method: string, url: string, body: string) => string;
 }
 
 /** A proxy on 127.0.0.1 that forwards to `target` (a base URL ending in /v1) and counts requests. */
@@ -66,6 +68,20 @@ export async function startProxy(target: string, opts: ProxyOptions = {}): Promi
         }
         // Hop-by-hop headers stay on their hop: the upstream's keep-alive timeout is not this server's.
         const { connection: _c, "keep-alive": _k, ...headers } = upRes.headers;
+        const rewrite = opts.rewrite;
+        if (rewrite) {
+          const chunks: Buffer[] = [];
+          upRes.on("data", (c: Buffer) => chunks.push(c));
+          upRes.on("end", () => {
+            const body = Buffer.from(
+              rewrite(req.method ?? "GET", req.url ?? "/", Buffer.concat(chunks).toString("utf8")),
+            );
+            const { "content-length": _l, "transfer-encoding": _t, ...rest } = headers;
+            res.writeHead(upRes.statusCode ?? 502, { ...rest, "content-length": String(body.length) });
+            res.end(body);
+          });
+          return;
+        }
         res.writeHead(upRes.statusCode ?? 502, headers);
         upRes.pipe(res);
       },

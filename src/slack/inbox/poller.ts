@@ -11,11 +11,17 @@
 //      conversation's state changed.
 // Every API call is in the client's background lane: it waits for people's
 // commands, never the other way round. Two processes on one database: an
-// inbox is polled by the process holding its lease, and a message is posted
-// by the one process that inserted its row (inbox.mirrored).
+// inbox is polled by the process holding its lease (renewed while its pass
+// runs), a card is posted by the process that claimed its thread, and a
+// message by the one that inserted its row (inbox.mirrored). Every post
+// carries its API id in Slack's message metadata: a claim a crash left
+// without a post is looked for in Slack before it is posted again. One
+// conversation that fails is logged and left for the next poll; the others go
+// on. A burst larger than a poll reads is read over the next polls.
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { KnownBlock } from "@slack/types";
+import { isApiError } from "../../api/errors.ts";
 import {
   chatUserActivity,
   chatUserChannelId,
@@ -31,15 +37,22 @@ import {
   messageTime,
 } from "../../api/inbox.ts";
 import type { ChatUser, Message, MessagingApi } from "../../api/types.ts";
+import { SwitchboardError } from "../../errors.ts";
 import type { Db } from "../../store/db.ts";
-import { type CardState, type Inbox, InboxStore } from "../../store/inbox.ts";
+import { type CardState, type Inbox, InboxStore, type MirrorState, type Thread } from "../../store/inbox.ts";
 import { PacedLoop } from "../paced-loop.ts";
 import { channelClosed, slackCode } from "../slack-errors.ts";
-import { cardMessage, messageReply } from "./render.ts";
+import { CARD_EVENT, cardMessage, MESSAGE_EVENT, messageReplies } from "./render.ts";
 
 export interface InboxLogger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
+}
+
+/** Slack message metadata: what a post is, found again after a crash. */
+export interface PostMetadata {
+  event_type: string;
+  event_payload: Record<string, string | number>;
 }
 
 /** Posts one message through the per-channel queue; returns its ts. Throws Slack's error. */
@@ -48,7 +61,20 @@ export type InboxPost = (args: {
   text: string;
   blocks: KnownBlock[];
   thread_ts?: string;
+  metadata?: PostMetadata;
 }) => Promise<{ ts?: string }>;
+
+/**
+ * The bot's recent posts with their metadata: the channel's (no thread_ts) or
+ * one thread's replies. Read only after a crash, to find a post whose claim
+ * has no ts.
+ */
+export type InboxFindPosted = (
+  channel: string,
+  threadTs?: string,
+) => Promise<
+  Array<{ ts: string; metadata?: { event_type?: string; event_payload?: Record<string, unknown> } }>
+>;
 
 export type InboxUpdate = (
   channel: string,
@@ -61,6 +87,8 @@ export interface InboxPollerOptions {
   client: MessagingApi;
   post: InboxPost;
   update: InboxUpdate;
+  /** Without it, a claim a crash left is posted again without looking (tests that never crash). */
+  findPosted?: InboxFindPosted;
   /** INBOX_POLL_SECONDS: the pace of the polls (default 10). */
   pollSeconds?: number;
   /** INBOX_LOOKBACK_HOURS: how far back a poll catches up after downtime (default 24). */
@@ -86,9 +114,12 @@ export const FIRST_CARDS = 20;
 /** Chat users read per list page. */
 const LIST_LIMIT = 25;
 /** At most this many list pages a poll (a burst of activity is read over the next polls). */
-const MAX_LIST_PAGES = 4;
+export const MAX_LIST_PAGES = 4;
 const HISTORY_LIMIT = 50;
-const MAX_HISTORY_PAGES = 4;
+/** At most this many history pages a conversation a poll (a burst is read over the next polls). */
+export const MAX_HISTORY_PAGES = 4;
+/** Threads left behind (a burst, a failure) followed again in one poll, beside the list. */
+const BEHIND_PER_POLL = 10;
 /** `after` starts this much before the last message mirrored: two messages can share a time. */
 const OVERLAP_MS = 2_000;
 const TAGS_CACHE_MS = 10 * 60_000;
@@ -101,6 +132,24 @@ const TAGS_CACHE_MS = 10 * 60_000;
 const INCLUDE_MESSAGES_ABOVE = 4;
 
 const silent: InboxLogger = { info() {}, warn() {} };
+
+/** This process no longer holds the inbox's lease: its pass of that inbox stops. */
+class LeaseLost extends SwitchboardError {
+  readonly code = "inbox_lease_lost";
+}
+
+interface ListRead {
+  users: ChatUser[];
+  /** The read reached activity older than it looked for, or the list's end. */
+  complete: boolean;
+  lastPage: number;
+  newest: Date | undefined;
+}
+
+interface Followed {
+  posted: number;
+  created: boolean;
+}
 
 export class InboxPoller {
   readonly store: InboxStore;
@@ -145,12 +194,7 @@ export class InboxPoller {
     const result: InboxStepResult = { reads: 0, posted: 0, threads: 0 };
     for (const listed of await this.store.inboxes()) {
       const at = this.now();
-      const inbox = await this.store.claimInbox(
-        listed.channel,
-        this.workerId,
-        at,
-        new Date(at.getTime() + this.pollMs + this.leaseMs),
-      );
+      const inbox = await this.store.claimInbox(listed.channel, this.workerId, at, this.leaseEnd());
       if (!inbox) continue;
       this.reads = 0;
       try {
@@ -158,15 +202,29 @@ export class InboxPoller {
         result.posted += r.posted;
         result.threads += r.threads;
       } catch (err) {
-        await this.store.polled(inbox.channel, this.workerId, { failures: inbox.failures + 1 });
-        this.log.warn(
-          { channel: inbox.channel, err: (err as Error).message, code: slackCode(err) },
-          "inbox poll failed; will retry",
-        );
+        if (err instanceof LeaseLost) {
+          this.log.warn({ channel: inbox.channel }, "inbox lease taken by another process; this pass stops");
+        } else {
+          await this.store.polled(inbox.channel, this.workerId, { failures: inbox.failures + 1 });
+          this.log.warn(
+            { channel: inbox.channel, err: (err as Error).message, code: slackCode(err) },
+            "inbox poll failed; will retry",
+          );
+        }
       }
       result.reads += this.reads;
     }
     return result;
+  }
+
+  private leaseEnd(): Date {
+    return new Date(this.now().getTime() + this.pollMs + this.leaseMs);
+  }
+
+  /** Before each conversation and each post: the lease outlives the pass, or the pass stops. */
+  private async keepLease(channel: string): Promise<void> {
+    if (!(await this.store.renewLease(channel, this.workerId, this.leaseEnd())))
+      throw new LeaseLost(`the inbox of ${channel} is polled by another process now`);
   }
 
   private read<T>(p: Promise<T>): Promise<T> {
@@ -209,7 +267,7 @@ export class InboxPoller {
         // Oldest first, so the newest card ends at the bottom of the channel.
         .reverse();
       for (const u of users) {
-        const r = await this.follow(inbox, u, floor, {
+        const r = await this.followSafely(inbox, u, floor, {
           force: chatUserNeedsHuman(u) || chatUserHasUnread(u),
         });
         out.posted += r.posted;
@@ -225,29 +283,33 @@ export class InboxPoller {
 
     // After downtime, catch up no further than the look-back.
     const cursor = new Date(Math.max(inbox.activityCursor?.getTime() ?? 0, floor.getTime()));
-    const since = cursor.getTime() - OVERLAP_MS;
-    const moved: ChatUser[] = [];
-    let newest = cursor;
-    for (let page = 1; page <= MAX_LIST_PAGES; page++) {
-      const p = await this.listPage(page, needHuman);
-      let older = false;
-      for (const u of p.items) {
-        const activity = chatUserActivity(u);
-        // Without an activity time there is no telling: look at its history (costs a read).
-        if (activity && activity.getTime() < since) {
-          older = true;
-          break;
-        }
-        if (activity && activity > newest) newest = activity;
-        moved.push(u);
-      }
-      if (older || p.items.length < p.limit) break;
-    }
+    // With a burst being read over several polls, the front read stops at the newest already looked at.
+    const top = inbox.listPage && inbox.activityTop ? inbox.activityTop : cursor;
+    const front = await this.listFrom(1, top, needHuman);
+    const moved = new Map<number, ChatUser>();
+    const add = (users: ChatUser[]) => {
+      for (const u of users) if (typeof u.id === "number" && !moved.has(u.id)) moved.set(u.id, u);
+    };
+    add(front.users);
+    let newest = [top, front.newest].reduce<Date>((a, b) => (b && b > a ? b : a), cursor);
+    // The cursor moves only as far as what was read: past the burst once its last page is read.
+    let next: { cursor: Date; listPage: number | null };
+    if (!front.complete) next = { cursor, listPage: front.lastPage };
+    else if (inbox.listPage) {
+      // Pages only move down as activity brings chat users to the top: going on one page early misses none.
+      const rest = await this.listFrom(Math.max(1, inbox.listPage), cursor, needHuman);
+      add(rest.users);
+      if (rest.newest && rest.newest > newest) newest = rest.newest;
+      next = rest.complete ? { cursor: newest, listPage: null } : { cursor, listPage: rest.lastPage };
+    } else next = { cursor: newest, listPage: null };
+
     // Oldest activity first: threads appear in the order customers wrote.
-    moved.sort((a, b) => (chatUserActivity(a)?.getTime() ?? 0) - (chatUserActivity(b)?.getTime() ?? 0));
+    const users = [...moved.values()].sort(
+      (a, b) => (chatUserActivity(a)?.getTime() ?? 0) - (chatUserActivity(b)?.getTime() ?? 0),
+    );
     const included = new Map<number, Message[]>();
-    if (moved.length > INCLUDE_MESSAGES_ABOVE) {
-      const pages = Math.min(MAX_LIST_PAGES, Math.ceil(moved.length / LIST_LIMIT));
+    if (users.length > INCLUDE_MESSAGES_ABOVE) {
+      const pages = Math.min(MAX_LIST_PAGES, Math.ceil(users.length / LIST_LIMIT));
       for (let page = 1; page <= pages; page++) {
         const p = await this.listPage(page, needHuman, true);
         for (const u of p.items) {
@@ -257,16 +319,53 @@ export class InboxPoller {
         if (p.items.length < p.limit) break;
       }
     }
-    for (const u of moved) {
-      const r = await this.follow(inbox, u, cursor, {
+    for (const u of users) {
+      const r = await this.followSafely(inbox, u, cursor, {
         force: needHuman === true,
         included: typeof u.id === "number" ? included.get(u.id) : undefined,
       });
       out.posted += r.posted;
       out.threads += r.created ? 1 : 0;
     }
-    await this.store.polled(inbox.channel, this.workerId, { activityCursor: newest, failures: 0 });
+    // Threads a burst or a failure left behind, whatever the list says.
+    for (const t of await this.store.behindThreads(inbox.channel, BEHIND_PER_POLL)) {
+      if (moved.has(t.chatUserId)) continue;
+      const r = await this.followSafely(inbox, { id: t.chatUserId } as ChatUser, cursor, {
+        force: false,
+        lookUp: true,
+      });
+      out.posted += r.posted;
+      out.threads += r.created ? 1 : 0;
+    }
+    await this.store.polled(inbox.channel, this.workerId, {
+      activityCursor: next.cursor,
+      failures: 0,
+      listPage: next.listPage,
+      activityTop: next.listPage ? newest : null,
+    });
     return out;
+  }
+
+  /**
+   * The list from `page` on, latest activity first, while the activity is not
+   * older than `since` (less the overlap), at most MAX_LIST_PAGES pages.
+   */
+  private async listFrom(page: number, since: Date, needHuman: true | undefined): Promise<ListRead> {
+    const stop = since.getTime() - OVERLAP_MS;
+    const users: ChatUser[] = [];
+    let newest: Date | undefined;
+    for (let n = 0; n < MAX_LIST_PAGES; n++, page++) {
+      const p = await this.listPage(page, needHuman);
+      for (const u of p.items) {
+        const activity = chatUserActivity(u);
+        // Without an activity time there is no telling: look at its history (costs a read).
+        if (activity && activity.getTime() < stop) return { users, complete: true, lastPage: page, newest };
+        if (activity && (!newest || activity > newest)) newest = activity;
+        users.push(u);
+      }
+      if (p.items.length < p.limit) return { users, complete: true, lastPage: page, newest };
+    }
+    return { users, complete: false, lastPage: page - 1, newest };
   }
 
   /** One page of the inbox's chat users, latest activity first (with their latest messages when asked). */
@@ -287,29 +386,62 @@ export class InboxPoller {
   }
 
   /**
+   * follow(), where one conversation's failure (a text no store keeps, Slack
+   * refusing a post, the API failing on one chat user) is logged and left for
+   * the next poll: the others go on. A channel gone and a lost lease stop the inbox.
+   */
+  private async followSafely(
+    inbox: Inbox,
+    u: ChatUser,
+    since: Date,
+    opts: { force: boolean; included?: Message[]; lookUp?: boolean },
+  ): Promise<Followed> {
+    const chatUserId = u.id as number;
+    try {
+      await this.keepLease(inbox.channel);
+      return await this.follow(inbox, u, since, opts);
+    } catch (err) {
+      if (err instanceof LeaseLost || channelClosed(err)) throw err;
+      this.log.warn(
+        { channel: inbox.channel, chatUserId, err: (err as Error).message, code: slackCode(err) },
+        "could not mirror a conversation; the next poll tries again",
+      );
+      // A chat user the API no longer has is not tried again; anything else is, next poll.
+      const gone = isApiError(err) && err.status === 404;
+      await this.store
+        .updateThread(inbox.channel, chatUserId, { behind: !gone, historyBefore: null })
+        .catch(() => {});
+      return { posted: 0, created: false };
+    }
+  }
+
+  /**
    * One chat user whose activity may have moved: new messages mirrored in its
    * thread (the thread created on the first customer message, or at once with
    * `force`), the card updated when its state changed.
    */
   private async follow(
     inbox: Inbox,
-    u: ChatUser,
+    listed: ChatUser,
     since: Date,
-    opts: { force: boolean; included?: Message[] },
-  ): Promise<{ posted: number; created: boolean }> {
-    const chatUserId = u.id as number;
+    opts: { force: boolean; included?: Message[]; lookUp?: boolean },
+  ): Promise<Followed> {
+    const chatUserId = listed.id as number;
     if (typeof chatUserId !== "number") return { posted: 0, created: false };
     const channel = inbox.channel;
+    let details = opts.lookUp
+      ? await this.read(this.opts.client.getChatUser(chatUserId, { lane: "background" }))
+      : undefined;
+    const u = details ?? listed;
     const activity = chatUserActivity(u);
     let thread = await this.store.thread(channel, chatUserId);
     const still = thread?.lastActivity && activity && activity <= thread.lastActivity;
-    if (still && (thread?.threadTs || !opts.force)) return { posted: 0, created: false };
+    if (still && !thread?.behind && (thread?.threadTs || !opts.force)) return { posted: 0, created: false };
     thread ??= await this.store.ensureThread(channel, chatUserId, this.now());
 
-    let details: ChatUser | undefined;
     let conversationId = thread.conversationId ?? chatUserConversationId(u);
     if (!conversationId || !thread.threadTs) {
-      details = await this.read(this.opts.client.getChatUser(chatUserId, { lane: "background" }));
+      details ??= await this.read(this.opts.client.getChatUser(chatUserId, { lane: "background" }));
       conversationId = chatUserConversationId(details) ?? conversationId;
     }
     if (!conversationId) return { posted: 0, created: false };
@@ -320,27 +452,58 @@ export class InboxPoller {
           Math.max(thread.lastMessageAt.getTime() - OVERLAP_MS, this.now().getTime() - this.lookbackMs),
         )
       : new Date(since.getTime() - OVERLAP_MS);
-    const messages =
-      this.coveredBy(opts.included, conversationId, from) ?? (await this.history(conversationId, from));
-    const fresh: Message[] = [];
-    for (const m of messages) {
-      if (typeof m.id !== "number") continue;
-      if (await this.store.isMirrored(channel, m.id)) continue;
-      fresh.push(m);
-    }
-    const customerWrote = fresh.some((m) => messageDirection(m) !== "outbound");
-    let created = false;
-    if (!thread.threadTs) {
-      if (!customerWrote && !opts.force) {
-        // Nothing from the customer yet: remember how far we looked, no thread.
-        await this.store.updateThread(channel, chatUserId, { conversationId, lastActivity: activity });
+    const covered = thread.historyBefore ? undefined : this.coveredBy(opts.included, conversationId, from);
+    let messages = covered;
+    // A burst is read oldest part first: newer messages are left for the next poll.
+    let behind = thread.historyBefore !== null;
+    if (!messages) {
+      const h = await this.history(conversationId, from, thread.historyBefore ?? undefined);
+      // Messages are mirrored oldest first: when the oldest read is mirrored, none older is missing.
+      const oldest = h.messages[0];
+      const gap =
+        h.capped &&
+        typeof oldest?.id === "number" &&
+        (await this.store.mirrorState(channel, oldest.id)).state !== "posted";
+      if (gap && h.oldest && (!thread.historyBefore || h.oldest < thread.historyBefore)) {
+        // More than a poll reads: read what comes before the oldest of these first (the next poll).
+        await this.store.updateThread(channel, chatUserId, {
+          conversationId,
+          behind: true,
+          historyBefore: new Date(h.oldest.getTime() + 1),
+        });
         return { posted: 0, created: false };
       }
-      const card = await this.cardState(details ?? u, fresh, undefined);
-      const posted = await this.opts.post({ channel, ...cardMessage(chatUserId, card) });
-      if (!posted.ts) return { posted: 0, created: false };
-      await this.store.updateThread(channel, chatUserId, { conversationId, threadTs: posted.ts, card });
-      thread = { ...thread, threadTs: posted.ts, card };
+      messages = h.messages;
+    }
+    // A message claimed without a post (a crash, an unknown outcome) is fresh too: looked for, then posted.
+    const fresh: Array<{ m: Message; claim?: MirrorState }> = [];
+    for (const m of messages) {
+      if (typeof m.id !== "number") continue;
+      const claim = await this.store.mirrorState(channel, m.id);
+      if (claim.state !== "posted") fresh.push({ m, ...(claim.state === "claimed" ? { claim } : {}) });
+    }
+    const customerWrote = fresh.some(({ m }) => messageDirection(m) !== "outbound");
+    let created = false;
+    if (!thread.threadTs) {
+      if (!customerWrote && !opts.force && !thread.cardClaimedBy) {
+        // Nothing from the customer yet: remember how far we looked, no thread.
+        await this.store.updateThread(channel, chatUserId, {
+          conversationId,
+          lastActivity: activity,
+          behind: false,
+          historyBefore: null,
+        });
+        return { posted: 0, created: false };
+      }
+      const card = await this.cardState(
+        details ?? u,
+        fresh.map(({ m }) => m),
+        undefined,
+      );
+      const threadTs = await this.postCard(channel, chatUserId, thread, card);
+      if (!threadTs) return { posted: 0, created: false };
+      await this.store.updateThread(channel, chatUserId, { conversationId, threadTs, card });
+      thread = { ...thread, threadTs, card };
       created = true;
       this.log.info({ channel, chatUserId }, "inbox thread created");
     }
@@ -348,33 +511,61 @@ export class InboxPoller {
     let postedCount = 0;
     const name = thread.card?.name ?? displayName(u);
     let last: { at?: Date; direction?: "inbound" | "outbound"; text?: string } = {};
-    for (const m of fresh) {
+    for (const { m, claim } of fresh) {
       const id = m.id as number;
       const direction = messageDirection(m);
       const at = messageTime(m);
-      if (!(await this.store.claimMessage(channel, id, chatUserId, direction, this.now()))) continue;
-      let ts: string | undefined;
-      try {
-        const r = await this.opts.post({
-          channel,
-          thread_ts: thread.threadTs as string,
-          ...messageReply(name, {
+      const claimed = claim?.state === "claimed";
+      const mine = claimed
+        ? await this.store.takeOverClaim(channel, id, this.workerId, claim.by, this.now())
+        : await this.store.claimMessage(
+            channel,
+            id,
+            chatUserId,
             direction,
-            at,
-            text: typeof m.text === "string" ? m.text : "",
-            type: typeof m.type === "string" ? m.type : undefined,
-            mediaUrl: messageMediaUrl(m),
-          }),
-        });
-        ts = r.ts;
-      } catch (err) {
-        // Slack answered with an error: the message is not there, the next poll tries again.
-        if (slackCode(err)) await this.store.unclaimMessage(channel, id);
-        if (channelClosed(err)) throw err;
-        this.log.warn({ channel, chatUserId, err: (err as Error).message }, "could not mirror a message");
+            this.now(),
+            undefined,
+            this.workerId,
+          );
+      if (!mine) continue;
+      const parts = messageReplies(name, {
+        direction,
+        at,
+        text: typeof m.text === "string" ? m.text : "",
+        type: typeof m.type === "string" ? m.type : undefined,
+        mediaUrl: messageMediaUrl(m),
+      });
+      // A claim without a post (a crash, an unknown outcome): the parts already in the thread are not posted again.
+      const already = claimed ? await this.postedParts(channel, thread.threadTs as string, id) : new Map();
+      let first = already.get(1);
+      let failed = false;
+      for (const [i, part] of parts.entries()) {
+        if (already.has(i + 1)) continue;
+        try {
+          await this.keepLease(channel);
+          const r = await this.opts.post({
+            channel,
+            thread_ts: thread.threadTs as string,
+            ...part,
+            metadata: { event_type: MESSAGE_EVENT, event_payload: { message_id: id, part: i + 1 } },
+          });
+          first ??= r.ts;
+          already.set(i + 1, r.ts ?? "");
+        } catch (err) {
+          if (err instanceof LeaseLost) throw err;
+          // Slack answered with an error: the part is not there; with no part out, the next poll posts it anew.
+          if (slackCode(err) && already.size === 0) await this.store.unclaimMessage(channel, id);
+          if (channelClosed(err)) throw err;
+          this.log.warn({ channel, chatUserId, err: (err as Error).message }, "could not mirror a message");
+          failed = true;
+          break;
+        }
+      }
+      if (failed) {
+        behind = true;
         break;
       }
-      if (ts) await this.store.mirroredTs(channel, id, ts);
+      if (first) await this.store.mirroredTs(channel, id, first);
       postedCount++;
       last = {
         at: at ?? last.at,
@@ -385,14 +576,70 @@ export class InboxPoller {
 
     await this.store.updateThread(channel, chatUserId, {
       conversationId,
-      lastActivity: activity,
+      // Left behind, the thread is followed again next poll whatever its activity.
+      lastActivity: behind ? undefined : activity,
       lastMessageAt: last.at,
       lastDirection: last.direction,
       lastText: last.text,
+      behind,
+      historyBefore: null,
     });
     if (!created && (postedCount > 0 || activity))
       await this.refreshCard(channel, chatUserId, u, last.direction);
     return { posted: postedCount, created };
+  }
+
+  /**
+   * The thread's card, posted once: the thread is claimed first (one row per
+   * channel and chat user), so two processes never both post it. A claim a
+   * crash left (or a post whose outcome is unknown) is looked for in the
+   * channel, by its metadata, before the card is posted again.
+   */
+  private async postCard(
+    channel: string,
+    chatUserId: number,
+    thread: Thread,
+    card: CardState,
+  ): Promise<string | undefined> {
+    if (!(await this.store.claimCard(channel, chatUserId, this.workerId, thread.cardClaimedBy, this.now())))
+      return undefined;
+    if (thread.cardClaimedBy && this.opts.findPosted) {
+      const found = (await this.opts.findPosted(channel)).find(
+        (m) =>
+          m.metadata?.event_type === CARD_EVENT &&
+          Number(m.metadata.event_payload?.chat_user_id) === chatUserId,
+      );
+      if (found) return found.ts;
+    }
+    try {
+      await this.keepLease(channel);
+      const posted = await this.opts.post({
+        channel,
+        ...cardMessage(chatUserId, card),
+        metadata: { event_type: CARD_EVENT, event_payload: { chat_user_id: chatUserId } },
+      });
+      return posted.ts;
+    } catch (err) {
+      // Slack answered with an error: no card; the next poll may post it.
+      if (slackCode(err)) await this.store.releaseCard(channel, chatUserId, this.workerId);
+      throw err;
+    }
+  }
+
+  /** The parts of an API message already in the thread (part number → ts), told by their metadata. */
+  private async postedParts(
+    channel: string,
+    threadTs: string,
+    messageId: number,
+  ): Promise<Map<number, string>> {
+    const parts = new Map<number, string>();
+    if (!this.opts.findPosted) return parts;
+    for (const m of await this.opts.findPosted(channel, threadTs)) {
+      const p = m.metadata?.event_payload;
+      if (m.metadata?.event_type === MESSAGE_EVENT && Number(p?.message_id) === messageId)
+        parts.set(Number(p?.part ?? 1), m.ts);
+    }
+    return parts;
   }
 
   /**
@@ -421,27 +668,44 @@ export class InboxPoller {
       );
   }
 
-  /** The conversation's messages after `from`, oldest first (the API gives them newest first). */
-  private async history(conversationId: number, from: Date): Promise<Message[]> {
+  /**
+   * The conversation's messages after `from` (and before `before`), oldest
+   * first (the API gives them newest first), at most MAX_HISTORY_PAGES pages:
+   * `capped` when there may be more, `oldest` the oldest time read.
+   */
+  private async history(
+    conversationId: number,
+    from: Date,
+    before?: Date,
+  ): Promise<{ messages: Message[]; capped: boolean; oldest?: Date }> {
     const all: Message[] = [];
+    let capped = true;
     for (let page = 1; page <= MAX_HISTORY_PAGES; page++) {
       const p = await this.read(
         this.opts.client.listConversationMessages(
           conversationId,
-          { after: from.toISOString(), limit: HISTORY_LIMIT, page },
+          {
+            after: from.toISOString(),
+            ...(before ? { before: before.toISOString() } : {}),
+            limit: HISTORY_LIMIT,
+            page,
+          },
           { lane: "background" },
         ),
       );
       all.push(...p.items);
-      if (p.items.length < p.limit) break;
+      if (p.items.length < p.limit) {
+        capped = false;
+        break;
+      }
     }
-    return all.sort(
+    const messages = all.sort(
       (a, b) =>
         (messageTime(a)?.getTime() ?? 0) - (messageTime(b)?.getTime() ?? 0) ||
         Number(a.id ?? 0) - Number(b.id ?? 0),
     );
+    return { messages, capped, oldest: messages[0] ? messageTime(messages[0]) : undefined };
   }
-
   private async tagNames(ids: number[]): Promise<string[]> {
     if (!ids.length) return [];
     const fresh = this.tags && Date.now() - this.tags.at < TAGS_CACHE_MS;

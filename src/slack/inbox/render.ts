@@ -7,6 +7,13 @@ import { ACTION } from "../../blocks/actions.ts";
 import { actions, context, esc, section, truncate } from "../../blocks/blocks.ts";
 import { chatTypeLabel } from "../../domain/chat-types.ts";
 import type { CardState } from "../../store/inbox.ts";
+import { storable } from "../../store/text.ts";
+
+/** Slack message metadata: how a post is found again after a crash (docs/inbox.md). */
+export const CARD_EVENT = "switchboard_inbox_card";
+export const MESSAGE_EVENT = "switchboard_inbox_message";
+/** A customer's text longer than this (escaped) is posted in several replies. */
+export const PART_CHARS = 2800;
 
 export const channelTypeLabel = (type: string | undefined) =>
   type ? esc(chatTypeLabel(type)) : "unknown channel";
@@ -17,7 +24,13 @@ export function timeOf(at: Date): string {
   return `<!date^${Math.floor(at.getTime() / 1000)}^{date_short_pretty} {time}|${fallback}>`;
 }
 
-export function cardMessage(chatUserId: number, s: CardState): { text: string; blocks: KnownBlock[] } {
+export function cardMessage(chatUserId: number, card: CardState): { text: string; blocks: KnownBlock[] } {
+  const s: CardState = {
+    ...card,
+    name: storable(card.name),
+    ...(card.contact ? { contact: storable(card.contact) } : {}),
+    tags: card.tags.map(storable),
+  };
   const who = `*${esc(s.name)}*${s.contact ? ` · ${esc(s.contact)}` : ""}`;
   const state = s.needHuman
     ? ":raising_hand: *Needs a human*"
@@ -53,22 +66,72 @@ export interface MirroredMessage {
   mediaUrl?: string;
 }
 
-/** One message of the conversation as a thread reply: who, when, the text quoted as written. */
-export function messageReply(name: string, m: MirroredMessage): { text: string; blocks: KnownBlock[] } {
+/**
+ * One message of the conversation as thread replies: who, when, the text
+ * quoted as written. A text too long for one reply is split into several, at
+ * a space when one is near the cut, never inside a character (an emoji, a
+ * surrogate pair, a letter and its accents); each part says which it is.
+ */
+export function messageReplies(
+  name: string,
+  m: MirroredMessage,
+): Array<{ text: string; blocks: KnownBlock[] }> {
+  const parts = splitText(storable(m.text), PART_CHARS);
+  if (parts.length <= 1) return [messageReply(storable(name), { ...m, text: storable(m.text) })];
+  return parts.map((part, i) =>
+    messageReply(storable(name), {
+      ...m,
+      text: part,
+      part: `${i + 1}/${parts.length}`,
+      ...(i === parts.length - 1 ? {} : { mediaUrl: undefined }),
+    }),
+  );
+}
+
+/** `text` in pieces whose escaped length is at most `max`, cut between grapheme clusters. */
+export function splitText(text: string, max: number): string[] {
+  if (esc(text).length <= max) return [text];
+  const out: string[] = [];
+  let piece = "";
+  let size = 0;
+  let lastSpace = -1;
+  for (const { segment } of new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)) {
+    const n = esc(segment).length;
+    if (size + n > max && piece) {
+      // At a space in the last fifth of the piece, if there is one: words stay whole.
+      const cut = lastSpace > piece.length * 0.8 ? lastSpace + 1 : piece.length;
+      out.push(piece.slice(0, cut));
+      piece = piece.slice(cut);
+      size = esc(piece).length;
+      lastSpace = piece.search(/\s\S*$/);
+    }
+    if (/^\s+$/.test(segment)) lastSpace = piece.length;
+    piece += segment;
+    size += n;
+  }
+  if (piece) out.push(piece);
+  return out;
+}
+
+function messageReply(
+  name: string,
+  m: MirroredMessage & { part?: string },
+): { text: string; blocks: KnownBlock[] } {
   const who =
     m.direction === "outbound"
       ? ":outbox_tray: *Outgoing* (sent from elsewhere)"
       : `:bust_in_silhouette: *${esc(name)}*`;
-  const when = m.at ? ` · ${timeOf(m.at)}` : "";
+  const when = `${m.at ? ` · ${timeOf(m.at)}` : ""}${m.part ? ` · part ${m.part}` : ""}`;
   const lines: string[] = [];
-  if (m.text) lines.push(esc(truncate(m.text, 2800)));
+  if (m.text) lines.push(esc(m.text));
   if (m.mediaUrl) {
     const label = m.type === "image" ? "image" : m.type === "document" ? "document" : "file";
     // The link is the customer's too: only a plain http(s) URL becomes a link.
+    const url = storable(m.mediaUrl);
     lines.push(
-      /^https?:\/\/[^\s<>|]+$/.test(m.mediaUrl)
-        ? `:paperclip: <${esc(m.mediaUrl)}|${label}>`
-        : `:paperclip: ${label}: ${esc(m.mediaUrl)}`,
+      /^https?:\/\/[^\s<>|]+$/.test(url)
+        ? `:paperclip: <${esc(url)}|${label}>`
+        : `:paperclip: ${label}: ${esc(url)}`,
     );
   }
   if (!lines.length) lines.push(`_(${esc(m.type ?? "empty")} message)_`);

@@ -8,7 +8,10 @@ import { ConfigError } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import type { Db } from "../../store/db.ts";
 import type { SlackBridge } from "../bridge.ts";
-import { InboxPoller } from "./poller.ts";
+import { InboxPoller, type InboxPollerOptions } from "./poller.ts";
+
+/** Pages of 200 read when a post is looked for after a crash (the newest of the channel, a thread from its start). */
+const FIND_PAGES = 5;
 
 export interface InboxHost {
   slack?: SlackBridge;
@@ -41,13 +44,7 @@ export function createInbox(
   const poller = new InboxPoller({
     db: host.db,
     client: host.client,
-    post: async (args) => {
-      const r = await bridge.posts.post(bridge.client, { ...args, unfurl_links: false, unfurl_media: false });
-      return { ts: r.ts };
-    },
-    update: async (channel, ts, message) => {
-      await bridge.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks });
-    },
+    ...slackInboxIo(bridge),
     pollSeconds: config.INBOX_POLL_SECONDS,
     lookbackHours: config.INBOX_LOOKBACK_HOURS,
     now: opts.now,
@@ -89,4 +86,38 @@ export async function startInbox(
   const runtime = createInbox(host, config, logger, opts);
   await runtime.start();
   return runtime;
+}
+
+/** The poller's Slack side: posts through the per-channel queue, card updates, and the reads after a crash. */
+export function slackInboxIo(
+  bridge: SlackBridge,
+): Pick<InboxPollerOptions, "post" | "update" | "findPosted"> {
+  return {
+    post: async (args) => {
+      const r = await bridge.posts.post(bridge.client, { ...args, unfurl_links: false, unfurl_media: false });
+      return { ts: r.ts };
+    },
+    update: async (channel, ts, message) => {
+      await bridge.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks });
+    },
+    // Read only after a crash: the bot's recent posts in the channel, or in one thread, with their metadata.
+    findPosted: async (channel, threadTs) => {
+      const found: Array<{
+        ts: string;
+        metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
+      }> = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < FIND_PAGES; page++) {
+        const args = { channel, limit: 200, include_all_metadata: true, ...(cursor ? { cursor } : {}) };
+        const r = threadTs
+          ? await bridge.client.conversations.replies({ ...args, ts: threadTs })
+          : await bridge.client.conversations.history(args);
+        for (const m of r.messages ?? [])
+          if (m.ts) found.push({ ts: m.ts, metadata: m.metadata as (typeof found)[number]["metadata"] });
+        cursor = r.response_metadata?.next_cursor || undefined;
+        if (!r.has_more || !cursor) break;
+      }
+      return found;
+    },
+  };
 }

@@ -4,14 +4,21 @@
 // perform() (writers check, audit naming the workflow run and the actor),
 // and the outcome to Slack with complete() or fail(), in words a workflow
 // author can act on.
-import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs, webApi } from "@slack/bolt";
 import { isApiError, NetworkError } from "../../../api/errors.ts";
 import type { MessagingApi } from "../../../api/types.ts";
 import { apiErrorReply } from "../../../commands/errors.ts";
 import { UserError } from "../../../commands/registry.ts";
-import { type StepInputs, type StepOptions, type StepOutputs, textInput } from "../../../commands/steps.ts";
+import {
+  quoted,
+  type StepInputs,
+  type StepOptions,
+  type StepOutputs,
+  textInput,
+} from "../../../commands/steps.ts";
 import type { Actor } from "../../../commands/types.ts";
 import { type StepRun, StepRunStore } from "../../../store/steps.ts";
+import { storable } from "../../../store/text.ts";
 import type { SlackContext, SlackDeps } from "../../context.ts";
 import { withApi } from "../../perform.ts";
 import { slackCode } from "../../slack-errors.ts";
@@ -66,6 +73,14 @@ export function plainWords(text: string): string {
 }
 
 const SLACK_USER = /^[UW][A-Z0-9]{2,}$/;
+/** An error told to Slack and stored is at most this long (an API's answer can echo a whole input). */
+const ERROR_CHARS = 700;
+
+/** The words of a failure as told and stored: storable, and at most ERROR_CHARS characters. */
+export function errorWords(error: string): string {
+  const chars = Array.from(storable(error));
+  return chars.length <= ERROR_CHARS ? chars.join("") : `${chars.slice(0, ERROR_CHARS - 1).join("")}…`;
+}
 
 export function stepListener(step: StepDef) {
   return async ({
@@ -88,7 +103,7 @@ export function stepListener(step: StepDef) {
     const tell = async (outcome: Outcome) => {
       try {
         if (outcome.state === "done") await complete({ outputs: outcome.outputs });
-        else await fail({ error: outcome.error });
+        else await fail({ error: errorWords(outcome.error) });
       } catch (err) {
         // Already completed (an earlier delivery told Slack), or Slack unreachable: logged, not repeated.
         const code = slackCode(err);
@@ -115,7 +130,7 @@ export function stepListener(step: StepDef) {
       if (actorId && !SLACK_USER.test(actorId))
         return tell({
           state: "failed",
-          error: `The input actor must be a Slack user (for example "Person who used this workflow"), not "${actorId}". Nothing was changed.`,
+          error: `The input actor must be a Slack user (for example "Person who used this workflow"), not ${quoted(actorId)}. Nothing was changed.`,
         });
 
       const claimed = await runs.claim({
@@ -149,7 +164,10 @@ export function stepListener(step: StepDef) {
       } catch (err) {
         outcome = { state: "failed", error: describe(err, started, actorId, log) };
       }
-      await runs.finish(executionId, outcome);
+      await runs.finish(
+        executionId,
+        outcome.state === "failed" ? { ...outcome, error: errorWords(outcome.error) } : outcome,
+      );
       log.info({ state: outcome.state }, "workflow step ran");
       await tell(outcome);
     } catch (err) {
@@ -185,4 +203,46 @@ function describe(
   const ref = errorRef();
   log.error({ err, ref }, "workflow step failed");
   return `Something went wrong inside Switchboard (ref ${ref}). Give this reference to whoever runs Switchboard.`;
+}
+
+/** What a workflow author is told about a step a restart interrupted. */
+export function interruptedWords(writes: boolean): string {
+  return writes
+    ? "Switchboard restarted during this step, so whether its change was made is not known. Check in Switchboard (for example the contact or the conversation) before running this workflow again, or the change could happen twice."
+    : "Switchboard restarted during this step; it changes nothing, so running the workflow again is safe.";
+}
+
+/**
+ * At start: steps an earlier process left running (stopped by a crash between
+ * the claim and the answer) are settled: the execution is ended with
+ * functions.completeError in words, when Slack still lets it be ended, and
+ * the run is stored failed with those words, so a redelivery repeats them
+ * instead of hanging. Nothing is run again here. Only runs older than
+ * `graceMs` are settled: a younger one may be a live replica's, which ends it
+ * within the API's deadline (the caller settles again once that has passed).
+ */
+export async function settleInterruptedSteps(
+  deps: SlackDeps,
+  client: webApi.WebClient,
+  steps: StepDef[],
+  graceMs: number,
+): Promise<number> {
+  if (!deps.db) return 0;
+  const store = new StepRunStore(deps.db);
+  const runs = await store.interrupted(graceMs);
+  for (const run of runs) {
+    const writes = steps.find((s) => s.callbackId === run.callbackId)?.writes ?? true;
+    const error = interruptedWords(writes);
+    await store.finish(run.executionId, { state: "failed", error });
+    const log = deps.logger.child({ step: run.callbackId, executionId: run.executionId });
+    try {
+      await client.functions.completeError({ function_execution_id: run.executionId, error });
+      log.warn("workflow step interrupted by a restart: ended in words");
+    } catch (err) {
+      // Ended already, or too old for Slack: the stored words answer any redelivery.
+      const code = (err as { data?: { error?: string } }).data?.error;
+      log.warn({ code }, "workflow step interrupted by a restart: Slack would not end it");
+    }
+  }
+  return runs.length;
 }
