@@ -88,6 +88,8 @@ export const configSchema = z.object({
   SLACK_APP_TOKEN: optionalText,
   SLACK_API_URL: optionalText.pipe(z.url().optional()),
   PORT: int(3000),
+  // GET /metrics asks for it as a bearer token when set (docs/operations.md).
+  METRICS_TOKEN: optionalText,
   SHUTDOWN_GRACE_MS: int(10_000),
   SWITCHBOARD_WRITERS: list,
   SWITCHBOARD_BROADCASTERS: list,

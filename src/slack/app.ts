@@ -2,14 +2,14 @@
 // PORT with POST /slack/events (commands, interactivity, events) and
 // GET /healthz. Listeners live in listeners/<kind>/, one handler per file.
 
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo, ListenOptions } from "node:net";
-import { App, type CustomRoute, HTTPReceiver, SocketModeReceiver, type webApi } from "@slack/bolt";
+import { App, HTTPReceiver, SocketModeReceiver, type webApi } from "@slack/bolt";
 import type { CommandCore } from "../commands/types.ts";
 import type { Config } from "../config.ts";
 import { ConfigError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { type Db, ping } from "../store/db.ts";
+import type { Db } from "../store/db.ts";
 import { createAuthorize } from "./authorize.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { createSlackBridge, type SlackBridge } from "./bridge.ts";
@@ -18,9 +18,11 @@ import type { SlackDeps, SlackHooks } from "./deps.ts";
 import { createDbEventStore, type EventStore, MemoryEventStore } from "./event-store.ts";
 import type { ResolveGroupMembers } from "./groups.ts";
 import { registerListeners } from "./listeners/index.ts";
+import { healthz, metricsRoute, type ReadinessChecks, readyz } from "./ops-routes.ts";
 import { refuseSkewedRequests } from "./request-time.ts";
 import { noDoubleSendRetries } from "./retry-policy.ts";
 import { InFlight } from "./shutdown.ts";
+import { guardSocketFrames } from "./socket-guard.ts";
 import { settleInterruptedImports } from "./uploads/flow.ts";
 
 export interface CreateSlackAppOptions {
@@ -36,6 +38,8 @@ export interface CreateSlackAppOptions {
   db?: Db;
   /** Import progress throttle and its clock (see SlackDeps); tests set them. */
   progress?: Pick<SlackDeps, "progressEveryMs" | "now">;
+  /** /readyz: whether the messaging API answers (the Slack check is the bot token's auth.test). */
+  readiness?: Pick<ReadinessChecks, "api">;
 }
 
 export interface SlackApp {
@@ -54,43 +58,6 @@ export interface SlackApp {
   stop(): Promise<void>;
 }
 
-function healthz(): CustomRoute {
-  return {
-    path: "/healthz",
-    method: ["GET"],
-    handler: (_req: IncomingMessage, res: ServerResponse) => {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end('{"ok":true}');
-    },
-  };
-}
-
-/**
- * GET /readyz: ready to serve when the store answers (a load balancer sends
- * traffic only then); 503 with the reason otherwise. /healthz only says the
- * process is alive.
- */
-function readyz(db: Db | undefined, logger: Logger): CustomRoute {
-  return {
-    path: "/readyz",
-    method: ["GET"],
-    handler: (_req: IncomingMessage, res: ServerResponse) => {
-      const answer = (status: number, body: object) => {
-        res.writeHead(status, { "content-type": "application/json" });
-        res.end(JSON.stringify(body));
-      };
-      if (!db) return answer(200, { ready: true });
-      ping(db).then(
-        () => answer(200, { ready: true }),
-        (err: unknown) => {
-          logger.warn({ err: (err as Error).message }, "not ready: the database does not answer");
-          answer(503, { ready: false, reason: "the database does not answer" });
-        },
-      );
-    },
-  };
-}
-
 export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
   const { config } = opts;
   const logger = opts.logger.child({ component: "slack" });
@@ -103,6 +70,12 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     );
   }
   const blogger = boltLogger(logger);
+  const authorize = createAuthorize(config, config.SLACK_BOT_TOKEN);
+  const routes = [
+    healthz(),
+    readyz(opts.db, logger, { ...opts.readiness, slack: () => authorize.test() }),
+    metricsRoute(config.METRICS_TOKEN),
+  ];
   const clientOptions: webApi.WebClientOptions = {
     retryConfig: noDoubleSendRetries,
     ...(config.SLACK_API_URL ? { slackApiUrl: config.SLACK_API_URL } : {}),
@@ -111,7 +84,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     ? new SocketModeReceiver({
         appToken: config.SLACK_APP_TOKEN as string,
         logger: blogger,
-        customRoutes: [healthz(), readyz(opts.db, logger)],
+        customRoutes: routes,
         // apps.connections.open goes where the Web API does (SLACK_API_URL: a proxy, a test's fake Slack).
         installerOptions: {
           port: config.PORT,
@@ -122,16 +95,17 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
         signingSecret: config.SLACK_SIGNING_SECRET as string,
         endpoints: "/slack/events",
         port: config.PORT,
-        customRoutes: [healthz(), readyz(opts.db, logger)],
+        customRoutes: routes,
         // Ack first, work after: Slack wants an answer within 3 s.
         processBeforeResponse: false,
         logger: blogger,
       });
+  // A malformed frame must not end the process (socket-guard.ts).
+  if (receiver instanceof SocketModeReceiver) guardSocketFrames(receiver.client, logger);
   if (receiver instanceof HTTPReceiver) {
     // Bolt refuses only stale timestamps; the guard in front refuses future ones too.
     receiver.requestListener = refuseSkewedRequests(receiver.requestListener, logger);
   }
-  const authorize = createAuthorize(config, config.SLACK_BOT_TOKEN);
   const app = new App({ authorize, receiver, logger: blogger, clientOptions });
   app.error(async (err) => {
     logger.error({ err, code: (err as { code?: string }).code }, "unhandled error in a Slack listener");
@@ -191,7 +165,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
       server = (await (receiver as HTTPReceiver).start(listen ?? { port: config.PORT })) as Server;
       const port = (server.address() as AddressInfo).port;
       slackApp.port = port;
-      logger.info({ port }, "Slack app listening: POST /slack/events, GET /healthz and /readyz");
+      logger.info({ port }, "Slack app listening: POST /slack/events, GET /healthz, /readyz and /metrics");
       return { port };
     },
     async stop() {
@@ -208,7 +182,12 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
  * lookups, audit posts and channel posts share one client and one queue.
  */
 export async function startSlackApp(
-  switchboard: { core: CommandCore; db?: Db; slack?: SlackBridge },
+  switchboard: {
+    core: CommandCore;
+    db?: Db;
+    slack?: SlackBridge;
+    client?: { getMe(opts?: { lane?: "background" }): Promise<unknown> };
+  },
   config: Config,
   logger: Logger,
   opts: { hooks?: SlackHooks; listen?: ListenOptions; progress?: CreateSlackAppOptions["progress"] } = {},
@@ -223,6 +202,9 @@ export async function startSlackApp(
     bridge: switchboard.slack,
     db: switchboard.db,
     progress: opts.progress,
+    readiness: switchboard.client
+      ? { api: () => switchboard.client!.getMe({ lane: "background" }).then(() => {}) }
+      : undefined,
   });
   await slack.start(opts.listen);
   // Imports an earlier process was carrying out when it stopped: told as unknown, never run again unasked.

@@ -31,6 +31,7 @@ import {
   messageTime,
 } from "../../api/inbox.ts";
 import type { ChatUser, Message, MessagingApi } from "../../api/types.ts";
+import { inboxPassDone, metrics } from "../../metrics.ts";
 import type { Db } from "../../store/db.ts";
 import { type CardState, INBOX_MIGRATIONS, type Inbox, InboxStore } from "../../store/inbox.ts";
 import { migrate } from "../../store/migrate.ts";
@@ -128,7 +129,12 @@ export class InboxPoller {
     this.workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
     this.log = opts.logger ?? silent;
     this.loop = new PacedLoop({
-      pass: () => this.pass(),
+      pass: () =>
+        this.pass().then((r) => {
+          inboxPassDone();
+          metrics.inboxMirrored.inc(r.posted);
+          return r;
+        }),
       // Slower after failures.
       next: async () => {
         const failures = Math.max(0, ...(await this.store.inboxes().catch(() => [])).map((i) => i.failures));

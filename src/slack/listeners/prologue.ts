@@ -10,10 +10,14 @@ import type {
   SlackActionMiddlewareArgs,
   webApi,
 } from "@slack/bolt";
+import { ACTION } from "../../blocks/actions.ts";
 import type { Actor } from "../../commands/types.ts";
+import { bounded, metrics } from "../../metrics.ts";
 import { guarded } from "../deliver.ts";
 import type { SlackDeps } from "../deps.ts";
 import { actionActor } from "./actor.ts";
+
+const KNOWN_ACTIONS: ReadonlySet<string> = new Set(Object.values(ACTION));
 
 export interface Clicked<A extends BlockElementAction> {
   actor: Actor;
@@ -40,6 +44,13 @@ export function onClick<A extends BlockElementAction>(
     await ack();
     const actor = actionActor(body);
     const tell = body.response_url ? respond : undefined;
-    await guarded(deps, where, tell, () => work({ actor, action, body, client, tell }));
+    const clicked = bounded(action.action_id, KNOWN_ACTIONS);
+    try {
+      await guarded(deps, where, tell, () => work({ actor, action, body, client, tell }));
+      metrics.clicks.inc({ action: clicked, outcome: "handled" });
+    } catch (err) {
+      metrics.clicks.inc({ action: clicked, outcome: "failed" });
+      throw err;
+    }
   };
 }
