@@ -16,6 +16,8 @@ import { actionActor } from "../actor.ts";
 
 type Args = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export const IMPORT_CONTROL_ACTIONS = new RegExp(`^(${Object.values(IMPORT_ACTIONS).join("|")})$`);
 
 export function importControl(deps: SlackDeps) {
@@ -32,6 +34,9 @@ export function importControl(deps: SlackDeps) {
     const tell = async (text: string) => {
       await respond({ response_type: "ephemeral", replace_original: false, text });
     };
+    // Every import's id is a UUID: anything else did not come from a message of Switchboard's.
+    if (!UUID.test(id))
+      return tell("This button does not belong to an import Switchboard knows of: nothing was done.");
     await guarded(deps, "import control", body.response_url ? respond : undefined, async () => {
       const imports = pendingImports(deps);
       if (!imports) return;
