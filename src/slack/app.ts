@@ -19,7 +19,7 @@ import { createDbEventStore, type EventStore, MemoryEventStore } from "./event-s
 import type { ResolveGroupMembers } from "./groups.ts";
 import { registerListeners } from "./listeners/index.ts";
 import { healthz, metricsRoute, type ReadinessChecks, readyz } from "./ops-routes.ts";
-import { refuseSkewedRequests } from "./request-time.ts";
+import { refuseReplayedRequests, refuseSkewedRequests } from "./request-time.ts";
 import { noDoubleSendRetries } from "./retry-policy.ts";
 import { InFlight } from "./shutdown.ts";
 import { guardSocketFrames } from "./socket-guard.ts";
@@ -100,11 +100,16 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
         processBeforeResponse: false,
         logger: blogger,
       });
+  // Event ids and request signatures seen (replays refused, request-time.ts).
+  const events = opts.store ?? new MemoryEventStore();
   // A malformed frame must not end the process (socket-guard.ts).
   if (receiver instanceof SocketModeReceiver) guardSocketFrames(receiver.client, logger);
   if (receiver instanceof HTTPReceiver) {
     // Bolt refuses only stale timestamps; the guard in front refuses future ones too.
-    receiver.requestListener = refuseSkewedRequests(receiver.requestListener, logger);
+    receiver.requestListener = refuseSkewedRequests(
+      refuseReplayedRequests(receiver.requestListener, events, logger),
+      logger,
+    );
   }
   const app = new App({ authorize, receiver, logger: blogger, clientOptions });
   app.error(async (err) => {
@@ -116,7 +121,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     core: opts.core,
     config,
     logger,
-    events: opts.store ?? new MemoryEventStore(),
+    events,
     posts: bridge.posts,
     hooks: opts.hooks ?? {},
     inFlight: new Set(),
