@@ -161,7 +161,8 @@ async function unguarded(
       { err, ref, where, slack: data?.error, detail: data?.response_metadata },
       "Slack handler failed",
     );
-    if (!tell) return;
+    // Handed back at a stop (shutdown.ts): the person was told the outcome is unknown; a failure now comes from the closing.
+    if (!tell || deps.work?.stopped) return;
     const text = `Something went wrong (ref ${ref}). Try again; if it keeps happening, give this reference to whoever runs Switchboard.`;
     try {
       await tell({ response_type: "ephemeral", replace_original: false, text });

@@ -4,8 +4,10 @@
 //   1. Draining: every listener's work goes through `guarded` (deliver.ts),
 //      which runs it through InFlight; from now on a new command or click is
 //      acked and answered privately "Switchboard is restarting…" instead.
-//   2. What is still running after the grace gets the same answer (a command
-//      acked but not answered is not left without one); imports this process
+//   2. What is still running after the grace is told that it may or may not
+//      have been done, to check before running it again (never "try again": a
+//      send in flight may have gone out); a failure it meets later, as the
+//      parts close under it, is logged, not told. Imports this process
 //      was running are settled as unknown with Try again (their messages say
 //      so), confirmations left running as unknown (a later click says to
 //      check).
@@ -23,6 +25,9 @@ import { settleOwnImports } from "./uploads/flow.ts";
 const CLOSE_STEP_MS = 3000;
 
 export const RESTARTING = "Switchboard is restarting, try again in a moment.";
+/** What is told of work still running when the grace is over: it may have been done (a send), so never "try again". */
+export const STOPPED_UNKNOWN =
+  "Switchboard had to stop while this was still running: it may or may not have been done. Check before running it again.";
 
 type Tell = ((message: RespondArguments) => Promise<unknown>) | undefined;
 
@@ -34,6 +39,8 @@ interface Entry {
 /** The work of the listeners in flight, so a stop can wait for it or hand it back. */
 export class InFlight {
   draining = false;
+  /** Set once the grace is over: what still runs was told its outcome is unknown, and says nothing more on failure. */
+  stopped = false;
   private readonly running = new Set<Entry>();
   private idle?: () => void;
 
@@ -59,7 +66,7 @@ export class InFlight {
 
   /**
    * Stops taking work and waits up to `graceMs` for what runs; what still
-   * runs then is told "restarting" (where it has someone to tell). Returns
+   * runs then is told its outcome is unknown (where it has someone to tell). Returns
    * how many finished and how many were handed back.
    */
   async drain(graceMs: number): Promise<{ finished: number; handedBack: string[] }> {
@@ -75,7 +82,11 @@ export class InFlight {
       });
     }
     const left = [...this.running];
-    for (const e of left) await restarting(e.tell);
+    this.stopped = true;
+    for (const e of left)
+      await e
+        .tell?.({ response_type: "ephemeral", replace_original: false, text: STOPPED_UNKNOWN })
+        .catch(() => {});
     return { finished: before - left.length, handedBack: left.map((e) => e.where) };
   }
 }
