@@ -13,6 +13,7 @@ import type { Db } from "../store/db.ts";
 import { createAuthorize } from "./authorize.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { createSlackBridge, type SlackBridge } from "./bridge.ts";
+import { tellInterruptedConfirmations } from "./confirm-notices.ts";
 import { slackError } from "./deliver.ts";
 import type { SlackDeps, SlackHooks } from "./deps.ts";
 import { createDbEventStore, type EventStore, MemoryEventStore } from "./event-store.ts";
@@ -215,6 +216,13 @@ export async function startSlackApp(
   // Imports an earlier process was carrying out when it stopped: told as unknown, never run again unasked.
   await settleInterruptedImports(slack.deps, slack.client).catch((err) =>
     logger.warn({ err: String(err) }, "could not settle the imports an earlier process left running"),
+  );
+  // Confirms an earlier process was carrying out when it was killed: the clicker told, with a check.
+  await tellInterruptedConfirmations(slack.deps, slack.client).catch((err) =>
+    logger.warn(
+      { err: String(err) },
+      "could not tell about the confirmations an earlier process left running",
+    ),
   );
   return slack;
 }

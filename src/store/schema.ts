@@ -54,5 +54,11 @@ alter table switchboard.confirmations add constraint confirmations_state_check
   check (state in ('pending', 'running', 'done', 'dismissed', 'failed', 'unknown'))
 `,
     },
+    {
+      // Where a Confirm click can be answered (its response_url, good 30 minutes, or the
+      // person by DM) and whether it was: a process killed while it ran tells them at start.
+      id: "004_confirmation_reply",
+      sql: "alter table switchboard.confirmations add column reply jsonb",
+    },
   ],
 };

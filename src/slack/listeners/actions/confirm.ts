@@ -3,9 +3,12 @@
 // before the work starts, and a second click while the first is running is
 // told so instead of reaching the core.
 import type { ButtonAction } from "@slack/bolt";
+import { keepReplyTarget } from "../../../store/confirmations.ts";
 import { deliver } from "../../deliver.ts";
 import type { SlackDeps } from "../../deps.ts";
 import { onClick } from "../prologue.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function confirmAction(deps: SlackDeps) {
   return onClick<ButtonAction>(deps, "confirm", async ({ actor, action, body, client, tell }) => {
@@ -20,6 +23,13 @@ export function confirmAction(deps: SlackDeps) {
     }
     deps.inFlight.add(id);
     try {
+      // Kept first: a process killed while this runs tells the clicker at its next start (confirm-notices.ts).
+      if (deps.db && UUID.test(id))
+        await keepReplyTarget(deps.db, id, {
+          user: actor.userId,
+          responseUrl: body.response_url,
+          at: new Date().toISOString(),
+        });
       await tell?.({
         replace_original: true,
         text: `Confirmed by <@${actor.userId}>, working on it…`,
