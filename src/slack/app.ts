@@ -18,6 +18,7 @@ import { slackError } from "./deliver.ts";
 import type { SlackDeps, SlackHooks } from "./deps.ts";
 import { createDbEventStore, type EventStore, MemoryEventStore } from "./event-store.ts";
 import type { ResolveGroupMembers } from "./groups.ts";
+import { REPLICA_COMMAND_MS, tellInterruptedCommands } from "./interrupted-commands.ts";
 import { registerListeners } from "./listeners/index.ts";
 import { healthz, metricsRoute, type ReadinessChecks, readyz } from "./ops-routes.ts";
 import { refuseReplayedRequests, refuseSkewedRequests } from "./request-time.ts";
@@ -217,6 +218,14 @@ export async function startSlackApp(
   await settleInterruptedImports(slack.deps, slack.client).catch((err) =>
     logger.warn({ err: String(err) }, "could not settle the imports an earlier process left running"),
   );
+  // Commands an earlier process was killed while carrying out: the person told (now, and once more
+  // when a replica's rows are old enough to be sure, interrupted-commands.ts).
+  const tellCommands = () =>
+    tellInterruptedCommands(slack.deps, slack.client).catch((err) =>
+      logger.warn({ err: String(err) }, "could not tell about the commands an earlier process left"),
+    );
+  await tellCommands();
+  if (switchboard.db?.kind === "postgres") setTimeout(tellCommands, REPLICA_COMMAND_MS + 5000).unref();
   // Confirms an earlier process was carrying out when it was killed: the clicker told, with a check.
   await tellInterruptedConfirmations(slack.deps, slack.client).catch((err) =>
     logger.warn(

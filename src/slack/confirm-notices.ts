@@ -12,10 +12,10 @@ import { deliver } from "./deliver.ts";
 import type { SlackDeps } from "./deps.ts";
 
 /** Slack keeps a response_url for 30 minutes; a little margin for the clock and the request. */
-const RESPONSE_URL_MS = 29 * 60_000;
+export const RESPONSE_URL_MS = 29 * 60_000;
 
 /** Bolt's `respond`, for a response_url kept from an earlier process. */
-function respondTo(url: string): RespondFn {
+export function respondTo(url: string): RespondFn {
   return (async (message: string | RespondArguments) => {
     const res = await fetch(url, {
       method: "POST",

@@ -1,10 +1,11 @@
-// kill -9 during a Confirm (issue 21 §3): the prompt was left "working on it…"
+// kill -9 during a Confirm or a slash command (issue 21 §3). A Confirm left "working on it…"
 // and the confirmation `running`. At the next start it is settled unknown and
 // the person who clicked is told, with a button that checks the campaign: on
 // that very message while the click's response_url is good (30 minutes), else
 // by DM. Once, whichever replica gets there first.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tellInterruptedConfirmations } from "../../src/slack/confirm-notices.ts";
+import { interruptedText, tellInterruptedCommands } from "../../src/slack/interrupted-commands.ts";
 import {
   claimConfirmation,
   createConfirmation,
@@ -68,4 +69,48 @@ describe("a Confirm interrupted by kill -9", () => {
     expect(await tellInterruptedConfirmations(stack.slack.deps, stack.slack.client)).toBe(0);
     expect(stack.fake.responsesTo(recent)).toHaveLength(1);
   });
+});
+
+describe("a slash command interrupted by kill -9", () => {
+  it("is told at the next start on its response_url, once", async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const s = await startStack({
+      slack: {},
+      proxy: { hold: (method, url) => (method === "GET" && url.includes("/campaigns") ? held : undefined) },
+    });
+    try {
+      const sent = await s.req.command("report now 1");
+      expect(sent.status).toBe(200);
+      for (let i = 0; i < 400 && !s.proxy?.seen.some((x) => x.includes("/campaigns")); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      // The process is "killed" here: its row stays. The next start (another process) tells the person.
+      expect(await tellInterruptedCommands(s.slack.deps, s.slack.client, { self: "the next process" })).toBe(
+        1,
+      );
+      const told = await s.fake.waitForResponse(sent.responseUrl as string);
+      expect(told.body.text).toBe(interruptedText("report now 1"));
+      expect(told.body.text).toMatch(/restarted while carrying out `\/sb report now 1`/);
+      expect(await tellInterruptedCommands(s.slack.deps, s.slack.client, { self: "the next process" })).toBe(
+        0,
+      );
+      // A command that answers leaves nothing behind.
+      release();
+      await s.fake.waitForResponse(sent.responseUrl as string, 2, 30_000);
+      const help = await s.req.command("help");
+      await s.fake.waitForResponse(help.responseUrl as string);
+      const left = async () =>
+        Number(
+          (await s.db.query<{ n: number }>("select count(*)::int as n from switchboard.commands_in_flight"))
+            .rows[0]?.n,
+        );
+      for (let i = 0; i < 200 && (await left()) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await left()).toBe(0);
+    } finally {
+      release();
+      await s.close();
+    }
+  }, 90_000);
 });

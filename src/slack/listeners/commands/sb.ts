@@ -3,6 +3,7 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
 import { deliver, guarded } from "../../deliver.ts";
 import type { SlackDeps } from "../../deps.ts";
+import { trackCommand } from "../../interrupted-commands.ts";
 import { commandActor } from "../actor.ts";
 
 export function sbCommand(deps: SlackDeps) {
@@ -10,12 +11,22 @@ export function sbCommand(deps: SlackDeps) {
     await ack();
     const actor = commandActor(command);
     await guarded(deps, "command", respond, async () => {
-      const reply = await deps.core.run(command.text, actor);
-      await deliver(
-        reply,
-        { client, respond, actor, triggerId: command.trigger_id, line: command.text },
-        deps,
-      );
+      // Noted until answered: if this process is killed meanwhile, the next start tells the person.
+      const done = await trackCommand(deps, {
+        userId: actor.userId,
+        line: command.text,
+        responseUrl: command.response_url,
+      });
+      try {
+        const reply = await deps.core.run(command.text, actor);
+        await deliver(
+          reply,
+          { client, respond, actor, triggerId: command.trigger_id, line: command.text },
+          deps,
+        );
+      } finally {
+        await done();
+      }
     });
   };
 }
