@@ -114,6 +114,8 @@ export const configSchema = z.object({
   SWITCHBOARD_SECRET_KEY_PREVIOUS: optionalText.superRefine(secretKey("SWITCHBOARD_SECRET_KEY_PREVIOUS")),
   UNINSTALL_RETENTION_DAYS: int(30),
   PORT: int(3000),
+  // GET /metrics asks for it as a bearer token when set (docs/operations.md).
+  METRICS_TOKEN: optionalText,
   SHUTDOWN_GRACE_MS: int(10_000),
   SWITCHBOARD_WRITERS: list,
   SWITCHBOARD_BROADCASTERS: list,

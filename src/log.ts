@@ -1,5 +1,7 @@
-// One pino logger for the process. Secrets are redacted by path, and the API
-// key never reaches a log line: anything that might carry it goes through redact.
+// One pino logger for the process. Secrets are redacted by path, and then, in
+// the finished line, by pattern (Slack's tokens) and by value (every key and
+// secret the process holds, `hideSecrets`): a secret inside a message string,
+// as Bolt's debug lines join a whole payload into one, is caught too.
 import pino from "pino";
 
 const REDACT = [
@@ -17,9 +19,74 @@ const REDACT = [
 
 export type Logger = pino.Logger;
 
+const CENSOR = "[redacted]";
+
+// Slack's tokens (bot, user, app-level, workflow, refresh…) and the members of a payload
+// that carry a secret, in a JSON line whose quotes may be escaped once (a payload inside `msg`).
+const SECRET_PATTERNS: [RegExp, string][] = [
+  [/\bx(?:ox[a-z]|app|wfp)-[A-Za-z0-9-]{6,}/g, CENSOR],
+  [
+    /(\\?"(?:token|verification_token|bot_access_token|access_token|refresh_token|client_secret|signing_secret|app_token|api_key|apiKey)\\?"\s*:\s*\\?")[^"\\]+/g,
+    `$1${CENSOR}`,
+  ],
+  [/((?:authorization|x-api-key)\\?"?\s*[:=]\s*\\?"?(?:bearer\s+)?)[^\s"\\,}]+/gi, `$1${CENSOR}`],
+];
+
+// Every secret value this process holds; set at start from the settings (and later
+// installations' tokens), read by every logger when it writes a line.
+const secretValues = new Set<string>();
+
+/** Adds values no log line may show (short values are ignored: they would censor ordinary words). */
+export function hideSecrets(...values: (string | undefined)[]): void {
+  for (const v of values) {
+    if (!v || v.length < 8) continue;
+    secretValues.add(v);
+    const escaped = JSON.stringify(v).slice(1, -1); // as it appears inside a JSON string
+    if (escaped !== v) secretValues.add(escaped);
+  }
+}
+
+/** The secrets of the settings: keys, tokens, signing secret, the database URL's password. */
+export function secretsOfConfig(config: {
+  MESSAGING_API_KEY?: string;
+  SLACK_BOT_TOKEN?: string;
+  SLACK_SIGNING_SECRET?: string;
+  SLACK_APP_TOKEN?: string;
+  METRICS_TOKEN?: string;
+  DATABASE_URL?: string;
+}): (string | undefined)[] {
+  let password: string | undefined;
+  try {
+    password = config.DATABASE_URL ? decodeURIComponent(new URL(config.DATABASE_URL).password) : undefined;
+  } catch {
+    password = undefined;
+  }
+  return [
+    config.MESSAGING_API_KEY,
+    config.SLACK_BOT_TOKEN,
+    config.SLACK_SIGNING_SECRET,
+    config.SLACK_APP_TOKEN,
+    config.METRICS_TOKEN,
+    password,
+  ];
+}
+
+/** A text with every secret known to this process, or shaped like one, replaced by `[redacted]`. */
+export function redactSecrets(text: string): string {
+  let out = text;
+  for (const v of secretValues) if (out.includes(v)) out = out.split(v).join(CENSOR);
+  for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
+  return out;
+}
+
 /** `destination` 2 writes to stderr (the shell keeps stdout for answers); default stdout. */
 export function createLogger(level: string = process.env.LOG_LEVEL ?? "info", destination?: 1 | 2): Logger {
-  const opts = { level, redact: { paths: REDACT, censor: "[redacted]" }, base: { app: "switchboard" } };
+  const opts: pino.LoggerOptions = {
+    level,
+    redact: { paths: REDACT, censor: CENSOR },
+    base: { app: "switchboard" },
+    hooks: { streamWrite: redactSecrets },
+  };
   return destination ? pino(opts, pino.destination({ fd: destination, sync: true })) : pino(opts);
 }
 

@@ -12,15 +12,19 @@ import type { loadConfig as LoadConfig } from "./config.ts";
 
 enableCompileCache?.();
 const { loadConfig } = await import("./config.ts");
+const { loadDotEnv, startLine } = await import("./start-line.ts");
 
 async function main(): Promise<number> {
   let config: ReturnType<typeof LoadConfig>;
+  let envSource: ReturnType<typeof loadDotEnv>;
   try {
+    envSource = loadDotEnv();
     config = loadConfig();
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n`);
     return 2;
   }
+  const start = startLine(config, envSource);
   const argv = process.argv.slice(2);
   const unknown = argv.filter((a) => a !== "--yes" && a !== "-y");
   if (!config.SLACK_BOT_TOKEN && unknown.length) {
@@ -33,10 +37,12 @@ async function main(): Promise<number> {
   const opening = openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   opening.catch(() => {}); // createSwitchboard awaits it and says why it failed
   const { createSwitchboard } = await import("./app.ts");
-  const { createLogger, startPhases } = await import("./log.ts");
+  const { createLogger, startPhases, hideSecrets, secretsOfConfig } = await import("./log.ts");
+  hideSecrets(...secretsOfConfig(config));
 
   if (config.SLACK_BOT_TOKEN) {
     const logger = createLogger(config.LOG_LEVEL);
+    logger.info(start.fields, start.message);
     // Each phase of the start at debug level (LOG_LEVEL=debug), with its time.
     // performance.now() counts from the process's start, so the first phase includes loading the modules.
     const phase = startPhases(logger, 0);
@@ -83,9 +89,11 @@ async function main(): Promise<number> {
   const { sandbox } = switchboard;
   // On stderr, so piped answers on stdout stay clean.
   process.stderr.write(
-    sandbox
-      ? `Switchboard shell on the embedded sandbox API ${sandbox.url} (test keys: ${sandbox.apiKey} read+write, ${sandbox.readKey} read-only).\n`
-      : `Switchboard shell on ${config.MESSAGING_API_URL}.\n`,
+    // Why the shell and not Slack, when a .env was read (the README's plain start stays one line).
+    (envSource.file ? `${start.message}\n` : "") +
+      (sandbox
+        ? `Switchboard shell on the embedded sandbox API ${sandbox.url} (test keys: ${sandbox.apiKey} read+write, ${sandbox.readKey} read-only).\n`
+        : `Switchboard shell on ${config.MESSAGING_API_URL}.\n`),
   );
   const { runShell } = await import("./shell/index.ts");
   try {

@@ -12,6 +12,7 @@
 import type { Pool } from "undici";
 import { ConfigError } from "../errors.ts";
 import { maskSecret } from "../log.ts";
+import { metrics } from "../metrics.ts";
 import { type RateLimitError, TimeoutError, ValidationError } from "./errors.ts";
 import {
   acquirePool,
@@ -268,7 +269,9 @@ export class Transport {
         if (mp.contentType) headers["content-type"] = mp.contentType;
       }
       try {
+        const waitedFrom = performance.now();
         await this.limiter.acquire(kind, lane, waitSignal);
+        if (performance.now() - waitedFrom > 5) metrics.rateLimitWaits.inc({ kind, lane });
       } catch (err) {
         if (deadline?.aborted && !opts.signal?.aborted) throw expired();
         throw err;
@@ -279,6 +282,11 @@ export class Transport {
       const log = { operation: fn, method: req.method, path: req.path, id: req.id, attempt };
       let res: Awaited<ReturnType<typeof send>>;
       sent += 1;
+      const attemptStarted = performance.now();
+      const observe = (status: string) => {
+        metrics.apiRequests.inc({ operation: fn, lane, status });
+        metrics.apiLatency.observe({ operation: fn, lane }, (performance.now() - attemptStarted) / 1000);
+      };
       try {
         res = await send(this.pool, {
           method: req.method,
@@ -290,6 +298,7 @@ export class Transport {
         });
       } catch (err) {
         if (!(err instanceof TransportFailure)) throw err;
+        observe(err.timedOut ? "timeout" : "network");
         if (err.sent) mayHaveReached = true;
         // The deadline, not the attempt's own timeout, cut this attempt short.
         const cut = err.timedOut && timeoutMs < this.timeoutMs;
@@ -307,6 +316,7 @@ export class Transport {
         await sleep(wait, opts.signal);
         continue;
       }
+      observe(String(res.status));
       this.logger?.debug({ ...log, status: res.status }, "messaging API answered");
       if (res.status >= 200 && res.status < 300)
         return { status: res.status, data: req.read(parseBody(res)) };

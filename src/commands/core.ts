@@ -23,6 +23,7 @@ import {
 import { isSwitchboardError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { maskSecret } from "../log.ts";
+import { metrics } from "../metrics.ts";
 import type { ReportService } from "../reports/service.ts";
 import { type AuditEntry, lastLaunch, recordAudit } from "../store/audit.ts";
 import { ChannelNames } from "../store/channels.ts";
@@ -319,10 +320,14 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     let prepared: Awaited<ReturnType<typeof prepare>> | undefined;
     try {
       prepared = await prepare(line, actor);
-      if ("reply" in prepared) return scrub(prepared.reply);
+      if ("reply" in prepared) {
+        metrics.commands.inc({ command: "none", outcome: "not_run" });
+        return scrub(prepared.reply);
+      }
       const { spec, raw, args, ctx, text } = prepared;
       const preview = spec.preview ? await spec.preview(args, ctx) : undefined;
       if (preview) {
+        metrics.commands.inc({ command: spec.id, outcome: "asked_to_confirm" });
         const c = await createConfirmation(opts.db, {
           actor: actor.userId,
           command: { id: spec.id, raw, line: cleanLine(text) },
@@ -343,8 +348,12 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
           confirmation: { id: c.id, prompt: preview.text },
         });
       }
-      return scrub(withOrigin(await spec.run(args, ctx), spec, raw));
+      const reply = await spec.run(args, ctx);
+      metrics.commands.inc({ command: spec.id, outcome: "ok" });
+      return scrub(withOrigin(reply, spec, raw));
     } catch (err) {
+      const spec = prepared && !("reply" in prepared) ? prepared.spec.id : "none";
+      metrics.commands.inc({ command: spec, outcome: err instanceof UserError ? "refused" : "failed" });
       return scrub(failure(err, prepared));
     }
   };
@@ -465,11 +474,13 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
       try {
         const reply = await spec.run(parsed.data, ctx);
         await finishConfirmation(opts.db, claimed.id, "done", { text: truncate(reply.text, 500) });
+        metrics.confirmations.inc({ command: spec.id, outcome: "done" });
         return scrub(withOrigin(reply, spec, claimed.command.raw));
       } catch (err) {
         if (err instanceof NetworkError && err.mayHaveReachedServer) {
           log?.warn({ command: spec.id }, "confirmed command: no answer, outcome unknown");
           await finishConfirmation(opts.db, claimed.id, "unknown", { error: err.kind });
+          metrics.confirmations.inc({ command: spec.id, outcome: "unknown" });
           return scrub(
             unknownOutcome(
               claimed.command,
@@ -483,6 +494,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
             : apiErrorReply(err, { spec, id: claimed.command.raw.id });
         const code = isSwitchboardError(err) ? err.code : "error";
         log?.info({ command: spec.id, code }, "confirmed command failed");
+        metrics.confirmations.inc({ command: spec.id, outcome: "failed" });
         return fail(reply, {
           error: isApiError(err) ? err.kind : code,
           text: truncate(reply.text, 500),

@@ -7,6 +7,7 @@
 // in the middle of it, run again only when a person asks (Try again). The file is obtained through the
 // caller's function (Slack downloads it again); nothing here knows Slack.
 import type { MessagingApi } from "../api/types.ts";
+import { metrics } from "../metrics.ts";
 import type { Db } from "../store/db.ts";
 import { ImportStore, type PendingImport } from "../store/imports.ts";
 import type { ColumnMapping, FieldDefinition } from "./headers.ts";
@@ -162,6 +163,7 @@ export class PendingImports {
       return { ok: true, state: "done", pending: p, outcome };
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
+      metrics.imports.inc({ outcome: "failed" });
       await this.store.finish(p.id, "failed", { error: error.slice(0, 500) });
       return { ok: true, state: "failed", pending: p, error };
     }

@@ -12,6 +12,7 @@ import { rm } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { isApiError } from "../api/errors.ts";
 import type { ApiRecord, MessagingApi } from "../api/types.ts";
+import { metrics } from "../metrics.ts";
 import { type ErrorLine, errorsCsv } from "./error-report.ts";
 import type { ColumnMapping, FieldDefinition } from "./headers.ts";
 import { normalizedCsv, normalizedFileName } from "./normalize.ts";
@@ -197,6 +198,14 @@ export class ImportService {
     }
     const failed = summary.failed - duplicates + result.errors.length;
     const existing = Math.max(0, summary.rows - result.created - result.updated - failed - duplicates);
+    metrics.imports.inc({ outcome: "done" });
+    for (const [outcome, n] of [
+      ["created", result.created],
+      ["updated", result.updated],
+      ["skipped", duplicates + existing],
+      ["failed", failed],
+    ] as const)
+      metrics.importRows.inc({ outcome }, n);
     return {
       fileName: job.fileName,
       rows: summary.rows,

@@ -11,6 +11,7 @@ import type { PgBoss } from "pg-boss";
 import type { MessagingApi } from "../api/types.ts";
 import type { ScheduleRow } from "../domain/reports.ts";
 import { SwitchboardError } from "../errors.ts";
+import { metrics } from "../metrics.ts";
 import type { Db } from "../store/db.ts";
 import { isAlive } from "../store/pid.ts";
 import { INTERRUPTED, ReportStore } from "../store/reports.ts";
@@ -257,7 +258,12 @@ export class ReportScheduler {
     if (!s) return { kind: "gone" };
     const slot = job.slot ? new Date(job.slot) : lastRunAtOrBefore(s.cron, s.tz, this.clock.now());
     if (!slot || Number.isNaN(slot.getTime())) return { kind: "skipped", reason: "no slot due" };
-    return this.runSlot(s.id, slot, { late: job.late ?? false });
+    const outcome = await this.runSlot(s.id, slot, { late: job.late ?? false }).catch((err: unknown) => {
+      metrics.reportRuns.inc({ outcome: "failed" }); // pg-boss tries again
+      throw err;
+    });
+    metrics.reportRuns.inc({ outcome: outcome.kind });
+    return outcome;
   }
 
   /**

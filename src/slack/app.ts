@@ -2,32 +2,36 @@
 // PORT with POST /slack/events (commands, interactivity, events) and
 // GET /healthz. Listeners live in listeners/<kind>/, one handler per file.
 
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo, ListenOptions } from "node:net";
-import { App, type CustomRoute, HTTPReceiver, SocketModeReceiver, type webApi } from "@slack/bolt";
+import { App, HTTPReceiver, SocketModeReceiver, type webApi } from "@slack/bolt";
 import type { MessagingApi } from "../api/types.ts";
 import type { CommandCore } from "../commands/types.ts";
 import type { Config } from "../config.ts";
 import { ConfigError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { ReportService } from "../reports/service.ts";
-import { type Db, ping } from "../store/db.ts";
+import type { Db } from "../store/db.ts";
 import { createAuthorize } from "./authorize.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { createSlackBridge, type SlackBridge } from "./bridge.ts";
+import { tellInterruptedConfirmations } from "./confirm-notices.ts";
 import type { SlackBolt, SlackContext, SlackDeps, SlackHooks } from "./context.ts";
 import { createDbEventStore, type EventStore, MemoryEventStore } from "./event-store.ts";
 import { formView } from "./forms/index.ts";
 import type { ResolveGroupMembers } from "./groups.ts";
 import { createHomeView, type HomeOptions } from "./home/view.ts";
 import { InFlight } from "./in-flight.ts";
+import { REPLICA_COMMAND_MS, tellInterruptedCommands } from "./interrupted-commands.ts";
 import { settleInterruptedReplies } from "./listeners/events/inbox-message.ts";
 import { STEPS } from "./listeners/functions/index.ts";
 import { settleInterruptedSteps } from "./listeners/functions/run.ts";
 import { registerListeners } from "./listeners/index.ts";
-import { refuseSkewedRequests } from "./request-time.ts";
+import { healthz, metricsRoute, type ReadinessChecks, readyz } from "./ops-routes.ts";
+import { refuseReplayedRequests, refuseSkewedRequests } from "./request-time.ts";
 import { noDoubleSendRetries } from "./retry-policy.ts";
 import { slackCode, TOKEN_REFUSED } from "./slack-errors.ts";
+import { guardSocketFrames } from "./socket-guard.ts";
 import { settleInterruptedImports } from "./uploads/flow.ts";
 
 export interface CreateSlackAppOptions {
@@ -45,6 +49,8 @@ export interface CreateSlackAppOptions {
   progress?: Pick<SlackDeps, "progressEveryMs" | "now">;
   /** What the Home tab shows (the account, campaigns, schedules, writes); without it, a short welcome. */
   home?: Omit<HomeOptions, "republish">;
+  /** /readyz: whether the messaging API answers (the Slack check is the bot token's auth.test). */
+  readiness?: Pick<ReadinessChecks, "api">;
 }
 
 export interface SlackApp {
@@ -67,43 +73,6 @@ export interface SlackApp {
   stop(): Promise<void>;
 }
 
-function healthz(): CustomRoute {
-  return {
-    path: "/healthz",
-    method: ["GET"],
-    handler: (_req: IncomingMessage, res: ServerResponse) => {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end('{"ok":true}');
-    },
-  };
-}
-
-/**
- * GET /readyz: ready to serve when the store answers (a load balancer sends
- * traffic only then); 503 with the reason otherwise. /healthz only says the
- * process is alive.
- */
-function readyz(db: Db | undefined, logger: Logger): CustomRoute {
-  return {
-    path: "/readyz",
-    method: ["GET"],
-    handler: (_req: IncomingMessage, res: ServerResponse) => {
-      const answer = (status: number, body: object) => {
-        res.writeHead(status, { "content-type": "application/json" });
-        res.end(JSON.stringify(body));
-      };
-      if (!db) return answer(200, { ready: true });
-      ping(db).then(
-        () => answer(200, { ready: true }),
-        (err: unknown) => {
-          logger.warn({ err: (err as Error).message }, "not ready: the database does not answer");
-          answer(503, { ready: false, reason: "the database does not answer" });
-        },
-      );
-    },
-  };
-}
-
 export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
   const { config } = opts;
   const logger = opts.logger.child({ component: "slack" });
@@ -116,6 +85,12 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     );
   }
   const blogger = boltLogger(logger);
+  const authorize = createAuthorize(config, config.SLACK_BOT_TOKEN);
+  const routes = [
+    healthz(),
+    readyz(opts.db, logger, { ...opts.readiness, slack: () => authorize.test() }),
+    metricsRoute(config.METRICS_TOKEN),
+  ];
   const clientOptions: webApi.WebClientOptions = {
     retryConfig: noDoubleSendRetries,
     ...(config.SLACK_API_URL ? { slackApiUrl: config.SLACK_API_URL } : {}),
@@ -124,7 +99,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     ? new SocketModeReceiver({
         appToken: config.SLACK_APP_TOKEN as string,
         logger: blogger,
-        customRoutes: [healthz(), readyz(opts.db, logger)],
+        customRoutes: routes,
         // apps.connections.open goes where the Web API does (SLACK_API_URL: a proxy, a test's fake Slack).
         installerOptions: {
           port: config.PORT,
@@ -135,16 +110,22 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
         signingSecret: config.SLACK_SIGNING_SECRET as string,
         endpoints: "/slack/events",
         port: config.PORT,
-        customRoutes: [healthz(), readyz(opts.db, logger)],
+        customRoutes: routes,
         // Ack first, work after: Slack wants an answer within 3 s.
         processBeforeResponse: false,
         logger: blogger,
       });
+  // Event ids and request signatures seen (replays refused, request-time.ts).
+  const events = opts.store ?? new MemoryEventStore();
+  // A malformed frame must not end the process (socket-guard.ts).
+  if (receiver instanceof SocketModeReceiver) guardSocketFrames(receiver.client, logger);
   if (receiver instanceof HTTPReceiver) {
     // Bolt refuses only stale timestamps; the guard in front refuses future ones too.
-    receiver.requestListener = refuseSkewedRequests(receiver.requestListener, logger);
+    receiver.requestListener = refuseSkewedRequests(
+      refuseReplayedRequests(receiver.requestListener, events, logger),
+      logger,
+    );
   }
-  const authorize = createAuthorize(config, config.SLACK_BOT_TOKEN);
   const app = new App<SlackContext>({ authorize, receiver, logger: blogger, clientOptions });
   app.error(async (err) => {
     logger.error({ err, code: (err as { code?: string }).code }, "unhandled error in a Slack listener");
@@ -165,7 +146,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     core: opts.core,
     config,
     logger,
-    events: opts.store ?? new MemoryEventStore(),
+    events,
     posts: bridge.posts,
     hooks,
     inFlight: new Set(),
@@ -212,7 +193,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
       server = (await (receiver as HTTPReceiver).start(listen ?? { port: config.PORT })) as Server;
       const port = (server.address() as AddressInfo).port;
       slackApp.port = port;
-      logger.info({ port }, "Slack app listening: POST /slack/events, GET /healthz and /readyz");
+      logger.info({ port }, "Slack app listening: POST /slack/events, GET /healthz, /readyz and /metrics");
       return { port };
     },
     async stop() {
@@ -263,6 +244,9 @@ export async function startSlackApp(
       db && client && apiKey !== undefined
         ? { db, client, apiKey, reports: switchboard.reports, ...opts.home }
         : undefined,
+    readiness: switchboard.client
+      ? { api: () => switchboard.client!.getMe({ lane: "background" }).then(() => {}) }
+      : undefined,
   });
   await slack.start(opts.listen);
   // Imports an earlier process was carrying out when it stopped: told as unknown, never run again unasked.
@@ -285,5 +269,20 @@ export async function startSlackApp(
   };
   await settle();
   setTimeout(() => void settle(), graceMs).unref();
+  // Commands an earlier process was killed while carrying out: the person told (now, and once more
+  // when a replica's rows are old enough to be sure, interrupted-commands.ts).
+  const tellCommands = () =>
+    tellInterruptedCommands(slack.deps, slack.client).catch((err) =>
+      logger.warn({ err: String(err) }, "could not tell about the commands an earlier process left"),
+    );
+  await tellCommands();
+  if (switchboard.db?.kind === "postgres") setTimeout(tellCommands, REPLICA_COMMAND_MS + 5000).unref();
+  // Confirms an earlier process was carrying out when it was killed: the clicker told, with a check.
+  await tellInterruptedConfirmations(slack.deps, slack.client).catch((err) =>
+    logger.warn(
+      { err: String(err) },
+      "could not tell about the confirmations an earlier process left running",
+    ),
+  );
   return slack;
 }

@@ -9,7 +9,7 @@ import type { Config } from "../config.ts";
 export function createAuthorize(
   config: Config,
   botToken: string,
-): Authorize<boolean> & { warm(): Promise<AuthorizeResult> } {
+): Authorize<boolean> & { warm(): Promise<AuthorizeResult>; test(): Promise<void> } {
   const client = new webApi.WebClient(botToken, {
     ...(config.SLACK_API_URL ? { slackApiUrl: config.SLACK_API_URL } : {}),
     retryConfig: { retries: 0 },
@@ -27,5 +27,7 @@ export function createAuthorize(
     );
     return cached;
   };
-  return Object.assign(async () => warm(), { warm });
+  // A fresh auth.test each time (readiness: is the token still good, does Slack answer?).
+  const test = () => client.auth.test().then(() => {});
+  return Object.assign(async () => warm(), { warm, test });
 }

@@ -69,6 +69,3 @@ export function personOf(context: Pick<SlackContext, "actor">): Actor {
 }
 
 export type SlackBolt = App<SlackContext>;
-
-/** @deprecated Listeners read the context (SlackContext); kept while the forms' listeners still register with it. */
-export type RegisterFn = (app: App, deps: SlackDeps) => void;

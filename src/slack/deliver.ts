@@ -8,7 +8,7 @@ import type { KnownBlock } from "@slack/types";
 import { ACTION, type Actor, type Reply } from "../commands/types.ts";
 import type { SlackDeps } from "./context.ts";
 import type { Tell } from "./in-flight.ts";
-import { errorRef, reported } from "./listeners/middleware.ts";
+import { errorRef } from "./listeners/middleware.ts";
 import { channelClosed, slackCode, triggerExpired } from "./slack-errors.ts";
 
 export { errorRef };
@@ -27,9 +27,6 @@ export interface Target {
   /** The command line that produced the reply: re-run from a button when a modal could not open. */
   line?: string;
 }
-
-/** @deprecated Slack's error codes are read in slack-errors.ts (slackCode). */
-export const slackError = slackCode;
 
 /** Keeps a message within Slack's 50 blocks, saying what was left out. */
 export function fitBlocks(blocks: KnownBlock[], max = MAX_MESSAGE_BLOCKS): KnownBlock[] {
@@ -121,18 +118,4 @@ async function sendInChannel(reply: Reply, target: Target, deps: SlackDeps): Pro
     }
     throw err;
   }
-}
-
-/**
- * @deprecated The guard middleware (listeners/middleware.ts) now runs every
- * listener's work in flight and reports its failures; kept for the form
- * listeners that still call it (a failure is reported here first).
- */
-export async function guarded(
-  deps: Pick<SlackDeps, "logger">,
-  where: string,
-  tell: Tell,
-  work: () => Promise<void>,
-): Promise<void> {
-  return reported(deps, where, tell, work);
 }

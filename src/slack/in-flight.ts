@@ -4,6 +4,9 @@
 import type { RespondArguments } from "@slack/bolt";
 
 export const RESTARTING = "Switchboard is restarting, try again in a moment.";
+/** What is told of work still running when the grace is over: it may have been done (a send), so never "try again". */
+export const STOPPED_UNKNOWN =
+  "Switchboard had to stop while this was still running: it may or may not have been done. Check before running it again.";
 
 /** Whom to tell when the work is refused or handed back: the request's response_url, when it has one. */
 export type Tell = ((message: RespondArguments) => Promise<unknown>) | undefined;
@@ -15,7 +18,7 @@ interface Entry {
 
 export interface Drained {
   finished: number;
-  /** What was still running after the grace (each told "restarting" where someone could be). */
+  /** What was still running after the grace (each told its outcome is unknown where someone could be). */
   handedBack: string[];
   /** How many hand-backs ran (an import settled as unknown, …). */
   settled: number;
@@ -23,6 +26,8 @@ export interface Drained {
 
 export class InFlight {
   draining = false;
+  /** Set once the grace is over: what still runs was told its outcome is unknown, and says nothing more on failure. */
+  stopped = false;
   private readonly running = new Set<Entry>();
   private readonly handBacks = new Set<() => Promise<unknown>>();
   private idle?: () => void;
@@ -72,8 +77,8 @@ export class InFlight {
 
   /**
    * Stops taking work and waits up to `graceMs` for what runs; what still
-   * runs then is told "restarting" (where it has someone to tell) and its
-   * hand-backs run.
+   * runs then is told its outcome is unknown (where it has someone to tell)
+   * and its hand-backs run.
    */
   async drain(graceMs: number): Promise<Drained> {
     this.draining = true;
@@ -88,7 +93,11 @@ export class InFlight {
       });
     }
     const left = [...this.running];
-    for (const e of left) await restarting(e.tell);
+    this.stopped = true;
+    for (const e of left)
+      await e
+        .tell?.({ response_type: "ephemeral", replace_original: false, text: STOPPED_UNKNOWN })
+        .catch(() => {});
     let settled = 0;
     for (const settle of [...this.handBacks]) {
       this.handBacks.delete(settle);

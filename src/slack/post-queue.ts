@@ -3,6 +3,7 @@
 // a burst (several writes, reports, audit lines) is spread instead of refused.
 // The WebClient still retries a 429 after Retry-After as a safety net.
 import type { webApi } from "@slack/bolt";
+import { metrics } from "../metrics.ts";
 
 type Client = webApi.WebClient;
 type PostArgs = webApi.ChatPostMessageArguments;
@@ -20,13 +21,20 @@ export class ChannelPostQueue {
   post(client: Client, args: PostArgs): Promise<PostResult> {
     const channel = args.channel;
     const previous = this.tails.get(channel) ?? Promise.resolve();
+    metrics.postQueueDepth.inc();
     const run = previous
       .catch(() => {})
       .then(async () => {
         const wait = (this.lastDone.get(channel) ?? 0) + this.gapMs - Date.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        metrics.postQueueDepth.dec();
         try {
-          return await client.chat.postMessage(args);
+          const res = await client.chat.postMessage(args);
+          metrics.slackCalls.inc({ method: "chat.postMessage", error: "ok" });
+          return res;
+        } catch (err) {
+          metrics.slackCalls.inc({ method: "chat.postMessage", error: slackErrorLabel(err) });
+          throw err;
         } finally {
           this.lastDone.set(channel, Date.now());
         }
@@ -44,4 +52,12 @@ export class ChannelPostQueue {
       });
     return run;
   }
+}
+
+/** Slack's error code (`channel_not_found`…) or the kind of failure: a bounded label. */
+export function slackErrorLabel(err: unknown): string {
+  const e = err as { code?: unknown; data?: { error?: unknown } };
+  const code =
+    typeof e?.data?.error === "string" ? e.data.error : typeof e?.code === "string" ? e.code : "error";
+  return /^[a-z_.]{1,60}$/i.test(code) ? code : "error";
 }

@@ -39,3 +39,37 @@ export function refuseSkewedRequests(
     res.end();
   };
 }
+
+/**
+ * Wraps the receiver's listener: a signed POST whose signature was seen before
+ * (within the day the store keeps ids; a signature is good for 5 minutes) is
+ * a replay of a captured request and gets a 401. Signatures are claimed in the
+ * same store as event ids (`sig:` + signature), so replicas share them. Slack's
+ * own retries of events carry X-Slack-Retry-Num and pass (the event id dedupes them);
+ * commands and clicks are never retried by Slack.
+ */
+export function refuseReplayedRequests(
+  listener: RequestListener,
+  seen: { claim(id: string): Promise<boolean> },
+  logger: Logger,
+): RequestListener {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const header = req.headers["x-slack-signature"];
+    const signature = Array.isArray(header) ? header[0] : header;
+    if (req.method !== "POST" || !signature || req.headers["x-slack-retry-num"] !== undefined) {
+      listener(req, res);
+      return;
+    }
+    seen.claim(`sig:${signature}`).then(
+      (first) => {
+        if (first) return listener(req, res);
+        logger.warn({ url: req.url }, "refused a Slack request: its signature was already used (a replay)");
+        req.resume();
+        res.writeHead(401);
+        res.end();
+      },
+      // The store does not answer: better to serve than to refuse everyone (the timestamp still limits a replay).
+      () => listener(req, res),
+    );
+  };
+}

@@ -5,8 +5,10 @@
 //      (listeners/middleware.ts), which runs it through InFlight (in-flight.ts);
 //      from now on a new command or click is acked and answered privately
 //      "Switchboard is restarting…" instead.
-//   2. What is still running after the grace gets the same answer (a command
-//      acked but not answered is not left without one); imports this process
+//   2. What is still running after the grace is told that it may or may not
+//      have been done, to check before running it again (never "try again": a
+//      send in flight may have gone out); a failure it meets later, as the
+//      parts close under it, is logged, not told. Imports this process
 //      was running are settled as unknown with Try again (their messages say
 //      so), confirmations left running as unknown (a later click says to
 //      check).
@@ -20,7 +22,7 @@ import { settleInterruptedConfirmations } from "../store/confirmations.ts";
 import type { Db } from "../store/db.ts";
 import type { InFlight } from "./in-flight.ts";
 
-export { RESTARTING } from "./in-flight.ts";
+export { RESTARTING, STOPPED_UNKNOWN } from "./in-flight.ts";
 
 const CLOSE_STEP_MS = 3000;
 

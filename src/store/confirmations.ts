@@ -128,6 +128,44 @@ export async function settleInterruptedConfirmations(db: Queryable): Promise<num
   return r.rows.length;
 }
 
+/** Where the Confirm click of `id` can be answered: its response_url (when Slack gave one) and who clicked. */
+export interface ReplyTarget {
+  user: string;
+  responseUrl?: string;
+  /** When the click came (a response_url is good for 30 minutes). */
+  at: string;
+  told?: boolean;
+}
+
+/** Keeps the click's reply target with a confirmation still pending, before its work starts. */
+export async function keepReplyTarget(db: Queryable, id: string, target: ReplyTarget): Promise<void> {
+  await db.query("update switchboard.confirmations set reply = $2 where id = $1 and state = 'pending'", [
+    id,
+    JSON.stringify(target),
+  ]);
+}
+
+/** Confirmations a stopped process left running (settled unknown at start) whose clicker was not told yet. */
+export async function untoldInterrupted(db: Queryable): Promise<Array<{ id: string; reply: ReplyTarget }>> {
+  const r = await db.query<{ id: string; reply: ReplyTarget }>(
+    `select id, reply from switchboard.confirmations
+     where state = 'unknown' and result->>'error' = 'interrupted'
+       and reply is not null and coalesce(reply->>'told', 'false') <> 'true'
+     order by decided_at`,
+  );
+  return r.rows;
+}
+
+/** Marks the clicker of `id` told; false when another process did it first. */
+export async function markReplyTold(db: Queryable, id: string): Promise<boolean> {
+  const r = await db.query(
+    `update switchboard.confirmations set reply = reply || '{"told": true}'::jsonb
+     where id = $1 and coalesce(reply->>'told', 'false') <> 'true' returning id`,
+    [id],
+  );
+  return r.rows.length === 1;
+}
+
 /** pending → dismissed, by the user who asked. */
 export async function dismissConfirmation(
   db: Queryable,

@@ -15,13 +15,13 @@
 //   json/jsonb parsed, bytea as Uint8Array, interval as Postgres text.
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
 import { SwitchboardError } from "../errors.ts";
+import { LOCK_NAMES, lockDataDir } from "./lock.ts";
 import { emptyDataDir, writeTemplate } from "./pglite-template.ts";
-import { isAlive } from "./pid.ts";
 
 export interface QueryResult<T> {
   rows: T[];
@@ -62,6 +62,8 @@ export interface OpenDbOptions {
   maxConnections?: number;
   /** PGlite only: start from this dump (`PGlite.dumpDataDir`) instead of an initdb; tests use it to start fast. */
   pgliteTemplate?: Blob;
+  /** PGlite in a folder: after how long without a heartbeat its lock is taken over (src/store/lock.ts). */
+  lockStaleMs?: number;
 }
 
 /** Thrown when the database cannot be opened; its message never holds a password. */
@@ -72,7 +74,7 @@ export class DatabaseUnavailableError extends SwitchboardError {
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
   return opts.databaseUrl
     ? openPostgres(opts.databaseUrl, opts.maxConnections ?? 10)
-    : openPglite(opts.dataDir, opts.pgliteTemplate);
+    : openPglite(opts.dataDir, opts.pgliteTemplate, opts.lockStaleMs);
 }
 
 /** postgres://user:secret@host/db → postgres://user:***@host/db, for messages and logs. */
@@ -150,30 +152,6 @@ class Queue {
   }
 }
 
-// PGlite has no lock of its own: two processes on one folder would corrupt it.
-const LOCK_FILE = "switchboard.lock";
-function lockDataDir(dataDir: string): () => void {
-  const path = join(dataDir, LOCK_FILE);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(path, String(process.pid), { flag: "wx" });
-      return () => rmSync(path, { force: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const holder = Number(readFileSync(path, "utf8").trim());
-      if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) {
-        throw new DatabaseUnavailableError(
-          `the embedded database in ${dataDir} is in use by process ${holder}` +
-            (holder === process.pid ? " (this one: close the first Db before opening it again)" : "") +
-            ": stop it, or give this one its own DATA_DIR or a DATABASE_URL",
-        );
-      }
-      rmSync(path, { force: true }); // left by a process that died
-    }
-  }
-  throw new DatabaseUnavailableError(`cannot lock the embedded database in ${dataDir}`);
-}
-
 /**
  * PostgreSQL settings of the embedded database, for memory (docs/memory.md):
  * PGlite's shared_buffers of 128 MB sit in its WebAssembly heap and, once
@@ -182,18 +160,22 @@ function lockDataDir(dataDir: string): () => void {
  */
 export const PGLITE_SETTINGS = ["shared_buffers=16MB", "maintenance_work_mem=16MB", "temp_buffers=2MB"];
 
-async function openPglite(dataDir: string | undefined, template: Blob | undefined): Promise<Db> {
-  let unlock = () => {};
+async function openPglite(
+  dataDir: string | undefined,
+  template: Blob | undefined,
+  lockStaleMs: number | undefined,
+): Promise<Db> {
+  let unlock = async () => {};
   let fromTemplate = false;
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
-    unlock = lockDataDir(dataDir);
+    unlock = await lockDataDir(dataDir, (message) => new DatabaseUnavailableError(message), lockStaleMs);
     // A first start: the shipped empty database instead of initdb (src/store/pglite-template.ts).
     if (!template && !existsSync(join(dataDir, "PG_VERSION"))) {
       try {
         fromTemplate = writeTemplate(dataDir);
       } catch {
-        emptyDataDir(dataDir, [LOCK_FILE]);
+        emptyDataDir(dataDir, [...LOCK_NAMES]);
       }
     }
   }
@@ -217,11 +199,11 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
     } catch (err) {
       if (!fromTemplate || !dataDir) throw err;
       // The shipped files do not suit this PGlite (another PostgreSQL major): initdb as PGlite does.
-      emptyDataDir(dataDir, [LOCK_FILE]);
+      emptyDataDir(dataDir, [...LOCK_NAMES]);
       lite = await create();
     }
   } catch (err) {
-    unlock();
+    await unlock();
     throw new DatabaseUnavailableError(
       `cannot open the embedded database in ${dataDir ?? "memory"}: ${(err as Error).message}`,
     );
@@ -284,7 +266,7 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
       try {
         await queue.run(() => lite.close());
       } finally {
-        unlock();
+        await unlock();
       }
     },
   };

@@ -54,5 +54,26 @@ alter table switchboard.confirmations add constraint confirmations_state_check
   check (state in ('pending', 'running', 'done', 'dismissed', 'failed', 'unknown'))
 `,
     },
+    {
+      // Where a Confirm click can be answered (its response_url, good 30 minutes, or the
+      // person by DM) and whether it was: a process killed while it ran tells them at start.
+      id: "004_confirmation_reply",
+      sql: "alter table switchboard.confirmations add column reply jsonb",
+    },
+    {
+      // Slash commands being carried out, with their response_url: a process killed
+      // before answering leaves its rows, and the next start tells those people (commands-in-flight.ts).
+      id: "005_commands_in_flight",
+      sql: `
+create table switchboard.commands_in_flight (
+  id uuid primary key,
+  owner text not null,
+  user_id text not null,
+  line text not null,
+  response_url text,
+  started_at timestamptz not null default now()
+)
+`,
+    },
   ],
 };

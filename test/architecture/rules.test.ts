@@ -17,13 +17,24 @@ const MAY_IMPORT: Record<string, string[]> = {
   blocks: [],
   domain: ["api"],
   // The core and the services below it know no front end.
-  api: ["errors.ts", "log.ts"],
+  api: ["errors.ts", "log.ts", "metrics.ts"],
   store: ["domain", "errors.ts", "log.ts", "secrets.ts"],
   // Secrets at rest: Node's crypto and the error root only.
   "secrets.ts": ["errors.ts"],
-  commands: ["api", "blocks", "domain", "imports", "reports", "store", "errors.ts", "log.ts", "config.ts"],
-  imports: ["api", "blocks", "domain", "store", "errors.ts", "log.ts", "config.ts"],
-  reports: ["api", "blocks", "domain", "store", "errors.ts", "log.ts", "config.ts"],
+  commands: [
+    "api",
+    "blocks",
+    "domain",
+    "imports",
+    "reports",
+    "store",
+    "errors.ts",
+    "log.ts",
+    "config.ts",
+    "metrics.ts",
+  ],
+  imports: ["api", "blocks", "domain", "store", "errors.ts", "log.ts", "config.ts", "metrics.ts"],
+  reports: ["api", "blocks", "domain", "store", "errors.ts", "log.ts", "config.ts", "metrics.ts"],
   // The stand-in API shares the client's schemas and nothing else of it.
   sandbox: ["api", "store", "errors.ts", "log.ts", "config.ts"],
   // The front ends: thin, over the core and the services.
@@ -39,6 +50,7 @@ const MAY_IMPORT: Record<string, string[]> = {
     "errors.ts",
     "log.ts",
     "config.ts",
+    "metrics.ts",
   ],
 };
 

@@ -3,15 +3,15 @@
 // proxy on loopback. A command is acked and its API read held at the proxy;
 // SIGTERM arrives in the middle of it. The process stops taking work (a
 // command sent while it stops is told to try again), hands back the held
-// command after SHUTDOWN_GRACE_MS with a private "restarting" answer, and
-// exits 0.
+// command after SHUTDOWN_GRACE_MS with a private answer that its outcome is
+// unknown (never "try again": it may be a send that went out), and exits 0.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.ts";
-import { RESTARTING } from "../../src/slack/shutdown.ts";
+import { RESTARTING, STOPPED_UNKNOWN } from "../../src/slack/shutdown.ts";
 import type { FakeSlack } from "../fakes/slack.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { signedRequests, slackEnv, startFakeSlack } from "../helpers/fake-slack.ts";
@@ -57,7 +57,7 @@ afterAll(async () => {
 });
 
 describe("SIGTERM in the middle of work", () => {
-  it("stops taking work, answers the command in flight with 'restarting', and exits 0", async () => {
+  it("stops taking work, tells the command in flight its outcome is unknown (never 'try again'), and exits 0", async () => {
     const port = await freePort();
     const { DATABASE_URL: _pg, ...env } = process.env;
     child = spawn(process.execPath, ["src/main.ts"], {
@@ -110,9 +110,10 @@ describe("SIGTERM in the middle of work", () => {
     expect(toSecond.body.text).toBe(RESTARTING);
     expect(toSecond.body.response_type).toBe("ephemeral");
 
-    // The grace over, the command in flight is handed back, privately.
+    // The grace over, the command in flight is handed back, privately, as unknown: never "try again"
+    // (a send in flight may have gone out), and nothing more is said of it as the parts close.
     const toFirst = await fake.waitForResponse(first.responseUrl as string, 1, 30_000);
-    expect(toFirst.body.text).toBe(RESTARTING);
+    expect(toFirst.body.text).toBe(STOPPED_UNKNOWN);
     expect(toFirst.body.response_type).toBe("ephemeral");
     const code = await exited;
     if (code !== 0) console.log(out.slice(-4000));
@@ -120,5 +121,6 @@ describe("SIGTERM in the middle of work", () => {
     expect(proxy.seen.length).toBe(seen);
     expect(out).toMatch(/"msg":"work handed back at stop"/);
     expect(out).toMatch(/"msg":"stopped"/);
+    expect(fake.responsesTo(first.responseUrl as string).map((r) => r.body.text)).toEqual([STOPPED_UNKNOWN]);
   }, 300_000);
 });

@@ -253,3 +253,16 @@ describe("who decides on an upload", () => {
     expect(await found(d)).toBe(false);
   });
 });
+
+describe("a forged import button", () => {
+  it("with an id that is no import's is refused in words, not 'Something went wrong'", async () => {
+    for (const actionId of [IMPORT_ACTIONS.run, IMPORT_ACTIONS.discard, IMPORT_ACTIONS.retry]) {
+      const sent = await req.blockAction(
+        { action_id: actionId, value: "1; drop table x", block_id: "imp:1; drop table x" },
+        { user: ALICE, messageTs: "1.000001", channelId: "C0GENERAL", message: { text: "x", blocks: [] } },
+      );
+      const text = await told(sent);
+      expect(text).toBe("This button does not belong to an import Switchboard knows of: nothing was done.");
+    }
+  });
+});

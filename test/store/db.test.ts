@@ -1,8 +1,9 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DatabaseUnavailableError, type Db, openDb, redactUrl } from "../../src/store/db.ts";
 import { migrate } from "../../src/store/migrate.ts";
@@ -215,12 +216,12 @@ describe("embedded database in a folder", () => {
     await again.close();
   });
 
-  it("takes over the lock of a process that died", async () => {
-    const dataDir = join(dir, "stale");
+  it("is not kept from starting by a lock naming a pid that another process has now (pid 1 after a container restart)", async () => {
+    const dataDir = join(dir, "reused-pid");
     const first = await openDb({ dataDir });
     await first.close();
-    const dead = spawnSync(process.execPath, ["-e", ""]).pid!;
-    writeFileSync(join(dataDir, "switchboard.lock"), String(dead));
+    // The lock file of earlier versions, left by a crash: pid 1 is alive, and is not Switchboard.
+    writeFileSync(join(dataDir, "switchboard.lock"), "1");
     const db = await openDb({ dataDir });
     try {
       expect((await db.query("select 1 as ok")).rows).toEqual([{ ok: 1 }]);
@@ -228,6 +229,58 @@ describe("embedded database in a folder", () => {
       await db.close();
     }
   });
+
+  it("takes over at once a lock nobody has touched for longer than its staleness", async () => {
+    const dataDir = join(dir, "stale");
+    const first = await openDb({ dataDir });
+    await first.close();
+    // What kill -9 leaves: the lock directory and its note, no heartbeat since.
+    mkdirSync(join(dataDir, "switchboard.lock"));
+    writeFileSync(join(dataDir, "switchboard.lock.json"), JSON.stringify({ pid: 1, host: "h", since: "x" }));
+    const aMinuteAgo = new Date(Date.now() - 60_000);
+    utimesSync(join(dataDir, "switchboard.lock"), aMinuteAgo, aMinuteAgo);
+    const db = await openDb({ dataDir });
+    try {
+      expect((await db.query("select 1 as ok")).rows).toEqual([{ ok: 1 }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("refuses a folder a live process holds, and opens it once that process was killed with -9", async () => {
+    const dataDir = join(dir, "two-processes");
+    const dbModule = fileURLToPath(new URL("../../src/store/db.ts", import.meta.url));
+    const child = spawn(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const { openDb } = await import(${JSON.stringify(dbModule)});
+         await openDb({ dataDir: ${JSON.stringify(dataDir)} });
+         console.log("ready");
+         setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on("data", (d: Buffer) => d.toString().includes("ready") && resolve());
+        child.on("exit", (code) => reject(new Error(`the holder exited with ${code}`)));
+      });
+      const err = await openDb({ dataDir }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DatabaseUnavailableError);
+      expect((err as Error).message).toContain(`is in use by process ${child.pid} on`);
+    } finally {
+      child.kill("SIGKILL");
+    }
+    await new Promise((resolve) => child.once("exit", resolve));
+    const db = await openDb({ dataDir });
+    try {
+      expect((await db.query("select 1 as ok")).rows).toEqual([{ ok: 1 }]);
+    } finally {
+      await db.close();
+    }
+  }, 90_000);
 });
 
 describe("an unreachable PostgreSQL", () => {

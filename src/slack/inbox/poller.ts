@@ -38,6 +38,7 @@ import {
 } from "../../api/inbox.ts";
 import type { ChatUser, Message, MessagingApi } from "../../api/types.ts";
 import { SwitchboardError } from "../../errors.ts";
+import { inboxPassDone, metrics } from "../../metrics.ts";
 import type { Db } from "../../store/db.ts";
 import { type CardState, type Inbox, InboxStore, type MirrorState, type Thread } from "../../store/inbox.ts";
 import { PacedLoop } from "../paced-loop.ts";
@@ -175,7 +176,12 @@ export class InboxPoller {
     this.workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
     this.log = opts.logger ?? silent;
     this.loop = new PacedLoop({
-      pass: () => this.pass(),
+      pass: () =>
+        this.pass().then((r) => {
+          inboxPassDone();
+          metrics.inboxMirrored.inc(r.posted);
+          return r;
+        }),
       // Slower after failures.
       next: async () => {
         const failures = Math.max(0, ...(await this.store.inboxes().catch(() => [])).map((i) => i.failures));

@@ -11,7 +11,9 @@
 // context, do its work.
 import { randomBytes } from "node:crypto";
 import type { AnyMiddlewareArgs, Middleware, RespondFn } from "@slack/bolt";
+import { ACTION } from "../../blocks/actions.ts";
 import type { Actor } from "../../commands/types.ts";
+import { bounded, metrics } from "../../metrics.ts";
 import type { SlackContext, SlackDeps } from "../context.ts";
 import type { Tell } from "../in-flight.ts";
 import { slackCode } from "../slack-errors.ts";
@@ -62,13 +64,15 @@ export function provideContext(deps: SlackDeps): Middleware<AnyMiddlewareArgs, S
   };
 }
 
+const KNOWN_ACTIONS: ReadonlySet<string> = new Set(Object.values(ACTION));
+const actionIdOf = (b: Json): string => str(obj((b.actions as unknown[] | undefined)?.[0])?.action_id) ?? "?";
+
 /** What a request is, for the log and the stop's hand-back list: "command /sb", "action sb_run", … */
 export function whereOf(body: unknown): string {
   const b = obj(body) ?? {};
   if (typeof b.command === "string") return `command ${b.command}`;
   if (b.type === "event_callback") return `event ${str(obj(b.event)?.type) ?? "?"}`;
-  if (b.type === "block_actions")
-    return `action ${str(obj((b.actions as unknown[] | undefined)?.[0])?.action_id) ?? "?"}`;
+  if (b.type === "block_actions") return `action ${actionIdOf(b)}`;
   if (b.type === "block_suggestion") return `options ${str(b.action_id) ?? "?"}`;
   if (b.type === "view_submission" || b.type === "view_closed")
     return `form ${str(obj(b.view)?.callback_id) ?? "?"}`;
@@ -83,7 +87,7 @@ export function errorRef(): string {
 
 /** Runs `work`; a failure is logged with a reference, and the person told "something went wrong (ref …)" when they can be. */
 export async function reported(
-  deps: Pick<SlackDeps, "logger">,
+  deps: Pick<SlackDeps, "logger"> & { work?: { stopped?: boolean } },
   where: string,
   tell: Tell,
   work: () => Promise<void>,
@@ -94,7 +98,8 @@ export async function reported(
     const ref = errorRef();
     const detail = (err as { data?: { response_metadata?: unknown } }).data?.response_metadata;
     deps.logger.error({ err, ref, where, slack: slackCode(err), detail }, "Slack handler failed");
-    if (!tell) return;
+    // Handed back at a stop (in-flight.ts): the person was told the outcome is unknown; a failure now comes from the closing.
+    if (!tell || deps.work?.stopped) return;
     const text = `Something went wrong (ref ${ref}). Try again; if it keeps happening, give this reference to whoever runs Switchboard.`;
     try {
       await tell({ response_type: "ephemeral", replace_original: false, text });
@@ -117,7 +122,19 @@ export function guard(): Middleware<AnyMiddlewareArgs, SlackContext> {
     const tell = typeof b.response_url === "string" ? (args as { respond?: RespondFn }).respond : undefined;
     const eventType = b.type === "event_callback" ? str(obj(b.event)?.type) : undefined;
     const ack = (args as { ack?: () => Promise<void> }).ack;
-    await context.work.run(where, tell, () => reported(context, where, tell, next), {
+    // Clicks counted by action and outcome (labels bounded: the known action ids, else "other").
+    const clicked = b.type === "block_actions" ? bounded(actionIdOf(b), KNOWN_ACTIONS) : undefined;
+    const counted = async () => {
+      if (!clicked) return next();
+      try {
+        await next();
+        metrics.clicks.inc({ action: clicked, outcome: "handled" });
+      } catch (err) {
+        metrics.clicks.inc({ action: clicked, outcome: "failed" });
+        throw err;
+      }
+    };
+    await context.work.run(where, tell, () => reported(context, where, tell, counted), {
       always: eventType === "function_executed" || eventType === "message",
       // Refused while stopping: acknowledged all the same (Bolt acks other events itself).
       refused: ack ? () => ack() : undefined,

@@ -3,9 +3,12 @@
 // before the work starts, and a second click while the first is running is
 // told so instead of reaching the core.
 import type { ButtonAction } from "@slack/bolt";
+import { keepReplyTarget } from "../../../store/confirmations.ts";
 import { personOf } from "../../context.ts";
 import { deliver } from "../../deliver.ts";
 import { type Click, tellOf } from "./click.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function confirmAction({ ack, action, body, client, respond, context }: Click<ButtonAction>) {
   await ack();
@@ -22,6 +25,13 @@ export async function confirmAction({ ack, action, body, client, respond, contex
   }
   context.inFlight.add(id);
   try {
+    // Kept first: a process killed while this runs tells the clicker at its next start (confirm-notices.ts).
+    if (context.db && UUID.test(id))
+      await keepReplyTarget(context.db, id, {
+        user: actor.userId,
+        responseUrl: body.response_url,
+        at: new Date().toISOString(),
+      });
     await tell?.({
       replace_original: true,
       text: `Confirmed by <@${actor.userId}>, working on it…`,

@@ -12,6 +12,8 @@ import { discardImport, pendingImports, runImport } from "../../uploads/flow.ts"
 import { IMPORT_ACTIONS, parseGroupChoice } from "../../uploads/message.ts";
 import type { Click } from "./click.ts";
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export const IMPORT_CONTROL_ACTIONS = new RegExp(`^(${Object.values(IMPORT_ACTIONS).join("|")})$`);
 
 export async function importControl({ ack, body, action, client, respond, context }: Click) {
@@ -27,6 +29,9 @@ export async function importControl({ ack, body, action, client, respond, contex
   const tell = async (text: string) => {
     await respond({ response_type: "ephemeral", replace_original: false, text });
   };
+  // Every import's id is a UUID: anything else did not come from a message of Switchboard's.
+  if (!UUID.test(id))
+    return tell("This button does not belong to an import Switchboard knows of: nothing was done.");
   const imports = pendingImports(context);
   if (!imports) return;
   // The buttons live on the preview message: record where it is, in case

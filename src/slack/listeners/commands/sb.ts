@@ -3,6 +3,7 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
 import { personOf, type SlackContext } from "../../context.ts";
 import { deliver } from "../../deliver.ts";
+import { trackCommand } from "../../interrupted-commands.ts";
 
 export async function sbCommand({
   command,
@@ -13,10 +14,20 @@ export async function sbCommand({
 }: SlackCommandMiddlewareArgs & AllMiddlewareArgs<SlackContext>): Promise<void> {
   await ack();
   const actor = personOf(context);
-  const reply = await context.core.run(command.text, actor);
-  await deliver(
-    reply,
-    { client, respond, actor, triggerId: command.trigger_id, line: command.text },
-    context,
-  );
+  // Noted until answered: if this process is killed meanwhile, the next start tells the person.
+  const done = await trackCommand(context, {
+    userId: actor.userId,
+    line: command.text,
+    responseUrl: command.response_url,
+  });
+  try {
+    const reply = await context.core.run(command.text, actor);
+    await deliver(
+      reply,
+      { client, respond, actor, triggerId: command.trigger_id, line: command.text },
+      context,
+    );
+  } finally {
+    await done();
+  }
 }
