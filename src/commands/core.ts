@@ -60,6 +60,8 @@ export interface CoreOptions {
   apiKey?: string;
   defaultChannelId?: number;
   defaultCountry?: string;
+  /** IMPORT_TIMEOUT_MS; unset: sized for the file. */
+  importTimeoutMs?: number;
   writers?: string[];
   broadcasters?: string[];
   resolveGroupMembers?: ResolveGroupMembers;
@@ -242,6 +244,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     tokens,
     defaultChannelId: opts.defaultChannelId,
     defaultCountry: opts.defaultCountry,
+    importTimeoutMs: opts.importTimeoutMs,
     apiKeyMasked,
     who: who(actor),
     registry,

@@ -224,7 +224,7 @@ export async function discardPendingImport(
 export async function finishPendingImport(
   db: Db,
   id: string,
-  state: "done" | "failed",
+  state: "done" | "failed" | "unknown",
   result: unknown,
 ): Promise<void> {
   await ensureImportsStore(db);
