@@ -7,6 +7,7 @@ import { formReply, type SendPrefill } from "../forms.ts";
 import { channelFormData, recipientLabel } from "../lookups.ts";
 import { type CommandContext, defineCommand, UserError } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, recordReply, show } from "../render.ts";
+import { checkPlaceholderValues } from "./campaign-message.ts";
 import { checkBody } from "./check.ts";
 import {
   announce,
@@ -50,6 +51,25 @@ async function sendPrefill(ctx: CommandContext, r: Recipient): Promise<SendPrefi
     () => undefined,
   );
   return { recipient: { value: `${r.kind}:${id}`, label: recipientLabel(r.kind, id, record) } };
+}
+
+/**
+ * A template message's values against its placeholders, before it is sent:
+ * a placeholder left without a value would leave a gap in what the customer
+ * reads. The template is found by name and language among the channel's; one
+ * not found is left to the API to refuse in its words.
+ */
+async function checkTemplateValues(
+  ctx: CommandContext,
+  body: Partial<SendMessageInput>,
+  channelId: number,
+): Promise<void> {
+  const wanted = body.template as { name: string; language: string; parameters?: Record<string, string> };
+  const page = await ctx.api.listTemplates({ channelId });
+  const named = page.items.filter((t) => pick(t, "name") === wanted.name);
+  const t = named.find((x) => pick(x, "language") === wanted.language) ?? named[0];
+  if (!t) return;
+  checkPlaceholderValues(t, wanted.parameters ?? {}, ["channel", "human", "template", "lang"], true);
 }
 
 export const MESSAGE_COMMANDS = [
@@ -144,6 +164,7 @@ export const MESSAGE_COMMANDS = [
         SEND_NAMES,
       );
       const channelId = await resolveChannel(ctx, a.channel);
+      if (body.type === "template") await checkTemplateValues(ctx, body, channelId);
       let msg: Awaited<ReturnType<typeof ctx.api.sendMessage>>;
       try {
         msg = await ctx.api.sendMessage({ ...(body as SendMessageInput), channelId });
