@@ -15,7 +15,7 @@ import { type CampaignSummary, ratesOf, STATUSES, summarizeCampaign } from "../.
 import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } from "../args.ts";
 import { formReply } from "../forms.ts";
 import { loadCampaignData } from "../lookups.ts";
-import { type CommandContext, defineCommand, type Preview } from "../registry.ts";
+import { type CommandContext, defineCommand, type Preview, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, show } from "../render.ts";
 import { ACTION } from "../types.ts";
 import {
@@ -153,8 +153,62 @@ async function audienceOf(api: MessagingApi, id: number, c: Campaign): Promise<s
   return `${exact ? "" : "at least "}${n} recipients (${parts.join(" + ")}; opted-out contacts are skipped)`;
 }
 
+/** Statuses a campaign does not leave: nothing to send or cancel any more. */
+const FINAL_STATUSES = new Set(["completed", "cancelled", "failed"]);
+
+/**
+ * A send or cancel the campaign's status already answers: said at once, with
+ * the next useful action, instead of a prompt the API would refuse.
+ */
+function finalStateRefusal(action: "send" | "cancel", id: number, c: Campaign): UserError | undefined {
+  const status = String(pick(c, "status") ?? "");
+  if (!FINAL_STATUSES.has(status)) return undefined;
+  const name = `*${esc(nameOf(c, `Campaign ${id}`))}*`;
+  const was =
+    status === "completed"
+      ? "has already completed"
+      : status === "cancelled"
+        ? "was cancelled"
+        : "has failed";
+  const text =
+    action === "cancel"
+      ? `${name} ${was}; there is nothing to cancel.`
+      : `${name} ${was}; a campaign is sent once, so it cannot be sent again. To send the message again, create a new campaign with the same template.`;
+  return new UserError(text, false, [
+    { text: "Report", line: `report now ${id}`, style: "primary" },
+    ...(action === "send" ? [{ text: "New campaign", line: "campaign new" }] : []),
+    { text: "Open", line: `campaign ${id}` },
+  ]);
+}
+
+/** The API refused a send or cancel the spec leaves open (a paused or scheduled campaign): its reason, in words. */
+async function refusedInWords<T>(
+  action: "send" | "cancel",
+  id: number,
+  ctx: CommandContext,
+  call: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (!isApiError(err) || err.kind !== "conflict") throw err;
+    const c = await ctx.api.getCampaign(id).catch(() => undefined);
+    const name = `*${esc(nameOf(c, `Campaign ${id}`))}*`;
+    const status = c ? CARD_STATUS[String(pick(c, "status"))]?.label.toLowerCase() : undefined;
+    // `campaign 5 is paused: only draft or scheduled campaigns can be sent` → `it is paused: …`.
+    const reason = esc(err.message.replace(/^campaign\s+\d+\s+/i, "it "));
+    throw new UserError(
+      `The messaging API would not ${action} ${name}${status ? ` (${esc(status)})` : ""}: ${reason}`,
+      false,
+      [{ text: "Open", line: `campaign ${id}` }],
+    );
+  }
+}
+
 async function campaignPreview(action: "send" | "cancel", id: number, ctx: CommandContext): Promise<Preview> {
   const c = await ctx.api.getCampaign(id);
+  const refusal = finalStateRefusal(action, id, c);
+  if (refusal) throw refusal;
   const t = await templateOf(ctx.api, c);
   const audience = await audienceOf(ctx.api, id, c);
   const verb = action === "send" ? "Send" : "Cancel";
@@ -309,7 +363,7 @@ export const CAMPAIGN_COMMANDS = [
     operations: ["sendCampaign", "getCampaign", "getTemplate", "listCampaignRecipients"],
     preview: (a, ctx) => campaignPreview("send", a.id, ctx),
     run: async (a, ctx) => {
-      const c = await ctx.api.sendCampaign(a.id);
+      const c = await refusedInWords("send", a.id, ctx, () => ctx.api.sendCampaign(a.id));
       // One event, one message: the launch is the campaign's card, which then updates in place.
       const facts = await factsOf(ctx, c, ctx.who);
       const card = campaignCard({
@@ -335,7 +389,7 @@ export const CAMPAIGN_COMMANDS = [
     operations: ["cancelCampaign", "getCampaign"],
     preview: (a, ctx) => campaignPreview("cancel", a.id, ctx),
     run: async (a, ctx) => {
-      const c = await ctx.api.cancelCampaign(a.id);
+      const c = await refusedInWords("cancel", a.id, ctx, () => ctx.api.cancelCampaign(a.id));
       return announce(
         ctx,
         `Campaign #${a.id}${quoted(c)} cancelled${pick(c, "status") ? ` (status ${esc(show(pick(c, "status")))})` : ""}`,

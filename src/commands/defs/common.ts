@@ -1,7 +1,7 @@
 // Helpers shared by the command definitions.
 import type { KnownBlock } from "@slack/types";
 import type { ApiRecord } from "../../api/types.ts";
-import { esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
+import { context, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
 import { type CommandContext, type Preview, UserError } from "../registry.ts";
 import { pick, type RefNames, recordPairs, show } from "../render.ts";
 import { tokenize } from "../tokenize.ts";
@@ -35,6 +35,13 @@ export function announce(
   const omit = ["createdAt", "updatedAt", ...(name && text.includes(esc(name)) ? ["name"] : [])];
   if (record) blocks.push(...fieldsSection(recordPairs(record, first, omit)));
   return { visibility: "in_channel", text, blocks };
+}
+
+/** A write named by its record's name ("Tag *Sales* deleted"), its number in a quiet line under it. */
+export function namedAnnounce(ctx: CommandContext, text: string, quiet: string): Reply {
+  const reply = announce(ctx, text);
+  reply.blocks.push(context(quiet));
+  return reply;
 }
 
 /** An ephemeral note (a lookup-like answer to a write nobody else needs to see). */

@@ -19,7 +19,7 @@ import {
   channelLabel,
   channelNamesOf,
   deletePreview,
-  quoted,
+  namedAnnounce,
   refId,
   resolveChannel,
 } from "./common.ts";
@@ -78,7 +78,19 @@ export const TEMPLATE_COMMANDS = [
         title: "Templates",
         plural: "templates",
         page,
-        line: (t) => listLine(t.id, t.name, t.language, t.category, t.status, channel(t)),
+        // `✅ Approved · order_update · en · Utility · Main line`: the status as an icon and a word.
+        line: (t) => {
+          const status = String(t.status ?? "").toLowerCase();
+          const category = String(t.category ?? "");
+          return `${STATUS_EMOJI[status] ?? ""} ${listLine(
+            t.id,
+            t.name,
+            t.language,
+            category ? capitalize(category.toLowerCase()) : "",
+            status ? capitalize(status) : "",
+            channel(t),
+          )}`.trim();
+        },
       });
     },
   }),
@@ -222,14 +234,28 @@ export const TEMPLATE_COMMANDS = [
       const status = String(pick(t, "status") ?? "").toLowerCase();
       if (status && !DELETABLE.includes(status))
         throw new UserError(
-          `Template #${a.id}${quoted(t)} is ${esc(status)}, and the messaging API deletes only ${DELETABLE.join(", ")} templates. Nothing was changed.`,
+          `Template *${esc(show(pick(t, "name") ?? `#${a.id}`))}* is ${esc(status)}, and the messaging API deletes only ${DELETABLE.join(", ")} templates, so it stays. ${
+            status === "approved"
+              ? "To stop using it, leave it out of new campaigns; the provider can disable it, and then it can be deleted."
+              : "Once the provider disables it, it can be deleted."
+          } Nothing was changed.`,
           false,
+          [
+            { text: "Open", line: `template ${a.id}` },
+            { text: "Templates", line: "templates" },
+          ],
         );
       return deletePreview("template", a.id, t, FIRST);
     },
     run: async (a, ctx) => {
+      // Its name, read before it is gone (a nicety: the number otherwise).
+      const t = await ctx.api.getTemplate(a.id).catch(() => undefined);
       await ctx.api.deleteTemplate(a.id);
-      return announce(ctx, `Template #${a.id} deleted`);
+      return namedAnnounce(
+        ctx,
+        `Template *${esc(show(pick(t, "name") ?? `#${a.id}`))}* deleted`,
+        `Template ${a.id}`,
+      );
     },
   }),
   defineCommand({
