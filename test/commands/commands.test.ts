@@ -131,7 +131,7 @@ describe("write commands", () => {
     await client.getTag(id); // still there
     const done = await core.confirm(ask.confirmation!.id, SLACK_USER);
     expect(done.visibility).toBe("in_channel");
-    expect(done.text).toMatch(/Tag #\d+ deleted$/);
+    expect(done.text).toMatch(/^Tag \*Warm lead\* deleted \(Tag #\d+\)$/);
     await expect(client.getTag(id)).rejects.toMatchObject({ kind: "not_found" });
   });
 
@@ -220,7 +220,7 @@ describe("write commands", () => {
     if (!ask.confirmation) expect(ask.text).toMatch(/messaging API deletes only pending, rejected, disabled/);
     else {
       const done = await core.confirm(ask.confirmation.id, SLACK_USER);
-      expect(done.text).toMatch(/Template #\d+ deleted/);
+      expect(done.text).toMatch(/Template \*\w+\* deleted \(Template #\d+\)/);
       await expect(client.getTemplate(id)).rejects.toMatchObject({ kind: "not_found" });
     }
   });

@@ -16,10 +16,11 @@ import { fillPlaceholders } from "./campaign-message.ts";
 import { checkBody } from "./check.ts";
 import {
   announce,
+  cardAfterWrite,
   channelLabel,
   channelNamesOf,
   deletePreview,
-  namedAnnounce,
+  namedWrite,
   refId,
   resolveChannel,
 } from "./common.ts";
@@ -208,12 +209,10 @@ export const TEMPLATE_COMMANDS = [
       checkBody(createTemplateSchema, body, NAMES);
       body.integrationId = await resolveChannel(ctx, a.channel);
       const t = await ctx.api.createTemplate(body);
-      return announce(
-        ctx,
-        `Template #${t.id ?? "?"} “${esc(pick(t, "name") ?? normalizeTemplateName(a.name))}” submitted for approval`,
-        t,
-        FIRST,
-      );
+      const text = `Template *${esc(pick(t, "name") ?? normalizeTemplateName(a.name))}* submitted for approval`;
+      return t.id !== undefined
+        ? cardAfterWrite(ctx, "template.show", Number(t.id), text)
+        : announce(ctx, text, t, FIRST);
     },
   }),
   defineCommand({
@@ -251,11 +250,7 @@ export const TEMPLATE_COMMANDS = [
       // Its name, read before it is gone (a nicety: the number otherwise).
       const t = await ctx.api.getTemplate(a.id).catch(() => undefined);
       await ctx.api.deleteTemplate(a.id);
-      return namedAnnounce(
-        ctx,
-        `Template *${esc(show(pick(t, "name") ?? `#${a.id}`))}* deleted`,
-        `Template ${a.id}`,
-      );
+      return namedWrite(ctx, "template", a.id, t, "deleted");
     },
   }),
   defineCommand({
