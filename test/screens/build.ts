@@ -103,8 +103,16 @@ export async function buildScreens(
       ["templates", "The templates", "templates"],
       ["recipients", "A campaign's recipients", `campaign ${completed} recipients limit=5`],
       ["cancel-completed", "Cancel a completed campaign", `campaign ${completed} cancel`],
-      ["campaign-add", "A new draft campaign", "campaign add Autumn news template=1 group=1 first_name=Ana order_id=A-7"],
-      ["send-template", "A template sent to one person", "send contact:1 channel=1 template=order_update lang=en first_name=Ana order_id=A-7"],
+      [
+        "campaign-add",
+        "A new draft campaign",
+        "campaign add Autumn news template=1 group=1 first_name=Ana order_id=A-7",
+      ],
+      [
+        "send-template",
+        "A template sent to one person",
+        "send contact:1 channel=1 template=order_update lang=en first_name=Ana order_id=A-7",
+      ],
       ["report-all", "A report of all campaigns", "report now all"],
     ];
     // An answer for the channel is posted (chat.postMessage), one for the person goes to response_url.

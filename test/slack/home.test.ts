@@ -85,7 +85,9 @@ describe("App Home", () => {
     expect(json).not.toContain(h.switchboard.apiKey.slice(0, 8));
 
     // Running campaigns with their bars and a report button.
-    expect(text).toMatch(/Winter promo\*\n\*Sending\* · 50 of 100 processed: 45 sent, delivered or read · 5 failed · 50 to go\n▓+░+ {2}\*50%\*/);
+    expect(text).toMatch(
+      /Winter promo\*\n\*Sending\* · 50 of 100 processed: 45 sent, delivered or read · 5 failed · 50 to go\n▓+░+ {2}\*50%\*/,
+    );
     expect(buttonsOf(view.blocks).map((b) => b.value)).toContain(`report now ${running}`);
 
     // Only the viewer's schedules.

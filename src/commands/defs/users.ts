@@ -14,7 +14,6 @@ import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs, sh
 import { checkBody } from "./check.ts";
 import { cardAfterWrite, channelLabel, contactName, pageLine, refId, relatedNames } from "./common.ts";
 
-
 export const USER_COMMANDS = [
   defineCommand({
     id: "users.list",
