@@ -274,16 +274,17 @@ describe("write commands", () => {
   it("send: template by phone, image by contact, text to a chat user", async () => {
     const t = await h().run("send +1 415 555 0200 template=order_update lang=en first_name=Ana order_id=42");
     expect(t.visibility).toBe("in_channel");
-    expect(t.text).toMatch(/Message #\d+ \(template\) sent to \+14155550200/);
+    expect(t.text).toMatch(/^:envelope: Sent to \*\+14155550200\*: “Hi Ana, your order 42 is on its way\.”/);
     const msgId = Number(/Message #(\d+)/.exec(t.text)![1]);
     expect(await h().client.getMessage(msgId)).toMatchObject({ type: "template" });
 
     const img = await h().run("send contact:1 image <https://example.com/a.png> look at this human=yes");
-    expect(img.text).toMatch(/\(image\) sent to contact #1/);
+    // The contact by name (contact #1 is Ana Lopez in the sandbox), never “contact #1”.
+    expect(img.text).toMatch(/Sent to \*(?!contact #)[^*]+\*: “image: look at this”/);
 
     const txt = await h().run("send user:1 Hello, your order = ready");
     // Free text is subject to the 24-hour window: either sent, or refused with the service's reason.
-    expect(txt.text).toMatch(/\(text\) sent to chat user #1|refused/);
+    expect(txt.text).toMatch(/Sent to \*(?!chat user #)[^*]+\*: “Hello, your order = ready”|refused/);
   });
 
   it("send picks the one channel the templates name when MESSAGING_CHANNEL_ID is unset, and asks when several", async () => {
@@ -301,7 +302,7 @@ describe("write commands", () => {
       "send +14155550200 template=order_update lang=en channel=1 first_name=Ana order_id=7",
       SLACK_USER,
     );
-    expect(ok.text).toMatch(/sent/);
+    expect(ok.text).toMatch(/Sent/);
   });
 
   it("import reads a CSV in the shell, and is refused from Slack", async () => {

@@ -1,18 +1,20 @@
 import { z } from "zod";
 import { isApiError } from "../../api/errors.ts";
 import { isoDateTimeSchema, type SendMessageInput, sendMessageSchema } from "../../api/schemas.ts";
-import { capitalize, esc, slackDate } from "../../blocks/blocks.ts";
+import type { ApiRecord } from "../../api/types.ts";
+import { capitalize, context, esc, slackDate } from "../../blocks/blocks.ts";
 import { idArg, limitArg, optionalId, pageArg, type Recipient, takeRecipient, yesNo } from "../args.ts";
 import { formReply, type SendPrefill } from "../forms.ts";
 import { channelFormData, recipientLabel } from "../lookups.ts";
 import { type CommandContext, defineCommand, UserError } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, recordReply, show } from "../render.ts";
-import { checkPlaceholderValues } from "./campaign-message.ts";
+import { checkPlaceholderValues, fillPlaceholders } from "./campaign-message.ts";
 import { checkBody } from "./check.ts";
 import {
   announce,
   channelLabel,
   channelNamesOf,
+  contactName,
   pageLine,
   refId,
   relatedNames,
@@ -63,13 +65,14 @@ async function checkTemplateValues(
   ctx: CommandContext,
   body: Partial<SendMessageInput>,
   channelId: number,
-): Promise<void> {
+): Promise<ApiRecord | undefined> {
   const wanted = body.template as { name: string; language: string; parameters?: Record<string, string> };
   const page = await ctx.api.listTemplates({ channelId });
   const named = page.items.filter((t) => pick(t, "name") === wanted.name);
   const t = named.find((x) => pick(x, "language") === wanted.language) ?? named[0];
-  if (!t) return;
+  if (!t) return undefined;
   checkPlaceholderValues(t, wanted.parameters ?? {}, ["channel", "human", "template", "lang"], true);
+  return t;
 }
 
 export const MESSAGE_COMMANDS = [
@@ -164,7 +167,7 @@ export const MESSAGE_COMMANDS = [
         SEND_NAMES,
       );
       const channelId = await resolveChannel(ctx, a.channel);
-      if (body.type === "template") await checkTemplateValues(ctx, body, channelId);
+      const template = body.type === "template" ? await checkTemplateValues(ctx, body, channelId) : undefined;
       let msg: Awaited<ReturnType<typeof ctx.api.sendMessage>>;
       try {
         msg = await ctx.api.sendMessage({ ...(body as SendMessageInput), channelId });
@@ -189,17 +192,38 @@ export const MESSAGE_COMMANDS = [
         }
         throw err;
       }
+      // `✉️ Sent to *Lucía Romero*: “Hola Lucía…” · queued`: the person by name, what they will read.
       const to =
         recipient.kind === "phone"
           ? recipient.to
-          : recipient.kind === "contact"
-            ? `contact #${recipient.contactId}`
-            : `chat user #${recipient.chatUserId}`;
+          : await (recipient.kind === "contact"
+              ? ctx.api.getContact(recipient.contactId).then((c) => contactName(c))
+              : ctx.api.getChatUser(recipient.chatUserId).then((u) => show(pick(u, "name") ?? ""))
+            ).catch(() => "");
+      const ref =
+        recipient.kind === "contact"
+          ? `contact #${recipient.contactId}`
+          : recipient.kind === "user"
+            ? `chat user #${recipient.chatUserId}`
+            : "";
+      const who = to || ref;
+      const said =
+        body.type === "text"
+          ? String(body.text ?? "")
+          : body.type === "template"
+            ? fillPlaceholders(
+                String(pick(template, "bodyText", "body") ?? ""),
+                (body.template as { parameters?: Record<string, string> }).parameters ?? {},
+              ) || `template ${String((body.template as { name: string }).name)}`
+            : `${body.type}${body.text ? `: ${body.text}` : ""}`;
       const status = pick(msg, "status");
-      return announce(
-        ctx,
-        `Message${msg.id !== undefined ? ` #${msg.id}` : ""} (${esc(body.type)}) sent to ${esc(to)}${status ? `, status ${esc(status)}` : ""}`,
+      const line = `:envelope: Sent to *${esc(who)}*: “${esc(show(said, 120))}”${status ? ` · ${esc(show(status))}` : ""}`;
+      const reply = announce(ctx, line);
+      reply.blocks.push(
+        context(`Message #${show(msg.id ?? "?")} · ${esc(body.type)}${to && ref ? ` · ${ref}` : ""}`),
       );
+      reply.text = `${line} (Message #${show(msg.id ?? "?")})`;
+      return reply;
     },
   }),
   defineCommand({
