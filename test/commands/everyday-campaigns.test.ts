@@ -123,7 +123,7 @@ describe("the spec's documented campaign body is enough (issue 9 §3)", () => {
   it("creates a campaign without an audience, says so, and the send is refused in words", async () => {
     const { client, core } = h();
     const add = await h().run("campaign add Spec only template=2 tag=1");
-    expect(add.text).toMatch(/Draft campaign #\d+ “Spec only” created/);
+    expect(add.text).toMatch(/Draft campaign \*Spec only\* created \(campaign #\d+\)/);
     expect(all(add)).toMatch(/It has no audience \(no group= or contacts= was given\)/);
     const id = Number(/campaign #(\d+)/i.exec(add.text)?.[1]);
     expect(await client.getCampaign(id)).toMatchObject({ status: "draft", conversationTagId: 1 });

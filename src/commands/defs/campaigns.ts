@@ -8,7 +8,7 @@ import {
   RECIPIENT_STATUSES,
 } from "../../api/schemas.ts";
 import type { Campaign, MessagingApi, Template } from "../../api/types.ts";
-import { actions, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
+import { context, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
 import type { Counts } from "../../domain/reports.ts";
 import { CARD_STATUS, campaignCard, factsLine } from "../../reports/card.ts";
 import { type CampaignSummary, ratesOf, STATUSES, summarizeCampaign } from "../../reports/summary.ts";
@@ -17,7 +17,6 @@ import { formReply } from "../forms.ts";
 import { loadCampaignData } from "../lookups.ts";
 import { type CommandContext, defineCommand, type Preview, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, show } from "../render.ts";
-import { ACTION } from "../types.ts";
 import {
   campaignMessageText,
   checkPlaceholderValues,
@@ -390,10 +389,13 @@ export const CAMPAIGN_COMMANDS = [
     preview: (a, ctx) => campaignPreview("cancel", a.id, ctx),
     run: async (a, ctx) => {
       const c = await refusedInWords("cancel", a.id, ctx, () => ctx.api.cancelCampaign(a.id));
-      return announce(
-        ctx,
-        `Campaign #${a.id}${quoted(c)} cancelled${pick(c, "status") ? ` (status ${esc(show(pick(c, "status")))})` : ""}`,
-      );
+      // The campaign's card, now 🚫 Cancelled, with its figures so far: not a line of raw status.
+      const card = await cardOf(ctx, a.id, c);
+      return {
+        visibility: "in_channel",
+        ...card,
+        text: `${card.text} (campaign #${a.id} cancelled by ${ctx.actor.via === "shell" ? "the shell" : ctx.who})`,
+      };
     },
   }),
   defineCommand({
@@ -449,17 +451,21 @@ export const CAMPAIGN_COMMANDS = [
         body.integrationId = Number.isInteger(own) && own > 0 ? own : await resolveChannel(ctx, undefined);
       }
       const c = await ctx.api.createCampaign(body);
-      const reply = announce(ctx, `Draft campaign #${c.id ?? "?"}${quoted(c)} created`, c, FIRST);
-      if (!a.group?.length && !a.contacts?.length) reply.blocks.push(section(NO_AUDIENCE));
-      if (c.id !== undefined) {
-        reply.blocks.push(
-          actions([
-            { text: "Send…", actionId: ACTION.run, value: `campaign ${c.id} send`, style: "primary" },
-            { text: "Open", actionId: ACTION.run, value: `campaign ${c.id}` },
-          ]),
-        );
+      if (c.id === undefined) {
+        const reply = announce(ctx, `Draft campaign${quoted(c)} created`, c, FIRST);
+        if (!a.group?.length && !a.contacts?.length) reply.blocks.push(section(NO_AUDIENCE));
+        return reply;
       }
-      return reply;
+      // The draft's card (template by name, audience and its size, Send…), as `/sb campaign` shows it.
+      const id = Number(c.id);
+      const card = await cardOf(ctx, id, c);
+      // "16 recipients", without the group numbers audienceOf adds for the send prompt.
+      const size = (await audienceOf(ctx.api, id, c).catch(() => "")).replace(/ \(.*\)$/, "");
+      const line = `:memo: Draft campaign *${esc(nameOf(c, `Campaign ${id}`))}* created${/^(at least )?\d/.test(size) ? `: ${esc(size)}` : ""}`;
+      const blocks: KnownBlock[] = [section(line), ...card.blocks];
+      if (!a.group?.length && !a.contacts?.length) blocks.push(section(NO_AUDIENCE));
+      blocks.push(context(`Campaign #${id}`));
+      return { visibility: "in_channel", text: `${line} (campaign #${id})`, blocks };
     },
   }),
   defineCommand({
