@@ -212,7 +212,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     const kind = spec.scope === "broadcast" ? "send or cancel campaigns" : "make changes";
     return errorReply(
       `You may not run \`/sb ${esc(spec.words.join(" "))}\`: only ${allowed.map(mention).join(", ")} may ${kind}.`,
-      "Ask one of them, or ask the operator to add you to SWITCHBOARD_WRITERS or SWITCHBOARD_BROADCASTERS.",
+      `Ask one of them to do it, or to have you added to those who may ${kind}.`,
     );
   };
 
@@ -517,7 +517,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     if (!verdict.ok) {
       const kind = what.scope === "broadcast" ? "send or cancel campaigns" : "make changes";
       throw new UserError(
-        `You may not do this: only ${verdict.allowed.map(mention).join(", ")} may ${kind}. Ask one of them, or ask the operator to add you to SWITCHBOARD_WRITERS or SWITCHBOARD_BROADCASTERS.`,
+        `You may not do this: only ${verdict.allowed.map(mention).join(", ")} may ${kind}. Ask one of them to do it, or to have you added to those who may.`,
         false,
       );
     }

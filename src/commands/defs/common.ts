@@ -142,7 +142,7 @@ export async function resolveChannel(
   if (ids.length === 1) return ids[0]!;
   if (ids.length === 0) {
     throw new UserError(
-      "No channel is known yet, so there is nowhere to send from: add `channel=<id>` once, name your channels with `/sb channel name <id> <name>`, or set MESSAGING_CHANNEL_ID.",
+      "No channel is known yet, so there is nowhere to send from: add `channel=<id>` once, name your channels with `/sb channel name <id> <name>`, or ask whoever runs Switchboard to set the main channel.",
     );
   }
   const label = (id: number) => named.get(id) ?? `Channel ${id}`;

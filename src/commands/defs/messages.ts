@@ -81,7 +81,7 @@ export const MESSAGE_COMMANDS = [
     words: ["send"],
     positionals: [{ name: "words", rest: "words" }],
     options: {
-      channel: "channel id; default MESSAGING_CHANNEL_ID",
+      channel: "channel id; default: the main channel",
       human: "yes: move the conversation to a human agent",
       template: "name of an approved template",
       lang: "the template's language code",

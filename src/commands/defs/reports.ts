@@ -235,7 +235,7 @@ const nowSpec: AnySpec = defineCommand({
   scope: "read",
   usage: "report now <campaign-id | running | all>",
   summary: "Post a campaign report here now",
-  help: "Posted in the channel for people who may make changes (SWITCHBOARD_WRITERS); anyone else gets it privately.",
+  help: "Posted in the channel for people who may make changes; anyone else gets it privately.",
   example: "report now running",
   topic: "reports",
   noun: "campaign",
@@ -259,7 +259,7 @@ const nowSpec: AnySpec = defineCommand({
     // Reading a report is open to all, posting one where everybody sees it is a write.
     if (!(await ctx.may("write"))) {
       const why =
-        "Only you can see this report: posting one in the channel is for the people who may make changes (SWITCHBOARD_WRITERS).";
+        "Only you can see this report: posting one in the channel is for the people who may make changes.";
       return {
         visibility: "ephemeral",
         text: `${messages.map((m) => m.text).join("\n")}\n${why}`,

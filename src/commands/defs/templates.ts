@@ -172,7 +172,7 @@ export const TEMPLATE_COMMANDS = [
       body: 'body text with {{placeholders}}, quoted: body="Hi {{name}}"',
       footer: "footer, at most 60 characters",
       button: 'a button, repeatable: button=Yes (quick reply) or button="Open|https://example.com" (URL)',
-      channel: "channel id; default MESSAGING_CHANNEL_ID",
+      channel: "channel id; default: the main channel",
     },
     repeatable: ["button"],
     extraOptions: "one example value per body placeholder: name=Ana",
@@ -256,7 +256,7 @@ export const TEMPLATE_COMMANDS = [
   defineCommand({
     id: "templates.sync",
     words: ["templates", "sync"],
-    options: { channel: "channel id; default MESSAGING_CHANNEL_ID" },
+    options: { channel: "channel id; default: the main channel" },
     schema: z.object({ channel: optionalId }),
     scope: "write",
     usage: "templates sync [channel=]",

@@ -255,7 +255,7 @@ async function decider(
   if (uploader && (what === "discard" || (await may(actor, "write")))) return { scope: "write" };
   return {
     refused: uploader
-      ? `You may not import contacts: only people allowed to make changes may import the files they share, or someone allowed to send campaigns. Ask one of them, or ask the operator to add you to SWITCHBOARD_WRITERS.`
+      ? `You may not import contacts: only people allowed to make changes may import the files they share, or someone allowed to send campaigns. Ask one of them to import it, or to have you added to those who may make changes.`
       : `Only <@${p.userId}>, who shared ${esc(p.fileName)}, or someone allowed to send campaigns may ${what === "import" ? "import" : "discard"} it.`,
   };
 }
