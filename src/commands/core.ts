@@ -53,6 +53,35 @@ import { show } from "./render.ts";
 import { plainLine, stripCommandName, type Token, TokenizeError, tokenize } from "./tokenize.ts";
 import { ACTION, type Actor, type CommandCore, type Reply } from "./types.ts";
 
+/**
+ * Buttons a form stands behind (`contact edit 12`, `campaign new`, `send
+ * contact:1`): in the shell they would not run as printed, so they are not
+ * printed; every other button is a command line that runs as it reads.
+ */
+const OPENS_A_FORM = /^(?:\w+ new|(?:contact|group|user|tag|field|template) edit \d+|send(?: \S+)?)$/;
+
+function shellHints(reply: Reply): Reply {
+  const blocks = reply.blocks
+    .map((b) =>
+      b.type === "actions"
+        ? {
+            ...b,
+            elements: b.elements.filter(
+              (e) =>
+                !(
+                  e.type === "button" &&
+                  typeof e.value === "string" &&
+                  e.action_id?.startsWith(ACTION.run) &&
+                  OPENS_A_FORM.test(e.value)
+                ),
+            ),
+          }
+        : b,
+    )
+    .filter((b) => b.type !== "actions" || b.elements.length > 0);
+  return { ...reply, blocks };
+}
+
 export interface CoreOptions {
   api: MessagingApi;
   db: Db;
@@ -321,7 +350,10 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
       { text: button?.dismiss ?? "Cancel", actionId: ACTION.dismiss, value: c.id },
     ]);
 
-  const run = async (line: string, actor: Actor): Promise<Reply> => {
+  const run = async (line: string, actor: Actor): Promise<Reply> =>
+    actor.via === "shell" ? shellHints(await runLine(line, actor)) : runLine(line, actor);
+
+  const runLine = async (line: string, actor: Actor): Promise<Reply> => {
     let prepared: Awaited<ReturnType<typeof prepare>> | undefined;
     try {
       prepared = await prepare(line, actor);

@@ -40,7 +40,7 @@ describe("read commands", () => {
     ["campaigns", [/Spring sale 2026/, /#2 VIP order follow-up · Draft · order_update \(en\)/]],
     ["campaigns status=completed", [/Spring sale 2026/]],
     ["campaign 1", [/Spring sale 2026/, /Completed/]],
-    ["campaign 1 recipients", [/Recipients of campaign #1/, /Page 1 of 1/]],
+    ["campaign 1 recipients", [/Recipients of Spring sale 2026/, /Page 1 of 1/]],
     ["campaign 1 recipients status=skipped", [/skipped/]],
     [
       "users",
@@ -62,10 +62,11 @@ describe("read commands", () => {
     ],
     ["history 1", [/== Conversation with Ana Lopez ==/, /Thanks! Can I change the delivery address\?/]],
     ["history 1 after=2000-01-01T00:00:00Z limit=2", [/Page 1/]],
-    ["help", [/Switchboard commands/, /campaign <id> send/]],
+    ["help", [/What most people do first/, /campaigns/]],
+    ["help all", [/Switchboard commands/, /campaign <id> send/]],
     ["help tags", [/tag add <name>/, /Example/]],
     ["help tag add", [/tag add/]],
-    ["", [/Switchboard commands/]],
+    ["", [/What most people do first/]],
   ];
   for (const [line, patterns] of cases) {
     it(`/sb ${line}`, async () => {

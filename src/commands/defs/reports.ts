@@ -101,7 +101,10 @@ const scheduleSpec: AnySpec = defineCommand({
     } else if (channel?.startsWith("#")) {
       problems.push({
         field: "channel",
-        rule: `\`${channel}\` is not a channel link: type # and pick the channel from Slack's list (it turns blue)`,
+        rule:
+          ctx.actor.via === "shell"
+            ? `\`${channel}\` is not a channel id: give the Slack channel's id, for example C0123ABCD (Slack shows it at the bottom of the channel's details)`
+            : `\`${channel}\` is not a channel link: type # and pick the channel from Slack's list (it turns blue)`,
       });
     }
     if (!parsed.ok || problems.length) return inputErrorReply(scheduleSpec, problems);
