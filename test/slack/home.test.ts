@@ -95,7 +95,9 @@ describe("App Home", () => {
     expect(text).not.toContain("bob's");
 
     // Recent writes from the audit table.
-    expect(text).toMatch(/tag add winter.*→ create a tag/);
+    // As a sentence about people and things (issue 22 §7): who did what to which, when.
+    expect(text).toMatch(/<@U0ALICE> created tag \*winter\* · /);
+    expect(text).not.toMatch(/→|createTag|a change: done/);
 
     // Shortcuts: each runs its command (which opens its form).
     const values = buttonsOf(view.blocks).map((b) => b.value);
