@@ -130,18 +130,6 @@ export async function buildScreens(
     for (const [name, title, line] of more) {
       screens.push({ name, title, payload: message(await answerAny(line)) });
     }
-    const tag = await h.client.createTag({ name: "Sales", color: "#123456" });
-    const del = await h.req.command(`tag delete ${tag.id}`, { user: ALICE });
-    const asked = (await h.fake.waitForResponse(del.responseUrl as string)).body as Json;
-    const yes = buttonsOf(asked.blocks).find((b) => b.action_id?.startsWith(ACTION.confirm));
-    if (yes) {
-      await h.req.blockAction(
-        { action_id: yes.action_id!, value: yes.value },
-        { responseUrl: del.responseUrl, user: ALICE },
-      );
-      const done = await h.fake.waitForResponse(del.responseUrl as string, 3);
-      screens.push({ name: "tag-deleted", title: "A tag deleted", payload: message(done.body as Json) });
-    } else screens.push({ name: "tag-deleted", title: "A tag deleted", payload: message(asked) });
 
     const n = h.fake.callsOf("views.publish").length;
     await h.req.event({ type: "app_home_opened", user: ALICE.id, channel: "D0HOME", tab: "home" });
