@@ -74,7 +74,14 @@ export function auditSentence(e: AuditEntry): string {
       .map((k) => `${a[k]} ${k === "errors" ? "failed" : k}`);
     return `${who} ${e.ok ? "imported" : "tried to import"} ${what}${counts.length ? `: ${counts.join(", ")}` : ""}${e.ok ? "" : ` (${auditOutcome(e)})`}`;
   }
-  const thing = name ? `${noun} *${esc(name)}*` : id ? `${noun} #${id}` : noun;
+  // A message's number is not in its command line (`send contact:1 …` names the contact).
+  const thing = name
+    ? `${noun} *${esc(name)}*`
+    : e.operation === "sendMessage"
+      ? "a message"
+      : id
+        ? `${noun} #${id}`
+        : noun;
   return e.ok ? `${who} ${verb} ${thing}` : `${who} tried: ${verb} ${thing} (${auditOutcome(e)})`;
 }
 
