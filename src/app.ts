@@ -161,6 +161,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       defaultChannelId: config.MESSAGING_CHANNEL_ID ?? sandboxChannels[0]?.id,
       channels,
       defaultCountry: config.DEFAULT_COUNTRY,
+      importTimeoutMs: config.IMPORT_TIMEOUT_MS,
       writers: config.SWITCHBOARD_WRITERS,
       broadcasters: config.SWITCHBOARD_BROADCASTERS,
       resolveGroupMembers,

@@ -127,6 +127,11 @@ export const configSchema = z.object({
 
   // Imports and reports.
   IMPORT_MAX_BYTES: int(100 * 1024 * 1024, 1),
+  // Unset: sized for the file (15 s + 1 s per 1,000 rows); at most 10 minutes either way.
+  IMPORT_TIMEOUT_MS: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    decimal.pipe(z.number().min(1000).max(600_000)).optional(),
+  ),
   DEFAULT_COUNTRY: z
     .string()
     .regex(/^[A-Z]{2}$/)

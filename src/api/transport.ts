@@ -277,7 +277,8 @@ export class Transport {
         throw err;
       }
       if (!this.pool) throw new Error("the messaging client is closed");
-      const timeoutMs = Math.min(this.timeoutMs, Math.floor(left()));
+      const attemptMs = opts.timeoutMs ?? this.timeoutMs;
+      const timeoutMs = Math.min(attemptMs, Math.floor(left()));
       if (timeoutMs <= 0) throw expired();
       const log = { operation: fn, method: req.method, path: req.path, id: req.id, attempt };
       let res: Awaited<ReturnType<typeof send>>;
@@ -301,7 +302,7 @@ export class Transport {
         observe(err.timedOut ? "timeout" : "network");
         if (err.sent) mayHaveReached = true;
         // The deadline, not the attempt's own timeout, cut this attempt short.
-        const cut = err.timedOut && timeoutMs < this.timeoutMs;
+        const cut = err.timedOut && timeoutMs < attemptMs;
         const wait = this.backoff(attempt);
         // A write that may have reached the service is never sent twice: it could be performed twice.
         const retry =

@@ -35,6 +35,8 @@ export type Lane = "interactive" | "background";
 export interface CallOptions {
   lane?: Lane;
   signal?: AbortSignal;
+  /** Time allowed for one attempt of this call, in ms, instead of the client's (an import sized for its file). */
+  timeoutMs?: number;
 }
 
 /** One page of a list, whatever envelope the service used. */

@@ -54,6 +54,35 @@ import { show } from "./render.ts";
 import { plainLine, stripCommandName, type Token, TokenizeError, tokenize } from "./tokenize.ts";
 import { ACTION, type Actor, type CommandCore, type Reply } from "./types.ts";
 
+/**
+ * Buttons a form stands behind (`contact edit 12`, `campaign new`, `send
+ * contact:1`): in the shell they would not run as printed, so they are not
+ * printed; every other button is a command line that runs as it reads.
+ */
+const OPENS_A_FORM = /^(?:\w+ new|(?:contact|group|user|tag|field|template) edit \d+|send(?: \S+)?)$/;
+
+function shellHints(reply: Reply): Reply {
+  const blocks = reply.blocks
+    .map((b) =>
+      b.type === "actions"
+        ? {
+            ...b,
+            elements: b.elements.filter(
+              (e) =>
+                !(
+                  e.type === "button" &&
+                  typeof e.value === "string" &&
+                  e.action_id?.startsWith(ACTION.run) &&
+                  OPENS_A_FORM.test(e.value)
+                ),
+            ),
+          }
+        : b,
+    )
+    .filter((b) => b.type !== "actions" || b.elements.length > 0);
+  return { ...reply, blocks };
+}
+
 export interface CoreOptions {
   api: MessagingApi;
   db: Db;
@@ -61,6 +90,8 @@ export interface CoreOptions {
   apiKey?: string;
   defaultChannelId?: number;
   defaultCountry?: string;
+  /** IMPORT_TIMEOUT_MS; unset: sized for the file. */
+  importTimeoutMs?: number;
   writers?: string[];
   broadcasters?: string[];
   resolveGroupMembers?: ResolveGroupMembers;
@@ -208,7 +239,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     const kind = spec.scope === "broadcast" ? "send or cancel campaigns" : "make changes";
     return errorReply(
       `You may not run \`/sb ${esc(spec.words.join(" "))}\`: only ${allowed.map(mention).join(", ")} may ${kind}.`,
-      "Ask one of them, or ask the operator to add you to SWITCHBOARD_WRITERS or SWITCHBOARD_BROADCASTERS.",
+      `Ask one of them to do it, or to have you added to those who may ${kind}.`,
     );
   };
 
@@ -240,6 +271,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     tokens,
     defaultChannelId: opts.defaultChannelId,
     defaultCountry: opts.defaultCountry,
+    importTimeoutMs: opts.importTimeoutMs,
     apiKeyMasked,
     who: who(actor),
     registry,
@@ -316,7 +348,10 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
       { text: button?.dismiss ?? "Cancel", actionId: ACTION.dismiss, value: c.id },
     ]);
 
-  const run = async (line: string, actor: Actor): Promise<Reply> => {
+  const run = async (line: string, actor: Actor): Promise<Reply> =>
+    actor.via === "shell" ? shellHints(await runLine(line, actor)) : runLine(line, actor);
+
+  const runLine = async (line: string, actor: Actor): Promise<Reply> => {
     let prepared: Awaited<ReturnType<typeof prepare>> | undefined;
     try {
       prepared = await prepare(line, actor);
@@ -523,7 +558,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     if (!verdict.ok) {
       const kind = what.scope === "broadcast" ? "send or cancel campaigns" : "make changes";
       throw new UserError(
-        `You may not do this: only ${verdict.allowed.map(mention).join(", ")} may ${kind}. Ask one of them, or ask the operator to add you to SWITCHBOARD_WRITERS or SWITCHBOARD_BROADCASTERS.`,
+        `You may not do this: only ${verdict.allowed.map(mention).join(", ")} may ${kind}. Ask one of them to do it, or to have you added to those who may.`,
         false,
       );
     }

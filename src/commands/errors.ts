@@ -127,7 +127,7 @@ export function apiErrorReply(err: unknown, ctx: ErrorContext = {}): Reply {
   }
   if (e instanceof AuthenticationError) {
     return errorReply(
-      "The messaging API does not accept the API key. Ask the operator to check MESSAGING_API_KEY.",
+      "The messaging API does not accept the API key. Ask whoever runs Switchboard to check the key in its settings.",
     );
   }
   if (e instanceof PermissionError) {
@@ -161,7 +161,7 @@ export function apiErrorReply(err: unknown, ctx: ErrorContext = {}): Reply {
   if (e instanceof NetworkError && e.timedOut) return noAnswerInTime(e);
   if (e instanceof NetworkError) {
     return errorReply(
-      e.mayHaveReachedServer
+      e.mayHaveReachedServer && isWrite(e.operation)
         ? "No answer from the messaging API. The request may have reached it: check the result (for example with a list command) before trying again."
         : "Could not reach the messaging API. Try again in a minute.",
     );

@@ -37,6 +37,8 @@ export interface CommandContext {
   /** Channel (integration) id from MESSAGING_CHANNEL_ID. */
   defaultChannelId?: number;
   defaultCountry?: string;
+  /** IMPORT_TIMEOUT_MS; unset: sized for the file. */
+  importTimeoutMs?: number;
   /** The API key, masked (…abcd), for `/sb me`. */
   apiKeyMasked: string;
   /** Who runs the command, as Slack mrkdwn (`<@U…>`) or `the shell operator`. */

@@ -7,7 +7,7 @@ export type { ContactValues, FailureCode, RowFailure } from "./contact.ts";
 export { DELIMITER_NAMES, type Delimiter } from "./delimiter.ts";
 export type { TextEncoding } from "./encoding.ts";
 export { type ErrorLine, errorsCsv, neutralizeCell } from "./error-report.ts";
-export { ImportFileError } from "./errors.ts";
+export { ImportFileError, ImportOutcomeUnknown, isImportOutcomeUnknown } from "./errors.ts";
 export { contentHash } from "./hash.ts";
 export {
   type ColumnMapping,
@@ -54,6 +54,8 @@ export {
   ImportService,
   type ImportServiceOptions,
   importFields,
+  importTimeoutMs,
+  MAX_IMPORT_TIMEOUT_MS,
   outcomeCounts,
 } from "./service.ts";
 export type { ImportSource } from "./source.ts";

@@ -10,6 +10,7 @@ import type { MessagingApi } from "../api/types.ts";
 import { metrics } from "../metrics.ts";
 import type { Db } from "../store/db.ts";
 import { ImportStore, type PendingImport } from "../store/imports.ts";
+import { type ImportOutcomeUnknown, isImportOutcomeUnknown } from "./errors.ts";
 import type { ColumnMapping, FieldDefinition } from "./headers.ts";
 import { type ImportOutcome, type ImportProgress, type ImportService, importFields } from "./service.ts";
 import type { ImportSource } from "./source.ts";
@@ -40,7 +41,9 @@ export type Previewed = { ok: true; pending: PendingImport; summary: PreviewSumm
 export type PendingRun =
   | NotPending
   | { ok: true; state: "done"; pending: PendingImport; outcome: ImportOutcome }
-  | { ok: true; state: "failed"; pending: PendingImport; error: string };
+  | { ok: true; state: "failed"; pending: PendingImport; error: string }
+  /** No answer after the file may have reached the API: some, all or none of it may be in. */
+  | { ok: true; state: "unknown"; pending: PendingImport; unknown: ImportOutcomeUnknown };
 
 export interface RunHow {
   /** The API, already checked for the clicker's scope; its writes are audited. */
@@ -163,6 +166,12 @@ export class PendingImports {
       return { ok: true, state: "done", pending: p, outcome };
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
+      if (isImportOutcomeUnknown(err)) {
+        // Not a failure: the person checks the contacts, then may click Try again.
+        metrics.imports.inc({ outcome: "unknown" });
+        await this.store.finish(p.id, "unknown", { unknown: true, error: error.slice(0, 500) });
+        return { ok: true, state: "unknown", pending: p, unknown: err };
+      }
       metrics.imports.inc({ outcome: "failed" });
       await this.store.finish(p.id, "failed", { error: error.slice(0, 500) });
       return { ok: true, state: "failed", pending: p, error };

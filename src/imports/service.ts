@@ -10,10 +10,11 @@
 import { createReadStream, createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
-import { isApiError } from "../api/errors.ts";
+import { isApiError, NetworkError } from "../api/errors.ts";
 import type { ApiRecord, MessagingApi } from "../api/types.ts";
 import { metrics } from "../metrics.ts";
 import { type ErrorLine, errorsCsv } from "./error-report.ts";
+import { ImportOutcomeUnknown } from "./errors.ts";
 import type { ColumnMapping, FieldDefinition } from "./headers.ts";
 import { normalizedCsv, normalizedFileName } from "./normalize.ts";
 import { type ImportPreview, previewImport } from "./preview.ts";
@@ -27,6 +28,8 @@ export interface ImportServiceOptions {
   maxErrorLines?: number;
   /** The longest 429 wait sat out before the one replay of the import; longer: the import fails. Default 5 min. */
   maxRateLimitWaitMs?: number;
+  /** IMPORT_TIMEOUT_MS: how long the import request may take; unset: sized for the file (importTimeoutMs). */
+  timeoutMs?: number;
 }
 
 export interface ImportJob {
@@ -80,6 +83,19 @@ export interface ImportOutcome {
 }
 
 const MAX_ERROR_LINES = 50_000;
+/** The longest an import request may take, whatever its size or setting. */
+export const MAX_IMPORT_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * How long the import request of a file of `rows` rows may take: the setting
+ * when given, else 15 s plus 1 s per 1,000 rows; at most 10 minutes. The API
+ * reads the whole file before it answers, so a big file needs longer than
+ * the 15 s a quick call gets.
+ */
+export function importTimeoutMs(rows: number, setting?: number): number {
+  const sized = setting ?? 15_000 + Math.ceil(Math.max(0, rows) / 1000) * 1000;
+  return Math.min(sized, MAX_IMPORT_TIMEOUT_MS);
+}
 const MAX_RATE_LIMIT_WAIT_MS = 5 * 60_000;
 
 /** A 429: the API refused the request, so nothing of it was imported. */
@@ -111,9 +127,11 @@ export class ImportService {
   readonly defaultCountry: string;
   private readonly maxErrorLines: number;
   private readonly maxRateLimitWaitMs: number;
+  private readonly timeoutMs: number | undefined;
 
   constructor(opts: ImportServiceOptions) {
     this.defaultCountry = opts.defaultCountry;
+    this.timeoutMs = opts.timeoutMs;
     this.maxErrorLines = opts.maxErrorLines ?? MAX_ERROR_LINES;
     this.maxRateLimitWaitMs = opts.maxRateLimitWaitMs ?? MAX_RATE_LIMIT_WAIT_MS;
   }
@@ -176,16 +194,33 @@ export class ImportService {
             body: createReadStream(path),
           },
           { groupId, updateExisting: job.updateExisting },
-          // Long work with its own progress, not a quick answer: no person's deadline (docs/api.md).
-          { lane: "background" },
+          // Long work with its own progress, not a quick answer: no person's deadline (docs/api.md),
+          // and time sized for the file. No answer in time: the outcome is unknown (ImportOutcomeUnknown).
+          { lane: "background", timeoutMs: importTimeoutMs(summary.rows, this.timeoutMs) },
         );
+      const unknown = (err: unknown) =>
+        err instanceof NetworkError && err.mayHaveReachedServer
+          ? new ImportOutcomeUnknown(
+              {
+                fileName: job.fileName,
+                rows: summary.rows - summary.failed,
+                timeoutMs: err.timedOut ? importTimeoutMs(summary.rows, this.timeoutMs) : undefined,
+                groupId,
+                newGroup:
+                  created?.id !== undefined ? { id: created.id, name: job.newGroup as string } : undefined,
+              },
+              err,
+            )
+          : err;
       try {
         result = await post();
       } catch (err) {
         // A 429 imported nothing: wait as asked, then send the same file once more.
-        if (!isRateLimited(err) || err.retryAfterMs > this.maxRateLimitWaitMs) throw err;
+        if (!isRateLimited(err) || err.retryAfterMs > this.maxRateLimitWaitMs) throw unknown(err);
         await new Promise((resolve) => setTimeout(resolve, err.retryAfterMs));
-        result = await post();
+        result = await post().catch((e: unknown) => {
+          throw unknown(e);
+        });
       }
     } finally {
       csv.body.destroy();

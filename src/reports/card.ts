@@ -1,7 +1,8 @@
 // The campaign card: one message per campaign, the same wherever it shows
 // (`/sb campaign <id>`, the launch, which then updates in place as it sends,
 // and App Home): its name, the status with an emoji, one progress bar while
-// it sends, "812 of 1,000 sent · 3.1% failed", the template, tag and channel
+// it sends, "720 of 900 processed: 680 sent, delivered or read · 22 failed ·
+// 18 skipped · 180 to go", the template, tag and channel
 // by name, who launched it, and the next action as the first button.
 import type { KnownBlock } from "@slack/types";
 import { ACTION } from "../blocks/actions.ts";
@@ -44,8 +45,6 @@ export interface CardInput {
   footer?: string;
 }
 
-const pct = (r: number) => `${(r * 100).toFixed(1)}%`;
-
 export function factsLine(f: CardFacts): string {
   return [
     f.template ? `Template *${esc(f.template)}*` : "",
@@ -61,12 +60,22 @@ export function factsLine(f: CardFacts): string {
 /** Recipients whose send is over one way or the other (not pending, not sending). */
 export const finishedOf = (s: CampaignSummary) => s.total - s.counts.pending - s.counts.sending;
 
-/** `812 of 1,000 sent · 3.1% failed` (the failure rate over the messages attempted). */
+/**
+ * `720 of 900 processed: 680 sent, delivered or read · 22 failed · 18 skipped · 180 to go`:
+ * every figure from the one summary, and they add up (processed = sent, delivered
+ * or read + failed + skipped; processed + to go = all recipients).
+ */
 export function progressLine(s: CampaignSummary): string {
   if (s.total === 0) return "no recipients yet";
-  const parts = [`${num(finishedOf(s))} of ${num(s.total)} sent`];
-  if (s.rates.failed !== null && s.counts.failed > 0) parts.push(`${pct(s.rates.failed)} failed`);
-  if (s.counts.skipped > 0) parts.push(`${num(s.counts.skipped)} skipped (opted out)`);
+  const c = s.counts;
+  const reached = c.sent + c.delivered + c.read;
+  const toGo = c.pending + c.sending;
+  const parts = [
+    `${num(s.total - toGo)} of ${num(s.total)} processed: ${num(reached)} sent, delivered or read`,
+  ];
+  if (c.failed > 0) parts.push(`${num(c.failed)} failed`);
+  if (c.skipped > 0) parts.push(`${num(c.skipped)} skipped`);
+  if (toGo > 0) parts.push(`${num(toGo)} to go`);
   return parts.join(" · ");
 }
 

@@ -110,6 +110,19 @@ function finish(
   };
 }
 
+/** The recipients by status a campaign record carries (`stats`), when it has every status. */
+export function statsOf(c: Campaign | undefined): Counts | undefined {
+  const stats = c?.stats;
+  if (!stats || typeof stats !== "object") return undefined;
+  const counts = emptyCounts();
+  for (const s of STATUSES) {
+    const v = (stats as Record<string, unknown>)[s];
+    if (typeof v !== "number" || !Number.isFinite(v)) return undefined;
+    counts[s] = v;
+  }
+  return counts;
+}
+
 /** Recipients of one campaign by status. */
 export async function summarizeCampaign(
   client: MessagingApi,
@@ -129,18 +142,35 @@ export async function summarizeCampaign(
   const firstPage = await client.listCampaignRecipients(campaignId, { status: first, limit: 1 }, call);
   requests++;
   if (firstPage.total !== undefined) {
-    const counts = emptyCounts();
+    // Seven reads are not one snapshot: a recipient moving from pending to sent between two
+    // of them is counted twice or not at all. The number of recipients does not change once
+    // a campaign has them: from the record's own counts when it has them, else read in the
+    // same round. A round whose figures do not add up to it is read again (twice at most).
+    const own = statsOf(campaign);
+    const known = own ? STATUSES.reduce((n, st) => n + own[st], 0) : undefined;
+    let counts = emptyCounts();
     counts[first] = firstPage.total;
-    const pages = await Promise.all(
-      rest.map((status) => client.listCampaignRecipients(campaignId, { status, limit: 1 }, call)),
-    );
-    requests += pages.length;
     let missing = false;
-    rest.forEach((status, i) => {
-      const t = pages[i]?.total;
-      if (t === undefined) missing = true;
-      counts[status] = t ?? 0;
-    });
+    for (let round = 0; round < 3; round++) {
+      const statuses = round === 0 ? rest : STATUSES;
+      const [all, ...pages] = await Promise.all([
+        known === undefined ? client.listCampaignRecipients(campaignId, { limit: 1 }, call) : undefined,
+        ...statuses.map((status) => client.listCampaignRecipients(campaignId, { status, limit: 1 }, call)),
+      ]);
+      requests += pages.length + (known === undefined ? 1 : 0);
+      if (round > 0) counts = emptyCounts();
+      statuses.forEach((status, i) => {
+        const t = pages[i]?.total;
+        if (t === undefined) missing = true;
+        counts[status] = t ?? 0;
+      });
+      const total = known ?? all?.total;
+      if (missing || total === undefined) break;
+      const sum = STATUSES.reduce((n, st) => n + counts[st], 0);
+      if (sum === total) break;
+      // Still moving after the last round: the total is the truth; those still to go make up the rest.
+      if (round === 2) counts.pending = Math.max(0, counts.pending + total - sum);
+    }
     // A server that gives totals for some statuses only: fall back to paging rather than guess.
     if (!missing) return finish(campaignId, campaign, counts, { partial: false, method: "totals", requests });
   }
@@ -189,12 +219,16 @@ async function selectCampaigns(
     more = p.items.length >= MAX_PAGE;
     if (!more) break;
   }
-  // A server that ignores the filter must not turn `running` into everything.
-  const matching = status ? found.filter((c) => c.status === undefined || c.status === status) : found;
+  // A server that ignores the filter must not turn `running` into everything; `all` leaves
+  // drafts out (nothing sent, nothing to report).
+  const matching = status
+    ? found.filter((c) => c.status === undefined || c.status === status)
+    : found.filter((c) => c.status !== "draft");
   const sorted = [...matching].sort((a, b) => createdOf(b) - createdOf(a) || (b.id ?? 0) - (a.id ?? 0));
   const cap = target.kind === "running" ? RUNNING_CAP : RECENT_CAP;
   const chosen = sorted.slice(0, cap);
-  const seen = total ?? matching.length + (more ? 1 : 0);
+  const drafts = found.length - matching.length;
+  const seen = (total !== undefined && !status ? total - drafts : total) ?? matching.length + (more ? 1 : 0);
   return {
     ids: chosen.map((c) => c.id as number),
     records: new Map(chosen.map((c) => [c.id as number, c])),

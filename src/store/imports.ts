@@ -207,7 +207,7 @@ export class ImportStore {
     return r.rows[0] ? toPending(r.rows[0]) : undefined;
   }
 
-  async finish(id: string, state: "done" | "failed", result: unknown): Promise<void> {
+  async finish(id: string, state: "done" | "failed" | "unknown", result: unknown): Promise<void> {
     // Over "unknown" too: a process still running it when another one's start settled it knows the outcome.
     await this.db.query(
       "update imports.pending set state = $2, result = $3 where id = $1 and state in ('running', 'unknown')",

@@ -40,8 +40,8 @@ describe("channel names", () => {
 
   it("the templates list names each template's channel", async () => {
     const list = text(await s.core.run("templates", BOB));
-    expect(list).toMatch(/order_update · en · UTILITY · approved · Main line/);
-    expect(list).toMatch(/support_followup · en · UTILITY · approved · Support/);
+    expect(list).toMatch(/order_update · en · Utility · Approved · Main line/);
+    expect(list).toMatch(/support_followup · en · Utility · Approved · Support/);
     expect(list).not.toMatch(/channel \d/);
   });
 

@@ -40,7 +40,7 @@ describe("read commands", () => {
     ["campaigns", [/Spring sale 2026/, /#2 VIP order follow-up · Draft · order_update \(en\)/]],
     ["campaigns status=completed", [/Spring sale 2026/]],
     ["campaign 1", [/Spring sale 2026/, /Completed/]],
-    ["campaign 1 recipients", [/Recipients of campaign #1/, /Page 1 of 1/]],
+    ["campaign 1 recipients", [/Recipients of Spring sale 2026/, /Page 1 of 1/]],
     ["campaign 1 recipients status=skipped", [/skipped/]],
     [
       "users",
@@ -62,10 +62,11 @@ describe("read commands", () => {
     ],
     ["history 1", [/== Conversation with Ana Lopez ==/, /Thanks! Can I change the delivery address\?/]],
     ["history 1 after=2000-01-01T00:00:00Z limit=2", [/Page 1/]],
-    ["help", [/Switchboard commands/, /campaign <id> send/]],
+    ["help", [/What most people do first/, /campaigns/]],
+    ["help all", [/Switchboard commands/, /campaign <id> send/]],
     ["help tags", [/tag add <name>/, /Example/]],
     ["help tag add", [/tag add/]],
-    ["", [/Switchboard commands/]],
+    ["", [/What most people do first/]],
   ];
   for (const [line, patterns] of cases) {
     it(`/sb ${line}`, async () => {
@@ -131,7 +132,7 @@ describe("write commands", () => {
     await client.getTag(id); // still there
     const done = await core.confirm(ask.confirmation!.id, SLACK_USER);
     expect(done.visibility).toBe("in_channel");
-    expect(done.text).toMatch(/Tag #\d+ deleted$/);
+    expect(done.text).toMatch(/^Tag \*Warm lead\* deleted \(Tag #\d+\)$/);
     await expect(client.getTag(id)).rejects.toMatchObject({ kind: "not_found" });
   });
 
@@ -220,7 +221,7 @@ describe("write commands", () => {
     if (!ask.confirmation) expect(ask.text).toMatch(/messaging API deletes only pending, rejected, disabled/);
     else {
       const done = await core.confirm(ask.confirmation.id, SLACK_USER);
-      expect(done.text).toMatch(/Template #\d+ deleted/);
+      expect(done.text).toMatch(/Template \*\w+\* deleted \(Template #\d+\)/);
       await expect(client.getTemplate(id)).rejects.toMatchObject({ kind: "not_found" });
     }
   });
@@ -243,7 +244,8 @@ describe("write commands", () => {
     const values = add.blocks
       .flatMap((b) => (b.type === "actions" ? b.elements : []))
       .map((e) => (e as { value: string }).value);
-    expect(values).toEqual([`campaign ${id} send`, `campaign ${id}`]);
+    // The draft's card: Send… first.
+    expect(values[0]).toBe(`campaign ${id} send`);
 
     const ask = await h().run(`campaign ${id} send`);
     expect(ask.confirmation).toBeDefined();
@@ -274,16 +276,17 @@ describe("write commands", () => {
   it("send: template by phone, image by contact, text to a chat user", async () => {
     const t = await h().run("send +1 415 555 0200 template=order_update lang=en first_name=Ana order_id=42");
     expect(t.visibility).toBe("in_channel");
-    expect(t.text).toMatch(/Message #\d+ \(template\) sent to \+14155550200/);
+    expect(t.text).toMatch(/^:envelope: Sent to \*\+14155550200\*: “Hi Ana, your order 42 is on its way\.”/);
     const msgId = Number(/Message #(\d+)/.exec(t.text)![1]);
     expect(await h().client.getMessage(msgId)).toMatchObject({ type: "template" });
 
     const img = await h().run("send contact:1 image <https://example.com/a.png> look at this human=yes");
-    expect(img.text).toMatch(/\(image\) sent to contact #1/);
+    // The contact by name (contact #1 is Ana Lopez in the sandbox), never “contact #1”.
+    expect(img.text).toMatch(/Sent to \*(?!contact #)[^*]+\*: “image: look at this”/);
 
     const txt = await h().run("send user:1 Hello, your order = ready");
     // Free text is subject to the 24-hour window: either sent, or refused with the service's reason.
-    expect(txt.text).toMatch(/\(text\) sent to chat user #1|refused/);
+    expect(txt.text).toMatch(/Sent to \*(?!chat user #)[^*]+\*: “Hello, your order = ready”|refused/);
   });
 
   it("send picks the one channel the templates name when MESSAGING_CHANNEL_ID is unset, and asks when several", async () => {
@@ -301,7 +304,7 @@ describe("write commands", () => {
       "send +14155550200 template=order_update lang=en channel=1 first_name=Ana order_id=7",
       SLACK_USER,
     );
-    expect(ok.text).toMatch(/sent/);
+    expect(ok.text).toMatch(/Sent/);
   });
 
   it("import reads a CSV in the shell, and is refused from Slack", async () => {

@@ -57,7 +57,7 @@ describe("with no settings (the embedded sandbox)", () => {
     );
     expect(inWindow).toBeDefined();
     const r = await sb.core.run(`send ${inWindow?.phone} Hola`, ALICE);
-    expect(text(r)).toMatch(/sent to/);
+    expect(text(r)).toMatch(/Sent to/);
     expect(text(r)).not.toMatch(/channel/i);
   });
 

@@ -228,7 +228,7 @@ describe("confirmations", () => {
     const ask = await h().run("tag delete 3");
     const restarted = h().newCore();
     const r = await restarted.confirm(ask.confirmation!.id, SLACK_USER);
-    expect(r.text).toMatch(/Tag #3 deleted/);
+    expect(r.text).toMatch(/Tag \*[^*]+\* deleted \(Tag #3\)/);
   });
 
   it("only the user who asked may confirm or cancel", async () => {

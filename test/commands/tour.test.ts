@@ -7,8 +7,9 @@ import { describe, expect, it } from "vitest";
 import { blocksToText } from "../../src/blocks/blocks.ts";
 import { TOPICS } from "../../src/commands/defs/help.ts";
 import { ALL_COMMANDS } from "../../src/commands/defs/index.ts";
-import type { Reply } from "../../src/commands/types.ts";
-import { SHELL, useHarness } from "./helpers.ts";
+import { ACTION, type Reply } from "../../src/commands/types.ts";
+import { replyToText } from "../../src/shell/index.ts";
+import { SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
 
@@ -41,6 +42,56 @@ function everydayProblems(text: string): string[] {
   );
   find("HTTP code", /\bHTTP\b|\((?:40[0-9]|42[29]|5\d\d)\)|\b(?:answered|returned|status) [1-5]\d\d\b/g);
   find("developer word", /\(integration\)|\(body\)|ENOENT|\bundefined\b|\bnull\b|\[object Object\]/g);
+  return problems;
+}
+
+/** The headline texts of a reply: sections and headers, not the quiet context lines where numbers belong. */
+function headlines(r: Reply): string {
+  const out: string[] = [];
+  for (const b of r.blocks as Array<{
+    type: string;
+    text?: { text?: string };
+    fields?: Array<{ text: string }>;
+  }>) {
+    if (b.type === "section" || b.type === "header") {
+      if (b.text?.text) out.push(b.text.text);
+      for (const f of b.fields ?? []) out.push(f.text);
+    }
+  }
+  return out.join("\n");
+}
+
+/**
+ * Issue 22's rules: no id where a name is known (in the headlines), no API
+ * path, no setting name, and in the terminal no raw Slack markup nor
+ * Slack-only advice.
+ */
+function namesProblems(r: Reply, shell: boolean): string[] {
+  const problems: string[] = [];
+  const find = (name: string, text: string, re: RegExp) => {
+    for (const m of text.matchAll(re)) problems.push(`${name}: “${m[0]}”`);
+  };
+  const all = `${r.text}\n${blocksToText(r.blocks)}`;
+  find(
+    "an id where a name is known",
+    headlines(r),
+    /\b(?:[Cc]ontact|[Cc]hat user|[Tt]ag|[Gg]roup|[Tt]emplate|[Ff]ield|[Mm]essage) #\d+ (?:created|changed|deleted|sent|opted|submitted)|sent to (?:contact|chat user) #\d+|\bcontact #\d+ · /g,
+  );
+  find("an API path", all, /\/v1\/|\b(?:GET|POST|PUT|PATCH|DELETE) \/[a-z]/g);
+  find(
+    "a setting name",
+    all,
+    /\b(?:SWITCHBOARD|MESSAGING|SLACK|WORKFLOW|IMPORT|AUDIT|DEFAULT|API)_[A-Z_]{2,}\b/g,
+  );
+  if (shell) {
+    const printed = replyToText(r);
+    find(
+      "raw mrkdwn in the terminal",
+      printed,
+      /(?<![\w*])\*[^*\s][^*\n]*\*(?![\w*])|<(?:@[UW]|#C|!(?:here|channel|subteam))|<https?:[^>]*\||&(?:lt|gt|amp);|(?<![\w:]):[a-z][a-z0-9_+-]*:(?![\w\d])/g,
+    );
+    find("Slack-only advice in the terminal", printed, /type # and pick|Slack's list|(?<!`)\/sb /g);
+  }
   return problems;
 }
 
@@ -93,6 +144,15 @@ function tourLines(): string[] {
     "campaign 1 send",
     "group 1 remove 999",
     "template delete 1",
+    // Issue 22: refusals a status answers, names after writes, people as recipients.
+    "campaign 1 cancel",
+    "campaign 1 recipients",
+    `tag add "Tour tag ${stamp}" #123456`,
+    "send contact:1 template=order_update lang=en first_name=Ana order_id=T-2",
+    "send +14155550123",
+    "inbox on #nosuch",
+    "report every day at 09:00 to nosuch",
+    "report now all",
   ];
 }
 
@@ -110,6 +170,57 @@ describe("a tour of the commands reads as everyday English (issue 9)", () => {
     }
     if (process.env.TOUR_DUMP) writeFileSync(process.env.TOUR_DUMP, seen.join("\n\n"));
     expect([...new Set(problems)]).toEqual([]);
+  });
+
+  it("names, not ids; no API path, no setting name; no Slack markup in the terminal; hints run as printed (issue 22)", async () => {
+    const problems: string[] = [];
+    const hints = new Set<string>();
+    for (const line of tourLines()) {
+      for (const actor of [undefined, SHELL]) {
+        const r = await h().run(line, actor);
+        for (const p of namesProblems(r, actor === SHELL))
+          problems.push(`${line} (${actor ? "shell" : "slack"}): ${p}`);
+        if (r.confirmation) await h().core.dismiss(r.confirmation.id, actor ?? SLACK_USER);
+        if (actor !== SHELL) continue;
+        for (const b of r.blocks as Array<{
+          type: string;
+          elements?: Array<{ action_id?: string; value?: string }>;
+        }>) {
+          for (const e of b.type === "actions" ? (b.elements ?? []) : []) {
+            if (e.action_id?.startsWith(ACTION.run) && e.value) hints.add(e.value);
+          }
+        }
+      }
+    }
+    // Every button the shell prints as a hint runs as printed: no input error, no usage.
+    for (const hint of hints) {
+      const r = await h().run(hint, SHELL);
+      if (r.confirmation) await h().core.dismiss(r.confirmation.id, SHELL);
+      if (/is required|unexpected|Usage:|is not a command/i.test(replyToText(r)))
+        problems.push(`hint “${hint}” does not run as printed: ${replyToText(r).slice(0, 160)}`);
+    }
+    expect([...new Set(problems)]).toEqual([]);
+  });
+
+  it("issue 22's rules catch what it found", () => {
+    const reply = (text: string): Reply => ({
+      visibility: "ephemeral",
+      text,
+      blocks: [{ type: "section", text: { type: "mrkdwn", text } }] as Reply["blocks"],
+    });
+    for (const bad of [
+      "Message #7 (text) sent to chat user #1",
+      "Tag #3 deleted",
+      "contact #100061 · failed",
+      "ask the operator to add you to SWITCHBOARD_WRITERS",
+      "The messaging API refused: POST /v1/campaigns/1/cancel",
+    ]) {
+      expect(namesProblems(reply(bad), false), bad).not.toEqual([]);
+    }
+    // What the terminal converter misses: bold around a code span, Slack-only advice.
+    expect(namesProblems(reply("*Create one (with `campaign add`)*"), true)).not.toEqual([]);
+    expect(namesProblems(reply("type # and pick the channel from Slack's list"), true)).not.toEqual([]);
+    expect(namesProblems(reply("Tag *Sales* deleted"), false)).toEqual([]);
   });
 
   it("the rules catch what issue 9 found", () => {

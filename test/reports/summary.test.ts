@@ -101,12 +101,25 @@ describe("summary with page totals", () => {
       counts: { delivered: 2 },
       createdAt: new Date(Date.now() + 60_000),
     });
+    // A draft, newer still: nothing sent, so no report of "all" shows it (issue 22 §6).
+    const draft = await seedCampaign(sandbox().db, {
+      name: "Unsent draft",
+      status: "draft",
+      counts: {},
+      createdAt: new Date(Date.now() + 120_000),
+    });
     const all = Number(
-      (await sandbox().db.query<{ n: string }>("select count(*) as n from sandbox.campaigns")).rows[0]?.n,
+      (
+        await sandbox().db.query<{ n: string }>(
+          "select count(*) as n from sandbox.campaigns where status <> 'draft'",
+        )
+      ).rows[0]?.n,
     );
     const r = await summarize(client, { kind: "all" });
     expect(r.campaigns).toHaveLength(RECENT_CAP);
     expect(r.campaigns[0]?.id).toBe(newest);
+    expect(r.campaigns.map((c) => c.id)).not.toContain(draft);
+    expect(r.campaigns.every((c) => c.status !== "draft")).toBe(true);
     expect(r.omitted).toBe(all - RECENT_CAP);
   });
 

@@ -98,6 +98,40 @@ export async function buildScreens(
     screens.push({ name: "contact", title: "A contact", payload: message(await answer("contact 1")) });
     screens.push({ name: "chat-user", title: "A chat user", payload: message(await answer("user 1")) });
 
+    // Answers after a write, lists and refusals that name things (issue 22).
+    const more: Array<[string, string, string]> = [
+      ["help", "Help", "help"],
+      ["templates", "The templates", "templates"],
+      ["recipients", "A campaign's recipients", `campaign ${completed} recipients limit=5`],
+      ["cancel-completed", "Cancel a completed campaign", `campaign ${completed} cancel`],
+      [
+        "campaign-add",
+        "A new draft campaign",
+        "campaign add Autumn news template=1 group=1 first_name=Ana order_id=A-7",
+      ],
+      [
+        "send-template",
+        "A template sent to one person",
+        "send contact:1 channel=1 template=order_update lang=en first_name=Ana order_id=A-7",
+      ],
+      ["report-all", "A report of all campaigns", "report now all"],
+    ];
+    // An answer for the channel is posted (chat.postMessage), one for the person goes to response_url.
+    const answerAny = async (line: string) => {
+      const before = h.fake.messages.length;
+      const res = await h.req.command(line, { user: ALICE });
+      return h.fake.waitFor(
+        () =>
+          (h.fake.responsesTo(res.responseUrl as string)[0]?.body as Json | undefined) ??
+          (h.fake.messages.slice(before).find((m) => !m.user) as Json | undefined),
+        30_000,
+        line,
+      );
+    };
+    for (const [name, title, line] of more) {
+      screens.push({ name, title, payload: message(await answerAny(line)) });
+    }
+
     const n = h.fake.callsOf("views.publish").length;
     await h.req.event({ type: "app_home_opened", user: ALICE.id, channel: "D0HOME", tab: "home" });
     const home = await h.fake.waitFor(
@@ -105,7 +139,7 @@ export async function buildScreens(
         h.fake
           .callsOf("views.publish")
           .slice(n)
-          .find((c) => /\d+ of [\d,]+ sent/.test(textOf((c.args.view as { blocks: unknown[] }).blocks))),
+          .find((c) => /\d+ of [\d,]+ processed/.test(textOf((c.args.view as { blocks: unknown[] }).blocks))),
       30_000,
     );
     screens.push({ name: "home", title: "App Home", payload: home.args.view as Json });

@@ -18,7 +18,7 @@ describe("interactive shell", () => {
     expect(code).toBe(0);
     expect(s.text()).toMatch(/== Tags ==/);
     expect(s.text()).toMatch(/Delete tag #\d+ “Temp”\?/);
-    expect(s.text()).toMatch(/Tag #\d+ deleted/);
+    expect(s.text()).toMatch(/Tag .+ deleted\nTag #\d+/);
     await expect(h().client.getTag(add.id!)).rejects.toMatchObject({ kind: "not_found" });
     const history = readFileSync(historyFile, "utf8").split("\n").filter(Boolean);
     expect(history).toEqual(["tags", `/sb tag delete ${add.id}`]);

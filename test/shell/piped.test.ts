@@ -30,7 +30,7 @@ describe("piped shell: answers are terminal text", () => {
       "tag delete 1",
     ]);
     expect(code).toBe(0);
-    expect(out).toMatch(/✓ Spring sale 2026\nCompleted · 16 of 16 sent/);
+    expect(out).toMatch(/✓ Spring sale 2026\nCompleted · 16 of 16 processed: \d+ sent, delivered or read/);
     expect(out).toMatch(/⚠ There is no help topic `nosuch`/);
     expect(out).toMatch(/✓ Spring sale 2026 · completed · 16 recipients/);
     expect(out).not.toMatch(SLACK_MARKUP);

@@ -76,7 +76,7 @@ describe("npm start without Slack tokens: the shell", () => {
 
     const yes = await runMain("tag delete 2\ntags\n", ["--yes"]);
     expect(yes.code).toBe(0);
-    expect(yes.stdout).toMatch(/Tag #2 deleted/);
+    expect(yes.stdout).toMatch(/Tag Support deleted\nTag #2/);
     expect(yes.stdout.split("== Tags ==")[1]).not.toMatch(/#2 Support/);
   }, 300_000);
 

@@ -85,7 +85,9 @@ describe("App Home", () => {
     expect(json).not.toContain(h.switchboard.apiKey.slice(0, 8));
 
     // Running campaigns with their bars and a report button.
-    expect(text).toMatch(/Winter promo\*\n\*Sending\* · 50 of 100 sent · 10\.0% failed\n▓+░+ {2}\*50%\*/);
+    expect(text).toMatch(
+      /Winter promo\*\n\*Sending\* · 50 of 100 processed: 45 sent, delivered or read · 5 failed · 50 to go\n▓+░+ {2}\*50%\*/,
+    );
     expect(buttonsOf(view.blocks).map((b) => b.value)).toContain(`report now ${running}`);
 
     // Only the viewer's schedules.
@@ -93,7 +95,9 @@ describe("App Home", () => {
     expect(text).not.toContain("bob's");
 
     // Recent writes from the audit table.
-    expect(text).toMatch(/tag add winter.*→ create a tag/);
+    // As a sentence about people and things (issue 22 §7): who did what to which, when.
+    expect(text).toMatch(/<@U0ALICE> created tag \*winter\* · /);
+    expect(text).not.toMatch(/→|createTag|a change: done/);
 
     // Shortcuts: each runs its command (which opens its form).
     const values = buttonsOf(view.blocks).map((b) => b.value);

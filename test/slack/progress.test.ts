@@ -109,7 +109,7 @@ describe("live progress", () => {
     // The final figures are the sandbox's own.
     const truth = await truthOf(h.sandbox.db, id);
     const total = STATUSES.reduce((n, s) => n + truth[s], 0);
-    expect(finalText).toContain(`${total - truth.pending - truth.sending} of ${total} sent`);
+    expect(finalText).toContain(`${total - truth.pending - truth.sending} of ${total} processed: `);
 
     // Done: further passes neither poll nor update.
     h.clock.advance(every * 10);

@@ -28,14 +28,20 @@ let req: SlackRequests;
 let proxy: CountingProxy;
 /** Answers the proxy gives, in turn, to the next POST /contacts/import requests. */
 const importAnswers: Array<{ status: number; headers?: Record<string, string> }> = [];
+/** While set, the next POST /contacts/import is held this long before it reaches the sandbox (a slow API). */
+let holdImportMs = 0;
 
 beforeAll(async () => {
   stack = await startStack({
     // Alice and Bob make changes; Carol only sends campaigns; Dan does neither.
     writers: [ALICE.id, BOB.id],
     broadcasters: [CAROL.id],
-    env: { DEFAULT_COUNTRY: "US" },
+    env: { DEFAULT_COUNTRY: "US", IMPORT_TIMEOUT_MS: "1000" },
     proxy: {
+      hold: (method, url) =>
+        method === "POST" && url.includes("/contacts/import") && holdImportMs
+          ? new Promise((resolve) => setTimeout(resolve, holdImportMs))
+          : undefined,
       answer: (method, url) =>
         method === "POST" && url.includes("/contacts/import") ? importAnswers.shift() : undefined,
     },
@@ -203,7 +209,12 @@ describe("an import left running by a stopped process", () => {
     expect(words).toMatch(/Outcome unknown/);
     expect(words).toMatch(/\/sb contacts/);
     expect(words).toMatch(/1 contact may have been imported|some, all or none of its 1 contact/);
-    expect(controls({ blocks }).map((e) => e.action_id)).toEqual([IMPORT_ACTIONS.retry]);
+    // A check first (the contacts, one number of the file), then Try again.
+    expect(controls({ blocks }).map((e) => [e.action_id, e.value])).toEqual([
+      ["sb_run:1", "contacts"],
+      ["sb_run:2", `contacts ${p}`],
+      [IMPORT_ACTIONS.retry, id],
+    ]);
     await fake.waitFor(() =>
       fake.messages.find((x) => x.thread_ts === m.ts && /outcome is unknown/.test(x.text ?? "")),
     );
@@ -221,6 +232,40 @@ describe("an import left running by a stopped process", () => {
     expect((await outcome(m)).text).toMatch(/1 created/);
     expect(importPosts()).toBe(posts + 1);
     expect(await found(p)).toBe(true);
+  });
+});
+
+describe("an import that got no answer in time (issue 22 §1)", () => {
+  it("is told as unknown, with what to check and Try again, never as failed nor “share it again”", async () => {
+    const p = phone();
+    const file = addFile("late.csv", `phone\n${p}\n`);
+    await share(file.id);
+    const m = await preview("late.csv");
+    holdImportMs = 3000;
+    try {
+      await click(m, IMPORT_ACTIONS.run);
+      const update = await fake.waitFor(
+        () =>
+          fake
+            .callsOf("chat.update")
+            .find((c) => c.args.ts === m.ts && /outcome is unknown/.test(String(c.args.text))),
+        20_000,
+        "the unknown outcome",
+      );
+      const blocks = update.args.blocks as unknown[];
+      expect(checkMessageBlocks(blocks)).toEqual([]);
+      const words = JSON.stringify(blocks);
+      expect(words).toMatch(/Outcome unknown.*no answer within 1 s/);
+      expect(words).toContain(`/sb contacts ${p}`);
+      expect(words).not.toMatch(/import failed|Share the file again/i);
+      expect(controls({ blocks }).map((e) => e.action_id)).toContain(IMPORT_ACTIONS.retry);
+      const said = await fake.waitFor(() =>
+        fake.messages.find((x) => x.thread_ts === m.ts && /outcome is unknown/.test(x.text ?? "")),
+      );
+      expect(said.text).not.toMatch(/failed|again to retry/);
+    } finally {
+      holdImportMs = 0;
+    }
   });
 });
 

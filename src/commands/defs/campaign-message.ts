@@ -4,7 +4,7 @@
 // campaign card so either can change alone.
 import { placeholdersOf } from "../../api/schemas.ts";
 import type { ApiRecord } from "../../api/types.ts";
-import { esc } from "../../blocks/blocks.ts";
+import { capitalize, esc } from "../../blocks/blocks.ts";
 import { UserError } from "../registry.ts";
 import { pick, show } from "../render.ts";
 
@@ -44,6 +44,8 @@ export function checkPlaceholderValues(
   t: ApiRecord,
   values: Record<string, string>,
   options: readonly string[],
+  /** One message (send) rather than a campaign's: no "the same value for every recipient". */
+  one = false,
 ): void {
   const names = placeholdersOfTemplate(t);
   const label = `template ${esc(show(pick(t, "name") ?? `#${show(t.id)}`))}`;
@@ -60,9 +62,11 @@ export function checkPlaceholderValues(
   const missing = names.filter((n) => !values[n]?.trim());
   if (missing.length) {
     throw new UserError(
-      `${label} needs a value for each placeholder; missing: ${missing.map(esc).join(", ")}. Add ${missing
+      `${capitalize(label)} needs ${missing.map((n) => `\`${esc(typed(n, options))}…\``).join(", ")}: ${
+        missing.length === 1 ? "its placeholder" : "its placeholders"
+      } ${missing.map(esc).join(", ")} would be left empty. Add ${missing
         .map((n) => `\`${esc(typed(n, options))}<value>\``)
-        .join(" ")} (the same value for every recipient).`,
+        .join(" ")}${one ? "; nothing was sent" : " (the same value for every recipient)"}.`,
     );
   }
 }

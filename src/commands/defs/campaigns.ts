@@ -8,16 +8,15 @@ import {
   RECIPIENT_STATUSES,
 } from "../../api/schemas.ts";
 import type { Campaign, MessagingApi, Template } from "../../api/types.ts";
-import { actions, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
+import { context, count, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
 import type { Counts } from "../../domain/reports.ts";
 import { CARD_STATUS, campaignCard, factsLine } from "../../reports/card.ts";
 import { type CampaignSummary, ratesOf, STATUSES, summarizeCampaign } from "../../reports/summary.ts";
 import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } from "../args.ts";
 import { formReply } from "../forms.ts";
 import { loadCampaignData } from "../lookups.ts";
-import { type CommandContext, defineCommand, type Preview } from "../registry.ts";
+import { type CommandContext, defineCommand, type Preview, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, show } from "../render.ts";
-import { ACTION } from "../types.ts";
 import {
   campaignMessageText,
   checkPlaceholderValues,
@@ -29,6 +28,7 @@ import {
   announce,
   channelLabel,
   channelNamesOf,
+  contactName,
   nameOf,
   pageLine,
   quoted,
@@ -153,8 +153,120 @@ async function audienceOf(api: MessagingApi, id: number, c: Campaign): Promise<s
   return `${exact ? "" : "at least "}${n} recipients (${parts.join(" + ")}; opted-out contacts are skipped)`;
 }
 
+/** A recipient's status as an icon and a word. */
+const RECIPIENT_WORDS: Record<string, { icon: string; label: string }> = {
+  pending: { icon: ":hourglass_flowing_sand:", label: "Waiting" },
+  sending: { icon: ":outbox_tray:", label: "Sending" },
+  sent: { icon: ":outbox_tray:", label: "Sent" },
+  delivered: { icon: ":white_check_mark:", label: "Delivered" },
+  read: { icon: ":eyes:", label: "Read" },
+  failed: { icon: ":x:", label: "Failed" },
+  skipped: { icon: ":fast_forward:", label: "Skipped" },
+};
+
+/** Names of contacts read lately, by id: a page of recipients is named from here first. */
+const CONTACT_NAMES = new Map<number, string>();
+const CONTACT_NAMES_MAX = 5_000;
+/** Contacts read per page at most: the spec cannot read contacts by a list of ids. */
+const NAME_READS = 20;
+
+/**
+ * The names of a page's recipients that carry none themselves: from the
+ * cache first, then one read per contact, at most NAME_READS (a page is at
+ * most its page size). `unread`: recipients left with their phone.
+ */
+async function recipientNames(
+  ctx: CommandContext,
+  items: Array<Record<string, unknown>>,
+): Promise<Map<number, string> & { unread: number }> {
+  const names = Object.assign(new Map<number, string>(), { unread: 0 });
+  const wanted = new Set<number>();
+  for (const r of items) {
+    const id = refId(r, "contactId", "contact_id");
+    if (id === undefined || show(pick(r, "name") ?? "")) continue;
+    const known = CONTACT_NAMES.get(id);
+    if (known !== undefined) names.set(id, known);
+    else wanted.add(id);
+  }
+  const reads = [...wanted].slice(0, NAME_READS);
+  const read = await Promise.all(
+    reads.map((id) =>
+      ctx.api.getContact(id).then(
+        (c) => [id, contactName(c)] as const,
+        () => [id, ""] as const,
+      ),
+    ),
+  );
+  for (const [id, name] of read) {
+    if (!name) continue;
+    names.set(id, name);
+    if (CONTACT_NAMES.size >= CONTACT_NAMES_MAX)
+      CONTACT_NAMES.delete(CONTACT_NAMES.keys().next().value as number);
+    CONTACT_NAMES.set(id, name);
+  }
+  names.unread = items.filter((r) => {
+    const id = refId(r, "contactId", "contact_id");
+    return id !== undefined && !show(pick(r, "name") ?? "") && !names.has(id) && !reads.includes(id);
+  }).length;
+  return names;
+}
+
+/** Statuses a campaign does not leave: nothing to send or cancel any more. */
+const FINAL_STATUSES = new Set(["completed", "cancelled", "failed"]);
+
+/**
+ * A send or cancel the campaign's status already answers: said at once, with
+ * the next useful action, instead of a prompt the API would refuse.
+ */
+function finalStateRefusal(action: "send" | "cancel", id: number, c: Campaign): UserError | undefined {
+  const status = String(pick(c, "status") ?? "");
+  if (!FINAL_STATUSES.has(status)) return undefined;
+  const name = `*${esc(nameOf(c, `Campaign ${id}`))}*`;
+  const was =
+    status === "completed"
+      ? "has already completed"
+      : status === "cancelled"
+        ? "was cancelled"
+        : "has failed";
+  const text =
+    action === "cancel"
+      ? `${name} ${was}; there is nothing to cancel.`
+      : `${name} ${was}; a campaign is sent once, so it cannot be sent again. To send the message again, create a new campaign with the same template.`;
+  return new UserError(text, false, [
+    { text: "Report", line: `report now ${id}`, style: "primary" },
+    ...(action === "send" ? [{ text: "New campaign", line: "campaign new" }] : []),
+    { text: "Open", line: `campaign ${id}` },
+  ]);
+}
+
+/** The API refused a send or cancel the spec leaves open (a paused or scheduled campaign): its reason, in words. */
+async function refusedInWords<T>(
+  action: "send" | "cancel",
+  id: number,
+  ctx: CommandContext,
+  call: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (!isApiError(err) || err.kind !== "conflict") throw err;
+    const c = await ctx.api.getCampaign(id).catch(() => undefined);
+    const name = `*${esc(nameOf(c, `Campaign ${id}`))}*`;
+    const status = c ? CARD_STATUS[String(pick(c, "status"))]?.label.toLowerCase() : undefined;
+    // `campaign 5 is paused: only draft or scheduled campaigns can be sent` → `it is paused: …`.
+    const reason = esc(err.message.replace(/^campaign\s+\d+\s+/i, "it "));
+    throw new UserError(
+      `The messaging API would not ${action} ${name}${status ? ` (${esc(status)})` : ""}: ${reason}`,
+      false,
+      [{ text: "Open", line: `campaign ${id}` }],
+    );
+  }
+}
+
 async function campaignPreview(action: "send" | "cancel", id: number, ctx: CommandContext): Promise<Preview> {
   const c = await ctx.api.getCampaign(id);
+  const refusal = finalStateRefusal(action, id, c);
+  if (refusal) throw refusal;
   const t = await templateOf(ctx.api, c);
   const audience = await audienceOf(ctx.api, id, c);
   const verb = action === "send" ? "Send" : "Cancel";
@@ -278,23 +390,42 @@ export const CAMPAIGN_COMMANDS = [
     topic: "campaigns",
     noun: "campaign",
     operations: ["listCampaignRecipients"],
-    run: async (a, ctx) =>
-      pageReply({
-        title: `Recipients of campaign #${a.id}${a.status ? ` (${a.status})` : ""}`,
+    run: async (a, ctx) => {
+      const [page, c] = await Promise.all([
+        ctx.api.listCampaignRecipients(a.id, { status: a.status, page: a.page, limit: a.limit }),
+        ctx.api.getCampaign(a.id).catch(() => undefined),
+      ]);
+      const names = await recipientNames(ctx, page.items);
+      const reply = pageReply({
+        title: `Recipients of ${c ? nameOf(c, `campaign ${a.id}`) : `campaign ${a.id}`}${a.status ? ` (${a.status})` : ""}`,
         plural: "recipients",
-        page: await ctx.api.listCampaignRecipients(a.id, { status: a.status, page: a.page, limit: a.limit }),
+        page,
         pageLine: pageLine(ctx),
-        line: (r) =>
-          listLine(
-            r.id,
-            pick(r, "phone", "to"),
-            pick(r, "contactId", "contact_id") !== undefined
-              ? `contact #${pick(r, "contactId", "contact_id")}`
-              : "",
-            r.status,
-            pick(r, "error", "errorMessage", "failureReason"),
+        // `❌ *Ana Lopez* · +14155550200 · Failed: the number is not on the network`: a person, a status in words.
+        line: (r) => {
+          const status = String(r.status ?? "");
+          const contactId = refId(r, "contactId", "contact_id");
+          const name =
+            show(pick(r, "name") ?? "") || (contactId !== undefined ? names.get(contactId) : "") || "";
+          const phone = show(pick(r, "phone", "to") ?? "");
+          const reason = show(pick(r, "error", "errorMessage", "failureReason") ?? "", 200);
+          const word = RECIPIENT_WORDS[status] ?? { icon: "", label: status };
+          return [
+            `${word.icon} ${name ? `*${esc(name)}*` : esc(phone)}`.trim(),
+            ...(name && phone ? [esc(phone)] : []),
+            `${esc(word.label)}${reason ? `: ${esc(reason)}` : ""}`,
+          ].join(" · ");
+        },
+      });
+      if (names.unread > 0) {
+        reply.blocks.push(
+          context(
+            `The names of ${count(names.unread, "recipient")} were not read now (to spare the API's read budget); their phone stands in.`,
           ),
-      }),
+        );
+      }
+      return reply;
+    },
   }),
   defineCommand({
     id: "campaign.send",
@@ -309,7 +440,7 @@ export const CAMPAIGN_COMMANDS = [
     operations: ["sendCampaign", "getCampaign", "getTemplate", "listCampaignRecipients"],
     preview: (a, ctx) => campaignPreview("send", a.id, ctx),
     run: async (a, ctx) => {
-      const c = await ctx.api.sendCampaign(a.id);
+      const c = await refusedInWords("send", a.id, ctx, () => ctx.api.sendCampaign(a.id));
       // One event, one message: the launch is the campaign's card, which then updates in place.
       const facts = await factsOf(ctx, c, ctx.who);
       const card = campaignCard({
@@ -335,11 +466,14 @@ export const CAMPAIGN_COMMANDS = [
     operations: ["cancelCampaign", "getCampaign"],
     preview: (a, ctx) => campaignPreview("cancel", a.id, ctx),
     run: async (a, ctx) => {
-      const c = await ctx.api.cancelCampaign(a.id);
-      return announce(
-        ctx,
-        `Campaign #${a.id}${quoted(c)} cancelled${pick(c, "status") ? ` (status ${esc(show(pick(c, "status")))})` : ""}`,
-      );
+      const c = await refusedInWords("cancel", a.id, ctx, () => ctx.api.cancelCampaign(a.id));
+      // The campaign's card, now 🚫 Cancelled, with its figures so far: not a line of raw status.
+      const card = await cardOf(ctx, a.id, c);
+      return {
+        visibility: "in_channel",
+        ...card,
+        text: `${card.text} (campaign #${a.id} cancelled by ${ctx.actor.via === "shell" ? "the shell" : ctx.who})`,
+      };
     },
   }),
   defineCommand({
@@ -395,17 +529,21 @@ export const CAMPAIGN_COMMANDS = [
         body.integrationId = Number.isInteger(own) && own > 0 ? own : await resolveChannel(ctx, undefined);
       }
       const c = await ctx.api.createCampaign(body);
-      const reply = announce(ctx, `Draft campaign #${c.id ?? "?"}${quoted(c)} created`, c, FIRST);
-      if (!a.group?.length && !a.contacts?.length) reply.blocks.push(section(NO_AUDIENCE));
-      if (c.id !== undefined) {
-        reply.blocks.push(
-          actions([
-            { text: "Send…", actionId: ACTION.run, value: `campaign ${c.id} send`, style: "primary" },
-            { text: "Open", actionId: ACTION.run, value: `campaign ${c.id}` },
-          ]),
-        );
+      if (c.id === undefined) {
+        const reply = announce(ctx, `Draft campaign${quoted(c)} created`, c, FIRST);
+        if (!a.group?.length && !a.contacts?.length) reply.blocks.push(section(NO_AUDIENCE));
+        return reply;
       }
-      return reply;
+      // The draft's card (template by name, audience and its size, Send…), as `/sb campaign` shows it.
+      const id = Number(c.id);
+      const card = await cardOf(ctx, id, c);
+      // "16 recipients", without the group numbers audienceOf adds for the send prompt.
+      const size = (await audienceOf(ctx.api, id, c).catch(() => "")).replace(/ \(.*\)$/, "");
+      const line = `:memo: Draft campaign *${esc(nameOf(c, `Campaign ${id}`))}* created${/^(at least )?\d/.test(size) ? `: ${esc(size)}` : ""}`;
+      const blocks: KnownBlock[] = [section(line), ...card.blocks];
+      if (!a.group?.length && !a.contacts?.length) blocks.push(section(NO_AUDIENCE));
+      blocks.push(context(`Campaign #${id}`));
+      return { visibility: "in_channel", text: `${line} (campaign #${id})`, blocks };
     },
   }),
   defineCommand({

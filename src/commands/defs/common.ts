@@ -1,7 +1,7 @@
 // Helpers shared by the command definitions.
 import type { KnownBlock } from "@slack/types";
 import type { ApiRecord } from "../../api/types.ts";
-import { esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
+import { capitalize, context, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
 import { type CommandContext, type Preview, UserError } from "../registry.ts";
 import { pick, type RefNames, recordPairs, show } from "../render.ts";
 import { tokenize } from "../tokenize.ts";
@@ -35,6 +35,57 @@ export function announce(
   const omit = ["createdAt", "updatedAt", ...(name && text.includes(esc(name)) ? ["name"] : [])];
   if (record) blocks.push(...fieldsSection(recordPairs(record, first, omit)));
   return { visibility: "in_channel", text, blocks };
+}
+
+/**
+ * A write told by the record's name: "Tag *Sales* deleted", the number in a
+ * quiet line under it ("Tag 12"); the number stands in only when no name is
+ * known. `record`'s fields follow when given (a create or a change).
+ */
+export function namedWrite(
+  ctx: CommandContext,
+  noun: string,
+  id: unknown,
+  named: ApiRecord | string | undefined,
+  verb: string,
+  record?: ApiRecord,
+  first: string[] = [],
+): Reply {
+  const name = typeof named === "string" ? named : nameOf(named);
+  const Noun = noun[0]!.toUpperCase() + noun.slice(1);
+  const shownId = id === undefined || id === null ? "" : esc(String(id));
+  const text = name ? `${Noun} *${esc(name)}* ${verb}` : `${Noun}${shownId ? ` #${shownId}` : ""} ${verb}`;
+  const reply = announce(ctx, text);
+  // The name is said above and the number below: the fields repeat neither.
+  if (record)
+    reply.blocks.push(...fieldsSection(recordPairs(record, first, ["id", "name", "createdAt", "updatedAt"])));
+  if (name && shownId) {
+    reply.blocks.push(context(`${Noun} #${shownId}`));
+    // The notification's text keeps the number too (the blocks show it in the quiet line).
+    reply.text = `${text} (${Noun} #${shownId})`;
+  }
+  return reply;
+}
+
+/**
+ * After a write, the record's own card (the answer of its show command) for
+ * the channel, under one line saying what changed: the same card wherever
+ * the record shows, never its raw fields. Falls back to the line alone when
+ * the card cannot be read.
+ */
+export async function cardAfterWrite(
+  ctx: CommandContext,
+  showId: string,
+  id: number,
+  text: string,
+): Promise<Reply> {
+  const spec = ctx.registry.get(showId);
+  const card = spec ? await spec.run({ id }, ctx).catch(() => undefined) : undefined;
+  // The notification's text keeps the number (the card shows it in its quiet footer).
+  const noun = showId.split(".")[0] === "user" ? "Chat user" : capitalize(showId.split(".")[0]!);
+  const fallback = `${text} (${noun} #${id})`;
+  if (!card) return { ...announce(ctx, text), text: fallback };
+  return { visibility: "in_channel", text: fallback, blocks: [section(text), ...card.blocks] };
 }
 
 /** An ephemeral note (a lookup-like answer to a write nobody else needs to see). */
@@ -91,7 +142,7 @@ export async function resolveChannel(
   if (ids.length === 1) return ids[0]!;
   if (ids.length === 0) {
     throw new UserError(
-      "No channel is known yet, so there is nowhere to send from: add `channel=<id>` once, name your channels with `/sb channel name <id> <name>`, or set MESSAGING_CHANNEL_ID.",
+      "No channel is known yet, so there is nowhere to send from: add `channel=<id>` once, name your channels with `/sb channel name <id> <name>`, or ask whoever runs Switchboard to set the main channel.",
     );
   }
   const label = (id: number) => named.get(id) ?? `Channel ${id}`;

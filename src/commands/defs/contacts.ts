@@ -5,9 +5,9 @@ import { esc, slackDate } from "../../blocks/blocks.ts";
 import { idArg, limitArg, optionalId, pageArg, requiredText, yesNo } from "../args.ts";
 import { formReply, recordFormReply } from "../forms.ts";
 import { defineCommand, UserError } from "../registry.ts";
-import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs } from "../render.ts";
+import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs, show } from "../render.ts";
 import { checkBody } from "./check.ts";
-import { announce, deletePreview, pageLine } from "./common.ts";
+import { announce, cardAfterWrite, deletePreview, namedWrite, pageLine } from "./common.ts";
 import { importFilePreview, importLocalFile } from "./import-file.ts";
 
 const FIRST = ["id", "phone", "first_name", "last_name", "email"];
@@ -181,7 +181,10 @@ export const CONTACT_COMMANDS = [
       };
       checkBody(createContactSchema, body, NAMES);
       const c = await ctx.api.createContact(body);
-      return announce(ctx, `Contact #${c.id ?? "?"} ${esc(fullName(c) || body.phone)} created`, c, FIRST);
+      const text = `Contact *${esc(fullName(c) || body.phone)}* created`;
+      return c.id !== undefined
+        ? cardAfterWrite(ctx, "contact.show", Number(c.id), text)
+        : announce(ctx, text, c, FIRST);
     },
   }),
   defineCommand({
@@ -225,7 +228,12 @@ export const CONTACT_COMMANDS = [
         body.custom_fields = { ...existing, ...a.extra };
       }
       const c = await ctx.api.updateContact(a.id, body);
-      return announce(ctx, `Contact #${a.id} ${esc(fullName(c))} changed`.trim(), c, FIRST);
+      return cardAfterWrite(
+        ctx,
+        "contact.show",
+        a.id,
+        `Contact *${esc(fullName(c) || show(pick(c, "phone") ?? `#${a.id}`))}* changed`,
+      );
     },
   }),
   defineCommand({
@@ -239,11 +247,18 @@ export const CONTACT_COMMANDS = [
     example: "contact delete 20",
     topic: "contacts",
     noun: "contact",
-    operations: ["deleteContact"],
+    operations: ["deleteContact", "getContact"],
     preview: async (a, ctx) => deletePreview("contact", a.id, await ctx.api.getContact(a.id), FIRST),
     run: async (a, ctx) => {
+      const c = await ctx.api.getContact(a.id).catch(() => undefined);
       await ctx.api.deleteContact(a.id);
-      return announce(ctx, `Contact #${a.id} deleted`);
+      return namedWrite(
+        ctx,
+        "contact",
+        a.id,
+        c ? fullName(c) || show(pick(c, "phone") ?? "") : undefined,
+        "deleted",
+      );
     },
   }),
   defineCommand({
@@ -259,8 +274,14 @@ export const CONTACT_COMMANDS = [
     noun: "contact",
     operations: ["optOutContact"],
     run: async (a, ctx) => {
-      await ctx.api.optOutContact(a.id);
-      return announce(ctx, `Contact #${a.id} opted out`);
+      const c = await ctx.api.optOutContact(a.id);
+      return namedWrite(
+        ctx,
+        "contact",
+        a.id,
+        fullName(c) || show(pick(c, "phone") ?? ""),
+        "opted out: campaigns skip them",
+      );
     },
   }),
   defineCommand({
@@ -276,8 +297,8 @@ export const CONTACT_COMMANDS = [
     noun: "contact",
     operations: ["optInContact"],
     run: async (a, ctx) => {
-      await ctx.api.optInContact(a.id);
-      return announce(ctx, `Contact #${a.id} opted in again`);
+      const c = await ctx.api.optInContact(a.id);
+      return namedWrite(ctx, "contact", a.id, fullName(c) || show(pick(c, "phone") ?? ""), "opted in again");
     },
   }),
   defineCommand({

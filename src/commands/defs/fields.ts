@@ -3,8 +3,8 @@ import { NotFoundError } from "../../api/errors.ts";
 import { FIELD_TYPES, fieldKeySchema, wholeNumber } from "../../api/schemas.ts";
 import { choice, idArg, requiredText } from "../args.ts";
 import { defineCommand } from "../registry.ts";
-import { listLine, pageReply } from "../render.ts";
-import { announce, deletePreview, quoted } from "./common.ts";
+import { listLine, pageReply, pick, show } from "../render.ts";
+import { deletePreview, namedWrite } from "./common.ts";
 
 const FIRST = ["id", "key", "label", "type", "position"];
 const position = wholeNumber().optional();
@@ -56,7 +56,7 @@ export const FIELD_COMMANDS = [
         type: a.type,
         position: a.position,
       });
-      return announce(ctx, `Field #${f.id ?? "?"}${quoted(f)} created`, f, FIRST);
+      return namedWrite(ctx, "field", f.id, show(pick(f, "label", "key") ?? ""), "created", f, FIRST);
     },
   }),
   defineCommand({
@@ -97,7 +97,7 @@ export const FIELD_COMMANDS = [
         type: a.type,
         position: a.position,
       });
-      return announce(ctx, `Field #${a.id}${quoted(f)} changed`, f, FIRST);
+      return namedWrite(ctx, "field", a.id, show(pick(f, "label", "key") ?? ""), "changed", f, FIRST);
     },
   }),
   defineCommand({
@@ -120,8 +120,11 @@ export const FIELD_COMMANDS = [
       return deletePreview("field", a.id, f, FIRST);
     },
     run: async (a, ctx) => {
+      const f = (await ctx.api.listContactFields().catch(() => undefined))?.items.find(
+        (x) => Number(x.id) === a.id,
+      );
       await ctx.api.deleteContactField(a.id);
-      return announce(ctx, `Field #${a.id} deleted`);
+      return namedWrite(ctx, "field", a.id, show(pick(f, "label", "key") ?? ""), "deleted");
     },
   }),
 ];

@@ -3,7 +3,7 @@ import { count, esc, header, section, slackDate } from "../../blocks/blocks.ts";
 import { idArg, idList, requiredText } from "../args.ts";
 import { defineCommand } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, recordReply, show } from "../render.ts";
-import { announce, deletePreview, nameOf, quoted } from "./common.ts";
+import { announce, deletePreview, namedWrite, nameOf, quoted } from "./common.ts";
 
 const FIRST = ["id", "name", "description"];
 export const memberCount = (g: Record<string, unknown>) =>
@@ -92,7 +92,7 @@ export const GROUP_COMMANDS = [
     operations: ["createGroup"],
     run: async (a, ctx) => {
       const g = await ctx.api.createGroup({ name: a.name, description: a.description });
-      return announce(ctx, `Group #${g.id ?? "?"}${quoted(g)} created`, g, FIRST);
+      return namedWrite(ctx, "group", g.id, g, "created", g, FIRST);
     },
   }),
   defineCommand({
@@ -118,7 +118,7 @@ export const GROUP_COMMANDS = [
     operations: ["updateGroup"],
     run: async (a, ctx) => {
       const g = await ctx.api.updateGroup(a.id, { name: a.name, description: a.description });
-      return announce(ctx, `Group #${a.id}${quoted(g)} changed`, g, FIRST);
+      return namedWrite(ctx, "group", a.id, g, "changed", g, FIRST);
     },
   }),
   defineCommand({
@@ -132,11 +132,12 @@ export const GROUP_COMMANDS = [
     example: "group delete 3",
     topic: "groups",
     noun: "group",
-    operations: ["deleteGroup"],
+    operations: ["deleteGroup", "getGroup"],
     preview: async (a, ctx) => deletePreview("group", a.id, await ctx.api.getGroup(a.id), FIRST),
     run: async (a, ctx) => {
+      const g = await ctx.api.getGroup(a.id).catch(() => undefined);
       await ctx.api.deleteGroup(a.id);
-      return announce(ctx, `Group #${a.id} deleted`);
+      return namedWrite(ctx, "group", a.id, g, "deleted");
     },
   }),
   defineCommand({

@@ -1,6 +1,7 @@
 import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
-import { capitalize, context, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
+import { ACTION } from "../../blocks/actions.ts";
+import { actions, capitalize, context, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
 import { type AnySpec, defineCommand, type Registry } from "../registry.ts";
 import { pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";
@@ -26,6 +27,55 @@ const shortForm = (c: AnySpec) => {
   const positionals = c.usage.slice(c.words.join(" ").length).match(/^(\s+<[^>]+>)*/)?.[0] ?? "";
   return `${c.words.join(" ")}${positionals}`;
 };
+
+/** What most people do first: five commands to try. */
+const FIRST_STEPS: Array<[string, string]> = [
+  ["campaigns", "the campaigns and how each is going"],
+  ["contacts ana", "find a contact by name or number"],
+  ["send +1 415 555 0123 Hello!", "send one message"],
+  ["report now running", "a report of what is sending now"],
+  ["templates status=approved", "the templates ready to use"],
+];
+
+/** The three forms, as buttons (Slack only: the shell types command lines). */
+const FORMS: Array<{ text: string; line: string; style?: "primary" }> = [
+  { text: "New campaign", line: "campaign new", style: "primary" },
+  { text: "Send a message", line: "send" },
+  { text: "New template", line: "template new" },
+];
+
+/** `/sb help`: what most people do first, the forms, and the full reference one click away. */
+function start(via: string): Reply {
+  const shell = via === "shell";
+  const steps = FIRST_STEPS.map(([line, what]) => `• \`${shell ? "" : "/sb "}${esc(line)}\` — ${esc(what)}`);
+  const text = `*What most people do first*\n${steps.join("\n")}`;
+  const blocks: KnownBlock[] = [header("Switchboard"), section(text)];
+  if (!shell) {
+    blocks.push(
+      section("*Or fill in a form*"),
+      actions(
+        FORMS.map((f, i) => ({
+          text: f.text,
+          actionId: i ? `${ACTION.run}:${i + 1}` : ACTION.run,
+          value: f.line,
+          style: f.style,
+        })),
+      ),
+      actions([{ text: "All commands", actionId: `${ACTION.run}:4`, value: "help all" }]),
+    );
+  } else {
+    blocks.push(
+      context(
+        "`help all` lists every command; `help <topic>` (for example `help campaigns`) shows the options and an example.",
+      ),
+    );
+  }
+  return {
+    visibility: "ephemeral",
+    text: `Switchboard: what most people do first\n${steps.join("\n")}`,
+    blocks,
+  };
+}
 
 /** One short section per topic; the options and examples are one `help <topic>` away. */
 function overview(registry: Registry): Reply {
@@ -61,7 +111,8 @@ function details(title: string, cmds: AnySpec[]): Reply {
       ...(c.extraOptions ? [`• \`&lt;key&gt;=&lt;value&gt;\` ${esc(c.extraOptions)}`] : []),
     ];
     const parts = [
-      `*${esc(c.summary)}*${c.preview && !/confirm/.test(c.summary) ? " _(asks for confirmation first)_" : ""}`,
+      // Bold around a `code` span does not render (Slack nor the terminal): plain then.
+      `${c.summary.includes("`") ? esc(c.summary) : `*${esc(c.summary)}*`}${c.preview && !/confirm/.test(c.summary) ? " _(asks for confirmation first)_" : ""}`,
       `\`/sb ${esc(c.usage)}\``,
       c.help ? esc(c.help) : "",
       ...opts,
@@ -90,7 +141,8 @@ export const HELP_COMMANDS = [
         ?.trim()
         .toLowerCase()
         .replace(/^\/sb\s+/, "");
-      if (!topic) return overview(registry);
+      if (!topic) return start(ctx.actor.via);
+      if (topic === "all" || topic === "commands") return overview(registry);
       if (TOPICS[topic]) {
         return details(
           `Help: ${topic}`,

@@ -12,9 +12,12 @@ import { context, count, esc, fieldsSection, header, num, section } from "../../
 import {
   type ErrorLine,
   ImportFileError,
+  type ImportOutcome,
+  type ImportOutcomeUnknown,
   type ImportPreview,
   ImportService,
   importFields,
+  isImportOutcomeUnknown,
   MappingError,
   outcomeCounts,
   type PreviewSummary,
@@ -66,7 +69,10 @@ async function readLocalFile(a: ImportFileArgs, ctx: CommandContext): Promise<Re
   }
   const name = basename(path);
   // DEFAULT_COUNTRY always reaches the core from the config; "US" is the config's own default.
-  const service = new ImportService({ defaultCountry: ctx.defaultCountry ?? "US" });
+  const service = new ImportService({
+    defaultCountry: ctx.defaultCountry ?? "US",
+    timeoutMs: ctx.importTimeoutMs,
+  });
   const fields = await importFields(ctx.api);
   let preview: ImportPreview;
   try {
@@ -158,18 +164,24 @@ export async function importLocalFile(a: ImportFileArgs, ctx: CommandContext): P
       blocks: [section(text), section(columns), ...(failing ? [section(failing)] : [])],
     };
   }
-  const o = await service.run(
-    {
-      source: path,
-      fileName: name,
-      mapping: preview.mapping,
-      fields,
-      total: preview.rows,
-      groupId: a.group,
-      updateExisting: a.update,
-    },
-    ctx.api,
-  );
+  let o: ImportOutcome;
+  try {
+    o = await service.run(
+      {
+        source: path,
+        fileName: name,
+        mapping: preview.mapping,
+        fields,
+        total: preview.rows,
+        groupId: a.group,
+        updateExisting: a.update,
+      },
+      ctx.api,
+    );
+  } catch (err) {
+    if (isImportOutcomeUnknown(err)) return unknownOutcome(err, summary);
+    throw err;
+  }
   const reply = announce(
     ctx,
     `Import of ${esc(name)}: ${esc(outcomeCounts(o))}${o.groupId ? `; added to group #${o.groupId}` : ""}.`,
@@ -183,6 +195,27 @@ export async function importLocalFile(a: ImportFileArgs, ctx: CommandContext): P
     reply.text += `\n${where}`;
   }
   return reply;
+}
+
+/**
+ * No answer after the file may have reached the API: not a failure. Says what
+ * to check before importing again (which updates or skips what is already in).
+ */
+function unknownOutcome(u: ImportOutcomeUnknown, s: PreviewSummary): Reply {
+  const wait = u.timeoutMs ? ` within ${Math.round(u.timeoutMs / 1000)} s` : "";
+  const sample = s.samples.map((x) => x.contact.phone).find((p) => typeof p === "string" && p);
+  const group = u.newGroup
+    ? `, and whether the group “${esc(u.newGroup.name)}” was created (\`/sb groups\`)`
+    : u.groupId
+      ? `, and the group's members (\`/sb contacts group=${u.groupId}\`)`
+      : "";
+  const text =
+    `:warning: *Outcome unknown*: the messaging API gave no answer${wait} while importing ${esc(u.fileName)}, ` +
+    `so some, all or none of its ${count(u.rows, "contact")} may have been imported.`;
+  const check =
+    `Check the contacts before importing again: their count (\`/sb contacts\`), a few numbers of the file (\`/sb contacts ${sample ? esc(sample) : "<number>"}\`)${group}. ` +
+    "Importing the file again updates or skips the contacts already there; it does not create them twice.";
+  return { visibility: "ephemeral", text: `${text}\n${check}`, blocks: [section(text), section(check)] };
 }
 
 /**

@@ -28,7 +28,9 @@ function channelOf(typed: string | undefined, ctx: CommandContext, usage: string
     );
   if (!CHANNEL_ID.test(raw))
     throw new UserError(
-      `*channel* \`${esc(typed ?? raw)}\` is not a channel: type # and pick the channel from Slack's list (it turns blue).`,
+      ctx.actor.via === "shell"
+        ? `*channel* \`${esc(typed ?? raw)}\` is not a channel id: give the Slack channel's id, for example C0123ABCD (Slack shows it at the bottom of the channel's details).`
+        : `*channel* \`${esc(typed ?? raw)}\` is not a channel: type # and pick the channel from Slack's list (it turns blue).`,
     );
   return raw;
 }

@@ -1,17 +1,20 @@
 import { z } from "zod";
 import { isApiError } from "../../api/errors.ts";
 import { isoDateTimeSchema, type SendMessageInput, sendMessageSchema } from "../../api/schemas.ts";
-import { capitalize, esc, slackDate } from "../../blocks/blocks.ts";
+import type { ApiRecord } from "../../api/types.ts";
+import { capitalize, context, esc, slackDate } from "../../blocks/blocks.ts";
 import { idArg, limitArg, optionalId, pageArg, type Recipient, takeRecipient, yesNo } from "../args.ts";
 import { formReply, type SendPrefill } from "../forms.ts";
 import { channelFormData, recipientLabel } from "../lookups.ts";
 import { type CommandContext, defineCommand, UserError } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, recordReply, show } from "../render.ts";
+import { checkPlaceholderValues, fillPlaceholders } from "./campaign-message.ts";
 import { checkBody } from "./check.ts";
 import {
   announce,
   channelLabel,
   channelNamesOf,
+  contactName,
   pageLine,
   refId,
   relatedNames,
@@ -52,13 +55,33 @@ async function sendPrefill(ctx: CommandContext, r: Recipient): Promise<SendPrefi
   return { recipient: { value: `${r.kind}:${id}`, label: recipientLabel(r.kind, id, record) } };
 }
 
+/**
+ * A template message's values against its placeholders, before it is sent:
+ * a placeholder left without a value would leave a gap in what the customer
+ * reads. The template is found by name and language among the channel's; one
+ * not found is left to the API to refuse in its words.
+ */
+async function checkTemplateValues(
+  ctx: CommandContext,
+  body: Partial<SendMessageInput>,
+  channelId: number,
+): Promise<ApiRecord | undefined> {
+  const wanted = body.template as { name: string; language: string; parameters?: Record<string, string> };
+  const page = await ctx.api.listTemplates({ channelId });
+  const named = page.items.filter((t) => pick(t, "name") === wanted.name);
+  const t = named.find((x) => pick(x, "language") === wanted.language) ?? named[0];
+  if (!t) return undefined;
+  checkPlaceholderValues(t, wanted.parameters ?? {}, ["channel", "human", "template", "lang"], true);
+  return t;
+}
+
 export const MESSAGE_COMMANDS = [
   defineCommand({
     id: "send",
     words: ["send"],
     positionals: [{ name: "words", rest: "words" }],
     options: {
-      channel: "channel id; default MESSAGING_CHANNEL_ID",
+      channel: "channel id; default: the main channel",
       human: "yes: move the conversation to a human agent",
       template: "name of an approved template",
       lang: "the template's language code",
@@ -144,6 +167,7 @@ export const MESSAGE_COMMANDS = [
         SEND_NAMES,
       );
       const channelId = await resolveChannel(ctx, a.channel);
+      const template = body.type === "template" ? await checkTemplateValues(ctx, body, channelId) : undefined;
       let msg: Awaited<ReturnType<typeof ctx.api.sendMessage>>;
       try {
         msg = await ctx.api.sendMessage({ ...(body as SendMessageInput), channelId });
@@ -168,17 +192,38 @@ export const MESSAGE_COMMANDS = [
         }
         throw err;
       }
+      // `✉️ Sent to *Lucía Romero*: “Hola Lucía…” · queued`: the person by name, what they will read.
       const to =
         recipient.kind === "phone"
           ? recipient.to
-          : recipient.kind === "contact"
-            ? `contact #${recipient.contactId}`
-            : `chat user #${recipient.chatUserId}`;
+          : await (recipient.kind === "contact"
+              ? ctx.api.getContact(recipient.contactId).then((c) => contactName(c))
+              : ctx.api.getChatUser(recipient.chatUserId).then((u) => show(pick(u, "name") ?? ""))
+            ).catch(() => "");
+      const ref =
+        recipient.kind === "contact"
+          ? `contact #${recipient.contactId}`
+          : recipient.kind === "user"
+            ? `chat user #${recipient.chatUserId}`
+            : "";
+      const who = to || ref;
+      const said =
+        body.type === "text"
+          ? String(body.text ?? "")
+          : body.type === "template"
+            ? fillPlaceholders(
+                String(pick(template, "bodyText", "body") ?? ""),
+                (body.template as { parameters?: Record<string, string> }).parameters ?? {},
+              ) || `template ${String((body.template as { name: string }).name)}`
+            : `${body.type}${body.text ? `: ${body.text}` : ""}`;
       const status = pick(msg, "status");
-      return announce(
-        ctx,
-        `Message${msg.id !== undefined ? ` #${msg.id}` : ""} (${esc(body.type)}) sent to ${esc(to)}${status ? `, status ${esc(status)}` : ""}`,
+      const line = `:envelope: Sent to *${esc(who)}*: “${esc(show(said, 120))}”${status ? ` · ${esc(show(status))}` : ""}`;
+      const reply = announce(ctx, line);
+      reply.blocks.push(
+        context(`Message #${show(msg.id ?? "?")} · ${esc(body.type)}${to && ref ? ` · ${ref}` : ""}`),
       );
+      reply.text = `${line} (Message #${show(msg.id ?? "?")})`;
+      return reply;
     },
   }),
   defineCommand({

@@ -102,7 +102,10 @@ const scheduleSpec: AnySpec = defineCommand({
     } else if (channel?.startsWith("#")) {
       problems.push({
         field: "channel",
-        rule: `\`${channel}\` is not a channel link: type # and pick the channel from Slack's list (it turns blue)`,
+        rule:
+          ctx.actor.via === "shell"
+            ? `\`${channel}\` is not a channel id: give the Slack channel's id, for example C0123ABCD (Slack shows it at the bottom of the channel's details)`
+            : `\`${channel}\` is not a channel link: type # and pick the channel from Slack's list (it turns blue)`,
       });
     }
     if (!parsed.ok || problems.length) return inputErrorReply(scheduleSpec, problems);
@@ -236,7 +239,7 @@ const nowSpec: AnySpec = defineCommand({
   scope: "read",
   usage: "report now <campaign-id | running | all>",
   summary: "Post a campaign report here now",
-  help: "Posted in the channel for people who may make changes (SWITCHBOARD_WRITERS); anyone else gets it privately.",
+  help: "Posted in the channel for people who may make changes; anyone else gets it privately.",
   example: "report now running",
   topic: "reports",
   noun: "campaign",
@@ -260,7 +263,7 @@ const nowSpec: AnySpec = defineCommand({
     // Reading a report is open to all, posting one where everybody sees it is a write.
     if (!(await ctx.may("write"))) {
       const why =
-        "Only you can see this report: posting one in the channel is for the people who may make changes (SWITCHBOARD_WRITERS).";
+        "Only you can see this report: posting one in the channel is for the people who may make changes.";
       return {
         visibility: "ephemeral",
         text: `${messages.map((m) => m.text).join("\n")}\n${why}`,

@@ -4,7 +4,7 @@ import { esc, slackDate } from "../../blocks/blocks.ts";
 import { idArg, requiredText } from "../args.ts";
 import { defineCommand } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, recordReply, show } from "../render.ts";
-import { announce, deletePreview, nameOf, quoted } from "./common.ts";
+import { deletePreview, namedWrite, nameOf } from "./common.ts";
 
 const FIRST = ["id", "name", "color", "description"];
 const optionalColor = z.preprocess((v) => (v === "" ? undefined : v), colorSchema.optional());
@@ -77,7 +77,7 @@ export const TAG_COMMANDS = [
     operations: ["createTag"],
     run: async (a, ctx) => {
       const tag = await ctx.api.createTag({ name: a.name, color: a.color, description: a.description });
-      return announce(ctx, `Tag #${tag.id ?? "?"}${quoted(tag)} created`, tag, FIRST);
+      return namedWrite(ctx, "tag", tag.id, tag, "created", tag, FIRST);
     },
   }),
   defineCommand({
@@ -104,7 +104,7 @@ export const TAG_COMMANDS = [
     operations: ["updateTag"],
     run: async (a, ctx) => {
       const tag = await ctx.api.updateTag(a.id, { name: a.name, color: a.color, description: a.description });
-      return announce(ctx, `Tag #${a.id}${quoted(tag)} changed`, tag, FIRST);
+      return namedWrite(ctx, "tag", a.id, tag, "changed", tag, FIRST);
     },
   }),
   defineCommand({
@@ -118,11 +118,13 @@ export const TAG_COMMANDS = [
     example: "tag delete 3",
     topic: "tags",
     noun: "tag",
-    operations: ["deleteTag"],
+    operations: ["deleteTag", "getTag"],
     preview: async (a, ctx) => deletePreview("tag", a.id, await ctx.api.getTag(a.id), FIRST),
     run: async (a, ctx) => {
+      // Its name, read before it is gone (a nicety: the number otherwise).
+      const tag = await ctx.api.getTag(a.id).catch(() => undefined);
       await ctx.api.deleteTag(a.id);
-      return announce(ctx, `Tag #${esc(a.id)} deleted`);
+      return namedWrite(ctx, "tag", a.id, tag, "deleted");
     },
   }),
 ];

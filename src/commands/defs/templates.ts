@@ -16,10 +16,11 @@ import { fillPlaceholders } from "./campaign-message.ts";
 import { checkBody } from "./check.ts";
 import {
   announce,
+  cardAfterWrite,
   channelLabel,
   channelNamesOf,
   deletePreview,
-  quoted,
+  namedWrite,
   refId,
   resolveChannel,
 } from "./common.ts";
@@ -78,7 +79,19 @@ export const TEMPLATE_COMMANDS = [
         title: "Templates",
         plural: "templates",
         page,
-        line: (t) => listLine(t.id, t.name, t.language, t.category, t.status, channel(t)),
+        // `✅ Approved · order_update · en · Utility · Main line`: the status as an icon and a word.
+        line: (t) => {
+          const status = String(t.status ?? "").toLowerCase();
+          const category = String(t.category ?? "");
+          return `${STATUS_EMOJI[status] ?? ""} ${listLine(
+            t.id,
+            t.name,
+            t.language,
+            category ? capitalize(category.toLowerCase()) : "",
+            status ? capitalize(status) : "",
+            channel(t),
+          )}`.trim();
+        },
       });
     },
   }),
@@ -159,7 +172,7 @@ export const TEMPLATE_COMMANDS = [
       body: 'body text with {{placeholders}}, quoted: body="Hi {{name}}"',
       footer: "footer, at most 60 characters",
       button: 'a button, repeatable: button=Yes (quick reply) or button="Open|https://example.com" (URL)',
-      channel: "channel id; default MESSAGING_CHANNEL_ID",
+      channel: "channel id; default: the main channel",
     },
     repeatable: ["button"],
     extraOptions: "one example value per body placeholder: name=Ana",
@@ -196,12 +209,10 @@ export const TEMPLATE_COMMANDS = [
       checkBody(createTemplateSchema, body, NAMES);
       body.integrationId = await resolveChannel(ctx, a.channel);
       const t = await ctx.api.createTemplate(body);
-      return announce(
-        ctx,
-        `Template #${t.id ?? "?"} “${esc(pick(t, "name") ?? normalizeTemplateName(a.name))}” submitted for approval`,
-        t,
-        FIRST,
-      );
+      const text = `Template *${esc(pick(t, "name") ?? normalizeTemplateName(a.name))}* submitted for approval`;
+      return t.id !== undefined
+        ? cardAfterWrite(ctx, "template.show", Number(t.id), text)
+        : announce(ctx, text, t, FIRST);
     },
   }),
   defineCommand({
@@ -222,20 +233,30 @@ export const TEMPLATE_COMMANDS = [
       const status = String(pick(t, "status") ?? "").toLowerCase();
       if (status && !DELETABLE.includes(status))
         throw new UserError(
-          `Template #${a.id}${quoted(t)} is ${esc(status)}, and the messaging API deletes only ${DELETABLE.join(", ")} templates. Nothing was changed.`,
+          `Template *${esc(show(pick(t, "name") ?? `#${a.id}`))}* is ${esc(status)}, and the messaging API deletes only ${DELETABLE.join(", ")} templates, so it stays. ${
+            status === "approved"
+              ? "To stop using it, leave it out of new campaigns; the provider can disable it, and then it can be deleted."
+              : "Once the provider disables it, it can be deleted."
+          } Nothing was changed.`,
           false,
+          [
+            { text: "Open", line: `template ${a.id}` },
+            { text: "Templates", line: "templates" },
+          ],
         );
       return deletePreview("template", a.id, t, FIRST);
     },
     run: async (a, ctx) => {
+      // Its name, read before it is gone (a nicety: the number otherwise).
+      const t = await ctx.api.getTemplate(a.id).catch(() => undefined);
       await ctx.api.deleteTemplate(a.id);
-      return announce(ctx, `Template #${a.id} deleted`);
+      return namedWrite(ctx, "template", a.id, t, "deleted");
     },
   }),
   defineCommand({
     id: "templates.sync",
     words: ["templates", "sync"],
-    options: { channel: "channel id; default MESSAGING_CHANNEL_ID" },
+    options: { channel: "channel id; default: the main channel" },
     schema: z.object({ channel: optionalId }),
     scope: "write",
     usage: "templates sync [channel=]",

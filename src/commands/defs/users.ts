@@ -5,16 +5,14 @@ import {
   isoDateOrDateTimeSchema,
   updateChatUserSchema,
 } from "../../api/schemas.ts";
-import { count, slackDate } from "../../blocks/blocks.ts";
+import { count, esc, slackDate } from "../../blocks/blocks.ts";
 import { chatTypeLabel } from "../../domain/chat-types.ts";
 import { choice, idArg, limitArg, pageArg } from "../args.ts";
 import { recordFormReply } from "../forms.ts";
 import { defineCommand } from "../registry.ts";
 import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs, show } from "../render.ts";
 import { checkBody } from "./check.ts";
-import { announce, channelLabel, contactName, pageLine, refId, relatedNames } from "./common.ts";
-
-const FIRST = ["id", "name", "email", "phone", "type"];
+import { cardAfterWrite, channelLabel, contactName, pageLine, refId, relatedNames } from "./common.ts";
 
 export const USER_COMMANDS = [
   defineCommand({
@@ -199,7 +197,12 @@ export const USER_COMMANDS = [
       };
       checkBody(updateChatUserSchema, body, { standardFields: "", customFields: "" });
       const u = await ctx.api.updateChatUser(a.id, body);
-      return announce(ctx, `Chat user #${a.id} changed`, u, FIRST);
+      return cardAfterWrite(
+        ctx,
+        "user.show",
+        a.id,
+        `Chat user *${esc(show(pick(u, "name") ?? `#${a.id}`))}* changed`,
+      );
     },
   }),
 ];

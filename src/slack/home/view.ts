@@ -26,6 +26,65 @@ import { type AuditEntry, listAudit } from "../../store/audit.ts";
 import type { Db } from "../../store/db.ts";
 
 /** Slack's limit for a Home tab. */
+/** `createContactField` → past tense and noun: what a change did, in words. */
+const AUDIT_VERBS: Array<[RegExp, string]> = [
+  [/^create/, "created"],
+  [/^update/, "changed"],
+  [/^delete/, "deleted"],
+  [/^sendCampaign$/, "sent"],
+  [/^sendMessage$/, "sent"],
+  [/^cancel/, "cancelled"],
+  [/^importContacts$/, "imported"],
+  [/^addGroupContacts$/, "added contacts to"],
+  [/^removeGroupContacts$/, "removed contacts from"],
+  [/^optOut/, "opted out"],
+  [/^optIn/, "opted in"],
+  [/^sync/, "synchronized"],
+];
+const AUDIT_NOUNS: Record<string, string> = {
+  ContactField: "field",
+  ChatUser: "chat user",
+  GroupContacts: "group",
+  Templates: "templates",
+};
+
+/**
+ * A change as a sentence about people and things: "Alice imported
+ * messy.csv: 3 created, 2 failed", "Ana created tag *Sales*"; never an id
+ * of an upload, an operation's name, nor "a change: done".
+ */
+export function auditSentence(e: AuditEntry): string {
+  const who = e.via === "shell" ? "The shell" : `<@${e.actor}>`;
+  const a = (e.answer && typeof e.answer === "object" ? e.answer : {}) as Record<string, unknown>;
+  const verb = AUDIT_VERBS.find(([re]) => re.test(e.operation))?.[1];
+  if (!verb)
+    return `${who}: ${esc(operationWords(e.operation).replace(/\s*\([^)]*\)/g, ""))}${e.ok ? "" : ` (${auditOutcome(e)})`}`;
+  const base = e.operation.replace(
+    /^(create|update|delete|send|cancel|import|add|remove|optOut|optIn|sync)/,
+    "",
+  );
+  const noun = AUDIT_NOUNS[base] ?? base.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  const name = typeof a.name === "string" ? a.name : typeof a.label === "string" ? a.label : "";
+  const id = /\b(\d+)\b/.exec(e.command.replace(/\(upload [^)]*\)/, ""))?.[1];
+  if (e.operation === "importContacts") {
+    const file = /import\s+(?:"([^"]+)"|(\S+\.(?:csv|xlsx)))/i.exec(e.command);
+    const what = file ? esc((file[1] ?? file[2] ?? "").split("/").pop()) : "contacts";
+    const counts = ["created", "updated", "errors"]
+      .filter((k) => typeof a[k] === "number")
+      .map((k) => `${a[k]} ${k === "errors" ? "failed" : k}`);
+    return `${who} ${e.ok ? "imported" : "tried to import"} ${what}${counts.length ? `: ${counts.join(", ")}` : ""}${e.ok ? "" : ` (${auditOutcome(e)})`}`;
+  }
+  // A message's number is not in its command line (`send contact:1 …` names the contact).
+  const thing = name
+    ? `${noun} *${esc(name)}*`
+    : e.operation === "sendMessage"
+      ? "a message"
+      : id
+        ? `${noun} #${id}`
+        : noun;
+  return e.ok ? `${who} ${verb} ${thing}` : `${who} tried: ${verb} ${thing} (${auditOutcome(e)})`;
+}
+
 export const HOME_MAX_BLOCKS = 100;
 const RUNNING_SHOWN = 8;
 const SCHEDULES_SHOWN = 10;
@@ -246,11 +305,8 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
   async function auditBlocks(): Promise<KnownBlock[]> {
     const entries = await listAudit(opts.db, { limit: AUDIT_SHOWN });
     if (!entries.length) return [text("*Recent changes*"), note("No changes made through Switchboard yet.")];
-    const line = (e: AuditEntry) => {
-      const who = e.via === "shell" ? "the shell" : `<@${e.actor}>`;
-      const command = truncate(e.command.replace(/`/g, "'").replace(/\s+/g, " "), 80);
-      return `${e.ok ? ":white_check_mark:" : ":x:"} ${slackDate(e.at)} ${who} \`${esc(command)}\` → ${esc(operationWords(e.operation))}${e.ok ? "" : `: ${auditOutcome(e)}`}`;
-    };
+    const line = (e: AuditEntry) =>
+      `${e.ok ? ":white_check_mark:" : ":x:"} ${auditSentence(e)} · ${slackDate(e.at)}`;
     return [text(`*Recent changes*\n${entries.map(line).join("\n")}`)];
   }
 

@@ -69,7 +69,14 @@ const actorOf = (userId: string, channelId?: string): Actor => ({ userId, channe
 /** The pending imports of the app's database; undefined when it has none. */
 export function pendingImports(deps: SlackDeps): PendingImports | undefined {
   return (
-    deps.db && new PendingImports(deps.db, new ImportService({ defaultCountry: deps.config.DEFAULT_COUNTRY }))
+    deps.db &&
+    new PendingImports(
+      deps.db,
+      new ImportService({
+        defaultCountry: deps.config.DEFAULT_COUNTRY,
+        timeoutMs: deps.config.IMPORT_TIMEOUT_MS,
+      }),
+    )
   );
 }
 
@@ -237,7 +244,7 @@ async function decider(
   if (uploader && (what === "discard" || (await may(actor, "write")))) return { scope: "write" };
   return {
     refused: uploader
-      ? `You may not import contacts: only people allowed to make changes may import the files they share, or someone allowed to send campaigns. Ask one of them, or ask the operator to add you to SWITCHBOARD_WRITERS.`
+      ? `You may not import contacts: only people allowed to make changes may import the files they share, or someone allowed to send campaigns. Ask one of them to import it, or to have you added to those who may make changes.`
       : `Only <@${p.userId}>, who shared ${esc(p.fileName)}, or someone allowed to send campaigns may ${what === "import" ? "import" : "discard"} it.`,
   };
 }
@@ -326,6 +333,14 @@ async function runClaimed(
     const shown = p ?? run.pending;
     const s = shown.summary as PreviewSummary;
     const where = { channel: shown.channel, threadTs: threadOf(shown), userId: shown.userId };
+    if (run.state === "unknown") {
+      deps.logger.warn({ err: run.unknown, importId: shown.id }, "import: no answer, outcome unknown");
+      const wait = run.unknown.timeoutMs ? ` within ${Math.round(run.unknown.timeoutMs / 1000)} s` : "";
+      const message = unknownMessage(shown, s, `the messaging API gave no answer${wait}`);
+      await redraw(deps, client, shown, message);
+      await say(deps, client, where, message.text);
+      return undefined;
+    }
     if (run.state === "failed") {
       deps.logger.warn({ err: run.error, importId: shown.id }, "import failed");
       const line = failedLine(run.error);

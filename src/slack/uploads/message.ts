@@ -4,6 +4,7 @@
 // returns (its PreviewSummary, ImportOutcome and pending import).
 import type { KnownBlock, PlainTextOption } from "@slack/types";
 import type { Group } from "../../api/types.ts";
+import { ACTION } from "../../blocks/actions.ts";
 import { esc, num, truncate } from "../../blocks/blocks.ts";
 import { textOfRecord } from "../../commands/lookups.ts";
 import { type ImportOutcome, outcomeCounts, type PreviewSummary, repeatsLine } from "../../imports/index.ts";
@@ -213,19 +214,36 @@ export function closedMessage(
  * or none of its rows may be in, so the message says what to check, and Try
  * again imports the file again only when a person clicks it.
  */
-export function unknownMessage(p: PendingImport, s: PreviewSummary): { text: string; blocks: KnownBlock[] } {
+export function unknownMessage(
+  p: PendingImport,
+  s: PreviewSummary,
+  /** Why the outcome is unknown; default: Switchboard restarted while importing. */
+  why?: string,
+): { text: string; blocks: KnownBlock[] } {
   const rows = `${num(s.valid)} contact${s.valid === 1 ? "" : "s"}`;
   const group = p.groupId
     ? `, and the group's members (\`/sb contacts group=${p.groupId}\`)`
     : p.newGroup
       ? `, and whether a group “${esc(p.newGroup)}” was created (\`/sb groups\`)`
       : "";
+  const cause = why ?? "Switchboard restarted";
+  const sample = s.samples.map((x) => x.contact.phone).find((ph) => typeof ph === "string" && ph);
   const line =
-    `:warning: *Outcome unknown*: Switchboard restarted while importing ${esc(p.fileName)}, so some, all or none of its ${rows} may have been imported. ` +
-    `Check the contacts before trying again: their count (\`/sb contacts\`), a few numbers of the file (\`/sb contacts <number>\`)${group}. ` +
+    `:warning: *Outcome unknown*: ${esc(cause)} while importing ${esc(p.fileName)}, so some, all or none of its ${rows} may have been imported. ` +
+    `Check the contacts before trying again: their count (\`/sb contacts\`), a few numbers of the file (\`/sb contacts ${sample ? esc(sample) : "<number>"}\`)${group}. ` +
     `Try again imports the file once more: contacts already there are ${p.updateExisting ? "updated" : "skipped"}, not created twice.`;
+  const check = (text: string, value: string, n: number) => ({
+    type: "button",
+    action_id: `${ACTION.run}:${n}`,
+    text: { type: "plain_text", text: truncate(text, 75) },
+    value,
+  });
+  const checks = [
+    check("Check contacts", p.groupId ? `contacts group=${p.groupId}` : "contacts", 1),
+    ...(sample ? [check(`Look up ${sample}`, `contacts ${sample}`, 2)] : []),
+  ];
   return {
-    text: `${esc(p.fileName)}: the import's outcome is unknown (Switchboard restarted); check the contacts before trying again.`,
+    text: `${esc(p.fileName)}: the import's outcome is unknown (${esc(cause)}); check the contacts before trying again.`,
     blocks: [
       ...previewBody(p, s),
       section(line),
@@ -233,6 +251,7 @@ export function unknownMessage(p: PendingImport, s: PreviewSummary): { text: str
         type: "actions",
         block_id: `imp:${p.id}`,
         elements: [
+          ...checks,
           {
             type: "button",
             action_id: IMPORT_ACTIONS.retry,
