@@ -33,7 +33,12 @@ async function threadOf(a: { channel: string; user: string }, ctx: CommandContex
 const nameOf = (t: { card: { name: string } | null; chatUserId: number }) =>
   esc(t.card?.name ?? `chat user #${t.chatUserId}`);
 
-async function changed(inbox: InboxAccess, channel: string, chatUserId: number, text: string): Promise<Reply> {
+async function changed(
+  inbox: InboxAccess,
+  channel: string,
+  chatUserId: number,
+  text: string,
+): Promise<Reply> {
   await inbox.redraw?.(channel, chatUserId);
   return { visibility: "ephemeral", text, blocks: [section(text)] };
 }

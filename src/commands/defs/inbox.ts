@@ -172,7 +172,11 @@ const mineSpec: AnySpec = defineCommand({
   run: async (_a, ctx): Promise<Reply> => {
     const inbox = inboxOf(ctx);
     const threads = await inbox.store.desk({ assignee: ctx.actor.userId, limit: DESK_READ });
-    const desk = deskBlocks(threads, new Date(), "You have no conversation: *Assign to me* on a card takes one.");
+    const desk = deskBlocks(
+      threads,
+      new Date(),
+      "You have no conversation: *Assign to me* on a card takes one.",
+    );
     const head = `:inbox_tray: *Your conversations* (${count(threads.length, "conversation")})`;
     return {
       visibility: "ephemeral",

@@ -17,7 +17,11 @@ export function cardRedrawer(
     const t = await store.thread(channel, chatUserId);
     if (!t?.threadTs || !t.card) return;
     try {
-      await client.chat.update({ channel, ts: t.threadTs, ...cardMessage(chatUserId, t.card, deskOf(t, now())) });
+      await client.chat.update({
+        channel,
+        ts: t.threadTs,
+        ...cardMessage(chatUserId, t.card, deskOf(t, now())),
+      });
     } catch (err) {
       logger.warn({ channel, code: slackCode(err) }, "could not update an inbox card");
     }

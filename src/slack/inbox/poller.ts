@@ -775,7 +775,11 @@ export class InboxPoller {
     };
     if (!force && JSON.stringify(next) === JSON.stringify(thread.card)) return;
     try {
-      await this.opts.update(channel, thread.threadTs, cardMessage(chatUserId, next, deskOf(thread, this.now())));
+      await this.opts.update(
+        channel,
+        thread.threadTs,
+        cardMessage(chatUserId, next, deskOf(thread, this.now())),
+      );
       await this.store.updateThread(channel, chatUserId, { card: next });
     } catch (err) {
       this.log.warn({ channel, code: slackCode(err) }, "could not update an inbox card");

@@ -34,7 +34,10 @@ export interface DeskView {
   now: Date;
 }
 
-export const deskOf = (t: Pick<Thread, "deskState" | "assignee" | "customerWroteAt">, now: Date): DeskView => ({
+export const deskOf = (
+  t: Pick<Thread, "deskState" | "assignee" | "customerWroteAt">,
+  now: Date,
+): DeskView => ({
   state: t.deskState,
   assignee: t.assignee,
   customerWroteAt: t.customerWroteAt,
@@ -53,9 +56,14 @@ export function deskStateLabel(state: DeskState, answered: boolean): string {
   return answered ? "Waiting for the customer" : "Open";
 }
 
-function deskBlocks(chatUserId: number, s: CardState, d: DeskView): { line: KnownBlock; buttons: KnownBlock } {
+function deskBlocks(
+  chatUserId: number,
+  s: CardState,
+  d: DeskView,
+): { line: KnownBlock; buttons: KnownBlock } {
   const label = deskStateLabel(d.state, s.answered);
-  const icon = d.state === "resolved" ? ":white_check_mark:" : s.answered ? ":hourglass:" : ":large_green_circle:";
+  const icon =
+    d.state === "resolved" ? ":white_check_mark:" : s.answered ? ":hourglass:" : ":large_green_circle:";
   const who = d.assignee ? `Assigned to <@${d.assignee}>` : "Nobody has it yet";
   const open = windowOpen(d.customerWroteAt, d.now);
   const window = !d.customerWroteAt

@@ -60,7 +60,14 @@ export function inboxDesk(kind: "me" | "pick" | "resolve" | "reopen") {
     const reply = await context.core.run(line, actor);
     await deliver(
       reply,
-      { client, respond: tellOf(body, respond), actor, triggerId: body.trigger_id, line, replaceOriginal: false },
+      {
+        client,
+        respond: tellOf(body, respond),
+        actor,
+        triggerId: body.trigger_id,
+        line,
+        replaceOriginal: false,
+      },
       context,
     );
   };

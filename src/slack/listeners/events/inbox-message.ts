@@ -198,7 +198,9 @@ async function nameWriter(
   const text = `:white_check_mark: Sent to ${esc(name)} by <@${e.user}>`;
   await context.posts
     .post(client, { channel: e.channel, thread_ts: e.thread_ts, text, blocks: [context_(text)] })
-    .catch((err) => context.logger.warn({ err: (err as Error).message }, "could not name an inbox reply's writer"));
+    .catch((err) =>
+      context.logger.warn({ err: (err as Error).message }, "could not name an inbox reply's writer"),
+    );
 }
 
 /** How far before a reply's claim its send is looked for in the conversation (clocks differ). */
