@@ -2,7 +2,8 @@
 // whether it is resolved, kept by Switchboard per thread (the API has no such
 // state). The card's buttons run these (src/slack/listeners/actions/inbox.ts),
 // so a click and a typed command are one path: writers only, each change
-// audited. `assign me` is one statement that only takes a thread nobody has:
+// audited. Not listed in help: the card's buttons are the way in (a typed
+// line needs the channel and the chat user's number). `assign me` is one statement that only takes a thread nobody has:
 // of two people clicking at once, one gets it, the other is told who has it.
 import { z } from "zod";
 import { esc, section } from "../../blocks/blocks.ts";
@@ -58,6 +59,7 @@ const assignSpec: AnySpec = defineCommand({
   example: "inbox assign C0123ABCD 42 me",
   topic: "inbox",
   operations: [],
+  hidden: true,
   run: async (a, ctx): Promise<Reply> => {
     const { inbox, thread, channel, chatUserId } = await threadOf(a, ctx);
     const name = nameOf(thread);
@@ -108,6 +110,7 @@ function stateSpec(state: "resolved" | "open"): AnySpec {
     example: `inbox ${word} C0123ABCD 42`,
     topic: "inbox",
     operations: [],
+    hidden: true,
     run: async (a, ctx): Promise<Reply> => {
       const { inbox, thread, channel, chatUserId } = await threadOf(a, ctx);
       const name = nameOf(thread);
