@@ -100,11 +100,6 @@ export async function inboxMessage({
     }),
   ).trim();
   const name = thread.card?.name ?? `chat user #${thread.chatUserId}`;
-  // The 24-hour window, known closed: nothing is sent, the text is kept in the answer.
-  if (thread.windowClosedShown || !windowOpen(thread.customerWroteAt, new Date())) {
-    await tellWindowClosed(tell, name, thread.chatUserId, words);
-    return done("outside the window");
-  }
   // Claimed before the send: whatever Slack redelivers, one send.
   const claimed = await store.claimReply({
     channel: e.channel,
@@ -115,6 +110,12 @@ export async function inboxMessage({
     text: words,
   });
   if (!claimed) return done("already handled");
+  // The 24-hour window, known closed: nothing is sent (told once: the claim), the text is kept in the answer.
+  if (thread.windowClosedShown || !windowOpen(thread.customerWroteAt, new Date())) {
+    await store.finishReply(e.channel, e.ts, "failed");
+    await tellWindowClosed(tell, name, thread.chatUserId, words);
+    return done("outside the window");
+  }
   const channelId = thread.card?.channelId ?? context.config.MESSAGING_CHANNEL_ID ?? 1;
   try {
     const sent = await context.core.perform(
