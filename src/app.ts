@@ -152,6 +152,8 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
     if (slack) {
       const { channelJoiner } = await import("./slack/inbox/join.ts");
       inbox.join = channelJoiner(slack.client, logger.child({ part: "inbox" }));
+      const { cardRedrawer } = await import("./slack/inbox/desk.ts");
+      inbox.redraw = cardRedrawer(slack.client, inbox.store, logger.child({ part: "inbox" }));
     }
     const core = createCommandCore({
       api: client,

@@ -12,4 +12,12 @@ export const ACTION = {
   inboxReply: "sb_inbox_reply",
   /** value: chat user id. An inbox card's Send template: the send form, prefilled with this chat user. */
   inboxTemplate: "sb_inbox_template",
+  /** value: chat user id. An inbox card's Assign to me (the thread: the card's channel and ts). */
+  inboxAssignMe: "sb_inbox_assign_me",
+  /** A user select on an inbox card (block id `sb_inbox_desk:<chat user id>`): gives the thread to that person. */
+  inboxAssign: "sb_inbox_assign",
+  /** value: chat user id. An inbox card's Resolve. */
+  inboxResolve: "sb_inbox_resolve",
+  /** value: chat user id. A resolved inbox card's Reopen. */
+  inboxReopen: "sb_inbox_reopen",
 } as const;

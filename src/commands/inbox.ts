@@ -16,4 +16,6 @@ export interface InboxAccess {
   join?: (channel: string) => Promise<JoinOutcome>;
   /** Slack: the poller, to poll at once after an inbox is turned on. */
   wake?: () => void;
+  /** Slack: redraws a thread's card after its desk changed (assigned, resolved, reopened). */
+  redraw?: (channel: string, chatUserId: number) => Promise<void>;
 }

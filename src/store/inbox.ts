@@ -82,6 +82,17 @@ alter table inbox.mirrored add column claimed_by text
 alter table inbox.replies add column text text
 `,
     },
+    {
+      // Issue 20: the thread as a desk. Its state (open or resolved; "waiting
+      // for the customer" is an open one answered last), who has it, and the
+      // customer's last message (the 24-hour window), kept by Switchboard.
+      id: "003_desk",
+      sql: `
+alter table inbox.threads add column desk_state text not null default 'open' check (desk_state in ('open', 'resolved')),
+  add column assignee text, add column desk_changed_by text, add column desk_changed_at timestamptz,
+  add column customer_wrote_at timestamptz, add column window_closed_shown boolean not null default false
+`,
+    },
   ],
 };
 
@@ -142,7 +153,18 @@ export interface Thread {
   behind: boolean;
   /** A burst is read oldest part first: the next history read is of the messages before this. */
   historyBefore: Date | null;
+  /** The desk (issue 20): open or resolved, who has it, the customer's last message (the 24-hour window). */
+  deskState: DeskState;
+  assignee: string | null;
+  customerWroteAt: Date | null;
+  /** The card was redrawn with "Window closed" (by the poller's clock) since the customer last wrote. */
+  windowClosedShown: boolean;
 }
+
+export type DeskState = "open" | "resolved";
+
+/** Free text reaches a customer within this long after their last message. */
+export const REPLY_WINDOW_MS = 24 * 3_600_000;
 
 /** A mirrored row: posted (ts), or claimed by a process (`by`) whose post may not have happened. */
 export type MirrorState = { state: "none" | "posted" } | { state: "claimed"; by: string | null };
@@ -193,6 +215,10 @@ const toThread = (r: Row): Thread => ({
   cardClaimedAt: date(r.card_claimed_at),
   behind: r.behind === true,
   historyBefore: date(r.history_before),
+  deskState: r.desk_state === "resolved" ? "resolved" : "open",
+  assignee: text(r.assignee),
+  customerWroteAt: date(r.customer_wrote_at),
+  windowClosedShown: r.window_closed_shown === true,
 });
 
 export class InboxStore {
@@ -560,5 +586,104 @@ export class InboxStore {
       [channel],
     );
     return Number(rows[0]?.n ?? 0);
+  }
+
+  // --- The desk (issue 20): state and assignee per thread, each change one statement. ---
+
+  /**
+   * Gives the thread to `userId`. With `onlyIfFree` (Assign to me), only when
+   * nobody or this person has it, in one statement: of two people clicking at
+   * once, one gets it; `holder` says who has it after the call.
+   */
+  async assign(
+    channel: string,
+    chatUserId: number,
+    userId: string,
+    by: string,
+    now: Date,
+    onlyIfFree: boolean,
+  ): Promise<{ changed: boolean; holder: string | null }> {
+    const { rows } = await this.db.query<Row>(
+      `update inbox.threads set assignee = $3, desk_changed_by = $4, desk_changed_at = $5
+       where channel = $1 and chat_user_id = $2 and assignee is distinct from $3
+         and (not $6 or assignee is null)
+       returning assignee`,
+      [channel, chatUserId, userId, by, now, onlyIfFree],
+    );
+    if (rows[0]) return { changed: true, holder: userId };
+    const t = await this.thread(channel, chatUserId);
+    return { changed: false, holder: t?.assignee ?? null };
+  }
+
+  /** Nobody has it any more; false when nobody had it. */
+  async unassign(channel: string, chatUserId: number, by: string, now: Date): Promise<boolean> {
+    const { rows } = await this.db.query(
+      `update inbox.threads set assignee = null, desk_changed_by = $3, desk_changed_at = $4
+       where channel = $1 and chat_user_id = $2 and assignee is not null returning chat_user_id`,
+      [channel, chatUserId, by, now],
+    );
+    return rows.length === 1;
+  }
+
+  /** Open → resolved or back; false when it already was in that state (someone else was first). */
+  async setDeskState(
+    channel: string,
+    chatUserId: number,
+    state: DeskState,
+    by: string,
+    now: Date,
+  ): Promise<boolean> {
+    const { rows } = await this.db.query(
+      `update inbox.threads set desk_state = $3, desk_changed_by = $4, desk_changed_at = $5
+       where channel = $1 and chat_user_id = $2 and desk_state <> $3 returning chat_user_id`,
+      [channel, chatUserId, state, by, now],
+    );
+    return rows.length === 1;
+  }
+
+  /**
+   * The customer wrote (a mirrored customer message at `at`): the reply window
+   * moves, and a resolved conversation is open again (`reopened`).
+   */
+  async customerWrote(channel: string, chatUserId: number, at: Date): Promise<{ reopened: boolean }> {
+    const { rows } = await this.db.query<Row>(
+      `update inbox.threads t set customer_wrote_at = greatest(t.customer_wrote_at, $3::timestamptz),
+         window_closed_shown = false, desk_state = 'open',
+         desk_changed_by = case when t.desk_state = 'resolved' then 'customer' else t.desk_changed_by end,
+         desk_changed_at = case when t.desk_state = 'resolved' then $3::timestamptz else t.desk_changed_at end
+       from inbox.threads old
+       where t.channel = $1 and t.chat_user_id = $2 and old.channel = t.channel and old.chat_user_id = t.chat_user_id
+       returning old.desk_state as was`,
+      [channel, chatUserId, at],
+    );
+    return { reopened: rows[0]?.was === "resolved" };
+  }
+
+  /** Threads whose reply window closed before `before` and whose card does not say so yet. */
+  async windowsClosed(channel: string, before: Date, limit = 20): Promise<Thread[]> {
+    const { rows } = await this.db.query<Row>(
+      `select * from inbox.threads where channel = $1 and thread_ts is not null and card is not null
+         and not window_closed_shown and customer_wrote_at < $2::timestamptz - interval '24 hours'
+       order by customer_wrote_at limit $3`,
+      [channel, before, limit],
+    );
+    return rows.map(toThread);
+  }
+
+  async windowClosedShown(channel: string, chatUserId: number): Promise<void> {
+    await this.db.query(
+      "update inbox.threads set window_closed_shown = true where channel = $1 and chat_user_id = $2",
+      [channel, chatUserId],
+    );
+  }
+
+  /** Conversations with a thread, latest message first, optionally only those `assignee` has. */
+  async desk(p: { assignee?: string; limit: number }): Promise<Thread[]> {
+    const { rows } = await this.db.query<Row>(
+      `select * from inbox.threads where thread_ts is not null and ($1::text is null or assignee = $1)
+       order by last_message_at desc nulls last limit $2`,
+      [p.assignee ?? null, p.limit],
+    );
+    return rows.map(toThread);
   }
 }

@@ -253,6 +253,8 @@ export interface ButtonAction {
   action_id: string;
   value?: string;
   block_id?: string;
+  /** A users select instead of a button: the person picked. */
+  selected_user?: string;
 }
 
 export interface BlockActionOptions {
@@ -305,12 +307,12 @@ export function blockActions(
     is_enterprise_install: false,
     actions: [
       {
-        type: "button",
         action_id: action.action_id,
         block_id: action.block_id ?? randomBytes(3).toString("hex"),
-        value: action.value,
-        text: { type: "plain_text", text: "button" },
         action_ts: `${Date.now() / 1000}`,
+        ...(action.selected_user
+          ? { type: "users_select", selected_user: action.selected_user }
+          : { type: "button", value: action.value, text: { type: "plain_text", text: "button" } }),
       },
     ],
   };

@@ -223,7 +223,7 @@ describe("the inbox", { timeout: 60_000 }, () => {
     await runtime.poller.step();
     expect(inThread(threadA)).toHaveLength(before);
     const card = s.fake.messages.find((m) => m.ts === threadA)!;
-    expect(JSON.stringify(card.blocks)).toContain("Answered");
+    expect(JSON.stringify(card.blocks)).toContain("Waiting for the customer");
   });
 
   it("notes, bot messages, edits and other threads send nothing; someone who may not write is told privately", async () => {

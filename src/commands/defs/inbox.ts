@@ -56,11 +56,42 @@ export function ago(at: Date, now: Date): string {
 export const threadLink = (channel: string, ts: string) =>
   `https://slack.com/archives/${channel}/p${ts.replace(".", "")}`;
 
+/** The desk's states, as the card says them (Open: the customer wrote last). */
+const DESK_GROUPS = ["Open", "Waiting for the customer", "Resolved"] as const;
+
+function deskGroup(t: Thread): (typeof DESK_GROUPS)[number] {
+  if (t.deskState === "resolved") return "Resolved";
+  return t.lastDirection === "outbound" ? "Waiting for the customer" : "Open";
+}
+
+/**
+ * The conversations by state (Open, Waiting for the customer, Resolved),
+ * each with who has it; at most WAITING_SHOWN lines a state.
+ */
+function deskBlocks(threads: Thread[], now: Date, empty: string): { blocks: KnownBlock[]; summary: string } {
+  const blocks: KnownBlock[] = [];
+  const counts: string[] = [];
+  let i = 0;
+  for (const group of DESK_GROUPS) {
+    const mine = threads.filter((t) => deskGroup(t) === group);
+    if (!mine.length) continue;
+    counts.push(`${mine.length} ${group.toLowerCase()}`);
+    blocks.push(
+      section(
+        `*${group}:* ${mine.length > WAITING_SHOWN ? `the ${WAITING_SHOWN} most recent` : count(mine.length, "conversation")}`,
+      ),
+    );
+    for (const t of mine.slice(0, WAITING_SHOWN)) blocks.push(waitingBlock(t, i++, now));
+  }
+  if (!blocks.length) blocks.push(context(empty));
+  return { blocks, summary: counts.length ? counts.join(", ") : empty };
+}
+
 function waitingBlock(t: Thread, i: number, now: Date): KnownBlock {
   const name = esc(t.card?.name ?? `Chat user #${t.chatUserId}`);
   const when = t.lastMessageAt ? ago(t.lastMessageAt, now) : "";
   const last = t.lastText ? `\n>${esc(truncate(t.lastText.replace(/\s+/g, " "), 150))}` : "";
-  const human = t.card?.needHuman ? " · :raising_hand: needs a human" : "";
+  const human = `${t.card?.needHuman ? " · :raising_hand: needs a human" : ""} · ${t.assignee ? `<@${t.assignee}>` : "nobody has it"}`;
   return {
     type: "section",
     text: {
@@ -110,29 +141,49 @@ const listSpec: AnySpec = defineCommand({
       };
     }
     const now = new Date();
-    const waiting = await inbox.store.waiting(undefined, WAITING_SHOWN + 1);
+    const desk = deskBlocks(await inbox.store.desk({ limit: DESK_READ }), now, "No conversation yet.");
     const lines = inboxes.map(
       (i) => `• ${channelRef(i.channel)}: ${FILTER_WORDS[i.filter]} (by <@${i.createdBy}>)`,
     );
     const blocks: KnownBlock[] = [
       section(`:inbox_tray: *${count(inboxes.length, "inbox", "inboxes")}*\n${lines.join("\n")}`),
     ];
-    if (!waiting.length) blocks.push(context("No conversation is waiting for an answer."));
-    else {
-      const shown = waiting.slice(0, WAITING_SHOWN);
-      blocks.push(
-        section(
-          `*Waiting for an answer:* ${waiting.length > WAITING_SHOWN ? `the ${WAITING_SHOWN} most recent` : count(shown.length, "conversation")}`,
-        ),
-      );
-      shown.forEach((t, i) => {
-        blocks.push(waitingBlock(t, i, now));
-      });
-    }
+    blocks.push(...desk.blocks);
     return {
       visibility: "ephemeral",
-      text: `${count(inboxes.length, "inbox", "inboxes")}; ${count(Math.min(waiting.length, WAITING_SHOWN), "conversation")} waiting for an answer`,
+      text: `${count(inboxes.length, "inbox", "inboxes")}; ${desk.summary}`,
       blocks,
+    };
+  },
+});
+
+/** Conversations read for the list (the latest ones; the desk is for the day's work). */
+const DESK_READ = 200;
+
+const mineSpec: AnySpec = defineCommand({
+  id: "inbox.mine",
+  words: ["inbox", "mine"],
+  schema: z.object({}),
+  scope: "read",
+  usage: "inbox mine",
+  summary: "The inbox conversations you have, by state",
+  help: "The card's *Assign to me* gives you a conversation; `/sb inbox` lists everyone's.",
+  example: "inbox mine",
+  topic: "inbox",
+  operations: [],
+  run: async (_a, ctx): Promise<Reply> => {
+    const inbox = inboxOf(ctx);
+    const threads = await inbox.store.desk({ assignee: ctx.actor.userId, limit: DESK_READ });
+    const desk = deskBlocks(
+      threads,
+      new Date(),
+      "You have no conversation: *Assign to me* on a card takes one.",
+    );
+    const head = `:inbox_tray: *Your conversations* (${count(threads.length, "conversation")})`;
+    return {
+      visibility: "ephemeral",
+      text: `Your conversations: ${desk.summary}`,
+      blocks: [section(head), ...desk.blocks],
     };
   },
 });
@@ -210,4 +261,4 @@ const offSpec: AnySpec = defineCommand({
   },
 });
 
-export const INBOX_COMMANDS: AnySpec[] = [listSpec, onSpec, offSpec];
+export const INBOX_COMMANDS: AnySpec[] = [listSpec, mineSpec, onSpec, offSpec];

@@ -7,6 +7,7 @@ import { FIELD_COMMANDS } from "./fields.ts";
 import { GROUP_COMMANDS } from "./groups.ts";
 import { HELP_COMMANDS } from "./help.ts";
 import { INBOX_COMMANDS } from "./inbox.ts";
+import { INBOX_DESK_COMMANDS } from "./inbox-desk.ts";
 import { MESSAGE_COMMANDS } from "./messages.ts";
 import { REPORT_COMMANDS } from "./reports.ts";
 import { TAG_COMMANDS } from "./tags.ts";
@@ -26,4 +27,5 @@ export const ALL_COMMANDS: AnySpec[] = [
   ...USER_COMMANDS,
   ...CHANNEL_COMMANDS,
   ...INBOX_COMMANDS,
+  ...INBOX_DESK_COMMANDS,
 ];

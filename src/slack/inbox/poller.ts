@@ -43,7 +43,7 @@ import type { Db } from "../../store/db.ts";
 import { type CardState, type Inbox, InboxStore, type MirrorState, type Thread } from "../../store/inbox.ts";
 import { PacedLoop } from "../paced-loop.ts";
 import { channelClosed, slackCode } from "../slack-errors.ts";
-import { CARD_EVENT, cardMessage, MESSAGE_EVENT, messageReplies } from "./render.ts";
+import { CARD_EVENT, cardMessage, deskOf, MESSAGE_EVENT, messageReplies, reopenedMessage } from "./render.ts";
 
 export interface InboxLogger {
   info(obj: object, msg?: string): void;
@@ -207,6 +207,7 @@ export class InboxPoller {
         const r = await this.pollInbox(inbox);
         result.posted += r.posted;
         result.threads += r.threads;
+        await this.showClosedWindows(inbox.channel);
       } catch (err) {
         if (err instanceof LeaseLost) {
           this.log.warn({ channel: inbox.channel }, "inbox lease taken by another process; this pass stops");
@@ -489,6 +490,9 @@ export class InboxPoller {
       if (claim.state !== "posted") fresh.push({ m, ...(claim.state === "claimed" ? { claim } : {}) });
     }
     const customerWrote = fresh.some(({ m }) => messageDirection(m) !== "outbound");
+    // The desk: the reply window moves with the customer's last message; a resolved conversation opens again.
+    const desk = await this.customerWrote(channel, chatUserId, fresh, thread);
+    thread = desk.thread;
     let created = false;
     if (!thread.threadTs) {
       if (!customerWrote && !opts.force && !thread.cardClaimedBy) {
@@ -580,6 +584,7 @@ export class InboxPoller {
       };
     }
 
+    if (desk.reopened && thread.threadTs) await this.tellReopened(channel, thread.threadTs, name);
     await this.store.updateThread(channel, chatUserId, {
       conversationId,
       // Left behind, the thread is followed again next poll whatever its activity.
@@ -591,7 +596,7 @@ export class InboxPoller {
       historyBefore: null,
     });
     if (!created && (postedCount > 0 || activity))
-      await this.refreshCard(channel, chatUserId, u, last.direction);
+      await this.refreshCard(channel, chatUserId, u, last.direction, desk.moved);
     return { posted: postedCount, created };
   }
 
@@ -621,7 +626,7 @@ export class InboxPoller {
       await this.keepLease(channel);
       const posted = await this.opts.post({
         channel,
-        ...cardMessage(chatUserId, card),
+        ...cardMessage(chatUserId, card, deskOf(thread, this.now())),
         metadata: { event_type: CARD_EVENT, event_payload: { chat_user_id: chatUserId } },
       });
       return posted.ts;
@@ -757,6 +762,7 @@ export class InboxPoller {
     chatUserId: number,
     u: ChatUser,
     lastDirection: "inbound" | "outbound" | undefined,
+    force = false,
   ): Promise<void> {
     const thread = await this.store.thread(channel, chatUserId);
     if (!thread?.threadTs || !thread.card) return;
@@ -767,12 +773,67 @@ export class InboxPoller {
       answered,
       lastActivity: chatUserActivity(u)?.toISOString() ?? thread.card.lastActivity,
     };
-    if (JSON.stringify(next) === JSON.stringify(thread.card)) return;
+    if (!force && JSON.stringify(next) === JSON.stringify(thread.card)) return;
     try {
-      await this.opts.update(channel, thread.threadTs, cardMessage(chatUserId, next));
+      await this.opts.update(
+        channel,
+        thread.threadTs,
+        cardMessage(chatUserId, next, deskOf(thread, this.now())),
+      );
       await this.store.updateThread(channel, chatUserId, { card: next });
     } catch (err) {
       this.log.warn({ channel, code: slackCode(err) }, "could not update an inbox card");
+    }
+  }
+
+  /** The desk: the customer's newest message among `fresh` moves the window, and reopens a resolved thread. */
+  private async customerWrote(
+    channel: string,
+    chatUserId: number,
+    fresh: Array<{ m: Message }>,
+    thread: Thread,
+  ): Promise<{ thread: Thread; reopened: boolean; moved: boolean }> {
+    const times = fresh
+      .filter(({ m }) => messageDirection(m) !== "outbound")
+      .map(({ m }) => messageTime(m)?.getTime() ?? this.now().getTime());
+    if (!times.length) return { thread, reopened: false, moved: false };
+    const at = new Date(Math.max(...times));
+    const { reopened } = await this.store.customerWrote(channel, chatUserId, at);
+    return { thread: (await this.store.thread(channel, chatUserId)) ?? thread, reopened, moved: true };
+  }
+
+  /** A resolved conversation the customer wrote in again: said in its thread. */
+  private async tellReopened(channel: string, threadTs: string, name: string): Promise<void> {
+    try {
+      await this.keepLease(channel);
+      await this.opts.post({
+        channel,
+        thread_ts: threadTs,
+        ...reopenedMessage(name),
+      });
+    } catch (err) {
+      if (err instanceof LeaseLost) throw err;
+      this.log.warn({ channel, code: slackCode(err) }, "could not say a conversation was reopened");
+    }
+  }
+
+  /**
+   * Cards whose reply window closed since they were drawn: redrawn once with
+   * "Window closed" and Send template first (an open window is a Slack date,
+   * which needs no redraw). Store reads only, no API read.
+   */
+  private async showClosedWindows(channel: string): Promise<void> {
+    for (const t of await this.store.windowsClosed(channel, this.now())) {
+      try {
+        await this.opts.update(
+          channel,
+          t.threadTs as string,
+          cardMessage(t.chatUserId, t.card as CardState, deskOf(t, this.now())),
+        );
+        await this.store.windowClosedShown(channel, t.chatUserId);
+      } catch (err) {
+        this.log.warn({ channel, code: slackCode(err) }, "could not update an inbox card");
+      }
     }
   }
 

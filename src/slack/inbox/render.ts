@@ -6,7 +6,7 @@ import type { KnownBlock } from "@slack/types";
 import { ACTION } from "../../blocks/actions.ts";
 import { actions, context, esc, section, truncate } from "../../blocks/blocks.ts";
 import { chatTypeLabel } from "../../domain/chat-types.ts";
-import type { CardState } from "../../store/inbox.ts";
+import { type CardState, type DeskState, REPLY_WINDOW_MS, type Thread } from "../../store/inbox.ts";
 import { storable } from "../../store/text.ts";
 
 /** Slack message metadata: how a post is found again after a crash (docs/inbox.md). */
@@ -24,7 +24,79 @@ export function timeOf(at: Date): string {
   return `<!date^${Math.floor(at.getTime() / 1000)}^{date_short_pretty} {time}|${fallback}>`;
 }
 
-export function cardMessage(chatUserId: number, card: CardState): { text: string; blocks: KnownBlock[] } {
+/** The desk part of a card (issue 20): state, who has it, the 24-hour window. */
+export interface DeskView {
+  state: DeskState;
+  assignee: string | null;
+  /** The customer's last message: free text reaches them until 24 hours after it. */
+  customerWroteAt: Date | null;
+  /** Now, to tell whether the window is closed (an open one is shown as a Slack date: no redraw). */
+  now: Date;
+}
+
+export const deskOf = (
+  t: Pick<Thread, "deskState" | "assignee" | "customerWroteAt">,
+  now: Date,
+): DeskView => ({
+  state: t.deskState,
+  assignee: t.assignee,
+  customerWroteAt: t.customerWroteAt,
+  now,
+});
+
+/** Whether free text can reach the customer: unknown (no customer message seen) counts as open. */
+export const windowOpen = (customerWroteAt: Date | null, now: Date): boolean =>
+  !customerWroteAt || now.getTime() - customerWroteAt.getTime() < REPLY_WINDOW_MS;
+
+export const WINDOW_CLOSED = "Window closed: only a template can start the conversation again";
+
+/** The state as people say it: Open, Waiting for the customer (answered last), Resolved. */
+export function deskStateLabel(state: DeskState, answered: boolean): string {
+  if (state === "resolved") return "Resolved";
+  return answered ? "Waiting for the customer" : "Open";
+}
+
+function deskBlocks(
+  chatUserId: number,
+  s: CardState,
+  d: DeskView,
+): { line: KnownBlock; buttons: KnownBlock } {
+  const label = deskStateLabel(d.state, s.answered);
+  const icon =
+    d.state === "resolved" ? ":white_check_mark:" : s.answered ? ":hourglass:" : ":large_green_circle:";
+  const who = d.assignee ? `Assigned to <@${d.assignee}>` : "Nobody has it yet";
+  const open = windowOpen(d.customerWroteAt, d.now);
+  const window = !d.customerWroteAt
+    ? ""
+    : open
+      ? `:stopwatch: Reply window open until ${timeOf(new Date(d.customerWroteAt.getTime() + REPLY_WINDOW_MS))}`
+      : `:lock: ${WINDOW_CLOSED}`;
+  const id = String(chatUserId);
+  const select = {
+    type: "users_select",
+    action_id: ACTION.inboxAssign,
+    placeholder: { type: "plain_text", text: "Assign to…" },
+    ...(d.assignee ? { initial_user: d.assignee } : {}),
+  };
+  const resolve =
+    d.state === "resolved"
+      ? { text: "Reopen", actionId: ACTION.inboxReopen, value: id }
+      : { text: "Resolve", actionId: ACTION.inboxResolve, value: id };
+  const desk = actions([{ text: "Assign to me", actionId: ACTION.inboxAssignMe, value: id }, resolve]) as {
+    elements: unknown[];
+  };
+  desk.elements.splice(1, 0, select);
+  return {
+    line: section(`${icon} *${label}* · ${who}${window ? `\n${window}` : ""}`),
+    buttons: { ...desk, block_id: `sb_inbox_desk:${id}` } as KnownBlock,
+  };
+}
+
+export function cardMessage(
+  chatUserId: number,
+  card: CardState,
+  desk?: DeskView,
+): { text: string; blocks: KnownBlock[] } {
   const s: CardState = {
     ...card,
     name: storable(card.name),
@@ -37,25 +109,48 @@ export function cardMessage(chatUserId: number, card: CardState): { text: string
     : s.answered
       ? ":white_check_mark: Answered"
       : ":speech_balloon: Waiting for an answer";
-  const facts = [channelTypeLabel(s.type), state];
+  const facts = [channelTypeLabel(s.type)];
+  // With the desk, its line says open/waiting/resolved; a need for a human is still told here.
+  if (!desk || s.needHuman) facts.push(state);
   if (s.tags.length) facts.push(`Tags: ${s.tags.map(esc).join(", ")}`);
   if (s.lastActivity) facts.push(`Last activity ${timeOf(new Date(s.lastActivity))}`);
   const contactLine = s.contactId ? `contact ${s.contactId}` : `user ${chatUserId}`;
+  // Window closed: a template is the only way to reach them, so it is the primary button.
+  const closed = desk ? !windowOpen(desk.customerWroteAt, desk.now) : false;
+  const d = desk ? deskBlocks(chatUserId, s, desk) : undefined;
   return {
     text: `Conversation with ${esc(s.name)}${s.contact ? ` (${esc(s.contact)})` : ""}${s.needHuman ? ": needs a human" : ""}`,
     blocks: [
       section(`:incoming_envelope: ${who}`),
       context(facts.join("  ·  ")),
+      ...(d ? [d.line] : []),
       actions([
-        { text: "Reply", actionId: ACTION.inboxReply, value: String(chatUserId), style: "primary" },
-        { text: "Send template", actionId: ACTION.inboxTemplate, value: String(chatUserId) },
+        {
+          text: "Reply",
+          actionId: ACTION.inboxReply,
+          value: String(chatUserId),
+          ...(closed ? {} : { style: "primary" as const }),
+        },
+        {
+          text: "Send template",
+          actionId: ACTION.inboxTemplate,
+          value: String(chatUserId),
+          ...(closed ? { style: "primary" as const } : {}),
+        },
         { text: "Contact", actionId: ACTION.run, value: contactLine },
       ]),
+      ...(d ? [d.buttons] : []),
       context(
         "Reply in this thread to answer the customer; start with `//` for a note the customer does not see.",
       ),
     ],
   };
+}
+
+/** Said in the thread when a customer writes in a resolved conversation. */
+export function reopenedMessage(name: string): { text: string; blocks: KnownBlock[] } {
+  const text = `:leftwards_arrow_with_hook: Reopened: ${esc(storable(name))} wrote again.`;
+  return { text, blocks: [context(text)] };
 }
 
 export interface MirroredMessage {

@@ -1,11 +1,12 @@
 // The buttons of an inbox card (src/slack/inbox/render.ts): Reply and Send
 // template open the send form prefilled with this chat user (as a text, or a
 // template); the waiting list's "Open thread" is a link, acknowledged only.
-import type { BlockAction, ButtonAction } from "@slack/bolt";
+import type { BlockAction, ButtonAction, UsersSelectAction } from "@slack/bolt";
 import { channelFormData, recipientLabel } from "../../../commands/lookups.ts";
 import { personOf } from "../../context.ts";
+import { deliver } from "../../deliver.ts";
 import { formView } from "../../forms/index.ts";
-import type { Click } from "./click.ts";
+import { type Click, tellOf } from "./click.ts";
 
 export function inboxSendForm(type: "text" | "template") {
   return async ({ ack, action, body, client, context }: Click<ButtonAction>) => {
@@ -34,4 +35,40 @@ export function inboxSendForm(type: "text" | "template") {
 /** "Open thread" is a link button: Slack still sends the click, which wants an ack. */
 export async function inboxOpenThread({ ack }: { ack: () => Promise<void> }): Promise<void> {
   await ack();
+}
+
+/**
+ * The card's desk (issue 20): Assign to me, the user select, Resolve and
+ * Reopen run the `inbox assign|resolve|reopen` commands as the person who
+ * clicked (writers only, audited, the card redrawn), and the answer is theirs
+ * alone: who has it already, when someone else was first.
+ */
+export function inboxDesk(kind: "me" | "pick" | "resolve" | "reopen") {
+  return async ({ ack, action, body, client, respond, context }: Click) => {
+    await ack();
+    const actor = personOf(context);
+    const channel = body.container?.channel_id ?? body.channel?.id;
+    const fromBlock = /^sb_inbox_desk:(\d+)$/.exec(action.block_id ?? "")?.[1];
+    const chatUserId = Number("value" in action && action.value ? action.value : fromBlock);
+    if (!channel || !Number.isSafeInteger(chatUserId) || chatUserId <= 0) return;
+    const person = kind === "pick" ? (action as UsersSelectAction).selected_user : "me";
+    if (!person) return;
+    const line =
+      kind === "resolve" || kind === "reopen"
+        ? `inbox ${kind} ${channel} ${chatUserId}`
+        : `inbox assign ${channel} ${chatUserId} ${person === "me" ? "me" : `<@${person}>`}`;
+    const reply = await context.core.run(line, actor);
+    await deliver(
+      reply,
+      {
+        client,
+        respond: tellOf(body, respond),
+        actor,
+        triggerId: body.trigger_id,
+        line,
+        replaceOriginal: false,
+      },
+      context,
+    );
+  };
 }

@@ -4,7 +4,7 @@ import type { SlackBolt, SlackDeps } from "../../context.ts";
 import { confirmAction } from "./confirm.ts";
 import { dismissAction } from "./dismiss.ts";
 import { IMPORT_CONTROL_ACTIONS, importControl } from "./import-controls.ts";
-import { inboxOpenThread, inboxSendForm } from "./inbox.ts";
+import { inboxDesk, inboxOpenThread, inboxSendForm } from "./inbox.ts";
 import { runAction } from "./run.ts";
 
 /**
@@ -29,4 +29,9 @@ export function register(app: SlackBolt, deps: SlackDeps): void {
     inboxSendForm("template"),
   );
   app.action({ action_id: actionIdPattern("sb_inbox_open") }, inboxOpenThread);
+  // The card's desk: assign, resolve, reopen (issue 20).
+  app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxAssignMe) }, inboxDesk("me"));
+  app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxAssign) }, inboxDesk("pick"));
+  app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxResolve) }, inboxDesk("resolve"));
+  app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxReopen) }, inboxDesk("reopen"));
 }

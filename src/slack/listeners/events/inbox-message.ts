@@ -9,7 +9,7 @@ import type { AllMiddlewareArgs, SlackEventMiddlewareArgs, webApi } from "@slack
 import type { KnownBlock } from "@slack/types";
 import { isApiError, NetworkError } from "../../../api/errors.ts";
 import { messageDirection, messageTime } from "../../../api/inbox.ts";
-import { actions, esc, section } from "../../../blocks/blocks.ts";
+import { actions, context as context_, esc, section, truncate } from "../../../blocks/blocks.ts";
 import { apiErrorReply } from "../../../commands/errors.ts";
 import { UserError } from "../../../commands/registry.ts";
 import { plainLine } from "../../../commands/tokenize.ts";
@@ -18,6 +18,7 @@ import { InboxStore } from "../../../store/inbox.ts";
 import { storable } from "../../../store/text.ts";
 import type { SlackContext, SlackDeps } from "../../context.ts";
 import { customerText } from "../../inbox/plain.ts";
+import { windowOpen } from "../../inbox/render.ts";
 
 /** A message starting with this is a note for the team, never sent. */
 export const NOTE_PREFIX = "//";
@@ -98,6 +99,7 @@ export async function inboxMessage({
       return p?.display_name || p?.real_name || r.user?.real_name || r.user?.name || undefined;
     }),
   ).trim();
+  const name = thread.card?.name ?? `chat user #${thread.chatUserId}`;
   // Claimed before the send: whatever Slack redelivers, one send.
   const claimed = await store.claimReply({
     channel: e.channel,
@@ -108,7 +110,12 @@ export async function inboxMessage({
     text: words,
   });
   if (!claimed) return done("already handled");
-  const name = thread.card?.name ?? `chat user #${thread.chatUserId}`;
+  // The 24-hour window, known closed: nothing is sent (told once: the claim), the text is kept in the answer.
+  if (thread.windowClosedShown || !windowOpen(thread.customerWroteAt, new Date())) {
+    await store.finishReply(e.channel, e.ts, "failed");
+    await tellWindowClosed(tell, name, thread.chatUserId, words);
+    return done("outside the window");
+  }
   const channelId = thread.card?.channelId ?? context.config.MESSAGING_CHANNEL_ID ?? 1;
   try {
     const sent = await context.core.perform(
@@ -134,6 +141,7 @@ export async function inboxMessage({
       .catch((err) =>
         context.logger.warn({ err: (err as Error).message }, "could not acknowledge an inbox reply"),
       );
+    await nameWriter(context, client, e, name);
     done("sent");
   } catch (err) {
     if (err instanceof NetworkError && err.mayHaveReachedServer) {
@@ -149,18 +157,7 @@ export async function inboxMessage({
       return done("refused");
     }
     if (outsideWindow(err)) {
-      const text = `Not sent: ${esc(name)} last wrote more than 24 hours ago, so only a template message can reach them now.`;
-      await tell(text, [
-        section(text),
-        actions([
-          {
-            text: "Send template",
-            actionId: ACTION.inboxTemplate,
-            value: String(thread.chatUserId),
-            style: "primary",
-          },
-        ]),
-      ]);
+      await tellWindowClosed(tell, name, thread.chatUserId, words);
       return done("outside the window");
     }
     const reply = apiErrorReply(err);
@@ -168,6 +165,43 @@ export async function inboxMessage({
     await tell(`Not sent to ${esc(name)}. ${reply.text}`);
     done("failed");
   }
+}
+
+/**
+ * Outside the 24-hour window: the writer is told privately, with Send
+ * template prefilled for this chat user, and what they typed is kept in the
+ * answer (nothing typed is lost).
+ */
+async function tellWindowClosed(
+  tell: (text: string, blocks?: KnownBlock[]) => Promise<void>,
+  name: string,
+  chatUserId: number,
+  words: string,
+): Promise<void> {
+  const text = `Not sent: ${esc(name)} last wrote more than 24 hours ago, so only a template message can reach them now.`;
+  const kept = words ? `Your reply, kept here:\n>${esc(truncate(words, 2500)).replace(/\n/g, "\n>")}` : "";
+  await tell(`${text}${kept ? `\n${kept}` : ""}`, [
+    section(text),
+    ...(kept ? [section(kept)] : []),
+    actions([
+      { text: "Send template", actionId: ACTION.inboxTemplate, value: String(chatUserId), style: "primary" },
+    ]),
+  ]);
+}
+
+/** Under the reply's tick, in the thread: who answered (the customer sees the organization, the team the writer). */
+async function nameWriter(
+  context: SlackContext,
+  client: webApi.WebClient,
+  e: ThreadMessage,
+  name: string,
+): Promise<void> {
+  const text = `:white_check_mark: Sent to ${esc(name)} by <@${e.user}>`;
+  await context.posts
+    .post(client, { channel: e.channel, thread_ts: e.thread_ts, text, blocks: [context_(text)] })
+    .catch((err) =>
+      context.logger.warn({ err: (err as Error).message }, "could not name an inbox reply's writer"),
+    );
 }
 
 /** How far before a reply's claim its send is looked for in the conversation (clocks differ). */
