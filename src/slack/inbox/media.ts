@@ -72,7 +72,10 @@ const limitOf = (type: "image" | "document", config: MediaConfig) =>
   (type === "image" ? config.MEDIA_MAX_IMAGE_MB : config.MEDIA_MAX_DOCUMENT_MB) * MB;
 
 /** Refuses what cannot be sent, in words, before any byte is read. */
-export function checkMedia(f: SlackFile, config: MediaConfig): { type: "image" | "document"; contentType: string } {
+export function checkMedia(
+  f: SlackFile,
+  config: MediaConfig,
+): { type: "image" | "document"; contentType: string } {
   const kind = mediaKind(f);
   if (!kind)
     throw new UserError(
@@ -121,7 +124,10 @@ async function* fromSlack(f: SlackFile, token: string, limit: number): AsyncGene
         throw LOGIN_PAGE;
       seen += chunk.length;
       if (seen > limit)
-        throw new UserError(`${f.name} is over the ${megabytes(limit)} limit; the download was stopped.`, false);
+        throw new UserError(
+          `${f.name} is over the ${megabytes(limit)} limit; the download was stopped.`,
+          false,
+        );
       yield chunk;
     }
   } finally {
