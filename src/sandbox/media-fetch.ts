@@ -23,7 +23,9 @@ export async function checkMediaUrl(type: "image" | "document", url: string): Pr
     res = await fetch(url, { signal: AbortSignal.timeout(MEDIA_FETCH_MS) });
   } catch (err) {
     const why = (err as { cause?: { code?: unknown } }).cause?.code ?? (err as Error).name;
-    throw unprocessable(`mediaUrl ${url} could not be fetched (${String(why)}): the ${type} cannot be delivered`);
+    throw unprocessable(
+      `mediaUrl ${url} could not be fetched (${String(why)}): the ${type} cannot be delivered`,
+    );
   }
   await res.body?.cancel().catch(() => {});
   if (res.status !== 200)

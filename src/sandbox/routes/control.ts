@@ -25,7 +25,11 @@ const inboundSchema = z
     if (media && !m.mediaUrl)
       ctx.addIssue({ code: "custom", path: ["mediaUrl"], message: `is required when type is ${m.type}` });
     if (!media && (m.mediaUrl || m.fileName))
-      ctx.addIssue({ code: "custom", path: ["mediaUrl"], message: "is only for image and document messages" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["mediaUrl"],
+        message: "is only for image and document messages",
+      });
     if (!media && !m.text) ctx.addIssue({ code: "custom", path: ["text"], message: "is required" });
   });
 

@@ -53,9 +53,9 @@ function sharedFiles(e: ThreadMessage): Array<{ id: string }> {
   });
 }
 
-/** Files need a public address: nothing is sent, and the text is given back. */
-function noPublicAddress(words: string): string {
-  const kept = words ? `\nYour text, to send again: \n>${esc(words).replace(/\n/g, "\n>")}` : "";
+/** Files need a public address: nothing is sent, and the text (as typed, Slack's markup) is given back. */
+function noPublicAddress(typed: string): string {
+  const kept = typed.trim() ? `\nYour text, to send again:\n>${typed.trim().replace(/\n/g, "\n>")}` : "";
   return `Not sent: sending files to customers needs a public address for Switchboard (the PUBLIC_URL setting, for whoever runs it). Nothing of this reply was sent.${kept}`;
 }
 
@@ -119,7 +119,7 @@ export async function inboxMessage({
     }),
   ).trim();
   if (files.length && !context.config.PUBLIC_URL) {
-    await tell(noPublicAddress(words));
+    await tell(noPublicAddress(e.text ?? ""));
     return done("no public address");
   }
   // Claimed before the send: whatever Slack redelivers, one send.
