@@ -165,6 +165,8 @@ describe("pictures and files", { timeout: 60_000 }, () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("image/png");
     expect(Buffer.from(await res.arrayBuffer()).equals(PNG)).toBe(true);
+    const head = await fetch(url, { method: "HEAD" });
+    expect([head.status, head.headers.get("content-length")]).toEqual([200, String(PNG.length)]);
     expect(s.fake.messages.find((m) => m.ts === msg.ts)?.reactions).toEqual(["white_check_mark"]);
     // Switchboard's own send is not mirrored back.
     const before = inThread(thread).length;

@@ -188,14 +188,14 @@ const dispositionName = (name: string) =>
   `filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16)}`)}`;
 
 /**
- * GET /media/<id>: a file sent to a customer, while it is kept. Unknown and
+ * GET (or HEAD) /media/<id>: a file sent to a customer, while it is kept. Unknown and
  * expired ids get 404 (an expired file is removed on the way).
  */
 export function mediaRoute(db: Db, logger: Logger, now: () => Date = () => new Date()): CustomRoute {
   const store = new MediaStore(db);
   return {
     path: "/media/:id",
-    method: ["GET"],
+    method: ["GET", "HEAD"],
     handler: (req: IncomingMessage, res: ServerResponse) => {
       const id = String((req as IncomingMessage & { params?: Record<string, string> }).params?.id ?? "");
       const serve = async () => {
@@ -212,7 +212,7 @@ export function mediaRoute(db: Db, logger: Logger, now: () => Date = () => new D
           "cache-control": "private, max-age=3600",
           "x-content-type-options": "nosniff",
         });
-        for (let seq = 0; seq < file.chunks; seq++) {
+        for (let seq = 0; req.method !== "HEAD" && seq < file.chunks; seq++) {
           const data = await store.chunk(file.id, seq);
           if (!data || res.destroyed) break;
           if (!res.write(data))
