@@ -5,7 +5,7 @@
 // serves every file (PostgreSQL with DATABASE_URL; the embedded PGlite keeps
 // its database in DATA_DIR, so there the files are in DATA_DIR too). A file is
 // served only once all its chunks are in; expired files are removed at the
-// next file stored and when one is asked for.
+// next file stored, when one is asked for, and by the inbox runtime's hourly sweep.
 import { randomBytes } from "node:crypto";
 import type { Db } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
