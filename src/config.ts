@@ -141,6 +141,11 @@ export const configSchema = z.object({
   // The inbox (docs/inbox.md).
   INBOX_POLL_SECONDS: int(10, 1),
   INBOX_LOOKBACK_HOURS: int(24, 1),
+  // Files both ways (docs/inbox.md, "Pictures and files"): the address customers fetch files sent from Slack at.
+  PUBLIC_URL: optionalText.pipe(z.url().optional()),
+  MEDIA_TTL_HOURS: int(72, 1),
+  MEDIA_MAX_IMAGE_MB: int(5, 1),
+  MEDIA_MAX_DOCUMENT_MB: int(100, 1),
 
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });

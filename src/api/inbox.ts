@@ -36,6 +36,10 @@ export const INBOX_GUESSED_MEMBERS = {
   messageConversationId: ["conversationId", "conversation_id"],
   /** Message: the link of an image or document (the send body names it `mediaUrl`). */
   messageMediaUrl: ["mediaUrl", "media_url", "url"],
+  /** Message: an image's or document's caption (the send body names it `text`). */
+  messageCaption: ["caption", "text"],
+  /** Message: a document's file name. */
+  messageFileName: ["fileName", "file_name", "filename"],
 } as const;
 
 type Key = keyof typeof INBOX_GUESSED_MEMBERS;
@@ -124,4 +128,16 @@ export const messageConversationId = (m: Message): number | undefined =>
 export function messageMediaUrl(m: Message): string | undefined {
   const v = first(m, "messageMediaUrl");
   return typeof v === "string" && v ? v : undefined;
+}
+
+/** The caption of an image or document (or a text message's text); empty when none. */
+export function messageCaption(m: Message): string {
+  const v = first(m, "messageCaption");
+  return typeof v === "string" ? v : "";
+}
+
+/** A document's file name; undefined when the API does not say. */
+export function messageFileName(m: Message): string | undefined {
+  const v = first(m, "messageFileName");
+  return typeof v === "string" && v.trim() ? v.trim() : undefined;
 }

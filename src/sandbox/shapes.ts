@@ -130,6 +130,7 @@ export const message = (r: MessageRow) => ({
   text: r.text,
   template: r.template,
   mediaUrl: r.media_url,
+  ...(r.file_name ? { fileName: r.file_name } : {}),
   metadata: r.metadata,
   status: r.status,
   error: r.error,

@@ -22,6 +22,7 @@ import { formView } from "./forms/index.ts";
 import type { ResolveGroupMembers } from "./groups.ts";
 import { createHomeView, type HomeOptions } from "./home/view.ts";
 import { InFlight } from "./in-flight.ts";
+import { mediaRoute } from "./inbox/media.ts";
 import { REPLICA_COMMAND_MS, tellInterruptedCommands } from "./interrupted-commands.ts";
 import { settleInterruptedReplies } from "./listeners/events/inbox-message.ts";
 import { STEPS } from "./listeners/functions/index.ts";
@@ -90,6 +91,8 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     healthz(),
     readyz(opts.db, logger, { ...opts.readiness, slack: () => authorize.test() }),
     metricsRoute(config.METRICS_TOKEN),
+    // Files sent to customers from inbox threads (inbox/media.ts).
+    ...(opts.db ? [mediaRoute(opts.db, logger)] : []),
   ];
   const clientOptions: webApi.WebClientOptions = {
     retryConfig: noDoubleSendRetries,

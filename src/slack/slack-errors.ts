@@ -32,6 +32,14 @@ export const MESSAGE_GONE: ReadonlySet<string> = new Set([
 ]);
 export const messageGone = has(MESSAGE_GONE);
 
+/** Slack refused an image block because it could not fetch its image_url ("downloading image failed"). */
+export function imageRefused(err: unknown): boolean {
+  if (slackCode(err) !== "invalid_blocks") return false;
+  const data = (err as { data?: { errors?: unknown; response_metadata?: { messages?: unknown } } }).data;
+  const said = [data?.errors, data?.response_metadata?.messages].flat().map(String).join(" ");
+  return /image_url|downloading image/i.test(said);
+}
+
 /** Slack refused the bot token itself: a person must fix the setting. */
 export const TOKEN_REFUSED: ReadonlySet<string> = new Set([
   "invalid_auth",

@@ -12,6 +12,7 @@ import { SLACK_MIGRATIONS } from "./events.ts";
 import { IMPORTS_MIGRATIONS } from "./imports.ts";
 import { INBOX_MIGRATIONS } from "./inbox.ts";
 import { WORKSPACES_MIGRATIONS } from "./installations.ts";
+import { MEDIA_MIGRATIONS } from "./media.ts";
 import { type MigrationSet, migrate } from "./migrate.ts";
 import { PROGRESS_MIGRATIONS } from "./progress.ts";
 import { REPORTS_MIGRATIONS } from "./reports.ts";
@@ -28,6 +29,7 @@ export const STORE_MIGRATIONS: readonly MigrationSet[] = [
   STEPS_MIGRATIONS,
   SLACK_MIGRATIONS,
   WORKSPACES_MIGRATIONS,
+  MEDIA_MIGRATIONS,
 ];
 
 /** Brings every schema of the list up to date (one read each when nothing is new). */

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
 import { blocksToText } from "../../src/blocks/blocks.ts";
 import { ACTION } from "../../src/commands/types.ts";
+import { startMediaServer } from "../helpers/media-server.ts";
 import { all, expectSlackValid, SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -280,7 +281,11 @@ describe("write commands", () => {
     const msgId = Number(/Message #(\d+)/.exec(t.text)![1]);
     expect(await h().client.getMessage(msgId)).toMatchObject({ type: "template" });
 
-    const img = await h().run("send contact:1 image <https://example.com/a.png> look at this human=yes");
+    // The sandbox fetches the image (docs/sandbox.md): a file host on loopback.
+    const files = await startMediaServer();
+    const img = await h()
+      .run(`send contact:1 image <${files.url}/a.png> look at this human=yes`)
+      .finally(() => files.close());
     // The contact by name (contact #1 is Ana Lopez in the sandbox), never “contact #1”.
     expect(img.text).toMatch(/Sent to \*(?!contact #)[^*]+\*: “image: look at this”/);
 

@@ -166,6 +166,22 @@ function slackFileProblems(blocks: unknown, known: (id: string) => boolean): str
   return problems;
 }
 
+/**
+ * Slack fetches an image block's `image_url` when the message is posted and
+ * refuses the message when it cannot ("downloading image failed"). The fake
+ * cannot fetch inside a call, so `fetchable` says which URLs Slack reaches.
+ */
+function imageUrlProblems(blocks: unknown, fetchable: (url: string) => boolean): string[] {
+  if (!Array.isArray(blocks)) return [];
+  const problems: string[] = [];
+  blocks.forEach((b, i) => {
+    const url = (b as Json)?.type === "image" ? (b as Json).image_url : undefined;
+    if (typeof url === "string" && !fetchable(url))
+      problems.push(`[ERROR] downloading image failed [json-pointer:/blocks/${i}/image_url]`);
+  });
+  return problems;
+}
+
 const JSON_FIELDS = new Set([
   "blocks",
   "attachments",
@@ -217,6 +233,10 @@ export class FakeSlack {
   private readonly pendingUploads = new Map<string, { filename: string; length: number; content?: Buffer }>();
   /** Messages naming a new upload in an image block that are refused before it is ready (0: ready at once). */
   fileProcessingPosts = 0;
+  /** Which image blocks' image_url Slack can fetch (default: all). */
+  imageUrlFetchable: (url: string) => boolean = () => true;
+  /** false: the app lacks files:read, and a file download answers Slack's login page with 200. */
+  filesRead = true;
   /** Uploads still processing: file id → refusals left. */
   private readonly processing = new Map<string, number>();
   private fileReady = (id: string): boolean => {
@@ -580,6 +600,12 @@ export class FakeSlack {
       res.writeHead(302, { location: `${this.url}/login` }).end();
       return;
     }
+    if (!this.filesRead) {
+      // Without files:read Slack answers its login page, with 200.
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end("<!DOCTYPE html><html><head><title>Slack</title></head><body>Sign in</body></html>");
+      return;
+    }
     const file = this.files.get(fileId);
     if (!file) {
       res.writeHead(404).end("not found");
@@ -763,6 +789,14 @@ export class FakeSlack {
       const fileProblems = slackFileProblems(a.blocks, this.fileReady);
       if (fileProblems.length)
         return { ok: false, error: "invalid_blocks", response_metadata: { messages: fileProblems } };
+      const imageProblems = imageUrlProblems(a.blocks, this.imageUrlFetchable);
+      if (imageProblems.length)
+        return {
+          ok: false,
+          error: "invalid_blocks",
+          errors: imageProblems.map((m) => m.replace("[ERROR] ", "")),
+          response_metadata: { messages: imageProblems },
+        };
       // Slack: 1 message a second per channel. A sliding 1 s window keeps it deterministic.
       const now = this.now();
       const recent = (this.postTimes.get(target.channel) ?? []).filter((t) => now - t < 1000);

@@ -1,8 +1,14 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MediaServer, startMediaServer } from "../helpers/media-server.ts";
 import { call, manualClock, type Rec, withSandbox } from "../helpers/sandbox.ts";
 
 const clock = manualClock();
 const sandbox = withSandbox({ campaignTickMs: 0, now: clock.now });
+let files: MediaServer;
+beforeAll(async () => {
+  files = await startMediaServer();
+});
+afterAll(() => files?.close());
 
 const contactByName = async (first: string): Promise<Rec> => {
   const r = await call(sandbox(), "GET", "/contacts", { query: { search: first } });
@@ -57,7 +63,7 @@ describe("sandbox messages and the 24-hour window", () => {
       const media = {
         channelId: 1,
         type,
-        mediaUrl: `https://example.com/file.${type === "image" ? "png" : "pdf"}`,
+        mediaUrl: `${files.url}/${type === "image" ? "a.png" : "doc.pdf"}`,
       };
       const outside = await call(sb, "POST", "/messages", {
         body: { ...media, contactId: ben.id, text: "caption" },
@@ -85,6 +91,29 @@ describe("sandbox messages and the 24-hour window", () => {
       },
     });
     expect(template.status).toBe(201);
+  });
+
+  it("fetches an image's or document's mediaUrl and refuses one it cannot fetch or of the wrong type", async () => {
+    const ana = await contactByName("Ana");
+    const send = (type: string, mediaUrl: string) =>
+      call(sandbox(), "POST", "/messages", { body: { channelId: 1, type, contactId: ana.id, mediaUrl } });
+    const refused: Array<[string, string, RegExp]> = [
+      ["image", `${files.url}/missing.png`, /answered HTTP 404/],
+      ["document", `${files.url}/missing.pdf`, /answered HTTP 404/],
+      ["image", `${files.url}/doc.pdf`, /application\/pdf, which is not an image/],
+      ["image", `${files.url}/page.html`, /text\/html, which is not an image/],
+      ["document", `${files.url}/page.html`, /text\/html, which is not a document/],
+      ["image", "http://127.0.0.1:1/a.png", /could not be fetched/],
+    ];
+    for (const [type, url, why] of refused) {
+      const r = await send(type, url);
+      expect(r.status, url).toBe(422);
+      expect(r.body.message, url).toMatch(why);
+    }
+    expect((await send("image", `${files.url}/a.png`)).status).toBe(201);
+    expect((await send("document", `${files.url}/doc.pdf`)).status).toBe(201);
+    // A picture is a document too, when sent as one.
+    expect((await send("document", `${files.url}/a.png`)).status).toBe(201);
   });
 
   it("closes the window 24 hours after the last inbound message", async () => {

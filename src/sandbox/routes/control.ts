@@ -9,11 +9,29 @@ import * as shape from "../shapes.ts";
 
 export const CONTROL_PATH = "/_sandbox";
 
-const inboundSchema = z.strictObject({
-  text: z.string().trim().min(1, { error: "must not be empty" }).max(4096),
-  /** The person asks for a human: the chat user's needHuman is set. */
-  needHuman: z.boolean().optional(),
-});
+const inboundSchema = z
+  .strictObject({
+    /** The message, or an image's or document's caption. */
+    text: z.string().trim().min(1, { error: "must not be empty" }).max(4096).optional(),
+    /** The person asks for a human: the chat user's needHuman is set. */
+    needHuman: z.boolean().optional(),
+    /** An image or a document: its link (any text: a customer's link may be anything) and a document's name. */
+    type: z.enum(["text", "image", "document"]).optional(),
+    mediaUrl: z.string().min(1).max(4096).optional(),
+    fileName: z.string().min(1).max(255).optional(),
+  })
+  .superRefine((m, ctx) => {
+    const media = m.type === "image" || m.type === "document";
+    if (media && !m.mediaUrl)
+      ctx.addIssue({ code: "custom", path: ["mediaUrl"], message: `is required when type is ${m.type}` });
+    if (!media && (m.mediaUrl || m.fileName))
+      ctx.addIssue({
+        code: "custom",
+        path: ["mediaUrl"],
+        message: "is only for image and document messages",
+      });
+    if (!media && !m.text) ctx.addIssue({ code: "custom", path: ["text"], message: "is required" });
+  });
 
 export async function controlRoutes(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
   const { store } = ctx;
@@ -32,6 +50,9 @@ export async function controlRoutes(app: FastifyInstance, ctx: SandboxContext): 
       channelId: conversation.channel_id,
       text: body.text,
       needHuman: body.needHuman,
+      type: body.type,
+      mediaUrl: body.mediaUrl,
+      fileName: body.fileName,
     });
     return reply.code(201).send(shape.message(row));
   });

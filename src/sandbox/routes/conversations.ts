@@ -3,6 +3,7 @@ import { normalizeTemplateName, placeholdersOf } from "../../api/schemas.ts";
 import type { ChatUserRow, ContactRow, TemplateRow } from "../../store/sandbox/rows.ts";
 import type { SandboxContext } from "../context.ts";
 import { badRequest, notFound, unprocessable } from "../http.ts";
+import { checkMediaUrl } from "../media-fetch.ts";
 import type { Handlers } from "../serve.ts";
 import * as shape from "../shapes.ts";
 
@@ -91,6 +92,8 @@ export const conversationHandlers = (ctx: SandboxContext) => {
           );
         }
       }
+      if ((body.type === "image" || body.type === "document") && body.mediaUrl)
+        await checkMediaUrl(body.type, body.mediaUrl);
       if (body.type === "template") {
         const requested = body.template!;
         await store.templates.review();

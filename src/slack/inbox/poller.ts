@@ -42,8 +42,16 @@ import { inboxPassDone, metrics } from "../../metrics.ts";
 import type { Db } from "../../store/db.ts";
 import { type CardState, type Inbox, InboxStore, type MirrorState, type Thread } from "../../store/inbox.ts";
 import { PacedLoop } from "../paced-loop.ts";
-import { channelClosed, slackCode } from "../slack-errors.ts";
-import { CARD_EVENT, cardMessage, deskOf, MESSAGE_EVENT, messageReplies, reopenedMessage } from "./render.ts";
+import { channelClosed, imageRefused, slackCode } from "../slack-errors.ts";
+import {
+  CARD_EVENT,
+  cardMessage,
+  deskOf,
+  MESSAGE_EVENT,
+  messageReplies,
+  mirroredOf,
+  reopenedMessage,
+} from "./render.ts";
 
 export interface InboxLogger {
   info(obj: object, msg?: string): void;
@@ -538,13 +546,8 @@ export class InboxPoller {
             this.workerId,
           );
       if (!mine) continue;
-      const parts = messageReplies(name, {
-        direction,
-        at,
-        text: typeof m.text === "string" ? m.text : "",
-        type: typeof m.type === "string" ? m.type : undefined,
-        mediaUrl: messageMediaUrl(m),
-      });
+      const shown = mirroredOf(m, direction, at);
+      const parts = messageReplies(name, shown);
       // A claim without a post (a crash, an unknown outcome): the parts already in the thread are not posted again.
       const already = claimed ? await this.postedParts(channel, thread.threadTs as string, id) : new Map();
       let first = already.get(1);
@@ -553,11 +556,17 @@ export class InboxPoller {
         if (already.has(i + 1)) continue;
         try {
           await this.keepLease(channel);
-          const r = await this.opts.post({
-            channel,
-            thread_ts: thread.threadTs as string,
-            ...part,
-            metadata: { event_type: MESSAGE_EVENT, event_payload: { message_id: id, part: i + 1 } },
+          const post = (p: typeof part) =>
+            this.opts.post({
+              channel,
+              thread_ts: thread.threadTs as string,
+              ...p,
+              metadata: { event_type: MESSAGE_EVENT, event_payload: { message_id: id, part: i + 1 } },
+            });
+          // Slack could not fetch the image: posted again at once, as a link.
+          const r = await post(part).catch((err) => {
+            if (!imageRefused(err)) throw err;
+            return post(messageReplies(name, shown, { images: "links" })[i] ?? part);
           });
           first ??= r.ts;
           already.set(i + 1, r.ts ?? "");

@@ -3,6 +3,8 @@
 // customer wrote (text, name, file links) goes through esc(): a customer
 // writing `<!channel>` pings nobody.
 import type { KnownBlock } from "@slack/types";
+import { type Direction, messageCaption, messageFileName, messageMediaUrl } from "../../api/inbox.ts";
+import type { Message } from "../../api/types.ts";
 import { ACTION } from "../../blocks/actions.ts";
 import { actions, context, esc, section, truncate } from "../../blocks/blocks.ts";
 import { chatTypeLabel } from "../../domain/chat-types.ts";
@@ -159,6 +161,32 @@ export interface MirroredMessage {
   text: string;
   type?: string;
   mediaUrl?: string;
+  /** A document's file name, shown as its link's label. */
+  fileName?: string;
+}
+
+/** What a thread reply shows of an API message: an image's or document's caption, link and file name. */
+export function mirroredOf(
+  m: Message,
+  direction: Direction | undefined,
+  at: Date | undefined,
+): MirroredMessage {
+  const type = typeof m.type === "string" ? m.type : undefined;
+  const media = type === "image" || type === "document";
+  const fileName = type === "document" ? messageFileName(m) : undefined;
+  return {
+    direction,
+    at,
+    text: media ? messageCaption(m) : typeof m.text === "string" ? m.text : "",
+    type,
+    mediaUrl: messageMediaUrl(m),
+    ...(fileName ? { fileName } : {}),
+  };
+}
+
+/** How an image is shown: as an image block (Slack fetches it), or as a link when Slack could not. */
+export interface ReplyOptions {
+  images?: "blocks" | "links";
 }
 
 /**
@@ -170,17 +198,46 @@ export interface MirroredMessage {
 export function messageReplies(
   name: string,
   m: MirroredMessage,
+  opts: ReplyOptions = {},
 ): Array<{ text: string; blocks: KnownBlock[] }> {
   const parts = splitText(storable(m.text), PART_CHARS);
-  if (parts.length <= 1) return [messageReply(storable(name), { ...m, text: storable(m.text) })];
+  if (parts.length <= 1) return [messageReply(storable(name), { ...m, text: storable(m.text) }, opts)];
   return parts.map((part, i) =>
-    messageReply(storable(name), {
-      ...m,
-      text: part,
-      part: `${i + 1}/${parts.length}`,
-      ...(i === parts.length - 1 ? {} : { mediaUrl: undefined }),
-    }),
+    messageReply(
+      storable(name),
+      {
+        ...m,
+        text: part,
+        part: `${i + 1}/${parts.length}`,
+        ...(i === parts.length - 1 ? {} : { mediaUrl: undefined }),
+      },
+      opts,
+    ),
   );
+}
+
+/** A plain http(s) URL, the only kind shown as a link or an image (the link is the customer's too). */
+const plainUrl = (url: string) => /^https?:\/\/[^\s<>|]+$/.test(url);
+/** Slack's longest image_url. */
+const IMAGE_URL_MAX = 3000;
+
+/** The message's file as Block Kit: an image block, or a line with its link (or its text when not a plain URL). */
+function mediaPart(
+  name: string,
+  m: MirroredMessage,
+  opts: ReplyOptions,
+): { line?: string; block?: KnownBlock; label: string } {
+  const url = storable(m.mediaUrl ?? "");
+  const label =
+    m.type === "image" ? "image" : m.type === "document" ? storable(m.fileName ?? "") || "document" : "file";
+  const icon = m.type === "document" ? ":page_facing_up:" : ":paperclip:";
+  if (!plainUrl(url)) return { line: `${icon} ${esc(label)}: ${esc(url)}`, label };
+  if (m.type === "image" && opts.images !== "links" && url.length <= IMAGE_URL_MAX)
+    return {
+      block: { type: "image", image_url: url, alt_text: truncate(`Image from ${name}`, 2000) },
+      label,
+    };
+  return { line: `${icon} <${esc(url)}|${esc(label)}>`, label };
 }
 
 /** `text` in pieces whose escaped length is at most `max`, cut between grapheme clusters. */
@@ -211,6 +268,7 @@ export function splitText(text: string, max: number): string[] {
 function messageReply(
   name: string,
   m: MirroredMessage & { part?: string },
+  opts: ReplyOptions,
 ): { text: string; blocks: KnownBlock[] } {
   const who =
     m.direction === "outbound"
@@ -219,20 +277,17 @@ function messageReply(
   const when = `${m.at ? ` · ${timeOf(m.at)}` : ""}${m.part ? ` · part ${m.part}` : ""}`;
   const lines: string[] = [];
   if (m.text) lines.push(esc(m.text));
-  if (m.mediaUrl) {
-    const label = m.type === "image" ? "image" : m.type === "document" ? "document" : "file";
-    // The link is the customer's too: only a plain http(s) URL becomes a link.
-    const url = storable(m.mediaUrl);
-    lines.push(
-      /^https?:\/\/[^\s<>|]+$/.test(url)
-        ? `:paperclip: <${esc(url)}|${label}>`
-        : `:paperclip: ${label}: ${esc(url)}`,
-    );
-  }
-  if (!lines.length) lines.push(`_(${esc(m.type ?? "empty")} message)_`);
+  const media = m.mediaUrl ? mediaPart(name, m, opts) : undefined;
+  if (media?.line) lines.push(media.line);
+  if (!lines.length && !media) lines.push(`_(${esc(m.type ?? "empty")} message)_`);
   const body = lines.join("\n");
+  const summary = body || `[${esc(media?.label ?? "file")}]`;
   return {
-    text: `${m.direction === "outbound" ? "Outgoing" : esc(name)}: ${truncate(body, 2900)}`,
-    blocks: [context(`${who}${when}`), section(body)],
+    text: `${m.direction === "outbound" ? "Outgoing" : esc(name)}: ${truncate(summary, 2900)}`,
+    blocks: [
+      context(`${who}${when}`),
+      ...(body ? [section(body)] : []),
+      ...(media?.block ? [media.block] : []),
+    ],
   };
 }

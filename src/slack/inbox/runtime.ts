@@ -7,11 +7,14 @@ import type { Config } from "../../config.ts";
 import { ConfigError } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import type { Db } from "../../store/db.ts";
+import { MediaStore } from "../../store/media.ts";
 import type { SlackBridge } from "../bridge.ts";
 import { InboxPoller, type InboxPollerOptions } from "./poller.ts";
 
 /** Pages of 200 read when a post is looked for after a crash (the newest of the channel, a thread from its start). */
 const FIND_PAGES = 5;
+/** How often files sent to customers are looked at for expiry (also removed when asked for, and at the next file). */
+const MEDIA_SWEEP_MS = 3_600_000;
 
 export interface InboxHost {
   slack?: SlackBridge;
@@ -53,8 +56,15 @@ export function createInbox(
   });
   let starting: Promise<void> | undefined;
   let stopped = false;
+  let sweep: NodeJS.Timeout | undefined;
   const begin = async () => {
     if (opts.timer !== false && !stopped) {
+      const media = new MediaStore(host.db);
+      sweep = setInterval(() => {
+        media
+          .removeExpired(new Date())
+          .catch((err) => log.warn({ err: (err as Error).message }, "could not remove expired files"));
+      }, MEDIA_SWEEP_MS).unref();
       poller.start();
       if (host.inbox) host.inbox.wake = () => poller.wake();
     }
@@ -69,6 +79,7 @@ export function createInbox(
       if (stopped) return;
       stopped = true;
       await starting?.catch(() => {});
+      clearInterval(sweep);
       await poller.stop();
     },
   };

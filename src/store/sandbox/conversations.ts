@@ -197,16 +197,30 @@ export class MessagesStore extends SandboxTable {
     conversationId: number;
     chatUserId: number;
     channelId: number;
-    text: string;
+    text?: string;
     /** The person asks for a human: the chat user's needHuman is set. */
     needHuman?: boolean;
+    /** An image or a document (default text), its link and a document's file name. */
+    type?: string;
+    mediaUrl?: string;
+    fileName?: string;
   }): Promise<MessageRow> {
     const now = this.now();
     return this.db.transaction(async (tx) => {
       const row = await this.one<MessageRow>(
-        `insert into sandbox.messages (conversation_id, chat_user_id, channel_id, direction, type, text, status, created_at, updated_at)
-         values ($1, $2, $3, 'inbound', 'text', $4, 'received', $5, $5) returning *`,
-        [m.conversationId, m.chatUserId, m.channelId, m.text, now],
+        `insert into sandbox.messages (conversation_id, chat_user_id, channel_id, direction, type, text, media_url, file_name,
+           status, created_at, updated_at)
+         values ($1, $2, $3, 'inbound', $4, $5, $6, $7, 'received', $8, $8) returning *`,
+        [
+          m.conversationId,
+          m.chatUserId,
+          m.channelId,
+          m.type ?? "text",
+          m.text ?? null,
+          m.mediaUrl ?? null,
+          m.fileName ?? null,
+          now,
+        ],
         tx,
       );
       await touchConversation(tx, m.conversationId, now);

@@ -236,5 +236,6 @@ export const SANDBOX_MIGRATIONS: MigrationSet = {
   migrations: [
     { id: "001_init", sql: init },
     { id: "002_campaign_messages", sql: campaignMessages },
+    { id: "003_message_file_name", sql: "alter table sandbox.messages add column file_name text" },
   ],
 };

@@ -113,6 +113,8 @@ export interface MessageRow {
   text: string | null;
   template: Record<string, unknown> | null;
   media_url: string | null;
+  /** A document's file name, when a customer sent one (control route). */
+  file_name: string | null;
   metadata: Record<string, unknown> | null;
   status: string;
   error: string | null;

@@ -9,6 +9,7 @@ import type { AllMiddlewareArgs, SlackEventMiddlewareArgs, webApi } from "@slack
 import type { KnownBlock } from "@slack/types";
 import { isApiError, NetworkError } from "../../../api/errors.ts";
 import { messageDirection, messageTime } from "../../../api/inbox.ts";
+import type { Message } from "../../../api/types.ts";
 import { actions, context as context_, esc, section, truncate } from "../../../blocks/blocks.ts";
 import { apiErrorReply } from "../../../commands/errors.ts";
 import { UserError } from "../../../commands/registry.ts";
@@ -17,6 +18,7 @@ import { ACTION, type Actor } from "../../../commands/types.ts";
 import { InboxStore } from "../../../store/inbox.ts";
 import { storable } from "../../../store/text.ts";
 import type { SlackContext, SlackDeps } from "../../context.ts";
+import { mediaMessages, prepareMedia } from "../../inbox/media.ts";
 import { customerText } from "../../inbox/plain.ts";
 import { windowOpen } from "../../inbox/render.ts";
 
@@ -37,6 +39,27 @@ interface ThreadMessage {
   files?: unknown[];
 }
 
+/** A message with files (Slack's subtype); its files are sent as images or documents. */
+const FILE_SHARE = "file_share";
+
+/** Edits, deletions, joins…: a subtype other than a message with files. */
+const otherKind = (e: ThreadMessage) => e.subtype !== undefined && e.subtype !== FILE_SHARE;
+
+/** The files of a `file_share` message, in order. */
+function sharedFiles(e: ThreadMessage): Array<{ id: string }> {
+  if (e.subtype !== FILE_SHARE) return [];
+  return (e.files ?? []).flatMap((f) => {
+    const id = (f as { id?: unknown } | null)?.id;
+    return typeof id === "string" && id ? [{ id }] : [];
+  });
+}
+
+/** Files need a public address: nothing is sent, and the text (as typed, Slack's markup) is given back. */
+function noPublicAddress(typed: string): string {
+  const kept = typed.trim() ? `\nYour text, to send again:\n>${typed.trim().replace(/\n/g, "\n>")}` : "";
+  return `Not sent: sending files to customers needs a public address for Switchboard (the PUBLIC_URL setting, for whoever runs it). Nothing of this reply was sent.${kept}`;
+}
+
 /** The 24-hour window, as the service words a refusal (a 422 naming it). */
 const outsideWindow = (err: unknown) =>
   isApiError(err) && (err.status === 422 || err.status === 400) && /24.?hour|window/i.test(err.message);
@@ -49,7 +72,7 @@ export async function inboxMessage({
   const e = event as unknown as ThreadMessage;
   const actor = context.actor;
   // Edits, deletions, joins, bot posts: subtypes. Only a person's new thread reply counts.
-  if (e.subtype || e.bot_id || !e.user || !actor || !e.thread_ts || e.thread_ts === e.ts || !context.db)
+  if (otherKind(e) || e.bot_id || !e.user || !actor || !e.thread_ts || e.thread_ts === e.ts || !context.db)
     return;
   const store = new InboxStore(context.db);
   const thread = await store.threadByTs(e.channel, e.thread_ts);
@@ -70,11 +93,8 @@ export async function inboxMessage({
       })
       .catch((err) => context.logger.warn({ err: (err as Error).message }, "could not tell the writer"));
   };
-  if (!typed) {
-    if (e.files?.length)
-      await tell("Only text is sent to the customer: files in this thread stay in Slack. Nothing was sent.");
-    return;
-  }
+  const files = sharedFiles(e);
+  if (!typed && !files.length) return;
   if (!(await store.inbox(e.channel))) {
     await tell(
       "This channel's inbox is off (`/sb inbox on` turns it on again): nothing was sent to the customer.",
@@ -99,6 +119,10 @@ export async function inboxMessage({
       return p?.display_name || p?.real_name || r.user?.real_name || r.user?.name || undefined;
     }),
   ).trim();
+  if (files.length && !context.config.PUBLIC_URL) {
+    await tell(noPublicAddress(e.text ?? ""));
+    return done("no public address");
+  }
   const name = thread.card?.name ?? `chat user #${thread.chatUserId}`;
   // Claimed before the send: whatever Slack redelivers, one send.
   const claimed = await store.claimReply({
@@ -118,16 +142,36 @@ export async function inboxMessage({
   }
   const channelId = thread.card?.channelId ?? context.config.MESSAGING_CHANNEL_ID ?? 1;
   try {
-    const sent = await context.core.perform(
-      actor,
-      { scope: "write", command: `inbox reply user:${thread.chatUserId}` },
-      (api) => api.sendMessage({ channelId, type: "text", chatUserId: thread.chatUserId, text: words }),
-    );
-    const id = typeof sent.id === "number" ? sent.id : undefined;
-    await store.finishReply(e.channel, e.ts, "sent", id);
-    // Switchboard's own send: the poller must not show it a second time.
-    if (id !== undefined)
-      await store.claimMessage(e.channel, id, thread.chatUserId, "outbound", new Date(), e.ts);
+    // With files: one image or document message each, the text as the first one's caption (inbox/media.ts).
+    const bodies = files.length
+      ? mediaMessages(await prepareMedia(client, context.db, context.config, files, new Date()), words)
+      : [{ type: "text" as const, text: words }];
+    const ids: number[] = [];
+    const recordSent = async () => {
+      await store.finishReply(e.channel, e.ts, "sent", ids[0]);
+      // Switchboard's own send: the poller must not show it a second time.
+      for (const sentId of ids)
+        await store.claimMessage(e.channel, sentId, thread.chatUserId, "outbound", new Date(), e.ts);
+    };
+    let sent: Message = {};
+    for (const [i, body] of bodies.entries()) {
+      try {
+        sent = await context.core.perform(
+          actor,
+          { scope: "write", command: `inbox reply user:${thread.chatUserId}` },
+          (api) => api.sendMessage({ channelId, chatUserId: thread.chatUserId, ...body }),
+        );
+      } catch (err) {
+        if (i === 0) throw err;
+        await recordSent();
+        await tell(
+          `Only the first ${i} of ${bodies.length} files reached ${esc(name)}; the rest was not sent. ${apiErrorReply(err).text}`,
+        );
+        return done("partly sent");
+      }
+      if (typeof sent.id === "number") ids.push(sent.id);
+    }
+    await recordSent();
     // The API's time, not ours: the poller asks for history after it.
     const at = messageTime(sent);
     if (at)

@@ -1,0 +1,177 @@
+// Schema `media`: the files a writer sends to a customer from an inbox thread
+// (docs/inbox.md, "Pictures and files"). The API takes a `mediaUrl`, so
+// Switchboard serves each file itself at PUBLIC_URL/media/<id> until it
+// expires. The bytes are kept in the database, in chunks, so every replica
+// serves every file (PostgreSQL with DATABASE_URL; the embedded PGlite keeps
+// its database in DATA_DIR, so there the files are in DATA_DIR too). A file is
+// served only once all its chunks are in; expired files are removed at the
+// next file stored, when one is asked for, and by the inbox runtime's hourly sweep.
+import { randomBytes } from "node:crypto";
+import type { Db } from "./db.ts";
+import type { MigrationSet } from "./migrate.ts";
+import { storable } from "./text.ts";
+
+export const MEDIA_MIGRATIONS: MigrationSet = {
+  schema: "media",
+  migrations: [
+    {
+      id: "001_media",
+      sql: `
+create table media.files (
+  id text primary key,
+  name text not null,
+  content_type text not null,
+  size bigint not null default 0,
+  chunks integer not null default 0,
+  ready boolean not null default false,
+  created_at timestamptz not null,
+  expires_at timestamptz not null
+)
+;
+create index files_expiry on media.files (expires_at)
+;
+create table media.chunks (
+  file_id text not null references media.files (id) on delete cascade,
+  seq integer not null,
+  data bytea not null,
+  primary key (file_id, seq)
+)`,
+    },
+  ],
+};
+
+/** Bytes a chunk row holds (the last one of a file holds less). */
+export const CHUNK_BYTES = 512 * 1024;
+
+export interface MediaFile {
+  id: string;
+  name: string;
+  contentType: string;
+  size: number;
+  chunks: number;
+  expiresAt: Date;
+}
+
+interface FileRow {
+  id: string;
+  name: string;
+  content_type: string;
+  size: number;
+  chunks: number;
+  expires_at: Date;
+}
+
+const asFile = (r: FileRow): MediaFile => ({
+  id: r.id,
+  name: r.name,
+  contentType: r.content_type,
+  size: Number(r.size),
+  chunks: r.chunks,
+  expiresAt: r.expires_at,
+});
+
+export class MediaStore {
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  /**
+   * Stores a file from its bytes, chunk by chunk (never one transaction held
+   * open for a download), and returns its unguessable id once it is whole.
+   * When `bytes` throws, what was stored is removed and the error goes on.
+   */
+  async put(
+    file: { name: string; contentType: string; now: Date; expiresAt: Date },
+    bytes: AsyncIterable<Uint8Array>,
+  ): Promise<MediaFile> {
+    await this.removeExpired(file.now);
+    const id = randomBytes(24).toString("base64url");
+    await this.db.query(
+      `insert into media.files (id, name, content_type, created_at, expires_at) values ($1, $2, $3, $4, $5)`,
+      [id, storable(file.name), file.contentType, file.now, file.expiresAt],
+    );
+    let seq = 0;
+    let size = 0;
+    let pending: Uint8Array[] = [];
+    let pendingBytes = 0;
+    const flush = async () => {
+      if (!pendingBytes) return;
+      await this.db.query("insert into media.chunks (file_id, seq, data) values ($1, $2, $3)", [
+        id,
+        seq++,
+        Buffer.concat(pending),
+      ]);
+      pending = [];
+      pendingBytes = 0;
+    };
+    try {
+      for await (const chunk of bytes) {
+        size += chunk.length;
+        let rest = chunk;
+        while (pendingBytes + rest.length >= CHUNK_BYTES) {
+          const take = CHUNK_BYTES - pendingBytes;
+          pending.push(rest.subarray(0, take));
+          pendingBytes += take;
+          rest = rest.subarray(take);
+          await flush();
+        }
+        if (rest.length) {
+          pending.push(rest);
+          pendingBytes += rest.length;
+        }
+      }
+      await flush();
+    } catch (err) {
+      await this.remove(id);
+      throw err;
+    }
+    const r = await this.db.query<FileRow>(
+      "update media.files set size = $2, chunks = $3, ready = true where id = $1 returning *",
+      [id, size, seq],
+    );
+    return asFile(r.rows[0] as FileRow);
+  }
+
+  /** A whole file still served at `now`; an expired one is removed and undefined. */
+  async get(id: string, now: Date): Promise<MediaFile | undefined> {
+    const r = await this.db.query<FileRow & { ready: boolean }>("select * from media.files where id = $1", [
+      id,
+    ]);
+    const row = r.rows[0];
+    if (!row?.ready) return undefined;
+    if (row.expires_at.getTime() <= now.getTime()) {
+      await this.remove(id);
+      return undefined;
+    }
+    return asFile(row);
+  }
+
+  /** One chunk of a file's bytes, in order from 0; undefined past the last. */
+  async chunk(id: string, seq: number): Promise<Uint8Array | undefined> {
+    const r = await this.db.query<{ data: Uint8Array }>(
+      "select data from media.chunks where file_id = $1 and seq = $2",
+      [id, seq],
+    );
+    return r.rows[0]?.data;
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.db.query("delete from media.files where id = $1", [id]);
+  }
+
+  /** Removes the files expired at `now`, and those never finished after a day (a process stopped mid-download). */
+  async removeExpired(now: Date): Promise<number> {
+    const r = await this.db.query(
+      `delete from media.files where expires_at <= $1 or (not ready and created_at < $1::timestamptz - interval '1 day')`,
+      [now],
+    );
+    return r.rowCount;
+  }
+
+  /** How many files are kept (tests, bench). */
+  async count(): Promise<number> {
+    const r = await this.db.query<{ n: number }>("select count(*)::int as n from media.files");
+    return r.rows[0]?.n ?? 0;
+  }
+}
