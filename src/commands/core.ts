@@ -25,16 +25,9 @@ import type { Logger } from "../log.ts";
 import { maskSecret } from "../log.ts";
 import { metrics } from "../metrics.ts";
 import type { ReportService } from "../reports/service.ts";
-import { type AuditEntry, lastLaunch, recordAudit } from "../store/audit.ts";
+import { type AuditEntry, AuditLog } from "../store/audit.ts";
 import { ChannelNames } from "../store/channels.ts";
-import {
-  type Confirmation,
-  claimConfirmation,
-  createConfirmation,
-  dismissConfirmation,
-  finishConfirmation,
-  getConfirmation,
-} from "../store/confirmations.ts";
+import { type Confirmation, Confirmations } from "../store/confirmations.ts";
 import type { Db } from "../store/db.ts";
 import { channelNamesOf } from "./defs/common.ts";
 import { ALL_COMMANDS } from "./defs/index.ts";
@@ -118,6 +111,8 @@ function withOrigin(reply: Reply, spec: AnySpec, raw: Record<string, unknown>): 
 export function createCommandCore(opts: CoreOptions): SwitchboardCore {
   const registry = opts.registry ?? new Registry(ALL_COMMANDS);
   const channels = opts.channels ?? new ChannelNames(opts.db);
+  const audit = new AuditLog(opts.db);
+  const confirmations = new Confirmations(opts.db);
   const permissions = new Permissions({
     writers: opts.writers,
     broadcasters: opts.broadcasters,
@@ -191,7 +186,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
 
   const writeAudit = async (entry: AuditEntry) => {
     try {
-      await recordAudit(opts.db, entry);
+      await audit.record(entry);
     } catch (err) {
       log?.error({ err: String(err), operation: entry.operation }, "could not record an audit row");
     }
@@ -247,7 +242,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     reports: opts.reports,
     channels,
     launchedBy: async (campaignId) => {
-      const l = await lastLaunch(opts.db, campaignId).catch(() => undefined);
+      const l = await audit.lastLaunch(campaignId).catch(() => undefined);
       return l ? (l.via === "shell" ? "the shell" : `<@${l.actor}>`) : undefined;
     },
 
@@ -328,7 +323,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
       const preview = spec.preview ? await spec.preview(args, ctx) : undefined;
       if (preview) {
         metrics.commands.inc({ command: spec.id, outcome: "asked_to_confirm" });
-        const c = await createConfirmation(opts.db, {
+        const c = await confirmations.create({
           actor: actor.userId,
           command: { id: spec.id, raw, line: cleanLine(text) },
           ttlMs,
@@ -452,11 +447,11 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
 
   const confirm = async (confirmationId: string, actor: Actor): Promise<Reply> => {
     try {
-      const claimed = await claimConfirmation(opts.db, confirmationId, actor.userId);
-      if (!claimed) return scrub(explain(await getConfirmation(opts.db, confirmationId), actor));
+      const claimed = await confirmations.claim(confirmationId, actor.userId);
+      if (!claimed) return scrub(explain(await confirmations.get(confirmationId), actor));
       const spec = registry.get(claimed.command.id);
       const fail = async (reply: Reply, result: unknown) => {
-        await finishConfirmation(opts.db, claimed.id, "failed", result);
+        await confirmations.finish(claimed.id, "failed", result);
         return scrub(reply);
       };
       if (!spec)
@@ -473,13 +468,13 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
       const ctx = makeContext(actor, claimed.command.line, tokenize(claimed.command.line));
       try {
         const reply = await spec.run(parsed.data, ctx);
-        await finishConfirmation(opts.db, claimed.id, "done", { text: truncate(reply.text, 500) });
+        await confirmations.finish(claimed.id, "done", { text: truncate(reply.text, 500) });
         metrics.confirmations.inc({ command: spec.id, outcome: "done" });
         return scrub(withOrigin(reply, spec, claimed.command.raw));
       } catch (err) {
         if (err instanceof NetworkError && err.mayHaveReachedServer) {
           log?.warn({ command: spec.id }, "confirmed command: no answer, outcome unknown");
-          await finishConfirmation(opts.db, claimed.id, "unknown", { error: err.kind });
+          await confirmations.finish(claimed.id, "unknown", { error: err.kind });
           metrics.confirmations.inc({ command: spec.id, outcome: "unknown" });
           return scrub(
             unknownOutcome(
@@ -508,8 +503,8 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
 
   const dismiss = async (confirmationId: string, actor: Actor): Promise<Reply> => {
     try {
-      const c = await dismissConfirmation(opts.db, confirmationId, actor.userId);
-      if (!c) return scrub(explain(await getConfirmation(opts.db, confirmationId), actor));
+      const c = await confirmations.dismiss(confirmationId, actor.userId);
+      if (!c) return scrub(explain(await confirmations.get(confirmationId), actor));
       const text = `Cancelled: \`/sb ${esc(plainLine(c.command.line))}\` was not run.`;
       return scrub({ visibility: "ephemeral", text, blocks: [section(text)] });
     } catch (err) {
