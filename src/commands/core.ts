@@ -311,18 +311,21 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
       { text: button?.dismiss ?? "Cancel", actionId: ACTION.dismiss, value: c.id },
     ]);
 
+  /** A bounded label: which front end ran the command. */
+  const frontEnd = (actor: Actor) => (actor.via === "shell" ? "shell" : "slack");
+
   const run = async (line: string, actor: Actor): Promise<Reply> => {
     let prepared: Awaited<ReturnType<typeof prepare>> | undefined;
     try {
       prepared = await prepare(line, actor);
       if ("reply" in prepared) {
-        metrics.commands.inc({ command: "none", outcome: "not_run" });
+        metrics.commands.inc({ command: "none", front_end: frontEnd(actor), outcome: "not_run" });
         return scrub(prepared.reply);
       }
       const { spec, raw, args, ctx, text } = prepared;
       const preview = spec.preview ? await spec.preview(args, ctx) : undefined;
       if (preview) {
-        metrics.commands.inc({ command: spec.id, outcome: "asked_to_confirm" });
+        metrics.commands.inc({ command: spec.id, front_end: frontEnd(actor), outcome: "asked_to_confirm" });
         const c = await confirmations.create({
           actor: actor.userId,
           command: { id: spec.id, raw, line: cleanLine(text) },
@@ -344,11 +347,15 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
         });
       }
       const reply = await spec.run(args, ctx);
-      metrics.commands.inc({ command: spec.id, outcome: "ok" });
+      metrics.commands.inc({ command: spec.id, front_end: frontEnd(actor), outcome: "ok" });
       return scrub(withOrigin(reply, spec, raw));
     } catch (err) {
       const spec = prepared && !("reply" in prepared) ? prepared.spec.id : "none";
-      metrics.commands.inc({ command: spec, outcome: err instanceof UserError ? "refused" : "failed" });
+      metrics.commands.inc({
+        command: spec,
+        front_end: frontEnd(actor),
+        outcome: err instanceof UserError ? "refused" : "failed",
+      });
       return scrub(failure(err, prepared));
     }
   };
