@@ -82,15 +82,21 @@ describe("a slash command interrupted by kill -9", () => {
       for (let i = 0; i < 400 && !s.proxy?.seen.some((x) => x.includes("/campaigns")); i++)
         await new Promise((r) => setTimeout(r, 50));
       // The process is "killed" here: its row stays. The next start (another process) tells the person.
-      expect(await tellInterruptedCommands(s.slack.deps, s.slack.client, { self: "the next process" })).toBe(
-        1,
-      );
+      expect(
+        await tellInterruptedCommands(s.slack.deps, s.slack.client, {
+          self: "the next process",
+          olderThanMs: 0,
+        }),
+      ).toBe(1);
       const told = await s.fake.waitForResponse(sent.responseUrl as string);
       expect(told.body.text).toBe(interruptedText("report now 1"));
       expect(told.body.text).toMatch(/restarted while carrying out `\/sb report now 1`/);
-      expect(await tellInterruptedCommands(s.slack.deps, s.slack.client, { self: "the next process" })).toBe(
-        0,
-      );
+      expect(
+        await tellInterruptedCommands(s.slack.deps, s.slack.client, {
+          self: "the next process",
+          olderThanMs: 0,
+        }),
+      ).toBe(0);
       // A command that answers leaves nothing behind.
       release();
       await s.fake.waitForResponse(sent.responseUrl as string, 2, 30_000);
