@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDbEventStore } from "../../src/slack/event-store.ts";
 import type { Db } from "../../src/store/db.ts";
+import { migrateStore } from "../../src/store/migrations.ts";
 import { sign } from "../fakes/slack-requests.ts";
 import { openTestDb } from "../helpers/db.ts";
 import { SIGNING_SECRET } from "../helpers/fake-slack.ts";
@@ -16,6 +17,7 @@ const cores: TestCore[] = [];
 
 beforeAll(async () => {
   db = await openTestDb();
+  await migrateStore(db);
   for (let i = 0; i < 2; i++) {
     const core = new TestCore();
     cores.push(core);
