@@ -15,7 +15,7 @@ import type { Sandbox } from "./sandbox/index.ts";
 import type { SlackBridge } from "./slack/bridge.ts";
 import type { AuditEntry } from "./store/audit.ts";
 import { ChannelNames } from "./store/channels.ts";
-import { settleInterruptedConfirmations } from "./store/confirmations.ts";
+import { Confirmations } from "./store/confirmations.ts";
 import { type Db, openDb } from "./store/db.ts";
 import { InboxStore } from "./store/inbox.ts";
 import { migrateStore } from "./store/migrations.ts";
@@ -75,7 +75,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
     await channels.seed(config.MESSAGING_CHANNEL_NAMES, "settings");
     // Confirmed commands an earlier process was carrying out when it stopped:
     // their outcome is unknown, said so on the next click, never run again.
-    const interrupted = await settleInterruptedConfirmations(db);
+    const interrupted = await new Confirmations(db).settleInterrupted();
     if (interrupted)
       logger.warn({ interrupted }, "confirmed commands left running by an earlier process: outcome unknown");
     // Upload files a crashed process left behind (Slack downloads, xlsx scratch).

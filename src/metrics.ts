@@ -11,10 +11,11 @@ const counter = (name: string, help: string, labelNames: string[] = []) =>
   new client.Counter({ name, help, labelNames, registers: [registry] });
 
 export const metrics = {
-  commands: counter("switchboard_commands_total", "Commands run, by command and outcome", [
-    "command",
-    "outcome",
-  ]),
+  commands: counter(
+    "switchboard_commands_total",
+    "Commands run, by command, front end (slack, shell) and outcome",
+    ["command", "front_end", "outcome"],
+  ),
   confirmations: counter("switchboard_confirmations_total", "Confirm clicks, by command and outcome", [
     "command",
     "outcome",
@@ -39,7 +40,7 @@ export const metrics = {
   ),
   slackCalls: counter(
     "switchboard_slack_calls_total",
-    "Slack Web API calls, by method and error (ok when none)",
+    "Slack Web API requests (each attempt), by method and error (ok when none)",
     ["method", "error"],
   ),
   postQueueDepth: new client.Gauge({

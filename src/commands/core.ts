@@ -25,16 +25,9 @@ import type { Logger } from "../log.ts";
 import { maskSecret } from "../log.ts";
 import { metrics } from "../metrics.ts";
 import type { ReportService } from "../reports/service.ts";
-import { type AuditEntry, lastLaunch, recordAudit } from "../store/audit.ts";
+import { type AuditEntry, AuditLog } from "../store/audit.ts";
 import { ChannelNames } from "../store/channels.ts";
-import {
-  type Confirmation,
-  claimConfirmation,
-  createConfirmation,
-  dismissConfirmation,
-  finishConfirmation,
-  getConfirmation,
-} from "../store/confirmations.ts";
+import { type Confirmation, Confirmations } from "../store/confirmations.ts";
 import type { Db } from "../store/db.ts";
 import { channelNamesOf } from "./defs/common.ts";
 import { ALL_COMMANDS } from "./defs/index.ts";
@@ -149,6 +142,8 @@ function withOrigin(reply: Reply, spec: AnySpec, raw: Record<string, unknown>): 
 export function createCommandCore(opts: CoreOptions): SwitchboardCore {
   const registry = opts.registry ?? new Registry(ALL_COMMANDS);
   const channels = opts.channels ?? new ChannelNames(opts.db);
+  const audit = new AuditLog(opts.db);
+  const confirmations = new Confirmations(opts.db);
   const permissions = new Permissions({
     writers: opts.writers,
     broadcasters: opts.broadcasters,
@@ -222,7 +217,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
 
   const writeAudit = async (entry: AuditEntry) => {
     try {
-      await recordAudit(opts.db, entry);
+      await audit.record(entry);
     } catch (err) {
       log?.error({ err: String(err), operation: entry.operation }, "could not record an audit row");
     }
@@ -279,7 +274,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     reports: opts.reports,
     channels,
     launchedBy: async (campaignId) => {
-      const l = await lastLaunch(opts.db, campaignId).catch(() => undefined);
+      const l = await audit.lastLaunch(campaignId).catch(() => undefined);
       return l ? (l.via === "shell" ? "the shell" : `<@${l.actor}>`) : undefined;
     },
 
@@ -348,6 +343,9 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
       { text: button?.dismiss ?? "Cancel", actionId: ACTION.dismiss, value: c.id },
     ]);
 
+  /** A bounded label: which front end ran the command. */
+  const frontEnd = (actor: Actor) => (actor.via === "shell" ? "shell" : "slack");
+
   const run = async (line: string, actor: Actor): Promise<Reply> =>
     actor.via === "shell" ? shellHints(await runLine(line, actor)) : runLine(line, actor);
 
@@ -356,14 +354,14 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     try {
       prepared = await prepare(line, actor);
       if ("reply" in prepared) {
-        metrics.commands.inc({ command: "none", outcome: "not_run" });
+        metrics.commands.inc({ command: "none", front_end: frontEnd(actor), outcome: "not_run" });
         return scrub(prepared.reply);
       }
       const { spec, raw, args, ctx, text } = prepared;
       const preview = spec.preview ? await spec.preview(args, ctx) : undefined;
       if (preview) {
-        metrics.commands.inc({ command: spec.id, outcome: "asked_to_confirm" });
-        const c = await createConfirmation(opts.db, {
+        metrics.commands.inc({ command: spec.id, front_end: frontEnd(actor), outcome: "asked_to_confirm" });
+        const c = await confirmations.create({
           actor: actor.userId,
           command: { id: spec.id, raw, line: cleanLine(text) },
           ttlMs,
@@ -384,11 +382,15 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
         });
       }
       const reply = await spec.run(args, ctx);
-      metrics.commands.inc({ command: spec.id, outcome: "ok" });
+      metrics.commands.inc({ command: spec.id, front_end: frontEnd(actor), outcome: "ok" });
       return scrub(withOrigin(reply, spec, raw));
     } catch (err) {
       const spec = prepared && !("reply" in prepared) ? prepared.spec.id : "none";
-      metrics.commands.inc({ command: spec, outcome: err instanceof UserError ? "refused" : "failed" });
+      metrics.commands.inc({
+        command: spec,
+        front_end: frontEnd(actor),
+        outcome: err instanceof UserError ? "refused" : "failed",
+      });
       return scrub(failure(err, prepared));
     }
   };
@@ -487,11 +489,11 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
 
   const confirm = async (confirmationId: string, actor: Actor): Promise<Reply> => {
     try {
-      const claimed = await claimConfirmation(opts.db, confirmationId, actor.userId);
-      if (!claimed) return scrub(explain(await getConfirmation(opts.db, confirmationId), actor));
+      const claimed = await confirmations.claim(confirmationId, actor.userId);
+      if (!claimed) return scrub(explain(await confirmations.get(confirmationId), actor));
       const spec = registry.get(claimed.command.id);
       const fail = async (reply: Reply, result: unknown) => {
-        await finishConfirmation(opts.db, claimed.id, "failed", result);
+        await confirmations.finish(claimed.id, "failed", result);
         return scrub(reply);
       };
       if (!spec)
@@ -508,13 +510,13 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
       const ctx = makeContext(actor, claimed.command.line, tokenize(claimed.command.line));
       try {
         const reply = await spec.run(parsed.data, ctx);
-        await finishConfirmation(opts.db, claimed.id, "done", { text: truncate(reply.text, 500) });
+        await confirmations.finish(claimed.id, "done", { text: truncate(reply.text, 500) });
         metrics.confirmations.inc({ command: spec.id, outcome: "done" });
         return scrub(withOrigin(reply, spec, claimed.command.raw));
       } catch (err) {
         if (err instanceof NetworkError && err.mayHaveReachedServer) {
           log?.warn({ command: spec.id }, "confirmed command: no answer, outcome unknown");
-          await finishConfirmation(opts.db, claimed.id, "unknown", { error: err.kind });
+          await confirmations.finish(claimed.id, "unknown", { error: err.kind });
           metrics.confirmations.inc({ command: spec.id, outcome: "unknown" });
           return scrub(
             unknownOutcome(
@@ -543,8 +545,8 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
 
   const dismiss = async (confirmationId: string, actor: Actor): Promise<Reply> => {
     try {
-      const c = await dismissConfirmation(opts.db, confirmationId, actor.userId);
-      if (!c) return scrub(explain(await getConfirmation(opts.db, confirmationId), actor));
+      const c = await confirmations.dismiss(confirmationId, actor.userId);
+      if (!c) return scrub(explain(await confirmations.get(confirmationId), actor));
       const text = `Cancelled: \`/sb ${esc(plainLine(c.command.line))}\` was not run.`;
       return scrub({ visibility: "ephemeral", text, blocks: [section(text)] });
     } catch (err) {

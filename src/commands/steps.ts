@@ -1,4 +1,4 @@
-// Workflow Builder steps (issue 12): what each custom step does, on the
+// Workflow Builder steps: what each custom step does, on the
 // inputs as Workflow Builder hands them over (texts, one key=value a line),
 // checked with the API's own schemas and the commands' rules before any
 // write, and answered as the step's outputs. A problem is a UserError naming

@@ -14,7 +14,7 @@ import type { ReportService } from "../reports/service.ts";
 import type { Db } from "../store/db.ts";
 import { createAuthorize } from "./authorize.ts";
 import { boltLogger } from "./bolt-logger.ts";
-import { createSlackBridge, type SlackBridge } from "./bridge.ts";
+import { createSlackBridge, type SlackBridge, slackClientOptions } from "./bridge.ts";
 import { tellInterruptedConfirmations } from "./confirm-notices.ts";
 import type { SlackBolt, SlackContext, SlackDeps, SlackHooks } from "./context.ts";
 import { createDbEventStore, type EventStore, MemoryEventStore } from "./event-store.ts";
@@ -95,8 +95,8 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     ...(opts.db ? [mediaRoute(opts.db, logger)] : []),
   ];
   const clientOptions: webApi.WebClientOptions = {
+    ...slackClientOptions(config.SLACK_API_URL),
     retryConfig: noDoubleSendRetries,
-    ...(config.SLACK_API_URL ? { slackApiUrl: config.SLACK_API_URL } : {}),
   };
   const receiver = socket
     ? new SocketModeReceiver({
@@ -106,7 +106,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
         // apps.connections.open goes where the Web API does (SLACK_API_URL: a proxy, a test's fake Slack).
         installerOptions: {
           port: config.PORT,
-          ...(config.SLACK_API_URL ? { clientOptions: { slackApiUrl: config.SLACK_API_URL } } : {}),
+          clientOptions: slackClientOptions(config.SLACK_API_URL),
         },
       })
     : new HTTPReceiver({

@@ -5,13 +5,14 @@
 // auth.test is tried once with a short timeout, cached only when it worked.
 import { type Authorize, type AuthorizeResult, webApi } from "@slack/bolt";
 import type { Config } from "../config.ts";
+import { slackClientOptions } from "./bridge.ts";
 
 export function createAuthorize(
   config: Config,
   botToken: string,
 ): Authorize<boolean> & { warm(): Promise<AuthorizeResult>; test(): Promise<void> } {
   const client = new webApi.WebClient(botToken, {
-    ...(config.SLACK_API_URL ? { slackApiUrl: config.SLACK_API_URL } : {}),
+    ...slackClientOptions(config.SLACK_API_URL),
     retryConfig: { retries: 0 },
     timeout: 2000,
     rejectRateLimitedCalls: true,

@@ -12,6 +12,7 @@ import { plainLine } from "../commands/tokenize.ts";
 import type { Config } from "../config.ts";
 import { ConfigError } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import { metrics } from "../metrics.ts";
 import type { AuditEntry } from "../store/audit.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { createGroupResolver, type ResolveGroupMembers } from "./groups.ts";
@@ -29,14 +30,63 @@ export interface SlackBridge {
   onAudit: (entry: AuditEntry) => void;
 }
 
+const SLACK_API = "https://slack.com/api/";
+/** A Web API method's name (`chat.postMessage`): a bounded label, since Switchboard calls a fixed set. */
+const METHOD = /^[a-zA-Z]+(\.[a-zA-Z]+){1,4}$/;
+/** Slack's error codes are snake_case words from a fixed list. */
+const ERROR = /^[a-z_]{1,60}$/;
+
+/**
+ * `fetch` for a WebClient: every request to the Web API at `base` counted in
+ * switchboard_slack_calls_total by method and error (ok, Slack's code,
+ * ratelimited, http_<status>, timeout, network). Other URLs (a response_url,
+ * a file's upload URL) are not Web API methods and are not counted.
+ */
+export function countedFetch(base: string = SLACK_API): webApi.FetchFunction {
+  return async (url, init) => {
+    const href = String(url);
+    const name = href.startsWith(base) ? (href.slice(base.length).split("?")[0] ?? "") : undefined;
+    if (name === undefined) return fetch(url, init as RequestInit);
+    const count = (error: string) =>
+      metrics.slackCalls.inc({ method: METHOD.test(name) ? name : "other", error });
+    let res: Response;
+    try {
+      res = await fetch(url, init as RequestInit);
+    } catch (err) {
+      const kind = (err as Error).name;
+      count(kind === "TimeoutError" || kind === "AbortError" ? "timeout" : "network");
+      throw err;
+    }
+    if (res.status !== 200) count(res.status === 429 ? "ratelimited" : `http_${res.status}`);
+    else if (!res.headers.get("content-type")?.includes("json")) count("ok");
+    else {
+      const body = (await res
+        .clone()
+        .json()
+        .catch(() => undefined)) as { ok?: boolean; error?: unknown } | undefined;
+      const error = body?.ok === false ? String(body.error) : "ok";
+      count(ERROR.test(error) ? error : "other");
+    }
+    return res;
+  };
+}
+
+/** What every WebClient of Switchboard starts from: SLACK_API_URL when set, each call counted. */
+export function slackClientOptions(slackApiUrl: string | undefined): webApi.WebClientOptions {
+  return {
+    fetch: countedFetch(slackApiUrl ? slackApiUrl.replace(/\/?$/, "/") : SLACK_API),
+    ...(slackApiUrl ? { slackApiUrl } : {}),
+  };
+}
+
 /** The Web API client for the bot token, at SLACK_API_URL when set. */
 export function createSlackClient(config: Config, logger: Logger): webApi.WebClient {
   if (!config.SLACK_BOT_TOKEN)
     throw new ConfigError("SLACK_BOT_TOKEN is not set: the Slack app needs the bot token (xoxb-…).");
   return new webApi.WebClient(config.SLACK_BOT_TOKEN, {
+    ...slackClientOptions(config.SLACK_API_URL),
     logger: boltLogger(logger),
     retryConfig: noDoubleSendRetries,
-    ...(config.SLACK_API_URL ? { slackApiUrl: config.SLACK_API_URL } : {}),
   });
 }
 

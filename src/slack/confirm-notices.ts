@@ -7,7 +7,7 @@
 
 import type { RespondArguments, RespondFn, webApi } from "@slack/bolt";
 import type { Actor } from "../domain/actor.ts";
-import { markReplyTold, untoldInterrupted } from "../store/confirmations.ts";
+import { Confirmations } from "../store/confirmations.ts";
 import type { SlackDeps } from "./context.ts";
 import { deliver } from "./deliver.ts";
 
@@ -35,9 +35,10 @@ export async function tellInterruptedConfirmations(
   now = Date.now,
 ): Promise<number> {
   if (!deps.db) return 0;
+  const confirmations = new Confirmations(deps.db);
   let told = 0;
-  for (const { id, reply: target } of await untoldInterrupted(deps.db)) {
-    if (!(await markReplyTold(deps.db, id))) continue; // another replica tells this one
+  for (const { id, reply: target } of await confirmations.untoldInterrupted()) {
+    if (!(await confirmations.markReplyTold(id))) continue; // another replica tells this one
     const actor: Actor = { userId: target.user, via: "slack" };
     // Not pending any more: the core explains the state (unknown, interrupted) with a check button.
     const reply = await deps.core.confirm(id, actor);

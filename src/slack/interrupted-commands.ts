@@ -5,7 +5,7 @@
 // command's response_url (good 30 minutes), else by DM.
 import { randomUUID } from "node:crypto";
 import type { webApi } from "@slack/bolt";
-import { commandEnded, commandStarted, takeInterruptedCommands } from "../store/commands-in-flight.ts";
+import { CommandsInFlight } from "../store/commands-in-flight.ts";
 import { RESPONSE_URL_MS, respondTo } from "./confirm-notices.ts";
 import type { SlackDeps } from "./context.ts";
 
@@ -22,12 +22,13 @@ export async function trackCommand(
 ): Promise<() => Promise<void>> {
   const db = deps.db;
   if (!db) return async () => {};
-  const id = await commandStarted(db, { owner: PROCESS_ID, ...command }).catch((err: unknown) => {
+  const rows = new CommandsInFlight(db);
+  const id = await rows.started({ owner: PROCESS_ID, ...command }).catch((err: unknown) => {
     deps.logger.warn({ err: (err as Error).message }, "could not note the command in flight");
     return undefined;
   });
   return async () => {
-    if (id) await commandEnded(db, id).catch(() => {});
+    if (id) await rows.ended(id).catch(() => {});
   };
 }
 
@@ -48,7 +49,7 @@ export async function tellInterruptedCommands(
   const olderThanMs = opts.olderThanMs ?? (db.kind === "pglite" ? 0 : REPLICA_COMMAND_MS);
   const now = opts.now ?? Date.now;
   let told = 0;
-  for (const c of await takeInterruptedCommands(db, opts.self ?? PROCESS_ID, olderThanMs)) {
+  for (const c of await new CommandsInFlight(db).takeInterrupted(opts.self ?? PROCESS_ID, olderThanMs)) {
     const message = {
       response_type: "ephemeral" as const,
       replace_original: false,

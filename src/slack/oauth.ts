@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Authorize, AuthorizeResult, Logger as BoltLogger, CustomRoute } from "@slack/bolt";
 import { type CallbackOptions, InstallProvider, type InstallURLOptions } from "@slack/oauth";
 import type { Installations } from "../store/installations.ts";
+import { slackClientOptions } from "./bridge.ts";
 import { installationStore } from "./installation-store.ts";
 import type { TokenSource } from "./tokens.ts";
 
@@ -139,7 +140,7 @@ export function createOAuth(opts: OAuthOptions): OAuth {
     ...(opts.logger ? { logger: opts.logger } : {}),
     // No retries: a code, like a refresh token, is good once.
     clientOptions: {
-      ...(opts.slackApiUrl ? { slackApiUrl: opts.slackApiUrl } : {}),
+      ...slackClientOptions(opts.slackApiUrl),
       retryConfig: { retries: 0 },
     },
   });

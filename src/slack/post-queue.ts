@@ -29,12 +29,8 @@ export class ChannelPostQueue {
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         metrics.postQueueDepth.dec();
         try {
-          const res = await client.chat.postMessage(args);
-          metrics.slackCalls.inc({ method: "chat.postMessage", error: "ok" });
-          return res;
-        } catch (err) {
-          metrics.slackCalls.inc({ method: "chat.postMessage", error: slackErrorLabel(err) });
-          throw err;
+          // Counted in switchboard_slack_calls_total by the client's fetch (bridge.ts).
+          return await client.chat.postMessage(args);
         } finally {
           this.lastDone.set(channel, Date.now());
         }
@@ -52,12 +48,4 @@ export class ChannelPostQueue {
       });
     return run;
   }
-}
-
-/** Slack's error code (`channel_not_found`…) or the kind of failure: a bounded label. */
-export function slackErrorLabel(err: unknown): string {
-  const e = err as { code?: unknown; data?: { error?: unknown } };
-  const code =
-    typeof e?.data?.error === "string" ? e.data.error : typeof e?.code === "string" ? e.code : "error";
-  return /^[a-z_.]{1,60}$/i.test(code) ? code : "error";
 }

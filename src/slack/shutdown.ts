@@ -18,7 +18,7 @@
 //      10 s ends the process with 1.
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
-import { settleInterruptedConfirmations } from "../store/confirmations.ts";
+import { Confirmations } from "../store/confirmations.ts";
 import type { Db } from "../store/db.ts";
 import type { InFlight } from "./in-flight.ts";
 
@@ -49,7 +49,7 @@ export async function gracefulStop(parts: StopParts, signal: string): Promise<nu
     const drained = await slack.work.drain(config.SHUTDOWN_GRACE_MS);
     if (drained.handedBack.length) {
       // What they were doing is left in a state a person can act on.
-      const confirmations = slack.db ? await settleInterruptedConfirmations(slack.db) : 0;
+      const confirmations = slack.db ? await new Confirmations(slack.db).settleInterrupted() : 0;
       log.warn(
         { handedBack: drained.handedBack, imports: drained.settled, confirmations },
         "work handed back at stop",

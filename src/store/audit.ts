@@ -22,26 +22,6 @@ export interface AuditEntry {
   answer?: unknown;
 }
 
-export async function recordAudit(db: Queryable, e: AuditEntry): Promise<number> {
-  const r = await db.query<{ id: string }>(
-    `insert into switchboard.audit (at, actor, actor_name, via, channel, command, operation, ok, status, answer)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
-    [
-      e.at.toISOString(),
-      e.actor,
-      e.actorName === undefined ? null : storable(e.actorName),
-      e.via,
-      e.channel ?? null,
-      storable(e.command),
-      e.operation,
-      e.ok,
-      e.status ?? null,
-      e.answer === undefined ? null : storableJson(e.answer),
-    ],
-  );
-  return Number(r.rows[0]!.id);
-}
-
 interface AuditRow {
   at: Date | string;
   actor: string;
@@ -55,36 +35,64 @@ interface AuditRow {
   answer: unknown;
 }
 
-/** Newest first. */
-export async function listAudit(db: Queryable, opts: { limit?: number } = {}): Promise<AuditEntry[]> {
-  const r = await db.query<AuditRow>(
-    "select at, actor, actor_name, via, channel, command, operation, ok, status, answer from switchboard.audit order by id desc limit $1",
-    [opts.limit ?? 100],
-  );
-  return r.rows.map((row) => ({
-    at: new Date(row.at),
-    actor: row.actor,
-    actorName: row.actor_name ?? undefined,
-    via: row.via,
-    channel: row.channel ?? undefined,
-    command: row.command,
-    operation: row.operation,
-    ok: row.ok,
-    status: row.status ?? undefined,
-    answer: typeof row.answer === "string" ? JSON.parse(row.answer) : (row.answer ?? undefined),
-  }));
-}
+/** The audit trail over the store. */
+export class AuditLog {
+  private readonly db: Queryable;
 
-/** Who last launched a campaign through Switchboard (its `campaign <id> send` that reached the API). */
-export async function lastLaunch(
-  db: Queryable,
-  campaignId: number,
-): Promise<{ actor: string; via: "slack" | "shell"; at: Date } | undefined> {
-  const r = await db.query<{ actor: string; via: "slack" | "shell"; at: Date | string }>(
-    `select actor, via, at from switchboard.audit
-      where operation = 'sendCampaign' and ok and command ~ $1 order by id desc limit 1`,
-    [`^campaign\\s+${campaignId}\\s+send\\b`],
-  );
-  const row = r.rows[0];
-  return row ? { actor: row.actor, via: row.via, at: new Date(row.at) } : undefined;
+  constructor(db: Queryable) {
+    this.db = db;
+  }
+
+  async record(e: AuditEntry): Promise<number> {
+    const r = await this.db.query<{ id: string }>(
+      `insert into switchboard.audit (at, actor, actor_name, via, channel, command, operation, ok, status, answer)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
+      [
+        e.at.toISOString(),
+        e.actor,
+        e.actorName === undefined ? null : storable(e.actorName),
+        e.via,
+        e.channel ?? null,
+        storable(e.command),
+        e.operation,
+        e.ok,
+        e.status ?? null,
+        e.answer === undefined ? null : storableJson(e.answer),
+      ],
+    );
+    return Number(r.rows[0]!.id);
+  }
+
+  /** Newest first. */
+  async list(opts: { limit?: number } = {}): Promise<AuditEntry[]> {
+    const r = await this.db.query<AuditRow>(
+      "select at, actor, actor_name, via, channel, command, operation, ok, status, answer from switchboard.audit order by id desc limit $1",
+      [opts.limit ?? 100],
+    );
+    return r.rows.map((row) => ({
+      at: new Date(row.at),
+      actor: row.actor,
+      actorName: row.actor_name ?? undefined,
+      via: row.via,
+      channel: row.channel ?? undefined,
+      command: row.command,
+      operation: row.operation,
+      ok: row.ok,
+      status: row.status ?? undefined,
+      answer: typeof row.answer === "string" ? JSON.parse(row.answer) : (row.answer ?? undefined),
+    }));
+  }
+
+  /** Who last launched a campaign through Switchboard (its `campaign <id> send` that reached the API). */
+  async lastLaunch(
+    campaignId: number,
+  ): Promise<{ actor: string; via: "slack" | "shell"; at: Date } | undefined> {
+    const r = await this.db.query<{ actor: string; via: "slack" | "shell"; at: Date | string }>(
+      `select actor, via, at from switchboard.audit
+        where operation = 'sendCampaign' and ok and command ~ $1 order by id desc limit 1`,
+      [`^campaign\\s+${campaignId}\\s+send\\b`],
+    );
+    const row = r.rows[0];
+    return row ? { actor: row.actor, via: row.via, at: new Date(row.at) } : undefined;
+  }
 }

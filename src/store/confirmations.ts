@@ -59,75 +59,6 @@ function fromRow(r: Row): Confirmation {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function createConfirmation(
-  db: Queryable,
-  input: { actor: string; command: Confirmation["command"]; ttlMs: number },
-): Promise<Confirmation> {
-  const r = await db.query<Row>(
-    `insert into switchboard.confirmations (id, actor, command, expires_at)
-     values ($1, $2, $3, now() + make_interval(secs => $4)) returning ${COLUMNS}`,
-    [randomUUID(), input.actor, storableJson(input.command), input.ttlMs / 1000],
-  );
-  return fromRow(r.rows[0]!);
-}
-
-export async function getConfirmation(db: Queryable, id: string): Promise<Confirmation | undefined> {
-  if (!UUID.test(id)) return undefined;
-  const r = await db.query<Row>(`select ${COLUMNS} from switchboard.confirmations where id = $1`, [id]);
-  return r.rows[0] ? fromRow(r.rows[0]) : undefined;
-}
-
-/**
- * pending → running, for the user who asked, before it expires. Returns the
- * row when this call won; undefined when it did not (see getConfirmation for why).
- */
-export async function claimConfirmation(
-  db: Queryable,
-  id: string,
-  actor: string,
-): Promise<Confirmation | undefined> {
-  if (!UUID.test(id)) return undefined;
-  const r = await db.query<Row>(
-    `update switchboard.confirmations set state = 'running', decided_by = $2, decided_at = now()
-     where id = $1 and state = 'pending' and actor = $2 and expires_at > now() returning ${COLUMNS}`,
-    [id, actor],
-  );
-  return r.rows[0] ? fromRow(r.rows[0]) : undefined;
-}
-
-/**
- * running → done | failed | unknown, with the result. Also unknown → done |
- * failed: a process that started while this one was running the command
- * settled it as unknown (settleInterruptedConfirmations), and this process,
- * which ran it, knows better.
- */
-export async function finishConfirmation(
-  db: Queryable,
-  id: string,
-  state: "done" | "failed" | "unknown",
-  result: unknown,
-): Promise<void> {
-  await db.query(
-    `update switchboard.confirmations set state = $2, result = $3
-     where id = $1 and (state = 'running' or (state = 'unknown' and $2 <> 'unknown'))`,
-    [id, state, storableJson(result ?? null)],
-  );
-}
-
-/**
- * running → unknown for every confirmation a stopped process left running: the
- * command may or may not have reached the API, so it is neither retried nor
- * called failed. Run once at start (src/app.ts). Returns how many.
- */
-export async function settleInterruptedConfirmations(db: Queryable): Promise<number> {
-  const r = await db.query<{ id: string }>(
-    `update switchboard.confirmations set state = 'unknown', result = $1
-     where state = 'running' returning id`,
-    [JSON.stringify({ error: "interrupted" })],
-  );
-  return r.rows.length;
-}
-
 /** Where the Confirm click of `id` can be answered: its response_url (when Slack gave one) and who clicked. */
 export interface ReplyTarget {
   user: string;
@@ -137,46 +68,114 @@ export interface ReplyTarget {
   told?: boolean;
 }
 
-/** Keeps the click's reply target with a confirmation still pending, before its work starts. */
-export async function keepReplyTarget(db: Queryable, id: string, target: ReplyTarget): Promise<void> {
-  await db.query("update switchboard.confirmations set reply = $2 where id = $1 and state = 'pending'", [
-    id,
-    JSON.stringify(target),
-  ]);
-}
+/** Pending confirmations over the store: each change of state one conditional update. */
+export class Confirmations {
+  private readonly db: Queryable;
 
-/** Confirmations a stopped process left running (settled unknown at start) whose clicker was not told yet. */
-export async function untoldInterrupted(db: Queryable): Promise<Array<{ id: string; reply: ReplyTarget }>> {
-  const r = await db.query<{ id: string; reply: ReplyTarget }>(
-    `select id, reply from switchboard.confirmations
-     where state = 'unknown' and result->>'error' = 'interrupted'
-       and reply is not null and coalesce(reply->>'told', 'false') <> 'true'
-     order by decided_at`,
-  );
-  return r.rows;
-}
+  constructor(db: Queryable) {
+    this.db = db;
+  }
 
-/** Marks the clicker of `id` told; false when another process did it first. */
-export async function markReplyTold(db: Queryable, id: string): Promise<boolean> {
-  const r = await db.query(
-    `update switchboard.confirmations set reply = reply || '{"told": true}'::jsonb
-     where id = $1 and coalesce(reply->>'told', 'false') <> 'true' returning id`,
-    [id],
-  );
-  return r.rows.length === 1;
-}
+  async create(input: {
+    actor: string;
+    command: Confirmation["command"];
+    ttlMs: number;
+  }): Promise<Confirmation> {
+    const r = await this.db.query<Row>(
+      `insert into switchboard.confirmations (id, actor, command, expires_at)
+       values ($1, $2, $3, now() + make_interval(secs => $4)) returning ${COLUMNS}`,
+      [randomUUID(), input.actor, storableJson(input.command), input.ttlMs / 1000],
+    );
+    return fromRow(r.rows[0]!);
+  }
 
-/** pending → dismissed, by the user who asked. */
-export async function dismissConfirmation(
-  db: Queryable,
-  id: string,
-  actor: string,
-): Promise<Confirmation | undefined> {
-  if (!UUID.test(id)) return undefined;
-  const r = await db.query<Row>(
-    `update switchboard.confirmations set state = 'dismissed', decided_by = $2, decided_at = now()
-     where id = $1 and state = 'pending' and actor = $2 returning ${COLUMNS}`,
-    [id, actor],
-  );
-  return r.rows[0] ? fromRow(r.rows[0]) : undefined;
+  async get(id: string): Promise<Confirmation | undefined> {
+    if (!UUID.test(id)) return undefined;
+    const r = await this.db.query<Row>(`select ${COLUMNS} from switchboard.confirmations where id = $1`, [
+      id,
+    ]);
+    return r.rows[0] ? fromRow(r.rows[0]) : undefined;
+  }
+
+  /**
+   * pending → running, for the user who asked, before it expires. Returns the
+   * row when this call won; undefined when it did not (see get for why).
+   */
+  async claim(id: string, actor: string): Promise<Confirmation | undefined> {
+    if (!UUID.test(id)) return undefined;
+    const r = await this.db.query<Row>(
+      `update switchboard.confirmations set state = 'running', decided_by = $2, decided_at = now()
+       where id = $1 and state = 'pending' and actor = $2 and expires_at > now() returning ${COLUMNS}`,
+      [id, actor],
+    );
+    return r.rows[0] ? fromRow(r.rows[0]) : undefined;
+  }
+
+  /**
+   * running → done | failed | unknown, with the result. Also unknown → done |
+   * failed: a process that started while this one was running the command
+   * settled it as unknown (settleInterrupted), and this process,
+   * which ran it, knows better.
+   */
+  async finish(id: string, state: "done" | "failed" | "unknown", result: unknown): Promise<void> {
+    await this.db.query(
+      `update switchboard.confirmations set state = $2, result = $3
+       where id = $1 and (state = 'running' or (state = 'unknown' and $2 <> 'unknown'))`,
+      [id, state, storableJson(result ?? null)],
+    );
+  }
+
+  /**
+   * running → unknown for every confirmation a stopped process left running: the
+   * command may or may not have reached the API, so it is neither retried nor
+   * called failed. Run once at start (src/app.ts). Returns how many.
+   */
+  async settleInterrupted(): Promise<number> {
+    const r = await this.db.query<{ id: string }>(
+      `update switchboard.confirmations set state = 'unknown', result = $1
+       where state = 'running' returning id`,
+      [JSON.stringify({ error: "interrupted" })],
+    );
+    return r.rows.length;
+  }
+
+  /** Keeps the click's reply target with a confirmation still pending, before its work starts. */
+  async keepReplyTarget(id: string, target: ReplyTarget): Promise<void> {
+    await this.db.query(
+      "update switchboard.confirmations set reply = $2 where id = $1 and state = 'pending'",
+      [id, JSON.stringify(target)],
+    );
+  }
+
+  /** Confirmations a stopped process left running (settled unknown at start) whose clicker was not told yet. */
+  async untoldInterrupted(): Promise<Array<{ id: string; reply: ReplyTarget }>> {
+    const r = await this.db.query<{ id: string; reply: ReplyTarget }>(
+      `select id, reply from switchboard.confirmations
+       where state = 'unknown' and result->>'error' = 'interrupted'
+         and reply is not null and coalesce(reply->>'told', 'false') <> 'true'
+       order by decided_at`,
+    );
+    return r.rows;
+  }
+
+  /** Marks the clicker of `id` told; false when another process did it first. */
+  async markReplyTold(id: string): Promise<boolean> {
+    const r = await this.db.query(
+      `update switchboard.confirmations set reply = reply || '{"told": true}'::jsonb
+       where id = $1 and coalesce(reply->>'told', 'false') <> 'true' returning id`,
+      [id],
+    );
+    return r.rows.length === 1;
+  }
+
+  /** pending → dismissed, by the user who asked. */
+  async dismiss(id: string, actor: string): Promise<Confirmation | undefined> {
+    if (!UUID.test(id)) return undefined;
+    const r = await this.db.query<Row>(
+      `update switchboard.confirmations set state = 'dismissed', decided_by = $2, decided_at = now()
+       where id = $1 and state = 'pending' and actor = $2 returning ${COLUMNS}`,
+      [id, actor],
+    );
+    return r.rows[0] ? fromRow(r.rows[0]) : undefined;
+  }
 }

@@ -66,7 +66,7 @@ create table inbox.replies (
 `,
     },
     {
-      // Issue 21: a burst read over several polls (the list's resume page, a
+      // A burst read over several polls (the list's resume page, a
       // thread's history read oldest part first), the card claimed before it is
       // posted, claims that never became a post found again after a crash, and
       // the text of a reply a crash interrupted, to tell its writer.

@@ -1,4 +1,4 @@
-// The first start of the embedded database without initdb (issue 13).
+// The first start of the embedded database without initdb.
 //
 // PGlite creates a new database by running initdb in a second PostgreSQL
 // instance inside the same process, copying that instance's whole heap once

@@ -6,7 +6,7 @@ import { blocksToText } from "../../src/blocks/blocks.ts";
 import type { Reply } from "../../src/commands/types.ts";
 import { loadConfig } from "../../src/config.ts";
 import { ConfigError } from "../../src/errors.ts";
-import { listAudit } from "../../src/store/audit.ts";
+import { AuditLog } from "../../src/store/audit.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
 const ALICE = { userId: "U0ALICE", via: "slack" as const, channelId: "C0GENERAL" };
@@ -52,7 +52,7 @@ describe("channel names", () => {
     expect(r.visibility).toBe("in_channel");
     expect(text(r)).toMatch(/renamed from “Main line” to Store front/);
     expect(text(await s.core.run("campaign 1", BOB))).toMatch(/Channel Store front/);
-    const audit = (await listAudit(s.db, { limit: 5 })).find((e) => e.operation === "nameChannel");
+    const audit = (await new AuditLog(s.db).list({ limit: 5 })).find((e) => e.operation === "nameChannel");
     expect(audit).toMatchObject({ actor: ALICE.userId, ok: true, answer: { id: 1, name: "Store front" } });
   });
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import { blocksToText } from "../../src/blocks/blocks.ts";
-import { listAudit } from "../../src/store/audit.ts";
+import { AuditLog } from "../../src/store/audit.ts";
 import { SHELL, useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -63,7 +63,7 @@ describe("/sb import <path> in the shell", () => {
       const found = await h().client.listContacts({ search: phone!.slice(-7), limit: 5 });
       expect(found.items.find((c) => c.phone === phone)?.first_name, phone).toBe(first);
     }
-    const audited = (await listAudit(h().db, { limit: 1000 })).filter(
+    const audited = (await new AuditLog(h().db).list({ limit: 1000 })).filter(
       (e) => e.operation === "importContacts" && e.via === "shell",
     );
     expect(audited).toHaveLength(1);

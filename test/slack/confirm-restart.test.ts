@@ -6,12 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tellInterruptedConfirmations } from "../../src/slack/confirm-notices.ts";
 import { interruptedText, tellInterruptedCommands } from "../../src/slack/interrupted-commands.ts";
-import {
-  claimConfirmation,
-  createConfirmation,
-  keepReplyTarget,
-  settleInterruptedConfirmations,
-} from "../../src/store/confirmations.ts";
+import { Confirmations } from "../../src/store/confirmations.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
 
 let stack: SlackStack;
@@ -23,18 +18,18 @@ afterAll(() => stack?.close());
 
 /** A Confirm clicked `minutesAgo`, whose process was then killed: left running. */
 async function interrupted(campaignId: number, minutesAgo: number) {
-  const c = await createConfirmation(stack.db, {
+  const c = await new Confirmations(stack.db).create({
     actor: "U0ALICE",
     command: { id: "campaign.send", raw: { id: campaignId }, line: `campaign ${campaignId} send` },
     ttlMs: 15 * 60_000,
   });
   const responseUrl = stack.fake.newResponseUrl();
-  await keepReplyTarget(stack.db, c.id, {
+  await new Confirmations(stack.db).keepReplyTarget(c.id, {
     user: "U0ALICE",
     responseUrl,
     at: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
   });
-  expect(await claimConfirmation(stack.db, c.id, "U0ALICE")).toBeTruthy();
+  expect(await new Confirmations(stack.db).claim(c.id, "U0ALICE")).toBeTruthy();
   return responseUrl;
 }
 
@@ -47,7 +42,7 @@ describe("a Confirm interrupted by kill -9", () => {
     const recent = await interrupted(7, 5);
     const old = await interrupted(8, 45);
     // The next start: settled unknown (src/app.ts), then the Slack app tells.
-    expect(await settleInterruptedConfirmations(stack.db)).toBe(2);
+    expect(await new Confirmations(stack.db).settleInterrupted()).toBe(2);
     const dmsBefore = stack.fake
       .callsOf("chat.postMessage")
       .filter((c) => c.args.channel === "U0ALICE").length;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Switchboard } from "../../src/app.ts";
 import { ACTION } from "../../src/commands/types.ts";
-import { listAudit } from "../../src/store/audit.ts";
+import { AuditLog } from "../../src/store/audit.ts";
 import type { FakeSlack } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";
 import type { TestDb } from "../helpers/db.ts";
@@ -124,7 +124,7 @@ describe("the Slack app on the real core and sandbox", () => {
       10_000,
       "the prompt deleted once the outcome is in the channel",
     );
-    const deletes = (await listAudit(db, { limit: 100 })).filter((e) => e.operation === "deleteTag");
+    const deletes = (await new AuditLog(db).list({ limit: 100 })).filter((e) => e.operation === "deleteTag");
     expect(deletes.length).toBe(1);
     expect((await switchboard.client.listTags()).items.some((t) => t.id === victim?.id)).toBe(false);
     for (const r of fake

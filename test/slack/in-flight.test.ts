@@ -2,7 +2,7 @@
 // it, refuses new work with "restarting" (acknowledged all the same), and runs
 // the hand-backs of what is still running after the grace, and only those.
 import { describe, expect, it } from "vitest";
-import { InFlight, RESTARTING, STOPPED_UNKNOWN } from "../../src/slack/in-flight.ts";
+import { InFlight, STOPPED_UNKNOWN } from "../../src/slack/in-flight.ts";
 
 describe("InFlight", () => {
   it("hands back what still runs after the grace, and not what finished", async () => {
@@ -28,6 +28,7 @@ describe("InFlight", () => {
     const drained = await work.drain(0);
     expect(drained).toEqual({ finished: 0, handedBack: ["import b"], settled: 1 });
     expect(settled).toEqual(["b"]);
+    // Still running after the grace: told its outcome is unknown, never "try again".
     expect(told).toEqual([expect.objectContaining({ text: STOPPED_UNKNOWN })]);
     finish();
     await stuck;

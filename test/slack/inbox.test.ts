@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InboxPoller } from "../../src/slack/inbox/poller.ts";
 import { type InboxRuntime, startInbox } from "../../src/slack/inbox/runtime.ts";
-import { listAudit } from "../../src/store/audit.ts";
+import { AuditLog } from "../../src/store/audit.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
@@ -115,7 +115,7 @@ describe("the inbox", { timeout: 60_000 }, () => {
     expect(s.fake.callsOf("conversations.join").some((c) => c.args.channel === INBOX)).toBe(true);
     expect(s.fake.channels.get(INBOX)?.is_member).toBe(true);
     expect(await store.inbox(INBOX)).toMatchObject({ filter: "all", createdBy: ALICE.id });
-    const audit = await listAudit(s.db, { limit: 50 });
+    const audit = await new AuditLog(s.db).list({ limit: 50 });
     expect(audit.find((e) => e.operation === "inbox.on")).toMatchObject({
       actor: ALICE.id,
       channel: INBOX,
@@ -337,7 +337,9 @@ describe("the inbox", { timeout: 60_000 }, () => {
     expect(await answer("inbox off", BOB)).toMatch(/may not run/);
     expect(await answer("inbox off")).toMatch(/Inbox off in <#C0INBOX>/);
     expect(await store.inbox(INBOX)).toBeUndefined();
-    expect((await listAudit(s.db, { limit: 50 })).some((e) => e.operation === "inbox.off")).toBe(true);
+    expect((await new AuditLog(s.db).list({ limit: 50 })).some((e) => e.operation === "inbox.off")).toBe(
+      true,
+    );
     const list = await s.core.run("inbox", { userId: "shell", via: "shell" });
     expect(list.text).toBe("No channel has an inbox.");
   });

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Switchboard } from "../../src/app.ts";
 import { ACTION } from "../../src/commands/types.ts";
-import { listAudit } from "../../src/store/audit.ts";
+import { AuditLog } from "../../src/store/audit.ts";
 import { checkView } from "../fakes/block-kit.ts";
 import type { FakeSlack } from "../fakes/slack.ts";
 import type { TestDb } from "../helpers/db.ts";
@@ -38,7 +38,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const writes = async () => (await listAudit(db, { limit: 1000 })).length;
+const writes = async () => (await new AuditLog(db).list({ limit: 1000 })).length;
 const posted = (re: RegExp) =>
   fake.waitFor(() => fake.messages.find((m) => re.test(m.text ?? "")), 15_000, `a message matching ${re}`);
 const inputsOf = (view: Json) =>
@@ -186,7 +186,7 @@ describe("the campaign form", () => {
       .filter((e: Json) => e.type === "button");
     expect(buttons.map((b: Json) => b.value)).toEqual([`campaign ${c.id} send`, `campaign ${c.id}`]);
     expect(buttons[0].action_id).toBe(ACTION.run);
-    const audit = (await listAudit(db, { limit: 100 })).filter((e) => e.command.includes(name));
+    const audit = (await new AuditLog(db).list({ limit: 100 })).filter((e) => e.command.includes(name));
     expect(audit.map((e) => e.operation).sort()).toEqual(["createCampaign", "createTag"]);
   });
 

@@ -172,7 +172,9 @@ describe("the process as operators run it", () => {
       "switchboard_imports_total",
     ])
       expect(text).toContain(name);
-    expect(text).toMatch(/switchboard_commands_total\{command="help",outcome="ok"\} 1/);
+    expect(text).toMatch(/switchboard_commands_total\{command="help",front_end="slack",outcome="ok"\} 1/);
+    // Every WebClient call (here Bolt's authorize), not only chat.postMessage through the post queue.
+    expect(text).toMatch(/switchboard_slack_calls_total\{method="auth.test",error="ok"\} [1-9]/);
     // Never a user, channel, workspace, thread or message id in a label.
     const labels = [...text.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!).join("\n");
     for (const id of [ALICE.id, "C0GENERAL", fake.teamId, "Fx0STEP", "Ev0STEP"])

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STEPS } from "../../src/slack/listeners/functions/index.ts";
 import { settleInterruptedSteps } from "../../src/slack/listeners/functions/run.ts";
-import { listAudit } from "../../src/store/audit.ts";
+import { AuditLog } from "../../src/store/audit.ts";
 import { StepRunStore } from "../../src/store/steps.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
 import { Workflow } from "./steps-harness.ts";
@@ -66,7 +66,9 @@ describe("workflow steps always get an answer", { timeout: 60_000 }, () => {
     });
     expect(run.outputs).toMatchObject({ created: true });
     expect(await new StepRunStore(stack.db).get(run.id)).toMatchObject({ state: "done" });
-    const audit = (await listAudit(stack.db, { limit: 1000 })).filter((e) => e.command.includes(run.id));
+    const audit = (await new AuditLog(stack.db).list({ limit: 1000 })).filter((e) =>
+      e.command.includes(run.id),
+    );
     expect(audit).toHaveLength(1);
     expect(JSON.stringify(audit[0]?.answer)).toContain("Ana\uFFFDMaria");
   });

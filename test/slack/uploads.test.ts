@@ -12,7 +12,7 @@ import { XLSX_MAX_BYTES } from "../../src/imports/source.ts";
 import { UPLOAD_TEMP_ROOT } from "../../src/imports/temp.ts";
 import { checkFile, UploadRefused } from "../../src/slack/uploads/download.ts";
 import { IMPORT_ACTIONS } from "../../src/slack/uploads/message.ts";
-import { listAudit } from "../../src/store/audit.ts";
+import { AuditLog } from "../../src/store/audit.ts";
 import { checkMessageBlocks } from "../fakes/block-kit.ts";
 import type { FakeMessage, FakeSlack } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";
@@ -140,7 +140,7 @@ describe("a CSV shared in a channel", () => {
     expect(text).toMatch(/row 5/);
     expect(control(preview, IMPORT_ACTIONS.run).text.text).toBe("Import 2 contacts");
 
-    const before = (await listAudit(db, { limit: 1000 })).filter(
+    const before = (await new AuditLog(db).list({ limit: 1000 })).filter(
       (e) => e.operation === "importContacts",
     ).length;
     await Promise.all([click(preview, IMPORT_ACTIONS.run), click(preview, IMPORT_ACTIONS.run)]);
@@ -153,7 +153,7 @@ describe("a CSV shared in a channel", () => {
     expect(body).toMatch(/^\ufeffrow,phone,reason/);
     expect(body).toMatch(/\r\n4,/);
     expect(body).toMatch(/\r\n5,12,/);
-    const after = (await listAudit(db, { limit: 1000 })).filter(
+    const after = (await new AuditLog(db).list({ limit: 1000 })).filter(
       (e) => e.operation === "importContacts",
     ).length;
     expect(after - before).toBe(1);
@@ -165,7 +165,7 @@ describe("a CSV shared in a channel", () => {
     const told = await fake.waitForResponse(late.responseUrl as string);
     expect(String(told.body.text)).toMatch(/Already imported by <@U0ALICE>/);
     expect(
-      (await listAudit(db, { limit: 1000 })).filter((e) => e.operation === "importContacts").length,
+      (await new AuditLog(db).list({ limit: 1000 })).filter((e) => e.operation === "importContacts").length,
     ).toBe(after);
   });
 

@@ -1,6 +1,6 @@
 // A campaign's message as its customers will read it: the values of the
 // template's placeholders, asked for when a campaign is created, and the
-// filled text shown before it is sent (issue 9). Kept apart from the
+// filled text shown before it is sent. Kept apart from the
 // campaign card so either can change alone.
 import { placeholdersOf } from "../../api/schemas.ts";
 import type { ApiRecord } from "../../api/types.ts";

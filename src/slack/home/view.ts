@@ -22,7 +22,7 @@ import { formatLocal, nextRuns, parseTarget } from "../../reports/schedule.ts";
 import type { Clock } from "../../reports/scheduler.ts";
 import type { ReportService } from "../../reports/service.ts";
 import { type CampaignSummary, summarizeCampaign } from "../../reports/summary.ts";
-import { type AuditEntry, listAudit } from "../../store/audit.ts";
+import { type AuditEntry, AuditLog } from "../../store/audit.ts";
 import type { Db } from "../../store/db.ts";
 
 /** Slack's limit for a Home tab. */
@@ -303,7 +303,7 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
   }
 
   async function auditBlocks(): Promise<KnownBlock[]> {
-    const entries = await listAudit(opts.db, { limit: AUDIT_SHOWN });
+    const entries = await new AuditLog(opts.db).list({ limit: AUDIT_SHOWN });
     if (!entries.length) return [text("*Recent changes*"), note("No changes made through Switchboard yet.")];
     const line = (e: AuditEntry) =>
       `${e.ok ? ":white_check_mark:" : ":x:"} ${auditSentence(e)} · ${slackDate(e.at)}`;

@@ -99,7 +99,7 @@ const megabytes = (n: number) => `${(n / 1024 / 1024).toFixed(n < 1024 * 1024 ? 
 
 /**
  * The file's bytes as a stream, with the bot token; stops with an error past
- * `maxBytes` (files.info may be wrong, or the file may have changed).
+ * IMPORT_MAX_BYTES (files.info may be wrong, or the file may have changed).
  */
 export async function* downloadFile(
   file: SlackFile,

@@ -3,7 +3,7 @@
 // before the work starts, and a second click while the first is running is
 // told so instead of reaching the core.
 import type { ButtonAction } from "@slack/bolt";
-import { keepReplyTarget } from "../../../store/confirmations.ts";
+import { Confirmations } from "../../../store/confirmations.ts";
 import { personOf } from "../../context.ts";
 import { deliver } from "../../deliver.ts";
 import { type Click, tellOf } from "./click.ts";
@@ -27,7 +27,7 @@ export async function confirmAction({ ack, action, body, client, respond, contex
   try {
     // Kept first: a process killed while this runs tells the clicker at its next start (confirm-notices.ts).
     if (context.db && UUID.test(id))
-      await keepReplyTarget(context.db, id, {
+      await new Confirmations(context.db).keepReplyTarget(id, {
         user: actor.userId,
         responseUrl: body.response_url,
         at: new Date().toISOString(),
