@@ -371,7 +371,8 @@ describe("/sb report now all", () => {
       expect(new Set(ids).size).toBe(ids.length);
     }
     const values = posts.flatMap((p) => buttonsOf(p.blocks).map((b) => b.value));
-    for (const id of [campaignId, ...more]) expect(values).toContain(`campaign ${id} recipients status=failed`);
+    for (const id of [campaignId, ...more])
+      expect(values).toContain(`campaign ${id} recipients status=failed`);
   });
 
   it("a report Slack refuses for its blocks is told as a refusal, not as 'invite me'", async () => {
