@@ -158,7 +158,8 @@ function detailBlocks(c: CampaignSummary, i: number, opts: RenderOptions): Known
   if (c.counts.failed > 0) {
     head.accessory = {
       type: "button",
-      action_id: ACTION.run,
+      // Unique within the message (Slack refuses a repeated action_id); the run listener takes `:n`.
+      action_id: i === 0 ? ACTION.run : `${ACTION.run}:${i + 1}`,
       text: { type: "plain_text", text: `Failed recipients (${num(c.counts.failed)})`, emoji: true },
       value: failedButtonValue(c.id),
     };

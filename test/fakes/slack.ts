@@ -295,6 +295,13 @@ export class FakeSlack {
     this.outages.set(method, { count });
   }
 
+  private readonly refusals = new Map<string, { error: string; count: number }>();
+
+  /** The next `count` calls of `method` are refused with `error` (ok:false, nothing takes effect). */
+  refuseNext(method: string, error: string, count = 1): void {
+    this.refusals.set(method, { error, count });
+  }
+
   /** A workspace that can install the app; its key is its team id, or its enterprise id when org-wide. */
   addTeam(team: Partial<FakeTeam> & { teamId: string }): FakeTeam {
     const t: FakeTeam = {
@@ -520,6 +527,10 @@ export class FakeSlack {
       if (!handler) {
         status = 404;
         response = { ok: false, error: "unknown_method" };
+      } else if ((this.refusals.get(method)?.count ?? 0) > 0) {
+        const refusal = this.refusals.get(method)!;
+        refusal.count -= 1;
+        response = { ok: false, error: refusal.error };
       } else {
         const out = handler(args);
         const outage = this.outages.get(method);

@@ -3,11 +3,12 @@ import { describe, expect, it } from "vitest";
 import { ACTION } from "../../src/commands/types.ts";
 import { chartFile, chartSvg } from "../../src/reports/chart.ts";
 import { bar, DETAIL_LIMIT, LIMITS, renderReport } from "../../src/reports/render.ts";
+import { checkMessageBlocks } from "../fakes/block-kit.ts";
 import { campaignSummary, counts, manyCampaigns, report } from "./fixtures.ts";
 
-/** The message limits Slack enforces (chat.postMessage refuses the message otherwise). */
+/** The message limits Slack enforces (chat.postMessage refuses the message otherwise), the fake Slack's rules too. */
 function slackProblems(blocks: KnownBlock[]): string[] {
-  const problems: string[] = [];
+  const problems: string[] = checkMessageBlocks(blocks);
   if (blocks.length > LIMITS.blocks) problems.push(`${blocks.length} blocks`);
   const ids = new Set<string>();
   for (const b of blocks) {

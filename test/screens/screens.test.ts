@@ -25,6 +25,9 @@ describe("npm run screens", () => {
       expect(screens.map((s) => s.name)).toContain(name);
       expect(readme).toContain(`docs/screens/${name}.png`);
     }
+    // The report of all campaigns is posted, not refused (Slack refused repeated button ids).
+    const all = screens.find((s) => s.name === "report-all")?.payload as { text?: string } | undefined;
+    expect(all?.text).not.toMatch(/refused/i);
     // The launch is one message.
     const launch = screens.find((s) => s.name === "campaign-launch")?.payload;
     expect(Array.isArray(launch) ? launch : [launch]).toHaveLength(1);

@@ -345,3 +345,48 @@ describe("the shell", () => {
     }
   });
 });
+
+describe("/sb report now all", () => {
+  it("posts a report of several campaigns with failures: one Failed recipients button each, ids unique", async () => {
+    // Two more campaigns with failures: each gets its own button in the same message.
+    const more = [
+      await seedCampaign(h.sandbox.db, {
+        name: "Cyber Monday",
+        status: "completed",
+        counts: { delivered: 50, read: 10, failed: 5 },
+      }),
+      await seedCampaign(h.sandbox.db, {
+        name: "Winter sale",
+        status: "completed",
+        counts: { delivered: 30, failed: 2 },
+      }),
+    ];
+    const before = h.fake.messages.length;
+    const r = await answer("report now all", ALICE);
+    expect(String(r.body.text)).toMatch(/^Report on .* posted in <#C0GENERAL>/);
+    const posts = h.fake.messages.slice(before).filter((m) => m.channel === "C0GENERAL");
+    expect(posts.length).toBeGreaterThan(0);
+    for (const p of posts) {
+      const ids = buttonsOf(p.blocks).map((b) => b.action_id);
+      expect(new Set(ids).size).toBe(ids.length);
+    }
+    const values = posts.flatMap((p) => buttonsOf(p.blocks).map((b) => b.value));
+    for (const id of [campaignId, ...more])
+      expect(values).toContain(`campaign ${id} recipients status=failed`);
+  });
+
+  it("a report Slack refuses for its blocks is told as a refusal, not as 'invite me'", async () => {
+    // Every try (with the chart, once more, without it) refused: nothing is posted.
+    h.fake.refuseNext("chat.postMessage", "invalid_blocks", 3);
+    try {
+      const before = h.fake.messages.length;
+      const r = await answer(`report now ${campaignId}`, ALICE);
+      const text = String(r.body.text);
+      expect(text).toContain("Slack refused the report, so nothing was posted");
+      expect(text).not.toMatch(/invite|not in this channel|archived/i);
+      expect(h.fake.messages.slice(before).filter((m) => m.channel === "C0GENERAL")).toEqual([]);
+    } finally {
+      h.fake.refuseNext("chat.postMessage", "invalid_blocks", 0);
+    }
+  });
+});
