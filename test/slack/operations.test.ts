@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeSlack } from "../fakes/slack.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { freePort } from "../helpers/free-port.ts";
 
 const BOT_TOKEN = "xoxb-4242-ops-bot-token-Zq8";
@@ -143,7 +144,15 @@ describe("the process as operators run it", () => {
     const ack = await fake.socketMode.send("slash_commands", command("help"));
     expect(ack.envelope_id).toBeTruthy();
     expect(child.exitCode).toBeNull();
-    expect(out).toContain("ignored a malformed Socket Mode frame");
+    // The child's log reaches this process by a pipe, after the ack may: wait for the line.
+    await eventually(
+      () => out.includes("ignored a malformed Socket Mode frame"),
+      "the malformed-frame log line",
+      {
+        timeoutMs: 20_000,
+      },
+    );
+    expect(child.exitCode).toBeNull();
   }, 60_000);
 
   it("serves /metrics behind METRICS_TOKEN, with bounded labels only", async () => {
