@@ -206,7 +206,7 @@ const onSpec: AnySpec = defineCommand({
   usage: "inbox on [#channel] [need-human] [type=phonechat,chat_web,…] [replies=notes]",
   summary: "Mirror customers' conversations into a channel (default: here), one thread per customer",
   help: "By default every conversation with a new customer message gets a thread; with `need-human`, only those that need a human; with `type=phonechat,chat_web`, only those chat types (web chat and phone chat can go to different channels). A conversation goes to one inbox only: the most specific that matches (fewest chat types, then need-human), else the oldest. A channel has one inbox: running it again sets it as typed. At first, one card for each conversation already unread or needing a human (at most 20). Reply in a thread to answer the customer (writers only); start with `//` or `note:` for an internal note. With `replies=notes` every thread reply is a note, and answers go through the card's *Reply*.",
-  example: "inbox on #phone type=phonechat",
+  example: "inbox on type=phonechat",
   topic: "inbox",
   operations: [],
   run: async (a, ctx): Promise<Reply> => {
