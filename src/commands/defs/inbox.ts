@@ -147,7 +147,7 @@ const listSpec: AnySpec = defineCommand({
         blocks: [
           section(text),
           context(
-            "`/sb inbox on` in a channel mirrors customers' conversations there; `need-human` keeps only those that need a human.",
+            "`/sb inbox on` in a channel mirrors customers' conversations there; `need-human` keeps only those that need a human; `type=phonechat` (or `chat_web`, …) only that chat type.",
           ),
         ],
       };
