@@ -83,7 +83,7 @@ alter table inbox.replies add column text text
 `,
     },
     {
-      // Issue 20: the thread as a desk. Its state (open or resolved; "waiting
+      // The thread as a desk. Its state (open or resolved; "waiting
       // for the customer" is an open one answered last), who has it, and the
       // customer's last message (the 24-hour window), kept by Switchboard.
       id: "003_desk",
@@ -93,14 +93,41 @@ alter table inbox.threads add column desk_state text not null default 'open' che
   add column customer_wrote_at timestamptz, add column window_closed_shown boolean not null default false
 `,
     },
+    {
+      // Routing: an inbox takes some chat types (empty: every one) and may
+      // make every thread reply a note; a conversation is mirrored into one
+      // inbox (its route, one row per chat user), first the one its oldest
+      // thread is in.
+      id: "004_routing",
+      sql: `
+alter table inbox.inboxes add column types text[] not null default '{}',
+  add column replies text not null default 'send' check (replies in ('send', 'notes'))
+;
+create table inbox.routes (
+  chat_user_id integer primary key,
+  channel text not null,
+  routed_at timestamptz not null
+)
+;
+insert into inbox.routes (chat_user_id, channel, routed_at)
+  select distinct on (chat_user_id) chat_user_id, channel, created_at from inbox.threads
+  where thread_ts is not null or card_claimed_by is not null
+  order by chat_user_id, created_at, channel
+`,
+    },
   ],
 };
 
 export type InboxFilter = "all" | "need_human";
+/** `send`: a writer's thread reply goes to the customer; `notes`: every thread reply is a note. */
+export type InboxReplies = "send" | "notes";
 
 export interface Inbox {
   channel: string;
   filter: InboxFilter;
+  /** The chat types it takes (`phonechat`, `chat_web`…); empty: every type. */
+  types: string[];
+  replies: InboxReplies;
   createdBy: string;
   createdAt: Date;
   /** The newest chat-user activity already looked at; the next poll lists from a little before it. */
@@ -188,6 +215,8 @@ const json = <T>(v: unknown): T | null =>
 const toInbox = (r: Row): Inbox => ({
   channel: String(r.channel),
   filter: r.filter as InboxFilter,
+  types: Array.isArray(r.types) ? r.types.map(String) : [],
+  replies: r.replies === "notes" ? "notes" : "send",
   createdBy: String(r.created_by),
   createdAt: date(r.created_at) as Date,
   activityCursor: date(r.activity_cursor),
@@ -228,21 +257,58 @@ export class InboxStore {
     this.db = db;
   }
 
-  /** Creates the channel's inbox or changes its filter; `created` says which. */
+  /** Creates the channel's inbox or changes its filter, chat types and replies; `created` says which. */
   async setInbox(
     channel: string,
     filter: InboxFilter,
     by: string,
     now: Date,
-  ): Promise<{ inbox: Inbox; created: boolean; previous?: InboxFilter }> {
+    routing: { types?: string[]; replies?: InboxReplies } = {},
+  ): Promise<{ inbox: Inbox; created: boolean; previous?: InboxFilter; before?: Inbox }> {
     const before = await this.inbox(channel);
     const { rows } = await this.db.query<Row>(
-      `insert into inbox.inboxes (channel, filter, created_by, created_at, updated_at) values ($1, $2, $3, $4, $4)
-       on conflict (channel) do update set filter = excluded.filter, updated_at = excluded.updated_at
+      `insert into inbox.inboxes (channel, filter, created_by, created_at, updated_at, types, replies)
+       values ($1, $2, $3, $4, $4, $5::text[], $6)
+       on conflict (channel) do update set filter = excluded.filter, updated_at = excluded.updated_at,
+         types = excluded.types, replies = excluded.replies
        returning *`,
-      [channel, filter, by, now],
+      [channel, filter, by, now, routing.types ?? [], routing.replies ?? "send"],
     );
-    return { inbox: toInbox(rows[0]!), created: !before, previous: before?.filter };
+    return {
+      inbox: toInbox(rows[0]!),
+      created: !before,
+      previous: before?.filter,
+      ...(before ? { before } : {}),
+    };
+  }
+
+  /** The inbox a conversation is mirrored into, once one took it. */
+  async routeOf(chatUserId: number): Promise<string | undefined> {
+    const { rows } = await this.db.query<Row>("select channel from inbox.routes where chat_user_id = $1", [
+      chatUserId,
+    ]);
+    return rows[0] ? String(rows[0].channel) : undefined;
+  }
+
+  /**
+   * Routes a conversation to `channel`: true when it has no route yet, or its
+   * route is `previous` (an inbox turned off), in one statement: of two
+   * inboxes asking at once, one takes it.
+   */
+  async takeRoute(
+    chatUserId: number,
+    channel: string,
+    previous: string | undefined,
+    now: Date,
+  ): Promise<boolean> {
+    const { rows } = await this.db.query(
+      `insert into inbox.routes (chat_user_id, channel, routed_at) values ($1, $2, $4)
+       on conflict (chat_user_id) do update set channel = excluded.channel, routed_at = excluded.routed_at
+         where inbox.routes.channel = $2 or inbox.routes.channel = $3
+       returning chat_user_id`,
+      [chatUserId, channel, previous ?? channel, now],
+    );
+    return rows.length === 1;
   }
 
   /** Stops mirroring into the channel; its threads are kept, so turning it on again finds them. */

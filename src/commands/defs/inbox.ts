@@ -6,7 +6,8 @@
 import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
 import { context, count, esc, section, truncate } from "../../blocks/blocks.ts";
-import type { InboxFilter, Thread } from "../../store/inbox.ts";
+import { CHAT_TYPES, overlaps, typesInWords } from "../../domain/inbox-routing.ts";
+import type { Inbox, InboxFilter, InboxReplies, Thread } from "../../store/inbox.ts";
 import { errorReply } from "../errors.ts";
 import type { InboxAccess } from "../inbox.ts";
 import { type AnySpec, type CommandContext, defineCommand, UserError } from "../registry.ts";
@@ -42,6 +43,50 @@ const FILTER_WORDS: Record<InboxFilter, string> = {
   all: "every conversation with a new customer message",
   need_human: "only conversations that need a human",
 };
+
+/** `every conversation … (Phone chat)` with `; thread replies are notes` when they are. */
+function settingsInWords(i: Pick<Inbox, "filter" | "types" | "replies">): string {
+  const types = i.types.length ? ` (${typesInWords(i.types)})` : "";
+  const replies = i.replies === "notes" ? "; thread replies are notes (send with the card's *Reply*)" : "";
+  return `${FILTER_WORDS[i.filter]}${types}${replies}`;
+}
+
+/** `type=phonechat,chat_web` (or `all`): the chat types, as the API names them. */
+function typesOf(typed: string | undefined): string[] {
+  if (typed === undefined || typed.trim().toLowerCase() === "all") return [];
+  const types = [
+    ...new Set(
+      typed
+        .split(",")
+        .map((t) => t.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
+  const unknown = types.filter((t) => !CHAT_TYPES.includes(t));
+  if (unknown.length || !types.length)
+    throw new UserError(
+      `*type* \`${esc(unknown.join(",") || typed)}\` is not a chat type. Give one or more, separated by commas: ${CHAT_TYPES.map((t) => `\`${t}\` (${typesInWords([t])})`).join(", ")}; or \`all\`.`,
+    );
+  return types;
+}
+
+function repliesOf(typed: string | undefined): InboxReplies {
+  const v = typed?.trim().toLowerCase();
+  if (v === undefined || v === "send") return "send";
+  if (v === "notes" || v === "note") return "notes";
+  throw new UserError(
+    `*replies* \`${esc(typed ?? "")}\` is not a choice: \`replies=notes\` makes every thread reply a note (send with the card's *Reply*), \`replies=send\` sends them (the default).`,
+  );
+}
+
+/** Inboxes that take the same conversations: where those go (one inbox each, never two). */
+function overlapLines(inboxes: Inbox[]): string[] {
+  return overlaps(inboxes).map((o) => {
+    const what = `${o.types.length ? `${typesInWords(o.types)} conversations` : "Conversations"}${o.needHuman ? " that need a human" : ""}`;
+    const loser = o.winner === o.a ? o.b : o.a;
+    return `• ${what} match both ${channelRef(o.a.channel)} and ${channelRef(o.b.channel)}: a new one goes to ${channelRef(o.winner.channel)} only, not ${channelRef(loser.channel)}.`;
+  });
+}
 
 /** "just now", "5 minutes ago", "3 hours ago", "2 days ago". */
 export function ago(at: Date, now: Date): string {
@@ -135,7 +180,7 @@ const listSpec: AnySpec = defineCommand({
         blocks: [
           section(text),
           context(
-            "`/sb inbox on` in a channel mirrors customers' conversations there; `need-human` keeps only those that need a human.",
+            "`/sb inbox on` in a channel mirrors customers' conversations there; `need-human` keeps only those that need a human; `type=phonechat` (or `chat_web`, …) only that chat type.",
           ),
         ],
       };
@@ -143,11 +188,18 @@ const listSpec: AnySpec = defineCommand({
     const now = new Date();
     const desk = deskBlocks(await inbox.store.desk({ limit: DESK_READ }), now, "No conversation yet.");
     const lines = inboxes.map(
-      (i) => `• ${channelRef(i.channel)}: ${FILTER_WORDS[i.filter]} (by <@${i.createdBy}>)`,
+      (i) => `• ${channelRef(i.channel)}: ${settingsInWords(i)} (by <@${i.createdBy}>)`,
     );
     const blocks: KnownBlock[] = [
       section(`:inbox_tray: *${count(inboxes.length, "inbox", "inboxes")}*\n${lines.join("\n")}`),
     ];
+    const overlap = overlapLines(inboxes);
+    if (overlap.length)
+      blocks.push(
+        section(
+          `*Overlapping inboxes* (a conversation goes to one: the most specific, with the fewest chat types, then need-human; else the oldest; a conversation stays where its thread is):\n${overlap.join("\n")}`,
+        ),
+      );
     blocks.push(...desk.blocks);
     return {
       visibility: "ephemeral",
@@ -193,17 +245,28 @@ const onSpec: AnySpec = defineCommand({
   words: ["inbox", "on"],
   positionals: [{ name: "channel", optional: true }],
   flags: { "need-human": "only conversations that need a human" },
-  schema: z.object({ channel: z.string().optional(), "need-human": z.boolean().optional() }),
+  options: {
+    type: "the chat types it takes, separated by commas (phonechat, chat_web, messenger, slack, telegram); default all",
+    replies: "`notes`: every thread reply is a note, sending goes through the card's Reply; default `send`",
+  },
+  schema: z.object({
+    channel: z.string().optional(),
+    "need-human": z.boolean().optional(),
+    type: z.string().optional(),
+    replies: z.string().optional(),
+  }),
   scope: "write",
-  usage: "inbox on [#channel] [need-human]",
+  usage: "inbox on [#channel] [need-human] [type=phonechat,chat_web,…] [replies=notes]",
   summary: "Mirror customers' conversations into a channel (default: here), one thread per customer",
-  help: "By default every conversation with a new customer message gets a thread; with `need-human`, only those that need a human. A channel has one inbox: running it again changes its filter. At first, one card for each conversation already unread or needing a human (at most 20). Reply in a thread to answer the customer (writers only); start with `//` for an internal note.",
-  example: "inbox on need-human",
+  help: "By default every conversation with a new customer message gets a thread; with `need-human`, only those that need a human; with `type=phonechat,chat_web`, only those chat types (web chat and phone chat can go to different channels). A conversation goes to one inbox only: the most specific that matches (fewest chat types, then need-human), else the oldest. A channel has one inbox: running it again sets it as typed. At first, one card for each conversation already unread or needing a human (at most 20). Reply in a thread to answer the customer (writers only); start with `//` or `note:` for an internal note. With `replies=notes` every thread reply is a note, and answers go through the card's *Reply*.",
+  example: "inbox on type=phonechat",
   topic: "inbox",
   operations: [],
   run: async (a, ctx): Promise<Reply> => {
     const inbox = inboxOf(ctx);
     const channel = channelOf(a.channel, ctx, "inbox on");
+    const types = typesOf(a.type);
+    const replies = repliesOf(a.replies);
     if (inbox.join) {
       const joined = await inbox.join(channel);
       if (joined === "invite")
@@ -220,17 +283,27 @@ const onSpec: AnySpec = defineCommand({
         );
     }
     const filter: InboxFilter = a["need-human"] ? "need_human" : "all";
-    const r = await inbox.store.setInbox(channel, filter, ctx.actor.userId, new Date());
-    await ctx.audit(r.created ? "inbox.on" : "inbox.filter", true, { channel, filter });
+    const r = await inbox.store.setInbox(channel, filter, ctx.actor.userId, new Date(), { types, replies });
+    await ctx.audit(r.created ? "inbox.on" : "inbox.filter", true, { channel, filter, types, replies });
     inbox.wake?.();
+    const settings = settingsInWords(r.inbox);
     const lead = r.created
-      ? `:inbox_tray: Inbox on in ${channelRef(channel)} (by ${ctx.who}): ${FILTER_WORDS[filter]}.`
-      : r.previous === filter
-        ? `:inbox_tray: ${channelRef(channel)} already has this inbox: ${FILTER_WORDS[filter]}.`
-        : `:inbox_tray: The inbox in ${channelRef(channel)} now shows ${FILTER_WORDS[filter]} (by ${ctx.who}).`;
-    const notes = r.created
-      ? "Each customer gets one thread here, with a card on top. A writer's reply in the thread goes to the customer; start with `//` for a note the customer does not see. `/sb inbox off` stops it."
-      : "`/sb inbox off` stops it.";
+      ? `:inbox_tray: Inbox on in ${channelRef(channel)} (by ${ctx.who}): ${settings}.`
+      : r.before && settingsInWords(r.before) === settings
+        ? `:inbox_tray: ${channelRef(channel)} already has this inbox: ${settings}.`
+        : `:inbox_tray: The inbox in ${channelRef(channel)} now shows ${settings} (by ${ctx.who}).`;
+    const how =
+      replies === "notes"
+        ? "Every reply in a thread is a note the customer does not see; *Reply* on the card sends to the customer."
+        : "A writer's reply in the thread goes to the customer; start with `//` or `note:` for a note the customer does not see.";
+    const overlap = overlapLines(await inbox.store.inboxes()).filter((l) => l.includes(channelRef(channel)));
+    const notes = [
+      r.created ? `Each customer gets one thread here, with a card on top. ${how}` : how,
+      ...(overlap.length
+        ? [`Overlaps another inbox (a conversation goes to one only):\n${overlap.join("\n")}`]
+        : []),
+      "`/sb inbox off` stops it.",
+    ].join("\n");
     return { visibility: "in_channel", text: lead, blocks: [section(lead), context(notes)] };
   },
 });

@@ -36,7 +36,9 @@ import {
   messageMediaUrl,
   messageTime,
 } from "../../api/inbox.ts";
+import type { ChatUserType as ChatType } from "../../api/schemas.ts";
 import type { ChatUser, Message, MessagingApi } from "../../api/types.ts";
+import { routeOf } from "../../domain/inbox-routing.ts";
 import { SwitchboardError } from "../../errors.ts";
 import { inboxPassDone, metrics } from "../../metrics.ts";
 import type { Db } from "../../store/db.ts";
@@ -160,6 +162,24 @@ interface Followed {
   created: boolean;
 }
 
+/**
+ * Which chat users an inbox lists: need-human ones or all; one chat type
+ * through the API's `type` filter (it takes one value), several by keeping
+ * the matching ones of the one list read (the idle cost stays one read).
+ */
+interface ListScope {
+  needHuman: true | undefined;
+  type?: string;
+  keep: (u: ChatUser) => boolean;
+}
+
+function listScope(inbox: Inbox): ListScope {
+  const needHuman = inbox.filter === "need_human" ? true : undefined;
+  if (inbox.types.length === 1) return { needHuman, type: inbox.types[0], keep: () => true };
+  if (!inbox.types.length) return { needHuman, keep: () => true };
+  return { needHuman, keep: (u) => typeof u.type === "string" && inbox.types.includes(u.type) };
+}
+
 export class InboxPoller {
   readonly store: InboxStore;
   readonly workerId: string;
@@ -171,6 +191,8 @@ export class InboxPoller {
   private readonly loop: PacedLoop<InboxStepResult>;
   private tags: { at: number; names: Map<number, string> } | undefined;
   private reads = 0;
+  /** The inboxes as this pass found them: a conversation goes to one (routeOf). */
+  private inboxes: Inbox[] = [];
 
   private readonly opts: InboxPollerOptions;
 
@@ -206,7 +228,8 @@ export class InboxPoller {
 
   private async pass(): Promise<InboxStepResult> {
     const result: InboxStepResult = { reads: 0, posted: 0, threads: 0 };
-    for (const listed of await this.store.inboxes()) {
+    this.inboxes = await this.store.inboxes();
+    for (const listed of this.inboxes) {
       const at = this.now();
       const inbox = await this.store.claimInbox(listed.channel, this.workerId, at, this.leaseEnd());
       if (!inbox) continue;
@@ -252,14 +275,16 @@ export class InboxPoller {
     const floor = new Date(now.getTime() - this.lookbackMs);
     const out = { posted: 0, threads: 0 };
     const api = this.opts.client;
-    const needHuman = inbox.filter === "need_human" ? true : undefined;
+    const scope = listScope(inbox);
+    const needHuman = scope.needHuman;
+    const type = scope.type ? { type: scope.type as ChatType } : {};
 
     if (!inbox.primed) {
       // From now on, plus one card for each conversation already unread or needing a human.
       const lists = [
         this.read(
           api.listChatUsers(
-            { needHuman: true, sortBy: "last_activity", sortOrder: "DESC", limit: FIRST_CARDS },
+            { needHuman: true, sortBy: "last_activity", sortOrder: "DESC", limit: FIRST_CARDS, ...type },
             { lane: "background" },
           ),
         ),
@@ -268,14 +293,20 @@ export class InboxPoller {
         lists.push(
           this.read(
             api.listChatUsers(
-              { hasUnreadMessages: true, sortBy: "last_activity", sortOrder: "DESC", limit: FIRST_CARDS },
+              {
+                hasUnreadMessages: true,
+                sortBy: "last_activity",
+                sortOrder: "DESC",
+                limit: FIRST_CARDS,
+                ...type,
+              },
               { lane: "background" },
             ),
           ),
         );
       const seen = new Map<number, ChatUser>();
       for (const page of await Promise.all(lists))
-        for (const u of page.items) if (typeof u.id === "number") seen.set(u.id, u);
+        for (const u of page.items) if (typeof u.id === "number" && scope.keep(u)) seen.set(u.id, u);
       const users = [...seen.values()]
         .sort((a, b) => (chatUserActivity(b)?.getTime() ?? 0) - (chatUserActivity(a)?.getTime() ?? 0))
         .slice(0, FIRST_CARDS)
@@ -300,7 +331,7 @@ export class InboxPoller {
     const cursor = new Date(Math.max(inbox.activityCursor?.getTime() ?? 0, floor.getTime()));
     // With a burst being read over several polls, the front read stops at the newest already looked at.
     const top = inbox.listPage && inbox.activityTop ? inbox.activityTop : cursor;
-    const front = await this.listFrom(1, top, needHuman);
+    const front = await this.listFrom(1, top, scope);
     const moved = new Map<number, ChatUser>();
     const add = (users: ChatUser[]) => {
       for (const u of users) if (typeof u.id === "number" && !moved.has(u.id)) moved.set(u.id, u);
@@ -312,7 +343,7 @@ export class InboxPoller {
     if (!front.complete) next = { cursor, listPage: front.lastPage };
     else if (inbox.listPage) {
       // Pages only move down as activity brings chat users to the top: going on one page early misses none.
-      const rest = await this.listFrom(Math.max(1, inbox.listPage), cursor, needHuman);
+      const rest = await this.listFrom(Math.max(1, inbox.listPage), cursor, scope);
       add(rest.users);
       if (rest.newest && rest.newest > newest) newest = rest.newest;
       next = rest.complete ? { cursor: newest, listPage: null } : { cursor, listPage: rest.lastPage };
@@ -326,7 +357,7 @@ export class InboxPoller {
     if (users.length > INCLUDE_MESSAGES_ABOVE) {
       const pages = Math.min(MAX_LIST_PAGES, Math.ceil(users.length / LIST_LIMIT));
       for (let page = 1; page <= pages; page++) {
-        const p = await this.listPage(page, needHuman, true);
+        const p = await this.listPage(page, scope, true);
         for (const u of p.items) {
           const messages = chatUserMessages(u);
           if (typeof u.id === "number" && messages) included.set(u.id, messages);
@@ -365,18 +396,18 @@ export class InboxPoller {
    * The list from `page` on, latest activity first, while the activity is not
    * older than `since` (less the overlap), at most MAX_LIST_PAGES pages.
    */
-  private async listFrom(page: number, since: Date, needHuman: true | undefined): Promise<ListRead> {
+  private async listFrom(page: number, since: Date, scope: ListScope): Promise<ListRead> {
     const stop = since.getTime() - OVERLAP_MS;
     const users: ChatUser[] = [];
     let newest: Date | undefined;
     for (let n = 0; n < MAX_LIST_PAGES; n++, page++) {
-      const p = await this.listPage(page, needHuman);
+      const p = await this.listPage(page, scope);
       for (const u of p.items) {
         const activity = chatUserActivity(u);
         // Without an activity time there is no telling: look at its history (costs a read).
         if (activity && activity.getTime() < stop) return { users, complete: true, lastPage: page, newest };
         if (activity && (!newest || activity > newest)) newest = activity;
-        users.push(u);
+        if (scope.keep(u)) users.push(u);
       }
       if (p.items.length < p.limit) return { users, complete: true, lastPage: page, newest };
     }
@@ -384,7 +415,7 @@ export class InboxPoller {
   }
 
   /** One page of the inbox's chat users, latest activity first (with their latest messages when asked). */
-  private listPage(page: number, needHuman: true | undefined, includeMessages?: true) {
+  private listPage(page: number, scope: ListScope, includeMessages?: true) {
     return this.read(
       this.opts.client.listChatUsers(
         {
@@ -393,7 +424,8 @@ export class InboxPoller {
           limit: LIST_LIMIT,
           page,
           ...(includeMessages ? { includeMessages } : {}),
-          ...(needHuman ? { needHuman } : {}),
+          ...(scope.needHuman ? { needHuman: scope.needHuman } : {}),
+          ...(scope.type ? { type: scope.type as ChatType } : {}),
         },
         { lane: "background" },
       ),
@@ -452,6 +484,12 @@ export class InboxPoller {
     let thread = await this.store.thread(channel, chatUserId);
     const still = thread?.lastActivity && activity && activity <= thread.lastActivity;
     if (still && !thread?.behind && (thread?.threadTs || !opts.force)) return { posted: 0, created: false };
+    if (!(await this.routedHere(inbox, u))) {
+      // Another inbox has this conversation: it is never mirrored into two.
+      if (thread?.behind)
+        await this.store.updateThread(channel, chatUserId, { behind: false, historyBefore: null });
+      return { posted: 0, created: false };
+    }
     thread ??= await this.store.ensureThread(channel, chatUserId, this.now());
 
     let conversationId = thread.conversationId ?? chatUserConversationId(u);
@@ -607,6 +645,24 @@ export class InboxPoller {
     if (!created && (postedCount > 0 || activity))
       await this.refreshCard(channel, chatUserId, u, last.direction, desk.moved);
     return { posted: postedCount, created };
+  }
+
+  /**
+   * Whether this inbox mirrors the conversation: the inbox it is routed to
+   * (while that inbox is on), else the most specific inbox that matches it
+   * (ties: the oldest), which takes the route in one statement.
+   */
+  private async routedHere(inbox: Inbox, u: ChatUser): Promise<boolean> {
+    const chatUserId = u.id as number;
+    const current = await this.store.routeOf(chatUserId);
+    if (current === inbox.channel) return true;
+    if (current && this.inboxes.some((i) => i.channel === current)) return false;
+    const best = routeOf(this.inboxes.length ? this.inboxes : [inbox], {
+      type: typeof u.type === "string" ? u.type : undefined,
+      needHuman: chatUserNeedsHuman(u),
+    });
+    if (best?.channel !== inbox.channel) return false;
+    return this.store.takeRoute(chatUserId, inbox.channel, current, this.now());
   }
 
   /**

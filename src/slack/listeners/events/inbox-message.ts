@@ -4,7 +4,8 @@
 // (dedupe.ts), and the reply row (channel + message ts, src/store/inbox.ts) is
 // claimed before the send, so no redelivery, restart or second process sends
 // it again. Acknowledged with a reaction; failures told privately, in words.
-// Bot messages, other threads, edits, deletions and `//` notes send nothing.
+// Bot messages, other threads, edits, deletions and notes (`//`, `note:`, or
+// every reply in a `replies=notes` inbox) send nothing.
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs, webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import { isApiError, NetworkError } from "../../../api/errors.ts";
@@ -19,6 +20,7 @@ import { InboxStore } from "../../../store/inbox.ts";
 import { storable } from "../../../store/text.ts";
 import type { SlackContext, SlackDeps } from "../../context.ts";
 import { mediaMessages, prepareMedia } from "../../inbox/media.ts";
+import { isNote } from "../../inbox/notes.ts";
 import { customerText } from "../../inbox/plain.ts";
 import { windowOpen } from "../../inbox/render.ts";
 
@@ -80,7 +82,9 @@ export async function inboxMessage({
   const typed = plainLine(e.text ?? "").trim();
   const done = (outcome: string) =>
     context.logger.info({ channel: e.channel, ts: e.ts, outcome }, "inbox thread message handled");
-  if (typed.startsWith(NOTE_PREFIX)) return done("note");
+  if (isNote(typed)) return done("note");
+  // An inbox whose thread replies are all notes (`replies=notes`): sending is the card's Reply form.
+  if ((await store.inbox(e.channel))?.replies === "notes") return done("note");
 
   const tell = async (text: string, blocks?: KnownBlock[]) => {
     await client.chat
