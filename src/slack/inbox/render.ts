@@ -143,7 +143,9 @@ export function cardMessage(
       ]),
       ...(d ? [d.buttons] : []),
       context(
-        "Reply in this thread to answer the customer; start with `//` for a note the customer does not see.",
+        closed
+          ? "A thread reply cannot reach the customer until they write again: use Send template. Start with `//` or `note:` for a note the customer does not see."
+          : "Reply in this thread to answer the customer; start with `//` or `note:` for a note the customer does not see.",
       ),
     ],
   };
