@@ -149,8 +149,6 @@ export function apiErrorReply(err: unknown, ctx: ErrorContext = {}): Reply {
   const e = err;
   if (e instanceof ValidationError) {
     const lines = e.problems.map((p) => problemLine(p));
-    // One problem is one sentence: "There is no contact #999", "*points* must be a number".
-    if (lines.length === 1) return errorReply(lines[0]!.replace(/^• /, ""), usage);
     return errorReply(`The messaging API refused the input:\n${lines.join("\n") || esc(e.message)}`, usage);
   }
   if (e instanceof AuthenticationError) {

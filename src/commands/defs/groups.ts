@@ -210,7 +210,7 @@ export const GROUP_COMMANDS = [
   }),
 ];
 
-/** Contacts named in an add or remove answer; past this many, "and N more". */
+/** Contacts named in an add or remove answer; past this many, "and N others". */
 const NAMED_MEMBERS = 10;
 
 /** `Testy User, Ana Lopez and #14`: names where they could be read, the number where not. */
