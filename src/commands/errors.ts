@@ -72,8 +72,29 @@ const RULE_WORDS: Array<[RegExp, string]> = [
 ];
 const friendlyRule = (rule: string) => RULE_WORDS.reduce((r, [re, words]) => r.replace(re, words), rule);
 
+/**
+ * The API's sentences about a record or a placeholder, as a person would say
+ * them: "There is no contact #999", "Template order_update needs `first_name=…`".
+ */
+function personalProblem(p: FieldProblem): string | undefined {
+  const missing = /^(\S+) does not name an? (chat user|[a-z]+)\b/.exec(p.rule);
+  if (missing) return `There is no ${missing[2]} #${esc(missing[1]!)}`;
+  const param = /^(?:template\.parameters|templateParameters)\.(.+)$/.exec(p.field)?.[1];
+  if (param === undefined) return undefined;
+  const template = /^is required by template (\S+)/.exec(p.rule)?.[1];
+  if (template) return `Template ${esc(template)} needs \`${esc(param)}=…\``;
+  if (/^is required\b/.test(p.rule)) return `The template needs \`${esc(param)}=…\``;
+  const other = /^is not a placeholder of template (\S+)(?: \(placeholders: ([^)]*)\))?/.exec(p.rule);
+  if (other) {
+    return `Template ${esc(other[1]!)} has no placeholder \`${esc(param)}\`${other[2] ? `; its placeholders: ${esc(other[2])}` : ""}`;
+  }
+  return undefined;
+}
+
 /** `• *field* rule`, in the words of the command line; `names` renames a command's own members. */
 export function problemLine(p: FieldProblem, names: Record<string, string> = {}): string {
+  const personal = personalProblem(p);
+  if (personal) return `• ${personal}`;
   const rule = esc(friendlyRule(p.rule));
   return p.field === "(body)" || p.field === ""
     ? `• ${rule}`
@@ -82,6 +103,11 @@ export function problemLine(p: FieldProblem, names: Record<string, string> = {})
 
 /** Only the top member is renamed: nested keys (template parameters, custom fields) are the user's own. */
 const friendlyField = (field: string, names: Record<string, string> = {}) => {
+  // A custom field or a placeholder is named as typed (`points=`), without the API's member around it.
+  const own = /^(?:custom_fields|customFields|template\.parameters|templateParameters)\.(.+)$/.exec(
+    field,
+  )?.[1];
+  if (own !== undefined) return own;
   const [top, ...rest] = field.split(".");
   return [names[top!] ?? API_FIELD_NAMES[top!] ?? top, ...rest].filter(Boolean).join(".");
 };

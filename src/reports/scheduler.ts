@@ -364,7 +364,7 @@ export class ReportScheduler {
         ? undefined
         : chartFile(
             report.campaigns,
-            `Campaign report · ${targetLabel(target)}`,
+            chartTitle(target, report),
             report.generatedAt.toISOString().slice(0, 16).replace(/[:T]/g, "-"),
           );
     const messages = renderReport(report, {
@@ -381,6 +381,13 @@ export class ReportScheduler {
   }
 }
 
+/** The chart's title names the campaign when the report is of one: "Campaign report · Spring sale". */
+const chartTitle = (
+  target: ReturnType<typeof targetFromText>,
+  report: { campaigns: Array<{ name: string }> },
+) =>
+  `Campaign report · ${target.kind === "campaign" && report.campaigns[0]?.name ? report.campaigns[0].name : targetLabel(target)}`;
+
 /**
  * `/sb report now`: a report at once, not tied to a schedule (no change
  * figures, nothing stored). A person is waiting, so it asks in the
@@ -396,10 +403,6 @@ export async function reportNow(
   const chart =
     opts.chart === false || report.campaigns.length === 0
       ? undefined
-      : chartFile(
-          report.campaigns,
-          `Campaign report · ${targetLabel(target)}`,
-          String(report.generatedAt.getTime()),
-        );
+      : chartFile(report.campaigns, chartTitle(target, report), String(report.generatedAt.getTime()));
   return renderReport(report, { failureAlert: opts.failureAlert, tz: opts.tz, chart });
 }

@@ -6,7 +6,6 @@
 
 import { webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
-import { auditOutcome, operationWords } from "../api/operations.ts";
 import { esc } from "../blocks/blocks.ts";
 import { plainLine } from "../commands/tokenize.ts";
 import type { Config } from "../config.ts";
@@ -14,6 +13,7 @@ import { ConfigError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { metrics } from "../metrics.ts";
 import type { AuditEntry } from "../store/audit.ts";
+import { auditSentence } from "./audit-words.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { createGroupResolver, type ResolveGroupMembers } from "./groups.ts";
 import { ChannelPostQueue } from "./post-queue.ts";
@@ -90,15 +90,17 @@ export function createSlackClient(config: Config, logger: Logger): webApi.WebCli
   });
 }
 
-/** One line per write, in Slack's words: who, what, the API's answer. */
+/**
+ * One line per write, as a sentence about people and things (the Home tab's
+ * words): "✅ <@U1> created tag *Sales*"; what was typed, where and when
+ * in the quiet line under it.
+ */
 export function auditMessage(e: AuditEntry): { text: string; blocks: KnownBlock[] } {
-  const who = e.via === "shell" ? "the shell" : `<@${e.actor}>`;
-  const outcome = auditOutcome(e);
   // What the user typed, as text: a typed `<!channel>` or `<@U…>` must not ping from the audit channel.
-  const typed = plainLine(e.command);
+  const typed = plainLine(e.command).replace(/\s*\(upload [^)]*\)/g, "");
   const command = esc(typed.length > 500 ? `${typed.slice(0, 499)}…` : typed);
   const where = e.channel ? ` in <#${e.channel}>` : "";
-  const text = `${e.ok ? ":white_check_mark:" : ":x:"} ${who}${where}: \`${command.replace(/`/g, "'")}\` → ${operationWords(e.operation)}: ${outcome}`;
+  const text = `${e.ok ? ":white_check_mark:" : ":x:"} ${auditSentence(e)}`;
   return {
     text,
     blocks: [
@@ -108,7 +110,7 @@ export function auditMessage(e: AuditEntry): { text: string; blocks: KnownBlock[
         elements: [
           {
             type: "mrkdwn",
-            text: `<!date^${Math.floor(e.at.getTime() / 1000)}^{date_short_pretty} {time_secs}|${e.at.toISOString()}>`,
+            text: `Typed${where}: \`${command.replace(/`/g, "'")}\` · <!date^${Math.floor(e.at.getTime() / 1000)}^{date_short_pretty} {time_secs}|${e.at.toISOString()}>`,
           },
         ],
       },

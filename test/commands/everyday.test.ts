@@ -40,22 +40,37 @@ describe("counts read as English", () => {
 describe("group members: what changed, not what was asked", () => {
   it("says nothing was removed for a contact that was not a member, and counts partial changes", async () => {
     const { core } = h();
-    const add = await h().run(`group add Everyday ${Date.now() % 100000}`);
+    const name = `Everyday ${Date.now() % 100000}`;
+    const add = await h().run(`group add ${name}`);
     const id = Number(/Group #(\d+)/.exec(add.text)?.[1]);
+    // Issue 22 §3: the people and the group by name, the numbers in the quiet line.
+    const who = async (c: number) => {
+      const r = await h().client.getContact(c);
+      return `${r.first_name} ${r.last_name}`.trim();
+    };
+    const [ana, two, three, four] = await Promise.all([1, 2, 3, 4].map(who));
     const added = await h().run(`group ${id} add 1 2`);
-    expect(added.text).toMatch(new RegExp(`Added 2 contacts to group #${id}`));
+    expect(added.text).toContain(`Added ${ana} and ${two} to *${name}*`);
+    expect(added.text).toContain(`(Group #${id} · contacts #1, #2)`);
     const again = await h().run(`group ${id} add 2 3`);
-    expect(again.text).toMatch(/Added 1 contact to group #\d+ \(the other 1 contact was already a member\)/);
+    expect(again.text).toContain(
+      `Added 1 contact to *${name}* (the other 1 contact was already a member): ${two} and ${three}`,
+    );
 
     const ask = await h().run(`group ${id} remove 4`);
     expect(ask.text).toMatch(/Remove 1 contact from group/);
     const none = await core.confirm(ask.confirmation?.id ?? "", SLACK_USER);
-    expect(none.text).toMatch(new RegExp(`Nothing changed in group #${id}: contact #4 was not a member`));
+    expect(none.text).toContain(`Nothing changed in *${name}*: ${four} was not a member`);
     expect(none.text).not.toMatch(/Removed 1 contact/);
 
     const ask2 = await h().run(`group ${id} remove 1 4`);
     const some = await core.confirm(ask2.confirmation?.id ?? "", SLACK_USER);
-    expect(some.text).toMatch(/Removed 1 contact from group #\d+ \(the other 1 contact was not a member\)/);
+    expect(some.text).toContain(`Removed 1 contact from *${name}* (the other 1 contact was not a member)`);
+    const one = await core.confirm(
+      (await h().run(`group ${id} remove 2`)).confirmation?.id ?? "",
+      SLACK_USER,
+    );
+    expect(one.text).toContain(`Removed ${two} from *${name}*`);
   });
 });
 

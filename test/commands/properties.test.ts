@@ -145,7 +145,7 @@ describe("the core, on any line", () => {
     await core.run('tag add "<!channel> <@UEVIL1>" #FF0000 description=<!here>', ACTOR);
     const entry = audits.slice(before).find((e) => e.operation === "createTag")!;
     const post = auditMessage(entry);
-    expect(post.text).toContain("&lt;!channel&gt; &lt;@UEVIL1&gt;");
+    expect(shown(post)).toContain("&lt;!channel&gt; &lt;@UEVIL1&gt;");
     expect(post.text).not.toMatch(LIVE_PING);
   });
 });

@@ -79,6 +79,11 @@ function namesProblems(r: Reply, shell: boolean): string[] {
   );
   find("an API path", all, /\/v1\/|\b(?:GET|POST|PUT|PATCH|DELETE) \/[a-z]/g);
   find(
+    "an API field path",
+    all,
+    /\b(?:template\.parameters|custom_fields|contacts|groupIds|contactIds)\.(?!csv\b)\w+|\b\d+ does not name an? /g,
+  );
+  find(
     "a setting name",
     all,
     /\b(?:SWITCHBOARD|MESSAGING|SLACK|WORKFLOW|IMPORT|AUDIT|DEFAULT|API)_[A-Z_]{2,}\b/g,
@@ -153,6 +158,10 @@ function tourLines(): string[] {
     "inbox on #nosuch",
     "report every day at 09:00 to nosuch",
     "report now all",
+    // Issue 22 §4: the API's refusals name the field as typed.
+    "group 1 add 999",
+    "send contact:999 hello",
+    `contact add +1415556${String(stamp).padStart(4, "0").slice(-4)} points=abc`,
   ];
 }
 
@@ -214,6 +223,9 @@ describe("a tour of the commands reads as everyday English (issue 9)", () => {
       "contact #100061 · failed",
       "ask the operator to add you to SWITCHBOARD_WRITERS",
       "The messaging API refused: POST /v1/campaigns/1/cancel",
+      "• *template.parameters.first_name* is required",
+      "• *contactId* 999 does not name a contact",
+      "• *custom_fields.points* must be a number",
     ]) {
       expect(namesProblems(reply(bad), false), bad).not.toEqual([]);
     }

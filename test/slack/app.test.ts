@@ -371,8 +371,40 @@ describe("who may do what, and the audit channel", () => {
     });
     const post = await h.fake.waitFor(() => h.fake.messages.find((m) => m.channel === "C0AUDIT"));
     expect(post.text).toContain("<@U0ALICE>");
-    expect(post.text).toContain("→ create a tag: done");
     expect(post.text).not.toMatch(/createTag|201/);
+  });
+
+  it("audit lines read as sentences about people and things, like the Home tab's (issue 22 §7)", async () => {
+    const before = h.fake.messages.length;
+    const at = new Date("2025-01-02T03:04:05Z");
+    const base = { at, actor: "U0ALICE", via: "slack" as const, channel: "C0GENERAL", ok: true, status: 200 };
+    h.bridge.onAudit({
+      ...base,
+      command: "tag add vip",
+      operation: "createTag",
+      answer: { id: 3, name: "vip" },
+    });
+    h.bridge.onAudit({
+      ...base,
+      command: "import (upload 7f3c2a10-5b1e-4c8e-9d2a-0e6f1b2c3d4e)",
+      operation: "importContacts",
+      answer: { created: 3, updated: 0, errors: 2 },
+    });
+    h.bridge.onAudit({ ...base, command: "contact 12 delete", operation: "deleteContact" });
+    const posts = await h.fake.waitFor(() => {
+      const mine = h.fake.messages.slice(before).filter((m) => m.channel === "C0AUDIT");
+      return mine.length >= 3 ? mine : undefined;
+    });
+    const texts = posts.map((m) => `${m.text}\n${JSON.stringify(m.blocks)}`);
+    expect(posts.map((m) => m.text)).toEqual([
+      ":white_check_mark: <@U0ALICE> created tag *vip*",
+      ":white_check_mark: <@U0ALICE> imported contacts: 3 created, 0 updated, 2 failed",
+      ":white_check_mark: <@U0ALICE> deleted contact #12",
+    ]);
+    expect(texts[0]).toContain("Typed in <#C0GENERAL>: `tag add vip`");
+    for (const t of texts) {
+      expect(t).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-|\(multipart\)|soft-delete|a change: done|→/);
+    }
   });
 });
 

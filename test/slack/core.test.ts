@@ -65,7 +65,7 @@ describe("the Slack app on the real core and sandbox", () => {
     expect(post.text?.split(`<@${ALICE.id}>`).length).toBe(2);
     expect(JSON.stringify(post.blocks).split(`<@${ALICE.id}>`).length).toBe(2);
     const audit = await fake.waitFor(() =>
-      fake.messages.find((m) => m.channel === "C0AUDIT" && m.text?.includes("create a tag: done")),
+      fake.messages.find((m) => m.channel === "C0AUDIT" && m.text?.includes("created tag *vip*")),
     );
     expect(audit.text).toContain(`<@${ALICE.id}>`);
     const tags = await switchboard.client.listTags();

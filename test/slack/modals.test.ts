@@ -275,7 +275,9 @@ describe("the message form", () => {
       "param:order_id": "A-9",
     });
     expect(answer.response_action).toBeUndefined();
-    await posted(/Message #\d+ \(template\) sent to \+14155550177/);
+    await posted(
+      /^:envelope: Sent to \*\+14155550177\*: “Hi Ana, your order A-9 is on its way\.” · \w+ \(Message #\d+\)/,
+    );
   });
 });
 

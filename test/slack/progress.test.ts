@@ -117,6 +117,52 @@ describe("live progress", () => {
     expect(updates()).toHaveLength(all.length);
   });
 
+  it("cancelling the campaign edits its live card to 🚫 Cancelled at once, without waiting for a poll (issue 22 §5)", async () => {
+    const draft = await h.switchboard.client.createCampaign({
+      name: "Cancel me",
+      integrationId: 1,
+      templateId: 1,
+      groupIds: [1],
+      templateParameters: { first_name: "friend", order_id: "A-1" },
+    });
+    const id = draft.id as number;
+    const confirmed = async (line: string) => {
+      const ask = await h.req.command(line, { user: ALICE });
+      const prompt = await h.fake.waitForResponse(ask.responseUrl as string);
+      const confirm = buttonsOf(prompt.body.blocks).find((b) => b.action_id?.startsWith(ACTION.confirm));
+      expect(confirm, line).toBeDefined();
+      const before = h.fake.messages.length;
+      await h.req.blockAction(
+        { action_id: confirm!.action_id!, value: confirm!.value },
+        { responseUrl: ask.responseUrl, user: ALICE },
+      );
+      return h.fake.waitFor(() => h.fake.messages.slice(before).find((m) => m.channel === "C0GENERAL"));
+    };
+    const launched = await confirmed(`campaign ${id} send`);
+    await eventually(
+      async () =>
+        (await h.runtime.progress.store.get("C0GENERAL", launched.ts))?.state === "live" || undefined,
+      "the tracked card",
+    );
+    const updates = () =>
+      h.fake
+        .callsOf("chat.update")
+        .filter((c) => c.args.channel === "C0GENERAL" && c.args.ts === launched.ts);
+    const before = updates().length;
+    await confirmed(`campaign ${id} cancel`);
+    // No poll runs here (no timer, no step): the cancel itself edits the card.
+    const edited = await eventually(
+      async () =>
+        updates()
+          .slice(before)
+          .find((c) => /Cancelled/.test(textOf(c.args.blocks))),
+      "the live card edited to Cancelled",
+    );
+    expect(textOf(edited.args.blocks)).toContain(":no_entry_sign:");
+    expect(textOf(edited.args.blocks)).toMatch(/Launched by <@U0ALICE>/);
+    expect((await h.runtime.progress.store.get("C0GENERAL", launched.ts))?.state).toBe("done");
+  });
+
   it("a message that can no longer be updated stops being followed", async () => {
     const p = h.runtime.progress;
     const c = (await h.switchboard.client.listCampaigns({ status: "completed" })).items[0];

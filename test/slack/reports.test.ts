@@ -86,6 +86,9 @@ describe("/sb report: schedules", () => {
     );
     expect(post.text).toContain("America/New_York");
     expect(post.text).toContain("<#C0OTHERCH>");
+    // Issue 22 §3: the schedule names the campaign, not its number.
+    expect(post.text).toContain("campaign *Black Friday*");
+    expect(post.text).not.toContain(`campaign ${campaignId}`);
     const row = (await schedules()).find((s) => s.channel === "C0OTHERCH");
     expect(row).toMatchObject({
       target: String(campaignId),
@@ -139,6 +142,7 @@ describe("/sb report: schedules", () => {
     const ask = await h.req.command(`report delete ${row.id}`, { user: ALICE, channelId: "C0OTHERCH" });
     const prompt = await h.fake.waitForResponse(ask.responseUrl as string);
     expect(textOf(prompt.body.blocks)).toContain("America/New_York");
+    expect(textOf(prompt.body.blocks)).toContain("campaign *Black Friday*");
     // Nothing is deleted before the confirmation.
     expect((await schedules()).some((s) => s.id === row.id)).toBe(true);
     const confirm = buttonsOf(prompt.body.blocks).find((b) => b.action_id?.startsWith(ACTION.confirm));
@@ -148,9 +152,10 @@ describe("/sb report: schedules", () => {
       { action_id: confirm!.action_id!, value: confirm!.value },
       { responseUrl: ask.responseUrl, user: ALICE, channelId: "C0OTHERCH" },
     );
-    await h.fake.waitFor(() =>
+    const gone = await h.fake.waitFor(() =>
       h.fake.messages.slice(before).find((m) => m.text?.includes(`Report schedule #${row.id}`)),
     );
+    expect(gone.text).toContain("campaign *Black Friday*");
     expect((await schedules()).some((s) => s.id === row.id)).toBe(false);
     expect(await bossKeys()).not.toContain(String(row.id));
   });

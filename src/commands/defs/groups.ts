@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { count, esc, header, section, slackDate } from "../../blocks/blocks.ts";
+import { context, count, esc, header, section, slackDate } from "../../blocks/blocks.ts";
 import { idArg, idList, requiredText } from "../args.ts";
-import { defineCommand } from "../registry.ts";
+import { type CommandContext, defineCommand } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, recordReply, show } from "../render.ts";
-import { announce, deletePreview, namedWrite, nameOf, quoted } from "./common.ts";
+import { announce, contactName, deletePreview, namedWrite, nameOf, quoted, relatedNames } from "./common.ts";
 
 const FIRST = ["id", "name", "description"];
 export const memberCount = (g: Record<string, unknown>) =>
@@ -154,18 +154,16 @@ export const GROUP_COMMANDS = [
     example: "group 2 add 12 13 14",
     topic: "groups",
     noun: "group",
-    operations: ["addGroupContacts"],
+    operations: ["addGroupContacts", "getGroup", "getContact"],
     run: async (a, ctx) => {
       const answer = await ctx.api.addGroupContacts(a.id, a.contacts);
-      return announce(
+      return memberReply(
         ctx,
-        memberChange(
-          "Added",
-          "to",
-          { one: "was already a member", many: "were already members" },
-          a,
-          answer.added,
-        ),
+        "Added",
+        "to",
+        { one: "was already a member", many: "were already members" },
+        a,
+        answer.added,
       );
     },
   }),
@@ -183,7 +181,7 @@ export const GROUP_COMMANDS = [
     example: "group 2 remove 12",
     topic: "groups",
     noun: "group",
-    operations: ["removeGroupContacts", "getGroup"],
+    operations: ["removeGroupContacts", "getGroup", "getContact"],
     preview: async (a, ctx) => {
       const g = await ctx.api.getGroup(a.id);
       const title = `Remove ${count(a.contacts.length, "contact")} from group #${a.id}${quoted(g)}?`;
@@ -200,19 +198,62 @@ export const GROUP_COMMANDS = [
     },
     run: async (a, ctx) => {
       const answer = await ctx.api.removeGroupContacts(a.id, a.contacts);
-      return announce(
+      return memberReply(
         ctx,
-        memberChange(
-          "Removed",
-          "from",
-          { one: "was not a member", many: "were not members" },
-          a,
-          answer.removed,
-        ),
+        "Removed",
+        "from",
+        { one: "was not a member", many: "were not members" },
+        a,
+        answer.removed,
       );
     },
   }),
 ];
+
+/** Contacts named in an add or remove answer; past this many, "and N others". */
+const NAMED_MEMBERS = 10;
+
+/** `Testy User, Ana Lopez and #14`: names where they could be read, the number where not. */
+function peopleList(ids: number[], names: Record<string, string | undefined>): string {
+  const shown = ids.slice(0, NAMED_MEMBERS).map((id) => (names[id] ? esc(names[id]) : `#${id}`));
+  const more = ids.length - shown.length;
+  if (more > 0) return `${shown.join(", ")} and ${count(more, "other")}`;
+  return shown.length > 1
+    ? `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}`
+    : shown.join("");
+}
+
+/**
+ * An add or remove told by names: "Added Testy User and Ana Lopez to *Hot
+ * leads*", the numbers in a quiet line. A name is a nicety: one not read
+ * leaves the number.
+ */
+async function memberReply(
+  ctx: CommandContext,
+  verb: "Added" | "Removed",
+  prep: "to" | "from",
+  others: { one: string; many: string },
+  a: { id: number; contacts: number[] },
+  changed: unknown,
+) {
+  const names = await relatedNames({
+    group: () => ctx.api.getGroup(a.id).then((g) => nameOf(g)),
+    ...Object.fromEntries(
+      a.contacts
+        .slice(0, NAMED_MEMBERS)
+        .map((c) => [String(c), () => ctx.api.getContact(c).then((r) => contactName(r))]),
+    ),
+  });
+  const group = names.group ? `*${esc(names.group)}*` : `group #${a.id}`;
+  const reply = announce(
+    ctx,
+    memberChange(verb, prep, others, a, changed, group, peopleList(a.contacts, names)),
+  );
+  const ids = `Group #${a.id} · ${a.contacts.length === 1 ? "contact" : "contacts"} ${a.contacts.map((c) => `#${c}`).join(", ")}`;
+  reply.blocks.push(context(ids.length > 2900 ? `${ids.slice(0, 2900)}…` : ids));
+  reply.text = `${reply.text} (${ids.length > 300 ? `Group #${a.id}` : ids})`;
+  return reply;
+}
 
 /**
  * What an add or remove changed, by the API's own count when it gives one
@@ -225,17 +266,15 @@ function memberChange(
   others: { one: string; many: string },
   a: { id: number; contacts: number[] },
   changed: unknown,
+  group: string,
+  people: string,
 ): string {
-  const ids = a.contacts.map((c) => `#${c}`).join(", ");
   const asked = a.contacts.length;
   const n = typeof changed === "number" && Number.isInteger(changed) && changed >= 0 ? changed : undefined;
-  if (n === undefined) return `${verb} ${count(asked, "contact")} ${prep} group #${a.id}: ${ids}`;
-  if (n === 0)
-    return asked === 1
-      ? `Nothing changed in group #${a.id}: contact ${ids} ${others.one}`
-      : `Nothing changed in group #${a.id}: contacts ${ids} ${others.many}`;
+  if (n === undefined || n === asked) return `${verb} ${people} ${prep} ${group}`;
+  if (n === 0) return `Nothing changed in ${group}: ${people} ${asked === 1 ? others.one : others.many}`;
   const left = asked - n;
   const rest =
     left > 0 ? ` (the other ${count(left, "contact")} ${left === 1 ? others.one : others.many})` : "";
-  return `${verb} ${count(n, "contact")} ${prep} group #${a.id}${rest}: ${ids}`;
+  return `${verb} ${count(n, "contact")} ${prep} ${group}${rest}: ${people}`;
 }

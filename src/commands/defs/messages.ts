@@ -75,6 +75,51 @@ async function checkTemplateValues(
   return t;
 }
 
+/**
+ * What a sent message is told as, by `/sb send` and the send form alike:
+ * `✉️ Sent to *Lucía Romero*: “Hola Lucía…” · queued`, the person by name and
+ * what they will read; the message's number and type in `detail`.
+ */
+export async function sentAnswer(
+  api: Pick<CommandContext["api"], "getContact" | "getChatUser">,
+  recipient: Recipient,
+  body: Partial<SendMessageInput>,
+  msg: ApiRecord,
+  templateBody?: unknown,
+): Promise<{ line: string; detail: string; text: string }> {
+  const to =
+    recipient.kind === "phone"
+      ? recipient.to
+      : await (recipient.kind === "contact"
+          ? api.getContact(recipient.contactId).then((c) => contactName(c))
+          : api.getChatUser(recipient.chatUserId).then((u) => show(pick(u, "name") ?? ""))
+        ).catch(() => "");
+  const ref =
+    recipient.kind === "contact"
+      ? `contact #${recipient.contactId}`
+      : recipient.kind === "user"
+        ? `chat user #${recipient.chatUserId}`
+        : "";
+  const who = to || ref;
+  const said =
+    body.type === "text"
+      ? String(body.text ?? "")
+      : body.type === "template"
+        ? fillPlaceholders(
+            String(templateBody ?? ""),
+            (body.template as { parameters?: Record<string, string> }).parameters ?? {},
+          ) || `template ${String((body.template as { name: string }).name)}`
+        : `${body.type}${body.text ? `: ${body.text}` : ""}`;
+  const status = pick(msg, "status");
+  const line = `:envelope: Sent to *${esc(who)}*: “${esc(show(said, 120))}”${status ? ` · ${esc(show(status))}` : ""}`;
+  const number = `Message #${show(msg.id ?? "?")}`;
+  return {
+    line,
+    detail: `${number} · ${esc(String(body.type))}${to && ref ? ` · ${ref}` : ""}`,
+    text: `${line} (${number})`,
+  };
+}
+
 export const MESSAGE_COMMANDS = [
   defineCommand({
     id: "send",
@@ -192,37 +237,10 @@ export const MESSAGE_COMMANDS = [
         }
         throw err;
       }
-      // `✉️ Sent to *Lucía Romero*: “Hola Lucía…” · queued`: the person by name, what they will read.
-      const to =
-        recipient.kind === "phone"
-          ? recipient.to
-          : await (recipient.kind === "contact"
-              ? ctx.api.getContact(recipient.contactId).then((c) => contactName(c))
-              : ctx.api.getChatUser(recipient.chatUserId).then((u) => show(pick(u, "name") ?? ""))
-            ).catch(() => "");
-      const ref =
-        recipient.kind === "contact"
-          ? `contact #${recipient.contactId}`
-          : recipient.kind === "user"
-            ? `chat user #${recipient.chatUserId}`
-            : "";
-      const who = to || ref;
-      const said =
-        body.type === "text"
-          ? String(body.text ?? "")
-          : body.type === "template"
-            ? fillPlaceholders(
-                String(pick(template, "bodyText", "body") ?? ""),
-                (body.template as { parameters?: Record<string, string> }).parameters ?? {},
-              ) || `template ${String((body.template as { name: string }).name)}`
-            : `${body.type}${body.text ? `: ${body.text}` : ""}`;
-      const status = pick(msg, "status");
-      const line = `:envelope: Sent to *${esc(who)}*: “${esc(show(said, 120))}”${status ? ` · ${esc(show(status))}` : ""}`;
-      const reply = announce(ctx, line);
-      reply.blocks.push(
-        context(`Message #${show(msg.id ?? "?")} · ${esc(body.type)}${to && ref ? ` · ${ref}` : ""}`),
-      );
-      reply.text = `${line} (Message #${show(msg.id ?? "?")})`;
+      const sent = await sentAnswer(ctx.api, recipient, body, msg, pick(template, "bodyText", "body"));
+      const reply = announce(ctx, sent.line);
+      reply.blocks.push(context(sent.detail));
+      reply.text = sent.text;
       return reply;
     },
   }),

@@ -24,6 +24,7 @@ import { idArg, requiredText } from "../args.ts";
 import { errorReply, inputErrorReply } from "../errors.ts";
 import { type AnySpec, type CommandContext, defineCommand, UserError } from "../registry.ts";
 import { ACTION, type Reply } from "../types.ts";
+import { nameOf, relatedNames } from "./common.ts";
 
 const TARGET_HELP = "a campaign id, `running` (every running campaign) or `all` (the 10 most recent)";
 const MAX_LISTED = 40;
@@ -36,10 +37,28 @@ function reportsOf(ctx: CommandContext): ReportService {
 /** `<#C1>` in Slack; the bare id in the shell (it has no channel names). */
 const channelRef = (channel: string) => (/^[CGD][A-Z0-9]+$/.test(channel) ? `<#${channel}>` : esc(channel));
 
-const targetName = (target: string) => {
+/** What a schedule reports on: `campaign *Spring sale*` where the name is known, else `campaign 12`. */
+const targetName = (target: string, names: Map<number, string> = new Map()) => {
   const t = parseTarget(target);
-  return "field" in t ? esc(target) : targetLabel(t);
+  if ("field" in t) return esc(target);
+  const name = t.kind === "campaign" ? names.get(t.id) : undefined;
+  return name ? `campaign *${esc(name)}*` : targetLabel(t);
 };
+
+/** The names of the campaigns schedules report on; a name not read leaves the number. */
+async function campaignNames(ctx: CommandContext, targets: string[]): Promise<Map<number, string>> {
+  const ids = new Set<number>();
+  for (const target of targets) {
+    const t = parseTarget(target);
+    if (!("field" in t) && t.kind === "campaign") ids.add(t.id);
+  }
+  const names = await relatedNames(
+    Object.fromEntries(
+      [...ids].slice(0, 20).map((id) => [String(id), () => ctx.api.getCampaign(id).then((c) => nameOf(c))]),
+    ),
+  );
+  return new Map(Object.entries(names).map(([id, name]) => [Number(id), String(name)]));
+}
 
 function nextRun(row: ScheduleRow, now: Date): string {
   const [next] = nextRuns(row.cron, row.tz, now, 1);
@@ -114,7 +133,7 @@ const scheduleSpec: AnySpec = defineCommand({
 
     const row = await reports.addSchedule(parsed.spec, { createdBy: ctx.actor.userId, channel: channel! });
     const next = nextRun(row, reports.now());
-    const what = `${targetName(row.target)}, ${esc(row.description)}`;
+    const what = `${targetName(row.target, await campaignNames(ctx, [row.target]))}, ${esc(row.description)}`;
     const text = `Report #${row.id} scheduled in ${channelRef(row.channel)}: ${what}. Next: ${next} (by ${ctx.who})`;
     const notes = [
       `\`/sb reports\` lists this channel's schedules; \`/sb report delete ${row.id}\` removes it.`,
@@ -132,11 +151,16 @@ const scheduleSpec: AnySpec = defineCommand({
   },
 });
 
-function scheduleLine(row: ScheduleRow, now: Date, withChannel: boolean): string {
+function scheduleLine(
+  row: ScheduleRow,
+  now: Date,
+  withChannel: boolean,
+  names: Map<number, string> = new Map(),
+): string {
   const last = row.lastRunAt ? ` · last: ${esc(formatLocal(row.lastRunAt, row.tz))}` : "";
   const where = withChannel ? ` · in ${channelRef(row.channel)}` : "";
   const by = row.createdBy === "shell" ? "the shell" : `<@${row.createdBy}>`;
-  return `*#${row.id}* ${targetName(row.target)} · ${esc(row.description)}${where}\nNext: ${esc(nextRun(row, now))} · by ${by}${last}`;
+  return `*#${row.id}* ${targetName(row.target, names)} · ${esc(row.description)}${where}\nNext: ${esc(nextRun(row, now))} · by ${by}${last}`;
 }
 
 const listSpec = defineCommand({
@@ -149,7 +173,7 @@ const listSpec = defineCommand({
   summary: "List the report schedules of this channel (next run in local time, who made it)",
   example: "reports",
   topic: "reports",
-  operations: [],
+  operations: ["getCampaign"],
   run: async (a, ctx) => {
     const reports = reportsOf(ctx);
     const channel = a.all ? undefined : ctx.actor.channelId;
@@ -165,13 +189,17 @@ const listSpec = defineCommand({
       return { visibility: "ephemeral", text, blocks: [section(text)] };
     }
     const now = reports.now();
+    const names = await campaignNames(
+      ctx,
+      rows.slice(0, MAX_LISTED).map((r) => r.target),
+    );
     const blocks: KnownBlock[] = [
       header(`Report schedules (${rows.length})`),
       context(`${capitalize(where)} · times in each schedule's zone`),
     ];
     rows.slice(0, MAX_LISTED).forEach((row, i) => {
       blocks.push({
-        ...section(scheduleLine(row, now, !channel)),
+        ...section(scheduleLine(row, now, !channel, names)),
         accessory: {
           type: "button",
           // Unique within the message; the listener matches `sb_run` and its `:n` suffixes.
@@ -202,18 +230,19 @@ const deleteSpec = defineCommand({
   example: "report delete 1",
   topic: "reports",
   noun: "report schedule",
-  operations: [],
+  operations: ["getCampaign"],
   preview: async (a, ctx) => {
     const reports = reportsOf(ctx);
     const row = await reports.getSchedule(a.id);
     if (!row) throw new UserError(`There is no report schedule #${a.id}. \`/sb reports\` lists them.`, false);
     const title = `Delete report schedule #${row.id}?`;
+    const names = await campaignNames(ctx, [row.target]);
     return {
-      text: `${title} ${blocksToText([section(scheduleLine(row, reports.now(), true))])}`,
+      text: `${title} ${blocksToText([section(scheduleLine(row, reports.now(), true, names))])}`,
       blocks: [
         header(title),
         ...fieldsSection([
-          ["Reports on", targetName(row.target)],
+          ["Reports on", targetName(row.target, names)],
           ["When", esc(row.description)],
           ["Channel", channelRef(row.channel)],
           ["Made by", row.createdBy === "shell" ? "the shell" : `<@${row.createdBy}>`],
@@ -226,7 +255,7 @@ const deleteSpec = defineCommand({
     const reports = reportsOf(ctx);
     const row = await reports.removeSchedule(a.id);
     if (!row) throw new UserError(`There is no report schedule #${a.id} (already deleted?).`, false);
-    const text = `Report schedule #${row.id} (${targetName(row.target)}, ${esc(row.description)}) deleted (by ${ctx.who})`;
+    const text = `Report schedule #${row.id} (${targetName(row.target, await campaignNames(ctx, [row.target]))}, ${esc(row.description)}) deleted (by ${ctx.who})`;
     return { visibility: "in_channel", text, blocks: [section(`:wastebasket: ${text}`)] };
   },
 });

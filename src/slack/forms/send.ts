@@ -14,15 +14,16 @@ import {
   sendMessageSchema,
   toE164,
 } from "../../api/schemas.ts";
-import { esc } from "../../blocks/blocks.ts";
+import type { Recipient } from "../../commands/args.ts";
+import { sentAnswer } from "../../commands/defs/messages.ts";
 import type { ChannelsFormData, SendPrefill } from "../../commands/form-kinds.ts";
-import { pick } from "../../commands/render.ts";
 import { withApi } from "../perform.ts";
 import { recipientSuggestions } from "./choices.ts";
 import { errorsFor, fieldErrors } from "./field-errors.ts";
 import { SHORTCUTS, type SlackForm } from "./form.ts";
 import {
   checkedOf,
+  context,
   cut,
   fieldError,
   input,
@@ -30,6 +31,7 @@ import {
   option,
   plain,
   type StateValues,
+  sectionText,
   selectedOf,
   selectedOptionOf,
   staticSelect,
@@ -47,7 +49,7 @@ import {
   templateOptions,
   templateParams,
 } from "./parts.ts";
-import { postLine, refused } from "./submission.ts";
+import { postOutcome, refused } from "./submission.ts";
 
 export const SEND_CALLBACK = "sb_send";
 export const SEND_ACTIONS = { recipient: "sb_recipient", type: "sb_type", template: TEMPLATE_MENU } as const;
@@ -333,18 +335,23 @@ export const sendForm: SlackForm<"send", SendMeta, SendPlan> = {
     run: async ({ body: message, type }, s) => {
       const { deps, view, actor } = s;
       try {
-        const sent = await withApi(deps, actor, "write", `send (form) ${type}`, (api) =>
-          api.sendMessage(message),
+        const recipient: Recipient = message.to
+          ? { kind: "phone", to: message.to }
+          : message.contactId !== undefined
+            ? { kind: "contact", contactId: Number(message.contactId) }
+            : { kind: "user", chatUserId: Number(message.chatUserId) };
+        // Sent, then told as `/sb send` tells it: the person by name and what they will read.
+        const sent = await withApi(deps, actor, "write", `send (form) ${type}`, async (api) =>
+          sentAnswer(api, recipient, message, await api.sendMessage(message), s.meta.tpl?.body),
         );
         return {
-          after: async () => {
-            const to =
-              message.to ??
-              (message.contactId ? `contact #${message.contactId}` : `chat user #${message.chatUserId}`);
-            const status = pick(sent, "status");
-            const text = `Message${sent.id !== undefined ? ` #${sent.id}` : ""} (${type}) sent to ${esc(to)}${status ? `, status ${esc(status)}` : ""}`;
-            await postLine(s, "outbox_tray", text);
-          },
+          after: () =>
+            postOutcome(
+              deps,
+              s.client,
+              { channel: s.meta.ch, userId: actor.userId },
+              { text: sent.text, blocks: [sectionText(sent.line), context(sent.detail)] },
+            ).then(() => undefined),
         };
       } catch (err) {
         if (type === "text" && outsideWindow(err)) {

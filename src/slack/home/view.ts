@@ -11,7 +11,6 @@
 
 import type { HomeView, KnownBlock } from "@slack/types";
 import { isApiError } from "../../api/errors.ts";
-import { auditOutcome, operationWords } from "../../api/operations.ts";
 import type { Campaign, MessagingApi } from "../../api/types.ts";
 import { esc, truncate } from "../../blocks/blocks.ts";
 import { ACTION } from "../../commands/types.ts";
@@ -24,67 +23,11 @@ import type { ReportService } from "../../reports/service.ts";
 import { type CampaignSummary, summarizeCampaign } from "../../reports/summary.ts";
 import { type AuditEntry, AuditLog } from "../../store/audit.ts";
 import type { Db } from "../../store/db.ts";
+import { auditSentence } from "../audit-words.ts";
+
+export { auditSentence };
 
 /** Slack's limit for a Home tab. */
-/** `createContactField` → past tense and noun: what a change did, in words. */
-const AUDIT_VERBS: Array<[RegExp, string]> = [
-  [/^create/, "created"],
-  [/^update/, "changed"],
-  [/^delete/, "deleted"],
-  [/^sendCampaign$/, "sent"],
-  [/^sendMessage$/, "sent"],
-  [/^cancel/, "cancelled"],
-  [/^importContacts$/, "imported"],
-  [/^addGroupContacts$/, "added contacts to"],
-  [/^removeGroupContacts$/, "removed contacts from"],
-  [/^optOut/, "opted out"],
-  [/^optIn/, "opted in"],
-  [/^sync/, "synchronized"],
-];
-const AUDIT_NOUNS: Record<string, string> = {
-  ContactField: "field",
-  ChatUser: "chat user",
-  GroupContacts: "group",
-  Templates: "templates",
-};
-
-/**
- * A change as a sentence about people and things: "Alice imported
- * messy.csv: 3 created, 2 failed", "Ana created tag *Sales*"; never an id
- * of an upload, an operation's name, nor "a change: done".
- */
-export function auditSentence(e: AuditEntry): string {
-  const who = e.via === "shell" ? "The shell" : `<@${e.actor}>`;
-  const a = (e.answer && typeof e.answer === "object" ? e.answer : {}) as Record<string, unknown>;
-  const verb = AUDIT_VERBS.find(([re]) => re.test(e.operation))?.[1];
-  if (!verb)
-    return `${who}: ${esc(operationWords(e.operation).replace(/\s*\([^)]*\)/g, ""))}${e.ok ? "" : ` (${auditOutcome(e)})`}`;
-  const base = e.operation.replace(
-    /^(create|update|delete|send|cancel|import|add|remove|optOut|optIn|sync)/,
-    "",
-  );
-  const noun = AUDIT_NOUNS[base] ?? base.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-  const name = typeof a.name === "string" ? a.name : typeof a.label === "string" ? a.label : "";
-  const id = /\b(\d+)\b/.exec(e.command.replace(/\(upload [^)]*\)/, ""))?.[1];
-  if (e.operation === "importContacts") {
-    const file = /import\s+(?:"([^"]+)"|(\S+\.(?:csv|xlsx)))/i.exec(e.command);
-    const what = file ? esc((file[1] ?? file[2] ?? "").split("/").pop()) : "contacts";
-    const counts = ["created", "updated", "errors"]
-      .filter((k) => typeof a[k] === "number")
-      .map((k) => `${a[k]} ${k === "errors" ? "failed" : k}`);
-    return `${who} ${e.ok ? "imported" : "tried to import"} ${what}${counts.length ? `: ${counts.join(", ")}` : ""}${e.ok ? "" : ` (${auditOutcome(e)})`}`;
-  }
-  // A message's number is not in its command line (`send contact:1 …` names the contact).
-  const thing = name
-    ? `${noun} *${esc(name)}*`
-    : e.operation === "sendMessage"
-      ? "a message"
-      : id
-        ? `${noun} #${id}`
-        : noun;
-  return e.ok ? `${who} ${verb} ${thing}` : `${who} tried: ${verb} ${thing} (${auditOutcome(e)})`;
-}
-
 export const HOME_MAX_BLOCKS = 100;
 const RUNNING_SHOWN = 8;
 const SCHEDULES_SHOWN = 10;

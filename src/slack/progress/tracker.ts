@@ -115,6 +115,37 @@ export class ProgressTracker {
     this.wake();
   }
 
+  /**
+   * A person changed the campaign (cancelled it): its live cards show the new
+   * status at once, not at the next poll. Returns how many were updated.
+   */
+  async refreshNow(campaignId: number): Promise<number> {
+    const rows = (await this.store.live()).filter((t) => t.campaignId === campaignId);
+    if (!rows.length) return 0;
+    const s = await summarizeCampaign(this.opts.client, campaignId, { lane: "background" });
+    const now = this.clock.now();
+    const every = this.pollIntervalMs(1);
+    const next = new Date(now.getTime() + every);
+    let updated = 0;
+    for (const t of rows) {
+      const ok = await this.apply(t, progressMessage(s, this.view(t, now, every)));
+      // Not updated now (Slack failed): the next poll shows it.
+      if (ok === undefined) continue;
+      const state = !ok ? "gone" : FINAL_STATUSES.has(s.status) ? "done" : "live";
+      await this.store.polled(t, {
+        status: s.status,
+        counts: s.counts,
+        updatedAt: now,
+        nextPollAt: next,
+        failures: 0,
+        state,
+        now,
+      });
+      if (ok) updated++;
+    }
+    return updated;
+  }
+
   /** The lease a poll renews: held until the next poll is due, plus leaseMs. */
   private lease(nextPollAt: Date): Lease {
     return { worker: this.workerId, until: new Date(nextPollAt.getTime() + this.leaseMs) };

@@ -91,6 +91,18 @@ export function createReports(
     hooks: {
       onPosted: ({ channel, ts, text, reply }) => {
         const origin = reply?.origin;
+        // Cancelled: the campaign's live card says so at once (🚫 Cancelled), besides the answer posted.
+        if (origin?.command === "campaign.cancel" && origin.id) {
+          (starting ?? Promise.resolve())
+            .then(() => progress.refreshNow(origin.id as number))
+            .catch((err) => {
+              log.warn(
+                { err: (err as Error).message, channel },
+                "could not show the cancel on the campaign's card",
+              );
+            });
+          return;
+        }
         if (origin?.command !== "campaign.send" || !origin.id) return;
         const intro = origin.facts ?? reply?.text ?? text;
         (starting ?? Promise.resolve())
