@@ -18,7 +18,8 @@ export const CARD_STATUS: Record<string, { icon: string; label: string }> = {
   failed: { icon: ":red_circle:", label: "Failed" },
   cancelled: { icon: ":no_entry_sign:", label: "Cancelled" },
 };
-const FINAL = new Set(["completed", "failed", "cancelled"]);
+/** Statuses a campaign does not leave: nothing to send or cancel any more. */
+export const FINAL_STATUSES: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
 const SENDING = new Set(["running", "paused"]);
 const BAR = 20;
 
@@ -94,18 +95,18 @@ export function cardButtons(c: Pick<CardInput, "id" | "status" | "summary">) {
   // Cancelling is never the green button: it comes first, plain, and asks to confirm.
   if (SENDING.has(c.status) || c.status === "scheduled")
     list.push({ text: "Cancel…", value: `campaign ${c.id} cancel` });
-  if (SENDING.has(c.status) || FINAL.has(c.status))
+  if (SENDING.has(c.status) || FINAL_STATUSES.has(c.status))
     list.push({
       text: "Report",
       value: `report now ${c.id}`,
-      ...(FINAL.has(c.status) ? { style: "primary" as const } : {}),
+      ...(FINAL_STATUSES.has(c.status) ? { style: "primary" as const } : {}),
     });
   if (failed > 0)
     list.push({
       text: `Failed recipients (${num(failed)})`,
       value: `campaign ${c.id} recipients status=failed`,
     });
-  if (FINAL.has(c.status)) list.push({ text: "Recipients", value: `campaign ${c.id} recipients` });
+  if (FINAL_STATUSES.has(c.status)) list.push({ text: "Recipients", value: `campaign ${c.id} recipients` });
   return list;
 }
 

@@ -10,7 +10,7 @@ import {
 import type { Campaign, MessagingApi, Template } from "../../api/types.ts";
 import { context, count, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
 import type { Counts } from "../../domain/reports.ts";
-import { CARD_STATUS, campaignCard, factsLine } from "../../reports/card.ts";
+import { CARD_STATUS, campaignCard, FINAL_STATUSES, factsLine } from "../../reports/card.ts";
 import { type CampaignSummary, ratesOf, STATUSES, summarizeCampaign } from "../../reports/summary.ts";
 import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } from "../args.ts";
 import { formReply } from "../forms.ts";
@@ -210,9 +210,6 @@ async function recipientNames(
   }).length;
   return names;
 }
-
-/** Statuses a campaign does not leave: nothing to send or cancel any more. */
-const FINAL_STATUSES = new Set(["completed", "cancelled", "failed"]);
 
 /**
  * A send or cancel the campaign's status already answers: said at once, with

@@ -4,12 +4,11 @@
 // cancelled, then the final figures.
 import type { KnownBlock } from "@slack/types";
 import { esc, num } from "../../blocks/blocks.ts";
-import { campaignCard, finishedOf } from "../../reports/card.ts";
+import { campaignCard, FINAL_STATUSES, finishedOf } from "../../reports/card.ts";
 import { clip } from "../../reports/render.ts";
 import type { CampaignSummary } from "../../reports/summary.ts";
 
-export { finishedOf };
-export const FINAL_STATUSES = new Set(["completed", "failed", "cancelled"]);
+export { FINAL_STATUSES, finishedOf };
 
 /** Slack shows this in each reader's own time zone. */
 const slackTime = (at: Date) =>
