@@ -2,23 +2,27 @@
 // migrations, src/store/migrations.ts), the messaging API (the embedded sandbox when
 // MESSAGING_API_URL is unset), the client and the command core.
 
-import { MessagingClient } from "./api/client.ts";
-import { createCommandCore, type SwitchboardCore } from "./commands/core.ts";
+import type { MessagingClient } from "./api/client.ts";
+import type { SwitchboardCore } from "./commands/core.ts";
 import type { InboxAccess } from "./commands/inbox.ts";
 import type { ResolveGroupMembers } from "./commands/permissions.ts";
-import type { Config } from "./config.ts";
+import { type Config, slackMode } from "./config.ts";
+import { ENV_WORKSPACE } from "./domain/workspace.ts";
 import { ConfigError } from "./errors.ts";
 import { removeStaleUploads } from "./imports/temp.ts";
 import { type Logger, startPhases } from "./log.ts";
-import { ReportService } from "./reports/service.ts";
+import type { ReportService } from "./reports/service.ts";
 import type { Sandbox } from "./sandbox/index.ts";
 import type { SlackBridge } from "./slack/bridge.ts";
+import type { ChannelPostQueue } from "./slack/post-queue.ts";
+import type { TokenSource } from "./slack/tokens.ts";
 import type { AuditEntry } from "./store/audit.ts";
 import { ChannelNames } from "./store/channels.ts";
 import { Confirmations } from "./store/confirmations.ts";
 import { type Db, openDb } from "./store/db.ts";
-import { InboxStore } from "./store/inbox.ts";
+import type { Installations } from "./store/installations.ts";
 import { migrateStore } from "./store/migrations.ts";
+import { attachSlack, buildWorkspace, type RegistryOptions, WorkspaceRegistry } from "./workspace-runtime.ts";
 
 export interface SwitchboardDeps {
   logger: Logger;
@@ -71,8 +75,8 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
     // Every schema, once, from the one list (src/store/migrations.ts): no part migrates on its own.
     await migrateStore(db);
     phase("migrations");
-    const channels = new ChannelNames(db);
-    await channels.seed(config.MESSAGING_CHANNEL_NAMES, "settings");
+    const names = new ChannelNames(db);
+    await names.seed(config.MESSAGING_CHANNEL_NAMES, "settings");
     // Confirmed commands an earlier process was carrying out when it stopped:
     // their outcome is unknown, said so on the next click, never run again.
     const interrupted = await new Confirmations(db).settleInterrupted();
@@ -105,7 +109,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       apiKey = sandbox.apiKey;
       // The sandbox knows its channels: they come named, and its first is the default.
       sandboxChannels = await sandbox.channels();
-      await channels.seed(new Map(sandboxChannels.map((c) => [c.id, c.name])), "sandbox");
+      await names.seed(new Map(sandboxChannels.map((c) => [c.id, c.name])), "sandbox");
       // The sandbox's own test keys (documented in .env.example) are printed on
       // purpose, so a developer can call it with curl; a real key never is.
       logger.info(
@@ -116,64 +120,29 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
     }
     if (!apiKey) throw new ConfigError("MESSAGING_API_KEY is required when MESSAGING_API_URL is set");
 
-    const client = new MessagingClient({
-      baseUrl,
-      apiKey,
-      timeoutMs: config.API_TIMEOUT_MS,
-      deadlineMs: config.API_DEADLINE_MS,
-      readPerMinute: config.API_READ_LIMIT,
-      writePerMinute: config.API_WRITE_LIMIT,
-      backgroundReadShare: config.BACKGROUND_READ_SHARE,
-      logger: logger.child({ part: "api" }),
-    });
-    closers.unshift(() => client.close());
-
-    const auditListeners: Switchboard["auditListeners"] = deps.onAudit ? [deps.onAudit] : [];
     let slack: SlackBridge | undefined;
-    let resolveGroupMembers = deps.resolveGroupMembers;
     if (config.SLACK_BOT_TOKEN) {
       // Loaded only for Slack, so the shell starts without Bolt.
       const { createSlackBridge } = await import("./slack/bridge.ts");
       slack = createSlackBridge(config, logger);
-      resolveGroupMembers ??= slack.resolveGroupMembers;
-      auditListeners.push(slack.onAudit);
     }
-    // Slack: reports post to channels and default to the user's Slack zone; the shell prints them.
-    const reports = new ReportService({ db, client, failureAlert: config.REPORT_FAILURE_ALERT });
-    if (slack) {
-      const { slackReportPoster } = await import("./slack/reports/post.ts");
-      const { createUserTz } = await import("./slack/reports/user-tz.ts");
-      const log = logger.child({ part: "reports" });
-      reports.setPost(slackReportPoster(slack.client, slack.posts, log));
-      reports.setUserTz(createUserTz(slack.client, { logger: log }));
-    }
-    // The inboxes: the store for every front end; joining a channel only in Slack (src/slack/inbox/).
-    const inbox: InboxAccess = { store: new InboxStore(db) };
-    if (slack) {
-      const { channelJoiner } = await import("./slack/inbox/join.ts");
-      inbox.join = channelJoiner(slack.client, logger.child({ part: "inbox" }));
-      const { cardRedrawer } = await import("./slack/inbox/desk.ts");
-      inbox.redraw = cardRedrawer(slack.client, inbox.store, logger.child({ part: "inbox" }));
-    }
-    const core = createCommandCore({
-      api: client,
-      db,
-      apiKey,
-      // Out of the box (no settings, the embedded sandbox): its main channel.
-      defaultChannelId: config.MESSAGING_CHANNEL_ID ?? sandboxChannels[0]?.id,
-      channels,
-      defaultCountry: config.DEFAULT_COUNTRY,
-      importTimeoutMs: config.IMPORT_TIMEOUT_MS,
-      writers: config.SWITCHBOARD_WRITERS,
-      broadcasters: config.SWITCHBOARD_BROADCASTERS,
-      resolveGroupMembers,
-      onAudit: async (entry) => {
-        for (const listener of auditListeners) await listener(entry);
+    // The one workspace of the environment: the same runtime many-workspace mode builds per workspace.
+    const env = buildWorkspace(
+      { config, logger, db },
+      {
+        id: ENV_WORKSPACE,
+        baseUrl,
+        apiKey,
+        // Out of the box (no settings, the embedded sandbox): its main channel.
+        defaultChannelId: config.MESSAGING_CHANNEL_ID ?? sandboxChannels[0]?.id,
+        slack,
+        resolveGroupMembers: deps.resolveGroupMembers,
+        onAudit: deps.onAudit,
       },
-      logger: logger.child({ part: "core" }),
-      reports,
-      inbox,
-    });
+    );
+    closers.unshift(() => env.close());
+    await attachSlack(env, logger);
+    const { core, client, reports, channels, inbox, auditListeners } = env;
     phase("API client and command core");
 
     let closed = false;
@@ -202,4 +171,182 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
     for (const close of closers) await close().catch(() => {});
     throw err;
   }
+}
+
+/** A many-workspace deployment's shared parts: each workspace's runtime comes from `workspaces`. */
+export interface DistributedSwitchboard {
+  db: Db;
+  /** The embedded sandbox (no MESSAGING_API_URL): each workspace may get a demo organization in it. */
+  sandbox?: Sandbox;
+  installations: Installations;
+  tokens: TokenSource;
+  workspaces: WorkspaceRegistry;
+  /** The post queue every workspace shares (one message a second per channel). */
+  posts: ChannelPostQueue;
+  onClose(fn: () => Promise<void>): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Many workspaces ("Add to Slack"): the store, the installations (tokens and
+ * API keys sealed with SWITCHBOARD_SECRET_KEY), the token source and the
+ * registry of workspaces. No workspace is built until it makes a request.
+ */
+export async function createDistributedSwitchboard(
+  config: Config,
+  deps: Pick<SwitchboardDeps, "logger" | "db" | "opening" | "phase"> & {
+    /** What an installed workspace without a messaging account answers (src/commands/not-connected.ts). */
+    notConnected: RegistryOptions["notConnected"];
+  },
+): Promise<DistributedSwitchboard> {
+  const { logger } = deps;
+  if (slackMode(config) !== "distributed")
+    throw new ConfigError("many-workspace mode needs SLACK_CLIENT_ID and SLACK_CLIENT_SECRET");
+  const phase = deps.phase ?? startPhases(logger);
+  const db =
+    deps.db ??
+    (await (deps.opening ?? openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR })));
+  const closers: Array<() => Promise<void>> = deps.db ? [] : [() => db.close()];
+  try {
+    await migrateStore(db);
+    phase("migrations");
+    const { Keyring } = await import("./secrets.ts");
+    const keyring = Keyring.fromSettings(
+      config.SWITCHBOARD_SECRET_KEY as string,
+      config.SWITCHBOARD_SECRET_KEY_PREVIOUS,
+    );
+    const { Installations } = await import("./store/installations.ts");
+    const installations = await Installations.open(db, keyring);
+    // Rotating SWITCHBOARD_SECRET_KEY: every value the previous key sealed is sealed again now.
+    if (config.SWITCHBOARD_SECRET_KEY_PREVIOUS) {
+      const resealed = await installations.resealAll();
+      logger.info({ resealed }, "secrets sealed again with the new SWITCHBOARD_SECRET_KEY");
+    }
+    const { TokenSource } = await import("./slack/tokens.ts");
+    const tokens = new TokenSource({
+      installations,
+      clientId: config.SLACK_CLIENT_ID as string,
+      clientSecret: config.SLACK_CLIENT_SECRET as string,
+      slackApiUrl: config.SLACK_API_URL,
+    });
+    let sandbox: Sandbox | undefined;
+    let baseUrl = config.MESSAGING_API_URL;
+    if (!baseUrl) {
+      const { startSandbox } = await import("./sandbox/index.ts");
+      sandbox = await startSandbox({
+        db,
+        apiKey: config.SANDBOX_API_KEY,
+        readKey: config.SANDBOX_READ_KEY,
+        readLimit: config.SANDBOX_READ_LIMIT,
+        writeLimit: config.SANDBOX_WRITE_LIMIT,
+        templateApprovalMs: config.SANDBOX_TEMPLATE_APPROVAL_MS,
+        campaignTickMs: config.SANDBOX_CAMPAIGN_TICK_MS,
+        logger: logger.child({ part: "sandbox" }),
+      });
+      closers.unshift(() => sandbox!.close());
+      baseUrl = sandbox.url;
+      logger.info({ url: sandbox.url }, "embedded sandbox API started: workspaces may use a demo account");
+    }
+    const { ChannelPostQueue } = await import("./slack/post-queue.ts");
+    const posts = new ChannelPostQueue();
+    const { createHomeView } = await import("./slack/home/view.ts");
+    const workspaces = new WorkspaceRegistry({
+      shared: { config, logger, db },
+      installations,
+      tokens,
+      baseUrl,
+      posts,
+      notConnected: deps.notConnected,
+      slackHooks: (rt) => ({
+        homeView: createHomeView({
+          client: rt.client,
+          db,
+          apiKey: rt.apiKey,
+          reports: rt.reports,
+          republish: async (userId, view) => {
+            await rt.slack?.client.views.publish({ user_id: userId, view }).catch((err) => {
+              logger.warn({ err: (err as Error).message }, "could not publish the Home tab again");
+            });
+          },
+        }),
+      }),
+    });
+    closers.unshift(() => workspaces.close());
+    phase("installations and workspaces");
+    let closed = false;
+    return {
+      db,
+      sandbox,
+      installations,
+      tokens,
+      workspaces,
+      posts,
+      onClose(fn) {
+        closers.unshift(fn);
+      },
+      async close() {
+        if (closed) return;
+        closed = true;
+        for (const close of closers)
+          await close().catch((err) => logger.warn({ err: String(err) }, "close failed"));
+      },
+    };
+  } catch (err) {
+    for (const close of closers) await close().catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * What leaving does (many workspaces): the store removes the installation (and
+ * the API keys of its workspaces) or the named tokens, ignoring a late event;
+ * the workspace's runtime is dropped, so nothing more runs for it.
+ */
+export function workspaceLifecycle(
+  sb: Pick<DistributedSwitchboard, "installations" | "workspaces">,
+  logger: Logger,
+) {
+  const keyOf = (team: { teamId?: string; enterpriseId?: string; isEnterpriseInstall: boolean }) =>
+    team.isEnterpriseInstall && team.enterpriseId
+      ? ({ isEnterpriseInstall: true, enterpriseId: team.enterpriseId } as const)
+      : team.teamId
+        ? ({
+            isEnterpriseInstall: false,
+            teamId: team.teamId,
+            ...(team.enterpriseId ? { enterpriseId: team.enterpriseId } : {}),
+          } as const)
+        : undefined;
+  return {
+    async uninstalled(
+      team: { teamId?: string; enterpriseId?: string; isEnterpriseInstall: boolean },
+      eventTime: Date,
+    ) {
+      const key = keyOf(team);
+      if (!key) return "absent";
+      // The teams whose runtimes go: the workspace, or every connected workspace of the org.
+      const gone = key.isEnterpriseInstall
+        ? await sb.installations.connectedTeamsOf(key.enterpriseId)
+        : [key.teamId];
+      const outcome = await sb.installations.uninstall(key, eventTime);
+      if (outcome === "removed") {
+        for (const id of gone) await sb.workspaces.forget(id);
+        logger.info(
+          { teams: gone.length },
+          "a workspace uninstalled Switchboard: its tokens and API key removed",
+        );
+      }
+      return outcome;
+    },
+    async tokensRevoked(
+      team: { teamId?: string; enterpriseId?: string; isEnterpriseInstall: boolean },
+      revoked: { botUserIds: string[]; userIds: string[] },
+      eventTime: Date,
+    ) {
+      const key = keyOf(team);
+      if (!key) return "absent";
+      const outcome = await sb.installations.revokeTokens(key, revoked, eventTime);
+      if (outcome === "removed" && !key.isEnterpriseInstall) await sb.workspaces.forget(key.teamId);
+      return outcome;
+    },
+  };
 }

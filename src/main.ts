@@ -40,6 +40,37 @@ async function main(): Promise<number> {
   const { createLogger, startPhases, hideSecrets, secretsOfConfig } = await import("./log.ts");
   hideSecrets(...secretsOfConfig(config));
 
+  const { slackMode } = await import("./config.ts");
+  if (slackMode(config) === "distributed") {
+    // Many workspaces ("Add to Slack", HTTP only): docs/workspaces.md.
+    const logger = createLogger(config.LOG_LEVEL);
+    logger.info(start.fields, start.message);
+    const phase = startPhases(logger, 0);
+    const { createDistributedSwitchboard, workspaceLifecycle } = await import("./app.ts");
+    const { notConnectedCore } = await import("./commands/not-connected.ts");
+    const sb = await createDistributedSwitchboard(config, {
+      logger,
+      phase,
+      opening,
+      notConnected: notConnectedCore,
+    });
+    const { startDistributedSlackApp } = await import("./slack/app.ts");
+    const slack = await startDistributedSlackApp(
+      {
+        ...sb,
+        lifecycle: workspaceLifecycle(sb, logger),
+        unknownCore: notConnectedCore({ workspace: "" }),
+      },
+      config,
+      logger,
+    );
+    phase("Slack app (many workspaces): listening");
+    logger.info({ ms: Math.round(performance.now()) }, "Switchboard ready");
+    const { stopOnSignals } = await import("./slack/shutdown.ts");
+    stopOnSignals({ slack, reports: { stop: async () => {} }, switchboard: sb, config, logger });
+    return new Promise<number>(() => {});
+  }
+
   if (config.SLACK_BOT_TOKEN) {
     const logger = createLogger(config.LOG_LEVEL);
     logger.info(start.fields, start.message);

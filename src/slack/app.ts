@@ -4,19 +4,28 @@
 
 import type { Server } from "node:http";
 import type { AddressInfo, ListenOptions } from "node:net";
-import { App, HTTPReceiver, SocketModeReceiver, type webApi } from "@slack/bolt";
+import { App, type Authorize, type CustomRoute, HTTPReceiver, SocketModeReceiver, webApi } from "@slack/bolt";
 import type { MessagingApi } from "../api/types.ts";
 import type { CommandCore } from "../commands/types.ts";
 import type { Config } from "../config.ts";
+import { ENV_WORKSPACE } from "../domain/workspace.ts";
 import { ConfigError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { ReportService } from "../reports/service.ts";
 import type { Db } from "../store/db.ts";
+import type { Installations } from "../store/installations.ts";
 import { createAuthorize } from "./authorize.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { createSlackBridge, type SlackBridge, slackClientOptions } from "./bridge.ts";
 import { tellInterruptedConfirmations } from "./confirm-notices.ts";
-import type { SlackBolt, SlackContext, SlackDeps, SlackHooks } from "./context.ts";
+import type {
+  Lifecycle,
+  SlackBolt,
+  SlackContext,
+  SlackDeps,
+  SlackHooks,
+  WorkspaceSource,
+} from "./context.ts";
 import { createDbEventStore, type EventStore, MemoryEventStore } from "./event-store.ts";
 import { formView } from "./forms/index.ts";
 import type { ResolveGroupMembers } from "./groups.ts";
@@ -29,10 +38,12 @@ import { STEPS } from "./listeners/functions/index.ts";
 import { settleInterruptedSteps } from "./listeners/functions/run.ts";
 import { registerListeners } from "./listeners/index.ts";
 import { healthz, metricsRoute, type ReadinessChecks, readyz } from "./ops-routes.ts";
+import type { ChannelPostQueue } from "./post-queue.ts";
 import { refuseReplayedRequests, refuseSkewedRequests } from "./request-time.ts";
 import { noDoubleSendRetries } from "./retry-policy.ts";
 import { slackCode, TOKEN_REFUSED } from "./slack-errors.ts";
 import { guardSocketFrames } from "./socket-guard.ts";
+import type { TokenSource } from "./tokens.ts";
 import { settleInterruptedImports } from "./uploads/flow.ts";
 
 export interface CreateSlackAppOptions {
@@ -52,6 +63,20 @@ export interface CreateSlackAppOptions {
   home?: Omit<HomeOptions, "republish">;
   /** /readyz: whether the messaging API answers (the Slack check is the bot token's auth.test). */
   readiness?: Pick<ReadinessChecks, "api">;
+  /**
+   * Many workspaces ("Add to Slack", HTTP only): each request's workspace, the
+   * install routes and the authorize of the OAuth flow (src/slack/oauth.ts).
+   * `core` is then the answer for a request whose workspace is not installed.
+   */
+  distributed?: {
+    workspaces: WorkspaceSource;
+    routes: CustomRoute[];
+    authorize: Authorize<boolean>;
+    /** The post queue every workspace shares (one message a second per channel). */
+    posts: ChannelPostQueue;
+    /** /readyz's Slack check. */
+    slackReady?: () => Promise<void>;
+  };
 }
 
 export interface SlackApp {
@@ -77,22 +102,30 @@ export interface SlackApp {
 export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
   const { config } = opts;
   const logger = opts.logger.child({ component: "slack" });
-  if (!config.SLACK_BOT_TOKEN)
+  const many = opts.distributed;
+  if (!many && !config.SLACK_BOT_TOKEN)
     throw new ConfigError("SLACK_BOT_TOKEN is not set: the Slack app needs the bot token (xoxb-…).");
-  const socket = Boolean(config.SLACK_APP_TOKEN);
+  const socket = !many && Boolean(config.SLACK_APP_TOKEN);
   if (!socket && !config.SLACK_SIGNING_SECRET) {
     throw new ConfigError(
       "SLACK_SIGNING_SECRET is not set: HTTP mode needs it to verify Slack's requests (or set SLACK_APP_TOKEN for Socket Mode).",
     );
   }
   const blogger = boltLogger(logger);
-  const authorize = createAuthorize(config, config.SLACK_BOT_TOKEN);
+  // One workspace: its token, checked with auth.test. Many: each request's installation ("Add to Slack").
+  const single = many ? undefined : createAuthorize(config, config.SLACK_BOT_TOKEN as string);
+  const authorize = many ? many.authorize : (single as Authorize<boolean>);
   const routes = [
     healthz(),
-    readyz(opts.db, logger, { ...opts.readiness, slack: () => authorize.test() }),
+    readyz(opts.db, logger, {
+      ...opts.readiness,
+      slack: single ? () => single.test() : (many?.slackReady ?? (async () => {})),
+    }),
     metricsRoute(config.METRICS_TOKEN),
     // Files sent to customers from inbox threads (inbox/media.ts).
     ...(opts.db ? [mediaRoute(opts.db, logger)] : []),
+    // "Add to Slack": the install page and Slack's redirect (oauth.ts).
+    ...(many?.routes ?? []),
   ];
   const clientOptions: webApi.WebClientOptions = {
     ...slackClientOptions(config.SLACK_API_URL),
@@ -134,7 +167,15 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     logger.error({ err, code: (err as { code?: string }).code }, "unhandled error in a Slack listener");
   });
 
-  const bridge = opts.bridge ?? createSlackBridge(config, opts.logger);
+  // Many workspaces: no one bot token; background work takes each workspace's client.
+  const bridge: SlackBridge = many
+    ? {
+        client: new webApi.WebClient(undefined, clientOptions),
+        posts: many.posts,
+        resolveGroupMembers: async () => [],
+        onAudit: () => {},
+      }
+    : (opts.bridge ?? createSlackBridge(config, opts.logger));
   const hooks: SlackHooks = opts.hooks ?? {};
   if (!hooks.homeView && opts.home)
     hooks.homeView = createHomeView({
@@ -146,6 +187,9 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
       },
     });
   const deps: SlackDeps = {
+    workspace: ENV_WORKSPACE,
+    connected: !many,
+    workspaces: many?.workspaces,
     core: opts.core,
     config,
     logger,
@@ -173,9 +217,12 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     post: (args) => deps.posts.post(bridge.client, args),
     async start(listen) {
       // A wrong token should stop the start with a clear message; Slack being unreachable should not.
+      // Many workspaces: no one token to check (each comes from its installation).
       try {
-        const me = await authorize.warm();
-        logger.info({ botUserId: me.botUserId, teamId: me.teamId }, "Slack bot token verified");
+        if (single) {
+          const me = await single.warm();
+          logger.info({ botUserId: me.botUserId, teamId: me.teamId }, "Slack bot token verified");
+        }
       } catch (err) {
         const code = slackCode(err);
         if (code && TOKEN_REFUSED.has(code)) {
@@ -287,5 +334,61 @@ export async function startSlackApp(
       "could not tell about the confirmations an earlier process left running",
     ),
   );
+  return slack;
+}
+
+/**
+ * Many workspaces: the Bolt app over HTTP with "Add to Slack" (GET
+ * /slack/install, /slack/oauth_redirect), each request's workspace resolved
+ * by `workspaces`, `app_uninstalled` and `tokens_revoked` handled by `lifecycle`.
+ */
+export async function startDistributedSlackApp(
+  host: {
+    db: Db;
+    installations: Installations;
+    tokens: TokenSource;
+    workspaces: WorkspaceSource;
+    posts: ChannelPostQueue;
+    lifecycle: Lifecycle;
+    /** The answer to a request whose workspace is not installed (its core says so). */
+    unknownCore: CommandCore;
+  },
+  config: Config,
+  logger: Logger,
+  opts: { listen?: ListenOptions } = {},
+): Promise<SlackApp> {
+  const { createOAuth, manifestScopes, REDIRECT_PATH } = await import("./oauth.ts");
+  const oauth = createOAuth({
+    clientId: config.SLACK_CLIENT_ID as string,
+    clientSecret: config.SLACK_CLIENT_SECRET as string,
+    stateSecret: config.SLACK_STATE_SECRET as string,
+    installations: host.installations,
+    tokens: host.tokens,
+    scopes: manifestScopes(),
+    slackApiUrl: config.SLACK_API_URL,
+    // Slack's consent page beside its Web API (slack.com/api/ → slack.com/oauth/v2/authorize): SLACK_API_URL moves both.
+    ...(config.SLACK_API_URL
+      ? { authorizationUrl: new URL("../oauth/v2/authorize", config.SLACK_API_URL.replace(/\/?$/, "/")).href }
+      : {}),
+    // Where Slack sends people back: PUBLIC_URL's, else the one set in the app's settings.
+    ...(config.PUBLIC_URL ? { redirectUri: new URL(REDIRECT_PATH, config.PUBLIC_URL).href } : {}),
+    logger: boltLogger(logger.child({ component: "oauth" })),
+  });
+  const store = await createDbEventStore(host.db);
+  const slack = createSlackApp({
+    core: host.unknownCore,
+    config,
+    logger,
+    store,
+    db: host.db,
+    distributed: {
+      workspaces: host.workspaces,
+      routes: oauth.routes,
+      authorize: oauth.authorize,
+      posts: host.posts,
+    },
+  });
+  slack.deps.lifecycle = host.lifecycle;
+  await slack.start(opts.listen);
   return slack;
 }

@@ -120,9 +120,27 @@ export function auditMessage(e: AuditEntry): { text: string; blocks: KnownBlock[
 
 export function createSlackBridge(config: Config, logger: Logger): SlackBridge {
   const log = logger.child({ component: "slack" });
-  const client = createSlackClient(config, log);
-  const posts = new ChannelPostQueue();
-  const channel = config.AUDIT_CHANNEL;
+  return workspaceBridge({
+    client: createSlackClient(config, log),
+    posts: new ChannelPostQueue(),
+    auditChannel: config.AUDIT_CHANNEL,
+    logger: log,
+  });
+}
+
+/**
+ * The bridge of one workspace: its bot client (the environment's token, or
+ * one from its installation through the TokenSource), the post queue shared
+ * by every workspace (one message a second per channel) and its audit channel.
+ */
+export function workspaceBridge(opts: {
+  client: webApi.WebClient;
+  posts: ChannelPostQueue;
+  auditChannel?: string;
+  logger: Logger;
+}): SlackBridge {
+  const { client, posts, logger: log } = opts;
+  const channel = opts.auditChannel;
   return {
     client,
     posts,

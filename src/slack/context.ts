@@ -7,6 +7,7 @@ import type { HomeView, ModalView } from "@slack/types";
 import type { FormRequest } from "../commands/form-kinds.ts";
 import type { Actor, CommandCore, Reply } from "../commands/types.ts";
 import type { Config } from "../config.ts";
+import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Logger } from "../log.ts";
 import type { Db } from "../store/db.ts";
 import type { EventStore } from "./event-store.ts";
@@ -29,14 +30,56 @@ export interface SlackHooks {
   onPosted?: (posted: { channel: string; ts: string; text: string; reply?: Reply }) => void;
 }
 
-/** The services of the Slack app, the same for every request. */
-export interface SlackDeps {
+/**
+ * What belongs to the workspace a request comes from: its id, its command
+ * core (its API key, settings and records), its hooks and its bot client for
+ * work done later. In single-workspace mode it is the one workspace of the
+ * environment; with many workspaces, the request's team's (src/workspace-runtime.ts).
+ */
+export interface WorkspaceParts {
+  /** The workspace's id: its Slack team id, or "env" in single-workspace mode. */
+  workspace: WorkspaceId;
   core: CommandCore;
+  hooks: SlackHooks;
+  /** False when the workspace has no messaging account yet: its core then only says how to connect. */
+  connected: boolean;
+}
+
+/** Which workspace a request is from, as Bolt's authorize sees it. */
+export interface RequestTeam {
+  teamId?: string;
+  enterpriseId?: string;
+  isEnterpriseInstall?: boolean;
+}
+
+/** The workspaces the app serves: resolves a request's team to its parts. */
+export interface WorkspaceSource {
+  resolve(team: RequestTeam): Promise<WorkspaceParts>;
+}
+
+/** A workspace leaving (many-workspace mode); each answer says what the store did. */
+export interface Lifecycle {
+  uninstalled(
+    team: { teamId?: string; enterpriseId?: string; isEnterpriseInstall: boolean },
+    eventTime: Date,
+  ): Promise<string>;
+  tokensRevoked(
+    team: { teamId?: string; enterpriseId?: string; isEnterpriseInstall: boolean },
+    revoked: { botUserIds: string[]; userIds: string[] },
+    eventTime: Date,
+  ): Promise<string>;
+}
+
+/** The services of the Slack app, the same for every request. */
+export interface SlackDeps extends WorkspaceParts {
+  /** Each request's workspace (the middleware puts its parts over the defaults above). */
+  workspaces?: WorkspaceSource;
+  /** Many workspaces: what `app_uninstalled` and `tokens_revoked` do. */
+  lifecycle?: Lifecycle;
   config: Config;
   logger: Logger;
   events: EventStore;
   posts: ChannelPostQueue;
-  hooks: SlackHooks;
   /** Confirmation ids being handled now: a second click waits for the first. */
   inFlight: Set<string>;
   /** Switchboard's database, when the app has one (uploads keep their pending imports there). */

@@ -441,6 +441,23 @@ export class Installations {
     };
   }
 
+  /** The team ids of every workspace with a messaging account. */
+  async connectedTeams(): Promise<string[]> {
+    const { rows } = await this.db.query<{ team_id: string }>(
+      "select team_id from workspaces.connections order by team_id",
+    );
+    return rows.map((r) => r.team_id);
+  }
+
+  /** The connected workspaces of an enterprise (an org-wide install's). */
+  async connectedTeamsOf(enterpriseId: string): Promise<string[]> {
+    const { rows } = await this.db.query<{ team_id: string }>(
+      "select team_id from workspaces.connections where enterprise_id = $1 order by team_id",
+      [enterpriseId],
+    );
+    return rows.map((r) => r.team_id);
+  }
+
   /** Forgets a workspace's API key; true when there was one. */
   async disconnect(teamId: string): Promise<boolean> {
     const r = await this.db.query("delete from workspaces.connections where team_id = $1", [teamId]);

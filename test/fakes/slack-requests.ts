@@ -41,6 +41,23 @@ export class SlackRequests {
     this.fake = fake;
   }
 
+  /**
+   * The same requests from another workspace of the fake (addTeam): its team
+   * id and bot user in every payload (many-workspace mode).
+   */
+  asTeam(teamId: string, botUserId?: string): SlackRequests {
+    const fake = this.fake;
+    const as = new Proxy(fake, {
+      get(target, prop) {
+        if (prop === "teamId") return teamId;
+        if (prop === "botUserId" && botUserId) return botUserId;
+        const value = Reflect.get(target, prop, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    return new SlackRequests(this.eventsUrl, this.signingSecret, as);
+  }
+
   async post(
     body: string,
     contentType: string,
@@ -136,7 +153,12 @@ export class SlackRequests {
   /** An Events API event_callback (JSON). Pass the same eventId with retryNum to simulate Slack's retries. */
   async event(
     event: Record<string, unknown>,
-    opts: SignOptions & { eventId?: string; retryNum?: number; retryReason?: string } = {},
+    opts: SignOptions & {
+      eventId?: string;
+      eventTime?: number;
+      retryNum?: number;
+      retryReason?: string;
+    } = {},
   ): Promise<SentRequest & { eventId: string }> {
     const { payload, eventId } = eventCallback(this.fake, event, opts);
     const headers = { ...opts.headers };
@@ -323,7 +345,7 @@ export function blockActions(
 export function eventCallback(
   fake: FakeSlack,
   event: Record<string, unknown>,
-  opts: { eventId?: string } = {},
+  opts: { eventId?: string; eventTime?: number } = {},
 ): { payload: Record<string, unknown>; eventId: string } {
   const eventId = opts.eventId ?? `Ev${randomBytes(5).toString("hex").toUpperCase()}`;
   const payload = {
@@ -333,7 +355,7 @@ export function eventCallback(
     event: { event_ts: `${Date.now() / 1000}`, ...event },
     type: "event_callback",
     event_id: eventId,
-    event_time: Math.floor(Date.now() / 1000),
+    event_time: opts.eventTime ?? Math.floor(Date.now() / 1000),
     authorizations: [{ team_id: fake.teamId, user_id: fake.botUserId, is_bot: true }],
   };
   return { payload, eventId };

@@ -20,6 +20,8 @@ export interface RecordedCall {
   /** What the fake answered (ok:false with Slack's error code when refused). */
   response: Json;
   status: number;
+  /** The workspace whose token made the call (addTeam's), when it was one of theirs. */
+  team?: string;
 }
 
 export interface RecordedResponse {
@@ -547,7 +549,14 @@ export class FakeSlack {
         } else response = out;
       }
     }
-    this.calls.push({ method, args, at: this.now(), response, status });
+    this.calls.push({
+      method,
+      args,
+      at: this.now(),
+      response,
+      status,
+      ...(teamToken ? { team: teamToken.team } : {}),
+    });
     res.writeHead(status, headers).end(JSON.stringify(response));
     this.events.emit("record");
   }

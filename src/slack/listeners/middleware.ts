@@ -14,7 +14,7 @@ import type { AnyMiddlewareArgs, Middleware, RespondFn } from "@slack/bolt";
 import { ACTION } from "../../blocks/actions.ts";
 import type { Actor } from "../../commands/types.ts";
 import { bounded, metrics } from "../../metrics.ts";
-import type { SlackContext, SlackDeps } from "../context.ts";
+import type { RequestTeam, SlackContext, SlackDeps } from "../context.ts";
 import type { Tell } from "../in-flight.ts";
 import { slackCode } from "../slack-errors.ts";
 
@@ -55,10 +55,32 @@ export function actorOf(body: unknown): Actor | undefined {
   };
 }
 
-/** 1. The services and the actor, into every request's context. */
+/** The team a request is from: Bolt's reading of it (authorize's source), else the body's. */
+export function teamOf(body: unknown, context: Partial<RequestTeam>): RequestTeam {
+  const b = obj(body) ?? {};
+  const teamId =
+    context.teamId ??
+    str(b.team_id) ??
+    str(obj(b.team)?.id) ??
+    str(obj(b.user)?.team_id) ??
+    str(obj(b.view)?.team_id);
+  return {
+    ...(teamId ? { teamId } : {}),
+    ...(context.enterpriseId ? { enterpriseId: context.enterpriseId } : {}),
+    ...(context.isEnterpriseInstall ? { isEnterpriseInstall: true } : {}),
+  };
+}
+
+/**
+ * 1. The services, the request's workspace (its core, hooks and id: every
+ * record the request reads or writes is that workspace's) and the actor,
+ * into every request's context.
+ */
 export function provideContext(deps: SlackDeps): Middleware<AnyMiddlewareArgs, SlackContext> {
   return async ({ body, context, next }) => {
+    const team = teamOf(body, context as Partial<RequestTeam>);
     Object.assign(context, deps);
+    if (deps.workspaces) Object.assign(context, await deps.workspaces.resolve(team));
     context.actor = actorOf(body);
     await next();
   };

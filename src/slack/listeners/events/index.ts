@@ -1,5 +1,6 @@
 import type { SlackBolt } from "../../context.ts";
 import { appHomeOpened } from "./app-home-opened.ts";
+import { appUninstalled, tokensRevoked } from "./app-uninstalled.ts";
 import { fileShared } from "./file-shared.ts";
 import { inboxMessage } from "./inbox-message.ts";
 
@@ -9,4 +10,7 @@ export function register(app: SlackBolt): void {
   app.event("file_shared", fileShared);
   // Thread replies in inbox channels go to the customer (docs/inbox.md).
   app.event("message", inboxMessage);
+  // Many workspaces: a workspace leaves (docs/workspaces.md, "Leaving").
+  app.event("app_uninstalled", appUninstalled);
+  app.event("tokens_revoked", tokensRevoked);
 }

@@ -1,0 +1,41 @@
+// The bot client of one workspace in many-workspace mode: a WebClient whose
+// every call (Bolt's listeners get theirs from authorize; this one is for the
+// work done later: reports, the inbox, live progress, audit posts) asks the
+// TokenSource for the token first, so a rotating token is refreshed before it
+// expires, under the store's lock (src/slack/tokens.ts).
+import { webApi } from "@slack/bolt";
+import type { Logger } from "../log.ts";
+import type { InstallationKey } from "../store/installations.ts";
+import { boltLogger } from "./bolt-logger.ts";
+import { slackClientOptions } from "./bridge.ts";
+import { noDoubleSendRetries } from "./retry-policy.ts";
+
+/** A WebClient that gets its token for each call from `tokenOf`. */
+export class TokenSourcedClient extends webApi.WebClient {
+  private readonly tokenOf: () => Promise<string>;
+
+  constructor(tokenOf: () => Promise<string>, options: webApi.WebClientOptions) {
+    super(undefined, options);
+    this.tokenOf = tokenOf;
+  }
+
+  override async apiCall(
+    method: string,
+    options: Record<string, unknown> = {},
+  ): Promise<webApi.WebAPICallResult> {
+    const token = typeof options.token === "string" && options.token ? options.token : await this.tokenOf();
+    return super.apiCall(method, { ...options, token });
+  }
+}
+
+export function workspaceClient(
+  tokens: { botToken(key: InstallationKey): Promise<string> },
+  key: InstallationKey,
+  opts: { slackApiUrl?: string; logger: Logger },
+): webApi.WebClient {
+  return new TokenSourcedClient(() => tokens.botToken(key), {
+    ...slackClientOptions(opts.slackApiUrl),
+    logger: boltLogger(opts.logger),
+    retryConfig: noDoubleSendRetries,
+  });
+}

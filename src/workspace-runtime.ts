@@ -1,0 +1,274 @@
+// One workspace's runtime: its messaging API client (its own key, so its own
+// rate budget), its command core (its settings, its records), its report
+// service, channel names and inboxes, and in Slack its bridge (its bot client
+// and audit channel). Single-workspace mode builds one, from the environment
+// (src/app.ts); many-workspace mode builds one per connected workspace on its
+// first request and keeps the recently used ones (WorkspaceRegistry).
+import { MessagingClient } from "./api/client.ts";
+import { createCommandCore, type SwitchboardCore } from "./commands/core.ts";
+import type { InboxAccess } from "./commands/inbox.ts";
+import type { ResolveGroupMembers } from "./commands/permissions.ts";
+import type { CommandCore } from "./commands/types.ts";
+import type { Config } from "./config.ts";
+import type { WorkspaceId } from "./domain/workspace.ts";
+import type { Logger } from "./log.ts";
+import { ReportService } from "./reports/service.ts";
+import type { SlackBridge } from "./slack/bridge.ts";
+import type { RequestTeam, SlackHooks, WorkspaceParts, WorkspaceSource } from "./slack/context.ts";
+import type { ChannelPostQueue } from "./slack/post-queue.ts";
+import type { AuditEntry } from "./store/audit.ts";
+import { ChannelNames } from "./store/channels.ts";
+import type { Db } from "./store/db.ts";
+import { InboxStore } from "./store/inbox.ts";
+import type { InstallationKey, Installations } from "./store/installations.ts";
+
+export interface WorkspaceRuntime {
+  id: WorkspaceId;
+  core: SwitchboardCore;
+  client: MessagingClient;
+  /** The workspace's API key (never log it; maskSecret() it). */
+  apiKey: string;
+  reports: ReportService;
+  channels: ChannelNames;
+  inbox: InboxAccess;
+  /** In Slack: the workspace's bot client, the shared post queue, its audit channel. */
+  slack?: SlackBridge;
+  /** Listeners of every audited write of this workspace. */
+  auditListeners: Array<(entry: AuditEntry) => void | Promise<void>>;
+  close(): Promise<void>;
+}
+
+/** What every workspace of a deployment shares. */
+export interface SharedParts {
+  config: Config;
+  logger: Logger;
+  db: Db;
+}
+
+export interface WorkspaceSetup {
+  id: WorkspaceId;
+  baseUrl: string;
+  apiKey: string;
+  /** The messaging channel used when a command names none. */
+  defaultChannelId?: number;
+  writers?: string[];
+  broadcasters?: string[];
+  slack?: SlackBridge;
+  resolveGroupMembers?: ResolveGroupMembers;
+  onAudit?: (entry: AuditEntry) => void | Promise<void>;
+}
+
+export function buildWorkspace(shared: SharedParts, ws: WorkspaceSetup): WorkspaceRuntime {
+  const { config, db } = shared;
+  const logger = shared.logger;
+  const client = new MessagingClient({
+    baseUrl: ws.baseUrl,
+    apiKey: ws.apiKey,
+    timeoutMs: config.API_TIMEOUT_MS,
+    deadlineMs: config.API_DEADLINE_MS,
+    readPerMinute: config.API_READ_LIMIT,
+    writePerMinute: config.API_WRITE_LIMIT,
+    backgroundReadShare: config.BACKGROUND_READ_SHARE,
+    logger: logger.child({ part: "api" }),
+  });
+  const auditListeners: WorkspaceRuntime["auditListeners"] = ws.onAudit ? [ws.onAudit] : [];
+  const slack = ws.slack;
+  if (slack) auditListeners.push(slack.onAudit);
+  const resolveGroupMembers = ws.resolveGroupMembers ?? slack?.resolveGroupMembers;
+  const channels = new ChannelNames(db);
+  // Slack: reports post to channels and default to the user's Slack zone; the shell prints them.
+  const reports = new ReportService({ db, client, failureAlert: config.REPORT_FAILURE_ALERT });
+  const inbox: InboxAccess = { store: new InboxStore(db) };
+  const core = createCommandCore({
+    api: client,
+    db,
+    apiKey: ws.apiKey,
+    defaultChannelId: ws.defaultChannelId,
+    channels,
+    defaultCountry: config.DEFAULT_COUNTRY,
+    importTimeoutMs: config.IMPORT_TIMEOUT_MS,
+    writers: ws.writers ?? config.SWITCHBOARD_WRITERS,
+    broadcasters: ws.broadcasters ?? config.SWITCHBOARD_BROADCASTERS,
+    resolveGroupMembers,
+    onAudit: async (entry) => {
+      for (const listener of auditListeners) await listener(entry);
+    },
+    logger: logger.child({ part: "core" }),
+    reports,
+    inbox,
+  });
+  return {
+    id: ws.id,
+    core,
+    client,
+    apiKey: ws.apiKey,
+    reports,
+    channels,
+    inbox,
+    slack,
+    auditListeners,
+    close: () => client.close(),
+  };
+}
+
+/**
+ * The Slack side of a workspace's services: reports post with its bot client
+ * (and default to the user's Slack zone), inbox channels are joined and cards
+ * redrawn with it. Loaded only for Slack, so the shell starts without Bolt.
+ */
+export async function attachSlack(rt: WorkspaceRuntime, logger: Logger): Promise<void> {
+  const slack = rt.slack;
+  if (!slack) return;
+  const { slackReportPoster } = await import("./slack/reports/post.ts");
+  const { createUserTz } = await import("./slack/reports/user-tz.ts");
+  const log = logger.child({ part: "reports" });
+  rt.reports.setPost(slackReportPoster(slack.client, slack.posts, log));
+  rt.reports.setUserTz(createUserTz(slack.client, { logger: log }));
+  const { channelJoiner } = await import("./slack/inbox/join.ts");
+  rt.inbox.join = channelJoiner(slack.client, logger.child({ part: "inbox" }));
+  const { cardRedrawer } = await import("./slack/inbox/desk.ts");
+  rt.inbox.redraw = cardRedrawer(slack.client, rt.inbox.store, logger.child({ part: "inbox" }));
+}
+
+export interface RegistryOptions {
+  shared: SharedParts;
+  installations: Installations;
+  /** The one getter of bot tokens (refreshed under the store's lock). */
+  tokens: { botToken(key: InstallationKey): Promise<string> };
+  /** The messaging API every workspace's key is used at (MESSAGING_API_URL, or the embedded sandbox's). */
+  baseUrl: string;
+  /** The post queue every workspace shares. */
+  posts: ChannelPostQueue;
+  /** The Slack side of a connected workspace: its hooks (Home tab, uploads, live progress). */
+  slackHooks?: (rt: WorkspaceRuntime) => SlackHooks;
+  /** What an installed workspace without a messaging account answers: how to connect, and who can. */
+  notConnected: (team: { workspace: WorkspaceId; installerUserId?: string }) => CommandCore;
+  /** How many workspaces' runtimes are kept between their requests (default 200; the rest are rebuilt). */
+  keep?: number;
+}
+
+/**
+ * The workspaces of a many-workspace deployment: a request's team → its
+ * runtime, built on first use from its installation (its bot token) and its
+ * connection (its API key), kept while recently used. A workspace never sees
+ * another's runtime: the runtime is looked up by the request's own team id,
+ * and every store it holds is that workspace's.
+ */
+export class WorkspaceRegistry implements WorkspaceSource {
+  private readonly opts: RegistryOptions;
+  private readonly keep: number;
+  private readonly live = new Map<WorkspaceId, Promise<WorkspaceRuntime | undefined>>();
+
+  constructor(opts: RegistryOptions) {
+    this.opts = opts;
+    this.keep = opts.keep ?? 200;
+  }
+
+  async resolve(team: RequestTeam): Promise<WorkspaceParts> {
+    const id = team.teamId;
+    if (!id) return this.unknown("");
+    const rt = await this.runtime(id, team.enterpriseId);
+    if (!rt) {
+      const inst = await this.opts.installations.forTeam(id, team.enterpriseId);
+      if (!inst) return this.unknown(id);
+      return {
+        workspace: id,
+        core: this.opts.notConnected({ workspace: id, installerUserId: inst.installerUserId }),
+        hooks: {},
+        connected: false,
+      };
+    }
+    return { workspace: id, core: rt.core, hooks: this.hooksOf(rt), connected: true };
+  }
+
+  /** A connected workspace's runtime (built on first use), or undefined when it is not installed and connected. */
+  runtime(id: WorkspaceId, enterpriseId?: string): Promise<WorkspaceRuntime | undefined> {
+    let pending = this.live.get(id);
+    if (pending) {
+      // Most recently used last: the Map's order is the eviction order.
+      this.live.delete(id);
+      this.live.set(id, pending);
+      return pending;
+    }
+    pending = this.build(id, enterpriseId);
+    this.live.set(id, pending);
+    // Not connected (or failed): nothing kept, the next request looks again.
+    pending.then(
+      (rt) => {
+        if (!rt) this.live.delete(id);
+      },
+      () => this.live.delete(id),
+    );
+    this.evict();
+    return pending;
+  }
+
+  /** Forgets a workspace's runtime (after connect, disconnect, settings, uninstall): the next request builds it again. */
+  async forget(id: WorkspaceId): Promise<void> {
+    const pending = this.live.get(id);
+    this.live.delete(id);
+    const rt = await pending?.catch(() => undefined);
+    await rt?.close();
+  }
+
+  /** Every workspace with a messaging account (background work runs for each). */
+  connectedIds(): Promise<WorkspaceId[]> {
+    return this.opts.installations.connectedTeams();
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.live.values()];
+    this.live.clear();
+    for (const p of all) await (await p.catch(() => undefined))?.close();
+  }
+
+  private hooks = new WeakMap<WorkspaceRuntime, SlackHooks>();
+  private hooksOf(rt: WorkspaceRuntime): SlackHooks {
+    let h = this.hooks.get(rt);
+    if (!h) {
+      h = this.opts.slackHooks?.(rt) ?? {};
+      this.hooks.set(rt, h);
+    }
+    return h;
+  }
+
+  private unknown(id: WorkspaceId): WorkspaceParts {
+    return { workspace: id, core: this.opts.notConnected({ workspace: id }), hooks: {}, connected: false };
+  }
+
+  private evict(): void {
+    while (this.live.size > this.keep) {
+      const [oldest, pending] = this.live.entries().next().value as [
+        WorkspaceId,
+        Promise<WorkspaceRuntime | undefined>,
+      ];
+      this.live.delete(oldest);
+      void pending.then((rt) => rt?.close()).catch(() => {});
+    }
+  }
+
+  private async build(id: WorkspaceId, enterpriseId?: string): Promise<WorkspaceRuntime | undefined> {
+    const { installations, shared } = this.opts;
+    const inst = await installations.forTeam(id, enterpriseId);
+    if (!inst) return undefined;
+    const connection = await installations.connection(id);
+    if (!connection) return undefined;
+    const key: InstallationKey = inst.isEnterpriseInstall
+      ? { isEnterpriseInstall: true, enterpriseId: inst.enterpriseId as string }
+      : { isEnterpriseInstall: false, teamId: id };
+    const logger = shared.logger.child({ workspace: id });
+    const { workspaceClient } = await import("./slack/workspace-client.ts");
+    const { workspaceBridge } = await import("./slack/bridge.ts");
+    const client = workspaceClient(this.opts.tokens, key, {
+      slackApiUrl: shared.config.SLACK_API_URL,
+      logger,
+    });
+    const slack = workspaceBridge({ client, posts: this.opts.posts, logger });
+    const rt = buildWorkspace(
+      { ...shared, logger },
+      { id, baseUrl: this.opts.baseUrl, apiKey: connection.apiKey, slack },
+    );
+    await attachSlack(rt, logger);
+    return rt;
+  }
+}

@@ -1,0 +1,180 @@
+// Many workspaces end to end on loopback (docs/workspaces.md): the real Bolt
+// app in distributed mode (HTTP, "Add to Slack"), the fake Slack with several
+// teams, the embedded sandbox, the store. Two workspaces install, each is
+// answered by its own runtime (its own key), a workspace not connected is
+// told how to connect, and leaving works in any order, twice, and late.
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createDistributedSwitchboard,
+  type DistributedSwitchboard,
+  workspaceLifecycle,
+} from "../../src/app.ts";
+import { notConnectedCore } from "../../src/commands/not-connected.ts";
+import { loadConfig } from "../../src/config.ts";
+import { type SlackApp, startDistributedSlackApp } from "../../src/slack/app.ts";
+import type { FakeSlack, FakeTeam } from "../fakes/slack.ts";
+import type { SlackRequests } from "../fakes/slack-requests.ts";
+import { openTestDb, type TestDb } from "../helpers/db.ts";
+import { SIGNING_SECRET, signedRequests, startFakeSlack } from "../helpers/fake-slack.ts";
+import { captureLogger } from "../helpers/log.ts";
+
+let fake: FakeSlack;
+let db: TestDb;
+let sb: DistributedSwitchboard;
+let slack: SlackApp;
+let base = "";
+let requests: SlackRequests;
+let acme: FakeTeam;
+let bolt: FakeTeam;
+const { logger, logs } = captureLogger();
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+beforeAll(async () => {
+  [fake, db] = await Promise.all([startFakeSlack(), openTestDb()]);
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  const config = loadConfig({
+    SLACK_CLIENT_ID: fake.clientId,
+    SLACK_CLIENT_SECRET: fake.clientSecret,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_STATE_SECRET: "a-state-secret-for-the-tests",
+    SWITCHBOARD_SECRET_KEY: randomBytes(32).toString("base64"),
+    SLACK_API_URL: fake.apiUrl,
+    PUBLIC_URL: base,
+    LOG_LEVEL: "warn",
+  });
+  sb = await createDistributedSwitchboard(config, { logger, db, notConnected: notConnectedCore });
+  slack = await startDistributedSlackApp(
+    { ...sb, lifecycle: workspaceLifecycle(sb, logger), unknownCore: notConnectedCore({ workspace: "" }) },
+    config,
+    logger,
+    { listen: { port, host: "127.0.0.1" } },
+  );
+  requests = signedRequests(fake, port);
+  acme = fake.addTeam({ teamId: "TACME", teamName: "Acme" });
+  bolt = fake.addTeam({ teamId: "TBOLT", teamName: "Bolt & Co" });
+}, 60_000);
+
+afterAll(async () => {
+  await slack?.stop();
+  await sb?.close();
+  await fake?.close();
+  await db?.close();
+});
+
+/** "Add to Slack" as a person does it: the install page, Slack's consent for `team`, the redirect. */
+async function addToSlack(team: FakeTeam): Promise<string> {
+  const res = await fetch(`${base}/slack/install`);
+  expect(res.status).toBe(200);
+  const page = await res.text();
+  const cookie = res.headers.getSetCookie()[0]!.split(";")[0]!;
+  const href = /href="([^"]+)"/.exec(page)![1]!.replaceAll("&amp;", "&");
+  const consent = await fetch(`${href}&team=${team.teamId}`, { redirect: "manual" });
+  expect(consent.status).toBe(302);
+  const back = await fetch(consent.headers.get("location")!, { headers: { cookie } });
+  expect(back.status).toBe(200);
+  return back.text();
+}
+
+/** A slash command from `team`, and its answer (the first post to its response_url). */
+async function command(team: FakeTeam, text: string): Promise<string> {
+  const sent = await requests.asTeam(team.teamId, team.botUserId).command(text);
+  expect(sent.status).toBe(200);
+  const answer = await fake.waitForResponse(sent.responseUrl!);
+  return JSON.stringify(answer.body);
+}
+
+describe("many workspaces", () => {
+  it("installs two workspaces with Add to Slack, each told to connect", async () => {
+    expect(await addToSlack(acme)).toContain("installed in Acme");
+    expect(await addToSlack(bolt)).toContain("installed in Bolt &amp; Co");
+    // Installed, not connected: every command says how to connect and who can, without the API.
+    const answer = await command(acme, "tags");
+    expect(answer).toContain("not connected to a messaging account");
+    expect(answer).toContain("/sb connect");
+    expect(answer).toContain(acme.installerUserId);
+  });
+
+  it("answers each workspace with its own API key once connected", async () => {
+    const sandbox = sb.sandbox!;
+    await sb.installations.connect({
+      teamId: acme.teamId,
+      apiKey: sandbox.apiKey,
+      organizationName: "Sandbox",
+      connectedBy: acme.installerUserId,
+    });
+    await sb.installations.connect({
+      teamId: bolt.teamId,
+      apiKey: sandbox.readKey,
+      organizationName: "Sandbox",
+      connectedBy: bolt.installerUserId,
+    });
+    const acmeRt = await sb.workspaces.runtime(acme.teamId);
+    const boltRt = await sb.workspaces.runtime(bolt.teamId);
+    expect(acmeRt?.apiKey).toBe(sandbox.apiKey);
+    expect(boltRt?.apiKey).toBe(sandbox.readKey);
+    expect(acmeRt?.client).not.toBe(boltRt?.client);
+    expect(await command(acme, "tags")).not.toContain("not connected");
+    // Bolt's key only reads: the API refuses its write, Acme's goes through.
+    expect(await command(bolt, "tag add Vip #112233")).toMatch(/read|permission|scope/i);
+    await requests.asTeam(acme.teamId, acme.botUserId).command("tag add Vip #112233");
+    // Said in the channel, with Acme's own bot token.
+    const post = await fake.waitForCall("chat.postMessage");
+    expect(JSON.stringify(post.args)).toContain("Vip");
+    expect(fake.callsOf("chat.postMessage").map((c) => c.team)).toEqual([acme.teamId]);
+  });
+
+  it("a request from a workspace that never installed is told so, and nothing runs", async () => {
+    const stranger = fake.addTeam({ teamId: "TSTRANGER", teamName: "Stranger" });
+    const sent = await requests.asTeam(stranger.teamId, stranger.botUserId).command("tags");
+    // Bolt's authorize finds no installation: Slack is answered, no command runs.
+    expect(sent.status).toBeLessThan(500);
+    expect(fake.responsesTo(sent.responseUrl!)).toEqual([]);
+  });
+
+  it("app_uninstalled removes the workspace's tokens and key; a second and a late one change nothing", async () => {
+    const installedAt = (await sb.installations.forTeam(bolt.teamId))!.installedAt;
+    const gone = await requests.asTeam(bolt.teamId, bolt.botUserId).event({ type: "app_uninstalled" });
+    expect(gone.status).toBe(200);
+    await expect.poll(() => sb.installations.forTeam(bolt.teamId)).toBeUndefined();
+    expect(await sb.installations.connection(bolt.teamId)).toBeUndefined();
+    expect(await sb.workspaces.runtime(bolt.teamId)).toBeUndefined();
+    // Twice: absent. The other workspace goes on.
+    await requests.asTeam(bolt.teamId, bolt.botUserId).event({ type: "app_uninstalled" });
+    expect(await command(acme, "tags")).toContain("Vip");
+    // Reinstalled, then an uninstall older than the reinstall arrives late: ignored.
+    await addToSlack(bolt);
+    const late = Math.floor(installedAt.getTime() / 1000) - 60;
+    await requests
+      .asTeam(bolt.teamId, bolt.botUserId)
+      .event({ type: "app_uninstalled" }, { eventTime: late });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await sb.installations.forTeam(bolt.teamId)).toBeDefined();
+    // A reinstall starts clean: connect again.
+    expect(await command(bolt, "tags")).toContain("not connected");
+  });
+
+  it("tokens_revoked for the bot removes only the bot's tokens", async () => {
+    await requests
+      .asTeam(bolt.teamId, bolt.botUserId)
+      .event({ type: "tokens_revoked", tokens: { bot: [bolt.botUserId] } });
+    await expect.poll(async () => (await sb.installations.forTeam(bolt.teamId))?.bot?.token).toBeUndefined();
+    expect(await sb.installations.forTeam(bolt.teamId)).toBeDefined();
+  });
+
+  it("logs no token and no key", () => {
+    const logged = JSON.stringify(logs);
+    for (const secret of [acme.botToken, acme.refreshToken, sb.sandbox!.apiKey, fake.clientSecret])
+      if (secret) expect(logged).not.toContain(secret);
+  });
+});
