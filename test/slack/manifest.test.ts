@@ -119,3 +119,36 @@ describe("manifest.yml", () => {
     expect(manifest().oauth_config.scopes.user).toBeUndefined();
   });
 });
+
+describe("manifest.distributed.yml (many workspaces)", () => {
+  const distributed = (): Manifest & { oauth_config: { redirect_urls?: string[] } } =>
+    parse(readFileSync(new URL("../../manifest.distributed.yml", import.meta.url), "utf8"));
+
+  it("is valid against Slack's manifest schema", () => {
+    const ok = validate(distributed());
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+  });
+
+  it("is manifest.yml with HTTP only, token rotation, the redirect URL and the leaving events", () => {
+    const d = distributed();
+    expect(d.settings.socket_mode_enabled).toBe(false);
+    expect(d.settings.token_rotation_enabled).toBe(true);
+    expect(d.oauth_config.redirect_urls).toEqual(["https://switchboard.example.com/slack/oauth_redirect"]);
+    expect(d.settings.event_subscriptions.bot_events).toEqual(
+      expect.arrayContaining(["app_uninstalled", "tokens_revoked"]),
+    );
+    // Everything else is the same app: commands, shortcuts, scopes, steps, the other events.
+    const same = (m: Manifest & { oauth_config: { redirect_urls?: string[] } }) => {
+      const copy = structuredClone(m);
+      delete copy.oauth_config.redirect_urls;
+      delete copy.settings.socket_mode_enabled;
+      delete copy.settings.token_rotation_enabled;
+      copy.settings.event_subscriptions.bot_events = copy.settings.event_subscriptions.bot_events.filter(
+        (e) => e !== "app_uninstalled" && e !== "tokens_revoked",
+      );
+      return copy;
+    };
+    expect(same(d)).toEqual(same(manifest()));
+  });
+});
