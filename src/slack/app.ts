@@ -74,8 +74,8 @@ export interface CreateSlackAppOptions {
     authorize: Authorize<boolean>;
     /** The post queue every workspace shares (one message a second per channel). */
     posts: ChannelPostQueue;
-    /** /readyz's Slack check. */
-    slackReady?: () => Promise<void>;
+    /** /readyz: installed, connected and failing workspaces. */
+    counts?: () => Promise<Record<string, number>>;
   };
 }
 
@@ -119,7 +119,8 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     healthz(),
     readyz(opts.db, logger, {
       ...opts.readiness,
-      slack: single ? () => single.test() : (many?.slackReady ?? (async () => {})),
+      ...(single ? { slack: () => single.test() } : {}),
+      ...(many?.counts ? { workspaces: many.counts } : {}),
     }),
     metricsRoute(config.METRICS_TOKEN),
     // Files sent to customers from inbox threads (inbox/media.ts).
@@ -386,6 +387,7 @@ export async function startDistributedSlackApp(
       routes: oauth.routes,
       authorize: oauth.authorize,
       posts: host.posts,
+      counts: () => host.installations.counts(),
     },
   });
   slack.deps.lifecycle = host.lifecycle;

@@ -20,6 +20,12 @@ export interface Check {
 export interface ReadinessChecks {
   slack?: () => Promise<void>;
   api?: () => Promise<void>;
+  /**
+   * Many workspaces: how many are installed, connected, and failing (installed
+   * without a usable bot token: revoked, or a refresh that failed). Counted,
+   * not a reason to be unready: one workspace's trouble is not the node's.
+   */
+  workspaces?: () => Promise<Record<string, number>>;
 }
 
 /** How long a check's answer is reused: a load balancer polling /readyz must not become traffic to Slack. */
@@ -86,7 +92,8 @@ export function readyz(db: Db | undefined, logger: Logger, checks: ReadinessChec
             },
           )
         : Promise.resolve({ ok: true });
-      Promise.all([store, slack?.(), api?.()]).then(([s, sl, a]) => {
+      const counted = checks.workspaces?.().catch(() => undefined);
+      Promise.all([store, slack?.(), api?.(), counted]).then(([s, sl, a, w]) => {
         json(res, s.ok ? 200 : 503, {
           ready: s.ok,
           ...(s.ok ? {} : { reason: s.reason }),
@@ -94,6 +101,7 @@ export function readyz(db: Db | undefined, logger: Logger, checks: ReadinessChec
             store: s,
             ...(sl ? { slack: sl } : {}),
             ...(a ? { messagingApi: a } : {}),
+            ...(w ? { workspaces: w } : {}),
           },
         });
       });

@@ -449,6 +449,18 @@ export class Installations {
     return rows.map((r) => r.team_id);
   }
 
+  /** Readiness: installations, connected workspaces, and installations without a usable bot token. */
+  async counts(): Promise<{ installed: number; connected: number; failing: number }> {
+    const { rows } = await this.db.query<{ installed: number; connected: number; failing: number }>(
+      `select (select count(*)::int from workspaces.installations) as installed,
+              (select count(*)::int from workspaces.connections) as connected,
+              (select count(*)::int from workspaces.installations
+                where bot_token is null
+                   or (bot_token_expires_at is not null and bot_token_expires_at < now())) as failing`,
+    );
+    return rows[0] ?? { installed: 0, connected: 0, failing: 0 };
+  }
+
   /** The connected workspaces of an enterprise (an org-wide install's). */
   async connectedTeamsOf(enterpriseId: string): Promise<string[]> {
     const { rows } = await this.db.query<{ team_id: string }>(

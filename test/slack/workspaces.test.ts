@@ -172,6 +172,14 @@ describe("many workspaces", () => {
     expect(await sb.installations.forTeam(bolt.teamId)).toBeDefined();
   });
 
+  it("/readyz counts the workspaces installed, connected and failing", async () => {
+    const res = await fetch(`${base}/readyz`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { checks: { workspaces: Record<string, number> } };
+    // Acme (connected), Bolt (reinstalled, its bot token revoked: failing).
+    expect(body.checks.workspaces).toEqual({ installed: 2, connected: 1, failing: 1 });
+  });
+
   it("logs no token and no key", () => {
     const logged = JSON.stringify(logs);
     for (const secret of [acme.botToken, acme.refreshToken, sb.sandbox!.apiKey, fake.clientSecret])
