@@ -19,6 +19,11 @@ export class TokenSourcedClient extends webApi.WebClient {
     this.tokenOf = tokenOf;
   }
 
+  /** The token a call would use now (a file download sends it itself). */
+  botToken(): Promise<string> {
+    return this.tokenOf();
+  }
+
   override async apiCall(
     method: string,
     options: Record<string, unknown> = {},
@@ -38,4 +43,10 @@ export function workspaceClient(
     logger: boltLogger(opts.logger),
     retryConfig: noDoubleSendRetries,
   });
+}
+
+/** The bot token behind a client: the request's (Bolt's per-request client) or the TokenSource's. */
+export async function botTokenOf(client: webApi.WebClient): Promise<string> {
+  if (client instanceof TokenSourcedClient) return client.botToken();
+  return client.token ?? "";
 }

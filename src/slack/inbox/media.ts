@@ -13,15 +13,11 @@ import type { Logger } from "../../log.ts";
 import type { Db } from "../../store/db.ts";
 import { MediaStore } from "../../store/media.ts";
 import { allowedFileHost, fileInfo, type SlackFile } from "../uploads/download.ts";
+import { botTokenOf } from "../workspace-client.ts";
 
 export type MediaConfig = Pick<
   Config,
-  | "PUBLIC_URL"
-  | "MEDIA_TTL_HOURS"
-  | "MEDIA_MAX_IMAGE_MB"
-  | "MEDIA_MAX_DOCUMENT_MB"
-  | "SLACK_API_URL"
-  | "SLACK_BOT_TOKEN"
+  "PUBLIC_URL" | "MEDIA_TTL_HOURS" | "MEDIA_MAX_IMAGE_MB" | "MEDIA_MAX_DOCUMENT_MB" | "SLACK_API_URL"
 >;
 
 /** A file ready to be sent: the API message's type, where it is served, its name. */
@@ -155,6 +151,7 @@ export async function prepareMedia(
     infos.push({ ...f, kind: checkMedia(f, config) });
   }
   const store = new MediaStore(db);
+  const token = await botTokenOf(client);
   const out: PreparedMedia[] = [];
   for (const f of infos) {
     const kept = await store.put(
@@ -164,7 +161,7 @@ export async function prepareMedia(
         now,
         expiresAt: new Date(now.getTime() + config.MEDIA_TTL_HOURS * 3_600_000),
       },
-      fromSlack(f, config.SLACK_BOT_TOKEN ?? "", limitOf(f.kind.type, config)),
+      fromSlack(f, token, limitOf(f.kind.type, config)),
     );
     out.push({ type: f.kind.type, mediaUrl: `${base.replace(/\/+$/, "")}/media/${kept.id}`, name: f.name });
   }

@@ -7,6 +7,7 @@ import type { webApi } from "@slack/bolt";
 import type { Config } from "../../config.ts";
 import { SwitchboardError } from "../../errors.ts";
 import { XLSX_MAX_BYTES } from "../../imports/source.ts";
+import { botTokenOf } from "../workspace-client.ts";
 
 export interface SlackFile {
   id: string;
@@ -103,13 +104,16 @@ const megabytes = (n: number) => `${(n / 1024 / 1024).toFixed(n < 1024 * 1024 ? 
  */
 export async function* downloadFile(
   file: SlackFile,
-  config: Pick<Config, "SLACK_API_URL" | "IMPORT_MAX_BYTES" | "SLACK_BOT_TOKEN">,
+  config: Pick<Config, "SLACK_API_URL" | "IMPORT_MAX_BYTES">,
+  /** The workspace's bot client: its token reads the file (the request's, or the TokenSource's). */
+  client: webApi.WebClient,
 ): AsyncGenerator<Uint8Array> {
   checkFile(file, config);
   const controller = new AbortController();
+  const token = await botTokenOf(client);
   // redirect: manual: a redirect would carry the token to another host (Slack answers a login page without it).
   const res = await fetch(file.url, {
-    headers: { authorization: `Bearer ${config.SLACK_BOT_TOKEN}` },
+    headers: { authorization: `Bearer ${token}` },
     redirect: "manual",
     signal: controller.signal,
   });

@@ -87,7 +87,7 @@ const fieldsOf = (deps: SlackDeps, actor: Actor): Promise<FieldDefinition[]> =>
 async function download(deps: SlackDeps, client: webApi.WebClient, p: PendingImport) {
   const info = await fileInfo(client, p.fileId, p.channel);
   checkFile(info, deps.config);
-  return { filename: info.name, open: () => downloadFile(info, deps.config) };
+  return { filename: info.name, open: () => downloadFile(info, deps.config, client) };
 }
 
 /** Says something in the upload's thread (or the user's DM when there is no channel). */
@@ -110,12 +110,16 @@ async function say(
 }
 
 /** Downloads into a temporary file, hashing the bytes on the way. */
-async function spool(file: SlackFile, deps: SlackDeps): Promise<{ path: string; hash: string }> {
+async function spool(
+  file: SlackFile,
+  deps: SlackDeps,
+  client: webApi.WebClient,
+): Promise<{ path: string; hash: string }> {
   // Named after this process: a start removes what a crash left (removeStaleUploads).
   const path = await uploadTempPath(file.id);
   const hash = createHash("sha256");
   async function* hashed() {
-    for await (const chunk of downloadFile(file, deps.config)) {
+    for await (const chunk of downloadFile(file, deps.config, client)) {
       hash.update(chunk);
       yield chunk;
     }
@@ -158,7 +162,7 @@ export async function previewUpload(
   let spooled: { path: string; hash: string } | undefined;
   try {
     checkFile(info, deps.config);
-    spooled = await spool(info, deps);
+    spooled = await spool(info, deps, client);
     const fields = await fieldsOf(deps, actor);
     const proposed = await imports.propose(
       {
@@ -301,7 +305,7 @@ async function runClaimed(
       source: async (claimed) => {
         const info = await fileInfo(client, claimed.fileId, claimed.channel);
         checkFile(info, deps.config);
-        spooled = (await spool(info, deps)).path;
+        spooled = (await spool(info, deps, client)).path;
         return spooled;
       },
       onClaimed: async (claimed) => {
