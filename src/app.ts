@@ -22,6 +22,7 @@ import { Confirmations } from "./store/confirmations.ts";
 import { type Db, openDb } from "./store/db.ts";
 import type { Installations } from "./store/installations.ts";
 import { migrateStore } from "./store/migrations.ts";
+import { WorkspaceBackground } from "./workspace-background.ts";
 import { attachSlack, buildWorkspace, type RegistryOptions, WorkspaceRegistry } from "./workspace-runtime.ts";
 
 export interface SwitchboardDeps {
@@ -183,6 +184,8 @@ export interface DistributedSwitchboard {
   workspaces: WorkspaceRegistry;
   /** The post queue every workspace shares (one message a second per channel). */
   posts: ChannelPostQueue;
+  /** Per-workspace background work and the purge of departed workspaces (start() once the app answers). */
+  background: WorkspaceBackground;
   onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
 }
@@ -250,6 +253,18 @@ export async function createDistributedSwitchboard(
     const { ChannelPostQueue } = await import("./slack/post-queue.ts");
     const posts = new ChannelPostQueue();
     const { createHomeView } = await import("./slack/home/view.ts");
+    // Inbox pollers and live progress per workspace, and the purge of departed ones (workspace-background.ts).
+    const background = new WorkspaceBackground({
+      db,
+      config,
+      logger,
+      installations,
+      // Wired to the store's purgeWorkspace with the records keyed by workspace (same session); not started before.
+      purge: async () => {
+        throw new Error("records are not keyed by workspace yet");
+      },
+    });
+    closers.unshift(() => background.stop());
     const workspaces = new WorkspaceRegistry({
       shared: { config, logger, db },
       installations,
@@ -257,7 +272,9 @@ export async function createDistributedSwitchboard(
       baseUrl,
       posts,
       notConnected: deps.notConnected,
-      slackHooks: (rt) => ({
+      busy: (id) => background.busy(id),
+      slackHooks: async (rt) => ({
+        ...(await background.attach(rt)),
         homeView: createHomeView({
           client: rt.client,
           db,
@@ -281,6 +298,7 @@ export async function createDistributedSwitchboard(
       tokens,
       workspaces,
       posts,
+      background,
       onClose(fn) {
         closers.unshift(fn);
       },

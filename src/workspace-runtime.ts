@@ -35,6 +35,8 @@ export interface WorkspaceRuntime {
   slack?: SlackBridge;
   /** Listeners of every audited write of this workspace. */
   auditListeners: Array<(entry: AuditEntry) => void | Promise<void>>;
+  /** Runs `fn` first when the runtime closes (its background work). */
+  onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -97,6 +99,8 @@ export function buildWorkspace(shared: SharedParts, ws: WorkspaceSetup): Workspa
     reports,
     inbox,
   });
+  const closers: Array<() => Promise<void>> = [() => client.close()];
+  let closed = false;
   return {
     id: ws.id,
     core,
@@ -107,7 +111,14 @@ export function buildWorkspace(shared: SharedParts, ws: WorkspaceSetup): Workspa
     inbox,
     slack,
     auditListeners,
-    close: () => client.close(),
+    onClose(fn) {
+      closers.unshift(fn);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const close of closers) await close().catch(() => {});
+    },
   };
 }
 
@@ -139,8 +150,10 @@ export interface RegistryOptions {
   baseUrl: string;
   /** The post queue every workspace shares. */
   posts: ChannelPostQueue;
-  /** The Slack side of a connected workspace: its hooks (Home tab, uploads, live progress). */
-  slackHooks?: (rt: WorkspaceRuntime) => SlackHooks;
+  /** The Slack side of a connected workspace, when its runtime is built: its hooks (Home tab, live progress) and background work. */
+  slackHooks?: (rt: WorkspaceRuntime) => Promise<SlackHooks>;
+  /** Whether a workspace's runtime runs background work (an inbox poller, live progress): it is then never dropped. */
+  busy?: (id: WorkspaceId) => boolean;
   /** What an installed workspace without a messaging account answers: how to connect, and who can. */
   notConnected: (team: { workspace: WorkspaceId; installerUserId?: string }) => CommandCore;
   /** How many workspaces' runtimes are kept between their requests (default 200; the rest are rebuilt). */
@@ -178,7 +191,7 @@ export class WorkspaceRegistry implements WorkspaceSource {
         connected: false,
       };
     }
-    return { workspace: id, core: rt.core, hooks: this.hooksOf(rt), connected: true };
+    return { workspace: id, core: rt.core, hooks: this.hooks.get(rt) ?? {}, connected: true };
   }
 
   /** A connected workspace's runtime (built on first use), or undefined when it is not installed and connected. */
@@ -222,27 +235,20 @@ export class WorkspaceRegistry implements WorkspaceSource {
     for (const p of all) await (await p.catch(() => undefined))?.close();
   }
 
-  private hooks = new WeakMap<WorkspaceRuntime, SlackHooks>();
-  private hooksOf(rt: WorkspaceRuntime): SlackHooks {
-    let h = this.hooks.get(rt);
-    if (!h) {
-      h = this.opts.slackHooks?.(rt) ?? {};
-      this.hooks.set(rt, h);
-    }
-    return h;
-  }
+  private readonly hooks = new WeakMap<WorkspaceRuntime, SlackHooks>();
 
   private unknown(id: WorkspaceId): WorkspaceParts {
     return { workspace: id, core: this.opts.notConnected({ workspace: id }), hooks: {}, connected: false };
   }
 
+  /** Drops the least recently used runtimes past `keep`, except those running background work. */
   private evict(): void {
-    while (this.live.size > this.keep) {
-      const [oldest, pending] = this.live.entries().next().value as [
-        WorkspaceId,
-        Promise<WorkspaceRuntime | undefined>,
-      ];
-      this.live.delete(oldest);
+    let over = this.live.size - this.keep;
+    for (const [id, pending] of this.live) {
+      if (over <= 0) break;
+      if (this.opts.busy?.(id)) continue;
+      this.live.delete(id);
+      over -= 1;
       void pending.then((rt) => rt?.close()).catch(() => {});
     }
   }
@@ -269,6 +275,12 @@ export class WorkspaceRegistry implements WorkspaceSource {
       { id, baseUrl: this.opts.baseUrl, apiKey: connection.apiKey, slack },
     );
     await attachSlack(rt, logger);
+    this.hooks.set(rt, (await this.opts.slackHooks?.(rt)) ?? {});
     return rt;
+  }
+
+  /** Builds the runtimes of these workspaces now (at start: those with background work to resume). */
+  async warm(ids: WorkspaceId[]): Promise<void> {
+    for (const id of ids) await this.runtime(id).catch(() => undefined);
   }
 }

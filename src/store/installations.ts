@@ -69,6 +69,11 @@ export const WORKSPACES_MIGRATIONS: MigrationSet = {
           primary key (enterprise_id, team_id, is_enterprise_install)
         );`,
     },
+    {
+      // An org-wide install's departure names the workspaces whose records go after the retention.
+      id: "002_departure_teams",
+      sql: "alter table workspaces.departures add column teams text[] not null default '{}'",
+    },
   ],
 };
 
@@ -119,6 +124,8 @@ export interface Connection {
 export interface Departure {
   key: InstallationKey;
   uninstalledAt: Date;
+  /** The workspaces whose records go after the retention (an org-wide install's: its connected ones). */
+  teams: string[];
 }
 
 /** What a late-proof removal did: `stale` when the event is older than the current installation. */
@@ -288,14 +295,22 @@ export class Installations {
       if (isLate(eventTime, row.installed_at)) return "stale";
       const k = rowKey(key);
       await tx.query(`delete from workspaces.installations where ${k.where}`, k.params);
-      if (row.is_enterprise_install)
-        await tx.query("delete from workspaces.connections where enterprise_id = $1", [row.enterprise_id]);
-      else await tx.query("delete from workspaces.connections where team_id = $1", [row.team_id]);
+      // The workspaces whose records go after the retention: the team, or the org's connected ones.
+      let teams = [row.team_id];
+      if (row.is_enterprise_install) {
+        const gone = await tx.query<{ team_id: string }>(
+          "delete from workspaces.connections where enterprise_id = $1 returning team_id",
+          [row.enterprise_id],
+        );
+        teams = gone.rows.map((r) => r.team_id);
+      } else await tx.query("delete from workspaces.connections where team_id = $1", [row.team_id]);
       await tx.query(
-        `insert into workspaces.departures (enterprise_id, team_id, is_enterprise_install, uninstalled_at)
-         values ($1, $2, $3, $4)
-         on conflict (enterprise_id, team_id, is_enterprise_install) do update set uninstalled_at = excluded.uninstalled_at`,
-        [row.enterprise_id, row.team_id, row.is_enterprise_install, this.now()],
+        `insert into workspaces.departures (enterprise_id, team_id, is_enterprise_install, uninstalled_at, teams)
+         values ($1, $2, $3, $4, $5)
+         on conflict (enterprise_id, team_id, is_enterprise_install)
+         do update set uninstalled_at = excluded.uninstalled_at,
+                       teams = (select array_agg(distinct t) from unnest(workspaces.departures.teams || excluded.teams) t)`,
+        [row.enterprise_id, row.team_id, row.is_enterprise_install, this.now(), teams],
       );
       return "removed";
     });
@@ -375,8 +390,13 @@ export class Installations {
       team_id: string;
       is_enterprise_install: boolean;
       uninstalled_at: Date;
+      teams: string[];
     }>("select * from workspaces.departures where uninstalled_at < $1 order by uninstalled_at", [cutoff]);
-    return rows.map((r) => ({ key: keyOfRow(r), uninstalledAt: r.uninstalled_at }));
+    return rows.map((r) => ({
+      key: keyOfRow(r),
+      uninstalledAt: r.uninstalled_at,
+      teams: r.teams.filter(Boolean),
+    }));
   }
 
   /** Once a departed workspace's records are removed. */

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasCode } from "../../src/errors.ts";
 import { Keyring } from "../../src/secrets.ts";
-import { type Installation, Installations } from "../../src/store/installations.ts";
+import { type Installation, Installations, WORKSPACES_MIGRATIONS } from "../../src/store/installations.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
 import { openTestDb, storeBackends, type TestDb } from "../helpers/db.ts";
 
@@ -62,7 +62,7 @@ describe.each(storeBackends())("installations on %s", (backend) => {
     expect(raw).toContain(`sb1.${keyring.version}.`);
     expect(await store.find({ isEnterpriseInstall: false, teamId: "T404" })).toBeUndefined();
     const { rows } = await db.query<{ id: string }>("select id from workspaces.migrations");
-    expect(rows.map((r) => r.id)).toEqual(["001_installations"]);
+    expect(rows.map((r) => r.id)).toEqual(WORKSPACES_MIGRATIONS.migrations.map((m) => m.id));
   });
 
   it("keys by team and by org-wide install: workspaces of one enterprise never share an installation", async () => {
@@ -130,6 +130,30 @@ describe.each(storeBackends())("installations on %s", (backend) => {
       "stale",
     );
     expect((await store.find(key))?.bot?.token).toBe(again.bot!.token);
+  });
+
+  it("an org-wide uninstall names the org's connected workspaces for the purge, and removes their keys", async () => {
+    clock = new Date("2026-03-01T10:00:00.000Z");
+    const org = { isEnterpriseInstall: true as const, enterpriseId: "EORG" };
+    await store.save({
+      ...install("ignored"),
+      isEnterpriseInstall: true,
+      teamId: undefined,
+      enterpriseId: "EORG",
+    } as Installation);
+    for (const team of ["TO1", "TO2"])
+      await store.connect({
+        teamId: team,
+        enterpriseId: "EORG",
+        apiKey: `sk_${team}`,
+        organizationName: team,
+        connectedBy: "U1",
+      });
+    expect(await store.connectedTeamsOf("EORG")).toEqual(["TO1", "TO2"]);
+    expect(await store.uninstall(org, new Date("2026-03-01T11:00:00Z"))).toBe("removed");
+    expect(await store.connection("TO1")).toBeUndefined();
+    const gone = (await store.departedBefore(new Date("2026-03-02"))).find((d) => d.key.isEnterpriseInstall);
+    expect(gone?.teams.sort()).toEqual(["TO1", "TO2"]);
   });
 
   it("tokens_revoked forgets only the tokens it names", async () => {

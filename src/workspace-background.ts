@@ -1,0 +1,146 @@
+// What runs for each workspace of a many-workspace deployment without anyone
+// asking (docs/workspaces.md, "Background work"): the inbox poller of a
+// workspace with inboxes, the live progress of its launched campaigns, each
+// posting with the workspace's own bot client; and the purge of the records of
+// workspaces that left more than UNINSTALL_RETENTION_DAYS ago. Report
+// schedules run on the one pg-boss scheduler of the deployment, each job with
+// its workspace (src/slack/reports/runtime.ts).
+//
+// Idle workspaces cost nothing: a workspace's poller starts when it has an
+// inbox (at start, or when `/sb inbox on` turns one on), its progress when a
+// campaign is launched or one is still followed; a runtime with either is
+// kept by the registry (busy), the others come and go with their requests.
+import type { Config } from "./config.ts";
+import type { WorkspaceId } from "./domain/workspace.ts";
+import type { Logger } from "./log.ts";
+import type { SlackHooks } from "./slack/context.ts";
+import type { Db } from "./store/db.ts";
+import type { Installations } from "./store/installations.ts";
+import type { WorkspaceRuntime } from "./workspace-runtime.ts";
+
+const PURGE_EVERY_MS = 3_600_000;
+
+export interface BackgroundOptions {
+  db: Db;
+  config: Config;
+  logger: Logger;
+  installations: Installations;
+  /** Removes every record of a workspace (src/store/purge.ts). */
+  purge: (db: Db, workspace: WorkspaceId) => Promise<void>;
+  now?: () => Date;
+}
+
+/** A workspace's running background parts. */
+interface Running {
+  inbox?: { start(): Promise<void>; stop(): Promise<void> };
+  reports?: { start(): Promise<void>; stop(): Promise<void> };
+}
+
+export class WorkspaceBackground {
+  private readonly opts: BackgroundOptions;
+  private readonly running = new Map<WorkspaceId, Running>();
+  private purgeTimer?: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(opts: BackgroundOptions) {
+    this.opts = opts;
+  }
+
+  /** Whether a workspace has background work running (its runtime is then kept). */
+  busy(id: WorkspaceId): boolean {
+    const r = this.running.get(id);
+    return Boolean(r?.inbox || r?.reports);
+  }
+
+  /**
+   * A workspace's runtime was built: its Slack hooks, and its background work
+   * started when it has some (an inbox, a campaign followed).
+   */
+  async attach(rt: WorkspaceRuntime): Promise<Pick<SlackHooks, "onPosted">> {
+    const { config, db } = this.opts;
+    const logger = this.opts.logger.child({ workspace: rt.id });
+    const slack = rt.slack;
+    if (!slack || this.stopped) return {};
+    const running: Running = {};
+    this.running.set(rt.id, running);
+    const host = {
+      slack,
+      db,
+      client: rt.client,
+      apiKey: rt.apiKey,
+      reports: rt.reports,
+      inbox: rt.inbox,
+      onClose: (fn: () => Promise<void>) => rt.onClose(fn),
+    };
+    const { createInbox } = await import("./slack/inbox/runtime.ts");
+    const { createReports } = await import("./slack/reports/runtime.ts");
+    const inbox = createInbox(host, config, logger);
+    const reports = createReports(host, config, logger, { scheduler: false });
+    const startInbox = () => {
+      if (running.inbox || this.stopped) return;
+      running.inbox = inbox;
+      inbox.start().catch((err) => logger.warn({ err: String(err) }, "the inbox poller could not start"));
+    };
+    const startReports = () => {
+      if (running.reports || this.stopped) return;
+      running.reports = reports;
+      reports.start().catch((err) => logger.warn({ err: String(err) }, "live progress could not start"));
+    };
+    // `/sb inbox on`: the first inbox starts the poller (which then takes the wake-ups itself).
+    rt.inbox.wake = startInbox;
+    if ((await rt.inbox.store.inboxes()).length) startInbox();
+    if (await reports.progress.following()) startReports();
+    rt.onClose(async () => {
+      this.running.delete(rt.id);
+      await inbox.stop();
+      await reports.stop();
+    });
+    return {
+      onPosted: (posted) => {
+        const command = posted.reply?.origin?.command;
+        if (command === "campaign.send" || command === "campaign.cancel") startReports();
+        // Started or not, the runtime's hook follows the campaign once its progress runs.
+        reports.hooks.onPosted?.(posted);
+      },
+    };
+  }
+
+  /** Starts the hourly purge of departed workspaces' records. */
+  start(): void {
+    const sweep = () =>
+      void this.purgeDeparted().catch((err) =>
+        this.opts.logger.warn({ err: String(err) }, "could not remove the records of departed workspaces"),
+      );
+    sweep();
+    this.purgeTimer = setInterval(sweep, PURGE_EVERY_MS);
+    this.purgeTimer.unref();
+  }
+
+  /**
+   * Removes the records of every workspace that uninstalled more than
+   * UNINSTALL_RETENTION_DAYS ago (its tokens and key went at once), then
+   * forgets that it left. A workspace that came back is not in the list.
+   */
+  async purgeDeparted(): Promise<number> {
+    const { installations, config, db } = this.opts;
+    const now = this.opts.now?.() ?? new Date();
+    const cutoff = new Date(now.getTime() - config.UNINSTALL_RETENTION_DAYS * 86_400_000);
+    const departed = await installations.departedBefore(cutoff);
+    for (const d of departed) {
+      for (const team of d.teams) {
+        // A workspace installed again meanwhile keeps its records.
+        if (await installations.forTeam(team)) continue;
+        await this.opts.purge(db, team);
+      }
+      await installations.forgetDeparture(d.key);
+    }
+    if (departed.length)
+      this.opts.logger.info({ workspaces: departed.length }, "records of departed workspaces removed");
+    return departed.length;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.purgeTimer);
+  }
+}
