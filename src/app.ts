@@ -7,6 +7,7 @@ import { createCommandCore, type SwitchboardCore } from "./commands/core.ts";
 import type { InboxAccess } from "./commands/inbox.ts";
 import type { ResolveGroupMembers } from "./commands/permissions.ts";
 import type { Config } from "./config.ts";
+import { ENV_WORKSPACE, type WorkspaceId } from "./domain/workspace.ts";
 import { ConfigError } from "./errors.ts";
 import { removeStaleUploads } from "./imports/temp.ts";
 import { type Logger, startPhases } from "./log.ts";
@@ -54,6 +55,8 @@ export interface Switchboard {
   channels: ChannelNames;
   /** The inboxes as the commands see them (the Slack app's poller sets `wake`: src/slack/inbox/runtime.ts). */
   inbox: InboxAccess;
+  /** The workspace this switchboard serves ("env": the one of the environment). */
+  workspace: WorkspaceId;
   /** Runs `fn` first when closing (before the database closes): for parts started later, like pg-boss. */
   onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
@@ -71,11 +74,12 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
     // Every schema, once, from the one list (src/store/migrations.ts): no part migrates on its own.
     await migrateStore(db);
     phase("migrations");
-    const channels = new ChannelNames(db);
+    const workspace = ENV_WORKSPACE;
+    const channels = new ChannelNames(db, workspace);
     await channels.seed(config.MESSAGING_CHANNEL_NAMES, "settings");
     // Confirmed commands an earlier process was carrying out when it stopped:
     // their outcome is unknown, said so on the next click, never run again.
-    const interrupted = await new Confirmations(db).settleInterrupted();
+    const interrupted = (await Confirmations.settleInterruptedAll(db)).length;
     if (interrupted)
       logger.warn({ interrupted }, "confirmed commands left running by an earlier process: outcome unknown");
     // Upload files a crashed process left behind (Slack downloads, xlsx scratch).
@@ -139,7 +143,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       auditListeners.push(slack.onAudit);
     }
     // Slack: reports post to channels and default to the user's Slack zone; the shell prints them.
-    const reports = new ReportService({ db, client, failureAlert: config.REPORT_FAILURE_ALERT });
+    const reports = new ReportService({ db, workspace, client, failureAlert: config.REPORT_FAILURE_ALERT });
     if (slack) {
       const { slackReportPoster } = await import("./slack/reports/post.ts");
       const { createUserTz } = await import("./slack/reports/user-tz.ts");
@@ -148,7 +152,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       reports.setUserTz(createUserTz(slack.client, { logger: log }));
     }
     // The inboxes: the store for every front end; joining a channel only in Slack (src/slack/inbox/).
-    const inbox: InboxAccess = { store: new InboxStore(db) };
+    const inbox: InboxAccess = { store: new InboxStore(db, workspace) };
     if (slack) {
       const { channelJoiner } = await import("./slack/inbox/join.ts");
       inbox.join = channelJoiner(slack.client, logger.child({ part: "inbox" }));
@@ -158,6 +162,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
     const core = createCommandCore({
       api: client,
       db,
+      workspace,
       apiKey,
       // Out of the box (no settings, the embedded sandbox): its main channel.
       defaultChannelId: config.MESSAGING_CHANNEL_ID ?? sandboxChannels[0]?.id,
@@ -188,6 +193,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       reports,
       channels,
       inbox,
+      workspace,
       onClose(fn) {
         closers.unshift(fn);
       },

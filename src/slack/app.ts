@@ -8,6 +8,7 @@ import { App, HTTPReceiver, SocketModeReceiver, type webApi } from "@slack/bolt"
 import type { MessagingApi } from "../api/types.ts";
 import type { CommandCore } from "../commands/types.ts";
 import type { Config } from "../config.ts";
+import { ENV_WORKSPACE, type WorkspaceId } from "../domain/workspace.ts";
 import { ConfigError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { ReportService } from "../reports/service.ts";
@@ -153,6 +154,8 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     posts: bridge.posts,
     hooks,
     inFlight: new Set(),
+    // One workspace, from the environment, until the middleware sets each request's.
+    workspace: ENV_WORKSPACE,
     work: new InFlight(),
     db: opts.db,
     ...opts.progress,
@@ -216,6 +219,8 @@ export async function startSlackApp(
   switchboard: {
     core: CommandCore;
     db?: Db;
+    /** The workspace of the Home tab's audit entries. */
+    workspace: WorkspaceId;
     slack?: SlackBridge;
     /** With the database: the Home tab's sources. */
     client?: MessagingApi;
@@ -245,7 +250,7 @@ export async function startSlackApp(
     progress: opts.progress,
     home:
       db && client && apiKey !== undefined
-        ? { db, client, apiKey, reports: switchboard.reports, ...opts.home }
+        ? { db, workspace: switchboard.workspace, client, apiKey, reports: switchboard.reports, ...opts.home }
         : undefined,
     readiness: switchboard.client
       ? { api: () => switchboard.client!.getMe({ lane: "background" }).then(() => {}) }

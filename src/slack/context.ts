@@ -7,6 +7,7 @@ import type { HomeView, ModalView } from "@slack/types";
 import type { FormRequest } from "../commands/form-kinds.ts";
 import type { Actor, CommandCore, Reply } from "../commands/types.ts";
 import type { Config } from "../config.ts";
+import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Logger } from "../log.ts";
 import type { Db } from "../store/db.ts";
 import type { EventStore } from "./event-store.ts";
@@ -41,6 +42,8 @@ export interface SlackDeps {
   inFlight: Set<string>;
   /** Switchboard's database, when the app has one (uploads keep their pending imports there). */
   db?: Db;
+  /** The workspace whose records the stores of this request read and write (the Slack team id; "env" alone). */
+  workspace: WorkspaceId;
   /** The listeners' work in flight, for a graceful stop (src/slack/shutdown.ts). */
   work: InFlight;
   /** Least time between two progress redraws of an import's message (default 3000 ms). */
