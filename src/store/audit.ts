@@ -95,7 +95,8 @@ export class AuditLog {
     const r = await this.db.query<{ actor: string; via: "slack" | "shell"; at: Date | string }>(
       `select actor, via, at from switchboard.audit
         where workspace = $2 and operation = 'sendCampaign' and ok and command ~ $1 order by id desc limit 1`,
-      [`^campaign\\s+${campaignId}\\s+send\\b`, this.workspace],
+      // PostgreSQL's \\b is a backspace, not a word's end: the line ends or a space follows.
+      [`^campaign\\s+${campaignId}\\s+send(\\s|$)`, this.workspace],
     );
     const row = r.rows[0];
     return row ? { actor: row.actor, via: row.via, at: new Date(row.at) } : undefined;

@@ -272,6 +272,26 @@ describe("confirmations", () => {
     );
   });
 
+  it("a forged Confirm naming another workspace's confirmation is refused in words and writes nothing", async () => {
+    const add = await h().run("tag add Theirs #123456");
+    const id = Number(/Tag #(\d+)/.exec(add.text)![1]);
+    // Workspace T0OTHER's pending delete, by a person with the same user id as ours.
+    const theirs = new Confirmations(h().db, "T0OTHER");
+    const c = await theirs.create({
+      actor: SLACK_USER.userId,
+      command: { id: "tag.delete", raw: { id: String(id) }, line: `tag delete ${id}` },
+      ttlMs: 60_000,
+    });
+    const audited = (await new AuditLog(h().db, ENV_WORKSPACE).list({ limit: 1000 })).length;
+    // This core is the "env" workspace's: the id is not one of its confirmations.
+    expect((await h().core.confirm(c.id, SLACK_USER)).text).toMatch(/does not exist/);
+    expect((await h().core.dismiss(c.id, SLACK_USER)).text).toMatch(/does not exist/);
+    await h().client.getTag(id);
+    expect(await theirs.get(c.id)).toMatchObject({ state: "pending" });
+    expect((await new AuditLog(h().db, ENV_WORKSPACE).list({ limit: 1000 })).length).toBe(audited);
+    expect(await new AuditLog(h().db, "T0OTHER").list()).toEqual([]);
+  });
+
   it("a confirmed send whose answer is lost says unknown, then and on every later click, with the check; sent once", async () => {
     const { sandbox, client, db } = h();
     const id = await newCampaign("Lost answer");
