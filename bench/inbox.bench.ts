@@ -8,9 +8,11 @@
 //
 //   npx tsx bench/inbox.bench.ts
 //   run() from bench/run.ts returns the rows
+
 import { pathToFileURL } from "node:url";
 import type { MessagingClient } from "../src/api/client.ts";
 import { configSchema } from "../src/config.ts";
+import { ENV_WORKSPACE } from "../src/domain/workspace.ts";
 import { InboxPoller } from "../src/slack/inbox/poller.ts";
 import { openDb } from "../src/store/db.ts";
 import { migrateStore } from "../src/store/migrations.ts";
@@ -40,6 +42,7 @@ export async function run(): Promise<BenchRow[]> {
   let posts = 0;
   let onPost: (() => void) | undefined;
   const poller = new InboxPoller({
+    workspace: ENV_WORKSPACE,
     db,
     client,
     post: async () => {

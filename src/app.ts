@@ -7,7 +7,7 @@ import type { SwitchboardCore } from "./commands/core.ts";
 import type { InboxAccess } from "./commands/inbox.ts";
 import type { ResolveGroupMembers } from "./commands/permissions.ts";
 import { type Config, slackMode } from "./config.ts";
-import { ENV_WORKSPACE } from "./domain/workspace.ts";
+import { ENV_WORKSPACE, type WorkspaceId } from "./domain/workspace.ts";
 import { ConfigError } from "./errors.ts";
 import { removeStaleUploads } from "./imports/temp.ts";
 import { type Logger, startPhases } from "./log.ts";
@@ -59,6 +59,8 @@ export interface Switchboard {
   channels: ChannelNames;
   /** The inboxes as the commands see them (the Slack app's poller sets `wake`: src/slack/inbox/runtime.ts). */
   inbox: InboxAccess;
+  /** The workspace this switchboard serves ("env": the one of the environment). */
+  workspace: WorkspaceId;
   /** Runs `fn` first when closing (before the database closes): for parts started later, like pg-boss. */
   onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
@@ -76,11 +78,12 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
     // Every schema, once, from the one list (src/store/migrations.ts): no part migrates on its own.
     await migrateStore(db);
     phase("migrations");
-    const names = new ChannelNames(db);
+    const workspace = ENV_WORKSPACE;
+    const names = new ChannelNames(db, workspace);
     await names.seed(config.MESSAGING_CHANNEL_NAMES, "settings");
     // Confirmed commands an earlier process was carrying out when it stopped:
     // their outcome is unknown, said so on the next click, never run again.
-    const interrupted = await new Confirmations(db).settleInterrupted();
+    const interrupted = (await Confirmations.settleInterruptedAll(db)).length;
     if (interrupted)
       logger.warn({ interrupted }, "confirmed commands left running by an earlier process: outcome unknown");
     // Upload files a crashed process left behind (Slack downloads, xlsx scratch).
@@ -158,6 +161,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       reports,
       channels,
       inbox,
+      workspace,
       onClose(fn) {
         closers.unshift(fn);
       },
@@ -276,6 +280,7 @@ export async function createDistributedSwitchboard(
       slackHooks: async (rt) => ({
         ...(await background.attach(rt)),
         homeView: createHomeView({
+          workspace: rt.id,
           client: rt.client,
           db,
           apiKey: rt.apiKey,

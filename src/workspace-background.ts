@@ -64,6 +64,7 @@ export class WorkspaceBackground {
     const running: Running = {};
     this.running.set(rt.id, running);
     const host = {
+      workspace: rt.id,
       slack,
       db,
       client: rt.client,

@@ -77,13 +77,15 @@ export function buildWorkspace(shared: SharedParts, ws: WorkspaceSetup): Workspa
   const slack = ws.slack;
   if (slack) auditListeners.push(slack.onAudit);
   const resolveGroupMembers = ws.resolveGroupMembers ?? slack?.resolveGroupMembers;
-  const channels = new ChannelNames(db);
+  const workspace = ws.id;
+  const channels = new ChannelNames(db, workspace);
   // Slack: reports post to channels and default to the user's Slack zone; the shell prints them.
-  const reports = new ReportService({ db, client, failureAlert: config.REPORT_FAILURE_ALERT });
-  const inbox: InboxAccess = { store: new InboxStore(db) };
+  const reports = new ReportService({ db, workspace, client, failureAlert: config.REPORT_FAILURE_ALERT });
+  const inbox: InboxAccess = { store: new InboxStore(db, workspace) };
   const core = createCommandCore({
     api: client,
     db,
+    workspace,
     apiKey: ws.apiKey,
     defaultChannelId: ws.defaultChannelId,
     channels,

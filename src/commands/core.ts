@@ -20,6 +20,7 @@ import {
   section,
   truncate,
 } from "../blocks/blocks.ts";
+import type { WorkspaceId } from "../domain/workspace.ts";
 import { isSwitchboardError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { maskSecret } from "../log.ts";
@@ -79,6 +80,8 @@ function shellHints(reply: Reply): Reply {
 export interface CoreOptions {
   api: MessagingApi;
   db: Db;
+  /** The workspace whose audit entries, confirmations and channel names the core reads and writes. */
+  workspace: WorkspaceId;
   /** The API key, only to mask it and to keep it out of every answer. */
   apiKey?: string;
   defaultChannelId?: number;
@@ -141,9 +144,9 @@ function withOrigin(reply: Reply, spec: AnySpec, raw: Record<string, unknown>): 
 
 export function createCommandCore(opts: CoreOptions): SwitchboardCore {
   const registry = opts.registry ?? new Registry(ALL_COMMANDS);
-  const channels = opts.channels ?? new ChannelNames(opts.db);
-  const audit = new AuditLog(opts.db);
-  const confirmations = new Confirmations(opts.db);
+  const channels = opts.channels ?? new ChannelNames(opts.db, opts.workspace);
+  const audit = new AuditLog(opts.db, opts.workspace);
+  const confirmations = new Confirmations(opts.db, opts.workspace);
   const permissions = new Permissions({
     writers: opts.writers,
     broadcasters: opts.broadcasters,

@@ -2,12 +2,15 @@
 // campaign at a slot. A leaf file: the store saves these, the reports make and
 // read them, and neither imports the other for their shapes.
 import type { RecipientStatus } from "../api/schemas.ts";
+import type { WorkspaceId } from "./workspace.ts";
 
 /** Recipients of a campaign per delivery status. */
 export type Counts = Record<RecipientStatus, number>;
 
 export interface ScheduleRow {
   id: number;
+  /** The workspace the schedule belongs to (its reports post with that workspace's key and token). */
+  workspace: WorkspaceId;
   channel: string;
   /** `"42"`, `"running"` or `"all"`. */
   target: string;
@@ -31,6 +34,7 @@ export type RunState = "claimed" | "posting" | "posted" | "failed" | "uncertain"
 
 export interface RunRow {
   scheduleId: number;
+  workspace: WorkspaceId;
   slotAt: Date;
   state: RunState;
   late: boolean;

@@ -1,8 +1,10 @@
-// A workspace: what every record, job and cache belongs to (docs/workspaces.md).
-// In many-workspace mode its id is the Slack team id; in single-workspace mode
-// (one workspace from the environment) it is ENV_WORKSPACE.
+// The workspace a record, a request or a runtime belongs to. In the
+// single-workspace mode (SLACK_BOT_TOKEN) there is one, "env", taken from the
+// environment; with many workspaces it is the Slack team id. Every record of
+// Switchboard's store carries it (docs/workspaces.md, "Every record belongs to
+// a workspace").
 
 export type WorkspaceId = string;
 
-/** The single-workspace mode's workspace: the one the environment sets up. */
+/** The single-workspace mode's workspace, and the owner of every record kept before workspaces. */
 export const ENV_WORKSPACE: WorkspaceId = "env";

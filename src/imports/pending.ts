@@ -7,6 +7,7 @@
 // in the middle of it, run again only when a person asks (Try again). The file is obtained through the
 // caller's function (Slack downloads it again); nothing here knows Slack.
 import type { MessagingApi } from "../api/types.ts";
+import type { WorkspaceId } from "../domain/workspace.ts";
 import { metrics } from "../metrics.ts";
 import type { Db } from "../store/db.ts";
 import { ImportStore, type PendingImport } from "../store/imports.ts";
@@ -60,8 +61,8 @@ export interface RunHow {
 export class PendingImports {
   private readonly store: ImportStore;
   readonly imports: ImportService;
-  constructor(db: Db, imports: ImportService) {
-    this.store = new ImportStore(db);
+  constructor(db: Db, workspace: WorkspaceId, imports: ImportService) {
+    this.store = new ImportStore(db, workspace);
     this.imports = imports;
   }
 

@@ -10,6 +10,7 @@ import { hostname } from "node:os";
 import type { PgBoss } from "pg-boss";
 import type { MessagingApi } from "../api/types.ts";
 import type { ScheduleRow } from "../domain/reports.ts";
+import { ENV_WORKSPACE, type WorkspaceId } from "../domain/workspace.ts";
 import { SwitchboardError } from "../errors.ts";
 import { metrics } from "../metrics.ts";
 import type { Db } from "../store/db.ts";
@@ -72,6 +73,12 @@ export interface SchedulerLogger {
 
 export interface SchedulerOptions {
   db: Db;
+  /**
+   * The workspace of `store` and of the calls that name none. One scheduler
+   * serves every workspace's schedules (one pg-boss worker): each job names
+   * its workspace, and its slot runs with that workspace's store.
+   */
+  workspace: WorkspaceId;
   /** A started PgBoss on the same database (src/store/boss.ts createBoss). */
   boss: PgBoss;
   client: MessagingApi;
@@ -95,6 +102,8 @@ export interface SchedulerOptions {
 
 export interface SlotJob {
   scheduleId: number;
+  /** Whose schedule; absent in jobs queued before workspaces (they are "env"'s). */
+  workspace?: WorkspaceId;
   /** ISO time of the slot; absent in jobs pg-boss's cron sends (the slot is then the latest due). */
   slot?: string;
   /** Set by the start-up catch-up for a report missed while down. */
@@ -129,7 +138,7 @@ export class ReportScheduler {
   private readonly opts: SchedulerOptions;
   constructor(opts: SchedulerOptions) {
     this.opts = opts;
-    this.store = new ReportStore(opts.db);
+    this.store = new ReportStore(opts.db, opts.workspace);
     this.boss = opts.boss;
     this.clock = opts.clock ?? systemClock;
     this.queue = opts.queue ?? "reports";
@@ -185,18 +194,23 @@ export class ReportScheduler {
       const pid = Number(worker.slice(host.length).split(":")[0]);
       return Number.isInteger(pid) && pid !== process.pid && !isAlive(pid);
     };
-    const settled = await this.store.settleInterruptedPosts(this.clock.now(), stopped);
+    const settled = await ReportStore.settleInterruptedPostsAll(this.opts.db, this.clock.now(), stopped);
     for (const run of settled)
       this.log.error(
-        { scheduleId: run.scheduleId, slot: run.slotAt, worker: run.claimedBy },
+        { scheduleId: run.scheduleId, workspace: run.workspace, slot: run.slotAt, worker: run.claimedBy },
         "report post interrupted (the process stopped): may not have been posted, not posted again",
       );
     return settled.length;
   }
 
-  /** pg-boss's cron schedules follow the store's: one per live schedule, keyed by its id. */
+  /** The store of a workspace's schedules (this scheduler's own, or another's for its jobs). */
+  storeFor(workspace: WorkspaceId): ReportStore {
+    return workspace === this.store.workspace ? this.store : new ReportStore(this.opts.db, workspace);
+  }
+
+  /** pg-boss's cron schedules follow the store's: one per live schedule of every workspace, keyed by its id. */
   async syncSchedules(): Promise<void> {
-    const live = await this.store.listSchedules();
+    const live = await ReportStore.liveSchedulesAll(this.opts.db);
     const wanted = new Map(live.map((s) => [String(s.id), s]));
     for (const s of await this.boss.getSchedules(this.queue)) {
       const w = wanted.get(s.key);
@@ -206,19 +220,27 @@ export class ReportScheduler {
   }
 
   private async scheduleInBoss(s: ScheduleRow) {
-    const data: SlotJob = { scheduleId: s.id };
+    const data: SlotJob = { scheduleId: s.id, workspace: s.workspace };
     await this.boss.schedule(this.queue, s.cron, data, { tz: s.tz, key: String(s.id) });
   }
 
   /** Stores a schedule and registers its cron. `channel` must be a channel id Slack can post to. */
-  async addSchedule(spec: ScheduleSpec, who: { createdBy: string; channel: string }): Promise<ScheduleRow> {
-    const row = await this.store.createSchedule(newScheduleOf(spec, who), this.clock.now());
+  async addSchedule(
+    spec: ScheduleSpec,
+    who: { createdBy: string; channel: string },
+    workspace: WorkspaceId = this.store.workspace,
+  ): Promise<ScheduleRow> {
+    const row = await this.storeFor(workspace).createSchedule(newScheduleOf(spec, who), this.clock.now());
     await this.scheduleInBoss(row);
     return row;
   }
 
-  async removeSchedule(id: number): Promise<ScheduleRow | undefined> {
-    const row = await this.store.deleteSchedule(id, this.clock.now());
+  /** Undefined when the workspace has no such schedule (another workspace's is not touched). */
+  async removeSchedule(
+    id: number,
+    workspace: WorkspaceId = this.store.workspace,
+  ): Promise<ScheduleRow | undefined> {
+    const row = await this.storeFor(workspace).deleteSchedule(id, this.clock.now());
     if (row) await this.boss.unschedule(this.queue, String(id));
     return row;
   }
@@ -232,10 +254,10 @@ export class ReportScheduler {
   async catchUp(): Promise<number> {
     const now = this.clock.now();
     let queued = 0;
-    for (const s of await this.store.listSchedules()) {
+    for (const s of await ReportStore.liveSchedulesAll(this.opts.db)) {
       const slot = lastRunAtOrBefore(s.cron, s.tz, now);
       if (!slot || slot < s.createdAt) continue;
-      const run = await this.store.getRun(s.id, slot);
+      const run = await this.storeFor(s.workspace).getRun(s.id, slot);
       if (
         run &&
         run.state !== "failed" &&
@@ -244,7 +266,7 @@ export class ReportScheduler {
         continue;
       }
       const late = now.getTime() - slot.getTime() > this.lateAfterMs;
-      const job: SlotJob = { scheduleId: s.id, slot: slot.toISOString(), late };
+      const job: SlotJob = { scheduleId: s.id, workspace: s.workspace, slot: slot.toISOString(), late };
       // The singleton key spares a duplicate job; the store's claim is what makes posting once.
       await this.boss.send(this.queue, job, { singletonKey: `${s.id}@${job.slot}` });
       queued++;
@@ -254,14 +276,17 @@ export class ReportScheduler {
   }
 
   private async handle(job: SlotJob): Promise<SlotOutcome> {
-    const s = await this.store.getSchedule(job.scheduleId);
+    const workspace = job.workspace ?? ENV_WORKSPACE;
+    const s = await this.storeFor(workspace).getSchedule(job.scheduleId);
     if (!s) return { kind: "gone" };
     const slot = job.slot ? new Date(job.slot) : lastRunAtOrBefore(s.cron, s.tz, this.clock.now());
     if (!slot || Number.isNaN(slot.getTime())) return { kind: "skipped", reason: "no slot due" };
-    const outcome = await this.runSlot(s.id, slot, { late: job.late ?? false }).catch((err: unknown) => {
-      metrics.reportRuns.inc({ outcome: "failed" }); // pg-boss tries again
-      throw err;
-    });
+    const outcome = await this.runSlot(s.id, slot, { late: job.late ?? false, workspace }).catch(
+      (err: unknown) => {
+        metrics.reportRuns.inc({ outcome: "failed" }); // pg-boss tries again
+        throw err;
+      },
+    );
     metrics.reportRuns.inc({ outcome: outcome.kind });
     return outcome;
   }
@@ -271,12 +296,17 @@ export class ReportScheduler {
    * Throws when the attempt failed and nothing was posted (pg-boss retries
    * it with backoff); returns otherwise.
    */
-  async runSlot(scheduleId: number, slot: Date, opts: { late?: boolean } = {}): Promise<SlotOutcome> {
-    const s = await this.store.getSchedule(scheduleId);
+  async runSlot(
+    scheduleId: number,
+    slot: Date,
+    opts: { late?: boolean; workspace?: WorkspaceId } = {},
+  ): Promise<SlotOutcome> {
+    const store = this.storeFor(opts.workspace ?? this.store.workspace);
+    const s = await store.getSchedule(scheduleId);
     if (!s) return { kind: "gone" };
     const now = this.clock.now();
     const late = (opts.late ?? false) || now.getTime() - slot.getTime() > this.lateAfterMs;
-    const run = await this.store.claimRun(scheduleId, slot, {
+    const run = await store.claimRun(scheduleId, slot, {
       worker: this.workerId,
       now,
       leaseMs: this.leaseMs,
@@ -291,12 +321,12 @@ export class ReportScheduler {
     try {
       // Earlier reports of this schedule that may not have gone out: said once, in this one.
       await this.settleInterrupted();
-      uncertain = (await this.store.untoldUncertain(scheduleId))
+      uncertain = (await store.untoldUncertain(scheduleId))
         .filter((r) => r.slotAt.getTime() !== slot.getTime())
         .map((r) => ({ slotAt: r.slotAt, interrupted: r.error === INTERRUPTED }));
       ({ report, messages } = await this.build(s, { lateSlot: run.late ? slot : undefined, uncertain }));
     } catch (err) {
-      await this.store.markFailed(scheduleId, slot, w, this.clock.now(), message(err), true);
+      await store.markFailed(scheduleId, slot, w, this.clock.now(), message(err), true);
       this.log.warn(
         { scheduleId, slot, err: message(err), attempt: run.attempts },
         "report failed: will retry",
@@ -304,7 +334,7 @@ export class ReportScheduler {
       throw err;
     }
 
-    if (!(await this.store.markPosting(scheduleId, slot, w, this.clock.now()))) {
+    if (!(await store.markPosting(scheduleId, slot, w, this.clock.now()))) {
       return { kind: "skipped", reason: "claim lost" };
     }
     // A retry after a refused part resumes after the parts already out.
@@ -312,10 +342,10 @@ export class ReportScheduler {
       if (i < run.partsPosted) continue;
       try {
         const res = await this.opts.post(s.channel, msg);
-        await this.store.markPartPosted(scheduleId, slot, w, res?.ref, this.clock.now());
+        await store.markPartPosted(scheduleId, slot, w, res?.ref, this.clock.now());
       } catch (err) {
         const retryable = definitelyNotPosted(err);
-        await this.store.markFailed(scheduleId, slot, w, this.clock.now(), message(err), retryable);
+        await store.markFailed(scheduleId, slot, w, this.clock.now(), message(err), retryable);
         if (retryable) {
           this.log.warn({ scheduleId, slot, err: message(err) }, "report refused by Slack: will retry");
           throw err;
@@ -327,7 +357,7 @@ export class ReportScheduler {
         return { kind: "uncertain", error: message(err) };
       }
     }
-    await this.store.markPosted(
+    await store.markPosted(
       scheduleId,
       slot,
       w,
@@ -335,7 +365,7 @@ export class ReportScheduler {
       report.campaigns.map((c) => ({ campaignId: c.id, counts: c.counts })),
     );
     if (uncertain.length)
-      await this.store.markTold(
+      await store.markTold(
         scheduleId,
         uncertain.map((u) => u.slotAt),
         this.clock.now(),
@@ -358,7 +388,7 @@ export class ReportScheduler {
       lane: "background",
       now: () => this.clock.now(),
     });
-    const previous = await this.store.getSnapshots(s.id);
+    const previous = await this.storeFor(s.workspace).getSnapshots(s.id);
     const chart =
       this.opts.chart === false || report.campaigns.length === 0
         ? undefined

@@ -6,6 +6,7 @@
 import type { MessagingApi } from "../api/types.ts";
 import type { Actor } from "../domain/actor.ts";
 import type { ScheduleRow } from "../domain/reports.ts";
+import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Db } from "../store/db.ts";
 import { ReportStore } from "../store/reports.ts";
 import type { ReportMessage } from "./render.ts";
@@ -14,6 +15,8 @@ import { type Clock, type PostFn, type ReportScheduler, reportNow, systemClock }
 
 export interface ReportServiceOptions {
   db: Db;
+  /** The workspace whose schedules the commands list, add and remove. */
+  workspace: WorkspaceId;
   client: MessagingApi;
   /** REPORT_FAILURE_ALERT. */
   failureAlert: number;
@@ -42,7 +45,7 @@ export class ReportService {
   private readonly opts: ReportServiceOptions;
   constructor(opts: ReportServiceOptions) {
     this.opts = opts;
-    this.store = new ReportStore(opts.db);
+    this.store = new ReportStore(opts.db, opts.workspace);
     this.failureAlert = opts.failureAlert;
     this.clock = opts.clock ?? systemClock;
   }
@@ -112,13 +115,13 @@ export class ReportService {
 
   async addSchedule(spec: ScheduleSpec, who: { createdBy: string; channel: string }): Promise<ScheduleRow> {
     const scheduler = await this.schedulerNow();
-    if (scheduler) return scheduler.addSchedule(spec, who);
+    if (scheduler) return scheduler.addSchedule(spec, who, this.store.workspace);
     return this.store.createSchedule(newScheduleOf(spec, who), this.clock.now());
   }
 
   async removeSchedule(id: number): Promise<ScheduleRow | undefined> {
     const scheduler = await this.schedulerNow();
-    if (scheduler) return scheduler.removeSchedule(id);
+    if (scheduler) return scheduler.removeSchedule(id, this.store.workspace);
     return this.store.deleteSchedule(id, this.clock.now());
   }
 

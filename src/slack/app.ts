@@ -8,7 +8,7 @@ import { App, type Authorize, type CustomRoute, HTTPReceiver, SocketModeReceiver
 import type { MessagingApi } from "../api/types.ts";
 import type { CommandCore } from "../commands/types.ts";
 import type { Config } from "../config.ts";
-import { ENV_WORKSPACE } from "../domain/workspace.ts";
+import { ENV_WORKSPACE, type WorkspaceId } from "../domain/workspace.ts";
 import { ConfigError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { ReportService } from "../reports/service.ts";
@@ -188,6 +188,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
       },
     });
   const deps: SlackDeps = {
+    // One workspace, from the environment; with many, the middleware sets each request's.
     workspace: ENV_WORKSPACE,
     connected: !many,
     workspaces: many?.workspaces,
@@ -264,6 +265,8 @@ export async function startSlackApp(
   switchboard: {
     core: CommandCore;
     db?: Db;
+    /** The workspace of the Home tab's audit entries. */
+    workspace: WorkspaceId;
     slack?: SlackBridge;
     /** With the database: the Home tab's sources. */
     client?: MessagingApi;
@@ -293,7 +296,7 @@ export async function startSlackApp(
     progress: opts.progress,
     home:
       db && client && apiKey !== undefined
-        ? { db, client, apiKey, reports: switchboard.reports, ...opts.home }
+        ? { db, workspace: switchboard.workspace, client, apiKey, reports: switchboard.reports, ...opts.home }
         : undefined,
     readiness: switchboard.client
       ? { api: () => switchboard.client!.getMe({ lane: "background" }).then(() => {}) }

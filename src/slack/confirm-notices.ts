@@ -28,14 +28,14 @@ export function respondTo(url: string): RespondFn {
   }) as unknown as RespondFn;
 }
 
-/** Tells the clickers of interrupted confirmations; returns how many were told. */
+/** Tells the clickers of the workspace's interrupted confirmations; returns how many were told. */
 export async function tellInterruptedConfirmations(
   deps: SlackDeps,
   client: webApi.WebClient,
   now = Date.now,
 ): Promise<number> {
   if (!deps.db) return 0;
-  const confirmations = new Confirmations(deps.db);
+  const confirmations = new Confirmations(deps.db, deps.workspace);
   let told = 0;
   for (const { id, reply: target } of await confirmations.untoldInterrupted()) {
     if (!(await confirmations.markReplyTold(id))) continue; // another replica tells this one

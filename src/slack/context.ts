@@ -84,6 +84,8 @@ export interface SlackDeps extends WorkspaceParts {
   inFlight: Set<string>;
   /** Switchboard's database, when the app has one (uploads keep their pending imports there). */
   db?: Db;
+  /** The workspace whose records the stores of this request read and write (the Slack team id; "env" alone). */
+  workspace: WorkspaceId;
   /** The listeners' work in flight, for a graceful stop (src/slack/shutdown.ts). */
   work: InFlight;
   /** Least time between two progress redraws of an import's message (default 3000 ms). */

@@ -1,12 +1,13 @@
 // Slack redelivers an event when it got no 200 within 3 s (X-Slack-Retry-Num);
 // each event_id is handled once. A memory set answers the common case; the
 // store (schema `slack`) keeps it true across restarts and between processes.
+import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Db } from "../store/db.ts";
 import { SeenEvents } from "../store/events.ts";
 
 export interface EventStore {
-  /** True the first time an id is seen, false for every repeat. */
-  claim(eventId: string): Promise<boolean>;
+  /** True the first time an id is seen, false for every repeat (Slack's event ids are unique across workspaces). */
+  claim(eventId: string, workspace: WorkspaceId): Promise<boolean>;
 }
 
 export class MemoryEventStore implements EventStore {
@@ -44,8 +45,8 @@ export async function createDbEventStore(db: Db): Promise<EventStore> {
   const seen = await SeenEvents.open(db);
   const memory = new MemoryEventStore();
   return {
-    async claim(eventId) {
-      return memory.claimSync(eventId) && seen.claim(eventId);
+    async claim(eventId, workspace) {
+      return memory.claimSync(eventId) && seen.claim(eventId, workspace);
     },
   };
 }

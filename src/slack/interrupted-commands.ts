@@ -22,7 +22,7 @@ export async function trackCommand(
 ): Promise<() => Promise<void>> {
   const db = deps.db;
   if (!db) return async () => {};
-  const rows = new CommandsInFlight(db);
+  const rows = new CommandsInFlight(db, deps.workspace);
   const id = await rows.started({ owner: PROCESS_ID, ...command }).catch((err: unknown) => {
     deps.logger.warn({ err: (err as Error).message }, "could not note the command in flight");
     return undefined;
@@ -37,7 +37,7 @@ export function interruptedText(line: string): string {
   return `Switchboard restarted while carrying out \`/sb ${shown}\` for you, before it could answer. A report or a list can simply be asked for again; a change may or may not have been made: check before running it again.`;
 }
 
-/** Tells the people whose commands a stopped process left unanswered; returns how many. */
+/** Tells the people of the workspace whose commands a stopped process left unanswered; returns how many. */
 export async function tellInterruptedCommands(
   deps: SlackDeps,
   client: webApi.WebClient,
@@ -49,7 +49,8 @@ export async function tellInterruptedCommands(
   const olderThanMs = opts.olderThanMs ?? (db.kind === "pglite" ? 0 : REPLICA_COMMAND_MS);
   const now = opts.now ?? Date.now;
   let told = 0;
-  for (const c of await new CommandsInFlight(db).takeInterrupted(opts.self ?? PROCESS_ID, olderThanMs)) {
+  const rows = new CommandsInFlight(db, deps.workspace);
+  for (const c of await rows.takeInterrupted(opts.self ?? PROCESS_ID, olderThanMs)) {
     const message = {
       response_type: "ephemeral" as const,
       replace_original: false,

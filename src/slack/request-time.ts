@@ -4,6 +4,7 @@
 // with a clock set) ahead would stay valid until that time came. This guard
 // runs before Bolt's and refuses both sides.
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Logger } from "../log.ts";
 
 /** How far a request's timestamp may be from our clock, either side. */
@@ -40,17 +41,22 @@ export function refuseSkewedRequests(
   };
 }
 
+/** The workspace of the signatures' rows: none yet (see refuseReplayedRequests). */
+export const SIGNATURE_WORKSPACE: WorkspaceId = "";
+
 /**
  * Wraps the receiver's listener: a signed POST whose signature was seen before
  * (within the day the store keeps ids; a signature is good for 5 minutes) is
  * a replay of a captured request and gets a 401. Signatures are claimed in the
  * same store as event ids (`sig:` + signature), so replicas share them. Slack's
  * own retries of events carry X-Slack-Retry-Num and pass (the event id dedupes them);
- * commands and clicks are never retried by Slack.
+ * commands and clicks are never retried by Slack. The request is not read
+ * yet, so its workspace is not known: a signature's row carries
+ * SIGNATURE_WORKSPACE (a day's replay guard, no workspace's record).
  */
 export function refuseReplayedRequests(
   listener: RequestListener,
-  seen: { claim(id: string): Promise<boolean> },
+  seen: { claim(id: string, workspace: WorkspaceId): Promise<boolean> },
   logger: Logger,
 ): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
@@ -60,7 +66,7 @@ export function refuseReplayedRequests(
       listener(req, res);
       return;
     }
-    seen.claim(`sig:${signature}`).then(
+    seen.claim(`sig:${signature}`, SIGNATURE_WORKSPACE).then(
       (first) => {
         if (first) return listener(req, res);
         logger.warn({ url: req.url }, "refused a Slack request: its signature was already used (a replay)");

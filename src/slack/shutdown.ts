@@ -49,7 +49,7 @@ export async function gracefulStop(parts: StopParts, signal: string): Promise<nu
     const drained = await slack.work.drain(config.SHUTDOWN_GRACE_MS);
     if (drained.handedBack.length) {
       // What they were doing is left in a state a person can act on.
-      const confirmations = slack.db ? await new Confirmations(slack.db).settleInterrupted() : 0;
+      const confirmations = slack.db ? (await Confirmations.settleInterruptedAll(slack.db)).length : 0;
       log.warn(
         { handedBack: drained.handedBack, imports: drained.settled, confirmations },
         "work handed back at stop",

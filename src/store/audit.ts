@@ -1,6 +1,7 @@
 // The audit trail: one row per write the API was asked to make (who, when,
 // through which front end, the command line without secrets, the operation,
 // and the API's answer summarized).
+import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
 import { storable, storableJson } from "./text.ts";
 
@@ -38,15 +39,17 @@ interface AuditRow {
 /** The audit trail over the store. */
 export class AuditLog {
   private readonly db: Queryable;
+  readonly workspace: WorkspaceId;
 
-  constructor(db: Queryable) {
+  constructor(db: Queryable, workspace: WorkspaceId) {
     this.db = db;
+    this.workspace = workspace;
   }
 
   async record(e: AuditEntry): Promise<number> {
     const r = await this.db.query<{ id: string }>(
-      `insert into switchboard.audit (at, actor, actor_name, via, channel, command, operation, ok, status, answer)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
+      `insert into switchboard.audit (at, actor, actor_name, via, channel, command, operation, ok, status, answer, workspace)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning id`,
       [
         e.at.toISOString(),
         e.actor,
@@ -58,6 +61,7 @@ export class AuditLog {
         e.ok,
         e.status ?? null,
         e.answer === undefined ? null : storableJson(e.answer),
+        this.workspace,
       ],
     );
     return Number(r.rows[0]!.id);
@@ -66,8 +70,9 @@ export class AuditLog {
   /** Newest first. */
   async list(opts: { limit?: number } = {}): Promise<AuditEntry[]> {
     const r = await this.db.query<AuditRow>(
-      "select at, actor, actor_name, via, channel, command, operation, ok, status, answer from switchboard.audit order by id desc limit $1",
-      [opts.limit ?? 100],
+      `select at, actor, actor_name, via, channel, command, operation, ok, status, answer from switchboard.audit
+        where workspace = $2 order by id desc limit $1`,
+      [opts.limit ?? 100, this.workspace],
     );
     return r.rows.map((row) => ({
       at: new Date(row.at),
@@ -89,8 +94,9 @@ export class AuditLog {
   ): Promise<{ actor: string; via: "slack" | "shell"; at: Date } | undefined> {
     const r = await this.db.query<{ actor: string; via: "slack" | "shell"; at: Date | string }>(
       `select actor, via, at from switchboard.audit
-        where operation = 'sendCampaign' and ok and command ~ $1 order by id desc limit 1`,
-      [`^campaign\\s+${campaignId}\\s+send\\b`],
+        where workspace = $2 and operation = 'sendCampaign' and ok and command ~ $1 order by id desc limit 1`,
+      // PostgreSQL's \\b is a backspace, not a word's end: the line ends or a space follows.
+      [`^campaign\\s+${campaignId}\\s+send(\\s|$)`, this.workspace],
     );
     const row = r.rows[0];
     return row ? { actor: row.actor, via: row.via, at: new Date(row.at) } : undefined;

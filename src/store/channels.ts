@@ -2,6 +2,7 @@
 // channels, so people name them once (`/sb channel name 1 Main line`, or
 // MESSAGING_CHANNEL_NAMES), and every screen shows the name instead of `#1`.
 // Schema `channels`; its own migration list.
+import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
 
@@ -19,20 +20,34 @@ create table channels.names (
 )
 `,
     },
+    {
+      // A channel id is a number of one API account: names are per workspace.
+      id: "002_workspace",
+      sql: `
+alter table channels.names add column workspace text not null default 'env'
+;
+alter table channels.names alter column workspace drop default
+;
+alter table channels.names drop constraint names_pkey, add primary key (workspace, id)
+`,
+    },
   ],
 };
 
 export class ChannelNames {
   private readonly db: Queryable;
+  readonly workspace: WorkspaceId;
 
-  constructor(db: Queryable) {
+  constructor(db: Queryable, workspace: WorkspaceId) {
     this.db = db;
+    this.workspace = workspace;
   }
 
   /** Every named channel, by id (a local read: no cache, so another process's rename shows at once). */
   async all(): Promise<Map<number, string>> {
     const r = await this.db.query<{ id: number; name: string }>(
-      "select id, name from channels.names order by id",
+      "select id, name from channels.names where workspace = $1 order by id",
+      [this.workspace],
     );
     return new Map(r.rows.map((row) => [Number(row.id), String(row.name)]));
   }
@@ -45,9 +60,9 @@ export class ChannelNames {
   async set(id: number, name: string, by: string): Promise<string | undefined> {
     const before = await this.name(id);
     await this.db.query(
-      `insert into channels.names (id, name, named_by, named_at) values ($1, $2, $3, now())
-       on conflict (id) do update set name = excluded.name, named_by = excluded.named_by, named_at = now()`,
-      [id, name, by],
+      `insert into channels.names (workspace, id, name, named_by, named_at) values ($4, $1, $2, $3, now())
+       on conflict (workspace, id) do update set name = excluded.name, named_by = excluded.named_by, named_at = now()`,
+      [id, name, by, this.workspace],
     );
     return before;
   }
@@ -56,8 +71,9 @@ export class ChannelNames {
   async seed(names: ReadonlyMap<number, string>, by: string): Promise<void> {
     for (const [id, name] of names) {
       await this.db.query(
-        `insert into channels.names (id, name, named_by) values ($1, $2, $3) on conflict (id) do nothing`,
-        [id, name, by],
+        `insert into channels.names (workspace, id, name, named_by) values ($4, $1, $2, $3)
+         on conflict (workspace, id) do nothing`,
+        [id, name, by, this.workspace],
       );
     }
   }

@@ -2,10 +2,12 @@
 // a row from the ack to the answer. A process killed in between leaves it, and
 // the next start tells the person (src/slack/interrupted-commands.ts).
 import { randomUUID } from "node:crypto";
+import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
 
 export interface CommandInFlight {
   id: string;
+  workspace: WorkspaceId;
   owner: string;
   userId: string;
   line: string;
@@ -16,9 +18,11 @@ export interface CommandInFlight {
 /** Slash commands between their ack and their answer, over the store. */
 export class CommandsInFlight {
   private readonly db: Queryable;
+  readonly workspace: WorkspaceId;
 
-  constructor(db: Queryable) {
+  constructor(db: Queryable, workspace: WorkspaceId) {
     this.db = db;
+    this.workspace = workspace;
   }
 
   async started(input: {
@@ -29,41 +33,70 @@ export class CommandsInFlight {
   }): Promise<string> {
     const id = randomUUID();
     await this.db.query(
-      "insert into switchboard.commands_in_flight (id, owner, user_id, line, response_url) values ($1, $2, $3, $4, $5)",
-      [id, input.owner, input.userId, input.line.slice(0, 500), input.responseUrl ?? null],
+      `insert into switchboard.commands_in_flight (id, owner, user_id, line, response_url, workspace)
+       values ($1, $2, $3, $4, $5, $6)`,
+      [id, input.owner, input.userId, input.line.slice(0, 500), input.responseUrl ?? null, this.workspace],
     );
     return id;
   }
 
   async ended(id: string): Promise<void> {
-    await this.db.query("delete from switchboard.commands_in_flight where id = $1", [id]);
+    await this.db.query("delete from switchboard.commands_in_flight where id = $1 and workspace = $2", [
+      id,
+      this.workspace,
+    ]);
   }
 
   /**
-   * Takes (deletes and returns, once across processes) the rows of other
-   * processes started more than `olderThanMs` ago: commands nobody will answer.
+   * Takes (deletes and returns, once across processes) this workspace's rows
+   * of other processes started more than `olderThanMs` ago: commands nobody will answer.
    */
   async takeInterrupted(self: string, olderThanMs: number): Promise<CommandInFlight[]> {
-    const r = await this.db.query<{
-      id: string;
-      owner: string;
-      user_id: string;
-      line: string;
-      response_url: string | null;
-      started_at: Date;
-    }>(
-      `delete from switchboard.commands_in_flight
-       where owner <> $1 and started_at < now() - make_interval(secs => $2)
-       returning id, owner, user_id, line, response_url, started_at`,
-      [self, olderThanMs / 1000],
-    );
-    return r.rows.map((x) => ({
-      id: x.id,
-      owner: x.owner,
-      userId: x.user_id,
-      line: x.line,
-      responseUrl: x.response_url,
-      startedAt: x.started_at,
-    }));
+    return take(this.db, self, olderThanMs, this.workspace);
   }
+}
+
+/**
+ * Takes (deletes and returns, once across processes) the rows of other
+ * processes started more than `olderThanMs` ago, of every workspace (each row
+ * says its own): commands nobody will answer.
+ */
+export function takeInterruptedCommands(
+  db: Queryable,
+  self: string,
+  olderThanMs: number,
+): Promise<CommandInFlight[]> {
+  return take(db, self, olderThanMs, null);
+}
+
+async function take(
+  db: Queryable,
+  self: string,
+  olderThanMs: number,
+  workspace: WorkspaceId | null,
+): Promise<CommandInFlight[]> {
+  const r = await db.query<{
+    id: string;
+    workspace: string;
+    owner: string;
+    user_id: string;
+    line: string;
+    response_url: string | null;
+    started_at: Date;
+  }>(
+    `delete from switchboard.commands_in_flight
+     where owner <> $1 and started_at < now() - make_interval(secs => $2)
+       and ($3::text is null or workspace = $3)
+     returning id, workspace, owner, user_id, line, response_url, started_at`,
+    [self, olderThanMs / 1000, workspace],
+  );
+  return r.rows.map((x) => ({
+    id: x.id,
+    workspace: x.workspace,
+    owner: x.owner,
+    userId: x.user_id,
+    line: x.line,
+    responseUrl: x.response_url,
+    startedAt: x.started_at,
+  }));
 }

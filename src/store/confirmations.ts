@@ -5,6 +5,7 @@
 // or may not have happened (no answer came, or the process stopped while it
 // ran); it is never run again from here, only checked.
 import { randomUUID } from "node:crypto";
+import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
 import { storableJson } from "./text.ts";
 
@@ -71,9 +72,12 @@ export interface ReplyTarget {
 /** Pending confirmations over the store: each change of state one conditional update. */
 export class Confirmations {
   private readonly db: Queryable;
+  readonly workspace: WorkspaceId;
 
-  constructor(db: Queryable) {
+  /** A confirmation of another workspace is not found here: every statement names the workspace. */
+  constructor(db: Queryable, workspace: WorkspaceId) {
     this.db = db;
+    this.workspace = workspace;
   }
 
   async create(input: {
@@ -82,18 +86,19 @@ export class Confirmations {
     ttlMs: number;
   }): Promise<Confirmation> {
     const r = await this.db.query<Row>(
-      `insert into switchboard.confirmations (id, actor, command, expires_at)
-       values ($1, $2, $3, now() + make_interval(secs => $4)) returning ${COLUMNS}`,
-      [randomUUID(), input.actor, storableJson(input.command), input.ttlMs / 1000],
+      `insert into switchboard.confirmations (id, actor, command, expires_at, workspace)
+       values ($1, $2, $3, now() + make_interval(secs => $4), $5) returning ${COLUMNS}`,
+      [randomUUID(), input.actor, storableJson(input.command), input.ttlMs / 1000, this.workspace],
     );
     return fromRow(r.rows[0]!);
   }
 
   async get(id: string): Promise<Confirmation | undefined> {
     if (!UUID.test(id)) return undefined;
-    const r = await this.db.query<Row>(`select ${COLUMNS} from switchboard.confirmations where id = $1`, [
-      id,
-    ]);
+    const r = await this.db.query<Row>(
+      `select ${COLUMNS} from switchboard.confirmations where id = $1 and workspace = $2`,
+      [id, this.workspace],
+    );
     return r.rows[0] ? fromRow(r.rows[0]) : undefined;
   }
 
@@ -105,8 +110,9 @@ export class Confirmations {
     if (!UUID.test(id)) return undefined;
     const r = await this.db.query<Row>(
       `update switchboard.confirmations set state = 'running', decided_by = $2, decided_at = now()
-       where id = $1 and state = 'pending' and actor = $2 and expires_at > now() returning ${COLUMNS}`,
-      [id, actor],
+       where id = $1 and workspace = $3 and state = 'pending' and actor = $2 and expires_at > now()
+       returning ${COLUMNS}`,
+      [id, actor, this.workspace],
     );
     return r.rows[0] ? fromRow(r.rows[0]) : undefined;
   }
@@ -120,30 +126,43 @@ export class Confirmations {
   async finish(id: string, state: "done" | "failed" | "unknown", result: unknown): Promise<void> {
     await this.db.query(
       `update switchboard.confirmations set state = $2, result = $3
-       where id = $1 and (state = 'running' or (state = 'unknown' and $2 <> 'unknown'))`,
-      [id, state, storableJson(result ?? null)],
+       where id = $1 and workspace = $4 and (state = 'running' or (state = 'unknown' and $2 <> 'unknown'))`,
+      [id, state, storableJson(result ?? null), this.workspace],
     );
   }
 
   /**
    * running → unknown for every confirmation a stopped process left running: the
    * command may or may not have reached the API, so it is neither retried nor
-   * called failed. Run once at start (src/app.ts). Returns how many.
+   * called failed. This workspace's. Returns how many.
    */
   async settleInterrupted(): Promise<number> {
     const r = await this.db.query<{ id: string }>(
       `update switchboard.confirmations set state = 'unknown', result = $1
-       where state = 'running' returning id`,
-      [JSON.stringify({ error: "interrupted" })],
+       where state = 'running' and workspace = $2 returning id`,
+      [JSON.stringify({ error: "interrupted" }), this.workspace],
     );
     return r.rows.length;
+  }
+
+  /**
+   * settleInterrupted for every workspace at once (the start, src/app.ts, and
+   * a stop): returns the confirmations settled, each with its workspace.
+   */
+  static async settleInterruptedAll(db: Queryable): Promise<Array<{ id: string; workspace: WorkspaceId }>> {
+    const r = await db.query<{ id: string; workspace: string }>(
+      `update switchboard.confirmations set state = 'unknown', result = $1
+       where state = 'running' returning id, workspace`,
+      [JSON.stringify({ error: "interrupted" })],
+    );
+    return r.rows;
   }
 
   /** Keeps the click's reply target with a confirmation still pending, before its work starts. */
   async keepReplyTarget(id: string, target: ReplyTarget): Promise<void> {
     await this.db.query(
-      "update switchboard.confirmations set reply = $2 where id = $1 and state = 'pending'",
-      [id, JSON.stringify(target)],
+      "update switchboard.confirmations set reply = $2 where id = $1 and workspace = $3 and state = 'pending'",
+      [id, JSON.stringify(target), this.workspace],
     );
   }
 
@@ -151,9 +170,10 @@ export class Confirmations {
   async untoldInterrupted(): Promise<Array<{ id: string; reply: ReplyTarget }>> {
     const r = await this.db.query<{ id: string; reply: ReplyTarget }>(
       `select id, reply from switchboard.confirmations
-       where state = 'unknown' and result->>'error' = 'interrupted'
+       where workspace = $1 and state = 'unknown' and result->>'error' = 'interrupted'
          and reply is not null and coalesce(reply->>'told', 'false') <> 'true'
        order by decided_at`,
+      [this.workspace],
     );
     return r.rows;
   }
@@ -162,8 +182,8 @@ export class Confirmations {
   async markReplyTold(id: string): Promise<boolean> {
     const r = await this.db.query(
       `update switchboard.confirmations set reply = reply || '{"told": true}'::jsonb
-       where id = $1 and coalesce(reply->>'told', 'false') <> 'true' returning id`,
-      [id],
+       where id = $1 and workspace = $2 and coalesce(reply->>'told', 'false') <> 'true' returning id`,
+      [id, this.workspace],
     );
     return r.rows.length === 1;
   }
@@ -173,8 +193,8 @@ export class Confirmations {
     if (!UUID.test(id)) return undefined;
     const r = await this.db.query<Row>(
       `update switchboard.confirmations set state = 'dismissed', decided_by = $2, decided_at = now()
-       where id = $1 and state = 'pending' and actor = $2 returning ${COLUMNS}`,
-      [id, actor],
+       where id = $1 and workspace = $3 and state = 'pending' and actor = $2 returning ${COLUMNS}`,
+      [id, actor, this.workspace],
     );
     return r.rows[0] ? fromRow(r.rows[0]) : undefined;
   }

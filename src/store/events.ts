@@ -2,6 +2,7 @@
 // redelivery is dropped across restarts and between processes. Ids are kept a
 // day (Slack retries within minutes); older ones are deleted on open and every
 // thousand claims.
+import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Db, Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
 
@@ -11,6 +12,16 @@ export const SLACK_MIGRATIONS: MigrationSet = {
     {
       id: "001_seen_events",
       sql: "create table if not exists slack.seen_events (event_id text primary key, seen_at timestamptz not null default now())",
+    },
+    {
+      // Slack's event ids are unique across workspaces: the key stays the id,
+      // and each row says whose event it was (for the purge of a workspace).
+      id: "002_workspace",
+      sql: `
+alter table slack.seen_events add column workspace text not null default 'env'
+;
+alter table slack.seen_events alter column workspace drop default
+`,
     },
   ],
 };
@@ -32,11 +43,11 @@ export class SeenEvents {
     return seen;
   }
 
-  /** True when this call recorded the id, false when it was already there. */
-  async claim(eventId: string): Promise<boolean> {
+  /** True when this call recorded the id (an event of `workspace`), false when it was already there. */
+  async claim(eventId: string, workspace: WorkspaceId): Promise<boolean> {
     const r = await this.db.query(
-      "insert into slack.seen_events (event_id) values ($1) on conflict do nothing returning event_id",
-      [eventId],
+      "insert into slack.seen_events (event_id, workspace) values ($1, $2) on conflict do nothing returning event_id",
+      [eventId, workspace],
     );
     this.claims += 1;
     if (this.claims % PRUNE_EVERY === 0) await this.forgetOld();

@@ -7,6 +7,7 @@
 // earlier process left running is "unknown" (settleInterruptedImports), and
 // runs again only when a person clicks Try again (unknown → running, once).
 import { randomUUID } from "node:crypto";
+import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
 
@@ -51,6 +52,20 @@ alter table imports.pending add constraint pending_state_check
   check (state in ('pending', 'running', 'done', 'failed', 'discarded', 'unknown'));
 `,
     },
+    {
+      // Per workspace: an upload is previewed once in its own workspace.
+      id: "003_workspace",
+      sql: `
+alter table imports.pending add column workspace text not null default 'env'
+;
+alter table imports.pending alter column workspace drop default
+;
+drop index imports.pending_live_upload
+;
+create unique index pending_live_upload on imports.pending (workspace, file_id, content_hash)
+  where state in ('pending', 'running', 'done')
+`,
+    },
   ],
 };
 
@@ -58,6 +73,7 @@ export type ImportState = "pending" | "running" | "done" | "failed" | "discarded
 
 export interface PendingImport {
   id: string;
+  workspace: WorkspaceId;
   fileId: string;
   contentHash: string;
   fileName: string;
@@ -80,6 +96,7 @@ export interface PendingImport {
 type Row = Record<string, unknown>;
 const toPending = (r: Row): PendingImport => ({
   id: String(r.id),
+  workspace: String(r.workspace),
   fileId: String(r.file_id),
   contentHash: String(r.content_hash),
   fileName: String(r.file_name),
@@ -102,9 +119,12 @@ const toPending = (r: Row): PendingImport => ({
 /** Pending imports of uploads: one row each, every change of state one conditional statement. */
 export class ImportStore {
   private readonly db: Queryable;
+  readonly workspace: WorkspaceId;
 
-  constructor(db: Queryable) {
+  /** An import of another workspace is not found here: every statement names the workspace. */
+  constructor(db: Queryable, workspace: WorkspaceId) {
     this.db = db;
+    this.workspace = workspace;
   }
 
   /** Stores a new pending import; undefined when this file with these bytes is pending, running or imported. */
@@ -114,9 +134,9 @@ export class ImportStore {
   ): Promise<PendingImport | undefined> {
     const r = await this.db.query(
       `insert into imports.pending (id, file_id, content_hash, file_name, user_id, channel, thread_ts, headers, mapping,
-         group_id, new_group, update_existing, summary)
-       values ($13, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-       on conflict (file_id, content_hash) where state in ('pending', 'running', 'done') do nothing
+         group_id, new_group, update_existing, summary, workspace)
+       values ($13, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $14)
+       on conflict (workspace, file_id, content_hash) where state in ('pending', 'running', 'done') do nothing
        returning *`,
       [
         p.fileId,
@@ -132,6 +152,7 @@ export class ImportStore {
         p.updateExisting,
         p.summary === undefined ? null : JSON.stringify(p.summary),
         randomUUID(),
+        this.workspace,
       ],
     );
     return r.rows[0] ? toPending(r.rows[0]) : undefined;
@@ -139,7 +160,10 @@ export class ImportStore {
 
   async get(id: string): Promise<PendingImport | undefined> {
     if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
-    const r = await this.db.query("select * from imports.pending where id = $1", [id]);
+    const r = await this.db.query("select * from imports.pending where id = $1 and workspace = $2", [
+      id,
+      this.workspace,
+    ]);
     return r.rows[0] ? toPending(r.rows[0]) : undefined;
   }
 
@@ -153,7 +177,7 @@ export class ImportStore {
     },
   ): Promise<PendingImport | undefined> {
     const sets: string[] = [];
-    const params: unknown[] = [id];
+    const params: unknown[] = [id, this.workspace];
     const set = (col: string, v: unknown) => {
       params.push(v);
       sets.push(`${col} = $${params.length}`);
@@ -172,7 +196,7 @@ export class ImportStore {
     // may beat it); the user's choices only while the import is pending.
     const choices = change.mapping ?? change.summary ?? change.updateExisting ?? change.group;
     const r = await this.db.query(
-      `update imports.pending set ${sets.join(", ")} where id = $1${choices === undefined ? "" : " and state = 'pending'"} returning *`,
+      `update imports.pending set ${sets.join(", ")} where id = $1 and workspace = $2${choices === undefined ? "" : " and state = 'pending'"} returning *`,
       params,
     );
     return r.rows[0] ? toPending(r.rows[0]) : undefined;
@@ -189,11 +213,11 @@ export class ImportStore {
   ): Promise<PendingImport | undefined> {
     const r = await this.db.query(
       `update imports.pending p set state = 'running', decided_by = $2, decided_at = now(), result = null
-       where id = $1 and state = $3
-         and not exists (select 1 from imports.pending o where o.file_id = p.file_id
+       where id = $1 and workspace = $4 and state = $3
+         and not exists (select 1 from imports.pending o where o.workspace = p.workspace and o.file_id = p.file_id
            and o.content_hash = p.content_hash and o.id <> p.id and o.state in ('pending', 'running', 'done'))
        returning *`,
-      [id, by, from],
+      [id, by, from, this.workspace],
     );
     return r.rows[0] ? toPending(r.rows[0]) : undefined;
   }
@@ -201,8 +225,8 @@ export class ImportStore {
   async discard(id: string, by: string): Promise<PendingImport | undefined> {
     const r = await this.db.query(
       `update imports.pending set state = 'discarded', decided_by = $2, decided_at = now()
-       where id = $1 and state = 'pending' returning *`,
-      [id, by],
+       where id = $1 and workspace = $3 and state = 'pending' returning *`,
+      [id, by, this.workspace],
     );
     return r.rows[0] ? toPending(r.rows[0]) : undefined;
   }
@@ -210,8 +234,9 @@ export class ImportStore {
   async finish(id: string, state: "done" | "failed" | "unknown", result: unknown): Promise<void> {
     // Over "unknown" too: a process still running it when another one's start settled it knows the outcome.
     await this.db.query(
-      "update imports.pending set state = $2, result = $3 where id = $1 and state in ('running', 'unknown')",
-      [id, state, JSON.stringify(result ?? null)],
+      `update imports.pending set state = $2, result = $3
+       where id = $1 and workspace = $4 and state in ('running', 'unknown')`,
+      [id, state, JSON.stringify(result ?? null), this.workspace],
     );
   }
 
@@ -219,14 +244,23 @@ export class ImportStore {
    * At start: imports an earlier process left running (killed mid-import) are
    * "unknown": some, all or none of their rows may have been imported. Returns
    * them, for their messages to say so. `ids`: only these (a graceful stop
-   * settles the imports of its own process).
+   * settles the imports of its own process). This workspace's only.
    */
   async settleInterrupted(ids?: string[]): Promise<PendingImport[]> {
     if (ids && ids.length === 0) return [];
     const r = await this.db.query(
       `update imports.pending set state = 'unknown', result = '{"interrupted":true}'
-       where state = 'running' and ($1::uuid[] is null or id = any($1::uuid[])) returning *`,
-      [ids ?? null],
+       where workspace = $2 and state = 'running' and ($1::uuid[] is null or id = any($1::uuid[])) returning *`,
+      [ids ?? null, this.workspace],
+    );
+    return r.rows.map(toPending);
+  }
+
+  /** settleInterrupted of every workspace (the start): each import says its `workspace`. */
+  static async settleInterruptedAll(db: Queryable): Promise<PendingImport[]> {
+    const r = await db.query(
+      `update imports.pending set state = 'unknown', result = '{"interrupted":true}'
+       where state = 'running' returning *`,
     );
     return r.rows.map(toPending);
   }

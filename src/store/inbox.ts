@@ -4,6 +4,7 @@
 // row per API message mirrored (the primary key makes two processes mirror it
 // once); one row per thread reply sent to a customer (sent once, whatever
 // Slack redelivers). Its own migration list.
+import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
 import { storable, storableJson } from "./text.ts";
@@ -115,6 +116,46 @@ insert into inbox.routes (chat_user_id, channel, routed_at)
   order by chat_user_id, created_at, channel
 `,
     },
+    {
+      // Per workspace: an inbox by (workspace, channel), a conversation by its
+      // chat user of that workspace's API account. The rows kept before belong to "env".
+      id: "005_workspace",
+      sql: `
+alter table inbox.inboxes add column workspace text not null default 'env'
+;
+alter table inbox.inboxes alter column workspace drop default
+;
+alter table inbox.inboxes drop constraint inboxes_pkey, add primary key (workspace, channel)
+;
+alter table inbox.threads add column workspace text not null default 'env'
+;
+alter table inbox.threads alter column workspace drop default
+;
+alter table inbox.threads drop constraint threads_pkey, add primary key (workspace, channel, chat_user_id)
+;
+drop index inbox.threads_by_ts
+;
+create unique index threads_by_ts on inbox.threads (workspace, channel, thread_ts) where thread_ts is not null
+;
+alter table inbox.mirrored add column workspace text not null default 'env'
+;
+alter table inbox.mirrored alter column workspace drop default
+;
+alter table inbox.mirrored drop constraint mirrored_pkey, add primary key (workspace, channel, message_id)
+;
+alter table inbox.replies add column workspace text not null default 'env'
+;
+alter table inbox.replies alter column workspace drop default
+;
+alter table inbox.replies drop constraint replies_pkey, add primary key (workspace, channel, message_ts)
+;
+alter table inbox.routes add column workspace text not null default 'env'
+;
+alter table inbox.routes alter column workspace drop default
+;
+alter table inbox.routes drop constraint routes_pkey, add primary key (workspace, chat_user_id)
+`,
+    },
   ],
 };
 
@@ -197,6 +238,7 @@ export const REPLY_WINDOW_MS = 24 * 3_600_000;
 export type MirrorState = { state: "none" | "posted" } | { state: "claimed"; by: string | null };
 
 export interface SendingReply {
+  workspace: WorkspaceId;
   channel: string;
   messageTs: string;
   chatUserId: number;
@@ -252,9 +294,12 @@ const toThread = (r: Row): Thread => ({
 
 export class InboxStore {
   private readonly db: Queryable;
+  readonly workspace: WorkspaceId;
 
-  constructor(db: Queryable) {
+  /** One workspace's inboxes, threads and replies: every statement names the workspace. */
+  constructor(db: Queryable, workspace: WorkspaceId) {
     this.db = db;
+    this.workspace = workspace;
   }
 
   /** Creates the channel's inbox or changes its filter, chat types and replies; `created` says which. */
@@ -267,12 +312,12 @@ export class InboxStore {
   ): Promise<{ inbox: Inbox; created: boolean; previous?: InboxFilter; before?: Inbox }> {
     const before = await this.inbox(channel);
     const { rows } = await this.db.query<Row>(
-      `insert into inbox.inboxes (channel, filter, created_by, created_at, updated_at, types, replies)
-       values ($1, $2, $3, $4, $4, $5::text[], $6)
-       on conflict (channel) do update set filter = excluded.filter, updated_at = excluded.updated_at,
+      `insert into inbox.inboxes (channel, filter, created_by, created_at, updated_at, types, replies, workspace)
+       values ($1, $2, $3, $4, $4, $5::text[], $6, $7)
+       on conflict (workspace, channel) do update set filter = excluded.filter, updated_at = excluded.updated_at,
          types = excluded.types, replies = excluded.replies
        returning *`,
-      [channel, filter, by, now, routing.types ?? [], routing.replies ?? "send"],
+      [channel, filter, by, now, routing.types ?? [], routing.replies ?? "send", this.workspace],
     );
     return {
       inbox: toInbox(rows[0]!),
@@ -284,9 +329,10 @@ export class InboxStore {
 
   /** The inbox a conversation is mirrored into, once one took it. */
   async routeOf(chatUserId: number): Promise<string | undefined> {
-    const { rows } = await this.db.query<Row>("select channel from inbox.routes where chat_user_id = $1", [
-      chatUserId,
-    ]);
+    const { rows } = await this.db.query<Row>(
+      "select channel from inbox.routes where chat_user_id = $1 and workspace = $2",
+      [chatUserId, this.workspace],
+    );
     return rows[0] ? String(rows[0].channel) : undefined;
   }
 
@@ -302,28 +348,37 @@ export class InboxStore {
     now: Date,
   ): Promise<boolean> {
     const { rows } = await this.db.query(
-      `insert into inbox.routes (chat_user_id, channel, routed_at) values ($1, $2, $4)
-       on conflict (chat_user_id) do update set channel = excluded.channel, routed_at = excluded.routed_at
+      `insert into inbox.routes (chat_user_id, channel, routed_at, workspace) values ($1, $2, $4, $5)
+       on conflict (workspace, chat_user_id) do update set channel = excluded.channel, routed_at = excluded.routed_at
          where inbox.routes.channel = $2 or inbox.routes.channel = $3
        returning chat_user_id`,
-      [chatUserId, channel, previous ?? channel, now],
+      [chatUserId, channel, previous ?? channel, now, this.workspace],
     );
     return rows.length === 1;
   }
 
   /** Stops mirroring into the channel; its threads are kept, so turning it on again finds them. */
   async removeInbox(channel: string): Promise<boolean> {
-    const { rowCount } = await this.db.query("delete from inbox.inboxes where channel = $1", [channel]);
+    const { rowCount } = await this.db.query(
+      "delete from inbox.inboxes where channel = $1 and workspace = $2",
+      [channel, this.workspace],
+    );
     return rowCount > 0;
   }
 
   async inbox(channel: string): Promise<Inbox | undefined> {
-    const { rows } = await this.db.query<Row>("select * from inbox.inboxes where channel = $1", [channel]);
+    const { rows } = await this.db.query<Row>(
+      "select * from inbox.inboxes where channel = $1 and workspace = $2",
+      [channel, this.workspace],
+    );
     return rows[0] ? toInbox(rows[0]) : undefined;
   }
 
   async inboxes(): Promise<Inbox[]> {
-    const { rows } = await this.db.query<Row>("select * from inbox.inboxes order by created_at, channel");
+    const { rows } = await this.db.query<Row>(
+      "select * from inbox.inboxes where workspace = $1 order by created_at, channel",
+      [this.workspace],
+    );
     return rows.map(toInbox);
   }
 
@@ -334,9 +389,10 @@ export class InboxStore {
   async claimInbox(channel: string, worker: string, now: Date, until: Date): Promise<Inbox | undefined> {
     const { rows } = await this.db.query<Row>(
       `update inbox.inboxes set lease_owner = $2, lease_until = $4
-       where channel = $1 and (lease_owner = $2 or lease_owner is null or lease_until is null or lease_until < $3)
+       where channel = $1 and workspace = $5
+         and (lease_owner = $2 or lease_owner is null or lease_until is null or lease_until < $3)
        returning *`,
-      [channel, worker, now, until],
+      [channel, worker, now, until, this.workspace],
     );
     return rows[0] ? toInbox(rows[0]) : undefined;
   }
@@ -358,7 +414,7 @@ export class InboxStore {
       `update inbox.inboxes set activity_cursor = coalesce($3, activity_cursor), primed = primed or $4, failures = $5,
          list_page = case when $6 then $7::integer else list_page end,
          activity_top = case when $6 then $8::timestamptz else activity_top end
-       where channel = $1 and lease_owner = $2`,
+       where channel = $1 and lease_owner = $2 and workspace = $9`,
       [
         channel,
         worker,
@@ -368,6 +424,7 @@ export class InboxStore {
         p.listPage !== undefined,
         p.listPage ?? null,
         p.activityTop ?? null,
+        this.workspace,
       ],
     );
   }
@@ -378,8 +435,8 @@ export class InboxStore {
    */
   async renewLease(channel: string, worker: string, until: Date): Promise<boolean> {
     const { rows } = await this.db.query(
-      "update inbox.inboxes set lease_until = $3 where channel = $1 and lease_owner = $2 returning channel",
-      [channel, worker, until],
+      "update inbox.inboxes set lease_until = $3 where channel = $1 and lease_owner = $2 and workspace = $4 returning channel",
+      [channel, worker, until, this.workspace],
     );
     return rows.length === 1;
   }
@@ -387,15 +444,15 @@ export class InboxStore {
   /** Lets go of every lease `worker` holds (a clean stop): another process may poll at once. */
   async release(worker: string): Promise<void> {
     await this.db.query(
-      "update inbox.inboxes set lease_owner = null, lease_until = null where lease_owner = $1",
-      [worker],
+      "update inbox.inboxes set lease_owner = null, lease_until = null where lease_owner = $1 and workspace = $2",
+      [worker, this.workspace],
     );
   }
 
   async thread(channel: string, chatUserId: number): Promise<Thread | undefined> {
     const { rows } = await this.db.query<Row>(
-      "select * from inbox.threads where channel = $1 and chat_user_id = $2",
-      [channel, chatUserId],
+      "select * from inbox.threads where channel = $1 and chat_user_id = $2 and workspace = $3",
+      [channel, chatUserId, this.workspace],
     );
     return rows[0] ? toThread(rows[0]) : undefined;
   }
@@ -403,8 +460,8 @@ export class InboxStore {
   /** The inbox thread whose parent card has this ts, if any. */
   async threadByTs(channel: string, threadTs: string): Promise<Thread | undefined> {
     const { rows } = await this.db.query<Row>(
-      "select * from inbox.threads where channel = $1 and thread_ts = $2",
-      [channel, threadTs],
+      "select * from inbox.threads where channel = $1 and thread_ts = $2 and workspace = $3",
+      [channel, threadTs, this.workspace],
     );
     return rows[0] ? toThread(rows[0]) : undefined;
   }
@@ -412,10 +469,10 @@ export class InboxStore {
   /** Threads whose last message is the customer's, newest first (the ones waiting for an answer). */
   async waiting(channel?: string, limit = 20): Promise<Thread[]> {
     const { rows } = await this.db.query<Row>(
-      `select * from inbox.threads where thread_ts is not null and last_direction = 'inbound'
+      `select * from inbox.threads where workspace = $3 and thread_ts is not null and last_direction = 'inbound'
          and ($1::text is null or channel = $1)
        order by last_message_at desc nulls last limit $2`,
-      [channel ?? null, limit],
+      [channel ?? null, limit, this.workspace],
     );
     return rows.map(toThread);
   }
@@ -423,9 +480,9 @@ export class InboxStore {
   /** Known chat user of the inbox (a thread row, posted or not yet). */
   async ensureThread(channel: string, chatUserId: number, now: Date): Promise<Thread> {
     const { rows } = await this.db.query<Row>(
-      `insert into inbox.threads (channel, chat_user_id, created_at) values ($1, $2, $3)
-       on conflict (channel, chat_user_id) do update set channel = excluded.channel returning *`,
-      [channel, chatUserId, now],
+      `insert into inbox.threads (channel, chat_user_id, created_at, workspace) values ($1, $2, $3, $4)
+       on conflict (workspace, channel, chat_user_id) do update set channel = excluded.channel returning *`,
+      [channel, chatUserId, now, this.workspace],
     );
     return toThread(rows[0]!);
   }
@@ -459,7 +516,7 @@ export class InboxStore {
          card = coalesce($8::jsonb, card),
          behind = coalesce($10, behind),
          history_before = case when $10::boolean is null then history_before else $11::timestamptz end
-       where channel = $1 and chat_user_id = $2`,
+       where channel = $1 and chat_user_id = $2 and workspace = $12`,
       [
         channel,
         chatUserId,
@@ -472,6 +529,7 @@ export class InboxStore {
         p.lastText === undefined ? null : storable(p.lastText.slice(0, 200)),
         p.behind ?? null,
         p.historyBefore ?? null,
+        this.workspace,
       ],
     );
   }
@@ -479,8 +537,9 @@ export class InboxStore {
   /** Threads a poll left with messages to mirror (a burst, a failure), oldest first. */
   async behindThreads(channel: string, limit: number): Promise<Thread[]> {
     const { rows } = await this.db.query<Row>(
-      `select * from inbox.threads where channel = $1 and behind order by last_message_at nulls first limit $2`,
-      [channel, limit],
+      `select * from inbox.threads where channel = $1 and workspace = $3 and behind
+       order by last_message_at nulls first limit $2`,
+      [channel, limit, this.workspace],
     );
     return rows.map(toThread);
   }
@@ -500,9 +559,10 @@ export class InboxStore {
   ): Promise<boolean> {
     const { rows } = await this.db.query(
       `update inbox.threads set card_claimed_by = $3, card_claimed_at = $5
-       where channel = $1 and chat_user_id = $2 and thread_ts is null and card_claimed_by is not distinct from $4
+       where channel = $1 and chat_user_id = $2 and workspace = $6 and thread_ts is null
+         and card_claimed_by is not distinct from $4
        returning chat_user_id`,
-      [channel, chatUserId, worker, previous, now],
+      [channel, chatUserId, worker, previous, now, this.workspace],
     );
     return rows.length === 1;
   }
@@ -511,8 +571,8 @@ export class InboxStore {
   async releaseCard(channel: string, chatUserId: number, worker: string): Promise<void> {
     await this.db.query(
       `update inbox.threads set card_claimed_by = null, card_claimed_at = null
-       where channel = $1 and chat_user_id = $2 and thread_ts is null and card_claimed_by = $3`,
-      [channel, chatUserId, worker],
+       where channel = $1 and chat_user_id = $2 and workspace = $4 and thread_ts is null and card_claimed_by = $3`,
+      [channel, chatUserId, worker, this.workspace],
     );
   }
 
@@ -531,9 +591,9 @@ export class InboxStore {
     worker?: string,
   ): Promise<boolean> {
     const { rows } = await this.db.query(
-      `insert into inbox.mirrored (channel, message_id, chat_user_id, direction, ts, mirrored_at, claimed_by)
-       values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing returning message_id`,
-      [channel, messageId, chatUserId, direction ?? null, ts ?? null, now, worker ?? null],
+      `insert into inbox.mirrored (channel, message_id, chat_user_id, direction, ts, mirrored_at, claimed_by, workspace)
+       values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict do nothing returning message_id`,
+      [channel, messageId, chatUserId, direction ?? null, ts ?? null, now, worker ?? null, this.workspace],
     );
     return rows.length === 1;
   }
@@ -541,8 +601,8 @@ export class InboxStore {
   /** Whether a message is posted, claimed without a post (in flight, or left by a crash), or neither. */
   async mirrorState(channel: string, messageId: number): Promise<MirrorState> {
     const { rows } = await this.db.query<Row>(
-      "select ts, claimed_by from inbox.mirrored where channel = $1 and message_id = $2",
-      [channel, messageId],
+      "select ts, claimed_by from inbox.mirrored where channel = $1 and message_id = $2 and workspace = $3",
+      [channel, messageId, this.workspace],
     );
     if (!rows[0]) return { state: "none" };
     if (rows[0].ts !== null && rows[0].ts !== undefined) return { state: "posted" };
@@ -563,33 +623,33 @@ export class InboxStore {
   ): Promise<boolean> {
     const { rows } = await this.db.query(
       `update inbox.mirrored set claimed_by = $3, mirrored_at = $5
-       where channel = $1 and message_id = $2 and ts is null and claimed_by is not distinct from $4
+       where channel = $1 and message_id = $2 and workspace = $6 and ts is null
+         and claimed_by is not distinct from $4
        returning message_id`,
-      [channel, messageId, worker, previous, now],
+      [channel, messageId, worker, previous, now, this.workspace],
     );
     return rows.length === 1;
   }
 
   async mirroredTs(channel: string, messageId: number, ts: string): Promise<void> {
-    await this.db.query("update inbox.mirrored set ts = $3 where channel = $1 and message_id = $2", [
-      channel,
-      messageId,
-      ts,
-    ]);
+    await this.db.query(
+      "update inbox.mirrored set ts = $3 where channel = $1 and message_id = $2 and workspace = $4",
+      [channel, messageId, ts, this.workspace],
+    );
   }
 
   /** A post that certainly did not reach Slack: the message may be mirrored again on the next poll. */
   async unclaimMessage(channel: string, messageId: number): Promise<void> {
-    await this.db.query("delete from inbox.mirrored where channel = $1 and message_id = $2 and ts is null", [
-      channel,
-      messageId,
-    ]);
+    await this.db.query(
+      "delete from inbox.mirrored where channel = $1 and message_id = $2 and workspace = $3 and ts is null",
+      [channel, messageId, this.workspace],
+    );
   }
 
   async mirroredCount(channel: string): Promise<number> {
     const { rows } = await this.db.query<{ n: string | number }>(
-      "select count(*) as n from inbox.mirrored where channel = $1",
-      [channel],
+      "select count(*) as n from inbox.mirrored where channel = $1 and workspace = $2",
+      [channel, this.workspace],
     );
     return Number(rows[0]?.n ?? 0);
   }
@@ -605,9 +665,17 @@ export class InboxStore {
     text?: string;
   }): Promise<boolean> {
     const { rows } = await this.db.query(
-      `insert into inbox.replies (channel, message_ts, chat_user_id, user_id, state, created_at, text)
-       values ($1, $2, $3, $4, 'sending', $5, $6) on conflict do nothing returning message_ts`,
-      [r.channel, r.messageTs, r.chatUserId, r.userId, r.now, r.text === undefined ? null : storable(r.text)],
+      `insert into inbox.replies (channel, message_ts, chat_user_id, user_id, state, created_at, text, workspace)
+       values ($1, $2, $3, $4, 'sending', $5, $6, $7) on conflict do nothing returning message_ts`,
+      [
+        r.channel,
+        r.messageTs,
+        r.chatUserId,
+        r.userId,
+        r.now,
+        r.text === undefined ? null : storable(r.text),
+        this.workspace,
+      ],
     );
     return rows.length === 1;
   }
@@ -616,21 +684,15 @@ export class InboxStore {
    * sending → unknown for every reply a stopped process left sending (at
    * start; claimed before `claimedBefore`): it may or may not have reached the API. Returns them, to tell
    * their writers; the process that sent one, if still running, records its
-   * real outcome over unknown (finishReply).
+   * real outcome over unknown (finishReply). This workspace's.
    */
-  async settleSendingReplies(claimedBefore: Date): Promise<SendingReply[]> {
-    const { rows } = await this.db.query<Row>(
-      "update inbox.replies set state = 'unknown' where state = 'sending' and created_at <= $1 returning *",
-      [claimedBefore],
-    );
-    return rows.map((r) => ({
-      channel: String(r.channel),
-      messageTs: String(r.message_ts),
-      chatUserId: Number(r.chat_user_id),
-      userId: String(r.user_id),
-      text: text(r.text),
-      createdAt: date(r.created_at) as Date,
-    }));
+  settleSendingReplies(claimedBefore: Date): Promise<SendingReply[]> {
+    return settleSending(this.db, claimedBefore, this.workspace);
+  }
+
+  /** settleSendingReplies of every workspace (the start), each reply with its `workspace`. */
+  static settleSendingRepliesAll(db: Queryable, claimedBefore: Date): Promise<SendingReply[]> {
+    return settleSending(db, claimedBefore, null);
   }
 
   async finishReply(
@@ -641,15 +703,15 @@ export class InboxStore {
   ): Promise<void> {
     await this.db.query(
       `update inbox.replies set state = $3, api_message_id = $4
-       where channel = $1 and message_ts = $2 and (state in ('sending', 'unknown'))`,
-      [channel, messageTs, state, apiMessageId ?? null],
+       where channel = $1 and message_ts = $2 and workspace = $5 and (state in ('sending', 'unknown'))`,
+      [channel, messageTs, state, apiMessageId ?? null, this.workspace],
     );
   }
 
   async repliesSent(channel: string): Promise<number> {
     const { rows } = await this.db.query<{ n: string | number }>(
-      "select count(*) as n from inbox.replies where channel = $1 and state = 'sent'",
-      [channel],
+      "select count(*) as n from inbox.replies where channel = $1 and workspace = $2 and state = 'sent'",
+      [channel, this.workspace],
     );
     return Number(rows[0]?.n ?? 0);
   }
@@ -671,10 +733,10 @@ export class InboxStore {
   ): Promise<{ changed: boolean; holder: string | null }> {
     const { rows } = await this.db.query<Row>(
       `update inbox.threads set assignee = $3, desk_changed_by = $4, desk_changed_at = $5
-       where channel = $1 and chat_user_id = $2 and assignee is distinct from $3
+       where channel = $1 and chat_user_id = $2 and workspace = $7 and assignee is distinct from $3
          and (not $6 or assignee is null)
        returning assignee`,
-      [channel, chatUserId, userId, by, now, onlyIfFree],
+      [channel, chatUserId, userId, by, now, onlyIfFree, this.workspace],
     );
     if (rows[0]) return { changed: true, holder: userId };
     const t = await this.thread(channel, chatUserId);
@@ -685,8 +747,8 @@ export class InboxStore {
   async unassign(channel: string, chatUserId: number, by: string, now: Date): Promise<boolean> {
     const { rows } = await this.db.query(
       `update inbox.threads set assignee = null, desk_changed_by = $3, desk_changed_at = $4
-       where channel = $1 and chat_user_id = $2 and assignee is not null returning chat_user_id`,
-      [channel, chatUserId, by, now],
+       where channel = $1 and chat_user_id = $2 and workspace = $5 and assignee is not null returning chat_user_id`,
+      [channel, chatUserId, by, now, this.workspace],
     );
     return rows.length === 1;
   }
@@ -701,8 +763,8 @@ export class InboxStore {
   ): Promise<boolean> {
     const { rows } = await this.db.query(
       `update inbox.threads set desk_state = $3, desk_changed_by = $4, desk_changed_at = $5
-       where channel = $1 and chat_user_id = $2 and desk_state <> $3 returning chat_user_id`,
-      [channel, chatUserId, state, by, now],
+       where channel = $1 and chat_user_id = $2 and workspace = $6 and desk_state <> $3 returning chat_user_id`,
+      [channel, chatUserId, state, by, now, this.workspace],
     );
     return rows.length === 1;
   }
@@ -718,9 +780,10 @@ export class InboxStore {
          desk_changed_by = case when t.desk_state = 'resolved' then 'customer' else t.desk_changed_by end,
          desk_changed_at = case when t.desk_state = 'resolved' then $3::timestamptz else t.desk_changed_at end
        from inbox.threads old
-       where t.channel = $1 and t.chat_user_id = $2 and old.channel = t.channel and old.chat_user_id = t.chat_user_id
+       where t.channel = $1 and t.chat_user_id = $2 and t.workspace = $4
+         and old.workspace = t.workspace and old.channel = t.channel and old.chat_user_id = t.chat_user_id
        returning old.desk_state as was`,
-      [channel, chatUserId, at],
+      [channel, chatUserId, at, this.workspace],
     );
     return { reopened: rows[0]?.was === "resolved" };
   }
@@ -728,28 +791,49 @@ export class InboxStore {
   /** Threads whose reply window closed before `before` and whose card does not say so yet. */
   async windowsClosed(channel: string, before: Date, limit = 20): Promise<Thread[]> {
     const { rows } = await this.db.query<Row>(
-      `select * from inbox.threads where channel = $1 and thread_ts is not null and card is not null
+      `select * from inbox.threads where channel = $1 and workspace = $4 and thread_ts is not null and card is not null
          and not window_closed_shown and customer_wrote_at < $2::timestamptz - interval '24 hours'
        order by customer_wrote_at limit $3`,
-      [channel, before, limit],
+      [channel, before, limit, this.workspace],
     );
     return rows.map(toThread);
   }
 
   async windowClosedShown(channel: string, chatUserId: number): Promise<void> {
     await this.db.query(
-      "update inbox.threads set window_closed_shown = true where channel = $1 and chat_user_id = $2",
-      [channel, chatUserId],
+      "update inbox.threads set window_closed_shown = true where channel = $1 and chat_user_id = $2 and workspace = $3",
+      [channel, chatUserId, this.workspace],
     );
   }
 
   /** Conversations with a thread, latest message first, optionally only those `assignee` has. */
   async desk(p: { assignee?: string; limit: number }): Promise<Thread[]> {
     const { rows } = await this.db.query<Row>(
-      `select * from inbox.threads where thread_ts is not null and ($1::text is null or assignee = $1)
+      `select * from inbox.threads where workspace = $3 and thread_ts is not null and ($1::text is null or assignee = $1)
        order by last_message_at desc nulls last limit $2`,
-      [p.assignee ?? null, p.limit],
+      [p.assignee ?? null, p.limit, this.workspace],
     );
     return rows.map(toThread);
   }
+}
+
+async function settleSending(
+  db: Queryable,
+  claimedBefore: Date,
+  workspace: WorkspaceId | null,
+): Promise<SendingReply[]> {
+  const { rows } = await db.query<Row>(
+    `update inbox.replies set state = 'unknown'
+     where state = 'sending' and created_at <= $1 and ($2::text is null or workspace = $2) returning *`,
+    [claimedBefore, workspace],
+  );
+  return rows.map((r) => ({
+    workspace: String(r.workspace),
+    channel: String(r.channel),
+    messageTs: String(r.message_ts),
+    chatUserId: Number(r.chat_user_id),
+    userId: String(r.user_id),
+    text: text(r.text),
+    createdAt: date(r.created_at) as Date,
+  }));
 }

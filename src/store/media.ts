@@ -7,7 +7,8 @@
 // served only once all its chunks are in; expired files are removed at the
 // next file stored, when one is asked for, and by the inbox runtime's hourly sweep.
 import { randomBytes } from "node:crypto";
-import type { Db } from "./db.ts";
+import type { WorkspaceId } from "../domain/workspace.ts";
+import type { Db, Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
 import { storable } from "./text.ts";
 
@@ -37,6 +38,16 @@ create table media.chunks (
   primary key (file_id, seq)
 )`,
     },
+    {
+      // A file belongs to the workspace whose writer sent it; its chunks follow
+      // it (removed with it). Its id stays the one token of its address.
+      id: "002_workspace",
+      sql: `
+alter table media.files add column workspace text not null default 'env'
+;
+alter table media.files alter column workspace drop default
+`,
+    },
   ],
 };
 
@@ -45,6 +56,7 @@ export const CHUNK_BYTES = 512 * 1024;
 
 export interface MediaFile {
   id: string;
+  workspace: WorkspaceId;
   name: string;
   contentType: string;
   size: number;
@@ -54,6 +66,7 @@ export interface MediaFile {
 
 interface FileRow {
   id: string;
+  workspace: string;
   name: string;
   content_type: string;
   size: number;
@@ -63,6 +76,7 @@ interface FileRow {
 
 const asFile = (r: FileRow): MediaFile => ({
   id: r.id,
+  workspace: r.workspace,
   name: r.name,
   contentType: r.content_type,
   size: Number(r.size),
@@ -72,8 +86,11 @@ const asFile = (r: FileRow): MediaFile => ({
 
 export class MediaStore {
   private readonly db: Db;
-  constructor(db: Db) {
+  readonly workspace: WorkspaceId;
+  /** The files of one workspace (a file's address is served whoever asks: mediaFile()). */
+  constructor(db: Db, workspace: WorkspaceId) {
     this.db = db;
+    this.workspace = workspace;
   }
 
   /**
@@ -88,8 +105,9 @@ export class MediaStore {
     await this.removeExpired(file.now);
     const id = randomBytes(24).toString("base64url");
     await this.db.query(
-      `insert into media.files (id, name, content_type, created_at, expires_at) values ($1, $2, $3, $4, $5)`,
-      [id, storable(file.name), file.contentType, file.now, file.expiresAt],
+      `insert into media.files (id, name, content_type, created_at, expires_at, workspace)
+       values ($1, $2, $3, $4, $5, $6)`,
+      [id, storable(file.name), file.contentType, file.now, file.expiresAt, this.workspace],
     );
     let seq = 0;
     let size = 0;
@@ -127,51 +145,75 @@ export class MediaStore {
       throw err;
     }
     const r = await this.db.query<FileRow>(
-      "update media.files set size = $2, chunks = $3, ready = true where id = $1 returning *",
-      [id, size, seq],
+      "update media.files set size = $2, chunks = $3, ready = true where id = $1 and workspace = $4 returning *",
+      [id, size, seq, this.workspace],
     );
     return asFile(r.rows[0] as FileRow);
   }
 
-  /** A whole file still served at `now`; an expired one is removed and undefined. */
+  /** A whole file of this workspace still served at `now`; an expired one is removed and undefined. */
   async get(id: string, now: Date): Promise<MediaFile | undefined> {
-    const r = await this.db.query<FileRow & { ready: boolean }>("select * from media.files where id = $1", [
-      id,
-    ]);
-    const row = r.rows[0];
-    if (!row?.ready) return undefined;
-    if (row.expires_at.getTime() <= now.getTime()) {
-      await this.remove(id);
-      return undefined;
-    }
-    return asFile(row);
+    return servedFile(this.db, id, now, this.workspace);
   }
 
-  /** One chunk of a file's bytes, in order from 0; undefined past the last. */
+  /** One chunk of a file's bytes, in order from 0; undefined past the last (or of another workspace's file). */
   async chunk(id: string, seq: number): Promise<Uint8Array | undefined> {
     const r = await this.db.query<{ data: Uint8Array }>(
-      "select data from media.chunks where file_id = $1 and seq = $2",
-      [id, seq],
+      `select c.data from media.chunks c join media.files f on f.id = c.file_id
+       where c.file_id = $1 and c.seq = $2 and f.workspace = $3`,
+      [id, seq, this.workspace],
     );
     return r.rows[0]?.data;
   }
 
   async remove(id: string): Promise<void> {
-    await this.db.query("delete from media.files where id = $1", [id]);
+    await this.db.query("delete from media.files where id = $1 and workspace = $2", [id, this.workspace]);
   }
 
   /** Removes the files expired at `now`, and those never finished after a day (a process stopped mid-download). */
   async removeExpired(now: Date): Promise<number> {
     const r = await this.db.query(
-      `delete from media.files where expires_at <= $1 or (not ready and created_at < $1::timestamptz - interval '1 day')`,
-      [now],
+      `delete from media.files where workspace = $2
+         and (expires_at <= $1 or (not ready and created_at < $1::timestamptz - interval '1 day'))`,
+      [now, this.workspace],
     );
     return r.rowCount;
   }
 
-  /** How many files are kept (tests, bench). */
+  /** How many files the workspace keeps (tests, bench). */
   async count(): Promise<number> {
-    const r = await this.db.query<{ n: number }>("select count(*)::int as n from media.files");
+    const r = await this.db.query<{ n: number }>(
+      "select count(*)::int as n from media.files where workspace = $1",
+      [this.workspace],
+    );
     return r.rows[0]?.n ?? 0;
   }
+}
+
+/**
+ * The file an address names, whichever workspace's it is (its id is the
+ * address's unguessable token): the media route serves it, and the row says
+ * its workspace. Undefined when unknown, unfinished or expired (then removed).
+ */
+export function mediaFile(db: Queryable, id: string, now: Date): Promise<MediaFile | undefined> {
+  return servedFile(db, id, now, null);
+}
+
+async function servedFile(
+  db: Queryable,
+  id: string,
+  now: Date,
+  workspace: WorkspaceId | null,
+): Promise<MediaFile | undefined> {
+  const r = await db.query<FileRow & { ready: boolean }>(
+    "select * from media.files where id = $1 and ($2::text is null or workspace = $2)",
+    [id, workspace],
+  );
+  const row = r.rows[0];
+  if (!row?.ready) return undefined;
+  if (row.expires_at.getTime() <= now.getTime()) {
+    await db.query("delete from media.files where id = $1", [id]);
+    return undefined;
+  }
+  return asFile(row);
 }

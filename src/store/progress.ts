@@ -2,6 +2,7 @@
 // themselves with the campaign's progress (src/slack/progress/). Kept in the
 // store so tracking survives a restart. Its own migration set.
 import type { Counts } from "../domain/reports.ts";
+import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Db } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
 
@@ -38,6 +39,19 @@ create index tracked_live on progress.tracked (next_poll_at) where state = 'live
       id: "002_lease",
       sql: `
 alter table progress.tracked add column lease_owner text, add column lease_until timestamptz
+`,
+    },
+    {
+      // A campaign id is a number of one API account: a message is followed per workspace.
+      id: "003_workspace",
+      sql: `
+alter table progress.tracked add column workspace text not null default 'env'
+;
+alter table progress.tracked alter column workspace drop default
+;
+alter table progress.tracked drop constraint tracked_pkey, add primary key (workspace, channel, ts)
+;
+create index tracked_campaign on progress.tracked (workspace, campaign_id) where state = 'live'
 `,
     },
   ],
@@ -94,8 +108,11 @@ const toTracked = (r: Row): Tracked => ({
 
 export class ProgressStore {
   private readonly db: Db;
-  constructor(db: Db) {
+  readonly workspace: WorkspaceId;
+  /** Every statement names the workspace: another workspace's messages are not seen here. */
+  constructor(db: Db, workspace: WorkspaceId) {
     this.db = db;
+    this.workspace = workspace;
   }
 
   /** Starts tracking a message; a second call for the same message changes nothing. */
@@ -104,16 +121,16 @@ export class ProgressStore {
     now: Date,
   ): Promise<void> {
     await this.db.query(
-      `insert into progress.tracked (channel, ts, campaign_id, started_by, intro, next_poll_at, created_at)
-       values ($1, $2, $3, $4, $5, $6, $6) on conflict (channel, ts) do nothing`,
-      [t.channel, t.ts, t.campaignId, t.startedBy ?? null, t.intro, now],
+      `insert into progress.tracked (channel, ts, campaign_id, started_by, intro, next_poll_at, created_at, workspace)
+       values ($1, $2, $3, $4, $5, $6, $6, $7) on conflict (workspace, channel, ts) do nothing`,
+      [t.channel, t.ts, t.campaignId, t.startedBy ?? null, t.intro, now, this.workspace],
     );
   }
 
   async get(channel: string, ts: string): Promise<Tracked | undefined> {
     const { rows } = await this.db.query<Row>(
-      "select * from progress.tracked where channel = $1 and ts = $2",
-      [channel, ts],
+      "select * from progress.tracked where channel = $1 and ts = $2 and workspace = $3",
+      [channel, ts, this.workspace],
     );
     return rows[0] ? toTracked(rows[0]) : undefined;
   }
@@ -121,7 +138,8 @@ export class ProgressStore {
   /** Messages still updating, soonest poll first. */
   async live(): Promise<Tracked[]> {
     const { rows } = await this.db.query<Row>(
-      "select * from progress.tracked where state = 'live' order by next_poll_at, created_at",
+      "select * from progress.tracked where workspace = $1 and state = 'live' order by next_poll_at, created_at",
+      [this.workspace],
     );
     return rows.map(toTracked);
   }
@@ -135,10 +153,10 @@ export class ProgressStore {
   async claimDue(campaignId: number, worker: string, now: Date, until: Date): Promise<Tracked[]> {
     const { rows } = await this.db.query<Row>(
       `update progress.tracked set lease_owner = $2, lease_until = $4
-       where campaign_id = $1 and state = 'live' and next_poll_at <= $3
+       where workspace = $5 and campaign_id = $1 and state = 'live' and next_poll_at <= $3
          and (lease_owner = $2 or lease_owner is null or lease_until is null or lease_until < $3)
        returning *`,
-      [campaignId, worker, now, until],
+      [campaignId, worker, now, until, this.workspace],
     );
     return rows.map(toTracked).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
   }
@@ -146,8 +164,8 @@ export class ProgressStore {
   /** Lets go of every lease `worker` holds (a clean stop): another process may poll at once. */
   async release(worker: string): Promise<number> {
     const { rowCount } = await this.db.query(
-      "update progress.tracked set lease_owner = null, lease_until = null where lease_owner = $1",
-      [worker],
+      "update progress.tracked set lease_owner = null, lease_until = null where lease_owner = $1 and workspace = $2",
+      [worker, this.workspace],
     );
     return rowCount;
   }
@@ -184,7 +202,7 @@ export class ProgressStore {
                             when coalesce($8, state) = 'live' then $10 end,
          lease_until = case when $10::text is null then lease_until
                             when coalesce($8, state) = 'live' then $11::timestamptz end
-       where channel = $1 and ts = $2 and ($10::text is null or lease_owner = $10)`,
+       where channel = $1 and ts = $2 and workspace = $12 and ($10::text is null or lease_owner = $10)`,
       [
         t.channel,
         t.ts,
@@ -197,6 +215,7 @@ export class ProgressStore {
         p.now,
         p.lease?.worker ?? null,
         p.lease?.until ?? null,
+        this.workspace,
       ],
     );
     return rowCount > 0;

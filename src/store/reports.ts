@@ -3,6 +3,7 @@
 // for "change since the previous report". Its own migration set, so it moves
 // independently of schema `switchboard`. See docs/reports.md for the states.
 import type { Counts, NewSchedule, RunRow, RunState, ScheduleRow, Snapshot } from "../domain/reports.ts";
+import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Db, Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
 
@@ -63,6 +64,29 @@ create table reports.snapshots (
       id: "002_uncertain_told",
       sql: "alter table reports.runs add column told_at timestamptz",
     },
+    {
+      // Per workspace: a schedule, its runs and its figures say whose they are
+      // (a schedule id is unique across workspaces; the runs and snapshots
+      // carry the workspace too, so each statement names it).
+      id: "003_workspace",
+      sql: `
+alter table reports.schedules add column workspace text not null default 'env'
+;
+alter table reports.schedules alter column workspace drop default
+;
+drop index reports.schedules_channel
+;
+create index schedules_channel on reports.schedules (workspace, channel) where deleted_at is null
+;
+alter table reports.runs add column workspace text not null default 'env'
+;
+alter table reports.runs alter column workspace drop default
+;
+alter table reports.snapshots add column workspace text not null default 'env'
+;
+alter table reports.snapshots alter column workspace drop default
+`,
+    },
   ],
 };
 
@@ -73,6 +97,7 @@ const json = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) a
 
 const toSchedule = (r: Row): ScheduleRow => ({
   id: Number(r.id),
+  workspace: String(r.workspace),
   channel: String(r.channel),
   target: String(r.target),
   cron: String(r.cron),
@@ -86,6 +111,7 @@ const toSchedule = (r: Row): ScheduleRow => ({
 
 const toRun = (r: Row): RunRow => ({
   scheduleId: Number(r.schedule_id),
+  workspace: String(r.workspace),
   slotAt: date(r.slot_at),
   state: r.state as RunState,
   late: Boolean(r.late),
@@ -100,25 +126,36 @@ const toRun = (r: Row): RunRow => ({
 
 export class ReportStore {
   private readonly db: Db;
-  constructor(db: Db) {
+  readonly workspace: WorkspaceId;
+  /** One workspace's schedules, runs and figures: every statement names the workspace. */
+  constructor(db: Db, workspace: WorkspaceId) {
     this.db = db;
+    this.workspace = workspace;
+  }
+
+  /** The live schedules of every workspace, each with its `workspace` (the scheduler mirrors them all). */
+  static async liveSchedulesAll(db: Queryable): Promise<ScheduleRow[]> {
+    const { rows } = await db.query<Row>(
+      "select * from reports.schedules where deleted_at is null order by id",
+    );
+    return rows.map(toSchedule);
   }
 
   // ------------------------------------------------------------ schedules
 
   async createSchedule(s: NewSchedule, now: Date): Promise<ScheduleRow> {
     const { rows } = await this.db.query<Row>(
-      `insert into reports.schedules (channel, target, cron, tz, description, created_by, created_at)
-       values ($1, $2, $3, $4, $5, $6, $7) returning *`,
-      [s.channel, s.target, s.cron, s.tz, s.description, s.createdBy, now],
+      `insert into reports.schedules (channel, target, cron, tz, description, created_by, created_at, workspace)
+       values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
+      [s.channel, s.target, s.cron, s.tz, s.description, s.createdBy, now, this.workspace],
     );
     return toSchedule(rows[0] as Row);
   }
 
   async getSchedule(id: number): Promise<ScheduleRow | undefined> {
     const { rows } = await this.db.query<Row>(
-      "select * from reports.schedules where id = $1 and deleted_at is null",
-      [id],
+      "select * from reports.schedules where id = $1 and workspace = $2 and deleted_at is null",
+      [id, this.workspace],
     );
     return rows[0] ? toSchedule(rows[0]) : undefined;
   }
@@ -126,9 +163,10 @@ export class ReportStore {
   async listSchedules(filter: { channel?: string; createdBy?: string } = {}): Promise<ScheduleRow[]> {
     const { rows } = await this.db.query<Row>(
       `select * from reports.schedules
-       where deleted_at is null and ($1::text is null or channel = $1) and ($2::text is null or created_by = $2)
+       where workspace = $3 and deleted_at is null and ($1::text is null or channel = $1)
+         and ($2::text is null or created_by = $2)
        order by id`,
-      [filter.channel ?? null, filter.createdBy ?? null],
+      [filter.channel ?? null, filter.createdBy ?? null, this.workspace],
     );
     return rows.map(toSchedule);
   }
@@ -136,8 +174,8 @@ export class ReportStore {
   /** Soft delete (runs and snapshots keep referring to it). Undefined when there was no such schedule. */
   async deleteSchedule(id: number, now: Date): Promise<ScheduleRow | undefined> {
     const { rows } = await this.db.query<Row>(
-      "update reports.schedules set deleted_at = $2 where id = $1 and deleted_at is null returning *",
-      [id, now],
+      "update reports.schedules set deleted_at = $2 where id = $1 and workspace = $3 and deleted_at is null returning *",
+      [id, now, this.workspace],
     );
     return rows[0] ? toSchedule(rows[0]) : undefined;
   }
@@ -158,16 +196,17 @@ export class ReportStore {
   ): Promise<RunRow | undefined> {
     const lease = new Date(opts.now.getTime() + opts.leaseMs);
     const { rows } = await this.db.query<Row>(
-      `insert into reports.runs (schedule_id, slot_at, state, late, attempts, claimed_by, lease_until, created_at, updated_at)
-       values ($1, $2, 'claimed', $3, 1, $4, $5, $6, $6)
+      `insert into reports.runs (schedule_id, slot_at, state, late, attempts, claimed_by, lease_until, created_at, updated_at, workspace)
+       select $1, $2, 'claimed', $3, 1, $4, $5, $6, $6, $7
+       where exists (select 1 from reports.schedules where id = $1 and workspace = $7)
        on conflict (schedule_id, slot_at) do update
          set state = 'claimed', attempts = reports.runs.attempts + 1, claimed_by = excluded.claimed_by,
              lease_until = excluded.lease_until, updated_at = excluded.updated_at, error = null,
              late = reports.runs.late or excluded.late
-         where reports.runs.state = 'failed'
-            or (reports.runs.state = 'claimed' and reports.runs.lease_until < excluded.updated_at)
+         where reports.runs.workspace = excluded.workspace and (reports.runs.state = 'failed'
+            or (reports.runs.state = 'claimed' and reports.runs.lease_until < excluded.updated_at))
        returning *`,
-      [scheduleId, slotAt, opts.late, opts.worker, lease, opts.now],
+      [scheduleId, slotAt, opts.late, opts.worker, lease, opts.now, this.workspace],
     );
     return rows[0] ? toRun(rows[0]) : undefined;
   }
@@ -176,8 +215,8 @@ export class ReportStore {
   async markPosting(scheduleId: number, slotAt: Date, worker: string, now: Date): Promise<boolean> {
     const r = await this.db.query(
       `update reports.runs set state = 'posting', updated_at = $4
-       where schedule_id = $1 and slot_at = $2 and claimed_by = $3 and state = 'claimed'`,
-      [scheduleId, slotAt, worker, now],
+       where schedule_id = $1 and slot_at = $2 and claimed_by = $3 and workspace = $5 and state = 'claimed'`,
+      [scheduleId, slotAt, worker, now, this.workspace],
     );
     return r.rowCount === 1;
   }
@@ -187,8 +226,8 @@ export class ReportStore {
     await this.db.query(
       `update reports.runs set parts_posted = parts_posted + 1, updated_at = $5,
          message_refs = message_refs || $4::jsonb
-       where schedule_id = $1 and slot_at = $2 and claimed_by = $3 and state = 'posting'`,
-      [scheduleId, slotAt, worker, JSON.stringify(ref ? [ref] : []), now],
+       where schedule_id = $1 and slot_at = $2 and claimed_by = $3 and workspace = $6 and state = 'posting'`,
+      [scheduleId, slotAt, worker, JSON.stringify(ref ? [ref] : []), now, this.workspace],
     );
   }
 
@@ -203,14 +242,15 @@ export class ReportStore {
     return this.db.transaction(async (tx) => {
       const r = await tx.query(
         `update reports.runs set state = 'posted', posted_at = $4, updated_at = $4, error = null
-         where schedule_id = $1 and slot_at = $2 and claimed_by = $3 and state = 'posting'`,
-        [scheduleId, slotAt, worker, now],
+         where schedule_id = $1 and slot_at = $2 and claimed_by = $3 and workspace = $5 and state = 'posting'`,
+        [scheduleId, slotAt, worker, now, this.workspace],
       );
       if (r.rowCount !== 1) return false;
-      await saveSnapshots(tx, scheduleId, slotAt, now, snapshots);
+      await saveSnapshots(tx, this.workspace, scheduleId, slotAt, now, snapshots);
       await tx.query(
-        `update reports.schedules set last_run_at = greatest(last_run_at, $2), last_posted_at = $3 where id = $1`,
-        [scheduleId, slotAt, now],
+        `update reports.schedules set last_run_at = greatest(last_run_at, $2), last_posted_at = $3
+         where id = $1 and workspace = $4`,
+        [scheduleId, slotAt, now, this.workspace],
       );
       return true;
     });
@@ -232,8 +272,17 @@ export class ReportStore {
   ): Promise<void> {
     await this.db.query(
       `update reports.runs set state = $5, error = $4, updated_at = $6, lease_until = null
-       where schedule_id = $1 and slot_at = $2 and claimed_by = $3 and state in ('claimed', 'posting')`,
-      [scheduleId, slotAt, worker, error.slice(0, 1000), retryable ? "failed" : "uncertain", now],
+       where schedule_id = $1 and slot_at = $2 and claimed_by = $3 and workspace = $7
+         and state in ('claimed', 'posting')`,
+      [
+        scheduleId,
+        slotAt,
+        worker,
+        error.slice(0, 1000),
+        retryable ? "failed" : "uncertain",
+        now,
+        this.workspace,
+      ],
     );
   }
 
@@ -242,15 +291,19 @@ export class ReportStore {
    * become `uncertain`: the message may or may not be in the channel, and it
    * is never posted again. `stopped(worker)` says whether a run's claim
    * holder is gone; a run past its lease is gone whoever held it. Returns the
-   * runs settled.
+   * runs settled, of every workspace (one scheduler serves them all), each with its `workspace`.
    */
-  async settleInterruptedPosts(now: Date, stopped: (worker: string) => boolean): Promise<RunRow[]> {
-    const { rows } = await this.db.query<Row>("select * from reports.runs where state = 'posting'");
+  static async settleInterruptedPostsAll(
+    db: Queryable,
+    now: Date,
+    stopped: (worker: string) => boolean,
+  ): Promise<RunRow[]> {
+    const { rows } = await db.query<Row>("select * from reports.runs where state = 'posting'");
     const settled: RunRow[] = [];
     for (const run of rows.map(toRun)) {
       const expired = run.leaseUntil !== null && run.leaseUntil < now;
       if (!expired && !(run.claimedBy && stopped(run.claimedBy))) continue;
-      const r = await this.db.query<Row>(
+      const r = await db.query<Row>(
         `update reports.runs set state = 'uncertain', error = $4, updated_at = $5, lease_until = null
          where schedule_id = $1 and slot_at = $2 and claimed_by is not distinct from $3 and state = 'posting'
          returning *`,
@@ -264,9 +317,9 @@ export class ReportStore {
   /** Uncertain runs of a schedule its channel was not told about yet, oldest first. */
   async untoldUncertain(scheduleId: number): Promise<RunRow[]> {
     const { rows } = await this.db.query<Row>(
-      `select * from reports.runs where schedule_id = $1 and state = 'uncertain' and told_at is null
+      `select * from reports.runs where schedule_id = $1 and workspace = $2 and state = 'uncertain' and told_at is null
        order by slot_at`,
-      [scheduleId],
+      [scheduleId, this.workspace],
     );
     return rows.map(toRun);
   }
@@ -274,25 +327,24 @@ export class ReportStore {
   /** The channel was told (in a report that went out) about these uncertain runs. */
   async markTold(scheduleId: number, slots: Date[], now: Date): Promise<void> {
     for (const slot of slots)
-      await this.db.query("update reports.runs set told_at = $3 where schedule_id = $1 and slot_at = $2", [
-        scheduleId,
-        slot,
-        now,
-      ]);
+      await this.db.query(
+        "update reports.runs set told_at = $3 where schedule_id = $1 and slot_at = $2 and workspace = $4",
+        [scheduleId, slot, now, this.workspace],
+      );
   }
 
   async getRun(scheduleId: number, slotAt: Date): Promise<RunRow | undefined> {
     const { rows } = await this.db.query<Row>(
-      "select * from reports.runs where schedule_id = $1 and slot_at = $2",
-      [scheduleId, slotAt],
+      "select * from reports.runs where schedule_id = $1 and slot_at = $2 and workspace = $3",
+      [scheduleId, slotAt, this.workspace],
     );
     return rows[0] ? toRun(rows[0]) : undefined;
   }
 
   async listRuns(scheduleId: number): Promise<RunRow[]> {
     const { rows } = await this.db.query<Row>(
-      "select * from reports.runs where schedule_id = $1 order by slot_at",
-      [scheduleId],
+      "select * from reports.runs where schedule_id = $1 and workspace = $2 order by slot_at",
+      [scheduleId, this.workspace],
     );
     return rows.map(toRun);
   }
@@ -300,8 +352,8 @@ export class ReportStore {
   /** The latest slot that has a run at all, whatever its state. */
   async latestRun(scheduleId: number): Promise<RunRow | undefined> {
     const { rows } = await this.db.query<Row>(
-      "select * from reports.runs where schedule_id = $1 order by slot_at desc limit 1",
-      [scheduleId],
+      "select * from reports.runs where schedule_id = $1 and workspace = $2 order by slot_at desc limit 1",
+      [scheduleId, this.workspace],
     );
     return rows[0] ? toRun(rows[0]) : undefined;
   }
@@ -309,9 +361,10 @@ export class ReportStore {
   // ------------------------------------------------------------ snapshots
 
   async getSnapshots(scheduleId: number): Promise<Map<number, Snapshot>> {
-    const { rows } = await this.db.query<Row>("select * from reports.snapshots where schedule_id = $1", [
-      scheduleId,
-    ]);
+    const { rows } = await this.db.query<Row>(
+      "select * from reports.snapshots where schedule_id = $1 and workspace = $2",
+      [scheduleId, this.workspace],
+    );
     return new Map(
       rows.map((r) => [
         Number(r.campaign_id),
@@ -328,6 +381,7 @@ export class ReportStore {
 
 async function saveSnapshots(
   q: Queryable,
+  workspace: WorkspaceId,
   scheduleId: number,
   slotAt: Date,
   now: Date,
@@ -335,12 +389,12 @@ async function saveSnapshots(
 ) {
   for (const s of snapshots) {
     await q.query(
-      `insert into reports.snapshots (schedule_id, campaign_id, counts, slot_at, taken_at)
-       values ($1, $2, $3::jsonb, $4, $5)
+      `insert into reports.snapshots (schedule_id, campaign_id, counts, slot_at, taken_at, workspace)
+       values ($1, $2, $3::jsonb, $4, $5, $6)
        on conflict (schedule_id, campaign_id) do update
          set counts = excluded.counts, slot_at = excluded.slot_at, taken_at = excluded.taken_at
-         where reports.snapshots.slot_at <= excluded.slot_at`,
-      [scheduleId, s.campaignId, JSON.stringify(s.counts), slotAt, now],
+         where reports.snapshots.slot_at <= excluded.slot_at and reports.snapshots.workspace = excluded.workspace`,
+      [scheduleId, s.campaignId, JSON.stringify(s.counts), slotAt, now, workspace],
     );
   }
 }

@@ -75,5 +75,25 @@ create table switchboard.commands_in_flight (
 )
 `,
     },
+    {
+      // Every record belongs to a workspace (docs/workspaces.md): the rows kept
+      // before belong to the single-workspace mode's "env", and every insert names it.
+      id: "006_workspace",
+      sql: `
+alter table switchboard.audit add column workspace text not null default 'env'
+;
+alter table switchboard.audit alter column workspace drop default
+;
+create index audit_workspace on switchboard.audit (workspace, id desc)
+;
+alter table switchboard.confirmations add column workspace text not null default 'env'
+;
+alter table switchboard.confirmations alter column workspace drop default
+;
+alter table switchboard.commands_in_flight add column workspace text not null default 'env'
+;
+alter table switchboard.commands_in_flight alter column workspace drop default
+`,
+    },
   ],
 };

@@ -3,6 +3,7 @@
 // once. The first delivery claims the row (insert … on conflict do nothing);
 // the outcome is stored before Slack is told, so a later delivery can repeat
 // the same answer instead of the work.
+import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
 import { storable, storableJson } from "./text.ts";
@@ -26,6 +27,16 @@ create table steps.runs (
 )
 `,
     },
+    {
+      // Slack's function_execution_id is unique across workspaces: it stays the
+      // key, and each run says whose it is (read and written per workspace).
+      id: "002_workspace",
+      sql: `
+alter table steps.runs add column workspace text not null default 'env'
+;
+alter table steps.runs alter column workspace drop default
+`,
+    },
   ],
 };
 
@@ -33,6 +44,7 @@ export type StepRunState = "running" | "done" | "failed";
 
 export interface StepRun {
   executionId: string;
+  workspace: WorkspaceId;
   callbackId: string;
   workflowExecutionId?: string;
   actor?: string;
@@ -44,6 +56,7 @@ export interface StepRun {
 type Row = Record<string, unknown>;
 const toRun = (r: Row): StepRun => ({
   executionId: String(r.execution_id),
+  workspace: String(r.workspace),
   callbackId: String(r.callback_id),
   workflowExecutionId: (r.workflow_execution_id as string | null) ?? undefined,
   actor: (r.actor as string | null) ?? undefined,
@@ -55,9 +68,12 @@ const toRun = (r: Row): StepRun => ({
 /** Step runs, one row per function_execution_id. */
 export class StepRunStore {
   private readonly db: Queryable;
+  readonly workspace: WorkspaceId;
 
-  constructor(db: Queryable) {
+  /** A run of another workspace is not found here: every statement names the workspace. */
+  constructor(db: Queryable, workspace: WorkspaceId) {
     this.db = db;
+    this.workspace = workspace;
   }
 
   /** Records the start of a run; false when this execution was already claimed. */
@@ -65,8 +81,8 @@ export class StepRunStore {
     run: Pick<StepRun, "executionId" | "callbackId" | "workflowExecutionId" | "actor">,
   ): Promise<boolean> {
     const r = await this.db.query(
-      `insert into steps.runs (execution_id, callback_id, workflow_execution_id, actor)
-       values ($1, $2, $3, $4)
+      `insert into steps.runs (execution_id, callback_id, workflow_execution_id, actor, workspace)
+       values ($1, $2, $3, $4, $5)
        on conflict (execution_id) do nothing
        returning execution_id`,
       [
@@ -74,13 +90,17 @@ export class StepRunStore {
         run.callbackId,
         run.workflowExecutionId ?? null,
         run.actor === undefined ? null : storable(run.actor),
+        this.workspace,
       ],
     );
     return r.rows.length === 1;
   }
 
   async get(executionId: string): Promise<StepRun | undefined> {
-    const r = await this.db.query("select * from steps.runs where execution_id = $1", [executionId]);
+    const r = await this.db.query("select * from steps.runs where execution_id = $1 and workspace = $2", [
+      executionId,
+      this.workspace,
+    ]);
     return r.rows[0] ? toRun(r.rows[0] as Row) : undefined;
   }
 
@@ -91,12 +111,13 @@ export class StepRunStore {
   ): Promise<void> {
     await this.db.query(
       `update steps.runs set state = $2, outputs = $3, error = $4, finished_at = now()
-       where execution_id = $1 and state = 'running'`,
+       where execution_id = $1 and workspace = $5 and state = 'running'`,
       [
         executionId,
         outcome.state,
         outcome.state === "done" ? storableJson(outcome.outputs) : null,
         outcome.state === "failed" ? storable(outcome.error) : null,
+        this.workspace,
       ],
     );
   }
@@ -104,13 +125,27 @@ export class StepRunStore {
   /**
    * The runs an earlier process left running (a crash between the claim and the
    * answer): those started more than `olderThanMs` ago (a younger one may be a
-   * live replica's).
+   * live replica's). This workspace's.
    */
   async interrupted(olderThanMs: number): Promise<StepRun[]> {
-    const r = await this.db.query(
-      `select * from steps.runs where state = 'running' and started_at < now() - make_interval(secs => $1)`,
-      [olderThanMs / 1000],
-    );
-    return r.rows.map((row) => toRun(row as Row));
+    return interruptedRuns(this.db, olderThanMs, this.workspace);
   }
+
+  /** interrupted() of every workspace (the start), each run with its `workspace`. */
+  static interruptedAll(db: Queryable, olderThanMs: number): Promise<StepRun[]> {
+    return interruptedRuns(db, olderThanMs, null);
+  }
+}
+
+async function interruptedRuns(
+  db: Queryable,
+  olderThanMs: number,
+  workspace: WorkspaceId | null,
+): Promise<StepRun[]> {
+  const r = await db.query(
+    `select * from steps.runs where state = 'running' and started_at < now() - make_interval(secs => $1)
+       and ($2::text is null or workspace = $2)`,
+    [olderThanMs / 1000, workspace],
+  );
+  return r.rows.map((row) => toRun(row as Row));
 }

@@ -1,10 +1,12 @@
 // Channels by name: the API cannot list its channels, so they are named once
 // (`/sb channel name`, writers only, stored and audited; MESSAGING_CHANNEL_NAMES
 // seeds them) and every screen shows the name instead of a number.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blocksToText } from "../../src/blocks/blocks.ts";
 import type { Reply } from "../../src/commands/types.ts";
 import { loadConfig } from "../../src/config.ts";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { ConfigError } from "../../src/errors.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
@@ -52,7 +54,9 @@ describe("channel names", () => {
     expect(r.visibility).toBe("in_channel");
     expect(text(r)).toMatch(/renamed from “Main line” to Store front/);
     expect(text(await s.core.run("campaign 1", BOB))).toMatch(/Channel Store front/);
-    const audit = (await new AuditLog(s.db).list({ limit: 5 })).find((e) => e.operation === "nameChannel");
+    const audit = (await new AuditLog(s.db, ENV_WORKSPACE).list({ limit: 5 })).find(
+      (e) => e.operation === "nameChannel",
+    );
     expect(audit).toMatchObject({ actor: ALICE.userId, ok: true, answer: { id: 1, name: "Store front" } });
   });
 

@@ -1,10 +1,12 @@
 // A person's command against a messaging API that accepts and never answers:
 // one answer in words once the deadline passes, after a bounded number of
 // attempts. Attempts are counted, never elapsed time.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
 import { createCommandCore, type SwitchboardCore } from "../../src/commands/core.ts";
 import type { Reply } from "../../src/commands/types.ts";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { migrate } from "../../src/store/migrate.ts";
 import { SWITCHBOARD_MIGRATIONS } from "../../src/store/schema.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
@@ -29,7 +31,7 @@ beforeAll(async () => {
     readPerMinute: 60_000,
     writePerMinute: 60_000,
   });
-  core = createCommandCore({ api: client, db, defaultChannelId: 1 });
+  core = createCommandCore({ api: client, db, workspace: ENV_WORKSPACE, defaultChannelId: 1 });
 });
 afterAll(async () => {
   await client?.close();

@@ -1,11 +1,13 @@
 // Shared set-up of the command-core tests: the test stack (test/helpers/stack.ts)
 // with the sandbox behind its counting proxy (so a test can say "no request was
 // made"), and a check that every reply is a message Slack would accept.
+
 import type { KnownBlock } from "@slack/types";
 import { beforeAll, expect } from "vitest";
 import type { MessagingClient } from "../../src/api/client.ts";
 import { type CoreOptions, createCommandCore, type SwitchboardCore } from "../../src/commands/core.ts";
 import type { Actor, Reply } from "../../src/commands/types.ts";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import type { AuditEntry } from "../../src/store/audit.ts";
 import type { Db } from "../../src/store/db.ts";
 import type { Sandbox, SandboxOptions } from "../helpers/sandbox.ts";
@@ -69,6 +71,7 @@ export function useHarness(opts: { sandbox?: SandboxOptions } = {}): () => Harne
         createCommandCore({
           api: client,
           db,
+          workspace: ENV_WORKSPACE,
           apiKey,
           defaultChannelId: 1,
           defaultCountry: "US",

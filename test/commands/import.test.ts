@@ -2,12 +2,14 @@
 // is read by the imports service as an upload is (headers mapped, phones
 // normalized, rows checked), a preview asks for confirmation, and only the
 // normalized CSV reaches the API.
+
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import { blocksToText } from "../../src/blocks/blocks.ts";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { SHELL, useHarness } from "./helpers.ts";
 
@@ -63,7 +65,7 @@ describe("/sb import <path> in the shell", () => {
       const found = await h().client.listContacts({ search: phone!.slice(-7), limit: 5 });
       expect(found.items.find((c) => c.phone === phone)?.first_name, phone).toBe(first);
     }
-    const audited = (await new AuditLog(h().db).list({ limit: 1000 })).filter(
+    const audited = (await new AuditLog(h().db, ENV_WORKSPACE).list({ limit: 1000 })).filter(
       (e) => e.operation === "importContacts" && e.via === "shell",
     );
     expect(audited).toHaveLength(1);

@@ -3,7 +3,9 @@
 // as failed: the front ends say what to check and never "share it again".
 // The real sandbox behind the counting proxy, which holds the import request
 // as a slow API would.
+
 import { describe, expect, it } from "vitest";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import {
   ImportOutcomeUnknown,
   ImportService,
@@ -78,7 +80,11 @@ describe("the import's own timeout", () => {
 
   it("a pending import (Slack's) is settled as unknown, not failed", async () => {
     const { db, client } = stack();
-    const imports = new PendingImports(db, new ImportService({ defaultCountry: "US", timeoutMs: 500 }));
+    const imports = new PendingImports(
+      db,
+      ENV_WORKSPACE,
+      new ImportService({ defaultCountry: "US", timeoutMs: 500 }),
+    );
     const bytes = Buffer.from(`phone\n${phone()}\n`);
     const proposed = await imports.propose(
       {
@@ -99,7 +105,7 @@ describe("the import's own timeout", () => {
         source: async () => bytes,
       });
       expect(run).toMatchObject({ ok: true, state: "unknown" });
-      expect((await new ImportStore(db).get(proposed!.pending.id))?.state).toBe("unknown");
+      expect((await new ImportStore(db, ENV_WORKSPACE).get(proposed!.pending.id))?.state).toBe("unknown");
     } finally {
       holdImportMs = 0;
     }

@@ -2,10 +2,12 @@
 // over HTTP on loopback, the real API client, a real store (PGlite, or
 // PostgreSQL when DATABASE_URL is set), from the test stack. No Slack; the
 // command core is not used.
+
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { MessagingClient } from "../../src/api/client.ts";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import {
   type ImportProgress,
   ImportService,
@@ -120,7 +122,7 @@ describe("ImportService: preview, then run", () => {
 });
 
 describe("PendingImports: the life of an upload waiting for a decision", () => {
-  const imports = () => new PendingImports(db, service);
+  const imports = () => new PendingImports(db, ENV_WORKSPACE, service);
   const upload = (bytes: Buffer, over: Partial<NewPendingImport> = {}): NewPendingImport => ({
     fileId: `F${seq++}`,
     contentHash: `hash-${bytes.length}-${seq}`,

@@ -4,8 +4,10 @@
 // It catches up, runs the slot, waits until the slot is settled, and exits.
 //
 //   tsx test/reports/scheduler-process.ts <databaseUrl> <apiUrl> <apiKey> <now ISO> <scheduleId> <slot ISO> <name>
+
 import { MessagingClient } from "../../src/api/client.ts";
 import { RateLimiter } from "../../src/api/rate-limit.ts";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { ReportScheduler } from "../../src/reports/scheduler.ts";
 import { createBoss } from "../../src/store/boss.ts";
 import { openDb } from "../../src/store/db.ts";
@@ -17,6 +19,7 @@ const slot = new Date(slotIso as string);
 const db = await openDb({ databaseUrl });
 const boss = await createBoss(db, { onError: () => {} });
 const scheduler = new ReportScheduler({
+  workspace: ENV_WORKSPACE,
   db,
   boss,
   client: new MessagingClient({

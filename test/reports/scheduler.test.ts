@@ -2,12 +2,14 @@
 // HTTP (through a proxy that can play "API down"), and an injected post that
 // records what would reach Slack. PGlite by default; the real PostgreSQL when
 // DATABASE_URL is set.
+
 import { spawn, spawnSync } from "node:child_process";
 import { hostname } from "node:os";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
 import { RateLimiter } from "../../src/api/rate-limit.ts";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import type { ReportMessage } from "../../src/reports/render.ts";
 import { parseScheduleArgs, type ScheduleSpec } from "../../src/reports/schedule.ts";
 import { type PostFn, PostRefusedError, ReportScheduler } from "../../src/reports/scheduler.ts";
@@ -59,6 +61,7 @@ async function startProcess(
     limiter: new RateLimiter({ readPerMinute: 100_000, writePerMinute: 10_000, backgroundReadShare: 1 }),
   });
   const scheduler = new ReportScheduler({
+    workspace: ENV_WORKSPACE,
     db,
     boss,
     client,
@@ -226,7 +229,7 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
     await first.stop();
     const slot = new Date("2026-03-02T09:00:00Z");
     clock.advance(3 * 60 * 60_000);
-    const store = new ReportStore(db);
+    const store = new ReportStore(db, ENV_WORKSPACE);
     await store.claimRun(row.id, slot, {
       worker: killed,
       now: clock.now(),
@@ -314,7 +317,7 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
     async () => {
       db = await openTestDb("postgres");
       await migrateStore(db);
-      const store = new ReportStore(db);
+      const store = new ReportStore(db, ENV_WORKSPACE);
       const row = await store.createSchedule(
         {
           channel: "C9",
@@ -470,7 +473,7 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
     const clock = manualClock(new Date("2026-03-02T08:00:00Z"));
     const { post } = recorder();
     const client = new MessagingClient({ baseUrl: proxy.url, apiKey: sandbox().apiKey, maxRetries: 0 });
-    const service = new ReportService({ db, client, failureAlert: 0.05, clock });
+    const service = new ReportService({ workspace: ENV_WORKSPACE, db, client, failureAlert: 0.05, clock });
     // src/main.ts hands the scheduler over once the app answers.
     let handOver: (s: ReportScheduler) => void = () => {};
     service.attachWhenStarted(new Promise<ReportScheduler>((resolve) => (handOver = resolve)));
@@ -490,7 +493,7 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
     expect(await p.scheduler.boss.getSchedules(p.scheduler.queue)).toEqual([]);
 
     // A scheduler that never starts: schedules are stored only (the next start mirrors them).
-    const alone = new ReportService({ db, client, failureAlert: 0.05, clock });
+    const alone = new ReportService({ workspace: ENV_WORKSPACE, db, client, failureAlert: 0.05, clock });
     alone.attachWhenStarted(Promise.reject(new Error("pg-boss could not start")));
     const stored = await alone.addSchedule(spec(`${campaignId} every day at 10:00`), {
       createdBy: "U1",

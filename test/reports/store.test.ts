@@ -1,5 +1,7 @@
 // The run states of src/store/reports.ts that make posting happen at most once.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { migrate } from "../../src/store/migrate.ts";
 import { REPORTS_MIGRATIONS, ReportStore } from "../../src/store/reports.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
@@ -14,7 +16,7 @@ beforeAll(async () => {
   db = await openTestDb();
   expect(await migrate(db, REPORTS_MIGRATIONS)).toEqual(REPORTS_MIGRATIONS.migrations.map((m) => m.id));
   expect(await migrate(db, REPORTS_MIGRATIONS)).toEqual([]);
-  store = new ReportStore(db);
+  store = new ReportStore(db, ENV_WORKSPACE);
 });
 afterAll(async () => {
   await db?.close();

@@ -3,7 +3,9 @@
 // the person who clicked is told, with a button that checks the campaign: on
 // that very message while the click's response_url is good (30 minutes), else
 // by DM. Once, whichever replica gets there first.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { tellInterruptedConfirmations } from "../../src/slack/confirm-notices.ts";
 import { interruptedText, tellInterruptedCommands } from "../../src/slack/interrupted-commands.ts";
 import { Confirmations } from "../../src/store/confirmations.ts";
@@ -18,18 +20,18 @@ afterAll(() => stack?.close());
 
 /** A Confirm clicked `minutesAgo`, whose process was then killed: left running. */
 async function interrupted(campaignId: number, minutesAgo: number) {
-  const c = await new Confirmations(stack.db).create({
+  const c = await new Confirmations(stack.db, ENV_WORKSPACE).create({
     actor: "U0ALICE",
     command: { id: "campaign.send", raw: { id: campaignId }, line: `campaign ${campaignId} send` },
     ttlMs: 15 * 60_000,
   });
   const responseUrl = stack.fake.newResponseUrl();
-  await new Confirmations(stack.db).keepReplyTarget(c.id, {
+  await new Confirmations(stack.db, ENV_WORKSPACE).keepReplyTarget(c.id, {
     user: "U0ALICE",
     responseUrl,
     at: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
   });
-  expect(await new Confirmations(stack.db).claim(c.id, "U0ALICE")).toBeTruthy();
+  expect(await new Confirmations(stack.db, ENV_WORKSPACE).claim(c.id, "U0ALICE")).toBeTruthy();
   return responseUrl;
 }
 
@@ -42,7 +44,7 @@ describe("a Confirm interrupted by kill -9", () => {
     const recent = await interrupted(7, 5);
     const old = await interrupted(8, 45);
     // The next start: settled unknown (src/app.ts), then the Slack app tells.
-    expect(await new Confirmations(stack.db).settleInterrupted()).toBe(2);
+    expect(await new Confirmations(stack.db, ENV_WORKSPACE).settleInterrupted()).toBe(2);
     const dmsBefore = stack.fake
       .callsOf("chat.postMessage")
       .filter((c) => c.args.channel === "U0ALICE").length;

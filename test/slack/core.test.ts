@@ -1,9 +1,11 @@
 // The whole chain on real parts: signed Slack requests → Bolt's HTTP receiver
 // → the real command core → the client → the embedded sandbox, with every
 // Slack call answered (and checked against Slack's limits) by the fake Slack.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Switchboard } from "../../src/app.ts";
 import { ACTION } from "../../src/commands/types.ts";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import type { FakeSlack } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";
@@ -124,7 +126,9 @@ describe("the Slack app on the real core and sandbox", () => {
       10_000,
       "the prompt deleted once the outcome is in the channel",
     );
-    const deletes = (await new AuditLog(db).list({ limit: 100 })).filter((e) => e.operation === "deleteTag");
+    const deletes = (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 100 })).filter(
+      (e) => e.operation === "deleteTag",
+    );
     expect(deletes.length).toBe(1);
     expect((await switchboard.client.listTags()).items.some((t) => t.id === victim?.id)).toBe(false);
     for (const r of fake

@@ -1,6 +1,7 @@
 // Slack's retries are dropped by event_id, also after a restart: the ids live
 // in the database (schema `slack`).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { createDbEventStore, MemoryEventStore } from "../../src/slack/event-store.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
@@ -24,11 +25,11 @@ describe("event store", () => {
 
   it("remembers ids in the database across a restart", async () => {
     const before = await createDbEventStore(db);
-    expect(await before.claim("Ev1")).toBe(true);
-    expect(await before.claim("Ev1")).toBe(false);
+    expect(await before.claim("Ev1", ENV_WORKSPACE)).toBe(true);
+    expect(await before.claim("Ev1", ENV_WORKSPACE)).toBe(false);
     // A new process: empty memory, same database.
     const after = await createDbEventStore(db);
-    expect(await after.claim("Ev1")).toBe(false);
-    expect(await after.claim("Ev2")).toBe(true);
+    expect(await after.claim("Ev1", ENV_WORKSPACE)).toBe(false);
+    expect(await after.claim("Ev2", ENV_WORKSPACE)).toBe(true);
   });
 });

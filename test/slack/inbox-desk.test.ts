@@ -5,7 +5,9 @@
 // closed), Assign to me clicked by two writers at once, the user select,
 // resolve and reopen (a new customer message reopens), `/sb inbox` by state
 // and `/sb inbox mine`, the writer named under a reply, every change audited.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { type InboxRuntime, startInbox } from "../../src/slack/inbox/runtime.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import type { InboxStore } from "../../src/store/inbox.ts";
@@ -78,7 +80,7 @@ async function threadReply(who: string, text: string) {
 }
 
 const audited = async (operation: string) =>
-  (await new AuditLog(s.db).list({ limit: 200 })).filter((e) => e.operation === operation);
+  (await new AuditLog(s.db, ENV_WORKSPACE).list({ limit: 200 })).filter((e) => e.operation === operation);
 
 describe("the inbox desk", { timeout: 60_000 }, () => {
   it("the card shows the state, nobody on it, and the reply window open until a Slack date 24 h after the customer wrote", async () => {
@@ -189,7 +191,7 @@ describe("the inbox desk", { timeout: 60_000 }, () => {
     expect(buttons.find((e: Rec) => e.action_id === "sb_inbox_template")?.style).toBe("primary");
     expect(buttons.find((e: Rec) => e.action_id === "sb_inbox_reply")?.style).toBeUndefined();
 
-    const tries = (await new AuditLog(s.db).list({ limit: 200 })).filter((e) =>
+    const tries = (await new AuditLog(s.db, ENV_WORKSPACE).list({ limit: 200 })).filter((e) =>
       /inbox reply/.test(e.command ?? ""),
     );
     // The reply sent earlier is in the audit: a send tried now would be too.
@@ -206,7 +208,9 @@ describe("the inbox desk", { timeout: 60_000 }, () => {
     expect(blocks).toContain(`"value":"${user}"`);
     // Not even tried: the API was not called.
     expect(
-      (await new AuditLog(s.db).list({ limit: 200 })).filter((e) => /inbox reply/.test(e.command ?? "")),
+      (await new AuditLog(s.db, ENV_WORKSPACE).list({ limit: 200 })).filter((e) =>
+        /inbox reply/.test(e.command ?? ""),
+      ),
     ).toHaveLength(tries.length);
 
     // The customer writes again: the window opens.

@@ -4,7 +4,9 @@
 // block whose image_url it "cannot fetch", and answers its login page when
 // the app lacks files:read), the Bolt app serving /media/<id>, and the poller
 // stepped by hand. A file host on loopback stands for the customer's side.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { prepareMedia } from "../../src/slack/inbox/media.ts";
 import { type InboxRuntime, startInbox } from "../../src/slack/inbox/runtime.ts";
 import type { InboxStore } from "../../src/store/inbox.ts";
@@ -194,7 +196,7 @@ describe("pictures and files", { timeout: 60_000 }, () => {
 
   it("refused before anything is sent: a file too big, a wrong type, Slack's login page (no files:read); told why", async () => {
     const count = (await outbound()).length;
-    const kept = await new MediaStore(s.db).count();
+    const kept = await new MediaStore(s.db, ENV_WORKSPACE).count();
 
     const big = await replyWithFiles("Big one", [
       { name: "huge.png", mimetype: "image/png", content: Buffer.alloc(5 * 1024 * 1024 + 1) },
@@ -227,7 +229,7 @@ describe("pictures and files", { timeout: 60_000 }, () => {
     );
 
     expect(await outbound()).toHaveLength(count);
-    expect(await new MediaStore(s.db).count()).toBe(kept);
+    expect(await new MediaStore(s.db, ENV_WORKSPACE).count()).toBe(kept);
   });
 
   it("without PUBLIC_URL: the writer is told privately, nothing is sent, the text is kept in the answer", async () => {
@@ -248,12 +250,13 @@ describe("pictures and files", { timeout: 60_000 }, () => {
   });
 
   it("a media URL expired: no longer served, removed, and the sandbox refuses to deliver it", async () => {
-    const media = new MediaStore(s.db);
+    const media = new MediaStore(s.db, ENV_WORKSPACE);
     const f = s.fake.addFile({ name: "old.png", mimetype: "image/png", filetype: "png", content: PNG });
     const hours = s.config.MEDIA_TTL_HOURS;
     const [old] = await prepareMedia(
       s.slack.client,
       s.db,
+      ENV_WORKSPACE,
       s.config,
       [{ id: f.id }],
       new Date(Date.now() - (hours + 1) * 3_600_000),

@@ -4,7 +4,9 @@
 // poller stepped by hand on a hand-moved clock. Each inbox test uses its own
 // channel and its own poller. Bursts post into a list instead of Slack (the
 // per-channel queue posts one message a second).
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { InboxPoller, type InboxPost } from "../../src/slack/inbox/poller.ts";
 import { splitText } from "../../src/slack/inbox/render.ts";
 import { slackInboxIo } from "../../src/slack/inbox/runtime.ts";
@@ -42,7 +44,7 @@ beforeAll(async () => {
       users: [ALICE, BOB],
     },
   });
-  store = new InboxStore(s.db);
+  store = new InboxStore(s.db, ENV_WORKSPACE);
 }, 120_000);
 
 afterAll(async () => {
@@ -84,6 +86,7 @@ type Posted = Parameters<InboxPost>[0] & { ts: string };
 function poller(workerId: string, post?: InboxPost): InboxPoller {
   const io = slackInboxIo(s.switchboard.slack!);
   return new InboxPoller({
+    workspace: ENV_WORKSPACE,
     db: s.db,
     client: s.client,
     ...io,

@@ -6,8 +6,10 @@
 // specific inbox that matches, ties to the oldest, and to another only once
 // its inbox is off; notes in any case are never sent; `replies=notes` makes
 // every thread reply a note, and the card's Reply still opens the send form.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bySpecificity, routeOf } from "../../src/domain/inbox-routing.ts";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { isNote } from "../../src/slack/inbox/notes.ts";
 import { type InboxRuntime, startInbox } from "../../src/slack/inbox/runtime.ts";
 import { AuditLog } from "../../src/store/audit.ts";
@@ -118,7 +120,7 @@ describe("routing by chat type", { timeout: 60_000 }, () => {
     );
     expect(await answer("inbox on type=phonechat", PHONE)).toMatch(/Inbox on in <#C0PHONE>.*\(Phone chat\)/);
     expect(await store.inbox(WEB)).toMatchObject({ types: ["chat_web", "telegram"], replies: "send" });
-    const audit = await new AuditLog(s.db).list({ limit: 50 });
+    const audit = await new AuditLog(s.db, ENV_WORKSPACE).list({ limit: 50 });
     expect(audit.find((e) => e.operation === "inbox.on" && e.channel === PHONE)).toBeTruthy();
 
     // The first cards: each in the inbox of its type.

@@ -5,7 +5,9 @@
 // (also when Slack retries the event), not allowed, notes/bots/edits, a
 // restart without duplicates, two processes on one database, and last (it
 // moves the clock a day on) outside the 24-hour window.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { InboxPoller } from "../../src/slack/inbox/poller.ts";
 import { type InboxRuntime, startInbox } from "../../src/slack/inbox/runtime.ts";
 import { AuditLog } from "../../src/store/audit.ts";
@@ -115,7 +117,7 @@ describe("the inbox", { timeout: 60_000 }, () => {
     expect(s.fake.callsOf("conversations.join").some((c) => c.args.channel === INBOX)).toBe(true);
     expect(s.fake.channels.get(INBOX)?.is_member).toBe(true);
     expect(await store.inbox(INBOX)).toMatchObject({ filter: "all", createdBy: ALICE.id });
-    const audit = await new AuditLog(s.db).list({ limit: 50 });
+    const audit = await new AuditLog(s.db, ENV_WORKSPACE).list({ limit: 50 });
     expect(audit.find((e) => e.operation === "inbox.on")).toMatchObject({
       actor: ALICE.id,
       channel: INBOX,
@@ -289,6 +291,7 @@ describe("the inbox", { timeout: 60_000 }, () => {
     await runtime.stop();
     const make = (workerId: string) =>
       new InboxPoller({
+        workspace: ENV_WORKSPACE,
         db: s.db,
         client: s.client,
         post: async (args) => {
@@ -308,7 +311,9 @@ describe("the inbox", { timeout: 60_000 }, () => {
     // The unique row is the last word, whatever the leases say.
     const id = 987654321;
     expect(await store.claimMessage(INBOX, id, userA, "inbound", clock.now())).toBe(true);
-    expect(await new InboxStore(s.db).claimMessage(INBOX, id, userA, "inbound", clock.now())).toBe(false);
+    expect(
+      await new InboxStore(s.db, ENV_WORKSPACE).claimMessage(INBOX, id, userA, "inbound", clock.now()),
+    ).toBe(false);
     await a.stop();
     await b.stop();
     runtime = await startInbox(s.switchboard, s.config, s.logger, {
@@ -337,9 +342,9 @@ describe("the inbox", { timeout: 60_000 }, () => {
     expect(await answer("inbox off", BOB)).toMatch(/may not run/);
     expect(await answer("inbox off")).toMatch(/Inbox off in <#C0INBOX>/);
     expect(await store.inbox(INBOX)).toBeUndefined();
-    expect((await new AuditLog(s.db).list({ limit: 50 })).some((e) => e.operation === "inbox.off")).toBe(
-      true,
-    );
+    expect(
+      (await new AuditLog(s.db, ENV_WORKSPACE).list({ limit: 50 })).some((e) => e.operation === "inbox.off"),
+    ).toBe(true);
     const list = await s.core.run("inbox", { userId: "shell", via: "shell" });
     expect(list.text).toBe("No channel has an inbox.");
   });

@@ -2,9 +2,11 @@
 // client → the embedded sandbox, with the fake Slack answering views.open,
 // views.update and recording what is posted. Bad input gets field errors and
 // makes no request (the audit table, which records every write, stays as it was).
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Switchboard } from "../../src/app.ts";
 import { ACTION } from "../../src/commands/types.ts";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { checkView } from "../fakes/block-kit.ts";
 import type { FakeSlack } from "../fakes/slack.ts";
@@ -38,7 +40,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const writes = async () => (await new AuditLog(db).list({ limit: 1000 })).length;
+const writes = async () => (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1000 })).length;
 const posted = (re: RegExp) =>
   fake.waitFor(() => fake.messages.find((m) => re.test(m.text ?? "")), 15_000, `a message matching ${re}`);
 const inputsOf = (view: Json) =>
@@ -186,7 +188,9 @@ describe("the campaign form", () => {
       .filter((e: Json) => e.type === "button");
     expect(buttons.map((b: Json) => b.value)).toEqual([`campaign ${c.id} send`, `campaign ${c.id}`]);
     expect(buttons[0].action_id).toBe(ACTION.run);
-    const audit = (await new AuditLog(db).list({ limit: 100 })).filter((e) => e.command.includes(name));
+    const audit = (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 100 })).filter((e) =>
+      e.command.includes(name),
+    );
     expect(audit.map((e) => e.operation).sort()).toEqual(["createCampaign", "createTag"]);
   });
 

@@ -4,9 +4,11 @@
 // (through a counting proxy) and updates the message per step; when it stops
 // stepping (dies), the other takes over once the lease runs out on the
 // hand-moved clock; a clean stop hands over at once.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
 import { RateLimiter } from "../../src/api/rate-limit.ts";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { COST_PER_POLL, ProgressTracker, type StepResult } from "../../src/slack/progress/tracker.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
@@ -35,6 +37,7 @@ interface Proc {
 function proc(workerId: string): Proc {
   const updates: Proc["updates"] = [];
   const tracker = new ProgressTracker({
+    workspace: ENV_WORKSPACE,
     db,
     client,
     update: async (channel, ts, message) => {

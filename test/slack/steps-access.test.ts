@@ -2,7 +2,9 @@
 // the step's actor input must be in SWITCHBOARD_WRITERS; `all` lets any
 // actor write (still audited); `off` fails every step in words. A refused
 // step makes no request.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
 import { Workflow } from "./steps-harness.ts";
@@ -38,7 +40,9 @@ afterAll(async () => {
 });
 
 const auditOf = async (s: SlackStack, executionId: string) =>
-  (await new AuditLog(s.db).list({ limit: 1000 })).filter((e) => e.command.includes(executionId));
+  (await new AuditLog(s.db, ENV_WORKSPACE).list({ limit: 1000 })).filter((e) =>
+    e.command.includes(executionId),
+  );
 
 describe("WORKFLOW_STEPS=writers (the default) with SWITCHBOARD_WRITERS set", () => {
   it("fails a writing step whose actor is not a writer, naming the rule, without any request", async () => {

@@ -3,9 +3,11 @@
 // the real core and client against the sandbox, and ends it with
 // functions.completeSuccess (outputs checked against manifest.yml) or
 // functions.completeError (an error a workflow author can act on).
+
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MessagingClient } from "../../src/api/client.ts";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import type { FakeSlack } from "../fakes/slack.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
@@ -46,7 +48,9 @@ const newPhone = () =>
 const unique = () => randomBytes(3).toString("hex");
 /** Audit rows of one step run (their command names the workflow run and the step run). */
 const auditOf = async (executionId: string) =>
-  (await new AuditLog(stack.db).list({ limit: 1000 })).filter((e) => e.command.includes(executionId));
+  (await new AuditLog(stack.db, ENV_WORKSPACE).list({ limit: 1000 })).filter((e) =>
+    e.command.includes(executionId),
+  );
 
 describe("Send a message", () => {
   it("sends a template to a phone number, outputs the message id and status, and audits the workflow and the actor", async () => {

@@ -2,12 +2,14 @@
 // download from the fake Slack with the bot token → the preview in the
 // thread → Import → the normalized CSV streamed to the sandbox's
 // POST /contacts/import → the outcome and an errors CSV uploaded back.
+
 import { spawnSync } from "node:child_process";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Switchboard } from "../../src/app.ts";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { XLSX_MAX_BYTES } from "../../src/imports/source.ts";
 import { UPLOAD_TEMP_ROOT } from "../../src/imports/temp.ts";
 import { checkFile, UploadRefused } from "../../src/slack/uploads/download.ts";
@@ -140,7 +142,7 @@ describe("a CSV shared in a channel", () => {
     expect(text).toMatch(/row 5/);
     expect(control(preview, IMPORT_ACTIONS.run).text.text).toBe("Import 2 contacts");
 
-    const before = (await new AuditLog(db).list({ limit: 1000 })).filter(
+    const before = (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1000 })).filter(
       (e) => e.operation === "importContacts",
     ).length;
     await Promise.all([click(preview, IMPORT_ACTIONS.run), click(preview, IMPORT_ACTIONS.run)]);
@@ -153,7 +155,7 @@ describe("a CSV shared in a channel", () => {
     expect(body).toMatch(/^\ufeffrow,phone,reason/);
     expect(body).toMatch(/\r\n4,/);
     expect(body).toMatch(/\r\n5,12,/);
-    const after = (await new AuditLog(db).list({ limit: 1000 })).filter(
+    const after = (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1000 })).filter(
       (e) => e.operation === "importContacts",
     ).length;
     expect(after - before).toBe(1);
@@ -165,7 +167,9 @@ describe("a CSV shared in a channel", () => {
     const told = await fake.waitForResponse(late.responseUrl as string);
     expect(String(told.body.text)).toMatch(/Already imported by <@U0ALICE>/);
     expect(
-      (await new AuditLog(db).list({ limit: 1000 })).filter((e) => e.operation === "importContacts").length,
+      (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1000 })).filter(
+        (e) => e.operation === "importContacts",
+      ).length,
     ).toBe(after);
   });
 

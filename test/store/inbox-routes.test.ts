@@ -2,7 +2,9 @@
 // conversation that already has threads in two inboxes is given to the inbox
 // of its oldest thread; a chat user without a posted thread has no route yet;
 // a route is taken once, and taken over only from the inbox it was in.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { INBOX_MIGRATIONS, InboxStore } from "../../src/store/inbox.ts";
 import { migrate } from "../../src/store/migrate.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
@@ -24,17 +26,23 @@ describe("inbox routes", () => {
       migrations: INBOX_MIGRATIONS.migrations.filter((m) => m.id < "004_routing"),
     };
     await migrate(db, before);
-    const store = new InboxStore(db);
     const t = (n: number) => new Date(Date.UTC(2026, 0, n));
+    // The rows as the earlier version kept them (before workspaces: no column for it).
+    const thread = (channel: string, chatUser: number, created: Date, ts: string | null) =>
+      db.query(
+        "insert into inbox.threads (channel, chat_user_id, created_at, thread_ts) values ($1, $2, $3, $4)",
+        [channel, chatUser, created, ts],
+      );
     // Chat user 1: a thread in C0ALL first, then in C0HUMAN (two overlapping inboxes).
-    await store.ensureThread("C0ALL", 1, t(1));
-    await store.updateThread("C0ALL", 1, { threadTs: "1.1" });
-    await store.ensureThread("C0HUMAN", 1, t(2));
-    await store.updateThread("C0HUMAN", 1, { threadTs: "2.1" });
+    await thread("C0ALL", 1, t(1), "1.1");
+    await thread("C0HUMAN", 1, t(2), "2.1");
     // Chat user 2: known, no card.
-    await store.ensureThread("C0ALL", 2, t(1));
+    await thread("C0ALL", 2, t(1), null);
 
-    expect(await migrate(db, INBOX_MIGRATIONS)).toContain("004_routing");
+    expect(await migrate(db, INBOX_MIGRATIONS)).toEqual(["004_routing", "005_workspace"]);
+    // They belong to the single-workspace mode's workspace.
+    const store = new InboxStore(db, ENV_WORKSPACE);
+    expect(await new InboxStore(db, "T0OTHER").routeOf(1)).toBeUndefined();
     expect(await store.routeOf(1)).toBe("C0ALL");
     expect(await store.routeOf(2)).toBeUndefined();
     expect((await store.setInbox("C0ALL", "all", "U0A", t(3))).inbox).toMatchObject({

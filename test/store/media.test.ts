@@ -1,6 +1,8 @@
 // Schema `media` (src/store/media.ts): files kept in chunks, served whole
 // only, expired ones removed; on PGlite, and on PostgreSQL when DATABASE_URL is set.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { CHUNK_BYTES, MEDIA_MIGRATIONS, MediaStore } from "../../src/store/media.ts";
 import { migrate } from "../../src/store/migrate.ts";
 import { openTestDb, storeBackends, type TestDb } from "../helpers/db.ts";
@@ -15,7 +17,7 @@ describe.each(storeBackends())("media store on %s", (backend) => {
   beforeAll(async () => {
     db = await openTestDb(backend);
     await migrate(db, MEDIA_MIGRATIONS);
-    media = new MediaStore(db);
+    media = new MediaStore(db, ENV_WORKSPACE);
   }, 60_000);
   afterAll(() => db?.close());
 

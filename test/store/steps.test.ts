@@ -1,6 +1,8 @@
 // Workflow Builder step runs (schema `steps`): one claim per
 // function_execution_id, even when two claims race; the outcome kept once.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
 import { StepRunStore } from "../../src/store/steps.ts";
 import { openTestDb, storeBackends, type TestDb } from "../helpers/db.ts";
@@ -11,7 +13,7 @@ describe.each(storeBackends())("step runs on %s", (backend) => {
   beforeAll(async () => {
     db = await openTestDb(backend);
     await migrateStore(db);
-    runs = new StepRunStore(db);
+    runs = new StepRunStore(db, ENV_WORKSPACE);
   }, 60_000);
   afterAll(() => db?.close());
 
@@ -22,7 +24,7 @@ describe.each(storeBackends())("step runs on %s", (backend) => {
     expect(await runs.claim(run)).toBe(false);
     expect(await runs.get("Fx1")).toMatchObject({ ...run, state: "running" });
     const { rows } = await db.query<{ id: string }>("select id from steps.migrations");
-    expect(rows.map((r) => r.id)).toEqual(["001_step_runs"]);
+    expect(rows.map((r) => r.id)).toEqual(["001_step_runs", "002_workspace"]);
   });
 
   it("keeps the first outcome of a run", async () => {

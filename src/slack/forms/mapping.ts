@@ -102,7 +102,7 @@ export const mappingForm: SlackForm<never, MappingMeta, { p: PendingImport; mapp
   callbackId: MAPPING_CALLBACK,
   submit: {
     check: async ({ deps, meta, state, actor }) => {
-      const p = deps.db && meta.id ? await new ImportStore(deps.db).get(meta.id) : undefined;
+      const p = deps.db && meta.id ? await new ImportStore(deps.db, deps.workspace).get(meta.id) : undefined;
       if (p?.state !== "pending") return { errors: { "col:0": "This import is no longer pending." } };
       const fields = (await withApi(deps, actor, "read", "import mapping", (api) => contactFields(api))).map(
         (f) => ({ key: f.key as string, label: f.label, type: f.type }),

@@ -14,6 +14,7 @@ import { isApiError } from "../../api/errors.ts";
 import type { Campaign, MessagingApi } from "../../api/types.ts";
 import { esc, truncate } from "../../blocks/blocks.ts";
 import { ACTION } from "../../commands/types.ts";
+import type { WorkspaceId } from "../../domain/workspace.ts";
 import { maskSecret } from "../../log.ts";
 import { cardHead } from "../../reports/card.ts";
 import { targetLabel } from "../../reports/render.ts";
@@ -36,6 +37,8 @@ const AUDIT_SHOWN = 8;
 export interface HomeOptions {
   client: MessagingApi;
   db: Db;
+  /** The workspace whose audit entries the tab lists. */
+  workspace: WorkspaceId;
   /** The API key in use: only its last 4 characters are ever shown. */
   apiKey: string;
   reports?: ReportService;
@@ -246,7 +249,7 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
   }
 
   async function auditBlocks(): Promise<KnownBlock[]> {
-    const entries = await new AuditLog(opts.db).list({ limit: AUDIT_SHOWN });
+    const entries = await new AuditLog(opts.db, opts.workspace).list({ limit: AUDIT_SHOWN });
     if (!entries.length) return [text("*Recent changes*"), note("No changes made through Switchboard yet.")];
     const line = (e: AuditEntry) =>
       `${e.ok ? ":white_check_mark:" : ":x:"} ${auditSentence(e)} · ${slackDate(e.at)}`;

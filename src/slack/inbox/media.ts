@@ -9,9 +9,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CustomRoute, webApi } from "@slack/bolt";
 import { UserError } from "../../commands/registry.ts";
 import type { Config } from "../../config.ts";
+import type { WorkspaceId } from "../../domain/workspace.ts";
 import type { Logger } from "../../log.ts";
 import type { Db } from "../../store/db.ts";
-import { MediaStore } from "../../store/media.ts";
+import { MediaStore, mediaFile } from "../../store/media.ts";
 import { allowedFileHost, fileInfo, type SlackFile } from "../uploads/download.ts";
 import { botTokenOf } from "../workspace-client.ts";
 
@@ -139,6 +140,7 @@ async function* fromSlack(f: SlackFile, token: string, limit: number): AsyncGene
 export async function prepareMedia(
   client: webApi.WebClient,
   db: Db,
+  workspace: WorkspaceId,
   config: MediaConfig,
   files: Array<{ id: string }>,
   now: Date,
@@ -150,7 +152,7 @@ export async function prepareMedia(
     const f = await fileInfo(client, id);
     infos.push({ ...f, kind: checkMedia(f, config) });
   }
-  const store = new MediaStore(db);
+  const store = new MediaStore(db, workspace);
   const token = await botTokenOf(client);
   const out: PreparedMedia[] = [];
   for (const f of infos) {
@@ -189,14 +191,13 @@ const dispositionName = (name: string) =>
  * expired ids get 404 (an expired file is removed on the way).
  */
 export function mediaRoute(db: Db, logger: Logger, now: () => Date = () => new Date()): CustomRoute {
-  const store = new MediaStore(db);
   return {
     path: "/media/:id",
     method: ["GET", "HEAD"],
     handler: (req: IncomingMessage, res: ServerResponse) => {
       const id = String((req as IncomingMessage & { params?: Record<string, string> }).params?.id ?? "");
       const serve = async () => {
-        const file = /^[A-Za-z0-9_-]{16,64}$/.test(id) ? await store.get(id, now()) : undefined;
+        const file = /^[A-Za-z0-9_-]{16,64}$/.test(id) ? await mediaFile(db, id, now()) : undefined;
         if (!file) {
           res.writeHead(404, { "content-type": "text/plain" });
           res.end("No such file, or it has expired.\n");
@@ -209,6 +210,8 @@ export function mediaRoute(db: Db, logger: Logger, now: () => Date = () => new D
           "cache-control": "private, max-age=3600",
           "x-content-type-options": "nosniff",
         });
+        // The token names the file, whichever workspace's it is; its chunks are read as that workspace's.
+        const store = new MediaStore(db, file.workspace);
         for (let seq = 0; req.method !== "HEAD" && seq < file.chunks; seq++) {
           const data = await store.chunk(file.id, seq);
           if (!data || res.destroyed) break;

@@ -39,6 +39,7 @@ import {
 import type { ChatUserType as ChatType } from "../../api/schemas.ts";
 import type { ChatUser, Message, MessagingApi } from "../../api/types.ts";
 import { routeOf } from "../../domain/inbox-routing.ts";
+import type { WorkspaceId } from "../../domain/workspace.ts";
 import { SwitchboardError } from "../../errors.ts";
 import { inboxPassDone, metrics } from "../../metrics.ts";
 import type { Db } from "../../store/db.ts";
@@ -95,6 +96,8 @@ export type InboxUpdate = (
 
 export interface InboxPollerOptions {
   db: Db;
+  /** The workspace whose inboxes this poller mirrors (one poller per workspace). */
+  workspace: WorkspaceId;
   client: MessagingApi;
   post: InboxPost;
   update: InboxUpdate;
@@ -198,7 +201,7 @@ export class InboxPoller {
 
   constructor(opts: InboxPollerOptions) {
     this.opts = opts;
-    this.store = new InboxStore(opts.db);
+    this.store = new InboxStore(opts.db, opts.workspace);
     this.now = opts.now ?? (() => new Date());
     this.pollMs = (opts.pollSeconds ?? 10) * 1000;
     this.lookbackMs = (opts.lookbackHours ?? 24) * 3_600_000;

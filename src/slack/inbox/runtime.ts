@@ -4,6 +4,7 @@
 // (start), stopped by stop() or when the switchboard closes.
 import type { MessagingClient } from "../../api/client.ts";
 import type { Config } from "../../config.ts";
+import type { WorkspaceId } from "../../domain/workspace.ts";
 import { ConfigError } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import type { Db } from "../../store/db.ts";
@@ -19,6 +20,8 @@ const MEDIA_SWEEP_MS = 3_600_000;
 export interface InboxHost {
   slack?: SlackBridge;
   db: Db;
+  /** The workspace whose inboxes this runtime polls (one runtime per workspace). */
+  workspace: WorkspaceId;
   client: MessagingClient;
   /** The commands' side of the inbox: the poller wakes when an inbox is turned on. */
   inbox?: { wake?: () => void };
@@ -46,6 +49,7 @@ export function createInbox(
   const log = logger.child({ part: "inbox" });
   const poller = new InboxPoller({
     db: host.db,
+    workspace: host.workspace,
     client: host.client,
     ...slackInboxIo(bridge),
     pollSeconds: config.INBOX_POLL_SECONDS,
@@ -59,7 +63,7 @@ export function createInbox(
   let sweep: NodeJS.Timeout | undefined;
   const begin = async () => {
     if (opts.timer !== false && !stopped) {
-      const media = new MediaStore(host.db);
+      const media = new MediaStore(host.db, host.workspace);
       sweep = setInterval(() => {
         media
           .removeExpired(new Date())

@@ -19,6 +19,7 @@ import { hostname } from "node:os";
 import type { KnownBlock } from "@slack/types";
 import { NotFoundError } from "../../api/errors.ts";
 import type { MessagingApi } from "../../api/types.ts";
+import type { WorkspaceId } from "../../domain/workspace.ts";
 import type { Clock } from "../../reports/scheduler.ts";
 import { type CampaignSummary, STATUSES, summarizeCampaign } from "../../reports/summary.ts";
 import type { Db } from "../../store/db.ts";
@@ -43,6 +44,8 @@ export interface ProgressLogger {
 
 export interface ProgressOptions {
   db: Db;
+  /** The workspace whose launched campaigns this tracker follows (one tracker per workspace). */
+  workspace: WorkspaceId;
   client: MessagingApi;
   /** chat.update of one message; throws Slack's error. */
   update: UpdateFn;
@@ -87,7 +90,7 @@ export class ProgressTracker {
   private readonly opts: ProgressOptions;
   constructor(opts: ProgressOptions) {
     this.opts = opts;
-    this.store = new ProgressStore(opts.db);
+    this.store = new ProgressStore(opts.db, opts.workspace);
     this.clock = opts.clock ?? { now: () => new Date() };
     this.basePollMs = opts.basePollMs ?? 5_000;
     this.minUpdateMs = opts.minUpdateMs ?? 3_000;

@@ -10,6 +10,7 @@
 import type { PgBoss } from "pg-boss";
 import type { MessagingClient } from "../../api/client.ts";
 import type { Config } from "../../config.ts";
+import type { WorkspaceId } from "../../domain/workspace.ts";
 import { ConfigError } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import { type Clock, ReportScheduler } from "../../reports/scheduler.ts";
@@ -47,6 +48,8 @@ export interface ReportsRuntime {
 export interface ReportsHost {
   slack?: SlackBridge;
   db: Db;
+  /** The workspace of the live progress and of the scheduler's own store (its jobs name theirs). */
+  workspace: WorkspaceId;
   client: MessagingClient;
   apiKey: string;
   reports: ReportService;
@@ -73,6 +76,7 @@ export function createReports(
 
   const progress = new ProgressTracker({
     db,
+    workspace: switchboard.workspace,
     client,
     update: async (channel, ts, message) => {
       await bridge.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks });
@@ -144,6 +148,7 @@ export function createReports(
     runtime.boss = boss;
     const scheduler = new ReportScheduler({
       db,
+      workspace: switchboard.workspace,
       boss,
       client,
       post: slackReportPoster(bridge.client, bridge.posts, log),

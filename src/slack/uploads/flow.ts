@@ -72,6 +72,7 @@ export function pendingImports(deps: SlackDeps): PendingImports | undefined {
     deps.db &&
     new PendingImports(
       deps.db,
+      deps.workspace,
       new ImportService({
         defaultCountry: deps.config.DEFAULT_COUNTRY,
         timeoutMs: deps.config.IMPORT_TIMEOUT_MS,

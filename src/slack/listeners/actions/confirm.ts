@@ -27,7 +27,7 @@ export async function confirmAction({ ack, action, body, client, respond, contex
   try {
     // Kept first: a process killed while this runs tells the clicker at its next start (confirm-notices.ts).
     if (context.db && UUID.test(id))
-      await new Confirmations(context.db).keepReplyTarget(id, {
+      await new Confirmations(context.db, context.workspace).keepReplyTarget(id, {
         user: actor.userId,
         responseUrl: body.response_url,
         at: new Date().toISOString(),

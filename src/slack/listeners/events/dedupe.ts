@@ -10,7 +10,7 @@ export const dedupeEvents: Middleware<AnyMiddlewareArgs, SlackContext> = async (
   const { body, context, next } = args;
   const b = body as { type?: string; event_id?: unknown };
   if (b.type === "event_callback" && typeof b.event_id === "string") {
-    if (!(await context.events.claim(b.event_id))) {
+    if (!(await context.events.claim(b.event_id, context.workspace))) {
       const ack = (args as { ack?: () => Promise<void> }).ack;
       if (ack) await ack();
       context.logger.info(

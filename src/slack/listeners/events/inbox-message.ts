@@ -76,7 +76,7 @@ export async function inboxMessage({
   // Edits, deletions, joins, bot posts: subtypes. Only a person's new thread reply counts.
   if (otherKind(e) || e.bot_id || !e.user || !actor || !e.thread_ts || e.thread_ts === e.ts || !context.db)
     return;
-  const store = new InboxStore(context.db);
+  const store = new InboxStore(context.db, context.workspace);
   const thread = await store.threadByTs(e.channel, e.thread_ts);
   if (!thread) return;
   const typed = plainLine(e.text ?? "").trim();
@@ -148,7 +148,10 @@ export async function inboxMessage({
   try {
     // With files: one image or document message each, the text as the first one's caption (inbox/media.ts).
     const bodies = files.length
-      ? mediaMessages(await prepareMedia(client, context.db, context.config, files, new Date()), words)
+      ? mediaMessages(
+          await prepareMedia(client, context.db, context.workspace, context.config, files, new Date()),
+          words,
+        )
       : [{ type: "text" as const, text: words }];
     const ids: number[] = [];
     const recordSent = async () => {
@@ -270,7 +273,7 @@ export async function settleInterruptedReplies(
   graceMs: number,
 ): Promise<number> {
   if (!deps.db) return 0;
-  const store = new InboxStore(deps.db);
+  const store = new InboxStore(deps.db, deps.workspace);
   const replies = await store.settleSendingReplies(new Date(Date.now() - graceMs));
   for (const r of replies) {
     const thread = await store.thread(r.channel, r.chatUserId);

@@ -44,13 +44,13 @@ interface StepRuns {
 // One map per app (its InFlight), so two apps in one process keep theirs apart.
 const memoryRuns = new WeakMap<object, Map<string, StepRun>>();
 function stepRuns(deps: SlackDeps): StepRuns {
-  if (deps.db) return new StepRunStore(deps.db);
+  if (deps.db) return new StepRunStore(deps.db, deps.workspace);
   const map = memoryRuns.get(deps.work) ?? new Map<string, StepRun>();
   memoryRuns.set(deps.work, map);
   return {
     claim: async (run) => {
       if (map.has(run.executionId)) return false;
-      map.set(run.executionId, { ...run, state: "running" });
+      map.set(run.executionId, { ...run, workspace: deps.workspace, state: "running" });
       return true;
     },
     get: async (id) => map.get(id),
@@ -228,7 +228,7 @@ export async function settleInterruptedSteps(
   graceMs: number,
 ): Promise<number> {
   if (!deps.db) return 0;
-  const store = new StepRunStore(deps.db);
+  const store = new StepRunStore(deps.db, deps.workspace);
   const runs = await store.interrupted(graceMs);
   for (const run of runs) {
     const writes = steps.find((s) => s.callbackId === run.callbackId)?.writes ?? true;
