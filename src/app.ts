@@ -22,6 +22,7 @@ import { Confirmations } from "./store/confirmations.ts";
 import { type Db, openDb } from "./store/db.ts";
 import type { Installations } from "./store/installations.ts";
 import { migrateStore } from "./store/migrations.ts";
+import { purgeWorkspace } from "./store/purge.ts";
 import { WorkspaceBackground } from "./workspace-background.ts";
 import { attachSlack, buildWorkspace, type RegistryOptions, WorkspaceRegistry } from "./workspace-runtime.ts";
 
@@ -190,6 +191,8 @@ export interface DistributedSwitchboard {
   posts: ChannelPostQueue;
   /** Per-workspace background work and the purge of departed workspaces (start() once the app answers). */
   background: WorkspaceBackground;
+  /** The report scheduler of every workspace (start() once the app answers). */
+  scheduler: { start(): Promise<unknown>; stop(): Promise<void> };
   onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
 }
@@ -263,11 +266,20 @@ export async function createDistributedSwitchboard(
       config,
       logger,
       installations,
-      // Wired to the store's purgeWorkspace with the records keyed by workspace (same session); not started before.
-      purge: async () => {
-        throw new Error("records are not keyed by workspace yet");
+      purge: purgeWorkspace,
+    });
+    // Report schedules: one scheduler for every workspace, each job with its workspace's client and bot.
+    const { createSharedScheduler } = await import("./slack/reports/runtime.ts");
+    const scheduler = createSharedScheduler({
+      db,
+      config,
+      logger,
+      forWorkspace: async (id) => {
+        const rt = await workspaces.runtime(id);
+        return rt?.slack && { client: rt.client, bridge: rt.slack };
       },
     });
+    closers.unshift(() => scheduler.stop());
     closers.unshift(() => background.stop());
     const workspaces = new WorkspaceRegistry({
       shared: { config, logger, db },
@@ -277,21 +289,24 @@ export async function createDistributedSwitchboard(
       posts,
       notConnected: deps.notConnected,
       busy: (id) => background.busy(id),
-      slackHooks: async (rt) => ({
-        ...(await background.attach(rt)),
-        homeView: createHomeView({
-          workspace: rt.id,
-          client: rt.client,
-          db,
-          apiKey: rt.apiKey,
-          reports: rt.reports,
-          republish: async (userId, view) => {
-            await rt.slack?.client.views.publish({ user_id: userId, view }).catch((err) => {
-              logger.warn({ err: (err as Error).message }, "could not publish the Home tab again");
-            });
-          },
-        }),
-      }),
+      slackHooks: async (rt) => {
+        rt.reports.attachWhenStarted(scheduler.started);
+        return {
+          ...(await background.attach(rt)),
+          homeView: createHomeView({
+            workspace: rt.id,
+            client: rt.client,
+            db,
+            apiKey: rt.apiKey,
+            reports: rt.reports,
+            republish: async (userId, view) => {
+              await rt.slack?.client.views.publish({ user_id: userId, view }).catch((err) => {
+                logger.warn({ err: (err as Error).message }, "could not publish the Home tab again");
+              });
+            },
+          }),
+        };
+      },
     });
     closers.unshift(() => workspaces.close());
     phase("installations and workspaces");
@@ -304,6 +319,7 @@ export async function createDistributedSwitchboard(
       workspaces,
       posts,
       background,
+      scheduler,
       onClose(fn) {
         closers.unshift(fn);
       },

@@ -67,7 +67,20 @@ async function main(): Promise<number> {
     phase("Slack app (many workspaces): listening");
     logger.info({ ms: Math.round(performance.now()) }, "Switchboard ready");
     const { stopOnSignals } = await import("./slack/shutdown.ts");
-    stopOnSignals({ slack, reports: { stop: async () => {} }, switchboard: sb, config, logger });
+    // The scheduler and the workspaces' background work close with the switchboard.
+    const stop = stopOnSignals({ slack, reports: { stop: async () => {} }, switchboard: sb, config, logger });
+    try {
+      await sb.scheduler.start();
+      phase("report scheduler (pg-boss), after ready");
+      await sb.background.start(sb.workspaces);
+      phase("workspaces' inboxes and progress resumed, after ready");
+    } catch (err) {
+      logger.error(
+        { err: (err as Error).message },
+        "the report scheduler or the workspaces' work could not start",
+      );
+      stop("start failed", 1);
+    }
     return new Promise<number>(() => {});
   }
 

@@ -26,7 +26,7 @@ export interface BackgroundOptions {
   logger: Logger;
   installations: Installations;
   /** Removes every record of a workspace (src/store/purge.ts). */
-  purge: (db: Db, workspace: WorkspaceId) => Promise<void>;
+  purge: (db: Db, workspace: WorkspaceId) => Promise<unknown>;
   now?: () => Date;
 }
 
@@ -106,8 +106,28 @@ export class WorkspaceBackground {
     };
   }
 
+  /**
+   * Once the app answers: the workspaces with background work resume it (their
+   * runtimes built now: an inbox to poll, a campaign followed), and the hourly
+   * purge of departed workspaces' records starts.
+   */
+  async start(registry: {
+    warm(ids: WorkspaceId[]): Promise<void>;
+    connectedIds(): Promise<WorkspaceId[]>;
+  }): Promise<void> {
+    const { InboxStore } = await import("./store/inbox.ts");
+    const { ProgressStore } = await import("./store/progress.ts");
+    const connected = new Set(await registry.connectedIds());
+    const withWork = new Set([
+      ...(await InboxStore.workspacesWithInboxes(this.opts.db)),
+      ...(await ProgressStore.workspacesFollowing(this.opts.db)),
+    ]);
+    await registry.warm([...withWork].filter((id) => connected.has(id)));
+    this.startPurge();
+  }
+
   /** Starts the hourly purge of departed workspaces' records. */
-  start(): void {
+  private startPurge(): void {
     const sweep = () =>
       void this.purgeDeparted().catch((err) =>
         this.opts.logger.warn({ err: String(err) }, "could not remove the records of departed workspaces"),

@@ -81,8 +81,16 @@ export interface SchedulerOptions {
   workspace: WorkspaceId;
   /** A started PgBoss on the same database (src/store/boss.ts createBoss). */
   boss: PgBoss;
-  client: MessagingApi;
-  post: PostFn;
+  /** The API client and poster of every job, unless `forWorkspace` gives each workspace its own. */
+  client?: MessagingApi;
+  post?: PostFn;
+  /**
+   * Many workspaces: the API client and the poster of a job's workspace (its
+   * own key and bot token); undefined when it is not connected any more, and
+   * its reports then wait (the slot is skipped, said in the log). Without it,
+   * every job uses `client` and `post`.
+   */
+  forWorkspace?: (workspace: WorkspaceId) => Promise<{ client: MessagingApi; post: PostFn } | undefined>;
   clock?: Clock;
   /** REPORT_FAILURE_ALERT. */
   failureAlert?: number;
@@ -203,6 +211,13 @@ export class ReportScheduler {
     return settled.length;
   }
 
+  /** The API client and poster of a workspace's reports (`forWorkspace`'s, else this scheduler's own). */
+  private async ioOf(workspace: WorkspaceId): Promise<{ client: MessagingApi; post: PostFn } | undefined> {
+    if (this.opts.forWorkspace) return this.opts.forWorkspace(workspace);
+    const { client, post } = this.opts;
+    return client && post ? { client, post } : undefined;
+  }
+
   /** The store of a workspace's schedules (this scheduler's own, or another's for its jobs). */
   storeFor(workspace: WorkspaceId): ReportStore {
     return workspace === this.store.workspace ? this.store : new ReportStore(this.opts.db, workspace);
@@ -304,6 +319,11 @@ export class ReportScheduler {
     const store = this.storeFor(opts.workspace ?? this.store.workspace);
     const s = await store.getSchedule(scheduleId);
     if (!s) return { kind: "gone" };
+    const io = await this.ioOf(s.workspace);
+    if (!io) {
+      this.log.warn({ scheduleId, slot }, "report not posted: its workspace is not connected (it waits)");
+      return { kind: "skipped", reason: "workspace not connected" };
+    }
     const now = this.clock.now();
     const late = (opts.late ?? false) || now.getTime() - slot.getTime() > this.lateAfterMs;
     const run = await store.claimRun(scheduleId, slot, {
@@ -324,7 +344,7 @@ export class ReportScheduler {
       uncertain = (await store.untoldUncertain(scheduleId))
         .filter((r) => r.slotAt.getTime() !== slot.getTime())
         .map((r) => ({ slotAt: r.slotAt, interrupted: r.error === INTERRUPTED }));
-      ({ report, messages } = await this.build(s, { lateSlot: run.late ? slot : undefined, uncertain }));
+      ({ report, messages } = await this.build(s, { lateSlot: run.late ? slot : undefined, uncertain }, io));
     } catch (err) {
       await store.markFailed(scheduleId, slot, w, this.clock.now(), message(err), true);
       this.log.warn(
@@ -341,7 +361,7 @@ export class ReportScheduler {
     for (const [i, msg] of messages.entries()) {
       if (i < run.partsPosted) continue;
       try {
-        const res = await this.opts.post(s.channel, msg);
+        const res = await io.post(s.channel, msg);
         await store.markPartPosted(scheduleId, slot, w, res?.ref, this.clock.now());
       } catch (err) {
         const retryable = definitelyNotPosted(err);
@@ -382,9 +402,10 @@ export class ReportScheduler {
   async build(
     s: ScheduleRow,
     extra: { lateSlot?: Date; uncertain?: RenderOptions["uncertain"] } = {},
+    io: { client: MessagingApi },
   ): Promise<{ report: Report; messages: ReportMessage[] }> {
     const target = targetFromText(s.target);
-    const report = await summarize(this.opts.client, target, {
+    const report = await summarize(io.client, target, {
       lane: "background",
       now: () => this.clock.now(),
     });

@@ -690,6 +690,14 @@ export class InboxStore {
     return settleSending(this.db, claimedBefore, this.workspace);
   }
 
+  /** The workspaces with an inbox (many-workspace mode: their pollers start with the process). */
+  static async workspacesWithInboxes(db: Queryable): Promise<WorkspaceId[]> {
+    const { rows } = await db.query<{ workspace: string }>(
+      "select distinct workspace from inbox.inboxes order by workspace",
+    );
+    return rows.map((r) => r.workspace);
+  }
+
   /** settleSendingReplies of every workspace (the start), each reply with its `workspace`. */
   static settleSendingRepliesAll(db: Queryable, claimedBefore: Date): Promise<SendingReply[]> {
     return settleSending(db, claimedBefore, null);

@@ -107,6 +107,14 @@ const toTracked = (r: Row): Tracked => ({
 });
 
 export class ProgressStore {
+  /** The workspaces with a launched campaign still followed (many-workspace mode: resumed at start). */
+  static async workspacesFollowing(db: Db): Promise<WorkspaceId[]> {
+    const { rows } = await db.query<{ workspace: string }>(
+      "select distinct workspace from progress.tracked where state = 'live' order by workspace",
+    );
+    return rows.map((r) => r.workspace);
+  }
+
   private readonly db: Db;
   readonly workspace: WorkspaceId;
   /** Every statement names the workspace: another workspace's messages are not seen here. */

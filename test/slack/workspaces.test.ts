@@ -134,6 +134,36 @@ describe("many workspaces", () => {
     expect(fake.callsOf("chat.postMessage").map((c) => c.team)).toEqual([acme.teamId]);
   });
 
+  it("a Confirm naming another workspace's confirmation is refused and writes nothing", async () => {
+    // Acme asks to delete its tag: a confirmation of Acme's.
+    const sent = await requests.asTeam(acme.teamId, acme.botUserId).command("tag delete 4");
+    const asked = JSON.stringify((await fake.waitForResponse(sent.responseUrl!)).body);
+    const id =
+      /"action_id":"sb_confirm"[^}]*?"value":"([^"]+)"|"value":"([^"]+)"[^}]*?"action_id":"sb_confirm"/.exec(
+        asked,
+      );
+    const confirmationId = id?.[1] ?? id?.[2];
+    expect(confirmationId).toBeTruthy();
+    await sb.installations.connect({
+      teamId: bolt.teamId,
+      apiKey: sb.sandbox!.apiKey,
+      organizationName: "Sandbox",
+      connectedBy: bolt.installerUserId,
+    });
+    await sb.workspaces.forget(bolt.teamId);
+    // Bolt's person clicks a forged Confirm carrying Acme's confirmation id.
+    const forged = await requests
+      .asTeam(bolt.teamId, bolt.botUserId)
+      .blockAction({ action_id: "sb_confirm", value: confirmationId });
+    // "Confirmed by …, working on it", then the answer.
+    const answer = JSON.stringify((await fake.waitForResponse(forged.responseUrl!, 2)).body);
+    expect(answer).toContain("does not exist");
+    // Nothing was deleted, and Acme's confirmation is still there to confirm.
+    expect(await command(acme, "tags")).toContain("Vip");
+    await sb.installations.disconnect(bolt.teamId);
+    await sb.workspaces.forget(bolt.teamId);
+  });
+
   it("a request from a workspace that never installed is told so, and nothing runs", async () => {
     const stranger = fake.addTeam({ teamId: "TSTRANGER", teamName: "Stranger" });
     const sent = await requests.asTeam(stranger.teamId, stranger.botUserId).command("tags");

@@ -192,3 +192,64 @@ export async function startReports(
   await runtime.start();
   return runtime;
 }
+
+/**
+ * Many workspaces: one report scheduler for the deployment (one pg-boss
+ * worker; with several replicas each job still runs once), each job run with
+ * its workspace's API client and bot client (`forWorkspace`). Started once the
+ * app answers; `started` is what each workspace's ReportService waits for.
+ */
+export function createSharedScheduler(opts: {
+  db: Db;
+  config: Config;
+  logger: Logger;
+  forWorkspace: (workspace: string) => Promise<{ client: MessagingClient; bridge: SlackBridge } | undefined>;
+}): { started: Promise<ReportScheduler>; start(): Promise<ReportScheduler>; stop(): Promise<void> } {
+  const log = opts.logger.child({ part: "reports" });
+  let boss: PgBoss | undefined;
+  let scheduler: ReportScheduler | undefined;
+  let resolveStarted!: (s: ReportScheduler) => void;
+  let rejectStarted!: (err: unknown) => void;
+  const started = new Promise<ReportScheduler>((resolve, reject) => {
+    resolveStarted = resolve;
+    rejectStarted = reject;
+  });
+  started.catch(() => {});
+  let starting: Promise<ReportScheduler> | undefined;
+  return {
+    started,
+    start() {
+      starting ??= (async () => {
+        const { createBoss } = await import("../../store/boss.ts");
+        boss = await createBoss(opts.db, {
+          onError: (err) => log.warn({ err: err.message }, "job queue error"),
+        });
+        scheduler = new ReportScheduler({
+          db: opts.db,
+          workspace: "",
+          boss,
+          forWorkspace: async (workspace) => {
+            const io = await opts.forWorkspace(workspace);
+            return (
+              io && { client: io.client, post: slackReportPoster(io.bridge.client, io.bridge.posts, log) }
+            );
+          },
+          failureAlert: opts.config.REPORT_FAILURE_ALERT,
+          logger: log,
+        });
+        await scheduler.start();
+        resolveStarted(scheduler);
+        return scheduler;
+      })();
+      starting.catch(rejectStarted);
+      return starting;
+    },
+    async stop() {
+      await starting?.catch(() => {});
+      await scheduler?.stop().catch((err) => log.warn({ err: String(err) }, "scheduler stop failed"));
+      await boss
+        ?.stop({ graceful: false })
+        .catch((err) => log.warn({ err: String(err) }, "pg-boss stop failed"));
+    },
+  };
+}
