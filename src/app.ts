@@ -2,10 +2,12 @@
 // migrations, src/store/migrations.ts), the messaging API (the embedded sandbox when
 // MESSAGING_API_URL is unset), the client and the command core.
 
+import type { webApi } from "@slack/bolt";
 import type { MessagingClient } from "./api/client.ts";
 import type { SwitchboardCore } from "./commands/core.ts";
 import type { InboxAccess } from "./commands/inbox.ts";
 import type { ResolveGroupMembers } from "./commands/permissions.ts";
+import type { CommandCore } from "./commands/types.ts";
 import { type Config, slackMode } from "./config.ts";
 import { ENV_WORKSPACE, type WorkspaceId } from "./domain/workspace.ts";
 import { ConfigError } from "./errors.ts";
@@ -193,6 +195,12 @@ export interface DistributedSwitchboard {
   background: WorkspaceBackground;
   /** The report scheduler of every workspace (start() once the app answers). */
   scheduler: { start(): Promise<unknown>; stop(): Promise<void> };
+  /** The connected workspaces. */
+  connectedIds(): Promise<WorkspaceId[]>;
+  /** A workspace's bot client, its token from the TokenSource at each call (no runtime built). */
+  clientOf(workspace: WorkspaceId): webApi.WebClient;
+  /** A workspace's command core, its runtime built when first used. */
+  coreOf(workspace: WorkspaceId): CommandCore;
   onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
 }
@@ -310,8 +318,37 @@ export async function createDistributedSwitchboard(
     });
     closers.unshift(() => workspaces.close());
     phase("installations and workspaces");
+    const { TokenSourcedClient } = await import("./slack/workspace-client.ts");
+    const { slackClientOptions } = await import("./slack/bridge.ts");
+    const clientOf = (id: WorkspaceId) =>
+      new TokenSourcedClient(async () => {
+        const inst = await installations.forTeam(id);
+        if (!inst) throw new Error("this workspace is not installed");
+        return tokens.botToken(
+          inst.isEnterpriseInstall
+            ? { isEnterpriseInstall: true, enterpriseId: inst.enterpriseId as string }
+            : { isEnterpriseInstall: false, teamId: id },
+        );
+      }, slackClientOptions(config.SLACK_API_URL));
+    const coreOf = (id: WorkspaceId): CommandCore => {
+      const core = async () => {
+        const rt = await workspaces.runtime(id);
+        return rt?.core ?? deps.notConnected({ workspace: id });
+      };
+      return {
+        run: async (line, actor) => (await core()).run(line, actor),
+        confirm: async (cid, actor) => (await core()).confirm(cid, actor),
+        dismiss: async (cid, actor) => (await core()).dismiss(cid, actor),
+        may: async (actor, scope) => (await core()).may(actor, scope),
+        channelNames: async () => (await core()).channelNames(),
+        perform: async (actor, what, work) => (await core()).perform(actor, what, work),
+      };
+    };
     let closed = false;
     return {
+      connectedIds: () => workspaces.connectedIds(),
+      clientOf,
+      coreOf,
       db,
       sandbox,
       installations,

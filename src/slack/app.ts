@@ -303,21 +303,36 @@ export async function startSlackApp(
       : undefined,
   });
   await slack.start(opts.listen);
+  await settleLeftovers(slack.deps, slack.client, config, logger);
+  return slack;
+}
+
+/**
+ * What an earlier process left in flight in one workspace, settled and told
+ * (with that workspace's deps and bot client): imports, Workflow steps, thread
+ * replies, slash commands and Confirms cut off by a crash.
+ */
+async function settleLeftovers(
+  deps: SlackDeps,
+  client: webApi.WebClient,
+  config: Config,
+  logger: Logger,
+): Promise<void> {
   // Imports an earlier process was carrying out when it stopped: told as unknown, never run again unasked.
-  await settleInterruptedImports(slack.deps, slack.client).catch((err) =>
+  await settleInterruptedImports(deps, client).catch((err) =>
     logger.warn({ err: String(err) }, "could not settle the imports an earlier process left running"),
   );
   // Workflow steps and thread replies an earlier process left in flight (a crash): ended, and told in
   // words. One younger than the API's deadline may be a live replica's: settled once that has passed.
   const graceMs = config.API_DEADLINE_MS + 10_000;
   const settle = async () => {
-    await settleInterruptedSteps(slack.deps, slack.client, STEPS, graceMs).catch((err) =>
+    await settleInterruptedSteps(deps, client, STEPS, graceMs).catch((err) =>
       logger.warn(
         { err: String(err) },
         "could not settle the workflow steps an earlier process left running",
       ),
     );
-    await settleInterruptedReplies(slack.deps, slack.client, graceMs).catch((err) =>
+    await settleInterruptedReplies(deps, client, graceMs).catch((err) =>
       logger.warn({ err: String(err) }, "could not settle the inbox replies an earlier process left sending"),
     );
   };
@@ -326,19 +341,18 @@ export async function startSlackApp(
   // Commands an earlier process was killed while carrying out: the person told (now, and once more
   // when a replica's rows are old enough to be sure, interrupted-commands.ts).
   const tellCommands = () =>
-    tellInterruptedCommands(slack.deps, slack.client).catch((err) =>
+    tellInterruptedCommands(deps, client).catch((err) =>
       logger.warn({ err: String(err) }, "could not tell about the commands an earlier process left"),
     );
   await tellCommands();
-  if (switchboard.db?.kind === "postgres") setTimeout(tellCommands, REPLICA_COMMAND_MS + 5000).unref();
+  if (deps.db?.kind === "postgres") setTimeout(tellCommands, REPLICA_COMMAND_MS + 5000).unref();
   // Confirms an earlier process was carrying out when it was killed: the clicker told, with a check.
-  await tellInterruptedConfirmations(slack.deps, slack.client).catch((err) =>
+  await tellInterruptedConfirmations(deps, client).catch((err) =>
     logger.warn(
       { err: String(err) },
       "could not tell about the confirmations an earlier process left running",
     ),
   );
-  return slack;
 }
 
 /**
@@ -356,6 +370,10 @@ export async function startDistributedSlackApp(
     lifecycle: Lifecycle;
     /** The answer to a request whose workspace is not installed (its core says so). */
     unknownCore: CommandCore;
+    /** The connected workspaces, and each one's bot client and core (built when first used). */
+    connectedIds(): Promise<string[]>;
+    clientOf(workspace: string): webApi.WebClient;
+    coreOf(workspace: string): CommandCore;
   },
   config: Config,
   logger: Logger,
@@ -395,5 +413,13 @@ export async function startDistributedSlackApp(
   });
   slack.deps.lifecycle = host.lifecycle;
   await slack.start(opts.listen);
+  // What an earlier process left in flight, workspace by workspace, each told with its own bot client
+  // (after ready: a few statements a workspace, only workspaces with something left make Slack calls).
+  void (async () => {
+    for (const workspace of await host.connectedIds()) {
+      const deps: SlackDeps = { ...slack.deps, workspace, core: host.coreOf(workspace), connected: true };
+      await settleLeftovers(deps, host.clientOf(workspace), config, logger);
+    }
+  })().catch((err) => logger.warn({ err: String(err) }, "could not settle what an earlier process left"));
   return slack;
 }
