@@ -69,6 +69,19 @@ export const WORKSPACES_MIGRATIONS: MigrationSet = {
           primary key (enterprise_id, team_id, is_enterprise_install)
         );`,
     },
+    {
+      // Settings a workspace changed from Slack (src/store/workspace-settings.ts), one row per setting.
+      id: "002_settings",
+      sql: `
+        create table workspaces.settings (
+          team_id text not null,
+          name text not null,
+          value jsonb not null,
+          changed_by text not null,
+          changed_at timestamptz not null,
+          primary key (team_id, name)
+        );`,
+    },
   ],
 };
 
