@@ -93,8 +93,8 @@ const people = z
 /** The rules of each setting. `null` clears an optional one (back to the default or the environment's). */
 export const settingsSchema = z
   .object({
-    writers: people,
-    broadcasters: people,
+    writers: people.nullable(),
+    broadcasters: people.nullable(),
     auditChannel: z
       .string()
       .trim()
@@ -149,7 +149,7 @@ export const personOf = (id: string): string => (id === "shell" ? "the shell ope
 /** Who may connect, disconnect and change settings, in words: the sentence of a refusal. */
 export async function whoMayAdminister(admin: WorkspaceAdmin): Promise<string> {
   const named = (await admin.administrators().catch(() => [])).filter((id) => id !== "shell");
-  const installer = named.length ? ` or ${named.map(personOf).join(", ")}, who installed Switchboard` : "";
+  const installer = named.length ? ` or ${named.map(personOf).join(", ")}, who installed Switchboard,` : "";
   return `a workspace admin or owner${installer}`;
 }
 

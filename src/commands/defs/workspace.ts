@@ -90,9 +90,9 @@ function outcomeReply(o: ConnectOutcome | { ok: boolean; message: string }): Rep
   return { visibility: "ephemeral", text: o.message, blocks: [section(`:white_check_mark: ${o.message}`)] };
 }
 
-/** `<@U1>`, `<!subteam^S1>`, `#C1`, or the bare ids: the ids. `none`: nobody listed. */
+/** `<@U1>`, `<!subteam^S1>`, `#C1`, or the bare ids: the ids. `everyone`: nobody listed. */
 const idsOf = (text: string): string[] =>
-  /^(none|default|everyone)$/i.test(text.trim())
+  /^(everyone|anyone)$/i.test(text.trim())
     ? []
     : text
         .split(/[\s,]+/)
@@ -103,8 +103,8 @@ const idsOf = (text: string): string[] =>
 function settingsInput(a: Record<string, string | undefined>): SettingsInput {
   const out: Record<string, unknown> = {};
   const clear = (v: string) => /^(none|default|unset)$/i.test(v.trim());
-  if (a.writers !== undefined) out.writers = idsOf(a.writers);
-  if (a.broadcasters !== undefined) out.broadcasters = idsOf(a.broadcasters);
+  if (a.writers !== undefined) out.writers = clear(a.writers) ? null : idsOf(a.writers);
+  if (a.broadcasters !== undefined) out.broadcasters = clear(a.broadcasters) ? null : idsOf(a.broadcasters);
   if (a.audit !== undefined) out.auditChannel = clear(a.audit) ? null : (idsOf(a.audit)[0] ?? a.audit);
   if (a.channel !== undefined)
     out.messagingChannel = clear(a.channel)
@@ -229,8 +229,8 @@ export const WORKSPACE_COMMANDS = [
     words: ["settings", "set"],
     options: {
       writers:
-        "who may make changes: people and user groups (`<@U…>`, `S…`), comma separated; `none`: everyone",
-      broadcasters: "who may send and cancel campaigns; `none`: the same as writers",
+        "who may make changes: people and user groups (`<@U…>`, `S…`), comma separated; `everyone`: anyone; `none`: back to the first value",
+      broadcasters: "who may send and cancel campaigns; `everyone`: the same as writers",
       audit: "the audit channel (`#channel` or C… id); `none`: no audit posts",
       channel: "the default messaging channel's number; `none`: not set",
       tz: "the reports' time zone (Europe/Paris); `none`: each person's own",
