@@ -8,14 +8,13 @@ import { MessagingClient } from "../../src/api/client.ts";
 import { blocksToText } from "../../src/blocks/blocks.ts";
 import { createCommandCore, type SwitchboardCore } from "../../src/commands/core.ts";
 import type { Actor, Reply } from "../../src/commands/types.ts";
-import type { WorkspaceAdmin } from "../../src/commands/workspace-admin.ts";
 import { Keyring } from "../../src/secrets.ts";
 import { Installations } from "../../src/store/installations.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
 import { createWorkspaceAdmin, type WorkspaceAdminOptions } from "../../src/workspaces/admin.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
 import { type CountingProxy, startProxy } from "../helpers/proxy.ts";
-import { call, type Sandbox, withSandbox } from "../helpers/sandbox.ts";
+import { call, withSandbox } from "../helpers/sandbox.ts";
 
 const ALICE: Actor = {
   userId: "U0ALICE",
@@ -251,4 +250,3 @@ describe("/sb settings", () => {
   });
 });
 
-export type { Sandbox, WorkspaceAdmin };
