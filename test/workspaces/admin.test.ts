@@ -249,4 +249,3 @@ describe("/sb settings", () => {
     expect(opened.form?.kind).toBe("settings");
   });
 });
-
