@@ -4,7 +4,7 @@
 // connect and settings; everything else answers notConnectedReply().
 import type { KnownBlock } from "@slack/types";
 import type { MessagingApi } from "../api/types.ts";
-import { actions, context, esc, section } from "../blocks/blocks.ts";
+import { actions, context, section } from "../blocks/blocks.ts";
 import { SwitchboardError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { ChannelNames } from "../store/channels.ts";
@@ -57,7 +57,7 @@ export function notConnectedReply(
     ? shell
       ? "Connect it with `connect key=<API key>`: the key is checked with the messaging API before it is kept."
       : "You can connect it: click *Connect* (or type `/sb connect`) and paste the API key of your messaging account."
-    : `${esc(who.charAt(0).toUpperCase() + who.slice(1))} connects it with \`/sb connect\`. Ask one of them.`;
+    : `${who.charAt(0).toUpperCase()}${who.slice(1)} connects it with \`/sb connect\`. Ask one of them.`;
   const blocks: KnownBlock[] = [section(`${lead}\n${how}`)];
   if (to.isAdmin && !shell)
     blocks.push(actions([{ text: "Connect", actionId: ACTION.run, value: "connect", style: "primary" }]));

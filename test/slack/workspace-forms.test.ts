@@ -6,8 +6,10 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
 import { createCommandCore } from "../../src/commands/core.ts";
+import { notConnectedReply } from "../../src/commands/not-connected.ts";
 import type { WorkspaceAdmin } from "../../src/commands/workspace-admin.ts";
 import { Keyring } from "../../src/secrets.ts";
+import { createHomeView, notConnectedHome } from "../../src/slack/home/view.ts";
 import { Installations } from "../../src/store/installations.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
 import { createWorkspaceAdmin } from "../../src/workspaces/admin.ts";
@@ -117,5 +119,32 @@ describe("the settings form", () => {
     expect(s.auditChannel).toMatchObject({ value: "C0GENERAL", origin: { kind: "slack", by: "U0ALICE" } });
     const reopened = await forms.open("settings");
     expect(JSON.stringify(reopened.view)).toContain("Changed in Slack on");
+  });
+});
+
+describe("the App Home", () => {
+  const values = (view: Json) =>
+    (view.blocks as Json[]).flatMap((b) =>
+      b.type === "actions" ? b.elements.map((e: Json) => e.value) : [],
+    );
+
+  it("shows Settings to admins only", async () => {
+    const home = createHomeView({
+      client,
+      db,
+      apiKey: sandbox().apiKey,
+      mayAdminister: async (userId) => userId === "U0ALICE",
+    });
+    expect(values(await home("U0ALICE"))).toContain("settings");
+    expect(values(await home("U0BOB"))).not.toContain("settings");
+  });
+
+  it("asks to connect when the workspace is not connected, with the button for admins", () => {
+    const who = "a workspace admin or owner or <@U0ALICE>, who installed Switchboard,";
+    const admin = notConnectedHome(notConnectedReply({ via: "slack", isAdmin: true }, who));
+    expect(values(admin)).toEqual(["connect"]);
+    const other = notConnectedHome(notConnectedReply({ via: "slack", isAdmin: false }, who));
+    expect(values(other)).toEqual([]);
+    expect(JSON.stringify(other.blocks)).toContain("<@U0ALICE>, who installed Switchboard, connects it");
   });
 });
