@@ -25,7 +25,7 @@ const DEMO_OPTION = option("Use a demo account", "demo", "A sandbox organization
 /** The account in use, in one line. */
 export function connectionLine(c: ConnectionSummary): string {
   const access = c.readOnly === undefined ? "" : c.readOnly ? " with a read-only key" : " (read and write)";
-  return `Connected now to *${c.organization}*${access}, by ${personOf(c.connectedBy)} ${slackDate(c.connectedAt)}. A new key replaces it.`;
+  return `Connected now to *${c.organization}*${access}, by ${personOf(c.connectedBy)} on ${slackDate(c.connectedAt)}. A new key replaces it.`;
 }
 
 export function connectModal(
