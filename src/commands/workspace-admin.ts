@@ -29,7 +29,8 @@ export type ConnectOutcome =
       message: string;
     };
 
-export type DisconnectOutcome = { ok: boolean; message: string };
+/** `reason`: environment (single mode), not_connected (nothing to forget): answers, not failures. */
+export type DisconnectOutcome = { ok: boolean; reason?: "environment" | "not_connected"; message: string };
 
 /** The settings a workspace changes from Slack (issue 19 §3). */
 export interface SettingValues {

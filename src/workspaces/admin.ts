@@ -266,13 +266,14 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
     },
 
     async disconnect(_actor): Promise<DisconnectOutcome> {
-      if (opts.mode === "single") return { ok: false, message: ENV_KEY_MESSAGE };
+      if (opts.mode === "single") return { ok: false, reason: "environment", message: ENV_KEY_MESSAGE };
       const before = await opts.installations.connection(team);
       const gone = await opts.installations.disconnect(team);
       if (!gone)
         return {
           ok: false,
-          message: "This workspace is not connected to a messaging account: nothing changed.",
+          reason: "not_connected",
+          message: "This workspace is not connected to a messaging account: there is no key to forget.",
         };
       await changed();
       return {

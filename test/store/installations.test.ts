@@ -62,7 +62,7 @@ describe.each(storeBackends())("installations on %s", (backend) => {
     expect(raw).toContain(`sb1.${keyring.version}.`);
     expect(await store.find({ isEnterpriseInstall: false, teamId: "T404" })).toBeUndefined();
     const { rows } = await db.query<{ id: string }>("select id from workspaces.migrations");
-    expect(rows.map((r) => r.id)).toEqual(["001_installations"]);
+    expect(rows.map((r) => r.id)).toEqual(["001_installations", "002_settings"]);
   });
 
   it("keys by team and by org-wide install: workspaces of one enterprise never share an installation", async () => {

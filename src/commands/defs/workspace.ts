@@ -13,6 +13,7 @@ import { type CommandContext, defineCommand, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
 import {
   type ConnectOutcome,
+  type DisconnectOutcome,
   type EffectiveSettings,
   notAdministrator,
   personOf,
@@ -85,7 +86,14 @@ export function settingsBlocks(
   return lines.map(section);
 }
 
-function outcomeReply(o: ConnectOutcome | { ok: boolean; message: string }): Reply {
+function outcomeReply(o: ConnectOutcome | DisconnectOutcome): Reply {
+  // Single mode and "nothing to forget" are answers, not failures.
+  if (!o.ok && (o.reason === "environment" || o.reason === "not_connected"))
+    return {
+      visibility: "ephemeral",
+      text: o.message,
+      blocks: [section(`:information_source: ${o.message}`)],
+    };
   if (!o.ok) return errorReply(o.message);
   return { visibility: "ephemeral", text: o.message, blocks: [section(`:white_check_mark: ${o.message}`)] };
 }
@@ -229,7 +237,7 @@ export const WORKSPACE_COMMANDS = [
     words: ["settings", "set"],
     options: {
       writers:
-        "who may make changes: people and user groups (`<@U…>`, `S…`), comma separated; `everyone`: anyone; `none`: back to the first value",
+        "who may make changes: people (@mentions or U… ids) and user groups (S… ids), comma separated; `everyone`: anyone; `none`: back to the first value",
       broadcasters: "who may send and cancel campaigns; `everyone`: the same as writers",
       audit: "the audit channel (`#channel` or C… id); `none`: no audit posts",
       channel: "the default messaging channel's number; `none`: not set",
