@@ -70,6 +70,9 @@ describe("the connect form", () => {
     expect(good.response_action).toBe("update");
     expect(viewText(good.view)).toContain(`Connected to *${organization}*`);
     expect((await installations.connection(h.fake.teamId))?.apiKey).toBe(sandbox().apiKey);
+    // Said where the form was opened too (the answer when the check outlasts Slack's 3 s).
+    const posted = await h.fake.waitFor(() => h.fake.messages.find((m) => m.text?.includes("Connected to")));
+    expect(posted.text).not.toContain(sandbox().apiKey);
     const { rows } = await db.query("select * from workspaces.connections");
     expect(JSON.stringify(rows)).not.toContain(sandbox().apiKey);
     // Open again: it says which account is connected, never the key.

@@ -10,6 +10,7 @@ import { notAdministrator, personOf } from "../../commands/workspace-admin.ts";
 import { errorsFor } from "./field-errors.ts";
 import type { FormOutcome, SlackForm, Submission } from "./form.ts";
 import { context, input, modal, option, sectionText, selectedOf, textInput, textOf } from "./kit.ts";
+import { postLine } from "./submission.ts";
 
 export const CONNECT_CALLBACK = "sb_connect";
 
@@ -81,6 +82,8 @@ async function connect(plan: ConnectPlan, s: Submission<ConnectMeta>): Promise<F
   const outcome = plan.demo ? await admin.connectDemo(s.actor) : await admin.connect(plan.key, s.actor);
   if (!outcome.ok) return refuse(outcome.message);
   return {
+    // Where the form was opened (else a DM): also the answer when the check outlasted Slack's 3 s.
+    after: () => postLine(s, "white_check_mark", outcome.message),
     answer: {
       response_action: "update",
       view: modal({

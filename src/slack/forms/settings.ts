@@ -28,6 +28,7 @@ import {
   textOf,
   VIEW_LIMITS,
 } from "./kit.ts";
+import { postLine } from "./submission.ts";
 
 export const SETTINGS_CALLBACK = "sb_settings";
 
@@ -260,6 +261,7 @@ async function save(values: SettingsInput, s: Submission<SettingsMeta>): Promise
   const saved = await admin.saveSettings(values, s.actor);
   if (!saved.ok) return refuse(Object.fromEntries(saved.problems.map((p) => [BLOCK_OF[p.field], p.message])));
   return {
+    after: () => postLine(s, "white_check_mark", `Settings of this workspace: ${saved.message}`),
     answer: {
       response_action: "update",
       view: modal({
