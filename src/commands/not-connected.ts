@@ -106,6 +106,9 @@ export function createNotConnectedCore(opts: NotConnectedCoreOptions): Switchboa
       const first = words[0]?.toLowerCase() ?? "help";
       // Bare help would show what a connected workspace does first: this says what is missing.
       if (first === "help" && words.length <= 1) return answer(actor);
+      // Help on what this workspace cannot do yet would list nothing: say what is missing instead.
+      if (first === "help" && !/^(workspace|connect|settings|all|commands)$/i.test(words[1] ?? ""))
+        return answer(actor);
       if (["help", "connect", "settings"].includes(first)) return inner.run(line, actor);
       return answer(actor);
     },
