@@ -8,6 +8,7 @@ import type { SwitchboardCore } from "./commands/core.ts";
 import type { InboxAccess } from "./commands/inbox.ts";
 import type { ResolveGroupMembers } from "./commands/permissions.ts";
 import type { CommandCore } from "./commands/types.ts";
+import type { WorkspaceAdmin } from "./commands/workspace-admin.ts";
 import { type Config, slackMode } from "./config.ts";
 import { ENV_WORKSPACE, type WorkspaceId } from "./domain/workspace.ts";
 import { ConfigError } from "./errors.ts";
@@ -22,7 +23,7 @@ import type { AuditEntry } from "./store/audit.ts";
 import { ChannelNames } from "./store/channels.ts";
 import { Confirmations } from "./store/confirmations.ts";
 import { type Db, openDb } from "./store/db.ts";
-import type { Installations } from "./store/installations.ts";
+import type { Installations, StoredInstallation } from "./store/installations.ts";
 import { migrateStore } from "./store/migrations.ts";
 import { purgeWorkspace } from "./store/purge.ts";
 import { WorkspaceBackground } from "./workspace-background.ts";
@@ -201,6 +202,8 @@ export interface DistributedSwitchboard {
   clientOf(workspace: WorkspaceId): webApi.WebClient;
   /** A workspace's command core, its runtime built when first used. */
   coreOf(workspace: WorkspaceId): CommandCore;
+  /** The core of a workspace without a messaging account: how to connect, and who can. */
+  notConnected: RegistryOptions["notConnected"];
   onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
 }
@@ -212,10 +215,7 @@ export interface DistributedSwitchboard {
  */
 export async function createDistributedSwitchboard(
   config: Config,
-  deps: Pick<SwitchboardDeps, "logger" | "db" | "opening" | "phase"> & {
-    /** What an installed workspace without a messaging account answers (src/commands/not-connected.ts). */
-    notConnected: RegistryOptions["notConnected"];
-  },
+  deps: Pick<SwitchboardDeps, "logger" | "db" | "opening" | "phase">,
 ): Promise<DistributedSwitchboard> {
   const { logger } = deps;
   if (slackMode(config) !== "distributed")
@@ -289,13 +289,50 @@ export async function createDistributedSwitchboard(
     });
     closers.unshift(() => scheduler.stop());
     closers.unshift(() => background.stop());
-    const workspaces = new WorkspaceRegistry({
+    const { TokenSourcedClient } = await import("./slack/workspace-client.ts");
+    const { slackClientOptions } = await import("./slack/bridge.ts");
+    const clientOf = (id: WorkspaceId) =>
+      new TokenSourcedClient(async () => {
+        const inst = await installations.forTeam(id);
+        if (!inst) throw new Error("this workspace is not installed");
+        return tokens.botToken(
+          inst.isEnterpriseInstall
+            ? { isEnterpriseInstall: true, enterpriseId: inst.enterpriseId as string }
+            : { isEnterpriseInstall: false, teamId: id },
+        );
+      }, slackClientOptions(config.SLACK_API_URL));
+    // Each workspace's connect, disconnect and settings (src/workspaces/admin.ts): its admins and owners
+    // (users.info with its own bot) and its installer may; a change rebuilds its runtime.
+    const { createWorkspaceAdmin } = await import("./workspaces/admin.ts");
+    const { createNotConnectedCore } = await import("./commands/not-connected.ts");
+    const { slackAdminCheck } = await import("./slack/admins.ts");
+    const adminOf = (id: WorkspaceId, inst?: StoredInstallation): WorkspaceAdmin =>
+      createWorkspaceAdmin({
+        db,
+        installations,
+        workspace: id,
+        ...(inst?.enterpriseId ? { enterpriseId: inst.enterpriseId } : {}),
+        apiUrl: baseUrl as string,
+        timeoutMs: config.API_TIMEOUT_MS,
+        ...(sandbox ? { demo: demoOrganization(sandbox, id, inst) } : {}),
+        mode: "distributed",
+        mayAdminister: slackAdminCheck(clientOf(id), inst?.installerUserId),
+        ...(inst?.installerUserId ? { installerUserId: inst.installerUserId } : {}),
+        onChange: async (): Promise<void> => {
+          await workspaces.forget(id);
+        },
+        logger: logger.child({ workspace: id }),
+      });
+    const notConnected: RegistryOptions["notConnected"] = (id, inst) =>
+      createNotConnectedCore({ db, workspace: id, admin: adminOf(id, inst) });
+    const workspaces: WorkspaceRegistry = new WorkspaceRegistry({
       shared: { config, logger, db },
       installations,
       tokens,
       baseUrl,
       posts,
-      notConnected: deps.notConnected,
+      notConnected,
+      adminOf,
       busy: (id) => background.busy(id),
       slackHooks: async (rt) => {
         rt.reports.attachWhenStarted(scheduler.started);
@@ -318,22 +355,10 @@ export async function createDistributedSwitchboard(
     });
     closers.unshift(() => workspaces.close());
     phase("installations and workspaces");
-    const { TokenSourcedClient } = await import("./slack/workspace-client.ts");
-    const { slackClientOptions } = await import("./slack/bridge.ts");
-    const clientOf = (id: WorkspaceId) =>
-      new TokenSourcedClient(async () => {
-        const inst = await installations.forTeam(id);
-        if (!inst) throw new Error("this workspace is not installed");
-        return tokens.botToken(
-          inst.isEnterpriseInstall
-            ? { isEnterpriseInstall: true, enterpriseId: inst.enterpriseId as string }
-            : { isEnterpriseInstall: false, teamId: id },
-        );
-      }, slackClientOptions(config.SLACK_API_URL));
     const coreOf = (id: WorkspaceId): CommandCore => {
       const core = async () => {
         const rt = await workspaces.runtime(id);
-        return rt?.core ?? deps.notConnected({ workspace: id });
+        return rt?.core ?? notConnected(id);
       };
       return {
         run: async (line, actor) => (await core()).run(line, actor),
@@ -349,6 +374,7 @@ export async function createDistributedSwitchboard(
       connectedIds: () => workspaces.connectedIds(),
       clientOf,
       coreOf,
+      notConnected,
       db,
       sandbox,
       installations,
@@ -424,5 +450,17 @@ export function workspaceLifecycle(
       if (outcome === "removed" && !key.isEnterpriseInstall) await sb.workspaces.forget(key.teamId);
       return outcome;
     },
+  };
+}
+
+/** "Use a demo account": a sandbox organization of the workspace's own (the embedded sandbox only). */
+function demoOrganization(
+  sandbox: Sandbox,
+  id: WorkspaceId,
+  inst: StoredInstallation | undefined,
+): () => Promise<{ apiKey: string; organizationName: string }> {
+  return async () => {
+    const org = await sandbox.createOrganization({ name: `${inst?.teamName ?? id} (demo)` });
+    return { apiKey: org.apiKey, organizationName: org.name };
   };
 }

@@ -38,6 +38,16 @@ const list = z
       .filter(Boolean),
   );
 
+/** Whether Intl knows the zone (as src/reports/schedule.ts checks a schedule's tz=). */
+function validZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: tz });
+    return /^[A-Za-z0-9_+\-/]+$/.test(tz);
+  } catch {
+    return false;
+  }
+}
+
 /** A secret key's text: 32 random bytes in base64 or hex (src/secrets.ts); the message never holds the value. */
 function secretKey(name: string) {
   return (v: string | undefined, ctx: z.RefinementCtx) => {
@@ -137,6 +147,10 @@ export const configSchema = z.object({
     .regex(/^[A-Z]{2}$/)
     .default("US"),
   REPORT_FAILURE_ALERT: fraction(0.05),
+  // The zone report schedules default to (Europe/Paris). Unset: each person's own Slack zone, else UTC.
+  REPORTS_TIME_ZONE: optionalText.refine((v) => v === undefined || validZone(v), {
+    message: "must be an IANA time zone such as Europe/Paris or America/New_York",
+  }),
 
   // The inbox (docs/inbox.md).
   INBOX_POLL_SECONDS: int(10, 1),

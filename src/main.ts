@@ -47,19 +47,17 @@ async function main(): Promise<number> {
     logger.info(start.fields, start.message);
     const phase = startPhases(logger, 0);
     const { createDistributedSwitchboard, workspaceLifecycle } = await import("./app.ts");
-    const { notConnectedCore } = await import("./commands/not-connected.ts");
     const sb = await createDistributedSwitchboard(config, {
       logger,
       phase,
       opening,
-      notConnected: notConnectedCore,
     });
     const { startDistributedSlackApp } = await import("./slack/app.ts");
     const slack = await startDistributedSlackApp(
       {
         ...sb,
         lifecycle: workspaceLifecycle(sb, logger),
-        unknownCore: notConnectedCore({ workspace: "" }),
+        unknownCore: sb.notConnected(""),
       },
       config,
       logger,

@@ -9,6 +9,7 @@ import { createCommandCore, type SwitchboardCore } from "./commands/core.ts";
 import type { InboxAccess } from "./commands/inbox.ts";
 import type { ResolveGroupMembers } from "./commands/permissions.ts";
 import type { CommandCore } from "./commands/types.ts";
+import { type SettingValues, valuesOf, type WorkspaceAdmin } from "./commands/workspace-admin.ts";
 import type { Config } from "./config.ts";
 import type { WorkspaceId } from "./domain/workspace.ts";
 import type { Logger } from "./log.ts";
@@ -20,7 +21,7 @@ import type { AuditEntry } from "./store/audit.ts";
 import { ChannelNames } from "./store/channels.ts";
 import type { Db } from "./store/db.ts";
 import { InboxStore } from "./store/inbox.ts";
-import type { InstallationKey, Installations } from "./store/installations.ts";
+import type { InstallationKey, Installations, StoredInstallation } from "./store/installations.ts";
 
 export interface WorkspaceRuntime {
   id: WorkspaceId;
@@ -33,6 +34,8 @@ export interface WorkspaceRuntime {
   inbox: InboxAccess;
   /** In Slack: the workspace's bot client, the shared post queue, its audit channel. */
   slack?: SlackBridge;
+  /** The settings it was built with. */
+  settings?: SettingValues;
   /** Listeners of every audited write of this workspace. */
   auditListeners: Array<(entry: AuditEntry) => void | Promise<void>>;
   /** Runs `fn` first when the runtime closes (its background work). */
@@ -51,6 +54,10 @@ export interface WorkspaceSetup {
   id: WorkspaceId;
   baseUrl: string;
   apiKey: string;
+  /** The workspace's settings (from Slack, or the environment's first values): who may write and broadcast, channels, zone, steps. */
+  settings?: SettingValues;
+  /** Connect, disconnect and settings of this workspace (`/sb connect`, `/sb settings`). */
+  admin?: WorkspaceAdmin;
   /** The messaging channel used when a command names none. */
   defaultChannelId?: number;
   writers?: string[];
@@ -87,12 +94,13 @@ export function buildWorkspace(shared: SharedParts, ws: WorkspaceSetup): Workspa
     db,
     workspace,
     apiKey: ws.apiKey,
-    defaultChannelId: ws.defaultChannelId,
+    defaultChannelId: ws.settings?.messagingChannel ?? ws.defaultChannelId,
     channels,
     defaultCountry: config.DEFAULT_COUNTRY,
     importTimeoutMs: config.IMPORT_TIMEOUT_MS,
-    writers: ws.writers ?? config.SWITCHBOARD_WRITERS,
-    broadcasters: ws.broadcasters ?? config.SWITCHBOARD_BROADCASTERS,
+    writers: ws.settings?.writers ?? ws.writers ?? config.SWITCHBOARD_WRITERS,
+    broadcasters: ws.settings?.broadcasters ?? ws.broadcasters ?? config.SWITCHBOARD_BROADCASTERS,
+    admin: ws.admin,
     resolveGroupMembers,
     onAudit: async (entry) => {
       for (const listener of auditListeners) await listener(entry);
@@ -112,6 +120,7 @@ export function buildWorkspace(shared: SharedParts, ws: WorkspaceSetup): Workspa
     channels,
     inbox,
     slack,
+    settings: ws.settings,
     auditListeners,
     onClose(fn) {
       closers.unshift(fn);
@@ -136,7 +145,10 @@ export async function attachSlack(rt: WorkspaceRuntime, logger: Logger): Promise
   const { createUserTz } = await import("./slack/reports/user-tz.ts");
   const log = logger.child({ part: "reports" });
   rt.reports.setPost(slackReportPoster(slack.client, slack.posts, log));
-  rt.reports.setUserTz(createUserTz(slack.client, { logger: log }));
+  // The workspace's reports zone when set, else each person's own Slack zone.
+  const zone = rt.settings?.reportsTimeZone;
+  const userTz = createUserTz(slack.client, { logger: log });
+  rt.reports.setUserTz(zone ? async () => zone : userTz);
   const { channelJoiner } = await import("./slack/inbox/join.ts");
   rt.inbox.join = channelJoiner(slack.client, logger.child({ part: "inbox" }));
   const { cardRedrawer } = await import("./slack/inbox/desk.ts");
@@ -156,8 +168,13 @@ export interface RegistryOptions {
   slackHooks?: (rt: WorkspaceRuntime) => Promise<SlackHooks>;
   /** Whether a workspace's runtime runs background work (an inbox poller, live progress): it is then never dropped. */
   busy?: (id: WorkspaceId) => boolean;
-  /** What an installed workspace without a messaging account answers: how to connect, and who can. */
-  notConnected: (team: { workspace: WorkspaceId; installerUserId?: string }) => CommandCore;
+  /**
+   * The core of a workspace without a messaging account (installed or not):
+   * help, connect and settings; everything else says how to connect, and who can.
+   */
+  notConnected: (id: WorkspaceId, installation?: StoredInstallation) => CommandCore;
+  /** A workspace's connect, disconnect and settings (src/workspaces/admin.ts), by its installation. */
+  adminOf: (id: WorkspaceId, installation: StoredInstallation) => WorkspaceAdmin;
   /** How many workspaces' runtimes are kept between their requests (default 200; the rest are rebuilt). */
   keep?: number;
 }
@@ -186,14 +203,21 @@ export class WorkspaceRegistry implements WorkspaceSource {
     if (!rt) {
       const inst = await this.opts.installations.forTeam(id, team.enterpriseId);
       if (!inst) return this.unknown(id);
+      // Installed, not connected: help, connect and settings; everything else says how to connect.
       return {
         workspace: id,
-        core: this.opts.notConnected({ workspace: id, installerUserId: inst.installerUserId }),
+        core: this.opts.notConnected(id, inst),
         hooks: {},
         connected: false,
       };
     }
-    return { workspace: id, core: rt.core, hooks: this.hooks.get(rt) ?? {}, connected: true };
+    return {
+      workspace: id,
+      core: rt.core,
+      hooks: this.hooks.get(rt) ?? {},
+      connected: true,
+      ...(rt.settings ? { workflowSteps: rt.settings.workflowSteps } : {}),
+    };
   }
 
   /** A connected workspace's runtime (built on first use), or undefined when it is not installed and connected. */
@@ -240,7 +264,7 @@ export class WorkspaceRegistry implements WorkspaceSource {
   private readonly hooks = new WeakMap<WorkspaceRuntime, SlackHooks>();
 
   private unknown(id: WorkspaceId): WorkspaceParts {
-    return { workspace: id, core: this.opts.notConnected({ workspace: id }), hooks: {}, connected: false };
+    return { workspace: id, core: this.opts.notConnected(id), hooks: {}, connected: false };
   }
 
   /** Drops the least recently used runtimes past `keep`, except those running background work. */
@@ -261,6 +285,8 @@ export class WorkspaceRegistry implements WorkspaceSource {
     if (!inst) return undefined;
     const connection = await installations.connection(id);
     if (!connection) return undefined;
+    const admin = this.opts.adminOf(id, inst);
+    const settings = valuesOf(await admin.settings());
     const key: InstallationKey = inst.isEnterpriseInstall
       ? { isEnterpriseInstall: true, enterpriseId: inst.enterpriseId as string }
       : { isEnterpriseInstall: false, teamId: id };
@@ -271,10 +297,15 @@ export class WorkspaceRegistry implements WorkspaceSource {
       slackApiUrl: shared.config.SLACK_API_URL,
       logger,
     });
-    const slack = workspaceBridge({ client, posts: this.opts.posts, logger });
+    const slack = workspaceBridge({
+      client,
+      posts: this.opts.posts,
+      auditChannel: settings.auditChannel,
+      logger,
+    });
     const rt = buildWorkspace(
       { ...shared, logger },
-      { id, baseUrl: this.opts.baseUrl, apiKey: connection.apiKey, slack },
+      { id, baseUrl: this.opts.baseUrl, apiKey: connection.apiKey, slack, settings, admin },
     );
     await attachSlack(rt, logger);
     this.hooks.set(rt, (await this.opts.slackHooks?.(rt)) ?? {});

@@ -47,6 +47,7 @@ import {
 import { show } from "./render.ts";
 import { plainLine, stripCommandName, type Token, TokenizeError, tokenize } from "./tokenize.ts";
 import { ACTION, type Actor, type CommandCore, type Reply } from "./types.ts";
+import type { WorkspaceAdmin } from "./workspace-admin.ts";
 
 /**
  * Buttons a form stands behind (`contact edit 12`, `campaign new`, `send
@@ -104,6 +105,8 @@ export interface CoreOptions {
   channels?: ChannelNames;
   /** The inboxes, for `/sb inbox…`. */
   inbox?: InboxAccess;
+  /** The workspace's connection and settings (`/sb connect`, `/sb disconnect`, `/sb settings`). */
+  admin?: WorkspaceAdmin;
 }
 
 export interface SwitchboardCore extends CommandCore {
@@ -282,6 +285,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     },
 
     inbox: opts.inbox,
+    admin: opts.admin,
     audit: (operation, ok, answer) =>
       writeAudit({
         ...auditEntry(actor, line, operation),
@@ -574,5 +578,5 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
 
   const channelNames: SwitchboardCore["channelNames"] = channelNamesOf({ channels });
 
-  return { run, confirm, dismiss, perform, may, channelNames, registry, permissions };
+  return { run, confirm, dismiss, perform, may, channelNames, registry, permissions, admin: opts.admin };
 }

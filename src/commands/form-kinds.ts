@@ -3,6 +3,7 @@
 // loaders can both name it. The Slack app holds one module per kind
 // (src/slack/forms/); the shell has no forms.
 import type { ApiRecord, ContactField, Group, Tag } from "../api/types.ts";
+import type { ConnectionSummary, EffectiveSettings } from "./workspace-admin.ts";
 
 export interface ChannelsFormData {
   /** Channels to offer, the default first. */
@@ -35,6 +36,10 @@ export interface FormKinds {
   contact: { id: number; record: ApiRecord; fields: ContactField[] };
   "chat-user": { id: number; record: ApiRecord; fields: ContactField[] };
   import: { groups: Group[] };
+  /** The workspace's API key (`/sb connect`): the account in use, and whether a demo account is offered. */
+  connect: { demo: boolean; connection?: ConnectionSummary };
+  /** The workspace's settings (`/sb settings`), with the messaging channels people named. */
+  settings: { settings: EffectiveSettings; channels: Array<{ id: number; name: string }> };
 }
 export type FormKind = keyof FormKinds;
 

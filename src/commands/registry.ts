@@ -12,6 +12,7 @@ import type { ChannelNames } from "../store/channels.ts";
 import type { InboxAccess } from "./inbox.ts";
 import type { Token } from "./tokenize.ts";
 import type { Actor, Reply } from "./types.ts";
+import type { WorkspaceAdmin } from "./workspace-admin.ts";
 
 /** read: anyone; write: SWITCHBOARD_WRITERS; broadcast: SWITCHBOARD_BROADCASTERS. */
 export type CommandScope = "read" | "write" | "broadcast";
@@ -57,6 +58,8 @@ export interface CommandContext {
   inbox?: InboxAccess;
   /** Records a write that is no API call (an inbox turned on or off) in the audit trail, as API writes are. */
   audit: (operation: string, ok: boolean, answer?: unknown) => Promise<void>;
+  /** The workspace's connection and settings (`/sb connect`, `/sb settings`); absent where not set up. */
+  admin?: WorkspaceAdmin;
 }
 
 /** What a confirmation shows before the write: the blocks above the Confirm/Cancel buttons. */

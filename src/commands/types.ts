@@ -5,6 +5,7 @@ import type { KnownBlock } from "@slack/types";
 import type { MessagingApi } from "../api/types.ts";
 import type { Actor } from "../domain/actor.ts";
 import type { FormRequest } from "./form-kinds.ts";
+import type { WorkspaceAdmin } from "./workspace-admin.ts";
 
 export { ACTION } from "../blocks/actions.ts";
 export type { Actor } from "../domain/actor.ts";
@@ -56,4 +57,6 @@ export interface CommandCore {
     what: { scope: "read" | "write" | "broadcast"; command: string },
     work: (api: MessagingApi) => Promise<T>,
   ): Promise<T>;
+  /** The workspace's connection and settings, for the connect and settings forms; absent where not set up. */
+  readonly admin?: WorkspaceAdmin;
 }

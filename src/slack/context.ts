@@ -43,6 +43,8 @@ export interface WorkspaceParts {
   hooks: SlackHooks;
   /** False when the workspace has no messaging account yet: its core then only says how to connect. */
   connected: boolean;
+  /** The workspace's Workflow steps setting (`/sb settings`); unset: WORKFLOW_STEPS. */
+  workflowSteps?: "off" | "writers" | "all";
 }
 
 /** Which workspace a request is from, as Bolt's authorize sees it. */

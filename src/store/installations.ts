@@ -70,8 +70,21 @@ export const WORKSPACES_MIGRATIONS: MigrationSet = {
         );`,
     },
     {
+      // Settings a workspace changed from Slack (src/store/workspace-settings.ts), one row per setting.
+      id: "002_settings",
+      sql: `
+        create table workspaces.settings (
+          team_id text not null,
+          name text not null,
+          value jsonb not null,
+          changed_by text not null,
+          changed_at timestamptz not null,
+          primary key (team_id, name)
+        );`,
+    },
+    {
       // An org-wide install's departure names the workspaces whose records go after the retention.
-      id: "002_departure_teams",
+      id: "003_departure_teams",
       sql: "alter table workspaces.departures add column teams text[] not null default '{}'",
     },
   ],

@@ -37,6 +37,18 @@ const MAY_IMPORT: Record<string, string[]> = {
   reports: ["api", "blocks", "domain", "store", "errors.ts", "log.ts", "config.ts", "metrics.ts"],
   // The stand-in API shares the client's schemas and nothing else of it.
   sandbox: ["api", "store", "errors.ts", "log.ts", "config.ts"],
+  // A workspace's connection and settings: implements the core's WorkspaceAdmin (commands and slack see only that).
+  workspaces: [
+    "api",
+    "commands",
+    "domain",
+    "store",
+    "secrets.ts",
+    "errors.ts",
+    "log.ts",
+    "config.ts",
+    "metrics.ts",
+  ],
   // The front ends: thin, over the core and the services.
   shell: ["blocks", "commands", "domain", "errors.ts", "log.ts", "config.ts"],
   slack: [

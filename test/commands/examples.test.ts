@@ -8,7 +8,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ALL_COMMANDS } from "../../src/commands/defs/index.ts";
 import type { Reply } from "../../src/commands/types.ts";
-import { SHELL, SLACK_USER, useHarness } from "./helpers.ts";
+import { Keyring } from "../../src/secrets.ts";
+import { Installations } from "../../src/store/installations.ts";
+import { createWorkspaceAdmin } from "../../src/workspaces/admin.ts";
+import { expectSlackValid, SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
 
@@ -20,7 +23,18 @@ const failed = (r: Reply) =>
 
 describe("the examples of /sb help", () => {
   it("each runs against the seeded sandbox without an error", async () => {
-    const { core } = h();
+    const { core, db, forwarder } = h();
+    // The workspace's own commands need its admin (src/workspaces/admin.ts): here the example user installed it.
+    const admin = createWorkspaceAdmin({
+      db,
+      installations: await Installations.open(db, new Keyring(Buffer.alloc(32, 7).fill(9, 16))),
+      workspace: "T0EXAMPLES",
+      apiUrl: `${forwarder.url}/v1`,
+      timeoutMs: 5000,
+      mode: "single",
+      installerUserId: SLACK_USER.userId,
+    });
+    const withAdmin = core.admin ? core : h().newCore({ admin });
     const visible = ALL_COMMANDS.filter((c) => !c.hidden);
     const ordered = [
       ...visible.filter((c) => !DESTRUCTIVE.test(c.id)),
@@ -34,8 +48,10 @@ describe("the examples of /sb help", () => {
       const shellOnly = c.id.startsWith("import");
       const line = shellOnly ? c.example.replace("./contacts.csv", join(dir, "contacts.csv")) : c.example;
       const actor = shellOnly ? SHELL : SLACK_USER;
-      let r: Reply = await h().run(line, actor);
-      if (r.confirmation) r = await core.confirm(r.confirmation.id, actor);
+      const runner = c.topic === "workspace" ? withAdmin : core;
+      let r: Reply = runner === core ? await h().run(line, actor) : await runner.run(line, actor);
+      expectSlackValid(r);
+      if (r.confirmation) r = await runner.confirm(r.confirmation.id, actor);
       if (failed(r)) problems.push(`${c.example}\n  → ${r.text.split("\n").slice(0, 3).join(" / ")}`);
     }
     expect(problems).toEqual([]);

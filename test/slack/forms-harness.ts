@@ -50,6 +50,13 @@ export function stateOf(view: Json, entries: Entries = {}): Json {
             ? (Array.isArray(given) ? given : [String(given)]).map((x) => optionFor(el, x))
             : (el.initial_options ?? []);
         break;
+      case "multi_users_select":
+        v.selected_users =
+          given !== undefined ? (Array.isArray(given) ? given : [String(given)]) : (el.initial_users ?? []);
+        break;
+      case "conversations_select":
+        v.selected_conversation = given !== undefined ? String(given) : (el.initial_conversation ?? null);
+        break;
       case "datetimepicker":
         v.selected_date_time = given !== undefined ? Number(given) : (el.initial_date_time ?? null);
         break;

@@ -11,7 +11,6 @@ import {
   type DistributedSwitchboard,
   workspaceLifecycle,
 } from "../../src/app.ts";
-import { notConnectedCore } from "../../src/commands/not-connected.ts";
 import { loadConfig } from "../../src/config.ts";
 import { type SlackApp, startDistributedSlackApp } from "../../src/slack/app.ts";
 import type { FakeSlack, FakeTeam } from "../fakes/slack.ts";
@@ -53,9 +52,9 @@ beforeAll(async () => {
     PUBLIC_URL: base,
     LOG_LEVEL: "warn",
   });
-  sb = await createDistributedSwitchboard(config, { logger, db, notConnected: notConnectedCore });
+  sb = await createDistributedSwitchboard(config, { logger, db });
   slack = await startDistributedSlackApp(
-    { ...sb, lifecycle: workspaceLifecycle(sb, logger), unknownCore: notConnectedCore({ workspace: "" }) },
+    { ...sb, lifecycle: workspaceLifecycle(sb, logger), unknownCore: sb.notConnected("") },
     config,
     logger,
     { listen: { port, host: "127.0.0.1" } },

@@ -19,6 +19,7 @@ export const TOPICS: Record<string, string> = {
   reports: "Campaign reports: on a schedule in a channel, or now",
   users: "Chat users",
   inbox: "Customers' conversations in Slack threads, answered from the thread",
+  workspace: "Connecting this workspace to its messaging account, and its settings (admins)",
   help: "This help",
 };
 

@@ -13,6 +13,7 @@ import { REPORT_COMMANDS } from "./reports.ts";
 import { TAG_COMMANDS } from "./tags.ts";
 import { TEMPLATE_COMMANDS } from "./templates.ts";
 import { USER_COMMANDS } from "./users.ts";
+import { WORKSPACE_COMMANDS } from "./workspace.ts";
 
 export const ALL_COMMANDS: AnySpec[] = [
   ...HELP_COMMANDS,
@@ -28,4 +29,5 @@ export const ALL_COMMANDS: AnySpec[] = [
   ...CHANNEL_COMMANDS,
   ...INBOX_COMMANDS,
   ...INBOX_DESK_COMMANDS,
+  ...WORKSPACE_COMMANDS,
 ];

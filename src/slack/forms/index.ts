@@ -22,6 +22,7 @@ import { personOf, type SlackBolt, type SlackContext } from "../context.ts";
 import { withApi } from "../perform.ts";
 import { slackCode } from "../slack-errors.ts";
 import { campaignForm } from "./campaign.ts";
+import { connectForm } from "./connect.ts";
 import { errorsFor } from "./field-errors.ts";
 import type { FormShortcut, SlackForm, Suggest } from "./form.ts";
 import { importForm } from "./import.ts";
@@ -29,6 +30,7 @@ import { modal, readMetadata, type StateValues, sectionText } from "./kit.ts";
 import { mappingForm } from "./mapping.ts";
 import { contactEditForm, userEditForm } from "./record-edit.ts";
 import { sendForm } from "./send.ts";
+import { settingsForm } from "./settings.ts";
 import { answerSubmission, viewActor } from "./submission.ts";
 import { templateForm } from "./template.ts";
 
@@ -46,6 +48,8 @@ const BY_KIND: { [K in FormKind]: SlackForm<K, any, any> } = {
   contact: contactEditForm,
   "chat-user": userEditForm,
   import: importForm,
+  connect: connectForm,
+  settings: settingsForm,
 };
 
 /** Every form: those the core asks for, and those the Slack side opens itself. */

@@ -52,6 +52,8 @@ export interface HomeOptions {
    */
   republish?: (userId: string, view: HomeView) => Promise<void>;
   waitMs?: number;
+  /** Whether the viewer may change the workspace's settings (admins): they get a Settings button. */
+  mayAdminister?: (userId: string) => Promise<boolean>;
 }
 
 interface Account {
@@ -113,6 +115,24 @@ class Cached<T> {
     });
     return data;
   }
+}
+
+const settingsButton = {
+  type: "button" as const,
+  text: { type: "plain_text" as const, text: "Settings" },
+  value: "settings",
+};
+
+/**
+ * The Home tab of a workspace not connected to a messaging account yet: the
+ * not-connected answer (src/commands/not-connected.ts), with its Connect
+ * button for those who may connect it.
+ */
+export function notConnectedHome(answer: { blocks: KnownBlock[] }): HomeView {
+  return {
+    type: "home",
+    blocks: [text("*Run the messaging account from Slack.*"), ...answer.blocks].slice(0, HOME_MAX_BLOCKS),
+  };
 }
 
 export function createHomeView(opts: HomeOptions): (userId: string) => Promise<HomeView> {
@@ -256,17 +276,28 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
     return [text(`*Recent changes*\n${entries.map(line).join("\n")}`)];
   }
 
+  /** The shortcuts, with Settings for those who may change them. */
+  async function shortcutsFor(userId: string): Promise<KnownBlock> {
+    if (!(await opts.mayAdminister?.(userId).catch(() => false))) return shortcuts;
+    const settings = { ...settingsButton, action_id: `${ACTION.run}:5` };
+    return {
+      ...shortcuts,
+      elements: [...(shortcuts as { elements: unknown[] }).elements, settings],
+    } as KnownBlock;
+  }
+
   async function build(userId: string, known?: Running): Promise<HomeView> {
-    const [acct, run, sched, audit] = await Promise.all([
+    const [acct, run, sched, audit, buttons] = await Promise.all([
       accountBlocks(),
       runningBlocks(userId, known),
       scheduleBlocks(userId),
       auditBlocks(),
+      shortcutsFor(userId),
     ]);
     const divider: KnownBlock = { type: "divider" };
     const blocks: KnownBlock[] = [
       text("*Run the messaging account from Slack.* Type `/sb help` anywhere, or start here:"),
-      shortcuts,
+      buttons,
       divider,
       ...run,
       ...(sched.length ? [divider, ...sched] : []),

@@ -17,7 +17,8 @@ export async function sbCommand({
   // Noted until answered: if this process is killed meanwhile, the next start tells the person.
   const done = await trackCommand(context, {
     userId: actor.userId,
-    line: command.text,
+    // `/sb connect key=…`: the key never goes into the store in the clear.
+    line: command.text.replace(/\b(key|token|secret|password)=("[^"]*"|\S+)/gi, "$1=[redacted]"),
     responseUrl: command.response_url,
   });
   try {

@@ -111,7 +111,7 @@ export function stepListener(step: StepDef) {
       }
     };
     try {
-      const mode = deps.config.WORKFLOW_STEPS;
+      const mode = deps.workflowSteps ?? deps.config.WORKFLOW_STEPS;
       if (mode === "off") {
         log.info("workflow step refused: WORKFLOW_STEPS=off");
         return tell({

@@ -1,0 +1,280 @@
+// `/sb connect`, `/sb disconnect`, `/sb settings` (issue 19 §2, §3): this
+// workspace's messaging account and its settings, through the WorkspaceAdmin
+// the composition root gives (src/commands/workspace-admin.ts). Only a
+// workspace admin or owner, or the person who installed the app, may use
+// them; anyone else is told who can.
+import type { KnownBlock } from "@slack/types";
+import { z } from "zod";
+import { context, esc, header, section } from "../../blocks/blocks.ts";
+import { errorReply } from "../errors.ts";
+import { formReply } from "../forms.ts";
+import { mention } from "../permissions.ts";
+import { type CommandContext, defineCommand, UserError } from "../registry.ts";
+import type { Reply } from "../types.ts";
+import {
+  type ConnectOutcome,
+  type DisconnectOutcome,
+  type EffectiveSettings,
+  notAdministrator,
+  personOf,
+  SETTING_NAMES,
+  SETTINGS,
+  type SettingName,
+  type SettingOrigin,
+  type SettingsInput,
+  type WorkspaceAdmin,
+} from "../workspace-admin.ts";
+
+/** The admin, when the actor may administer; else a refusal naming who may. */
+async function adminFor(ctx: CommandContext, what: string): Promise<WorkspaceAdmin> {
+  const admin = ctx.admin;
+  if (!admin) throw new UserError("Connecting and settings are not set up in this Switchboard.", false);
+  if (!(await admin.mayAdminister(ctx.actor)))
+    throw new UserError(await notAdministrator(admin, what), false);
+  return admin;
+}
+
+const day = (at: Date) =>
+  at.toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+
+/** Where a value comes from, in words. */
+export function originWords(o: SettingOrigin): string {
+  if (o.kind === "environment") return `from the environment (${o.name})`;
+  if (o.kind === "default") return "default";
+  return `changed in Slack by ${personOf(o.by)} on ${day(o.at)}${o.overrides ? ` (instead of ${o.overrides})` : ""}`;
+}
+
+/** A setting's value in words. */
+export function valueWords(
+  name: SettingName,
+  s: EffectiveSettings,
+  channelNames: Record<number, string> = {},
+): string {
+  switch (name) {
+    case "writers":
+      return s.writers.value.length ? s.writers.value.map(mention).join(", ") : "Everyone in the workspace";
+    case "broadcasters":
+      return s.broadcasters.value.length
+        ? s.broadcasters.value.map(mention).join(", ")
+        : "The same people as who may make changes";
+    case "auditChannel":
+      return s.auditChannel.value
+        ? `<#${s.auditChannel.value}>`
+        : "None: changes are kept in Switchboard only";
+    case "messagingChannel": {
+      const id = s.messagingChannel.value;
+      if (!id) return "Not set: the one channel known, else Switchboard asks";
+      return channelNames[id] ? `${esc(channelNames[id])} (#${id})` : `#${id}`;
+    }
+    case "reportsTimeZone":
+      return s.reportsTimeZone.value ? esc(s.reportsTimeZone.value) : "Each person's own Slack time zone";
+    case "workflowSteps":
+      return { off: "Off", writers: "Only those who may make changes", all: "Everyone" }[
+        s.workflowSteps.value
+      ];
+  }
+}
+
+/** The settings, one line each with where its value comes from. */
+export function settingsBlocks(
+  s: EffectiveSettings,
+  channelNames: Record<number, string> = {},
+): KnownBlock[] {
+  const lines = SETTING_NAMES.map(
+    (n) => `*${SETTINGS[n].label}:* ${valueWords(n, s, channelNames)}\n_${originWords(s[n].origin)}_`,
+  );
+  return lines.map(section);
+}
+
+function outcomeReply(o: ConnectOutcome | DisconnectOutcome): Reply {
+  // Single mode and "nothing to forget" are answers, not failures.
+  if (!o.ok && (o.reason === "environment" || o.reason === "not_connected"))
+    return {
+      visibility: "ephemeral",
+      text: o.message,
+      blocks: [section(`:information_source: ${o.message}`)],
+    };
+  if (!o.ok) return errorReply(o.message);
+  return { visibility: "ephemeral", text: o.message, blocks: [section(`:white_check_mark: ${o.message}`)] };
+}
+
+/** `<@U1>`, `<!subteam^S1>`, `#C1`, or the bare ids: the ids. `everyone`: nobody listed. */
+const idsOf = (text: string): string[] =>
+  /^(everyone|anyone)$/i.test(text.trim())
+    ? []
+    : text
+        .split(/[\s,]+/)
+        .map((t) => t.replace(/^<[@#!](?:subteam\^)?|[|>].*$|^[@#]/g, ""))
+        .filter(Boolean);
+
+/** `settings set` options as the admin's input: `none` clears an optional one. */
+function settingsInput(a: Record<string, string | undefined>): SettingsInput {
+  const out: Record<string, unknown> = {};
+  const clear = (v: string) => /^(none|default|unset)$/i.test(v.trim());
+  if (a.writers !== undefined) out.writers = clear(a.writers) ? null : idsOf(a.writers);
+  if (a.broadcasters !== undefined) out.broadcasters = clear(a.broadcasters) ? null : idsOf(a.broadcasters);
+  if (a.audit !== undefined) out.auditChannel = clear(a.audit) ? null : (idsOf(a.audit)[0] ?? a.audit);
+  if (a.channel !== undefined)
+    out.messagingChannel = clear(a.channel)
+      ? null
+      : /^#?\d+$/.test(a.channel.trim())
+        ? Number(a.channel.trim().replace("#", ""))
+        : a.channel;
+  if (a.tz !== undefined) out.reportsTimeZone = clear(a.tz) ? null : a.tz;
+  if (a.steps !== undefined) out.workflowSteps = a.steps.trim().toLowerCase();
+  return out as SettingsInput;
+}
+
+export const WORKSPACE_COMMANDS = [
+  defineCommand({
+    id: "connect",
+    words: ["connect"],
+    options: { key: "the API key (in Slack the form asks for it, out of sight)" },
+    flags: { demo: "a demo account of the embedded sandbox instead of a key" },
+    schema: z.object({ key: z.string().optional(), demo: z.boolean().optional() }),
+    scope: "read",
+    usage: "connect [key=<API key>] [demo]",
+    summary: "Connect this workspace to its messaging account (admins)",
+    help: "The key is checked with the messaging API before it is kept, encrypted. In Slack, the form asks for it.",
+    example: "connect",
+    topic: "workspace",
+    operations: ["getMe"],
+    run: async (a, ctx) => {
+      const admin = await adminFor(ctx, "connect this workspace to a messaging account");
+      if (admin.mode === "single") return outcomeReply(await admin.connect(a.key ?? "", ctx.actor));
+      if (a.demo) return outcomeReply(await admin.connectDemo(ctx.actor));
+      if (a.key !== undefined) return outcomeReply(await admin.connect(a.key, ctx.actor));
+      return formReply(
+        ctx,
+        {
+          kind: "connect",
+          load: async () => {
+            const connection = await admin.connection();
+            return { demo: admin.demoAvailable, ...(connection ? { connection } : {}) };
+          },
+          instead: "connect",
+        },
+        "Opening the connect form…",
+      );
+    },
+  }),
+  defineCommand({
+    id: "disconnect",
+    words: ["disconnect"],
+    schema: z.object({}),
+    scope: "read",
+    usage: "disconnect",
+    summary: "Forget this workspace's API key (admins; asks for confirmation first)",
+    example: "disconnect",
+    topic: "workspace",
+    operations: [],
+    preview: async (_a, ctx) => {
+      const admin = await adminFor(ctx, "disconnect this workspace");
+      if (admin.mode === "single") return undefined;
+      const c = await admin.connection();
+      if (!c) return undefined;
+      const text = `Disconnect this workspace from ${c.organization}?`;
+      return {
+        text,
+        blocks: [
+          section(`*Disconnect this workspace from ${esc(c.organization)}?*`),
+          section(
+            "Switchboard forgets the API key. Until an admin connects again, every `/sb` command says how to connect, and this workspace's *report schedules* and *inbox channels* are paused.",
+          ),
+        ],
+        confirm: { text: "Disconnect", style: "danger", dismiss: "Keep it connected" },
+      };
+    },
+    run: async (_a, ctx) => {
+      const admin = await adminFor(ctx, "disconnect this workspace");
+      return outcomeReply(await admin.disconnect(ctx.actor));
+    },
+  }),
+  defineCommand({
+    id: "settings",
+    words: ["settings"],
+    schema: z.object({}),
+    scope: "read",
+    usage: "settings",
+    summary:
+      "This workspace's settings: who may make changes, the audit channel, reports' zone… (admins change them)",
+    example: "settings",
+    topic: "workspace",
+    operations: [],
+    run: async (_a, ctx) => {
+      const admin = ctx.admin;
+      if (!admin) throw new UserError("Settings are not set up in this Switchboard.", false);
+      const names = Object.fromEntries(await ctx.channels.all().catch(() => new Map<number, string>()));
+      const mayChange = await admin.mayAdminister(ctx.actor);
+      if (mayChange && ctx.actor.via === "slack")
+        return formReply(
+          ctx,
+          {
+            kind: "settings",
+            load: async () => ({
+              settings: await admin.settings(),
+              channels: Object.entries(names).map(([id, name]) => ({ id: Number(id), name })),
+            }),
+            instead: "settings.set",
+          },
+          "Opening the settings…",
+        );
+      const s = await admin.settings();
+      const blocks: KnownBlock[] = [header("Settings of this workspace"), ...settingsBlocks(s, names)];
+      blocks.push(
+        context(
+          mayChange
+            ? "Change one with `settings set`, for example `settings set tz=Europe/Paris`; `none` puts back the environment's value or the default."
+            : await notAdministrator(admin, "change them"),
+        ),
+      );
+      const text = SETTING_NAMES.map((n) => `${SETTINGS[n].label}: ${valueWords(n, s, names)}`).join("\n");
+      return { visibility: "ephemeral", text, blocks };
+    },
+  }),
+  defineCommand({
+    id: "settings.set",
+    words: ["settings", "set"],
+    options: {
+      writers:
+        "who may make changes: people (@mentions or U… ids) and user groups (S… ids), comma separated; `everyone`: anyone; `none`: back to the first value",
+      broadcasters: "who may send and cancel campaigns; `everyone`: the same as writers",
+      audit: "the audit channel (`#channel` or C… id); `none`: no audit posts",
+      channel: "the default messaging channel's number; `none`: not set",
+      tz: "the reports' time zone (Europe/Paris); `none`: each person's own",
+      steps: "Workflow steps: off, writers or all",
+    },
+    schema: z.object({
+      writers: z.string().optional(),
+      broadcasters: z.string().optional(),
+      audit: z.string().optional(),
+      channel: z.string().optional(),
+      tz: z.string().optional(),
+      steps: z.string().optional(),
+    }),
+    scope: "read",
+    usage: "settings set [writers=…] [broadcasters=…] [audit=…] [channel=…] [tz=…] [steps=…]",
+    summary: "Change this workspace's settings (admins)",
+    example: "settings set tz=Europe/Paris steps=writers",
+    topic: "workspace",
+    operations: [],
+    run: async (a, ctx) => {
+      const admin = await adminFor(ctx, "change the settings");
+      const input = settingsInput(a);
+      if (!Object.keys(input).length)
+        throw new UserError("Say which setting to change, for example `settings set tz=Europe/Paris`.");
+      const saved = await admin.saveSettings(input, ctx.actor);
+      if (!saved.ok) return errorReply(esc(saved.message));
+      const names = Object.fromEntries(await ctx.channels.all().catch(() => new Map<number, string>()));
+      const shown = saved.changed.length ? saved.changed : (Object.keys(input) as SettingName[]);
+      return {
+        visibility: "ephemeral",
+        text: saved.message,
+        blocks: [
+          section(`:white_check_mark: ${esc(saved.message)}`),
+          ...settingsBlocks(saved.settings, names).filter((_b, i) => shown.includes(SETTING_NAMES[i]!)),
+        ],
+      };
+    },
+  }),
+];

@@ -1,0 +1,160 @@
+// What the commands and forms of a workspace's connection and settings see
+// (issue 19 §2, §3): an interface the composition root implements
+// (src/workspaces/admin.ts), so neither the core nor Slack knows how a key is
+// checked or where settings are kept. The settings' rules (zod) are here:
+// the form shows a refusal at its field, the admin refuses the same values.
+import { z } from "zod";
+import type { Actor } from "../domain/actor.ts";
+import { isValidTimeZone } from "../reports/schedule.ts";
+
+/** A workspace's messaging API account, never its key. */
+export interface ConnectionSummary {
+  organization: string;
+  /** The key's scopes when /me gives them. */
+  scopes?: string[];
+  /** Known only when /me gives the scopes: true when they hold no `write`. */
+  readOnly?: boolean;
+  /** Slack user id, or `shell`. */
+  connectedBy: string;
+  connectedAt: Date;
+}
+
+/** How a connection attempt ended, with its answer in people's words (Slack mrkdwn). */
+export type ConnectOutcome =
+  | { ok: true; connection: ConnectionSummary; message: string }
+  | {
+      ok: false;
+      /** refused: the API said no to the key; environment: single mode, the key is the environment's. */
+      reason: "refused" | "unreachable" | "rate_limited" | "environment" | "no_demo" | "invalid";
+      message: string;
+    };
+
+/** `reason`: environment (single mode), not_connected (nothing to forget): answers, not failures. */
+export type DisconnectOutcome = { ok: boolean; reason?: "environment" | "not_connected"; message: string };
+
+/** The settings a workspace changes from Slack (issue 19 §3). */
+export interface SettingValues {
+  /** Who may make changes: Slack user ids (U…/W…) and user group ids (S…). Empty: everyone. */
+  writers: string[];
+  /** Who may send and cancel campaigns. Empty: the same as writers. */
+  broadcasters: string[];
+  /** Channel id (C…/G…) where every write is also posted. */
+  auditChannel?: string;
+  /** The messaging channel (integration) id commands use when none is said. */
+  messagingChannel?: number;
+  /** The zone report schedules default to; unset: each person's own Slack zone. */
+  reportsTimeZone?: string;
+  /** Workflow Builder steps. */
+  workflowSteps: "off" | "writers" | "all";
+}
+export type SettingName = keyof SettingValues;
+
+export const SETTING_NAMES: readonly SettingName[] = [
+  "writers",
+  "broadcasters",
+  "auditChannel",
+  "messagingChannel",
+  "reportsTimeZone",
+  "workflowSteps",
+];
+
+/** Each setting: its words, the environment variable that gives it in single mode, the shell's option. */
+export const SETTINGS: Record<SettingName, { label: string; env: string; option: string }> = {
+  writers: { label: "Who may make changes", env: "SWITCHBOARD_WRITERS", option: "writers" },
+  broadcasters: { label: "Who may send campaigns", env: "SWITCHBOARD_BROADCASTERS", option: "broadcasters" },
+  auditChannel: { label: "Audit channel", env: "AUDIT_CHANNEL", option: "audit" },
+  messagingChannel: { label: "Default messaging channel", env: "MESSAGING_CHANNEL_ID", option: "channel" },
+  reportsTimeZone: { label: "Reports' time zone", env: "REPORTS_TIME_ZONE", option: "tz" },
+  workflowSteps: { label: "Workflow steps", env: "WORKFLOW_STEPS", option: "steps" },
+};
+
+export const DEFAULT_SETTINGS: SettingValues = { writers: [], broadcasters: [], workflowSteps: "writers" };
+
+/** Where a value comes from: the environment (single mode), a change in Slack, or the default. */
+export type SettingOrigin =
+  | { kind: "environment"; name: string }
+  /** `overrides`: the environment variable whose value it replaces (single mode). */
+  | { kind: "slack"; by: string; at: Date; overrides?: string }
+  | { kind: "default" };
+
+export type EffectiveSettings = {
+  [K in SettingName]: { value: SettingValues[K]; origin: SettingOrigin };
+};
+
+export type SaveOutcome =
+  | { ok: true; settings: EffectiveSettings; changed: SettingName[]; message: string }
+  | { ok: false; problems: Array<{ field: SettingName; message: string }>; message: string };
+
+const PERSON_OR_GROUP = /^[UWS][A-Z0-9]{2,}$/;
+const people = z
+  .array(z.string().trim().regex(PERSON_OR_GROUP, "must be people and user groups of Slack (U…, W…, S… ids)"))
+  .max(100, "at most 100 people and groups")
+  .transform((ids) => [...new Set(ids)]);
+
+/** The rules of each setting. `null` clears an optional one (back to the default or the environment's). */
+export const settingsSchema = z
+  .object({
+    writers: people.nullable(),
+    broadcasters: people.nullable(),
+    auditChannel: z
+      .string()
+      .trim()
+      .regex(/^[CG][A-Z0-9]{2,}$/, "must be a Slack channel (C… id)")
+      .nullable(),
+    messagingChannel: z
+      .number({ error: "must be a channel number, like 1" })
+      .int("must be a whole number, like 1")
+      .positive("must be a channel number, like 1")
+      .nullable(),
+    reportsTimeZone: z
+      .string()
+      .trim()
+      .refine(isValidTimeZone, "must be a time zone such as Europe/Paris or America/New_York")
+      .nullable(),
+    workflowSteps: z.enum(["off", "writers", "all"], { error: "must be off, writers or all" }),
+  })
+  .partial()
+  .strict();
+export type SettingsInput = z.input<typeof settingsSchema>;
+
+/** The plain values of effective settings (what the runtime is built from). */
+export function valuesOf(s: EffectiveSettings): SettingValues {
+  const out = {} as Record<SettingName, unknown>;
+  for (const name of SETTING_NAMES) out[name] = s[name].value;
+  return out as unknown as SettingValues;
+}
+
+export interface WorkspaceAdmin {
+  /** single: the API key is the environment's (MESSAGING_API_KEY); distributed: each workspace connects its own. */
+  readonly mode: "single" | "distributed";
+  /** Whether "Use a demo account" is offered (the embedded sandbox). */
+  readonly demoAvailable: boolean;
+  /** A workspace admin or owner, or the person who installed the app (the shell: always). */
+  mayAdminister(actor: Actor): Promise<boolean>;
+  /** Who to name when someone else asks: Slack user ids (the installer, when known). */
+  administrators(): Promise<string[]>;
+  connection(): Promise<ConnectionSummary | undefined>;
+  /** Checks the key with GET /me; keeps it (sealed) only when the API accepts it. */
+  connect(apiKey: string, by: Actor): Promise<ConnectOutcome>;
+  /** A demo organization of the embedded sandbox, when `demoAvailable`. */
+  connectDemo(by: Actor): Promise<ConnectOutcome>;
+  disconnect(by: Actor): Promise<DisconnectOutcome>;
+  settings(): Promise<EffectiveSettings>;
+  /** Every value checked first: one bad value saves nothing. */
+  saveSettings(values: SettingsInput, by: Actor): Promise<SaveOutcome>;
+}
+
+/** `<@U…>`, or the shell. */
+export const personOf = (id: string): string => (id === "shell" ? "the shell operator" : `<@${id}>`);
+
+/** Who may connect, disconnect and change settings, in words: the sentence of a refusal. */
+export async function whoMayAdminister(admin: WorkspaceAdmin): Promise<string> {
+  const named = (await admin.administrators().catch(() => [])).filter((id) => id !== "shell");
+  const installer = named.length ? ` or ${named.map(personOf).join(", ")}, who installed Switchboard,` : "";
+  return `a workspace admin or owner${installer}`;
+}
+
+/** The refusal a non-admin gets, naming who can. */
+export async function notAdministrator(admin: WorkspaceAdmin, what: string): Promise<string> {
+  return `Only ${await whoMayAdminister(admin)} may ${what}. Ask one of them.`;
+}

@@ -1,0 +1,341 @@
+// One workspace's connection to its messaging API account and its settings
+// (issue 19 §2, §3), behind the WorkspaceAdmin interface the commands and the
+// forms see (src/commands/workspace-admin.ts). A key is checked with GET /me
+// through a short-lived MessagingClient (the client stays the only HTTP to
+// the API) and kept, sealed, only when the API accepts it. Settings changed
+// in Slack are kept per workspace (src/store/workspace-settings.ts) and win
+// over the environment's, which give the first values in single mode.
+// The composition root rebuilds the workspace's runtime on `onChange`.
+import { MessagingClient } from "../api/client.ts";
+import { isApiError, NetworkError } from "../api/errors.ts";
+import type { Me } from "../api/types.ts";
+import {
+  type ConnectionSummary,
+  type ConnectOutcome,
+  DEFAULT_SETTINGS,
+  type DisconnectOutcome,
+  type EffectiveSettings,
+  type SaveOutcome,
+  SETTING_NAMES,
+  SETTINGS,
+  type SettingName,
+  type SettingValues,
+  settingsSchema,
+  type WorkspaceAdmin,
+} from "../commands/workspace-admin.ts";
+import type { Config } from "../config.ts";
+import type { Actor } from "../domain/actor.ts";
+import type { Logger } from "../log.ts";
+import type { Db } from "../store/db.ts";
+import type { Connection, Installations } from "../store/installations.ts";
+import { WorkspaceSettings } from "../store/workspace-settings.ts";
+
+/** A Slack team id (T…); the single workspace of the environment is one too. */
+export type WorkspaceId = string;
+
+export interface WorkspaceAdminOptions {
+  db: Db;
+  /** Where the API key is kept, sealed (src/store/installations.ts). */
+  installations: Installations;
+  /** The workspace's team id. */
+  workspace: WorkspaceId;
+  enterpriseId?: string;
+  /** The messaging API's base URL (the embedded sandbox's when MESSAGING_API_URL is unset). */
+  apiUrl: string;
+  /** API_TIMEOUT_MS: the key check's one attempt. */
+  timeoutMs: number;
+  /** The embedded sandbox: a demo organization of this workspace's own. Unset: no demo offered. */
+  demo?: () => Promise<{ apiKey: string; organizationName: string }>;
+  /** slackMode(): single (the key is MESSAGING_API_KEY) or distributed. */
+  mode: "single" | "distributed";
+  /** The environment's settings (envSettings(config)); used in single mode only. */
+  env?: Partial<SettingValues>;
+  /** Workspace admins and owners, and the installer (the composition root asks Slack). Default: the installer, the shell. */
+  mayAdminister?: (actor: Actor) => Promise<boolean>;
+  /** Who installed the app, named to those who may not. */
+  installerUserId?: string;
+  /** After a connect, a disconnect or a settings change: the workspace's runtime is rebuilt. */
+  onChange?: () => void | Promise<void>;
+  logger?: Logger;
+  now?: () => Date;
+}
+
+/** The environment's settings, as SETTINGS names them (single mode's first values). */
+export function envSettings(
+  config: Pick<
+    Config,
+    | "SWITCHBOARD_WRITERS"
+    | "SWITCHBOARD_BROADCASTERS"
+    | "AUDIT_CHANNEL"
+    | "MESSAGING_CHANNEL_ID"
+    | "REPORTS_TIME_ZONE"
+    | "WORKFLOW_STEPS"
+  >,
+): Partial<SettingValues> {
+  return {
+    writers: config.SWITCHBOARD_WRITERS,
+    broadcasters: config.SWITCHBOARD_BROADCASTERS,
+    auditChannel: config.AUDIT_CHANNEL,
+    messagingChannel: config.MESSAGING_CHANNEL_ID,
+    reportsTimeZone: config.REPORTS_TIME_ZONE,
+    workflowSteps: config.WORKFLOW_STEPS,
+  };
+}
+
+const ENV_KEY_MESSAGE =
+  "This Switchboard uses the API key set where it runs (`MESSAGING_API_KEY`): whoever runs it changes the key there and restarts it. Nothing was changed.";
+
+/** The organization and the key's scopes, as /me gives them (the spec promises the organization, the plan and the key). */
+function readMe(me: Me): { organization: string; scopes?: string[] } {
+  const org = me.organization;
+  const name = typeof org?.name === "string" && org.name.trim() ? org.name.trim() : undefined;
+  const scopes = Array.isArray(me.apiKey?.scopes)
+    ? me.apiKey.scopes.filter((s): s is string => typeof s === "string")
+    : undefined;
+  return {
+    organization: name ?? (org?.id !== undefined ? `organization ${org.id}` : "the key's organization"),
+    ...(scopes ? { scopes } : {}),
+  };
+}
+
+const summaryOf = (c: Connection): ConnectionSummary => ({
+  organization: c.organizationName,
+  ...(c.keyScopes ? { scopes: c.keyScopes, readOnly: !c.keyScopes.includes("write") } : {}),
+  connectedBy: c.connectedBy,
+  connectedAt: c.connectedAt,
+});
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** A value the environment really gives: unset and empty lists are the default's. */
+const given = (v: unknown) => v !== undefined && !(Array.isArray(v) && v.length === 0);
+
+export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmin {
+  const store = new WorkspaceSettings(opts.db);
+  const now = opts.now ?? (() => new Date());
+  const log = opts.logger;
+  const team = opts.workspace;
+  const by = (actor: Actor) => (actor.via === "shell" ? "shell" : actor.userId);
+
+  const changed = async () => {
+    try {
+      await opts.onChange?.();
+    } catch (err) {
+      log?.error({ err: String(err), workspace: team }, "could not rebuild the workspace after a change");
+    }
+  };
+
+  /** GET /me with `apiKey`, through a client of its own, closed after. */
+  const checkKey = async (
+    apiKey: string,
+  ): Promise<
+    { ok: true; organization: string; scopes?: string[] } | Extract<ConnectOutcome, { ok: false }>
+  > => {
+    const client = new MessagingClient({
+      baseUrl: opts.apiUrl,
+      apiKey,
+      timeoutMs: opts.timeoutMs,
+      deadlineMs: opts.timeoutMs,
+      maxRetries: 0,
+      maxRateLimitWaitMs: 0,
+    });
+    try {
+      return { ok: true, ...readMe(await client.getMe()) };
+    } catch (err) {
+      if (!isApiError(err)) throw err;
+      log?.info({ kind: err.kind, workspace: team }, "an API key was refused or could not be checked");
+      switch (err.kind) {
+        case "auth":
+          return {
+            ok: false,
+            reason: "refused",
+            message:
+              "The messaging API refused this key: it is not a key of any organization (check it was copied whole, without spaces). Nothing was kept.",
+          };
+        case "scope":
+          return {
+            ok: false,
+            reason: "refused",
+            message:
+              "The messaging API knows this key, but it may not even read (it has neither the read nor the write scope). Nothing was kept: ask for a key that may at least read.",
+          };
+        case "rate_limited":
+          return {
+            ok: false,
+            reason: "rate_limited",
+            message:
+              "The messaging API says this key made too many requests this minute. Nothing was kept: try again in a minute.",
+          };
+        default:
+          return {
+            ok: false,
+            reason: "unreachable",
+            message: `The messaging API could not be reached to check the key (${err instanceof NetworkError ? (err.timedOut ? "no answer in time" : "no connection") : "it answered with an error"}). Nothing was kept: try again in a moment.`,
+          };
+      }
+    } finally {
+      await client.close().catch(() => {});
+    }
+  };
+
+  const connect = async (apiKey: string, actor: Actor): Promise<ConnectOutcome> => {
+    if (opts.mode === "single") return { ok: false, reason: "environment", message: ENV_KEY_MESSAGE };
+    const key = apiKey.trim();
+    if (!key || /\s/.test(key))
+      return {
+        ok: false,
+        reason: "invalid",
+        message: key ? "An API key has no spaces: paste the key alone." : "Type or paste the API key.",
+      };
+    const checked = await checkKey(key);
+    if (!checked.ok) return checked;
+    const stored = await opts.installations.connect({
+      teamId: team,
+      ...(opts.enterpriseId ? { enterpriseId: opts.enterpriseId } : {}),
+      apiKey: key,
+      organizationName: checked.organization,
+      ...(checked.scopes ? { keyScopes: checked.scopes } : {}),
+      connectedBy: by(actor),
+    });
+    await changed();
+    const connection = summaryOf(stored);
+    const scopes = connection.scopes?.length ? ` (scopes: ${connection.scopes.join(", ")})` : "";
+    const message = connection.readOnly
+      ? `Connected to *${checked.organization}* with a read-only key${scopes}: lists and reports work; anything that changes data (sending, campaigns, edits) will be refused until a key that may write is connected.`
+      : `Connected to *${checked.organization}*${scopes}. Every \`/sb\` command of this workspace now uses this account.`;
+    return { ok: true, connection, message };
+  };
+
+  const effective = async (): Promise<EffectiveSettings> => {
+    const stored = await store.all(team);
+    const out = {} as Record<
+      SettingName,
+      { value: unknown; origin: EffectiveSettings[SettingName]["origin"] }
+    >;
+    for (const name of SETTING_NAMES) {
+      const row = stored.get(name);
+      const env = opts.mode === "single" ? opts.env?.[name] : undefined;
+      if (row)
+        out[name] = {
+          value: row.value,
+          origin: {
+            kind: "slack",
+            by: row.changedBy,
+            at: row.changedAt,
+            ...(given(env) ? { overrides: SETTINGS[name].env } : {}),
+          },
+        };
+      else if (given(env))
+        out[name] = { value: env, origin: { kind: "environment", name: SETTINGS[name].env } };
+      else out[name] = { value: DEFAULT_SETTINGS[name], origin: { kind: "default" } };
+    }
+    return out as unknown as EffectiveSettings;
+  };
+
+  return {
+    mode: opts.mode,
+    demoAvailable: opts.mode === "distributed" && Boolean(opts.demo),
+
+    async mayAdminister(actor) {
+      if (opts.mayAdminister) return opts.mayAdminister(actor);
+      return actor.via === "shell" || (!!opts.installerUserId && actor.userId === opts.installerUserId);
+    },
+
+    async administrators() {
+      return opts.installerUserId ? [opts.installerUserId] : [];
+    },
+
+    async connection() {
+      const c = await opts.installations.connection(team);
+      return c && summaryOf(c);
+    },
+
+    connect,
+
+    async connectDemo(actor) {
+      if (opts.mode === "single") return { ok: false, reason: "environment", message: ENV_KEY_MESSAGE };
+      if (!opts.demo)
+        return {
+          ok: false,
+          reason: "no_demo",
+          message:
+            "No demo account here: this Switchboard uses a real messaging API. Connect with an API key.",
+        };
+      const demo = await opts.demo();
+      return connect(demo.apiKey, actor);
+    },
+
+    async disconnect(_actor): Promise<DisconnectOutcome> {
+      if (opts.mode === "single") return { ok: false, reason: "environment", message: ENV_KEY_MESSAGE };
+      const before = await opts.installations.connection(team);
+      const gone = await opts.installations.disconnect(team);
+      if (!gone)
+        return {
+          ok: false,
+          reason: "not_connected",
+          message: "This workspace is not connected to a messaging account: there is no key to forget.",
+        };
+      await changed();
+      return {
+        ok: true,
+        message: `Disconnected from *${before?.organizationName ?? "the messaging account"}*: Switchboard forgot the API key. This workspace's report schedules and inbox channels are paused until an admin connects again with \`/sb connect\`.`,
+      };
+    },
+
+    settings: effective,
+
+    async saveSettings(values, actor): Promise<SaveOutcome> {
+      const parsed = settingsSchema.safeParse(values);
+      if (!parsed.success) {
+        const problems = parsed.error.issues.map((i) => {
+          const field = (SETTING_NAMES as readonly string[]).includes(String(i.path[0]))
+            ? (i.path[0] as SettingName)
+            : "writers";
+          const known = (SETTING_NAMES as readonly string[]).includes(String(i.path[0]));
+          return {
+            field,
+            message: known
+              ? `${SETTINGS[field].label}: ${i.message}`
+              : `${String(i.path[0] ?? "")} is not a setting (settings: ${SETTING_NAMES.map((n) => SETTINGS[n].option).join(", ")})`,
+          };
+        });
+        return {
+          ok: false,
+          problems,
+          message: `Nothing was saved:\n${problems.map((p) => `• ${p.message}`).join("\n")}`,
+        };
+      }
+      const current = await effective();
+      const changes: Record<string, unknown> = {};
+      const names: SettingName[] = [];
+      for (const name of SETTING_NAMES) {
+        if (!(name in parsed.data)) continue;
+        const next = (parsed.data as Record<string, unknown>)[name];
+        if (next === null) {
+          // Cleared: back to the environment's value or the default.
+          if (current[name].origin.kind !== "slack") continue;
+          changes[name] = undefined;
+        } else {
+          if (same(next, current[name].value)) continue;
+          changes[name] = next;
+        }
+        names.push(name);
+      }
+      if (!names.length)
+        return {
+          ok: true,
+          settings: current,
+          changed: [],
+          message: "Nothing changed: these are the settings in use.",
+        };
+      await store.save(team, changes, by(actor), now());
+      await changed();
+      return {
+        ok: true,
+        settings: await effective(),
+        changed: names,
+        message: `Saved: ${names.map((n) => SETTINGS[n].label).join(", ")}.`,
+      };
+    },
+  };
+}

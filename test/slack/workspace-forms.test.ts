@@ -1,0 +1,156 @@
+// The connect and settings forms (issue 19 §2, §3) in the real Bolt app over
+// the fake Slack, with a real core and the sandbox: a wrong key keeps the form
+// open with the reason under the field and keeps nothing; a good one answers
+// with the organization; settings are checked, saved and refused by field.
+
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MessagingClient } from "../../src/api/client.ts";
+import { createCommandCore } from "../../src/commands/core.ts";
+import { notConnectedReply } from "../../src/commands/not-connected.ts";
+import type { WorkspaceAdmin } from "../../src/commands/workspace-admin.ts";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
+import { Keyring } from "../../src/secrets.ts";
+import { createHomeView, notConnectedHome } from "../../src/slack/home/view.ts";
+import { Installations } from "../../src/store/installations.ts";
+import { migrateStore } from "../../src/store/migrations.ts";
+import { createWorkspaceAdmin } from "../../src/workspaces/admin.ts";
+import { openTestDb, type TestDb } from "../helpers/db.ts";
+import { call, withSandbox } from "../helpers/sandbox.ts";
+import { Forms } from "./forms-harness.ts";
+import { type Harness, startHarness } from "./harness.ts";
+
+const sandbox = withSandbox();
+let db: TestDb;
+let h: Harness;
+let installations: Installations;
+let client: MessagingClient;
+let admin: WorkspaceAdmin;
+let organization: string;
+
+beforeAll(async () => {
+  db = await openTestDb();
+  await migrateStore(db);
+  installations = await Installations.open(db, new Keyring(randomBytes(32)));
+  client = new MessagingClient({ baseUrl: sandbox().url, apiKey: sandbox().apiKey });
+  organization = (await call(sandbox(), "GET", "/me")).body.organization.name;
+  h = await startHarness((_bridge, fake) => {
+    admin = createWorkspaceAdmin({
+      db,
+      installations,
+      workspace: fake.teamId,
+      apiUrl: sandbox().url,
+      timeoutMs: 2000,
+      mode: "distributed",
+      installerUserId: "U0ALICE",
+      demo: async () => ({ apiKey: sandbox().apiKey, organizationName: organization }),
+    });
+    return createCommandCore({ api: client, db, workspace: ENV_WORKSPACE, admin });
+  });
+}, 60_000);
+afterAll(async () => {
+  await h?.close();
+  await client?.close();
+  await db?.close();
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON read loosely.
+type Json = any;
+const viewText = (view: Json) => JSON.stringify(view.blocks);
+
+describe("the connect form", () => {
+  it("keeps the form open on a wrong key, nothing kept; a good key names the organization", async () => {
+    const forms = new Forms(h.req, h.fake);
+    const opened = await forms.open("connect");
+    expect(opened.view.callback_id).toBe("sb_connect");
+    const wrong = await forms.submit(opened.id, { key: "sb_live_wrong_0000" });
+    expect(wrong.response_action).toBe("errors");
+    expect(wrong.errors.key).toContain("refused this key");
+    expect(await installations.connection(h.fake.teamId)).toBeUndefined();
+
+    const good = await forms.submit(opened.id, { key: sandbox().apiKey });
+    expect(good.response_action).toBe("update");
+    expect(viewText(good.view)).toContain(`Connected to *${organization}*`);
+    expect((await installations.connection(h.fake.teamId))?.apiKey).toBe(sandbox().apiKey);
+    // Said where the form was opened too (the answer when the check outlasts Slack's 3 s).
+    const posted = await h.fake.waitFor(() => h.fake.messages.find((m) => m.text?.includes("Connected to")));
+    expect(posted.text).not.toContain(sandbox().apiKey);
+    const { rows } = await db.query("select * from workspaces.connections");
+    expect(JSON.stringify(rows)).not.toContain(sandbox().apiKey);
+    // Open again: it says which account is connected, never the key.
+    const again = await forms.open("connect");
+    expect(viewText(again.view)).toContain(`Connected now to *${organization}*`);
+    expect(JSON.stringify(again.view)).not.toContain(sandbox().apiKey);
+  });
+
+  it("offers the demo account with the embedded sandbox", async () => {
+    const forms = new Forms(h.req, h.fake);
+    const opened = await forms.open("connect");
+    expect(viewText(opened.view)).toContain("Use a demo account");
+    const answer = await forms.submit(opened.id, { source: "demo" });
+    expect(viewText(answer.view)).toContain(`Connected to *${organization}*`);
+  });
+
+  it("tells someone who may not, and who may", async () => {
+    const sent = await h.req.command("connect", { user: { id: "U0BOB", name: "bob" } });
+    const res = await h.fake.waitForResponse(sent.responseUrl!);
+    expect(JSON.stringify(res.body)).toContain("<@U0ALICE>, who installed Switchboard, may connect");
+  });
+});
+
+describe("the settings form", () => {
+  it("refuses a bad value at its field, saves good ones with their origin", async () => {
+    const forms = new Forms(h.req, h.fake);
+    const opened = await forms.open("settings");
+    expect(opened.view.callback_id).toBe("sb_settings");
+    const bad = await forms.submit(opened.id, { writers_groups: "marketing", steps: "all" });
+    expect(bad.response_action).toBe("errors");
+    expect(bad.errors.writers_groups).toContain("Not a user group ID: marketing");
+    expect((await admin.settings()).workflowSteps.value).toBe("writers");
+
+    const saved = await forms.submit(opened.id, {
+      writers: ["U0ALICE"],
+      writers_groups: "S0TEAM",
+      audit: "C0GENERAL",
+      tz: "Europe/Paris",
+      steps: "all",
+    });
+    expect(saved.response_action).toBe("update");
+    expect(viewText(saved.view)).toContain(
+      "Saved: Who may make changes, Audit channel, Reports' time zone, Workflow steps.",
+    );
+    const s = await admin.settings();
+    expect(s.writers.value).toEqual(["U0ALICE", "S0TEAM"]);
+    expect(s.auditChannel).toMatchObject({ value: "C0GENERAL", origin: { kind: "slack", by: "U0ALICE" } });
+    const reopened = await forms.open("settings");
+    expect(JSON.stringify(reopened.view)).toContain("Changed in Slack on");
+  });
+});
+
+describe("the App Home", () => {
+  const values = (view: Json) =>
+    (view.blocks as Json[]).flatMap((b) =>
+      b.type === "actions" ? b.elements.map((e: Json) => e.value) : [],
+    );
+
+  it("shows Settings to admins only", async () => {
+    const home = createHomeView({
+      workspace: ENV_WORKSPACE,
+      client,
+      db,
+      apiKey: sandbox().apiKey,
+      mayAdminister: async (userId) => userId === "U0ALICE",
+    });
+    expect(values(await home("U0ALICE"))).toContain("settings");
+    expect(values(await home("U0BOB"))).not.toContain("settings");
+  });
+
+  it("asks to connect when the workspace is not connected, with the button for admins", () => {
+    const who = "a workspace admin or owner or <@U0ALICE>, who installed Switchboard,";
+    const admin = notConnectedHome(notConnectedReply({ via: "slack", isAdmin: true }, who));
+    expect(values(admin)).toEqual(["connect"]);
+    const other = notConnectedHome(notConnectedReply({ via: "slack", isAdmin: false }, who));
+    expect(values(other)).toEqual([]);
+    expect(JSON.stringify(other.blocks)).toContain("<@U0ALICE>, who installed Switchboard, connects it");
+  });
+});
