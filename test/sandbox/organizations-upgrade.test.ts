@@ -121,6 +121,27 @@ describe("sandbox organizations: upgrade and storage", () => {
     }
   }, 60_000);
 
+  it("makes one first organization when two sandboxes start together on one empty database", async () => {
+    const db = await openDb({});
+    try {
+      const [one, two] = await Promise.all([
+        startSandbox({ db, campaignTickMs: 0 }),
+        startSandbox({ db, campaignTickMs: 0 }),
+      ]);
+      try {
+        expect(one.orgId).toBe(two.orgId);
+        const orgs = await db.query<{ n: number }>("select count(*)::int as n from sandbox.organizations");
+        expect(orgs.rows[0]!.n).toBe(1);
+        expect((await call(two, "GET", "/contacts")).body.meta.total).toBe(30);
+      } finally {
+        await one.close();
+        await two.close();
+      }
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
+
   it("writes no key in the clear in the database files; changed start keys replace the old ones", async () => {
     const dir = await mkdtemp(join(tmpdir(), "sandbox-keys-"));
     dirs.push(dir);
