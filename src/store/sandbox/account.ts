@@ -58,10 +58,9 @@ export class AccountStore extends SandboxTable {
 
   /** The key whose secret hashes to `keyHash`, with its organization. */
   async keyByHash(keyHash: string): Promise<ApiKeyRow | undefined> {
-    return this.one<ApiKeyRow>(
-      "select id, org_id, name, scopes, from_start from sandbox.api_keys where key_hash = $1",
-      [keyHash],
-    );
+    return this.one<ApiKeyRow>("select id, org_id, name, scopes from sandbox.api_keys where key_hash = $1", [
+      keyHash,
+    ]);
   }
 
   /** Keeps new keys of an organization (hashed). */
