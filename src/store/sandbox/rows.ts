@@ -8,6 +8,14 @@ export interface OrganizationRow {
   created_at: Date;
 }
 
+/** A key of an organization as kept: never the secret, only its hash (not read back). */
+export interface ApiKeyRow {
+  id: number;
+  org_id: number;
+  name: string;
+  scopes: string[];
+}
+
 export interface ChannelRow {
   id: number;
   type: string;
