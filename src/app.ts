@@ -333,6 +333,7 @@ export async function createDistributedSwitchboard(
       posts,
       notConnected,
       adminOf,
+      ...(sandbox ? { channelsOf: (apiKey: string) => sandbox!.channels({ apiKey }) } : {}),
       busy: (id) => background.busy(id),
       slackHooks: async (rt) => {
         rt.reports.attachWhenStarted(scheduler.started);

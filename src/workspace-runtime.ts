@@ -175,6 +175,8 @@ export interface RegistryOptions {
   notConnected: (id: WorkspaceId, installation?: StoredInstallation) => CommandCore;
   /** A workspace's connect, disconnect and settings (src/workspaces/admin.ts), by its installation. */
   adminOf: (id: WorkspaceId, installation: StoredInstallation) => WorkspaceAdmin;
+  /** The embedded sandbox: an organization's channels by its key (named, the first the default). */
+  channelsOf?: (apiKey: string) => Promise<Array<{ id: number; name: string }>>;
   /** How many workspaces' runtimes are kept between their requests (default 200; the rest are rebuilt). */
   keep?: number;
 }
@@ -303,9 +305,24 @@ export class WorkspaceRegistry implements WorkspaceSource {
       auditChannel: settings.auditChannel,
       logger,
     });
+    // The embedded sandbox names its organization's channels; its first is the default.
+    const sandboxChannels = (await this.opts.channelsOf?.(connection.apiKey).catch(() => undefined)) ?? [];
+    if (sandboxChannels.length)
+      await new ChannelNames(shared.db, id).seed(
+        new Map(sandboxChannels.map((c) => [c.id, c.name])),
+        "sandbox",
+      );
     const rt = buildWorkspace(
       { ...shared, logger },
-      { id, baseUrl: this.opts.baseUrl, apiKey: connection.apiKey, slack, settings, admin },
+      {
+        id,
+        baseUrl: this.opts.baseUrl,
+        apiKey: connection.apiKey,
+        slack,
+        settings,
+        admin,
+        defaultChannelId: sandboxChannels[0]?.id,
+      },
     );
     await attachSlack(rt, logger);
     this.hooks.set(rt, (await this.opts.slackHooks?.(rt)) ?? {});

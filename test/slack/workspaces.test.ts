@@ -60,8 +60,8 @@ beforeAll(async () => {
     { listen: { port, host: "127.0.0.1" } },
   );
   requests = signedRequests(fake, port);
-  acme = fake.addTeam({ teamId: "TACME", teamName: "Acme" });
-  bolt = fake.addTeam({ teamId: "TBOLT", teamName: "Bolt & Co" });
+  acme = fake.addTeam({ teamId: "TACME", teamName: "Acme", installerUserId: "U0ALICE" });
+  bolt = fake.addTeam({ teamId: "TBOLT", teamName: "Bolt & Co", installerUserId: "U0BOB" });
 }, 60_000);
 
 afterAll(async () => {
@@ -86,8 +86,12 @@ async function addToSlack(team: FakeTeam): Promise<string> {
 }
 
 /** A slash command from `team`, and its answer (the first post to its response_url). */
-async function command(team: FakeTeam, text: string): Promise<string> {
-  const sent = await requests.asTeam(team.teamId, team.botUserId).command(text);
+async function command(
+  team: FakeTeam,
+  text: string,
+  user = { id: "U0ALICE", name: "alice" },
+): Promise<string> {
+  const sent = await requests.asTeam(team.teamId, team.botUserId).command(text, { user });
   expect(sent.status).toBe(200);
   const answer = await fake.waitForResponse(sent.responseUrl!);
   return JSON.stringify(answer.body);
@@ -106,21 +110,24 @@ describe("many workspaces", () => {
 
   it("answers each workspace with its own API key once connected", async () => {
     const sandbox = sb.sandbox!;
-    await sb.installations.connect({
-      teamId: acme.teamId,
-      apiKey: sandbox.apiKey,
-      organizationName: "Sandbox",
-      connectedBy: acme.installerUserId,
-    });
-    await sb.installations.connect({
-      teamId: bolt.teamId,
-      apiKey: sandbox.readKey,
-      organizationName: "Sandbox",
-      connectedBy: bolt.installerUserId,
-    });
+    // Someone who is neither an admin nor the installer may not connect: told who may.
+    const refused = await command(acme, "connect demo", { id: "U0BOB", name: "bob" });
+    expect(refused).toContain("U0ALICE");
+    expect(await sb.installations.connection(acme.teamId)).toBeUndefined();
+    // Acme's installer takes a demo account: an organization of Acme's own in the sandbox.
+    expect(await command(acme, "connect demo")).toContain("Connected to");
+    // Bolt's installer gives a key that can only read (the sandbox's first organization's).
+    expect(await command(bolt, `connect key=${sandbox.readKey}`, { id: "U0BOB", name: "bob" })).toMatch(
+      /read-only|read only/i,
+    );
+    const acmeKey = (await sb.installations.connection(acme.teamId))!.apiKey;
+    expect(acmeKey).not.toBe(sandbox.readKey);
+    expect(await sb.sandbox!.organizationOf(acmeKey)).not.toEqual(
+      await sb.sandbox!.organizationOf(sandbox.readKey),
+    );
     const acmeRt = await sb.workspaces.runtime(acme.teamId);
     const boltRt = await sb.workspaces.runtime(bolt.teamId);
-    expect(acmeRt?.apiKey).toBe(sandbox.apiKey);
+    expect(acmeRt?.apiKey).toBe(acmeKey);
     expect(boltRt?.apiKey).toBe(sandbox.readKey);
     expect(acmeRt?.client).not.toBe(boltRt?.client);
     expect(await command(acme, "tags")).not.toContain("not connected");
@@ -131,6 +138,9 @@ describe("many workspaces", () => {
     const post = await fake.waitForCall("chat.postMessage");
     expect(JSON.stringify(post.args)).toContain("Vip");
     expect(fake.callsOf("chat.postMessage").map((c) => c.team)).toEqual([acme.teamId]);
+    // Each sees its own organization's records: Acme's new tag is not Bolt's.
+    expect(await command(acme, "tags")).toContain("Vip");
+    expect(await command(bolt, "tags", { id: "U0BOB", name: "bob" })).not.toContain("Vip");
   });
 
   it("a Confirm naming another workspace's confirmation is refused and writes nothing", async () => {
