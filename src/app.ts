@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 // Composition root shared by both front ends: the store (all of Switchboard's
 // migrations, src/store/migrations.ts), the messaging API (the embedded sandbox when
 // MESSAGING_API_URL is unset), the client and the command core.
@@ -8,7 +9,7 @@ import type { SwitchboardCore } from "./commands/core.ts";
 import type { InboxAccess } from "./commands/inbox.ts";
 import type { ResolveGroupMembers } from "./commands/permissions.ts";
 import type { CommandCore } from "./commands/types.ts";
-import type { WorkspaceAdmin } from "./commands/workspace-admin.ts";
+import { valuesOf, type WorkspaceAdmin } from "./commands/workspace-admin.ts";
 import { type Config, slackMode } from "./config.ts";
 import { ENV_WORKSPACE, type WorkspaceId } from "./domain/workspace.ts";
 import { ConfigError } from "./errors.ts";
@@ -17,6 +18,7 @@ import { type Logger, startPhases } from "./log.ts";
 import type { ReportService } from "./reports/service.ts";
 import type { Sandbox } from "./sandbox/index.ts";
 import type { SlackBridge } from "./slack/bridge.ts";
+import type { WorkspaceSource } from "./slack/context.ts";
 import type { ChannelPostQueue } from "./slack/post-queue.ts";
 import type { TokenSource } from "./slack/tokens.ts";
 import type { AuditEntry } from "./store/audit.ts";
@@ -27,7 +29,13 @@ import type { Installations, StoredInstallation } from "./store/installations.ts
 import { migrateStore } from "./store/migrations.ts";
 import { purgeWorkspace } from "./store/purge.ts";
 import { WorkspaceBackground } from "./workspace-background.ts";
-import { attachSlack, buildWorkspace, type RegistryOptions, WorkspaceRegistry } from "./workspace-runtime.ts";
+import {
+  attachSlack,
+  buildWorkspace,
+  type RegistryOptions,
+  WorkspaceRegistry,
+  type WorkspaceRuntime,
+} from "./workspace-runtime.ts";
 
 export interface SwitchboardDeps {
   logger: Logger;
@@ -46,7 +54,10 @@ export interface SwitchboardDeps {
 }
 
 export interface Switchboard {
-  core: SwitchboardCore;
+  /** The environment's workspace's command core (a settings change makes a new one: read it each time). */
+  readonly core: SwitchboardCore;
+  /** Each Slack request's workspace parts: the one workspace, its core and steps setting now. */
+  workspaces: WorkspaceSource;
   client: MessagingClient;
   db: Db;
   /** Set when the embedded sandbox serves the API. */
@@ -134,13 +145,42 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       const { createSlackBridge } = await import("./slack/bridge.ts");
       slack = createSlackBridge(config, logger);
     }
+    // Its settings (`/sb settings`): the environment's first, a value changed from Slack or the shell
+    // kept in the store and applied at once. Single mode keeps no token or key of its own (the
+    // environment's), so without SWITCHBOARD_SECRET_KEY the seal is this process's, never used.
+    const { Keyring } = await import("./secrets.ts");
+    const { Installations } = await import("./store/installations.ts");
+    const installations = await Installations.open(
+      db,
+      config.SWITCHBOARD_SECRET_KEY
+        ? Keyring.fromSettings(config.SWITCHBOARD_SECRET_KEY, config.SWITCHBOARD_SECRET_KEY_PREVIOUS)
+        : new Keyring(randomBytes(32)),
+    );
+    const { createWorkspaceAdmin, envSettings } = await import("./workspaces/admin.ts");
+    let env: WorkspaceRuntime | undefined;
+    const admin = createWorkspaceAdmin({
+      db,
+      installations,
+      workspace: ENV_WORKSPACE,
+      apiUrl: baseUrl,
+      timeoutMs: config.API_TIMEOUT_MS,
+      mode: "single",
+      env: envSettings(config),
+      ...(slack ? { mayAdminister: (await import("./slack/admins.ts")).slackAdminCheck(slack.client) } : {}),
+      onChange: async () => {
+        env?.applySettings(valuesOf(await admin.settings()));
+      },
+      logger: logger.child({ part: "settings" }),
+    });
     // The one workspace of the environment: the same runtime many-workspace mode builds per workspace.
-    const env = buildWorkspace(
+    const built = buildWorkspace(
       { config, logger, db },
       {
         id: ENV_WORKSPACE,
         baseUrl,
         apiKey,
+        settings: valuesOf(await admin.settings()),
+        admin,
         // Out of the box (no settings, the embedded sandbox): its main channel.
         defaultChannelId: config.MESSAGING_CHANNEL_ID ?? sandboxChannels[0]?.id,
         slack,
@@ -148,14 +188,28 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
         onAudit: deps.onAudit,
       },
     );
-    closers.unshift(() => env.close());
-    await attachSlack(env, logger);
-    const { core, client, reports, channels, inbox, auditListeners } = env;
+    env = built;
+    if (built.settings) built.applySettings(built.settings); // the audit channel from the settings
+    closers.unshift(() => built.close());
+    await attachSlack(built, logger);
+    const { client, reports, channels, inbox, auditListeners } = built;
     phase("API client and command core");
 
     let closed = false;
     return {
-      core,
+      // The workspace's core now (settings changed make a new one).
+      get core() {
+        return built.core;
+      },
+      // Each Slack request's core and steps setting, as many-workspace mode resolves them.
+      workspaces: {
+        resolve: async () => ({
+          workspace: ENV_WORKSPACE,
+          core: built.core,
+          connected: true,
+          ...(built.settings ? { workflowSteps: built.settings.workflowSteps } : {}),
+        }),
+      },
       client,
       db,
       sandbox,
@@ -340,6 +394,8 @@ export async function createDistributedSwitchboard(
         return {
           ...(await background.attach(rt)),
           homeView: createHomeView({
+            mayAdminister: async (userId) =>
+              (await rt.core.admin?.mayAdminister({ userId, via: "slack" })) ?? false,
             workspace: rt.id,
             client: rt.client,
             db,

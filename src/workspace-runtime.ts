@@ -25,6 +25,7 @@ import type { InstallationKey, Installations, StoredInstallation } from "./store
 
 export interface WorkspaceRuntime {
   id: WorkspaceId;
+  /** Its command core (made again by applySettings). */
   core: SwitchboardCore;
   client: MessagingClient;
   /** The workspace's API key (never log it; maskSecret() it). */
@@ -34,8 +35,14 @@ export interface WorkspaceRuntime {
   inbox: InboxAccess;
   /** In Slack: the workspace's bot client, the shared post queue, its audit channel. */
   slack?: SlackBridge;
-  /** The settings it was built with. */
+  /** Its settings now. */
   settings?: SettingValues;
+  /**
+   * New settings, applied at once: a new core (who may write and broadcast,
+   * the default channel), the audit channel, the reports' zone; the steps
+   * setting is read per request. The client, the stores and the key stay.
+   */
+  applySettings(settings: SettingValues): void;
   /** Listeners of every audited write of this workspace. */
   auditListeners: Array<(entry: AuditEntry) => void | Promise<void>>;
   /** Runs `fn` first when the runtime closes (its background work). */
@@ -89,31 +96,32 @@ export function buildWorkspace(shared: SharedParts, ws: WorkspaceSetup): Workspa
   // Slack: reports post to channels and default to the user's Slack zone; the shell prints them.
   const reports = new ReportService({ db, workspace, client, failureAlert: config.REPORT_FAILURE_ALERT });
   const inbox: InboxAccess = { store: new InboxStore(db, workspace) };
-  const core = createCommandCore({
-    api: client,
-    db,
-    workspace,
-    apiKey: ws.apiKey,
-    defaultChannelId: ws.settings?.messagingChannel ?? ws.defaultChannelId,
-    channels,
-    defaultCountry: config.DEFAULT_COUNTRY,
-    importTimeoutMs: config.IMPORT_TIMEOUT_MS,
-    writers: ws.settings?.writers ?? ws.writers ?? config.SWITCHBOARD_WRITERS,
-    broadcasters: ws.settings?.broadcasters ?? ws.broadcasters ?? config.SWITCHBOARD_BROADCASTERS,
-    admin: ws.admin,
-    resolveGroupMembers,
-    onAudit: async (entry) => {
-      for (const listener of auditListeners) await listener(entry);
-    },
-    logger: logger.child({ part: "core" }),
-    reports,
-    inbox,
-  });
+  const makeCore = (settings: SettingValues | undefined) =>
+    createCommandCore({
+      api: client,
+      db,
+      workspace,
+      apiKey: ws.apiKey,
+      defaultChannelId: settings?.messagingChannel ?? ws.defaultChannelId,
+      channels,
+      defaultCountry: config.DEFAULT_COUNTRY,
+      importTimeoutMs: config.IMPORT_TIMEOUT_MS,
+      writers: settings?.writers ?? ws.writers ?? config.SWITCHBOARD_WRITERS,
+      broadcasters: settings?.broadcasters ?? ws.broadcasters ?? config.SWITCHBOARD_BROADCASTERS,
+      admin: ws.admin,
+      resolveGroupMembers,
+      onAudit: async (entry) => {
+        for (const listener of auditListeners) await listener(entry);
+      },
+      logger: logger.child({ part: "core" }),
+      reports,
+      inbox,
+    });
   const closers: Array<() => Promise<void>> = [() => client.close()];
   let closed = false;
-  return {
+  const rt: WorkspaceRuntime = {
     id: ws.id,
-    core,
+    core: makeCore(ws.settings),
     client,
     apiKey: ws.apiKey,
     reports,
@@ -122,6 +130,12 @@ export function buildWorkspace(shared: SharedParts, ws: WorkspaceSetup): Workspa
     slack,
     settings: ws.settings,
     auditListeners,
+    applySettings(settings) {
+      rt.settings = settings;
+      rt.core = makeCore(settings);
+      slack?.setAuditChannel?.(settings.auditChannel);
+      zoneOf.get(rt)?.(settings.reportsTimeZone);
+    },
     onClose(fn) {
       closers.unshift(fn);
     },
@@ -131,7 +145,11 @@ export function buildWorkspace(shared: SharedParts, ws: WorkspaceSetup): Workspa
       for (const close of closers) await close().catch(() => {});
     },
   };
+  return rt;
 }
+
+/** Sets a runtime's reports zone (attachSlack: the setting, else each person's Slack zone). */
+const zoneOf = new WeakMap<WorkspaceRuntime, (zone: string | undefined) => void>();
 
 /**
  * The Slack side of a workspace's services: reports post with its bot client
@@ -146,9 +164,10 @@ export async function attachSlack(rt: WorkspaceRuntime, logger: Logger): Promise
   const log = logger.child({ part: "reports" });
   rt.reports.setPost(slackReportPoster(slack.client, slack.posts, log));
   // The workspace's reports zone when set, else each person's own Slack zone.
-  const zone = rt.settings?.reportsTimeZone;
   const userTz = createUserTz(slack.client, { logger: log });
-  rt.reports.setUserTz(zone ? async () => zone : userTz);
+  const setZone = (zone: string | undefined) => rt.reports.setUserTz(zone ? async () => zone : userTz);
+  zoneOf.set(rt, setZone);
+  setZone(rt.settings?.reportsTimeZone);
   const { channelJoiner } = await import("./slack/inbox/join.ts");
   rt.inbox.join = channelJoiner(slack.client, logger.child({ part: "inbox" }));
   const { cardRedrawer } = await import("./slack/inbox/desk.ts");
@@ -206,12 +225,8 @@ export class WorkspaceRegistry implements WorkspaceSource {
       const inst = await this.opts.installations.forTeam(id, team.enterpriseId);
       if (!inst) return this.unknown(id);
       // Installed, not connected: help, connect and settings; everything else says how to connect.
-      return {
-        workspace: id,
-        core: this.opts.notConnected(id, inst),
-        hooks: {},
-        connected: false,
-      };
+      const core = this.opts.notConnected(id, inst);
+      return { workspace: id, core, hooks: notConnectedHooks(core), connected: false };
     }
     return {
       workspace: id,
@@ -266,7 +281,8 @@ export class WorkspaceRegistry implements WorkspaceSource {
   private readonly hooks = new WeakMap<WorkspaceRuntime, SlackHooks>();
 
   private unknown(id: WorkspaceId): WorkspaceParts {
-    return { workspace: id, core: this.opts.notConnected(id), hooks: {}, connected: false };
+    const core = this.opts.notConnected(id);
+    return { workspace: id, core, hooks: notConnectedHooks(core), connected: false };
   }
 
   /** Drops the least recently used runtimes past `keep`, except those running background work. */
@@ -333,4 +349,15 @@ export class WorkspaceRegistry implements WorkspaceSource {
   async warm(ids: WorkspaceId[]): Promise<void> {
     for (const id of ids) await this.runtime(id).catch(() => undefined);
   }
+}
+
+/** The Home tab of a workspace without a messaging account: what is missing, who connects it, Connect for them. */
+function notConnectedHooks(core: CommandCore): SlackHooks {
+  return {
+    homeView: async (userId) => {
+      const { notConnectedHome } = await import("./slack/home/view.ts");
+      // Any command but help, connect and settings answers how to connect, for this person.
+      return notConnectedHome(await core.run("home", { userId, via: "slack" }));
+    },
+  };
 }

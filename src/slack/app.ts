@@ -63,6 +63,8 @@ export interface CreateSlackAppOptions {
   home?: Omit<HomeOptions, "republish">;
   /** /readyz: whether the messaging API answers (the Slack check is the bot token's auth.test). */
   readiness?: Pick<ReadinessChecks, "api">;
+  /** One workspace: its core and settings now, per request (a settings change takes effect at once). */
+  workspaces?: WorkspaceSource;
   /**
    * Many workspaces ("Add to Slack", HTTP only): each request's workspace, the
    * install routes and the authorize of the OAuth flow (src/slack/oauth.ts).
@@ -180,6 +182,11 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
   const hooks: SlackHooks = opts.hooks ?? {};
   if (!hooks.homeView && opts.home)
     hooks.homeView = createHomeView({
+      // Settings on the Home tab for those who may change them (the workspace's core's admin).
+      mayAdminister: async (userId) =>
+        (await opts.workspaces?.resolve({}))?.core.admin?.mayAdminister({ userId, via: "slack" }) ??
+        opts.core.admin?.mayAdminister({ userId, via: "slack" }) ??
+        false,
       ...opts.home,
       republish: async (userId, view) => {
         await bridge.client.views.publish({ user_id: userId, view }).catch((err) => {
@@ -191,7 +198,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     // One workspace, from the environment; with many, the middleware sets each request's.
     workspace: ENV_WORKSPACE,
     connected: !many,
-    workspaces: many?.workspaces,
+    workspaces: many?.workspaces ?? opts.workspaces,
     core: opts.core,
     config,
     logger,
@@ -267,6 +274,8 @@ export async function startSlackApp(
     db?: Db;
     /** The workspace of the Home tab's audit entries. */
     workspace: WorkspaceId;
+    /** Its core and settings now, per request (src/app.ts). */
+    workspaces?: WorkspaceSource;
     slack?: SlackBridge;
     /** With the database: the Home tab's sources. */
     client?: MessagingApi;
@@ -287,6 +296,7 @@ export async function startSlackApp(
   const store = switchboard.db ? await createDbEventStore(switchboard.db) : new MemoryEventStore();
   const slack = createSlackApp({
     core: switchboard.core,
+    workspaces: switchboard.workspaces,
     config,
     logger,
     store,

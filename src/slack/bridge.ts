@@ -28,6 +28,8 @@ export interface SlackBridge {
    * once: the per-channel queue may hold it a second, the command must not wait.
    */
   onAudit: (entry: AuditEntry) => void;
+  /** Where audit entries go from now on (`/sb settings`); undefined: nowhere. */
+  setAuditChannel?(channel: string | undefined): void;
 }
 
 const SLACK_API = "https://slack.com/api/";
@@ -140,11 +142,14 @@ export function workspaceBridge(opts: {
   logger: Logger;
 }): SlackBridge {
   const { client, posts, logger: log } = opts;
-  const channel = opts.auditChannel;
+  let channel = opts.auditChannel;
   return {
     client,
     posts,
     resolveGroupMembers: createGroupResolver(client, { logger: log }),
+    setAuditChannel(next) {
+      channel = next;
+    },
     onAudit(entry) {
       if (!channel) return;
       posts

@@ -54,9 +54,13 @@ export interface RequestTeam {
   isEnterpriseInstall?: boolean;
 }
 
-/** The workspaces the app serves: resolves a request's team to its parts. */
+/** The workspaces the app serves: resolves a request's team to its parts (hooks absent: the app's own). */
 export interface WorkspaceSource {
-  resolve(team: RequestTeam): Promise<WorkspaceParts>;
+  resolve(
+    team: RequestTeam,
+  ): Promise<
+    Omit<WorkspaceParts, "hooks" | "workflowSteps"> & Partial<Pick<WorkspaceParts, "hooks" | "workflowSteps">>
+  >;
 }
 
 /** A workspace leaving (many-workspace mode); each answer says what the store did. */

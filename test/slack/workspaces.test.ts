@@ -199,8 +199,16 @@ describe("many workspaces", () => {
       .event({ type: "app_uninstalled" }, { eventTime: late });
     await new Promise((r) => setTimeout(r, 300));
     expect(await sb.installations.forTeam(bolt.teamId)).toBeDefined();
-    // A reinstall starts clean: connect again.
+    // A reinstall starts clean: connect again. Its Home tab says so too, with Bolt's own token.
     expect(await command(bolt, "tags")).toContain("not connected");
+    await requests
+      .asTeam(bolt.teamId, bolt.botUserId)
+      .event({ type: "app_home_opened", user: "U0BOB", tab: "home", channel: "D0BOB" });
+    await expect
+      .poll(() => fake.callsOf("views.publish").filter((c) => c.team === bolt.teamId).length)
+      .toBeGreaterThan(0);
+    const home = fake.callsOf("views.publish").find((c) => c.team === bolt.teamId)!;
+    expect(JSON.stringify(home.args)).toContain("not connected");
   });
 
   it("tokens_revoked for the bot removes only the bot's tokens", async () => {
