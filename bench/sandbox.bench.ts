@@ -239,7 +239,7 @@ async function childSearch(file: string, rows: number): Promise<ChildResult> {
     apiKey: sandbox.apiKey,
     readPerMinute: NO_LIMIT,
   });
-  const store = new SandboxStore(sandbox.db, () => new Date());
+  const store = new SandboxStore(sandbox.db, () => new Date()).forOrg(sandbox.orgId);
   try {
     // Read before the clock starts: the baseline is the SQL alone.
     const people: ImportContact[] = [];

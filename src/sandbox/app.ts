@@ -1,12 +1,15 @@
-// The sandbox's Fastify app: JSON and multipart parsing, the API key and its
-// scopes, per-key rate limits, NestJS-style error bodies, and under /v1 the
-// operations table served (serve.ts) with one handler per operation (routes/).
+// The sandbox's Fastify app: JSON and multipart parsing, the API key (looked
+// up by its hash: the key names its organization) and its scopes, per-key rate
+// limits, NestJS-style error bodies, and under /v1 the operations table served
+// (serve.ts) with one handler per operation (routes/), each seeing only the
+// data of its key's organization.
 import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
-import { scopeOf } from "../api/operations.ts";
+import { type Scope, scopeOf } from "../api/operations.ts";
+import { hashKey } from "../store/sandbox/account.ts";
 import { DuplicateError } from "../store/sandbox/errors.ts";
-import type { ApiKey, SandboxContext } from "./context.ts";
+import { type ApiKey, orgStore, type SandboxContext } from "./context.ts";
 import { badRequest, HttpError, reasonOf } from "./http.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { accountHandlers } from "./routes/account.ts";
@@ -27,7 +30,7 @@ const noRouteSchemas = (): never => {
 
 export async function buildApp(
   ctx: SandboxContext,
-  opts: { keys: ApiKey[]; readLimit: number; writeLimit: number; logger: Logger | false },
+  opts: { readLimit: number; writeLimit: number; logger: Logger | false },
 ): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: opts.logger || undefined,
@@ -43,7 +46,28 @@ export async function buildApp(
   const limiter = new RateLimiter({ read: opts.readLimit, write: opts.writeLimit }, () =>
     ctx.now().getTime(),
   );
-  const keys = new Map(opts.keys.map((k) => [k.secret, k]));
+  // Keys by hash, read from the database on first use. Keys are never revoked
+  // while the sandbox runs (startSandbox sets the first organization's before it
+  // listens), so a key once found stays valid; one made by another process on
+  // the same database is found on its first request.
+  const keys = new Map<string, Omit<ApiKey, "secret">>();
+  const keyOf = async (secret: string): Promise<ApiKey | undefined> => {
+    const keyHash = hashKey(secret);
+    let key = keys.get(keyHash);
+    if (!key) {
+      const row = await ctx.store.account.keyByHash(keyHash);
+      if (!row) return undefined;
+      key = {
+        id: row.id,
+        orgId: row.org_id,
+        name: row.name,
+        scopes: row.scopes as Scope[],
+        fromStart: row.from_start,
+      };
+      keys.set(keyHash, key);
+    }
+    return { ...key, secret };
+  };
   app.decorateRequest("apiKey", null);
 
   // An empty body is "no body" (POST /contacts/{id}/opt-out has none), not a JSON error.
@@ -63,7 +87,7 @@ export async function buildApp(
     const header = req.headers["x-api-key"];
     const secret = Array.isArray(header) ? header[0] : header;
     if (!secret) throw new HttpError(401, "the X-API-Key header is required");
-    const key = keys.get(secret);
+    const key = await keyOf(secret);
     if (!key) throw new HttpError(401, "the API key is not valid");
     const scope = scopeOf((req.method === "HEAD" ? "GET" : req.method) as "GET");
     if (!key.scopes.includes(scope)) {
@@ -74,7 +98,7 @@ export async function buildApp(
       req.apiKey = key;
       return;
     }
-    const d = limiter.hit(secret, scope);
+    const d = limiter.hit(String(key.id), scope);
     reply.header("X-RateLimit-Limit", d.limit);
     reply.header("X-RateLimit-Remaining", d.remaining);
     reply.header("X-RateLimit-Reset", d.resetSeconds);
@@ -125,7 +149,9 @@ export async function buildApp(
     ...conversationHandlers(ctx),
     ...campaignHandlers(ctx),
   };
-  await app.register(async (v1) => serveOperations(v1, handlers), { prefix: BASE_PATH });
+  await app.register(async (v1) => serveOperations(v1, handlers, (req) => orgStore(ctx, req)), {
+    prefix: BASE_PATH,
+  });
   await app.register(async (control) => controlRoutes(control, ctx), { prefix: CONTROL_PATH });
   return app;
 }

@@ -19,6 +19,7 @@ import {
   importContactsFieldsSchema,
 } from "../api/schemas.ts";
 import type { ContactFieldRow, ImportContact } from "../store/sandbox/rows.ts";
+import type { OrgStore } from "../store/sandbox/store.ts";
 import type { SandboxContext } from "./context.ts";
 import { checkCustomFields } from "./custom-fields.ts";
 import { badRequest, HttpError, parseWith } from "./http.ts";
@@ -43,7 +44,12 @@ interface SheetRow {
   cells: string[];
 }
 
-export async function importContacts(ctx: SandboxContext, req: FastifyRequest): Promise<ImportOutcome> {
+/** Imports into `store`'s organization (the request key's). */
+export async function importContacts(
+  ctx: SandboxContext,
+  store: OrgStore,
+  req: FastifyRequest,
+): Promise<ImportOutcome> {
   if (!req.isMultipart()) {
     throw badRequest(["(body) must be multipart/form-data with a file and the field updateExisting"]);
   }
@@ -63,16 +69,16 @@ export async function importContacts(ctx: SandboxContext, req: FastifyRequest): 
     }
     const form = parseWith(importContactsFieldsSchema, fields);
     if (!file) throw badRequest(["file is required: a CSV or xlsx file of contacts"]);
-    if (form.groupId !== undefined && !(await ctx.store.groups.get(form.groupId))) {
+    if (form.groupId !== undefined && !(await store.groups.get(form.groupId))) {
       throw badRequest([`groupId ${form.groupId} does not name a group`]);
     }
     const kind = kindOf(file);
     const rows = kind === "csv" ? csvRows(file.path) : xlsxRows(file.path);
-    const outcome = await writeRows(ctx, rows, {
+    const outcome = await writeRows(store, rows, {
       updateExisting: form.updateExisting,
       groupId: form.groupId,
     });
-    if (outcome.created + outcome.updated >= ANALYZE_AFTER) await ctx.store.contacts.analyze();
+    if (outcome.created + outcome.updated >= ANALYZE_AFTER) await store.contacts.analyze();
     return outcome;
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -162,21 +168,21 @@ async function* xlsxRows(path: string): AsyncGenerator<SheetRow> {
 }
 
 async function writeRows(
-  ctx: SandboxContext,
+  store: OrgStore,
   rows: AsyncGenerator<SheetRow>,
   opts: { updateExisting: boolean; groupId?: number },
 ): Promise<ImportOutcome> {
-  const fields = await ctx.store.fields.list();
+  const fields = await store.fields.list();
   const fieldKeys = new Set(fields.map((f) => f.key));
   const outcome: ImportOutcome = { created: 0, updated: 0, skipped: 0, errors: [] };
 
-  return ctx.store.db.transaction(async (tx) => {
+  return store.db.transaction(async (tx) => {
     let header: string[] | undefined;
     let batch = new Map<string, ImportContact>();
     let duplicates = 0;
 
     const flush = async () => {
-      const r = await ctx.store.contacts.importBatch(tx, [...batch.values()], opts);
+      const r = await store.contacts.importBatch(tx, [...batch.values()], opts);
       outcome.created += r.created;
       outcome.updated += r.updated;
       const written = r.created + r.updated;

@@ -1,6 +1,8 @@
 // startSandbox(): the embedded stand-in of the External Messaging API, on
 // 127.0.0.1 and a free port by default. Its data lives in schema `sandbox`
 // of the given database (or an in-memory PGlite it opens and closes itself).
+// It serves several organizations, one per key: the first one's keys are the
+// options' (SANDBOX_API_KEY, SANDBOX_READ_KEY); createOrganization() makes more.
 
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
@@ -8,12 +10,18 @@ import { toE164 } from "../api/schemas.ts";
 import { configSchema } from "../config.ts";
 import { type Db, openDb } from "../store/db.ts";
 import { migrate } from "../store/migrate.ts";
+import { hashKey } from "../store/sandbox/account.ts";
 import { keepDemoWindow } from "../store/sandbox/conversations.ts";
 import { SANDBOX_MIGRATIONS } from "../store/sandbox/migrations.ts";
-import { seedSandbox } from "../store/sandbox/seed.ts";
 import { SandboxStore } from "../store/sandbox/store.ts";
 import { BASE_PATH, buildApp } from "./app.ts";
-import type { ApiKey } from "./context.ts";
+import {
+  createOrganization,
+  keysOf,
+  makeOrganization,
+  type NewOrganization,
+  type OrganizationOptions,
+} from "./organizations.ts";
 import { SENDABLE_STATUSES } from "./routes/campaigns.ts";
 import { CONTROL_PATH } from "./routes/control.ts";
 
@@ -41,22 +49,45 @@ export interface SandboxOptions {
   importMaxBytes?: number;
   /** The sandbox's clock; default the real one. */
   now?: () => Date;
-  /** Seed an empty database on start; default true. */
+  /** Seed the first organization with the demo data when the database has none; default true (false: its channels only). */
   seed?: boolean;
   logger?: Logger | false;
 }
 
+export type { NewOrganization, OrganizationOptions };
+
+/** Whose channels or inbound message: an organization by id, or the organization of a key. */
+export type OrganizationRef = { orgId: number } | { apiKey: string };
+
 export interface Sandbox {
   /** Base URL ending in /v1, for example http://127.0.0.1:4010/v1. */
   url: string;
-  /** Base URL of the sandbox's controls outside the API (POST {controlUrl}/chat-users/{id}/messages: a chat user writes in). */
+  /**
+   * Base URL of the sandbox's controls outside the API (POST {controlUrl}/chat-users/{id}/messages: a chat user
+   * writes in; POST {controlUrl}/organizations: a new organization).
+   */
   controlUrl: string;
+  /** The first organization's read-write key (the `apiKey` option). */
   apiKey: string;
+  /** The first organization's read-only key (the `readKey` option). */
   readKey: string;
+  /** The first organization's id. */
+  orgId: number;
   db: Db;
   close(): Promise<void>;
-  /** The organization's channels with their names (the API has no way to list them). */
-  channels(): Promise<Array<{ id: number; name: string }>>;
+  /**
+   * A new organization with two fresh keys (`sbx_…`), returned this once (the
+   * sandbox keeps only their hashes), seeded with the demo data (default) or
+   * only its channels (`seed: "empty"`).
+   */
+  createOrganization(opts?: OrganizationOptions): Promise<NewOrganization>;
+  /** The organization of a key, or undefined when the key is none of this sandbox's. */
+  organizationOf(apiKey: string): Promise<{ id: number; name: string } | undefined>;
+  /**
+   * An organization's channels with their names (the API has no way to list
+   * them): the first organization's by default. Throws for an unknown key.
+   */
+  channels(of?: OrganizationRef): Promise<Array<{ id: number; name: string }>>;
   /** One step of templates, messages and campaigns, as the timer would do. */
   tick(): Promise<void>;
   /**
@@ -69,6 +100,8 @@ export interface Sandbox {
     channelId?: number;
     /** The person asks for a human (the chat user's needHuman is set). */
     needHuman?: boolean;
+    /** Whose chat user writes in: default the first organization; the channel defaults to its first one. */
+    of?: OrganizationRef;
   }): Promise<{ id: number; chatUserId: number; conversationId: number }>;
 }
 
@@ -81,27 +114,28 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     // Its own list, not the store's registry: the sandbox also runs alone (`npm run sandbox`).
     await migrate(db, SANDBOX_MIGRATIONS);
     const store = new SandboxStore(db, now);
-    if (opts.seed !== false) {
-      if (await store.account.isEmpty()) await seedSandbox(db, now());
+    let first = await store.account.firstOrganization();
+    if (!first) {
+      first = await makeOrganization(store, now(), { seed: opts.seed === false ? "empty" : "demo" });
+    } else if (opts.seed !== false) {
       // Some demo conversations are inside the 24-hour window at each start, not only the first.
-      else await keepDemoWindow(db, now());
+      await keepDemoWindow(db, now());
     }
+    const firstOrgId = first.id;
 
+    // The first organization's keys are the options' (kept hashed); those of an earlier start stop working.
     const apiKey = opts.apiKey ?? defaults.SANDBOX_API_KEY;
     const readKey = opts.readKey ?? defaults.SANDBOX_READ_KEY;
-    const keys: ApiKey[] = [
-      { name: "Sandbox key (read, write)", secret: apiKey, scopes: ["read", "write"] },
-      { name: "Sandbox key (read only)", secret: readKey, scopes: ["read"] },
-    ];
+    await store.account.setStartKeys(firstOrgId, keysOf(apiKey, readKey));
     const app = await buildApp(
       {
         store,
+        firstOrgId,
         now,
         templateApprovalMs: opts.templateApprovalMs ?? defaults.SANDBOX_TEMPLATE_APPROVAL_MS,
         importMaxBytes: opts.importMaxBytes ?? defaults.IMPORT_MAX_BYTES,
       },
       {
-        keys,
         readLimit: opts.readLimit ?? defaults.SANDBOX_READ_LIMIT,
         writeLimit: opts.writeLimit ?? defaults.SANDBOX_WRITE_LIMIT,
         logger: opts.logger ?? false,
@@ -129,32 +163,54 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         : undefined;
     timer?.unref();
 
+    const organizationOf = async (key: string) => {
+      const row = await store.account.keyByHash(hashKey(key));
+      const org = row && (await store.account.organization(row.org_id));
+      return org ? { id: org.id, name: org.name } : undefined;
+    };
+    /** The organization `of` names (default the first), as its data. */
+    const orgOf = async (of: OrganizationRef | undefined) => {
+      if (!of) return store.forOrg(firstOrgId);
+      if ("orgId" in of) return store.forOrg(of.orgId);
+      const org = await organizationOf(of.apiKey);
+      if (!org) throw new Error("the API key is not a key of this sandbox");
+      return store.forOrg(org.id);
+    };
+
     let closed = false;
     return {
       url: `http://${host}:${address.port}${BASE_PATH}`,
       controlUrl: `http://${host}:${address.port}${CONTROL_PATH}`,
       apiKey,
       readKey,
+      orgId: firstOrgId,
       db,
       tick,
-      async channels() {
-        return (await store.account.channels()).map((c) => ({ id: Number(c.id), name: c.name }));
+      createOrganization: (o) => createOrganization(store, now(), o),
+      organizationOf,
+      async channels(of) {
+        const org = await orgOf(of);
+        return (await org.account.channels()).map((c) => ({ id: Number(c.id), name: c.name }));
       },
-      async inbound({ phone, text, channelId = 1, needHuman }) {
+      async inbound({ phone, text, channelId: given, needHuman, of }) {
         const e164 = toE164(phone);
         if (!e164) throw new Error(`inbound: ${phone} is not a phone number in E.164 format`);
-        const contact = await store.contacts.byPhone(e164);
+        const org = await orgOf(of);
+        const channelId = given ?? (await org.account.channels())[0]?.id;
+        if (channelId === undefined || !(await org.account.channel(channelId)))
+          throw new Error(`inbound: organization ${org.org} has no channel ${given ?? ""}`.trim());
+        const contact = await org.contacts.byPhone(e164);
         const user =
-          (await store.chatUsers.byPhone(e164)) ??
-          (await store.chatUsers.create({
+          (await org.chatUsers.byPhone(e164)) ??
+          (await org.chatUsers.create({
             type: "phonechat",
             channelId,
             contactId: contact?.id,
             name: [contact?.first_name, contact?.last_name].filter(Boolean).join(" ") || undefined,
             phone: e164,
           }));
-        const conversation = await store.conversations.open(user.id, channelId);
-        const m = await store.messages.recordInbound({
+        const conversation = await org.conversations.open(user.id, channelId);
+        const m = await org.messages.recordInbound({
           conversationId: conversation.id,
           chatUserId: user.id,
           channelId,

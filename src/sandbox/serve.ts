@@ -6,10 +6,17 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { OPERATIONS, type Operation, type OperationName, type OperationOf } from "../api/operations.ts";
+import type { OrgStore } from "../store/sandbox/store.ts";
 import { badRequest, parseWith, pathId } from "./http.ts";
 
-/** What a handler of operation `O` gets: the path id, the body and the query its row names, checked. */
-export type Input<O> = { req: FastifyRequest } & (O extends { path: `${string}{id}${string}` }
+/**
+ * What a handler of operation `O` gets: the data of the organization of the
+ * request's key (`store`: the only data it can reach), and the path id, the
+ * body and the query its row names, checked.
+ */
+export type Input<O> = { req: FastifyRequest; store: OrgStore } & (O extends {
+  path: `${string}{id}${string}`;
+}
   ? { id: number }
   : unknown) &
   (O extends { body: infer S extends z.ZodType } ? { body: z.output<S> } : unknown) &
@@ -41,7 +48,11 @@ const noQuery = z.strictObject({});
 const isEmpty = (body: unknown) => body === undefined || body === null || Object.keys(body).length === 0;
 
 /** Registers every operation of the table on `app` (mounted under /v1) with its handler. */
-export function serveOperations(app: FastifyInstance, handlers: Handlers): void {
+export function serveOperations(
+  app: FastifyInstance,
+  handlers: Handlers,
+  storeOf: (req: FastifyRequest) => OrgStore,
+): void {
   for (const op of OPERATIONS as readonly Operation[]) {
     const handle = handlers[op.fn as OperationName] as (input: Record<string, unknown>) => Promise<unknown>;
     const record = op.path.includes("{id}") ? RECORD_NAMES[op.path.split("/")[1] as RecordPath] : undefined;
@@ -49,7 +60,7 @@ export function serveOperations(app: FastifyInstance, handlers: Handlers): void 
       method: op.method,
       url: op.path.replace("{id}", ":id"),
       handler: async (req, reply) => {
-        const input: Record<string, unknown> = { req };
+        const input: Record<string, unknown> = { req, store: storeOf(req) };
         if (record) input.id = pathId((req.params as { id?: string }).id, record);
         if (op.body) input.body = parseWith(op.body, req.body);
         else if (!op.form && !isEmpty(req.body))

@@ -10,15 +10,13 @@ export const SENDABLE_STATUSES = ["draft", "scheduled"] as const;
 export const CANCELLABLE_STATUSES = ["draft", "scheduled", "running", "paused"] as const;
 
 export const campaignHandlers = (ctx: SandboxContext) => {
-  const { store } = ctx;
-
   return {
-    listCampaigns: async ({ query }) => {
+    listCampaigns: async ({ store, query }) => {
       const r = await store.campaigns.list(query);
       return shape.page(r.rows, r.total, query, shape.campaign);
     },
 
-    createCampaign: async ({ body }) => {
+    createCampaign: async ({ store, body }) => {
       const problems: string[] = [];
       if (!(await store.account.channel(body.integrationId))) {
         problems.push(`integrationId ${body.integrationId} does not name a channel of the organization`);
@@ -79,19 +77,19 @@ export const campaignHandlers = (ctx: SandboxContext) => {
       return shape.campaign(row);
     },
 
-    getCampaign: async ({ id }) => {
+    getCampaign: async ({ store, id }) => {
       const row = await store.campaigns.get(id);
       if (!row) throw notFound("Campaign", id);
       return shape.campaign(row);
     },
 
-    listCampaignRecipients: async ({ id, query }) => {
+    listCampaignRecipients: async ({ store, id, query }) => {
       if (!(await store.campaigns.get(id))) throw notFound("Campaign", id);
       const r = await store.campaigns.recipients(id, query);
       return shape.page(r.rows, r.total, query, shape.recipient);
     },
 
-    sendCampaign: async ({ id }) => {
+    sendCampaign: async ({ store, id }) => {
       const before = await store.campaigns.get(id);
       if (!before) throw notFound("Campaign", id);
       const sendable = (SENDABLE_STATUSES as readonly string[]).includes(before.status);
@@ -108,7 +106,7 @@ export const campaignHandlers = (ctx: SandboxContext) => {
       return shape.campaign((await store.campaigns.get(id))!);
     },
 
-    cancelCampaign: async ({ id }) => {
+    cancelCampaign: async ({ store, id }) => {
       const before = await store.campaigns.get(id);
       if (!before) throw notFound("Campaign", id);
       if (!(await store.campaigns.cancel(id, CANCELLABLE_STATUSES))) {

@@ -1,12 +1,13 @@
 // Contact fields, contact groups (and their members), conversation tags.
+import type { OrgStore } from "../../store/sandbox/store.ts";
 import type { SandboxContext } from "../context.ts";
 import { badRequest, notFound } from "../http.ts";
 import type { Handlers } from "../serve.ts";
 import * as shape from "../shapes.ts";
 
-export const catalogHandlers = ({ store }: SandboxContext) => {
+export const catalogHandlers = (_ctx: SandboxContext) => {
   /** The group and the contacts to add or remove, each of which must exist. */
-  const members = async (id: number, contactIds: number[]) => {
+  const members = async (store: OrgStore, id: number, contactIds: number[]) => {
     if (!(await store.groups.get(id))) throw notFound("Group", id);
     const missing = await store.contacts.missing(contactIds);
     if (missing.length) {
@@ -18,9 +19,9 @@ export const catalogHandlers = ({ store }: SandboxContext) => {
 
   return {
     // ------------------------------------------------------------ contact fields
-    listContactFields: async () => shape.wholeList(await store.fields.list(), shape.contactField),
+    listContactFields: async ({ store }) => shape.wholeList(await store.fields.list(), shape.contactField),
 
-    createContactField: async ({ body }) => {
+    createContactField: async ({ store, body }) => {
       const row = await store.fields.create({
         ...body,
         type: body.type ?? "text",
@@ -29,69 +30,69 @@ export const catalogHandlers = ({ store }: SandboxContext) => {
       return shape.contactField(row);
     },
 
-    updateContactField: async ({ id, body }) => {
+    updateContactField: async ({ store, id, body }) => {
       const row = await store.fields.update(id, body);
       if (!row) throw notFound("Contact field", id);
       return shape.contactField(row);
     },
 
-    deleteContactField: async ({ id }) => {
+    deleteContactField: async ({ store, id }) => {
       if (!(await store.fields.delete(id))) throw notFound("Contact field", id);
       return shape.deleted(id);
     },
 
     // ------------------------------------------------------------ groups
-    listGroups: async () => shape.wholeList(await store.groups.list(), shape.group),
+    listGroups: async ({ store }) => shape.wholeList(await store.groups.list(), shape.group),
 
-    createGroup: async ({ body }) => shape.group(await store.groups.create(body)),
+    createGroup: async ({ store, body }) => shape.group(await store.groups.create(body)),
 
-    getGroup: async ({ id }) => {
+    getGroup: async ({ store, id }) => {
       const row = await store.groups.get(id);
       if (!row) throw notFound("Group", id);
       return shape.group(row);
     },
 
-    updateGroup: async ({ id, body }) => {
+    updateGroup: async ({ store, id, body }) => {
       const row = await store.groups.update(id, body);
       if (!row) throw notFound("Group", id);
       return shape.group(row);
     },
 
-    deleteGroup: async ({ id }) => {
+    deleteGroup: async ({ store, id }) => {
       if (!(await store.groups.delete(id))) throw notFound("Group", id);
       return shape.deleted(id);
     },
 
-    addGroupContacts: async ({ id, body: { contactIds } }) => {
-      await members(id, contactIds);
+    addGroupContacts: async ({ store, id, body: { contactIds } }) => {
+      await members(store, id, contactIds);
       const added = await store.groups.addMembers(id, contactIds);
       return shape.groupMembers(id, { added }, (await store.groups.get(id))!);
     },
 
-    removeGroupContacts: async ({ id, body: { contactIds } }) => {
-      await members(id, contactIds);
+    removeGroupContacts: async ({ store, id, body: { contactIds } }) => {
+      await members(store, id, contactIds);
       const removed = await store.groups.removeMembers(id, contactIds);
       return shape.groupMembers(id, { removed }, (await store.groups.get(id))!);
     },
 
     // ------------------------------------------------------------ tags
-    listTags: async () => shape.wholeList(await store.tags.list(), shape.tag),
+    listTags: async ({ store }) => shape.wholeList(await store.tags.list(), shape.tag),
 
-    createTag: async ({ body }) => shape.tag(await store.tags.create(body)),
+    createTag: async ({ store, body }) => shape.tag(await store.tags.create(body)),
 
-    getTag: async ({ id }) => {
+    getTag: async ({ store, id }) => {
       const row = await store.tags.get(id);
       if (!row) throw notFound("Tag", id);
       return shape.tag(row);
     },
 
-    updateTag: async ({ id, body }) => {
+    updateTag: async ({ store, id, body }) => {
       const row = await store.tags.update(id, body);
       if (!row) throw notFound("Tag", id);
       return shape.tag(row);
     },
 
-    deleteTag: async ({ id }) => {
+    deleteTag: async ({ store, id }) => {
       if (!(await store.tags.delete(id))) throw notFound("Tag", id);
       return shape.deleted(id);
     },

@@ -1,10 +1,12 @@
 // The sandbox's controls, outside /v1 so the spec's surface stays clean: what
-// tests and demos need to make happen that no API operation does. Today: a
-// chat user writes in (docs/sandbox.md, "Customers write back").
+// tests and demos need to make happen that no API operation does: a chat user
+// writes in (docs/sandbox.md, "Customers write back"), and a new organization
+// is made ("Several organizations").
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { SandboxContext } from "../context.ts";
-import { notFound, parseWith, pathId } from "../http.ts";
+import { orgStore, type SandboxContext } from "../context.ts";
+import { HttpError, notFound, parseWith, pathId } from "../http.ts";
+import { createOrganization } from "../organizations.ts";
 import * as shape from "../shapes.ts";
 
 export const CONTROL_PATH = "/_sandbox";
@@ -33,11 +35,32 @@ const inboundSchema = z
     if (!media && !m.text) ctx.addIssue({ code: "custom", path: ["text"], message: "is required" });
   });
 
-export async function controlRoutes(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
-  const { store } = ctx;
+const organizationSchema = z.strictObject({
+  name: z.string().trim().min(1, { error: "must not be empty" }).max(200).optional(),
+  seed: z.enum(["demo", "empty"]).optional(),
+});
 
-  /** POST /_sandbox/chat-users/{id}/messages { text, needHuman? }: the chat user writes in. */
+export async function controlRoutes(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
+  /**
+   * POST /_sandbox/organizations { name?, seed? }: a new organization, answered
+   * 201 `{ id, name, apiKey, readKey }` (the keys are shown this once). Only
+   * the first organization's read-write key (SANDBOX_API_KEY) may ask.
+   */
+  app.post("/organizations", async (req, reply) => {
+    const key = req.apiKey!;
+    if (key.orgId !== ctx.firstOrgId || !key.scopes.includes("write")) {
+      throw new HttpError(
+        403,
+        "only the first organization's read-write key (SANDBOX_API_KEY) may create organizations",
+      );
+    }
+    const body = parseWith(organizationSchema, req.body ?? {});
+    return reply.code(201).send(await createOrganization(ctx.store, ctx.now(), body));
+  });
+
+  /** POST /_sandbox/chat-users/{id}/messages { text, needHuman? }: the key's organization's chat user writes in. */
   app.post<{ Params: { id?: string } }>("/chat-users/:id/messages", async (req, reply) => {
+    const store = orgStore(ctx, req);
     const id = pathId(req.params.id, "Chat user");
     const body = parseWith(inboundSchema, req.body ?? {});
     const user = await store.chatUsers.get(id);

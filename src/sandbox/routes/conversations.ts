@@ -47,10 +47,8 @@ function rangeDate(value: string | undefined, end: boolean): Date | undefined {
 }
 
 export const conversationHandlers = (ctx: SandboxContext) => {
-  const { store } = ctx;
-
   return {
-    sendMessage: async ({ body }) => {
+    sendMessage: async ({ store, body }) => {
       const channel = await store.account.channel(body.channelId);
       if (!channel)
         throw badRequest([`channelId ${body.channelId} does not name a channel of the organization`]);
@@ -136,13 +134,13 @@ export const conversationHandlers = (ctx: SandboxContext) => {
       return shape.message(row);
     },
 
-    getMessage: async ({ id }) => {
+    getMessage: async ({ store, id }) => {
       const row = await store.messages.get(id);
       if (!row) throw notFound("Message", id);
       return shape.message(row);
     },
 
-    listConversationMessages: async ({ id, query: q }) => {
+    listConversationMessages: async ({ store, id, query: q }) => {
       if (!(await store.conversations.get(id))) throw notFound("Conversation", id);
       const r = await store.messages.inConversation(id, {
         ...q,
@@ -152,7 +150,7 @@ export const conversationHandlers = (ctx: SandboxContext) => {
       return shape.page(r.rows, r.total, q, shape.message);
     },
 
-    listChatUsers: async ({ query: q }) => {
+    listChatUsers: async ({ store, query: q }) => {
       const r = await store.chatUsers.list({
         ...q,
         dateFrom: rangeDate(q.dateFrom, false),
@@ -168,7 +166,7 @@ export const conversationHandlers = (ctx: SandboxContext) => {
       );
     },
 
-    getChatUser: async ({ id }) => {
+    getChatUser: async ({ store, id }) => {
       const row = await store.chatUsers.get(id);
       if (!row) throw notFound("Chat user", id);
       return shape.chatUser(row, {
@@ -177,7 +175,7 @@ export const conversationHandlers = (ctx: SandboxContext) => {
       });
     },
 
-    updateChatUser: async ({ id, body }) => {
+    updateChatUser: async ({ store, id, body }) => {
       if (body.customFields) {
         const keys = new Set((await store.fields.list()).map((f) => f.key));
         const unknown = Object.keys(body.customFields).filter((k) => !keys.has(k));

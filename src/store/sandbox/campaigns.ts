@@ -1,7 +1,8 @@
-// Campaigns, their recipients and counts by status. Starting one builds its
-// recipients from its audience; delivery.ts moves them along afterwards.
+// Campaigns of one organization, their recipients and counts by status.
+// Starting one builds its recipients from its audience; delivery.ts moves them
+// along afterwards.
 import type { CampaignRow, CampaignStats, Paged, PageQuery, RecipientRow } from "./rows.ts";
-import { SandboxTable, Where } from "./sql.ts";
+import { OrgTable } from "./sql.ts";
 
 const CAMPAIGN_COLS =
   "id, name, integration_id, template_id, conversation_tag_id, group_ids, contact_ids, template_parameters, scheduled_at, status, created_at, updated_at, started_at, completed_at, cancelled_at";
@@ -17,7 +18,7 @@ const NO_STATS: CampaignStats = {
   skipped: 0,
 };
 
-export class CampaignsStore extends SandboxTable {
+export class CampaignsStore extends OrgTable {
   private async withStats(rows: Omit<CampaignRow, "stats">[]): Promise<CampaignRow[]> {
     if (rows.length === 0) return [];
     const stats = await this.db.query<CampaignStats & { campaign_id: number }>(
@@ -29,15 +30,15 @@ export class CampaignsStore extends SandboxTable {
          count(*) filter (where status = 'read')::int as read,
          count(*) filter (where status = 'failed')::int as failed,
          count(*) filter (where status = 'skipped')::int as skipped
-       from sandbox.campaign_recipients where campaign_id = any($1::int[]) group by campaign_id`,
-      [rows.map((r) => r.id)],
+       from sandbox.campaign_recipients where campaign_id = any($1::int[]) and org_id = $2 group by campaign_id`,
+      [rows.map((r) => r.id), this.org],
     );
     const byId = new Map(stats.rows.map(({ campaign_id, ...s }) => [campaign_id, s]));
     return rows.map((r) => ({ ...r, stats: byId.get(r.id) ?? { ...NO_STATS } }));
   }
 
   async list(q: PageQuery & { status?: string }): Promise<Paged<CampaignRow>> {
-    const w = new Where();
+    const w = this.where();
     if (q.status) w.add("status = ?", q.status);
     const page = await this.page<Omit<CampaignRow, "stats">>(q, w, {
       from: "sandbox.campaigns",
@@ -49,8 +50,8 @@ export class CampaignsStore extends SandboxTable {
 
   async get(id: number): Promise<CampaignRow | undefined> {
     const row = await this.one<Omit<CampaignRow, "stats">>(
-      `select ${CAMPAIGN_COLS} from sandbox.campaigns where id = $1`,
-      [id],
+      `select ${CAMPAIGN_COLS} from sandbox.campaigns where id = $1 and org_id = $2`,
+      [id, this.org],
     );
     return row ? (await this.withStats([row]))[0] : undefined;
   }
@@ -66,9 +67,9 @@ export class CampaignsStore extends SandboxTable {
     scheduledAt?: Date;
   }): Promise<CampaignRow> {
     const r = await this.one<{ id: number }>(
-      `insert into sandbox.campaigns (name, integration_id, template_id, conversation_tag_id, group_ids, contact_ids,
+      `insert into sandbox.campaigns (org_id, name, integration_id, template_id, conversation_tag_id, group_ids, contact_ids,
          template_parameters, scheduled_at, status, created_at, updated_at)
-       values ($1, $2, $3, $4, $5::int[], $6::int[], $7, $8, $9, $10, $10) returning id`,
+       values ($11, $1, $2, $3, $4, $5::int[], $6::int[], $7, $8, $9, $10, $10) returning id`,
       [
         c.name,
         c.integrationId,
@@ -80,6 +81,7 @@ export class CampaignsStore extends SandboxTable {
         c.scheduledAt ?? null,
         c.scheduledAt ? "scheduled" : "draft",
         this.now(),
+        this.org,
       ],
     );
     return (await this.get(r!.id))!;
@@ -96,24 +98,26 @@ export class CampaignsStore extends SandboxTable {
     return this.db.transaction(async (tx) => {
       const c = await this.one<{ group_ids: number[]; contact_ids: number[] }>(
         `update sandbox.campaigns set status = 'running', started_at = $2, updated_at = $2
-         where id = $1 and status = any($3::text[]) returning group_ids, contact_ids`,
-        [id, now, from],
+         where id = $1 and org_id = $4 and status = any($3::text[]) returning group_ids, contact_ids`,
+        [id, now, from, this.org],
         tx,
       );
       if (!c) return false;
       await tx.query(
-        `insert into sandbox.campaign_recipients (campaign_id, contact_id, phone, status, error, created_at, updated_at)
-         select $1, c.id, c.phone,
+        `insert into sandbox.campaign_recipients (org_id, campaign_id, contact_id, phone, status, error, created_at,
+           updated_at)
+         select $5, $1, c.id, c.phone,
            case when c.opted_out then 'skipped' else 'pending' end,
            case when c.opted_out then 'the contact has opted out' end,
            $2, $2
          from sandbox.contacts c
-         where c.deleted_at is null
+         where c.org_id = $5 and c.deleted_at is null
            and (c.id = any($3::int[]) or exists (
-             select 1 from sandbox.group_members m join sandbox.groups g on g.id = m.group_id and g.deleted_at is null
+             select 1 from sandbox.group_members m
+             join sandbox.groups g on g.id = m.group_id and g.org_id = $5 and g.deleted_at is null
              where m.contact_id = c.id and m.group_id = any($4::int[])))
          order by c.id`,
-        [id, now, c.contact_ids, c.group_ids],
+        [id, now, c.contact_ids, c.group_ids, this.org],
       );
       return true;
     });
@@ -125,21 +129,21 @@ export class CampaignsStore extends SandboxTable {
     return this.db.transaction(async (tx) => {
       const r = await tx.query(
         `update sandbox.campaigns set status = 'cancelled', cancelled_at = $2, updated_at = $2
-         where id = $1 and status = any($3::text[])`,
-        [id, now, from],
+         where id = $1 and org_id = $4 and status = any($3::text[])`,
+        [id, now, from, this.org],
       );
       if (r.rowCount === 0) return false;
       await tx.query(
         `update sandbox.campaign_recipients set status = 'skipped', error = 'the campaign was cancelled', updated_at = $2
-         where campaign_id = $1 and status = 'pending'`,
-        [id, now],
+         where campaign_id = $1 and org_id = $3 and status = 'pending'`,
+        [id, now, this.org],
       );
       return true;
     });
   }
 
   async recipients(campaignId: number, q: PageQuery & { status?: string }): Promise<Paged<RecipientRow>> {
-    const w = new Where().add("r.campaign_id = ?", campaignId);
+    const w = this.where("r").add("r.campaign_id = ?", campaignId);
     if (q.status) w.add("r.status = ?", q.status);
     return this.page<RecipientRow>(q, w, {
       from: "sandbox.campaign_recipients r",

@@ -1,11 +1,13 @@
 // The simulated delivery clock: each tick reviews due templates, starts due
 // campaigns, moves outbound messages and campaign recipients one status on
 // (queued/sending → sent or failed → delivered → read), sends the next batch
-// of each running campaign and completes the finished ones (docs/sandbox.md).
+// of each running campaign and completes the finished ones (docs/sandbox.md),
+// for every organization at once; what it writes names the organization of
+// the campaign or conversation it belongs to.
 import type { Db } from "../db.ts";
 import type { CampaignsStore } from "./campaigns.ts";
 import { SandboxTable } from "./sql.ts";
-import type { TemplatesStore } from "./templates.ts";
+import { reviewTemplates } from "./templates.ts";
 
 /**
  * The sandbox's one rule for delivery failures: a phone number ending in 9 is
@@ -23,9 +25,9 @@ const READ_RULE_SQL = (idColumn: string) => `${idColumn} % 4 <> 0`;
 const NEXT_BATCH_SQL = `select id, contact_id, phone from sandbox.campaign_recipients
   where campaign_id = $1 and status = 'pending' order by id limit $2`;
 
-/** The chat user of recipient `n`, chosen as POST /messages chooses it for a contact. */
-const RECIPIENT_CHAT_USER_SQL = `cross join lateral (
-  select u.id from sandbox.chat_users u where u.contact_id = n.contact_id or u.phone = n.phone
+/** The chat user of recipient `n` in organization `org` (a parameter), chosen as POST /messages chooses it for a contact. */
+const RECIPIENT_CHAT_USER_SQL = (org: string) => `cross join lateral (
+  select u.id from sandbox.chat_users u where u.org_id = ${org} and (u.contact_id = n.contact_id or u.phone = n.phone)
   order by (u.contact_id = n.contact_id) desc nulls last, (u.type = 'phonechat') desc, u.id limit 1) u`;
 
 /** What recipients who answer a campaign write back (docs/sandbox.md, "Customers write back"). */
@@ -47,13 +49,13 @@ export const NEED_HUMAN_RULE_SQL = (idColumn: string) => `${idColumn} % 3 = 0`;
  * the 24-hour window, counts as unread and, for some, asks for a human.
  */
 const CAMPAIGN_REPLIES_SQL = `replied as (
-         select m.conversation_id, m.chat_user_id, m.channel_id, moved.id as rid
+         select m.org_id, m.conversation_id, m.chat_user_id, m.channel_id, moved.id as rid
          from moved join sandbox.messages m on m.campaign_recipient_id = moved.id
          where moved.status = 'read' and ${REPLY_RULE_SQL("moved.id")}),
        reply_rows as (
-         insert into sandbox.messages (conversation_id, chat_user_id, channel_id, direction, type, text, status,
+         insert into sandbox.messages (org_id, conversation_id, chat_user_id, channel_id, direction, type, text, status,
            created_at, updated_at)
-         select conversation_id, chat_user_id, channel_id, 'inbound', 'text',
+         select org_id, conversation_id, chat_user_id, channel_id, 'inbound', 'text',
            case when ${NEED_HUMAN_RULE_SQL("rid")} then $4::text else ($3::text[])[rid % 4 + 1] end,
            'received', $1, $1 from replied
          returning conversation_id, chat_user_id),
@@ -67,12 +69,11 @@ const CAMPAIGN_REPLIES_SQL = `replied as (
          where u.id in (select chat_user_id from reply_rows))`;
 
 export class Delivery extends SandboxTable {
-  private readonly templates: TemplatesStore;
-  private readonly campaigns: CampaignsStore;
-  constructor(db: Db, clock: () => Date, templates: TemplatesStore, campaigns: CampaignsStore) {
+  /** The campaigns of an organization (a scheduled campaign starts as its `send` would start it). */
+  private readonly campaignsOf: (org: number) => CampaignsStore;
+  constructor(db: Db, clock: () => Date, campaignsOf: (org: number) => CampaignsStore) {
     super(db, clock);
-    this.templates = templates;
-    this.campaigns = campaigns;
+    this.campaignsOf = campaignsOf;
   }
 
   /**
@@ -83,7 +84,7 @@ export class Delivery extends SandboxTable {
    * recipients `sending` with one `queued` template message each in that
    * conversation, which takes the campaign's tag (docs/sandbox.md).
    */
-  private async sendBatch(campaignId: number, batch: number, now: Date): Promise<void> {
+  private async sendBatch(campaignId: number, org: number, batch: number, now: Date): Promise<void> {
     await this.db.transaction(async (tx) => {
       const k = await this.one<{
         integration_id: number;
@@ -95,25 +96,27 @@ export class Delivery extends SandboxTable {
         body_text: string;
       }>(
         `select c.integration_id, c.conversation_tag_id, c.template_parameters, t.id as template_id, t.name, t.language, t.body_text
-         from sandbox.campaigns c join sandbox.templates t on t.id = c.template_id where c.id = $1`,
-        [campaignId],
+         from sandbox.campaigns c join sandbox.templates t on t.id = c.template_id where c.id = $1 and c.org_id = $2`,
+        [campaignId, org],
         tx,
       );
       if (!k) return;
       await tx.query(
-        `insert into sandbox.chat_users (type, channel_id, contact_id, name, phone, email, created_at, updated_at)
-         select 'phonechat', $3::int, n.contact_id, nullif(concat_ws(' ', c.first_name, c.last_name), ''), n.phone, c.email,
-           $4::timestamptz, $4::timestamptz
+        `insert into sandbox.chat_users (org_id, type, channel_id, contact_id, name, phone, email, created_at, updated_at)
+         select $5::int, 'phonechat', $3::int, n.contact_id, nullif(concat_ws(' ', c.first_name, c.last_name), ''), n.phone,
+           c.email, $4::timestamptz, $4::timestamptz
          from (${NEXT_BATCH_SQL}) n join sandbox.contacts c on c.id = n.contact_id
-         where not exists (select 1 from sandbox.chat_users u where u.contact_id = n.contact_id or u.phone = n.phone)`,
-        [campaignId, batch, k.integration_id, now],
+         where not exists (select 1 from sandbox.chat_users u
+                           where u.org_id = $5 and (u.contact_id = n.contact_id or u.phone = n.phone))`,
+        [campaignId, batch, k.integration_id, now, org],
       );
       await tx.query(
-        `insert into sandbox.conversations (chat_user_id, channel_id, tag_id, status, created_at)
-         select distinct u.id, $3::int, $4::int, 'open', $5::timestamptz from (${NEXT_BATCH_SQL}) n ${RECIPIENT_CHAT_USER_SQL}
+        `insert into sandbox.conversations (org_id, chat_user_id, channel_id, tag_id, status, created_at)
+         select distinct $6::int, u.id, $3::int, $4::int, 'open', $5::timestamptz
+         from (${NEXT_BATCH_SQL}) n ${RECIPIENT_CHAT_USER_SQL("$6")}
          where not exists (select 1 from sandbox.conversations v
                            where v.chat_user_id = u.id and v.channel_id = $3 and v.status = 'open')`,
-        [campaignId, batch, k.integration_id, k.conversation_tag_id, now],
+        [campaignId, batch, k.integration_id, k.conversation_tag_id, now, org],
       );
       // Parameters are the campaign's, so every recipient gets the same body.
       const params = k.template_parameters ?? {};
@@ -126,11 +129,11 @@ export class Delivery extends SandboxTable {
         `with n as (update sandbox.campaign_recipients set status = 'sending', updated_at = $5::timestamptz
                     where id in (select id from (${NEXT_BATCH_SQL}) b) returning id, contact_id, phone),
          sent as (
-           insert into sandbox.messages (conversation_id, chat_user_id, channel_id, direction, type, text, template, metadata,
-             status, created_at, updated_at, campaign_recipient_id)
-           select v.id, u.id, $3::int, 'outbound', 'template', $6::text, $7::jsonb, jsonb_build_object('campaignId', $1::int),
-             'queued', $5::timestamptz, $5::timestamptz, n.id
-           from n ${RECIPIENT_CHAT_USER_SQL}
+           insert into sandbox.messages (org_id, conversation_id, chat_user_id, channel_id, direction, type, text, template,
+             metadata, status, created_at, updated_at, campaign_recipient_id)
+           select $8::int, v.id, u.id, $3::int, 'outbound', 'template', $6::text, $7::jsonb,
+             jsonb_build_object('campaignId', $1::int), 'queued', $5::timestamptz, $5::timestamptz, n.id
+           from n ${RECIPIENT_CHAT_USER_SQL("$8")}
            cross join lateral (select id from sandbox.conversations
                                where chat_user_id = u.id and channel_id = $3 and status = 'open' order by id desc limit 1) v
            returning conversation_id, chat_user_id),
@@ -138,7 +141,16 @@ export class Delivery extends SandboxTable {
            update sandbox.conversations set last_message_at = $5, tag_id = coalesce($4::int, tag_id)
            where id in (select conversation_id from sent))
          update sandbox.chat_users set last_activity = $5, updated_at = $5 where id in (select chat_user_id from sent)`,
-        [campaignId, batch, k.integration_id, k.conversation_tag_id, now, text, JSON.stringify(template)],
+        [
+          campaignId,
+          batch,
+          k.integration_id,
+          k.conversation_tag_id,
+          now,
+          text,
+          JSON.stringify(template),
+          org,
+        ],
       );
     });
   }
@@ -153,12 +165,12 @@ export class Delivery extends SandboxTable {
    */
   async tick(batch: number, startable: readonly string[]): Promise<void> {
     const now = this.now();
-    await this.templates.review();
-    const due = await this.db.query<{ id: number }>(
-      "select id from sandbox.campaigns where status = 'scheduled' and scheduled_at <= $1 order by id",
+    await reviewTemplates(this.db, now, {});
+    const due = await this.db.query<{ id: number; org_id: number }>(
+      "select id, org_id from sandbox.campaigns where status = 'scheduled' and scheduled_at <= $1 order by id",
       [now],
     );
-    for (const c of due.rows) await this.campaigns.start(c.id, startable);
+    for (const c of due.rows) await this.campaignsOf(c.org_id).start(c.id, startable);
 
     await this.db.query(
       `update sandbox.messages m set
@@ -194,10 +206,10 @@ export class Delivery extends SandboxTable {
       [now, UNREACHABLE_ERROR, REPLY_TEXTS, NEED_HUMAN_TEXT],
     );
 
-    const running = await this.db.query<{ id: number }>(
-      "select id from sandbox.campaigns where status = 'running' order by id",
+    const running = await this.db.query<{ id: number; org_id: number }>(
+      "select id, org_id from sandbox.campaigns where status = 'running' order by id",
     );
-    for (const c of running.rows) await this.sendBatch(c.id, batch, now);
+    for (const c of running.rows) await this.sendBatch(c.id, c.org_id, batch, now);
     await this.db.query(
       `update sandbox.campaigns c set status = 'completed', completed_at = $1, updated_at = $1
        where c.status = 'running' and not exists (

@@ -1,6 +1,8 @@
 // Schema `sandbox`: the data of the embedded stand-in of the messaging API.
-// One organization per database (the sandbox serves one), so rows carry no
-// organization id. Statements are separated by a line holding only `;`.
+// Until 004 one organization per database and rows carried no organization
+// id; since 004 every row names its organization (`org_id`) and the keys are
+// kept, hashed, per organization (docs/sandbox.md, "Several organizations").
+// Statements are separated by a line holding only `;`.
 import type { MigrationSet } from "../migrate.ts";
 
 const init = `
@@ -230,6 +232,102 @@ create unique index messages_campaign_recipient on sandbox.messages (campaign_re
 create index chat_users_contact on sandbox.chat_users (contact_id)
 `;
 
+// Several organizations in one database (docs/sandbox.md, "Several
+// organizations"). Every table gets `org_id`; the rows already there belong to
+// the first organization (one is made when rows exist without any). The
+// column's default is the first organization, so SQL written for one
+// organization (tests and benches that insert rows by hand) keeps its meaning;
+// the sandbox's own store always names the organization. Ids stay global
+// sequences (channels get one too: a new organization's channels are 3 and 4…);
+// what is unique today becomes unique per organization. Keys live in
+// `api_keys` as SHA-256 hashes, never in the clear.
+const organizations = `
+create function sandbox.first_org_id() returns integer language sql stable as 'select min(id) from sandbox.organizations'
+;
+insert into sandbox.organizations (name, plan, created_at)
+select 'Acme Retail (sandbox)', '{"name":"Business","monthlyMessages":100000,"contacts":250000,"channels":3}', now()
+where not exists (select 1 from sandbox.organizations)
+  and (exists (select 1 from sandbox.channels) or exists (select 1 from sandbox.contacts)
+    or exists (select 1 from sandbox.contact_fields) or exists (select 1 from sandbox.groups)
+    or exists (select 1 from sandbox.tags) or exists (select 1 from sandbox.chat_users))
+;
+alter table sandbox.channels add column org_id integer not null default sandbox.first_org_id() references sandbox.organizations (id)
+;
+alter table sandbox.contacts add column org_id integer not null default sandbox.first_org_id() references sandbox.organizations (id)
+;
+alter table sandbox.contact_fields add column org_id integer not null default sandbox.first_org_id() references sandbox.organizations (id)
+;
+alter table sandbox.groups add column org_id integer not null default sandbox.first_org_id() references sandbox.organizations (id)
+;
+alter table sandbox.group_members add column org_id integer not null default sandbox.first_org_id() references sandbox.organizations (id)
+;
+alter table sandbox.tags add column org_id integer not null default sandbox.first_org_id() references sandbox.organizations (id)
+;
+alter table sandbox.templates add column org_id integer not null default sandbox.first_org_id() references sandbox.organizations (id)
+;
+alter table sandbox.chat_users add column org_id integer not null default sandbox.first_org_id() references sandbox.organizations (id)
+;
+alter table sandbox.conversations add column org_id integer not null default sandbox.first_org_id() references sandbox.organizations (id)
+;
+alter table sandbox.messages add column org_id integer not null default sandbox.first_org_id() references sandbox.organizations (id)
+;
+alter table sandbox.campaigns add column org_id integer not null default sandbox.first_org_id() references sandbox.organizations (id)
+;
+alter table sandbox.campaign_recipients add column org_id integer not null default sandbox.first_org_id() references sandbox.organizations (id)
+;
+create sequence sandbox.channels_id_seq owned by sandbox.channels.id
+;
+select setval('sandbox.channels_id_seq', coalesce((select max(id) from sandbox.channels), 0) + 1, false)
+;
+alter table sandbox.channels alter column id set default nextval('sandbox.channels_id_seq')
+;
+create index channels_org on sandbox.channels (org_id, id)
+;
+drop index sandbox.contacts_phone_live
+;
+create unique index contacts_phone_live on sandbox.contacts (org_id, phone) where deleted_at is null
+;
+create index contacts_org on sandbox.contacts (org_id, id) where deleted_at is null
+;
+drop index sandbox.contact_fields_key_live
+;
+create unique index contact_fields_key_live on sandbox.contact_fields (org_id, key) where deleted_at is null
+;
+create index groups_org on sandbox.groups (org_id) where deleted_at is null
+;
+drop index sandbox.tags_name_live
+;
+create unique index tags_name_live on sandbox.tags (org_id, lower(name)) where deleted_at is null
+;
+drop index sandbox.templates_name_live
+;
+create unique index templates_name_live on sandbox.templates (org_id, channel_id, name, language) where deleted_at is null
+;
+create index templates_org on sandbox.templates (org_id, id) where deleted_at is null
+;
+drop index sandbox.chat_users_phone
+;
+create index chat_users_phone on sandbox.chat_users (org_id, phone)
+;
+drop index sandbox.chat_users_activity
+;
+create index chat_users_activity on sandbox.chat_users (org_id, last_activity)
+;
+create index campaigns_org on sandbox.campaigns (org_id, id)
+;
+create table sandbox.api_keys (
+  id serial primary key,
+  org_id integer not null references sandbox.organizations (id),
+  name text not null,
+  key_hash text not null unique,
+  scopes text[] not null,
+  from_start boolean not null default false,
+  created_at timestamptz not null
+)
+;
+create index api_keys_org on sandbox.api_keys (org_id)
+`;
+
 /** The sandbox's own list, migrated by its start (src/sandbox/index.ts), also when it runs alone. */
 export const SANDBOX_MIGRATIONS: MigrationSet = {
   schema: "sandbox",
@@ -237,5 +335,6 @@ export const SANDBOX_MIGRATIONS: MigrationSet = {
     { id: "001_init", sql: init },
     { id: "002_campaign_messages", sql: campaignMessages },
     { id: "003_message_file_name", sql: "alter table sandbox.messages add column file_name text" },
+    { id: "004_organizations", sql: organizations },
   ],
 };

@@ -8,6 +8,16 @@ export interface OrganizationRow {
   created_at: Date;
 }
 
+/** A key of an organization as kept: never the secret, only its hash (not read back). */
+export interface ApiKeyRow {
+  id: number;
+  org_id: number;
+  name: string;
+  scopes: string[];
+  /** Given to startSandbox (the first organization's SANDBOX_API_KEY or SANDBOX_READ_KEY). */
+  from_start: boolean;
+}
+
 export interface ChannelRow {
   id: number;
   type: string;

@@ -1,8 +1,16 @@
-// The sandbox's first-start data: one organization with a phonechat channel
-// (id 1), templates in every interesting state, ~30 contacts, fields, groups,
-// tags, chat users with conversations, and two campaigns. Times are relative
-// to the clock so the 24-hour window has someone inside it and someone outside.
-import type { Db, Queryable } from "../db.ts";
+// An organization's first data: its two phonechat channels (ids 1 and 2 for
+// the first organization) and, for the demo, templates in every interesting
+// state, ~30 contacts, fields, groups, tags, chat users with conversations,
+// and two campaigns. Times are relative to the clock so the 24-hour window has
+// someone inside it and someone outside. Every organization made with the
+// demo gets the same data, its own rows.
+import type { Queryable } from "../db.ts";
+
+/** What a new organization holds: the demo data, or only its channels. */
+export type SeedKind = "demo" | "empty";
+
+export const DEMO_ORGANIZATION_NAME = "Acme Retail (sandbox)";
+export const DEMO_PLAN = { name: "Business", monthlyMessages: 100_000, contacts: 250_000, channels: 3 };
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -159,255 +167,480 @@ const CHAT_USERS: SeedChatUser[] = [
   { type: "phonechat", contact: 15, messages: [["inbound", 23, "Do you have gift cards?"]] },
 ];
 
-export async function seedSandbox(db: Db, now: Date): Promise<void> {
+/** Groups: name, description, members (indexes of CONTACTS). */
+const GROUPS: Array<[string, string, number[]]> = [
+  ["VIP customers", "Gold tier and VIP flag", [0, 3, 11, 15, 23, 26]],
+  [
+    "Newsletter",
+    "Subscribed to the monthly newsletter",
+    [0, 1, 2, 4, 5, 6, 7, 8, 9, 12, 13, 18, 19, 20, 25, 28],
+  ],
+  ["Spain", "Customers in Spain", [3, 11, 17, 28]],
+];
+
+/** Templates: channel (1 the store, 2 support), name, language, category, body, examples, status, rejection. */
+const TEMPLATES: Array<[1 | 2, string, string, string, string, string | null, string, string | null]> = [
+  [
+    1,
+    "order_update",
+    "en",
+    "UTILITY",
+    "Hi {{first_name}}, your order {{order_id}} is on its way.",
+    '{"first_name":"Ana","order_id":"A-1001"}',
+    "approved",
+    null,
+  ],
+  [
+    1,
+    "welcome_message",
+    "en",
+    "MARKETING",
+    "Welcome to Acme! Reply STOP to opt out.",
+    null,
+    "approved",
+    null,
+  ],
+  [
+    1,
+    "spring_sale",
+    "es",
+    "MARKETING",
+    "Hola {{first_name}}, la rebaja de primavera empieza hoy: {{discount}} de descuento.",
+    '{"first_name":"Diego","discount":"20%"}',
+    "approved",
+    null,
+  ],
+  [
+    1,
+    "appointment_reminder",
+    "pt_BR",
+    "UTILITY",
+    "Olá {{name}}, lembrete da sua visita em {{date}}.",
+    '{"name":"Oscar","date":"12/05"}',
+    "approved",
+    null,
+  ],
+  [
+    1,
+    "loyalty_points",
+    "en",
+    "MARKETING",
+    "You have {{points}} points to spend.",
+    '{"points":"120"}',
+    "pending",
+    null,
+  ],
+  [
+    1,
+    "flash_deal",
+    "en",
+    "MARKETING",
+    "FLASH DEAL!!! Click now {{link}}",
+    '{"link":"https://example.com"}',
+    "rejected",
+    "Promotional content does not meet the provider's policy",
+  ],
+  [
+    2,
+    "support_followup",
+    "en",
+    "UTILITY",
+    "Hi {{first_name}}, is your issue solved?",
+    '{"first_name":"Ben"}',
+    "approved",
+    null,
+  ],
+];
+
+/** When a new organization was made: its seed's times are relative to the clock. */
+export const organizationCreatedAt = (now: Date) => new Date(now.getTime() - 90 * DAY);
+
+/** Inserts `rows` (objects keyed by column) into `sandbox.<table>` in one statement. */
+async function insertRows(
+  tx: Queryable,
+  table: string,
+  columns: Record<string, string>,
+  rows: Array<Record<string, unknown>>,
+): Promise<void> {
+  const names = Object.keys(columns);
+  await tx.query(
+    `insert into sandbox.${table} (${names.join(", ")})
+     select ${names.join(", ")} from jsonb_to_recordset($1::jsonb) as x(${names.map((n) => `${n} ${columns[n]}`).join(", ")})`,
+    [JSON.stringify(rows)],
+  );
+}
+
+/**
+ * Ids for `counts[table]` new rows of each table, in one statement, ascending:
+ * rows written with them get the ids one insert at a time would have given.
+ */
+async function reserveIds<K extends string>(
+  tx: Queryable,
+  counts: Record<K, number>,
+): Promise<Record<K, number[]>> {
+  const tables = Object.keys(counts) as K[];
+  const r = await tx.query<Record<K, number[]>>(
+    `select ${tables
+      .map(
+        (t, i) =>
+          `(select coalesce(array_agg(nextval('sandbox.${t}_id_seq')::int), '{}') from generate_series(1, $${i + 1}::int)) as ${t}`,
+      )
+      .join(", ")}`,
+    tables.map((t) => counts[t]),
+  );
+  const row = r.rows[0]!;
+  return Object.fromEntries(tables.map((t) => [t, [...row[t]].sort((a, b) => a - b)])) as Record<K, number[]>;
+}
+
+/**
+ * Seeds organization `org` inside the caller's transaction `tx`: its two
+ * channels, then (`demo`) the demo data on them, a dozen set-based statements
+ * whatever its size (a thousand organizations are made in seconds).
+ */
+export async function seedOrganization(tx: Queryable, org: number, now: Date, kind: SeedKind): Promise<void> {
   const at = (msAgo: number) => new Date(now.getTime() - msAgo);
-  await db.transaction(async (tx: Queryable) => {
-    const q = (sql: string, params: unknown[] = []) => tx.query<{ id: number }>(sql, params);
-    await q("insert into sandbox.organizations (name, plan, created_at) values ($1, $2, $3)", [
-      "Acme Retail (sandbox)",
-      JSON.stringify({ name: "Business", monthlyMessages: 100_000, contacts: 250_000, channels: 3 }),
-      at(90 * DAY),
-    ]);
-    await q(
-      `insert into sandbox.channels (id, type, name, phone, created_at) values
-       (1, 'phonechat', 'Acme Store', '+14155550100', $1), (2, 'phonechat', 'Acme Support', '+14155550111', $1)`,
-      [at(90 * DAY)],
-    );
+  const channels = await tx.query<{ id: number }>(
+    `insert into sandbox.channels (org_id, type, name, phone, created_at) values
+     ($1, 'phonechat', 'Acme Store', '+14155550100', $2), ($1, 'phonechat', 'Acme Support', '+14155550111', $2)
+     returning id`,
+    [org, at(90 * DAY)],
+  );
+  if (kind === "empty") return;
+  const [store, support] = channels.rows.map((r) => r.id).sort((a, b) => a - b) as [number, number];
 
-    await q(
-      `insert into sandbox.contact_fields (key, label, type, position, created_at, updated_at) values
-       ('loyalty_tier', 'Loyalty tier', 'text', 1, $1, $1), ('birthday', 'Birthday', 'date', 2, $1, $1),
-       ('points', 'Points', 'number', 3, $1, $1), ('vip', 'VIP', 'boolean', 4, $1, $1)`,
-      [at(60 * DAY)],
-    );
+  const newsletter = GROUPS[1]![2];
+  const messageCount = CHAT_USERS.reduce((n, u) => n + u.messages.length, 0);
+  const ids = await reserveIds(tx, {
+    contacts: CONTACTS.length,
+    groups: GROUPS.length,
+    tags: 3,
+    templates: TEMPLATES.length,
+    chat_users: CHAT_USERS.length,
+    conversations: CHAT_USERS.length,
+    messages: messageCount,
+    campaigns: 2,
+    campaign_recipients: newsletter.length,
+  });
+  const contactIds = ids.contacts;
+  const tagIds = ids.tags;
 
-    const contactIds: number[] = [];
-    for (const [i, c] of CONTACTS.entries()) {
-      const created = at((40 - i) * DAY);
-      const r = await q(
-        `insert into sandbox.contacts (phone, first_name, last_name, email, custom_fields, opted_out, opted_out_at, created_at, updated_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $8) returning id`,
-        [
-          seedPhone(i),
-          c.first,
-          c.last,
-          c.email ?? null,
-          JSON.stringify(c.fields ?? {}),
-          c.optedOut === true,
-          c.optedOut ? at(5 * DAY) : null,
-          created,
-        ],
-      );
-      contactIds.push(r.rows[0]!.id);
+  await tx.query(
+    `insert into sandbox.contact_fields (org_id, key, label, type, position, created_at, updated_at) values
+     ($1, 'loyalty_tier', 'Loyalty tier', 'text', 1, $2, $2), ($1, 'birthday', 'Birthday', 'date', 2, $2, $2),
+     ($1, 'points', 'Points', 'number', 3, $2, $2), ($1, 'vip', 'VIP', 'boolean', 4, $2, $2)`,
+    [org, at(60 * DAY)],
+  );
+
+  await insertRows(
+    tx,
+    "contacts",
+    {
+      id: "int",
+      org_id: "int",
+      phone: "text",
+      first_name: "text",
+      last_name: "text",
+      email: "text",
+      custom_fields: "jsonb",
+      opted_out: "boolean",
+      opted_out_at: "timestamptz",
+      created_at: "timestamptz",
+      updated_at: "timestamptz",
+    },
+    CONTACTS.map((c, i) => ({
+      id: contactIds[i],
+      org_id: org,
+      phone: seedPhone(i),
+      first_name: c.first,
+      last_name: c.last,
+      email: c.email ?? null,
+      custom_fields: c.fields ?? {},
+      opted_out: c.optedOut === true,
+      opted_out_at: c.optedOut ? at(5 * DAY) : null,
+      created_at: at((40 - i) * DAY),
+      updated_at: at((40 - i) * DAY),
+    })),
+  );
+
+  await insertRows(
+    tx,
+    "groups",
+    {
+      id: "int",
+      org_id: "int",
+      name: "text",
+      description: "text",
+      created_at: "timestamptz",
+      updated_at: "timestamptz",
+    },
+    GROUPS.map(([name, description], i) => ({
+      id: ids.groups[i],
+      org_id: org,
+      name,
+      description,
+      created_at: at(30 * DAY),
+      updated_at: at(30 * DAY),
+    })),
+  );
+  await insertRows(
+    tx,
+    "group_members",
+    { org_id: "int", group_id: "int", contact_id: "int", added_at: "timestamptz" },
+    GROUPS.flatMap(([, , members], g) =>
+      members.map((m) => ({
+        org_id: org,
+        group_id: ids.groups[g],
+        contact_id: contactIds[m],
+        added_at: at(29 * DAY),
+      })),
+    ),
+  );
+
+  await insertRows(
+    tx,
+    "tags",
+    {
+      id: "int",
+      org_id: "int",
+      name: "text",
+      color: "text",
+      description: "text",
+      created_at: "timestamptz",
+      updated_at: "timestamptz",
+    },
+    [
+      ["Spring sale", "#1D9BD1", "Conversations started by the spring sale campaign"],
+      ["Support", "#E01E5A", "Needs an answer from support"],
+      ["Billing", "#2EB67D", null],
+    ].map(([name, color, description], i) => ({
+      id: tagIds[i],
+      org_id: org,
+      name,
+      color,
+      description,
+      created_at: at(30 * DAY),
+      updated_at: at(30 * DAY),
+    })),
+  );
+
+  const templateIds: Record<string, number> = {};
+  await insertRows(
+    tx,
+    "templates",
+    {
+      id: "int",
+      org_id: "int",
+      channel_id: "int",
+      name: "text",
+      language: "text",
+      category: "text",
+      body_text: "text",
+      body_examples: "jsonb",
+      status: "text",
+      rejection_reason: "text",
+      created_at: "timestamptz",
+      updated_at: "timestamptz",
+    },
+    TEMPLATES.map(([channel, name, language, category, body, examples, status, reason], i) => {
+      templateIds[name] = ids.templates[i]!;
+      return {
+        id: ids.templates[i],
+        org_id: org,
+        channel_id: channel === 1 ? store : support,
+        name,
+        language,
+        category,
+        body_text: body,
+        body_examples: examples === null ? null : JSON.parse(examples),
+        status,
+        rejection_reason: reason,
+        created_at: at(20 * DAY),
+        updated_at: at(20 * DAY),
+      };
+    }),
+  );
+
+  const chatUsers: Array<Record<string, unknown>> = [];
+  const conversations: Array<Record<string, unknown>> = [];
+  const messages: Array<Record<string, unknown>> = [];
+  for (const [i, u] of CHAT_USERS.entries()) {
+    const contact = u.contact !== undefined ? CONTACTS[u.contact]! : undefined;
+    const times = u.messages.map(([, hours]) => at(hours * HOUR));
+    const lastInbound = u.messages
+      .filter(([direction]) => direction === "inbound")
+      .map(([, hours]) => at(hours * HOUR))
+      .sort((a, b) => b.getTime() - a.getTime())[0];
+    const chatUserId = ids.chat_users[i]!;
+    const conversationId = ids.conversations[i]!;
+    chatUsers.push({
+      id: chatUserId,
+      org_id: org,
+      type: u.type,
+      channel_id: u.type === "phonechat" ? store : null,
+      contact_id: u.contact !== undefined ? contactIds[u.contact] : null,
+      name: contact ? `${contact.first} ${contact.last}` : u.name,
+      email: contact?.email ?? u.email ?? null,
+      phone: u.contact !== undefined ? seedPhone(u.contact) : null,
+      need_human: u.needHuman === true,
+      unread_count: u.unread ?? 0,
+      last_login: u.type === "chat_web" ? times.at(-1) : null,
+      last_activity: times.at(-1),
+      last_inbound_at: lastInbound ?? null,
+      created_at: at((20 - i) * DAY),
+      updated_at: at((20 - i) * DAY),
+    });
+    conversations.push({
+      id: conversationId,
+      org_id: org,
+      chat_user_id: chatUserId,
+      channel_id: store,
+      tag_id: u.needHuman ? tagIds[1] : null,
+      status: "open",
+      created_at: times[0],
+      last_message_at: times.at(-1),
+    });
+    for (const [direction, hours, text] of u.messages) {
+      messages.push({
+        id: ids.messages[messages.length],
+        org_id: org,
+        conversation_id: conversationId,
+        chat_user_id: chatUserId,
+        channel_id: store,
+        direction,
+        type: "text",
+        text,
+        status: direction === "inbound" ? "received" : "read",
+        created_at: at(hours * HOUR),
+        updated_at: at(hours * HOUR),
+      });
     }
+  }
+  await insertRows(
+    tx,
+    "chat_users",
+    {
+      id: "int",
+      org_id: "int",
+      type: "text",
+      channel_id: "int",
+      contact_id: "int",
+      name: "text",
+      email: "text",
+      phone: "text",
+      need_human: "boolean",
+      unread_count: "int",
+      last_login: "timestamptz",
+      last_activity: "timestamptz",
+      last_inbound_at: "timestamptz",
+      created_at: "timestamptz",
+      updated_at: "timestamptz",
+    },
+    chatUsers,
+  );
+  await insertRows(
+    tx,
+    "conversations",
+    {
+      id: "int",
+      org_id: "int",
+      chat_user_id: "int",
+      channel_id: "int",
+      tag_id: "int",
+      status: "text",
+      created_at: "timestamptz",
+      last_message_at: "timestamptz",
+    },
+    conversations,
+  );
+  await insertRows(
+    tx,
+    "messages",
+    {
+      id: "int",
+      org_id: "int",
+      conversation_id: "int",
+      chat_user_id: "int",
+      channel_id: "int",
+      direction: "text",
+      type: "text",
+      text: "text",
+      status: "text",
+      created_at: "timestamptz",
+      updated_at: "timestamptz",
+    },
+    messages,
+  );
 
-    const groups: Array<[string, string, number[]]> = [
-      ["VIP customers", "Gold tier and VIP flag", [0, 3, 11, 15, 23, 26]],
-      [
-        "Newsletter",
-        "Subscribed to the monthly newsletter",
-        [0, 1, 2, 4, 5, 6, 7, 8, 9, 12, 13, 18, 19, 20, 25, 28],
-      ],
-      ["Spain", "Customers in Spain", [3, 11, 17, 28]],
-    ];
-    const groupIds: number[] = [];
-    for (const [name, description, members] of groups) {
-      const g = await q(
-        "insert into sandbox.groups (name, description, created_at, updated_at) values ($1, $2, $3, $3) returning id",
-        [name, description, at(30 * DAY)],
-      );
-      const gid = g.rows[0]!.id;
-      groupIds.push(gid);
-      await q(
-        "insert into sandbox.group_members (group_id, contact_id, added_at) select $1, unnest($2::int[]), $3",
-        [gid, members.map((m) => contactIds[m]), at(29 * DAY)],
-      );
-    }
-
-    const tags = await q(
-      `insert into sandbox.tags (name, color, description, created_at, updated_at) values
-       ('Spring sale', '#1D9BD1', 'Conversations started by the spring sale campaign', $1, $1),
-       ('Support', '#E01E5A', 'Needs an answer from support', $1, $1),
-       ('Billing', '#2EB67D', null, $1, $1)
-       returning id`,
-      [at(30 * DAY)],
-    );
-    const tagIds = tags.rows.map((r) => r.id);
-
-    const templates: Array<[number, string, string, string, string, string | null, string, string | null]> = [
-      // channel, name, language, category, body, examples, status, rejection
-      [
-        1,
-        "order_update",
-        "en",
-        "UTILITY",
-        "Hi {{first_name}}, your order {{order_id}} is on its way.",
-        '{"first_name":"Ana","order_id":"A-1001"}',
-        "approved",
-        null,
-      ],
-      [
-        1,
-        "welcome_message",
-        "en",
-        "MARKETING",
-        "Welcome to Acme! Reply STOP to opt out.",
-        null,
-        "approved",
-        null,
-      ],
-      [
-        1,
-        "spring_sale",
-        "es",
-        "MARKETING",
-        "Hola {{first_name}}, la rebaja de primavera empieza hoy: {{discount}} de descuento.",
-        '{"first_name":"Diego","discount":"20%"}',
-        "approved",
-        null,
-      ],
-      [
-        1,
-        "appointment_reminder",
-        "pt_BR",
-        "UTILITY",
-        "Olá {{name}}, lembrete da sua visita em {{date}}.",
-        '{"name":"Oscar","date":"12/05"}',
-        "approved",
-        null,
-      ],
-      [
-        1,
-        "loyalty_points",
-        "en",
-        "MARKETING",
-        "You have {{points}} points to spend.",
-        '{"points":"120"}',
-        "pending",
-        null,
-      ],
-      [
-        1,
-        "flash_deal",
-        "en",
-        "MARKETING",
-        "FLASH DEAL!!! Click now {{link}}",
-        '{"link":"https://example.com"}',
-        "rejected",
-        "Promotional content does not meet the provider's policy",
-      ],
-      [
-        2,
-        "support_followup",
-        "en",
-        "UTILITY",
-        "Hi {{first_name}}, is your issue solved?",
-        '{"first_name":"Ben"}',
-        "approved",
-        null,
-      ],
-    ];
-    const templateIds: Record<string, number> = {};
-    for (const [channel, name, language, category, body, examples, status, reason] of templates) {
-      const r = await q(
-        `insert into sandbox.templates (channel_id, name, language, category, body_text, body_examples, status, rejection_reason,
-           created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) returning id`,
-        [channel, name, language, category, body, examples, status, reason, at(20 * DAY)],
-      );
-      templateIds[name] = r.rows[0]!.id;
-    }
-
-    for (const [i, u] of CHAT_USERS.entries()) {
-      const contact = u.contact !== undefined ? CONTACTS[u.contact]! : undefined;
-      const name = contact ? `${contact.first} ${contact.last}` : u.name;
-      const times = u.messages.map(([, hours]) => at(hours * HOUR));
-      const lastInbound = u.messages
-        .filter(([direction]) => direction === "inbound")
-        .map(([, hours]) => at(hours * HOUR))
-        .sort((a, b) => b.getTime() - a.getTime())[0];
-      const cu = await q(
-        `insert into sandbox.chat_users (type, channel_id, contact_id, name, email, phone, need_human, unread_count,
-           last_login, last_activity, last_inbound_at, created_at, updated_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) returning id`,
-        [
-          u.type,
-          u.type === "phonechat" ? 1 : null,
-          u.contact !== undefined ? contactIds[u.contact] : null,
-          name,
-          contact?.email ?? u.email ?? null,
-          u.contact !== undefined ? seedPhone(u.contact) : null,
-          u.needHuman === true,
-          u.unread ?? 0,
-          u.type === "chat_web" ? times.at(-1) : null,
-          times.at(-1),
-          lastInbound ?? null,
-          at((20 - i) * DAY),
-        ],
-      );
-      const chatUserId = cu.rows[0]!.id;
-      const conv = await q(
-        `insert into sandbox.conversations (chat_user_id, channel_id, tag_id, status, created_at, last_message_at)
-         values ($1, 1, $2, 'open', $3, $4) returning id`,
-        [chatUserId, u.needHuman ? tagIds[1] : null, times[0], times.at(-1)],
-      );
-      for (const [direction, hours, text] of u.messages) {
-        await q(
-          `insert into sandbox.messages (conversation_id, chat_user_id, channel_id, direction, type, text, status, created_at, updated_at)
-           values ($1, $2, 1, $3, 'text', $4, $5, $6, $6)`,
-          [
-            conv.rows[0]!.id,
-            chatUserId,
-            direction,
-            text,
-            direction === "inbound" ? "received" : "read",
-            at(hours * HOUR),
-          ],
-        );
-      }
-    }
-
-    // A finished campaign with recipients in every final status, and a draft.
-    const done = await q(
-      `insert into sandbox.campaigns (name, integration_id, template_id, conversation_tag_id, group_ids, template_parameters,
-         status, created_at, updated_at, started_at, completed_at)
-       values ('Spring sale 2026', 1, $1, $2, $3::int[], '{"first_name":"amigo","discount":"20%"}', 'completed', $4, $5, $4, $5) returning id`,
-      [templateIds["spring_sale"], tagIds[0], [groupIds[1]], at(10 * DAY), at(10 * DAY - 2 * HOUR)],
-    );
-    const outcome = (i: number) => {
-      const c = CONTACTS[i]!;
-      if (c.optedOut) return "skipped";
-      if (seedPhone(i).endsWith("9")) return "failed";
-      return ["read", "delivered", "read", "sent"][i % 4]!;
-    };
-    const finished = at(10 * DAY - HOUR);
-    for (const i of groups[1]![2]) {
+  // A finished campaign with recipients in every final status, and a draft.
+  const [doneId, draftId] = ids.campaigns as [number, number];
+  await tx.query(
+    `insert into sandbox.campaigns (id, org_id, name, integration_id, template_id, conversation_tag_id, group_ids,
+       template_parameters, status, created_at, updated_at, started_at, completed_at)
+     values ($1, $2, 'Spring sale 2026', $3, $4, $5, $6::int[], '{"first_name":"amigo","discount":"20%"}', 'completed',
+       $7, $8, $7, $8),
+       ($9, $2, 'VIP order follow-up', $3, $10, $11, $12::int[], '{"first_name":"friend","order_id":"VIP-2026"}', 'draft',
+       $13, $13, null, null)`,
+    [
+      doneId,
+      org,
+      store,
+      templateIds["spring_sale"],
+      tagIds[0],
+      [ids.groups[1]],
+      at(10 * DAY),
+      at(10 * DAY - 2 * HOUR),
+      draftId,
+      templateIds["order_update"],
+      tagIds[1],
+      [ids.groups[0]],
+      at(1 * DAY),
+    ],
+  );
+  const outcome = (i: number) => {
+    const c = CONTACTS[i]!;
+    if (c.optedOut) return "skipped";
+    if (seedPhone(i).endsWith("9")) return "failed";
+    return ["read", "delivered", "read", "sent"][i % 4]!;
+  };
+  const finished = at(10 * DAY - HOUR);
+  await insertRows(
+    tx,
+    "campaign_recipients",
+    {
+      id: "int",
+      org_id: "int",
+      campaign_id: "int",
+      contact_id: "int",
+      phone: "text",
+      status: "text",
+      error: "text",
+      created_at: "timestamptz",
+      updated_at: "timestamptz",
+      sent_at: "timestamptz",
+      delivered_at: "timestamptz",
+      read_at: "timestamptz",
+    },
+    newsletter.map((i, n) => {
       const status = outcome(i);
-      await q(
-        `insert into sandbox.campaign_recipients (campaign_id, contact_id, phone, status, error, created_at, updated_at,
-           sent_at, delivered_at, read_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [
-          done.rows[0]!.id,
-          contactIds[i],
-          seedPhone(i),
-          status,
+      return {
+        id: ids.campaign_recipients[n],
+        org_id: org,
+        campaign_id: doneId,
+        contact_id: contactIds[i],
+        phone: seedPhone(i),
+        status,
+        error:
           status === "skipped"
             ? "the contact has opted out"
             : status === "failed"
               ? "the phone number is not on the messaging network"
               : null,
-          at(10 * DAY),
-          finished,
-          ["sent", "delivered", "read"].includes(status) ? finished : null,
-          ["delivered", "read"].includes(status) ? finished : null,
-          status === "read" ? finished : null,
-        ],
-      );
-    }
-    await q(
-      `insert into sandbox.campaigns (name, integration_id, template_id, conversation_tag_id, group_ids, template_parameters,
-         status, created_at, updated_at)
-       values ('VIP order follow-up', 1, $1, $2, $3::int[], '{"first_name":"friend","order_id":"VIP-2026"}', 'draft', $4, $4)`,
-      [templateIds["order_update"], tagIds[1], [groupIds[0]], at(1 * DAY)],
-    );
-  });
+        created_at: at(10 * DAY),
+        updated_at: finished,
+        sent_at: ["sent", "delivered", "read"].includes(status) ? finished : null,
+        delivered_at: ["delivered", "read"].includes(status) ? finished : null,
+        read_at: status === "read" ? finished : null,
+      };
+    }),
+  );
 }

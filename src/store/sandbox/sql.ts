@@ -88,22 +88,42 @@ export abstract class SandboxTable {
     );
     return { rows, total };
   }
+}
 
-  /** Ids among `ids` that name no live row of `table`. */
+/**
+ * The base of an organization's stores: every statement is limited to
+ * `this.org`, the organization of the request's key, so one organization
+ * never reads, changes or lists another's rows (another's id answers like a
+ * missing one). Every row it inserts names `org_id`.
+ */
+export abstract class OrgTable extends SandboxTable {
+  /** The organization whose rows this store sees. */
+  readonly org: number;
+  constructor(db: Db, clock: () => Date, org: number) {
+    super(db, clock);
+    this.org = org;
+  }
+
+  /** A `where` that starts with the organization (`alias.org_id = $1`). */
+  protected where(alias?: string): Where {
+    return new Where().add(`${alias ? `${alias}.` : ""}org_id = ?`, this.org);
+  }
+
+  /** Ids among `ids` that name no live row of `table` in the organization. */
   protected async missingIds(table: string, ids: number[]): Promise<number[]> {
     const found = await this.db.query<{ id: number }>(
-      `select id from ${table} where id = any($1::int[]) and deleted_at is null`,
-      [ids],
+      `select id from ${table} where id = any($1::int[]) and org_id = $2 and deleted_at is null`,
+      [ids, this.org],
     );
     const have = new Set(found.rows.map((r) => r.id));
     return ids.filter((id) => !have.has(id));
   }
 
-  /** Marks a live row of `table` deleted; false when there was none. */
+  /** Marks a live row of `table` in the organization deleted; false when there was none. */
   protected async softDelete(table: string, id: number): Promise<boolean> {
     const r = await this.db.query(
-      `update ${table} set deleted_at = $2 where id = $1 and deleted_at is null`,
-      [id, this.now()],
+      `update ${table} set deleted_at = $2 where id = $1 and org_id = $3 and deleted_at is null`,
+      [id, this.now(), this.org],
     );
     return r.rowCount > 0;
   }
