@@ -40,6 +40,7 @@ import { SlackRequests } from "../test/fakes/slack-requests.ts";
 import {
   APP_ARGS,
   cleanEnv,
+  cpuMsOf,
   freePort,
   type Launched,
   launch,
@@ -257,15 +258,49 @@ async function seed(dataDir: string, secretKey: string, workspaces: Workspace[])
   }
 }
 
+/** `load` against one process, with the CPU time that process used meanwhile (less moved by a busy machine than latency). */
+async function measured(
+  d: Deployment,
+  fake: FakeSlack,
+  requests: (i: number) => SlackRequests,
+  total: number,
+  text: string,
+): Promise<Load & { answers: string[]; cpuMs: number }> {
+  const cpu0 = cpuMsOf(d.proc.pid);
+  const calls0 = fake.calls.length;
+  const l = await load(requests, total, text);
+  await answered(fake, l.answers, 30_000);
+  const cpuMs = cpuMsOf(d.proc.pid) - cpu0;
+  const methods = new Map<string, number>();
+  for (const c of fake.calls.slice(calls0)) methods.set(c.method, (methods.get(c.method) ?? 0) + 1);
+  console.error(
+    `workspaces: N=${d.n} ${total} × /sb ${text}: p99 ${r2(l.p99)} ms, ${r2(cpuMs / total)} ms CPU a command` +
+      (methods.size ? `, Slack calls ${[...methods].map(([m, k]) => `${m} ${k}`).join(", ")}` : ""),
+  );
+  return { ...l, cpuMs };
+}
+
+/** The process's V8 heap in use, in MiB, from its /metrics (prom-client's default metrics). */
+async function heapUsedMb(port: number): Promise<number> {
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    return Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(text)?.[1] ?? Number.NaN) / 1048576;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 interface Deployment {
   n: number;
   proc: Launched;
   proxy: Awaited<ReturnType<typeof countingProxy>>;
   requests: SlackRequests[];
   atReadyMb: number;
-  cold?: Load & { answers: string[] };
+  cold?: Load & { answers: string[]; cpuMs: number };
   warmMb?: number;
-  rounds: Array<Load & { answers: string[] }>;
+  warmHeapMb?: number;
+  endHeapMb?: number;
+  rounds: Array<Load & { answers: string[]; cpuMs: number }>;
   endMb?: number;
   idleReadsPerKeyMin?: number;
   idleMaxPerKeyMin?: number;
@@ -365,14 +400,15 @@ export async function run(): Promise<BenchRow[]> {
     //    runtime built on that request: the cold figure), then one command
     //    each that reads the API, all answered.
     for (const d of deployments) {
-      d.cold = await load((i) => d.requests[i] as SlackRequests, d.n, COMMAND);
-      const reading = await load((i) => d.requests[i] as SlackRequests, d.n, READ_COMMAND);
+      d.cold = await measured(d, fake, (i) => d.requests[i] as SlackRequests, d.n, COMMAND);
+      const reading = await measured(d, fake, (i) => d.requests[i] as SlackRequests, d.n, READ_COMMAND);
       const owed = [...d.cold.answers, ...reading.answers];
       const got = await answered(fake, owed);
       if (got < owed.length)
         console.error(`workspaces: N=${d.n}: ${owed.length - got} warm-up commands not answered`);
       await sleep(2000);
       d.warmMb = d.proc.memory().rssMb;
+      d.warmHeapMb = await heapUsedMb(d.proc.port);
       console.error(
         `workspaces: N=${d.n} warm: ${r1(d.warmMb)} MiB, cold ack p99 ${r2(d.cold.p99)} ms, ` +
           `reads ${[...d.proxy.reads.values()].reduce((a, b) => a + b, 0)}`,
@@ -386,9 +422,9 @@ export async function run(): Promise<BenchRow[]> {
         const d = deployments[(round + k) % deployments.length] as Deployment;
         const pick = randomTeams(round * 7919 + d.n);
         const picks = Array.from({ length: total }, () => pick(d.n));
-        const l = await load((i) => d.requests[picks[i] as number] as SlackRequests, total, COMMAND);
-        d.rounds.push(l);
-        await answered(fake, l.answers, 10_000);
+        d.rounds.push(
+          await measured(d, fake, (i) => d.requests[picks[i] as number] as SlackRequests, total, COMMAND),
+        );
       }
       console.error(
         `workspaces: round ${round + 1}: p99 ${deployments.map((d) => `N=${d.n} ${r2(d.rounds.at(-1)!.p99)} ms`).join(", ")}`,
@@ -407,6 +443,7 @@ export async function run(): Promise<BenchRow[]> {
       d.idleReadsPerKeyMin = perKey.reduce((a, b) => a + b, 0) / d.n;
       d.idleMaxPerKeyMin = Math.max(...perKey);
       d.endMb = d.proc.memory().rssMb;
+      d.endHeapMb = await heapUsedMb(d.proc.port);
       if (d.proc.proc.exitCode !== null) throw new Error(`N=${d.n}: the process exited: ${d.proc.output()}`);
     }
 
@@ -442,6 +479,13 @@ export async function run(): Promise<BenchRow[]> {
           peakRssMb,
         },
         {
+          name: `${ws}: V8 heap in use after warm-up (/metrics), then after the load and ${IDLE_S} s idle: ${r1(d.warmHeapMb!)} → ${r1(d.endHeapMb!)} MiB (one: ${r1(one.warmHeapMb!)} → ${r1(one.endHeapMb!)})`,
+          figure: r1(d.endHeapMb!),
+          unit: "MiB",
+          baseline: r1(one.endHeapMb!),
+          peakRssMb,
+        },
+        {
           name: `${ws}: slash ack p99, cold: each workspace's first command (its runtime built), ${RATE}/s`,
           figure: r2(d.cold!.p99),
           unit: "ms",
@@ -460,6 +504,20 @@ export async function run(): Promise<BenchRow[]> {
           figure: r2(p99(d)),
           unit: "ms",
           baseline: r2(p99(one)),
+          peakRssMb,
+        },
+        {
+          name: `${ws}: the process's CPU time a command after warm-up (/sb ${COMMAND}, ack and answer), median of the rounds`,
+          figure: r2(median(d.rounds.map((l) => l.cpuMs / l.sent))),
+          unit: "ms",
+          baseline: r2(median(one.rounds.map((l) => l.cpuMs / l.sent))),
+          peakRssMb,
+        },
+        {
+          name: `${ws}: the process's CPU time a command, cold (each workspace's first)`,
+          figure: r2(d.cold!.cpuMs / d.cold!.sent),
+          unit: "ms",
+          baseline: r2(one.cold!.cpuMs / one.cold!.sent),
           peakRssMb,
         },
         {
