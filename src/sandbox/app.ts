@@ -62,7 +62,6 @@ export async function buildApp(
         orgId: row.org_id,
         name: row.name,
         scopes: row.scopes as Scope[],
-        fromStart: row.from_start,
       };
       keys.set(keyHash, key);
     }

@@ -14,8 +14,6 @@ export interface ApiKey {
   /** The secret as the request sent it (X-API-Key): only in memory, never stored. */
   secret: string;
   scopes: Scope[];
-  /** Given to startSandbox: the first organization's SANDBOX_API_KEY or SANDBOX_READ_KEY. */
-  fromStart: boolean;
 }
 
 export interface SandboxContext {

@@ -116,7 +116,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const store = new SandboxStore(db, now);
     let first = await store.account.firstOrganization();
     if (!first) {
-      first = await makeOrganization(store, now(), { seed: opts.seed === false ? "empty" : "demo" });
+      first = await makeOrganization(store, now(), {
+        seed: opts.seed === false ? "empty" : "demo",
+        first: true,
+      });
     } else if (opts.seed !== false) {
       // Some demo conversations are inside the 24-hour window at each start, not only the first.
       await keepDemoWindow(db, now());

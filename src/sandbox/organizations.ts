@@ -44,13 +44,18 @@ export const keysOf = (apiKey: string, readKey: string): NewKey[] => [
 /** A fresh key: `sbx_` and 32 random characters. */
 const freshKey = () => `sbx_${randomBytes(24).toString("base64url")}`;
 
-/** Makes an organization with its seed (and `keys`, hashed) in one transaction. */
+/**
+ * Makes an organization with its seed (and `keys`, hashed) in one
+ * transaction. `first`: only when there is none yet (else answers the first).
+ */
 export async function makeOrganization(
   store: SandboxStore,
   now: Date,
-  opts: OrganizationOptions & { keys?: NewKey[] },
+  opts: OrganizationOptions & { keys?: NewKey[]; first?: boolean },
 ): Promise<OrganizationRow> {
   return store.db.transaction(async (tx) => {
+    const existing = opts.first ? await store.account.lockFirstOrganization(tx) : undefined;
+    if (existing) return existing;
     const org = await store.account.insertOrganization(tx, {
       name: opts.name ?? DEMO_ORGANIZATION_NAME,
       plan: DEMO_PLAN,

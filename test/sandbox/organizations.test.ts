@@ -2,6 +2,7 @@
 // organizations"): each key sees its own organization only, another's ids are
 // 404 like missing ones, the clock's work runs for all, keys are kept hashed.
 import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { NewOrganization, Sandbox } from "../../src/sandbox/index.ts";
 import { call, manualClock, type Rec, withSandbox } from "../helpers/sandbox.ts";
@@ -452,5 +453,20 @@ describe("sandbox: several organizations", () => {
     expect(hashes.rows.map((r) => r.key_hash)).toEqual(
       [b.apiKey, b.readKey].map((k) => createHash("sha256").update(k).digest("hex")),
     );
+  });
+
+  it("names the organization in every row the sandbox's store writes", () => {
+    // The org_id column's default is the first organization (for SQL written
+    // before organizations): a statement that forgot it would write there.
+    const dir = new URL("../../src/store/sandbox/", import.meta.url);
+    const inserts: string[] = [];
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts"))) {
+      const text = readFileSync(new URL(file, dir), "utf8");
+      for (const m of text.matchAll(/insert into sandbox\.(\w+) \(([^)]*)\)/g)) {
+        if (m[1] !== "organizations" && !/\borg_id\b/.test(m[2]!)) inserts.push(`${file}: ${m[1]}`);
+      }
+      expect(text, file).not.toMatch(/insert into sandbox\.\w+ select/);
+    }
+    expect(inserts).toEqual([]);
   });
 });

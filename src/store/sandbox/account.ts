@@ -7,6 +7,9 @@ import type { Queryable } from "../db.ts";
 import type { ApiKeyRow, ChannelRow, OrganizationRow } from "./rows.ts";
 import { OrgTable, SandboxTable } from "./sql.ts";
 
+// Advisory lock (two keys: this namespace, then 1) held while the first organization is made.
+const FIRST_ORGANIZATION_LOCK = 0x5342_4f52; // "SBOR"
+
 /** What the database keeps of a key: its SHA-256, in hex. */
 export const hashKey = (secret: string) => createHash("sha256").update(secret).digest("hex");
 
@@ -27,6 +30,16 @@ export class AccountStore extends SandboxTable {
     return this.one<OrganizationRow>("select * from sandbox.organizations order by id limit 1");
   }
 
+  /**
+   * Inside `tx`: waits for any other process making the first organization
+   * (two starts on one empty PostgreSQL database), then answers the first
+   * organization, if there is one by then.
+   */
+  async lockFirstOrganization(tx: Queryable): Promise<OrganizationRow | undefined> {
+    await tx.query("select pg_advisory_xact_lock($1, $2)", [FIRST_ORGANIZATION_LOCK, 1]);
+    return this.one<OrganizationRow>("select * from sandbox.organizations order by id limit 1", [], tx);
+  }
+
   async organization(id: number): Promise<OrganizationRow | undefined> {
     return this.one<OrganizationRow>("select * from sandbox.organizations where id = $1", [id]);
   }
@@ -45,10 +58,9 @@ export class AccountStore extends SandboxTable {
 
   /** The key whose secret hashes to `keyHash`, with its organization. */
   async keyByHash(keyHash: string): Promise<ApiKeyRow | undefined> {
-    return this.one<ApiKeyRow>(
-      "select id, org_id, name, scopes, from_start from sandbox.api_keys where key_hash = $1",
-      [keyHash],
-    );
+    return this.one<ApiKeyRow>("select id, org_id, name, scopes from sandbox.api_keys where key_hash = $1", [
+      keyHash,
+    ]);
   }
 
   /** Keeps new keys of an organization (hashed). */

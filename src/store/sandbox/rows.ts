@@ -14,8 +14,6 @@ export interface ApiKeyRow {
   org_id: number;
   name: string;
   scopes: string[];
-  /** Given to startSandbox (the first organization's SANDBOX_API_KEY or SANDBOX_READ_KEY). */
-  from_start: boolean;
 }
 
 export interface ChannelRow {
