@@ -5,8 +5,9 @@
 // so its memory is not counted. Figures beside the 1-workspace process's:
 //   memory      the process's resident set (VmRSS): at ready, after the
 //               warm-up (every workspace's first command, then one command
-//               per workspace that reads the API), and after the load rounds
-//               and the idle window; the peak column is its high-water mark
+//               per workspace that reads the API, all answered, + 2 s), and
+//               the lowest of the idle window (sampled each second); its V8
+//               heap in use from its /metrics; the peak column is VmHWM
 //   ack p99     slash-command ack latency at a steady BENCH_WS_RATE (50) a
 //               second, open loop, each command from a workspace picked at
 //               random (uniformly) among the N: BENCH_WS_ROUNDS (5)
@@ -16,6 +17,9 @@
 //               rounds' ratios to N = 1 (slack-ack's method). The cold figure
 //               is the warm-up's first command of each workspace (its runtime
 //               built on that request) at the same rate
+//   CPU         the process's CPU time a command (/proc/<pid>/stat over a
+//               round, the answer's work included): a busy machine moves it
+//               far less than latency
 //   idle reads  the requests each key makes to the API while nothing is sent
 //               for BENCH_WS_IDLE_S (60) after the load: a counting proxy in
 //               this process, between each Switchboard and the sandbox, by
@@ -302,6 +306,7 @@ interface Deployment {
   endHeapMb?: number;
   rounds: Array<Load & { answers: string[]; cpuMs: number }>;
   endMb?: number;
+  idleMinMb?: number;
   idleReadsPerKeyMin?: number;
   idleMaxPerKeyMin?: number;
 }
@@ -437,7 +442,13 @@ export async function run(): Promise<BenchRow[]> {
       d.proxy.others.clear();
     }
     console.error(`workspaces: idle for ${IDLE_S} s`);
-    await sleep(IDLE_S * 1000);
+    // The lowest resident set over the window, sampled each second: less moved by when V8 happens to collect.
+    const idleEnd = performance.now() + IDLE_S * 1000;
+    while (performance.now() < idleEnd) {
+      for (const d of deployments)
+        d.idleMinMb = Math.min(d.idleMinMb ?? Number.POSITIVE_INFINITY, d.proc.memory().rssMb);
+      await sleep(1000);
+    }
     for (const d of deployments) {
       const perKey = workspaces.slice(0, d.n).map((w) => (d.proxy.reads.get(w.apiKey) ?? 0) / (IDLE_S / 60));
       d.idleReadsPerKeyMin = perKey.reduce((a, b) => a + b, 0) / d.n;
@@ -472,10 +483,10 @@ export async function run(): Promise<BenchRow[]> {
           peakRssMb,
         },
         {
-          name: `${ws}: resident memory after the load rounds and ${IDLE_S} s idle`,
-          figure: r1(d.endMb!),
+          name: `${ws}: resident memory while idle after the load, lowest of ${IDLE_S} s sampled each second (at the end: ${r1(d.endMb!)}, one: ${r1(one.endMb!)})`,
+          figure: r1(d.idleMinMb!),
           unit: "MiB",
-          baseline: r1(one.endMb!),
+          baseline: r1(one.idleMinMb!),
           peakRssMb,
         },
         {
@@ -486,10 +497,10 @@ export async function run(): Promise<BenchRow[]> {
           peakRssMb,
         },
         {
-          name: `${ws}: slash ack p99, cold: each workspace's first command (its runtime built), ${RATE}/s`,
+          name: `${ws}: slash ack p99, cold: each workspace's first command (its runtime built), ${RATE}/s (baseline: one workspace after warm-up)`,
           figure: r2(d.cold!.p99),
           unit: "ms",
-          baseline: r2(one.cold!.p99),
+          baseline: r2(p99(one)),
           peakRssMb,
         },
         {
@@ -514,10 +525,10 @@ export async function run(): Promise<BenchRow[]> {
           peakRssMb,
         },
         {
-          name: `${ws}: the process's CPU time a command, cold (each workspace's first)`,
+          name: `${ws}: the process's CPU time a command, cold: each workspace's first (baseline: one workspace after warm-up)`,
           figure: r2(d.cold!.cpuMs / d.cold!.sent),
           unit: "ms",
-          baseline: r2(one.cold!.cpuMs / one.cold!.sent),
+          baseline: r2(median(one.rounds.map((l) => l.cpuMs / l.sent))),
           peakRssMb,
         },
         {
