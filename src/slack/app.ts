@@ -17,6 +17,7 @@ import type { Installations } from "../store/installations.ts";
 import { createAuthorize } from "./authorize.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { createSlackBridge, type SlackBridge, slackClientOptions } from "./bridge.ts";
+import { boundBoltClients } from "./client-cache.ts";
 import { tellInterruptedConfirmations } from "./confirm-notices.ts";
 import type {
   Lifecycle,
@@ -76,6 +77,8 @@ export interface CreateSlackAppOptions {
     authorize: Authorize<boolean>;
     /** The post queue every workspace shares (one message a second per channel). */
     posts: ChannelPostQueue;
+    /** How many workspaces' listener clients Bolt keeps (default 200). */
+    keepClients?: number;
     /** /readyz: installed, connected and failing workspaces. */
     counts?: () => Promise<Record<string, number>>;
   };
@@ -166,6 +169,8 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     );
   }
   const app = new App<SlackContext>({ authorize, receiver, logger: blogger, clientOptions });
+  // Many workspaces: Bolt's own client cache bounded (client-cache.ts), as the registry bounds runtimes.
+  if (many) boundBoltClients(app, many.keepClients ?? 200);
   app.error(async (err) => {
     logger.error({ err, code: (err as { code?: string }).code }, "unhandled error in a Slack listener");
   });

@@ -227,6 +227,12 @@ describe("many workspaces", () => {
     expect(body.checks.workspaces).toEqual({ installed: 2, connected: 1, failing: 1 });
   });
 
+  it("Bolt's listener clients are bounded: one per workspace that made requests, its latest token only", () => {
+    const clients = (slack.app as unknown as { clients: Record<string, { pool: object }> }).clients;
+    expect(Object.keys(clients)).toEqual(expect.arrayContaining([acme.teamId, bolt.teamId]));
+    for (const team of Object.keys(clients)) expect(Object.keys(clients[team]!.pool)).toHaveLength(1);
+  });
+
   it("logs no token and no key", () => {
     const logged = JSON.stringify(logs);
     for (const secret of [acme.botToken, acme.refreshToken, sb.sandbox!.apiKey, fake.clientSecret])

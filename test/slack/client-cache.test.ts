@@ -1,0 +1,42 @@
+// Bolt's listener clients, bounded in many-workspace mode (src/slack/client-cache.ts):
+// the most recently used workspaces only, each with its latest token's client.
+import { describe, expect, it } from "vitest";
+import { boundBoltClients } from "../../src/slack/client-cache.ts";
+
+/** What Bolt's App does with `this.clients` (App.js: WebClientPool, getOrCreate). */
+class Pool {
+  pool: Record<string, object> = {};
+  getOrCreate(token: string): object {
+    this.pool[token] ??= { token };
+    return this.pool[token];
+  }
+}
+function clientFor(app: { clients: Record<string, Pool | undefined> }, team: string, token: string) {
+  let pool = app.clients[team];
+  if (pool === undefined) pool = app.clients[team] = new Pool();
+  return pool.getOrCreate(token);
+}
+
+describe("Bolt's client cache, bounded", () => {
+  it("keeps the most recently used workspaces, each with its latest token only", () => {
+    const app = { clients: {} as Record<string, Pool | undefined> };
+    boundBoltClients(app, 2);
+    const a1 = clientFor(app, "TA", "xoxb-a-1");
+    expect(clientFor(app, "TA", "xoxb-a-1")).toBe(a1);
+    clientFor(app, "TB", "xoxb-b-1");
+    clientFor(app, "TA", "xoxb-a-1"); // A used again: B is now the oldest
+    clientFor(app, "TC", "xoxb-c-1");
+    expect(Object.keys(app.clients).sort()).toEqual(["TA", "TC"]);
+    // A rotated token: the earlier token's client goes.
+    clientFor(app, "TA", "xoxb-a-2");
+    expect(Object.keys(app.clients.TA!.pool)).toEqual(["xoxb-a-2"]);
+  });
+
+  it("without the bound, the same use keeps every workspace and every token (what Bolt does)", () => {
+    const app = { clients: {} as Record<string, Pool | undefined> };
+    for (const team of ["TA", "TB", "TC"]) clientFor(app, team, `xoxb-${team}-1`);
+    clientFor(app, "TA", "xoxb-TA-2");
+    expect(Object.keys(app.clients)).toHaveLength(3);
+    expect(Object.keys(app.clients.TA!.pool)).toHaveLength(2);
+  });
+});
