@@ -16,6 +16,7 @@ import type { Logger } from "./log.ts";
 import type { SlackHooks } from "./slack/context.ts";
 import type { Db } from "./store/db.ts";
 import type { Installations } from "./store/installations.ts";
+import { WorkspaceSettings } from "./store/workspace-settings.ts";
 import type { WorkspaceRuntime } from "./workspace-runtime.ts";
 
 const PURGE_EVERY_MS = 3_600_000;
@@ -152,6 +153,7 @@ export class WorkspaceBackground {
         // A workspace installed again meanwhile keeps its records.
         if (await installations.forTeam(team)) continue;
         await this.opts.purge(db, team);
+        await new WorkspaceSettings(db).forget(team);
       }
       await installations.forgetDeparture(d.key);
     }
