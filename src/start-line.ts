@@ -25,9 +25,13 @@ export function loadDotEnv(path = resolve(".env"), env: NodeJS.ProcessEnv = proc
   return { file: path, fromFile: new Set(Object.keys(env).filter((k) => !before.has(k))) };
 }
 
-export type Mode = "slack-http" | "slack-socket" | "shell";
+export type Mode = "slack-http" | "slack-socket" | "slack-many" | "shell";
 
-export function modeOf(config: Pick<Config, "SLACK_BOT_TOKEN" | "SLACK_APP_TOKEN">): Mode {
+export function modeOf(
+  config: Pick<Config, "SLACK_BOT_TOKEN" | "SLACK_APP_TOKEN"> &
+    Partial<Pick<Config, "SLACK_CLIENT_ID" | "SLACK_CLIENT_SECRET">>,
+): Mode {
+  if (config.SLACK_CLIENT_ID || config.SLACK_CLIENT_SECRET) return "slack-many";
   if (!config.SLACK_BOT_TOKEN) return "shell";
   return config.SLACK_APP_TOKEN ? "slack-socket" : "slack-http";
 }
@@ -42,15 +46,20 @@ export function startLine(
   const how =
     mode === "shell"
       ? { mode: "the shell", why: "SLACK_BOT_TOKEN is not set" }
-      : mode === "slack-socket"
+      : mode === "slack-many"
         ? {
-            mode: "Slack in Socket Mode, one workspace",
-            why: `${from("SLACK_BOT_TOKEN")}, ${from("SLACK_APP_TOKEN")}`,
+            mode: `Slack over HTTP on port ${config.PORT}, many workspaces (Add to Slack)`,
+            why: `${from("SLACK_CLIENT_ID")}`,
           }
-        : {
-            mode: `Slack over HTTP on port ${config.PORT}, one workspace`,
-            why: `${from("SLACK_BOT_TOKEN")}, SLACK_APP_TOKEN not set`,
-          };
+        : mode === "slack-socket"
+          ? {
+              mode: "Slack in Socket Mode, one workspace",
+              why: `${from("SLACK_BOT_TOKEN")}, ${from("SLACK_APP_TOKEN")}`,
+            }
+          : {
+              mode: `Slack over HTTP on port ${config.PORT}, one workspace`,
+              why: `${from("SLACK_BOT_TOKEN")}, SLACK_APP_TOKEN not set`,
+            };
   const api = config.MESSAGING_API_URL
     ? `the messaging API at ${config.MESSAGING_API_URL}`
     : "the embedded sandbox (MESSAGING_API_URL not set)";

@@ -24,7 +24,12 @@ const install = (teamId: string): Installation => ({
   isEnterpriseInstall: false,
   teamId,
   installerUserId: `U${teamId}`,
-  bot: { token: `xoxb-${teamId}-${randomBytes(6).toString("hex")}`, userId: `UB${teamId}`, scopes: [] },
+  bot: {
+    token: `xoxb-${teamId}-${randomBytes(6).toString("hex")}`,
+    id: `B${teamId}`,
+    userId: `UB${teamId}`,
+    scopes: [],
+  },
 });
 
 async function keepRecords(team: string) {
