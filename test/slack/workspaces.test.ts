@@ -219,7 +219,24 @@ describe("many workspaces", () => {
     expect(await sb.installations.forTeam(bolt.teamId)).toBeDefined();
   });
 
+  it("app_uninstalled after tokens_revoked (the other order) still removes the installation", async () => {
+    await requests.asTeam(bolt.teamId, bolt.botUserId).event({ type: "app_uninstalled" });
+    await expect.poll(() => sb.installations.forTeam(bolt.teamId)).toBeUndefined();
+    // And a tokens_revoked arriving after it finds nothing to do.
+    await requests
+      .asTeam(bolt.teamId, bolt.botUserId)
+      .event({ type: "tokens_revoked", tokens: { bot: [bolt.botUserId] } });
+    expect(await sb.installations.forTeam(bolt.teamId)).toBeUndefined();
+    // Reinstalled for the checks below.
+    await addToSlack(bolt);
+  });
+
   it("/readyz counts the workspaces installed, connected and failing", async () => {
+    // Bolt's bot token revoked again: installed, but failing.
+    await requests
+      .asTeam(bolt.teamId, bolt.botUserId)
+      .event({ type: "tokens_revoked", tokens: { bot: [bolt.botUserId] } });
+    await expect.poll(async () => (await sb.installations.forTeam(bolt.teamId))?.bot?.token).toBeUndefined();
     const res = await fetch(`${base}/readyz`);
     expect(res.status).toBe(200);
     const body = (await res.json()) as { checks: { workspaces: Record<string, number> } };
