@@ -76,33 +76,36 @@ export class WorkspaceBackground {
     };
     const { createInbox } = await import("./slack/inbox/runtime.ts");
     const { createReports } = await import("./slack/reports/runtime.ts");
-    const inbox = createInbox(host, config, logger);
-    const reports = createReports(host, config, logger, { scheduler: false });
+    const { ProgressStore } = await import("./store/progress.ts");
+    // Made when first needed: most workspaces have neither an inbox nor a campaign followed.
+    let inbox: ReturnType<typeof createInbox> | undefined;
+    let reports: ReturnType<typeof createReports> | undefined;
     const startInbox = () => {
       if (running.inbox || this.stopped) return;
+      inbox = createInbox(host, config, logger);
       running.inbox = inbox;
       inbox.start().catch((err) => logger.warn({ err: String(err) }, "the inbox poller could not start"));
     };
     const startReports = () => {
       if (running.reports || this.stopped) return;
+      reports = createReports(host, config, logger, { scheduler: false });
       running.reports = reports;
       reports.start().catch((err) => logger.warn({ err: String(err) }, "live progress could not start"));
     };
     // `/sb inbox on`: the first inbox starts the poller (which then takes the wake-ups itself).
     rt.inbox.wake = startInbox;
     if ((await rt.inbox.store.inboxes()).length) startInbox();
-    if (await reports.progress.following()) startReports();
+    if ((await new ProgressStore(db, rt.id).live()).length) startReports();
     rt.onClose(async () => {
       this.running.delete(rt.id);
-      await inbox.stop();
-      await reports.stop();
+      await inbox?.stop();
+      await reports?.stop();
     });
     return {
       onPosted: (posted) => {
         const command = posted.reply?.origin?.command;
         if (command === "campaign.send" || command === "campaign.cancel") startReports();
-        // Started or not, the runtime's hook follows the campaign once its progress runs.
-        reports.hooks.onPosted?.(posted);
+        reports?.hooks.onPosted?.(posted);
       },
     };
   }

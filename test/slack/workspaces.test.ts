@@ -13,6 +13,7 @@ import {
 } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { type SlackApp, startDistributedSlackApp } from "../../src/slack/app.ts";
+import { InboxStore } from "../../src/store/inbox.ts";
 import type { FakeSlack, FakeTeam } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
@@ -50,6 +51,7 @@ beforeAll(async () => {
     SWITCHBOARD_SECRET_KEY: randomBytes(32).toString("base64"),
     SLACK_API_URL: fake.apiUrl,
     PUBLIC_URL: base,
+    INBOX_POLL_SECONDS: "1",
     LOG_LEVEL: "warn",
   });
   sb = await createDistributedSwitchboard(config, { logger, db });
@@ -141,6 +143,34 @@ describe("many workspaces", () => {
     // Each sees its own organization's records: Acme's new tag is not Bolt's.
     expect(await command(acme, "tags")).toContain("Vip");
     expect(await command(bolt, "tags", { id: "U0BOB", name: "bob" })).not.toContain("Vip");
+  });
+
+  it("a workspace's inbox runs in the background: its customers' messages reach its channel, with its token", async () => {
+    const acmeKey = (await sb.installations.connection(acme.teamId))!.apiKey;
+    await requests
+      .asTeam(acme.teamId, acme.botUserId)
+      .command("inbox on", { user: { id: "U0ALICE", name: "alice" } });
+    const acmeInbox = new InboxStore(db, acme.teamId);
+    await expect.poll(async () => (await acmeInbox.inboxes()).length).toBe(1);
+    // Bolt has none: an inbox is one workspace's.
+    expect(await new InboxStore(db, bolt.teamId).inboxes()).toEqual([]);
+    // A customer writes to Acme's own organization.
+    await sb.sandbox!.inbound({ phone: "+14155550199", text: "Hello Acme", of: { apiKey: acmeKey } });
+    await expect
+      .poll(
+        () =>
+          fake
+            .callsOf("chat.postMessage")
+            .filter((c) => c.team === acme.teamId && JSON.stringify(c.args).includes("Hello Acme")).length,
+        { timeout: 20_000 },
+      )
+      .toBeGreaterThan(0);
+    // Nothing of Acme's inbox was posted with another workspace's token.
+    expect(
+      fake
+        .callsOf("chat.postMessage")
+        .filter((c) => c.team !== acme.teamId && JSON.stringify(c.args).includes("Hello Acme")),
+    ).toEqual([]);
   });
 
   it("a Confirm naming another workspace's confirmation is refused and writes nothing", async () => {

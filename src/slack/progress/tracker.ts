@@ -111,11 +111,6 @@ export class ProgressTracker {
     return Math.max(this.basePollMs, Math.ceil((campaigns * COST_PER_POLL * 1000) / perSecond));
   }
 
-  /** Whether a launched campaign is still followed (its progress then runs from the start). */
-  async following(): Promise<boolean> {
-    return (await this.store.live()).length > 0;
-  }
-
   /** Starts following a posted message; the first poll is due at once. */
   async track(t: { channel: string; ts: string; campaignId: number; startedBy?: string; intro: string }) {
     await this.store.track(t, this.clock.now());
