@@ -196,7 +196,7 @@ export interface RegistryOptions {
   adminOf: (id: WorkspaceId, installation: StoredInstallation) => WorkspaceAdmin;
   /** The embedded sandbox: an organization's channels by its key (named, the first the default). */
   channelsOf?: (apiKey: string) => Promise<Array<{ id: number; name: string }>>;
-  /** How many workspaces' runtimes are kept between their requests (default 200; the rest are rebuilt). */
+  /** How many workspaces' runtimes are kept between their requests (default 1,000; the rest are built again when used). */
   keep?: number;
 }
 
@@ -214,7 +214,8 @@ export class WorkspaceRegistry implements WorkspaceSource {
 
   constructor(opts: RegistryOptions) {
     this.opts = opts;
-    this.keep = opts.keep ?? 200;
+    // About 40 KiB a kept runtime (docs/benchmarks.md): 1,000 cost ~40 MB; a rebuild ~2 ms of CPU.
+    this.keep = opts.keep ?? 1000;
   }
 
   async resolve(team: RequestTeam): Promise<WorkspaceParts> {

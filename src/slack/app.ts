@@ -77,7 +77,7 @@ export interface CreateSlackAppOptions {
     authorize: Authorize<boolean>;
     /** The post queue every workspace shares (one message a second per channel). */
     posts: ChannelPostQueue;
-    /** How many workspaces' listener clients Bolt keeps (default 200). */
+    /** How many workspaces' listener clients Bolt keeps (default 1,000, as the registry's runtimes). */
     keepClients?: number;
     /** /readyz: installed, connected and failing workspaces. */
     counts?: () => Promise<Record<string, number>>;
@@ -170,7 +170,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
   }
   const app = new App<SlackContext>({ authorize, receiver, logger: blogger, clientOptions });
   // Many workspaces: Bolt's own client cache bounded (client-cache.ts), as the registry bounds runtimes.
-  if (many) boundBoltClients(app, many.keepClients ?? 200);
+  if (many) boundBoltClients(app, many.keepClients ?? 1000);
   app.error(async (err) => {
     logger.error({ err, code: (err as { code?: string }).code }, "unhandled error in a Slack listener");
   });
@@ -433,8 +433,25 @@ export async function startDistributedSlackApp(
   void (async () => {
     for (const workspace of await host.connectedIds()) {
       const deps: SlackDeps = { ...slack.deps, workspace, core: host.coreOf(workspace), connected: true };
-      await settleLeftovers(deps, host.clientOf(workspace), config, logger);
+      await settleLeftovers(
+        deps,
+        lazyClient(() => host.clientOf(workspace)),
+        config,
+        logger,
+      );
     }
   })().catch((err) => logger.warn({ err: String(err) }, "could not settle what an earlier process left"));
   return slack;
+}
+
+/** A client made on first use: most workspaces have nothing left to tell, and need none. */
+function lazyClient(make: () => webApi.WebClient): webApi.WebClient {
+  let client: webApi.WebClient | undefined;
+  return new Proxy({} as webApi.WebClient, {
+    get(_target, prop) {
+      client ??= make();
+      const value = Reflect.get(client, prop, client);
+      return typeof value === "function" ? value.bind(client) : value;
+    },
+  });
 }
