@@ -54,6 +54,10 @@ export function secretsOfConfig(config: {
   SLACK_APP_TOKEN?: string;
   METRICS_TOKEN?: string;
   DATABASE_URL?: string;
+  SLACK_CLIENT_SECRET?: string;
+  SLACK_STATE_SECRET?: string;
+  SWITCHBOARD_SECRET_KEY?: string;
+  SWITCHBOARD_SECRET_KEY_PREVIOUS?: string;
 }): (string | undefined)[] {
   let password: string | undefined;
   try {
@@ -67,6 +71,10 @@ export function secretsOfConfig(config: {
     config.SLACK_SIGNING_SECRET,
     config.SLACK_APP_TOKEN,
     config.METRICS_TOKEN,
+    config.SLACK_CLIENT_SECRET,
+    config.SLACK_STATE_SECRET,
+    config.SWITCHBOARD_SECRET_KEY,
+    config.SWITCHBOARD_SECRET_KEY_PREVIOUS,
     password,
   ];
 }

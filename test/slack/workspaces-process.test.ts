@@ -18,6 +18,7 @@ let dir: string;
 let port: number;
 let child: ChildProcess | undefined;
 let out = "";
+let allOut = "";
 let team: FakeTeam;
 const SECRET_KEY = randomBytes(32).toString("base64");
 
@@ -42,15 +43,17 @@ async function start(): Promise<void> {
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       PORT: String(port),
       DATA_DIR: join(dir, "data"),
-      LOG_LEVEL: "info",
+      LOG_LEVEL: "debug",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (d) => {
     out += d;
+    allOut += d;
   });
   child.stderr?.on("data", (d) => {
     out += d;
+    allOut += d;
   });
   for (let i = 0; i < 2400; i++) {
     if (child.exitCode !== null) break;
@@ -113,6 +116,12 @@ describe("many workspaces in the real process", () => {
     await start();
     expect(await command("tags")).toContain("Support");
   }, 120_000);
+
+  it("logs, at debug level, no token, no client or state secret, no secret key", () => {
+    expect(allOut).toContain("oauth.v2.access");
+    for (const secret of [team.botToken!, fake.clientSecret, "a-state-secret-for-the-tests", SECRET_KEY])
+      expect(allOut).not.toContain(secret);
+  });
 
   it("keeps no token nor key in the clear in DATA_DIR", async () => {
     await stop();
