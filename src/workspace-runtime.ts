@@ -357,8 +357,13 @@ function notConnectedHooks(core: CommandCore): SlackHooks {
   return {
     homeView: async (userId) => {
       const { notConnectedHome } = await import("./slack/home/view.ts");
-      // Any command but help, connect and settings answers how to connect, for this person.
-      return notConnectedHome(await core.run("home", { userId, via: "slack" }));
+      // Any command but help, connect and settings answers how to connect, for this person;
+      // on the Home tab nothing was asked, so the answer's "cannot do this" goes.
+      const answer = await core.run("home", { userId, via: "slack" });
+      const blocks = JSON.parse(
+        JSON.stringify(answer.blocks).replaceAll(", so Switchboard cannot do this.", "."),
+      ) as typeof answer.blocks;
+      return notConnectedHome({ blocks });
     },
   };
 }
