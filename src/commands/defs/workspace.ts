@@ -81,7 +81,7 @@ export function settingsBlocks(
   channelNames: Record<number, string> = {},
 ): KnownBlock[] {
   const lines = SETTING_NAMES.map(
-    (n) => `*${SETTINGS[n].label}:* ${valueWords(n, s, channelNames)}\n_${originWords(s[n].origin)}_`,
+    (n) => `*${SETTINGS[n].label}:* ${valueWords(n, s, channelNames)}\n${italic(originWords(s[n].origin))}`,
   );
   return lines.map(section);
 }
@@ -278,3 +278,8 @@ export const WORKSPACE_COMMANDS = [
     },
   }),
 ];
+
+/** Slack's italics, unless the text holds an underscore (a setting's name), which would break them. */
+function italic(text: string): string {
+  return text.includes("_") ? text : `_${text}_`;
+}
