@@ -4,6 +4,7 @@
 // and audit channel). Single-workspace mode builds one, from the environment
 // (src/app.ts); many-workspace mode builds one per connected workspace on its
 // first request and keeps the recently used ones (WorkspaceRegistry).
+import type { webApi } from "@slack/bolt";
 import { MessagingClient } from "./api/client.ts";
 import { createCommandCore, type SwitchboardCore } from "./commands/core.ts";
 import type { InboxAccess } from "./commands/inbox.ts";
@@ -211,6 +212,8 @@ export class WorkspaceRegistry implements WorkspaceSource {
   private readonly opts: RegistryOptions;
   private readonly keep: number;
   private readonly live = new Map<WorkspaceId, Promise<WorkspaceRuntime | undefined>>();
+  /** The bot clients of the runtimes built and kept, for Bolt's listeners to share (one client a workspace). */
+  private readonly clients = new Map<WorkspaceId, webApi.WebClient>();
 
   constructor(opts: RegistryOptions) {
     this.opts = opts;
@@ -260,10 +263,16 @@ export class WorkspaceRegistry implements WorkspaceSource {
     return pending;
   }
 
+  /** A kept workspace's bot client, when its runtime is built (Bolt's listeners use it too: src/slack/client-cache.ts). */
+  slackClientOf(id: WorkspaceId): webApi.WebClient | undefined {
+    return this.clients.get(id);
+  }
+
   /** Forgets a workspace's runtime (after connect, disconnect, settings, uninstall): the next request builds it again. */
   async forget(id: WorkspaceId): Promise<void> {
     const pending = this.live.get(id);
     this.live.delete(id);
+    this.clients.delete(id);
     const rt = await pending?.catch(() => undefined);
     await rt?.close();
   }
@@ -276,6 +285,7 @@ export class WorkspaceRegistry implements WorkspaceSource {
   async close(): Promise<void> {
     const all = [...this.live.values()];
     this.live.clear();
+    this.clients.clear();
     for (const p of all) await (await p.catch(() => undefined))?.close();
   }
 
@@ -293,6 +303,7 @@ export class WorkspaceRegistry implements WorkspaceSource {
       if (over <= 0) break;
       if (this.opts.busy?.(id)) continue;
       this.live.delete(id);
+      this.clients.delete(id);
       over -= 1;
       void pending.then((rt) => rt?.close()).catch(() => {});
     }
@@ -315,6 +326,7 @@ export class WorkspaceRegistry implements WorkspaceSource {
     const client = workspaceClient(this.opts.tokens, key, {
       slackApiUrl: shared.config.SLACK_API_URL,
       logger,
+      teamId: id,
     });
     const slack = workspaceBridge({
       client,
@@ -343,6 +355,7 @@ export class WorkspaceRegistry implements WorkspaceSource {
     );
     await attachSlack(rt, logger);
     this.hooks.set(rt, (await this.opts.slackHooks?.(rt)) ?? {});
+    if (this.live.has(id)) this.clients.set(id, client);
     return rt;
   }
 

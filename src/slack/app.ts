@@ -170,7 +170,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
   }
   const app = new App<SlackContext>({ authorize, receiver, logger: blogger, clientOptions });
   // Many workspaces: Bolt's own client cache bounded (client-cache.ts), as the registry bounds runtimes.
-  if (many) boundBoltClients(app, many.keepClients ?? 1000);
+  if (many) boundBoltClients(app, many.keepClients ?? 1000, (team) => many.workspaces.slackClientOf?.(team));
   app.error(async (err) => {
     logger.error({ err, code: (err as { code?: string }).code }, "unhandled error in a Slack listener");
   });

@@ -7,7 +7,13 @@
 // again: the installation hands out the new one).
 type Pool = { pool: Record<string, unknown>; getOrCreate(token: string, options: unknown): unknown };
 
-export function boundBoltClients(app: object, keep: number): void {
+/**
+ * `shared(team)`: the workspace's own bot client when its runtime is built
+ * (src/workspace-runtime.ts): Bolt's listeners then use it too, one client a
+ * workspace instead of two (each ~26 KiB, docs/benchmarks.md). It takes its
+ * token from the TokenSource at each call, the same bot token authorize gave.
+ */
+export function boundBoltClients(app: object, keep: number, shared?: (team: string) => unknown): void {
   const lru = new Map<string, Pool>();
   const clients = new Proxy({} as Record<string, Pool | undefined>, {
     get(_target, key) {
@@ -23,6 +29,11 @@ export function boundBoltClients(app: object, keep: number): void {
       if (typeof key !== "string") return false;
       const create = pool.getOrCreate.bind(pool);
       pool.getOrCreate = (token, options) => {
+        const own = shared?.(key);
+        if (own) {
+          pool.pool = {};
+          return own;
+        }
         const client = create(token, options);
         for (const t of Object.keys(pool.pool)) if (t !== token) delete pool.pool[t];
         return client;

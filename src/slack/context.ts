@@ -56,6 +56,8 @@ export interface RequestTeam {
 
 /** The workspaces the app serves: resolves a request's team to its parts (hooks absent: the app's own). */
 export interface WorkspaceSource {
+  /** A workspace's own bot client when it is built (many workspaces): Bolt's listeners share it. */
+  slackClientOf?(teamId: string): webApi.WebClient | undefined;
   resolve(
     team: RequestTeam,
   ): Promise<

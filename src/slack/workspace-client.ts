@@ -36,12 +36,14 @@ export class TokenSourcedClient extends webApi.WebClient {
 export function workspaceClient(
   tokens: { botToken(key: InstallationKey): Promise<string> },
   key: InstallationKey,
-  opts: { slackApiUrl?: string; logger: Logger },
+  opts: { slackApiUrl?: string; logger: Logger; teamId?: string },
 ): webApi.WebClient {
   return new TokenSourcedClient(() => tokens.botToken(key), {
     ...slackClientOptions(opts.slackApiUrl),
     logger: boltLogger(opts.logger),
     retryConfig: noDoubleSendRetries,
+    // An org-wide installation's token acts in many workspaces: each call names this one (as Bolt's do).
+    ...(opts.teamId ? { teamId: opts.teamId } : {}),
   });
 }
 

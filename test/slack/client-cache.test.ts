@@ -32,6 +32,16 @@ describe("Bolt's client cache, bounded", () => {
     expect(Object.keys(app.clients.TA!.pool)).toEqual(["xoxb-a-2"]);
   });
 
+  it("hands out a workspace's own client when it has one, and keeps none of Bolt's for it", () => {
+    const app = { clients: {} as Record<string, Pool | undefined> };
+    const own = { mine: true };
+    boundBoltClients(app, 10, (team) => (team === "TA" ? own : undefined));
+    clientFor(app, "TB", "xoxb-b-1");
+    expect(clientFor(app, "TA", "xoxb-a-1")).toBe(own);
+    expect(Object.keys(app.clients.TA!.pool)).toHaveLength(0);
+    expect(Object.keys(app.clients.TB!.pool)).toEqual(["xoxb-b-1"]);
+  });
+
   it("without the bound, the same use keeps every workspace and every token (what Bolt does)", () => {
     const app = { clients: {} as Record<string, Pool | undefined> };
     for (const team of ["TA", "TB", "TC"]) clientFor(app, team, `xoxb-${team}-1`);

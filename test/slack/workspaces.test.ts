@@ -275,9 +275,19 @@ describe("many workspaces", () => {
   });
 
   it("Bolt's listener clients are bounded: one per workspace that made requests, its latest token only", () => {
-    const clients = (slack.app as unknown as { clients: Record<string, { pool: object }> }).clients;
+    const clients = (
+      slack.app as unknown as {
+        clients: Record<string, { pool: object; getOrCreate(token: string, o: object): unknown }>;
+      }
+    ).clients;
     expect(Object.keys(clients)).toEqual(expect.arrayContaining([acme.teamId, bolt.teamId]));
-    for (const team of Object.keys(clients)) expect(Object.keys(clients[team]!.pool)).toHaveLength(1);
+    for (const team of Object.keys(clients))
+      expect(Object.keys(clients[team]!.pool).length).toBeLessThanOrEqual(1);
+    // A connected workspace's listeners use its runtime's bot client: one client a workspace, not two.
+    const own = sb.workspaces.slackClientOf(acme.teamId);
+    expect(own).toBeDefined();
+    expect(clients[acme.teamId]!.getOrCreate("xoxb-any", {})).toBe(own);
+    expect(Object.keys(clients[acme.teamId]!.pool)).toHaveLength(0);
   });
 
   it("logs no token and no key", () => {
