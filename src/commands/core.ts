@@ -286,6 +286,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
 
     inbox: opts.inbox,
     admin: opts.admin,
+    workspace: opts.workspace,
     audit: (operation, ok, answer) =>
       writeAudit({
         ...auditEntry(actor, line, operation),

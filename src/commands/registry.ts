@@ -6,6 +6,7 @@ import type { KnownBlock } from "@slack/types";
 import type { z } from "zod";
 import type { OperationName } from "../api/operations.ts";
 import type { MessagingApi } from "../api/types.ts";
+import type { WorkspaceId } from "../domain/workspace.ts";
 import { SwitchboardError } from "../errors.ts";
 import type { ReportService } from "../reports/service.ts";
 import type { ChannelNames } from "../store/channels.ts";
@@ -60,6 +61,8 @@ export interface CommandContext {
   audit: (operation: string, ok: boolean, answer?: unknown) => Promise<void>;
   /** The workspace's connection and settings (`/sb connect`, `/sb settings`); absent where not set up. */
   admin?: WorkspaceAdmin;
+  /** The workspace the command runs in: a cache a command keeps across calls is keyed by it. */
+  workspace: WorkspaceId;
 }
 
 /** What a confirmation shows before the write: the blocks above the Confirm/Cancel buttons. */

@@ -36,6 +36,13 @@ const AUDIT_NOUNS: Record<string, string> = {
 export function auditSentence(e: AuditEntry): string {
   const who = e.via === "shell" ? "The shell" : `<@${e.actor}>`;
   const a = (e.answer && typeof e.answer === "object" ? e.answer : {}) as Record<string, unknown>;
+  // The workspace's own changes (src/workspaces/admin.ts): no API operation, their own words.
+  if (e.operation === "workspace.connect")
+    return `${who} connected this workspace to *${esc(String(a.organization ?? "a messaging account"))}*`;
+  if (e.operation === "workspace.disconnect")
+    return `${who} disconnected this workspace${typeof a.organization === "string" ? ` from *${esc(a.organization)}*` : ""}`;
+  if (e.operation === "workspace.settings")
+    return `${who} changed the settings${Array.isArray(a.changed) && a.changed.length ? `: ${esc(a.changed.join(", "))}` : ""}`;
   const verb = AUDIT_VERBS.find(([re]) => re.test(e.operation))?.[1];
   if (!verb)
     return `${who}: ${esc(operationWords(e.operation).replace(/\s*\([^)]*\)/g, ""))}${e.ok ? "" : ` (${auditOutcome(e)})`}`;

@@ -26,6 +26,7 @@ import {
 import type { Config } from "../config.ts";
 import type { Actor } from "../domain/actor.ts";
 import type { Logger } from "../log.ts";
+import { AuditLog } from "../store/audit.ts";
 import type { Db } from "../store/db.ts";
 import type { Connection, Installations } from "../store/installations.ts";
 import { WorkspaceSettings } from "../store/workspace-settings.ts";
@@ -117,6 +118,28 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
   const team = opts.workspace;
   const by = (actor: Actor) => (actor.via === "shell" ? "shell" : actor.userId);
 
+  /** A change kept in the workspace's audit trail (the Home tab's recent changes), as API writes are. */
+  const audited = async (
+    actor: Actor,
+    command: string,
+    operation: string,
+    answer: Record<string, unknown>,
+  ) => {
+    await new AuditLog(opts.db, team)
+      .record({
+        at: now(),
+        actor: by(actor),
+        ...(actor.userName ? { actorName: actor.userName } : {}),
+        via: actor.via,
+        ...(actor.channelId ? { channel: actor.channelId } : {}),
+        command,
+        operation,
+        ok: true,
+        answer,
+      })
+      .catch((err) => log?.error({ err: String(err), operation }, "could not record an audit row"));
+  };
+
   const changed = async () => {
     try {
       await opts.onChange?.();
@@ -197,6 +220,7 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
       ...(checked.scopes ? { keyScopes: checked.scopes } : {}),
       connectedBy: by(actor),
     });
+    await audited(actor, "connect", "workspace.connect", { organization: checked.organization });
     await changed();
     const connection = summaryOf(stored);
     const scopes = connection.scopes?.length ? ` (scopes: ${connection.scopes.join(", ")})` : "";
@@ -265,7 +289,7 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
       return connect(demo.apiKey, actor);
     },
 
-    async disconnect(_actor): Promise<DisconnectOutcome> {
+    async disconnect(actor): Promise<DisconnectOutcome> {
       if (opts.mode === "single") return { ok: false, reason: "environment", message: ENV_KEY_MESSAGE };
       const before = await opts.installations.connection(team);
       const gone = await opts.installations.disconnect(team);
@@ -275,6 +299,9 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
           reason: "not_connected",
           message: "This workspace is not connected to a messaging account: there is no key to forget.",
         };
+      await audited(actor, "disconnect", "workspace.disconnect", {
+        organization: before?.organizationName ?? null,
+      });
       await changed();
       return {
         ok: true,
@@ -329,6 +356,9 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
           message: "Nothing changed: these are the settings in use.",
         };
       await store.save(team, changes, by(actor), now());
+      await audited(actor, "settings set", "workspace.settings", {
+        changed: names.map((n) => SETTINGS[n].label),
+      });
       await changed();
       return {
         ok: true,

@@ -7,6 +7,9 @@ import { createSwitchboard, type Switchboard } from "../../src/app.ts";
 import { blocksToText } from "../../src/blocks/blocks.ts";
 import type { Reply } from "../../src/commands/types.ts";
 import { loadConfig } from "../../src/config.ts";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
+import { auditSentence } from "../../src/slack/audit-words.ts";
+import { AuditLog } from "../../src/store/audit.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
 import { captureLogger } from "../helpers/log.ts";
 
@@ -43,6 +46,12 @@ describe("settings in single-workspace mode", () => {
     expect(saved).not.toMatch(/nothing was saved/i);
     expect(text(await sb.core.run("tag add Bobs #112233", BOB))).toContain("Bobs");
     expect(text(await sb.core.run("tag add Alices #112233", ALICE))).not.toContain("created");
+    // Kept in the audit trail in words, as the Home tab and the audit channel say it.
+    const entry = (await new AuditLog(db, ENV_WORKSPACE).list()).find(
+      (e) => e.operation === "workspace.settings",
+    );
+    expect(entry).toBeDefined();
+    expect(auditSentence(entry!)).toBe("The shell changed the settings: Who may make changes");
     // The Slack app's requests see the same core.
     const parts = await sb.workspaces.resolve({});
     expect(parts.core).toBe(sb.core);

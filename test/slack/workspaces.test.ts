@@ -13,6 +13,7 @@ import {
 } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { type SlackApp, startDistributedSlackApp } from "../../src/slack/app.ts";
+import { AuditLog } from "../../src/store/audit.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
 import type { FakeSlack, FakeTeam } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";
@@ -124,6 +125,13 @@ describe("many workspaces", () => {
     );
     const acmeKey = (await sb.installations.connection(acme.teamId))!.apiKey;
     expect(acmeKey).not.toBe(sandbox.readKey);
+    // In Acme's audit trail, not Bolt's.
+    expect((await new AuditLog(db, acme.teamId).list()).map((e) => e.operation)).toContain(
+      "workspace.connect",
+    );
+    expect((await new AuditLog(db, bolt.teamId).list()).map((e) => e.operation)).toEqual([
+      "workspace.connect",
+    ]);
     expect(await sb.sandbox!.organizationOf(acmeKey)).not.toEqual(
       await sb.sandbox!.organizationOf(sandbox.readKey),
     );

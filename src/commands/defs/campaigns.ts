@@ -164,8 +164,12 @@ const RECIPIENT_WORDS: Record<string, { icon: string; label: string }> = {
   skipped: { icon: ":fast_forward:", label: "Skipped" },
 };
 
-/** Names of contacts read lately, by id: a page of recipients is named from here first. */
-const CONTACT_NAMES = new Map<number, string>();
+/**
+ * Names of contacts read lately, by workspace and id (`T123:42`; ids are the
+ * API account's, so two workspaces may both have a contact 42): a page of
+ * recipients is named from here first.
+ */
+const CONTACT_NAMES = new Map<string, string>();
 const CONTACT_NAMES_MAX = 5_000;
 /** Contacts read per page at most: the spec cannot read contacts by a list of ids. */
 const NAME_READS = 20;
@@ -184,7 +188,7 @@ async function recipientNames(
   for (const r of items) {
     const id = refId(r, "contactId", "contact_id");
     if (id === undefined || show(pick(r, "name") ?? "")) continue;
-    const known = CONTACT_NAMES.get(id);
+    const known = CONTACT_NAMES.get(`${ctx.workspace}:${id}`);
     if (known !== undefined) names.set(id, known);
     else wanted.add(id);
   }
@@ -201,8 +205,8 @@ async function recipientNames(
     if (!name) continue;
     names.set(id, name);
     if (CONTACT_NAMES.size >= CONTACT_NAMES_MAX)
-      CONTACT_NAMES.delete(CONTACT_NAMES.keys().next().value as number);
-    CONTACT_NAMES.set(id, name);
+      CONTACT_NAMES.delete(CONTACT_NAMES.keys().next().value as string);
+    CONTACT_NAMES.set(`${ctx.workspace}:${id}`, name);
   }
   names.unread = items.filter((r) => {
     const id = refId(r, "contactId", "contact_id");
