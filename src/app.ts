@@ -347,7 +347,8 @@ export async function createDistributedSwitchboard(
     const { slackClientOptions } = await import("./slack/bridge.ts");
     const clientOf = (id: WorkspaceId) =>
       new TokenSourcedClient(async () => {
-        const inst = await installations.forTeam(id);
+        const enterpriseId = (await installations.connection(id))?.enterpriseId;
+        const inst = await installations.forTeam(id, enterpriseId);
         if (!inst) throw new Error("this workspace is not installed");
         return tokens.botToken(
           inst.isEnterpriseInstall

@@ -311,10 +311,12 @@ export class WorkspaceRegistry implements WorkspaceSource {
 
   private async build(id: WorkspaceId, enterpriseId?: string): Promise<WorkspaceRuntime | undefined> {
     const { installations, shared } = this.opts;
-    const inst = await installations.forTeam(id, enterpriseId);
-    if (!inst) return undefined;
+    // The connection first: it knows the workspace's enterprise, so background work (which has only
+    // the team id) finds an org-wide installation too.
     const connection = await installations.connection(id);
     if (!connection) return undefined;
+    const inst = await installations.forTeam(id, enterpriseId ?? connection.enterpriseId);
+    if (!inst) return undefined;
     const admin = this.opts.adminOf(id, inst);
     const settings = valuesOf(await admin.settings());
     const key: InstallationKey = inst.isEnterpriseInstall

@@ -211,6 +211,27 @@ describe("many workspaces", () => {
     await sb.workspaces.forget(bolt.teamId);
   });
 
+  it("a workspace of an org-wide install is found from its team id alone (background work has nothing else)", async () => {
+    await sb.installations.save({
+      isEnterpriseInstall: true,
+      enterpriseId: "EORG",
+      installerUserId: "U0ALICE",
+      bot: { token: "xoxb-org-token", id: "BORG", userId: "UORGBOT", scopes: ["commands"] },
+    });
+    await sb.installations.connect({
+      teamId: "TORG1",
+      enterpriseId: "EORG",
+      apiKey: sb.sandbox!.readKey,
+      organizationName: "Sandbox",
+      connectedBy: "U0ALICE",
+    });
+    const rt = await sb.workspaces.runtime("TORG1");
+    expect(rt?.id).toBe("TORG1");
+    await sb.installations.disconnect("TORG1");
+    await sb.workspaces.forget("TORG1");
+    await sb.installations.remove({ isEnterpriseInstall: true, enterpriseId: "EORG" });
+  });
+
   it("a request from a workspace that never installed is told so, and nothing runs", async () => {
     const stranger = fake.addTeam({ teamId: "TSTRANGER", teamName: "Stranger" });
     const sent = await requests.asTeam(stranger.teamId, stranger.botUserId).command("tags");
