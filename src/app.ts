@@ -112,17 +112,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
     let baseUrl = config.MESSAGING_API_URL;
     let apiKey = config.MESSAGING_API_KEY;
     if (!baseUrl) {
-      const { startSandbox } = await import("./sandbox/index.ts");
-      sandbox = await startSandbox({
-        db,
-        apiKey: config.SANDBOX_API_KEY,
-        readKey: config.SANDBOX_READ_KEY,
-        readLimit: config.SANDBOX_READ_LIMIT,
-        writeLimit: config.SANDBOX_WRITE_LIMIT,
-        templateApprovalMs: config.SANDBOX_TEMPLATE_APPROVAL_MS,
-        campaignTickMs: config.SANDBOX_CAMPAIGN_TICK_MS,
-        logger: logger.child({ part: "sandbox" }),
-      });
+      sandbox = await startEmbeddedSandbox(config, db, logger);
       closers.unshift(() => sandbox!.close());
       baseUrl = sandbox.url;
       apiKey = sandbox.apiKey;
@@ -195,7 +185,6 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
     const { client, reports, channels, inbox, auditListeners } = built;
     phase("API client and command core");
 
-    let closed = false;
     return {
       // The workspace's core now (settings changed make a new one).
       get core() {
@@ -220,15 +209,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       channels,
       inbox,
       workspace,
-      onClose(fn) {
-        closers.unshift(fn);
-      },
-      async close() {
-        if (closed) return;
-        closed = true;
-        for (const close of closers)
-          await close().catch((err) => logger.warn({ err: String(err) }, "close failed"));
-      },
+      ...closeOnce(closers, logger),
     };
   } catch (err) {
     for (const close of closers) await close().catch(() => {});
@@ -304,17 +285,7 @@ export async function createDistributedSwitchboard(
     let sandbox: Sandbox | undefined;
     let baseUrl = config.MESSAGING_API_URL;
     if (!baseUrl) {
-      const { startSandbox } = await import("./sandbox/index.ts");
-      sandbox = await startSandbox({
-        db,
-        apiKey: config.SANDBOX_API_KEY,
-        readKey: config.SANDBOX_READ_KEY,
-        readLimit: config.SANDBOX_READ_LIMIT,
-        writeLimit: config.SANDBOX_WRITE_LIMIT,
-        templateApprovalMs: config.SANDBOX_TEMPLATE_APPROVAL_MS,
-        campaignTickMs: config.SANDBOX_CAMPAIGN_TICK_MS,
-        logger: logger.child({ part: "sandbox" }),
-      });
+      sandbox = await startEmbeddedSandbox(config, db, logger);
       closers.unshift(() => sandbox!.close());
       baseUrl = sandbox.url;
       logger.info({ url: sandbox.url }, "embedded sandbox API started: workspaces may use a demo account");
@@ -343,19 +314,9 @@ export async function createDistributedSwitchboard(
     });
     closers.unshift(() => scheduler.stop());
     closers.unshift(() => background.stop());
-    const { TokenSourcedClient } = await import("./slack/workspace-client.ts");
-    const { slackClientOptions } = await import("./slack/bridge.ts");
+    const { workspaceClient } = await import("./slack/workspace-client.ts");
     const clientOf = (id: WorkspaceId) =>
-      new TokenSourcedClient(async () => {
-        const enterpriseId = (await installations.connection(id))?.enterpriseId;
-        const inst = await installations.forTeam(id, enterpriseId);
-        if (!inst) throw new Error("this workspace is not installed");
-        return tokens.botToken(
-          inst.isEnterpriseInstall
-            ? { isEnterpriseInstall: true, enterpriseId: inst.enterpriseId as string }
-            : { isEnterpriseInstall: false, teamId: id },
-        );
-      }, slackClientOptions(config.SLACK_API_URL));
+      workspaceClient(() => workspaces.botToken(id), { slackApiUrl: config.SLACK_API_URL, teamId: id });
     // Each workspace's connect, disconnect and settings (src/workspaces/admin.ts): its admins and owners
     // (users.info with its own bot) and its installer may; a change rebuilds its runtime.
     const { createWorkspaceAdmin } = await import("./workspaces/admin.ts");
@@ -427,7 +388,6 @@ export async function createDistributedSwitchboard(
         perform: async (actor, what, work) => (await core()).perform(actor, what, work),
       };
     };
-    let closed = false;
     return {
       connectedIds: () => workspaces.connectedIds(),
       clientOf,
@@ -441,15 +401,7 @@ export async function createDistributedSwitchboard(
       posts,
       background,
       scheduler,
-      onClose(fn) {
-        closers.unshift(fn);
-      },
-      async close() {
-        if (closed) return;
-        closed = true;
-        for (const close of closers)
-          await close().catch((err) => logger.warn({ err: String(err) }, "close failed"));
-      },
+      ...closeOnce(closers, logger),
     };
   } catch (err) {
     for (const close of closers) await close().catch(() => {});
@@ -520,5 +472,39 @@ function demoOrganization(
   return async () => {
     const org = await sandbox.createOrganization({ name: `${inst?.teamName ?? id} (demo)` });
     return { apiKey: org.apiKey, organizationName: org.name };
+  };
+}
+
+/** The embedded sandbox (no MESSAGING_API_URL), on Switchboard's database, from the SANDBOX_* settings. */
+async function startEmbeddedSandbox(config: Config, db: Db, logger: Logger): Promise<Sandbox> {
+  const { startSandbox } = await import("./sandbox/index.ts");
+  return startSandbox({
+    db,
+    apiKey: config.SANDBOX_API_KEY,
+    readKey: config.SANDBOX_READ_KEY,
+    readLimit: config.SANDBOX_READ_LIMIT,
+    writeLimit: config.SANDBOX_WRITE_LIMIT,
+    templateApprovalMs: config.SANDBOX_TEMPLATE_APPROVAL_MS,
+    campaignTickMs: config.SANDBOX_CAMPAIGN_TICK_MS,
+    logger: logger.child({ part: "sandbox" }),
+  });
+}
+
+/** `onClose` and a `close` that runs the closers once, the last added first, each failure logged. */
+function closeOnce(
+  closers: Array<() => Promise<void>>,
+  logger: Logger,
+): { onClose(fn: () => Promise<void>): void; close(): Promise<void> } {
+  let closed = false;
+  return {
+    onClose(fn) {
+      closers.unshift(fn);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const close of closers)
+        await close().catch((err) => logger.warn({ err: String(err) }, "close failed"));
+    },
   };
 }

@@ -22,7 +22,12 @@ import type { AuditEntry } from "./store/audit.ts";
 import { ChannelNames } from "./store/channels.ts";
 import type { Db } from "./store/db.ts";
 import { InboxStore } from "./store/inbox.ts";
-import type { InstallationKey, Installations, StoredInstallation } from "./store/installations.ts";
+import {
+  type InstallationKey,
+  type Installations,
+  installationKey,
+  type StoredInstallation,
+} from "./store/installations.ts";
 
 export interface WorkspaceRuntime {
   id: WorkspaceId;
@@ -277,6 +282,19 @@ export class WorkspaceRegistry implements WorkspaceSource {
     await rt?.close();
   }
 
+  /**
+   * A connected workspace's bot token, through the TokenSource, without
+   * building its runtime (the connection knows its enterprise: an org-wide
+   * installation is found from the team id alone).
+   */
+  async botToken(id: WorkspaceId): Promise<string> {
+    const { installations } = this.opts;
+    const enterpriseId = (await installations.connection(id))?.enterpriseId;
+    const inst = await installations.forTeam(id, enterpriseId);
+    if (!inst) throw new Error("this workspace is not installed");
+    return this.opts.tokens.botToken(installationKey(inst));
+  }
+
   /** Every workspace with a messaging account (background work runs for each). */
   connectedIds(): Promise<WorkspaceId[]> {
     return this.opts.installations.connectedTeams();
@@ -319,13 +337,11 @@ export class WorkspaceRegistry implements WorkspaceSource {
     if (!inst) return undefined;
     const admin = this.opts.adminOf(id, inst);
     const settings = valuesOf(await admin.settings());
-    const key: InstallationKey = inst.isEnterpriseInstall
-      ? { isEnterpriseInstall: true, enterpriseId: inst.enterpriseId as string }
-      : { isEnterpriseInstall: false, teamId: id };
+    const key = installationKey(inst);
     const logger = shared.logger.child({ workspace: id });
     const { workspaceClient } = await import("./slack/workspace-client.ts");
     const { workspaceBridge } = await import("./slack/bridge.ts");
-    const client = workspaceClient(this.opts.tokens, key, {
+    const client = workspaceClient(() => this.opts.tokens.botToken(key), {
       slackApiUrl: shared.config.SLACK_API_URL,
       logger,
       teamId: id,

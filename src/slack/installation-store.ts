@@ -5,11 +5,12 @@
 // would otherwise refresh on its own, without a lock, and two replicas could
 // spend one refresh token twice.
 import type { InstallationQuery, InstallationStore, Installation as SlackInstallation } from "@slack/bolt";
-import type {
-  Installation,
-  InstallationKey,
-  Installations,
-  StoredInstallation,
+import {
+  type Installation,
+  type InstallationKey,
+  type Installations,
+  installationKey,
+  type StoredInstallation,
 } from "../store/installations.ts";
 import { NotInstalledError, type TokenSource } from "./tokens.ts";
 
@@ -115,10 +116,7 @@ export function installationStore(installations: Installations, tokens: TokenSou
         ? await installations.find(key)
         : await installations.forTeam(key.teamId, key.enterpriseId);
       if (!found) throw new NotInstalledError("Switchboard is not installed in this workspace");
-      const actual: InstallationKey = found.isEnterpriseInstall
-        ? { isEnterpriseInstall: true, enterpriseId: found.enterpriseId! }
-        : { isEnterpriseInstall: false, teamId: found.teamId! };
-      const botToken = found.bot ? await tokens.botToken(actual) : undefined;
+      const botToken = found.bot ? await tokens.botToken(installationKey(found)) : undefined;
       return toSlack(found, botToken, query.userId);
     },
     async deleteInstallation(query) {

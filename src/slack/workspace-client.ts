@@ -5,7 +5,6 @@
 // expires, under the store's lock (src/slack/tokens.ts).
 import { webApi } from "@slack/bolt";
 import type { Logger } from "../log.ts";
-import type { InstallationKey } from "../store/installations.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { slackClientOptions } from "./bridge.ts";
 import { noDoubleSendRetries } from "./retry-policy.ts";
@@ -34,13 +33,12 @@ export class TokenSourcedClient extends webApi.WebClient {
 }
 
 export function workspaceClient(
-  tokens: { botToken(key: InstallationKey): Promise<string> },
-  key: InstallationKey,
-  opts: { slackApiUrl?: string; logger: Logger; teamId?: string },
+  tokenOf: () => Promise<string>,
+  opts: { slackApiUrl?: string; logger?: Logger; teamId?: string },
 ): webApi.WebClient {
-  return new TokenSourcedClient(() => tokens.botToken(key), {
+  return new TokenSourcedClient(tokenOf, {
     ...slackClientOptions(opts.slackApiUrl),
-    logger: boltLogger(opts.logger),
+    ...(opts.logger ? { logger: boltLogger(opts.logger) } : {}),
     retryConfig: noDoubleSendRetries,
     // An org-wide installation's token acts in many workspaces: each call names this one (as Bolt's do).
     ...(opts.teamId ? { teamId: opts.teamId } : {}),

@@ -186,6 +186,14 @@ const keyOfRow = (r: { enterprise_id: string; team_id: string; is_enterprise_ins
         ...(r.enterprise_id ? { enterpriseId: r.enterprise_id } : {}),
       }) as InstallationKey;
 
+/** The key of a stored installation: its org's when org-wide, else its workspace's. */
+export const installationKey = (i: Pick<Installation, "isEnterpriseInstall" | "enterpriseId" | "teamId">) =>
+  keyOfRow({
+    enterprise_id: i.enterpriseId ?? "",
+    team_id: i.teamId ?? "",
+    is_enterprise_install: i.isEnterpriseInstall,
+  });
+
 /** What a sealed value is bound to: its column and its row. */
 const contextOf = (
   column: string,
