@@ -477,17 +477,8 @@ function demoOrganization(
 
 /** The embedded sandbox (no MESSAGING_API_URL), on Switchboard's database, from the SANDBOX_* settings. */
 async function startEmbeddedSandbox(config: Config, db: Db, logger: Logger): Promise<Sandbox> {
-  const { startSandbox } = await import("./sandbox/index.ts");
-  return startSandbox({
-    db,
-    apiKey: config.SANDBOX_API_KEY,
-    readKey: config.SANDBOX_READ_KEY,
-    readLimit: config.SANDBOX_READ_LIMIT,
-    writeLimit: config.SANDBOX_WRITE_LIMIT,
-    templateApprovalMs: config.SANDBOX_TEMPLATE_APPROVAL_MS,
-    campaignTickMs: config.SANDBOX_CAMPAIGN_TICK_MS,
-    logger: logger.child({ part: "sandbox" }),
-  });
+  const { sandboxSettings, startSandbox } = await import("./sandbox/index.ts");
+  return startSandbox({ db, ...sandboxSettings(config), logger: logger.child({ part: "sandbox" }) });
 }
 
 /** `onClose` and a `close` that runs the closers once, the last added first, each failure logged. */

@@ -7,7 +7,7 @@
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { toE164 } from "../api/schemas.ts";
-import { configSchema } from "../config.ts";
+import { type Config, configSchema } from "../config.ts";
 import { type Db, openDb } from "../store/db.ts";
 import { migrate } from "../store/migrate.ts";
 import { hashKey } from "../store/sandbox/account.ts";
@@ -103,6 +103,28 @@ export interface Sandbox {
     /** Whose chat user writes in: default the first organization; the channel defaults to its first one. */
     of?: OrganizationRef;
   }): Promise<{ id: number; chatUserId: number; conversationId: number }>;
+}
+
+/** The sandbox's options from the settings (SANDBOX_*), as Switchboard embeds it and `npm run sandbox` runs it. */
+export function sandboxSettings(
+  config: Pick<
+    Config,
+    | "SANDBOX_API_KEY"
+    | "SANDBOX_READ_KEY"
+    | "SANDBOX_READ_LIMIT"
+    | "SANDBOX_WRITE_LIMIT"
+    | "SANDBOX_TEMPLATE_APPROVAL_MS"
+    | "SANDBOX_CAMPAIGN_TICK_MS"
+  >,
+): SandboxOptions {
+  return {
+    apiKey: config.SANDBOX_API_KEY,
+    readKey: config.SANDBOX_READ_KEY,
+    readLimit: config.SANDBOX_READ_LIMIT,
+    writeLimit: config.SANDBOX_WRITE_LIMIT,
+    templateApprovalMs: config.SANDBOX_TEMPLATE_APPROVAL_MS,
+    campaignTickMs: config.SANDBOX_CAMPAIGN_TICK_MS,
+  };
 }
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {

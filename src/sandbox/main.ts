@@ -4,7 +4,7 @@
 import { loadConfig } from "../config.ts";
 import { createLogger } from "../log.ts";
 import { openDb } from "../store/db.ts";
-import { startSandbox } from "./index.ts";
+import { sandboxSettings, startSandbox } from "./index.ts";
 
 const config = loadConfig();
 const log = createLogger(config.LOG_LEVEL);
@@ -13,12 +13,7 @@ const sandbox = await startSandbox({
   db,
   host: config.SANDBOX_HOST,
   port: config.SANDBOX_PORT,
-  apiKey: config.SANDBOX_API_KEY,
-  readKey: config.SANDBOX_READ_KEY,
-  readLimit: config.SANDBOX_READ_LIMIT,
-  writeLimit: config.SANDBOX_WRITE_LIMIT,
-  templateApprovalMs: config.SANDBOX_TEMPLATE_APPROVAL_MS,
-  campaignTickMs: config.SANDBOX_CAMPAIGN_TICK_MS,
+  ...sandboxSettings(config),
   importMaxBytes: config.IMPORT_MAX_BYTES,
   logger: log.child({ component: "sandbox" }),
 });
