@@ -17,6 +17,7 @@ import { openDb } from "../src/store/db.ts";
 import { FakeSlack } from "../test/fakes/slack.ts";
 import { SlackRequests } from "../test/fakes/slack-requests.ts";
 
+import { percentile } from "./processes.ts";
 import { type BenchRow, peakRssMb } from "./run.ts";
 
 const SECRET = "bench-signing-secret";
@@ -28,12 +29,6 @@ interface Load {
   max: number;
   sent: number;
   failed: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, i)] as number;
 }
 
 /** Sends `RATE` commands a second for `seconds` on a fixed schedule (open loop: a slow answer does not slow the sender). */

@@ -52,6 +52,7 @@ import {
   type Launched,
   launch,
   median,
+  percentile,
   SANDBOX_ARGS,
   SIGNING_SECRET,
   sleep,
@@ -76,12 +77,6 @@ interface Load {
   max: number;
   sent: number;
   failed: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, i)] as number;
 }
 
 /**
