@@ -9,9 +9,9 @@
 // rounds' p99 ratios. Run alone: `node bench/slack-ack.bench.ts [seconds]`.
 import { pathToFileURL } from "node:url";
 import { App, HTTPReceiver, LogLevel } from "@slack/bolt";
-import { createSwitchboard } from "../src/app.ts";
-import { loadConfig } from "../src/config.ts";
-import { createLogger } from "../src/log.ts";
+import { createSwitchboard } from "../src/host/app.ts";
+import { loadConfig } from "../src/platform/config.ts";
+import { createLogger } from "../src/platform/log.ts";
 import { startSlackApp } from "../src/slack/app.ts";
 import { openDb } from "../src/store/db.ts";
 import { FakeSlack } from "../test/fakes/slack.ts";

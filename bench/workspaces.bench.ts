@@ -38,7 +38,7 @@ import { Agent, createServer, request, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Keyring } from "../src/secrets.ts";
+import { Keyring } from "../src/platform/secrets.ts";
 import { openDb } from "../src/store/db.ts";
 import { Installations } from "../src/store/installations.ts";
 import { migrateStore } from "../src/store/migrations.ts";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { configSchema, loadConfig, slackMode } from "../src/config.ts";
+import { configSchema, loadConfig, slackMode } from "../src/platform/config.ts";
 
 describe("settings", () => {
   const example = readFileSync(new URL("../.env.example", import.meta.url), "utf8");

@@ -5,9 +5,9 @@ import { NotFoundError, RateLimitError, ValidationError } from "../src/api/error
 import { TransportFailure } from "../src/api/http.ts";
 import { ArgumentError, UserError } from "../src/commands/registry.ts";
 import { TokenizeError } from "../src/commands/tokenize.ts";
-import { ConfigError, hasCode, isSwitchboardError } from "../src/errors.ts";
 import { ImportFileError } from "../src/imports/errors.ts";
 import { MappingError } from "../src/imports/headers.ts";
+import { ConfigError, hasCode, isSwitchboardError } from "../src/platform/errors.ts";
 import { PostRefusedError } from "../src/reports/scheduler.ts";
 import { UploadRefused } from "../src/slack/uploads/download.ts";
 import { DatabaseUnavailableError } from "../src/store/db.ts";

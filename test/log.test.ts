@@ -6,10 +6,10 @@ import { join } from "node:path";
 import { LogLevel } from "@slack/bolt";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.ts";
-import { hideSecrets, redactSecrets, secretsOfConfig } from "../src/log.ts";
+import { loadDotEnv, startLine } from "../src/host/start-line.ts";
+import { loadConfig } from "../src/platform/config.ts";
+import { hideSecrets, redactSecrets, secretsOfConfig } from "../src/platform/log.ts";
 import { boltLogger } from "../src/slack/bolt-logger.ts";
-import { loadDotEnv, startLine } from "../src/start-line.ts";
 
 describe("redactSecrets", () => {
   it("removes Slack's tokens by pattern and the process's secrets by value", () => {

@@ -1,10 +1,10 @@
-// Secrets at rest (src/secrets.ts): AES-256-GCM under SWITCHBOARD_SECRET_KEY,
+// Secrets at rest (src/platform/secrets.ts): AES-256-GCM under SWITCHBOARD_SECRET_KEY,
 // the key's version in each value, rotation through SWITCHBOARD_SECRET_KEY_PREVIOUS.
 import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hasCode } from "../src/errors.ts";
-import { decodeSecretKey, Keyring } from "../src/secrets.ts";
+import { hasCode } from "../src/platform/errors.ts";
+import { decodeSecretKey, Keyring } from "../src/platform/secrets.ts";
 
 const key = () => randomBytes(32);
 

@@ -1,6 +1,6 @@
 // Typed errors of the messaging API client, one class per way a call can fail,
 // so callers (the command core) can translate each into plain words.
-import { SwitchboardError } from "../errors.ts";
+import { SwitchboardError } from "../platform/errors.ts";
 import type { FieldProblem } from "./schemas.ts";
 
 export abstract class ApiError extends SwitchboardError {

@@ -5,7 +5,7 @@
 
 import { createRequire } from "node:module";
 import type { Dispatcher, Pool } from "undici";
-import { SwitchboardError } from "../errors.ts";
+import { SwitchboardError } from "../platform/errors.ts";
 import {
   type ApiError,
   AuthenticationError,

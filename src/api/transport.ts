@@ -10,9 +10,9 @@
 // around each request; the command core audits writes with one.
 
 import type { Pool } from "undici";
-import { ConfigError } from "../errors.ts";
-import { maskSecret } from "../log.ts";
-import { metrics } from "../metrics.ts";
+import { ConfigError } from "../platform/errors.ts";
+import { maskSecret } from "../platform/log.ts";
+import { metrics } from "../platform/metrics.ts";
 import { type RateLimitError, TimeoutError, ValidationError } from "./errors.ts";
 import {
   acquirePool,

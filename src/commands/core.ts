@@ -21,10 +21,10 @@ import {
   truncate,
 } from "../blocks/blocks.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
-import { isSwitchboardError } from "../errors.ts";
-import type { Logger } from "../log.ts";
-import { maskSecret } from "../log.ts";
-import { metrics } from "../metrics.ts";
+import { isSwitchboardError } from "../platform/errors.ts";
+import type { Logger } from "../platform/log.ts";
+import { maskSecret } from "../platform/log.ts";
+import { metrics } from "../platform/metrics.ts";
 import type { ReportService } from "../reports/service.ts";
 import { type AuditEntry, AuditLog } from "../store/audit.ts";
 import { ChannelNames } from "../store/channels.ts";

@@ -3,7 +3,7 @@
 // SWITCHBOARD_BROADCASTERS (empty: the same people as writes). Entries are
 // Slack user ids (U…/W…) or user group ids (S…), whose members come from an
 // injected resolver (the Slack front end uses usergroups.users.list).
-import type { Logger } from "../log.ts";
+import type { Logger } from "../platform/log.ts";
 import type { CommandScope } from "./registry.ts";
 import type { Actor } from "./types.ts";
 

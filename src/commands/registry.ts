@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { OperationName } from "../api/operations.ts";
 import type { MessagingApi } from "../api/types.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
-import { SwitchboardError } from "../errors.ts";
+import { SwitchboardError } from "../platform/errors.ts";
 import type { ReportService } from "../reports/service.ts";
 import type { ChannelNames } from "../store/channels.ts";
 import type { InboxAccess } from "./inbox.ts";

@@ -15,7 +15,7 @@ import {
   section,
   slackDate,
 } from "../blocks/blocks.ts";
-import { maskSecret } from "../log.ts";
+import { maskSecret } from "../platform/log.ts";
 import { ACTION, type Reply } from "./types.ts";
 
 /** Members that hold credentials by their name (a contact field's `key` is a slug, not a secret). */

@@ -4,7 +4,7 @@
 // `<tel:+1…|+1 …>`, `<!subteam^S1|@team>`, smart quotes, and &amp; &lt; &gt;.
 // The tokenizer undoes all of that so commands see what the user meant.
 
-import { SwitchboardError } from "../errors.ts";
+import { SwitchboardError } from "../platform/errors.ts";
 
 export interface Token {
   /** `option` when the token is `key=value` with a plain key. */

@@ -1,4 +1,4 @@
-import { SwitchboardError } from "../errors.ts";
+import { SwitchboardError } from "../platform/errors.ts";
 
 /**
  * A problem with the file as a whole (not one row): unsupported format, not

@@ -3,7 +3,7 @@
 // headers are compared without case, accents, spacing or punctuation.
 
 import { z } from "zod";
-import { SwitchboardError } from "../errors.ts";
+import { SwitchboardError } from "../platform/errors.ts";
 import { columnLetter } from "./rows.ts";
 
 /** A contact field definition of the organization (GET /contact-fields). */

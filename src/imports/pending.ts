@@ -8,7 +8,7 @@
 // caller's function (Slack downloads it again); nothing here knows Slack.
 import type { MessagingApi } from "../api/types.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
-import { metrics } from "../metrics.ts";
+import { metrics } from "../platform/metrics.ts";
 import type { Db } from "../store/db.ts";
 import { ImportStore, type PendingImport } from "../store/imports.ts";
 import { type ImportOutcomeUnknown, isImportOutcomeUnknown } from "./errors.ts";

@@ -8,7 +8,7 @@ import {
   parsePhoneNumberFromString,
   validatePhoneNumberLength,
 } from "libphonenumber-js";
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../platform/errors.ts";
 
 export type PhoneResult = { ok: true; e164: string } | { ok: false; code: PhoneFailure; reason: string };
 

@@ -12,7 +12,7 @@ import { rm } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { isApiError, NetworkError } from "../api/errors.ts";
 import type { ApiRecord, MessagingApi } from "../api/types.ts";
-import { metrics } from "../metrics.ts";
+import { metrics } from "../platform/metrics.ts";
 import { type ErrorLine, errorsCsv } from "./error-report.ts";
 import { ImportOutcomeUnknown } from "./errors.ts";
 import type { ColumnMapping, FieldDefinition } from "./headers.ts";

@@ -71,7 +71,7 @@ export class ReportService {
   }
 
   /**
-   * The Slack app starts its scheduler after it answers (src/main.ts): until
+   * The Slack app starts its scheduler after it answers (src/host/main.ts): until
    * then schedule changes wait for it, so none is stored after the scheduler
    * mirrored the store and before it was attached. A scheduler that fails to
    * start leaves them stored only (the process stops: the next start mirrors them).

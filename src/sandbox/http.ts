@@ -4,7 +4,7 @@
 
 import type { z } from "zod";
 import { describeIssues, type FieldProblem, formatProblems } from "../api/schemas.ts";
-import { SwitchboardError } from "../errors.ts";
+import { SwitchboardError } from "../platform/errors.ts";
 
 const REASONS: Record<number, string> = {
   400: "Bad Request",

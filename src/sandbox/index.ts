@@ -7,7 +7,7 @@
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { toE164 } from "../api/schemas.ts";
-import { type Config, configSchema } from "../config.ts";
+import { type Config, configSchema } from "../platform/config.ts";
 import { type Db, openDb } from "../store/db.ts";
 import { migrate } from "../store/migrate.ts";
 import { hashKey } from "../store/sandbox/account.ts";

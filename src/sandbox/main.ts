@@ -1,8 +1,8 @@
 // `npm run sandbox`: the sandbox API as a server of its own, on SANDBOX_PORT
 // (default 4010) of SANDBOX_HOST (default 127.0.0.1), with its data under
 // DATA_DIR (or DATABASE_URL) so it survives restarts.
-import { loadConfig } from "../config.ts";
-import { createLogger } from "../log.ts";
+import { loadConfig } from "../platform/config.ts";
+import { createLogger } from "../platform/log.ts";
 import { openDb } from "../store/db.ts";
 import { sandboxSettings, startSandbox } from "./index.ts";
 

@@ -7,10 +7,10 @@ import type { AddressInfo, ListenOptions } from "node:net";
 import { App, type Authorize, type CustomRoute, HTTPReceiver, SocketModeReceiver, webApi } from "@slack/bolt";
 import type { MessagingApi } from "../api/types.ts";
 import type { CommandCore } from "../commands/types.ts";
-import type { Config } from "../config.ts";
 import { ENV_WORKSPACE, type WorkspaceId } from "../domain/workspace.ts";
-import { ConfigError } from "../errors.ts";
-import type { Logger } from "../log.ts";
+import type { Config } from "../platform/config.ts";
+import { ConfigError } from "../platform/errors.ts";
+import type { Logger } from "../platform/log.ts";
 import type { ReportService } from "../reports/service.ts";
 import type { Db } from "../store/db.ts";
 import type { Installations } from "../store/installations.ts";
@@ -279,7 +279,7 @@ export async function startSlackApp(
     db?: Db;
     /** The workspace of the Home tab's audit entries. */
     workspace: WorkspaceId;
-    /** Its core and settings now, per request (src/app.ts). */
+    /** Its core and settings now, per request (src/host/app.ts). */
     workspaces?: WorkspaceSource;
     slack?: SlackBridge;
     /** With the database: the Home tab's sources. */

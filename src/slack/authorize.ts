@@ -4,7 +4,7 @@
 // Web API client retries for up to 30 minutes, far past Slack's 3 s. Here
 // auth.test is tried once with a short timeout, cached only when it worked.
 import { type Authorize, type AuthorizeResult, webApi } from "@slack/bolt";
-import type { Config } from "../config.ts";
+import type { Config } from "../platform/config.ts";
 import { slackClientOptions } from "./bridge.ts";
 
 export function createAuthorize(

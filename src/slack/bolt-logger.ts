@@ -1,7 +1,7 @@
 // Bolt speaks its own Logger interface; this routes it into the process's pino
 // logger (whose redaction keeps tokens out), under `component: "bolt"`.
 import { type Logger as BoltLogger, LogLevel } from "@slack/bolt";
-import type { Logger } from "../log.ts";
+import type { Logger } from "../platform/log.ts";
 
 const TO_PINO: Record<LogLevel, string> = {
   [LogLevel.DEBUG]: "debug",

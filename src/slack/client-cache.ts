@@ -9,7 +9,7 @@ type Pool = { pool: Record<string, unknown>; getOrCreate(token: string, options:
 
 /**
  * `shared(team)`: the workspace's own bot client when its runtime is built
- * (src/workspace-runtime.ts): Bolt's listeners then use it too, one client a
+ * (src/workspaces/runtime.ts): Bolt's listeners then use it too, one client a
  * workspace instead of two (each ~26 KiB, docs/benchmarks.md). It takes its
  * token from the TokenSource at each call, the same bot token authorize gave.
  */

@@ -6,9 +6,9 @@ import type { App, webApi } from "@slack/bolt";
 import type { HomeView, ModalView } from "@slack/types";
 import type { FormRequest } from "../commands/form-kinds.ts";
 import type { Actor, CommandCore, Reply } from "../commands/types.ts";
-import type { Config } from "../config.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
-import type { Logger } from "../log.ts";
+import type { Config } from "../platform/config.ts";
+import type { Logger } from "../platform/log.ts";
 import type { Db } from "../store/db.ts";
 import type { EventStore } from "./event-store.ts";
 import type { InFlight } from "./in-flight.ts";
@@ -34,7 +34,7 @@ export interface SlackHooks {
  * What belongs to the workspace a request comes from: its id, its command
  * core (its API key, settings and records), its hooks and its bot client for
  * work done later. In single-workspace mode it is the one workspace of the
- * environment; with many workspaces, the request's team's (src/workspace-runtime.ts).
+ * environment; with many workspaces, the request's team's (src/workspaces/runtime.ts).
  */
 export interface WorkspaceParts {
   /** The workspace's id: its Slack team id, or "env" in single-workspace mode. */

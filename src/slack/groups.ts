@@ -2,7 +2,7 @@
 // entries naming a group (S…). Cached a few minutes: membership changes
 // rarely and usergroups.users.list is a Tier 2 method (about 20 calls a minute).
 import type { webApi } from "@slack/bolt";
-import type { Logger } from "../log.ts";
+import type { Logger } from "../platform/log.ts";
 
 export type ResolveGroupMembers = (groupId: string) => Promise<string[]>;
 

@@ -2,12 +2,12 @@
 //   GET /healthz  alive (no check: a restart would not help anything it could find)
 //   GET /readyz   the store answers (503 otherwise), and whether Slack and the
 //                 messaging API answer, each with its reason (cached)
-//   GET /metrics  Prometheus text (src/metrics.ts); METRICS_TOKEN, when set, as a bearer token
+//   GET /metrics  Prometheus text (src/platform/metrics.ts); METRICS_TOKEN, when set, as a bearer token
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CustomRoute } from "@slack/bolt";
-import type { Logger } from "../log.ts";
-import { metricsText } from "../metrics.ts";
+import type { Logger } from "../platform/log.ts";
+import { metricsText } from "../platform/metrics.ts";
 import { type Db, ping } from "../store/db.ts";
 
 /** One dependency's state for /readyz: `ok`, or why not. */

@@ -3,7 +3,7 @@
 // a burst (several writes, reports, audit lines) is spread instead of refused.
 // The WebClient still retries a 429 after Retry-After as a safety net.
 import type { webApi } from "@slack/bolt";
-import { metrics } from "../metrics.ts";
+import { metrics } from "../platform/metrics.ts";
 
 type Client = webApi.WebClient;
 type PostArgs = webApi.ChatPostMessageArguments;

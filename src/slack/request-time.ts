@@ -5,7 +5,7 @@
 // runs before Bolt's and refuses both sides.
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { WorkspaceId } from "../domain/workspace.ts";
-import type { Logger } from "../log.ts";
+import type { Logger } from "../platform/log.ts";
 
 /** How far a request's timestamp may be from our clock, either side. */
 export const MAX_REQUEST_SKEW_S = 5 * 60;

@@ -16,8 +16,8 @@
 //      store close, each given 3 s (a request handed back may still hold an
 //      API connection); the process exits 0. A stop hanging past the grace +
 //      10 s ends the process with 1.
-import type { Config } from "../config.ts";
-import type { Logger } from "../log.ts";
+import type { Config } from "../platform/config.ts";
+import type { Logger } from "../platform/log.ts";
 import { Confirmations } from "../store/confirmations.ts";
 import type { Db } from "../store/db.ts";
 import type { InFlight } from "./in-flight.ts";

@@ -6,7 +6,7 @@
 // envelope id, so Slack does not send it again), and whatever the handler
 // still throws is logged; the process keeps running.
 import type { SocketModeReceiver } from "@slack/bolt";
-import type { Logger } from "../log.ts";
+import type { Logger } from "../platform/log.ts";
 
 type FrameHandler = (data: unknown, isBinary: boolean) => unknown;
 

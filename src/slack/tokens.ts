@@ -6,7 +6,7 @@
 // same refresh token (the second waits, then finds the new token). Calls in
 // one process share one refresh. A refresh that may have reached Slack is
 // never repeated: its refresh token may be spent.
-import { SwitchboardError } from "../errors.ts";
+import { SwitchboardError } from "../platform/errors.ts";
 import type { BotTokens, InstallationKey, Installations } from "../store/installations.ts";
 
 /** No installation, or no bot token (revoked), for the workspace. */

@@ -4,7 +4,7 @@
 // TokenSource for the token first, so a rotating token is refreshed before it
 // expires, under the store's lock (src/slack/tokens.ts).
 import { webApi } from "@slack/bolt";
-import type { Logger } from "../log.ts";
+import type { Logger } from "../platform/log.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { slackClientOptions } from "./bridge.ts";
 import { noDoubleSendRetries } from "./retry-policy.ts";

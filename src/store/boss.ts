@@ -11,7 +11,7 @@
 // PGlite every pg-boss call made there joins the transaction anyway: the one
 // connection is in it.)
 import { type ConstructorOptions, PgBoss } from "pg-boss";
-import { createLogger } from "../log.ts";
+import { createLogger } from "../platform/log.ts";
 import { currentTx, type Db, pgliteOf, postgresUrlOf, type Tx } from "./db.ts";
 
 /** pg-boss's IDatabase: what `new PgBoss({ db })` and `send(…, { db })` take. */

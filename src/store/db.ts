@@ -19,7 +19,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
-import { SwitchboardError } from "../errors.ts";
+import { SwitchboardError } from "../platform/errors.ts";
 import { LOCK_NAMES, lockDataDir } from "./lock.ts";
 import { emptyDataDir, writeTemplate } from "./pglite-template.ts";
 

@@ -6,7 +6,7 @@
 //   team id '' (keying by enterprise alone would let one workspace's install
 //   answer for another's, bolt-js #1510); a workspace's own install is found by
 //   its team id alone, team ids being unique across Slack.
-// - Bot, refresh and user tokens and API keys are kept sealed (src/secrets.ts),
+// - Bot, refresh and user tokens and API keys are kept sealed (src/platform/secrets.ts),
 //   each bound to its column and row; a value the previous key sealed is
 //   sealed again with the current one when read (or by resealAll()).
 // - installed_at: an `app_uninstalled` or `tokens_revoked` older than the
@@ -14,7 +14,7 @@
 //   (bolt-js #1203, #673, #1558).
 // - withBotTokens() holds the row's lock (SELECT … FOR UPDATE) while a refresh
 //   token is spent, so two processes never spend the same one.
-import type { Keyring } from "../secrets.ts";
+import type { Keyring } from "../platform/secrets.ts";
 import type { Db, Queryable, Tx } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
 

@@ -1,6 +1,6 @@
 // The one list of Switchboard's schemas. Each store module keeps its own
 // migrations (an `…_MIGRATIONS` set beside its queries); this list names them
-// all, and migrateStore() runs them once, when the store opens (src/app.ts),
+// all, and migrateStore() runs them once, when the store opens (src/host/app.ts),
 // before any part uses it. No runtime migrates on its own. A new schema is one
 // line here. The sandbox's schema is not listed: the sandbox also runs on its
 // own (`npm run sandbox`) and migrates its own set (src/sandbox/index.ts);

@@ -23,9 +23,9 @@ import {
   settingsSchema,
   type WorkspaceAdmin,
 } from "../commands/workspace-admin.ts";
-import type { Config } from "../config.ts";
 import type { Actor } from "../domain/actor.ts";
-import type { Logger } from "../log.ts";
+import type { Config } from "../platform/config.ts";
+import type { Logger } from "../platform/log.ts";
 import { AuditLog } from "../store/audit.ts";
 import type { Db } from "../store/db.ts";
 import type { Connection, Installations } from "../store/installations.ts";

@@ -16,53 +16,35 @@ const MAY_IMPORT: Record<string, string[]> = {
   // Leaf parts: shared by the core, the reports and Slack, importing none of them.
   blocks: [],
   domain: ["api"],
+  // Config, log, metrics, errors and secrets: a leaf every part may use.
+  platform: [],
   // The core and the services below it know no front end.
-  api: ["errors.ts", "log.ts", "metrics.ts"],
-  store: ["domain", "errors.ts", "log.ts", "secrets.ts"],
-  // Secrets at rest: Node's crypto and the error root only.
-  "secrets.ts": ["errors.ts"],
-  commands: [
-    "api",
-    "blocks",
-    "domain",
-    "imports",
-    "reports",
-    "store",
-    "errors.ts",
-    "log.ts",
-    "config.ts",
-    "metrics.ts",
-  ],
-  imports: ["api", "blocks", "domain", "store", "errors.ts", "log.ts", "config.ts", "metrics.ts"],
-  reports: ["api", "blocks", "domain", "store", "errors.ts", "log.ts", "config.ts", "metrics.ts"],
+  api: ["platform"],
+  store: ["domain", "platform"],
+  commands: ["api", "blocks", "domain", "imports", "reports", "store", "platform"],
+  imports: ["api", "blocks", "domain", "store", "platform"],
+  reports: ["api", "blocks", "domain", "store", "platform"],
   // The stand-in API shares the client's schemas and nothing else of it.
-  sandbox: ["api", "store", "errors.ts", "log.ts", "config.ts"],
-  // A workspace's connection and settings: implements the core's WorkspaceAdmin (commands and slack see only that).
-  workspaces: [
-    "api",
-    "commands",
-    "domain",
-    "store",
-    "secrets.ts",
-    "errors.ts",
-    "log.ts",
-    "config.ts",
-    "metrics.ts",
-  ],
+  sandbox: ["api", "store", "platform"],
   // The front ends: thin, over the core and the services.
-  shell: ["blocks", "commands", "domain", "errors.ts", "log.ts", "config.ts"],
-  slack: [
+  shell: ["blocks", "commands", "domain", "platform"],
+  slack: ["api", "blocks", "commands", "domain", "imports", "reports", "store", "platform"],
+  // A workspace's runtime (its client, core, Slack parts), the registry, its background work and its
+  // connection and settings (the core's WorkspaceAdmin: commands and slack see only that interface).
+  workspaces: ["api", "blocks", "commands", "domain", "imports", "reports", "slack", "store", "platform"],
+  // Composition and start-up: imports every part; nothing imports it (src/start.js, the entry, aside).
+  host: [
     "api",
-    "blocks",
     "commands",
     "domain",
     "imports",
     "reports",
+    "sandbox",
+    "shell",
+    "slack",
     "store",
-    "errors.ts",
-    "log.ts",
-    "config.ts",
-    "metrics.ts",
+    "workspaces",
+    "platform",
   ],
 };
 
@@ -97,6 +79,13 @@ describe("architecture rules", () => {
     expect(bad.map(crossing)).toEqual([]);
   });
 
+  it("nothing imports the host (composition and start-up), and the platform imports no other part", () => {
+    expect(edges.filter((e) => e.to === "host" && e.from !== "host").map(crossing)).toEqual([]);
+    expect(edges.filter((e) => e.from === "platform" && e.to !== "platform").map(crossing)).toEqual([]);
+    // The check sees the host's own imports.
+    expect(edges.some((e) => e.from === "host" && e.to === "slack")).toBe(true);
+  });
+
   it("no cycle between folders", () => {
     expect(cycles(edges)).toEqual([]);
     // The check finds one when there is one.
@@ -119,14 +108,14 @@ describe("architecture rules", () => {
     expect(cycles(inside).filter((circle) => !open(circle))).toEqual([]);
   });
 
-  it("every error class derives from the one root (src/errors.ts)", () => {
+  it("every error class derives from the one root (src/platform/errors.ts)", () => {
     const roots: string[] = [];
     for (const file of sourceFiles(SRC)) {
       const text = readFileSync(file, "utf8");
       for (const m of text.matchAll(/class\s+(\w+)\s+extends\s+(Error|TypeError|RangeError)\b/g))
         roots.push(`${file.slice(SRC.length + 1)}: ${m[1]}`);
     }
-    expect(roots).toEqual(["errors.ts: SwitchboardError"]);
+    expect(roots).toEqual(["platform/errors.ts: SwitchboardError"]);
   });
 
   it("SQL appears only in src/store", () => {

@@ -23,7 +23,7 @@ export function sourceFiles(dir: string): string[] {
   return out.sort();
 }
 
-/** `commands` for src/commands/core.ts, `app.ts` for src/app.ts. */
+/** `commands` for src/commands/core.ts, `app.ts` for src/host/app.ts. */
 export function partOf(srcRoot: string, file: string): string {
   return relative(srcRoot, file).split(sep)[0] as string;
 }

@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blocksToText } from "../../src/blocks/blocks.ts";
 import type { Reply } from "../../src/commands/types.ts";
-import { loadConfig } from "../../src/config.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
-import { ConfigError } from "../../src/errors.ts";
+import { loadConfig } from "../../src/platform/config.ts";
+import { ConfigError } from "../../src/platform/errors.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 

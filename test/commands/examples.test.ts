@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ALL_COMMANDS } from "../../src/commands/defs/index.ts";
 import type { Reply } from "../../src/commands/types.ts";
-import { Keyring } from "../../src/secrets.ts";
+import { Keyring } from "../../src/platform/secrets.ts";
 import { Installations } from "../../src/store/installations.ts";
 import { createWorkspaceAdmin } from "../../src/workspaces/admin.ts";
 import { expectSlackValid, SHELL, SLACK_USER, useHarness } from "./helpers.ts";

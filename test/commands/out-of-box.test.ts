@@ -5,10 +5,10 @@
 // channel question. Against a real API with several channels known, the
 // answer offers them as buttons.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSwitchboard, type Switchboard } from "../../src/app.ts";
 import { blocksToText } from "../../src/blocks/blocks.ts";
 import type { Reply } from "../../src/commands/types.ts";
-import { loadConfig } from "../../src/config.ts";
+import { createSwitchboard, type Switchboard } from "../../src/host/app.ts";
+import { loadConfig } from "../../src/platform/config.ts";
 import { keepDemoWindow } from "../../src/store/sandbox/conversations.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
 import { captureLogger } from "../helpers/log.ts";

@@ -338,7 +338,7 @@ describe("confirmations", () => {
     expect((await new Confirmations(db, ENV_WORKSPACE).claim(cid, SLACK_USER.userId))?.state).toBe("running");
     expect((await h().core.confirm(cid, SLACK_USER)).text).toMatch(/being carried out now/);
 
-    // Start again: the settle src/app.ts runs, and a new core on the same store.
+    // Start again: the settle src/host/app.ts runs, and a new core on the same store.
     expect(await new Confirmations(db, ENV_WORKSPACE).settleInterrupted()).toBeGreaterThanOrEqual(1);
     const before = forwarder.requests.length;
     const r = await h().newCore().confirm(cid, SLACK_USER);

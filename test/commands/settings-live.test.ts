@@ -3,11 +3,11 @@
 // values, `settings set` keeps a new one in the store, the workspace's core is
 // made again with it, and a restart on the same database keeps it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSwitchboard, type Switchboard } from "../../src/app.ts";
 import { blocksToText } from "../../src/blocks/blocks.ts";
 import type { Reply } from "../../src/commands/types.ts";
-import { loadConfig } from "../../src/config.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
+import { createSwitchboard, type Switchboard } from "../../src/host/app.ts";
+import { loadConfig } from "../../src/platform/config.ts";
 import { auditSentence } from "../../src/slack/audit-words.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";

@@ -1,16 +1,16 @@
 // The one set-up of the tests that run Switchboard whole, on real parts: a
 // fresh database (PGlite in memory, or PostgreSQL with DATABASE_URL), the
 // sandbox started on it, when asked a counting proxy in front of the sandbox,
-// and the composition root (src/app.ts: migrations, client, command core);
+// and the composition root (src/host/app.ts: migrations, client, command core);
 // with `slack`, also the fake Slack (test/helpers/fake-slack.ts) and the Bolt
 // app on 127.0.0.1 with signed requests.
 //   const s = await startStack({ writers: ["U0ALICE"], slack: {} });   ...   await s.close();
 // or for a whole file: const stack = useStack({ ... });   ...   stack().core
 import type { MessagingClient } from "../../src/api/client.ts";
-import { createSwitchboard, type Switchboard, type SwitchboardDeps } from "../../src/app.ts";
 import type { SwitchboardCore } from "../../src/commands/core.ts";
-import { type Config, loadConfig } from "../../src/config.ts";
-import type { Logger } from "../../src/log.ts";
+import { createSwitchboard, type Switchboard, type SwitchboardDeps } from "../../src/host/app.ts";
+import { type Config, loadConfig } from "../../src/platform/config.ts";
+import type { Logger } from "../../src/platform/log.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.ts";
 import type { CreateSlackAppOptions, SlackApp } from "../../src/slack/app.ts";
 import type { SlackHooks } from "../../src/slack/context.ts";

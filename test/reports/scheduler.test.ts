@@ -474,7 +474,7 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
     const { post } = recorder();
     const client = new MessagingClient({ baseUrl: proxy.url, apiKey: sandbox().apiKey, maxRetries: 0 });
     const service = new ReportService({ workspace: ENV_WORKSPACE, db, client, failureAlert: 0.05, clock });
-    // src/main.ts hands the scheduler over once the app answers.
+    // src/host/main.ts hands the scheduler over once the app answers.
     let handOver: (s: ReportScheduler) => void = () => {};
     service.attachWhenStarted(new Promise<ReportScheduler>((resolve) => (handOver = resolve)));
     expect(service.live).toBe(true);

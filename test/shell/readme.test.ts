@@ -41,7 +41,7 @@ describe("README's shell examples", () => {
   it("interactive: the start lines, the prompt, the answers and the y/N question", async () => {
     const lines = example("interactive");
     expect(lines[0]).toBe("$ npm start");
-    // npm's banner, then the start line on stderr (src/main.ts), then the shell's own output.
+    // npm's banner, then the start line on stderr (src/host/main.ts), then the shell's own output.
     expect(lines.slice(1, 5)).toEqual([
       "",
       `> ${pkg.name}@${pkg.version} start`,

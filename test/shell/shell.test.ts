@@ -27,7 +27,7 @@ function runMain(
   }
   env.SANDBOX_CAMPAIGN_TICK_MS = "3600000";
   return new Promise((resolve, reject) => {
-    const [cmd, ...cmdArgs] = opts.command ?? [process.execPath, "src/main.ts"];
+    const [cmd, ...cmdArgs] = opts.command ?? [process.execPath, "src/host/main.ts"];
     const child = spawn(cmd!, [...cmdArgs, ...args], { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
     // A shell that does not stop fails the test instead of hanging it.
     const guard = setTimeout(() => child.kill("SIGKILL"), 240_000);

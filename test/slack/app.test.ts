@@ -4,7 +4,7 @@
 // provoked; core.test.ts runs the same app on the real core and sandbox.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION } from "../../src/commands/types.ts";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/platform/config.ts";
 import { createSlackApp } from "../../src/slack/app.ts";
 import { captureLogger } from "../helpers/log.ts";
 import { type Harness, startHarness } from "./harness.ts";

@@ -43,7 +43,7 @@ describe("a Confirm interrupted by kill -9", () => {
   it("is told at the next start: on its message while the response_url lasts, else by DM, with a check, once", async () => {
     const recent = await interrupted(7, 5);
     const old = await interrupted(8, 45);
-    // The next start: settled unknown (src/app.ts), then the Slack app tells.
+    // The next start: settled unknown (src/host/app.ts), then the Slack app tells.
     expect(await new Confirmations(stack.db, ENV_WORKSPACE).settleInterrupted()).toBe(2);
     const dmsBefore = stack.fake
       .callsOf("chat.postMessage")

@@ -3,9 +3,9 @@
 // Slack call answered (and checked against Slack's limits) by the fake Slack.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Switchboard } from "../../src/app.ts";
 import { ACTION } from "../../src/commands/types.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
+import type { Switchboard } from "../../src/host/app.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import type { FakeSlack } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";

@@ -4,7 +4,7 @@
 // test/helpers/stack.ts.
 
 import type { CommandCore } from "../../src/commands/types.ts";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/platform/config.ts";
 import { createSlackApp, type SlackApp } from "../../src/slack/app.ts";
 import { createSlackBridge, type SlackBridge } from "../../src/slack/bridge.ts";
 import type { SlackHooks } from "../../src/slack/context.ts";

@@ -6,8 +6,8 @@
 import { randomBytes } from "node:crypto";
 import type { Installation } from "@slack/bolt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasCode } from "../../src/errors.ts";
-import { Keyring } from "../../src/secrets.ts";
+import { hasCode } from "../../src/platform/errors.ts";
+import { Keyring } from "../../src/platform/secrets.ts";
 import { installationStore } from "../../src/slack/installation-store.ts";
 import { TokenSource } from "../../src/slack/tokens.ts";
 import { Installations } from "../../src/store/installations.ts";

@@ -4,9 +4,9 @@
 // makes no request (the audit table, which records every write, stays as it was).
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Switchboard } from "../../src/app.ts";
 import { ACTION } from "../../src/commands/types.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
+import type { Switchboard } from "../../src/host/app.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { checkView } from "../fakes/block-kit.ts";
 import type { FakeSlack } from "../fakes/slack.ts";

@@ -9,7 +9,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { Keyring } from "../../src/secrets.ts";
+import { Keyring } from "../../src/platform/secrets.ts";
 import { boltLogger } from "../../src/slack/bolt-logger.ts";
 import { createOAuth, manifestScopes, type OAuth } from "../../src/slack/oauth.ts";
 import { TokenSource } from "../../src/slack/tokens.ts";

@@ -5,9 +5,9 @@
 // scheduled slot posted through the app's Slack poster (and a refusal), the
 // report missed while down posted once after a restart, and the shell.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSwitchboard } from "../../src/app.ts";
 import { ACTION } from "../../src/commands/types.ts";
-import { loadConfig } from "../../src/config.ts";
+import { createSwitchboard } from "../../src/host/app.ts";
+import { loadConfig } from "../../src/platform/config.ts";
 import { machineTimeZone } from "../../src/reports/service.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { captureLogger } from "../helpers/log.ts";

@@ -2,8 +2,8 @@
 // whose answer was lost is not sent again (no double post), while a 429 is
 // waited out and retried (Slack did nothing).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.ts";
-import { createLogger } from "../../src/log.ts";
+import { loadConfig } from "../../src/platform/config.ts";
+import { createLogger } from "../../src/platform/log.ts";
 import { createSlackClient } from "../../src/slack/bridge.ts";
 import { safeToRetry } from "../../src/slack/retry-policy.ts";
 import { FakeSlack } from "../fakes/slack.ts";

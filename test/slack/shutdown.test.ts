@@ -1,5 +1,5 @@
 // Graceful stop (issue 10 §6), on the real process: `node
-// src/main.ts` in HTTP mode against the fake Slack and a sandbox behind a
+// src/host/main.ts` in HTTP mode against the fake Slack and a sandbox behind a
 // proxy on loopback. A command is acked and its API read held at the proxy;
 // SIGTERM arrives in the middle of it. The process stops taking work (a
 // command sent while it stops is told to try again), hands back the held
@@ -60,7 +60,7 @@ describe("SIGTERM in the middle of work", () => {
   it("stops taking work, tells the command in flight its outcome is unknown (never 'try again'), and exits 0", async () => {
     const port = await freePort();
     const { DATABASE_URL: _pg, ...env } = process.env;
-    child = spawn(process.execPath, ["src/main.ts"], {
+    child = spawn(process.execPath, ["src/host/main.ts"], {
       env: {
         ...env,
         ...slackEnv(fake),

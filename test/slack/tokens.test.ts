@@ -4,8 +4,8 @@
 
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasCode } from "../../src/errors.ts";
-import { Keyring } from "../../src/secrets.ts";
+import { hasCode } from "../../src/platform/errors.ts";
+import { Keyring } from "../../src/platform/secrets.ts";
 import { TokenSource } from "../../src/slack/tokens.ts";
 import { openDb } from "../../src/store/db.ts";
 import { type InstallationKey, Installations } from "../../src/store/installations.ts";

@@ -10,8 +10,8 @@ import {
   createDistributedSwitchboard,
   type DistributedSwitchboard,
   workspaceLifecycle,
-} from "../../src/app.ts";
-import { loadConfig } from "../../src/config.ts";
+} from "../../src/host/app.ts";
+import { loadConfig } from "../../src/platform/config.ts";
 import { type SlackApp, startDistributedSlackApp } from "../../src/slack/app.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { InboxStore } from "../../src/store/inbox.ts";

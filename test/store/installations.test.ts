@@ -4,8 +4,8 @@
 
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasCode } from "../../src/errors.ts";
-import { Keyring } from "../../src/secrets.ts";
+import { hasCode } from "../../src/platform/errors.ts";
+import { Keyring } from "../../src/platform/secrets.ts";
 import { type Installation, Installations, WORKSPACES_MIGRATIONS } from "../../src/store/installations.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
 import { openTestDb, storeBackends, type TestDb } from "../helpers/db.ts";

@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSwitchboard, type Switchboard } from "../../src/app.ts";
-import { loadConfig } from "../../src/config.ts";
+import { createSwitchboard, type Switchboard } from "../../src/host/app.ts";
+import { loadConfig } from "../../src/platform/config.ts";
 import { startSlackApp } from "../../src/slack/app.ts";
 import { startInbox } from "../../src/slack/inbox/runtime.ts";
 import { startReports } from "../../src/slack/reports/runtime.ts";

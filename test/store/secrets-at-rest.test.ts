@@ -8,7 +8,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Keyring } from "../../src/secrets.ts";
+import { Keyring } from "../../src/platform/secrets.ts";
 import { openDb, type Queryable } from "../../src/store/db.ts";
 import { type Installation, Installations } from "../../src/store/installations.ts";
 import { migrateStore } from "../../src/store/migrations.ts";

@@ -10,7 +10,7 @@ import { blocksToText } from "../../src/blocks/blocks.ts";
 import { createCommandCore, type SwitchboardCore } from "../../src/commands/core.ts";
 import type { Actor, Reply } from "../../src/commands/types.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
-import { Keyring } from "../../src/secrets.ts";
+import { Keyring } from "../../src/platform/secrets.ts";
 import { Installations } from "../../src/store/installations.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
 import { createWorkspaceAdmin, type WorkspaceAdminOptions } from "../../src/workspaces/admin.ts";

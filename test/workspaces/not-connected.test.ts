@@ -11,7 +11,7 @@ import { ALL_COMMANDS } from "../../src/commands/defs/index.ts";
 import { createNotConnectedCore } from "../../src/commands/not-connected.ts";
 import type { Actor, Reply } from "../../src/commands/types.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
-import { Keyring } from "../../src/secrets.ts";
+import { Keyring } from "../../src/platform/secrets.ts";
 import { Installations } from "../../src/store/installations.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
 import { createWorkspaceAdmin } from "../../src/workspaces/admin.ts";

@@ -15,7 +15,7 @@ import type { Campaign, MessagingApi } from "../../api/types.ts";
 import { esc, truncate } from "../../blocks/blocks.ts";
 import { ACTION } from "../../commands/types.ts";
 import type { WorkspaceId } from "../../domain/workspace.ts";
-import { maskSecret } from "../../log.ts";
+import { maskSecret } from "../../platform/log.ts";
 import { cardHead } from "../../reports/card.ts";
 import { targetLabel } from "../../reports/render.ts";
 import { formatLocal, nextRuns, parseTarget } from "../../reports/schedule.ts";

@@ -2,7 +2,7 @@
 // `inbox assign|resolve|reopen` commands call it through InboxAccess.redraw).
 // One chat.update of the thread's parent; a failure is logged, the change stays.
 import type { webApi } from "@slack/bolt";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../platform/log.ts";
 import type { InboxStore } from "../../store/inbox.ts";
 import { slackCode } from "../slack-errors.ts";
 import { cardMessage, deskOf } from "./render.ts";

@@ -5,7 +5,7 @@
 // inbox needs anyway), so no channels:read / groups:read scope is asked for.
 import type { webApi } from "@slack/bolt";
 import type { JoinOutcome } from "../../commands/inbox.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../platform/log.ts";
 import { slackCode } from "../slack-errors.ts";
 
 export function channelJoiner(client: webApi.WebClient, logger?: Logger) {

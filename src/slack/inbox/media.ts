@@ -8,9 +8,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CustomRoute, webApi } from "@slack/bolt";
 import { UserError } from "../../commands/registry.ts";
-import type { Config } from "../../config.ts";
 import type { WorkspaceId } from "../../domain/workspace.ts";
-import type { Logger } from "../../log.ts";
+import type { Config } from "../../platform/config.ts";
+import type { Logger } from "../../platform/log.ts";
 import type { Db } from "../../store/db.ts";
 import { MediaStore, mediaFile } from "../../store/media.ts";
 import { allowedFileHost, fileInfo, type SlackFile } from "../uploads/download.ts";

@@ -3,10 +3,10 @@
 // every other post. Made at once (createInbox), started once the app answers
 // (start), stopped by stop() or when the switchboard closes.
 import type { MessagingClient } from "../../api/client.ts";
-import type { Config } from "../../config.ts";
 import type { WorkspaceId } from "../../domain/workspace.ts";
-import { ConfigError } from "../../errors.ts";
-import type { Logger } from "../../log.ts";
+import type { Config } from "../../platform/config.ts";
+import { ConfigError } from "../../platform/errors.ts";
+import type { Logger } from "../../platform/log.ts";
 import type { Db } from "../../store/db.ts";
 import { MediaStore } from "../../store/media.ts";
 import type { SlackBridge } from "../bridge.ts";

@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import type { AnyMiddlewareArgs, Middleware, RespondFn } from "@slack/bolt";
 import { ACTION } from "../../blocks/actions.ts";
 import type { Actor } from "../../commands/types.ts";
-import { bounded, metrics } from "../../metrics.ts";
+import { bounded, metrics } from "../../platform/metrics.ts";
 import type { RequestTeam, SlackContext, SlackDeps } from "../context.ts";
 import type { Tell } from "../in-flight.ts";
 import { slackCode } from "../slack-errors.ts";

@@ -16,7 +16,7 @@
 // a refused message was never posted.
 import type { webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../platform/log.ts";
 import type { ReportFile, ReportMessage } from "../../reports/render.ts";
 import { type PostFn, PostRefusedError } from "../../reports/scheduler.ts";
 import type { ChannelPostQueue } from "../post-queue.ts";

@@ -9,10 +9,10 @@
 
 import type { PgBoss } from "pg-boss";
 import type { MessagingClient } from "../../api/client.ts";
-import type { Config } from "../../config.ts";
 import type { WorkspaceId } from "../../domain/workspace.ts";
-import { ConfigError } from "../../errors.ts";
-import type { Logger } from "../../log.ts";
+import type { Config } from "../../platform/config.ts";
+import { ConfigError } from "../../platform/errors.ts";
+import type { Logger } from "../../platform/log.ts";
 import { type Clock, ReportScheduler } from "../../reports/scheduler.ts";
 import type { ReportService } from "../../reports/service.ts";
 import type { Db } from "../../store/db.ts";
@@ -44,7 +44,7 @@ export interface ReportsRuntime {
   stop(): Promise<void>;
 }
 
-/** What the reports runtime takes of the composition root (src/app.ts's Switchboard). */
+/** What the reports runtime takes of the composition root (src/host/app.ts's Switchboard). */
 export interface ReportsHost {
   slack?: SlackBridge;
   db: Db;

@@ -3,7 +3,7 @@
 // rarely change and users.info is a Tier 4 method shared with everything else.
 import type { webApi } from "@slack/bolt";
 import type { Actor } from "../../commands/types.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../platform/log.ts";
 
 export function createUserTz(
   client: webApi.WebClient,

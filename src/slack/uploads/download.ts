@@ -4,9 +4,9 @@
 // the token must never go anywhere else) and never past IMPORT_MAX_BYTES.
 
 import type { webApi } from "@slack/bolt";
-import type { Config } from "../../config.ts";
-import { SwitchboardError } from "../../errors.ts";
 import { XLSX_MAX_BYTES } from "../../imports/source.ts";
+import type { Config } from "../../platform/config.ts";
+import { SwitchboardError } from "../../platform/errors.ts";
 import { botTokenOf } from "../workspace-client.ts";
 
 export interface SlackFile {

@@ -1,7 +1,7 @@
 // What the sandbox store reports beyond rows: a unique rule that refused a
 // write. The HTTP layer turns it into 409; nothing above the store sees SQL codes.
 
-import { SwitchboardError } from "../../errors.ts";
+import { SwitchboardError } from "../../platform/errors.ts";
 
 export class DuplicateError extends SwitchboardError {
   readonly code = "duplicate";

@@ -3,7 +3,7 @@
 // what it made of its settings (docs/operations.md).
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Config } from "./config.ts";
+import type { Config } from "../platform/config.ts";
 
 /** Where each setting came from: the environment, or `.env`. */
 export interface EnvSource {

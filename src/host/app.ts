@@ -4,38 +4,38 @@ import { randomBytes } from "node:crypto";
 // MESSAGING_API_URL is unset), the client and the command core.
 
 import type { webApi } from "@slack/bolt";
-import type { MessagingClient } from "./api/client.ts";
-import type { SwitchboardCore } from "./commands/core.ts";
-import type { InboxAccess } from "./commands/inbox.ts";
-import type { ResolveGroupMembers } from "./commands/permissions.ts";
-import type { CommandCore } from "./commands/types.ts";
-import { valuesOf, type WorkspaceAdmin } from "./commands/workspace-admin.ts";
-import { type Config, slackMode } from "./config.ts";
-import { ENV_WORKSPACE, type WorkspaceId } from "./domain/workspace.ts";
-import { ConfigError } from "./errors.ts";
-import { removeStaleUploads } from "./imports/temp.ts";
-import { type Logger, startPhases } from "./log.ts";
-import type { ReportService } from "./reports/service.ts";
-import type { Sandbox } from "./sandbox/index.ts";
-import type { SlackBridge } from "./slack/bridge.ts";
-import type { WorkspaceSource } from "./slack/context.ts";
-import type { ChannelPostQueue } from "./slack/post-queue.ts";
-import type { TokenSource } from "./slack/tokens.ts";
-import type { AuditEntry } from "./store/audit.ts";
-import { ChannelNames } from "./store/channels.ts";
-import { Confirmations } from "./store/confirmations.ts";
-import { type Db, openDb } from "./store/db.ts";
-import type { Installations, StoredInstallation } from "./store/installations.ts";
-import { migrateStore } from "./store/migrations.ts";
-import { purgeWorkspace } from "./store/purge.ts";
-import { WorkspaceBackground } from "./workspace-background.ts";
+import type { MessagingClient } from "../api/client.ts";
+import type { SwitchboardCore } from "../commands/core.ts";
+import type { InboxAccess } from "../commands/inbox.ts";
+import type { ResolveGroupMembers } from "../commands/permissions.ts";
+import type { CommandCore } from "../commands/types.ts";
+import { valuesOf, type WorkspaceAdmin } from "../commands/workspace-admin.ts";
+import { ENV_WORKSPACE, type WorkspaceId } from "../domain/workspace.ts";
+import { removeStaleUploads } from "../imports/temp.ts";
+import { type Config, slackMode } from "../platform/config.ts";
+import { ConfigError } from "../platform/errors.ts";
+import { type Logger, startPhases } from "../platform/log.ts";
+import type { ReportService } from "../reports/service.ts";
+import type { Sandbox } from "../sandbox/index.ts";
+import type { SlackBridge } from "../slack/bridge.ts";
+import type { WorkspaceSource } from "../slack/context.ts";
+import type { ChannelPostQueue } from "../slack/post-queue.ts";
+import type { TokenSource } from "../slack/tokens.ts";
+import type { AuditEntry } from "../store/audit.ts";
+import { ChannelNames } from "../store/channels.ts";
+import { Confirmations } from "../store/confirmations.ts";
+import { type Db, openDb } from "../store/db.ts";
+import type { Installations, StoredInstallation } from "../store/installations.ts";
+import { migrateStore } from "../store/migrations.ts";
+import { purgeWorkspace } from "../store/purge.ts";
+import { WorkspaceBackground } from "../workspaces/background.ts";
 import {
   attachSlack,
   buildWorkspace,
   type RegistryOptions,
   WorkspaceRegistry,
   type WorkspaceRuntime,
-} from "./workspace-runtime.ts";
+} from "../workspaces/runtime.ts";
 
 export interface SwitchboardDeps {
   logger: Logger;
@@ -45,7 +45,7 @@ export interface SwitchboardDeps {
   /** An open database to use instead of opening one from the config (tests). */
   db?: Db;
   /**
-   * The database of the config, being opened by the caller (src/main.ts starts
+   * The database of the config, being opened by the caller (src/host/main.ts starts
    * it before loading the rest); the switchboard owns and closes it like one it opened.
    */
   opening?: Promise<Db>;
@@ -132,21 +132,21 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
     let slack: SlackBridge | undefined;
     if (config.SLACK_BOT_TOKEN) {
       // Loaded only for Slack, so the shell starts without Bolt.
-      const { createSlackBridge } = await import("./slack/bridge.ts");
+      const { createSlackBridge } = await import("../slack/bridge.ts");
       slack = createSlackBridge(config, logger);
     }
     // Its settings (`/sb settings`): the environment's first, a value changed from Slack or the shell
     // kept in the store and applied at once. Single mode keeps no token or key of its own (the
     // environment's), so without SWITCHBOARD_SECRET_KEY the seal is this process's, never used.
-    const { Keyring } = await import("./secrets.ts");
-    const { Installations } = await import("./store/installations.ts");
+    const { Keyring } = await import("../platform/secrets.ts");
+    const { Installations } = await import("../store/installations.ts");
     const installations = await Installations.open(
       db,
       config.SWITCHBOARD_SECRET_KEY
         ? Keyring.fromSettings(config.SWITCHBOARD_SECRET_KEY, config.SWITCHBOARD_SECRET_KEY_PREVIOUS)
         : new Keyring(randomBytes(32)),
     );
-    const { createWorkspaceAdmin, envSettings } = await import("./workspaces/admin.ts");
+    const { createWorkspaceAdmin, envSettings } = await import("../workspaces/admin.ts");
     let env: WorkspaceRuntime | undefined;
     const admin = createWorkspaceAdmin({
       db,
@@ -156,7 +156,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       timeoutMs: config.API_TIMEOUT_MS,
       mode: "single",
       env: envSettings(config),
-      ...(slack ? { mayAdminister: (await import("./slack/admins.ts")).slackAdminCheck(slack.client) } : {}),
+      ...(slack ? { mayAdminister: (await import("../slack/admins.ts")).slackAdminCheck(slack.client) } : {}),
       onChange: async () => {
         env?.applySettings(valuesOf(await admin.settings()));
       },
@@ -263,19 +263,19 @@ export async function createDistributedSwitchboard(
   try {
     await migrateStore(db);
     phase("migrations");
-    const { Keyring } = await import("./secrets.ts");
+    const { Keyring } = await import("../platform/secrets.ts");
     const keyring = Keyring.fromSettings(
       config.SWITCHBOARD_SECRET_KEY as string,
       config.SWITCHBOARD_SECRET_KEY_PREVIOUS,
     );
-    const { Installations } = await import("./store/installations.ts");
+    const { Installations } = await import("../store/installations.ts");
     const installations = await Installations.open(db, keyring);
     // Rotating SWITCHBOARD_SECRET_KEY: every value the previous key sealed is sealed again now.
     if (config.SWITCHBOARD_SECRET_KEY_PREVIOUS) {
       const resealed = await installations.resealAll();
       logger.info({ resealed }, "secrets sealed again with the new SWITCHBOARD_SECRET_KEY");
     }
-    const { TokenSource } = await import("./slack/tokens.ts");
+    const { TokenSource } = await import("../slack/tokens.ts");
     const tokens = new TokenSource({
       installations,
       clientId: config.SLACK_CLIENT_ID as string,
@@ -290,9 +290,9 @@ export async function createDistributedSwitchboard(
       baseUrl = sandbox.url;
       logger.info({ url: sandbox.url }, "embedded sandbox API started: workspaces may use a demo account");
     }
-    const { ChannelPostQueue } = await import("./slack/post-queue.ts");
+    const { ChannelPostQueue } = await import("../slack/post-queue.ts");
     const posts = new ChannelPostQueue();
-    const { createHomeView } = await import("./slack/home/view.ts");
+    const { createHomeView } = await import("../slack/home/view.ts");
     // Inbox pollers and live progress per workspace, and the purge of departed ones (workspace-background.ts).
     const background = new WorkspaceBackground({
       db,
@@ -302,7 +302,7 @@ export async function createDistributedSwitchboard(
       purge: purgeWorkspace,
     });
     // Report schedules: one scheduler for every workspace, each job with its workspace's client and bot.
-    const { createSharedScheduler } = await import("./slack/reports/runtime.ts");
+    const { createSharedScheduler } = await import("../slack/reports/runtime.ts");
     const scheduler = createSharedScheduler({
       db,
       config,
@@ -314,14 +314,14 @@ export async function createDistributedSwitchboard(
     });
     closers.unshift(() => scheduler.stop());
     closers.unshift(() => background.stop());
-    const { workspaceClient } = await import("./slack/workspace-client.ts");
+    const { workspaceClient } = await import("../slack/workspace-client.ts");
     const clientOf = (id: WorkspaceId) =>
       workspaceClient(() => workspaces.botToken(id), { slackApiUrl: config.SLACK_API_URL, teamId: id });
     // Each workspace's connect, disconnect and settings (src/workspaces/admin.ts): its admins and owners
     // (users.info with its own bot) and its installer may; a change rebuilds its runtime.
-    const { createWorkspaceAdmin } = await import("./workspaces/admin.ts");
-    const { createNotConnectedCore } = await import("./commands/not-connected.ts");
-    const { slackAdminCheck } = await import("./slack/admins.ts");
+    const { createWorkspaceAdmin } = await import("../workspaces/admin.ts");
+    const { createNotConnectedCore } = await import("../commands/not-connected.ts");
+    const { slackAdminCheck } = await import("../slack/admins.ts");
     const adminOf = (id: WorkspaceId, inst?: StoredInstallation): WorkspaceAdmin =>
       createWorkspaceAdmin({
         db,
@@ -477,7 +477,7 @@ function demoOrganization(
 
 /** The embedded sandbox (no MESSAGING_API_URL), on Switchboard's database, from the SANDBOX_* settings. */
 async function startEmbeddedSandbox(config: Config, db: Db, logger: Logger): Promise<Sandbox> {
-  const { sandboxSettings, startSandbox } = await import("./sandbox/index.ts");
+  const { sandboxSettings, startSandbox } = await import("../sandbox/index.ts");
   return startSandbox({ db, ...sandboxSettings(config), logger: logger.child({ part: "sandbox" }) });
 }
 

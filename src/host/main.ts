@@ -1,17 +1,17 @@
 // `npm start` (through src/start.js): the Slack app when SLACK_BOT_TOKEN is
-// set, else the shell. Both run on the same composition root (src/app.ts).
+// set, else the shell. Both run on the same composition root (src/host/app.ts).
 //
 // Node's compile cache goes on before anything else is loaded (so the rest is
 // imported dynamically below): a later start reuses the compiled code of every
 // module, ~15% of a start's CPU (docs/memory.md). src/start.js turns it on
 // even before this file, so that a warm start never loads Node's TypeScript
-// stripper; run directly (`node src/main.ts`, as tests do) it goes on here.
+// stripper; run directly (`node src/host/main.ts`, as tests do) it goes on here.
 import { enableCompileCache } from "node:module";
 import { join } from "node:path";
-import type { loadConfig as LoadConfig } from "./config.ts";
+import type { loadConfig as LoadConfig } from "../platform/config.ts";
 
 enableCompileCache?.();
-const { loadConfig } = await import("./config.ts");
+const { loadConfig } = await import("../platform/config.ts");
 const { loadDotEnv, startLine } = await import("./start-line.ts");
 
 async function main(): Promise<number> {
@@ -33,14 +33,14 @@ async function main(): Promise<number> {
   }
   // The store opens while the rest loads: PGlite reads its files and compiles its
   // WebAssembly on other threads meanwhile (docs/memory.md, "Start-up").
-  const { openDb } = await import("./store/db.ts");
+  const { openDb } = await import("../store/db.ts");
   const opening = openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   opening.catch(() => {}); // createSwitchboard awaits it and says why it failed
   const { createSwitchboard } = await import("./app.ts");
-  const { createLogger, startPhases, hideSecrets, secretsOfConfig } = await import("./log.ts");
+  const { createLogger, startPhases, hideSecrets, secretsOfConfig } = await import("../platform/log.ts");
   hideSecrets(...secretsOfConfig(config));
 
-  const { slackMode } = await import("./config.ts");
+  const { slackMode } = await import("../platform/config.ts");
   if (slackMode(config) === "distributed") {
     // Many workspaces ("Add to Slack", HTTP only): docs/workspaces.md.
     const logger = createLogger(config.LOG_LEVEL);
@@ -52,7 +52,7 @@ async function main(): Promise<number> {
       phase,
       opening,
     });
-    const { startDistributedSlackApp } = await import("./slack/app.ts");
+    const { startDistributedSlackApp } = await import("../slack/app.ts");
     const slack = await startDistributedSlackApp(
       {
         ...sb,
@@ -64,7 +64,7 @@ async function main(): Promise<number> {
     );
     phase("Slack app (many workspaces): listening");
     logger.info({ ms: Math.round(performance.now()) }, "Switchboard ready");
-    const { stopOnSignals } = await import("./slack/shutdown.ts");
+    const { stopOnSignals } = await import("../slack/shutdown.ts");
     // The scheduler and the workspaces' background work close with the switchboard.
     const stop = stopOnSignals({ slack, reports: { stop: async () => {} }, switchboard: sb, config, logger });
     try {
@@ -91,15 +91,15 @@ async function main(): Promise<number> {
     phase("modules and config (the store opening meanwhile)");
     const switchboard = await createSwitchboard(config, { logger, phase, opening });
     // --- Slack front end (src/slack/app.ts) ---
-    const { startSlackApp } = await import("./slack/app.ts");
-    const { stopOnSignals } = await import("./slack/shutdown.ts");
+    const { startSlackApp } = await import("../slack/app.ts");
+    const { stopOnSignals } = await import("../slack/shutdown.ts");
     phase("Slack modules");
     // The reports (the scheduler on pg-boss, live progress) and the inbox poller are made now
     // and start once the app answers (a third of a warm start's time, docs/memory.md); what
     // needs them until then waits for them: schedule changes, a campaign's progress. The Home
     // tab is the Slack app's own.
-    const { createReports } = await import("./slack/reports/runtime.ts");
-    const { createInbox } = await import("./slack/inbox/runtime.ts");
+    const { createReports } = await import("../slack/reports/runtime.ts");
+    const { createInbox } = await import("../slack/inbox/runtime.ts");
     const reports = createReports(switchboard, config, logger);
     const inbox = createInbox(switchboard, config, logger);
     const slack = await startSlackApp(switchboard, config, logger, { hooks: { ...reports.hooks } });
@@ -137,7 +137,7 @@ async function main(): Promise<number> {
         ? `Switchboard shell on the embedded sandbox API ${sandbox.url} (test keys: ${sandbox.apiKey} read+write, ${sandbox.readKey} read-only).\n`
         : `Switchboard shell on ${config.MESSAGING_API_URL}.\n`),
   );
-  const { runShell } = await import("./shell/index.ts");
+  const { runShell } = await import("../shell/index.ts");
   try {
     return await runShell({
       core: switchboard.core,

@@ -1,19 +1,19 @@
-// The purge of departed workspaces (src/workspace-background.ts): a workspace
+// The purge of departed workspaces (src/workspaces/background.ts): a workspace
 // that uninstalled more than UNINSTALL_RETENTION_DAYS ago loses every record
 // and its settings; one that left more recently, and every other workspace,
 // keep theirs.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.ts";
-import { Keyring } from "../src/secrets.ts";
-import { AuditLog } from "../src/store/audit.ts";
-import { type Installation, Installations } from "../src/store/installations.ts";
-import { migrateStore } from "../src/store/migrations.ts";
-import { purgeWorkspace } from "../src/store/purge.ts";
-import { WorkspaceSettings } from "../src/store/workspace-settings.ts";
-import { WorkspaceBackground } from "../src/workspace-background.ts";
-import { openTestDb, type TestDb } from "./helpers/db.ts";
-import { captureLogger } from "./helpers/log.ts";
+import { loadConfig } from "../../src/platform/config.ts";
+import { Keyring } from "../../src/platform/secrets.ts";
+import { AuditLog } from "../../src/store/audit.ts";
+import { type Installation, Installations } from "../../src/store/installations.ts";
+import { migrateStore } from "../../src/store/migrations.ts";
+import { purgeWorkspace } from "../../src/store/purge.ts";
+import { WorkspaceSettings } from "../../src/store/workspace-settings.ts";
+import { WorkspaceBackground } from "../../src/workspaces/background.ts";
+import { openTestDb, type TestDb } from "../helpers/db.ts";
+import { captureLogger } from "../helpers/log.ts";
 
 const DAY = 86_400_000;
 let db: TestDb;

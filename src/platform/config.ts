@@ -48,7 +48,7 @@ function validZone(tz: string): boolean {
   }
 }
 
-/** A secret key's text: 32 random bytes in base64 or hex (src/secrets.ts); the message never holds the value. */
+/** A secret key's text: 32 random bytes in base64 or hex (src/platform/secrets.ts); the message never holds the value. */
 function secretKey(name: string) {
   return (v: string | undefined, ctx: z.RefinementCtx) => {
     if (v === undefined) return;

@@ -10,14 +10,15 @@
 // inbox (at start, or when `/sb inbox on` turns one on), its progress when a
 // campaign is launched or one is still followed; a runtime with either is
 // kept by the registry (busy), the others come and go with their requests.
-import type { Config } from "./config.ts";
-import type { WorkspaceId } from "./domain/workspace.ts";
-import type { Logger } from "./log.ts";
-import type { SlackHooks } from "./slack/context.ts";
-import type { Db } from "./store/db.ts";
-import type { Installations } from "./store/installations.ts";
-import { WorkspaceSettings } from "./store/workspace-settings.ts";
-import type { WorkspaceRuntime } from "./workspace-runtime.ts";
+
+import type { WorkspaceId } from "../domain/workspace.ts";
+import type { Config } from "../platform/config.ts";
+import type { Logger } from "../platform/log.ts";
+import type { SlackHooks } from "../slack/context.ts";
+import type { Db } from "../store/db.ts";
+import type { Installations } from "../store/installations.ts";
+import { WorkspaceSettings } from "../store/workspace-settings.ts";
+import type { WorkspaceRuntime } from "./runtime.ts";
 
 const PURGE_EVERY_MS = 3_600_000;
 
@@ -74,9 +75,9 @@ export class WorkspaceBackground {
       inbox: rt.inbox,
       onClose: (fn: () => Promise<void>) => rt.onClose(fn),
     };
-    const { createInbox } = await import("./slack/inbox/runtime.ts");
-    const { createReports } = await import("./slack/reports/runtime.ts");
-    const { ProgressStore } = await import("./store/progress.ts");
+    const { createInbox } = await import("../slack/inbox/runtime.ts");
+    const { createReports } = await import("../slack/reports/runtime.ts");
+    const { ProgressStore } = await import("../store/progress.ts");
     // Made when first needed: most workspaces have neither an inbox nor a campaign followed.
     let inbox: ReturnType<typeof createInbox> | undefined;
     let reports: ReturnType<typeof createReports> | undefined;
@@ -119,8 +120,8 @@ export class WorkspaceBackground {
     warm(ids: WorkspaceId[]): Promise<void>;
     connectedIds(): Promise<WorkspaceId[]>;
   }): Promise<void> {
-    const { InboxStore } = await import("./store/inbox.ts");
-    const { ProgressStore } = await import("./store/progress.ts");
+    const { InboxStore } = await import("../store/inbox.ts");
+    const { ProgressStore } = await import("../store/progress.ts");
     const connected = new Set(await registry.connectedIds());
     const withWork = new Set([
       ...(await InboxStore.workspacesWithInboxes(this.opts.db)),
