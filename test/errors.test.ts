@@ -9,7 +9,7 @@ import { ImportFileError } from "../src/imports/errors.ts";
 import { MappingError } from "../src/imports/headers.ts";
 import { ConfigError, hasCode, isSwitchboardError } from "../src/platform/errors.ts";
 import { PostRefusedError } from "../src/reports/scheduler.ts";
-import { UploadRefused } from "../src/slack/uploads/download.ts";
+import { UploadRefused } from "../src/slack/features/uploads/download.ts";
 import { DatabaseUnavailableError } from "../src/store/db.ts";
 import { DuplicateError } from "../src/store/sandbox/errors.ts";
 

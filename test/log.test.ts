@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { loadDotEnv, startLine } from "../src/host/start-line.ts";
 import { loadConfig } from "../src/platform/config.ts";
 import { hideSecrets, redactSecrets, secretsOfConfig } from "../src/platform/log.ts";
-import { boltLogger } from "../src/slack/bolt-logger.ts";
+import { boltLogger } from "../src/slack/io/bolt-logger.ts";
 
 describe("redactSecrets", () => {
   it("removes Slack's tokens by pattern and the process's secrets by value", () => {

@@ -17,10 +17,10 @@ import { ConfigError } from "../platform/errors.ts";
 import { type Logger, startPhases } from "../platform/log.ts";
 import type { ReportService } from "../reports/service.ts";
 import type { Sandbox } from "../sandbox/index.ts";
-import type { SlackBridge } from "../slack/bridge.ts";
 import type { WorkspaceSource } from "../slack/context.ts";
-import type { ChannelPostQueue } from "../slack/post-queue.ts";
-import type { TokenSource } from "../slack/tokens.ts";
+import type { SlackBridge } from "../slack/io/bridge.ts";
+import type { ChannelPostQueue } from "../slack/io/post-queue.ts";
+import type { TokenSource } from "../slack/tenancy/tokens.ts";
 import type { AuditEntry } from "../store/audit.ts";
 import { ChannelNames } from "../store/channels.ts";
 import { Confirmations } from "../store/confirmations.ts";
@@ -132,7 +132,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
     let slack: SlackBridge | undefined;
     if (config.SLACK_BOT_TOKEN) {
       // Loaded only for Slack, so the shell starts without Bolt.
-      const { createSlackBridge } = await import("../slack/bridge.ts");
+      const { createSlackBridge } = await import("../slack/io/bridge.ts");
       slack = createSlackBridge(config, logger);
     }
     // Its settings (`/sb settings`): the environment's first, a value changed from Slack or the shell
@@ -156,7 +156,9 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       timeoutMs: config.API_TIMEOUT_MS,
       mode: "single",
       env: envSettings(config),
-      ...(slack ? { mayAdminister: (await import("../slack/admins.ts")).slackAdminCheck(slack.client) } : {}),
+      ...(slack
+        ? { mayAdminister: (await import("../slack/tenancy/admins.ts")).slackAdminCheck(slack.client) }
+        : {}),
       onChange: async () => {
         env?.applySettings(valuesOf(await admin.settings()));
       },
@@ -275,7 +277,7 @@ export async function createDistributedSwitchboard(
       const resealed = await installations.resealAll();
       logger.info({ resealed }, "secrets sealed again with the new SWITCHBOARD_SECRET_KEY");
     }
-    const { TokenSource } = await import("../slack/tokens.ts");
+    const { TokenSource } = await import("../slack/tenancy/tokens.ts");
     const tokens = new TokenSource({
       installations,
       clientId: config.SLACK_CLIENT_ID as string,
@@ -290,9 +292,9 @@ export async function createDistributedSwitchboard(
       baseUrl = sandbox.url;
       logger.info({ url: sandbox.url }, "embedded sandbox API started: workspaces may use a demo account");
     }
-    const { ChannelPostQueue } = await import("../slack/post-queue.ts");
+    const { ChannelPostQueue } = await import("../slack/io/post-queue.ts");
     const posts = new ChannelPostQueue();
-    const { createHomeView } = await import("../slack/home/view.ts");
+    const { createHomeView } = await import("../slack/features/home/view.ts");
     // Inbox pollers and live progress per workspace, and the purge of departed ones (workspace-background.ts).
     const background = new WorkspaceBackground({
       db,
@@ -302,7 +304,7 @@ export async function createDistributedSwitchboard(
       purge: purgeWorkspace,
     });
     // Report schedules: one scheduler for every workspace, each job with its workspace's client and bot.
-    const { createSharedScheduler } = await import("../slack/reports/runtime.ts");
+    const { createSharedScheduler } = await import("../slack/features/reports/runtime.ts");
     const scheduler = createSharedScheduler({
       db,
       config,
@@ -314,14 +316,14 @@ export async function createDistributedSwitchboard(
     });
     closers.unshift(() => scheduler.stop());
     closers.unshift(() => background.stop());
-    const { workspaceClient } = await import("../slack/workspace-client.ts");
+    const { workspaceClient } = await import("../slack/tenancy/workspace-client.ts");
     const clientOf = (id: WorkspaceId) =>
       workspaceClient(() => workspaces.botToken(id), { slackApiUrl: config.SLACK_API_URL, teamId: id });
     // Each workspace's connect, disconnect and settings (src/workspaces/admin.ts): its admins and owners
     // (users.info with its own bot) and its installer may; a change rebuilds its runtime.
     const { createWorkspaceAdmin } = await import("../workspaces/admin.ts");
     const { createNotConnectedCore } = await import("../commands/not-connected.ts");
-    const { slackAdminCheck } = await import("../slack/admins.ts");
+    const { slackAdminCheck } = await import("../slack/tenancy/admins.ts");
     const adminOf = (id: WorkspaceId, inst?: StoredInstallation): WorkspaceAdmin =>
       createWorkspaceAdmin({
         db,

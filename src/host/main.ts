@@ -98,8 +98,8 @@ async function main(): Promise<number> {
     // and start once the app answers (a third of a warm start's time, docs/memory.md); what
     // needs them until then waits for them: schedule changes, a campaign's progress. The Home
     // tab is the Slack app's own.
-    const { createReports } = await import("../slack/reports/runtime.ts");
-    const { createInbox } = await import("../slack/inbox/runtime.ts");
+    const { createReports } = await import("../slack/features/reports/runtime.ts");
+    const { createInbox } = await import("../slack/features/inbox/runtime.ts");
     const reports = createReports(switchboard, config, logger);
     const inbox = createInbox(switchboard, config, logger);
     const slack = await startSlackApp(switchboard, config, logger, { hooks: { ...reports.hooks } });

@@ -14,11 +14,6 @@ import type { Logger } from "../platform/log.ts";
 import type { ReportService } from "../reports/service.ts";
 import type { Db } from "../store/db.ts";
 import type { Installations } from "../store/installations.ts";
-import { createAuthorize } from "./authorize.ts";
-import { boltLogger } from "./bolt-logger.ts";
-import { createSlackBridge, type SlackBridge, slackClientOptions } from "./bridge.ts";
-import { boundBoltClients } from "./client-cache.ts";
-import { tellInterruptedConfirmations } from "./confirm-notices.ts";
 import type {
   Lifecycle,
   SlackBolt,
@@ -27,25 +22,30 @@ import type {
   SlackHooks,
   WorkspaceSource,
 } from "./context.ts";
-import { createDbEventStore, type EventStore, MemoryEventStore } from "./event-store.ts";
+import { createHomeView, type HomeOptions } from "./features/home/view.ts";
+import { mediaRoute } from "./features/inbox/media.ts";
+import { settleInterruptedImports } from "./features/uploads/flow.ts";
 import { formView } from "./forms/index.ts";
-import type { ResolveGroupMembers } from "./groups.ts";
-import { createHomeView, type HomeOptions } from "./home/view.ts";
 import { InFlight } from "./in-flight.ts";
-import { mediaRoute } from "./inbox/media.ts";
-import { REPLICA_COMMAND_MS, tellInterruptedCommands } from "./interrupted-commands.ts";
+import { boltLogger } from "./io/bolt-logger.ts";
+import { createSlackBridge, type SlackBridge, slackClientOptions } from "./io/bridge.ts";
+import { createDbEventStore, type EventStore, MemoryEventStore } from "./io/event-store.ts";
+import type { ResolveGroupMembers } from "./io/groups.ts";
+import type { ChannelPostQueue } from "./io/post-queue.ts";
+import { noDoubleSendRetries } from "./io/retry-policy.ts";
+import { slackCode, TOKEN_REFUSED } from "./io/slack-errors.ts";
 import { settleInterruptedReplies } from "./listeners/events/inbox-message.ts";
 import { STEPS } from "./listeners/functions/index.ts";
 import { settleInterruptedSteps } from "./listeners/functions/run.ts";
 import { registerListeners } from "./listeners/index.ts";
 import { healthz, metricsRoute, type ReadinessChecks, readyz } from "./ops-routes.ts";
-import type { ChannelPostQueue } from "./post-queue.ts";
+import { tellInterruptedConfirmations } from "./recovery/confirm-notices.ts";
+import { REPLICA_COMMAND_MS, tellInterruptedCommands } from "./recovery/interrupted-commands.ts";
 import { refuseReplayedRequests, refuseSkewedRequests } from "./request-time.ts";
-import { noDoubleSendRetries } from "./retry-policy.ts";
-import { slackCode, TOKEN_REFUSED } from "./slack-errors.ts";
 import { guardSocketFrames } from "./socket-guard.ts";
-import type { TokenSource } from "./tokens.ts";
-import { settleInterruptedImports } from "./uploads/flow.ts";
+import { createAuthorize } from "./tenancy/authorize.ts";
+import { boundBoltClients } from "./tenancy/client-cache.ts";
+import type { TokenSource } from "./tenancy/tokens.ts";
 
 export interface CreateSlackAppOptions {
   core: CommandCore;
@@ -394,7 +394,7 @@ export async function startDistributedSlackApp(
   logger: Logger,
   opts: { listen?: ListenOptions } = {},
 ): Promise<SlackApp> {
-  const { createOAuth, manifestScopes, REDIRECT_PATH } = await import("./oauth.ts");
+  const { createOAuth, manifestScopes, REDIRECT_PATH } = await import("./tenancy/oauth.ts");
   const oauth = createOAuth({
     clientId: config.SLACK_CLIENT_ID as string,
     clientSecret: config.SLACK_CLIENT_SECRET as string,

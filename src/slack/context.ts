@@ -10,9 +10,9 @@ import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/log.ts";
 import type { Db } from "../store/db.ts";
-import type { EventStore } from "./event-store.ts";
 import type { InFlight } from "./in-flight.ts";
-import type { ChannelPostQueue } from "./post-queue.ts";
+import type { EventStore } from "./io/event-store.ts";
+import type { ChannelPostQueue } from "./io/post-queue.ts";
 
 /** What the app is given by its composer (the reports and the uploads plug in here). */
 export interface SlackHooks {

@@ -8,8 +8,8 @@ import type { KnownBlock } from "@slack/types";
 import { ACTION, type Actor, type Reply } from "../commands/types.ts";
 import type { SlackDeps } from "./context.ts";
 import type { Tell } from "./in-flight.ts";
+import { channelClosed, slackCode, triggerExpired } from "./io/slack-errors.ts";
 import { errorRef } from "./listeners/middleware.ts";
-import { channelClosed, slackCode, triggerExpired } from "./slack-errors.ts";
 
 export { errorRef };
 

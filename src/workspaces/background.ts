@@ -75,8 +75,8 @@ export class WorkspaceBackground {
       inbox: rt.inbox,
       onClose: (fn: () => Promise<void>) => rt.onClose(fn),
     };
-    const { createInbox } = await import("../slack/inbox/runtime.ts");
-    const { createReports } = await import("../slack/reports/runtime.ts");
+    const { createInbox } = await import("../slack/features/inbox/runtime.ts");
+    const { createReports } = await import("../slack/features/reports/runtime.ts");
     const { ProgressStore } = await import("../store/progress.ts");
     // Made when first needed: most workspaces have neither an inbox nor a campaign followed.
     let inbox: ReturnType<typeof createInbox> | undefined;

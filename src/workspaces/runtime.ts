@@ -15,9 +15,9 @@ import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/log.ts";
 import { ReportService } from "../reports/service.ts";
-import type { SlackBridge } from "../slack/bridge.ts";
 import type { RequestTeam, SlackHooks, WorkspaceParts, WorkspaceSource } from "../slack/context.ts";
-import type { ChannelPostQueue } from "../slack/post-queue.ts";
+import type { SlackBridge } from "../slack/io/bridge.ts";
+import type { ChannelPostQueue } from "../slack/io/post-queue.ts";
 import type { AuditEntry } from "../store/audit.ts";
 import { ChannelNames } from "../store/channels.ts";
 import type { Db } from "../store/db.ts";
@@ -165,8 +165,8 @@ const zoneOf = new WeakMap<WorkspaceRuntime, (zone: string | undefined) => void>
 export async function attachSlack(rt: WorkspaceRuntime, logger: Logger): Promise<void> {
   const slack = rt.slack;
   if (!slack) return;
-  const { slackReportPoster } = await import("../slack/reports/post.ts");
-  const { createUserTz } = await import("../slack/reports/user-tz.ts");
+  const { slackReportPoster } = await import("../slack/features/reports/post.ts");
+  const { createUserTz } = await import("../slack/features/reports/user-tz.ts");
   const log = logger.child({ part: "reports" });
   rt.reports.setPost(slackReportPoster(slack.client, slack.posts, log));
   // The workspace's reports zone when set, else each person's own Slack zone.
@@ -174,9 +174,9 @@ export async function attachSlack(rt: WorkspaceRuntime, logger: Logger): Promise
   const setZone = (zone: string | undefined) => rt.reports.setUserTz(zone ? async () => zone : userTz);
   zoneOf.set(rt, setZone);
   setZone(rt.settings?.reportsTimeZone);
-  const { channelJoiner } = await import("../slack/inbox/join.ts");
+  const { channelJoiner } = await import("../slack/features/inbox/join.ts");
   rt.inbox.join = channelJoiner(slack.client, logger.child({ part: "inbox" }));
-  const { cardRedrawer } = await import("../slack/inbox/desk.ts");
+  const { cardRedrawer } = await import("../slack/features/inbox/desk.ts");
   rt.inbox.redraw = cardRedrawer(slack.client, rt.inbox.store, logger.child({ part: "inbox" }));
 }
 
@@ -339,8 +339,8 @@ export class WorkspaceRegistry implements WorkspaceSource {
     const settings = valuesOf(await admin.settings());
     const key = installationKey(inst);
     const logger = shared.logger.child({ workspace: id });
-    const { workspaceClient } = await import("../slack/workspace-client.ts");
-    const { workspaceBridge } = await import("../slack/bridge.ts");
+    const { workspaceClient } = await import("../slack/tenancy/workspace-client.ts");
+    const { workspaceBridge } = await import("../slack/io/bridge.ts");
     const client = workspaceClient(() => this.opts.tokens.botToken(key), {
       slackApiUrl: shared.config.SLACK_API_URL,
       logger,
@@ -387,7 +387,7 @@ export class WorkspaceRegistry implements WorkspaceSource {
 function notConnectedHooks(core: CommandCore): SlackHooks {
   return {
     homeView: async (userId) => {
-      const { notConnectedHome } = await import("../slack/home/view.ts");
+      const { notConnectedHome } = await import("../slack/features/home/view.ts");
       // Any command but help, connect and settings answers how to connect, for this person;
       // on the Home tab nothing was asked, so the answer's "cannot do this" goes.
       const answer = await core.run("home", { userId, via: "slack" });

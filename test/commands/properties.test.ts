@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { ALL_COMMANDS } from "../../src/commands/defs/index.ts";
 import { TokenizeError, tokenize } from "../../src/commands/tokenize.ts";
 import type { Actor, Reply } from "../../src/commands/types.ts";
-import { auditMessage } from "../../src/slack/bridge.ts";
+import { auditMessage } from "../../src/slack/io/bridge.ts";
 import { expectSlackValid, useHarness } from "./helpers.ts";
 
 const h = useHarness();

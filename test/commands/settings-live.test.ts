@@ -8,7 +8,7 @@ import type { Reply } from "../../src/commands/types.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { createSwitchboard, type Switchboard } from "../../src/host/app.ts";
 import { loadConfig } from "../../src/platform/config.ts";
-import { auditSentence } from "../../src/slack/audit-words.ts";
+import { auditSentence } from "../../src/slack/features/audit-words.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
 import { captureLogger } from "../helpers/log.ts";

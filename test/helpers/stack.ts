@@ -14,7 +14,7 @@ import type { Logger } from "../../src/platform/log.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.ts";
 import type { CreateSlackAppOptions, SlackApp } from "../../src/slack/app.ts";
 import type { SlackHooks } from "../../src/slack/context.ts";
-import type { HomeOptions } from "../../src/slack/home/view.ts";
+import type { HomeOptions } from "../../src/slack/features/home/view.ts";
 import type { FakeChannel, FakeSlack, FakeUser } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";
 import { openTestDb, type StoreBackend, type TestDb } from "./db.ts";

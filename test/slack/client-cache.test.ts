@@ -1,7 +1,7 @@
 // Bolt's listener clients, bounded in many-workspace mode (src/slack/client-cache.ts):
 // the most recently used workspaces only, each with its latest token's client.
 import { describe, expect, it } from "vitest";
-import { boundBoltClients } from "../../src/slack/client-cache.ts";
+import { boundBoltClients } from "../../src/slack/tenancy/client-cache.ts";
 
 /** What Bolt's App does with `this.clients` (App.js: WebClientPool, getOrCreate). */
 class Pool {

@@ -6,8 +6,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
-import { tellInterruptedConfirmations } from "../../src/slack/confirm-notices.ts";
-import { interruptedText, tellInterruptedCommands } from "../../src/slack/interrupted-commands.ts";
+import { tellInterruptedConfirmations } from "../../src/slack/recovery/confirm-notices.ts";
+import { interruptedText, tellInterruptedCommands } from "../../src/slack/recovery/interrupted-commands.ts";
 import { Confirmations } from "../../src/store/confirmations.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
 

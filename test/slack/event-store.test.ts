@@ -2,7 +2,7 @@
 // in the database (schema `slack`).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
-import { createDbEventStore, MemoryEventStore } from "../../src/slack/event-store.ts";
+import { createDbEventStore, MemoryEventStore } from "../../src/slack/io/event-store.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
 

@@ -6,9 +6,9 @@
 import type { CommandCore } from "../../src/commands/types.ts";
 import { loadConfig } from "../../src/platform/config.ts";
 import { createSlackApp, type SlackApp } from "../../src/slack/app.ts";
-import { createSlackBridge, type SlackBridge } from "../../src/slack/bridge.ts";
 import type { SlackHooks } from "../../src/slack/context.ts";
-import type { EventStore } from "../../src/slack/event-store.ts";
+import { createSlackBridge, type SlackBridge } from "../../src/slack/io/bridge.ts";
+import type { EventStore } from "../../src/slack/io/event-store.ts";
 import type { Db } from "../../src/store/db.ts";
 import type { FakeSlack } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";

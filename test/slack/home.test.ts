@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION } from "../../src/commands/types.ts";
 import { maskSecret } from "../../src/platform/log.ts";
-import { HOME_MAX_BLOCKS } from "../../src/slack/home/view.ts";
+import { HOME_MAX_BLOCKS } from "../../src/slack/features/home/view.ts";
 import { seedCampaign } from "../reports/helpers.ts";
 import {
   ALICE,

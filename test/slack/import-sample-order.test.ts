@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { summarizePreview } from "../../src/imports/index.ts";
 import type { ImportPreview } from "../../src/imports/preview.ts";
-import { closedMessage } from "../../src/slack/uploads/message.ts";
+import { closedMessage } from "../../src/slack/features/uploads/message.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
 
 let db: TestDb;

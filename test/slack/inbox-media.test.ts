@@ -7,8 +7,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
-import { prepareMedia } from "../../src/slack/inbox/media.ts";
-import { type InboxRuntime, startInbox } from "../../src/slack/inbox/runtime.ts";
+import { prepareMedia } from "../../src/slack/features/inbox/media.ts";
+import { type InboxRuntime, startInbox } from "../../src/slack/features/inbox/runtime.ts";
 import type { InboxStore } from "../../src/store/inbox.ts";
 import { MediaStore } from "../../src/store/media.ts";
 import { type MediaServer, PDF, PNG, startMediaServer } from "../helpers/media-server.ts";

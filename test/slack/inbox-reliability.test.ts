@@ -7,9 +7,9 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
-import { InboxPoller, type InboxPost } from "../../src/slack/inbox/poller.ts";
-import { splitText } from "../../src/slack/inbox/render.ts";
-import { slackInboxIo } from "../../src/slack/inbox/runtime.ts";
+import { InboxPoller, type InboxPost } from "../../src/slack/features/inbox/poller.ts";
+import { splitText } from "../../src/slack/features/inbox/render.ts";
+import { slackInboxIo } from "../../src/slack/features/inbox/runtime.ts";
 import { settleInterruptedReplies } from "../../src/slack/listeners/events/inbox-message.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";

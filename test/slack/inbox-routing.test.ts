@@ -10,8 +10,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bySpecificity, routeOf } from "../../src/domain/inbox-routing.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
-import { isNote } from "../../src/slack/inbox/notes.ts";
-import { type InboxRuntime, startInbox } from "../../src/slack/inbox/runtime.ts";
+import { isNote } from "../../src/slack/features/inbox/notes.ts";
+import { type InboxRuntime, startInbox } from "../../src/slack/features/inbox/runtime.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import type { InboxStore } from "../../src/store/inbox.ts";
 import { manualClock } from "../helpers/sandbox.ts";

@@ -8,8 +8,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
-import { InboxPoller } from "../../src/slack/inbox/poller.ts";
-import { type InboxRuntime, startInbox } from "../../src/slack/inbox/runtime.ts";
+import { InboxPoller } from "../../src/slack/features/inbox/poller.ts";
+import { type InboxRuntime, startInbox } from "../../src/slack/features/inbox/runtime.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";

@@ -9,7 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
 import { RateLimiter } from "../../src/api/rate-limit.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
-import { COST_PER_POLL, ProgressTracker, type StepResult } from "../../src/slack/progress/tracker.ts";
+import {
+  COST_PER_POLL,
+  ProgressTracker,
+  type StepResult,
+} from "../../src/slack/features/progress/tracker.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
 import { type CountingProxy, startProxy } from "../helpers/proxy.ts";

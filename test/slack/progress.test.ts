@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION } from "../../src/commands/types.ts";
 import { STATUSES } from "../../src/reports/summary.ts";
-import { COST_PER_POLL } from "../../src/slack/progress/tracker.ts";
+import { COST_PER_POLL } from "../../src/slack/features/progress/tracker.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { truthOf } from "../reports/helpers.ts";
 import { ALICE, buttonsOf, type ReportsHarness, startReportsHarness, textOf } from "./reports-harness.ts";

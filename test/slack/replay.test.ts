@@ -2,7 +2,7 @@
 // refused with 401, on the replica that served it and on another one sharing
 // the store, and nothing runs twice. A first request is served as before.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDbEventStore } from "../../src/slack/event-store.ts";
+import { createDbEventStore } from "../../src/slack/io/event-store.ts";
 import type { Db } from "../../src/store/db.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
 import { sign } from "../fakes/slack-requests.ts";

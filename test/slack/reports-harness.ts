@@ -8,7 +8,7 @@ import {
   type ReportsRuntime,
   type ReportsRuntimeOptions,
   startReports,
-} from "../../src/slack/reports/runtime.ts";
+} from "../../src/slack/features/reports/runtime.ts";
 import { manualClock } from "../helpers/sandbox.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
 

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/platform/config.ts";
 import { createLogger } from "../../src/platform/log.ts";
-import { createSlackClient } from "../../src/slack/bridge.ts";
-import { safeToRetry } from "../../src/slack/retry-policy.ts";
+import { createSlackClient } from "../../src/slack/io/bridge.ts";
+import { safeToRetry } from "../../src/slack/io/retry-policy.ts";
 import { FakeSlack } from "../fakes/slack.ts";
 
 let fake: FakeSlack;

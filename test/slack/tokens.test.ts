@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasCode } from "../../src/platform/errors.ts";
 import { Keyring } from "../../src/platform/secrets.ts";
-import { TokenSource } from "../../src/slack/tokens.ts";
+import { TokenSource } from "../../src/slack/tenancy/tokens.ts";
 import { openDb } from "../../src/store/db.ts";
 import { type InstallationKey, Installations } from "../../src/store/installations.ts";
 import { migrateStore } from "../../src/store/migrations.ts";

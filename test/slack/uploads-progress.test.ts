@@ -4,7 +4,7 @@
 // throttle's clock is the test's (one second per reading), so nothing sleeps
 // and nothing depends on how fast the machine is.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IMPORT_ACTIONS } from "../../src/slack/uploads/message.ts";
+import { IMPORT_ACTIONS } from "../../src/slack/features/uploads/message.ts";
 import { checkMessageBlocks } from "../fakes/block-kit.ts";
 import type { FakeMessage, FakeSlack } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";

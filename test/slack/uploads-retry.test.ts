@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { startSlackApp } from "../../src/slack/app.ts";
-import { IMPORT_ACTIONS } from "../../src/slack/uploads/message.ts";
+import { IMPORT_ACTIONS } from "../../src/slack/features/uploads/message.ts";
 import { ImportStore } from "../../src/store/imports.ts";
 import { checkMessageBlocks } from "../fakes/block-kit.ts";
 import type { FakeMessage, FakeSlack } from "../fakes/slack.ts";

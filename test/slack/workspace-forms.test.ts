@@ -11,7 +11,7 @@ import { notConnectedReply } from "../../src/commands/not-connected.ts";
 import type { WorkspaceAdmin } from "../../src/commands/workspace-admin.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { Keyring } from "../../src/platform/secrets.ts";
-import { createHomeView, notConnectedHome } from "../../src/slack/home/view.ts";
+import { createHomeView, notConnectedHome } from "../../src/slack/features/home/view.ts";
 import { Installations } from "../../src/store/installations.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
 import { createWorkspaceAdmin } from "../../src/workspaces/admin.ts";

@@ -3,8 +3,8 @@
 // posts the preview; nothing is imported before Import is clicked there.
 import type { ModalView } from "@slack/types";
 import type { Group } from "../../api/types.ts";
-import { previewUpload } from "../uploads/flow.ts";
-import { groupOptions } from "../uploads/message.ts";
+import { previewUpload } from "../features/uploads/flow.ts";
+import { groupOptions } from "../features/uploads/message.ts";
 import { SHORTCUTS, type SlackForm } from "./form.ts";
 import { context, filesOf, input, modal, option, selectedOf, staticSelect } from "./kit.ts";
 

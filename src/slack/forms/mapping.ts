@@ -5,8 +5,8 @@ import type { ModalView } from "@slack/types";
 import { contactFields } from "../../commands/lookups.ts";
 import type { ColumnMapping, FieldDefinition } from "../../imports/index.ts";
 import { ImportStore, type PendingImport } from "../../store/imports.ts";
+import { remapImport } from "../features/uploads/flow.ts";
 import { withApi } from "../perform.ts";
-import { remapImport } from "../uploads/flow.ts";
 import type { SlackForm } from "./form.ts";
 import { cut, input, modal, option, type StateValues, selectedOf, staticSelect } from "./kit.ts";
 

@@ -8,7 +8,7 @@ import { apiErrorReply } from "../../commands/errors.ts";
 import { UserError } from "../../commands/registry.ts";
 import type { Actor } from "../../commands/types.ts";
 import type { SlackDeps } from "../context.ts";
-import { slackCode } from "../slack-errors.ts";
+import { slackCode } from "../io/slack-errors.ts";
 import { errorsFor, fieldErrors } from "./field-errors.ts";
 import type { FormAnswer, FormOutcome, Submission } from "./form.ts";
 import { context, modal, sectionText } from "./kit.ts";

@@ -16,7 +16,7 @@ import type { Actor } from "../../commands/types.ts";
 import { bounded, metrics } from "../../platform/metrics.ts";
 import type { RequestTeam, SlackContext, SlackDeps } from "../context.ts";
 import type { Tell } from "../in-flight.ts";
-import { slackCode } from "../slack-errors.ts";
+import { slackCode } from "../io/slack-errors.ts";
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (typeof v === "object" && v !== null ? (v as Json) : undefined);

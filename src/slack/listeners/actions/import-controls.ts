@@ -6,10 +6,10 @@ import { contactFields } from "../../../commands/lookups.ts";
 import { UserError } from "../../../commands/registry.ts";
 import type { ColumnMapping } from "../../../imports/index.ts";
 import { personOf } from "../../context.ts";
+import { discardImport, pendingImports, runImport } from "../../features/uploads/flow.ts";
+import { IMPORT_ACTIONS, parseGroupChoice } from "../../features/uploads/message.ts";
 import { mappingModal } from "../../forms/mapping.ts";
 import { withApi } from "../../perform.ts";
-import { discardImport, pendingImports, runImport } from "../../uploads/flow.ts";
-import { IMPORT_ACTIONS, parseGroupChoice } from "../../uploads/message.ts";
 import type { Click } from "./click.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -3,7 +3,7 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
 import { personOf, type SlackContext } from "../../context.ts";
 import { deliver } from "../../deliver.ts";
-import { trackCommand } from "../../interrupted-commands.ts";
+import { trackCommand } from "../../recovery/interrupted-commands.ts";
 
 export async function sbCommand({
   command,

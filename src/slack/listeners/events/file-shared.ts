@@ -3,7 +3,7 @@
 // thread (src/slack/uploads/flow.ts) when there is a database; otherwise ignored.
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import type { SlackContext } from "../../context.ts";
-import { previewUpload } from "../../uploads/flow.ts";
+import { previewUpload } from "../../features/uploads/flow.ts";
 
 export async function fileShared({
   event,

@@ -19,10 +19,10 @@ import { ACTION, type Actor } from "../../../commands/types.ts";
 import { InboxStore } from "../../../store/inbox.ts";
 import { storable } from "../../../store/text.ts";
 import type { SlackContext, SlackDeps } from "../../context.ts";
-import { mediaMessages, prepareMedia } from "../../inbox/media.ts";
-import { isNote } from "../../inbox/notes.ts";
-import { customerText } from "../../inbox/plain.ts";
-import { windowOpen } from "../../inbox/render.ts";
+import { mediaMessages, prepareMedia } from "../../features/inbox/media.ts";
+import { isNote } from "../../features/inbox/notes.ts";
+import { customerText } from "../../features/inbox/plain.ts";
+import { windowOpen } from "../../features/inbox/render.ts";
 
 /** A message starting with this is a note for the team, never sent. */
 export const NOTE_PREFIX = "//";

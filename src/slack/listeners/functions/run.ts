@@ -20,8 +20,8 @@ import type { Actor } from "../../../commands/types.ts";
 import { type StepRun, StepRunStore } from "../../../store/steps.ts";
 import { storable } from "../../../store/text.ts";
 import type { SlackContext, SlackDeps } from "../../context.ts";
+import { slackCode } from "../../io/slack-errors.ts";
 import { withApi } from "../../perform.ts";
-import { slackCode } from "../../slack-errors.ts";
 import { errorRef } from "../middleware.ts";
 
 export interface StepDef {

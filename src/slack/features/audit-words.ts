@@ -1,0 +1,73 @@
+// A change in the audit as a sentence about people and things, the same on
+// the Home tab's recent changes and in the audit channel (AUDIT_CHANNEL):
+// "Alice imported messy.csv: 3 created, 2 failed", "Ana created tag *Sales*".
+
+import { auditOutcome, operationWords } from "../../api/operations.ts";
+import { esc } from "../../blocks/blocks.ts";
+import type { AuditEntry } from "../../store/audit.ts";
+
+/** `createContactField` → past tense and noun: what a change did, in words. */
+const AUDIT_VERBS: Array<[RegExp, string]> = [
+  [/^create/, "created"],
+  [/^update/, "changed"],
+  [/^delete/, "deleted"],
+  [/^sendCampaign$/, "sent"],
+  [/^sendMessage$/, "sent"],
+  [/^cancel/, "cancelled"],
+  [/^importContacts$/, "imported"],
+  [/^addGroupContacts$/, "added contacts to"],
+  [/^removeGroupContacts$/, "removed contacts from"],
+  [/^optOut/, "opted out"],
+  [/^optIn/, "opted in"],
+  [/^sync/, "synchronized"],
+];
+const AUDIT_NOUNS: Record<string, string> = {
+  ContactField: "field",
+  ChatUser: "chat user",
+  GroupContacts: "group",
+  Templates: "templates",
+};
+
+/**
+ * A change as a sentence about people and things: "Alice imported
+ * messy.csv: 3 created, 2 failed", "Ana created tag *Sales*"; never an id
+ * of an upload, an operation's name, nor "a change: done".
+ */
+export function auditSentence(e: AuditEntry): string {
+  const who = e.via === "shell" ? "The shell" : `<@${e.actor}>`;
+  const a = (e.answer && typeof e.answer === "object" ? e.answer : {}) as Record<string, unknown>;
+  // The workspace's own changes (src/workspaces/admin.ts): no API operation, their own words.
+  if (e.operation === "workspace.connect")
+    return `${who} connected this workspace to *${esc(String(a.organization ?? "a messaging account"))}*`;
+  if (e.operation === "workspace.disconnect")
+    return `${who} disconnected this workspace${typeof a.organization === "string" ? ` from *${esc(a.organization)}*` : ""}`;
+  if (e.operation === "workspace.settings")
+    return `${who} changed the settings${Array.isArray(a.changed) && a.changed.length ? `: ${esc(a.changed.join(", "))}` : ""}`;
+  const verb = AUDIT_VERBS.find(([re]) => re.test(e.operation))?.[1];
+  if (!verb)
+    return `${who}: ${esc(operationWords(e.operation).replace(/\s*\([^)]*\)/g, ""))}${e.ok ? "" : ` (${auditOutcome(e)})`}`;
+  const base = e.operation.replace(
+    /^(create|update|delete|send|cancel|import|add|remove|optOut|optIn|sync)/,
+    "",
+  );
+  const noun = AUDIT_NOUNS[base] ?? base.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  const name = typeof a.name === "string" ? a.name : typeof a.label === "string" ? a.label : "";
+  const id = /\b(\d+)\b/.exec(e.command.replace(/\(upload [^)]*\)/, ""))?.[1];
+  if (e.operation === "importContacts") {
+    const file = /import\s+(?:"([^"]+)"|(\S+\.(?:csv|xlsx)))/i.exec(e.command);
+    const what = file ? esc((file[1] ?? file[2] ?? "").split("/").pop()) : "contacts";
+    const counts = ["created", "updated", "errors"]
+      .filter((k) => typeof a[k] === "number")
+      .map((k) => `${a[k]} ${k === "errors" ? "failed" : k}`);
+    return `${who} ${e.ok ? "imported" : "tried to import"} ${what}${counts.length ? `: ${counts.join(", ")}` : ""}${e.ok ? "" : ` (${auditOutcome(e)})`}`;
+  }
+  // A message's number is not in its command line (`send contact:1 …` names the contact).
+  const thing = name
+    ? `${noun} *${esc(name)}*`
+    : e.operation === "sendMessage"
+      ? "a message"
+      : id
+        ? `${noun} #${id}`
+        : noun;
+  return e.ok ? `${who} ${verb} ${thing}` : `${who} tried: ${verb} ${thing} (${auditOutcome(e)})`;
+}

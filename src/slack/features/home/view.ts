@@ -1,0 +1,313 @@
+// The Home tab: shortcuts (buttons that run `campaign new`, `send`, `import`,
+// which open their forms), the account (/me, the key masked), the running
+// campaigns with their bars, the viewer's report schedules, and the latest
+// writes from the audit table. Each part is built on its own: one failing
+// (the API down) shows a line saying so, the rest still shows.
+//
+// Cost: opening the tab is frequent, so the account and the running
+// campaigns (1 list + 7 reads per campaign, background lane) are cached a
+// short while and shared by every viewer; schedules and audit come from the
+// store.
+
+import type { HomeView, KnownBlock } from "@slack/types";
+import { isApiError } from "../../../api/errors.ts";
+import type { Campaign, MessagingApi } from "../../../api/types.ts";
+import { esc, truncate } from "../../../blocks/blocks.ts";
+import { ACTION } from "../../../commands/types.ts";
+import type { WorkspaceId } from "../../../domain/workspace.ts";
+import { maskSecret } from "../../../platform/log.ts";
+import { cardHead } from "../../../reports/card.ts";
+import { targetLabel } from "../../../reports/render.ts";
+import { formatLocal, nextRuns, parseTarget } from "../../../reports/schedule.ts";
+import type { Clock } from "../../../reports/scheduler.ts";
+import type { ReportService } from "../../../reports/service.ts";
+import { type CampaignSummary, summarizeCampaign } from "../../../reports/summary.ts";
+import { type AuditEntry, AuditLog } from "../../../store/audit.ts";
+import type { Db } from "../../../store/db.ts";
+import { auditSentence } from "../audit-words.ts";
+
+export { auditSentence };
+
+/** Slack's limit for a Home tab. */
+export const HOME_MAX_BLOCKS = 100;
+const RUNNING_SHOWN = 8;
+const SCHEDULES_SHOWN = 10;
+const AUDIT_SHOWN = 8;
+
+export interface HomeOptions {
+  client: MessagingApi;
+  db: Db;
+  /** The workspace whose audit entries the tab lists. */
+  workspace: WorkspaceId;
+  /** The API key in use: only its last 4 characters are ever shown. */
+  apiKey: string;
+  reports?: ReportService;
+  clock?: Clock;
+  /** How long the account and running campaigns are reused between viewers (default 60 s). */
+  cacheMs?: number;
+  /**
+   * The running campaigns' figures share the background part of the read
+   * budget and may take a while: the tab is published without them after
+   * `waitMs` (default 1.5 s), then published again through this when they come.
+   */
+  republish?: (userId: string, view: HomeView) => Promise<void>;
+  waitMs?: number;
+  /** Whether the viewer may change the workspace's settings (admins): they get a Settings button. */
+  mayAdminister?: (userId: string) => Promise<boolean>;
+}
+
+interface Account {
+  organization: string;
+  plan: string;
+  keyName: string;
+  scopes: string;
+}
+
+interface Running {
+  campaigns: CampaignSummary[];
+  more: number;
+}
+
+const _pct = (r: number | null) => (r === null ? "–" : `${(r * 100).toFixed(1)}%`);
+const text = (t: string): KnownBlock => ({
+  type: "section",
+  text: { type: "mrkdwn", text: truncate(t, 3000) },
+});
+const note = (t: string): KnownBlock => ({
+  type: "context",
+  elements: [{ type: "mrkdwn", text: truncate(t, 3000) }],
+});
+const slackDate = (at: Date, format = "{date_short_pretty} {time}") =>
+  `<!date^${Math.floor(at.getTime() / 1000)}^${format}|${at.toISOString().slice(0, 16).replace("T", " ")} UTC>`;
+
+function nameOf(v: unknown): string {
+  if (v === null || v === undefined) return "—";
+  if (typeof v === "object") {
+    const o = v as { name?: unknown; id?: unknown };
+    return String(o.name ?? o.id ?? "—");
+  }
+  return String(v);
+}
+
+function failureLine(err: unknown): string {
+  const what = isApiError(err) ? err.message : "it did not answer";
+  return `:warning: The messaging API could not be read (${esc(truncate(what, 200))}). Open the tab again later.`;
+}
+
+/** Cached value shared by viewers; a failure is not cached. */
+class Cached<T> {
+  private value?: { at: number; data: Promise<T> };
+  private readonly ttlMs: number;
+  private readonly clock: Clock;
+  private readonly load: () => Promise<T>;
+  constructor(ttlMs: number, clock: Clock, load: () => Promise<T>) {
+    this.ttlMs = ttlMs;
+    this.clock = clock;
+    this.load = load;
+  }
+  get(): Promise<T> {
+    const now = this.clock.now().getTime();
+    if (this.value && now - this.value.at < this.ttlMs) return this.value.data;
+    const data = this.load();
+    this.value = { at: now, data };
+    data.catch(() => {
+      if (this.value?.data === data) this.value = undefined;
+    });
+    return data;
+  }
+}
+
+const settingsButton = {
+  type: "button" as const,
+  text: { type: "plain_text" as const, text: "Settings" },
+  value: "settings",
+};
+
+/**
+ * The Home tab of a workspace not connected to a messaging account yet: the
+ * not-connected answer (src/commands/not-connected.ts), with its Connect
+ * button for those who may connect it.
+ */
+export function notConnectedHome(answer: { blocks: KnownBlock[] }): HomeView {
+  return {
+    type: "home",
+    blocks: [text("*Run the messaging account from Slack.*"), ...answer.blocks].slice(0, HOME_MAX_BLOCKS),
+  };
+}
+
+export function createHomeView(opts: HomeOptions): (userId: string) => Promise<HomeView> {
+  const clock = opts.clock ?? { now: () => new Date() };
+  const ttl = opts.cacheMs ?? 60_000;
+
+  const account = new Cached<Account>(ttl * 5, clock, async () => {
+    const me = await opts.client.getMe();
+    const key = (me.apiKey ?? me.api_key ?? me.key) as { name?: unknown; scopes?: unknown } | undefined;
+    return {
+      organization: nameOf(me.organization ?? me.org),
+      plan: nameOf(me.plan),
+      keyName: typeof key?.name === "string" ? key.name : "",
+      scopes: Array.isArray(key?.scopes) ? key.scopes.join(", ") : "",
+    };
+  });
+
+  const running = new Cached<Running>(ttl, clock, async () => {
+    const page = await opts.client.listCampaigns({ status: "running", limit: 100 }, { lane: "background" });
+    const list = page.items.filter((c): c is Campaign & { id: number } => typeof c.id === "number");
+    const chosen = list.slice(0, RUNNING_SHOWN);
+    const campaigns: CampaignSummary[] = [];
+    for (const c of chosen) {
+      try {
+        campaigns.push(await summarizeCampaign(opts.client, c.id, { lane: "background", campaign: c }));
+      } catch (err) {
+        if (!(isApiError(err) && err.kind === "not_found")) throw err;
+      }
+    }
+    return { campaigns, more: Math.max(0, (page.total ?? list.length) - chosen.length) };
+  });
+
+  const shortcuts: KnownBlock = {
+    type: "actions",
+    block_id: "home_shortcuts",
+    elements: [
+      ["New campaign", "campaign new", "primary"],
+      ["Send message", "send"],
+      ["Import contacts", "import"],
+      ["Help", "help"],
+    ].map(([label, line, style], i) => ({
+      type: "button" as const,
+      // Unique within the view; the run listener matches `sb_run` and its `:n` suffixes.
+      action_id: i === 0 ? ACTION.run : `${ACTION.run}:${i + 1}`,
+      text: { type: "plain_text" as const, text: label! },
+      value: line!,
+      ...(style ? { style: style as "primary" } : {}),
+    })),
+  };
+
+  async function accountBlocks(): Promise<KnownBlock[]> {
+    try {
+      const a = await account.get();
+      const key = `${a.keyName ? `${esc(a.keyName)} ` : ""}\`${maskSecret(opts.apiKey)}\``;
+      // Who the app acts for, in one quiet line: the work comes first on Home.
+      return [
+        note(
+          truncate(
+            `*${esc(a.organization)}* · ${esc(a.plan)} plan · API key ${key}${a.scopes && !(a.keyName ?? "").includes(a.scopes) ? ` (${esc(a.scopes)})` : ""}`,
+            2000,
+          ),
+        ),
+      ];
+    } catch (err) {
+      return [note(`Account: ${failureLine(err)}`)];
+    }
+  }
+
+  async function runningBlocks(userId: string, known?: Running): Promise<KnownBlock[]> {
+    const out: KnownBlock[] = [];
+    try {
+      const loading = known ? Promise.resolve(known) : running.get();
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<undefined>((resolve) => {
+        // Without a way to publish again, wait for the figures however long they take.
+        if (opts.republish) timer = setTimeout(() => resolve(undefined), opts.waitMs ?? 1_500);
+      });
+      const r = await Promise.race([loading, late]).finally(() => clearTimeout(timer));
+      if (!r) {
+        // Publish what is known now; the figures follow in a second publish.
+        loading.then(
+          async (value) => opts.republish?.(userId, await build(userId, value)),
+          () => {},
+        );
+        return [
+          text("*Running campaigns*"),
+          note(":hourglass_flowing_sand: Counting recipients (background share of the API budget)…"),
+        ];
+      }
+      const n = r.campaigns.length + r.more;
+      out.push(text(`*Running campaigns* (${n})`));
+      if (!r.campaigns.length) out.push(note("No campaign is running."));
+      r.campaigns.forEach((s, i) => {
+        // The campaign card's own lines (src/reports/card.ts): the same status, figures and bar everywhere.
+        out.push({
+          type: "section",
+          text: {
+            type: "mrkdwn",
+            text: truncate(cardHead({ name: s.name, status: s.status, summary: s }), 3000),
+          },
+          accessory: {
+            type: "button",
+            action_id: `${ACTION.run}:${10 + i}`,
+            text: { type: "plain_text", text: "Report" },
+            value: `report now ${s.id}`,
+          },
+        });
+      });
+      if (r.more > 0) out.push(note(`…and ${r.more} more: \`/sb campaigns status=running\`.`));
+    } catch (err) {
+      out.push(text("*Running campaigns*"), note(failureLine(err)));
+    }
+    return out;
+  }
+
+  async function scheduleBlocks(userId: string): Promise<KnownBlock[]> {
+    if (!opts.reports) return [];
+    const rows = await opts.reports.listSchedules({ createdBy: userId });
+    if (!rows.length) {
+      return [
+        text("*Your report schedules*"),
+        note("None yet. In a channel, `/sb report running every weekday at 09:00` posts a report there."),
+      ];
+    }
+    const now = clock.now();
+    const lines = rows.slice(0, SCHEDULES_SHOWN).map((r) => {
+      const t = parseTarget(r.target);
+      const target = "field" in t ? esc(r.target) : targetLabel(t);
+      const [next] = nextRuns(r.cron, r.tz, now, 1);
+      return `*#${r.id}* ${target} in <#${r.channel}> · ${esc(r.description)} · next ${esc(next ? formatLocal(next, r.tz) : "—")}`;
+    });
+    const more = rows.length > SCHEDULES_SHOWN ? [note(`…and ${rows.length - SCHEDULES_SHOWN} more.`)] : [];
+    return [text(`*Your report schedules* (${rows.length})\n${lines.join("\n")}`), ...more];
+  }
+
+  async function auditBlocks(): Promise<KnownBlock[]> {
+    const entries = await new AuditLog(opts.db, opts.workspace).list({ limit: AUDIT_SHOWN });
+    if (!entries.length) return [text("*Recent changes*"), note("No changes made through Switchboard yet.")];
+    const line = (e: AuditEntry) =>
+      `${e.ok ? ":white_check_mark:" : ":x:"} ${auditSentence(e)} · ${slackDate(e.at)}`;
+    return [text(`*Recent changes*\n${entries.map(line).join("\n")}`)];
+  }
+
+  /** The shortcuts, with Settings for those who may change them. */
+  async function shortcutsFor(userId: string): Promise<KnownBlock> {
+    if (!(await opts.mayAdminister?.(userId).catch(() => false))) return shortcuts;
+    const settings = { ...settingsButton, action_id: `${ACTION.run}:5` };
+    return {
+      ...shortcuts,
+      elements: [...(shortcuts as { elements: unknown[] }).elements, settings],
+    } as KnownBlock;
+  }
+
+  async function build(userId: string, known?: Running): Promise<HomeView> {
+    const [acct, run, sched, audit, buttons] = await Promise.all([
+      accountBlocks(),
+      runningBlocks(userId, known),
+      scheduleBlocks(userId),
+      auditBlocks(),
+      shortcutsFor(userId),
+    ]);
+    const divider: KnownBlock = { type: "divider" };
+    const blocks: KnownBlock[] = [
+      text("*Run the messaging account from Slack.* Type `/sb help` anywhere, or start here:"),
+      buttons,
+      divider,
+      ...run,
+      ...(sched.length ? [divider, ...sched] : []),
+      divider,
+      ...audit,
+      divider,
+      ...acct,
+      note(`Updated ${slackDate(clock.now(), "{date_short_pretty} {time_secs}")}`),
+    ];
+    return { type: "home", blocks: blocks.slice(0, HOME_MAX_BLOCKS) };
+  }
+  return (userId) => build(userId);
+}

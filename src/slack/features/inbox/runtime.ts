@@ -1,0 +1,138 @@
+// What the Slack app runs beside Bolt for the inbox: the poller on a timer
+// (INBOX_POLL_SECONDS), posting through the per-channel queue shared with
+// every other post. Made at once (createInbox), started once the app answers
+// (start), stopped by stop() or when the switchboard closes.
+import type { MessagingClient } from "../../../api/client.ts";
+import type { WorkspaceId } from "../../../domain/workspace.ts";
+import type { Config } from "../../../platform/config.ts";
+import { ConfigError } from "../../../platform/errors.ts";
+import type { Logger } from "../../../platform/log.ts";
+import type { Db } from "../../../store/db.ts";
+import { MediaStore } from "../../../store/media.ts";
+import type { SlackBridge } from "../../io/bridge.ts";
+import { InboxPoller, type InboxPollerOptions } from "./poller.ts";
+
+/** Pages of 200 read when a post is looked for after a crash (the newest of the channel, a thread from its start). */
+const FIND_PAGES = 5;
+/** How often files sent to customers are looked at for expiry (also removed when asked for, and at the next file). */
+const MEDIA_SWEEP_MS = 3_600_000;
+
+export interface InboxHost {
+  slack?: SlackBridge;
+  db: Db;
+  /** The workspace whose inboxes this runtime polls (one runtime per workspace). */
+  workspace: WorkspaceId;
+  client: MessagingClient;
+  /** The commands' side of the inbox: the poller wakes when an inbox is turned on. */
+  inbox?: { wake?: () => void };
+  onClose(fn: () => Promise<void>): void;
+}
+
+export interface InboxRuntime {
+  poller: InboxPoller;
+  /** Starts the poller; once, however often called. */
+  start(): Promise<void>;
+  /** Stops it (waiting for a start under way). */
+  stop(): Promise<void>;
+}
+
+export type InboxRuntimeOptions = { timer?: boolean; now?: () => Date; workerId?: string };
+
+export function createInbox(
+  host: InboxHost,
+  config: Config,
+  logger: Logger,
+  opts: InboxRuntimeOptions = {},
+): InboxRuntime {
+  const bridge = host.slack;
+  if (!bridge) throw new ConfigError("the inbox runtime needs the Slack bridge: SLACK_BOT_TOKEN is not set");
+  const log = logger.child({ part: "inbox" });
+  const poller = new InboxPoller({
+    db: host.db,
+    workspace: host.workspace,
+    client: host.client,
+    ...slackInboxIo(bridge),
+    pollSeconds: config.INBOX_POLL_SECONDS,
+    lookbackHours: config.INBOX_LOOKBACK_HOURS,
+    now: opts.now,
+    workerId: opts.workerId,
+    logger: log,
+  });
+  let starting: Promise<void> | undefined;
+  let stopped = false;
+  let sweep: NodeJS.Timeout | undefined;
+  const begin = async () => {
+    if (opts.timer !== false && !stopped) {
+      const media = new MediaStore(host.db, host.workspace);
+      sweep = setInterval(() => {
+        media
+          .removeExpired(new Date())
+          .catch((err) => log.warn({ err: (err as Error).message }, "could not remove expired files"));
+      }, MEDIA_SWEEP_MS).unref();
+      poller.start();
+      if (host.inbox) host.inbox.wake = () => poller.wake();
+    }
+  };
+  const runtime: InboxRuntime = {
+    poller,
+    start() {
+      starting ??= begin();
+      return starting;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await starting?.catch(() => {});
+      clearInterval(sweep);
+      await poller.stop();
+    },
+  };
+  host.onClose(() => runtime.stop());
+  return runtime;
+}
+
+/** The inbox runtime, started. */
+export async function startInbox(
+  host: InboxHost,
+  config: Config,
+  logger: Logger,
+  opts: InboxRuntimeOptions = {},
+): Promise<InboxRuntime> {
+  const runtime = createInbox(host, config, logger, opts);
+  await runtime.start();
+  return runtime;
+}
+
+/** The poller's Slack side: posts through the per-channel queue, card updates, and the reads after a crash. */
+export function slackInboxIo(
+  bridge: SlackBridge,
+): Pick<InboxPollerOptions, "post" | "update" | "findPosted"> {
+  return {
+    post: async (args) => {
+      const r = await bridge.posts.post(bridge.client, { ...args, unfurl_links: false, unfurl_media: false });
+      return { ts: r.ts };
+    },
+    update: async (channel, ts, message) => {
+      await bridge.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks });
+    },
+    // Read only after a crash: the bot's recent posts in the channel, or in one thread, with their metadata.
+    findPosted: async (channel, threadTs) => {
+      const found: Array<{
+        ts: string;
+        metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
+      }> = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < FIND_PAGES; page++) {
+        const args = { channel, limit: 200, include_all_metadata: true, ...(cursor ? { cursor } : {}) };
+        const r = threadTs
+          ? await bridge.client.conversations.replies({ ...args, ts: threadTs })
+          : await bridge.client.conversations.history(args);
+        for (const m of r.messages ?? [])
+          if (m.ts) found.push({ ts: m.ts, metadata: m.metadata as (typeof found)[number]["metadata"] });
+        cursor = r.response_metadata?.next_cursor || undefined;
+        if (!r.has_more || !cursor) break;
+      }
+      return found;
+    },
+  };
+}

@@ -1,0 +1,165 @@
+// The parts of Slack the command core needs before the Bolt app exists: who
+// is in a user group (for SWITCHBOARD_WRITERS / _BROADCASTERS entries S…) and
+// where audit entries go (AUDIT_CHANNEL). createSwitchboard builds the bridge
+// when SLACK_BOT_TOKEN is set and hands its hooks to the core; the Bolt app
+// then shares its client and per-channel post queue.
+
+import { webApi } from "@slack/bolt";
+import type { KnownBlock } from "@slack/types";
+import { esc } from "../../blocks/blocks.ts";
+import { plainLine } from "../../commands/tokenize.ts";
+import type { Config } from "../../platform/config.ts";
+import { ConfigError } from "../../platform/errors.ts";
+import type { Logger } from "../../platform/log.ts";
+import { metrics } from "../../platform/metrics.ts";
+import type { AuditEntry } from "../../store/audit.ts";
+import { auditSentence } from "../features/audit-words.ts";
+import { boltLogger } from "./bolt-logger.ts";
+import { createGroupResolver, type ResolveGroupMembers } from "./groups.ts";
+import { ChannelPostQueue } from "./post-queue.ts";
+import { noDoubleSendRetries } from "./retry-policy.ts";
+
+export interface SlackBridge {
+  client: webApi.WebClient;
+  posts: ChannelPostQueue;
+  resolveGroupMembers: ResolveGroupMembers;
+  /**
+   * Posts one audit entry to AUDIT_CHANNEL (a no-op when unset). Returns at
+   * once: the per-channel queue may hold it a second, the command must not wait.
+   */
+  onAudit: (entry: AuditEntry) => void;
+  /** Where audit entries go from now on (`/sb settings`); undefined: nowhere. */
+  setAuditChannel?(channel: string | undefined): void;
+}
+
+const SLACK_API = "https://slack.com/api/";
+/** A Web API method's name (`chat.postMessage`): a bounded label, since Switchboard calls a fixed set. */
+const METHOD = /^[a-zA-Z]+(\.[a-zA-Z]+){1,4}$/;
+/** Slack's error codes are snake_case words from a fixed list. */
+const ERROR = /^[a-z_]{1,60}$/;
+
+/**
+ * `fetch` for a WebClient: every request to the Web API at `base` counted in
+ * switchboard_slack_calls_total by method and error (ok, Slack's code,
+ * ratelimited, http_<status>, timeout, network). Other URLs (a response_url,
+ * a file's upload URL) are not Web API methods and are not counted.
+ */
+export function countedFetch(base: string = SLACK_API): webApi.FetchFunction {
+  return async (url, init) => {
+    const href = String(url);
+    const name = href.startsWith(base) ? (href.slice(base.length).split("?")[0] ?? "") : undefined;
+    if (name === undefined) return fetch(url, init as RequestInit);
+    const count = (error: string) =>
+      metrics.slackCalls.inc({ method: METHOD.test(name) ? name : "other", error });
+    let res: Response;
+    try {
+      res = await fetch(url, init as RequestInit);
+    } catch (err) {
+      const kind = (err as Error).name;
+      count(kind === "TimeoutError" || kind === "AbortError" ? "timeout" : "network");
+      throw err;
+    }
+    if (res.status !== 200) count(res.status === 429 ? "ratelimited" : `http_${res.status}`);
+    else if (!res.headers.get("content-type")?.includes("json")) count("ok");
+    else {
+      const body = (await res
+        .clone()
+        .json()
+        .catch(() => undefined)) as { ok?: boolean; error?: unknown } | undefined;
+      const error = body?.ok === false ? String(body.error) : "ok";
+      count(ERROR.test(error) ? error : "other");
+    }
+    return res;
+  };
+}
+
+/** What every WebClient of Switchboard starts from: SLACK_API_URL when set, each call counted. */
+export function slackClientOptions(slackApiUrl: string | undefined): webApi.WebClientOptions {
+  return {
+    fetch: countedFetch(slackApiUrl ? slackApiUrl.replace(/\/?$/, "/") : SLACK_API),
+    ...(slackApiUrl ? { slackApiUrl } : {}),
+  };
+}
+
+/** The Web API client for the bot token, at SLACK_API_URL when set. */
+export function createSlackClient(config: Config, logger: Logger): webApi.WebClient {
+  if (!config.SLACK_BOT_TOKEN)
+    throw new ConfigError("SLACK_BOT_TOKEN is not set: the Slack app needs the bot token (xoxb-…).");
+  return new webApi.WebClient(config.SLACK_BOT_TOKEN, {
+    ...slackClientOptions(config.SLACK_API_URL),
+    logger: boltLogger(logger),
+    retryConfig: noDoubleSendRetries,
+  });
+}
+
+/**
+ * One line per write, as a sentence about people and things (the Home tab's
+ * words): "✅ <@U1> created tag *Sales*"; what was typed, where and when
+ * in the quiet line under it.
+ */
+export function auditMessage(e: AuditEntry): { text: string; blocks: KnownBlock[] } {
+  // What the user typed, as text: a typed `<!channel>` or `<@U…>` must not ping from the audit channel.
+  const typed = plainLine(e.command).replace(/\s*\(upload [^)]*\)/g, "");
+  const command = esc(typed.length > 500 ? `${typed.slice(0, 499)}…` : typed);
+  const where = e.channel ? ` in <#${e.channel}>` : "";
+  const text = `${e.ok ? ":white_check_mark:" : ":x:"} ${auditSentence(e)}`;
+  return {
+    text,
+    blocks: [
+      { type: "section", text: { type: "mrkdwn", text } },
+      {
+        type: "context",
+        elements: [
+          {
+            type: "mrkdwn",
+            text: `Typed${where}: \`${command.replace(/`/g, "'")}\` · <!date^${Math.floor(e.at.getTime() / 1000)}^{date_short_pretty} {time_secs}|${e.at.toISOString()}>`,
+          },
+        ],
+      },
+    ],
+  };
+}
+
+export function createSlackBridge(config: Config, logger: Logger): SlackBridge {
+  const log = logger.child({ component: "slack" });
+  return workspaceBridge({
+    client: createSlackClient(config, log),
+    posts: new ChannelPostQueue(),
+    auditChannel: config.AUDIT_CHANNEL,
+    logger: log,
+  });
+}
+
+/**
+ * The bridge of one workspace: its bot client (the environment's token, or
+ * one from its installation through the TokenSource), the post queue shared
+ * by every workspace (one message a second per channel) and its audit channel.
+ */
+export function workspaceBridge(opts: {
+  client: webApi.WebClient;
+  posts: ChannelPostQueue;
+  auditChannel?: string;
+  logger: Logger;
+}): SlackBridge {
+  const { client, posts, logger: log } = opts;
+  let channel = opts.auditChannel;
+  return {
+    client,
+    posts,
+    resolveGroupMembers: createGroupResolver(client, { logger: log }),
+    setAuditChannel(next) {
+      channel = next;
+    },
+    onAudit(entry) {
+      if (!channel) return;
+      posts
+        .post(client, { channel, ...auditMessage(entry), unfurl_links: false, unfurl_media: false })
+        .catch((err) => {
+          log.warn(
+            { err: (err as Error).message, channel },
+            "could not post the audit entry to AUDIT_CHANNEL",
+          );
+        });
+    },
+  };
+}

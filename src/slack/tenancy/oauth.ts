@@ -1,0 +1,173 @@
+// "Add to Slack" in distributed mode (docs/workspaces.md): the InstallProvider
+// of @slack/oauth with Switchboard's installation store, its two routes
+// (GET /slack/install: a page with the button; GET /slack/oauth_redirect:
+// Slack's redirect after "Allow") and an `authorize` that resolves a
+// request's workspace through the installer. Bolt refuses an app given both
+// `authorize` and its own OAuth options, so the app keeps its authorize and
+// serves these routes as custom routes of its HTTP receiver.
+//
+// Not wired into src/slack/app.ts yet: see docs/workspaces.md, "Left to wire".
+import { readFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Authorize, AuthorizeResult, Logger as BoltLogger, CustomRoute } from "@slack/bolt";
+import { type CallbackOptions, InstallProvider, type InstallURLOptions } from "@slack/oauth";
+import type { Installations } from "../../store/installations.ts";
+import { slackClientOptions } from "../io/bridge.ts";
+import { installationStore } from "./installation-store.ts";
+import type { TokenSource } from "./tokens.ts";
+
+export const INSTALL_PATH = "/slack/install";
+export const REDIRECT_PATH = "/slack/oauth_redirect";
+
+export interface OAuthOptions {
+  clientId: string;
+  clientSecret: string;
+  stateSecret: string;
+  installations: Installations;
+  tokens: TokenSource;
+  /** The bot scopes asked for: manifest.yml's (manifestScopes()). */
+  scopes: string[];
+  /** SLACK_API_URL: oauth.v2.access and auth.test go there too. */
+  slackApiUrl?: string;
+  /** The redirect URL; unset, Slack uses the one set in the app's settings. */
+  redirectUri?: string;
+  /** Slack's consent page; tests point it at the fake Slack. */
+  authorizationUrl?: string;
+  logger?: BoltLogger;
+}
+
+export interface OAuth {
+  installer: InstallProvider;
+  /** GET /slack/install and GET /slack/oauth_redirect, as custom routes of Bolt's HTTP receiver. */
+  routes: CustomRoute[];
+  /** Bolt's `authorize`: the request's workspace (or org) → its bot token, through the installation store. */
+  authorize: Authorize<boolean>;
+}
+
+/**
+ * The bot scopes of manifest.yml (oauth_config.scopes.bot), read without a
+ * YAML parser (the app ships none): the `- scope` lines under `bot:`.
+ */
+export function manifestScopes(
+  text = readFileSync(new URL("../../../manifest.yml", import.meta.url), "utf8"),
+): string[] {
+  const lines = text.split("\n");
+  const path = ["oauth_config", "scopes", "bot"];
+  const scopes: string[] = [];
+  let depth = 0;
+  let indent = -1;
+  for (const line of lines) {
+    if (!line.trim() || line.trim().startsWith("#")) continue;
+    const ind = line.length - line.trimStart().length;
+    if (depth === path.length) {
+      const item = /^\s*-\s*([\w:.]+)\s*(#.*)?$/.exec(line);
+      if (ind <= indent || !item) break;
+      scopes.push(item[1]!);
+      continue;
+    }
+    if (ind > indent && line.trim() === `${path[depth]}:`) {
+      depth += 1;
+      indent = ind;
+    }
+  }
+  if (!scopes.length) throw new Error("manifest.yml names no bot scopes under oauth_config.scopes.bot");
+  return scopes;
+}
+
+const page = (title: string, body: string) =>
+  `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>` +
+  '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+  "<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5}</style>" +
+  `</head><body>${body}</body></html>`;
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+/** The install page: what Switchboard does, and Slack's "Add to Slack" button. */
+export function installPage(url: string): string {
+  return page(
+    "Add Switchboard to Slack",
+    "<h1>Switchboard</h1><p>Run your business messaging account from Slack: send messages, " +
+      "manage contacts and campaigns, and get reports, with <code>/sb</code>.</p>" +
+      `<p><a href="${escapeHtml(url)}"><img alt="Add to Slack" height="40" width="139" ` +
+      'src="https://platform.slack-edge.com/img/add_to_slack.png" ' +
+      'srcset="https://platform.slack-edge.com/img/add_to_slack.png 1x, https://platform.slack-edge.com/img/add_to_slack@2x.png 2x"></a></p>',
+  );
+}
+
+const callbacks: CallbackOptions = {
+  success: (installation, _options, _req, res) => {
+    const where = installation.team?.name ?? installation.enterprise?.name ?? "your workspace";
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end(
+      page(
+        "Switchboard is installed",
+        `<h1>Switchboard is installed in ${escapeHtml(where)}</h1>` +
+          "<p>Open Slack and type <code>/sb connect</code> to connect your messaging account.</p>",
+      ),
+    );
+  },
+  failure: (error, _options, _req, res) => {
+    // The error's code only: its message may quote what Slack answered.
+    const expired = error.code === "slack_oauth_invalid_state";
+    res.writeHead(400, { "content-type": "text/html; charset=utf-8" });
+    res.end(
+      page(
+        "Switchboard was not installed",
+        "<h1>Switchboard was not installed</h1>" +
+          (expired
+            ? "<p>The installation link expired or was opened in another browser.</p>"
+            : "<p>Slack did not complete the installation.</p>") +
+          `<p><a href="${INSTALL_PATH}">Start again</a>.</p>`,
+      ),
+    );
+  },
+};
+
+export function createOAuth(opts: OAuthOptions): OAuth {
+  const installUrlOptions: InstallURLOptions = {
+    scopes: opts.scopes,
+    ...(opts.redirectUri ? { redirectUri: opts.redirectUri } : {}),
+  };
+  const installer = new InstallProvider({
+    clientId: opts.clientId,
+    clientSecret: opts.clientSecret,
+    stateSecret: opts.stateSecret,
+    installationStore: installationStore(opts.installations, opts.tokens),
+    installUrlOptions,
+    renderHtmlForInstallPath: installPage,
+    ...(opts.authorizationUrl ? { authorizationUrl: opts.authorizationUrl } : {}),
+    ...(opts.logger ? { logger: opts.logger } : {}),
+    // No retries: a code, like a refresh token, is good once.
+    clientOptions: {
+      ...slackClientOptions(opts.slackApiUrl),
+      retryConfig: { retries: 0 },
+    },
+  });
+  const routes: CustomRoute[] = [
+    {
+      path: INSTALL_PATH,
+      method: ["GET"],
+      handler: (req: IncomingMessage, res: ServerResponse) => {
+        installer.handleInstallPath(req, res, undefined, installUrlOptions).catch(() => fail(res));
+      },
+    },
+    {
+      path: REDIRECT_PATH,
+      method: ["GET"],
+      handler: (req: IncomingMessage, res: ServerResponse) => {
+        installer.handleCallback(req, res, callbacks, installUrlOptions).catch(() => fail(res));
+      },
+    },
+  ];
+  const authorize: Authorize<boolean> = async (source) =>
+    (await installer.authorize(source)) as AuthorizeResult;
+  return { installer, routes, authorize };
+}
+
+function fail(res: ServerResponse) {
+  if (res.headersSent) return void res.end();
+  res
+    .writeHead(500, { "content-type": "text/plain; charset=utf-8" })
+    .end("Switchboard could not answer: try again");
+}
