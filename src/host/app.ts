@@ -8,7 +8,6 @@ import type { MessagingClient } from "../api/client.ts";
 import type { SwitchboardCore } from "../commands/core.ts";
 import type { InboxAccess } from "../commands/inbox.ts";
 import type { ResolveGroupMembers } from "../commands/permissions.ts";
-import type { CommandCore } from "../commands/types.ts";
 import { valuesOf, type WorkspaceAdmin } from "../commands/workspace-admin.ts";
 import { ENV_WORKSPACE, type WorkspaceId } from "../domain/workspace.ts";
 import { removeStaleUploads } from "../imports/temp.ts";
@@ -17,9 +16,10 @@ import { ConfigError } from "../platform/errors.ts";
 import { type Logger, startPhases } from "../platform/log.ts";
 import type { ReportService } from "../reports/service.ts";
 import type { Sandbox } from "../sandbox/index.ts";
-import type { WorkspaceSource } from "../slack/context.ts";
+import type { SlackHooks, WorkspaceSource } from "../slack/context.ts";
 import type { SlackBridge } from "../slack/io/bridge.ts";
 import type { ChannelPostQueue } from "../slack/io/post-queue.ts";
+import { oneWorkspace } from "../slack/tenancy/scope.ts";
 import type { TokenSource } from "../slack/tenancy/tokens.ts";
 import type { AuditEntry } from "../store/audit.ts";
 import { ChannelNames } from "../store/channels.ts";
@@ -56,8 +56,8 @@ export interface SwitchboardDeps {
 export interface Switchboard {
   /** The environment's workspace's command core (a settings change makes a new one: read it each time). */
   readonly core: SwitchboardCore;
-  /** Each Slack request's workspace parts: the one workspace, its core and steps setting now. */
-  workspaces: WorkspaceSource;
+  /** Each Slack request's workspace (given the app's hooks): the one workspace, its core and steps setting now. */
+  workspaces: (appHooks: SlackHooks) => WorkspaceSource;
   client: MessagingClient;
   db: Db;
   /** Set when the embedded sandbox serves the API. */
@@ -192,15 +192,8 @@ export async function createSwitchboard(config: Config, deps: SwitchboardDeps): 
       get core() {
         return built.core;
       },
-      // Each Slack request's core and steps setting, as many-workspace mode resolves them.
-      workspaces: {
-        resolve: async () => ({
-          workspace: ENV_WORKSPACE,
-          core: built.core,
-          connected: true,
-          ...(built.settings ? { workflowSteps: built.settings.workflowSteps } : {}),
-        }),
-      },
+      // Each Slack request's workspace: the one of the environment, its core and steps setting now.
+      workspaces: oneWorkspace(() => ({ core: built.core, workflowSteps: built.settings?.workflowSteps })),
       client,
       db,
       sandbox,
@@ -237,8 +230,6 @@ export interface DistributedSwitchboard {
   connectedIds(): Promise<WorkspaceId[]>;
   /** A workspace's bot client, its token from the TokenSource at each call (no runtime built). */
   clientOf(workspace: WorkspaceId): webApi.WebClient;
-  /** A workspace's command core, its runtime built when first used. */
-  coreOf(workspace: WorkspaceId): CommandCore;
   /** The core of a workspace without a messaging account: how to connect, and who can. */
   notConnected: RegistryOptions["notConnected"];
   onClose(fn: () => Promise<void>): void;
@@ -376,24 +367,9 @@ export async function createDistributedSwitchboard(
     });
     closers.unshift(() => workspaces.close());
     phase("installations and workspaces");
-    const coreOf = (id: WorkspaceId): CommandCore => {
-      const core = async () => {
-        const rt = await workspaces.runtime(id);
-        return rt?.core ?? notConnected(id);
-      };
-      return {
-        run: async (line, actor) => (await core()).run(line, actor),
-        confirm: async (cid, actor) => (await core()).confirm(cid, actor),
-        dismiss: async (cid, actor) => (await core()).dismiss(cid, actor),
-        may: async (actor, scope) => (await core()).may(actor, scope),
-        channelNames: async () => (await core()).channelNames(),
-        perform: async (actor, what, work) => (await core()).perform(actor, what, work),
-      };
-    };
     return {
       connectedIds: () => workspaces.connectedIds(),
       clientOf,
-      coreOf,
       notConnected,
       db,
       sandbox,

@@ -57,7 +57,6 @@ async function main(): Promise<number> {
       {
         ...sb,
         lifecycle: workspaceLifecycle(sb, logger),
-        unknownCore: sb.notConnected(""),
       },
       config,
       logger,

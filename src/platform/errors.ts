@@ -2,6 +2,7 @@
 // stable `code`, so callers tell them apart with a guard (`isSwitchboardError`,
 // `hasCode`, or the API's `isApiError`) rather than by the shape of the object.
 // Anything else that reaches a handler is a bug or a fault of a dependency.
+import { randomBytes } from "node:crypto";
 
 export abstract class SwitchboardError extends Error {
   /** Stable, machine-readable: `user_input`, `import_file`, `api_rate_limit`… */
@@ -23,4 +24,9 @@ export function hasCode<C extends string>(err: unknown, code: C): err is Switchb
 /** A setting is missing or wrong: the operator fixes it (the message names the setting). */
 export class ConfigError extends SwitchboardError {
   readonly code = "config";
+}
+
+/** A short reference that ties what a person is told to the log line of the failure. */
+export function errorRef(): string {
+  return randomBytes(4).toString("hex");
 }

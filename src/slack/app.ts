@@ -6,21 +6,22 @@ import type { Server } from "node:http";
 import type { AddressInfo, ListenOptions } from "node:net";
 import { App, type Authorize, type CustomRoute, HTTPReceiver, SocketModeReceiver, webApi } from "@slack/bolt";
 import type { MessagingApi } from "../api/types.ts";
-import type { CommandCore } from "../commands/types.ts";
-import { ENV_WORKSPACE, type WorkspaceId } from "../domain/workspace.ts";
+import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Config } from "../platform/config.ts";
 import { ConfigError } from "../platform/errors.ts";
 import type { Logger } from "../platform/log.ts";
 import type { ReportService } from "../reports/service.ts";
 import type { Db } from "../store/db.ts";
 import type { Installations } from "../store/installations.ts";
-import type {
-  Lifecycle,
-  SlackBolt,
-  SlackContext,
-  SlackDeps,
-  SlackHooks,
-  WorkspaceSource,
+import {
+  type Lifecycle,
+  type SlackBolt,
+  type SlackContext,
+  type SlackHooks,
+  type SlackServices,
+  type WorkspaceSource,
+  type WorkspaceWork,
+  workFor,
 } from "./context.ts";
 import { createHomeView, type HomeOptions } from "./features/home/view.ts";
 import { mediaRoute } from "./features/inbox/media.ts";
@@ -34,21 +35,26 @@ import type { ResolveGroupMembers } from "./io/groups.ts";
 import type { ChannelPostQueue } from "./io/post-queue.ts";
 import { noDoubleSendRetries } from "./io/retry-policy.ts";
 import { slackCode, TOKEN_REFUSED } from "./io/slack-errors.ts";
-import { settleInterruptedReplies } from "./listeners/events/inbox-message.ts";
 import { STEPS } from "./listeners/functions/index.ts";
-import { settleInterruptedSteps } from "./listeners/functions/run.ts";
 import { registerListeners } from "./listeners/index.ts";
+import { provideContext } from "./listeners/middleware.ts";
 import { healthz, metricsRoute, type ReadinessChecks, readyz } from "./ops-routes.ts";
 import { tellInterruptedConfirmations } from "./recovery/confirm-notices.ts";
+import { settleInterruptedReplies } from "./recovery/inbox-replies.ts";
 import { REPLICA_COMMAND_MS, tellInterruptedCommands } from "./recovery/interrupted-commands.ts";
+import { settleInterruptedSteps } from "./recovery/steps.ts";
 import { refuseReplayedRequests, refuseSkewedRequests } from "./request-time.ts";
 import { guardSocketFrames } from "./socket-guard.ts";
 import { createAuthorize } from "./tenancy/authorize.ts";
 import { boundBoltClients } from "./tenancy/client-cache.ts";
 import type { TokenSource } from "./tenancy/tokens.ts";
 
+/** A workspace source, or its maker given the app's hooks (single mode: tenancy/scope.ts's oneWorkspace). */
+export type WorkspacesOf = WorkspaceSource | ((appHooks: SlackHooks) => WorkspaceSource);
+
 export interface CreateSlackAppOptions {
-  core: CommandCore;
+  /** Each request's workspace: the only way a listener gets one. */
+  workspaces: WorkspacesOf;
   config: Config;
   logger: Logger;
   /** Seen event ids; default in memory. startSlackApp uses the database. */
@@ -58,21 +64,17 @@ export interface CreateSlackAppOptions {
   bridge?: SlackBridge;
   /** Switchboard's database: uploads keep their pending imports there. */
   db?: Db;
-  /** Import progress throttle and its clock (see SlackDeps); tests set them. */
-  progress?: Pick<SlackDeps, "progressEveryMs" | "now">;
+  /** Import progress throttle and its clock (see SlackServices); tests set them. */
+  progress?: Pick<SlackServices, "progressEveryMs" | "now">;
   /** What the Home tab shows (the account, campaigns, schedules, writes); without it, a short welcome. */
   home?: Omit<HomeOptions, "republish">;
   /** /readyz: whether the messaging API answers (the Slack check is the bot token's auth.test). */
   readiness?: Pick<ReadinessChecks, "api">;
-  /** One workspace: its core and settings now, per request (a settings change takes effect at once). */
-  workspaces?: WorkspaceSource;
   /**
-   * Many workspaces ("Add to Slack", HTTP only): each request's workspace, the
-   * install routes and the authorize of the OAuth flow (src/slack/oauth.ts).
-   * `core` is then the answer for a request whose workspace is not installed.
+   * Many workspaces ("Add to Slack", HTTP only): the install routes and the
+   * authorize of the OAuth flow (src/slack/tenancy/oauth.ts).
    */
   distributed?: {
-    workspaces: WorkspaceSource;
     routes: CustomRoute[];
     authorize: Authorize<boolean>;
     /** The post queue every workspace shares (one message a second per channel). */
@@ -87,7 +89,10 @@ export interface CreateSlackAppOptions {
 export interface SlackApp {
   app: SlackBolt;
   client: webApi.WebClient;
-  deps: SlackDeps;
+  /** The deployment's services (no workspace: each request's comes from `services.workspaces`). */
+  services: SlackServices;
+  /** The hooks given to the workspace source's maker (single mode: its one workspace's; later changes apply). */
+  hooks: SlackHooks;
   /** The listeners' work in flight (a graceful stop drains it). */
   work: InFlight;
   /** Switchboard's database, when the app has one. */
@@ -170,7 +175,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
   }
   const app = new App<SlackContext>({ authorize, receiver, logger: blogger, clientOptions });
   // Many workspaces: Bolt's own client cache bounded (client-cache.ts), as the registry bounds runtimes.
-  if (many) boundBoltClients(app, many.keepClients ?? 1000, (team) => many.workspaces.slackClientOf?.(team));
+  if (many) boundBoltClients(app, many.keepClients ?? 1000, (team) => source.slackClientOf?.(team));
   app.error(async (err) => {
     logger.error({ err, code: (err as { code?: string }).code }, "unhandled error in a Slack listener");
   });
@@ -185,13 +190,12 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
       }
     : (opts.bridge ?? createSlackBridge(config, opts.logger));
   const hooks: SlackHooks = opts.hooks ?? {};
-  if (!hooks.homeView && opts.home)
+  if (!hooks.homeView && opts.home) {
+    const home = opts.home;
     hooks.homeView = createHomeView({
       // Settings on the Home tab for those who may change them (the workspace's core's admin).
       mayAdminister: async (userId) =>
-        (await opts.workspaces?.resolve({}))?.core.admin?.mayAdminister({ userId, via: "slack" }) ??
-        opts.core.admin?.mayAdminister({ userId, via: "slack" }) ??
-        false,
+        (await source.scopeOf(home.workspace)).core.admin?.mayAdminister({ userId, via: "slack" }) ?? false,
       ...opts.home,
       republish: async (userId, view) => {
         await bridge.client.views.publish({ user_id: userId, view }).catch((err) => {
@@ -199,36 +203,36 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
         });
       },
     });
-  const deps: SlackDeps = {
-    // One workspace, from the environment; with many, the middleware sets each request's.
-    workspace: ENV_WORKSPACE,
-    connected: !many,
-    workspaces: many?.workspaces ?? opts.workspaces,
-    core: opts.core,
+  }
+  const source = typeof opts.workspaces === "function" ? opts.workspaces(hooks) : opts.workspaces;
+  const services: SlackServices = {
+    workspaces: source,
     config,
     logger,
     events,
     posts: bridge.posts,
-    hooks,
     inFlight: new Set(),
     work: new InFlight(),
     db: opts.db,
     ...opts.progress,
     formView,
   };
-  registerListeners(app, deps);
+  // First the context (each request's workspace, from its team), then every listener.
+  app.use(provideContext(services));
+  registerListeners(app);
 
   let server: Server | undefined;
   const slackApp: SlackApp = {
     app,
     // app.client has no token (authorize supplies it per request): use the bridge's.
     client: bridge.client,
-    deps,
-    work: deps.work,
+    services,
+    hooks,
+    work: services.work,
     db: opts.db,
     mode: socket ? "socket" : "http",
     resolveGroupMembers: bridge.resolveGroupMembers,
-    post: (args) => deps.posts.post(bridge.client, args),
+    post: (args) => services.posts.post(bridge.client, args),
     async start(listen) {
       // A wrong token should stop the start with a clear message; Slack being unreachable should not.
       // Many workspaces: no one token to check (each comes from its installation).
@@ -275,12 +279,11 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
  */
 export async function startSlackApp(
   switchboard: {
-    core: CommandCore;
     db?: Db;
     /** The workspace of the Home tab's audit entries. */
     workspace: WorkspaceId;
     /** Its core and settings now, per request (src/host/app.ts). */
-    workspaces?: WorkspaceSource;
+    workspaces: WorkspacesOf;
     slack?: SlackBridge;
     /** With the database: the Home tab's sources. */
     client?: MessagingApi;
@@ -300,7 +303,6 @@ export async function startSlackApp(
   const { db, client, apiKey } = switchboard;
   const store = switchboard.db ? await createDbEventStore(switchboard.db) : new MemoryEventStore();
   const slack = createSlackApp({
-    core: switchboard.core,
     workspaces: switchboard.workspaces,
     config,
     logger,
@@ -318,7 +320,7 @@ export async function startSlackApp(
       : undefined,
   });
   await slack.start(opts.listen);
-  await settleLeftovers(slack.deps, slack.client, config, logger);
+  await settleLeftovers(await workFor(slack.services, switchboard.workspace), slack.client, config, logger);
   return slack;
 }
 
@@ -328,7 +330,7 @@ export async function startSlackApp(
  * replies, slash commands and Confirms cut off by a crash.
  */
 async function settleLeftovers(
-  deps: SlackDeps,
+  deps: WorkspaceWork,
   client: webApi.WebClient,
   config: Config,
   logger: Logger,
@@ -383,12 +385,9 @@ export async function startDistributedSlackApp(
     workspaces: WorkspaceSource;
     posts: ChannelPostQueue;
     lifecycle: Lifecycle;
-    /** The answer to a request whose workspace is not installed (its core says so). */
-    unknownCore: CommandCore;
-    /** The connected workspaces, and each one's bot client and core (built when first used). */
+    /** The connected workspaces, and each one's bot client (made when first used). */
     connectedIds(): Promise<string[]>;
     clientOf(workspace: string): webApi.WebClient;
-    coreOf(workspace: string): CommandCore;
   },
   config: Config,
   logger: Logger,
@@ -413,28 +412,28 @@ export async function startDistributedSlackApp(
   });
   const store = await createDbEventStore(host.db);
   const slack = createSlackApp({
-    core: host.unknownCore,
+    workspaces: host.workspaces,
     config,
     logger,
     store,
     db: host.db,
     distributed: {
-      workspaces: host.workspaces,
       routes: oauth.routes,
       authorize: oauth.authorize,
       posts: host.posts,
       counts: () => host.installations.counts(),
     },
   });
-  slack.deps.lifecycle = host.lifecycle;
+  slack.services.lifecycle = host.lifecycle;
   await slack.start(opts.listen);
   // What an earlier process left in flight, workspace by workspace, each told with its own bot client
   // (after ready: a few statements a workspace, only workspaces with something left make Slack calls).
   void (async () => {
     for (const workspace of await host.connectedIds()) {
-      const deps: SlackDeps = { ...slack.deps, workspace, core: host.coreOf(workspace), connected: true };
+      const work = await workFor(slack.services, workspace).catch(() => undefined);
+      if (!work) continue;
       await settleLeftovers(
-        deps,
+        work,
         lazyClient(() => host.clientOf(workspace)),
         config,
         logger,

@@ -1,7 +1,8 @@
 // What every listener gets, in Bolt's `context` (set once per request by the
-// middleware in listeners/middleware.ts): the command core and the Slack-side
-// services, and who is acting. The one place to add what each request carries
-// (the workspace, when the app is installed in several).
+// middleware in listeners/middleware.ts): the deployment's services
+// (SlackServices, the same for every request), the request's workspace
+// (WorkspaceScope, made only by a WorkspaceSource) and who is acting.
+// Listeners are registered with the app alone and read both from `context`.
 import type { App, webApi } from "@slack/bolt";
 import type { HomeView, ModalView } from "@slack/types";
 import type { FormRequest } from "../commands/form-kinds.ts";
@@ -30,22 +31,30 @@ export interface SlackHooks {
   onPosted?: (posted: { channel: string; ts: string; text: string; reply?: Reply }) => void;
 }
 
+/** Marks a workspace scope: only a WorkspaceSource makes one (tenancy/scope.ts, checked by the architecture rules). */
+declare const SCOPE: unique symbol;
+
 /**
- * What belongs to the workspace a request comes from: its id, its command
- * core (its API key, settings and records), its hooks and its bot client for
- * work done later. In single-workspace mode it is the one workspace of the
- * environment; with many workspaces, the request's team's (src/workspaces/runtime.ts).
+ * One request's workspace: its id, its command core (its API key, settings
+ * and records), its hooks. Only a `WorkspaceSource` makes one, from a
+ * request's team (`resolve`) or, for background work, from a workspace's id
+ * (`scopeOf`); nothing holds one with defaults. In single-workspace mode it is
+ * the one workspace of the environment, as it is now (its settings included).
  */
-export interface WorkspaceParts {
+export interface WorkspaceScope {
+  readonly [SCOPE]: "workspace scope";
   /** The workspace's id: its Slack team id, or "env" in single-workspace mode. */
-  workspace: WorkspaceId;
-  core: CommandCore;
-  hooks: SlackHooks;
+  readonly workspace: WorkspaceId;
+  readonly core: CommandCore;
+  readonly hooks: SlackHooks;
   /** False when the workspace has no messaging account yet: its core then only says how to connect. */
-  connected: boolean;
+  readonly connected: boolean;
   /** The workspace's Workflow steps setting (`/sb settings`); unset: WORKFLOW_STEPS. */
-  workflowSteps?: "off" | "writers" | "all";
+  readonly workflowSteps?: "off" | "writers" | "all";
 }
+
+/** What a workspace source reads to make a scope (tenancy/scope.ts seals it). */
+export type ScopeParts = Omit<WorkspaceScope, typeof SCOPE>;
 
 /** Which workspace a request is from, as Bolt's authorize sees it. */
 export interface RequestTeam {
@@ -54,15 +63,17 @@ export interface RequestTeam {
   isEnterpriseInstall?: boolean;
 }
 
-/** The workspaces the app serves: resolves a request's team to its parts (hooks absent: the app's own). */
+/**
+ * The workspaces the app serves. `resolve` gives a request's workspace from
+ * its team (and throws `UnknownWorkspaceError` when the team is none it
+ * serves); `scopeOf` gives a workspace's scope by id, for work done outside a
+ * request (start-up recovery, background work).
+ */
 export interface WorkspaceSource {
   /** A workspace's own bot client when it is built (many workspaces): Bolt's listeners share it. */
   slackClientOf?(teamId: string): webApi.WebClient | undefined;
-  resolve(
-    team: RequestTeam,
-  ): Promise<
-    Omit<WorkspaceParts, "hooks" | "workflowSteps"> & Partial<Pick<WorkspaceParts, "hooks" | "workflowSteps">>
-  >;
+  resolve(team: RequestTeam): Promise<WorkspaceScope>;
+  scopeOf(workspace: WorkspaceId): Promise<WorkspaceScope>;
 }
 
 /** A workspace leaving (many-workspace mode); each answer says what the store did. */
@@ -78,10 +89,10 @@ export interface Lifecycle {
   ): Promise<string>;
 }
 
-/** The services of the Slack app, the same for every request. */
-export interface SlackDeps extends WorkspaceParts {
-  /** Each request's workspace (the middleware puts its parts over the defaults above). */
-  workspaces?: WorkspaceSource;
+/** The deployment's services: the same for every request, nothing of any workspace. */
+export interface SlackServices {
+  /** Each request's workspace (the context middleware resolves it; background work asks it by id). */
+  workspaces: WorkspaceSource;
   /** Many workspaces: what `app_uninstalled` and `tokens_revoked` do. */
   lifecycle?: Lifecycle;
   config: Config;
@@ -92,8 +103,6 @@ export interface SlackDeps extends WorkspaceParts {
   inFlight: Set<string>;
   /** Switchboard's database, when the app has one (uploads keep their pending imports there). */
   db?: Db;
-  /** The workspace whose records the stores of this request read and write (the Slack team id; "env" alone). */
-  workspace: WorkspaceId;
   /** The listeners' work in flight, for a graceful stop (src/slack/shutdown.ts). */
   work: InFlight;
   /** Least time between two progress redraws of an import's message (default 3000 ms). */
@@ -104,8 +113,16 @@ export interface SlackDeps extends WorkspaceParts {
   formView: (request: FormRequest, actor: Actor) => ModalView;
 }
 
-/** Bolt's `context` of every request: the services, and who acts when the request has a person. */
-export interface SlackContext extends SlackDeps {
+/** Work done for one workspace: the services and that workspace's scope (a request's, or `scopeOf`'s). */
+export type WorkspaceWork = SlackServices & WorkspaceScope;
+
+/** The services and a workspace's scope, joined: the one way work gets both. */
+export async function workFor(services: SlackServices, workspace: WorkspaceId): Promise<WorkspaceWork> {
+  return { ...services, ...(await services.workspaces.scopeOf(workspace)) };
+}
+
+/** Bolt's `context` of every request: the services, the request's workspace, and who acts when a person does. */
+export interface SlackContext extends SlackServices, WorkspaceScope {
   /** The person who typed, clicked, submitted or wrote; absent for events without one (a workflow step). */
   actor?: Actor;
   // Bolt's Context is string-indexed: so is ours, for App<SlackContext>.

@@ -6,8 +6,7 @@
 import type { RespondFn, webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import { ACTION, type Actor, type Reply } from "../commands/types.ts";
-import type { SlackDeps } from "./context.ts";
-import type { Tell } from "./in-flight.ts";
+import type { WorkspaceWork } from "./context.ts";
 import { channelClosed, slackCode, triggerExpired } from "./io/slack-errors.ts";
 import { errorRef } from "./listeners/middleware.ts";
 
@@ -55,7 +54,7 @@ function attributed(reply: Reply, actor: Actor): { text: string; blocks: KnownBl
   };
 }
 
-export async function deliver(reply: Reply, target: Target, deps: SlackDeps): Promise<void> {
+export async function deliver(reply: Reply, target: Target, deps: WorkspaceWork): Promise<void> {
   if (reply.form) {
     if (target.triggerId) {
       try {
@@ -90,7 +89,7 @@ export async function deliver(reply: Reply, target: Target, deps: SlackDeps): Pr
   return sendInChannel(reply, target, deps);
 }
 
-async function sendEphemeral(reply: Reply, target: Target, deps: SlackDeps): Promise<void> {
+async function sendEphemeral(reply: Reply, target: Target, deps: WorkspaceWork): Promise<void> {
   const message = { text: fallbackText(reply), blocks: fitBlocks(reply.blocks) };
   if (target.respond) {
     await target.respond({
@@ -104,7 +103,7 @@ async function sendEphemeral(reply: Reply, target: Target, deps: SlackDeps): Pro
   await deps.posts.post(target.client, { channel: target.actor.userId, ...message });
 }
 
-async function sendInChannel(reply: Reply, target: Target, deps: SlackDeps): Promise<void> {
+async function sendInChannel(reply: Reply, target: Target, deps: WorkspaceWork): Promise<void> {
   const message = attributed(reply, target.actor);
   const channel = target.actor.channelId ?? target.actor.userId;
   try {

@@ -2,11 +2,11 @@
 // API through the core: it checks the person's scope and audits each write.
 import type { MessagingApi } from "../api/types.ts";
 import type { Actor } from "../commands/types.ts";
-import type { SlackDeps } from "./context.ts";
+import type { WorkspaceWork } from "./context.ts";
 
 /** The API as `actor` may use it: the core checks the scope and audits every write as `command`. */
 export function withApi<T>(
-  deps: Pick<SlackDeps, "core">,
+  deps: Pick<WorkspaceWork, "core">,
   actor: Actor,
   scope: "read" | "write" | "broadcast",
   command: string,

@@ -15,9 +15,10 @@ import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/log.ts";
 import { ReportService } from "../reports/service.ts";
-import type { RequestTeam, SlackHooks, WorkspaceParts, WorkspaceSource } from "../slack/context.ts";
+import type { RequestTeam, SlackHooks, WorkspaceScope, WorkspaceSource } from "../slack/context.ts";
 import type { SlackBridge } from "../slack/io/bridge.ts";
 import type { ChannelPostQueue } from "../slack/io/post-queue.ts";
+import { UnknownWorkspaceError, workspaceScope } from "../slack/tenancy/scope.ts";
 import type { AuditEntry } from "../store/audit.ts";
 import { ChannelNames } from "../store/channels.ts";
 import type { Db } from "../store/db.ts";
@@ -226,24 +227,38 @@ export class WorkspaceRegistry implements WorkspaceSource {
     this.keep = opts.keep ?? 1000;
   }
 
-  async resolve(team: RequestTeam): Promise<WorkspaceParts> {
+  /**
+   * A request's workspace, from its team: connected (its runtime), installed
+   * and not connected (help, connect and settings), else refused
+   * (UnknownWorkspaceError: no default workspace to fall back on).
+   */
+  async resolve(team: RequestTeam): Promise<WorkspaceScope> {
     const id = team.teamId;
-    if (!id) return this.unknown("");
+    if (!id) throw new UnknownWorkspaceError(undefined);
     const rt = await this.runtime(id, team.enterpriseId);
-    if (!rt) {
-      const inst = await this.opts.installations.forTeam(id, team.enterpriseId);
-      if (!inst) return this.unknown(id);
-      // Installed, not connected: help, connect and settings; everything else says how to connect.
-      const core = this.opts.notConnected(id, inst);
-      return { workspace: id, core, hooks: notConnectedHooks(core), connected: false };
-    }
-    return {
-      workspace: id,
+    if (rt) return this.scopeOfRuntime(rt);
+    // The connection knows an org-wide installation's enterprise when the request does not say it.
+    const enterpriseId = team.enterpriseId ?? (await this.opts.installations.connection(id))?.enterpriseId;
+    const inst = await this.opts.installations.forTeam(id, enterpriseId);
+    if (!inst) throw new UnknownWorkspaceError(id);
+    // Installed, not connected: help, connect and settings; everything else says how to connect.
+    const core = this.opts.notConnected(id, inst);
+    return workspaceScope({ workspace: id, core, hooks: notConnectedHooks(core), connected: false });
+  }
+
+  /** A workspace's scope by its id, for work done outside a request (start-up recovery, background work). */
+  scopeOf(id: WorkspaceId): Promise<WorkspaceScope> {
+    return this.resolve({ teamId: id });
+  }
+
+  private scopeOfRuntime(rt: WorkspaceRuntime): WorkspaceScope {
+    return workspaceScope({
+      workspace: rt.id,
       core: rt.core,
       hooks: this.hooks.get(rt) ?? {},
       connected: true,
-      ...(rt.settings ? { workflowSteps: rt.settings.workflowSteps } : {}),
-    };
+      ...(rt.settings?.workflowSteps ? { workflowSteps: rt.settings.workflowSteps } : {}),
+    });
   }
 
   /** A connected workspace's runtime (built on first use), or undefined when it is not installed and connected. */
@@ -308,11 +323,6 @@ export class WorkspaceRegistry implements WorkspaceSource {
   }
 
   private readonly hooks = new WeakMap<WorkspaceRuntime, SlackHooks>();
-
-  private unknown(id: WorkspaceId): WorkspaceParts {
-    const core = this.opts.notConnected(id);
-    return { workspace: id, core, hooks: notConnectedHooks(core), connected: false };
-  }
 
   /** Drops the least recently used runtimes past `keep`, except those running background work. */
   private evict(): void {

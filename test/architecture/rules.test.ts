@@ -5,7 +5,16 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cycles, type Edge, fileEdges, importEdges, importsOf, sourceFiles, sqlIn } from "./rules.ts";
+import {
+  cycles,
+  type Edge,
+  importEdges,
+  importsOf,
+  registrationsWithMore,
+  scopesMade,
+  sourceFiles,
+  sqlIn,
+} from "./rules.ts";
 
 const SRC = resolve(import.meta.dirname, "../../src");
 const edges = importEdges(SRC);
@@ -116,6 +125,38 @@ describe("architecture rules", () => {
         roots.push(`${file.slice(SRC.length + 1)}: ${m[1]}`);
     }
     expect(roots).toEqual(["platform/errors.ts: SwitchboardError"]);
+  });
+
+  it("listeners are registered with the app alone: no register…(app, …) takes a second parameter", () => {
+    const found: string[] = [];
+    for (const file of sourceFiles(SRC))
+      for (const name of registrationsWithMore(readFileSync(file, "utf8"), file))
+        found.push(`${file.slice(SRC.length + 1)}: ${name}`);
+    expect(found).toEqual([]);
+    // The check sees one.
+    expect(
+      registrationsWithMore("export function registerForms(app: SlackBolt, deps: SlackDeps): void {}"),
+    ).toEqual(["registerForms"]);
+    expect(registrationsWithMore("export const register = (app: SlackBolt, x: X) => {};")).toEqual([
+      "register",
+    ]);
+    expect(registrationsWithMore("export function register(app: SlackBolt): void {}")).toEqual([]);
+  });
+
+  it("a workspace scope is made only by the workspace sources", () => {
+    const MAKERS = ["slack/tenancy/scope.ts", "workspaces/runtime.ts"];
+    const made: string[] = [];
+    let byMakers = 0;
+    for (const file of sourceFiles(SRC)) {
+      const rel = file.slice(SRC.length + 1);
+      const n = scopesMade(readFileSync(file, "utf8"));
+      if (MAKERS.includes(rel)) byMakers += n;
+      else if (n) made.push(rel);
+    }
+    expect(made).toEqual([]);
+    // The check sees the makers' own.
+    expect(byMakers).toBeGreaterThan(2);
+    expect(scopesMade("const s = { workspace: 'T1' } as WorkspaceScope;")).toBe(1);
   });
 
   it("SQL appears only in src/store", () => {

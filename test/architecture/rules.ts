@@ -129,3 +129,36 @@ export function fileEdges(dir: string): Array<{ from: string; to: string }> {
   }
   return out;
 }
+
+/**
+ * `register…` functions whose first parameter is the app (typed `SlackBolt`
+ * or `App…`) and that take more: a second parameter is how a workspace's
+ * scope was captured at registration, the same for every request.
+ */
+export function registrationsWithMore(text: string, fileName = "file.ts"): string[] {
+  const found: string[] = [];
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const check = (name: string, params: ts.NodeArray<ts.ParameterDeclaration>) => {
+    if (!/^register/.test(name) || params.length < 2) return;
+    const first = params[0]?.type?.getText(source) ?? "";
+    if (/^(SlackBolt|App\b)/.test(first)) found.push(name);
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionDeclaration(node) && node.name) check(node.name.text, node.parameters);
+    if (
+      ts.isVariableDeclaration(node) &&
+      ts.isIdentifier(node.name) &&
+      node.initializer &&
+      (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))
+    )
+      check(node.name.text, node.initializer.parameters);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** Where a workspace scope is made: calls of `workspaceScope(` and casts to `WorkspaceScope`. */
+export function scopesMade(text: string): number {
+  return (text.match(/\bworkspaceScope\s*\(|\bas\s+WorkspaceScope\b/g) ?? []).length;
+}

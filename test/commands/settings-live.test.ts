@@ -53,7 +53,7 @@ describe("settings in single-workspace mode", () => {
     expect(entry).toBeDefined();
     expect(auditSentence(entry!)).toBe("The shell changed the settings: Who may make changes");
     // The Slack app's requests see the same core.
-    const parts = await sb.workspaces.resolve({});
+    const parts = await sb.workspaces({}).resolve({});
     expect(parts.core).toBe(sb.core);
   });
 

@@ -2,10 +2,12 @@
 // answers recorded by the fake Slack. The core here is TestCore (a small real
 // CommandCore) so that crashes, slow forms and over-limit replies can be
 // provoked; core.test.ts runs the same app on the real core and sandbox.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION } from "../../src/commands/types.ts";
 import { loadConfig } from "../../src/platform/config.ts";
 import { createSlackApp } from "../../src/slack/app.ts";
+import { oneWorkspace } from "../../src/slack/tenancy/scope.ts";
 import { captureLogger } from "../helpers/log.ts";
 import { type Harness, startHarness } from "./harness.ts";
 import { TestCore } from "./test-core.ts";
@@ -333,7 +335,7 @@ describe("events", () => {
 
   it("passes file_shared to the import hook", async () => {
     const seen = new Promise<string>((resolve) => {
-      h.slack.deps.hooks.onFileShared = async ({ fileId }) => resolve(fileId);
+      h.slack.hooks.onFileShared = async ({ fileId }) => resolve(fileId);
     });
     const res = await h.req.event({
       type: "file_shared",
@@ -411,7 +413,11 @@ describe("who may do what, and the audit channel", () => {
 describe("configuration", () => {
   const base = { SLACK_BOT_TOKEN: "xoxb-1", LOG_LEVEL: "silent" };
   const make = (env: Record<string, string>) =>
-    createSlackApp({ core: new TestCore(), config: loadConfig(env), logger: captureLogger().logger });
+    createSlackApp({
+      workspaces: oneWorkspace(() => ({ core: new TestCore() })),
+      config: loadConfig(env),
+      logger: captureLogger().logger,
+    });
 
   it("uses Socket Mode when SLACK_APP_TOKEN is set (no signing secret needed)", () => {
     expect(make({ ...base, SLACK_APP_TOKEN: "xapp-1" }).mode).toBe("socket");
@@ -432,7 +438,11 @@ describe("start-up", () => {
       SLACK_API_URL: h.fake.apiUrl,
       LOG_LEVEL: "silent",
     });
-    const app = createSlackApp({ core: new TestCore(), config, logger: captureLogger().logger });
+    const app = createSlackApp({
+      workspaces: oneWorkspace(() => ({ core: new TestCore() })),
+      config,
+      logger: captureLogger().logger,
+    });
     await expect(app.start({ port: 0, host: "127.0.0.1" })).rejects.toThrow(
       /SLACK_BOT_TOKEN \(invalid_auth\)/,
     );

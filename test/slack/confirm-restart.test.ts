@@ -6,6 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
+import { workFor } from "../../src/slack/context.ts";
 import { tellInterruptedConfirmations } from "../../src/slack/recovery/confirm-notices.ts";
 import { interruptedText, tellInterruptedCommands } from "../../src/slack/recovery/interrupted-commands.ts";
 import { Confirmations } from "../../src/store/confirmations.ts";
@@ -48,7 +49,12 @@ describe("a Confirm interrupted by kill -9", () => {
     const dmsBefore = stack.fake
       .callsOf("chat.postMessage")
       .filter((c) => c.args.channel === "U0ALICE").length;
-    expect(await tellInterruptedConfirmations(stack.slack.deps, stack.slack.client)).toBe(2);
+    expect(
+      await tellInterruptedConfirmations(
+        await workFor(stack.slack.services, ENV_WORKSPACE),
+        stack.slack.client,
+      ),
+    ).toBe(2);
 
     const onMessage = await stack.fake.waitForResponse(recent);
     expect(onMessage.body.replace_original).toBe(true);
@@ -63,7 +69,12 @@ describe("a Confirm interrupted by kill -9", () => {
     expect(buttons(dms.at(-1)?.args.blocks).map((b) => b.value)).toEqual(["campaign 8"]);
 
     // Another replica starting, or this one again: nobody is told twice.
-    expect(await tellInterruptedConfirmations(stack.slack.deps, stack.slack.client)).toBe(0);
+    expect(
+      await tellInterruptedConfirmations(
+        await workFor(stack.slack.services, ENV_WORKSPACE),
+        stack.slack.client,
+      ),
+    ).toBe(0);
     expect(stack.fake.responsesTo(recent)).toHaveLength(1);
   });
 });
@@ -85,7 +96,7 @@ describe("a slash command interrupted by kill -9", () => {
         await new Promise((r) => setTimeout(r, 50));
       // The process is "killed" here: its row stays. The next start (another process) tells the person.
       expect(
-        await tellInterruptedCommands(s.slack.deps, s.slack.client, {
+        await tellInterruptedCommands(await workFor(s.slack.services, ENV_WORKSPACE), s.slack.client, {
           self: "the next process",
           olderThanMs: 0,
         }),
@@ -94,7 +105,7 @@ describe("a slash command interrupted by kill -9", () => {
       expect(told.body.text).toBe(interruptedText("report now 1"));
       expect(told.body.text).toMatch(/restarted while carrying out `\/sb report now 1`/);
       expect(
-        await tellInterruptedCommands(s.slack.deps, s.slack.client, {
+        await tellInterruptedCommands(await workFor(s.slack.services, ENV_WORKSPACE), s.slack.client, {
           self: "the next process",
           olderThanMs: 0,
         }),

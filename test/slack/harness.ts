@@ -9,6 +9,7 @@ import { createSlackApp, type SlackApp } from "../../src/slack/app.ts";
 import type { SlackHooks } from "../../src/slack/context.ts";
 import { createSlackBridge, type SlackBridge } from "../../src/slack/io/bridge.ts";
 import type { EventStore } from "../../src/slack/io/event-store.ts";
+import { oneWorkspace } from "../../src/slack/tenancy/scope.ts";
 import type { Db } from "../../src/store/db.ts";
 import type { FakeSlack } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";
@@ -44,7 +45,7 @@ export async function startHarness(
   const bridge = createSlackBridge(config, logger);
   const core = await makeCore(bridge, fake);
   const slack = createSlackApp({
-    core,
+    workspaces: oneWorkspace(() => ({ core })),
     config,
     logger,
     bridge,

@@ -7,10 +7,11 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
+import { workFor } from "../../src/slack/context.ts";
 import { InboxPoller, type InboxPost } from "../../src/slack/features/inbox/poller.ts";
 import { splitText } from "../../src/slack/features/inbox/render.ts";
 import { slackInboxIo } from "../../src/slack/features/inbox/runtime.ts";
-import { settleInterruptedReplies } from "../../src/slack/listeners/events/inbox-message.ts";
+import { settleInterruptedReplies } from "../../src/slack/recovery/inbox-replies.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
@@ -337,7 +338,9 @@ describe("thread replies", { timeout: 60_000 }, () => {
     await s.client.sendMessage({ channelId: 1, type: "text", chatUserId: id, text: "It reached" });
     const told = s.fake.callsOf("chat.postEphemeral").length;
 
-    expect(await settleInterruptedReplies(s.slack.deps, s.slack.client, 0)).toBe(2);
+    expect(
+      await settleInterruptedReplies(await workFor(s.slack.services, ENV_WORKSPACE), s.slack.client, 0),
+    ).toBe(2);
     const words = s.fake
       .callsOf("chat.postEphemeral")
       .slice(told)
@@ -353,6 +356,8 @@ describe("thread replies", { timeout: 60_000 }, () => {
     expect(
       s.fake.messages.filter((m) => m.thread_ts === threadTs && /It reached/.test(m.text ?? "")),
     ).toHaveLength(1);
-    expect(await settleInterruptedReplies(s.slack.deps, s.slack.client, 0)).toBe(0);
+    expect(
+      await settleInterruptedReplies(await workFor(s.slack.services, ENV_WORKSPACE), s.slack.client, 0),
+    ).toBe(0);
   });
 });

@@ -76,7 +76,7 @@ export async function startReportsHarness(
       });
       h.runtime = runtime;
       // The Bolt app keeps its hooks object: point it at the new runtime's.
-      Object.assign(slack.deps.hooks, runtime.hooks);
+      Object.assign(slack.hooks, runtime.hooks);
       return runtime;
     },
   };

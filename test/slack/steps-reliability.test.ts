@@ -7,8 +7,9 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
+import { workFor } from "../../src/slack/context.ts";
 import { STEPS } from "../../src/slack/listeners/functions/index.ts";
-import { settleInterruptedSteps } from "../../src/slack/listeners/functions/run.ts";
+import { settleInterruptedSteps } from "../../src/slack/recovery/steps.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { StepRunStore } from "../../src/store/steps.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
@@ -91,8 +92,22 @@ describe("workflow steps always get an answer", { timeout: 60_000 }, () => {
         }),
       ).toBe(true);
     // Younger than the grace: left to a live replica.
-    expect(await settleInterruptedSteps(stack.slack.deps, stack.slack.client, STEPS, 60_000)).toBe(0);
-    expect(await settleInterruptedSteps(stack.slack.deps, stack.slack.client, STEPS, 0)).toBe(2);
+    expect(
+      await settleInterruptedSteps(
+        await workFor(stack.slack.services, ENV_WORKSPACE),
+        stack.slack.client,
+        STEPS,
+        60_000,
+      ),
+    ).toBe(0);
+    expect(
+      await settleInterruptedSteps(
+        await workFor(stack.slack.services, ENV_WORKSPACE),
+        stack.slack.client,
+        STEPS,
+        0,
+      ),
+    ).toBe(2);
     expect(send.state).toBe("failed");
     expect(send.error).toMatch(
       /^Switchboard restarted during this step, so whether its change was made is not known/,
@@ -109,6 +124,13 @@ describe("workflow steps always get an answer", { timeout: 60_000 }, () => {
     const again = await stack.req.functionExecuted("send_message", {}, { execution: send, retryNum: 1 });
     expect(again.status).toBe(200);
     expect(stack.fake.callsOf("functions.completeError").length).toBeLessThanOrEqual(sends + 1);
-    expect(await settleInterruptedSteps(stack.slack.deps, stack.slack.client, STEPS, 0)).toBe(0);
+    expect(
+      await settleInterruptedSteps(
+        await workFor(stack.slack.services, ENV_WORKSPACE),
+        stack.slack.client,
+        STEPS,
+        0,
+      ),
+    ).toBe(0);
   });
 });

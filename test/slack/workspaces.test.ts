@@ -57,7 +57,7 @@ beforeAll(async () => {
   });
   sb = await createDistributedSwitchboard(config, { logger, db });
   slack = await startDistributedSlackApp(
-    { ...sb, lifecycle: workspaceLifecycle(sb, logger), unknownCore: sb.notConnected("") },
+    { ...sb, lifecycle: workspaceLifecycle(sb, logger) },
     config,
     logger,
     { listen: { port, host: "127.0.0.1" } },
@@ -202,11 +202,14 @@ describe("many workspaces", () => {
     const forged = await requests
       .asTeam(bolt.teamId, bolt.botUserId)
       .blockAction({ action_id: "sb_confirm", value: confirmationId });
-    // "Confirmed by …, working on it", then the answer.
-    const answer = JSON.stringify((await fake.waitForResponse(forged.responseUrl!, 2)).body);
-    expect(answer).toContain("does not exist");
+    // One answer, in words, without a first "Confirmed by …, working on it".
+    const answer = JSON.stringify((await fake.waitForResponse(forged.responseUrl!)).body);
+    expect(answer).toContain("That button is not from this workspace");
+    expect(answer).toContain("nothing was done");
     // Nothing was deleted, and Acme's confirmation is still there to confirm.
     expect(await command(acme, "tags")).toContain("Vip");
+    // The click was handled (its answer came) before Acme's command: no second answer followed.
+    expect(fake.responses.filter((r) => forged.responseUrl!.endsWith(r.id))).toHaveLength(1);
     await sb.installations.disconnect(bolt.teamId);
     await sb.workspaces.forget(bolt.teamId);
   });

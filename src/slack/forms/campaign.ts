@@ -314,10 +314,10 @@ export const campaignForm: SlackForm<"campaign", CampaignMeta, CampaignPlan> = {
   build: (data, { actor }) => campaignModal(data, { ch: actor.channelId }),
   refresh: {
     actions: [A.template, A.tag],
-    view: async ({ deps, actor, meta, state, action }) => {
-      if (action.action_id === A.template) meta.tpl = await chosenTemplateMeta(deps, actor, state);
-      const data = await withApi(deps, actor, "read", "form", (api) =>
-        loadCampaignData(api, deps.config.MESSAGING_CHANNEL_ID, deps.core.channelNames),
+    view: async ({ ctx, actor, meta, state, action }) => {
+      if (action.action_id === A.template) meta.tpl = await chosenTemplateMeta(ctx, actor, state);
+      const data = await withApi(ctx, actor, "read", "form", (api) =>
+        loadCampaignData(api, ctx.config.MESSAGING_CHANNEL_ID, ctx.core.channelNames),
       );
       return campaignModal(data, meta, state);
     },
@@ -328,11 +328,11 @@ export const campaignForm: SlackForm<"campaign", CampaignMeta, CampaignPlan> = {
   },
   submit: {
     check: ({ state, meta }) => planCampaign(state, meta),
-    run: async (plan, { deps, client, view, meta, state, actor }) => {
+    run: async (plan, { ctx, client, view, meta, state, actor }) => {
       const name = plan.body.name;
       let createdTag: Tag | undefined;
       try {
-        const c = await withApi(deps, actor, "write", `campaign new (form) "${name}"`, async (api) => {
+        const c = await withApi(ctx, actor, "write", `campaign new (form) "${name}"`, async (api) => {
           if (!plan.newTag) return api.createCampaign(plan.body);
           createdTag = await api.createTag(plan.newTag);
           return api.createCampaign({ ...plan.body, conversationTagId: createdTag.id });
@@ -353,15 +353,15 @@ export const campaignForm: SlackForm<"campaign", CampaignMeta, CampaignPlan> = {
                   { text: "Open", actionId: `${ACTION.run}:2`, value: `campaign ${c.id}` },
                 ]),
               );
-            await postOutcome(deps, client, { channel: meta.ch, userId: actor.userId }, { text, blocks });
+            await postOutcome(ctx, client, { channel: meta.ch, userId: actor.userId }, { text, blocks });
           },
         };
       } catch (err) {
         if (!createdTag) return refused(err, campaignBlockFor, "name", view);
         // The tag exists now: show the form again with it chosen, so a second try does not make it twice.
         const why = Object.values(refusalErrors(err, campaignBlockFor, "name", view)).join("; ");
-        const data = await withApi(deps, actor, "read", "campaign new (form)", (api) =>
-          loadCampaignData(api, deps.config.MESSAGING_CHANNEL_ID, deps.core.channelNames),
+        const data = await withApi(ctx, actor, "read", "campaign new (form)", (api) =>
+          loadCampaignData(api, ctx.config.MESSAGING_CHANNEL_ID, ctx.core.channelNames),
         );
         const chosen = tagOptions(data.tags).find((o) => o.value === String(createdTag?.id));
         const kept = { ...state, tag: { [A.tag]: { type: "static_select", selected_option: chosen } } };

@@ -72,7 +72,7 @@ export function connectModal(
 const plainError = (text: string) => text.replace(/[*`_]/g, "").replace(/<@([A-Z0-9]+)>/g, "$1");
 
 async function connect(plan: ConnectPlan, s: Submission<ConnectMeta>): Promise<FormOutcome> {
-  const admin = s.deps.core.admin;
+  const admin = s.ctx.core.admin;
   const refuse = (text: string): FormOutcome => ({
     answer: { response_action: "errors", errors: errorsFor({ key: plainError(text) }, s.view) },
   });

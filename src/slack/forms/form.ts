@@ -8,7 +8,7 @@ import type { ModalView, PlainTextOption } from "@slack/types";
 import type { MessagingApi } from "../../api/types.ts";
 import type { FormKind, FormKinds } from "../../commands/form-kinds.ts";
 import type { Actor } from "../../commands/types.ts";
-import type { SlackDeps } from "../context.ts";
+import type { SlackContext } from "../context.ts";
 import type { StateValues } from "./kit.ts";
 
 /** The shortcuts' callback ids (manifest.yml `features.shortcuts`). */
@@ -27,7 +27,7 @@ export interface Opened {
 
 /** A choice inside the open form (block_actions): the form is rebuilt from its own state. */
 export interface Refresh<Meta> {
-  deps: SlackDeps;
+  ctx: SlackContext;
   actor: Actor;
   meta: Partial<Meta>;
   state: StateValues;
@@ -41,7 +41,7 @@ export interface Suggest {
 }
 
 export interface Submission<Meta> {
-  deps: SlackDeps;
+  ctx: SlackContext;
   client: webApi.WebClient;
   body: ViewSubmitAction;
   view: ViewOutput;

@@ -84,9 +84,9 @@ export const importForm: SlackForm<"import", ImportMeta, ImportPlan> = {
       };
     },
     // The form closes at once; the preview is posted where it was opened.
-    run: async (plan, { deps, client, meta, actor }) => ({
+    run: async (plan, { ctx, client, meta, actor }) => ({
       after: () =>
-        previewUpload(deps, client, { ...plan, userId: actor.userId, channelId: meta.ch, via: "form" }),
+        previewUpload(ctx, client, { ...plan, userId: actor.userId, channelId: meta.ch, via: "form" }),
     }),
   },
   shortcuts: [{ callbackId: SHORTCUTS.import, type: "global", line: "import", title: "Import contacts" }],

@@ -14,20 +14,23 @@ import type {
   ViewSubmitAction,
 } from "@slack/bolt";
 import type { ModalView, PlainTextOption } from "@slack/types";
+import { isApiError } from "../../api/errors.ts";
 import type { MessagingApi } from "../../api/types.ts";
+import { apiErrorReply } from "../../commands/errors.ts";
 import type { FormKind, FormRequest } from "../../commands/form-kinds.ts";
 import type { Actor } from "../../commands/types.ts";
-import type { SlackDeps } from "../context.ts";
+import { errorRef, isSwitchboardError } from "../../platform/errors.ts";
 import { personOf, type SlackBolt, type SlackContext } from "../context.ts";
 import { slackCode } from "../io/slack-errors.ts";
 import { withApi } from "../perform.ts";
 import { campaignForm } from "./campaign.ts";
 import { connectForm } from "./connect.ts";
 import { errorsFor } from "./field-errors.ts";
-import type { FormShortcut, SlackForm, Suggest } from "./form.ts";
+import type { FormAnswer, FormShortcut, SlackForm, Suggest } from "./form.ts";
 import { importForm } from "./import.ts";
-import { modal, readMetadata, type StateValues, sectionText } from "./kit.ts";
+import { cut, modal, option, readMetadata, type StateValues, sectionText } from "./kit.ts";
 import { mappingForm } from "./mapping.ts";
+import { TEMPLATE_MENU } from "./parts.ts";
 import { contactEditForm, userEditForm } from "./record-edit.ts";
 import { sendForm } from "./send.ts";
 import { settingsForm } from "./settings.ts";
@@ -62,18 +65,19 @@ export function formView(request: FormRequest, actor: Actor, prefill?: { text?: 
   return form.build(request.data, { actor, prefill });
 }
 
-export function registerForms(app: SlackBolt, deps: SlackDeps): void {
+/** Registers every form's listeners; each reads the request's workspace and the services from `context`. */
+export function registerForms(app: SlackBolt): void {
   for (const form of FORMS) {
-    app.view(form.callbackId, submitted(deps, form));
+    app.view(form.callbackId, submitted(form));
     for (const actionId of form.refresh?.actions ?? [])
       app.action<BlockAction>(
         { type: "block_actions", callback_id: form.callbackId, action_id: actionId },
-        refreshed(deps, form),
+        refreshed(form),
       );
     for (const [actionId, load] of Object.entries(form.options ?? {}))
       app.options(
         { type: "block_suggestion", callback_id: form.callbackId, action_id: actionId },
-        suggested(deps, actionId, load),
+        suggested(actionId, load),
       );
     for (const shortcut of form.shortcuts ?? [])
       app.shortcut(
@@ -81,39 +85,82 @@ export function registerForms(app: SlackBolt, deps: SlackDeps): void {
           callback_id: shortcut.callbackId,
           type: shortcut.type === "message" ? "message_action" : "shortcut",
         },
-        shortcutUsed(deps, shortcut),
+        shortcutUsed(shortcut),
       );
   }
 }
 
 // ---------------------------------------------------------------- the listeners, written once
 
+type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs<SlackContext>;
+
+/** The submissions being answered in this process, by view and hash: a repeat gets the first's answer. */
+const answering = new Map<string, Promise<FormAnswer | undefined>>();
+
 /**
  * A submission: checked before any request (errors keep the user's input),
- * then the form's work, answered within Slack's 3 s (submission.ts).
+ * then the form's work, answered within Slack's 3 s (submission.ts). The same
+ * submission delivered twice (a double click on a slow form: the same view and
+ * hash) does its work once.
  */
-function submitted(deps: SlackDeps, form: AnyForm) {
-  return async ({
-    ack,
-    body,
-    view,
-    client,
-  }: SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs) => {
-    const meta = readMetadata<{ ch?: string }>(view.private_metadata);
-    const actor = viewActor(body, meta.ch);
-    const s = { deps, client, body, view, meta, state: view.state.values as StateValues, actor };
-    const checked = await form.submit.check(s);
-    if ("errors" in checked) {
-      await ack({ response_action: "errors", errors: errorsFor(checked.errors, view) });
+function submitted(form: AnyForm) {
+  return async ({ ack, body, view, client, context }: ViewArgs) => {
+    const key = `view:${view.id}:${view.hash}`;
+    const first = answering.get(key);
+    if (first) {
+      await ack(await first.catch(() => alreadySubmitted()));
       return;
     }
-    // The guard middleware reports a failure (listeners/middleware.ts).
-    await answerSubmission(deps, client, view, ack, () => form.submit.run(checked.plan, s));
+    if (!(await context.events.claim(key, context.workspace))) {
+      // Another replica took it: its outcome shows there.
+      await ack(alreadySubmitted());
+      return;
+    }
+    let answered: (answer: FormAnswer | undefined) => void = () => {};
+    answering.set(
+      key,
+      new Promise((resolve) => {
+        answered = resolve;
+      }),
+    );
+    const once = async (answer?: FormAnswer) => {
+      answered(answer);
+      await ack(answer);
+    };
+    try {
+      const meta = readMetadata<{ ch?: string }>(view.private_metadata);
+      const actor = viewActor(body, meta.ch);
+      const s = { ctx: context, client, body, view, meta, state: view.state.values as StateValues, actor };
+      const unavailable = unavailableChoices(s.state);
+      const checked = unavailable ? { errors: unavailable } : await form.submit.check(s);
+      if ("errors" in checked) {
+        await once({ response_action: "errors", errors: errorsFor(checked.errors, view) });
+        return;
+      }
+      await answerSubmission(context, client, view, once, () => form.submit.run(checked.plan, s));
+    } finally {
+      answered(alreadySubmitted());
+      setTimeout(() => answering.delete(key), 60_000).unref();
+    }
   };
 }
 
+const alreadySubmitted = (): FormAnswer => ({
+  response_action: "update",
+  view: modal({
+    callbackId: "sb_done",
+    title: "Already submitted",
+    close: "Close",
+    blocks: [
+      sectionText(
+        "This form was already submitted: its work is done once, and its outcome is posted in the conversation.",
+      ),
+    ],
+  }),
+});
+
 /** A choice that changes the form: rebuilt from its own state with views.update (a stale one is dropped). */
-function refreshed(deps: SlackDeps, form: AnyForm) {
+function refreshed(form: AnyForm) {
   return async ({
     ack,
     body,
@@ -127,7 +174,7 @@ function refreshed(deps: SlackDeps, form: AnyForm) {
     const act = action as { action_id: string; value?: string };
     try {
       const next = await form.refresh.view({
-        deps,
+        ctx: context,
         actor: personOf(context),
         meta: readMetadata(view.private_metadata),
         state: view.state.values as StateValues,
@@ -138,7 +185,7 @@ function refreshed(deps: SlackDeps, form: AnyForm) {
     } catch (err) {
       // A newer change already updated the form: this one is stale, not a failure.
       if (slackCode(err) === "hash_conflict") return;
-      deps.logger.error(
+      context.logger.error(
         { err, callback: view.callback_id, actionId: act.action_id },
         "could not update the form",
       );
@@ -146,22 +193,62 @@ function refreshed(deps: SlackDeps, form: AnyForm) {
   };
 }
 
-/** Options as the user types (block_suggestion); none when they cannot be read. */
-function suggested(
-  deps: SlackDeps,
-  actionId: string,
-  load: (api: MessagingApi, s: Suggest) => Promise<PlainTextOption[]>,
-) {
-  return async ({ ack, body }: SlackOptionsMiddlewareArgs<"block_suggestion"> & AllMiddlewareArgs) => {
+/** The value of the one option a menu shows when its options could not be loaded (refused at submission). */
+export const UNAVAILABLE = "sb_unavailable";
+
+/** Options as the user types (block_suggestion); when they cannot be read, one option that says why. */
+function suggested(actionId: string, load: (api: MessagingApi, s: Suggest) => Promise<PlainTextOption[]>) {
+  return async ({
+    ack,
+    body,
+    context,
+  }: SlackOptionsMiddlewareArgs<"block_suggestion"> & AllMiddlewareArgs<SlackContext>) => {
     const s = { query: body.value ?? "", state: body.view?.state?.values as StateValues | undefined };
-    let options: PlainTextOption[] = [];
+    let options: PlainTextOption[];
     try {
-      options = await withApi(deps, viewActor(body), "read", "form", (api) => load(api, s));
+      options = await withApi(context, viewActor(body), "read", "form", (api) => load(api, s));
     } catch (err) {
-      deps.logger.warn({ err: String(err), actionId }, "could not load form options");
+      context.logger.warn({ err: String(err), actionId }, "could not load form options");
+      options = [option(cut(`Could not load ${what(actionId)}: ${reasonOf(err)}`, 75), UNAVAILABLE)];
     }
     await ack({ options });
   };
+}
+
+/** What a menu lists, in words, by its action id. */
+const MENU_WORDS: Record<string, string> = {
+  [TEMPLATE_MENU]: "templates",
+  sb_contacts: "contacts",
+  sb_recipient: "recipients",
+};
+const what = (actionId: string): string => MENU_WORDS[actionId] ?? "the choices";
+
+/** Why a load failed, in a few words (the API's answer, else the core's refusal). */
+function reasonOf(err: unknown): string {
+  if (isApiError(err))
+    return (
+      apiErrorReply(err)
+        .text.replace(/[*_`:]/g, "")
+        .split(/[.\n]/)[0] ?? ""
+    );
+  if (isSwitchboardError(err)) return err.message.replace(/[*_`]/g, "").split(/[.\n]/)[0] ?? "";
+  return "something went wrong";
+}
+
+/** Menus submitted with the "could not load" option: refused at their field. */
+function unavailableChoices(state: StateValues): Record<string, string> | undefined {
+  const errors: Record<string, string> = {};
+  for (const [blockId, actions] of Object.entries(state ?? {}))
+    for (const value of Object.values(actions ?? {})) {
+      const v = value as {
+        selected_option?: { value?: string };
+        selected_options?: Array<{ value?: string }>;
+      };
+      const chosen = [v.selected_option, ...(v.selected_options ?? [])];
+      if (chosen.some((o) => o?.value === UNAVAILABLE))
+        errors[blockId] = "This list could not be loaded: choose again, or close the form and try later.";
+    }
+  return Object.keys(errors).length ? errors : undefined;
 }
 
 type Shortcut = SlackShortcutMiddlewareArgs["shortcut"];
@@ -186,8 +273,13 @@ const waiting = (title: string, blocks = [sectionText("Opening the form…")]): 
  * the form replaces it (views.update) when the core answers; a refusal (not a
  * writer) shows there.
  */
-function shortcutUsed(deps: SlackDeps, s: FormShortcut) {
-  return async ({ ack, shortcut, client }: SlackShortcutMiddlewareArgs & AllMiddlewareArgs) => {
+function shortcutUsed(s: FormShortcut) {
+  return async ({
+    ack,
+    shortcut,
+    client,
+    context,
+  }: SlackShortcutMiddlewareArgs & AllMiddlewareArgs<SlackContext>) => {
     await ack();
     const prefill = s.type === "message" ? s.prefill?.((shortcut as MessageShortcut).message) : undefined;
     // The guard middleware reports a failure, by the response_url of a message shortcut.
@@ -195,16 +287,26 @@ function shortcutUsed(deps: SlackDeps, s: FormShortcut) {
     const opened = await client.views.open({ trigger_id: shortcut.trigger_id, view: waiting(s.title) });
     const viewId = opened.view?.id;
     if (!viewId) throw new Error("views.open answered without the view's id");
-    const reply = await deps.core.run(s.line, actor);
-    const view = reply.form
-      ? formView(reply.form, actor, prefill)
-      : waiting(s.title, reply.blocks.length ? reply.blocks : [sectionText(reply.text)]);
+    let view: ModalView;
+    try {
+      const reply = await context.core.run(s.line, actor);
+      view = reply.form
+        ? formView(reply.form, actor, prefill)
+        : waiting(s.title, reply.blocks.length ? reply.blocks : [sectionText(reply.text)]);
+    } catch (err) {
+      // The waiting modal must not stay "Opening the form…" forever: it says what happened.
+      const ref = errorRef();
+      context.logger.error({ err, ref, line: s.line }, "shortcut failed");
+      view = waiting(s.title, [
+        sectionText(`:warning: The form could not be opened (ref ${ref}). Nothing was done; try again.`),
+      ]);
+    }
     try {
       await client.views.update({ view_id: viewId, hash: opened.view?.hash, view });
     } catch (err) {
       // Closed while the form was being prepared: nothing to show, nothing went wrong.
       if (slackCode(err) !== "not_found") throw err;
-      deps.logger.info({ line: s.line }, "shortcut's modal closed before the form was ready");
+      context.logger.info({ line: s.line }, "shortcut's modal closed before the form was ready");
     }
   };
 }

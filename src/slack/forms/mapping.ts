@@ -101,19 +101,19 @@ export const mappingForm: SlackForm<never, MappingMeta, { p: PendingImport; mapp
   name: "import mapping",
   callbackId: MAPPING_CALLBACK,
   submit: {
-    check: async ({ deps, meta, state, actor }) => {
-      const p = deps.db && meta.id ? await new ImportStore(deps.db, deps.workspace).get(meta.id) : undefined;
+    check: async ({ ctx, meta, state, actor }) => {
+      const p = ctx.db && meta.id ? await new ImportStore(ctx.db, ctx.workspace).get(meta.id) : undefined;
       if (p?.state !== "pending") return { errors: { "col:0": "This import is no longer pending." } };
-      const fields = (await withApi(deps, actor, "read", "import mapping", (api) => contactFields(api))).map(
+      const fields = (await withApi(ctx, actor, "read", "import mapping", (api) => contactFields(api))).map(
         (f) => ({ key: f.key as string, label: f.label, type: f.type }),
       );
       const planned = planMapping(state, p.headers, fields);
       return "errors" in planned ? planned : { plan: { p, mapping: planned.mapping } };
     },
-    run: async ({ p, mapping }, { deps, client, actor }) => ({
+    run: async ({ p, mapping }, { ctx, client, actor }) => ({
       after: async () => {
-        const answer = await remapImport(deps, client, p.id, mapping, actor);
-        if (answer) await deps.posts.post(client, { channel: actor.userId, text: answer });
+        const answer = await remapImport(ctx, client, p.id, mapping, actor);
+        if (answer) await ctx.posts.post(client, { channel: actor.userId, text: answer });
       },
     }),
   },

@@ -8,7 +8,7 @@ import type { MessagingApi } from "../../api/types.ts";
 import type { ChannelsFormData } from "../../commands/form-kinds.ts";
 import { type ChosenTemplate, chosenTemplate } from "../../commands/lookups.ts";
 import type { Actor } from "../../commands/types.ts";
-import type { SlackDeps } from "../context.ts";
+import type { SlackContext } from "../context.ts";
 import { withApi } from "../perform.ts";
 import { channelOptions, templateSuggestions } from "./choices.ts";
 import type { Suggest } from "./form.ts";
@@ -124,13 +124,13 @@ export function paramValues(
 
 /** The template chosen in the menu, read again, or undefined when none is. */
 export async function chosenTemplateMeta(
-  deps: SlackDeps,
+  ctx: SlackContext,
   actor: Actor,
   state: StateValues,
 ): Promise<TemplateChoice | undefined> {
   const id = Number(selectedOf(state, "template"));
   if (!Number.isInteger(id) || id <= 0) return undefined;
-  const t = await withApi(deps, actor, "read", "form", (api) => chosenTemplate(api, id));
+  const t = await withApi(ctx, actor, "read", "form", (api) => chosenTemplate(api, id));
   // The body is only a preview here; cut so the metadata stays under Slack's 3000 characters.
   return { ...t, body: cut(t.body, 600), placeholders: t.placeholders.slice(0, 30) };
 }

@@ -306,20 +306,20 @@ export const contactEditForm: SlackForm<"contact", EditMeta, number> = {
     contactEditModal(data.record, data.fields, { ch: actor.channelId, id: data.id }),
   submit: {
     // Checked with no custom fields first, so bad input makes no request at all.
-    check: ({ deps, state, meta }) => {
-      const first = planContactEdit(state, meta, {}, deps.config.DEFAULT_COUNTRY);
+    check: ({ ctx, state, meta }) => {
+      const first = planContactEdit(state, meta, {}, ctx.config.DEFAULT_COUNTRY);
       return "errors" in first ? first : { plan: Number(meta.id) };
     },
     run: async (id, s) => {
-      const { deps, view, meta, state, actor } = s;
+      const { ctx, view, meta, state, actor } = s;
       try {
-        await withApi(deps, actor, "write", `contact edit ${id} (form)`, async (api) => {
+        await withApi(ctx, actor, "write", `contact edit ${id} (form)`, async (api) => {
           const current = await api.getContact(id);
           const planned = planContactEdit(
             state,
             meta,
             (pick(current, "custom_fields") ?? {}) as Record<string, unknown>,
-            deps.config.DEFAULT_COUNTRY,
+            ctx.config.DEFAULT_COUNTRY,
           );
           if ("errors" in planned) throw new Error("contact edit: the form changed between checks");
           return api.updateContact(id, planned.body);
@@ -338,15 +338,15 @@ export const userEditForm: SlackForm<"chat-user", EditMeta, UpdateChatUserInput>
   callbackId: USER_EDIT_CALLBACK,
   build: (data, { actor }) => userEditModal(data.record, data.fields, { ch: actor.channelId, id: data.id }),
   submit: {
-    check: ({ deps, state, meta }) => {
-      const planned = planUserEdit(state, meta, deps.config.DEFAULT_COUNTRY);
+    check: ({ ctx, state, meta }) => {
+      const planned = planUserEdit(state, meta, ctx.config.DEFAULT_COUNTRY);
       return "errors" in planned ? planned : { plan: planned.body };
     },
     run: async (body, s) => {
-      const { deps, view, meta, actor } = s;
+      const { ctx, view, meta, actor } = s;
       const id = Number(meta.id);
       try {
-        await withApi(deps, actor, "write", `user edit ${id} (form)`, (api) => api.updateChatUser(id, body));
+        await withApi(ctx, actor, "write", `user edit ${id} (form)`, (api) => api.updateChatUser(id, body));
         return { after: () => postLine(s, "pencil2", `Chat user #${id} changed`) };
       } catch (err) {
         return refused(err, editBlockFor, "name", view);

@@ -313,10 +313,10 @@ export const sendForm: SlackForm<"send", SendMeta, SendPlan> = {
     ),
   refresh: {
     actions: [SEND_ACTIONS.template, SEND_ACTIONS.type],
-    view: async ({ deps, actor, meta, state, action }) => {
-      if (action.action_id === SEND_ACTIONS.template) meta.tpl = await chosenTemplateMeta(deps, actor, state);
+    view: async ({ ctx, actor, meta, state, action }) => {
+      if (action.action_id === SEND_ACTIONS.template) meta.tpl = await chosenTemplateMeta(ctx, actor, state);
       if (selectedOf(state, "type") !== "template") meta.tpl = undefined;
-      const channelNames = await deps.core.channelNames();
+      const channelNames = await ctx.core.channelNames();
       return sendModal({ channels: meta.chs ?? [], defaultChannelId: meta.def, channelNames }, meta, state);
     },
   },
@@ -325,15 +325,15 @@ export const sendForm: SlackForm<"send", SendMeta, SendPlan> = {
     [SEND_ACTIONS.recipient]: (api, { query }) => recipientSuggestions(api, query, { users: true }),
   },
   submit: {
-    check: ({ deps, state, meta }) => {
+    check: ({ ctx, state, meta }) => {
       const planned = planSend(state, meta, {
-        defaultCountry: deps.config.DEFAULT_COUNTRY,
+        defaultCountry: ctx.config.DEFAULT_COUNTRY,
         channelId: meta.def,
       });
       return "errors" in planned ? planned : { plan: planned };
     },
     run: async ({ body: message, type }, s) => {
-      const { deps, view, actor } = s;
+      const { ctx, view, actor } = s;
       try {
         const recipient: Recipient = message.to
           ? { kind: "phone", to: message.to }
@@ -341,13 +341,13 @@ export const sendForm: SlackForm<"send", SendMeta, SendPlan> = {
             ? { kind: "contact", contactId: Number(message.contactId) }
             : { kind: "user", chatUserId: Number(message.chatUserId) };
         // Sent, then told as `/sb send` tells it: the person by name and what they will read.
-        const sent = await withApi(deps, actor, "write", `send (form) ${type}`, async (api) =>
+        const sent = await withApi(ctx, actor, "write", `send (form) ${type}`, async (api) =>
           sentAnswer(api, recipient, message, await api.sendMessage(message), s.meta.tpl?.body),
         );
         return {
           after: () =>
             postOutcome(
-              deps,
+              ctx,
               s.client,
               { channel: s.meta.ch, userId: actor.userId },
               { text: sent.text, blocks: [sectionText(sent.line), context(sent.detail)] },

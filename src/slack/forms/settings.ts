@@ -249,7 +249,7 @@ export function readSettings(
 }
 
 async function save(values: SettingsInput, s: Submission<SettingsMeta>): Promise<FormOutcome> {
-  const admin = s.deps.core.admin;
+  const admin = s.ctx.core.admin;
   const refuse = (errors: Record<string, string>): FormOutcome => ({
     answer: { response_action: "errors", errors: errorsFor(errors, s.view) },
   });

@@ -2,12 +2,13 @@
 // core's permission check and audit, answering Slack within its 3 seconds
 // (field errors keep the user's input), and posting the outcome.
 import type { ViewOutput, webApi } from "@slack/bolt";
-import type { KnownBlock } from "@slack/types";
-import { isApiError, ValidationError } from "../../api/errors.ts";
+import type { KnownBlock, ModalView } from "@slack/types";
+import { isApiError, NetworkError, ValidationError } from "../../api/errors.ts";
 import { apiErrorReply } from "../../commands/errors.ts";
 import { UserError } from "../../commands/registry.ts";
 import type { Actor } from "../../commands/types.ts";
-import type { SlackDeps } from "../context.ts";
+import { errorRef } from "../../platform/errors.ts";
+import type { SlackContext } from "../context.ts";
 import { slackCode } from "../io/slack-errors.ts";
 import { errorsFor, fieldErrors } from "./field-errors.ts";
 import type { FormAnswer, FormOutcome, Submission } from "./form.ts";
@@ -69,7 +70,7 @@ const ANSWER_WITHIN_MS = 2500;
  * replaces it.
  */
 export async function answerSubmission(
-  deps: SlackDeps,
+  ctx: SlackContext,
   client: webApi.WebClient,
   view: ViewOutput,
   ack: (answer?: FormAnswer) => Promise<void>,
@@ -87,8 +88,9 @@ export async function answerSubmission(
   clearTimeout(timer);
   if (first !== "late") {
     if ("err" in first) {
-      await ack();
-      throw first.err;
+      // Never an empty answer (it would close the form as if done): what happened, in words.
+      await ack({ response_action: "update", view: failedView(ctx, first.err) } as FormAnswer);
+      return;
     }
     await ack(first.outcome.answer);
     await first.outcome.after?.();
@@ -109,8 +111,10 @@ export async function answerSubmission(
   const done = await running;
   let text: string;
   if ("err" in done) {
-    deps.logger.error({ err: done.err }, "form submission failed after Slack's deadline");
-    text = ":warning: Something went wrong; nothing more was done. Open the form again to retry.";
+    await client.views
+      .update({ view_id: view.id, view: failedView(ctx, done.err) })
+      .catch((err) => ctx.logger.warn({ err: slackCode(err) ?? String(err) }, "could not show the failure"));
+    return;
   } else if (done.outcome.answer && "errors" in done.outcome.answer) {
     // Refused: the form comes back as submitted, each error under its field, so nothing typed is lost.
     const errors = done.outcome.answer.errors;
@@ -120,7 +124,7 @@ export async function answerSubmission(
         .update({ view_id: view.id, view: restored })
         .then(() => true)
         .catch((err) => {
-          deps.logger.warn({ err: slackCode(err) ?? String(err) }, "could not restore the refused form");
+          ctx.logger.warn({ err: slackCode(err) ?? String(err) }, "could not restore the refused form");
           return false;
         });
       if (shown) return;
@@ -134,13 +138,37 @@ export async function answerSubmission(
       view_id: view.id,
       view: modal({ callbackId: "sb_done", title: "Outcome", blocks: [sectionText(text)] }),
     })
-    .catch((err) => deps.logger.warn({ err: slackCode(err) ?? String(err) }, "could not show the outcome"));
+    .catch((err) => ctx.logger.warn({ err: slackCode(err) ?? String(err) }, "could not show the outcome"));
   if (!("err" in done)) await done.outcome.after?.();
+}
+
+/**
+ * What a form shows when its work failed: the reason in words when the failure
+ * is one Switchboard knows (nothing was done), else that the outcome is not
+ * known (a write may have reached the API) or that nothing was done, with the
+ * error's reference; logged with the same reference.
+ */
+export function failedView(ctx: Pick<SlackContext, "logger">, err: unknown): ModalView {
+  const ref = errorRef();
+  let text: string;
+  if (err instanceof NetworkError && err.mayHaveReachedServer) {
+    ctx.logger.warn({ err: err.message, ref }, "form submission: outcome unknown");
+    text = `:grey_question: The messaging API did not answer in time, so whether this was done is *not known* (ref ${ref}). Check before submitting it again, or it could happen twice.`;
+  } else if (isApiError(err)) {
+    ctx.logger.info({ kind: err.kind, ref }, "form submission refused by the API");
+    text = `:warning: ${apiErrorReply(err).text}\nNothing was done.`;
+  } else if (err instanceof UserError) {
+    text = `:warning: ${err.message}\nNothing was done.`;
+  } else {
+    ctx.logger.error({ err, ref }, "form submission failed");
+    text = `:warning: Something went wrong inside Switchboard (ref ${ref}), so whether this was done is not known: check before submitting it again. If it keeps happening, give this reference to whoever runs Switchboard.`;
+  }
+  return modal({ callbackId: "sb_failed", title: "Not done", close: "Close", blocks: [sectionText(text)] });
 }
 
 /** Posts the outcome where the form was opened (or in the user's DM when the bot is not there). */
 export async function postOutcome(
-  deps: SlackDeps,
+  ctx: SlackContext,
   client: webApi.WebClient,
   where: { channel?: string; userId: string },
   message: { text: string; blocks: KnownBlock[] },
@@ -153,25 +181,25 @@ export async function postOutcome(
   };
   if (where.channel) {
     try {
-      const res = await deps.posts.post(client, { channel: where.channel, ...body });
+      const res = await ctx.posts.post(client, { channel: where.channel, ...body });
       return { channel: where.channel, ts: res.ts };
     } catch (err) {
       const code = slackCode(err);
       if (code !== "not_in_channel" && code !== "channel_not_found" && code !== "is_archived") throw err;
     }
   }
-  const res = await deps.posts.post(client, { channel: where.userId, ...body });
+  const res = await ctx.posts.post(client, { channel: where.userId, ...body });
   return { channel: where.userId, ts: res.ts };
 }
 
 /** The outcome in one line (`:emoji: text`), posted where the form was opened. */
 export async function postLine(
-  s: Pick<Submission<{ ch?: string }>, "deps" | "client" | "meta" | "actor">,
+  s: Pick<Submission<{ ch?: string }>, "ctx" | "client" | "meta" | "actor">,
   emoji: string,
   text: string,
 ): Promise<void> {
   await postOutcome(
-    s.deps,
+    s.ctx,
     s.client,
     { channel: s.meta.ch, userId: s.actor.userId },
     { text, blocks: [sectionText(`:${emoji}: ${text}`)] },

@@ -269,7 +269,7 @@ export const templateForm: SlackForm<"template", TemplateMeta, CreateTemplateInp
     templateModal(data, { ch: actor.channelId, chs: data.channels, def: data.defaultChannelId }),
   refresh: {
     actions: Object.values(TEMPLATE_ACTIONS),
-    view: async ({ deps, meta, state, action }) => {
+    view: async ({ ctx, meta, state, action }) => {
       if (
         action.action_id === TEMPLATE_ACTIONS.addButton ||
         action.action_id === TEMPLATE_ACTIONS.removeButton
@@ -277,7 +277,7 @@ export const templateForm: SlackForm<"template", TemplateMeta, CreateTemplateInp
         const n = Number(action.value);
         if (Number.isInteger(n) && n >= 0) meta.buttons = n;
       }
-      const channelNames = await deps.core.channelNames();
+      const channelNames = await ctx.core.channelNames();
       return templateModal(
         { channels: meta.chs ?? [], defaultChannelId: meta.def, channelNames },
         meta,
@@ -291,10 +291,10 @@ export const templateForm: SlackForm<"template", TemplateMeta, CreateTemplateInp
       return "errors" in planned ? planned : { plan: planned.body };
     },
     run: async (body, s) => {
-      const { deps, view, actor } = s;
+      const { ctx, view, actor } = s;
       const name = String(body.name);
       try {
-        const t = await withApi(deps, actor, "write", `template new (form) "${name}"`, (api) =>
+        const t = await withApi(ctx, actor, "write", `template new (form) "${name}"`, (api) =>
           api.createTemplate(body),
         );
         return {

@@ -1,6 +1,6 @@
 // The cross-cutting work of every request, once, as Bolt global middleware
 // (app.use), in this order:
-//   1. context: the services (SlackDeps) and who acts (`actor`) into Bolt's
+//   1. context: the services (SlackServices), the request's workspace (WorkspaceScope) and who acts (`actor`) into Bolt's
 //      `context`, which every listener gets (src/slack/context.ts);
 //   2. dedupe: an event Slack delivers again is acknowledged and dropped
 //      (events/dedupe.ts);
@@ -9,12 +9,12 @@
 //      a reference and told, where there is a response_url, in words.
 // A listener is then a plain callback: ack, read the arguments and the
 // context, do its work.
-import { randomBytes } from "node:crypto";
 import type { AnyMiddlewareArgs, Middleware, RespondFn } from "@slack/bolt";
 import { ACTION } from "../../blocks/actions.ts";
 import type { Actor } from "../../commands/types.ts";
+import { errorRef, hasCode } from "../../platform/errors.ts";
 import { bounded, metrics } from "../../platform/metrics.ts";
-import type { RequestTeam, SlackContext, SlackDeps } from "../context.ts";
+import type { RequestTeam, SlackContext, SlackServices } from "../context.ts";
 import type { Tell } from "../in-flight.ts";
 import { slackCode } from "../io/slack-errors.ts";
 
@@ -73,17 +73,55 @@ export function teamOf(body: unknown, context: Partial<RequestTeam>): RequestTea
 
 /**
  * 1. The services, the request's workspace (its core, hooks and id: every
- * record the request reads or writes is that workspace's) and the actor,
- * into every request's context.
+ * record the request reads or writes is that workspace's, resolved from the
+ * request's team by the workspace source and nowhere else) and the actor,
+ * into every request's context. A request from a team the deployment does not
+ * serve is answered in words (an event: logged and acknowledged) and goes no
+ * further.
  */
-export function provideContext(deps: SlackDeps): Middleware<AnyMiddlewareArgs, SlackContext> {
-  return async ({ body, context, next }) => {
+export function provideContext(services: SlackServices): Middleware<AnyMiddlewareArgs, SlackContext> {
+  return async (args) => {
+    const { body, context, next } = args;
     const team = teamOf(body, context as Partial<RequestTeam>);
-    Object.assign(context, deps);
-    if (deps.workspaces) Object.assign(context, await deps.workspaces.resolve(team));
+    Object.assign(context, services);
     context.actor = actorOf(body);
+    try {
+      Object.assign(context, await services.workspaces.resolve(team));
+    } catch (err) {
+      if (!hasCode(err, "unknown_workspace")) throw err;
+      services.logger.warn(
+        { teamId: team.teamId, where: whereOf(body) },
+        "request from a workspace not served",
+      );
+      await refuseUnknown(args, err.message);
+      return;
+    }
     await next();
   };
+}
+
+/** The answer to a request from a workspace the deployment does not serve: in words, nothing done. */
+async function refuseUnknown(args: AnyMiddlewareArgs, words: string): Promise<void> {
+  const b = obj(args.body) ?? {};
+  const ack = (args as { ack?: (answer?: unknown) => Promise<void> }).ack;
+  const respond = (args as { respond?: RespondFn }).respond;
+  if (b.type === "view_submission")
+    await ack?.({
+      response_action: "update",
+      view: {
+        type: "modal",
+        title: { type: "plain_text", text: "Switchboard" },
+        close: { type: "plain_text", text: "Close" },
+        blocks: [{ type: "section", text: { type: "mrkdwn", text: `:warning: ${words}` } }],
+      },
+    });
+  else if (b.type === "block_suggestion")
+    await ack?.({
+      options: [{ text: { type: "plain_text", text: words.slice(0, 75) }, value: "sb_unavailable" }],
+    });
+  else await ack?.();
+  if (typeof b.response_url === "string" && respond)
+    await respond({ response_type: "ephemeral", replace_original: false, text: words }).catch(() => {});
 }
 
 const KNOWN_ACTIONS: ReadonlySet<string> = new Set(Object.values(ACTION));
@@ -102,14 +140,11 @@ export function whereOf(body: unknown): string {
   return String(b.type ?? "request");
 }
 
-/** A short reference that ties the user's message to the log line. */
-export function errorRef(): string {
-  return randomBytes(4).toString("hex");
-}
+export { errorRef };
 
 /** Runs `work`; a failure is logged with a reference, and the person told "something went wrong (ref …)" when they can be. */
 export async function reported(
-  deps: Pick<SlackDeps, "logger"> & { work?: { stopped?: boolean } },
+  deps: Pick<SlackServices, "logger"> & { work?: { stopped?: boolean } },
   where: string,
   tell: Tell,
   work: () => Promise<void>,

@@ -8,7 +8,7 @@
 import type { RespondArguments, RespondFn, webApi } from "@slack/bolt";
 import type { Actor } from "../../domain/actor.ts";
 import { Confirmations } from "../../store/confirmations.ts";
-import type { SlackDeps } from "../context.ts";
+import type { WorkspaceWork } from "../context.ts";
 import { deliver } from "../deliver.ts";
 
 /** Slack keeps a response_url for 30 minutes; a little margin for the clock and the request. */
@@ -30,7 +30,7 @@ export function respondTo(url: string): RespondFn {
 
 /** Tells the clickers of the workspace's interrupted confirmations; returns how many were told. */
 export async function tellInterruptedConfirmations(
-  deps: SlackDeps,
+  deps: WorkspaceWork,
   client: webApi.WebClient,
   now = Date.now,
 ): Promise<number> {

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { webApi } from "@slack/bolt";
 import { CommandsInFlight } from "../../store/commands-in-flight.ts";
-import type { SlackDeps } from "../context.ts";
+import type { WorkspaceWork } from "../context.ts";
 import { RESPONSE_URL_MS, respondTo } from "./confirm-notices.ts";
 
 /** This process, as the owner of its commands' rows. */
@@ -17,7 +17,7 @@ export const REPLICA_COMMAND_MS = 3 * 60_000;
 
 /** Notes a command until the returned function is called (its answer given, or failed). */
 export async function trackCommand(
-  deps: SlackDeps,
+  deps: WorkspaceWork,
   command: { userId: string; line: string; responseUrl?: string },
 ): Promise<() => Promise<void>> {
   const db = deps.db;
@@ -39,7 +39,7 @@ export function interruptedText(line: string): string {
 
 /** Tells the people of the workspace whose commands a stopped process left unanswered; returns how many. */
 export async function tellInterruptedCommands(
-  deps: SlackDeps,
+  deps: WorkspaceWork,
   client: webApi.WebClient,
   opts: { self?: string; olderThanMs?: number; now?: () => number } = {},
 ): Promise<number> {

@@ -29,7 +29,7 @@ import {
   uploadTempPath,
 } from "../../../imports/index.ts";
 import type { PendingImport } from "../../../store/imports.ts";
-import type { SlackDeps } from "../../context.ts";
+import type { WorkspaceWork } from "../../context.ts";
 import { postOrDm, slackCode } from "../../io/slack-errors.ts";
 import { withApi } from "../../perform.ts";
 import {
@@ -67,7 +67,7 @@ const PROGRESS_EVERY_MS = 3000;
 const actorOf = (userId: string, channelId?: string): Actor => ({ userId, channelId, via: "slack" });
 
 /** The pending imports of the app's database; undefined when it has none. */
-export function pendingImports(deps: SlackDeps): PendingImports | undefined {
+export function pendingImports(deps: WorkspaceWork): PendingImports | undefined {
   return (
     deps.db &&
     new PendingImports(
@@ -81,11 +81,11 @@ export function pendingImports(deps: SlackDeps): PendingImports | undefined {
   );
 }
 
-const fieldsOf = (deps: SlackDeps, actor: Actor): Promise<FieldDefinition[]> =>
+const fieldsOf = (deps: WorkspaceWork, actor: Actor): Promise<FieldDefinition[]> =>
   withApi(deps, actor, "read", "import preview", importFields);
 
 /** The file again, from Slack (its size and host checked before any byte is read). */
-async function download(deps: SlackDeps, client: webApi.WebClient, p: PendingImport) {
+async function download(deps: WorkspaceWork, client: webApi.WebClient, p: PendingImport) {
   const info = await fileInfo(client, p.fileId, p.channel);
   checkFile(info, deps.config);
   return { filename: info.name, open: () => downloadFile(info, deps.config, client) };
@@ -93,7 +93,7 @@ async function download(deps: SlackDeps, client: webApi.WebClient, p: PendingImp
 
 /** Says something in the upload's thread (or the user's DM when there is no channel). */
 async function say(
-  deps: SlackDeps,
+  deps: WorkspaceWork,
   client: webApi.WebClient,
   where: { channel?: string; threadTs?: string; userId: string },
   text: string,
@@ -113,7 +113,7 @@ async function say(
 /** Downloads into a temporary file, hashing the bytes on the way. */
 async function spool(
   file: SlackFile,
-  deps: SlackDeps,
+  deps: WorkspaceWork,
   client: webApi.WebClient,
 ): Promise<{ path: string; hash: string }> {
   // Named after this process: a start removes what a crash left (removeStaleUploads).
@@ -135,7 +135,7 @@ async function spool(
 }
 
 export async function previewUpload(
-  deps: SlackDeps,
+  deps: WorkspaceWork,
   client: webApi.WebClient,
   req: UploadRequest,
 ): Promise<void> {
@@ -197,7 +197,7 @@ export async function previewUpload(
 }
 
 async function postPreview(
-  deps: SlackDeps,
+  deps: WorkspaceWork,
   client: webApi.WebClient,
   imports: PendingImports,
   p: PendingImport,
@@ -218,7 +218,7 @@ async function postPreview(
 const threadOf = (p: PendingImport) => p.threadTs ?? p.messageTs;
 
 async function redraw(
-  deps: SlackDeps,
+  deps: WorkspaceWork,
   client: webApi.WebClient,
   p: PendingImport,
   message: { text: string; blocks: unknown[] },
@@ -237,7 +237,7 @@ async function redraw(
  * scope to act at, or the refusal in words.
  */
 async function decider(
-  deps: SlackDeps,
+  deps: WorkspaceWork,
   actor: Actor,
   p: PendingImport | undefined,
   what: "import" | "discard",
@@ -256,7 +256,7 @@ async function decider(
 
 /** Import clicked: runs once whatever the number of clicks. Returns what to tell the clicker, if anything. */
 export async function runImport(
-  deps: SlackDeps,
+  deps: WorkspaceWork,
   client: webApi.WebClient,
   id: string,
   actor: Actor,
@@ -281,7 +281,7 @@ export async function runImport(
 }
 
 async function runClaimed(
-  deps: SlackDeps,
+  deps: WorkspaceWork,
   client: webApi.WebClient,
   id: string,
   actor: Actor,
@@ -373,7 +373,7 @@ async function runClaimed(
 }
 
 export async function discardImport(
-  deps: SlackDeps,
+  deps: WorkspaceWork,
   client: webApi.WebClient,
   id: string,
   actor: Actor,
@@ -406,7 +406,7 @@ export async function discardImport(
  * and Try again, and the thread is told. Nothing is imported again here.
  */
 export async function settleInterruptedImports(
-  deps: SlackDeps,
+  deps: WorkspaceWork,
   client: webApi.WebClient,
   ids?: string[],
 ): Promise<number> {
@@ -431,7 +431,7 @@ export async function settleInterruptedImports(
 
 /** A new mapping chosen: the file is read again with it and the preview redrawn. */
 export async function remapImport(
-  deps: SlackDeps,
+  deps: WorkspaceWork,
   client: webApi.WebClient,
   id: string,
   mapping: ColumnMapping,

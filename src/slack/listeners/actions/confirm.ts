@@ -15,7 +15,18 @@ export async function confirmAction({ ack, action, body, client, respond, contex
   const actor = personOf(context);
   const tell = tellOf(body, respond);
   const id = action.value ?? "";
-  if (context.inFlight.has(id)) {
+  // Another workspace's confirmation (a forged or pasted button): said before anything, nothing done.
+  if (context.db && (!UUID.test(id) || !(await new Confirmations(context.db, context.workspace).get(id)))) {
+    await tell?.({
+      response_type: "ephemeral",
+      replace_original: false,
+      text: "That button is not from this workspace, or its request no longer exists: nothing was done.",
+    });
+    return;
+  }
+  // In flight per workspace: a confirmation belongs to its workspace.
+  const key = `${context.workspace}:${id}`;
+  if (context.inFlight.has(key)) {
     await tell?.({
       response_type: "ephemeral",
       replace_original: false,
@@ -23,10 +34,10 @@ export async function confirmAction({ ack, action, body, client, respond, contex
     });
     return;
   }
-  context.inFlight.add(id);
+  context.inFlight.add(key);
   try {
     // Kept first: a process killed while this runs tells the clicker at its next start (confirm-notices.ts).
-    if (context.db && UUID.test(id))
+    if (context.db)
       await new Confirmations(context.db, context.workspace).keepReplyTarget(id, {
         user: actor.userId,
         responseUrl: body.response_url,
@@ -57,6 +68,6 @@ export async function confirmAction({ ack, action, body, client, respond, contex
     // so the prompt, seen by one person only, goes away rather than repeating it.
     if (reply.visibility === "in_channel" && tell) await tell({ delete_original: true });
   } finally {
-    context.inFlight.delete(id);
+    context.inFlight.delete(key);
   }
 }

@@ -4,7 +4,7 @@
 // perform() (writers check, audit naming the workflow run and the actor),
 // and the outcome to Slack with complete() or fail(), in words a workflow
 // author can act on.
-import type { AllMiddlewareArgs, SlackEventMiddlewareArgs, webApi } from "@slack/bolt";
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import { isApiError, NetworkError } from "../../../api/errors.ts";
 import type { MessagingApi } from "../../../api/types.ts";
 import { apiErrorReply } from "../../../commands/errors.ts";
@@ -19,7 +19,7 @@ import {
 import type { Actor } from "../../../commands/types.ts";
 import { type StepRun, StepRunStore } from "../../../store/steps.ts";
 import { storable } from "../../../store/text.ts";
-import type { SlackContext, SlackDeps } from "../../context.ts";
+import type { SlackContext, WorkspaceWork } from "../../context.ts";
 import { slackCode } from "../../io/slack-errors.ts";
 import { withApi } from "../../perform.ts";
 import { errorRef } from "../middleware.ts";
@@ -43,7 +43,7 @@ interface StepRuns {
 
 // One map per app (its InFlight), so two apps in one process keep theirs apart.
 const memoryRuns = new WeakMap<object, Map<string, StepRun>>();
-function stepRuns(deps: SlackDeps): StepRuns {
+function stepRuns(deps: WorkspaceWork): StepRuns {
   if (deps.db) return new StepRunStore(deps.db, deps.workspace);
   const map = memoryRuns.get(deps.work) ?? new Map<string, StepRun>();
   memoryRuns.set(deps.work, map);
@@ -186,7 +186,7 @@ function describe(
   err: unknown,
   started: boolean,
   actorId: string | undefined,
-  log: SlackDeps["logger"],
+  log: WorkspaceWork["logger"],
 ): string {
   if (!started && err instanceof UserError)
     return `The actor ${actorId} may not make changes: with WORKFLOW_STEPS=writers, only the people in SWITCHBOARD_WRITERS may run Switchboard's writing steps. Set the input actor to one of them, or ask whoever runs Switchboard to add this person. Nothing was changed.`;
@@ -210,39 +210,4 @@ export function interruptedWords(writes: boolean): string {
   return writes
     ? "Switchboard restarted during this step, so whether its change was made is not known. Check in Switchboard (for example the contact or the conversation) before running this workflow again, or the change could happen twice."
     : "Switchboard restarted during this step; it changes nothing, so running the workflow again is safe.";
-}
-
-/**
- * At start: steps an earlier process left running (stopped by a crash between
- * the claim and the answer) are settled: the execution is ended with
- * functions.completeError in words, when Slack still lets it be ended, and
- * the run is stored failed with those words, so a redelivery repeats them
- * instead of hanging. Nothing is run again here. Only runs older than
- * `graceMs` are settled: a younger one may be a live replica's, which ends it
- * within the API's deadline (the caller settles again once that has passed).
- */
-export async function settleInterruptedSteps(
-  deps: SlackDeps,
-  client: webApi.WebClient,
-  steps: StepDef[],
-  graceMs: number,
-): Promise<number> {
-  if (!deps.db) return 0;
-  const store = new StepRunStore(deps.db, deps.workspace);
-  const runs = await store.interrupted(graceMs);
-  for (const run of runs) {
-    const writes = steps.find((s) => s.callbackId === run.callbackId)?.writes ?? true;
-    const error = interruptedWords(writes);
-    await store.finish(run.executionId, { state: "failed", error });
-    const log = deps.logger.child({ step: run.callbackId, executionId: run.executionId });
-    try {
-      await client.functions.completeError({ function_execution_id: run.executionId, error });
-      log.warn("workflow step interrupted by a restart: ended in words");
-    } catch (err) {
-      // Ended already, or too old for Slack: the stored words answer any redelivery.
-      const code = (err as { data?: { error?: string } }).data?.error;
-      log.warn({ code }, "workflow step interrupted by a restart: Slack would not end it");
-    }
-  }
-  return runs.length;
 }

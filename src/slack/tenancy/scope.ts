@@ -1,0 +1,54 @@
+// The one maker of a workspace scope. Only workspace sources call it (a
+// request's team resolved, or a workspace's id for background work): the
+// architecture rules fail on a call, or a cast to WorkspaceScope, anywhere else.
+import type { CommandCore } from "../../commands/types.ts";
+import { ENV_WORKSPACE } from "../../domain/workspace.ts";
+import { SwitchboardError } from "../../platform/errors.ts";
+import type { ScopeParts, SlackHooks, WorkspaceScope, WorkspaceSource } from "../context.ts";
+
+export function workspaceScope(parts: ScopeParts): WorkspaceScope {
+  return parts as WorkspaceScope;
+}
+
+/** A request from a team the deployment does not serve (never installed, or no team at all). */
+export class UnknownWorkspaceError extends SwitchboardError {
+  readonly code = "unknown_workspace";
+  readonly teamId: string | undefined;
+  constructor(teamId: string | undefined) {
+    super(
+      teamId
+        ? "Switchboard is not installed in this workspace: add it to Slack first."
+        : "Switchboard could not tell which workspace this request came from: nothing was done.",
+    );
+    this.teamId = teamId;
+  }
+}
+
+/**
+ * Single-workspace mode's source: every request is the environment's one
+ * workspace, as it is now (`current` is read on every request, so a settings
+ * change reaches the next one). The app's hooks are given when the app is made.
+ */
+export function oneWorkspace(
+  current: () => { core: CommandCore; workflowSteps?: ScopeParts["workflowSteps"] },
+): (hooks: SlackHooks) => WorkspaceSource {
+  return (hooks) => {
+    const scope = (): WorkspaceScope => {
+      const { core, workflowSteps } = current();
+      return workspaceScope({
+        workspace: ENV_WORKSPACE,
+        core,
+        hooks,
+        connected: true,
+        ...(workflowSteps ? { workflowSteps } : {}),
+      });
+    };
+    return {
+      resolve: async () => scope(),
+      scopeOf: async (workspace) => {
+        if (workspace !== ENV_WORKSPACE) throw new UnknownWorkspaceError(workspace);
+        return scope();
+      },
+    };
+  };
+}
