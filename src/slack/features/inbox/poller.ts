@@ -50,7 +50,7 @@ import {
   type MirrorState,
   type Thread,
 } from "../../../store/inbox.ts";
-import { PacedLoop } from "../../io/paced-loop.ts";
+import { PacedLoop } from "../../../platform/paced-loop.ts";
 import { channelClosed, imageRefused, slackCode } from "../../io/slack-errors.ts";
 import {
   CARD_EVENT,
