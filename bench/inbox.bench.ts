@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 import type { MessagingClient } from "../src/api/client.ts";
 import { ENV_WORKSPACE } from "../src/domain/workspace.ts";
 import { configSchema } from "../src/platform/config.ts";
-import { InboxPoller } from "../src/slack/features/inbox/poller.ts";
+import { InboxPoller } from "../src/slack/features/inbox/io.ts";
 import { openDb } from "../src/store/db.ts";
 import { migrateStore } from "../src/store/migrations.ts";
 import { type BenchRow, peakRssMb } from "./run.ts";

@@ -33,14 +33,27 @@ const MAY_IMPORT: Record<string, string[]> = {
   commands: ["api", "blocks", "domain", "imports", "reports", "store", "platform"],
   imports: ["api", "blocks", "domain", "store", "platform"],
   reports: ["api", "blocks", "domain", "store", "platform"],
+  // The inbox engine: the front end's I/O is passed in (src/inbox/io.ts), so it imports none.
+  inbox: ["api", "blocks", "domain", "store", "platform"],
   // The stand-in API shares the client's schemas and nothing else of it.
   sandbox: ["api", "store", "platform"],
   // The front ends: thin, over the core and the services.
   shell: ["blocks", "commands", "domain", "platform"],
-  slack: ["api", "blocks", "commands", "domain", "imports", "reports", "store", "platform"],
+  slack: ["api", "blocks", "commands", "domain", "inbox", "imports", "reports", "store", "platform"],
   // A workspace's runtime (its client, core, Slack parts), the registry, its background work and its
   // connection and settings (the core's WorkspaceAdmin: commands and slack see only that interface).
-  workspaces: ["api", "blocks", "commands", "domain", "imports", "reports", "slack", "store", "platform"],
+  workspaces: [
+    "api",
+    "blocks",
+    "commands",
+    "domain",
+    "inbox",
+    "imports",
+    "reports",
+    "slack",
+    "store",
+    "platform",
+  ],
   // Composition and start-up: imports every part; nothing imports it (src/start.js, the entry, aside).
   host: [
     "api",
@@ -68,10 +81,10 @@ describe("architecture rules", () => {
     ).toEqual(["../x.ts", "./b.ts", "./c.ts"]);
   });
 
-  it("the core, the API client, imports, reports and the store import neither Slack nor the shell", () => {
+  it("the core, the API client, imports, reports, the inbox engine and the store import neither Slack nor the shell", () => {
     const bad = edges.filter(
       (e) =>
-        ["commands", "api", "imports", "reports", "store"].includes(e.from) &&
+        ["commands", "api", "imports", "reports", "inbox", "store"].includes(e.from) &&
         ["slack", "shell"].includes(e.to),
     );
     expect(bad.map(crossing)).toEqual([]);

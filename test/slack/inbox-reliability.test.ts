@@ -8,9 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { workFor } from "../../src/slack/context.ts";
-import { InboxPoller, type InboxPost } from "../../src/slack/features/inbox/poller.ts";
+import { InboxPoller, type InboxPost, slackInboxIo } from "../../src/slack/features/inbox/io.ts";
 import { splitText } from "../../src/slack/features/inbox/render.ts";
-import { slackInboxIo } from "../../src/slack/features/inbox/runtime.ts";
 import { settleInterruptedReplies } from "../../src/slack/recovery/inbox-replies.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";

@@ -8,7 +8,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
-import { InboxPoller } from "../../src/slack/features/inbox/poller.ts";
+import { InboxPoller } from "../../src/slack/features/inbox/io.ts";
 import { type InboxRuntime, startInbox } from "../../src/slack/features/inbox/runtime.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { InboxStore } from "../../src/store/inbox.ts";

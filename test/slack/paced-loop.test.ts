@@ -2,7 +2,7 @@
 // never overlap, wake() brings the next pass forward, stop() ends the loop.
 // Driven by events (a pass resolves a promise), not by time.
 import { describe, expect, it, vi } from "vitest";
-import { PacedLoop } from "../../src/slack/io/paced-loop.ts";
+import { PacedLoop } from "../../src/platform/paced-loop.ts";
 
 function deferred<T = void>() {
   let resolve!: (v: T) => void;

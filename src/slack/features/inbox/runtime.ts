@@ -1,4 +1,4 @@
-// What the Slack app runs beside Bolt for the inbox: the poller on a timer
+// What the Slack app runs beside Bolt for the inbox: the engine (src/inbox) on a timer
 // (INBOX_POLL_SECONDS), posting through the per-channel queue shared with
 // every other post. Made at once (createInbox), started once the app answers
 // (start), stopped by stop() or when the switchboard closes.
@@ -10,10 +10,8 @@ import type { Logger } from "../../../platform/log.ts";
 import type { Db } from "../../../store/db.ts";
 import { MediaStore } from "../../../store/media.ts";
 import type { SlackBridge } from "../../io/bridge.ts";
-import { InboxPoller, type InboxPollerOptions } from "./poller.ts";
+import { InboxPoller, slackInboxIo } from "./io.ts";
 
-/** Pages of 200 read when a post is looked for after a crash (the newest of the channel, a thread from its start). */
-const FIND_PAGES = 5;
 /** How often files sent to customers are looked at for expiry (also removed when asked for, and at the next file). */
 const MEDIA_SWEEP_MS = 3_600_000;
 
@@ -101,38 +99,4 @@ export async function startInbox(
   const runtime = createInbox(host, config, logger, opts);
   await runtime.start();
   return runtime;
-}
-
-/** The poller's Slack side: posts through the per-channel queue, card updates, and the reads after a crash. */
-export function slackInboxIo(
-  bridge: SlackBridge,
-): Pick<InboxPollerOptions, "post" | "update" | "findPosted"> {
-  return {
-    post: async (args) => {
-      const r = await bridge.posts.post(bridge.client, { ...args, unfurl_links: false, unfurl_media: false });
-      return { ts: r.ts };
-    },
-    update: async (channel, ts, message) => {
-      await bridge.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks });
-    },
-    // Read only after a crash: the bot's recent posts in the channel, or in one thread, with their metadata.
-    findPosted: async (channel, threadTs) => {
-      const found: Array<{
-        ts: string;
-        metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
-      }> = [];
-      let cursor: string | undefined;
-      for (let page = 0; page < FIND_PAGES; page++) {
-        const args = { channel, limit: 200, include_all_metadata: true, ...(cursor ? { cursor } : {}) };
-        const r = threadTs
-          ? await bridge.client.conversations.replies({ ...args, ts: threadTs })
-          : await bridge.client.conversations.history(args);
-        for (const m of r.messages ?? [])
-          if (m.ts) found.push({ ts: m.ts, metadata: m.metadata as (typeof found)[number]["metadata"] });
-        cursor = r.response_metadata?.next_cursor || undefined;
-        if (!r.has_more || !cursor) break;
-      }
-      return found;
-    },
-  };
 }

@@ -20,11 +20,11 @@ import type { KnownBlock } from "@slack/types";
 import { NotFoundError } from "../../../api/errors.ts";
 import type { MessagingApi } from "../../../api/types.ts";
 import type { WorkspaceId } from "../../../domain/workspace.ts";
+import { PacedLoop } from "../../../platform/paced-loop.ts";
 import type { Clock } from "../../../reports/scheduler.ts";
 import { type CampaignSummary, STATUSES, summarizeCampaign } from "../../../reports/summary.ts";
 import type { Db } from "../../../store/db.ts";
 import { type Lease, ProgressStore, type Tracked } from "../../../store/progress.ts";
-import { PacedLoop } from "../../io/paced-loop.ts";
 import { messageGone, slackCode } from "../../io/slack-errors.ts";
 import { FINAL_STATUSES, goneMessage, progressMessage } from "./render.ts";
 

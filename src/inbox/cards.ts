@@ -1,0 +1,164 @@
+// A conversation's card, the parent of its thread: who, where, whether a
+// human is needed, answered or not, tags, the desk. Posted once (the thread is
+// claimed first, so two processes never both post it; a claim a crash left is
+// looked for in the channel before the card is posted again), redrawn when
+// what it shows changed, and once when its reply window closed.
+import {
+  chatUserActivity,
+  chatUserChannelId,
+  chatUserContactId,
+  chatUserNeedsHuman,
+  chatUserTagIds,
+  messageDirection,
+} from "../api/inbox.ts";
+import type { ChatUser, Message } from "../api/types.ts";
+import type { CardState, Thread } from "../store/inbox.ts";
+import type { PassContext } from "./context.ts";
+import type { CardDesk } from "./io.ts";
+
+const TAGS_CACHE_MS = 10 * 60_000;
+
+/** The customer's name as shown: name, else phone, else e-mail, else the chat user's number. */
+export function displayName(u: ChatUser): string {
+  const name = typeof u.name === "string" ? u.name.trim() : "";
+  return name || u.phone || u.email || `Chat user #${u.id}`;
+}
+
+/** The desk part of a card as the thread has it, now. */
+export const cardDesk = (
+  t: Pick<Thread, "deskState" | "assignee" | "customerWroteAt">,
+  now: Date,
+): CardDesk => ({
+  deskState: t.deskState,
+  assignee: t.assignee,
+  customerWroteAt: t.customerWroteAt,
+  now,
+});
+
+export class Cards {
+  private readonly ctx: PassContext;
+  private tags: { at: number; names: Map<number, string> } | undefined;
+
+  constructor(ctx: PassContext) {
+    this.ctx = ctx;
+  }
+
+  /**
+   * The thread's card, posted once: the thread is claimed first (one row per
+   * channel and chat user), so two processes never both post it. A claim a
+   * crash left (or a post whose outcome is unknown) is looked for in the
+   * channel before the card is posted again.
+   */
+  async post(
+    channel: string,
+    chatUserId: number,
+    thread: Thread,
+    card: CardState,
+  ): Promise<string | undefined> {
+    const { store, io, lease } = this.ctx;
+    if (!(await store.claimCard(channel, chatUserId, lease.workerId, thread.cardClaimedBy, this.ctx.now())))
+      return undefined;
+    if (thread.cardClaimedBy && io.findCard) {
+      const found = await io.findCard(channel, chatUserId);
+      if (found) return found;
+    }
+    try {
+      await lease.keep(channel);
+      return await io.postCard(channel, chatUserId, card, cardDesk(thread, this.ctx.now()));
+    } catch (err) {
+      // The front end answered with an error: no card; the next poll may post it.
+      if (io.errorCode(err)) await store.releaseCard(channel, chatUserId, lease.workerId);
+      throw err;
+    }
+  }
+
+  /** What a new card shows of the chat user; `fresh` are the messages about to be mirrored. */
+  async state(u: ChatUser, fresh: Message[], answered: boolean | undefined): Promise<CardState> {
+    const lastMessage = fresh.at(-1);
+    const activity = chatUserActivity(u);
+    const contactId = chatUserContactId(u);
+    const channelId = chatUserChannelId(u);
+    return {
+      name: displayName(u),
+      contact: u.type === "chat_web" ? (u.email ?? u.phone) : (u.phone ?? u.email),
+      type: u.type,
+      needHuman: chatUserNeedsHuman(u),
+      answered: answered ?? (lastMessage ? messageDirection(lastMessage) === "outbound" : false),
+      tags: await this.tagNames(chatUserTagIds(u)),
+      lastActivity: activity?.toISOString(),
+      ...(contactId ? { contactId } : {}),
+      ...(channelId ? { channelId } : {}),
+    };
+  }
+
+  /** The card redrawn when what it shows changed (needs a human, answered, last activity). */
+  async refresh(
+    channel: string,
+    chatUserId: number,
+    u: ChatUser,
+    lastDirection: "inbound" | "outbound" | undefined,
+    force = false,
+  ): Promise<void> {
+    const { store, io, log } = this.ctx;
+    const thread = await store.thread(channel, chatUserId);
+    if (!thread?.threadTs || !thread.card) return;
+    const answered = lastDirection ? lastDirection === "outbound" : thread.lastDirection === "outbound";
+    const next: CardState = {
+      ...thread.card,
+      needHuman: chatUserNeedsHuman(u),
+      answered,
+      lastActivity: chatUserActivity(u)?.toISOString() ?? thread.card.lastActivity,
+    };
+    if (!force && JSON.stringify(next) === JSON.stringify(thread.card)) return;
+    try {
+      await io.updateCard(channel, thread.threadTs, chatUserId, next, cardDesk(thread, this.ctx.now()));
+      await store.updateThread(channel, chatUserId, { card: next });
+    } catch (err) {
+      log.warn({ channel, code: io.errorCode(err) }, "could not update an inbox card");
+    }
+  }
+
+  /**
+   * Cards whose reply window closed since they were drawn: redrawn once with
+   * "Window closed" and Send template first (an open window is drawn as a
+   * date, which needs no redraw). Store reads only, no API read.
+   */
+  async showClosedWindows(channel: string): Promise<void> {
+    const { store, io, log } = this.ctx;
+    for (const t of await store.windowsClosed(channel, this.ctx.now())) {
+      try {
+        await io.updateCard(
+          channel,
+          t.threadTs as string,
+          t.chatUserId,
+          t.card as CardState,
+          cardDesk(t, this.ctx.now()),
+        );
+        await store.windowClosedShown(channel, t.chatUserId);
+      } catch (err) {
+        log.warn({ channel, code: io.errorCode(err) }, "could not update an inbox card");
+      }
+    }
+  }
+
+  private async tagNames(ids: number[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const fresh = this.tags && Date.now() - this.tags.at < TAGS_CACHE_MS;
+    if (!fresh || ids.some((id) => !this.tags?.names.has(id))) {
+      try {
+        const page = await this.ctx.read(this.ctx.client.listTags({ lane: "background" }));
+        this.tags = {
+          at: Date.now(),
+          names: new Map(
+            page.items
+              .filter((t) => typeof t.id === "number")
+              .map((t) => [t.id as number, String(t.name ?? t.id)]),
+          ),
+        };
+      } catch {
+        // Tags are a nicety: a card without them is still a card.
+      }
+    }
+    return ids.map((id) => this.tags?.names.get(id) ?? `#${id}`);
+  }
+}

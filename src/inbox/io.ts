@@ -1,0 +1,49 @@
+// The inbox engine's one door to the front end: the few calls it makes in an
+// inbox's channel, passed in by the front end (Slack's:
+// src/slack/features/inbox/io.ts). The engine knows no front end: it says what
+// to show (a card, a customer's message, a reopening) and the front end draws
+// and posts it, finds what a crash left posted, and says what its errors mean.
+import type { Message } from "../api/types.ts";
+import type { CardState, Thread } from "../store/inbox.ts";
+
+export interface InboxLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+}
+
+/** What a card's desk line shows: the thread's state, who has it, the customer's last message; and now. */
+export type CardDesk = Pick<Thread, "deskState" | "assignee" | "customerWroteAt"> & { now: Date };
+
+/**
+ * The channel as the engine uses it. A post throws the front end's error;
+ * `errorCode` and `channelClosed` tell the engine what it means.
+ */
+export interface InboxIo {
+  /** Posts a conversation's card (its thread's parent); returns its ts. */
+  postCard(channel: string, chatUserId: number, card: CardState, desk: CardDesk): Promise<string | undefined>;
+  /** Draws a card again in place. */
+  updateCard(channel: string, ts: string, chatUserId: number, card: CardState, desk: CardDesk): Promise<void>;
+  /** How many posts a message of the conversation takes in its thread (a long text takes several). */
+  messageParts(name: string, message: Message): number;
+  /** Posts part `part` (from 1) of a message in its thread; returns its ts. */
+  postMessagePart(
+    channel: string,
+    threadTs: string,
+    name: string,
+    message: Message,
+    part: number,
+  ): Promise<string | undefined>;
+  /** Says in the thread that the customer wrote again in a resolved conversation. */
+  postReopened(channel: string, threadTs: string, name: string): Promise<void>;
+  /**
+   * A card already posted for the chat user (its ts): read only after a crash,
+   * for a claim with no post. Without it, such a card is posted again without looking.
+   */
+  findCard?(channel: string, chatUserId: number): Promise<string | undefined>;
+  /** The parts of a message already in the thread (part → ts): read only after a crash, like findCard. */
+  findParts?(channel: string, threadTs: string, messageId: number): Promise<Map<number, string>>;
+  /** The front end's code when it answered with an error (what was asked is certainly not done); else undefined. */
+  errorCode(err: unknown): string | undefined;
+  /** The channel is gone or closed to the app: the inbox's pass stops. */
+  channelClosed(err: unknown): boolean;
+}

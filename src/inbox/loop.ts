@@ -1,0 +1,156 @@
+// The inbox engine: customers' conversations mirrored into threads of an
+// inbox's channel (docs/inbox.md). The API has no webhooks, so each inbox is
+// polled, on a timer, in passes that never overlap: per inbox this process
+// holds the lease of (lease.ts), what moved (scan.ts), the histories of the
+// conversations that moved (follow.ts), their cards (cards.ts). Every API call
+// is in the client's background lane: it waits for people's commands, never
+// the other way round. The front end is passed in (io.ts): the engine knows
+// none; Slack's side is src/slack/features/inbox/io.ts.
+import type { MessagingApi } from "../api/types.ts";
+import type { WorkspaceId } from "../domain/workspace.ts";
+import { inboxPassDone, metrics } from "../platform/metrics.ts";
+import { PacedLoop } from "../platform/paced-loop.ts";
+import type { Db } from "../store/db.ts";
+import { InboxStore } from "../store/inbox.ts";
+import { Cards } from "./cards.ts";
+import type { PassContext } from "./context.ts";
+import { Follow } from "./follow.ts";
+import type { InboxIo, InboxLogger } from "./io.ts";
+import { Lease, LeaseLost, newWorkerId } from "./lease.ts";
+import { Scan } from "./scan.ts";
+
+export interface InboxEngineOptions {
+  db: Db;
+  /** The workspace whose inboxes this engine mirrors (one engine per workspace). */
+  workspace: WorkspaceId;
+  client: MessagingApi;
+  /** The front end's side: posts, card updates, what a crash left posted, its errors. */
+  io: InboxIo;
+  /** INBOX_POLL_SECONDS: the pace of the polls (default 10). */
+  pollSeconds?: number;
+  /** INBOX_LOOKBACK_HOURS: how far back a poll catches up after downtime (default 24). */
+  lookbackHours?: number;
+  now?: () => Date;
+  workerId?: string;
+  /** How long a lease outlives the poll it was taken for (default 30 s). */
+  leaseMs?: number;
+  logger?: InboxLogger;
+}
+
+export interface InboxStepResult {
+  /** API reads made (lists, chat users, histories, tags). */
+  reads: number;
+  /** Messages posted in threads. */
+  posted: number;
+  /** Threads created (cards posted). */
+  threads: number;
+}
+
+const silent: InboxLogger = { info() {}, warn() {} };
+
+export class InboxEngine {
+  readonly store: InboxStore;
+  readonly workerId: string;
+  private readonly ctx: PassContext;
+  private readonly scan: Scan;
+  private readonly cards: Cards;
+  private readonly loop: PacedLoop<InboxStepResult>;
+
+  constructor(opts: InboxEngineOptions) {
+    this.store = new InboxStore(opts.db, opts.workspace);
+    const now = opts.now ?? (() => new Date());
+    const pollMs = (opts.pollSeconds ?? 10) * 1000;
+    this.workerId = opts.workerId ?? newWorkerId();
+    const log = opts.logger ?? silent;
+    const lease = new Lease({
+      store: this.store,
+      workerId: this.workerId,
+      now,
+      pollMs,
+      leaseMs: opts.leaseMs ?? 30_000,
+    });
+    const ctx: PassContext = {
+      store: this.store,
+      client: opts.client,
+      io: opts.io,
+      log,
+      now,
+      lease,
+      lookbackMs: (opts.lookbackHours ?? 24) * 3_600_000,
+      inboxes: [],
+      reads: 0,
+      read(p) {
+        ctx.reads++;
+        return p;
+      },
+    };
+    this.ctx = ctx;
+    this.cards = new Cards(ctx);
+    this.scan = new Scan(ctx, new Follow(ctx, this.cards));
+    this.loop = new PacedLoop({
+      pass: () =>
+        this.pass().then((r) => {
+          inboxPassDone();
+          metrics.inboxMirrored.inc(r.posted);
+          return r;
+        }),
+      // Slower after failures.
+      next: async () => {
+        const failures = Math.max(0, ...(await this.store.inboxes().catch(() => [])).map((i) => i.failures));
+        return pollMs * 2 ** Math.min(failures, 5);
+      },
+      onError: (err) => log.warn({ err: (err as Error).message }, "inbox pass failed"),
+    });
+  }
+
+  /** One poll of every inbox this process holds or can claim. Passes never overlap. */
+  step(): Promise<InboxStepResult> {
+    return this.loop.step();
+  }
+
+  private async pass(): Promise<InboxStepResult> {
+    const { ctx, store } = this;
+    const result: InboxStepResult = { reads: 0, posted: 0, threads: 0 };
+    ctx.inboxes = await store.inboxes();
+    for (const listed of ctx.inboxes) {
+      const inbox = await ctx.lease.claim(listed.channel);
+      if (!inbox) continue;
+      ctx.reads = 0;
+      try {
+        const r = await this.scan.poll(inbox);
+        result.posted += r.posted;
+        result.threads += r.threads;
+        await this.cards.showClosedWindows(inbox.channel);
+      } catch (err) {
+        if (err instanceof LeaseLost) {
+          ctx.log.warn({ channel: inbox.channel }, "inbox lease taken by another process; this pass stops");
+        } else {
+          await store.polled(inbox.channel, this.workerId, { failures: inbox.failures + 1 });
+          ctx.log.warn(
+            { channel: inbox.channel, err: (err as Error).message, code: ctx.io.errorCode(err) },
+            "inbox poll failed; will retry",
+          );
+        }
+      }
+      result.reads += ctx.reads;
+    }
+    return result;
+  }
+
+  /** Polls on a timer until stop(); slows down after failures. */
+  start(): void {
+    this.loop.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.loop.stop();
+    await this.ctx.lease.release().catch((err) => {
+      this.ctx.log.warn({ err: (err as Error).message }, "could not release inbox leases");
+    });
+  }
+
+  /** A new inbox: poll now rather than at the next tick. */
+  wake(): void {
+    this.loop.wake();
+  }
+}
