@@ -139,7 +139,18 @@ async function main(): Promise<number> {
   const { runShell } = await import("../shell/index.ts");
   try {
     return await runShell({
-      core: switchboard.core,
+      // The workspace's core now, at every line: a settings change from the shell applies to the next one.
+      core: {
+        run: (line, actor) => switchboard.core.run(line, actor),
+        confirm: (id, actor) => switchboard.core.confirm(id, actor),
+        dismiss: (id, actor) => switchboard.core.dismiss(id, actor),
+        may: (actor, scope) => switchboard.core.may(actor, scope),
+        channelNames: () => switchboard.core.channelNames(),
+        perform: (actor, what, work) => switchboard.core.perform(actor, what, work),
+        get admin() {
+          return switchboard.core.admin;
+        },
+      },
       input: process.stdin,
       output: process.stdout,
       interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
