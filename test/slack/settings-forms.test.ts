@@ -19,7 +19,7 @@ let alice: Forms;
 beforeAll(async () => {
   stack = await startStack({ writers: ["U0ALICE"], env: { MESSAGING_CHANNEL_ID: "1" }, slack: {} });
   alice = new Forms(stack.req, stack.fake);
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await stack?.close();
