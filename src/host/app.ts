@@ -37,7 +37,7 @@ import {
   type WorkspaceRuntime,
 } from "../workspaces/runtime.ts";
 
-export interface SwitchboardDeps {
+export interface SwitchboardOptions {
   logger: Logger;
   /** Members of a Slack user group (S…), for SWITCHBOARD_WRITERS/BROADCASTERS. */
   resolveGroupMembers?: ResolveGroupMembers;
@@ -81,7 +81,7 @@ export interface Switchboard {
   close(): Promise<void>;
 }
 
-export async function createSwitchboard(config: Config, deps: SwitchboardDeps): Promise<Switchboard> {
+export async function createSwitchboard(config: Config, deps: SwitchboardOptions): Promise<Switchboard> {
   const { logger } = deps;
   const phase = deps.phase ?? startPhases(logger);
   const db =
@@ -243,7 +243,7 @@ export interface DistributedSwitchboard {
  */
 export async function createDistributedSwitchboard(
   config: Config,
-  deps: Pick<SwitchboardDeps, "logger" | "db" | "opening" | "phase">,
+  deps: Pick<SwitchboardOptions, "logger" | "db" | "opening" | "phase">,
 ): Promise<DistributedSwitchboard> {
   const { logger } = deps;
   if (slackMode(config) !== "distributed")

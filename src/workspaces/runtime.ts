@@ -58,13 +58,13 @@ export interface WorkspaceRuntime {
 }
 
 /** What every workspace of a deployment shares. */
-export interface SharedParts {
+export interface DeploymentParts {
   config: Config;
   logger: Logger;
   db: Db;
 }
 
-export interface WorkspaceSetup {
+export interface RuntimeSpec {
   id: WorkspaceId;
   baseUrl: string;
   apiKey: string;
@@ -81,7 +81,7 @@ export interface WorkspaceSetup {
   onAudit?: (entry: AuditEntry) => void | Promise<void>;
 }
 
-export function buildWorkspace(shared: SharedParts, ws: WorkspaceSetup): WorkspaceRuntime {
+export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): WorkspaceRuntime {
   const { config, db } = shared;
   const logger = shared.logger;
   const client = new MessagingClient({
@@ -182,7 +182,7 @@ export async function attachSlack(rt: WorkspaceRuntime, logger: Logger): Promise
 }
 
 export interface RegistryOptions {
-  shared: SharedParts;
+  shared: DeploymentParts;
   installations: Installations;
   /** The one getter of bot tokens (refreshed under the store's lock). */
   tokens: { botToken(key: InstallationKey): Promise<string> };

@@ -8,7 +8,7 @@
 // or for a whole file: const stack = useStack({ ... });   ...   stack().core
 import type { MessagingClient } from "../../src/api/client.ts";
 import type { SwitchboardCore } from "../../src/commands/core.ts";
-import { createSwitchboard, type Switchboard, type SwitchboardDeps } from "../../src/host/app.ts";
+import { createSwitchboard, type Switchboard, type SwitchboardOptions } from "../../src/host/app.ts";
 import { type Config, loadConfig } from "../../src/platform/config.ts";
 import type { Logger } from "../../src/platform/log.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.ts";
@@ -38,7 +38,7 @@ export interface StackOptions {
   /** Settings over the stack's, as the environment gives them (API limits, channel, country…). */
   env?: Record<string, string>;
   /** Called with every audited write. */
-  onAudit?: SwitchboardDeps["onAudit"];
+  onAudit?: SwitchboardOptions["onAudit"];
   /** The fake Slack and the Bolt app as well. */
   slack?: SlackStackOptions;
 }
