@@ -151,7 +151,9 @@ export async function answerSubmission(
 export function failedView(ctx: Pick<SlackContext, "logger">, err: unknown): ModalView {
   const ref = errorRef();
   let text: string;
+  let title = "Not done";
   if (err instanceof NetworkError && err.mayHaveReachedServer) {
+    title = "Outcome not known";
     ctx.logger.warn({ err: err.message, ref }, "form submission: outcome unknown");
     text = `:grey_question: The messaging API did not answer in time, so whether this was done is *not known* (ref ${ref}). Check before submitting it again, or it could happen twice.`;
   } else if (isApiError(err)) {
@@ -160,10 +162,11 @@ export function failedView(ctx: Pick<SlackContext, "logger">, err: unknown): Mod
   } else if (err instanceof UserError) {
     text = `:warning: ${err.message}\nNothing was done.`;
   } else {
+    title = "Outcome not known";
     ctx.logger.error({ err, ref }, "form submission failed");
     text = `:warning: Something went wrong inside Switchboard (ref ${ref}), so whether this was done is not known: check before submitting it again. If it keeps happening, give this reference to whoever runs Switchboard.`;
   }
-  return modal({ callbackId: "sb_failed", title: "Not done", close: "Close", blocks: [sectionText(text)] });
+  return modal({ callbackId: "sb_failed", title, close: "Close", blocks: [sectionText(text)] });
 }
 
 /** Posts the outcome where the form was opened (or in the user's DM when the bot is not there). */
