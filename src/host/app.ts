@@ -261,7 +261,7 @@ export async function createDistributedSwitchboard(
       config.SWITCHBOARD_SECRET_KEY as string,
       config.SWITCHBOARD_SECRET_KEY_PREVIOUS,
     );
-    const { Installations } = await import("../store/installations.ts");
+    const { Installations, installationKey } = await import("../store/installations.ts");
     const installations = await Installations.open(db, keyring);
     // Rotating SWITCHBOARD_SECRET_KEY: every value the previous key sealed is sealed again now.
     if (config.SWITCHBOARD_SECRET_KEY_PREVIOUS) {
@@ -325,7 +325,17 @@ export async function createDistributedSwitchboard(
         timeoutMs: config.API_TIMEOUT_MS,
         ...(sandbox ? { demo: demoOrganization(sandbox, id, inst) } : {}),
         mode: "distributed",
-        mayAdminister: slackAdminCheck(clientOf(id), inst?.installerUserId),
+        // The request's installation's bot when known: a team of an org-wide install has no connection yet
+        // (so clientOf, which finds the enterprise through the connection, cannot) until it is connected.
+        mayAdminister: slackAdminCheck(
+          inst
+            ? workspaceClient(() => tokens.botToken(installationKey(inst)), {
+                slackApiUrl: config.SLACK_API_URL,
+                teamId: id,
+              })
+            : clientOf(id),
+          inst?.installerUserId,
+        ),
         ...(inst?.installerUserId ? { installerUserId: inst.installerUserId } : {}),
         onChange: async (): Promise<void> => {
           await workspaces.forget(id);
