@@ -1,6 +1,7 @@
 // `/sb send` with a phone split by spaces: read as people type it (greedy:
 // the longest run of leading number-like words that is a number), and a
-// refusal that quotes what was typed and says why it is not a phone.
+// refusal that quotes what was typed and says why it is not a phone. The
+// answer names a chat user by name, never "chat user #1".
 import { describe, expect, it } from "vitest";
 import { useHarness } from "./helpers.ts";
 
@@ -61,4 +62,22 @@ describe("send to a phone split by spaces", () => {
       ).toEqual([]);
     },
   );
+});
+
+describe("the answer to a message sent to a chat user", () => {
+  it("names the chat user in its context line, not by id", async () => {
+    const users = (await h().client.listChatUsers({ limit: 100 })).items;
+    const named = users.find((u) => u.type === "phonechat" && typeof u.name === "string" && u.name.trim());
+    expect(named).toBeDefined();
+    await writesIn(Number(named!.id), "Hello?");
+    const r = await h().run(`send user:${named!.id} Thanks for writing`);
+    expect(r.text).toMatch(/Sent to \*[^*]+\*: “Thanks for writing”/);
+    const contextLine = r.blocks
+      .filter((b) => b.type === "context")
+      .flatMap((b) => ("elements" in b ? b.elements.map((e) => ("text" in e ? e.text : "")) : []))
+      .join("\n");
+    expect(contextLine).toMatch(/^Message #\d+ · text · chat user /);
+    expect(contextLine).toContain(`chat user ${String(named!.name).trim()}`);
+    expect(contextLine).not.toMatch(/chat user #/);
+  });
 });

@@ -94,11 +94,14 @@ export async function sentAnswer(
           ? api.getContact(recipient.contactId).then((c) => contactName(c))
           : api.getChatUser(recipient.chatUserId).then((u) => show(pick(u, "name") ?? ""))
         ).catch(() => "");
+  // What the person is, by name when known: "chat user Lucía Romero" (the id only when the name is not).
   const ref =
     recipient.kind === "contact"
       ? `contact #${recipient.contactId}`
       : recipient.kind === "user"
-        ? `chat user #${recipient.chatUserId}`
+        ? to
+          ? `chat user ${to}`
+          : `chat user #${recipient.chatUserId}`
         : "";
   const who = to || ref;
   const said =
@@ -115,7 +118,7 @@ export async function sentAnswer(
   const number = `Message #${show(msg.id ?? "?")}`;
   return {
     line,
-    detail: `${number} · ${esc(String(body.type))}${to && ref ? ` · ${ref}` : ""}`,
+    detail: `${number} · ${esc(String(body.type))}${to && ref ? ` · ${esc(ref)}` : ""}`,
     text: `${line} (${number})`,
   };
 }
