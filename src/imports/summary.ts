@@ -67,7 +67,7 @@ export function summarizePreview(p: ImportPreview): PreviewSummary {
       .slice(0, 10)
       .map((f) => ({ row: f.row, phone: cut(f.phone, 30), reason: cut(f.reason, 200) })),
     problems: p.problems,
-    warnings: p.warnings.slice(0, 10).map((w) => cut(w, 300)),
+    warnings: (p.warnings ?? []).slice(0, 10).map((w) => cut(w, 300)),
   };
 }
 
