@@ -1,6 +1,14 @@
 // zod pieces for command-line arguments: what a person types (`#12`, `yes`,
 // `1,2,3`, `+1 (415) 555-0123`) turned into what the API takes. The rules
 // themselves come from src/api/schemas.ts so the two never disagree.
+import {
+  type CountryCode,
+  getCountryCallingCode,
+  isSupportedCountry,
+  Metadata,
+  parsePhoneNumberFromString,
+  validatePhoneNumberLength,
+} from "libphonenumber-js";
 import { z } from "zod";
 import { idSchema, limitSchema, pageSchema, toE164 } from "../api/schemas.ts";
 
@@ -82,10 +90,20 @@ export type Recipient =
   | { kind: "contact"; contactId: number }
   | { kind: "user"; chatUserId: number };
 
+/** A word that may be part of a phone number as people type it: `+34`, `(415)`, `555-0123`, `612.345`. */
+const PHONE_WORD = /^[+\d()\-.]+$/;
+/** The most words a phone is read from (`+1 (415) 555 01 23` is five). */
+const PHONE_WORDS = 8;
+
 /**
  * The recipient at the start of `words`: `contact:<id>`, `user:<id>`, or a
- * phone number that may span several words (`+1 415 555 0123`): the
- * shortest run of leading words that is a possible number wins.
+ * phone number that may span several words (`+34 612 345 678`). A phone split
+ * by spaces is read greedily: the longest run of leading number-like words
+ * that is a valid number (else a possible one) wins, and the rest is the
+ * text; reading stops once the digits are too long for any number of the
+ * country. `+34 612 345 678 hola` sends "hola" to +34612345678. Where a
+ * country's numbers vary in length, a text that starts with a number could
+ * continue the phone: write the phone in one word then (`+4930123456 2 Kaffee`).
  */
 export function takeRecipient(
   words: string[],
@@ -106,14 +124,113 @@ export function takeRecipient(
       rest: words.slice(1),
     };
   }
-  let joined = "";
-  for (let i = 0; i < words.length && i < 6; i++) {
-    if (!/^[+\d()\-.]+$/.test(words[i]!)) break;
-    joined += words[i];
-    const e164 = toE164(joined, defaultCountry);
-    if (e164) return { recipient: { kind: "phone", to: e164 }, rest: words.slice(i + 1) };
+  const run: string[] = [];
+  while (run.length < words.length && run.length < PHONE_WORDS && PHONE_WORD.test(words[run.length]!)) {
+    run.push(words[run.length]!);
   }
-  return {
-    error: `"${first}" is not a recipient: give a phone number with its country code (for example +14155550123), contact:<id> or user:<id>`,
-  };
+  const country = defaultCountry && isSupportedCountry(defaultCountry) ? defaultCountry : undefined;
+  let valid: { to: string; words: number } | undefined;
+  let possible: { to: string; words: number } | undefined;
+  let joined = "";
+  for (let i = 0; i < run.length; i++) {
+    joined += run[i];
+    const e164 = toE164(joined, country);
+    if (e164) {
+      possible = { to: e164, words: i + 1 };
+      if (parsePhoneNumberFromString(e164)?.isValid()) valid = possible;
+    } else if (lengthOf(joined, country) === "TOO_LONG") break;
+  }
+  const found = valid ?? possible;
+  if (found) return { recipient: { kind: "phone", to: found.to }, rest: words.slice(found.words) };
+  if (run.length === 0) {
+    return {
+      error: `\`${first}\` is not a recipient: give a phone number with its country code (for example +14155550123), contact:<id> or user:<id>`,
+    };
+  }
+  return { error: notAPhone(run.join(" "), country) };
+}
+
+/** libphonenumber's verdict on a number's length, its "00" read as "+". */
+function lengthOf(typed: string, country: CountryCode | undefined) {
+  const digits = compactPhone(typed);
+  return validatePhoneNumberLength(
+    digits,
+    country && !digits.startsWith("+") ? { defaultCountry: country } : {},
+  );
+}
+
+/** `+34 (612) 345-678` → `+34612345678`; `0034…` → `+34…`. */
+function compactPhone(typed: string): string {
+  const digits = typed.replace(/[\s().\-/]/g, "");
+  return digits.startsWith("00") ? `+${digits.slice(2)}` : digits;
+}
+
+/** Metadata's methods that its typings leave out (libphonenumber-js 1.x has them). */
+interface CallingCodes {
+  hasCallingCode(code: string): boolean;
+  getCountryCodeForCallingCode(code: string): CountryCode | undefined;
+}
+
+const REGION_NAMES = new Intl.DisplayNames(["en"], { type: "region" });
+/** "Spain", "the United States". */
+function countryName(code: CountryCode): string {
+  const name = REGION_NAMES.of(code) ?? code;
+  return /^(United |Netherlands|Philippines|Bahamas|Gambia|Dominican Republic|Central African Republic|Czech Republic|Maldives|Marshall Islands|Solomon Islands|Comoros|Seychelles)/.test(
+    name,
+  )
+    ? `the ${name}`
+    : name;
+}
+
+/** "9 digits", "4 to 15 digits", "7 or 10 digits". */
+function digitCounts(lengths: number[]): string {
+  const sorted = [...new Set(lengths)].sort((a, b) => a - b);
+  if (sorted.length === 1) return `${sorted[0]} digits`;
+  const contiguous = sorted.every((n, i) => i === 0 || n === sorted[i - 1]! + 1);
+  if (contiguous) return `${sorted[0]} to ${sorted.at(-1)} digits`;
+  return `${sorted.slice(0, -1).join(", ")} or ${sorted.at(-1)} digits`;
+}
+
+/**
+ * Why what was typed is not a phone, quoting it as typed:
+ * "`+34 12` is too short for a phone number in Spain: numbers there have 9 digits after +34".
+ */
+function notAPhone(typed: string, country: CountryCode | undefined): string {
+  const quoted = `\`${typed}\``;
+  const digits = compactPhone(typed);
+  const international = digits.startsWith("+");
+  const verdict = lengthOf(digits, country);
+  const withCode =
+    "give a phone number with its country code (for example +14155550123), contact:<id> or user:<id>";
+  if (verdict === "INVALID_COUNTRY" || (!international && !country)) {
+    return international
+      ? `${quoted} does not start with a country's calling code: ${withCode}`
+      : `${quoted} has no country code: ${withCode}`;
+  }
+  if (verdict !== "TOO_SHORT" && verdict !== "TOO_LONG" && verdict !== "INVALID_LENGTH") {
+    return `${quoted} is not a phone number: ${withCode}`;
+  }
+  // The country the number is read in: its calling code's main country, or the default country.
+  const metadata = new Metadata();
+  const codes = metadata as unknown as CallingCodes;
+  let region: CountryCode | undefined = country;
+  if (international) {
+    const code = [1, 2, 3].map((n) => digits.slice(1, 1 + n)).find((cc) => codes.hasCallingCode(cc));
+    region = code ? codes.getCountryCodeForCallingCode(code) : undefined;
+  }
+  if (!region) return `${quoted} is not a phone number: ${withCode}`;
+  metadata.selectNumberingPlan(region);
+  const callingCode = getCountryCallingCode(region);
+  const lengths = metadata.numberingPlan?.possibleLengths() ?? [];
+  const what =
+    verdict === "TOO_SHORT"
+      ? "is too short"
+      : verdict === "TOO_LONG"
+        ? "is too long"
+        : "has the wrong length";
+  const have = lengths.length
+    ? `: numbers there have ${digitCounts(lengths)}${international ? ` after +${callingCode}` : ""}`
+    : "";
+  const otherwise = international ? "" : ` (a number of another country is written with its + code)`;
+  return `${quoted} ${what} for a phone number in ${countryName(region)}${have}${otherwise}`;
 }

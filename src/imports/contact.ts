@@ -6,7 +6,7 @@ import type { ColumnMapping, FieldDefinition } from "./headers.ts";
 import { normalizePhone, type PhoneFailure } from "./phone.ts";
 import { PhoneRows } from "./phone-set.ts";
 import type { SourceRow } from "./source-row.ts";
-import { cleanText, normalizeEmail, normalizeFieldValue, splitName } from "./values.ts";
+import { cleanText, normalizeEmail, normalizeFieldValue, withFullName } from "./values.ts";
 
 export type FailureCode = PhoneFailure | "duplicate" | "email_invalid" | "field_invalid";
 
@@ -37,6 +37,10 @@ export class RowValidator {
 
   private readonly mapping: ColumnMapping;
   private readonly country: CountryCode;
+  /** Rows whose full name is not imported: they have a first and a last name of their own that it does not match. */
+  fullNamesLost = 0;
+  /** The first of them. */
+  firstFullNameLost: number | undefined;
   constructor(mapping: ColumnMapping, fields: readonly FieldDefinition[], country: CountryCode) {
     this.mapping = mapping;
     this.country = country;
@@ -86,10 +90,14 @@ export class RowValidator {
       "",
     ];
     if (email.ok) values[3] = email.value;
-    if (values[1] === "" && values[2] === "" && m.name !== null) {
-      const { first, last } = splitName(cellAt(cells, m.name));
-      values[1] = first;
-      values[2] = last;
+    if (m.name !== null) {
+      const names = withFullName(values[1]!, values[2]!, cellAt(cells, m.name));
+      values[1] = names.first;
+      values[2] = names.last;
+      if (names.lost) {
+        this.fullNamesLost++;
+        this.firstFullNameLost ??= row;
+      }
     }
     for (let i = 0; i < this.fieldKeys.length; i++) {
       const key = this.fieldKeys[i]!;

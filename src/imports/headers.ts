@@ -23,7 +23,7 @@ export interface ColumnMapping {
   first_name: number | null;
   last_name: number | null;
   email: number | null;
-  /** A full-name column, split into first and last name for rows that have neither. */
+  /** A full-name column: it fills the first or last name a row lacks (split at its comma or first space). */
   name: number | null;
   /** Custom field key → column. */
   fields: Record<string, number>;
@@ -33,11 +33,15 @@ export interface IgnoredColumn {
   column: number;
   header: string;
   reason: string;
+  /** The member this column would feed, had another column not taken it: its values are lost, so the preview warns. */
+  member?: StandardTarget;
 }
 
 export interface SuggestedMapping {
   mapping: ColumnMapping;
   ignored: IgnoredColumn[];
+  /** What the suggestion guessed that a person should know (shown as warnings in the preview). */
+  notes: string[];
 }
 
 /** "E-mail 1 - Value" → "e mail 1 value"; "Teléfono" → "telefono"; "first_name" → "first name". */
@@ -143,6 +147,8 @@ const SYNONYM_INDEX = new Map<string, { target: StandardTarget; rank: number }>(
 for (const [target, rank, names] of SYNONYMS) {
   for (const name of names) SYNONYM_INDEX.set(name, { target, rank });
 }
+// A bare "Name" beside a last-name column and no first-name one ("Name", "Surname") is the first name.
+const FIRST_WHEN_LAST = new Set(["name"]);
 // The members' own names win over a custom field that happens to share them.
 const CANONICAL = new Set(["phone", "first name", "last name", "email"]);
 
@@ -183,7 +189,8 @@ export function suggestMapping(
   const ignored: IgnoredColumn[] = [];
   const phones: Array<{ column: number; rank: number }> = [];
   const best = new Map<StandardTarget, { column: number; rank: number }>();
-  const losers: Array<{ column: number; target: StandardTarget }> = [];
+  const losers: Array<{ column: number; target: StandardTarget; rank: number }> = [];
+  const notes: string[] = [];
 
   headers.forEach((header, column) => {
     const c = classify(header, fields);
@@ -202,11 +209,33 @@ export function suggestMapping(
     } else {
       const current = best.get(c.target);
       if (!current || c.rank < current.rank) {
-        if (current) losers.push({ column: current.column, target: c.target });
+        if (current) losers.push({ column: current.column, target: c.target, rank: current.rank });
         best.set(c.target, { column, rank: c.rank });
-      } else losers.push({ column, target: c.target });
+      } else losers.push({ column, target: c.target, rank: c.rank });
     }
   });
+  const name = best.get("name");
+  const last = best.get("last_name");
+  if (
+    name &&
+    last &&
+    !best.has("first_name") &&
+    FIRST_WHEN_LAST.has(normalizeHeader(headers[name.column]!))
+  ) {
+    best.set("first_name", name);
+    best.delete("name");
+    // Another full-name column ("Full Name") takes the place "Name" leaves.
+    const next = losers
+      .filter((l) => l.target === "name")
+      .sort((a, b) => a.rank - b.rank || a.column - b.column)[0];
+    if (next) {
+      best.set("name", next);
+      losers.splice(losers.indexOf(next), 1);
+    }
+    notes.push(
+      `${label(headers, name.column)} is read as the first name, since ${label(headers, last.column)} holds the last name`,
+    );
+  }
   mapping.phone = phones.sort((a, b) => a.rank - b.rank || a.column - b.column).map((p) => p.column);
   for (const [target, { column }] of best) mapping[target as Exclude<StandardTarget, "phone">] = column;
   for (const { column, target } of losers) {
@@ -214,10 +243,11 @@ export function suggestMapping(
       column,
       header: headers[column]!,
       reason: `${target} already comes from ${label(headers, best.get(target)!.column)}`,
+      member: target,
     });
   }
   ignored.sort((a, b) => a.column - b.column);
-  return { mapping, ignored };
+  return { mapping, ignored, notes };
 }
 
 /** `"Mobile Phone" (column C)`: how a column is named to a user. */

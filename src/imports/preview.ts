@@ -1,6 +1,7 @@
 // The preview of an upload: the file is read once, as a stream, and checked
 // row by row exactly as the import will check it; only counts, a few sample
 // rows and the first failures are kept, so memory stays bounded whatever its size.
+import { count } from "../blocks/blocks.ts";
 import { type FailureCode, type RowFailure, RowValidator } from "./contact.ts";
 import { DELIMITER_NAMES } from "./delimiter.ts";
 import {
@@ -55,6 +56,13 @@ export interface ImportPreview {
   ignored: IgnoredColumn[];
   /** Why nothing can be imported with this mapping (no phone column); empty when ready. */
   problems: string[];
+  /**
+   * What the import will do that a person may not expect, in words: a column
+   * read as another member than its header says, values that will not be
+   * imported (a second column of a member, a full name the row's own names
+   * leave out). Nothing is dropped without a warning here.
+   */
+  warnings: string[];
   /** Data rows (blank rows are not counted). */
   rows: number;
   valid: number;
@@ -82,9 +90,10 @@ export async function previewImport(source: ImportSource, options: PreviewOption
   let mapping: ColumnMapping;
   let ignored: IgnoredColumn[];
   const problems: string[] = [];
+  let notes: string[] = [];
   try {
     if (options.mapping === undefined) {
-      ({ mapping, ignored } = suggestMapping(headers, fields));
+      ({ mapping, ignored, notes } = suggestMapping(headers, fields));
       if (mapping.phone.length === 0) {
         problems.push(
           `no column looks like a phone number (columns: ${headers.map((_, i) => label(headers, i)).join(", ")}): choose the phone column`,
@@ -111,6 +120,7 @@ export async function previewImport(source: ImportSource, options: PreviewOption
     columns: columnUses(headers, mapping),
     ignored,
     problems,
+    warnings: [],
     rows: 0,
     valid: 0,
     failed: 0,
@@ -119,9 +129,15 @@ export async function previewImport(source: ImportSource, options: PreviewOption
     failuresByCode: {},
     bytes: 0,
   };
+  // Columns whose member another column feeds: their values are lost, so count the rows that have one.
+  const taken = ignored.filter((c) => c.member !== undefined);
+  const takenValues = taken.map(() => 0);
   for await (const batch of opened.batches) {
     for (const row of batch) {
       preview.rows++;
+      for (let i = 0; i < taken.length; i++) {
+        if ((row.cells[taken[i]!.column] ?? "").trim() !== "") takenValues[i]!++;
+      }
       if (validator) {
         const result = validator.check(row);
         if (result.ok) {
@@ -145,6 +161,22 @@ export async function previewImport(source: ImportSource, options: PreviewOption
         options.onProgress({ rows: preview.rows, bytes: opened.bytesRead() });
       }
     }
+  }
+  preview.warnings = [
+    ...notes,
+    ...taken.flatMap((c, i) =>
+      takenValues[i]
+        ? [
+            `${label(headers, c.column)} is not imported (${count(takenValues[i]!, "row")} with a value): ${c.reason}`,
+          ]
+        : [],
+    ),
+  ];
+  if (validator?.fullNamesLost && mapping.name !== null) {
+    const n = validator.fullNamesLost;
+    preview.warnings.push(
+      `${label(headers, mapping.name)} is not imported on ${count(n, "row")} (row ${validator.firstFullNameLost}${n > 1 ? " and others" : ""}): ${n > 1 ? "they have" : "it has"} a first and a last name of ${n > 1 ? "their" : "its"} own, and the full name fills only a missing one`,
+    );
   }
   preview.bytes = opened.bytesRead();
   options.onProgress?.({ rows: preview.rows, bytes: preview.bytes });

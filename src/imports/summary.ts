@@ -29,6 +29,8 @@ export interface PreviewSummary {
   repeats?: Array<{ row: number; phone: string }>;
   /** Why nothing can be imported with this mapping; empty when ready. */
   problems: string[];
+  /** Values that will not be imported, columns read as another member: ImportPreview.warnings (absent from older previews). */
+  warnings?: string[];
 }
 
 const cut = (text: string, max: number): string =>
@@ -65,6 +67,7 @@ export function summarizePreview(p: ImportPreview): PreviewSummary {
       .slice(0, 10)
       .map((f) => ({ row: f.row, phone: cut(f.phone, 30), reason: cut(f.reason, 200) })),
     problems: p.problems,
+    warnings: (p.warnings ?? []).slice(0, 10).map((w) => cut(w, 300)),
   };
 }
 

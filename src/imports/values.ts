@@ -35,6 +35,44 @@ export function splitName(raw: string): { first: string; last: string } {
   return space < 0 ? { first: text, last: "" } : { first: text.slice(0, space), last: text.slice(space + 1) };
 }
 
+/**
+ * A row's first and last name with its full name: the full name fills the one
+ * (or both) the row lacks; "Ana María Lima" with the last name "Lima" gives the
+ * first name "Ana María". `lost` is true when the row has both names and the
+ * full name says more than they do (its text would not be imported).
+ */
+export function withFullName(
+  first: string,
+  last: string,
+  rawFull: string,
+): { first: string; last: string; lost: boolean } {
+  const full = cleanText(rawFull);
+  if (full === "") return { first, last, lost: false };
+  const same = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: "base" }) === 0;
+  if (first !== "" && last !== "") {
+    const said = [`${first} ${last}`, `${last} ${first}`, `${last}, ${first}`, `${last},${first}`];
+    return { first, last, lost: !said.some((s) => same(s, full)) };
+  }
+  const split = splitName(full);
+  if (first === "" && last === "") return { ...split, lost: false };
+  if (first === "") {
+    // The last name given: the first name is what the full name has before (or after a comma) it.
+    const before = full.length > last.length ? full.slice(0, full.length - last.length) : "";
+    if (before.endsWith(" ") && same(full.slice(before.length), last))
+      return { first: before.trim(), last, lost: false };
+    const after = full.slice(0, last.length);
+    if (same(after, last) && /^,? /.test(full.slice(last.length))) {
+      return { first: full.slice(last.length).replace(/^,? /, "").trim(), last, lost: false };
+    }
+    return { first: same(full, last) ? "" : split.first, last, lost: false };
+  }
+  // The first name given: the last name is what the full name has after it.
+  if (same(full.slice(0, first.length), first) && full[first.length] === " ") {
+    return { first, last: full.slice(first.length + 1).trim(), lost: false };
+  }
+  return { first, last: same(full, first) ? "" : split.last, lost: false };
+}
+
 const TRUE = new Set(["true", "yes", "y", "1", "si", "sí", "oui", "ja", "x", "✓"]);
 const FALSE = new Set(["false", "no", "n", "0", "non", "nein"]);
 // Countries writing dates month first; elsewhere a slashed date is day first.

@@ -4,11 +4,13 @@
 // it is interactive with history (kept under DATA_DIR); on piped input it runs
 // each line in order and ends. `exit` or `quit` ends both. Confirmations become
 // y/N prompts; piped input has no one to ask, so only `--yes` confirms there.
+// No line is lost on a terminal either: lines pasted at once or typed while an
+// answer prints wait their turn (TypedLines), and one typed before a y/N
+// question is not its answer: it runs once the question is answered.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import { dirname } from "node:path";
-import { createInterface } from "node:readline";
-import { createInterface as createPromptInterface } from "node:readline/promises";
+import { createInterface, type Interface } from "node:readline";
 import type { KnownBlock } from "@slack/types";
 import { ACTION } from "../blocks/actions.ts";
 import { blocksToText, mrkdwnToText, type TextOptions } from "../blocks/text.ts";
@@ -119,8 +121,70 @@ function saveHistory(file: string | undefined, history: string[]) {
   }
 }
 
+/**
+ * The lines a person types, none lost: readline hands over every line as it
+ * arrives (a paste is many at once; a line typed while an answer is still on
+ * its way comes in between questions), and they wait here in order. A line
+ * that arrives while the shell is asking is shown after its prompt already
+ * (readline echoed it there); a line typed ahead was echoed where the answers
+ * were being printed, so it is shown again after its prompt when its turn comes.
+ */
+class TypedLines {
+  private readonly waiting: string[] = [];
+  private asking: ((line: string | null) => void) | undefined;
+  /** Whether the shell is asking y/N (else it waits for a command). */
+  private question = false;
+  private ended = false;
+  private readonly rl: Interface;
+  private readonly output: NodeJS.WritableStream;
+  /** `onLine` is called as each line arrives, before it waits its turn (with whether it answers a question). */
+  constructor(rl: Interface, output: NodeJS.WritableStream, onLine: (raw: string, answers: boolean) => void) {
+    this.rl = rl;
+    this.output = output;
+    rl.on("line", (raw) => {
+      const ask = this.asking;
+      onLine(raw, ask !== undefined && this.question);
+      if (ask) {
+        this.asking = undefined;
+        ask(raw);
+      } else this.waiting.push(raw);
+    });
+    rl.once("close", () => {
+      this.ended = true;
+      const ask = this.asking;
+      this.asking = undefined;
+      ask?.(null);
+    });
+  }
+
+  /** The next command line: one typed ahead (shown after the prompt), else the one typed at the prompt; null at the end. */
+  next(prompt: string): Promise<string | null> {
+    const ahead = this.waiting.shift();
+    if (ahead !== undefined) {
+      this.output.write(`${prompt}${ahead}\n`);
+      return Promise.resolve(ahead);
+    }
+    return this.wait(prompt, false);
+  }
+
+  /** An answer: the next line typed after the question, never one typed before it; null at the end. */
+  ask(question: string): Promise<string | null> {
+    return this.wait(question, true);
+  }
+
+  private wait(prompt: string, question: boolean): Promise<string | null> {
+    if (this.ended) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      this.asking = resolve;
+      this.question = question;
+      this.rl.setPrompt(prompt);
+      this.rl.prompt();
+    });
+  }
+}
+
 async function interactive(opts: ShellOptions, actor: Actor, print: Print, show: Show): Promise<number> {
-  const rl = createPromptInterface({
+  const rl = createInterface({
     input: opts.input,
     output: opts.output,
     terminal: true,
@@ -128,36 +192,25 @@ async function interactive(opts: ShellOptions, actor: Actor, print: Print, show:
     historySize: 1000,
     removeHistoryDuplicates: true,
   });
-  let closed = false;
-  const closedPromise = new Promise<null>((resolve) =>
-    rl.once("close", () => {
-      closed = true;
-      resolve(null);
-    }),
-  );
-  const ask = async (prompt: string): Promise<string | null> => {
-    if (closed) return null;
-    return Promise.race([rl.question(prompt), closedPromise]);
-  };
   // The history property exists on terminal interfaces; it is not in the typings.
   const history = () => (rl as unknown as { history: string[] }).history ?? [];
+  // readline puts each line in the history as it arrives; answers to y/N and
+  // the word that leaves are not commands, so they come out at once.
+  const lines = new TypedLines(rl, opts.output, (raw, answers) => {
+    if ((answers || QUIT.has(raw.trim().toLowerCase())) && history()[0] === raw) history().shift();
+  });
 
   print("Switchboard shell: type a command (`help` lists them), `exit` to leave.");
   while (true) {
-    const raw = await ask("sb> ");
+    const raw = await lines.next("sb> ");
     if (raw === null) break;
     const line = raw.trim();
     if (!line) continue;
-    if (QUIT.has(line.toLowerCase())) {
-      if (history()[0] === raw) history().shift();
-      break;
-    }
+    if (QUIT.has(line.toLowerCase())) break;
     const reply = await opts.core.run(line, actor);
     show(reply);
     if (reply.confirmation) {
-      const answer = (await ask("Confirm? [y/N] ")) ?? "";
-      // The answer is not a command: keep it out of the history.
-      if (history()[0] === answer) history().shift();
+      const answer = (await lines.ask("Confirm? [y/N] ")) ?? "";
       const yes = /^(y|yes)$/i.test(answer.trim());
       const result = yes
         ? await opts.core.confirm(reply.confirmation.id, actor)

@@ -112,6 +112,31 @@ describe("recipients", () => {
     expect(takeRecipient(["+14155550123", "2", "apples"])).toMatchObject({ rest: ["2", "apples"] });
   });
 
+  it.each([
+    [["+34", "612", "345", "678", "hola"], "+34612345678", ["hola"]],
+    [["0034", "612", "345", "678", "hola"], "+34612345678", ["hola"]],
+    [["+34", "612", "345", "678", "2", "cafés"], "+34612345678", ["2", "cafés"]],
+    [["+43", "1", "234", "5678", "hola"], "+4312345678", ["hola"]],
+    // Greedy: +49 30 1234 is a possible Berlin number already, but the longer one is read.
+    [["+49", "30", "1234", "5678", "hallo"], "+493012345678", ["hallo"]],
+    [["+44", "20", "7946", "0958", "3", "things"], "+442079460958", ["3", "things"]],
+  ])("reads %j greedily as %s, then the text", (words, to, rest) => {
+    expect(takeRecipient(words)).toEqual({ recipient: { kind: "phone", to }, rest });
+  });
+
+  it.each([
+    [
+      ["+34", "12", "hola"],
+      "`+34 12` is too short for a phone number in Spain: numbers there have 9 digits after +34",
+    ],
+    [
+      ["+346123456789"],
+      "`+346123456789` is too long for a phone number in Spain: numbers there have 9 digits after +34",
+    ],
+  ])("refuses %j quoting it: %s", (words, error) => {
+    expect(takeRecipient(words)).toEqual({ error });
+  });
+
   it("uses the default country for national numbers", () => {
     expect(takeRecipient(["(415)", "555-0123", "x"], "US")).toMatchObject({
       recipient: { to: "+14155550123" },

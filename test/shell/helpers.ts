@@ -1,6 +1,7 @@
 // The shell in-process on two pipes, driven as a person or a pipe drives it.
 import { PassThrough } from "node:stream";
 import { runShell, type ShellOptions } from "../../src/shell/index.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 export interface ShellIo {
   input: PassThrough;
@@ -38,4 +39,36 @@ export function pipedIo(lines: string[], opts: { end?: boolean } = {}): ShellIo 
   io.input.write(lines.map((l) => `${l}\n`).join(""));
   if (opts.end !== false) io.input.end();
   return io;
+}
+
+/** What a terminal shows: readline's cursor moves and carriage returns left out. */
+export const screen = (raw: string) =>
+  raw
+    .split("\x1b[")
+    .map((part, i) => (i === 0 ? part : part.replace(/^[0-9;]*[A-Za-z]/, "")))
+    .join("")
+    .replace(/\r/g, "");
+
+/**
+ * A terminal driven by hand: `type` writes text as it comes (a paste is one
+ * write, several lines), whether or not the shell has asked; `until` waits
+ * for the screen to show something.
+ */
+export interface TerminalIo extends ShellIo {
+  type(text: string): void;
+  /** Waits until the screen (what the shell printed, cursor moves left out) matches; returns it. */
+  until(pattern: RegExp, what?: string): Promise<string>;
+}
+
+export function terminalIo(): TerminalIo {
+  const io = pipes();
+  return {
+    ...io,
+    type: (text) => io.input.write(text),
+    until: (pattern, what = String(pattern)) =>
+      eventually(() => pattern.test(screen(io.text())) && screen(io.text()), what, {
+        timeoutMs: 20_000,
+        detail: () => screen(io.text()),
+      }),
+  };
 }

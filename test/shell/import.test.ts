@@ -81,6 +81,22 @@ describe("/sb import <file> in the shell", () => {
     expect(out).toMatch(/4 rows read: 2 created, 0 updated, 1 skipped \(1 repeated in the file\), 1 failed/);
   });
 
+  it("Name beside Surname is the first name: the preview says so, and the contact gets both names", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sb-shell-imp-"));
+    const path = join(dir, "People.csv");
+    writeFileSync(path, "Phone,Name,Surname\n+14155553231,Ana,Lima\n");
+    const out = await pipedShell([`/sb import "${path}"`], true);
+    expect(out).toMatch(/first_name ← “Name” \(B\), last_name ← “Surname” \(C\)/);
+    expect(out).toMatch(
+      /⚠ "Name" \(column B\) is read as the first name, since "Surname" \(column C\) holds the last name/,
+    );
+    const found = await h().client.listContacts({ search: "5553231", limit: 5 });
+    expect(found.items.find((c) => c.phone === "+14155553231")).toMatchObject({
+      first_name: "Ana",
+      last_name: "Lima",
+    });
+  });
+
   it("piped without --yes: the preview, then no, with how to confirm; nothing sent, no report", async () => {
     const path = semicolonFile(["Di;;415 555 3203;", "Ed;;12;"]);
     const before = imports().length;

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useHarness } from "../commands/helpers.ts";
-import { pipedIo, scriptedIo } from "./helpers.ts";
+import { pipedIo, screen, scriptedIo } from "./helpers.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -29,13 +29,6 @@ function example(kind: string): string[] {
 }
 
 const sameTimes = (text: string) => text.replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/g, "<time>");
-/** What a terminal shows: readline's cursor moves and carriage returns left out. */
-const screen = (raw: string) =>
-  raw
-    .split("\x1b[")
-    .map((part, i) => (i === 0 ? part : part.replace(/^[0-9;]*[A-Za-z]/, "")))
-    .join("")
-    .replace(/\r/g, "");
 
 describe("README's shell examples", () => {
   it("interactive: the start lines, the prompt, the answers and the y/N question", async () => {

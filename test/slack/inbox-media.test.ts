@@ -202,7 +202,9 @@ describe("pictures and files", { timeout: 60_000 }, () => {
       { name: "huge.png", mimetype: "image/png", content: Buffer.alloc(5 * 1024 * 1024 + 1) },
     ]);
     await handled(big.msg.ts, "refused");
-    expect(big.told().join("\n")).toMatch(/huge\.png is 5\.0 MB, over the 5\.0 MB limit for images/);
+    expect(big.told().join("\n")).toMatch(
+      /huge\.png is 5\.0 MB, too large to send to a customer: images up to 5 MB can be sent\./,
+    );
 
     const gif = await replyWithFiles("", [
       { name: "cat.gif", mimetype: "image/gif", content: Buffer.from("GIF89a") },

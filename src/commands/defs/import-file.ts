@@ -115,6 +115,7 @@ export async function importFilePreview(
       ["File", esc(s.format)],
     ]),
     section(columnsLine(s)),
+    ...(s.warnings ?? []).map((w) => section(`:warning: ${esc(w)}`)),
   ];
   if (s.samples.length) {
     const keys = Object.keys(s.samples[0]?.contact ?? {}).filter((k) => s.samples.some((x) => x.contact[k]));

@@ -94,11 +94,14 @@ export async function sentAnswer(
           ? api.getContact(recipient.contactId).then((c) => contactName(c))
           : api.getChatUser(recipient.chatUserId).then((u) => show(pick(u, "name") ?? ""))
         ).catch(() => "");
+  // What the person is, by name when known: "chat user Lucía Romero" (the id only when the name is not).
   const ref =
     recipient.kind === "contact"
       ? `contact #${recipient.contactId}`
       : recipient.kind === "user"
-        ? `chat user #${recipient.chatUserId}`
+        ? to
+          ? `chat user ${to}`
+          : `chat user #${recipient.chatUserId}`
         : "";
   const who = to || ref;
   const said =
@@ -115,7 +118,7 @@ export async function sentAnswer(
   const number = `Message #${show(msg.id ?? "?")}`;
   return {
     line,
-    detail: `${number} · ${esc(String(body.type))}${to && ref ? ` · ${ref}` : ""}`,
+    detail: `${number} · ${esc(String(body.type))}${to && ref ? ` · ${esc(ref)}` : ""}`,
     text: `${line} (${number})`,
   };
 }
@@ -142,7 +145,7 @@ export const MESSAGE_COMMANDS = [
     usage:
       "send <recipient> <text…> | send <recipient> template=<name> lang=<code> [<param>=<value>…] | send <recipient> image|document <url> [caption…]",
     summary: "Send a text, template, image or document message",
-    help: "The recipient is a phone number (spaces, dashes and brackets are fine), contact:<id> or user:<id>. Free text only reaches a contact inside the 24-hour window; use a template otherwise. In Slack, `send` alone opens the message form, and `send <recipient>` opens it with the recipient chosen.",
+    help: "The recipient is a phone number (spaces, dashes and brackets are fine), contact:<id> or user:<id>. A phone split by spaces takes the longest run of leading number-like words that makes a valid number, and the text starts after it: `send +34 612 345 678 hola` sends “hola” to +34612345678. Where a country's numbers vary in length (Germany, Austria…) and the text starts with a number, write the phone as one word: `send +4930123456 2 tickets`. A number that is not a phone is quoted in the answer with the reason (`+34 12` is too short for a phone number in Spain). Free text only reaches a contact inside the 24-hour window; use a template otherwise. In Slack, `send` alone opens the message form, and `send <recipient>` opens it with the recipient chosen.",
     example: "send +1 415 555 0123 template=order_update lang=en first_name=Ana order_id=A-1001",
     topic: "messages",
     operations: ["sendMessage", "listTemplates"],

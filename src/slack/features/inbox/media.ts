@@ -82,7 +82,7 @@ export function checkMedia(
   const limit = limitOf(kind.type, config);
   if (f.size > limit)
     throw new UserError(
-      `${f.name} is ${megabytes(f.size)}, over the ${megabytes(limit)} limit for ${kind.type === "image" ? "images" : "documents"} (${kind.type === "image" ? "MEDIA_MAX_IMAGE_MB" : "MEDIA_MAX_DOCUMENT_MB"}).`,
+      `${f.name} is ${megabytes(f.size)}, too large to send to a customer: ${kind.type === "image" ? "images" : "documents"} up to ${limit / MB} MB can be sent.`,
       false,
     );
   let url: URL | undefined;

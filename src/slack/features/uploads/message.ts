@@ -99,6 +99,7 @@ function previewBody(p: PendingImport, s: PreviewSummary): KnownBlock[] {
     ),
   );
   for (const problem of s.problems) blocks.push(section(`:warning: ${esc(problem)}`));
+  for (const warning of s.warnings ?? []) blocks.push(section(`:warning: ${esc(warning)}`));
   if (s.samples.length) {
     // The order the preview had: the stored summary (jsonb) does not keep an object's key order.
     const order = s.sampleKeys ?? Object.keys(s.samples[0]!.contact);
