@@ -4,12 +4,19 @@
 // never reused after a delete, and the migration that brought them keeps the
 // single mode's numbers (its ids) as they were.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { MessagingClient } from "../../src/api/client.ts";
+import { blocksToText } from "../../src/blocks/text.ts";
+import { createCommandCore, type SwitchboardCore } from "../../src/commands/core.ts";
+import type { Actor, Reply } from "../../src/commands/types.ts";
 import type { NewSchedule } from "../../src/domain/reports.ts";
 import { ENV_WORKSPACE, type WorkspaceId } from "../../src/domain/workspace.ts";
+import { ReportService } from "../../src/reports/service.ts";
 import { migrate } from "../../src/store/migrate.ts";
+import { migrateStore } from "../../src/store/migrations.ts";
 import { REPORTS_MIGRATIONS, ReportStore } from "../../src/store/reports.ts";
 import { openTestDb, storeBackends, type TestDb } from "../helpers/db.ts";
+import { withSandbox } from "../helpers/sandbox.ts";
 
 const A: WorkspaceId = "T0AAAAAAA";
 const B: WorkspaceId = "T0BBBBBBB";
@@ -120,5 +127,63 @@ describe.each(storeBackends())("report schedule numbers on %s", { timeout: 120_0
     const b = new ReportStore(db, B);
     expect((await b.listSchedules()).map((s) => [s.number, s.channel])).toEqual([[1, "B1"]]);
     expect((await b.createSchedule(schedule("B2"), t0)).number).toBe(2);
+  });
+});
+
+// The same through the commands: two workspaces' cores on one store, each
+// answering, listing, and deleting by its own numbers.
+describe("report schedule numbers in the commands", { timeout: 120_000 }, () => {
+  const sandbox = withSandbox();
+  let db: TestDb;
+  let client: MessagingClient;
+  const cores = new Map<WorkspaceId, SwitchboardCore>();
+  const actor = (channelId: string): Actor => ({ userId: "U0ALICE", channelId, via: "slack" });
+  const text = (r: Reply) => `${r.text}\n${blocksToText(r.blocks)}`;
+  const run = (w: WorkspaceId, line: string) => cores.get(w)!.run(line, actor(w === A ? "C0AAA" : "C0BBB"));
+
+  beforeAll(async () => {
+    db = await openTestDb();
+    await migrateStore(db);
+    client = new MessagingClient({ baseUrl: sandbox().url, apiKey: sandbox().apiKey });
+    for (const workspace of [A, B]) {
+      const reports = new ReportService({ db, workspace, client, failureAlert: 0.05 });
+      cores.set(workspace, createCommandCore({ api: client, db, workspace, reports }));
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await client?.close();
+    await db?.close();
+  });
+
+  it("each workspace is answered, listed and deleted by its own numbers", async () => {
+    expect(text(await run(A, "report running every day at 09:00"))).toContain("Report #1 scheduled");
+    expect(text(await run(A, "report all every weekday at 08:00"))).toContain("Report #2 scheduled");
+    // The second workspace's first schedule is its #1, not #3.
+    const first = text(await run(B, "report running every day at 10:00"));
+    expect(first).toContain("Report #1 scheduled");
+    expect(first).toContain("`/sb report delete 1`");
+    expect(text(await run(A, "report running every 6h"))).toContain("Report #3 scheduled");
+
+    const listA = await run(A, "reports");
+    expect(text(listA)).toMatch(/#1 .*#2 .*#3 /s);
+    const buttons = (r: Reply) =>
+      JSON.stringify(r.blocks)
+        .match(/"value":"report delete \d+"/g)
+        ?.map((v) => v.slice(9, -1));
+    expect(buttons(listA)).toEqual(["report delete 1", "report delete 2", "report delete 3"]);
+    const listB = await run(B, "reports");
+    expect(text(listB)).toContain("#1 ");
+    expect(text(listB)).not.toMatch(/#[23]\b/);
+    expect(buttons(listB)).toEqual(["report delete 1"]);
+
+    // B has no #2 (A's is not B's to see or delete).
+    expect(text(await run(B, "report delete 2"))).toContain("There is no report schedule #2");
+    const asked = await run(B, "report delete 1");
+    expect(text(asked)).toContain("Delete report schedule #1?");
+    expect(text(asked)).toContain("every day at 10:00");
+    const done = await cores.get(B)!.confirm(asked.confirmation!.id, actor("C0BBB"));
+    expect(text(done)).toContain("Report schedule #1");
+    expect(await new ReportStore(db, B).listSchedules()).toEqual([]);
+    expect((await new ReportStore(db, A).listSchedules()).map((s) => s.number)).toEqual([1, 2, 3]);
   });
 });
