@@ -253,6 +253,17 @@ describe("/sb settings", () => {
     expect(w.changes).toEqual(["changed"]);
   });
 
+  it("shows the default channel by its name, else as Channel 2 (never #2, which reads as a Slack channel)", async () => {
+    const w = workspace();
+    const saved = text(await w.core.run("settings set channel=2", SHELL));
+    expect(saved).toContain("Default messaging channel: Channel 2");
+    expect(saved).not.toContain("#2");
+    await new ChannelNames(db, ENV_WORKSPACE).set(2, "Support", "shell");
+    expect(text(await w.core.run("settings", SHELL))).toContain(
+      "Default messaging channel: Support (channel 2)",
+    );
+  });
+
   it("refuses a bad value in words and saves nothing, not even the good ones", async () => {
     const w = workspace();
     const reply = await w.core.run("settings set tz=Mars/Olympus steps=all audit=general", SHELL);
