@@ -47,6 +47,38 @@ export const templateChannel = (t: ApiRecord) =>
 export const templateBody = (t: ApiRecord) => textOfRecord(t, "bodyText", "body_text", "body");
 
 /**
+ * A channel as people see it: the name the workspace gave it (`/sb channel
+ * name`), else "Channel 2" (its number in the workspace's own account).
+ */
+export const channelName = (
+  id: number,
+  names: ReadonlyMap<number, string> | Record<number, string>,
+): string =>
+  (names instanceof Map ? names.get(id) : (names as Record<number, string>)[id]) ?? `Channel ${id}`;
+
+/**
+ * The channels the account's templates use, in order: the API cannot list
+ * channels, but each template names its own (the first page of templates).
+ */
+export async function templateChannels(api: Pick<MessagingApi, "listTemplates">): Promise<number[]> {
+  const page = await api.listTemplates({});
+  const ids = new Set<number>();
+  for (const t of page.items) {
+    const c = templateChannel(t);
+    if (c !== undefined && Number.isInteger(c) && c > 0) ids.add(c);
+  }
+  return [...ids].sort((a, b) => a - b);
+}
+
+/** "Name your channels…": the line that asks to name the channels shown by number; empty when all have names. */
+export function nameChannelsLine(unnamed: readonly number[]): string {
+  if (!unnamed.length) return "";
+  const shown = unnamed.slice(0, 10).map((id) => `Channel ${id}`);
+  const more = unnamed.length > shown.length ? ` and ${unnamed.length - shown.length} more` : "";
+  return `Name your channels so people see names, not numbers: ${shown.join(", ")}${more}. For example \`/sb channel name ${unnamed[0]} Main line\`; \`/sb channels\` lists them.`;
+}
+
+/**
  * Channels to offer: MESSAGING_CHANNEL_ID first, then every channel people
  * named or a template names, in order.
  */
@@ -55,12 +87,7 @@ export async function channelChoices(
   defaultChannelId?: number,
   names: Record<number, string> = {},
 ): Promise<number[]> {
-  const page = await api.listTemplates({});
-  const known = new Set<number>(Object.keys(names).map(Number));
-  for (const t of page.items) {
-    const c = templateChannel(t);
-    if (c !== undefined) known.add(c);
-  }
+  const known = new Set<number>([...Object.keys(names).map(Number), ...(await templateChannels(api))]);
   const ids = new Set<number>();
   if (defaultChannelId !== undefined) ids.add(defaultChannelId);
   for (const id of [...known].sort((a, b) => a - b)) ids.add(id);

@@ -21,7 +21,14 @@ export interface ConnectionSummary {
 
 /** How a connection attempt ended, with its answer in people's words (Slack mrkdwn). */
 export type ConnectOutcome =
-  | { ok: true; connection: ConnectionSummary; message: string }
+  | {
+      ok: true;
+      connection: ConnectionSummary;
+      /** Ends with the line asking to name `unnamedChannels` when there are some (nameChannelsLine). */
+      message: string;
+      /** The channels the account's templates use that this workspace has not named: shown as "Channel 4" until named. */
+      unnamedChannels?: number[];
+    }
   | {
       ok: false;
       /** refused: the API said no to the key; environment: single mode, the key is the environment's. */

@@ -8,7 +8,10 @@ import type { WorkspaceId } from "./workspace.ts";
 export type Counts = Record<RecipientStatus, number>;
 
 export interface ScheduleRow {
+  /** The store's own key (runs, figures, the scheduler's jobs): never shown to people. */
   id: number;
+  /** What people see and type (`Report #2`, `/sb report delete 2`): counted within its workspace, never reused. */
+  number: number;
   /** The workspace the schedule belongs to (its reports post with that workspace's key and token). */
   workspace: WorkspaceId;
   channel: string;

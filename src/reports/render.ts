@@ -46,7 +46,8 @@ export interface RenderOptions {
   tz: string;
   /** Figures of the same schedule's previous report, by campaign id. */
   previous?: Map<number, Snapshot>;
-  scheduleId?: number;
+  /** The schedule's number in its workspace (`schedule #2`), as `/sb reports` shows it. */
+  scheduleNumber?: number;
   /** Set when the report was due earlier (missed while the bot was down). */
   lateSlot?: Date;
   /** Earlier reports of the schedule that may not have been posted (`interrupted`: the bot restarted mid-post). */
@@ -232,7 +233,7 @@ export function renderReport(report: Report, opts: RenderOptions): ReportMessage
   const meta = [
     formatLocal(report.generatedAt, opts.tz),
     opts.cadence,
-    opts.scheduleId !== undefined ? `schedule #${opts.scheduleId}` : undefined,
+    opts.scheduleNumber !== undefined ? `schedule #${opts.scheduleNumber}` : undefined,
     `${report.campaigns.length} campaign${report.campaigns.length === 1 ? "" : "s"}`,
   ].filter(Boolean);
   const explained = report.campaigns.length > 0 ? `\n${RATES_EXPLAINED}` : "";

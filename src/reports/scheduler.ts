@@ -422,7 +422,7 @@ export class ReportScheduler {
       failureAlert: this.opts.failureAlert ?? 0.05,
       tz: s.tz,
       previous,
-      scheduleId: s.id,
+      scheduleNumber: s.number,
       cadence: s.description,
       lateSlot: extra.lateSlot,
       uncertain: extra.uncertain,

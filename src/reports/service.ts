@@ -119,14 +119,18 @@ export class ReportService {
     return this.store.createSchedule(newScheduleOf(spec, who), this.clock.now());
   }
 
-  async removeSchedule(id: number): Promise<ScheduleRow | undefined> {
+  /** By the number people see (the workspace's own); undefined when the workspace has no such live schedule. */
+  async removeSchedule(number: number): Promise<ScheduleRow | undefined> {
+    const row = await this.store.scheduleNumbered(number);
+    if (!row) return undefined;
     const scheduler = await this.schedulerNow();
-    if (scheduler) return scheduler.removeSchedule(id, this.store.workspace);
-    return this.store.deleteSchedule(id, this.clock.now());
+    if (scheduler) return scheduler.removeSchedule(row.id, this.store.workspace);
+    return this.store.deleteSchedule(row.id, this.clock.now());
   }
 
-  getSchedule(id: number): Promise<ScheduleRow | undefined> {
-    return this.store.getSchedule(id);
+  /** By the number people see (the workspace's own). */
+  getSchedule(number: number): Promise<ScheduleRow | undefined> {
+    return this.store.scheduleNumbered(number);
   }
 
   listSchedules(filter: { channel?: string; createdBy?: string } = {}): Promise<ScheduleRow[]> {

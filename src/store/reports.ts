@@ -87,8 +87,34 @@ alter table reports.snapshots add column workspace text not null default 'env'
 alter table reports.snapshots alter column workspace drop default
 `,
     },
+    {
+      // What people see and type is the workspace's own number, not the id
+      // counted across every workspace (which told each customer how many
+      // schedules the others made). Rows kept before are numbered per
+      // workspace in id order; the single mode's ("env") keep their id as
+      // their number, so `/sb report delete 3` still names the same schedule
+      // (ids may have gaps). Deleted schedules keep their number: never reused.
+      id: "004_number",
+      sql: `
+alter table reports.schedules add column number integer
+;
+update reports.schedules s
+   set number = case when s.workspace = 'env' then s.id else n.number end
+  from (select id, row_number() over (partition by workspace order by id) as number from reports.schedules) n
+ where n.id = s.id
+;
+alter table reports.schedules alter column number set not null
+;
+create unique index schedules_number on reports.schedules (workspace, number)
+`,
+    },
   ],
 };
+
+// First key of the two-key advisory lock that numbers a workspace's new
+// schedules one at a time (the second is the workspace's hash); its own
+// namespace, apart from the migrations' (migrate.ts) and pg-boss's.
+const NUMBER_LOCK = 0x5342_5250; // "SBRP"
 
 type Row = Record<string, unknown>;
 const date = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
@@ -97,6 +123,7 @@ const json = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) a
 
 const toSchedule = (r: Row): ScheduleRow => ({
   id: Number(r.id),
+  number: Number(r.number),
   workspace: String(r.workspace),
   channel: String(r.channel),
   target: String(r.target),
@@ -143,19 +170,40 @@ export class ReportStore {
 
   // ------------------------------------------------------------ schedules
 
+  /**
+   * Stores a schedule with the workspace's next number (one more than any it
+   * ever had, deleted ones included). Numbers are taken one at a time per
+   * workspace (an advisory lock held until commit), so schedules made at once
+   * get distinct numbers; the unique index is the last guard.
+   */
   async createSchedule(s: NewSchedule, now: Date): Promise<ScheduleRow> {
-    const { rows } = await this.db.query<Row>(
-      `insert into reports.schedules (channel, target, cron, tz, description, created_by, created_at, workspace)
-       values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
-      [s.channel, s.target, s.cron, s.tz, s.description, s.createdBy, now, this.workspace],
-    );
-    return toSchedule(rows[0] as Row);
+    return this.db.transaction(async (tx) => {
+      await tx.query("select pg_advisory_xact_lock($1, hashtext($2))", [NUMBER_LOCK, this.workspace]);
+      const { rows } = await tx.query<Row>(
+        `insert into reports.schedules (channel, target, cron, tz, description, created_by, created_at, workspace, number)
+         values ($1, $2, $3, $4, $5, $6, $7, $8,
+           (select coalesce(max(number), 0) + 1 from reports.schedules where workspace = $8))
+         returning *`,
+        [s.channel, s.target, s.cron, s.tz, s.description, s.createdBy, now, this.workspace],
+      );
+      return toSchedule(rows[0] as Row);
+    });
   }
 
+  /** A live schedule by its id (the scheduler's jobs). */
   async getSchedule(id: number): Promise<ScheduleRow | undefined> {
     const { rows } = await this.db.query<Row>(
       "select * from reports.schedules where id = $1 and workspace = $2 and deleted_at is null",
       [id, this.workspace],
+    );
+    return rows[0] ? toSchedule(rows[0]) : undefined;
+  }
+
+  /** A live schedule by the number people see (`/sb report delete 2`). */
+  async scheduleNumbered(number: number): Promise<ScheduleRow | undefined> {
+    const { rows } = await this.db.query<Row>(
+      "select * from reports.schedules where number = $1 and workspace = $2 and deleted_at is null",
+      [number, this.workspace],
     );
     return rows[0] ? toSchedule(rows[0]) : undefined;
   }
@@ -165,7 +213,7 @@ export class ReportStore {
       `select * from reports.schedules
        where workspace = $3 and deleted_at is null and ($1::text is null or channel = $1)
          and ($2::text is null or created_by = $2)
-       order by id`,
+       order by number`,
       [filter.channel ?? null, filter.createdBy ?? null, this.workspace],
     );
     return rows.map(toSchedule);

@@ -9,6 +9,7 @@
 import { MessagingClient } from "../api/client.ts";
 import { isApiError, NetworkError } from "../api/errors.ts";
 import type { Me } from "../api/types.ts";
+import { nameChannelsLine, templateChannels } from "../commands/lookups.ts";
 import {
   type ConnectionSummary,
   type ConnectOutcome,
@@ -27,6 +28,7 @@ import type { Actor } from "../domain/actor.ts";
 import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/log.ts";
 import { AuditLog } from "../store/audit.ts";
+import { ChannelNames } from "../store/channels.ts";
 import type { Db } from "../store/db.ts";
 import type { Connection, Installations } from "../store/installations.ts";
 import { WorkspaceSettings } from "../store/workspace-settings.ts";
@@ -201,6 +203,34 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
     }
   };
 
+  /**
+   * The channels the account's templates use that this workspace has not
+   * named yet (after the runtime's rebuild: the embedded sandbox's are named
+   * then). A nicety: an API that does not answer leaves none, never a failed connect.
+   */
+  const unnamedChannels = async (apiKey: string): Promise<number[]> => {
+    const client = new MessagingClient({
+      baseUrl: opts.apiUrl,
+      apiKey,
+      timeoutMs: opts.timeoutMs,
+      deadlineMs: opts.timeoutMs,
+      maxRetries: 0,
+      maxRateLimitWaitMs: 0,
+    });
+    try {
+      const [used, named] = await Promise.all([
+        templateChannels(client),
+        new ChannelNames(opts.db, team).all(),
+      ]);
+      return used.filter((id) => !named.has(id));
+    } catch (err) {
+      log?.info({ err: String(err), workspace: team }, "could not read the channels the templates use");
+      return [];
+    } finally {
+      await client.close().catch(() => {});
+    }
+  };
+
   const connect = async (apiKey: string, actor: Actor): Promise<ConnectOutcome> => {
     if (opts.mode === "single") return { ok: false, reason: "environment", message: ENV_KEY_MESSAGE };
     const key = apiKey.trim();
@@ -224,10 +254,12 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
     await changed();
     const connection = summaryOf(stored);
     const scopes = connection.scopes?.length ? ` (scopes: ${connection.scopes.join(", ")})` : "";
-    const message = connection.readOnly
+    const connected = connection.readOnly
       ? `Connected to *${checked.organization}* with a read-only key${scopes}: lists and reports work; anything that changes data (sending, campaigns, edits) will be refused until a key that may write is connected.`
       : `Connected to *${checked.organization}*${scopes}. Every \`/sb\` command of this workspace now uses this account.`;
-    return { ok: true, connection, message };
+    const unnamed = await unnamedChannels(key);
+    const message = unnamed.length ? `${connected}\n${nameChannelsLine(unnamed)}` : connected;
+    return { ok: true, connection, message, ...(unnamed.length ? { unnamedChannels: unnamed } : {}) };
   };
 
   const effective = async (): Promise<EffectiveSettings> => {

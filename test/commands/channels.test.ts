@@ -73,3 +73,38 @@ describe("channel names", () => {
     );
   });
 });
+
+// A real API's channels come unnamed: every screen says "Channel 1" (never a
+// bare number) and asks for the names, until each has one.
+describe("channels without names", () => {
+  let bare: Stack;
+  beforeAll(async () => {
+    bare = await startStack({ writers: [ALICE.userId] });
+  }, 120_000);
+  afterAll(async () => {
+    await bare?.close();
+  });
+  const asks = (ids: number[]) =>
+    `Name your channels so people see names, not numbers: ${ids.map((id) => `Channel ${id}`).join(", ")}.`;
+
+  it("`channels` lists the channels the templates use, each without a name asked for one", async () => {
+    const r = text(await bare.core.run("channels", BOB));
+    expect(r).toMatch(/^Channel 1 · no name yet$/m);
+    expect(r).toMatch(/^Channel 2 · no name yet$/m);
+    expect(r).toContain(asks([1, 2]));
+    expect(r).toContain("`/sb channel name 1 Main line`");
+  });
+
+  it("the templates list says Channel 1 and asks for the names; a name, once given, is shown and not asked again", async () => {
+    const before = text(await bare.core.run("templates", BOB));
+    expect(before).toMatch(/order_update · en · Utility · Approved · Channel 1/);
+    expect(before).toContain(asks([1, 2]));
+    await bare.core.run("channel name 1 Main line", ALICE);
+    const after = text(await bare.core.run("templates", BOB));
+    expect(after).toMatch(/order_update · en · Utility · Approved · Main line/);
+    expect(after).toContain(asks([2]));
+    const channels = text(await bare.core.run("channels", BOB));
+    expect(channels).toMatch(/Main line · channel 1/);
+    expect(channels).toContain(asks([2]));
+  });
+});

@@ -489,7 +489,7 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
     handOver(p.scheduler);
     const row = await adding;
     expect(await p.scheduler.boss.getSchedules(p.scheduler.queue, String(row.id))).toHaveLength(1);
-    expect((await service.removeSchedule(row.id))?.id).toBe(row.id);
+    expect((await service.removeSchedule(row.number))?.id).toBe(row.id);
     expect(await p.scheduler.boss.getSchedules(p.scheduler.queue)).toEqual([]);
 
     // A scheduler that never starts: schedules are stored only (the next start mirrors them).
@@ -499,7 +499,7 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
       createdBy: "U1",
       channel: "C8",
     });
-    expect((await alone.getSchedule(stored.id))?.channel).toBe("C8");
+    expect((await alone.getSchedule(stored.number))?.channel).toBe("C8");
     expect(alone.live).toBe(false);
   });
 });

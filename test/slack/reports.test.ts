@@ -139,7 +139,7 @@ describe("/sb report: schedules", () => {
 
   it("report delete asks to confirm, then removes it from the store and pg-boss", async () => {
     const row = (await schedules()).find((s) => s.channel === "C0OTHERCH")!;
-    const ask = await h.req.command(`report delete ${row.id}`, { user: ALICE, channelId: "C0OTHERCH" });
+    const ask = await h.req.command(`report delete ${row.number}`, { user: ALICE, channelId: "C0OTHERCH" });
     const prompt = await h.fake.waitForResponse(ask.responseUrl as string);
     expect(textOf(prompt.body.blocks)).toContain("America/New_York");
     expect(textOf(prompt.body.blocks)).toContain("campaign *Black Friday*");
@@ -153,7 +153,7 @@ describe("/sb report: schedules", () => {
       { responseUrl: ask.responseUrl, user: ALICE, channelId: "C0OTHERCH" },
     );
     const gone = await h.fake.waitFor(() =>
-      h.fake.messages.slice(before).find((m) => m.text?.includes(`Report schedule #${row.id}`)),
+      h.fake.messages.slice(before).find((m) => m.text?.includes(`Report schedule #${row.number}`)),
     );
     expect(gone.text).toContain("campaign *Black Friday*");
     expect((await schedules()).some((s) => s.id === row.id)).toBe(false);
@@ -296,7 +296,7 @@ describe("/sb report now and scheduled posts", () => {
     await expect(h.runtime.scheduler!.runSlot(row.id, slot)).rejects.toThrow(/not_in_channel/);
     const run = await h.switchboard.reports.store.getRun(row.id, slot);
     expect(run?.state).toBe("failed");
-    await h.switchboard.reports.removeSchedule(row.id);
+    await h.switchboard.reports.removeSchedule(row.number);
   });
 
   it("after a restart, the report missed while down is posted once, marked late", async () => {

@@ -11,6 +11,7 @@ import { createCommandCore, type SwitchboardCore } from "../../src/commands/core
 import type { Actor, Reply } from "../../src/commands/types.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { Keyring } from "../../src/platform/secrets.ts";
+import { ChannelNames } from "../../src/store/channels.ts";
 import { Installations } from "../../src/store/installations.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
 import { createWorkspaceAdmin, type WorkspaceAdminOptions } from "../../src/workspaces/admin.ts";
@@ -34,6 +35,10 @@ let proxy: CountingProxy;
 let installations: Installations;
 let client: MessagingClient;
 let organization: string;
+/** The channels the sandbox organization's templates use, in order. */
+let templateChannels: number[];
+/** While true, the proxy answers GET /templates with a 503 (the rest of the API works). */
+let templatesDown = false;
 
 const text = (r: Reply) => `${r.text}\n${blocksToText(r.blocks)}`;
 
@@ -41,9 +46,16 @@ beforeAll(async () => {
   db = await openTestDb();
   await migrateStore(db);
   installations = await Installations.open(db, new Keyring(randomBytes(32)));
-  proxy = await startProxy(sandbox().url);
+  proxy = await startProxy(sandbox().url, {
+    answer: (_method, url) =>
+      templatesDown && url.startsWith("/v1/templates") ? { status: 503 } : undefined,
+  });
   client = new MessagingClient({ baseUrl: sandbox().url, apiKey: sandbox().apiKey });
   organization = (await call(sandbox(), "GET", "/me")).body.organization.name;
+  const templates = (await call(sandbox(), "GET", "/templates")).body.data as Array<{
+    integrationId: number;
+  }>;
+  templateChannels = [...new Set(templates.map((t) => t.integrationId))].sort((a, b) => a - b);
 }, 60_000);
 afterAll(async () => {
   await client?.close();
@@ -88,7 +100,8 @@ describe("/sb connect", () => {
     const reply = await w.core.run(`connect key=${sandbox().apiKey}`, ALICE);
     expect(text(reply)).toContain(`Connected to *${organization}*`);
     expect(text(reply)).toContain("scopes: read, write");
-    expect(proxy.seen.slice(seen)).toEqual(["GET /v1/me"]);
+    // The key checked, then the channels its templates use (to ask for their names).
+    expect(proxy.seen.slice(seen)).toEqual(["GET /v1/me", "GET /v1/templates"]);
     const kept = await installations.connection(w.id);
     expect(kept).toMatchObject({
       apiKey: sandbox().apiKey,
@@ -102,6 +115,45 @@ describe("/sb connect", () => {
       readOnly: false,
       scopes: ["read", "write"],
     });
+  });
+
+  it("asks to name the channels its templates use that have no name yet, and only those", async () => {
+    expect(templateChannels.length).toBeGreaterThan(1);
+    const [first, ...rest] = templateChannels as [number, ...number[]];
+    const w = workspace();
+    const line = (ids: number[]) =>
+      `Name your channels so people see names, not numbers: ${ids.map((id) => `Channel ${id}`).join(", ")}.`;
+    const reply = await w.core.run(`connect key=${sandbox().apiKey}`, ALICE);
+    expect(text(reply)).toContain(line(templateChannels));
+    expect(text(reply)).toContain(`\`/sb channel name ${first} Main line\``);
+    // One named: only the others are asked (names are this workspace's own).
+    await new ChannelNames(db, w.id).set(first, "Store", "U0ALICE");
+    const again = await w.admin.connect(sandbox().apiKey, ALICE);
+    expect(again).toMatchObject({ ok: true, unnamedChannels: rest });
+    expect(again.message).toContain(line(rest));
+    expect(again.message).not.toContain(`Channel ${first}`);
+    // All named: no line.
+    for (const id of rest) await new ChannelNames(db, w.id).set(id, `Line ${id}`, "U0ALICE");
+    const named = await w.admin.connect(sandbox().apiKey, ALICE);
+    expect(named.ok && named.unnamedChannels).toBeFalsy();
+    expect(named.message).not.toContain("Name your channels");
+    // Another workspace of the same account has named none of them.
+    expect(text(await workspace().core.run(`connect key=${sandbox().apiKey}`, ALICE))).toContain(
+      line(templateChannels),
+    );
+  });
+
+  it("connects even when the templates cannot be read: no line, the key kept", async () => {
+    const w = workspace();
+    templatesDown = true;
+    try {
+      const reply = await w.core.run(`connect key=${sandbox().apiKey}`, ALICE);
+      expect(text(reply)).toContain(`Connected to *${organization}*`);
+      expect(text(reply)).not.toContain("Name your channels");
+    } finally {
+      templatesDown = false;
+    }
+    expect(await installations.connection(w.id)).toBeDefined();
   });
 
   it("refuses a wrong key in words and keeps nothing", async () => {
@@ -199,6 +251,17 @@ describe("/sb settings", () => {
     expect(s.writers.value).toEqual(["U0BOB", "S0TEAM"]);
     expect(s.workflowSteps).toMatchObject({ value: "all", origin: { kind: "slack", by: "shell" } });
     expect(w.changes).toEqual(["changed"]);
+  });
+
+  it("shows the default channel by its name, else as Channel 2 (never #2, which reads as a Slack channel)", async () => {
+    const w = workspace();
+    const saved = text(await w.core.run("settings set channel=2", SHELL));
+    expect(saved).toContain("Default messaging channel: Channel 2");
+    expect(saved).not.toContain("#2");
+    await new ChannelNames(db, ENV_WORKSPACE).set(2, "Support", "shell");
+    expect(text(await w.core.run("settings", SHELL))).toContain(
+      "Default messaging channel: Support (channel 2)",
+    );
   });
 
   it("refuses a bad value in words and saves nothing, not even the good ones", async () => {

@@ -103,7 +103,7 @@ describe("a workspace not connected yet", () => {
     expect(proxy.seen).toEqual([]);
     const connected = await core.run(`connect key=${sandbox().apiKey}`, ALICE);
     expect(text(connected)).toContain("Connected to");
-    expect(proxy.seen).toEqual(["GET /v1/me"]);
+    expect(proxy.seen).toEqual(["GET /v1/me", "GET /v1/templates"]);
     expect(await installations.connection("T9")).toBeDefined();
   });
 });

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { esc, section } from "../../blocks/blocks.ts";
 import { idArg, requiredText } from "../args.ts";
+import { nameChannelsLine, templateChannels } from "../lookups.ts";
 import { defineCommand } from "../registry.ts";
 import { pageReply } from "../render.ts";
 import { announce } from "./common.ts";
@@ -14,20 +15,29 @@ export const CHANNEL_COMMANDS = [
     schema: z.object({}),
     scope: "read",
     usage: "channels",
-    summary: "The messaging channels and their names",
+    summary: "The messaging channels and their names (the ones named, and the ones the templates use)",
     example: "channels",
     topic: "channels",
-    operations: [],
+    operations: ["listTemplates"],
     run: async (_a, ctx) => {
-      const names = await ctx.channels.all();
-      const items = [...names].map(([id, name]) => ({ id, name }));
+      // The API lists no channels: the named ones, and the ones its templates use (a name is asked for those).
+      const [names, used] = await Promise.all([
+        ctx.channels.all(),
+        templateChannels(ctx.api).catch(() => [] as number[]),
+      ]);
+      const unnamed = used.filter((id) => !names.has(id));
+      const items = [...new Set([...names.keys(), ...unnamed])]
+        .sort((x, y) => x - y)
+        .map((id) => ({ id, name: names.get(id) }));
+      const footer = nameChannelsLine(unnamed);
       const reply = pageReply({
         title: "Channels",
         plural: "channels",
         page: { items, page: 1, limit: Math.max(1, items.length), total: items.length },
         line: (c) =>
-          `*${esc(c.name)}* · channel ${c.id}${c.id === ctx.defaultChannelId ? " · the default" : ""}`,
+          `${c.name === undefined ? `Channel ${c.id} · no name yet` : `*${esc(c.name)}* · channel ${c.id}`}${c.id === ctx.defaultChannelId ? " · the default" : ""}`,
         empty: "No channel has a name yet: `/sb channel name 1 Main line` names channel 1.",
+        ...(footer ? { footer } : {}),
       });
       return reply;
     },

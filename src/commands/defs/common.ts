@@ -2,6 +2,7 @@
 import type { KnownBlock } from "@slack/types";
 import type { ApiRecord } from "../../api/types.ts";
 import { capitalize, context, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
+import { channelName, templateChannels } from "../lookups.ts";
 import { type CommandContext, type Preview, UserError } from "../registry.ts";
 import { pick, type RefNames, recordPairs, show } from "../render.ts";
 import { tokenize } from "../tokenize.ts";
@@ -127,25 +128,18 @@ export async function resolveChannel(
 ): Promise<number> {
   if (given !== undefined) return given;
   if (ctx.defaultChannelId !== undefined) return ctx.defaultChannelId;
-  const [page, named] = await Promise.all([
-    ctx.api.listTemplates({}),
+  const [used, named] = await Promise.all([
+    templateChannels(ctx.api),
     ctx.channels?.all().catch(() => new Map<number, string>()) ?? new Map<number, string>(),
   ]);
-  const ids = [
-    ...new Set([
-      ...named.keys(),
-      ...page.items
-        .map((t) => Number(pick(t, "integrationId", "integration_id", "channelId", "channel_id")))
-        .filter((n) => Number.isInteger(n) && n > 0),
-    ]),
-  ].sort((a, b) => a - b);
+  const ids = [...new Set([...named.keys(), ...used])].sort((a, b) => a - b);
   if (ids.length === 1) return ids[0]!;
   if (ids.length === 0) {
     throw new UserError(
       "No channel is known yet, so there is nowhere to send from: add `channel=<id>` once, name your channels with `/sb channel name <id> <name>`, or ask whoever runs Switchboard to set the main channel.",
     );
   }
-  const label = (id: number) => named.get(id) ?? `Channel ${id}`;
+  const label = (id: number) => channelName(id, named);
   // Buttons only where a person can click them (not in a workflow step).
   const line = ctx.line?.replace(/\s+channel=\S*/g, "");
   throw new UserError(

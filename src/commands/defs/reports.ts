@@ -134,16 +134,16 @@ const scheduleSpec: AnySpec = defineCommand({
     const row = await reports.addSchedule(parsed.spec, { createdBy: ctx.actor.userId, channel: channel! });
     const next = nextRun(row, reports.now());
     const what = `${targetName(row.target, await campaignNames(ctx, [row.target]))}, ${esc(row.description)}`;
-    const text = `Report #${row.id} scheduled in ${channelRef(row.channel)}: ${what}. Next: ${next} (by ${ctx.who})`;
+    const text = `Report #${row.number} scheduled in ${channelRef(row.channel)}: ${what}. Next: ${next} (by ${ctx.who})`;
     const notes = [
-      `\`/sb reports\` lists this channel's schedules; \`/sb report delete ${row.id}\` removes it.`,
+      `\`/sb reports\` lists this channel's schedules; \`/sb report delete ${row.number}\` removes it.`,
     ];
     if (!reports.live) notes.push("It runs while the Slack app runs (`npm start` with SLACK_BOT_TOKEN set).");
     return {
       visibility: "in_channel",
       text,
       blocks: [
-        section(`:calendar: *Report #${row.id}* scheduled in ${channelRef(row.channel)}: ${what}.`),
+        section(`:calendar: *Report #${row.number}* scheduled in ${channelRef(row.channel)}: ${what}.`),
         section(`*Next:* ${esc(next)} (by ${ctx.who})`),
         context(notes.join(" ")),
       ],
@@ -160,7 +160,7 @@ function scheduleLine(
   const last = row.lastRunAt ? ` · last: ${esc(formatLocal(row.lastRunAt, row.tz))}` : "";
   const where = withChannel ? ` · in ${channelRef(row.channel)}` : "";
   const by = row.createdBy === "shell" ? "the shell" : `<@${row.createdBy}>`;
-  return `*#${row.id}* ${targetName(row.target, names)} · ${esc(row.description)}${where}\nNext: ${esc(nextRun(row, now))} · by ${by}${last}`;
+  return `*#${row.number}* ${targetName(row.target, names)} · ${esc(row.description)}${where}\nNext: ${esc(nextRun(row, now))} · by ${by}${last}`;
 }
 
 const listSpec = defineCommand({
@@ -205,12 +205,14 @@ const listSpec = defineCommand({
           // Unique within the message; the listener matches `sb_run` and its `:n` suffixes.
           action_id: i === 0 ? ACTION.run : `${ACTION.run}:${i + 1}`,
           text: { type: "plain_text", text: "Delete…" },
-          value: `report delete ${row.id}`,
+          value: `report delete ${row.number}`,
         },
       });
     });
     if (rows.length > MAX_LISTED)
-      blocks.push(context(`…and ${rows.length - MAX_LISTED} more; delete with \`/sb report delete <id>\`.`));
+      blocks.push(
+        context(`…and ${rows.length - MAX_LISTED} more; delete with \`/sb report delete <number>\`.`),
+      );
     return {
       visibility: "ephemeral",
       text: `${rows.length} report schedule${rows.length === 1 ? "" : "s"} ${where}`,
@@ -222,11 +224,12 @@ const listSpec = defineCommand({
 const deleteSpec = defineCommand({
   id: "report.delete",
   words: ["report", "delete"],
+  // Named `id` like every command's record (the core's origin and checks read it); its value is the workspace's number.
   positionals: [{ name: "id" }],
   schema: z.object({ id: idArg }),
   scope: "write",
-  usage: "report delete <id>",
-  summary: "Delete a report schedule (asks to confirm)",
+  usage: "report delete <number>",
+  summary: "Delete a report schedule, by its number in `/sb reports` (asks to confirm)",
   example: "report delete 1",
   topic: "reports",
   noun: "report schedule",
@@ -235,7 +238,7 @@ const deleteSpec = defineCommand({
     const reports = reportsOf(ctx);
     const row = await reports.getSchedule(a.id);
     if (!row) throw new UserError(`There is no report schedule #${a.id}. \`/sb reports\` lists them.`, false);
-    const title = `Delete report schedule #${row.id}?`;
+    const title = `Delete report schedule #${row.number}?`;
     const names = await campaignNames(ctx, [row.target]);
     return {
       text: `${title} ${blocksToText([section(scheduleLine(row, reports.now(), true, names))])}`,
@@ -255,7 +258,7 @@ const deleteSpec = defineCommand({
     const reports = reportsOf(ctx);
     const row = await reports.removeSchedule(a.id);
     if (!row) throw new UserError(`There is no report schedule #${a.id} (already deleted?).`, false);
-    const text = `Report schedule #${row.id} (${targetName(row.target, await campaignNames(ctx, [row.target]))}, ${esc(row.description)}) deleted (by ${ctx.who})`;
+    const text = `Report schedule #${row.number} (${targetName(row.target, await campaignNames(ctx, [row.target]))}, ${esc(row.description)}) deleted (by ${ctx.who})`;
     return { visibility: "in_channel", text, blocks: [section(`:wastebasket: ${text}`)] };
   },
 });

@@ -9,7 +9,7 @@ import type { ApiRecord } from "../../api/types.ts";
 import { capitalize, esc, slackDate } from "../../blocks/blocks.ts";
 import { choice, idArg, optionalId, requiredText } from "../args.ts";
 import { formReply } from "../forms.ts";
-import { channelFormData } from "../lookups.ts";
+import { channelFormData, channelName, nameChannelsLine } from "../lookups.ts";
 import { defineCommand, UserError } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, recordReply, show } from "../render.ts";
 import { fillPlaceholders } from "./campaign-message.ts";
@@ -70,15 +70,21 @@ export const TEMPLATE_COMMANDS = [
         ctx.api.listTemplates({ channelId: a.channel, status: a.status }),
         channelNamesOf(ctx)(),
       ]);
-      // The channel by its name ("Acme Store"), else "channel 2".
+      // The channel by its name ("Acme Store"), else "Channel 2"; the channels shown by number are asked a name.
+      const idOf = (t: ApiRecord) => refId(t, "integrationId", "integration_id");
       const channel = (t: ApiRecord) => {
-        const id = refId(t, "integrationId", "integration_id");
-        return id === undefined ? "" : (names[id] ?? `channel ${id}`);
+        const id = idOf(t);
+        return id === undefined ? "" : channelName(id, names);
       };
+      const unnamed = new Set(
+        page.items.map(idOf).filter((id): id is number => id !== undefined && names[id] === undefined),
+      );
+      const footer = nameChannelsLine([...unnamed].sort((x, y) => x - y));
       return pageReply({
         title: "Templates",
         plural: "templates",
         page,
+        ...(footer ? { footer } : {}),
         // `✅ Approved · order_update · en · Utility · Main line`: the status as an icon and a word.
         line: (t) => {
           const status = String(t.status ?? "").toLowerCase();

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { context, esc, header, section } from "../../blocks/blocks.ts";
 import { errorReply } from "../errors.ts";
 import { formReply } from "../forms.ts";
+import { channelName } from "../lookups.ts";
 import { mention } from "../permissions.ts";
 import { type CommandContext, defineCommand, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
@@ -64,7 +65,10 @@ export function valueWords(
     case "messagingChannel": {
       const id = s.messagingChannel.value;
       if (!id) return "Not set: the one channel known, else Switchboard asks";
-      return channelNames[id] ? `${esc(channelNames[id])} (#${id})` : `#${id}`;
+      // Not `#1`, which reads as a Slack channel: its name, else "Channel 1".
+      return channelNames[id]
+        ? `${esc(channelNames[id])} (channel ${id})`
+        : esc(channelName(id, channelNames));
     }
     case "reportsTimeZone":
       return s.reportsTimeZone.value ? esc(s.reportsTimeZone.value) : "Each person's own Slack time zone";

@@ -262,7 +262,7 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
       const t = parseTarget(r.target);
       const target = "field" in t ? esc(r.target) : targetLabel(t);
       const [next] = nextRuns(r.cron, r.tz, now, 1);
-      return `*#${r.id}* ${target} in <#${r.channel}> · ${esc(r.description)} · next ${esc(next ? formatLocal(next, r.tz) : "—")}`;
+      return `*#${r.number}* ${target} in <#${r.channel}> · ${esc(r.description)} · next ${esc(next ? formatLocal(next, r.tz) : "—")}`;
     });
     const more = rows.length > SCHEDULES_SHOWN ? [note(`…and ${rows.length - SCHEDULES_SHOWN} more.`)] : [];
     return [text(`*Your report schedules* (${rows.length})\n${lines.join("\n")}`), ...more];
