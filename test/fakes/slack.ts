@@ -689,7 +689,11 @@ export class FakeSlack {
 
   private download(fileId: string, req: IncomingMessage, res: ServerResponse): void {
     const auth = req.headers.authorization;
-    if (auth !== `Bearer ${this.botToken}`) {
+    // The app's bot token, or an installed workspace's (still valid).
+    const token = auth?.startsWith("Bearer ") ? auth.slice(7) : undefined;
+    const teamToken = token ? this.teamTokens.get(token) : undefined;
+    const valid = token === this.botToken || (teamToken !== undefined && teamToken.expiresAt > this.now());
+    if (!valid) {
       // Slack answers a login page, not the file, without the token.
       res.writeHead(302, { location: `${this.url}/login` }).end();
       return;

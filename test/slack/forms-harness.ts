@@ -90,7 +90,12 @@ export class Forms {
     return v;
   }
 
-  /** Runs `/sb <line>` and waits for the modal it opens. */
+  /** The `team` the fake records for a call made with this workspace's bot token (none: the default token). */
+  private get callTeam(): string | undefined {
+    return this.req.sender.key === this.fake.teamId ? undefined : this.req.sender.key;
+  }
+
+  /** Runs `/sb <line>` and waits for the modal it opens (with this workspace's token). */
   async open(line: string): Promise<{ id: string; hash: string; view: Json }> {
     const before = this.fake.callsOf("views.open").length;
     await this.req.command(line, { user: this.user });
@@ -99,7 +104,7 @@ export class Forms {
         this.fake
           .callsOf("views.open")
           .slice(before)
-          .find((c) => c.response.ok === true),
+          .find((c) => c.response.ok === true && c.team === this.callTeam),
       15_000,
       `views.open for ${line}`,
     );
