@@ -3,6 +3,10 @@
 // call and every response_url post, and it refuses what Slack refuses (Block
 // Kit limits, missing fallback text, 1 message a second per channel, expired
 // trigger ids) with Slack's error codes, so a test fails where Slack would.
+// It keeps workspaces apart as Slack does: a trigger id is issued to one
+// workspace and only its token may open a view with it; a view belongs to the
+// workspace whose token opened it (its team_id and app_installed_team_id),
+// and another workspace's token cannot update it or push onto it.
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -84,6 +88,36 @@ export interface FakeView {
   view: Json;
   user?: string;
   external_id?: string;
+  /** The workspace whose token opened it: its key (FakeSender.key), and what Slack says of it in payloads. */
+  team: string;
+  /** The workspace the view is in (Slack's `view.team_id`). */
+  teamId: string;
+  /**
+   * The workspace that installed the app (Slack's `view.app_installed_team_id`):
+   * the team itself, or the enterprise's id for an org-wide install. Bolt
+   * authorizes a view_submission by it first.
+   */
+  appInstalledTeamId: string;
+  enterpriseId?: string;
+}
+
+/**
+ * Who sends a request to the app: one workspace of the fake (the default one,
+ * or one added with addTeam). Its `key` is what triggers and views are tied
+ * to: the team id, or the enterprise id of an org-wide install (the key of
+ * its bot token).
+ */
+export interface FakeSender {
+  key: string;
+  teamId: string;
+  botUserId: string;
+  enterpriseId?: string;
+  isEnterpriseInstall: boolean;
+}
+
+/** Who made a Web API call: the key of the workspace its token belongs to. */
+interface Caller {
+  team: string;
 }
 
 /** A custom step's definition, as manifest.yml declares it under `functions`. */
@@ -229,7 +263,11 @@ export class FakeSlack {
   readonly botId: string;
   now: () => number;
   private readonly triggerTtlMs: number;
-  private readonly triggers = new Map<string, { issuedAt: number; used: boolean }>();
+  /** Trigger ids: when issued, whether spent, to which workspace (key), and from inside which view. */
+  private readonly triggers = new Map<
+    string,
+    { issuedAt: number; used: boolean; team: string; view?: string }
+  >();
   private readonly responseUrls = new Map<string, { uses: number }>();
   private readonly postTimes = new Map<string, number[]>();
   private readonly pendingUploads = new Map<string, { filename: string; length: number; content?: Buffer }>();
@@ -426,12 +464,47 @@ export class FakeSlack {
     return `${this.url}/response/${id}`;
   }
 
-  /** A trigger_id valid for triggerTtlMs from now, usable once. */
-  newTriggerId(): string {
+  /**
+   * A trigger_id valid for triggerTtlMs from now, usable once, by the token of
+   * the workspace it was issued to (`team`: a FakeSender's key; default the
+   * fake's own team). `view`: issued from inside that view (a click in a
+   * modal, a submission), as views.push needs.
+   */
+  newTriggerId(team: string = this.teamId, view?: string): string {
     const id = `${this.seq + 1}.${randomBytes(6).toString("hex")}`;
     this.seq += 1;
-    this.triggers.set(id, { issuedAt: this.now(), used: false });
+    this.triggers.set(id, { issuedAt: this.now(), used: false, team, ...(view ? { view } : {}) });
     return id;
+  }
+
+  /**
+   * The workspace a request comes from: the fake's own team (no argument, or
+   * its team id), a team added with addTeam (by team id or key), or else a
+   * workspace the fake does not know (a stranger), keyed by its team id.
+   */
+  sender(teamId?: string, botUserId?: string): FakeSender {
+    if (teamId === undefined || teamId === this.teamId)
+      return {
+        key: this.teamId,
+        teamId: this.teamId,
+        botUserId: botUserId ?? this.botUserId,
+        isEnterpriseInstall: false,
+      };
+    const team = this.teams.get(teamId) ?? [...this.teams.values()].find((t) => t.teamId === teamId);
+    if (!team)
+      return { key: teamId, teamId, botUserId: botUserId ?? this.botUserId, isEnterpriseInstall: false };
+    return {
+      key: team.isEnterpriseInstall ? team.enterpriseId! : team.teamId,
+      teamId: team.teamId,
+      botUserId: botUserId ?? team.botUserId,
+      ...(team.enterpriseId ? { enterpriseId: team.enterpriseId } : {}),
+      isEnterpriseInstall: team.isEnterpriseInstall,
+    };
+  }
+
+  /** A view the app opened, pushed, updated or published (undefined when Slack has none by that id). */
+  view(id: string): FakeView | undefined {
+    return this.views.get(id);
   }
 
   // ---- inspection ---------------------------------------------------------
@@ -534,7 +607,8 @@ export class FakeSlack {
         refusal.count -= 1;
         response = { ok: false, error: refusal.error };
       } else {
-        const out = handler(args);
+        // The workspace of the token: a team's (oauth.v2.access), else the fake's own (its bot or a workflow token).
+        const out = handler(args, { team: teamToken?.team ?? this.teamId });
         const outage = this.outages.get(method);
         if (outage && outage.count > 0) {
           // The call took effect (a message really posted), but its answer is
@@ -615,7 +689,11 @@ export class FakeSlack {
 
   private download(fileId: string, req: IncomingMessage, res: ServerResponse): void {
     const auth = req.headers.authorization;
-    if (auth !== `Bearer ${this.botToken}`) {
+    // The app's bot token, or an installed workspace's (still valid).
+    const token = auth?.startsWith("Bearer ") ? auth.slice(7) : undefined;
+    const teamToken = token ? this.teamTokens.get(token) : undefined;
+    const valid = token === this.botToken || (teamToken !== undefined && teamToken.expiresAt > this.now());
+    if (!valid) {
       // Slack answers a login page, not the file, without the token.
       res.writeHead(302, { location: `${this.url}/login` }).end();
       return;
@@ -759,10 +837,11 @@ export class FakeSlack {
     return { channel };
   }
 
-  private triggerProblem(triggerId: unknown): string | undefined {
+  /** Why Slack refuses this trigger from this caller: a trigger is one workspace's (invalid_trigger_id elsewhere). */
+  private triggerProblem(triggerId: unknown, caller: Caller): string | undefined {
     if (typeof triggerId !== "string" || !triggerId) return "invalid_arguments";
     const t = this.triggers.get(triggerId);
-    if (!t) return "invalid_trigger_id";
+    if (!t || t.team !== caller.team) return "invalid_trigger_id";
     if (t.used) return "exchanged_trigger_id";
     if (this.now() - t.issuedAt > this.triggerTtlMs) return "expired_trigger_id";
     t.used = true;
@@ -779,19 +858,48 @@ export class FakeSlack {
     return run;
   }
 
-  private storeView(view: Json, user?: string, existing?: FakeView): Json {
+  /**
+   * What Slack says of the workspace `key` in a view: the team it is in and
+   * the team that installed the app. An org-wide install's views are in its
+   * workspace (FakeTeam.teamId) and installed by the enterprise (its id), as
+   * Slack puts it in `app_installed_team_id`.
+   */
+  private viewTeam(key: string): Pick<FakeView, "teamId" | "appInstalledTeamId" | "enterpriseId"> {
+    const team = key === this.teamId ? undefined : this.teams.get(key);
+    if (!team) return { teamId: key, appInstalledTeamId: key };
+    return {
+      teamId: team.teamId,
+      appInstalledTeamId: team.isEnterpriseInstall ? team.enterpriseId! : team.teamId,
+      ...(team.enterpriseId ? { enterpriseId: team.enterpriseId } : {}),
+    };
+  }
+
+  /** Stores the view for the caller's workspace (an update keeps the view's own). */
+  private storeView(view: Json, caller: Caller, user?: string, existing?: FakeView): Json {
+    const team = existing?.team ?? caller.team;
     const stored: FakeView = {
       id: existing?.id ?? this.id("V"),
       hash: `${this.now()}.${randomBytes(4).toString("hex")}`,
       view,
       user: user ?? existing?.user,
       external_id: typeof view.external_id === "string" ? view.external_id : existing?.external_id,
+      team,
+      ...this.viewTeam(team),
     };
     this.views.set(stored.id, stored);
-    return { ok: true, view: { ...view, id: stored.id, hash: stored.hash, team_id: this.teamId } };
+    return {
+      ok: true,
+      view: {
+        ...view,
+        id: stored.id,
+        hash: stored.hash,
+        team_id: stored.teamId,
+        app_installed_team_id: stored.appInstalledTeamId,
+      },
+    };
   }
 
-  private readonly methods: Record<string, (a: Json) => Json | { retryAfter: number }> = {
+  private readonly methods: Record<string, (a: Json, caller: Caller) => Json | { retryAfter: number }> = {
     "auth.test": () => ({
       ok: true,
       url: "https://fake.slack.com/",
@@ -863,39 +971,48 @@ export class FakeSlack {
       msg.deleted = true;
       return { ok: true, channel: msg.channel, ts: msg.ts };
     },
-    "views.open": (a) => {
+    "views.open": (a, caller) => {
       const problems = checkView(a.view);
       if (problems.length) return invalid(problems);
-      const trig = this.triggerProblem(a.trigger_id);
+      const trig = this.triggerProblem(a.trigger_id, caller);
       if (trig) return { ok: false, error: trig };
-      return this.storeView(a.view as Json);
+      return this.storeView(a.view as Json, caller);
     },
-    "views.push": (a) => {
+    "views.push": (a, caller) => {
       const problems = checkView(a.view);
       if (problems.length) return invalid(problems);
-      const trig = this.triggerProblem(a.trigger_id);
+      // Pushed onto the view the trigger came from: another workspace's view is not found.
+      const from = typeof a.trigger_id === "string" ? this.triggers.get(a.trigger_id)?.view : undefined;
+      const onto = from ? this.views.get(from) : undefined;
+      if (onto && onto.team !== caller.team) return { ok: false, error: "not_found" };
+      const trig = this.triggerProblem(a.trigger_id, caller);
       if (trig) return { ok: false, error: trig };
-      return this.storeView(a.view as Json);
+      return this.storeView(a.view as Json, caller);
     },
-    "views.update": (a) => {
+    "views.update": (a, caller) => {
+      // A view (or an external id) of another workspace is not found with this token.
       const existing =
         typeof a.view_id === "string"
           ? this.views.get(a.view_id)
-          : [...this.views.values()].find((v) => v.external_id && v.external_id === a.external_id);
-      if (!existing) return { ok: false, error: "not_found" };
+          : [...this.views.values()].find(
+              (v) => v.external_id && v.external_id === a.external_id && v.team === caller.team,
+            );
+      if (!existing || existing.team !== caller.team) return { ok: false, error: "not_found" };
       if (a.hash !== undefined && a.hash !== existing.hash) return { ok: false, error: "hash_conflict" };
       const problems = checkView(a.view);
       if (problems.length) return invalid(problems);
-      return this.storeView(a.view as Json, undefined, existing);
+      return this.storeView(a.view as Json, caller, undefined, existing);
     },
-    "views.publish": (a) => {
+    "views.publish": (a, caller) => {
       if (typeof a.user_id !== "string" || !a.user_id) return { ok: false, error: "invalid_arguments" };
       if ((a.view as Json | undefined)?.type !== "home")
         return invalid(["[ERROR] must be home [json-pointer:/view/type]"]);
       const problems = checkView(a.view);
       if (problems.length) return invalid(problems);
-      const existing = [...this.views.values()].find((v) => v.user === a.user_id && v.view.type === "home");
-      return this.storeView(a.view as Json, a.user_id, existing);
+      const existing = [...this.views.values()].find(
+        (v) => v.user === a.user_id && v.view.type === "home" && v.team === caller.team,
+      );
+      return this.storeView(a.view as Json, caller, a.user_id, existing);
     },
     "users.info": (a) => {
       const u = this.users.get(String(a.user));

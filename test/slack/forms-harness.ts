@@ -74,24 +74,6 @@ export function stateOf(view: Json, entries: Entries = {}): Json {
   return values;
 }
 
-const userOf = (fake: FakeSlack, user: SlackUserRef) => ({
-  id: user.id,
-  username: user.name ?? user.id,
-  name: user.name ?? user.id,
-  team_id: fake.teamId,
-});
-
-const viewPayload = (fake: FakeSlack, stored: { id: string; hash: string; view: Json }, state: Json) => ({
-  id: stored.id,
-  team_id: fake.teamId,
-  type: "modal",
-  callback_id: stored.view.callback_id,
-  private_metadata: stored.view.private_metadata ?? "",
-  blocks: stored.view.blocks,
-  state: { values: state },
-  hash: stored.hash,
-});
-
 export class Forms {
   readonly req: SlackRequests;
   readonly fake: FakeSlack;
@@ -108,7 +90,12 @@ export class Forms {
     return v;
   }
 
-  /** Runs `/sb <line>` and waits for the modal it opens. */
+  /** The `team` the fake records for a call made with this workspace's bot token (none: the default token). */
+  private get callTeam(): string | undefined {
+    return this.req.sender.key === this.fake.teamId ? undefined : this.req.sender.key;
+  }
+
+  /** Runs `/sb <line>` and waits for the modal it opens (with this workspace's token). */
   async open(line: string): Promise<{ id: string; hash: string; view: Json }> {
     const before = this.fake.callsOf("views.open").length;
     await this.req.command(line, { user: this.user });
@@ -117,7 +104,7 @@ export class Forms {
         this.fake
           .callsOf("views.open")
           .slice(before)
-          .find((c) => c.response.ok === true),
+          .find((c) => c.response.ok === true && c.team === this.callTeam),
       15_000,
       `views.open for ${line}`,
     );
@@ -149,21 +136,8 @@ export class Forms {
           action_id: el?.action_id,
           ...(Object.values(state[blockId] ?? {})[0] as Json),
         };
-    const payload = {
-      type: "block_actions",
-      user: userOf(this.fake, this.user),
-      api_app_id: "A0SWITCH",
-      token: "deprecated-verification-token",
-      container: { type: "view", view_id: viewId },
-      trigger_id: this.fake.newTriggerId(),
-      team: { id: this.fake.teamId, domain: "fake" },
-      view: viewPayload(this.fake, stored, state),
-      actions: [{ ...action, action_ts: `${Date.now() / 1000}` }],
-    };
-    const res = await this.req.post(
-      new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
-      "application/x-www-form-urlencoded",
-    );
+    // Built from the stored view (its workspace, hash, metadata) by the fake's builder.
+    const res = await this.req.viewAction(viewId, action, state, { user: this.user });
     if (res.status !== 200) throw new Error(`block_actions answered ${res.status}`);
     await this.fake.waitFor(
       () =>
@@ -179,21 +153,11 @@ export class Forms {
   async suggest(viewId: string, blockId: string, value: string, entries: Entries = {}): Promise<Json[]> {
     const stored = this.view(viewId);
     const el = element(stored.view, blockId);
-    const payload = {
-      type: "block_suggestion",
-      user: userOf(this.fake, this.user),
-      container: { type: "view", view_id: viewId },
-      api_app_id: "A0SWITCH",
-      token: "deprecated-verification-token",
-      action_id: el?.action_id,
-      block_id: blockId,
-      value,
-      team: { id: this.fake.teamId, domain: "fake" },
-      view: viewPayload(this.fake, stored, stateOf(stored.view, entries)),
-    };
-    const res = await this.req.post(
-      new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
-      "application/x-www-form-urlencoded",
+    const res = await this.req.blockSuggestion(
+      viewId,
+      { action_id: el?.action_id, block_id: blockId, value },
+      stateOf(stored.view, entries),
+      { user: this.user },
     );
     if (res.status !== 200) throw new Error(`block_suggestion answered ${res.status}: ${res.body}`);
     return (JSON.parse(res.body) as { options: Json[] }).options;
@@ -202,19 +166,7 @@ export class Forms {
   /** Submits the view with these entries; returns Slack's answer (errors, update, or empty to close). */
   async submit(viewId: string, entries: Entries = {}): Promise<Json> {
     const stored = this.view(viewId);
-    const res = await this.req.viewSubmission(
-      {
-        id: viewId,
-        callback_id: stored.view.callback_id,
-        private_metadata: stored.view.private_metadata,
-        blocks: stored.view.blocks,
-        title: stored.view.title,
-        submit: stored.view.submit,
-        close: stored.view.close,
-        state: stateOf(stored.view, entries),
-      },
-      { user: this.user },
-    );
+    const res = await this.req.submitView(viewId, stateOf(stored.view, entries), { user: this.user });
     if (res.status !== 200) throw new Error(`view_submission answered ${res.status}: ${res.body}`);
     return res.body ? (JSON.parse(res.body) as Json) : {};
   }

@@ -3,24 +3,17 @@
 // teams, the embedded sandbox, the store. Two workspaces install, each is
 // answered by its own runtime (its own key), a workspace not connected is
 // told how to connect, and leaving works in any order, twice, and late.
-import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createDistributedSwitchboard,
-  type DistributedSwitchboard,
-  workspaceLifecycle,
-} from "../../src/host/app.ts";
-import { loadConfig } from "../../src/platform/config.ts";
-import { type SlackApp, startDistributedSlackApp } from "../../src/slack/app.ts";
+import type { DistributedSwitchboard } from "../../src/host/app.ts";
+import type { SlackApp } from "../../src/slack/app.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
 import type { FakeSlack, FakeTeam } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";
-import { openTestDb, type TestDb } from "../helpers/db.ts";
-import { SIGNING_SECRET, signedRequests, startFakeSlack } from "../helpers/fake-slack.ts";
-import { captureLogger } from "../helpers/log.ts";
+import type { TestDb } from "../helpers/db.ts";
+import { startWorkspacesStack, type WorkspacesStack } from "../helpers/workspaces-stack.ts";
 
+let stack: WorkspacesStack;
 let fake: FakeSlack;
 let db: TestDb;
 let sb: DistributedSwitchboard;
@@ -29,64 +22,22 @@ let base = "";
 let requests: SlackRequests;
 let acme: FakeTeam;
 let bolt: FakeTeam;
-const { logger, logs } = captureLogger();
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+let logs: WorkspacesStack["logs"];
 
 beforeAll(async () => {
-  [fake, db] = await Promise.all([startFakeSlack(), openTestDb()]);
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const config = loadConfig({
-    SLACK_CLIENT_ID: fake.clientId,
-    SLACK_CLIENT_SECRET: fake.clientSecret,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_STATE_SECRET: "a-state-secret-for-the-tests",
-    SWITCHBOARD_SECRET_KEY: randomBytes(32).toString("base64"),
-    SLACK_API_URL: fake.apiUrl,
-    PUBLIC_URL: base,
-    INBOX_POLL_SECONDS: "1",
-    LOG_LEVEL: "warn",
-  });
-  sb = await createDistributedSwitchboard(config, { logger, db });
-  slack = await startDistributedSlackApp(
-    { ...sb, lifecycle: workspaceLifecycle(sb, logger) },
-    config,
-    logger,
-    { listen: { port, host: "127.0.0.1" } },
-  );
-  requests = signedRequests(fake, port);
+  // The app alone: the workspaces install in the first test, as people do.
+  stack = await startWorkspacesStack({ teams: [], env: { INBOX_POLL_SECONDS: "1" } });
+  ({ fake, db, sb, slack, base, requests, logs } = stack);
   acme = fake.addTeam({ teamId: "TACME", teamName: "Acme", installerUserId: "U0ALICE" });
   bolt = fake.addTeam({ teamId: "TBOLT", teamName: "Bolt & Co", installerUserId: "U0BOB" });
 }, 60_000);
 
 afterAll(async () => {
-  await slack?.stop();
-  await sb?.close();
-  await fake?.close();
-  await db?.close();
+  await stack?.close();
 });
 
 /** "Add to Slack" as a person does it: the install page, Slack's consent for `team`, the redirect. */
-async function addToSlack(team: FakeTeam): Promise<string> {
-  const res = await fetch(`${base}/slack/install`);
-  expect(res.status).toBe(200);
-  const page = await res.text();
-  const cookie = res.headers.getSetCookie()[0]!.split(";")[0]!;
-  const href = /href="([^"]+)"/.exec(page)![1]!.replaceAll("&amp;", "&");
-  const consent = await fetch(`${href}&team=${team.teamId}`, { redirect: "manual" });
-  expect(consent.status).toBe(302);
-  const back = await fetch(consent.headers.get("location")!, { headers: { cookie } });
-  expect(back.status).toBe(200);
-  return back.text();
-}
+const addToSlack = (team: FakeTeam): Promise<string> => stack.addToSlack(team);
 
 /** A slash command from `team`, and its answer (the first post to its response_url). */
 async function command(

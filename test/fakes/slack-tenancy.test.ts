@@ -1,0 +1,228 @@
+// The fake Slack keeps workspaces apart as Slack does, or a many-workspace
+// test cannot see a form running in the wrong workspace: a view belongs to
+// the workspace whose token opened it, a trigger to the workspace it was
+// issued to, another workspace's token cannot update a view, and what a
+// person does inside a modal is sent with the stored view's workspace.
+// Driven with the real WebClient; the payloads are caught by a loopback server.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { webApi } from "@slack/bolt";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakeSlack, type FakeTeam } from "./slack.ts";
+import { SlackRequests } from "./slack-requests.ts";
+
+// biome-ignore lint/suspicious/noExplicitAny: payloads are read loosely.
+type Json = any;
+
+let fake: FakeSlack;
+let acme: FakeTeam;
+let bolt: FakeTeam;
+let org: FakeTeam;
+const clients: Record<string, webApi.WebClient> = {};
+let server: Server;
+let requests: SlackRequests;
+const received: Json[] = [];
+
+const client = (token: string) =>
+  new webApi.WebClient(token, { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } });
+
+async function error(p: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await p;
+    return undefined;
+  } catch (err) {
+    return (err as { data?: { error?: string } }).data?.error;
+  }
+}
+
+const modal = (title: string, meta = "") => ({
+  type: "modal" as const,
+  callback_id: "sb_test",
+  private_metadata: meta,
+  title: { type: "plain_text" as const, text: title },
+  close: { type: "plain_text" as const, text: "Close" },
+  blocks: [{ type: "section", text: { type: "mrkdwn", text: title } }],
+});
+
+/** The last payload the catching server received. */
+const lastPayload = (): Json => {
+  const raw = received.at(-1) as string;
+  const form = new URLSearchParams(raw);
+  return form.has("payload") ? JSON.parse(form.get("payload")!) : Object.fromEntries(form);
+};
+
+beforeAll(async () => {
+  fake = await FakeSlack.start();
+  acme = fake.addTeam({ teamId: "TACME", rotation: false });
+  bolt = fake.addTeam({ teamId: "TBOLT", rotation: false });
+  org = fake.addTeam({ teamId: "TORGWS", enterpriseId: "EORG", isEnterpriseInstall: true, rotation: false });
+  const creds = { client_id: fake.clientId, client_secret: fake.clientSecret };
+  for (const team of [acme, bolt, org]) {
+    const grant = await client("").oauth.v2.access({ ...creds, code: fake.authorizeCode(team) });
+    clients[team.teamId] = client(grant.access_token as string);
+  }
+  clients.default = client(fake.botToken);
+  server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d) => {
+      body += d;
+    });
+    req.on("end", () => {
+      received.push(body);
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as AddressInfo).port;
+  requests = new SlackRequests(`http://127.0.0.1:${port}/slack/events`, "secret", fake);
+});
+
+afterAll(async () => {
+  await new Promise((r) => server?.close(r));
+  await fake?.close();
+});
+
+describe("the fake Slack keeps workspaces apart", () => {
+  it("a view opened with a workspace's token is that workspace's: team_id and app_installed_team_id", async () => {
+    const opened = await clients.TACME!.views.open({
+      trigger_id: fake.newTriggerId(fake.sender("TACME").key),
+      view: modal("Acme's"),
+    });
+    expect(opened.view).toMatchObject({ team_id: "TACME", app_installed_team_id: "TACME" });
+    expect(fake.view(opened.view!.id!)).toMatchObject({ team: "TACME", teamId: "TACME" });
+    // The default bot token's views are the fake's own team's, as before.
+    const own = await clients.default!.views.open({ trigger_id: fake.newTriggerId(), view: modal("Own") });
+    expect(own.view).toMatchObject({ team_id: fake.teamId, app_installed_team_id: fake.teamId });
+    // An org-wide install: in its workspace, installed by the enterprise.
+    const inOrg = await clients.TORGWS!.views.open({
+      trigger_id: fake.newTriggerId(fake.sender("TORGWS").key),
+      view: modal("Org's"),
+    });
+    expect(inOrg.view).toMatchObject({ team_id: "TORGWS", app_installed_team_id: "EORG" });
+  });
+
+  it("a command's trigger is its workspace's: another workspace's token cannot open a view with it", async () => {
+    await requests.asTeam("TBOLT").command("connect");
+    const payload = lastPayload();
+    expect(payload.team_id).toBe("TBOLT");
+    // Bolt's trigger, Acme's token: refused, and spent by nobody.
+    expect(await error(clients.TACME!.views.open({ trigger_id: payload.trigger_id, view: modal("x") }))).toBe(
+      "invalid_trigger_id",
+    );
+    expect(
+      await error(clients.default!.views.open({ trigger_id: payload.trigger_id, view: modal("x") })),
+    ).toBe("invalid_trigger_id");
+    const ok = await clients.TBOLT!.views.open({ trigger_id: payload.trigger_id, view: modal("Bolt's") });
+    expect(ok.view?.team_id).toBe("TBOLT");
+    // Shortcuts and clicks too.
+    await requests.asTeam("TACME").shortcut("sb_send");
+    const shortcut = lastPayload();
+    expect(shortcut.team.id).toBe("TACME");
+    expect(
+      await error(clients.TBOLT!.views.open({ trigger_id: shortcut.trigger_id, view: modal("x") })),
+    ).toBe("invalid_trigger_id");
+    await requests.blockAction({ action_id: "sb_run", value: "help" });
+    const click = lastPayload();
+    expect(click.team.id).toBe(fake.teamId);
+    expect(await error(clients.TACME!.views.open({ trigger_id: click.trigger_id, view: modal("x") }))).toBe(
+      "invalid_trigger_id",
+    );
+  });
+
+  it("another workspace's token cannot update a view, nor push onto it: not_found", async () => {
+    const opened = await clients.TACME!.views.open({
+      trigger_id: fake.newTriggerId(fake.sender("TACME").key),
+      view: modal("Acme's"),
+    });
+    const id = opened.view!.id!;
+    expect(await error(clients.TBOLT!.views.update({ view_id: id, view: modal("Taken") }))).toBe("not_found");
+    expect(await error(clients.default!.views.update({ view_id: id, view: modal("Taken") }))).toBe(
+      "not_found",
+    );
+    expect((fake.view(id)!.view as Json).title.text).toBe("Acme's");
+    // A click inside Acme's view gives a trigger to push onto it: Bolt's token is refused.
+    await requests.viewAction(id, { action_id: "go", block_id: "b", type: "button", value: "1" }, {});
+    const click = lastPayload();
+    expect(
+      await error(clients.TBOLT!.views.push({ trigger_id: click.trigger_id, view: modal("Pushed") })),
+    ).toBe("not_found");
+    // Acme's own token updates and pushes.
+    const updated = await clients.TACME!.views.update({ view_id: id, view: modal("Acme's, updated") });
+    expect(updated.view).toMatchObject({ id, team_id: "TACME" });
+    const pushed = await clients.TACME!.views.push({ trigger_id: click.trigger_id, view: modal("Pushed") });
+    expect(pushed.view?.team_id).toBe("TACME");
+  });
+
+  it("a submission, a click and a suggestion inside a view are built from the stored view, with its workspace", async () => {
+    const opened = await clients.TACME!.views.open({
+      trigger_id: fake.newTriggerId(fake.sender("TACME").key),
+      view: modal("Acme's", '{"ch":"C1"}'),
+    });
+    const stored = fake.view(opened.view!.id!)!;
+    const state = { key: { key: { type: "plain_text_input", value: "sk_1" } } };
+    // Sent through requests of the fake's default team: the view's workspace wins, as in Slack.
+    await requests.submitView(stored.id, state, { user: { id: "U0ANA", name: "ana" } });
+    const submitted = lastPayload();
+    expect(submitted).toMatchObject({
+      type: "view_submission",
+      team: { id: "TACME" },
+      user: { id: "U0ANA", team_id: "TACME" },
+      is_enterprise_install: false,
+      view: {
+        id: stored.id,
+        hash: stored.hash,
+        team_id: "TACME",
+        app_installed_team_id: "TACME",
+        callback_id: "sb_test",
+        private_metadata: '{"ch":"C1"}',
+        state: { values: state },
+      },
+    });
+    // Its trigger is Acme's too.
+    expect(
+      await error(clients.TBOLT!.views.open({ trigger_id: submitted.trigger_id, view: modal("x") })),
+    ).toBe("invalid_trigger_id");
+    await requests.blockSuggestion(
+      stored.id,
+      { action_id: "template", block_id: "template", value: "ord" },
+      {},
+    );
+    expect(lastPayload()).toMatchObject({
+      type: "block_suggestion",
+      team: { id: "TACME" },
+      value: "ord",
+      view: { id: stored.id, team_id: "TACME", app_installed_team_id: "TACME" },
+    });
+    // The old entry point (viewSubmission with a view id) is built from the stored view as well.
+    await requests.viewSubmission({ id: stored.id, callback_id: "whatever", state });
+    expect(lastPayload()).toMatchObject({
+      team: { id: "TACME" },
+      view: { callback_id: "sb_test", team_id: "TACME", hash: stored.hash },
+    });
+  });
+
+  it("an org-wide install's submission: no team, app_installed_team_id the enterprise's, as Bolt reads it", async () => {
+    const opened = await clients.TORGWS!.views.open({
+      trigger_id: fake.newTriggerId(fake.sender("TORGWS").key),
+      view: modal("Org's"),
+    });
+    await requests.submitView(opened.view!.id!, {});
+    expect(lastPayload()).toMatchObject({
+      team: null,
+      enterprise: { id: "EORG" },
+      is_enterprise_install: true,
+      user: { team_id: "TORGWS" },
+      view: { team_id: "TORGWS", app_installed_team_id: "EORG" },
+    });
+  });
+
+  it("the default team's requests are as before: the fake's team everywhere", async () => {
+    await requests.command("help");
+    expect(lastPayload()).toMatchObject({ team_id: fake.teamId, is_enterprise_install: "false" });
+    await requests.event({ type: "app_home_opened", user: "U0ALICE" });
+    expect(JSON.parse(received.at(-1))).toMatchObject({
+      team_id: fake.teamId,
+      authorizations: [{ team_id: fake.teamId, user_id: fake.botUserId }],
+    });
+  });
+});
