@@ -3,8 +3,9 @@
 // key"). One token-bucket row per (key, bucket): `key` is the key's hash (as
 // src/api/rate-limit.ts makes it, never the key), `bucket` is read, write or
 // read:background (background reads' share, taken with read). Each grant is
-// one statement: the rows locked, refilled by the database's clock, checked
-// and taken all or none (UPDATE … RETURNING in one WITH). The API's side of
+// one statement, one round trip (the function rate_budget.take): the rows
+// locked in one order, refilled by the database's clock, checked and taken
+// all or none. The API's side of
 // it, the waiting and the lanes, is src/api/shared-limit.ts.
 import type { Db } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
@@ -24,7 +25,40 @@ export const RATE_BUDGET_MIGRATIONS: MigrationSet = {
           updated_ms double precision not null,
           blocked_until_ms double precision not null default 0,
           primary key (key, bucket)
-        );`,
+        );
+        -- One token from each named bucket, all or none. The rows are locked in one order (no deadlock
+        -- between a read and a background read), refilled by the server's clock; a function, so its
+        -- statements are planned once per connection.
+        create function rate_budget.take(k text, names text[], out granted boolean, out wait_ms double precision,
+                                         out seen int) language plpgsql as $$
+        declare
+          now_ms double precision := extract(epoch from clock_timestamp()) * 1000;
+          r record;
+          avail double precision;
+        begin
+          -- A grant lost in a crash costs nothing: no wait for the WAL's flush at commit.
+          perform set_config('synchronous_commit', 'off', true);
+          granted := true; wait_ms := 0; seen := 0;
+          for r in select * from rate_budget.buckets where key = k and bucket = any(names)
+                   order by bucket for update loop
+            seen := seen + 1;
+            avail := case when now_ms > greatest(r.updated_ms, r.blocked_until_ms)
+              then least(r.capacity, r.tokens + (now_ms - greatest(r.updated_ms, r.blocked_until_ms)) * r.per_ms)
+              else r.tokens end;
+            if r.blocked_until_ms > now_ms or avail < 1 then
+              granted := false;
+              wait_ms := greatest(wait_ms, greatest(0, r.blocked_until_ms - now_ms)
+                + case when avail >= 1 then 0 else (1 - avail) / r.per_ms end);
+            end if;
+          end loop;
+          granted := granted and seen = cardinality(names);
+          if granted then
+            update rate_budget.buckets
+               set tokens = least(capacity, tokens + greatest(0, now_ms - greatest(updated_ms, blocked_until_ms)) * per_ms) - 1,
+                   updated_ms = greatest(updated_ms, now_ms)
+             where key = k and bucket = any(names);
+          end if;
+        end $$;`,
     },
   ],
 };
@@ -70,34 +104,7 @@ export class RateBudgetStore {
     buckets: readonly string[],
   ): Promise<{ granted: boolean; waitMs: number; missing: boolean }> {
     const { rows } = await this.db.query<{ granted: boolean | null; wait_ms: number | null; found: number }>(
-      `with now as (select ${NOW_MS} as ms),
-       cur as (
-         select b.key, b.bucket, b.per_ms, b.blocked_until_ms, n.ms,
-                case when n.ms > greatest(b.updated_ms, b.blocked_until_ms)
-                  then least(b.capacity, b.tokens + (n.ms - greatest(b.updated_ms, b.blocked_until_ms)) * b.per_ms)
-                  else b.tokens end as avail
-           from rate_budget.buckets b cross join now n
-          where b.key = $1 and b.bucket = any($2::text[])
-            for update of b
-       ),
-       verdict as (
-         select count(*)::int as found,
-                coalesce(bool_and(avail >= 1 and blocked_until_ms <= ms), false) as granted,
-                max(greatest(0, blocked_until_ms - ms)
-                    + case when avail >= 1 then 0 else (1 - avail) / per_ms end) as wait_ms
-           from cur
-       ),
-       taken as (
-         update rate_budget.buckets b
-            set tokens = cur.avail - 1, updated_ms = greatest(b.updated_ms, cur.ms)
-           from cur cross join verdict v
-          where v.granted and v.found = cardinality($2::text[])
-            and b.key = cur.key and b.bucket = cur.bucket
-         returning 1
-       )
-       select v.granted and v.found = cardinality($2::text[]) as granted, v.wait_ms, v.found,
-              (select count(*) from taken) as n
-         from verdict v`,
+      "select granted, wait_ms, seen as found from rate_budget.take($1, $2::text[])",
       [key, buckets],
     );
     const r = rows[0];

@@ -130,4 +130,29 @@ describe.skipIf(!postgresUrl())("two replicas on one PostgreSQL", () => {
     });
     expect(await two.workspaces.runtime(TEAM)).toBeUndefined();
   });
+
+  it("tokens_revoked on replica 1 closes replica 2's runtime built with the old token, without a request", async () => {
+    await one.installations.save({
+      isEnterpriseInstall: false,
+      teamId: TEAM,
+      teamName: "Acme",
+      installerUserId: ALICE.userId,
+      bot: { token: fake.botToken, id: "BACME", userId: "UBACME", scopes: ["commands", "chat:write"] },
+    });
+    expect(text(await (await scope(one)).core.run("connect demo", ALICE))).toContain("Connected to");
+    const before = (await two.workspaces.runtime(TEAM))!;
+    let closed = false;
+    before.onClose(async () => {
+      closed = true;
+    });
+    const outcome = await workspaceLifecycle(one, logger).tokensRevoked(
+      { teamId: TEAM, isEnterpriseInstall: false },
+      { botUserIds: ["UBACME"], userIds: [] },
+      new Date(),
+    );
+    expect(outcome).toBe("removed");
+    await eventually(() => closed, "replica 2 closing the runtime of the revoked token", {
+      timeoutMs: 10_000,
+    });
+  });
 });
