@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../src/domain/actor.ts";
 import {
   createDistributedSwitchboard,
+  createSwitchboard,
   type DistributedSwitchboard,
+  type Switchboard,
   workspaceLifecycle,
 } from "../../src/host/app.ts";
 import { loadConfig } from "../../src/platform/config.ts";
@@ -154,5 +156,43 @@ describe.skipIf(!postgresUrl())("two replicas on one PostgreSQL", () => {
     await eventually(() => closed, "replica 2 closing the runtime of the revoked token", {
       timeoutMs: 10_000,
     });
+  });
+});
+
+describe.skipIf(!postgresUrl())("two replicas of one workspace (single mode) on one PostgreSQL", () => {
+  let db1: TestDb;
+  let db2: Db;
+  let one: Switchboard;
+  let two: Switchboard;
+  const { logger } = captureLogger();
+  const OPERATOR: Actor = { userId: "shell", via: "shell" };
+  const DAN: Actor = { userId: "U0DAN", via: "slack", channelId: "C0GENERAL" };
+
+  beforeAll(async () => {
+    db1 = await openTestDb("postgres");
+    db2 = await openDb({ databaseUrl: db1.url, maxConnections: 5 });
+    one = await createSwitchboard(loadConfig({ LOG_LEVEL: "warn" }), { logger, db: db1 });
+    two = await createSwitchboard(
+      loadConfig({ LOG_LEVEL: "warn", MESSAGING_API_URL: one.sandbox!.url, MESSAGING_API_KEY: one.apiKey }),
+      { logger, db: db2 },
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await two?.close();
+    await one?.close();
+    await db2?.close();
+    await db1?.close();
+  });
+
+  it("a writers change on replica 1 is applied on replica 2 at its notice", async () => {
+    expect(text(await two.core.run("tag add Before #1D9BD1", DAN))).toContain("Before");
+    const before = two.core;
+    expect(text(await one.core.run("settings set writers=<@U0BOB>", OPERATOR))).not.toMatch(/cannot/i);
+    // The notice gives replica 2 a new core with the new settings (no request needed)…
+    await eventually(() => two.core !== before, "replica 2 applying the new settings", { timeoutMs: 10_000 });
+    // …which refuses a non-writer.
+    expect(text(await two.core.run("tag add After #1D9BD1", DAN))).toMatch(/U0BOB/);
+    expect(text(await two.core.run("tags", OPERATOR))).not.toContain("After");
   });
 });
