@@ -166,7 +166,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
     });
     // The one workspace of the environment: the same runtime many-workspace mode builds per workspace.
     const built = buildWorkspace(
-      { config, logger, db },
+      { config, logger, db, budget: (await replicaParts(db)).budget },
       {
         id: ENV_WORKSPACE,
         baseUrl,
@@ -183,6 +183,19 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
     env = built;
     if (built.settings) built.applySettings(built.settings); // the audit channel from the settings
     closers.unshift(() => built.close());
+    // Several replicas: a settings change made on another is applied here at its notice.
+    const { listenForChanges } = await import("../store/workspace-changes.ts");
+    const reapply = () =>
+      void admin
+        .settings()
+        .then((s) => built.applySettings(valuesOf(s)))
+        .catch((err) => logger.warn({ err: String(err) }, "could not apply the new settings"));
+    const feed = await listenForChanges(
+      db,
+      { changed: (id) => id === ENV_WORKSPACE && reapply(), resync: reapply },
+      logger,
+    );
+    if (feed) closers.unshift(() => feed.stop());
     await attachSlack(built, logger);
     const { client, reports, channels, inbox, auditListeners } = built;
     phase("API client and command core");
@@ -338,14 +351,16 @@ export async function createDistributedSwitchboard(
         ),
         ...(inst?.installerUserId ? { installerUserId: inst.installerUserId } : {}),
         onChange: async (): Promise<void> => {
-          await workspaces.forget(id);
+          await workspaces.refresh(id);
         },
         logger: logger.child({ workspace: id }),
       });
     const notConnected: RegistryOptions["notConnected"] = (id, inst) =>
       createNotConnectedCore({ db, workspace: id, admin: adminOf(id, inst) });
+    const replicas = await replicaParts(db);
     const workspaces: WorkspaceRegistry = new WorkspaceRegistry({
-      shared: { config, logger, db },
+      shared: { config, logger, db, ...(replicas.budget ? { budget: replicas.budget } : {}) },
+      ...(replicas.versions ? { versions: replicas.versions } : {}),
       installations,
       tokens,
       baseUrl,
@@ -376,6 +391,18 @@ export async function createDistributedSwitchboard(
       },
     });
     closers.unshift(() => workspaces.close());
+    // Several replicas: a change made on another reaches this one at once (docs/workspaces.md).
+    const { listenForChanges } = await import("../store/workspace-changes.ts");
+    const told = (what: string) => (err: unknown) => logger.warn({ err: String(err) }, what);
+    const feed = await listenForChanges(
+      db,
+      {
+        changed: (id) => void workspaces.changed(id).catch(told("could not apply a workspace's change")),
+        resync: () => void workspaces.resync().catch(told("could not check the workspaces kept")),
+      },
+      logger,
+    );
+    if (feed) closers.unshift(() => feed.stop());
     phase("installations and workspaces");
     return {
       connectedIds: () => workspaces.connectedIds(),
@@ -449,6 +476,17 @@ export function workspaceLifecycle(
       return outcome;
     },
   };
+}
+
+/**
+ * What several replicas on one PostgreSQL share beyond the tables: each workspace's version (read on use) and
+ * each key's API budget. PGlite is one process: neither (the in-memory limiter, changes told in-process).
+ */
+async function replicaParts(db: Db) {
+  if (db.kind !== "postgres") return {};
+  const { WorkspaceVersions } = await import("../store/workspace-changes.ts");
+  const { RateBudgetStore } = await import("../store/rate-budget.ts");
+  return { versions: new WorkspaceVersions(db), budget: new RateBudgetStore(db) };
 }
 
 /** "Use a demo account": a sandbox organization of the workspace's own (the embedded sandbox only). */

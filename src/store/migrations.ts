@@ -15,9 +15,11 @@ import { WORKSPACES_MIGRATIONS } from "./installations.ts";
 import { MEDIA_MIGRATIONS } from "./media.ts";
 import { type MigrationSet, migrate } from "./migrate.ts";
 import { PROGRESS_MIGRATIONS } from "./progress.ts";
+import { RATE_BUDGET_MIGRATIONS } from "./rate-budget.ts";
 import { REPORTS_MIGRATIONS } from "./reports.ts";
 import { SWITCHBOARD_MIGRATIONS } from "./schema.ts";
 import { STEPS_MIGRATIONS } from "./steps.ts";
+import { REPLICAS_MIGRATIONS } from "./workspace-changes.ts";
 
 export const STORE_MIGRATIONS: readonly MigrationSet[] = [
   SWITCHBOARD_MIGRATIONS,
@@ -30,6 +32,9 @@ export const STORE_MIGRATIONS: readonly MigrationSet[] = [
   SLACK_MIGRATIONS,
   WORKSPACES_MIGRATIONS,
   MEDIA_MIGRATIONS,
+  // After WORKSPACES_MIGRATIONS: its triggers watch those tables.
+  REPLICAS_MIGRATIONS,
+  RATE_BUDGET_MIGRATIONS,
 ];
 
 /** Brings every schema of the list up to date (one read each when nothing is new). */

@@ -6,6 +6,7 @@
 // first request and keeps the recently used ones (WorkspaceRegistry).
 import type { webApi } from "@slack/bolt";
 import { MessagingClient } from "../api/client.ts";
+import { type SharedBudget, sharedBudgetLimiter } from "../api/shared-limit.ts";
 import { createCommandCore, type SwitchboardCore } from "../commands/core.ts";
 import type { InboxAccess } from "../commands/inbox.ts";
 import type { ResolveGroupMembers } from "../commands/permissions.ts";
@@ -29,6 +30,7 @@ import {
   installationKey,
   type StoredInstallation,
 } from "../store/installations.ts";
+import type { WorkspaceVersions } from "../store/workspace-changes.ts";
 
 export interface WorkspaceRuntime {
   id: WorkspaceId;
@@ -62,6 +64,8 @@ export interface DeploymentParts {
   config: Config;
   logger: Logger;
   db: Db;
+  /** Each key's budget shared by every replica (PostgreSQL: src/store/rate-budget.ts); unset: this process's alone. */
+  budget?: SharedBudget;
 }
 
 export interface RuntimeSpec {
@@ -84,14 +88,27 @@ export interface RuntimeSpec {
 export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): WorkspaceRuntime {
   const { config, db } = shared;
   const logger = shared.logger;
+  const budget = {
+    readPerMinute: config.API_READ_LIMIT,
+    writePerMinute: config.API_WRITE_LIMIT,
+    backgroundReadShare: config.BACKGROUND_READ_SHARE,
+  };
   const client = new MessagingClient({
     baseUrl: ws.baseUrl,
     apiKey: ws.apiKey,
     timeoutMs: config.API_TIMEOUT_MS,
     deadlineMs: config.API_DEADLINE_MS,
-    readPerMinute: config.API_READ_LIMIT,
-    writePerMinute: config.API_WRITE_LIMIT,
-    backgroundReadShare: config.BACKGROUND_READ_SHARE,
+    ...budget,
+    // Several replicas: one budget per key, shared through the store (docs/api.md).
+    ...(shared.budget
+      ? {
+          limiter: sharedBudgetLimiter(shared.budget, ws.baseUrl, ws.apiKey, {
+            ...budget,
+            onUnreachable: (err) =>
+              logger.warn({ err: String(err) }, "the shared API budget is unreachable: this replica's alone"),
+          }),
+        }
+      : {}),
     logger: logger.child({ part: "api" }),
   });
   const auditListeners: WorkspaceRuntime["auditListeners"] = ws.onAudit ? [ws.onAudit] : [];
@@ -205,6 +222,12 @@ export interface RegistryOptions {
   channelsOf?: (apiKey: string) => Promise<Array<{ id: number; name: string }>>;
   /** How many workspaces' runtimes are kept between their requests (default 1,000; the rest are built again when used). */
   keep?: number;
+  /**
+   * Several replicas (PostgreSQL): each workspace's version, bumped with every change of its key, settings or
+   * installation (src/store/workspace-changes.ts), read each time its runtime is asked for; a kept runtime older
+   * than the version is built again. Unset (PGlite, one process): changes are told in-process (forget).
+   */
+  versions?: Pick<WorkspaceVersions, "version" | "versions">;
 }
 
 /**
@@ -261,8 +284,50 @@ export class WorkspaceRegistry implements WorkspaceSource {
     });
   }
 
-  /** A connected workspace's runtime (built on first use), or undefined when it is not installed and connected. */
-  runtime(id: WorkspaceId, enterpriseId?: string): Promise<WorkspaceRuntime | undefined> {
+  /**
+   * A connected workspace's runtime (built on first use), or undefined when it is not installed and connected.
+   * Several replicas: the workspace's version is read first (one primary-key read), and a runtime built before
+   * the last change (on any replica) is closed and built again: never an old key, old settings or a revoked token.
+   */
+  async runtime(id: WorkspaceId, enterpriseId?: string): Promise<WorkspaceRuntime | undefined> {
+    const versions = this.opts.versions;
+    if (!versions) return this.obtain(id, enterpriseId, 0);
+    const now = await versions.version(id);
+    while (this.live.has(id) && (this.built.get(id) ?? 0) < now) await this.forget(id);
+    return this.obtain(id, enterpriseId, now);
+  }
+
+  /**
+   * A workspace changed on some replica (its notice): its kept runtime, if older, is closed at once, with its
+   * background work; one that had background work (an inbox, live progress) is built again when it is still
+   * connected, so that work goes on with the new key and settings.
+   */
+  async changed(id: WorkspaceId): Promise<void> {
+    if (!this.live.has(id)) return;
+    const now = (await this.opts.versions?.version(id)) ?? Number.POSITIVE_INFINITY;
+    if (!this.live.has(id) || (this.built.get(id) ?? 0) >= now) return;
+    await this.refresh(id);
+  }
+
+  /** Notices may have been missed (the listening connection was lost): every kept runtime checked in one read. */
+  async resync(): Promise<void> {
+    const ids = [...this.live.keys()];
+    const now = await this.opts.versions?.versions(ids);
+    if (!now) return;
+    for (const id of ids) if ((now.get(id) ?? 0) > (this.built.get(id) ?? 0)) await this.refresh(id);
+  }
+
+  /** Forgets a workspace's runtime; built again at once when it was running background work (and is still connected). */
+  async refresh(id: WorkspaceId): Promise<void> {
+    const busy = this.opts.busy?.(id) ?? false;
+    await this.forget(id);
+    if (busy) await this.runtime(id).catch(() => undefined);
+  }
+
+  /** The version each kept runtime was built from (several replicas). */
+  private readonly built = new Map<WorkspaceId, number>();
+
+  private obtain(id: WorkspaceId, enterpriseId: string | undefined, version: number) {
     let pending = this.live.get(id);
     if (pending) {
       // Most recently used last: the Map's order is the eviction order.
@@ -271,14 +336,18 @@ export class WorkspaceRegistry implements WorkspaceSource {
       return pending;
     }
     pending = this.build(id, enterpriseId);
+    const mine = pending;
     this.live.set(id, pending);
+    this.built.set(id, version);
     // Not connected (or failed): nothing kept, the next request looks again.
-    pending.then(
-      (rt) => {
-        if (!rt) this.live.delete(id);
-      },
-      () => this.live.delete(id),
-    );
+    const drop = () => {
+      if (this.live.get(id) !== mine) return;
+      this.live.delete(id);
+      this.built.delete(id);
+    };
+    pending.then((rt) => {
+      if (!rt) drop();
+    }, drop);
     this.evict();
     return pending;
   }
@@ -292,6 +361,7 @@ export class WorkspaceRegistry implements WorkspaceSource {
   async forget(id: WorkspaceId): Promise<void> {
     const pending = this.live.get(id);
     this.live.delete(id);
+    this.built.delete(id);
     this.clients.delete(id);
     const rt = await pending?.catch(() => undefined);
     await rt?.close();
@@ -318,6 +388,7 @@ export class WorkspaceRegistry implements WorkspaceSource {
   async close(): Promise<void> {
     const all = [...this.live.values()];
     this.live.clear();
+    this.built.clear();
     this.clients.clear();
     for (const p of all) await (await p.catch(() => undefined))?.close();
   }
@@ -331,6 +402,7 @@ export class WorkspaceRegistry implements WorkspaceSource {
       if (over <= 0) break;
       if (this.opts.busy?.(id)) continue;
       this.live.delete(id);
+      this.built.delete(id);
       this.clients.delete(id);
       over -= 1;
       void pending.then((rt) => rt?.close()).catch(() => {});

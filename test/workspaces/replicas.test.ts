@@ -1,0 +1,198 @@
+// Several replicas of one many-workspace deployment on one PostgreSQL (issue
+// 27 §1, docs/workspaces.md "Several replicas"): two switchboards in this
+// process, each with its own pool and its own listening connection on the same
+// database. A change made on one (the writers, a disconnect, an uninstall) is
+// seen by the other at once: its next request uses the new settings (the
+// version read on use), and its background work of a departed workspace stops
+// without any request (the notice). PostgreSQL only: PGlite is one process.
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../../src/domain/actor.ts";
+import {
+  createDistributedSwitchboard,
+  createSwitchboard,
+  type DistributedSwitchboard,
+  type Switchboard,
+  workspaceLifecycle,
+} from "../../src/host/app.ts";
+import { loadConfig } from "../../src/platform/config.ts";
+import { type Db, openDb } from "../../src/store/db.ts";
+import { InboxStore } from "../../src/store/inbox.ts";
+import type { FakeSlack } from "../fakes/slack.ts";
+import { openTestDb, postgresUrl, type TestDb } from "../helpers/db.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { SIGNING_SECRET, startFakeSlack } from "../helpers/fake-slack.ts";
+import { captureLogger } from "../helpers/log.ts";
+
+const TEAM = "TACME";
+const ALICE: Actor = { userId: "U0ALICE", via: "slack", teamId: TEAM, channelId: "C0GENERAL" };
+const CAROL: Actor = { userId: "U0CAROL", via: "slack", teamId: TEAM, channelId: "C0GENERAL" };
+const text = (reply: unknown) => JSON.stringify(reply);
+
+describe.skipIf(!postgresUrl())("two replicas on one PostgreSQL", () => {
+  let fake: FakeSlack;
+  let db1: TestDb;
+  let db2: Db;
+  let one: DistributedSwitchboard;
+  let two: DistributedSwitchboard;
+  const { logger } = captureLogger();
+
+  beforeAll(async () => {
+    [fake, db1] = await Promise.all([startFakeSlack(), openTestDb("postgres")]);
+    db2 = await openDb({ databaseUrl: db1.url, maxConnections: 5 });
+    const env = {
+      SLACK_CLIENT_ID: fake.clientId,
+      SLACK_CLIENT_SECRET: fake.clientSecret,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_STATE_SECRET: "a-state-secret-for-the-tests",
+      SWITCHBOARD_SECRET_KEY: randomBytes(32).toString("base64"),
+      SLACK_API_URL: fake.apiUrl,
+      INBOX_POLL_SECONDS: "1",
+      LOG_LEVEL: "warn",
+    };
+    one = await createDistributedSwitchboard(loadConfig(env), { logger, db: db1 });
+    // The second replica uses the first one's sandbox as its messaging API (one API, as in production).
+    two = await createDistributedSwitchboard(loadConfig({ ...env, MESSAGING_API_URL: one.sandbox!.url }), {
+      logger,
+      db: db2,
+    });
+    fake.addTeam({ teamId: TEAM, teamName: "Acme", installerUserId: ALICE.userId });
+    await one.installations.save({
+      isEnterpriseInstall: false,
+      teamId: TEAM,
+      teamName: "Acme",
+      installerUserId: ALICE.userId,
+      bot: { token: fake.botToken, id: "BACME", userId: "UBACME", scopes: ["commands", "chat:write"] },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await two?.close();
+    await one?.close();
+    await db2?.close();
+    await fake?.close();
+    await db1?.close();
+  });
+
+  const scope = (sb: DistributedSwitchboard) => sb.workspaces.scopeOf(TEAM);
+
+  it("a non-writer is refused on replica 2 right after the writers change on replica 1", async () => {
+    expect(text(await (await scope(one)).core.run("connect demo", ALICE))).toContain("Connected to");
+    // Anyone may write: Carol adds a tag on replica 2 (its runtime is built and kept).
+    const early = text(await (await scope(two)).core.run("tag add Early #1D9BD1", CAROL));
+    expect(early).toContain("Early");
+    expect(early).not.toMatch(/U0BOB|may not/);
+    const before = await two.workspaces.runtime(TEAM);
+    expect(before).toBeDefined();
+
+    const set = text(await (await scope(one)).core.run("settings set writers=<@U0BOB>", ALICE));
+    expect(set).not.toMatch(/cannot|not allowed/i);
+    // At once, with no wait for the notice: the version read on use.
+    const refused = text(await (await scope(two)).core.run("tag add Late #1D9BD1", CAROL));
+    expect(refused).toMatch(/U0BOB/);
+    const tags = text(await (await scope(two)).core.run("tags", ALICE));
+    expect(tags).toContain("Early");
+    expect(tags).not.toContain("Late");
+  });
+
+  it("after a disconnect on replica 1, replica 2 forgets the key, even without a request", async () => {
+    const rt = await two.workspaces.runtime(TEAM);
+    expect(rt).toBeDefined();
+    expect(two.workspaces.slackClientOf(TEAM)).toBeDefined();
+    // `/sb disconnect`'s confirmed work on replica 1 (the command asks to confirm first).
+    const admin = (await one.workspaces.runtime(TEAM))!.core.admin!;
+    expect((await admin.disconnect(ALICE)).ok).toBe(true);
+    expect(await one.installations.connection(TEAM)).toBeUndefined();
+    // The notice closes replica 2's runtime (its bot client goes with it) without any request.
+    await eventually(
+      () => two.workspaces.slackClientOf(TEAM) === undefined,
+      "replica 2 forgetting the runtime",
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    expect(await two.workspaces.runtime(TEAM)).toBeUndefined();
+    expect(text(await (await scope(two)).core.run("tags", ALICE))).toContain("not connected");
+  });
+
+  it("app_uninstalled on replica 1 stops replica 2's background work for that workspace", async () => {
+    expect(text(await (await scope(one)).core.run("connect demo", ALICE))).toContain("Connected to");
+    // An inbox: replica 2 polls its customers once its runtime is built.
+    await new InboxStore(db1, TEAM).setInbox("C0INBOX", "all", ALICE.userId, new Date());
+    await two.workspaces.runtime(TEAM);
+    await eventually(() => two.background.busy(TEAM), "replica 2 polling the inbox", { timeoutMs: 10_000 });
+
+    const outcome = await workspaceLifecycle(one, logger).uninstalled(
+      { teamId: TEAM, isEnterpriseInstall: false },
+      new Date(),
+    );
+    expect(outcome).toBe("removed");
+    await eventually(() => !two.background.busy(TEAM), "replica 2 stopping the departed workspace's inbox", {
+      timeoutMs: 10_000,
+    });
+    expect(await two.workspaces.runtime(TEAM)).toBeUndefined();
+  });
+
+  it("tokens_revoked on replica 1 closes replica 2's runtime built with the old token, without a request", async () => {
+    await one.installations.save({
+      isEnterpriseInstall: false,
+      teamId: TEAM,
+      teamName: "Acme",
+      installerUserId: ALICE.userId,
+      bot: { token: fake.botToken, id: "BACME", userId: "UBACME", scopes: ["commands", "chat:write"] },
+    });
+    expect(text(await (await scope(one)).core.run("connect demo", ALICE))).toContain("Connected to");
+    const before = (await two.workspaces.runtime(TEAM))!;
+    let closed = false;
+    before.onClose(async () => {
+      closed = true;
+    });
+    const outcome = await workspaceLifecycle(one, logger).tokensRevoked(
+      { teamId: TEAM, isEnterpriseInstall: false },
+      { botUserIds: ["UBACME"], userIds: [] },
+      new Date(),
+    );
+    expect(outcome).toBe("removed");
+    await eventually(() => closed, "replica 2 closing the runtime of the revoked token", {
+      timeoutMs: 10_000,
+    });
+  });
+});
+
+describe.skipIf(!postgresUrl())("two replicas of one workspace (single mode) on one PostgreSQL", () => {
+  let db1: TestDb;
+  let db2: Db;
+  let one: Switchboard;
+  let two: Switchboard;
+  const { logger } = captureLogger();
+  const OPERATOR: Actor = { userId: "shell", via: "shell" };
+  const DAN: Actor = { userId: "U0DAN", via: "slack", channelId: "C0GENERAL" };
+
+  beforeAll(async () => {
+    db1 = await openTestDb("postgres");
+    db2 = await openDb({ databaseUrl: db1.url, maxConnections: 5 });
+    one = await createSwitchboard(loadConfig({ LOG_LEVEL: "warn" }), { logger, db: db1 });
+    two = await createSwitchboard(
+      loadConfig({ LOG_LEVEL: "warn", MESSAGING_API_URL: one.sandbox!.url, MESSAGING_API_KEY: one.apiKey }),
+      { logger, db: db2 },
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await two?.close();
+    await one?.close();
+    await db2?.close();
+    await db1?.close();
+  });
+
+  it("a writers change on replica 1 is applied on replica 2 at its notice", async () => {
+    expect(text(await two.core.run("tag add Before #1D9BD1", DAN))).toContain("Before");
+    const before = two.core;
+    expect(text(await one.core.run("settings set writers=<@U0BOB>", OPERATOR))).not.toMatch(/cannot/i);
+    // The notice gives replica 2 a new core with the new settings (no request needed)…
+    await eventually(() => two.core !== before, "replica 2 applying the new settings", { timeoutMs: 10_000 });
+    // …which refuses a non-writer.
+    expect(text(await two.core.run("tag add After #1D9BD1", DAN))).toMatch(/U0BOB/);
+    expect(text(await two.core.run("tags", OPERATOR))).not.toContain("After");
+  });
+});
