@@ -89,6 +89,18 @@ const source: WorkspaceSource = {
 beforeAll(async () => {
   fake = await startFakeSlack();
   fake.defineFunctions(manifestFunctions());
+  // Each workspace installs (its own bot token, as oauth.v2.access grants it): Slack ties a view and its
+  // trigger to the token's workspace, as the fake does.
+  for (const teamId of [A, B]) {
+    const team = fake.addTeam({ teamId });
+    const body = new URLSearchParams({
+      client_id: fake.clientId,
+      client_secret: fake.clientSecret,
+      code: fake.authorizeCode(team),
+    });
+    const res = await fetch(new URL("oauth.v2.access", fake.apiUrl), { method: "POST", body });
+    expect(((await res.json()) as { ok: boolean }).ok).toBe(true);
+  }
   const config = loadConfig({ ...slackEnv(fake), LOG_LEVEL: "silent" });
   slack = createSlackApp({
     workspaces: source,
@@ -96,12 +108,14 @@ beforeAll(async () => {
     logger: captureLogger().logger,
     distributed: {
       routes: [],
-      // Each team's installation: the fake's bot token serves both (the probe is about scopes, not tokens).
-      authorize: async (source) => ({
-        botToken: fake.botToken,
-        botUserId: fake.botUserId,
-        teamId: source.teamId,
-      }),
+      // Each team's installation: its own bot token.
+      authorize: async (source) => {
+        const team = fake.teams.get(source.teamId ?? "");
+        // A team Bolt can authorize but the source does not serve (the last test): the fake's own token.
+        if (!team?.botToken)
+          return { botToken: fake.botToken, botUserId: fake.botUserId, teamId: source.teamId };
+        return { botToken: team.botToken, botUserId: team.botUserId, teamId: source.teamId };
+      },
       posts: new ChannelPostQueue(0),
     },
   });
