@@ -8,6 +8,7 @@
 // Slack does. The connect form connects each workspace first; then settings,
 // campaign, send, template, contact and chat-user edit, import, the four
 // shortcuts, and the inbox card's Reply (the send form, for that chat user).
+import { mkdirSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MessagingClient } from "../../src/api/client.ts";
 import { IMPORT_ACTIONS } from "../../src/slack/features/uploads/message.ts";
@@ -70,6 +71,17 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
+  // SCREENS_DIR=dir: every view the forms showed, as Block Kit JSON, for blockkit-preview (docs/screens).
+  const dir = process.env.SCREENS_DIR;
+  if (dir && fake) {
+    mkdirSync(dir, { recursive: true });
+    let n = 0;
+    for (const v of fake.views.values())
+      writeFileSync(
+        `${dir}/ws-${v.teamId}-${String((n += 1)).padStart(2, "0")}-${v.view.callback_id}.json`,
+        JSON.stringify(v.view),
+      );
+  }
   await stack?.close();
 });
 
