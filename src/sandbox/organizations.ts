@@ -6,13 +6,8 @@ import { randomBytes } from "node:crypto";
 import type { Scope } from "../api/operations.ts";
 import type { NewKey } from "../store/sandbox/account.ts";
 import type { OrganizationRow } from "../store/sandbox/rows.ts";
-import {
-  DEMO_ORGANIZATION_NAME,
-  DEMO_PLAN,
-  organizationCreatedAt,
-  type SeedKind,
-  seedOrganization,
-} from "../store/sandbox/seed.ts";
+import { organizationCreatedAt, type SeedKind, seedOrganization } from "../store/sandbox/seed.ts";
+import { DEMO_ORGANIZATION_NAME, DEMO_PLAN } from "../store/sandbox/seed-data.ts";
 import type { SandboxStore } from "../store/sandbox/store.ts";
 
 /** What a new organization hands out, once: its keys are never shown again. */

@@ -75,10 +75,9 @@ afterAll(async () => {
   const dir = process.env.SCREENS_DIR;
   if (dir && fake) {
     mkdirSync(dir, { recursive: true });
-    let n = 0;
-    for (const v of fake.views.values())
+    for (const [i, v] of [...fake.views.values()].entries())
       writeFileSync(
-        `${dir}/ws-${v.teamId}-${String((n += 1)).padStart(2, "0")}-${v.view.callback_id}.json`,
+        `${dir}/ws-${v.teamId}-${String(i + 1).padStart(2, "0")}-${v.view.callback_id}.json`,
         JSON.stringify(v.view),
       );
   }

@@ -1,43 +1,34 @@
 import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
-import { isApiError } from "../../api/errors.ts";
 import {
   CAMPAIGN_STATUSES,
   createCampaignSchema,
   isoDateTimeSchema,
   RECIPIENT_STATUSES,
 } from "../../api/schemas.ts";
-import type { Campaign, MessagingApi, Template } from "../../api/types.ts";
-import { context, count, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
-import type { Counts } from "../../domain/reports.ts";
-import { CARD_STATUS, campaignCard, FINAL_STATUSES, factsLine } from "../../reports/card.ts";
-import { type CampaignSummary, ratesOf, STATUSES, summarizeCampaign } from "../../reports/summary.ts";
+import type { Campaign } from "../../api/types.ts";
+import { context, count, esc, section } from "../../blocks/blocks.ts";
+import { CARD_STATUS, campaignCard } from "../../reports/card.ts";
 import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } from "../args.ts";
 import { formReply } from "../forms.ts";
 import { loadCampaignData } from "../lookups.ts";
-import { type CommandContext, defineCommand, type Preview, UserError } from "../registry.ts";
+import { defineCommand } from "../registry.ts";
 import { listLine, pageReply, pick, show } from "../render.ts";
-import {
-  campaignMessageText,
-  checkPlaceholderValues,
-  PARAM_PREFIX,
-  placeholderValues,
-} from "./campaign-message.ts";
+import { cardOf, factsOf } from "./campaign-card.ts";
+import { audienceOf, campaignPreview, refusedInWords } from "./campaign-launch.ts";
+import { checkPlaceholderValues, PARAM_PREFIX, placeholderValues } from "./campaign-message.ts";
+import { RECIPIENT_WORDS, recipientNames } from "./campaign-recipients.ts";
 import { checkBody } from "./check.ts";
 import {
   announce,
-  channelLabel,
   channelNamesOf,
-  contactName,
   nameOf,
   pageLine,
   quoted,
   refId,
-  relatedNames,
   resolveChannel,
   templateLabel,
 } from "./common.ts";
-import { memberCount } from "./groups.ts";
 
 const FIRST = ["id", "name", "status", "integrationId", "templateId", "conversationTagId"];
 const NAMES = {
@@ -48,257 +39,6 @@ const NAMES = {
   contactIds: "contacts",
   scheduledAt: "at",
 };
-
-/** The card's facts: template, tag and channel by name, and who launched it. */
-async function factsOf(ctx: CommandContext, c: Campaign, launchedBy?: string): Promise<string> {
-  const templateId = refId(c, "templateId", "template_id");
-  const tagId = refId(c, "conversationTagId", "conversation_tag_id");
-  const channelId = refId(c, "integrationId", "integration_id");
-  const groups = ((pick(c, "groupIds", "group_ids") as unknown[] | undefined) ?? []).filter(
-    (g): g is number => typeof g === "number",
-  );
-  const names = await relatedNames({
-    template: templateId ? async () => templateLabel(await ctx.api.getTemplate(templateId)) : undefined,
-    tag: tagId ? async () => show(pick(await ctx.api.getTag(tagId), "name") ?? "") : undefined,
-    channel: channelId ? () => channelLabel(ctx, channelId) : undefined,
-    audience: groups.length
-      ? async () => {
-          const named = await Promise.all(
-            groups.slice(0, 3).map((g) => ctx.api.getGroup(g).then((r) => nameOf(r, `group ${g}`))),
-          );
-          return [...named, ...(groups.length > 3 ? [`${groups.length - 3} more groups`] : [])].join(", ");
-        }
-      : undefined,
-    launchedBy: async () => launchedBy ?? (c.id !== undefined ? ctx.launchedBy(Number(c.id)) : undefined),
-  });
-  // A name that could not be read leaves the number, never a gap.
-  return factsLine({
-    ...names,
-    template: names.template ?? (templateId ? `#${templateId}` : undefined),
-    tag: names.tag ?? (tagId ? `#${tagId}` : undefined),
-  });
-}
-
-/** Recipients by status from the campaign's own counts (`stats`), else read (7 small reads). */
-async function summaryOf(ctx: CommandContext, id: number, c: Campaign): Promise<CampaignSummary | undefined> {
-  const stats = pick(c, "stats");
-  if (stats && typeof stats === "object") {
-    const counts = Object.fromEntries(
-      STATUSES.map((s) => [s, Number((stats as Record<string, unknown>)[s] ?? 0) || 0]),
-    ) as Counts;
-    const total = STATUSES.reduce((n, s) => n + counts[s], 0);
-    return {
-      id,
-      name: nameOf(c),
-      status: String(pick(c, "status") ?? ""),
-      counts,
-      total,
-      ...ratesOf(counts),
-      partial: false,
-      method: "totals",
-      requests: 0,
-    };
-  }
-  if (pick(c, "status") === "draft") return undefined;
-  return summarizeCampaign(ctx.api, id, { lane: "interactive", campaign: c });
-}
-
-async function cardOf(ctx: CommandContext, id: number, c: Campaign) {
-  const [facts, summary] = await Promise.all([factsOf(ctx, c), summaryOf(ctx, id, c)]);
-  return campaignCard({
-    id,
-    name: nameOf(c, `Campaign ${id}`),
-    status: String(pick(c, "status") ?? "unknown"),
-    summary: summary && summary.total > 0 ? summary : undefined,
-    facts,
-  });
-}
-
-async function templateOf(api: MessagingApi, c: Campaign): Promise<Template | undefined> {
-  const id = Number(pick(c, "templateId", "template_id"));
-  if (!Number.isInteger(id) || id <= 0) return undefined;
-  try {
-    return await api.getTemplate(id);
-  } catch (err) {
-    if (isApiError(err) && err.kind === "not_found") return { id, name: "(template not found)" };
-    throw err;
-  }
-}
-
-/**
- * How many people a send reaches: the campaign's recipients when it has them
- * (a page of one, read for its total), else its own counts, else its audience
- * (contacts named plus the member counts of its groups).
- */
-async function audienceOf(api: MessagingApi, id: number, c: Campaign): Promise<string> {
-  const recipients = await api.listCampaignRecipients(id, { limit: 1 });
-  if (recipients.total !== undefined && recipients.total > 0) return `${recipients.total} recipients`;
-  const own = pick(c, "totalRecipients", "recipientCount", "recipients_count", "audienceSize", "total");
-  if (typeof own === "number") return `${own} recipients`;
-  const contacts = (pick(c, "contactIds") as number[] | undefined) ?? [];
-  const groups = (pick(c, "groupIds") as number[] | undefined) ?? [];
-  if (!contacts.length && !groups.length)
-    return recipients.total === 0 ? "none: the campaign names no group or contact" : "unknown";
-  let n = contacts.length;
-  let exact = true;
-  for (const g of groups) {
-    const count = memberCount(await api.getGroup(g));
-    if (typeof count === "number") n += count;
-    else exact = false;
-  }
-  const parts = [
-    groups.length ? `group${groups.length > 1 ? "s" : ""} ${groups.map((g) => `#${g}`).join(", ")}` : "",
-    contacts.length ? `${contacts.length} contact(s)` : "",
-  ].filter(Boolean);
-  return `${exact ? "" : "at least "}${n} recipients (${parts.join(" + ")}; opted-out contacts are skipped)`;
-}
-
-/** A recipient's status as an icon and a word. */
-const RECIPIENT_WORDS: Record<string, { icon: string; label: string }> = {
-  pending: { icon: ":hourglass_flowing_sand:", label: "Waiting" },
-  sending: { icon: ":outbox_tray:", label: "Sending" },
-  sent: { icon: ":outbox_tray:", label: "Sent" },
-  delivered: { icon: ":white_check_mark:", label: "Delivered" },
-  read: { icon: ":eyes:", label: "Read" },
-  failed: { icon: ":x:", label: "Failed" },
-  skipped: { icon: ":fast_forward:", label: "Skipped" },
-};
-
-/**
- * Names of contacts read lately, by workspace and id (`T123:42`; ids are the
- * API account's, so two workspaces may both have a contact 42): a page of
- * recipients is named from here first.
- */
-const CONTACT_NAMES = new Map<string, string>();
-const CONTACT_NAMES_MAX = 5_000;
-/** Contacts read per page at most: the spec cannot read contacts by a list of ids. */
-const NAME_READS = 20;
-
-/**
- * The names of a page's recipients that carry none themselves: from the
- * cache first, then one read per contact, at most NAME_READS (a page is at
- * most its page size). `unread`: recipients left with their phone.
- */
-async function recipientNames(
-  ctx: CommandContext,
-  items: Array<Record<string, unknown>>,
-): Promise<Map<number, string> & { unread: number }> {
-  const names = Object.assign(new Map<number, string>(), { unread: 0 });
-  const wanted = new Set<number>();
-  for (const r of items) {
-    const id = refId(r, "contactId", "contact_id");
-    if (id === undefined || show(pick(r, "name") ?? "")) continue;
-    const known = CONTACT_NAMES.get(`${ctx.workspace}:${id}`);
-    if (known !== undefined) names.set(id, known);
-    else wanted.add(id);
-  }
-  const reads = [...wanted].slice(0, NAME_READS);
-  const read = await Promise.all(
-    reads.map((id) =>
-      ctx.api.getContact(id).then(
-        (c) => [id, contactName(c)] as const,
-        () => [id, ""] as const,
-      ),
-    ),
-  );
-  for (const [id, name] of read) {
-    if (!name) continue;
-    names.set(id, name);
-    if (CONTACT_NAMES.size >= CONTACT_NAMES_MAX)
-      CONTACT_NAMES.delete(CONTACT_NAMES.keys().next().value as string);
-    CONTACT_NAMES.set(`${ctx.workspace}:${id}`, name);
-  }
-  names.unread = items.filter((r) => {
-    const id = refId(r, "contactId", "contact_id");
-    return id !== undefined && !show(pick(r, "name") ?? "") && !names.has(id) && !reads.includes(id);
-  }).length;
-  return names;
-}
-
-/**
- * A send or cancel the campaign's status already answers: said at once, with
- * the next useful action, instead of a prompt the API would refuse.
- */
-function finalStateRefusal(action: "send" | "cancel", id: number, c: Campaign): UserError | undefined {
-  const status = String(pick(c, "status") ?? "");
-  if (!FINAL_STATUSES.has(status)) return undefined;
-  const name = `*${esc(nameOf(c, `Campaign ${id}`))}*`;
-  const was =
-    status === "completed"
-      ? "has already completed"
-      : status === "cancelled"
-        ? "was cancelled"
-        : "has failed";
-  const text =
-    action === "cancel"
-      ? `${name} ${was}; there is nothing to cancel.`
-      : `${name} ${was}; a campaign is sent once, so it cannot be sent again. To send the message again, create a new campaign with the same template.`;
-  return new UserError(text, false, [
-    { text: "Report", line: `report now ${id}`, style: "primary" },
-    ...(action === "send" ? [{ text: "New campaign", line: "campaign new" }] : []),
-    { text: "Open", line: `campaign ${id}` },
-  ]);
-}
-
-/** The API refused a send or cancel the spec leaves open (a paused or scheduled campaign): its reason, in words. */
-async function refusedInWords<T>(
-  action: "send" | "cancel",
-  id: number,
-  ctx: CommandContext,
-  call: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    if (!isApiError(err) || err.kind !== "conflict") throw err;
-    const c = await ctx.api.getCampaign(id).catch(() => undefined);
-    const name = `*${esc(nameOf(c, `Campaign ${id}`))}*`;
-    const status = c ? CARD_STATUS[String(pick(c, "status"))]?.label.toLowerCase() : undefined;
-    // `campaign 5 is paused: only draft or scheduled campaigns can be sent` → `it is paused: …`.
-    const reason = esc(err.message.replace(/^campaign\s+\d+\s+/i, "it "));
-    throw new UserError(
-      `The messaging API would not ${action} ${name}${status ? ` (${esc(status)})` : ""}: ${reason}`,
-      false,
-      [{ text: "Open", line: `campaign ${id}` }],
-    );
-  }
-}
-
-async function campaignPreview(action: "send" | "cancel", id: number, ctx: CommandContext): Promise<Preview> {
-  const c = await ctx.api.getCampaign(id);
-  const refusal = finalStateRefusal(action, id, c);
-  if (refusal) throw refusal;
-  const t = await templateOf(ctx.api, c);
-  const audience = await audienceOf(ctx.api, id, c);
-  const verb = action === "send" ? "Send" : "Cancel";
-  const title = `${verb} campaign #${id}${quoted(c) ? ` ${show(pick(c, "name"))}` : ""}?`.replace(
-    /\s+\?$/,
-    "?",
-  );
-  const pairs: Array<[string, string]> = [
-    ["Status", esc(show(pick(c, "status")))],
-    [
-      "Template",
-      t
-        ? `#${esc(show(t.id))} ${esc(show(t.name))} (${esc(show(pick(t, "language")))}, ${esc(show(pick(t, "status")))})`
-        : "—",
-    ],
-    ["Audience", esc(audience)],
-  ];
-  const message = action === "send" ? campaignMessageText(t, c) : "";
-  const blocks: KnownBlock[] = [header(title), ...fieldsSection(pairs)];
-  if (message) blocks.push(section(message));
-  if (action === "cancel")
-    blocks.push(section("Cancelling stops what is still pending; messages already sent stay sent."));
-  return {
-    text: `${title} Template: ${t ? show(t.name) : "—"}. Audience: ${audience}.`,
-    blocks,
-    confirm:
-      action === "send"
-        ? { text: "Send campaign", style: "primary" }
-        : { text: "Cancel campaign", style: "danger", dismiss: "Keep it" },
-  };
-}
 
 const NO_AUDIENCE =
   "It has no audience (no group= or contacts= was given): the messaging API decides who gets it, and may refuse to send it.";

@@ -1,0 +1,166 @@
+// What the core's pieces share (run.ts, confirm.ts, and the facade, core.ts):
+// the options, the commands, who may run them, the confirmations, the audit,
+// a command's context, and the last look at every answer before it leaves.
+import type { MessagingApi } from "../../api/types.ts";
+import { esc, finishBlocks, LIMITS, truncate } from "../../blocks/blocks.ts";
+import type { WorkspaceId } from "../../domain/workspace.ts";
+import type { Logger } from "../../platform/log.ts";
+import { maskSecret } from "../../platform/log.ts";
+import type { ReportService } from "../../reports/service.ts";
+import { type AuditEntry, AuditLog } from "../../store/audit.ts";
+import { ChannelNames } from "../../store/channels.ts";
+import { Confirmations } from "../../store/confirmations.ts";
+import type { Db } from "../../store/db.ts";
+import { ALL_COMMANDS } from "../defs/index.ts";
+import { errorReply } from "../errors.ts";
+import type { InboxAccess } from "../inbox.ts";
+import { mention, Permissions, type ResolveGroupMembers } from "../permissions.ts";
+import { type AnySpec, type CommandContext, Registry } from "../registry.ts";
+import type { Token } from "../tokenize.ts";
+import type { Actor, Reply } from "../types.ts";
+import type { WorkspaceAdmin } from "../workspace-admin.ts";
+import { type Auditing, createAuditing, summarize } from "./audit.ts";
+
+export interface CoreOptions {
+  api: MessagingApi;
+  db: Db;
+  /** The workspace whose audit entries, confirmations and channel names the core reads and writes. */
+  workspace: WorkspaceId;
+  /** The API key, only to mask it and to keep it out of every answer. */
+  apiKey?: string;
+  defaultChannelId?: number;
+  defaultCountry?: string;
+  /** IMPORT_TIMEOUT_MS; unset: sized for the file. */
+  importTimeoutMs?: number;
+  writers?: string[];
+  broadcasters?: string[];
+  resolveGroupMembers?: ResolveGroupMembers;
+  /** How long a confirmation can be confirmed; default 15 minutes. */
+  confirmationTtlMs?: number;
+  /** Called after each audited write (the Slack side posts it to AUDIT_CHANNEL). Errors are logged, not thrown. */
+  onAudit?: (entry: AuditEntry) => void | Promise<void>;
+  logger?: Logger;
+  /** The commands; default: all of them. */
+  registry?: Registry;
+  /** Report schedules and summaries, for `/sb report…`. */
+  reports?: ReportService;
+  /** Channel names; default: read from `db`. */
+  channels?: ChannelNames;
+  /** The inboxes, for `/sb inbox…`. */
+  inbox?: InboxAccess;
+  /** The workspace's connection and settings (`/sb connect`, `/sb disconnect`, `/sb settings`). */
+  admin?: WorkspaceAdmin;
+}
+
+export interface CoreParts {
+  opts: CoreOptions;
+  registry: Registry;
+  permissions: Permissions;
+  confirmations: Confirmations;
+  channels: ChannelNames;
+  auditing: Auditing;
+  /** How long a confirmation can be confirmed. */
+  ttlMs: number;
+  log?: Logger;
+  /** Who runs a command, in an answer's words. */
+  who(actor: Actor): string;
+  /** Last line of defence: the key never leaves in an answer, whatever a record held. */
+  scrub(reply: Reply): Reply;
+  /** What a command's `run` gets: the audited client, the actor, the services. */
+  makeContext(actor: Actor, line: string, tokens: Token[]): CommandContext;
+  /** The answer to someone who may not run `spec`. */
+  refusal(spec: AnySpec, allowed: string[]): Reply;
+}
+
+export function coreParts(opts: CoreOptions): CoreParts {
+  const registry = opts.registry ?? new Registry(ALL_COMMANDS);
+  const channels = opts.channels ?? new ChannelNames(opts.db, opts.workspace);
+  const audit = new AuditLog(opts.db, opts.workspace);
+  const confirmations = new Confirmations(opts.db, opts.workspace);
+  const permissions = new Permissions({
+    writers: opts.writers,
+    broadcasters: opts.broadcasters,
+    resolveGroupMembers: opts.resolveGroupMembers,
+    logger: opts.logger,
+  });
+  const ttlMs = opts.confirmationTtlMs ?? 15 * 60_000;
+  const apiKeyMasked = maskSecret(opts.apiKey);
+  const log = opts.logger;
+  const auditing = createAuditing({ api: opts.api, audit, apiKey: opts.apiKey, onAudit: opts.onAudit, log });
+
+  const who = (actor: Actor) => (actor.via === "shell" ? "the shell operator" : `<@${actor.userId}>`);
+
+  const scrub = (reply: Reply): Reply => {
+    const finished: Reply = {
+      ...reply,
+      text: truncate(reply.text, LIMITS.fallbackText),
+      blocks: finishBlocks(reply.blocks),
+    };
+    if (!opts.apiKey || opts.apiKey.length < 4) return finished;
+    const json = JSON.stringify(finished);
+    if (!json.includes(opts.apiKey)) return finished;
+    return JSON.parse(json.split(opts.apiKey).join(apiKeyMasked)) as Reply;
+  };
+
+  const refusal = (spec: AnySpec, allowed: string[]): Reply => {
+    const kind = spec.scope === "broadcast" ? "send or cancel campaigns" : "make changes";
+    return errorReply(
+      `You may not run \`/sb ${esc(spec.words.join(" "))}\`: only ${allowed.map(mention).join(", ")} may ${kind}.`,
+      `Ask one of them to do it, or to have you added to those who may ${kind}.`,
+    );
+  };
+
+  const makeContext = (actor: Actor, line: string, tokens: Token[]): CommandContext => ({
+    api: auditing.audited(actor, line),
+    actor,
+    line,
+    tokens,
+    defaultChannelId: opts.defaultChannelId,
+    defaultCountry: opts.defaultCountry,
+    importTimeoutMs: opts.importTimeoutMs,
+    apiKeyMasked,
+    who: who(actor),
+    registry,
+    may: async (scope) => (await permissions.check(actor, scope)).ok,
+    reports: opts.reports,
+    channels,
+    launchedBy: async (campaignId) => {
+      const l = await audit.lastLaunch(campaignId).catch(() => undefined);
+      return l ? (l.via === "shell" ? "the shell" : `<@${l.actor}>`) : undefined;
+    },
+
+    inbox: opts.inbox,
+    admin: opts.admin,
+    workspace: opts.workspace,
+    audit: (operation, ok, answer) =>
+      auditing.write({
+        ...auditing.entry(actor, line, operation),
+        ok,
+        answer: answer === undefined ? undefined : summarize(answer),
+      }),
+  });
+
+  return {
+    opts,
+    registry,
+    permissions,
+    confirmations,
+    channels,
+    auditing,
+    ttlMs,
+    log,
+    who,
+    scrub,
+    makeContext,
+    refusal,
+  };
+}
+
+/** Tags a command's answer with the command and the record id it acted on (see Reply.origin). */
+export function withOrigin(reply: Reply, spec: AnySpec, raw: Record<string, unknown>): Reply {
+  const id = Number(typeof raw.id === "string" ? raw.id.replace(/^#/, "") : raw.id);
+  return {
+    ...reply,
+    origin: { ...reply.origin, command: spec.id, ...(Number.isSafeInteger(id) && id > 0 ? { id } : {}) },
+  };
+}

@@ -1,0 +1,74 @@
+// A campaign as its card (`/sb campaign <id>`): the facts by name (template,
+// tag, channel, groups) and the recipients by status.
+import type { Campaign } from "../../api/types.ts";
+import type { Counts } from "../../domain/reports.ts";
+import { campaignCard, factsLine } from "../../reports/card.ts";
+import { type CampaignSummary, ratesOf, STATUSES, summarizeCampaign } from "../../reports/summary.ts";
+import type { CommandContext } from "../registry.ts";
+import { pick, show } from "../render.ts";
+import { channelLabel, nameOf, refId, relatedNames, templateLabel } from "./common.ts";
+
+/** The card's facts: template, tag and channel by name, and who launched it. */
+export async function factsOf(ctx: CommandContext, c: Campaign, launchedBy?: string): Promise<string> {
+  const templateId = refId(c, "templateId", "template_id");
+  const tagId = refId(c, "conversationTagId", "conversation_tag_id");
+  const channelId = refId(c, "integrationId", "integration_id");
+  const groups = ((pick(c, "groupIds", "group_ids") as unknown[] | undefined) ?? []).filter(
+    (g): g is number => typeof g === "number",
+  );
+  const names = await relatedNames({
+    template: templateId ? async () => templateLabel(await ctx.api.getTemplate(templateId)) : undefined,
+    tag: tagId ? async () => show(pick(await ctx.api.getTag(tagId), "name") ?? "") : undefined,
+    channel: channelId ? () => channelLabel(ctx, channelId) : undefined,
+    audience: groups.length
+      ? async () => {
+          const named = await Promise.all(
+            groups.slice(0, 3).map((g) => ctx.api.getGroup(g).then((r) => nameOf(r, `group ${g}`))),
+          );
+          return [...named, ...(groups.length > 3 ? [`${groups.length - 3} more groups`] : [])].join(", ");
+        }
+      : undefined,
+    launchedBy: async () => launchedBy ?? (c.id !== undefined ? ctx.launchedBy(Number(c.id)) : undefined),
+  });
+  // A name that could not be read leaves the number, never a gap.
+  return factsLine({
+    ...names,
+    template: names.template ?? (templateId ? `#${templateId}` : undefined),
+    tag: names.tag ?? (tagId ? `#${tagId}` : undefined),
+  });
+}
+
+/** Recipients by status from the campaign's own counts (`stats`), else read (7 small reads). */
+async function summaryOf(ctx: CommandContext, id: number, c: Campaign): Promise<CampaignSummary | undefined> {
+  const stats = pick(c, "stats");
+  if (stats && typeof stats === "object") {
+    const counts = Object.fromEntries(
+      STATUSES.map((s) => [s, Number((stats as Record<string, unknown>)[s] ?? 0) || 0]),
+    ) as Counts;
+    const total = STATUSES.reduce((n, s) => n + counts[s], 0);
+    return {
+      id,
+      name: nameOf(c),
+      status: String(pick(c, "status") ?? ""),
+      counts,
+      total,
+      ...ratesOf(counts),
+      partial: false,
+      method: "totals",
+      requests: 0,
+    };
+  }
+  if (pick(c, "status") === "draft") return undefined;
+  return summarizeCampaign(ctx.api, id, { lane: "interactive", campaign: c });
+}
+
+export async function cardOf(ctx: CommandContext, id: number, c: Campaign) {
+  const [facts, summary] = await Promise.all([factsOf(ctx, c), summaryOf(ctx, id, c)]);
+  return campaignCard({
+    id,
+    name: nameOf(c, `Campaign ${id}`),
+    status: String(pick(c, "status") ?? "unknown"),
+    summary: summary && summary.total > 0 ? summary : undefined,
+    facts,
+  });
+}
