@@ -102,7 +102,7 @@ export class MessagingClient implements MessagingApi {
   }
 
   /**
-   * Releases the transport's connection pool (shared with other clients of the same origin until
+   * Releases the transport's connection pool (shared with other clients of the same key and origin until
    * the last closes). Clients made by `withHook` share this client's transport: close this one.
    */
   close(): Promise<void> {

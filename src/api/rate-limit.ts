@@ -279,9 +279,13 @@ export class RateLimiter {
 // of the same key share the budget the service counts per key.
 const registry = new Map<string, RateLimiter>();
 
+/** A key's name in the process's registries (limiters, connection pools): its hash, never the key. */
+export function keyHash(apiKey: string): string {
+  return createHash("sha256").update(apiKey).digest("hex").slice(0, 16);
+}
+
 export function limiterKey(baseUrl: string, apiKey: string): string {
-  const hash = createHash("sha256").update(apiKey).digest("hex").slice(0, 16);
-  return `${baseUrl.replace(/\/+$/, "")}#${hash}`;
+  return `${baseUrl.replace(/\/+$/, "")}#${keyHash(apiKey)}`;
 }
 
 /** The shared limiter of a key; the first client of a key sets its budget. */

@@ -9,25 +9,23 @@
 // fails with TimeoutError. Background calls keep their own patience. Hooks (MessagingApi.withHook) run
 // around each request; the command core audits writes with one.
 
-import type { Pool } from "undici";
 import { ConfigError } from "../platform/errors.ts";
 import { maskSecret } from "../platform/log.ts";
 import { metrics } from "../platform/metrics.ts";
 import { type RateLimitError, TimeoutError, ValidationError } from "./errors.ts";
 import {
-  acquirePool,
   errorFor,
   type HttpRequest,
   networkError,
+  PoolLease,
   parseBody,
-  releasePool,
   retryAfterMs,
   send,
   TransportFailure,
 } from "./http.ts";
 import { multipartBody } from "./multipart.ts";
 import type { HttpMethod, OperationName } from "./operations.ts";
-import { type BudgetStats, type Clock, type RateLimiter, sharedLimiter } from "./rate-limit.ts";
+import { type BudgetStats, type Clock, keyHash, type RateLimiter, sharedLimiter } from "./rate-limit.ts";
 import { type FieldProblem, formatProblems } from "./schemas.ts";
 import type { ApiResponse, CallOptions, ImportFile, RequestHook, RequestInfo } from "./types.ts";
 
@@ -137,7 +135,7 @@ export class Transport {
   private readonly random: () => number;
   private readonly logger?: ClientLogger;
   private readonly limiter: RateLimiter;
-  private pool?: Pool;
+  private lease?: PoolLease;
 
   constructor(opts: TransportOptions) {
     let url: URL;
@@ -167,7 +165,7 @@ export class Transport {
         backgroundReadShare: opts.backgroundReadShare,
         clock: opts.clock,
       });
-    this.pool = acquirePool(this.origin);
+    this.lease = new PoolLease(this.origin, keyHash(opts.apiKey));
   }
 
   /** Tokens available and requests queued per lane. */
@@ -175,11 +173,11 @@ export class Transport {
     return this.limiter.stats();
   }
 
-  /** Releases the connection pool (shared with other transports of the same origin until the last closes). */
+  /** Releases the key's connection pool (shared with other transports of the same key and origin until the last closes). */
   async close(): Promise<void> {
-    const pool = this.pool;
-    this.pool = undefined;
-    if (pool) await releasePool(this.origin, pool);
+    const lease = this.lease;
+    this.lease = undefined;
+    await lease?.release();
   }
 
   /** Removes the API key from any text bound for a message or a log line. */
@@ -225,7 +223,7 @@ export class Transport {
     opts: CallOptions,
   ): Promise<ApiResponse<T>> {
     const fn = req.operation;
-    if (!this.pool) throw new Error("the messaging client is closed");
+    if (!this.lease) throw new Error("the messaging client is closed");
     const isRead = req.method === "GET";
     const kind = isRead ? "read" : "write";
     const lane = opts.lane ?? "interactive";
@@ -276,7 +274,8 @@ export class Transport {
         if (deadline?.aborted && !opts.signal?.aborted) throw expired();
         throw err;
       }
-      if (!this.pool) throw new Error("the messaging client is closed");
+      const pool = this.lease?.pool();
+      if (!pool) throw new Error("the messaging client is closed");
       const attemptMs = opts.timeoutMs ?? this.timeoutMs;
       const timeoutMs = Math.min(attemptMs, Math.floor(left()));
       if (timeoutMs <= 0) throw expired();
@@ -289,7 +288,7 @@ export class Transport {
         metrics.apiLatency.observe({ operation: fn, lane }, (performance.now() - attemptStarted) / 1000);
       };
       try {
-        res = await send(this.pool, {
+        res = await send(pool, {
           method: req.method,
           path,
           headers,
