@@ -37,6 +37,7 @@ import type {
 } from "./types.ts";
 
 export type { ClientLogger } from "./transport.ts";
+export { API_KEY_MAX_LENGTH, apiKeyProblem } from "./transport.ts";
 export type MessagingClientOptions = TransportOptions;
 
 type Query = Record<string, unknown>;

@@ -120,6 +120,23 @@ function once<T>(next: () => Promise<T>, operation: string): () => Promise<T> {
 /** A retry is started only when at least this long is left before the deadline (or half the attempt timeout when that is shorter). */
 const MIN_ATTEMPT_MS = 1_000;
 
+/** The longest API key the client sends: a key is a short token, never a document. */
+export const API_KEY_MAX_LENGTH = 512;
+
+/**
+ * Why `key` cannot be an API key, in words a person reads (the key itself never
+ * in them), or undefined when it can be: a key is printable ASCII, at most
+ * API_KEY_MAX_LENGTH characters. Anything else would fail as a header (NUL,
+ * letters outside Latin-1: "could not be reached") or be sent whole (a pasted file).
+ */
+export function apiKeyProblem(key: string): string | undefined {
+  if (key.length > API_KEY_MAX_LENGTH)
+    return `This is too long to be an API key: a key has at most ${API_KEY_MAX_LENGTH} characters.`;
+  if (!/^[\x20-\x7e]*$/.test(key))
+    return "This is not an API key: it has characters a key never has (a key is plain letters, digits and punctuation).";
+  return undefined;
+}
+
 const BASE_URL_RULE = "baseUrl must be an http or https URL such as http://127.0.0.1:4010/v1";
 
 export class Transport {
@@ -146,6 +163,8 @@ export class Transport {
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(BASE_URL_RULE);
     if (!opts.apiKey?.trim()) throw new ConfigError("apiKey must not be empty");
+    const keyProblem = apiKeyProblem(opts.apiKey);
+    if (keyProblem) throw new ConfigError(`apiKey: ${keyProblem}`);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, "");
     this.apiKey = opts.apiKey;
