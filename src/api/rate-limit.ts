@@ -79,6 +79,14 @@ export class TokenBucket {
     return blocked + (1 - this.tokens) / this.rate;
   }
 
+  /** Milliseconds until `n` tokens will have been available (0 when they are). */
+  waitForMs(n: number): number {
+    this.refill();
+    const blocked = Math.max(0, this.blockedUntil - this.clock.now());
+    const missing = n - this.tokens;
+    return blocked + (missing > 0 ? missing / this.rate : 0);
+  }
+
   take(): void {
     this.refill();
     this.tokens -= 1;
@@ -185,6 +193,15 @@ export class RateLimiter {
       budget.queues[lane].push(waiter);
       this.pump();
     });
+  }
+
+  /**
+   * About how long a new interactive call of `kind` would wait for its token now,
+   * behind those already queued, in ms.
+   */
+  waitEstimateMs(kind: BudgetKind): number {
+    const budget = this.budgets[kind];
+    return budget.bucket.waitForMs(budget.queues.interactive.length + 1);
   }
 
   /** The service said 429: hold back every caller of this key for `ms`. */

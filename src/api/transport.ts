@@ -12,7 +12,7 @@
 import { ConfigError } from "../platform/errors.ts";
 import { maskSecret } from "../platform/log.ts";
 import { metrics } from "../platform/metrics.ts";
-import { type RateLimitError, TimeoutError, ValidationError } from "./errors.ts";
+import { BudgetError, type RateLimitError, TimeoutError, ValidationError } from "./errors.ts";
 import {
   errorFor,
   type HttpRequest,
@@ -208,6 +208,17 @@ export class Transport {
     return new ValidationError(this.scrub(formatProblems(problems)), problems, { operation });
   }
 
+  /** The deadline passed before any attempt, waiting on the key's own budget: nothing was sent. */
+  private unsent(fn: string, kind: "read" | "write", deadlineMs: number): BudgetError {
+    const perMinute = this.limiter.stats()[kind].perMinute;
+    const retryAfterMs = Math.ceil(this.limiter.waitEstimateMs(kind));
+    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    return new BudgetError(
+      `${fn}: not sent: this key's budget of ${perMinute} ${kind}s a minute is used; try again in ${seconds} s`,
+      { operation: fn, budget: kind, perMinute, retryAfterMs, deadlineMs },
+    );
+  }
+
   private backoff(attempt: number): number {
     return Math.round(this.random() * Math.min(15_000, this.backoffBaseMs * 2 ** attempt));
   }
@@ -290,7 +301,8 @@ export class Transport {
         await this.limiter.acquire(kind, lane, waitSignal);
         if (performance.now() - waitedFrom > 5) metrics.rateLimitWaits.inc({ kind, lane });
       } catch (err) {
-        if (deadline?.aborted && !opts.signal?.aborted) throw expired();
+        if (deadline?.aborted && !opts.signal?.aborted)
+          throw sent === 0 ? this.unsent(fn, kind, deadlineMs) : expired();
         throw err;
       }
       const pool = this.lease?.pool();
