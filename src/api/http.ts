@@ -208,17 +208,14 @@ export async function send(pool: Pool, req: HttpRequest): Promise<HttpResponse> 
       if (signal.aborted) onAbort();
       else signal.addEventListener("abort", onAbort, { once: true });
     });
-    let lost = false;
+    // An answer that comes after the wait ended is read by no one: its body is dropped, freeing the socket.
     request.then(
       (res) => {
-        if (lost) res.body.dump().catch(() => {});
+        if (signal.aborted) res.body.dump().catch(() => {});
       },
       () => {},
     );
-    const res = await Promise.race([request, aborted]).catch((err: unknown) => {
-      lost = true;
-      throw err;
-    });
+    const res = await Promise.race([request, aborted]);
     const text = await res.body.text();
     return { status: res.statusCode, headers: res.headers, text };
   } catch (err) {
