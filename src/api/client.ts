@@ -37,6 +37,7 @@ import type {
 } from "./types.ts";
 
 export type { ClientLogger } from "./transport.ts";
+export { API_KEY_MAX_LENGTH, apiKeyProblem } from "./transport.ts";
 export type MessagingClientOptions = TransportOptions;
 
 type Query = Record<string, unknown>;
@@ -102,7 +103,7 @@ export class MessagingClient implements MessagingApi {
   }
 
   /**
-   * Releases the transport's connection pool (shared with other clients of the same origin until
+   * Releases the transport's connection pool (shared with other clients of the same key and origin until
    * the last closes). Clients made by `withHook` share this client's transport: close this one.
    */
   close(): Promise<void> {

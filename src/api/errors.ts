@@ -109,6 +109,39 @@ export class TimeoutError extends NetworkError {
   }
 }
 
+/**
+ * An interactive call's deadline passed while it waited for a token of the
+ * key's own budget (rate-limit.ts), before any attempt: nothing was sent, and
+ * the service was never asked. Not a NetworkError: there is no doubt to settle.
+ */
+export class BudgetError extends ApiError {
+  readonly kind = "budget";
+  /** The budget it waited on. */
+  readonly budget: "read" | "write";
+  /** That budget: requests a minute for this key. */
+  readonly perMinute: number;
+  /** About how long until a call of this kind would get a token now, in ms. */
+  readonly retryAfterMs: number;
+  /** The deadline that passed, in ms. */
+  readonly deadlineMs: number;
+  constructor(
+    message: string,
+    init: {
+      operation?: string;
+      budget: "read" | "write";
+      perMinute: number;
+      retryAfterMs: number;
+      deadlineMs: number;
+    },
+  ) {
+    super(message, { operation: init.operation });
+    this.budget = init.budget;
+    this.perMinute = init.perMinute;
+    this.retryAfterMs = init.retryAfterMs;
+    this.deadlineMs = init.deadlineMs;
+  }
+}
+
 export type AnyApiError =
   | ValidationError
   | AuthenticationError
@@ -118,6 +151,7 @@ export type AnyApiError =
   | RateLimitError
   | ServerError
   | NetworkError
-  | TimeoutError;
+  | TimeoutError
+  | BudgetError;
 
 export const isApiError = (e: unknown): e is AnyApiError => e instanceof ApiError;

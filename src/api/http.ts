@@ -1,5 +1,6 @@
-// HTTP under the transport: one undici Pool per origin (shared by every
-// transport of that origin and released when the last one closes), one attempt
+// HTTP under the transport: one undici Pool per API key and origin (shared by
+// every transport of that key, released when the last one closes, at most
+// MAX_POOLS open: the least recently used is closed first), one attempt
 // per call of `send`, and the translation of whatever the service answers into
 // one readable message and a typed error. Retrying is transport.ts's business.
 
@@ -33,30 +34,97 @@ export const undiciRequest = requireUndici("undici/lib/api/api-request.js") as (
   opts: Dispatcher.RequestOptions,
 ) => Promise<Dispatcher.ResponseData>;
 
-const pools = new Map<string, { pool: Pool; users: number }>();
+/**
+ * Connections of one key's pool. A key's budget (300 reads and 60 writes a
+ * minute) needs few; the bound is what one customer's hanging calls can hold.
+ */
+export const KEY_CONNECTIONS = 8;
+/** Pools open at once; past it, the least recently used is closed (its calls in flight finish first). */
+export const MAX_POOLS = 256;
 
-/** The pool of an origin; call `releasePool` once per `acquirePool`. */
-export function acquirePool(origin: string): Pool {
-  let entry = pools.get(origin);
-  if (!entry || entry.pool.closed || entry.pool.destroyed) {
-    // Keep-alive shorter than common server defaults (Node: 5 s) so a write
-    // is not sent on a socket the server is just closing.
-    entry = { pool: new UndiciPool(origin, { connections: 32, keepAliveTimeout: 4_000 }), users: 0 };
-    pools.set(origin, entry);
-  }
-  entry.users += 1;
-  return entry.pool;
+interface PoolEntry {
+  origin: string;
+  pool?: Pool;
+  /** Leases open on this key's pool (transports of the key). */
+  users: number;
 }
 
-export async function releasePool(origin: string, pool: Pool): Promise<void> {
-  const entry = pools.get(origin);
-  if (!entry || entry.pool !== pool) return;
-  entry.users -= 1;
-  if (entry.users <= 0) {
-    pools.delete(origin);
+// One entry per (origin, key hash), never the key itself. The Map's order is
+// the order of use: least recently used first.
+const pools = new Map<string, PoolEntry>();
+let openPools = 0;
+
+function closeQuietly(pool: Pool): void {
+  pool.close().catch(() => {});
+}
+
+/** Closes the least recently used pools past MAX_POOLS; their keys open a new one at their next call. */
+function evict(): void {
+  for (const entry of pools.values()) {
+    if (openPools <= MAX_POOLS) return;
+    if (!entry.pool) continue;
+    closeQuietly(entry.pool);
+    entry.pool = undefined;
+    openPools -= 1;
+  }
+}
+
+/**
+ * A transport's hold on its key's pool at an origin: every client of the same
+ * key and origin shares one pool of KEY_CONNECTIONS, so one key's hanging calls
+ * queue behind each other and never in front of another key's.
+ */
+export class PoolLease {
+  private readonly id: string;
+  private released = false;
+
+  constructor(origin: string, keyHash: string) {
+    this.id = `${origin}#${keyHash}`;
+    let entry = pools.get(this.id);
+    if (!entry) {
+      entry = { origin, users: 0 };
+      pools.set(this.id, entry);
+    }
+    entry.users += 1;
+  }
+
+  /** The key's open pool, opened (again) when needed; undefined once released. */
+  pool(): Pool | undefined {
+    if (this.released) return undefined;
+    const entry = pools.get(this.id);
+    if (!entry) return undefined;
+    // Most recently used last.
+    pools.delete(this.id);
+    pools.set(this.id, entry);
+    if (!entry.pool || entry.pool.closed || entry.pool.destroyed) {
+      if (!entry.pool) openPools += 1;
+      // Keep-alive shorter than common server defaults (Node: 5 s) so a write
+      // is not sent on a socket the server is just closing.
+      entry.pool = new UndiciPool(entry.origin, { connections: KEY_CONNECTIONS, keepAliveTimeout: 4_000 });
+      evict();
+    }
+    return entry.pool;
+  }
+
+  /** Gives the lease back; the last one of a key closes its pool. */
+  async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    const entry = pools.get(this.id);
+    if (!entry) return;
+    entry.users -= 1;
+    if (entry.users > 0) return;
+    pools.delete(this.id);
+    const pool = entry.pool;
+    if (!pool) return;
+    entry.pool = undefined;
+    openPools -= 1;
     await pool.close();
   }
 }
+
+/** Pools open now (tests and the benchmark). */
+export const openPoolCount = (): number => openPools;
 
 // ---------------------------------------------------------------- one attempt
 
@@ -119,8 +187,9 @@ export class TransportFailure extends SwitchboardError {
 export async function send(pool: Pool, req: HttpRequest): Promise<HttpResponse> {
   const timeout = AbortSignal.timeout(req.timeoutMs);
   const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+  let onAbort: (() => void) | undefined;
   try {
-    const res = await undiciRequest.call(pool, {
+    const request = undiciRequest.call(pool, {
       method: req.method,
       path: req.path,
       headers: req.headers,
@@ -131,6 +200,22 @@ export async function send(pool: Pool, req: HttpRequest): Promise<HttpResponse> 
       bodyTimeout: req.timeoutMs,
       idempotent: req.method === "GET",
     });
+    // undici cannot abort a request still queued for one of the pool's connections
+    // (it aborts it once dispatched, before sending): the timeout and the caller's
+    // signal end the wait here, so a call queued behind hanging ones keeps its deadline.
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
+    });
+    // An answer that comes after the wait ended is read by no one: its body is dropped, freeing the socket.
+    request.then(
+      (res) => {
+        if (signal.aborted) res.body.dump().catch(() => {});
+      },
+      () => {},
+    );
+    const res = await Promise.race([request, aborted]);
     const text = await res.body.text();
     return { status: res.statusCode, headers: res.headers, text };
   } catch (err) {
@@ -145,6 +230,8 @@ export async function send(pool: Pool, req: HttpRequest): Promise<HttpResponse> 
         ? `the connection failed (${codes[0] ?? (err as Error)?.message ?? "unknown error"})`
         : `the service could not be reached (${codes[0] ?? "connection failed"})`;
     throw new TransportFailure(what, sent, timedOut, { cause: err });
+  } finally {
+    if (onAbort) signal.removeEventListener("abort", onAbort);
   }
 }
 

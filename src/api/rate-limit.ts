@@ -79,6 +79,14 @@ export class TokenBucket {
     return blocked + (1 - this.tokens) / this.rate;
   }
 
+  /** Milliseconds until `n` tokens will have been available (0 when they are). */
+  waitForMs(n: number): number {
+    this.refill();
+    const blocked = Math.max(0, this.blockedUntil - this.clock.now());
+    const missing = n - this.tokens;
+    return blocked + (missing > 0 ? missing / this.rate : 0);
+  }
+
   take(): void {
     this.refill();
     this.tokens -= 1;
@@ -187,6 +195,15 @@ export class RateLimiter {
     });
   }
 
+  /**
+   * About how long a new interactive call of `kind` would wait for its token now,
+   * behind those already queued, in ms.
+   */
+  waitEstimateMs(kind: BudgetKind): number {
+    const budget = this.budgets[kind];
+    return budget.bucket.waitForMs(budget.queues.interactive.length + 1);
+  }
+
   /** The service said 429: hold back every caller of this key for `ms`. */
   penalize(kind: BudgetKind, ms: number): void {
     this.budgets[kind].bucket.drain(ms);
@@ -279,9 +296,13 @@ export class RateLimiter {
 // of the same key share the budget the service counts per key.
 const registry = new Map<string, RateLimiter>();
 
+/** A key's name in the process's registries (limiters, connection pools): its hash, never the key. */
+export function keyHash(apiKey: string): string {
+  return createHash("sha256").update(apiKey).digest("hex").slice(0, 16);
+}
+
 export function limiterKey(baseUrl: string, apiKey: string): string {
-  const hash = createHash("sha256").update(apiKey).digest("hex").slice(0, 16);
-  return `${baseUrl.replace(/\/+$/, "")}#${hash}`;
+  return `${baseUrl.replace(/\/+$/, "")}#${keyHash(apiKey)}`;
 }
 
 /** The shared limiter of a key; the first client of a key sets its budget. */

@@ -9,25 +9,23 @@
 // fails with TimeoutError. Background calls keep their own patience. Hooks (MessagingApi.withHook) run
 // around each request; the command core audits writes with one.
 
-import type { Pool } from "undici";
 import { ConfigError } from "../platform/errors.ts";
 import { maskSecret } from "../platform/log.ts";
 import { metrics } from "../platform/metrics.ts";
-import { type RateLimitError, TimeoutError, ValidationError } from "./errors.ts";
+import { BudgetError, type RateLimitError, TimeoutError, ValidationError } from "./errors.ts";
 import {
-  acquirePool,
   errorFor,
   type HttpRequest,
   networkError,
+  PoolLease,
   parseBody,
-  releasePool,
   retryAfterMs,
   send,
   TransportFailure,
 } from "./http.ts";
 import { multipartBody } from "./multipart.ts";
 import type { HttpMethod, OperationName } from "./operations.ts";
-import { type BudgetStats, type Clock, type RateLimiter, sharedLimiter } from "./rate-limit.ts";
+import { type BudgetStats, type Clock, keyHash, type RateLimiter, sharedLimiter } from "./rate-limit.ts";
 import { type FieldProblem, formatProblems } from "./schemas.ts";
 import type { ApiResponse, CallOptions, ImportFile, RequestHook, RequestInfo } from "./types.ts";
 
@@ -122,6 +120,23 @@ function once<T>(next: () => Promise<T>, operation: string): () => Promise<T> {
 /** A retry is started only when at least this long is left before the deadline (or half the attempt timeout when that is shorter). */
 const MIN_ATTEMPT_MS = 1_000;
 
+/** The longest API key the client sends: a key is a short token, never a document. */
+export const API_KEY_MAX_LENGTH = 512;
+
+/**
+ * Why `key` cannot be an API key, in words a person reads (the key itself never
+ * in them), or undefined when it can be: a key is printable ASCII, at most
+ * API_KEY_MAX_LENGTH characters. Anything else would fail as a header (NUL,
+ * letters outside Latin-1: "could not be reached") or be sent whole (a pasted file).
+ */
+export function apiKeyProblem(key: string): string | undefined {
+  if (key.length > API_KEY_MAX_LENGTH)
+    return `This is too long to be an API key: a key has at most ${API_KEY_MAX_LENGTH} characters.`;
+  if (!/^[\x20-\x7e]*$/.test(key))
+    return "This is not an API key: it has characters a key never has (a key is plain letters, digits and punctuation).";
+  return undefined;
+}
+
 const BASE_URL_RULE = "baseUrl must be an http or https URL such as http://127.0.0.1:4010/v1";
 
 export class Transport {
@@ -137,7 +152,7 @@ export class Transport {
   private readonly random: () => number;
   private readonly logger?: ClientLogger;
   private readonly limiter: RateLimiter;
-  private pool?: Pool;
+  private lease?: PoolLease;
 
   constructor(opts: TransportOptions) {
     let url: URL;
@@ -148,6 +163,8 @@ export class Transport {
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(BASE_URL_RULE);
     if (!opts.apiKey?.trim()) throw new ConfigError("apiKey must not be empty");
+    const keyProblem = apiKeyProblem(opts.apiKey);
+    if (keyProblem) throw new ConfigError(`apiKey: ${keyProblem}`);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, "");
     this.apiKey = opts.apiKey;
@@ -167,7 +184,7 @@ export class Transport {
         backgroundReadShare: opts.backgroundReadShare,
         clock: opts.clock,
       });
-    this.pool = acquirePool(this.origin);
+    this.lease = new PoolLease(this.origin, keyHash(opts.apiKey));
   }
 
   /** Tokens available and requests queued per lane. */
@@ -175,11 +192,11 @@ export class Transport {
     return this.limiter.stats();
   }
 
-  /** Releases the connection pool (shared with other transports of the same origin until the last closes). */
+  /** Releases the key's connection pool (shared with other transports of the same key and origin until the last closes). */
   async close(): Promise<void> {
-    const pool = this.pool;
-    this.pool = undefined;
-    if (pool) await releasePool(this.origin, pool);
+    const lease = this.lease;
+    this.lease = undefined;
+    await lease?.release();
   }
 
   /** Removes the API key from any text bound for a message or a log line. */
@@ -189,6 +206,17 @@ export class Transport {
   /** The error of input refused before any request. */
   refuse(operation: string, problems: FieldProblem[]): ValidationError {
     return new ValidationError(this.scrub(formatProblems(problems)), problems, { operation });
+  }
+
+  /** The deadline passed before any attempt, waiting on the key's own budget: nothing was sent. */
+  private unsent(fn: string, kind: "read" | "write", deadlineMs: number): BudgetError {
+    const perMinute = this.limiter.stats()[kind].perMinute;
+    const retryAfterMs = Math.ceil(this.limiter.waitEstimateMs(kind));
+    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    return new BudgetError(
+      `${fn}: not sent: this key's budget of ${perMinute} ${kind}s a minute is used; try again in ${seconds} s`,
+      { operation: fn, budget: kind, perMinute, retryAfterMs, deadlineMs },
+    );
   }
 
   private backoff(attempt: number): number {
@@ -225,7 +253,7 @@ export class Transport {
     opts: CallOptions,
   ): Promise<ApiResponse<T>> {
     const fn = req.operation;
-    if (!this.pool) throw new Error("the messaging client is closed");
+    if (!this.lease) throw new Error("the messaging client is closed");
     const isRead = req.method === "GET";
     const kind = isRead ? "read" : "write";
     const lane = opts.lane ?? "interactive";
@@ -273,10 +301,12 @@ export class Transport {
         await this.limiter.acquire(kind, lane, waitSignal);
         if (performance.now() - waitedFrom > 5) metrics.rateLimitWaits.inc({ kind, lane });
       } catch (err) {
-        if (deadline?.aborted && !opts.signal?.aborted) throw expired();
+        if (deadline?.aborted && !opts.signal?.aborted)
+          throw sent === 0 ? this.unsent(fn, kind, deadlineMs) : expired();
         throw err;
       }
-      if (!this.pool) throw new Error("the messaging client is closed");
+      const pool = this.lease?.pool();
+      if (!pool) throw new Error("the messaging client is closed");
       const attemptMs = opts.timeoutMs ?? this.timeoutMs;
       const timeoutMs = Math.min(attemptMs, Math.floor(left()));
       if (timeoutMs <= 0) throw expired();
@@ -289,7 +319,7 @@ export class Transport {
         metrics.apiLatency.observe({ operation: fn, lane }, (performance.now() - attemptStarted) / 1000);
       };
       try {
-        res = await send(this.pool, {
+        res = await send(pool, {
           method: req.method,
           path,
           headers,

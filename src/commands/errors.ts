@@ -2,6 +2,7 @@
 // field, right usage) and each typed API error. No stack trace, no key.
 import {
   AuthenticationError,
+  BudgetError,
   ConflictError,
   isApiError,
   NetworkError,
@@ -177,6 +178,13 @@ export function apiErrorReply(err: unknown, ctx: ErrorContext = {}): Reply {
     const s = Math.max(1, Math.ceil(e.retryAfterMs / 1000));
     return errorReply(
       `The messaging API's rate limit is reached; this request could not be queued within its time. Try again in about ${s} s.`,
+    );
+  }
+  if (e instanceof BudgetError) {
+    // Switchboard's own pacing of the key held it back: the API was never asked.
+    const s = Math.max(1, Math.ceil(e.retryAfterMs / 1000));
+    return errorReply(
+      `Not sent: this key's budget of ${e.perMinute} ${e.budget}s a minute is used; try again in ${s} s.`,
     );
   }
   if (e instanceof ServerError) {

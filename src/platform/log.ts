@@ -30,6 +30,10 @@ const SECRET_PATTERNS: [RegExp, string][] = [
     `$1${CENSOR}`,
   ],
   [/((?:authorization|x-api-key)\\?"?\s*[:=]\s*\\?"?(?:bearer\s+)?)[^\s"\\,}]+/gi, `$1${CENSOR}`],
+  // An OAuth code, good once but good: in Slack's redirect (`/slack/oauth_redirect?code=…`) and in
+  // the body of oauth.v2.access, as the Web API client's debug lines print it (`"code":"…","client_id"`).
+  [/(oauth_redirect\?(?:[^\s"\\#]*?&)?code=)[^&\s"\\#]+/g, `$1${CENSOR}`],
+  [/(\\?"code\\?"\s*:\s*\\?")[^"\\]+(?=\\?"\s*,\s*\\?"client_(?:id|secret)\\?")/g, `$1${CENSOR}`],
 ];
 
 // Every secret value this process holds; set at start from the settings (and later
@@ -87,14 +91,18 @@ export function redactSecrets(text: string): string {
   return out;
 }
 
-/** `destination` 2 writes to stderr (the shell keeps stdout for answers); default stdout. */
-export function createLogger(level: string = process.env.LOG_LEVEL ?? "info", destination?: 1 | 2): Logger {
+/** `destination` 2 writes to stderr (the shell keeps stdout for answers); default stdout; a stream (tests). */
+export function createLogger(
+  level: string = process.env.LOG_LEVEL ?? "info",
+  destination?: 1 | 2 | pino.DestinationStream,
+): Logger {
   const opts: pino.LoggerOptions = {
     level,
     redact: { paths: REDACT, censor: CENSOR },
     base: { app: "switchboard" },
     hooks: { streamWrite: redactSecrets },
   };
+  if (typeof destination === "object") return pino(opts, destination);
   return destination ? pino(opts, pino.destination({ fd: destination, sync: true })) : pino(opts);
 }
 

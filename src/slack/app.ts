@@ -397,7 +397,7 @@ export async function startDistributedSlackApp(
   const oauth = createOAuth({
     clientId: config.SLACK_CLIENT_ID as string,
     clientSecret: config.SLACK_CLIENT_SECRET as string,
-    stateSecret: config.SLACK_STATE_SECRET as string,
+    db: host.db,
     installations: host.installations,
     tokens: host.tokens,
     scopes: manifestScopes(),

@@ -1,7 +1,9 @@
 // Schema `slack`: the ids of the Slack events already handled, so a
 // redelivery is dropped across restarts and between processes. Ids are kept a
 // day (Slack retries within minutes); older ones are deleted on open and every
-// thousand claims.
+// thousand claims. And the OAuth states of "Add to Slack" (OAuthStates): each
+// good once, until it expires, whichever replica issued it.
+import { createHash } from "node:crypto";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Db, Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
@@ -22,6 +24,16 @@ alter table slack.seen_events add column workspace text not null default 'env'
 ;
 alter table slack.seen_events alter column workspace drop default
 `,
+    },
+    {
+      // A state is kept by its hash: a copy of the table holds none that could be used.
+      id: "003_oauth_states",
+      sql: `
+create table if not exists slack.oauth_states (
+  state_hash text primary key,
+  install_options jsonb not null,
+  expires_at timestamptz not null
+)`,
     },
   ],
 };
@@ -56,5 +68,39 @@ export class SeenEvents {
 
   async forgetOld(): Promise<void> {
     await this.db.query("delete from slack.seen_events where seen_at < now() - interval '1 day'");
+  }
+}
+
+const stateHash = (state: string) => createHash("sha256").update(state).digest("hex");
+
+/**
+ * The `state` of "Add to Slack"'s OAuth flow, shared by every process of the
+ * deployment: kept (hashed) with what the install URL asked for, until it
+ * expires; taken once, by one conditional delete, so a replayed redirect finds
+ * nothing. Times come from the caller (the installer's clock), not SQL `now()`.
+ */
+export class OAuthStates {
+  private readonly db: Queryable;
+  constructor(db: Queryable) {
+    this.db = db;
+  }
+
+  /** Keeps `state` with `options` until `expiresAt`; forgets the states already expired at `now`. */
+  async add(state: string, options: unknown, now: Date, expiresAt: Date): Promise<void> {
+    await this.db.query("delete from slack.oauth_states where expires_at <= $1", [now]);
+    await this.db.query(
+      "insert into slack.oauth_states (state_hash, install_options, expires_at) values ($1, $2::jsonb, $3)",
+      [stateHash(state), JSON.stringify(options ?? {}), expiresAt],
+    );
+  }
+
+  /** What `state` was kept with, once: undefined when it is unknown, already taken, or expired at `now`. */
+  async take(state: string, now: Date): Promise<unknown> {
+    const r = await this.db.query<{ install_options: unknown; fresh: boolean }>(
+      "delete from slack.oauth_states where state_hash = $1 returning install_options, expires_at > $2 as fresh",
+      [stateHash(state), now],
+    );
+    const row = r.rows[0];
+    return row?.fresh ? row.install_options : undefined;
   }
 }

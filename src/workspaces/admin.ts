@@ -6,7 +6,7 @@
 // in Slack are kept per workspace (src/store/workspace-settings.ts) and win
 // over the environment's, which give the first values in single mode.
 // The composition root rebuilds the workspace's runtime on `onChange`.
-import { MessagingClient } from "../api/client.ts";
+import { apiKeyProblem, MessagingClient } from "../api/client.ts";
 import { isApiError, NetworkError } from "../api/errors.ts";
 import type { Me } from "../api/types.ts";
 import { nameChannelsLine, templateChannels } from "../commands/lookups.ts";
@@ -240,6 +240,9 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
         reason: "invalid",
         message: key ? "An API key has no spaces: paste the key alone." : "Type or paste the API key.",
       };
+    // Checked before any request, and never repeated back.
+    const problem = apiKeyProblem(key);
+    if (problem) return { ok: false, reason: "invalid", message: `${problem} Nothing was kept.` };
     const checked = await checkKey(key);
     if (!checked.ok) return checked;
     const stored = await opts.installations.connect({

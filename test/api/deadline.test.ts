@@ -4,7 +4,9 @@
 // Attempts are counted, never elapsed time.
 
 import { describe, expect, it } from "vitest";
-import { NetworkError, TimeoutError } from "../../src/api/errors.ts";
+import { BudgetError, NetworkError, TimeoutError } from "../../src/api/errors.ts";
+import { blocksToText } from "../../src/blocks/text.ts";
+import { apiErrorReply } from "../../src/commands/errors.ts";
 import { useOddServer } from "../helpers/odd-server.ts";
 import { rejection } from "../helpers/rejection.ts";
 
@@ -58,5 +60,40 @@ describe("the deadline of an interactive call", () => {
     const err = await rejection(client({ maxRetries: 3, deadlineMs: 0 }).listTags());
     expect(err).not.toBeInstanceOf(TimeoutError);
     expect(odd.count("GET /tags")).toBe(4);
+  });
+});
+
+describe("a call held back by the key's own budget", () => {
+  it("says the write was not sent, the budget used and when to try again", async () => {
+    odd.on("POST /tags", { status: 201, json: { id: 1, name: "vip", color: "#1D9BD1" } });
+    // Two writes a minute: one token of burst, the next in about a minute; the deadline is far shorter.
+    const c = client({ apiKey: "budget_key_3f9a", writePerMinute: 2, deadlineMs: 300 });
+    await c.createTag({ name: "vip", color: "#1D9BD1" });
+    const err = (await rejection(c.createTag({ name: "gold", color: "#1D9BD1" }))) as BudgetError;
+    expect(err).toBeInstanceOf(BudgetError);
+    expect(err).not.toBeInstanceOf(NetworkError);
+    expect(err.code).toBe("api_budget");
+    expect(err).toMatchObject({ budget: "write", perMinute: 2, deadlineMs: 300 });
+    expect(err.retryAfterMs).toBeGreaterThan(0);
+    expect(err.message).toMatch(
+      /not sent: this key's budget of 2 writes a minute is used; try again in \d+ s/,
+    );
+    // Only the first write reached the service.
+    expect(odd.count("POST /tags")).toBe(1);
+
+    const words = blocksToText(apiErrorReply(err).blocks);
+    expect(words).toMatch(/Not sent: this key's budget of 2 writes a minute is used; try again in \d+ s\./);
+    expect(words).not.toContain("did not answer");
+  });
+
+  it("a read held back past its deadline says so too", async () => {
+    odd.on("GET /tags", { json: [] });
+    const c = client({ apiKey: "budget_key_read_77e0", readPerMinute: 2, deadlineMs: 300 });
+    await c.listTags();
+    const err = (await rejection(c.listTags())) as BudgetError;
+    expect(err).toBeInstanceOf(BudgetError);
+    expect(err).toMatchObject({ budget: "read", perMinute: 2 });
+    expect(blocksToText(apiErrorReply(err).blocks)).toMatch(/budget of 2 reads a minute is used/);
+    expect(odd.count("GET /tags")).toBe(1);
   });
 });

@@ -48,7 +48,7 @@ beforeAll(async () => {
   oauth = createOAuth({
     clientId: fake.clientId,
     clientSecret: fake.clientSecret,
-    stateSecret: "a-state-secret-for-the-tests",
+    db,
     installations: store,
     tokens,
     scopes: manifestScopes(),

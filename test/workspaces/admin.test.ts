@@ -166,6 +166,29 @@ describe("/sb connect", () => {
     expect(w.changes).toEqual([]);
   });
 
+  it("refuses what cannot be a key before any request, in words, without repeating it", async () => {
+    const w = workspace();
+    const seen = proxy.seen.length;
+    const cyrillic = "sb_test_rw_ключ_0001";
+    const withNul = "sb_test_rw_abc\u0000def";
+    const huge = `sb_test_rw_${"k".repeat(1_000_000)}`;
+    const viaCommand = text(await w.core.run(`connect key=${cyrillic}`, ALICE));
+    expect(viaCommand).toContain("This is not an API key: it has characters a key never has");
+    expect(viaCommand).toContain("Nothing was kept");
+    expect(viaCommand).not.toContain("ключ");
+    const nul = await w.admin.connect(withNul, ALICE);
+    expect(nul).toMatchObject({ ok: false, reason: "invalid" });
+    expect(nul.message).toContain("it has characters a key never has");
+    expect(nul.message).not.toContain("abc");
+    const long = await w.admin.connect(huge, ALICE);
+    expect(long).toMatchObject({ ok: false, reason: "invalid" });
+    expect(long.message).toContain("too long to be an API key");
+    expect(long.message.length).toBeLessThan(200);
+    expect(proxy.seen.slice(seen)).toEqual([]);
+    expect(await installations.connection(w.id)).toBeUndefined();
+    expect(w.changes).toEqual([]);
+  });
+
   it("accepts a read-only key and says it is read-only", async () => {
     const w = workspace();
     const reply = await w.core.run(`connect key=${sandbox().readKey}`, ALICE);

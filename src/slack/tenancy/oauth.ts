@@ -7,10 +7,19 @@
 // serves these routes as custom routes of its HTTP receiver.
 //
 // Not wired into src/slack/app.ts yet: see docs/workspaces.md, "Left to wire".
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Authorize, AuthorizeResult, Logger as BoltLogger, CustomRoute } from "@slack/bolt";
-import { type CallbackOptions, InstallProvider, type InstallURLOptions } from "@slack/oauth";
+import {
+  type CallbackOptions,
+  InstallProvider,
+  type InstallURLOptions,
+  InvalidStateError,
+  type StateStore,
+} from "@slack/oauth";
+import type { Queryable } from "../../store/db.ts";
+import { OAuthStates } from "../../store/events.ts";
 import type { Installations } from "../../store/installations.ts";
 import { slackClientOptions } from "../io/bridge.ts";
 import { installationStore } from "./installation-store.ts";
@@ -22,7 +31,8 @@ export const REDIRECT_PATH = "/slack/oauth_redirect";
 export interface OAuthOptions {
   clientId: string;
   clientSecret: string;
-  stateSecret: string;
+  /** The store, where each install's state is kept until used once (every replica sees it). */
+  db: Queryable;
   installations: Installations;
   tokens: TokenSource;
   /** The bot scopes asked for: manifest.yml's (manifestScopes()). */
@@ -124,6 +134,31 @@ const callbacks: CallbackOptions = {
   },
 };
 
+/** How long an install link's state is good for (Slack's consent page in between). */
+export const STATE_TTL_MS = 10 * 60_000;
+
+/**
+ * @slack/oauth's StateStore over Switchboard's store: a random state, kept
+ * (hashed) for STATE_TTL_MS, taken once. Its default store is stateless (a
+ * signed, timestamped value), so the same state and cookie could be replayed
+ * with another code within its ten minutes and install a second workspace.
+ */
+export function dbStateStore(db: Queryable, ttlMs = STATE_TTL_MS): StateStore {
+  const states = new OAuthStates(db);
+  return {
+    async generateStateParam(installOptions, now) {
+      const state = randomBytes(32).toString("base64url");
+      await states.add(state, installOptions, now, new Date(now.getTime() + ttlMs));
+      return state;
+    },
+    async verifyStateParam(now, state) {
+      const options = await states.take(state, now);
+      if (!options) throw new InvalidStateError("The state is unknown, already used or expired.");
+      return options as InstallURLOptions;
+    },
+  };
+}
+
 export function createOAuth(opts: OAuthOptions): OAuth {
   const installUrlOptions: InstallURLOptions = {
     scopes: opts.scopes,
@@ -132,7 +167,9 @@ export function createOAuth(opts: OAuthOptions): OAuth {
   const installer = new InstallProvider({
     clientId: opts.clientId,
     clientSecret: opts.clientSecret,
-    stateSecret: opts.stateSecret,
+    stateStore: dbStateStore(opts.db),
+    // The state cookie lives as long as the state.
+    stateCookieExpirationSeconds: STATE_TTL_MS / 1000,
     installationStore: installationStore(opts.installations, opts.tokens),
     installUrlOptions,
     renderHtmlForInstallPath: installPage,
