@@ -14,6 +14,7 @@ import { INBOX_MIGRATIONS } from "./inbox.ts";
 import { WORKSPACES_MIGRATIONS } from "./installations.ts";
 import { MEDIA_MIGRATIONS } from "./media.ts";
 import { type MigrationSet, migrate } from "./migrate.ts";
+import { OWN_SENDS_MIGRATIONS } from "./own-sends.ts";
 import { PROGRESS_MIGRATIONS } from "./progress.ts";
 import { REPORTS_MIGRATIONS } from "./reports.ts";
 import { SWITCHBOARD_MIGRATIONS } from "./schema.ts";
@@ -30,6 +31,7 @@ export const STORE_MIGRATIONS: readonly MigrationSet[] = [
   SLACK_MIGRATIONS,
   WORKSPACES_MIGRATIONS,
   MEDIA_MIGRATIONS,
+  OWN_SENDS_MIGRATIONS,
 ];
 
 /** Brings every schema of the list up to date (one read each when nothing is new). */

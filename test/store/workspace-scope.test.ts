@@ -15,6 +15,7 @@ import { ImportStore } from "../../src/store/imports.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
 import { MediaStore, mediaFile } from "../../src/store/media.ts";
 import { migrateStore, STORE_MIGRATIONS } from "../../src/store/migrations.ts";
+import { OwnSends } from "../../src/store/own-sends.ts";
 import { ProgressStore } from "../../src/store/progress.ts";
 import { purgeWorkspace, WORKSPACE_TABLES } from "../../src/store/purge.ts";
 import { ReportStore } from "../../src/store/reports.ts";
@@ -323,6 +324,7 @@ describe("purgeWorkspace", () => {
       { name: "p.png", contentType: "image/png", now, expiresAt: later },
       bytes(),
     );
+    await new OwnSends(db, ws).record(1, "U0", "form", now);
     await new ProgressStore(db, ws).track({ channel: "C0", ts: "1.1", campaignId: 1, intro: "x" }, now);
     const reports = new ReportStore(db, ws);
     const s = await reports.createSchedule(
