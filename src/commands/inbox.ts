@@ -4,6 +4,7 @@
 import type { CardMarks } from "../store/card-marks.ts";
 import type { InboxStore } from "../store/inbox.ts";
 import type { OwnSends } from "../store/own-sends.ts";
+import type { SavedReplies } from "../store/saved-replies.ts";
 
 /**
  * The bot and a channel: `member` (already in it), `joined` (a public channel
@@ -18,6 +19,8 @@ export interface InboxAccess {
   ownSends: OwnSends;
   /** "The card shows the window closed", taken by whoever draws it so first (the desk's redraw, the poller). */
   marks: CardMarks;
+  /** The workspace's saved replies (`/sb replies`, `/sb reply add|edit|delete`). */
+  savedReplies: SavedReplies;
   /** Slack: be in the channel (conversations.join for a public one). Absent in the shell. */
   join?: (channel: string) => Promise<JoinOutcome>;
   /** Slack: the poller, to poll at once after an inbox is turned on. */

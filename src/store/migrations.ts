@@ -17,6 +17,7 @@ import { type MigrationSet, migrate } from "./migrate.ts";
 import { OWN_SENDS_MIGRATIONS } from "./own-sends.ts";
 import { PROGRESS_MIGRATIONS } from "./progress.ts";
 import { REPORTS_MIGRATIONS } from "./reports.ts";
+import { SAVED_REPLIES_MIGRATIONS } from "./saved-replies.ts";
 import { SWITCHBOARD_MIGRATIONS } from "./schema.ts";
 import { STEPS_MIGRATIONS } from "./steps.ts";
 
@@ -32,6 +33,7 @@ export const STORE_MIGRATIONS: readonly MigrationSet[] = [
   WORKSPACES_MIGRATIONS,
   MEDIA_MIGRATIONS,
   OWN_SENDS_MIGRATIONS,
+  SAVED_REPLIES_MIGRATIONS,
 ];
 
 /** Brings every schema of the list up to date (one read each when nothing is new). */

@@ -26,6 +26,7 @@ export const WORKSPACE_TABLES: readonly string[] = [
   "media.files",
   "progress.tracked",
   "sends.own",
+  "saved.replies",
   "reports.runs",
   "reports.snapshots",
   "reports.schedules",

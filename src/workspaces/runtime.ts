@@ -31,6 +31,7 @@ import {
   type StoredInstallation,
 } from "../store/installations.ts";
 import { OwnSends } from "../store/own-sends.ts";
+import { SavedReplies } from "../store/saved-replies.ts";
 
 export interface WorkspaceRuntime {
   id: WorkspaceId;
@@ -108,6 +109,7 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
     store: new InboxStore(db, workspace),
     ownSends: new OwnSends(db, workspace),
     marks: new CardMarks(db, workspace),
+    savedReplies: new SavedReplies(db, workspace),
   };
   const makeCore = (settings: SettingValues | undefined) =>
     createCommandCore({
