@@ -16,6 +16,8 @@ export const ACTION = {
   inboxAssignMe: "sb_inbox_assign_me",
   /** A user select on an inbox card (block id `sb_inbox_desk:<chat user id>`): gives the thread to that person. */
   inboxAssign: "sb_inbox_assign",
+  /** value: chat user id. An inbox card's Unassign (shown once someone has the conversation). */
+  inboxUnassign: "sb_inbox_unassign",
   /** value: chat user id. An inbox card's Resolve. */
   inboxResolve: "sb_inbox_resolve",
   /** value: chat user id. A resolved inbox card's Reopen. */

@@ -1,7 +1,10 @@
 // What `/sb inbox` needs beyond the API: the inboxes in the store and, in
 // Slack, a way to be in the channel (the front end supplies it; the shell
 // has none). See docs/inbox.md.
+import type { CardMarks } from "../store/card-marks.ts";
 import type { InboxStore } from "../store/inbox.ts";
+import type { OwnSends } from "../store/own-sends.ts";
+import type { SavedReplies } from "../store/saved-replies.ts";
 
 /**
  * The bot and a channel: `member` (already in it), `joined` (a public channel
@@ -12,6 +15,12 @@ export type JoinOutcome = "member" | "joined" | "invite" | "not_found" | "unknow
 
 export interface InboxAccess {
   store: InboxStore;
+  /** The messages Switchboard sent (`send`, the send form, thread replies): the inbox shows who sent them. */
+  ownSends: OwnSends;
+  /** "The card shows the window closed", taken by whoever draws it so first (the desk's redraw, the poller). */
+  marks: CardMarks;
+  /** The workspace's saved replies (`/sb replies`, `/sb reply add|edit|delete`). */
+  savedReplies: SavedReplies;
   /** Slack: be in the channel (conversations.join for a public one). Absent in the shell. */
   join?: (channel: string) => Promise<JoinOutcome>;
   /** Slack: the poller, to poll at once after an inbox is turned on. */

@@ -12,9 +12,10 @@ import {
   messageDirection,
 } from "../api/inbox.ts";
 import type { ChatUser, Message } from "../api/types.ts";
-import type { CardState, Thread } from "../store/inbox.ts";
+import type { CardMarks } from "../store/card-marks.ts";
+import { type CardState, REPLY_WINDOW_MS, type Thread } from "../store/inbox.ts";
 import type { PassContext } from "./context.ts";
-import type { CardDesk } from "./io.ts";
+import type { CardDesk, InboxIo } from "./io.ts";
 
 const TAGS_CACHE_MS = 10 * 60_000;
 
@@ -34,6 +35,35 @@ export const cardDesk = (
   customerWroteAt: t.customerWroteAt,
   now,
 });
+
+/**
+ * Draws a thread's card again in place (chat.update), the one way every
+ * redraw goes (the poller's, and the desk's after an assign, a resolve, a
+ * reopen). A drawing that shows the reply window closed takes the thread's
+ * "closed shown" mark first (one statement): the poller's closed-window pass
+ * then does not draw the same card a second time, and of two drawings at
+ * once only one is the closed-window one. Throws the front end's error (the
+ * mark given back).
+ */
+export async function redrawCard(
+  deps: { marks: CardMarks; update: InboxIo["updateCard"] },
+  t: Pick<
+    Thread,
+    "channel" | "chatUserId" | "deskState" | "assignee" | "customerWroteAt" | "windowClosedShown"
+  >,
+  threadTs: string,
+  card: CardState,
+  now: Date,
+): Promise<void> {
+  const closed = t.customerWroteAt !== null && now.getTime() - t.customerWroteAt.getTime() >= REPLY_WINDOW_MS;
+  const took = closed && !t.windowClosedShown && (await deps.marks.takeWindowClosed(t.channel, t.chatUserId));
+  try {
+    await deps.update(t.channel, threadTs, t.chatUserId, card, cardDesk(t, now));
+  } catch (err) {
+    if (took) await deps.marks.releaseWindowClosed(t.channel, t.chatUserId).catch(() => {});
+    throw err;
+  }
+}
 
 export class Cards {
   private readonly ctx: PassContext;
@@ -111,7 +141,13 @@ export class Cards {
     };
     if (!force && JSON.stringify(next) === JSON.stringify(thread.card)) return;
     try {
-      await io.updateCard(channel, thread.threadTs, chatUserId, next, cardDesk(thread, this.ctx.now()));
+      await redrawCard(
+        { marks: this.ctx.marks, update: io.updateCard },
+        thread,
+        thread.threadTs,
+        next,
+        this.ctx.now(),
+      );
       await store.updateThread(channel, chatUserId, { card: next });
     } catch (err) {
       log.warn({ channel, code: io.errorCode(err) }, "could not update an inbox card");
@@ -124,17 +160,23 @@ export class Cards {
    * date, which needs no redraw). Store reads only, no API read.
    */
   async showClosedWindows(channel: string): Promise<void> {
-    const { store, io, log } = this.ctx;
+    const { store, io, log, marks } = this.ctx;
     for (const t of await store.windowsClosed(channel, this.ctx.now())) {
       try {
-        await io.updateCard(
-          channel,
-          t.threadTs as string,
-          t.chatUserId,
-          t.card as CardState,
-          cardDesk(t, this.ctx.now()),
-        );
-        await store.windowClosedShown(channel, t.chatUserId);
+        // Drawn already (the desk's redraw took the mark since the list was read): not drawn again.
+        if (!(await marks.takeWindowClosed(channel, t.chatUserId))) continue;
+        await io
+          .updateCard(
+            channel,
+            t.threadTs as string,
+            t.chatUserId,
+            t.card as CardState,
+            cardDesk(t, this.ctx.now()),
+          )
+          .catch(async (err) => {
+            await marks.releaseWindowClosed(channel, t.chatUserId).catch(() => {});
+            throw err;
+          });
       } catch (err) {
         log.warn({ channel, code: io.errorCode(err) }, "could not update an inbox card");
       }

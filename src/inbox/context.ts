@@ -2,12 +2,18 @@
 // API, the front end's I/O, the clock, the lease, the inboxes as the pass
 // found them and the API reads counted for the inbox being polled.
 import type { MessagingApi } from "../api/types.ts";
+import type { CardMarks } from "../store/card-marks.ts";
 import type { Inbox, InboxStore } from "../store/inbox.ts";
+import type { OwnSends } from "../store/own-sends.ts";
 import type { InboxIo, InboxLogger } from "./io.ts";
 import type { Lease } from "./lease.ts";
 
 export interface PassContext {
   store: InboxStore;
+  /** The messages Switchboard sent itself: shown by who sent them, not as sent from elsewhere. */
+  ownSends: OwnSends;
+  /** "The card shows the window closed", taken by whoever draws it so first. */
+  marks: CardMarks;
   client: MessagingApi;
   io: InboxIo;
   log: InboxLogger;

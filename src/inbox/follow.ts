@@ -191,7 +191,10 @@ export class Follow {
         ? await store.takeOverClaim(channel, id, lease.workerId, claim.by, now())
         : await store.claimMessage(channel, id, chatUserId, direction, now(), undefined, lease.workerId);
       if (!mine) continue;
-      const parts = io.messageParts(name, m);
+      // Sent by Switchboard (the send form, `/sb send`): shown by who sent it.
+      const own = direction === "outbound" ? await this.ctx.ownSends.of(id) : undefined;
+      const sender = own ? { userId: own.userId, via: own.via } : undefined;
+      const parts = io.messageParts(name, m, sender);
       // A claim without a post (a crash, an unknown outcome): the parts already in the thread are not posted again.
       const already = claimed ? await this.postedParts(channel, parentTs, id) : new Map<number, string>();
       let first = already.get(1);
@@ -200,7 +203,7 @@ export class Follow {
         if (already.has(part)) continue;
         try {
           await lease.keep(channel);
-          const ts = await io.postMessagePart(channel, parentTs, name, m, part);
+          const ts = await io.postMessagePart(channel, parentTs, name, m, part, sender);
           first ??= ts;
           already.set(part, ts ?? "");
         } catch (err) {

@@ -5,6 +5,7 @@
 // and posts it, finds what a crash left posted, and says what its errors mean.
 import type { Message } from "../api/types.ts";
 import type { CardState, Thread } from "../store/inbox.ts";
+import type { OwnSend } from "../store/own-sends.ts";
 
 export interface InboxLogger {
   info(obj: object, msg?: string): void;
@@ -13,6 +14,9 @@ export interface InboxLogger {
 
 /** What a card's desk line shows: the thread's state, who has it, the customer's last message; and now. */
 export type CardDesk = Pick<Thread, "deskState" | "assignee" | "customerWroteAt"> & { now: Date };
+
+/** Who sent an outgoing message through Switchboard (the send form, `/sb send`, a thread reply). */
+export type Sender = Pick<OwnSend, "userId" | "via">;
 
 /**
  * The channel as the engine uses it. A post throws the front end's error;
@@ -23,8 +27,11 @@ export interface InboxIo {
   postCard(channel: string, chatUserId: number, card: CardState, desk: CardDesk): Promise<string | undefined>;
   /** Draws a card again in place. */
   updateCard(channel: string, ts: string, chatUserId: number, card: CardState, desk: CardDesk): Promise<void>;
-  /** How many posts a message of the conversation takes in its thread (a long text takes several). */
-  messageParts(name: string, message: Message): number;
+  /**
+   * How many posts a message of the conversation takes in its thread (a long
+   * text takes several). `sender`: an outgoing message Switchboard sent, shown by who sent it.
+   */
+  messageParts(name: string, message: Message, sender?: Sender): number;
   /** Posts part `part` (from 1) of a message in its thread; returns its ts. */
   postMessagePart(
     channel: string,
@@ -32,6 +39,7 @@ export interface InboxIo {
     name: string,
     message: Message,
     part: number,
+    sender?: Sender,
   ): Promise<string | undefined>;
   /** Says in the thread that the customer wrote again in a resolved conversation. */
   postReopened(channel: string, threadTs: string, name: string): Promise<void>;

@@ -10,8 +10,10 @@ import type { MessagingApi } from "../api/types.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import { inboxPassDone, metrics } from "../platform/metrics.ts";
 import { PacedLoop } from "../platform/paced-loop.ts";
+import { CardMarks } from "../store/card-marks.ts";
 import type { Db } from "../store/db.ts";
 import { InboxStore } from "../store/inbox.ts";
+import { OwnSends } from "../store/own-sends.ts";
 import { Cards } from "./cards.ts";
 import type { PassContext } from "./context.ts";
 import { Follow } from "./follow.ts";
@@ -71,6 +73,8 @@ export class InboxEngine {
     });
     const ctx: PassContext = {
       store: this.store,
+      ownSends: new OwnSends(opts.db, opts.workspace),
+      marks: new CardMarks(opts.db, opts.workspace),
       client: opts.client,
       io: opts.io,
       log,

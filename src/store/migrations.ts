@@ -14,9 +14,11 @@ import { INBOX_MIGRATIONS } from "./inbox.ts";
 import { WORKSPACES_MIGRATIONS } from "./installations.ts";
 import { MEDIA_MIGRATIONS } from "./media.ts";
 import { type MigrationSet, migrate } from "./migrate.ts";
+import { OWN_SENDS_MIGRATIONS } from "./own-sends.ts";
 import { PROGRESS_MIGRATIONS } from "./progress.ts";
 import { RATE_BUDGET_MIGRATIONS } from "./rate-budget.ts";
 import { REPORTS_MIGRATIONS } from "./reports.ts";
+import { SAVED_REPLIES_MIGRATIONS } from "./saved-replies.ts";
 import { SWITCHBOARD_MIGRATIONS } from "./schema.ts";
 import { STEPS_MIGRATIONS } from "./steps.ts";
 import { REPLICAS_MIGRATIONS } from "./workspace-changes.ts";
@@ -35,6 +37,8 @@ export const STORE_MIGRATIONS: readonly MigrationSet[] = [
   // After WORKSPACES_MIGRATIONS: its triggers watch those tables.
   REPLICAS_MIGRATIONS,
   RATE_BUDGET_MIGRATIONS,
+  OWN_SENDS_MIGRATIONS,
+  SAVED_REPLIES_MIGRATIONS,
 ];
 
 /** Brings every schema of the list up to date (one read each when nothing is new). */

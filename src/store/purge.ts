@@ -25,6 +25,8 @@ export const WORKSPACE_TABLES: readonly string[] = [
   // media.chunks follow their file (on delete cascade).
   "media.files",
   "progress.tracked",
+  "sends.own",
+  "saved.replies",
   "reports.runs",
   "reports.snapshots",
   "reports.schedules",

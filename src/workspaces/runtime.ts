@@ -21,6 +21,7 @@ import type { SlackBridge } from "../slack/io/bridge.ts";
 import type { ChannelPostQueue } from "../slack/io/post-queue.ts";
 import { UnknownWorkspaceError, workspaceScope } from "../slack/tenancy/scope.ts";
 import type { AuditEntry } from "../store/audit.ts";
+import { CardMarks } from "../store/card-marks.ts";
 import { ChannelNames } from "../store/channels.ts";
 import type { Db } from "../store/db.ts";
 import { InboxStore } from "../store/inbox.ts";
@@ -30,6 +31,8 @@ import {
   installationKey,
   type StoredInstallation,
 } from "../store/installations.ts";
+import { OwnSends } from "../store/own-sends.ts";
+import { SavedReplies } from "../store/saved-replies.ts";
 import type { WorkspaceVersions } from "../store/workspace-changes.ts";
 
 export interface WorkspaceRuntime {
@@ -119,7 +122,12 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
   const channels = new ChannelNames(db, workspace);
   // Slack: reports post to channels and default to the user's Slack zone; the shell prints them.
   const reports = new ReportService({ db, workspace, client, failureAlert: config.REPORT_FAILURE_ALERT });
-  const inbox: InboxAccess = { store: new InboxStore(db, workspace) };
+  const inbox: InboxAccess = {
+    store: new InboxStore(db, workspace),
+    ownSends: new OwnSends(db, workspace),
+    marks: new CardMarks(db, workspace),
+    savedReplies: new SavedReplies(db, workspace),
+  };
   const makeCore = (settings: SettingValues | undefined) =>
     createCommandCore({
       api: client,
@@ -195,7 +203,12 @@ export async function attachSlack(rt: WorkspaceRuntime, logger: Logger): Promise
   const { channelJoiner } = await import("../slack/features/inbox/join.ts");
   rt.inbox.join = channelJoiner(slack.client, logger.child({ part: "inbox" }));
   const { cardRedrawer } = await import("../slack/features/inbox/desk.ts");
-  rt.inbox.redraw = cardRedrawer(slack.client, rt.inbox.store, logger.child({ part: "inbox" }));
+  rt.inbox.redraw = cardRedrawer(
+    slack.client,
+    rt.inbox.store,
+    rt.inbox.marks,
+    logger.child({ part: "inbox" }),
+  );
 }
 
 export interface RegistryOptions {

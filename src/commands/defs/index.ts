@@ -9,6 +9,7 @@ import { HELP_COMMANDS } from "./help.ts";
 import { INBOX_COMMANDS } from "./inbox.ts";
 import { INBOX_DESK_COMMANDS } from "./inbox-desk.ts";
 import { MESSAGE_COMMANDS } from "./messages.ts";
+import { REPLY_COMMANDS } from "./replies.ts";
 import { REPORT_COMMANDS } from "./reports.ts";
 import { TAG_COMMANDS } from "./tags.ts";
 import { TEMPLATE_COMMANDS } from "./templates.ts";
@@ -29,5 +30,6 @@ export const ALL_COMMANDS: AnySpec[] = [
   ...CHANNEL_COMMANDS,
   ...INBOX_COMMANDS,
   ...INBOX_DESK_COMMANDS,
+  ...REPLY_COMMANDS,
   ...WORKSPACE_COMMANDS,
 ];

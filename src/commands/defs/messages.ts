@@ -219,6 +219,9 @@ export const MESSAGE_COMMANDS = [
       let msg: Awaited<ReturnType<typeof ctx.api.sendMessage>>;
       try {
         msg = await ctx.api.sendMessage({ ...(body as SendMessageInput), channelId });
+        // Switchboard's own send: the inbox's thread shows who sent it (docs/inbox.md).
+        if (typeof msg.id === "number")
+          await ctx.inbox?.ownSends.record(msg.id, ctx.actor.userId, "command").catch(() => {});
       } catch (err) {
         // Outside the 24-hour window free text cannot reach them: say the rule, offer the templates.
         if (body.type !== "template" && isApiError(err) && /24.hour|conversation window/i.test(err.message)) {

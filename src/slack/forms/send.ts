@@ -17,6 +17,7 @@ import {
 import type { Recipient } from "../../commands/args.ts";
 import { sentAnswer } from "../../commands/defs/messages.ts";
 import type { ChannelsFormData, SendPrefill } from "../../commands/form-kinds.ts";
+import { OwnSends } from "../../store/own-sends.ts";
 import { withApi } from "../perform.ts";
 import { recipientSuggestions } from "./choices.ts";
 import { errorsFor, fieldErrors } from "./field-errors.ts";
@@ -341,9 +342,13 @@ export const sendForm: SlackForm<"send", SendMeta, SendPlan> = {
             ? { kind: "contact", contactId: Number(message.contactId) }
             : { kind: "user", chatUserId: Number(message.chatUserId) };
         // Sent, then told as `/sb send` tells it: the person by name and what they will read.
-        const sent = await withApi(ctx, actor, "write", `send (form) ${type}`, async (api) =>
-          sentAnswer(api, recipient, message, await api.sendMessage(message), s.meta.tpl?.body),
-        );
+        const sent = await withApi(ctx, actor, "write", `send (form) ${type}`, async (api) => {
+          const m = await api.sendMessage(message);
+          // Switchboard's own send: the inbox's thread shows who sent it (docs/inbox.md).
+          if (ctx.db && typeof m.id === "number")
+            await new OwnSends(ctx.db, ctx.workspace).record(m.id, actor.userId, "form").catch(() => {});
+          return sentAnswer(api, recipient, message, m, s.meta.tpl?.body);
+        });
         return {
           after: () =>
             postOutcome(

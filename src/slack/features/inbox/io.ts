@@ -7,7 +7,7 @@
 import type { KnownBlock } from "@slack/types";
 import { messageDirection, messageTime } from "../../../api/inbox.ts";
 import type { Message } from "../../../api/types.ts";
-import type { InboxIo } from "../../../inbox/io.ts";
+import type { InboxIo, Sender } from "../../../inbox/io.ts";
 import { InboxEngine, type InboxEngineOptions } from "../../../inbox/loop.ts";
 import type { SlackBridge } from "../../io/bridge.ts";
 import { channelClosed, imageRefused, slackCode } from "../../io/slack-errors.ts";
@@ -72,13 +72,21 @@ export function inboxIoOf(calls: SlackInboxCalls): InboxIo {
   // A message's replies, drawn once for its parts.
   const drawn = new WeakMap<
     Message,
-    { name: string; shown: MirroredMessage; parts: Array<{ text: string; blocks: KnownBlock[] }> }
+    {
+      name: string;
+      sender: Sender | undefined;
+      shown: MirroredMessage;
+      parts: Array<{ text: string; blocks: KnownBlock[] }>;
+    }
   >();
-  const repliesOf = (name: string, m: Message) => {
+  const repliesOf = (name: string, m: Message, sender: Sender | undefined) => {
     let d = drawn.get(m);
-    if (!d || d.name !== name) {
-      const shown = mirroredOf(m, messageDirection(m), messageTime(m));
-      d = { name, shown, parts: messageReplies(name, shown) };
+    if (!d || d.name !== name || d.sender?.userId !== sender?.userId || d.sender?.via !== sender?.via) {
+      const shown = {
+        ...mirroredOf(m, messageDirection(m), messageTime(m)),
+        ...(sender ? { sentBy: sender } : {}),
+      };
+      d = { name, sender, shown, parts: messageReplies(name, shown) };
       drawn.set(m, d);
     }
     return d;
@@ -94,9 +102,9 @@ export function inboxIoOf(calls: SlackInboxCalls): InboxIo {
     },
     updateCard: (channel, ts, chatUserId, card, desk) =>
       update(channel, ts, cardMessage(chatUserId, card, deskOf(desk, desk.now))),
-    messageParts: (name, m) => repliesOf(name, m).parts.length,
-    async postMessagePart(channel, threadTs, name, m, part) {
-      const { shown, parts } = repliesOf(name, m);
+    messageParts: (name, m, sender) => repliesOf(name, m, sender).parts.length,
+    async postMessagePart(channel, threadTs, name, m, part, sender) {
+      const { shown, parts } = repliesOf(name, m, sender);
       const drawnPart = parts[part - 1] as (typeof parts)[number];
       const send = (p: typeof drawnPart) =>
         post({

@@ -74,20 +74,24 @@ function deskBlocks(
       ? `:stopwatch: Reply window open until ${timeOf(new Date(d.customerWroteAt.getTime() + REPLY_WINDOW_MS))}`
       : `:lock: ${WINDOW_CLOSED}`;
   const id = String(chatUserId);
+  // The buttons follow the state: nobody has it, Assign to me; someone has it, Unassign;
+  // the person list either way; resolved, Reopen only (a resolved conversation is nobody's task).
   const select = {
     type: "users_select",
     action_id: ACTION.inboxAssign,
-    placeholder: { type: "plain_text", text: "Assign to…" },
+    placeholder: { type: "plain_text", text: d.assignee ? "Reassign to…" : "Assign to…" },
     ...(d.assignee ? { initial_user: d.assignee } : {}),
   };
-  const resolve =
+  const desk =
     d.state === "resolved"
-      ? { text: "Reopen", actionId: ACTION.inboxReopen, value: id }
-      : { text: "Resolve", actionId: ACTION.inboxResolve, value: id };
-  const desk = actions([{ text: "Assign to me", actionId: ACTION.inboxAssignMe, value: id }, resolve]) as {
-    elements: unknown[];
-  };
-  desk.elements.splice(1, 0, select);
+      ? (actions([{ text: "Reopen", actionId: ACTION.inboxReopen, value: id }]) as { elements: unknown[] })
+      : (actions([
+          d.assignee
+            ? { text: "Unassign", actionId: ACTION.inboxUnassign, value: id }
+            : { text: "Assign to me", actionId: ACTION.inboxAssignMe, value: id },
+          { text: "Resolve", actionId: ACTION.inboxResolve, value: id },
+        ]) as { elements: unknown[] });
+  if (d.state !== "resolved") desk.elements.splice(1, 0, select);
   return {
     line: section(`${icon} *${label}* · ${who}${window ? `\n${window}` : ""}`),
     buttons: { ...desk, block_id: `sb_inbox_desk:${id}` } as KnownBlock,
@@ -165,6 +169,17 @@ export interface MirroredMessage {
   mediaUrl?: string;
   /** A document's file name, shown as its link's label. */
   fileName?: string;
+  /** An outgoing message Switchboard sent (the send form, `/sb send`, a thread reply): who sent it. */
+  sentBy?: { userId: string };
+}
+
+/** Who sent an outgoing message: the person who sent it with Switchboard, else "sent from elsewhere". */
+export function outgoingLabel(sentBy: { userId: string } | undefined): { line: string; text: string } {
+  if (!sentBy) return { line: ":outbox_tray: *Outgoing* (sent from elsewhere)", text: "Outgoing" };
+  const text = /^[UW][A-Z0-9]{2,}$/.test(sentBy.userId)
+    ? `Sent by <@${sentBy.userId}> with Switchboard`
+    : "Sent from Switchboard's shell";
+  return { line: `:outbox_tray: *${text}*`, text };
 }
 
 /** What a thread reply shows of an API message: an image's or document's caption, link and file name. */
@@ -272,10 +287,8 @@ function messageReply(
   m: MirroredMessage & { part?: string },
   opts: ReplyOptions,
 ): { text: string; blocks: KnownBlock[] } {
-  const who =
-    m.direction === "outbound"
-      ? ":outbox_tray: *Outgoing* (sent from elsewhere)"
-      : `:bust_in_silhouette: *${esc(name)}*`;
+  const outgoing = m.direction === "outbound" ? outgoingLabel(m.sentBy) : undefined;
+  const who = outgoing ? outgoing.line : `:bust_in_silhouette: *${esc(name)}*`;
   const when = `${m.at ? ` · ${timeOf(m.at)}` : ""}${m.part ? ` · part ${m.part}` : ""}`;
   const lines: string[] = [];
   if (m.text) lines.push(esc(m.text));
@@ -285,7 +298,7 @@ function messageReply(
   const body = lines.join("\n");
   const summary = body || `[${esc(media?.label ?? "file")}]`;
   return {
-    text: `${m.direction === "outbound" ? "Outgoing" : esc(name)}: ${truncate(summary, 2900)}`,
+    text: `${outgoing ? outgoing.text : esc(name)}: ${truncate(summary, 2900)}`,
     blocks: [
       context(`${who}${when}`),
       ...(body ? [section(body)] : []),

@@ -38,12 +38,12 @@ export async function inboxOpenThread({ ack }: { ack: () => Promise<void> }): Pr
 }
 
 /**
- * The card's desk (issue 20): Assign to me, the user select, Resolve and
- * Reopen run the `inbox assign|resolve|reopen` commands as the person who
+ * The card's desk (issue 20): Assign to me, the user select, Unassign, Resolve
+ * and Reopen run the `inbox assign|resolve|reopen` commands as the person who
  * clicked (writers only, audited, the card redrawn), and the answer is theirs
  * alone: who has it already, when someone else was first.
  */
-export function inboxDesk(kind: "me" | "pick" | "resolve" | "reopen") {
+export function inboxDesk(kind: "me" | "pick" | "unassign" | "resolve" | "reopen") {
   return async ({ ack, action, body, client, respond, context }: Click) => {
     await ack();
     const actor = personOf(context);
@@ -51,12 +51,13 @@ export function inboxDesk(kind: "me" | "pick" | "resolve" | "reopen") {
     const fromBlock = /^sb_inbox_desk:(\d+)$/.exec(action.block_id ?? "")?.[1];
     const chatUserId = Number("value" in action && action.value ? action.value : fromBlock);
     if (!channel || !Number.isSafeInteger(chatUserId) || chatUserId <= 0) return;
-    const person = kind === "pick" ? (action as UsersSelectAction).selected_user : "me";
+    const person =
+      kind === "pick" ? (action as UsersSelectAction).selected_user : kind === "unassign" ? "nobody" : "me";
     if (!person) return;
     const line =
       kind === "resolve" || kind === "reopen"
         ? `inbox ${kind} ${channel} ${chatUserId}`
-        : `inbox assign ${channel} ${chatUserId} ${person === "me" ? "me" : `<@${person}>`}`;
+        : `inbox assign ${channel} ${chatUserId} ${person === "me" || person === "nobody" ? person : `<@${person}>`}`;
     const reply = await context.core.run(line, actor);
     await deliver(
       reply,

@@ -32,6 +32,7 @@ export function register(app: SlackBolt): void {
   // The card's desk: assign, resolve, reopen (issue 20).
   app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxAssignMe) }, inboxDesk("me"));
   app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxAssign) }, inboxDesk("pick"));
+  app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxUnassign) }, inboxDesk("unassign"));
   app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxResolve) }, inboxDesk("resolve"));
   app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxReopen) }, inboxDesk("reopen"));
 }

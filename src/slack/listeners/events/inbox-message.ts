@@ -17,6 +17,7 @@ import { UserError } from "../../../commands/registry.ts";
 import { plainLine } from "../../../commands/tokenize.ts";
 import { ACTION } from "../../../commands/types.ts";
 import { InboxStore } from "../../../store/inbox.ts";
+import { OwnSends } from "../../../store/own-sends.ts";
 import { storable } from "../../../store/text.ts";
 import type { SlackContext } from "../../context.ts";
 import { mediaMessages, prepareMedia } from "../../features/inbox/media.ts";
@@ -77,6 +78,7 @@ export async function inboxMessage({
   if (otherKind(e) || e.bot_id || !e.user || !actor || !e.thread_ts || e.thread_ts === e.ts || !context.db)
     return;
   const store = new InboxStore(context.db, context.workspace);
+  const ownSends = new OwnSends(context.db, context.workspace);
   const thread = await store.threadByTs(e.channel, e.thread_ts);
   if (!thread) return;
   const typed = plainLine(e.text ?? "").trim();
@@ -157,8 +159,10 @@ export async function inboxMessage({
     const recordSent = async () => {
       await store.finishReply(e.channel, e.ts, "sent", ids[0]);
       // Switchboard's own send: the poller must not show it a second time.
-      for (const sentId of ids)
+      for (const sentId of ids) {
         await store.claimMessage(e.channel, sentId, thread.chatUserId, "outbound", new Date(), e.ts);
+        await ownSends.record(sentId, e.user as string, "reply").catch(() => {});
+      }
     };
     let sent: Message = {};
     for (const [i, body] of bodies.entries()) {

@@ -1,0 +1,147 @@
+// Saved replies (issue 29 §1): a workspace's named texts for answering
+// customers, with placeholders from the customer's record ({first_name},
+// {last_name}, {name}, {phone}, a custom field by its key, and a fallback:
+// `{first_name|there}`), filled by src/domain/saved-reply.ts when used.
+// Anyone lists them; writers add, edit and delete them, each change audited.
+// Kept per workspace in src/store/saved-replies.ts (schema `saved`).
+import { z } from "zod";
+import { context, esc, section } from "../../blocks/blocks.ts";
+import { replyPlaceholders } from "../../domain/saved-reply.ts";
+import { requiredText } from "../args.ts";
+import { errorReply } from "../errors.ts";
+import { type CommandContext, defineCommand, UserError } from "../registry.ts";
+import { pageReply, show } from "../render.ts";
+import type { Reply } from "../types.ts";
+import { announce } from "./common.ts";
+
+/** A name people type: one word, or quoted (`"Where is my order"`), up to 60 characters. */
+const NAME_MAX = 60;
+/** As long as one message can be. */
+const TEXT_MAX = 4096;
+
+const nameArg = requiredText("the reply's name").pipe(
+  z.string().max(NAME_MAX, { error: `is too long: at most ${NAME_MAX} characters` }),
+);
+const textArg = requiredText("what the reply says").pipe(
+  z.string().max(TEXT_MAX, { error: `is too long: at most ${TEXT_MAX} characters` }),
+);
+
+function savedOf(ctx: CommandContext) {
+  if (!ctx.inbox) throw new UserError("Saved replies are not set up in this Switchboard.", false);
+  return ctx.inbox.savedReplies;
+}
+
+/** What the placeholders of a text are, in words, for the answer. */
+function placeholdersLine(text: string): string {
+  const names = replyPlaceholders(text);
+  return names.length
+    ? `Filled from the customer's record: ${names.map((n) => `\`{${esc(n)}}\``).join(", ")}.`
+    : "No placeholders: every customer reads it as written. `{first_name|there}` puts in the first name, or “there”.";
+}
+
+const quoted = (text: string) => `>${esc(show(text, 1500)).replace(/\n/g, "\n>")}`;
+
+function changed(ctx: CommandContext, text: string, reply: string): Reply {
+  const r = announce(ctx, text);
+  r.blocks = [section(text), section(quoted(reply)), context(placeholdersLine(reply))];
+  return r;
+}
+
+export const REPLY_COMMANDS = [
+  defineCommand({
+    id: "replies.list",
+    words: ["replies"],
+    schema: z.object({}),
+    scope: "read",
+    usage: "replies",
+    summary: "The saved replies for answering customers",
+    help: "A saved reply's text can hold placeholders from the customer's record: `{first_name}`, `{last_name}`, `{name}`, `{phone}`, a custom field by its key (`{order_id}`), and a fallback when there is no value: `{first_name|there}`.",
+    example: "replies",
+    topic: "inbox",
+    operations: [],
+    run: async (_a, ctx) => {
+      const items = (await savedOf(ctx).list()).map((r) => ({ name: r.name, text: r.text }));
+      return pageReply({
+        title: "Saved replies",
+        plural: "saved replies",
+        page: { items, page: 1, limit: Math.max(1, items.length), total: items.length },
+        line: (r) => `*${esc(String(r.name))}* · ${esc(show(String(r.text).replace(/\s+/g, " "), 120))}`,
+        empty:
+          "No saved reply yet: `/sb reply add thanks Thank you {first_name|there}!` saves one (writers only).",
+      });
+    },
+  }),
+  defineCommand({
+    id: "reply.add",
+    words: ["reply", "add"],
+    positionals: [{ name: "name" }, { name: "text", rest: "text" }],
+    schema: z.object({ name: nameArg, text: textArg }),
+    scope: "write",
+    usage: "reply add <name> <text…>",
+    summary: "Save a reply for answering customers (placeholders: {first_name|there}…)",
+    help: "The name is one word, or quoted. Placeholders come from the customer's record: `{first_name}`, `{last_name}`, `{name}`, `{phone}`, a custom field by its key; `{first_name|there}` says “there” when there is no first name.",
+    example: "reply add thanks Thank you {first_name|there}, your order is on its way.",
+    topic: "inbox",
+    operations: [],
+    run: async (a, ctx) => {
+      const saved = savedOf(ctx);
+      if (!(await saved.add(a.name, a.text, ctx.actor.userId, new Date()))) {
+        const name = esc((await saved.get(a.name))?.name ?? a.name);
+        return errorReply(
+          `There is a saved reply called *${name}* already: nothing was changed.`,
+          `\`/sb reply edit ${name} <text…>\` changes its text.`,
+        );
+      }
+      await ctx.audit("reply.add", true, { name: a.name });
+      return changed(ctx, `Saved reply *${esc(a.name)}* added.`, a.text);
+    },
+  }),
+  defineCommand({
+    id: "reply.edit",
+    words: ["reply", "edit"],
+    positionals: [{ name: "name" }, { name: "text", rest: "text" }],
+    schema: z.object({ name: nameArg, text: textArg }),
+    scope: "write",
+    usage: "reply edit <name> <text…>",
+    summary: "Change a saved reply's text",
+    example: "reply edit thanks Thanks {first_name|there}! It ships today.",
+    topic: "inbox",
+    operations: [],
+    run: async (a, ctx) => {
+      const saved = savedOf(ctx);
+      const before = await saved.edit(a.name, a.text, ctx.actor.userId, new Date());
+      if (before === undefined) return unknownReply(a.name);
+      const name = (await saved.get(a.name))?.name ?? a.name;
+      await ctx.audit("reply.edit", true, { name });
+      return changed(ctx, `Saved reply *${esc(name)}* changed.`, a.text);
+    },
+  }),
+  defineCommand({
+    id: "reply.delete",
+    words: ["reply", "delete"],
+    positionals: [{ name: "name", rest: "text" }],
+    schema: z.object({ name: nameArg }),
+    scope: "write",
+    usage: "reply delete <name>",
+    summary: "Delete a saved reply",
+    example: "reply delete thanks",
+    topic: "inbox",
+    operations: [],
+    run: async (a, ctx) => {
+      const removed = await savedOf(ctx).remove(a.name);
+      if (!removed) return unknownReply(a.name);
+      await ctx.audit("reply.delete", true, { name: removed.name });
+      const text = `Saved reply *${esc(removed.name)}* deleted.`;
+      const r = announce(ctx, text);
+      r.blocks = [section(text), section(quoted(removed.text))];
+      return r;
+    },
+  }),
+];
+
+function unknownReply(name: string): Reply {
+  return errorReply(
+    `There is no saved reply called *${esc(name)}*: nothing was changed.`,
+    "`/sb replies` lists them.",
+  );
+}

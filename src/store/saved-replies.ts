@@ -1,0 +1,111 @@
+// Schema `saved`: a workspace's saved replies (issue 29 §1), a name and a
+// text with placeholders from the customer's record ({first_name},
+// `{first_name|there}`…, filled by src/domain/saved-reply.ts). One row per
+// workspace and name (names compared without case); its own migration list.
+import type { WorkspaceId } from "../domain/workspace.ts";
+import type { Queryable } from "./db.ts";
+import type { MigrationSet } from "./migrate.ts";
+import { storable } from "./text.ts";
+
+export const SAVED_REPLIES_MIGRATIONS: MigrationSet = {
+  schema: "saved",
+  migrations: [
+    {
+      id: "001_replies",
+      sql: `
+create table saved.replies (
+  workspace text not null,
+  name_key text not null,
+  name text not null,
+  text text not null,
+  created_by text not null,
+  created_at timestamptz not null,
+  updated_by text not null,
+  updated_at timestamptz not null,
+  primary key (workspace, name_key)
+)
+`,
+    },
+  ],
+};
+
+export interface SavedReply {
+  name: string;
+  text: string;
+  createdBy: string;
+  createdAt: Date;
+  updatedBy: string;
+  updatedAt: Date;
+}
+
+type Row = Record<string, unknown>;
+const date = (v: unknown) => (v instanceof Date ? v : new Date(String(v)));
+const toReply = (r: Row): SavedReply => ({
+  name: String(r.name),
+  text: String(r.text),
+  createdBy: String(r.created_by),
+  createdAt: date(r.created_at),
+  updatedBy: String(r.updated_by),
+  updatedAt: date(r.updated_at),
+});
+
+/** A name as compared: without case, its spaces folded. */
+export const replyKey = (name: string) => name.trim().replace(/\s+/g, " ").toLowerCase();
+
+export class SavedReplies {
+  private readonly db: Queryable;
+  readonly workspace: WorkspaceId;
+
+  constructor(db: Queryable, workspace: WorkspaceId) {
+    this.db = db;
+    this.workspace = workspace;
+  }
+
+  /** Every saved reply, by name. */
+  async list(): Promise<SavedReply[]> {
+    const { rows } = await this.db.query<Row>(
+      "select * from saved.replies where workspace = $1 order by name_key",
+      [this.workspace],
+    );
+    return rows.map(toReply);
+  }
+
+  async get(name: string): Promise<SavedReply | undefined> {
+    const { rows } = await this.db.query<Row>(
+      "select * from saved.replies where workspace = $1 and name_key = $2",
+      [this.workspace, replyKey(name)],
+    );
+    return rows[0] ? toReply(rows[0]) : undefined;
+  }
+
+  /** A new saved reply; false when one of that name exists already (nothing changed). */
+  async add(name: string, text: string, by: string, now: Date): Promise<boolean> {
+    const { rows } = await this.db.query(
+      `insert into saved.replies (workspace, name_key, name, text, created_by, created_at, updated_by, updated_at)
+       values ($1, $2, $3, $4, $5, $6, $5, $6) on conflict do nothing returning name`,
+      [this.workspace, replyKey(name), storable(name.trim()), storable(text), by, now],
+    );
+    return rows.length === 1;
+  }
+
+  /** Its text replaced; the text it had, or undefined when there is none of that name. */
+  async edit(name: string, text: string, by: string, now: Date): Promise<string | undefined> {
+    const { rows } = await this.db.query<{ before: string }>(
+      `update saved.replies r set text = $3, updated_by = $4, updated_at = $5
+       from saved.replies old
+       where r.workspace = $1 and r.name_key = $2 and old.workspace = r.workspace and old.name_key = r.name_key
+       returning old.text as before`,
+      [this.workspace, replyKey(name), storable(text), by, now],
+    );
+    return rows[0] ? String(rows[0].before) : undefined;
+  }
+
+  /** Removed; the reply removed, or undefined when there was none of that name. */
+  async remove(name: string): Promise<SavedReply | undefined> {
+    const { rows } = await this.db.query<Row>(
+      "delete from saved.replies where workspace = $1 and name_key = $2 returning *",
+      [this.workspace, replyKey(name)],
+    );
+    return rows[0] ? toReply(rows[0]) : undefined;
+  }
+}
