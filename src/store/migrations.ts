@@ -6,6 +6,7 @@
 // own (`npm run sandbox`) and migrates its own set (src/sandbox/index.ts);
 // pg-boss keeps its own schema too (boss.ts).
 
+import { CAMPAIGNS_MIGRATIONS } from "./campaigns.ts";
 import { CHANNEL_MIGRATIONS } from "./channels.ts";
 import type { Db } from "./db.ts";
 import { SLACK_MIGRATIONS } from "./events.ts";
@@ -30,6 +31,7 @@ export const STORE_MIGRATIONS: readonly MigrationSet[] = [
   SLACK_MIGRATIONS,
   WORKSPACES_MIGRATIONS,
   MEDIA_MIGRATIONS,
+  CAMPAIGNS_MIGRATIONS,
 ];
 
 /** Brings every schema of the list up to date (one read each when nothing is new). */

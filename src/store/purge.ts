@@ -29,6 +29,7 @@ export const WORKSPACE_TABLES: readonly string[] = [
   "reports.snapshots",
   "reports.schedules",
   "steps.runs",
+  "campaigns.audiences",
 ];
 
 /** Removes every record of `workspace`, in one transaction; returns the rows removed per table. */

@@ -13,6 +13,7 @@ import type { Counts } from "../../domain/reports.ts";
 import { CARD_STATUS, campaignCard, FINAL_STATUSES, factsLine } from "../../reports/card.ts";
 import { type CampaignSummary, ratesOf, STATUSES, summarizeCampaign } from "../../reports/summary.ts";
 import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } from "../args.ts";
+import { audienceForSend, audienceSummary, recordCreated, recordStarted } from "../campaign-audience.ts";
 import { formReply } from "../forms.ts";
 import { loadCampaignData } from "../lookups.ts";
 import { type CommandContext, defineCommand, type Preview, UserError } from "../registry.ts";
@@ -268,8 +269,9 @@ async function campaignPreview(action: "send" | "cancel", id: number, ctx: Comma
   const c = await ctx.api.getCampaign(id);
   const refusal = finalStateRefusal(action, id, c);
   if (refusal) throw refusal;
+  const counted = action === "send" ? await audienceForSend(ctx, id, c, 2) : undefined;
   const t = await templateOf(ctx.api, c);
-  const audience = await audienceOf(ctx.api, id, c);
+  const audience = counted ? counted.text : await audienceOf(ctx.api, id, c);
   const verb = action === "send" ? "Send" : "Cancel";
   const title = `${verb} campaign #${id}${quoted(c) ? ` ${show(pick(c, "name"))}` : ""}?`.replace(
     /\s+\?$/,
@@ -283,10 +285,10 @@ async function campaignPreview(action: "send" | "cancel", id: number, ctx: Comma
         ? `#${esc(show(t.id))} ${esc(show(t.name))} (${esc(show(pick(t, "language")))}, ${esc(show(pick(t, "status")))})`
         : "—",
     ],
-    ["Audience", esc(audience)],
+    ...(counted ? [] : [["Audience", esc(audience)] as [string, string]]),
   ];
   const message = action === "send" ? campaignMessageText(t, c) : "";
-  const blocks: KnownBlock[] = [header(title), ...fieldsSection(pairs)];
+  const blocks: KnownBlock[] = [header(title), ...fieldsSection(pairs), ...(counted?.blocks ?? [])];
   if (message) blocks.push(section(message));
   if (action === "cancel")
     blocks.push(section("Cancelling stops what is still pending; messages already sent stay sent."));
@@ -435,13 +437,23 @@ export const CAMPAIGN_COMMANDS = [
     scope: "broadcast",
     usage: "campaign <id> send",
     summary: "Start sending a campaign (shows it and its audience, asks to confirm)",
+    help: 'The prompt counts whom it reaches, the opted-out left out ("at most" where groups may share people, "at least" where a count was not read, within 10 reads), flags a group another campaign got in the last 24 hours, and refuses a campaign with no audience or whose group no longer exists.',
     example: "campaign 2 send",
     topic: "campaigns",
     noun: "campaign",
-    operations: ["sendCampaign", "getCampaign", "getTemplate", "listCampaignRecipients"],
+    operations: [
+      "sendCampaign",
+      "getCampaign",
+      "getTemplate",
+      "listGroups",
+      "getGroup",
+      "listContacts",
+      "getContact",
+    ],
     preview: (a, ctx) => campaignPreview("send", a.id, ctx),
     run: async (a, ctx) => {
       const c = await refusedInWords("send", a.id, ctx, () => ctx.api.sendCampaign(a.id));
+      await recordStarted(ctx, a.id, c);
       // One event, one message: the launch is the campaign's card, which then updates in place.
       const facts = await factsOf(ctx, c, ctx.who);
       const card = campaignCard({
@@ -508,7 +520,7 @@ export const CAMPAIGN_COMMANDS = [
     example: "campaign add Spring sale template=3 group=2 tag=1 first_name=friend discount=20%",
     topic: "campaigns",
     noun: "template",
-    operations: ["createCampaign", "getTemplate", "listTemplates"],
+    operations: ["createCampaign", "getTemplate", "listTemplates", "listGroups", "listContacts"],
     run: async (a, ctx) => {
       const values = placeholderValues(a.extra);
       const body = {
@@ -530,6 +542,7 @@ export const CAMPAIGN_COMMANDS = [
         body.integrationId = Number.isInteger(own) && own > 0 ? own : await resolveChannel(ctx, undefined);
       }
       const c = await ctx.api.createCampaign(body);
+      await recordCreated(ctx, c, { groupIds: a.group ?? [], contactIds: a.contacts ?? [] });
       if (c.id === undefined) {
         const reply = announce(ctx, `Draft campaign${quoted(c)} created`, c, FIRST);
         if (!a.group?.length && !a.contacts?.length) reply.blocks.push(section(NO_AUDIENCE));
@@ -538,9 +551,8 @@ export const CAMPAIGN_COMMANDS = [
       // The draft's card (template by name, audience and its size, Send…), as `/sb campaign` shows it.
       const id = Number(c.id);
       const card = await cardOf(ctx, id, c);
-      // "16 recipients", without the group numbers audienceOf adds for the send prompt.
-      const size = (await audienceOf(ctx.api, id, c).catch(() => "")).replace(/ \(.*\)$/, "");
-      const line = `:memo: Draft campaign *${esc(nameOf(c, `Campaign ${id}`))}* created${/^(at least )?\d/.test(size) ? `: ${esc(size)}` : ""}`;
+      const size = await audienceSummary(ctx, id, c, 6).catch(() => "");
+      const line = `:memo: Draft campaign *${esc(nameOf(c, `Campaign ${id}`))}* created${size ? `. ${size}` : ""}`;
       const blocks: KnownBlock[] = [section(line), ...card.blocks];
       if (!a.group?.length && !a.contacts?.length) blocks.push(section(NO_AUDIENCE));
       blocks.push(context(`Campaign #${id}`));
