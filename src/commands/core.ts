@@ -27,7 +27,7 @@ import { maskSecret } from "../platform/log.ts";
 import { metrics } from "../platform/metrics.ts";
 import type { ReportService } from "../reports/service.ts";
 import { type AuditEntry, AuditLog } from "../store/audit.ts";
-import { CampaignAudiences } from "../store/campaigns.ts";
+import { CampaignAudiences, TestPhones } from "../store/campaigns.ts";
 import { ChannelNames } from "../store/channels.ts";
 import { type Confirmation, Confirmations } from "../store/confirmations.ts";
 import type { Db } from "../store/db.ts";
@@ -289,6 +289,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     admin: opts.admin,
     workspace: opts.workspace,
     audiences: new CampaignAudiences(opts.db, opts.workspace),
+    testPhones: new TestPhones(opts.db, opts.workspace),
     audit: (operation, ok, answer) =>
       writeAudit({
         ...auditEntry(actor, line, operation),

@@ -2,7 +2,8 @@
 // `campaigns`): each one's audience (groups and contacts chosen one by one) and
 // when it was started, so a send prompt can say, without a read, that a group
 // also got another campaign lately. A real API's campaign record may not show
-// its audience: this is then the only place it is known. Per workspace.
+// its audience: this is then the only place it is known. Also the phone each
+// person tests campaigns on (`campaign <id> test`). Per workspace.
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
@@ -26,6 +27,19 @@ create table campaigns.audiences (
 )
 ;
 create index audiences_started on campaigns.audiences (workspace, started_at)
+`,
+    },
+    {
+      // `campaign <id> test <phone>`: the number a person tests on, for next time.
+      id: "002_test_phones",
+      sql: `
+create table campaigns.test_phones (
+  workspace text not null,
+  person text not null,
+  phone text not null,
+  updated_at timestamptz not null default now(),
+  primary key (workspace, person)
+)
 `,
     },
   ],
@@ -121,5 +135,32 @@ export class CampaignAudiences {
       [this.workspace, since, except ?? -1],
     );
     return r.rows.map((row) => toCampaign(row as Row));
+  }
+}
+
+/** The phone number each person tests campaigns on, in one workspace. */
+export class TestPhones {
+  private readonly db: Queryable;
+  readonly workspace: WorkspaceId;
+
+  constructor(db: Queryable, workspace: WorkspaceId) {
+    this.db = db;
+    this.workspace = workspace;
+  }
+
+  async get(person: string): Promise<string | undefined> {
+    const r = await this.db.query<{ phone: string }>(
+      "select phone from campaigns.test_phones where workspace = $1 and person = $2",
+      [this.workspace, person],
+    );
+    return r.rows[0]?.phone;
+  }
+
+  async set(person: string, phone: string): Promise<void> {
+    await this.db.query(
+      `insert into campaigns.test_phones (workspace, person, phone) values ($1, $2, $3)
+       on conflict (workspace, person) do update set phone = excluded.phone, updated_at = now()`,
+      [this.workspace, storable(person), storable(phone)],
+    );
   }
 }

@@ -14,6 +14,7 @@ import { CARD_STATUS, campaignCard, FINAL_STATUSES, factsLine } from "../../repo
 import { type CampaignSummary, ratesOf, STATUSES, summarizeCampaign } from "../../reports/summary.ts";
 import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } from "../args.ts";
 import { audienceForSend, audienceSummary, recordCreated, recordStarted } from "../campaign-audience.ts";
+import { CAMPAIGN_TEST_COMMAND } from "../campaign-test.ts";
 import { formReply } from "../forms.ts";
 import { loadCampaignData } from "../lookups.ts";
 import { type CommandContext, defineCommand, type Preview, UserError } from "../registry.ts";
@@ -466,6 +467,7 @@ export const CAMPAIGN_COMMANDS = [
       return { visibility: "in_channel", ...card, origin: { command: "campaign.send", facts } };
     },
   }),
+  CAMPAIGN_TEST_COMMAND,
   defineCommand({
     id: "campaign.cancel",
     words: ["campaign", "<id>", "cancel"],
