@@ -60,7 +60,7 @@ export interface KnownCampaign extends Audience {
 type Row = Record<string, unknown>;
 const ids = (v: unknown): number[] => {
   const list = typeof v === "string" ? JSON.parse(v) : v;
-  return Array.isArray(list) ? list.map(Number).filter((n) => Number.isInteger(n)) : [];
+  return Array.isArray(list) ? list.map(Number).filter((n) => Number.isInteger(n) && n > 0) : [];
 };
 const toCampaign = (r: Row): KnownCampaign => ({
   campaignId: Number(r.campaign_id),
@@ -80,8 +80,15 @@ export class CampaignAudiences {
     this.workspace = workspace;
   }
 
-  /** A campaign Switchboard created, with the audience it was given (again: replaced). */
-  async record(campaignId: number, name: string, audience: Audience): Promise<void> {
+  /**
+   * A campaign Switchboard created, with the audience it was given (again:
+   * replaced). Takes a create body as it is (`groupIds`, `contactIds`, ids).
+   */
+  async record(
+    campaignId: number,
+    name: string,
+    audience: { groupIds?: readonly unknown[]; contactIds?: readonly unknown[] },
+  ): Promise<void> {
     await this.db.query(
       `insert into campaigns.audiences (workspace, campaign_id, name, group_ids, contact_ids)
        values ($1, $2, $3, $4::jsonb, $5::jsonb)
@@ -91,8 +98,8 @@ export class CampaignAudiences {
         this.workspace,
         campaignId,
         storable(name),
-        JSON.stringify([...new Set(audience.groupIds)]),
-        JSON.stringify([...new Set(audience.contactIds)]),
+        JSON.stringify([...new Set(ids(audience.groupIds ?? []))]),
+        JSON.stringify([...new Set(ids(audience.contactIds ?? []))]),
       ],
     );
   }

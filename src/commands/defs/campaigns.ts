@@ -522,7 +522,15 @@ export const CAMPAIGN_COMMANDS = [
     example: "campaign add Spring sale template=3 group=2 tag=1 first_name=friend discount=20%",
     topic: "campaigns",
     noun: "template",
-    operations: ["createCampaign", "getTemplate", "listTemplates", "listGroups", "listContacts"],
+    operations: [
+      "createCampaign",
+      "getTemplate",
+      "listTemplates",
+      "listGroups",
+      "getGroup",
+      "listContacts",
+      "getContact",
+    ],
     run: async (a, ctx) => {
       const values = placeholderValues(a.extra);
       const body = {
