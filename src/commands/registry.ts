@@ -9,6 +9,7 @@ import type { MessagingApi } from "../api/types.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import { SwitchboardError } from "../platform/errors.ts";
 import type { ReportService } from "../reports/service.ts";
+import type { CampaignAudiences, TestPhones } from "../store/campaigns.ts";
 import type { ChannelNames } from "../store/channels.ts";
 import type { InboxAccess } from "./inbox.ts";
 import type { Token } from "./tokenize.ts";
@@ -63,6 +64,10 @@ export interface CommandContext {
   admin?: WorkspaceAdmin;
   /** The workspace the command runs in: a cache a command keeps across calls is keyed by it. */
   workspace: WorkspaceId;
+  /** The audiences of the campaigns Switchboard created or sent (src/store/campaigns.ts); absent where not set up. */
+  audiences?: CampaignAudiences;
+  /** The phone each person tests campaigns on (`campaign <id> test`); absent where not set up. */
+  testPhones?: TestPhones;
 }
 
 /** What a confirmation shows before the write: the blocks above the Confirm/Cancel buttons. */

@@ -31,6 +31,8 @@ export const WORKSPACE_TABLES: readonly string[] = [
   "reports.snapshots",
   "reports.schedules",
   "steps.runs",
+  "campaigns.audiences",
+  "campaigns.test_phones",
 ];
 
 /** Removes every record of `workspace`, in one transaction; returns the rows removed per table. */

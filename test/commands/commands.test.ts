@@ -251,7 +251,7 @@ describe("write commands", () => {
     const ask = await h().run(`campaign ${id} send`);
     expect(ask.confirmation).toBeDefined();
     expect(text(ask)).toMatch(/order_update/);
-    expect(text(ask)).toMatch(/Audience: 6 recipients|6 recipients/);
+    expect(text(ask)).toMatch(/6 people: VIP customers \(6\)/);
     expect((await client.getCampaign(id)).status).toBe("draft");
     const sent = await core.confirm(ask.confirmation!.id, SLACK_USER);
     expect(sent.visibility).toBe("in_channel");

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorkspaceId } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
+import { CampaignAudiences, TestPhones } from "../../src/store/campaigns.ts";
 import { ChannelNames } from "../../src/store/channels.ts";
 import { CommandsInFlight, takeInterruptedCommands } from "../../src/store/commands-in-flight.ts";
 import { Confirmations } from "../../src/store/confirmations.ts";
@@ -337,6 +338,8 @@ describe("purgeWorkspace", () => {
     await reports.markPosting(s.id, now, "w", now);
     await reports.markPosted(s.id, now, "w", now, [{ campaignId: 1, counts: { sent: 1 } as never }]);
     await new StepRunStore(db, ws).claim({ executionId: `Fx0${ws}`, callbackId: "c" });
+    await new CampaignAudiences(db, ws).record(1, "c", { groupIds: [1], contactIds: [] });
+    await new TestPhones(db, ws).set("U0", "+14155550123");
   }
 
   const counts = async (ws: WorkspaceId) => {

@@ -1,6 +1,7 @@
 // What the core's pieces share (run.ts, confirm.ts, and the facade, core.ts):
 // the options, the commands, who may run them, the confirmations, the audit,
 // a command's context, and the last look at every answer before it leaves.
+
 import type { MessagingApi } from "../../api/types.ts";
 import { esc, finishBlocks, LIMITS, truncate } from "../../blocks/blocks.ts";
 import type { WorkspaceId } from "../../domain/workspace.ts";
@@ -8,6 +9,7 @@ import type { Logger } from "../../platform/log.ts";
 import { maskSecret } from "../../platform/log.ts";
 import type { ReportService } from "../../reports/service.ts";
 import { type AuditEntry, AuditLog } from "../../store/audit.ts";
+import { CampaignAudiences, TestPhones } from "../../store/campaigns.ts";
 import { ChannelNames } from "../../store/channels.ts";
 import { Confirmations } from "../../store/confirmations.ts";
 import type { Db } from "../../store/db.ts";
@@ -130,6 +132,8 @@ export function coreParts(opts: CoreOptions): CoreParts {
     },
 
     inbox: opts.inbox,
+    audiences: new CampaignAudiences(opts.db, opts.workspace),
+    testPhones: new TestPhones(opts.db, opts.workspace),
     admin: opts.admin,
     workspace: opts.workspace,
     audit: (operation, ok, answer) =>

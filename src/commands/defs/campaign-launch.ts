@@ -1,11 +1,13 @@
 // Sending or cancelling a campaign: the preview to confirm (what is sent, to
 // how many people), a status that already answers (completed, cancelled),
 // and the API's refusals in words.
+
 import type { KnownBlock } from "@slack/types";
 import { isApiError } from "../../api/errors.ts";
 import type { Campaign, MessagingApi, Template } from "../../api/types.ts";
 import { esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
 import { CARD_STATUS, FINAL_STATUSES } from "../../reports/card.ts";
+import { audienceForSend } from "../campaign-audience.ts";
 import { type CommandContext, type Preview, UserError } from "../registry.ts";
 import { pick, show } from "../render.ts";
 import { campaignMessageText } from "./campaign-message.ts";
@@ -109,7 +111,8 @@ export async function campaignPreview(
   const refusal = finalStateRefusal(action, id, c);
   if (refusal) throw refusal;
   const t = await templateOf(ctx.api, c);
-  const audience = await audienceOf(ctx.api, id, c);
+  const counted = action === "send" ? await audienceForSend(ctx, id, c, 2) : undefined;
+  const audience = counted ? counted.text : await audienceOf(ctx.api, id, c);
   const verb = action === "send" ? "Send" : "Cancel";
   const title = `${verb} campaign #${id}${quoted(c) ? ` ${show(pick(c, "name"))}` : ""}?`.replace(
     /\s+\?$/,
@@ -123,10 +126,10 @@ export async function campaignPreview(
         ? `#${esc(show(t.id))} ${esc(show(t.name))} (${esc(show(pick(t, "language")))}, ${esc(show(pick(t, "status")))})`
         : "—",
     ],
-    ["Audience", esc(audience)],
+    ...(counted ? [] : [["Audience", esc(audience)] as [string, string]]),
   ];
   const message = action === "send" ? campaignMessageText(t, c) : "";
-  const blocks: KnownBlock[] = [header(title), ...fieldsSection(pairs)];
+  const blocks: KnownBlock[] = [header(title), ...fieldsSection(pairs), ...(counted?.blocks ?? [])];
   if (message) blocks.push(section(message));
   if (action === "cancel")
     blocks.push(section("Cancelling stops what is still pending; messages already sent stay sent."));

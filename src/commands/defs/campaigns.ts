@@ -10,12 +10,14 @@ import type { Campaign } from "../../api/types.ts";
 import { context, count, esc, section } from "../../blocks/blocks.ts";
 import { CARD_STATUS, campaignCard } from "../../reports/card.ts";
 import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } from "../args.ts";
+import { audienceSummary, recordCreated, recordStarted } from "../campaign-audience.ts";
+import { CAMPAIGN_TEST_COMMAND } from "../campaign-test.ts";
 import { formReply } from "../forms.ts";
 import { loadCampaignData } from "../lookups.ts";
 import { defineCommand } from "../registry.ts";
 import { listLine, pageReply, pick, show } from "../render.ts";
 import { cardOf, factsOf } from "./campaign-card.ts";
-import { audienceOf, campaignPreview, refusedInWords } from "./campaign-launch.ts";
+import { campaignPreview, refusedInWords } from "./campaign-launch.ts";
 import { checkPlaceholderValues, PARAM_PREFIX, placeholderValues } from "./campaign-message.ts";
 import { RECIPIENT_WORDS, recipientNames } from "./campaign-recipients.ts";
 import { checkBody } from "./check.ts";
@@ -178,10 +180,20 @@ export const CAMPAIGN_COMMANDS = [
     example: "campaign 2 send",
     topic: "campaigns",
     noun: "campaign",
-    operations: ["sendCampaign", "getCampaign", "getTemplate", "listCampaignRecipients"],
+    help: 'The prompt counts whom it reaches, the opted-out left out ("at most" where groups may share people, "at least" where a count was not read, within 10 reads), flags a group another campaign got in the last 24 hours, and refuses a campaign with no audience or whose group no longer exists.',
+    operations: [
+      "sendCampaign",
+      "getCampaign",
+      "getTemplate",
+      "listGroups",
+      "getGroup",
+      "listContacts",
+      "getContact",
+    ],
     preview: (a, ctx) => campaignPreview("send", a.id, ctx),
     run: async (a, ctx) => {
       const c = await refusedInWords("send", a.id, ctx, () => ctx.api.sendCampaign(a.id));
+      await recordStarted(ctx, a.id, c);
       // One event, one message: the launch is the campaign's card, which then updates in place.
       const facts = await factsOf(ctx, c, ctx.who);
       const card = campaignCard({
@@ -194,6 +206,7 @@ export const CAMPAIGN_COMMANDS = [
       return { visibility: "in_channel", ...card, origin: { command: "campaign.send", facts } };
     },
   }),
+  CAMPAIGN_TEST_COMMAND,
   defineCommand({
     id: "campaign.cancel",
     words: ["campaign", "<id>", "cancel"],
@@ -248,7 +261,15 @@ export const CAMPAIGN_COMMANDS = [
     example: "campaign add Spring sale template=3 group=2 tag=1 first_name=friend discount=20%",
     topic: "campaigns",
     noun: "template",
-    operations: ["createCampaign", "getTemplate", "listTemplates"],
+    operations: [
+      "createCampaign",
+      "getTemplate",
+      "listTemplates",
+      "listGroups",
+      "getGroup",
+      "listContacts",
+      "getContact",
+    ],
     run: async (a, ctx) => {
       const values = placeholderValues(a.extra);
       const body = {
@@ -270,6 +291,7 @@ export const CAMPAIGN_COMMANDS = [
         body.integrationId = Number.isInteger(own) && own > 0 ? own : await resolveChannel(ctx, undefined);
       }
       const c = await ctx.api.createCampaign(body);
+      await recordCreated(ctx, c, { groupIds: a.group ?? [], contactIds: a.contacts ?? [] });
       if (c.id === undefined) {
         const reply = announce(ctx, `Draft campaign${quoted(c)} created`, c, FIRST);
         if (!a.group?.length && !a.contacts?.length) reply.blocks.push(section(NO_AUDIENCE));
@@ -278,9 +300,8 @@ export const CAMPAIGN_COMMANDS = [
       // The draft's card (template by name, audience and its size, Send…), as `/sb campaign` shows it.
       const id = Number(c.id);
       const card = await cardOf(ctx, id, c);
-      // "16 recipients", without the group numbers audienceOf adds for the send prompt.
-      const size = (await audienceOf(ctx.api, id, c).catch(() => "")).replace(/ \(.*\)$/, "");
-      const line = `:memo: Draft campaign *${esc(nameOf(c, `Campaign ${id}`))}* created${/^(at least )?\d/.test(size) ? `: ${esc(size)}` : ""}`;
+      const size = await audienceSummary(ctx, id, c, 6).catch(() => "");
+      const line = `:memo: Draft campaign *${esc(nameOf(c, `Campaign ${id}`))}* created${size ? `. ${size}` : ""}`;
       const blocks: KnownBlock[] = [section(line), ...card.blocks];
       if (!a.group?.length && !a.contacts?.length) blocks.push(section(NO_AUDIENCE));
       blocks.push(context(`Campaign #${id}`));

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { context, count, esc, header, section, slackDate } from "../../blocks/blocks.ts";
 import { idArg, idList, requiredText } from "../args.ts";
 import { type CommandContext, defineCommand } from "../registry.ts";
-import { cardReply, listLine, pageReply, pick, recordReply, show } from "../render.ts";
+import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
 import { announce, contactName, deletePreview, namedWrite, nameOf, quoted, relatedNames } from "./common.ts";
 
 const FIRST = ["id", "name", "description"];

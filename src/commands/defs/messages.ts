@@ -7,7 +7,7 @@ import { idArg, limitArg, optionalId, pageArg, type Recipient, takeRecipient, ye
 import { formReply, type SendPrefill } from "../forms.ts";
 import { channelFormData, recipientLabel } from "../lookups.ts";
 import { type CommandContext, defineCommand, UserError } from "../registry.ts";
-import { cardReply, listLine, pageReply, pick, recordReply, show } from "../render.ts";
+import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
 import { checkPlaceholderValues, fillPlaceholders } from "./campaign-message.ts";
 import { checkBody } from "./check.ts";
 import {

@@ -3,7 +3,7 @@ import { colorSchema } from "../../api/schemas.ts";
 import { esc, slackDate } from "../../blocks/blocks.ts";
 import { idArg, requiredText } from "../args.ts";
 import { defineCommand } from "../registry.ts";
-import { cardReply, listLine, pageReply, pick, recordReply, show } from "../render.ts";
+import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
 import { deletePreview, namedWrite, nameOf } from "./common.ts";
 
 const FIRST = ["id", "name", "color", "description"];

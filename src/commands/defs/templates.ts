@@ -11,7 +11,7 @@ import { choice, idArg, optionalId, requiredText } from "../args.ts";
 import { formReply } from "../forms.ts";
 import { channelFormData, channelName, nameChannelsLine } from "../lookups.ts";
 import { defineCommand, UserError } from "../registry.ts";
-import { cardReply, listLine, pageReply, pick, recordReply, show } from "../render.ts";
+import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
 import { fillPlaceholders } from "./campaign-message.ts";
 import { checkBody } from "./check.ts";
 import {

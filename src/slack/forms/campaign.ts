@@ -20,6 +20,7 @@ import { actions, esc } from "../../blocks/blocks.ts";
 import type { CampaignFormData } from "../../commands/form-kinds.ts";
 import { loadCampaignData, textOfRecord } from "../../commands/lookups.ts";
 import { ACTION } from "../../commands/types.ts";
+import { CampaignAudiences } from "../../store/campaigns.ts";
 import { withApi } from "../perform.ts";
 import { recipientSuggestions } from "./choices.ts";
 import { fieldErrors } from "./field-errors.ts";
@@ -337,6 +338,11 @@ export const campaignForm: SlackForm<"campaign", CampaignMeta, CampaignPlan> = {
           createdTag = await api.createTag(plan.newTag);
           return api.createCampaign({ ...plan.body, conversationTagId: createdTag.id });
         });
+        // Its audience kept for the send prompt's overlap (no API read); a failure here loses only that flag.
+        if (ctx.db && c.id !== undefined)
+          await new CampaignAudiences(ctx.db, ctx.workspace)
+            .record(Number(c.id), name, plan.body)
+            .catch((err) => ctx.logger.warn({ err: String(err) }, "could not keep the campaign's audience"));
         return {
           after: async () => {
             const id = c.id ?? "?";

@@ -1,0 +1,173 @@
+// What Switchboard keeps of the campaigns it creates and sends (schema
+// `campaigns`): each one's audience (groups and contacts chosen one by one) and
+// when it was started, so a send prompt can say, without a read, that a group
+// also got another campaign lately. A real API's campaign record may not show
+// its audience: this is then the only place it is known. Also the phone each
+// person tests campaigns on (`campaign <id> test`). Per workspace.
+import type { WorkspaceId } from "../domain/workspace.ts";
+import type { Queryable } from "./db.ts";
+import type { MigrationSet } from "./migrate.ts";
+import { storable } from "./text.ts";
+
+export const CAMPAIGNS_MIGRATIONS: MigrationSet = {
+  schema: "campaigns",
+  migrations: [
+    {
+      id: "001_audiences",
+      sql: `
+create table campaigns.audiences (
+  workspace text not null,
+  campaign_id integer not null,
+  name text not null,
+  group_ids jsonb not null,
+  contact_ids jsonb not null,
+  recorded_at timestamptz not null default now(),
+  started_at timestamptz,
+  primary key (workspace, campaign_id)
+)
+;
+create index audiences_started on campaigns.audiences (workspace, started_at)
+`,
+    },
+    {
+      // `campaign <id> test <phone>`: the number a person tests on, for next time.
+      id: "002_test_phones",
+      sql: `
+create table campaigns.test_phones (
+  workspace text not null,
+  person text not null,
+  phone text not null,
+  updated_at timestamptz not null default now(),
+  primary key (workspace, person)
+)
+`,
+    },
+  ],
+};
+
+/** A campaign's audience as Switchboard chose it. */
+export interface Audience {
+  groupIds: number[];
+  contactIds: number[];
+}
+
+export interface KnownCampaign extends Audience {
+  campaignId: number;
+  name: string;
+  startedAt?: Date;
+}
+
+type Row = Record<string, unknown>;
+const ids = (v: unknown): number[] => {
+  const list = typeof v === "string" ? JSON.parse(v) : v;
+  return Array.isArray(list) ? list.map(Number).filter((n) => Number.isInteger(n) && n > 0) : [];
+};
+const toCampaign = (r: Row): KnownCampaign => ({
+  campaignId: Number(r.campaign_id),
+  name: String(r.name),
+  groupIds: ids(r.group_ids),
+  contactIds: ids(r.contact_ids),
+  startedAt: r.started_at ? new Date(r.started_at as string) : undefined,
+});
+
+/** The audiences of the campaigns Switchboard created or sent, in one workspace. */
+export class CampaignAudiences {
+  private readonly db: Queryable;
+  readonly workspace: WorkspaceId;
+
+  constructor(db: Queryable, workspace: WorkspaceId) {
+    this.db = db;
+    this.workspace = workspace;
+  }
+
+  /**
+   * A campaign Switchboard created, with the audience it was given (again:
+   * replaced). Takes a create body as it is (`groupIds`, `contactIds`, ids).
+   */
+  async record(
+    campaignId: number,
+    name: string,
+    audience: { groupIds?: readonly unknown[]; contactIds?: readonly unknown[] },
+  ): Promise<void> {
+    await this.db.query(
+      `insert into campaigns.audiences (workspace, campaign_id, name, group_ids, contact_ids)
+       values ($1, $2, $3, $4::jsonb, $5::jsonb)
+       on conflict (workspace, campaign_id) do update
+         set name = excluded.name, group_ids = excluded.group_ids, contact_ids = excluded.contact_ids`,
+      [
+        this.workspace,
+        campaignId,
+        storable(name),
+        JSON.stringify([...new Set(ids(audience.groupIds ?? []))]),
+        JSON.stringify([...new Set(ids(audience.contactIds ?? []))]),
+      ],
+    );
+  }
+
+  /**
+   * A campaign started through Switchboard at `at`. `audience`: as its record
+   * showed it, kept for a campaign Switchboard did not create (the one it
+   * recorded wins otherwise).
+   */
+  async started(campaignId: number, name: string, at: Date, audience?: Audience): Promise<void> {
+    await this.db.query(
+      `insert into campaigns.audiences (workspace, campaign_id, name, group_ids, contact_ids, started_at)
+       values ($1, $2, $3, $4::jsonb, $5::jsonb, $6)
+       on conflict (workspace, campaign_id) do update set started_at = excluded.started_at`,
+      [
+        this.workspace,
+        campaignId,
+        storable(name),
+        JSON.stringify(audience?.groupIds ?? []),
+        JSON.stringify(audience?.contactIds ?? []),
+        at,
+      ],
+    );
+  }
+
+  async get(campaignId: number): Promise<KnownCampaign | undefined> {
+    const r = await this.db.query(
+      "select * from campaigns.audiences where workspace = $1 and campaign_id = $2",
+      [this.workspace, campaignId],
+    );
+    return r.rows[0] ? toCampaign(r.rows[0] as Row) : undefined;
+  }
+
+  /** Campaigns started at or after `since`, newest first, but `except`. */
+  async startedSince(since: Date, except?: number): Promise<KnownCampaign[]> {
+    const r = await this.db.query(
+      `select * from campaigns.audiences
+       where workspace = $1 and started_at >= $2 and campaign_id <> $3
+       order by started_at desc limit 50`,
+      [this.workspace, since, except ?? -1],
+    );
+    return r.rows.map((row) => toCampaign(row as Row));
+  }
+}
+
+/** The phone number each person tests campaigns on, in one workspace. */
+export class TestPhones {
+  private readonly db: Queryable;
+  readonly workspace: WorkspaceId;
+
+  constructor(db: Queryable, workspace: WorkspaceId) {
+    this.db = db;
+    this.workspace = workspace;
+  }
+
+  async get(person: string): Promise<string | undefined> {
+    const r = await this.db.query<{ phone: string }>(
+      "select phone from campaigns.test_phones where workspace = $1 and person = $2",
+      [this.workspace, person],
+    );
+    return r.rows[0]?.phone;
+  }
+
+  async set(person: string, phone: string): Promise<void> {
+    await this.db.query(
+      `insert into campaigns.test_phones (workspace, person, phone) values ($1, $2, $3)
+       on conflict (workspace, person) do update set phone = excluded.phone, updated_at = now()`,
+      [this.workspace, storable(person), storable(phone)],
+    );
+  }
+}
