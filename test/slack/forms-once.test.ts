@@ -59,4 +59,22 @@ describe("a form submitted twice", () => {
       stack.fake.messages.filter((m) => new RegExp(entries.name.toLowerCase()).test(m.text ?? "")),
     ).toHaveLength(1);
   });
+
+  it("a corrected submission of the same view after field errors is not taken for a repeat", async () => {
+    const v = await alice.open("template new");
+    await alice.act(v.id, "body", { body: "Hi {{name}}" });
+    const good = {
+      name: randomName("Fixed").replace(/ /g, "_"),
+      language: "en",
+      category: "UTILITY",
+      body: "Hi {{name}}",
+      "example:name": "Ana",
+    };
+    const refused: Json = await alice.submit(v.id, { ...good, name: "!!!" });
+    expect(refused.response_action).toBe("errors");
+    const before = await templateWrites();
+    const ok: Json = await alice.submit(v.id, good);
+    expect(ok.response_action).toBeUndefined();
+    expect((await templateWrites()) - before).toBe(1);
+  });
 });

@@ -3,6 +3,7 @@
 // options it loads (by callback id and action id), and the shortcuts that open
 // it; it builds the view of the core's form requests (`formView`). A form's
 // own module holds everything else (form.ts says what a form is).
+import { createHash } from "node:crypto";
 import type {
   AllMiddlewareArgs,
   BlockAction,
@@ -100,12 +101,16 @@ const answering = new Map<string, Promise<FormAnswer | undefined>>();
 /**
  * A submission: checked before any request (errors keep the user's input),
  * then the form's work, answered within Slack's 3 s (submission.ts). The same
- * submission delivered twice (a double click on a slow form: the same view and
- * hash) does its work once.
+ * submission delivered twice (a double click on a slow form: the same view,
+ * hash and values) does its work once.
  */
 function submitted(form: AnyForm) {
   return async ({ ack, body, view, client, context }: ViewArgs) => {
-    const key = `view:${view.id}:${view.hash}`;
+    // The same view, hash and values: a repeat. A corrected submission after field errors has other values.
+    const values = createHash("sha256")
+      .update(JSON.stringify(view.state?.values ?? {}))
+      .digest("base64url");
+    const key = `view:${view.id}:${view.hash}:${values.slice(0, 22)}`;
     const first = answering.get(key);
     if (first) {
       await ack(await first.catch(() => alreadySubmitted()));
