@@ -55,6 +55,11 @@ describe("the state is read before asking (issue 22 §2)", () => {
       status: "paused",
       counts: { pending: 2 },
     });
+    // An audience (one contact): a campaign with none is refused before any prompt.
+    await h().sandbox.db.query(
+      "update sandbox.campaigns set contact_ids = (select array[min(id)] from sandbox.contacts) where id = $1",
+      [id],
+    );
     const ask = await h().run(`campaign ${id} send`);
     expect(ask.confirmation).toBeDefined();
     const r = await h().core.confirm(ask.confirmation!.id, SLACK_USER);
