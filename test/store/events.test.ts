@@ -23,7 +23,7 @@ describe.each(storeBackends())("seen events on %s", (backend) => {
     expect(await second.claim("Ev1", ENV_WORKSPACE)).toBe(false);
     expect(await second.claim("Ev2", ENV_WORKSPACE)).toBe(true);
     const { rows } = await db.query<{ id: string }>("select id from slack.migrations");
-    expect(rows.map((r) => r.id)).toEqual(["001_seen_events", "002_workspace"]);
+    expect(rows.map((r) => r.id)).toEqual(["001_seen_events", "002_workspace", "003_oauth_states"]);
   });
 
   it("forgets ids older than a day when opened", async () => {
