@@ -150,12 +150,11 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
     }
   };
 
-  /** GET /me with `apiKey`, through a client of its own, closed after. */
-  const checkKey = async (
+  /** A client of `apiKey`'s own for one check (no retries, no waits), closed after `work`. */
+  const withKeyClient = async <T>(
     apiKey: string,
-  ): Promise<
-    { ok: true; organization: string; scopes?: string[] } | Extract<ConnectOutcome, { ok: false }>
-  > => {
+    work: (client: MessagingClient) => Promise<T>,
+  ): Promise<T> => {
     const client = new MessagingClient({
       baseUrl: opts.apiUrl,
       apiKey,
@@ -165,71 +164,74 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
       maxRateLimitWaitMs: 0,
     });
     try {
-      return { ok: true, ...readMe(await client.getMe()) };
-    } catch (err) {
-      if (!isApiError(err)) throw err;
-      log?.info({ kind: err.kind, workspace: team }, "an API key was refused or could not be checked");
-      switch (err.kind) {
-        case "auth":
-          return {
-            ok: false,
-            reason: "refused",
-            message:
-              "The messaging API refused this key: it is not a key of any organization (check it was copied whole, without spaces). Nothing was kept.",
-          };
-        case "scope":
-          return {
-            ok: false,
-            reason: "refused",
-            message:
-              "The messaging API knows this key, but it may not even read (it has neither the read nor the write scope). Nothing was kept: ask for a key that may at least read.",
-          };
-        case "rate_limited":
-          return {
-            ok: false,
-            reason: "rate_limited",
-            message:
-              "The messaging API says this key made too many requests this minute. Nothing was kept: try again in a minute.",
-          };
-        default:
-          return {
-            ok: false,
-            reason: "unreachable",
-            message: `The messaging API could not be reached to check the key (${err instanceof NetworkError ? (err.timedOut ? "no answer in time" : "no connection") : "it answered with an error"}). Nothing was kept: try again in a moment.`,
-          };
-      }
+      return await work(client);
     } finally {
       await client.close().catch(() => {});
     }
   };
+
+  /** GET /me with `apiKey`, through a client of its own, closed after. */
+  const checkKey = async (
+    apiKey: string,
+  ): Promise<
+    { ok: true; organization: string; scopes?: string[] } | Extract<ConnectOutcome, { ok: false }>
+  > =>
+    withKeyClient(apiKey, async (client) => {
+      try {
+        return { ok: true as const, ...readMe(await client.getMe()) };
+      } catch (err) {
+        if (!isApiError(err)) throw err;
+        log?.info({ kind: err.kind, workspace: team }, "an API key was refused or could not be checked");
+        switch (err.kind) {
+          case "auth":
+            return {
+              ok: false,
+              reason: "refused",
+              message:
+                "The messaging API refused this key: it is not a key of any organization (check it was copied whole, without spaces). Nothing was kept.",
+            };
+          case "scope":
+            return {
+              ok: false,
+              reason: "refused",
+              message:
+                "The messaging API knows this key, but it may not even read (it has neither the read nor the write scope). Nothing was kept: ask for a key that may at least read.",
+            };
+          case "rate_limited":
+            return {
+              ok: false,
+              reason: "rate_limited",
+              message:
+                "The messaging API says this key made too many requests this minute. Nothing was kept: try again in a minute.",
+            };
+          default:
+            return {
+              ok: false,
+              reason: "unreachable",
+              message: `The messaging API could not be reached to check the key (${err instanceof NetworkError ? (err.timedOut ? "no answer in time" : "no connection") : "it answered with an error"}). Nothing was kept: try again in a moment.`,
+            };
+        }
+      }
+    });
 
   /**
    * The channels the account's templates use that this workspace has not
    * named yet (after the runtime's rebuild: the embedded sandbox's are named
    * then). A nicety: an API that does not answer leaves none, never a failed connect.
    */
-  const unnamedChannels = async (apiKey: string): Promise<number[]> => {
-    const client = new MessagingClient({
-      baseUrl: opts.apiUrl,
-      apiKey,
-      timeoutMs: opts.timeoutMs,
-      deadlineMs: opts.timeoutMs,
-      maxRetries: 0,
-      maxRateLimitWaitMs: 0,
+  const unnamedChannels = (apiKey: string): Promise<number[]> =>
+    withKeyClient(apiKey, async (client) => {
+      try {
+        const [used, named] = await Promise.all([
+          templateChannels(client),
+          new ChannelNames(opts.db, team).all(),
+        ]);
+        return used.filter((id) => !named.has(id));
+      } catch (err) {
+        log?.info({ err: String(err), workspace: team }, "could not read the channels the templates use");
+        return [];
+      }
     });
-    try {
-      const [used, named] = await Promise.all([
-        templateChannels(client),
-        new ChannelNames(opts.db, team).all(),
-      ]);
-      return used.filter((id) => !named.has(id));
-    } catch (err) {
-      log?.info({ err: String(err), workspace: team }, "could not read the channels the templates use");
-      return [];
-    } finally {
-      await client.close().catch(() => {});
-    }
-  };
 
   const connect = async (apiKey: string, actor: Actor): Promise<ConnectOutcome> => {
     if (opts.mode === "single") return { ok: false, reason: "environment", message: ENV_KEY_MESSAGE };
