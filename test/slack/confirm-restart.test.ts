@@ -11,6 +11,7 @@ import { tellInterruptedConfirmations } from "../../src/slack/recovery/confirm-n
 import { interruptedText, tellInterruptedCommands } from "../../src/slack/recovery/interrupted-commands.ts";
 import { Confirmations } from "../../src/store/confirmations.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
+import { Forms, randomName } from "./forms-harness.ts";
 
 let stack: SlackStack;
 
@@ -122,6 +123,61 @@ describe("a slash command interrupted by kill -9", () => {
         );
       for (let i = 0; i < 200 && (await left()) > 0; i++) await new Promise((r) => setTimeout(r, 50));
       expect(await left()).toBe(0);
+    } finally {
+      release();
+      await s.close();
+    }
+  }, 90_000);
+});
+
+describe("a form submission interrupted by kill -9", () => {
+  it("is told at the next start by DM, once: its outcome is not known", async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const s = await startStack({
+      writers: ["U0ALICE"],
+      slack: {},
+      proxy: { hold: (method, url) => (method === "POST" && url.includes("/templates") ? held : undefined) },
+    });
+    try {
+      const alice = new Forms(s.req, s.fake);
+      const v = await alice.open("template new");
+      await alice.act(v.id, "body", { body: "Hi {{name}}" });
+      const submitting = alice.submit(v.id, {
+        name: randomName("Killed").replace(/ /g, "_"),
+        language: "en",
+        category: "UTILITY",
+        body: "Hi {{name}}",
+        "example:name": "Ana",
+      });
+      for (
+        let i = 0;
+        i < 400 && !s.proxy?.seen.some((x) => x.startsWith("POST") && x.includes("/templates"));
+        i++
+      )
+        await new Promise((r) => setTimeout(r, 50));
+      expect(s.proxy?.seen.some((x) => x.startsWith("POST") && x.includes("/templates"))).toBe(true);
+      // The process is "killed" while the API holds the write: the next start tells Alice.
+      const tell = async () =>
+        tellInterruptedCommands(await workFor(s.slack.services, ENV_WORKSPACE), s.slack.client, {
+          self: "the next process",
+          olderThanMs: 0,
+        });
+      expect(await tell()).toBe(1);
+      const dm = await s.fake.waitFor(
+        () => s.fake.messages.find((m) => m.channel === "U0ALICE" && /restarted while/.test(m.text ?? "")),
+        15_000,
+        "the DM about the interrupted form",
+      );
+      expect(dm.text).toMatch(/the form \*New template\* you submitted/);
+      expect(dm.text).toMatch(/may or may not have been made/);
+      expect(dm.text).not.toContain("/sb");
+      expect(dm.text?.includes("\u001e")).toBe(false);
+      expect(await tell()).toBe(0);
+      release();
+      await submitting;
     } finally {
       release();
       await s.close();

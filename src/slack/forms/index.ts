@@ -24,6 +24,7 @@ import { errorRef, isSwitchboardError } from "../../platform/errors.ts";
 import { personOf, type SlackBolt, type SlackContext } from "../context.ts";
 import { slackCode } from "../io/slack-errors.ts";
 import { withApi } from "../perform.ts";
+import { formLine, trackCommand } from "../recovery/interrupted-commands.ts";
 import { campaignForm } from "./campaign.ts";
 import { connectForm } from "./connect.ts";
 import { errorsFor } from "./field-errors.ts";
@@ -142,7 +143,17 @@ function submitted(form: AnyForm) {
         await once({ response_action: "errors", errors: errorsFor(checked.errors, view) });
         return;
       }
-      await answerSubmission(context, client, view, once, () => form.submit.run(checked.plan, s));
+      // Noted from here to its answer: a process killed meanwhile leaves the note, and the next start
+      // tells the person that the form's outcome is not known (interrupted-commands.ts).
+      const done = await trackCommand(context, {
+        userId: actor.userId,
+        line: formLine(view.title?.text ?? "a form"),
+      });
+      try {
+        await answerSubmission(context, client, view, once, () => form.submit.run(checked.plan, s));
+      } finally {
+        await done();
+      }
     } finally {
       answered(alreadySubmitted());
       setTimeout(() => answering.delete(key), 60_000).unref();
@@ -158,7 +169,7 @@ const alreadySubmitted = (): FormAnswer => ({
     close: "Close",
     blocks: [
       sectionText(
-        "This form was already submitted: its work is done once, and its outcome is posted in the conversation.",
+        "This form was already submitted, and Switchboard does its work only once. Its outcome is posted in the conversation; if Switchboard was interrupted while doing it, you are told so by direct message.",
       ),
     ],
   }),

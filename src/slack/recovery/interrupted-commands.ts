@@ -32,7 +32,18 @@ export async function trackCommand(
   };
 }
 
+/** A form's submission as a row of commands in flight: its title after a marker no typed line starts with. */
+const FORM = "\u001eform:";
+export const formLine = (title: string): string => `${FORM}${title}`;
+
 export function interruptedText(line: string): string {
+  if (line.startsWith(FORM)) {
+    const title = line
+      .slice(FORM.length)
+      .replace(/[*_~`]/g, "")
+      .slice(0, 100);
+    return `Switchboard restarted while doing the work of the form *${title}* you submitted, before it could answer. A change may or may not have been made: check before submitting it again.`;
+  }
   const shown = line.replace(/`/g, "'").slice(0, 200);
   return `Switchboard restarted while carrying out \`/sb ${shown}\` for you, before it could answer. A report or a list can simply be asked for again; a change may or may not have been made: check before running it again.`;
 }
