@@ -22,6 +22,7 @@ import { purgeWorkspace, WORKSPACE_TABLES } from "../../src/store/purge.ts";
 import { ReportStore } from "../../src/store/reports.ts";
 import { SavedReplies } from "../../src/store/saved-replies.ts";
 import { StepRunStore } from "../../src/store/steps.ts";
+import { UndeliveredOutcomes } from "../../src/store/undelivered.ts";
 import { openTestDb, storeBackends, type TestDb } from "../helpers/db.ts";
 
 const A: WorkspaceId = "T0AAAAAAA";
@@ -352,6 +353,7 @@ describe("purgeWorkspace", () => {
     await new StepRunStore(db, ws).claim({ executionId: `Fx0${ws}`, callbackId: "c" });
     await new CampaignAudiences(db, ws).record(1, "c", { groupIds: [1], contactIds: [] });
     await new TestPhones(db, ws).set("U0", "+14155550123");
+    await new UndeliveredOutcomes(db, ws).keep("U0", "Done: campaign sent.");
   }
 
   const counts = async (ws: WorkspaceId) => {
