@@ -664,7 +664,8 @@ export class FakeSlack {
       else error = messageProblem(body, { responseUrl: true })?.error as string | undefined;
     }
     if (error)
-      status = error === "no_such_response_url" || error === "used_url" || error === "expired_url" ? 404 : 400;
+      status =
+        error === "no_such_response_url" || error === "used_url" || error === "expired_url" ? 404 : 400;
     else if (url) url.uses += 1;
     this.responses.push({ id, body, at: this.now(), status, error });
     res.writeHead(status, { "content-type": "text/plain" }).end(error ?? "ok");

@@ -279,6 +279,7 @@ describe("purgeWorkspace", () => {
     "replicas.workspace_versions":
       "a workspace's change counter: kept after a purge, so a replica never takes an older state for new",
     "slack.oauth_states": "an install in progress, before any workspace (hashed, 10 minutes)",
+    "replicas.live": "a running replica's heartbeat: what it left in flight is settled once it stops",
   };
 
   it("every table of Switchboard's schemas has a workspace column and is purged, or goes with its parent", async () => {
