@@ -76,7 +76,6 @@ describe("distributed mode (many workspaces)", () => {
     SLACK_CLIENT_ID: "1234567890.9876543210",
     SLACK_CLIENT_SECRET: "0123456789abcdef0123456789abcdef",
     SLACK_SIGNING_SECRET: "fedcba9876543210fedcba9876543210",
-    SLACK_STATE_SECRET: "a-long-random-state-secret",
     SWITCHBOARD_SECRET_KEY: key,
   };
 
@@ -101,6 +100,13 @@ describe("distributed mode (many workspaces)", () => {
     expect(() => loadConfig({ SLACK_CLIENT_SECRET: "x" })).toThrow(/SLACK_CLIENT_ID: is required/);
   });
 
+  it("needs no SLACK_STATE_SECRET (the install's state is in the database) and still starts with one", () => {
+    expect(slackMode(loadConfig(distributed))).toBe("distributed");
+    expect(slackMode(loadConfig({ ...distributed, SLACK_STATE_SECRET: "an-old-state-secret" }))).toBe(
+      "distributed",
+    );
+  });
+
   it("refuses a single bot token or Socket Mode with it, by name", () => {
     expect(() => loadConfig({ ...distributed, SLACK_BOT_TOKEN: "xoxb-1" })).toThrow(
       /SLACK_BOT_TOKEN: must be unset/,
@@ -113,7 +119,6 @@ describe("distributed mode (many workspaces)", () => {
   it("refuses malformed values by name, never echoing a key", () => {
     const bad: Record<string, string> = {
       SLACK_CLIENT_ID: "my-app",
-      SLACK_STATE_SECRET: "short",
       SWITCHBOARD_SECRET_KEY: "c2VjcmV0LWtleQ==",
       SWITCHBOARD_SECRET_KEY_PREVIOUS: "c2VjcmV0LWtleQ==",
       UNINSTALL_RETENTION_DAYS: "a month",

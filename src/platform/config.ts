@@ -119,7 +119,8 @@ export const configSchema = z.object({
       .optional(),
   ),
   SLACK_CLIENT_SECRET: optionalText,
-  SLACK_STATE_SECRET: optionalText.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  // No longer used (the install's state is kept in the database, good once): accepted so older settings still start.
+  SLACK_STATE_SECRET: optionalText,
   SWITCHBOARD_SECRET_KEY: optionalText.superRefine(secretKey("SWITCHBOARD_SECRET_KEY")),
   SWITCHBOARD_SECRET_KEY_PREVIOUS: optionalText.superRefine(secretKey("SWITCHBOARD_SECRET_KEY_PREVIOUS")),
   UNINSTALL_RETENTION_DAYS: int(30),
@@ -188,7 +189,6 @@ function distributedRules(
     | "SLACK_CLIENT_ID"
     | "SLACK_CLIENT_SECRET"
     | "SLACK_SIGNING_SECRET"
-    | "SLACK_STATE_SECRET"
     | "SWITCHBOARD_SECRET_KEY"
     | "SWITCHBOARD_SECRET_KEY_PREVIOUS"
   >,
@@ -205,7 +205,6 @@ function distributedRules(
     "SLACK_CLIENT_ID",
     "SLACK_CLIENT_SECRET",
     "SLACK_SIGNING_SECRET",
-    "SLACK_STATE_SECRET",
     "SWITCHBOARD_SECRET_KEY",
   ] as const;
   for (const name of required)

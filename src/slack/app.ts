@@ -41,7 +41,7 @@ import { provideContext } from "./listeners/middleware.ts";
 import { healthz, metricsRoute, type ReadinessChecks, readyz } from "./ops-routes.ts";
 import { tellInterruptedConfirmations } from "./recovery/confirm-notices.ts";
 import { settleInterruptedReplies } from "./recovery/inbox-replies.ts";
-import { REPLICA_COMMAND_MS, tellInterruptedCommands } from "./recovery/interrupted-commands.ts";
+import { keepAlive, tellInterruptedCommands, tellOrphanedCommands } from "./recovery/interrupted-commands.ts";
 import { settleInterruptedSteps } from "./recovery/steps.ts";
 import { refuseReplayedRequests, refuseSkewedRequests } from "./request-time.ts";
 import { guardSocketFrames } from "./socket-guard.ts";
@@ -321,6 +321,29 @@ export async function startSlackApp(
   });
   await slack.start(opts.listen);
   await settleLeftovers(await workFor(slack.services, switchboard.workspace), slack.client, config, logger);
+  return withHeartbeat(slack, () => slack.client, logger);
+}
+
+/**
+ * PostgreSQL: this replica's heartbeat, each beat telling the commands of
+ * replicas that stopped beating (recovery/interrupted-commands.ts); removed at
+ * the app's stop.
+ */
+async function withHeartbeat(
+  slack: SlackApp,
+  clientOf: (workspace: WorkspaceId) => webApi.WebClient | undefined,
+  logger: Logger,
+): Promise<SlackApp> {
+  const sweep = () =>
+    tellOrphanedCommands(slack.services, clientOf).catch((err) =>
+      logger.warn({ err: String(err) }, "could not tell about the commands a stopped process left"),
+    );
+  const beating = await keepAlive(slack.services, sweep);
+  const stop = slack.stop.bind(slack);
+  slack.stop = async () => {
+    await beating.stop();
+    await stop();
+  };
   return slack;
 }
 
@@ -355,14 +378,11 @@ async function settleLeftovers(
   };
   await settle();
   setTimeout(() => void settle(), graceMs).unref();
-  // Commands an earlier process was killed while carrying out: the person told (now, and once more
-  // when a replica's rows are old enough to be sure, interrupted-commands.ts).
-  const tellCommands = () =>
-    tellInterruptedCommands(deps, client).catch((err) =>
-      logger.warn({ err: String(err) }, "could not tell about the commands an earlier process left"),
-    );
-  await tellCommands();
-  if (deps.db?.kind === "postgres") setTimeout(tellCommands, REPLICA_COMMAND_MS + 5000).unref();
+  // Commands an earlier process was killed while carrying out: the person told (on PostgreSQL, those
+  // of replicas no longer beating; the heartbeat's sweep tells the rest when theirs stop: keepAlive).
+  await tellInterruptedCommands(deps, client).catch((err) =>
+    logger.warn({ err: String(err) }, "could not tell about the commands an earlier process left"),
+  );
   // Confirms an earlier process was carrying out when it was killed: the clicker told, with a check.
   await tellInterruptedConfirmations(deps, client).catch((err) =>
     logger.warn(
@@ -439,8 +459,10 @@ export async function startDistributedSlackApp(
         logger,
       );
     }
+    // Commands of workspaces not connected (an interrupted `/sb connect`), which the loop above does not visit.
+    await tellOrphanedCommands(slack.services, (workspace) => lazyClient(() => host.clientOf(workspace)));
   })().catch((err) => logger.warn({ err: String(err) }, "could not settle what an earlier process left"));
-  return slack;
+  return withHeartbeat(slack, (workspace) => lazyClient(() => host.clientOf(workspace)), logger);
 }
 
 /** A client made on first use: most workspaces have nothing left to tell, and need none. */

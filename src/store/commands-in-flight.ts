@@ -1,6 +1,7 @@
 // Slash commands being carried out (schema `switchboard`, 005_commands_in_flight):
 // a row from the ack to the answer. A process killed in between leaves it, and
-// the next start tells the person (src/slack/interrupted-commands.ts).
+// the next start tells the person (src/slack/recovery/interrupted-commands.ts); on
+// PostgreSQL as soon as its owner no longer beats (live-replicas.ts).
 import { randomUUID } from "node:crypto";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
@@ -49,10 +50,16 @@ export class CommandsInFlight {
 
   /**
    * Takes (deletes and returns, once across processes) this workspace's rows
-   * of other processes started more than `olderThanMs` ago: commands nobody will answer.
+   * of other processes started more than `olderThanMs` ago, and with
+   * `liveWithinMs`, only those of processes not seen alive within it
+   * (live-replicas.ts): commands nobody will answer.
    */
-  async takeInterrupted(self: string, olderThanMs: number): Promise<CommandInFlight[]> {
-    return take(this.db, self, olderThanMs, this.workspace);
+  async takeInterrupted(
+    self: string,
+    olderThanMs: number,
+    liveWithinMs?: number,
+  ): Promise<CommandInFlight[]> {
+    return take(this.db, self, olderThanMs, this.workspace, liveWithinMs);
   }
 }
 
@@ -65,8 +72,9 @@ export function takeInterruptedCommands(
   db: Queryable,
   self: string,
   olderThanMs: number,
+  liveWithinMs?: number,
 ): Promise<CommandInFlight[]> {
-  return take(db, self, olderThanMs, null);
+  return take(db, self, olderThanMs, null, liveWithinMs);
 }
 
 async function take(
@@ -74,6 +82,7 @@ async function take(
   self: string,
   olderThanMs: number,
   workspace: WorkspaceId | null,
+  liveWithinMs?: number,
 ): Promise<CommandInFlight[]> {
   const r = await db.query<{
     id: string;
@@ -87,8 +96,10 @@ async function take(
     `delete from switchboard.commands_in_flight
      where owner <> $1 and started_at < now() - make_interval(secs => $2)
        and ($3::text is null or workspace = $3)
+       and ($4::float8 is null or not exists (select 1 from replicas.live l
+             where l.id = owner and l.seen_at > now() - make_interval(secs => $4::float8)))
      returning id, workspace, owner, user_id, line, response_url, started_at`,
-    [self, olderThanMs / 1000, workspace],
+    [self, olderThanMs / 1000, workspace, liveWithinMs === undefined ? null : liveWithinMs / 1000],
   );
   return r.rows.map((x) => ({
     id: x.id,

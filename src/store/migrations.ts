@@ -22,6 +22,7 @@ import { REPORTS_MIGRATIONS } from "./reports.ts";
 import { SAVED_REPLIES_MIGRATIONS } from "./saved-replies.ts";
 import { SWITCHBOARD_MIGRATIONS } from "./schema.ts";
 import { STEPS_MIGRATIONS } from "./steps.ts";
+import { OUTCOMES_MIGRATIONS } from "./undelivered.ts";
 import { REPLICAS_MIGRATIONS } from "./workspace-changes.ts";
 
 export const STORE_MIGRATIONS: readonly MigrationSet[] = [
@@ -41,6 +42,7 @@ export const STORE_MIGRATIONS: readonly MigrationSet[] = [
   OWN_SENDS_MIGRATIONS,
   SAVED_REPLIES_MIGRATIONS,
   CAMPAIGNS_MIGRATIONS,
+  OUTCOMES_MIGRATIONS,
 ];
 
 /** Brings every schema of the list up to date (one read each when nothing is new). */

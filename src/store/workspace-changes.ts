@@ -67,6 +67,16 @@ export const REPLICAS_MIGRATIONS: MigrationSet = {
         create trigger bump_version after insert or update or delete on workspaces.installations
           for each row execute function replicas.installation_changed();`,
     },
+    {
+      // Each running replica's heartbeat (live-replicas.ts): what it left in flight is settled once it stops beating.
+      id: "002_live",
+      sql: `
+        create table replicas.live (
+          id text primary key,
+          started_at timestamptz not null default now(),
+          seen_at timestamptz not null default now()
+        )`,
+    },
   ],
 };
 

@@ -342,6 +342,13 @@ export class FakeSlack {
     this.refusals.set(method, { error, count });
   }
 
+  /**
+   * Posts to response_urls that `refused` picks (by their body) answer 404
+   * `expired_url`, as Slack does once a URL is no longer good (an app
+   * uninstalled, a token revoked, 30 minutes gone); unset: none refused.
+   */
+  responsesRefused: ((body: Json) => boolean) | undefined;
+
   /** A workspace that can install the app; its key is its team id, or its enterprise id when org-wide. */
   addTeam(team: Partial<FakeTeam> & { teamId: string }): FakeTeam {
     const t: FakeTeam = {
@@ -653,9 +660,12 @@ export class FakeSlack {
     if (!error) {
       if (!url) error = "no_such_response_url";
       else if (url.uses >= 5) error = "used_url";
+      else if (this.responsesRefused?.(body)) error = "expired_url";
       else error = messageProblem(body, { responseUrl: true })?.error as string | undefined;
     }
-    if (error) status = error === "no_such_response_url" || error === "used_url" ? 404 : 400;
+    if (error)
+      status =
+        error === "no_such_response_url" || error === "used_url" || error === "expired_url" ? 404 : 400;
     else if (url) url.uses += 1;
     this.responses.push({ id, body, at: this.now(), status, error });
     res.writeHead(status, { "content-type": "text/plain" }).end(error ?? "ok");

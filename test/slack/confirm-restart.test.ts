@@ -100,6 +100,8 @@ describe("a slash command interrupted by kill -9", () => {
         await tellInterruptedCommands(await workFor(s.slack.services, ENV_WORKSPACE), s.slack.client, {
           self: "the next process",
           olderThanMs: 0,
+          // Killed: its heartbeat (PostgreSQL) no longer counts.
+          liveWithinMs: undefined,
         }),
       ).toBe(1);
       const told = await s.fake.waitForResponse(sent.responseUrl as string);
@@ -109,6 +111,8 @@ describe("a slash command interrupted by kill -9", () => {
         await tellInterruptedCommands(await workFor(s.slack.services, ENV_WORKSPACE), s.slack.client, {
           self: "the next process",
           olderThanMs: 0,
+          // Killed: its heartbeat (PostgreSQL) no longer counts.
+          liveWithinMs: undefined,
         }),
       ).toBe(0);
       // A command that answers leaves nothing behind.

@@ -166,6 +166,48 @@ describe("Add to Slack", () => {
     expect(replay.status).toBe(400);
   });
 
+  it("links back to the workspace after the install (the Slack app and the browser)", async () => {
+    fake.addTeam({ teamId: "TLINK", teamName: "Linkers" });
+    const { page } = await addToSlack("TLINK");
+    expect(page).toContain('href="slack://open?team=TLINK"');
+    expect(page).toContain('href="https://app.slack.com/client/TLINK"');
+    expect(page).toContain("/sb connect");
+  });
+
+  it("says why an install failed, in words: cancelled, an expired link, an approval already used", async () => {
+    fake.addTeam({ teamId: "TFAIL" });
+    const words = async (res: Response) => {
+      expect(res.status).toBe(400);
+      const text = await res.text();
+      expect(text).toContain("Switchboard was not installed");
+      expect(text).not.toMatch(/slack_oauth|access_denied|invalid_code|state/);
+      return text;
+    };
+    // Cancel on Slack's page: Slack sends the person back with error=access_denied.
+    const cancelled = await consent("TFAIL");
+    const back = new URL(cancelled.redirect);
+    const denied = new URL(`${base}/slack/oauth_redirect`);
+    denied.searchParams.set("error", "access_denied");
+    denied.searchParams.set("state", back.searchParams.get("state")!);
+    expect(await words(await fetch(denied, { headers: { cookie: cancelled.cookie } }))).toContain(
+      "You cancelled the installation",
+    );
+    // The link used twice (or after 10 minutes, or in another browser): expired.
+    const once = await consent("TFAIL");
+    expect((await fetch(once.redirect, { headers: { cookie: once.cookie } })).status).toBe(200);
+    expect(await words(await fetch(once.redirect, { headers: { cookie: once.cookie } }))).toContain(
+      "The installation link expired",
+    );
+    // A good link with Slack's approval already spent.
+    const again = await consent("TFAIL");
+    const reused = new URL(again.redirect);
+    reused.searchParams.set("code", new URL(once.redirect).searchParams.get("code")!);
+    expect(await words(await fetch(reused, { headers: { cookie: again.cookie } }))).toContain(
+      "approval could not be used: it expired or was already used",
+    );
+    expect(await store.find({ isEnterpriseInstall: false, teamId: "TFAIL" })).toBeDefined();
+  });
+
   it("refuses a workspace that never installed", async () => {
     await expect(
       oauth.authorize({ teamId: "TNONE", enterpriseId: undefined, isEnterpriseInstall: false }),

@@ -22,6 +22,7 @@ import { purgeWorkspace, WORKSPACE_TABLES } from "../../src/store/purge.ts";
 import { ReportStore } from "../../src/store/reports.ts";
 import { SavedReplies } from "../../src/store/saved-replies.ts";
 import { StepRunStore } from "../../src/store/steps.ts";
+import { UndeliveredOutcomes } from "../../src/store/undelivered.ts";
 import { openTestDb, storeBackends, type TestDb } from "../helpers/db.ts";
 
 const A: WorkspaceId = "T0AAAAAAA";
@@ -278,6 +279,7 @@ describe("purgeWorkspace", () => {
     "replicas.workspace_versions":
       "a workspace's change counter: kept after a purge, so a replica never takes an older state for new",
     "slack.oauth_states": "an install in progress, before any workspace (hashed, 10 minutes)",
+    "replicas.live": "a running replica's heartbeat: what it left in flight is settled once it stops",
   };
 
   it("every table of Switchboard's schemas has a workspace column and is purged, or goes with its parent", async () => {
@@ -352,6 +354,7 @@ describe("purgeWorkspace", () => {
     await new StepRunStore(db, ws).claim({ executionId: `Fx0${ws}`, callbackId: "c" });
     await new CampaignAudiences(db, ws).record(1, "c", { groupIds: [1], contactIds: [] });
     await new TestPhones(db, ws).set("U0", "+14155550123");
+    await new UndeliveredOutcomes(db, ws).keep("U0", "Done: campaign sent.");
   }
 
   const counts = async (ws: WorkspaceId) => {

@@ -2,18 +2,24 @@
 // its charts, a send waiting for the API): the person was acked and then never
 // answered. Each command is noted in the store from the ack to the answer; the
 // next start tells the people whose command a dead process left, on the
-// command's response_url (good 30 minutes), else by DM.
+// command's response_url (good 30 minutes), else by DM: at once on PGlite (one
+// process per folder); on PostgreSQL as soon as the process that held it no
+// longer beats (store/live-replicas.ts: keepAlive below), whichever replica runs.
 import { randomUUID } from "node:crypto";
 import type { webApi } from "@slack/bolt";
-import { CommandsInFlight } from "../../store/commands-in-flight.ts";
+import type { WorkspaceId } from "../../domain/workspace.ts";
+import {
+  type CommandInFlight,
+  CommandsInFlight,
+  takeInterruptedCommands,
+} from "../../store/commands-in-flight.ts";
+import type { Db } from "../../store/db.ts";
+import { HEARTBEAT_MS, LIVE_MS, LiveReplicas } from "../../store/live-replicas.ts";
 import type { WorkspaceWork } from "../context.ts";
 import { RESPONSE_URL_MS, respondTo } from "./confirm-notices.ts";
 
-/** This process, as the owner of its commands' rows. */
+/** This process, as the owner of its commands' rows (and its heartbeat's: store/live-replicas.ts). */
 export const PROCESS_ID = randomUUID();
-
-/** With several processes on PostgreSQL, a row is another's live command until it is this old. */
-export const REPLICA_COMMAND_MS = 3 * 60_000;
 
 /** Notes a command until the returned function is called (its answer given, or failed). */
 export async function trackCommand(
@@ -48,20 +54,58 @@ export function interruptedText(line: string): string {
   return `Switchboard restarted while carrying out \`/sb ${shown}\` for you, before it could answer. A report or a list can simply be asked for again; a change may or may not have been made: check before running it again.`;
 }
 
+/**
+ * Which rows are another's live command: on PGlite none (one process per
+ * folder: every other owner is dead); on PostgreSQL those of a replica seen
+ * beating within LIVE_MS (store/live-replicas.ts).
+ */
+const livePolicy = (db: Db) => (db.kind === "pglite" ? undefined : LIVE_MS);
+
+type Deps = Pick<WorkspaceWork, "db" | "posts" | "logger">;
+
 /** Tells the people of the workspace whose commands a stopped process left unanswered; returns how many. */
 export async function tellInterruptedCommands(
   deps: WorkspaceWork,
   client: webApi.WebClient,
-  opts: { self?: string; olderThanMs?: number; now?: () => number } = {},
+  opts: { self?: string; olderThanMs?: number; liveWithinMs?: number; now?: () => number } = {},
 ): Promise<number> {
   const db = deps.db;
   if (!db) return 0;
-  // One process per folder on PGlite: every other owner is dead. On PostgreSQL a replica may still run it.
-  const olderThanMs = opts.olderThanMs ?? (db.kind === "pglite" ? 0 : REPLICA_COMMAND_MS);
-  const now = opts.now ?? Date.now;
-  let told = 0;
   const rows = new CommandsInFlight(db, deps.workspace);
-  for (const c of await rows.takeInterrupted(opts.self ?? PROCESS_ID, olderThanMs)) {
+  const taken = await rows.takeInterrupted(
+    opts.self ?? PROCESS_ID,
+    opts.olderThanMs ?? 0,
+    "liveWithinMs" in opts ? opts.liveWithinMs : livePolicy(db),
+  );
+  return tellTaken(deps, () => client, taken, opts.now);
+}
+
+/**
+ * Every workspace's commands left by processes no longer running (a workspace
+ * not connected, whose start-up settling does not visit it, too), each told
+ * with its workspace's bot client when its response_url is too old; returns how many.
+ */
+export async function tellOrphanedCommands(
+  deps: Deps,
+  clientOf: (workspace: WorkspaceId) => webApi.WebClient | undefined,
+  opts: { self?: string; now?: () => number } = {},
+): Promise<number> {
+  const db = deps.db;
+  if (!db) return 0;
+  const taken = await takeInterruptedCommands(db, opts.self ?? PROCESS_ID, 0, livePolicy(db));
+  let told = 0;
+  for (const c of taken) told += await tellTaken(deps, () => clientOf(c.workspace), [c], opts.now);
+  return told;
+}
+
+async function tellTaken(
+  deps: Deps,
+  clientOf: () => webApi.WebClient | undefined,
+  taken: CommandInFlight[],
+  now: () => number = Date.now,
+): Promise<number> {
+  let told = 0;
+  for (const c of taken) {
     const message = {
       response_type: "ephemeral" as const,
       replace_original: false,
@@ -70,14 +114,63 @@ export async function tellInterruptedCommands(
     try {
       if (c.responseUrl && now() - c.startedAt.getTime() < RESPONSE_URL_MS)
         await respondTo(c.responseUrl)(message);
-      else await deps.posts.post(client, { channel: c.userId, text: message.text });
+      else {
+        const client = clientOf();
+        if (!client) throw new Error("no bot client for the workspace");
+        await deps.posts.post(client, { channel: c.userId, text: message.text });
+      }
       told++;
     } catch (err) {
       deps.logger.warn(
-        { err: (err as Error).message },
+        { err: (err as Error).message, workspace: c.workspace },
         "could not tell about a command an earlier process left",
       );
     }
   }
   return told;
+}
+
+/**
+ * PostgreSQL: this replica's heartbeat (store/live-replicas.ts), written now
+ * and every HEARTBEAT_MS; each beat also tells the commands of replicas that
+ * stopped beating (`sweep`), so a killed replica's people hear within
+ * LIVE_MS + HEARTBEAT_MS, whoever runs. PGlite: nothing (start-up settles all).
+ */
+export async function keepAlive(
+  deps: Deps,
+  sweep: () => Promise<unknown>,
+  opts: { everyMs?: number } = {},
+): Promise<{ stop(): Promise<void> }> {
+  const db = deps.db;
+  if (db?.kind !== "postgres") return { stop: async () => {} };
+  const live = new LiveReplicas(db);
+  await live
+    .beat(PROCESS_ID)
+    .catch((err: unknown) =>
+      deps.logger.warn({ err: String(err) }, "could not write this replica's heartbeat"),
+    );
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    void live
+      .beat(PROCESS_ID)
+      .then(sweep)
+      .catch((err: unknown) =>
+        deps.logger.warn(
+          { err: String(err) },
+          "heartbeat: could not beat or settle a stopped replica's commands",
+        ),
+      )
+      .finally(() => {
+        running = false;
+      });
+  }, opts.everyMs ?? HEARTBEAT_MS);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await live.gone(PROCESS_ID).catch(() => {});
+    },
+  };
 }

@@ -105,29 +105,68 @@ export function installPage(url: string): string {
   );
 }
 
+/** Where the person goes back to the workspace: the desktop app, else Slack in the browser. */
+export function workspaceLinks(id: string): { app: string; web: string } {
+  const team = encodeURIComponent(id);
+  return { app: `slack://open?team=${team}`, web: `https://app.slack.com/client/${team}` };
+}
+
+/** The `error` Slack put in the redirect (the person said Cancel, …), if any. */
+function slackReason(req: IncomingMessage): string | undefined {
+  try {
+    return new URL(req.url ?? "/", "http://x").searchParams.get("error") ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why an install did not complete, in words (no error codes: the log has them). */
+export function installFailure(
+  error: { code?: string; data?: { error?: unknown } },
+  reason?: string,
+): string {
+  const said = typeof error.data?.error === "string" ? error.data.error : undefined;
+  if (reason === "access_denied" || error.code === "slack_oauth_installer_authorization_error")
+    return "You cancelled the installation on Slack's page, so nothing was installed.";
+  if (error.code === "slack_oauth_invalid_state" || error.code === "slack_oauth_missing_state")
+    return "The installation link expired: it is good once, for 10 minutes, in the browser that opened it.";
+  if (said === "invalid_code" || said === "code_already_used" || said === "code_expired")
+    return "Slack's approval could not be used: it expired or was already used.";
+  if (said === "invalid_team_for_non_distributed_app" || reason === "invalid_team_for_non_distributed_app")
+    return "This Switchboard app is not yet available to other workspaces: its owner has to turn on public distribution.";
+  if (said === "bad_redirect_uri" || reason === "bad_redirect_uri")
+    return "Slack refused the address it was to send you back to: tell whoever runs Switchboard.";
+  if (reason === "unapproved_app" || reason === "app_not_approved")
+    return "This workspace's admins have not approved Switchboard yet: ask one of them to approve it, then install again.";
+  return "Slack did not complete the installation.";
+}
+
 const callbacks: CallbackOptions = {
   success: (installation, _options, _req, res) => {
     const where = installation.team?.name ?? installation.enterprise?.name ?? "your workspace";
+    const id = installation.team?.id ?? installation.enterprise?.id;
+    const links = id ? workspaceLinks(id) : undefined;
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
     res.end(
       page(
         "Switchboard is installed",
         `<h1>Switchboard is installed in ${escapeHtml(where)}</h1>` +
-          "<p>Open Slack and type <code>/sb connect</code> to connect your messaging account.</p>",
+          "<p>Open Slack and type <code>/sb connect</code> to connect your messaging account.</p>" +
+          (links
+            ? `<p><a href="${escapeHtml(links.app)}">Open ${escapeHtml(where)} in the Slack app</a> · ` +
+              `<a href="${escapeHtml(links.web)}">open it in your browser</a></p>`
+            : ""),
       ),
     );
   },
-  failure: (error, _options, _req, res) => {
+  failure: (error, _options, req, res) => {
     // The error's code only: its message may quote what Slack answered.
-    const expired = error.code === "slack_oauth_invalid_state";
+    const why = installFailure(error as never, slackReason(req));
     res.writeHead(400, { "content-type": "text/html; charset=utf-8" });
     res.end(
       page(
         "Switchboard was not installed",
-        "<h1>Switchboard was not installed</h1>" +
-          (expired
-            ? "<p>The installation link expired or was opened in another browser.</p>"
-            : "<p>Slack did not complete the installation.</p>") +
+        `<h1>Switchboard was not installed</h1><p>${escapeHtml(why)}</p>` +
           `<p><a href="${INSTALL_PATH}">Start again</a>.</p>`,
       ),
     );

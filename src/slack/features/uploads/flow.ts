@@ -31,6 +31,7 @@ import {
 import type { PendingImport } from "../../../store/imports.ts";
 import type { WorkspaceWork } from "../../context.ts";
 import { postOrDm, slackCode } from "../../io/slack-errors.ts";
+import { tellAccepted } from "../../outcomes.ts";
 import { withApi } from "../../perform.ts";
 import {
   checkFile,
@@ -343,30 +344,42 @@ async function runClaimed(
       const wait = run.unknown.timeoutMs ? ` within ${Math.round(run.unknown.timeoutMs / 1000)} s` : "";
       const message = unknownMessage(shown, s, `the messaging API gave no answer${wait}`);
       await redraw(deps, client, shown, message);
-      await say(deps, client, where, message.text);
+      await tellAccepted(deps, actor.userId, message.text, () => say(deps, client, where, message.text));
       return undefined;
     }
     if (run.state === "failed") {
       deps.logger.warn({ err: run.error, importId: shown.id }, "import failed");
       const line = failedLine(run.error);
       await redraw(deps, client, shown, closedMessage(shown, s, line));
-      await say(deps, client, where, line);
+      await tellAccepted(deps, actor.userId, line, () => say(deps, client, where, line));
       return undefined;
     }
     const o = run.outcome;
     const line = importedLine(o, actor.userId);
     await redraw(deps, client, shown, closedMessage(shown, s, line));
-    await say(deps, client, where, line.replace(/\*/g, ""));
+    // The API took the import: a failure to say so is kept for the person, never "try again".
+    const said = line.replace(/\*/g, "");
+    await tellAccepted(deps, actor.userId, `${said} (${shown.fileName})`, () =>
+      say(deps, client, where, said),
+    );
     if (o.errorReport) {
+      const report = o.errorReport;
       const note = o.unlisted ? ` (the first ${o.failures.length}; ${o.unlisted} more not listed)` : "";
-      await client.filesUploadV2({
-        channel_id: shown.channel,
-        ...(where.threadTs ? { thread_ts: where.threadTs } : {}),
-        filename: o.errorReport.fileName,
-        title: `Errors of ${shown.fileName}`,
-        content: o.errorReport.content,
-        initial_comment: `The ${o.failed} row${o.failed === 1 ? "" : "s"} not imported, with the reason${note}.`,
-      } as never);
+      const rows = `${o.failed} row${o.failed === 1 ? "" : "s"}`;
+      await tellAccepted(
+        deps,
+        actor.userId,
+        `The list of the ${rows} of ${shown.fileName} not imported could not be posted.`,
+        () =>
+          client.filesUploadV2({
+            channel_id: shown.channel,
+            ...(where.threadTs ? { thread_ts: where.threadTs } : {}),
+            filename: report.fileName,
+            title: `Errors of ${shown.fileName}`,
+            content: report.content,
+            initial_comment: `The ${rows} not imported, with the reason${note}.`,
+          } as never),
+      );
     }
     return undefined;
   });

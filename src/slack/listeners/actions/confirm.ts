@@ -6,6 +6,7 @@ import type { ButtonAction } from "@slack/bolt";
 import { Confirmations } from "../../../store/confirmations.ts";
 import { personOf } from "../../context.ts";
 import { deliver } from "../../deliver.ts";
+import { tellAccepted } from "../../outcomes.ts";
 import { type Click, tellOf } from "./click.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -59,14 +60,22 @@ export async function confirmAction({ ack, action, body, client, respond, contex
       ],
     });
     const reply = await context.core.confirm(id, actor);
-    await deliver(
-      reply,
-      { client, respond: tell, actor, triggerId: body.trigger_id, replaceOriginal: true },
+    // The write is done (or settled): a failure to say so keeps the outcome for the person, never "try again".
+    const posted = await tellAccepted(
       context,
+      actor.userId,
+      reply.text,
+      () =>
+        deliver(
+          reply,
+          { client, respond: tell, actor, triggerId: body.trigger_id, replaceOriginal: true },
+          context,
+        ),
+      tell,
     );
     // One event, one message: the channel has the outcome (a launch: the campaign's live card),
     // so the prompt, seen by one person only, goes away rather than repeating it.
-    if (reply.visibility === "in_channel" && tell) await tell({ delete_original: true });
+    if (posted && reply.visibility === "in_channel" && tell) await tell({ delete_original: true });
   } finally {
     context.inFlight.delete(key);
   }

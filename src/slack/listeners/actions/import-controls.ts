@@ -9,6 +9,7 @@ import { personOf } from "../../context.ts";
 import { discardImport, pendingImports, runImport } from "../../features/uploads/flow.ts";
 import { IMPORT_ACTIONS, parseGroupChoice } from "../../features/uploads/message.ts";
 import { mappingModal } from "../../forms/mapping.ts";
+import { showKept } from "../../outcomes.ts";
 import { withApi } from "../../perform.ts";
 import type { Click } from "./click.ts";
 
@@ -76,6 +77,9 @@ export async function importControl({ ack, body, action, client, respond, contex
           ? await runImport(context, client, id, actor, origin, "unknown")
           : await discardImport(context, client, id, actor);
     if (answer) await tell(answer);
+    // An outcome Slack would not take in the thread (kept for the clicker): said here if this still answers.
+    if (a.action_id === IMPORT_ACTIONS.run || a.action_id === IMPORT_ACTIONS.retry)
+      await showKept(context, actor.userId, respond);
   } catch (err) {
     if (err instanceof UserError) return tell(err.message);
     throw err;

@@ -3,6 +3,7 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
 import { personOf, type SlackContext } from "../../context.ts";
 import { deliver } from "../../deliver.ts";
+import { showKept } from "../../outcomes.ts";
 import { trackCommand } from "../../recovery/interrupted-commands.ts";
 
 export async function sbCommand({
@@ -28,6 +29,8 @@ export async function sbCommand({
       { client, respond, actor, triggerId: command.trigger_id, line: command.text },
       context,
     );
+    // Outcomes Slack would not take earlier (outcomes.ts): said with this answer.
+    await showKept(context, actor.userId, respond);
   } finally {
     await done();
   }

@@ -1,0 +1,85 @@
+// Work the API accepted is never told as failed (issue 27 §4). When posting
+// its outcome fails (the token revoked, the workspace uninstalled meanwhile,
+// the channel gone), the outcome is logged and kept for the person in the
+// store (store/undelivered.ts), told at once on the request's response_url
+// when that still answers, else with the person's next command: never turned
+// into "Something went wrong … Try again", an invitation to do it twice.
+import type { RespondFn } from "@slack/bolt";
+import { UndeliveredOutcomes } from "../store/undelivered.ts";
+import type { WorkspaceWork } from "./context.ts";
+import { slackCode, TOKEN_REFUSED } from "./io/slack-errors.ts";
+
+type Deps = Pick<WorkspaceWork, "db" | "workspace" | "logger">;
+
+/** Why Slack would not take the post, in words. */
+export function whyNotPosted(err: unknown): string {
+  const code = slackCode(err) ?? "";
+  if (TOKEN_REFUSED.has(code)) return "Slack no longer accepts Switchboard's messages in this workspace";
+  if (["channel_not_found", "is_archived", "channel_is_archived", "not_in_channel"].includes(code))
+    return "the channel is gone or closed to Switchboard";
+  return "Slack did not take the message";
+}
+
+/**
+ * Runs `post`, the message telling an outcome the API accepted. When it fails
+ * the outcome is logged and kept for `userId`, then offered on `respond` (the
+ * request's response_url) if there is one. Never throws what the post threw;
+ * returns whether the post went out.
+ */
+export async function tellAccepted(
+  deps: Deps,
+  userId: string,
+  outcome: string,
+  post: () => Promise<unknown>,
+  respond?: RespondFn,
+): Promise<boolean> {
+  try {
+    await post();
+    return true;
+  } catch (err) {
+    deps.logger.warn(
+      { slack: slackCode(err), err: slackCode(err) ? undefined : String(err), userId, outcome },
+      "the API accepted the work, but its outcome could not be posted: kept for the person",
+    );
+    const line = `:information_source: Done, but ${whyNotPosted(err)}, so it was not said in the channel: ${outcome}`;
+    if (!deps.db) {
+      await respond?.({ response_type: "ephemeral", replace_original: false, text: line }).catch(() => {});
+      return false;
+    }
+    await new UndeliveredOutcomes(deps.db, deps.workspace)
+      .keep(userId, line)
+      .catch((again: unknown) =>
+        deps.logger.error({ err: String(again) }, "could not keep an outcome Slack did not take"),
+      );
+    if (respond) await showKept(deps, userId, respond);
+    return false;
+  }
+}
+
+/**
+ * The person's kept outcomes, said on `respond` (an ephemeral message of
+ * their request) and removed; put back when that fails. Returns how many.
+ */
+export async function showKept(deps: Deps, userId: string, respond: RespondFn): Promise<number> {
+  if (!deps.db) return 0;
+  const store = new UndeliveredOutcomes(deps.db, deps.workspace);
+  const kept = await store.take(userId).catch(() => []);
+  if (kept.length === 0) return 0;
+  const lines = kept.map((o) => `• ${o.text}`);
+  const head =
+    kept.length === 1
+      ? "Switchboard could not tell you this earlier:"
+      : `Switchboard could not tell you these ${kept.length} things earlier:`;
+  try {
+    await respond({
+      response_type: "ephemeral",
+      replace_original: false,
+      text: `${head}\n${lines.join("\n")}`.slice(0, 3900),
+    });
+    return kept.length;
+  } catch (err) {
+    deps.logger.warn({ err: String(err) }, "could not show the outcomes kept for a person; kept again");
+    await store.restore(userId, kept).catch(() => {});
+    return 0;
+  }
+}
