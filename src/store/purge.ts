@@ -33,6 +33,7 @@ export const WORKSPACE_TABLES: readonly string[] = [
   "steps.runs",
   "campaigns.audiences",
   "campaigns.test_phones",
+  "held.starts",
 ];
 
 /** Removes every record of `workspace`, in one transaction; returns the rows removed per table. */

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorkspaceId } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { CampaignAudiences, TestPhones } from "../../src/store/campaigns.ts";
+import { HeldStarts } from "../../src/store/held-starts.ts";
 import { ChannelNames } from "../../src/store/channels.ts";
 import { CommandsInFlight, takeInterruptedCommands } from "../../src/store/commands-in-flight.ts";
 import { Confirmations } from "../../src/store/confirmations.ts";
@@ -352,6 +353,15 @@ describe("purgeWorkspace", () => {
     await new StepRunStore(db, ws).claim({ executionId: `Fx0${ws}`, callbackId: "c" });
     await new CampaignAudiences(db, ws).record(1, "c", { groupIds: [1], contactIds: [] });
     await new TestPhones(db, ws).set("U0", "+14155550123");
+    await new HeldStarts(db, ws).hold({
+      campaignId: 1,
+      campaignName: "c",
+      at: new Date(),
+      requestedBy: "U0",
+      via: "slack",
+      reason: "asked",
+      now: new Date(),
+    });
   }
 
   const counts = async (ws: WorkspaceId) => {
