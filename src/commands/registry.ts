@@ -6,11 +6,13 @@ import type { KnownBlock } from "@slack/types";
 import type { z } from "zod";
 import type { OperationName } from "../api/operations.ts";
 import type { MessagingApi } from "../api/types.ts";
+import type { StartRules } from "../domain/start-time.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import { SwitchboardError } from "../platform/errors.ts";
 import type { ReportService } from "../reports/service.ts";
 import type { CampaignAudiences, TestPhones } from "../store/campaigns.ts";
 import type { ChannelNames } from "../store/channels.ts";
+import type { HeldStarts } from "../store/held-starts.ts";
 import type { InboxAccess } from "./inbox.ts";
 import type { Token } from "./tokenize.ts";
 import type { Actor, Reply } from "./types.ts";
@@ -68,6 +70,12 @@ export interface CommandContext {
   audiences?: CampaignAudiences;
   /** The phone each person tests campaigns on (`campaign <id> test`); absent where not set up. */
   testPhones?: TestPhones;
+  /** Campaign starts Switchboard holds until a time (src/store/held-starts.ts); absent where not set up. */
+  heldStarts?: HeldStarts;
+  /** The workspace's time zone and quiet hours. */
+  startRules: StartRules;
+  /** The time now (a test's clock). */
+  now: () => Date;
 }
 
 /** What a confirmation shows before the write: the blocks above the Confirm/Cancel buttons. */

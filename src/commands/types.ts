@@ -33,7 +33,7 @@ export interface Reply {
    * the record id it acted on. Front ends use it to follow up (the Slack app
    * updates a launched campaign's message with its progress).
    */
-  origin?: { command: string; id?: number; facts?: string };
+  origin?: { command: string; id?: number; facts?: string; heldStart?: number };
 }
 
 export interface CommandCore {

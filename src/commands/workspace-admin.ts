@@ -5,6 +5,7 @@
 // the form shows a refusal at its field, the admin refuses the same values.
 import { z } from "zod";
 import type { Actor } from "../domain/actor.ts";
+import { parseQuietHours } from "../domain/start-time.ts";
 import { isValidTimeZone } from "../reports/schedule.ts";
 
 /** A workspace's messaging API account, never its key. */
@@ -49,10 +50,15 @@ export interface SettingValues {
   auditChannel?: string;
   /** The messaging channel (integration) id commands use when none is said. */
   messagingChannel?: number;
-  /** The zone report schedules default to; unset: each person's own Slack zone. */
+  /**
+   * The workspace's time zone (the key keeps its first name): report schedules default to it, quiet
+   * hours and the desk's business hours are read in it; unset: reports use each person's own Slack zone.
+   */
   reportsTimeZone?: string;
   /** Workflow Builder steps. */
   workflowSteps: "off" | "writers" | "all";
+  /** Quiet hours, `21:00-08:00` in the workspace's time zone: a campaign asked to start in them starts when they end. */
+  quietHours?: string;
 }
 export type SettingName = keyof SettingValues;
 
@@ -63,6 +69,7 @@ export const SETTING_NAMES: readonly SettingName[] = [
   "messagingChannel",
   "reportsTimeZone",
   "workflowSteps",
+  "quietHours",
 ];
 
 /** Each setting: its words, the environment variable that gives it in single mode, the shell's option. */
@@ -71,8 +78,9 @@ export const SETTINGS: Record<SettingName, { label: string; env: string; option:
   broadcasters: { label: "Who may send campaigns", env: "SWITCHBOARD_BROADCASTERS", option: "broadcasters" },
   auditChannel: { label: "Audit channel", env: "AUDIT_CHANNEL", option: "audit" },
   messagingChannel: { label: "Default messaging channel", env: "MESSAGING_CHANNEL_ID", option: "channel" },
-  reportsTimeZone: { label: "Reports' time zone", env: "REPORTS_TIME_ZONE", option: "tz" },
+  reportsTimeZone: { label: "Workspace's time zone", env: "REPORTS_TIME_ZONE", option: "tz" },
   workflowSteps: { label: "Workflow steps", env: "WORKFLOW_STEPS", option: "steps" },
+  quietHours: { label: "Quiet hours", env: "QUIET_HOURS", option: "quiet" },
 };
 
 export const DEFAULT_SETTINGS: SettingValues = { writers: [], broadcasters: [], workflowSteps: "writers" };
@@ -119,6 +127,14 @@ export const settingsSchema = z
       .refine(isValidTimeZone, "must be a time zone such as Europe/Paris or America/New_York")
       .nullable(),
     workflowSteps: z.enum(["off", "writers", "all"], { error: "must be off, writers or all" }),
+    quietHours: z
+      .string()
+      .trim()
+      .refine(
+        (v) => !("problem" in parseQuietHours(v)),
+        "must be two times of day, from and until, like 21:00-08:00",
+      )
+      .nullable(),
   })
   .partial()
   .strict();

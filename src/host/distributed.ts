@@ -29,6 +29,8 @@ export interface DistributedSwitchboard {
   background: WorkspaceBackground;
   /** The report scheduler of every workspace (start() once the app answers). */
   scheduler: { start(): Promise<unknown>; stop(): Promise<void> };
+  /** Held starts of every workspace (start() once the app answers; docs/campaigns.md). */
+  heldStarts: { start(): Promise<void>; stop(): Promise<void>; wake(): void };
   /** The connected workspaces. */
   connectedIds(): Promise<WorkspaceId[]>;
   /** A workspace's bot client, its token from the TokenSource at each call (no runtime built). */
@@ -109,6 +111,18 @@ export async function createDistributedSwitchboard(
       },
     });
     closers.unshift(() => scheduler.stop());
+    // Held starts (docs/campaigns.md): one runner for every workspace, each start once across replicas.
+    const { createHeldStarts } = await import("../slack/features/held-starts/runtime.ts");
+    const heldStarts = createHeldStarts({
+      db,
+      config,
+      logger,
+      forWorkspace: async (id) => {
+        const rt = await workspaces.runtime(id);
+        return rt?.slack && { core: rt.core, bridge: rt.slack };
+      },
+    });
+    closers.unshift(() => heldStarts.stop());
     closers.unshift(() => background.stop());
     const { workspaceClient } = await import("../slack/tenancy/workspace-client.ts");
     const clientOf = (id: WorkspaceId) =>
@@ -206,6 +220,7 @@ export async function createDistributedSwitchboard(
       posts,
       background,
       scheduler,
+      heldStarts,
       ...closeOnce(closers, logger),
     };
   } catch (err) {

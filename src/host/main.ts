@@ -69,6 +69,7 @@ async function main(): Promise<number> {
     try {
       await sb.scheduler.start();
       phase("report scheduler (pg-boss), after ready");
+      await sb.heldStarts.start();
       await sb.background.start(sb.workspaces);
       phase("workspaces' inboxes and progress resumed, after ready");
     } catch (err) {
@@ -113,6 +114,17 @@ async function main(): Promise<number> {
       phase("report scheduler (pg-boss), after ready");
       await inbox.start();
       phase("inbox poller, after ready");
+      // Held starts (docs/campaigns.md): this workspace's, with its core as it is now.
+      const { createHeldStarts } = await import("../slack/features/held-starts/runtime.ts");
+      const heldStarts = createHeldStarts({
+        db: switchboard.db,
+        config,
+        logger,
+        forWorkspace: async (id) =>
+          id === switchboard.workspace ? { core: switchboard.core, bridge: switchboard.slack } : undefined,
+      });
+      switchboard.onClose(() => heldStarts.stop());
+      await heldStarts.start();
     } catch (err) {
       // As when a start failed before: the process ends (1), here after a graceful stop.
       logger.error(

@@ -148,7 +148,7 @@ export const configSchema = z.object({
     .regex(/^[A-Z]{2}$/)
     .default("US"),
   REPORT_FAILURE_ALERT: fraction(0.05),
-  // The zone report schedules default to (Europe/Paris). Unset: each person's own Slack zone, else UTC.
+  // The workspace's time zone (Europe/Paris): reports, quiet hours. Unset: each person's own Slack zone, else UTC.
   REPORTS_TIME_ZONE: optionalText.refine((v) => v === undefined || validZone(v), {
     message: "must be an IANA time zone such as Europe/Paris or America/New_York",
   }),
@@ -163,6 +163,12 @@ export const configSchema = z.object({
   MEDIA_MAX_DOCUMENT_MB: int(100, 1),
 
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+
+  // Quiet hours in the workspace's time zone (21:00-08:00; REPORTS_TIME_ZONE must be set): no campaign starts in them.
+  QUIET_HOURS: optionalText.refine(
+    (v) => v === undefined || /^([01]?\d|2[0-3]):[0-5]\d\s*-\s*([01]?\d|2[0-3]):[0-5]\d$/.test(v),
+    { message: "must be two times of day, from and until, like 21:00-08:00" },
+  ),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -44,6 +44,10 @@ export interface CardInput {
   facts?: string;
   /** A last small line: when it was updated, why it stopped. */
   footer?: string;
+  /** Where its start stands (a held start: "Starts at …", "Start cancelled by …"), under the head. */
+  startLine?: string;
+  /** Buttons instead of the status's own (a held start: Cancel start, Send now anyway). */
+  buttons?: Array<{ text: string; value: string; style?: "primary" }>;
 }
 
 export function factsLine(f: CardFacts): string {
@@ -130,6 +134,13 @@ export function campaignCard(c: CardInput): { text: string; blocks: KnownBlock[]
   const blocks: KnownBlock[] = [
     { type: "section", block_id: "card_head", text: { type: "mrkdwn", text: cardHead(c) } },
   ];
+  if (c.startLine) {
+    blocks.push({
+      type: "context",
+      block_id: "card_start",
+      elements: [{ type: "mrkdwn", text: c.startLine.slice(0, 3000) }],
+    });
+  }
   if (c.facts) {
     blocks.push({
       type: "context",
@@ -137,7 +148,7 @@ export function campaignCard(c: CardInput): { text: string; blocks: KnownBlock[]
       elements: [{ type: "mrkdwn", text: c.facts.slice(0, 3000) }],
     });
   }
-  const buttons = cardButtons(c);
+  const buttons = c.buttons ?? cardButtons(c);
   if (buttons.length) {
     blocks.push({
       type: "actions",

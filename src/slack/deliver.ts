@@ -6,6 +6,7 @@
 import type { RespondFn, webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import { ACTION, type Actor, type Reply } from "../commands/types.ts";
+import { HeldStarts } from "../store/held-starts.ts";
 import type { WorkspaceWork } from "./context.ts";
 import { channelClosed, slackCode, triggerExpired } from "./io/slack-errors.ts";
 import { errorRef } from "./listeners/middleware.ts";
@@ -106,9 +107,25 @@ async function sendEphemeral(reply: Reply, target: Target, deps: WorkspaceWork):
 async function sendInChannel(reply: Reply, target: Target, deps: WorkspaceWork): Promise<void> {
   const message = attributed(reply, target.actor);
   const channel = target.actor.channelId ?? target.actor.userId;
+  // A held start cancelled: its card, kept since it was posted, is edited to say so.
+  if (reply.origin?.command === "campaign.cancelStart" && reply.origin.heldStart && deps.db) {
+    const held = await new HeldStarts(deps.db, deps.workspace).get(reply.origin.heldStart);
+    if (held?.channel && held.ts) {
+      const edited = await target.client.chat
+        .update({ channel: held.channel, ts: held.ts, text: message.text, blocks: message.blocks })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (edited) return;
+    }
+  }
   try {
     const res = await deps.posts.post(target.client, { channel, ...message });
     if (res.ts) deps.hooks.onPosted?.({ channel, ts: res.ts, text: message.text, reply });
+    // A held start's card: kept, to be edited when the start's state changes.
+    if (res.ts && reply.origin?.heldStart && deps.db)
+      await new HeldStarts(deps.db, deps.workspace).setCard(reply.origin.heldStart, channel, res.ts);
   } catch (err) {
     // A private channel or a DM the bot is not in: the response_url still reaches it.
     if (target.respond && channelClosed(err)) {

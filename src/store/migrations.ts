@@ -10,6 +10,7 @@ import { CAMPAIGNS_MIGRATIONS } from "./campaigns.ts";
 import { CHANNEL_MIGRATIONS } from "./channels.ts";
 import type { Db } from "./db.ts";
 import { SLACK_MIGRATIONS } from "./events.ts";
+import { HELD_STARTS_MIGRATIONS } from "./held-starts.ts";
 import { IMPORTS_MIGRATIONS } from "./imports.ts";
 import { INBOX_MIGRATIONS } from "./inbox.ts";
 import { WORKSPACES_MIGRATIONS } from "./installations.ts";
@@ -43,6 +44,7 @@ export const STORE_MIGRATIONS: readonly MigrationSet[] = [
   SAVED_REPLIES_MIGRATIONS,
   CAMPAIGNS_MIGRATIONS,
   OUTCOMES_MIGRATIONS,
+  HELD_STARTS_MIGRATIONS,
 ];
 
 /** Brings every schema of the list up to date (one read each when nothing is new). */

@@ -34,6 +34,7 @@ export const WORKSPACE_TABLES: readonly string[] = [
   "campaigns.audiences",
   "campaigns.test_phones",
   "outcomes.undelivered",
+  "held.starts",
 ];
 
 /** Removes every record of `workspace`, in one transaction; returns the rows removed per table. */

@@ -73,6 +73,7 @@ export function envSettings(
     | "MESSAGING_CHANNEL_ID"
     | "REPORTS_TIME_ZONE"
     | "WORKFLOW_STEPS"
+    | "QUIET_HOURS"
   >,
 ): Partial<SettingValues> {
   return {
@@ -82,6 +83,7 @@ export function envSettings(
     messagingChannel: config.MESSAGING_CHANNEL_ID,
     reportsTimeZone: config.REPORTS_TIME_ZONE,
     workflowSteps: config.WORKFLOW_STEPS,
+    quietHours: config.QUIET_HOURS,
   };
 }
 
@@ -370,6 +372,23 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
         };
       }
       const current = await effective();
+      // Quiet hours are read in the workspace's time zone: never one without the other.
+      const zoneAfter =
+        "reportsTimeZone" in parsed.data
+          ? (parsed.data.reportsTimeZone ??
+            (current.reportsTimeZone.origin.kind === "environment"
+              ? current.reportsTimeZone.value
+              : undefined))
+          : current.reportsTimeZone.value;
+      const quietAfter = "quietHours" in parsed.data ? parsed.data.quietHours : current.quietHours.value;
+      if (quietAfter && !zoneAfter) {
+        const message = `${SETTINGS.quietHours.label}: they are read in the workspace's time zone, which is not set: set the time zone too (for example Europe/Paris).`;
+        return {
+          ok: false,
+          problems: [{ field: "quietHours", message }],
+          message: `Nothing was saved:\n• ${message}`,
+        };
+      }
       const changes: Record<string, unknown> = {};
       const names: SettingName[] = [];
       for (const name of SETTING_NAMES) {

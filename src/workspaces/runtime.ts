@@ -12,6 +12,7 @@ import type { InboxAccess } from "../commands/inbox.ts";
 import type { ResolveGroupMembers } from "../commands/permissions.ts";
 import type { CommandCore } from "../commands/types.ts";
 import { type SettingValues, valuesOf, type WorkspaceAdmin } from "../commands/workspace-admin.ts";
+import { startRulesOf } from "../domain/start-time.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/log.ts";
@@ -148,6 +149,10 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
       logger: logger.child({ part: "core" }),
       reports,
       inbox,
+      startRules: startRulesOf(
+        settings?.reportsTimeZone ?? config.REPORTS_TIME_ZONE,
+        settings?.quietHours ?? config.QUIET_HOURS,
+      ),
     });
   const closers: Array<() => Promise<void>> = [() => client.close()];
   let closed = false;

@@ -12,6 +12,7 @@ import { ChannelNames } from "../../src/store/channels.ts";
 import { CommandsInFlight, takeInterruptedCommands } from "../../src/store/commands-in-flight.ts";
 import { Confirmations } from "../../src/store/confirmations.ts";
 import { SeenEvents } from "../../src/store/events.ts";
+import { HeldStarts } from "../../src/store/held-starts.ts";
 import { ImportStore } from "../../src/store/imports.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
 import { MediaStore, mediaFile } from "../../src/store/media.ts";
@@ -355,6 +356,15 @@ describe("purgeWorkspace", () => {
     await new CampaignAudiences(db, ws).record(1, "c", { groupIds: [1], contactIds: [] });
     await new TestPhones(db, ws).set("U0", "+14155550123");
     await new UndeliveredOutcomes(db, ws).keep("U0", "Done: campaign sent.");
+    await new HeldStarts(db, ws).hold({
+      campaignId: 1,
+      campaignName: "c",
+      at: new Date(),
+      requestedBy: "U0",
+      via: "slack",
+      reason: "asked",
+      now: new Date(),
+    });
   }
 
   const counts = async (ws: WorkspaceId) => {

@@ -4,6 +4,7 @@
 
 import type { MessagingApi } from "../../api/types.ts";
 import { esc, finishBlocks, LIMITS, truncate } from "../../blocks/blocks.ts";
+import type { StartRules } from "../../domain/start-time.ts";
 import type { WorkspaceId } from "../../domain/workspace.ts";
 import type { Logger } from "../../platform/log.ts";
 import { maskSecret } from "../../platform/log.ts";
@@ -13,6 +14,7 @@ import { CampaignAudiences, TestPhones } from "../../store/campaigns.ts";
 import { ChannelNames } from "../../store/channels.ts";
 import { Confirmations } from "../../store/confirmations.ts";
 import type { Db } from "../../store/db.ts";
+import { HeldStarts } from "../../store/held-starts.ts";
 import { ALL_COMMANDS } from "../defs/index.ts";
 import { errorReply } from "../errors.ts";
 import type { InboxAccess } from "../inbox.ts";
@@ -52,6 +54,10 @@ export interface CoreOptions {
   inbox?: InboxAccess;
   /** The workspace's connection and settings (`/sb connect`, `/sb disconnect`, `/sb settings`). */
   admin?: WorkspaceAdmin;
+  /** The workspace's time zone and quiet hours (held starts). */
+  startRules?: StartRules;
+  /** The time now; default the system's (tests move their own). */
+  now?: () => Date;
 }
 
 export interface CoreParts {
@@ -134,6 +140,9 @@ export function coreParts(opts: CoreOptions): CoreParts {
     inbox: opts.inbox,
     audiences: new CampaignAudiences(opts.db, opts.workspace),
     testPhones: new TestPhones(opts.db, opts.workspace),
+    heldStarts: new HeldStarts(opts.db, opts.workspace),
+    startRules: opts.startRules ?? {},
+    now: opts.now ?? (() => new Date()),
     admin: opts.admin,
     workspace: opts.workspace,
     audit: (operation, ok, answer) =>

@@ -4,6 +4,7 @@ import type { Campaign } from "../../api/types.ts";
 import type { Counts } from "../../domain/reports.ts";
 import { campaignCard, factsLine } from "../../reports/card.ts";
 import { type CampaignSummary, ratesOf, STATUSES, summarizeCampaign } from "../../reports/summary.ts";
+import { heldButtons, heldLine } from "../held-starts.ts";
 import type { CommandContext } from "../registry.ts";
 import { pick, show } from "../render.ts";
 import { channelLabel, nameOf, refId, relatedNames, templateLabel } from "./common.ts";
@@ -63,12 +64,22 @@ async function summaryOf(ctx: CommandContext, id: number, c: Campaign): Promise<
 }
 
 export async function cardOf(ctx: CommandContext, id: number, c: Campaign) {
-  const [facts, summary] = await Promise.all([factsOf(ctx, c), summaryOf(ctx, id, c)]);
+  const [facts, summary, held] = await Promise.all([
+    factsOf(ctx, c),
+    summaryOf(ctx, id, c),
+    ctx.heldStarts?.ofCampaign(id).catch(() => undefined),
+  ]);
+  const status = String(pick(c, "status") ?? "unknown");
+  // A held start's line while the campaign waits for it (a draft): "Starts at …", "Start cancelled by …".
+  const waiting = held && (status === "draft" || status === "scheduled") && held.state !== "sent";
+  const live = waiting && (held.state === "held" || held.state === "asked");
   return campaignCard({
     id,
     name: nameOf(c, `Campaign ${id}`),
-    status: String(pick(c, "status") ?? "unknown"),
+    status,
     summary: summary && summary.total > 0 ? summary : undefined,
     facts,
+    ...(waiting ? { startLine: heldLine(held, ctx.startRules) } : {}),
+    ...(live ? { buttons: heldButtons(held) } : {}),
   });
 }

@@ -1,11 +1,6 @@
 import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
-import {
-  CAMPAIGN_STATUSES,
-  createCampaignSchema,
-  isoDateTimeSchema,
-  RECIPIENT_STATUSES,
-} from "../../api/schemas.ts";
+import { CAMPAIGN_STATUSES, createCampaignSchema, RECIPIENT_STATUSES } from "../../api/schemas.ts";
 import type { Campaign } from "../../api/types.ts";
 import { context, count, esc, section } from "../../blocks/blocks.ts";
 import { CARD_STATUS, campaignCard } from "../../reports/card.ts";
@@ -13,6 +8,7 @@ import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } fr
 import { audienceSummary, recordCreated, recordStarted } from "../campaign-audience.ts";
 import { CAMPAIGN_TEST_COMMAND } from "../campaign-test.ts";
 import { formReply } from "../forms.ts";
+import { holdStart } from "../held-starts.ts";
 import { loadCampaignData } from "../lookups.ts";
 import { defineCommand } from "../registry.ts";
 import { listLine, pageReply, pick, show } from "../render.ts";
@@ -20,6 +16,7 @@ import { cardOf, factsOf } from "./campaign-card.ts";
 import { campaignPreview, refusedInWords } from "./campaign-launch.ts";
 import { checkPlaceholderValues, PARAM_PREFIX, placeholderValues } from "./campaign-message.ts";
 import { RECIPIENT_WORDS, recipientNames } from "./campaign-recipients.ts";
+import { heldOrNow, startAtOf, withPlannedStart } from "./campaign-start.ts";
 import { checkBody } from "./check.ts";
 import {
   announce,
@@ -173,9 +170,13 @@ export const CAMPAIGN_COMMANDS = [
   defineCommand({
     id: "campaign.send",
     words: ["campaign", "<id>", "send"],
-    schema: z.object({ id: idArg }),
+    options: {
+      at: 'when to start it: 09:00 (the next 09:00), "2026-12-01 09:00" (in the workspace\'s time zone) or 2026-12-01T09:00:00+01:00',
+    },
+    flags: { now: "now, even in the quiet hours" },
+    schema: z.object({ id: idArg, at: z.string().optional(), now: z.boolean().optional() }),
     scope: "broadcast",
-    usage: "campaign <id> send",
+    usage: "campaign <id> send [at=<time>] [now]",
     summary: "Start sending a campaign (shows it and its audience, asks to confirm)",
     example: "campaign 2 send",
     topic: "campaigns",
@@ -190,8 +191,11 @@ export const CAMPAIGN_COMMANDS = [
       "listContacts",
       "getContact",
     ],
-    preview: (a, ctx) => campaignPreview("send", a.id, ctx),
+    preview: async (a, ctx) => withPlannedStart(a, ctx, await campaignPreview("send", a.id, ctx)),
     run: async (a, ctx) => {
+      // Held until a time (asked for, or the quiet hours' end): Switchboard starts it then.
+      const held = await heldOrNow(a, ctx, await ctx.api.getCampaign(a.id));
+      if (held) return held;
       const c = await refusedInWords("send", a.id, ctx, () => ctx.api.sendCampaign(a.id));
       await recordStarted(ctx, a.id, c);
       // One event, one message: the launch is the campaign's card, which then updates in place.
@@ -240,7 +244,7 @@ export const CAMPAIGN_COMMANDS = [
       tag: "id of the tag stamped on every conversation it starts",
       group: "audience (optional): group ids, comma separated",
       contacts: "audience (optional): contact ids, comma separated",
-      at: "start time, ISO 8601 (for a scheduled campaign)",
+      at: 'when Switchboard starts it: 09:00, "2026-12-01 09:00" (the workspace\'s time zone) or ISO 8601 with its offset',
     },
     extraOptions: `a value for each placeholder of the template: first_name=Ana (${PARAM_PREFIX}tag= for a placeholder named like an option)`,
     schema: z.object({
@@ -250,12 +254,12 @@ export const CAMPAIGN_COMMANDS = [
       tag: optionalId,
       group: idList.optional(),
       contacts: idList.optional(),
-      at: isoDateTimeSchema.optional(),
+      at: z.string().optional(),
       extra: z.record(z.string(), z.string()).default({}),
     }),
     scope: "write",
     usage:
-      "campaign add <name…> template=<id> [group=<id,…>] [contacts=<id,…>] [tag=<id>] [channel=<id>] [at=<ISO time>] [<placeholder>=<value>…]",
+      "campaign add <name…> template=<id> [group=<id,…>] [contacts=<id,…>] [tag=<id>] [channel=<id>] [at=<time>] [<placeholder>=<value>…]",
     summary: "Create a draft campaign (send it with `campaign <id> send`)",
     help: "Every placeholder of the template needs a value, the same for every recipient: `first_name=Ana`. A placeholder named like one of this command's options is written `param.tag=…`.",
     example: "campaign add Spring sale template=3 group=2 tag=1 first_name=friend discount=20%",
@@ -280,8 +284,9 @@ export const CAMPAIGN_COMMANDS = [
         ...(a.group?.length ? { groupIds: a.group } : {}),
         ...(a.contacts?.length ? { contactIds: a.contacts } : {}),
         ...(Object.keys(values).length ? { templateParameters: values } : {}),
-        ...(a.at ? { scheduledAt: a.at } : {}),
       };
+      // Switchboard holds the start itself (no guessed `scheduledAt`): nothing can start twice.
+      const startAt = a.at !== undefined ? startAtOf(a.at, ctx) : undefined;
       checkBody(createCampaignSchema, body, NAMES);
       const t = await ctx.api.getTemplate(a.template);
       checkPlaceholderValues(t, values, CAMPAIGN_ADD_OPTIONS);
@@ -299,13 +304,19 @@ export const CAMPAIGN_COMMANDS = [
       }
       // The draft's card (template by name, audience and its size, Send…), as `/sb campaign` shows it.
       const id = Number(c.id);
+      const held = startAt ? await holdStart(ctx, id, c, startAt, "created") : undefined;
       const card = await cardOf(ctx, id, c);
       const size = await audienceSummary(ctx, id, c, 6).catch(() => "");
       const line = `:memo: Draft campaign *${esc(nameOf(c, `Campaign ${id}`))}* created${size ? `. ${size}` : ""}`;
       const blocks: KnownBlock[] = [section(line), ...card.blocks];
       if (!a.group?.length && !a.contacts?.length) blocks.push(section(NO_AUDIENCE));
       blocks.push(context(`Campaign #${id}`));
-      return { visibility: "in_channel", text: `${line} (campaign #${id})`, blocks };
+      return {
+        visibility: "in_channel",
+        text: `${line} (campaign #${id})`,
+        blocks,
+        ...(held ? { origin: { command: "campaign.hold", id, heldStart: held.id } } : {}),
+      };
     },
   }),
   defineCommand({

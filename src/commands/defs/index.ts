@@ -1,5 +1,6 @@
 // Every command, in the order help lists them.
 import type { AnySpec } from "../registry.ts";
+import { CAMPAIGN_START_COMMANDS } from "./campaign-start.ts";
 import { CAMPAIGN_COMMANDS } from "./campaigns.ts";
 import { CHANNEL_COMMANDS } from "./channels.ts";
 import { CONTACT_COMMANDS } from "./contacts.ts";
@@ -25,6 +26,7 @@ export const ALL_COMMANDS: AnySpec[] = [
   ...TAG_COMMANDS,
   ...TEMPLATE_COMMANDS,
   ...CAMPAIGN_COMMANDS,
+  ...CAMPAIGN_START_COMMANDS,
   ...REPORT_COMMANDS,
   ...USER_COMMANDS,
   ...CHANNEL_COMMANDS,

@@ -71,11 +71,17 @@ export function valueWords(
         : esc(channelName(id, channelNames));
     }
     case "reportsTimeZone":
-      return s.reportsTimeZone.value ? esc(s.reportsTimeZone.value) : "Each person's own Slack time zone";
+      return s.reportsTimeZone.value
+        ? esc(s.reportsTimeZone.value)
+        : "Not set: reports use each person's own Slack time zone";
     case "workflowSteps":
       return { off: "Off", writers: "Only those who may make changes", all: "Everyone" }[
         s.workflowSteps.value
       ];
+    case "quietHours":
+      return s.quietHours.value
+        ? `${esc(s.quietHours.value)}${s.reportsTimeZone.value ? ` (${esc(s.reportsTimeZone.value)})` : ""}: a campaign asked to start then starts when they end`
+        : "None: campaigns start when asked";
   }
 }
 
@@ -126,6 +132,7 @@ function settingsInput(a: Record<string, string | undefined>): SettingsInput {
         : a.channel;
   if (a.tz !== undefined) out.reportsTimeZone = clear(a.tz) ? null : a.tz;
   if (a.steps !== undefined) out.workflowSteps = a.steps.trim().toLowerCase();
+  if (a.quiet !== undefined) out.quietHours = clear(a.quiet) ? null : a.quiet;
   return out as SettingsInput;
 }
 
@@ -201,7 +208,7 @@ export const WORKSPACE_COMMANDS = [
     scope: "read",
     usage: "settings",
     summary:
-      "This workspace's settings: who may make changes, the audit channel, reports' zone… (admins change them)",
+      "This workspace's settings: who may make changes, the audit channel, the time zone… (admins change them)",
     example: "settings",
     topic: "workspace",
     operations: [],
@@ -245,8 +252,10 @@ export const WORKSPACE_COMMANDS = [
       broadcasters: "who may send and cancel campaigns; `everyone`: the same as writers",
       audit: "the audit channel (`#channel` or C… id); `none`: no audit posts",
       channel: "the default messaging channel's number; `none`: not set",
-      tz: "the reports' time zone (Europe/Paris); `none`: each person's own",
+      tz: "the workspace's time zone (Europe/Paris), for reports and quiet hours; `none`: reports use each person's own",
       steps: "Workflow steps: off, writers or all",
+      quiet:
+        "quiet hours, in the workspace's time zone (21:00-08:00): no campaign starts in them; `none`: no quiet hours",
     },
     schema: z.object({
       writers: z.string().optional(),
@@ -255,9 +264,10 @@ export const WORKSPACE_COMMANDS = [
       channel: z.string().optional(),
       tz: z.string().optional(),
       steps: z.string().optional(),
+      quiet: z.string().optional(),
     }),
     scope: "read",
-    usage: "settings set [writers=…] [broadcasters=…] [audit=…] [channel=…] [tz=…] [steps=…]",
+    usage: "settings set [writers=…] [broadcasters=…] [audit=…] [channel=…] [tz=…] [steps=…] [quiet=…]",
     summary: "Change this workspace's settings (admins)",
     example: "settings set tz=Europe/Paris steps=writers",
     topic: "workspace",

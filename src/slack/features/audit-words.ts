@@ -43,6 +43,8 @@ export function auditSentence(e: AuditEntry): string {
     return `${who} disconnected this workspace${typeof a.organization === "string" ? ` from *${esc(a.organization)}*` : ""}`;
   if (e.operation === "workspace.settings")
     return `${who} changed the settings${Array.isArray(a.changed) && a.changed.length ? `: ${esc(a.changed.join(", "))}` : ""}`;
+  // Held starts (docs/campaigns.md): set, cancelled, and what became of their run.
+  if (e.operation.startsWith("campaign.hold")) return heldStartSentence(e, who, a);
   const verb = AUDIT_VERBS.find(([re]) => re.test(e.operation))?.[1];
   if (!verb)
     return `${who}: ${esc(operationWords(e.operation).replace(/\s*\([^)]*\)/g, ""))}${e.ok ? "" : ` (${auditOutcome(e)})`}`;
@@ -70,4 +72,28 @@ export function auditSentence(e: AuditEntry): string {
         ? `${noun} #${id}`
         : noun;
   return e.ok ? `${who} ${verb} ${thing}` : `${who} tried: ${verb} ${thing} (${auditOutcome(e)})`;
+}
+
+/** "Ana set *Spring sale* to start at …", "Ana cancelled the start of *Spring sale*". */
+function heldStartSentence(e: AuditEntry, who: string, a: Record<string, unknown>): string {
+  const name = `*${esc(String(a.name ?? "a campaign"))}*`;
+  const at = typeof a.at === "string" ? Date.parse(a.at) : Number.NaN;
+  const when = Number.isNaN(at)
+    ? "later"
+    : `<!date^${Math.floor(at / 1000)}^{date_short_pretty} {time}|${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC>`;
+  const reason = typeof a.reason === "string" ? esc(a.reason) : "";
+  switch (e.operation) {
+    case "campaign.hold":
+      return `${who} set ${name} to start at ${when}${a.reason === "quiet" ? " (after the quiet hours)" : ""}`;
+    case "campaign.hold.cancel":
+      return `${who} cancelled the start of ${name} at ${when}${a.now ? " and sent it now" : ""}`;
+    case "campaign.hold.asked":
+      return `The start of ${name} at ${when} was missed while Switchboard was stopped: held, and ${who} asked whether to start it now`;
+    case "campaign.hold.refused":
+      return `The start of ${name} at ${when} was held: ${reason}`;
+    case "campaign.hold.skipped":
+      return `The start of ${name} at ${when} was skipped: ${reason}`;
+    default:
+      return `The start of ${name} at ${when} failed: ${reason}`;
+  }
 }

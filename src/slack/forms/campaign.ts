@@ -20,7 +20,10 @@ import { actions, esc } from "../../blocks/blocks.ts";
 import type { CampaignFormData } from "../../commands/form-kinds.ts";
 import { loadCampaignData, textOfRecord } from "../../commands/lookups.ts";
 import { ACTION } from "../../commands/types.ts";
+import { dateToken } from "../../domain/start-time.ts";
+import { AuditLog } from "../../store/audit.ts";
 import { CampaignAudiences } from "../../store/campaigns.ts";
+import { HeldStarts } from "../../store/held-starts.ts";
 import { withApi } from "../perform.ts";
 import { recipientSuggestions } from "./choices.ts";
 import { fieldErrors } from "./field-errors.ts";
@@ -199,7 +202,7 @@ export function campaignModal(
       { type: "datetimepicker", action_id: "start", ...(at ? { initial_date_time: at } : {}) },
       {
         optional: true,
-        hint: "Leave empty to keep it a draft you send yourself.",
+        hint: "Switchboard starts it then. Leave empty to keep it a draft you send yourself.",
       },
     ),
   );
@@ -221,6 +224,8 @@ export function campaignModal(
 export interface CampaignPlan {
   body: CreateCampaignInput;
   newTag?: CreateTagInput;
+  /** The start time (seconds): Switchboard holds the start until then (no guessed `scheduledAt`). */
+  startAt?: number;
 }
 
 const CAMPAIGN_BLOCKS: Record<string, string> = {
@@ -293,7 +298,6 @@ export function planCampaign(
       ? { contactIds: selectedListOf(state, "contacts").map((v) => Number(v.replace(/^contact:/, ""))) }
       : {}),
     ...(Object.keys(params).length ? { templateParameters: params } : {}),
-    ...(startAt !== undefined ? { scheduledAt: new Date(startAt * 1000).toISOString() } : {}),
   };
   // The tag is created first, so the body is checked with a stand-in id for it.
   const check = newTag ? { ...body, conversationTagId: 1 } : body;
@@ -303,9 +307,10 @@ export function planCampaign(
     const mapped = fieldErrors(problems, campaignBlockFor, "name");
     return { errors: { ...mapped, ...errors } };
   }
-  if (!newTag) return { plan: { body: parsed.data } };
+  const start = startAt !== undefined ? { startAt } : {};
+  if (!newTag) return { plan: { body: parsed.data, ...start } };
   const { conversationTagId: _standIn, ...rest } = parsed.data;
-  return { plan: { body: rest, newTag } };
+  return { plan: { body: rest, newTag, ...start } };
 }
 
 export const campaignForm: SlackForm<"campaign", CampaignMeta, CampaignPlan> = {
@@ -343,16 +348,53 @@ export const campaignForm: SlackForm<"campaign", CampaignMeta, CampaignPlan> = {
           await new CampaignAudiences(ctx.db, ctx.workspace)
             .record(Number(c.id), name, plan.body)
             .catch((err) => ctx.logger.warn({ err: String(err) }, "could not keep the campaign's audience"));
+        // The start time: a held start Switchboard runs then (docs/campaigns.md), audited.
+        const at = plan.startAt !== undefined ? new Date(plan.startAt * 1000) : undefined;
+        const held =
+          at && ctx.db && c.id !== undefined
+            ? await new HeldStarts(ctx.db, ctx.workspace).hold({
+                campaignId: Number(c.id),
+                campaignName: name,
+                at,
+                requestedBy: actor.userId,
+                via: "slack",
+                reason: "created",
+                now: new Date(),
+              })
+            : undefined;
+        if (held && ctx.db)
+          await new AuditLog(ctx.db, ctx.workspace)
+            .record({
+              at: new Date(),
+              actor: actor.userId,
+              via: "slack",
+              command: `campaign new (form) "${name}"`,
+              operation: "campaign.hold",
+              ok: true,
+              answer: { name, at: held.at.toISOString(), reason: "created" },
+            })
+            .catch((err) => ctx.logger.warn({ err: String(err) }, "could not audit the held start"));
         return {
           after: async () => {
             const id = c.id ?? "?";
             const text = `Draft campaign #${id} “${esc(name)}” created`;
             const blocks = [
               sectionText(
-                `:memo: ${text}${createdTag ? `, with the new tag “${esc(plan.newTag?.name)}”` : ""}.`,
+                `:memo: ${text}${createdTag ? `, with the new tag “${esc(plan.newTag?.name)}”` : ""}.${held ? `\n:alarm_clock: Starts at ${dateToken(held.at)}.` : ""}`,
               ),
             ];
-            if (c.id !== undefined)
+            if (c.id !== undefined && held)
+              blocks.push(
+                actions([
+                  { text: "Open", actionId: ACTION.run, value: `campaign ${c.id}` },
+                  {
+                    text: "Cancel start",
+                    actionId: `${ACTION.run}:2`,
+                    value: `campaign ${c.id} cancel start`,
+                  },
+                ]),
+              );
+            else if (c.id !== undefined)
               blocks.push(
                 actions([
                   { text: "Send…", actionId: ACTION.run, value: `campaign ${c.id} send`, style: "primary" },

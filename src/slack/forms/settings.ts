@@ -1,6 +1,6 @@
 // `/sb settings` in Slack (admins): who may make changes and who may send
 // campaigns (people, and user groups by id), the audit channel, the default
-// messaging channel, the reports' time zone, Workflow steps. Each field says
+// messaging channel, the workspace's time zone, Workflow steps, quiet hours. Each field says
 // where its value comes from; a value changed here wins over the
 // environment's. Every value is checked (settingsSchema) before anything is
 // saved; a bad one shows under its field.
@@ -44,6 +44,7 @@ const BLOCK_OF: Record<SettingName, string> = {
   messagingChannel: "channel",
   reportsTimeZone: "tz",
   workflowSteps: "steps",
+  quietHours: "quiet",
 };
 
 const PERSONAL_ZONE = "personal";
@@ -177,14 +178,20 @@ export function settingsModal(
         ),
     input(
       "tz",
-      "Reports' time zone",
+      "Workspace's time zone",
       {
         type: "static_select",
         action_id: "tz",
         option_groups: groupsTz,
         ...(tzInitial ? { initial_option: tzInitial } : {}),
       },
-      { optional: true, hint: originHint(s.reportsTimeZone.origin, "New report schedules run in it.") },
+      {
+        optional: true,
+        hint: originHint(
+          s.reportsTimeZone.origin,
+          "New report schedules run in it; quiet hours are read in it.",
+        ),
+      },
     ),
     input(
       "steps",
@@ -199,6 +206,18 @@ export function settingsModal(
         hint: originHint(
           s.workflowSteps.origin,
           "Who may run Switchboard's writing steps in Workflow Builder.",
+        ),
+      },
+    ),
+    input(
+      "quiet",
+      "Quiet hours",
+      textInput("quiet", { initial: s.quietHours.value ?? "", placeholder: "21:00-08:00" }),
+      {
+        optional: true,
+        hint: originHint(
+          s.quietHours.origin,
+          "No campaign starts in them: one asked for then starts when they end. Without a time zone above, yours is used.",
         ),
       },
     ),
@@ -236,6 +255,8 @@ export function readSettings(
   out.reportsTimeZone = !tz || tz === PERSONAL_ZONE ? null : tz;
   const steps = selectedOf(state, "steps");
   if (steps) out.workflowSteps = steps;
+  const quiet = textOf(state, "quiet")?.trim();
+  out.quietHours = quiet ? quiet : null;
   if (Object.keys(errors).length) return { errors };
   const parsed = settingsSchema.safeParse(out);
   if (!parsed.success) {
@@ -258,6 +279,12 @@ async function save(values: SettingsInput, s: Submission<SettingsMeta>): Promise
     return refuse({
       writers: (await notAdministrator(admin, "change the settings")).replace(/<@([A-Z0-9]+)>/g, "$1"),
     });
+  // Quiet hours need the workspace's time zone: none chosen, the person's own Slack zone is the one.
+  if (values.quietHours && !values.reportsTimeZone && !(await admin.settings()).reportsTimeZone.value) {
+    const info = await s.client.users.info({ user: s.actor.userId }).catch(() => undefined);
+    const tz = typeof info?.user?.tz === "string" ? info.user.tz : undefined;
+    if (tz) values = { ...values, reportsTimeZone: tz };
+  }
   const saved = await admin.saveSettings(values, s.actor);
   if (!saved.ok) return refuse(Object.fromEntries(saved.problems.map((p) => [BLOCK_OF[p.field], p.message])));
   return {

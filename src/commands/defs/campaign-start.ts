@@ -1,0 +1,146 @@
+// When a send starts (issue 28 §4): `campaign <id> send at=…` holds the start
+// until then; a send asked for in the quiet hours is held until they end
+// ("Starts at 08:00 (quiet hours until then)"), unless `now` (Send now
+// anyway); `campaign <id> cancel start` undoes a held start. Switchboard
+// itself starts it when due (src/commands/held-start-runner.ts).
+import type { KnownBlock } from "@slack/types";
+import { z } from "zod";
+import type { Campaign } from "../../api/types.ts";
+import { context, esc, section } from "../../blocks/blocks.ts";
+import { clock, dateToken, localText, parseStartAt } from "../../domain/start-time.ts";
+import type { HeldStart } from "../../store/held-starts.ts";
+import { idArg } from "../args.ts";
+import { heldLine, heldStartsOf, holdStart, quietUntil } from "../held-starts.ts";
+import { type CommandContext, defineCommand, type Preview, UserError } from "../registry.ts";
+import type { Reply } from "../types.ts";
+import { cardOf } from "./campaign-card.ts";
+import { nameOf } from "./common.ts";
+
+export interface SendArgs {
+  id: number;
+  at?: string;
+  now?: boolean;
+}
+
+/** `at=` as a moment, or a refusal in words. */
+export function startAtOf(text: string, ctx: CommandContext): Date {
+  const parsed = parseStartAt(text, ctx.now(), ctx.startRules.tz);
+  if ("problem" in parsed) throw new UserError(`The start time ${esc(parsed.problem)}.`);
+  return parsed.at;
+}
+
+/** When the send starts: a time asked for, the end of the quiet hours, or now (undefined). */
+function plannedStart(a: SendArgs, ctx: CommandContext): { at: Date; quiet: boolean } | undefined {
+  if (a.at !== undefined) return { at: startAtOf(a.at, ctx), quiet: false };
+  if (a.now) return undefined;
+  const until = quietUntil(ctx.now(), ctx.startRules);
+  return until ? { at: until, quiet: true } : undefined;
+}
+
+/** The send prompt, said as a start at a time when it is one. */
+export function withPlannedStart(a: SendArgs, ctx: CommandContext, base: Preview): Preview {
+  const plan = plannedStart(a, ctx);
+  if (!plan) return base;
+  const tz = ctx.startRules.tz;
+  const when = plan.quiet && ctx.startRules.quiet ? clock(ctx.startRules.quiet.end) : localText(plan.at, tz);
+  const line = plan.quiet
+    ? `:crescent_moon: *Quiet hours until ${when}*: Switchboard holds it and starts it then (${dateToken(plan.at, tz)}). To start it now, use *Send now anyway* on its card.`
+    : `:alarm_clock: Switchboard holds it and starts it at ${dateToken(plan.at, tz)}. Until then, *Cancel start* on its card undoes it.`;
+  const blocks: KnownBlock[] = [...base.blocks, section(line)];
+  return {
+    text: `${base.text} It starts at ${localText(plan.at, tz)}.`,
+    blocks,
+    confirm: { text: `Start at ${when}`, style: "primary" },
+  };
+}
+
+/** The campaign's card with its held start, for the channel; its message is kept to be edited. */
+async function heldReply(ctx: CommandContext, held: HeldStart, c: Campaign): Promise<Reply> {
+  const card = await cardOf(ctx, held.campaignId, c);
+  return {
+    visibility: "in_channel",
+    ...card,
+    text: `${nameOf(c, `Campaign ${held.campaignId}`)}: starts at ${localText(held.at, ctx.startRules.tz)}`,
+    origin: { command: "campaign.hold", id: held.campaignId, heldStart: held.id },
+  };
+}
+
+/**
+ * The send, held when it is to start later (a time asked for, the quiet
+ * hours). Undefined: it starts now (today's send); a held start of the same
+ * campaign is then given up first (`now`: Send now anyway, Start now).
+ */
+export async function heldOrNow(a: SendArgs, ctx: CommandContext, c: Campaign): Promise<Reply | undefined> {
+  const plan = plannedStart(a, ctx);
+  if (plan) {
+    const held = await holdStart(ctx, a.id, c, plan.at, plan.quiet ? "quiet" : "asked");
+    return heldReply(ctx, held, c);
+  }
+  const store = ctx.heldStarts;
+  const live = store ? await store.ofCampaign(a.id) : undefined;
+  if (store && live && (live.state === "held" || live.state === "asked")) {
+    const by = ctx.actor.via === "shell" ? "shell" : ctx.actor.userId;
+    const given = await store.move(live.id, ["held", "asked"], "cancelled", ctx.now(), {
+      decidedBy: by,
+      detail: "sent now instead",
+    });
+    if (!given) throw startingNow(c, a.id);
+    await ctx.audit("campaign.hold.cancel", true, {
+      name: live.campaignName,
+      at: live.at.toISOString(),
+      now: true,
+    });
+  } else if (live?.state === "running") throw startingNow(c, a.id);
+  return undefined;
+}
+
+const startingNow = (c: Campaign, id: number) =>
+  new UserError(
+    `*${esc(nameOf(c, `Campaign ${id}`))}* is being started right now by its held start: it is not sent twice.`,
+    false,
+    [{ text: "Open", line: `campaign ${id}` }],
+  );
+
+export const CAMPAIGN_START_COMMANDS = [
+  defineCommand({
+    id: "campaign.cancelStart",
+    words: ["campaign", "<id>", "cancel", "start"],
+    schema: z.object({ id: idArg }),
+    scope: "broadcast",
+    usage: "campaign <id> cancel start",
+    summary: "Undo a campaign's held start (it stays a draft)",
+    example: "campaign 2 cancel start",
+    topic: "campaigns",
+    noun: "campaign",
+    operations: ["getCampaign"],
+    run: async (a, ctx) => {
+      const store = heldStartsOf(ctx);
+      const live = await store.ofCampaign(a.id);
+      if (!live || !(live.state === "held" || live.state === "asked")) {
+        const text =
+          live?.state === "running" || live?.state === "sent"
+            ? `It has already started: a held start cannot be undone once it ran. To stop the campaign, cancel it.`
+            : "This campaign has no held start: nothing to cancel.";
+        throw new UserError(text, false, [{ text: "Open", line: `campaign ${a.id}` }]);
+      }
+      const by = ctx.actor.via === "shell" ? "shell" : ctx.actor.userId;
+      const done = await store.move(live.id, ["held", "asked"], "cancelled", ctx.now(), { decidedBy: by });
+      if (!done)
+        throw new UserError("It is being started right now: too late to cancel its start.", false, [
+          { text: "Open", line: `campaign ${a.id}` },
+        ]);
+      await ctx.audit("campaign.hold.cancel", true, { name: done.campaignName, at: done.at.toISOString() });
+      const c = await ctx.api.getCampaign(a.id).catch(() => undefined);
+      const card = c
+        ? await cardOf(ctx, a.id, c)
+        : { blocks: [section(heldLine(done, ctx.startRules)), context(`Campaign #${a.id}`)] };
+      // The held start's own card is edited to say so (the Slack side, by its kept message).
+      return {
+        visibility: "in_channel",
+        text: `Start of ${done.campaignName} cancelled (campaign #${a.id})`,
+        blocks: card.blocks,
+        origin: { command: "campaign.cancelStart", id: a.id, heldStart: done.id },
+      };
+    },
+  }),
+];

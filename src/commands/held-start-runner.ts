@@ -1,0 +1,290 @@
+// Runs held starts when due (issue 28 §4): one runner per process, over every
+// workspace's starts. Each start is claimed in the store first (held →
+// running, one conditional update), so whichever process — a restart, another
+// replica on the same database — gets there first starts it, once; the others
+// find it taken. Then POST /campaigns/{id}/send through the workspace's core
+// (audited, as the person who asked), never repeated when its outcome is not
+// known. Before the claim, the check hook (`check`: approval, wired in by the
+// composition root; default allow) may hold it. A start more than an hour
+// late (Switchboard was stopped) is not run: it is held and its requester
+// asked ("Start now?"). A workspace not connected or departed: its starts
+// wait (`forWorkspace` gives nothing).
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import type { KnownBlock } from "@slack/types";
+import { isApiError, NetworkError } from "../api/errors.ts";
+import type { Campaign } from "../api/types.ts";
+import { esc } from "../blocks/blocks.ts";
+import type { StartRules } from "../domain/start-time.ts";
+import { dateToken } from "../domain/start-time.ts";
+import type { WorkspaceId } from "../domain/workspace.ts";
+import { PacedLoop } from "../platform/paced-loop.ts";
+import { FINAL_STATUSES } from "../reports/card.ts";
+import { AuditLog } from "../store/audit.ts";
+import { CampaignAudiences } from "../store/campaigns.ts";
+import type { Db } from "../store/db.ts";
+import { type HeldStart, HeldStarts } from "../store/held-starts.ts";
+import { heldCard } from "./held-starts.ts";
+import type { CommandCore } from "./types.ts";
+
+export type Message = { text: string; blocks: KnownBlock[] };
+
+/** What the runner needs of a connected workspace; the front end gives the two ways to tell people. */
+export interface HeldStartWorkspace {
+  core: Pick<CommandCore, "perform">;
+  rules: StartRules;
+  /** Edits the start's card (its channel and ts are on the start); absent: not edited. */
+  updateCard?: (channel: string, ts: string, message: Message) => Promise<void>;
+  /** A direct message to a person (the requester); absent: not told. */
+  dm?: (userId: string, message: Message) => Promise<void>;
+}
+
+/**
+ * The check before a held start runs (approval, issue 28 §3): `ok: false`
+ * holds the start and tells the requester the reason. Default: allow.
+ */
+export type StartCheck = (
+  workspace: WorkspaceId,
+  campaignId: number,
+) => Promise<{ ok: true } | { ok: false; reason: string }>;
+
+export const allowEveryStart: StartCheck = async () => ({ ok: true });
+
+export type HeldOutcome =
+  | "sent"
+  | "taken"
+  | "skipped"
+  | "asked"
+  | "refused"
+  | "failed"
+  | "unknown"
+  | "waiting";
+
+export interface HeldStartRunnerOptions {
+  db: Db;
+  /** A workspace's core and front end, or undefined when it is not connected (its starts wait). */
+  forWorkspace: (workspace: WorkspaceId) => Promise<HeldStartWorkspace | undefined>;
+  check?: StartCheck;
+  now?: () => Date;
+  /** A start later than this is held and its requester asked (default one hour). */
+  lateAfterMs?: number;
+  /** Longest wait between two looks at the store (default 15 s); a start set here wakes it. */
+  pollMs?: number;
+  /** A start left `running` this long by a stopped process is told as unknown (default 10 minutes). */
+  staleMs?: number;
+  workerId?: string;
+  logger?: { info(o: object, m?: string): void; warn(o: object, m?: string): void };
+}
+
+const silent = { info() {}, warn() {} };
+const words = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+export class HeldStartRunner {
+  private readonly opts: HeldStartRunnerOptions;
+  private readonly loop: PacedLoop<HeldOutcome[]>;
+  readonly workerId: string;
+
+  constructor(opts: HeldStartRunnerOptions) {
+    this.opts = opts;
+    this.workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+    this.loop = new PacedLoop({
+      pass: () => this.pass(),
+      next: async () => {
+        const poll = this.opts.pollMs ?? 15_000;
+        const due = await HeldStarts.nextDue(this.opts.db).catch(() => undefined);
+        if (!due) return poll;
+        return Math.max(250, Math.min(poll, due.getTime() - this.now().getTime()));
+      },
+      onError: (err) => this.log.warn({ err: words(err) }, "held starts: a pass failed"),
+    });
+  }
+
+  private get log() {
+    return this.opts.logger ?? silent;
+  }
+  private now(): Date {
+    return this.opts.now?.() ?? new Date();
+  }
+
+  /** Settles what a stopped process left starting, then looks at the store on a timer. */
+  async start(): Promise<void> {
+    await this.settleStale();
+    this.loop.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.loop.stop();
+  }
+
+  /** A start was set or moved: look now. */
+  wake(): void {
+    this.loop.wake();
+  }
+
+  /** One look: every start due now, each run once. */
+  async pass(): Promise<HeldOutcome[]> {
+    const out: HeldOutcome[] = [];
+    for (const s of await HeldStarts.dueAll(this.opts.db, this.now())) {
+      out.push(
+        await this.runOne(s).catch((err) => {
+          this.log.warn(
+            { workspace: s.workspace, campaign: s.campaignId, err: words(err) },
+            "held start failed",
+          );
+          return "failed" as const;
+        }),
+      );
+    }
+    return out;
+  }
+
+  /**
+   * Starts left `running` longer than `staleMs` (their process stopped while
+   * sending): unknown, never sent again; the requester is told.
+   */
+  async settleStale(): Promise<number> {
+    const stale = await HeldStarts.runningSince(
+      this.opts.db,
+      new Date(this.now().getTime() - (this.opts.staleMs ?? 10 * 60_000)),
+    );
+    for (const s of stale) {
+      const moved = await new HeldStarts(this.opts.db, s.workspace).move(
+        s.id,
+        ["running"],
+        "unknown",
+        this.now(),
+      );
+      if (moved) await this.tell(moved, await this.opts.forWorkspace(s.workspace), true);
+    }
+    return stale.length;
+  }
+
+  private async runOne(s: HeldStart): Promise<HeldOutcome> {
+    const ws = await this.opts.forWorkspace(s.workspace);
+    if (!ws) return "waiting";
+    const store = new HeldStarts(this.opts.db, s.workspace);
+    const now = this.now();
+    const late = now.getTime() - s.at.getTime();
+    if (late > (this.opts.lateAfterMs ?? 3_600_000)) {
+      const asked = await store.move(s.id, ["held"], "asked", now);
+      if (!asked) return "taken";
+      await this.audit(asked, "campaign.hold.asked", false, { late: Math.round(late / 60_000) });
+      await this.tell(asked, ws, true);
+      return "asked";
+    }
+    const verdict = await (this.opts.check ?? allowEveryStart)(s.workspace, s.campaignId).catch(
+      (err: unknown) => ({ ok: false as const, reason: `the check before starting failed (${words(err)})` }),
+    );
+    if (!verdict.ok) {
+      const refused = await store.move(s.id, ["held"], "refused", now, { detail: verdict.reason });
+      if (!refused) return "taken";
+      await this.audit(refused, "campaign.hold.refused", false, { reason: verdict.reason });
+      await this.tell(refused, ws, true);
+      return "refused";
+    }
+    // The claim: of every process that read this start as due, one moves it on.
+    const mine = await store.move(s.id, ["held"], "running", now, { claimedBy: this.workerId });
+    if (!mine) return "taken";
+    const actor = { userId: mine.requestedBy, via: mine.via };
+    const command = `campaign ${mine.campaignId} send (held start)`;
+    let current: Campaign | undefined;
+    try {
+      current = await ws.core.perform(actor, { scope: "broadcast", command }, (api) =>
+        api.getCampaign(mine.campaignId),
+      );
+    } catch (err) {
+      return this.finish(store, mine, ws, "failed", `the campaign could not be read (${words(err)})`);
+    }
+    const status = String(current.status ?? "");
+    if (FINAL_STATUSES.has(status) || status === "running" || status === "paused") {
+      const why =
+        status === "cancelled"
+          ? "the campaign was cancelled meanwhile"
+          : status === "completed" || status === "running" || status === "paused"
+            ? "the campaign was already sent meanwhile"
+            : "the campaign failed meanwhile";
+      const done = await store.move(mine.id, ["running"], "skipped", this.now(), { detail: why });
+      if (done) {
+        await this.audit(done, "campaign.hold.skipped", false, { reason: why });
+        await this.tell(done, ws, false, current);
+      }
+      return "skipped";
+    }
+    try {
+      const sent = await ws.core.perform(actor, { scope: "broadcast", command }, (api) =>
+        api.sendCampaign(mine.campaignId),
+      );
+      await new CampaignAudiences(this.opts.db, mine.workspace)
+        .started(mine.campaignId, mine.campaignName, this.now())
+        .catch(() => {});
+      const done = await store.move(mine.id, ["running"], "sent", this.now());
+      if (done) await this.tell(done, ws, false, sent);
+      this.log.info({ workspace: mine.workspace, campaign: mine.campaignId }, "held start sent");
+      return "sent";
+    } catch (err) {
+      const unknown = err instanceof NetworkError && err.mayHaveReachedServer;
+      const why = unknown
+        ? "the messaging API did not answer; it may have started"
+        : isApiError(err)
+          ? `the messaging API refused it (${err.message})`
+          : words(err);
+      return this.finish(store, mine, ws, unknown ? "unknown" : "failed", why);
+    }
+  }
+
+  private async finish(
+    store: HeldStarts,
+    s: HeldStart,
+    ws: HeldStartWorkspace,
+    state: "failed" | "unknown",
+    detail: string,
+  ): Promise<HeldOutcome> {
+    const done = await store.move(s.id, ["running"], state, this.now(), { detail });
+    if (done) {
+      await this.audit(done, "campaign.hold.failed", false, { reason: detail });
+      await this.tell(done, ws, true);
+    }
+    return state;
+  }
+
+  /** An audit entry in words (auditSentence): who asked, what happened to the start. */
+  private async audit(s: HeldStart, operation: string, ok: boolean, answer: Record<string, unknown>) {
+    await new AuditLog(this.opts.db, s.workspace)
+      .record({
+        at: this.now(),
+        actor: s.requestedBy,
+        via: s.via,
+        command: `campaign ${s.campaignId} send (held start)`,
+        operation,
+        ok,
+        answer: { name: s.campaignName, at: s.at.toISOString(), ...answer },
+      })
+      .catch((err) => this.log.warn({ err: words(err) }, "held start: audit entry not written"));
+  }
+
+  /** The card edited to the start's new state; the requester told by DM when something needs them. */
+  private async tell(s: HeldStart, ws: HeldStartWorkspace | undefined, dm: boolean, c?: Campaign) {
+    if (!ws) return;
+    const card = heldCard(s, ws.rules, c ? { status: String(c.status ?? ""), name: c.name } : undefined);
+    if (s.channel && s.ts && ws.updateCard)
+      await ws
+        .updateCard(s.channel, s.ts, card)
+        .catch((err) => this.log.warn({ err: words(err) }, "held start: the card could not be edited"));
+    if (!dm || !ws.dm || s.via !== "slack") return;
+    const name = `*${esc(s.campaignName)}*`;
+    const text =
+      s.state === "asked"
+        ? `${name} was to start at ${dateToken(s.at, ws.rules.tz)}, while Switchboard was stopped. Start now?`
+        : s.state === "refused"
+          ? `${name} did not start at ${dateToken(s.at, ws.rules.tz)}: ${esc(s.detail ?? "")}. It is held.`
+          : s.state === "unknown"
+            ? `Whether ${name} started at ${dateToken(s.at, ws.rules.tz)} is not known: ${esc(s.detail ?? "Switchboard stopped while starting it")}. Open it to check before sending again.`
+            : `${name} did not start at ${dateToken(s.at, ws.rules.tz)}: ${esc(s.detail ?? "")}.`;
+    await ws
+      .dm(s.requestedBy, {
+        text: text.replace(/<!date\^[^|]*\|([^>]*)>/g, "$1"),
+        blocks: [{ type: "section", text: { type: "mrkdwn", text } }, ...card.blocks.slice(0)],
+      })
+      .catch((err) => this.log.warn({ err: words(err) }, "held start: the requester could not be told"));
+  }
+}

@@ -1,0 +1,67 @@
+// Held starts' Slack side (issue 28 §4): the one HeldStartRunner of a process
+// (src/commands/held-start-runner.ts), each start run with its workspace's
+// core (audited as the person who asked), its card edited with chat.update
+// and its requester told by DM. A workspace not connected (or departed) gives
+// nothing: its starts wait. The check before a start (`check`) is where the
+// approval of issue 28 §3 plugs in; default: allow.
+
+import {
+  HeldStartRunner,
+  type HeldStartWorkspace,
+  type StartCheck,
+} from "../../../commands/held-start-runner.ts";
+import type { CommandCore } from "../../../commands/types.ts";
+import { valuesOf } from "../../../commands/workspace-admin.ts";
+import { startRulesOf } from "../../../domain/start-time.ts";
+import type { WorkspaceId } from "../../../domain/workspace.ts";
+import type { Config } from "../../../platform/config.ts";
+import type { Logger } from "../../../platform/log.ts";
+import type { Db } from "../../../store/db.ts";
+import type { SlackBridge } from "../../io/bridge.ts";
+
+export interface HeldStartsRuntimeOptions {
+  db: Db;
+  config: Pick<Config, "REPORTS_TIME_ZONE" | "QUIET_HOURS">;
+  logger: Logger;
+  /** A connected workspace's core and Slack bridge; undefined: not connected, its starts wait. */
+  forWorkspace: (
+    id: WorkspaceId,
+  ) => Promise<{ core: Pick<CommandCore, "perform" | "admin">; bridge?: SlackBridge } | undefined>;
+  /** The check before each start (approval); default allow. */
+  check?: StartCheck;
+}
+
+export function createHeldStarts(opts: HeldStartsRuntimeOptions): HeldStartRunner {
+  const log = opts.logger.child({ part: "held-starts" });
+  return new HeldStartRunner({
+    db: opts.db,
+    ...(opts.check ? { check: opts.check } : {}),
+    logger: log,
+    forWorkspace: async (id): Promise<HeldStartWorkspace | undefined> => {
+      const ws = await opts.forWorkspace(id);
+      if (!ws) return undefined;
+      // The settings as they are now (a change in Slack wins over the environment's).
+      const settings = await ws.core.admin?.settings().catch(() => undefined);
+      const values = settings ? valuesOf(settings) : undefined;
+      const rules = startRulesOf(
+        values?.reportsTimeZone ?? opts.config.REPORTS_TIME_ZONE,
+        values?.quietHours ?? opts.config.QUIET_HOURS,
+      );
+      const bridge = ws.bridge;
+      return {
+        core: ws.core,
+        rules,
+        ...(bridge
+          ? {
+              updateCard: async (channel, ts, m) => {
+                await bridge.client.chat.update({ channel, ts, text: m.text, blocks: m.blocks });
+              },
+              dm: async (user, m) => {
+                await bridge.posts.post(bridge.client, { channel: user, text: m.text, blocks: m.blocks });
+              },
+            }
+          : {}),
+      };
+    },
+  });
+}

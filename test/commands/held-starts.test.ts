@@ -1,0 +1,280 @@
+// Held starts (issue 28 §4): a campaign Switchboard starts at a time, once,
+// whichever process gets there (a restart, a second replica); quiet hours;
+// Cancel start; a start missed by more than an hour held and asked; `at=`.
+// Through the core, the real client, the sandbox (behind the counting proxy)
+// and the store; the clock is the test's.
+import { describe, expect, it } from "vitest";
+import {
+  HeldStartRunner,
+  type HeldStartWorkspace,
+  type Message,
+} from "../../src/commands/held-start-runner.ts";
+import { parseQuietHours, parseStartAt, type QuietHours, startRulesOf } from "../../src/domain/start-time.ts";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
+import { openDb } from "../../src/store/db.ts";
+import { HeldStarts } from "../../src/store/held-starts.ts";
+import { postgresUrl } from "../helpers/db.ts";
+import { all, useHarness } from "./helpers.ts";
+
+const h = useHarness();
+
+/** A clock the test moves. */
+function testClock(iso: string) {
+  let t = Date.parse(iso);
+  return {
+    now: () => new Date(t),
+    set(at: string) {
+      t = Date.parse(at);
+    },
+    advance(ms: number) {
+      t += ms;
+    },
+  };
+}
+
+const sends = (id: number) =>
+  h().forwarder.requests.filter((r) => r === `POST /v1/campaigns/${id}/send`).length;
+
+async function newDraft(name: string, at?: string, core = h().core) {
+  const r = await core.run(
+    `campaign add ${name} template=1 group=1 first_name=a order_id=b${at ? ` at="${at}"` : ""}`,
+    { userId: "U0ANA", via: "slack", channelId: "C0GENERAL" },
+  );
+  const m = /campaign #(\d+)/i.exec(r.text);
+  if (!m) throw new Error(`no campaign made: ${r.text}`);
+  return { id: Number(m[1]), reply: r };
+}
+
+/** A runner as one app instance has it: this workspace's core, its rules, and what it told. */
+function instance(clock: { now: () => Date }, rules = {}, db = h().db) {
+  const core = h().newCore({ now: clock.now, startRules: rules });
+  const told: { dms: Array<[string, Message]>; cards: Array<[string, string, Message]> } = {
+    dms: [],
+    cards: [],
+  };
+  const ws: HeldStartWorkspace = {
+    core,
+    rules,
+    dm: async (user, m) => {
+      told.dms.push([user, m]);
+    },
+    updateCard: async (channel, ts, m) => {
+      told.cards.push([channel, ts, m]);
+    },
+  };
+  const runner = new HeldStartRunner({
+    db,
+    forWorkspace: async (w) => (w === ENV_WORKSPACE ? ws : undefined),
+    now: clock.now,
+  });
+  return { core, runner, told };
+}
+
+describe("start times as typed", () => {
+  const now = new Date("2026-11-27T20:30:00Z"); // 21:30 in Paris
+  it("HH:MM is the next such time in the workspace's zone", () => {
+    expect(parseStartAt("09:00", now, "Europe/Paris")).toEqual({ at: new Date("2026-11-28T08:00:00Z") });
+    expect(parseStartAt("22:15", now, "Europe/Paris")).toEqual({ at: new Date("2026-11-27T21:15:00Z") });
+  });
+  it('"YYYY-MM-DD HH:MM" is in the workspace\'s zone, to the second; ISO 8601 keeps its offset', () => {
+    expect(parseStartAt("2026-12-01 09:00", now, "Europe/Paris")).toEqual({
+      at: new Date("2026-12-01T08:00:00Z"),
+    });
+    expect(parseStartAt("2026-12-01 09:00:30", now, "America/New_York")).toEqual({
+      at: new Date("2026-12-01T14:00:30Z"),
+    });
+    expect(parseStartAt("2026-12-01T09:00:30Z", now, undefined)).toEqual({
+      at: new Date("2026-12-01T09:00:30Z"),
+    });
+    expect(parseStartAt("2026-12-01T09:00:00+01:00", now, undefined)).toEqual({
+      at: new Date("2026-12-01T08:00:00Z"),
+    });
+  });
+  it("refuses in words: the past, a day that does not exist, a local time without a zone, nonsense", () => {
+    expect(parseStartAt("2026-11-01 09:00", now, "Europe/Paris")).toEqual({
+      problem: expect.stringMatching(/in the past/),
+    });
+    expect(parseStartAt("2026-02-30 09:00", now, "Europe/Paris")).toEqual({
+      problem: expect.stringMatching(/not a date/),
+    });
+    expect(parseStartAt("09:00", now, undefined)).toEqual({
+      problem: expect.stringMatching(/time zone, which is not set/),
+    });
+    expect(parseStartAt("soon", now, "UTC")).toEqual({ problem: expect.stringMatching(/is not a time/) });
+  });
+  it("quiet hours: 21:00-08:00 parsed, refused when equal or malformed; none without a zone", () => {
+    expect(parseQuietHours("21:00-08:00")).toEqual({ start: 1260, end: 480 });
+    expect(parseQuietHours("21:00-21:00")).toHaveProperty("problem");
+    expect(parseQuietHours("9pm")).toHaveProperty("problem");
+    expect(startRulesOf(undefined, "21:00-08:00")).toEqual({});
+    expect(startRulesOf("Europe/Paris", "21:00-08:00").quiet).toEqual({
+      start: 1260,
+      end: 480,
+    } satisfies QuietHours);
+  });
+});
+
+describe("held starts", () => {
+  it("campaign add at= makes a held start and sends no scheduledAt; it starts once across a restart", async () => {
+    const clock = testClock("2026-11-27T10:00:00Z");
+    const first = instance(clock);
+    const { id, reply } = await newDraft("Held once", "2026-11-27T12:00:00Z", first.core);
+    expect(all(reply)).toMatch(
+      /Starts at <!date\^\d+\^\{date_short_pretty\} \{time\}\|2026-11-27 12:00 UTC>/,
+    );
+    expect(all(reply)).toContain(`campaign ${id} cancel start`);
+    const record = (await h().client.getCampaign(id)) as Record<string, unknown>;
+    expect(record.scheduledAt ?? null).toBeNull();
+    expect(record.status).toBe("draft");
+    expect((await new HeldStarts(h().db, ENV_WORKSPACE).ofCampaign(id))?.state).toBe("held");
+
+    // Not due yet: nothing starts.
+    expect(await first.runner.pass()).toEqual([]);
+    await first.runner.stop();
+
+    // "Restart": another instance on the same database, at the time.
+    clock.set("2026-11-27T12:00:05Z");
+    const second = instance(clock);
+    expect(await second.runner.pass()).toEqual(["sent"]);
+    expect(await second.runner.pass()).toEqual([]);
+    expect(await first.runner.pass()).toEqual([]);
+    expect(sends(id)).toBe(1);
+    const held = await new HeldStarts(h().db, ENV_WORKSPACE).ofCampaign(id);
+    expect(held?.state).toBe("sent");
+    // Its run is in the audit, as the person who asked.
+    expect(h().audits.some((e) => e.operation === "sendCampaign" && e.actor === "U0ANA")).toBe(true);
+    expect(h().audits.some((e) => e.operation === "campaign.hold")).toBe(true);
+  });
+
+  it("two instances both firing at once: one start", async () => {
+    const clock = testClock("2026-11-27T10:00:00Z");
+    const a = instance(clock);
+    const b = instance(clock);
+    const { id } = await newDraft("Raced", "2026-11-27T10:30:00Z", a.core);
+    clock.set("2026-11-27T10:30:01Z");
+    const outcomes = (await Promise.all([a.runner.pass(), b.runner.pass()])).flat();
+    expect(outcomes.filter((o) => o === "sent")).toHaveLength(1);
+    expect(sends(id)).toBe(1);
+  });
+
+  it.runIf(postgresUrl())(
+    "two replicas on PostgreSQL (each its own pool on one database), both firing: one start",
+    async () => {
+      const url = (h().db as { url?: string }).url;
+      expect(url).toBeDefined();
+      const other = await openDb({ databaseUrl: url!, maxConnections: 3 });
+      try {
+        const clock = testClock("2026-11-27T10:00:00Z");
+        const a = instance(clock);
+        const b = instance(clock, {}, other);
+        const { id } = await newDraft("Replicas", "2026-11-27T11:00:00Z", a.core);
+        clock.set("2026-11-27T11:00:02Z");
+        const outcomes = (
+          await Promise.all([a.runner.pass(), b.runner.pass(), a.runner.pass(), b.runner.pass()])
+        ).flat();
+        expect(outcomes.filter((o) => o === "sent")).toHaveLength(1);
+        expect(sends(id)).toBe(1);
+      } finally {
+        await other.close();
+      }
+    },
+  );
+
+  it("a start missed by more than an hour is held and its requester asked, not sent", async () => {
+    const clock = testClock("2026-11-27T10:00:00Z");
+    const run = instance(clock);
+    const { id } = await newDraft("Missed", "2026-11-27T10:10:00Z", run.core);
+    const store = new HeldStarts(h().db, ENV_WORKSPACE);
+    await store.setCard((await store.ofCampaign(id))!.id, "C0GENERAL", "111.222");
+    clock.set("2026-11-27T11:30:00Z");
+    expect(await run.runner.pass()).toEqual(["asked"]);
+    expect(sends(id)).toBe(0);
+    expect((await store.ofCampaign(id))?.state).toBe("asked");
+    const [user, dm] = run.told.dms.at(-1)!;
+    expect(user).toBe("U0ANA");
+    expect(dm.text).toMatch(/Start now\?/);
+    expect(JSON.stringify(dm.blocks)).toContain(`campaign ${id} send now`);
+    expect(run.told.cards.at(-1)?.slice(0, 2)).toEqual(["C0GENERAL", "111.222"]);
+    expect(await run.runner.pass()).toEqual([]);
+
+    // Start now: its own confirmation, then one send.
+    const ask = await run.core.run(`campaign ${id} send now`, {
+      userId: "U0ANA",
+      via: "slack",
+      channelId: "C0GENERAL",
+    });
+    const done = await run.core.confirm(ask.confirmation!.id, {
+      userId: "U0ANA",
+      via: "slack",
+      channelId: "C0GENERAL",
+    });
+    expect(done.text).not.toMatch(/error|could not/i);
+    expect(sends(id)).toBe(1);
+    expect((await store.ofCampaign(id))?.state).toBe("cancelled");
+  });
+
+  it("a send asked for in the quiet hours is held until they end; Cancel start undoes it", async () => {
+    // 23:00 in Paris.
+    const clock = testClock("2026-11-27T22:00:00Z");
+    const rules = startRulesOf("Europe/Paris", "21:00-08:00");
+    const run = instance(clock, rules);
+    const ana = { userId: "U0ANA", via: "slack" as const, channelId: "C0GENERAL" };
+    const { id } = await newDraft("Quiet", undefined, run.core);
+    const ask = await run.core.run(`campaign ${id} send`, ana);
+    expect(all(ask)).toMatch(/Quiet hours until 08:00/);
+    expect(all(ask)).toContain("Start at 08:00");
+    const held = await run.core.confirm(ask.confirmation!.id, ana);
+    expect(all(held)).toContain("Starts at 08:00 (quiet hours until then)");
+    expect(all(held)).toContain("Send now anyway");
+    expect(all(held)).toContain(`campaign ${id} cancel start`);
+    expect(held.origin?.heldStart).toBeGreaterThan(0);
+    expect(sends(id)).toBe(0);
+    const store = new HeldStarts(h().db, ENV_WORKSPACE);
+    expect((await store.ofCampaign(id))?.at).toEqual(new Date("2026-11-28T07:00:00Z"));
+
+    const cancelled = await run.core.run(`campaign ${id} cancel start`, ana);
+    expect(all(cancelled)).toContain("Start cancelled by <@U0ANA>");
+    expect(h().audits.some((e) => e.operation === "campaign.hold.cancel")).toBe(true);
+    clock.set("2026-11-28T07:00:10Z");
+    expect(await run.runner.pass()).toEqual([]);
+    expect(sends(id)).toBe(0);
+    // A second Cancel start: nothing to cancel, in words.
+    expect((await run.core.run(`campaign ${id} cancel start`, ana)).text).toMatch(/no held start/);
+  });
+
+  it("a held start of a campaign cancelled meanwhile is skipped, with a word on the card", async () => {
+    const clock = testClock("2026-11-27T10:00:00Z");
+    const run = instance(clock);
+    const { id } = await newDraft("Gone", "2026-11-27T10:05:00Z", run.core);
+    const store = new HeldStarts(h().db, ENV_WORKSPACE);
+    await store.setCard((await store.ofCampaign(id))!.id, "C0GENERAL", "333.444");
+    await h().client.cancelCampaign(id);
+    clock.set("2026-11-27T10:05:01Z");
+    expect(await run.runner.pass()).toEqual(["skipped"]);
+    expect(sends(id)).toBe(0);
+    expect(JSON.stringify(run.told.cards.at(-1)?.[2].blocks)).toMatch(
+      /skipped: the campaign was cancelled meanwhile/,
+    );
+  });
+
+  it("a refused check holds the start and tells the requester", async () => {
+    const clock = testClock("2026-11-27T10:00:00Z");
+    const base = instance(clock);
+    const ws: HeldStartWorkspace = {
+      core: base.core,
+      rules: {},
+      dm: async (u, m) => void base.told.dms.push([u, m]),
+    };
+    const runner = new HeldStartRunner({
+      db: h().db,
+      forWorkspace: async () => ws,
+      now: clock.now,
+      check: async () => ({ ok: false, reason: "its approval has expired" }),
+    });
+    const { id } = await newDraft("Checked", "2026-11-27T10:01:00Z", base.core);
+    clock.set("2026-11-27T10:01:30Z");
+    expect(await runner.pass()).toEqual(["refused"]);
+    expect(sends(id)).toBe(0);
+    expect(base.told.dms.at(-1)?.[1].text).toMatch(/its approval has expired/);
+  });
+});
