@@ -22,4 +22,10 @@ export const ACTION = {
   inboxResolve: "sb_inbox_resolve",
   /** value: chat user id. A resolved inbox card's Reopen. */
   inboxReopen: "sb_inbox_reopen",
+  /** A static select on an open inbox card (block id `sb_inbox_desk:<chat user id>`): snooze it (issue 29 §3). */
+  inboxSnooze: "sb_inbox_snooze",
+  /** value: chat user id. A snoozed inbox card's Wake up. */
+  inboxWake: "sb_inbox_wake",
+  /** value: chat user id. An inbox card's Saved reply…: the saved replies modal (issue 29 §1). */
+  inboxSaved: "sb_inbox_saved",
 } as const;

@@ -1,6 +1,7 @@
 // What `/sb inbox` needs beyond the API: the inboxes in the store and, in
 // Slack, a way to be in the channel (the front end supplies it; the shell
 // has none). See docs/inbox.md.
+import type { Actor } from "../domain/actor.ts";
 import type { CardMarks } from "../store/card-marks.ts";
 import type { InboxStore } from "../store/inbox.ts";
 import type { OwnSends } from "../store/own-sends.ts";
@@ -27,4 +28,8 @@ export interface InboxAccess {
   wake?: () => void;
   /** Slack: redraws a thread's card after its desk changed (assigned, resolved, reopened). */
   redraw?: (channel: string, chatUserId: number) => Promise<void>;
+  /** Slack: a person's time zone (their profile), for a snooze until "tomorrow 9:00". Else UTC. */
+  userTz?: (actor: Actor) => Promise<string | undefined>;
+  /** The desk's clock (tests move it by hand); else the real one. */
+  now?: () => Date;
 }

@@ -27,12 +27,17 @@ export function displayName(u: ChatUser): string {
 
 /** The desk part of a card as the thread has it, now. */
 export const cardDesk = (
-  t: Pick<Thread, "deskState" | "assignee" | "customerWroteAt">,
+  t: Pick<Thread, "deskState" | "assignee" | "customerWroteAt"> &
+    Partial<Pick<Thread, "snoozedUntil" | "snoozeUntilReply" | "snoozedBy" | "rating">>,
   now: Date,
 ): CardDesk => ({
   deskState: t.deskState,
   assignee: t.assignee,
   customerWroteAt: t.customerWroteAt,
+  snoozedUntil: t.snoozedUntil ?? null,
+  snoozeUntilReply: t.snoozeUntilReply ?? false,
+  snoozedBy: t.snoozedBy ?? null,
+  rating: t.rating ?? null,
   now,
 });
 
@@ -50,7 +55,8 @@ export async function redrawCard(
   t: Pick<
     Thread,
     "channel" | "chatUserId" | "deskState" | "assignee" | "customerWroteAt" | "windowClosedShown"
-  >,
+  > &
+    Partial<Pick<Thread, "snoozedUntil" | "snoozeUntilReply" | "snoozedBy" | "rating">>,
   threadTs: string,
   card: CardState,
   now: Date,
@@ -180,6 +186,57 @@ export class Cards {
       } catch (err) {
         log.warn({ channel, code: io.errorCode(err) }, "could not update an inbox card");
       }
+    }
+  }
+
+  /** The card drawn again as the thread is now (a rating recorded, a snooze over). */
+  async redraw(t: Thread): Promise<void> {
+    const { io, log } = this.ctx;
+    if (!t.threadTs || !t.card) return;
+    try {
+      await redrawCard(
+        { marks: this.ctx.marks, update: io.updateCard },
+        t,
+        t.threadTs,
+        t.card,
+        this.ctx.now(),
+      );
+    } catch (err) {
+      log.warn({ channel: t.channel, code: io.errorCode(err) }, "could not update an inbox card");
+    }
+  }
+
+  /**
+   * Snoozed conversations whose time came (issue 29 §3): each taken in one
+   * statement (the snooze cleared as it is read), so of two replicas, or a
+   * process before and after a restart, one wakes it, once; then its card is
+   * redrawn and the person who has it (else who snoozed it) told in the thread.
+   */
+  async wakeSnoozed(channel: string): Promise<number> {
+    const woken = await this.ctx.store.wakeDue(channel, this.ctx.now());
+    for (const t of woken) {
+      await this.redraw(t);
+      if (t.threadTs && t.card)
+        await this.tellWoken(channel, t.threadTs, t.card.name, t.assignee ?? t.wokenBy, "time");
+    }
+    return woken.length;
+  }
+
+  /** Said in the thread: the conversation is back from its snooze. */
+  async tellWoken(
+    channel: string,
+    threadTs: string,
+    name: string,
+    tell: string | null,
+    why: "time" | "customer",
+  ): Promise<void> {
+    const { io, lease, log } = this.ctx;
+    if (!io.postWoken) return;
+    try {
+      await lease.keep(channel);
+      await io.postWoken(channel, threadTs, name, tell, why);
+    } catch (err) {
+      log.warn({ channel, code: io.errorCode(err) }, "could not say a snoozed conversation is back");
     }
   }
 

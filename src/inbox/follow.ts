@@ -30,6 +30,8 @@ const HISTORY_LIMIT = 50;
 export const MAX_HISTORY_PAGES = 4;
 /** `after` starts this much before the last message mirrored: two messages can share a time. */
 export const OVERLAP_MS = 2_000;
+/** The mirrored row of a customer's rating answer: handled, never posted as a message. */
+const RATING_TS = "rating";
 
 export interface Followed {
   posted: number;
@@ -149,6 +151,13 @@ export class Follow {
       const claim = await store.mirrorState(channel, m.id);
       if (claim.state !== "posted") fresh.push({ m, ...(claim.state === "claimed" ? { claim } : {}) });
     }
+    // A rating answer after Resolve (issue 29 §4): recorded, neither mirrored nor reopening the conversation.
+    const rated = await this.ratings(channel, chatUserId, fresh, thread);
+    if (rated) {
+      fresh.splice(0, fresh.length, ...fresh.filter((f) => !rated.ids.has(f.m.id as number)));
+      thread = (await store.thread(channel, chatUserId)) ?? thread;
+      await this.cards.redraw(thread);
+    }
     const customerWrote = fresh.some(({ m }) => messageDirection(m) !== "outbound");
     // The desk: the reply window moves with the customer's last message; a resolved conversation opens again.
     const desk = await this.customerWrote(channel, chatUserId, fresh, thread);
@@ -230,6 +239,8 @@ export class Follow {
     }
 
     if (desk.reopened && thread.threadTs) await this.tellReopened(channel, thread.threadTs, name);
+    else if (desk.woke && thread.threadTs)
+      await this.cards.tellWoken(channel, thread.threadTs, name, thread.assignee, "customer");
     await store.updateThread(channel, chatUserId, {
       conversationId,
       // Left behind, the thread is followed again next poll whatever its activity.
@@ -320,15 +331,60 @@ export class Follow {
     chatUserId: number,
     fresh: Array<{ m: Message }>,
     thread: Thread,
-  ): Promise<{ thread: Thread; reopened: boolean; moved: boolean }> {
+  ): Promise<{ thread: Thread; reopened: boolean; moved: boolean; woke: boolean }> {
     const { store } = this.ctx;
     const times = fresh
       .filter(({ m }) => messageDirection(m) !== "outbound")
       .map(({ m }) => messageTime(m)?.getTime() ?? this.ctx.now().getTime());
-    if (!times.length) return { thread, reopened: false, moved: false };
+    if (!times.length) return { thread, reopened: false, moved: false, woke: false };
     const at = new Date(Math.max(...times));
-    const { reopened } = await store.customerWrote(channel, chatUserId, at);
-    return { thread: (await store.thread(channel, chatUserId)) ?? thread, reopened, moved: true };
+    const { reopened, woke } = await store.customerWrote(channel, chatUserId, at);
+    return { thread: (await store.thread(channel, chatUserId)) ?? thread, reopened, moved: true, woke };
+  }
+
+  /**
+   * The customer's answers to a rating asked on Resolve: a message whose text
+   * is one of the offered answers, within 24 hours, while still resolved, is
+   * recorded as the rating (one statement) and taken as handled (its mirrored
+   * row holds no post): the conversation stays resolved and the thread shows
+   * the rating on the card, not as a new message.
+   */
+  private async ratings(
+    channel: string,
+    chatUserId: number,
+    fresh: Array<{ m: Message; claim?: MirrorState }>,
+    thread: Thread,
+  ): Promise<{ ids: Set<number> } | undefined> {
+    if (thread.deskState !== "resolved" || !thread.ratingOptions.length || !thread.ratingAskedAt)
+      return undefined;
+    const { store, lease, now } = this.ctx;
+    const ids = new Set<number>();
+    for (const { m, claim } of fresh) {
+      if (messageDirection(m) === "outbound" || typeof m.text !== "string" || typeof m.id !== "number")
+        continue;
+      if (
+        !thread.ratingOptions.some((o) => o.trim().toLowerCase() === (m.text as string).trim().toLowerCase())
+      )
+        continue;
+      const mine = claim
+        ? await store.takeOverClaim(
+            channel,
+            m.id,
+            lease.workerId,
+            claim.state === "claimed" ? claim.by : null,
+            now(),
+          )
+        : await store.claimMessage(channel, m.id, chatUserId, "inbound", now(), undefined, lease.workerId);
+      if (!mine) {
+        ids.add(m.id);
+        continue;
+      }
+      if (await store.rate(channel, chatUserId, m.text, messageTime(m) ?? now())) {
+        await store.mirroredTs(channel, m.id, RATING_TS);
+        ids.add(m.id);
+      } else await store.unclaimMessage(channel, m.id);
+    }
+    return ids.size ? { ids } : undefined;
   }
 
   /** A resolved conversation the customer wrote in again: said in its thread. */

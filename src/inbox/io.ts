@@ -13,7 +13,8 @@ export interface InboxLogger {
 }
 
 /** What a card's desk line shows: the thread's state, who has it, the customer's last message; and now. */
-export type CardDesk = Pick<Thread, "deskState" | "assignee" | "customerWroteAt"> & { now: Date };
+export type CardDesk = Pick<Thread, "deskState" | "assignee" | "customerWroteAt"> &
+  Partial<Pick<Thread, "snoozedUntil" | "snoozeUntilReply" | "snoozedBy" | "rating">> & { now: Date };
 
 /** Who sent an outgoing message through Switchboard (the send form, `/sb send`, a thread reply). */
 export type Sender = Pick<OwnSend, "userId" | "via">;
@@ -43,6 +44,17 @@ export interface InboxIo {
   ): Promise<string | undefined>;
   /** Says in the thread that the customer wrote again in a resolved conversation. */
   postReopened(channel: string, threadTs: string, name: string): Promise<void>;
+  /**
+   * Says in the thread that a snoozed conversation is back (issue 29 §3): its
+   * time came, or the customer wrote; `tell` is the person told (who has it, else who snoozed it).
+   */
+  postWoken?(
+    channel: string,
+    threadTs: string,
+    name: string,
+    tell: string | null,
+    why: "time" | "customer",
+  ): Promise<void>;
   /**
    * A card already posted for the chat user (its ts): read only after a crash,
    * for a claim with no post. Without it, such a card is posted again without looking.

@@ -125,6 +125,7 @@ export class InboxEngine {
         result.posted += r.posted;
         result.threads += r.threads;
         await this.cards.showClosedWindows(inbox.channel);
+        await this.cards.wakeSnoozed(inbox.channel);
       } catch (err) {
         if (err instanceof LeaseLost) {
           ctx.log.warn({ channel: inbox.channel }, "inbox lease taken by another process; this pass stops");

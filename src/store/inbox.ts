@@ -7,24 +7,28 @@
 //
 // InboxStore is the facade of src/store/inbox/, one file per concern: each
 // method is its table's, documented there (inboxes.ts, routes.ts, threads.ts,
-// mirrored.ts, replies.ts, desk.ts; rows.ts: the records they answer).
+// mirrored.ts, replies.ts, desk.ts, snooze.ts, rating.ts; rows.ts: the records they answer).
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
 import { Desk } from "./inbox/desk.ts";
 import { Inboxes, workspacesWithInboxes } from "./inbox/inboxes.ts";
 import { Mirrored } from "./inbox/mirrored.ts";
+import { Ratings } from "./inbox/rating.ts";
 import { Replies, settleSending } from "./inbox/replies.ts";
 import { Routes } from "./inbox/routes.ts";
 import type { SendingReply } from "./inbox/rows.ts";
+import { Snoozes } from "./inbox/snooze.ts";
 import { Threads } from "./inbox/threads.ts";
 
 export { INBOX_MIGRATIONS } from "./inbox/migrations.ts";
+export { RATING_WINDOW_MS } from "./inbox/rating.ts";
 export {
   type CardState,
   type DeskState,
   type Inbox,
   type InboxFilter,
   type InboxReplies,
+  isSnoozed,
   type MirrorState,
   REPLY_WINDOW_MS,
   type SendingReply,
@@ -39,6 +43,8 @@ export class InboxStore {
   readonly #mirrored: Mirrored;
   readonly #replies: Replies;
   readonly #desk: Desk;
+  readonly #snoozes: Snoozes;
+  readonly #ratings: Ratings;
 
   /** One workspace's inboxes, threads and replies: every statement names the workspace. */
   constructor(db: Queryable, workspace: WorkspaceId) {
@@ -49,6 +55,8 @@ export class InboxStore {
     this.#mirrored = new Mirrored(db, workspace);
     this.#replies = new Replies(db, workspace);
     this.#desk = new Desk(db, workspace, this.#threads);
+    this.#snoozes = new Snoozes(db, workspace);
+    this.#ratings = new Ratings(db, workspace);
   }
 
   // inboxes.ts
@@ -201,6 +209,30 @@ export class InboxStore {
 
   desk(...a: Parameters<Desk["desk"]>) {
     return this.#desk.desk(...a);
+  }
+
+  // snooze.ts
+
+  snooze(...a: Parameters<Snoozes["snooze"]>) {
+    return this.#snoozes.snooze(...a);
+  }
+
+  unsnooze(...a: Parameters<Snoozes["unsnooze"]>) {
+    return this.#snoozes.unsnooze(...a);
+  }
+
+  wakeDue(...a: Parameters<Snoozes["wakeDue"]>) {
+    return this.#snoozes.wakeDue(...a);
+  }
+
+  // rating.ts
+
+  ratingAsked(...a: Parameters<Ratings["ratingAsked"]>) {
+    return this.#ratings.ratingAsked(...a);
+  }
+
+  rate(...a: Parameters<Ratings["rate"]>) {
+    return this.#ratings.rate(...a);
   }
 
   /** The workspaces with an inbox (many-workspace mode: their pollers start with the process). */

@@ -207,6 +207,8 @@ export async function attachSlack(rt: WorkspaceRuntime, logger: Logger): Promise
   setZone(rt.settings?.reportsTimeZone);
   const { channelJoiner } = await import("../slack/features/inbox/join.ts");
   rt.inbox.join = channelJoiner(slack.client, logger.child({ part: "inbox" }));
+  // A snooze until "tomorrow 9:00" is in the person's own zone (issue 29 §3).
+  rt.inbox.userTz = userTz;
   const { cardRedrawer } = await import("../slack/features/inbox/desk.ts");
   rt.inbox.redraw = cardRedrawer(
     slack.client,

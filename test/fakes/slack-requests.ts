@@ -332,6 +332,8 @@ export interface ButtonAction {
   block_id?: string;
   /** A users select instead of a button: the person picked. */
   selected_user?: string;
+  /** A static select instead of a button: the option picked (its value). */
+  selected_option?: { value: string; text?: string };
 }
 
 export interface BlockActionOptions {
@@ -387,7 +389,18 @@ export function blockActions(
         action_ts: `${Date.now() / 1000}`,
         ...(action.selected_user
           ? { type: "users_select", selected_user: action.selected_user }
-          : { type: "button", value: action.value, text: { type: "plain_text", text: "button" } }),
+          : action.selected_option
+            ? {
+                type: "static_select",
+                selected_option: {
+                  value: action.selected_option.value,
+                  text: {
+                    type: "plain_text",
+                    text: action.selected_option.text ?? action.selected_option.value,
+                  },
+                },
+              }
+            : { type: "button", value: action.value, text: { type: "plain_text", text: "button" } }),
       },
     ],
   };

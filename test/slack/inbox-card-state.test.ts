@@ -135,17 +135,37 @@ describe("the inbox card's state", { timeout: 90_000 }, () => {
   });
 
   it("the buttons follow the state: Assign to me, then Unassign and the list; resolved, Reopen alone", async () => {
-    expect(deskButtons()).toEqual(["sb_inbox_assign_me", "sb_inbox_assign", "sb_inbox_resolve"]);
+    expect(deskButtons()).toEqual([
+      "sb_inbox_assign_me",
+      "sb_inbox_assign",
+      "sb_inbox_resolve",
+      "sb_inbox_snooze",
+    ]);
     expect(await click({ action_id: "sb_inbox_assign_me", value: String(user) })).toMatch(/^You have/);
-    expect(deskButtons()).toEqual(["sb_inbox_unassign", "sb_inbox_assign", "sb_inbox_resolve"]);
+    expect(deskButtons()).toEqual([
+      "sb_inbox_unassign",
+      "sb_inbox_assign",
+      "sb_inbox_resolve",
+      "sb_inbox_snooze",
+    ]);
     expect(cardText()).toContain(`Assigned to <@${ALICE.id}>`);
     expect(await click({ action_id: "sb_inbox_unassign", value: String(user) })).toMatch(/Nobody has/);
     expect((await store.thread(INBOX, user))?.assignee).toBeNull();
-    expect(deskButtons()).toEqual(["sb_inbox_assign_me", "sb_inbox_assign", "sb_inbox_resolve"]);
+    expect(deskButtons()).toEqual([
+      "sb_inbox_assign_me",
+      "sb_inbox_assign",
+      "sb_inbox_resolve",
+      "sb_inbox_snooze",
+    ]);
     expect(await click({ action_id: "sb_inbox_resolve", value: String(user) })).toMatch(/is resolved/);
     expect(deskButtons()).toEqual(["sb_inbox_reopen"]);
     expect(await click({ action_id: "sb_inbox_reopen", value: String(user) })).toMatch(/open again/);
-    expect(deskButtons()).toEqual(["sb_inbox_assign_me", "sb_inbox_assign", "sb_inbox_resolve"]);
+    expect(deskButtons()).toEqual([
+      "sb_inbox_assign_me",
+      "sb_inbox_assign",
+      "sb_inbox_resolve",
+      "sb_inbox_snooze",
+    ]);
   });
 
   it("one Assign, one Resolve: the card updated once each, the poller's closed-window pass included", async () => {
@@ -157,7 +177,12 @@ describe("the inbox card's state", { timeout: 90_000 }, () => {
     await runtime.poller.step();
     expect(updates()).toBe(before + 1);
     expect(cardText()).toContain("Window closed");
-    expect(deskButtons()).toEqual(["sb_inbox_unassign", "sb_inbox_assign", "sb_inbox_resolve"]);
+    expect(deskButtons()).toEqual([
+      "sb_inbox_unassign",
+      "sb_inbox_assign",
+      "sb_inbox_resolve",
+      "sb_inbox_snooze",
+    ]);
 
     expect(await click({ action_id: "sb_inbox_resolve", value: String(user) })).toMatch(/is resolved/);
     expect(updates()).toBe(before + 2);

@@ -7,8 +7,10 @@
 // of two people clicking at once, one gets it, the other is told who has it.
 import { z } from "zod";
 import { esc, section } from "../../blocks/blocks.ts";
-import { errorReply } from "../errors.ts";
+import { snoozeEnd } from "../../domain/snooze-time.ts";
+import { apiErrorReply, errorReply } from "../errors.ts";
 import type { InboxAccess } from "../inbox.ts";
+import { askRating } from "../rating.ts";
 import { type AnySpec, type CommandContext, defineCommand, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
 
@@ -114,19 +116,119 @@ function stateSpec(state: "resolved" | "open"): AnySpec {
     run: async (a, ctx): Promise<Reply> => {
       const { inbox, thread, channel, chatUserId } = await threadOf(a, ctx);
       const name = nameOf(thread);
-      if (!(await inbox.store.setDeskState(channel, chatUserId, state, ctx.actor.userId, new Date())))
+      const now = inbox.now?.() ?? new Date();
+      if (!(await inbox.store.setDeskState(channel, chatUserId, state, ctx.actor.userId, now)))
         return errorReply(
           `The conversation with ${name} is ${state === "resolved" ? "resolved" : "open"} already: nothing was changed.`,
         );
       await ctx.audit(`inbox.${word}`, true, { channel, chatUserId });
+      // Resolved: the inbox's rating template, when it has one, asks the customer (issue 29 §4).
+      const rating =
+        state === "resolved"
+          ? await askRating(ctx.api, inbox, ctx.actor, {
+              channel,
+              chatUserId,
+              channelId: thread.card?.channelId ?? ctx.defaultChannelId ?? 1,
+              now,
+            }).catch((err) => `No rating was asked: ${apiErrorReply(err).text}`)
+          : undefined;
       return changed(
         inbox,
         channel,
         chatUserId,
-        `The conversation with ${name} is ${state === "resolved" ? "resolved" : "open again"} (by ${ctx.who}).`,
+        `The conversation with ${name} is ${state === "resolved" ? "resolved" : "open again"} (by ${ctx.who}).${rating ? ` ${rating}` : ""}`,
       );
     },
   });
 }
 
-export const INBOX_DESK_COMMANDS: AnySpec[] = [assignSpec, stateSpec("resolved"), stateSpec("open")];
+/** "Tue 1 Dec, 09:00" in the zone, for the shell and the answer's fallback. */
+const whenInWords = (at: Date, zone: string) =>
+  `${at.toLocaleString("en-GB", { timeZone: zone, weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" })}${zone === "UTC" ? " UTC" : ""}`;
+
+/** A Slack date (each reader's zone), with the words as its fallback. */
+const slackDate = (at: Date, zone: string) =>
+  `<!date^${Math.floor(at.getTime() / 1000)}^{date_short_pretty} {time}|${whenInWords(at, zone)}>`;
+
+const snoozeSpec: AnySpec = defineCommand({
+  id: "inbox.snooze",
+  words: ["inbox", "snooze"],
+  positionals,
+  options: {
+    until:
+      "`1h` (or `30m`, `2d`), `tomorrow` (9:00), `monday` (next Monday 9:00), a time (`17:00`, `2026-12-01 14:30`) in your zone, or `reply` (until the customer writes, the default)",
+  },
+  schema: target.extend({ until: z.string().optional() }),
+  scope: "write",
+  usage: "inbox snooze <#channel> <chat user> [until=<time>|until=reply]",
+  summary: "Put an open inbox conversation aside until a time, or until the customer writes",
+  help: "A snoozed conversation leaves the open list; it comes back at that time (the card updated, whoever has it told in the thread), or at once when the customer writes. The card's *Snooze…* does it for you.",
+  example: "inbox snooze C0123ABCD 42 until=tomorrow",
+  topic: "inbox",
+  operations: [],
+  hidden: true,
+  run: async (a, ctx): Promise<Reply> => {
+    const { inbox, thread, channel, chatUserId } = await threadOf(a, ctx);
+    const name = nameOf(thread);
+    const now = inbox.now?.() ?? new Date();
+    const zone = (await inbox.userTz?.(ctx.actor).catch(() => undefined)) ?? "UTC";
+    const until = snoozeEnd(a.until ?? "reply", now, zone);
+    if (!until)
+      throw new UserError(
+        `*until* \`${esc(a.until ?? "")}\` is not a time: give \`1h\`, \`tomorrow\`, \`monday\`, a time such as \`17:00\` or \`2026-12-01 14:30\` (your zone), or \`reply\` (until the customer writes).`,
+      );
+    if (until !== "reply" && until.getTime() <= now.getTime())
+      throw new UserError(`*until* ${whenInWords(until, zone)} has passed: give a time to come.`);
+    if (thread.deskState === "resolved")
+      return errorReply(
+        `The conversation with ${name} is resolved: only an open one can be snoozed. Nothing was changed.`,
+      );
+    if (!(await inbox.store.snooze(channel, chatUserId, until, ctx.actor.userId, now)))
+      return errorReply(
+        `The conversation with ${name} could not be snoozed: it is no longer open. Nothing was changed.`,
+      );
+    await ctx.audit("inbox.snooze", true, {
+      channel,
+      chatUserId,
+      until: until === "reply" ? "reply" : until.toISOString(),
+    });
+    const when = until === "reply" ? "the customer writes" : slackDate(until, zone);
+    return changed(
+      inbox,
+      channel,
+      chatUserId,
+      `:zzz: The conversation with ${name} is snoozed until ${when} (by ${ctx.who}); it comes back at once if the customer writes.`,
+    );
+  },
+});
+
+const wakeSpec: AnySpec = defineCommand({
+  id: "inbox.wake",
+  words: ["inbox", "wake"],
+  positionals,
+  schema: target,
+  scope: "write",
+  usage: "inbox wake <#channel> <chat user>",
+  summary: "Bring a snoozed inbox conversation back now",
+  help: "The card's *Wake up* does it for you.",
+  example: "inbox wake C0123ABCD 42",
+  topic: "inbox",
+  operations: [],
+  hidden: true,
+  run: async (a, ctx): Promise<Reply> => {
+    const { inbox, thread, channel, chatUserId } = await threadOf(a, ctx);
+    const name = nameOf(thread);
+    if (!(await inbox.store.unsnooze(channel, chatUserId)))
+      return errorReply(`The conversation with ${name} is not snoozed: nothing was changed.`);
+    await ctx.audit("inbox.wake", true, { channel, chatUserId });
+    return changed(inbox, channel, chatUserId, `The conversation with ${name} is back (by ${ctx.who}).`);
+  },
+});
+
+export const INBOX_DESK_COMMANDS: AnySpec[] = [
+  assignSpec,
+  stateSpec("resolved"),
+  stateSpec("open"),
+  snoozeSpec,
+  wakeSpec,
+];

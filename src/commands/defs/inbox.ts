@@ -7,9 +7,16 @@ import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
 import { context, count, esc, section, truncate } from "../../blocks/blocks.ts";
 import { CHAT_TYPES, overlaps, typesInWords } from "../../domain/inbox-routing.ts";
-import type { Inbox, InboxFilter, InboxReplies, Thread } from "../../store/inbox.ts";
+import {
+  type Inbox,
+  type InboxFilter,
+  type InboxReplies,
+  isSnoozed,
+  type Thread,
+} from "../../store/inbox.ts";
 import { errorReply } from "../errors.ts";
 import type { InboxAccess } from "../inbox.ts";
+import { findTemplate, quickReplies } from "../rating.ts";
 import { type AnySpec, type CommandContext, defineCommand, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
 
@@ -44,11 +51,35 @@ const FILTER_WORDS: Record<InboxFilter, string> = {
   need_human: "only conversations that need a human",
 };
 
+/**
+ * `rating=<template>`: an approved template with quick-reply buttons (the
+ * answers the customer taps), checked now; `none` (or left out): no rating.
+ */
+async function ratingTemplateOf(typed: string | undefined, ctx: CommandContext): Promise<string | null> {
+  const name = typed?.trim();
+  if (!name || /^(none|no|off)$/i.test(name)) return null;
+  const t = await findTemplate(ctx.api, name);
+  if (!t)
+    throw new UserError(
+      `*rating* \`${esc(name)}\` is not an approved template: \`/sb templates\` lists them; the rating template needs quick-reply buttons (for example “Great”, “OK”, “Poor”).`,
+    );
+  if (!quickReplies(t).length)
+    throw new UserError(
+      `*rating* \`${esc(name)}\` has no quick-reply buttons: the customer answers by tapping one (for example “Great”, “OK”, “Poor”), so the rating template needs them.`,
+    );
+  return String(t.name);
+}
+
 /** `every conversation … (Phone chat)` with `; thread replies are notes` when they are. */
-function settingsInWords(i: Pick<Inbox, "filter" | "types" | "replies">): string {
+function settingsInWords(
+  i: Pick<Inbox, "filter" | "types" | "replies"> & Partial<Pick<Inbox, "ratingTemplate">>,
+): string {
   const types = i.types.length ? ` (${typesInWords(i.types)})` : "";
   const replies = i.replies === "notes" ? "; thread replies are notes (send with the card's *Reply*)" : "";
-  return `${FILTER_WORDS[i.filter]}${types}${replies}`;
+  const rating = i.ratingTemplate
+    ? `; on Resolve, the customer is asked for a rating (template ${esc(i.ratingTemplate)})`
+    : "";
+  return `${FILTER_WORDS[i.filter]}${types}${replies}${rating}`;
 }
 
 /** `type=phonechat,chat_web` (or `all`): the chat types, as the API names them. */
@@ -102,10 +133,12 @@ export const threadLink = (channel: string, ts: string) =>
   `https://slack.com/archives/${channel}/p${ts.replace(".", "")}`;
 
 /** The desk's states, as the card says them (Open: the customer wrote last). */
-const DESK_GROUPS = ["Open", "Waiting for the customer", "Resolved"] as const;
+const DESK_GROUPS = ["Open", "Waiting for the customer", "Snoozed", "Resolved"] as const;
 
 function deskGroup(t: Thread): (typeof DESK_GROUPS)[number] {
   if (t.deskState === "resolved") return "Resolved";
+  // Snoozed: out of the open list until it comes back (issue 29 §3).
+  if (isSnoozed(t)) return "Snoozed";
   return t.lastDirection === "outbound" ? "Waiting for the customer" : "Open";
 }
 
@@ -248,15 +281,18 @@ const onSpec: AnySpec = defineCommand({
   options: {
     type: "the chat types it takes, separated by commas (phonechat, chat_web, messenger, slack, telegram); default all",
     replies: "`notes`: every thread reply is a note, sending goes through the card's Reply; default `send`",
+    rating:
+      "an approved template with quick-reply buttons, sent to the customer on Resolve to ask for a rating; default none",
   },
   schema: z.object({
     channel: z.string().optional(),
     "need-human": z.boolean().optional(),
     type: z.string().optional(),
     replies: z.string().optional(),
+    rating: z.string().optional(),
   }),
   scope: "write",
-  usage: "inbox on [#channel] [need-human] [type=phonechat,chat_web,…] [replies=notes]",
+  usage: "inbox on [#channel] [need-human] [type=phonechat,chat_web,…] [replies=notes] [rating=<template>]",
   summary: "Mirror customers' conversations into a channel (default: here), one thread per customer",
   help: "By default every conversation with a new customer message gets a thread; with `need-human`, only those that need a human; with `type=phonechat,chat_web`, only those chat types (web chat and phone chat can go to different channels). A conversation goes to one inbox only: the most specific that matches (fewest chat types, then need-human), else the oldest. A channel has one inbox: running it again sets it as typed. At first, one card for each conversation already unread or needing a human (at most 20). Reply in a thread to answer the customer (writers only); start with `//` or `note:` for an internal note. With `replies=notes` every thread reply is a note, and answers go through the card's *Reply*.",
   example: "inbox on type=phonechat",
@@ -267,6 +303,7 @@ const onSpec: AnySpec = defineCommand({
     const channel = channelOf(a.channel, ctx, "inbox on");
     const types = typesOf(a.type);
     const replies = repliesOf(a.replies);
+    const ratingTemplate = await ratingTemplateOf(a.rating, ctx);
     if (inbox.join) {
       const joined = await inbox.join(channel);
       if (joined === "invite")
@@ -283,8 +320,18 @@ const onSpec: AnySpec = defineCommand({
         );
     }
     const filter: InboxFilter = a["need-human"] ? "need_human" : "all";
-    const r = await inbox.store.setInbox(channel, filter, ctx.actor.userId, new Date(), { types, replies });
-    await ctx.audit(r.created ? "inbox.on" : "inbox.filter", true, { channel, filter, types, replies });
+    const r = await inbox.store.setInbox(channel, filter, ctx.actor.userId, new Date(), {
+      types,
+      replies,
+      ratingTemplate,
+    });
+    await ctx.audit(r.created ? "inbox.on" : "inbox.filter", true, {
+      channel,
+      filter,
+      types,
+      replies,
+      ratingTemplate,
+    });
     inbox.wake?.();
     const settings = settingsInWords(r.inbox);
     const lead = r.created

@@ -36,6 +36,7 @@ import { TEMPLATE_MENU } from "./parts.ts";
 import { contactEditForm, userEditForm } from "./record-edit.ts";
 import { sendForm } from "./send.ts";
 import { settingsForm } from "./settings.ts";
+import { snoozeForm } from "./snooze.ts";
 import { answerSubmission, viewActor } from "./submission.ts";
 import { templateForm } from "./template.ts";
 
@@ -58,7 +59,7 @@ const BY_KIND: { [K in FormKind]: SlackForm<K, any, any> } = {
 };
 
 /** Every form: those the core asks for, and those the Slack side opens itself. */
-export const FORMS: AnyForm[] = [...Object.values(BY_KIND), mappingForm];
+export const FORMS: AnyForm[] = [...Object.values(BY_KIND), mappingForm, snoozeForm];
 
 /** The view of the core's form request; `prefill.text` fills the message form (a message shortcut). */
 export function formView(request: FormRequest, actor: Actor, prefill?: { text?: string }): ModalView {

@@ -57,7 +57,8 @@ export class Desk extends InboxTable {
     now: Date,
   ): Promise<boolean> {
     const { rows } = await this.db.query(
-      `update inbox.threads set desk_state = $3, desk_changed_by = $4, desk_changed_at = $5
+      `update inbox.threads set desk_state = $3, desk_changed_by = $4, desk_changed_at = $5,
+         snoozed_until = null, snooze_until_reply = false, snoozed_by = null
        where channel = $1 and chat_user_id = $2 and workspace = $6 and desk_state <> $3 returning chat_user_id`,
       [channel, chatUserId, state, by, now, this.workspace],
     );
@@ -68,19 +69,25 @@ export class Desk extends InboxTable {
    * The customer wrote (a mirrored customer message at `at`): the reply window
    * moves, and a resolved conversation is open again (`reopened`).
    */
-  async customerWrote(channel: string, chatUserId: number, at: Date): Promise<{ reopened: boolean }> {
+  async customerWrote(
+    channel: string,
+    chatUserId: number,
+    at: Date,
+  ): Promise<{ reopened: boolean; woke: boolean }> {
+    // A snoozed conversation wakes at once when the customer writes (issue 29 §3), in this same statement.
     const { rows } = await this.db.query<Row>(
       `update inbox.threads t set customer_wrote_at = greatest(t.customer_wrote_at, $3::timestamptz),
          window_closed_shown = false, desk_state = 'open',
+         snoozed_until = null, snooze_until_reply = false, snoozed_by = null,
          desk_changed_by = case when t.desk_state = 'resolved' then 'customer' else t.desk_changed_by end,
          desk_changed_at = case when t.desk_state = 'resolved' then $3::timestamptz else t.desk_changed_at end
        from inbox.threads old
        where t.channel = $1 and t.chat_user_id = $2 and t.workspace = $4
          and old.workspace = t.workspace and old.channel = t.channel and old.chat_user_id = t.chat_user_id
-       returning old.desk_state as was`,
+       returning old.desk_state as was, (old.snoozed_until is not null or old.snooze_until_reply) as snoozed`,
       [channel, chatUserId, at, this.workspace],
     );
-    return { reopened: rows[0]?.was === "resolved" };
+    return { reopened: rows[0]?.was === "resolved", woke: rows[0]?.snoozed === true };
   }
 
   /** Threads whose reply window closed before `before` and whose card does not say so yet. */

@@ -11,16 +11,25 @@ export class Inboxes extends InboxTable {
     filter: InboxFilter,
     by: string,
     now: Date,
-    routing: { types?: string[]; replies?: InboxReplies } = {},
+    routing: { types?: string[]; replies?: InboxReplies; ratingTemplate?: string | null } = {},
   ): Promise<{ inbox: Inbox; created: boolean; previous?: InboxFilter; before?: Inbox }> {
     const before = await this.inbox(channel);
     const { rows } = await this.db.query<Row>(
-      `insert into inbox.inboxes (channel, filter, created_by, created_at, updated_at, types, replies, workspace)
-       values ($1, $2, $3, $4, $4, $5::text[], $6, $7)
+      `insert into inbox.inboxes (channel, filter, created_by, created_at, updated_at, types, replies, workspace, rating_template)
+       values ($1, $2, $3, $4, $4, $5::text[], $6, $7, $8)
        on conflict (workspace, channel) do update set filter = excluded.filter, updated_at = excluded.updated_at,
-         types = excluded.types, replies = excluded.replies
+         types = excluded.types, replies = excluded.replies, rating_template = excluded.rating_template
        returning *`,
-      [channel, filter, by, now, routing.types ?? [], routing.replies ?? "send", this.workspace],
+      [
+        channel,
+        filter,
+        by,
+        now,
+        routing.types ?? [],
+        routing.replies ?? "send",
+        this.workspace,
+        routing.ratingTemplate ?? null,
+      ],
     );
     return {
       inbox: toInbox(rows[0]!),

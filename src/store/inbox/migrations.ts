@@ -149,5 +149,20 @@ alter table inbox.routes alter column workspace drop default
 alter table inbox.routes drop constraint routes_pkey, add primary key (workspace, chat_user_id)
 `,
     },
+    {
+      // Issue 29 §3 and §4: a conversation snoozed (until a time, or until
+      // the customer writes; woken by the one statement that clears it) and
+      // its rating after Resolve (the template sent, the answers it offers,
+      // the one recorded); an inbox's rating template.
+      id: "006_snooze_rating",
+      sql: `
+alter table inbox.threads add column snoozed_until timestamptz,
+  add column snooze_until_reply boolean not null default false, add column snoozed_by text,
+  add column rating_asked_at timestamptz, add column rating_options text[] not null default '{}',
+  add column rating text, add column rated_at timestamptz
+;
+alter table inbox.inboxes add column rating_template text
+`,
+    },
   ],
 };

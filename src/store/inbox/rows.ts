@@ -14,6 +14,8 @@ export interface Inbox {
   /** The chat types it takes (`phonechat`, `chat_web`…); empty: every type. */
   types: string[];
   replies: InboxReplies;
+  /** The approved template sent to the customer on Resolve, asking for a rating (issue 29 §4); null: none. */
+  ratingTemplate: string | null;
   createdBy: string;
   createdAt: Date;
   /** The newest chat-user activity already looked at; the next poll lists from a little before it. */
@@ -72,7 +74,19 @@ export interface Thread {
   customerWroteAt: Date | null;
   /** The card was redrawn with "Window closed" (by the poller's clock) since the customer last wrote. */
   windowClosedShown: boolean;
+  /** Snoozed (issue 29 §3): until a time, or until the customer writes; by whom. */
+  snoozedUntil: Date | null;
+  snoozeUntilReply: boolean;
+  snoozedBy: string | null;
+  /** The rating asked on Resolve (issue 29 §4): when, the answers offered, the one given. */
+  ratingAskedAt: Date | null;
+  ratingOptions: string[];
+  rating: string | null;
 }
+
+/** Whether a thread is snoozed now (until a time, or until the customer writes). */
+export const isSnoozed = (t: Pick<Thread, "snoozedUntil" | "snoozeUntilReply">): boolean =>
+  t.snoozeUntilReply || t.snoozedUntil !== null;
 
 export type DeskState = "open" | "resolved";
 
@@ -104,6 +118,7 @@ export const toInbox = (r: Row): Inbox => ({
   filter: r.filter as InboxFilter,
   types: Array.isArray(r.types) ? r.types.map(String) : [],
   replies: r.replies === "notes" ? "notes" : "send",
+  ratingTemplate: text(r.rating_template),
   createdBy: String(r.created_by),
   createdAt: date(r.created_at) as Date,
   activityCursor: date(r.activity_cursor),
@@ -135,6 +150,12 @@ export const toThread = (r: Row): Thread => ({
   assignee: text(r.assignee),
   customerWroteAt: date(r.customer_wrote_at),
   windowClosedShown: r.window_closed_shown === true,
+  snoozedUntil: date(r.snoozed_until),
+  snoozeUntilReply: r.snooze_until_reply === true,
+  snoozedBy: text(r.snoozed_by),
+  ratingAskedAt: date(r.rating_asked_at),
+  ratingOptions: Array.isArray(r.rating_options) ? r.rating_options.map(String) : [],
+  rating: text(r.rating),
 });
 
 /** One workspace's rows of a table of schema `inbox`: every statement names the workspace. */

@@ -20,6 +20,7 @@ import {
   messageReplies,
   mirroredOf,
   reopenedMessage,
+  wokenMessage,
 } from "./render.ts";
 
 /** Pages of 200 read when a post is looked for after a crash (the newest of the channel, a thread from its start). */
@@ -122,6 +123,9 @@ export function inboxIoOf(calls: SlackInboxCalls): InboxIo {
     },
     async postReopened(channel, threadTs, name) {
       await post({ channel, thread_ts: threadTs, ...reopenedMessage(name) });
+    },
+    async postWoken(channel, threadTs, name, tell, why) {
+      await post({ channel, thread_ts: threadTs, ...wokenMessage(name, tell, why) });
     },
     errorCode: slackCode,
     channelClosed,

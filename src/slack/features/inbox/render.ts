@@ -34,17 +34,43 @@ export interface DeskView {
   customerWroteAt: Date | null;
   /** Now, to tell whether the window is closed (an open one is shown as a Slack date: no redraw). */
   now: Date;
+  /** Snoozed (issue 29 §3): until a time, or until the customer writes (`reply`); by whom. */
+  snooze?: { until: Date | "reply"; by: string | null };
+  /** The customer's rating after Resolve (issue 29 §4). */
+  rating?: string;
 }
 
 export const deskOf = (
-  t: Pick<Thread, "deskState" | "assignee" | "customerWroteAt">,
+  t: Pick<Thread, "deskState" | "assignee" | "customerWroteAt"> &
+    Partial<Pick<Thread, "snoozedUntil" | "snoozeUntilReply" | "snoozedBy" | "rating">>,
   now: Date,
 ): DeskView => ({
   state: t.deskState,
   assignee: t.assignee,
   customerWroteAt: t.customerWroteAt,
   now,
+  ...(t.snoozeUntilReply || t.snoozedUntil
+    ? { snooze: { until: t.snoozeUntilReply ? "reply" : (t.snoozedUntil as Date), by: t.snoozedBy ?? null } }
+    : {}),
+  ...(t.rating ? { rating: t.rating } : {}),
 });
+
+/** The snooze choices of the card's menu (the value is what `inbox snooze … until=` takes). */
+export const SNOOZE_CHOICES: ReadonlyArray<{ text: string; value: string }> = [
+  { text: "For 1 hour", value: "1h" },
+  { text: "Until tomorrow 9:00", value: "tomorrow" },
+  { text: "Until next Monday 9:00", value: "monday" },
+  { text: "Until the customer writes", value: "reply" },
+  { text: "Until a time you choose…", value: "pick" },
+];
+
+/** "Snoozed until <date> by @ana" (each reader's zone), or until the customer writes. */
+export function snoozeLine(s: NonNullable<DeskView["snooze"]>): string {
+  const by = s.by ? ` by <@${s.by}>` : "";
+  return s.until === "reply"
+    ? `:zzz: *Snoozed until the customer writes*${by}`
+    : `:zzz: *Snoozed until ${timeOf(s.until)}*${by}`;
+}
 
 /** Whether free text can reach the customer: unknown (no customer message seen) counts as open. */
 export const windowOpen = (customerWroteAt: Date | null, now: Date): boolean =>
@@ -90,10 +116,22 @@ function deskBlocks(
             ? { text: "Unassign", actionId: ACTION.inboxUnassign, value: id }
             : { text: "Assign to me", actionId: ACTION.inboxAssignMe, value: id },
           { text: "Resolve", actionId: ACTION.inboxResolve, value: id },
+          ...(d.snooze ? [{ text: "Wake up", actionId: ACTION.inboxWake, value: id }] : []),
         ]) as { elements: unknown[] });
   if (d.state !== "resolved") desk.elements.splice(1, 0, select);
+  // Snooze… only while open and not snoozed (a snoozed one shows Wake up instead).
+  if (d.state !== "resolved" && !d.snooze)
+    desk.elements.push({
+      type: "static_select",
+      action_id: ACTION.inboxSnooze,
+      placeholder: { type: "plain_text", text: "Snooze…" },
+      options: SNOOZE_CHOICES.map((c) => ({ text: { type: "plain_text", text: c.text }, value: c.value })),
+    });
+  // Snoozed: said instead of the state ("Snoozed until Tue 09:00 by @ana"); rated: under it.
+  const head = d.snooze && d.state !== "resolved" ? snoozeLine(d.snooze) : `${icon} *${label}*`;
+  const rated = d.rating ? `\n:star: Rated: *${esc(storable(d.rating))}*` : "";
   return {
-    line: section(`${icon} *${label}* · ${who}${window ? `\n${window}` : ""}`),
+    line: section(`${head} · ${who}${window ? `\n${window}` : ""}${rated}`),
     buttons: { ...desk, block_id: `sb_inbox_desk:${id}` } as KnownBlock,
   };
 }
@@ -143,6 +181,7 @@ export function cardMessage(
           value: String(chatUserId),
           ...(closed ? { style: "primary" as const } : {}),
         },
+        ...(desk ? [{ text: "Saved reply…", actionId: ACTION.inboxSaved, value: String(chatUserId) }] : []),
         { text: "Contact", actionId: ACTION.run, value: contactLine },
       ]),
       ...(d ? [d.buttons] : []),
@@ -159,6 +198,20 @@ export function cardMessage(
 export function reopenedMessage(name: string): { text: string; blocks: KnownBlock[] } {
   const text = `:leftwards_arrow_with_hook: Reopened: ${esc(storable(name))} wrote again.`;
   return { text, blocks: [context(text)] };
+}
+
+/** Said in the thread when a snoozed conversation is back (its time came, or the customer wrote). */
+export function wokenMessage(
+  name: string,
+  tell: string | null,
+  why: "time" | "customer",
+): { text: string; blocks: KnownBlock[] } {
+  const who = tell ? `<@${tell}>, ` : "";
+  const text =
+    why === "time"
+      ? `:alarm_clock: ${who}the conversation with ${esc(storable(name))} is back from its snooze.`
+      : `:alarm_clock: ${who}${esc(storable(name))} wrote: the conversation is back from its snooze.`;
+  return { text, blocks: [section(text)] };
 }
 
 export interface MirroredMessage {

@@ -1,11 +1,13 @@
 // The buttons of an inbox card (src/slack/inbox/render.ts): Reply and Send
 // template open the send form prefilled with this chat user (as a text, or a
 // template); the waiting list's "Open thread" is a link, acknowledged only.
-import type { BlockAction, ButtonAction, UsersSelectAction } from "@slack/bolt";
+import type { BlockAction, ButtonAction, StaticSelectAction, UsersSelectAction } from "@slack/bolt";
 import { channelFormData, recipientLabel } from "../../../commands/lookups.ts";
+import { InboxStore } from "../../../store/inbox.ts";
 import { personOf } from "../../context.ts";
 import { deliver } from "../../deliver.ts";
 import { formView } from "../../forms/index.ts";
+import { snoozeModal } from "../../forms/snooze.ts";
 import { type Click, tellOf } from "./click.ts";
 
 export function inboxSendForm(type: "text" | "template") {
@@ -43,7 +45,7 @@ export async function inboxOpenThread({ ack }: { ack: () => Promise<void> }): Pr
  * clicked (writers only, audited, the card redrawn), and the answer is theirs
  * alone: who has it already, when someone else was first.
  */
-export function inboxDesk(kind: "me" | "pick" | "unassign" | "resolve" | "reopen") {
+export function inboxDesk(kind: "me" | "pick" | "unassign" | "resolve" | "reopen" | "snooze" | "wake") {
   return async ({ ack, action, body, client, respond, context }: Click) => {
     await ack();
     const actor = personOf(context);
@@ -54,10 +56,28 @@ export function inboxDesk(kind: "me" | "pick" | "unassign" | "resolve" | "reopen
     const person =
       kind === "pick" ? (action as UsersSelectAction).selected_user : kind === "unassign" ? "nobody" : "me";
     if (!person) return;
+    // Snooze…: a choice of the menu (issue 29 §3); "a time you choose" opens a small modal first.
+    const until = kind === "snooze" ? (action as StaticSelectAction).selected_option?.value : undefined;
+    if (kind === "snooze" && !until) return;
+    if (until === "pick") {
+      const t = context.db
+        ? await new InboxStore(context.db, context.workspace).thread(channel, chatUserId)
+        : undefined;
+      await client.views.open({
+        trigger_id: body.trigger_id,
+        view: snoozeModal(
+          { ch: channel, u: chatUserId, name: t?.card?.name ?? `chat user #${chatUserId}` },
+          new Date(),
+        ),
+      });
+      return;
+    }
     const line =
-      kind === "resolve" || kind === "reopen"
+      kind === "resolve" || kind === "reopen" || kind === "wake"
         ? `inbox ${kind} ${channel} ${chatUserId}`
-        : `inbox assign ${channel} ${chatUserId} ${person === "me" || person === "nobody" ? person : `<@${person}>`}`;
+        : kind === "snooze"
+          ? `inbox snooze ${channel} ${chatUserId} until=${until}`
+          : `inbox assign ${channel} ${chatUserId} ${person === "me" || person === "nobody" ? person : `<@${person}>`}`;
     const reply = await context.core.run(line, actor);
     await deliver(
       reply,

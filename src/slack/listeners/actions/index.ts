@@ -35,4 +35,6 @@ export function register(app: SlackBolt): void {
   app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxUnassign) }, inboxDesk("unassign"));
   app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxResolve) }, inboxDesk("resolve"));
   app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxReopen) }, inboxDesk("reopen"));
+  app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxSnooze) }, inboxDesk("snooze"));
+  app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxWake) }, inboxDesk("wake"));
 }

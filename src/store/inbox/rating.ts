@@ -1,0 +1,39 @@
+// A rating after Resolve (issue 29 §4): the answers the template offered,
+// asked once per Resolve; the customer's first answer matching one of them
+// (within 24 hours) recorded, in one statement.
+
+import { InboxTable } from "./rows.ts";
+
+/** An answer counts within this long after the rating was asked. */
+export const RATING_WINDOW_MS = 24 * 3_600_000;
+
+export class Ratings extends InboxTable {
+  /** The rating asked now, with the answers offered (a new ask clears an older rating). */
+  async ratingAsked(channel: string, chatUserId: number, options: string[], now: Date): Promise<void> {
+    await this.db.query(
+      `update inbox.threads set rating_asked_at = $3, rating_options = $4::text[], rating = null, rated_at = null
+       where channel = $1 and chat_user_id = $2 and workspace = $5`,
+      [channel, chatUserId, now, options, this.workspace],
+    );
+  }
+
+  /**
+   * The customer's answer, when it is one of the options offered, the
+   * conversation still resolved and asked less than 24 hours before `at`:
+   * recorded (the option as the template words it). Undefined otherwise.
+   */
+  async rate(channel: string, chatUserId: number, answer: string, at: Date): Promise<string | undefined> {
+    const { rows } = await this.db.query<{ rating: string }>(
+      `update inbox.threads t set rating = o.option, rated_at = $4
+       from (select option from inbox.threads th, unnest(th.rating_options) option
+             where th.channel = $1 and th.chat_user_id = $2 and th.workspace = $5
+               and lower(btrim(option)) = lower(btrim($3)) limit 1) o
+       where t.channel = $1 and t.chat_user_id = $2 and t.workspace = $5 and t.desk_state = 'resolved'
+         and t.rating_asked_at is not null and t.rating_asked_at <= $4::timestamptz
+         and $4::timestamptz - t.rating_asked_at < interval '24 hours'
+       returning t.rating`,
+      [channel, chatUserId, answer, at, this.workspace],
+    );
+    return rows[0]?.rating;
+  }
+}
