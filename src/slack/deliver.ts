@@ -8,6 +8,7 @@ import type { KnownBlock } from "@slack/types";
 import { ACTION, type Actor, type Reply } from "../commands/types.ts";
 import { HeldStarts } from "../store/held-starts.ts";
 import type { WorkspaceWork } from "./context.ts";
+import { keepFormChannel } from "./io/event-store.ts";
 import { channelClosed, slackCode, triggerExpired } from "./io/slack-errors.ts";
 import { errorRef } from "./listeners/middleware.ts";
 
@@ -59,10 +60,12 @@ export async function deliver(reply: Reply, target: Target, deps: WorkspaceWork)
   if (reply.form) {
     if (target.triggerId) {
       try {
-        await target.client.views.open({
+        const opened = await target.client.views.open({
           trigger_id: target.triggerId,
           view: deps.formView(reply.form, target.actor),
         });
+        // The channel it was opened from, kept with the view: the submission's outcome may go only there.
+        await keepFormChannel(deps.events, deps.workspace, opened.view?.id, target.actor.channelId);
         return;
       } catch (err) {
         if (!triggerExpired(err)) throw err;

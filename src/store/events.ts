@@ -66,6 +66,15 @@ export class SeenEvents {
     return r.rows.length === 1;
   }
 
+  /** Whether the id was recorded for `workspace` (within the day the table keeps it), recording nothing. */
+  async seen(eventId: string, workspace: WorkspaceId): Promise<boolean> {
+    const r = await this.db.query(
+      "select 1 from slack.seen_events where event_id = $1 and workspace = $2 and seen_at > now() - interval '1 day'",
+      [eventId, workspace],
+    );
+    return r.rows.length === 1;
+  }
+
   async forgetOld(): Promise<void> {
     await this.db.query("delete from slack.seen_events where seen_at < now() - interval '1 day'");
   }

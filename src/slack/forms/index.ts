@@ -22,6 +22,7 @@ import type { FormKind, FormRequest } from "../../commands/form-kinds.ts";
 import type { Actor } from "../../commands/types.ts";
 import { errorRef, isSwitchboardError } from "../../platform/errors.ts";
 import { personOf, type SlackBolt, type SlackContext } from "../context.ts";
+import { formChannel, keepFormChannel } from "../io/event-store.ts";
 import { slackCode } from "../io/slack-errors.ts";
 import { withApi } from "../perform.ts";
 import { formLine, trackCommand } from "../recovery/interrupted-commands.ts";
@@ -135,7 +136,13 @@ function submitted(form: AnyForm) {
       await ack(answer);
     };
     try {
-      const meta = readMetadata<{ ch?: string }>(view.private_metadata);
+      const said = readMetadata<{ ch?: string }>(view.private_metadata);
+      // Its outcome goes to the channel it was opened from, as kept with this view in this workspace; a channel
+      // the metadata names otherwise (forged: another workspace's) is dropped, and the outcome goes by DM.
+      const ch = await formChannel(context.events, context.workspace, view.id, said.ch);
+      if (said.ch && !ch)
+        context.logger.warn({ callback: view.callback_id }, "a form named a channel it was not opened from");
+      const meta = { ...said, ch };
       const actor = viewActor(body, meta.ch);
       const s = { ctx: context, client, body, view, meta, state: view.state.values as StateValues, actor };
       const unavailable = unavailableChoices(s.state);
@@ -320,6 +327,7 @@ function shortcutUsed(s: FormShortcut) {
     }
     try {
       await client.views.update({ view_id: viewId, hash: opened.view?.hash, view });
+      await keepFormChannel(context.events, context.workspace, viewId, actor.channelId);
     } catch (err) {
       // Closed while the form was being prepared: nothing to show, nothing went wrong.
       if (slackCode(err) !== "not_found") throw err;
