@@ -2,6 +2,7 @@
 // leaf of the core (API record types only), so the reply's type and the forms'
 // loaders can both name it. The Slack app holds one module per kind
 // (src/slack/forms/); the shell has no forms.
+import type { KnownBlock } from "@slack/types";
 import type { ApiRecord, ContactField, Group, Tag } from "../api/types.ts";
 import type { ConnectionSummary, EffectiveSettings } from "./workspace-admin.ts";
 
@@ -40,6 +41,19 @@ export interface FormKinds {
   connect: { demo: boolean; connection?: ConnectionSummary };
   /** The workspace's settings (`/sb settings`), with the messaging channels people named. */
   settings: { settings: EffectiveSettings; channels: Array<{ id: number; name: string }> };
+  /** Send at… on a campaign card: the campaign, the time offered (seconds: the next outside the quiet hours), the confirmation. */
+  "send-at": SendAtFormData;
+}
+
+export interface SendAtFormData {
+  id: number;
+  name: string;
+  /** Seconds since the epoch. */
+  at: number;
+  /** The workspace's time zone and quiet hours in words, when set. */
+  rules?: string;
+  /** The send prompt's blocks: what is sent, to whom. */
+  preview: { text: string; blocks: KnownBlock[] };
 }
 export type FormKind = keyof FormKinds;
 

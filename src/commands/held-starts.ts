@@ -26,7 +26,7 @@ export function heldLine(s: HeldStart, rules: StartRules): string {
   switch (s.state) {
     case "held":
       return s.reason === "quiet" && rules.quiet
-        ? `:crescent_moon: Starts at ${clock(rules.quiet.end)} (quiet hours until then) · ${when}`
+        ? `:crescent_moon: Starts at ${clock(rules.quiet.end)} (quiet hours until then) · ${when} your time`
         : `:alarm_clock: Starts at ${when} · set by ${person(s.requestedBy)}`;
     case "asked":
       return `:double_vertical_bar: Start held: it was due at ${when} while Switchboard was stopped; ${person(s.requestedBy)} was asked whether to start it now`;

@@ -94,8 +94,10 @@ export function progressBar(share: number): string {
 export function cardButtons(c: Pick<CardInput, "id" | "status" | "summary">) {
   const failed = c.summary?.counts.failed ?? 0;
   const list: Array<{ text: string; value: string; style?: "primary" }> = [];
-  if (c.status === "draft" || c.status === "scheduled")
+  if (c.status === "draft" || c.status === "scheduled") {
     list.push({ text: "Send…", value: `campaign ${c.id} send`, style: "primary" });
+    list.push({ text: "Send at…", value: `campaign ${c.id} send-at` });
+  }
   // Cancelling is never the green button: it comes first, plain, and asks to confirm.
   if (SENDING.has(c.status) || c.status === "scheduled")
     list.push({ text: "Cancel…", value: `campaign ${c.id} cancel` });

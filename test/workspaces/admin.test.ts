@@ -264,9 +264,9 @@ describe("/sb settings", () => {
   it("saves checked values and shows each with where it comes from", async () => {
     const w = workspace();
     const saved = await w.core.run("settings set tz=Europe/Paris writers=<@U0BOB>,S0TEAM steps=all", SHELL);
-    expect(text(saved)).toContain("Saved: Who may make changes, Reports' time zone, Workflow steps.");
+    expect(text(saved)).toContain("Saved: Who may make changes, Workspace's time zone, Workflow steps.");
     const shown = text(await w.core.run("settings", SHELL));
-    expect(shown).toContain("Reports' time zone: Europe/Paris");
+    expect(shown).toContain("Workspace's time zone: Europe/Paris");
     expect(shown).toMatch(/changed in Slack by the shell operator on \d+ \w+ \d{4}/);
     expect(shown).toContain("Audit channel: None");
     expect(shown).toMatch(/Audit channel: None[^\n]*\n_?default/);
@@ -291,11 +291,29 @@ describe("/sb settings", () => {
     const w = workspace();
     const reply = await w.core.run("settings set tz=Mars/Olympus steps=all audit=general", SHELL);
     expect(text(reply)).toContain("Nothing was saved");
-    expect(text(reply)).toContain("Reports' time zone: must be a time zone such as Europe/Paris");
+    expect(text(reply)).toContain("Workspace's time zone: must be a time zone such as Europe/Paris");
     expect(text(reply)).toContain("Audit channel: must be a Slack channel");
     const s = await w.admin.settings();
     expect(s.workflowSteps).toEqual({ value: "writers", origin: { kind: "default" } });
     expect(w.changes).toEqual([]);
+  });
+
+  it("quiet hours: refused without the workspace's time zone or when malformed, saved with it", async () => {
+    const w = workspace();
+    const alone = await w.core.run("settings set quiet=21:00-08:00", SHELL);
+    expect(text(alone)).toContain("Nothing was saved");
+    expect(text(alone)).toMatch(/Quiet hours: .*time zone, which is not set/);
+    expect((await w.admin.settings()).quietHours.value).toBeUndefined();
+    const bad = await w.core.run("settings set tz=Europe/Paris quiet=9pm-8am", SHELL);
+    expect(text(bad)).toContain("Quiet hours: must be two times of day, from and until, like 21:00-08:00");
+    expect((await w.admin.settings()).reportsTimeZone.value).toBeUndefined();
+    const ok = await w.core.run("settings set tz=Europe/Paris quiet=21:00-08:00", SHELL);
+    expect(text(ok)).toContain("Saved: Workspace's time zone, Quiet hours.");
+    expect(text(ok)).toContain("21:00-08:00 (Europe/Paris)");
+    // The zone cannot go while quiet hours need it.
+    const drop = await w.core.run("settings set tz=none", SHELL);
+    expect(text(drop)).toContain("Nothing was saved");
+    expect((await w.admin.settings()).reportsTimeZone.value).toBe("Europe/Paris");
   });
 
   it("in single mode starts from the environment and shows a change as made instead of it", async () => {

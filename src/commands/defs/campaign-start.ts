@@ -7,13 +7,23 @@ import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
 import type { Campaign } from "../../api/types.ts";
 import { context, esc, section } from "../../blocks/blocks.ts";
-import { clock, dateToken, localText, parseStartAt } from "../../domain/start-time.ts";
+import {
+  clock,
+  dateToken,
+  inQuietHours,
+  localText,
+  nextOutsideQuiet,
+  parseStartAt,
+  quietHoursText,
+} from "../../domain/start-time.ts";
 import type { HeldStart } from "../../store/held-starts.ts";
 import { idArg } from "../args.ts";
+import { formReply } from "../forms.ts";
 import { heldLine, heldStartsOf, holdStart, quietUntil } from "../held-starts.ts";
 import { type CommandContext, defineCommand, type Preview, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
 import { cardOf } from "./campaign-card.ts";
+import { campaignPreview } from "./campaign-launch.ts";
 import { nameOf } from "./common.ts";
 
 export interface SendArgs {
@@ -26,6 +36,11 @@ export interface SendArgs {
 export function startAtOf(text: string, ctx: CommandContext): Date {
   const parsed = parseStartAt(text, ctx.now(), ctx.startRules.tz);
   if ("problem" in parsed) throw new UserError(`The start time ${esc(parsed.problem)}.`);
+  const { quiet, tz } = ctx.startRules;
+  if (quiet && tz && inQuietHours(parsed.at, quiet, tz))
+    throw new UserError(
+      `The start time ${esc(text)} is in the quiet hours (${quietHoursText(quiet)}, ${esc(tz)}): choose a time from ${clock(quiet.end)}, or ask an admin to change the quiet hours.`,
+    );
   return parsed.at;
 }
 
@@ -101,7 +116,47 @@ const startingNow = (c: Campaign, id: number) =>
     [{ text: "Open", line: `campaign ${id}` }],
   );
 
+/** The time Send at… offers: the next full hour, moved past the quiet hours. */
+export function offeredStart(now: Date, rules: CommandContext["startRules"]): Date {
+  const hour = new Date(Math.ceil((now.getTime() + 60_000) / 3_600_000) * 3_600_000);
+  return nextOutsideQuiet(hour, rules.quiet, rules.tz);
+}
+
 export const CAMPAIGN_START_COMMANDS = [
+  defineCommand({
+    id: "campaign.sendAt",
+    words: ["campaign", "<id>", "send-at"],
+    schema: z.object({ id: idArg }),
+    scope: "broadcast",
+    usage: "campaign <id> send-at",
+    summary:
+      "Choose when Switchboard starts a campaign, with a form (Slack); in the shell, `campaign <id> send at=…`",
+    example: "campaign 2 send-at",
+    topic: "campaigns",
+    noun: "campaign",
+    operations: ["getCampaign", "getTemplate", "listGroups", "getGroup", "listContacts"],
+    run: async (a, ctx) =>
+      formReply(
+        ctx,
+        {
+          kind: "send-at",
+          load: async () => {
+            const preview = await campaignPreview("send", a.id, ctx);
+            const c = await ctx.api.getCampaign(a.id);
+            const { tz, quiet } = ctx.startRules;
+            return {
+              id: a.id,
+              name: nameOf(c, `Campaign ${a.id}`),
+              at: Math.floor(offeredStart(ctx.now(), ctx.startRules).getTime() / 1000),
+              ...(tz ? { rules: `${tz}${quiet ? `, quiet hours ${quietHoursText(quiet)}` : ""}` } : {}),
+              preview: { text: preview.text, blocks: preview.blocks },
+            };
+          },
+          instead: "campaign.send",
+        },
+        "Opening Send at…",
+      ),
+  }),
   defineCommand({
     id: "campaign.cancelStart",
     words: ["campaign", "<id>", "cancel", "start"],

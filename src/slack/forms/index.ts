@@ -36,6 +36,7 @@ import { mappingForm } from "./mapping.ts";
 import { TEMPLATE_MENU } from "./parts.ts";
 import { contactEditForm, userEditForm } from "./record-edit.ts";
 import { sendForm } from "./send.ts";
+import { sendAtForm } from "./send-at.ts";
 import { settingsForm } from "./settings.ts";
 import { snoozeForm } from "./snooze.ts";
 import { answerSubmission, viewActor } from "./submission.ts";
@@ -57,6 +58,7 @@ const BY_KIND: { [K in FormKind]: SlackForm<K, any, any> } = {
   import: importForm,
   connect: connectForm,
   settings: settingsForm,
+  "send-at": sendAtForm,
 };
 
 /** Every form: those the core asks for, and those the Slack side opens itself. */
