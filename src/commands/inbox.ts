@@ -1,6 +1,7 @@
 // What `/sb inbox` needs beyond the API: the inboxes in the store and, in
 // Slack, a way to be in the channel (the front end supplies it; the shell
 // has none). See docs/inbox.md.
+import type { WorkClock } from "../domain/business-hours.ts";
 import type { CardMarks } from "../store/card-marks.ts";
 import type { InboxStore } from "../store/inbox.ts";
 import type { OwnSends } from "../store/own-sends.ts";
@@ -27,4 +28,9 @@ export interface InboxAccess {
   wake?: () => void;
   /** Slack: redraws a thread's card after its desk changed (assigned, resolved, reopened). */
   redraw?: (channel: string, chatUserId: number) => Promise<void>;
+  /**
+   * The workspace's business hours in its zone, as set now (reply targets
+   * count in them: issue 29 §2); undefined: around the clock.
+   */
+  workClock?: () => WorkClock | undefined;
 }

@@ -5,6 +5,7 @@
 // the form shows a refusal at its field, the admin refuses the same values.
 import { z } from "zod";
 import type { Actor } from "../domain/actor.ts";
+import { parseBusinessHours } from "../domain/business-hours.ts";
 import { isValidTimeZone } from "../reports/schedule.ts";
 
 /** A workspace's messaging API account, never its key. */
@@ -53,6 +54,8 @@ export interface SettingValues {
   reportsTimeZone?: string;
   /** Workflow Builder steps. */
   workflowSteps: "off" | "writers" | "all";
+  /** Business hours (`mon-fri 09:00-18:00`, canonical): reply targets count in them, in the workspace's zone; unset: around the clock. */
+  businessHours?: string;
 }
 export type SettingName = keyof SettingValues;
 
@@ -63,6 +66,7 @@ export const SETTING_NAMES: readonly SettingName[] = [
   "messagingChannel",
   "reportsTimeZone",
   "workflowSteps",
+  "businessHours",
 ];
 
 /** Each setting: its words, the environment variable that gives it in single mode, the shell's option. */
@@ -73,6 +77,7 @@ export const SETTINGS: Record<SettingName, { label: string; env: string; option:
   messagingChannel: { label: "Default messaging channel", env: "MESSAGING_CHANNEL_ID", option: "channel" },
   reportsTimeZone: { label: "Reports' time zone", env: "REPORTS_TIME_ZONE", option: "tz" },
   workflowSteps: { label: "Workflow steps", env: "WORKFLOW_STEPS", option: "steps" },
+  businessHours: { label: "Business hours", env: "BUSINESS_HOURS", option: "hours" },
 };
 
 export const DEFAULT_SETTINGS: SettingValues = { writers: [], broadcasters: [], workflowSteps: "writers" };
@@ -91,6 +96,23 @@ export type EffectiveSettings = {
 export type SaveOutcome =
   | { ok: true; settings: EffectiveSettings; changed: SettingName[]; message: string }
   | { ok: false; problems: Array<{ field: SettingName; message: string }>; message: string };
+
+/** Business hours as typed, kept in their canonical words; a refusal says what is wrong. */
+export const businessHoursSchema = z.string().transform((v, ctx) => {
+  const p = parseBusinessHours(v);
+  if (p.ok) return p.text;
+  ctx.addIssue({ code: "custom", message: p.message.replace(/`/g, "") });
+  return z.NEVER;
+});
+
+/**
+ * Business hours are counted in the workspace's zone: with hours and no zone
+ * after a change, the change is refused (undefined: it may be saved).
+ */
+export function hoursWithoutZone(hours: string | undefined, tz: string | undefined): string | undefined {
+  if (!hours || tz) return undefined;
+  return "Business hours are counted in the workspace's time zone, which is not set: choose the time zone first (or with them). Nothing was saved.";
+}
 
 const PERSON_OR_GROUP = /^[UWS][A-Z0-9]{2,}$/;
 const people = z
@@ -119,6 +141,7 @@ export const settingsSchema = z
       .refine(isValidTimeZone, "must be a time zone such as Europe/Paris or America/New_York")
       .nullable(),
     workflowSteps: z.enum(["off", "writers", "all"], { error: "must be off, writers or all" }),
+    businessHours: businessHoursSchema.nullable(),
   })
   .partial()
   .strict();

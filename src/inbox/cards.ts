@@ -27,12 +27,13 @@ export function displayName(u: ChatUser): string {
 
 /** The desk part of a card as the thread has it, now. */
 export const cardDesk = (
-  t: Pick<Thread, "deskState" | "assignee" | "customerWroteAt">,
+  t: Pick<Thread, "deskState" | "assignee" | "customerWroteAt" | "due">,
   now: Date,
 ): CardDesk => ({
   deskState: t.deskState,
   assignee: t.assignee,
   customerWroteAt: t.customerWroteAt,
+  due: t.due ?? null,
   now,
 });
 
@@ -49,7 +50,7 @@ export async function redrawCard(
   deps: { marks: CardMarks; update: InboxIo["updateCard"] },
   t: Pick<
     Thread,
-    "channel" | "chatUserId" | "deskState" | "assignee" | "customerWroteAt" | "windowClosedShown"
+    "channel" | "chatUserId" | "deskState" | "assignee" | "customerWroteAt" | "windowClosedShown" | "due"
   >,
   threadTs: string,
   card: CardState,

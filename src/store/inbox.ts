@@ -10,6 +10,7 @@
 // mirrored.ts, replies.ts, desk.ts; rows.ts: the records they answer).
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
+import { Clocks } from "./inbox/clocks.ts";
 import { Desk } from "./inbox/desk.ts";
 import { Inboxes, workspacesWithInboxes } from "./inbox/inboxes.ts";
 import { Mirrored } from "./inbox/mirrored.ts";
@@ -18,6 +19,14 @@ import { Routes } from "./inbox/routes.ts";
 import type { SendingReply } from "./inbox/rows.ts";
 import { Threads } from "./inbox/threads.ts";
 
+export {
+  type Clock,
+  type ClockEnd,
+  type DeskEvent,
+  type DueClock,
+  type InboxTargets,
+  WARN_SHARE,
+} from "./inbox/clocks.ts";
 export { INBOX_MIGRATIONS } from "./inbox/migrations.ts";
 export {
   type CardState,
@@ -29,6 +38,7 @@ export {
   REPLY_WINDOW_MS,
   type SendingReply,
   type Thread,
+  type ThreadDue,
 } from "./inbox/rows.ts";
 
 export class InboxStore {
@@ -39,6 +49,8 @@ export class InboxStore {
   readonly #mirrored: Mirrored;
   readonly #replies: Replies;
   readonly #desk: Desk;
+  /** Reply targets, their clocks and the state changes the desk's report counts (issue 29 §2, §5). */
+  readonly clocks: Clocks;
 
   /** One workspace's inboxes, threads and replies: every statement names the workspace. */
   constructor(db: Queryable, workspace: WorkspaceId) {
@@ -49,6 +61,7 @@ export class InboxStore {
     this.#mirrored = new Mirrored(db, workspace);
     this.#replies = new Replies(db, workspace);
     this.#desk = new Desk(db, workspace, this.#threads);
+    this.clocks = new Clocks(db, workspace);
   }
 
   // inboxes.ts

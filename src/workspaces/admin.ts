@@ -16,6 +16,7 @@ import {
   DEFAULT_SETTINGS,
   type DisconnectOutcome,
   type EffectiveSettings,
+  hoursWithoutZone,
   type SaveOutcome,
   SETTING_NAMES,
   SETTINGS,
@@ -73,6 +74,7 @@ export function envSettings(
     | "MESSAGING_CHANNEL_ID"
     | "REPORTS_TIME_ZONE"
     | "WORKFLOW_STEPS"
+    | "BUSINESS_HOURS"
   >,
 ): Partial<SettingValues> {
   return {
@@ -82,6 +84,7 @@ export function envSettings(
     messagingChannel: config.MESSAGING_CHANNEL_ID,
     reportsTimeZone: config.REPORTS_TIME_ZONE,
     workflowSteps: config.WORKFLOW_STEPS,
+    businessHours: config.BUSINESS_HOURS,
   };
 }
 
@@ -370,6 +373,12 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
         };
       }
       const current = await effective();
+      // Business hours count in the workspace's zone: none after this change, the hours are refused.
+      const after = <K extends "businessHours" | "reportsTimeZone">(k: K) =>
+        k in parsed.data ? ((parsed.data[k] as SettingValues[K] | null) ?? opts.env?.[k]) : current[k].value;
+      const noZone = hoursWithoutZone(after("businessHours"), after("reportsTimeZone"));
+      if (noZone)
+        return { ok: false, problems: [{ field: "businessHours", message: noZone }], message: noZone };
       const changes: Record<string, unknown> = {};
       const names: SettingName[] = [];
       for (const name of SETTING_NAMES) {

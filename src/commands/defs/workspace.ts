@@ -76,6 +76,10 @@ export function valueWords(
       return { off: "Off", writers: "Only those who may make changes", all: "Everyone" }[
         s.workflowSteps.value
       ];
+    case "businessHours":
+      return s.businessHours.value
+        ? `${esc(s.businessHours.value)} (reply targets count in them)`
+        : "Not set: reply targets count around the clock";
   }
 }
 
@@ -126,6 +130,7 @@ function settingsInput(a: Record<string, string | undefined>): SettingsInput {
         : a.channel;
   if (a.tz !== undefined) out.reportsTimeZone = clear(a.tz) ? null : a.tz;
   if (a.steps !== undefined) out.workflowSteps = a.steps.trim().toLowerCase();
+  if (a.hours !== undefined) out.businessHours = clear(a.hours) ? null : a.hours;
   return out as SettingsInput;
 }
 
@@ -247,6 +252,8 @@ export const WORKSPACE_COMMANDS = [
       channel: "the default messaging channel's number; `none`: not set",
       tz: "the reports' time zone (Europe/Paris); `none`: each person's own",
       steps: "Workflow steps: off, writers or all",
+      hours:
+        'business hours reply targets count in, in the workspace\'s time zone: `hours="mon-fri 09:00-18:00"` (several: `mon-fri 09:00-18:00; sat 10:00-14:00`); `none`: around the clock',
     },
     schema: z.object({
       writers: z.string().optional(),
@@ -255,9 +262,10 @@ export const WORKSPACE_COMMANDS = [
       channel: z.string().optional(),
       tz: z.string().optional(),
       steps: z.string().optional(),
+      hours: z.string().optional(),
     }),
     scope: "read",
-    usage: "settings set [writers=…] [broadcasters=…] [audit=…] [channel=…] [tz=…] [steps=…]",
+    usage: "settings set [writers=…] [broadcasters=…] [audit=…] [channel=…] [tz=…] [steps=…] [hours=…]",
     summary: "Change this workspace's settings (admins)",
     example: "settings set tz=Europe/Paris steps=writers",
     topic: "workspace",

@@ -29,6 +29,7 @@ import { connectForm } from "./connect.ts";
 import { errorsFor } from "./field-errors.ts";
 import type { FormAnswer, FormShortcut, SlackForm, Suggest } from "./form.ts";
 import { importForm } from "./import.ts";
+import { inboxForm } from "./inbox.ts";
 import { cut, modal, option, readMetadata, type StateValues, sectionText } from "./kit.ts";
 import { mappingForm } from "./mapping.ts";
 import { TEMPLATE_MENU } from "./parts.ts";
@@ -54,6 +55,7 @@ const BY_KIND: { [K in FormKind]: SlackForm<K, any, any> } = {
   import: importForm,
   connect: connectForm,
   settings: settingsForm,
+  inbox: inboxForm,
 };
 
 /** Every form: those the core asks for, and those the Slack side opens itself. */

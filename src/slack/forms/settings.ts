@@ -44,6 +44,7 @@ const BLOCK_OF: Record<SettingName, string> = {
   messagingChannel: "channel",
   reportsTimeZone: "tz",
   workflowSteps: "steps",
+  businessHours: "hours",
 };
 
 const PERSONAL_ZONE = "personal";
@@ -202,6 +203,21 @@ export function settingsModal(
         ),
       },
     ),
+    input(
+      "hours",
+      "Business hours",
+      textInput("hours", {
+        initial: s.businessHours.value ?? "",
+        placeholder: "mon-fri 09:00-18:00",
+      }),
+      {
+        optional: true,
+        hint: originHint(
+          s.businessHours.origin,
+          "The inbox's reply targets count in these hours, in the time zone above (which they need). Empty: around the clock.",
+        ),
+      },
+    ),
     context("Only workspace admins and owners, and the person who installed Switchboard, may change these."),
   ];
   return modal({ callbackId: SETTINGS_CALLBACK, title: "Settings", submit: "Save", metadata: meta, blocks });
@@ -236,6 +252,8 @@ export function readSettings(
   out.reportsTimeZone = !tz || tz === PERSONAL_ZONE ? null : tz;
   const steps = selectedOf(state, "steps");
   if (steps) out.workflowSteps = steps;
+  const hours = textOf(state, "hours")?.trim();
+  out.businessHours = hours ? hours : null;
   if (Object.keys(errors).length) return { errors };
   const parsed = settingsSchema.safeParse(out);
   if (!parsed.success) {
