@@ -29,6 +29,23 @@ export interface SendPrefill {
   type?: "text" | "template";
 }
 
+/** The inbox form (`/sb inbox on` alone): the channel's inbox as it is, the chat types, the business hours in words. */
+export interface InboxFormData {
+  /** The channel it was opened in (the inbox's channel by default). */
+  channel?: string;
+  current?: {
+    needHuman: boolean;
+    types: string[];
+    replies: "send" | "notes";
+    firstSecs: number | null;
+    nextSecs: number | null;
+    here: boolean;
+  };
+  chatTypes: Array<{ value: string; label: string }>;
+  /** The workspace's business hours and zone, when set (targets count in them). */
+  hours?: string;
+}
+
 /** Every form the core can ask for, by kind, with the data it opens with. */
 export interface FormKinds {
   campaign: CampaignFormData;
@@ -41,6 +58,7 @@ export interface FormKinds {
   connect: { demo: boolean; connection?: ConnectionSummary };
   /** The workspace's settings (`/sb settings`), with the messaging channels people named. */
   settings: { settings: EffectiveSettings; channels: Array<{ id: number; name: string }> };
+  inbox: InboxFormData;
   /** Send at… on a campaign card: the campaign, the time offered (seconds: the next outside the quiet hours), the confirmation. */
   "send-at": SendAtFormData;
 }

@@ -2,6 +2,7 @@
 // Slack, a way to be in the channel (the front end supplies it; the shell
 // has none). See docs/inbox.md.
 import type { Actor } from "../domain/actor.ts";
+import type { WorkClock } from "../domain/business-hours.ts";
 import type { CardMarks } from "../store/card-marks.ts";
 import type { InboxStore } from "../store/inbox.ts";
 import type { OwnSends } from "../store/own-sends.ts";
@@ -32,4 +33,9 @@ export interface InboxAccess {
   userTz?: (actor: Actor) => Promise<string | undefined>;
   /** The desk's clock (tests move it by hand); else the real one. */
   now?: () => Date;
+  /**
+   * The workspace's business hours in its zone, as set now (reply targets
+   * count in them: issue 29 §2); undefined: around the clock.
+   */
+  workClock?: () => WorkClock | undefined;
 }

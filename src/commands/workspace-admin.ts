@@ -5,6 +5,7 @@
 // the form shows a refusal at its field, the admin refuses the same values.
 import { z } from "zod";
 import type { Actor } from "../domain/actor.ts";
+import { parseBusinessHours } from "../domain/business-hours.ts";
 import { parseQuietHours } from "../domain/start-time.ts";
 import { isValidTimeZone } from "../reports/schedule.ts";
 
@@ -59,6 +60,8 @@ export interface SettingValues {
   workflowSteps: "off" | "writers" | "all";
   /** Quiet hours, `21:00-08:00` in the workspace's time zone: a campaign asked to start in them starts when they end. */
   quietHours?: string;
+  /** Business hours (`mon-fri 09:00-18:00`, canonical): reply targets count in them, in the workspace's zone; unset: around the clock. */
+  businessHours?: string;
 }
 export type SettingName = keyof SettingValues;
 
@@ -70,6 +73,7 @@ export const SETTING_NAMES: readonly SettingName[] = [
   "reportsTimeZone",
   "workflowSteps",
   "quietHours",
+  "businessHours",
 ];
 
 /** Each setting: its words, the environment variable that gives it in single mode, the shell's option. */
@@ -81,6 +85,7 @@ export const SETTINGS: Record<SettingName, { label: string; env: string; option:
   reportsTimeZone: { label: "Workspace's time zone", env: "REPORTS_TIME_ZONE", option: "tz" },
   workflowSteps: { label: "Workflow steps", env: "WORKFLOW_STEPS", option: "steps" },
   quietHours: { label: "Quiet hours", env: "QUIET_HOURS", option: "quiet" },
+  businessHours: { label: "Business hours", env: "BUSINESS_HOURS", option: "hours" },
 };
 
 export const DEFAULT_SETTINGS: SettingValues = { writers: [], broadcasters: [], workflowSteps: "writers" };
@@ -99,6 +104,23 @@ export type EffectiveSettings = {
 export type SaveOutcome =
   | { ok: true; settings: EffectiveSettings; changed: SettingName[]; message: string }
   | { ok: false; problems: Array<{ field: SettingName; message: string }>; message: string };
+
+/** Business hours as typed, kept in their canonical words; a refusal says what is wrong. */
+export const businessHoursSchema = z.string().transform((v, ctx) => {
+  const p = parseBusinessHours(v);
+  if (p.ok) return p.text;
+  ctx.addIssue({ code: "custom", message: p.message.replace(/`/g, "") });
+  return z.NEVER;
+});
+
+/**
+ * Business hours are counted in the workspace's zone: with hours and no zone
+ * after a change, the change is refused (undefined: it may be saved).
+ */
+export function hoursWithoutZone(hours: string | undefined, tz: string | undefined): string | undefined {
+  if (!hours || tz) return undefined;
+  return "Business hours are counted in the workspace's time zone, which is not set: choose the time zone first (or with them). Nothing was saved.";
+}
 
 const PERSON_OR_GROUP = /^[UWS][A-Z0-9]{2,}$/;
 const people = z
@@ -135,6 +157,7 @@ export const settingsSchema = z
         "must be two times of day, from and until, like 21:00-08:00",
       )
       .nullable(),
+    businessHours: businessHoursSchema.nullable(),
   })
   .partial()
   .strict();

@@ -27,7 +27,7 @@ export function displayName(u: ChatUser): string {
 
 /** The desk part of a card as the thread has it, now. */
 export const cardDesk = (
-  t: Pick<Thread, "deskState" | "assignee" | "customerWroteAt"> &
+  t: Pick<Thread, "deskState" | "assignee" | "customerWroteAt" | "due"> &
     Partial<Pick<Thread, "snoozedUntil" | "snoozeUntilReply" | "snoozedBy" | "rating">>,
   now: Date,
 ): CardDesk => ({
@@ -38,6 +38,7 @@ export const cardDesk = (
   snoozeUntilReply: t.snoozeUntilReply ?? false,
   snoozedBy: t.snoozedBy ?? null,
   rating: t.rating ?? null,
+  due: t.due ?? null,
   now,
 });
 
@@ -54,7 +55,7 @@ export async function redrawCard(
   deps: { marks: CardMarks; update: InboxIo["updateCard"] },
   t: Pick<
     Thread,
-    "channel" | "chatUserId" | "deskState" | "assignee" | "customerWroteAt" | "windowClosedShown"
+    "channel" | "chatUserId" | "deskState" | "assignee" | "customerWroteAt" | "windowClosedShown" | "due"
   > &
     Partial<Pick<Thread, "snoozedUntil" | "snoozeUntilReply" | "snoozedBy" | "rating">>,
   threadTs: string,

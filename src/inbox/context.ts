@@ -2,6 +2,7 @@
 // API, the front end's I/O, the clock, the lease, the inboxes as the pass
 // found them and the API reads counted for the inbox being polled.
 import type { MessagingApi } from "../api/types.ts";
+import type { WorkClock } from "../domain/business-hours.ts";
 import type { CardMarks } from "../store/card-marks.ts";
 import type { Inbox, InboxStore } from "../store/inbox.ts";
 import type { OwnSends } from "../store/own-sends.ts";
@@ -18,6 +19,8 @@ export interface PassContext {
   io: InboxIo;
   log: InboxLogger;
   now: () => Date;
+  /** The workspace's business hours in its zone, as now set (reply targets count in them); undefined: around the clock. */
+  workClock: () => WorkClock | undefined;
   lease: Lease;
   /** INBOX_LOOKBACK_HOURS in ms: how far back a poll catches up after downtime. */
   lookbackMs: number;

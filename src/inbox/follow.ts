@@ -24,6 +24,7 @@ import type { Inbox, MirrorState, Thread } from "../store/inbox.ts";
 import { type Cards, displayName } from "./cards.ts";
 import type { PassContext } from "./context.ts";
 import { LeaseLost } from "./lease.ts";
+import { clockMessages } from "./targets.ts";
 
 const HISTORY_LIMIT = 50;
 /** At most this many history pages a conversation a poll (a burst is read over the next polls). */
@@ -159,6 +160,14 @@ export class Follow {
       await this.cards.redraw(thread);
     }
     const customerWrote = fresh.some(({ m }) => messageDirection(m) !== "outbound");
+    // Reply targets: customer messages start a clock, replies stop it (before a resolved conversation reopens).
+    await clockMessages(
+      this.ctx,
+      channel,
+      chatUserId,
+      thread.deskState,
+      fresh.map(({ m }) => m),
+    );
     // The desk: the reply window moves with the customer's last message; a resolved conversation opens again.
     const desk = await this.customerWrote(channel, chatUserId, fresh, thread);
     thread = desk.thread;

@@ -12,9 +12,31 @@ export interface InboxLogger {
   warn(obj: object, msg?: string): void;
 }
 
-/** What a card's desk line shows: the thread's state, who has it, the customer's last message; and now. */
-export type CardDesk = Pick<Thread, "deskState" | "assignee" | "customerWroteAt"> &
+/**
+ * What a card's desk line shows: the thread's state, who has it, the
+ * customer's last message, the reply target running (when a reply is due,
+ * missed or not), a snooze, a rating; and now.
+ */
+export type CardDesk = Pick<Thread, "deskState" | "assignee" | "customerWroteAt" | "due"> &
   Partial<Pick<Thread, "snoozedUntil" | "snoozeUntilReply" | "snoozedBy" | "rating">> & { now: Date };
+
+/** A reply target's warning (at 80%) or breach (at 100%), said in the conversation's thread. */
+export interface TargetNotice {
+  what: "warning" | "breach";
+  kind: "first" | "next";
+  dueAt: Date;
+  /** When the clock started (the customer's message, or when the target was set). */
+  startedAt: Date;
+  targetSecs: number;
+  /** Who has the conversation (named, so told); null: nobody. */
+  holder: string | null;
+  /** The customer's name as the card shows it. */
+  name: string;
+  /** Also shown in the channel (nobody has it). */
+  broadcast: boolean;
+  /** With @here (the inbox was turned on with `here=yes`). */
+  here: boolean;
+}
 
 /** Who sent an outgoing message through Switchboard (the send form, `/sb send`, a thread reply). */
 export type Sender = Pick<OwnSend, "userId" | "via">;
@@ -42,6 +64,8 @@ export interface InboxIo {
     part: number,
     sender?: Sender,
   ): Promise<string | undefined>;
+  /** Posts a reply target's warning or breach in the thread (and in the channel when `broadcast`). */
+  postTargetNotice(channel: string, threadTs: string, notice: TargetNotice): Promise<void>;
   /** Says in the thread that the customer wrote again in a resolved conversation. */
   postReopened(channel: string, threadTs: string, name: string): Promise<void>;
   /**

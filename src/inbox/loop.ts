@@ -7,6 +7,7 @@
 // the other way round. The front end is passed in (io.ts): the engine knows
 // none; Slack's side is src/slack/features/inbox/io.ts.
 import type { MessagingApi } from "../api/types.ts";
+import type { WorkClock } from "../domain/business-hours.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import { inboxPassDone, metrics } from "../platform/metrics.ts";
 import { PacedLoop } from "../platform/paced-loop.ts";
@@ -20,6 +21,7 @@ import { Follow } from "./follow.ts";
 import type { InboxIo, InboxLogger } from "./io.ts";
 import { Lease, LeaseLost, newWorkerId } from "./lease.ts";
 import { Scan } from "./scan.ts";
+import { checkTargets } from "./targets.ts";
 
 export interface InboxEngineOptions {
   db: Db;
@@ -33,6 +35,8 @@ export interface InboxEngineOptions {
   /** INBOX_LOOKBACK_HOURS: how far back a poll catches up after downtime (default 24). */
   lookbackHours?: number;
   now?: () => Date;
+  /** The workspace's business hours in its zone, read when a clock starts or stops (reply targets); unset: around the clock. */
+  workClock?: () => WorkClock | undefined;
   workerId?: string;
   /** How long a lease outlives the poll it was taken for (default 30 s). */
   leaseMs?: number;
@@ -79,6 +83,7 @@ export class InboxEngine {
       io: opts.io,
       log,
       now,
+      workClock: opts.workClock ?? (() => undefined),
       lease,
       lookbackMs: (opts.lookbackHours ?? 24) * 3_600_000,
       inboxes: [],
@@ -136,6 +141,13 @@ export class InboxEngine {
             "inbox poll failed; will retry",
           );
         }
+      }
+      // Reply targets: warnings and breaches due, from the store alone (no API read), even when the poll failed.
+      try {
+        await checkTargets(ctx, inbox);
+      } catch (err) {
+        if (!(err instanceof LeaseLost))
+          ctx.log.warn({ channel: inbox.channel, err: (err as Error).message }, "reply targets not checked");
       }
       result.reads += ctx.reads;
     }

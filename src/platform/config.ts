@@ -6,6 +6,9 @@ import { z } from "zod";
 import { ConfigError, isSwitchboardError } from "./errors.ts";
 import { decodeSecretKey } from "./secrets.ts";
 
+/** The shape of business hours (the inbox reads them fully: src/domain/business-hours.ts). */
+const BUSINESS_HOURS_SHAPE =
+  /^\s*[a-z,-]+\s+\d{1,2}:\d{2}\s*-\s*\d{1,2}:\d{2}\s*(;\s*[a-z,-]+\s+\d{1,2}:\d{2}\s*-\s*\d{1,2}:\d{2}\s*)*;?\s*$/i;
 const optionalText = z
   .string()
   .trim()
@@ -151,6 +154,11 @@ export const configSchema = z.object({
   // The workspace's time zone (Europe/Paris): reports, quiet hours. Unset: each person's own Slack zone, else UTC.
   REPORTS_TIME_ZONE: optionalText.refine((v) => v === undefined || validZone(v), {
     message: "must be an IANA time zone such as Europe/Paris or America/New_York",
+  }),
+  // Business hours reply targets count in (`mon-fri 09:00-18:00`), in REPORTS_TIME_ZONE. Unset: around the clock.
+  BUSINESS_HOURS: optionalText.refine((v) => v === undefined || BUSINESS_HOURS_SHAPE.test(v), {
+    message:
+      "must be days and hours, for example mon-fri 09:00-18:00 (several: mon-fri 09:00-18:00; sat 10:00-14:00)",
   }),
 
   // The inbox (docs/inbox.md).

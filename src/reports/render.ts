@@ -103,7 +103,9 @@ export const targetLabel = (t: ReportTarget) =>
     ? `campaign ${t.id}`
     : t.kind === "running"
       ? "running campaigns"
-      : "recent campaigns";
+      : t.kind === "inbox"
+        ? "the inbox's desk"
+        : "recent campaigns";
 
 function failedButtonValue(id: number) {
   return `campaign ${id} recipients status=failed`;

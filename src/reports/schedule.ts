@@ -8,7 +8,12 @@ import { closest, distance } from "fastest-levenshtein";
 import type { FieldProblem } from "../api/schemas.ts";
 import type { NewSchedule } from "../domain/reports.ts";
 
-export type ReportTarget = { kind: "campaign"; id: number } | { kind: "running" } | { kind: "all" };
+/** What a report is of: campaigns, or (issue 29 §5) the desk of the inbox in the schedule's channel. */
+export type ReportTarget =
+  | { kind: "campaign"; id: number }
+  | { kind: "running" }
+  | { kind: "all" }
+  | { kind: "inbox" };
 
 export type Cadence =
   | { kind: "daily" }
@@ -73,8 +78,9 @@ const pad = (n: number) => String(n).padStart(2, "0");
 /** Parses a target word: a campaign id, `running` or `all`. */
 export function parseTarget(word: string | undefined): ReportTarget | FieldProblem {
   const w = (word ?? "").trim().toLowerCase();
-  if (!w) return { field: "target", rule: "is required: a campaign id, `running` or `all`" };
+  if (!w) return { field: "target", rule: "is required: a campaign id, `running`, `all` or `inbox`" };
   if (w === "running") return { kind: "running" };
+  if (w === "inbox") return { kind: "inbox" };
   if (w === "all") return { kind: "all" };
   if (/^\d+$/.test(w) && Number(w) > 0 && Number.isSafeInteger(Number(w)))
     return { kind: "campaign", id: Number(w) };
@@ -82,11 +88,13 @@ export function parseTarget(word: string | undefined): ReportTarget | FieldProbl
   const list = /^(list|ls|show|schedules?)$/.test(w)
     ? " (the report schedules are listed by `/sb reports`)"
     : "";
-  return { field: "target", rule: `\`${word}\` is not a campaign id, \`running\` or \`all\`${list}` };
+  return {
+    field: "target",
+    rule: `\`${word}\` is not a campaign id, \`running\`, \`all\` or \`inbox\`${list}`,
+  };
 }
 
-export const targetText = (t: ReportTarget): string =>
-  t.kind === "campaign" ? String(t.id) : t.kind === "running" ? "running" : "all";
+export const targetText = (t: ReportTarget): string => (t.kind === "campaign" ? String(t.id) : t.kind);
 
 /** The stored form of a target (`"42"`, `"running"`, `"all"`) back to a target. */
 export function targetFromText(text: string): ReportTarget {

@@ -10,6 +10,7 @@
 // mirrored.ts, replies.ts, desk.ts, snooze.ts, rating.ts; rows.ts: the records they answer).
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
+import { Clocks } from "./inbox/clocks.ts";
 import { Desk } from "./inbox/desk.ts";
 import { Inboxes, workspacesWithInboxes } from "./inbox/inboxes.ts";
 import { Mirrored } from "./inbox/mirrored.ts";
@@ -20,6 +21,14 @@ import type { SendingReply } from "./inbox/rows.ts";
 import { Snoozes } from "./inbox/snooze.ts";
 import { Threads } from "./inbox/threads.ts";
 
+export {
+  type Clock,
+  type ClockEnd,
+  type DeskEvent,
+  type DueClock,
+  type InboxTargets,
+  WARN_SHARE,
+} from "./inbox/clocks.ts";
 export { INBOX_MIGRATIONS } from "./inbox/migrations.ts";
 export { RATING_WINDOW_MS } from "./inbox/rating.ts";
 export {
@@ -33,6 +42,7 @@ export {
   REPLY_WINDOW_MS,
   type SendingReply,
   type Thread,
+  type ThreadDue,
 } from "./inbox/rows.ts";
 
 export class InboxStore {
@@ -45,6 +55,8 @@ export class InboxStore {
   readonly #desk: Desk;
   readonly #snoozes: Snoozes;
   readonly #ratings: Ratings;
+  /** Reply targets, their clocks and the state changes the desk's report counts (issue 29 §2, §5). */
+  readonly clocks: Clocks;
 
   /** One workspace's inboxes, threads and replies: every statement names the workspace. */
   constructor(db: Queryable, workspace: WorkspaceId) {
@@ -57,6 +69,7 @@ export class InboxStore {
     this.#desk = new Desk(db, workspace, this.#threads);
     this.#snoozes = new Snoozes(db, workspace);
     this.#ratings = new Ratings(db, workspace);
+    this.clocks = new Clocks(db, workspace);
   }
 
   // inboxes.ts

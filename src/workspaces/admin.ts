@@ -16,6 +16,7 @@ import {
   DEFAULT_SETTINGS,
   type DisconnectOutcome,
   type EffectiveSettings,
+  hoursWithoutZone,
   type SaveOutcome,
   SETTING_NAMES,
   SETTINGS,
@@ -74,6 +75,7 @@ export function envSettings(
     | "REPORTS_TIME_ZONE"
     | "WORKFLOW_STEPS"
     | "QUIET_HOURS"
+    | "BUSINESS_HOURS"
   >,
 ): Partial<SettingValues> {
   return {
@@ -84,6 +86,7 @@ export function envSettings(
     reportsTimeZone: config.REPORTS_TIME_ZONE,
     workflowSteps: config.WORKFLOW_STEPS,
     quietHours: config.QUIET_HOURS,
+    businessHours: config.BUSINESS_HOURS,
   };
 }
 
@@ -389,6 +392,12 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
           message: `Nothing was saved:\n• ${message}`,
         };
       }
+      // Business hours count in the workspace's zone: none after this change, the hours are refused.
+      const after = <K extends "businessHours" | "reportsTimeZone">(k: K) =>
+        k in parsed.data ? ((parsed.data[k] as SettingValues[K] | null) ?? opts.env?.[k]) : current[k].value;
+      const noZone = hoursWithoutZone(after("businessHours"), after("reportsTimeZone"));
+      if (noZone)
+        return { ok: false, problems: [{ field: "businessHours", message: noZone }], message: noZone };
       const changes: Record<string, unknown> = {};
       const names: SettingName[] = [];
       for (const name of SETTING_NAMES) {

@@ -12,6 +12,7 @@ import type { InboxAccess } from "../commands/inbox.ts";
 import type { ResolveGroupMembers } from "../commands/permissions.ts";
 import type { CommandCore } from "../commands/types.ts";
 import { type SettingValues, valuesOf, type WorkspaceAdmin } from "../commands/workspace-admin.ts";
+import { workClockOf } from "../domain/business-hours.ts";
 import { startRulesOf } from "../domain/start-time.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Config } from "../platform/config.ts";
@@ -154,6 +155,8 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
         settings?.quietHours ?? config.QUIET_HOURS,
       ),
     });
+  // Reply targets count in the workspace's business hours, in its zone, as set now (both needed).
+  inbox.workClock = () => workClockOf(rt.settings?.businessHours, rt.settings?.reportsTimeZone);
   const closers: Array<() => Promise<void>> = [() => client.close()];
   let closed = false;
   const rt: WorkspaceRuntime = {

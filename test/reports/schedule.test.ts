@@ -59,7 +59,7 @@ describe("schedule arguments", () => {
     expect(bad("")).toMatch(/target: is required/);
     expect(bad("campaign-x")).toMatch(/`campaign-x` is not a campaign id/);
     expect(bad("list")).toMatch(
-      /`list` is not a campaign id, `running` or `all` \(the report schedules are listed by `\/sb reports`\)/,
+      /`list` is not a campaign id, `running`, `all` or `inbox` \(the report schedules are listed by `\/sb reports`\)/,
     );
     expect(bad("42 at 25:00")).toMatch(/at: `25:00` is not a time; write HH:MM/);
     expect(bad("42 at")).toMatch(/at: needs a time/);

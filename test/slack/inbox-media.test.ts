@@ -103,7 +103,7 @@ describe("pictures and files", { timeout: 60_000 }, () => {
   it("from the customer: an image as an image block, a document as its name with a link, each with its caption", async () => {
     const page = await s.client.listChatUsers({ limit: 100 });
     user = page.items.find((u) => u.type === "phonechat")?.id as number;
-    await s.core.run("inbox on", { userId: ALICE.id, channelId: INBOX, via: "slack" });
+    await s.core.run(`inbox on ${INBOX}`, { userId: ALICE.id, channelId: INBOX, via: "slack" });
     await runtime.poller.step();
     await customerWrites(user, { text: "Hello" });
     await runtime.poller.step();

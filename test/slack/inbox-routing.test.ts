@@ -154,9 +154,9 @@ describe("routing by chat type", { timeout: 60_000 }, () => {
   });
 
   it("overlap: the most specific inbox takes a conversation, ties the oldest; one inbox each; /sb inbox lists the overlaps", async () => {
-    await answer("inbox on", ALL);
+    await answer(`inbox on ${ALL}`, ALL);
     clock.advance(1000);
-    await answer("inbox on", ALL2);
+    await answer(`inbox on ${ALL2}`, ALL2);
     await answer("inbox on type=phonechat need-human", HUMAN);
     await runtime.poller.step(); // the new inboxes' first cards
 

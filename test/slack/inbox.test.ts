@@ -109,11 +109,11 @@ async function outbound(conversationId: number): Promise<Rec[]> {
 
 describe("the inbox", { timeout: 60_000 }, () => {
   it("inbox on: writers only, joins a public channel, asks for an invite in a private one, audited", async () => {
-    expect(await answer("inbox on", BOB)).toMatch(/may not run/);
-    expect(await answer("inbox on", ALICE, "G0SECRET")).toMatch(/invite @Switchboard first/);
+    expect(await answer(`inbox on ${INBOX}`, BOB)).toMatch(/may not run/);
+    expect(await answer("inbox on G0SECRET", ALICE, "G0SECRET")).toMatch(/invite @Switchboard first/);
     expect(await store.inbox("G0SECRET")).toBeUndefined();
 
-    expect(await answer("inbox on")).toMatch(/Inbox on in <#C0INBOX>/);
+    expect(await answer(`inbox on ${INBOX}`)).toMatch(/Inbox on in <#C0INBOX>/);
     expect(s.fake.callsOf("conversations.join").some((c) => c.args.channel === INBOX)).toBe(true);
     expect(s.fake.channels.get(INBOX)?.is_member).toBe(true);
     expect(await store.inbox(INBOX)).toMatchObject({ filter: "all", createdBy: ALICE.id });

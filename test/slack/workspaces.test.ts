@@ -108,7 +108,7 @@ describe("many workspaces", () => {
     const acmeKey = (await sb.installations.connection(acme.teamId))!.apiKey;
     await requests
       .asTeam(acme.teamId, acme.botUserId)
-      .command("inbox on", { user: { id: "U0ALICE", name: "alice" } });
+      .command("inbox on C0GENERAL", { user: { id: "U0ALICE", name: "alice" } });
     const acmeInbox = new InboxStore(db, acme.teamId);
     await expect.poll(async () => (await acmeInbox.inboxes()).length).toBe(1);
     // Bolt has none: an inbox is one workspace's.

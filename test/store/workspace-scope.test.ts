@@ -337,6 +337,15 @@ describe("purgeWorkspace", () => {
     await inbox.claimMessage("C0", 1, 1, "inbound", now);
     await inbox.claimReply({ channel: "C0", messageTs: "1.1", chatUserId: 1, userId: "U0", now });
     await inbox.takeRoute(1, "C0", undefined, now);
+    // Reply targets and the desk's report (issue 29 §2, §5): targets, a clock, a state change.
+    const { targets } = await inbox.clocks.setTargets(
+      "C0",
+      { firstSecs: 60, nextSecs: null, here: false },
+      "U0",
+      now,
+    );
+    await inbox.clocks.customerWrote("C0", 1, now, { first: false, targets, clock: undefined });
+    await inbox.setDeskState("C0", 1, "resolved", "U0", now);
     await new MediaStore(db, ws).put(
       { name: "p.png", contentType: "image/png", now, expiresAt: later },
       bytes(),

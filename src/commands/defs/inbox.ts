@@ -15,10 +15,13 @@ import {
   type Thread,
 } from "../../store/inbox.ts";
 import { errorReply } from "../errors.ts";
+import { formReply } from "../forms.ts";
 import type { InboxAccess } from "../inbox.ts";
 import { findTemplate, quickReplies } from "../rating.ts";
 import { type AnySpec, type CommandContext, defineCommand, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
+import { dueWords } from "./inbox-report.ts";
+import { inboxFormData, targetsInWords, targetsOf } from "./inbox-targets.ts";
 
 const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
 
@@ -169,7 +172,7 @@ function waitingBlock(t: Thread, i: number, now: Date): KnownBlock {
   const name = esc(t.card?.name ?? `Chat user #${t.chatUserId}`);
   const when = t.lastMessageAt ? ago(t.lastMessageAt, now) : "";
   const last = t.lastText ? `\n>${esc(truncate(t.lastText.replace(/\s+/g, " "), 150))}` : "";
-  const human = `${t.card?.needHuman ? " · :raising_hand: needs a human" : ""} · ${t.assignee ? `<@${t.assignee}>` : "nobody has it"}`;
+  const human = `${t.card?.needHuman ? " · :raising_hand: needs a human" : ""} · ${t.assignee ? `<@${t.assignee}>` : "nobody has it"}${t.due && t.deskState === "open" ? ` · ${dueWords(t.due, now)}` : ""}`;
   return {
     type: "section",
     text: {
@@ -197,7 +200,7 @@ const listSpec: AnySpec = defineCommand({
   schema: z.object({}),
   scope: "read",
   usage: "inbox",
-  summary: "The inboxes, and the conversations waiting for an answer",
+  summary: "The inboxes, and the conversations by state, what is due first",
   help: "An inbox mirrors customers' conversations into a channel, one thread per customer; a writer's reply in the thread goes to the customer. `inbox on` turns one on, `inbox off` turns it off.",
   example: "inbox",
   topic: "inbox",
@@ -220,9 +223,13 @@ const listSpec: AnySpec = defineCommand({
     }
     const now = new Date();
     const desk = deskBlocks(await inbox.store.desk({ limit: DESK_READ }), now, "No conversation yet.");
-    const lines = inboxes.map(
-      (i) => `• ${channelRef(i.channel)}: ${settingsInWords(i)} (by <@${i.createdBy}>)`,
-    );
+    const lines: string[] = [];
+    for (const i of inboxes) {
+      const targets = targetsInWords(await inbox.store.clocks.targets(i.channel), inbox.workClock);
+      lines.push(
+        `• ${channelRef(i.channel)}: ${settingsInWords(i)} (by <@${i.createdBy}>)${targets ? `\n    Reply targets: ${targets}` : ""}`,
+      );
+    }
     const blocks: KnownBlock[] = [
       section(`:inbox_tray: *${count(inboxes.length, "inbox", "inboxes")}*\n${lines.join("\n")}`),
     ];
@@ -283,6 +290,10 @@ const onSpec: AnySpec = defineCommand({
     replies: "`notes`: every thread reply is a note, sending goes through the card's Reply; default `send`",
     rating:
       "an approved template with quick-reply buttons, sent to the customer on Resolve to ask for a rating; default none",
+    first:
+      "first-reply target, from the customer's first message to the team's first reply (15m, 1h, 1h30m); default none",
+    next: "next-reply target, from a customer message to the next reply (15m, 1h); default none",
+    here: "`yes`: a warning shown in the channel (nobody has the conversation) says @here; default `no`",
   },
   schema: z.object({
     channel: z.string().optional(),
@@ -290,20 +301,33 @@ const onSpec: AnySpec = defineCommand({
     type: z.string().optional(),
     replies: z.string().optional(),
     rating: z.string().optional(),
+    first: z.string().optional(),
+    next: z.string().optional(),
+    here: z.string().optional(),
   }),
   scope: "write",
-  usage: "inbox on [#channel] [need-human] [type=phonechat,chat_web,…] [replies=notes] [rating=<template>]",
+  usage:
+    "inbox on [#channel] [need-human] [type=phonechat,chat_web,…] [replies=notes] [first=15m] [next=1h] [here=yes] [rating=<template>]",
   summary: "Mirror customers' conversations into a channel (default: here), one thread per customer",
-  help: "By default every conversation with a new customer message gets a thread; with `need-human`, only those that need a human; with `type=phonechat,chat_web`, only those chat types (web chat and phone chat can go to different channels). A conversation goes to one inbox only: the most specific that matches (fewest chat types, then need-human), else the oldest. A channel has one inbox: running it again sets it as typed. At first, one card for each conversation already unread or needing a human (at most 20). Reply in a thread to answer the customer (writers only); start with `//` or `note:` for an internal note. With `replies=notes` every thread reply is a note, and answers go through the card's *Reply*.",
+  help: "By default every conversation with a new customer message gets a thread; with `need-human`, only those that need a human; with `type=phonechat,chat_web`, only those chat types (web chat and phone chat can go to different channels). A conversation goes to one inbox only: the most specific that matches (fewest chat types, then need-human), else the oldest. A channel has one inbox: running it again sets it as typed. At first, one card for each conversation already unread or needing a human (at most 20). Reply in a thread to answer the customer (writers only); start with `//` or `note:` for an internal note. With `replies=notes` every thread reply is a note, and answers go through the card's *Reply*. Reply targets: `first=15m` (the customer's first message to the first reply), `next=1h` (a customer message to the next reply), counted in the workspace's business hours when set (`/sb settings`); at 80% a warning in the thread naming who has it (also in the channel when nobody has it, with @here when `here=yes`), at 100% a breach line. `/sb inbox on` alone opens the inbox form.",
   example: "inbox on type=phonechat",
   topic: "inbox",
   operations: [],
   run: async (a, ctx): Promise<Reply> => {
     const inbox = inboxOf(ctx);
+    // Alone, in Slack: the inbox form, for this channel.
+    const alone = Object.values(a).every((v) => v === undefined);
+    if (alone && ctx.actor.via !== "shell")
+      return formReply(
+        ctx,
+        { kind: "inbox", load: () => inboxFormData(inbox, ctx.actor.channelId), instead: "inbox.on" },
+        "Opening the inbox form…",
+      );
     const channel = channelOf(a.channel, ctx, "inbox on");
     const types = typesOf(a.type);
     const replies = repliesOf(a.replies);
     const ratingTemplate = await ratingTemplateOf(a.rating, ctx);
+    const wanted = targetsOf(a);
     if (inbox.join) {
       const joined = await inbox.join(channel);
       if (joined === "invite")
@@ -325,18 +349,26 @@ const onSpec: AnySpec = defineCommand({
       replies,
       ratingTemplate,
     });
+    const t = await inbox.store.clocks.setTargets(channel, wanted, ctx.actor.userId, new Date());
     await ctx.audit(r.created ? "inbox.on" : "inbox.filter", true, {
       channel,
       filter,
       types,
       replies,
       ratingTemplate,
+      first: wanted.firstSecs,
+      next: wanted.nextSecs,
+      here: wanted.here,
     });
     inbox.wake?.();
-    const settings = settingsInWords(r.inbox);
+    const targets = targetsInWords(t.targets, inbox.workClock);
+    const settings = `${settingsInWords(r.inbox)}${targets ? `; reply targets: ${targets}` : ""}`;
+    const targetsBefore = targetsInWords(t.before, inbox.workClock);
     const lead = r.created
       ? `:inbox_tray: Inbox on in ${channelRef(channel)} (by ${ctx.who}): ${settings}.`
-      : r.before && settingsInWords(r.before) === settings
+      : r.before &&
+          `${settingsInWords(r.before)}${targetsBefore ? `; reply targets: ${targetsBefore}` : ""}` ===
+            settings
         ? `:inbox_tray: ${channelRef(channel)} already has this inbox: ${settings}.`
         : `:inbox_tray: The inbox in ${channelRef(channel)} now shows ${settings} (by ${ctx.who}).`;
     const how =
@@ -375,6 +407,8 @@ const offSpec: AnySpec = defineCommand({
         `There is no inbox in ${channelRef(channel)}: nothing was changed.`,
         "`/sb inbox` lists the inboxes.",
       );
+    // Its reply targets stop: nothing comes due while it is off.
+    await inbox.store.clocks.stopAll(channel, new Date());
     await ctx.audit("inbox.off", true, { channel });
     const text = `:inbox_tray: Inbox off in ${channelRef(channel)} (by ${ctx.who}). Its threads stay.`;
     return { visibility: "in_channel", text, blocks: [section(text)] };

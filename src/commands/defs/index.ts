@@ -9,6 +9,7 @@ import { GROUP_COMMANDS } from "./groups.ts";
 import { HELP_COMMANDS } from "./help.ts";
 import { INBOX_COMMANDS } from "./inbox.ts";
 import { INBOX_DESK_COMMANDS } from "./inbox-desk.ts";
+import { INBOX_REPORT_COMMANDS } from "./inbox-report.ts";
 import { MESSAGE_COMMANDS } from "./messages.ts";
 import { REPLY_COMMANDS } from "./replies.ts";
 import { REPORT_COMMANDS } from "./reports.ts";
@@ -32,6 +33,7 @@ export const ALL_COMMANDS: AnySpec[] = [
   ...CHANNEL_COMMANDS,
   ...INBOX_COMMANDS,
   ...INBOX_DESK_COMMANDS,
+  ...INBOX_REPORT_COMMANDS,
   ...REPLY_COMMANDS,
   ...WORKSPACE_COMMANDS,
 ];

@@ -26,7 +26,8 @@ import { type AnySpec, type CommandContext, defineCommand, UserError } from "../
 import { ACTION, type Reply } from "../types.ts";
 import { nameOf, relatedNames } from "./common.ts";
 
-const TARGET_HELP = "a campaign id, `running` (every running campaign) or `all` (the 10 most recent)";
+const TARGET_HELP =
+  "a campaign id, `running` (every running campaign), `all` (the 10 most recent) or `inbox` (the desk of the channel's inbox)";
 const MAX_LISTED = 40;
 
 function reportsOf(ctx: CommandContext): ReportService {
@@ -65,9 +66,20 @@ function nextRun(row: ScheduleRow, now: Date): string {
   return next ? formatLocal(next, row.tz) : "—";
 }
 
-/** A campaign named by id must exist before anything is stored or posted. */
-async function checkCampaign(ctx: CommandContext, target: string): Promise<Reply | undefined> {
+/** A campaign named by id must exist before anything is stored or posted; an inbox report needs the channel's inbox. */
+async function checkCampaign(
+  ctx: CommandContext,
+  target: string,
+  channel?: string,
+): Promise<Reply | undefined> {
   const t = parseTarget(target);
+  if (!("field" in t) && t.kind === "inbox") {
+    if (channel && (await ctx.inbox?.store.inbox(channel))) return undefined;
+    return errorReply(
+      `${channel ? channelRef(channel) : "This channel"} has no inbox, so it has no desk report: nothing was scheduled.`,
+      "Name the inbox's channel (`/sb report inbox #support every mon at 09:00`), or turn one on with `/sb inbox on`.",
+    );
+  }
   if ("field" in t || t.kind !== "campaign") return undefined;
   try {
     await ctx.api.getCampaign(t.id);
@@ -96,9 +108,9 @@ const scheduleSpec: AnySpec = defineCommand({
   }),
   scope: "write",
   usage:
-    "report <campaign-id | running | all> [every day|weekday|mon…sun|<N>h] [at HH:MM] [tz=<zone>] [#channel]",
+    "report <campaign-id | running | all | inbox> [every day|weekday|mon…sun|<N>h] [at HH:MM] [tz=<zone>] [#channel]",
   summary: "Post a campaign report to a channel on a schedule (default: every day at 09:00, here)",
-  help: "The report shows each campaign's recipients by status, the delivery, read and failure rates, and the change since the schedule's previous report. Days: `mon`, `mon,thu`, `sat-sun`; every N hours: `6h`. Times: `09:00`, `9am`. The channel: pick it with `#` (default: the channel you type in).",
+  help: "The report shows each campaign's recipients by status, the delivery, read and failure rates, and the change since the schedule's previous report. Days: `mon`, `mon,thu`, `sat-sun`; every N hours: `6h`. Times: `09:00`, `9am`. The channel: pick it with `#` (default: the channel you type in). `inbox`: the desk report of that channel's inbox (opened, resolved, first-reply times, targets met, per assignee) since the previous one, posted there.",
   example: "report running every weekday at 09:00 tz=Europe/Paris",
   topic: "reports",
   noun: "campaign",
@@ -128,7 +140,7 @@ const scheduleSpec: AnySpec = defineCommand({
       });
     }
     if (!parsed.ok || problems.length) return inputErrorReply(scheduleSpec, problems);
-    const missing = await checkCampaign(ctx, a.target);
+    const missing = await checkCampaign(ctx, a.target, channel);
     if (missing) return missing;
 
     const row = await reports.addSchedule(parsed.spec, { createdBy: ctx.actor.userId, channel: channel! });
@@ -280,6 +292,10 @@ const nowSpec: AnySpec = defineCommand({
     const reports = reportsOf(ctx);
     const t = parseTarget(a.target);
     if ("field" in t) return inputErrorReply(nowSpec, [t]);
+    if (t.kind === "inbox")
+      return errorReply(
+        "The desk report at once is `/sb inbox report` (`day` or `week`): nothing was posted.",
+      );
     const missing = await checkCampaign(ctx, a.target);
     if (missing) return missing;
     const tz = await reports.defaultTz(ctx.actor);

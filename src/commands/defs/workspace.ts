@@ -82,6 +82,10 @@ export function valueWords(
       return s.quietHours.value
         ? `${esc(s.quietHours.value)}${s.reportsTimeZone.value ? ` (${esc(s.reportsTimeZone.value)})` : ""}: a campaign asked to start then starts when they end`
         : "None: campaigns start when asked";
+    case "businessHours":
+      return s.businessHours.value
+        ? `${esc(s.businessHours.value)} (reply targets count in them)`
+        : "Not set: reply targets count around the clock";
   }
 }
 
@@ -133,6 +137,7 @@ function settingsInput(a: Record<string, string | undefined>): SettingsInput {
   if (a.tz !== undefined) out.reportsTimeZone = clear(a.tz) ? null : a.tz;
   if (a.steps !== undefined) out.workflowSteps = a.steps.trim().toLowerCase();
   if (a.quiet !== undefined) out.quietHours = clear(a.quiet) ? null : a.quiet;
+  if (a.hours !== undefined) out.businessHours = clear(a.hours) ? null : a.hours;
   return out as SettingsInput;
 }
 
@@ -256,6 +261,8 @@ export const WORKSPACE_COMMANDS = [
       steps: "Workflow steps: off, writers or all",
       quiet:
         "quiet hours, in the workspace's time zone (21:00-08:00): no campaign starts in them; `none`: no quiet hours",
+      hours:
+        'business hours reply targets count in, in the workspace\'s time zone: `hours="mon-fri 09:00-18:00"` (several: `mon-fri 09:00-18:00; sat 10:00-14:00`); `none`: around the clock',
     },
     schema: z.object({
       writers: z.string().optional(),
@@ -265,9 +272,11 @@ export const WORKSPACE_COMMANDS = [
       tz: z.string().optional(),
       steps: z.string().optional(),
       quiet: z.string().optional(),
+      hours: z.string().optional(),
     }),
     scope: "read",
-    usage: "settings set [writers=…] [broadcasters=…] [audit=…] [channel=…] [tz=…] [steps=…] [quiet=…]",
+    usage:
+      "settings set [writers=…] [broadcasters=…] [audit=…] [channel=…] [tz=…] [steps=…] [quiet=…] [hours=…]",
     summary: "Change this workspace's settings (admins)",
     example: "settings set tz=Europe/Paris steps=writers",
     topic: "workspace",

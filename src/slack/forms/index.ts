@@ -31,6 +31,7 @@ import { connectForm } from "./connect.ts";
 import { errorsFor } from "./field-errors.ts";
 import type { FormAnswer, FormShortcut, SlackForm, Suggest } from "./form.ts";
 import { importForm } from "./import.ts";
+import { inboxForm } from "./inbox.ts";
 import { cut, modal, option, readMetadata, type StateValues, sectionText } from "./kit.ts";
 import { mappingForm } from "./mapping.ts";
 import { TEMPLATE_MENU } from "./parts.ts";
@@ -59,6 +60,7 @@ const BY_KIND: { [K in FormKind]: SlackForm<K, any, any> } = {
   connect: connectForm,
   settings: settingsForm,
   "send-at": sendAtForm,
+  inbox: inboxForm,
 };
 
 /** Every form: those the core asks for, and those the Slack side opens itself. */

@@ -45,6 +45,7 @@ const BLOCK_OF: Record<SettingName, string> = {
   reportsTimeZone: "tz",
   workflowSteps: "steps",
   quietHours: "quiet",
+  businessHours: "hours",
 };
 
 const PERSONAL_ZONE = "personal";
@@ -221,6 +222,21 @@ export function settingsModal(
         ),
       },
     ),
+    input(
+      "hours",
+      "Business hours",
+      textInput("hours", {
+        initial: s.businessHours.value ?? "",
+        placeholder: "mon-fri 09:00-18:00",
+      }),
+      {
+        optional: true,
+        hint: originHint(
+          s.businessHours.origin,
+          "The inbox's reply targets count in these hours, in the time zone above (which they need). Empty: around the clock.",
+        ),
+      },
+    ),
     context("Only workspace admins and owners, and the person who installed Switchboard, may change these."),
   ];
   return modal({ callbackId: SETTINGS_CALLBACK, title: "Settings", submit: "Save", metadata: meta, blocks });
@@ -257,6 +273,8 @@ export function readSettings(
   if (steps) out.workflowSteps = steps;
   const quiet = textOf(state, "quiet")?.trim();
   out.quietHours = quiet ? quiet : null;
+  const hours = textOf(state, "hours")?.trim();
+  out.businessHours = hours ? hours : null;
   if (Object.keys(errors).length) return { errors };
   const parsed = settingsSchema.safeParse(out);
   if (!parsed.success) {
@@ -279,8 +297,12 @@ async function save(values: SettingsInput, s: Submission<SettingsMeta>): Promise
     return refuse({
       writers: (await notAdministrator(admin, "change the settings")).replace(/<@([A-Z0-9]+)>/g, "$1"),
     });
-  // Quiet hours need the workspace's time zone: none chosen, the person's own Slack zone is the one.
-  if (values.quietHours && !values.reportsTimeZone && !(await admin.settings()).reportsTimeZone.value) {
+  // Quiet and business hours need the workspace's time zone: none chosen, the person's own Slack zone is the one.
+  if (
+    (values.quietHours || values.businessHours) &&
+    !values.reportsTimeZone &&
+    !(await admin.settings()).reportsTimeZone.value
+  ) {
     const info = await s.client.users.info({ user: s.actor.userId }).catch(() => undefined);
     const tz = typeof info?.user?.tz === "string" ? info.user.tz : undefined;
     if (tz) values = { ...values, reportsTimeZone: tz };

@@ -2,7 +2,7 @@
 
 import type { WorkspaceId } from "../../domain/workspace.ts";
 import type { Queryable } from "../db.ts";
-import { type DeskState, InboxTable, type Row, type Thread, toThread } from "./rows.ts";
+import { type DeskState, InboxTable, type Row, THREADS_WITH_DUE, type Thread, toThread } from "./rows.ts";
 import type { Threads } from "./threads.ts";
 
 export class Desk extends InboxTable {
@@ -56,10 +56,22 @@ export class Desk extends InboxTable {
     by: string,
     now: Date,
   ): Promise<boolean> {
+    // One statement: the state, the event the desk's report counts, and (a resolve) the reply clock stopped.
     const { rows } = await this.db.query(
-      `update inbox.threads set desk_state = $3, desk_changed_by = $4, desk_changed_at = $5,
-         snoozed_until = null, snooze_until_reply = false, snoozed_by = null
-       where channel = $1 and chat_user_id = $2 and workspace = $6 and desk_state <> $3 returning chat_user_id`,
+      `with changed as (
+         update inbox.threads set desk_state = $3, desk_changed_by = $4, desk_changed_at = $5,
+           snoozed_until = null, snooze_until_reply = false, snoozed_by = null
+         where channel = $1 and chat_user_id = $2 and workspace = $6 and desk_state <> $3
+         returning workspace, channel, chat_user_id, assignee),
+       event as (
+         insert into inbox.desk_events (workspace, channel, chat_user_id, kind, at, by_user, assignee)
+         select workspace, channel, chat_user_id, case when $3 = 'resolved' then 'resolved' else 'reopened' end, $5, $4, assignee
+         from changed where $3 in ('resolved', 'open')),
+       stopped as (
+         update inbox.clocks k set ended_at = $5, ended_by = 'resolve' from changed c
+         where $3 = 'resolved' and k.workspace = c.workspace and k.channel = c.channel
+           and k.chat_user_id = c.chat_user_id and k.ended_at is null)
+       select chat_user_id from changed`,
       [channel, chatUserId, state, by, now, this.workspace],
     );
     return rows.length === 1;
@@ -76,15 +88,20 @@ export class Desk extends InboxTable {
   ): Promise<{ reopened: boolean; woke: boolean }> {
     // A snoozed conversation wakes at once when the customer writes (issue 29 §3), in this same statement.
     const { rows } = await this.db.query<Row>(
-      `update inbox.threads t set customer_wrote_at = greatest(t.customer_wrote_at, $3::timestamptz),
-         window_closed_shown = false, desk_state = 'open',
-         snoozed_until = null, snooze_until_reply = false, snoozed_by = null,
-         desk_changed_by = case when t.desk_state = 'resolved' then 'customer' else t.desk_changed_by end,
-         desk_changed_at = case when t.desk_state = 'resolved' then $3::timestamptz else t.desk_changed_at end
-       from inbox.threads old
-       where t.channel = $1 and t.chat_user_id = $2 and t.workspace = $4
-         and old.workspace = t.workspace and old.channel = t.channel and old.chat_user_id = t.chat_user_id
-       returning old.desk_state as was, (old.snoozed_until is not null or old.snooze_until_reply) as snoozed`,
+      `with u as (
+         update inbox.threads t set customer_wrote_at = greatest(t.customer_wrote_at, $3::timestamptz),
+           window_closed_shown = false, desk_state = 'open',
+           snoozed_until = null, snooze_until_reply = false, snoozed_by = null,
+           desk_changed_by = case when t.desk_state = 'resolved' then 'customer' else t.desk_changed_by end,
+           desk_changed_at = case when t.desk_state = 'resolved' then $3::timestamptz else t.desk_changed_at end
+         from inbox.threads old
+         where t.channel = $1 and t.chat_user_id = $2 and t.workspace = $4
+           and old.workspace = t.workspace and old.channel = t.channel and old.chat_user_id = t.chat_user_id
+         returning old.desk_state as was, (old.snoozed_until is not null or old.snooze_until_reply) as snoozed, t.assignee),
+       event as (
+         insert into inbox.desk_events (workspace, channel, chat_user_id, kind, at, by_user, assignee)
+         select $4, $1, $2, 'reopened', $3::timestamptz, 'customer', assignee from u where was = 'resolved')
+       select was, snoozed from u`,
       [channel, chatUserId, at, this.workspace],
     );
     return { reopened: rows[0]?.was === "resolved", woke: rows[0]?.snoozed === true };
@@ -93,7 +110,7 @@ export class Desk extends InboxTable {
   /** Threads whose reply window closed before `before` and whose card does not say so yet. */
   async windowsClosed(channel: string, before: Date, limit = 20): Promise<Thread[]> {
     const { rows } = await this.db.query<Row>(
-      `select * from inbox.threads where channel = $1 and workspace = $4 and thread_ts is not null and card is not null
+      `select * from ${THREADS_WITH_DUE} where channel = $1 and workspace = $4 and thread_ts is not null and card is not null
          and not window_closed_shown and customer_wrote_at < $2::timestamptz - interval '24 hours'
        order by customer_wrote_at limit $3`,
       [channel, before, limit, this.workspace],
@@ -111,8 +128,8 @@ export class Desk extends InboxTable {
   /** Conversations with a thread, latest message first, optionally only those `assignee` has. */
   async desk(p: { assignee?: string; limit: number }): Promise<Thread[]> {
     const { rows } = await this.db.query<Row>(
-      `select * from inbox.threads where workspace = $3 and thread_ts is not null and ($1::text is null or assignee = $1)
-       order by last_message_at desc nulls last limit $2`,
+      `select * from ${THREADS_WITH_DUE} where workspace = $3 and thread_ts is not null and ($1::text is null or assignee = $1)
+       order by due_at nulls last, last_message_at desc nulls last limit $2`,
       [p.assignee ?? null, p.limit, this.workspace],
     );
     return rows.map(toThread);

@@ -164,5 +164,60 @@ alter table inbox.threads add column snoozed_until timestamptz,
 alter table inbox.inboxes add column rating_template text
 `,
     },
+    {
+      // Reply targets and the desk's report (issue 29 §2, §5): an inbox's
+      // targets (its own table: the inbox's other settings stay as they are);
+      // a clock per customer message that waits for a reply (its due time,
+      // its warning and breach each claimed once, how it ended); the state
+      // changes the report counts (resolved, reopened).
+      id: "007_reply_targets",
+      sql: `
+create table inbox.targets (
+  workspace text not null,
+  channel text not null,
+  first_secs integer,
+  next_secs integer,
+  here boolean not null default false,
+  set_by text not null,
+  set_at timestamptz not null,
+  primary key (workspace, channel)
+)
+;
+create table inbox.clocks (
+  workspace text not null,
+  channel text not null,
+  chat_user_id integer not null,
+  started_at timestamptz not null,
+  kind text not null check (kind in ('first', 'next')),
+  target_secs integer,
+  warn_at timestamptz,
+  due_at timestamptz,
+  warned_at timestamptz,
+  breached_at timestamptz,
+  ended_at timestamptz,
+  ended_by text check (ended_by in ('reply', 'resolve', 'snooze', 'off')),
+  replied_by text,
+  reply_secs integer,
+  assignee text,
+  primary key (workspace, channel, chat_user_id, started_at)
+)
+;
+create unique index clocks_running on inbox.clocks (workspace, channel, chat_user_id) where ended_at is null
+;
+create index clocks_due on inbox.clocks (workspace, channel, due_at) where ended_at is null
+;
+create table inbox.desk_events (
+  workspace text not null,
+  channel text not null,
+  chat_user_id integer not null,
+  kind text not null check (kind in ('resolved', 'reopened')),
+  at timestamptz not null,
+  by_user text,
+  assignee text
+)
+;
+create index desk_events_at on inbox.desk_events (workspace, channel, at)
+`,
+    },
   ],
 };

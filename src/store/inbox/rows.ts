@@ -82,11 +82,33 @@ export interface Thread {
   ratingAskedAt: Date | null;
   ratingOptions: string[];
   rating: string | null;
+  /**
+   * The reply target running now (issue 29 §2: its clock in inbox.clocks),
+   * when the thread was read with it (THREADS_WITH_DUE); null or absent: none.
+   */
+  due?: ThreadDue | null;
 }
 
 /** Whether a thread is snoozed now (until a time, or until the customer writes). */
 export const isSnoozed = (t: Pick<Thread, "snoozedUntil" | "snoozeUntilReply">): boolean =>
   t.snoozeUntilReply || t.snoozedUntil !== null;
+
+/** What a thread's running reply target shows: when a reply is due, which target, whether it was missed. */
+export interface ThreadDue {
+  at: Date;
+  kind: "first" | "next";
+  missed: boolean;
+}
+
+/**
+ * Threads with their running reply target (the clock not ended, at most one
+ * a thread): `select * from ${THREADS_WITH_DUE} where …` names the thread's
+ * columns as before, plus due_at, due_kind, due_breached_at.
+ */
+export const THREADS_WITH_DUE = `inbox.threads t left join lateral (
+  select c.due_at, c.kind as due_kind, c.breached_at as due_breached_at from inbox.clocks c
+  where c.workspace = t.workspace and c.channel = t.channel and c.chat_user_id = t.chat_user_id and c.ended_at is null
+) due on true`;
 
 export type DeskState = "open" | "resolved";
 
@@ -156,6 +178,13 @@ export const toThread = (r: Row): Thread => ({
   ratingAskedAt: date(r.rating_asked_at),
   ratingOptions: Array.isArray(r.rating_options) ? r.rating_options.map(String) : [],
   rating: text(r.rating),
+  due: r.due_at
+    ? {
+        at: date(r.due_at) as Date,
+        kind: r.due_kind === "first" ? "first" : "next",
+        missed: r.due_breached_at !== null && r.due_breached_at !== undefined,
+      }
+    : null,
 });
 
 /** One workspace's rows of a table of schema `inbox`: every statement names the workspace. */

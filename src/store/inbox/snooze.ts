@@ -11,10 +11,17 @@ export class Snoozes extends InboxTable {
    */
   async snooze(channel: string, chatUserId: number, until: Date | "reply", by: string, now: Date) {
     const { rows } = await this.db.query(
-      `update inbox.threads set snoozed_until = $3, snooze_until_reply = $4, snoozed_by = $5,
-         desk_changed_by = $5, desk_changed_at = $6
-       where channel = $1 and chat_user_id = $2 and workspace = $7 and desk_state = 'open' and thread_ts is not null
-       returning chat_user_id`,
+      // One statement: the snooze, and the reply target's clock stopped (issue 29 §2: a snooze stops it).
+      `with snoozed as (
+         update inbox.threads set snoozed_until = $3, snooze_until_reply = $4, snoozed_by = $5,
+           desk_changed_by = $5, desk_changed_at = $6
+         where channel = $1 and chat_user_id = $2 and workspace = $7 and desk_state = 'open' and thread_ts is not null
+         returning workspace, channel, chat_user_id),
+       stopped as (
+         update inbox.clocks k set ended_at = $6, ended_by = 'snooze' from snoozed z
+         where k.workspace = z.workspace and k.channel = z.channel and k.chat_user_id = z.chat_user_id
+           and k.ended_at is null)
+       select chat_user_id from snoozed`,
       [channel, chatUserId, until === "reply" ? null : until, until === "reply", by, now, this.workspace],
     );
     return rows.length === 1;

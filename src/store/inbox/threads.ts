@@ -1,12 +1,12 @@
 // Threads: one per chat user per channel, its parent card (claimed before it
 // is posted: one card per chat user) and how far its messages are mirrored.
 import { storable, storableJson } from "../text.ts";
-import { type CardState, InboxTable, type Row, type Thread, toThread } from "./rows.ts";
+import { type CardState, InboxTable, type Row, THREADS_WITH_DUE, type Thread, toThread } from "./rows.ts";
 
 export class Threads extends InboxTable {
   async thread(channel: string, chatUserId: number): Promise<Thread | undefined> {
     const { rows } = await this.db.query<Row>(
-      "select * from inbox.threads where channel = $1 and chat_user_id = $2 and workspace = $3",
+      `select * from ${THREADS_WITH_DUE} where channel = $1 and chat_user_id = $2 and workspace = $3`,
       [channel, chatUserId, this.workspace],
     );
     return rows[0] ? toThread(rows[0]) : undefined;
@@ -15,7 +15,7 @@ export class Threads extends InboxTable {
   /** The inbox thread whose parent card has this ts, if any. */
   async threadByTs(channel: string, threadTs: string): Promise<Thread | undefined> {
     const { rows } = await this.db.query<Row>(
-      "select * from inbox.threads where channel = $1 and thread_ts = $2 and workspace = $3",
+      `select * from ${THREADS_WITH_DUE} where channel = $1 and thread_ts = $2 and workspace = $3`,
       [channel, threadTs, this.workspace],
     );
     return rows[0] ? toThread(rows[0]) : undefined;

@@ -20,6 +20,7 @@ import {
   messageReplies,
   mirroredOf,
   reopenedMessage,
+  targetNoticeMessage,
   wokenMessage,
 } from "./render.ts";
 
@@ -33,13 +34,18 @@ export interface PostMetadata {
 }
 
 /** Posts one message through the per-channel queue; returns its ts. Throws Slack's error. */
-export type InboxPost = (args: {
-  channel: string;
-  text: string;
-  blocks: KnownBlock[];
-  thread_ts?: string;
-  metadata?: PostMetadata;
-}) => Promise<{ ts?: string }>;
+export type InboxPost = (
+  args: {
+    channel: string;
+    text: string;
+    blocks: KnownBlock[];
+    metadata?: PostMetadata;
+  } & (
+    | { thread_ts?: string; reply_broadcast?: false }
+    /** A thread reply also shown in the channel. */
+    | { thread_ts: string; reply_broadcast: true }
+  ),
+) => Promise<{ ts?: string }>;
 
 /**
  * The bot's recent posts with their metadata: the channel's (no thread_ts) or
@@ -120,6 +126,14 @@ export function inboxIoOf(calls: SlackInboxCalls): InboxIo {
         return send(messageReplies(name, shown, { images: "links" })[part - 1] ?? drawnPart);
       });
       return r.ts;
+    },
+    async postTargetNotice(channel, threadTs, notice) {
+      const message = { channel, ...targetNoticeMessage(notice) };
+      await post(
+        notice.broadcast
+          ? { ...message, thread_ts: threadTs, reply_broadcast: true }
+          : { ...message, thread_ts: threadTs },
+      );
     },
     async postReopened(channel, threadTs, name) {
       await post({ channel, thread_ts: threadTs, ...reopenedMessage(name) });

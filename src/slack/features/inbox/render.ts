@@ -7,8 +7,16 @@ import { type Direction, messageCaption, messageFileName, messageMediaUrl } from
 import type { Message } from "../../../api/types.ts";
 import { ACTION } from "../../../blocks/actions.ts";
 import { actions, context, esc, section, truncate } from "../../../blocks/blocks.ts";
+import { durationWords } from "../../../domain/business-hours.ts";
 import { chatTypeLabel } from "../../../domain/chat-types.ts";
-import { type CardState, type DeskState, REPLY_WINDOW_MS, type Thread } from "../../../store/inbox.ts";
+import type { TargetNotice } from "../../../inbox/io.ts";
+import {
+  type CardState,
+  type DeskState,
+  REPLY_WINDOW_MS,
+  type Thread,
+  type ThreadDue,
+} from "../../../store/inbox.ts";
 import { storable } from "../../../store/text.ts";
 
 /** Slack message metadata: how a post is found again after a crash (docs/inbox.md). */
@@ -38,10 +46,12 @@ export interface DeskView {
   snooze?: { until: Date | "reply"; by: string | null };
   /** The customer's rating after Resolve (issue 29 §4). */
   rating?: string;
+  /** The reply target running (issue 29 §2): when a reply is due, shown as a Slack date (no countdown), or missed. */
+  due?: ThreadDue | null;
 }
 
 export const deskOf = (
-  t: Pick<Thread, "deskState" | "assignee" | "customerWroteAt"> &
+  t: Pick<Thread, "deskState" | "assignee" | "customerWroteAt" | "due"> &
     Partial<Pick<Thread, "snoozedUntil" | "snoozeUntilReply" | "snoozedBy" | "rating">>,
   now: Date,
 ): DeskView => ({
@@ -53,6 +63,7 @@ export const deskOf = (
     ? { snooze: { until: t.snoozeUntilReply ? "reply" : (t.snoozedUntil as Date), by: t.snoozedBy ?? null } }
     : {}),
   ...(t.rating ? { rating: t.rating } : {}),
+  ...(t.due ? { due: t.due } : {}),
 });
 
 /** The snooze choices of the card's menu (the value is what `inbox snooze … until=` takes). */
@@ -71,6 +82,40 @@ export function snoozeLine(s: NonNullable<DeskView["snooze"]>): string {
     ? `:zzz: *Snoozed until the customer writes*${by}`
     : `:zzz: *Snoozed until ${timeOf(s.until)}*${by}`;
 }
+
+/** A time in each reader's zone, the time first: "14:05 today" (fallback in UTC). */
+export function dueTimeOf(at: Date): string {
+  const fallback = `${at.toISOString().slice(11, 16)} UTC ${at.toISOString().slice(0, 10)}`;
+  return `<!date^${Math.floor(at.getTime() / 1000)}^{time} {date_short_pretty}|${fallback}>`;
+}
+
+const TARGET_NAME = { first: "first reply", next: "next reply" } as const;
+
+/** The card's target line: "Reply due by 14:05 today", or the target missed (the one redraw it makes). */
+export function dueLine(due: ThreadDue): string {
+  return due.missed
+    ? `:rotating_light: *Reply target missed*: a ${TARGET_NAME[due.kind]} was due by ${dueTimeOf(due.at)}`
+    : `:alarm_clock: Reply due by ${dueTimeOf(due.at)} (${TARGET_NAME[due.kind]})`;
+}
+
+/**
+ * A reply target's warning (80%) or breach (100%) in the thread: who has it
+ * (named, so told), else that nobody has it (the warning then also shown in
+ * the channel, with @here when the inbox asked for it).
+ */
+export function targetNoticeMessage(n: TargetNotice): { text: string; blocks: KnownBlock[] } {
+  const name = esc(storable(n.name));
+  const target = `${TARGET_NAME[n.kind]} target, ${durationWords(n.targetSecs)}`;
+  const who = n.holder ? `<@${n.holder}> has it.` : "Nobody has it yet: *Assign to me* on the card takes it.";
+  const here = n.here ? "<!here> " : "";
+  const text =
+    n.what === "warning"
+      ? `${here}:hourglass_flowing_sand: ${name} is waiting: a reply is due by ${dueTimeOf(n.dueAt)} (${target}). ${who}`
+      : `:rotating_light: ${capital(TARGET_NAME[n.kind])} target missed: ${name} has waited since ${dueTimeOf(n.startedAt)} (${target}, due by ${dueTimeOf(n.dueAt)}). ${who}`;
+  return { text, blocks: [section(text)] };
+}
+
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Whether free text can reach the customer: unknown (no customer message seen) counts as open. */
 export const windowOpen = (customerWroteAt: Date | null, now: Date): boolean =>
@@ -130,8 +175,10 @@ function deskBlocks(
   // Snoozed: said instead of the state ("Snoozed until Tue 09:00 by @ana"); rated: under it.
   const head = d.snooze && d.state !== "resolved" ? snoozeLine(d.snooze) : `${icon} *${label}*`;
   const rated = d.rating ? `\n:star: Rated: *${esc(storable(d.rating))}*` : "";
+  // A reply target: shown while open and awake (a date, no countdown); its miss is the one redraw it makes.
+  const due = d.due && d.state === "open" && !d.snooze ? `\n${dueLine(d.due)}` : "";
   return {
-    line: section(`${head} · ${who}${window ? `\n${window}` : ""}${rated}`),
+    line: section(`${head} · ${who}${due}${window ? `\n${window}` : ""}${rated}`),
     buttons: { ...desk, block_id: `sb_inbox_desk:${id}` } as KnownBlock,
   };
 }

@@ -3,6 +3,7 @@
 // every other post. Made at once (createInbox), started once the app answers
 // (start), stopped by stop() or when the switchboard closes.
 import type { MessagingClient } from "../../../api/client.ts";
+import type { WorkClock } from "../../../domain/business-hours.ts";
 import type { WorkspaceId } from "../../../domain/workspace.ts";
 import type { Config } from "../../../platform/config.ts";
 import { ConfigError } from "../../../platform/errors.ts";
@@ -22,7 +23,7 @@ export interface InboxHost {
   workspace: WorkspaceId;
   client: MessagingClient;
   /** The commands' side of the inbox: the poller wakes when an inbox is turned on. */
-  inbox?: { wake?: () => void };
+  inbox?: { wake?: () => void; workClock?: () => WorkClock | undefined };
   onClose(fn: () => Promise<void>): void;
 }
 
@@ -53,6 +54,7 @@ export function createInbox(
     pollSeconds: config.INBOX_POLL_SECONDS,
     lookbackHours: config.INBOX_LOOKBACK_HOURS,
     now: opts.now,
+    workClock: () => host.inbox?.workClock?.(),
     workerId: opts.workerId,
     logger: log,
   });

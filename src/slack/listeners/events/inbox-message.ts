@@ -16,6 +16,7 @@ import { apiErrorReply } from "../../../commands/errors.ts";
 import { UserError } from "../../../commands/registry.ts";
 import { plainLine } from "../../../commands/tokenize.ts";
 import { ACTION } from "../../../commands/types.ts";
+import { workClockOf } from "../../../domain/business-hours.ts";
 import { InboxStore } from "../../../store/inbox.ts";
 import { OwnSends } from "../../../store/own-sends.ts";
 import { storable } from "../../../store/text.ts";
@@ -163,6 +164,17 @@ export async function inboxMessage({
         await store.claimMessage(e.channel, sentId, thread.chatUserId, "outbound", new Date(), e.ts);
         await ownSends.record(sentId, e.user as string, "reply").catch(() => {});
       }
+      // A reply stops the reply target's clock (the poller never reads this reply as new).
+      const settings = await context.core.admin?.settings().catch(() => undefined);
+      await store.clocks
+        .replied(
+          e.channel,
+          thread.chatUserId,
+          messageTime(sent) ?? new Date(),
+          e.user as string,
+          workClockOf(settings?.businessHours?.value, settings?.reportsTimeZone?.value),
+        )
+        .catch((err) => context.logger.warn({ err: (err as Error).message }, "could not stop a reply clock"));
     };
     let sent: Message = {};
     for (const [i, body] of bodies.entries()) {

@@ -1,0 +1,174 @@
+// The inbox form (`/sb inbox on` alone, issue 29 §2): a channel's inbox as a
+// form, its filter, chat types and thread replies, and its reply targets
+// (first reply, next reply, @here on warnings in the channel). Submitted, it
+// runs the same command line as typed (`inbox on <#channel> … first=15m`) as
+// the person who submitted it: the checks, the join, the audit and the answer
+// are the command's.
+import type { KnownBlock, ModalView } from "@slack/types";
+import type { InboxFormData } from "../../commands/form-kinds.ts";
+import { durationWords } from "../../domain/business-hours.ts";
+import { errorsFor } from "./field-errors.ts";
+import type { FormOutcome, SlackForm, Submission } from "./form.ts";
+import { checkedOf, context, input, modal, option, sectionText, selectedOf, staticSelect } from "./kit.ts";
+import { postOutcome } from "./submission.ts";
+
+export const INBOX_CALLBACK = "sb_inbox";
+
+export interface InboxMeta {
+  ch?: string;
+}
+
+/** The targets offered, in seconds ("none": no target). */
+const TARGET_CHOICES = [300, 600, 900, 1800, 3600, 7200, 14_400, 28_800, 86_400];
+const NONE = "none";
+
+function targetSelect(id: string, current: number | null | undefined) {
+  const values = [...TARGET_CHOICES];
+  if (current && !values.includes(current)) values.push(current);
+  values.sort((a, b) => a - b);
+  return staticSelect(
+    id,
+    [option("No target", NONE), ...values.map((s) => option(durationWords(s), String(s)))],
+    {
+      initial: current ? String(current) : NONE,
+    },
+  );
+}
+
+export function inboxModal(data: InboxFormData, meta: InboxMeta): ModalView {
+  const c = data.current;
+  const every = option("Every conversation with a new customer message", "all");
+  const human = option("Only conversations that need a human", "need_human");
+  const send = option("Sent to the customer", "send", "Start with // or note: for a note");
+  const notes = option("Notes for the team", "notes", "Answers go through the card's Reply");
+  const types = data.chatTypes.map((t) => option(t.label, t.value));
+  const typesChosen = types.filter((o) => c?.types.includes(o.value ?? ""));
+  const hereOption = option("Say @here on a warning shown in the channel", "yes");
+  const blocks: KnownBlock[] = [
+    sectionText(
+      c
+        ? "*This channel's inbox.* Saving sets it as chosen here."
+        : "*Mirror customers' conversations into a channel*, one thread per customer, with a card on top.",
+    ),
+    input(
+      "channel",
+      "Channel",
+      {
+        type: "conversations_select",
+        action_id: "channel",
+        filter: { include: ["public", "private"], exclude_bot_users: true },
+        ...(data.channel ? { initial_conversation: data.channel } : {}),
+      },
+      { hint: "A private channel needs @Switchboard invited first." },
+    ),
+    input("filter", "Conversations", {
+      type: "radio_buttons",
+      action_id: "filter",
+      options: [every, human],
+      initial_option: c?.needHuman ? human : every,
+    }),
+    input(
+      "types",
+      "Chat types",
+      {
+        type: "checkboxes",
+        action_id: "types",
+        options: types,
+        ...(typesChosen.length ? { initial_options: typesChosen } : {}),
+      },
+      { optional: true, hint: "None ticked: every chat type." },
+    ),
+    input("replies", "Thread replies", {
+      type: "radio_buttons",
+      action_id: "replies",
+      options: [send, notes],
+      initial_option: c?.replies === "notes" ? notes : send,
+    }),
+    input("first", "First-reply target", targetSelect("first", c?.firstSecs), {
+      hint: "From the customer's first message to the team's first reply.",
+    }),
+    input("next", "Next-reply target", targetSelect("next", c?.nextSecs), {
+      hint: "From a customer message to the next reply.",
+    }),
+    input(
+      "here",
+      "Warnings",
+      {
+        type: "checkboxes",
+        action_id: "here",
+        options: [hereOption],
+        ...(c?.here ? { initial_options: [hereOption] } : {}),
+      },
+      {
+        optional: true,
+        hint: "At 80% of a target, a warning in the thread names who has it; when nobody has it, it is also shown in the channel.",
+      },
+    ),
+    context(
+      data.hours
+        ? `Targets count in the workspace's business hours: ${data.hours}.`
+        : "Targets count around the clock: an admin can set business hours in `/sb settings`.",
+    ),
+  ];
+  return modal({ callbackId: INBOX_CALLBACK, title: "Inbox", submit: "Save", metadata: meta, blocks });
+}
+
+/** The command line the form stands for. */
+export function inboxLine(
+  state: Submission<InboxMeta>["state"],
+): { line: string } | { errors: Record<string, string> } {
+  const channel = state.channel?.channel?.selected_conversation as string | undefined;
+  if (!channel) return { errors: { channel: "Choose the inbox's channel." } };
+  const words = ["inbox", "on", channel];
+  if (selectedOf(state, "filter") === "need_human") words.push("need-human");
+  const types = checkedOf(state, "types");
+  if (types.length) words.push(`type=${types.join(",")}`);
+  if (selectedOf(state, "replies") === "notes") words.push("replies=notes");
+  for (const name of ["first", "next"] as const) {
+    const v = selectedOf(state, name);
+    if (v && v !== NONE) words.push(`${name}=${Math.round(Number(v) / 60)}m`);
+  }
+  if (checkedOf(state, "here").includes("yes")) words.push("here=yes");
+  return { line: words.join(" ") };
+}
+
+async function save(line: string, s: Submission<InboxMeta>): Promise<FormOutcome> {
+  const reply = await s.ctx.core.run(line, s.actor);
+  // Refused (not a writer, a private channel it is not in…): said under the channel, the form kept.
+  if (reply.visibility !== "in_channel")
+    return {
+      answer: {
+        response_action: "errors",
+        errors: errorsFor(
+          { channel: reply.text.replace(/[*`_]/g, "").replace(/<[#@]([A-Z0-9]+)>/g, "$1") },
+          s.view,
+        ),
+      },
+    };
+  return {
+    after: async () => {
+      const channel = /^inbox on (\S+)/.exec(line)?.[1];
+      await postOutcome(
+        s.ctx,
+        s.client,
+        { channel, userId: s.actor.userId },
+        { text: reply.text, blocks: reply.blocks },
+      );
+    },
+    answer: { response_action: "clear" },
+  };
+}
+
+export const inboxForm: SlackForm<"inbox", InboxMeta, string> = {
+  name: "inbox form",
+  kind: "inbox",
+  callbackId: INBOX_CALLBACK,
+  build: (data, { actor }) => inboxModal(data, { ch: actor.channelId }),
+  submit: {
+    check: ({ state }) => {
+      const r = inboxLine(state);
+      return "errors" in r ? r : { plan: r.line };
+    },
+    run: save,
+  },
+};
