@@ -191,11 +191,8 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
 /** Sets a runtime's reports zone (attachSlack: the setting, else each person's Slack zone). */
 const zoneOf = new WeakMap<WorkspaceRuntime, (zone: string | undefined) => void>();
 
-/**
- * The Slack side of a workspace's services: reports post with its bot client
- * (and default to the user's Slack zone), inbox channels are joined and cards
- * redrawn with it. Loaded only for Slack, so the shell starts without Bolt.
- */
+/** The Slack side of a workspace's services: reports post with its bot client (default zone: the user's Slack
+ * zone), inbox channels are joined and cards redrawn with it. Loaded only for Slack: the shell starts without Bolt. */
 export async function attachSlack(rt: WorkspaceRuntime, logger: Logger): Promise<void> {
   const slack = rt.slack;
   if (!slack) return;
@@ -253,13 +250,9 @@ export interface RegistryOptions {
   versions?: Pick<WorkspaceVersions, "version" | "versions">;
 }
 
-/**
- * The workspaces of a many-workspace deployment: a request's team → its
- * runtime, built on first use from its installation (its bot token) and its
- * connection (its API key), kept while recently used. A workspace never sees
- * another's runtime: the runtime is looked up by the request's own team id,
- * and every store it holds is that workspace's.
- */
+/** The workspaces of a many-workspace deployment: a request's team → its runtime, built on first use from its
+ * installation (its bot token) and its connection (its API key), kept while recently used. A workspace never sees
+ * another's runtime: it is looked up by the request's own team id, and every store it holds is that workspace's. */
 export class WorkspaceRegistry implements WorkspaceSource {
   private readonly opts: RegistryOptions;
   private readonly keep: number;
