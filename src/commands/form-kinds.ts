@@ -40,6 +40,8 @@ export interface FormKinds {
   connect: { demo: boolean; connection?: ConnectionSummary };
   /** The workspace's settings (`/sb settings`), with the messaging channels people named. */
   settings: { settings: EffectiveSettings; channels: Array<{ id: number; name: string }> };
+  /** Reject… on an approval card: a short reason for the requester. */
+  "approval-reject": { campaignId: number; requestId: number; name: string };
 }
 export type FormKind = keyof FormKinds;
 

@@ -11,6 +11,7 @@ import { SwitchboardError } from "../platform/errors.ts";
 import type { ReportService } from "../reports/service.ts";
 import type { CampaignAudiences, TestPhones } from "../store/campaigns.ts";
 import type { ChannelNames } from "../store/channels.ts";
+import type { ApprovalAccess } from "./approval-access.ts";
 import type { InboxAccess } from "./inbox.ts";
 import type { Token } from "./tokenize.ts";
 import type { Actor, Reply } from "./types.ts";
@@ -68,6 +69,8 @@ export interface CommandContext {
   audiences?: CampaignAudiences;
   /** The phone each person tests campaigns on (`campaign <id> test`); absent where not set up. */
   testPhones?: TestPhones;
+  /** Approval before a send (issue 28 §3): the settings, the requests, Slack's cards; absent where not set up. */
+  approvals?: ApprovalAccess;
 }
 
 /** What a confirmation shows before the write: the blocks above the Confirm/Cancel buttons. */

@@ -53,6 +53,10 @@ export interface SettingValues {
   reportsTimeZone?: string;
   /** Workflow Builder steps. */
   workflowSteps: "off" | "writers" | "all";
+  /** Who approves a campaign before it is sent: people and user groups. Empty: no approval (issue 28 §3). */
+  approvers: string[];
+  /** Approval is asked from this many people reached; unset: for every campaign. */
+  approveFrom?: number;
 }
 export type SettingName = keyof SettingValues;
 
@@ -63,6 +67,8 @@ export const SETTING_NAMES: readonly SettingName[] = [
   "messagingChannel",
   "reportsTimeZone",
   "workflowSteps",
+  "approvers",
+  "approveFrom",
 ];
 
 /** Each setting: its words, the environment variable that gives it in single mode, the shell's option. */
@@ -73,9 +79,16 @@ export const SETTINGS: Record<SettingName, { label: string; env: string; option:
   messagingChannel: { label: "Default messaging channel", env: "MESSAGING_CHANNEL_ID", option: "channel" },
   reportsTimeZone: { label: "Reports' time zone", env: "REPORTS_TIME_ZONE", option: "tz" },
   workflowSteps: { label: "Workflow steps", env: "WORKFLOW_STEPS", option: "steps" },
+  approvers: { label: "Who approves campaigns", env: "SWITCHBOARD_APPROVERS", option: "approvers" },
+  approveFrom: { label: "Approval from", env: "APPROVE_FROM", option: "approve-from" },
 };
 
-export const DEFAULT_SETTINGS: SettingValues = { writers: [], broadcasters: [], workflowSteps: "writers" };
+export const DEFAULT_SETTINGS: SettingValues = {
+  writers: [],
+  broadcasters: [],
+  workflowSteps: "writers",
+  approvers: [],
+};
 
 /** Where a value comes from: the environment (single mode), a change in Slack, or the default. */
 export type SettingOrigin =
@@ -119,6 +132,12 @@ export const settingsSchema = z
       .refine(isValidTimeZone, "must be a time zone such as Europe/Paris or America/New_York")
       .nullable(),
     workflowSteps: z.enum(["off", "writers", "all"], { error: "must be off, writers or all" }),
+    approvers: people.nullable(),
+    approveFrom: z
+      .number({ error: "must be a number of people, like 500" })
+      .int("must be a whole number of people, like 500")
+      .positive("must be a number of people, like 500")
+      .nullable(),
   })
   .partial()
   .strict();

@@ -33,6 +33,8 @@ export const WORKSPACE_TABLES: readonly string[] = [
   "steps.runs",
   "campaigns.audiences",
   "campaigns.test_phones",
+  "approvals.cards",
+  "approvals.requests",
 ];
 
 /** Removes every record of `workspace`, in one transaction; returns the rows removed per table. */

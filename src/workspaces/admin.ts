@@ -61,6 +61,8 @@ export interface WorkspaceAdminOptions {
   onChange?: () => void | Promise<void>;
   logger?: Logger;
   now?: () => Date;
+  /** The shell alone (no Slack): approvers are refused, since approval happens in Slack. */
+  withoutSlack?: boolean;
 }
 
 /** The environment's settings, as SETTINGS names them (single mode's first values). */
@@ -73,6 +75,8 @@ export function envSettings(
     | "MESSAGING_CHANNEL_ID"
     | "REPORTS_TIME_ZONE"
     | "WORKFLOW_STEPS"
+    | "SWITCHBOARD_APPROVERS"
+    | "APPROVE_FROM"
   >,
 ): Partial<SettingValues> {
   return {
@@ -82,6 +86,8 @@ export function envSettings(
     messagingChannel: config.MESSAGING_CHANNEL_ID,
     reportsTimeZone: config.REPORTS_TIME_ZONE,
     workflowSteps: config.WORKFLOW_STEPS,
+    approvers: config.SWITCHBOARD_APPROVERS,
+    approveFrom: config.APPROVE_FROM,
   };
 }
 
@@ -368,6 +374,10 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
           problems,
           message: `Nothing was saved:\n${problems.map((p) => `• ${p.message}`).join("\n")}`,
         };
+      }
+      if (opts.withoutSlack && parsed.data.approvers?.length) {
+        const message = `${SETTINGS.approvers.label}: nobody could approve, since approval happens in Slack and this Switchboard runs without it (the shell alone). Nothing was saved.`;
+        return { ok: false, problems: [{ field: "approvers", message }], message };
       }
       const current = await effective();
       const changes: Record<string, unknown> = {};

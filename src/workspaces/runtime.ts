@@ -148,6 +148,7 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
       logger: logger.child({ part: "core" }),
       reports,
       inbox,
+      approval: { ...settings, cards: () => slack?.approvalCards },
     });
   const closers: Array<() => Promise<void>> = [() => client.close()];
   let closed = false;

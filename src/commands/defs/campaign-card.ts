@@ -4,6 +4,7 @@ import type { Campaign } from "../../api/types.ts";
 import type { Counts } from "../../domain/reports.ts";
 import { campaignCard, factsLine } from "../../reports/card.ts";
 import { type CampaignSummary, ratesOf, STATUSES, summarizeCampaign } from "../../reports/summary.ts";
+import { approvalMark } from "../campaign-approval.ts";
 import type { CommandContext } from "../registry.ts";
 import { pick, show } from "../render.ts";
 import { channelLabel, nameOf, refId, relatedNames, templateLabel } from "./common.ts";
@@ -63,12 +64,17 @@ async function summaryOf(ctx: CommandContext, id: number, c: Campaign): Promise<
 }
 
 export async function cardOf(ctx: CommandContext, id: number, c: Campaign) {
-  const [facts, summary] = await Promise.all([factsOf(ctx, c), summaryOf(ctx, id, c)]);
+  const [facts, summary, approval] = await Promise.all([
+    factsOf(ctx, c),
+    summaryOf(ctx, id, c),
+    approvalMark(ctx, id, c).catch(() => undefined),
+  ]);
   return campaignCard({
     id,
     name: nameOf(c, `Campaign ${id}`),
     status: String(pick(c, "status") ?? "unknown"),
     summary: summary && summary.total > 0 ? summary : undefined,
     facts,
+    ...(approval ? { approval } : {}),
   });
 }

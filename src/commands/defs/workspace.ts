@@ -76,6 +76,14 @@ export function valueWords(
       return { off: "Off", writers: "Only those who may make changes", all: "Everyone" }[
         s.workflowSteps.value
       ];
+    case "approvers":
+      return s.approvers.value.length
+        ? s.approvers.value.map(mention).join(", ")
+        : "Nobody: a campaign is sent without approval";
+    case "approveFrom":
+      return s.approveFrom.value
+        ? `Campaigns reaching ${s.approveFrom.value.toLocaleString("en-US")} people or more`
+        : "Every campaign (when someone approves)";
   }
 }
 
@@ -126,6 +134,15 @@ function settingsInput(a: Record<string, string | undefined>): SettingsInput {
         : a.channel;
   if (a.tz !== undefined) out.reportsTimeZone = clear(a.tz) ? null : a.tz;
   if (a.steps !== undefined) out.workflowSteps = a.steps.trim().toLowerCase();
+  if (a.approvers !== undefined)
+    out.approvers = clear(a.approvers) || /^nobody$/i.test(a.approvers.trim()) ? null : idsOf(a.approvers);
+  const from = a["approve-from"];
+  if (from !== undefined)
+    out.approveFrom = clear(from)
+      ? null
+      : /^\d[\d,]*$/.test(from.trim())
+        ? Number(from.trim().replace(/,/g, ""))
+        : from;
   return out as SettingsInput;
 }
 
@@ -247,6 +264,9 @@ export const WORKSPACE_COMMANDS = [
       channel: "the default messaging channel's number; `none`: not set",
       tz: "the reports' time zone (Europe/Paris); `none`: each person's own",
       steps: "Workflow steps: off, writers or all",
+      approvers:
+        "who approves a campaign before it is sent: people and user groups, comma separated; `none`: no approval",
+      "approve-from": "approval only from this many people reached; `none`: every campaign",
     },
     schema: z.object({
       writers: z.string().optional(),
@@ -255,9 +275,12 @@ export const WORKSPACE_COMMANDS = [
       channel: z.string().optional(),
       tz: z.string().optional(),
       steps: z.string().optional(),
+      approvers: z.string().optional(),
+      "approve-from": z.string().optional(),
     }),
     scope: "read",
-    usage: "settings set [writers=…] [broadcasters=…] [audit=…] [channel=…] [tz=…] [steps=…]",
+    usage:
+      "settings set [writers=…] [broadcasters=…] [audit=…] [channel=…] [tz=…] [steps=…] [approvers=…] [approve-from=…]",
     summary: "Change this workspace's settings (admins)",
     example: "settings set tz=Europe/Paris steps=writers",
     topic: "workspace",

@@ -24,6 +24,7 @@ import { errorRef, isSwitchboardError } from "../../platform/errors.ts";
 import { personOf, type SlackBolt, type SlackContext } from "../context.ts";
 import { slackCode } from "../io/slack-errors.ts";
 import { withApi } from "../perform.ts";
+import { approvalRejectForm } from "./approval-reject.ts";
 import { campaignForm } from "./campaign.ts";
 import { connectForm } from "./connect.ts";
 import { errorsFor } from "./field-errors.ts";
@@ -54,6 +55,7 @@ const BY_KIND: { [K in FormKind]: SlackForm<K, any, any> } = {
   import: importForm,
   connect: connectForm,
   settings: settingsForm,
+  "approval-reject": approvalRejectForm,
 };
 
 /** Every form: those the core asks for, and those the Slack side opens itself. */
