@@ -73,7 +73,10 @@ export function approvalCardView(r: ApprovalRecord, now: Date): { text: string; 
       block_id: "approval_head",
       text: {
         type: "mrkdwn",
-        text: `:raised_hand: *Approve ${esc(c.name)}?*\n${asker} asks ${to} to approve this campaign before it is sent.`,
+        text:
+          r.state === "pending"
+            ? `:raised_hand: *Approve ${esc(c.name)}?*\n${asker} asks ${to} to approve this campaign before it is sent.`
+            : `:raised_hand: *Approval of ${esc(c.name)}*\n${asker} asked ${to} to approve this campaign before it is sent.`,
       },
     },
     {
