@@ -63,7 +63,7 @@ const idsOf = (v: unknown): number[] | undefined =>
  * the record shows is "none".
  */
 export async function audienceOf(
-  ctx: CommandContext,
+  ctx: Pick<CommandContext, "api" | "audiences">,
   id: number,
   c: Campaign,
 ): Promise<Audience | undefined> {
@@ -93,7 +93,7 @@ const isOptedOut = (c: ApiRecord) => {
  * its groups no longer exists.
  */
 export async function countAudience(
-  ctx: CommandContext,
+  ctx: Pick<CommandContext, "api" | "audiences">,
   c: Campaign,
   audience: Audience,
   budget: ReadBudget,

@@ -10,6 +10,7 @@
 // names none), parts.ts (what they share: options, context, the answer's last
 // look). This file puts them together.
 
+import { approvalForStart } from "./campaign-approval.ts";
 import { confirmer } from "./core/confirm.ts";
 import { type CoreOptions, coreParts } from "./core/parts.ts";
 import { runner } from "./core/run.ts";
@@ -48,5 +49,27 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
 
   const channelNames: SwitchboardCore["channelNames"] = channelNamesOf({ channels });
 
-  return { run, confirm, dismiss, perform, may, channelNames, registry, permissions, admin: opts.admin };
+  // A held start's check before it runs (issue 28 §3, §4): the approval it took, checked again.
+  const startCheck: SwitchboardCore["startCheck"] = async (campaignId) => {
+    const ctx = p.makeContext({ userId: "shell", via: "shell" }, `campaign ${campaignId} send`, []);
+    if (!ctx.approvals?.policy.approvers.length) return { ok: true };
+    const r = await approvalForStart(
+      { api: opts.api, audiences: ctx.audiences, approvals: ctx.approvals },
+      campaignId,
+    );
+    return r.ok ? { ok: true } : { ok: false, reason: r.reason };
+  };
+
+  return {
+    run,
+    confirm,
+    dismiss,
+    perform,
+    may,
+    channelNames,
+    startCheck,
+    registry,
+    permissions,
+    admin: opts.admin,
+  };
 }

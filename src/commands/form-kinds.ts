@@ -59,6 +59,8 @@ export interface FormKinds {
   /** The workspace's settings (`/sb settings`), with the messaging channels people named. */
   settings: { settings: EffectiveSettings; channels: Array<{ id: number; name: string }> };
   inbox: InboxFormData;
+  /** Reject… on an approval card: a short reason for the requester. */
+  "approval-reject": { campaignId: number; requestId: number; name: string };
   /** Send at… on a campaign card: the campaign, the time offered (seconds: the next outside the quiet hours), the confirmation. */
   "send-at": SendAtFormData;
 }

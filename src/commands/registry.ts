@@ -13,6 +13,7 @@ import type { ReportService } from "../reports/service.ts";
 import type { CampaignAudiences, TestPhones } from "../store/campaigns.ts";
 import type { ChannelNames } from "../store/channels.ts";
 import type { HeldStarts } from "../store/held-starts.ts";
+import type { ApprovalAccess } from "./approval-access.ts";
 import type { InboxAccess } from "./inbox.ts";
 import type { Token } from "./tokenize.ts";
 import type { Actor, Reply } from "./types.ts";
@@ -76,6 +77,8 @@ export interface CommandContext {
   startRules: StartRules;
   /** The time now (a test's clock). */
   now: () => Date;
+  /** Approval before a send (issue 28 §3): the settings, the requests, Slack's cards; absent where not set up. */
+  approvals?: ApprovalAccess;
 }
 
 /** What a confirmation shows before the write: the blocks above the Confirm/Cancel buttons. */

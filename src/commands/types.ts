@@ -59,4 +59,6 @@ export interface CommandCore {
   ): Promise<T>;
   /** The workspace's connection and settings, for the connect and settings forms; absent where not set up. */
   readonly admin?: WorkspaceAdmin;
+  /** Before a held start runs: its approval checked again (reason in words when it may not start). */
+  startCheck?(campaignId: number): Promise<{ ok: true } | { ok: false; reason: string }>;
 }

@@ -62,6 +62,10 @@ export interface SettingValues {
   quietHours?: string;
   /** Business hours (`mon-fri 09:00-18:00`, canonical): reply targets count in them, in the workspace's zone; unset: around the clock. */
   businessHours?: string;
+  /** Who approves a campaign before it is sent: people and user groups. Empty: no approval (issue 28 §3). */
+  approvers: string[];
+  /** Approval is asked from this many people reached; unset: for every campaign. */
+  approveFrom?: number;
 }
 export type SettingName = keyof SettingValues;
 
@@ -74,6 +78,8 @@ export const SETTING_NAMES: readonly SettingName[] = [
   "workflowSteps",
   "quietHours",
   "businessHours",
+  "approvers",
+  "approveFrom",
 ];
 
 /** Each setting: its words, the environment variable that gives it in single mode, the shell's option. */
@@ -86,9 +92,16 @@ export const SETTINGS: Record<SettingName, { label: string; env: string; option:
   workflowSteps: { label: "Workflow steps", env: "WORKFLOW_STEPS", option: "steps" },
   quietHours: { label: "Quiet hours", env: "QUIET_HOURS", option: "quiet" },
   businessHours: { label: "Business hours", env: "BUSINESS_HOURS", option: "hours" },
+  approvers: { label: "Who approves campaigns", env: "SWITCHBOARD_APPROVERS", option: "approvers" },
+  approveFrom: { label: "Approval from", env: "APPROVE_FROM", option: "approve-from" },
 };
 
-export const DEFAULT_SETTINGS: SettingValues = { writers: [], broadcasters: [], workflowSteps: "writers" };
+export const DEFAULT_SETTINGS: SettingValues = {
+  writers: [],
+  broadcasters: [],
+  workflowSteps: "writers",
+  approvers: [],
+};
 
 /** Where a value comes from: the environment (single mode), a change in Slack, or the default. */
 export type SettingOrigin =
@@ -158,6 +171,12 @@ export const settingsSchema = z
       )
       .nullable(),
     businessHours: businessHoursSchema.nullable(),
+    approvers: people.nullable(),
+    approveFrom: z
+      .number({ error: "must be a number of people, like 500" })
+      .int("must be a whole number of people, like 500")
+      .positive("must be a number of people, like 500")
+      .nullable(),
   })
   .partial()
   .strict();

@@ -127,6 +127,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
       timeoutMs: config.API_TIMEOUT_MS,
       mode: "single",
       env: envSettings(config),
+      withoutSlack: !slack,
       ...(slack
         ? { mayAdminister: (await import("../slack/tenancy/admins.ts")).slackAdminCheck(slack.client) }
         : {}),

@@ -138,6 +138,12 @@ export const configSchema = z.object({
   WORKFLOW_STEPS: z
     .enum(["off", "writers", "all"], { error: "must be off, writers or all" })
     .default("writers"),
+  // Approval before a send (docs/campaigns.md): who approves (U…, S…), from how many people reached.
+  SWITCHBOARD_APPROVERS: list,
+  APPROVE_FROM: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    decimal.pipe(z.number().positive()).optional(),
+  ),
 
   // Imports and reports.
   IMPORT_MAX_BYTES: int(100 * 1024 * 1024, 1),

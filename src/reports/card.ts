@@ -48,6 +48,11 @@ export interface CardInput {
   startLine?: string;
   /** Buttons instead of the status's own (a held start: Cancel start, Send now anyway). */
   buttons?: Array<{ text: string; value: string; style?: "primary" }>;
+  /**
+   * Approval before a send (issue 28 §3): its status line (mrkdwn, "Waiting for
+   * approval (asked by @ana)") and the draft's next button instead of Send…
+   */
+  approval?: { line?: string; next: "request" | "send" | "none" };
 }
 
 export function factsLine(f: CardFacts): string {
@@ -91,12 +96,18 @@ export function progressBar(share: number): string {
 }
 
 /** The next actions, the likeliest first (a draft: Send…; sending: Cancel…; finished: Report). */
-export function cardButtons(c: Pick<CardInput, "id" | "status" | "summary">) {
+export function cardButtons(c: Pick<CardInput, "id" | "status" | "summary" | "approval">) {
   const failed = c.summary?.counts.failed ?? 0;
   const list: Array<{ text: string; value: string; style?: "primary" }> = [];
-  if (c.status === "draft" || c.status === "scheduled") {
-    list.push({ text: "Send…", value: `campaign ${c.id} send`, style: "primary" });
-    list.push({ text: "Send at…", value: `campaign ${c.id} send-at` });
+  // A draft: Send… and Send at…; with approval, Request approval first, Send now and Send at… once approved.
+  const next = c.approval?.next;
+  if ((c.status === "draft" || c.status === "scheduled") && next !== "none") {
+    list.push(
+      next === "request"
+        ? { text: "Request approval", value: `campaign ${c.id} request`, style: "primary" }
+        : { text: next === "send" ? "Send now" : "Send…", value: `campaign ${c.id} send`, style: "primary" },
+    );
+    if (next !== "request") list.push({ text: "Send at…", value: `campaign ${c.id} send-at` });
   }
   // Cancelling is never the green button: it comes first, plain, and asks to confirm.
   if (SENDING.has(c.status) || c.status === "scheduled")
@@ -121,11 +132,12 @@ const figuresOf = (c: Pick<CardInput, "status" | "summary">) =>
   c.summary ? progressLine(c.summary) : c.status === "draft" ? "not sent yet" : "";
 
 /** The card's first lines (mrkdwn): name, status and figures, the bar while sending. */
-export function cardHead(c: Pick<CardInput, "name" | "status" | "summary">): string {
+export function cardHead(c: Pick<CardInput, "name" | "status" | "summary" | "approval">): string {
   const st = statusOf(c.status);
   const s = c.summary;
   const figures = figuresOf(c);
   const lines = [`${st.icon} *${esc(c.name)}*`, `*${esc(st.label)}*${figures ? ` · ${figures}` : ""}`];
+  if (c.approval?.line) lines.push(c.approval.line);
   if (s && SENDING.has(c.status)) lines.push(progressBar(s.total > 0 ? finishedOf(s) / s.total : 0));
   return lines.join("\n").slice(0, 3000);
 }

@@ -6,6 +6,7 @@
 // own (`npm run sandbox`) and migrates its own set (src/sandbox/index.ts);
 // pg-boss keeps its own schema too (boss.ts).
 
+import { APPROVALS_MIGRATIONS } from "./approvals.ts";
 import { CAMPAIGNS_MIGRATIONS } from "./campaigns.ts";
 import { CHANNEL_MIGRATIONS } from "./channels.ts";
 import type { Db } from "./db.ts";
@@ -45,6 +46,7 @@ export const STORE_MIGRATIONS: readonly MigrationSet[] = [
   CAMPAIGNS_MIGRATIONS,
   OUTCOMES_MIGRATIONS,
   HELD_STARTS_MIGRATIONS,
+  APPROVALS_MIGRATIONS,
 ];
 
 /** Brings every schema of the list up to date (one read each when nothing is new). */

@@ -38,6 +38,8 @@ export const WORKSPACE_TABLES: readonly string[] = [
   "campaigns.test_phones",
   "outcomes.undelivered",
   "held.starts",
+  "approvals.cards",
+  "approvals.requests",
 ];
 
 /** Removes every record of `workspace`, in one transaction; returns the rows removed per table. */

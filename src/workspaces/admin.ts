@@ -62,6 +62,8 @@ export interface WorkspaceAdminOptions {
   onChange?: () => void | Promise<void>;
   logger?: Logger;
   now?: () => Date;
+  /** The shell alone (no Slack): approvers are refused, since approval happens in Slack. */
+  withoutSlack?: boolean;
 }
 
 /** The environment's settings, as SETTINGS names them (single mode's first values). */
@@ -76,6 +78,8 @@ export function envSettings(
     | "WORKFLOW_STEPS"
     | "QUIET_HOURS"
     | "BUSINESS_HOURS"
+    | "SWITCHBOARD_APPROVERS"
+    | "APPROVE_FROM"
   >,
 ): Partial<SettingValues> {
   return {
@@ -87,6 +91,8 @@ export function envSettings(
     workflowSteps: config.WORKFLOW_STEPS,
     quietHours: config.QUIET_HOURS,
     businessHours: config.BUSINESS_HOURS,
+    approvers: config.SWITCHBOARD_APPROVERS,
+    approveFrom: config.APPROVE_FROM,
   };
 }
 
@@ -373,6 +379,10 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
           problems,
           message: `Nothing was saved:\n${problems.map((p) => `• ${p.message}`).join("\n")}`,
         };
+      }
+      if (opts.withoutSlack && parsed.data.approvers?.length) {
+        const message = `${SETTINGS.approvers.label}: nobody could approve, since approval happens in Slack and this Switchboard runs without it (the shell alone). Nothing was saved.`;
+        return { ok: false, problems: [{ field: "approvers", message }], message };
       }
       const current = await effective();
       // Quiet hours are read in the workspace's time zone: never one without the other.

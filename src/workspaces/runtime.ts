@@ -154,6 +154,7 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
         settings?.reportsTimeZone ?? config.REPORTS_TIME_ZONE,
         settings?.quietHours ?? config.QUIET_HOURS,
       ),
+      approval: { ...settings, cards: () => slack?.approvalCards },
     });
   // Reply targets count in the workspace's business hours, in its zone, as set now (both needed).
   inbox.workClock = () => workClockOf(rt.settings?.businessHours, rt.settings?.reportsTimeZone);

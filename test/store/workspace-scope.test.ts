@@ -6,6 +6,7 @@
 // workspace, the catalog checked so that a new table cannot be forgotten.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorkspaceId } from "../../src/domain/workspace.ts";
+import { Approvals } from "../../src/store/approvals.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { CampaignAudiences, TestPhones } from "../../src/store/campaigns.ts";
 import { ChannelNames } from "../../src/store/channels.ts";
@@ -374,6 +375,13 @@ describe("purgeWorkspace", () => {
       reason: "asked",
       now: new Date(),
     });
+    const approval = await new Approvals(db, ws).request({
+      campaignId: 1,
+      requestedBy: "U0",
+      at: now,
+      card: { name: "c", message: "", audience: "", channel: "", start: "", approvers: [] },
+    });
+    await new Approvals(db, ws).addCard(approval.id, "C0", "1.2");
   }
 
   const counts = async (ws: WorkspaceId) => {

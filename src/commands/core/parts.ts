@@ -9,12 +9,14 @@ import type { WorkspaceId } from "../../domain/workspace.ts";
 import type { Logger } from "../../platform/log.ts";
 import { maskSecret } from "../../platform/log.ts";
 import type { ReportService } from "../../reports/service.ts";
+import { Approvals } from "../../store/approvals.ts";
 import { type AuditEntry, AuditLog } from "../../store/audit.ts";
 import { CampaignAudiences, TestPhones } from "../../store/campaigns.ts";
 import { ChannelNames } from "../../store/channels.ts";
 import { Confirmations } from "../../store/confirmations.ts";
 import type { Db } from "../../store/db.ts";
 import { HeldStarts } from "../../store/held-starts.ts";
+import type { ApprovalAccess, ApprovalCards, ApprovalPolicy } from "../approval-access.ts";
 import { ALL_COMMANDS } from "../defs/index.ts";
 import { errorReply } from "../errors.ts";
 import type { InboxAccess } from "../inbox.ts";
@@ -58,6 +60,8 @@ export interface CoreOptions {
   startRules?: StartRules;
   /** The time now; default the system's (tests move their own). */
   now?: () => Date;
+  /** Approval before a send (issue 28 §3): who approves, from how many people; Slack's cards when in Slack. */
+  approval?: Partial<ApprovalPolicy> & { cards?: () => ApprovalCards | undefined; now?: () => Date };
 }
 
 export interface CoreParts {
@@ -92,6 +96,24 @@ export function coreParts(opts: CoreOptions): CoreParts {
     logger: opts.logger,
   });
   const ttlMs = opts.confirmationTtlMs ?? 15 * 60_000;
+  // Approvers are checked as a list of their own (user groups' members resolved as for writers).
+  const approval = opts.approval;
+  const approvers = new Permissions({
+    writers: approval?.approvers ?? [],
+    resolveGroupMembers: opts.resolveGroupMembers,
+    logger: opts.logger,
+  });
+  const approvals = (): ApprovalAccess | undefined =>
+    approval && {
+      policy: { approvers: approval.approvers ?? [], approveFrom: approval.approveFrom },
+      store: new Approvals(opts.db, opts.workspace),
+      cards: approval.cards?.(),
+      isApprover: async (userId) =>
+        !!approval.approvers?.length &&
+        userId !== "shell" &&
+        (await approvers.check({ userId, via: "slack" }, "write")).ok,
+      now: approval.now ?? (() => new Date()),
+    };
   const apiKeyMasked = maskSecret(opts.apiKey);
   const log = opts.logger;
   const auditing = createAuditing({ api: opts.api, audit, apiKey: opts.apiKey, onAudit: opts.onAudit, log });
@@ -143,6 +165,7 @@ export function coreParts(opts: CoreOptions): CoreParts {
     heldStarts: new HeldStarts(opts.db, opts.workspace),
     startRules: opts.startRules ?? {},
     now: opts.now ?? (() => new Date()),
+    approvals: approvals(),
     admin: opts.admin,
     workspace: opts.workspace,
     audit: (operation, ok, answer) =>

@@ -4,6 +4,7 @@ import type { Campaign } from "../../api/types.ts";
 import type { Counts } from "../../domain/reports.ts";
 import { campaignCard, factsLine } from "../../reports/card.ts";
 import { type CampaignSummary, ratesOf, STATUSES, summarizeCampaign } from "../../reports/summary.ts";
+import { approvalMark } from "../campaign-approval.ts";
 import { heldButtons, heldLine } from "../held-starts.ts";
 import type { CommandContext } from "../registry.ts";
 import { pick, show } from "../render.ts";
@@ -64,10 +65,11 @@ async function summaryOf(ctx: CommandContext, id: number, c: Campaign): Promise<
 }
 
 export async function cardOf(ctx: CommandContext, id: number, c: Campaign) {
-  const [facts, summary, held] = await Promise.all([
+  const [facts, summary, held, approval] = await Promise.all([
     factsOf(ctx, c),
     summaryOf(ctx, id, c),
     ctx.heldStarts?.ofCampaign(id).catch(() => undefined),
+    approvalMark(ctx, id, c).catch(() => undefined),
   ]);
   const status = String(pick(c, "status") ?? "unknown");
   // A held start's line while the campaign waits for it (a draft): "Starts at …", "Start cancelled by …".
@@ -81,5 +83,6 @@ export async function cardOf(ctx: CommandContext, id: number, c: Campaign) {
     facts,
     ...(waiting ? { startLine: heldLine(held, ctx.startRules) } : {}),
     ...(live ? { buttons: heldButtons(held) } : {}),
+    ...(approval ? { approval } : {}),
   });
 }

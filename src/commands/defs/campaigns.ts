@@ -5,6 +5,8 @@ import type { Campaign } from "../../api/types.ts";
 import { context, count, esc, section } from "../../blocks/blocks.ts";
 import { CARD_STATUS, campaignCard } from "../../reports/card.ts";
 import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } from "../args.ts";
+import { approvalGate, approvalUsed, takeApproval } from "../campaign-approval.ts";
+import { APPROVAL_COMMANDS } from "../campaign-approval-commands.ts";
 import { audienceSummary, recordCreated, recordStarted } from "../campaign-audience.ts";
 import { CAMPAIGN_TEST_COMMAND } from "../campaign-test.ts";
 import { formReply } from "../forms.ts";
@@ -191,12 +193,27 @@ export const CAMPAIGN_COMMANDS = [
       "listContacts",
       "getContact",
     ],
-    preview: async (a, ctx) => withPlannedStart(a, ctx, await campaignPreview("send", a.id, ctx)),
+    preview: async (a, ctx) => {
+      // Approval (issue 28 §3): refused in words when it is needed and not given, or no longer good.
+      if (ctx.approvals?.policy.approvers.length)
+        await approvalGate(ctx, a.id, await ctx.api.getCampaign(a.id));
+      return withPlannedStart(a, ctx, await campaignPreview("send", a.id, ctx));
+    },
     run: async (a, ctx) => {
-      // Held until a time (asked for, or the quiet hours' end): Switchboard starts it then.
-      const held = await heldOrNow(a, ctx, await ctx.api.getCampaign(a.id));
-      if (held) return held;
-      const c = await refusedInWords("send", a.id, ctx, () => ctx.api.sendCampaign(a.id));
+      // The approval is taken for this send or held start, once; given back when the API certainly did not send.
+      const approval = await takeApproval(ctx, a.id);
+      const release = async (err: unknown) => {
+        await approval?.release(err);
+        throw err;
+      };
+      // Held until a time (asked for, or the quiet hours' end): Switchboard starts it then, checking again.
+      const held = await heldOrNow(a, ctx, await ctx.api.getCampaign(a.id)).catch(release);
+      if (held) {
+        if (approval) await approvalUsed(ctx, a.id);
+        return held;
+      }
+      const c = await refusedInWords("send", a.id, ctx, () => ctx.api.sendCampaign(a.id)).catch(release);
+      if (approval) await approvalUsed(ctx, a.id);
       await recordStarted(ctx, a.id, c);
       // One event, one message: the launch is the campaign's card, which then updates in place.
       const facts = await factsOf(ctx, c, ctx.who);
@@ -211,6 +228,7 @@ export const CAMPAIGN_COMMANDS = [
     },
   }),
   CAMPAIGN_TEST_COMMAND,
+  ...APPROVAL_COMMANDS,
   defineCommand({
     id: "campaign.cancel",
     words: ["campaign", "<id>", "cancel"],

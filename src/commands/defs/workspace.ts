@@ -86,6 +86,14 @@ export function valueWords(
       return s.businessHours.value
         ? `${esc(s.businessHours.value)} (reply targets count in them)`
         : "Not set: reply targets count around the clock";
+    case "approvers":
+      return s.approvers.value.length
+        ? s.approvers.value.map(mention).join(", ")
+        : "Nobody: a campaign is sent without approval";
+    case "approveFrom":
+      return s.approveFrom.value
+        ? `Campaigns reaching ${s.approveFrom.value.toLocaleString("en-US")} people or more`
+        : "Every campaign (when someone approves)";
   }
 }
 
@@ -138,6 +146,15 @@ function settingsInput(a: Record<string, string | undefined>): SettingsInput {
   if (a.steps !== undefined) out.workflowSteps = a.steps.trim().toLowerCase();
   if (a.quiet !== undefined) out.quietHours = clear(a.quiet) ? null : a.quiet;
   if (a.hours !== undefined) out.businessHours = clear(a.hours) ? null : a.hours;
+  if (a.approvers !== undefined)
+    out.approvers = clear(a.approvers) || /^nobody$/i.test(a.approvers.trim()) ? null : idsOf(a.approvers);
+  const from = a["approve-from"];
+  if (from !== undefined)
+    out.approveFrom = clear(from)
+      ? null
+      : /^\d[\d,]*$/.test(from.trim())
+        ? Number(from.trim().replace(/,/g, ""))
+        : from;
   return out as SettingsInput;
 }
 
@@ -263,6 +280,9 @@ export const WORKSPACE_COMMANDS = [
         "quiet hours, in the workspace's time zone (21:00-08:00): no campaign starts in them; `none`: no quiet hours",
       hours:
         'business hours reply targets count in, in the workspace\'s time zone: `hours="mon-fri 09:00-18:00"` (several: `mon-fri 09:00-18:00; sat 10:00-14:00`); `none`: around the clock',
+      approvers:
+        "who approves a campaign before it is sent: people and user groups, comma separated; `none`: no approval",
+      "approve-from": "approval only from this many people reached; `none`: every campaign",
     },
     schema: z.object({
       writers: z.string().optional(),
@@ -273,10 +293,12 @@ export const WORKSPACE_COMMANDS = [
       steps: z.string().optional(),
       quiet: z.string().optional(),
       hours: z.string().optional(),
+      approvers: z.string().optional(),
+      "approve-from": z.string().optional(),
     }),
     scope: "read",
     usage:
-      "settings set [writers=…] [broadcasters=…] [audit=…] [channel=…] [tz=…] [steps=…] [quiet=…] [hours=…]",
+      "settings set [writers=…] [broadcasters=…] [audit=…] [channel=…] [tz=…] [steps=…] [quiet=…] [hours=…] [approvers=…] [approve-from=…]",
     summary: "Change this workspace's settings (admins)",
     example: "settings set tz=Europe/Paris steps=writers",
     topic: "workspace",

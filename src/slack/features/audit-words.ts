@@ -45,6 +45,16 @@ export function auditSentence(e: AuditEntry): string {
     return `${who} changed the settings${Array.isArray(a.changed) && a.changed.length ? `: ${esc(a.changed.join(", "))}` : ""}`;
   // Held starts (docs/campaigns.md): set, cancelled, and what became of their run.
   if (e.operation.startsWith("campaign.hold")) return heldStartSentence(e, who, a);
+  // Approval before a send (issue 28 §3): "Luis approved *Spring sale* for 1,240 people".
+  if (e.operation.startsWith("campaign.approval.")) {
+    const name = `*${esc(String(a.name ?? "a campaign"))}*`;
+    const n = typeof a.reach === "number" ? a.reach : undefined;
+    const reach = n === undefined ? "" : ` for ${n.toLocaleString("en-US")} ${n === 1 ? "person" : "people"}`;
+    if (e.operation === "campaign.approval.approve") return `${who} approved ${name}${reach}`;
+    if (e.operation === "campaign.approval.reject")
+      return `${who} rejected ${name}${typeof a.reason === "string" ? `: "${esc(a.reason)}"` : ""}`;
+    return `${who} asked to approve ${name}${reach}`;
+  }
   const verb = AUDIT_VERBS.find(([re]) => re.test(e.operation))?.[1];
   if (!verb)
     return `${who}: ${esc(operationWords(e.operation).replace(/\s*\([^)]*\)/g, ""))}${e.ok ? "" : ` (${auditOutcome(e)})`}`;

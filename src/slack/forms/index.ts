@@ -26,6 +26,7 @@ import { formChannel, keepFormChannel } from "../io/event-store.ts";
 import { slackCode } from "../io/slack-errors.ts";
 import { withApi } from "../perform.ts";
 import { formLine, trackCommand } from "../recovery/interrupted-commands.ts";
+import { approvalRejectForm } from "./approval-reject.ts";
 import { campaignForm } from "./campaign.ts";
 import { connectForm } from "./connect.ts";
 import { errorsFor } from "./field-errors.ts";
@@ -61,6 +62,7 @@ const BY_KIND: { [K in FormKind]: SlackForm<K, any, any> } = {
   settings: settingsForm,
   "send-at": sendAtForm,
   inbox: inboxForm,
+  "approval-reject": approvalRejectForm,
 };
 
 /** Every form: those the core asks for, and those the Slack side opens itself. */

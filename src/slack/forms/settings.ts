@@ -19,6 +19,7 @@ import {
   context,
   input,
   modal,
+  numberOf,
   option,
   plain,
   sectionText,
@@ -46,11 +47,57 @@ const BLOCK_OF: Record<SettingName, string> = {
   workflowSteps: "steps",
   quietHours: "quiet",
   businessHours: "hours",
+  approvers: "approvers",
+  approveFrom: "approve_from",
 };
 
 const PERSONAL_ZONE = "personal";
 const NOT_SET = "none";
 const GROUP_ID = /^S[A-Z0-9]{2,}$/;
+
+type PeopleSetting = "writers" | "broadcasters" | "approvers";
+
+/**
+ * Who approves campaigns and from how many people (issue 28 §3). Nobody
+ * approves their own campaign: a lone approver is warned that their own
+ * campaigns would wait.
+ */
+function approvalInputs(
+  s: EffectiveSettings,
+  usersInput: (name: PeopleSetting, label: string, empty: string) => KnownBlock[],
+): KnownBlock[] {
+  const approvers = s.approvers.value;
+  const lone = approvers.length === 1 && !approvers[0]!.startsWith("S");
+  return [
+    ...usersInput("approvers", "Who approves campaigns", "Nobody: campaigns are sent without approval"),
+    ...(lone
+      ? [
+          context(
+            `:warning: <@${approvers[0]}> is the only approver, and nobody approves their own campaign: the campaigns they ask for would wait. Add a second approver.`,
+          ),
+        ]
+      : []),
+    input(
+      "approve_from",
+      "Ask for approval from",
+      {
+        type: "number_input",
+        action_id: "approve_from",
+        is_decimal_allowed: false,
+        min_value: "1",
+        placeholder: plain("Every campaign", VIEW_LIMITS.placeholder),
+        ...(s.approveFrom.value ? { initial_value: String(s.approveFrom.value) } : {}),
+      },
+      {
+        optional: true,
+        hint: originHint(
+          s.approveFrom.origin,
+          "People reached; smaller campaigns are sent without approval. Empty: every campaign. Nobody approves their own campaign.",
+        ),
+      },
+    ),
+  ];
+}
 
 /** Where a value comes from, as a field's hint (plain text: no mentions there). */
 function originHint(o: SettingOrigin, more = ""): string {
@@ -102,7 +149,7 @@ export function settingsModal(
   const s = data.settings;
   const people = (ids: string[]) => ids.filter((id) => !id.startsWith("S"));
   const groups = (ids: string[]) => ids.filter((id) => id.startsWith("S")).join(", ");
-  const usersInput = (name: "writers" | "broadcasters", label: string, empty: string): KnownBlock[] => [
+  const usersInput = (name: PeopleSetting, label: string, empty: string): KnownBlock[] => [
     input(
       name,
       label,
@@ -237,6 +284,7 @@ export function settingsModal(
         ),
       },
     ),
+    ...approvalInputs(s, usersInput),
     context("Only workspace admins and owners, and the person who installed Switchboard, may change these."),
   ];
   return modal({ callbackId: SETTINGS_CALLBACK, title: "Settings", submit: "Save", metadata: meta, blocks });
@@ -247,7 +295,7 @@ export function readSettings(
   state: Submission<SettingsMeta>["state"],
 ): { input: SettingsInput } | { errors: Record<string, string> } {
   const errors: Record<string, string> = {};
-  const list = (name: "writers" | "broadcasters") => {
+  const list = (name: PeopleSetting) => {
     const typed = (textOf(state, `${name}_groups`) ?? "")
       .split(/[\s,]+/)
       .map((t) => t.replace(/^<!subteam\^|[|>].*$/g, "").trim())
@@ -275,6 +323,11 @@ export function readSettings(
   out.quietHours = quiet ? quiet : null;
   const hours = textOf(state, "hours")?.trim();
   out.businessHours = hours ? hours : null;
+  out.approvers = list("approvers");
+  const from = (numberOf(state, "approve_from") ?? textOf(state, "approve_from") ?? "").trim();
+  if (!from) out.approveFrom = null;
+  else if (/^\d[\d,]*$/.test(from)) out.approveFrom = Number(from.replace(/,/g, ""));
+  else errors.approve_from = "A number of people, like 500; empty: every campaign.";
   if (Object.keys(errors).length) return { errors };
   const parsed = settingsSchema.safeParse(out);
   if (!parsed.success) {

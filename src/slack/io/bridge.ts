@@ -7,12 +7,14 @@
 import { webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import { esc } from "../../blocks/blocks.ts";
+import type { ApprovalCards } from "../../commands/approval-access.ts";
 import { plainLine } from "../../commands/tokenize.ts";
 import type { Config } from "../../platform/config.ts";
 import { ConfigError } from "../../platform/errors.ts";
 import type { Logger } from "../../platform/log.ts";
 import { metrics } from "../../platform/metrics.ts";
 import type { AuditEntry } from "../../store/audit.ts";
+import { slackApprovalCards } from "../features/approvals.ts";
 import { auditSentence } from "../features/audit-words.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { createGroupResolver, type ResolveGroupMembers } from "./groups.ts";
@@ -30,6 +32,8 @@ export interface SlackBridge {
   onAudit: (entry: AuditEntry) => void;
   /** Where audit entries go from now on (`/sb settings`); undefined: nowhere. */
   setAuditChannel?(channel: string | undefined): void;
+  /** Approval cards (issue 28 §3): to the audit channel, else by DM to each approver. */
+  approvalCards?: ApprovalCards;
 }
 
 const SLACK_API = "https://slack.com/api/";
@@ -143,10 +147,18 @@ export function workspaceBridge(opts: {
 }): SlackBridge {
   const { client, posts, logger: log } = opts;
   let channel = opts.auditChannel;
+  const resolveGroupMembers = createGroupResolver(client, { logger: log });
   return {
     client,
     posts,
-    resolveGroupMembers: createGroupResolver(client, { logger: log }),
+    resolveGroupMembers,
+    approvalCards: slackApprovalCards({
+      client,
+      posts,
+      auditChannel: () => channel,
+      resolveGroupMembers,
+      logger: log,
+    }),
     setAuditChannel(next) {
       channel = next;
     },

@@ -2,8 +2,8 @@
 // (src/commands/held-start-runner.ts), each start run with its workspace's
 // core (audited as the person who asked), its card edited with chat.update
 // and its requester told by DM. A workspace not connected (or departed) gives
-// nothing: its starts wait. The check before a start (`check`) is where the
-// approval of issue 28 §3 plugs in; default: allow.
+// nothing: its starts wait. The check before a start is the workspace core's
+// `startCheck`: the approval of issue 28 §3 checked again.
 
 import {
   HeldStartRunner,
@@ -26,8 +26,10 @@ export interface HeldStartsRuntimeOptions {
   /** A connected workspace's core and Slack bridge; undefined: not connected, its starts wait. */
   forWorkspace: (
     id: WorkspaceId,
-  ) => Promise<{ core: Pick<CommandCore, "perform" | "admin">; bridge?: SlackBridge } | undefined>;
-  /** The check before each start (approval); default allow. */
+  ) => Promise<
+    { core: Pick<CommandCore, "perform" | "admin" | "startCheck">; bridge?: SlackBridge } | undefined
+  >;
+  /** The check before each start; default the workspace core's `startCheck` (its approval). */
   check?: StartCheck;
 }
 
@@ -35,7 +37,13 @@ export function createHeldStarts(opts: HeldStartsRuntimeOptions): HeldStartRunne
   const log = opts.logger.child({ part: "held-starts" });
   return new HeldStartRunner({
     db: opts.db,
-    ...(opts.check ? { check: opts.check } : {}),
+    // Default: the workspace's own check (its approval, as it stands now); none connected, allowed (it waits anyway).
+    check:
+      opts.check ??
+      (async (workspace, campaignId) => {
+        const ws = await opts.forWorkspace(workspace);
+        return ws?.core.startCheck ? ws.core.startCheck(campaignId) : { ok: true };
+      }),
     logger: log,
     forWorkspace: async (id): Promise<HeldStartWorkspace | undefined> => {
       const ws = await opts.forWorkspace(id);

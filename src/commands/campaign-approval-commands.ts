@@ -1,0 +1,238 @@
+// `campaign <id> request`, `approve`, `reject` (issue 28 §3): the approval
+// card to the approvers (posted by the front end), the first decision winning
+// (one conditional update in the store), every copy redrawn, the requester
+// told; the audit says each step in words.
+import { z } from "zod";
+import { ACTION } from "../blocks/actions.ts";
+import { actions, esc, num, section } from "../blocks/blocks.ts";
+import type { ApprovalRecord } from "../store/approvals.ts";
+import type { ApprovalAccess, ApprovalCards } from "./approval-access.ts";
+import { idArg } from "./args.ts";
+import { countReach, needsApproval, templateProblem } from "./campaign-approval.ts";
+import {
+  approvalCardView,
+  approvalStateLine,
+  dateToken,
+  personWords,
+  reachWords,
+} from "./campaign-approval-card.ts";
+import { campaignMessageText } from "./defs/campaign-message.ts";
+import { channelLabel, nameOf, refId } from "./defs/common.ts";
+import { formReply } from "./forms.ts";
+import { mention } from "./permissions.ts";
+import { type CommandContext, defineCommand, UserError } from "./registry.ts";
+import { pick, show } from "./render.ts";
+import type { Reply } from "./types.ts";
+
+/** Approval happens in Slack: the shell, or a Switchboard without it. */
+function inSlack(ctx: CommandContext): ApprovalAccess & { cards: ApprovalCards } {
+  const access = ctx.approvals;
+  if (!access?.policy.approvers.length)
+    throw new UserError(
+      "Nobody approves campaigns in this workspace (no approvers in the settings): a broadcaster sends them directly.",
+      false,
+    );
+  if (ctx.actor.via === "shell" || !access.cards)
+    throw new UserError(
+      "Approval happens in Slack: there a broadcaster asks for it with *Request approval* on the campaign's card, and an approver decides.",
+      false,
+    );
+  return access as ApprovalAccess & { cards: ApprovalCards };
+}
+
+/** `campaign <id> request`: the approval card to the approvers. */
+export async function requestApproval(ctx: CommandContext, id: number): Promise<Reply> {
+  const access = inSlack(ctx);
+  const c = await ctx.api.getCampaign(id);
+  const name = `*${esc(nameOf(c, `Campaign ${id}`))}*`;
+  const status = String(pick(c, "status") ?? "");
+  if (status && status !== "draft" && status !== "scheduled")
+    throw new UserError(`${name} is ${esc(status)}: only a draft is approved before it is sent.`, false, [
+      { text: "Open", line: `campaign ${id}` },
+    ]);
+  const template = await templateProblem(ctx.api, c);
+  if (template)
+    throw new UserError(`${name} cannot be sent as it is: ${template}. Nothing was asked.`, false, [
+      { text: "Templates", line: "templates" },
+    ]);
+  const counted = await countReach(ctx, id, c, 2);
+  if (!needsApproval(access.policy, counted.reach))
+    throw new UserError(
+      `${name} reaches ${num(counted.reach ?? 0)} people, fewer than the ${num(access.policy.approveFrom ?? 0)} from which approval is asked: send it directly.`,
+      false,
+      [{ text: "Send…", line: `campaign ${id} send`, style: "primary" }],
+    );
+  const latest = await access.store.latest(id);
+  if (latest?.state === "pending")
+    throw new UserError(
+      `${name} is already waiting for approval (asked by ${personWords(latest.requestedBy)}, ${dateToken(latest.requestedAt)}).`,
+      false,
+    );
+  const templateId = refId(c, "templateId", "template_id");
+  const t = templateId ? await ctx.api.getTemplate(templateId).catch(() => undefined) : undefined;
+  const channelId = refId(c, "integrationId", "integration_id");
+  const at = show(pick(c, "scheduledAt", "scheduled_at") ?? "");
+  const startAt = at ? new Date(at) : undefined;
+  const requester = ctx.actor.via === "slack" ? ctx.actor.userId : "shell";
+  const record = await access.store.request({
+    campaignId: id,
+    requestedBy: requester,
+    at: access.now(),
+    reach: counted.reach,
+    templateId,
+    card: {
+      name: nameOf(c, `Campaign ${id}`),
+      message: campaignMessageText(t, c),
+      audience: counted.text,
+      channel: channelId
+        ? (await channelLabel(ctx, channelId)).replace(/^(\d+)$/, "Channel $1")
+        : "The template's channel",
+      start:
+        startAt && !Number.isNaN(startAt.getTime())
+          ? dateToken(startAt)
+          : "When a broadcaster sends it, once approved",
+      approvers: access.policy.approvers.map(mention),
+    },
+  });
+  const { where, copies } = await access.cards.post(record, approvalCardView(record, access.now()));
+  // Every copy kept with the request: whoever decides, on any replica, redraws them all.
+  for (const copy of copies) await access.store.addCard(record.id, copy.channel, copy.ts);
+  await ctx.audit("campaign.approval.request", true, {
+    name: record.card.name,
+    reach: record.reach ?? null,
+    campaignId: id,
+  });
+  const text = `:hourglass_flowing_sand: Approval of ${name}${reachWords(record)} asked ${where}. You get a message when someone decides.`;
+  return { visibility: "ephemeral", text, blocks: [section(text)] };
+}
+
+/** The request a click or a line names: the one on its card, else the campaign's latest. */
+async function requestOf(access: ApprovalAccess, id: number, requestId?: number): Promise<ApprovalRecord> {
+  const r = requestId ? await access.store.get(requestId) : await access.store.latest(id);
+  if (!r || r.campaignId !== id)
+    throw new UserError(`Nobody asked to approve campaign #${id}: there is nothing to decide.`, false);
+  return r;
+}
+
+/** Someone else decided first, or there is nothing left to decide: said, with who and when. */
+function alreadyDecided(r: ApprovalRecord, now: Date): Reply {
+  const text = `Already decided: ${approvalStateLine(r, now).replace(/^:[a-z_]+: /, "")}`;
+  return { visibility: "ephemeral", text, blocks: [section(`:information_source: ${text}`)] };
+}
+
+/** `campaign <id> approve` / `reject`: the first decision wins, every card is redrawn, the requester told. */
+export async function decideApproval(
+  ctx: CommandContext,
+  id: number,
+  decision: "approved" | "rejected",
+  opts: { requestId?: number; reason?: string },
+): Promise<Reply> {
+  const access = inSlack(ctx);
+  const actor = ctx.actor.via === "slack" ? ctx.actor.userId : "shell";
+  if (!(await access.isApprover(actor)))
+    throw new UserError(
+      `Only ${access.policy.approvers.map(mention).join(", ")} approve campaigns in this workspace.`,
+      false,
+    );
+  const r = await requestOf(access, id, opts.requestId);
+  const now = access.now();
+  if (r.state !== "pending") return alreadyDecided(r, now);
+  const name = `*${esc(r.card.name)}*`;
+  if (decision === "approved" && r.requestedBy === actor)
+    throw new UserError(
+      `You asked for the approval of ${name}: nobody approves their own campaign. Another approver decides.`,
+      false,
+    );
+  const reason = opts.reason?.trim();
+  if (decision === "rejected" && !reason)
+    return formReply(
+      ctx,
+      {
+        kind: "approval-reject",
+        load: async () => ({ campaignId: id, requestId: r.id, name: r.card.name }),
+        instead: "campaign.reject",
+      },
+      "Opening the rejection…",
+    );
+  const decided = await access.store.decide(r.id, { state: decision, by: actor, at: now, reason });
+  if (!decided)
+    throw new UserError(`Nobody asked to approve campaign #${id}: there is nothing to decide.`, false);
+  if (!decided.won) return alreadyDecided(decided.record, now);
+  const d = decided.record;
+  await access.cards.update(await access.store.cards(d.id), approvalCardView(d, now)).catch(() => undefined);
+  const approved = decision === "approved";
+  const said = approved
+    ? `${personWords(actor)} approved ${name}${reachWords(d)}.`
+    : `${personWords(actor)} rejected ${name}: "${esc(reason ?? "")}". The draft stays as it is.`;
+  if (d.requestedBy !== "shell")
+    await access.cards
+      .tell(d.requestedBy, approved ? `:white_check_mark: ${said} Send it within 24 hours.` : `:x: ${said}`, [
+        section(approved ? `:white_check_mark: ${said} Send it within 24 hours.` : `:x: ${said}`),
+        ...(approved
+          ? [
+              actions([
+                { text: "Send now", actionId: ACTION.run, value: `campaign ${id} send`, style: "primary" },
+              ]),
+            ]
+          : [actions([{ text: "Open", actionId: ACTION.run, value: `campaign ${id}` }])]),
+      ])
+      .catch(() => undefined);
+  await ctx.audit(approved ? "campaign.approval.approve" : "campaign.approval.reject", true, {
+    name: d.card.name,
+    reach: d.reach ?? null,
+    campaignId: id,
+    ...(reason ? { reason } : {}),
+  });
+  const text = approved
+    ? `:white_check_mark: You approved ${name}${reachWords(d)}; ${personWords(d.requestedBy)} was told.`
+    : `:x: You rejected ${name}; ${personWords(d.requestedBy)} was told why.`;
+  return { visibility: "ephemeral", text, blocks: [section(text)] };
+}
+
+const requestOption = z.coerce.number().int().positive().optional();
+
+export const APPROVAL_COMMANDS = [
+  defineCommand({
+    id: "campaign.request",
+    words: ["campaign", "<id>", "request"],
+    schema: z.object({ id: idArg }),
+    scope: "broadcast",
+    usage: "campaign <id> request",
+    summary: "Ask the approvers to approve a campaign before it is sent (Slack)",
+    help: "The approval card goes to the approvers (in the audit channel, else by direct message): the message as customers read it, the audience counted, the channel, who asks. An approval is good for 24 hours, for the campaign as approved.",
+    example: "campaign 2 request",
+    topic: "campaigns",
+    noun: "campaign",
+    operations: ["getCampaign", "getTemplate", "listGroups", "getGroup", "listContacts", "getContact"],
+    run: (a, ctx) => requestApproval(ctx, a.id),
+  }),
+  defineCommand({
+    id: "campaign.approve",
+    words: ["campaign", "<id>", "approve"],
+    options: { request: "the request's number (its card's)" },
+    schema: z.object({ id: idArg, request: requestOption }),
+    scope: "read",
+    usage: "campaign <id> approve [request=<n>]",
+    summary: "Approve a campaign someone asked to send (approvers; not your own)",
+    example: "campaign 2 approve",
+    topic: "campaigns",
+    noun: "campaign",
+    operations: [],
+    run: (a, ctx) => decideApproval(ctx, a.id, "approved", { requestId: a.request }),
+  }),
+  defineCommand({
+    id: "campaign.reject",
+    words: ["campaign", "<id>", "reject"],
+    positionals: [{ name: "reason", rest: "text", optional: true }],
+    options: { request: "the request's number (its card's)" },
+    schema: z.object({ id: idArg, request: requestOption, reason: z.string().max(500).optional() }),
+    scope: "read",
+    usage: "campaign <id> reject [request=<n>] <reason…>",
+    summary: "Reject a campaign someone asked to send, with a short reason (approvers)",
+    example: "campaign 2 reject wrong discount",
+    topic: "campaigns",
+    noun: "campaign",
+    operations: [],
+    run: (a, ctx) => decideApproval(ctx, a.id, "rejected", { requestId: a.request, reason: a.reason }),
+  }),
+];

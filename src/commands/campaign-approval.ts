@@ -1,0 +1,302 @@
+import { isApiError, NetworkError } from "../api/errors.ts";
+import type { ApiRecord, Campaign, MessagingApi } from "../api/types.ts";
+import { esc, num } from "../blocks/blocks.ts";
+import type { ApprovalRecord } from "../store/approvals.ts";
+import type { CampaignAudiences } from "../store/campaigns.ts";
+import type { ApprovalAccess, ApprovalPolicy } from "./approval-access.ts";
+import {
+  APPROVAL_TTL_MS,
+  approvalCardView,
+  approvalStateLine,
+  dateToken,
+  isExpired,
+  personWords,
+} from "./campaign-approval-card.ts";
+import { audienceLine, audienceOf, countAudience, PROMPT_READS, ReadBudget } from "./campaign-audience.ts";
+import { nameOf, refId } from "./defs/common.ts";
+import { mention } from "./permissions.ts";
+import { type CommandContext, UserError } from "./registry.ts";
+import { pick, show } from "./render.ts";
+
+/** A changed audience beyond this share of the count approved asks again. */
+export const COUNT_TOLERANCE = 0.1;
+/** What a check needs: the API, the kept audiences, the approvals. Also a held start's (no command running). */
+export interface ApprovalScope {
+  api: MessagingApi;
+  audiences?: CampaignAudiences;
+  approvals: Pick<ApprovalAccess, "policy" | "store" | "now">;
+}
+
+/** Whether a campaign reaching `reach` people needs approval (not counted: it does). */
+export const needsApproval = (p: ApprovalPolicy, reach: number | undefined): boolean =>
+  p.approvers.length > 0 && (p.approveFrom === undefined || reach === undefined || reach >= p.approveFrom);
+
+/** Whom the campaign reaches, counted as §1 does: the headline's figure (undefined: not known) and the line. */
+export async function countReach(
+  s: Pick<ApprovalScope, "api" | "audiences">,
+  id: number,
+  c: Campaign,
+  readsSoFar = 1,
+): Promise<{ reach?: number; text: string }> {
+  const audience = await audienceOf(s, id, c);
+  if (!audience || (!audience.groupIds.length && !audience.contactIds.length))
+    return {
+      text: audience
+        ? "Nobody: it names no group and no contact"
+        : "Not known to Switchboard (made elsewhere)",
+    };
+  const a = await countAudience(s, c, audience, new ReadBudget(PROMPT_READS - readsSoFar));
+  const optedOut = a.groups.reduce((n, g) => n + g.optedOut, 0) + a.contactsOptedOut;
+  const counted = a.groups.every((g) => g.members !== undefined);
+  const chosen = a.groups.reduce((n, g) => n + (g.members ?? 0), 0) + a.contacts;
+  return { reach: counted ? Math.max(0, chosen - optedOut) : undefined, text: audienceLine(a) };
+}
+
+/** Why a template will not be sent now, or undefined when it is approved. */
+export async function templateProblem(api: MessagingApi, c: Campaign): Promise<string | undefined> {
+  const templateId = refId(c, "templateId", "template_id");
+  if (templateId === undefined) return undefined;
+  let t: ApiRecord;
+  try {
+    t = await api.getTemplate(templateId, { lane: "interactive" });
+  } catch (err) {
+    if (isApiError(err) && err.kind === "not_found") return `its template #${templateId} no longer exists`;
+    throw err;
+  }
+  const status = String(pick(t, "status") ?? "").toLowerCase();
+  return status && status !== "approved"
+    ? `its template *${esc(show(pick(t, "name") ?? `#${templateId}`))}* is ${esc(status)} now`
+    : undefined;
+}
+
+/** The outcome of a check: no approval needed, a good one, or why not (mrkdwn) and whether to ask again. */
+export type ApprovalCheck =
+  | { needed: false; reach?: number }
+  | { needed: true; ok: true; record: ApprovalRecord; reach?: number }
+  | { needed: true; ok: false; reason: string; ask: boolean; record?: ApprovalRecord; reach?: number };
+
+/**
+ * Whether `c` may be sent (or started) now as far as approval goes. `accept`:
+ * the states that count as approved (a held start has already taken its
+ * approval: `used`). Costs the audience's count (at most 9 reads) and one
+ * read of the template, only when approvers are set.
+ */
+export async function checkApproval(
+  s: ApprovalScope,
+  id: number,
+  c: Campaign,
+  accept: ReadonlyArray<"approved" | "used"> = ["approved"],
+): Promise<ApprovalCheck> {
+  const { policy, store } = s.approvals;
+  if (!policy.approvers.length) return { needed: false };
+  const counted = await countReach(s, id, c);
+  const reach = counted.reach;
+  if (!needsApproval(policy, reach)) return { needed: false, reach };
+  const name = `*${esc(nameOf(c, `Campaign ${id}`))}*`;
+  const who = policy.approvers.map(mention).join(", ");
+  const r = await store.latest(id);
+  const now = s.approvals.now();
+  const why = `${name} reaches ${reach === undefined ? "people not counted now" : `${num(reach)} ${reach === 1 ? "person" : "people"}`}${policy.approveFrom ? ` (approval from ${num(policy.approveFrom)})` : ""}`;
+  if (!r)
+    return {
+      needed: true,
+      ok: false,
+      ask: true,
+      reach,
+      reason: `${why}: ${who} must approve it before it is sent.`,
+    };
+  if (r.state === "pending")
+    return {
+      needed: true,
+      ok: false,
+      ask: false,
+      reach,
+      record: r,
+      reason: `${name} is waiting for approval (asked by ${personWords(r.requestedBy)}, ${dateToken(r.requestedAt)}): it is sent once ${who.includes(",") ? "one of " : ""}${who} approves it.`,
+    };
+  if (r.state === "rejected")
+    return {
+      needed: true,
+      ok: false,
+      ask: true,
+      reach,
+      record: r,
+      reason: `${name} was rejected by ${personWords(r.decidedBy ?? "")}: "${esc(r.reason ?? "")}". Change it, then ask again.`,
+    };
+  if (isExpired(r, now))
+    return {
+      needed: true,
+      ok: false,
+      ask: true,
+      reach,
+      record: r,
+      reason: `The approval of ${name} by ${personWords(r.decidedBy ?? "")} expired ${dateToken(new Date(r.decidedAt!.getTime() + APPROVAL_TTL_MS))}: an approval is good for 24 hours. Ask again.`,
+    };
+  if (!(accept as readonly string[]).includes(r.state))
+    return {
+      needed: true,
+      ok: false,
+      ask: true,
+      reach,
+      record: r,
+      reason: `${why}: its last approval was used already; ${who} must approve it again.`,
+    };
+  const template = await templateProblem(s.api, c);
+  if (template)
+    return {
+      needed: true,
+      ok: false,
+      ask: true,
+      reach,
+      record: r,
+      reason: `${name} changed since ${personWords(r.decidedBy ?? "")} approved it: ${template}. Ask again once it is approved.`,
+    };
+  const changed =
+    r.reach === undefined || reach === undefined
+      ? r.reach !== reach
+      : Math.abs(reach - r.reach) > COUNT_TOLERANCE * Math.max(r.reach, 1);
+  if (changed)
+    return {
+      needed: true,
+      ok: false,
+      ask: true,
+      reach,
+      record: r,
+      reason: `${name}'s audience changed since ${personWords(r.decidedBy ?? "")} approved it: ${r.reach === undefined ? "not counted" : num(r.reach)} then, ${reach === undefined ? "not counted" : num(reach)} now (more than 10% apart). Ask again.`,
+    };
+  return { needed: true, ok: true, record: r, reach };
+}
+
+/**
+ * For a held start (issue 28 §4, built beside this): whether campaign `id`
+ * may start now as far as approval goes. `take: true` when the held start is
+ * set: the approval is used then (approved → used, once), as a send uses it;
+ * at the start itself, call it again without `take`: the same checks run on
+ * the approval the start took. ok: go on (`record`: the approval, none when
+ * none is needed); not ok: `reason` in words (mrkdwn), `ask`: ask again.
+ */
+export async function approvalForStart(
+  scope: ApprovalScope,
+  campaignId: number,
+  opts: { take?: boolean } = {},
+): Promise<{ ok: true; record?: ApprovalRecord } | { ok: false; reason: string; ask: boolean }> {
+  const c = await scope.api.getCampaign(campaignId, { lane: "background" });
+  const check = await checkApproval(scope, campaignId, c, opts.take ? ["approved"] : ["approved", "used"]);
+  if (!check.needed) return { ok: true };
+  if (!check.ok) return { ok: false, reason: check.reason, ask: check.ask };
+  if (!opts.take || check.record.state === "used") return { ok: true, record: check.record };
+  const now = scope.approvals.now();
+  const taken = await scope.approvals.store.use(
+    check.record.id,
+    now,
+    new Date(now.getTime() - APPROVAL_TTL_MS),
+  );
+  return taken
+    ? { ok: true, record: taken }
+    : { ok: false, reason: "The approval was used by another send meanwhile; ask again.", ask: true };
+}
+
+/** The refusal of a send that needs approval, with what to do next. */
+function refusal(ctx: CommandContext, id: number, check: Extract<ApprovalCheck, { ok: false }>): UserError {
+  const shell = ctx.actor.via === "shell";
+  const next = shell
+    ? " Approval happens in Slack: there a broadcaster asks for it with *Request approval* on the campaign's card, and an approver decides."
+    : "";
+  return new UserError(
+    `${check.reason}${next}`,
+    false,
+    !shell && check.ask
+      ? [{ text: "Request approval", line: `campaign ${id} request`, style: "primary" }]
+      : [{ text: "Open", line: `campaign ${id}` }],
+  );
+}
+
+/** The send prompt's check: refused in words when approval is needed and not given (or no longer good). */
+export async function approvalGate(ctx: CommandContext, id: number, c: Campaign): Promise<ApprovalCheck> {
+  const access = ctx.approvals;
+  if (!access?.policy.approvers.length) return { needed: false };
+  const check = await checkApproval({ api: ctx.api, audiences: ctx.audiences, approvals: access }, id, c);
+  if (check.needed && !check.ok) {
+    if (check.record && isExpired(check.record, access.now()))
+      await redraw(ctx, check.record).catch(() => undefined);
+    throw refusal(ctx, id, check);
+  }
+  return check;
+}
+
+/**
+ * The send's own check, at Confirm: the approval taken for this send (once:
+ * approved → used). `release` gives it back when the API certainly did not send.
+ */
+export async function takeApproval(
+  ctx: CommandContext,
+  id: number,
+): Promise<{ release: (err: unknown) => Promise<void> } | undefined> {
+  const access = ctx.approvals;
+  if (!access?.policy.approvers.length) return undefined;
+  const c = await ctx.api.getCampaign(id);
+  const check = await approvalGate(ctx, id, c);
+  if (!check.needed || !check.ok) return undefined;
+  const now = access.now();
+  const taken = await access.store.use(check.record.id, now, new Date(now.getTime() - APPROVAL_TTL_MS));
+  if (!taken)
+    throw new UserError(
+      `The approval of *${esc(nameOf(c, `Campaign ${id}`))}* was just used by another send; nothing was sent.`,
+      false,
+      [{ text: "Open", line: `campaign ${id}` }],
+    );
+  return {
+    release: async (err) => {
+      const sent =
+        err instanceof NetworkError ? err.mayHaveReachedServer : isApiError(err) && err.kind === "server";
+      if (!sent) await access.store.release(taken.id);
+      else await redraw(ctx, taken).catch(() => undefined);
+    },
+  };
+}
+
+/** Every copy of a request's card, redrawn as it stands now. */
+async function redraw(ctx: CommandContext, r: ApprovalRecord): Promise<void> {
+  const access = ctx.approvals;
+  if (access?.cards)
+    await access.cards.update(await access.store.cards(r.id), approvalCardView(r, access.now()));
+}
+
+/** After a send took the approval: the cards say it was used. */
+export async function approvalUsed(ctx: CommandContext, id: number): Promise<void> {
+  const r = await ctx.approvals?.store.latest(id).catch(() => undefined);
+  if (r?.state === "used") await redraw(ctx, r).catch(() => undefined);
+}
+
+/** Where a campaign's card stands on approval: its status line and its next button. */
+export interface ApprovalMark {
+  line?: string;
+  next: "request" | "send" | "none";
+}
+
+/** The campaign card's approval line and next button; undefined: no approval here (Send… as before). */
+export async function approvalMark(
+  ctx: CommandContext,
+  id: number,
+  c: Campaign,
+): Promise<ApprovalMark | undefined> {
+  const access = ctx.approvals;
+  if (!access?.policy.approvers.length) return undefined;
+  const status = String(pick(c, "status") ?? "");
+  if (status !== "draft" && status !== "scheduled") return undefined;
+  const r = await access.store.latest(id).catch(() => undefined);
+  const now = access.now();
+  if (!r || r.state === "used") {
+    if (access.policy.approveFrom !== undefined) {
+      const { reach } = await countReach(ctx, id, c, PROMPT_READS - 4).catch(() => ({ reach: undefined }));
+      if (!needsApproval(access.policy, reach)) return undefined;
+    }
+    return { next: "request" };
+  }
+  const line = approvalStateLine(r, now).replace(/\. (Good for|The draft|Ask again).*$/, "");
+  if (r.state === "pending") return { line, next: "none" };
+  if (r.state === "approved" && !isExpired(r, now)) return { line, next: "send" };
+  return { line, next: "request" };
+}
+
+export type { ApprovalAccess, ApprovalCards, ApprovalPolicy } from "./approval-access.ts";

@@ -1,0 +1,216 @@
+// Approvals of campaigns before a send (issue 28 §3, schema `approvals`): one
+// row per request, its state changed only by conditional updates, so two
+// approvers' clicks on any replica give one decision, and an approval is used
+// by one send. Each copy of a request's card (the audit channel's, or each
+// approver's DM) is kept by channel and ts, so whoever decides updates them
+// all. Per workspace; purged with it (purge.ts).
+import type { WorkspaceId } from "../domain/workspace.ts";
+import type { Queryable } from "./db.ts";
+import type { MigrationSet } from "./migrate.ts";
+import { storable } from "./text.ts";
+
+export const APPROVALS_MIGRATIONS: MigrationSet = {
+  schema: "approvals",
+  migrations: [
+    {
+      id: "001_requests",
+      sql: `
+create table approvals.requests (
+  id bigserial primary key,
+  workspace text not null,
+  campaign_id integer not null,
+  state text not null default 'pending',
+  requested_by text not null,
+  requested_at timestamptz not null,
+  reach integer,
+  template_id integer,
+  card jsonb not null,
+  decided_by text,
+  decided_at timestamptz,
+  reason text,
+  used_at timestamptz
+)
+;
+create index requests_campaign on approvals.requests (workspace, campaign_id, id desc)
+;
+create table approvals.cards (
+  workspace text not null,
+  request_id bigint not null,
+  channel text not null,
+  ts text not null,
+  primary key (workspace, request_id, channel)
+)
+`,
+    },
+  ],
+};
+
+/**
+ * pending → approved | rejected (the first decision); approved → used (a send
+ * or a held start took it); pending | approved → superseded (asked again).
+ */
+export type ApprovalState = "pending" | "approved" | "rejected" | "used" | "superseded";
+
+/** What the card shows, as it was when asked (the campaign as approved). */
+export interface ApprovalCardData {
+  name: string;
+  /** The message as customers read it (mrkdwn, quoted). */
+  message: string;
+  /** The audience counted (§1), in words. */
+  audience: string;
+  channel: string;
+  /** When it would start, in words. */
+  start: string;
+  /** Who asks to approve, as people see them: the approvers' mentions. */
+  approvers: string[];
+}
+
+export interface ApprovalRecord {
+  id: number;
+  campaignId: number;
+  state: ApprovalState;
+  /** Slack user id, or `shell`. */
+  requestedBy: string;
+  requestedAt: Date;
+  /** The people reached as counted when asked; undefined when not known. */
+  reach?: number;
+  templateId?: number;
+  card: ApprovalCardData;
+  decidedBy?: string;
+  decidedAt?: Date;
+  reason?: string;
+  usedAt?: Date;
+}
+
+type Row = Record<string, unknown>;
+const date = (v: unknown) => (v ? new Date(v as string) : undefined);
+const toRecord = (r: Row): ApprovalRecord => ({
+  id: Number(r.id),
+  campaignId: Number(r.campaign_id),
+  state: String(r.state) as ApprovalState,
+  requestedBy: String(r.requested_by),
+  requestedAt: new Date(r.requested_at as string),
+  reach: r.reach === null || r.reach === undefined ? undefined : Number(r.reach),
+  templateId: r.template_id === null || r.template_id === undefined ? undefined : Number(r.template_id),
+  card: (typeof r.card === "string" ? JSON.parse(r.card) : r.card) as ApprovalCardData,
+  decidedBy: r.decided_by ? String(r.decided_by) : undefined,
+  decidedAt: date(r.decided_at),
+  reason: r.reason ? String(r.reason) : undefined,
+  usedAt: date(r.used_at),
+});
+
+/** A decision: whether this click made it, and the request as it stands after. */
+export type Decided = { won: boolean; record: ApprovalRecord };
+
+/** The approval requests of one workspace. */
+export class Approvals {
+  private readonly db: Queryable;
+  readonly workspace: WorkspaceId;
+
+  constructor(db: Queryable, workspace: WorkspaceId) {
+    this.db = db;
+    this.workspace = workspace;
+  }
+
+  /** A new request for a campaign; an earlier one still pending or approved is superseded. */
+  async request(r: {
+    campaignId: number;
+    requestedBy: string;
+    at: Date;
+    reach?: number;
+    templateId?: number;
+    card: ApprovalCardData;
+  }): Promise<ApprovalRecord> {
+    await this.db.query(
+      `update approvals.requests set state = 'superseded'
+       where workspace = $1 and campaign_id = $2 and state in ('pending', 'approved')`,
+      [this.workspace, r.campaignId],
+    );
+    const { rows } = await this.db.query(
+      `insert into approvals.requests (workspace, campaign_id, requested_by, requested_at, reach, template_id, card)
+       values ($1, $2, $3, $4, $5, $6, $7::jsonb) returning *`,
+      [
+        this.workspace,
+        r.campaignId,
+        storable(r.requestedBy),
+        r.at,
+        r.reach ?? null,
+        r.templateId ?? null,
+        storable(JSON.stringify(r.card)),
+      ],
+    );
+    return toRecord(rows[0] as Row);
+  }
+
+  async get(id: number): Promise<ApprovalRecord | undefined> {
+    const { rows } = await this.db.query(
+      "select * from approvals.requests where workspace = $1 and id = $2",
+      [this.workspace, id],
+    );
+    return rows[0] ? toRecord(rows[0] as Row) : undefined;
+  }
+
+  /** The campaign's latest request (superseded ones are not), if any. */
+  async latest(campaignId: number): Promise<ApprovalRecord | undefined> {
+    const { rows } = await this.db.query(
+      `select * from approvals.requests where workspace = $1 and campaign_id = $2 and state <> 'superseded'
+       order by id desc limit 1`,
+      [this.workspace, campaignId],
+    );
+    return rows[0] ? toRecord(rows[0] as Row) : undefined;
+  }
+
+  /**
+   * The first decision wins: one conditional update from pending. A later
+   * click (here or on another replica) gets `won: false` and the decision made.
+   */
+  async decide(
+    id: number,
+    d: { state: "approved" | "rejected"; by: string; at: Date; reason?: string },
+  ): Promise<Decided | undefined> {
+    const { rows } = await this.db.query(
+      `update approvals.requests set state = $3, decided_by = $4, decided_at = $5, reason = $6
+       where workspace = $1 and id = $2 and state = 'pending' returning *`,
+      [this.workspace, id, d.state, storable(d.by), d.at, d.reason ? storable(d.reason) : null],
+    );
+    if (rows[0]) return { won: true, record: toRecord(rows[0] as Row) };
+    const now = await this.get(id);
+    return now && { won: false, record: now };
+  }
+
+  /** Takes an approval for one send or held start: approved (since `validSince`) → used, once. */
+  async use(id: number, at: Date, validSince: Date): Promise<ApprovalRecord | undefined> {
+    const { rows } = await this.db.query(
+      `update approvals.requests set state = 'used', used_at = $3
+       where workspace = $1 and id = $2 and state = 'approved' and decided_at >= $4 returning *`,
+      [this.workspace, id, at, validSince],
+    );
+    return rows[0] ? toRecord(rows[0] as Row) : undefined;
+  }
+
+  /** Gives back an approval a send took but certainly did not use (the API refused the send). */
+  async release(id: number): Promise<void> {
+    await this.db.query(
+      `update approvals.requests set state = 'approved', used_at = null
+       where workspace = $1 and id = $2 and state = 'used'`,
+      [this.workspace, id],
+    );
+  }
+
+  /** A copy of the request's card, posted in `channel` at `ts`. */
+  async addCard(requestId: number, channel: string, ts: string): Promise<void> {
+    await this.db.query(
+      `insert into approvals.cards (workspace, request_id, channel, ts) values ($1, $2, $3, $4)
+       on conflict (workspace, request_id, channel) do update set ts = excluded.ts`,
+      [this.workspace, requestId, channel, ts],
+    );
+  }
+
+  async cards(requestId: number): Promise<Array<{ channel: string; ts: string }>> {
+    const { rows } = await this.db.query<{ channel: string; ts: string }>(
+      "select channel, ts from approvals.cards where workspace = $1 and request_id = $2 order by channel",
+      [this.workspace, requestId],
+    );
+    return rows.map((r) => ({ channel: r.channel, ts: r.ts }));
+  }
+}

@@ -1,0 +1,321 @@
+// Four eyes before a send (issue 28 §3, §5), through the fake Slack and the
+// sandbox: with approvers set, a draft's Send… becomes Request approval; the
+// card goes by DM to each approver (no audit channel here); the requester
+// cannot approve their own; two approvers' clicks give one decision, the
+// second told who decided; every copy is redrawn; an approval expires after
+// 24 hours (an injected clock), and a changed audience asks again; the shell
+// refuses a send that needs approval; settings are parsed and refused in words.
+import { describe, expect, it } from "vitest";
+import { approvalForStart } from "../../src/commands/campaign-approval.ts";
+import { approvalCardView } from "../../src/commands/campaign-approval-card.ts";
+import type { Actor, Reply } from "../../src/commands/types.ts";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
+import { auditSentence } from "../../src/slack/features/audit-words.ts";
+import { Approvals } from "../../src/store/approvals.ts";
+import type { AuditEntry } from "../../src/store/audit.ts";
+import { ALICE, BOB } from "../helpers/fake-slack.ts";
+import { startStack, useStack } from "../helpers/stack.ts";
+
+const CAROL = { id: "U0CAROL", name: "carol" };
+const stack = useStack({
+  slack: { users: [ALICE, BOB, CAROL] },
+  env: { SWITCHBOARD_APPROVERS: "U0ALICE,U0BOB,U0CAROL" },
+});
+
+const as = (u: { id: string; name: string }): Actor => ({
+  userId: u.id,
+  userName: u.name,
+  channelId: "C0GENERAL",
+  via: "slack",
+});
+const SHELL: Actor = { userId: "shell", via: "shell" };
+const all = (r: Reply) => `${r.text}\n${JSON.stringify(r.blocks)}`;
+type Json = { type?: string; elements?: Array<{ value?: string; text?: { text?: string } }> };
+const buttons = (blocks: unknown) =>
+  ((blocks as Json[] | undefined) ?? []).flatMap((b) => (b.type === "actions" ? (b.elements ?? []) : []));
+
+/** A group of `n` contacts who have not opted out; returns its id and the contacts left to add. */
+async function groupOf(n: number): Promise<{ group: number; spare: number[] }> {
+  const { client } = stack();
+  const contacts = (await client.listContacts({ limit: 100 })).items.filter(
+    (c) => c.optedOut !== true && c.opted_out !== true,
+  );
+  const g = await client.createGroup({ name: `Approval ${Math.random().toString(36).slice(2, 8)}` });
+  await client.addGroupContacts(
+    Number(g.id),
+    contacts.slice(0, n).map((c) => Number(c.id)),
+  );
+  return { group: Number(g.id), spare: contacts.slice(n, n + 10).map((c) => Number(c.id)) };
+}
+
+async function draft(name: string, group: number): Promise<number> {
+  const r = await stack().switchboard.core.run(
+    `campaign add ${name} template=1 group=${group} first_name=Ana order_id=A-7`,
+    as(ALICE),
+  );
+  const id = Number(/campaign #(\d+)/i.exec(r.text)?.[1]);
+  expect(id, r.text).toBeGreaterThan(0);
+  return id;
+}
+
+/** Alice clicks Request approval on the draft's card; the answer to her click. */
+async function request(id: number): Promise<string> {
+  const { req, fake } = stack();
+  const click = await req.blockAction(
+    { action_id: "sb_run", value: `campaign ${id} request` },
+    { user: ALICE, messageTs: "1700000000.000100" },
+  );
+  const answer = await fake.waitForResponse(click.responseUrl!);
+  return JSON.stringify(answer.body);
+}
+
+/** The copies of a campaign's approval card, as Slack holds them now. */
+const copies = (id: number) =>
+  stack().fake.messages.filter(
+    (m) =>
+      JSON.stringify(m.blocks ?? []).includes('"approval_head"') &&
+      buttons(m.blocks).some((b) => new RegExp(`^campaign ${id} (approve|send|request)`).test(b.value ?? "")),
+  );
+
+const latest = (id: number) => new Approvals(stack().db, ENV_WORKSPACE).latest(id);
+
+describe("approval before a send", () => {
+  it("asks, refuses a self-approval, takes the first of two approvers' clicks, tells the requester, then sends", async () => {
+    const { core, req, fake, db } = stack();
+    const { group } = await groupOf(3);
+    const id = await draft("Spring sale", group);
+
+    // The draft's card: Request approval instead of Send…; a send is refused in words.
+    const card = await core.run(`campaign ${id}`, as(ALICE));
+    expect(buttons(card.blocks).map((b) => b.text?.text)).toContain("Request approval");
+    expect(buttons(card.blocks).map((b) => b.text?.text)).not.toContain("Send…");
+    const refused = await core.run(`campaign ${id} send`, as(ALICE));
+    expect(refused.confirmation).toBeUndefined();
+    expect(all(refused)).toMatch(/Spring sale\* reaches 3 people: .* must approve it before it is sent/);
+
+    // Requested: one card by DM to each approver but Alice, who asked.
+    expect(await request(id)).toMatch(/Approval of \*Spring sale\* for 3 people asked by direct message of/);
+    await fake.waitFor(() => copies(id).length === 2 || undefined, 10_000, "two copies of the card");
+    const card0 = copies(id)[0]!;
+    expect(JSON.stringify(card0.blocks)).toMatch(/Customers will read/);
+    expect(JSON.stringify(card0.blocks)).toMatch(/3 people/);
+    expect(JSON.stringify(card0.blocks)).toMatch(/Waiting for approval\* \(asked by <@U0ALICE>\)/);
+    const approve = buttons(card0.blocks).find((b) => b.text?.text === "Approve")!.value!;
+    expect(approve).toMatch(new RegExp(`^campaign ${id} approve request=\\d+$`));
+    // The campaign card says so.
+    expect(all(await core.run(`campaign ${id}`, as(ALICE)))).toMatch(
+      /Waiting for approval\* \(asked by <@U0ALICE>\)/,
+    );
+
+    // Alice approves her own: refused, nothing decided.
+    const self = await req.blockAction({ action_id: "sb_run", value: approve }, { user: ALICE });
+    expect(JSON.stringify((await fake.waitForResponse(self.responseUrl!)).body)).toMatch(
+      /nobody approves their own campaign/,
+    );
+    expect((await latest(id))?.state).toBe("pending");
+
+    // Bob and Carol click at once: one decision; the other is told who decided.
+    const [b, c] = await Promise.all([
+      req.blockAction({ action_id: "sb_run", value: approve }, { user: BOB, channelId: "D0BOB" }),
+      req.blockAction({ action_id: "sb_run", value: approve }, { user: CAROL, channelId: "D0CAROL" }),
+    ]);
+    const answers = await Promise.all(
+      [b, c].map(async (x) => JSON.stringify((await fake.waitForResponse(x.responseUrl!)).body)),
+    );
+    const r = (await latest(id))!;
+    expect(r.state).toBe("approved");
+    const winner = r.decidedBy!;
+    expect(["U0BOB", "U0CAROL"]).toContain(winner);
+    expect(answers.filter((a) => /You approved \*Spring sale\* for 3 people/.test(a))).toHaveLength(1);
+    expect(answers.filter((a) => a.includes(`Already decided: *Approved* by <@${winner}>`))).toHaveLength(1);
+    const { rows } = await db.query<{ n: number }>(
+      "select count(*)::int as n from approvals.requests where campaign_id = $1 and decided_by is not null",
+      [id],
+    );
+    expect(rows[0]!.n).toBe(1);
+
+    // Every copy says who decided, with a date token, and offers Send now.
+    await fake.waitFor(
+      () =>
+        copies(id).every((m) => JSON.stringify(m.blocks).includes(`Approved* by <@${winner}>, <!date^`)) ||
+        undefined,
+      10_000,
+      "every copy redrawn",
+    );
+    for (const m of copies(id)) expect(buttons(m.blocks).map((x) => x.text?.text)).toEqual(["Send now"]);
+    // The requester is told by DM; the audit says it in words.
+    await fake.waitFor(
+      () =>
+        fake
+          .callsOf("chat.postMessage")
+          .find(
+            (x) =>
+              x.args.channel === "U0ALICE" &&
+              /approved \*Spring sale\* for 3 people/.test(String(x.args.text)),
+          ),
+      10_000,
+      "the requester's DM",
+    );
+    const audit = await db.query<Record<string, unknown>>(
+      "select * from switchboard.audit where operation like 'campaign.approval.%' and command like $1 order by id",
+      [`campaign ${id} %`],
+    );
+    const sentences = audit.rows.map((row) =>
+      auditSentence({
+        actor: String(row.actor),
+        via: row.via,
+        operation: String(row.operation),
+        command: String(row.command),
+        ok: true,
+        answer: typeof row.answer === "string" ? JSON.parse(row.answer) : row.answer,
+      } as AuditEntry),
+    );
+    expect(sentences).toEqual([
+      "<@U0ALICE> asked to approve *Spring sale* for 3 people",
+      `<@${winner}> approved *Spring sale* for 3 people`,
+    ]);
+
+    // The campaign card: Approved by …, Send now; the send keeps its confirmation, and uses the approval.
+    const approvedCard = await core.run(`campaign ${id}`, as(ALICE));
+    expect(all(approvedCard)).toMatch(new RegExp(`Approved\\* by <@${winner}>, <!date\\^`));
+    expect(buttons(approvedCard.blocks)[0]?.text?.text).toBe("Send now");
+    const prompt = await core.run(`campaign ${id} send`, as(ALICE));
+    expect(prompt.confirmation, prompt.text).toBeDefined();
+    const sent = await core.confirm(prompt.confirmation!.id, as(ALICE));
+    expect(sent.text).not.toMatch(/approv/i);
+    expect((await latest(id))?.state).toBe("used");
+  });
+
+  it("a rejection tells the requester the reason and keeps the draft", async () => {
+    const { core, req, fake } = stack();
+    const { group } = await groupOf(2);
+    const id = await draft("Rejected sale", group);
+    await request(id);
+    await fake.waitFor(() => copies(id).length === 2 || undefined, 10_000, "the cards");
+    const reject = buttons(copies(id)[0]!.blocks).find((b) => b.text?.text === "Reject…")!.value!;
+    // Reject… opens the modal; its reason decides.
+    const click = await req.blockAction({ action_id: "sb_run", value: reject }, { user: BOB });
+    const opened = await fake.waitFor(
+      () => fake.callsOf("views.open").find((x) => x.args.trigger_id === click.triggerId && x.response.ok),
+      10_000,
+      "the reject modal",
+    );
+    const viewId = (opened.response as { view: { id: string } }).view.id;
+    await req.submitView(
+      viewId,
+      { reason: { reason: { type: "plain_text_input", value: "wrong discount" } } },
+      { user: BOB },
+    );
+    await fake.waitFor(
+      () =>
+        fake
+          .callsOf("chat.postMessage")
+          .find(
+            (x) =>
+              x.args.channel === "U0ALICE" &&
+              /rejected \*Rejected sale\*: "wrong discount"/.test(String(x.args.text)),
+          ),
+      10_000,
+      "the requester told",
+    );
+    const r = (await latest(id))!;
+    expect(r).toMatchObject({ state: "rejected", decidedBy: "U0BOB", reason: "wrong discount" });
+    expect((await stack().client.getCampaign(id)).status).toBe("draft");
+    const shown = all(await core.run(`campaign ${id}`, as(ALICE)));
+    expect(shown).toMatch(/Rejected\* by <@U0BOB>, <!date\^/);
+    expect(shown).toContain("wrong discount");
+  });
+
+  it("an audience changed by more than 10% since the approval asks again", async () => {
+    const { core, client } = stack();
+    const { group, spare } = await groupOf(3);
+    const id = await draft("Grown sale", group);
+    await request(id);
+    const r = (await latest(id))!;
+    expect((await core.run(`campaign ${id} approve request=${r.id}`, as(BOB))).text).toMatch(/You approved/);
+    await client.addGroupContacts(group, spare.slice(0, 2));
+    const refused = await core.run(`campaign ${id} send`, as(ALICE));
+    expect(refused.confirmation).toBeUndefined();
+    expect(all(refused)).toMatch(
+      /audience changed since <@U0BOB> approved it: 3 then, 5 now \(more than 10% apart\)\. Ask again/,
+    );
+    expect(buttons(refused.blocks).map((b) => b.value)).toContain(`campaign ${id} request`);
+  });
+
+  it("an approval is good for 24 hours (an injected clock), and a held start can take it once", async () => {
+    const { core, client } = stack();
+    const { group } = await groupOf(2);
+    const id = await draft("Held sale", group);
+    await request(id);
+    const r = (await latest(id))!;
+    await core.run(`campaign ${id} approve request=${r.id}`, as(CAROL));
+    const decided = (await latest(id))!;
+    const at = (hours: number) => () => new Date(decided.decidedAt!.getTime() + hours * 3600_000);
+    const scope = (hours: number) => ({
+      api: client,
+      approvals: {
+        policy: { approvers: ["U0ALICE", "U0BOB", "U0CAROL"] },
+        store: new Approvals(stack().db, ENV_WORKSPACE),
+        now: at(hours),
+      },
+    });
+    // 25 hours on: expired, and the card says so.
+    const late = await approvalForStart(scope(25), id);
+    expect(late).toMatchObject({ ok: false, ask: true });
+    expect(!late.ok && late.reason).toMatch(/expired .*an approval is good for 24 hours\. Ask again/);
+    expect(JSON.stringify(approvalCardView(decided, at(25)()).blocks)).toMatch(/\*expired\*/);
+    expect(buttons(approvalCardView(decided, at(25)()).blocks).map((b) => b.text?.text)).toEqual([
+      "Request approval",
+    ]);
+    // 23 hours on: good; taken once for a held start, then checked again at the start.
+    expect(await approvalForStart(scope(23), id, { take: true })).toMatchObject({ ok: true });
+    expect((await latest(id))?.state).toBe("used");
+    expect(await approvalForStart(scope(23), id)).toMatchObject({ ok: true });
+    expect(await approvalForStart(scope(23), id, { take: true })).toMatchObject({ ok: false });
+  });
+
+  it("the shell shows the approval state, refuses to send or ask, saying approval happens in Slack", async () => {
+    const { core } = stack();
+    const { group } = await groupOf(2);
+    const id = await draft("Shell sale", group);
+    const send = await core.run(`campaign ${id} send`, SHELL);
+    expect(send.confirmation).toBeUndefined();
+    expect(send.text).toMatch(/must approve it before it is sent\. Approval happens in Slack/);
+    expect((await core.run(`campaign ${id} request`, SHELL)).text).toMatch(/Approval happens in Slack/);
+    await request(id);
+    expect(
+      (await core.run(`campaign ${id}`, SHELL)).text +
+        JSON.stringify((await core.run(`campaign ${id}`, SHELL)).blocks),
+    ).toMatch(/Waiting for approval/);
+  });
+
+  it("settings: typed approvers and approve-from; a bad number refused in words; below it no approval", async () => {
+    const core = stack().switchboard.core;
+    const bad = await core.run("settings set approve-from=lots", SHELL);
+    expect(bad.text).toMatch(/Nothing was saved:\n• Approval from: must be a number of people, like 500/);
+    const ok = await core.run("settings set approvers=<@U0BOB|bob>,<@U0CAROL|carol> approve-from=500", SHELL);
+    expect(ok.text).toMatch(/Saved: Who approves campaigns, Approval from\./);
+    expect(all(ok)).toMatch(/<@U0BOB>, <@U0CAROL>/);
+    expect(all(ok)).toMatch(/Campaigns reaching 500 people or more/);
+    const { group } = await groupOf(2);
+    const id = await draft("Small sale", group);
+    // 2 people, below 500: Send… as before, and the prompt.
+    const now = stack().switchboard.core;
+    const card = await now.run(`campaign ${id}`, as(ALICE));
+    expect(buttons(card.blocks)[0]?.text?.text).toBe("Send…");
+    expect((await now.run(`campaign ${id} send`, as(ALICE))).confirmation).toBeDefined();
+  });
+});
+
+describe("the shell alone", () => {
+  it("refuses approvers: nobody could approve", async () => {
+    const s = await startStack();
+    try {
+      const r = await s.core.run("settings set approvers=U0BOB", SHELL);
+      expect(r.text).toMatch(/Who approves campaigns: nobody could approve, since approval happens in Slack/);
+      expect((await s.core.run("settings", SHELL)).text).toMatch(/Who approves campaigns: Nobody/);
+    } finally {
+      await s.close();
+    }
+  });
+});
