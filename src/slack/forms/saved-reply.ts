@@ -248,6 +248,13 @@ export async function savedReplyView(
 
 /** The message shortcut: the thread the message is in, if it is an inbox conversation. */
 async function shortcutView(ctx: SlackContext, actor: Actor, sc: MessageShortcut): Promise<ModalView> {
+  // The request's workspace says first whether this person may answer customers at all.
+  if (
+    !(await ctx.core
+      .perform(actor, { scope: "write", command: "inbox" }, async () => true)
+      .catch(() => false))
+  )
+    return notHere("Only writers may answer customers (SWITCHBOARD_WRITERS): nothing can be sent from here.");
   const channel = sc.channel.id;
   const ts = (sc.message as { thread_ts?: string }).thread_ts ?? sc.message.ts;
   const thread = ctx.db ? await new InboxStore(ctx.db, ctx.workspace).threadByTs(channel, ts) : undefined;
