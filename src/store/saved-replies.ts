@@ -1,6 +1,7 @@
 // Schema `saved`: a workspace's saved replies (issue 29 §1), a name and a
 // text with placeholders from the customer's record ({first_name},
-// `{first_name|there}`…, filled by src/domain/saved-reply.ts). One row per
+// `{first_name|there}`…, filled by src/domain/saved-reply.ts), and optionally
+// the inbox (channel) it belongs to. One row per
 // workspace and name (names compared without case); its own migration list.
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
@@ -26,12 +27,19 @@ create table saved.replies (
 )
 `,
     },
+    {
+      // A saved reply may belong to one inbox (its channel): offered only in that inbox's threads.
+      id: "002_inbox",
+      sql: "alter table saved.replies add column inbox text",
+    },
   ],
 };
 
 export interface SavedReply {
   name: string;
   text: string;
+  /** The inbox (channel) it belongs to; null: every inbox. */
+  inbox: string | null;
   createdBy: string;
   createdAt: Date;
   updatedBy: string;
@@ -43,6 +51,7 @@ const date = (v: unknown) => (v instanceof Date ? v : new Date(String(v)));
 const toReply = (r: Row): SavedReply => ({
   name: String(r.name),
   text: String(r.text),
+  inbox: r.inbox === null || r.inbox === undefined ? null : String(r.inbox),
   createdBy: String(r.created_by),
   createdAt: date(r.created_at),
   updatedBy: String(r.updated_by),
@@ -79,23 +88,49 @@ export class SavedReplies {
   }
 
   /** A new saved reply; false when one of that name exists already (nothing changed). */
-  async add(name: string, text: string, by: string, now: Date): Promise<boolean> {
+  async add(
+    name: string,
+    text: string,
+    by: string,
+    now: Date,
+    inbox: string | null = null,
+  ): Promise<boolean> {
     const { rows } = await this.db.query(
-      `insert into saved.replies (workspace, name_key, name, text, created_by, created_at, updated_by, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $5, $6) on conflict do nothing returning name`,
-      [this.workspace, replyKey(name), storable(name.trim()), storable(text), by, now],
+      `insert into saved.replies (workspace, name_key, name, text, created_by, created_at, updated_by, updated_at, inbox)
+       values ($1, $2, $3, $4, $5, $6, $5, $6, $7) on conflict do nothing returning name`,
+      [this.workspace, replyKey(name), storable(name.trim()), storable(text), by, now, inbox],
     );
     return rows.length === 1;
   }
 
+  /**
+   * The replies offered in an inbox's thread (its own and those of every
+   * inbox) whose name or text holds `query` (without case), by name; at most `limit`.
+   */
+  async search(inbox: string, query: string, limit = 50): Promise<SavedReply[]> {
+    const { rows } = await this.db.query<Row>(
+      `select * from saved.replies where workspace = $1 and (inbox is null or inbox = $2)
+         and ($3 = '' or strpos(lower(name), lower($3)) > 0 or strpos(lower(text), lower($3)) > 0)
+       order by name_key limit $4`,
+      [this.workspace, inbox, query.trim(), limit],
+    );
+    return rows.map(toReply);
+  }
+
   /** Its text replaced; the text it had, or undefined when there is none of that name. */
-  async edit(name: string, text: string, by: string, now: Date): Promise<string | undefined> {
+  async edit(
+    name: string,
+    text: string,
+    by: string,
+    now: Date,
+    inbox: string | null = null,
+  ): Promise<string | undefined> {
     const { rows } = await this.db.query<{ before: string }>(
-      `update saved.replies r set text = $3, updated_by = $4, updated_at = $5
+      `update saved.replies r set text = $3, updated_by = $4, updated_at = $5, inbox = $6
        from saved.replies old
        where r.workspace = $1 and r.name_key = $2 and old.workspace = r.workspace and old.name_key = r.name_key
        returning old.text as before`,
-      [this.workspace, replyKey(name), storable(text), by, now],
+      [this.workspace, replyKey(name), storable(text), by, now, inbox],
     );
     return rows[0] ? String(rows[0].before) : undefined;
   }

@@ -219,13 +219,19 @@ describe("the tenant probe: every listener, as workspace B", () => {
 
   it.each(Object.values(SHORTCUTS).map((s) => [s]))("the shortcut %s", async (callbackId) => {
     const calls = cores.get(B)!.calls.length;
-    const message = callbackId === SHORTCUTS.sendToCustomer ? { text: "+14155550101 hello" } : undefined;
+    const message =
+      callbackId === SHORTCUTS.sendToCustomer
+        ? { text: "+14155550101 hello" }
+        : callbackId === SHORTCUTS.savedReply
+          ? { text: "Where is my order?" }
+          : undefined;
     await probe(`shortcut ${callbackId}`, () => asB.shortcut(callbackId, { message }));
+    // A form's command runs; the saved reply's form (no command line) asks the core whether this person may write.
     expect(
       cores
         .get(B)!
         .calls.slice(calls)
-        .some((c) => c.startsWith("run")),
+        .some((c) => c.startsWith("run") || (callbackId === SHORTCUTS.savedReply && c.startsWith("perform"))),
     ).toBe(true);
   });
 

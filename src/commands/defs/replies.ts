@@ -31,6 +31,29 @@ function savedOf(ctx: CommandContext) {
   return ctx.inbox.savedReplies;
 }
 
+/**
+ * A text that starts with a channel (`#support`: Slack's `<#C…|support>`, or
+ * its id in the shell) belongs to that channel's inbox; the rest is the text.
+ * A channel that has no inbox is refused.
+ */
+async function inboxAndText(
+  ctx: CommandContext,
+  typed: string,
+): Promise<{ inbox: string | null; text: string }> {
+  // Slack's `<#C…|name>` reaches the command as the bare id; an id has a digit (a word like "CAN" is text).
+  const m = /^#?([CG](?=[A-Z0-9]*\d)[A-Z0-9]{2,})\s+([\s\S]+)$/.exec(typed.trim());
+  if (!m) return { inbox: null, text: typed };
+  const inbox = m[1] as string;
+  if (!(await ctx.inbox?.store.inbox(inbox)))
+    throw new UserError(
+      `<#${inbox}> has no inbox: a saved reply can belong to an inbox's channel, or to every inbox (name no channel). Nothing was changed.`,
+    );
+  return { inbox, text: m[2] as string };
+}
+
+const inboxWords = (inbox: string | null) =>
+  inbox ? `Offered in <#${inbox}>'s conversations only.` : "Offered in every inbox.";
+
 /** What the placeholders of a text are, in words, for the answer. */
 function placeholdersLine(text: string): string {
   const names = replyPlaceholders(text);
@@ -41,9 +64,13 @@ function placeholdersLine(text: string): string {
 
 const quoted = (text: string) => `>${esc(show(text, 1500)).replace(/\n/g, "\n>")}`;
 
-function changed(ctx: CommandContext, text: string, reply: string): Reply {
+function changed(ctx: CommandContext, text: string, reply: string, inbox: string | null): Reply {
   const r = announce(ctx, text);
-  r.blocks = [section(text), section(quoted(reply)), context(placeholdersLine(reply))];
+  r.blocks = [
+    section(text),
+    section(quoted(reply)),
+    context(`${placeholdersLine(reply)} ${inboxWords(inbox)}`),
+  ];
   return r;
 }
 
@@ -60,12 +87,13 @@ export const REPLY_COMMANDS = [
     topic: "inbox",
     operations: [],
     run: async (_a, ctx) => {
-      const items = (await savedOf(ctx).list()).map((r) => ({ name: r.name, text: r.text }));
+      const items = (await savedOf(ctx).list()).map((r) => ({ name: r.name, text: r.text, inbox: r.inbox }));
       return pageReply({
         title: "Saved replies",
         plural: "saved replies",
         page: { items, page: 1, limit: Math.max(1, items.length), total: items.length },
-        line: (r) => `*${esc(String(r.name))}* · ${esc(show(String(r.text).replace(/\s+/g, " "), 120))}`,
+        line: (r) =>
+          `*${esc(String(r.name))}*${r.inbox ? ` (<#${r.inbox}> only)` : ""} · ${esc(show(String(r.text).replace(/\s+/g, " "), 120))}`,
         empty:
           "No saved reply yet: `/sb reply add thanks Thank you {first_name|there}!` saves one (writers only).",
       });
@@ -77,23 +105,24 @@ export const REPLY_COMMANDS = [
     positionals: [{ name: "name" }, { name: "text", rest: "text" }],
     schema: z.object({ name: nameArg, text: textArg }),
     scope: "write",
-    usage: "reply add <name> <text…>",
+    usage: "reply add <name> [#inbox-channel] <text…>",
     summary: "Save a reply for answering customers (placeholders: {first_name|there}…)",
-    help: "The name is one word, or quoted. Placeholders come from the customer's record: `{first_name}`, `{last_name}`, `{name}`, `{phone}`, a custom field by its key; `{first_name|there}` says “there” when there is no first name.",
+    help: "The name is one word, or quoted. Placeholders come from the customer's record: `{first_name}`, `{last_name}`, `{name}`, `{phone}`, a custom field by its key; `{first_name|there}` says “there” when there is no first name. A channel before the text (`#support`) offers it in that inbox only.",
     example: "reply add thanks Thank you {first_name|there}, your order is on its way.",
     topic: "inbox",
     operations: [],
     run: async (a, ctx) => {
       const saved = savedOf(ctx);
-      if (!(await saved.add(a.name, a.text, ctx.actor.userId, new Date()))) {
+      const { inbox, text } = await inboxAndText(ctx, a.text);
+      if (!(await saved.add(a.name, text, ctx.actor.userId, new Date(), inbox))) {
         const name = esc((await saved.get(a.name))?.name ?? a.name);
         return errorReply(
           `There is a saved reply called *${name}* already: nothing was changed.`,
           `\`/sb reply edit ${name} <text…>\` changes its text.`,
         );
       }
-      await ctx.audit("reply.add", true, { name: a.name });
-      return changed(ctx, `Saved reply *${esc(a.name)}* added.`, a.text);
+      await ctx.audit("reply.add", true, { name: a.name, inbox });
+      return changed(ctx, `Saved reply *${esc(a.name)}* added.`, text, inbox);
     },
   }),
   defineCommand({
@@ -102,18 +131,19 @@ export const REPLY_COMMANDS = [
     positionals: [{ name: "name" }, { name: "text", rest: "text" }],
     schema: z.object({ name: nameArg, text: textArg }),
     scope: "write",
-    usage: "reply edit <name> <text…>",
+    usage: "reply edit <name> [#inbox-channel] <text…>",
     summary: "Change a saved reply's text",
     example: "reply edit thanks Thanks {first_name|there}! It ships today.",
     topic: "inbox",
     operations: [],
     run: async (a, ctx) => {
       const saved = savedOf(ctx);
-      const before = await saved.edit(a.name, a.text, ctx.actor.userId, new Date());
+      const { inbox, text } = await inboxAndText(ctx, a.text);
+      const before = await saved.edit(a.name, text, ctx.actor.userId, new Date(), inbox);
       if (before === undefined) return unknownReply(a.name);
       const name = (await saved.get(a.name))?.name ?? a.name;
-      await ctx.audit("reply.edit", true, { name });
-      return changed(ctx, `Saved reply *${esc(name)}* changed.`, a.text);
+      await ctx.audit("reply.edit", true, { name, inbox });
+      return changed(ctx, `Saved reply *${esc(name)}* changed.`, text, inbox);
     },
   }),
   defineCommand({

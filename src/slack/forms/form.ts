@@ -17,6 +17,7 @@ export const SHORTCUTS = {
   send: "sb_send",
   newCampaign: "sb_new_campaign",
   import: "sb_import",
+  savedReply: "sb_saved_reply",
 } as const;
 
 /** Who the form is opened for; `prefill.text`: the message a shortcut was used on. */
@@ -38,6 +39,9 @@ export interface Refresh<Meta> {
 export interface Suggest {
   query: string;
   state: StateValues | undefined;
+  /** The request's services and workspace (a list kept in the store, not the API), and the form's metadata. */
+  ctx?: SlackContext;
+  meta?: Record<string, unknown>;
 }
 
 export interface Submission<Meta> {
@@ -73,6 +77,11 @@ export interface FormShortcut {
   title: string;
   /** What a message shortcut fills in. */
   prefill?: (message: MessageShortcut["message"]) => { text?: string } | undefined;
+  /**
+   * A form the Slack side builds itself (no command line): the view for this
+   * message shortcut's message and channel, replacing the waiting modal.
+   */
+  view?: (ctx: SlackContext, actor: Actor, shortcut: MessageShortcut) => Promise<ModalView>;
 }
 
 export interface SlackForm<K extends FormKind = FormKind, Meta = unknown, Plan = unknown> {

@@ -37,6 +37,7 @@ import { cut, modal, option, readMetadata, type StateValues, sectionText } from 
 import { mappingForm } from "./mapping.ts";
 import { TEMPLATE_MENU } from "./parts.ts";
 import { contactEditForm, userEditForm } from "./record-edit.ts";
+import { savedReplyForm } from "./saved-reply.ts";
 import { sendForm } from "./send.ts";
 import { sendAtForm } from "./send-at.ts";
 import { settingsForm } from "./settings.ts";
@@ -66,7 +67,7 @@ const BY_KIND: { [K in FormKind]: SlackForm<K, any, any> } = {
 };
 
 /** Every form: those the core asks for, and those the Slack side opens itself. */
-export const FORMS: AnyForm[] = [...Object.values(BY_KIND), mappingForm, snoozeForm];
+export const FORMS: AnyForm[] = [...Object.values(BY_KIND), mappingForm, snoozeForm, savedReplyForm];
 
 /** The view of the core's form request; `prefill.text` fills the message form (a message shortcut). */
 export function formView(request: FormRequest, actor: Actor, prefill?: { text?: string }): ModalView {
@@ -233,7 +234,12 @@ function suggested(actionId: string, load: (api: MessagingApi, s: Suggest) => Pr
     body,
     context,
   }: SlackOptionsMiddlewareArgs<"block_suggestion"> & AllMiddlewareArgs<SlackContext>) => {
-    const s = { query: body.value ?? "", state: body.view?.state?.values as StateValues | undefined };
+    const s = {
+      query: body.value ?? "",
+      state: body.view?.state?.values as StateValues | undefined,
+      ctx: context,
+      meta: readMetadata<Record<string, unknown>>(body.view?.private_metadata),
+    };
     let options: PlainTextOption[];
     try {
       options = await withApi(context, viewActor(body), "read", "form", (api) => load(api, s));
@@ -319,10 +325,13 @@ function shortcutUsed(s: FormShortcut) {
     if (!viewId) throw new Error("views.open answered without the view's id");
     let view: ModalView;
     try {
-      const reply = await context.core.run(s.line, actor);
-      view = reply.form
-        ? formView(reply.form, actor, prefill)
-        : waiting(s.title, reply.blocks.length ? reply.blocks : [sectionText(reply.text)]);
+      if (s.view) view = await s.view(context, actor, shortcut as MessageShortcut);
+      else {
+        const reply = await context.core.run(s.line, actor);
+        view = reply.form
+          ? formView(reply.form, actor, prefill)
+          : waiting(s.title, reply.blocks.length ? reply.blocks : [sectionText(reply.text)]);
+      }
     } catch (err) {
       // The waiting modal must not stay "Opening the form…" forever: it says what happened.
       const ref = errorRef();

@@ -2,12 +2,17 @@
 // template open the send form prefilled with this chat user (as a text, or a
 // template); the waiting list's "Open thread" is a link, acknowledged only.
 import type { BlockAction, ButtonAction, StaticSelectAction, UsersSelectAction } from "@slack/bolt";
+import type { ModalView } from "@slack/types";
 import { channelFormData, recipientLabel } from "../../../commands/lookups.ts";
+import { errorRef } from "../../../platform/errors.ts";
 import { InboxStore } from "../../../store/inbox.ts";
 import { personOf } from "../../context.ts";
 import { deliver } from "../../deliver.ts";
 import { formView } from "../../forms/index.ts";
+import { modal, sectionText } from "../../forms/kit.ts";
+import { savedReplyView } from "../../forms/saved-reply.ts";
 import { snoozeModal } from "../../forms/snooze.ts";
+import { slackCode } from "../../io/slack-errors.ts";
 import { type Click, tellOf } from "./click.ts";
 
 export function inboxSendForm(type: "text" | "template") {
@@ -32,6 +37,48 @@ export function inboxSendForm(type: "text" | "template") {
       view: formView({ kind: "send", data: { ...data, prefill: { recipient, type } } }, actor),
     });
   };
+}
+
+/**
+ * "Saved reply…" on an inbox card (issue 29 §1): a small modal at once (the
+ * trigger lasts 3 s; the customer's record takes a read or two), replaced by
+ * the saved-reply form for this conversation.
+ */
+export async function inboxSavedReply({ ack, action, body, client, context }: Click<ButtonAction>) {
+  await ack();
+  const actor = personOf(context);
+  const channel = body.container?.channel_id ?? body.channel?.id;
+  const chatUserId = Number(action.value);
+  if (!channel || !Number.isSafeInteger(chatUserId) || chatUserId <= 0) return;
+  const opened = await client.views.open({
+    trigger_id: body.trigger_id,
+    view: modal({
+      callbackId: "sb_wait",
+      title: "Saved reply",
+      close: "Close",
+      blocks: [sectionText("Opening the form…")],
+    }),
+  });
+  const viewId = opened.view?.id;
+  if (!viewId) return;
+  let view: ModalView;
+  try {
+    view = await savedReplyView(context, { ...actor, channelId: channel }, { ch: channel, u: chatUserId });
+  } catch (err) {
+    const ref = errorRef();
+    context.logger.error({ err, ref }, "could not open the saved reply form");
+    view = modal({
+      callbackId: "sb_wait",
+      title: "Saved reply",
+      close: "Close",
+      blocks: [
+        sectionText(`:warning: The form could not be opened (ref ${ref}). Nothing was sent; try again.`),
+      ],
+    });
+  }
+  await client.views.update({ view_id: viewId, hash: opened.view?.hash, view }).catch((err) => {
+    if (slackCode(err) !== "not_found") throw err;
+  });
 }
 
 /** "Open thread" is a link button: Slack still sends the click, which wants an ack. */

@@ -4,7 +4,7 @@ import type { SlackBolt } from "../../context.ts";
 import { confirmAction } from "./confirm.ts";
 import { dismissAction } from "./dismiss.ts";
 import { IMPORT_CONTROL_ACTIONS, importControl } from "./import-controls.ts";
-import { inboxDesk, inboxOpenThread, inboxSendForm } from "./inbox.ts";
+import { inboxDesk, inboxOpenThread, inboxSavedReply, inboxSendForm } from "./inbox.ts";
 import { runAction } from "./run.ts";
 
 /**
@@ -37,4 +37,5 @@ export function register(app: SlackBolt): void {
   app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxReopen) }, inboxDesk("reopen"));
   app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxSnooze) }, inboxDesk("snooze"));
   app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxWake) }, inboxDesk("wake"));
+  app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.inboxSaved) }, inboxSavedReply);
 }

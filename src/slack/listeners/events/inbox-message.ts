@@ -65,7 +65,7 @@ function noPublicAddress(typed: string): string {
 }
 
 /** The 24-hour window, as the service words a refusal (a 422 naming it). */
-const outsideWindow = (err: unknown) =>
+export const outsideWindow = (err: unknown) =>
   isApiError(err) && (err.status === 422 || err.status === 400) && /24.?hour|window/i.test(err.message);
 
 export async function inboxMessage({
@@ -239,7 +239,7 @@ export async function inboxMessage({
  * template prefilled for this chat user, and what they typed is kept in the
  * answer (nothing typed is lost).
  */
-async function tellWindowClosed(
+export async function tellWindowClosed(
   tell: (text: string, blocks?: KnownBlock[]) => Promise<void>,
   name: string,
   chatUserId: number,
