@@ -27,11 +27,7 @@ import type { Reply } from "./types.ts";
 /** Approval happens in Slack: the shell, or a Switchboard without it. */
 function inSlack(ctx: CommandContext): ApprovalAccess & { cards: ApprovalCards } {
   const access = ctx.approvals;
-  if (!access?.policy.approvers.length)
-    throw new UserError(
-      "Nobody approves campaigns in this workspace (no approvers in the settings): a broadcaster sends them directly.",
-      false,
-    );
+  if (!access?.policy.approvers.length) throw new UserError("no approvers", false);
   if (ctx.actor.via === "shell" || !access.cards)
     throw new UserError(
       "Approval happens in Slack: there a broadcaster asks for it with *Request approval* on the campaign's card, and an approver decides.",
@@ -40,8 +36,25 @@ function inSlack(ctx: CommandContext): ApprovalAccess & { cards: ApprovalCards }
   return access as ApprovalAccess & { cards: ApprovalCards };
 }
 
+/** No approvers: nothing to ask or decide, said as an answer (with Send…), not as a failure. */
+function noApprovers(ctx: CommandContext, id: number): Reply | undefined {
+  if (ctx.approvals?.policy.approvers.length) return undefined;
+  const text =
+    "Nobody approves campaigns in this workspace (no approvers in the settings): a broadcaster sends them directly.";
+  return {
+    visibility: "ephemeral",
+    text,
+    blocks: [
+      section(`:information_source: ${text}`),
+      actions([{ text: "Send…", actionId: ACTION.run, value: `campaign ${id} send`, style: "primary" }]),
+    ],
+  };
+}
+
 /** `campaign <id> request`: the approval card to the approvers. */
 export async function requestApproval(ctx: CommandContext, id: number): Promise<Reply> {
+  const none = noApprovers(ctx, id);
+  if (none) return none;
   const access = inSlack(ctx);
   const c = await ctx.api.getCampaign(id);
   const name = `*${esc(nameOf(c, `Campaign ${id}`))}*`;
@@ -127,6 +140,8 @@ export async function decideApproval(
   decision: "approved" | "rejected",
   opts: { requestId?: number; reason?: string },
 ): Promise<Reply> {
+  const none = noApprovers(ctx, id);
+  if (none) return none;
   const access = inSlack(ctx);
   const actor = ctx.actor.via === "slack" ? ctx.actor.userId : "shell";
   if (!(await access.isApprover(actor)))
