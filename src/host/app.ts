@@ -168,6 +168,22 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
       logger,
     );
     if (feed) closers.unshift(() => feed.stop());
+    // Several replicas (PostgreSQL): each request reads the workspace's version first (one primary-key read), and
+    // settings older than it are applied again before the request runs, as many-workspace mode does: a missed or
+    // late notice never lets a replica act on settings older than the last change.
+    const { WorkspaceVersions } = await import("../store/workspace-changes.ts");
+    const versions = db.kind === "postgres" ? new WorkspaceVersions(db) : undefined;
+    let applied = versions ? await versions.version(ENV_WORKSPACE) : 0;
+    const current = async () => {
+      if (versions) {
+        const now = await versions.version(ENV_WORKSPACE);
+        if (now !== applied) {
+          built.applySettings(valuesOf(await admin.settings()));
+          applied = now;
+        }
+      }
+      return { core: built.core, workflowSteps: built.settings?.workflowSteps };
+    };
     await attachSlack(built, logger);
     const { client, reports, channels, inbox, auditListeners } = built;
     phase("API client and command core");
@@ -178,7 +194,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
         return built.core;
       },
       // Each Slack request's workspace: the one of the environment, its core and steps setting now.
-      workspaces: oneWorkspace(() => ({ core: built.core, workflowSteps: built.settings?.workflowSteps })),
+      workspaces: oneWorkspace(current),
       client,
       db,
       sandbox,

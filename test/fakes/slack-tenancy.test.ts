@@ -55,7 +55,13 @@ beforeAll(async () => {
   fake = await FakeSlack.start();
   acme = fake.addTeam({ teamId: "TACME", rotation: false });
   bolt = fake.addTeam({ teamId: "TBOLT", rotation: false });
-  org = fake.addTeam({ teamId: "TORGWS", enterpriseId: "EORG", isEnterpriseInstall: true, rotation: false });
+  org = fake.addTeam({
+    teamId: "TORGWS",
+    enterpriseId: "EORG",
+    isEnterpriseInstall: true,
+    rotation: false,
+    orgTeams: ["TORGTWO"],
+  });
   const creds = { client_id: fake.clientId, client_secret: fake.clientSecret };
   for (const team of [acme, bolt, org]) {
     const grant = await client("").oauth.v2.access({ ...creds, code: fake.authorizeCode(team) });
@@ -214,6 +220,28 @@ describe("the fake Slack keeps workspaces apart", () => {
       user: { team_id: "TORGWS" },
       view: { team_id: "TORGWS", app_installed_team_id: "EORG" },
     });
+  });
+
+  it("an org-wide install reaches the org's other workspaces: their requests name them, with the org's install", async () => {
+    const two = fake.sender("TORGTWO");
+    expect(two).toMatchObject({
+      key: "EORG",
+      teamId: "TORGTWO",
+      enterpriseId: "EORG",
+      isEnterpriseInstall: true,
+    });
+    await requests.asTeam("TORGTWO").command("help");
+    expect(lastPayload()).toMatchObject({
+      team_id: "TORGTWO",
+      enterprise_id: "EORG",
+      is_enterprise_install: "true",
+    });
+    await requests.asTeam("TORGTWO").event({ type: "app_home_opened", user: "U0ADA" });
+    expect(JSON.parse(received.at(-1))).toMatchObject({ team_id: "TORGTWO", enterprise_id: "EORG" });
+    // users.info says who is an admin (the admin check of connecting and settings).
+    fake.addUser({ id: "U0ADA", name: "ada", is_admin: true });
+    const info = await clients.TORGWS!.users.info({ user: "U0ADA" });
+    expect(info.user).toMatchObject({ id: "U0ADA", is_admin: true, is_owner: false });
   });
 
   it("the default team's requests are as before: the fake's team everywhere", async () => {

@@ -60,6 +60,9 @@ export interface FakeUser {
   tz?: string;
   tz_offset?: number;
   is_bot?: boolean;
+  /** A workspace admin or owner (users.info): may connect the workspace and change its settings. */
+  is_admin?: boolean;
+  is_owner?: boolean;
 }
 
 export interface FakeChannel {
@@ -160,6 +163,8 @@ export interface FakeTeam {
   enterpriseName?: string;
   /** Installed org-wide: the installation is the enterprise's (team is null in oauth.v2.access). */
   isEnterpriseInstall: boolean;
+  /** Org-wide: the org's other workspaces (team ids) the install reaches besides `teamId`; sender() speaks for each. */
+  orgTeams?: string[];
   botUserId: string;
   botId: string;
   /** Who clicks "Allow". */
@@ -497,12 +502,17 @@ export class FakeSlack {
         botUserId: botUserId ?? this.botUserId,
         isEnterpriseInstall: false,
       };
-    const team = this.teams.get(teamId) ?? [...this.teams.values()].find((t) => t.teamId === teamId);
+    const team =
+      this.teams.get(teamId) ??
+      [...this.teams.values()].find(
+        (t) => t.teamId === teamId || (t.isEnterpriseInstall && t.orgTeams?.includes(teamId)),
+      );
     if (!team)
       return { key: teamId, teamId, botUserId: botUserId ?? this.botUserId, isEnterpriseInstall: false };
     return {
       key: team.isEnterpriseInstall ? team.enterpriseId! : team.teamId,
-      teamId: team.teamId,
+      // Org-wide: the workspace asked for (one of the org's), sending with the org's installation.
+      teamId: team.isEnterpriseInstall && team.orgTeams?.includes(teamId) ? teamId : team.teamId,
       botUserId: botUserId ?? team.botUserId,
       ...(team.enterpriseId ? { enterpriseId: team.enterpriseId } : {}),
       isEnterpriseInstall: team.isEnterpriseInstall,
@@ -1036,6 +1046,8 @@ export class FakeSlack {
           tz: u.tz ?? "America/Los_Angeles",
           tz_offset: u.tz_offset ?? -28800,
           is_bot: u.is_bot ?? false,
+          is_admin: u.is_admin ?? false,
+          is_owner: u.is_owner ?? false,
           profile: { display_name: u.name, real_name: u.real_name ?? u.name },
         },
       };

@@ -195,4 +195,17 @@ describe.skipIf(!postgresUrl())("two replicas of one workspace (single mode) on 
     expect(text(await two.core.run("tag add After #1D9BD1", DAN))).toMatch(/U0BOB/);
     expect(text(await two.core.run("tags", OPERATOR))).not.toContain("After");
   });
+
+  it("a request on replica 2 right after a change on replica 1 runs with the new settings (the version read)", async () => {
+    const requestOn = async (sb: Switchboard) => (await sb.workspaces({}).resolve({})).core;
+    expect(text(await (await requestOn(two)).run("tag add Refused #1D9BD1", DAN))).toMatch(/U0BOB/);
+    expect(text(await one.core.run("settings set writers=<@U0DAN>", OPERATOR))).not.toMatch(/cannot/i);
+    // At once, with no wait for the notice: the request reads the version first.
+    const allowed = text(await (await requestOn(two)).run("tag add Allowed #1D9BD1", DAN));
+    expect(allowed).toContain("Allowed");
+    expect(allowed).not.toMatch(/may not|U0BOB/);
+    // And back: Dan refused again at once.
+    expect(text(await one.core.run("settings set writers=<@U0BOB>", OPERATOR))).not.toMatch(/cannot/i);
+    expect(text(await (await requestOn(two)).run("tag add Late #1D9BD1", DAN))).toMatch(/U0BOB/);
+  });
 });

@@ -30,11 +30,14 @@ export class UnknownWorkspaceError extends SwitchboardError {
  * change reaches the next one). The app's hooks are given when the app is made.
  */
 export function oneWorkspace(
-  current: () => { core: CommandCore; workflowSteps?: ScopeParts["workflowSteps"] },
+  /** Its core and steps setting now (several replicas: read after a version check, so never older than the last change). */
+  current: () =>
+    | { core: CommandCore; workflowSteps?: ScopeParts["workflowSteps"] }
+    | Promise<{ core: CommandCore; workflowSteps?: ScopeParts["workflowSteps"] }>,
 ): (hooks: SlackHooks) => WorkspaceSource {
   return (hooks) => {
-    const scope = (): WorkspaceScope => {
-      const { core, workflowSteps } = current();
+    const scope = async (): Promise<WorkspaceScope> => {
+      const { core, workflowSteps } = await current();
       return workspaceScope({
         workspace: ENV_WORKSPACE,
         core,
@@ -44,7 +47,7 @@ export function oneWorkspace(
       });
     };
     return {
-      resolve: async () => scope(),
+      resolve: () => scope(),
       scopeOf: async (workspace) => {
         if (workspace !== ENV_WORKSPACE) throw new UnknownWorkspaceError(workspace);
         return scope();
