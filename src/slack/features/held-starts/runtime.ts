@@ -29,6 +29,8 @@ export interface HeldStartsRuntimeOptions {
   ) => Promise<{ core: Pick<CommandCore, "perform" | "admin">; bridge?: SlackBridge } | undefined>;
   /** The check before each start (approval); default allow. */
   check?: StartCheck;
+  /** The time now (a test's clock). */
+  now?: () => Date;
 }
 
 export function createHeldStarts(opts: HeldStartsRuntimeOptions): HeldStartRunner {
@@ -36,6 +38,7 @@ export function createHeldStarts(opts: HeldStartsRuntimeOptions): HeldStartRunne
   return new HeldStartRunner({
     db: opts.db,
     ...(opts.check ? { check: opts.check } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
     logger: log,
     forWorkspace: async (id): Promise<HeldStartWorkspace | undefined> => {
       const ws = await opts.forWorkspace(id);
