@@ -85,9 +85,14 @@ async function heldReply(ctx: CommandContext, held: HeldStart, c: Campaign): Pro
  * hours). Undefined: it starts now (today's send); a held start of the same
  * campaign is then given up first (`now`: Send now anyway, Start now).
  */
-export async function heldOrNow(a: SendArgs, ctx: CommandContext, c: Campaign): Promise<Reply | undefined> {
+export async function heldOrNow(
+  a: SendArgs,
+  ctx: CommandContext,
+  read: () => Promise<Campaign>,
+): Promise<Reply | undefined> {
   const plan = plannedStart(a, ctx);
   if (plan) {
+    const c = await read();
     const held = await holdStart(ctx, a.id, c, plan.at, plan.quiet ? "quiet" : "asked");
     return heldReply(ctx, held, c);
   }
@@ -99,22 +104,20 @@ export async function heldOrNow(a: SendArgs, ctx: CommandContext, c: Campaign): 
       decidedBy: by,
       detail: "sent now instead",
     });
-    if (!given) throw startingNow(c, a.id);
+    if (!given) throw startingNow(live.campaignName, a.id);
     await ctx.audit("campaign.hold.cancel", true, {
       name: live.campaignName,
       at: live.at.toISOString(),
       now: true,
     });
-  } else if (live?.state === "running") throw startingNow(c, a.id);
+  } else if (live?.state === "running") throw startingNow(live.campaignName, a.id);
   return undefined;
 }
 
-const startingNow = (c: Campaign, id: number) =>
-  new UserError(
-    `*${esc(nameOf(c, `Campaign ${id}`))}* is being started right now by its held start: it is not sent twice.`,
-    false,
-    [{ text: "Open", line: `campaign ${id}` }],
-  );
+const startingNow = (name: string, id: number) =>
+  new UserError(`*${esc(name)}* is being started right now by its held start: it is not sent twice.`, false, [
+    { text: "Open", line: `campaign ${id}` },
+  ]);
 
 /** The time Send at… offers: the next full hour, moved past the quiet hours. */
 export function offeredStart(now: Date, rules: CommandContext["startRules"]): Date {

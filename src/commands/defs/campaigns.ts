@@ -194,7 +194,7 @@ export const CAMPAIGN_COMMANDS = [
     preview: async (a, ctx) => withPlannedStart(a, ctx, await campaignPreview("send", a.id, ctx)),
     run: async (a, ctx) => {
       // Held until a time (asked for, or the quiet hours' end): Switchboard starts it then.
-      const held = await heldOrNow(a, ctx, await ctx.api.getCampaign(a.id));
+      const held = await heldOrNow(a, ctx, () => ctx.api.getCampaign(a.id));
       if (held) return held;
       const c = await refusedInWords("send", a.id, ctx, () => ctx.api.sendCampaign(a.id));
       await recordStarted(ctx, a.id, c);
