@@ -139,26 +139,37 @@ export const CAMPAIGN_START_COMMANDS = [
     noun: "campaign",
     operations: ["getCampaign", "getTemplate", "listGroups", "getGroup", "listContacts"],
     run: async (a, ctx) =>
-      formReply(
-        ctx,
-        {
-          kind: "send-at",
-          load: async () => {
-            const preview = await campaignPreview("send", a.id, ctx);
-            const c = await ctx.api.getCampaign(a.id);
-            const { tz, quiet } = ctx.startRules;
-            return {
-              id: a.id,
-              name: nameOf(c, `Campaign ${a.id}`),
-              at: Math.floor(offeredStart(ctx.now(), ctx.startRules).getTime() / 1000),
-              ...(tz ? { rules: `${tz}${quiet ? `, quiet hours ${quietHoursText(quiet)}` : ""}` } : {}),
-              preview: { text: preview.text, blocks: preview.blocks },
-            };
-          },
-          instead: "campaign.send",
-        },
-        "Opening Send at…",
-      ),
+      // The shell has no forms: the line that does the same, as an answer (the card's button runs here too).
+      ctx.actor.via === "shell"
+        ? {
+            visibility: "ephemeral",
+            text: `To start campaign ${a.id} at a time, give it on the line: campaign ${a.id} send at=09:00`,
+            blocks: [
+              section(
+                `To start it at a time, give the time on the line: \`campaign ${a.id} send at=09:00\` (the next 09:00), \`at="2026-12-01 09:00"\` (in the workspace's time zone) or an ISO 8601 time with its offset.`,
+              ),
+            ],
+          }
+        : formReply(
+            ctx,
+            {
+              kind: "send-at",
+              load: async () => {
+                const preview = await campaignPreview("send", a.id, ctx);
+                const c = await ctx.api.getCampaign(a.id);
+                const { tz, quiet } = ctx.startRules;
+                return {
+                  id: a.id,
+                  name: nameOf(c, `Campaign ${a.id}`),
+                  at: Math.floor(offeredStart(ctx.now(), ctx.startRules).getTime() / 1000),
+                  ...(tz ? { rules: `${tz}${quiet ? `, quiet hours ${quietHoursText(quiet)}` : ""}` } : {}),
+                  preview: { text: preview.text, blocks: preview.blocks },
+                };
+              },
+              instead: "campaign.send",
+            },
+            "Opening Send at…",
+          ),
   }),
   defineCommand({
     id: "campaign.cancelStart",
