@@ -190,7 +190,8 @@ export const CAMPAIGN_START_COMMANDS = [
           live?.state === "running" || live?.state === "sent"
             ? `It has already started: a held start cannot be undone once it ran. To stop the campaign, cancel it.`
             : "This campaign has no held start: nothing to cancel.";
-        throw new UserError(text, false, [{ text: "Open", line: `campaign ${a.id}` }]);
+        // An answer, not a failure: nothing is held, so nothing changes.
+        return { visibility: "ephemeral", text, blocks: [section(`:information_source: ${text}`)] };
       }
       const by = ctx.actor.via === "shell" ? "shell" : ctx.actor.userId;
       const done = await store.move(live.id, ["held", "asked"], "cancelled", ctx.now(), { decidedBy: by });
