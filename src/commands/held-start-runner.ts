@@ -124,16 +124,24 @@ export class HeldStartRunner {
   /** One look: every start due now, each run once. */
   async pass(): Promise<HeldOutcome[]> {
     const out: HeldOutcome[] = [];
-    for (const s of await HeldStarts.dueAll(this.opts.db, this.now())) {
-      out.push(
-        await this.runOne(s).catch((err) => {
+    // A workspace not connected keeps its starts waiting; the next batch leaves it out, so it holds up no other.
+    const waiting = new Set<WorkspaceId>();
+    for (let batch = 0; batch < 5; batch++) {
+      const due = await HeldStarts.dueAll(this.opts.db, this.now(), 50, [...waiting]);
+      if (!due.length) break;
+      for (const s of due) {
+        if (waiting.has(s.workspace)) continue;
+        const outcome = await this.runOne(s).catch((err) => {
           this.log.warn(
             { workspace: s.workspace, campaign: s.campaignId, err: words(err) },
             "held start failed",
           );
           return "failed" as const;
-        }),
-      );
+        });
+        if (outcome === "waiting") waiting.add(s.workspace);
+        out.push(outcome);
+      }
+      if (due.length < 50) break;
     }
     return out;
   }

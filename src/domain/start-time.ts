@@ -148,7 +148,7 @@ export function parseStartAt(text: string, now: Date, tz: string | undefined): S
     at = new Date(t);
   } else {
     return {
-      problem: `${raw} is not a time: give 09:00 (the next 09:00), "2026-12-01 09:00" (in the workspace's time zone) or 2026-12-01T09:00:00+01:00`,
+      problem: `${raw} is not a time: give 09:00 (the next 09:00), "2026-12-01 09:00" (in the workspace's time zone) or an ISO 8601 time with its offset, 2026-12-01T09:00:00+01:00`,
     };
   }
   if (at.getTime() <= now.getTime()) return { problem: `${raw} is in the past` };

@@ -201,11 +201,17 @@ export class HeldStarts {
     ]);
   }
 
-  /** Held starts due at `now`, of every workspace, the oldest first. */
-  static async dueAll(db: Queryable, now: Date, limit = 50): Promise<HeldStart[]> {
+  /** Held starts due at `now`, of every workspace but `skip` (those that wait), the oldest first. */
+  static async dueAll(
+    db: Queryable,
+    now: Date,
+    limit = 50,
+    skip: readonly string[] = [],
+  ): Promise<HeldStart[]> {
     const r = await db.query(
-      "select * from held.starts where state = 'held' and at <= $1 order by at, id limit $2",
-      [now, limit],
+      `select * from held.starts where state = 'held' and at <= $1 and not (workspace = any($3::text[]))
+       order by at, id limit $2`,
+      [now, limit, [...skip]],
     );
     return r.rows.map((row) => toStart(row as Row));
   }

@@ -257,6 +257,19 @@ describe("held starts", () => {
     );
   });
 
+  it("a workspace not connected: its start waits, and runs once it is", async () => {
+    const clock = testClock("2026-11-27T10:00:00Z");
+    const connected = instance(clock);
+    const { id } = await newDraft("Waits", "2026-11-27T10:02:00Z", connected.core);
+    const away = new HeldStartRunner({ db: h().db, forWorkspace: async () => undefined, now: clock.now });
+    clock.set("2026-11-27T10:02:30Z");
+    expect(await away.pass()).toEqual(["waiting"]);
+    expect(sends(id)).toBe(0);
+    expect((await new HeldStarts(h().db, ENV_WORKSPACE).ofCampaign(id))?.state).toBe("held");
+    expect(await connected.runner.pass()).toEqual(["sent"]);
+    expect(sends(id)).toBe(1);
+  });
+
   it("a refused check holds the start and tells the requester", async () => {
     const clock = testClock("2026-11-27T10:00:00Z");
     const base = instance(clock);

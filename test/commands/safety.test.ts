@@ -76,7 +76,7 @@ describe("bad input: a clear answer naming the field, the usage, and no request"
     ["campaign 1 recipients limit=0", /limit/],
     ["campaign add Promo template=1 group=x", /group/],
     ["campaign add Promo group=1", /template.*required/],
-    ["campaign add Promo template=1 group=1 at=tomorrow", /at.*ISO 8601/],
+    ["campaign add Promo template=1 group=1 at=tomorrow", /start time tomorrow is not a time.*ISO 8601/],
     ["history 1 before=yesterday", /before.*ISO 8601/],
     ["users order=sideways", /order.*ASC, DESC/],
     ["users type=fax", /type.*phonechat/],

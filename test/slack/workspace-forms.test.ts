@@ -117,7 +117,7 @@ describe("the settings form", () => {
     });
     expect(saved.response_action).toBe("update");
     expect(viewText(saved.view)).toContain(
-      "Saved: Who may make changes, Audit channel, Reports' time zone, Workflow steps.",
+      "Saved: Who may make changes, Audit channel, Workspace's time zone, Workflow steps.",
     );
     const s = await admin.settings();
     expect(s.writers.value).toEqual(["U0ALICE", "S0TEAM"]);

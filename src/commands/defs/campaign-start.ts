@@ -85,9 +85,14 @@ async function heldReply(ctx: CommandContext, held: HeldStart, c: Campaign): Pro
  * hours). Undefined: it starts now (today's send); a held start of the same
  * campaign is then given up first (`now`: Send now anyway, Start now).
  */
-export async function heldOrNow(a: SendArgs, ctx: CommandContext, c: Campaign): Promise<Reply | undefined> {
+export async function heldOrNow(
+  a: SendArgs,
+  ctx: CommandContext,
+  read: () => Promise<Campaign>,
+): Promise<Reply | undefined> {
   const plan = plannedStart(a, ctx);
   if (plan) {
+    const c = await read();
     const held = await holdStart(ctx, a.id, c, plan.at, plan.quiet ? "quiet" : "asked");
     return heldReply(ctx, held, c);
   }
@@ -99,22 +104,20 @@ export async function heldOrNow(a: SendArgs, ctx: CommandContext, c: Campaign): 
       decidedBy: by,
       detail: "sent now instead",
     });
-    if (!given) throw startingNow(c, a.id);
+    if (!given) throw startingNow(live.campaignName, a.id);
     await ctx.audit("campaign.hold.cancel", true, {
       name: live.campaignName,
       at: live.at.toISOString(),
       now: true,
     });
-  } else if (live?.state === "running") throw startingNow(c, a.id);
+  } else if (live?.state === "running") throw startingNow(live.campaignName, a.id);
   return undefined;
 }
 
-const startingNow = (c: Campaign, id: number) =>
-  new UserError(
-    `*${esc(nameOf(c, `Campaign ${id}`))}* is being started right now by its held start: it is not sent twice.`,
-    false,
-    [{ text: "Open", line: `campaign ${id}` }],
-  );
+const startingNow = (name: string, id: number) =>
+  new UserError(`*${esc(name)}* is being started right now by its held start: it is not sent twice.`, false, [
+    { text: "Open", line: `campaign ${id}` },
+  ]);
 
 /** The time Send at… offers: the next full hour, moved past the quiet hours. */
 export function offeredStart(now: Date, rules: CommandContext["startRules"]): Date {
@@ -136,26 +139,37 @@ export const CAMPAIGN_START_COMMANDS = [
     noun: "campaign",
     operations: ["getCampaign", "getTemplate", "listGroups", "getGroup", "listContacts"],
     run: async (a, ctx) =>
-      formReply(
-        ctx,
-        {
-          kind: "send-at",
-          load: async () => {
-            const preview = await campaignPreview("send", a.id, ctx);
-            const c = await ctx.api.getCampaign(a.id);
-            const { tz, quiet } = ctx.startRules;
-            return {
-              id: a.id,
-              name: nameOf(c, `Campaign ${a.id}`),
-              at: Math.floor(offeredStart(ctx.now(), ctx.startRules).getTime() / 1000),
-              ...(tz ? { rules: `${tz}${quiet ? `, quiet hours ${quietHoursText(quiet)}` : ""}` } : {}),
-              preview: { text: preview.text, blocks: preview.blocks },
-            };
-          },
-          instead: "campaign.send",
-        },
-        "Opening Send at…",
-      ),
+      // The shell has no forms: the line that does the same, as an answer (the card's button runs here too).
+      ctx.actor.via === "shell"
+        ? {
+            visibility: "ephemeral",
+            text: `To start campaign ${a.id} at a time, give it on the line: campaign ${a.id} send at=09:00`,
+            blocks: [
+              section(
+                `To start it at a time, give the time on the line: \`campaign ${a.id} send at=09:00\` (the next 09:00), \`at="2026-12-01 09:00"\` (in the workspace's time zone) or an ISO 8601 time with its offset.`,
+              ),
+            ],
+          }
+        : formReply(
+            ctx,
+            {
+              kind: "send-at",
+              load: async () => {
+                const preview = await campaignPreview("send", a.id, ctx);
+                const c = await ctx.api.getCampaign(a.id);
+                const { tz, quiet } = ctx.startRules;
+                return {
+                  id: a.id,
+                  name: nameOf(c, `Campaign ${a.id}`),
+                  at: Math.floor(offeredStart(ctx.now(), ctx.startRules).getTime() / 1000),
+                  ...(tz ? { rules: `${tz}${quiet ? `, quiet hours ${quietHoursText(quiet)}` : ""}` } : {}),
+                  preview: { text: preview.text, blocks: preview.blocks },
+                };
+              },
+              instead: "campaign.send",
+            },
+            "Opening Send at…",
+          ),
   }),
   defineCommand({
     id: "campaign.cancelStart",
@@ -176,7 +190,8 @@ export const CAMPAIGN_START_COMMANDS = [
           live?.state === "running" || live?.state === "sent"
             ? `It has already started: a held start cannot be undone once it ran. To stop the campaign, cancel it.`
             : "This campaign has no held start: nothing to cancel.";
-        throw new UserError(text, false, [{ text: "Open", line: `campaign ${a.id}` }]);
+        // An answer, not a failure: nothing is held, so nothing changes.
+        return { visibility: "ephemeral", text, blocks: [section(`:information_source: ${text}`)] };
       }
       const by = ctx.actor.via === "shell" ? "shell" : ctx.actor.userId;
       const done = await store.move(live.id, ["held", "asked"], "cancelled", ctx.now(), { decidedBy: by });

@@ -207,7 +207,7 @@ export const CAMPAIGN_COMMANDS = [
         throw err;
       };
       // Held until a time (asked for, or the quiet hours' end): Switchboard starts it then, checking again.
-      const held = await heldOrNow(a, ctx, await ctx.api.getCampaign(a.id)).catch(release);
+      const held = await heldOrNow(a, ctx, () => ctx.api.getCampaign(a.id)).catch(release);
       if (held) {
         if (approval) await approvalUsed(ctx, a.id);
         return held;

@@ -31,6 +31,8 @@ export interface HeldStartsRuntimeOptions {
   >;
   /** The check before each start; default the workspace core's `startCheck` (its approval). */
   check?: StartCheck;
+  /** The time now (a test's clock). */
+  now?: () => Date;
 }
 
 export function createHeldStarts(opts: HeldStartsRuntimeOptions): HeldStartRunner {
@@ -44,6 +46,7 @@ export function createHeldStarts(opts: HeldStartsRuntimeOptions): HeldStartRunne
         const ws = await opts.forWorkspace(workspace);
         return ws?.core.startCheck ? ws.core.startCheck(campaignId) : { ok: true };
       }),
+    ...(opts.now ? { now: opts.now } : {}),
     logger: log,
     forWorkspace: async (id): Promise<HeldStartWorkspace | undefined> => {
       const ws = await opts.forWorkspace(id);

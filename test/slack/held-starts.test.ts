@@ -1,0 +1,129 @@
+// Held starts in Slack (issue 28 §4): Send at… on a draft's card opens the
+// modal, its submission is the confirmation and posts the card "Starts at …",
+// kept; the runner then starts it and edits that card (chat.update); Cancel
+// start edits the card of another start. Through Bolt, the fake Slack, the
+// core and the sandbox; the runner's clock is the test's.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ACTION } from "../../src/commands/types.ts";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
+import { createHeldStarts } from "../../src/slack/features/held-starts/runtime.ts";
+import { HeldStarts } from "../../src/store/held-starts.ts";
+import { checkView } from "../fakes/block-kit.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { type SlackStack, startStack } from "../helpers/stack.ts";
+import { Forms } from "./forms-harness.ts";
+
+let stack: SlackStack;
+let forms: Forms;
+const ALICE = { id: "U0ALICE", name: "alice" };
+
+beforeAll(async () => {
+  stack = await startStack({ writers: ["U0ALICE"], env: { MESSAGING_CHANNEL_ID: "1" }, slack: {} });
+  forms = new Forms(stack.req, stack.fake);
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+const text = (blocks: unknown) => JSON.stringify(blocks ?? []);
+
+async function draft(name: string): Promise<number> {
+  const c = await stack.client.createCampaign({
+    name,
+    integrationId: 1,
+    templateId: 1,
+    groupIds: [1],
+  } as never);
+  return Number(c.id);
+}
+
+describe("held starts in Slack", () => {
+  it("Send at… opens the modal; submitted, the card says when and is edited when the start runs", async () => {
+    const id = await draft("Held in Slack");
+    const card = await stack.req.command(`campaign ${id}`, { user: ALICE });
+    const shown = await stack.fake.waitForResponse(card.responseUrl as string);
+    expect(text(shown.body.blocks)).toContain(`campaign ${id} send-at`);
+
+    const modal = await forms.open(`campaign ${id} send-at`);
+    expect(checkView(modal.view as never)).toEqual([]);
+    expect(modal.view.callback_id).toBe("sb_send_at");
+    expect(text(modal.view.blocks)).toMatch(/datetimepicker/);
+    const at = Math.floor(Date.now() / 1000) + 3600;
+    const before = stack.fake.messages.length;
+    const answer = await forms.submit(modal.id, { at: String(at) });
+    expect(answer.response_action).toBe("clear");
+    const posted = await stack.fake.waitFor(() =>
+      stack.fake.messages.slice(before).find((m) => /Starts at <!date\^/.test(text(m.blocks))),
+    );
+    expect(text(posted.blocks)).toContain(`campaign ${id} cancel start`);
+    const store = new HeldStarts(stack.db, ENV_WORKSPACE);
+    const held = await eventually(async () => {
+      const s = await store.ofCampaign(id);
+      return s?.ts ? s : undefined;
+    }, "the held start's card kept");
+    expect(held).toMatchObject({
+      state: "held",
+      channel: posted.channel,
+      ts: posted.ts,
+      requestedBy: "U0ALICE",
+    });
+    expect(held.at.getTime()).toBe(at * 1000);
+
+    // Due: the runner (the app's, its clock moved) starts it and edits the card in place.
+    const runner = createHeldStarts({
+      db: stack.db,
+      config: stack.config,
+      logger: stack.logger,
+      forWorkspace: async () => ({ core: stack.switchboard.core, bridge: stack.switchboard.slack }),
+      now: () => new Date((at + 5) * 1000),
+    });
+    expect(await runner.pass()).toEqual(["sent"]);
+    const edit = stack.fake
+      .callsOf("chat.update")
+      .find((c) => c.args.channel === posted.channel && c.args.ts === posted.ts);
+    expect(edit?.response.ok).toBe(true);
+    expect(text(edit?.args.blocks)).toMatch(/Started at <!date\^/);
+    expect(String((await stack.client.getCampaign(id)).status)).not.toBe("draft");
+  });
+
+  it("Cancel start on the card edits the card to say who cancelled it", async () => {
+    const id = await draft("Cancelled in Slack");
+    const ask = await stack.req.command(`campaign ${id} send at=2099-01-01T09:00:00Z`, { user: ALICE });
+    const prompt = await stack.fake.waitForResponse(ask.responseUrl as string);
+    const confirm = (
+      prompt.body.blocks as Array<{ type: string; elements?: Array<{ action_id?: string; value?: string }> }>
+    )
+      .flatMap((b) => b.elements ?? [])
+      .find((e) => e.action_id?.startsWith(ACTION.confirm));
+    expect(confirm).toBeDefined();
+    const before = stack.fake.messages.length;
+    await stack.req.blockAction(
+      { action_id: confirm!.action_id!, value: confirm!.value },
+      { responseUrl: ask.responseUrl, user: ALICE },
+    );
+    const posted = await stack.fake.waitFor(() =>
+      stack.fake.messages.slice(before).find((m) => /Starts at <!date\^4070941200\^/.test(text(m.blocks))),
+    );
+    const store = new HeldStarts(stack.db, ENV_WORKSPACE);
+    await eventually(async () => ((await store.ofCampaign(id))?.ts ? true : undefined), "the card kept");
+
+    const click = await stack.req.blockAction(
+      { action_id: `${ACTION.run}:2`, value: `campaign ${id} cancel start` },
+      {
+        user: ALICE,
+        channelId: "C0GENERAL",
+        messageTs: posted.ts,
+        message: { text: posted.text, blocks: posted.blocks as unknown[] },
+      },
+    );
+    expect(click).toBeDefined();
+    const edit = await stack.fake.waitFor(() =>
+      stack.fake
+        .callsOf("chat.update")
+        .find((c) => c.args.ts === posted.ts && /Start cancelled by <@U0ALICE>/.test(text(c.args.blocks))),
+    );
+    expect(edit.response.ok).toBe(true);
+    expect((await store.ofCampaign(id))?.state).toBe("cancelled");
+  });
+});
