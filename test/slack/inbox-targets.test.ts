@@ -13,10 +13,12 @@ import { type InboxRuntime, startInbox } from "../../src/slack/features/inbox/ru
 import { InboxStore } from "../../src/store/inbox.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
+import { Forms } from "./forms-harness.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice" };
 const CAROL = { id: "U0CAROL", name: "carol" };
 const INBOX = "C0TARGET";
+const FORM_CHANNEL = "C0FORM";
 // Friday 4 December 2026, 10:00 UTC: a working day, so the business hours part can cross a weekend.
 const clock = manualClock(new Date("2026-12-04T10:00:00Z"));
 
@@ -30,7 +32,13 @@ beforeAll(async () => {
     writers: [ALICE.id, CAROL.id],
     sandbox: { campaignTickMs: 0, now: clock.now, readLimit: 100_000, writeLimit: 10_000 },
     env: { API_READ_LIMIT: "100000", API_WRITE_LIMIT: "10000" },
-    slack: { channels: [{ id: INBOX, name: "support", is_member: true }], users: [ALICE, CAROL] },
+    slack: {
+      channels: [
+        { id: INBOX, name: "support", is_member: true },
+        { id: FORM_CHANNEL, name: "web-support", is_member: true },
+      ],
+      users: [ALICE, CAROL],
+    },
   });
   runtime = await startInbox(s.switchboard, s.config, s.logger, { timer: false, now: clock.now });
   store = runtime.poller.store;
@@ -254,5 +262,28 @@ describe("reply targets", { timeout: 90_000 }, () => {
     const short = await s.core.run(`inbox on ${INBOX} first=10s`, { userId: ALICE.id, via: "shell" });
     expect(short.text).toMatch(/between 1 minute and 30 days/);
     expect(await store.clocks.targets(INBOX)).toEqual(before);
+  });
+
+  it("/sb inbox on alone opens the inbox form; saving it runs the command with its targets", async () => {
+    const forms = new Forms(s.req, s.fake, ALICE);
+    const opened = await forms.open("inbox on");
+    expect(opened.view.callback_id).toBe("sb_inbox");
+    await forms.submit(opened.id, {
+      channel: FORM_CHANNEL,
+      types: ["chat_web"],
+      first: "900",
+      next: "3600",
+      here: ["yes"],
+    });
+    const said = await s.fake.waitFor(() =>
+      s.fake.messages.find((m) => m.channel === FORM_CHANNEL && /Inbox on in/.test(m.text ?? "")),
+    );
+    expect(said.text).toMatch(/reply targets: first reply within 15 min, next reply within 1 h/);
+    expect(await store.inbox(FORM_CHANNEL)).toMatchObject({ types: ["chat_web"], replies: "send" });
+    expect(await store.clocks.targets(FORM_CHANNEL)).toMatchObject({
+      firstSecs: 900,
+      nextSecs: 3600,
+      here: true,
+    });
   });
 });

@@ -39,7 +39,12 @@ describe("inbox routes", () => {
     // Chat user 2: known, no card.
     await thread("C0ALL", 2, t(1), null);
 
-    expect(await migrate(db, INBOX_MIGRATIONS)).toEqual(["004_routing", "005_workspace"]);
+    expect(await migrate(db, INBOX_MIGRATIONS)).toEqual([
+      "004_routing",
+      "005_workspace",
+      "006_snooze_rating",
+      "007_reply_targets",
+    ]);
     // They belong to the single-workspace mode's workspace.
     const store = new InboxStore(db, ENV_WORKSPACE);
     expect(await new InboxStore(db, "T0OTHER").routeOf(1)).toBeUndefined();
