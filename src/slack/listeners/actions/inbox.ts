@@ -12,6 +12,7 @@ import { formView } from "../../forms/index.ts";
 import { modal, sectionText } from "../../forms/kit.ts";
 import { savedReplyView } from "../../forms/saved-reply.ts";
 import { snoozeModal } from "../../forms/snooze.ts";
+import { keepFormChannel } from "../../io/event-store.ts";
 import { slackCode } from "../../io/slack-errors.ts";
 import { type Click, tellOf } from "./click.ts";
 
@@ -32,10 +33,13 @@ export function inboxSendForm(type: "text" | "template") {
       ]),
     );
     const recipient = { value: `user:${chatUserId}`, label: label ?? `Chat user #${chatUserId}` };
-    await client.views.open({
+    const opened = await client.views.open({
       trigger_id: (body as BlockAction).trigger_id,
       view: formView({ kind: "send", data: { ...data, prefill: { recipient, type } } }, actor),
     });
+    // The channel it was opened from, kept with the view: the outcome is posted there (forms/index.ts).
+    if (opened.view?.id && actor.channelId)
+      await keepFormChannel(context.events, context.workspace, opened.view.id, actor.channelId);
   };
 }
 
@@ -76,6 +80,8 @@ export async function inboxSavedReply({ ack, action, body, client, context }: Cl
       ],
     });
   }
+  // The channel it was opened from, kept with the view: the submission's outcome may go there (forms/index.ts).
+  await keepFormChannel(context.events, context.workspace, viewId, channel);
   await client.views.update({ view_id: viewId, hash: opened.view?.hash, view }).catch((err) => {
     if (slackCode(err) !== "not_found") throw err;
   });
@@ -110,13 +116,14 @@ export function inboxDesk(kind: "me" | "pick" | "unassign" | "resolve" | "reopen
       const t = context.db
         ? await new InboxStore(context.db, context.workspace).thread(channel, chatUserId)
         : undefined;
-      await client.views.open({
+      const picked = await client.views.open({
         trigger_id: body.trigger_id,
         view: snoozeModal(
           { ch: channel, u: chatUserId, name: t?.card?.name ?? `chat user #${chatUserId}` },
           new Date(),
         ),
       });
+      if (picked.view?.id) await keepFormChannel(context.events, context.workspace, picked.view.id, channel);
       return;
     }
     const line =
