@@ -48,5 +48,16 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
 
   const channelNames: SwitchboardCore["channelNames"] = channelNamesOf({ channels });
 
-  return { run, confirm, dismiss, perform, may, channelNames, registry, permissions, admin: opts.admin };
+  return {
+    run,
+    confirm,
+    dismiss,
+    perform,
+    may,
+    channelNames,
+    registry,
+    permissions,
+    admin: opts.admin,
+    defaultCountry: opts.defaultCountry,
+  };
 }

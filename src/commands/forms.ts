@@ -3,7 +3,7 @@
 // forms: it gets the usage and an example of the command line that does the
 // same (`instead`).
 import type { ApiRecord } from "../api/types.ts";
-import { usageLines } from "./errors.ts";
+import { grammarLines } from "./errors.ts";
 import type { FormKind, FormKinds, FormRequest } from "./form-kinds.ts";
 import { contactFields } from "./lookups.ts";
 import { type CommandContext, UserError } from "./registry.ts";
@@ -24,7 +24,7 @@ export async function formReply<K extends FormKind>(
   if (ctx.actor.via === "shell") {
     const spec = ctx.registry.get(form.instead);
     throw new UserError(
-      `This opens a form in Slack. Here, type the command line instead.${spec ? `\n${usageLines(spec)}` : ""}`,
+      `This opens a form in Slack. Here, type the command line instead.${spec ? `\n${grammarLines(spec)}` : ""}`,
       false,
     );
   }

@@ -3,6 +3,8 @@
 // (src/workspaces/admin.ts), so neither the core nor Slack knows how a key is
 // checked or where settings are kept. The settings' rules (zod) are here:
 // the form shows a refusal at its field, the admin refuses the same values.
+
+import { isSupportedCountry } from "libphonenumber-js";
 import { z } from "zod";
 import type { Actor } from "../domain/actor.ts";
 import { isValidTimeZone } from "../reports/schedule.ts";
@@ -53,6 +55,8 @@ export interface SettingValues {
   reportsTimeZone?: string;
   /** Workflow Builder steps. */
   workflowSteps: "off" | "writers" | "all";
+  /** The country of phone numbers written without a + code (ISO 3166 alpha-2); unset: none is guessed. */
+  country?: string;
 }
 export type SettingName = keyof SettingValues;
 
@@ -63,6 +67,7 @@ export const SETTING_NAMES: readonly SettingName[] = [
   "messagingChannel",
   "reportsTimeZone",
   "workflowSteps",
+  "country",
 ];
 
 /** Each setting: its words, the environment variable that gives it in single mode, the shell's option. */
@@ -73,6 +78,7 @@ export const SETTINGS: Record<SettingName, { label: string; env: string; option:
   messagingChannel: { label: "Default messaging channel", env: "MESSAGING_CHANNEL_ID", option: "channel" },
   reportsTimeZone: { label: "Reports' time zone", env: "REPORTS_TIME_ZONE", option: "tz" },
   workflowSteps: { label: "Workflow steps", env: "WORKFLOW_STEPS", option: "steps" },
+  country: { label: "Country of phone numbers without a code", env: "DEFAULT_COUNTRY", option: "country" },
 };
 
 export const DEFAULT_SETTINGS: SettingValues = { writers: [], broadcasters: [], workflowSteps: "writers" };
@@ -119,6 +125,15 @@ export const settingsSchema = z
       .refine(isValidTimeZone, "must be a time zone such as Europe/Paris or America/New_York")
       .nullable(),
     workflowSteps: z.enum(["off", "writers", "all"], { error: "must be off, writers or all" }),
+    country: z
+      .string()
+      .trim()
+      .transform((v) => v.toUpperCase())
+      .refine(
+        (v) => /^[A-Z]{2}$/.test(v) && isSupportedCountry(v),
+        "must be a country's two-letter code, such as ES or US",
+      )
+      .nullable(),
   })
   .partial()
   .strict();

@@ -60,7 +60,7 @@ export async function deliver(reply: Reply, target: Target, deps: WorkspaceWork)
       try {
         await target.client.views.open({
           trigger_id: target.triggerId,
-          view: deps.formView(reply.form, target.actor),
+          view: await deps.formView(reply.form, target.actor, target.client),
         });
         return;
       } catch (err) {

@@ -73,6 +73,7 @@ export function envSettings(
     | "MESSAGING_CHANNEL_ID"
     | "REPORTS_TIME_ZONE"
     | "WORKFLOW_STEPS"
+    | "DEFAULT_COUNTRY"
   >,
 ): Partial<SettingValues> {
   return {
@@ -82,6 +83,7 @@ export function envSettings(
     messagingChannel: config.MESSAGING_CHANNEL_ID,
     reportsTimeZone: config.REPORTS_TIME_ZONE,
     workflowSteps: config.WORKFLOW_STEPS,
+    country: config.DEFAULT_COUNTRY,
   };
 }
 

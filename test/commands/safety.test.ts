@@ -142,10 +142,29 @@ describe("bad input: a clear answer naming the field, the usage, and no request"
     expect(fits.text).toMatch(/Contacts matching/);
   });
 
-  it("shows the right usage with a field error", async () => {
+  it("shows the one usage that fits with a field error, as an example: no grammar (issue 30)", async () => {
     const r = await h().run("tag add Hot red");
-    expect(r.text).toContain("Usage: `/sb tag add &lt;name&gt; &lt;#RRGGBB&gt; [description…]`");
-    expect(r.text).toContain("Example:");
+    expect(r.text).toContain("For example: `/sb tag add");
+    expect(r.text).not.toMatch(/&lt;|\|/);
+    // A command with several forms: the one that fits what was typed.
+    const text = (await h().run("send +14155550123")).text;
+    expect((await h().run("send +1415 image")).text).toMatch(
+      /For example: `\/sb send \+1 415 555 0123 image /,
+    );
+    expect((await h().run("send +1415 template=x")).text).toMatch(
+      /For example: `\/sb send .*template=order_update/,
+    );
+    expect(text).not.toMatch(/ \| send|&lt;/);
+  });
+
+  it("a mistyped command gets the corrected line, ready to run (issue 30)", async () => {
+    expect((await h().run("campain 2")).text).toMatch(/Did you mean `\/sb campaign 2`\?/);
+    expect((await h().run("campaign 2 sned")).text).toMatch(/Did you mean `\/sb campaign 2 send`\?/);
+    expect((await h().run("group ad Foo")).text).toMatch(/Did you mean `\/sb group add Foo`\?/);
+    for (const line of ["campain 2", "campaign 2 sned", "contacs limit=2"]) {
+      const r = await h().run(line);
+      expect(r.text, line).not.toMatch(/\||&lt;|\n•/);
+    }
   });
 });
 

@@ -308,14 +308,16 @@ describe("/sb settings", () => {
       value: ["U0ALICE"],
       origin: { kind: "environment", name: "SWITCHBOARD_WRITERS" },
     });
-    expect(text(await w.core.run("settings", SHELL))).toContain("from the environment (AUDIT_CHANNEL)");
+    expect(text(await w.core.run("settings", SHELL))).toContain("set where Switchboard runs");
     await w.core.run("settings set writers=U0ALICE,U0BOB", SHELL);
     s = await w.admin.settings();
     expect(s.writers).toMatchObject({
       value: ["U0ALICE", "U0BOB"],
       origin: { kind: "slack", overrides: "SWITCHBOARD_WRITERS" },
     });
-    expect(text(await w.core.run("settings", SHELL))).toContain("(instead of SWITCHBOARD_WRITERS)");
+    expect(text(await w.core.run("settings", SHELL))).toContain(
+      "(instead of the value set where Switchboard runs)",
+    );
     // `none` puts the environment's value back.
     await w.core.run("settings set writers=none", SHELL);
     expect((await w.admin.settings()).writers.origin).toEqual({
