@@ -19,11 +19,6 @@ import { context, esc, section } from "../blocks/blocks.ts";
 import type { AnySpec } from "./registry.ts";
 import type { Reply } from "./types.ts";
 
-/** A command's whole grammar and its example (the shell's answer for a form, help): not for an answer to a mistake. */
-export function grammarLines(spec: AnySpec): string {
-  return `Usage: \`/sb ${esc(spec.usage)}\`\nExample: \`/sb ${esc(spec.example)}\``;
-}
-
 /**
  * A command whose usage has several forms: the example of each, and what in
  * the typed line picks it (the first that matches; the last is the default).

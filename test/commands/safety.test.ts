@@ -56,7 +56,7 @@ describe("bad input: a clear answer naming the field, the usage, and no request"
     ["contact add 12 first=Ana", /phone.*country code/],
     ["contact add +14155550123 email=nope", /email.*e-mail/],
     ["contact add +14155550123 Bad-Key=1", /Bad-Key|bad-key/],
-    ["contact edit 4", /form in Slack[\s\S]*Usage: `\/sb contact edit &lt;id&gt; \[phone=\]/, "shell"],
+    ["contact edit 4", /form in Slack[\s\S]*For example: `\/sb contact edit 12 /, "shell"],
     ["field add Bad-Key Label", /key.*lower-case slug/],
     ["field add ok_key Label type=money", /type.*one of text, number, date, boolean/],
     ["field edit 1 key=new", /immutable/],
@@ -81,7 +81,7 @@ describe("bad input: a clear answer naming the field, the usage, and no request"
     ["users order=sideways", /order.*ASC, DESC/],
     ["users type=fax", /type.*phonechat/],
     ["users from=someday", /from.*ISO 8601/],
-    ["send", /form in Slack[\s\S]*Usage: `\/sb send &lt;recipient&gt;/, "shell"],
+    ["send", /form in Slack[\s\S]*For example: `\/sb send \+1 415 555 0123 /, "shell"],
     ["send hello there", /not a recipient/],
     // In the shell (in Slack, a recipient alone opens the message form with it chosen).
     ["send +14155550123", /text.*required/, "shell"],
@@ -97,7 +97,7 @@ describe("bad input: a clear answer naming the field, the usage, and no request"
     ["campain 1", /no command[\s\S]*campaign/],
     // Nothing close: no unrelated suggestions, only the way to the list.
     ["foo", /There is no command `\/sb foo`\.(?![\s\S]*Did you mean)[\s\S]*`\/sb help` lists every command/],
-    ["user edit 1", /form in Slack[\s\S]*Usage: `\/sb user edit &lt;id&gt;/, "shell"],
+    ["user edit 1", /form in Slack[\s\S]*For example: `\/sb user edit 4 /, "shell"],
     ["user edit 1 email=bad", /email/],
     ["import notes.txt", /shell/],
   ];
@@ -413,7 +413,8 @@ describe("who may do what", () => {
 
     const before = h().forwarder.requests.length;
     const refused = await core.run("tag add Nope #000000", U_NOBODY);
-    expect(refused.text).toMatch(/You may not run.*only <@U1>, <!subteam\^S9> may make changes/);
+    expect(refused.text).toMatch(/Only <@U1>, <!subteam\^S9> may make changes/);
+    expect(refused.text).not.toMatch(/\/sb /);
     expect(h().forwarder.requests.length).toBe(before);
 
     expect((await core.run("tag add ByGroup #000001", U_GROUP)).visibility).toBe("in_channel");
@@ -429,6 +430,13 @@ describe("who may do what", () => {
     expect((await core.run("tag add ByShell #000003", SHELL)).visibility).toBe("in_channel");
   });
 
+  it("a refusal names what the person did in words, never a command they did not type (issue 30)", async () => {
+    const core = h().newCore({ writers: ["U1"] });
+    const r = await core.run("inbox assign C0SUPPORT 42 me", U_NOBODY);
+    expect(r.text).toMatch(/^Only <@U1> may assign conversations\./);
+    expect(r.text).not.toMatch(/\/sb|inbox assign/);
+  });
+
   it("broadcasters default to the writers", async () => {
     const core = h().newCore({ writers: ["U1"] });
     expect((await core.run("campaign 2 cancel", U_NOBODY)).text).toMatch(/only <@U1> may send or cancel/);
@@ -440,7 +448,7 @@ describe("who may do what", () => {
     const ask = await open.run("tag delete 2", U_NOBODY);
     const strict = h().newCore({ writers: ["U1"] });
     const r = await strict.confirm(ask.confirmation!.id, U_NOBODY);
-    expect(r.text).toMatch(/You may not run/);
+    expect(r.text).toMatch(/Only <@U1> may make changes/);
     await h().client.getTag(2);
   });
 });

@@ -233,9 +233,9 @@ describe("/sb connect", () => {
     const w = workspace({ mode: "single" });
     const seen = proxy.seen.length;
     const reply = await w.core.run(`connect key=${sandbox().apiKey}`, ALICE);
-    expect(text(reply)).toContain("MESSAGING_API_KEY");
+    expect(text(reply)).toContain("the API key set where it runs");
     expect(text(reply)).toContain("Nothing was changed");
-    expect(text(await w.core.run("disconnect", ALICE))).toContain("MESSAGING_API_KEY");
+    expect(text(await w.core.run("disconnect", ALICE))).toContain("the API key set where it runs");
     expect(proxy.seen.length).toBe(seen);
     expect(await installations.connection(w.id)).toBeUndefined();
   });
