@@ -35,6 +35,8 @@ const FORMS_OF: Record<string, Array<{ when: RegExp; example: string }>> = {
     },
     { when: /./, example: "send +1 415 555 0123 Your order is on its way" },
   ],
+  // `connect` alone opens a form in Slack: in the shell, the line that does it.
+  connect: [{ when: /./, example: "connect key=sb_live_0123abcd" }],
 };
 
 /**

@@ -225,7 +225,7 @@ describe("/sb connect", () => {
     const w = workspace({ demo: async () => ({ apiKey: sandbox().apiKey, organizationName: organization }) });
     const reply = await w.core.run("connect", ALICE);
     expect(reply.form).toEqual({ kind: "connect", data: { demo: true } });
-    expect(text(await w.core.run("connect", SHELL))).toContain("connect [key=<API key>] [demo]");
+    expect(text(await w.core.run("connect", SHELL))).toContain("For example: `/sb connect key=");
     expect(text(await w.core.run("connect demo", SHELL))).toContain(`Connected to *${organization}*`);
   });
 
