@@ -430,6 +430,23 @@ describe("who may do what", () => {
     expect((await core.run("tag add ByShell #000003", SHELL)).visibility).toBe("in_channel");
   });
 
+  it("with no country set, a number without its + code is refused saying so, never read as US (issue 30)", async () => {
+    const admin = { mayAdminister: async (a: { userId: string }) => a.userId === "U1" } as never;
+    const core = h().newCore({ defaultCountry: undefined, admin });
+    const before = h().forwarder.requests.length;
+    const r = await core.run("send 611 222 334 hola", U_WRITER);
+    expect(r.text).toMatch(
+      /`611 222 334` has no country code and no country is set: an admin can set one in Settings/,
+    );
+    expect(r.text).not.toMatch(/United States|\bUS\b/);
+    const buttons = JSON.stringify(r.blocks);
+    expect(buttons).toContain('"value":"settings"');
+    expect(JSON.stringify((await core.run("send 611 222 334 hola", U_NOBODY)).blocks)).not.toContain(
+      '"value":"settings"',
+    );
+    expect(h().forwarder.requests.length).toBe(before);
+  });
+
   it("a refusal names what the person did in words, never a command they did not type (issue 30)", async () => {
     const core = h().newCore({ writers: ["U1"] });
     const r = await core.run("inbox assign C0SUPPORT 42 me", U_NOBODY);
