@@ -182,6 +182,15 @@ function countryName(code: CountryCode): string {
     : name;
 }
 
+/** A country's code in words: "Spain (ES)". */
+export function countryWords(code: string): string {
+  const name = REGION_NAMES.of(code);
+  return name && name !== code ? `${name} (${code})` : code;
+}
+
+/** What a phone without a + code needs while no country is set (the core adds a Settings button for admins). */
+export const NO_COUNTRY = "has no country code and no country is set: an admin can set one in Settings";
+
 /** "9 digits", "4 to 15 digits", "7 or 10 digits". */
 function digitCounts(lengths: number[]): string {
   const sorted = [...new Set(lengths)].sort((a, b) => a - b);
@@ -195,18 +204,16 @@ function digitCounts(lengths: number[]): string {
  * Why what was typed is not a phone, quoting it as typed:
  * "`+34 12` is too short for a phone number in Spain: numbers there have 9 digits after +34".
  */
-function notAPhone(typed: string, country: CountryCode | undefined): string {
+export function notAPhone(typed: string, country: CountryCode | undefined): string {
   const quoted = `\`${typed}\``;
   const digits = compactPhone(typed);
   const international = digits.startsWith("+");
   const verdict = lengthOf(digits, country);
   const withCode =
     "give a phone number with its country code (for example +14155550123), contact:<id> or user:<id>";
-  if (verdict === "INVALID_COUNTRY" || (!international && !country)) {
-    return international
-      ? `${quoted} does not start with a country's calling code: ${withCode}`
-      : `${quoted} has no country code: ${withCode}`;
-  }
+  if (!international && !country) return `${quoted} ${NO_COUNTRY}, or write it with its + code`;
+  if (verdict === "INVALID_COUNTRY")
+    return `${quoted} does not start with a country's calling code: ${withCode}`;
   if (verdict !== "TOO_SHORT" && verdict !== "TOO_LONG" && verdict !== "INVALID_LENGTH") {
     return `${quoted} is not a phone number: ${withCode}`;
   }

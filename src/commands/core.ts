@@ -71,5 +71,6 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     registry,
     permissions,
     admin: opts.admin,
+    defaultCountry: opts.defaultCountry,
   };
 }

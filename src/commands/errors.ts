@@ -19,8 +19,35 @@ import { context, esc, section } from "../blocks/blocks.ts";
 import type { AnySpec } from "./registry.ts";
 import type { Reply } from "./types.ts";
 
-export function usageLines(spec: AnySpec): string {
-  return `Usage: \`/sb ${esc(spec.usage)}\`\nExample: \`/sb ${esc(spec.example)}\``;
+/**
+ * A command whose usage has several forms: the example of each, and what in
+ * the typed line picks it (the first that matches; the last is the default).
+ */
+const FORMS_OF: Record<string, Array<{ when: RegExp; example: string }>> = {
+  send: [
+    {
+      when: /\btemplate=/i,
+      example: "send +1 415 555 0123 template=order_update lang=en first_name=Ana order_id=A-1001",
+    },
+    {
+      when: /\s(?:image|document)\s/i,
+      example: "send +1 415 555 0123 image https://example.com/menu.png Our new menu",
+    },
+    { when: /./, example: "send +1 415 555 0123 Your order is on its way" },
+  ],
+  // `connect` alone opens a form in Slack: in the shell, the line that does it.
+  connect: [{ when: /./, example: "connect key=sb_live_0123abcd" }],
+};
+
+/**
+ * The one usage that fits what was typed, as a line ready to adapt: an
+ * example, never the grammar of every form (no `|`, no `<…>`), and where the
+ * rest is explained.
+ */
+export function usageLines(spec: AnySpec, typed = ""): string {
+  const example = FORMS_OF[spec.id]?.find((f) => f.when.test(` ${typed} `))?.example ?? spec.example;
+  const words = spec.words.filter((w) => !w.startsWith("<")).join(" ");
+  return `For example: \`/sb ${esc(example)}\` (\`/sb help ${esc(words)}\` tells every option).`;
 }
 
 export function errorReply(message: string, detail?: string): Reply {
@@ -30,11 +57,11 @@ export function errorReply(message: string, detail?: string): Reply {
 }
 
 /** A bad command line: every problem with its field, and the usage. */
-export function inputErrorReply(spec: AnySpec, problems: FieldProblem[]): Reply {
+export function inputErrorReply(spec: AnySpec, problems: FieldProblem[], typed = ""): Reply {
   const lines = problems.map((p) => problemLine(p));
   return errorReply(
     `\`/sb ${esc(spec.words.join(" "))}\`: ${lines.length > 1 ? "\n" : ""}${lines.join("\n")}`,
-    usageLines(spec),
+    usageLines(spec, typed),
   );
 }
 

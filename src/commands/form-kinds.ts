@@ -57,7 +57,13 @@ export interface FormKinds {
   /** The workspace's API key (`/sb connect`): the account in use, and whether a demo account is offered. */
   connect: { demo: boolean; connection?: ConnectionSummary };
   /** The workspace's settings (`/sb settings`), with the messaging channels people named. */
-  settings: { settings: EffectiveSettings; channels: Array<{ id: number; name: string }> };
+  settings: {
+    settings: EffectiveSettings;
+    /** The messaging channels Switchboard knows (named ones, the templates'), by name ("Channel 4" when unnamed). */
+    channels: Array<{ id: number; name: string }>;
+    /** Added by Slack's side: the workspace's user groups by id, or unavailable (a plan without them). */
+    groups?: { available: boolean; names: Record<string, string> };
+  };
   inbox: InboxFormData;
   /** Reject… on an approval card: a short reason for the requester. */
   "approval-reject": { campaignId: number; requestId: number; name: string };

@@ -13,7 +13,7 @@ export type { SendPrefill } from "./form-kinds.ts";
 
 /**
  * The reply of a command that opens a form. The shell has no forms: there it
- * answers, without any request, with the usage and an example of the command
+ * answers, without any request, with an example (the form that fits) of the command
  * named by `instead` (by id), which does the same from a line.
  */
 export async function formReply<K extends FormKind>(
@@ -24,7 +24,7 @@ export async function formReply<K extends FormKind>(
   if (ctx.actor.via === "shell") {
     const spec = ctx.registry.get(form.instead);
     throw new UserError(
-      `This opens a form in Slack. Here, type the command line instead.${spec ? `\n${usageLines(spec)}` : ""}`,
+      `This opens a form in Slack. Here, type the command line instead.${spec ? `\n${usageLines(spec, ctx.line)}` : ""}`,
       false,
     );
   }

@@ -309,7 +309,7 @@ export function bindArguments(spec: AnySpec, match: Match): Record<string, unkno
       .map((t) => t.text)
       .join(" ");
     throw new ArgumentError(
-      `unexpected "${extraWords}": this command takes ${positionals.length ? positionals.map((p) => `<${p.name}>`).join(" ") : "no more words"}`,
+      `unexpected "${extraWords}": this command takes ${positionals.length ? `only ${positionals.map((p) => (p.name === "id" ? "a number" : p.name.replace(/-/g, " "))).join(" and ")}` : "no more words"}`,
     );
   }
   return raw;

@@ -57,6 +57,8 @@ export interface CommandCore {
     what: { scope: "read" | "write" | "broadcast"; command: string },
     work: (api: MessagingApi) => Promise<T>,
   ): Promise<T>;
+  /** The country of phone numbers written without a + code (the workspace's, else the deployment's); none: not set. */
+  readonly defaultCountry?: string;
   /** The workspace's connection and settings, for the connect and settings forms; absent where not set up. */
   readonly admin?: WorkspaceAdmin;
   /** Before a held start runs: its approval checked again (reason in words when it may not start). */

@@ -3,6 +3,8 @@
 // (src/workspaces/admin.ts), so neither the core nor Slack knows how a key is
 // checked or where settings are kept. The settings' rules (zod) are here:
 // the form shows a refusal at its field, the admin refuses the same values.
+
+import { isSupportedCountry } from "libphonenumber-js";
 import { z } from "zod";
 import type { Actor } from "../domain/actor.ts";
 import { parseBusinessHours } from "../domain/business-hours.ts";
@@ -66,6 +68,8 @@ export interface SettingValues {
   approvers: string[];
   /** Approval is asked from this many people reached; unset: for every campaign. */
   approveFrom?: number;
+  /** The country of phone numbers written without a + code (ISO 3166 alpha-2); unset: none is guessed. */
+  country?: string;
 }
 export type SettingName = keyof SettingValues;
 
@@ -80,6 +84,7 @@ export const SETTING_NAMES: readonly SettingName[] = [
   "businessHours",
   "approvers",
   "approveFrom",
+  "country",
 ];
 
 /** Each setting: its words, the environment variable that gives it in single mode, the shell's option. */
@@ -94,6 +99,7 @@ export const SETTINGS: Record<SettingName, { label: string; env: string; option:
   businessHours: { label: "Business hours", env: "BUSINESS_HOURS", option: "hours" },
   approvers: { label: "Who approves campaigns", env: "SWITCHBOARD_APPROVERS", option: "approvers" },
   approveFrom: { label: "Approval from", env: "APPROVE_FROM", option: "approve-from" },
+  country: { label: "Country of phone numbers without a code", env: "DEFAULT_COUNTRY", option: "country" },
 };
 
 export const DEFAULT_SETTINGS: SettingValues = {
@@ -176,6 +182,15 @@ export const settingsSchema = z
       .number({ error: "must be a number of people, like 500" })
       .int("must be a whole number of people, like 500")
       .positive("must be a number of people, like 500")
+      .nullable(),
+    country: z
+      .string()
+      .trim()
+      .transform((v) => v.toUpperCase())
+      .refine(
+        (v) => /^[A-Z]{2}$/.test(v) && isSupportedCountry(v),
+        "must be a country's two-letter code, such as ES or US",
+      )
       .nullable(),
   })
   .partial()

@@ -36,12 +36,12 @@ export class RowValidator {
   private readonly fieldTypes: Array<string | undefined>;
 
   private readonly mapping: ColumnMapping;
-  private readonly country: CountryCode;
+  private readonly country: CountryCode | undefined;
   /** Rows whose full name is not imported: they have a first and a last name of their own that it does not match. */
   fullNamesLost = 0;
   /** The first of them. */
   firstFullNameLost: number | undefined;
-  constructor(mapping: ColumnMapping, fields: readonly FieldDefinition[], country: CountryCode) {
+  constructor(mapping: ColumnMapping, fields: readonly FieldDefinition[], country: CountryCode | undefined) {
     this.mapping = mapping;
     this.country = country;
     this.fieldKeys = Object.keys(mapping.fields);

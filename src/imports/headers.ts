@@ -347,3 +347,27 @@ function findColumn(headers: readonly string[], ref: string | number): number | 
 export function outputColumns(mapping: ColumnMapping): string[] {
   return ["phone", "first_name", "last_name", "email", ...Object.keys(mapping.fields)];
 }
+
+const STANDARD_LABELS: Record<string, string> = {
+  phone: "Phone",
+  first_name: "First name",
+  last_name: "Last name",
+  email: "Email",
+  name: "Full name (split)",
+};
+
+/** The labels of an import's columns by target and by output key: "Phone", "Last name", a custom field's label. */
+export function targetLabels(fields: readonly FieldDefinition[]): Record<string, string> {
+  const out: Record<string, string> = { ...STANDARD_LABELS };
+  for (const f of fields) {
+    const label = f.label?.trim() || f.key;
+    out[`fields.${f.key}`] = label;
+    if (!(f.key in STANDARD_LABELS)) out[f.key] = label;
+  }
+  return out;
+}
+
+/** A column's target or an output key as people read it; an unknown custom field by its key, in words. */
+export function targetLabel(target: string, labels: Record<string, string> = STANDARD_LABELS): string {
+  return labels[target] ?? STANDARD_LABELS[target] ?? target.replace(/^fields\./, "").replace(/_/g, " ");
+}

@@ -19,6 +19,7 @@ export {
   outputColumns,
   resolveMapping,
   suggestMapping,
+  targetLabel,
 } from "./headers.ts";
 export {
   columnMappingSchema,
@@ -59,7 +60,7 @@ export {
   outcomeCounts,
 } from "./service.ts";
 export type { ImportSource } from "./source.ts";
-export { type PreviewSummary, repeatsLine, summarizePreview } from "./summary.ts";
+export { countryNeeded, type PreviewSummary, repeatsLine, summarizePreview } from "./summary.ts";
 export { removeStaleUploads, UPLOAD_TEMP_ROOT, uploadTempPath } from "./temp.ts";
 export { XLSX_LIMITS, type XlsxLimits } from "./xlsx-limits.ts";
 export type { XlsxOptions } from "./xlsx-rows.ts";

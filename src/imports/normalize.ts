@@ -17,7 +17,7 @@ export interface NormalizeOptions {
   /** Limits of an xlsx and where its parse keeps scratch files (xlsx-rows.ts); defaults: XLSX_LIMITS. */
   xlsx?: XlsxOptions;
   fields?: readonly FieldDefinition[];
-  defaultCountry: string;
+  defaultCountry?: string;
   /** Called every few thousand rows and at the end. */
   onProgress?: (progress: NormalizeProgress) => void;
   /** Called for every refused row, in file order (for the errors CSV). */

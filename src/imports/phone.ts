@@ -18,7 +18,8 @@ export type PhoneFailure =
   | "phone_fraction"
   | "phone_extension"
   | "phone_characters"
-  | "phone_invalid";
+  | "phone_invalid"
+  | "phone_no_country";
 
 const INVISIBLE = /[\u00a0\u2007\u202f\u200b-\u200d\u2060\ufeff]/g;
 // 4.47911123456E+11, 4,41234E+11, 4.4E11: what a spreadsheet writes for a long number in a General cell.
@@ -28,7 +29,9 @@ const FLOAT_ZERO = /^(\d+)[.,]0+$/;
 const EXTENSION = /(?:e?xt\.?|extension|x|#)\s*\d{1,6}$/i;
 const PUNCTUATION = /[\s().\-/\u2010-\u2015\u2212]/g;
 
-export function assertCountry(country: string): CountryCode {
+/** The country numbers without a + code are read in; none: they are refused, saying a country is needed. */
+export function assertCountry(country: string | undefined): CountryCode | undefined {
+  if (country === undefined || country === "") return undefined;
   if (!isSupportedCountry(country)) {
     throw new ConfigError(`default country "${country}" is not a supported ISO 3166-1 alpha-2 code`);
   }
@@ -38,7 +41,7 @@ export function assertCountry(country: string): CountryCode {
 const fail = (code: PhoneFailure, reason: string): PhoneResult => ({ ok: false, code, reason });
 
 /** Normalizes one phone cell to E.164 with `defaultCountry` for numbers without a country code. */
-export function normalizePhone(raw: string, defaultCountry: CountryCode): PhoneResult {
+export function normalizePhone(raw: string, defaultCountry: CountryCode | undefined): PhoneResult {
   let text = raw.replace(INVISIBLE, " ").trim();
   // Google Contacts joins several values of one cell with " ::: "; the first is the primary one.
   const several = text.indexOf(":::");
@@ -85,6 +88,15 @@ export function normalizePhone(raw: string, defaultCountry: CountryCode): PhoneR
     if (e164 !== undefined) return { ok: true, e164 };
     return fail("phone_invalid", invalidReason(text, compact));
   }
+  // No country set: only a number that plainly lost its "+" (11 digits or more) is read; never a guess.
+  if (!defaultCountry) {
+    const lostPlus = compact.length >= 11 ? validE164(`+${compact}`) : undefined;
+    if (lostPlus !== undefined) return { ok: true, e164: lostPlus };
+    return fail(
+      "phone_no_country",
+      `${text} has no country code and no country is set: an admin can set one in Settings`,
+    );
+  }
   // No country code: the default country first; then the two things a
   // spreadsheet does to a number cell: drop its leading 0, or drop its "+".
   const national = { defaultCountry };
@@ -103,7 +115,7 @@ function validE164(text: string, options?: { defaultCountry: CountryCode }): str
 
 function invalidReason(text: string, compact: string, country?: CountryCode): string {
   const length = validatePhoneNumberLength(compact, country ? { defaultCountry: country } : undefined);
-  const where = country ? ` for ${country} (or with its country code)` : "";
+  const where = country ? ` for ${regionName(country)} (the country set for numbers without a code)` : "";
   switch (length) {
     case "TOO_SHORT":
       return `phone ${text} is too short${where}`;
@@ -114,4 +126,11 @@ function invalidReason(text: string, compact: string, country?: CountryCode): st
     default:
       return `phone ${text} is not a valid number${where}`;
   }
+}
+
+const REGIONS = new Intl.DisplayNames(["en"], { type: "region" });
+/** "Spain", "the United States". */
+function regionName(code: CountryCode): string {
+  const name = REGIONS.of(code) ?? code;
+  return /^United /.test(name) ? `the ${name}` : name;
 }

@@ -12,6 +12,7 @@ import {
   outputColumns,
   resolveMapping,
   suggestMapping,
+  targetLabels,
 } from "./headers.ts";
 import { assertCountry } from "./phone.ts";
 import { type FileShape, openRows } from "./rows.ts";
@@ -23,8 +24,8 @@ export interface ImportOptions {
   xlsx?: XlsxOptions;
   /** The organization's contact field definitions (GET /contact-fields). */
   fields?: readonly FieldDefinition[];
-  /** For numbers without a country code (DEFAULT_COUNTRY). */
-  defaultCountry: string;
+  /** For numbers without a country code (the workspace's country); none: such numbers are refused. */
+  defaultCountry?: string;
   /** The user's changes to the suggested mapping (see resolveMapping). */
   mapping?: unknown;
 }
@@ -73,6 +74,8 @@ export interface ImportPreview {
   failures: RowFailure[];
   failuresByCode: Partial<Record<FailureCode, number>>;
   bytes: number;
+  /** The columns' labels by target and output key ("Phone", "Last name", custom fields by label): targetLabels(). */
+  labels: Record<string, string>;
 }
 
 const PROGRESS_EVERY = 10_000;
@@ -128,6 +131,7 @@ export async function previewImport(source: ImportSource, options: PreviewOption
     failures: [],
     failuresByCode: {},
     bytes: 0,
+    labels: targetLabels(fields),
   };
   // Columns whose member another column feeds: their values are lost, so count the rows that have one.
   const taken = ignored.filter((c) => c.member !== undefined);

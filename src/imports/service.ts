@@ -22,8 +22,8 @@ import type { ImportSource } from "./source.ts";
 import { uploadTempPath } from "./temp.ts";
 
 export interface ImportServiceOptions {
-  /** For numbers without a country code (DEFAULT_COUNTRY). */
-  defaultCountry: string;
+  /** For numbers without a country code (the workspace's country); none: such numbers are refused. */
+  defaultCountry?: string;
   /** How many failing rows the error report lists at most; the others are counted. Default 50,000. */
   maxErrorLines?: number;
   /** The longest 429 wait sat out before the one replay of the import; longer: the import fails. Default 5 min. */
@@ -124,7 +124,7 @@ export async function importFields(api: MessagingApi): Promise<FieldDefinition[]
 }
 
 export class ImportService {
-  readonly defaultCountry: string;
+  readonly defaultCountry?: string;
   private readonly maxErrorLines: number;
   private readonly maxRateLimitWaitMs: number;
   private readonly timeoutMs: number | undefined;

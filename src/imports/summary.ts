@@ -17,6 +17,10 @@ export interface PreviewSummary {
   samples: Array<{ row: number; contact: Record<string, string> }>;
   /** The samples' columns in the order of the file's output (an object stored as jsonb loses its key order). */
   sampleKeys?: string[];
+  /** Rows whose number has no country code while no country is set (absent from older previews). */
+  noCountry?: number;
+  /** The columns' labels by target and output key (absent from older previews: targetLabel's words then). */
+  labels?: Record<string, string>;
   /** Rows that will fail (a phone repeated from an earlier row is not one: it is `repeated`). */
   failures: Array<{ row: number; phone: string; reason: string }>;
   /**
@@ -58,6 +62,12 @@ export function summarizePreview(p: ImportPreview): PreviewSummary {
       .slice(0, 40)
       .map((c) => ({ header: cut(c.header, 60), target: c.target, letter: columnLetter(c.column) })),
     sampleKeys: Object.keys(p.samples[0]?.contact ?? {}),
+    noCountry: p.failuresByCode.phone_no_country ?? 0,
+    labels: Object.fromEntries(
+      Object.entries(p.labels ?? {})
+        .filter(([k]) => p.columns.some((c) => c.target === k) || k in (p.samples[0]?.contact ?? {}))
+        .map(([k, v]) => [k, cut(v, 40)]),
+    ),
     samples: p.samples.slice(0, 5).map((s) => ({
       row: s.row,
       contact: Object.fromEntries(Object.entries(s.contact).map(([k, v]) => [k, cut(v, 40)])),
@@ -82,4 +92,16 @@ export function repeatsLine(s: Pick<PreviewSummary, "repeated" | "repeats">): st
   const more = n - shown.length;
   const list = shown.length ? ` (${shown.join(", ")}${more > 0 ? `, ${num(more)} more` : ""})` : "";
   return `${count(n, "row")} ${n === 1 ? "repeats" : "repeat"} the phone of an earlier row${list}: ${n === 1 ? "it is" : "they are"} skipped, the earlier row is imported.`;
+}
+
+/**
+ * When numbers of the file have no country code and no country is set: the
+ * line that says so ("611 222 334 has no country code and no country is set:
+ * an admin can set one in Settings"), naming how many rows; else undefined.
+ */
+export function countryNeeded(s: PreviewSummary): string | undefined {
+  const first = s.failures.find((f) => /no country is set/.test(f.reason));
+  if (!first) return undefined;
+  const n = s.noCountry ?? 1;
+  return `${first.phone || "A number"} has no country code and no country is set: an admin can set one in Settings${n > 1 ? ` (${n.toLocaleString("en-US")} rows need it)` : ""}.`;
 }

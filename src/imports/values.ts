@@ -82,7 +82,7 @@ const MONTH_FIRST = new Set(["US", "PH", "FM", "MH", "PW", "GU", "AS", "PR", "VI
 export function normalizeFieldValue(
   raw: string,
   type: string | undefined,
-  country: CountryCode,
+  country: CountryCode | undefined,
 ): ValueResult {
   const text = cleanText(raw);
   if (text === "") return ok("");
@@ -110,7 +110,7 @@ function normalizeNumber(text: string): ValueResult {
   return no(`${text} is not a number (write it like 1234.5)`);
 }
 
-function normalizeDate(text: string, country: CountryCode): ValueResult {
+function normalizeDate(text: string, country: CountryCode | undefined): ValueResult {
   let m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ]00:00(?::00(?:\.0+)?)?Z?)?$/.exec(text);
   if (m) return isoDate(+m[1]!, +m[2]!, +m[3]!, text);
   // A date-time in a date field keeps the calendar date it was written with.
@@ -126,7 +126,9 @@ function normalizeDate(text: string, country: CountryCode): ValueResult {
     // Unambiguous when one part cannot be a month; otherwise the country's custom decides.
     if (a > 12) return isoDate(year, b, a, text);
     if (b > 12) return isoDate(year, a, b, text);
-    return MONTH_FIRST.has(country) ? isoDate(year, a, b, text) : isoDate(year, b, a, text);
+    return country !== undefined && MONTH_FIRST.has(country)
+      ? isoDate(year, a, b, text)
+      : isoDate(year, b, a, text);
   }
   return no(`${text} is not a date (write it as YYYY-MM-DD)`);
 }

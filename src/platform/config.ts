@@ -152,10 +152,13 @@ export const configSchema = z.object({
     (v) => (v === "" ? undefined : v),
     decimal.pipe(z.number().min(1000).max(600_000)).optional(),
   ),
-  DEFAULT_COUNTRY: z
-    .string()
-    .regex(/^[A-Z]{2}$/)
-    .default("US"),
+  // Unset: no country is guessed; a workspace sets one in its settings (country).
+  DEFAULT_COUNTRY: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[A-Z]{2}$/, "must be a country code of two capital letters, such as ES or US")
+      .optional(),
+  ),
   REPORT_FAILURE_ALERT: fraction(0.05),
   // The workspace's time zone (Europe/Paris): reports, quiet hours. Unset: each person's own Slack zone, else UTC.
   REPORTS_TIME_ZONE: optionalText.refine((v) => v === undefined || validZone(v), {

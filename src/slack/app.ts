@@ -26,7 +26,7 @@ import {
 import { createHomeView, type HomeOptions } from "./features/home/view.ts";
 import { mediaRoute } from "./features/inbox/media.ts";
 import { settleInterruptedImports } from "./features/uploads/flow.ts";
-import { formView } from "./forms/index.ts";
+import { openableView } from "./forms/index.ts";
 import { InFlight } from "./in-flight.ts";
 import { boltLogger } from "./io/bolt-logger.ts";
 import { createSlackBridge, type SlackBridge, slackClientOptions } from "./io/bridge.ts";
@@ -215,7 +215,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     work: new InFlight(),
     db: opts.db,
     ...opts.progress,
-    formView,
+    formView: openableView,
   };
   // First the context (each request's workspace, from its team), then every listener.
   app.use(provideContext(services));

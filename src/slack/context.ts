@@ -110,7 +110,7 @@ export interface SlackServices {
   /** The clock of that throttle (default Date.now): tests drive it instead of sleeping. */
   now?: () => number;
   /** The view of the core's form request (src/slack/forms/index.ts), for deliver() to open. */
-  formView: (request: FormRequest, actor: Actor) => ModalView;
+  formView: (request: FormRequest, actor: Actor, client?: webApi.WebClient) => Promise<ModalView> | ModalView;
 }
 
 /** Work done for one workspace: the services and that workspace's scope (a request's, or `scopeOf`'s). */

@@ -62,7 +62,7 @@ export async function deliver(reply: Reply, target: Target, deps: WorkspaceWork)
       try {
         const opened = await target.client.views.open({
           trigger_id: target.triggerId,
-          view: deps.formView(reply.form, target.actor),
+          view: await deps.formView(reply.form, target.actor, target.client),
         });
         // The channel it was opened from, kept with the view: the submission's outcome may go only there.
         await keepFormChannel(deps.events, deps.workspace, opened.view?.id, target.actor.channelId);

@@ -80,6 +80,7 @@ export function envSettings(
     | "BUSINESS_HOURS"
     | "SWITCHBOARD_APPROVERS"
     | "APPROVE_FROM"
+    | "DEFAULT_COUNTRY"
   >,
 ): Partial<SettingValues> {
   return {
@@ -93,11 +94,12 @@ export function envSettings(
     businessHours: config.BUSINESS_HOURS,
     approvers: config.SWITCHBOARD_APPROVERS,
     approveFrom: config.APPROVE_FROM,
+    country: config.DEFAULT_COUNTRY,
   };
 }
 
 const ENV_KEY_MESSAGE =
-  "This Switchboard uses the API key set where it runs (`MESSAGING_API_KEY`): whoever runs it changes the key there and restarts it. Nothing was changed.";
+  "This Switchboard uses the API key set where it runs: whoever runs it changes the key there and restarts it. Nothing was changed.";
 
 /** The organization and the key's scopes, as /me gives them (the spec promises the organization, the plan and the key). */
 function readMe(me: Me): { organization: string; scopes?: string[] } {

@@ -138,7 +138,7 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
       apiKey: ws.apiKey,
       defaultChannelId: settings?.messagingChannel ?? ws.defaultChannelId,
       channels,
-      defaultCountry: config.DEFAULT_COUNTRY,
+      defaultCountry: settings?.country ?? config.DEFAULT_COUNTRY,
       importTimeoutMs: config.IMPORT_TIMEOUT_MS,
       writers: settings?.writers ?? ws.writers ?? config.SWITCHBOARD_WRITERS,
       broadcasters: settings?.broadcasters ?? ws.broadcasters ?? config.SWITCHBOARD_BROADCASTERS,

@@ -131,6 +131,6 @@ describe("an unknown record or command, said once", () => {
     const r = await h().run("foo");
     expect(r.text).toMatch(/There is no command `\/sb foo`\./);
     expect(r.text).not.toMatch(/Did you mean|inbox on/);
-    expect((await h().run("tgas")).text).toMatch(/Did you mean:\n• `\/sb tags`/);
+    expect((await h().run("tgas")).text).toMatch(/Did you mean `\/sb tags`\?/);
   });
 });

@@ -51,8 +51,8 @@ describe("/sb import <path> in the shell", () => {
     expect(reply.text).toMatch(
       /Import of Phone export\.csv: 4 rows read: 3 created, 0 updated, 0 skipped, 1 failed/,
     );
-    expect(text).toMatch(/phone ← “Mobile” \(C\)/);
-    expect(text).toMatch(/first_name ← “First Name” \(A\)/);
+    expect(text).toMatch(/Phone ← “Mobile” \(C\)/);
+    expect(text).toMatch(/First name ← “First Name” \(A\)/);
     expect(text).toMatch(/ignored: “Notes” \(D\)/);
     expect(text).toMatch(/row 5 \(12\): phone 12 is too short/);
     expect(imports().length - before).toBe(1);

@@ -1,14 +1,18 @@
 // A tour of many commands through the core, as a new user would take it
 // (issue 9 §1): help, lists, adds, errors, pages. Every answer is read as
 // text and held to the everyday rules: no API member names, no "(s)", plurals
-// right, no page past the last one, no glued sentences, no HTTP codes.
+// right, no page past the last one, no glued sentences, no HTTP codes; and
+// (issue 30) every family's mistakes answered without grammar or commands the
+// person did not type, every form without setting names, typed commands or ids.
 import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { blocksToText } from "../../src/blocks/blocks.ts";
 import { TOPICS } from "../../src/commands/defs/help.ts";
 import { ALL_COMMANDS } from "../../src/commands/defs/index.ts";
+import type { FormRequest } from "../../src/commands/form-kinds.ts";
 import { ACTION, type Reply } from "../../src/commands/types.ts";
 import { replyToText } from "../../src/shell/index.ts";
+import { formView } from "../../src/slack/forms/index.ts";
 import { SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -162,7 +166,82 @@ function tourLines(): string[] {
     "group 1 add 999",
     "send contact:999 hello",
     `contact add +1415556${String(stamp).padStart(4, "0").slice(-4)} points=abc`,
+    // Issue 30: every family, mistyped and misused; settings; refusals in words.
+    ...MISTAKES,
+    "settings",
+    "channels",
+    "replies",
+    "inbox",
+    "report list",
   ];
+}
+
+/** Answers to mistakes, one or more per command family (issue 30 §3). */
+const MISTAKES = [
+  "campain 2",
+  "campaign 2 sned",
+  "campaign",
+  "campaign abc",
+  "campaigns status=nope",
+  "tgas",
+  "tag add Hot red",
+  "tag 999999 edit color=#000000",
+  "contacs",
+  "contact abc",
+  "contact add 12",
+  "group ad Foo",
+  "group abc",
+  "templat 1",
+  "template abc",
+  "fiels",
+  "field add",
+  "user abc",
+  "usres",
+  "send",
+  "send 12 hola",
+  "send +1415 image",
+  "send +1415 template=x",
+  "histroy 1",
+  "repot now all",
+  "report now",
+  "chanels",
+  "channel name abc Main",
+  "inbox assign C0NOPE 1 me",
+  "inbox resolve",
+  "inbox of",
+  "reply add",
+  "settings set nope=1",
+  "settings set country=XX",
+  "connect key=",
+];
+
+/** A reply that answers a mistake: its first block is a warning. */
+const isMistake = (r: Reply) =>
+  (r.blocks[0] as { text?: { text?: string } } | undefined)?.text?.text?.startsWith(":warning:") ?? false;
+
+/**
+ * Issue 30's rules for an answer to a mistake: no `|`/`<…>` grammar, and no
+ * command the person did not type (the corrected line of what they typed,
+ * and help, excepted).
+ */
+function mistakeProblems(line: string, r: Reply): string[] {
+  if (!isMistake(r)) return [];
+  const problems: string[] = [];
+  // A saved reply's `{first_name|there}` is its own syntax, not grammar.
+  const text = `${r.text}\n${blocksToText(r.blocks)}`.replace(/\{[^{}\n]*\}/g, "{…}");
+  for (const m of text.matchAll(/&lt;[^&\n]{1,40}&gt;|`[^`\n]*\s\|\s[^`\n]*`|`[^`\n]*\w\|\w[^`\n]*`/g))
+    problems.push(`grammar in an answer to a mistake: “${m[0]}”`);
+  const typed = line.trim().split(/\s+/)[0]!.toLowerCase();
+  for (const m of text.matchAll(/`\/sb ([^`\n]+)`/g)) {
+    const cmd = m[1]!.trim();
+    const first = cmd.split(/\s+/)[0]!.toLowerCase();
+    const corrected = text.includes(`Did you mean \`/sb ${cmd}\``);
+    // The same family ("report list" → `/sb reports`), help, or the corrected line.
+    const family = (w: string) => w.replace(/s$/, "");
+    if (family(first) === family(typed) || first === "help" || corrected || cmd === line.trim()) continue;
+    problems.push(`a command the person did not type: “/sb ${cmd}”`);
+  }
+  return problems;
 }
 
 describe("a tour of the commands reads as everyday English (issue 9)", () => {
@@ -187,7 +266,7 @@ describe("a tour of the commands reads as everyday English (issue 9)", () => {
     for (const line of tourLines()) {
       for (const actor of [undefined, SHELL]) {
         const r = await h().run(line, actor);
-        for (const p of namesProblems(r, actor === SHELL))
+        for (const p of [...namesProblems(r, actor === SHELL), ...mistakeProblems(line, r)])
           problems.push(`${line} (${actor ? "shell" : "slack"}): ${p}`);
         if (r.confirmation) await h().core.dismiss(r.confirmation.id, actor ?? SLACK_USER);
         if (actor !== SHELL) continue;
@@ -250,5 +329,94 @@ describe("a tour of the commands reads as everyday English (issue 9)", () => {
       expect(everydayProblems(bad), bad).not.toEqual([]);
     }
     expect(everydayProblems("1 contact, 2 contacts, 1,234 contacts, Page 1 of 2.")).toEqual([]);
+  });
+});
+
+describe("every form reads in the team's words (issue 30 §3)", () => {
+  const origin = { kind: "environment", name: "SWITCHBOARD_WRITERS" } as const;
+  const settings = {
+    writers: { value: ["U0ALICE", "S0SUPPORT"], origin },
+    broadcasters: { value: [], origin: { kind: "default" } as const },
+    auditChannel: { value: "C0AUDIT", origin: { kind: "environment", name: "AUDIT_CHANNEL" } as const },
+    messagingChannel: { value: 2, origin: { kind: "environment", name: "MESSAGING_CHANNEL_ID" } as const },
+    reportsTimeZone: { value: undefined, origin: { kind: "default" } as const },
+    workflowSteps: {
+      value: "writers" as const,
+      origin: { kind: "environment", name: "WORKFLOW_STEPS" } as const,
+    },
+    country: { value: "ES", origin: { kind: "environment", name: "DEFAULT_COUNTRY" } as const },
+    quietHours: { value: "21:00-08:00", origin: { kind: "default" } as const },
+    businessHours: { value: "mon-fri 09:00-18:00", origin: { kind: "default" } as const },
+    approvers: { value: ["U0LUIS", "S0SUPPORT"], origin: { kind: "default" } as const },
+    approveFrom: { value: 500, origin: { kind: "default" } as const },
+  };
+  const record = { id: 3, phone: "+14155550100", name: "Ana", custom_fields: { birthday: "1990-01-02" } };
+  const fields = [
+    { key: "loyalty_tier", label: "Loyalty tier", type: "text" },
+    { key: "birthday", label: "Birthday", type: "date" },
+  ];
+  const requests: FormRequest[] = [
+    {
+      kind: "campaign",
+      data: { channels: [1, 2], defaultChannelId: 1, tags: [], groups: [{ id: 1, name: "VIP" }] },
+    },
+    { kind: "send", data: { channels: [1, 2], defaultChannelId: 1 } },
+    { kind: "template", data: { channels: [] } },
+    { kind: "contact", data: { id: 3, record, fields } },
+    { kind: "chat-user", data: { id: 3, record, fields } },
+    { kind: "import", data: { groups: [] } },
+    { kind: "connect", data: { demo: true } },
+    {
+      kind: "settings",
+      data: {
+        settings,
+        channels: [
+          { id: 1, name: "Main line" },
+          { id: 2, name: "Support" },
+        ],
+        groups: { available: true, names: { S0SUPPORT: "Support team (@support)" } },
+      },
+    },
+  ];
+  const actor = { userId: "U0ALICE", channelId: "C0GENERAL", via: "slack" as const };
+
+  /** What a person reads in a view: titles, labels, hints, placeholders, texts, options. */
+  function readable(view: unknown): string[] {
+    const out: string[] = [];
+    const walk = (v: unknown, key = "") => {
+      if (typeof v === "string") {
+        if (["text", "title"].includes(key)) out.push(v);
+        return;
+      }
+      if (Array.isArray(v)) for (const x of v) walk(x, key);
+      else if (v && typeof v === "object")
+        for (const [k, x] of Object.entries(v)) if (k !== "private_metadata" && k !== "value") walk(x, k);
+    };
+    walk(view);
+    return out;
+  }
+
+  it("no setting name, no typed command, no id where a name is known, no hint against its value", () => {
+    const problems: string[] = [];
+    for (const r of requests) {
+      const view = formView(r, actor);
+      for (const text of readable(view)) {
+        if (
+          /\b(?:SWITCHBOARD|MESSAGING|SLACK|WORKFLOW|IMPORT|AUDIT|DEFAULT|API|REPORTS)_[A-Z_]{2,}\b/.test(
+            text,
+          )
+        )
+          problems.push(`${r.kind}: a setting name in “${text}”`);
+        if (/\/sb |settings set/.test(text)) problems.push(`${r.kind}: a typed command in “${text}”`);
+        if (/\bS0[A-Z0-9]+\b|\(#\d+\)|Custom field/.test(text))
+          problems.push(`${r.kind}: an id in “${text}”`);
+      }
+    }
+    const s = formView(requests.at(-1)!, actor) as {
+      blocks: Array<{ block_id?: string; hint?: { text: string } }>;
+    };
+    const hint = s.blocks.find((b) => b.block_id === "writers")?.hint?.text ?? "";
+    if (/Nobody chosen/.test(hint)) problems.push(`settings: “${hint}” under a chosen person`);
+    expect(problems).toEqual([]);
   });
 });

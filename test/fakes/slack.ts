@@ -242,6 +242,10 @@ export class FakeSlack {
   readonly users = new Map<string, FakeUser>();
   readonly channels = new Map<string, FakeChannel>();
   readonly userGroups = new Map<string, string[]>();
+  /** Each workspace's user groups as usergroups.list gives them, by team key (setUserGroup's `team`). */
+  readonly groupsByTeam = new Map<string, Map<string, { id: string; name: string; handle: string }>>();
+  /** Workspaces on a plan without user groups: usergroups.list answers plan_upgrade_required. */
+  readonly noUserGroups = new Set<string>();
   readonly files = new Map<string, FakeFile>();
   readonly functions = new Map<string, FakeFunctionDef>();
   readonly executions = new Map<string, FakeExecution>();
@@ -402,8 +406,23 @@ export class FakeSlack {
     return msg;
   }
 
-  setUserGroup(id: string, userIds: string[]): void {
+  /** A user group and its members; listed by usergroups.list for `team` (default: the default workspace). */
+  setUserGroup(
+    id: string,
+    userIds: string[],
+    opts: { name?: string; handle?: string; team?: string } = {},
+  ): void {
     this.userGroups.set(id, userIds);
+    const team = opts.team ?? this.teamId;
+    const groups = this.groupsByTeam.get(team) ?? new Map();
+    const handle = opts.handle ?? id.toLowerCase();
+    groups.set(id, { id, name: opts.name ?? handle, handle });
+    this.groupsByTeam.set(team, groups);
+  }
+
+  /** A workspace whose plan has no user groups: usergroups.list answers plan_upgrade_required. */
+  setPlanWithoutUserGroups(team: string = this.teamId): void {
+    this.noUserGroups.add(team);
   }
 
   addFile(file: Omit<FakeFile, "id"> & { id?: string }): FakeFile {
@@ -1050,6 +1069,14 @@ export class FakeSlack {
           is_owner: u.is_owner ?? false,
           profile: { display_name: u.name, real_name: u.real_name ?? u.name },
         },
+      };
+    },
+    "usergroups.list": (_a, caller) => {
+      if (this.noUserGroups.has(caller.team)) return { ok: false, error: "plan_upgrade_required" };
+      const groups = [...(this.groupsByTeam.get(caller.team)?.values() ?? [])];
+      return {
+        ok: true,
+        usergroups: groups.map((g) => ({ ...g, team_id: caller.team, is_usergroup: true, date_delete: 0 })),
       };
     },
     "usergroups.users.list": (a) => {

@@ -4,6 +4,8 @@
 // expires.
 import { webApi } from "@slack/bolt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { settingsModal } from "../../src/slack/forms/settings.ts";
+import { workspaceGroups } from "../../src/slack/io/usergroups.ts";
 import { FakeSlack } from "../fakes/slack.ts";
 
 let fake: FakeSlack;
@@ -94,3 +96,79 @@ describe("fake Slack OAuth", () => {
     expect(await error(client("xoxb-unknown").auth.test())).toBe("invalid_auth");
   });
 });
+
+describe("fake Slack user groups (usergroups.list)", () => {
+  it("lists each workspace's own groups, and answers plan_upgrade_required on a plan without them", async () => {
+    const creds = { client_id: fake.clientId, client_secret: fake.clientSecret };
+    const a = fake.addTeam({ teamId: "TUA", rotation: false });
+    const b = fake.addTeam({ teamId: "TUB", rotation: false });
+    const c = fake.addTeam({ teamId: "TUC", rotation: false });
+    fake.setUserGroup("S0SUPPORT", ["U1"], { name: "Support", handle: "support", team: "TUA" });
+    fake.setUserGroup("S0SALES", ["U2"], { name: "Sales", handle: "sales", team: "TUB" });
+    fake.setPlanWithoutUserGroups("TUC");
+    const token = async (t: typeof a) =>
+      (await noToken.oauth.v2.access({ ...creds, code: fake.authorizeCode(t) })).access_token!;
+    const listed = await client(await token(a)).usergroups.list({});
+    expect(listed.usergroups?.map((g) => [g.id, g.name, g.handle])).toEqual([
+      ["S0SUPPORT", "Support", "support"],
+    ]);
+    const other = await client(await token(b)).usergroups.list({});
+    expect(other.usergroups?.map((g) => g.id)).toEqual(["S0SALES"]);
+    const refused = await client(await token(c))
+      .usergroups.list({})
+      .then(
+        () => "answered",
+        (err: { data?: { error?: string } }) => err.data?.error,
+      );
+    expect(refused).toBe("plan_upgrade_required");
+  });
+
+  it("Switchboard reads them once per workspace (Tier 2), and the settings form hides groups where the plan has none", async () => {
+    const creds = { client_id: fake.clientId, client_secret: fake.clientSecret };
+    const d = fake.addTeam({ teamId: "TUD", rotation: false });
+    const e = fake.addTeam({ teamId: "TUE", rotation: false });
+    fake.setUserGroup("S0OPS", ["U1"], { name: "Ops", handle: "ops", team: "TUD" });
+    fake.setPlanWithoutUserGroups("TUE");
+    const dClient = client(
+      (await noToken.oauth.v2.access({ ...creds, code: fake.authorizeCode(d) })).access_token,
+    );
+    const eClient = client(
+      (await noToken.oauth.v2.access({ ...creds, code: fake.authorizeCode(e) })).access_token,
+    );
+    const calls = () => fake.callsOf("usergroups.list").length;
+    const before = calls();
+    expect(await workspaceGroups(dClient, "TUD")).toEqual({
+      available: true,
+      groups: [{ id: "S0OPS", name: "Ops", handle: "ops" }],
+    });
+    await workspaceGroups(dClient, "TUD");
+    expect(calls()).toBe(before + 1);
+    expect(await workspaceGroups(eClient, "TUE")).toEqual({ available: false });
+
+    const data = (groups: { available: boolean; names: Record<string, string> }) => ({
+      settings: defaultSettings,
+      channels: [],
+      groups,
+    });
+    const blocks = (groups: { available: boolean; names: Record<string, string> }) =>
+      (settingsModal(data(groups), {}).blocks as Array<{ block_id?: string }>).map((b) => b.block_id);
+    expect(blocks({ available: true, names: {} })).toContain("writers_groups");
+    expect(blocks({ available: false, names: {} })).not.toContain("writers_groups");
+    expect(blocks({ available: false, names: {} })).toContain("writers");
+  });
+});
+
+const origin = { kind: "default" } as const;
+const defaultSettings = {
+  writers: { value: [], origin },
+  broadcasters: { value: [], origin },
+  auditChannel: { value: undefined, origin },
+  messagingChannel: { value: undefined, origin },
+  reportsTimeZone: { value: undefined, origin },
+  workflowSteps: { value: "writers" as const, origin },
+  country: { value: undefined, origin },
+  quietHours: { value: undefined, origin },
+  businessHours: { value: undefined, origin },
+  approvers: { value: [] as string[], origin },
+  approveFrom: { value: undefined, origin },
+};

@@ -15,6 +15,22 @@ const actor: Actor = { userId: "U0ALICE", channelId: "C0GENERAL", via: "slack" }
 const record = { id: 3, phone: "+14155550100", name: "Ana" };
 const fields = [{ key: "tier", label: "Tier", type: "text" }];
 
+const origin = { kind: "default" } as const;
+/** Settings with a chosen group: the groups field shows, over usergroups.list. */
+const SETTINGS = {
+  writers: { value: ["U0ALICE", "S0SUPPORT"], origin },
+  broadcasters: { value: [], origin },
+  auditChannel: { value: "C0AUDIT", origin },
+  messagingChannel: { value: 1, origin },
+  reportsTimeZone: { value: undefined, origin },
+  workflowSteps: { value: "writers" as const, origin },
+  country: { value: undefined, origin },
+  quietHours: { value: undefined, origin },
+  businessHours: { value: undefined, origin },
+  approvers: { value: [] as string[], origin },
+  approveFrom: { value: undefined, origin },
+};
+
 const requests: FormRequest[] = [
   {
     kind: "campaign",
@@ -26,6 +42,7 @@ const requests: FormRequest[] = [
   { kind: "contact", data: { id: 3, record, fields } },
   { kind: "chat-user", data: { id: 3, record, fields } },
   { kind: "import", data: { groups: [] } },
+  { kind: "settings", data: { settings: SETTINGS, channels: [{ id: 1, name: "Main line" }] } },
 ];
 
 /** The elements of a view that make Slack call the app, by what Slack sends. */
@@ -59,7 +76,8 @@ describe("the registry of forms", () => {
       const form = FORMS.find((f) => f.callbackId === callbackId);
       expect(form, `a form registered under ${callbackId}`).toBeDefined();
       const { suggest, act } = callbacks(view);
-      for (const id of suggest) expect(Object.keys(form?.options ?? {}), `options for ${id}`).toContain(id);
+      const loaders = [...Object.keys(form?.options ?? {}), ...Object.keys(form?.slackOptions ?? {})];
+      for (const id of suggest) expect(loaders, `options for ${id}`).toContain(id);
       for (const id of act) expect(form?.refresh?.actions ?? [], `a refresh for ${id}`).toContain(id);
     },
   );

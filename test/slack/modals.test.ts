@@ -342,7 +342,7 @@ describe("the template form", () => {
       "example:name": "Ana",
     });
     expect(answer.response_action).toBeUndefined();
-    await posted(/Template #\d+ “form_template_[0-9a-f]+” submitted for approval/);
+    await posted(/Template \*form_template_[0-9a-f]+\* submitted for approval/);
   });
 });
 
@@ -365,7 +365,8 @@ describe("the edit forms", () => {
     expect(bad.errors.phone).toMatch(/not a phone number/);
     const ok = await forms.submit(v.id, { last_name: "Lind", "field:points": "40" });
     expect(ok.response_action).toBeUndefined();
-    await posted(new RegExp(`Contact #${created.id} changed`));
+    // What changed, on whom, by name and label (issue 30).
+    await posted(/\*Eda Lind\*: last name and points changed/);
     const after = await switchboard.client.getContact(created.id as number);
     expect(after.last_name).toBe("Lind");
     expect(after.custom_fields).toMatchObject({ loyalty_tier: "gold", points: 40, vip: true });
@@ -380,7 +381,25 @@ describe("the edit forms", () => {
     expect(bad.errors.email).toBeDefined();
     const ok = await forms.submit(v.id, { address: "1 Main St" });
     expect(ok.response_action).toBeUndefined();
-    await posted(new RegExp(`Chat user #${u.id} changed`));
+    await posted(/: address changed/).catch((err) => {
+      throw new Error(`${err}: ${JSON.stringify(fake.messages.slice(-3).map((m) => m.text))}`);
+    });
+  });
+
+  it("shows a chat user's custom fields by label, a date field as a date picker as in the contact form (issue 30)", async () => {
+    const users = await switchboard.client.listChatUsers({ limit: 5 });
+    const u = users.items[0]!;
+    const v = await forms.open(`user edit ${u.id}`);
+    const block = (id: string) => (v.view.blocks as Json[]).find((b) => b.block_id === id);
+    expect(block("field:birthday").element.type).toBe("datepicker");
+    expect(block("field:birthday").label.text).toBe("Birthday");
+    expect(block("field:loyalty_tier").label.text).toBe("Loyalty tier");
+    expect(JSON.stringify(v.view)).not.toMatch(/Custom field/);
+    const ok = await forms.submit(v.id, { "field:birthday": "1991-02-03" });
+    expect(ok.response_action).toBeUndefined();
+    await posted(/: birthday changed/);
+    const after = await switchboard.client.getChatUser(u.id as number);
+    expect(JSON.stringify(after)).toContain("1991-02-03");
   });
 });
 

@@ -12,6 +12,7 @@ import type { WorkspaceAdmin } from "../../src/commands/workspace-admin.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { Keyring } from "../../src/platform/secrets.ts";
 import { createHomeView, notConnectedHome } from "../../src/slack/features/home/view.ts";
+import { forgetWorkspaceGroups } from "../../src/slack/io/usergroups.ts";
 import { Installations } from "../../src/store/installations.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
 import { createWorkspaceAdmin } from "../../src/workspaces/admin.ts";
@@ -27,6 +28,8 @@ let installations: Installations;
 let client: MessagingClient;
 let admin: WorkspaceAdmin;
 let organization: string;
+let core: ReturnType<typeof createCommandCore>;
+const stackRun = (line: string) => core.run(line, { userId: "shell", via: "shell" });
 
 beforeAll(async () => {
   db = await openTestDb();
@@ -45,7 +48,8 @@ beforeAll(async () => {
       installerUserId: "U0ALICE",
       demo: async () => ({ apiKey: sandbox().apiKey, organizationName: organization }),
     });
-    return createCommandCore({ api: client, db, workspace: ENV_WORKSPACE, admin });
+    core = createCommandCore({ api: client, db, workspace: ENV_WORKSPACE, admin });
+    return core;
   });
 }, 60_000);
 afterAll(async () => {
@@ -105,7 +109,7 @@ describe("the settings form", () => {
     expect(opened.view.callback_id).toBe("sb_settings");
     const bad = await forms.submit(opened.id, { writers_groups: "marketing", steps: "all" });
     expect(bad.response_action).toBe("errors");
-    expect(bad.errors.writers_groups).toContain("Not a user group ID: marketing");
+    expect(bad.errors.writers_groups).toContain("Choose user groups from the list");
     expect((await admin.settings()).workflowSteps.value).toBe("writers");
 
     const saved = await forms.submit(opened.id, {
@@ -124,6 +128,51 @@ describe("the settings form", () => {
     expect(s.auditChannel).toMatchObject({ value: "C0GENERAL", origin: { kind: "slack", by: "U0ALICE" } });
     const reopened = await forms.open("settings");
     expect(JSON.stringify(reopened.view)).toContain("Changed in Slack on");
+  });
+
+  it("chooses user groups by name from the workspace's groups, never as typed ids; hints agree with the values (issue 30)", async () => {
+    h.fake.setUserGroup("S0SUPPORT", ["U0ALICE"], { name: "Support team", handle: "support" });
+    h.fake.setUserGroup("S0SALES", ["U0BOB"], { name: "Sales", handle: "sales" });
+    forgetWorkspaceGroups();
+    const forms = new Forms(h.req, h.fake);
+    const opened = await forms.open("settings");
+    const block = (view: Json, id: string) => (view.blocks as Json[]).find((b) => b.block_id === id);
+    expect(block(opened.view, "writers_groups").element.type).toBe("multi_external_select");
+    const offered = await forms.suggest(opened.id, "writers_groups", "sup");
+    expect(offered.map((o: Json) => [o.text.text, o.value])).toEqual([
+      ["Support team (@support)", "S0SUPPORT"],
+    ]);
+    expect((await forms.suggest(opened.id, "writers_groups", "")).length).toBe(2);
+    const saved = await forms.submit(opened.id, {
+      writers: ["U0ALICE"],
+      writers_groups: ["S0SUPPORT"],
+      channel: "none",
+    });
+    expect(saved.response_action).toBe("update");
+    expect((await admin.settings()).writers.value).toEqual(["U0ALICE", "S0SUPPORT"]);
+    const again = await forms.open("settings");
+    const groups = block(again.view, "writers_groups").element;
+    expect(groups.initial_options.map((o: Json) => o.text.text)).toEqual(["Support team (@support)"]);
+    // What a person reads: no id where the name is known, no setting name, no command, no contradiction.
+    const read = JSON.stringify(
+      (again.view.blocks as Json[]).map((b) => [b.label?.text, b.hint?.text, b.text?.text, b.elements]),
+    );
+    expect(read).not.toMatch(/S0SUPPORT|[A-Z]+_[A-Z_]{2,}|\/sb |settings set/);
+    expect(block(again.view, "writers").hint.text).not.toMatch(/Nobody chosen/);
+    expect(block(again.view, "broadcasters").hint.text).toMatch(/Nobody chosen/);
+  });
+
+  it("names the messaging channels it knows, and sets the country of numbers without a code", async () => {
+    await stackRun("channel name 1 Main line");
+    const forms = new Forms(h.req, h.fake);
+    const opened = await forms.open("settings");
+    const channel = (opened.view.blocks as Json[]).find((b) => b.block_id === "channel").element;
+    const labels = channel.options.map((o: Json) => o.text.text);
+    expect(labels).toContain("Main line");
+    expect(labels.join(" ")).not.toMatch(/#\d/);
+    const saved = await forms.submit(opened.id, { country: "ES" });
+    expect(saved.response_action).toBe("update");
+    expect((await admin.settings()).country.value).toBe("ES");
   });
 });
 

@@ -225,7 +225,7 @@ describe("/sb connect", () => {
     const w = workspace({ demo: async () => ({ apiKey: sandbox().apiKey, organizationName: organization }) });
     const reply = await w.core.run("connect", ALICE);
     expect(reply.form).toEqual({ kind: "connect", data: { demo: true } });
-    expect(text(await w.core.run("connect", SHELL))).toContain("connect [key=<API key>] [demo]");
+    expect(text(await w.core.run("connect", SHELL))).toContain("For example: `/sb connect key=");
     expect(text(await w.core.run("connect demo", SHELL))).toContain(`Connected to *${organization}*`);
   });
 
@@ -233,9 +233,9 @@ describe("/sb connect", () => {
     const w = workspace({ mode: "single" });
     const seen = proxy.seen.length;
     const reply = await w.core.run(`connect key=${sandbox().apiKey}`, ALICE);
-    expect(text(reply)).toContain("MESSAGING_API_KEY");
+    expect(text(reply)).toContain("the API key set where it runs");
     expect(text(reply)).toContain("Nothing was changed");
-    expect(text(await w.core.run("disconnect", ALICE))).toContain("MESSAGING_API_KEY");
+    expect(text(await w.core.run("disconnect", ALICE))).toContain("the API key set where it runs");
     expect(proxy.seen.length).toBe(seen);
     expect(await installations.connection(w.id)).toBeUndefined();
   });
@@ -326,14 +326,16 @@ describe("/sb settings", () => {
       value: ["U0ALICE"],
       origin: { kind: "environment", name: "SWITCHBOARD_WRITERS" },
     });
-    expect(text(await w.core.run("settings", SHELL))).toContain("from the environment (AUDIT_CHANNEL)");
+    expect(text(await w.core.run("settings", SHELL))).toContain("set where Switchboard runs");
     await w.core.run("settings set writers=U0ALICE,U0BOB", SHELL);
     s = await w.admin.settings();
     expect(s.writers).toMatchObject({
       value: ["U0ALICE", "U0BOB"],
       origin: { kind: "slack", overrides: "SWITCHBOARD_WRITERS" },
     });
-    expect(text(await w.core.run("settings", SHELL))).toContain("(instead of SWITCHBOARD_WRITERS)");
+    expect(text(await w.core.run("settings", SHELL))).toContain(
+      "(instead of the value set where Switchboard runs)",
+    );
     // `none` puts the environment's value back.
     await w.core.run("settings set writers=none", SHELL);
     expect((await w.admin.settings()).writers.origin).toEqual({

@@ -84,6 +84,15 @@ export interface CoreParts {
   refusal(spec: AnySpec, allowed: string[]): Reply;
 }
 
+/** What a refused command does, in words, where "make changes" says too little (a card's buttons). */
+const REFUSED_WORDS: Record<string, string> = {
+  "inbox.assign": "assign conversations",
+  "inbox.resolve": "resolve conversations",
+  "inbox.reopen": "reopen conversations",
+  "inbox.on": "turn an inbox on",
+  "inbox.off": "turn an inbox off",
+};
+
 export function coreParts(opts: CoreOptions): CoreParts {
   const registry = opts.registry ?? new Registry(ALL_COMMANDS);
   const channels = opts.channels ?? new ChannelNames(opts.db, opts.workspace);
@@ -132,10 +141,12 @@ export function coreParts(opts: CoreOptions): CoreParts {
     return JSON.parse(json.split(opts.apiKey).join(apiKeyMasked)) as Reply;
   };
 
+  // What the person did, in words (a card's button types no command): "Only @alice may assign conversations".
   const refusal = (spec: AnySpec, allowed: string[]): Reply => {
     const kind = spec.scope === "broadcast" ? "send or cancel campaigns" : "make changes";
+    const what = REFUSED_WORDS[spec.id] ?? kind;
     return errorReply(
-      `You may not run \`/sb ${esc(spec.words.join(" "))}\`: only ${allowed.map(mention).join(", ")} may ${kind}.`,
+      `Only ${allowed.map(mention).join(", ")} may ${what}.`,
       `Ask one of them to do it, or to have you added to those who may ${kind}.`,
     );
   };

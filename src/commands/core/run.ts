@@ -5,13 +5,14 @@ import { isApiError } from "../../api/errors.ts";
 import { describeIssues } from "../../api/schemas.ts";
 import { actions, esc, escPlaceholders, num } from "../../blocks/blocks.ts";
 import { metrics } from "../../platform/metrics.ts";
+import { NO_COUNTRY } from "../args.ts";
 import { apiErrorReply, errorReply, inputErrorReply, usageLines } from "../errors.ts";
 import { type AnySpec, ArgumentError, bindArguments, type CommandContext, UserError } from "../registry.ts";
 import { stripCommandName, type Token, TokenizeError, tokenize } from "../tokenize.ts";
 import { ACTION, type Actor, type Reply } from "../types.ts";
 import type { Confirmer } from "./confirm.ts";
 import { type CoreParts, withOrigin } from "./parts.ts";
-import { unknownCommand } from "./suggest.ts";
+import { correctedLine, didYouMean, unknownCommand } from "./suggest.ts";
 
 /**
  * The longest command line the core reads (Slack's own limit for a slash
@@ -92,14 +93,23 @@ export function runner(
     try {
       raw = bindArguments(spec, match);
     } catch (err) {
+      // Closer to another command ("campaign 2 sned"): that command's line, corrected.
+      const corrected = err instanceof ArgumentError ? correctedLine(registry, tokens) : undefined;
+      if (corrected && corrected.spec !== spec)
+        return {
+          reply: didYouMean(`There is no command \`/sb ${esc(text.trim())}\`.`, corrected),
+        };
       if (err instanceof ArgumentError)
         return {
-          reply: errorReply(`\`/sb ${esc(spec.words.join(" "))}\`: ${esc(err.message)}`, usageLines(spec)),
+          reply: errorReply(
+            `\`/sb ${esc(spec.words.join(" "))}\`: ${esc(err.message)}`,
+            usageLines(spec, text),
+          ),
         };
       throw err;
     }
     const parsed = spec.schema.safeParse(raw);
-    if (!parsed.success) return { reply: inputErrorReply(spec, describeIssues(parsed.error, raw)) };
+    if (!parsed.success) return { reply: inputErrorReply(spec, describeIssues(parsed.error, raw), text) };
     return { spec, raw, args: parsed.data, ctx: p.makeContext(actor, text, match.rest), text };
   };
 
@@ -130,7 +140,7 @@ export function runner(
         front_end: frontEnd(actor),
         outcome: err instanceof UserError ? "refused" : "failed",
       });
-      return scrub(failure(err, prepared));
+      return scrub(await withSettingsButton(failure(err, prepared), err, actor));
     }
   };
 
@@ -140,7 +150,9 @@ export function runner(
     if (err instanceof UserError) {
       const reply = errorReply(
         escPlaceholders(err.message),
-        spec && err.showUsage ? usageLines(spec) : undefined,
+        spec && err.showUsage
+          ? usageLines(spec, prepared && !("reply" in prepared) ? prepared.text : "")
+          : undefined,
       );
       if (err.choices.length)
         reply.blocks.push(
@@ -153,6 +165,17 @@ export function runner(
     if (isApiError(err)) log?.info({ kind: err.kind, command: spec?.id }, "API refused a command");
     else log?.error({ err, command: spec?.id }, "command failed");
     return apiErrorReply(err, { spec, id: raw?.id });
+  };
+
+  /** A number that needs a country while none is set: admins get a Settings button (the shell prints it as `settings`). */
+  const withSettingsButton = async (reply: Reply, err: unknown, actor: Actor): Promise<Reply> => {
+    if (!(err instanceof UserError) || !err.message.includes(NO_COUNTRY)) return reply;
+    const admin = p.opts.admin;
+    if (!admin || !(await admin.mayAdminister(actor).catch(() => false))) return reply;
+    reply.blocks.push(
+      actions([{ text: "Settings", actionId: ACTION.run, value: "settings", style: "primary" }]),
+    );
+    return reply;
   };
 
   return { run };

@@ -65,7 +65,7 @@ export function checkPlaceholderValues(
       `${capitalize(label)} needs ${missing.map((n) => `\`${esc(typed(n, options))}…\``).join(", ")}: ${
         missing.length === 1 ? "its placeholder" : "its placeholders"
       } ${missing.map(esc).join(", ")} would be left empty. Add ${missing
-        .map((n) => `\`${esc(typed(n, options))}<value>\``)
+        .map((n) => `\`${esc(typed(n, options))}…\``)
         .join(" ")}${one ? "; nothing was sent" : " (the same value for every recipient)"}.`,
     );
   }

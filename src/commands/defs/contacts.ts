@@ -1,8 +1,10 @@
+import { isSupportedCountry } from "libphonenumber-js";
 import { z } from "zod";
 import { createContactSchema, emailSchema, toE164, updateContactSchema } from "../../api/schemas.ts";
 import type { ApiRecord, ContactField } from "../../api/types.ts";
 import { esc, slackDate } from "../../blocks/blocks.ts";
-import { idArg, limitArg, optionalId, pageArg, requiredText, yesNo } from "../args.ts";
+import { idArg, limitArg, notAPhone, optionalId, pageArg, requiredText, yesNo } from "../args.ts";
+import { changeLine, memberWords } from "../changes.ts";
 import { formReply, recordFormReply } from "../forms.ts";
 import { defineCommand, UserError } from "../registry.ts";
 import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs, show } from "../render.ts";
@@ -19,11 +21,22 @@ const optedOut = (c: Record<string, unknown>) => {
   return v === true ? "opted out" : "";
 };
 
+/** The custom fields' labels by key (none when they cannot be read). */
+async function fieldLabels(ctx: { api: { listContactFields: () => Promise<{ items: ContactField[] }> } }) {
+  const page = await ctx.api.listContactFields().catch(() => ({ items: [] as ContactField[] }));
+  return Object.fromEntries(
+    page.items
+      .filter((f) => typeof f.key === "string")
+      .map((f) => [f.key as string, String(f.label || f.key)]),
+  );
+}
+
 function phoneOf(raw: string, country: string | undefined): string {
   const e164 = toE164(raw, country);
   if (!e164) {
+    const known = country && isSupportedCountry(country) ? country : undefined;
     throw new UserError(
-      `*phone* "${esc(raw)}" is not a phone number: write it with its country code, for example +14155550123`,
+      `*phone* ${esc(notAPhone(raw, known).replace(/: give a phone number .*$/, ": write it with its country code, for example +14155550123"))}`,
     );
   }
   return e164;
@@ -228,11 +241,19 @@ export const CONTACT_COMMANDS = [
         body.custom_fields = { ...existing, ...a.extra };
       }
       const c = await ctx.api.updateContact(a.id, body);
+      // What changed, by name: "*Ana García*: first name and city changed".
+      const labels = hasCustom ? await fieldLabels(ctx) : {};
+      const changed = [
+        ...(["phone", "first_name", "last_name", "email"] as const)
+          .filter((k) => body[k] !== undefined)
+          .map((k) => memberWords(k)),
+        ...Object.keys(a.extra).map((k) => memberWords(k, labels)),
+      ];
       return cardAfterWrite(
         ctx,
         "contact.show",
         a.id,
-        `Contact *${esc(fullName(c) || show(pick(c, "phone") ?? `#${a.id}`))}* changed`,
+        changeLine(fullName(c) || show(pick(c, "phone") ?? `Contact ${a.id}`), changed),
       );
     },
   }),

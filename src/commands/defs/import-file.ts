@@ -10,6 +10,7 @@ import { basename, dirname, extname, join } from "node:path";
 import { isApiError } from "../../api/errors.ts";
 import { context, count, esc, fieldsSection, header, num, section } from "../../blocks/blocks.ts";
 import {
+  countryNeeded,
   type ErrorLine,
   ImportFileError,
   type ImportOutcome,
@@ -23,6 +24,7 @@ import {
   type PreviewSummary,
   repeatsLine,
   summarizePreview,
+  targetLabel,
 } from "../../imports/index.ts";
 import { type CommandContext, type Preview, UserError } from "../registry.ts";
 import { show } from "../render.ts";
@@ -68,9 +70,9 @@ async function readLocalFile(a: ImportFileArgs, ctx: CommandContext): Promise<Re
     throw new UserError(`*path* ${why}: ${esc(path)}`);
   }
   const name = basename(path);
-  // DEFAULT_COUNTRY always reaches the core from the config; "US" is the config's own default.
+  // The workspace's country (its setting, else the deployment's); none: numbers without a + code are refused.
   const service = new ImportService({
-    defaultCountry: ctx.defaultCountry ?? "US",
+    defaultCountry: ctx.defaultCountry,
     timeoutMs: ctx.importTimeoutMs,
   });
   const fields = await importFields(ctx.api);
@@ -120,12 +122,18 @@ export async function importFilePreview(
   if (s.samples.length) {
     const keys = Object.keys(s.samples[0]?.contact ?? {}).filter((k) => s.samples.some((x) => x.contact[k]));
     const lines = s.samples.map(
-      (x) => `${String(x.row).padStart(4)}  ${keys.map((k) => x.contact[k] || "·").join(" | ")}`,
+      (x) => `${String(x.row).padStart(4)}  ${keys.map((k) => x.contact[k] || "·").join(" · ")}`,
     );
-    blocks.push(section(`*Sample* (row  ${esc(keys.join(" | "))})\n\`\`\`${esc(lines.join("\n"))}\`\`\``));
+    blocks.push(
+      section(
+        `*Sample* (row  ${esc(keys.map((k) => targetLabel(k, s.labels)).join(" · "))})\n\`\`\`${esc(lines.join("\n"))}\`\`\``,
+      ),
+    );
   }
   const failing = failureLines(s.failures, s.failed);
   if (failing) blocks.push(section(`*Rows that will fail*\n${failing}`));
+  const country = countryNeeded(s);
+  if (country) blocks.push(section(`:globe_with_meridians: ${esc(country)}`));
   const notes = [
     ...(s.repeated ? [repeatsLine(s)] : []),
     a.update
@@ -243,7 +251,9 @@ async function writeErrorReport(path: string, name: string, content: string): Pr
 /** `phone ← “Mobile” (A), first_name ← “First Name” (B); ignored: “Notes” (C)`. */
 function columnsLine(s: PreviewSummary): string {
   const named = (c: PreviewSummary["columns"][number]) => `“${esc(c.header)}” (${c.letter})`;
-  const used = s.columns.filter((c) => c.target).map((c) => `${c.target} ← ${named(c)}`);
+  const used = s.columns
+    .filter((c) => c.target)
+    .map((c) => `${esc(targetLabel(c.target!, s.labels))} ← ${named(c)}`);
   const ignored = s.columns.filter((c) => !c.target).map(named);
   return `Columns: ${used.join(", ")}${ignored.length ? `; ignored: ${ignored.join(", ")}` : ""}`;
 }

@@ -70,7 +70,7 @@ const assignSpec: AnySpec = defineCommand({
     if (/^(nobody|none)$/i.test(typed)) {
       if (!(await inbox.store.unassign(channel, chatUserId, ctx.actor.userId, now)))
         return errorReply(`Nobody has the conversation with ${name}: nothing was changed.`);
-      await ctx.audit("inbox.unassign", true, { channel, chatUserId });
+      await ctx.audit("inbox.unassign", true, { channel, chatUserId, customer: thread.card?.name });
       return changed(inbox, channel, chatUserId, `Nobody has the conversation with ${name} now.`);
     }
     const me = /^me$/i.test(typed);
@@ -85,7 +85,12 @@ const assignSpec: AnySpec = defineCommand({
             `${r.holder ? who(r.holder) : "Someone"} has the conversation with ${name} already: nothing was changed.`,
             "Pick yourself in the card's list to take it over.",
           );
-    await ctx.audit("inbox.assign", true, { channel, chatUserId, assignee: person });
+    await ctx.audit("inbox.assign", true, {
+      channel,
+      chatUserId,
+      assignee: person,
+      customer: thread.card?.name,
+    });
     return changed(
       inbox,
       channel,
@@ -121,7 +126,7 @@ function stateSpec(state: "resolved" | "open"): AnySpec {
         return errorReply(
           `The conversation with ${name} is ${state === "resolved" ? "resolved" : "open"} already: nothing was changed.`,
         );
-      await ctx.audit(`inbox.${word}`, true, { channel, chatUserId });
+      await ctx.audit(`inbox.${word}`, true, { channel, chatUserId, customer: thread.card?.name });
       // Resolved: the inbox's rating template, when it has one, asks the customer (issue 29 §4).
       const rating =
         state === "resolved"

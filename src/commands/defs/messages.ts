@@ -182,7 +182,9 @@ export const MESSAGE_COMMANDS = [
         for (const w of rest) {
           const eq = w.indexOf("=");
           if (eq <= 0)
-            throw new UserError(`unexpected "${esc(w)}": template parameters are written <name>=<value>`);
+            throw new UserError(
+              `unexpected "${esc(w)}": template parameters are written name=value, like first_name=Ana`,
+            );
           parameters[w.slice(0, eq)] = w.slice(eq + 1);
         }
         Object.assign(body, {

@@ -8,6 +8,7 @@ import {
 import { count, esc, slackDate } from "../../blocks/blocks.ts";
 import { chatTypeLabel } from "../../domain/chat-types.ts";
 import { choice, idArg, limitArg, pageArg } from "../args.ts";
+import { changeLine, memberWords } from "../changes.ts";
 import { recordFormReply } from "../forms.ts";
 import { defineCommand } from "../registry.ts";
 import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs, show } from "../render.ts";
@@ -197,11 +198,22 @@ export const USER_COMMANDS = [
       };
       checkBody(updateChatUserSchema, body, { standardFields: "", customFields: "" });
       const u = await ctx.api.updateChatUser(a.id, body);
+      const labels = Object.keys(a.extra).length
+        ? Object.fromEntries(
+            ((await ctx.api.listContactFields().catch(() => undefined))?.items ?? [])
+              .filter((f) => typeof f.key === "string")
+              .map((f) => [f.key as string, String(f.label || f.key)]),
+          )
+        : {};
+      const changed = [
+        ...Object.keys(standard).map((k) => memberWords(k)),
+        ...Object.keys(a.extra).map((k) => memberWords(k, labels)),
+      ];
       return cardAfterWrite(
         ctx,
         "user.show",
         a.id,
-        `Chat user *${esc(show(pick(u, "name") ?? `#${a.id}`))}* changed`,
+        changeLine(show(pick(u, "name") ?? "") || `Chat user ${a.id}`, changed),
       );
     },
   }),

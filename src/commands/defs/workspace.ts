@@ -6,9 +6,10 @@
 import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
 import { context, esc, header, section } from "../../blocks/blocks.ts";
+import { countryWords } from "../args.ts";
 import { errorReply } from "../errors.ts";
 import { formReply } from "../forms.ts";
-import { channelName } from "../lookups.ts";
+import { channelName, templateChannels } from "../lookups.ts";
 import { mention } from "../permissions.ts";
 import { type CommandContext, defineCommand, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
@@ -40,9 +41,9 @@ const day = (at: Date) =>
 
 /** Where a value comes from, in words. */
 export function originWords(o: SettingOrigin): string {
-  if (o.kind === "environment") return `from the environment (${o.name})`;
+  if (o.kind === "environment") return "set where Switchboard runs";
   if (o.kind === "default") return "default";
-  return `changed in Slack by ${personOf(o.by)} on ${day(o.at)}${o.overrides ? ` (instead of ${o.overrides})` : ""}`;
+  return `changed in Slack by ${personOf(o.by)} on ${day(o.at)}${o.overrides ? " (instead of the value set where Switchboard runs)" : ""}`;
 }
 
 /** A setting's value in words. */
@@ -94,6 +95,10 @@ export function valueWords(
       return s.approveFrom.value
         ? `Campaigns reaching ${s.approveFrom.value.toLocaleString("en-US")} people or more`
         : "Every campaign (when someone approves)";
+    case "country":
+      return s.country.value
+        ? esc(countryWords(s.country.value))
+        : "Not set: numbers must be written with their + code";
   }
 }
 
@@ -155,6 +160,7 @@ function settingsInput(a: Record<string, string | undefined>): SettingsInput {
       : /^\d[\d,]*$/.test(from.trim())
         ? Number(from.trim().replace(/,/g, ""))
         : from;
+  if (a.country !== undefined) out.country = clear(a.country) ? null : a.country;
   return out as SettingsInput;
 }
 
@@ -244,10 +250,15 @@ export const WORKSPACE_COMMANDS = [
           ctx,
           {
             kind: "settings",
-            load: async () => ({
-              settings: await admin.settings(),
-              channels: Object.entries(names).map(([id, name]) => ({ id: Number(id), name })),
-            }),
+            load: async () => {
+              // The channels Switchboard knows: those people named and those the templates use (the API lists none).
+              const used = await templateChannels(ctx.api).catch((): number[] => []);
+              const ids = [...new Set([...Object.keys(names).map(Number), ...used])].sort((a, b) => a - b);
+              return {
+                settings: await admin.settings(),
+                channels: ids.map((id) => ({ id, name: channelName(id, names) })),
+              };
+            },
             instead: "settings.set",
           },
           "Opening the settings…",
@@ -257,7 +268,7 @@ export const WORKSPACE_COMMANDS = [
       blocks.push(
         context(
           mayChange
-            ? "Change one with `settings set`, for example `settings set tz=Europe/Paris`; `none` puts back the environment's value or the default."
+            ? "Change one with `settings set`, for example `settings set country=ES`; `none` puts back the value set where Switchboard runs, or the default."
             : await notAdministrator(admin, "change them"),
         ),
       );
@@ -283,6 +294,7 @@ export const WORKSPACE_COMMANDS = [
       approvers:
         "who approves a campaign before it is sent: people and user groups, comma separated; `none`: no approval",
       "approve-from": "approval only from this many people reached; `none`: every campaign",
+      country: "the country of phone numbers written without a + code (ES, US); `none`: not set",
     },
     schema: z.object({
       writers: z.string().optional(),
@@ -295,10 +307,12 @@ export const WORKSPACE_COMMANDS = [
       hours: z.string().optional(),
       approvers: z.string().optional(),
       "approve-from": z.string().optional(),
+      country: z.string().optional(),
     }),
     scope: "read",
     usage:
-      "settings set [writers=…] [broadcasters=…] [audit=…] [channel=…] [tz=…] [steps=…] [quiet=…] [hours=…] [approvers=…] [approve-from=…]",
+      "settings set [writers=…] [broadcasters=…] [audit=…] [channel=…] [tz=…] [steps=…] [quiet=…] [hours=…] [approvers=…] [approve-from=…] [country=…]",
+
     summary: "Change this workspace's settings (admins)",
     example: "settings set tz=Europe/Paris steps=writers",
     topic: "workspace",

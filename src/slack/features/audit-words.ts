@@ -1,5 +1,6 @@
 // A change in the audit as a sentence about people and things, the same on
-// the Home tab's recent changes and in the audit channel (AUDIT_CHANNEL):
+// the Home tab's recent changes and in the audit channel; every kind of write
+// has its own (the inbox, its desk, channel names, saved replies too):
 // "Alice imported messy.csv: 3 created, 2 failed", "Ana created tag *Sales*".
 
 import { auditOutcome, operationWords } from "../../api/operations.ts";
@@ -55,6 +56,8 @@ export function auditSentence(e: AuditEntry): string {
       return `${who} rejected ${name}${typeof a.reason === "string" ? `: "${esc(a.reason)}"` : ""}`;
     return `${who} asked to approve ${name}${reach}`;
   }
+  const own = ownWrite(e.operation, a, who);
+  if (own) return e.ok ? own : `${own} (${auditOutcome(e)})`;
   const verb = AUDIT_VERBS.find(([re]) => re.test(e.operation))?.[1];
   if (!verb)
     return `${who}: ${esc(operationWords(e.operation).replace(/\s*\([^)]*\)/g, ""))}${e.ok ? "" : ` (${auditOutcome(e)})`}`;
@@ -105,5 +108,58 @@ function heldStartSentence(e: AuditEntry, who: string, a: Record<string, unknown
       return `The start of ${name} at ${when} was skipped: ${reason}`;
     default:
       return `The start of ${name} at ${when} failed: ${reason}`;
+  }
+}
+
+/** `C0123` → `<#C0123>`: Slack shows the channel's name. */
+const channelOf = (a: Record<string, unknown>) =>
+  typeof a.channel === "string" && /^[CG][A-Z0-9]+$/.test(a.channel) ? `<#${a.channel}>` : "a channel";
+/** The customer of an inbox conversation by name, as the card shows them. */
+const customerOf = (a: Record<string, unknown>) =>
+  typeof a.customer === "string" && a.customer.trim()
+    ? `*${esc(a.customer.trim())}*`
+    : typeof a.chatUserId === "number"
+      ? `chat user ${a.chatUserId}`
+      : "a customer";
+const quoted = (v: unknown) => (typeof v === "string" && v.trim() ? `*${esc(v.trim())}*` : "");
+
+/**
+ * Switchboard's own writes (no API operation): the inbox, its desk, the
+ * channels' names, saved replies, each as a sentence; undefined for others.
+ */
+function ownWrite(operation: string, a: Record<string, unknown>, who: string): string | undefined {
+  switch (operation) {
+    case "inbox.on":
+      return `${who} turned the inbox on in ${channelOf(a)}`;
+    case "inbox.filter":
+      return `${who} changed what the inbox in ${channelOf(a)} shows`;
+    case "inbox.off":
+      return `${who} turned the inbox off in ${channelOf(a)}`;
+    case "inbox.assign":
+      return typeof a.assignee === "string" && a.assignee
+        ? `${who} gave the conversation with ${customerOf(a)} to <@${a.assignee}>`
+        : `${who} took the conversation with ${customerOf(a)}`;
+    case "inbox.unassign":
+      return `${who} let go of the conversation with ${customerOf(a)}`;
+    case "inbox.resolve":
+      return `${who} resolved the conversation with ${customerOf(a)}`;
+    case "inbox.reopen":
+      return `${who} reopened the conversation with ${customerOf(a)}`;
+    case "nameChannel": {
+      const id = typeof a.id === "number" ? a.id : undefined;
+      const before = quoted(a.before);
+      const now = quoted(a.name) || "again";
+      return before && before !== now
+        ? `${who} renamed the messaging channel ${before} to ${now}`
+        : `${who} named messaging channel ${id ?? ""} ${now}`.replace(/\s+/g, " ");
+    }
+    case "reply.add":
+      return `${who} saved the reply ${quoted(a.name)}`.trim();
+    case "reply.edit":
+      return `${who} changed the saved reply ${quoted(a.name)}`.trim();
+    case "reply.delete":
+      return `${who} deleted the saved reply ${quoted(a.name)}`.trim();
+    default:
+      return undefined;
   }
 }

@@ -116,7 +116,7 @@ export function campaignModal(
   blocks.push(
     channelInput(data, state, {
       preferred: meta.tpl?.channel,
-      hint: "The messaging channel that sends it: the ones named with /sb channel name and those its templates use.",
+      hint: "The messaging channel that sends it: the channels people named and those its templates use.",
       idHint: "MESSAGING_CHANNEL_ID is not set and no template names a channel.",
     }),
   );

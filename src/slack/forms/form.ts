@@ -44,6 +44,12 @@ export interface Suggest {
   meta?: Record<string, unknown>;
 }
 
+/** An external select over Slack's own lists: the workspace's client and who types. */
+export interface SlackSuggest extends Suggest {
+  client: webApi.WebClient;
+  actor: Actor;
+}
+
 export interface Submission<Meta> {
   ctx: SlackContext;
   client: webApi.WebClient;
@@ -96,6 +102,10 @@ export interface SlackForm<K extends FormKind = FormKind, Meta = unknown, Plan =
     actions: readonly string[];
     view(r: Refresh<Meta>): Promise<ModalView | undefined>;
   };
+  /** Slack's own data the form needs before it is built (the workspace's user groups), added to the core's. */
+  prepare?(data: FormKinds[K], p: { client: webApi.WebClient; actor: Actor }): Promise<FormKinds[K]>;
+  /** Options loaded from Slack itself as the user types (not the messaging API), by action id. */
+  slackOptions?: Record<string, (s: SlackSuggest) => Promise<PlainTextOption[]>>;
   /** Options loaded as the user types, by action id; `api` is the person's (read scope). */
   options?: Record<string, (api: MessagingApi, s: Suggest) => Promise<PlainTextOption[]>>;
   submit: {

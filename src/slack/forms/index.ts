@@ -13,6 +13,7 @@ import type {
   SlackShortcutMiddlewareArgs,
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
+  webApi,
 } from "@slack/bolt";
 import type { ModalView, PlainTextOption } from "@slack/types";
 import { isApiError } from "../../api/errors.ts";
@@ -30,7 +31,7 @@ import { approvalRejectForm } from "./approval-reject.ts";
 import { campaignForm } from "./campaign.ts";
 import { connectForm } from "./connect.ts";
 import { errorsFor } from "./field-errors.ts";
-import type { FormAnswer, FormShortcut, SlackForm, Suggest } from "./form.ts";
+import type { FormAnswer, FormShortcut, SlackForm, SlackSuggest, Suggest } from "./form.ts";
 import { importForm } from "./import.ts";
 import { inboxForm } from "./inbox.ts";
 import { cut, modal, option, readMetadata, type StateValues, sectionText } from "./kit.ts";
@@ -76,6 +77,17 @@ export function formView(request: FormRequest, actor: Actor, prefill?: { text?: 
   return form.build(request.data, { actor, prefill });
 }
 
+/** The view to open: the form's own Slack data first (prepare), then its view. */
+export async function openableView(
+  request: FormRequest,
+  actor: Actor,
+  client?: webApi.WebClient,
+): Promise<ModalView> {
+  const form = BY_KIND[request.kind] as AnyForm;
+  const data = client && form.prepare ? await form.prepare(request.data, { client, actor }) : request.data;
+  return formView({ ...request, data } as FormRequest, actor);
+}
+
 /** Registers every form's listeners; each reads the request's workspace and the services from `context`. */
 export function registerForms(app: SlackBolt): void {
   for (const form of FORMS) {
@@ -89,6 +101,11 @@ export function registerForms(app: SlackBolt): void {
       app.options(
         { type: "block_suggestion", callback_id: form.callbackId, action_id: actionId },
         suggested(actionId, load),
+      );
+    for (const [actionId, load] of Object.entries(form.slackOptions ?? {}))
+      app.options(
+        { type: "block_suggestion", callback_id: form.callbackId, action_id: actionId },
+        slackSuggested(actionId, load),
       );
     for (const shortcut of form.shortcuts ?? [])
       app.shortcut(
@@ -246,6 +263,26 @@ function suggested(actionId: string, load: (api: MessagingApi, s: Suggest) => Pr
     } catch (err) {
       context.logger.warn({ err: String(err), actionId }, "could not load form options");
       options = [option(cut(`Could not load ${what(actionId)}: ${reasonOf(err)}`, 75), UNAVAILABLE)];
+    }
+    await ack({ options });
+  };
+}
+
+/** Options from Slack's own lists (the workspace's user groups); when they cannot be read, one option that says so. */
+function slackSuggested(actionId: string, load: (s: SlackSuggest) => Promise<PlainTextOption[]>) {
+  return async ({
+    ack,
+    body,
+    client,
+    context,
+  }: SlackOptionsMiddlewareArgs<"block_suggestion"> & AllMiddlewareArgs<SlackContext>) => {
+    const state = body.view?.state?.values as StateValues | undefined;
+    let options: PlainTextOption[];
+    try {
+      options = await load({ query: body.value ?? "", state, client, actor: viewActor(body) });
+    } catch (err) {
+      context.logger.warn({ err: String(err), actionId }, "could not load form options from Slack");
+      options = [option("Could not load them from Slack: try again in a minute", UNAVAILABLE)];
     }
     await ack({ options });
   };

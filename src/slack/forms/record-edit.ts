@@ -12,7 +12,8 @@ import {
   updateChatUserSchema,
   updateContactSchema,
 } from "../../api/schemas.ts";
-import type { ApiRecord, ContactField } from "../../api/types.ts";
+import type { ApiRecord, ContactField, MessagingApi } from "../../api/types.ts";
+import { changedMembers, changeLine } from "../../commands/changes.ts";
 import { pick } from "../../commands/render.ts";
 import { withApi } from "../perform.ts";
 import { fieldErrors } from "./field-errors.ts";
@@ -53,8 +54,8 @@ const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
 function customInput(f: ContactField, value: unknown, chatUser: boolean): KnownBlock {
   const key = f.key as string;
   const block = `field:${key}`;
+  // Its label, as people named it; the key only where the field has no label.
   const label = cut(`${f.label || key}`, 200);
-  const hint = `Custom field \`${key}\``.replace(/`/g, "");
   const kind = kindOf(f);
   const v = str(value);
   if (kind === "number" && !chatUser) {
@@ -68,16 +69,16 @@ function customInput(f: ContactField, value: unknown, chatUser: boolean): KnownB
         is_decimal_allowed: true,
         ...(ok ? { initial_value: v } : {}),
       },
-      { optional: true, hint },
+      { optional: true },
     );
   }
-  if (kind === "date" && !chatUser) {
+  if (kind === "date") {
     const ok = /^\d{4}-\d{2}-\d{2}/.test(v);
     return input(
       block,
       label,
       { type: "datepicker", action_id: block, ...(ok ? { initial_date: v.slice(0, 10) } : {}) },
-      { optional: true, hint },
+      { optional: true },
     );
   }
   if (kind === "boolean" && !chatUser) {
@@ -90,13 +91,45 @@ function customInput(f: ContactField, value: unknown, chatUser: boolean): KnownB
         initial,
         placeholder: "Not set",
       }),
-      {
-        optional: true,
-        hint,
-      },
+      { optional: true },
     );
   }
-  return input(block, label, textInput(block, { initial: v, max: 2000 }), { optional: true, hint });
+  return input(block, label, textInput(block, { initial: v, max: 2000 }), { optional: true });
+}
+
+/** "Ana García", else the phone. */
+const contactName = (c: ApiRecord | undefined): string =>
+  [str(pick(c ?? {}, "first_name")), str(pick(c ?? {}, "last_name"))].filter(Boolean).join(" ") ||
+  str(pick(c ?? {}, "phone"));
+const userName = (u: ApiRecord | undefined): string => {
+  const std = (pick(u ?? {}, "standardFields") ?? {}) as ApiRecord;
+  return str(pick(std, "name") ?? pick(u ?? {}, "name"));
+};
+/** A chat user's values as the form sends them: its own members and custom values, as text. */
+const userValues = (u: ApiRecord | undefined): ApiRecord => {
+  const std = (pick(u ?? {}, "standardFields") ?? {}) as ApiRecord;
+  const own = ["name", "email", "phone", "address", "avatar"].map((k) => [
+    k,
+    str(pick(std, k) ?? pick(u ?? {}, k)),
+  ]);
+  const custom = Object.entries(customOf(u ?? {}, "customFields", "custom_fields")).map(([k, v]) => [
+    k,
+    str(v),
+  ]);
+  return {
+    standardFields: Object.fromEntries(own.filter(([, v]) => v !== "")),
+    customFields: Object.fromEntries(custom.filter(([, v]) => v !== "")),
+  };
+};
+
+/** The custom fields' labels by key. */
+async function labelsOf(api: MessagingApi): Promise<Record<string, string>> {
+  const page = await api.listContactFields().catch(() => ({ items: [] as ContactField[] }));
+  return Object.fromEntries(
+    page.items
+      .filter((f) => typeof f.key === "string")
+      .map((f) => [f.key as string, String(f.label || f.key)]),
+  );
 }
 
 const customOf = (r: ApiRecord, ...keys: string[]) => (pick(r, ...keys) ?? {}) as Record<string, unknown>;
@@ -184,7 +217,10 @@ export function userEditModal(user: ApiRecord, fields: ContactField[], meta: Omi
     ),
     ...shown.map((f) => customInput(f, custom[f.key as string], true)),
   ];
-  const f = Object.fromEntries(shown.map((x) => [x.key as string, "text" as const]));
+  // A chat user's custom values are text; a date field is picked as a date (kept as YYYY-MM-DD).
+  const f = Object.fromEntries(
+    shown.map((x) => [x.key as string, kindOf(x) === "date" ? ("date" as const) : ("text" as const)]),
+  );
   return modal({
     callbackId: USER_EDIT_CALLBACK,
     title: `Edit chat user #${meta.id}`,
@@ -284,8 +320,8 @@ export function planUserEdit(
       });
   }
   const customFields: Record<string, string> = {};
-  for (const key of Object.keys(meta.f ?? {})) {
-    const v = textOf(state, `field:${key}`)?.trim();
+  for (const [key, kind] of Object.entries(meta.f ?? {})) {
+    const v = kind === "date" ? dateOf(state, `field:${key}`) : textOf(state, `field:${key}`)?.trim();
     if (v) customFields[key] = v;
   }
   const body = {
@@ -307,24 +343,32 @@ export const contactEditForm: SlackForm<"contact", EditMeta, number> = {
   submit: {
     // Checked with no custom fields first, so bad input makes no request at all.
     check: ({ ctx, state, meta }) => {
-      const first = planContactEdit(state, meta, {}, ctx.config.DEFAULT_COUNTRY);
+      const first = planContactEdit(state, meta, {}, ctx.core.defaultCountry);
       return "errors" in first ? first : { plan: Number(meta.id) };
     },
     run: async (id, s) => {
       const { ctx, view, meta, state, actor } = s;
       try {
-        await withApi(ctx, actor, "write", `contact edit ${id} (form)`, async (api) => {
+        const line = await withApi(ctx, actor, "write", `contact edit ${id} (form)`, async (api) => {
           const current = await api.getContact(id);
           const planned = planContactEdit(
             state,
             meta,
             (pick(current, "custom_fields") ?? {}) as Record<string, unknown>,
-            ctx.config.DEFAULT_COUNTRY,
+            ctx.core.defaultCountry,
           );
           if ("errors" in planned) throw new Error("contact edit: the form changed between checks");
-          return api.updateContact(id, planned.body);
+          const after = await api.updateContact(id, planned.body);
+          return changeLine(
+            contactName(after) || contactName(current) || `Contact ${id}`,
+            changedMembers(current, after, {
+              members: ["phone", "first_name", "last_name", "email"],
+              custom: "custom_fields",
+              labels: await labelsOf(api),
+            }),
+          );
         });
-        return { after: () => postLine(s, "pencil2", `Contact #${id} changed`) };
+        return { after: () => postLine(s, "pencil2", line) };
       } catch (err) {
         return refused(err, editBlockFor, "phone", view);
       }
@@ -339,15 +383,33 @@ export const userEditForm: SlackForm<"chat-user", EditMeta, UpdateChatUserInput>
   build: (data, { actor }) => userEditModal(data.record, data.fields, { ch: actor.channelId, id: data.id }),
   submit: {
     check: ({ ctx, state, meta }) => {
-      const planned = planUserEdit(state, meta, ctx.config.DEFAULT_COUNTRY);
+      const planned = planUserEdit(state, meta, ctx.core.defaultCountry);
       return "errors" in planned ? planned : { plan: planned.body };
     },
     run: async (body, s) => {
       const { ctx, view, meta, actor } = s;
       const id = Number(meta.id);
       try {
-        await withApi(ctx, actor, "write", `user edit ${id} (form)`, (api) => api.updateChatUser(id, body));
-        return { after: () => postLine(s, "pencil2", `Chat user #${id} changed`) };
+        const line = await withApi(ctx, actor, "write", `user edit ${id} (form)`, async (api) => {
+          const before = await api.getChatUser(id).catch(() => undefined);
+          const after = await api.updateChatUser(id, body);
+          const name = userName(after) || userName(before) || `Chat user ${id}`;
+          // What the form sent that differs from before, by label.
+          return changeLine(
+            name,
+            changedMembers(
+              userValues(before),
+              { ...body, customFields: body.customFields ?? {} },
+              {
+                members: ["name", "email", "phone", "address", "avatar"],
+                standard: "standardFields",
+                custom: "customFields",
+                labels: await labelsOf(api),
+              },
+            ),
+          );
+        });
+        return { after: () => postLine(s, "pencil2", line) };
       } catch (err) {
         return refused(err, editBlockFor, "name", view);
       }

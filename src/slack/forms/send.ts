@@ -328,7 +328,7 @@ export const sendForm: SlackForm<"send", SendMeta, SendPlan> = {
   submit: {
     check: ({ ctx, state, meta }) => {
       const planned = planSend(state, meta, {
-        defaultCountry: ctx.config.DEFAULT_COUNTRY,
+        defaultCountry: ctx.core.defaultCountry,
         channelId: meta.def,
       });
       return "errors" in planned ? planned : { plan: planned };

@@ -299,8 +299,8 @@ export const templateForm: SlackForm<"template", TemplateMeta, CreateTemplateInp
         );
         return {
           after: async () => {
-            const status = pick(t, "status");
-            const text = `Template #${t.id ?? "?"} “${esc(pick(t, "name") ?? name)}” submitted for approval${status ? ` (status ${esc(status)})` : ""}`;
+            // By name, as the command says it: "Template *order_update* submitted for approval".
+            const text = `Template *${esc(pick(t, "name") ?? name)}* submitted for approval`;
             await postLine(s, "page_facing_up", text);
           },
         };

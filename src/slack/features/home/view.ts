@@ -217,10 +217,7 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
           async (value) => opts.republish?.(userId, await build(userId, value)),
           () => {},
         );
-        return [
-          text("*Running campaigns*"),
-          note(":hourglass_flowing_sand: Counting recipients (background share of the API budget)…"),
-        ];
+        return [text("*Running campaigns*"), note(":hourglass_flowing_sand: Counting recipients…")];
       }
       const n = r.campaigns.length + r.more;
       out.push(text(`*Running campaigns* (${n})`));

@@ -75,7 +75,7 @@ export function pendingImports(deps: WorkspaceWork): PendingImports | undefined 
       deps.db,
       deps.workspace,
       new ImportService({
-        defaultCountry: deps.config.DEFAULT_COUNTRY,
+        defaultCountry: deps.core.defaultCountry,
         timeoutMs: deps.config.IMPORT_TIMEOUT_MS,
       }),
     )
@@ -197,6 +197,12 @@ export async function previewUpload(
   }
 }
 
+/** A Settings button under a preview whose numbers need a country, when the uploader may set one. */
+async function offerSettings(deps: WorkspaceWork, p: PendingImport, s: PreviewSummary): Promise<boolean> {
+  if (!s.noCountry || !deps.core.admin) return false;
+  return deps.core.admin.mayAdminister(actorOf(p.userId, p.channel)).catch(() => false);
+}
+
 async function postPreview(
   deps: WorkspaceWork,
   client: webApi.WebClient,
@@ -205,7 +211,7 @@ async function postPreview(
   s: PreviewSummary,
 ) {
   const groups = await withApi(deps, actorOf(p.userId), "read", "import preview", (api) => api.listGroups());
-  const message = previewMessage(p, s, groups.items);
+  const message = previewMessage(p, s, groups.items, { settings: await offerSettings(deps, p, s) });
   const res = await postOrDm(
     deps.posts,
     client,
@@ -459,6 +465,7 @@ export async function remapImport(
   const r = await imports.remap(id, source, mapping, fields);
   if (!r.ok) return alreadyDecided(r.current);
   const groups = await withApi(deps, actor, "read", "import preview", (api) => api.listGroups());
-  await redraw(deps, client, r.pending, previewMessage(r.pending, r.summary, groups.items));
+  const settings = await offerSettings(deps, r.pending, r.summary);
+  await redraw(deps, client, r.pending, previewMessage(r.pending, r.summary, groups.items, { settings }));
   return undefined;
 }

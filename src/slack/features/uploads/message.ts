@@ -8,10 +8,12 @@ import { ACTION } from "../../../blocks/actions.ts";
 import { esc, num, truncate } from "../../../blocks/blocks.ts";
 import { textOfRecord } from "../../../commands/lookups.ts";
 import {
+  countryNeeded,
   type ImportOutcome,
   outcomeCounts,
   type PreviewSummary,
   repeatsLine,
+  targetLabel,
 } from "../../../imports/index.ts";
 import type { PendingImport } from "../../../store/imports.ts";
 import { cut, option } from "../../forms/kit.ts";
@@ -24,16 +26,6 @@ export const IMPORT_ACTIONS = {
   discard: "sb_imp_discard",
   retry: "sb_imp_retry",
 } as const;
-
-const TARGET_NAMES: Record<string, string> = {
-  phone: "phone",
-  first_name: "first name",
-  last_name: "last name",
-  email: "e-mail",
-  name: "full name (split)",
-};
-const targetName = (t: string) =>
-  TARGET_NAMES[t] ?? (t.startsWith("fields.") ? `field \`${t.slice(7)}\`` : t);
 
 const NO_GROUP = "none";
 const NEW_GROUP = "new";
@@ -91,7 +83,7 @@ function previewBody(p: PendingImport, s: PreviewSummary): KnownBlock[] {
   const ignored = s.columns.filter((c) => !c.target);
   blocks.push(
     section(
-      `*Columns*\n${used.map((c) => `• ${targetName(c.target as string)} ← “${esc(c.header)}” (column ${c.letter})`).join("\n") || "• none"}${
+      `*Columns*\n${used.map((c) => `• ${esc(targetLabel(c.target as string, s.labels))} ← “${esc(c.header)}” (column ${c.letter})`).join("\n") || "• none"}${
         ignored.length
           ? `\n_Ignored: ${ignored.map((c) => `“${esc(c.header)}” (${c.letter})`).join(", ")}_`
           : ""
@@ -105,9 +97,13 @@ function previewBody(p: PendingImport, s: PreviewSummary): KnownBlock[] {
     const order = s.sampleKeys ?? Object.keys(s.samples[0]!.contact);
     const keys = order.filter((k) => s.samples.some((x) => x.contact[k]));
     const lines = s.samples.map(
-      (x) => `${String(x.row).padStart(4)}  ${keys.map((k) => x.contact[k] || "·").join(" | ")}`,
+      (x) => `${String(x.row).padStart(4)}  ${keys.map((k) => x.contact[k] || "·").join(" · ")}`,
     );
-    blocks.push(section(`*Sample* (row  ${keys.join(" | ")})\n\`\`\`${esc(lines.join("\n"))}\`\`\``));
+    blocks.push(
+      section(
+        `*Sample* (row  ${esc(keys.map((k) => targetLabel(k, s.labels)).join(" · "))})\n\`\`\`${esc(lines.join("\n"))}\`\`\``,
+      ),
+    );
   }
   if (s.failures.length) {
     const more = s.failed - s.failures.length;
@@ -119,6 +115,8 @@ function previewBody(p: PendingImport, s: PreviewSummary): KnownBlock[] {
   }
   const repeats = repeatsLine(s);
   if (repeats) blocks.push(context(repeats));
+  const country = countryNeeded(s);
+  if (country) blocks.push(section(`:globe_with_meridians: ${esc(country)}`));
   return blocks;
 }
 
@@ -126,8 +124,22 @@ export function previewMessage(
   p: PendingImport,
   s: PreviewSummary,
   groups: Group[],
+  opts: { settings?: boolean } = {},
 ): { text: string; blocks: KnownBlock[] } {
   const blocks = previewBody(p, s);
+  // Numbers that need a country while none is set: the uploader, an admin, can set one.
+  if (opts.settings)
+    blocks.push({
+      type: "actions",
+      elements: [
+        {
+          type: "button",
+          action_id: ACTION.run,
+          text: { type: "plain_text", text: "Settings" },
+          value: "settings",
+        },
+      ],
+    });
   const groupOpts = groupOptions(groups, p.fileName);
   const chosenGroup = p.newGroup ? NEW_GROUP : p.groupId ? String(p.groupId) : NO_GROUP;
   const updateOpts = [option("Skip contacts that exist", "no"), option("Update contacts that exist", "yes")];

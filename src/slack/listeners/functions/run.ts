@@ -95,7 +95,7 @@ export function stepListener(step: StepDef) {
     const runs = stepRuns(deps);
     const opts: StepOptions = {
       defaultChannelId: deps.config.MESSAGING_CHANNEL_ID,
-      defaultCountry: deps.config.DEFAULT_COUNTRY,
+      defaultCountry: deps.core.defaultCountry,
     };
     const executionId = event.function_execution_id;
     const workflowRun = event.workflow_execution_id;

@@ -1,0 +1,66 @@
+// What a change did, by name (issue 30 §2): "*Ana García*: first name and city
+// changed", for the answer of a command and the post of a form, never
+// "Contact #1 changed".
+import { esc } from "../blocks/blocks.ts";
+
+/** The words of a contact's or chat user's own members. */
+const MEMBER_WORDS: Record<string, string> = {
+  phone: "phone",
+  first_name: "first name",
+  last_name: "last name",
+  email: "email",
+  name: "name",
+  address: "address",
+  avatar: "picture",
+};
+
+/** A custom field's label as part of a sentence: "City" → "city", "VIP tier" kept. */
+function inSentence(label: string): string {
+  return /^[A-Z][a-z]/.test(label) ? label[0]!.toLowerCase() + label.slice(1) : label;
+}
+
+/** A member's words: its own, a custom field's label (`labels` by key), else its key in words. */
+export function memberWords(key: string, labels: Record<string, string> = {}): string {
+  if (labels[key]) return inSentence(labels[key]);
+  return MEMBER_WORDS[key] ?? key.replace(/_/g, " ");
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const valuesOf = (r: Record<string, unknown> | undefined, where?: string): Record<string, unknown> => {
+  const v = where ? r?.[where] : r;
+  return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+};
+
+/**
+ * The members whose value differs between `before` and `after`, in words:
+ * `members` of the record itself (or of `standard`, a chat user's
+ * standardFields), then every custom field (`custom`: custom_fields or
+ * customFields) by its label.
+ */
+export function changedMembers(
+  before: Record<string, unknown> | undefined,
+  after: Record<string, unknown>,
+  opts: { members: string[]; standard?: string; custom: string; labels?: Record<string, string> },
+): string[] {
+  const b = valuesOf(before, opts.standard);
+  const a = valuesOf(after, opts.standard);
+  const out = opts.members.filter((k) => k in a && !same(b[k], a[k])).map((k) => memberWords(k));
+  const bc = valuesOf(before, opts.custom);
+  const ac = valuesOf(after, opts.custom);
+  for (const k of Object.keys(ac)) if (!same(bc[k], ac[k])) out.push(memberWords(k, opts.labels));
+  return out;
+}
+
+/** "a, b and c". */
+export function listWords(words: string[]): string {
+  if (words.length <= 1) return words.join("");
+  return `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+}
+
+/** "*Ana García*: first name and city changed"; nothing known to differ: "*Ana García* saved, nothing changed". */
+export function changeLine(name: string, changed: string[]): string {
+  const who = `*${esc(name)}*`;
+  return changed.length
+    ? `${who}: ${esc(listWords([...new Set(changed)]))} changed`
+    : `${who} saved, nothing changed`;
+}
