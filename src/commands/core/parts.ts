@@ -3,7 +3,7 @@
 // a command's context, and the last look at every answer before it leaves.
 
 import type { MessagingApi } from "../../api/types.ts";
-import { esc, finishBlocks, LIMITS, truncate } from "../../blocks/blocks.ts";
+import { finishBlocks, LIMITS, truncate } from "../../blocks/blocks.ts";
 import type { StartRules } from "../../domain/start-time.ts";
 import type { WorkspaceId } from "../../domain/workspace.ts";
 import type { Logger } from "../../platform/log.ts";

@@ -5,7 +5,7 @@ import {
   isoDateOrDateTimeSchema,
   updateChatUserSchema,
 } from "../../api/schemas.ts";
-import { count, esc, slackDate } from "../../blocks/blocks.ts";
+import { count, slackDate } from "../../blocks/blocks.ts";
 import { chatTypeLabel } from "../../domain/chat-types.ts";
 import { choice, idArg, limitArg, pageArg } from "../args.ts";
 import { changeLine, memberWords } from "../changes.ts";
