@@ -408,7 +408,7 @@ describe("every form reads in the team's words (issue 30 §3)", () => {
         )
           problems.push(`${r.kind}: a setting name in “${text}”`);
         if (/\/sb |settings set/.test(text)) problems.push(`${r.kind}: a typed command in “${text}”`);
-        if (/\bS0[A-Z0-9]+\b|\(#\d+\)|Custom field/.test(text))
+        if (/\bS0[A-Z0-9]+\b|(?:^|\s|\()#\d+\b|Custom field/.test(text))
           problems.push(`${r.kind}: an id in “${text}”`);
       }
     }

@@ -13,6 +13,7 @@ import {
   updateContactSchema,
 } from "../../api/schemas.ts";
 import type { ApiRecord, ContactField, MessagingApi } from "../../api/types.ts";
+import { esc } from "../../blocks/blocks.ts";
 import { changedMembers, changeLine } from "../../commands/changes.ts";
 import { pick } from "../../commands/render.ts";
 import { withApi } from "../perform.ts";
@@ -97,6 +98,10 @@ function customInput(f: ContactField, value: unknown, chatUser: boolean): KnownB
   return input(block, label, textInput(block, { initial: v, max: 2000 }), { optional: true });
 }
 
+/** Whom the form edits, by name (the title has no room for it, and no id is shown). */
+const whoLine = (name: string, fallback: string): KnownBlock =>
+  context(`Editing ${name ? `*${esc(cut(name, 150))}*` : fallback}`);
+
 /** "Ana García", else the phone. */
 const contactName = (c: ApiRecord | undefined): string =>
   [str(pick(c ?? {}, "first_name")), str(pick(c ?? {}, "last_name"))].filter(Boolean).join(" ") ||
@@ -140,8 +145,9 @@ export function contactEditModal(
   meta: Omit<EditMeta, "f">,
 ): ModalView {
   const custom = customOf(contact, "custom_fields", "customFields");
-  const shown = fields.slice(0, VIEW_LIMITS.blocks - 8);
+  const shown = fields.slice(0, VIEW_LIMITS.blocks - 9);
   const blocks: KnownBlock[] = [
+    whoLine(contactName(contact), "this contact"),
     input("phone", "Phone", textInput("phone", { initial: str(pick(contact, "phone")), max: 40 }), {
       hint: "With its country code, for example +14155550123.",
     }),
@@ -174,7 +180,7 @@ export function contactEditModal(
   const f = Object.fromEntries(shown.map((x) => [x.key as string, kindOf(x)]));
   return modal({
     callbackId: CONTACT_EDIT_CALLBACK,
-    title: `Edit contact #${meta.id}`,
+    title: "Edit contact",
     submit: "Save",
     blocks,
     metadata: { ...meta, f },
@@ -185,8 +191,9 @@ export function userEditModal(user: ApiRecord, fields: ContactField[], meta: Omi
   const std = (pick(user, "standardFields") ?? {}) as ApiRecord;
   const get = (k: string) => str(pick(std, k) ?? pick(user, k));
   const custom = customOf(user, "customFields", "custom_fields");
-  const shown = fields.slice(0, VIEW_LIMITS.blocks - 8);
+  const shown = fields.slice(0, VIEW_LIMITS.blocks - 9);
   const blocks: KnownBlock[] = [
+    whoLine(userName(user) || get("phone") || get("email"), "this chat user"),
     input("name", "Name", textInput("name", { initial: get("name"), max: 200 }), { optional: true }),
     input(
       "email",
@@ -223,7 +230,7 @@ export function userEditModal(user: ApiRecord, fields: ContactField[], meta: Omi
   );
   return modal({
     callbackId: USER_EDIT_CALLBACK,
-    title: `Edit chat user #${meta.id}`,
+    title: "Edit chat user",
     submit: "Save",
     blocks,
     metadata: { ...meta, f },
