@@ -255,6 +255,7 @@ describe("every form, in three workspaces", { timeout: 180_000 }, () => {
       isOwnView(ws, v);
       await ws.act(v.id, "body", withChannel(v, { body: "Hi {{name}}" }));
       const name = `tpl_${ws.team.teamId.toLowerCase()}_${randomName("x").slice(2)}`;
+      const since = fake.calls.length;
       const answer = await ws.submit(
         v.id,
         withChannel(v, {
@@ -266,13 +267,14 @@ describe("every form, in three workspaces", { timeout: 180_000 }, () => {
         }),
       );
       accepted(answer, `${ws.team.teamId}'s template form`);
-      const post = await postedBy(
-        ws,
-        new RegExp(`Template \\*${name}\\* submitted for approval`),
-        "the template",
-      );
-      const id = Number(/Template #(\d+)/.exec(String(post.args.text))![1]);
-      expect((await onlyIn(ws, (api) => api.getTemplate(id), `template #${id}`)).name).toBe(name);
+      await postedBy(ws, new RegExp(`Template \\*${name}\\* submitted for approval`), "the template", since);
+      // The post names it; it is found in this workspace's organization only.
+      const byName = async (api: MessagingClient) => {
+        const t = (await api.listTemplates()).items.find((x) => x.name === name);
+        if (!t) throw new Error(`no template ${name}`);
+        return t;
+      };
+      expect((await onlyIn(ws, byName, `template ${name}`)).name).toBe(name);
     }
   });
 
@@ -283,16 +285,18 @@ describe("every form, in three workspaces", { timeout: 180_000 }, () => {
       const contact = await ws.open(`contact edit ${mine.contactId}`);
       isOwnView(ws, contact);
       const lastName = `Last${ws.team.teamId}`;
+      let since = fake.calls.length;
       accepted(await ws.submit(contact.id, { last_name: lastName }), `${ws.team.teamId}'s contact form`);
-      await postedBy(ws, /: last name changed/, "the contact change");
+      await postedBy(ws, /: last name changed/, "the contact change", since);
       const after = await onlyIn(ws, (api) => api.getContact(mine.contactId), `contact #${mine.contactId}`);
       expect(after.last_name).toBe(lastName);
 
       const user = await ws.open(`user edit ${mine.chatUserId}`);
       isOwnView(ws, user);
       const address = `1 ${ws.team.teamId} Street`;
+      since = fake.calls.length;
       accepted(await ws.submit(user.id, { address }), `${ws.team.teamId}'s chat-user form`);
-      await postedBy(ws, /: address changed/, "the chat-user change");
+      await postedBy(ws, /: address changed/, "the chat-user change", since);
       const changed = await onlyIn(
         ws,
         (api) => api.getChatUser(mine.chatUserId),
