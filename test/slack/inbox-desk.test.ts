@@ -180,7 +180,9 @@ describe("the inbox desk", { timeout: 60_000 }, () => {
 
   it("someone who may not write cannot assign", async () => {
     const r = await s.core.run(`inbox assign ${INBOX} ${user} me`, { userId: "U0NOBODY", via: "slack" });
-    expect(r.text).toMatch(/may not/);
+    // In words, naming who may (issue 30 §2), never the command.
+    expect(r.text).toMatch(/^Only .* may assign conversations/);
+    expect(r.text).not.toContain("/sb");
   });
 
   it("window closed: the card says so with Send template first; a reply is not sent, the writer keeps its text", async () => {
