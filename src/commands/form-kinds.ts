@@ -69,6 +69,8 @@ export interface FormKinds {
   "approval-reject": { campaignId: number; requestId: number; name: string };
   /** Send at… on a campaign card: the campaign, the time offered (seconds: the next outside the quiet hours), the confirmation. */
   "send-at": SendAtFormData;
+  /** A saved reply added (`/sb reply add` alone) or edited (`/sb reply edit <name>` alone): the one edited. */
+  "saved-reply-edit": { reply?: { name: string; text: string; inbox: string | null } };
 }
 
 export interface SendAtFormData {

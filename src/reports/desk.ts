@@ -3,7 +3,7 @@
 // reply clocks: a customer's first message, the reply that answered it,
 // targets met or missed; the state changes), so it costs no API read.
 // Opened and resolved, median and 90th-percentile first-reply time, targets
-// met as a share, and the same per assignee. `/sb inbox report` shows it at
+// met as a share, snoozed, ratings per answer, and the same per assignee. `/sb inbox report` shows it at
 // once; a schedule (`/sb report inbox every mon at 09:00`) posts it through
 // the scheduler, once a slot.
 import type { KnownBlock } from "@slack/types";
@@ -32,6 +32,14 @@ export interface DeskPerson {
   firstReplies: ReplyTimes;
   met: number;
   missed: number;
+  snoozed: number;
+  ratings: RatingCount[];
+}
+
+/** How many conversations were rated with these words, most first. */
+export interface RatingCount {
+  rating: string;
+  count: number;
 }
 
 export interface DeskFigures {
@@ -48,7 +56,19 @@ export interface DeskFigures {
   /** Targets decided in the period: replied in time, or past due without a reply in time. */
   met: number;
   missed: number;
+  /** Snoozes set in the period. */
+  snoozed: number;
+  /** The customers' ratings recorded in the period (a conversation's last answer counts). */
+  ratings: RatingCount[];
   people: DeskPerson[];
+}
+
+function ratingCounts(ratings: string[]): RatingCount[] {
+  const counts = new Map<string, number>();
+  for (const r of ratings) counts.set(r, (counts.get(r) ?? 0) + 1);
+  return [...counts.entries()]
+    .map(([rating, count]) => ({ rating, count }))
+    .sort((a, b) => b.count - a.count);
 }
 
 /** The nearest-rank percentile of sorted values. */
@@ -93,11 +113,14 @@ export async function deskFigures(
     records.clocksOf(channel, from, to),
     records.eventsOf(channel, from, to),
   ]);
-  const people = new Map<string | null, { resolved: number; secs: number[]; met: number; missed: number }>();
+  const people = new Map<
+    string | null,
+    { resolved: number; secs: number[]; met: number; missed: number; snoozed: number; ratings: string[] }
+  >();
   const person = (who: string | null) => {
     let p = people.get(who);
     if (!p) {
-      p = { resolved: 0, secs: [], met: 0, missed: 0 };
+      p = { resolved: 0, secs: [], met: 0, missed: 0, snoozed: 0, ratings: [] };
       people.set(who, p);
     }
     return p;
@@ -124,12 +147,21 @@ export async function deskFigures(
   }
   let resolved = 0;
   let reopened = 0;
+  let snoozed = 0;
+  // A customer who answers twice (Great, then Poor) counts once, with the last answer, as the card shows it.
+  const rated = new Map<string, DeskEvent>();
   for (const e of events) {
     if (e.kind === "resolved") {
       resolved++;
       person(e.assignee ?? e.by).resolved++;
+    } else if (e.kind === "snoozed") {
+      snoozed++;
+      person(e.assignee ?? e.by).snoozed++;
+    } else if (e.kind === "rated") {
+      if (e.rating !== null) rated.set(`${e.channel} ${e.chatUserId}`, e);
     } else reopened++;
   }
+  for (const e of rated.values()) person(e.assignee).ratings.push(e.rating ?? "");
   return {
     channel,
     from,
@@ -140,6 +172,8 @@ export async function deskFigures(
     firstReplies: times(firstSecs),
     met,
     missed,
+    snoozed,
+    ratings: ratingCounts([...rated.values()].map((e) => e.rating ?? "")),
     people: [...people.entries()]
       .map(([who, p]) => ({
         who,
@@ -147,6 +181,8 @@ export async function deskFigures(
         firstReplies: times(p.secs),
         met: p.met,
         missed: p.missed,
+        snoozed: p.snoozed,
+        ratings: ratingCounts(p.ratings),
       }))
       // Named people first, busiest first; nobody last.
       .sort(
@@ -165,6 +201,9 @@ const replyWords = (t: ReplyTimes) =>
     ? "no first reply"
     : `median ${durationWords(t.medianSecs)}, 90% within ${durationWords(t.p90Secs ?? t.medianSecs)} (${t.count} ${t.count === 1 ? "reply" : "replies"})`;
 
+const ratingWords = (r: RatingCount[]) =>
+  r.length ? r.map((x) => `${esc(x.rating)} ${x.count}`).join(", ") : "none";
+
 const who = (id: string | null) =>
   id === null ? "Nobody assigned" : /^[UW][A-Z0-9]{2,}$/.test(id) ? `<@${id}>` : esc(id);
 
@@ -180,18 +219,20 @@ export function renderDeskReport(f: DeskFigures, opts: { tz: string; late?: bool
       ["Resolved", String(f.resolved)],
       ["First reply", replyWords(f.firstReplies)],
       ["Targets met", share(f.met, f.missed)],
+      ["Snoozed", String(f.snoozed)],
+      ["Ratings", ratingWords(f.ratings)],
     ]),
   ];
   const lines = f.people.map(
     (p) =>
-      `• ${who(p.who)}: ${p.resolved} resolved · first reply ${replyWords(p.firstReplies)} · targets met ${share(p.met, p.missed)}`,
+      `• ${who(p.who)}: ${p.resolved} resolved · first reply ${replyWords(p.firstReplies)} · targets met ${share(p.met, p.missed)}${p.snoozed ? ` · ${p.snoozed} snoozed` : ""}${p.ratings.length ? ` · rated ${ratingWords(p.ratings)}` : ""}`,
   );
   if (lines.length) blocks.push(section(`*By assignee*\n${lines.slice(0, 20).join("\n")}`));
   blocks.push(
     context(
-      "From what Switchboard recorded: customers' first messages, replies sent, resolves. Times count in the workspace's business hours when it has them.",
+      "From what Switchboard recorded: customers' first messages, replies sent, resolves, snoozes, customers' ratings. Times count in the workspace's business hours when it has them.",
     ),
   );
-  const text = `Desk report, ${f.channel ? `<#${f.channel}>` : "every inbox"}: ${f.opened} opened, ${f.resolved} resolved, first reply ${replyWords(f.firstReplies)}, targets met ${share(f.met, f.missed)}`;
+  const text = `Desk report, ${f.channel ? `<#${f.channel}>` : "every inbox"}: ${f.opened} opened, ${f.resolved} resolved, first reply ${replyWords(f.firstReplies)}, targets met ${share(f.met, f.missed)}, ${f.snoozed} snoozed, ratings ${ratingWords(f.ratings)}`;
   return { text, blocks };
 }

@@ -78,7 +78,7 @@ describe("saved reply commands", () => {
   it("someone who may not write cannot add, edit or delete; nothing changes", async () => {
     for (const line of ["reply add hello Hi", "reply edit Order shipped Hi", "reply delete Order shipped"]) {
       const r = await s.core.run(line, BOB);
-      expect(r.text).toMatch(/may not/);
+      expect(r.text).toMatch(/Only <@U0ALICE> may make changes/);
     }
     expect((await new SavedReplies(s.db, ENV_WORKSPACE).list()).map((r) => r.name)).toEqual([
       "Order shipped",
@@ -95,7 +95,18 @@ describe("saved reply commands", () => {
     expect(text(await s.core.run("reply edit nope Hi", ALICE))).toMatch(
       /There is no saved reply called nope: nothing was changed/,
     );
-    expect(text(await s.core.run("reply edit nope", ALICE))).toMatch(/text/);
+    // In Slack, `reply edit <name>` alone opens the form: an unknown name is told instead.
+    expect(text(await s.core.run("reply edit nope", ALICE))).toMatch(/There is no saved reply called nope/);
+  });
+
+  it("in the shell, `reply add` and `reply edit <name>` alone are commands still: their arguments are asked for", async () => {
+    const SHELL = { userId: "U0ALICE", via: "shell" as const };
+    expect(text(await s.core.run("reply add", SHELL))).toMatch(/name is required/);
+    expect(text(await s.core.run("reply add hello", SHELL))).toMatch(/text is required/);
+    expect(text(await s.core.run('reply edit "order shipped"', SHELL))).toMatch(/text is required/);
+    // In Slack, a name without a text is asked for too (only `reply add` alone opens the form).
+    expect(text(await s.core.run("reply add hello", ALICE))).toMatch(/text is required/);
+    expect(await new SavedReplies(s.db, ENV_WORKSPACE).get("hello")).toBeUndefined();
   });
 
   it("delete removes it (audited); a second delete is told", async () => {

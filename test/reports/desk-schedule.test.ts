@@ -87,7 +87,7 @@ describe("the desk report on a schedule", { timeout: 60_000 }, () => {
     const mine = posted.filter((p) => p.channel === CH);
     expect(mine).toHaveLength(1);
     expect(mine[0]?.message.text).toBe(
-      "Desk report, <#C0DESK>: 1 opened, 1 resolved, first reply median 6 min, 90% within 6 min (1 reply), targets met 100% (1 of 1)",
+      "Desk report, <#C0DESK>: 1 opened, 1 resolved, first reply median 6 min, 90% within 6 min (1 reply), targets met 100% (1 of 1), 0 snoozed, ratings none",
     );
     expect(apiCalls).toBe(0);
   });

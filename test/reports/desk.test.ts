@@ -1,7 +1,8 @@
 // The desk's report (issue 29 §5): its figures come from what Switchboard
 // recorded (the reply clocks, the state changes), here written through the
 // store as the inbox writes them, at known times: opened, resolved, median
-// and 90th-percentile first-reply time, targets met as a share, per assignee.
+// and 90th-percentile first-reply time, targets met as a share, snoozed,
+// ratings per answer, per assignee.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { deskFigures, renderDeskReport } from "../../src/reports/desk.ts";
@@ -32,7 +33,7 @@ async function conversation(user: number, assignee?: string) {
 }
 
 describe("the desk report", () => {
-  it("figures from recorded times: opened, resolved, first-reply median and p90, targets met, per assignee", async () => {
+  it("figures from recorded times: opened, resolved, first-reply median and p90, targets met, snoozed, ratings, per assignee", async () => {
     const { targets } = await store.clocks.setTargets(
       CH,
       { firstSecs: 900, nextSecs: 300, here: false },
@@ -67,25 +68,59 @@ describe("the desk report", () => {
     expect(await c.running(CH, 4)).toMatchObject({ kind: "next", targetSecs: 300 });
     await wrote(4, 300.5); // a second message before the reply: the same clock
     await c.replied(CH, 4, at(301), "U0CAL", undefined);
+    // Snoozes: B by Ben (nobody has it), D by Cal; a resolved conversation cannot be snoozed (not counted).
+    expect(await store.snooze(CH, 2, "reply", "U0BEN", at(150))).toBe(true);
+    expect(await store.snooze(CH, 4, at(600), "U0CAL", at(310))).toBe(true);
+    expect(await store.snooze(CH, 1, "reply", "U0ANA", at(311))).toBe(false);
+    // Ratings after Resolve: A answers OK then Great (the last answer counts), and a word that is no answer;
+    // D is resolved by Cal and rated Poor.
+    const options = ["Great", "OK", "Poor"];
+    await store.ratingAsked(CH, 1, options, at(70));
+    expect(await store.rate(CH, 1, "ok", at(75))).toBe("OK");
+    expect(await store.rate(CH, 1, "thanks!", at(78))).toBeUndefined();
+    expect(await store.rate(CH, 1, "Great", at(80))).toBe("Great");
+    await store.setDeskState(CH, 4, "resolved", "U0CAL", at(320));
+    await store.ratingAsked(CH, 4, options, at(320));
+    expect(await store.rate(CH, 4, "Poor", at(330))).toBe("Poor");
 
     const f = await deskFigures(c, CH, T0, at(1440), at(1440));
-    expect(f).toMatchObject({ opened: 4, reopened: 0, resolved: 1, met: 3, missed: 2 });
+    expect(f).toMatchObject({ opened: 4, reopened: 0, resolved: 2, met: 3, missed: 2, snoozed: 2 });
+    expect(f.ratings).toEqual([
+      { rating: "Great", count: 1 },
+      { rating: "Poor", count: 1 },
+    ]);
     expect(f.firstReplies).toEqual({ count: 3, medianSecs: 600, p90Secs: 1200 });
     const ana = f.people.find((p) => p.who === "U0ANA");
     expect(ana).toMatchObject({
       resolved: 1,
       met: 1,
       missed: 0,
+      snoozed: 0,
+      ratings: [{ rating: "Great", count: 1 }],
       firstReplies: { count: 1, medianSecs: 300 },
     });
-    expect(f.people.find((p) => p.who === "U0BEN")).toMatchObject({ met: 0, missed: 1 });
+    expect(f.people.find((p) => p.who === "U0BEN")).toMatchObject({
+      met: 0,
+      missed: 1,
+      snoozed: 1,
+      ratings: [],
+    });
+    expect(f.people.find((p) => p.who === "U0CAL")).toMatchObject({
+      resolved: 1,
+      snoozed: 1,
+      ratings: [{ rating: "Poor", count: 1 }],
+    });
     expect(f.people.find((p) => p.who === null)).toMatchObject({ missed: 1 });
 
     const m = renderDeskReport(f, { tz: "UTC" });
     expect(m.text).toBe(
-      "Desk report, <#C0DESK>: 4 opened, 1 resolved, first reply median 10 min, 90% within 20 min (3 replies), targets met 60% (3 of 5)",
+      "Desk report, <#C0DESK>: 4 opened, 2 resolved, first reply median 10 min, 90% within 20 min (3 replies), targets met 60% (3 of 5), 2 snoozed, ratings Great 1, Poor 1",
     );
-    expect(JSON.stringify(m.blocks)).toContain("<@U0ANA>: 1 resolved");
+    const blocks = JSON.stringify(m.blocks);
+    expect(blocks).toContain("<@U0ANA>: 1 resolved");
+    expect(blocks).toContain("*Snoozed*\\n2");
+    expect(blocks).toContain("*Ratings*\\nGreat 1, Poor 1");
+    expect(blocks).toContain("· 1 snoozed · rated Poor 1");
 
     // The customer writes in the resolved conversation: reopened, and a first-reply target again.
     await store.customerWrote(CH, 1, at(400));

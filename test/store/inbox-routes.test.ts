@@ -44,6 +44,7 @@ describe("inbox routes", () => {
       "005_workspace",
       "006_snooze_rating",
       "007_reply_targets",
+      "008_desk_events_snoozed_rated",
     ]);
     // They belong to the single-workspace mode's workspace.
     const store = new InboxStore(db, ENV_WORKSPACE);

@@ -36,8 +36,9 @@ const reportSpec: AnySpec = defineCommand({
   schema: z.object({ period: z.string().optional(), channel: z.string().optional() }),
   scope: "read",
   usage: "inbox report [day|week] [#channel]",
-  summary: "The desk's report now: opened, resolved, first-reply times, targets met, per assignee",
-  help: "Over the last day (default) or week, from what Switchboard recorded (no API reads): conversations opened and resolved, median and 90th-percentile first-reply time, reply targets met as a share, and the same per assignee. Of this channel's inbox, or the one named; in a channel without an inbox, every inbox. `/sb report inbox every mon at 09:00` posts it on a schedule.",
+  summary:
+    "The desk's report now: opened, resolved, first-reply times, targets met, snoozed, ratings, per assignee",
+  help: "Over the last day (default) or week, from what Switchboard recorded (no API reads): conversations opened and resolved, median and 90th-percentile first-reply time, reply targets met as a share, conversations snoozed, customers' ratings per answer, and the same per assignee. Of this channel's inbox, or the one named; in a channel without an inbox, every inbox. `/sb report inbox every mon at 09:00` posts it on a schedule.",
   example: "inbox report week",
   topic: "inbox",
   operations: [],

@@ -5,10 +5,12 @@
 // Anyone lists them; writers add, edit and delete them, each change audited.
 // Kept per workspace in src/store/saved-replies.ts (schema `saved`).
 import { z } from "zod";
+import { describeIssues } from "../../api/schemas.ts";
 import { context, esc, section } from "../../blocks/blocks.ts";
 import { replyPlaceholders } from "../../domain/saved-reply.ts";
 import { requiredText } from "../args.ts";
-import { errorReply } from "../errors.ts";
+import { errorReply, inputErrorReply } from "../errors.ts";
+import { formReply } from "../forms.ts";
 import { type CommandContext, defineCommand, UserError } from "../registry.ts";
 import { pageReply, show } from "../render.ts";
 import type { Reply } from "../types.ts";
@@ -49,6 +51,20 @@ async function inboxAndText(
       `<#${inbox}> has no inbox: a saved reply can belong to an inbox's channel, or to every inbox (name no channel). Nothing was changed.`,
     );
   return { inbox, text: m[2] as string };
+}
+
+/**
+ * `reply add` alone and `reply edit <name>` alone open the saved reply form in
+ * Slack (a text on several lines); typed in full, or in the shell, the
+ * command's own arguments are required as before.
+ */
+const strictArgs = z.object({ name: nameArg, text: textArg });
+
+function missingArgs(ctx: CommandContext, id: string, a: Record<string, unknown>): Reply | undefined {
+  const parsed = strictArgs.safeParse(a);
+  const spec = ctx.registry.get(id);
+  if (parsed.success || !spec) return undefined;
+  return inputErrorReply(spec, describeIssues(parsed.error, a), ctx.line);
 }
 
 const inboxWords = (inbox: string | null) =>
@@ -103,16 +119,23 @@ export const REPLY_COMMANDS = [
     id: "reply.add",
     words: ["reply", "add"],
     positionals: [{ name: "name" }, { name: "text", rest: "text" }],
-    schema: z.object({ name: nameArg, text: textArg }),
+    schema: z.object({ name: nameArg.optional(), text: textArg.optional() }),
     scope: "write",
     usage: "reply add <name> [#inbox-channel] <text…>",
     summary: "Save a reply for answering customers (placeholders: {first_name|there}…)",
-    help: "The name is one word, or quoted. Placeholders come from the customer's record: `{first_name}`, `{last_name}`, `{name}`, `{phone}`, a custom field by its key; `{first_name|there}` says “there” when there is no first name. A channel before the text (`#support`) offers it in that inbox only.",
+    help: "The name is one word, or quoted. Placeholders come from the customer's record: `{first_name}`, `{last_name}`, `{name}`, `{phone}`, a custom field by its key; `{first_name|there}` says “there” when there is no first name. A channel before the text (`#support`) offers it in that inbox only. `/sb reply add` alone opens the saved reply form (a text on several lines).",
     example: "reply add thanks Thank you {first_name|there}, your order is on its way.",
     topic: "inbox",
     operations: [],
     run: async (a, ctx) => {
       const saved = savedOf(ctx);
+      if (a.name === undefined && a.text === undefined && ctx.actor.via !== "shell")
+        return formReply(
+          ctx,
+          { kind: "saved-reply-edit", load: async () => ({}), instead: "reply.add" },
+          "Opening the saved reply form…",
+        );
+      if (a.name === undefined || a.text === undefined) return missingArgs(ctx, "reply.add", a) as Reply;
       const { inbox, text } = await inboxAndText(ctx, a.text);
       if (!(await saved.add(a.name, text, ctx.actor.userId, new Date(), inbox))) {
         const name = esc((await saved.get(a.name))?.name ?? a.name);
@@ -129,15 +152,27 @@ export const REPLY_COMMANDS = [
     id: "reply.edit",
     words: ["reply", "edit"],
     positionals: [{ name: "name" }, { name: "text", rest: "text" }],
-    schema: z.object({ name: nameArg, text: textArg }),
+    schema: z.object({ name: nameArg, text: textArg.optional() }),
     scope: "write",
     usage: "reply edit <name> [#inbox-channel] <text…>",
     summary: "Change a saved reply's text",
+    help: "`/sb reply edit <name>` alone opens the saved reply form with its text (on several lines) and inbox.",
     example: "reply edit thanks Thanks {first_name|there}! It ships today.",
     topic: "inbox",
     operations: [],
     run: async (a, ctx) => {
       const saved = savedOf(ctx);
+      if (a.text === undefined) {
+        if (ctx.actor.via === "shell") return missingArgs(ctx, "reply.edit", a) as Reply;
+        const found = await saved.get(a.name);
+        if (!found) return unknownReply(a.name);
+        const reply = { name: found.name, text: found.text, inbox: found.inbox };
+        return formReply(
+          ctx,
+          { kind: "saved-reply-edit", load: async () => ({ reply }), instead: "reply.edit" },
+          "Opening the saved reply form…",
+        );
+      }
       const { inbox, text } = await inboxAndText(ctx, a.text);
       const before = await saved.edit(a.name, text, ctx.actor.userId, new Date(), inbox);
       if (before === undefined) return unknownReply(a.name);

@@ -110,7 +110,7 @@ const scheduleSpec: AnySpec = defineCommand({
   usage:
     "report <campaign-id | running | all | inbox> [every day|weekday|mon…sun|<N>h] [at HH:MM] [tz=<zone>] [#channel]",
   summary: "Post a campaign report to a channel on a schedule (default: every day at 09:00, here)",
-  help: "The report shows each campaign's recipients by status, the delivery, read and failure rates, and the change since the schedule's previous report. Days: `mon`, `mon,thu`, `sat-sun`; every N hours: `6h`. Times: `09:00`, `9am`. The channel: pick it with `#` (default: the channel you type in). `inbox`: the desk report of that channel's inbox (opened, resolved, first-reply times, targets met, per assignee) since the previous one, posted there.",
+  help: "The report shows each campaign's recipients by status, the delivery, read and failure rates, and the change since the schedule's previous report. Days: `mon`, `mon,thu`, `sat-sun`; every N hours: `6h`. Times: `09:00`, `9am`. The channel: pick it with `#` (default: the channel you type in). `inbox`: the desk report of that channel's inbox (opened, resolved, first-reply times, targets met, snoozed, ratings, per assignee) since the previous one, posted there.",
   example: "report running every weekday at 09:00 tz=Europe/Paris",
   topic: "reports",
   noun: "campaign",

@@ -39,6 +39,7 @@ import { mappingForm } from "./mapping.ts";
 import { TEMPLATE_MENU } from "./parts.ts";
 import { contactEditForm, userEditForm } from "./record-edit.ts";
 import { savedReplyForm } from "./saved-reply.ts";
+import { savedReplyEditForm } from "./saved-reply-edit.ts";
 import { sendForm } from "./send.ts";
 import { sendAtForm } from "./send-at.ts";
 import { settingsForm } from "./settings.ts";
@@ -65,6 +66,7 @@ const BY_KIND: { [K in FormKind]: SlackForm<K, any, any> } = {
   "send-at": sendAtForm,
   inbox: inboxForm,
   "approval-reject": approvalRejectForm,
+  "saved-reply-edit": savedReplyEditForm,
 };
 
 /** Every form: those the core asks for, and those the Slack side opens itself. */

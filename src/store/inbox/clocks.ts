@@ -48,15 +48,19 @@ export interface DueClock extends Clock {
   name: string | null;
 }
 
-/** A state change the report counts. */
+/** A state change the report counts: resolved, reopened, snoozed, or rated by the customer. */
 export interface DeskEvent {
   channel: string;
   chatUserId: number;
-  kind: "resolved" | "reopened";
+  kind: "resolved" | "reopened" | "snoozed" | "rated";
   at: Date;
   by: string | null;
   assignee: string | null;
+  /** The rating's words (kind `rated`). */
+  rating: string | null;
 }
+
+const EVENT_KINDS: ReadonlyArray<DeskEvent["kind"]> = ["resolved", "reopened", "snoozed", "rated"];
 
 const toTargets = (r: Row): InboxTargets => ({
   channel: String(r.channel),
@@ -290,7 +294,7 @@ export class Clocks extends InboxTable {
     return rows.map(toClock);
   }
 
-  /** The state changes of [from, to). */
+  /** The state changes of [from, to) (snoozes and ratings too). */
   async eventsOf(channel: string | null, from: Date, to: Date, limit = 20_000): Promise<DeskEvent[]> {
     const { rows } = await this.db.query<Row>(
       `select * from inbox.desk_events where workspace = $1 and ($2::text is null or channel = $2)
@@ -300,10 +304,11 @@ export class Clocks extends InboxTable {
     return rows.map((r) => ({
       channel: String(r.channel),
       chatUserId: Number(r.chat_user_id),
-      kind: r.kind === "resolved" ? "resolved" : "reopened",
+      kind: EVENT_KINDS.find((k) => k === r.kind) ?? "reopened",
       at: date(r.at) as Date,
       by: text(r.by_user),
       assignee: text(r.assignee),
+      rating: text(r.rating),
     }));
   }
 }

@@ -219,5 +219,16 @@ create table inbox.desk_events (
 create index desk_events_at on inbox.desk_events (workspace, channel, at)
 `,
     },
+    {
+      // The desk's report counts snoozes and ratings too (issue 29 §5): a
+      // snooze set and a rating recorded are desk events, the rating with
+      // its words.
+      id: "008_desk_events_snoozed_rated",
+      sql: `
+alter table inbox.desk_events drop constraint if exists desk_events_kind_check,
+  add constraint desk_events_kind_check check (kind in ('resolved', 'reopened', 'snoozed', 'rated')),
+  add column rating text
+`,
+    },
   ],
 };

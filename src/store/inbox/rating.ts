@@ -23,15 +23,21 @@ export class Ratings extends InboxTable {
    * recorded (the option as the template words it). Undefined otherwise.
    */
   async rate(channel: string, chatUserId: number, answer: string, at: Date): Promise<string | undefined> {
+    // One statement: the rating, and the event the desk's report counts (issue 29 §5).
     const { rows } = await this.db.query<{ rating: string }>(
-      `update inbox.threads t set rating = o.option, rated_at = $4
+      `with rated as (
+       update inbox.threads t set rating = o.option, rated_at = $4
        from (select option from inbox.threads th, unnest(th.rating_options) option
              where th.channel = $1 and th.chat_user_id = $2 and th.workspace = $5
                and lower(btrim(option)) = lower(btrim($3)) limit 1) o
        where t.channel = $1 and t.chat_user_id = $2 and t.workspace = $5 and t.desk_state = 'resolved'
          and t.rating_asked_at is not null and t.rating_asked_at <= $4::timestamptz
          and $4::timestamptz - t.rating_asked_at < interval '24 hours'
-       returning t.rating`,
+       returning t.workspace, t.channel, t.chat_user_id, t.assignee, t.rating),
+       event as (
+         insert into inbox.desk_events (workspace, channel, chat_user_id, kind, at, by_user, assignee, rating)
+         select workspace, channel, chat_user_id, 'rated', $4, 'customer', assignee, rating from rated)
+       select rating from rated`,
       [channel, chatUserId, answer, at, this.workspace],
     );
     return rows[0]?.rating;

@@ -11,12 +11,16 @@ export class Snoozes extends InboxTable {
    */
   async snooze(channel: string, chatUserId: number, until: Date | "reply", by: string, now: Date) {
     const { rows } = await this.db.query(
-      // One statement: the snooze, and the reply target's clock stopped (issue 29 §2: a snooze stops it).
+      // One statement: the snooze, the event the desk's report counts (issue 29 §5), and the reply
+      // target's clock stopped (issue 29 §2: a snooze stops it).
       `with snoozed as (
          update inbox.threads set snoozed_until = $3, snooze_until_reply = $4, snoozed_by = $5,
            desk_changed_by = $5, desk_changed_at = $6
          where channel = $1 and chat_user_id = $2 and workspace = $7 and desk_state = 'open' and thread_ts is not null
-         returning workspace, channel, chat_user_id),
+         returning workspace, channel, chat_user_id, assignee),
+       event as (
+         insert into inbox.desk_events (workspace, channel, chat_user_id, kind, at, by_user, assignee)
+         select workspace, channel, chat_user_id, 'snoozed', $6, $5, assignee from snoozed),
        stopped as (
          update inbox.clocks k set ended_at = $6, ended_by = 'snooze' from snoozed z
          where k.workspace = z.workspace and k.channel = z.channel and k.chat_user_id = z.chat_user_id
