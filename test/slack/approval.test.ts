@@ -20,6 +20,7 @@ const CAROL = { id: "U0CAROL", name: "carol" };
 const stack = useStack({
   slack: { users: [ALICE, BOB, CAROL] },
   env: { SWITCHBOARD_APPROVERS: "U0ALICE,U0BOB,U0CAROL" },
+  proxy: true,
 });
 
 const as = (u: { id: string; name: string }): Actor => ({
@@ -184,6 +185,25 @@ describe("approval before a send", () => {
     const sent = await core.confirm(prompt.confirmation!.id, as(ALICE));
     expect(sent.text).not.toMatch(/approv/i);
     expect((await latest(id))?.state).toBe("used");
+  });
+
+  it("a send prompt with approvers set counts the audience once: at most 10 API reads", async () => {
+    const { core, proxy } = stack();
+    const groups = [await groupOf(2), await groupOf(2), await groupOf(2)];
+    const r = await core.run(
+      `campaign add Counted sale template=1 group=${groups.map((g) => g.group).join(",")} contacts=${groups[0]!.spare.slice(0, 2).join(",")} first_name=Ana order_id=A-7`,
+      as(ALICE),
+    );
+    const id = Number(/campaign #(\d+)/i.exec(r.text)?.[1]);
+    expect(id, r.text).toBeGreaterThan(0);
+    await request(id);
+    await core.run(`campaign ${id} approve request=${(await latest(id))!.id}`, as(BOB));
+    expect((await latest(id))?.state).toBe("approved");
+    const before = proxy!.seen.length;
+    const prompt = await core.run(`campaign ${id} send`, as(ALICE));
+    expect(prompt.confirmation, prompt.text).toBeDefined();
+    const reads = proxy!.seen.slice(before).filter((x) => x.startsWith("GET "));
+    expect(reads.length, reads.join("\n")).toBeLessThanOrEqual(10);
   });
 
   it("a rejection tells the requester the reason and keeps the draft", async () => {
