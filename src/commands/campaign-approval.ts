@@ -9,6 +9,7 @@ import {
   approvalCardView,
   approvalStateLine,
   dateToken,
+  expiresAt,
   isExpired,
   personWords,
 } from "./campaign-approval-card.ts";
@@ -120,6 +121,15 @@ export async function checkApproval(
       ask: true,
       reach,
       reason: `${why}: ${who} must approve it before it is sent.`,
+    };
+  if (r.state === "pending" && isExpired(r, now))
+    return {
+      needed: true,
+      ok: false,
+      ask: true,
+      reach,
+      record: r,
+      reason: `The request to approve ${name} (asked by ${personWords(r.requestedBy)}, ${dateToken(r.requestedAt)}) expired ${dateToken(expiresAt(r)!)}: nobody decided within 24 hours. Ask again.`,
     };
   if (r.state === "pending")
     return {
@@ -244,8 +254,7 @@ export async function approvalGate(ctx: CommandContext, id: number, c: Campaign)
     3,
   );
   if (check.needed && !check.ok) {
-    if (check.record && isExpired(check.record, access.now()))
-      await redraw(ctx, check.record).catch(() => undefined);
+    if (check.record) await drawnExpired(access, check.record);
     throw refusal(ctx, id, check);
   }
   return check;
@@ -289,6 +298,25 @@ async function redraw(ctx: CommandContext, r: ApprovalRecord): Promise<void> {
     await access.cards.update(await access.store.cards(r.id), approvalCardView(r, access.now()));
 }
 
+/**
+ * A request found expired (by a send, a click, or its card read): every copy
+ * of its card redrawn as expired, once, whoever finds it so first. Nothing
+ * when it is not expired, or without Slack (the shell alone).
+ */
+export async function drawnExpired(
+  access: Pick<ApprovalAccess, "store" | "cards" | "now">,
+  r: ApprovalRecord,
+): Promise<void> {
+  const now = access.now();
+  if (!access.cards || !isExpired(r, now)) return;
+  try {
+    if (await access.store.expiredDrawn(r.id, now))
+      await access.cards.update(await access.store.cards(r.id), approvalCardView(r, now));
+  } catch {
+    // A card not redrawn is not a refusal: the send or click is answered all the same.
+  }
+}
+
 /** After a send took the approval: the cards say it was used. */
 export async function approvalUsed(ctx: CommandContext, id: number): Promise<void> {
   const r = await ctx.approvals?.store.latest(id).catch(() => undefined);
@@ -321,6 +349,10 @@ export async function approvalMark(
     return { next: "request" };
   }
   const line = approvalStateLine(r, now).replace(/\. (Good for|The draft|Ask again).*$/, "");
+  if (isExpired(r, now)) {
+    await drawnExpired(access, r);
+    return { line, next: "request" };
+  }
   if (r.state === "pending") return { line, next: "none" };
   if (r.state === "approved" && !isExpired(r, now)) return { line, next: "send" };
   return { line, next: "request" };
