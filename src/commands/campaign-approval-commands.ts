@@ -240,7 +240,7 @@ export const APPROVAL_COMMANDS = [
     scope: "broadcast",
     usage: "campaign <id> request",
     summary: "Ask the approvers to approve a campaign before it is sent (Slack)",
-    help: "The approval card goes to the approvers (in the audit channel, else by direct message): the message as customers read it, the audience counted, the channel, who asks. An approval is good for 24 hours, for the campaign as approved.",
+    help: "The approval card goes to the approvers (in the audit channel, else by direct message): the message as customers read it, the audience counted, the channel, who asks. A request nobody decides within 24 hours expires; an approval is good for 24 hours, for the campaign as approved.",
     example: "campaign 2 request",
     topic: "campaigns",
     noun: "campaign",
