@@ -41,7 +41,7 @@ export function approvalStateLine(r: ApprovalRecord, now: Date): string {
   const by = r.decidedBy ? personWords(r.decidedBy) : "";
   const when = r.decidedAt ? dateToken(r.decidedAt) : "";
   if (isExpired(r, now) && r.state === "pending")
-    return `:hourglass: Asked by ${personWords(r.requestedBy)}, ${dateToken(r.requestedAt)}: *expired* ${dateToken(expiresAt(r)!)}, nobody decided within 24 hours. Ask again to send it.`;
+    return `:hourglass: Request *expired* ${dateToken(expiresAt(r)!)}: nobody decided within 24 hours. Ask again to send it.`;
   if (isExpired(r, now))
     return `:hourglass: Approved by ${by}, ${when}: *expired* ${dateToken(expiresAt(r)!)}, not sent within 24 hours. Ask again to send it.`;
   switch (r.state) {
