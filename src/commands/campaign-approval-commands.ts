@@ -71,7 +71,8 @@ export async function requestApproval(ctx: CommandContext, id: number): Promise<
     throw new UserError(`${name} cannot be sent as it is: ${template}. Nothing was asked.`, false, [
       { text: "Templates", line: "templates" },
     ]);
-  const counted = await countReach(ctx, id, c, 2);
+  // Counted within the send prompt's budget (the campaign, the template twice, then at most 7): the same figure a send sees.
+  const counted = await countReach(ctx, id, c, 3);
   if (!needsApproval(access.policy, counted.reach))
     throw new UserError(
       `${name} reaches ${num(counted.reach ?? 0)} people, fewer than the ${num(access.policy.approveFrom ?? 0)} from which approval is asked: send it directly.`,
