@@ -19,13 +19,18 @@ export function dateToken(at: Date): string {
   return `<!date^${Math.floor(at.getTime() / 1000)}^{date_short_pretty} {time}|${at.toISOString().slice(0, 16).replace("T", " ")} UTC>`;
 }
 
-/** When an approved request stops being good for a send. */
+/**
+ * When a request stops being good: an approved one for a send, 24 hours after
+ * the decision; a pending one for a decision, 24 hours after it was asked.
+ */
 export const expiresAt = (r: ApprovalRecord): Date | undefined =>
-  r.decidedAt && new Date(r.decidedAt.getTime() + APPROVAL_TTL_MS);
+  r.state === "pending"
+    ? new Date(r.requestedAt.getTime() + APPROVAL_TTL_MS)
+    : r.decidedAt && new Date(r.decidedAt.getTime() + APPROVAL_TTL_MS);
 
-/** Approved, and more than 24 hours ago. */
+/** Approved more than 24 hours ago, or asked more than 24 hours ago and not decided. */
 export const isExpired = (r: ApprovalRecord, now: Date): boolean =>
-  r.state === "approved" && (expiresAt(r)?.getTime() ?? 0) <= now.getTime();
+  (r.state === "approved" || r.state === "pending") && (expiresAt(r)?.getTime() ?? 0) <= now.getTime();
 
 /** "1,240 people", or nothing when not counted. */
 export const reachWords = (r: Pick<ApprovalRecord, "reach">): string =>
@@ -35,6 +40,8 @@ export const reachWords = (r: Pick<ApprovalRecord, "reach">): string =>
 export function approvalStateLine(r: ApprovalRecord, now: Date): string {
   const by = r.decidedBy ? personWords(r.decidedBy) : "";
   const when = r.decidedAt ? dateToken(r.decidedAt) : "";
+  if (isExpired(r, now) && r.state === "pending")
+    return `:hourglass: Request *expired* ${dateToken(expiresAt(r)!)}: nobody decided within 24 hours. Ask again to send it.`;
   if (isExpired(r, now))
     return `:hourglass: Approved by ${by}, ${when}: *expired* ${dateToken(expiresAt(r)!)}, not sent within 24 hours. Ask again to send it.`;
   switch (r.state) {
@@ -74,7 +81,7 @@ export function approvalCardView(r: ApprovalRecord, now: Date): { text: string; 
       text: {
         type: "mrkdwn",
         text:
-          r.state === "pending"
+          r.state === "pending" && !isExpired(r, now)
             ? `:raised_hand: *Approve ${esc(c.name)}?*\n${asker} asks ${to} to approve this campaign before it is sent.`
             : `:raised_hand: *Approval of ${esc(c.name)}*\n${asker} asked ${to} to approve this campaign before it is sent.`,
       },
@@ -98,7 +105,7 @@ export function approvalCardView(r: ApprovalRecord, now: Date): { text: string; 
     text: { type: "mrkdwn", text: approvalStateLine(r, now) },
   });
   const expired = isExpired(r, now);
-  if (r.state === "pending") {
+  if (r.state === "pending" && !expired) {
     blocks.push({
       type: "actions",
       block_id: "approval_actions",
@@ -112,7 +119,7 @@ export function approvalCardView(r: ApprovalRecord, now: Date): { text: string; 
       elements: [
         {
           type: "mrkdwn",
-          text: "Nobody approves their own campaign; the first decision counts. An approval is good for 24 hours, for the campaign as shown here.",
+          text: "Nobody approves their own campaign; the first decision counts. A request not decided within 24 hours expires; an approval is good for 24 hours, for the campaign as shown here.",
         },
       ],
     });
@@ -129,6 +136,12 @@ export function approvalCardView(r: ApprovalRecord, now: Date): { text: string; 
       elements: [button(0, "Request approval", `campaign ${id} request`)],
     });
   }
-  const state = expired ? "approval expired" : r.state === "pending" ? "waiting for approval" : r.state;
+  const state = expired
+    ? r.state === "pending"
+      ? "request expired"
+      : "approval expired"
+    : r.state === "pending"
+      ? "waiting for approval"
+      : r.state;
   return { text: `Approve ${c.name}? ${state}`.slice(0, 3000), blocks };
 }

@@ -8,11 +8,14 @@ import { actions, esc, num, section } from "../blocks/blocks.ts";
 import type { ApprovalRecord } from "../store/approvals.ts";
 import type { ApprovalAccess, ApprovalCards } from "./approval-access.ts";
 import { idArg } from "./args.ts";
-import { countReach, needsApproval, templateProblem } from "./campaign-approval.ts";
+import { countReach, drawnExpired, needsApproval, templateProblem } from "./campaign-approval.ts";
 import {
+  APPROVAL_TTL_MS,
   approvalCardView,
   approvalStateLine,
   dateToken,
+  expiresAt,
+  isExpired,
   personWords,
   reachWords,
 } from "./campaign-approval-card.ts";
@@ -68,7 +71,8 @@ export async function requestApproval(ctx: CommandContext, id: number): Promise<
     throw new UserError(`${name} cannot be sent as it is: ${template}. Nothing was asked.`, false, [
       { text: "Templates", line: "templates" },
     ]);
-  const counted = await countReach(ctx, id, c, 2);
+  // Counted within the send prompt's budget (the campaign, the template twice, then at most 7): the same figure a send sees.
+  const counted = await countReach(ctx, id, c, 3);
   if (!needsApproval(access.policy, counted.reach))
     throw new UserError(
       `${name} reaches ${num(counted.reach ?? 0)} people, fewer than the ${num(access.policy.approveFrom ?? 0)} from which approval is asked: send it directly.`,
@@ -76,7 +80,7 @@ export async function requestApproval(ctx: CommandContext, id: number): Promise<
       [{ text: "Send…", line: `campaign ${id} send`, style: "primary" }],
     );
   const latest = await access.store.latest(id);
-  if (latest?.state === "pending")
+  if (latest?.state === "pending" && !isExpired(latest, access.now()))
     throw new UserError(
       `${name} is already waiting for approval (asked by ${personWords(latest.requestedBy)}, ${dateToken(latest.requestedAt)}).`,
       false,
@@ -133,6 +137,17 @@ function alreadyDecided(r: ApprovalRecord, now: Date): Reply {
   return { visibility: "ephemeral", text, blocks: [section(`:information_source: ${text}`)] };
 }
 
+/** A click on a request nobody decided within 24 hours: its cards redrawn as expired (once), the click refused. */
+async function expiredRequest(access: ApprovalAccess, r: ApprovalRecord): Promise<UserError> {
+  await drawnExpired(access, r);
+  const expired = expiresAt(r);
+  return new UserError(
+    `Nothing was decided: this request expired${expired ? ` ${dateToken(expired)}` : ""}, since nobody decided within 24 hours of ${personWords(r.requestedBy)} asking to approve *${esc(r.card.name)}*. They can ask again with *Request approval*.`,
+    false,
+    [{ text: "Open", line: `campaign ${r.campaignId}` }],
+  );
+}
+
 /** `campaign <id> approve` / `reject`: the first decision wins, every card is redrawn, the requester told. */
 export async function decideApproval(
   ctx: CommandContext,
@@ -151,8 +166,12 @@ export async function decideApproval(
     );
   const r = await requestOf(access, id, opts.requestId);
   const now = access.now();
-  if (r.state !== "pending") return alreadyDecided(r, now);
+  if (r.state !== "pending") {
+    await drawnExpired(access, r);
+    return alreadyDecided(r, now);
+  }
   const name = `*${esc(r.card.name)}*`;
+  if (isExpired(r, now)) throw await expiredRequest(access, r);
   if (decision === "approved" && r.requestedBy === actor)
     throw new UserError(
       `You asked for the approval of ${name}: nobody approves their own campaign. Another approver decides.`,
@@ -169,9 +188,17 @@ export async function decideApproval(
       },
       "Opening the rejection…",
     );
-  const decided = await access.store.decide(r.id, { state: decision, by: actor, at: now, reason });
+  const decided = await access.store.decide(r.id, {
+    state: decision,
+    by: actor,
+    at: now,
+    reason,
+    askedSince: new Date(now.getTime() - APPROVAL_TTL_MS),
+  });
   if (!decided)
     throw new UserError(`Nobody asked to approve campaign #${id}: there is nothing to decide.`, false);
+  // Still pending, not decided: it expired meanwhile (the store's clock is the request's).
+  if (!decided.won && decided.record.state === "pending") throw await expiredRequest(access, decided.record);
   if (!decided.won) return alreadyDecided(decided.record, now);
   const d = decided.record;
   await access.cards.update(await access.store.cards(d.id), approvalCardView(d, now)).catch(() => undefined);
@@ -214,7 +241,7 @@ export const APPROVAL_COMMANDS = [
     scope: "broadcast",
     usage: "campaign <id> request",
     summary: "Ask the approvers to approve a campaign before it is sent (Slack)",
-    help: "The approval card goes to the approvers (in the audit channel, else by direct message): the message as customers read it, the audience counted, the channel, who asks. An approval is good for 24 hours, for the campaign as approved.",
+    help: "The approval card goes to the approvers (in the audit channel, else by direct message): the message as customers read it, the audience counted, the channel, who asks. A request nobody decides within 24 hours expires; an approval is good for 24 hours, for the campaign as approved.",
     example: "campaign 2 request",
     topic: "campaigns",
     noun: "campaign",

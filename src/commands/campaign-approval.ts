@@ -9,10 +9,17 @@ import {
   approvalCardView,
   approvalStateLine,
   dateToken,
+  expiresAt,
   isExpired,
   personWords,
 } from "./campaign-approval-card.ts";
-import { audienceLine, audienceOf, countAudience, PROMPT_READS, ReadBudget } from "./campaign-audience.ts";
+import {
+  audienceLine,
+  audienceOf,
+  countAudienceOnce,
+  PROMPT_READS,
+  ReadBudget,
+} from "./campaign-audience.ts";
 import { nameOf, refId } from "./defs/common.ts";
 import { mention } from "./permissions.ts";
 import { type CommandContext, UserError } from "./registry.ts";
@@ -25,6 +32,8 @@ export interface ApprovalScope {
   api: MessagingApi;
   audiences?: CampaignAudiences;
   approvals: Pick<ApprovalAccess, "policy" | "store" | "now">;
+  /** The command's context, when one runs: its prompt counts the audience once for every check. */
+  memo?: object;
 }
 
 /** Whether a campaign reaching `reach` people needs approval (not counted: it does). */
@@ -33,7 +42,7 @@ export const needsApproval = (p: ApprovalPolicy, reach: number | undefined): boo
 
 /** Whom the campaign reaches, counted as §1 does: the headline's figure (undefined: not known) and the line. */
 export async function countReach(
-  s: Pick<ApprovalScope, "api" | "audiences">,
+  s: Pick<ApprovalScope, "api" | "audiences" | "memo">,
   id: number,
   c: Campaign,
   readsSoFar = 1,
@@ -45,7 +54,14 @@ export async function countReach(
         ? "Nobody: it names no group and no contact"
         : "Not known to Switchboard (made elsewhere)",
     };
-  const a = await countAudience(s, c, audience, new ReadBudget(PROMPT_READS - readsSoFar));
+  const a = await countAudienceOnce(
+    s.memo ?? s,
+    s,
+    id,
+    c,
+    audience,
+    new ReadBudget(PROMPT_READS - readsSoFar),
+  );
   const optedOut = a.groups.reduce((n, g) => n + g.optedOut, 0) + a.contactsOptedOut;
   const counted = a.groups.every((g) => g.members !== undefined);
   const chosen = a.groups.reduce((n, g) => n + (g.members ?? 0), 0) + a.contacts;
@@ -86,10 +102,11 @@ export async function checkApproval(
   id: number,
   c: Campaign,
   accept: ReadonlyArray<"approved" | "used"> = ["approved"],
+  readsSoFar = 1,
 ): Promise<ApprovalCheck> {
   const { policy, store } = s.approvals;
   if (!policy.approvers.length) return { needed: false };
-  const counted = await countReach(s, id, c);
+  const counted = await countReach(s, id, c, readsSoFar);
   const reach = counted.reach;
   if (!needsApproval(policy, reach)) return { needed: false, reach };
   const name = `*${esc(nameOf(c, `Campaign ${id}`))}*`;
@@ -104,6 +121,15 @@ export async function checkApproval(
       ask: true,
       reach,
       reason: `${why}: ${who} must approve it before it is sent.`,
+    };
+  if (r.state === "pending" && isExpired(r, now))
+    return {
+      needed: true,
+      ok: false,
+      ask: true,
+      reach,
+      record: r,
+      reason: `The request to approve ${name} (asked by ${personWords(r.requestedBy)}, ${dateToken(r.requestedAt)}) expired ${dateToken(expiresAt(r)!)}: nobody decided within 24 hours. Ask again.`,
     };
   if (r.state === "pending")
     return {
@@ -211,14 +237,24 @@ function refusal(ctx: CommandContext, id: number, check: Extract<ApprovalCheck, 
   );
 }
 
-/** The send prompt's check: refused in words when approval is needed and not given (or no longer good). */
+/**
+ * The send prompt's check: refused in words when approval is needed and not
+ * given (or no longer good). Its count of the audience is the prompt's own
+ * (one per command), within the prompt's reads: the campaign, the template
+ * read here and the template the prompt shows (3), the count (at most 7).
+ */
 export async function approvalGate(ctx: CommandContext, id: number, c: Campaign): Promise<ApprovalCheck> {
   const access = ctx.approvals;
   if (!access?.policy.approvers.length) return { needed: false };
-  const check = await checkApproval({ api: ctx.api, audiences: ctx.audiences, approvals: access }, id, c);
+  const check = await checkApproval(
+    { api: ctx.api, audiences: ctx.audiences, approvals: access, memo: ctx },
+    id,
+    c,
+    ["approved"],
+    3,
+  );
   if (check.needed && !check.ok) {
-    if (check.record && isExpired(check.record, access.now()))
-      await redraw(ctx, check.record).catch(() => undefined);
+    if (check.record) await drawnExpired(access, check.record);
     throw refusal(ctx, id, check);
   }
   return check;
@@ -262,6 +298,25 @@ async function redraw(ctx: CommandContext, r: ApprovalRecord): Promise<void> {
     await access.cards.update(await access.store.cards(r.id), approvalCardView(r, access.now()));
 }
 
+/**
+ * A request found expired (by a send, a click, or its card read): every copy
+ * of its card redrawn as expired, once, whoever finds it so first. Nothing
+ * when it is not expired, or without Slack (the shell alone).
+ */
+export async function drawnExpired(
+  access: Pick<ApprovalAccess, "store" | "cards" | "now">,
+  r: ApprovalRecord,
+): Promise<void> {
+  const now = access.now();
+  if (!access.cards || !isExpired(r, now)) return;
+  try {
+    if (await access.store.expiredDrawn(r.id, now))
+      await access.cards.update(await access.store.cards(r.id), approvalCardView(r, now));
+  } catch {
+    // A card not redrawn is not a refusal: the send or click is answered all the same.
+  }
+}
+
 /** After a send took the approval: the cards say it was used. */
 export async function approvalUsed(ctx: CommandContext, id: number): Promise<void> {
   const r = await ctx.approvals?.store.latest(id).catch(() => undefined);
@@ -294,6 +349,10 @@ export async function approvalMark(
     return { next: "request" };
   }
   const line = approvalStateLine(r, now).replace(/\. (Good for|The draft|Ask again).*$/, "");
+  if (isExpired(r, now)) {
+    await drawnExpired(access, r);
+    return { line, next: "request" };
+  }
   if (r.state === "pending") return { line, next: "none" };
   if (r.state === "approved" && !isExpired(r, now)) return { line, next: "send" };
   return { line, next: "request" };

@@ -175,6 +175,29 @@ export async function countAudience(
   return { groups, contacts: chosen.length, contactsOptedOut, contactsOptedOutExact };
 }
 
+/** The counts made per command (its context) and campaign: one count serves a prompt's every check. */
+const COUNTED = new WeakMap<object, Map<number, Promise<AudienceCount>>>();
+
+/**
+ * `countAudience` once per `key` (the command's context) and campaign: the
+ * approval check and the prompt read the same count, within the budget of
+ * whichever asks first.
+ */
+export function countAudienceOnce(
+  key: object,
+  ctx: Pick<CommandContext, "api" | "audiences">,
+  id: number,
+  c: Campaign,
+  audience: Audience,
+  budget: ReadBudget,
+): Promise<AudienceCount> {
+  const counts = COUNTED.get(key) ?? new Map<number, Promise<AudienceCount>>();
+  COUNTED.set(key, counts);
+  const counted = counts.get(id) ?? countAudience(ctx, c, audience, budget);
+  counts.set(id, counted);
+  return counted;
+}
+
 /** "*Spring sale*'s group #7 no longer exists: …": a send refused before the prompt. */
 export function groupGone(c: Campaign, groupId: number): UserError {
   const id = Number(pick(c, "id"));
@@ -303,7 +326,14 @@ export async function audienceForSend(
       ],
     );
   }
-  const counted = await countAudience(ctx, c, audience, new ReadBudget(PROMPT_READS - readsSoFar));
+  const counted = await countAudienceOnce(
+    ctx,
+    ctx,
+    id,
+    c,
+    audience,
+    new ReadBudget(PROMPT_READS - readsSoFar),
+  );
   const line = audienceLine(counted);
   const overlaps = await recentOverlaps(
     ctx,

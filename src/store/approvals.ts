@@ -42,6 +42,11 @@ create table approvals.cards (
 )
 `,
     },
+    {
+      // When its cards were redrawn as expired (once, whoever finds it so first).
+      id: "002_expired_drawn",
+      sql: "alter table approvals.requests add column expired_drawn_at timestamptz",
+    },
   ],
 };
 
@@ -166,12 +171,22 @@ export class Approvals {
    */
   async decide(
     id: number,
-    d: { state: "approved" | "rejected"; by: string; at: Date; reason?: string },
+    d: { state: "approved" | "rejected"; by: string; at: Date; reason?: string; askedSince?: Date },
   ): Promise<Decided | undefined> {
+    // `askedSince`: a request asked before it has expired (it stays pending, undecided).
     const { rows } = await this.db.query(
       `update approvals.requests set state = $3, decided_by = $4, decided_at = $5, reason = $6
-       where workspace = $1 and id = $2 and state = 'pending' returning *`,
-      [this.workspace, id, d.state, storable(d.by), d.at, d.reason ? storable(d.reason) : null],
+       where workspace = $1 and id = $2 and state = 'pending' and ($7::timestamptz is null or requested_at >= $7)
+       returning *`,
+      [
+        this.workspace,
+        id,
+        d.state,
+        storable(d.by),
+        d.at,
+        d.reason ? storable(d.reason) : null,
+        d.askedSince ?? null,
+      ],
     );
     if (rows[0]) return { won: true, record: toRecord(rows[0] as Row) };
     const now = await this.get(id);
@@ -195,6 +210,16 @@ export class Approvals {
        where workspace = $1 and id = $2 and state = 'used'`,
       [this.workspace, id],
     );
+  }
+
+  /** Whether this caller redraws the request's cards as expired: true once, whoever asks first. */
+  async expiredDrawn(id: number, at: Date): Promise<boolean> {
+    const { rows } = await this.db.query(
+      `update approvals.requests set expired_drawn_at = $3
+       where workspace = $1 and id = $2 and expired_drawn_at is null returning id`,
+      [this.workspace, id, at],
+    );
+    return rows.length > 0;
   }
 
   /** A copy of the request's card, posted in `channel` at `ts`. */

@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { approvalForStart } from "../../src/commands/campaign-approval.ts";
 import { approvalCardView } from "../../src/commands/campaign-approval-card.ts";
+import { createCommandCore } from "../../src/commands/core.ts";
 import type { Actor, Reply } from "../../src/commands/types.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { auditSentence } from "../../src/slack/features/audit-words.ts";
@@ -20,6 +21,7 @@ const CAROL = { id: "U0CAROL", name: "carol" };
 const stack = useStack({
   slack: { users: [ALICE, BOB, CAROL] },
   env: { SWITCHBOARD_APPROVERS: "U0ALICE,U0BOB,U0CAROL" },
+  proxy: true,
 });
 
 const as = (u: { id: string; name: string }): Actor => ({
@@ -78,6 +80,31 @@ const copies = (id: number) =>
   );
 
 const latest = (id: number) => new Approvals(stack().db, ENV_WORKSPACE).latest(id);
+
+/** A command core of the stack's workspace whose approvals read this clock (the Slack cards are the app's). */
+function clockedCore(now: () => Date) {
+  const { client, db, apiKey, switchboard } = stack();
+  return createCommandCore({
+    api: client,
+    db,
+    workspace: ENV_WORKSPACE,
+    apiKey,
+    defaultChannelId: 1,
+    defaultCountry: "US",
+    reports: switchboard.reports,
+    approval: {
+      approvers: ["U0ALICE", "U0BOB", "U0CAROL"],
+      cards: () => switchboard.slack?.approvalCards,
+      now,
+    },
+  });
+}
+
+/** How many times the copies of a campaign's approval card were redrawn. */
+const updatesOf = (id: number) =>
+  stack()
+    .fake.callsOf("chat.update")
+    .filter((x) => copies(id).some((m) => m.ts === x.args.ts && m.channel === x.args.channel)).length;
 
 describe("approval before a send", () => {
   it("asks, refuses a self-approval, takes the first of two approvers' clicks, tells the requester, then sends", async () => {
@@ -186,6 +213,25 @@ describe("approval before a send", () => {
     expect((await latest(id))?.state).toBe("used");
   });
 
+  it("a send prompt with approvers set counts the audience once: at most 10 API reads", async () => {
+    const { core, proxy } = stack();
+    const groups = [await groupOf(2), await groupOf(2), await groupOf(2)];
+    const r = await core.run(
+      `campaign add Counted sale template=1 group=${groups.map((g) => g.group).join(",")} contacts=${groups[0]!.spare.slice(0, 2).join(",")} first_name=Ana order_id=A-7`,
+      as(ALICE),
+    );
+    const id = Number(/campaign #(\d+)/i.exec(r.text)?.[1]);
+    expect(id, r.text).toBeGreaterThan(0);
+    await request(id);
+    await core.run(`campaign ${id} approve request=${(await latest(id))!.id}`, as(BOB));
+    expect((await latest(id))?.state).toBe("approved");
+    const before = proxy!.seen.length;
+    const prompt = await core.run(`campaign ${id} send`, as(ALICE));
+    expect(prompt.confirmation, prompt.text).toBeDefined();
+    const reads = proxy!.seen.slice(before).filter((x) => x.startsWith("GET "));
+    expect(reads.length, reads.join("\n")).toBeLessThanOrEqual(10);
+  });
+
   it("a rejection tells the requester the reason and keeps the draft", async () => {
     const { core, req, fake } = stack();
     const { group } = await groupOf(2);
@@ -272,6 +318,75 @@ describe("approval before a send", () => {
     expect((await latest(id))?.state).toBe("used");
     expect(await approvalForStart(scope(23), id)).toMatchObject({ ok: true });
     expect(await approvalForStart(scope(23), id, { take: true })).toMatchObject({ ok: false });
+  });
+
+  it("a request nobody decided within 24 hours expires (an injected clock): click, card and send say so, every copy redrawn once", async () => {
+    const { fake } = stack();
+    const { group } = await groupOf(2);
+    const id = await draft("Late sale", group);
+    let now = new Date();
+    const core = clockedCore(() => now);
+    expect((await core.run(`campaign ${id} request`, as(ALICE))).text).toMatch(/Approval of \*Late sale\*/);
+    await fake.waitFor(() => copies(id).length === 2 || undefined, 10_000, "two copies of the card");
+    const r = (await latest(id))!;
+    const updates = () => updatesOf(id);
+    expect(updates()).toBe(0);
+
+    // 23 hours on: still waiting. 25 hours on: expired.
+    now = new Date(r.requestedAt.getTime() + 23 * 3600_000);
+    expect(all(await core.run(`campaign ${id}`, as(ALICE)))).toMatch(/Waiting for approval/);
+    now = new Date(r.requestedAt.getTime() + 25 * 3600_000);
+
+    // Bob's Approve on it: refused in words, nothing decided; every copy redrawn as expired.
+    const click = await core.run(`campaign ${id} approve request=${r.id}`, as(BOB));
+    expect(click.text).toMatch(/this request expired/);
+    expect((await latest(id))?.state).toBe("pending");
+    expect(copies(id)).toHaveLength(2);
+    for (const m of copies(id)) {
+      expect(JSON.stringify(m.blocks)).toMatch(/\*expired\*.*nobody decided within 24 hours/);
+      expect(buttons(m.blocks).map((b) => b.text?.text)).toEqual(["Request approval"]);
+    }
+    expect(updates()).toBe(2);
+
+    // The campaign card and a send say it expired and offer Request approval; the copies are not redrawn again.
+    const card = await core.run(`campaign ${id}`, as(ALICE));
+    expect(all(card)).toMatch(/\*expired\*/);
+    expect(buttons(card.blocks).map((b) => b.text?.text)).toContain("Request approval");
+    const send = await core.run(`campaign ${id} send`, as(ALICE));
+    expect(send.confirmation).toBeUndefined();
+    expect(all(send)).toMatch(/expired .*nobody decided within 24 hours\. Ask again/);
+    expect(buttons(send.blocks).map((b) => b.value)).toContain(`campaign ${id} request`);
+    expect(await core.run(`campaign ${id} approve request=${r.id}`, as(CAROL))).toMatchObject({
+      text: expect.stringMatching(/this request expired/),
+    });
+    expect(updates()).toBe(2);
+
+    // Asked again: a new request, waiting.
+    expect((await core.run(`campaign ${id} request`, as(ALICE))).text).toMatch(/Approval of \*Late sale\*/);
+    expect((await latest(id))?.state).toBe("pending");
+    expect((await latest(id))?.id).not.toBe(r.id);
+  });
+
+  it("an approval found expired by sends and clicks: every copy redrawn as expired once", async () => {
+    const { fake } = stack();
+    const { group } = await groupOf(2);
+    const id = await draft("Stale sale", group);
+    let now = new Date();
+    const core = clockedCore(() => now);
+    await core.run(`campaign ${id} request`, as(ALICE));
+    await fake.waitFor(() => copies(id).length === 2 || undefined, 10_000, "two copies of the card");
+    const r = (await latest(id))!;
+    await core.run(`campaign ${id} approve request=${r.id}`, as(BOB));
+    const decided = updatesOf(id);
+    now = new Date((await latest(id))!.decidedAt!.getTime() + 25 * 3600_000);
+    for (let i = 0; i < 2; i++)
+      expect(all(await core.run(`campaign ${id} send`, as(ALICE)))).toMatch(/expired .*good for 24 hours/);
+    expect(all(await core.run(`campaign ${id} approve request=${r.id}`, as(CAROL)))).toMatch(/expired/);
+    for (const m of copies(id)) {
+      expect(JSON.stringify(m.blocks)).toMatch(/\*expired\*/);
+      expect(buttons(m.blocks).map((b) => b.text?.text)).toEqual(["Request approval"]);
+    }
+    expect(updatesOf(id) - decided).toBe(2);
   });
 
   it("the shell shows the approval state, refuses to send or ask, saying approval happens in Slack", async () => {

@@ -106,8 +106,9 @@ export async function campaignPreview(
   action: "send" | "cancel",
   id: number,
   ctx: CommandContext,
+  read?: Campaign,
 ): Promise<Preview> {
-  const c = await ctx.api.getCampaign(id);
+  const c = read ?? (await ctx.api.getCampaign(id));
   const refusal = finalStateRefusal(action, id, c);
   if (refusal) throw refusal;
   const t = await templateOf(ctx.api, c);

@@ -195,9 +195,10 @@ export const CAMPAIGN_COMMANDS = [
     ],
     preview: async (a, ctx) => {
       // Approval (issue 28 §3): refused in words when it is needed and not given, or no longer good.
-      if (ctx.approvals?.policy.approvers.length)
-        await approvalGate(ctx, a.id, await ctx.api.getCampaign(a.id));
-      return withPlannedStart(a, ctx, await campaignPreview("send", a.id, ctx));
+      // One read of the campaign and one count of its audience serve both (at most 10 reads a prompt).
+      const c = await ctx.api.getCampaign(a.id);
+      if (ctx.approvals?.policy.approvers.length) await approvalGate(ctx, a.id, c);
+      return withPlannedStart(a, ctx, await campaignPreview("send", a.id, ctx, c));
     },
     run: async (a, ctx) => {
       // The approval is taken for this send or held start, once; given back when the API certainly did not send.
