@@ -49,7 +49,7 @@ describe("channel names", () => {
 
   it("a writer renames a channel: stored, audited, said in the channel; others may not", async () => {
     const refused = await s.core.run("channel name 1 Sales", BOB);
-    expect(text(refused)).toMatch(/may not/);
+    expect(text(refused)).toMatch(/Only @U0ALICE may make changes/);
     const r = await s.core.run("channel name 1 Store front", ALICE);
     expect(r.visibility).toBe("in_channel");
     expect(text(r)).toMatch(/renamed from “Main line” to Store front/);

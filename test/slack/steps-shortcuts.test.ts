@@ -92,6 +92,7 @@ describe("manifest.yml", () => {
         [SHORTCUTS.send, "global"],
         [SHORTCUTS.newCampaign, "global"],
         [SHORTCUTS.import, "global"],
+        [SHORTCUTS.savedReply, "message"],
       ].sort(),
     );
     expect(Object.keys(manifestFunctions()).length).toBe(4);
