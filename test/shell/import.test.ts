@@ -41,7 +41,7 @@ describe("/sb import <file> in the shell", () => {
     const out = await pipedShell([`/sb import "${path}"`], true);
     expect(out).toMatch(/== Import Customers\.csv\? ==/);
     expect(out).toMatch(/Will be imported: 2\nWill fail: 1/);
-    expect(out).toMatch(/phone ← “Phone Number” \(C\)/);
+    expect(out).toMatch(/Phone ← “Phone Number” \(C\)/);
     expect(out).toMatch(/File: CSV, .*semicolon-separated/);
     expect(out).toMatch(/Rows that will fail\n• row 4 \(12\): phone 12 is too short/);
     expect(out).toMatch(
@@ -86,7 +86,7 @@ describe("/sb import <file> in the shell", () => {
     const path = join(dir, "People.csv");
     writeFileSync(path, "Phone,Name,Surname\n+14155553231,Ana,Lima\n");
     const out = await pipedShell([`/sb import "${path}"`], true);
-    expect(out).toMatch(/first_name ← “Name” \(B\), last_name ← “Surname” \(C\)/);
+    expect(out).toMatch(/First name ← “Name” \(B\), Last name ← “Surname” \(C\)/);
     expect(out).toMatch(
       /⚠ "Name" \(column B\) is read as the first name, since "Surname" \(column C\) holds the last name/,
     );

@@ -35,7 +35,7 @@ describe("the sample of an import", () => {
     const summary = summarizePreview(preview);
     const pending = { fileName: "people.csv" } as never;
     const before = sampleHeader(closedMessage(pending, summary, "done").blocks);
-    expect(before).toBe("phone | first_name | last_name | email");
+    expect(before).toBe("Phone · First name · Last name · Email");
     const { rows } = await db.query<{ j: typeof summary }>("select $1::jsonb as j", [
       JSON.stringify(summary),
     ]);

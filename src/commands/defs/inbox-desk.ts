@@ -195,6 +195,7 @@ const snoozeSpec: AnySpec = defineCommand({
     await ctx.audit("inbox.snooze", true, {
       channel,
       chatUserId,
+      customer: thread.card?.name,
       until: until === "reply" ? "reply" : until.toISOString(),
     });
     const when = until === "reply" ? "the customer writes" : slackDate(until, zone);
@@ -225,7 +226,7 @@ const wakeSpec: AnySpec = defineCommand({
     const name = nameOf(thread);
     if (!(await inbox.store.unsnooze(channel, chatUserId)))
       return errorReply(`The conversation with ${name} is not snoozed: nothing was changed.`);
-    await ctx.audit("inbox.wake", true, { channel, chatUserId });
+    await ctx.audit("inbox.wake", true, { channel, chatUserId, customer: thread.card?.name });
     return changed(inbox, channel, chatUserId, `The conversation with ${name} is back (by ${ctx.who}).`);
   },
 });

@@ -145,6 +145,15 @@ function ownWrite(operation: string, a: Record<string, unknown>, who: string): s
       return `${who} resolved the conversation with ${customerOf(a)}`;
     case "inbox.reopen":
       return `${who} reopened the conversation with ${customerOf(a)}`;
+    case "inbox.snooze": {
+      const at = typeof a.until === "string" ? Date.parse(a.until) : Number.NaN;
+      const until = Number.isNaN(at)
+        ? "the customer writes"
+        : `<!date^${Math.floor(at / 1000)}^{date_short_pretty} {time}|${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC>`;
+      return `${who} snoozed the conversation with ${customerOf(a)} until ${until}`;
+    }
+    case "inbox.wake":
+      return `${who} brought back the conversation with ${customerOf(a)} from its snooze`;
     case "nameChannel": {
       const id = typeof a.id === "number" ? a.id : undefined;
       const before = quoted(a.before);
