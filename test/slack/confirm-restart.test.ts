@@ -168,6 +168,8 @@ describe("a form submission interrupted by kill -9", () => {
         tellInterruptedCommands(await workFor(s.slack.services, ENV_WORKSPACE), s.slack.client, {
           self: "the next process",
           olderThanMs: 0,
+          // Killed: its heartbeat (PostgreSQL) no longer counts.
+          liveWithinMs: undefined,
         });
       expect(await tell()).toBe(1);
       const dm = await s.fake.waitFor(
