@@ -40,6 +40,8 @@ export interface InboxFormData {
     firstSecs: number | null;
     nextSecs: number | null;
     here: boolean;
+    /** The approved template that asks for a rating on Resolve; null: none. */
+    ratingTemplate?: string | null;
   };
   chatTypes: Array<{ value: string; label: string }>;
   /** The workspace's business hours and zone, when set (targets count in them). */

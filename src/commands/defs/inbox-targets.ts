@@ -81,6 +81,7 @@ export async function inboxFormData(inbox: InboxAccess, channel: string | undefi
             firstSecs: targets?.firstSecs ?? null,
             nextSecs: targets?.nextSecs ?? null,
             here: targets?.here ?? false,
+            ratingTemplate: current.ratingTemplate ?? null,
           },
         }
       : {}),

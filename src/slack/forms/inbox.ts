@@ -9,7 +9,18 @@ import type { InboxFormData } from "../../commands/form-kinds.ts";
 import { durationWords } from "../../domain/business-hours.ts";
 import { errorsFor } from "./field-errors.ts";
 import type { FormOutcome, SlackForm, Submission } from "./form.ts";
-import { checkedOf, context, input, modal, option, sectionText, selectedOf, staticSelect } from "./kit.ts";
+import {
+  checkedOf,
+  context,
+  input,
+  modal,
+  option,
+  sectionText,
+  selectedOf,
+  staticSelect,
+  textInput,
+  textOf,
+} from "./kit.ts";
 import { postOutcome } from "./submission.ts";
 
 export const INBOX_CALLBACK = "sb_inbox";
@@ -104,10 +115,22 @@ export function inboxModal(data: InboxFormData, meta: InboxMeta): ModalView {
         hint: "At 80% of a target, a warning in the thread names who has it; when nobody has it, it is also shown in the channel.",
       },
     ),
+    input(
+      "rating",
+      "Rating after Resolve",
+      textInput("rating", {
+        initial: c?.ratingTemplate ?? "",
+        placeholder: "A template's name, like rate_us",
+      }),
+      {
+        optional: true,
+        hint: "On Resolve, this approved template with quick-reply buttons asks the customer for a rating. Empty: none.",
+      },
+    ),
     context(
       data.hours
         ? `Targets count in the workspace's business hours: ${data.hours}.`
-        : "Targets count around the clock: an admin can set business hours in `/sb settings`.",
+        : "Targets count around the clock: an admin can set business hours in Settings.",
     ),
   ];
   return modal({ callbackId: INBOX_CALLBACK, title: "Inbox", submit: "Save", metadata: meta, blocks });
@@ -129,6 +152,10 @@ export function inboxLine(
     if (v && v !== NONE) words.push(`${name}=${Math.round(Number(v) / 60)}m`);
   }
   if (checkedOf(state, "here").includes("yes")) words.push("here=yes");
+  const rating = textOf(state, "rating")?.trim();
+  if (rating && !/^[\w.-]+$/.test(rating))
+    return { errors: { rating: "A template's name, without spaces, like rate_us." } };
+  if (rating) words.push(`rating=${rating}`);
   return { line: words.join(" ") };
 }
 
