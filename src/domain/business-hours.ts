@@ -19,7 +19,8 @@ export interface WorkClock {
 
 export type HoursParse = { ok: true; hours: BusinessHours; text: string } | { ok: false; message: string };
 
-const DAYS: Record<string, number> = {
+/** A day's names as people type them (short and long) → its number, Sunday 0 (report schedules read them too). */
+export const DAY_NUMBERS: Record<string, number> = {
   sun: 0,
   sunday: 0,
   mon: 1,
@@ -49,8 +50,8 @@ function parseDayList(word: string): number[] | string {
   for (const part of word.toLowerCase().split(",").filter(Boolean)) {
     const range = part.split("-");
     if (range.length > 2) return `\`${part}\` is not a day or a range of days like mon-fri`;
-    const [a, b] = range.map((d) => DAYS[d.trim()]);
-    const bad = range.find((d) => DAYS[d.trim()] === undefined);
+    const [a, b] = range.map((d) => DAY_NUMBERS[d.trim()]);
+    const bad = range.find((d) => DAY_NUMBERS[d.trim()] === undefined);
     if (bad !== undefined || a === undefined)
       return `\`${bad ?? part}\` is not a day: use mon, tue, wed, thu, fri, sat, sun, a range like mon-fri or a list like mon,wed,fri`;
     if (b === undefined) {

@@ -6,6 +6,7 @@ import { TZDate } from "@date-fns/tz";
 import { CronExpressionParser } from "cron-parser";
 import { closest, distance } from "fastest-levenshtein";
 import type { FieldProblem } from "../api/schemas.ts";
+import { DAY_NUMBERS } from "../domain/business-hours.ts";
 import type { NewSchedule } from "../domain/reports.ts";
 
 /** What a report is of: campaigns, or (issue 29 §5) the desk of the inbox in the schedule's channel. */
@@ -51,25 +52,7 @@ export type ParseResult =
 
 export const DEFAULT_TIME = { hour: 9, minute: 0 } as const;
 
-const DAY_ALIASES: Record<string, number> = {
-  sun: 0,
-  sunday: 0,
-  mon: 1,
-  monday: 1,
-  tue: 2,
-  tues: 2,
-  tuesday: 2,
-  wed: 3,
-  wednesday: 3,
-  thu: 4,
-  thur: 4,
-  thurs: 4,
-  thursday: 4,
-  fri: 5,
-  friday: 5,
-  sat: 6,
-  saturday: 6,
-};
+const DAY_ALIASES = DAY_NUMBERS;
 const DAY_LABELS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 const HOUR_STEPS = [1, 2, 3, 4, 6, 8, 12, 24];
 
