@@ -30,9 +30,12 @@
 // Workspaces are seeded in the store before the start (Installations.save and
 // connect, sealed with the process's SWITCHBOARD_SECRET_KEY), their bot tokens
 // real grants of the fake Slack (a code, then oauth.v2.access, as an install).
-// BENCH_WS_COUNTS ("1,100,1000", the first is the baseline) sets the Ns.
+// BENCH_WS_COUNTS ("1,100,1000", the first is the baseline) sets the Ns;
+// BENCH_WS_SNAPSHOT=<path> writes each N's heap after the warm-up's full GC to
+// <path>-<N>.heapsnapshot (Chrome's DevTools, Memory tab, reads it).
 // Loopback only. Run alone: `node bench/workspaces.bench.ts`.
 import { randomBytes } from "node:crypto";
+import { createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, createServer, request, type Server } from "node:http";
 import { tmpdir } from "node:os";
@@ -298,6 +301,16 @@ async function heapUsedMb(port: number): Promise<number> {
  * holds then is what the workspaces keep, not what the load left to collect.
  */
 async function collectGarbage(d: Deployment): Promise<void> {
+  await inspect(d, "HeapProfiler.collectGarbage");
+  await sleep(500);
+}
+
+/** Sends one method to the process's inspector and waits for its answer; `onEvent` gets the events meanwhile. */
+async function inspect(
+  d: Deployment,
+  method: string,
+  onEvent: (msg: { method?: string; params?: { chunk?: string } }) => void = () => {},
+): Promise<void> {
   const url = /ws:\/\/127\.0\.0\.1:\d+\/[\w-]+/.exec(d.inspector)?.[0];
   if (!url) throw new Error(`N=${d.n}: no inspector address in the process's output`);
   const ws = new WebSocket(url);
@@ -307,12 +320,22 @@ async function collectGarbage(d: Deployment): Promise<void> {
   });
   await new Promise<void>((resolve) => {
     ws.onmessage = (m) => {
-      if ((JSON.parse(String(m.data)) as { id?: number }).id === 1) resolve();
+      const msg = JSON.parse(String(m.data)) as { id?: number; method?: string; params?: { chunk?: string } };
+      if (msg.id === 1) resolve();
+      else onEvent(msg);
     };
-    ws.send(JSON.stringify({ id: 1, method: "HeapProfiler.collectGarbage" }));
+    ws.send(JSON.stringify({ id: 1, method }));
   });
   ws.close();
-  await sleep(500);
+}
+
+/** A heap snapshot of the process, through its inspector, written to `file` (BENCH_WS_SNAPSHOT: what a workspace keeps). */
+async function heapSnapshot(d: Deployment, file: string): Promise<void> {
+  const out = createWriteStream(file);
+  await inspect(d, "HeapProfiler.takeHeapSnapshot", (msg) => {
+    if (msg.method === "HeapProfiler.addHeapSnapshotChunk") out.write(msg.params?.chunk ?? "");
+  });
+  await new Promise((r) => out.end(r));
 }
 
 interface Deployment {
@@ -450,6 +473,8 @@ export async function run(): Promise<BenchRow[]> {
       await collectGarbage(d);
       d.warmGcMb = d.proc.memory().rssMb;
       d.warmGcHeapMb = await heapUsedMb(d.proc.port);
+      if (process.env.BENCH_WS_SNAPSHOT)
+        await heapSnapshot(d, `${process.env.BENCH_WS_SNAPSHOT}-${d.n}.heapsnapshot`);
       console.error(
         `workspaces: N=${d.n} warm: ${r1(d.warmMb)} MiB, cold ack p99 ${r2(d.cold.p99)} ms, ` +
           `reads ${[...d.proxy.reads.values()].reduce((a, b) => a + b, 0)}`,

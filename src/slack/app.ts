@@ -163,7 +163,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
         logger: blogger,
       });
   // Event ids and request signatures seen (replays refused, request-time.ts).
-  const events = opts.store ?? new MemoryEventStore();
+  const events: EventStore = opts.store ?? new MemoryEventStore();
   // A malformed frame must not end the process (socket-guard.ts).
   if (receiver instanceof SocketModeReceiver) guardSocketFrames(receiver.client, logger);
   if (receiver instanceof HTTPReceiver) {
@@ -173,7 +173,14 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
       logger,
     );
   }
-  const app = new App<SlackContext>({ authorize, receiver, logger: blogger, clientOptions });
+  // No conversation store: nothing here reads Bolt's `context.conversation`, and its lookup cost every request.
+  const app = new App<SlackContext>({
+    authorize,
+    receiver,
+    logger: blogger,
+    clientOptions,
+    convoStore: false,
+  });
   // Many workspaces: Bolt's own client cache bounded (client-cache.ts), as the registry bounds runtimes.
   if (many) boundBoltClients(app, many.keepClients ?? 1000, (team) => source.slackClientOf?.(team));
   app.error(async (err) => {
@@ -267,6 +274,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     async stop() {
       server?.closeAllConnections();
       await app.stop();
+      await events.flush?.();
     },
   };
   return slackApp;

@@ -4,8 +4,8 @@
 // with a clock set) ahead would stay valid until that time came. This guard
 // runs before Bolt's and refuses both sides.
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Logger } from "../platform/log.ts";
+import type { EventStore } from "./io/event-store.ts";
 
 /** How far a request's timestamp may be from our clock, either side. */
 export const MAX_REQUEST_SKEW_S = 5 * 60;
@@ -41,24 +41,26 @@ export function refuseSkewedRequests(
   };
 }
 
-/** The workspace of the signatures' rows: none yet (see refuseReplayedRequests). */
-export const SIGNATURE_WORKSPACE: WorkspaceId = "";
-
 /**
  * Wraps the receiver's listener: a signed POST whose signature was seen before
- * (within the day the store keeps ids; a signature is good for 5 minutes) is
- * a replay of a captured request and gets a 401. Signatures are claimed in the
- * same store as event ids (`sig:` + signature), so replicas share them. Slack's
- * own retries of events carry X-Slack-Retry-Num and pass (the event id dedupes them);
- * commands and clicks are never retried by Slack. The request is not read
- * yet, so its workspace is not known: a signature's row carries
- * SIGNATURE_WORKSPACE (a day's replay guard, no workspace's record).
+ * (a signature is good for 5 minutes either side of its timestamp) is a replay
+ * of a captured request and gets a 401. Signatures are claimed in the event
+ * store (io/event-store.ts: shared by replicas on PostgreSQL; memory in front of
+ * the embedded database). Slack's own retries of events carry X-Slack-Retry-Num
+ * and pass (the event id dedupes them); commands and clicks are never retried by
+ * Slack.
  */
 export function refuseReplayedRequests(
   listener: RequestListener,
-  seen: { claim(id: string, workspace: WorkspaceId): Promise<boolean> },
+  seen: Pick<EventStore, "claimSignature">,
   logger: Logger,
 ): RequestListener {
+  const refuse = (req: IncomingMessage, res: ServerResponse) => {
+    logger.warn({ url: req.url }, "refused a Slack request: its signature was already used (a replay)");
+    req.resume();
+    res.writeHead(401);
+    res.end();
+  };
   return (req: IncomingMessage, res: ServerResponse) => {
     const header = req.headers["x-slack-signature"];
     const signature = Array.isArray(header) ? header[0] : header;
@@ -66,14 +68,19 @@ export function refuseReplayedRequests(
       listener(req, res);
       return;
     }
-    seen.claim(`sig:${signature}`, SIGNATURE_WORKSPACE).then(
-      (first) => {
-        if (first) return listener(req, res);
-        logger.warn({ url: req.url }, "refused a Slack request: its signature was already used (a replay)");
-        req.resume();
-        res.writeHead(401);
-        res.end();
-      },
+    let first: boolean | Promise<boolean>;
+    try {
+      first = seen.claimSignature(signature);
+    } catch {
+      first = Promise.reject(new Error("signature store failed"));
+    }
+    if (typeof first === "boolean") {
+      if (first) listener(req, res);
+      else refuse(req, res);
+      return;
+    }
+    first.then(
+      (ok) => (ok ? listener(req, res) : refuse(req, res)),
       // The store does not answer: better to serve than to refuse everyone (the timestamp still limits a replay).
       () => listener(req, res),
     );

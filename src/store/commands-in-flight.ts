@@ -63,6 +63,49 @@ export class CommandsInFlight {
   }
 }
 
+/** A command noted late (the embedded database's notes written behind: interrupted-commands.ts). */
+export interface CommandNote {
+  id: string;
+  workspace: WorkspaceId;
+  owner: string;
+  userId: string;
+  line: string;
+  responseUrl?: string;
+  startedAt: Date;
+}
+
+/** Notes several commands, of any workspaces (each row says its own), in one statement. */
+export async function noteCommands(db: Queryable, notes: readonly CommandNote[]): Promise<void> {
+  if (notes.length === 0) return;
+  await db.query(
+    `insert into switchboard.commands_in_flight (id, owner, user_id, line, response_url, workspace, started_at)
+     select * from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])`,
+    [
+      notes.map((n) => n.id),
+      notes.map((n) => n.owner),
+      notes.map((n) => n.userId),
+      notes.map((n) => n.line.slice(0, 500)),
+      notes.map((n) => n.responseUrl ?? null),
+      notes.map((n) => n.workspace),
+      notes.map((n) => n.startedAt.toISOString()),
+    ],
+  );
+}
+
+/** Removes the notes of answered commands (each by its id and its workspace) in one statement. */
+export async function endCommands(
+  db: Queryable,
+  ended: ReadonlyArray<{ id: string; workspace: WorkspaceId }>,
+): Promise<void> {
+  if (ended.length === 0) return;
+  await db.query(
+    `delete from switchboard.commands_in_flight c
+      using unnest($1::uuid[], $2::text[]) as e(id, workspace)
+      where c.id = e.id and c.workspace = e.workspace`,
+    [ended.map((e) => e.id), ended.map((e) => e.workspace)],
+  );
+}
+
 /**
  * Takes (deletes and returns, once across processes) the rows of other
  * processes started more than `olderThanMs` ago, of every workspace (each row

@@ -20,6 +20,7 @@ import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
 import { SwitchboardError } from "../platform/errors.ts";
+import { giveWay } from "../platform/turns.ts";
 import { LOCK_NAMES, lockDataDir } from "./lock.ts";
 import { emptyDataDir, writeTemplate } from "./pglite-template.ts";
 
@@ -142,11 +143,15 @@ const closedError = () => new Error("the database is closed");
 
 // ---------------------------------------------------------------- PGlite
 
-/** One at a time: PGlite has a single connection; this also keeps a failed exec and its rollback together. */
+/**
+ * One at a time: PGlite has a single connection; this also keeps a failed exec and its rollback together.
+ * PGlite runs each statement on this process's own thread: each waits a turn of the event loop first, so
+ * requests that arrived meanwhile are acknowledged between statements rather than after all of them.
+ */
 class Queue {
   #tail: Promise<unknown> = Promise.resolve();
   run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.#tail.then(task);
+    const result = this.#tail.then(giveWay).then(task);
     this.#tail = result.catch(() => {});
     return result;
   }

@@ -75,6 +75,30 @@ export class SeenEvents {
     return r.rows.length === 1;
   }
 
+  /** Records several ids of `workspace` in one statement (ids already there are left as they are). */
+  async claimAll(eventIds: readonly string[], workspace: WorkspaceId): Promise<void> {
+    if (eventIds.length === 0) return;
+    await this.db.query(
+      "insert into slack.seen_events (event_id, workspace) select unnest($1::text[]), $2 on conflict do nothing",
+      [eventIds, workspace],
+    );
+  }
+
+  /** The ids of `workspace` starting with `prefix` recorded within the last `withinMs`, oldest first, with when. */
+  async recent(
+    workspace: WorkspaceId,
+    prefix: string,
+    withinMs: number,
+  ): Promise<Array<{ id: string; at: number }>> {
+    const r = await this.db.query<{ event_id: string; at: string | number }>(
+      `select event_id, (extract(epoch from seen_at) * 1000)::float8 as at from slack.seen_events
+        where workspace = $1 and starts_with(event_id, $2) and seen_at > now() - make_interval(secs => $3)
+        order by seen_at`,
+      [workspace, prefix, withinMs / 1000],
+    );
+    return r.rows.map((row) => ({ id: row.event_id, at: Number(row.at) }));
+  }
+
   async forgetOld(): Promise<void> {
     await this.db.query("delete from slack.seen_events where seen_at < now() - interval '1 day'");
   }

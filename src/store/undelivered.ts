@@ -38,13 +38,39 @@ export interface UndeliveredOutcome {
   at: Date;
 }
 
+/**
+ * The embedded database serves one process, so who has something kept is known here (loaded once, then
+ * kept up to date by this class, its only writer): the next command of someone with nothing kept (nearly
+ * everyone) reads nothing. On PostgreSQL another replica may keep an outcome: the table is asked each time.
+ */
+const keptPeople = new WeakMap<object, Promise<Set<string>>>();
+const person = (workspace: WorkspaceId, userId: string) => `${workspace}\u0000${userId}`;
+
 export class UndeliveredOutcomes {
   private readonly db: Queryable;
   readonly workspace: WorkspaceId;
+  private readonly oneProcess: boolean;
 
   constructor(db: Queryable, workspace: WorkspaceId) {
     this.db = db;
     this.workspace = workspace;
+    this.oneProcess = (db as { kind?: string }).kind === "pglite";
+  }
+
+  /** The embedded database's people with something kept (undefined on PostgreSQL). */
+  private people(): Promise<Set<string>> | undefined {
+    if (!this.oneProcess) return undefined;
+    let known = keptPeople.get(this.db);
+    if (!known) {
+      known = this.db
+        .query<{ workspace: string; user_id: string }>(
+          "select distinct workspace, user_id from outcomes.undelivered",
+        )
+        .then((r) => new Set(r.rows.map((row) => person(row.workspace, row.user_id))));
+      keptPeople.set(this.db, known);
+      known.catch(() => keptPeople.delete(this.db));
+    }
+    return known;
   }
 
   /** Keeps an outcome for the person (the newest KEPT_PER_PERSON of theirs stay). */
@@ -59,6 +85,7 @@ export class UndeliveredOutcomes {
          (select id from outcomes.undelivered where workspace = $1 and user_id = $2 order by id desc limit $3)`,
       [this.workspace, userId, KEPT_PER_PERSON],
     );
+    (await this.people())?.add(person(this.workspace, userId));
   }
 
   /** The person's kept outcomes, oldest first, without taking them (the Home tab). */
@@ -72,6 +99,9 @@ export class UndeliveredOutcomes {
 
   /** Takes (removes and returns, once across processes) the person's kept outcomes, oldest first. */
   async take(userId: string): Promise<UndeliveredOutcome[]> {
+    const known = await this.people();
+    if (known && !known.has(person(this.workspace, userId))) return [];
+    known?.delete(person(this.workspace, userId));
     const { rows } = await this.db.query<{ id: string; text: string; at: Date | string }>(
       "delete from outcomes.undelivered where workspace = $1 and user_id = $2 returning id, text, at",
       [this.workspace, userId],
@@ -88,5 +118,6 @@ export class UndeliveredOutcomes {
         "insert into outcomes.undelivered (workspace, user_id, text, at) values ($1, $2, $3, $4)",
         [this.workspace, userId, o.text, o.at],
       );
+    if (outcomes.length) (await this.people())?.add(person(this.workspace, userId));
   }
 }

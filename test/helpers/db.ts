@@ -89,3 +89,14 @@ async function withAdmin<T>(url: string, fn: (c: pg.Client) => Promise<T>): Prom
     await client.end();
   }
 }
+
+/** `db` with every statement's text pushed to `into` first (tests that count what reaches the database). */
+export function recordingQueries<T extends Db>(db: T, into: string[], only: RegExp = /./): T {
+  const query = db.query.bind(db);
+  return Object.assign(db, {
+    query: ((text: string, params?: unknown[]) => {
+      if (only.test(text)) into.push(text);
+      return query(text, params);
+    }) as Db["query"],
+  });
+}

@@ -2,6 +2,8 @@
 // the most recently used workspaces only, each with its latest token's client.
 import { describe, expect, it } from "vitest";
 import { boundBoltClients } from "../../src/slack/tenancy/client-cache.ts";
+import { botTokenOf, TokenSourcedClient, workspaceClient } from "../../src/slack/tenancy/workspace-client.ts";
+import { FakeSlack } from "../fakes/slack.ts";
 
 /** What Bolt's App does with `this.clients` (App.js: WebClientPool, getOrCreate). */
 class Pool {
@@ -48,5 +50,29 @@ describe("Bolt's client cache, bounded", () => {
     clientFor(app, "TA", "xoxb-TA-2");
     expect(Object.keys(app.clients)).toHaveLength(3);
     expect(Object.keys(app.clients.TA!.pool)).toHaveLength(2);
+  });
+});
+
+describe("a workspace's bot client (workspace-client.ts)", () => {
+  it("is made at its first use, then calls Slack with the token of the moment", async () => {
+    const fake = await FakeSlack.start();
+    try {
+      const before = TokenSourcedClient.made;
+      const clients = Array.from({ length: 50 }, () =>
+        workspaceClient(async () => fake.botToken, { slackApiUrl: fake.apiUrl, teamId: fake.teamId }),
+      );
+      // 50 workspaces' clients handed out (to Bolt, to the runtime): none made.
+      expect(TokenSourcedClient.made).toBe(before);
+      expect(clients[0]).toBeInstanceOf(TokenSourcedClient);
+      const me = await clients[0]!.auth.test();
+      expect(me.team_id).toBe(fake.teamId);
+      expect(await botTokenOf(clients[0]!)).toBe(fake.botToken);
+      expect(TokenSourcedClient.made).toBe(before + 1);
+      // The same client the next time.
+      await clients[0]!.auth.test();
+      expect(TokenSourcedClient.made).toBe(before + 1);
+    } finally {
+      await fake.close();
+    }
   });
 });

@@ -15,6 +15,17 @@ import { Forms, randomName } from "./forms-harness.ts";
 
 let stack: SlackStack;
 
+/** Waits until the stack's running command is noted in the store. */
+async function noted(s: SlackStack): Promise<void> {
+  const count = async () =>
+    Number(
+      (await s.db.query<{ n: number }>("select count(*)::int as n from switchboard.commands_in_flight"))
+        .rows[0]?.n,
+    );
+  for (let i = 0; i < 200 && (await count()) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+  expect(await count()).toBeGreaterThan(0);
+}
+
 beforeAll(async () => {
   stack = await startStack({ slack: {} });
 }, 60_000);
@@ -95,6 +106,8 @@ describe("a slash command interrupted by kill -9", () => {
       expect(sent.status).toBe(200);
       for (let i = 0; i < 400 && !s.proxy?.seen.some((x) => x.includes("/campaigns")); i++)
         await new Promise((r) => setTimeout(r, 50));
+      // A command still running is noted (the embedded database writes its note NOTE_AFTER_MS after the ack).
+      await noted(s);
       // The process is "killed" here: its row stays. The next start (another process) tells the person.
       expect(
         await tellInterruptedCommands(await workFor(s.slack.services, ENV_WORKSPACE), s.slack.client, {
@@ -163,6 +176,7 @@ describe("a form submission interrupted by kill -9", () => {
       )
         await new Promise((r) => setTimeout(r, 50));
       expect(s.proxy?.seen.some((x) => x.startsWith("POST") && x.includes("/templates"))).toBe(true);
+      await noted(s);
       // The process is "killed" while the API holds the write: the next start tells Alice.
       const tell = async () =>
         tellInterruptedCommands(await workFor(s.slack.services, ENV_WORKSPACE), s.slack.client, {

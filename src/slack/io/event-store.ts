@@ -10,6 +10,69 @@ export interface EventStore {
   claim(eventId: string, workspace: WorkspaceId): Promise<boolean>;
   /** Whether an id was claimed for `workspace`, claiming nothing. */
   seen(eventId: string, workspace: WorkspaceId): Promise<boolean>;
+  /**
+   * True the first time a request's signature is seen, false for a replay (request-time.ts). A boolean when
+   * this process alone can say (memory), a promise when the store must be asked.
+   */
+  claimSignature(signature: string): boolean | Promise<boolean>;
+  /** Writes what is still held back (the embedded database's signatures); called at the app's stop. */
+  flush?(): Promise<void>;
+}
+
+/** The workspace of the signatures' rows: none (a request is not read yet when its signature is claimed). */
+export const SIGNATURE_WORKSPACE: WorkspaceId = "";
+const SIG = "sig:";
+/**
+ * How long a signature must be remembered: Switchboard takes a request only within 5 minutes of its
+ * timestamp either side (request-time.ts), so a signature cannot be used again more than 10 minutes
+ * after it was first seen; a minute more for clocks.
+ */
+export const SIGNATURE_TTL_MS = 11 * 60_000;
+
+/**
+ * The signatures of the last SIGNATURE_TTL_MS in memory, oldest first (Maps keep insertion order). Bounded:
+ * when more than `max` arrive within the window, the oldest are dropped and `complete()` says no until the
+ * window has passed since the last drop (the store must then be asked).
+ */
+export class SignatureMemory {
+  private readonly at = new Map<string, number>();
+  private droppedAt = Number.NEGATIVE_INFINITY;
+  private readonly ttlMs: number;
+  private readonly max: number;
+  private readonly now: () => number;
+  constructor(opts: { ttlMs?: number; max?: number; now?: () => number } = {}) {
+    this.ttlMs = opts.ttlMs ?? SIGNATURE_TTL_MS;
+    // ≈150 bytes each: 100,000 (150 requests a second for 11 minutes) cost ~15 MB at most.
+    this.max = opts.max ?? 100_000;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Whether every signature of the window is still here (none dropped for room within it). */
+  complete(): boolean {
+    return this.now() - this.droppedAt >= this.ttlMs;
+  }
+
+  /** True when the signature was not in the window (it is now), false for a repeat. */
+  claim(signature: string, at = this.now()): boolean {
+    const now = this.now();
+    for (const [key, seenAt] of this.at) {
+      if (now - seenAt < this.ttlMs) break;
+      this.at.delete(key);
+    }
+    const seenAt = this.at.get(signature);
+    if (seenAt !== undefined && now - seenAt < this.ttlMs) return false;
+    this.at.set(signature, at);
+    while (this.at.size > this.max) {
+      const oldest = this.at.keys().next().value as string;
+      this.at.delete(oldest);
+      this.droppedAt = now;
+    }
+    return true;
+  }
+
+  get size(): number {
+    return this.at.size;
+  }
 }
 
 export class MemoryEventStore implements EventStore {
@@ -22,8 +85,15 @@ export class MemoryEventStore implements EventStore {
     this.max = max;
   }
 
+  private readonly signatures = new SignatureMemory();
+
   async claim(eventId: string): Promise<boolean> {
     return this.claimSync(eventId);
+  }
+
+  /** One process, no database: memory is the whole truth. */
+  claimSignature(signature: string): boolean {
+    return this.signatures.claim(signature);
   }
 
   /** Memory serves one process of one workspace (no database): the id alone. */
@@ -48,16 +118,66 @@ export class MemoryEventStore implements EventStore {
   }
 }
 
-/** The memory set in front of the store's table (src/store/events.ts). */
-export async function createDbEventStore(db: Db): Promise<EventStore> {
+/** How often the embedded database's signatures held back are written (one statement for all of them). */
+export const SIGNATURE_FLUSH_MS = 1000;
+
+/**
+ * The memory set in front of the store's table (src/store/events.ts).
+ *
+ * Signatures: on PostgreSQL each is claimed in the table before the request is served, so a replay is
+ * refused by every replica. The embedded database serves one process, so memory answers at once (its
+ * window loaded from the table at start) and the signatures are written behind, once a second in one
+ * statement: the ack does not wait on a write that runs on the process's own thread. A replay after a
+ * restart is refused as before, except of a request taken in the last second before a kill -9.
+ */
+export async function createDbEventStore(
+  db: Db,
+  opts: { flushMs?: number; now?: () => number } = {},
+): Promise<EventStore> {
   const seen = await SeenEvents.open(db);
   const memory = new MemoryEventStore();
-  return {
+  const store: EventStore = {
     async claim(eventId, workspace) {
       return memory.claimSync(eventId) && seen.claim(eventId, workspace);
     },
     seen: (eventId, workspace) => seen.seen(eventId, workspace),
+    claimSignature: (signature) => seen.claim(`${SIG}${signature}`, SIGNATURE_WORKSPACE),
   };
+  if (db.kind !== "pglite") return store;
+
+  const now = opts.now ?? Date.now;
+  const signatures = new SignatureMemory({ now });
+  for (const row of await seen.recent(SIGNATURE_WORKSPACE, SIG, SIGNATURE_TTL_MS))
+    signatures.claim(row.id.slice(SIG.length), row.at);
+  let pending: string[] = [];
+  let writing: Promise<void> = Promise.resolve();
+  const flush = (): Promise<void> => {
+    if (pending.length === 0) return writing;
+    const ids = pending;
+    pending = [];
+    writing = writing
+      .then(() => seen.claimAll(ids, SIGNATURE_WORKSPACE))
+      // The database refusing a write must not stop the guard: memory still holds them.
+      .catch(() => {});
+    return writing;
+  };
+  const timer = setInterval(() => void flush(), opts.flushMs ?? SIGNATURE_FLUSH_MS);
+  timer.unref();
+  store.flush = async () => {
+    clearInterval(timer);
+    await flush();
+  };
+  store.claimSignature = (signature) => {
+    if (!signatures.complete()) {
+      // More signatures than memory keeps came within the window: the table decides (and keeps this one).
+      signatures.claim(signature);
+      return flush().then(() => seen.claim(`${SIG}${signature}`, SIGNATURE_WORKSPACE));
+    }
+    if (!signatures.claim(signature)) return false;
+    pending.push(`${SIG}${signature}`);
+    return true;
+  };
+  return store;
 }
 
 /** A form's view and the channel it was opened from (a request's own: Slack said it), kept with the view. */

@@ -10,7 +10,10 @@ import type { webApi } from "@slack/bolt";
 import type { WorkspaceId } from "../../domain/workspace.ts";
 import {
   type CommandInFlight,
+  type CommandNote,
   CommandsInFlight,
+  endCommands,
+  noteCommands,
   takeInterruptedCommands,
 } from "../../store/commands-in-flight.ts";
 import type { Db } from "../../store/db.ts";
@@ -28,6 +31,7 @@ export async function trackCommand(
 ): Promise<() => Promise<void>> {
   const db = deps.db;
   if (!db) return async () => {};
+  if (db.kind === "pglite") return notesBehind(db, deps.logger).started(deps.workspace, command);
   const rows = new CommandsInFlight(db, deps.workspace);
   const id = await rows.started({ owner: PROCESS_ID, ...command }).catch((err: unknown) => {
     deps.logger.warn({ err: (err as Error).message }, "could not note the command in flight");
@@ -36,6 +40,76 @@ export async function trackCommand(
   return async () => {
     if (id) await rows.ended(id).catch(() => {});
   };
+}
+
+/**
+ * How long a command runs before the embedded database notes it. PGlite runs each statement on the
+ * process's own thread, and a note and its removal cost two writes a command (~1.5 ms of CPU, during which
+ * the next request waits for its ack). Most commands are answered sooner: they are never written. Those
+ * still running are written together, in one statement; those answered after are removed together. The
+ * price: a process killed within a command's first NOTE_AFTER_MS does not tell its person at the next start.
+ * PostgreSQL notes each command at once (the statement waits on the network, not on this thread).
+ */
+export const NOTE_AFTER_MS = 100;
+
+interface Behind {
+  started(
+    workspace: WorkspaceId,
+    command: { userId: string; line: string; responseUrl?: string },
+  ): () => Promise<void>;
+}
+
+const behind = new WeakMap<Db, Behind>();
+
+function notesBehind(db: Db, logger: WorkspaceWork["logger"]): Behind {
+  const known = behind.get(db);
+  if (known) return known;
+  /** Started, not yet written. */
+  const pending = new Map<string, CommandNote>();
+  /** Written (or being written), not yet answered. */
+  const written = new Map<string, WorkspaceId>();
+  /** Answered after being written: their notes to remove. */
+  let answered: Array<{ id: string; workspace: WorkspaceId }> = [];
+  let timer: NodeJS.Timeout | undefined;
+  let writing: Promise<void> = Promise.resolve();
+  const flush = (): Promise<void> => {
+    timer = undefined;
+    const notes = [...pending.values()];
+    pending.clear();
+    for (const n of notes) written.set(n.id, n.workspace);
+    writing = writing
+      .then(async () => {
+        await noteCommands(db, notes).catch((err: unknown) =>
+          logger.warn({ err: (err as Error).message }, "could not note the commands in flight"),
+        );
+        const ended = answered;
+        answered = [];
+        await endCommands(db, ended).catch(() => {});
+      })
+      .catch(() => {});
+    return writing;
+  };
+  const schedule = () => {
+    timer ??= setTimeout(() => void flush(), NOTE_AFTER_MS);
+    timer.unref();
+  };
+  const b: Behind = {
+    started(workspace, command) {
+      const id = randomUUID();
+      pending.set(id, { id, workspace, owner: PROCESS_ID, startedAt: new Date(), ...command });
+      schedule();
+      return async () => {
+        if (pending.delete(id)) return;
+        const ws = written.get(id);
+        if (ws === undefined) return;
+        written.delete(id);
+        answered.push({ id, workspace: ws });
+        schedule();
+      };
+    },
+  };
+  behind.set(db, b);
+  return b;
 }
 
 /** A form's submission as a row of commands in flight: its title after a marker no typed line starts with. */

@@ -13,9 +13,13 @@ import { noDoubleSendRetries } from "../io/retry-policy.ts";
 export class TokenSourcedClient extends webApi.WebClient {
   private readonly tokenOf: () => Promise<string>;
 
+  /** How many have been made in this process (tests: workspaceClient makes one only when used). */
+  static made = 0;
+
   constructor(tokenOf: () => Promise<string>, options: webApi.WebClientOptions) {
     super(undefined, options);
     this.tokenOf = tokenOf;
+    TokenSourcedClient.made += 1;
   }
 
   /** The token a call would use now (a file download sends it itself). */
@@ -32,16 +36,33 @@ export class TokenSourcedClient extends webApi.WebClient {
   }
 }
 
+/**
+ * The workspace's bot client, made on its first use: a WebClient binds some 280 methods when it is made
+ * (~26 KiB), and most workspaces of a many-workspace deployment answer through response_url and never
+ * call Slack between two restarts (docs/benchmarks.md, "Many workspaces"). Until then this is a stand-in
+ * that is `instanceof TokenSourcedClient` and makes the client at the first property read.
+ */
 export function workspaceClient(
   tokenOf: () => Promise<string>,
   opts: { slackApiUrl?: string; logger?: Logger; teamId?: string },
 ): webApi.WebClient {
-  return new TokenSourcedClient(tokenOf, {
-    ...slackClientOptions(opts.slackApiUrl),
-    ...(opts.logger ? { logger: boltLogger(opts.logger) } : {}),
-    retryConfig: noDoubleSendRetries,
-    // An org-wide installation's token acts in many workspaces: each call names this one (as Bolt's do).
-    ...(opts.teamId ? { teamId: opts.teamId } : {}),
+  let client: TokenSourcedClient | undefined;
+  const real = (): TokenSourcedClient =>
+    (client ??= new TokenSourcedClient(tokenOf, {
+      ...slackClientOptions(opts.slackApiUrl),
+      ...(opts.logger ? { logger: boltLogger(opts.logger) } : {}),
+      retryConfig: noDoubleSendRetries,
+      // An org-wide installation's token acts in many workspaces: each call names this one (as Bolt's do).
+      ...(opts.teamId ? { teamId: opts.teamId } : {}),
+    }));
+  return new Proxy(Object.create(TokenSourcedClient.prototype) as TokenSourcedClient, {
+    get(_target, prop) {
+      const c = real();
+      const value = Reflect.get(c, prop, c);
+      return typeof value === "function" ? value.bind(c) : value;
+    },
+    set: (_target, prop, value) => Reflect.set(real(), prop, value),
+    has: (_target, prop) => Reflect.has(real(), prop),
   });
 }
 

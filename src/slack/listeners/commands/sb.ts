@@ -1,6 +1,7 @@
 // `/sb …` (or whatever the workspace renamed it to): ack at once, then run
 // the line through the core and answer through response_url or the channel.
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
+import { giveWay } from "../../../platform/turns.ts";
 import { personOf, type SlackContext } from "../../context.ts";
 import { deliver } from "../../deliver.ts";
 import { showKept } from "../../outcomes.ts";
@@ -14,6 +15,9 @@ export async function sbCommand({
   context,
 }: SlackCommandMiddlewareArgs & AllMiddlewareArgs<SlackContext>): Promise<void> {
   await ack();
+  // The answer's work after the ack comes in turns of the event loop: a request that arrives meanwhile is
+  // acknowledged between two of them, not after all of them (bench/slack-ack.bench.ts).
+  await giveWay();
   const actor = personOf(context);
   // Noted until answered: if this process is killed meanwhile, the next start tells the person.
   const done = await trackCommand(context, {
@@ -23,7 +27,9 @@ export async function sbCommand({
     responseUrl: command.response_url,
   });
   try {
+    await giveWay();
     const reply = await context.core.run(command.text, actor);
+    await giveWay();
     await deliver(
       reply,
       { client, respond, actor, triggerId: command.trigger_id, line: command.text },
