@@ -6,7 +6,7 @@
 // person sees only that workspace's.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION } from "../../src/commands/types.ts";
-import { KEPT_SHOWN } from "../../src/slack/features/home/view.ts";
+import { cutMrkdwn, KEPT_SHOWN, safeMrkdwn } from "../../src/slack/features/home/view.ts";
 import { UndeliveredOutcomes } from "../../src/store/undelivered.ts";
 import type { RecordedCall } from "../fakes/slack.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
@@ -43,6 +43,17 @@ async function publishedAfter(
     `a Home tab published for ${user}`,
   );
 }
+
+describe("a kept outcome's text on the Home tab", () => {
+  it("keeps Slack's tokens, escapes the rest once, and is cut without breaking a token", () => {
+    expect(safeMrkdwn("<@U0ALICE> sent <!date^1^{time}|then> to <#C1> & a <b> &amp; <https://x.y|x>")).toBe(
+      "<@U0ALICE> sent <!date^1^{time}|then> to <#C1> &amp; a &lt;b&gt; &amp; <https://x.y|x>",
+    );
+    expect(cutMrkdwn("by <@U0ALICE> today", 8)).toBe("by …");
+    expect(cutMrkdwn("a &amp; b", 5)).toBe("a …");
+    expect(cutMrkdwn("short", 10)).toBe("short");
+  });
+});
 
 describe("the Home tab's kept outcomes (one workspace)", () => {
   let s: SlackStack;
@@ -81,7 +92,7 @@ describe("the Home tab's kept outcomes (one workspace)", () => {
     for (let i = 1; i <= kept; i++)
       await store().keep(
         ALICE.id,
-        `:information_source: Done, but not said in the channel: outcome #${i} for <@U0ALICE> & co`,
+        `:information_source: Done, but not said in the channel: outcome #${i} for <@U0ALICE> & co (<b>.csv)`,
       );
     const home = await openHome(ALICE.id, (c) => textOf(c).includes("could not tell you"));
     const blocks = blocksOf(home);
@@ -91,7 +102,8 @@ describe("the Home tab's kept outcomes (one workspace)", () => {
     expect(top.length).toBeLessThanOrEqual(3000);
     // Newest first, KEPT_SHOWN of them, each with a Slack date; the mention kept, the text as it was kept.
     expect(top.indexOf(`outcome #${kept} `)).toBeLessThan(top.indexOf(`outcome #${kept - 1} `));
-    expect(top).toContain("outcome #3 for <@U0ALICE> & co");
+    // Its mention kept, the rest escaped as Slack wants it.
+    expect(top).toContain("outcome #3 for <@U0ALICE> &amp; co (&lt;b&gt;.csv)");
     expect(top).not.toContain("outcome #2 ");
     expect(top.match(/<!date\^\d+\^\{date_short_pretty\} \{time\}\|/g)).toHaveLength(KEPT_SHOWN);
     expect(textOf(home)).toContain("and 2 more");
@@ -148,8 +160,9 @@ describe("the Home tab's kept outcomes (one workspace)", () => {
   it("Got it on an older tab keeps what was kept after it, and shows it", async () => {
     await store().keep(ALICE.id, "Done, but not said in the channel: first outcome");
     const home = await openHome(ALICE.id, (c) => textOf(c).includes("first outcome"));
-    // Kept after the tab was published: its Got it did not show it.
-    await new Promise((r) => setTimeout(r, 5));
+    // Kept after the tab was published (a later instant than the newest it showed): its Got it did not show it.
+    const shown = Number(gotIt(home).value);
+    while (Date.now() <= shown) await new Promise((r) => setImmediate(r));
     await store().keep(ALICE.id, "Done, but not said in the channel: second outcome");
     const n = s.fake.callsOf("views.publish").length;
     await clickGotIt(home);

@@ -84,6 +84,21 @@ const note = (t: string): KnownBlock => ({
 const slackDate = (at: Date, format = "{date_short_pretty} {time}") =>
   `<!date^${Math.floor(at.getTime() / 1000)}^${format}|${at.toISOString().slice(0, 16).replace("T", " ")} UTC>`;
 
+/** Slack's own tokens in mrkdwn: mentions, channels, dates and links (kept as they are). */
+const SLACK_TOKEN = /(<(?:[@#!]|https?:|mailto:)[^<>]*>)/;
+
+/**
+ * Mrkdwn made by Switchboard (a kept outcome: its mentions and dates are
+ * meant) said safely: its Slack tokens kept, every other `&`, `<`, `>`
+ * escaped (a file's or a campaign's name as typed), an entity not escaped twice.
+ */
+export function safeMrkdwn(t: string): string {
+  return t
+    .split(SLACK_TOKEN)
+    .map((part, i) => (i % 2 === 1 ? part : esc(part).replace(/&amp;(amp|lt|gt);/g, "&$1;")))
+    .join("");
+}
+
 /** `t` within `max` characters, never ending inside a `<…>` token or an `&…;` entity. */
 export function cutMrkdwn(t: string, max: number): string {
   if (t.length <= max) return t;
@@ -290,12 +305,13 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
     if (!kept.length) return [];
     const newest = [...kept].reverse();
     const shown = newest.slice(0, KEPT_SHOWN);
-    // Each line is the outcome's own text, already Slack mrkdwn (its names escaped, its
-    // mentions kept) as the next command says it: not escaped again, its leading emoji
-    // dropped (the head has one), cut to share one section (≤ 3000) without a broken token.
+    // Each line is the outcome's own text, Slack mrkdwn as the next command says it: its
+    // mentions kept, any other `<`, `>`, `&` escaped (safeMrkdwn), its leading emoji dropped
+    // (the head has one), cut to share one section (≤ 3000) without a broken token.
     const room = Math.floor(2800 / shown.length) - 80;
     const lines = shown.map(
-      (o) => `• ${cutMrkdwn(o.text.replace(/^:[a-z0-9_+-]+:\s*/, ""), room)} · ${slackDate(o.at)}`,
+      (o) =>
+        `• ${cutMrkdwn(safeMrkdwn(o.text.replace(/^:[a-z0-9_+-]+:\s*/, "")), room)} · ${slackDate(o.at)}`,
     );
     const more = kept.length - shown.length;
     const head =
