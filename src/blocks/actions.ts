@@ -28,4 +28,6 @@ export const ACTION = {
   inboxWake: "sb_inbox_wake",
   /** value: chat user id. An inbox card's Saved reply…: the saved replies modal (issue 29 §1). */
   inboxSaved: "sb_inbox_saved",
+  /** value: the newest kept outcome shown (epoch ms). The Home tab's Got it: the person's kept outcomes taken (issue 27 §4). */
+  keptSeen: "sb_kept_seen",
 } as const;

@@ -2,14 +2,18 @@
 // its outcome fails (the token revoked, the workspace uninstalled meanwhile,
 // the channel gone), the outcome is logged and kept for the person in the
 // store (store/undelivered.ts), told at once on the request's response_url
-// when that still answers, else with the person's next command: never turned
-// into "Something went wrong … Try again", an invitation to do it twice.
-import type { RespondFn } from "@slack/bolt";
+// when that still answers, else with the person's next command or on their
+// Home tab (until Got it: takeSeen): never turned into "Something went wrong
+// … Try again", an invitation to do it twice. Taken once (store's take), so
+// never said twice; the Home tab is published again once they are taken.
+import type { RespondFn, webApi } from "@slack/bolt";
 import { UndeliveredOutcomes } from "../store/undelivered.ts";
 import type { WorkspaceWork } from "./context.ts";
 import { slackCode, TOKEN_REFUSED } from "./io/slack-errors.ts";
 
 type Deps = Pick<WorkspaceWork, "db" | "workspace" | "logger">;
+/** With the workspace's hooks and a Slack client: the Home tab can be published again. */
+type HomeDeps = Deps & Partial<Pick<WorkspaceWork, "hooks">>;
 
 /** Why Slack would not take the post, in words. */
 export function whyNotPosted(err: unknown): string {
@@ -60,7 +64,12 @@ export async function tellAccepted(
  * The person's kept outcomes, said on `respond` (an ephemeral message of
  * their request) and removed; put back when that fails. Returns how many.
  */
-export async function showKept(deps: Deps, userId: string, respond: RespondFn): Promise<number> {
+export async function showKept(
+  deps: HomeDeps,
+  userId: string,
+  respond: RespondFn,
+  client?: webApi.WebClient,
+): Promise<number> {
   if (!deps.db) return 0;
   const store = new UndeliveredOutcomes(deps.db, deps.workspace);
   const kept = await store.take(userId).catch(() => []);
@@ -76,10 +85,43 @@ export async function showKept(deps: Deps, userId: string, respond: RespondFn): 
       replace_original: false,
       text: `${head}\n${lines.join("\n")}`.slice(0, 3900),
     });
+    // Said: the Home tab, which listed them, no longer does.
+    if (client) await republishHome(deps, client, userId);
     return kept.length;
   } catch (err) {
     deps.logger.warn({ err: String(err) }, "could not show the outcomes kept for a person; kept again");
     await store.restore(userId, kept).catch(() => {});
     return 0;
+  }
+}
+
+/**
+ * Got it on the Home tab: the person's kept outcomes taken, but those kept
+ * after the newest the tab showed (`shownUntil`, epoch ms), which go back
+ * unseen; then the tab published again. Returns how many were taken.
+ */
+export async function takeSeen(
+  deps: HomeDeps,
+  client: webApi.WebClient,
+  userId: string,
+  shownUntil: number,
+): Promise<number> {
+  if (!deps.db) return 0;
+  const store = new UndeliveredOutcomes(deps.db, deps.workspace);
+  const taken = await store.take(userId);
+  const unseen = Number.isFinite(shownUntil) ? taken.filter((o) => o.at.getTime() > shownUntil) : [];
+  if (unseen.length) await store.restore(userId, unseen);
+  await republishHome(deps, client, userId);
+  return taken.length - unseen.length;
+}
+
+/** The person's Home tab built and published again (the workspace's own); a failure is logged, not thrown. */
+export async function republishHome(deps: HomeDeps, client: webApi.WebClient, userId: string): Promise<void> {
+  const homeView = deps.hooks?.homeView;
+  if (!homeView) return;
+  try {
+    await client.views.publish({ user_id: userId, view: await homeView(userId) });
+  } catch (err) {
+    deps.logger.warn({ err: (err as Error).message }, "could not publish the Home tab again");
   }
 }

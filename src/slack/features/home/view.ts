@@ -1,4 +1,5 @@
-// The Home tab: shortcuts (buttons that run `campaign new`, `send`, `import`,
+// The Home tab: what Switchboard could not tell the person earlier (kept
+// outcomes, issue 27 §4, with Got it), shortcuts (buttons that run `campaign new`, `send`, `import`,
 // which open their forms), the account (/me, the key masked), the running
 // campaigns with their bars, the viewer's report schedules, and the latest
 // writes from the audit table. Each part is built on its own: one failing
@@ -24,6 +25,7 @@ import type { ReportService } from "../../../reports/service.ts";
 import { type CampaignSummary, summarizeCampaign } from "../../../reports/summary.ts";
 import { type AuditEntry, AuditLog } from "../../../store/audit.ts";
 import type { Db } from "../../../store/db.ts";
+import { UndeliveredOutcomes } from "../../../store/undelivered.ts";
 import { auditSentence } from "../audit-words.ts";
 
 export { auditSentence };
@@ -33,6 +35,8 @@ export const HOME_MAX_BLOCKS = 100;
 const RUNNING_SHOWN = 8;
 const SCHEDULES_SHOWN = 10;
 const AUDIT_SHOWN = 8;
+/** Kept outcomes listed at the top; more are counted ("…and N more"). */
+export const KEPT_SHOWN = 10;
 
 export interface HomeOptions {
   client: MessagingApi;
@@ -79,6 +83,31 @@ const note = (t: string): KnownBlock => ({
 });
 const slackDate = (at: Date, format = "{date_short_pretty} {time}") =>
   `<!date^${Math.floor(at.getTime() / 1000)}^${format}|${at.toISOString().slice(0, 16).replace("T", " ")} UTC>`;
+
+/** Slack's own tokens in mrkdwn: mentions, channels, dates and links (kept as they are). */
+const SLACK_TOKEN = /(<(?:[@#!]|https?:|mailto:)[^<>]*>)/;
+
+/**
+ * Mrkdwn made by Switchboard (a kept outcome: its mentions and dates are
+ * meant) said safely: its Slack tokens kept, every other `&`, `<`, `>`
+ * escaped (a file's or a campaign's name as typed), an entity not escaped twice.
+ */
+export function safeMrkdwn(t: string): string {
+  return t
+    .split(SLACK_TOKEN)
+    .map((part, i) => (i % 2 === 1 ? part : esc(part).replace(/&amp;(amp|lt|gt);/g, "&$1;")))
+    .join("");
+}
+
+/** `t` within `max` characters, never ending inside a `<…>` token or an `&…;` entity. */
+export function cutMrkdwn(t: string, max: number): string {
+  if (t.length <= max) return t;
+  const cut = t
+    .slice(0, max - 1)
+    .replace(/<[^>]*$/, "")
+    .replace(/&[#a-z0-9]*$/i, "");
+  return `${cut}…`;
+}
 
 function nameOf(v: unknown): string {
   if (v === null || v === undefined) return "—";
@@ -265,6 +294,49 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
     return [text(`*Your report schedules* (${rows.length})\n${lines.join("\n")}`), ...more];
   }
 
+  /**
+   * The outcomes Switchboard could not tell the viewer (kept by
+   * src/slack/outcomes.ts), newest first, with Got it (ACTION.keptSeen, its
+   * value the newest shown); nothing when there are none. Read from the
+   * store at each build, never cached: once taken they are gone.
+   */
+  async function keptBlocks(userId: string): Promise<KnownBlock[]> {
+    const kept = await new UndeliveredOutcomes(opts.db, opts.workspace).list(userId).catch(() => []);
+    if (!kept.length) return [];
+    const newest = [...kept].reverse();
+    const shown = newest.slice(0, KEPT_SHOWN);
+    // Each line is the outcome's own text, Slack mrkdwn as the next command says it: its
+    // mentions kept, any other `<`, `>`, `&` escaped (safeMrkdwn), its leading emoji dropped
+    // (the head has one), cut to share one section (≤ 3000) without a broken token.
+    const room = Math.floor(2800 / shown.length) - 80;
+    const lines = shown.map(
+      (o) =>
+        `• ${cutMrkdwn(safeMrkdwn(o.text.replace(/^:[a-z0-9_+-]+:\s*/, "")), room)} · ${slackDate(o.at)}`,
+    );
+    const more = kept.length - shown.length;
+    const head =
+      kept.length === 1
+        ? ":information_source: *Switchboard could not tell you this earlier*"
+        : `:information_source: *Switchboard could not tell you these earlier* (${kept.length})`;
+    return [
+      text(`${head}\n${lines.join("\n")}`),
+      ...(more > 0 ? [note(`…and ${more} more.`)] : []),
+      {
+        type: "actions",
+        block_id: "home_kept",
+        elements: [
+          {
+            type: "button",
+            action_id: ACTION.keptSeen,
+            text: { type: "plain_text", text: "Got it" },
+            value: String(newest[0]!.at.getTime()),
+          },
+        ],
+      },
+      { type: "divider" },
+    ];
+  }
+
   async function auditBlocks(): Promise<KnownBlock[]> {
     const entries = await new AuditLog(opts.db, opts.workspace).list({ limit: AUDIT_SHOWN });
     if (!entries.length) return [text("*Recent changes*"), note("No changes made through Switchboard yet.")];
@@ -284,7 +356,8 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
   }
 
   async function build(userId: string, known?: Running): Promise<HomeView> {
-    const [acct, run, sched, audit, buttons] = await Promise.all([
+    const [kept, acct, run, sched, audit, buttons] = await Promise.all([
+      keptBlocks(userId),
       accountBlocks(),
       runningBlocks(userId, known),
       scheduleBlocks(userId),
@@ -293,6 +366,7 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
     ]);
     const divider: KnownBlock = { type: "divider" };
     const blocks: KnownBlock[] = [
+      ...kept,
       text("*Run the messaging account from Slack.* Type `/sb help` anywhere, or start here:"),
       buttons,
       divider,

@@ -79,7 +79,7 @@ export async function importControl({ ack, body, action, client, respond, contex
     if (answer) await tell(answer);
     // An outcome Slack would not take in the thread (kept for the clicker): said here if this still answers.
     if (a.action_id === IMPORT_ACTIONS.run || a.action_id === IMPORT_ACTIONS.retry)
-      await showKept(context, actor.userId, respond);
+      await showKept(context, actor.userId, respond, client);
   } catch (err) {
     if (err instanceof UserError) return tell(err.message);
     throw err;

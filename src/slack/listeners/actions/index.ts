@@ -5,6 +5,7 @@ import { confirmAction } from "./confirm.ts";
 import { dismissAction } from "./dismiss.ts";
 import { IMPORT_CONTROL_ACTIONS, importControl } from "./import-controls.ts";
 import { inboxDesk, inboxOpenThread, inboxSavedReply, inboxSendForm } from "./inbox.ts";
+import { keptSeenAction } from "./kept.ts";
 import { runAction } from "./run.ts";
 
 /**
@@ -38,4 +39,6 @@ export function register(app: SlackBolt): void {
   app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxSnooze) }, inboxDesk("snooze"));
   app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxWake) }, inboxDesk("wake"));
   app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.inboxSaved) }, inboxSavedReply);
+  // The Home tab's kept outcomes: Got it (issue 27 §4).
+  app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.keptSeen) }, keptSeenAction);
 }

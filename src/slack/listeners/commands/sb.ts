@@ -36,7 +36,7 @@ export async function sbCommand({
       context,
     );
     // Outcomes Slack would not take earlier (outcomes.ts): said with this answer.
-    await showKept(context, actor.userId, respond);
+    await showKept(context, actor.userId, respond, client);
   } finally {
     await done();
   }
