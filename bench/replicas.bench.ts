@@ -43,6 +43,7 @@
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { MessagingClient } from "../src/api/client.ts";
+import { OPERATION } from "../src/api/operations.ts";
 import { startSandbox } from "../src/sandbox/index.ts";
 import { FakeSlack } from "../test/fakes/slack.ts";
 import { SlackRequests } from "../test/fakes/slack-requests.ts";
@@ -77,6 +78,10 @@ interface RunFigures {
   customerSent: number;
   customerMirrored: number;
   customerDuplicates: number;
+  /** The key's reads during the load, a minute. */
+  readsPerMinute: number;
+  /** Of which background (the inbox polls, the report). */
+  backgroundReadsPerMinute: number;
 }
 
 /** A fresh database on the server of DATABASE_URL; drop() removes it. */
@@ -154,13 +159,22 @@ async function customersWrite(
   return sent;
 }
 
-/** The replicas' /metrics: the API's 429s and the API time of every request, summed. */
-async function metricsOf(
-  apps: Launched[],
-): Promise<{ api429: number; apiSeconds: number; apiCount: number }> {
+/**
+ * The replicas' /metrics: the API's 429s, the API time of every request, and the
+ * reads answered (not 429) by lane (interactive: the commands; background: the
+ * inbox polls and the report), summed.
+ */
+async function metricsOf(apps: Launched[]): Promise<{
+  api429: number;
+  apiSeconds: number;
+  apiCount: number;
+  reads: { interactive: number; background: number };
+}> {
   let api429 = 0;
   let apiSeconds = 0;
   let apiCount = 0;
+  const reads = { interactive: 0, background: 0 };
+  const operations = OPERATION as Record<string, { method: string } | undefined>;
   for (const app of apps) {
     const text = await (
       await fetch(`http://127.0.0.1:${app.port}/metrics`, {
@@ -170,11 +184,17 @@ async function metricsOf(
     for (const line of text.split("\n")) {
       if (line.startsWith("switchboard_api_requests_total{") && line.includes('status="429"'))
         api429 += Number(line.split(" ").pop());
+      const counted = /^switchboard_api_requests_total\{([^}]*)\} (\S+)$/.exec(line);
+      if (counted) {
+        const label = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(counted[1]!)?.[1];
+        if (operations[label("operation") ?? ""]?.method === "GET" && label("status") !== "429")
+          reads[label("lane") === "background" ? "background" : "interactive"] += Number(counted[2]);
+      }
       if (line.startsWith("switchboard_api_request_seconds_sum")) apiSeconds += Number(line.split(" ").pop());
       if (line.startsWith("switchboard_api_request_seconds_count")) apiCount += Number(line.split(" ").pop());
     }
   }
-  return { api429, apiSeconds, apiCount };
+  return { api429, apiSeconds, apiCount, reads };
 }
 
 async function runWith(
@@ -227,6 +247,7 @@ async function runWith(
     let writesAsked = 0;
     const tag = `R${n}x${Date.now().toString(36)}`;
     const marker = `bench${n}x${Date.now().toString(36)}`;
+    const before = await metricsOf(apps);
     const start = performance.now();
     const customers = customersWrite(sandbox, org.apiKey, marker, start, start + seconds * 1000);
     const inFlight: Promise<void>[] = [];
@@ -260,6 +281,8 @@ async function runWith(
     }
     await Promise.all(inFlight);
     const customerSent = await customers;
+    const during = await metricsOf(apps);
+    const minutes = (performance.now() - start) / 60_000;
     // The mirroring catches up (a poll, the channels' post queues), then is counted.
     const settleEnd = Date.now() + SETTLE_MS;
     while (mirroredOf(fake, marker).size < customerSent && Date.now() < settleEnd) await sleep(500);
@@ -292,6 +315,13 @@ async function runWith(
       customerSent,
       customerMirrored: mirrored.size,
       customerDuplicates: [...mirrored.values()].reduce((a, k) => a + k - 1, 0),
+      readsPerMinute:
+        (during.reads.interactive +
+          during.reads.background -
+          before.reads.interactive -
+          before.reads.background) /
+        minutes,
+      backgroundReadsPerMinute: (during.reads.background - before.reads.background) / minutes,
     };
   } finally {
     for (const app of apps) await app.stop();
@@ -327,10 +357,17 @@ export async function run(): Promise<BenchRow[]> {
       const label = `${r.replicas} replicas, ${seconds} s of ${RATE} commands/s and ${CUSTOMER_RATE} customer messages/s (baseline: 1 replica)`;
       rows.push(
         {
-          name: `${label}: the API's 429s`,
+          name: `${label}: the API's 429s (commands, report and inbox polls; goal 0)`,
           figure: r.api429,
           unit: "",
           baseline: one.api429,
+          peakRssMb: peak,
+        },
+        {
+          name: `${label}: the key's reads a minute during the load (background: ${Math.round(r.backgroundReadsPerMinute)}; budget 300)`,
+          figure: Math.round(r.readsPerMinute),
+          unit: "reads/min",
+          baseline: Math.round(one.readsPerMinute),
           peakRssMb: peak,
         },
         {
