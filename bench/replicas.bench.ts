@@ -337,7 +337,13 @@ export async function run(): Promise<BenchRow[]> {
     console.error("replicas: DATABASE_URL is not set (a PostgreSQL database of its own): nothing measured");
     return [];
   }
-  const seconds = Number(process.env.BENCH_REPLICAS_SECONDS ?? process.argv[2] ?? 60);
+  // The seconds as an argument only when run alone: under bench/run.ts the arguments are its own.
+  const alone = import.meta.url === pathToFileURL(process.argv[1] ?? "").href;
+  const seconds = Number(process.env.BENCH_REPLICAS_SECONDS ?? (alone ? process.argv[2] : undefined) ?? 60);
+  if (!(seconds > 0)) {
+    console.error(`replicas: BENCH_REPLICAS_SECONDS must be a number of seconds above 0: nothing measured`);
+    return [];
+  }
   const fake = await FakeSlack.start();
   fake.addChannel(HUMAN_CHANNEL);
   fake.addChannel(ALL_CHANNEL);
