@@ -33,7 +33,9 @@
 //   overruns (before the inbox, commands read one in 12: 250 a minute).
 //
 // Figures: the API's 429s (goal 0, from each replica's /metrics: the commands'
-// and the inbox polls' reads alike), the acks' and the answers' p99 beside one
+// and the inbox polls' reads alike), the key's reads a minute during the load
+// (all replicas' /metrics, by lane: the arithmetic above, checked), the acks'
+// and the answers' p99 beside one
 // replica's, the writes done once (tags created = tags asked), the customer
 // messages mirrored into Slack threads of those sent, the ones mirrored twice
 // (goal 0), and the shared budget's cost (the API time of a request through it).
