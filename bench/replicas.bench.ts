@@ -35,10 +35,10 @@
 // Figures: the API's 429s (goal 0, from each replica's /metrics: the commands'
 // and the inbox polls' reads alike), the key's reads a minute during the load
 // (all replicas' /metrics, by lane: the arithmetic above, checked), the acks'
-// and the answers' p99 beside one
-// replica's, the writes done once (tags created = tags asked), the customer
-// messages mirrored into Slack threads of those sent, the ones mirrored twice
-// (goal 0), and the shared budget's cost (the API time of a request through it).
+// and the answers' p99 beside one replica's, the writes done once (tags
+// created = tags asked), the customer messages mirrored into Slack threads of
+// those sent, the ones mirrored twice (goal 0), and the shared budget's cost
+// (the API time of a request through it).
 // Needs DATABASE_URL (a server on which it makes a fresh database per run and
 // drops it after); without it the module says so and measures nothing. Run
 // alone: `node bench/replicas.bench.ts`.
