@@ -43,6 +43,8 @@ export interface SandboxOptions {
   templateApprovalMs?: number;
   /** Pace of the automatic tick; default 1 000 ms; 0 turns the timer off (tests call tick()). */
   campaignTickMs?: number;
+  /** When a quiet sandbox's timer skips ticks (tests): default ACTIVE_MS and QUIET_TICK_MS. */
+  quiet?: { activeMs?: number; tickMs?: number };
   /** Pending recipients each running campaign sends per tick; default 200. */
   campaignBatch?: number;
   /** Largest import file; default IMPORT_MAX_BYTES's default. */
@@ -90,6 +92,8 @@ export interface Sandbox {
   channels(of?: OrganizationRef): Promise<Array<{ id: number; name: string }>>;
   /** One step of templates, messages and campaigns, as the timer would do. */
   tick(): Promise<void>;
+  /** The timer's ticks run and skipped (a quiet sandbox skips them). */
+  ticks(): { run: number; skipped: number };
   /**
    * Simulates a person writing in (there is no such API operation): opens the
    * 24-hour window for that phone. Creates the phonechat chat user when needed.
@@ -126,6 +130,11 @@ export function sandboxSettings(
     campaignTickMs: config.SANDBOX_CAMPAIGN_TICK_MS,
   };
 }
+
+/** A sandbox is ticked each second for this long after its last write (a message's sent → delivered → read). */
+export const ACTIVE_MS = 10_000;
+/** A quiet sandbox is still ticked this often (what a write outside its API may have left). */
+export const QUIET_TICK_MS = 30_000;
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const defaults = configSchema.parse({});
@@ -166,6 +175,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         logger: opts.logger ?? false,
       },
     );
+    // A write through the API wakes the clock (below).
+    let lastWrite = Date.now();
+    const wrote = () => {
+      lastWrite = Date.now();
+    };
+    app.addHook("onRequest", async (req) => {
+      if (req.method !== "GET" && req.method !== "HEAD") wrote();
+    });
     await app.listen({ host: opts.host ?? "127.0.0.1", port: opts.port ?? 0 });
     const address = app.server.address() as AddressInfo;
     const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -173,14 +190,47 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const batch = opts.campaignBatch ?? 200;
     // Ticks never overlap: a slow one makes the next wait, not run beside it.
     let running: Promise<void> = Promise.resolve();
+    // A quiet sandbox is not ticked each second (its statements run on the thread that acks Slack when
+    // embedded): after ACTIVE_MS without a write and with no campaign running, the timer skips ticks until
+    // a write, the next template review or scheduled start (asked once), or QUIET_TICK_MS since the last.
+    let lastTick = Number.NEGATIVE_INFINITY;
+    let campaignsRunning = true;
+    let nextDue = 0;
+    const activeMs = opts.quiet?.activeMs ?? ACTIVE_MS;
+    const quietTickMs = opts.quiet?.tickMs ?? QUIET_TICK_MS;
+    const counted = { run: 0, skipped: 0 };
     const tick = () => {
-      running = running.then(() => store.delivery.tick(batch, SENDABLE_STATUSES));
+      running = running.then(async () => {
+        const r = await store.delivery.tick(batch, SENDABLE_STATUSES);
+        lastTick = Date.now();
+        // What moved this tick moves on at the next (sent → delivered → read): as busy as a write.
+        if (r.changed > 0) wrote();
+        campaignsRunning = r.running > 0;
+        nextDue =
+          campaignsRunning || lastTick - lastWrite < activeMs
+            ? 0
+            : ((await store.delivery.nextDue())?.getTime() ?? Number.POSITIVE_INFINITY);
+      });
       return running;
+    };
+    const quiet = () => {
+      const t = Date.now();
+      return (
+        !campaignsRunning &&
+        t - lastWrite >= activeMs &&
+        now().getTime() < nextDue &&
+        t - lastTick < quietTickMs
+      );
     };
     const tickMs = opts.campaignTickMs ?? defaults.SANDBOX_CAMPAIGN_TICK_MS;
     const timer =
       tickMs > 0
         ? setInterval(() => {
+            if (quiet()) {
+              counted.skipped += 1;
+              return;
+            }
+            counted.run += 1;
             tick().catch((err) => {
               if (opts.logger) opts.logger.error({ err }, "sandbox tick failed");
             });
@@ -211,13 +261,18 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       orgId: firstOrgId,
       db,
       tick,
-      createOrganization: (o) => createOrganization(store, now(), o),
+      ticks: () => ({ ...counted }),
+      createOrganization: (o) => {
+        wrote();
+        return createOrganization(store, now(), o);
+      },
       organizationOf,
       async channels(of) {
         const org = await orgOf(of);
         return (await org.account.channels()).map((c) => ({ id: Number(c.id), name: c.name }));
       },
       async inbound({ phone, text, channelId: given, needHuman, of }) {
+        wrote();
         const e164 = toE164(phone);
         if (!e164) throw new Error(`inbound: ${phone} is not a phone number in E.164 format`);
         const org = await orgOf(of);

@@ -163,16 +163,27 @@ export class Delivery extends SandboxTable {
    * `batch` pending recipients per running campaign sent; campaigns with
    * nothing pending or sending completed.
    */
-  async tick(batch: number, startable: readonly string[]): Promise<void> {
+  /** When the clock next has work without a write: a pending template's review or a scheduled start. */
+  async nextDue(): Promise<Date | undefined> {
+    const r = await this.db.query<{ at: Date | string | null }>(
+      `select least(
+         (select min(approve_at) from sandbox.templates where status = 'pending' and deleted_at is null),
+         (select min(scheduled_at) from sandbox.campaigns where status = 'scheduled')) as at`,
+    );
+    const at = r.rows[0]?.at;
+    return at ? new Date(at) : undefined;
+  }
+
+  async tick(batch: number, startable: readonly string[]): Promise<{ running: number; changed: number }> {
     const now = this.now();
-    await reviewTemplates(this.db, now, {});
+    const reviewed = await reviewTemplates(this.db, now, {});
     const due = await this.db.query<{ id: number; org_id: number }>(
       "select id, org_id from sandbox.campaigns where status = 'scheduled' and scheduled_at <= $1 order by id",
       [now],
     );
     for (const c of due.rows) await this.campaignsOf(c.org_id).start(c.id, startable);
 
-    await this.db.query(
+    const messages = await this.db.query(
       `update sandbox.messages m set
          status = case m.status
            when 'queued' then case when ${UNREACHABLE_PHONE_SQL("coalesce(u.phone, '')")} then 'failed' else 'sent' end
@@ -187,7 +198,7 @@ export class Delivery extends SandboxTable {
     );
 
     // A campaign message takes its recipient's status, so the two never disagree.
-    await this.db.query(
+    const recipients = await this.db.query(
       `with moved as (update sandbox.campaign_recipients r set
          status = case r.status
            when 'sending' then case when ${UNREACHABLE_PHONE_SQL("r.phone")} then 'failed' else 'sent' end
@@ -210,11 +221,21 @@ export class Delivery extends SandboxTable {
       "select id, org_id from sandbox.campaigns where status = 'running' order by id",
     );
     for (const c of running.rows) await this.sendBatch(c.id, c.org_id, batch, now);
-    await this.db.query(
+    const completed = await this.db.query(
       `update sandbox.campaigns c set status = 'completed', completed_at = $1, updated_at = $1
        where c.status = 'running' and not exists (
          select 1 from sandbox.campaign_recipients r where r.campaign_id = c.id and r.status in ('pending', 'sending'))`,
       [now],
     );
+    return {
+      running: running.rows.length,
+      changed:
+        reviewed.approved +
+        reviewed.rejected +
+        due.rows.length +
+        messages.rowCount +
+        recipients.rowCount +
+        completed.rowCount,
+    };
   }
 }
