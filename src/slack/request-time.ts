@@ -46,7 +46,7 @@ export function refuseSkewedRequests(
  * (a signature is good for 5 minutes either side of its timestamp) is a replay
  * of a captured request and gets a 401. Signatures are claimed in the event
  * store (io/event-store.ts: shared by replicas on PostgreSQL; memory in front of
- * the embedded database). Slack's own retries of events carry X-Slack-Retry-Num
+ * the embedded database, which also refuses a request signed before its process started). Slack's own retries of events carry X-Slack-Retry-Num
  * and pass (the event id dedupes them); commands and clicks are never retried by
  * Slack.
  */
@@ -68,9 +68,11 @@ export function refuseReplayedRequests(
       listener(req, res);
       return;
     }
+    const stamp = req.headers["x-slack-request-timestamp"];
+    const timestampS = typeof stamp === "string" && /^\d+$/.test(stamp) ? Number(stamp) : undefined;
     let first: boolean | Promise<boolean>;
     try {
-      first = seen.claimSignature(signature);
+      first = seen.claimSignature(signature, timestampS);
     } catch {
       first = Promise.reject(new Error("signature store failed"));
     }

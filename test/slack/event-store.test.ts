@@ -58,7 +58,7 @@ describe("request signatures (replays: request-time.ts)", () => {
     expect(memory.complete()).toBe(true);
   });
 
-  it("on the embedded database: answered from memory, written behind, refused again after a restart", async () => {
+  it("on the embedded database: answered from memory, written at a graceful stop, refused again after it", async () => {
     const lite = await openTestDb("pglite");
     try {
       await migrateStore(lite);
@@ -70,7 +70,7 @@ describe("request signatures (replays: request-time.ts)", () => {
             )
           ).rows[0]?.n,
         );
-      const before = await createDbEventStore(lite, { flushMs: 60_000 });
+      const before = await createDbEventStore(lite);
       // Answered at once: a boolean, not a promise waiting on a write.
       expect(before.claimSignature("v0=first")).toBe(true);
       expect(before.claimSignature("v0=first")).toBe(false);
@@ -78,7 +78,7 @@ describe("request signatures (replays: request-time.ts)", () => {
       await before.flush?.();
       expect(await count()).toBe(1);
       // A new process on the same folder: the window is loaded from the table.
-      const after = await createDbEventStore(lite, { flushMs: 60_000 });
+      const after = await createDbEventStore(lite);
       expect(after.claimSignature("v0=first")).toBe(false);
       expect(after.claimSignature("v0=second")).toBe(true);
       await after.flush?.();
@@ -87,10 +87,18 @@ describe("request signatures (replays: request-time.ts)", () => {
         "update slack.seen_events set seen_at = now() - interval '12 minutes' where event_id = $1",
         ["sig:v0=second"],
       );
-      const later = await createDbEventStore(lite, { flushMs: 60_000 });
+      const later = await createDbEventStore(lite);
       expect(later.claimSignature("v0=first")).toBe(false);
       expect(later.claimSignature("v0=second")).toBe(true);
       await later.flush?.();
+      // After a kill -9 (nothing written): a request signed before this process started is refused unseen,
+      // one signed since (or within the clocks' skew) is served.
+      const startedAt = Date.now();
+      const afterKill = await createDbEventStore(lite, { now: () => startedAt });
+      const s = Math.floor(startedAt / 1000);
+      expect(afterKill.claimSignature("v0=before-the-start", s - 60)).toBe(false);
+      expect(afterKill.claimSignature("v0=within-the-skew", s - 2)).toBe(true);
+      expect(afterKill.claimSignature("v0=since", s + 1)).toBe(true);
     } finally {
       await lite.close();
     }

@@ -14,8 +14,8 @@ export interface EventStore {
    * True the first time a request's signature is seen, false for a replay (request-time.ts). A boolean when
    * this process alone can say (memory), a promise when the store must be asked.
    */
-  claimSignature(signature: string): boolean | Promise<boolean>;
-  /** Writes what is still held back (the embedded database's signatures); called at the app's stop. */
+  claimSignature(signature: string, timestampS?: number): boolean | Promise<boolean>;
+  /** Writes what only memory holds (the embedded database's signatures); called at the app's graceful stop. */
   flush?(): Promise<void>;
 }
 
@@ -73,6 +73,11 @@ export class SignatureMemory {
   get size(): number {
     return this.at.size;
   }
+
+  /** The signatures of the window, oldest first. */
+  keys(): string[] {
+    return [...this.at.keys()];
+  }
 }
 
 export class MemoryEventStore implements EventStore {
@@ -118,22 +123,21 @@ export class MemoryEventStore implements EventStore {
   }
 }
 
-/** How often the embedded database's signatures held back are written (one statement for all of them). */
-export const SIGNATURE_FLUSH_MS = 1000;
+/** How far Slack's clock and this process's may differ (the embedded database's start rule below). */
+export const CLOCK_SKEW_MS = 5_000;
 
 /**
  * The memory set in front of the store's table (src/store/events.ts).
  *
  * Signatures: on PostgreSQL each is claimed in the table before the request is served, so a replay is
- * refused by every replica. The embedded database serves one process, so memory answers at once (its
- * window loaded from the table at start) and the signatures are written behind, once a second in one
- * statement: the ack does not wait on a write that runs on the process's own thread. A replay after a
- * restart is refused as before, except of a request taken in the last second before a kill -9.
+ * refused by every replica. The embedded database serves one process, so memory answers at once, with no
+ * write on the thread that acks: a statement there each second showed in the acks' p99
+ * (docs/benchmarks.md). Across a restart: a graceful stop writes the window's signatures in one go and the
+ * next start loads them; after a kill -9 (memory lost), a request signed before the new process started
+ * (less CLOCK_SKEW_MS) is refused, since it may be one the killed process served. Slack never sends a
+ * command or a click again by itself, and its event retries (X-Slack-Retry-Num) are not checked here.
  */
-export async function createDbEventStore(
-  db: Db,
-  opts: { flushMs?: number; now?: () => number } = {},
-): Promise<EventStore> {
+export async function createDbEventStore(db: Db, opts: { now?: () => number } = {}): Promise<EventStore> {
   const seen = await SeenEvents.open(db);
   const memory = new MemoryEventStore();
   const store: EventStore = {
@@ -146,36 +150,23 @@ export async function createDbEventStore(
   if (db.kind !== "pglite") return store;
 
   const now = opts.now ?? Date.now;
+  const startedAt = now();
   const signatures = new SignatureMemory({ now });
   for (const row of await seen.recent(SIGNATURE_WORKSPACE, SIG, SIGNATURE_TTL_MS))
     signatures.claim(row.id.slice(SIG.length), row.at);
-  let pending: string[] = [];
-  let writing: Promise<void> = Promise.resolve();
-  const flush = (): Promise<void> => {
-    if (pending.length === 0) return writing;
-    const ids = pending;
-    pending = [];
-    writing = writing
-      .then(() => seen.claimAll(ids, SIGNATURE_WORKSPACE))
-      // The database refusing a write must not stop the guard: memory still holds them.
-      .catch(() => {});
-    return writing;
-  };
-  const timer = setInterval(() => void flush(), opts.flushMs ?? SIGNATURE_FLUSH_MS);
-  timer.unref();
   store.flush = async () => {
-    clearInterval(timer);
-    await flush();
+    const ids = signatures.keys().map((k) => `${SIG}${k}`);
+    for (let i = 0; i < ids.length; i += 1000)
+      await seen.claimAll(ids.slice(i, i + 1000), SIGNATURE_WORKSPACE).catch(() => {});
   };
-  store.claimSignature = (signature) => {
+  store.claimSignature = (signature, timestampS) => {
     if (!signatures.complete()) {
       // More signatures than memory keeps came within the window: the table decides (and keeps this one).
       signatures.claim(signature);
-      return flush().then(() => seen.claim(`${SIG}${signature}`, SIGNATURE_WORKSPACE));
+      return seen.claim(`${SIG}${signature}`, SIGNATURE_WORKSPACE);
     }
     if (!signatures.claim(signature)) return false;
-    pending.push(`${SIG}${signature}`);
-    return true;
+    return timestampS === undefined || timestampS * 1000 >= startedAt - CLOCK_SKEW_MS;
   };
   return store;
 }
