@@ -63,4 +63,34 @@ describe.each(storeBackends())("commands in flight on %s", (backend) => {
     expect(taken.map((c) => [c.workspace, c.userId, c.line])).toEqual([["TA", "U2", "tag add x"]]);
     expect(await takeInterruptedCommands(db, "the next process", 0)).toEqual([]);
   });
+  it.skipIf(backend !== "pglite")(
+    "a command answered within the note's delay is never written, while a slower one beside it is",
+    async () => {
+      const lines: string[] = [];
+      const query = db.query.bind(db);
+      const spied = Object.assign(Object.create(db) as Db, {
+        kind: db.kind,
+        query: ((text: string, params?: unknown[]) => {
+          if (/insert into switchboard.commands_in_flight/.test(text))
+            lines.push(...((params?.[3] as string[]) ?? []));
+          return query(text, params);
+        }) as Db["query"],
+      });
+      const spiedDeps = () =>
+        ({ db: spied, workspace: "TA", logger: createLogger("silent") }) as unknown as WorkspaceWork;
+      const slow = await trackCommand(spiedDeps(), { userId: "U3", line: "report now 2" });
+      // A quick command starts just before the slow one's note is written, and is answered just after.
+      await sleep(NOTE_AFTER_MS - 10);
+      const t0 = performance.now();
+      const quick = await trackCommand(spiedDeps(), { userId: "U4", line: "help" });
+      await until(rows, (r) => r.some((x) => x.line === "report now 2"));
+      await quick();
+      // A loaded machine may stretch it past the note's delay: then it may be written.
+      const overdue = performance.now() - t0 >= NOTE_AFTER_MS;
+      await slow();
+      await until(rows, (r) => r.length === 0);
+      expect(lines).toContain("report now 2");
+      if (!overdue) expect(lines).not.toContain("help");
+    },
+  );
 });

@@ -74,9 +74,20 @@ function notesBehind(db: Db, logger: WorkspaceWork["logger"]): Behind {
   let writing: Promise<void> = Promise.resolve();
   const flush = (): Promise<void> => {
     timer = undefined;
-    const notes = [...pending.values()];
-    pending.clear();
-    for (const n of notes) written.set(n.id, n.workspace);
+    // Only commands that have run NOTE_AFTER_MS are written; younger ones wait for their turn (oldest first).
+    const due = Date.now() - NOTE_AFTER_MS;
+    const notes: CommandNote[] = [];
+    for (const n of pending.values()) {
+      if (n.startedAt.getTime() > due) break;
+      notes.push(n);
+    }
+    for (const n of notes) {
+      pending.delete(n.id);
+      written.set(n.id, n.workspace);
+    }
+    const oldest = pending.values().next().value as CommandNote | undefined;
+    if (oldest) schedule(oldest.startedAt.getTime() + NOTE_AFTER_MS - Date.now());
+    if (notes.length === 0 && answered.length === 0) return writing;
     writing = writing
       .then(async () => {
         await noteCommands(db, notes).catch((err: unknown) =>
@@ -89,10 +100,10 @@ function notesBehind(db: Db, logger: WorkspaceWork["logger"]): Behind {
       .catch(() => {});
     return writing;
   };
-  const schedule = () => {
-    timer ??= setTimeout(() => void flush(), NOTE_AFTER_MS);
+  function schedule(inMs: number = NOTE_AFTER_MS): void {
+    timer ??= setTimeout(() => void flush(), Math.max(0, inMs));
     timer.unref();
-  };
+  }
   const b: Behind = {
     started(workspace, command) {
       const id = randomUUID();
