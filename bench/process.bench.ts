@@ -14,12 +14,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import pg from "pg";
 import { FakeSlack } from "../test/fakes/slack.ts";
 import {
   APP_ARGS,
   BARE_BOLT_ARGS,
   cleanEnv,
+  freshDatabase,
   type Launched,
   launch,
   median,
@@ -80,26 +80,6 @@ async function timedStarts(
     await p.stop();
   }
   return { readyMs: median(times), cpuMs: median(cpu) };
-}
-
-/** A fresh database on the server of DATABASE_URL; drop() removes it. */
-async function freshDatabase(url: string, name: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
 }
 
 export async function run(): Promise<BenchRow[]> {

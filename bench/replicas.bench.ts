@@ -43,13 +43,21 @@
 // drops it after); without it the module says so and measures nothing. Run
 // alone: `node bench/replicas.bench.ts`.
 import { pathToFileURL } from "node:url";
-import pg from "pg";
 import { MessagingClient } from "../src/api/client.ts";
 import { OPERATION } from "../src/api/operations.ts";
 import { startSandbox } from "../src/sandbox/index.ts";
 import { FakeSlack } from "../test/fakes/slack.ts";
 import { SlackRequests } from "../test/fakes/slack-requests.ts";
-import { APP_ARGS, cleanEnv, type Launched, launch, percentile, SIGNING_SECRET, sleep } from "./processes.ts";
+import {
+  APP_ARGS,
+  cleanEnv,
+  freshDatabase,
+  type Launched,
+  launch,
+  percentile,
+  SIGNING_SECRET,
+  sleep,
+} from "./processes.ts";
 import { type BenchRow, peakRssMb } from "./run.ts";
 
 const RATE = 50;
@@ -84,26 +92,6 @@ interface RunFigures {
   readsPerMinute: number;
   /** Of which background (the inbox polls, the report). */
   backgroundReadsPerMinute: number;
-}
-
-/** A fresh database on the server of DATABASE_URL; drop() removes it. */
-async function freshDatabase(url: string, name: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
 }
 
 /** The customer messages of this run mirrored into the inbox channels' threads, by marker: how many times each. */
