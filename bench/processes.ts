@@ -177,6 +177,12 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.max(0, i)] as number;
 }
 
+/** p50, p99 and the slowest of latencies in ms (sorted here). */
+export function latencies(ms: number[]): { p50: number; p99: number; max: number } {
+  ms.sort((a, b) => a - b);
+  return { p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms.at(-1) ?? Number.NaN };
+}
+
 /** A fresh database on the server of DATABASE_URL; drop() removes it. */
 export async function freshDatabase(
   url: string,

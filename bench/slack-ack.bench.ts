@@ -7,10 +7,12 @@
 // own, as Slack sees them: the sender and the fake Slack run in this process,
 // so neither app shares its event loop with the one that measures. Latency is
 // measured from sending a signed request to its HTTP answer, which is what
-// Slack's 3 s limit is about. The p99 ratio is decided so that noise cannot:
-// BENCH_SLACK_ROUNDS (5) interleaved rounds of BENCH_SLACK_SECONDS (10) each,
-// the two apps taking turns (which goes first alternates), and the figure is
-// the median of the rounds' p99 ratios. Each app's CPU time a command (/proc,
+// Slack's 3 s limit is about. The p99 ratio is decided so that the machine's
+// own pauses cannot: both apps are loaded at once, their requests interleaved
+// (ours at 0, 20, 40 ms, …, bare Bolt's at 10, 30, 50 ms, …), so a pause of the
+// machine falls on both alike; BENCH_SLACK_ROUNDS (5) rounds of
+// BENCH_SLACK_SECONDS (10) each, and the figure is the median of the rounds'
+// p99 ratios. Each app's CPU time a command (/proc,
 // the answer's work included) is given beside. Run alone:
 // `node bench/slack-ack.bench.ts [seconds]`.
 import { mkdtemp, rm } from "node:fs/promises";
@@ -25,9 +27,9 @@ import {
   cleanEnv,
   cpuMsOf,
   type Launched,
+  latencies,
   launch,
   median,
-  percentile,
   SIGNING_SECRET,
 } from "./processes.ts";
 import type { BenchRow } from "./run.ts";
@@ -42,39 +44,41 @@ interface Load {
   failed: number;
 }
 
-/** Sends `RATE` commands a second for `seconds` on a fixed schedule (open loop: a slow answer does not slow the sender). */
-async function load(req: SlackRequests, seconds: number, text: string): Promise<Load> {
+/**
+ * Sends `RATE` commands a second to each of `targets` for `seconds`, on one
+ * fixed schedule (open loop: a slow answer does not slow the sender), the
+ * targets' requests interleaved: target j's i-th request is due at
+ * (i + j / n) / RATE s, so every target is measured over the same seconds of
+ * the machine, its pauses shared alike.
+ */
+async function load(targets: SlackRequests[], seconds: number, text: string): Promise<Load[]> {
   const total = Math.round(RATE * seconds);
+  const period = 1000 / RATE;
   const start = performance.now();
-  const latencies: number[] = [];
-  let failed = 0;
+  const times: number[][] = targets.map(() => []);
+  const failed = targets.map(() => 0);
   const inFlight: Promise<void>[] = [];
   for (let i = 0; i < total; i++) {
-    const due = start + (i * 1000) / RATE;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    inFlight.push(
-      (async () => {
-        const t0 = performance.now();
-        try {
-          const res = await req.command(text);
-          if (res.status === 200) latencies.push(performance.now() - t0);
-          else failed += 1;
-        } catch {
-          failed += 1;
-        }
-      })(),
-    );
+    for (const [j, req] of targets.entries()) {
+      const due = start + i * period + (j * period) / targets.length;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      inFlight.push(
+        (async () => {
+          const t0 = performance.now();
+          try {
+            const res = await req.command(text);
+            if (res.status === 200) times[j]?.push(performance.now() - t0);
+            else failed[j] = (failed[j] ?? 0) + 1;
+          } catch {
+            failed[j] = (failed[j] ?? 0) + 1;
+          }
+        })(),
+      );
+    }
   }
   await Promise.all(inFlight);
-  latencies.sort((a, b) => a - b);
-  return {
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    max: latencies.at(-1) ?? Number.NaN,
-    sent: total,
-    failed,
-  };
+  return times.map((l, j) => ({ ...latencies(l), sent: total, failed: failed[j] ?? 0 }));
 }
 
 type Round = Load & { cpuMs: number };
@@ -99,28 +103,24 @@ export async function run(
     bare = await launch(BARE_BOLT_ARGS, cleanEnv(slackEnv));
     const oursReq = new SlackRequests(`http://127.0.0.1:${ours.port}/slack/events`, SIGNING_SECRET, fake);
     const bareReq = new SlackRequests(`http://127.0.0.1:${bare.port}/slack/events`, SIGNING_SECRET, fake);
-    // A round, with the process's CPU time over it.
-    const measured = async (proc: Launched, req: SlackRequests): Promise<Round> => {
-      const cpu0 = cpuMsOf(proc.pid);
-      const l = await load(req, seconds, "help");
-      return { ...l, cpuMs: (cpuMsOf(proc.pid) - cpu0) / l.sent };
+    // A round: both apps under load over the same seconds, each process's CPU time over it.
+    const measured = async (): Promise<[Round, Round]> => {
+      const cpu0 = [cpuMsOf(ours!.pid), cpuMsOf(bare!.pid)];
+      const [o, b] = (await load([oursReq, bareReq], seconds, "help")) as [Load, Load];
+      return [
+        { ...o, cpuMs: (cpuMsOf(ours!.pid) - (cpu0[0] as number)) / o.sent },
+        { ...b, cpuMs: (cpuMsOf(bare!.pid) - (cpu0[1] as number)) / b.sent },
+      ];
     };
-    // Warm up both (JIT, first auth.test, connections), then measure one after the other.
-    await load(oursReq, 2, "help");
-    await load(bareReq, 2, "help");
+    // Warm up both (JIT, first auth.test, connections), then measure.
+    await load([oursReq, bareReq], 2, "help");
     const ourRounds: Round[] = [];
     const bareRounds: Round[] = [];
     for (let i = 0; i < rounds; i++) {
-      if (i % 2 === 0) {
-        bareRounds.push(await measured(bare, bareReq));
-        ourRounds.push(await measured(ours, oursReq));
-      } else {
-        ourRounds.push(await measured(ours, oursReq));
-        bareRounds.push(await measured(bare, bareReq));
-      }
-      console.error(
-        `slack-ack: round ${i + 1}: p99 ${round(ourRounds.at(-1)!.p99)} ms, bare Bolt ${round(bareRounds.at(-1)!.p99)} ms`,
-      );
+      const [o, b] = await measured();
+      ourRounds.push(o);
+      bareRounds.push(b);
+      console.error(`slack-ack: round ${i + 1}: p99 ${round(o.p99)} ms, bare Bolt ${round(b.p99)} ms`);
     }
     // Each app's rounds as one load: medians of the percentiles and of the CPU, the worst max, the totals.
     const overall = (loads: Round[]) => ({
@@ -138,7 +138,7 @@ export async function run(
     const expected = RATE * (2 + seconds * rounds) - s.failed;
     await fake.waitFor(() => fake.responses.length >= expected, 60_000, "all answers").catch(() => {});
     const answered = fake.responses.filter((r) => r.status === 200).length;
-    const label = `/sb help, ${RATE}/s, ${rounds} interleaved rounds of ${seconds} s, medians`;
+    const label = `/sb help, ${RATE}/s each, ${rounds} rounds of ${seconds} s, requests interleaved, medians`;
     const rows: Omit<BenchRow, "peakRssMb">[] = [
       { name: `slash ack p50 (${label})`, figure: round(s.p50), unit: "ms", baseline: round(b.p50) },
       { name: `slash ack p99 (${label})`, figure: round(s.p99), unit: "ms", baseline: round(b.p99) },

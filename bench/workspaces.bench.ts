@@ -55,10 +55,10 @@ import {
   type Launched,
   launch,
   median,
-  percentile,
   SANDBOX_ARGS,
   SIGNING_SECRET,
   sleep,
+  latencies as summary,
 } from "./processes.ts";
 import type { BenchRow } from "./run.ts";
 
@@ -117,11 +117,8 @@ async function load(
     );
   }
   await Promise.all(inFlight);
-  latencies.sort((a, b) => a - b);
   return {
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    max: latencies.at(-1) ?? Number.NaN,
+    ...summary(latencies),
     sent: total,
     failed,
     answers,

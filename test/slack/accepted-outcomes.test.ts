@@ -46,8 +46,21 @@ function revoke(): void {
 
 const kept = () => new UndeliveredOutcomes(s.db, s.switchboard.workspace).list(ALICE.id);
 
-/** The person's next command, Slack taking messages again: its answers on its response_url. */
+/**
+ * The person's next command, Slack taking messages again: its answers on its response_url. Sent once the
+ * outcome is settled: the try to say it at once on the refused response_url has failed and put it back
+ * (a command sent while that try is under way finds nothing kept yet, and the outcome waits for the one after).
+ */
 async function nextCommand(): Promise<string> {
+  await eventually(
+    async () =>
+      s.logs.some((l) =>
+        String(l.msg).includes("could not show the outcomes kept for a person; kept again"),
+      ) && (await kept()).length > 0
+        ? true
+        : undefined,
+    "the outcome put back after the try to say it at once",
+  );
   s.fake.refuseNext("chat.postMessage", "token_revoked", 0);
   s.fake.responsesRefused = undefined;
   const sent = await s.req.command("help", { user: ALICE });

@@ -151,41 +151,48 @@ export function coreParts(opts: CoreOptions): CoreParts {
     );
   };
 
-  const makeContext = (actor: Actor, line: string, tokens: Token[]): CommandContext => ({
-    api: auditing.audited(actor, line),
-    actor,
-    line,
-    tokens,
-    defaultChannelId: opts.defaultChannelId,
-    defaultCountry: opts.defaultCountry,
-    importTimeoutMs: opts.importTimeoutMs,
-    apiKeyMasked,
-    who: who(actor),
-    registry,
-    may: async (scope) => (await permissions.check(actor, scope)).ok,
-    reports: opts.reports,
-    channels,
-    launchedBy: async (campaignId) => {
-      const l = await audit.lastLaunch(campaignId).catch(() => undefined);
-      return l ? (l.via === "shell" ? "the shell" : `<@${l.actor}>`) : undefined;
-    },
+  const makeContext = (actor: Actor, line: string, tokens: Token[]): CommandContext => {
+    // The audited client is made when a command first calls the API: most answers (help, a refusal) never do.
+    let api: CommandContext["api"] | undefined;
+    return {
+      get api() {
+        api ??= auditing.audited(actor, line);
+        return api;
+      },
+      actor,
+      line,
+      tokens,
+      defaultChannelId: opts.defaultChannelId,
+      defaultCountry: opts.defaultCountry,
+      importTimeoutMs: opts.importTimeoutMs,
+      apiKeyMasked,
+      who: who(actor),
+      registry,
+      may: async (scope) => (await permissions.check(actor, scope)).ok,
+      reports: opts.reports,
+      channels,
+      launchedBy: async (campaignId) => {
+        const l = await audit.lastLaunch(campaignId).catch(() => undefined);
+        return l ? (l.via === "shell" ? "the shell" : `<@${l.actor}>`) : undefined;
+      },
 
-    inbox: opts.inbox,
-    audiences: new CampaignAudiences(opts.db, opts.workspace),
-    testPhones: new TestPhones(opts.db, opts.workspace),
-    heldStarts: new HeldStarts(opts.db, opts.workspace),
-    startRules: opts.startRules ?? {},
-    now: opts.now ?? (() => new Date()),
-    approvals: approvals(),
-    admin: opts.admin,
-    workspace: opts.workspace,
-    audit: (operation, ok, answer) =>
-      auditing.write({
-        ...auditing.entry(actor, line, operation),
-        ok,
-        answer: answer === undefined ? undefined : summarize(answer),
-      }),
-  });
+      inbox: opts.inbox,
+      audiences: new CampaignAudiences(opts.db, opts.workspace),
+      testPhones: new TestPhones(opts.db, opts.workspace),
+      heldStarts: new HeldStarts(opts.db, opts.workspace),
+      startRules: opts.startRules ?? {},
+      now: opts.now ?? (() => new Date()),
+      approvals: approvals(),
+      admin: opts.admin,
+      workspace: opts.workspace,
+      audit: (operation, ok, answer) =>
+        auditing.write({
+          ...auditing.entry(actor, line, operation),
+          ok,
+          answer: answer === undefined ? undefined : summarize(answer),
+        }),
+    };
+  };
 
   return {
     opts,

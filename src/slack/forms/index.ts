@@ -22,9 +22,10 @@ import { apiErrorReply } from "../../commands/errors.ts";
 import type { FormKind, FormRequest } from "../../commands/form-kinds.ts";
 import type { Actor } from "../../commands/types.ts";
 import { errorRef, isSwitchboardError } from "../../platform/errors.ts";
-import { personOf, type SlackBolt, type SlackContext } from "../context.ts";
+import { personOf, type SlackContext } from "../context.ts";
 import { formChannel, keepFormChannel } from "../io/event-store.ts";
 import { slackCode } from "../io/slack-errors.ts";
+import type { Listeners } from "../listeners/routes.ts";
 import { withApi } from "../perform.ts";
 import { formLine, trackCommand } from "../recovery/interrupted-commands.ts";
 import { approvalRejectForm } from "./approval-reject.ts";
@@ -91,7 +92,7 @@ export async function openableView(
 }
 
 /** Registers every form's listeners; each reads the request's workspace and the services from `context`. */
-export function registerForms(app: SlackBolt): void {
+export function registerForms(app: Listeners): void {
   for (const form of FORMS) {
     app.view(form.callbackId, submitted(form));
     for (const actionId of form.refresh?.actions ?? [])

@@ -1,6 +1,6 @@
 import type { BlockAction, ButtonAction } from "@slack/bolt";
 import { ACTION } from "../../../commands/types.ts";
-import type { SlackBolt } from "../../context.ts";
+import type { Listeners } from "../routes.ts";
 import { confirmAction } from "./confirm.ts";
 import { dismissAction } from "./dismiss.ts";
 import { IMPORT_CONTROL_ACTIONS, importControl } from "./import-controls.ts";
@@ -14,7 +14,7 @@ import { runAction } from "./run.ts";
  */
 export const actionIdPattern = (id: string) => new RegExp(`^${id}(:\\d+)?$`);
 
-export function register(app: SlackBolt): void {
+export function register(app: Listeners): void {
   app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.run) }, runAction);
   app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.confirm) }, confirmAction);
   app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.dismiss) }, dismissAction);
