@@ -48,6 +48,7 @@ import { guardSocketFrames } from "./socket-guard.ts";
 import { createAuthorize } from "./tenancy/authorize.ts";
 import { boundBoltClients } from "./tenancy/client-cache.ts";
 import type { TokenSource } from "./tenancy/tokens.ts";
+import { madeOnFirstUse } from "./tenancy/workspace-client.ts";
 
 /** A workspace source, or its maker given the app's hooks (single mode: tenancy/scope.ts's oneWorkspace). */
 export type WorkspacesOf = WorkspaceSource | ((appHooks: SlackHooks) => WorkspaceSource);
@@ -462,25 +463,13 @@ export async function startDistributedSlackApp(
       if (!work) continue;
       await settleLeftovers(
         work,
-        lazyClient(() => host.clientOf(workspace)),
+        madeOnFirstUse(() => host.clientOf(workspace)),
         config,
         logger,
       );
     }
     // Commands of workspaces not connected (an interrupted `/sb connect`), which the loop above does not visit.
-    await tellOrphanedCommands(slack.services, (workspace) => lazyClient(() => host.clientOf(workspace)));
+    await tellOrphanedCommands(slack.services, (workspace) => madeOnFirstUse(() => host.clientOf(workspace)));
   })().catch((err) => logger.warn({ err: String(err) }, "could not settle what an earlier process left"));
-  return withHeartbeat(slack, (workspace) => lazyClient(() => host.clientOf(workspace)), logger);
-}
-
-/** A client made on first use: most workspaces have nothing left to tell, and need none. */
-function lazyClient(make: () => webApi.WebClient): webApi.WebClient {
-  let client: webApi.WebClient | undefined;
-  return new Proxy({} as webApi.WebClient, {
-    get(_target, prop) {
-      client ??= make();
-      const value = Reflect.get(client, prop, client);
-      return typeof value === "function" ? value.bind(client) : value;
-    },
-  });
+  return withHeartbeat(slack, (workspace) => madeOnFirstUse(() => host.clientOf(workspace)), logger);
 }

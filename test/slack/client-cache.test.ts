@@ -2,7 +2,12 @@
 // the most recently used workspaces only, each with its latest token's client.
 import { describe, expect, it } from "vitest";
 import { boundBoltClients } from "../../src/slack/tenancy/client-cache.ts";
-import { botTokenOf, TokenSourcedClient, workspaceClient } from "../../src/slack/tenancy/workspace-client.ts";
+import {
+  botTokenOf,
+  madeOnFirstUse,
+  TokenSourcedClient,
+  workspaceClient,
+} from "../../src/slack/tenancy/workspace-client.ts";
 import { FakeSlack } from "../fakes/slack.ts";
 
 /** What Bolt's App does with `this.clients` (App.js: WebClientPool, getOrCreate). */
@@ -74,5 +79,31 @@ describe("a workspace's bot client (workspace-client.ts)", () => {
     } finally {
       await fake.close();
     }
+  });
+
+  it("any object made on first use: nothing made until read, written or asked; made once; methods bound to it", () => {
+    let made = 0;
+    class Counter {
+      n = 0;
+      bump() {
+        this.n += 1;
+        return this.n;
+      }
+    }
+    const stand = madeOnFirstUse(() => {
+      made += 1;
+      return new Counter();
+    });
+    expect(made).toBe(0);
+    const { bump } = stand;
+    expect(bump()).toBe(1);
+    expect(stand.bump()).toBe(2);
+    expect("n" in stand).toBe(true);
+    stand.n = 10;
+    expect(stand.n).toBe(10);
+    expect(made).toBe(1);
+    // Without a prototype it is not an instance of the class; with one, it is, before it is made.
+    expect(stand).not.toBeInstanceOf(Counter);
+    expect(madeOnFirstUse(() => new Counter(), Counter.prototype)).toBeInstanceOf(Counter);
   });
 });

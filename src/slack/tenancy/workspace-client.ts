@@ -55,7 +55,17 @@ export function workspaceClient(
       // An org-wide installation's token acts in many workspaces: each call names this one (as Bolt's do).
       ...(opts.teamId ? { teamId: opts.teamId } : {}),
     }));
-  return new Proxy(Object.create(TokenSourcedClient.prototype) as TokenSourcedClient, {
+  return madeOnFirstUse(real, TokenSourcedClient.prototype);
+}
+
+/**
+ * A stand-in for the object `make` makes, made at the first property read, write or `in` (once): methods
+ * come bound to it. With `prototype`, the stand-in is `instanceof` that class before it is made.
+ */
+export function madeOnFirstUse<T extends object>(make: () => T, prototype: object = Object.prototype): T {
+  let made: T | undefined;
+  const real = (): T => (made ??= make());
+  return new Proxy(Object.create(prototype) as T, {
     get(_target, prop) {
       const c = real();
       const value = Reflect.get(c, prop, c);
