@@ -125,6 +125,8 @@ export async function workFor(services: SlackServices, workspace: WorkspaceId): 
 export interface SlackContext extends SlackServices, WorkspaceScope {
   /** The person who typed, clicked, submitted or wrote; absent for events without one (a workflow step). */
   actor?: Actor;
+  /** The request was acknowledged already (a slash command, by the first middleware): acking again would throw. */
+  acked?: boolean;
   // Bolt's Context is string-indexed: so is ours, for App<SlackContext>.
   [key: string]: unknown;
 }

@@ -1,7 +1,8 @@
 // The cross-cutting work of every request, once, as Bolt global middleware
 // (app.use), in this order:
-//   1. context: the services (SlackServices), the request's workspace (WorkspaceScope) and who acts (`actor`) into Bolt's
-//      `context`, which every listener gets (src/slack/context.ts);
+//   1. context: a slash command acknowledged first (`context.acked`); then the services (SlackServices), the
+//      request's workspace (WorkspaceScope) and who acts (`actor`) into Bolt's `context`, which every listener
+//      gets (src/slack/context.ts);
 //   2. dedupe: an event Slack delivers again is acknowledged and dropped
 //      (events/dedupe.ts);
 //   3. guard: the work runs through InFlight (a graceful stop waits for it,
@@ -82,6 +83,13 @@ export function teamOf(body: unknown, context: Partial<RequestTeam>): RequestTea
 export function provideContext(services: SlackServices): Middleware<AnyMiddlewareArgs, SlackContext> {
   return async (args) => {
     const { body, context, next } = args;
+    // A slash command is acknowledged first: its answers go to its response_url, so its ack waits on nothing of
+    // ours (the workspace's resolution, the guard, Bolt's matching of every listener: bench/slack-ack.bench.ts).
+    const ack = (args as { ack?: () => Promise<void> }).ack;
+    if (ack && typeof obj(body)?.command === "string") {
+      await ack();
+      context.acked = true;
+    }
     const team = teamOf(body, context as Partial<RequestTeam>);
     Object.assign(context, services);
     context.actor = actorOf(body);
@@ -93,7 +101,7 @@ export function provideContext(services: SlackServices): Middleware<AnyMiddlewar
         { teamId: team.teamId, where: whereOf(body) },
         "request from a workspace not served",
       );
-      await refuseUnknown(args, err.message);
+      await refuseUnknown(args, err.message, context.acked);
       return;
     }
     await next();
@@ -101,7 +109,7 @@ export function provideContext(services: SlackServices): Middleware<AnyMiddlewar
 }
 
 /** The answer to a request from a workspace the deployment does not serve: in words, nothing done. */
-async function refuseUnknown(args: AnyMiddlewareArgs, words: string): Promise<void> {
+async function refuseUnknown(args: AnyMiddlewareArgs, words: string, acked = false): Promise<void> {
   const b = obj(args.body) ?? {};
   const ack = (args as { ack?: (answer?: unknown) => Promise<void> }).ack;
   const respond = (args as { respond?: RespondFn }).respond;
@@ -119,7 +127,7 @@ async function refuseUnknown(args: AnyMiddlewareArgs, words: string): Promise<vo
     await ack?.({
       options: [{ text: { type: "plain_text", text: words.slice(0, 75) }, value: "sb_unavailable" }],
     });
-  else await ack?.();
+  else if (!acked) await ack?.();
   if (typeof b.response_url === "string" && respond)
     await respond({ response_type: "ephemeral", replace_original: false, text: words }).catch(() => {});
 }
@@ -194,7 +202,7 @@ export function guard(): Middleware<AnyMiddlewareArgs, SlackContext> {
     await context.work.run(where, tell, () => reported(context, where, tell, counted), {
       always: eventType === "function_executed" || eventType === "message",
       // Refused while stopping: acknowledged all the same (Bolt acks other events itself).
-      refused: ack ? () => ack() : undefined,
+      refused: ack && !context.acked ? () => ack() : undefined,
     });
   };
 }

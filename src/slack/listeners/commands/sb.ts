@@ -1,4 +1,4 @@
-// `/sb …` (or whatever the workspace renamed it to): ack at once, then run
+// `/sb …` (or whatever the workspace renamed it to): acked at once, then run
 // the line through the core and answer through response_url or the channel.
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
 import { giveWay } from "../../../platform/turns.ts";
@@ -14,7 +14,8 @@ export async function sbCommand({
   client,
   context,
 }: SlackCommandMiddlewareArgs & AllMiddlewareArgs<SlackContext>): Promise<void> {
-  await ack();
+  // Acknowledged by the first middleware (listeners/middleware.ts), unless this runs without it.
+  if (!context.acked) await ack();
   // The answer's work after the ack comes in turns of the event loop: a request that arrives meanwhile is
   // acknowledged between two of them, not after all of them (bench/slack-ack.bench.ts).
   await giveWay();
