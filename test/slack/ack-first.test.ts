@@ -25,35 +25,42 @@ function hangingServices(): { services: SlackServices; asked: () => number } {
   return { services, asked: () => asked };
 }
 
+/** Runs provideContext on `body` with a hanging workspace source; what it acked, once the event loop turned. */
+async function firstMiddleware(body: Json): Promise<{ acks: unknown[]; context: Json; asked: number }> {
+  const { services, asked } = hangingServices();
+  const acks: unknown[] = [];
+  const context: Json = {};
+  void provideContext(services)({
+    body,
+    context,
+    ack: async (answer?: unknown) => void acks.push(answer),
+    next: async () => {},
+  } as Json);
+  await new Promise((r) => setImmediate(r));
+  return { acks, context, asked: asked() };
+}
+
 describe("a slash command is acknowledged before anything of Switchboard's", () => {
   it("its ack is sent while the workspace's resolution has not answered", async () => {
-    const { services, asked } = hangingServices();
-    const acks: unknown[] = [];
-    const context: Json = {};
-    void provideContext(services)({
-      body: { command: "/sb", text: "help", team_id: "T1", user_id: "U1" },
-      context,
-      ack: async (answer?: unknown) => void acks.push(answer),
-      next: async () => {},
-    } as Json);
-    await new Promise((r) => setImmediate(r));
-    expect(asked()).toBe(1);
+    const { acks, context, asked } = await firstMiddleware({
+      command: "/sb",
+      text: "help",
+      team_id: "T1",
+      user_id: "U1",
+    });
+    expect(asked).toBe(1);
     expect(acks).toEqual([undefined]);
     expect(context.acked).toBe(true);
   });
 
   it("a click is not acknowledged there (its listener may answer in its ack)", async () => {
-    const { services, asked } = hangingServices();
-    const acks: unknown[] = [];
-    const context: Json = {};
-    void provideContext(services)({
-      body: { type: "block_actions", team: { id: "T1" }, user: { id: "U1" }, actions: [{ action_id: "x" }] },
-      context,
-      ack: async (answer?: unknown) => void acks.push(answer),
-      next: async () => {},
-    } as Json);
-    await new Promise((r) => setImmediate(r));
-    expect(asked()).toBe(1);
+    const { acks, context, asked } = await firstMiddleware({
+      type: "block_actions",
+      team: { id: "T1" },
+      user: { id: "U1" },
+      actions: [{ action_id: "x" }],
+    });
+    expect(asked).toBe(1);
     expect(acks).toEqual([]);
     expect(context.acked).toBeUndefined();
   });
