@@ -4,9 +4,10 @@
 // when SLACK_BOT_TOKEN is set and hands its hooks to the core; the Bolt app
 // then shares its client and per-channel post queue.
 
+import http from "node:http";
+import https from "node:https";
 import { webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
-import { request } from "undici";
 import { esc } from "../../blocks/blocks.ts";
 import type { ApprovalCards } from "../../commands/approval-access.ts";
 import { plainLine } from "../../commands/tokenize.ts";
@@ -54,8 +55,8 @@ export function countedFetch(base: string = SLACK_API): webApi.FetchFunction {
     const href = String(url);
     const name = href.startsWith(base) ? (href.slice(base.length).split("?")[0] ?? "") : undefined;
     if (name === undefined) {
-      // An answer on a response_url (Bolt's respond: a JSON string POSTed): undici's request, a third of
-      // fetch's CPU, on the same thread that acks the next request (bench/slack-ack.bench.ts).
+      // An answer on a response_url (Bolt's respond: a JSON string POSTed): node:http (postText), less CPU
+      // and less long-lived garbage than fetch on the thread that acks the next request (bench/slack-ack.bench.ts).
       const body = init?.body;
       if (init?.method === "POST" && typeof body === "string" && !init.signal)
         return postText(href, { ...(init as RequestInit), body });
@@ -85,20 +86,61 @@ export function countedFetch(base: string = SLACK_API): webApi.FetchFunction {
   };
 }
 
-/** A POST of a text body, answered as fetch would (status, headers, body), through undici's request. */
-async function postText(url: string, init: RequestInit & { body: string }): Promise<Response> {
+/**
+ * Keep-alive agents for response_url posts. node:http rather than undici: undici's requests (fetch's and
+ * `request`'s alike) outlive two young-generation collections, so at 50 answers a second each collection
+ * copied and promoted ~1.4 MB and paused the acking thread 6–30 ms (docs/benchmarks.md, "The slash ack, a
+ * fourth time"); node:http's are collected young.
+ */
+const AGENTS = {
+  "http:": new http.Agent({ keepAlive: true }),
+  "https:": new https.Agent({ keepAlive: true }),
+};
+/** How long a response_url may take to answer (undici's headers timeout before). */
+const RESPONSE_URL_TIMEOUT_MS = 30_000;
+
+/** A POST of a text body, answered as fetch would (status, headers, body), through node:http(s). */
+function postText(url: string, init: RequestInit & { body: string }): Promise<Response> {
+  const target = new URL(url);
+  const protocol = target.protocol;
+  if (protocol !== "http:" && protocol !== "https:") return fetch(url, init);
   const headers: Record<string, string> = {};
   new Headers(init.headers).forEach((value, key) => {
     headers[key] = value;
   });
-  const res = await request(url, { method: "POST", headers, body: init.body, headersTimeout: 30_000 });
-  const body = await res.body.arrayBuffer();
-  const out = new Headers();
-  for (const [key, value] of Object.entries(res.headers))
-    if (value !== undefined) out.set(key, Array.isArray(value) ? value.join(", ") : value);
-  // A status fetch's Response would refuse (1xx, 204's body) is not one a response_url gives; keep it honest.
-  const empty = res.statusCode === 204 || res.statusCode === 205 || res.statusCode === 304;
-  return new Response(empty ? null : body, { status: res.statusCode, headers: out });
+  headers["content-length"] = String(Buffer.byteLength(init.body));
+  return new Promise<Response>((resolve, reject) => {
+    const send = protocol === "https:" ? https.request : http.request;
+    const req = send(
+      target,
+      { method: "POST", headers, agent: AGENTS[protocol], timeout: RESPONSE_URL_TIMEOUT_MS },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("error", reject);
+        res.on("end", () => {
+          const out = new Headers();
+          for (const [key, value] of Object.entries(res.headers))
+            if (value !== undefined) out.set(key, Array.isArray(value) ? value.join(", ") : value);
+          const status = res.statusCode ?? 0;
+          // A status fetch's Response would refuse (1xx, 204's body) is not one a response_url gives; keep it honest.
+          const empty = status === 204 || status === 205 || status === 304;
+          resolve(
+            new Response(empty ? null : Buffer.concat(chunks), {
+              status,
+              statusText: res.statusMessage ?? "",
+              headers: out,
+            }),
+          );
+        });
+      },
+    );
+    req.on("timeout", () =>
+      req.destroy(new Error(`the response_url did not answer within ${RESPONSE_URL_TIMEOUT_MS / 1000} s`)),
+    );
+    req.on("error", reject);
+    req.end(init.body);
+  });
 }
 
 /** What every WebClient of Switchboard starts from: SLACK_API_URL when set, each call counted. */
