@@ -132,6 +132,19 @@ export interface SlackContext extends SlackServices, WorkspaceScope {
 }
 
 /**
+ * Acknowledges the request once: a slash command was acknowledged by the first middleware already, and Bolt
+ * throws on a second ack. Every ack without an answer body goes through here.
+ */
+export async function ackOnce(
+  context: Pick<SlackContext, "acked">,
+  ack: (() => Promise<void>) | undefined,
+): Promise<void> {
+  if (!ack || context.acked) return;
+  context.acked = true;
+  await ack();
+}
+
+/**
  * The person of a request made by one (a command, a click, a shortcut, a
  * form): the middleware sets it for each of them, so its absence is a bug.
  */

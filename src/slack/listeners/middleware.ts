@@ -15,7 +15,7 @@ import { ACTION } from "../../blocks/actions.ts";
 import type { Actor } from "../../commands/types.ts";
 import { errorRef, hasCode } from "../../platform/errors.ts";
 import { bounded, metrics } from "../../platform/metrics.ts";
-import type { RequestTeam, SlackContext, SlackServices } from "../context.ts";
+import { ackOnce, type RequestTeam, type SlackContext, type SlackServices } from "../context.ts";
 import type { Tell } from "../in-flight.ts";
 import { slackCode } from "../io/slack-errors.ts";
 
@@ -85,11 +85,8 @@ export function provideContext(services: SlackServices): Middleware<AnyMiddlewar
     const { body, context, next } = args;
     // A slash command is acknowledged first: its answers go to its response_url, so its ack waits on nothing of
     // ours (the workspace's resolution, the guard, Bolt's matching of every listener: bench/slack-ack.bench.ts).
-    const ack = (args as { ack?: () => Promise<void> }).ack;
-    if (ack && typeof obj(body)?.command === "string") {
-      await ack();
-      context.acked = true;
-    }
+    if (typeof obj(body)?.command === "string")
+      await ackOnce(context, (args as { ack?: () => Promise<void> }).ack);
     const team = teamOf(body, context as Partial<RequestTeam>);
     Object.assign(context, services);
     context.actor = actorOf(body);
@@ -101,7 +98,7 @@ export function provideContext(services: SlackServices): Middleware<AnyMiddlewar
         { teamId: team.teamId, where: whereOf(body) },
         "request from a workspace not served",
       );
-      await refuseUnknown(args, err.message, context.acked);
+      await refuseUnknown(args, err.message);
       return;
     }
     await next();
@@ -109,7 +106,10 @@ export function provideContext(services: SlackServices): Middleware<AnyMiddlewar
 }
 
 /** The answer to a request from a workspace the deployment does not serve: in words, nothing done. */
-async function refuseUnknown(args: AnyMiddlewareArgs, words: string, acked = false): Promise<void> {
+async function refuseUnknown(
+  args: AnyMiddlewareArgs & { context: SlackContext },
+  words: string,
+): Promise<void> {
   const b = obj(args.body) ?? {};
   const ack = (args as { ack?: (answer?: unknown) => Promise<void> }).ack;
   const respond = (args as { respond?: RespondFn }).respond;
@@ -127,7 +127,7 @@ async function refuseUnknown(args: AnyMiddlewareArgs, words: string, acked = fal
     await ack?.({
       options: [{ text: { type: "plain_text", text: words.slice(0, 75) }, value: "sb_unavailable" }],
     });
-  else if (!acked) await ack?.();
+  else await ackOnce(args.context, ack);
   if (typeof b.response_url === "string" && respond)
     await respond({ response_type: "ephemeral", replace_original: false, text: words }).catch(() => {});
 }
@@ -202,7 +202,7 @@ export function guard(): Middleware<AnyMiddlewareArgs, SlackContext> {
     await context.work.run(where, tell, () => reported(context, where, tell, counted), {
       always: eventType === "function_executed" || eventType === "message",
       // Refused while stopping: acknowledged all the same (Bolt acks other events itself).
-      refused: ack && !context.acked ? () => ack() : undefined,
+      refused: ack ? () => ackOnce(context, ack) : undefined,
     });
   };
 }

@@ -2,7 +2,7 @@
 // the line through the core and answer through response_url or the channel.
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
 import { giveWay } from "../../../platform/turns.ts";
-import { personOf, type SlackContext } from "../../context.ts";
+import { ackOnce, personOf, type SlackContext } from "../../context.ts";
 import { deliver } from "../../deliver.ts";
 import { showKept } from "../../outcomes.ts";
 import { trackCommand } from "../../recovery/interrupted-commands.ts";
@@ -15,7 +15,7 @@ export async function sbCommand({
   context,
 }: SlackCommandMiddlewareArgs & AllMiddlewareArgs<SlackContext>): Promise<void> {
   // Acknowledged by the first middleware (listeners/middleware.ts), unless this runs without it.
-  if (!context.acked) await ack();
+  await ackOnce(context, ack);
   // The answer's work after the ack comes in turns of the event loop: a request that arrives meanwhile is
   // acknowledged between two of them, not after all of them (bench/slack-ack.bench.ts).
   await giveWay();
