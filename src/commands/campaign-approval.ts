@@ -114,82 +114,53 @@ export async function checkApproval(
   const r = await store.latest(id);
   const now = s.approvals.now();
   const why = `${name} reaches ${reach === undefined ? "people not counted now" : `${num(reach)} ${reach === 1 ? "person" : "people"}`}${policy.approveFrom ? ` (approval from ${num(policy.approveFrom)})` : ""}`;
-  if (!r)
-    return {
-      needed: true,
-      ok: false,
-      ask: true,
-      reach,
-      reason: `${why}: ${who} must approve it before it is sent.`,
-    };
+  // A refusal: why, whether asking (again) is what to do next, and the approval it is about (when there is one).
+  const refuse = (reason: string, ask: boolean): ApprovalCheck => ({
+    needed: true,
+    ok: false,
+    ask,
+    reach,
+    ...(r ? { record: r } : {}),
+    reason,
+  });
+  if (!r) return refuse(`${why}: ${who} must approve it before it is sent.`, true);
   if (r.state === "pending" && isExpired(r, now))
-    return {
-      needed: true,
-      ok: false,
-      ask: true,
-      reach,
-      record: r,
-      reason: `The request to approve ${name} (asked by ${personWords(r.requestedBy)}, ${dateToken(r.requestedAt)}) expired ${dateToken(expiresAt(r)!)}: nobody decided within 24 hours. Ask again.`,
-    };
+    return refuse(
+      `The request to approve ${name} (asked by ${personWords(r.requestedBy)}, ${dateToken(r.requestedAt)}) expired ${dateToken(expiresAt(r)!)}: nobody decided within 24 hours. Ask again.`,
+      true,
+    );
   if (r.state === "pending")
-    return {
-      needed: true,
-      ok: false,
-      ask: false,
-      reach,
-      record: r,
-      reason: `${name} is waiting for approval (asked by ${personWords(r.requestedBy)}, ${dateToken(r.requestedAt)}): it is sent once ${who.includes(",") ? "one of " : ""}${who} approves it.`,
-    };
+    return refuse(
+      `${name} is waiting for approval (asked by ${personWords(r.requestedBy)}, ${dateToken(r.requestedAt)}): it is sent once ${who.includes(",") ? "one of " : ""}${who} approves it.`,
+      false,
+    );
   if (r.state === "rejected")
-    return {
-      needed: true,
-      ok: false,
-      ask: true,
-      reach,
-      record: r,
-      reason: `${name} was rejected by ${personWords(r.decidedBy ?? "")}: "${esc(r.reason ?? "")}". Change it, then ask again.`,
-    };
+    return refuse(
+      `${name} was rejected by ${personWords(r.decidedBy ?? "")}: "${esc(r.reason ?? "")}". Change it, then ask again.`,
+      true,
+    );
   if (isExpired(r, now))
-    return {
-      needed: true,
-      ok: false,
-      ask: true,
-      reach,
-      record: r,
-      reason: `The approval of ${name} by ${personWords(r.decidedBy ?? "")} expired ${dateToken(new Date(r.decidedAt!.getTime() + APPROVAL_TTL_MS))}: an approval is good for 24 hours. Ask again.`,
-    };
+    return refuse(
+      `The approval of ${name} by ${personWords(r.decidedBy ?? "")} expired ${dateToken(new Date(r.decidedAt!.getTime() + APPROVAL_TTL_MS))}: an approval is good for 24 hours. Ask again.`,
+      true,
+    );
   if (!(accept as readonly string[]).includes(r.state))
-    return {
-      needed: true,
-      ok: false,
-      ask: true,
-      reach,
-      record: r,
-      reason: `${why}: its last approval was used already; ${who} must approve it again.`,
-    };
+    return refuse(`${why}: its last approval was used already; ${who} must approve it again.`, true);
   const template = await templateProblem(s.api, c);
   if (template)
-    return {
-      needed: true,
-      ok: false,
-      ask: true,
-      reach,
-      record: r,
-      reason: `${name} changed since ${personWords(r.decidedBy ?? "")} approved it: ${template}. Ask again once it is approved.`,
-    };
+    return refuse(
+      `${name} changed since ${personWords(r.decidedBy ?? "")} approved it: ${template}. Ask again once it is approved.`,
+      true,
+    );
   const changed =
     r.reach === undefined || reach === undefined
       ? r.reach !== reach
       : Math.abs(reach - r.reach) > COUNT_TOLERANCE * Math.max(r.reach, 1);
   if (changed)
-    return {
-      needed: true,
-      ok: false,
-      ask: true,
-      reach,
-      record: r,
-      reason: `${name}'s audience changed since ${personWords(r.decidedBy ?? "")} approved it: ${r.reach === undefined ? "not counted" : num(r.reach)} then, ${reach === undefined ? "not counted" : num(reach)} now (more than 10% apart). Ask again.`,
-    };
+    return refuse(
+      `${name}'s audience changed since ${personWords(r.decidedBy ?? "")} approved it: ${r.reach === undefined ? "not counted" : num(r.reach)} then, ${reach === undefined ? "not counted" : num(reach)} now (more than 10% apart). Ask again.`,
+      true,
+    );
   return { needed: true, ok: true, record: r, reach };
 }
 
