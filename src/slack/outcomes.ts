@@ -61,10 +61,39 @@ export async function tellAccepted(
 }
 
 /**
+ * A person's kept outcomes are taken, told and put back (when telling fails) one try at a time in this
+ * process: a command that arrives while a try is failing waits for the outcomes to be put back and says
+ * them, rather than finding nothing kept and leaving them for the command after. Across replicas the store's
+ * take still says each once; a command on another replica within that window finds nothing (docs/slack.md).
+ */
+const trying = new Map<string, Promise<unknown>>();
+
+function oneTryAtATime<T>(deps: Deps, userId: string, work: () => Promise<T>): Promise<T> {
+  const key = `${deps.workspace}\u0000${userId}`;
+  const run = (trying.get(key) ?? Promise.resolve()).then(work, work);
+  const settled = run.catch(() => {});
+  trying.set(key, settled);
+  void settled.then(() => {
+    if (trying.get(key) === settled) trying.delete(key);
+  });
+  return run;
+}
+
+/**
  * The person's kept outcomes, said on `respond` (an ephemeral message of
  * their request) and removed; put back when that fails. Returns how many.
  */
-export async function showKept(
+export function showKept(
+  deps: HomeDeps,
+  userId: string,
+  respond: RespondFn,
+  client?: webApi.WebClient,
+): Promise<number> {
+  if (!deps.db) return Promise.resolve(0);
+  return oneTryAtATime(deps, userId, () => tellKept(deps, userId, respond, client));
+}
+
+async function tellKept(
   deps: HomeDeps,
   userId: string,
   respond: RespondFn,
@@ -106,13 +135,16 @@ export async function takeSeen(
   userId: string,
   shownUntil: number,
 ): Promise<number> {
-  if (!deps.db) return 0;
-  const store = new UndeliveredOutcomes(deps.db, deps.workspace);
-  const taken = await store.take(userId);
-  const unseen = Number.isFinite(shownUntil) ? taken.filter((o) => o.at.getTime() > shownUntil) : [];
-  if (unseen.length) await store.restore(userId, unseen);
-  await republishHome(deps, client, userId);
-  return taken.length - unseen.length;
+  const db = deps.db;
+  if (!db) return 0;
+  return oneTryAtATime(deps, userId, async () => {
+    const store = new UndeliveredOutcomes(db, deps.workspace);
+    const taken = await store.take(userId);
+    const unseen = Number.isFinite(shownUntil) ? taken.filter((o) => o.at.getTime() > shownUntil) : [];
+    if (unseen.length) await store.restore(userId, unseen);
+    await republishHome(deps, client, userId);
+    return taken.length - unseen.length;
+  });
 }
 
 /** The person's Home tab built and published again (the workspace's own); a failure is logged, not thrown. */
