@@ -20,7 +20,6 @@ import { dateToken } from "../domain/start-time.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import { PacedLoop } from "../platform/paced-loop.ts";
 import { FINAL_STATUSES } from "../reports/card.ts";
-import { AuditLog } from "../store/audit.ts";
 import { CampaignAudiences } from "../store/campaigns.ts";
 import type { Db } from "../store/db.ts";
 import { type HeldStart, HeldStarts } from "../store/held-starts.ts";
@@ -31,7 +30,7 @@ export type Message = { text: string; blocks: KnownBlock[] };
 
 /** What the runner needs of a connected workspace; the front end gives the two ways to tell people. */
 export interface HeldStartWorkspace {
-  core: Pick<CommandCore, "perform">;
+  core: Pick<CommandCore, "perform" | "audit">;
   rules: StartRules;
   /** Edits the start's card (its channel and ts are on the start); absent: not edited. */
   updateCard?: (channel: string, ts: string, message: Message) => Promise<void>;
@@ -176,7 +175,7 @@ export class HeldStartRunner {
     if (late > (this.opts.lateAfterMs ?? 3_600_000)) {
       const asked = await store.move(s.id, ["held"], "asked", now);
       if (!asked) return "taken";
-      await this.audit(asked, "campaign.hold.asked", false, { late: Math.round(late / 60_000) });
+      await this.audit(ws, asked, "campaign.hold.asked", false, { late: Math.round(late / 60_000) });
       await this.tell(asked, ws, true);
       return "asked";
     }
@@ -186,7 +185,7 @@ export class HeldStartRunner {
     if (!verdict.ok) {
       const refused = await store.move(s.id, ["held"], "refused", now, { detail: verdict.reason });
       if (!refused) return "taken";
-      await this.audit(refused, "campaign.hold.refused", false, { reason: verdict.reason });
+      await this.audit(ws, refused, "campaign.hold.refused", false, { reason: verdict.reason });
       await this.tell(refused, ws, true);
       return "refused";
     }
@@ -213,7 +212,7 @@ export class HeldStartRunner {
             : "the campaign failed meanwhile";
       const done = await store.move(mine.id, ["running"], "skipped", this.now(), { detail: why });
       if (done) {
-        await this.audit(done, "campaign.hold.skipped", false, { reason: why });
+        await this.audit(ws, done, "campaign.hold.skipped", false, { reason: why });
         await this.tell(done, ws, false, current);
       }
       return "skipped";
@@ -249,25 +248,30 @@ export class HeldStartRunner {
   ): Promise<HeldOutcome> {
     const done = await store.move(s.id, ["running"], state, this.now(), { detail });
     if (done) {
-      await this.audit(done, "campaign.hold.failed", false, { reason: detail });
+      await this.audit(ws, done, "campaign.hold.failed", false, { reason: detail });
       await this.tell(done, ws, true);
     }
     return state;
   }
 
-  /** An audit entry in words (auditSentence): who asked, what happened to the start. */
-  private async audit(s: HeldStart, operation: string, ok: boolean, answer: Record<string, unknown>) {
-    await new AuditLog(this.opts.db, s.workspace)
-      .record({
+  /** An audit entry in words (auditSentence): who asked, what happened to the start; in the audit channel too. */
+  private async audit(
+    ws: HeldStartWorkspace,
+    s: HeldStart,
+    operation: string,
+    ok: boolean,
+    answer: Record<string, unknown>,
+  ) {
+    await ws.core.audit(
+      { userId: s.requestedBy, via: s.via },
+      {
         at: this.now(),
-        actor: s.requestedBy,
-        via: s.via,
         command: `campaign ${s.campaignId} send (held start)`,
         operation,
         ok,
         answer: { name: s.campaignName, at: s.at.toISOString(), ...answer },
-      })
-      .catch((err) => this.log.warn({ err: words(err) }, "held start: audit entry not written"));
+      },
+    );
   }
 
   /** The card edited to the start's new state; the requester told by DM when something needs them. */

@@ -121,6 +121,7 @@ export function createNotConnectedCore(opts: NotConnectedCoreOptions): Switchboa
       return answer(actor);
     },
     dismiss: (id, actor) => inner.dismiss(id, actor),
+    audit: (actor, entry) => inner.audit(actor, entry),
     may: (actor, scope) => inner.may(actor, scope),
     channelNames: () => inner.channelNames(),
     async perform() {

@@ -36,6 +36,16 @@ export interface Reply {
   origin?: { command: string; id?: number; facts?: string; heldStart?: number };
 }
 
+/** What the core's audit() keeps: the line as the person would have typed it, the operation, its outcome. */
+export interface CoreAuditEntry {
+  command: string;
+  operation: string;
+  ok: boolean;
+  answer?: unknown;
+  /** When it happened (default now). */
+  at?: Date;
+}
+
 export interface CommandCore {
   /** Runs one command line (with or without the leading `/sb`). Never throws for user or API errors. */
   run(line: string, actor: Actor): Promise<Reply>;
@@ -57,6 +67,12 @@ export interface CommandCore {
     what: { scope: "read" | "write" | "broadcast"; command: string },
     work: (api: MessagingApi) => Promise<T>,
   ): Promise<T>;
+  /**
+   * Keeps `actor`'s work done outside the API client (a form's store write, a
+   * held start's step) as an API write is kept: a row in the workspace's audit
+   * log, told to its audit channel. Never throws (a failure is logged).
+   */
+  audit(actor: Actor, entry: CoreAuditEntry): Promise<void>;
   /** The country of phone numbers written without a + code (the workspace's, else the deployment's); none: not set. */
   readonly defaultCountry?: string;
   /** The workspace's connection and settings, for the connect and settings forms; absent where not set up. */

@@ -159,6 +159,7 @@ async function main(): Promise<number> {
         may: (actor, scope) => switchboard.core.may(actor, scope),
         channelNames: () => switchboard.core.channelNames(),
         perform: (actor, what, work) => switchboard.core.perform(actor, what, work),
+        audit: (actor, entry) => switchboard.core.audit(actor, entry),
         get admin() {
           return switchboard.core.admin;
         },

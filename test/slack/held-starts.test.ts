@@ -16,9 +16,19 @@ import { Forms } from "./forms-harness.ts";
 let stack: SlackStack;
 let forms: Forms;
 const ALICE = { id: "U0ALICE", name: "alice" };
+const AUDIT = "C0AUDIT";
 
 beforeAll(async () => {
-  stack = await startStack({ writers: ["U0ALICE"], env: { MESSAGING_CHANNEL_ID: "1" }, slack: {} });
+  stack = await startStack({
+    writers: ["U0ALICE"],
+    env: { MESSAGING_CHANNEL_ID: "1", AUDIT_CHANNEL: AUDIT },
+    slack: {
+      channels: [
+        { id: "C0GENERAL", name: "general", is_member: true },
+        { id: AUDIT, name: "audit", is_member: true },
+      ],
+    },
+  });
   forms = new Forms(stack.req, stack.fake);
 }, 120_000);
 
@@ -125,5 +135,34 @@ describe("held starts in Slack", () => {
     );
     expect(edit.response.ok).toBe(true);
     expect((await store.ofCampaign(id))?.state).toBe("cancelled");
+  });
+
+  it("a start its check holds is said in the audit channel, as a command's entry is", async () => {
+    const id = await draft("Held by its check");
+    const at = new Date(Date.now() + 3_600_000);
+    await new HeldStarts(stack.db, ENV_WORKSPACE).hold({
+      campaignId: id,
+      campaignName: "Held by its check",
+      at,
+      requestedBy: ALICE.id,
+      via: "slack",
+      reason: "created",
+      now: new Date(),
+    });
+    const runner = createHeldStarts({
+      db: stack.db,
+      config: stack.config,
+      logger: stack.logger,
+      forWorkspace: async () => ({ core: stack.switchboard.core, bridge: stack.switchboard.slack }),
+      check: async () => ({ ok: false, reason: "its approval expired" }),
+      now: () => new Date(at.getTime() + 5_000),
+    });
+    expect(await runner.pass()).toEqual(["refused"]);
+    const entry = await stack.fake.waitFor(() =>
+      stack.fake.messages.find(
+        (m) => m.channel === AUDIT && /was held: its approval expired/.test(String(m.text)),
+      ),
+    );
+    expect(String(entry.text)).toContain("Held by its check");
   });
 });

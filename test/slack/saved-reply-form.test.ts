@@ -2,7 +2,8 @@
 // the fake Slack and the real Bolt app: `/sb reply add` alone opens it; Save
 // stores the reply with its line breaks and its inbox, audited as `reply add`
 // is; a channel without an inbox, a name taken, an empty text are each said
-// under the field and change nothing; `/sb reply edit <name>` alone opens it
+// under the field and change nothing (the entry also posted to the audit
+// channel, as the command's is); `/sb reply edit <name>` alone opens it
 // with the reply's text and inbox, and Save changes them (audited); someone
 // who may not write cannot save.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +19,7 @@ const ALICE = { id: "U0ALICE", name: "alice" };
 const BOB = { id: "U0BOB", name: "bob" };
 const INBOX = "C0SUPPORT";
 const PLAIN = "C0RANDOM";
+const AUDIT = "C0AUDIT";
 const TEXT = "Hi {first_name|there},\n\nYour order {order_id} ships today.\nThanks!";
 
 let s: SlackStack;
@@ -27,10 +29,12 @@ let saved: SavedReplies;
 beforeAll(async () => {
   s = await startStack({
     writers: [ALICE.id],
+    env: { AUDIT_CHANNEL: AUDIT },
     slack: {
       channels: [
         { id: INBOX, name: "support", is_member: true },
         { id: PLAIN, name: "random", is_member: true },
+        { id: AUDIT, name: "audit", is_member: true },
       ],
       users: [ALICE, BOB],
     },
@@ -75,6 +79,14 @@ describe("the saved reply form", () => {
     expect(await audited("reply.add")).toEqual([
       expect.objectContaining({ actor: ALICE.id, ok: true, via: "slack" }),
     ]);
+    // In the audit channel too, as the command's entry would be.
+    await eventually(
+      () =>
+        s.fake.messages.some(
+          (m) => m.channel === AUDIT && String(m.text).includes(`<@${ALICE.id}> saved the reply`),
+        ),
+      "the audit entry in the audit channel",
+    );
     // The answer, where the form was opened.
     await eventually(
       () => s.fake.messages.some((m) => String(m.text).startsWith("Saved reply *Order shipped* added.")),

@@ -5,7 +5,13 @@ import type { KnownBlock } from "@slack/types";
 import type { MessagingApi } from "../../src/api/types.ts";
 import type { FormRequest } from "../../src/commands/form-kinds.ts";
 import { UserError } from "../../src/commands/registry.ts";
-import { ACTION, type Actor, type CommandCore, type Reply } from "../../src/commands/types.ts";
+import {
+  ACTION,
+  type Actor,
+  type CommandCore,
+  type CoreAuditEntry,
+  type Reply,
+} from "../../src/commands/types.ts";
 
 const section = (text: string): KnownBlock => ({ type: "section", text: { type: "mrkdwn", text } });
 
@@ -24,6 +30,8 @@ export class TestCore implements CommandCore {
   allowed: (actor: Actor, scope: "read" | "write" | "broadcast") => boolean = () => true;
   /** The names of the messaging channels, as `/sb channel name` would have given them. */
   names: Record<number, string> = {};
+  /** What audit() was given. */
+  readonly audited: Array<{ actor: Actor; entry: CoreAuditEntry }> = [];
 
   constructor(opts: { api?: MessagingApi } = {}) {
     this.api = opts.api;
@@ -31,6 +39,10 @@ export class TestCore implements CommandCore {
 
   async may(actor: Actor, scope: "read" | "write" | "broadcast"): Promise<boolean> {
     return this.allowed(actor, scope);
+  }
+
+  async audit(actor: Actor, entry: CoreAuditEntry): Promise<void> {
+    this.audited.push({ actor, entry });
   }
 
   async channelNames(): Promise<Record<number, string>> {

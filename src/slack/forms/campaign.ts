@@ -21,7 +21,6 @@ import type { CampaignFormData } from "../../commands/form-kinds.ts";
 import { loadCampaignData, textOfRecord } from "../../commands/lookups.ts";
 import { ACTION } from "../../commands/types.ts";
 import { dateToken } from "../../domain/start-time.ts";
-import { AuditLog } from "../../store/audit.ts";
 import { CampaignAudiences } from "../../store/campaigns.ts";
 import { HeldStarts } from "../../store/held-starts.ts";
 import { withApi } from "../perform.ts";
@@ -362,18 +361,13 @@ export const campaignForm: SlackForm<"campaign", CampaignMeta, CampaignPlan> = {
                 now: new Date(),
               })
             : undefined;
-        if (held && ctx.db)
-          await new AuditLog(ctx.db, ctx.workspace)
-            .record({
-              at: new Date(),
-              actor: actor.userId,
-              via: "slack",
-              command: `campaign new (form) "${name}"`,
-              operation: "campaign.hold",
-              ok: true,
-              answer: { name, at: held.at.toISOString(), reason: "created" },
-            })
-            .catch((err) => ctx.logger.warn({ err: String(err) }, "could not audit the held start"));
+        if (held)
+          await ctx.core.audit(actor, {
+            command: `campaign new (form) "${name}"`,
+            operation: "campaign.hold",
+            ok: true,
+            answer: { name, at: held.at.toISOString(), reason: "created" },
+          });
         return {
           after: async () => {
             const id = c.id ?? "?";

@@ -8,7 +8,6 @@ import type { KnownBlock, ModalView } from "@slack/types";
 import { esc } from "../../blocks/blocks.ts";
 import type { FormKinds } from "../../commands/form-kinds.ts";
 import { replyPlaceholders } from "../../domain/saved-reply.ts";
-import { AuditLog } from "../../store/audit.ts";
 import { InboxStore } from "../../store/inbox.ts";
 import { SavedReplies } from "../../store/saved-replies.ts";
 import type { FormOutcome, SlackForm, Submission } from "./form.ts";
@@ -115,17 +114,13 @@ async function save(plan: Plan, s: Submission<SavedReplyEditMeta>): Promise<Form
     return errors({ name: `There is a saved reply called ${other} already: choose another name.` });
   }
   const operation = editing ? "reply.edit" : "reply.add";
-  await new AuditLog(ctx.db, ctx.workspace)
-    .record({
-      at: now,
-      actor: actor.userId,
-      via: "slack",
-      command: `${editing ? "reply edit" : "reply add"} (form) "${name}"`,
-      operation,
-      ok: true,
-      answer: { name, inbox: plan.inbox },
-    })
-    .catch((err) => ctx.logger.warn({ err: String(err) }, "could not audit the saved reply"));
+  await ctx.core.audit(actor, {
+    at: now,
+    command: `${editing ? "reply edit" : "reply add"} (form) "${name}"`,
+    operation,
+    ok: true,
+    answer: { name, inbox: plan.inbox },
+  });
   const said = `Saved reply *${esc(name)}* ${editing ? "changed" : "added"}.`;
   const names = replyPlaceholders(plan.text);
   const blocks: KnownBlock[] = [

@@ -27,7 +27,8 @@ export interface HeldStartsRuntimeOptions {
   forWorkspace: (
     id: WorkspaceId,
   ) => Promise<
-    { core: Pick<CommandCore, "perform" | "admin" | "startCheck">; bridge?: SlackBridge } | undefined
+    | { core: Pick<CommandCore, "perform" | "audit" | "admin" | "startCheck">; bridge?: SlackBridge }
+    | undefined
   >;
   /** The check before each start; default the workspace core's `startCheck` (its approval). */
   check?: StartCheck;
