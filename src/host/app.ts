@@ -134,6 +134,10 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
       onChange: async () => {
         env?.applySettings(valuesOf(await admin.settings()));
       },
+      // A connect, disconnect or settings change: posted to the audit channel as a command's write is.
+      onAudit: async (entry) => {
+        for (const listener of env?.auditListeners ?? []) await listener(entry);
+      },
       logger: logger.child({ part: "settings" }),
     });
     // The one workspace of the environment: the same runtime many-workspace mode builds per workspace.

@@ -157,6 +157,12 @@ export async function createDistributedSwitchboard(
         onChange: async (): Promise<void> => {
           await workspaces.refresh(id);
         },
+        // Posted to the workspace's audit channel by its runtime as it stands, when this replica keeps one
+        // (none is built for it: a workspace being connected has none yet).
+        onAudit: async (entry) => {
+          const rt = await workspaces.kept(id)?.catch(() => undefined);
+          for (const listener of rt?.auditListeners ?? []) await listener(entry);
+        },
         logger: logger.child({ workspace: id }),
       });
     const notConnected: RegistryOptions["notConnected"] = (id, inst) =>

@@ -28,7 +28,7 @@ import {
 import type { Actor } from "../domain/actor.ts";
 import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/log.ts";
-import { AuditLog } from "../store/audit.ts";
+import { type AuditEntry, AuditLog } from "../store/audit.ts";
 import { ChannelNames } from "../store/channels.ts";
 import type { Db } from "../store/db.ts";
 import type { Connection, Installations } from "../store/installations.ts";
@@ -60,6 +60,8 @@ export interface WorkspaceAdminOptions {
   installerUserId?: string;
   /** After a connect, a disconnect or a settings change: the workspace's runtime is rebuilt. */
   onChange?: () => void | Promise<void>;
+  /** Each change's audit entry, once recorded: posted to the workspace's audit channel (its runtime's listeners). */
+  onAudit?: (entry: AuditEntry) => void | Promise<void>;
   logger?: Logger;
   now?: () => Date;
   /** The shell alone (no Slack): approvers are refused, since approval happens in Slack. */
@@ -140,19 +142,25 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
     operation: string,
     answer: Record<string, unknown>,
   ) => {
+    const entry: AuditEntry = {
+      at: now(),
+      actor: by(actor),
+      ...(actor.userName ? { actorName: actor.userName } : {}),
+      via: actor.via,
+      ...(actor.channelId ? { channel: actor.channelId } : {}),
+      command,
+      operation,
+      ok: true,
+      answer,
+    };
     await new AuditLog(opts.db, team)
-      .record({
-        at: now(),
-        actor: by(actor),
-        ...(actor.userName ? { actorName: actor.userName } : {}),
-        via: actor.via,
-        ...(actor.channelId ? { channel: actor.channelId } : {}),
-        command,
-        operation,
-        ok: true,
-        answer,
-      })
+      .record(entry)
       .catch((err) => log?.error({ err: String(err), operation }, "could not record an audit row"));
+    try {
+      await opts.onAudit?.(entry);
+    } catch (err) {
+      log?.warn({ err: String(err), operation }, "could not tell the audit channel of a change");
+    }
   };
 
   const changed = async () => {

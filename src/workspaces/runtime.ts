@@ -334,6 +334,11 @@ export class WorkspaceRegistry implements WorkspaceSource {
     for (const id of ids) if ((now.get(id) ?? 0) > (this.built.get(id) ?? 0)) await this.refresh(id);
   }
 
+  /** The workspace's runtime when one is kept in this process, as it is (never builds one). */
+  kept(id: WorkspaceId): Promise<WorkspaceRuntime | undefined> | undefined {
+    return this.live.get(id);
+  }
+
   /** Forgets a workspace's runtime; built again at once when it was running background work (and is still connected). */
   async refresh(id: WorkspaceId): Promise<void> {
     const busy = this.opts.busy?.(id) ?? false;

@@ -101,4 +101,19 @@ describe("approval in many workspaces", () => {
     expect(JSON.stringify(updated.args.blocks)).toMatch(/Approved\* by <@U0LUIS>/);
     expect(await one.command(`campaign ${a} send`)).toMatch(/Send campaign/);
   });
+
+  it("a settings change is posted to that workspace's audit channel with its token, as a write is", async () => {
+    const [one] = stack.workspaces as [(typeof stack.workspaces)[0]];
+    expect(await one.command("settings set country=FR")).toMatch(/Saved: /);
+    const post = await stack.fake.waitFor(
+      () =>
+        stack.fake
+          .callsOf("chat.postMessage")
+          .find((c) => c.args.channel === "C0AUDIT" && /changed the settings/.test(String(c.args.text))),
+      10_000,
+      "the settings change in the audit channel",
+    );
+    expect(post.team).toBe(one.callTeam);
+    expect(String(post.args.text)).toContain(`<@${one.user.id}>`);
+  });
 });

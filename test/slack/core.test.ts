@@ -74,6 +74,15 @@ describe("the Slack app on the real core and sandbox", () => {
     expect(JSON.stringify(tags)).toContain("vip");
   });
 
+  it("posts a settings change to the audit channel, as it posts a write", async () => {
+    const saved = await switchboard.core.run("settings set country=FR", { userId: "shell", via: "shell" });
+    expect(saved.text).toMatch(/Saved/);
+    const entry = await fake.waitFor(() =>
+      fake.messages.find((m) => m.channel === "C0AUDIT" && /changed the settings/.test(String(m.text))),
+    );
+    expect(String(entry.text)).toMatch(/country/i);
+  });
+
   it("refuses a write to someone outside SWITCHBOARD_WRITERS, saying who may, and changes nothing", async () => {
     const before = JSON.stringify(await switchboard.client.listTags());
     const res = await req.command("tag add intruder #000000", { user: BOB });
