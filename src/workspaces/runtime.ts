@@ -283,7 +283,12 @@ export class WorkspaceRegistry implements WorkspaceSource {
     if (!inst) throw new UnknownWorkspaceError(id);
     // Installed, not connected: help, connect and settings; everything else says how to connect.
     const core = this.opts.notConnected(id, inst);
-    return workspaceScope({ workspace: id, core, hooks: notConnectedHooks(core), connected: false });
+    return workspaceScope({
+      workspace: id,
+      core,
+      hooks: notConnectedHooks(core, this.opts.shared.db, id),
+      connected: false,
+    });
   }
 
   /** A workspace's scope by its id, for work done outside a request (start-up recovery, background work). */
@@ -488,17 +493,17 @@ export class WorkspaceRegistry implements WorkspaceSource {
 }
 
 /** The Home tab of a workspace without a messaging account: what is missing, who connects it, Connect for them. */
-function notConnectedHooks(core: CommandCore): SlackHooks {
+function notConnectedHooks(core: CommandCore, db: Db, workspace: WorkspaceId): SlackHooks {
   return {
     homeView: async (userId) => {
-      const { notConnectedHome } = await import("../slack/features/home/view.ts");
+      const { keptOutcomeBlocks, notConnectedHome } = await import("../slack/features/home/view.ts");
       // Any command but help, connect and settings answers how to connect, for this person;
       // on the Home tab nothing was asked, so the answer's "cannot do this" goes.
       const answer = await core.run("home", { userId, via: "slack" });
       const blocks = JSON.parse(
         JSON.stringify(answer.blocks).replaceAll(", so Switchboard cannot do this.", "."),
       ) as typeof answer.blocks;
-      return notConnectedHome({ blocks });
+      return notConnectedHome({ blocks }, await keptOutcomeBlocks(db, workspace, userId));
     },
   };
 }

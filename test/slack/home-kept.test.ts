@@ -236,3 +236,53 @@ describe("the Home tab's kept outcomes (many workspaces)", () => {
     expect(await new UndeliveredOutcomes(w.db, one.team.teamId).list(person)).toEqual([]);
   });
 });
+
+describe("the Home tab's kept outcomes (a workspace not connected)", () => {
+  let w: WorkspacesStack;
+
+  beforeAll(async () => {
+    w = await startWorkspacesStack({ teams: 1, connect: "none" });
+  }, 90_000);
+
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it("are shown above how to connect it, and Got it takes them", async () => {
+    const [one] = w.workspaces as [WorkspacesStack["workspaces"][0]];
+    const person = one.user.id;
+    // Kept while it was connected (its key since removed): an import the API took.
+    await new UndeliveredOutcomes(w.db, one.team.teamId).keep(
+      person,
+      "Done, but not said in the channel: the import of spring.csv finished",
+    );
+    const n = w.fake.callsOf("views.publish").length;
+    await one.req.event({ type: "app_home_opened", user: person, channel: "D0HOME", tab: "home" });
+    const home = await publishedAfter(
+      w.fake,
+      person,
+      n,
+      (c) => textOf(c).includes("spring.csv"),
+      one.callTeam,
+    );
+    expect(textOf(home)).toMatch(/could not tell you this earlier/);
+    expect(textOf(home)).toMatch(/not connected|Connect/);
+    // Above the connect part, as on a connected workspace's tab.
+    expect(textOf(home).indexOf("spring.csv")).toBeLessThan(textOf(home).search(/Connect/));
+    const button = gotIt(home);
+    const m = w.fake.callsOf("views.publish").length;
+    await one.click(
+      { action_id: button.action_id, value: button.value },
+      { home: true, user: { id: person, name: "p" } },
+    );
+    const again = await publishedAfter(
+      w.fake,
+      person,
+      m,
+      (c) => !textOf(c).includes("spring.csv"),
+      one.callTeam,
+    );
+    expect(textOf(again)).toMatch(/Connect/);
+    expect(await new UndeliveredOutcomes(w.db, one.team.teamId).list(person)).toEqual([]);
+  });
+});

@@ -155,13 +155,63 @@ const settingsButton = {
 /**
  * The Home tab of a workspace not connected to a messaging account yet: the
  * not-connected answer (src/commands/not-connected.ts), with its Connect
- * button for those who may connect it.
+ * button for those who may connect it, under what Switchboard could not tell
+ * the viewer earlier (`kept`: keptOutcomeBlocks), as on a connected one's.
  */
-export function notConnectedHome(answer: { blocks: KnownBlock[] }): HomeView {
+export function notConnectedHome(answer: { blocks: KnownBlock[] }, kept: KnownBlock[] = []): HomeView {
   return {
     type: "home",
-    blocks: [text("*Run the messaging account from Slack.*"), ...answer.blocks].slice(0, HOME_MAX_BLOCKS),
+    blocks: [text("*Run the messaging account from Slack.*"), ...kept, ...answer.blocks].slice(
+      0,
+      HOME_MAX_BLOCKS,
+    ),
   };
+}
+
+/**
+ * The outcomes Switchboard could not tell the viewer (kept by
+ * src/slack/outcomes.ts), newest first, with Got it (ACTION.keptSeen, its
+ * value the newest shown); nothing when there are none. Read from the
+ * store at each build, never cached: once taken they are gone.
+ */
+export async function keptOutcomeBlocks(
+  db: HomeOptions["db"],
+  workspace: HomeOptions["workspace"],
+  userId: string,
+): Promise<KnownBlock[]> {
+  const kept = await new UndeliveredOutcomes(db, workspace).list(userId).catch(() => []);
+  if (!kept.length) return [];
+  const newest = [...kept].reverse();
+  const shown = newest.slice(0, KEPT_SHOWN);
+  // Each line is the outcome's own text, Slack mrkdwn as the next command says it: its
+  // mentions kept, any other `<`, `>`, `&` escaped (safeMrkdwn), its leading emoji dropped
+  // (the head has one), cut to share one section (≤ 3000) without a broken token.
+  const room = Math.floor(2800 / shown.length) - 80;
+  const lines = shown.map(
+    (o) => `• ${cutMrkdwn(safeMrkdwn(o.text.replace(/^:[a-z0-9_+-]+:\s*/, "")), room)} · ${slackDate(o.at)}`,
+  );
+  const more = kept.length - shown.length;
+  const head =
+    kept.length === 1
+      ? ":information_source: *Switchboard could not tell you this earlier*"
+      : `:information_source: *Switchboard could not tell you these earlier* (${kept.length})`;
+  return [
+    text(`${head}\n${lines.join("\n")}`),
+    ...(more > 0 ? [note(`…and ${more} more.`)] : []),
+    {
+      type: "actions",
+      block_id: "home_kept",
+      elements: [
+        {
+          type: "button",
+          action_id: ACTION.keptSeen,
+          text: { type: "plain_text", text: "Got it" },
+          value: String(newest[0]!.at.getTime()),
+        },
+      ],
+    },
+    { type: "divider" },
+  ];
 }
 
 export function createHomeView(opts: HomeOptions): (userId: string) => Promise<HomeView> {
@@ -294,48 +344,7 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
     return [text(`*Your report schedules* (${rows.length})\n${lines.join("\n")}`), ...more];
   }
 
-  /**
-   * The outcomes Switchboard could not tell the viewer (kept by
-   * src/slack/outcomes.ts), newest first, with Got it (ACTION.keptSeen, its
-   * value the newest shown); nothing when there are none. Read from the
-   * store at each build, never cached: once taken they are gone.
-   */
-  async function keptBlocks(userId: string): Promise<KnownBlock[]> {
-    const kept = await new UndeliveredOutcomes(opts.db, opts.workspace).list(userId).catch(() => []);
-    if (!kept.length) return [];
-    const newest = [...kept].reverse();
-    const shown = newest.slice(0, KEPT_SHOWN);
-    // Each line is the outcome's own text, Slack mrkdwn as the next command says it: its
-    // mentions kept, any other `<`, `>`, `&` escaped (safeMrkdwn), its leading emoji dropped
-    // (the head has one), cut to share one section (≤ 3000) without a broken token.
-    const room = Math.floor(2800 / shown.length) - 80;
-    const lines = shown.map(
-      (o) =>
-        `• ${cutMrkdwn(safeMrkdwn(o.text.replace(/^:[a-z0-9_+-]+:\s*/, "")), room)} · ${slackDate(o.at)}`,
-    );
-    const more = kept.length - shown.length;
-    const head =
-      kept.length === 1
-        ? ":information_source: *Switchboard could not tell you this earlier*"
-        : `:information_source: *Switchboard could not tell you these earlier* (${kept.length})`;
-    return [
-      text(`${head}\n${lines.join("\n")}`),
-      ...(more > 0 ? [note(`…and ${more} more.`)] : []),
-      {
-        type: "actions",
-        block_id: "home_kept",
-        elements: [
-          {
-            type: "button",
-            action_id: ACTION.keptSeen,
-            text: { type: "plain_text", text: "Got it" },
-            value: String(newest[0]!.at.getTime()),
-          },
-        ],
-      },
-      { type: "divider" },
-    ];
-  }
+  const keptBlocks = (userId: string) => keptOutcomeBlocks(opts.db, opts.workspace, userId);
 
   async function auditBlocks(): Promise<KnownBlock[]> {
     const entries = await new AuditLog(opts.db, opts.workspace).list({ limit: AUDIT_SHOWN });
