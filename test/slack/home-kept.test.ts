@@ -44,6 +44,23 @@ async function publishedAfter(
   );
 }
 
+/** Got it on `home` (a tab `ws` published), clicked by `person`: the tab published again without `gone`. */
+async function clickGotIt(
+  w: WorkspacesStack,
+  ws: WorkspacesStack["workspaces"][0],
+  home: RecordedCall,
+  person: string,
+  gone: string,
+): Promise<RecordedCall> {
+  const button = gotIt(home);
+  const n = w.fake.callsOf("views.publish").length;
+  await ws.click(
+    { action_id: button.action_id, value: button.value },
+    { home: true, user: { id: person, name: "p" } },
+  );
+  return publishedAfter(w.fake, person, n, (c) => !textOf(c).includes(gone), ws.callTeam);
+}
+
 describe("a kept outcome's text on the Home tab", () => {
   it("keeps Slack's tokens, escapes the rest once, and is cut without breaking a token", () => {
     expect(safeMrkdwn("<@U0ALICE> sent <!date^1^{time}|then> to <#C1> & a <b> &amp; <https://x.y|x>")).toBe(
@@ -209,29 +226,11 @@ describe("the Home tab's kept outcomes (many workspaces)", () => {
     const other = await open(two, (c) => textOf(c).includes("Bolt import"));
     expect(textOf(other)).not.toContain("Acme sale");
     // Got it there takes that workspace's, nothing of the other's.
-    const theirs = gotIt(other);
-    const n = w.fake.callsOf("views.publish").length;
-    await two.click(
-      { action_id: theirs.action_id, value: theirs.value },
-      { home: true, user: { id: person, name: "p" } },
-    );
-    await publishedAfter(w.fake, person, n, (c) => !textOf(c).includes("Bolt import"), two.callTeam);
+    await clickGotIt(w, two, other, person, "Bolt import");
     expect(await new UndeliveredOutcomes(w.db, two.team.teamId).list(person)).toEqual([]);
     expect((await new UndeliveredOutcomes(w.db, one.team.teamId).list(person)).length).toBe(1);
     // From its own workspace, it does.
-    const button = gotIt(home);
-    const m = w.fake.callsOf("views.publish").length;
-    await one.click(
-      { action_id: button.action_id, value: button.value },
-      { home: true, user: { id: person, name: "p" } },
-    );
-    const again = await publishedAfter(
-      w.fake,
-      person,
-      m,
-      (c) => !textOf(c).includes("Acme sale"),
-      one.callTeam,
-    );
+    const again = await clickGotIt(w, one, home, person, "Acme sale");
     expect(textOf(again)).not.toContain("Acme sale");
     expect(await new UndeliveredOutcomes(w.db, one.team.teamId).list(person)).toEqual([]);
   });
@@ -269,19 +268,7 @@ describe("the Home tab's kept outcomes (a workspace not connected)", () => {
     expect(textOf(home)).toMatch(/not connected|Connect/);
     // Above the connect part, as on a connected workspace's tab.
     expect(textOf(home).indexOf("spring.csv")).toBeLessThan(textOf(home).search(/Connect/));
-    const button = gotIt(home);
-    const m = w.fake.callsOf("views.publish").length;
-    await one.click(
-      { action_id: button.action_id, value: button.value },
-      { home: true, user: { id: person, name: "p" } },
-    );
-    const again = await publishedAfter(
-      w.fake,
-      person,
-      m,
-      (c) => !textOf(c).includes("spring.csv"),
-      one.callTeam,
-    );
+    const again = await clickGotIt(w, one, home, person, "spring.csv");
     expect(textOf(again)).toMatch(/Connect/);
     expect(await new UndeliveredOutcomes(w.db, one.team.teamId).list(person)).toEqual([]);
   });
