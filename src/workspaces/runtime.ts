@@ -36,6 +36,7 @@ import {
 import { OwnSends } from "../store/own-sends.ts";
 import { SavedReplies } from "../store/saved-replies.ts";
 import type { WorkspaceVersions } from "../store/workspace-changes.ts";
+import { notConnectedHooks } from "./not-connected-home.ts";
 
 export interface WorkspaceRuntime {
   id: WorkspaceId;
@@ -490,20 +491,4 @@ export class WorkspaceRegistry implements WorkspaceSource {
   async warm(ids: WorkspaceId[]): Promise<void> {
     for (const id of ids) await this.runtime(id).catch(() => undefined);
   }
-}
-
-/** The Home tab of a workspace without a messaging account: what is missing, who connects it, Connect for them. */
-function notConnectedHooks(core: CommandCore, db: Db, workspace: WorkspaceId): SlackHooks {
-  return {
-    homeView: async (userId) => {
-      const { keptOutcomeBlocks, notConnectedHome } = await import("../slack/features/home/view.ts");
-      // Any command but help, connect and settings answers how to connect, for this person;
-      // on the Home tab nothing was asked, so the answer's "cannot do this" goes.
-      const answer = await core.run("home", { userId, via: "slack" });
-      const blocks = JSON.parse(
-        JSON.stringify(answer.blocks).replaceAll(", so Switchboard cannot do this.", "."),
-      ) as typeof answer.blocks;
-      return notConnectedHome({ blocks }, await keptOutcomeBlocks(db, workspace, userId));
-    },
-  };
 }
