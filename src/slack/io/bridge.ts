@@ -167,11 +167,35 @@ export function createSlackClient(config: Config, logger: Logger): webApi.WebCli
  * words): "✅ <@U1> created tag *Sales*"; what was typed, where and when
  * in the quiet line under it.
  */
+/**
+ * How a change was made when nobody typed it: the audit row's command is then a label Switchboard wrote
+ * (a form's, a held start's, a workflow step's, an inbox thread's), not a line to show as typed.
+ */
+function madeBy(e: AuditEntry): string | undefined {
+  const command = e.command;
+  // A connect, a disconnect or a settings change: its row names the change, not the line (typed or a form).
+  if (e.operation.startsWith("workspace.")) return "";
+  if (/\(form\)/.test(command)) return "With a form";
+  if (/\(held start\)/.test(command)) return "At the start time that was set";
+  if (command.startsWith("workflow step ")) return "By a workflow step";
+  if (command.startsWith("inbox reply ")) return "From an inbox thread";
+  return undefined;
+}
+
 export function auditMessage(e: AuditEntry): { text: string; blocks: KnownBlock[] } {
   // What the user typed, as text: a typed `<!channel>` or `<@U…>` must not ping from the audit channel.
   const typed = plainLine(e.command).replace(/\s*\(upload [^)]*\)/g, "");
   const command = esc(typed.length > 500 ? `${typed.slice(0, 499)}…` : typed);
   const where = e.channel ? ` in <#${e.channel}>` : "";
+  const how = madeBy(e);
+  const lead =
+    how === undefined
+      ? `Typed${where}: \`${command.replace(/`/g, "'")}\``
+      : how
+        ? `${how}${where}`
+        : e.channel
+          ? `In <#${e.channel}>`
+          : "";
   const text = `${e.ok ? ":white_check_mark:" : ":x:"} ${auditSentence(e)}`;
   return {
     text,
@@ -182,7 +206,7 @@ export function auditMessage(e: AuditEntry): { text: string; blocks: KnownBlock[
         elements: [
           {
             type: "mrkdwn",
-            text: `Typed${where}: \`${command.replace(/`/g, "'")}\` · <!date^${Math.floor(e.at.getTime() / 1000)}^{date_short_pretty} {time_secs}|${e.at.toISOString()}>`,
+            text: `${lead ? `${lead} · ` : ""}<!date^${Math.floor(e.at.getTime() / 1000)}^{date_short_pretty} {time_secs}|${e.at.toISOString()}>`,
           },
         ],
       },
