@@ -157,10 +157,10 @@ export async function createDistributedSwitchboard(
         onChange: async (): Promise<void> => {
           await workspaces.refresh(id);
         },
-        // Posted to the workspace's audit channel by its runtime as it stands, when this replica keeps one
-        // (none is built for it: a workspace being connected has none yet).
+        // Posted to the workspace's audit channel by its runtime: the one this replica keeps, else one built now
+        // (a change's notice may have dropped it already, PostgreSQL); a disconnected workspace has none.
         onAudit: async (entry) => {
-          const rt = await workspaces.kept(id)?.catch(() => undefined);
+          const rt = await (workspaces.kept(id) ?? workspaces.runtime(id)).catch(() => undefined);
           for (const listener of rt?.auditListeners ?? []) await listener(entry);
         },
         logger: logger.child({ workspace: id }),
