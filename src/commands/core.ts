@@ -11,7 +11,6 @@
 // look). This file puts them together.
 
 import { approvalForStart } from "./campaign-approval.ts";
-import { summarize } from "./core/audit.ts";
 import { confirmer } from "./core/confirm.ts";
 import { type CoreOptions, coreParts } from "./core/parts.ts";
 import { runner } from "./core/run.ts";
@@ -46,13 +45,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     return work(p.auditing.audited(actor, what.command));
   };
 
-  const audit: CommandCore["audit"] = (actor, e) =>
-    p.auditing.write({
-      ...p.auditing.entry(actor, e.command, e.operation),
-      ...(e.at ? { at: e.at } : {}),
-      ok: e.ok,
-      answer: e.answer === undefined ? undefined : summarize(e.answer),
-    });
+  const audit: CommandCore["audit"] = (actor, e) => p.auditing.done(actor, e.command, e);
 
   const may: SwitchboardCore["may"] = async (actor, scope) => (await permissions.check(actor, scope)).ok;
 

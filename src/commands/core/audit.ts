@@ -33,6 +33,12 @@ export interface Auditing {
   audited(actor: Actor, line: string): MessagingApi;
   /** Records a row (errors logged, never thrown), then tells the onAudit hook. */
   write(entry: AuditEntry): Promise<void>;
+  /** write() of work done outside the API client: `actor`'s `line`, its operation and outcome, its answer summarized. */
+  done(
+    actor: Actor,
+    line: string,
+    e: { operation: string; ok: boolean; answer?: unknown; at?: Date },
+  ): Promise<void>;
 }
 
 export function createAuditing(o: {
@@ -99,5 +105,13 @@ export function createAuditing(o: {
     }
   };
 
-  return { cleanLine, entry, audited, write };
+  const done: Auditing["done"] = (actor, line, e) =>
+    write({
+      ...entry(actor, line, e.operation),
+      ...(e.at ? { at: e.at } : {}),
+      ok: e.ok,
+      answer: e.answer === undefined ? undefined : summarize(e.answer),
+    });
+
+  return { cleanLine, entry, audited, write, done };
 }

@@ -25,7 +25,7 @@ import { type AnySpec, type CommandContext, Registry } from "../registry.ts";
 import type { Token } from "../tokenize.ts";
 import type { Actor, Reply } from "../types.ts";
 import type { WorkspaceAdmin } from "../workspace-admin.ts";
-import { type Auditing, createAuditing, summarize } from "./audit.ts";
+import { type Auditing, createAuditing } from "./audit.ts";
 
 export interface CoreOptions {
   api: MessagingApi;
@@ -185,12 +185,7 @@ export function coreParts(opts: CoreOptions): CoreParts {
       approvals: approvals(),
       admin: opts.admin,
       workspace: opts.workspace,
-      audit: (operation, ok, answer) =>
-        auditing.write({
-          ...auditing.entry(actor, line, operation),
-          ok,
-          answer: answer === undefined ? undefined : summarize(answer),
-        }),
+      audit: (operation, ok, answer) => auditing.done(actor, line, { operation, ok, answer }),
     };
   };
 
