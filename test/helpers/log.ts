@@ -2,8 +2,12 @@
 import { Writable } from "node:stream";
 import pino from "pino";
 
+/** Every captured log of this test file, so a failing test can print what went wrong (test/setup.ts). */
+export const capturedLogs = new Set<Array<Record<string, unknown>>>();
+
 export function captureLogger() {
   const logs: Array<Record<string, unknown>> = [];
+  capturedLogs.add(logs);
   const listeners = new Set<() => void>();
   const stream = new Writable({
     write(chunk, _enc, done) {

@@ -82,6 +82,45 @@ describe("a response_url post", () => {
     await expect(post(`http://127.0.0.1:${port}/commands/x`, "{}")).rejects.toThrow();
   });
 
+  it("sends once more on a new socket when a kept-alive socket was closed under it, never on a new one", async () => {
+    // A server that closes a kept-alive connection as the next request arrives (its idle timeout, met at the
+    // moment the client reused the socket): the request fails with ECONNRESET, having read nothing.
+    const requests = new WeakMap<object, number>();
+    let reads = 0;
+    let resetFresh = false;
+    const stale = createServer((req, res) => {
+      const n = (requests.get(req.socket) ?? 0) + 1;
+      requests.set(req.socket, n);
+      if (n > 1 || resetFresh) {
+        req.socket.destroy();
+        return;
+      }
+      req.resume();
+      req.on("end", () => {
+        reads += 1;
+        res.end("ok");
+      });
+    });
+    await new Promise<void>((resolve) => stale.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(stale.address() as AddressInfo).port}/commands/T1/4/jkl`;
+    try {
+      expect((await post(url, "{}")).status).toBe(200);
+      // The second post goes out on the kept socket, which the server resets: sent again on a new one.
+      const again = await post(url, "{}");
+      expect(again.status).toBe(200);
+      expect(await again.text()).toBe("ok");
+      expect(reads).toBe(2);
+      // A reset on a socket just opened is an answer of the server's: told, not sent again.
+      resetFresh = true;
+      stale.closeAllConnections();
+      await expect(post(url, "{}")).rejects.toThrow();
+      expect(reads).toBe(2);
+    } finally {
+      stale.closeAllConnections();
+      await new Promise<void>((resolve) => stale.close(() => resolve()));
+    }
+  });
+
   it("is the fetch Bolt's respond is given: an answer reaches the fake Slack's response_url", async () => {
     const fake = await FakeSlack.start();
     try {

@@ -99,7 +99,14 @@ const AGENTS = {
 /** How long a response_url may take to answer (undici's headers timeout before). */
 const RESPONSE_URL_TIMEOUT_MS = 30_000;
 
-/** A POST of a text body, answered as fetch would (status, headers, body), through node:http(s). */
+/** A reset of a kept-alive socket the server had just closed: the request never reached it. */
+const STALE_SOCKET = new Set(["ECONNRESET", "EPIPE"]);
+
+/**
+ * A POST of a text body, answered as fetch would (status, headers, body), through node:http(s). A request
+ * on a reused keep-alive socket that the server closed as it was sent fails with ECONNRESET before any
+ * answer (the server read nothing): sent once more on a new socket, as Node's docs advise (`reusedSocket`).
+ */
 function postText(url: string, init: RequestInit & { body: string }): Promise<Response> {
   const target = new URL(url);
   const protocol = target.protocol;
@@ -109,38 +116,46 @@ function postText(url: string, init: RequestInit & { body: string }): Promise<Re
     headers[key] = value;
   });
   headers["content-length"] = String(Buffer.byteLength(init.body));
-  return new Promise<Response>((resolve, reject) => {
-    const send = protocol === "https:" ? https.request : http.request;
-    const req = send(
-      target,
-      { method: "POST", headers, agent: AGENTS[protocol], timeout: RESPONSE_URL_TIMEOUT_MS },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("error", reject);
-        res.on("end", () => {
-          const out = new Headers();
-          for (const [key, value] of Object.entries(res.headers))
-            if (value !== undefined) out.set(key, Array.isArray(value) ? value.join(", ") : value);
-          const status = res.statusCode ?? 0;
-          // A status fetch's Response would refuse (1xx, 204's body) is not one a response_url gives; keep it honest.
-          const empty = status === 204 || status === 205 || status === 304;
-          resolve(
-            new Response(empty ? null : Buffer.concat(chunks), {
-              status,
-              statusText: res.statusMessage ?? "",
-              headers: out,
-            }),
-          );
-        });
-      },
-    );
-    req.on("timeout", () =>
-      req.destroy(new Error(`the response_url did not answer within ${RESPONSE_URL_TIMEOUT_MS / 1000} s`)),
-    );
-    req.on("error", reject);
-    req.end(init.body);
-  });
+  const attempt = (again: boolean): Promise<Response> =>
+    new Promise<Response>((resolve, reject) => {
+      const send = protocol === "https:" ? https.request : http.request;
+      let answered = false;
+      const req = send(
+        target,
+        { method: "POST", headers, agent: AGENTS[protocol], timeout: RESPONSE_URL_TIMEOUT_MS },
+        (res) => {
+          answered = true;
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("error", reject);
+          res.on("end", () => {
+            const out = new Headers();
+            for (const [key, value] of Object.entries(res.headers))
+              if (value !== undefined) out.set(key, Array.isArray(value) ? value.join(", ") : value);
+            const status = res.statusCode ?? 0;
+            // A status fetch's Response would refuse (1xx, 204's body) is not one a response_url gives; keep it honest.
+            const empty = status === 204 || status === 205 || status === 304;
+            resolve(
+              new Response(empty ? null : Buffer.concat(chunks), {
+                status,
+                statusText: res.statusMessage ?? "",
+                headers: out,
+              }),
+            );
+          });
+        },
+      );
+      req.on("timeout", () =>
+        req.destroy(new Error(`the response_url did not answer within ${RESPONSE_URL_TIMEOUT_MS / 1000} s`)),
+      );
+      req.on("error", (err: NodeJS.ErrnoException) => {
+        if (!again && !answered && req.reusedSocket && STALE_SOCKET.has(err.code ?? ""))
+          attempt(true).then(resolve, reject);
+        else reject(err);
+      });
+      req.end(init.body);
+    });
+  return attempt(false);
 }
 
 /** What every WebClient of Switchboard starts from: SLACK_API_URL when set, each call counted. */
