@@ -135,9 +135,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
         env?.applySettings(valuesOf(await admin.settings()));
       },
       // A connect, disconnect or settings change: posted to the audit channel as a command's write is.
-      onAudit: async (entry) => {
-        for (const listener of env?.auditListeners ?? []) await listener(entry);
-      },
+      onAudit: async (entry) => env?.audited(entry),
       logger: logger.child({ part: "settings" }),
     });
     // The one workspace of the environment: the same runtime many-workspace mode builds per workspace.

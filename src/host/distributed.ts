@@ -12,7 +12,7 @@ import type { Installations, StoredInstallation } from "../store/installations.t
 import { migrateStore } from "../store/migrations.ts";
 import { purgeWorkspace } from "../store/purge.ts";
 import { WorkspaceBackground } from "../workspaces/background.ts";
-import { type RegistryOptions, WorkspaceRegistry } from "../workspaces/runtime.ts";
+import { type RegistryOptions, WorkspaceRegistry } from "../workspaces/registry.ts";
 import { closeOnce, replicaParts, type SwitchboardOptions, startEmbeddedSandbox } from "./parts.ts";
 
 /** A many-workspace deployment's shared parts: each workspace's runtime comes from `workspaces`. */
@@ -161,7 +161,7 @@ export async function createDistributedSwitchboard(
         // (a change's notice may have dropped it already, PostgreSQL); a disconnected workspace has none.
         onAudit: async (entry) => {
           const rt = await (workspaces.kept(id) ?? workspaces.runtime(id)).catch(() => undefined);
-          for (const listener of rt?.auditListeners ?? []) await listener(entry);
+          await rt?.audited(entry);
         },
         logger: logger.child({ workspace: id }),
       });
