@@ -61,10 +61,11 @@ export async function tellAccepted(
 }
 
 /**
- * A person's kept outcomes are taken, told and put back (when telling fails) one try at a time in this
- * process: a command that arrives while a try is failing waits for the outcomes to be put back and says
- * them, rather than finding nothing kept and leaving them for the command after. Across replicas the store's
- * take still says each once; a command on another replica within that window finds nothing (docs/slack.md).
+ * A person's kept outcomes are claimed, told and released (when telling fails) one try at a time in this
+ * process: a command that arrives while a try is failing waits for the outcomes to be released and says
+ * them, rather than finding them claimed and leaving them for the command after. Across replicas the
+ * store's claim still says each once; a command on another replica within that window finds them claimed
+ * (docs/slack.md). A process that dies in that window leaves them claimed for CLAIM_MS: then told again.
  */
 const trying = new Map<string, Promise<unknown>>();
 
@@ -101,7 +102,7 @@ async function tellKept(
 ): Promise<number> {
   if (!deps.db) return 0;
   const store = new UndeliveredOutcomes(deps.db, deps.workspace);
-  const kept = await store.take(userId).catch(() => []);
+  const kept = await store.claim(userId).catch(() => []);
   if (kept.length === 0) return 0;
   const lines = kept.map((o) => `• ${o.text}`);
   const head =
@@ -114,14 +115,18 @@ async function tellKept(
       replace_original: false,
       text: `${head}\n${lines.join("\n")}`.slice(0, 3900),
     });
-    // Said: the Home tab, which listed them, no longer does.
-    if (client) await republishHome(deps, client, userId);
-    return kept.length;
   } catch (err) {
     deps.logger.warn({ err: String(err) }, "could not show the outcomes kept for a person; kept again");
-    await store.restore(userId, kept).catch(() => {});
+    await store.release(userId, kept).catch(() => {});
     return 0;
   }
+  // Said: removed (a failure here leaves them claimed, said again once the claim runs out: not lost).
+  await store
+    .told(userId, kept)
+    .catch((err: unknown) => deps.logger.warn({ err: String(err) }, "could not remove the outcomes just told"));
+  // The Home tab, which listed them, no longer does.
+  if (client) await republishHome(deps, client, userId);
+  return kept.length;
 }
 
 /**
@@ -138,12 +143,9 @@ export async function takeSeen(
   const db = deps.db;
   if (!db) return 0;
   return oneTryAtATime(deps, userId, async () => {
-    const store = new UndeliveredOutcomes(db, deps.workspace);
-    const taken = await store.take(userId);
-    const unseen = Number.isFinite(shownUntil) ? taken.filter((o) => o.at.getTime() > shownUntil) : [];
-    if (unseen.length) await store.restore(userId, unseen);
+    const taken = await new UndeliveredOutcomes(db, deps.workspace).dismiss(userId, shownUntil);
     await republishHome(deps, client, userId);
-    return taken.length - unseen.length;
+    return taken;
   });
 }
 

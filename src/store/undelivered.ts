@@ -4,7 +4,9 @@
 // outcome is kept here for the person, per workspace, and their next command's
 // answer says it (src/slack/outcomes.ts), never "try again". Kept at most
 // KEPT_PER_PERSON a person (the newest), removed once shown or with the
-// workspace (purge.ts).
+// workspace (purge.ts). Telling claims them for a while (claimed_until) and
+// removes them once told: a process that dies between the two leaves them
+// claimed, and they are told again once the claim runs out, never lost.
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
@@ -26,8 +28,16 @@ create table outcomes.undelivered (
 create index undelivered_person on outcomes.undelivered (workspace, user_id, id)
 `,
     },
+    {
+      // Claimed while being told: a process that stops between the claim and the telling leaves them to the next.
+      id: "002_claimed_until",
+      sql: "alter table outcomes.undelivered add column claimed_until timestamptz",
+    },
   ],
 };
+
+/** How long a claim holds kept outcomes: longer than a response_url post may take (30 s). */
+export const CLAIM_MS = 120_000;
 
 /** The newest outcomes kept a person; older ones give way. */
 export const KEPT_PER_PERSON = 20;
@@ -37,6 +47,16 @@ export interface UndeliveredOutcome {
   text: string;
   at: Date;
 }
+
+/** An outcome claimed to be told: removed with told(), given back with release(). */
+export interface ClaimedOutcome extends UndeliveredOutcome {
+  id: string;
+}
+
+const outcomeOf = (r: { text: string; at: Date | string }): UndeliveredOutcome => ({
+  text: r.text,
+  at: r.at instanceof Date ? r.at : new Date(r.at),
+});
 
 /**
  * The embedded database serves one process, so who has something kept is known here (loaded once, then
@@ -88,36 +108,82 @@ export class UndeliveredOutcomes {
     (await this.people())?.add(person(this.workspace, userId));
   }
 
-  /** The person's kept outcomes, oldest first, without taking them (the Home tab). */
+  /** The person's kept outcomes, oldest first, without taking them (the Home tab): claimed ones too. */
   async list(userId: string): Promise<UndeliveredOutcome[]> {
     const { rows } = await this.db.query<{ text: string; at: Date | string }>(
       "select text, at from outcomes.undelivered where workspace = $1 and user_id = $2 order by id",
       [this.workspace, userId],
     );
-    return rows.map((r) => ({ text: r.text, at: r.at instanceof Date ? r.at : new Date(r.at) }));
+    return rows.map(outcomeOf);
   }
 
-  /** Takes (removes and returns, once across processes) the person's kept outcomes, oldest first. */
-  async take(userId: string): Promise<UndeliveredOutcome[]> {
+  /**
+   * Claims the person's kept outcomes to tell them (once across processes, for `leaseMs`), oldest first.
+   * Follow with told() once said, or release() when saying failed; a claim never settled runs out and the
+   * outcomes are claimed again by the next command (the process died in between: told again, not lost).
+   */
+  async claim(userId: string, leaseMs: number = CLAIM_MS): Promise<ClaimedOutcome[]> {
     const known = await this.people();
     if (known && !known.has(person(this.workspace, userId))) return [];
-    known?.delete(person(this.workspace, userId));
     const { rows } = await this.db.query<{ id: string; text: string; at: Date | string }>(
-      "delete from outcomes.undelivered where workspace = $1 and user_id = $2 returning id, text, at",
-      [this.workspace, userId],
+      `update outcomes.undelivered set claimed_until = now() + make_interval(secs => $3::double precision / 1000)
+        where workspace = $1 and user_id = $2 and (claimed_until is null or claimed_until <= now())
+        returning id, text, at`,
+      [this.workspace, userId, leaseMs],
     );
-    return rows
-      .sort((a, b) => Number(a.id) - Number(b.id))
-      .map((r) => ({ text: r.text, at: r.at instanceof Date ? r.at : new Date(r.at) }));
+    return rows.sort((a, b) => Number(a.id) - Number(b.id)).map((r) => ({ id: String(r.id), ...outcomeOf(r) }));
   }
 
-  /** Puts outcomes back (telling them failed). */
-  async restore(userId: string, outcomes: UndeliveredOutcome[]): Promise<void> {
-    for (const o of outcomes)
-      await this.db.query(
-        "insert into outcomes.undelivered (workspace, user_id, text, at) values ($1, $2, $3, $4)",
-        [this.workspace, userId, o.text, o.at],
-      );
-    if (outcomes.length) (await this.people())?.add(person(this.workspace, userId));
+  /** Removes claimed outcomes once told. */
+  async told(userId: string, claimed: readonly ClaimedOutcome[]): Promise<void> {
+    if (claimed.length === 0) return;
+    await this.db.query(
+      "delete from outcomes.undelivered where workspace = $1 and user_id = $2 and id = any($3::bigint[])",
+      [this.workspace, userId, claimed.map((o) => o.id)],
+    );
+    await this.forgetIfNone(userId);
+  }
+
+  /**
+   * The embedded database: the person leaves the known set once nothing of theirs is left (the set says who
+   * may have something). Removed first, then put back when a row is found: a keep() in between stays known.
+   */
+  private async forgetIfNone(userId: string): Promise<void> {
+    const known = await this.people();
+    if (!known) return;
+    known.delete(person(this.workspace, userId));
+    const { rows } = await this.db.query<{ id: string }>(
+      "select id from outcomes.undelivered where workspace = $1 and user_id = $2 limit 1",
+      [this.workspace, userId],
+    );
+    if (rows.length > 0) known.add(person(this.workspace, userId));
+  }
+
+  /** Gives claimed outcomes back at once (telling them failed): the next command says them. */
+  async release(userId: string, claimed: readonly ClaimedOutcome[]): Promise<void> {
+    if (claimed.length === 0) return;
+    await this.db.query(
+      "update outcomes.undelivered set claimed_until = null where workspace = $1 and user_id = $2 and id = any($3::bigint[])",
+      [this.workspace, userId, claimed.map((o) => o.id)],
+    );
+  }
+
+  /**
+   * Got it on the Home tab: removes the outcomes kept up to `shownUntil` (epoch ms; the newest the tab showed,
+   * at the millisecond it showed), all when it is not finite; those kept after stay. Returns how many.
+   */
+  async dismiss(userId: string, shownUntil: number): Promise<number> {
+    const { rows } = Number.isFinite(shownUntil)
+      ? await this.db.query<{ id: string }>(
+          `delete from outcomes.undelivered where workspace = $1 and user_id = $2
+            and date_trunc('milliseconds', at) <= to_timestamp($3::double precision / 1000) returning id`,
+          [this.workspace, userId, shownUntil],
+        )
+      : await this.db.query<{ id: string }>(
+          "delete from outcomes.undelivered where workspace = $1 and user_id = $2 returning id",
+          [this.workspace, userId],
+        );
+    await this.forgetIfNone(userId);
+    return rows.length;
   }
 }

@@ -128,7 +128,7 @@ describe("the Home tab's kept outcomes (one workspace)", () => {
     // Bob has none: his tab does not show Alice's.
     const bobs = await openHome(BOB.id, (c) => textOf(c).includes("Recent changes"));
     expect(textOf(bobs)).not.toMatch(/could not tell you|outcome #/);
-    await store().take(ALICE.id);
+    await store().dismiss(ALICE.id, Number.POSITIVE_INFINITY);
   });
 
   it("Got it takes them and publishes the tab again without them; the next command does not say them", async () => {
@@ -189,7 +189,7 @@ describe("the Home tab's kept outcomes (one workspace)", () => {
     expect((await store().list(ALICE.id)).map((o) => o.text)).toEqual([
       "Done, but not said in the channel: second outcome",
     ]);
-    await store().take(ALICE.id);
+    await store().dismiss(ALICE.id, Number.POSITIVE_INFINITY);
   });
 });
 
