@@ -123,7 +123,9 @@ async function tellKept(
   // Said: removed (a failure here leaves them claimed, said again once the claim runs out: not lost).
   await store
     .told(userId, kept)
-    .catch((err: unknown) => deps.logger.warn({ err: String(err) }, "could not remove the outcomes just told"));
+    .catch((err: unknown) =>
+      deps.logger.warn({ err: String(err) }, "could not remove the outcomes just told"),
+    );
   // The Home tab, which listed them, no longer does.
   if (client) await republishHome(deps, client, userId);
   return kept.length;

@@ -131,7 +131,9 @@ export class UndeliveredOutcomes {
         returning id, text, at`,
       [this.workspace, userId, leaseMs],
     );
-    return rows.sort((a, b) => Number(a.id) - Number(b.id)).map((r) => ({ id: String(r.id), ...outcomeOf(r) }));
+    return rows
+      .sort((a, b) => Number(a.id) - Number(b.id))
+      .map((r) => ({ id: String(r.id), ...outcomeOf(r) }));
   }
 
   /** Removes claimed outcomes once told. */
