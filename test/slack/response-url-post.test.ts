@@ -82,6 +82,31 @@ describe("a response_url post", () => {
     await expect(post(`http://127.0.0.1:${port}/commands/x`, "{}")).rejects.toThrow();
   });
 
+  it("does not reuse a socket idle past the keep-alive the server announced", async () => {
+    let connections = 0;
+    const short = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => res.end("ok"));
+    });
+    short.keepAliveTimeout = 2000; // announced as `Keep-Alive: timeout=2`: the client lets go after 1 s
+    short.on("connection", () => {
+      connections += 1;
+    });
+    await new Promise<void>((resolve) => short.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(short.address() as AddressInfo).port}/commands/T1/5/mno`;
+    try {
+      const first = await post(url, "{}");
+      expect(first.headers.get("keep-alive")).toBe("timeout=2");
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect((await post(url, "{}")).status).toBe(200);
+      // Past the announced keep-alive less a second: a new connection, not the one the server may close.
+      expect(connections).toBe(2);
+    } finally {
+      short.closeAllConnections();
+      await new Promise<void>((resolve) => short.close(() => resolve()));
+    }
+  });
+
   it("sends once more on a new socket when a kept-alive socket was closed under it, never on a new one", async () => {
     // A server that closes a kept-alive connection as the next request arrives (its idle timeout, met at the
     // moment the client reused the socket): the request fails with ECONNRESET, having read nothing.

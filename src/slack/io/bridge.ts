@@ -92,20 +92,26 @@ export function countedFetch(base: string = SLACK_API): webApi.FetchFunction {
  * copied and promoted ~1.4 MB and paused the acking thread 6–30 ms (docs/benchmarks.md, "The slash ack, a
  * fourth time"); node:http's are collected young.
  */
-const AGENTS = {
-  "http:": new http.Agent({ keepAlive: true }),
-  "https:": new https.Agent({ keepAlive: true }),
-};
 /** How long a response_url may take to answer (undici's headers timeout before). */
 const RESPONSE_URL_TIMEOUT_MS = 30_000;
+/**
+ * With a `timeout`, an idle socket is closed before the server's announced keep-alive (`Keep-Alive: timeout=5`,
+ * less a second); without one Node keeps it forever and ignores the announcement, so a post made just as the
+ * server closes it is reset (3 of 60 posts after 3 to 7 s idle, against Node's default server).
+ */
+const AGENTS = {
+  "http:": new http.Agent({ keepAlive: true, timeout: RESPONSE_URL_TIMEOUT_MS }),
+  "https:": new https.Agent({ keepAlive: true, timeout: RESPONSE_URL_TIMEOUT_MS }),
+};
 
 /** A reset of a kept-alive socket the server had just closed: the request never reached it. */
 const STALE_SOCKET = new Set(["ECONNRESET", "EPIPE"]);
 
 /**
  * A POST of a text body, answered as fetch would (status, headers, body), through node:http(s). A request
- * on a reused keep-alive socket that the server closed as it was sent fails with ECONNRESET before any
- * answer (the server read nothing): sent once more on a new socket, as Node's docs advise (`reusedSocket`).
+ * on a reused keep-alive socket that the server closed as it was sent (a server that announces no keep-alive
+ * timeout, or one shorter than it said) fails with ECONNRESET before any answer, the server having read
+ * nothing: sent once more on a new socket, as Node's docs advise (`reusedSocket`).
  */
 function postText(url: string, init: RequestInit & { body: string }): Promise<Response> {
   const target = new URL(url);
