@@ -61,11 +61,19 @@ export class InboxEngine {
   private readonly scan: Scan;
   private readonly cards: Cards;
   private readonly loop: PacedLoop<InboxStepResult>;
+  private readonly pollMs: number;
+  /**
+   * When an inbox whose last poll failed is polled again: ×2 the pace per failure in a row, up to ×32, each
+   * inbox on its own (one failing inbox never slows the others). Kept here, the failures in the store: an
+   * inbox taken over by another process is polled by it at once, then spaced from the count it reads.
+   */
+  private readonly retryAt = new Map<string, number>();
 
   constructor(opts: InboxEngineOptions) {
     this.store = new InboxStore(opts.db, opts.workspace);
     const now = opts.now ?? (() => new Date());
     const pollMs = (opts.pollSeconds ?? 10) * 1000;
+    this.pollMs = pollMs;
     this.workerId = opts.workerId ?? newWorkerId();
     const log = opts.logger ?? silent;
     const lease = new Lease({
@@ -103,11 +111,8 @@ export class InboxEngine {
           metrics.inboxMirrored.inc(r.posted);
           return r;
         }),
-      // Slower after failures.
-      next: async () => {
-        const failures = Math.max(0, ...(await this.store.inboxes().catch(() => [])).map((i) => i.failures));
-        return pollMs * 2 ** Math.min(failures, 5);
-      },
+      // Every pace: an inbox that failed waits for its own time (retryAt).
+      next: async () => pollMs,
       onError: (err) => log.warn({ err: (err as Error).message }, "inbox pass failed"),
     });
   }
@@ -121,27 +126,42 @@ export class InboxEngine {
     const { ctx, store } = this;
     const result: InboxStepResult = { reads: 0, posted: 0, threads: 0 };
     ctx.inboxes = await store.inboxes();
+    for (const channel of this.retryAt.keys())
+      if (!ctx.inboxes.some((i) => i.channel === channel)) this.retryAt.delete(channel);
     for (const listed of ctx.inboxes) {
       const inbox = await ctx.lease.claim(listed.channel);
       if (!inbox) continue;
       ctx.reads = 0;
-      try {
-        const r = await this.scan.poll(inbox);
-        result.posted += r.posted;
-        result.threads += r.threads;
-        await this.cards.showClosedWindows(inbox.channel);
-        await this.cards.wakeSnoozed(inbox.channel);
-      } catch (err) {
-        if (err instanceof LeaseLost) {
-          ctx.log.warn({ channel: inbox.channel }, "inbox lease taken by another process; this pass stops");
-        } else {
-          await store.polled(inbox.channel, this.workerId, { failures: inbox.failures + 1 });
-          ctx.log.warn(
-            { channel: inbox.channel, err: (err as Error).message, code: ctx.io.errorCode(err) },
-            "inbox poll failed; will retry",
-          );
+      const retryAt = this.retryAt.get(inbox.channel);
+      const waiting = inbox.failures > 0 && retryAt !== undefined && ctx.now().getTime() < retryAt;
+      if (!waiting)
+        try {
+          const r = await this.scan.poll(inbox);
+          this.retryAt.delete(inbox.channel);
+          result.posted += r.posted;
+          result.threads += r.threads;
+          await this.cards.showClosedWindows(inbox.channel);
+          await this.cards.wakeSnoozed(inbox.channel);
+        } catch (err) {
+          if (err instanceof LeaseLost) {
+            ctx.log.warn({ channel: inbox.channel }, "inbox lease taken by another process; this pass stops");
+          } else {
+            const failures = inbox.failures + 1;
+            const waitMs = this.pollMs * 2 ** Math.min(failures, 5);
+            this.retryAt.set(inbox.channel, ctx.now().getTime() + waitMs);
+            await store.polled(inbox.channel, this.workerId, { failures });
+            ctx.log.warn(
+              {
+                channel: inbox.channel,
+                err: (err as Error).message,
+                code: ctx.io.errorCode(err),
+                failures,
+                retryInSeconds: waitMs / 1000,
+              },
+              "inbox poll failed; will retry",
+            );
+          }
         }
-      }
       // Reply targets: warnings and breaches due, from the store alone (no API read), even when the poll failed.
       try {
         await checkTargets(ctx, inbox);

@@ -17,7 +17,7 @@ import { type SlackStack, startStack } from "../helpers/stack.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice", real_name: "Alice Martin" };
 const BOB = { id: "U0BOB", name: "bob", real_name: "Bob Stone" };
-const CHANNELS = ["C0NUL", "C0LONG", "C0CRASH", "C0HIST", "C0LIST", "C0TWO", "C0REPLY"];
+const CHANNELS = ["C0NUL", "C0LONG", "C0CRASH", "C0HIST", "C0LIST", "C0TWO", "C0REPLY", "C0PACE", "C0PACEH"];
 const clock = manualClock();
 /** Names the sandbox stores as a marker, given to the app as a real API could: with a NUL, a lone surrogate. */
 const ODD_NAMES: Record<string, string> = {
@@ -29,6 +29,9 @@ let s: SlackStack;
 let store: InboxStore;
 let phones = 0;
 const warnings: Rec[] = [];
+/** While set, the API refuses the need-human list (one inbox's polls fail, the others' do not). */
+let refuseNeedHuman = false;
+const NEED_HUMAN_LIST = /^\/v1\/chat-users\?(.*&)?needHuman=true/;
 
 beforeAll(async () => {
   s = await startStack({
@@ -38,6 +41,8 @@ beforeAll(async () => {
     proxy: {
       rewrite: (_method, _url, body) =>
         Object.entries(ODD_NAMES).reduce((b, [marker, odd]) => b.replaceAll(marker, odd), body),
+      answer: (method, url) =>
+        refuseNeedHuman && method === "GET" && NEED_HUMAN_LIST.test(url) ? { status: 400 } : undefined,
     },
     slack: {
       channels: CHANNELS.map((id) => ({ id, name: id.toLowerCase(), is_member: true })),
@@ -52,11 +57,14 @@ afterAll(async () => {
 });
 
 /** An inbox in `channel`, already past its first cards: only what customers write from now on shows. */
-async function inboxIn(channel: string): Promise<void> {
-  for (const other of await store.inboxes()) await store.removeInbox(other.channel);
+async function inboxIn(
+  channel: string,
+  opts: { filter?: "all" | "need_human"; keep?: boolean } = {},
+): Promise<void> {
+  if (!opts.keep) for (const other of await store.inboxes()) await store.removeInbox(other.channel);
   // Past the overlap a poll looks back: earlier tests' customers are not new here.
   clock.advance(10_000);
-  await store.setInbox(channel, "all", ALICE.id, clock.now());
+  await store.setInbox(channel, opts.filter ?? "all", ALICE.id, clock.now());
   expect(await store.claimInbox(channel, "setup", clock.now(), clock.now())).toBeTruthy();
   await store.polled(channel, "setup", { activityCursor: clock.now(), primed: true, failures: 0 });
   await store.release("setup");
@@ -358,5 +366,53 @@ describe("thread replies", { timeout: 60_000 }, () => {
     expect(
       await settleInterruptedReplies(await workFor(s.slack.services, ENV_WORKSPACE), s.slack.client, 0),
     ).toBe(0);
+  });
+
+  it("an inbox whose polls fail is polled again later (×2 a failure in a row); the others every pace", async () => {
+    await inboxIn("C0PACE");
+    await inboxIn("C0PACEH", { filter: "need_human", keep: true });
+    const p = poller("pace");
+    const proxy = s.proxy as NonNullable<typeof s.proxy>;
+    const lists = () => proxy.seen.filter((l) => l.startsWith("GET /v1/chat-users?"));
+    /** One pass: whether each inbox's list was read (the need-human inbox's, the other's). */
+    const pass = async () => {
+      const before = lists().length;
+      await p.step();
+      const read = lists().slice(before);
+      return {
+        needHuman: read.some((l) => NEED_HUMAN_LIST.test(l.slice(4))),
+        all: read.some((l) => !NEED_HUMAN_LIST.test(l.slice(4))),
+      };
+    };
+    const failuresOf = async (channel: string) =>
+      (await store.inboxes()).find((i) => i.channel === channel)?.failures;
+    refuseNeedHuman = true;
+    try {
+      // 0 s: both polled; the need-human list refused (1 failure: again in 20 s).
+      expect(await pass()).toEqual({ needHuman: true, all: true });
+      expect(await failuresOf("C0PACEH")).toBe(1);
+      clock.advance(10_000);
+      expect(await pass()).toEqual({ needHuman: false, all: true });
+      clock.advance(10_000);
+      // 20 s: polled again, refused again (2 failures: again in 40 s).
+      expect(await pass()).toEqual({ needHuman: true, all: true });
+      expect(await failuresOf("C0PACEH")).toBe(2);
+      for (const at of [30, 40, 50]) {
+        clock.advance(10_000);
+        expect(await pass(), `at ${at} s`).toEqual({ needHuman: false, all: true });
+      }
+      expect(warnings.some((w) => w.channel === "C0PACEH" && w.retryInSeconds === 40)).toBe(true);
+      refuseNeedHuman = false;
+      clock.advance(10_000);
+      // 60 s: polled, answered: back to every pace.
+      expect(await pass()).toEqual({ needHuman: true, all: true });
+      expect(await failuresOf("C0PACEH")).toBe(0);
+      clock.advance(10_000);
+      expect(await pass()).toEqual({ needHuman: true, all: true });
+      expect(await failuresOf("C0PACE")).toBe(0);
+    } finally {
+      refuseNeedHuman = false;
+      await p.stop();
+    }
   });
 });
