@@ -132,8 +132,18 @@ export async function createDistributedSwitchboard(
     const { createWorkspaceAdmin } = await import("../workspaces/admin.ts");
     const { createNotConnectedCore } = await import("../commands/not-connected.ts");
     const { slackAdminCheck } = await import("../slack/tenancy/admins.ts");
-    const adminOf = (id: WorkspaceId, inst?: StoredInstallation): WorkspaceAdmin =>
-      createWorkspaceAdmin({
+    const { workspaceBridge } = await import("../slack/io/bridge.ts");
+    const { valuesOf } = await import("../commands/workspace-admin.ts");
+    const adminOf = (id: WorkspaceId, inst?: StoredInstallation): WorkspaceAdmin => {
+      // The request's installation's bot when known: a team of an org-wide install has no connection yet
+      // (so clientOf, which finds the enterprise through the connection, cannot) until it is connected.
+      const bot = inst
+        ? workspaceClient(() => tokens.botToken(installationKey(inst)), {
+            slackApiUrl: config.SLACK_API_URL,
+            teamId: id,
+          })
+        : clientOf(id);
+      const admin: WorkspaceAdmin = createWorkspaceAdmin({
         db,
         installations,
         workspace: id,
@@ -142,29 +152,30 @@ export async function createDistributedSwitchboard(
         timeoutMs: config.API_TIMEOUT_MS,
         ...(sandbox ? { demo: demoOrganization(sandbox, id, inst) } : {}),
         mode: "distributed",
-        // The request's installation's bot when known: a team of an org-wide install has no connection yet
-        // (so clientOf, which finds the enterprise through the connection, cannot) until it is connected.
-        mayAdminister: slackAdminCheck(
-          inst
-            ? workspaceClient(() => tokens.botToken(installationKey(inst)), {
-                slackApiUrl: config.SLACK_API_URL,
-                teamId: id,
-              })
-            : clientOf(id),
-          inst?.installerUserId,
-        ),
+        mayAdminister: slackAdminCheck(bot, inst?.installerUserId),
         ...(inst?.installerUserId ? { installerUserId: inst.installerUserId } : {}),
         onChange: async (): Promise<void> => {
           await workspaces.refresh(id);
         },
-        // Posted to the workspace's audit channel by its runtime: the one this replica keeps, else one built now
-        // (a change's notice may have dropped it already, PostgreSQL); a disconnected workspace has none.
+        // Posted to the workspace's audit channel by the runtime this replica keeps; else (a change's notice
+        // dropped it, PostgreSQL; a disconnect leaves none to build) with its bot to its audit channel as set now,
+        // through the same post queue, without building a runtime for one post.
         onAudit: async (entry) => {
-          const rt = await (workspaces.kept(id) ?? workspaces.runtime(id)).catch(() => undefined);
-          await rt?.audited(entry);
+          const kept = await workspaces.kept(id)?.catch(() => undefined);
+          if (kept) return kept.audited(entry);
+          const auditChannel = valuesOf(await admin.settings()).auditChannel;
+          if (auditChannel)
+            workspaceBridge({
+              client: bot,
+              posts,
+              auditChannel,
+              logger: logger.child({ workspace: id }),
+            }).onAudit(entry);
         },
         logger: logger.child({ workspace: id }),
       });
+      return admin;
+    };
     const notConnected: RegistryOptions["notConnected"] = (id, inst) =>
       createNotConnectedCore({ db, workspace: id, admin: adminOf(id, inst) });
     const replicas = await replicaParts(db);

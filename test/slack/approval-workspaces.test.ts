@@ -116,4 +116,61 @@ describe("approval in many workspaces", () => {
     expect(post.team).toBe(one.callTeam);
     expect(String(post.args.text)).toContain(`<@${one.user.id}>`);
   });
+
+  it("a disconnect is posted to that workspace's audit channel with its token, its runtime gone or not", async () => {
+    const [, two] = stack.workspaces as [(typeof stack.workspaces)[0], (typeof stack.workspaces)[0]];
+    expect(await two.command("settings set audit=<#C0AUDIT|audit>")).toMatch(/Saved: /);
+    const asked = await two.command("disconnect");
+    const id =
+      /"action_id":"sb_confirm"[^}]*?"value":"([^"]+)"|"value":"([^"]+)"[^}]*?"action_id":"sb_confirm"/.exec(
+        asked,
+      );
+    const confirmation = id?.[1] ?? id?.[2];
+    expect(confirmation, asked).toBeTruthy();
+    const confirmed = await two.click({ action_id: "sb_confirm", value: confirmation as string });
+    await stack.fake.waitFor(
+      () =>
+        stack.fake
+          .responsesTo(confirmed.responseUrl!)
+          .find((r) => /Disconnected from/.test(JSON.stringify(r.body))),
+      10_000,
+      "the disconnect's answer",
+    );
+    const post = await stack.fake.waitFor(
+      () =>
+        stack.fake
+          .callsOf("chat.postMessage")
+          .find(
+            (c) => c.args.channel === "C0AUDIT" && /disconnected this workspace/.test(String(c.args.text)),
+          ),
+      10_000,
+      "the disconnect in the audit channel",
+    );
+    expect(post.team).toBe(two.callTeam);
+    expect(post.response.ok).toBe(true);
+    expect(String(post.args.text)).toContain(`<@${two.user.id}>`);
+
+    // Connected again; then disconnected once this replica no longer keeps its runtime (on PostgreSQL the
+    // change's own notice can drop it first): posted all the same, with its bot, without building one.
+    expect(await two.command("connect demo")).toMatch(/Connected to/);
+    const admin = (await stack.sb.workspaces.runtime(two.team.teamId))?.core.admin;
+    expect(admin).toBeDefined();
+    await stack.sb.workspaces.forget(two.team.teamId);
+    const posts = () =>
+      stack.fake
+        .callsOf("chat.postMessage")
+        .filter(
+          (c) => c.args.channel === "C0AUDIT" && /disconnected this workspace/.test(String(c.args.text)),
+        );
+    expect(posts()).toHaveLength(1);
+    expect((await admin!.disconnect({ userId: two.user.id, via: "slack" })).ok).toBe(true);
+    const again = await stack.fake.waitFor(
+      () => posts()[1],
+      10_000,
+      "the second disconnect in the audit channel",
+    );
+    expect(again.team).toBe(two.callTeam);
+    expect(again.response.ok).toBe(true);
+    expect(stack.sb.workspaces.kept(two.team.teamId)).toBeUndefined();
+  });
 });
