@@ -359,13 +359,53 @@ describe("thread replies", { timeout: 60_000 }, () => {
     expect(s.fake.messages.find((m) => m.ts === reached.ts)?.reactions).toEqual(["white_check_mark"]);
     // Nothing sent again; the reply that reached is not mirrored back as Outgoing.
     expect((await outbound(conversationId)).filter((t) => t.startsWith("It "))).toEqual(["It reached"]);
-    await poller("after-settle").step();
+    // The inbox's own poller (its lease; another would read nothing): it reads the conversation, and does not
+    // mirror the reply that reached as Outgoing beside the writer's own message.
+    expect((await poller("C0REPLY-p").step()).reads).toBeGreaterThan(0);
     expect(
       s.fake.messages.filter((m) => m.thread_ts === threadTs && /It reached/.test(m.text ?? "")),
     ).toHaveLength(1);
     expect(
       await settleInterruptedReplies(await workFor(s.slack.services, ENV_WORKSPACE), s.slack.client, 0),
     ).toBe(0);
+  });
+
+  it("kill -9 during a saved reply that reached the customer: at start it shows in the thread, by its writer", async () => {
+    const { id, threadTs, conversationId } = await threadFor("C0REPLY");
+    const text = "Thanks for waiting: your order ships today.";
+    // The saved reply form's row (keyed by the form, not by a message of the thread), left `sending`.
+    await store.claimReply({
+      channel: "C0REPLY",
+      messageTs: "saved:4242",
+      chatUserId: id,
+      userId: ALICE.id,
+      now: new Date(Date.now() - 1000),
+      text,
+    });
+    clock.advance(1000);
+    await s.client.sendMessage({ channelId: 1, type: "text", chatUserId: id, text });
+    const told = s.fake.callsOf("chat.postEphemeral").length;
+    const reactions = s.fake.callsOf("reactions.add").length;
+    expect(
+      await settleInterruptedReplies(await workFor(s.slack.services, ENV_WORKSPACE), s.slack.client, 0),
+    ).toBe(1);
+    const words = s.fake.callsOf("chat.postEphemeral").slice(told);
+    expect(words.map((c) => String(c.args.text))).toEqual([
+      expect.stringMatching(
+        /restarted while sending your saved reply .* it did reach them .* shows in this thread/,
+      ),
+    ]);
+    // No reaction on a message that is not there.
+    expect(s.fake.callsOf("reactions.add").length).toBe(reactions);
+    // The inbox's own poller (its lease): a message it reads now is mirrored.
+    expect((await poller("C0REPLY-p").step()).reads).toBeGreaterThan(0);
+    const shown = s.fake.messages.filter(
+      (m) => m.thread_ts === threadTs && (m.text ?? "").includes("ships today"),
+    );
+    expect(shown).toHaveLength(1);
+    expect(JSON.stringify(shown[0])).toContain(`Sent by <@${ALICE.id}> with Switchboard`);
+    // Sent once.
+    expect((await outbound(conversationId)).filter((t) => t.includes("ships today"))).toHaveLength(1);
   });
 
   it("an inbox whose polls fail is polled again later (×2 a failure in a row); the others every pace", async () => {

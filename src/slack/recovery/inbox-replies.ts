@@ -4,6 +4,7 @@ import { messageDirection } from "../../api/inbox.ts";
 import { esc, section } from "../../blocks/blocks.ts";
 import type { Actor } from "../../commands/types.ts";
 import { InboxStore } from "../../store/inbox.ts";
+import { OwnSends } from "../../store/own-sends.ts";
 import type { WorkspaceWork } from "../context.ts";
 import { SENT_REACTION } from "../listeners/events/inbox-message.ts";
 
@@ -47,16 +48,26 @@ export async function settleInterruptedReplies(
       } catch (err) {
         log.warn({ err: (err as Error).message }, "could not look for an interrupted inbox reply");
       }
+    // A saved reply's row is keyed by its form (saved-send.ts), not by a message of the thread.
+    const saved = !/^\d+\.\d+$/.test(r.messageTs);
     let words: string;
     if (found) {
       const id = typeof found.id === "number" ? found.id : undefined;
       await store.finishReply(r.channel, r.messageTs, "sent", id);
-      if (id !== undefined)
-        await store.claimMessage(r.channel, id, r.chatUserId, "outbound", new Date(), r.messageTs);
-      await client.reactions
-        .add({ channel: r.channel, timestamp: r.messageTs, name: SENT_REACTION })
-        .catch(() => {});
-      words = `Switchboard restarted while sending your reply to ${name}; it did reach them (it is in their conversation). Nothing more to do.`;
+      if (saved) {
+        // Nothing of it is in the thread: the next poll shows it there as sent by its writer, as a send does.
+        if (id !== undefined)
+          await new OwnSends(deps.db, deps.workspace).record(id, r.userId, "reply").catch(() => {});
+        words = `Switchboard restarted while sending your saved reply to ${name}; it did reach them (it is in their conversation), and it shows in this thread. Nothing more to do.`;
+      } else {
+        // The writer's own message in the thread is the reply: not mirrored again, marked sent.
+        if (id !== undefined)
+          await store.claimMessage(r.channel, id, r.chatUserId, "outbound", new Date(), r.messageTs);
+        await client.reactions
+          .add({ channel: r.channel, timestamp: r.messageTs, name: SENT_REACTION })
+          .catch(() => {});
+        words = `Switchboard restarted while sending your reply to ${name}; it did reach them (it is in their conversation). Nothing more to do.`;
+      }
     } else if (known)
       words = `Switchboard restarted while sending your reply to ${name}, and it is not in their conversation: it was most likely not sent. Send it again if it is still needed.`;
     else
