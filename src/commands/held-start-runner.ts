@@ -72,6 +72,18 @@ export interface HeldStartRunnerOptions {
   /** A start left `running` this long by a stopped process is told as unknown (default 10 minutes). */
   staleMs?: number;
   workerId?: string;
+  /**
+   * The processes alive now (their heartbeat: store/live-replicas.ts), this one among them: a start claimed by
+   * any other was left by a process that stopped, and is told as unknown at once rather than after staleMs.
+   * Unset: only staleMs.
+   */
+  liveWorkers?: () => Promise<ReadonlySet<string>>;
+  /**
+   * How long a start's send can take (default one minute; the API's deadline is 20 s): a start claimed by a
+   * process not alive is settled only once it has run this long, so a claimer whose heartbeat is late or that
+   * does not beat (an older version during an upgrade) is not told unknown mid-send.
+   */
+  sendMaxMs?: number;
   logger?: { info(o: object, m?: string): void; warn(o: object, m?: string): void };
 }
 
@@ -120,8 +132,11 @@ export class HeldStartRunner {
     this.loop.wake();
   }
 
-  /** One look: every start due now, each run once. */
+  /** One look: starts a stopped process left running settled, then every start due now, each run once. */
   async pass(): Promise<HeldOutcome[]> {
+    await this.settleStale().catch((err: unknown) =>
+      this.log.warn({ err: words(err) }, "held starts: could not settle the starts a stopped process left"),
+    );
     const out: HeldOutcome[] = [];
     // A workspace not connected keeps its starts waiting; the next batch leaves it out, so it holds up no other.
     const waiting = new Set<WorkspaceId>();
@@ -146,13 +161,24 @@ export class HeldStartRunner {
   }
 
   /**
-   * Starts left `running` longer than `staleMs` (their process stopped while
-   * sending): unknown, never sent again; the requester is told.
+   * Starts their process left `running` (it stopped while sending): claimed by a process no longer alive
+   * (liveWorkers), or running longer than `staleMs`. Unknown, never sent again; the requester is told.
    */
   async settleStale(): Promise<number> {
-    const stale = await HeldStarts.runningSince(
-      this.opts.db,
-      new Date(this.now().getTime() - (this.opts.staleMs ?? 10 * 60_000)),
+    const running = await HeldStarts.running(this.opts.db);
+    if (running.length === 0) return 0;
+    const live = await this.opts.liveWorkers?.().catch(() => undefined);
+    const now = this.now().getTime();
+    const before = now - (this.opts.staleMs ?? 10 * 60_000);
+    const sent = now - (this.opts.sendMaxMs ?? 60_000);
+    const stale = running.filter(
+      (s) =>
+        s.claimedBy !== this.workerId &&
+        (s.updatedAt.getTime() < before ||
+          (live !== undefined &&
+            s.claimedBy !== undefined &&
+            !live.has(s.claimedBy) &&
+            s.updatedAt.getTime() < sent)),
     );
     for (const s of stale) {
       const moved = await new HeldStarts(this.opts.db, s.workspace).move(

@@ -224,11 +224,9 @@ export class HeldStarts {
     return r.rows[0]?.at ? new Date(r.rows[0].at) : undefined;
   }
 
-  /** Starts left `running` since before `before` (a process stopped mid-send), of every workspace. */
-  static async runningSince(db: Queryable, before: Date): Promise<HeldStart[]> {
-    const r = await db.query("select * from held.starts where state = 'running' and updated_at < $1", [
-      before,
-    ]);
+  /** Starts `running` now (being sent, or left so by a process that stopped mid-send), of every workspace. */
+  static async running(db: Queryable): Promise<HeldStart[]> {
+    const r = await db.query("select * from held.starts where state = 'running' order by id");
     return r.rows.map((row) => toStart(row as Row));
   }
 }

@@ -290,4 +290,56 @@ describe("held starts", () => {
     expect(sends(id)).toBe(0);
     expect(base.told.dms.at(-1)?.[1].text).toMatch(/its approval has expired/);
   });
+
+  it("a start its process left running: unknown once that process is not alive, never sent; a live one's is left", async () => {
+    const clock = testClock("2026-11-27T10:00:00Z");
+    const base = instance(clock);
+    const ws: HeldStartWorkspace = {
+      core: base.core,
+      rules: {},
+      dm: async (u, m) => void base.told.dms.push([u, m]),
+    };
+    const store = new HeldStarts(h().db, ENV_WORKSPACE);
+    const { id: killed } = await newDraft("Left by a kill", "2026-11-27T10:01:00Z", base.core);
+    const { id: sending } = await newDraft("Still sending", "2026-11-27T10:01:00Z", base.core);
+    // Claimed (held → running) by two other processes at 10:01: one killed since, one alive and sending.
+    clock.set("2026-11-27T10:01:00Z");
+    for (const [id, by] of [
+      [killed, "killed-replica"],
+      [sending, "live-replica"],
+    ] as const) {
+      const start = await store.ofCampaign(id);
+      expect(await store.move(start!.id, ["held"], "running", clock.now(), { claimedBy: by })).toBeDefined();
+    }
+    const runner = new HeldStartRunner({
+      db: h().db,
+      forWorkspace: async () => ws,
+      now: clock.now,
+      workerId: "this-replica",
+      liveWorkers: async () => new Set(["this-replica", "live-replica"]),
+    });
+    // Within a send's longest (a late heartbeat, or a claimer that does not beat): left.
+    clock.set("2026-11-27T10:01:30Z");
+    expect(await runner.settleStale()).toBe(0);
+    // 90 s after the claim, 8½ minutes before the old rule would have: the killed replica's start is unknown.
+    clock.set("2026-11-27T10:02:30Z");
+    expect(await runner.pass()).toEqual([]);
+    expect((await store.ofCampaign(killed))?.state).toBe("unknown");
+    expect((await store.ofCampaign(sending))?.state).toBe("running");
+    expect(base.told.dms.some(([u, m]) => u === "U0ANA" && /Left by a kill/.test(m.text))).toBe(true);
+    expect(sends(killed)).toBe(0);
+    // Once the other stops beating too, its start is settled by the next pass: once, whoever runs it.
+    const again = new HeldStartRunner({
+      db: h().db,
+      forWorkspace: async () => ws,
+      now: clock.now,
+      workerId: "another-replica",
+      liveWorkers: async () => new Set(["this-replica", "another-replica"]),
+    });
+    const settled = await Promise.all([again.settleStale(), runner.settleStale()]);
+    expect((await store.ofCampaign(sending))?.state).toBe("unknown");
+    expect(settled.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
+    expect(base.told.dms.filter(([, m]) => /Still sending/.test(m.text))).toHaveLength(1);
+    expect(sends(sending)).toBe(0);
+  });
 });

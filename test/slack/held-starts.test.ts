@@ -165,4 +165,39 @@ describe("held starts in Slack", () => {
     );
     expect(String(entry.text)).toContain("Held by its check");
   });
+
+  it("a start a killed process left running is told as unknown by the next pass, not ten minutes later", async () => {
+    const id = await draft("Left running");
+    const store = new HeldStarts(stack.db, ENV_WORKSPACE);
+    const claimedAt = new Date(Date.now() - 120_000);
+    const start = await store.hold({
+      campaignId: id,
+      campaignName: "Left running",
+      at: claimedAt,
+      requestedBy: ALICE.id,
+      via: "slack",
+      reason: "created",
+      now: claimedAt,
+    });
+    if (!start) throw new Error("the start was not held");
+    // Claimed two minutes ago by a process that is no longer alive (no heartbeat: killed).
+    expect(
+      await store.move(start.id, ["held"], "running", claimedAt, { claimedBy: "a-killed-process" }),
+    ).toBeDefined();
+    const runner = createHeldStarts({
+      db: stack.db,
+      config: stack.config,
+      logger: stack.logger,
+      forWorkspace: async () => ({ core: stack.switchboard.core, bridge: stack.switchboard.slack }),
+    });
+    expect(await runner.pass()).toEqual([]);
+    expect((await store.ofCampaign(id))?.state).toBe("unknown");
+    const told = await stack.fake.waitFor(() =>
+      stack.fake.messages.find(
+        (m) => m.channel === ALICE.id && /Left running/.test(text(m.blocks) + String(m.text)),
+      ),
+    );
+    expect(text(told.blocks) + String(told.text)).toMatch(/not known|unknown/i);
+    expect(String((await stack.client.getCampaign(id)).status)).toBe("draft");
+  });
 });

@@ -17,7 +17,9 @@ import type { WorkspaceId } from "../../../domain/workspace.ts";
 import type { Config } from "../../../platform/config.ts";
 import type { Logger } from "../../../platform/log.ts";
 import type { Db } from "../../../store/db.ts";
+import { LiveReplicas } from "../../../store/live-replicas.ts";
 import type { SlackBridge } from "../../io/bridge.ts";
+import { PROCESS_ID } from "../../recovery/interrupted-commands.ts";
 
 export interface HeldStartsRuntimeOptions {
   db: Db;
@@ -38,8 +40,15 @@ export interface HeldStartsRuntimeOptions {
 
 export function createHeldStarts(opts: HeldStartsRuntimeOptions): HeldStartRunner {
   const log = opts.logger.child({ part: "held-starts" });
+  const db = opts.db;
   return new HeldStartRunner({
-    db: opts.db,
+    db,
+    // Claimed as this process, whose heartbeat (PostgreSQL) says it still runs: a start a killed replica left
+    // running is told as unknown by any other within a pass of its heartbeat stopping. The embedded database
+    // is one process's: a start another left running is settled at once.
+    workerId: PROCESS_ID,
+    liveWorkers: async () =>
+      db.kind === "postgres" ? new Set(await new LiveReplicas(db).live()) : new Set([PROCESS_ID]),
     // Default: the workspace's own check (its approval, as it stands now); none connected, allowed (it waits anyway).
     check:
       opts.check ??
