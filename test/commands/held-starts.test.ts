@@ -70,6 +70,13 @@ function instance(clock: { now: () => Date }, rules = {}, db = h().db) {
   return { core, runner, told };
 }
 
+/** The workspace as a runner of its own sees it: its core, no rules, its DMs kept in `base.told`. */
+const dmsOnly = (base: ReturnType<typeof instance>): HeldStartWorkspace => ({
+  core: base.core,
+  rules: {},
+  dm: async (u, m) => void base.told.dms.push([u, m]),
+});
+
 describe("start times as typed", () => {
   const now = new Date("2026-11-27T20:30:00Z"); // 21:30 in Paris
   it("HH:MM is the next such time in the workspace's zone", () => {
@@ -273,11 +280,7 @@ describe("held starts", () => {
   it("a refused check holds the start and tells the requester", async () => {
     const clock = testClock("2026-11-27T10:00:00Z");
     const base = instance(clock);
-    const ws: HeldStartWorkspace = {
-      core: base.core,
-      rules: {},
-      dm: async (u, m) => void base.told.dms.push([u, m]),
-    };
+    const ws = dmsOnly(base);
     const runner = new HeldStartRunner({
       db: h().db,
       forWorkspace: async () => ws,
@@ -294,11 +297,7 @@ describe("held starts", () => {
   it("a start its process left running: unknown once that process is not alive, never sent; a live one's is left", async () => {
     const clock = testClock("2026-11-27T10:00:00Z");
     const base = instance(clock);
-    const ws: HeldStartWorkspace = {
-      core: base.core,
-      rules: {},
-      dm: async (u, m) => void base.told.dms.push([u, m]),
-    };
+    const ws = dmsOnly(base);
     const store = new HeldStarts(h().db, ENV_WORKSPACE);
     const { id: killed } = await newDraft("Left by a kill", "2026-11-27T10:01:00Z", base.core);
     const { id: sending } = await newDraft("Still sending", "2026-11-27T10:01:00Z", base.core);
