@@ -37,6 +37,11 @@ afterAll(async () => {
 });
 
 const text = (blocks: unknown) => JSON.stringify(blocks ?? []);
+/** The first group the campaign form offers (its audience). */
+const groupOf = (view: { blocks?: unknown }): string =>
+  (view.blocks as Array<{ block_id?: string; element?: { options?: Array<{ value: string }> } }>).find(
+    (b) => b.block_id === "groups",
+  )?.element?.options?.[0]?.value ?? "";
 
 async function draft(name: string): Promise<number> {
   const c = await stack.client.createCampaign({
@@ -46,6 +51,24 @@ async function draft(name: string): Promise<number> {
     groupIds: [1],
   } as never);
   return Number(c.id);
+}
+
+/** The runner (the app's, its clock moved past `at`) starts the start; the card `posted` edited to say so. */
+async function runsAndEdits(at: number, posted: { channel: string; ts: string }) {
+  const runner = createHeldStarts({
+    db: stack.db,
+    config: stack.config,
+    logger: stack.logger,
+    forWorkspace: async () => ({ core: stack.switchboard.core, bridge: stack.switchboard.slack }),
+    now: () => new Date((at + 5) * 1000),
+  });
+  expect(await runner.pass()).toEqual(["sent"]);
+  const edit = stack.fake
+    .callsOf("chat.update")
+    .find((c) => c.args.channel === posted.channel && c.args.ts === posted.ts);
+  expect(edit?.response.ok).toBe(true);
+  expect(text(edit?.args.blocks)).toMatch(/Started at <!date\^/);
+  return edit;
 }
 
 describe("held starts in Slack", () => {
@@ -81,19 +104,7 @@ describe("held starts in Slack", () => {
     expect(held.at.getTime()).toBe(at * 1000);
 
     // Due: the runner (the app's, its clock moved) starts it and edits the card in place.
-    const runner = createHeldStarts({
-      db: stack.db,
-      config: stack.config,
-      logger: stack.logger,
-      forWorkspace: async () => ({ core: stack.switchboard.core, bridge: stack.switchboard.slack }),
-      now: () => new Date((at + 5) * 1000),
-    });
-    expect(await runner.pass()).toEqual(["sent"]);
-    const edit = stack.fake
-      .callsOf("chat.update")
-      .find((c) => c.args.channel === posted.channel && c.args.ts === posted.ts);
-    expect(edit?.response.ok).toBe(true);
-    expect(text(edit?.args.blocks)).toMatch(/Started at <!date\^/);
+    const edit = await runsAndEdits(at, posted);
     expect(String((await stack.client.getCampaign(id)).status)).not.toBe("draft");
   });
 
@@ -199,5 +210,42 @@ describe("held starts in Slack", () => {
     );
     expect(text(told.blocks) + String(told.text)).toMatch(/not known|unknown/i);
     expect(String((await stack.client.getCampaign(id)).status)).toBe("draft");
+  });
+
+  it("the campaign form's start time: its post is the card the start edits when it runs", async () => {
+    const v = await forms.open("campaign new");
+    const [order] = await forms.suggest(v.id, "template", "order_update");
+    const shown = await forms.act(v.id, "template", { template: order!.value });
+    const at = Math.floor(Date.now() / 1000) + 7200;
+    const before = stack.fake.messages.length;
+    const answer = await forms.submit(shown.id, {
+      name: "Form start",
+      template: order!.value,
+      "param:first_name": "friend",
+      "param:order_id": "F-1",
+      groups: [groupOf(shown.view)],
+      start: String(at),
+    });
+    expect(answer.response_action).toBeUndefined();
+    const posted = await stack.fake.waitFor(
+      () =>
+        stack.fake.messages
+          .slice(before)
+          .find((m) => /Form start/.test(String(m.text)) && /Starts at <!date\^/.test(text(m.blocks))),
+      10_000,
+      "the form's post",
+    );
+    const id = Number(/campaign #(\d+)/i.exec(String(posted.text))?.[1]);
+    const store = new HeldStarts(stack.db, ENV_WORKSPACE);
+    await eventually(
+      async () => ((await store.ofCampaign(id))?.ts === posted.ts ? true : undefined),
+      "the card kept",
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    const edit = await runsAndEdits(at, posted);
+    // Its Cancel start no longer offered on a start that ran.
+    expect(text(edit?.args.blocks)).not.toContain("cancel start");
   });
 });

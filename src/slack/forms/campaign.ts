@@ -395,7 +395,17 @@ export const campaignForm: SlackForm<"campaign", CampaignMeta, CampaignPlan> = {
                   { text: "Open", actionId: `${ACTION.run}:2`, value: `campaign ${c.id}` },
                 ]),
               );
-            await postOutcome(ctx, client, { channel: meta.ch, userId: actor.userId }, { text, blocks });
+            const posted = await postOutcome(
+              ctx,
+              client,
+              { channel: meta.ch, userId: actor.userId },
+              { text, blocks },
+            );
+            // The post is the start's card: edited when it runs, is cancelled or skipped (its buttons with it).
+            if (held && posted.ts && ctx.db)
+              await new HeldStarts(ctx.db, ctx.workspace)
+                .setCard(held.id, posted.channel, posted.ts)
+                .catch((err) => ctx.logger.warn({ err: String(err) }, "could not keep the start's card"));
           },
         };
       } catch (err) {
