@@ -392,7 +392,7 @@ describe("thread replies", { timeout: 60_000 }, () => {
     const words = s.fake.callsOf("chat.postEphemeral").slice(told);
     expect(words.map((c) => String(c.args.text))).toEqual([
       expect.stringMatching(
-        /restarted while sending your saved reply .* it did reach them .* shows in this thread/,
+        /restarted while sending your saved reply .* it did reach them .* will show in this thread/,
       ),
     ]);
     // No reaction on a message that is not there.

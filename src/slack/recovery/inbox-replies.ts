@@ -58,7 +58,7 @@ export async function settleInterruptedReplies(
         // Nothing of it is in the thread: the next poll shows it there as sent by its writer, as a send does.
         if (id !== undefined)
           await new OwnSends(deps.db, deps.workspace).record(id, r.userId, "reply").catch(() => {});
-        words = `Switchboard restarted while sending your saved reply to ${name}; it did reach them (it is in their conversation), and it shows in this thread. Nothing more to do.`;
+        words = `Switchboard restarted while sending your saved reply to ${name}; it did reach them (it is in their conversation), and it will show in this thread in a moment. Nothing more to do.`;
       } else {
         // The writer's own message in the thread is the reply: not mirrored again, marked sent.
         if (id !== undefined)
