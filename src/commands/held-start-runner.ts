@@ -117,9 +117,8 @@ export class HeldStartRunner {
     return this.opts.now?.() ?? new Date();
   }
 
-  /** Settles what a stopped process left starting, then looks at the store on a timer. */
+  /** Looks at the store on a timer, the first pass at once (it settles what a stopped process left starting). */
   async start(): Promise<void> {
-    await this.settleStale();
     this.loop.start();
   }
 

@@ -132,7 +132,7 @@ export async function createDistributedSwitchboard(
     const { createWorkspaceAdmin } = await import("../workspaces/admin.ts");
     const { createNotConnectedCore } = await import("../commands/not-connected.ts");
     const { slackAdminCheck } = await import("../slack/tenancy/admins.ts");
-    const { workspaceBridge } = await import("../slack/io/bridge.ts");
+    const { postAudit } = await import("../slack/io/bridge.ts");
     const { valuesOf } = await import("../commands/workspace-admin.ts");
     const adminOf = (id: WorkspaceId, inst?: StoredInstallation): WorkspaceAdmin => {
       // The request's installation's bot when known: a team of an org-wide install has no connection yet
@@ -163,14 +163,9 @@ export async function createDistributedSwitchboard(
         onAudit: async (entry) => {
           const kept = await workspaces.kept(id)?.catch(() => undefined);
           if (kept) return kept.audited(entry);
-          const auditChannel = valuesOf(await admin.settings()).auditChannel;
-          if (auditChannel)
-            workspaceBridge({
-              client: bot,
-              posts,
-              auditChannel,
-              logger: logger.child({ workspace: id }),
-            }).onAudit(entry);
+          const channel = valuesOf(await admin.settings()).auditChannel;
+          if (channel)
+            postAudit({ client: bot, posts, channel, logger: logger.child({ workspace: id }) }, entry);
         },
         logger: logger.child({ workspace: id }),
       });

@@ -175,16 +175,11 @@ export class UndeliveredOutcomes {
    * at the millisecond it showed), all when it is not finite; those kept after stay. Returns how many.
    */
   async dismiss(userId: string, shownUntil: number): Promise<number> {
-    const { rows } = Number.isFinite(shownUntil)
-      ? await this.db.query<{ id: string }>(
-          `delete from outcomes.undelivered where workspace = $1 and user_id = $2
-            and date_trunc('milliseconds', at) <= to_timestamp($3::double precision / 1000) returning id`,
-          [this.workspace, userId, shownUntil],
-        )
-      : await this.db.query<{ id: string }>(
-          "delete from outcomes.undelivered where workspace = $1 and user_id = $2 returning id",
-          [this.workspace, userId],
-        );
+    const { rows } = await this.db.query<{ id: string }>(
+      `delete from outcomes.undelivered where workspace = $1 and user_id = $2
+        and ($3::double precision is null or date_trunc('milliseconds', at) <= to_timestamp($3 / 1000)) returning id`,
+      [this.workspace, userId, Number.isFinite(shownUntil) ? shownUntil : null],
+    );
     await this.forgetIfNone(userId);
     return rows.length;
   }

@@ -310,13 +310,16 @@ describe("held starts", () => {
       const start = await store.ofCampaign(id);
       expect(await store.move(start!.id, ["held"], "running", clock.now(), { claimedBy: by })).toBeDefined();
     }
-    const runner = new HeldStartRunner({
-      db: h().db,
-      forWorkspace: async () => ws,
-      now: clock.now,
-      workerId: "this-replica",
-      liveWorkers: async () => new Set(["this-replica", "live-replica"]),
-    });
+    /** A replica's runner: its own id, and the replicas it sees alive. */
+    const replica = (workerId: string, alive: string[]) =>
+      new HeldStartRunner({
+        db: h().db,
+        forWorkspace: async () => ws,
+        now: clock.now,
+        workerId,
+        liveWorkers: async () => new Set([workerId, ...alive]),
+      });
+    const runner = replica("this-replica", ["live-replica"]);
     // Within a send's longest (a late heartbeat, or a claimer that does not beat): left.
     clock.set("2026-11-27T10:01:30Z");
     expect(await runner.settleStale()).toBe(0);
@@ -328,13 +331,7 @@ describe("held starts", () => {
     expect(base.told.dms.some(([u, m]) => u === "U0ANA" && /Left by a kill/.test(m.text))).toBe(true);
     expect(sends(killed)).toBe(0);
     // Once the other stops beating too, its start is settled by the next pass: once, whoever runs it.
-    const again = new HeldStartRunner({
-      db: h().db,
-      forWorkspace: async () => ws,
-      now: clock.now,
-      workerId: "another-replica",
-      liveWorkers: async () => new Set(["this-replica", "another-replica"]),
-    });
+    const again = replica("another-replica", ["this-replica"]);
     const settled = await Promise.all([again.settleStale(), runner.settleStale()]);
     expect((await store.ofCampaign(sending))?.state).toBe("unknown");
     expect(settled.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);

@@ -245,6 +245,26 @@ export function createSlackBridge(config: Config, logger: Logger): SlackBridge {
   });
 }
 
+/** An audit entry posted to a workspace's audit channel with its bot, through the shared post queue (not awaited). */
+export function postAudit(
+  to: { client: webApi.WebClient; posts: ChannelPostQueue; channel: string; logger: Logger },
+  entry: AuditEntry,
+): void {
+  to.posts
+    .post(to.client, {
+      channel: to.channel,
+      ...auditMessage(entry),
+      unfurl_links: false,
+      unfurl_media: false,
+    })
+    .catch((err) => {
+      to.logger.warn(
+        { err: (err as Error).message, channel: to.channel },
+        "could not post the audit entry to AUDIT_CHANNEL",
+      );
+    });
+}
+
 /**
  * The bridge of one workspace: its bot client (the environment's token, or
  * one from its installation through the TokenSource), the post queue shared
@@ -274,15 +294,7 @@ export function workspaceBridge(opts: {
       channel = next;
     },
     onAudit(entry) {
-      if (!channel) return;
-      posts
-        .post(client, { channel, ...auditMessage(entry), unfurl_links: false, unfurl_media: false })
-        .catch((err) => {
-          log.warn(
-            { err: (err as Error).message, channel },
-            "could not post the audit entry to AUDIT_CHANNEL",
-          );
-        });
+      if (channel) postAudit({ client, posts, channel, logger: log }, entry);
     },
   };
 }
