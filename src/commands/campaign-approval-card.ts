@@ -7,6 +7,7 @@ import type { KnownBlock } from "@slack/types";
 import { ACTION } from "../blocks/actions.ts";
 import { esc, num } from "../blocks/blocks.ts";
 import type { ApprovalRecord } from "../store/approvals.ts";
+import { unchecked } from "./campaign-pin.ts";
 
 /** How long an approval may be used for a send or a held start. */
 export const APPROVAL_TTL_MS = 24 * 60 * 60 * 1000;
@@ -55,6 +56,8 @@ export function approvalStateLine(r: ApprovalRecord, now: Date): string {
       return `:white_check_mark: Approved by ${by}, ${when}; the approval was used to send it${r.usedAt ? ` ${dateToken(r.usedAt)}` : ""}.`;
     case "superseded":
       return ":leftwards_arrow_with_hook: Asked again since: a newer card holds this campaign's approval.";
+    case "void":
+      return `:warning: Approved by ${by}, ${when}, but the approval *no longer holds*: the campaign changed since (${esc(r.reason ?? "it is not the campaign approved")}). Nothing was sent; ask again to send it.`;
   }
 }
 
@@ -119,7 +122,11 @@ export function approvalCardView(r: ApprovalRecord, now: Date): { text: string; 
       elements: [
         {
           type: "mrkdwn",
-          text: "Nobody approves their own campaign; the first decision counts. A request not decided within 24 hours expires; an approval is good for 24 hours, for the campaign as shown here.",
+          text: `Nobody approves their own campaign; the first decision counts. A request not decided within 24 hours expires; an approval is good for 24 hours, for the campaign as shown here: a change to it sends nothing.${
+            r.pinned && unchecked(r.pinned).length
+              ? ` Its record does not show ${unchecked(r.pinned).join(", ")}: a change there cannot be seen.`
+              : ""
+          }`,
         },
       ],
     });
@@ -129,7 +136,7 @@ export function approvalCardView(r: ApprovalRecord, now: Date): { text: string; 
       block_id: "approval_actions",
       elements: [button(0, "Send now", `campaign ${id} send`, "primary")],
     });
-  } else if (expired || r.state === "rejected") {
+  } else if (expired || r.state === "rejected" || r.state === "void") {
     blocks.push({
       type: "actions",
       block_id: "approval_actions",

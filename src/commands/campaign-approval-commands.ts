@@ -19,6 +19,7 @@ import {
   personWords,
   reachWords,
 } from "./campaign-approval-card.ts";
+import { pinOf } from "./campaign-pin.ts";
 import { campaignMessageText } from "./defs/campaign-message.ts";
 import { channelLabel, nameOf, refId } from "./defs/common.ts";
 import { formReply } from "./forms.ts";
@@ -97,6 +98,7 @@ export async function requestApproval(ctx: CommandContext, id: number): Promise<
     at: access.now(),
     reach: counted.reach,
     templateId,
+    pinned: pinOf(c, t, counted.audience, counted.reach),
     card: {
       name: nameOf(c, `Campaign ${id}`),
       message: campaignMessageText(t, c),

@@ -2,7 +2,7 @@ import { isApiError, NetworkError } from "../api/errors.ts";
 import type { ApiRecord, Campaign, MessagingApi } from "../api/types.ts";
 import { esc, num } from "../blocks/blocks.ts";
 import type { ApprovalRecord } from "../store/approvals.ts";
-import type { CampaignAudiences } from "../store/campaigns.ts";
+import type { Audience, CampaignAudiences } from "../store/campaigns.ts";
 import type { ApprovalAccess, ApprovalPolicy } from "./approval-access.ts";
 import {
   APPROVAL_TTL_MS,
@@ -20,18 +20,19 @@ import {
   PROMPT_READS,
   ReadBudget,
 } from "./campaign-audience.ts";
+import { COUNT_TOLERANCE, pinChanges, pinOf } from "./campaign-pin.ts";
 import { nameOf, refId } from "./defs/common.ts";
 import { mention } from "./permissions.ts";
 import { type CommandContext, UserError } from "./registry.ts";
 import { pick, show } from "./render.ts";
 
-/** A changed audience beyond this share of the count approved asks again. */
-export const COUNT_TOLERANCE = 0.1;
 /** What a check needs: the API, the kept audiences, the approvals. Also a held start's (no command running). */
 export interface ApprovalScope {
   api: MessagingApi;
   audiences?: CampaignAudiences;
-  approvals: Pick<ApprovalAccess, "policy" | "store" | "now">;
+  approvals: Pick<ApprovalAccess, "policy" | "store" | "now"> & Partial<Pick<ApprovalAccess, "cards">>;
+  /** Who asks (a Slack user id, or `shell`): the refusal's words leave them out of who may approve. */
+  actor?: string;
   /** The command's context, when one runs: its prompt counts the audience once for every check. */
   memo?: object;
 }
@@ -46,13 +47,14 @@ export async function countReach(
   id: number,
   c: Campaign,
   readsSoFar = 1,
-): Promise<{ reach?: number; text: string }> {
+): Promise<{ reach?: number; text: string; audience?: Audience }> {
   const audience = await audienceOf(s, id, c);
   if (!audience || (!audience.groupIds.length && !audience.contactIds.length))
     return {
       text: audience
         ? "Nobody: it names no group and no contact"
         : "Not known to Switchboard (made elsewhere)",
+      ...(audience ? { audience, reach: 0 } : {}),
     };
   const a = await countAudienceOnce(
     s.memo ?? s,
@@ -65,31 +67,70 @@ export async function countReach(
   const optedOut = a.groups.reduce((n, g) => n + g.optedOut, 0) + a.contactsOptedOut;
   const counted = a.groups.every((g) => g.members !== undefined);
   const chosen = a.groups.reduce((n, g) => n + (g.members ?? 0), 0) + a.contacts;
-  return { reach: counted ? Math.max(0, chosen - optedOut) : undefined, text: audienceLine(a) };
+  return { reach: counted ? Math.max(0, chosen - optedOut) : undefined, text: audienceLine(a), audience };
 }
 
-/** Why a template will not be sent now, or undefined when it is approved. */
-export async function templateProblem(api: MessagingApi, c: Campaign): Promise<string | undefined> {
+/** The campaign's template as it is now (`record`), or why it will not be sent now (`problem`). */
+export async function templateNow(
+  api: MessagingApi,
+  c: Campaign,
+): Promise<{ record?: ApiRecord; problem?: string }> {
   const templateId = refId(c, "templateId", "template_id");
-  if (templateId === undefined) return undefined;
+  if (templateId === undefined) return {};
   let t: ApiRecord;
   try {
     t = await api.getTemplate(templateId, { lane: "interactive" });
   } catch (err) {
-    if (isApiError(err) && err.kind === "not_found") return `its template #${templateId} no longer exists`;
+    if (isApiError(err) && err.kind === "not_found")
+      return { problem: `its template #${templateId} no longer exists` };
     throw err;
   }
   const status = String(pick(t, "status") ?? "").toLowerCase();
   return status && status !== "approved"
-    ? `its template *${esc(show(pick(t, "name") ?? `#${templateId}`))}* is ${esc(status)} now`
-    : undefined;
+    ? {
+        record: t,
+        problem: `its template *${esc(show(pick(t, "name") ?? `#${templateId}`))}* is ${esc(status)} now`,
+      }
+    : { record: t };
 }
 
-/** The outcome of a check: no approval needed, a good one, or why not (mrkdwn) and whether to ask again. */
+/** Why a template will not be sent now, or undefined when it is approved. */
+export async function templateProblem(api: MessagingApi, c: Campaign): Promise<string | undefined> {
+  return (await templateNow(api, c)).problem;
+}
+
+/**
+ * Who may approve, in words for `actor` (a requester): one approval is enough,
+ * and nobody approves their own (issue 37 §2).
+ */
+export function whoApproves(approvers: readonly string[], actor?: string): string {
+  const others = approvers.filter((a) => a !== actor);
+  const list = others.map(mention);
+  const names =
+    list.length <= 1
+      ? (list[0] ?? "another approver")
+      : `${list.slice(0, -1).join(", ")} or ${list[list.length - 1]}`;
+  const own = actor && approvers.includes(actor) ? " (you cannot approve your own)" : "";
+  return `${list.length > 1 ? "one approval is enough, from " : "an approval from "}${names}${own}`;
+}
+
+/**
+ * The outcome of a check: no approval needed, a good one, or why not (mrkdwn)
+ * and whether to ask again; `changed`: the campaign is not the one approved
+ * (the approval was voided).
+ */
 export type ApprovalCheck =
   | { needed: false; reach?: number }
   | { needed: true; ok: true; record: ApprovalRecord; reach?: number }
-  | { needed: true; ok: false; reason: string; ask: boolean; record?: ApprovalRecord; reach?: number };
+  | {
+      needed: true;
+      ok: false;
+      reason: string;
+      ask: boolean;
+      record?: ApprovalRecord;
+      reach?: number;
+      changed?: string[];
+    };
 
 /**
  * Whether `c` may be sent (or started) now as far as approval goes. `accept`:
@@ -110,12 +151,12 @@ export async function checkApproval(
   const reach = counted.reach;
   if (!needsApproval(policy, reach)) return { needed: false, reach };
   const name = `*${esc(nameOf(c, `Campaign ${id}`))}*`;
-  const who = policy.approvers.map(mention).join(", ");
+  const who = whoApproves(policy.approvers, s.actor);
   const r = await store.latest(id);
   const now = s.approvals.now();
   const why = `${name} reaches ${reach === undefined ? "people not counted now" : `${num(reach)} ${reach === 1 ? "person" : "people"}`}${policy.approveFrom ? ` (approval from ${num(policy.approveFrom)})` : ""}`;
   // A refusal: why, whether asking (again) is what to do next, and the approval it is about (when there is one).
-  const refuse = (reason: string, ask: boolean): ApprovalCheck => ({
+  const refuse = (reason: string, ask: boolean): Extract<ApprovalCheck, { ok: false }> => ({
     needed: true,
     ok: false,
     ask,
@@ -123,7 +164,7 @@ export async function checkApproval(
     ...(r ? { record: r } : {}),
     reason,
   });
-  if (!r) return refuse(`${why}: ${who} must approve it before it is sent.`, true);
+  if (!r) return refuse(`${why}: it is sent once approved — ${who}.`, true);
   if (r.state === "pending" && isExpired(r, now))
     return refuse(
       `The request to approve ${name} (asked by ${personWords(r.requestedBy)}, ${dateToken(r.requestedAt)}) expired ${dateToken(expiresAt(r)!)}: nobody decided within 24 hours. Ask again.`,
@@ -131,7 +172,7 @@ export async function checkApproval(
     );
   if (r.state === "pending")
     return refuse(
-      `${name} is waiting for approval (asked by ${personWords(r.requestedBy)}, ${dateToken(r.requestedAt)}): it is sent once ${who.includes(",") ? "one of " : ""}${who} approves it.`,
+      `${name} is waiting for approval (asked by ${personWords(r.requestedBy)}, ${dateToken(r.requestedAt)}): it can be sent once approved — ${who}.`,
       false,
     );
   if (r.state === "rejected")
@@ -144,14 +185,39 @@ export async function checkApproval(
       `The approval of ${name} by ${personWords(r.decidedBy ?? "")} expired ${dateToken(new Date(r.decidedAt!.getTime() + APPROVAL_TTL_MS))}: an approval is good for 24 hours. Ask again.`,
       true,
     );
-  if (!(accept as readonly string[]).includes(r.state))
-    return refuse(`${why}: its last approval was used already; ${who} must approve it again.`, true);
-  const template = await templateProblem(s.api, c);
-  if (template)
+  if (r.state === "void")
     return refuse(
-      `${name} changed since ${personWords(r.decidedBy ?? "")} approved it: ${template}. Ask again once it is approved.`,
+      `${name} changed since ${personWords(r.decidedBy ?? "")} approved it: ${esc(r.reason ?? "it is not the campaign approved")}. The approval no longer holds; ask again.`,
       true,
     );
+  if (!(accept as readonly string[]).includes(r.state))
+    return refuse(`${why}: its last approval was used already; it needs a new one — ${who}.`, true);
+  const template = await templateNow(s.api, c);
+  if (template.problem)
+    return refuse(
+      `${name} changed since ${personWords(r.decidedBy ?? "")} approved it: ${template.problem}. Ask again once it is approved.`,
+      true,
+    );
+  if (r.pinned) {
+    // What was approved against the campaign as it is now (issue 37 §2): any difference sends nothing.
+    const changes = pinChanges(r.pinned, pinOf(c, template.record, counted.audience, reach));
+    if (changes.length) {
+      const what = changes.join("; ");
+      const voided = await store.voided(r.id, what).catch(() => undefined);
+      if (voided && s.approvals.cards)
+        await s.approvals.cards
+          .update(await store.cards(r.id), approvalCardView(voided, now))
+          .catch(() => undefined);
+      return {
+        ...refuse(
+          `${name} changed since ${personWords(r.decidedBy ?? "")} approved it: ${what}. Nothing was sent; the approval no longer holds — ask again.`,
+          true,
+        ),
+        changed: changes,
+      };
+    }
+    return { needed: true, ok: true, record: r, reach };
+  }
   const changed =
     r.reach === undefined || reach === undefined
       ? r.reach !== reach
@@ -218,7 +284,13 @@ export async function approvalGate(ctx: CommandContext, id: number, c: Campaign)
   const access = ctx.approvals;
   if (!access?.policy.approvers.length) return { needed: false };
   const check = await checkApproval(
-    { api: ctx.api, audiences: ctx.audiences, approvals: access, memo: ctx },
+    {
+      api: ctx.api,
+      audiences: ctx.audiences,
+      approvals: access,
+      memo: ctx,
+      actor: ctx.actor.via === "shell" ? "shell" : ctx.actor.userId,
+    },
     id,
     c,
     ["approved"],

@@ -72,7 +72,8 @@ export async function audienceOf(
   const shown = { groupIds: groupIds ?? [], contactIds: contactIds ?? [] };
   if (shown.groupIds.length || shown.contactIds.length) return shown;
   const kept = await ctx.audiences?.get(id).catch(() => undefined);
-  if (kept && (kept.groupIds.length || kept.contactIds.length))
+  // A campaign Switchboard created keeps the audience it was given, an empty one included (issue 37 §1).
+  if (kept && (kept.created || kept.groupIds.length || kept.contactIds.length))
     return { groupIds: kept.groupIds, contactIds: kept.contactIds };
   return groupIds || contactIds ? shown : undefined;
 }
@@ -293,6 +294,10 @@ export async function recentOverlaps(
   return lines.slice(0, 5);
 }
 
+/** The words of a campaign with no audience (the API has no campaign update: it is made again). */
+export const noAudienceWords = (name: string) =>
+  `${name} has no audience: it names no group and no contact, so there is nobody to send it to. Create it again with a group or contacts.`;
+
 /** What the send prompt shows of the audience: blocks and the fallback text. */
 export interface AudienceView {
   text: string;
@@ -318,7 +323,7 @@ export async function audienceForSend(
   }
   if (!audience.groupIds.length && !audience.contactIds.length) {
     throw new UserError(
-      `*${esc(nameOf(c, `Campaign ${id}`))}* has no audience: it names no group and no contact, so there is nobody to send it to. Create it again with groups or contacts.`,
+      noAudienceWords(`*${esc(nameOf(c, `Campaign ${id}`))}*`),
       false,
       [
         { text: "New campaign", line: "campaign new", style: "primary" },
@@ -365,16 +370,4 @@ export async function recordCreated(ctx: CommandContext, c: Campaign, audience: 
   const id = Number(pick(c, "id"));
   if (!Number.isInteger(id)) return;
   await ctx.audiences?.record(id, nameOf(c), audience).catch(() => undefined);
-}
-
-/** Keeps when a campaign was started through Switchboard (and its audience, when its record shows one). */
-export async function recordStarted(
-  ctx: CommandContext,
-  id: number,
-  c: Campaign,
-  now = new Date(),
-): Promise<void> {
-  const groupIds = idsOf(pick(c, "groupIds", "group_ids")) ?? [];
-  const contactIds = idsOf(pick(c, "contactIds", "contact_ids")) ?? [];
-  await ctx.audiences?.started(id, nameOf(c), now, { groupIds, contactIds }).catch(() => undefined);
 }

@@ -10,7 +10,7 @@
 // names none), parts.ts (what they share: options, context, the answer's last
 // look). This file puts them together.
 
-import { approvalForStart } from "./campaign-approval.ts";
+import { startCampaign } from "./campaign-road.ts";
 import { confirmer } from "./core/confirm.ts";
 import { type CoreOptions, coreParts } from "./core/parts.ts";
 import { runner } from "./core/run.ts";
@@ -51,15 +51,16 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
 
   const channelNames: SwitchboardCore["channelNames"] = channelNamesOf({ channels });
 
-  // A held start's check before it runs (issue 28 §3, §4): the approval it took, checked again.
-  const startCheck: SwitchboardCore["startCheck"] = async (campaignId) => {
-    const ctx = p.makeContext({ userId: "shell", via: "shell" }, `campaign ${campaignId} send`, []);
-    if (!ctx.approvals?.policy.approvers.length) return { ok: true };
-    const r = await approvalForStart(
-      { api: opts.api, audiences: ctx.audiences, approvals: ctx.approvals },
-      campaignId,
-    );
-    return r.ok ? { ok: true } : { ok: false, reason: r.reason };
+  // A held start when due (issue 37 §1): the requester may still broadcast, then the one road, every rail as it is now.
+  const startHeld: SwitchboardCore["startHeld"] = async (actor, campaignId) => {
+    const verdict = await permissions.check(actor, "broadcast");
+    if (!verdict.ok)
+      throw new UserError(
+        `${actor.via === "shell" ? "the shell operator" : mention(actor.userId)} may no longer send campaigns (only ${verdict.allowed.map(mention).join(", ")} may)`,
+        false,
+      );
+    const ctx = p.makeContext(actor, `campaign ${campaignId} send (held start)`, []);
+    return startCampaign(ctx, campaignId, "held");
   };
 
   return {
@@ -70,7 +71,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     audit,
     may,
     channelNames,
-    startCheck,
+    startHeld,
     registry,
     permissions,
     admin: opts.admin,

@@ -13,24 +13,22 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { KnownBlock } from "@slack/types";
 import { isApiError, NetworkError } from "../api/errors.ts";
-import type { Campaign } from "../api/types.ts";
 import { esc } from "../blocks/blocks.ts";
 import type { StartRules } from "../domain/start-time.ts";
 import { dateToken } from "../domain/start-time.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import { PacedLoop } from "../platform/paced-loop.ts";
-import { FINAL_STATUSES } from "../reports/card.ts";
-import { CampaignAudiences } from "../store/campaigns.ts";
 import type { Db } from "../store/db.ts";
 import { type HeldStart, HeldStarts } from "../store/held-starts.ts";
 import { heldCard } from "./held-starts.ts";
-import type { CommandCore } from "./types.ts";
+import { UserError } from "./registry.ts";
+import type { CommandCore, StartOutcome } from "./types.ts";
 
 export type Message = { text: string; blocks: KnownBlock[] };
 
 /** What the runner needs of a connected workspace; the front end gives the two ways to tell people. */
 export interface HeldStartWorkspace {
-  core: Pick<CommandCore, "perform" | "audit">;
+  core: Pick<CommandCore, "startHeld" | "audit">;
   rules: StartRules;
   /** Edits the start's card (its channel and ts are on the start); absent: not edited. */
   updateCard?: (channel: string, ts: string, message: Message) => Promise<void>;
@@ -57,7 +55,8 @@ export type HeldOutcome =
   | "refused"
   | "failed"
   | "unknown"
-  | "waiting";
+  | "waiting"
+  | "quiet";
 
 export interface HeldStartRunnerOptions {
   db: Db;
@@ -198,62 +197,34 @@ export class HeldStartRunner {
     const now = this.now();
     const late = now.getTime() - s.at.getTime();
     if (late > (this.opts.lateAfterMs ?? 3_600_000)) {
-      const asked = await store.move(s.id, ["held"], "asked", now);
+      const asked = await store.move(s.id, ["held"], "asked", now, { version: s.version });
       if (!asked) return "taken";
       await this.audit(ws, asked, "campaign.hold.asked", false, { late: Math.round(late / 60_000) });
       await this.tell(asked, ws, true);
       return "asked";
     }
-    const verdict = await (this.opts.check ?? allowEveryStart)(s.workspace, s.campaignId).catch(
-      (err: unknown) => ({ ok: false as const, reason: `the check before starting failed (${words(err)})` }),
-    );
-    if (!verdict.ok) {
-      const refused = await store.move(s.id, ["held"], "refused", now, { detail: verdict.reason });
-      if (!refused) return "taken";
-      await this.audit(ws, refused, "campaign.hold.refused", false, { reason: verdict.reason });
-      await this.tell(refused, ws, true);
-      return "refused";
-    }
-    // The claim: of every process that read this start as due, one moves it on.
-    const mine = await store.move(s.id, ["held"], "running", now, { claimedBy: this.workerId });
+    // The claim: of every process that read this start as due, one moves it on — and only the start it read
+    // (its version): one moved, cancelled or skipped since is not run (issue 37 §1).
+    const mine = await store.move(s.id, ["held"], "running", now, {
+      claimedBy: this.workerId,
+      version: s.version,
+    });
     if (!mine) return "taken";
+    if (this.opts.check) {
+      const verdict = await this.opts.check(s.workspace, s.campaignId).catch((err: unknown) => ({
+        ok: false as const,
+        reason: `the check before starting failed (${words(err)})`,
+      }));
+      if (!verdict.ok) return this.refuse(store, mine, ws, verdict.reason);
+    }
     const actor = { userId: mine.requestedBy, via: mine.via };
-    const command = `campaign ${mine.campaignId} send (held start)`;
-    let current: Campaign | undefined;
+    let outcome: StartOutcome;
     try {
-      current = await ws.core.perform(actor, { scope: "broadcast", command }, (api) =>
-        api.getCampaign(mine.campaignId),
-      );
+      // The one road (commands/campaign-road.ts): who may, the state, the audience, the quiet hours and the
+      // approval, each as it stands now; the only call of POST /campaigns/{id}/send.
+      outcome = await ws.core.startHeld(actor, mine.campaignId);
     } catch (err) {
-      return this.finish(store, mine, ws, "failed", `the campaign could not be read (${words(err)})`);
-    }
-    const status = String(current.status ?? "");
-    if (FINAL_STATUSES.has(status) || status === "running" || status === "paused") {
-      const why =
-        status === "cancelled"
-          ? "the campaign was cancelled meanwhile"
-          : status === "completed" || status === "running" || status === "paused"
-            ? "the campaign was already sent meanwhile"
-            : "the campaign failed meanwhile";
-      const done = await store.move(mine.id, ["running"], "skipped", this.now(), { detail: why });
-      if (done) {
-        await this.audit(ws, done, "campaign.hold.skipped", false, { reason: why });
-        await this.tell(done, ws, false, current);
-      }
-      return "skipped";
-    }
-    try {
-      const sent = await ws.core.perform(actor, { scope: "broadcast", command }, (api) =>
-        api.sendCampaign(mine.campaignId),
-      );
-      await new CampaignAudiences(this.opts.db, mine.workspace)
-        .started(mine.campaignId, mine.campaignName, this.now())
-        .catch(() => {});
-      const done = await store.move(mine.id, ["running"], "sent", this.now());
-      if (done) await this.tell(done, ws, false, sent);
-      this.log.info({ workspace: mine.workspace, campaign: mine.campaignId }, "held start sent");
-      return "sent";
-    } catch (err) {
+      if (err instanceof UserError) return this.refuse(store, mine, ws, err.message);
       const unknown = err instanceof NetworkError && err.mayHaveReachedServer;
       const why = unknown
         ? "the messaging API did not answer; it may have started"
@@ -262,6 +233,52 @@ export class HeldStartRunner {
           : words(err);
       return this.finish(store, mine, ws, unknown ? "unknown" : "failed", why);
     }
+    if (outcome.kind === "quiet") {
+      // Quiet hours set (or begun) since it was held: it waits to their end, told on its card.
+      const later = await store.move(mine.id, ["running"], "held", this.now(), {
+        at: outcome.until,
+        reason: "quiet",
+      });
+      if (later) {
+        await this.audit(ws, later, "campaign.hold", true, { reason: "quiet" });
+        await this.tell(later, ws, false);
+      }
+      return "quiet";
+    }
+    if (outcome.kind === "refused" && outcome.rail === "state") {
+      const why =
+        outcome.status === "cancelled"
+          ? "the campaign was cancelled meanwhile"
+          : outcome.status === "completed" || outcome.status === "running" || outcome.status === "paused"
+            ? "the campaign was already sent meanwhile"
+            : "the campaign failed meanwhile";
+      const done = await store.move(mine.id, ["running"], "skipped", this.now(), { detail: why });
+      if (done) {
+        await this.audit(ws, done, "campaign.hold.skipped", false, { reason: why });
+        await this.tell(done, ws, false, { status: outcome.status ?? "", name: done.campaignName });
+      }
+      return "skipped";
+    }
+    if (outcome.kind === "refused") return this.refuse(store, mine, ws, outcome.reason);
+    const done = await store.move(mine.id, ["running"], "sent", this.now());
+    if (done) await this.tell(done, ws, false, outcome.campaign);
+    this.log.info({ workspace: mine.workspace, campaign: mine.campaignId }, "held start sent");
+    return "sent";
+  }
+
+  /** Held: the road (or the check) said no, in words; the requester is told. */
+  private async refuse(
+    store: HeldStarts,
+    s: HeldStart,
+    ws: HeldStartWorkspace,
+    reason: string,
+  ): Promise<HeldOutcome> {
+    const plain = reason.replace(/\.$/, "");
+    const refused = await store.move(s.id, ["running"], "refused", this.now(), { detail: plain });
+    if (!refused) return "taken";
+    await this.audit(ws, refused, "campaign.hold.refused", false, { reason: plain });
+    await this.tell(refused, ws, true);
+    return "refused";
   }
 
   private async finish(
@@ -300,9 +317,20 @@ export class HeldStartRunner {
   }
 
   /** The card edited to the start's new state; the requester told by DM when something needs them. */
-  private async tell(s: HeldStart, ws: HeldStartWorkspace | undefined, dm: boolean, c?: Campaign) {
+  private async tell(
+    s: HeldStart,
+    ws: HeldStartWorkspace | undefined,
+    dm: boolean,
+    c?: { status?: unknown; name?: unknown },
+  ) {
     if (!ws) return;
-    const card = heldCard(s, ws.rules, c ? { status: String(c.status ?? ""), name: c.name } : undefined);
+    const card = heldCard(
+      s,
+      ws.rules,
+      c
+        ? { status: String(c.status ?? ""), ...(typeof c.name === "string" ? { name: c.name } : {}) }
+        : undefined,
+    );
     if (s.channel && s.ts && ws.updateCard)
       await ws
         .updateCard(s.channel, s.ts, card)

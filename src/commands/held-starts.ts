@@ -33,7 +33,7 @@ export function heldLine(s: HeldStart, rules: StartRules): string {
     case "running":
       return `:hourglass_flowing_sand: Starting (it was due at ${when})`;
     case "sent":
-      return `:rocket: Started at ${when}, as ${person(s.requestedBy)} asked`;
+      return `:rocket: Started at ${dateToken(s.ranAt ?? s.at, rules.tz)}, as ${person(s.requestedBy)} asked`;
     case "cancelled":
       return `:no_entry_sign: Start cancelled by ${person(s.decidedBy)}`;
     case "skipped":

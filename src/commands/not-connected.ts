@@ -127,5 +127,8 @@ export function createNotConnectedCore(opts: NotConnectedCoreOptions): Switchboa
     async perform() {
       throw new UserError(notConnectedText(await whoMayAdminister(opts.admin)), false);
     },
+    async startHeld() {
+      throw new UserError(notConnectedText(await whoMayAdminister(opts.admin)), false);
+    },
   };
 }

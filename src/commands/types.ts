@@ -2,7 +2,7 @@
 // and the shell). The core knows nothing of Slack's transport: it takes a
 // command line and who typed it, and answers Block Kit.
 import type { KnownBlock } from "@slack/types";
-import type { MessagingApi } from "../api/types.ts";
+import type { Campaign, MessagingApi } from "../api/types.ts";
 import type { Actor } from "../domain/actor.ts";
 import type { FormRequest } from "./form-kinds.ts";
 import type { WorkspaceAdmin } from "./workspace-admin.ts";
@@ -77,6 +77,28 @@ export interface CommandCore {
   readonly defaultCountry?: string;
   /** The workspace's connection and settings, for the connect and settings forms; absent where not set up. */
   readonly admin?: WorkspaceAdmin;
-  /** Before a held start runs: its approval checked again (reason in words when it may not start). */
-  startCheck?(campaignId: number): Promise<{ ok: true } | { ok: false; reason: string }>;
+  /**
+   * A held start, when due (issue 37 §1): whether `actor` (who set it) may still broadcast, then the one road
+   * (commands/campaign-road.ts) with every rail as it stands now. Throws a UserError when they may not.
+   */
+  startHeld(actor: Actor, campaignId: number): Promise<StartOutcome>;
 }
+
+/** Which road a start takes: a person's Confirm, Send now anyway (past the quiet hours), a held start when due. */
+export type StartRoad = "confirm" | "anyway" | "held";
+
+/** What the one road did: sent; held for the quiet hours (until their end); refused in words (mrkdwn). */
+export type StartOutcome =
+  | { kind: "sent"; campaign: Campaign }
+  | { kind: "quiet"; until: Date }
+  | {
+      kind: "refused";
+      rail: "state" | "audience" | "approval";
+      reason: string;
+      /** Asking for approval (again) is what to do next. */
+      ask: boolean;
+      /** What changed since the approval (it was voided). */
+      changed?: string[];
+      /** The campaign's status, when refused for it. */
+      status?: string;
+    };

@@ -160,6 +160,7 @@ async function main(): Promise<number> {
         channelNames: () => switchboard.core.channelNames(),
         perform: (actor, what, work) => switchboard.core.perform(actor, what, work),
         audit: (actor, entry) => switchboard.core.audit(actor, entry),
+        startHeld: (actor, id) => switchboard.core.startHeld(actor, id),
         get admin() {
           return switchboard.core.admin;
         },

@@ -47,14 +47,35 @@ create table approvals.cards (
       id: "002_expired_drawn",
       sql: "alter table approvals.requests add column expired_drawn_at timestamptz",
     },
+    {
+      // What was approved (issue 37 §2): the template, its values, the audience, the channel, as the approvers saw them.
+      id: "003_pinned",
+      sql: "alter table approvals.requests add column pinned jsonb",
+    },
   ],
 };
 
 /**
  * pending → approved | rejected (the first decision); approved → used (a send
- * or a held start took it); pending | approved → superseded (asked again).
+ * or a held start took it); pending | approved → superseded (asked again);
+ * approved | used → void (the campaign changed since: the approval no longer holds).
  */
-export type ApprovalState = "pending" | "approved" | "rejected" | "used" | "superseded";
+export type ApprovalState = "pending" | "approved" | "rejected" | "used" | "superseded" | "void";
+
+/**
+ * The campaign as its approvers saw it (issue 37 §2). A member left undefined
+ * was not shown by the campaign's record when asked: it cannot be compared.
+ */
+export interface ApprovalPin {
+  template?: { id: number; name?: string; language?: string };
+  /** The placeholders' values. */
+  values?: Record<string, string>;
+  groupIds?: number[];
+  contactIds?: number[];
+  /** The people counted when asked. */
+  reach?: number;
+  channelId?: number;
+}
 
 /** What the card shows, as it was when asked (the campaign as approved). */
 export interface ApprovalCardData {
@@ -85,6 +106,8 @@ export interface ApprovalRecord {
   decidedAt?: Date;
   reason?: string;
   usedAt?: Date;
+  /** What was approved; undefined for a request made before approvals kept it. */
+  pinned?: ApprovalPin;
 }
 
 type Row = Record<string, unknown>;
@@ -102,6 +125,9 @@ const toRecord = (r: Row): ApprovalRecord => ({
   decidedAt: date(r.decided_at),
   reason: r.reason ? String(r.reason) : undefined,
   usedAt: date(r.used_at),
+  pinned: r.pinned
+    ? ((typeof r.pinned === "string" ? JSON.parse(r.pinned) : r.pinned) as ApprovalPin)
+    : undefined,
 });
 
 /** A decision: whether this click made it, and the request as it stands after. */
@@ -125,6 +151,7 @@ export class Approvals {
     reach?: number;
     templateId?: number;
     card: ApprovalCardData;
+    pinned?: ApprovalPin;
   }): Promise<ApprovalRecord> {
     await this.db.query(
       `update approvals.requests set state = 'superseded'
@@ -132,8 +159,8 @@ export class Approvals {
       [this.workspace, r.campaignId],
     );
     const { rows } = await this.db.query(
-      `insert into approvals.requests (workspace, campaign_id, requested_by, requested_at, reach, template_id, card)
-       values ($1, $2, $3, $4, $5, $6, $7::jsonb) returning *`,
+      `insert into approvals.requests (workspace, campaign_id, requested_by, requested_at, reach, template_id, card, pinned)
+       values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb) returning *`,
       [
         this.workspace,
         r.campaignId,
@@ -142,6 +169,7 @@ export class Approvals {
         r.reach ?? null,
         r.templateId ?? null,
         storable(JSON.stringify(r.card)),
+        r.pinned ? storable(JSON.stringify(r.pinned)) : null,
       ],
     );
     return toRecord(rows[0] as Row);
@@ -210,6 +238,20 @@ export class Approvals {
        where workspace = $1 and id = $2 and state = 'used'`,
       [this.workspace, id],
     );
+  }
+
+  /**
+   * The campaign changed since it was approved: the approval no longer holds
+   * (approved or used → void, `reason` in words). Undefined when it was not
+   * (any more) approved or used.
+   */
+  async voided(id: number, reason: string): Promise<ApprovalRecord | undefined> {
+    const { rows } = await this.db.query(
+      `update approvals.requests set state = 'void', reason = $3
+       where workspace = $1 and id = $2 and state in ('approved', 'used') returning *`,
+      [this.workspace, id, storable(reason)],
+    );
+    return rows[0] ? toRecord(rows[0] as Row) : undefined;
   }
 
   /** Whether this caller redraws the request's cards as expired: true once, whoever asks first. */

@@ -42,6 +42,11 @@ create table campaigns.test_phones (
 )
 `,
     },
+    {
+      // Whether Switchboard created the campaign (its audience then known, empty included), not only started it.
+      id: "003_created",
+      sql: "alter table campaigns.audiences add column created boolean",
+    },
   ],
 };
 
@@ -55,6 +60,8 @@ export interface KnownCampaign extends Audience {
   campaignId: number;
   name: string;
   startedAt?: Date;
+  /** Switchboard created it: the audience is the one it was given, empty included. */
+  created: boolean;
 }
 
 type Row = Record<string, unknown>;
@@ -68,6 +75,7 @@ const toCampaign = (r: Row): KnownCampaign => ({
   groupIds: ids(r.group_ids),
   contactIds: ids(r.contact_ids),
   startedAt: r.started_at ? new Date(r.started_at as string) : undefined,
+  created: r.created === true,
 });
 
 /** The audiences of the campaigns Switchboard created or sent, in one workspace. */
@@ -90,10 +98,10 @@ export class CampaignAudiences {
     audience: { groupIds?: readonly unknown[]; contactIds?: readonly unknown[] },
   ): Promise<void> {
     await this.db.query(
-      `insert into campaigns.audiences (workspace, campaign_id, name, group_ids, contact_ids)
-       values ($1, $2, $3, $4::jsonb, $5::jsonb)
+      `insert into campaigns.audiences (workspace, campaign_id, name, group_ids, contact_ids, created)
+       values ($1, $2, $3, $4::jsonb, $5::jsonb, true)
        on conflict (workspace, campaign_id) do update
-         set name = excluded.name, group_ids = excluded.group_ids, contact_ids = excluded.contact_ids`,
+         set name = excluded.name, group_ids = excluded.group_ids, contact_ids = excluded.contact_ids, created = true`,
       [
         this.workspace,
         campaignId,

@@ -44,6 +44,15 @@ create unique index starts_live on held.starts (workspace, campaign_id)
 create index starts_due on held.starts (at) where state = 'held'
 `,
     },
+    {
+      // Issue 37 §1: a start runs only as the row it claimed (its version, bumped by every change), and when it ran.
+      id: "002_version",
+      sql: `
+alter table held.starts add column version integer not null default 0
+;
+alter table held.starts add column ran_at timestamptz
+`,
+    },
   ],
 };
 
@@ -81,6 +90,10 @@ export interface HeldStart {
   ts?: string;
   claimedBy?: string;
   updatedAt: Date;
+  /** Bumped by every change: a claim names the version it read, so a start moved since is not run. */
+  version: number;
+  /** When it was sent (not when it was due). */
+  ranAt?: Date;
 }
 
 type Row = Record<string, unknown>;
@@ -100,6 +113,8 @@ const toStart = (r: Row): HeldStart => ({
   ts: (r.ts as string | null) ?? undefined,
   claimedBy: (r.claimed_by as string | null) ?? undefined,
   updatedAt: new Date(r.updated_at as string),
+  version: Number(r.version ?? 0),
+  ranAt: r.ran_at ? new Date(r.ran_at as string) : undefined,
 });
 
 const LIVE = "('held', 'asked', 'running')";
@@ -130,7 +145,7 @@ export class HeldStarts {
   }): Promise<HeldStart | undefined> {
     const moved = await this.db.query(
       `update held.starts set at = $3, requested_by = $4, via = $5, reason = $6, state = 'held',
-         campaign_name = $7, detail = null, decided_by = null, updated_at = $8
+         campaign_name = $7, detail = null, decided_by = null, updated_at = $8, version = version + 1
        where workspace = $1 and campaign_id = $2 and state in ('held', 'asked') returning *`,
       [this.workspace, s.campaignId, s.at, s.requestedBy, s.via, s.reason, storable(s.campaignName), s.now],
     );
@@ -171,12 +186,24 @@ export class HeldStarts {
     from: readonly HeldState[],
     to: HeldState,
     now: Date,
-    extra: { detail?: string; decidedBy?: string; claimedBy?: string } = {},
+    extra: {
+      detail?: string;
+      decidedBy?: string;
+      claimedBy?: string;
+      /** Only if the start is still at this version (the one read): a start moved since is left alone. */
+      version?: number;
+      /** A new time (a start due in the quiet hours, held again until they end). */
+      at?: Date;
+      reason?: HeldReason;
+    } = {},
   ): Promise<HeldStart | undefined> {
     const r = await this.db.query(
-      `update held.starts set state = $4, updated_at = $5,
-         detail = coalesce($6, detail), decided_by = coalesce($7, decided_by), claimed_by = coalesce($8, claimed_by)
-       where workspace = $1 and id = $2 and state = any($3::text[]) returning *`,
+      `update held.starts set state = $4, updated_at = $5, version = version + 1,
+         detail = coalesce($6, detail), decided_by = coalesce($7, decided_by), claimed_by = coalesce($8, claimed_by),
+         at = coalesce($10, at), reason = coalesce($11, reason),
+         ran_at = case when $4 = 'sent' then $5 else ran_at end
+       where workspace = $1 and id = $2 and state = any($3::text[]) and ($9::integer is null or version = $9)
+       returning *`,
       [
         this.workspace,
         id,
@@ -186,6 +213,9 @@ export class HeldStarts {
         extra.detail === undefined ? null : storable(extra.detail),
         extra.decidedBy ?? null,
         extra.claimedBy ?? null,
+        extra.version ?? null,
+        extra.at ?? null,
+        extra.reason ?? null,
       ],
     );
     return r.rows[0] ? toStart(r.rows[0] as Row) : undefined;

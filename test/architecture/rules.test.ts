@@ -212,4 +212,15 @@ describe("architecture rules", () => {
     expect(sqlIn('const q = "delete from slack.seen_events where x";')).toHaveLength(1);
     expect(sqlIn('const t = "Select a group from the list to add to";')).toHaveLength(0);
   });
+
+  it("one road for a campaign: only commands/campaign-road.ts calls the API's campaign send (issue 37 §1)", () => {
+    // `.sendCampaign(` as a call, `sendCampaign"` as an operation named by the client's hook or an audit word.
+    const callers = sourceFiles(SRC)
+      .filter((f) => !f.startsWith(join(SRC, "sandbox")) && !f.startsWith(join(SRC, "api")))
+      .filter((f) => /\.sendCampaign\s*\(/.test(readFileSync(f, "utf8")))
+      .map((f) => f.slice(SRC.length + 1));
+    expect(callers).toEqual(["commands/campaign-road.ts"]);
+    // The check sees a call as written.
+    expect(/\.sendCampaign\s*\(/.test("await api.sendCampaign(mine.campaignId)")).toBe(true);
+  });
 });

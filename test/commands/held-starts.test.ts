@@ -338,4 +338,146 @@ describe("held starts", () => {
     expect(base.told.dms.filter(([, m]) => /Still sending/.test(m.text))).toHaveLength(1);
     expect(sends(sending)).toBe(0);
   });
+
+  describe("one road (issue 37 §1): a start runs only as the row it claimed, through the rails as they are now", () => {
+    /** A runner whose workspace, once asked for (after the due start was read, before its claim), runs `between`. */
+    function racing(
+      clock: ReturnType<typeof testClock>,
+      rules: object,
+      between: () => Promise<void>,
+      db = h().db,
+    ) {
+      const base = instance(clock, rules);
+      let once = false;
+      const runner = new HeldStartRunner({
+        db,
+        now: clock.now,
+        forWorkspace: async () => {
+          if (!once) {
+            once = true;
+            await between();
+          }
+          return { ...dmsOnly(base), rules };
+        },
+      });
+      return { base, runner };
+    }
+
+    it("a start moved after the runner read it is not run at its old time; it runs at the new one, recorded when it ran", async () => {
+      const clock = testClock("2026-11-27T10:00:00Z");
+      const store = new HeldStarts(h().db, ENV_WORKSPACE);
+      const ana = { userId: "U0ANA", via: "slack" as const, channelId: "C0GENERAL" };
+      const { base, runner } = racing(clock, {}, async () => {
+        // Between the runner's read and its claim, Ana moves the start to 11:00.
+        const moved = await base.core.run(`campaign ${id} send at=2026-11-27T11:00:00Z`, ana);
+        await base.core.confirm(moved.confirmation!.id, ana);
+      });
+      const { id } = await newDraft("Moved", "2026-11-27T10:30:00Z", base.core);
+      clock.set("2026-11-27T10:30:05Z");
+      expect(await runner.pass()).toEqual(["taken"]);
+      expect(sends(id)).toBe(0);
+      expect(await store.ofCampaign(id)).toMatchObject({
+        state: "held",
+        at: new Date("2026-11-27T11:00:00Z"),
+      });
+      clock.set("2026-11-27T11:00:07Z");
+      expect(await runner.pass()).toEqual(["sent"]);
+      expect(sends(id)).toBe(1);
+      const ran = await store.ofCampaign(id);
+      expect(ran?.ranAt).toEqual(new Date("2026-11-27T11:00:07Z"));
+    });
+
+    it("a start cancelled after the runner read it is not run", async () => {
+      const clock = testClock("2026-11-27T10:00:00Z");
+      const ana = { userId: "U0ANA", via: "slack" as const, channelId: "C0GENERAL" };
+      const { base, runner } = racing(clock, {}, async () => {
+        await base.core.run(`campaign ${id} cancel start`, ana);
+      });
+      const { id } = await newDraft("Cancelled late", "2026-11-27T10:30:00Z", base.core);
+      clock.set("2026-11-27T10:30:05Z");
+      expect(await runner.pass()).toEqual(["taken"]);
+      expect(sends(id)).toBe(0);
+      expect((await new HeldStarts(h().db, ENV_WORKSPACE).ofCampaign(id))?.state).toBe("cancelled");
+    });
+
+    it("quiet hours set after a start was held: it waits to their end, told on its card, then runs", async () => {
+      const clock = testClock("2026-11-27T20:00:00Z");
+      const before = instance(clock);
+      const { id } = await newDraft("Quiet later", "2026-11-27T22:30:00Z", before.core);
+      const store = new HeldStarts(h().db, ENV_WORKSPACE);
+      await store.setCard((await store.ofCampaign(id))!.id, "C0GENERAL", "555.666");
+      // Quiet hours 21:00–08:00 in Paris are set afterwards; the start is due at 23:30 there.
+      const rules = startRulesOf("Europe/Paris", "21:00-08:00");
+      const after = instance(clock, rules);
+      clock.set("2026-11-27T22:30:05Z");
+      expect(await after.runner.pass()).toEqual(["quiet"]);
+      expect(sends(id)).toBe(0);
+      const held = await store.ofCampaign(id);
+      expect(held).toMatchObject({ state: "held", reason: "quiet", at: new Date("2026-11-28T07:00:00Z") });
+      expect(JSON.stringify(after.told.cards.at(-1)?.[2].blocks)).toContain(
+        "Starts at 08:00 (quiet hours until then)",
+      );
+      clock.set("2026-11-28T07:00:03Z");
+      expect(await after.runner.pass()).toEqual(["sent"]);
+      expect(sends(id)).toBe(1);
+    });
+
+    it.runIf(postgresUrl())(
+      "moved between two replicas on PostgreSQL: the start read at its old time is not run",
+      async () => {
+        const url = (h().db as { url?: string }).url;
+        const other = await openDb({ databaseUrl: url!, maxConnections: 3 });
+        try {
+          const clock = testClock("2026-11-27T10:00:00Z");
+          const ana = { userId: "U0ANA", via: "slack" as const, channelId: "C0GENERAL" };
+          // Replica 2 reads the start as due; replica 1 (the harness's pool) moves it before replica 2 claims it.
+          const mover = instance(clock);
+          const { runner } = racing(
+            clock,
+            {},
+            async () => {
+              const moved = await mover.core.run(`campaign ${id} send at=2026-11-27T12:00:00Z`, ana);
+              await mover.core.confirm(moved.confirmation!.id, ana);
+            },
+            other,
+          );
+          const { id } = await newDraft("Moved across", "2026-11-27T10:10:00Z", mover.core);
+          clock.set("2026-11-27T10:10:02Z");
+          expect(await runner.pass()).toEqual(["taken"]);
+          expect(sends(id)).toBe(0);
+          expect((await new HeldStarts(other, ENV_WORKSPACE).ofCampaign(id))?.at).toEqual(
+            new Date("2026-11-27T12:00:00Z"),
+          );
+        } finally {
+          await other.close();
+        }
+      },
+    );
+
+    it("a campaign Switchboard created with no audience is refused before any prompt and by the road, in words", async () => {
+      const ana = { userId: "U0ANA", via: "slack" as const, channelId: "C0GENERAL" };
+      const r = await h().core.run("campaign add Nobody template=2", ana);
+      const id = Number(/campaign #(\d+)/i.exec(r.text)?.[1]);
+      // A real API's record may not show the audience: a record without its members, as such an API gives it.
+      const hidden = new Proxy(h().client, {
+        get(target, prop, receiver) {
+          if (prop === "getCampaign")
+            return async (...args: Parameters<typeof target.getCampaign>) => {
+              const { groupIds: _g, contactIds: _c, ...rest } = await target.getCampaign(...args);
+              return rest;
+            };
+          return Reflect.get(target, prop, receiver);
+        },
+      });
+      const core = h().newCore({ api: hidden });
+      const send = await core.run(`campaign ${id} send`, ana);
+      expect(send.confirmation).toBeUndefined();
+      expect(all(send)).toMatch(/\*Nobody\* has no audience: .*Create it again with a group or contacts/);
+      expect(all(send)).not.toMatch(/not known to Switchboard/i);
+      // The road itself, as a held start would take it.
+      const outcome = await core.startHeld(ana, id);
+      expect(outcome).toMatchObject({ kind: "refused", rail: "audience" });
+      expect(sends(id)).toBe(0);
+    });
+  });
 });

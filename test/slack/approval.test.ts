@@ -118,7 +118,10 @@ describe("approval before a send", () => {
     expect(buttons(card.blocks).map((b) => b.text?.text)).not.toContain("Send…");
     const refused = await core.run(`campaign ${id} send`, as(ALICE));
     expect(refused.confirmation).toBeUndefined();
-    expect(all(refused)).toMatch(/Spring sale\* reaches 3 people: .* must approve it before it is sent/);
+    // Who may approve, that one approval is enough, and that Alice (an approver) cannot approve her own.
+    expect(all(refused)).toMatch(
+      /Spring sale\* reaches 3 people: it is sent once approved — one approval is enough, from <@U0BOB> or <@U0CAROL> \(you cannot approve your own\)/,
+    );
 
     // Requested: one card by DM to each approver but Alice, who asked.
     expect(await request(id)).toMatch(/Approval of \*Spring sale\* for 3 people asked by direct message of/);
@@ -283,9 +286,94 @@ describe("approval before a send", () => {
     const refused = await core.run(`campaign ${id} send`, as(ALICE));
     expect(refused.confirmation).toBeUndefined();
     expect(all(refused)).toMatch(
-      /audience changed since <@U0BOB> approved it: 3 then, 5 now \(more than 10% apart\)\. Ask again/,
+      /changed since <@U0BOB> approved it: it reaches 5 people, not the approved 3 \(more than 10% apart\)\. Nothing was sent/,
     );
     expect(buttons(refused.blocks).map((b) => b.value)).toContain(`campaign ${id} request`);
+  });
+
+  describe("an approval is for what was approved (issue 37 §2)", () => {
+    const sends = (id: number) =>
+      stack().proxy!.seen.filter((x) => x === `POST /v1/campaigns/${id}/send`).length;
+    /** A draft approved by Bob, with its prompt shown to Alice (before the change), as the defect's story goes. */
+    async function approved(name: string, group: number) {
+      const { core } = stack();
+      const id = await draft(name, group);
+      await request(id);
+      const r = (await latest(id))!;
+      expect((await core.run(`campaign ${id} approve request=${r.id}`, as(BOB))).text).toMatch(
+        /You approved/,
+      );
+      const prompt = await core.run(`campaign ${id} send`, as(ALICE));
+      expect(prompt.confirmation, prompt.text).toBeDefined();
+      return { id, prompt };
+    }
+
+    it("the template changed in the provider's dashboard after the approval: nothing is sent, the requester told what changed, the card says the approval no longer holds", async () => {
+      const { core, sandbox, fake } = stack();
+      const { group } = await groupOf(3);
+      const { id, prompt } = await approved("Pinned sale", group);
+      // The provider's dashboard changes the campaign's template (the API itself has no campaign update).
+      await sandbox.db.query(
+        "update sandbox.campaigns set template_id = 2, template_parameters = null where id = $1",
+        [id],
+      );
+      const sent = await core.confirm(prompt.confirmation!.id, as(ALICE));
+      expect(all(sent)).toMatch(
+        /Pinned sale\* changed since <@U0BOB> approved it: the template is now \*welcome_message\* \(en\), not the approved \*order_update\* \(en\)/,
+      );
+      expect(all(sent)).toContain("Nothing was sent");
+      expect(buttons(sent.blocks).map((b) => b.value)).toContain(`campaign ${id} request`);
+      expect(sends(id)).toBe(0);
+      expect((await stack().client.getCampaign(id)).status).toBe("draft");
+      expect((await latest(id))?.state).toBe("void");
+      await fake.waitFor(
+        () =>
+          copies(id).length > 0 &&
+          (copies(id).every((m) => JSON.stringify(m.blocks).includes("no longer holds")) || undefined),
+        10_000,
+        "every copy says the approval no longer holds",
+      );
+      for (const m of copies(id))
+        expect(buttons(m.blocks).map((x) => x.text?.text)).toEqual(["Request approval"]);
+    });
+
+    it("its group replaced by another of the same size: nothing is sent", async () => {
+      const { core, sandbox } = stack();
+      const { group } = await groupOf(3);
+      const { group: other } = await groupOf(3);
+      const { id, prompt } = await approved("Regrouped sale", group);
+      await sandbox.db.query("update sandbox.campaigns set group_ids = array[$2::int] where id = $1", [
+        id,
+        other,
+      ]);
+      const sent = await core.confirm(prompt.confirmation!.id, as(ALICE));
+      expect(all(sent)).toMatch(
+        new RegExp(`the groups are now group #${other}, not the approved group #${group}`),
+      );
+      expect(sends(id)).toBe(0);
+    });
+
+    it("a placeholder's value changed: nothing is sent", async () => {
+      const { core, sandbox } = stack();
+      const { group } = await groupOf(3);
+      const { id, prompt } = await approved("Revalued sale", group);
+      await sandbox.db.query(
+        `update sandbox.campaigns set template_parameters = '{"first_name":"Ana","order_id":"B-9"}'::jsonb where id = $1`,
+        [id],
+      );
+      const sent = await core.confirm(prompt.confirmation!.id, as(ALICE));
+      expect(all(sent)).toMatch(/the value of order_id is now “B-9”, not the approved “A-7”/);
+      expect(sends(id)).toBe(0);
+    });
+
+    it("unchanged, it is sent once", async () => {
+      const { core } = stack();
+      const { group } = await groupOf(3);
+      const { id, prompt } = await approved("Kept sale", group);
+      await core.confirm(prompt.confirmation!.id, as(ALICE));
+      expect(sends(id)).toBe(1);
+      expect((await latest(id))?.state).toBe("used");
+    });
   });
 
   it("an approval is good for 24 hours (an injected clock), and a held start can take it once", async () => {
@@ -395,7 +483,9 @@ describe("approval before a send", () => {
     const id = await draft("Shell sale", group);
     const send = await core.run(`campaign ${id} send`, SHELL);
     expect(send.confirmation).toBeUndefined();
-    expect(send.text).toMatch(/must approve it before it is sent\. Approval happens in Slack/);
+    expect(send.text).toMatch(
+      /it is sent once approved — one approval is enough, from .*\. Approval happens in Slack/,
+    );
     expect((await core.run(`campaign ${id} request`, SHELL)).text).toMatch(/Approval happens in Slack/);
     await request(id);
     expect(

@@ -11,6 +11,7 @@ import {
   type CommandCore,
   type CoreAuditEntry,
   type Reply,
+  type StartOutcome,
 } from "../../src/commands/types.ts";
 
 const section = (text: string): KnownBlock => ({ type: "section", text: { type: "mrkdwn", text } });
@@ -57,6 +58,10 @@ export class TestCore implements CommandCore {
     if (!(await this.may(actor, what.scope))) throw new UserError(`You may not ${what.command} here.`);
     if (!this.api) throw new UserError("This test core has no messaging API.");
     return work(this.api);
+  }
+
+  async startHeld(): Promise<StartOutcome> {
+    throw new UserError("This test core starts no held campaign.");
   }
 
   async run(line: string, actor: Actor): Promise<Reply> {

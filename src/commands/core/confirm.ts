@@ -177,6 +177,13 @@ export function confirmer(p: CoreParts): Confirmer {
           err instanceof UserError
             ? errorReply(escPlaceholders(err.message))
             : apiErrorReply(err, { spec, id: claimed.command.raw.id });
+        // A refusal's next steps as buttons (Request approval, Open…), as a typed command's refusal has them.
+        if (err instanceof UserError && err.choices.length)
+          reply.blocks.push(
+            actions(
+              err.choices.map((c) => ({ text: c.text, actionId: ACTION.run, value: c.line, style: c.style })),
+            ),
+          );
         const code = isSwitchboardError(err) ? err.code : "error";
         log?.info({ command: spec.id, code }, "confirmed command failed");
         metrics.confirmations.inc({ command: spec.id, outcome: "failed" });

@@ -18,6 +18,7 @@ import {
 } from "../../domain/start-time.ts";
 import type { HeldStart } from "../../store/held-starts.ts";
 import { idArg } from "../args.ts";
+import { approvalUsed, takeApproval } from "../campaign-approval.ts";
 import { formReply } from "../forms.ts";
 import { heldLine, heldStartsOf, holdStart, quietUntil } from "../held-starts.ts";
 import { type CommandContext, defineCommand, type Preview, UserError } from "../registry.ts";
@@ -82,36 +83,70 @@ async function heldReply(ctx: CommandContext, held: HeldStart, c: Campaign): Pro
 
 /**
  * The send, held when it is to start later (a time asked for, the quiet
- * hours). Undefined: it starts now (today's send); a held start of the same
- * campaign is then given up first (`now`: Send now anyway, Start now).
+ * hours): who may and the approval are checked as it is set (the approval
+ * taken then, once), and again by the one road when it runs. Undefined: it
+ * starts now; a live held start of the same campaign is given up first
+ * (`now`: Send now anyway, Start now) and kept in `given`, to be put back
+ * when the send is refused.
  */
 export async function heldOrNow(
   a: SendArgs,
   ctx: CommandContext,
   read: () => Promise<Campaign>,
+  given: { start?: HeldStart } = {},
 ): Promise<Reply | undefined> {
   const plan = plannedStart(a, ctx);
-  if (plan) {
-    const c = await read();
-    const held = await holdStart(ctx, a.id, c, plan.at, plan.quiet ? "quiet" : "asked");
-    return heldReply(ctx, held, c);
-  }
+  if (plan) return holdWithApproval(ctx, a.id, await read(), plan.at, plan.quiet ? "quiet" : "asked");
   const store = ctx.heldStarts;
   const live = store ? await store.ofCampaign(a.id) : undefined;
   if (store && live && (live.state === "held" || live.state === "asked")) {
     const by = ctx.actor.via === "shell" ? "shell" : ctx.actor.userId;
-    const given = await store.move(live.id, ["held", "asked"], "cancelled", ctx.now(), {
+    const done = await store.move(live.id, ["held", "asked"], "cancelled", ctx.now(), {
       decidedBy: by,
       detail: "sent now instead",
+      version: live.version,
     });
-    if (!given) throw startingNow(live.campaignName, a.id);
-    await ctx.audit("campaign.hold.cancel", true, {
-      name: live.campaignName,
-      at: live.at.toISOString(),
-      now: true,
-    });
+    if (!done) throw startingNow(live.campaignName, a.id);
+    given.start = done;
   } else if (live?.state === "running") throw startingNow(live.campaignName, a.id);
   return undefined;
+}
+
+/** A start given up for a send that was then refused: held again, as it was. */
+export async function restoreHeld(ctx: CommandContext, given: { start?: HeldStart }): Promise<void> {
+  const s = given.start;
+  if (!s || !ctx.heldStarts) return;
+  await ctx.heldStarts
+    .move(s.id, ["cancelled"], "held", ctx.now(), { version: s.version })
+    .catch(() => undefined);
+}
+
+/**
+ * Holds a start at `at`, checking the approval as it is set (taken once: the
+ * held start runs on it) — the one check of every road that sets a start
+ * (`send at=`, Send at…, the campaign form, the quiet hours).
+ */
+export async function holdWithApproval(
+  ctx: CommandContext,
+  id: number,
+  c: Campaign,
+  at: Date,
+  reason: "quiet" | "asked" | "created",
+): Promise<Reply> {
+  const approval = await takeApproval(ctx, id);
+  try {
+    const held = await holdStart(ctx, id, c, at, reason);
+    if (approval) await approvalUsed(ctx, id);
+    return heldReply(ctx, held, c);
+  } catch (err) {
+    await approval?.release(new Error("not held"));
+    throw err;
+  }
+}
+
+/** The campaign's card with its held start, for the channel (its message kept to be edited). */
+export async function heldReplyOf(ctx: CommandContext, held: HeldStart, c: Campaign): Promise<Reply> {
+  return heldReply(ctx, held, c);
 }
 
 const startingNow = (name: string, id: number) =>

@@ -4,21 +4,23 @@ import { CAMPAIGN_STATUSES, createCampaignSchema, RECIPIENT_STATUSES } from "../
 import type { Campaign } from "../../api/types.ts";
 import { context, count, esc, section } from "../../blocks/blocks.ts";
 import { CARD_STATUS, campaignCard } from "../../reports/card.ts";
+import type { HeldStart } from "../../store/held-starts.ts";
 import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } from "../args.ts";
-import { approvalGate, approvalUsed, takeApproval } from "../campaign-approval.ts";
+import { approvalGate } from "../campaign-approval.ts";
 import { APPROVAL_COMMANDS } from "../campaign-approval-commands.ts";
-import { audienceSummary, recordCreated, recordStarted } from "../campaign-audience.ts";
+import { audienceSummary, recordCreated } from "../campaign-audience.ts";
+import { startCampaign, startRefusal } from "../campaign-road.ts";
 import { CAMPAIGN_TEST_COMMAND } from "../campaign-test.ts";
 import { formReply } from "../forms.ts";
-import { holdStart } from "../held-starts.ts";
 import { loadCampaignData } from "../lookups.ts";
-import { defineCommand } from "../registry.ts";
+import { defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, show } from "../render.ts";
+import type { Reply } from "../types.ts";
 import { cardOf, factsOf } from "./campaign-card.ts";
 import { campaignPreview, refusedInWords } from "./campaign-launch.ts";
 import { checkPlaceholderValues, PARAM_PREFIX, placeholderValues } from "./campaign-message.ts";
 import { RECIPIENT_WORDS, recipientNames } from "./campaign-recipients.ts";
-import { heldOrNow, startAtOf, withPlannedStart } from "./campaign-start.ts";
+import { heldOrNow, holdWithApproval, restoreHeld, startAtOf, withPlannedStart } from "./campaign-start.ts";
 import { checkBody } from "./check.ts";
 import {
   announce,
@@ -201,21 +203,25 @@ export const CAMPAIGN_COMMANDS = [
       return withPlannedStart(a, ctx, await campaignPreview("send", a.id, ctx, c));
     },
     run: async (a, ctx) => {
-      // The approval is taken for this send or held start, once; given back when the API certainly did not send.
-      const approval = await takeApproval(ctx, a.id);
-      const release = async (err: unknown) => {
-        await approval?.release(err);
+      // Held until a time (asked for, or the quiet hours' end): its approval taken as it is set; the road runs it then.
+      const given: { start?: HeldStart } = {};
+      const held = await heldOrNow(a, ctx, () => ctx.api.getCampaign(a.id), given);
+      if (held) return held;
+      // The one road (commands/campaign-road.ts): every rail as it stands at this moment, then the send.
+      const outcome = await refusedInWords("send", a.id, ctx, () =>
+        startCampaign(ctx, a.id, a.now ? "anyway" : "confirm"),
+      ).catch(async (err: unknown) => {
+        await restoreHeld(ctx, given);
         throw err;
-      };
-      // Held until a time (asked for, or the quiet hours' end): Switchboard starts it then, checking again.
-      const held = await heldOrNow(a, ctx, () => ctx.api.getCampaign(a.id)).catch(release);
-      if (held) {
-        if (approval) await approvalUsed(ctx, a.id);
-        return held;
+      });
+      if (outcome.kind !== "sent") await restoreHeld(ctx, given);
+      if (outcome.kind === "quiet") {
+        // The quiet hours began since the prompt: held to their end, as the prompt would have said.
+        const c = await ctx.api.getCampaign(a.id);
+        return holdWithApproval(ctx, a.id, c, outcome.until, "quiet");
       }
-      const c = await refusedInWords("send", a.id, ctx, () => ctx.api.sendCampaign(a.id)).catch(release);
-      if (approval) await approvalUsed(ctx, a.id);
-      await recordStarted(ctx, a.id, c);
+      if (outcome.kind === "refused") throw startRefusal(ctx, a.id, outcome);
+      const c = outcome.campaign;
       // One event, one message: the launch is the campaign's card, which then updates in place.
       const facts = await factsOf(ctx, c, ctx.who);
       const card = campaignCard({
@@ -323,18 +329,31 @@ export const CAMPAIGN_COMMANDS = [
       }
       // The draft's card (template by name, audience and its size, Send…), as `/sb campaign` shows it.
       const id = Number(c.id);
-      const held = startAt ? await holdStart(ctx, id, c, startAt, "created") : undefined;
+      // The start is set as any start is: by someone who may send campaigns, on an approval when one is needed.
+      let held: Reply | undefined;
+      let notHeld = "";
+      if (startAt) {
+        if (!(await ctx.may("broadcast")))
+          notHeld = "Its start was not set: only those who may send campaigns set one.";
+        else
+          held = await holdWithApproval(ctx, id, c, startAt, "created").catch((err: unknown) => {
+            if (!(err instanceof UserError)) throw err;
+            notHeld = `Its start was not set: ${err.message}`;
+            return undefined;
+          });
+      }
       const card = await cardOf(ctx, id, c);
       const size = await audienceSummary(ctx, id, c, 6).catch(() => "");
       const line = `:memo: Draft campaign *${esc(nameOf(c, `Campaign ${id}`))}* created${size ? `. ${size}` : ""}`;
       const blocks: KnownBlock[] = [section(line), ...card.blocks];
       if (!a.group?.length && !a.contacts?.length) blocks.push(section(NO_AUDIENCE));
+      if (notHeld) blocks.push(section(`:warning: ${notHeld}`));
       blocks.push(context(`Campaign #${id}`));
       return {
         visibility: "in_channel",
         text: `${line} (campaign #${id})`,
         blocks,
-        ...(held ? { origin: { command: "campaign.hold", id, heldStart: held.id } } : {}),
+        ...(held?.origin ? { origin: held.origin } : {}),
       };
     },
   }),

@@ -2,8 +2,8 @@
 // (src/commands/held-start-runner.ts), each start run with its workspace's
 // core (audited as the person who asked), its card edited with chat.update
 // and its requester told by DM. A workspace not connected (or departed) gives
-// nothing: its starts wait. The check before a start is the workspace core's
-// `startCheck`: the approval of issue 28 §3 checked again.
+// nothing: its starts wait. Every rail (who may, the approval, the quiet hours
+// as they are now, the audience) is the one road's: core.startHeld.
 
 import {
   HeldStartRunner,
@@ -29,10 +29,9 @@ export interface HeldStartsRuntimeOptions {
   forWorkspace: (
     id: WorkspaceId,
   ) => Promise<
-    | { core: Pick<CommandCore, "perform" | "audit" | "admin" | "startCheck">; bridge?: SlackBridge }
-    | undefined
+    { core: Pick<CommandCore, "startHeld" | "audit" | "admin">; bridge?: SlackBridge } | undefined
   >;
-  /** The check before each start; default the workspace core's `startCheck` (its approval). */
+  /** An extra check before each start (tests); the rails themselves are the one road's (core.startHeld). */
   check?: StartCheck;
   /** The time now (a test's clock). */
   now?: () => Date;
@@ -49,13 +48,7 @@ export function createHeldStarts(opts: HeldStartsRuntimeOptions): HeldStartRunne
     workerId: PROCESS_ID,
     liveWorkers: async () =>
       db.kind === "postgres" ? new Set(await new LiveReplicas(db).live()) : new Set([PROCESS_ID]),
-    // Default: the workspace's own check (its approval, as it stands now); none connected, allowed (it waits anyway).
-    check:
-      opts.check ??
-      (async (workspace, campaignId) => {
-        const ws = await opts.forWorkspace(workspace);
-        return ws?.core.startCheck ? ws.core.startCheck(campaignId) : { ok: true };
-      }),
+    ...(opts.check ? { check: opts.check } : {}),
     ...(opts.now ? { now: opts.now } : {}),
     logger: log,
     forWorkspace: async (id): Promise<HeldStartWorkspace | undefined> => {
