@@ -322,14 +322,10 @@ export async function audienceForSend(
     return { text, blocks: [section(`:busts_in_silhouette: ${text}`)] };
   }
   if (!audience.groupIds.length && !audience.contactIds.length) {
-    throw new UserError(
-      noAudienceWords(`*${esc(nameOf(c, `Campaign ${id}`))}*`),
-      false,
-      [
-        { text: "New campaign", line: "campaign new", style: "primary" },
-        { text: "Open", line: `campaign ${id}` },
-      ],
-    );
+    throw new UserError(noAudienceWords(`*${esc(nameOf(c, `Campaign ${id}`))}*`), false, [
+      { text: "New campaign", line: "campaign new", style: "primary" },
+      { text: "Open", line: `campaign ${id}` },
+    ]);
   }
   const counted = await countAudienceOnce(
     ctx,

@@ -104,7 +104,7 @@ describe("held starts in Slack", () => {
     expect(held.at.getTime()).toBe(at * 1000);
 
     // Due: the runner (the app's, its clock moved) starts it and edits the card in place.
-    const edit = await runsAndEdits(at, posted);
+    await runsAndEdits(at, posted);
     expect(String((await stack.client.getCampaign(id)).status)).not.toBe("draft");
   });
 
