@@ -18,6 +18,9 @@ export function quietUntil(now: Date, rules: StartRules): Date | undefined {
   return nextOutsideQuiet(now, rules.quiet, rules.tz);
 }
 
+/** The detail of a held start given up for a send now (Send now anyway, Start now). */
+export const SENT_NOW = "sent now instead";
+
 const person = (id: string | undefined) => (!id ? "someone" : id === "shell" ? "the shell" : `<@${id}>`);
 
 /** The card's line for a start (mrkdwn), as its state stands. */
@@ -35,7 +38,9 @@ export function heldLine(s: HeldStart, rules: StartRules): string {
     case "sent":
       return `:rocket: Started at ${dateToken(s.ranAt ?? s.at, rules.tz)}, as ${person(s.requestedBy)} asked`;
     case "cancelled":
-      return `:no_entry_sign: Start cancelled by ${person(s.decidedBy)}`;
+      return s.detail === SENT_NOW
+        ? `:rocket: Sent at once by ${person(s.decidedBy)} instead of at ${when}: the live card below follows it`
+        : `:no_entry_sign: Start cancelled by ${person(s.decidedBy)}`;
     case "skipped":
       return `:fast_forward: Start at ${when} skipped: ${esc(s.detail ?? "the campaign had changed")}`;
     case "refused":
@@ -72,12 +77,14 @@ export function heldCard(
   c?: { status?: string; name?: string },
 ): { text: string; blocks: ReturnType<typeof campaignCard>["blocks"] } {
   const live = s.state === "held" || s.state === "asked";
+  // Superseded by a send now: finished, no buttons (the live card is the one that sends).
+  const superseded = s.state === "cancelled" && s.detail === SENT_NOW;
   return campaignCard({
     id: s.campaignId,
     name: c?.name ?? s.campaignName,
-    status: c?.status ?? (s.state === "sent" ? "running" : "draft"),
+    status: c?.status ?? (s.state === "sent" || superseded ? "running" : "draft"),
     startLine: heldLine(s, rules),
-    ...(live ? { buttons: heldButtons(s) } : {}),
+    ...(live ? { buttons: heldButtons(s) } : superseded ? { buttons: [] } : {}),
   });
 }
 

@@ -33,7 +33,14 @@ export interface Reply {
    * the record id it acted on. Front ends use it to follow up (the Slack app
    * updates a launched campaign's message with its progress).
    */
-  origin?: { command: string; id?: number; facts?: string; heldStart?: number };
+  origin?: {
+    command: string;
+    id?: number;
+    facts?: string;
+    heldStart?: number;
+    /** A held start this reply replaced (sent now instead): its card is finished, without buttons. */
+    supersedes?: number;
+  };
 }
 
 /** What the core's audit() keeps: the line as the person would have typed it, the operation, its outcome. */

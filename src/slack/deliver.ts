@@ -5,6 +5,7 @@
 // go to the log only.
 import type { RespondFn, webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
+import { heldCard } from "../commands/held-starts.ts";
 import { ACTION, type Actor, type Reply } from "../commands/types.ts";
 import { HeldStarts } from "../store/held-starts.ts";
 import type { WorkspaceWork } from "./context.ts";
@@ -129,6 +130,18 @@ async function sendInChannel(reply: Reply, target: Target, deps: WorkspaceWork):
     // A held start's card: kept, to be edited when the start's state changes.
     if (res.ts && reply.origin?.heldStart && deps.db)
       await new HeldStarts(deps.db, deps.workspace).setCard(reply.origin.heldStart, channel, res.ts);
+    // A held start this send replaced: its card finished, no buttons, pointing at this one (issue 37 §4).
+    if (reply.origin?.supersedes && deps.db) {
+      const old = await new HeldStarts(deps.db, deps.workspace)
+        .get(reply.origin.supersedes)
+        .catch(() => undefined);
+      if (old?.channel && old.ts) {
+        const card = heldCard(old, {});
+        await target.client.chat
+          .update({ channel: old.channel, ts: old.ts, text: card.text, blocks: card.blocks })
+          .catch(() => undefined);
+      }
+    }
   } catch (err) {
     // A private channel or a DM the bot is not in: the response_url still reaches it.
     if (target.respond && channelClosed(err)) {

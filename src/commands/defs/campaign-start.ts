@@ -20,7 +20,7 @@ import type { HeldStart } from "../../store/held-starts.ts";
 import { idArg } from "../args.ts";
 import { approvalUsed, takeApproval } from "../campaign-approval.ts";
 import { formReply } from "../forms.ts";
-import { heldLine, heldStartsOf, holdStart, quietUntil } from "../held-starts.ts";
+import { heldLine, heldStartsOf, holdStart, quietUntil, SENT_NOW } from "../held-starts.ts";
 import { type CommandContext, defineCommand, type Preview, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
 import { cardOf } from "./campaign-card.ts";
@@ -103,7 +103,7 @@ export async function heldOrNow(
     const by = ctx.actor.via === "shell" ? "shell" : ctx.actor.userId;
     const done = await store.move(live.id, ["held", "asked"], "cancelled", ctx.now(), {
       decidedBy: by,
-      detail: "sent now instead",
+      detail: SENT_NOW,
       version: live.version,
     });
     if (!done) throw startingNow(live.campaignName, a.id);

@@ -231,7 +231,12 @@ export const CAMPAIGN_COMMANDS = [
         facts,
         footer: ":hourglass_flowing_sand: Starting; the figures follow here.",
       });
-      return { visibility: "in_channel", ...card, origin: { command: "campaign.send", facts } };
+      return {
+        visibility: "in_channel",
+        ...card,
+        // The held start it replaced: its card is finished (no buttons), pointing here.
+        origin: { command: "campaign.send", facts, ...(given.start ? { supersedes: given.start.id } : {}) },
+      };
     },
   }),
   CAMPAIGN_TEST_COMMAND,
