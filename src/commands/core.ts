@@ -14,6 +14,7 @@ import { approvalForStart } from "./campaign-approval.ts";
 import { confirmer } from "./core/confirm.ts";
 import { type CoreOptions, coreParts } from "./core/parts.ts";
 import { runner } from "./core/run.ts";
+import { startTimeRefusal } from "./defs/campaign-start.ts";
 import { channelNamesOf } from "./defs/common.ts";
 import { mention, type Permissions } from "./permissions.ts";
 import { type Registry, UserError } from "./registry.ts";
@@ -62,6 +63,10 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     return r.ok ? { ok: true } : { ok: false, reason: r.reason };
   };
 
+  // A start time a form chose (the campaign form's): the rule `at=` passes, with this workspace's rules.
+  const startTimeProblem: SwitchboardCore["startTimeProblem"] = (at) =>
+    startTimeRefusal(at, { now: opts.now ?? (() => new Date()), startRules: opts.startRules ?? {} });
+
   return {
     run,
     confirm,
@@ -71,6 +76,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     may,
     channelNames,
     startCheck,
+    startTimeProblem,
     registry,
     permissions,
     admin: opts.admin,

@@ -79,4 +79,10 @@ export interface CommandCore {
   readonly admin?: WorkspaceAdmin;
   /** Before a held start runs: its approval checked again (reason in words when it may not start). */
   startCheck?(campaignId: number): Promise<{ ok: true } | { ok: false; reason: string }>;
+  /**
+   * A start time chosen outside a command line (the campaign form's), checked
+   * as `at=` is: a date that exists, in the future, at most a year away,
+   * outside the workspace's quiet hours. The refusal in words, or undefined.
+   */
+  startTimeProblem?(at: Date): string | undefined;
 }

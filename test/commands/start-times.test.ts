@@ -1,7 +1,8 @@
 // Times people type (issue 37 §3), through the core, the real client and the
 // sandbox (behind the counting proxy): `send at=` and `campaign add at=` with
 // a date that does not exist or more than a year away are refused in words,
-// nothing held, nothing sent, no campaign made. The clock is the test's.
+// nothing held, nothing sent, no campaign made; the quiet hours refused in
+// the words the campaign form uses too (startTimeProblem). The clock is the test's.
 import { describe, expect, it } from "vitest";
 import { startRulesOf } from "../../src/domain/start-time.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
@@ -74,5 +75,21 @@ describe("a start more than a year away", () => {
     );
     expect(all(r)).toContain("The start time 2028-06-01 is more than a year away");
     expect(requests(/^POST \/v1\/campaigns$/)).toBe(before);
+  });
+});
+
+describe("a start time chosen in a form (the core's startTimeProblem)", () => {
+  it("says startAtOf's words: the quiet hours, too far, the past; a time outside them is allowed", () => {
+    const core = h().newCore({ now: () => NOW, startRules: PARIS });
+    // 23:00 in Paris: in the quiet hours, said as `send at=` says it.
+    const quiet = core.startTimeProblem?.(new Date("2026-11-27T22:00:00Z"));
+    expect(quiet).toBe(
+      "The start time 2026-11-27T23:00:00+01:00 is in the quiet hours (21:00-08:00, Europe/Paris): choose a time from 08:00, or ask an admin to change the quiet hours.",
+    );
+    expect(core.startTimeProblem?.(new Date("2028-06-01T09:00:00Z"))).toMatch(
+      /^The start time 2028-06-01 is more than a year away/,
+    );
+    expect(core.startTimeProblem?.(new Date("2026-11-27T09:00:00Z"))).toMatch(/is in the past/);
+    expect(core.startTimeProblem?.(new Date("2026-11-28T09:00:00Z"))).toBeUndefined();
   });
 });
