@@ -14,6 +14,7 @@ import { startCampaign } from "./campaign-road.ts";
 import { confirmer } from "./core/confirm.ts";
 import { type CoreOptions, coreParts } from "./core/parts.ts";
 import { runner } from "./core/run.ts";
+import { startTimeRefusal } from "./defs/campaign-start.ts";
 import { channelNamesOf } from "./defs/common.ts";
 import { mention, type Permissions } from "./permissions.ts";
 import { type Registry, UserError } from "./registry.ts";
@@ -63,6 +64,10 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     return startCampaign(ctx, campaignId, "held");
   };
 
+  // A start time a form chose (the campaign form's): the rule `at=` passes, with this workspace's rules.
+  const startTimeProblem: SwitchboardCore["startTimeProblem"] = (at) =>
+    startTimeRefusal(at, { now: opts.now ?? (() => new Date()), startRules: opts.startRules ?? {} });
+
   return {
     run,
     confirm,
@@ -72,6 +77,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     may,
     channelNames,
     startHeld,
+    startTimeProblem,
     registry,
     permissions,
     admin: opts.admin,

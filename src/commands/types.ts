@@ -89,6 +89,12 @@ export interface CommandCore {
    * (commands/campaign-road.ts) with every rail as it stands now. Throws a UserError when they may not.
    */
   startHeld(actor: Actor, campaignId: number): Promise<StartOutcome>;
+  /**
+   * A start time chosen outside a command line (the campaign form's), checked
+   * as `at=` is: a date that exists, in the future, at most a year away,
+   * outside the workspace's quiet hours. The refusal in words, or undefined.
+   */
+  startTimeProblem?(at: Date): string | undefined;
 }
 
 /** Which road a start takes: a person's Confirm, Send now anyway (past the quiet hours), a held start when due. */

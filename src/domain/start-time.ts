@@ -2,7 +2,11 @@
 // zone ("21:00-08:00"), the next time outside them, a start time as people
 // type it (`at=09:00`, `at="2026-12-01 09:00"`, an ISO 8601 time with its
 // offset) and a time as a Slack date token, which each reader sees in their
-// own zone. A leaf: the Intl API only, no imports.
+// own zone. A date that does not exist (`2027-02-30`, `24:00`) is refused,
+// never rolled over; so is a start more than a year away. A leaf: the Intl
+// API and date-fns (@date-fns/tz for a wall time in a zone), nothing of the project.
+import { TZDate } from "@date-fns/tz";
+import { addYears, format, formatISO, getDaysInMonth, isExists } from "date-fns";
 
 /** Quiet hours: minutes of the local day, `end` excluded; start > end wraps past midnight. */
 export interface QuietHours {
@@ -70,15 +74,7 @@ export function zonedTime(
   w: { year: number; month: number; day: number; hour: number; minute: number; second?: number },
   tz: string,
 ): Date {
-  const wall = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second ?? 0);
-  const offsetAt = (t: number) => {
-    const p = localParts(new Date(t), tz);
-    return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - t;
-  };
-  let t = wall - offsetAt(wall);
-  const again = wall - offsetAt(t);
-  if (again !== t) t = Math.max(t, again);
-  return new Date(t);
+  return new Date(new TZDate(w.year, w.month - 1, w.day, w.hour, w.minute, w.second ?? 0, tz).getTime());
 }
 
 const minuteOfDay = (at: Date, tz: string) => {
@@ -120,39 +116,78 @@ export function nextOutsideQuiet(at: Date, q: QuietHours | undefined, tz: string
 
 export type StartAt = { at: Date } | { problem: string };
 
+/** Why a date as typed does not exist (`2027-02-30`: February 2027 has 28 days), or undefined when it does. */
+function missingDate(raw: string, y: number, month: number, d: number): string | undefined {
+  if (isExists(y, month - 1, d)) return undefined;
+  if (month < 1 || month > 12) return `${raw} is not a date that exists: a month is 01 to 12`;
+  const midMonth = new Date(Date.UTC(y, month - 1, 15));
+  return `${raw} is not a date that exists: ${format(midMonth, "LLLL yyyy")} has ${getDaysInMonth(midMonth)} days`;
+}
+
+/** Why a time of day as typed does not exist (`24:00`, `09:60`), or undefined when it does. */
+const missingTime = (raw: string, h: number, mi: number, s = 0): string | undefined =>
+  h > 23 || mi > 59 || s > 59
+    ? `${raw} is not a time of day that exists: a day runs from 00:00 to 23:59`
+    : undefined;
+
+/** How far ahead a start may be set. */
+export const FARTHEST_START_YEARS = 1;
+
 /**
  * A start time as typed: `HH:MM` (the next such time), `YYYY-MM-DD HH:MM[:SS]`
  * in the workspace's zone, or ISO 8601 with its offset (`Z`, `+01:00`), to the
- * second. A time not in the future is refused.
+ * second. Refused in words: a date or time of day that does not exist (never
+ * rolled over to the next day or month), a time not in the future, and one
+ * more than a year away.
  */
 export function parseStartAt(text: string, now: Date, tz: string | undefined): StartAt {
   const raw = text.trim();
   const noZone =
     "needs the workspace's time zone, which is not set: set it in the settings, or give the time with its offset, like 2026-12-01T09:00:00+01:00";
-  let at: Date | undefined;
-  const hm = HH_MM.exec(raw);
+  let at: Date;
+  const hm = /^(\d{1,2}):(\d{2})$/.exec(raw);
   const local = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(raw);
+  const iso = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i.exec(
+    raw,
+  );
+  const wall = local ?? iso;
   if (hm) {
+    const [h, mi] = [Number(hm[1]), Number(hm[2])];
+    const missing = missingTime(raw, h, mi);
+    if (missing) return { problem: missing };
     if (!tz) return { problem: `${raw} ${noZone}` };
-    at = nextAtMinute(now, Number(hm[1]) * 60 + Number(hm[2]), tz);
-  } else if (local) {
-    if (!tz) return { problem: `${raw} ${noZone}` };
-    const [y, mo, d, h, mi, s] = local.slice(1).map((v) => Number(v ?? 0)) as number[];
-    const check = new Date(Date.UTC(y!, mo! - 1, d!));
-    if (check.getUTCMonth() !== mo! - 1 || check.getUTCDate() !== d! || h! > 23 || mi! > 59 || s! > 59)
-      return { problem: `${raw} is not a date and time that exists` };
-    at = zonedTime({ year: y!, month: mo!, day: d!, hour: h!, minute: mi!, second: s! }, tz);
-  } else if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(raw)) {
-    const t = Date.parse(raw);
-    if (Number.isNaN(t)) return { problem: `${raw} is not a date and time that exists` };
-    at = new Date(t);
+    at = nextAtMinute(now, h * 60 + mi, tz);
+  } else if (wall) {
+    const [y, mo, d, h, mi, s] = wall.slice(1, 7).map((v) => Number(v ?? 0)) as number[];
+    const missing = missingDate(raw, y!, mo!, d!) ?? missingTime(raw, h!, mi!, s!);
+    if (missing) return { problem: missing };
+    if (local) {
+      if (!tz) return { problem: `${raw} ${noZone}` };
+      at = zonedTime({ year: y!, month: mo!, day: d!, hour: h!, minute: mi!, second: s! }, tz);
+    } else {
+      const t = Date.parse(raw);
+      if (Number.isNaN(t)) return { problem: `${raw} is not a date and time that exists` };
+      at = new Date(t);
+    }
   } else {
     return {
       problem: `${raw} is not a time: give 09:00 (the next 09:00), "2026-12-01 09:00" (in the workspace's time zone) or an ISO 8601 time with its offset, 2026-12-01T09:00:00+01:00`,
     };
   }
   if (at.getTime() <= now.getTime()) return { problem: `${raw} is in the past` };
+  const farthest = addYears(now, FARTHEST_START_YEARS);
+  if (at.getTime() > farthest.getTime())
+    return {
+      problem: `${raw.slice(0, 10)} is more than a year away: choose a time before ${localText(farthest, tz)}`,
+    };
   return { at };
+}
+
+/** A moment as `at=` reads it back exactly: ISO 8601 to the second, with the offset of `tz` (else `Z`). */
+export function typedStartAt(at: Date, tz: string | undefined): string {
+  const whole = new Date(Math.floor(at.getTime() / 1000) * 1000);
+  if (!tz) return whole.toISOString().replace(".000Z", "Z");
+  return formatISO(new TZDate(whole.getTime(), tz));
 }
 
 /** `2026-12-01 08:00` in `tz` (or UTC, said): the words a date token falls back to. */

@@ -15,6 +15,7 @@ import {
   nextOutsideQuiet,
   parseStartAt,
   quietHoursText,
+  typedStartAt,
 } from "../../domain/start-time.ts";
 import type { HeldStart } from "../../store/held-starts.ts";
 import { idArg } from "../args.ts";
@@ -33,8 +34,16 @@ export interface SendArgs {
   now?: boolean;
 }
 
-/** `at=` as a moment, or a refusal in words. */
-export function startAtOf(text: string, ctx: CommandContext): Date {
+/** What a start time is checked against: the time now, the workspace's zone and quiet hours. */
+export type StartTimeContext = Pick<CommandContext, "now" | "startRules">;
+
+/**
+ * `at=` as a moment, or a refusal in words: the one rule for a start time
+ * however it is set (`send at=`, `campaign add at=`, Send at…, the campaign
+ * form's start time): a date that exists, in the future, at most a year away,
+ * outside the quiet hours.
+ */
+export function startAtOf(text: string, ctx: StartTimeContext): Date {
   const parsed = parseStartAt(text, ctx.now(), ctx.startRules.tz);
   if ("problem" in parsed) throw new UserError(`The start time ${esc(parsed.problem)}.`);
   const { quiet, tz } = ctx.startRules;
@@ -43,6 +52,17 @@ export function startAtOf(text: string, ctx: CommandContext): Date {
       `The start time ${esc(text)} is in the quiet hours (${quietHoursText(quiet)}, ${esc(tz)}): choose a time from ${clock(quiet.end)}, or ask an admin to change the quiet hours.`,
     );
   return parsed.at;
+}
+
+/** A start time chosen in a form (a moment): startAtOf's refusal in words, or undefined when it may start then. */
+export function startTimeRefusal(at: Date, ctx: StartTimeContext): string | undefined {
+  try {
+    startAtOf(typedStartAt(at, ctx.startRules.tz), ctx);
+    return undefined;
+  } catch (err) {
+    if (err instanceof UserError) return err.message;
+    throw err;
+  }
 }
 
 /** When the send starts: a time asked for, the end of the quiet hours, or now (undefined). */

@@ -17,6 +17,7 @@ import {
 } from "../../api/schemas.ts";
 import type { Group, Tag } from "../../api/types.ts";
 import { actions, esc } from "../../blocks/blocks.ts";
+import { mrkdwnToText } from "../../blocks/text.ts";
 import type { CampaignFormData } from "../../commands/form-kinds.ts";
 import { loadCampaignData, textOfRecord } from "../../commands/lookups.ts";
 import { ACTION } from "../../commands/types.ts";
@@ -332,7 +333,17 @@ export const campaignForm: SlackForm<"campaign", CampaignMeta, CampaignPlan> = {
     [A.contacts]: (api, { query }) => recipientSuggestions(api, query),
   },
   submit: {
-    check: ({ state, meta }) => planCampaign(state, meta),
+    check: ({ state, meta, ctx }) => {
+      const checked = planCampaign(state, meta);
+      // The start time passes the rule `at=` passes (a date that exists, at most a year away, outside the
+      // quiet hours), refused at its field in the same words; one already refused (the past) is not asked twice.
+      const at = dateTimeOf(state, "start");
+      if (at === undefined || ("errors" in checked && checked.errors.start)) return checked;
+      const problem = ctx.core.startTimeProblem?.(new Date(at * 1000));
+      if (!problem) return checked;
+      const start = mrkdwnToText(problem); // a field error is plain text
+      return "errors" in checked ? { errors: { ...checked.errors, start } } : { errors: { start } };
+    },
     run: async (plan, { ctx, client, view, meta, state, actor }) => {
       const name = plan.body.name;
       let createdTag: Tag | undefined;
