@@ -14,7 +14,7 @@ import { startCampaign } from "./campaign-road.ts";
 import { confirmer } from "./core/confirm.ts";
 import { type CoreOptions, coreParts } from "./core/parts.ts";
 import { runner } from "./core/run.ts";
-import { startTimeRefusal } from "./defs/campaign-start.ts";
+import { setStart, startTimeRefusal } from "./defs/campaign-start.ts";
 import { channelNamesOf } from "./defs/common.ts";
 import { mention, type Permissions } from "./permissions.ts";
 import { type Registry, UserError } from "./registry.ts";
@@ -64,6 +64,13 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     return startCampaign(ctx, campaignId, "held");
   };
 
+  // A start set outside a command line (the campaign form's): the same check as `send at=` (who may, the approval).
+  const setStartOf: SwitchboardCore["setStart"] = async (actor, campaignId, at, line) => {
+    const ctx = p.makeContext(actor, line, []);
+    const c = await ctx.api.getCampaign(campaignId);
+    return setStart(ctx, campaignId, c, at, "created");
+  };
+
   // A start time a form chose (the campaign form's): the rule `at=` passes, with this workspace's rules.
   const startTimeProblem: SwitchboardCore["startTimeProblem"] = (at) =>
     startTimeRefusal(at, { now: opts.now ?? (() => new Date()), startRules: opts.startRules ?? {} });
@@ -77,6 +84,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     may,
     channelNames,
     startHeld,
+    setStart: setStartOf,
     startTimeProblem,
     registry,
     permissions,

@@ -4,6 +4,7 @@
 import type { KnownBlock } from "@slack/types";
 import type { Campaign, MessagingApi } from "../api/types.ts";
 import type { Actor } from "../domain/actor.ts";
+import type { HeldStart } from "../store/held-starts.ts";
 import type { FormRequest } from "./form-kinds.ts";
 import type { WorkspaceAdmin } from "./workspace-admin.ts";
 
@@ -89,6 +90,11 @@ export interface CommandCore {
    * (commands/campaign-road.ts) with every rail as it stands now. Throws a UserError when they may not.
    */
   startHeld(actor: Actor, campaignId: number): Promise<StartOutcome>;
+  /**
+   * Sets a campaign's start at `at` outside a command line (the campaign form): who may and the approval checked
+   * as for `send at=`; audited as `line`. Throws a UserError in words when it may not be set.
+   */
+  setStart?(actor: Actor, campaignId: number, at: Date, line: string): Promise<HeldStart>;
   /**
    * A start time chosen outside a command line (the campaign form's), checked
    * as `at=` is: a date that exists, in the future, at most a year away,

@@ -111,3 +111,51 @@ describe("the campaign form's start time", () => {
     expect(JSON.stringify(posted.blocks)).toContain(`Starts at <!date^${at}^`);
   });
 });
+
+describe("the campaign form's start time is set as any start is (issue 37 §1: who may)", () => {
+  let own: SlackStack;
+  beforeAll(async () => {
+    // Alice writes (makes drafts) but only Bob sends campaigns.
+    own = await startStack({
+      writers: ["U0ALICE", "U0BOB"],
+      broadcasters: ["U0BOB"],
+      env: { MESSAGING_CHANNEL_ID: "1", REPORTS_TIME_ZONE: "UTC" },
+      slack: { channels: [{ id: "C0GENERAL", name: "general", is_member: true }] },
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await own?.close();
+  });
+
+  it("a writer who may not send campaigns: the draft is made, its start not set, said on the post", async () => {
+    const f = new Forms(own.req, own.fake);
+    const name = randomName("Writer form");
+    const before = Number(
+      (await own.db.query<{ n: string }>("select count(*) as n from held.starts")).rows[0]?.n,
+    );
+    const v = await f.open("campaign new");
+    const [order] = await f.suggest(v.id, "template", "order_update");
+    const shown = await f.act(v.id, "template", { template: order!.value });
+    const answer = await f.submit(shown.id, {
+      name,
+      template: order!.value,
+      "param:first_name": "friend",
+      "param:order_id": "F-1",
+      groups: [groupOf(shown.view)],
+      start: String(Math.floor(Date.now() / 1000) + 3 * 86_400),
+    });
+    expect(answer.response_action).toBeUndefined();
+    const posted = await own.fake.waitFor(
+      () => own.fake.messages.find((m) => String(m.text).includes(name)),
+      10_000,
+      "the form's post",
+    );
+    expect(JSON.stringify(posted.blocks)).toContain(
+      "Its start was not set: Only those who may send campaigns",
+    );
+    expect(JSON.stringify(posted.blocks)).not.toContain("Cancel start");
+    expect(
+      Number((await own.db.query<{ n: string }>("select count(*) as n from held.starts")).rows[0]?.n),
+    ).toBe(before);
+  });
+});

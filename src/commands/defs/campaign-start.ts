@@ -153,11 +153,29 @@ export async function holdWithApproval(
   at: Date,
   reason: "quiet" | "asked" | "created",
 ): Promise<Reply> {
+  return heldReply(ctx, await setStart(ctx, id, c, at, reason), c);
+}
+
+/**
+ * Sets a start (the store's row), by someone who may send campaigns, on an
+ * approval when one is needed (taken now: the start runs on it), audited.
+ * Every road that sets a start ends here: `send at=`, Send at…, the quiet
+ * hours, `campaign add at=`, the campaign form (core.setStart).
+ */
+export async function setStart(
+  ctx: CommandContext,
+  id: number,
+  c: Campaign,
+  at: Date,
+  reason: "quiet" | "asked" | "created",
+): Promise<HeldStart> {
+  if (!(await ctx.may("broadcast")))
+    throw new UserError("Only those who may send campaigns set when one starts.", false);
   const approval = await takeApproval(ctx, id);
   try {
     const held = await holdStart(ctx, id, c, at, reason);
     if (approval) await approvalUsed(ctx, id);
-    return heldReply(ctx, held, c);
+    return held;
   } catch (err) {
     await approval?.release(new Error("not held"));
     throw err;

@@ -20,6 +20,7 @@ import { actions, esc } from "../../blocks/blocks.ts";
 import { mrkdwnToText } from "../../blocks/text.ts";
 import type { CampaignFormData } from "../../commands/form-kinds.ts";
 import { loadCampaignData, textOfRecord } from "../../commands/lookups.ts";
+import { UserError } from "../../commands/registry.ts";
 import { ACTION } from "../../commands/types.ts";
 import { dateToken } from "../../domain/start-time.ts";
 import { CampaignAudiences } from "../../store/campaigns.ts";
@@ -360,32 +361,25 @@ export const campaignForm: SlackForm<"campaign", CampaignMeta, CampaignPlan> = {
             .catch((err) => ctx.logger.warn({ err: String(err) }, "could not keep the campaign's audience"));
         // The start time: a held start Switchboard runs then (docs/campaigns.md), audited.
         const at = plan.startAt !== undefined ? new Date(plan.startAt * 1000) : undefined;
+        // Set as every start is (core.setStart: who may send campaigns, the approval), or said why not.
+        let notSet = "";
         const held =
-          at && ctx.db && c.id !== undefined
-            ? await new HeldStarts(ctx.db, ctx.workspace).hold({
-                campaignId: Number(c.id),
-                campaignName: name,
-                at,
-                requestedBy: actor.userId,
-                via: "slack",
-                reason: "created",
-                now: new Date(),
-              })
+          at && c.id !== undefined && ctx.core.setStart
+            ? await ctx.core
+                .setStart(actor, Number(c.id), at, `campaign new (form) "${name}"`)
+                .catch((err: unknown) => {
+                  if (!(err instanceof UserError)) throw err;
+                  notSet = err.message;
+                  return undefined;
+                })
             : undefined;
-        if (held)
-          await ctx.core.audit(actor, {
-            command: `campaign new (form) "${name}"`,
-            operation: "campaign.hold",
-            ok: true,
-            answer: { name, at: held.at.toISOString(), reason: "created" },
-          });
         return {
           after: async () => {
             const id = c.id ?? "?";
             const text = `Draft campaign #${id} “${esc(name)}” created`;
             const blocks = [
               sectionText(
-                `:memo: ${text}${createdTag ? `, with the new tag “${esc(plan.newTag?.name)}”` : ""}.${held ? `\n:alarm_clock: Starts at ${dateToken(held.at)}.` : ""}`,
+                `:memo: ${text}${createdTag ? `, with the new tag “${esc(plan.newTag?.name)}”` : ""}.${held ? `\n:alarm_clock: Starts at ${dateToken(held.at)}.` : ""}${notSet ? `\n:warning: Its start was not set: ${notSet}` : ""}`,
               ),
             ];
             if (c.id !== undefined && held)
