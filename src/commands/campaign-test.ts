@@ -4,16 +4,22 @@
 // campaign and its recipients are not touched. The audit row (the transport's
 // hook) carries the command line `campaign <id> test …`, so it reads as a test.
 // A template the API will not send (not approved, a value missing) is refused
-// before the request, in words.
+// before the request, in words. Issue 37 §5: the message is recorded as
+// Switchboard's own send, of this campaign by this person (the customer's
+// inbox thread reads "Test of *Spring sale* by @ana"); a number that is not
+// the person's test number asks to confirm once (the remembered one does
+// not); at most 10 tests a person an hour, counted in the store (the turn
+// taken before the send, so replicas share it), refused in words beyond that.
 import { z } from "zod";
-import { isApiError } from "../api/errors.ts";
+import { isApiError, NetworkError } from "../api/errors.ts";
 import type { ApiRecord } from "../api/types.ts";
 import { ACTION } from "../blocks/actions.ts";
 import { actions, capitalize, context, esc, section } from "../blocks/blocks.ts";
+import { localParts } from "../domain/start-time.ts";
 import { idArg, takeRecipient } from "./args.ts";
 import { placeholdersOfTemplate } from "./defs/campaign-message.ts";
 import { nameOf, refId } from "./defs/common.ts";
-import { type CommandContext, defineCommand, UserError } from "./registry.ts";
+import { type CommandContext, defineCommand, type Preview, UserError } from "./registry.ts";
 import { pick, show } from "./render.ts";
 import type { Reply } from "./types.ts";
 
@@ -27,32 +33,67 @@ function valuesOf(c: ApiRecord): Record<string, string> | undefined {
 /** Who the remembered number belongs to: the Slack user, or the shell. */
 const personOf = (ctx: CommandContext) => (ctx.actor.via === "shell" ? "shell" : ctx.actor.userId);
 
-/** The phone to test on: the one typed (then remembered), else the one remembered. */
-async function phoneFor(ctx: CommandContext, id: number, words: string[]): Promise<string> {
-  const example = `\`/sb campaign ${id} test +1 415 555 0123\``;
-  if (!words.length) {
-    const kept = await ctx.testPhones?.get(personOf(ctx));
-    if (kept) return kept;
-    throw new UserError(
-      `Which phone should get the test? Give yours with its country code: ${example}. It is remembered for your next test.`,
-      false,
-    );
-  }
+/** At most this many tests a person an hour, per workspace (issue 37 §5). */
+export const TESTS_PER_HOUR = 10;
+const HOUR_MS = 3_600_000;
+
+/** The phone typed after `test`, as the API takes it; undefined when none was typed. */
+function typedPhone(ctx: CommandContext, id: number, words: string[]): string | undefined {
+  if (!words.length) return undefined;
   const taken = takeRecipient(words, ctx.defaultCountry);
   if ("error" in taken || taken.recipient.kind !== "phone" || taken.rest.length) {
     throw new UserError(
-      `"${esc(words.join(" "))}" is not a phone number: a test goes to one phone number, with its country code (${example}); nothing was sent.`,
+      `"${esc(words.join(" "))}" is not a phone number: a test goes to one phone number, with its country code (${exampleOf(id)}); nothing was sent.`,
       false,
     );
   }
-  await ctx.testPhones?.set(personOf(ctx), taken.recipient.to);
   return taken.recipient.to;
 }
 
-/** Sends the test, or refuses it in words before any write. */
-export async function testCampaign(ctx: CommandContext, id: number, words: string[]): Promise<Reply> {
+const exampleOf = (id: number) => `\`/sb campaign ${id} test +1 415 555 0123\``;
+
+/** The phone to test on: the one typed, else the one remembered. */
+async function phoneFor(ctx: CommandContext, id: number, words: string[]): Promise<string> {
+  const typed = typedPhone(ctx, id, words);
+  if (typed) return typed;
+  const kept = await ctx.testPhones?.get(personOf(ctx));
+  if (kept) return kept;
+  throw new UserError(
+    `Which phone should get the test? Give yours with its country code: ${exampleOf(id)}. It is remembered for your next test.`,
+    false,
+  );
+}
+
+/** "09:42" as a Slack time token (each reader's own zone), the workspace's time where Slack cannot show one. */
+function timeToken(at: Date, tz: string | undefined): string {
+  const p = localParts(at, tz ?? "UTC");
+  const hhmm = `${String(p.hour).padStart(2, "0")}:${String(p.minute).padStart(2, "0")}`;
+  return `<!date^${Math.floor(at.getTime() / 1000)}^{time}|${hhmm}${tz ? "" : " UTC"}>`;
+}
+
+/** The words of a refused turn: how many tests in the last hour, and when the next may go (to the minute, rounded up). */
+function tooMany(ctx: CommandContext, turn: { sent: number; nextAt: Date }): UserError {
+  const next = new Date(Math.ceil(turn.nextAt.getTime() / 60_000) * 60_000);
+  return new UserError(
+    `You have sent ${turn.sent} tests in the last hour; the next can go at ${timeToken(next, ctx.startRules.tz)}. At most ${TESTS_PER_HOUR} tests a person an hour; nothing was sent.`,
+    false,
+  );
+}
+
+/** A campaign's test as it would be sent: everything but the phone, or a refusal in words before any write. */
+interface Prepared {
+  id: number;
+  /** The campaign's name as shown (mrkdwn) and as kept. */
+  campaign: string;
+  name: string;
+  channelId: number;
+  template: { name: string; language: string; parameters?: Record<string, string> };
+}
+
+async function prepareTest(ctx: CommandContext, id: number): Promise<Prepared> {
   const c = await ctx.api.getCampaign(id);
-  const campaign = `*${esc(nameOf(c, `Campaign ${id}`))}*`;
+  const name = nameOf(c, `Campaign ${id}`);
+  const campaign = `*${esc(name)}*`;
   const templateId = refId(c, "templateId", "template_id");
   if (templateId === undefined)
     throw new UserError(
@@ -103,23 +144,78 @@ export async function testCampaign(ctx: CommandContext, id: number, words: strin
       `Template ${template} shows no ${language ? "channel" : "language"}, which a message needs; nothing was sent.`,
       false,
     );
-  const to = await phoneFor(ctx, id, words);
   const parameters = Object.fromEntries(names.map((n) => [n, values[n]!]));
-  const m = await ctx.api.sendMessage({
+  return {
+    id,
+    campaign,
+    name,
     channelId,
-    type: "template",
-    to,
-    template: {
-      name: String(pick(t, "name")),
-      language,
-      ...(names.length ? { parameters } : {}),
-    },
-    metadata: { switchboard: "campaign test", campaignId: id },
-  });
+    template: { name: String(pick(t, "name")), language, ...(names.length ? { parameters } : {}) },
+  };
+}
+
+/**
+ * A number that is not the person's test number asks once (issue 37 §5): the
+ * prompt, after the checks a send would refuse on (nothing to confirm then).
+ * The remembered number, or none typed, sends at once.
+ */
+export async function previewTest(
+  ctx: CommandContext,
+  id: number,
+  words: string[],
+): Promise<Preview | undefined> {
+  const typed = typedPhone(ctx, id, words);
+  if (!typed) return undefined;
+  const kept = await ctx.testPhones?.get(personOf(ctx));
+  if (kept === typed) return undefined;
+  const p = await prepareTest(ctx, id);
+  const turn = await ctx.testSends?.peek(personOf(ctx), ctx.now(), TESTS_PER_HOUR, HOUR_MS);
+  if (turn && !turn.ok) throw tooMany(ctx, turn);
+  const text = `:test_tube: Send a test of ${p.campaign} to ${esc(typed)}?`;
+  return {
+    text,
+    blocks: [
+      section(text),
+      context(
+        `${kept ? `Your test number is ${esc(kept)}; this one is new` : "You have no test number yet"}: check it is your phone, since the campaign's message goes to it. Once sent, it is remembered, and your next tests go to it without asking.`,
+      ),
+    ],
+    confirm: { text: "Send test", style: "primary" },
+  };
+}
+
+/** Sends the test, or refuses it in words before any write. */
+export async function testCampaign(ctx: CommandContext, id: number, words: string[]): Promise<Reply> {
+  const p = await prepareTest(ctx, id);
+  const to = await phoneFor(ctx, id, words);
+  const person = personOf(ctx);
+  // The turn is taken before the send, in one statement: two tests at once, on any replica, never pass the limit.
+  const now = ctx.now();
+  const turn = await ctx.testSends?.take(person, now, TESTS_PER_HOUR, HOUR_MS);
+  if (turn && !turn.ok) throw tooMany(ctx, turn);
+  let m: ApiRecord;
+  try {
+    m = await ctx.api.sendMessage({
+      channelId: p.channelId,
+      type: "template",
+      to,
+      template: p.template,
+      metadata: { switchboard: "campaign test", campaignId: id },
+    });
+  } catch (err) {
+    // Surely not sent: the turn is given back. One that may have been sent keeps it.
+    if (!(err instanceof NetworkError && err.mayHaveReachedServer))
+      await ctx.testSends?.giveBack(person, now).catch(() => {});
+    throw err;
+  }
+  await ctx.testPhones?.set(person, to);
   const messageId = refId(m, "id");
+  // Switchboard's own send: the customer's inbox thread shows it as this campaign's test, by this person.
+  if (messageId !== undefined)
+    await ctx.testSends?.sent(messageId, person, { id, name: p.name }, now).catch(() => {});
   const said = String(pick(m, "status") ?? "").toLowerCase();
   const statusWord = said ? capitalize(said) : "Not told";
-  const line = `:test_tube: Test of ${campaign} sent to ${esc(to)}: *${esc(statusWord)}*`;
+  const line = `:test_tube: Test of ${p.campaign} sent to ${esc(to)}: *${esc(statusWord)}*`;
   const blocks = [
     section(line),
     context(
@@ -146,10 +242,11 @@ export const CAMPAIGN_TEST_COMMAND = defineCommand({
   scope: "write",
   usage: "campaign <id> test [<phone>]",
   summary: "Send a campaign's message once to one phone number, yours: a test (its recipients get nothing)",
-  help: "The campaign's template with its values, once, to the number given (with its country code); it is remembered for you, so `campaign <id> test` alone uses it next time. A template that is not approved, or a value it lacks, is refused before anything is sent.",
+  help: "The campaign's template with its values, once, to the number given (with its country code); it is remembered for you, so `campaign <id> test` alone uses it next time. A number that is not your test number asks to confirm first. At most 10 tests a person an hour. A template that is not approved, or a value it lacks, is refused before anything is sent. In the customer's inbox thread it shows as a test of the campaign, by you.",
   example: "campaign 2 test +1 415 555 0123",
   topic: "campaigns",
   noun: "campaign",
   operations: ["getCampaign", "getTemplate", "sendMessage"],
+  preview: (a, ctx) => previewTest(ctx, a.id, a.phone),
   run: (a, ctx) => testCampaign(ctx, a.id, a.phone),
 });

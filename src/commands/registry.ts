@@ -13,6 +13,7 @@ import type { ReportService } from "../reports/service.ts";
 import type { CampaignAudiences, TestPhones } from "../store/campaigns.ts";
 import type { ChannelNames } from "../store/channels.ts";
 import type { HeldStarts } from "../store/held-starts.ts";
+import type { TestSends } from "../store/own-sends.ts";
 import type { ApprovalAccess } from "./approval-access.ts";
 import type { InboxAccess } from "./inbox.ts";
 import type { Token } from "./tokenize.ts";
@@ -71,6 +72,8 @@ export interface CommandContext {
   audiences?: CampaignAudiences;
   /** The phone each person tests campaigns on (`campaign <id> test`); absent where not set up. */
   testPhones?: TestPhones;
+  /** The tests each person sent lately, and their messages as Switchboard's own sends (src/store/own-sends.ts). */
+  testSends?: TestSends;
   /** Campaign starts Switchboard holds until a time (src/store/held-starts.ts); absent where not set up. */
   heldStarts?: HeldStarts;
   /** The workspace's time zone and quiet hours. */

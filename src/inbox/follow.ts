@@ -209,9 +209,11 @@ export class Follow {
         ? await store.takeOverClaim(channel, id, lease.workerId, claim.by, now())
         : await store.claimMessage(channel, id, chatUserId, direction, now(), undefined, lease.workerId);
       if (!mine) continue;
-      // Sent by Switchboard (the send form, `/sb send`): shown by who sent it.
+      // Sent by Switchboard (the send form, `/sb send`, a campaign's test): shown by who sent it.
       const own = direction === "outbound" ? await this.ctx.ownSends.of(id) : undefined;
-      const sender = own ? { userId: own.userId, via: own.via } : undefined;
+      const sender = own
+        ? { userId: own.userId, via: own.via, ...(own.campaign ? { campaign: own.campaign } : {}) }
+        : undefined;
       const parts = io.messageParts(name, m, sender);
       // A claim without a post (a crash, an unknown outcome): the parts already in the thread are not posted again.
       const already = claimed ? await this.postedParts(channel, parentTs, id) : new Map<number, string>();

@@ -38,8 +38,8 @@ export interface TargetNotice {
   here: boolean;
 }
 
-/** Who sent an outgoing message through Switchboard (the send form, `/sb send`, a thread reply). */
-export type Sender = Pick<OwnSend, "userId" | "via">;
+/** Who sent an outgoing message through Switchboard (the send form, `/sb send`, a thread reply, a campaign's test). */
+export type Sender = Pick<OwnSend, "userId" | "via" | "campaign">;
 
 /**
  * The channel as the engine uses it. A post throws the front end's error;

@@ -29,6 +29,7 @@ export const WORKSPACE_TABLES: readonly string[] = [
   "media.files",
   "progress.tracked",
   "sends.own",
+  "sends.tests",
   "saved.replies",
   "reports.runs",
   "reports.snapshots",

@@ -3,9 +3,13 @@
 // workspace), a POST /messages of type template that leaves the campaign and
 // its recipients alone, audited as a test, answered with the message's
 // status; a template the API will not send refused before the request.
+// Issue 37 §5: a number that is not the person's test number asks to confirm
+// once, the remembered one does not; the 11th test in an hour is refused in
+// words, nothing sent.
 import { describe, expect, it } from "vitest";
-import type { Actor } from "../../src/commands/types.ts";
-import { all, SHELL, useHarness } from "./helpers.ts";
+import type { SwitchboardCore } from "../../src/commands/core.ts";
+import type { Actor, Reply } from "../../src/commands/types.ts";
+import { all, expectSlackValid, SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
 
@@ -13,6 +17,16 @@ const OTHER: Actor = { userId: "U0OTHER", userName: "other", channelId: "C0GENER
 
 const since = (n: number) => h().forwarder.requests.slice(n);
 const messagePosts = (requests: string[]) => requests.filter((r) => r.startsWith("POST /v1/messages"));
+
+/** Runs a line and confirms its prompt, if it asks one. */
+const confirmed = async (line: string, actor: Actor = SLACK_USER, core: SwitchboardCore = h().core) => {
+  const asked = await core.run(line, actor);
+  expectSlackValid(asked);
+  if (!asked.confirmation) return asked;
+  const done = await core.confirm(asked.confirmation.id, actor);
+  expectSlackValid(done);
+  return done;
+};
 
 const addCampaign = async (name: string) => {
   const r = await h().run(`campaign add ${name} template=1 group=1 first_name=Ana order_id=A-7`);
@@ -27,7 +41,7 @@ describe("campaign <id> test <phone>", () => {
     const id = await addCampaign("Tested");
     const before = h().forwarder.requests.length;
     const audits = h().audits.length;
-    const r = await h().run(`campaign ${id} test +1 415 555 0177`);
+    const r = await confirmed(`campaign ${id} test +1 415 555 0177`);
     expect(r.text).toMatch(/^:test_tube: Test of \*Tested\* sent to \+14155550177: \*\w+/);
     expect(all(r)).toMatch(/the campaign's recipients got nothing/);
     const requests = since(before);
@@ -56,7 +70,7 @@ describe("campaign <id> test <phone>", () => {
 
   it("remembers the number per person: the next test needs none, another person's does", async () => {
     const id = await addCampaign("Remembered");
-    await h().run(`campaign ${id} test +1 415 555 0188`);
+    await confirmed(`campaign ${id} test +1 415 555 0188`);
     const again = await h().run(`campaign ${id} test`);
     expect(again.text).toMatch(/sent to \+14155550188/);
 
@@ -76,6 +90,84 @@ describe("campaign <id> test <phone>", () => {
       expect(r.text).toMatch(/is not a phone number: a test goes to one phone number/);
     }
     expect(messagePosts(since(before))).toEqual([]);
+  });
+});
+
+describe("a number that is not the person's test number (issue 37 §5)", () => {
+  const ANA: Actor = { userId: "U0ANA", userName: "ana", channelId: "C0GENERAL", via: "slack" };
+
+  it("asks to confirm once, naming the number; the remembered one sends at once", async () => {
+    const id = await addCampaign("Confirm the number");
+    let before = h().forwarder.requests.length;
+    const asked = await h().run(`campaign ${id} test +1 415 555 0111`, ANA);
+    expect(asked.confirmation).toBeDefined();
+    expect(asked.text).toMatch(/Send a test of \*Confirm the number\* to \+14155550111\?/);
+    expect(all(asked)).toMatch(/You have no test number yet: check it is your phone/);
+    expect(all(asked)).toContain("Send test");
+    expect(messagePosts(since(before))).toEqual([]);
+    const sent = await h().core.confirm(asked.confirmation!.id, ANA);
+    expect(sent.text).toMatch(/^:test_tube: Test of \*Confirm the number\* sent to \+14155550111/);
+    expect(messagePosts(since(before))).toHaveLength(1);
+
+    // The remembered number, typed or not: no prompt.
+    before = h().forwarder.requests.length;
+    for (const line of [`campaign ${id} test +1 415 555 0111`, `campaign ${id} test`]) {
+      const r = await h().run(line, ANA);
+      expect(r.confirmation, line).toBeUndefined();
+      expect(r.text).toMatch(/sent to \+14155550111/);
+    }
+    expect(messagePosts(since(before))).toHaveLength(2);
+
+    // Another number: asked again, the remembered one named; cancelled, nothing sent and the number kept.
+    before = h().forwarder.requests.length;
+    const other = await h().run(`campaign ${id} test +1 415 555 0122`, ANA);
+    expect(other.confirmation).toBeDefined();
+    expect(all(other)).toMatch(/Your test number is \+14155550111; this one is new/);
+    await h().core.dismiss(other.confirmation!.id, ANA);
+    expect(messagePosts(since(before))).toEqual([]);
+    expect((await h().run(`campaign ${id} test`, ANA)).text).toMatch(/sent to \+14155550111/);
+  });
+
+  it("in the shell too (its y/N): a new number asks, the remembered one does not", async () => {
+    const id = await addCampaign("Shell number");
+    const asked = await h().run(`campaign ${id} test +1 415 555 0133`, SHELL);
+    expect(asked.confirmation).toBeDefined();
+    await h().core.confirm(asked.confirmation!.id, SHELL);
+    expect((await h().run(`campaign ${id} test +1 415 555 0133`, SHELL)).confirmation).toBeUndefined();
+  });
+});
+
+describe("at most 10 tests a person an hour (issue 37 §5)", () => {
+  it("the 11th in an hour is refused in words, nothing sent; the next goes at the time said", async () => {
+    let now = new Date("2026-03-02T08:42:00Z");
+    const core = h().newCore({ now: () => now });
+    const TESTER: Actor = { userId: "U0TESTER", userName: "tester", channelId: "C0GENERAL", via: "slack" };
+    const id = await addCampaign("Ten an hour");
+    const run = async (line: string, actor: Actor = TESTER): Promise<Reply> => confirmed(line, actor, core);
+    await run(`campaign ${id} test +1 415 555 0144`);
+    for (let i = 1; i < 10; i++) {
+      now = new Date(now.getTime() + 60_000);
+      expect((await run(`campaign ${id} test`)).text).toMatch(/^:test_tube: Test of/);
+    }
+    now = new Date("2026-03-02T09:20:00Z");
+    const before = h().forwarder.requests.length;
+    const refused = await run(`campaign ${id} test`);
+    expect(refused.text).toMatch(
+      /You have sent 10 tests in the last hour; the next can go at <!date\^\d+\^\{time\}\|09:42 UTC>/,
+    );
+    expect(refused.text).toMatch(/nothing was sent/);
+    // A new number is refused before its prompt, too.
+    const asked = await run(`campaign ${id} test +1 415 555 0155`);
+    expect(asked.text).toMatch(/You have sent 10 tests in the last hour/);
+    expect(messagePosts(since(before))).toEqual([]);
+    // Someone else may.
+    expect(
+      (await run(`campaign ${id} test +1 415 555 0166`, { ...TESTER, userId: "U0NEIGHBOUR" })).text,
+    ).toMatch(/^:test_tube: Test of/);
+    // At the time said, one more goes.
+    now = new Date("2026-03-02T09:42:00Z");
+    expect((await run(`campaign ${id} test`)).text).toMatch(/^:test_tube: Test of \*Ten an hour\* sent/);
+    expect((await run(`campaign ${id} test`)).text).toMatch(/the next can go at .*09:43 UTC/);
   });
 });
 

@@ -18,7 +18,7 @@ import { ImportStore } from "../../src/store/imports.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
 import { MediaStore, mediaFile } from "../../src/store/media.ts";
 import { migrateStore, STORE_MIGRATIONS } from "../../src/store/migrations.ts";
-import { OwnSends } from "../../src/store/own-sends.ts";
+import { OwnSends, TestSends } from "../../src/store/own-sends.ts";
 import { ProgressStore } from "../../src/store/progress.ts";
 import { purgeWorkspace, WORKSPACE_TABLES } from "../../src/store/purge.ts";
 import { ReportStore } from "../../src/store/reports.ts";
@@ -352,6 +352,7 @@ describe("purgeWorkspace", () => {
       bytes(),
     );
     await new OwnSends(db, ws).record(1, "U0", "form", now);
+    await new TestSends(db, ws).take("U0", now, 10, 3_600_000);
     await new SavedReplies(db, ws).add("Hello", "Hi {first_name|there}", "U0", now);
     await new ProgressStore(db, ws).track({ channel: "C0", ts: "1.1", campaignId: 1, intro: "x" }, now);
     const reports = new ReportStore(db, ws);

@@ -16,6 +16,7 @@ import { ChannelNames } from "../../store/channels.ts";
 import { Confirmations } from "../../store/confirmations.ts";
 import type { Db } from "../../store/db.ts";
 import { HeldStarts } from "../../store/held-starts.ts";
+import { TestSends } from "../../store/own-sends.ts";
 import type { ApprovalAccess, ApprovalCards, ApprovalPolicy } from "../approval-access.ts";
 import { ALL_COMMANDS } from "../defs/index.ts";
 import { errorReply } from "../errors.ts";
@@ -179,6 +180,7 @@ export function coreParts(opts: CoreOptions): CoreParts {
       inbox: opts.inbox,
       audiences: new CampaignAudiences(opts.db, opts.workspace),
       testPhones: new TestPhones(opts.db, opts.workspace),
+      testSends: new TestSends(opts.db, opts.workspace),
       heldStarts: new HeldStarts(opts.db, opts.workspace),
       startRules: opts.startRules ?? {},
       now: opts.now ?? (() => new Date()),

@@ -88,7 +88,13 @@ export function inboxIoOf(calls: SlackInboxCalls): InboxIo {
   >();
   const repliesOf = (name: string, m: Message, sender: Sender | undefined) => {
     let d = drawn.get(m);
-    if (!d || d.name !== name || d.sender?.userId !== sender?.userId || d.sender?.via !== sender?.via) {
+    if (
+      !d ||
+      d.name !== name ||
+      d.sender?.userId !== sender?.userId ||
+      d.sender?.via !== sender?.via ||
+      d.sender?.campaign?.name !== sender?.campaign?.name
+    ) {
       const shown = {
         ...mirroredOf(m, messageDirection(m), messageTime(m)),
         ...(sender ? { sentBy: sender } : {}),

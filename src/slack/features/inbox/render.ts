@@ -269,16 +269,23 @@ export interface MirroredMessage {
   mediaUrl?: string;
   /** A document's file name, shown as its link's label. */
   fileName?: string;
-  /** An outgoing message Switchboard sent (the send form, `/sb send`, a thread reply): who sent it. */
-  sentBy?: { userId: string };
+  /** An outgoing message Switchboard sent (the send form, `/sb send`, a thread reply, a campaign's test): who sent it. */
+  sentBy?: { userId: string; campaign?: { name: string } };
 }
 
-/** Who sent an outgoing message: the person who sent it with Switchboard, else "sent from elsewhere". */
-export function outgoingLabel(sentBy: { userId: string } | undefined): { line: string; text: string } {
+/**
+ * Who sent an outgoing message: the person who sent it with Switchboard ("Test
+ * of *Spring sale* by @ana" for a campaign's test), else "sent from elsewhere".
+ */
+export function outgoingLabel(sentBy: MirroredMessage["sentBy"]): { line: string; text: string } {
   if (!sentBy) return { line: ":outbox_tray: *Outgoing* (sent from elsewhere)", text: "Outgoing" };
-  const text = /^[UW][A-Z0-9]{2,}$/.test(sentBy.userId)
-    ? `Sent by <@${sentBy.userId}> with Switchboard`
-    : "Sent from Switchboard's shell";
+  const person = /^[UW][A-Z0-9]{2,}$/.test(sentBy.userId);
+  if (sentBy.campaign) {
+    const name = storable(sentBy.campaign.name) || "a campaign";
+    const by = person ? `by <@${sentBy.userId}>` : "from Switchboard's shell";
+    return { line: `:test_tube: Test of *${esc(name)}* ${by}`, text: `Test of ${esc(name)} ${by}` };
+  }
+  const text = person ? `Sent by <@${sentBy.userId}> with Switchboard` : "Sent from Switchboard's shell";
   return { line: `:outbox_tray: *${text}*`, text };
 }
 
