@@ -44,8 +44,9 @@ const SENDABLE = new Set(["draft", "scheduled", ""]);
 function stateWords(name: string, status: string): string {
   switch (status) {
     case "running":
-    case "paused":
       return `${name} is already sending: it is not sent twice.`;
+    case "paused":
+      return `${name} is paused: it was started already, and a campaign is sent once. Resume or cancel it where it was paused.`;
     case "completed":
       return `${name} has already completed: a campaign is sent once. To send the message again, create a new campaign with the same template.`;
     case "cancelled":

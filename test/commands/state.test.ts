@@ -64,7 +64,7 @@ describe("the state is read before asking (issue 22 §2)", () => {
     expect(ask.confirmation).toBeDefined();
     const r = await h().core.confirm(ask.confirmation!.id, SLACK_USER);
     expect(r.text).toMatch(
-      /The messaging API would not send \*Paused promo\* \(paused\): it is paused: only draft or scheduled campaigns can be sent/,
+      /\*Paused promo\* is paused: it was started already, and a campaign is sent once/,
     );
     expect(r.text).not.toMatch(/campaign \d+ is/);
   });
