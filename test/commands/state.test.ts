@@ -63,9 +63,7 @@ describe("the state is read before asking (issue 22 §2)", () => {
     const ask = await h().run(`campaign ${id} send`);
     expect(ask.confirmation).toBeDefined();
     const r = await h().core.confirm(ask.confirmation!.id, SLACK_USER);
-    expect(r.text).toMatch(
-      /\*Paused promo\* is paused: it was started already, and a campaign is sent once/,
-    );
+    expect(r.text).toMatch(/\*Paused promo\* is paused: it was started already, and a campaign is sent once/);
     expect(r.text).not.toMatch(/campaign \d+ is/);
   });
 

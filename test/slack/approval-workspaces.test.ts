@@ -60,7 +60,9 @@ describe("approval in many workspaces", () => {
     const b = await draft(1, "Two sale");
 
     // Workspace one asks for approval; workspace two sends as before.
-    expect(await one.command(`campaign ${a} send`)).toMatch(/it is sent once approved — an approval from <@U0LUIS>/);
+    expect(await one.command(`campaign ${a} send`)).toMatch(
+      /it is sent once approved — an approval from <@U0LUIS>/,
+    );
     expect(await two.command(`campaign ${b} send`)).toMatch(/Send campaign/);
 
     const click = await one.click({ action_id: "sb_run", value: `campaign ${a} request` });
