@@ -60,14 +60,16 @@ export interface Asked {
   campaign?: string;
 }
 
+const objectOf = (v: unknown): Record<string, unknown> =>
+  v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+
 function askedOf(request: RequestInfo, read: Map<string, Known>): Asked | undefined {
   const out: Asked = {};
-  const own = read.get(request.path.replace(/\/(send|cancel|contacts|opt-(in|out))$/, ""))?.name;
-  if (own) out.name = own;
-  const body = (request.body && typeof request.body === "object" ? request.body : {}) as Record<
-    string,
-    unknown
-  >;
+  const body = objectOf(request.body);
+  // The record written: as read before (`/contacts/12`), else as the body names it (a record being created).
+  const own = read.get(request.path.replace(/\/(send|cancel|contacts|opt-(in|out))$/, "")) ?? knownOf(body);
+  if (own?.name) out.name = own.name;
+  else if (own?.phone && !text(body.to)) out.name = own.phone;
   const to = text(body.to);
   const record =
     body.contactId !== undefined
@@ -82,10 +84,7 @@ function askedOf(request: RequestInfo, read: Map<string, Known>): Asked | undefi
     const whom = [...read.values()].reverse().find((k) => k.phone === to && k.name)?.name;
     if (whom) out.toName ??= whom;
   }
-  const meta = (body.metadata && typeof body.metadata === "object" ? body.metadata : {}) as Record<
-    string,
-    unknown
-  >;
+  const meta = objectOf(body.metadata);
   if (typeof meta.campaignId === "number") {
     const campaign = read.get(`/campaigns/${meta.campaignId}`)?.name;
     if (campaign) out.campaign = campaign;

@@ -71,7 +71,8 @@ export function auditSentence(e: AuditEntry): string {
   );
   const noun = AUDIT_NOUNS[base] ?? base.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
   const name = recordName(a);
-  const id = /\b(\d+)\b/.exec(e.command.replace(/\(upload [^)]*\)/, ""))?.[1];
+  // The record's number as the command names it (`contact 12 delete`), never a phone's digits.
+  const id = /^[a-z]+\s+#?(\d+)\b/i.exec(e.command)?.[1];
   if (e.operation === "importContacts") {
     const file = /import\s+(?:"([^"]+)"|(\S+\.(?:csv|xlsx)))/i.exec(e.command);
     const what = file ? esc((file[1] ?? file[2] ?? "").split("/").pop()) : "contacts";
@@ -94,7 +95,10 @@ function recordName(a: Record<string, unknown>): string {
     .filter((x) => typeof x === "string" && x.trim())
     .join(" ");
   const name = typeof a.name === "string" ? a.name : typeof a.label === "string" ? a.label : person;
-  return name.trim() || (asked.name ?? "");
+  const shown = name.trim() || asked.name || "";
+  // A phone where a record has no name yet (a contact being created): written as people read it.
+  const phone = /^\+\d{6,}$/.test(shown) ? parsePhoneNumberFromString(shown) : undefined;
+  return phone?.isValid() ? phone.formatInternational() : shown;
 }
 
 /** What the write asked for, kept with its answer by the core's audit (src/commands/core/audit.ts). */
