@@ -237,7 +237,7 @@ export class Transport {
     const path = req.path.replace("{id}", String(req.id));
     let next = () => this.attempts(req, path, opts);
     if (hooks.length > 0) {
-      const info: RequestInfo = { operation: req.operation, method: req.method, path };
+      const info: RequestInfo = { operation: req.operation, method: req.method, path, body: req.json };
       for (const hook of hooks.toReversed()) {
         const inner = once(next, req.operation);
         next = () => hook(info, inner);

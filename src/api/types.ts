@@ -141,6 +141,8 @@ export interface RequestInfo {
   method: HttpMethod;
   /** Path relative to the base URL, the id filled in, without the query: `/tags/5`. */
   path: string;
+  /** The JSON body a write sends (the audit names its recipient from it); none for reads and uploads. */
+  body?: unknown;
 }
 
 /** A 2xx answer: its status, and what the client function returns. */

@@ -1,6 +1,14 @@
 // Who runs a command, and where: what the command core, the reports and the
 // imports know of a person. A leaf file (no imports), shared by every folder.
 
+/**
+ * How the person asked, as the audit tells it: `typed` a command line (the
+ * slash command, the shell), clicked a `button` (on the approval card:
+ * `approval`), or submitted a `form`. Unset: nobody asked in person (a held
+ * start at its time, a workflow step, a reply written in an inbox thread).
+ */
+export type Gesture = "typed" | "button" | "approval" | "form";
+
 /** Who runs a command, and where. */
 export interface Actor {
   /** Slack user id (U…), or `shell` for the console. */
@@ -10,4 +18,6 @@ export interface Actor {
   /** Slack channel id where the command was typed (C…, D…, G…). */
   channelId?: string;
   via: "slack" | "shell";
+  /** How the person asked (the audit says a typed line only for `typed`). */
+  how?: Gesture;
 }

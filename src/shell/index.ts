@@ -39,7 +39,7 @@ const QUIT = new Set(["exit", "quit", "\\q", ":q"]);
 
 /** Runs until the input ends (or `exit`); returns the process exit code. */
 export async function runShell(opts: ShellOptions): Promise<number> {
-  const actor: Actor = { userId: "shell", userName: safeUserName(), via: "shell" };
+  const actor: Actor = { userId: "shell", userName: safeUserName(), via: "shell", how: "typed" };
   const color = opts.color ?? wantsColor(opts.output);
   const print = (text: string) => opts.output.write(`${text}\n`);
   const show = (reply: Reply) => print(replyToText(reply, { color }));

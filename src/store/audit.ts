@@ -1,6 +1,7 @@
 // The audit trail: one row per write the API was asked to make (who, when,
-// through which front end, the command line without secrets, the operation,
-// and the API's answer summarized).
+// through which front end and how (typed, a button, a form), the command line
+// without secrets, the operation, and the API's answer summarized).
+import type { Gesture } from "../domain/actor.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
 import { storable, storableJson } from "./text.ts";
@@ -11,8 +12,10 @@ export interface AuditEntry {
   actor: string;
   actorName?: string;
   via: "slack" | "shell";
+  /** How the person asked; unset: nobody asked in person (a held start, a workflow step), or a row kept before it was recorded. */
+  how?: Gesture;
   channel?: string;
-  /** The command line, secrets removed. */
+  /** The command line, secrets removed: as typed only when `how` is `typed`, else a label Switchboard wrote. */
   command: string;
   /** MessagingApi function, for example `createTag`. */
   operation: string;
@@ -28,6 +31,7 @@ interface AuditRow {
   actor: string;
   actor_name: string | null;
   via: "slack" | "shell";
+  how: Gesture | null;
   channel: string | null;
   command: string;
   operation: string;
@@ -48,8 +52,8 @@ export class AuditLog {
 
   async record(e: AuditEntry): Promise<number> {
     const r = await this.db.query<{ id: string }>(
-      `insert into switchboard.audit (at, actor, actor_name, via, channel, command, operation, ok, status, answer, workspace)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning id`,
+      `insert into switchboard.audit (at, actor, actor_name, via, channel, command, operation, ok, status, answer, workspace, how)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning id`,
       [
         e.at.toISOString(),
         e.actor,
@@ -62,6 +66,7 @@ export class AuditLog {
         e.status ?? null,
         e.answer === undefined ? null : storableJson(e.answer),
         this.workspace,
+        e.how ?? null,
       ],
     );
     return Number(r.rows[0]!.id);
@@ -70,7 +75,7 @@ export class AuditLog {
   /** Newest first. */
   async list(opts: { limit?: number } = {}): Promise<AuditEntry[]> {
     const r = await this.db.query<AuditRow>(
-      `select at, actor, actor_name, via, channel, command, operation, ok, status, answer from switchboard.audit
+      `select at, actor, actor_name, via, how, channel, command, operation, ok, status, answer from switchboard.audit
         where workspace = $2 order by id desc limit $1`,
       [opts.limit ?? 100, this.workspace],
     );
@@ -79,6 +84,7 @@ export class AuditLog {
       actor: row.actor,
       actorName: row.actor_name ?? undefined,
       via: row.via,
+      ...(row.how ? { how: row.how } : {}),
       channel: row.channel ?? undefined,
       command: row.command,
       operation: row.operation,

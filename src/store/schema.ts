@@ -95,5 +95,12 @@ alter table switchboard.commands_in_flight add column workspace text not null de
 alter table switchboard.commands_in_flight alter column workspace drop default
 `,
     },
+    {
+      // How the person asked (typed, a button, a form): the audit shows a typed line only when one was typed.
+      id: "007_audit_how",
+      sql: `
+alter table switchboard.audit add column how text
+`,
+    },
   ],
 };

@@ -500,7 +500,7 @@ describe("hooks on the transport (withHook)", () => {
     };
   }
 
-  it("runs around reads and writes with the operation, method, path and the answer the function returns", async () => {
+  it("runs around reads and writes with the operation, method, path, a write's body and the answer the function returns", async () => {
     odd.on("GET /contacts", { json: { data: [{ id: 1 }], meta: { total: 1 } } });
     odd.on("PATCH /tags/7", { status: 200, json: { data: { name: "vip" } } });
     const seen: Seen[] = [];
@@ -515,7 +515,14 @@ describe("hooks on the transport (withHook)", () => {
         status: 200,
         data: { items: [{ id: 1 }], total: 1, page: 1, limit: 20 },
       },
-      { operation: "updateTag", method: "PATCH", path: "/tags/7", status: 200, data: { name: "vip" } },
+      {
+        operation: "updateTag",
+        method: "PATCH",
+        path: "/tags/7",
+        body: { name: "vip" },
+        status: 200,
+        data: { name: "vip" },
+      },
     ]);
   });
 

@@ -12,7 +12,9 @@ import { ALL_COMMANDS } from "../../src/commands/defs/index.ts";
 import type { FormRequest } from "../../src/commands/form-kinds.ts";
 import { ACTION, type Reply } from "../../src/commands/types.ts";
 import { replyToText } from "../../src/shell/index.ts";
+import { auditSentence } from "../../src/slack/features/audit-words.ts";
 import { formView } from "../../src/slack/forms/index.ts";
+import { auditMessage } from "../../src/slack/io/bridge.ts";
 import { SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -417,6 +419,59 @@ describe("every form reads in the team's words (issue 30 §3)", () => {
     };
     const hint = s.blocks.find((b) => b.block_id === "writers")?.hint?.text ?? "";
     if (/Nobody chosen/.test(hint)) problems.push(`settings: “${hint}” under a chosen person`);
+    if (process.env.AUDIT_DUMP)
+      console.log(
+        h()
+          .audits.map((e) => auditMessage(e).text)
+          .join("\n"),
+      );
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("the audit's lines of the tour's writes (issue 39 §1)", () => {
+  it("are sentences of what the person did: no “Typed” for a click, no command syntax, no ids, no ISO times", async () => {
+    const stamp = Date.now() % 100000;
+    const clicked = { ...SLACK_USER, how: "button" as const };
+    const typed = { ...SLACK_USER, how: "typed" as const };
+    const campaign = await h().run(
+      `campaign add "Audit tour ${stamp}" template=1 group=1 first_name=Ana order_id=A-7`,
+    );
+    const id = Number(/campaign #(\d+)/i.exec(campaign.text)?.[1]);
+    expect(id, campaign.text).toBeGreaterThan(0);
+    const at = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    for (const [line, actor] of [
+      [`tag add "Audit ${stamp}" #FF0000`, typed],
+      [`group add "Audit ${stamp}"`, clicked],
+      [`contact add +14155550${String(stamp).padStart(3, "0").slice(-3)} firstName=Tour`, clicked],
+      [`campaign ${id} send at=${at}`, clicked],
+      [`campaign ${id} cancel start`, clicked],
+      [`send +14155550100 "Hello" channel=99`, typed],
+      [`campaign ${id} test +14155550123`, clicked],
+    ] as const) {
+      const r = await h().run(line, actor);
+      if (r.confirmation) await h().core.confirm(r.confirmation.id, actor);
+    }
+    const problems: string[] = [];
+    for (const e of h().audits) {
+      const post = auditMessage(e);
+      const sentence = auditSentence(e);
+      const context = JSON.stringify(post.blocks[1]);
+      const say = (p: string) =>
+        problems.push(`${e.operation} (${e.how ?? "-"}, ${e.command}): ${p}: ${sentence}`);
+      if (/`|\w=\S|\b(?:tried:|a change|undefined|null)\b/.test(sentence)) say("not a sentence");
+      if (/\d{4}-\d\d-\d\dT\d\d:\d\d/.test(`${sentence}${context}`)) say("an ISO time");
+      if (/#\d{7,}/.test(sentence)) say("a phone's digits as a record's number");
+      if (/<#[DU][A-Z0-9]+>/.test(`${sentence}${context}`)) say("a DM's or a person's id as a channel");
+      if (e.how !== "typed" && /Typed/.test(context)) say("“Typed” for what was not typed");
+      if (e.how === "typed" && !context.includes("Typed")) say("a typed line not kept");
+    }
+    if (process.env.AUDIT_DUMP)
+      console.log(
+        h()
+          .audits.map((e) => auditMessage(e).text)
+          .join("\n"),
+      );
     expect(problems).toEqual([]);
   });
 });

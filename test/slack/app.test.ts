@@ -382,6 +382,7 @@ describe("who may do what, and the audit channel", () => {
     const base = { at, actor: "U0ALICE", via: "slack" as const, channel: "C0GENERAL", ok: true, status: 200 };
     h.bridge.onAudit({
       ...base,
+      how: "typed",
       command: "tag add vip",
       operation: "createTag",
       answer: { id: 3, name: "vip" },

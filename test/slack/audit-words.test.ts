@@ -78,4 +78,101 @@ describe("audit sentences (issue 30)", () => {
       expect(s, op).toMatch(/^<@U0ALICE> [a-z]+/);
     }
   });
+
+  it("says a campaign's life in words (issue 37): started, held for a time, cancelled, skipped, failed, a test", () => {
+    const at = "2026-11-29T07:00:00.000Z";
+    const token = /<!date\^1795935600\^\{date_short_pretty\} \{time\}\|[^>]*>/;
+    const said = (e: Partial<AuditEntry>) =>
+      auditSentence({ ...entry("x", {}), command: "campaign 4 send", ...e } as AuditEntry);
+    expect(said({ operation: "sendCampaign", answer: { id: 4, name: "Spring sale" }, how: "typed" })).toBe(
+      "<@U0ALICE> started *Spring sale*",
+    );
+    expect(said({ operation: "sendCampaign", answer: { id: 4, name: "Spring sale" }, how: "approval" })).toBe(
+      "<@U0ALICE> started *Spring sale* from the approval message",
+    );
+    expect(
+      said({
+        operation: "sendCampaign",
+        command: "campaign 4 send (held start)",
+        answer: { name: "Spring sale" },
+      }),
+    ).toBe("*Spring sale* started at the time <@U0ALICE> set");
+    expect(
+      said({
+        operation: "sendCampaign",
+        ok: false,
+        status: 409,
+        answer: { error: "conflict", message: "Campaign has no recipients", asked: { name: "Spring sale" } },
+      }),
+    ).toBe(
+      "<@U0ALICE> tried to start *Spring sale*: the messaging API refused it (Campaign has no recipients)",
+    );
+    const held = said({ operation: "campaign.hold", answer: { name: "Spring sale", at, reason: "at" } });
+    expect(held).toMatch(/^<@U0ALICE> set \*Spring sale\* to start at /);
+    expect(held).toMatch(token);
+    expect(said({ operation: "campaign.hold.cancel", answer: { name: "Spring sale", at } })).toMatch(
+      /^<@U0ALICE> cancelled the start of \*Spring sale\* at <!date\^/,
+    );
+    expect(
+      said({
+        operation: "campaign.hold.skipped",
+        ok: false,
+        answer: { name: "Spring sale", at, reason: "the campaign was cancelled meanwhile" },
+      }),
+    ).toMatch(
+      /^The start of \*Spring sale\* that <@U0ALICE> set for <!date\^.*> was skipped: the campaign was cancelled meanwhile$/,
+    );
+    expect(
+      said({
+        operation: "campaign.hold.failed",
+        ok: false,
+        answer: { name: "Spring sale", at, reason: "the campaign could not be read" },
+      }),
+    ).toMatch(
+      /^The start of \*Spring sale\* that <@U0ALICE> set for <!date\^.*> failed: the campaign could not be read$/,
+    );
+    expect(
+      said({
+        operation: "sendMessage",
+        command: "campaign 4 test +34600111222",
+        answer: { id: 9, asked: { to: "+34600111222", campaign: "Spring sale" } },
+      }),
+    ).toBe("<@U0ALICE> sent a test of *Spring sale* to +34 600 11 12 22");
+    for (const op of [
+      "sendCampaign",
+      "campaign.hold",
+      "campaign.hold.cancel",
+      "campaign.hold.skipped",
+      "sendMessage",
+    ])
+      expect(said({ operation: op, answer: { name: "Spring sale", at } })).not.toMatch(
+        /\d{4}-\d\d-\d\dT|`|=/,
+      );
+  });
+
+  it("a conversation given to oneself is taken; a message not sent says to whom and why", () => {
+    expect(
+      auditSentence(entry("inbox.assign", { chatUserId: 4, assignee: "U0ALICE", customer: "Lucía Romero" })),
+    ).toBe("<@U0ALICE> took the conversation with *Lucía Romero*");
+    const failed = {
+      ...entry(
+        "sendMessage",
+        {
+          error: "validation",
+          message: "The 24-hour window is closed",
+          asked: { to: "+34600111222", toName: "Lucía Romero" },
+        },
+        false,
+      ),
+      status: 422,
+      command: "send contact:12 hello",
+    } as AuditEntry;
+    expect(auditSentence(failed)).toBe(
+      "<@U0ALICE> tried to send a message to *Lucía Romero*: the messaging API refused it (The 24-hour window is closed)",
+    );
+    const unknown = { ...failed, status: undefined, answer: { error: "network" } } as AuditEntry;
+    expect(auditSentence(unknown)).toBe(
+      "<@U0ALICE> tried to send a message to contact #12: no answer came from the messaging API, so it may or may not have happened",
+    );
+  });
 });

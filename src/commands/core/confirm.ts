@@ -6,6 +6,7 @@ import type { KnownBlock } from "@slack/types";
 import { isApiError, NetworkError } from "../../api/errors.ts";
 import { describeIssues } from "../../api/schemas.ts";
 import { actions, context, esc, escPlaceholders, section, truncate } from "../../blocks/blocks.ts";
+import type { Gesture } from "../../domain/actor.ts";
 import { isSwitchboardError } from "../../platform/errors.ts";
 import { metrics } from "../../platform/metrics.ts";
 import type { Confirmation } from "../../store/confirmations.ts";
@@ -14,6 +15,9 @@ import { type AnySpec, type Preview, UserError } from "../registry.ts";
 import { plainLine, tokenize } from "../tokenize.ts";
 import { ACTION, type Actor, type Reply } from "../types.ts";
 import { type CoreParts, withOrigin } from "./parts.ts";
+
+/** How a confirmation's line was asked for, as kept with it (older ones keep none: the Confirm click's). */
+const GESTURES: readonly Gesture[] = ["typed", "button", "approval", "form"];
 
 export interface Confirmer {
   /** Stores `spec`'s confirmation and answers with its preview, Confirm and Cancel. */
@@ -45,7 +49,13 @@ export function confirmer(p: CoreParts): Confirmer {
   const ask: Confirmer["ask"] = async (actor, spec, raw, text, preview) => {
     const c = await confirmations.create({
       actor: actor.userId,
-      command: { id: spec.id, raw, line: p.auditing.cleanLine(text) },
+      // How the line was asked for: Confirm is a click, but the audit tells the line as typed when it was.
+      command: {
+        id: spec.id,
+        raw,
+        line: p.auditing.cleanLine(text),
+        ...(actor.how ? { how: actor.how } : {}),
+      },
       ttlMs: p.ttlMs,
     });
     const minutes = Math.round(p.ttlMs / 60_000);
@@ -155,7 +165,12 @@ export function confirmer(p: CoreParts): Confirmer {
         return fail(inputErrorReply(spec, describeIssues(parsed.error, claimed.command.raw)), {
           error: "invalid",
         });
-      const ctx = p.makeContext(actor, claimed.command.line, tokenize(claimed.command.line));
+      const how = GESTURES.find((g) => g === claimed.command.how) ?? actor.how;
+      const ctx = p.makeContext(
+        { ...actor, ...(how ? { how } : {}) },
+        claimed.command.line,
+        tokenize(claimed.command.line),
+      );
       try {
         const reply = await spec.run(parsed.data, ctx);
         await confirmations.finish(claimed.id, "done", { text: truncate(reply.text, 500) });

@@ -3,24 +3,25 @@
 // has its own (the inbox, its desk, channel names, saved replies too):
 // "Alice imported messy.csv: 3 created, 2 failed", "Ana created tag *Sales*".
 
+import { parsePhoneNumberFromString } from "libphonenumber-js";
 import { auditOutcome, operationWords } from "../../api/operations.ts";
 import { esc } from "../../blocks/blocks.ts";
 import type { AuditEntry } from "../../store/audit.ts";
 
-/** `createContactField` → past tense and noun: what a change did, in words. */
-const AUDIT_VERBS: Array<[RegExp, string]> = [
-  [/^create/, "created"],
-  [/^update/, "changed"],
-  [/^delete/, "deleted"],
-  [/^sendCampaign$/, "sent"],
-  [/^sendMessage$/, "sent"],
-  [/^cancel/, "cancelled"],
-  [/^importContacts$/, "imported"],
-  [/^addGroupContacts$/, "added contacts to"],
-  [/^removeGroupContacts$/, "removed contacts from"],
-  [/^optOut/, "opted out"],
-  [/^optIn/, "opted in"],
-  [/^sync/, "synchronized"],
+/** `createContactField` → what a change did (past tense) and what it tried to do, in words. */
+const AUDIT_VERBS: Array<[RegExp, string, string]> = [
+  [/^create/, "created", "create"],
+  [/^update/, "changed", "change"],
+  [/^delete/, "deleted", "delete"],
+  [/^sendCampaign$/, "sent", "send"],
+  [/^sendMessage$/, "sent", "send"],
+  [/^cancel/, "cancelled", "cancel"],
+  [/^importContacts$/, "imported", "import"],
+  [/^addGroupContacts$/, "added contacts to", "add contacts to"],
+  [/^removeGroupContacts$/, "removed contacts from", "remove contacts from"],
+  [/^optOut/, "opted out", "opt out"],
+  [/^optIn/, "opted in", "opt in"],
+  [/^sync/, "synchronized", "synchronize"],
 ];
 const AUDIT_NOUNS: Record<string, string> = {
   ContactField: "field",
@@ -56,35 +57,133 @@ export function auditSentence(e: AuditEntry): string {
       return `${who} rejected ${name}${typeof a.reason === "string" ? `: "${esc(a.reason)}"` : ""}`;
     return `${who} asked to approve ${name}${reach}`;
   }
-  const own = ownWrite(e.operation, a, who);
+  const own = ownWrite(e, a, who);
   if (own) return e.ok ? own : `${own} (${auditOutcome(e)})`;
-  const verb = AUDIT_VERBS.find(([re]) => re.test(e.operation))?.[1];
-  if (!verb)
+  if (e.operation === "sendCampaign") return campaignSent(e, who, a);
+  if (e.operation === "sendMessage") return messageSent(e, who, a);
+  const verbs = AUDIT_VERBS.find(([re]) => re.test(e.operation));
+  if (!verbs)
     return `${who}: ${esc(operationWords(e.operation).replace(/\s*\([^)]*\)/g, ""))}${e.ok ? "" : ` (${auditOutcome(e)})`}`;
+  const [, verb, tryTo] = verbs;
   const base = e.operation.replace(
     /^(create|update|delete|send|cancel|import|add|remove|optOut|optIn|sync)/,
     "",
   );
   const noun = AUDIT_NOUNS[base] ?? base.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-  const name = typeof a.name === "string" ? a.name : typeof a.label === "string" ? a.label : "";
-  const id = /\b(\d+)\b/.exec(e.command.replace(/\(upload [^)]*\)/, ""))?.[1];
+  const name = recordName(a);
+  // The record's number as the command names it (`contact 12 delete`), never a phone's digits.
+  const id = /^[a-z]+\s+#?(\d+)\b/i.exec(e.command)?.[1];
   if (e.operation === "importContacts") {
     const file = /import\s+(?:"([^"]+)"|(\S+\.(?:csv|xlsx)))/i.exec(e.command);
     const what = file ? esc((file[1] ?? file[2] ?? "").split("/").pop()) : "contacts";
     const counts = ["created", "updated", "errors"]
       .filter((k) => typeof a[k] === "number")
       .map((k) => `${a[k]} ${k === "errors" ? "failed" : k}`);
-    return `${who} ${e.ok ? "imported" : "tried to import"} ${what}${counts.length ? `: ${counts.join(", ")}` : ""}${e.ok ? "" : ` (${auditOutcome(e)})`}`;
+    return e.ok
+      ? `${who} imported ${what}${counts.length ? `: ${counts.join(", ")}` : ""}`
+      : `${who} tried to import ${what}${failure(e, a)}`;
   }
-  // A message's number is not in its command line (`send contact:1 …` names the contact).
-  const thing = name
-    ? `${noun} *${esc(name)}*`
-    : e.operation === "sendMessage"
-      ? "a message"
-      : id
-        ? `${noun} #${id}`
-        : noun;
-  return e.ok ? `${who} ${verb} ${thing}` : `${who} tried: ${verb} ${thing} (${auditOutcome(e)})`;
+  const thing = name ? `${noun} *${esc(name)}*` : id ? `${noun} #${id}` : noun;
+  return e.ok ? `${who} ${verb} ${thing}` : `${who} tried to ${tryTo} ${thing}${failure(e, a)}`;
+}
+
+/** A record's name as its answer (or the command's read before it, `asked`) shows it. */
+function recordName(a: Record<string, unknown>): string {
+  const asked = askedOf(a);
+  // A contact's name: the API writes contacts in snake_case (docs/api.md), others in camelCase.
+  const person = [a.first_name ?? a.firstName, a.last_name ?? a.lastName]
+    .filter((x) => typeof x === "string" && x.trim())
+    .join(" ");
+  const name = typeof a.name === "string" ? a.name : typeof a.label === "string" ? a.label : person;
+  const shown = name.trim() || asked.name || "";
+  // A phone where a record has no name yet (a contact being created): written as people read it.
+  const phone = /^\+\d{6,}$/.test(shown) ? parsePhoneNumberFromString(shown) : undefined;
+  return phone?.isValid() ? phone.formatInternational() : shown;
+}
+
+/** What the write asked for, kept with its answer by the core's audit (src/commands/core/audit.ts). */
+function askedOf(a: Record<string, unknown>): {
+  name?: string;
+  to?: string;
+  toName?: string;
+  campaign?: string;
+} {
+  const asked = a.asked && typeof a.asked === "object" ? (a.asked as Record<string, unknown>) : {};
+  const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
+  return {
+    name: text(asked.name),
+    to: text(asked.to),
+    toName: text(asked.toName),
+    campaign: text(asked.campaign),
+  };
+}
+
+/** Why a write did not happen, in words after its sentence: the API's own reason, or that no answer came. */
+function failure(e: AuditEntry, a: Record<string, unknown>): string {
+  if (!e.status) return ": no answer came from the messaging API, so it may or may not have happened";
+  const said = typeof a.message === "string" ? a.message.trim().replace(/\s+/g, " ") : "";
+  const why = said.length > 160 ? `${said.slice(0, 159)}…` : said;
+  return why ? `: the messaging API refused it (${esc(why)})` : ": the messaging API refused it";
+}
+
+/** `+34600111222` → `+34 600 111 222`; as given when it is not a number libphonenumber reads. */
+function phoneWords(phone: string): string {
+  const parsed = parsePhoneNumberFromString(phone);
+  return esc(parsed?.isValid() ? parsed.formatInternational() : phone);
+}
+
+/** A campaign by its name (its answer, else what the command read), else its number. */
+function campaignOf(e: AuditEntry, a: Record<string, unknown>, name = recordName(a)): string {
+  if (name) return `*${esc(name)}*`;
+  const id = /^campaign\s+(\d+)\b/.exec(e.command)?.[1];
+  return id ? `campaign #${id}` : "a campaign";
+}
+
+/**
+ * A campaign's start: "@ana started *Spring sale*", "… from the approval message", "*Spring sale* started
+ * at the time @ana set" (a held start); not started: who tried, and why.
+ */
+function campaignSent(e: AuditEntry, who: string, a: Record<string, unknown>): string {
+  const name = campaignOf(e, a);
+  const held = /\(held start\)/.test(e.command);
+  if (!e.ok)
+    return held
+      ? `The start of ${name} that ${who} set did not go out${failure(e, a)}`
+      : `${who} tried to start ${name}${e.how === "approval" ? " from the approval message" : ""}${failure(e, a)}`;
+  if (held) return `${name} started at the time ${who} set`;
+  return `${who} started ${name}${e.how === "approval" ? " from the approval message" : ""}`;
+}
+
+/**
+ * A message, and to whom: "@ana sent a message to *Lucía Romero*", a campaign's test "@ana sent a test of
+ * *Spring sale* to +34 600 111 222"; not sent: to whom, and why.
+ */
+function messageSent(e: AuditEntry, who: string, a: Record<string, unknown>): string {
+  const asked = askedOf(a);
+  const test = /^campaign\s+\d+\s+test\b/.test(e.command) || asked.campaign !== undefined;
+  const typedPhone = /(\+\d[\d\s().-]{5,}\d)/.exec(e.command)?.[1]?.replace(/[\s().-]/g, "");
+  const phone = asked.to ?? typedPhone;
+  const formName = /\bto "([^"]+)"$/.exec(e.command)?.[1];
+  const record = /\b(contact|user):(\d+)\b/.exec(e.command);
+  const whom = asked.toName
+    ? `*${esc(asked.toName)}*`
+    : formName
+      ? `*${esc(formName)}*`
+      : phone
+        ? phoneWords(phone)
+        : record
+          ? `${record[1] === "user" ? "chat user" : "contact"} #${record[2]}`
+          : typeof a.chatUserId === "number"
+            ? `chat user #${a.chatUserId}`
+            : "";
+  const to = whom ? ` to ${whom}` : "";
+  if (test) {
+    const name = campaignOf(e, a, asked.campaign ?? "");
+    return e.ok
+      ? `${who} sent a test of ${name}${to}`
+      : `${who} tried to send a test of ${name}${to}${failure(e, a)}`;
+  }
+  return e.ok ? `${who} sent a message${to}` : `${who} tried to send a message${to}${failure(e, a)}`;
 }
 
 /** "Ana set *Spring sale* to start at …", "Ana cancelled the start of *Spring sale*". */
@@ -101,13 +200,13 @@ function heldStartSentence(e: AuditEntry, who: string, a: Record<string, unknown
     case "campaign.hold.cancel":
       return `${who} cancelled the start of ${name} at ${when}${a.now ? " and sent it now" : ""}`;
     case "campaign.hold.asked":
-      return `The start of ${name} at ${when} was missed while Switchboard was stopped: held, and ${who} asked whether to start it now`;
+      return `The start of ${name} that ${who} set for ${when} was missed while Switchboard was stopped: held, and ${who} asked whether to start it now`;
     case "campaign.hold.refused":
-      return `The start of ${name} at ${when} was held: ${reason}`;
+      return `The start of ${name} that ${who} set for ${when} was held: ${reason}`;
     case "campaign.hold.skipped":
-      return `The start of ${name} at ${when} was skipped: ${reason}`;
+      return `The start of ${name} that ${who} set for ${when} was skipped: ${reason}`;
     default:
-      return `The start of ${name} at ${when} failed: ${reason}`;
+      return `The start of ${name} that ${who} set for ${when} failed: ${reason}`;
   }
 }
 
@@ -127,8 +226,8 @@ const quoted = (v: unknown) => (typeof v === "string" && v.trim() ? `*${esc(v.tr
  * Switchboard's own writes (no API operation): the inbox, its desk, the
  * channels' names, saved replies, each as a sentence; undefined for others.
  */
-function ownWrite(operation: string, a: Record<string, unknown>, who: string): string | undefined {
-  switch (operation) {
+function ownWrite(e: AuditEntry, a: Record<string, unknown>, who: string): string | undefined {
+  switch (e.operation) {
     case "inbox.on":
       return `${who} turned the inbox on in ${channelOf(a)}`;
     case "inbox.filter":
@@ -136,7 +235,8 @@ function ownWrite(operation: string, a: Record<string, unknown>, who: string): s
     case "inbox.off":
       return `${who} turned the inbox off in ${channelOf(a)}`;
     case "inbox.assign":
-      return typeof a.assignee === "string" && a.assignee
+      // Given to oneself is taken.
+      return typeof a.assignee === "string" && a.assignee && a.assignee !== e.actor
         ? `${who} gave the conversation with ${customerOf(a)} to <@${a.assignee}>`
         : `${who} took the conversation with ${customerOf(a)}`;
     case "inbox.unassign":

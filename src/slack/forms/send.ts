@@ -341,8 +341,15 @@ export const sendForm: SlackForm<"send", SendMeta, SendPlan> = {
           : message.contactId !== undefined
             ? { kind: "contact", contactId: Number(message.contactId) }
             : { kind: "user", chatUserId: Number(message.chatUserId) };
+        // The person as the form showed them, for the audit's sentence ("sent a message to *Ana García*").
+        const whom = (selectedOptionOf(s.state, "recipient")?.text.text ?? "")
+          .replace(/ \((contact|chat user) #\d+\)$/, "")
+          .split(" · ")[0]
+          ?.replace(/"/g, "'")
+          .trim();
+        const line = `send (form) ${type}${whom && !message.to ? ` to "${whom}"` : ""}`;
         // Sent, then told as `/sb send` tells it: the person by name and what they will read.
-        const sent = await withApi(ctx, actor, "write", `send (form) ${type}`, async (api) => {
+        const sent = await withApi(ctx, actor, "write", line, async (api) => {
           const m = await api.sendMessage(message);
           // Switchboard's own send: the inbox's thread shows who sent it (docs/inbox.md).
           if (ctx.db && typeof m.id === "number")

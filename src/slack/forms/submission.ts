@@ -29,6 +29,7 @@ export function viewActor(body: Pick<ViewBody, "user" | "team">, channelId?: str
     teamId: body.team?.id ?? body.user.team_id,
     channelId,
     via: "slack",
+    how: "form",
   };
 }
 

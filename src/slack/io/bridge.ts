@@ -183,40 +183,56 @@ export function createSlackClient(config: Config, logger: Logger): webApi.WebCli
   });
 }
 
+/** A channel Slack shows by name (`<#C…>`); a DM or a user's id would show as an id, so it is not named. */
+const namedChannel = (channel: string | undefined) =>
+  channel && /^[CG][A-Z0-9]+$/.test(channel) ? channel : undefined;
+
 /**
- * One line per write, as a sentence about people and things (the Home tab's
- * words): "✅ <@U1> created tag *Sales*"; what was typed, where and when
- * in the quiet line under it.
+ * How a change was made, in words: a line only when someone typed it (`how`), else what they did (a
+ * button, the approval message, a form) or what did it (a held start at its time, a workflow step, an
+ * inbox thread); nothing for a connect, a disconnect or a settings change (their sentence says it all).
  */
-/**
- * How a change was made when nobody typed it: the audit row's command is then a label Switchboard wrote
- * (a form's, a held start's, a workflow step's, an inbox thread's), not a line to show as typed.
- */
-function madeBy(e: AuditEntry): string | undefined {
+function madeBy(e: AuditEntry): string {
   const command = e.command;
-  // A connect, a disconnect or a settings change: its row names the change, not the line (typed or a form).
   if (e.operation.startsWith("workspace.")) return "";
-  if (/\(form\)/.test(command)) return "With a form";
   if (/\(held start\)/.test(command)) return "At the start time that was set";
   if (command.startsWith("workflow step ")) return "By a workflow step";
   if (command.startsWith("inbox reply ")) return "From an inbox thread";
-  return undefined;
+  switch (e.how) {
+    case "typed": {
+      // What the person typed, as text: a typed `<!channel>` or `<@U…>` must not ping from the audit channel.
+      const typed = plainLine(command).replace(/\s*\(upload [^)]*\)/g, "");
+      const line = esc(typed.length > 500 ? `${typed.slice(0, 499)}…` : typed).replace(/`/g, "'");
+      return `Typed: \`${line}\``;
+    }
+    case "form":
+      return "With a form";
+    case "approval":
+      return "From the approval message";
+    case "button":
+      return "With a button";
+    default:
+      // A row kept before `how` was recorded, or nobody asked in person: its line is not shown as typed.
+      return /\(form\)/.test(command) ? "With a form" : "";
+  }
 }
 
+/**
+ * One line per write, as a sentence about people and things (the Home tab's words): "✅ <@U1> created tag
+ * *Sales*"; under it, in the quiet line, how it was made (the line itself only when typed), where and when.
+ */
 export function auditMessage(e: AuditEntry): { text: string; blocks: KnownBlock[] } {
-  // What the user typed, as text: a typed `<!channel>` or `<@U…>` must not ping from the audit channel.
-  const typed = plainLine(e.command).replace(/\s*\(upload [^)]*\)/g, "");
-  const command = esc(typed.length > 500 ? `${typed.slice(0, 499)}…` : typed);
-  const where = e.channel ? ` in <#${e.channel}>` : "";
+  const channel = namedChannel(e.channel);
   const how = madeBy(e);
-  const lead =
-    how === undefined
-      ? `Typed${where}: \`${command.replace(/`/g, "'")}\``
-      : how
-        ? `${how}${where}`
-        : e.channel
-          ? `In <#${e.channel}>`
-          : "";
+  const where = channel ? `in <#${channel}>` : "";
+  // "Typed in <#C1>: `…`", "With a form in <#C1>", "In <#C1>".
+  const lead = how
+    ? how.startsWith("Typed: ")
+      ? `Typed${where ? ` ${where}` : ""}: ${how.slice("Typed: ".length)}`
+      : `${how}${where ? ` ${where}` : ""}`
+    : where
+      ? `In <#${channel}>`
+      : "";
   const text = `${e.ok ? ":white_check_mark:" : ":x:"} ${auditSentence(e)}`;
   return {
     text,
@@ -227,7 +243,7 @@ export function auditMessage(e: AuditEntry): { text: string; blocks: KnownBlock[
         elements: [
           {
             type: "mrkdwn",
-            text: `${lead ? `${lead} · ` : ""}<!date^${Math.floor(e.at.getTime() / 1000)}^{date_short_pretty} {time_secs}|${e.at.toISOString()}>`,
+            text: `${lead ? `${lead} · ` : ""}<!date^${Math.floor(e.at.getTime() / 1000)}^{date_short_pretty} {time_secs}|${e.at.toUTCString()}>`,
           },
         ],
       },

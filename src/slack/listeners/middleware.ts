@@ -13,6 +13,7 @@
 import type { AnyMiddlewareArgs, Middleware, RespondFn } from "@slack/bolt";
 import { ACTION } from "../../blocks/actions.ts";
 import type { Actor } from "../../commands/types.ts";
+import type { Gesture } from "../../domain/actor.ts";
 import { errorRef, hasCode } from "../../platform/errors.ts";
 import { bounded, metrics } from "../../platform/metrics.ts";
 import { ackOnce, type RequestTeam, type SlackContext, type SlackServices } from "../context.ts";
@@ -35,6 +36,7 @@ export function actorOf(body: unknown): Actor | undefined {
       teamId: str(b.team_id),
       channelId: str(b.channel_id),
       via: "slack",
+      how: "typed",
     };
   }
   if (b.type === "event_callback") {
@@ -53,7 +55,20 @@ export function actorOf(body: unknown): Actor | undefined {
     // Buttons on the Home tab have no channel: answers then go to the app's DM.
     channelId: str(obj(b.channel)?.id) ?? str(obj(b.container)?.channel_id),
     via: "slack",
+    how: gestureOf(b),
   };
+}
+
+/** The block of the approval card's buttons (commands/campaign-approval-card.ts): a send from there says so. */
+const APPROVAL_ACTIONS = "approval_actions";
+
+/** How a person asked, for the audit: a click on a message or the Home tab, on the approval card, or in a form. */
+function gestureOf(b: Json): Gesture {
+  if (b.type === "view_submission" || b.type === "view_closed" || b.type === "block_suggestion")
+    return "form";
+  if (b.type === "block_actions" && str(obj(b.view)?.type) === "modal") return "form";
+  const blockId = str(obj((b.actions as unknown[] | undefined)?.[0])?.block_id);
+  return blockId === APPROVAL_ACTIONS ? "approval" : "button";
 }
 
 /** The team a request is from: Bolt's reading of it (authorize's source), else the body's. */

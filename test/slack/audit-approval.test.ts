@@ -1,0 +1,79 @@
+// A send started from the approval message (issue 39 §1): its audit line says
+// so in words, "@alice started *Spring sale* from the approval message", never
+// "Typed in <#U0ALICE>: `campaign 4 send`". Through the fake Slack, the Bolt
+// app, the core and the sandbox: the request, Bob's approval, then Send now on
+// the approval card in Alice's DM and its Confirm.
+import { describe, expect, it } from "vitest";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
+import { Approvals } from "../../src/store/approvals.ts";
+import { AuditLog } from "../../src/store/audit.ts";
+import { ALICE, BOB } from "../helpers/fake-slack.ts";
+import { useStack } from "../helpers/stack.ts";
+
+const AUDIT = "C0AUDIT";
+const stack = useStack({
+  slack: {
+    users: [ALICE, BOB],
+    channels: [
+      { id: "C0GENERAL", name: "general", is_member: true },
+      { id: AUDIT, name: "audit", is_member: true },
+    ],
+  },
+  env: { SWITCHBOARD_APPROVERS: "U0BOB", AUDIT_CHANNEL: AUDIT },
+});
+
+describe("a send from the approval message", () => {
+  it("reads as started from the approval message, with no DM id and no command", async () => {
+    const { core, req, fake, db, client } = stack();
+    const contacts = (await client.listContacts({ limit: 10 })).items.filter((c) => c.opted_out !== true);
+    const g = await client.createGroup({ name: "Approval audit" });
+    await client.addGroupContacts(
+      Number(g.id),
+      contacts.slice(0, 3).map((c) => Number(c.id)),
+    );
+    const alice = { userId: ALICE.id, userName: ALICE.name, channelId: "C0GENERAL", via: "slack" as const };
+    const made = await core.run(
+      `campaign add "Spring sale" template=1 group=${g.id} first_name=Ana order_id=A-7`,
+      alice,
+    );
+    const id = Number(/campaign #(\d+)/i.exec(made.text)?.[1]);
+    expect(id, made.text).toBeGreaterThan(0);
+    expect((await core.run(`campaign ${id} request`, alice)).text).toMatch(/approv/i);
+    const asked = (await new Approvals(db, ENV_WORKSPACE).latest(id))!;
+    const bob = { userId: BOB.id, userName: BOB.name, channelId: "D0BOB", via: "slack" as const };
+    expect((await core.run(`campaign ${id} approve request=${asked.id}`, bob)).text).toMatch(/You approved/);
+
+    // Send now on the approval card in Alice's DM, then its Confirm.
+    const click = await req.blockAction(
+      { action_id: "sb_run", value: `campaign ${id} send`, block_id: "approval_actions" },
+      { user: ALICE, channelId: "D0ALICE", messageTs: "1700000000.000200" },
+    );
+    const prompt = await fake.waitForResponse(click.responseUrl!);
+    const confirm = JSON.stringify(prompt.body.blocks).match(
+      /"action_id":"(sb_confirm[^"]*)","value":"([^"]+)"/,
+    );
+    const [, actionId, value] = confirm ?? [];
+    expect(value, JSON.stringify(prompt.body)).toBeTruthy();
+    const before = fake.messages.length;
+    const ok = await req.blockAction(
+      { action_id: actionId!, value: value! },
+      { user: ALICE, channelId: "D0ALICE", messageTs: "1700000000.000300" },
+    );
+    await fake.waitForResponse(ok.responseUrl!);
+
+    const sentence = `<@${ALICE.id}> started *Spring sale* from the approval message`;
+    const post = await fake.waitFor(
+      () => fake.messages.slice(before).find((m) => m.channel === AUDIT && /started/.test(String(m.text))),
+      15_000,
+      "the audit post",
+    );
+    expect(post.text).toBe(`:white_check_mark: ${sentence}`);
+    const shown = `${post.text}\n${JSON.stringify(post.blocks)}`;
+    expect(shown).toContain("From the approval message");
+    expect(shown).not.toMatch(/Typed|D0ALICE|<#U0ALICE>|campaign \d+ send/);
+    const [row] = (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 20 })).filter(
+      (e) => e.operation === "sendCampaign",
+    );
+    expect(row).toMatchObject({ how: "approval", ok: true });
+  });
+});
