@@ -137,7 +137,8 @@ const idsOf = (text: string): string[] =>
 /** `settings set` options as the admin's input: `none` clears an optional one. */
 function settingsInput(a: Record<string, string | undefined>): SettingsInput {
   const out: Record<string, unknown> = {};
-  const clear = (v: string) => /^(none|default|unset)$/i.test(v.trim());
+  // `none`, or an empty value asked for plainly (`quiet=""`; a bare `quiet=` is refused before this).
+  const clear = (v: string) => !v.trim() || /^(none|default|unset)$/i.test(v.trim());
   if (a.writers !== undefined) out.writers = clear(a.writers) ? null : idsOf(a.writers);
   if (a.broadcasters !== undefined) out.broadcasters = clear(a.broadcasters) ? null : idsOf(a.broadcasters);
   if (a.audit !== undefined) out.auditChannel = clear(a.audit) ? null : (idsOf(a.audit)[0] ?? a.audit);
