@@ -197,6 +197,8 @@ describe("the settings form keeps every saved value (issue 39 §1)", () => {
       expect(tz.type).toBe("external_select");
       expect(tz.min_query_length).toBeDefined();
       expect(tz.initial_option.value).toBe(saved);
+      // Set in the shell: its hint says so, not "in Slack".
+      expect(block(opened.view, "tz").hint.text).toContain("Changed in the shell on");
       // The saved zone is offered by the search, whatever Intl lists.
       const city = saved === "UTC" ? "utc" : "buenos";
       expect((await forms.suggest(opened.id, "tz", city)).map((o: Json) => o.value)).toContain(saved);

@@ -43,7 +43,9 @@ const day = (at: Date) =>
 export function originWords(o: SettingOrigin): string {
   if (o.kind === "environment") return "set where Switchboard runs";
   if (o.kind === "default") return "default";
-  return `changed in Slack by ${personOf(o.by)} on ${day(o.at)}${o.overrides ? " (instead of the value set where Switchboard runs)" : ""}`;
+  // Where it was changed: the shell's changes are not Slack's.
+  const where = o.by === "shell" ? "in the shell" : `in Slack by ${personOf(o.by)}`;
+  return `changed ${where} on ${day(o.at)}${o.overrides ? " (instead of the value set where Switchboard runs)" : ""}`;
 }
 
 /** A setting's value in words. */

@@ -22,7 +22,7 @@ export function originHint(o: SettingOrigin, more = ""): string {
     o.kind === "environment"
       ? "Set where Switchboard runs."
       : o.kind === "slack"
-        ? `Changed in Slack on ${o.at.toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" })}${o.overrides ? ", instead of the value set where Switchboard runs" : ""}.`
+        ? `Changed ${o.by === "shell" ? "in the shell" : "in Slack"} on ${o.at.toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" })}${o.overrides ? ", instead of the value set where Switchboard runs" : ""}.`
         : "";
   return [more, from].filter(Boolean).join(" ");
 }
