@@ -11,6 +11,11 @@ import type { KnownBlock } from "@slack/types";
 export interface TextOptions {
   /** ANSI bold and colours (a terminal, NO_COLOR unset). Default: plain text. */
   color?: boolean;
+  /**
+   * The zone a Slack date is shown in, named beside it (the shell: the workspace's, as Slack shows each
+   * reader theirs); "your time" after one is left out, the zone being said. Unset: the date's fallback.
+   */
+  tz?: string;
 }
 
 type Colour = "green" | "red" | "yellow" | "blue";
@@ -22,6 +27,8 @@ interface Paint {
   code(s: string): string;
   dim(s: string): string;
   colour(s: string, c: Colour | undefined): string;
+  /** TextOptions.tz. */
+  zone?: string;
 }
 
 const same = (s: string) => s;
@@ -43,7 +50,10 @@ const ANSI: Paint = {
   dim: sgr(2, 22),
   colour: (s, c) => (c ? sgr(COLOUR_CODE[c], 39)(s) : s),
 };
-const paintFor = (o: TextOptions | undefined): Paint => (o?.color ? ANSI : PLAIN);
+const paintFor = (o: TextOptions | undefined): Paint => {
+  const p = o?.color ? ANSI : PLAIN;
+  return o?.tz ? { ...p, zone: o.tz } : p;
+};
 
 /**
  * Emoji codes as terminal symbols; a code not listed here is left out. The
@@ -112,15 +122,41 @@ export function utcMinute(d: Date): string {
   return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
+/**
+ * A Slack date in `zone`, as its format asks (a date, a time, seconds), the zone named as the
+ * reports name it: "Sun 29 Nov 2026, 11:00 GMT+1", "11:00:05 GMT-3".
+ */
+export function zonedDate(at: Date, format: string, zone: string): string {
+  const part = (o: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat("en-GB", { timeZone: zone, ...o }).format(at).replace(/,/g, "");
+  const date = /\{date/.test(format)
+    ? part({ weekday: "short", day: "numeric", month: "short", year: "numeric" })
+    : "";
+  const secs = /\{time_secs\}/.test(format);
+  const time =
+    secs || /\{time\}/.test(format) || !date
+      ? part({ hour: "2-digit", minute: "2-digit", ...(secs ? { second: "2-digit" } : {}), hourCycle: "h23" })
+      : "";
+  const offset =
+    new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "shortOffset" })
+      .formatToParts(at)
+      .find((x) => x.type === "timeZoneName")?.value ?? "GMT";
+  const name = offset === "GMT" ? "GMT+0" : offset;
+  return `${[date, time].filter(Boolean).join(", ")} ${name}`;
+}
+
 /** One `<…>` token of mrkdwn as text: a date's fallback, a mention's name, a link's "text (url)". */
 function angleToText(inner: string, p: Paint): string {
   const bar = inner.indexOf("|");
   const target = bar >= 0 ? inner.slice(0, bar) : inner;
   const label = bar >= 0 ? inner.slice(bar + 1) : "";
   if (target.startsWith("!date^")) {
+    const [, stamp = "", format = ""] = target.split("^");
+    const seconds = Number(stamp);
+    if (p.zone && stamp && Number.isFinite(seconds))
+      return zonedDate(new Date(seconds * 1000), format, p.zone);
     if (label) return label;
-    const seconds = Number(target.split("^")[1]);
-    return Number.isFinite(seconds) ? utcMinute(new Date(seconds * 1000)) : "";
+    return stamp && Number.isFinite(seconds) ? utcMinute(new Date(seconds * 1000)) : "";
   }
   const at = (name: string) => `@${name.replace(/^@/, "")}`;
   if (target.startsWith("@")) return at(label || target.slice(1));
@@ -159,7 +195,12 @@ function emphasis(s: string, p: Paint): string {
 /** Text outside code: tokens set aside, emoji, emphasis, then tokens back and entities decoded. */
 function inlineToText(s: string, p: Paint): string {
   const tokens: string[] = [];
-  let out = s.replace(ANGLE, (_m, inner: string) => {
+  // Slack shows a date in each reader's zone ("09:00 your time"); shown in a zone named beside it, it is not "yours".
+  // A fallback in UTC says its zone too.
+  const text = s.replace(/(<!date\^[^<>\n]*>) your time\b/g, (m, token: string) =>
+    p.zone || / UTC>$/.test(token) ? token : m,
+  );
+  let out = text.replace(ANGLE, (_m, inner: string) => {
     tokens.push(angleToText(inner, p));
     return `${MARK}${tokens.length - 1}${MARK}`;
   });
@@ -277,6 +318,8 @@ function richToText(el: Loose, p: Paint): string {
     case "emoji":
       return emojiToText(`:${el.name}:`, p);
     case "date":
+      if (p.zone && Number.isFinite(el.timestamp))
+        return zonedDate(new Date(el.timestamp * 1000), String(el.format ?? "{date} {time}"), p.zone);
       return el.fallback ?? (Number.isFinite(el.timestamp) ? utcMinute(new Date(el.timestamp * 1000)) : "");
     case "color":
       return String(el.value ?? "");

@@ -57,10 +57,17 @@ export function listWords(words: string[]): string {
   return `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
 }
 
-/** "*Ana García*: first name and city changed"; nothing known to differ: "*Ana García* saved, nothing changed". */
-export function changeLine(name: string, changed: string[]): string {
+/**
+ * "*Ana García*: first name and city changed", "*Ana García*: city changed, email cleared" (`cleared`:
+ * those emptied on purpose); nothing known to differ: "*Ana García* saved, nothing changed".
+ */
+export function changeLine(name: string, changed: string[], cleared: string[] = []): string {
   const who = `*${esc(name)}*`;
-  return changed.length
-    ? `${who}: ${esc(listWords([...new Set(changed)]))} changed`
-    : `${who} saved, nothing changed`;
+  const gone = new Set(cleared);
+  const kept = [...new Set(changed)].filter((w) => !gone.has(w));
+  const parts = [
+    ...(kept.length ? [`${esc(listWords(kept))} changed`] : []),
+    ...(gone.size ? [`${esc(listWords([...gone]))} cleared`] : []),
+  ];
+  return parts.length ? `${who}: ${parts.join(", ")}` : `${who} saved, nothing changed`;
 }

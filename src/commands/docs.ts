@@ -18,6 +18,8 @@ export function renderCommandsDoc(commands: AnySpec[] = ALL_COMMANDS): string {
     "Every command works as `/sb …` in Slack and, with or without `/sb`, in the shell (`npm start` without Slack tokens).",
     "Ids and numbers are written in decimal digits (`12`, `#12`; not `0x10` or `1e1`). A command line may be at most",
     "4,000 characters. What you type is shown back as text: a typed `@channel` or `@someone` never pings from a reply or the audit channel.",
+    "An option typed with nothing after it (`name=`) is refused, naming how to give a value; a field is cleared only when asked plainly,",
+    '`name=""` (where it may be empty: a group\'s name may not), and the answer says "name cleared".',
     "",
     "Who may run them: read commands, everyone; write commands, `SWITCHBOARD_WRITERS` (empty: everyone);",
     "campaign send and cancel, `SWITCHBOARD_BROADCASTERS` (empty: the writers). Deletes, group member removal,",

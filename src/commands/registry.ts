@@ -232,10 +232,30 @@ export class UserError extends SwitchboardError {
 export class ArgumentError extends SwitchboardError {
   readonly code = "bad_arguments";
   readonly field?: string;
-  constructor(message: string, field?: string) {
+  /** The command is the one meant (a value missing, not a word mistyped): no other command is guessed. */
+  readonly meant: boolean;
+  constructor(message: string, field?: string, opts: { meant?: boolean } = {}) {
     super(message);
     this.field = field;
+    this.meant = opts.meant ?? false;
   }
+}
+
+/** Whether an edit's option takes an empty value (a custom field does; a group's name does not). */
+function mayClear(spec: AnySpec, key: string): boolean {
+  if (!spec.words.includes("edit") && !spec.words.includes("set")) return false;
+  const member = (spec.schema as { shape?: Record<string, z.ZodType> }).shape?.[key];
+  return member ? member.safeParse("").success : Boolean(spec.extraOptions);
+}
+
+/** The refusal of `key=` typed with no value: how to give one (the command's example's, if it has one), and how to clear. */
+function emptyValue(spec: AnySpec, key: string): string {
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const example = new RegExp(`(?:^|\\s)(${escaped}=(?:"[^"]+"|[^\\s"]+))`, "i").exec(spec.example)?.[1];
+  const give = example ? `give one, like \`${example}\`` : "give one";
+  return mayClear(spec, key)
+    ? `\`${key}=\` has no value: ${give}, or type \`${key}=""\` to clear it. Nothing was changed.`
+    : `\`${key}=\` has no value: ${give}.`;
 }
 
 /**
@@ -254,6 +274,9 @@ export function bindArguments(spec: AnySpec, match: Match): Record<string, unkno
   for (const t of match.rest) {
     if (t.kind === "option") {
       const key = t.key!;
+      // `name=` with nothing after it is a slip, never a wish to clear: that is asked plainly, `name=""`.
+      if (t.value === "" && !t.quoted && (key in options || spec.extraOptions))
+        throw new ArgumentError(emptyValue(spec, key), key, { meant: true });
       if (key in options) {
         if (spec.repeatable?.includes(key)) {
           raw[key] = [...((raw[key] as string[] | undefined) ?? []), t.value!];

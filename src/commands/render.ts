@@ -217,7 +217,13 @@ export function pageReply<T extends ApiRecord>(v: PageView<T>): Reply {
         ? page.page * page.limit < page.total
         : page.items.length >= page.limit && page.items.length > 0;
     const buttons = [];
-    if (page.page > 1)
+    const pages = page.total === undefined ? undefined : Math.ceil(page.total / Math.max(1, page.limit));
+    // Past the end, the way back is to the last page (the one before would be as empty), or the first when the end is unknown.
+    if (pages !== undefined && page.page > pages) {
+      if (pages > 0) buttons.push({ text: "‹ Last page", actionId: ACTION.run, value: v.pageLine(pages) });
+    } else if (page.page > 1 && pages === undefined && page.items.length === 0)
+      buttons.push({ text: "‹ First page", actionId: ACTION.run, value: v.pageLine(1) });
+    else if (page.page > 1)
       buttons.push({ text: "‹ Previous", actionId: ACTION.run, value: v.pageLine(page.page - 1) });
     if (hasNext) buttons.push({ text: "Next ›", actionId: ACTION.run, value: v.pageLine(page.page + 1) });
     if (buttons.length) blocks.push(actions(buttons));

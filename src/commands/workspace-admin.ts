@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { Actor } from "../domain/actor.ts";
 import { parseBusinessHours } from "../domain/business-hours.ts";
 import { parseQuietHours } from "../domain/start-time.ts";
+import { canonicalZone } from "../domain/time-zones.ts";
 import { isValidTimeZone } from "../reports/schedule.ts";
 
 /** A workspace's messaging API account, never its key. */
@@ -166,6 +167,8 @@ export const settingsSchema = z
       .string()
       .trim()
       .refine(isValidTimeZone, "must be a time zone such as Europe/Paris or America/New_York")
+      // One name per zone (`utc` is UTC, America/Buenos_Aires is America/Argentina/Buenos_Aires).
+      .transform((v) => canonicalZone(v) ?? v)
       .nullable(),
     workflowSteps: z.enum(["off", "writers", "all"], { error: "must be off, writers or all" }),
     quietHours: z

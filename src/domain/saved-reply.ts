@@ -5,6 +5,20 @@
 // first name. A placeholder with no value and no fallback becomes nothing;
 // anything else in braces is left as written. A leaf file (no imports).
 
+/**
+ * The longest a saved reply's text may be, wherever it is written (a command,
+ * the saved reply form) or shown to edit (the card's form): Slack's text input
+ * holds at most 3,000 characters.
+ */
+export const SAVED_REPLY_MAX = 3000;
+
+/** A text over SAVED_REPLY_MAX, in words ("is 3,512 characters: at most 3,000, the most a Slack form holds"). */
+export function savedReplyTooLong(text: string): string | undefined {
+  if (text.length <= SAVED_REPLY_MAX) return undefined;
+  const n = (v: number) => v.toLocaleString("en-US");
+  return `is ${n(text.length)} characters: a saved reply may have at most ${n(SAVED_REPLY_MAX)}, the most a Slack form holds`;
+}
+
 /** What a customer's record gives a saved reply: the contact's, or the chat user's. */
 export interface ReplyRecord {
   first_name?: string;

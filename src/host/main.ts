@@ -170,6 +170,9 @@ async function main(): Promise<number> {
       interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
       yes: argv.includes("--yes") || argv.includes("-y"),
       historyFile: join(config.DATA_DIR, "shell_history"),
+      // The workspace's zone as set now (a `settings set tz=` applies to the next answer).
+      zone: async () =>
+        (await switchboard.core.admin?.settings())?.reportsTimeZone.value ?? config.REPORTS_TIME_ZONE,
     });
   } finally {
     // After `exit` the input may still be open (a pipe whose writer goes on): let go of it, or the process stays.

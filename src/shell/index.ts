@@ -28,6 +28,8 @@ export interface ShellOptions {
   historyFile?: string;
   /** Bold and colours; default: when `output` is a terminal and NO_COLOR is unset. */
   color?: boolean;
+  /** The workspace's time zone as set now: Slack's dates are shown in it, as Slack shows each reader's. */
+  zone?: () => Promise<string | undefined>;
 }
 
 /** Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org). */
@@ -42,7 +44,10 @@ export async function runShell(opts: ShellOptions): Promise<number> {
   const actor: Actor = { userId: "shell", userName: safeUserName(), via: "shell", how: "typed" };
   const color = opts.color ?? wantsColor(opts.output);
   const print = (text: string) => opts.output.write(`${text}\n`);
-  const show = (reply: Reply) => print(replyToText(reply, { color }));
+  const show = async (reply: Reply) => {
+    const tz = await opts.zone?.().catch(() => undefined);
+    print(replyToText(reply, { color, ...(tz ? { tz } : {}) }));
+  };
   return opts.interactive ? interactive(opts, actor, print, show) : piped(opts, actor, print, show);
 }
 
@@ -72,7 +77,7 @@ export function replyToText(reply: Reply, opts: TextOptions = {}): string {
 }
 
 type Print = (text: string) => void;
-type Show = (reply: Reply) => void;
+type Show = (reply: Reply) => Promise<void>;
 
 async function piped(opts: ShellOptions, actor: Actor, print: Print, show: Show): Promise<number> {
   const rl = createInterface({ input: opts.input, crlfDelay: Number.POSITIVE_INFINITY, terminal: false });
@@ -85,11 +90,11 @@ async function piped(opts: ShellOptions, actor: Actor, print: Print, show: Show)
     if (!first) print("");
     first = false;
     const reply = await opts.core.run(line, actor);
-    show(reply);
+    await show(reply);
     if (reply.confirmation) {
       if (opts.yes) {
         print("Confirmed (--yes).");
-        show(await opts.core.confirm(reply.confirmation.id, actor));
+        await show(await opts.core.confirm(reply.confirmation.id, actor));
       } else {
         await opts.core.dismiss(reply.confirmation.id, actor);
         print(
@@ -208,14 +213,14 @@ async function interactive(opts: ShellOptions, actor: Actor, print: Print, show:
     if (!line) continue;
     if (QUIT.has(line.toLowerCase())) break;
     const reply = await opts.core.run(line, actor);
-    show(reply);
+    await show(reply);
     if (reply.confirmation) {
       const answer = (await lines.ask("Confirm? [y/N] ")) ?? "";
       const yes = /^(y|yes)$/i.test(answer.trim());
       const result = yes
         ? await opts.core.confirm(reply.confirmation.id, actor)
         : await opts.core.dismiss(reply.confirmation.id, actor);
-      show(result);
+      await show(result);
     }
     saveHistory(opts.historyFile, history());
   }

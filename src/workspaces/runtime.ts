@@ -9,7 +9,7 @@ import { startRulesOf } from "../domain/start-time.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/log.ts";
-import { ReportService } from "../reports/service.ts";
+import { machineTimeZone, ReportService } from "../reports/service.ts";
 import type { SlackBridge } from "../slack/io/bridge.ts";
 import type { AuditEntry } from "../store/audit.ts";
 import { CardMarks } from "../store/card-marks.ts";
@@ -172,6 +172,12 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
       for (const close of closers) await close().catch(() => {});
     },
   };
+  // Without Slack (the shell), times are in the workspace's zone wherever Slack uses it, else the machine's;
+  // attachSlack puts each person's own Slack zone under the workspace's.
+  const workspaceZone = async () =>
+    rt.settings?.reportsTimeZone ?? config.REPORTS_TIME_ZONE ?? machineTimeZone();
+  reports.setUserTz(workspaceZone);
+  inbox.userTz = workspaceZone;
   return rt;
 }
 

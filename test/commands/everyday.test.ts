@@ -1,6 +1,7 @@
 // Everyday answers read right (issue 9): each case failed before its fix.
 import { describe, expect, it } from "vitest";
 import { pagePosition, showValue } from "../../src/commands/render.ts";
+import type { Reply } from "../../src/commands/types.ts";
 import { all, SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -34,6 +35,22 @@ describe("counts read as English", () => {
     const r = await h().run("contacts page=50");
     expect(all(r)).toMatch(/Page 50 is past the end: \d+ contacts? on \d+ pages?/);
     expect(all(r)).not.toMatch(/Page 50 of/);
+  });
+
+  it("past the end, offers the last page, never the empty one before (issue 39 §1)", async () => {
+    const total = (await h().client.listContacts({ limit: 1 })).total ?? 0;
+    const last = Math.ceil(total / 20);
+    const buttons = (r: Reply) =>
+      (r.blocks as Array<{ type: string; elements?: Array<{ text: { text: string }; value: string }> }>)
+        .filter((b) => b.type === "actions")
+        .flatMap((b) => b.elements ?? [])
+        .map((e) => `${e.text.text}: ${e.value}`);
+    const r = await h().run("contacts page=9");
+    expect(buttons(r)).toEqual([`‹ Last page: contacts page=${last}`]);
+    // On a page that exists, Previous as before.
+    expect(buttons(await h().run(`contacts page=${last}`))).toContain(
+      `‹ Previous: contacts page=${last - 1}`,
+    );
   });
 });
 

@@ -117,6 +117,33 @@ describe("saved reply commands", () => {
     expect(await new SavedReplies(s.db, ENV_WORKSPACE).list()).toEqual([]);
   });
 
+  it("one limit everywhere: at most 3,000 characters, as the forms hold, told in words (issue 39 §1)", async () => {
+    const long = `Hi {first_name|there}, ${"x".repeat(3500)}`;
+    const add = await s.core.run(`reply add long ${long}`, ALICE);
+    expect(text(add)).toMatch(/is 3,5\d\d characters: a saved reply may have at most 3,000/);
+    expect(await new SavedReplies(s.db, ENV_WORKSPACE).get("long")).toBeUndefined();
+    const fits = "y".repeat(3000);
+    expect(text(await s.core.run(`reply add long ${fits}`, ALICE))).toMatch(/Saved reply long added/);
+    const edit = await s.core.run(`reply edit long ${fits}z`, ALICE);
+    expect(text(edit)).toMatch(/is 3,001 characters: a saved reply may have at most 3,000/);
+    expect((await new SavedReplies(s.db, ENV_WORKSPACE).get("long"))?.text).toBe(fits);
+    // The form opens with it whole: it fits the field.
+    const form = await s.core.run("reply edit long", ALICE);
+    expect(form.form?.kind).toBe("saved-reply-edit");
+    // One kept from before the limit does not open a form it does not fit: its new text is asked for.
+    await new SavedReplies(s.db, ENV_WORKSPACE).add(
+      "older",
+      "z".repeat(3500),
+      ALICE.userId,
+      new Date(),
+      null,
+    );
+    const older = await s.core.run("reply edit older", ALICE);
+    expect(older.form).toBeUndefined();
+    expect(text(older)).toMatch(/older is 3,500 characters[\s\S]*reply edit older <text…>`/);
+    expect(text(await s.core.run("help reply add", ALICE))).toMatch(/at most 3,000 characters/);
+  });
+
   it("kept per workspace: another workspace's store does not see them", async () => {
     await s.core.run("reply add hello Hello {first_name|there}", ALICE);
     expect(await new SavedReplies(s.db, "T0OTHER").list()).toEqual([]);

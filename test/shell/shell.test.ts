@@ -91,4 +91,44 @@ describe("npm start without Slack tokens: the shell", () => {
     expect(r.stdout).not.toMatch(/^> /m);
     expect(r.stdout).not.toMatch(/Tag #1/);
   }, 300_000);
+
+  it("uses the workspace's zone wherever Slack does, and says changes were made in the shell (issue 39 §1)", async () => {
+    // Quiet hours around now in Madrid, so the send is held until they end.
+    const parts = new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Europe/Madrid",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    }).formatToParts(new Date());
+    const now = Number(parts.find((p) => p.type === "hour")?.value) * 60;
+    const hhmm = (m: number) => {
+      const x = (m + 24 * 60) % (24 * 60);
+      return `${String(Math.floor(x / 60)).padStart(2, "0")}:00`;
+    };
+    const r = await runMain(
+      [
+        "settings set tz=Europe/Madrid",
+        `settings set quiet=${hhmm(now - 60)}-${hhmm(now + 120)}`,
+        "settings",
+        "report running every day at 09:00 C0123ABCD",
+        "report now all",
+        "inbox report",
+        "campaign 2 send",
+      ].join("\n"),
+      ["--yes"],
+    );
+    expect(r.code).toBe(0);
+    const out = r.stdout;
+    expect(out).toMatch(/Workspace's time zone: Europe\/Madrid\nchanged in the shell on /);
+    expect(out).not.toMatch(/in Slack by the shell/);
+    // The schedule runs in the workspace's zone; reports and the desk report are in it.
+    expect(out).toMatch(/every day at 09:00 \(Europe\/Madrid\)/);
+    expect(out).not.toMatch(/\(UTC\)|GMT\+0\b/);
+    expect(out).toMatch(/== Desk report ==\nevery inbox · .* GMT\+[12] to .* GMT\+[12]/);
+    // The held start is shown in the workspace's zone, named: not "your time" for another zone's clock.
+    const held = /Starts at (\d\d:\d\d) \(quiet hours until then\) · (.*)/.exec(out);
+    expect(held, out).not.toBeNull();
+    expect(held![2]).toMatch(new RegExp(`^\\w{3} \\d+ \\w{3} \\d{4}, ${held![1]} GMT\\+[12]$`));
+    expect(out).not.toMatch(/your time/);
+  }, 300_000);
 });

@@ -212,3 +212,18 @@ describe("colour in the shell", () => {
     );
   });
 });
+
+describe("Slack dates in a zone (the shell: the workspace's, issue 39 §1)", () => {
+  const at = Math.floor(Date.parse("2026-11-30T08:00:00Z") / 1000);
+  it("shows a date token in the zone, named, and leaves out 'your time'", () => {
+    const line = `Starts at 09:00 · <!date^${at}^{date_short_pretty} {time}|2026-11-30 09:00> your time`;
+    expect(mrkdwnToText(line, { tz: "Europe/Madrid" })).toBe(
+      "Starts at 09:00 · Mon 30 Nov 2026, 09:00 GMT+1",
+    );
+    expect(mrkdwnToText(`<!date^${at}^{time_secs}|x>`, { tz: "Asia/Kolkata" })).toBe("13:30:00 GMT+5:30");
+  });
+  it("without a zone, the fallback as before; a UTC one is not 'your time' either", () => {
+    expect(mrkdwnToText(`<!date^${at}^{time}|2026-11-30 08:00 UTC> your time`)).toBe("2026-11-30 08:00 UTC");
+    expect(mrkdwnToText(`<!date^${at}^{time}|08:00> your time`)).toBe("08:00 your time");
+  });
+});

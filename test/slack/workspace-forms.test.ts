@@ -176,6 +176,68 @@ describe("the settings form", () => {
   });
 });
 
+describe("the settings form keeps every saved value (issue 39 §1)", () => {
+  const block = (view: Json, id: string) => (view.blocks as Json[]).find((b) => b.block_id === id);
+
+  it.each([
+    ["UTC", "UTC"],
+    ["America/Argentina/Buenos_Aires", "America/Argentina/Buenos_Aires"],
+    ["america/buenos_aires", "America/Argentina/Buenos_Aires"],
+    ["Etc/UTC", "UTC"],
+  ])(
+    "a zone set as %s is saved as %s, shown in its field, and an untouched Save writes nothing",
+    async (typed, saved) => {
+      await stackRun("settings set tz=Europe/Madrid quiet=21:00-08:00");
+      const set = await stackRun(`settings set tz=${typed}`);
+      expect(set.text ?? "").not.toMatch(/nothing was saved/i);
+      expect((await admin.settings()).reportsTimeZone.value).toBe(saved);
+      const forms = new Forms(h.req, h.fake);
+      const opened = await forms.open("settings");
+      const tz = block(opened.view, "tz").element;
+      expect(tz.type).toBe("external_select");
+      expect(tz.min_query_length).toBeDefined();
+      expect(tz.initial_option.value).toBe(saved);
+      // Set in the shell: its hint says so, not "in Slack".
+      expect(block(opened.view, "tz").hint.text).toContain("Changed in the shell on");
+      // The saved zone is offered by the search, whatever Intl lists.
+      const city = saved === "UTC" ? "utc" : "buenos";
+      expect((await forms.suggest(opened.id, "tz", city)).map((o: Json) => o.value)).toContain(saved);
+      const before = (await admin.settings()).reportsTimeZone.origin;
+      const untouched = await forms.submit(opened.id);
+      expect(untouched.response_action).toBe("update");
+      expect(viewText(untouched.view)).toContain("Nothing changed");
+      const after = await admin.settings();
+      expect(after.reportsTimeZone.value).toBe(saved);
+      expect(after.reportsTimeZone.origin).toEqual(before);
+      expect(after.quietHours.value).toBe("21:00-08:00");
+    },
+  );
+
+  it("searches every IANA zone by city, former name or region", async () => {
+    const forms = new Forms(h.req, h.fake);
+    const opened = await forms.open("settings");
+    const values = async (q: string) => (await forms.suggest(opened.id, "tz", q)).map((o: Json) => o.value);
+    expect(await values("kolkata")).toContain("Asia/Kolkata");
+    expect(await values("Kiev")).toContain("Europe/Kyiv");
+    expect((await values("madrid"))[0]).toBe("Europe/Madrid");
+    expect(await values("")).toContain("personal");
+  });
+
+  it("a submission writes only the fields changed in it, not the values another admin set meanwhile", async () => {
+    await stackRun("settings set country=ES tz=Europe/Madrid");
+    const forms = new Forms(h.req, h.fake);
+    const opened = await forms.open("settings");
+    await stackRun("settings set country=FR tz=Asia/Tokyo");
+    const saved = await forms.submit(opened.id, { steps: "off" });
+    expect(saved.response_action).toBe("update");
+    expect(viewText(saved.view)).toContain("Saved: Workflow steps.");
+    const s = await admin.settings();
+    expect(s.workflowSteps.value).toBe("off");
+    expect(s.country.value).toBe("FR");
+    expect(s.reportsTimeZone.value).toBe("Asia/Tokyo");
+  });
+});
+
 describe("the App Home", () => {
   const values = (view: Json) =>
     (view.blocks as Json[]).flatMap((b) =>

@@ -267,7 +267,7 @@ describe("/sb settings", () => {
     expect(text(saved)).toContain("Saved: Who may make changes, Workspace's time zone, Workflow steps.");
     const shown = text(await w.core.run("settings", SHELL));
     expect(shown).toContain("Workspace's time zone: Europe/Paris");
-    expect(shown).toMatch(/changed in Slack by the shell operator on \d+ \w+ \d{4}/);
+    expect(shown).toMatch(/changed in the shell on \d+ \w+ \d{4}/);
     expect(shown).toContain("Audit channel: None");
     expect(shown).toMatch(/Audit channel: None[^\n]*\n_?default/);
     const s = await w.admin.settings();

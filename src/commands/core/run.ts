@@ -94,7 +94,8 @@ export function runner(
       raw = bindArguments(spec, match);
     } catch (err) {
       // Closer to another command ("campaign 2 sned"): that command's line, corrected.
-      const corrected = err instanceof ArgumentError ? correctedLine(registry, tokens) : undefined;
+      const corrected =
+        err instanceof ArgumentError && !err.meant ? correctedLine(registry, tokens) : undefined;
       if (corrected && corrected.spec !== spec)
         return {
           reply: didYouMean(`There is no command \`/sb ${esc(text.trim())}\`.`, corrected),

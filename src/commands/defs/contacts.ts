@@ -211,7 +211,12 @@ export const CONTACT_COMMANDS = [
       phone: z.string().optional(),
       first: optionalText,
       last: optionalText,
-      email: optionalEmail,
+      // `email=""` is refused in words: the API keeps an address once given (no empty one).
+      email: z
+        .string()
+        .min(1, { error: "cannot be cleared: a contact keeps an e-mail address once given; give another" })
+        .pipe(emailSchema)
+        .optional(),
       extra: z.record(z.string(), z.string()).default({}),
     }),
     scope: "write",
@@ -253,7 +258,12 @@ export const CONTACT_COMMANDS = [
         ctx,
         "contact.show",
         a.id,
-        changeLine(fullName(c) || show(pick(c, "phone") ?? `Contact ${a.id}`), changed),
+        changeLine(fullName(c) || show(pick(c, "phone") ?? `Contact ${a.id}`), changed, [
+          ...(["first_name", "last_name"] as const).filter((k) => body[k] === "").map((k) => memberWords(k)),
+          ...Object.keys(a.extra)
+            .filter((k) => a.extra[k] === "")
+            .map((k) => memberWords(k, labels)),
+        ]),
       );
     },
   }),

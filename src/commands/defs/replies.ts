@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { describeIssues } from "../../api/schemas.ts";
 import { context, esc, section } from "../../blocks/blocks.ts";
-import { replyPlaceholders } from "../../domain/saved-reply.ts";
+import { replyPlaceholders, SAVED_REPLY_MAX, savedReplyTooLong } from "../../domain/saved-reply.ts";
 import { requiredText } from "../args.ts";
 import { errorReply, inputErrorReply } from "../errors.ts";
 import { formReply } from "../forms.ts";
@@ -18,15 +18,19 @@ import { announce } from "./common.ts";
 
 /** A name people type: one word, or quoted (`"Where is my order"`), up to 60 characters. */
 const NAME_MAX = 60;
-/** As long as one message can be. */
-const TEXT_MAX = 4096;
 
 const nameArg = requiredText("the reply's name").pipe(
   z.string().max(NAME_MAX, { error: `is too long: at most ${NAME_MAX} characters` }),
 );
-const textArg = requiredText("what the reply says").pipe(
-  z.string().max(TEXT_MAX, { error: `is too long: at most ${TEXT_MAX} characters` }),
-);
+// Its length is checked once the inbox's channel is taken off (savedText).
+const textArg = requiredText("what the reply says");
+
+/** The text, refused in words when longer than a saved reply may be (one limit, the forms' too). */
+function savedText(text: string): string {
+  const long = savedReplyTooLong(text);
+  if (long) throw new UserError(`The text ${long}. Nothing was changed.`);
+  return text;
+}
 
 function savedOf(ctx: CommandContext) {
   if (!ctx.inbox) throw new UserError("Saved replies are not set up in this Switchboard.", false);
@@ -123,7 +127,7 @@ export const REPLY_COMMANDS = [
     scope: "write",
     usage: "reply add <name> [#inbox-channel] <text…>",
     summary: "Save a reply for answering customers (placeholders: {first_name|there}…)",
-    help: "The name is one word, or quoted. Placeholders come from the customer's record: `{first_name}`, `{last_name}`, `{name}`, `{phone}`, a custom field by its key; `{first_name|there}` says “there” when there is no first name. A channel before the text (`#support`) offers it in that inbox only. `/sb reply add` alone opens the saved reply form (a text on several lines).",
+    help: `The name is one word, or quoted. Placeholders come from the customer's record: \`{first_name}\`, \`{last_name}\`, \`{name}\`, \`{phone}\`, a custom field by its key; \`{first_name|there}\` says “there” when there is no first name. A channel before the text (\`#support\`) offers it in that inbox only. The text is at most ${SAVED_REPLY_MAX.toLocaleString("en-US")} characters (the most a Slack form holds). \`/sb reply add\` alone opens the saved reply form (a text on several lines).`,
     example: "reply add thanks Thank you {first_name|there}, your order is on its way.",
     topic: "inbox",
     operations: [],
@@ -137,11 +141,12 @@ export const REPLY_COMMANDS = [
         );
       if (a.name === undefined || a.text === undefined) return missingArgs(ctx, "reply.add", a) as Reply;
       const { inbox, text } = await inboxAndText(ctx, a.text);
+      savedText(text);
       if (!(await saved.add(a.name, text, ctx.actor.userId, new Date(), inbox))) {
         const name = esc((await saved.get(a.name))?.name ?? a.name);
         return errorReply(
           `There is a saved reply called *${name}* already: nothing was changed.`,
-          `\`/sb reply edit ${name} <text…>\` changes its text.`,
+          `\`/sb reply edit ${name} ${esc("<text…>")}\` changes its text.`,
         );
       }
       await ctx.audit("reply.add", true, { name: a.name, inbox });
@@ -166,6 +171,13 @@ export const REPLY_COMMANDS = [
         if (ctx.actor.via === "shell") return missingArgs(ctx, "reply.edit", a) as Reply;
         const found = await saved.get(a.name);
         if (!found) return unknownReply(a.name);
+        // One saved before the limit was one may not fit the form's field: its new text is typed instead.
+        const long = savedReplyTooLong(found.text);
+        if (long)
+          return errorReply(
+            `The saved reply *${esc(found.name)}* ${long}, so it cannot open in the form.`,
+            `Type a shorter text: \`/sb reply edit ${esc(found.name)} ${esc("<text…>")}\`.`,
+          );
         const reply = { name: found.name, text: found.text, inbox: found.inbox };
         return formReply(
           ctx,
@@ -174,6 +186,7 @@ export const REPLY_COMMANDS = [
         );
       }
       const { inbox, text } = await inboxAndText(ctx, a.text);
+      savedText(text);
       const before = await saved.edit(a.name, text, ctx.actor.userId, new Date(), inbox);
       if (before === undefined) return unknownReply(a.name);
       const name = (await saved.get(a.name))?.name ?? a.name;

@@ -213,7 +213,14 @@ export const USER_COMMANDS = [
         ctx,
         "user.show",
         a.id,
-        changeLine(show(pick(u, "name") ?? "") || `Chat user ${a.id}`, changed),
+        changeLine(show(pick(u, "name") ?? "") || `Chat user ${a.id}`, changed, [
+          ...Object.keys(standard)
+            .filter((k) => standard[k] === "")
+            .map((k) => memberWords(k)),
+          ...Object.keys(a.extra)
+            .filter((k) => a.extra[k] === "")
+            .map((k) => memberWords(k, labels)),
+        ]),
       );
     },
   }),

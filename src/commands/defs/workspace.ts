@@ -43,7 +43,9 @@ const day = (at: Date) =>
 export function originWords(o: SettingOrigin): string {
   if (o.kind === "environment") return "set where Switchboard runs";
   if (o.kind === "default") return "default";
-  return `changed in Slack by ${personOf(o.by)} on ${day(o.at)}${o.overrides ? " (instead of the value set where Switchboard runs)" : ""}`;
+  // Where it was changed: the shell's changes are not Slack's.
+  const where = o.by === "shell" ? "in the shell" : `in Slack by ${personOf(o.by)}`;
+  return `changed ${where} on ${day(o.at)}${o.overrides ? " (instead of the value set where Switchboard runs)" : ""}`;
 }
 
 /** A setting's value in words. */
@@ -137,7 +139,8 @@ const idsOf = (text: string): string[] =>
 /** `settings set` options as the admin's input: `none` clears an optional one. */
 function settingsInput(a: Record<string, string | undefined>): SettingsInput {
   const out: Record<string, unknown> = {};
-  const clear = (v: string) => /^(none|default|unset)$/i.test(v.trim());
+  // `none`, or an empty value asked for plainly (`quiet=""`; a bare `quiet=` is refused before this).
+  const clear = (v: string) => !v.trim() || /^(none|default|unset)$/i.test(v.trim());
   if (a.writers !== undefined) out.writers = clear(a.writers) ? null : idsOf(a.writers);
   if (a.broadcasters !== undefined) out.broadcasters = clear(a.broadcasters) ? null : idsOf(a.broadcasters);
   if (a.audit !== undefined) out.auditChannel = clear(a.audit) ? null : (idsOf(a.audit)[0] ?? a.audit);

@@ -282,7 +282,14 @@ function slackSuggested(actionId: string, load: (s: SlackSuggest) => Promise<Pla
     const state = body.view?.state?.values as StateValues | undefined;
     let options: PlainTextOption[];
     try {
-      options = await load({ query: body.value ?? "", state, client, actor: viewActor(body) });
+      options = await load({
+        query: body.value ?? "",
+        state,
+        client,
+        actor: viewActor(body),
+        ctx: context,
+        meta: readMetadata<Record<string, unknown>>(body.view?.private_metadata),
+      });
     } catch (err) {
       context.logger.warn({ err: String(err), actionId }, "could not load form options from Slack");
       options = [option("Could not load them from Slack: try again in a minute", UNAVAILABLE)];

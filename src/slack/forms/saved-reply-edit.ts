@@ -7,7 +7,7 @@
 import type { KnownBlock, ModalView } from "@slack/types";
 import { esc } from "../../blocks/blocks.ts";
 import type { FormKinds } from "../../commands/form-kinds.ts";
-import { replyPlaceholders } from "../../domain/saved-reply.ts";
+import { replyPlaceholders, SAVED_REPLY_MAX } from "../../domain/saved-reply.ts";
 import { InboxStore } from "../../store/inbox.ts";
 import { SavedReplies } from "../../store/saved-replies.ts";
 import type { FormOutcome, SlackForm, Submission } from "./form.ts";
@@ -16,9 +16,9 @@ import { postOutcome } from "./submission.ts";
 
 export const SAVED_REPLY_EDIT_CALLBACK = "sb_saved_reply_edit";
 
-/** As the commands: a name up to 60 characters; the text as long as a view's text input can be. */
+/** As the commands: a name up to 60 characters; the text as long as a saved reply may be (a view's text input's most). */
 const NAME_MAX = 60;
-const TEXT_MAX = 3000;
+const TEXT_MAX = SAVED_REPLY_MAX;
 
 export interface SavedReplyEditMeta {
   ch?: string;

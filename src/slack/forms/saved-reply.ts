@@ -21,7 +21,7 @@ import {
   templateValues,
 } from "../../commands/customer-record.ts";
 import type { Actor } from "../../commands/types.ts";
-import type { ReplyRecord } from "../../domain/saved-reply.ts";
+import { type ReplyRecord, SAVED_REPLY_MAX } from "../../domain/saved-reply.ts";
 import { InboxStore, type Thread } from "../../store/inbox.ts";
 import { SavedReplies } from "../../store/saved-replies.ts";
 import type { SlackContext } from "../context.ts";
@@ -46,7 +46,7 @@ export const SAVED_CALLBACK = "sb_saved_reply_form";
 export const SAVED_PICK = "sb_saved_pick";
 /** The approved templates (outside the window). */
 export const SAVED_TEMPLATE = "sb_saved_template";
-const TEXT_MAX = 3000;
+const TEXT_MAX = SAVED_REPLY_MAX;
 
 export interface SavedMeta {
   /** The inbox's channel and the chat user. */
@@ -171,16 +171,28 @@ export async function savedReplyView(
     if (chosen) {
       const filled = fillForCustomer(chosen.text, record);
       m.miss = filled.missing;
+      // A text at the limit may outgrow it once filled (a long name): the field holds its start, said below.
+      const over = filled.text.length > TEXT_MAX;
       blocks.push(
         input(
           textBlock(m.v),
           "Message",
-          textInput("text", { initial: filled.text, multiline: true, max: TEXT_MAX }),
+          textInput("text", {
+            initial: over ? filled.text.slice(0, TEXT_MAX) : filled.text,
+            multiline: true,
+            max: TEXT_MAX,
+          }),
           {
             hint: "As the customer will read it: edit it as you like before sending.",
           },
         ),
       );
+      if (over)
+        blocks.push(
+          context(
+            `:warning: Filled for ${esc(name)}, it is ${filled.text.length.toLocaleString("en-US")} characters, over the ${TEXT_MAX.toLocaleString("en-US")} a message here may have: its end was cut, read it before sending.`,
+          ),
+        );
       if (filled.missing.length)
         blocks.push(
           context(

@@ -7,6 +7,7 @@ import type { KnownBlock, PlainTextOption } from "@slack/types";
 import { getCountries, getCountryCallingCode } from "libphonenumber-js";
 import type { FormKinds } from "../../commands/form-kinds.ts";
 import type { SettingOrigin } from "../../commands/workspace-admin.ts";
+import { searchZones, zoneLabel } from "../../domain/time-zones.ts";
 import { context, input, option, plain, staticSelect, textInput, VIEW_LIMITS } from "./kit.ts";
 
 export const PERSONAL_ZONE = "personal";
@@ -21,35 +22,48 @@ export function originHint(o: SettingOrigin, more = ""): string {
     o.kind === "environment"
       ? "Set where Switchboard runs."
       : o.kind === "slack"
-        ? `Changed in Slack on ${o.at.toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" })}${o.overrides ? ", instead of the value set where Switchboard runs" : ""}.`
+        ? `Changed ${o.by === "shell" ? "in the shell" : "in Slack"} on ${o.at.toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" })}${o.overrides ? ", instead of the value set where Switchboard runs" : ""}.`
         : "";
   return [more, from].filter(Boolean).join(" ");
 }
 
-/** Every zone Intl knows, grouped by region; Slack allows 100 options a group. */
-export function zoneGroups(): Array<{ label: ReturnType<typeof plain>; options: PlainTextOption[] }> {
-  const byRegion = new Map<string, string[]>();
-  for (const z of Intl.supportedValuesOf("timeZone")) {
-    const region = z.includes("/") ? z.slice(0, z.indexOf("/")) : "Other";
-    byRegion.set(region, [...(byRegion.get(region) ?? []), z]);
-  }
-  const groups = [
+/** The workspace's zone: searched over every IANA zone, the saved one shown as it is saved. */
+export function zoneField(data: SettingsData): KnownBlock {
+  const s = data.settings.reportsTimeZone;
+  return input(
+    "tz",
+    "Workspace's time zone",
     {
-      label: plain("Default", VIEW_LIMITS.optionText),
-      options: [option("Each person's own Slack time zone", PERSONAL_ZONE)],
+      type: "external_select",
+      action_id: "tz",
+      min_query_length: 0,
+      placeholder: plain("Type a city, like Madrid", VIEW_LIMITS.placeholder),
+      initial_option: s.value ? option(zoneLabel(s.value), s.value) : PERSONAL_OPTION,
     },
-  ];
-  for (const [region, zones] of byRegion) {
-    for (let i = 0; i < zones.length; i += VIEW_LIMITS.options) {
-      const part = zones.slice(i, i + VIEW_LIMITS.options);
-      const label = zones.length > VIEW_LIMITS.options ? `${region} (${part[0]!.split("/").pop()}…)` : region;
-      groups.push({
-        label: plain(label, VIEW_LIMITS.optionText),
-        options: part.map((z) => option(z.replace(/_/g, " "), z)),
-      });
-    }
-  }
-  return groups;
+    {
+      optional: true,
+      hint: originHint(
+        s.origin,
+        "New report schedules run in it; quiet hours and business hours are read in it.",
+      ),
+    },
+  );
+}
+
+const PERSONAL_OPTION = option("Each person's own Slack time zone", PERSONAL_ZONE);
+
+/**
+ * The zones matching what the admin types, each person's own zone first
+ * when nothing is typed; `saved` (the value the form was opened with) is
+ * offered even where the list does not hold it.
+ */
+export function zoneOptions(query: string, saved?: string): PlainTextOption[] {
+  const q = query.trim();
+  const personal = !q || /^(each|own|person|personal|slack|default|none)/i.test(q);
+  const zones = q
+    ? searchZones(q, VIEW_LIMITS.options - 1, saved)
+    : ["UTC", ...(saved && saved !== "UTC" ? [saved] : [])];
+  return [...(personal ? [PERSONAL_OPTION] : []), ...zones.map((z) => option(zoneLabel(z), z))];
 }
 
 const REGION_NAMES = new Intl.DisplayNames(["en"], { type: "region" });

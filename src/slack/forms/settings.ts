@@ -7,11 +7,13 @@
 // setting's name nor a command; a value changed here wins over the one set
 // where Switchboard runs. Every value is checked (settingsSchema) before anything is
 // saved; a bad one shows under its field.
+import { createHash } from "node:crypto";
 import type { webApi } from "@slack/bolt";
 import type { KnownBlock, ModalView, PlainTextOption } from "@slack/types";
 import type { Actor } from "../../commands/types.ts";
 import {
   notAdministrator,
+  SETTING_NAMES,
   type SettingName,
   type SettingsInput,
   settingsSchema,
@@ -45,7 +47,8 @@ import {
   type SettingsData,
   STEPS,
   whoMayFields,
-  zoneGroups,
+  zoneField,
+  zoneOptions,
 } from "./settings-fields.ts";
 import { postLine } from "./submission.ts";
 
@@ -53,6 +56,10 @@ export const SETTINGS_CALLBACK = "sb_settings";
 
 export interface SettingsMeta {
   ch?: string;
+  /** The zone the form was opened with (offered in the zone's menu even where the list lacks it). */
+  tz?: string;
+  /** A fingerprint of each value as the form showed it: a field left as it was is not saved. */
+  shown?: Partial<Record<SettingName, string>>;
 }
 
 /** The block that shows a refusal of each setting. */
@@ -72,9 +79,6 @@ const BLOCK_OF: Record<SettingName, string> = {
 
 export function settingsModal(data: SettingsData, meta: SettingsMeta): ModalView {
   const s = data.settings;
-  const tzZone = s.reportsTimeZone.value ?? PERSONAL_ZONE;
-  const groupsTz = zoneGroups();
-  const tzInitial = groupsTz.flatMap((g) => g.options).find((o) => o.value === tzZone);
   const blocks: KnownBlock[] = [
     sectionText(
       "*Settings of this workspace.* A value changed here wins over the one set where Switchboard runs.",
@@ -95,23 +99,7 @@ export function settingsModal(data: SettingsData, meta: SettingsMeta): ModalView
     ),
     ...auditFields(data),
     messagingChannelField(data),
-    input(
-      "tz",
-      "Workspace's time zone",
-      {
-        type: "static_select",
-        action_id: "tz",
-        option_groups: groupsTz,
-        ...(tzInitial ? { initial_option: tzInitial } : {}),
-      },
-      {
-        optional: true,
-        hint: originHint(
-          s.reportsTimeZone.origin,
-          "New report schedules run in it; quiet hours and business hours are read in it.",
-        ),
-      },
-    ),
+    zoneField(data),
     input(
       "steps",
       "Workflow steps",
@@ -133,12 +121,41 @@ export function settingsModal(data: SettingsData, meta: SettingsMeta): ModalView
     countryField(data),
     context("Only workspace admins and owners, and the person who installed Switchboard, may change these."),
   ];
-  return modal({ callbackId: SETTINGS_CALLBACK, title: "Settings", submit: "Save", metadata: meta, blocks });
+  const shown = Object.fromEntries(
+    SETTING_NAMES.map((name) => [name, fingerprint(name, s[name].value)]),
+  ) as SettingsMeta["shown"];
+  return modal({
+    callbackId: SETTINGS_CALLBACK,
+    title: "Settings",
+    submit: "Save",
+    metadata: { ...meta, ...(s.reportsTimeZone.value ? { tz: s.reportsTimeZone.value } : {}), shown },
+    blocks,
+  });
 }
 
-/** The form's values as the admin's input; errors by block for what is not even an id. */
+/** A value as a short fingerprint: lists in any order, unset and empty alike. */
+function fingerprint(name: SettingName, value: unknown): string {
+  const plain =
+    Array.isArray(value) && value.length
+      ? [...new Set(value.map(String))].sort()
+      : value === undefined || value === "" || (Array.isArray(value) && !value.length)
+        ? null
+        : typeof value === "string"
+          ? value.trim()
+          : value;
+  return createHash("sha256")
+    .update(`${name}\0${JSON.stringify(plain)}`)
+    .digest("base64url")
+    .slice(0, 10);
+}
+
+/**
+ * The form's values as the admin's input, only those changed from what the
+ * form showed (`shown`); errors by block for what is not even an id.
+ */
 export function readSettings(
   state: Submission<SettingsMeta>["state"],
+  shown: SettingsMeta["shown"] = {},
 ): { input: SettingsInput } | { errors: Record<string, string> } {
   const errors: Record<string, string> = {};
   const list = (name: PeopleSetting) => {
@@ -178,6 +195,9 @@ export function readSettings(
   else errors.approve_from = "A number of people, like 500; empty: every campaign.";
   const country = selectedOf(state, "country");
   out.country = !country || country === NOT_SET ? null : country;
+  for (const name of SETTING_NAMES)
+    if (name in out && shown[name] !== undefined && shown[name] === fingerprint(name, out[name]))
+      delete out[name];
   if (Object.keys(errors).length) return { errors };
   const parsed = settingsSchema.safeParse(out);
   if (!parsed.success) {
@@ -242,7 +262,9 @@ async function save(values: SettingsInput, s: Submission<SettingsMeta>): Promise
   const saved = await admin.saveSettings(values, s.actor);
   if (!saved.ok) return refuse(Object.fromEntries(saved.problems.map((p) => [BLOCK_OF[p.field], p.message])));
   return {
-    after: () => postLine(s, "white_check_mark", `Settings of this workspace: ${saved.message}`),
+    ...(saved.changed.length
+      ? { after: () => postLine(s, "white_check_mark", `Settings of this workspace: ${saved.message}`) }
+      : {}),
     answer: {
       response_action: "update",
       view: modal({
@@ -265,10 +287,11 @@ export const settingsForm: SlackForm<"settings", SettingsMeta, SettingsInput> = 
     writers_groups: groupOptions,
     broadcasters_groups: groupOptions,
     approvers_groups: groupOptions,
+    tz: async (q) => zoneOptions(q.query, typeof q.meta?.tz === "string" ? q.meta.tz : undefined),
   },
   submit: {
-    check: ({ state }) => {
-      const read = readSettings(state);
+    check: ({ state, meta }) => {
+      const read = readSettings(state, meta.shown);
       return "errors" in read ? read : { plan: read.input };
     },
     run: save,
