@@ -167,7 +167,8 @@ describe("audience ids as typed", () => {
     );
     expect(bad.text).not.toMatch(/group\.\d|is required/);
     const empty = await h().run("campaign add X template=2 group=");
-    expect(empty.text).toMatch(/\*group\* is empty: give one or more ids/);
+    // An empty value is refused in words before the ids are read (issue 39 §1), with one that works.
+    expect(empty.text).toMatch(/`group=` has no value: give one, like `group=2`/);
     const contacts = await h().run("campaign add X template=2 contacts=1,x,y");
     expect(contacts.text).toMatch(/“x”, “y” are not ids/);
     expect(writes()).toBe(before);
