@@ -204,10 +204,7 @@ export async function checkApproval(
     if (changes.length) {
       const what = changes.join("; ");
       const voided = await store.voided(r.id, what).catch(() => undefined);
-      if (voided && s.approvals.cards)
-        await s.approvals.cards
-          .update(await store.cards(r.id), approvalCardView(voided, now))
-          .catch(() => undefined);
+      if (voided) await redrawApproval(s.approvals, voided);
       return {
         ...refuse(
           `${name} changed since ${personWords(r.decidedBy ?? "")} approved it: ${what}. Nothing was sent; the approval no longer holds — ask again.`,
@@ -248,19 +245,18 @@ export async function approvalForStart(
   if (!check.needed) return { ok: true };
   if (!check.ok) return { ok: false, reason: check.reason, ask: check.ask };
   if (!opts.take || check.record.state === "used") return { ok: true, record: check.record };
-  const now = scope.approvals.now();
-  const taken = await scope.approvals.store.use(
-    check.record.id,
-    now,
-    new Date(now.getTime() - APPROVAL_TTL_MS),
-  );
+  const taken = await useApproval(scope.approvals, check.record);
   return taken
     ? { ok: true, record: taken }
     : { ok: false, reason: "The approval was used by another send meanwhile; ask again.", ask: true };
 }
 
 /** The refusal of a send that needs approval, with what to do next. */
-function refusal(ctx: CommandContext, id: number, check: Extract<ApprovalCheck, { ok: false }>): UserError {
+export function approvalRefusal(
+  ctx: Pick<CommandContext, "actor">,
+  id: number,
+  check: { reason: string; ask: boolean },
+): UserError {
   const shell = ctx.actor.via === "shell";
   const next = shell
     ? " Approval happens in Slack: there a broadcaster asks for it with *Request approval* on the campaign's card, and an approver decides."
@@ -298,7 +294,7 @@ export async function approvalGate(ctx: CommandContext, id: number, c: Campaign)
   );
   if (check.needed && !check.ok) {
     if (check.record) await drawnExpired(access, check.record);
-    throw refusal(ctx, id, check);
+    throw approvalRefusal(ctx, id, check);
   }
   return check;
 }
@@ -316,29 +312,51 @@ export async function takeApproval(
   const c = await ctx.api.getCampaign(id);
   const check = await approvalGate(ctx, id, c);
   if (!check.needed || !check.ok) return undefined;
-  const now = access.now();
-  const taken = await access.store.use(check.record.id, now, new Date(now.getTime() - APPROVAL_TTL_MS));
+  const taken = await useApproval(access, check.record);
   if (!taken)
-    throw new UserError(
-      `The approval of *${esc(nameOf(c, `Campaign ${id}`))}* was just used by another send; nothing was sent.`,
-      false,
-      [{ text: "Open", line: `campaign ${id}` }],
-    );
-  return {
-    release: async (err) => {
-      const sent =
-        err instanceof NetworkError ? err.mayHaveReachedServer : isApiError(err) && err.kind === "server";
-      if (!sent) await access.store.release(taken.id);
-      else await redraw(ctx, taken).catch(() => undefined);
-    },
-  };
+    throw new UserError(usedMeanwhile(nameOf(c, `Campaign ${id}`)), false, [
+      { text: "Open", line: `campaign ${id}` },
+    ]);
+  return { release: (err) => releaseApproval(access, taken, err) };
 }
 
-/** Every copy of a request's card, redrawn as it stands now. */
-async function redraw(ctx: CommandContext, r: ApprovalRecord): Promise<void> {
-  const access = ctx.approvals;
-  if (access?.cards)
-    await access.cards.update(await access.store.cards(r.id), approvalCardView(r, access.now()));
+/** Takes an approval for one send or start: approved (within 24 hours) → used, once; undefined when taken meanwhile. */
+export function useApproval(
+  access: Pick<ApprovalAccess, "store" | "now">,
+  r: ApprovalRecord,
+): Promise<ApprovalRecord | undefined> {
+  const now = access.now();
+  return access.store.use(r.id, now, new Date(now.getTime() - APPROVAL_TTL_MS));
+}
+
+/** The words of an approval another send took first. */
+export const usedMeanwhile = (name: string) =>
+  `The approval of *${esc(name)}* was just used by another send; nothing was sent.`;
+
+/**
+ * After a send that took `taken` threw `err`: the approval given back when the API certainly did not send,
+ * else its cards redrawn as used.
+ */
+export async function releaseApproval(
+  access: Pick<ApprovalAccess, "store" | "cards" | "now">,
+  taken: ApprovalRecord,
+  err: unknown,
+): Promise<void> {
+  const mayHaveSent =
+    err instanceof NetworkError ? err.mayHaveReachedServer : isApiError(err) && err.kind === "server";
+  if (!mayHaveSent) await access.store.release(taken.id).catch(() => undefined);
+  else await redrawApproval(access, taken);
+}
+
+/** Every copy of a request's card, redrawn as it stands now (a failure is not a refusal). */
+export async function redrawApproval(
+  access: Pick<ApprovalAccess, "store" | "cards" | "now">,
+  r: ApprovalRecord,
+): Promise<void> {
+  if (!access.cards) return;
+  await access.cards
+    .update(await access.store.cards(r.id), approvalCardView(r, access.now()))
+    .catch(() => undefined);
 }
 
 /**
@@ -363,7 +381,7 @@ export async function drawnExpired(
 /** After a send took the approval: the cards say it was used. */
 export async function approvalUsed(ctx: CommandContext, id: number): Promise<void> {
   const r = await ctx.approvals?.store.latest(id).catch(() => undefined);
-  if (r?.state === "used") await redraw(ctx, r).catch(() => undefined);
+  if (r?.state === "used" && ctx.approvals) await redrawApproval(ctx.approvals, r);
 }
 
 /** Where a campaign's card stands on approval: its status line and its next button. */

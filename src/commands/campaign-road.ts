@@ -14,12 +14,17 @@
 //     given back when the API certainly did not send.
 // Who may broadcast is the caller's scope (the command's, or the core's
 // startHeld for a held start, checked as it runs).
-import { isApiError, NetworkError } from "../api/errors.ts";
 import type { Campaign } from "../api/types.ts";
 import { esc } from "../blocks/blocks.ts";
 import type { ApprovalRecord } from "../store/approvals.ts";
-import { checkApproval } from "./campaign-approval.ts";
-import { APPROVAL_TTL_MS, approvalCardView } from "./campaign-approval-card.ts";
+import {
+  approvalRefusal,
+  checkApproval,
+  redrawApproval,
+  releaseApproval,
+  useApproval,
+  usedMeanwhile,
+} from "./campaign-approval.ts";
 import { audienceOf, noAudienceWords } from "./campaign-audience.ts";
 import { nameOf } from "./defs/common.ts";
 import { quietUntil } from "./held-starts.ts";
@@ -107,13 +112,12 @@ export async function startCampaign(
         ...(check.changed ? { changed: check.changed } : {}),
       };
     if (check.needed && check.ok && check.record.state === "approved") {
-      const now = access.now();
-      taken = await access.store.use(check.record.id, now, new Date(now.getTime() - APPROVAL_TTL_MS));
+      taken = await useApproval(access, check.record);
       if (!taken)
         return {
           kind: "refused",
           rail: "approval",
-          reason: `The approval of ${name} was just used by another send; nothing was sent.`,
+          reason: usedMeanwhile(nameOf(c, `Campaign ${id}`)),
           ask: false,
         };
     }
@@ -122,18 +126,14 @@ export async function startCampaign(
   try {
     sent = await s.api.sendCampaign(id);
   } catch (err) {
-    const mayHaveSent =
-      err instanceof NetworkError ? err.mayHaveReachedServer : isApiError(err) && err.kind === "server";
-    if (taken && access) {
-      if (!mayHaveSent) await access.store.release(taken.id).catch(() => undefined);
-      else await redrawApproval(access, taken);
-    }
+    if (taken && access) await releaseApproval(access, taken, err);
     throw err;
   }
   await s.audiences
     ?.started(id, nameOf(c, `Campaign ${id}`), s.now(), audience ?? { groupIds: [], contactIds: [] })
     .catch(() => undefined);
-  if (taken && access) await redrawApproval(access, taken);
+  if (taken && access)
+    await redrawApproval(access, (await access.store.get(taken.id).catch(() => undefined)) ?? taken);
   return { kind: "sent", campaign: sent };
 }
 
@@ -143,35 +143,11 @@ export function startRefusal(
   id: number,
   o: Extract<StartOutcome, { kind: "refused" }>,
 ): UserError {
-  const shell = ctx.actor.via === "shell";
   if (o.rail === "audience")
     return new UserError(o.reason, false, [
       { text: "New campaign", line: "campaign new", style: "primary" },
       { text: "Open", line: `campaign ${id}` },
     ]);
-  if (o.rail === "approval") {
-    const next = shell
-      ? " Approval happens in Slack: there a broadcaster asks for it with *Request approval* on the campaign's card, and an approver decides."
-      : "";
-    return new UserError(
-      `${o.reason}${next}`,
-      false,
-      !shell && o.ask
-        ? [{ text: "Request approval", line: `campaign ${id} request`, style: "primary" }]
-        : [{ text: "Open", line: `campaign ${id}` }],
-    );
-  }
+  if (o.rail === "approval") return approvalRefusal(ctx, id, o);
   return new UserError(o.reason, false, [{ text: "Open", line: `campaign ${id}` }]);
-}
-
-/** Every copy of an approval's card, as it stands now (used). */
-async function redrawApproval(
-  access: NonNullable<StartScope["approvals"]>,
-  r: ApprovalRecord,
-): Promise<void> {
-  if (!access.cards) return;
-  const now = (await access.store.get(r.id).catch(() => undefined)) ?? r;
-  await access.cards
-    .update(await access.store.cards(r.id), approvalCardView(now, access.now()))
-    .catch(() => undefined);
 }

@@ -1,14 +1,15 @@
-// Runs held starts when due (issue 28 §4): one runner per process, over every
-// workspace's starts. Each start is claimed in the store first (held →
-// running, one conditional update), so whichever process — a restart, another
-// replica on the same database — gets there first starts it, once; the others
-// find it taken. Then POST /campaigns/{id}/send through the workspace's core
-// (audited, as the person who asked), never repeated when its outcome is not
-// known. Before the claim, the check hook (`check`: approval, wired in by the
-// composition root; default allow) may hold it. A start more than an hour
-// late (Switchboard was stopped) is not run: it is held and its requester
-// asked ("Start now?"). A workspace not connected or departed: its starts
-// wait (`forWorkspace` gives nothing).
+// Runs held starts when due (issue 28 §4, issue 37 §1): one runner per
+// process, over every workspace's starts. Each start is claimed in the store
+// first (held → running, one conditional update on the version it read), so
+// whichever process — a restart, another replica on the same database — gets
+// there first starts it, once, and a start moved or cancelled since it was
+// read is not run. Then the workspace core's startHeld (the requester may
+// still send campaigns; the one road, commands/campaign-road.ts, with every
+// rail as it is now), audited as the person who asked; never repeated when
+// its outcome is not known. A start more than an hour late (Switchboard was
+// stopped) is not run: it is held and its requester asked ("Start now?"). A
+// workspace not connected or departed: its starts wait (`forWorkspace` gives
+// nothing).
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { KnownBlock } from "@slack/types";
@@ -37,15 +38,13 @@ export interface HeldStartWorkspace {
 }
 
 /**
- * The check before a held start runs (approval, issue 28 §3): `ok: false`
- * holds the start and tells the requester the reason. Default: allow.
+ * An extra check after a held start's claim (tests): `ok: false` holds the
+ * start and tells the requester the reason. Unset: none (the rails are the road's).
  */
 export type StartCheck = (
   workspace: WorkspaceId,
   campaignId: number,
 ) => Promise<{ ok: true } | { ok: false; reason: string }>;
-
-export const allowEveryStart: StartCheck = async () => ({ ok: true });
 
 export type HeldOutcome =
   | "sent"

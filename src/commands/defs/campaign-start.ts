@@ -182,11 +182,6 @@ export async function setStart(
   }
 }
 
-/** The campaign's card with its held start, for the channel (its message kept to be edited). */
-export async function heldReplyOf(ctx: CommandContext, held: HeldStart, c: Campaign): Promise<Reply> {
-  return heldReply(ctx, held, c);
-}
-
 const startingNow = (name: string, id: number) =>
   new UserError(`*${esc(name)}* is being started right now by its held start: it is not sent twice.`, false, [
     { text: "Open", line: `campaign ${id}` },
