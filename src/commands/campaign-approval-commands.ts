@@ -20,6 +20,7 @@ import {
   reachWords,
 } from "./campaign-approval-card.ts";
 import { pinOf } from "./campaign-pin.ts";
+import { isDm } from "./campaign-road.ts";
 import { campaignMessageText } from "./defs/campaign-message.ts";
 import { channelLabel, nameOf, refId } from "./defs/common.ts";
 import { formReply } from "./forms.ts";
@@ -99,6 +100,10 @@ export async function requestApproval(ctx: CommandContext, id: number): Promise<
     reach: counted.reach,
     templateId,
     pinned: pinOf(c, t, counted.audience, counted.reach),
+    // Where it was asked from: a send started later from a DM posts its cards there.
+    ...(ctx.actor.via === "slack" && ctx.actor.channelId && !isDm(ctx.actor.channelId)
+      ? { channel: ctx.actor.channelId }
+      : {}),
     card: {
       name: nameOf(c, `Campaign ${id}`),
       message: campaignMessageText(t, c),

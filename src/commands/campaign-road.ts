@@ -43,6 +43,9 @@ export type StartScope = Pick<
   memo?: object;
 };
 
+/** A Slack DM's channel id (D…): a campaign's cards are not left there. */
+export const isDm = (channel: string | undefined): boolean => !!channel && channel.startsWith("D");
+
 const SENDABLE = new Set(["draft", "scheduled", ""]);
 
 /** Why a campaign in `status` is not sent again, in words. */

@@ -41,6 +41,8 @@ export interface Reply {
     heldStart?: number;
     /** A held start this reply replaced (sent now instead): its card is finished, without buttons. */
     supersedes?: number;
+    /** Post it in this channel rather than where it was asked (a send started from a DM); the DM says where. */
+    postIn?: string;
   };
 }
 

@@ -110,7 +110,8 @@ async function sendEphemeral(reply: Reply, target: Target, deps: WorkspaceWork):
 
 async function sendInChannel(reply: Reply, target: Target, deps: WorkspaceWork): Promise<void> {
   const message = attributed(reply, target.actor);
-  const channel = target.actor.channelId ?? target.actor.userId;
+  const asked = target.actor.channelId ?? target.actor.userId;
+  const channel = reply.origin?.postIn ?? asked;
   // A held start cancelled: its card, kept since it was posted, is edited to say so.
   if (reply.origin?.command === "campaign.cancelStart" && reply.origin.heldStart && deps.db) {
     const held = await new HeldStarts(deps.db, deps.workspace).get(reply.origin.heldStart);
@@ -130,6 +131,19 @@ async function sendInChannel(reply: Reply, target: Target, deps: WorkspaceWork):
     // A held start's card: kept, to be edited when the start's state changes.
     if (res.ts && reply.origin?.heldStart && deps.db)
       await new HeldStarts(deps.db, deps.workspace).setCard(reply.origin.heldStart, channel, res.ts);
+    // Posted elsewhere than where it was asked (a send started from the approval DM): the DM says where.
+    if (res.ts && channel !== asked) {
+      const where = `:white_check_mark: Started. Its card, with the live figures, is in <#${channel}>.`;
+      await sendEphemeral(
+        {
+          visibility: "ephemeral",
+          text: where,
+          blocks: [{ type: "section", text: { type: "mrkdwn", text: where } }],
+        },
+        target,
+        deps,
+      ).catch(() => undefined);
+    }
     // A held start this send replaced: its card finished, no buttons, pointing at this one (issue 37 §4).
     if (reply.origin?.supersedes && deps.db) {
       const old = await new HeldStarts(deps.db, deps.workspace)

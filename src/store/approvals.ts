@@ -52,6 +52,11 @@ create table approvals.cards (
       id: "003_pinned",
       sql: "alter table approvals.requests add column pinned jsonb",
     },
+    {
+      // The channel the approval was asked from: a send started from a DM posts its cards there (issue 37 §4).
+      id: "004_channel",
+      sql: "alter table approvals.requests add column channel text",
+    },
   ],
 };
 
@@ -108,6 +113,8 @@ export interface ApprovalRecord {
   usedAt?: Date;
   /** What was approved; undefined for a request made before approvals kept it. */
   pinned?: ApprovalPin;
+  /** The channel it was asked from (not a DM); undefined when asked from a DM or the shell. */
+  channel?: string;
 }
 
 type Row = Record<string, unknown>;
@@ -125,6 +132,7 @@ const toRecord = (r: Row): ApprovalRecord => ({
   decidedAt: date(r.decided_at),
   reason: r.reason ? String(r.reason) : undefined,
   usedAt: date(r.used_at),
+  channel: r.channel ? String(r.channel) : undefined,
   pinned: r.pinned
     ? ((typeof r.pinned === "string" ? JSON.parse(r.pinned) : r.pinned) as ApprovalPin)
     : undefined,
@@ -152,6 +160,7 @@ export class Approvals {
     templateId?: number;
     card: ApprovalCardData;
     pinned?: ApprovalPin;
+    channel?: string;
   }): Promise<ApprovalRecord> {
     await this.db.query(
       `update approvals.requests set state = 'superseded'
@@ -159,8 +168,8 @@ export class Approvals {
       [this.workspace, r.campaignId],
     );
     const { rows } = await this.db.query(
-      `insert into approvals.requests (workspace, campaign_id, requested_by, requested_at, reach, template_id, card, pinned)
-       values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb) returning *`,
+      `insert into approvals.requests (workspace, campaign_id, requested_by, requested_at, reach, template_id, card, pinned, channel)
+       values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9) returning *`,
       [
         this.workspace,
         r.campaignId,
@@ -170,6 +179,7 @@ export class Approvals {
         r.templateId ?? null,
         storable(JSON.stringify(r.card)),
         r.pinned ? storable(JSON.stringify(r.pinned)) : null,
+        r.channel ?? null,
       ],
     );
     return toRecord(rows[0] as Row);

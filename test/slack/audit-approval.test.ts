@@ -2,7 +2,8 @@
 // so in words, "@alice started *Spring sale* from the approval message", never
 // "Typed in <#U0ALICE>: `campaign 4 send`". Through the fake Slack, the Bolt
 // app, the core and the sandbox: the request, Bob's approval, then Send now on
-// the approval card in Alice's DM and its Confirm.
+// the approval card in Alice's DM and its Confirm; its launch card goes to the
+// channel the approval was asked from, and the DM says where (issue 37 §4).
 import { describe, expect, it } from "vitest";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { Approvals } from "../../src/store/approvals.ts";
@@ -75,5 +76,14 @@ describe("a send from the approval message", () => {
       (e) => e.operation === "sendCampaign",
     );
     expect(row).toMatchObject({ how: "approval", ok: true });
+
+    // Issue 37 §4: its launch card is posted where the approval was asked from (#general), not left in the DM,
+    // and the DM says where.
+    const launch = fake.messages
+      .slice(before)
+      .filter((m) => JSON.stringify(m.blocks ?? []).includes("Starting; the figures follow here"));
+    expect(launch.map((m) => m.channel)).toEqual(["C0GENERAL"]);
+    const told = fake.responsesTo(ok.responseUrl!).map((r) => JSON.stringify(r.body));
+    expect(told.some((t) => t.includes("Its card, with the live figures, is in <#C0GENERAL>"))).toBe(true);
   });
 });

@@ -9,11 +9,11 @@ import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } fr
 import { approvalGate } from "../campaign-approval.ts";
 import { APPROVAL_COMMANDS } from "../campaign-approval-commands.ts";
 import { audienceSummary, recordCreated } from "../campaign-audience.ts";
-import { startCampaign, startRefusal } from "../campaign-road.ts";
+import { isDm, startCampaign, startRefusal } from "../campaign-road.ts";
 import { CAMPAIGN_TEST_COMMAND } from "../campaign-test.ts";
 import { formReply } from "../forms.ts";
 import { loadCampaignData } from "../lookups.ts";
-import { defineCommand, UserError } from "../registry.ts";
+import { type CommandContext, defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";
 import { cardOf, factsOf } from "./campaign-card.ts";
@@ -234,8 +234,14 @@ export const CAMPAIGN_COMMANDS = [
       return {
         visibility: "in_channel",
         ...card,
-        // The held start it replaced: its card is finished (no buttons), pointing here.
-        origin: { command: "campaign.send", facts, ...(given.start ? { supersedes: given.start.id } : {}) },
+        origin: {
+          command: "campaign.send",
+          facts,
+          // The held start it replaced: its card is finished (no buttons), pointing here.
+          ...(given.start ? { supersedes: given.start.id } : {}),
+          // Started from a DM (the approval message): the cards go where the approval was asked from.
+          ...(isDm(ctx.actor.channelId) ? await askedIn(ctx, a.id) : {}),
+        },
       };
     },
   }),
@@ -382,3 +388,9 @@ export const CAMPAIGN_COMMANDS = [
     },
   }),
 ];
+
+/** The channel a campaign's approval was asked from, as a reply's `postIn`; none when unknown. */
+async function askedIn(ctx: CommandContext, id: number): Promise<{ postIn?: string }> {
+  const channel = (await ctx.approvals?.store.latest(id).catch(() => undefined))?.channel;
+  return channel ? { postIn: channel } : {};
+}
