@@ -151,6 +151,57 @@ describe("held starts in Slack", () => {
     expect((await store.ofCampaign(id))?.state).toBe("cancelled");
   });
 
+  it("Send now anyway on a held card: one launch card; the held card finished, no buttons (issue 37 §4)", async () => {
+    const id = await draft("Sent anyway");
+    const at = Math.floor(Date.now() / 1000) + 30 * 86_400;
+    const iso = new Date(at * 1000).toISOString().replace(".000Z", "Z");
+    const ask = await stack.req.command(`campaign ${id} send at=${iso}`, { user: ALICE });
+    const prompt = await stack.fake.waitForResponse(ask.responseUrl as string);
+    const confirmOf = (blocks: unknown) =>
+      (blocks as Array<{ type: string; elements?: Array<{ action_id?: string; value?: string }> }>)
+        .flatMap((b) => b.elements ?? [])
+        .find((e) => e.action_id?.startsWith(ACTION.confirm));
+    const first = confirmOf(prompt.body.blocks)!;
+    const before = stack.fake.messages.length;
+    await stack.req.blockAction(
+      { action_id: first.action_id!, value: first.value },
+      { responseUrl: ask.responseUrl, user: ALICE },
+    );
+    const posted = await stack.fake.waitFor(() =>
+      stack.fake.messages.slice(before).find((m) => text(m.blocks).includes(`Starts at <!date^${at}^`)),
+    );
+    const store = new HeldStarts(stack.db, ENV_WORKSPACE);
+    await eventually(async () => ((await store.ofCampaign(id))?.ts ? true : undefined), "the card kept");
+    // Held for the quiet hours instead (the same row, the same card): Send now anyway is offered.
+    const s = (await store.ofCampaign(id))!;
+    await store.hold({ ...s, reason: "quiet", now: new Date() });
+
+    const click = await stack.req.blockAction(
+      { action_id: ACTION.run, value: `campaign ${id} send now` },
+      { user: ALICE, channelId: "C0GENERAL", messageTs: posted.ts },
+    );
+    const anyway = await stack.fake.waitForResponse(click.responseUrl!);
+    const go = confirmOf(anyway.body.blocks);
+    expect(go, JSON.stringify(anyway.body)).toBeDefined();
+    const sent = stack.fake.messages.length;
+    await stack.req.blockAction(
+      { action_id: go!.action_id!, value: go!.value },
+      { responseUrl: click.responseUrl, user: ALICE, channelId: "C0GENERAL" },
+    );
+    const edit = await stack.fake.waitFor(() =>
+      stack.fake
+        .callsOf("chat.update")
+        .find((c) => c.args.ts === posted.ts && /Sent at once by <@U0ALICE>/.test(text(c.args.blocks))),
+    );
+    expect(text(edit.args.blocks)).not.toContain('"type":"actions"');
+    const launches = stack.fake.messages
+      .slice(sent)
+      .filter((m) => text(m.blocks).includes("Starting; the figures follow here"));
+    expect(launches).toHaveLength(1);
+    expect(launches[0]?.ts).not.toBe(posted.ts);
+    expect((await store.ofCampaign(id))?.state).toBe("cancelled");
+  });
+
   it("a start its check holds is said in the audit channel, as a command's entry is", async () => {
     const id = await draft("Held by its check");
     const at = new Date(Date.now() + 3_600_000);
