@@ -49,7 +49,7 @@ export const isDm = (channel: string | undefined): boolean => !!channel && chann
 const SENDABLE = new Set(["draft", "scheduled", ""]);
 
 /** Why a campaign in `status` is not sent again, in words. */
-function stateWords(name: string, status: string): string {
+export function stateWords(name: string, status: string): string {
   switch (status) {
     case "running":
       return `${name} is already sending: it is not sent twice.`;

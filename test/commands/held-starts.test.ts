@@ -480,4 +480,17 @@ describe("held starts", () => {
       expect(sends(id)).toBe(0);
     });
   });
+
+  it("a stale Send… on a campaign already sending is refused by state at once, saying where it is (issue 37 §4)", async () => {
+    const ana = { userId: "U0ANA", via: "slack" as const, channelId: "C0GENERAL" };
+    const { id } = await newDraft("Stale button");
+    const ask = await h().core.run(`campaign ${id} send`, ana);
+    await h().core.confirm(ask.confirmation!.id, ana);
+    expect(sends(id)).toBe(1);
+    const again = await h().core.run(`campaign ${id} send`, ana);
+    expect(again.confirmation).toBeUndefined();
+    expect(all(again)).toMatch(/\*Stale button\* is already sending: it is not sent twice/);
+    expect(all(again)).toContain(`report now ${id}`);
+    expect(sends(id)).toBe(1);
+  });
 });

@@ -8,6 +8,7 @@ import type { Campaign, MessagingApi, Template } from "../../api/types.ts";
 import { esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
 import { CARD_STATUS, FINAL_STATUSES } from "../../reports/card.ts";
 import { audienceForSend } from "../campaign-audience.ts";
+import { stateWords } from "../campaign-road.ts";
 import { type CommandContext, type Preview, UserError } from "../registry.ts";
 import { pick, show } from "../render.ts";
 import { campaignMessageText } from "./campaign-message.ts";
@@ -111,6 +112,12 @@ export async function campaignPreview(
   const c = read ?? (await ctx.api.getCampaign(id));
   const refusal = finalStateRefusal(action, id, c);
   if (refusal) throw refusal;
+  // A stale Send… (a card drawn before it started): refused by state at once, saying where it is now.
+  if (action === "send" && String(pick(c, "status") ?? "") === "running")
+    throw new UserError(stateWords(`*${esc(nameOf(c, `Campaign ${id}`))}*`, "running"), false, [
+      { text: "Report", line: `report now ${id}`, style: "primary" },
+      { text: "Open", line: `campaign ${id}` },
+    ]);
   const t = await templateOf(ctx.api, c);
   const counted = action === "send" ? await audienceForSend(ctx, id, c, 2) : undefined;
   const audience = counted ? counted.text : await audienceOf(ctx.api, id, c);
