@@ -205,7 +205,9 @@ describe("a CSV shared in a channel", () => {
     const text = JSON.stringify(preview.blocks);
     expect(text).not.toMatch(/Will be imported/);
     expect(text).toMatch(/\*Valid rows\*\\n2"/);
-    expect(text).toMatch(/a phone that is already a contact is skipped, not created/);
+    expect(text).toMatch(
+      /a phone that is already a contact is skipped or updated, as chosen below, not created twice/,
+    );
     expect(control(preview, IMPORT_ACTIONS.run).text.text).toBe("Import 2 valid rows");
     const uploadsBefore = fake.callsOf("files.completeUploadExternal").length;
     await click(preview, IMPORT_ACTIONS.run);

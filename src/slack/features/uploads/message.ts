@@ -128,15 +128,12 @@ export function previewMessage(
   opts: { settings?: boolean } = {},
 ): { text: string; blocks: KnownBlock[] } {
   const blocks = previewBody(p, s);
-  // The count above is of rows sent; what becomes of a contact that exists is the choice below.
+  // The count above is of rows sent; what becomes of a contact that exists is the choice below
+  // (the message is not redrawn when it changes, so the line names both).
   if (s.valid > 0)
     blocks.push(
       context(
-        `Valid rows are sent to the import: a new phone becomes a contact; a phone that is already a contact is ${
-          p.updateExisting
-            ? "updated, not created twice"
-            : "skipped, not created (Update contacts that exist updates it)"
-        }.`,
+        "Valid rows are sent to the import: a new phone becomes a contact; a phone that is already a contact is skipped or updated, as chosen below, not created twice.",
       ),
     );
   // Numbers that need a country while none is set: the uploader, an admin, can set one.
