@@ -16,12 +16,20 @@ export interface RowFailure {
   row: number;
   /** The phone cell as the file has it. */
   phone: string;
+  /** The row's name cells as the file has them, in the order of nameColumns(mapping) (for the errors file). */
+  names: string[];
   code: FailureCode;
   reason: string;
 }
 
 /** Values in the order of outputColumns(mapping). */
 export type ContactValues = string[];
+
+/** The file's columns that hold a name (first, last, full), in file order: the errors file repeats them. */
+export function nameColumns(mapping: ColumnMapping): number[] {
+  const named = [mapping.first_name, mapping.last_name, mapping.name].filter((c): c is number => c !== null);
+  return [...new Set(named)].sort((a, b) => a - b);
+}
 
 export type RowResult = { ok: true; row: number; values: ContactValues } | { ok: false; failure: RowFailure };
 
@@ -37,6 +45,7 @@ export class RowValidator {
 
   private readonly mapping: ColumnMapping;
   private readonly country: CountryCode | undefined;
+  private readonly nameColumns: number[];
   /** Rows whose full name is not imported: they have a first and a last name of their own that it does not match. */
   fullNamesLost = 0;
   /** The first of them. */
@@ -44,6 +53,7 @@ export class RowValidator {
   constructor(mapping: ColumnMapping, fields: readonly FieldDefinition[], country: CountryCode | undefined) {
     this.mapping = mapping;
     this.country = country;
+    this.nameColumns = nameColumns(mapping);
     this.fieldKeys = Object.keys(mapping.fields);
     this.fieldTypes = this.fieldKeys.map((k) => fields.find((f) => f.key === k)?.type);
   }
@@ -111,7 +121,8 @@ export class RowValidator {
     }
 
     if (code) {
-      return { ok: false, failure: { row, phone: phoneCell, code, reason: reasons.join("; ") } };
+      const names = this.nameColumns.map((c) => cells[c] ?? "");
+      return { ok: false, failure: { row, phone: phoneCell, names, code, reason: reasons.join("; ") } };
     }
     this.seen.set(digits, row);
     return { ok: true, row, values };

@@ -35,6 +35,8 @@ export interface NormalizeSummary {
   failed: number;
   bytes: number;
   columns: string[];
+  /** The upload's headers, as preview.headers has them. */
+  headers: string[];
 }
 
 export interface NormalizedCsv {
@@ -139,7 +141,7 @@ export function normalizedCsv(
     }
     if (batch.length > 0) yield Buffer.from(stringify(batch));
     report();
-    resolveDone({ rows, written, failed, bytes: opened.bytesRead(), columns });
+    resolveDone({ rows, written, failed, bytes: opened.bytesRead(), columns, headers: opened.headers });
   }
 
   async function* guarded(): AsyncGenerator<Buffer> {

@@ -13,11 +13,13 @@ import { pipeline } from "node:stream/promises";
 import { isApiError, NetworkError } from "../api/errors.ts";
 import type { ApiRecord, MessagingApi } from "../api/types.ts";
 import { metrics } from "../platform/metrics.ts";
+import { nameColumns } from "./contact.ts";
 import { type ErrorLine, errorsCsv } from "./error-report.ts";
 import { ImportOutcomeUnknown } from "./errors.ts";
 import type { ColumnMapping, FieldDefinition } from "./headers.ts";
 import { normalizedCsv, normalizedFileName } from "./normalize.ts";
 import { type ImportPreview, previewImport } from "./preview.ts";
+import { openRows } from "./rows.ts";
 import type { ImportSource } from "./source.ts";
 import { uploadTempPath } from "./temp.ts";
 
@@ -78,7 +80,7 @@ export interface ImportOutcome {
   failures: ErrorLine[];
   /** Failing rows beyond those listed. */
   unlisted: number;
-  /** The errors CSV (row, phone, reason) to hand back; absent when no row failed. */
+  /** The errors CSV (row, the row's name columns, phone, reason) to hand back; absent when no row failed. */
   errorReport?: { fileName: string; content: string };
 }
 
@@ -121,6 +123,40 @@ export async function importFields(api: MessagingApi): Promise<FieldDefinition[]
     .filter((f) => typeof f.key === "string" && f.key)
     .sort((a, b) => Number(a.position ?? 0) - Number(b.position ?? 0))
     .map((f) => ({ key: f.key as string, label: f.label, type: f.type }));
+}
+
+/**
+ * Puts each line's name cells, and its phone as typed, from the file's row of
+ * its number (the lines the API refused know only the row); stops reading once
+ * every row is found.
+ */
+async function fillFromFile(
+  source: ImportSource,
+  lines: ErrorLine[],
+  nameColumns: number[],
+  phoneColumns: number[],
+): Promise<void> {
+  const byRow = new Map<number, ErrorLine[]>();
+  for (const l of lines) if (typeof l.row === "number") byRow.set(l.row, [...(byRow.get(l.row) ?? []), l]);
+  if (byRow.size === 0) return;
+  const opened = await openRows(source);
+  try {
+    for await (const batch of opened.batches) {
+      for (const { row, cells } of batch) {
+        const found = byRow.get(row);
+        if (!found) continue;
+        const phone = phoneColumns.map((c) => cells[c] ?? "").find((p) => p.trim() !== "") ?? "";
+        for (const l of found) {
+          l.names = nameColumns.map((c) => cells[c] ?? "");
+          l.phone = phone;
+        }
+        byRow.delete(row);
+        if (byRow.size === 0) return;
+      }
+    }
+  } finally {
+    await opened.batches.return(undefined);
+  }
 }
 
 export class ImportService {
@@ -175,7 +211,7 @@ export class ImportService {
       // A repeated phone is skipped, not failed: the earlier row carries the contact.
       onFailure: (f) => {
         if (f.code === "duplicate") duplicates++;
-        else fail({ row: f.row, phone: f.phone, reason: f.reason });
+        else fail({ row: f.row, phone: f.phone, names: f.names, reason: f.reason });
       },
       onProgress: onProgress && ((p) => onProgress({ done: p.rows, total: job.total })),
     });
@@ -227,10 +263,20 @@ export class ImportService {
       await rm(path, { force: true });
     }
     // The API numbers the rows of the normalized CSV; the user knows those of the file.
+    const refused: ErrorLine[] = [];
     for (const e of result.errors) {
       const row = typeof e.row === "number" ? (csv.sourceRowOf(e.row) ?? e.row) : undefined;
-      fail({ row, phone: typeof e.phone === "string" ? e.phone : undefined, message: e.message });
+      const line: ErrorLine = {
+        row,
+        phone: typeof e.phone === "string" ? e.phone : undefined,
+        message: e.message,
+      };
+      refused.push(line);
+      fail(line);
     }
+    // Their name and phone cells as typed: the file read again, only when the API refused rows (rare).
+    const names = nameColumns(job.mapping);
+    if (refused.length > 0) await fillFromFile(job.source, refused, names, job.mapping.phone);
     const failed = summary.failed - duplicates + result.errors.length;
     const existing = Math.max(0, summary.rows - result.created - result.updated - failed - duplicates);
     metrics.imports.inc({ outcome: "done" });
@@ -257,7 +303,10 @@ export class ImportService {
       errorReport: failures.length
         ? {
             fileName: `${normalizedFileName(job.fileName).replace(/\.csv$/, "")}-errors.csv`,
-            content: errorsCsv(failures),
+            content: errorsCsv(
+              failures,
+              names.map((c) => summary.headers[c] ?? ""),
+            ),
           }
         : undefined,
     };

@@ -317,7 +317,7 @@ describe("write commands", () => {
     const file = join(dir, "people.csv");
     writeFileSync(file, "phone,first_name\n+14155559901,Imp\nnot-a-phone,Bad\n");
     const asked = await h().core.run(`import ${file} group=2`, SHELL);
-    expect(asked.text).toMatch(/Import 1 contact from people\.csv\?/);
+    expect(asked.text).toMatch(/Import 1 valid row from people\.csv\?/);
     const r = await h().core.confirm(asked.confirmation!.id, SHELL);
     expect(r.text).toMatch(/1 created/);
     expect(r.text).toMatch(/1 failed/);

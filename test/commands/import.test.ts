@@ -3,7 +3,7 @@
 // normalized, rows checked), a preview asks for confirmation, and only the
 // normalized CSV reaches the API.
 
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
@@ -91,7 +91,7 @@ describe("/sb import <path> in the shell", () => {
     expect(allBad.text).toMatch(/Nothing imported from bad\.csv: none of its 2 rows can be imported/);
     expect(blocksToText(allBad.blocks)).toMatch(/row 3 \(abc\): phone abc contains letters/);
     const missing = await h().core.run(`import ${join(dir, "nowhere.csv")}`, SHELL);
-    expect(missing.text).toMatch(/there is no such file/);
+    expect(missing.text).toMatch(new RegExp(`^No file at ${join(dir, "nowhere.csv")}`));
     expect(missing.text).not.toMatch(/ENOENT/);
     const noGroup = await h().core.run(`import ${file("ok.csv", "phone\n+14155553105\n")} group=9999`, SHELL);
     expect(noGroup.confirmation).toBeUndefined();
@@ -117,5 +117,58 @@ describe("/sb import <path> in the shell", () => {
     expect(reply.text).toMatch(
       /5 rows read: 2 created, 0 updated, 2 skipped \(1 repeated in the file, 1 already a contact, not updated\), 1 failed/,
     );
+  });
+
+  it("counts the valid rows it will send, not contacts it will create; the result says why the others were not created (issue 39)", async () => {
+    // Two of the four valid rows are contacts already: the import skips them.
+    await h().core.run("contact add +14155553301 first=Ana", SHELL);
+    await h().core.run("contact add +14155553302 first=Bo", SHELL);
+    const path = file(
+      "existing.csv",
+      [
+        "Name,Phone",
+        "Ana Lima,+14155553301",
+        "Bo Ek,+14155553302",
+        "Cy Ro,+14155553303",
+        "Di Sa,+14155553304",
+      ].join("\n"),
+    );
+    const asked = await h().core.run(`import ${path}`, SHELL);
+    const preview = blocksToText(asked.blocks);
+    expect(asked.text).toMatch(/Import 4 valid rows from existing\.csv\?/);
+    expect(preview).not.toMatch(/Will be imported/);
+    expect(preview).toMatch(/Valid rows: 4/);
+    expect(preview).toMatch(
+      /a phone that is already a contact is skipped, not created \(`update=yes` updates it\)/,
+    );
+    const reply = await h().core.confirm(asked.confirmation!.id, SHELL);
+    expect(reply.text).toMatch(
+      /4 rows read: 2 created, 0 updated, 2 skipped \(2 already contacts, not updated\), 0 failed/,
+    );
+  });
+
+  it("writes the error file with the row's name columns, and phones as typed (issue 39)", async () => {
+    const path = file(
+      "names.csv",
+      [
+        "First Name;Last Name;Mobile",
+        "Ana;Lima;+1 555",
+        "=cmd;Ek;12",
+        "Cy;Ro;+14155553311",
+        "Di;;+44 20 7946 0958x",
+      ].join("\r\n"),
+    );
+    const reply = await confirmed(`import "${path}"`);
+    expect(reply.text).toMatch(/Error report: /);
+    const report = readFileSync(join(dir, "names-errors.csv"), "utf8");
+    const lines = report
+      .replace(/^\ufeff/, "")
+      .trimEnd()
+      .split("\r\n");
+    expect(lines[0]).toBe("row,First Name,Last Name,phone,reason");
+    // The phone as typed, no leading quote; a name a spreadsheet would run is still neutralized.
+    expect(lines[1]).toMatch(/^2,Ana,Lima,\+1 555,phone \+1 555 is too short/);
+    expect(lines[2]).toMatch(/^3,'=cmd,Ek,12,/);
+    expect(lines[3]).toMatch(/^5,Di,,'\+44 20 7946 0958x,/);
   });
 });

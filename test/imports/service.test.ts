@@ -106,8 +106,9 @@ describe("ImportService: preview, then run", () => {
     expect(outcome.failures[1]?.message).toMatch(/score must be a number/);
     expect(outcome.errorReport?.fileName).toBe("Big list-errors.csv");
     const report = outcome.errorReport?.content ?? "";
-    expect(report).toMatch(/^\ufeffrow,phone,reason\r\n3,12,/);
-    expect(report.split("\r\n")[2]).toMatch(/^9,.*score must be a number/);
+    expect(report).toMatch(/^\ufeffrow,First Name,Surname,phone,reason\r\n3,Short,Number,12,/);
+    // A row the API refused has its name and phone cells as typed too (the file read again for it).
+    expect(report.split("\r\n")[2]).toMatch(/^9,N7,Big,\(415\).*,.*score must be a number/);
 
     // Normalized on the way: the local form became E.164, the surname the last name.
     const [first] = await contactByPhone(phones[0]!);

@@ -40,7 +40,7 @@ describe("/sb import <file> in the shell", () => {
     const before = imports().length;
     const out = await pipedShell([`/sb import "${path}"`], true);
     expect(out).toMatch(/== Import Customers\.csv\? ==/);
-    expect(out).toMatch(/Will be imported: 2\nWill fail: 1/);
+    expect(out).toMatch(/Valid rows: 2\nWill fail: 1/);
     expect(out).toMatch(/Phone ← “Phone Number” \(C\)/);
     expect(out).toMatch(/File: CSV, .*semicolon-separated/);
     expect(out).toMatch(/Rows that will fail\n• row 4 \(12\): phone 12 is too short/);
@@ -53,7 +53,9 @@ describe("/sb import <file> in the shell", () => {
 
     const report = join(path, "..", "Customers-errors.csv");
     expect(out).toContain(`Error report: ${report}`);
-    expect(readFileSync(report, "utf8")).toMatch(/row,phone,reason\r?\n4,12,phone 12 is too short/);
+    expect(readFileSync(report, "utf8")).toMatch(
+      /row,First Name,Last Name,phone,reason\r?\n4,Cy,,12,phone 12 is too short/,
+    );
     // DEFAULT_COUNTRY (US) repaired the local numbers.
     for (const [phone, first] of [
       ["+14155553201", "Ana"],
@@ -72,7 +74,7 @@ describe("/sb import <file> in the shell", () => {
       "Fa;Ty;415 555 3212;",
     ]);
     const out = await pipedShell([`/sb import "${path}"`], true);
-    expect(out).toMatch(/Will be imported: 2\nWill fail: 1\nRepeated in the file: 1 \(skipped\)/);
+    expect(out).toMatch(/Valid rows: 2\nWill fail: 1\nRepeated in the file: 1 \(skipped\)/);
     expect(out).toMatch(/Rows that will fail\n• row 3 \(12\): phone 12 is too short/);
     expect(out).not.toMatch(/• row 4/);
     expect(out).toMatch(
@@ -117,7 +119,7 @@ describe("/sb import <file> in the shell", () => {
       "y",
       "exit",
     ]);
-    expect(out).toMatch(/Contacts that exist already are updated\./);
+    expect(out).toMatch(/a phone that is already a contact is updated, not created twice\./);
     expect(out).toMatch(/Cancelled: `\/sb import .*` was not run\./);
     expect(out).toMatch(/Import of Customers\.csv: 1 row read: 1 created, 0 updated, 0 skipped, 0 failed/);
     expect(out).not.toMatch(/Error report/);

@@ -73,7 +73,7 @@ describe("a large CSV", () => {
         "the preview",
       ),
     );
-    expect(preview.text).toMatch(/50,000 rows, 50,000 will be imported, 0 will fail/);
+    expect(preview.text).toMatch(/50,000 rows, 50,000 valid, 0 will fail/);
     const run = ((preview.blocks as Json[]) ?? [])
       .flatMap((b) => b.elements ?? [])
       .find((e: Json) => e.action_id === IMPORT_ACTIONS.run);

@@ -136,11 +136,11 @@ describe("a CSV shared in a channel", () => {
     const preview = await previewOf("people.csv");
     expect(checkMessageBlocks(preview.blocks)).toEqual([]);
     const text = JSON.stringify(preview.blocks);
-    expect(preview.text).toMatch(/4 rows, 2 will be imported, 2 will fail/);
+    expect(preview.text).toMatch(/4 rows, 2 valid, 2 will fail/);
     expect(text).toMatch(/Phone ← “Phone”/);
     expect(text).toMatch(/row 4/);
     expect(text).toMatch(/row 5/);
-    expect(control(preview, IMPORT_ACTIONS.run).text.text).toBe("Import 2 contacts");
+    expect(control(preview, IMPORT_ACTIONS.run).text.text).toBe("Import 2 valid rows");
 
     const before = (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1000 })).filter(
       (e) => e.operation === "importContacts",
@@ -152,9 +152,9 @@ describe("a CSV shared in a channel", () => {
     expect(errorsFile.args.thread_ts).toBe(preview.ts);
     const uploaded = [...fake.files.values()].find((f) => f.name.endsWith("-errors.csv"));
     const body = uploaded?.content.toString("utf8") ?? "";
-    expect(body).toMatch(/^\ufeffrow,phone,reason/);
+    expect(body).toMatch(/^\ufeffrow,First Name,Last Name,phone,reason/);
     expect(body).toMatch(/\r\n4,/);
-    expect(body).toMatch(/\r\n5,12,/);
+    expect(body).toMatch(/\r\n5,Di,,12,/);
     const after = (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1000 })).filter(
       (e) => e.operation === "importContacts",
     ).length;
@@ -179,7 +179,7 @@ describe("a CSV shared in a channel", () => {
     await share("repeats.csv", Buffer.from(csv, "utf8"), { mimetype: "text/csv" });
     const preview = await previewOf("repeats.csv");
     expect(checkMessageBlocks(preview.blocks)).toEqual([]);
-    expect(preview.text).toMatch(/4 rows, 2 will be imported, 1 will fail, 1 repeated \(skipped\)/);
+    expect(preview.text).toMatch(/4 rows, 2 valid, 1 will fail, 1 repeated \(skipped\)/);
     const text = JSON.stringify(preview.blocks);
     expect(text).toMatch(/\*Will fail\*\\n1"/);
     expect(text).toMatch(/\*Repeated in the file\*\\n1 \(skipped\)/);
@@ -192,6 +192,33 @@ describe("a CSV shared in a channel", () => {
     expect(outcome.text).toMatch(
       /4 rows read: 2 created, 0 updated, 1 skipped \(1 repeated in the file\), 1 failed/,
     );
+  });
+
+  it("counts the valid rows it will send, says a contact that exists is skipped, and writes names and phones as typed in the errors file (issue 39)", async () => {
+    const [known, fresh] = [phone(), phone()];
+    await switchboard.client.createContact({ phone: known, first_name: "Known" });
+    const csv = `First Name,Phone\nKnown,${known}\nFresh,${fresh}\nShort,+1 555\n`;
+    await share("known.csv", Buffer.from(csv, "utf8"), { mimetype: "text/csv" });
+    const preview = await previewOf("known.csv");
+    expect(checkMessageBlocks(preview.blocks)).toEqual([]);
+    expect(preview.text).toMatch(/3 rows, 2 valid, 1 will fail/);
+    const text = JSON.stringify(preview.blocks);
+    expect(text).not.toMatch(/Will be imported/);
+    expect(text).toMatch(/\*Valid rows\*\\n2"/);
+    expect(text).toMatch(
+      /a phone that is already a contact is skipped or updated, as chosen below, not created twice/,
+    );
+    expect(control(preview, IMPORT_ACTIONS.run).text.text).toBe("Import 2 valid rows");
+    const uploadsBefore = fake.callsOf("files.completeUploadExternal").length;
+    await click(preview, IMPORT_ACTIONS.run);
+    const outcome = await outcomeIn(preview);
+    expect(outcome.text).toMatch(
+      /3 rows read: 1 created, 0 updated, 1 skipped \(1 already a contact, not updated\), 1 failed/,
+    );
+    await fake.waitFor(() => fake.callsOf("files.completeUploadExternal").length > uploadsBefore);
+    const uploaded = [...fake.files.values()].find((f) => f.name === "known-errors.csv");
+    const body = uploaded?.content.toString("utf8") ?? "";
+    expect(body).toBe("\ufeffrow,First Name,phone,reason\r\n4,Short,+1 555,phone +1 555 is too short\r\n");
   });
 
   it("previews once when Slack delivers the event twice, or the file is shared again", async () => {
@@ -363,7 +390,7 @@ describe("/sb import", () => {
     const p = phone();
     await share("mapping.csv", Buffer.from(`Notes,Number\n${p},hello\n`));
     const preview = await previewOf("mapping.csv");
-    expect(preview.text).toMatch(/0 will be imported/);
+    expect(preview.text).toMatch(/0 valid/);
     const before = fake.callsOf("views.open").length;
     await click(preview, IMPORT_ACTIONS.mapping);
     const call = await fake.waitFor(() =>
@@ -381,7 +408,7 @@ describe("/sb import", () => {
     const redrawn = await fake.waitFor(() =>
       fake
         .callsOf("chat.update")
-        .find((c) => c.args.ts === preview.ts && /1 will be imported/.test(String(c.args.text))),
+        .find((c) => c.args.ts === preview.ts && /1 valid/.test(String(c.args.text))),
     );
     expect(JSON.stringify(redrawn.args.blocks)).toMatch(/Phone ← “Notes”/);
   });

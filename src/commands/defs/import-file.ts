@@ -57,17 +57,17 @@ async function readLocalFile(a: ImportFileArgs, ctx: CommandContext): Promise<Re
   if (ext !== ".csv" && ext !== ".xlsx")
     throw new UserError(`*path* must be a .csv or .xlsx file, not "${esc(path)}"`);
   try {
-    if (!(await stat(path)).isFile()) throw new UserError(`*path* is not a file (${esc(path)})`);
+    if (!(await stat(path)).isFile()) throw new UserError(`${esc(path)} is not a file`);
   } catch (err) {
     if (err instanceof UserError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    const why =
+    throw new UserError(
       code === "ENOENT" || code === "ENOTDIR"
-        ? "there is no such file"
+        ? `No file at ${esc(path)}`
         : code === "EACCES" || code === "EPERM"
-          ? "Switchboard may not read it (file permissions)"
-          : "it cannot be read";
-    throw new UserError(`*path* ${why}: ${esc(path)}`);
+          ? `Switchboard may not read ${esc(path)} (file permissions)`
+          : `${esc(path)} cannot be read`,
+    );
   }
   const name = basename(path);
   // The workspace's country (its setting, else the deployment's); none: numbers without a + code are refused.
@@ -106,12 +106,13 @@ export async function importFilePreview(
   const { name, summary: s } = await readLocalFile(a, ctx);
   if (s.valid === 0) return undefined;
   const group = a.group === undefined ? undefined : await groupOf(a.group, ctx);
-  const text = `Import ${count(s.valid, "contact")} from ${esc(name)}?`;
+  const text = `Import ${count(s.valid, "valid row")} from ${esc(name)}?`;
   const blocks = [
     header(`Import ${name}?`),
     ...fieldsSection([
       ["Rows", num(s.rows)],
-      ["Will be imported", num(s.valid)],
+      // What will be sent, not what will be created: the API skips (or updates) contacts that exist.
+      ["Valid rows", num(s.valid)],
       ["Will fail", num(s.failed)],
       ...(s.repeated ? [["Repeated in the file", `${num(s.repeated)} (skipped)`] as [string, string]] : []),
       ["File", esc(s.format)],
@@ -136,9 +137,7 @@ export async function importFilePreview(
   if (country) blocks.push(section(`:globe_with_meridians: ${esc(country)}`));
   const notes = [
     ...(s.repeated ? [repeatsLine(s)] : []),
-    a.update
-      ? "Contacts that exist already are updated."
-      : "Contacts that exist already are skipped (`update=yes` updates them).",
+    existingLine(a.update),
     ...(group
       ? [`Every imported contact is added to group #${group.id} “${esc(show(group.name, 60))}”.`]
       : []),
@@ -149,6 +148,12 @@ export async function importFilePreview(
   blocks.push(context(notes.join(" ")));
   return { text, blocks, confirm: { text: "Import", style: "primary", dismiss: "Cancel" } };
 }
+
+/** What the import does with the valid rows, those of contacts that exist included. */
+const existingLine = (update: boolean) =>
+  `Valid rows are sent to the import: a new phone becomes a contact; a phone that is already a contact is ${
+    update ? "updated, not created twice." : "skipped, not created (`update=yes` updates it)."
+  }`;
 
 /** The group the contacts will join: known before asking, so a wrong id is not found after "yes". */
 async function groupOf(id: number, ctx: CommandContext) {

@@ -70,7 +70,8 @@ function previewBody(p: PendingImport, s: PreviewSummary): KnownBlock[] {
       type: "section",
       fields: [
         { type: "mrkdwn", text: `*Rows*\n${num(s.rows)}` },
-        { type: "mrkdwn", text: `*Will be imported*\n${num(s.valid)}` },
+        // What will be sent, not what will be created: the API skips (or updates) contacts that exist.
+        { type: "mrkdwn", text: `*Valid rows*\n${num(s.valid)}` },
         { type: "mrkdwn", text: `*Will fail*\n${num(s.failed)}` },
         ...(s.repeated
           ? [{ type: "mrkdwn" as const, text: `*Repeated in the file*\n${num(s.repeated)} (skipped)` }]
@@ -127,6 +128,14 @@ export function previewMessage(
   opts: { settings?: boolean } = {},
 ): { text: string; blocks: KnownBlock[] } {
   const blocks = previewBody(p, s);
+  // The count above is of rows sent; what becomes of a contact that exists is the choice below
+  // (the message is not redrawn when it changes, so the line names both).
+  if (s.valid > 0)
+    blocks.push(
+      context(
+        "Valid rows are sent to the import: a new phone becomes a contact; a phone that is already a contact is skipped or updated, as chosen below, not created twice.",
+      ),
+    );
   // Numbers that need a country while none is set: the uploader, an admin, can set one.
   if (opts.settings)
     blocks.push({
@@ -174,7 +183,7 @@ export function previewMessage(
               style: "primary" as const,
               text: {
                 type: "plain_text" as const,
-                text: `Import ${s.valid} contact${s.valid === 1 ? "" : "s"}`,
+                text: `Import ${s.valid} valid row${s.valid === 1 ? "" : "s"}`,
               },
               value: p.id,
             },
@@ -195,7 +204,7 @@ export function previewMessage(
     ),
   );
   return {
-    text: `Import preview of ${esc(p.fileName)}: ${num(s.rows)} rows, ${num(s.valid)} will be imported, ${num(s.failed)} will fail${s.repeated ? `, ${num(s.repeated)} repeated (skipped)` : ""}`,
+    text: `Import preview of ${esc(p.fileName)}: ${num(s.rows)} rows, ${num(s.valid)} valid, ${num(s.failed)} will fail${s.repeated ? `, ${num(s.repeated)} repeated (skipped)` : ""}`,
     blocks,
   };
 }
