@@ -25,6 +25,8 @@ beforeAll(async () => {
   h = await startReportsHarness({
     runtime: { scheduler: false },
     homeCacheMs: 0,
+    // The background lane's share of a large budget: the count itself is quick once let go.
+    env: { API_READ_LIMIT: "100000" },
     proxy: {
       hold: (method, url) => (method === "GET" && url.startsWith("/v1/campaigns") ? gate : undefined),
     },
