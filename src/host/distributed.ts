@@ -192,6 +192,7 @@ export async function createDistributedSwitchboard(
           homeView: createHomeView({
             mayAdminister: async (userId) =>
               (await rt.core.admin?.mayAdminister({ userId, via: "slack" })) ?? false,
+            may: (userId, scope) => rt.core.may({ userId, via: "slack" }, scope),
             workspace: rt.id,
             client: rt.client,
             db,

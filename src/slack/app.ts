@@ -204,6 +204,9 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
       // Settings on the Home tab for those who may change them (the workspace's core's admin).
       mayAdminister: async (userId) =>
         (await source.scopeOf(home.workspace)).core.admin?.mayAdminister({ userId, via: "slack" }) ?? false,
+      // The write shortcuts for those who may write (the core's may: SWITCHBOARD_WRITERS).
+      may: async (userId, scope) =>
+        (await source.scopeOf(home.workspace)).core.may({ userId, via: "slack" }, scope),
       ...opts.home,
       republish: async (userId, view) => {
         await bridge.client.views.publish({ user_id: userId, view }).catch((err) => {

@@ -12,6 +12,7 @@ import { CHANNEL_MIGRATIONS } from "./channels.ts";
 import type { Db } from "./db.ts";
 import { SLACK_MIGRATIONS } from "./events.ts";
 import { HELD_STARTS_MIGRATIONS } from "./held-starts.ts";
+import { HOME_MIGRATIONS } from "./home-counts.ts";
 import { IMPORTS_MIGRATIONS } from "./imports.ts";
 import { INBOX_MIGRATIONS } from "./inbox.ts";
 import { WORKSPACES_MIGRATIONS } from "./installations.ts";
@@ -47,6 +48,7 @@ export const STORE_MIGRATIONS: readonly MigrationSet[] = [
   OUTCOMES_MIGRATIONS,
   HELD_STARTS_MIGRATIONS,
   APPROVALS_MIGRATIONS,
+  HOME_MIGRATIONS,
 ];
 
 /** Brings every schema of the list up to date (one read each when nothing is new). */

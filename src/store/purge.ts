@@ -41,6 +41,7 @@ export const WORKSPACE_TABLES: readonly string[] = [
   "held.starts",
   "approvals.cards",
   "approvals.requests",
+  "home.last_counts",
 ];
 
 /** Removes every record of `workspace`, in one transaction; returns the rows removed per table. */

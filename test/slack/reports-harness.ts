@@ -9,6 +9,7 @@ import {
   type ReportsRuntimeOptions,
   startReports,
 } from "../../src/slack/features/reports/runtime.ts";
+import type { ProxyOptions } from "../helpers/proxy.ts";
 import { manualClock } from "../helpers/sandbox.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
 
@@ -29,6 +30,8 @@ export async function startReportsHarness(
     /** How long the Home tab reuses the account and running campaigns (default 60 s). */
     homeCacheMs?: number;
     env?: Record<string, string>;
+    /** A proxy between Switchboard and the sandbox (`hold` delays chosen requests). */
+    proxy?: ProxyOptions;
   } = {},
 ): Promise<ReportsHarness> {
   const clock = manualClock(opts.start ?? new Date("2025-11-21T10:00:00Z"));
@@ -38,6 +41,7 @@ export async function startReportsHarness(
     sandbox: { campaignTickMs: 0, readLimit: 100_000, writeLimit: 10_000 },
     writers: [ALICE.id],
     env: opts.env,
+    ...(opts.proxy ? { proxy: opts.proxy } : {}),
     slack: {
       channels: [
         { id: "C0GENERAL", name: "general" },

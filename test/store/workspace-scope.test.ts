@@ -14,6 +14,7 @@ import { CommandsInFlight, takeInterruptedCommands } from "../../src/store/comma
 import { Confirmations } from "../../src/store/confirmations.ts";
 import { SeenEvents } from "../../src/store/events.ts";
 import { HeldStarts } from "../../src/store/held-starts.ts";
+import { HomeCounts } from "../../src/store/home-counts.ts";
 import { ImportStore } from "../../src/store/imports.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
 import { MediaStore, mediaFile } from "../../src/store/media.ts";
@@ -383,6 +384,7 @@ describe("purgeWorkspace", () => {
       card: { name: "c", message: "", audience: "", channel: "", start: "", approvers: [] },
     });
     await new Approvals(db, ws).addCard(approval.id, "C0", "1.2");
+    await new HomeCounts(db, ws).keep({ campaigns: [], more: 0 }, new Date());
   }
 
   const counts = async (ws: WorkspaceId) => {

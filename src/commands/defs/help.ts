@@ -2,7 +2,7 @@ import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
 import { ACTION } from "../../blocks/actions.ts";
 import { actions, capitalize, context, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
-import { type AnySpec, defineCommand, type Registry } from "../registry.ts";
+import { type AnySpec, type CommandContext, defineCommand, type Registry } from "../registry.ts";
 import { pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";
 
@@ -38,45 +38,99 @@ const FIRST_STEPS: Array<[string, string]> = [
   ["templates status=approved", "the templates ready to use"],
 ];
 
-/** The three forms, as buttons (Slack only: the shell types command lines). */
-const FORMS: Array<{ text: string; line: string; style?: "primary" }> = [
-  { text: "New campaign", line: "campaign new", style: "primary" },
-  { text: "Send a message", line: "send" },
-  { text: "New template", line: "template new" },
+/**
+ * The forms, as buttons (Slack only: the shell types command lines), each shown only to those who may use
+ * it: `write` as the command's scope (SWITCHBOARD_WRITERS), `admin` the workspace's admins (settings).
+ */
+const FORMS: Array<{ text: string; line: string; style?: "primary"; who: "write" | "admin" }> = [
+  { text: "New campaign", line: "campaign new", style: "primary", who: "write" },
+  { text: "Send a message", line: "send", who: "write" },
+  { text: "Import contacts", line: "import", who: "write" },
+  { text: "New template", line: "template new", who: "write" },
+  { text: "Settings", line: "settings", who: "admin" },
 ];
 
-/** `/sb help`: what most people do first, the forms, and the full reference one click away. */
-function start(via: string): Reply {
-  const shell = via === "shell";
-  const steps = FIRST_STEPS.map(([line, what]) => `• \`${shell ? "" : "/sb "}${esc(line)}\` — ${esc(what)}`);
-  const text = `*What most people do first*\n${steps.join("\n")}`;
-  const blocks: KnownBlock[] = [header("Switchboard"), section(text)];
-  if (!shell) {
+/** Slack's `/sb help`: what each topic is for, one line each, its details one `/sb help <topic>` away. */
+const SLACK_TOPICS: Array<[string, string]> = [
+  ["campaigns", "create, send and follow campaigns"],
+  ["messages", "send one message, read its status"],
+  ["contacts", "find, add, opt out and import contacts"],
+  ["templates", "the messages campaigns send"],
+  ["reports", "campaign figures, now or on a schedule"],
+  ["inbox", "customers' conversations in Slack threads"],
+  ["workspace", "the account and its settings"],
+];
+
+/** The shell's `help`: what most people do first, and the full reference one line away. */
+function shellStart(): Reply {
+  const steps = FIRST_STEPS.map(([line, what]) => `• \`${esc(line)}\` — ${esc(what)}`);
+  return {
+    visibility: "ephemeral",
+    text: `Switchboard: what most people do first\n${steps.join("\n")}`,
+    blocks: [
+      header("Switchboard"),
+      section(`*What most people do first*\n${steps.join("\n")}`),
+      context(
+        "`help all` lists every command; `help <topic>` (for example `help campaigns`) shows the options and an example.",
+      ),
+    ],
+  };
+}
+
+/** Slack's `/sb help`: a short list by topic, the forms the person may use as buttons, every command one click away. */
+async function slackStart(ctx: CommandContext): Promise<Reply> {
+  const lines = SLACK_TOPICS.map(
+    ([topic, what]) => `• *${capitalize(topic)}* — ${esc(what)} · \`/sb help ${topic}\``,
+  );
+  const [writes, admin] = await Promise.all([
+    ctx.may("write").catch(() => false),
+    ctx.admin?.mayAdminister(ctx.actor).catch(() => false) ?? false,
+  ]);
+  const forms = FORMS.filter((f) => (f.who === "write" ? writes : admin));
+  const blocks: KnownBlock[] = [header("Switchboard"), section(lines.join("\n"))];
+  if (forms.length) {
     blocks.push(
-      section("*Or fill in a form*"),
+      section("*Fill in a form*"),
       actions(
-        FORMS.map((f, i) => ({
+        forms.map((f, i) => ({
           text: f.text,
           actionId: i ? `${ACTION.run}:${i + 1}` : ACTION.run,
           value: f.line,
           style: f.style,
         })),
       ),
-      actions([{ text: "All commands", actionId: `${ACTION.run}:4`, value: "help all" }]),
-    );
-  } else {
-    blocks.push(
-      context(
-        "`help all` lists every command; `help <topic>` (for example `help campaigns`) shows the options and an example.",
-      ),
     );
   }
-  return {
-    visibility: "ephemeral",
-    text: `Switchboard: what most people do first\n${steps.join("\n")}`,
-    blocks,
-  };
+  blocks.push(
+    actions([{ text: "All commands", actionId: `${ACTION.run}:${FORMS.length + 1}`, value: "help all" }]),
+  );
+  return { visibility: "ephemeral", text: `Switchboard help\n${lines.join("\n")}`, blocks };
 }
+
+/**
+ * A command's words as Slack shows them: no shell advice ("; in the shell, use `campaign add`",
+ * "(Slack)", sentences about the shell). The shell keeps the command's own words.
+ */
+export function slackWords(t: string): string {
+  const words = t
+    .replace(/\s*\(Slack: ([^;)]*); shell: [^)]*\)/g, " ($1)")
+    .replace(/;\s*in the shell,.*$/i, "")
+    .replace(/\s*\(Slack\)/g, "");
+  if (!/\bIn the shell\b/.test(words)) return words;
+  return words
+    .split(/(?<=\.) (?=[A-Z])/)
+    .filter((sentence) => !sentence.startsWith("In the shell"))
+    .join(" ");
+}
+
+/** Commands whose words in Slack are not the shell's (`import <path>` reads a file on the host: the shell's). */
+const SLACK_FORMS: Record<string, { usage: string; help: string; example: string }> = {
+  import: {
+    usage: "import [group=] [update=yes|no]",
+    help: "Opens the upload form; sharing a CSV or xlsx file with the bot does the same. The preview shows the columns, a sample and the rows that will fail, before anything is imported.",
+    example: "import",
+  },
+};
 
 /** One short section per topic; the options and examples are one `help <topic>` away. */
 function overview(registry: Registry): Reply {
@@ -103,8 +157,18 @@ function overview(registry: Registry): Reply {
   };
 }
 
-function details(title: string, cmds: AnySpec[]): Reply {
-  const lines = cmds.map((c) => {
+function details(title: string, cmds: AnySpec[], via: string): Reply {
+  const slack = via !== "shell";
+  const lines = cmds.map((spec) => {
+    const own = slack ? SLACK_FORMS[spec.id] : undefined;
+    const c = {
+      ...spec,
+      ...own,
+      // The upload form shows its own preview before anything is imported: no "asks for confirmation" line.
+      ...(own ? { preview: undefined } : {}),
+      summary: slack ? slackWords(spec.summary) : spec.summary,
+      help: own?.help ?? (slack && spec.help ? slackWords(spec.help) : spec.help),
+    };
     // One option per line: a list reads faster than a paragraph of `a=` …; `b=` ….
     const opts = [
       ...Object.entries(c.options ?? {}).map(([k, d]) => `• \`${k}=\` ${esc(d)}`),
@@ -142,12 +206,13 @@ export const HELP_COMMANDS = [
         ?.trim()
         .toLowerCase()
         .replace(/^\/sb\s+/, "");
-      if (!topic) return start(ctx.actor.via);
+      if (!topic) return ctx.actor.via === "shell" ? shellStart() : slackStart(ctx);
       if (topic === "all" || topic === "commands") return overview(registry);
       if (TOPICS[topic]) {
         return details(
           `Help: ${topic}`,
           registry.visible().filter((c) => c.topic === topic),
+          ctx.actor.via,
         );
       }
       const singular = Object.keys(TOPICS).find((t) => t === `${topic}s`);
@@ -155,6 +220,7 @@ export const HELP_COMMANDS = [
         return details(
           `Help: ${singular}`,
           registry.visible().filter((c) => c.topic === singular),
+          ctx.actor.via,
         );
       const byWords = registry.visible().filter((c) =>
         c.words
@@ -162,7 +228,7 @@ export const HELP_COMMANDS = [
           .join(" ")
           .startsWith(topic),
       );
-      if (byWords.length) return details(`Help: ${topic}`, byWords);
+      if (byWords.length) return details(`Help: ${topic}`, byWords, ctx.actor.via);
       return {
         visibility: "ephemeral",
         text: `No help topic "${esc(topic)}"`,

@@ -10,7 +10,7 @@
 // short while and shared by every viewer; schedules and audit come from the
 // store.
 
-import type { HomeView, KnownBlock } from "@slack/types";
+import type { Button, HomeView, KnownBlock } from "@slack/types";
 import { isApiError } from "../../../api/errors.ts";
 import type { Campaign, MessagingApi } from "../../../api/types.ts";
 import { esc, truncate } from "../../../blocks/blocks.ts";
@@ -25,6 +25,7 @@ import type { ReportService } from "../../../reports/service.ts";
 import { type CampaignSummary, summarizeCampaign } from "../../../reports/summary.ts";
 import { type AuditEntry, AuditLog } from "../../../store/audit.ts";
 import type { Db } from "../../../store/db.ts";
+import { HomeCounts } from "../../../store/home-counts.ts";
 import { UndeliveredOutcomes } from "../../../store/undelivered.ts";
 import { auditSentence } from "../audit-words.ts";
 
@@ -58,6 +59,11 @@ export interface HomeOptions {
   waitMs?: number;
   /** Whether the viewer may change the workspace's settings (admins): they get a Settings button. */
   mayAdminister?: (userId: string) => Promise<boolean>;
+  /**
+   * Whether the viewer may act at `scope` (the core's may(): SWITCHBOARD_WRITERS): the write shortcuts
+   * (New campaign, Send a message, Import contacts) are shown only to those who may. Unset: to everyone.
+   */
+  may?: (userId: string, scope: "write" | "broadcast") => Promise<boolean>;
 }
 
 interface Account {
@@ -229,6 +235,8 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
     };
   });
 
+  // The last count, kept per workspace in the store: shown at once while the next one is made.
+  const counts = new HomeCounts<Running>(opts.db, opts.workspace);
   const running = new Cached<Running>(ttl, clock, async () => {
     const page = await opts.client.listCampaigns({ status: "running", limit: 100 }, { lane: "background" });
     const list = page.items.filter((c): c is Campaign & { id: number } => typeof c.id === "number");
@@ -241,26 +249,26 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
         if (!(isApiError(err) && err.kind === "not_found")) throw err;
       }
     }
-    return { campaigns, more: Math.max(0, (page.total ?? list.length) - chosen.length) };
+    const counted = { campaigns, more: Math.max(0, (page.total ?? list.length) - chosen.length) };
+    await counts.keep(counted, clock.now()).catch(() => {});
+    return counted;
   });
 
-  const shortcuts: KnownBlock = {
-    type: "actions",
-    block_id: "home_shortcuts",
-    elements: [
-      ["New campaign", "campaign new", "primary"],
-      ["Send message", "send"],
-      ["Import contacts", "import"],
-      ["Help", "help"],
-    ].map(([label, line, style], i) => ({
-      type: "button" as const,
-      // Unique within the view; the run listener matches `sb_run` and its `:n` suffixes.
-      action_id: i === 0 ? ACTION.run : `${ACTION.run}:${i + 1}`,
-      text: { type: "plain_text" as const, text: label! },
-      value: line!,
-      ...(style ? { style: style as "primary" } : {}),
-    })),
-  };
+  // The shortcuts: the write ones (each opens its form) for those who may write, Help for everyone.
+  const SHORTCUTS: Array<{ label: string; line: string; style?: "primary"; write?: true }> = [
+    { label: "New campaign", line: "campaign new", style: "primary", write: true },
+    { label: "Send a message", line: "send", write: true },
+    { label: "Import contacts", line: "import", write: true },
+    { label: "Help", line: "help" },
+  ];
+  const shortcutButton = (s: (typeof SHORTCUTS)[number], i: number) => ({
+    type: "button" as const,
+    // Unique within the view; the run listener matches `sb_run` and its `:n` suffixes.
+    action_id: i === 0 ? ACTION.run : `${ACTION.run}:${i + 1}`,
+    text: { type: "plain_text" as const, text: s.label },
+    value: s.line,
+    ...(s.style ? { style: s.style } : {}),
+  });
 
   async function accountBlocks(): Promise<KnownBlock[]> {
     try {
@@ -291,13 +299,30 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
       });
       const r = await Promise.race([loading, late]).finally(() => clearTimeout(timer));
       if (!r) {
-        // Publish what is known now; the figures follow in a second publish.
+        // Publish what is known now (the last count, with its time); the new figures follow in a second publish.
         loading.then(
           async (value) => opts.republish?.(userId, await build(userId, value)),
           () => {},
         );
-        return [text("*Running campaigns*"), note(":hourglass_flowing_sand: Counting recipients…")];
+        const last = await counts.last().catch(() => undefined);
+        if (!last)
+          return [text("*Running campaigns*"), note(":hourglass_flowing_sand: Counting recipients…")];
+        return [
+          ...figureBlocks(last.figures),
+          note(`:hourglass_flowing_sand: Figures of ${slackDate(last.countedAt)}; counting again…`),
+        ];
       }
+      out.push(...figureBlocks(r));
+    } catch (err) {
+      out.push(text("*Running campaigns*"), note(failureLine(err)));
+    }
+    return out;
+  }
+
+  /** The running campaigns' figures, each with its bar (the campaign card's lines) and a Report button. */
+  function figureBlocks(r: Running): KnownBlock[] {
+    const out: KnownBlock[] = [];
+    {
       const n = r.campaigns.length + r.more;
       out.push(text(`*Running campaigns* (${n})`));
       if (!r.campaigns.length) out.push(note("No campaign is running."));
@@ -318,8 +343,6 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
         });
       });
       if (r.more > 0) out.push(note(`…and ${r.more} more: \`/sb campaigns status=running\`.`));
-    } catch (err) {
-      out.push(text("*Running campaigns*"), note(failureLine(err)));
     }
     return out;
   }
@@ -354,14 +377,17 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
     return [text(`*Recent changes*\n${entries.map(line).join("\n")}`)];
   }
 
-  /** The shortcuts, with Settings for those who may change them. */
+  /** The shortcuts the viewer may use: the write ones for writers, Settings for those who may change them. */
   async function shortcutsFor(userId: string): Promise<KnownBlock> {
-    if (!(await opts.mayAdminister?.(userId).catch(() => false))) return shortcuts;
-    const settings = { ...settingsButton, action_id: `${ACTION.run}:5` };
-    return {
-      ...shortcuts,
-      elements: [...(shortcuts as { elements: unknown[] }).elements, settings],
-    } as KnownBlock;
+    const [writes, admin] = await Promise.all([
+      opts.may ? opts.may(userId, "write").catch(() => false) : true,
+      opts.mayAdminister?.(userId).catch(() => false) ?? false,
+    ]);
+    const elements: Button[] = SHORTCUTS.map(shortcutButton).filter(
+      (_b, i) => writes || !SHORTCUTS[i]!.write,
+    );
+    if (admin) elements.push({ ...settingsButton, action_id: `${ACTION.run}:5` });
+    return { type: "actions", block_id: "home_shortcuts", elements };
   }
 
   async function build(userId: string, known?: Running): Promise<HomeView> {
