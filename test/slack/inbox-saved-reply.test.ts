@@ -211,12 +211,14 @@ describe("saved replies from the inbox card", { timeout: 120_000 }, () => {
     expect(JSON.stringify(blocksOf(id))).not.toContain("Search saved replies");
     await forms.act(id, "template", { template: "order_update" });
     const inputs = blocksOf(id).filter((b) => /^p_\d+_/.test(String(b.block_id)));
-    expect(inputs.map((b) => b.label.text)).toEqual(["{{first_name}}", "{{order_id}}"]);
+    // A placeholder's label is its name in words, the template's line it fills its hint (issue 39 §2).
+    expect(inputs.map((b) => b.label.text)).toEqual(["First name", "Order ID"]);
+    expect(inputs[1]?.hint?.text).toContain("your order {{order_id}} is on its way.");
     const u = await s.client.getChatUser(user);
     expect(inputs[0]?.element.initial_value).toBe(String(u.name ?? "").split(" ")[0]);
     const orderBlock = inputs[1]?.block_id as string;
     const refused = await forms.submit(id);
-    expect(refused.errors[orderBlock]).toMatch(/Fill in \{\{order_id\}\}/);
+    expect(refused.errors[orderBlock]).toMatch(/Fill in Order ID/);
     const before = await outbound();
     expect(await forms.submit(id, { [orderBlock]: "A-8" })).toEqual({});
     await s.fake.waitFor(() =>
