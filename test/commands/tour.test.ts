@@ -452,7 +452,8 @@ describe("every form reads in the team's words (issue 30 §3)", () => {
     }>) {
       if (b.type !== "input") continue;
       if (/\{\{|\}\}|_/.test(b.label?.text ?? "")) problems.push(`a placeholder's label “${b.label?.text}”`);
-      if (!b.hint?.text.includes("{{")) problems.push(`a placeholder without its line: “${b.label?.text}”`);
+      if (!b.hint?.text.includes(`[${b.label?.text}]`) || /\{\{/.test(b.hint.text))
+        problems.push(`a placeholder without its line, its place marked: “${b.hint?.text}”`);
     }
     const s = formView(requests.at(-1)!, actor) as {
       blocks: Array<{ block_id?: string; hint?: { text: string } }>;

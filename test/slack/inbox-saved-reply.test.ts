@@ -214,7 +214,7 @@ describe("saved replies from the inbox card", { timeout: 120_000 }, () => {
     const inputs = blocksOf(id).filter((b) => /^p_\d+_/.test(String(b.block_id)));
     // A placeholder's label is its name in words, the template's line it fills its hint (issue 39 §2).
     expect(inputs.map((b) => b.label.text)).toEqual(["First name", "Order ID"]);
-    expect(inputs[1]?.hint?.text).toContain("your order {{order_id}} is on its way.");
+    expect(inputs[1]?.hint?.text).toContain("Hi …, your order [Order ID] is on its way.");
     const u = await s.client.getChatUser(user);
     expect(inputs[0]?.element.initial_value).toBe(String(u.name ?? "").split(" ")[0]);
     const orderBlock = inputs[1]?.block_id as string;

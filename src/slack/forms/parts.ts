@@ -93,10 +93,19 @@ export function placeholderLabel(p: string): string {
   return cut(/^\d+$/.test(p) ? `Value ${p}` : humanize(p), 48);
 }
 
-/** The template's line a placeholder fills, as its input's hint: "Hi {{first_name}}, your order is on its way." */
+/**
+ * The template's line a placeholder fills, as its input's hint, with its own
+ * place marked and the others left out: "Hi [First name], your order … is on its way."
+ */
 export function placeholderLine(body: string | undefined, p: string): string | undefined {
-  const line = (body ?? "").split("\n").find((l) => l.includes(`{{${p}}}`));
-  return line?.trim() ? cut(line.trim(), 150) : undefined;
+  const line = (body ?? "").split("\n").find((l) => new RegExp(`\\{\\{\\s*${p}\\s*\\}\\}`).test(l));
+  if (!line?.trim()) return undefined;
+  const marked = line
+    .trim()
+    .replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (_m, name: string) =>
+      name === p ? `[${placeholderLabel(p)}]` : "…",
+    );
+  return cut(marked, 150);
 }
 
 /** The chosen template's body, quoted, and one input per placeholder. */
