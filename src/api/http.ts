@@ -155,6 +155,32 @@ const NOT_SENT_CODES = new Set([
   "UND_ERR_CONNECT_TIMEOUT",
 ]);
 
+/**
+ * A system error's code in words, since the message may reach a person (the
+ * Home tab's "could not be read"): "its address was not found", not "ENOTFOUND".
+ * The code itself stays on the error's cause, for the logs.
+ */
+function codeWords(code: string | undefined): string {
+  switch (code) {
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "its address was not found";
+    case "ECONNREFUSED":
+      return "it refused the connection";
+    case "EHOSTUNREACH":
+    case "ENETUNREACH":
+    case "EADDRNOTAVAIL":
+      return "the network could not reach it";
+    case "UND_ERR_CONNECT_TIMEOUT":
+      return "the connection did not open in time";
+    case "ECONNRESET":
+    case "UND_ERR_SOCKET":
+      return "the connection was cut";
+    default:
+      return "the connection broke";
+  }
+}
+
 function errorCodes(err: unknown): string[] {
   const codes: string[] = [];
   let e: unknown = err;
@@ -173,10 +199,18 @@ export class TransportFailure extends SwitchboardError {
   readonly code = "transport";
   readonly sent: boolean;
   readonly timedOut: boolean;
-  constructor(message: string, sent: boolean, timedOut: boolean, options?: { cause?: unknown }) {
+  /** The system's code (`ENOTFOUND`), for the logs: the message says it in words. */
+  readonly systemCode: string | undefined;
+  constructor(
+    message: string,
+    sent: boolean,
+    timedOut: boolean,
+    options?: { cause?: unknown; systemCode?: string },
+  ) {
     super(message, options);
     this.sent = sent;
     this.timedOut = timedOut;
+    this.systemCode = options?.systemCode;
   }
 }
 
@@ -227,9 +261,12 @@ export async function send(pool: Pool, req: HttpRequest): Promise<HttpResponse> 
     const what = timedOut
       ? `no answer within ${req.timeoutMs} ms`
       : sent
-        ? `the connection failed (${codes[0] ?? (err as Error)?.message ?? "unknown error"})`
-        : `the service could not be reached (${codes[0] ?? "connection failed"})`;
-    throw new TransportFailure(what, sent, timedOut, { cause: err });
+        ? `the connection failed (${codeWords(codes[0])})`
+        : `the service could not be reached (${codeWords(codes[0])})`;
+    throw new TransportFailure(what, sent, timedOut, {
+      cause: err,
+      ...(codes[0] ? { systemCode: codes[0] } : {}),
+    });
   } finally {
     if (onAbort) signal.removeEventListener("abort", onAbort);
   }

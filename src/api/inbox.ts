@@ -40,6 +40,8 @@ export const INBOX_GUESSED_MEMBERS = {
   messageCaption: ["caption", "text"],
   /** Message: a document's file name. */
   messageFileName: ["fileName", "file_name", "filename"],
+  /** Message: the template a template message was sent with (the send body names it `template`: name, language, parameters). */
+  messageTemplate: ["template"],
 } as const;
 
 type Key = keyof typeof INBOX_GUESSED_MEMBERS;
@@ -140,4 +142,19 @@ export function messageCaption(m: Message): string {
 export function messageFileName(m: Message): string | undefined {
   const v = first(m, "messageFileName");
   return typeof v === "string" && v.trim() ? v.trim() : undefined;
+}
+
+/** The template of a template message: its name, language and values; undefined when the record does not say. */
+export function messageTemplate(
+  m: Message,
+): { name: string; language?: string; parameters: Record<string, string> } | undefined {
+  const v = first(m, "messageTemplate");
+  if (!v || typeof v !== "object" || Array.isArray(v)) return undefined;
+  const t = v as { name?: unknown; language?: unknown; parameters?: unknown };
+  if (typeof t.name !== "string" || !t.name) return undefined;
+  const parameters: Record<string, string> = {};
+  if (t.parameters && typeof t.parameters === "object" && !Array.isArray(t.parameters))
+    for (const [k, x] of Object.entries(t.parameters))
+      if (x !== null && x !== undefined) parameters[k] = String(x);
+  return { name: t.name, ...(typeof t.language === "string" ? { language: t.language } : {}), parameters };
 }

@@ -337,7 +337,10 @@ export class Transport {
         // A write that may have reached the service is never sent twice: it could be performed twice.
         const retry =
           attempt < this.maxRetries && replayable && (isRead || !err.sent) && !cut && this.fits(wait, left());
-        this.logger?.warn({ ...log, error: err.message, retry }, "messaging API request failed");
+        this.logger?.warn(
+          { ...log, error: err.message, ...(err.systemCode ? { code: err.systemCode } : {}), retry },
+          "messaging API request failed",
+        );
         if (!retry) {
           const failure = networkError(err, fn);
           // Out of time rather than out of retries: the person is told the deadline passed.

@@ -75,6 +75,8 @@ const LABELS: Record<string, string> = {
   memberCount: "Members",
   templateParameters: "Placeholder values",
   scheduledAt: "Starts at",
+  // The app's one spelling (the tag's card, its options, the refusals): the API's member is `color`.
+  color: "Colour",
 };
 
 const camelKey = (k: string) => k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
@@ -176,6 +178,8 @@ export function recordReply(
 }
 
 export interface PageView<T extends ApiRecord> {
+  /** What one record is: `contact`, `saved reply` (said, never derived: "1 saved reply", not "1 saved replie"). */
+  one: string;
   /** What the records are, plural: `contacts`. */
   plural: string;
   title: string;
@@ -187,17 +191,13 @@ export interface PageView<T extends ApiRecord> {
   footer?: string;
 }
 
-/** "contacts" → "contact", "chat users" → "chat user". */
-const singular = (plural: string) => plural.replace(/s$/, "");
-const counted = (n: number, plural: string) => count(n, singular(plural), plural);
-
 /** "Page 2 of 7 · 130 contacts" (or "Page 2" without a total); past the end, says where the end is. */
-export function pagePosition(page: Page<unknown>, plural: string): string {
+export function pagePosition(page: Page<unknown>, one: string, plural: string): string {
   if (page.total === undefined) return `Page ${page.page}`;
   const pages = Math.max(1, Math.ceil(page.total / Math.max(1, page.limit)));
   if (page.page > pages)
-    return `Page ${page.page} is past the end: ${counted(page.total, plural)} on ${count(pages, "page")}`;
-  return `Page ${page.page} of ${pages} · ${counted(page.total, plural)}`;
+    return `Page ${page.page} is past the end: ${count(page.total, one, plural)} on ${count(pages, "page")}`;
+  return `Page ${page.page} of ${pages} · ${count(page.total, one, plural)}`;
 }
 
 export function pageReply<T extends ApiRecord>(v: PageView<T>): Reply {
@@ -207,8 +207,8 @@ export function pageReply<T extends ApiRecord>(v: PageView<T>): Reply {
   if (lines.length === 0) blocks.push(section(v.empty ?? `No ${v.plural}.`));
   else blocks.push(...linesToSections(lines));
   const position = v.pageLine
-    ? pagePosition(page, v.plural)
-    : counted(page.total ?? page.items.length, v.plural);
+    ? pagePosition(page, v.one, v.plural)
+    : count(page.total ?? page.items.length, v.one, v.plural);
   blocks.push(context(v.footer ? `${position} · ${v.footer}` : position));
 
   if (v.pageLine) {

@@ -25,6 +25,7 @@ import { type Cards, displayName } from "./cards.ts";
 import type { PassContext } from "./context.ts";
 import { LeaseLost } from "./lease.ts";
 import { clockMessages } from "./targets.ts";
+import { TemplateTexts } from "./templates.ts";
 
 const HISTORY_LIMIT = 50;
 /** At most this many history pages a conversation a poll (a burst is read over the next polls). */
@@ -51,10 +52,13 @@ export interface FollowOptions {
 export class Follow {
   private readonly ctx: PassContext;
   private readonly cards: Cards;
+  /** A template message's text as the customer read it (the templates read once, kept a while). */
+  private readonly templates: TemplateTexts;
 
   constructor(ctx: PassContext, cards: Cards) {
     this.ctx = ctx;
     this.cards = cards;
+    this.templates = new TemplateTexts(ctx);
   }
 
   /**
@@ -214,7 +218,9 @@ export class Follow {
       const sender = own
         ? { userId: own.userId, via: own.via, ...(own.campaign ? { campaign: own.campaign } : {}) }
         : undefined;
-      const parts = io.messageParts(name, m, sender);
+      // A template message as the customer read it: its template's body with its values.
+      const shown = await this.templates.shown(m);
+      const parts = io.messageParts(name, shown, sender);
       // A claim without a post (a crash, an unknown outcome): the parts already in the thread are not posted again.
       const already = claimed ? await this.postedParts(channel, parentTs, id) : new Map<number, string>();
       let first = already.get(1);
@@ -223,7 +229,7 @@ export class Follow {
         if (already.has(part)) continue;
         try {
           await lease.keep(channel);
-          const ts = await io.postMessagePart(channel, parentTs, name, m, part, sender);
+          const ts = await io.postMessagePart(channel, parentTs, name, shown, part, sender);
           first ??= ts;
           already.set(part, ts ?? "");
         } catch (err) {
@@ -245,7 +251,7 @@ export class Follow {
       last = {
         at: at ?? last.at,
         direction: direction ?? "inbound",
-        text: typeof m.text === "string" && m.text ? m.text : (messageMediaUrl(m) ?? ""),
+        text: typeof shown.text === "string" && shown.text ? shown.text : (messageMediaUrl(m) ?? ""),
       };
     }
 

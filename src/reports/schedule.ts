@@ -298,10 +298,15 @@ export function parseScheduleArgs(input: string | string[], defaults: ScheduleDe
       cadence = c;
       continue;
     }
-    problems.push({
-      field: tok.startsWith("#") || tok.startsWith("<#") ? "channel" : "arguments",
-      rule: `\`${tok}\` is not understood; expected every …, at HH:MM, tz=Zone or #channel`,
-    });
+    // A word it does not know is named as typed, with no field of its own (not "arguments").
+    problems.push(
+      tok.startsWith("#") || tok.startsWith("<#")
+        ? { field: "channel", rule: `\`${tok}\` is not a channel Switchboard can find` }
+        : {
+            field: "",
+            rule: `\`${tok}\` is not a word a schedule knows: say how often (\`every day\`, \`every monday\`, \`every 2h\`), the time (\`at 09:00\`), a time zone (\`tz=Europe/Madrid\`) or the channel (#channel)`,
+          },
+    );
   }
 
   if (cadence?.kind === "hours" && !HOUR_STEPS.includes(cadence.every)) {
@@ -316,7 +321,7 @@ export function parseScheduleArgs(input: string | string[], defaults: ScheduleDe
   }
 
   if (problems.length > 0 || "field" in target || !tz) {
-    const message = problems.map((p) => `${p.field}: ${p.rule}`).join("\n");
+    const message = problems.map((p) => (p.field ? `${p.field}: ${p.rule}` : p.rule)).join("\n");
     return { ok: false, problems, message };
   }
   const c = cadence ?? { kind: "daily" as const };

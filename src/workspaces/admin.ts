@@ -279,10 +279,10 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
     await audited(actor, "connect", "workspace.connect", { organization: checked.organization });
     await changed();
     const connection = summaryOf(stored);
-    const scopes = connection.scopes?.length ? ` (scopes: ${connection.scopes.join(", ")})` : "";
+    // What the key may do, in words (not "scopes: read, write"): a read-only key says so below.
     const connected = connection.readOnly
-      ? `Connected to *${checked.organization}* with a read-only key${scopes}: lists and reports work; anything that changes data (sending, campaigns, edits) will be refused until a key that may write is connected.`
-      : `Connected to *${checked.organization}*${scopes}. Every \`/sb\` command of this workspace now uses this account.`;
+      ? `Connected to *${checked.organization}* with a key that may only read: lists and reports work; anything that changes data (sending, campaigns, edits) will be refused until a key that may write is connected.`
+      : `Connected to *${checked.organization}*. Every \`/sb\` command of this workspace now uses this account.`;
     const unnamed = await unnamedChannels(key);
     const message = unnamed.length ? `${connected}\n${nameChannelsLine(unnamed)}` : connected;
     return { ok: true, connection, message, ...(unnamed.length ? { unnamedChannels: unnamed } : {}) };

@@ -272,6 +272,18 @@ describe("retries", () => {
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.mayHaveReachedServer).toBe(true);
     expect(odd.count()).toBe(1);
+    expect(err.message).toContain("the connection was cut");
+    expect(err.message).not.toMatch(/\bE[A-Z]{4,}\b|UND_ERR/);
+  });
+
+  it("an address not found is said in words, not ENOTFOUND (issue 39 §2)", async () => {
+    const c = closeAfterTest(
+      new MessagingClient({ baseUrl: "http://nosuch.invalid/v1", apiKey: KEY, maxRetries: 0 }),
+    );
+    const err = (await rejection(c.getMe())) as NetworkError;
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.message).toContain("its address was not found");
+    expect(err.message).not.toMatch(/ENOTFOUND|EAI_AGAIN/);
   });
 
   it("times out a slow answer with NetworkError", async () => {
@@ -312,7 +324,10 @@ describe("retries", () => {
     const err = (await rejection(c.createGroup({ name: "x" }))) as NetworkError;
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.mayHaveReachedServer).toBe(false);
-    expect(err.message).toContain("ECONNREFUSED");
+    // In words, since the message may reach a person (issue 39 §2: "(ENOTFOUND)"); the code stays in the log.
+    expect(err.message).toContain("it refused the connection");
+    expect(err.message).not.toMatch(/\bE[A-Z]{4,}\b/);
+    expect(warnings[0]?.code).toBe("ECONNREFUSED");
     // It never left, so the write was safe to try again: 3 attempts.
     expect(warnings.map((w) => w.retry)).toEqual([true, true, false]);
   });

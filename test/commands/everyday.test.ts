@@ -26,9 +26,12 @@ describe("secrets are masked by what they are, not by a member's name", () => {
 describe("counts read as English", () => {
   it("says 1 contact, 2 contacts, and where the end is when a page is past it", () => {
     const page = (p: number, total: number) => ({ items: [], page: p, limit: 20, total });
-    expect(pagePosition(page(1, 1), "contacts")).toBe("Page 1 of 1 · 1 contact");
-    expect(pagePosition(page(1, 1234), "chat users")).toBe("Page 1 of 62 · 1,234 chat users");
-    expect(pagePosition(page(2, 5), "contacts")).toBe("Page 2 is past the end: 5 contacts on 1 page");
+    expect(pagePosition(page(1, 1), "contact", "contacts")).toBe("Page 1 of 1 · 1 contact");
+    expect(pagePosition(page(1, 1234), "chat user", "chat users")).toBe("Page 1 of 62 · 1,234 chat users");
+    expect(pagePosition(page(2, 5), "contact", "contacts")).toBe(
+      "Page 2 is past the end: 5 contacts on 1 page",
+    );
+    expect(pagePosition(page(1, 1), "saved reply", "saved replies")).toBe("Page 1 of 1 · 1 saved reply");
   });
 
   it("answers a page past the end of a real list in those words", async () => {

@@ -14,6 +14,7 @@ import { ACTION, type Reply } from "../../src/commands/types.ts";
 import { replyToText } from "../../src/shell/index.ts";
 import { auditSentence } from "../../src/slack/features/audit-words.ts";
 import { formView } from "../../src/slack/forms/index.ts";
+import { templateParams } from "../../src/slack/forms/parts.ts";
 import { auditMessage } from "../../src/slack/io/bridge.ts";
 import { SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
@@ -23,7 +24,7 @@ const h = useHarness();
 const readable = (r: Reply) => `${r.text}\n${blocksToText(r.blocks)}`;
 
 const PLURALS =
-  "contacts|templates|groups|tags|campaigns|recipients|messages|users|chat users|fields|pages|rows|members|channels|schedules|reports|placeholders|requests|conversations|values|errors";
+  "saved replies|contacts|templates|groups|tags|campaigns|recipients|messages|users|chat users|fields|pages|rows|members|channels|schedules|reports|placeholders|requests|conversations|values|errors";
 
 /** The rules, each a name and what breaks it in a text. */
 function everydayProblems(text: string): string[] {
@@ -47,7 +48,19 @@ function everydayProblems(text: string): string[] {
     /[a-z0-9)”] (?:Usage|Example|Try|Add|Nothing|Check|Ask|Use|Give|Choose|Create|Open) [a-z]/g,
   );
   find("HTTP code", /\bHTTP\b|\((?:40[0-9]|42[29]|5\d\d)\)|\b(?:answered|returned|status) [1-5]\d\d\b/g);
-  find("developer word", /\(integration\)|\(body\)|ENOENT|\bundefined\b|\bnull\b|\[object Object\]/g);
+  // Issue 39 §2: a plural made by cutting an "s" ("1 saved replie"), a word said twice ("`now` now"), and one spelling (the app's "colour").
+  find("a plural cut short", /\b\d+ [a-z ]*\w(?:ie|che|sse)\b(?!s)/g);
+  find("a word said twice", /\b([a-z]{2,})`? +`?\1\b/g);
+  find("“Color” where the app says “Colour”", /\bColor\b/g);
+  find(
+    "developer word",
+    /\(integration\)|\(body\)|\bE(?:NOENT|NOTFOUND|CONNREFUSED|CONNRESET|AI_AGAIN)\b|\bundefined\b|\bnull\b|\[object Object\]/g,
+  );
+  // Issue 39 §2: the words a team member met and could not use.
+  find(
+    "developer word",
+    /\(scopes?:|\bwithin \d+ (?:API )?reads\b|\barguments\b|is not understood|`?npm start`?|[Ss]et where Switchboard runs|\{\{\w+\}\}:/g,
+  );
   return problems;
 }
 
@@ -163,6 +176,9 @@ function tourLines(): string[] {
     "send +14155550123",
     "inbox on #nosuch",
     "report every day at 09:00 to nosuch",
+    // Issue 39 §2: a word a schedule does not know; a schedule made where nothing posts it (the shell).
+    "report 1 evry day at 09:00",
+    "report 1 every day at 09:00 C0GENERAL",
     "report now all",
     // Issue 22 §4: the API's refusals name the field as typed.
     "group 1 add 999",
@@ -172,6 +188,8 @@ function tourLines(): string[] {
     ...MISTAKES,
     "settings",
     "channels",
+    // One saved reply, counted: "1 saved reply" (issue 39 §2).
+    "reply add tour_thanks Thank you {first_name|there}!",
     "replies",
     "inbox",
     "report list",
@@ -327,6 +345,14 @@ describe("a tour of the commands reads as everyday English (issue 9)", () => {
       "channel (integration) id",
       "The messaging API failed (HTTP 500)",
       "created Try again",
+      "Page 1 of 1 · 1 saved replie",
+      "• `now` now, even in the quiet hours",
+      "Color: #123456",
+      "(the service could not be reached (ENOTFOUND))",
+      "Connected to Acme (scopes: read, write).",
+      "at least where a count was not read, within 10 reads",
+      "• *arguments* `evry` is not understood",
+      "It runs while the Slack app runs (`npm start` with the token set).",
     ]) {
       expect(everydayProblems(bad), bad).not.toEqual([]);
     }
@@ -410,9 +436,24 @@ describe("every form reads in the team's words (issue 30 §3)", () => {
         )
           problems.push(`${r.kind}: a setting name in “${text}”`);
         if (/\/sb |settings set/.test(text)) problems.push(`${r.kind}: a typed command in “${text}”`);
+        if (/where Switchboard runs|\{\{\w+\}\}$/.test(text))
+          problems.push(`${r.kind}: a developer's word in “${text}”`);
         if (/\bS0[A-Z0-9]+\b|(?:^|\s|\()#\d+\b|Custom field/.test(text))
           problems.push(`${r.kind}: an id in “${text}”`);
       }
+    }
+    // A chosen template's placeholders (the campaign and send forms): a label in words, its line as the hint (issue 39 §2).
+    const chosen = { id: 1, name: "order_update", language: "en", placeholders: ["first_name", "order_id"] };
+    const body = "Hi {{first_name}},\nyour order {{order_id}} is on its way.";
+    for (const b of templateParams({ ...chosen, body }, undefined) as Array<{
+      type: string;
+      label?: { text: string };
+      hint?: { text: string };
+    }>) {
+      if (b.type !== "input") continue;
+      if (/\{\{|\}\}|_/.test(b.label?.text ?? "")) problems.push(`a placeholder's label “${b.label?.text}”`);
+      if (!b.hint?.text.includes(`[${b.label?.text}]`) || /\{\{/.test(b.hint.text))
+        problems.push(`a placeholder without its line, its place marked: “${b.hint?.text}”`);
     }
     const s = formView(requests.at(-1)!, actor) as {
       blocks: Array<{ block_id?: string; hint?: { text: string } }>;

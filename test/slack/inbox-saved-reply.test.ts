@@ -9,6 +9,7 @@
 // the same way. The message shortcut opens the same modal from the thread.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEMPLATES_FRESH_MS, TemplateTexts } from "../../src/inbox/templates.ts";
 import { cardRedrawer } from "../../src/slack/features/inbox/desk.ts";
 import { type InboxRuntime, startInbox } from "../../src/slack/features/inbox/runtime.ts";
 import type { InboxStore } from "../../src/store/inbox.ts";
@@ -211,12 +212,14 @@ describe("saved replies from the inbox card", { timeout: 120_000 }, () => {
     expect(JSON.stringify(blocksOf(id))).not.toContain("Search saved replies");
     await forms.act(id, "template", { template: "order_update" });
     const inputs = blocksOf(id).filter((b) => /^p_\d+_/.test(String(b.block_id)));
-    expect(inputs.map((b) => b.label.text)).toEqual(["{{first_name}}", "{{order_id}}"]);
+    // A placeholder's label is its name in words, the template's line it fills its hint (issue 39 §2).
+    expect(inputs.map((b) => b.label.text)).toEqual(["First name", "Order ID"]);
+    expect(inputs[1]?.hint?.text).toContain("Hi …, your order [Order ID] is on its way.");
     const u = await s.client.getChatUser(user);
     expect(inputs[0]?.element.initial_value).toBe(String(u.name ?? "").split(" ")[0]);
     const orderBlock = inputs[1]?.block_id as string;
     const refused = await forms.submit(id);
-    expect(refused.errors[orderBlock]).toMatch(/Fill in \{\{order_id\}\}/);
+    expect(refused.errors[orderBlock]).toMatch(/Fill in Order ID/);
     const before = await outbound();
     expect(await forms.submit(id, { [orderBlock]: "A-8" })).toEqual({});
     await s.fake.waitFor(() =>
@@ -225,5 +228,49 @@ describe("saved replies from the inbox card", { timeout: 120_000 }, () => {
     const sent = newSince(await outbound(), before);
     expect(sent.length).toBe(1);
     expect(sent[0]?.type).toBe("template");
+
+    // Mirrored into the thread as the customer read it, placeholders filled (issue 39 §2), not "(template message)":
+    // the record as an API gives it that keeps only the template's name and values (the sandbox keeps the text too).
+    await s.sandbox.db.query("update sandbox.messages set text = null where id = $1", [sent[0]?.id]);
+    const posted = inThread().length;
+    await runtime.poller.step();
+    const mirrored = inThread().slice(posted);
+    const shown = mirrored.map((m) => `${m.text}\n${JSON.stringify(m.blocks)}`).join("\n");
+    expect(shown).toContain("your order A-8 is on its way");
+    expect(shown).not.toMatch(/template message|\{\{/);
+  });
+
+  it("a template message's text: the templates read once for many messages, again only after a while", async () => {
+    let reads = 0;
+    let now = clock.now().getTime();
+    const texts = new TemplateTexts({
+      client: s.client,
+      now: () => new Date(now),
+      read: <T>(p: Promise<T>) => {
+        reads++;
+        return p;
+      },
+    });
+    const message = (parameters: Record<string, string>) => ({
+      id: 1,
+      type: "template",
+      template: { name: "order_update", language: "en", parameters },
+    });
+    const one = await texts.shown(message({ first_name: "Ana", order_id: "A-1" }));
+    const two = await texts.shown(message({ first_name: "Bo", order_id: "B-2" }));
+    expect([one.text, two.text]).toEqual([
+      "Hi Ana, your order A-1 is on its way.",
+      "Hi Bo, your order B-2 is on its way.",
+    ]);
+    // A text message, or a template message with its own text, reads nothing.
+    await texts.shown({ id: 2, type: "text", text: "hello" });
+    expect(reads).toBe(1);
+    // A name not in the list: read again at most once a minute.
+    await texts.shown({ ...message({}), template: { name: "nosuch", language: "en" } });
+    await texts.shown({ ...message({}), template: { name: "nosuch", language: "en" } });
+    expect(reads).toBe(1);
+    now += TEMPLATES_FRESH_MS;
+    await texts.shown(message({ first_name: "Cy", order_id: "C-3" }));
+    expect(reads).toBe(2);
   });
 });

@@ -261,7 +261,9 @@ describe("the inbox", { timeout: 60_000 }, () => {
     const told = s.fake.callsOf("chat.postEphemeral").slice(ephemerals);
     expect(told).toHaveLength(1);
     expect(told[0]?.args).toMatchObject({ user: BOB.id, channel: INBOX, thread_ts: threadA });
-    expect(String(told[0]?.args.text)).toMatch(/only writers may/);
+    expect(String(told[0]?.args.text)).toMatch(/only the people chosen to make changes may/);
+    // No setting's name in Slack (issue 39 §2: "only writers may (SWITCHBOARD_WRITERS)").
+    expect(String(told[0]?.args.text)).not.toMatch(/[A-Z]+_[A-Z_]+/);
 
     // A writer's reply after all of them is the only other send.
     const last = await threadReply(ALICE.id, threadA, "Second answer");

@@ -339,7 +339,7 @@ describe("the shell", () => {
       const before = (await schedules()).length;
       const made = await shell.core.run("report running every day at 08:00 C0GENERAL", actor);
       expect(made.text).toContain(`(${machineTimeZone()})`);
-      expect(textOf(made.blocks)).toContain("runs while the Slack app runs");
+      expect(textOf(made.blocks)).toContain("posted only while Switchboard runs in Slack");
       expect(await schedules()).toHaveLength(before + 1);
 
       const now = await shell.core.run(`report now ${campaignId}`, actor);

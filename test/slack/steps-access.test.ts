@@ -50,7 +50,7 @@ describe("WORKFLOW_STEPS=writers (the default) with SWITCHBOARD_WRITERS set", ()
     const run = await writers.run("upsert_contact", { actor: "U0BOB", phone: "+14155557001" });
     expect(run.state).toBe("failed");
     expect(run.error).toBe(
-      "The actor U0BOB may not make changes: with WORKFLOW_STEPS=writers, only the people in SWITCHBOARD_WRITERS may run Switchboard's writing steps. Set the input actor to one of them, or ask whoever runs Switchboard to add this person. Nothing was changed.",
+      "The actor U0BOB may not make changes: only the people chosen to make changes (`/sb settings`) may run Switchboard's writing steps. Set the input actor to one of them, or ask an admin to add this person. Nothing was changed.",
     );
     expect(await auditOf(writersStack, run.id)).toEqual([]);
     expect((await writersStack.client.listContacts({ search: "+14155557001" })).items).toEqual([]);
@@ -83,8 +83,10 @@ describe("WORKFLOW_STEPS=off", () => {
     const write = await off.run("upsert_contact", { actor: "U0ALICE", phone: "+14155557004" });
     expect(write.state).toBe("failed");
     expect(write.error).toMatch(
-      /^Switchboard's workflow steps are turned off \(WORKFLOW_STEPS=off\)\. Nothing was changed\./,
+      /^Switchboard's workflow steps are turned off in its settings\. Nothing was changed\./,
     );
+    // No setting's name in Slack (issue 39 §2).
+    expect(write.error).not.toMatch(/[A-Z]+_[A-Z_]+/);
     const read = await off.run("look_up_contact", { phone: "+14155557004" });
     expect(read.state).toBe("failed");
     expect(await auditOf(offStack, write.id)).toEqual([]);

@@ -25,6 +25,15 @@ export function placeholdersOf(body: string): string[] {
   return names;
 }
 
+/**
+ * The template's body with the values filled in (a missing one stays
+ * `{{name}}`): a campaign's message, a send's preview and a template message
+ * in an inbox thread, as the customer reads them.
+ */
+export function fillPlaceholders(body: string, values: Record<string, string>): string {
+  return body.replace(PLACEHOLDER, (m, name: string) => values[name] ?? m);
+}
+
 export const templateButtonSchema = z
   .strictObject({
     type: enumOf(BUTTON_TYPES),

@@ -2,11 +2,14 @@
 // template's placeholders, asked for when a campaign is created, and the
 // filled text shown before it is sent. Kept apart from the
 // campaign card so either can change alone.
-import { placeholdersOf } from "../../api/schemas.ts";
+import { fillPlaceholders, placeholdersOf } from "../../api/schemas.ts";
 import type { ApiRecord } from "../../api/types.ts";
 import { capitalize, esc } from "../../blocks/blocks.ts";
 import { UserError } from "../registry.ts";
 import { pick, show } from "../render.ts";
+
+// The one filler (a campaign's message, a send's preview, a template message in an inbox thread) lives beside placeholdersOf.
+export { fillPlaceholders };
 
 /** What `param.<name>=` stands for: a placeholder named like one of the command's own options. */
 export const PARAM_PREFIX = "param.";
@@ -69,11 +72,6 @@ export function checkPlaceholderValues(
         .join(" ")}${one ? "; nothing was sent" : " (the same value for every recipient)"}.`,
     );
   }
-}
-
-/** The template's body with the values filled in (a missing one stays `{{name}}`). */
-export function fillPlaceholders(body: string, values: Record<string, string>): string {
-  return body.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (m, name: string) => values[name] ?? m);
 }
 
 /** The values a campaign record shows, or undefined when it shows none (made elsewhere, or an API that hides them). */

@@ -87,6 +87,7 @@ export const CAMPAIGN_COMMANDS = [
       };
       return pageReply({
         title: a.status ? `Campaigns (${a.status})` : "Campaigns",
+        one: "campaign",
         plural: "campaigns",
         page,
         pageLine: pageLine(ctx),
@@ -142,6 +143,7 @@ export const CAMPAIGN_COMMANDS = [
       const names = await recipientNames(ctx, page.items);
       const reply = pageReply({
         title: `Recipients of ${c ? nameOf(c, `campaign ${a.id}`) : `campaign ${a.id}`}${a.status ? ` (${a.status})` : ""}`,
+        one: "recipient",
         plural: "recipients",
         page,
         pageLine: pageLine(ctx),
@@ -177,7 +179,7 @@ export const CAMPAIGN_COMMANDS = [
     options: {
       at: 'when to start it: 09:00 (the next 09:00), "2026-12-01 09:00" (in the workspace\'s time zone) or 2026-12-01T09:00:00+01:00',
     },
-    flags: { now: "now, even in the quiet hours" },
+    flags: { now: "send at once, even in the quiet hours" },
     schema: z.object({ id: idArg, at: z.string().optional(), now: z.boolean().optional() }),
     scope: "broadcast",
     usage: "campaign <id> send [at=<time>] [now]",
@@ -185,7 +187,7 @@ export const CAMPAIGN_COMMANDS = [
     example: "campaign 2 send",
     topic: "campaigns",
     noun: "campaign",
-    help: 'The prompt counts whom it reaches, the opted-out left out ("at most" where groups may share people, "at least" where a count was not read, within 10 reads), flags a group another campaign got in the last 24 hours, and refuses a campaign with no audience or whose group no longer exists.',
+    help: 'The prompt counts whom it reaches, the opted-out left out ("at most" where groups may share people, "at least" where a count was not read, to keep the prompt quick), flags a group another campaign got in the last 24 hours, and refuses a campaign with no audience or whose group no longer exists.',
     operations: [
       "sendCampaign",
       "getCampaign",

@@ -32,6 +32,7 @@ export const CHANNEL_COMMANDS = [
       const footer = nameChannelsLine(unnamed);
       const reply = pageReply({
         title: "Channels",
+        one: "channel",
         plural: "channels",
         page: { items, page: 1, limit: Math.max(1, items.length), total: items.length },
         line: (c) =>

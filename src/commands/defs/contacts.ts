@@ -99,6 +99,7 @@ export const CONTACT_COMMANDS = [
       });
       return pageReply({
         title: a.search ? `Contacts matching “${a.search}”` : "Contacts",
+        one: "contact",
         plural: "contacts",
         page,
         pageLine: pageLine(ctx),

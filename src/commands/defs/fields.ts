@@ -23,6 +23,7 @@ export const FIELD_COMMANDS = [
     run: async (_a, ctx) =>
       pageReply({
         title: "Contact fields",
+        one: "field",
         plural: "fields",
         page: await ctx.api.listContactFields(),
         line: (f) =>

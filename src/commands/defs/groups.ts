@@ -32,6 +32,7 @@ export const GROUP_COMMANDS = [
     run: async (_a, ctx) =>
       pageReply({
         title: "Groups",
+        one: "group",
         plural: "groups",
         page: await ctx.api.listGroups(),
         line: (g) => {

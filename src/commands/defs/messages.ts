@@ -353,6 +353,7 @@ export const MESSAGE_COMMANDS = [
         : "";
       return pageReply({
         title: who ? `Conversation with ${who}` : `Conversation #${a.id}`,
+        one: "message",
         plural: "messages",
         page,
         pageLine: pageLine(ctx),

@@ -110,6 +110,7 @@ export const REPLY_COMMANDS = [
       const items = (await savedOf(ctx).list()).map((r) => ({ name: r.name, text: r.text, inbox: r.inbox }));
       return pageReply({
         title: "Saved replies",
+        one: "saved reply",
         plural: "saved replies",
         page: { items, page: 1, limit: Math.max(1, items.length), total: items.length },
         line: (r) =>
@@ -146,7 +147,7 @@ export const REPLY_COMMANDS = [
         const name = esc((await saved.get(a.name))?.name ?? a.name);
         return errorReply(
           `There is a saved reply called *${name}* already: nothing was changed.`,
-          `\`/sb reply edit ${name} ${esc("<text…>")}\` changes its text.`,
+          `\`/sb reply edit ${name}\` followed by the new text changes it.`,
         );
       }
       await ctx.audit("reply.add", true, { name: a.name, inbox });

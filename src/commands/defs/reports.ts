@@ -150,7 +150,8 @@ const scheduleSpec: AnySpec = defineCommand({
     const notes = [
       `\`/sb reports\` lists this channel's schedules; \`/sb report delete ${row.number}\` removes it.`,
     ];
-    if (!reports.live) notes.push("It runs while the Slack app runs (`npm start` with SLACK_BOT_TOKEN set).");
+    // The shell alone posts nothing; said without the setting that starts the Slack app.
+    if (!reports.live) notes.push("It is posted only while Switchboard runs in Slack.");
     return {
       visibility: "in_channel",
       text,

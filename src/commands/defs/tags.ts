@@ -24,6 +24,7 @@ export const TAG_COMMANDS = [
       const page = await ctx.api.listTags();
       return pageReply({
         title: "Tags",
+        one: "tag",
         plural: "tags",
         page,
         line: (t) => listLine(t.id, t.name, t.color, t.description),

@@ -82,6 +82,7 @@ export const TEMPLATE_COMMANDS = [
       const footer = nameChannelsLine([...unnamed].sort((x, y) => x - y));
       return pageReply({
         title: "Templates",
+        one: "template",
         plural: "templates",
         page,
         ...(footer ? { footer } : {}),

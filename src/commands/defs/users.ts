@@ -70,6 +70,7 @@ export const USER_COMMANDS = [
       });
       return pageReply({
         title: "Chat users",
+        one: "chat user",
         plural: "chat users",
         page,
         pageLine: pageLine(ctx),

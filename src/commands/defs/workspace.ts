@@ -41,11 +41,11 @@ const day = (at: Date) =>
 
 /** Where a value comes from, in words. */
 export function originWords(o: SettingOrigin): string {
-  if (o.kind === "environment") return "set where Switchboard runs";
+  if (o.kind === "environment") return "set by whoever runs Switchboard";
   if (o.kind === "default") return "default";
   // Where it was changed: the shell's changes are not Slack's.
   const where = o.by === "shell" ? "in the shell" : `in Slack by ${personOf(o.by)}`;
-  return `changed ${where} on ${day(o.at)}${o.overrides ? " (instead of the value set where Switchboard runs)" : ""}`;
+  return `changed ${where} on ${day(o.at)}${o.overrides ? " (instead of the value set by whoever runs Switchboard)" : ""}`;
 }
 
 /** A setting's value in words. */
@@ -271,7 +271,7 @@ export const WORKSPACE_COMMANDS = [
       blocks.push(
         context(
           mayChange
-            ? "Change one with `settings set`, for example `settings set country=ES`; `none` puts back the value set where Switchboard runs, or the default."
+            ? "Change one with `settings set`, for example `settings set country=ES`; `none` puts back the value set by whoever runs Switchboard, or the default."
             : await notAdministrator(admin, "change them"),
         ),
       );

@@ -7,6 +7,7 @@ import type { FieldProblem } from "../../api/schemas.ts";
 import type { MessagingApi } from "../../api/types.ts";
 import type { ChannelsFormData } from "../../commands/form-kinds.ts";
 import { type ChosenTemplate, chosenTemplate } from "../../commands/lookups.ts";
+import { humanize } from "../../commands/render.ts";
 import type { Actor } from "../../commands/types.ts";
 import type { SlackContext } from "../context.ts";
 import { withApi } from "../perform.ts";
@@ -84,6 +85,29 @@ export function templateMenu(state: StateValues | undefined, hint?: string): Kno
   );
 }
 
+/**
+ * A placeholder's label in words: `first_name` → "First name", `order_id` →
+ * "Order ID", `1` → "Value 1" (issue 39 §2: never `{{first_name}}`).
+ */
+export function placeholderLabel(p: string): string {
+  return cut(/^\d+$/.test(p) ? `Value ${p}` : humanize(p), 48);
+}
+
+/**
+ * The template's line a placeholder fills, as its input's hint, with its own
+ * place marked and the others left out: "Hi [First name], your order … is on its way."
+ */
+export function placeholderLine(body: string | undefined, p: string): string | undefined {
+  const line = (body ?? "").split("\n").find((l) => new RegExp(`\\{\\{\\s*${p}\\s*\\}\\}`).test(l));
+  if (!line?.trim()) return undefined;
+  const marked = line
+    .trim()
+    .replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (_m, name: string) =>
+      name === p ? `[${placeholderLabel(p)}]` : "…",
+    );
+  return cut(marked, 150);
+}
+
 /** The chosen template's body, quoted, and one input per placeholder. */
 export function templateParams(
   tpl: TemplateChoice | undefined,
@@ -97,13 +121,19 @@ export function templateParams(
     blocks.push(
       input(
         `param:${p}`,
-        `{{${p}}}`,
+        placeholderLabel(p),
         textInput(`param:${p}`, { initial: textOf(state, `param:${p}`), max: 1000 }),
-        hint ? { hint } : {},
+        withHint(placeholderLine(tpl.body, p), hint),
       ),
     );
   }
   return blocks;
+}
+
+/** An input's hint: the template's line, then the form's own words, within Slack's 2,000 characters. */
+export function withHint(...parts: Array<string | undefined>): { hint?: string } {
+  const hint = parts.filter(Boolean).join(" · ");
+  return hint ? { hint: cut(hint, 2000) } : {};
 }
 
 /** The placeholders' values; a missing one is a problem at `field(placeholder)`. */

@@ -40,6 +40,7 @@ import {
   textInput,
   textOf,
 } from "./kit.ts";
+import { placeholderLabel, placeholderLine, withHint } from "./parts.ts";
 
 export const SAVED_CALLBACK = "sb_saved_reply_form";
 /** The saved replies' search (an external select). */
@@ -239,9 +240,15 @@ export async function savedReplyView(
       blocks.push(sectionText(quote(String(chosen.bodyText ?? ""))));
       for (const p of names)
         blocks.push(
-          input(paramBlock(p, m.v), `{{${p}}}`, textInput(`value_${p}`, { initial: values[p], max: 1000 }), {
-            ...(missing.includes(p) ? { hint: `${name}'s record has no value for it: write it in.` } : {}),
-          }),
+          input(
+            paramBlock(p, m.v),
+            placeholderLabel(p),
+            textInput(`value_${p}`, { initial: values[p], max: 1000 }),
+            withHint(
+              placeholderLine(String(chosen.bodyText ?? ""), p),
+              missing.includes(p) ? `${name}'s record has no value for it: write it in.` : undefined,
+            ),
+          ),
         );
       if (names.length) blocks.push(context(`Filled from ${esc(source)}.`));
     }
@@ -311,7 +318,7 @@ export const savedReplyForm: SlackForm<never, SavedMeta, Plan> = {
           const m = /^p_(\d+)_(.+)$/.exec(key);
           if (!m || Number(m[1]) !== v) continue;
           const value = textOf(state, key)?.trim();
-          if (!value) errors[key] = `Fill in {{${m[2]}}}: the template needs a value for it.`;
+          if (!value) errors[key] = `Fill in ${placeholderLabel(m[2]!)}: the template needs a value for it.`;
           else parameters[m[2] as string] = value;
         }
         if (Object.keys(errors).length) return { errors };

@@ -20,9 +20,9 @@ export const AUDIT_OFF = "off";
 export function originHint(o: SettingOrigin, more = ""): string {
   const from =
     o.kind === "environment"
-      ? "Set where Switchboard runs."
+      ? "Set by whoever runs Switchboard for your team; a value saved here replaces theirs."
       : o.kind === "slack"
-        ? `Changed ${o.by === "shell" ? "in the shell" : "in Slack"} on ${o.at.toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" })}${o.overrides ? ", instead of the value set where Switchboard runs" : ""}.`
+        ? `Changed ${o.by === "shell" ? "in the shell" : "in Slack"} on ${o.at.toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" })}${o.overrides ? ", instead of the value set by whoever runs Switchboard" : ""}.`
         : "";
   return [more, from].filter(Boolean).join(" ");
 }

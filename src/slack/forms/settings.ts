@@ -81,7 +81,7 @@ export function settingsModal(data: SettingsData, meta: SettingsMeta): ModalView
   const s = data.settings;
   const blocks: KnownBlock[] = [
     sectionText(
-      "*Settings of this workspace.* A value changed here wins over the one set where Switchboard runs.",
+      "*Settings of this workspace.* A value changed here wins over the one set by whoever runs Switchboard for your team.",
     ),
     ...whoMayFields(
       data,

@@ -31,7 +31,7 @@ import {
   textInput,
   textOf,
 } from "./kit.ts";
-import { channelInput } from "./parts.ts";
+import { channelInput, placeholderLabel, placeholderLine, withHint } from "./parts.ts";
 import { postLine, refused } from "./submission.ts";
 
 export const TEMPLATE_CALLBACK = "sb_template";
@@ -127,11 +127,9 @@ export function templateModal(data: TemplateData, meta: TemplateMeta, state?: St
     blocks.push(
       input(
         `example:${p}`,
-        `Example for {{${p}}}`,
+        `Example for ${placeholderLabel(p)}`,
         textInput(`example:${p}`, { initial: textOf(state, `example:${p}`), max: 200 }),
-        {
-          hint: "The provider reviews the template with these values.",
-        },
+        withHint(placeholderLine(body, p), "The provider reviews the template with these values."),
       ),
     );
   }

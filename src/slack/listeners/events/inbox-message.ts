@@ -114,7 +114,7 @@ export async function inboxMessage({
       .catch(() => false))
   ) {
     await tell(
-      "You may not answer customers here: only writers may (SWITCHBOARD_WRITERS). Nothing was sent; start a message with `//` for a note the team sees.",
+      "You may not answer customers here: only the people chosen to make changes may (an admin chooses them in `/sb settings`). Nothing was sent; start a message with `//` for a note the team sees.",
     );
     return done("not allowed");
   }

@@ -117,7 +117,7 @@ export function stepListener(step: StepDef) {
         return tell({
           state: "failed",
           error:
-            "Switchboard's workflow steps are turned off (WORKFLOW_STEPS=off). Nothing was changed. Ask whoever runs Switchboard to turn them on, or remove this step.",
+            "Switchboard's workflow steps are turned off in its settings. Nothing was changed. Ask an admin to turn them on (`/sb settings`), or remove this step.",
         });
       }
       const actorId = textInput(inputs, "actor");
@@ -189,7 +189,7 @@ function describe(
   log: WorkspaceWork["logger"],
 ): string {
   if (!started && err instanceof UserError)
-    return `The actor ${actorId} may not make changes: with WORKFLOW_STEPS=writers, only the people in SWITCHBOARD_WRITERS may run Switchboard's writing steps. Set the input actor to one of them, or ask whoever runs Switchboard to add this person. Nothing was changed.`;
+    return `The actor ${actorId} may not make changes: only the people chosen to make changes (\`/sb settings\`) may run Switchboard's writing steps. Set the input actor to one of them, or ask an admin to add this person. Nothing was changed.`;
   if (err instanceof UserError) return plainWords(err.message);
   if (err instanceof NetworkError && err.mayHaveReachedServer) {
     // Never "failed" in words: running the workflow again could make the change twice.
