@@ -72,7 +72,7 @@ describe("many workspaces", () => {
     expect(await command(acme, "connect demo")).toContain("Connected to");
     // Bolt's installer gives a key that can only read (the sandbox's first organization's).
     expect(await command(bolt, `connect key=${sandbox.readKey}`, { id: "U0BOB", name: "bob" })).toMatch(
-      /read-only|read only/i,
+      /read-only|read only|may only read/i,
     );
     const acmeKey = (await sb.installations.connection(acme.teamId))!.apiKey;
     expect(acmeKey).not.toBe(sandbox.readKey);

@@ -197,5 +197,11 @@ export async function formChannel(
   channel: string | undefined,
 ): Promise<string | undefined> {
   if (!channel) return undefined;
-  return (await events.seen(formChannelKey(viewId, channel), workspace)) ? channel : undefined;
+  // The channel is kept just after views.open answers: a submission can race that write (a busy process, or
+  // another replica's). Looked at again for up to a second before it is taken as not kept (the outcome by DM).
+  for (let tries = 0; ; tries++) {
+    if (await events.seen(formChannelKey(viewId, channel), workspace)) return channel;
+    if (tries >= 4) return undefined;
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
