@@ -124,8 +124,14 @@ function nameOf(v: unknown): string {
   return String(v);
 }
 
-function failureLine(err: unknown): string {
-  const what = isApiError(err) ? err.message : "it did not answer";
+/** The Home tab's line when the API could not be read: why in words, without the operation's name. */
+export function failureLine(err: unknown): string {
+  const op = isApiError(err) ? err.operation : undefined;
+  const what = !isApiError(err)
+    ? "it did not answer"
+    : op && err.message.startsWith(`${op}: `)
+      ? err.message.slice(op.length + 2)
+      : err.message;
   return `:warning: The messaging API could not be read (${esc(truncate(what, 200))}). Open the tab again later.`;
 }
 
