@@ -119,7 +119,10 @@ export async function createDistributedSwitchboard(
       logger,
       forWorkspace: async (id) => {
         const rt = await workspaces.runtime(id);
-        return rt?.slack && { core: rt.core, bridge: rt.slack };
+        if (!rt?.slack) return undefined;
+        // Its hooks (live progress): a start that ran is followed as a launch is.
+        const scope = await workspaces.scopeOf(id).catch(() => undefined);
+        return { core: rt.core, bridge: rt.slack, ...(scope ? { hooks: scope.hooks } : {}) };
       },
     });
     closers.unshift(() => heldStarts.stop());

@@ -30,7 +30,10 @@ const MAY_IMPORT: Record<string, string[]> = {
   // The core and the services below it know no front end.
   api: ["platform"],
   store: ["domain", "platform"],
-  commands: ["api", "blocks", "domain", "imports", "reports", "store", "platform"],
+  // A campaign's road, rails and cards (issue 37 §6); posting and redrawing reach it as ports.
+  // reports: the card's Block Kit until it moves here.
+  campaigns: ["api", "blocks", "domain", "reports", "store", "platform"],
+  commands: ["api", "blocks", "campaigns", "domain", "imports", "reports", "store", "platform"],
   imports: ["api", "blocks", "domain", "store", "platform"],
   reports: ["api", "blocks", "domain", "store", "platform"],
   // The inbox engine: the front end's I/O is passed in (src/inbox/io.ts), so it imports none.
@@ -39,7 +42,18 @@ const MAY_IMPORT: Record<string, string[]> = {
   sandbox: ["api", "store", "platform"],
   // The front ends: thin, over the core and the services.
   shell: ["blocks", "commands", "domain", "platform"],
-  slack: ["api", "blocks", "commands", "domain", "inbox", "imports", "reports", "store", "platform"],
+  slack: [
+    "api",
+    "blocks",
+    "campaigns",
+    "commands",
+    "domain",
+    "inbox",
+    "imports",
+    "reports",
+    "store",
+    "platform",
+  ],
   // A workspace's runtime (its client, core, Slack parts), the registry, its background work and its
   // connection and settings (the core's WorkspaceAdmin: commands and slack see only that interface).
   workspaces: [
