@@ -415,5 +415,9 @@ export const CAMPAIGN_COMMANDS = [
 /** The channel a campaign's approval was asked from, as a reply's `postIn`; none when unknown. */
 async function askedIn(ctx: CommandContext, id: number): Promise<{ postIn?: string }> {
   const channel = (await ctx.approvals?.store.latest(id).catch(() => undefined))?.channel;
-  return channel ? { postIn: channel } : {};
+  if (channel && !isDm(channel)) return { postIn: channel };
+  // Asked for in a DM (or the request does not say where): the audit channel, where the team sees the sends.
+  const settings = await ctx.admin?.settings().catch(() => undefined);
+  const audit = settings?.auditChannel.value;
+  return typeof audit === "string" && audit ? { postIn: audit } : {};
 }
