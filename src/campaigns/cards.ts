@@ -8,7 +8,7 @@
 // module as ports: it imports no Slack.
 import type { KnownBlock } from "@slack/types";
 import { esc } from "../blocks/blocks.ts";
-import { CARD_STATUS, campaignCard } from "../reports/card.ts";
+import { CARD_STATUS } from "../reports/card.ts";
 import type { CampaignCards, CardRole, PostedCard } from "../store/campaign-cards.ts";
 import type { ProgressStore } from "../store/progress.ts";
 
@@ -69,15 +69,25 @@ export function supersededLine(old: Pick<PostedCard, "channel">, card: NewCard):
   }
 }
 
-/** A finished card: the campaign as it stands now, no buttons, and the line that says where it went. */
+/**
+ * A finished card: the campaign's name and the line that says where it went, no buttons. No status and no
+ * figures: they would be out of date by the next tick; the current card has them.
+ */
 export function finishedCard(old: Pick<PostedCard, "channel">, card: NewCard): CardMessage {
-  return campaignCard({
-    id: card.campaignId,
-    name: card.name,
-    status: card.status,
-    buttons: [],
-    footer: supersededLine(old, card),
-  });
+  const line = supersededLine(old, card);
+  return {
+    text: `${esc(card.name)}: ${line.replace(/^:[a-z_]+: /, "").replace(/<!date\^\d+\^\{time\}\|([^>]*)>/g, "$1")}`.slice(
+      0,
+      3000,
+    ),
+    blocks: [
+      {
+        type: "section",
+        block_id: "card_head",
+        text: { type: "mrkdwn", text: `*${esc(card.name)}*\n${line}`.slice(0, 3000) },
+      },
+    ],
+  };
 }
 
 /**
