@@ -7,7 +7,8 @@
 // without any request (the notice). A third replica whose listening connection
 // goes half-open (a proxy that stops forwarding without closing) still stops a
 // departed workspace's work: its periodic compare (REPLICA_CHECK_SECONDS), or
-// its ping's new connection. PostgreSQL only: PGlite is one process.
+// its ping's new connection; in single mode, a settings change reaches it the
+// same way. PostgreSQL only: PGlite is one process.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../src/domain/actor.ts";
@@ -246,4 +247,31 @@ describe.skipIf(!postgresUrl())("two replicas of one workspace (single mode) on 
     expect(text(await one.core.run("settings set writers=<@U0BOB>", OPERATOR))).not.toMatch(/cannot/i);
     expect(text(await (await requestOn(two)).run("tag add Late #1D9BD1", DAN))).toMatch(/U0BOB/);
   });
+
+  it("a replica whose listening connection went half-open applies a settings change within REPLICA_CHECK_SECONDS, without a request", async () => {
+    const proxy = await startStallingProxy(db1.url!);
+    const db3 = await openDb({ databaseUrl: proxy.url, maxConnections: 5 });
+    const three = await createSwitchboard(
+      loadConfig({
+        LOG_LEVEL: "warn",
+        MESSAGING_API_URL: one.sandbox!.url,
+        MESSAGING_API_KEY: one.apiKey,
+        REPLICA_CHECK_SECONDS: "1",
+      }),
+      { logger, db: db3 },
+    );
+    try {
+      expect(proxy.stall((sent) => sent.includes("listen switchboard_workspace"))).toBe(1);
+      const before = three.core;
+      expect(text(await one.core.run("settings set writers=<@U0DAN>", OPERATOR))).not.toMatch(/cannot/i);
+      await eventually(() => three.core !== before, "replica 3 applying the new settings", {
+        timeoutMs: 10_000,
+      });
+      expect(text(await three.core.run("tag add Checked #1D9BD1", DAN))).toContain("Checked");
+    } finally {
+      await three.close();
+      await db3.close();
+      await proxy.close();
+    }
+  }, 60_000);
 });
