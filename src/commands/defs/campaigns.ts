@@ -274,14 +274,8 @@ export const CAMPAIGN_COMMANDS = [
         visibility: "in_channel",
         ...card,
         text: `${card.text} (campaign #${a.id} cancelled by ${ctx.actor.via === "shell" ? "the shell" : ctx.who})`,
-        origin: {
-          command: "campaign.cancel",
-          card: {
-            role: "card",
-            name: nameOf(c, `Campaign ${a.id}`),
-            status: String(pick(c, "status") ?? "cancelled"),
-          },
-        },
+        // Not a new current card: the live card, which shows 🚫 Cancelled at once, stays the campaign's card.
+        origin: { command: "campaign.cancel" },
       };
     },
   }),
