@@ -1,4 +1,4 @@
-// The buttons of an inbox card (src/slack/inbox/render.ts): Reply and Send
+// The buttons of an inbox card (src/slack/features/inbox/render.ts): Reply and Send
 // template open the send form prefilled with this chat user (as a text, or a
 // template); the waiting list's "Open thread" is a link, acknowledged only.
 import type { BlockAction, ButtonAction, StaticSelectAction, UsersSelectAction } from "@slack/bolt";
