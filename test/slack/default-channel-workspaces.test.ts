@@ -77,7 +77,7 @@ describe("a workspace's default messaging channel, in many-workspace mode", () =
   it("an inbox reply whose card does not know the conversation's channel goes out on the workspace's default", async () => {
     const ws = s.workspaces[1]!;
     const channel = "C0TWS2INBOX";
-    s.fake.addChannel({ id: channel, name: "inbox-2", is_member: true });
+    s.fake.addChannel({ id: channel, name: "inbox-2", is_member: true, team: ws.team.teamId });
     const phone = newPhone();
     const { chatUserId } = await s.sb.sandbox!.inbound({
       phone,
