@@ -90,5 +90,6 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     permissions,
     admin: opts.admin,
     defaultCountry: opts.defaultCountry,
+    defaultChannelId: opts.defaultChannelId,
   };
 }

@@ -41,7 +41,7 @@ export interface CommandContext {
   line: string;
   /** The tokens of the line after the command's words (options included). */
   tokens: Token[];
-  /** Channel (integration) id from MESSAGING_CHANNEL_ID. */
+  /** The workspace's default messaging channel (its setting, else MESSAGING_CHANNEL_ID in single mode). */
   defaultChannelId?: number;
   defaultCountry?: string;
   /** IMPORT_TIMEOUT_MS; unset: sized for the file. */

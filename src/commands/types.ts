@@ -88,6 +88,12 @@ export interface CommandCore {
   audit(actor: Actor, entry: CoreAuditEntry): Promise<void>;
   /** The country of phone numbers written without a + code (the workspace's, else the deployment's); none: not set. */
   readonly defaultCountry?: string;
+  /**
+   * The messaging channel used when none is named: the workspace's setting (`/sb settings`), else its runtime's
+   * default (single mode: MESSAGING_CHANNEL_ID; the embedded sandbox: its first channel); none: not set. Read it
+   * here, never from the deployment's config: in many-workspace mode each workspace has its own.
+   */
+  readonly defaultChannelId?: number;
   /** The workspace's connection and settings, for the connect and settings forms; absent where not set up. */
   readonly admin?: WorkspaceAdmin;
   /**

@@ -63,6 +63,8 @@ export interface StackWorkspace {
   forms: Forms;
   /** The team the fake records for calls made with its bot token (RecordedCall.team). */
   callTeam: string;
+  /** Its #general (the fake's generalOf): where its requests come from unless told otherwise. */
+  general: string;
   /** `/sb <text>` by its person (or `user`); the first answer to its response_url, as JSON text. */
   command(text: string, user?: SlackUserRef): Promise<string>;
   /** A button clicked on a message in this workspace. */
@@ -164,7 +166,11 @@ export async function startWorkspacesStack(opts: WorkspacesStackOptions): Promis
         : opts.teams;
     const workspaces: StackWorkspace[] = [];
     for (const t of teams) {
-      const person = fake.addUser({ id: `U${t.teamId}ANA`, name: `ana-${t.teamId.toLowerCase()}` });
+      const person = fake.addUser({
+        id: `U${t.teamId}ANA`,
+        name: `ana-${t.teamId.toLowerCase()}`,
+        team: t.teamId,
+      });
       const team = fake.addTeam({ installerUserId: person.id, ...t });
       const installed = await addToSlack(base, team);
       if (!installed.includes("installed in")) throw new Error(`${team.teamId} not installed: ${installed}`);
@@ -230,6 +236,7 @@ function workspace(
     api,
     forms,
     callTeam,
+    general: fake.generalOf(team.teamId),
     async command(text, as = user) {
       const sent = await req.command(text, { user: as });
       if (sent.status !== 200) throw new Error(`/sb ${text} answered ${sent.status}: ${sent.body}`);

@@ -117,10 +117,11 @@ export const quoted = (r: ApiRecord | undefined) => {
 };
 
 /**
- * The channel (integration) to use: the one given, else MESSAGING_CHANNEL_ID
- * (out of the box: the embedded sandbox's main channel), else the one channel
- * known (named, or named by the organization's templates). The API has no list
- * of channels, so several known channels are offered as buttons, never guessed.
+ * The channel (integration) to use: the one given, else the workspace's default
+ * channel (its setting, or MESSAGING_CHANNEL_ID in single mode; out of the box:
+ * the embedded sandbox's main channel), else the one channel known (named, or
+ * named by the organization's templates). The API has no list of channels, so
+ * several known channels are offered as buttons, never guessed.
  */
 export async function resolveChannel(
   ctx: Pick<CommandContext, "api" | "defaultChannelId"> & Partial<Pick<CommandContext, "channels" | "line">>,
