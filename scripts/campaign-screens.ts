@@ -7,8 +7,8 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { approvalCardView } from "../src/commands/campaign-approval-card.ts";
-import { heldCard, SENT_NOW } from "../src/commands/held-starts.ts";
+import { approvalCardView } from "../src/campaigns/approval-card.ts";
+import { heldCard, SENT_NOW } from "../src/campaigns/held-starts.ts";
 import { startRulesOf } from "../src/domain/start-time.ts";
 import type { ApprovalRecord } from "../src/store/approvals.ts";
 import type { HeldStart } from "../src/store/held-starts.ts";

@@ -5,7 +5,7 @@
 // go to the log only.
 import type { RespondFn, webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
-import { heldCard } from "../commands/held-starts.ts";
+import { heldCard } from "../campaigns/held-starts.ts";
 import { ACTION, type Actor, type Reply } from "../commands/types.ts";
 import { HeldStarts } from "../store/held-starts.ts";
 import type { WorkspaceWork } from "./context.ts";

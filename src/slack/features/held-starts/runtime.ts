@@ -9,7 +9,7 @@ import {
   HeldStartRunner,
   type HeldStartWorkspace,
   type StartCheck,
-} from "../../../commands/held-start-runner.ts";
+} from "../../../campaigns/held-start-runner.ts";
 import type { CommandCore } from "../../../commands/types.ts";
 import { valuesOf } from "../../../commands/workspace-admin.ts";
 import { startRulesOf } from "../../../domain/start-time.ts";

@@ -1,6 +1,10 @@
 import { isApiError, NetworkError } from "../api/errors.ts";
 import type { ApiRecord, Campaign, MessagingApi } from "../api/types.ts";
 import { esc, num } from "../blocks/blocks.ts";
+import { nameOf, refId } from "../commands/defs/common.ts";
+import { mention } from "../commands/permissions.ts";
+import { type CommandContext, UserError } from "../commands/registry.ts";
+import { pick, show } from "../commands/render.ts";
 import type { ApprovalRecord } from "../store/approvals.ts";
 import type { Audience, CampaignAudiences } from "../store/campaigns.ts";
 import type { ApprovalAccess, ApprovalPolicy } from "./approval-access.ts";
@@ -12,19 +16,9 @@ import {
   expiresAt,
   isExpired,
   personWords,
-} from "./campaign-approval-card.ts";
-import {
-  audienceLine,
-  audienceOf,
-  countAudienceOnce,
-  PROMPT_READS,
-  ReadBudget,
-} from "./campaign-audience.ts";
-import { COUNT_TOLERANCE, pinChanges, pinOf } from "./campaign-pin.ts";
-import { nameOf, refId } from "./defs/common.ts";
-import { mention } from "./permissions.ts";
-import { type CommandContext, UserError } from "./registry.ts";
-import { pick, show } from "./render.ts";
+} from "./approval-card.ts";
+import { audienceLine, audienceOf, countAudienceOnce, PROMPT_READS, ReadBudget } from "./audience.ts";
+import { COUNT_TOLERANCE, pinChanges, pinOf } from "./pin.ts";
 
 /** What a check needs: the API, the kept audiences, the approvals. Also a held start's (no command running). */
 export interface ApprovalScope {

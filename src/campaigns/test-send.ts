@@ -15,13 +15,13 @@ import { isApiError, NetworkError } from "../api/errors.ts";
 import type { ApiRecord } from "../api/types.ts";
 import { ACTION } from "../blocks/actions.ts";
 import { actions, capitalize, context, esc, section } from "../blocks/blocks.ts";
+import { idArg, takeRecipient } from "../commands/args.ts";
+import { placeholdersOfTemplate } from "../commands/defs/campaign-message.ts";
+import { nameOf, refId } from "../commands/defs/common.ts";
+import { type CommandContext, defineCommand, type Preview, UserError } from "../commands/registry.ts";
+import { pick, show } from "../commands/render.ts";
+import type { Reply } from "../commands/types.ts";
 import { localParts } from "../domain/start-time.ts";
-import { idArg, takeRecipient } from "./args.ts";
-import { placeholdersOfTemplate } from "./defs/campaign-message.ts";
-import { nameOf, refId } from "./defs/common.ts";
-import { type CommandContext, defineCommand, type Preview, UserError } from "./registry.ts";
-import { pick, show } from "./render.ts";
-import type { Reply } from "./types.ts";
 
 /** The values a campaign record shows for its template's placeholders; undefined when it shows none. */
 function valuesOf(c: ApiRecord): Record<string, string> | undefined {

@@ -5,10 +5,10 @@
 // change once; src/commands/held-start-runner.ts runs the start when due.
 import type { Campaign } from "../api/types.ts";
 import { esc } from "../blocks/blocks.ts";
+import { type CommandContext, UserError } from "../commands/registry.ts";
 import { clock, dateToken, inQuietHours, nextOutsideQuiet, type StartRules } from "../domain/start-time.ts";
-import { type CardInput, campaignCard } from "../reports/card.ts";
 import type { HeldReason, HeldStart, HeldStarts } from "../store/held-starts.ts";
-import { type CommandContext, UserError } from "./registry.ts";
+import { type CardInput, campaignCard } from "./card.ts";
 
 export type { StartRules };
 

@@ -16,6 +16,10 @@
 // startHeld for a held start, checked as it runs).
 import type { Campaign } from "../api/types.ts";
 import { esc } from "../blocks/blocks.ts";
+import { nameOf } from "../commands/defs/common.ts";
+import { type CommandContext, UserError } from "../commands/registry.ts";
+import { pick } from "../commands/render.ts";
+import type { StartOutcome, StartRoad } from "../commands/types.ts";
 import type { ApprovalRecord } from "../store/approvals.ts";
 import {
   approvalRefusal,
@@ -24,13 +28,9 @@ import {
   releaseApproval,
   useApproval,
   usedMeanwhile,
-} from "./campaign-approval.ts";
-import { audienceOf, noAudienceWords } from "./campaign-audience.ts";
-import { nameOf } from "./defs/common.ts";
+} from "./approval.ts";
+import { audienceOf, noAudienceWords } from "./audience.ts";
 import { quietUntil } from "./held-starts.ts";
-import { type CommandContext, UserError } from "./registry.ts";
-import { pick } from "./render.ts";
-import type { StartOutcome, StartRoad } from "./types.ts";
 
 export type { StartOutcome, StartRoad };
 

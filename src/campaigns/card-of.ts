@@ -1,14 +1,14 @@
 // A campaign as its card (`/sb campaign <id>`): the facts by name (template,
 // tag, channel, groups) and the recipients by status.
-import type { Campaign } from "../../api/types.ts";
-import type { Counts } from "../../domain/reports.ts";
-import { campaignCard, factsLine } from "../../reports/card.ts";
-import { type CampaignSummary, ratesOf, STATUSES, summarizeCampaign } from "../../reports/summary.ts";
-import { approvalMark } from "../campaign-approval.ts";
-import { heldButtons, heldLine } from "../held-starts.ts";
-import type { CommandContext } from "../registry.ts";
-import { pick, show } from "../render.ts";
-import { channelLabel, nameOf, refId, relatedNames, templateLabel } from "./common.ts";
+import type { Campaign } from "../api/types.ts";
+import { channelLabel, nameOf, refId, relatedNames, templateLabel } from "../commands/defs/common.ts";
+import type { CommandContext } from "../commands/registry.ts";
+import { pick, show } from "../commands/render.ts";
+import type { Counts } from "../domain/reports.ts";
+import { type CampaignSummary, ratesOf, STATUSES, summarizeCampaign } from "../reports/summary.ts";
+import { approvalMark } from "./approval.ts";
+import { campaignCard, factsLine } from "./card.ts";
+import { heldButtons, heldLine } from "./held-starts.ts";
 
 /** The card's facts: template, tag and channel by name, and who launched it. */
 export async function factsOf(ctx: CommandContext, c: Campaign, launchedBy?: string): Promise<string> {

@@ -3,10 +3,10 @@
 // one progress bar and the figures until the campaign is completed, failed or
 // cancelled, then the final figures.
 import type { KnownBlock } from "@slack/types";
-import { esc, num } from "../../../blocks/blocks.ts";
-import { campaignCard, FINAL_STATUSES, finishedOf } from "../../../reports/card.ts";
-import { clip } from "../../../reports/render.ts";
-import type { CampaignSummary } from "../../../reports/summary.ts";
+import { esc, num } from "../blocks/blocks.ts";
+import { clip } from "../reports/render.ts";
+import type { CampaignSummary } from "../reports/summary.ts";
+import { campaignCard, FINAL_STATUSES, finishedOf } from "./card.ts";
 
 export { FINAL_STATUSES, finishedOf };
 

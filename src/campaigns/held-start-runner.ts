@@ -15,6 +15,8 @@ import { hostname } from "node:os";
 import type { KnownBlock } from "@slack/types";
 import { isApiError, NetworkError } from "../api/errors.ts";
 import { esc } from "../blocks/blocks.ts";
+import { UserError } from "../commands/registry.ts";
+import type { CommandCore, StartOutcome } from "../commands/types.ts";
 import type { StartRules } from "../domain/start-time.ts";
 import { dateToken } from "../domain/start-time.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
@@ -22,8 +24,6 @@ import { PacedLoop } from "../platform/paced-loop.ts";
 import type { Db } from "../store/db.ts";
 import { type HeldStart, HeldStarts } from "../store/held-starts.ts";
 import { heldCard } from "./held-starts.ts";
-import { UserError } from "./registry.ts";
-import type { CommandCore, StartOutcome } from "./types.ts";
 
 export type Message = { text: string; blocks: KnownBlock[] };
 

@@ -11,11 +11,11 @@ import type { KnownBlock } from "@slack/types";
 import { isApiError } from "../api/errors.ts";
 import type { ApiRecord, Campaign, Group } from "../api/types.ts";
 import { context, esc, num, section } from "../blocks/blocks.ts";
+import { nameOf } from "../commands/defs/common.ts";
+import { memberCount } from "../commands/defs/groups.ts";
+import { type CommandContext, UserError } from "../commands/registry.ts";
+import { pick } from "../commands/render.ts";
 import type { Audience } from "../store/campaigns.ts";
-import { nameOf } from "./defs/common.ts";
-import { memberCount } from "./defs/groups.ts";
-import { type CommandContext, UserError } from "./registry.ts";
-import { pick } from "./render.ts";
 
 /** API reads a send prompt makes at most, the campaign and its template included. */
 export const PROMPT_READS = 10;
