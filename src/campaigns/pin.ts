@@ -6,7 +6,7 @@
 // says so). Pure: the reads are the caller's.
 import type { ApiRecord, Campaign } from "../api/types.ts";
 import { esc, num } from "../blocks/blocks.ts";
-import { pick, show } from "../commands/render.ts";
+import { pick, show } from "../domain/records.ts";
 import type { ApprovalPin } from "../store/approvals.ts";
 import type { Audience } from "../store/campaigns.ts";
 

@@ -2,7 +2,7 @@
 // until then; a send asked for in the quiet hours is held until they end
 // ("Starts at 08:00 (quiet hours until then)"), unless `now` (Send now
 // anyway); `campaign <id> cancel start` undoes a held start. Switchboard
-// itself starts it when due (src/commands/held-start-runner.ts).
+// itself starts it when due (src/campaigns/held-start-runner.ts).
 import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
 import type { Campaign } from "../../api/types.ts";

@@ -8,7 +8,6 @@ import { audienceSummary, recordCreated } from "../../campaigns/audience.ts";
 import { CARD_STATUS, campaignCard } from "../../campaigns/card.ts";
 import { cardOf, factsOf } from "../../campaigns/card-of.ts";
 import { isDm, startCampaign, startRefusal } from "../../campaigns/road.ts";
-import { CAMPAIGN_TEST_COMMAND } from "../../campaigns/test-send.ts";
 import type { HeldStart } from "../../store/held-starts.ts";
 import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } from "../args.ts";
 import { formReply } from "../forms.ts";
@@ -21,6 +20,7 @@ import { campaignPreview, refusedInWords } from "./campaign-launch.ts";
 import { checkPlaceholderValues, PARAM_PREFIX, placeholderValues } from "./campaign-message.ts";
 import { RECIPIENT_WORDS, recipientNames } from "./campaign-recipients.ts";
 import { heldOrNow, holdWithApproval, restoreHeld, startAtOf, withPlannedStart } from "./campaign-start.ts";
+import { CAMPAIGN_TEST_COMMAND } from "./campaign-test.ts";
 import { checkBody } from "./check.ts";
 import {
   announce,
@@ -209,7 +209,7 @@ export const CAMPAIGN_COMMANDS = [
       const given: { start?: HeldStart } = {};
       const held = await heldOrNow(a, ctx, () => ctx.api.getCampaign(a.id), given);
       if (held) return held;
-      // The one road (commands/campaign-road.ts): every rail as it stands at this moment, then the send.
+      // The one road (campaigns/road.ts): every rail as it stands at this moment, then the send.
       const outcome = await refusedInWords("send", a.id, ctx, () =>
         startCampaign(ctx, a.id, a.now ? "anyway" : "confirm"),
       ).catch(async (err: unknown) => {

@@ -333,7 +333,7 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
       out.push(text(`*Running campaigns* (${n})`));
       if (!r.campaigns.length) out.push(note("No campaign is running."));
       r.campaigns.forEach((s, i) => {
-        // The campaign card's own lines (src/reports/card.ts): the same status, figures and bar everywhere.
+        // The campaign card's own lines (src/campaigns/card.ts): the same status, figures and bar everywhere.
         out.push({
           type: "section",
           text: {
