@@ -8,7 +8,12 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { approvalCardView } from "../src/campaigns/approval-card.ts";
-import { heldCard, SENT_NOW } from "../src/campaigns/held-starts.ts";
+import { campaignCard } from "../src/campaigns/card.ts";
+import { finishedCard } from "../src/campaigns/cards.ts";
+import { heldCard } from "../src/campaigns/held-starts.ts";
+import { progressMessage } from "../src/campaigns/live-card.ts";
+import { type CampaignSummary, ratesOf } from "../src/domain/campaign-summary.ts";
+import type { Counts } from "../src/domain/reports.ts";
 import { startRulesOf } from "../src/domain/start-time.ts";
 import type { ApprovalRecord } from "../src/store/approvals.ts";
 import type { HeldStart } from "../src/store/held-starts.ts";
@@ -59,11 +64,32 @@ const approval = (more: Partial<ApprovalRecord>): ApprovalRecord => ({
   ...more,
 });
 const now = new Date("2026-11-29T10:00:00Z");
+const facts =
+  "Template *order_update*  ·  Channel *Acme Store*  ·  To *VIP customers*  ·  Launched by <@U0ANA>";
+const summary = (status: string, counts: Partial<Counts>): CampaignSummary => {
+  const all = { pending: 0, sending: 0, sent: 0, delivered: 0, read: 0, failed: 0, skipped: 0, ...counts };
+  const total = Object.values(all).reduce((n, v) => n + v, 0);
+  return {
+    id: 7,
+    name: "Spring sale",
+    status,
+    counts: all,
+    total,
+    ...ratesOf(all),
+    partial: false,
+    method: "totals",
+    requests: 0,
+  };
+};
 const decided = { decidedBy: "U0BOB", decidedAt: new Date("2026-11-29T09:30:00Z") };
 
 const screens: Array<{ name: string; title: string; payload: object }> = [
   { name: "life-held", title: "Starts at a time", payload: heldCard(start({}), rules) },
-  { name: "life-held-quiet", title: "Held for the quiet hours", payload: heldCard(start({ reason: "quiet" }), rules) },
+  {
+    name: "life-held-quiet",
+    title: "Held for the quiet hours",
+    payload: heldCard(start({ reason: "quiet" }), rules),
+  },
   { name: "life-starting", title: "Starting", payload: heldCard(start({ state: "running" }), rules) },
   {
     name: "life-started",
@@ -73,9 +99,62 @@ const screens: Array<{ name: string; title: string; payload: object }> = [
     }),
   },
   {
+    name: "life-draft",
+    title: "A draft's card",
+    payload: campaignCard({ id: 7, name: "Spring sale", status: "draft", facts }),
+  },
+  {
+    name: "life-sending",
+    title: "The live card, sending",
+    payload: progressMessage(summary("running", { sent: 410, delivered: 220, failed: 12, pending: 258 }), {
+      intro: facts,
+      campaignId: 7,
+      at: now,
+      everyMs: 11_000,
+    }),
+  },
+  {
+    name: "life-done",
+    title: "The live card, done",
+    payload: progressMessage(summary("completed", { delivered: 850, read: 28, failed: 22 }), {
+      intro: facts,
+      campaignId: 7,
+      at: now,
+    }),
+  },
+  {
     name: "life-superseded",
-    title: "Superseded by Send now anyway",
-    payload: heldCard(start({ state: "cancelled", detail: SENT_NOW, decidedBy: "U0ANA" }), rules),
+    title: "An older card, finished by the launch (Send now anyway)",
+    payload: finishedCard(
+      { channel: "C0GENERAL" },
+      {
+        campaignId: 7,
+        channel: "C0GENERAL",
+        ts: "1",
+        role: "live",
+        by: "U0ANA",
+        name: "Spring sale",
+        status: "running",
+        at: new Date("2026-11-29T05:29:00Z"),
+      },
+    ),
+  },
+  {
+    name: "life-superseded-elsewhere",
+    title: "A cancelled start's card, finished when the start was set again in another channel",
+    payload: finishedCard(
+      { channel: "C0GENERAL" },
+      {
+        campaignId: 7,
+        channel: "C0SALES",
+        ts: "2",
+        role: "held",
+        by: "U0ANA",
+        name: "Spring sale",
+        status: "draft",
+        at: new Date("2026-11-29T06:02:00Z"),
+      },
+    ),
   },
   { name: "life-approval-waiting", title: "Approval waiting", payload: approvalCardView(approval({}), now) },
   {
@@ -101,8 +180,12 @@ for (const s of screens) {
   const json = join(out, `${s.name}.json`);
   writeFileSync(json, `${JSON.stringify(s.payload, null, 2)}\n`);
   if (existsSync(renderer))
-    execFileSync(process.execPath, [renderer, json, join(out, `${s.name}.png`), "--app-name", "Switchboard"], {
-      stdio: "inherit",
-    });
+    execFileSync(
+      process.execPath,
+      [renderer, json, join(out, `${s.name}.png`), "--app-name", "Switchboard"],
+      {
+        stdio: "inherit",
+      },
+    );
   console.log(`${s.name}: ${s.title}`);
 }

@@ -35,6 +35,11 @@ export interface HeldStartWorkspace {
   updateCard?: (channel: string, ts: string, message: Message) => Promise<void>;
   /** A direct message to a person (the requester); absent: not told. */
   dm?: (userId: string, message: Message) => Promise<void>;
+  /**
+   * A start that ran: its card (edited to "Started at …") becomes the campaign's live card, followed while it
+   * sends (issue 37 §4); absent: not followed.
+   */
+  live?: (s: HeldStart, campaign: { name: string; status: string }) => Promise<void>;
 }
 
 /**
@@ -260,7 +265,18 @@ export class HeldStartRunner {
     }
     if (outcome.kind === "refused") return this.refuse(store, mine, ws, outcome.reason);
     const done = await store.move(mine.id, ["running"], "sent", this.now());
-    if (done) await this.tell(done, ws, false, outcome.campaign);
+    if (done) {
+      await this.tell(done, ws, false, outcome.campaign);
+      if (done.channel && done.ts && ws.live) {
+        const c = outcome.campaign;
+        await ws
+          .live(done, {
+            name: typeof c.name === "string" ? c.name : done.campaignName,
+            status: String(c.status ?? "running"),
+          })
+          .catch((err) => this.log.warn({ err: words(err) }, "held start: its card is not followed"));
+      }
+    }
     this.log.info({ workspace: mine.workspace, campaign: mine.campaignId }, "held start sent");
     return "sent";
   }

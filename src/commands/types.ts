@@ -32,10 +32,13 @@ export interface Reply extends CampaignReply {
     id?: number;
     facts?: string;
     heldStart?: number;
-    /** A held start this reply replaced (sent now instead): its card is finished, without buttons. */
-    supersedes?: number;
     /** Post it in this channel rather than where it was asked (a send started from a DM); the DM says where. */
     postIn?: string;
+    /**
+     * A campaign's card for the channel (issue 37 §4): what it is (the live card of a send, a held start's
+     * card, the campaign's card), and the campaign as it stands now; posting it finishes the older cards.
+     */
+    card?: { role: "live" | "held" | "card"; name: string; status: string };
   };
 }
 

@@ -157,23 +157,11 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
     env = built;
     if (built.settings) built.applySettings(built.settings); // the audit channel from the settings
     closers.unshift(() => built.close());
-    // Several replicas: a settings change made on another is applied here at its notice.
-    const { listenForChanges } = await import("../store/workspace-changes.ts");
-    const reapply = () =>
-      void admin
-        .settings()
-        .then((s) => built.applySettings(valuesOf(s)))
-        .catch((err) => logger.warn({ err: String(err) }, "could not apply the new settings"));
-    const feed = await listenForChanges(
-      db,
-      { changed: (id) => id === ENV_WORKSPACE && reapply(), resync: reapply },
-      logger,
-    );
-    if (feed) closers.unshift(() => feed.stop());
     // Several replicas (PostgreSQL): each request reads the workspace's version first (one primary-key read), and
     // settings older than it are applied again before the request runs, as many-workspace mode does: a missed or
-    // late notice never lets a replica act on settings older than the last change.
-    const { WorkspaceVersions } = await import("../store/workspace-changes.ts");
+    // late notice never lets a replica act on settings older than the last change. A notice, a reconnect and the
+    // periodic compare (REPLICA_CHECK_SECONDS) apply them too, without a request.
+    const { listenForChanges, WorkspaceVersions } = await import("../store/workspace-changes.ts");
     const versions = db.kind === "postgres" ? new WorkspaceVersions(db) : undefined;
     let applied = versions ? await versions.version(ENV_WORKSPACE) : 0;
     const current = async () => {
@@ -186,6 +174,14 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
       }
       return { core: built.core, workflowSteps: built.settings?.workflowSteps };
     };
+    const told = (err: unknown) => logger.warn({ err: String(err) }, "could not apply the new settings");
+    const feed = await listenForChanges(
+      db,
+      { changed: (id) => id === ENV_WORKSPACE && void current().catch(told), resync: current },
+      logger,
+      { checkEveryMs: config.REPLICA_CHECK_SECONDS * 1000 },
+    );
+    if (feed) closers.unshift(() => feed.stop());
     await attachSlack(built, logger);
     const { client, reports, channels, inbox, auditListeners } = built;
     phase("API client and command core");

@@ -119,7 +119,10 @@ export async function createDistributedSwitchboard(
       logger,
       forWorkspace: async (id) => {
         const rt = await workspaces.runtime(id);
-        return rt?.slack && { core: rt.core, bridge: rt.slack };
+        if (!rt?.slack) return undefined;
+        // Its hooks (live progress): a start that ran is followed as a launch is.
+        const scope = await workspaces.scopeOf(id).catch(() => undefined);
+        return { core: rt.core, bridge: rt.slack, ...(scope ? { hooks: scope.hooks } : {}) };
       },
     });
     closers.unshift(() => heldStarts.stop());
@@ -208,16 +211,18 @@ export async function createDistributedSwitchboard(
       },
     });
     closers.unshift(() => workspaces.close());
-    // Several replicas: a change made on another reaches this one at once (docs/workspaces.md).
+    // Several replicas: a change made on another reaches this one at once (its notice), and within
+    // REPLICA_CHECK_SECONDS if the notice was lost (docs/workspaces.md).
     const { listenForChanges } = await import("../store/workspace-changes.ts");
     const told = (what: string) => (err: unknown) => logger.warn({ err: String(err) }, what);
     const feed = await listenForChanges(
       db,
       {
         changed: (id) => void workspaces.changed(id).catch(told("could not apply a workspace's change")),
-        resync: () => void workspaces.resync().catch(told("could not check the workspaces kept")),
+        resync: () => workspaces.resync(),
       },
       logger,
+      { checkEveryMs: config.REPLICA_CHECK_SECONDS * 1000 },
     );
     if (feed) closers.unshift(() => feed.stop());
     phase("installations and workspaces");

@@ -121,7 +121,9 @@ async function main(): Promise<number> {
         config,
         logger,
         forWorkspace: async (id) =>
-          id === switchboard.workspace ? { core: switchboard.core, bridge: switchboard.slack } : undefined,
+          id === switchboard.workspace
+            ? { core: switchboard.core, bridge: switchboard.slack, hooks: reports.hooks }
+            : undefined,
       });
       switchboard.onClose(() => heldStarts.stop());
       await heldStarts.start();

@@ -98,6 +98,8 @@ export const configSchema = z.object({
   // Storage.
   DATABASE_URL: optionalText,
   DATA_DIR: z.string().default("./data"),
+  // Several replicas on PostgreSQL: seconds between two compares of the workspaces kept with their versions.
+  REPLICA_CHECK_SECONDS: int(30, 1),
 
   // The sandbox API (embedded, or `npm run sandbox`).
   SANDBOX_PORT: int(4010),

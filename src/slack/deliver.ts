@@ -5,10 +5,10 @@
 // go to the log only.
 import type { RespondFn, webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
-import { heldCard } from "../campaigns/held-starts.ts";
 import { ACTION, type Actor, type Reply } from "../commands/types.ts";
 import { HeldStarts } from "../store/held-starts.ts";
 import type { WorkspaceWork } from "./context.ts";
+import { campaignCardPosted } from "./features/campaign-cards.ts";
 import { keepFormChannel } from "./io/event-store.ts";
 import { channelClosed, slackCode, triggerExpired } from "./io/slack-errors.ts";
 import { errorRef } from "./listeners/middleware.ts";
@@ -127,7 +127,15 @@ async function sendInChannel(reply: Reply, target: Target, deps: WorkspaceWork):
   }
   try {
     const res = await deps.posts.post(target.client, { channel, ...message });
-    if (res.ts) deps.hooks.onPosted?.({ channel, ts: res.ts, text: message.text, reply });
+    // A campaign's card becomes its current one (older ones finished); the live card is followed.
+    if (res.ts)
+      await campaignCardPosted(deps, target.client, {
+        channel,
+        ts: res.ts,
+        text: message.text,
+        reply,
+        by: target.actor.via === "shell" ? "shell" : target.actor.userId,
+      });
     // A held start's card: kept, to be edited when the start's state changes.
     if (res.ts && reply.origin?.heldStart && deps.db)
       await new HeldStarts(deps.db, deps.workspace).setCard(reply.origin.heldStart, channel, res.ts);
@@ -143,18 +151,6 @@ async function sendInChannel(reply: Reply, target: Target, deps: WorkspaceWork):
         target,
         deps,
       ).catch(() => undefined);
-    }
-    // A held start this send replaced: its card finished, no buttons, pointing at this one (issue 37 §4).
-    if (reply.origin?.supersedes && deps.db) {
-      const old = await new HeldStarts(deps.db, deps.workspace)
-        .get(reply.origin.supersedes)
-        .catch(() => undefined);
-      if (old?.channel && old.ts) {
-        const card = heldCard(old, {});
-        await target.client.chat
-          .update({ channel: old.channel, ts: old.ts, text: card.text, blocks: card.blocks })
-          .catch(() => undefined);
-      }
     }
   } catch (err) {
     // A private channel or a DM the bot is not in: the response_url still reaches it.

@@ -47,6 +47,26 @@ create table campaigns.test_phones (
       id: "003_created",
       sql: "alter table campaigns.audiences add column created boolean",
     },
+    {
+      // Issue 37 §4: every campaign card posted in a channel, to be finished when a newer one takes its place.
+      id: "004_cards",
+      sql: `
+create table campaigns.cards (
+  workspace text not null,
+  campaign_id integer not null,
+  channel text not null,
+  ts text not null,
+  role text not null,
+  state text not null default 'open' check (state in ('open', 'finished')),
+  posted_by text,
+  created_at timestamptz not null default now(),
+  finished_at timestamptz,
+  primary key (workspace, channel, ts)
+)
+;
+create index cards_open on campaigns.cards (workspace, campaign_id) where state = 'open'
+`,
+    },
   ],
 };
 

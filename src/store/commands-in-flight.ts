@@ -1,6 +1,7 @@
 // Slash commands being carried out (schema `switchboard`, 005_commands_in_flight):
-// a row from the ack to the answer. A process killed in between leaves it, and
-// the next start tells the person (src/slack/recovery/interrupted-commands.ts); on
+// a row from the ack to the answer; a form submission's from before its claim
+// to its answer (src/slack/forms/index.ts). A process killed in between leaves
+// it, and the next start tells the person (src/slack/recovery/interrupted-commands.ts); on
 // PostgreSQL as soon as its owner no longer beats (live-replicas.ts).
 import { randomUUID } from "node:crypto";
 import type { WorkspaceId } from "../domain/workspace.ts";

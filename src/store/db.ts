@@ -319,7 +319,14 @@ async function openPostgres(url: string, max: number): Promise<Db> {
   const { default: pg } = await import("pg");
   let pool: pg.Pool;
   try {
-    pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000, types: pgTypesOf(pg) });
+    // TCP keepalive: a NAT keeps an idle connection's mapping, and one whose peer is gone is found out by the kernel.
+    pool = new pg.Pool({
+      connectionString: url,
+      max,
+      connectionTimeoutMillis: 10_000,
+      keepAlive: true,
+      types: pgTypesOf(pg),
+    });
   } catch (err) {
     throw new DatabaseUnavailableError(
       `DATABASE_URL is not a usable PostgreSQL URL (${where}): ${clean(err, url)}`,

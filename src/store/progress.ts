@@ -135,6 +135,16 @@ export class ProgressStore {
     );
   }
 
+  /** A live card finished (a newer card took its place): followed no more. True when it was live. */
+  async stop(channel: string, ts: string, now: Date): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `update progress.tracked set state = 'done', finished_at = $3, lease_owner = null, lease_until = null
+        where workspace = $4 and channel = $1 and ts = $2 and state = 'live'`,
+      [channel, ts, now, this.workspace],
+    );
+    return rowCount > 0;
+  }
+
   async get(channel: string, ts: string): Promise<Tracked | undefined> {
     const { rows } = await this.db.query<Row>(
       "select * from progress.tracked where channel = $1 and ts = $2 and workspace = $3",
@@ -210,7 +220,7 @@ export class ProgressStore {
                             when coalesce($8, state) = 'live' then $10 end,
          lease_until = case when $10::text is null then lease_until
                             when coalesce($8, state) = 'live' then $11::timestamptz end
-       where channel = $1 and ts = $2 and workspace = $12 and ($10::text is null or lease_owner = $10)`,
+       where channel = $1 and ts = $2 and workspace = $12 and state = 'live' and ($10::text is null or lease_owner = $10)`,
       [
         t.channel,
         t.ts,

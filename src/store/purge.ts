@@ -37,6 +37,7 @@ export const WORKSPACE_TABLES: readonly string[] = [
   "steps.runs",
   "campaigns.audiences",
   "campaigns.test_phones",
+  "campaigns.cards",
   "outcomes.undelivered",
   "held.starts",
   "approvals.cards",

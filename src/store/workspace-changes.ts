@@ -7,9 +7,11 @@
 // switchboard_workspace, the team id as payload), delivered at commit.
 //
 // On PostgreSQL each replica listens on one dedicated connection, outside the
-// pool (listen(), reconnecting), and reads a workspace's version when it uses
-// it: a missed notice never leaves a replica acting on an old key or old
-// settings. PGlite (one process) needs neither: the registry is told in-process.
+// pool (listenForChanges: pinged, replaced when it stops answering), compares
+// the workspaces it keeps with their versions on a timer, and reads a
+// workspace's version when it uses it: a missed notice never leaves a replica
+// acting on an old key or old settings, nor its background work running for
+// long. PGlite (one process) needs none of it: the registry is told in-process.
 import type { Logger } from "../platform/log.ts";
 import { type Db, postgresUrlOf } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
@@ -111,8 +113,11 @@ export class WorkspaceVersions {
 export interface ChangeListener {
   /** A workspace changed (a notice). */
   changed(teamId: string): void;
-  /** The connection was lost and is back: notices may have been missed, look at every workspace kept. */
-  resync(): void;
+  /**
+   * Notices may have been missed (the connection was lost and is back), or it is time for the periodic
+   * compare: every workspace kept is compared with its version (one read), and what is older is renewed.
+   */
+  resync(): unknown;
 }
 
 export interface ChangeFeed {
@@ -121,10 +126,24 @@ export interface ChangeFeed {
   readonly listening: boolean;
 }
 
+export interface FeedOptions {
+  /** How often the listening connection is asked `select 1` (default 10 s; also its TCP keepalive's delay). */
+  pingEveryMs?: number;
+  /** A ping not answered within this (default 5 s): the connection is taken for dead and replaced. */
+  answerWithinMs?: number;
+  /** How often the workspaces kept are compared with their versions, notice or not (default 30 s: REPLICA_CHECK_SECONDS). */
+  checkEveryMs?: number;
+}
+
 /**
  * Listens for workspace changes on one dedicated connection of its own (not
  * the pool's: LISTEN belongs to a session), reconnecting after a loss (0.5 s,
- * doubling to 10 s), then `resync()`. PostgreSQL only; undefined on PGlite.
+ * doubling to 10 s), then `resync()`. A connection gone half-open (a NAT that
+ * forgot it, a failover: no FIN, no RST) says nothing: it is asked `select 1`
+ * every `pingEveryMs` (and the socket has TCP keepalive), and one that does not
+ * answer within `answerWithinMs` is destroyed and replaced. And whatever the
+ * connection does, `resync()` runs every `checkEveryMs`: a notice lost anyway
+ * costs at most that. PostgreSQL only; undefined on PGlite.
  * A transaction-mode pooler (pgbouncer) in front of the server breaks LISTEN:
  * point DATABASE_URL at the server, or a session-mode pool.
  */
@@ -132,25 +151,49 @@ export async function listenForChanges(
   db: Db,
   listener: ChangeListener,
   logger: Logger,
+  opts: FeedOptions = {},
 ): Promise<ChangeFeed | undefined> {
   const url = postgresUrlOf(db);
   if (db.kind !== "postgres" || !url) return undefined;
   const { default: pg } = await import("pg");
+  const pingEveryMs = opts.pingEveryMs ?? 10_000;
+  const answerWithinMs = opts.answerWithinMs ?? 5_000;
   let stopped = false;
   let client: InstanceType<typeof pg.Client> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let delay = 500;
   const feed = { listening: false, stop: async () => {} };
+  /** The statement's answer, or a rejection once `answerWithinMs` has passed without one. */
+  const answered = (c: InstanceType<typeof pg.Client>, sql: string): Promise<unknown> => {
+    let deadline: NodeJS.Timeout | undefined;
+    return Promise.race([
+      c.query(sql),
+      new Promise<never>((_, reject) => {
+        deadline = setTimeout(
+          () => reject(new Error(`no answer to ${sql} within ${answerWithinMs} ms`)),
+          answerWithinMs,
+        );
+      }),
+    ]).finally(() => clearTimeout(deadline));
+  };
   const connect = async (again: boolean): Promise<void> => {
     if (stopped) return;
-    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+    const c = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: 10_000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: pingEveryMs,
+    });
     client = c;
+    let ping: NodeJS.Timeout | undefined;
     const lost = (err?: unknown) => {
       if (client !== c) return;
       client = undefined;
       feed.listening = false;
+      clearInterval(ping);
       c.removeAllListeners("notification");
-      void c.end().catch(() => {});
+      // No goodbye on a connection taken for dead: a half-open socket would wait for its peer forever.
+      c.connection.stream.destroy();
       if (stopped) return;
       logger.warn(
         { err: err ? String((err as Error).message ?? err) : undefined, retryInMs: delay },
@@ -167,7 +210,7 @@ export async function listenForChanges(
     });
     try {
       await c.connect();
-      await c.query(`listen ${CHANNEL}`);
+      await answered(c, `listen ${CHANNEL}`);
     } catch (err) {
       lost(err);
       return;
@@ -175,16 +218,50 @@ export async function listenForChanges(
     if (client !== c) return;
     feed.listening = true;
     delay = 500;
-    if (again) listener.resync();
+    let pinging = false;
+    ping = setInterval(() => {
+      if (pinging || client !== c) return;
+      pinging = true;
+      answered(c, "select 1")
+        .catch(lost)
+        .finally(() => {
+          pinging = false;
+        });
+    }, pingEveryMs);
+    ping.unref();
+    if (again) void check();
   };
+  let checking = false;
+  /** The workspaces kept, compared with their versions; one compare at a time. */
+  const check = async (): Promise<void> => {
+    if (checking || stopped) return;
+    checking = true;
+    try {
+      await listener.resync();
+    } catch (err) {
+      logger.warn({ err: String((err as Error).message ?? err) }, "could not check the workspaces kept");
+    } finally {
+      checking = false;
+    }
+  };
+  const every = setInterval(() => void check(), opts.checkEveryMs ?? 30_000);
+  every.unref();
   await connect(false);
   feed.stop = async () => {
     stopped = true;
     clearTimeout(timer);
+    clearInterval(every);
     const c = client;
     client = undefined;
     feed.listening = false;
-    await c?.end().catch(() => {});
+    if (!c) return;
+    // A goodbye, for as long as a ping may take; then the socket is closed whatever its peer does.
+    let waited: NodeJS.Timeout | undefined;
+    await Promise.race([c.end(), new Promise((r) => (waited = setTimeout(r, answerWithinMs)))]).catch(
+      () => {},
+    );
+    clearTimeout(waited);
+    c.connection.stream.destroy();
   };
   return feed;
 }

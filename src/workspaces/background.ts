@@ -104,8 +104,8 @@ export class WorkspaceBackground {
     });
     return {
       onPosted: (posted) => {
-        const command = posted.reply?.origin?.command;
-        if (command === "campaign.send" || command === "campaign.cancel") startReports();
+        const origin = posted.reply?.origin;
+        if (origin?.card?.role === "live" || origin?.command === "campaign.cancel") startReports();
         reports?.hooks.onPosted?.(posted);
       },
     };

@@ -423,6 +423,64 @@ describe("held starts", () => {
     });
 
     it.runIf(postgresUrl())(
+      "cancelled between two replicas on PostgreSQL: the start read before the cancel is not run",
+      async () => {
+        const url = (h().db as { url?: string }).url;
+        const other = await openDb({ databaseUrl: url!, maxConnections: 3 });
+        try {
+          const clock = testClock("2026-11-27T10:00:00Z");
+          const ana = { userId: "U0ANA", via: "slack" as const, channelId: "C0GENERAL" };
+          // Replica 2 reads the start as due; replica 1 (the harness's pool) cancels it before replica 2 claims it.
+          const canceller = instance(clock);
+          const { runner } = racing(
+            clock,
+            {},
+            async () => {
+              await canceller.core.run(`campaign ${id} cancel start`, ana);
+            },
+            other,
+          );
+          const { id } = await newDraft("Cancelled across", "2026-11-27T10:10:00Z", canceller.core);
+          clock.set("2026-11-27T10:10:02Z");
+          expect(await runner.pass()).toEqual(["taken"]);
+          expect(sends(id)).toBe(0);
+          expect((await new HeldStarts(other, ENV_WORKSPACE).ofCampaign(id))?.state).toBe("cancelled");
+        } finally {
+          await other.close();
+        }
+      },
+    );
+
+    it.runIf(postgresUrl())(
+      "quiet hours set after the start was held, run by the other replica on PostgreSQL: held to their end, then once",
+      async () => {
+        const url = (h().db as { url?: string }).url;
+        const other = await openDb({ databaseUrl: url!, maxConnections: 3 });
+        try {
+          const clock = testClock("2026-11-27T20:00:00Z");
+          // Replica 1 holds the start with no quiet hours; replica 2 runs it with the quiet hours set since.
+          const { id } = await newDraft("Quiet across", "2026-11-27T22:30:00Z", instance(clock).core);
+          const rules = startRulesOf("Europe/Paris", "21:00-08:00");
+          const second = instance(clock, rules, other);
+          clock.set("2026-11-27T22:30:05Z");
+          expect(await second.runner.pass()).toEqual(["quiet"]);
+          expect(sends(id)).toBe(0);
+          expect(await new HeldStarts(h().db, ENV_WORKSPACE).ofCampaign(id)).toMatchObject({
+            state: "held",
+            reason: "quiet",
+          });
+          clock.set("2026-11-28T07:00:03Z");
+          const [a, b] = await Promise.all([second.runner.pass(), instance(clock, rules).runner.pass()]);
+          // Both fire at once: one sends, the other finds it taken (or not due any more).
+          expect([...a, ...b].filter((o) => o === "sent")).toEqual(["sent"]);
+          expect(sends(id)).toBe(1);
+        } finally {
+          await other.close();
+        }
+      },
+    );
+
+    it.runIf(postgresUrl())(
       "moved between two replicas on PostgreSQL: the start read at its old time is not run",
       async () => {
         const url = (h().db as { url?: string }).url;

@@ -86,4 +86,54 @@ describe("a send from the approval message", () => {
     const told = fake.responsesTo(ok.responseUrl!).map((r) => JSON.stringify(r.body));
     expect(told.some((t) => t.includes("Its card, with the live figures, is in <#C0GENERAL>"))).toBe(true);
   });
+
+  it("asked for in a DM, its launch card goes to the audit channel, and the DM says where", async () => {
+    const { core, req, fake, db, client } = stack();
+    const contacts = (await client.listContacts({ limit: 10 })).items.filter((c) => c.opted_out !== true);
+    const g = await client.createGroup({ name: "Asked in a DM" });
+    await client.addGroupContacts(
+      Number(g.id),
+      contacts.slice(0, 2).map((c) => Number(c.id)),
+    );
+    // Everything in Alice's DM with the app: made, asked for, and started there.
+    const alice = { userId: ALICE.id, userName: ALICE.name, channelId: "D0ALICE", via: "slack" as const };
+    const made = await core.run(
+      `campaign add "Asked privately" template=1 group=${g.id} first_name=Ana order_id=A-7`,
+      alice,
+    );
+    const id = Number(/campaign #(\d+)/i.exec(made.text)?.[1]);
+    expect((await core.run(`campaign ${id} request`, alice)).text).toMatch(/approv/i);
+    const asked = (await new Approvals(db, ENV_WORKSPACE).latest(id))!;
+    const bob = { userId: BOB.id, userName: BOB.name, channelId: "D0BOB", via: "slack" as const };
+    expect((await core.run(`campaign ${id} approve request=${asked.id}`, bob)).text).toMatch(/You approved/);
+    const click = await req.blockAction(
+      { action_id: "sb_run", value: `campaign ${id} send`, block_id: "approval_actions" },
+      { user: ALICE, channelId: "D0ALICE", messageTs: "1700000000.000400" },
+    );
+    const prompt = await fake.waitForResponse(click.responseUrl!);
+    const [, actionId, value] =
+      JSON.stringify(prompt.body.blocks).match(/"action_id":"(sb_confirm[^"]*)","value":"([^"]+)"/) ?? [];
+    expect(value, JSON.stringify(prompt.body)).toBeTruthy();
+    const before = fake.messages.length;
+    const ok = await req.blockAction(
+      { action_id: actionId!, value: value! },
+      { user: ALICE, channelId: "D0ALICE", messageTs: "1700000000.000500" },
+    );
+    const launch = await fake.waitFor(
+      () =>
+        fake.messages
+          .slice(before)
+          .find((m) => JSON.stringify(m.blocks ?? []).includes("Starting; the figures follow here")),
+      15_000,
+      "the launch card",
+    );
+    expect(launch.channel).toBe(AUDIT);
+    const told = await fake.waitFor(() =>
+      fake
+        .responsesTo(ok.responseUrl!)
+        .map((r) => JSON.stringify(r.body))
+        .find((t) => t.includes(`Its card, with the live figures, is in <#${AUDIT}>`)),
+    );
+    expect(told).toBeTruthy();
+  });
 });

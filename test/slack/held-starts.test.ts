@@ -191,7 +191,11 @@ describe("held starts in Slack", () => {
     const edit = await stack.fake.waitFor(() =>
       stack.fake
         .callsOf("chat.update")
-        .find((c) => c.args.ts === posted.ts && /Sent at once by <@U0ALICE>/.test(text(c.args.blocks))),
+        .find(
+          (c) =>
+            c.args.ts === posted.ts &&
+            /Started at .* by <@U0ALICE>: the live card is below/.test(text(c.args.blocks)),
+        ),
     );
     expect(text(edit.args.blocks)).not.toContain('"type":"actions"');
     const launches = stack.fake.messages

@@ -4,7 +4,11 @@
 // database. A change made on one (the writers, a disconnect, an uninstall) is
 // seen by the other at once: its next request uses the new settings (the
 // version read on use), and its background work of a departed workspace stops
-// without any request (the notice). PostgreSQL only: PGlite is one process.
+// without any request (the notice). A third replica whose listening connection
+// goes half-open (a proxy that stops forwarding without closing) still stops a
+// departed workspace's work: its periodic compare (REPLICA_CHECK_SECONDS), or
+// its ping's new connection; in single mode, a settings change reaches it the
+// same way. PostgreSQL only: PGlite is one process.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../src/domain/actor.ts";
@@ -23,6 +27,7 @@ import { openTestDb, postgresUrl, type TestDb } from "../helpers/db.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { SIGNING_SECRET, startFakeSlack } from "../helpers/fake-slack.ts";
 import { captureLogger } from "../helpers/log.ts";
+import { startStallingProxy } from "../helpers/stalling-proxy.ts";
 
 const TEAM = "TACME";
 const ALICE: Actor = { userId: "U0ALICE", via: "slack", teamId: TEAM, channelId: "C0GENERAL" };
@@ -36,11 +41,26 @@ describe.skipIf(!postgresUrl())("two replicas on one PostgreSQL", () => {
   let one: DistributedSwitchboard;
   let two: DistributedSwitchboard;
   const { logger } = captureLogger();
+  let env: Record<string, string>;
+  /** Another replica on `db`, using the first one's sandbox as its messaging API (one API, as in production). */
+  const replica = (db: Db, more: Record<string, string> = {}) =>
+    createDistributedSwitchboard(loadConfig({ ...env, MESSAGING_API_URL: one.sandbox!.url, ...more }), {
+      logger,
+      db,
+    });
+  const install = () =>
+    one.installations.save({
+      isEnterpriseInstall: false,
+      teamId: TEAM,
+      teamName: "Acme",
+      installerUserId: ALICE.userId,
+      bot: { token: fake.botToken, id: "BACME", userId: "UBACME", scopes: ["commands", "chat:write"] },
+    });
 
   beforeAll(async () => {
     [fake, db1] = await Promise.all([startFakeSlack(), openTestDb("postgres")]);
     db2 = await openDb({ databaseUrl: db1.url, maxConnections: 5 });
-    const env = {
+    env = {
       SLACK_CLIENT_ID: fake.clientId,
       SLACK_CLIENT_SECRET: fake.clientSecret,
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
@@ -51,19 +71,9 @@ describe.skipIf(!postgresUrl())("two replicas on one PostgreSQL", () => {
       LOG_LEVEL: "warn",
     };
     one = await createDistributedSwitchboard(loadConfig(env), { logger, db: db1 });
-    // The second replica uses the first one's sandbox as its messaging API (one API, as in production).
-    two = await createDistributedSwitchboard(loadConfig({ ...env, MESSAGING_API_URL: one.sandbox!.url }), {
-      logger,
-      db: db2,
-    });
+    two = await replica(db2);
     fake.addTeam({ teamId: TEAM, teamName: "Acme", installerUserId: ALICE.userId });
-    await one.installations.save({
-      isEnterpriseInstall: false,
-      teamId: TEAM,
-      teamName: "Acme",
-      installerUserId: ALICE.userId,
-      bot: { token: fake.botToken, id: "BACME", userId: "UBACME", scopes: ["commands", "chat:write"] },
-    });
+    await install();
   }, 60_000);
 
   afterAll(async () => {
@@ -134,13 +144,7 @@ describe.skipIf(!postgresUrl())("two replicas on one PostgreSQL", () => {
   });
 
   it("tokens_revoked on replica 1 closes replica 2's runtime built with the old token, without a request", async () => {
-    await one.installations.save({
-      isEnterpriseInstall: false,
-      teamId: TEAM,
-      teamName: "Acme",
-      installerUserId: ALICE.userId,
-      bot: { token: fake.botToken, id: "BACME", userId: "UBACME", scopes: ["commands", "chat:write"] },
-    });
+    await install();
     expect(text(await (await scope(one)).core.run("connect demo", ALICE))).toContain("Connected to");
     const before = (await two.workspaces.runtime(TEAM))!;
     let closed = false;
@@ -157,6 +161,41 @@ describe.skipIf(!postgresUrl())("two replicas on one PostgreSQL", () => {
       timeoutMs: 10_000,
     });
   });
+
+  it("a replica whose listening connection went half-open stops a departed workspace's inbox within REPLICA_CHECK_SECONDS", async () => {
+    await install();
+    expect(text(await (await scope(one)).core.run("connect demo", ALICE))).toContain("Connected to");
+    await new InboxStore(db1, TEAM).setInbox("C0INBOX", "all", ALICE.userId, new Date());
+    // Replica 3 reaches PostgreSQL through a proxy that can stop forwarding without closing (a NAT, a failover).
+    const proxy = await startStallingProxy(db1.url!);
+    const db3 = await openDb({ databaseUrl: proxy.url, maxConnections: 5 });
+    const three = await replica(db3, { REPLICA_CHECK_SECONDS: "1" });
+    try {
+      await three.workspaces.runtime(TEAM);
+      await eventually(() => three.background.busy(TEAM), "replica 3 polling the inbox", {
+        timeoutMs: 10_000,
+      });
+      // Its listening connection goes half-open: the uninstall's notice never reaches it.
+      expect(proxy.stall((sent) => sent.includes("listen switchboard_workspace"))).toBe(1);
+      const outcome = await workspaceLifecycle(one, logger).uninstalled(
+        { teamId: TEAM, isEnterpriseInstall: false },
+        new Date(),
+      );
+      expect(outcome).toBe("removed");
+      await eventually(
+        () => !three.background.busy(TEAM),
+        "replica 3 stopping the departed workspace's inbox",
+        {
+          timeoutMs: 10_000,
+        },
+      );
+      expect(three.workspaces.slackClientOf(TEAM)).toBeUndefined();
+    } finally {
+      await three.close();
+      await db3.close();
+      await proxy.close();
+    }
+  }, 60_000);
 });
 
 describe.skipIf(!postgresUrl())("two replicas of one workspace (single mode) on one PostgreSQL", () => {
@@ -208,4 +247,31 @@ describe.skipIf(!postgresUrl())("two replicas of one workspace (single mode) on 
     expect(text(await one.core.run("settings set writers=<@U0BOB>", OPERATOR))).not.toMatch(/cannot/i);
     expect(text(await (await requestOn(two)).run("tag add Late #1D9BD1", DAN))).toMatch(/U0BOB/);
   });
+
+  it("a replica whose listening connection went half-open applies a settings change within REPLICA_CHECK_SECONDS, without a request", async () => {
+    const proxy = await startStallingProxy(db1.url!);
+    const db3 = await openDb({ databaseUrl: proxy.url, maxConnections: 5 });
+    const three = await createSwitchboard(
+      loadConfig({
+        LOG_LEVEL: "warn",
+        MESSAGING_API_URL: one.sandbox!.url,
+        MESSAGING_API_KEY: one.apiKey,
+        REPLICA_CHECK_SECONDS: "1",
+      }),
+      { logger, db: db3 },
+    );
+    try {
+      expect(proxy.stall((sent) => sent.includes("listen switchboard_workspace"))).toBe(1);
+      const before = three.core;
+      expect(text(await one.core.run("settings set writers=<@U0DAN>", OPERATOR))).not.toMatch(/cannot/i);
+      await eventually(() => three.core !== before, "replica 3 applying the new settings", {
+        timeoutMs: 10_000,
+      });
+      expect(text(await three.core.run("tag add Checked #1D9BD1", DAN))).toContain("Checked");
+    } finally {
+      await three.close();
+      await db3.close();
+      await proxy.close();
+    }
+  }, 60_000);
 });

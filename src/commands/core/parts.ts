@@ -212,6 +212,11 @@ export function withOrigin(reply: Reply, spec: AnySpec, raw: Record<string, unkn
   const id = Number(typeof raw.id === "string" ? raw.id.replace(/^#/, "") : raw.id);
   return {
     ...reply,
-    origin: { ...reply.origin, command: spec.id, ...(Number.isSafeInteger(id) && id > 0 ? { id } : {}) },
+    // A reply that says what it is keeps it (a send held for later is a held start's card, not a launch).
+    origin: {
+      ...reply.origin,
+      command: reply.origin?.command ?? spec.id,
+      ...(Number.isSafeInteger(id) && id > 0 ? { id } : {}),
+    },
   };
 }

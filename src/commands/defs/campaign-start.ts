@@ -97,7 +97,16 @@ async function heldReply(ctx: CommandContext, held: HeldStart, c: Campaign): Pro
     visibility: "in_channel",
     ...card,
     text: `${nameOf(c, `Campaign ${held.campaignId}`)}: starts at ${localText(held.at, ctx.startRules.tz)}`,
-    origin: { command: "campaign.hold", id: held.campaignId, heldStart: held.id },
+    origin: {
+      command: "campaign.hold",
+      id: held.campaignId,
+      heldStart: held.id,
+      card: {
+        role: "held",
+        name: nameOf(c, `Campaign ${held.campaignId}`),
+        status: String(c.status ?? "draft"),
+      },
+    },
   };
 }
 

@@ -239,8 +239,13 @@ export const CAMPAIGN_COMMANDS = [
         origin: {
           command: "campaign.send",
           facts,
-          // The held start it replaced: its card is finished (no buttons), pointing here.
-          ...(given.start ? { supersedes: given.start.id } : {}),
+          // The live card: followed while it sends; every older card of the campaign is finished, pointing here
+          // (a held start it replaced, the form's post, an earlier card).
+          card: {
+            role: "live",
+            name: nameOf(c, `Campaign ${a.id}`),
+            status: String(pick(c, "status") ?? "running"),
+          },
           // Started from a DM (the approval message): the cards go where the approval was asked from.
           ...(isDm(ctx.actor.channelId) ? await askedIn(ctx, a.id) : {}),
         },
@@ -269,6 +274,14 @@ export const CAMPAIGN_COMMANDS = [
         visibility: "in_channel",
         ...card,
         text: `${card.text} (campaign #${a.id} cancelled by ${ctx.actor.via === "shell" ? "the shell" : ctx.who})`,
+        origin: {
+          command: "campaign.cancel",
+          card: {
+            role: "card",
+            name: nameOf(c, `Campaign ${a.id}`),
+            status: String(pick(c, "status") ?? "cancelled"),
+          },
+        },
       };
     },
   }),
@@ -366,7 +379,15 @@ export const CAMPAIGN_COMMANDS = [
         visibility: "in_channel",
         text: `${line} (campaign #${id})`,
         blocks,
-        ...(held?.origin ? { origin: held.origin } : {}),
+        origin: {
+          ...(held?.origin ?? { command: "campaign.add" }),
+          id,
+          card: {
+            role: held ? "held" : "card",
+            name: nameOf(c, `Campaign ${id}`),
+            status: String(pick(c, "status") ?? "draft"),
+          },
+        },
       };
     },
   }),
@@ -394,5 +415,9 @@ export const CAMPAIGN_COMMANDS = [
 /** The channel a campaign's approval was asked from, as a reply's `postIn`; none when unknown. */
 async function askedIn(ctx: CommandContext, id: number): Promise<{ postIn?: string }> {
   const channel = (await ctx.approvals?.store.latest(id).catch(() => undefined))?.channel;
-  return channel ? { postIn: channel } : {};
+  if (channel && !isDm(channel)) return { postIn: channel };
+  // Asked for in a DM (or the request does not say where): the audit channel, where the team sees the sends.
+  const settings = await ctx.admin?.settings().catch(() => undefined);
+  const audit = settings?.auditChannel.value;
+  return typeof audit === "string" && audit ? { postIn: audit } : {};
 }

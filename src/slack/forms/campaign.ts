@@ -25,6 +25,7 @@ import { ACTION } from "../../commands/types.ts";
 import { dateToken } from "../../domain/start-time.ts";
 import { CampaignAudiences } from "../../store/campaigns.ts";
 import { HeldStarts } from "../../store/held-starts.ts";
+import { campaignCardPosted } from "../features/campaign-cards.ts";
 import { withApi } from "../perform.ts";
 import { recipientSuggestions } from "./choices.ts";
 import { fieldErrors } from "./field-errors.ts";
@@ -411,6 +412,24 @@ export const campaignForm: SlackForm<"campaign", CampaignMeta, CampaignPlan> = {
               await new HeldStarts(ctx.db, ctx.workspace)
                 .setCard(held.id, posted.channel, posted.ts)
                 .catch((err) => ctx.logger.warn({ err: String(err) }, "could not keep the start's card"));
+            // The campaign's current card: finished when a newer one is posted (the launch's live card).
+            if (posted.ts && c.id !== undefined)
+              await campaignCardPosted(ctx, client, {
+                channel: posted.channel,
+                ts: posted.ts,
+                text,
+                reply: {
+                  visibility: "in_channel",
+                  text,
+                  blocks,
+                  origin: {
+                    command: "campaign.new",
+                    id: Number(c.id),
+                    card: { role: held ? "held" : "card", name, status: "draft" },
+                  },
+                },
+                by: actor.userId,
+              });
           },
         };
       } catch (err) {

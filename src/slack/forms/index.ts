@@ -135,7 +135,8 @@ const answering = new Map<string, Promise<FormAnswer | undefined>>();
  * hash and values) does its work once.
  */
 function submitted(form: AnyForm) {
-  return async ({ ack, body, view, client, context }: ViewArgs) => {
+  return async (args: ViewArgs) => {
+    const { ack, view, body, context } = args;
     // The same view, hash and values: a repeat. A corrected submission after field errors has other values.
     const values = createHash("sha256")
       .update(JSON.stringify(view.state?.values ?? {}))
@@ -144,11 +145,6 @@ function submitted(form: AnyForm) {
     const first = answering.get(key);
     if (first) {
       await ack(await first.catch(() => alreadySubmitted()));
-      return;
-    }
-    if (!(await context.events.claim(key, context.workspace))) {
-      // Another replica took it: its outcome shows there.
-      await ack(alreadySubmitted());
       return;
     }
     let answered: (answer: FormAnswer | undefined) => void = () => {};
@@ -162,38 +158,52 @@ function submitted(form: AnyForm) {
       answered(answer);
       await ack(answer);
     };
+    let done = async () => {};
     try {
-      const said = readMetadata<{ ch?: string }>(view.private_metadata);
-      // Its outcome goes to the channel it was opened from, as kept with this view in this workspace; a channel
-      // the metadata names otherwise (forged: another workspace's) is dropped, and the outcome goes by DM.
-      const ch = await formChannel(context.events, context.workspace, view.id, said.ch);
-      if (said.ch && !ch)
-        context.logger.warn({ callback: view.callback_id }, "a form named a channel it was not opened from");
-      const meta = { ...said, ch };
-      const actor = viewActor(body, meta.ch);
-      const s = { ctx: context, client, body, view, meta, state: view.state.values as StateValues, actor };
-      const unavailable = unavailableChoices(s.state);
-      const checked = unavailable ? { errors: unavailable } : await form.submit.check(s);
-      if ("errors" in checked) {
-        await once({ response_action: "errors", errors: errorsFor(checked.errors, view) });
-        return;
-      }
-      // Noted from here to its answer: a process killed meanwhile leaves the note, and the next start
-      // tells the person that the form's outcome is not known (interrupted-commands.ts).
-      const done = await trackCommand(context, {
-        userId: actor.userId,
+      // Noted from before its claim to its answer: a process killed in between (kill -9, a crash) leaves the
+      // note, and the next start, or on PostgreSQL another replica once this one stops beating, tells the person
+      // that the form's outcome is not known (interrupted-commands.ts). Noted before the claim, so no claim is
+      // ever left without its note: a repeat the other replica answers "Already submitted" is told in the end.
+      done = await trackCommand(context, {
+        userId: body.user.id,
         line: formLine(view.title?.text ?? "a form"),
       });
-      try {
-        await answerSubmission(context, client, view, once, () => form.submit.run(checked.plan, s));
-      } finally {
-        await done();
+      if (!(await context.events.claim(key, context.workspace))) {
+        // Another replica took it: its outcome shows there (or, if that one dies, its note is told).
+        await once(alreadySubmitted());
+        return;
       }
+      await claimed(form, args, once);
     } finally {
       answered(alreadySubmitted());
       setTimeout(() => answering.delete(key), 60_000).unref();
+      await done();
     }
   };
+}
+
+/** A submission this process claimed: checked before any request, then the form's work, answered once. */
+async function claimed(
+  form: AnyForm,
+  { body, view, client, context }: ViewArgs,
+  once: (answer?: FormAnswer) => Promise<void>,
+): Promise<void> {
+  const said = readMetadata<{ ch?: string }>(view.private_metadata);
+  // Its outcome goes to the channel it was opened from, as kept with this view in this workspace; a channel
+  // the metadata names otherwise (forged: another workspace's) is dropped, and the outcome goes by DM.
+  const ch = await formChannel(context.events, context.workspace, view.id, said.ch);
+  if (said.ch && !ch)
+    context.logger.warn({ callback: view.callback_id }, "a form named a channel it was not opened from");
+  const meta = { ...said, ch };
+  const actor = viewActor(body, meta.ch);
+  const s = { ctx: context, client, body, view, meta, state: view.state.values as StateValues, actor };
+  const unavailable = unavailableChoices(s.state);
+  const checked = unavailable ? { errors: unavailable } : await form.submit.check(s);
+  if ("errors" in checked) {
+    await once({ response_action: "errors", errors: errorsFor(checked.errors, view) });
+    return;
+  }
+  await answerSubmission(context, client, view, once, () => form.submit.run(checked.plan, s));
 }
 
 const alreadySubmitted = (): FormAnswer => ({

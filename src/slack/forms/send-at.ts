@@ -10,6 +10,7 @@ import type { KnownBlock, ModalView } from "@slack/types";
 import { blocksToText } from "../../blocks/text.ts";
 import type { SendAtFormData } from "../../commands/form-kinds.ts";
 import { HeldStarts } from "../../store/held-starts.ts";
+import { campaignCardPosted } from "../features/campaign-cards.ts";
 import { errorsFor } from "./field-errors.ts";
 import type { FormOutcome, SlackForm, Submission } from "./form.ts";
 import { context, dateTimeOf, input, modal, sectionText } from "./kit.ts";
@@ -72,6 +73,14 @@ async function hold(plan: { at: number }, s: Submission<SendAtMeta>): Promise<Fo
       );
       if (posted.ts && s.ctx.db)
         await new HeldStarts(s.ctx.db, s.ctx.workspace).setCard(heldId, posted.channel, posted.ts);
+      if (posted.ts)
+        await campaignCardPosted(s.ctx, s.client, {
+          channel: posted.channel,
+          ts: posted.ts,
+          text: reply.text,
+          reply,
+          by: s.actor.userId,
+        });
     },
     answer: { response_action: "clear" } as FormOutcome["answer"],
   };

@@ -1,10 +1,12 @@
 // kill -9 while a slash command was carried out (a `/sb report now` building
 // its charts, a send waiting for the API): the person was acked and then never
-// answered. Each command is noted in the store from the ack to the answer; the
-// next start tells the people whose command a dead process left, on the
-// command's response_url (good 30 minutes), else by DM: at once on PGlite (one
-// process per folder); on PostgreSQL as soon as the process that held it no
-// longer beats (store/live-replicas.ts: keepAlive below), whichever replica runs.
+// answered. Each command is noted in the store from the ack to the answer (a
+// form's submission from before its claim, so no claim outlives its process
+// untold: src/slack/forms/index.ts); the next start tells the people whose
+// command a dead process left, on the command's response_url (good 30
+// minutes), else by DM: at once on PGlite (one process per folder); on
+// PostgreSQL as soon as the process that held it no longer beats
+// (store/live-replicas.ts: keepAlive below), whichever replica runs.
 import { randomUUID } from "node:crypto";
 import type { webApi } from "@slack/bolt";
 import type { WorkspaceId } from "../../domain/workspace.ts";

@@ -10,6 +10,7 @@ import {
   type HeldStartWorkspace,
   type StartCheck,
 } from "../../../campaigns/held-start-runner.ts";
+import { heldCard } from "../../../campaigns/held-starts.ts";
 import type { CommandCore } from "../../../commands/types.ts";
 import { valuesOf } from "../../../commands/workspace-admin.ts";
 import { startRulesOf } from "../../../domain/start-time.ts";
@@ -18,18 +19,24 @@ import type { Config } from "../../../platform/config.ts";
 import type { Logger } from "../../../platform/log.ts";
 import type { Db } from "../../../store/db.ts";
 import { LiveReplicas } from "../../../store/live-replicas.ts";
+import type { SlackHooks } from "../../context.ts";
 import type { SlackBridge } from "../../io/bridge.ts";
 import { PROCESS_ID } from "../../recovery/interrupted-commands.ts";
+import { campaignCardPosted } from "../campaign-cards.ts";
 
 export interface HeldStartsRuntimeOptions {
   db: Db;
   config: Pick<Config, "REPORTS_TIME_ZONE" | "QUIET_HOURS">;
   logger: Logger;
   /** A connected workspace's core and Slack bridge; undefined: not connected, its starts wait. */
-  forWorkspace: (
-    id: WorkspaceId,
-  ) => Promise<
-    { core: Pick<CommandCore, "startHeld" | "audit" | "admin">; bridge?: SlackBridge } | undefined
+  forWorkspace: (id: WorkspaceId) => Promise<
+    | {
+        core: Pick<CommandCore, "startHeld" | "audit" | "admin">;
+        bridge?: SlackBridge;
+        /** The workspace's hooks: a start that ran is followed as a launch is (live progress). */
+        hooks?: Pick<SlackHooks, "onPosted">;
+      }
+    | undefined
   >;
   /** An extra check before each start (tests); the rails themselves are the one road's (core.startHeld). */
   check?: StartCheck;
@@ -72,6 +79,30 @@ export function createHeldStarts(opts: HeldStartsRuntimeOptions): HeldStartRunne
               },
               dm: async (user, m) => {
                 await bridge.posts.post(bridge.client, { channel: user, text: m.text, blocks: m.blocks });
+              },
+              live: async (s, c) => {
+                if (!s.channel || !s.ts) return;
+                const card = heldCard(s, rules, c);
+                await campaignCardPosted(
+                  { db, workspace: id, logger: log, ...(ws.hooks ? { hooks: ws.hooks } : {}) },
+                  bridge.client,
+                  {
+                    channel: s.channel,
+                    ts: s.ts,
+                    text: card.text,
+                    reply: {
+                      visibility: "in_channel",
+                      ...card,
+                      origin: {
+                        command: "campaign.send",
+                        id: s.campaignId,
+                        facts: "",
+                        card: { role: "live", name: c.name, status: c.status },
+                      },
+                    },
+                    by: s.requestedBy,
+                  },
+                );
               },
             }
           : {}),

@@ -107,7 +107,8 @@ export function createReports(
             });
           return;
         }
-        if (origin?.command !== "campaign.send" || !origin.id) return;
+        // Only a launch's live card is followed: a held start's card or a draft's is not (issue 37 §4).
+        if (origin?.card?.role !== "live" || !origin.id) return;
         const intro = origin.facts ?? reply?.text ?? text;
         (starting ?? Promise.resolve())
           .then(() => progress.track({ channel, ts, campaignId: origin.id as number, intro }))

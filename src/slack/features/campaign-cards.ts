@@ -1,0 +1,60 @@
+// The Slack side of one current card per campaign (src/campaigns/cards.ts):
+// every road that posts a campaign card in a channel — a reply (deliver.ts),
+// the campaign form's and Send at…'s posts, a held start that ran — ends
+// here, so older cards are finished and a live card is followed.
+import type { webApi } from "@slack/bolt";
+import { cardPosted, type NewCard } from "../../campaigns/cards.ts";
+import type { Reply } from "../../commands/types.ts";
+import type { WorkspaceId } from "../../domain/workspace.ts";
+import type { Logger } from "../../platform/log.ts";
+import { CampaignCards } from "../../store/campaign-cards.ts";
+import type { Db } from "../../store/db.ts";
+import { ProgressStore } from "../../store/progress.ts";
+import type { SlackHooks } from "../context.ts";
+
+export interface CardDeps {
+  db?: Db;
+  workspace: WorkspaceId;
+  logger: Pick<Logger, "warn">;
+  hooks?: Pick<SlackHooks, "onPosted">;
+}
+
+/**
+ * A message was posted for `reply`: when it is a campaign's card, it becomes
+ * the current one (older ones finished); a live card is then followed
+ * (the hooks' onPosted: live progress).
+ */
+export async function campaignCardPosted(
+  deps: CardDeps,
+  client: webApi.WebClient,
+  posted: { channel: string; ts: string; text: string; reply: Reply; by?: string; at?: Date },
+): Promise<void> {
+  const origin = posted.reply.origin;
+  const card = origin?.card;
+  if (card && origin.id && deps.db) {
+    const input: NewCard = {
+      campaignId: origin.id,
+      channel: posted.channel,
+      ts: posted.ts,
+      role: card.role,
+      ...(posted.by ? { by: posted.by } : {}),
+      name: card.name,
+      status: card.status,
+      at: posted.at ?? new Date(),
+    };
+    await cardPosted(
+      {
+        cards: new CampaignCards(deps.db, deps.workspace),
+        progress: new ProgressStore(deps.db, deps.workspace),
+        update: async (channel, ts, m) => {
+          await client.chat.update({ channel, ts, text: m.text, blocks: m.blocks });
+        },
+        warn: (o, m) => deps.logger.warn(o, m),
+      },
+      input,
+    ).catch((err: unknown) =>
+      deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, "campaign cards not kept"),
+    );
+  }
+  deps.hooks?.onPosted?.({ channel: posted.channel, ts: posted.ts, text: posted.text, reply: posted.reply });
+}

@@ -1,0 +1,71 @@
+// The campaign cards posted in channels (schema `campaigns`, table `cards`;
+// issue 37 §4): a campaign has one current card. Posting a newer one (the
+// launch's live card, a held start's card, the form's post, a cancel's card)
+// finishes every older one in the same statement, so of two replicas only one
+// finishes each card, and never a card that is still the current one.
+// Per workspace.
+import type { WorkspaceId } from "../domain/workspace.ts";
+import type { Queryable } from "./db.ts";
+
+/** What a card is: the live card of a send, a held start's card, or the campaign's card (a draft, cancelled). */
+export type CardRole = "live" | "held" | "card";
+
+export interface PostedCard {
+  campaignId: number;
+  channel: string;
+  ts: string;
+  role: CardRole;
+  /** Slack user id of whoever it was posted for, or `shell`. */
+  postedBy?: string;
+  createdAt: Date;
+}
+
+type Row = Record<string, unknown>;
+const toCard = (r: Row): PostedCard => ({
+  campaignId: Number(r.campaign_id),
+  channel: String(r.channel),
+  ts: String(r.ts),
+  role: String(r.role) as CardRole,
+  ...(r.posted_by ? { postedBy: String(r.posted_by) } : {}),
+  createdAt: new Date(r.created_at as string),
+});
+
+export class CampaignCards {
+  private readonly db: Queryable;
+  readonly workspace: WorkspaceId;
+
+  constructor(db: Queryable, workspace: WorkspaceId) {
+    this.db = db;
+    this.workspace = workspace;
+  }
+
+  /**
+   * A card just posted becomes the campaign's current one; the older open
+   * cards are finished, each by one caller only, and returned to be redrawn.
+   */
+  async posted(card: Omit<PostedCard, "createdAt">, now: Date): Promise<PostedCard[]> {
+    await this.db.query(
+      `insert into campaigns.cards (workspace, campaign_id, channel, ts, role, posted_by, created_at)
+       values ($1, $2, $3, $4, $5, $6, $7)
+       on conflict (workspace, channel, ts) do update set role = excluded.role, state = 'open', finished_at = null`,
+      [this.workspace, card.campaignId, card.channel, card.ts, card.role, card.postedBy ?? null, now],
+    );
+    const { rows } = await this.db.query<Row>(
+      `update campaigns.cards set state = 'finished', finished_at = $5
+        where workspace = $1 and campaign_id = $2 and state = 'open' and not (channel = $3 and ts = $4)
+        returning *`,
+      [this.workspace, card.campaignId, card.channel, card.ts, now],
+    );
+    return rows.map(toCard);
+  }
+
+  /** The campaign's open cards, newest first. */
+  async open(campaignId: number): Promise<PostedCard[]> {
+    const { rows } = await this.db.query<Row>(
+      `select * from campaigns.cards where workspace = $1 and campaign_id = $2 and state = 'open'
+        order by created_at desc`,
+      [this.workspace, campaignId],
+    );
+    return rows.map(toCard);
+  }
+}
