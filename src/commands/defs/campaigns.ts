@@ -3,24 +3,24 @@ import { z } from "zod";
 import { CAMPAIGN_STATUSES, createCampaignSchema, RECIPIENT_STATUSES } from "../../api/schemas.ts";
 import type { Campaign } from "../../api/types.ts";
 import { context, count, esc, section } from "../../blocks/blocks.ts";
-import { CARD_STATUS, campaignCard } from "../../reports/card.ts";
+import { approvalGate } from "../../campaigns/approval.ts";
+import { audienceSummary, recordCreated } from "../../campaigns/audience.ts";
+import { CARD_STATUS, campaignCard } from "../../campaigns/card.ts";
+import { cardOf, factsOf } from "../../campaigns/card-of.ts";
+import { isDm, startCampaign, startRefusal } from "../../campaigns/road.ts";
 import type { HeldStart } from "../../store/held-starts.ts";
 import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } from "../args.ts";
-import { approvalGate } from "../campaign-approval.ts";
-import { APPROVAL_COMMANDS } from "../campaign-approval-commands.ts";
-import { audienceSummary, recordCreated } from "../campaign-audience.ts";
-import { isDm, startCampaign, startRefusal } from "../campaign-road.ts";
-import { CAMPAIGN_TEST_COMMAND } from "../campaign-test.ts";
 import { formReply } from "../forms.ts";
 import { loadCampaignData } from "../lookups.ts";
 import { type CommandContext, defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";
-import { cardOf, factsOf } from "./campaign-card.ts";
+import { APPROVAL_COMMANDS } from "./campaign-approval.ts";
 import { campaignPreview, refusedInWords } from "./campaign-launch.ts";
 import { checkPlaceholderValues, PARAM_PREFIX, placeholderValues } from "./campaign-message.ts";
 import { RECIPIENT_WORDS, recipientNames } from "./campaign-recipients.ts";
 import { heldOrNow, holdWithApproval, restoreHeld, startAtOf, withPlannedStart } from "./campaign-start.ts";
+import { CAMPAIGN_TEST_COMMAND } from "./campaign-test.ts";
 import { checkBody } from "./check.ts";
 import {
   announce,
@@ -209,7 +209,7 @@ export const CAMPAIGN_COMMANDS = [
       const given: { start?: HeldStart } = {};
       const held = await heldOrNow(a, ctx, () => ctx.api.getCampaign(a.id), given);
       if (held) return held;
-      // The one road (commands/campaign-road.ts): every rail as it stands at this moment, then the send.
+      // The one road (campaigns/road.ts): every rail as it stands at this moment, then the send.
       const outcome = await refusedInWords("send", a.id, ctx, () =>
         startCampaign(ctx, a.id, a.now ? "anyway" : "confirm"),
       ).catch(async (err: unknown) => {

@@ -1,22 +1,14 @@
 import { z } from "zod";
 import { context, count, esc, header, section, slackDate } from "../../blocks/blocks.ts";
+import { memberCount } from "../../domain/records.ts";
 import { idArg, idList, requiredText } from "../args.ts";
 import { type CommandContext, defineCommand } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
 import { announce, contactName, deletePreview, namedWrite, nameOf, quoted, relatedNames } from "./common.ts";
 
 const FIRST = ["id", "name", "description"];
-export const memberCount = (g: Record<string, unknown>) =>
-  pick(
-    g,
-    "memberCount",
-    "member_count",
-    "contactCount",
-    "contact_count",
-    "contacts_count",
-    "membersCount",
-    "count",
-  );
+
+export { memberCount };
 
 export const GROUP_COMMANDS = [
   defineCommand({
