@@ -89,3 +89,16 @@ export async function cardOf(ctx: CampaignContext, id: number, c: Campaign) {
     ...(approval ? { approval } : {}),
   });
 }
+
+/** The launch's live card (one event, one message: it then updates in place), and its facts line. */
+export async function launchCard(ctx: CampaignContext, id: number, c: Campaign) {
+  const facts = await factsOf(ctx, c, ctx.who);
+  const card = campaignCard({
+    id,
+    name: nameOf(c, `Campaign ${id}`),
+    status: String(pick(c, "status") ?? "running"),
+    facts,
+    footer: ":hourglass_flowing_sand: Starting; the figures follow here.",
+  });
+  return { card, facts };
+}

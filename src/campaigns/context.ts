@@ -15,6 +15,8 @@ import type { ApprovalAccess } from "./approval-access.ts";
 
 /** What a campaign's code reads and writes through, for the person who asked (a command's context). */
 export interface CampaignContext {
+  /** Who runs the command, as Slack mrkdwn (`<@U…>`) or `the shell operator`. */
+  who: string;
   api: MessagingApi;
   actor: Actor;
   /** The workspace's default messaging channel (its setting, else MESSAGING_CHANNEL_ID in single mode). */

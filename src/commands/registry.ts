@@ -38,8 +38,6 @@ export interface CommandContext extends CampaignContext {
   importTimeoutMs?: number;
   /** The API key, masked (…abcd), for `/sb me`. */
   apiKeyMasked: string;
-  /** Who runs the command, as Slack mrkdwn (`<@U…>`) or `the shell operator`. */
-  who: string;
   /** Everything the registry knows, for help. */
   registry: Registry;
   /** Whether the actor may run commands of this scope (SWITCHBOARD_WRITERS / _BROADCASTERS). */

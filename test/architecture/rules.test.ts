@@ -239,4 +239,19 @@ describe("architecture rules", () => {
     // The check sees a call as written.
     expect(/\.sendCampaign\s*\(/.test("await api.sendCampaign(mine.campaignId)")).toBe(true);
   });
+
+  it("one card per campaign: no file outside src/campaigns draws a campaign card (issue 37 §4, §6)", () => {
+    // Drawing a card: the card's Block Kit (`campaignCard(`) or its head block (`block_id: "card_head"`). Others
+    // ask the campaigns part for a card (cardOf, heldCard, launchCard, progressMessage, finishedCard); the Home
+    // tab's running list uses the card's head line (cardHead) for its rows, a list and not a card.
+    const draws = (text: string) => /\bcampaignCard\s*\(|block_id:\s*"card_head"/.test(text);
+    const outside = sourceFiles(SRC)
+      .filter((f) => !f.startsWith(join(SRC, "campaigns")))
+      .filter((f) => draws(readFileSync(f, "utf8")))
+      .map((f) => f.slice(SRC.length + 1));
+    expect(outside).toEqual([]);
+    // The check sees a card drawn as written, and the campaigns part does draw them.
+    expect(draws('const card = campaignCard({ id, name, status: "draft" });')).toBe(true);
+    expect(draws(readFileSync(join(SRC, "campaigns", "card.ts"), "utf8"))).toBe(true);
+  });
 });

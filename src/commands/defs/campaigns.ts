@@ -5,8 +5,8 @@ import type { Campaign } from "../../api/types.ts";
 import { context, count, esc, section } from "../../blocks/blocks.ts";
 import { approvalGate } from "../../campaigns/approval.ts";
 import { audienceSummary, recordCreated } from "../../campaigns/audience.ts";
-import { CARD_STATUS, campaignCard } from "../../campaigns/card.ts";
-import { cardOf, factsOf } from "../../campaigns/card-of.ts";
+import { CARD_STATUS } from "../../campaigns/card.ts";
+import { cardOf, launchCard } from "../../campaigns/card-of.ts";
 import { isDm, startCampaign, startRefusal } from "../../campaigns/road.ts";
 import type { HeldStart } from "../../store/held-starts.ts";
 import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } from "../args.ts";
@@ -225,14 +225,7 @@ export const CAMPAIGN_COMMANDS = [
       if (outcome.kind === "refused") throw startRefusal(ctx, a.id, outcome);
       const c = outcome.campaign;
       // One event, one message: the launch is the campaign's card, which then updates in place.
-      const facts = await factsOf(ctx, c, ctx.who);
-      const card = campaignCard({
-        id: a.id,
-        name: nameOf(c, `Campaign ${a.id}`),
-        status: String(pick(c, "status") ?? "running"),
-        facts,
-        footer: ":hourglass_flowing_sand: Starting; the figures follow here.",
-      });
+      const { card, facts } = await launchCard(ctx, a.id, c);
       return {
         visibility: "in_channel",
         ...card,
