@@ -15,6 +15,7 @@ import { replyToText } from "../../src/shell/index.ts";
 import { auditSentence } from "../../src/slack/features/audit-words.ts";
 import { formView } from "../../src/slack/forms/index.ts";
 import { templateParams } from "../../src/slack/forms/parts.ts";
+import { SETTINGS_GROUPS, settingsGroupModal } from "../../src/slack/forms/settings.ts";
 import { auditMessage } from "../../src/slack/io/bridge.ts";
 import { SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
@@ -426,8 +427,14 @@ describe("every form reads in the team's words (issue 30 §3)", () => {
 
   it("no setting name, no typed command, no id where a name is known, no hint against its value", () => {
     const problems: string[] = [];
-    for (const r of requests) {
-      const view = formView(r, actor);
+    // The settings form: its list of groups and each group's own form (issue 39 §2).
+    const views = requests.flatMap((r) => [
+      { r, view: formView(r, actor) as unknown },
+      ...(r.kind === "settings"
+        ? SETTINGS_GROUPS.map((g) => ({ r, view: settingsGroupModal(r.data, g, {}) as unknown }))
+        : []),
+    ]);
+    for (const { r, view } of views) {
       for (const text of readable(view)) {
         if (
           /\b(?:SWITCHBOARD|MESSAGING|SLACK|WORKFLOW|IMPORT|AUDIT|DEFAULT|API|REPORTS)_[A-Z_]{2,}\b/.test(
@@ -455,7 +462,8 @@ describe("every form reads in the team's words (issue 30 §3)", () => {
       if (!b.hint?.text.includes(`[${b.label?.text}]`) || /\{\{/.test(b.hint.text))
         problems.push(`a placeholder without its line, its place marked: “${b.hint?.text}”`);
     }
-    const s = formView(requests.at(-1)!, actor) as {
+    const settingsRequest = requests.at(-1) as Extract<FormRequest, { kind: "settings" }>;
+    const s = settingsGroupModal(settingsRequest.data, "people", {}) as {
       blocks: Array<{ block_id?: string; hint?: { text: string } }>;
     };
     const hint = s.blocks.find((b) => b.block_id === "writers")?.hint?.text ?? "";
