@@ -456,7 +456,14 @@ describe("every form reads in the team's words (issue 30 §3)", () => {
       type: string;
       label?: { text: string };
       hint?: { text: string };
+      elements?: Array<{ text: string }>;
     }>) {
+      // The template quoted above the inputs: its placeholders by name in words (issue 39).
+      if (
+        b.type === "context" &&
+        (!b.elements?.[0]?.text.includes("[First name]") || /\{\{/.test(b.elements[0].text))
+      )
+        problems.push(`a quoted template with its placeholders as code: “${b.elements?.[0]?.text}”`);
       if (b.type !== "input") continue;
       if (/\{\{|\}\}|_/.test(b.label?.text ?? "")) problems.push(`a placeholder's label “${b.label?.text}”`);
       if (!b.hint?.text.includes(`[${b.label?.text}]`) || /\{\{/.test(b.hint.text))
