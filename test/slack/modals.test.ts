@@ -434,6 +434,23 @@ describe("an emptied field in the edit forms (issue 39)", () => {
     expect(now.first_name).toBe("Noa");
   });
 
+  it("an untouched Save of either edit form writes nothing and says nothing changed", async () => {
+    const created = await switchboard.client.createContact({
+      phone: "+14155550178",
+      first_name: "Uma",
+      custom_fields: { loyalty_tier: "gold", points: 3, birthday: "1990-04-01", vip: false },
+    });
+    const users = await switchboard.client.listChatUsers({ limit: 5 });
+    for (const line of [`contact edit ${created.id}`, `user edit ${users.items[0]!.id}`]) {
+      const v = await forms.open(line);
+      const before = await writes();
+      const answer = await forms.submit(v.id);
+      expect(answer.response_action, line).toBe("update");
+      expect(JSON.stringify(answer.view), line).toContain("Nothing changed");
+      expect(await writes(), line).toBe(before);
+    }
+  });
+
   it("a chat user's emptied name is refused in words, nothing written; the box clears it", async () => {
     const users = await switchboard.client.listChatUsers({ limit: 5 });
     const u = users.items.find((x) => JSON.stringify(x).includes('"name":"'))!;

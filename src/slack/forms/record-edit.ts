@@ -18,7 +18,7 @@ import { changedMembers, changeLine, clearedMembers } from "../../commands/chang
 import { pick } from "../../commands/render.ts";
 import { withApi } from "../perform.ts";
 import { fieldErrors } from "./field-errors.ts";
-import type { SlackForm } from "./form.ts";
+import type { FormOutcome, SlackForm } from "./form.ts";
 import {
   checkedOf,
   context,
@@ -136,6 +136,37 @@ export function emptiedBlocks(view: ShownView, state: StateValues): Record<strin
   }
   return out;
 }
+
+/** A value as shown or as submitted: text, date or option, "" when none. */
+const shownValue = (el: Record<string, unknown>): string =>
+  String(
+    el.initial_value ?? el.initial_date ?? (el.initial_option as { value?: string } | undefined)?.value ?? "",
+  ).trim();
+const submittedValue = (v: Record<string, unknown>): string =>
+  String(v.value ?? v.selected_date ?? (v.selected_option as { value?: string } | null)?.value ?? "").trim();
+
+/** Every field as the form showed it (the box unticked): a Save that changes nothing writes nothing. */
+export function untouched(view: ShownView, state: StateValues): boolean {
+  if (clearAsked(state)) return false;
+  return ((view.blocks ?? []) as ShownInput[]).every((b) => {
+    if (b.type !== "input" || !b.block_id || b.block_id === CLEAR || !b.element) return true;
+    const v = (Object.values(state[b.block_id] ?? {})[0] ?? {}) as Record<string, unknown>;
+    return shownValue(b.element) === submittedValue(v);
+  });
+}
+
+/** The answer to an untouched Save: said, nothing written. */
+const nothingChanged = (title: string): FormOutcome => ({
+  answer: {
+    response_action: "update",
+    view: modal({
+      callbackId: "sb_edit_unchanged",
+      title,
+      close: "Done",
+      blocks: [context("Nothing changed: every field is as it was, so nothing was saved.")],
+    }),
+  } as FormOutcome["answer"],
+});
 
 /**
  * The fields shown with a value and submitted empty, each refused at its
@@ -429,6 +460,7 @@ export const contactEditForm: SlackForm<"contact", EditMeta, number> = {
     },
     run: async (id, s) => {
       const { ctx, view, meta, state, actor } = s;
+      if (untouched(view, state)) return nothingChanged("Edit contact");
       try {
         const line = await withApi(ctx, actor, "write", `contact edit ${id} (form)`, async (api) => {
           const current = await api.getContact(id);
@@ -475,6 +507,7 @@ export const userEditForm: SlackForm<"chat-user", EditMeta, UpdateChatUserInput>
     },
     run: async (body, s) => {
       const { ctx, view, meta, actor } = s;
+      if (untouched(view, s.state)) return nothingChanged("Edit chat user");
       const id = Number(meta.id);
       try {
         const line = await withApi(ctx, actor, "write", `user edit ${id} (form)`, async (api) => {
