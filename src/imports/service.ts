@@ -126,8 +126,12 @@ export function outcomeCounts(o: ImportOutcome): string {
  * with why: the API answers their number, not their rows. Plain text.
  */
 export function skippedLines(o: ImportOutcome): string[] {
+  // "same phone as row 2": the rule (only a phone's first row is imported) is said once, by the counts.
+  const why = (reason?: string) =>
+    reason?.replace(/^phone \S+ is already on row (\d+)\b.*$/, "same phone as row $1") ??
+    "repeated in the file";
   const lines = o.skippedRows.map(
-    (r) => `row ${r.row ?? "?"}${r.phone ? ` (${r.phone})` : ""}: ${r.reason ?? "repeated in the file"}`,
+    (r) => `row ${r.row ?? "?"}${r.phone ? ` (${r.phone})` : ""}: ${why(r.reason)}`,
   );
   const more = o.duplicates - lines.length;
   if (more > 0) lines.push(`… and ${more.toLocaleString("en-US")} more repeated in the file`);

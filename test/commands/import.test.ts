@@ -119,7 +119,7 @@ describe("/sb import <path> in the shell", () => {
     );
     // The skipped rows by number, and why (issue 39).
     const said = blocksToText(reply.blocks);
-    expect(said).toMatch(/Skipped[\s\S]*row 4 \(\+14155553202\): phone \+14155553202 is already on row 3/);
+    expect(said).toMatch(/Skipped[\s\S]*row 4 \(\+14155553202\): same phone as row 3/);
     expect(said).toMatch(/1 row is a contact already, not updated/);
   });
 
@@ -128,7 +128,7 @@ describe("/sb import <path> in the shell", () => {
     const path = file("copies.csv", ["phone,first_name", ...rows].join("\n"));
     const reply = await confirmed(`import ${path} update=no`);
     const said = blocksToText(reply.blocks);
-    expect(said.match(/is already on row 2/g)?.length).toBe(10);
+    expect(said.match(/same phone as row 2/g)?.length).toBe(10);
     expect(said).toMatch(/… and 3 more repeated in the file/);
   });
 

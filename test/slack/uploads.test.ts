@@ -194,7 +194,7 @@ describe("a CSV shared in a channel", () => {
     );
     // The row skipped, by number, and why (issue 39).
     expect(JSON.stringify(outcome)).toMatch(
-      new RegExp(`Skipped:\\\\n• row 4 \\(\\${p1}\\): phone \\${p1} is already on row 2`),
+      new RegExp(`Skipped:\\\\n• row 4 \\(\\${p1}\\): same phone as row 2`),
     );
   });
 
