@@ -76,7 +76,12 @@ export interface StackWorkspace {
   /** The options an external select of a stored view loads for what was typed (block_suggestion). */
   suggest(viewId: string, blockId: string, value: string, entries?: Entries): Promise<Json[]>;
   /** A choice inside a stored view (block_actions), waiting for the views.update it causes. */
-  act(viewId: string, blockId: string, entries?: Entries): Promise<FakeView>;
+  act(
+    viewId: string,
+    blockId: string,
+    entries?: Entries,
+    button?: { action_id: string; value: string },
+  ): Promise<FakeView>;
   /**
    * A shortcut of this workspace: the view it opens (a waiting modal), once
    * the app has put what it had to say in it (views.update).
@@ -246,7 +251,8 @@ function workspace(
     open: async (line) => fake.view((await forms.open(line)).id)!,
     submit: (viewId, entries = {}) => forms.submit(viewId, entries),
     suggest: (viewId, blockId, value, entries = {}) => forms.suggest(viewId, blockId, value, entries),
-    act: async (viewId, blockId, entries = {}) => fake.view((await forms.act(viewId, blockId, entries)).id)!,
+    act: async (viewId, blockId, entries = {}, button) =>
+      fake.view((await forms.act(viewId, blockId, entries, button)).id)!,
     async shortcut(callbackId, opts = {}) {
       const sent = await req.shortcut(callbackId, { user, ...opts });
       if (sent.status !== 200)
