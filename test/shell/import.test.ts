@@ -76,7 +76,12 @@ describe("/sb import <file> in the shell", () => {
     const out = await pipedShell([`/sb import "${path}"`], true);
     expect(out).toMatch(/Valid rows: 2\nWill fail: 1\nRepeated in the file: 1 \(skipped\)/);
     expect(out).toMatch(/Rows that will fail\n• row 3 \(12\): phone 12 is too short/);
-    expect(out).not.toMatch(/• row 4/);
+    const [preview, result] = out.split("Confirmed (--yes).");
+    expect(preview).not.toMatch(/• row 4/);
+    // The result names the skipped row and the failed one, each under its own heading.
+    expect(result).toMatch(
+      /Skipped\n• row 4 \(\(415\) 555-3211\): same phone as row 2\nFailed\n• row 3 \(12\)/,
+    );
     expect(out).toMatch(
       /1 row repeats the phone of an earlier row \(row 4: \(415\) 555-3211\): it is skipped/,
     );

@@ -201,7 +201,9 @@ export async function importLocalFile(a: ImportFileArgs, ctx: CommandContext): P
     ctx,
     `Import of ${esc(name)}: ${esc(outcomeCounts(o))}${o.groupId ? `; added to group #${o.groupId}` : ""}.`,
   );
-  const failing = failureLines(o.failures, o.failed);
+  const failedLines = failureLines(o.failures, o.failed);
+  // Under their own heading: after "Skipped", a failed row must not read as one of those skipped.
+  const failing = failedLines ? `*Failed*\n${failedLines}` : "";
   const skipped = skippedLines(o);
   const skippedText = skipped.length ? `*Skipped*\n${skipped.map((l) => `• ${esc(l)}`).join("\n")}` : "";
   reply.blocks.push(
