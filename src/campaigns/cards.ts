@@ -118,3 +118,28 @@ export async function cardPosted(ports: CardPorts, card: NewCard): Promise<Poste
   }
   return older;
 }
+
+/**
+ * The campaign changed without a new card (an approval asked for, given or refused): its open cards in
+ * channels are redrawn as it stands now (`message`, its card). The live card is left to the live progress.
+ * Returns how many were redrawn.
+ */
+export async function redrawOpenCards(
+  ports: CardPorts,
+  campaignId: number,
+  message: CardMessage,
+): Promise<number> {
+  let n = 0;
+  for (const card of await ports.cards.open(campaignId)) {
+    if (card.role === "live") continue;
+    await ports.update(card.channel, card.ts, message).then(
+      () => n++,
+      (err: unknown) =>
+        ports.warn?.(
+          { err: err instanceof Error ? err.message : String(err) },
+          "a campaign card could not be redrawn",
+        ),
+    );
+  }
+  return n;
+}

@@ -1,3 +1,4 @@
+import type { KnownBlock } from "@slack/types";
 import type { MessagingApi } from "../api/types.ts";
 import type { CampaignReply, CoreAuditEntry, StartOutcome } from "../campaigns/context.ts";
 import type { Actor } from "../domain/actor.ts";
@@ -39,6 +40,11 @@ export interface Reply extends CampaignReply {
      * card, the campaign's card), and the campaign as it stands now; posting it finishes the older cards.
      */
     card?: { role: "live" | "held" | "card"; name: string; status: string };
+    /**
+     * The campaign's card as it stands now, after a change that posts no new card (an approval asked for,
+     * given or refused): the campaign's current cards in channels (not its live card) are redrawn with it.
+     */
+    redraw?: { text: string; blocks: KnownBlock[] };
   };
 }
 

@@ -8,7 +8,7 @@ import type { KnownBlock } from "@slack/types";
 import { ACTION, type Actor, type Reply } from "../commands/types.ts";
 import { HeldStarts } from "../store/held-starts.ts";
 import type { WorkspaceWork } from "./context.ts";
-import { campaignCardPosted } from "./features/campaign-cards.ts";
+import { campaignCardPosted, campaignCardsRedrawn } from "./features/campaign-cards.ts";
 import { keepFormChannel } from "./io/event-store.ts";
 import { channelClosed, slackCode, triggerExpired } from "./io/slack-errors.ts";
 import { errorRef } from "./listeners/middleware.ts";
@@ -90,8 +90,10 @@ export async function deliver(reply: Reply, target: Target, deps: WorkspaceWork)
     }
     return sendEphemeral({ ...reply, form: undefined, blocks }, target, deps);
   }
-  if (reply.visibility === "ephemeral") return sendEphemeral(reply, target, deps);
-  return sendInChannel(reply, target, deps);
+  if (reply.visibility === "ephemeral") await sendEphemeral(reply, target, deps);
+  else await sendInChannel(reply, target, deps);
+  // The campaign changed without a new card (an approval asked for, given or refused): its cards redrawn.
+  await campaignCardsRedrawn(deps, target.client, reply);
 }
 
 async function sendEphemeral(reply: Reply, target: Target, deps: WorkspaceWork): Promise<void> {

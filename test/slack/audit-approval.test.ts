@@ -136,4 +136,46 @@ describe("a send from the approval message", () => {
     );
     expect(told).toBeTruthy();
   });
+
+  it("the campaign's card in the channel is redrawn as the approval is asked for and given (issue 37 §4)", async () => {
+    const { req, fake, client } = stack();
+    const contacts = (await client.listContacts({ limit: 10 })).items.filter((c) => c.opted_out !== true);
+    const g = await client.createGroup({ name: "Redrawn" });
+    await client.addGroupContacts(
+      Number(g.id),
+      contacts.slice(0, 2).map((c) => Number(c.id)),
+    );
+    const before = fake.messages.length;
+    await req.command(`campaign add "Card follows" template=1 group=${g.id} first_name=Ana order_id=A-7`, {
+      user: ALICE,
+      channelId: "C0GENERAL",
+    });
+    const card = await fake.waitFor(() =>
+      fake.messages
+        .slice(before)
+        .find((m) => m.channel === "C0GENERAL" && /Card follows/.test(String(m.text))),
+    );
+    const id = Number(/campaign #(\d+)/i.exec(String(card.text))?.[1]);
+    const latest = () =>
+      JSON.stringify(
+        fake
+          .callsOf("chat.update")
+          .filter((c) => c.args.channel === "C0GENERAL" && c.args.ts === card.ts)
+          .at(-1)?.args.blocks ?? [],
+      );
+    await req.command(`campaign ${id} request`, { user: ALICE, channelId: "C0GENERAL" });
+    await fake.waitFor(
+      () => (/Waiting for approval/.test(latest()) ? true : undefined),
+      10_000,
+      "redrawn as waiting",
+    );
+    expect(latest()).not.toContain(`campaign ${id} request`);
+    await req.command(`campaign ${id} approve`, { user: BOB, channelId: "D0BOB" });
+    await fake.waitFor(
+      () => (/Approved\* by/.test(latest()) ? true : undefined),
+      10_000,
+      "redrawn as approved",
+    );
+    expect(latest()).toContain(`campaign ${id} send`);
+  });
 });

@@ -17,6 +17,7 @@ import {
   personWords,
   reachWords,
 } from "../../campaigns/approval-card.ts";
+import { cardOf } from "../../campaigns/card-of.ts";
 import { pinOf } from "../../campaigns/pin.ts";
 import { isDm } from "../../campaigns/road.ts";
 import type { ApprovalRecord } from "../../store/approvals.ts";
@@ -240,6 +241,20 @@ export async function decideApproval(
 
 const requestOption = z.coerce.number().int().positive().optional();
 
+/**
+ * An approval asked for, given or refused changes the campaign's card (its approval line and next button): the
+ * answer carries the card as it stands now, and the campaign's cards in channels are redrawn with it (issue 37 §4).
+ * A form answer (the rejection's form) carries none; a card that cannot be read leaves the cards as they were.
+ */
+async function withRedraw(ctx: CommandContext, id: number, reply: Reply, command: string): Promise<Reply> {
+  if (reply.form) return reply;
+  const card = await ctx.api
+    .getCampaign(id)
+    .then((c) => cardOf(ctx, id, c))
+    .catch(() => undefined);
+  return card ? { ...reply, origin: { ...reply.origin, command, id, redraw: card } } : reply;
+}
+
 export const APPROVAL_COMMANDS = [
   defineCommand({
     id: "campaign.request",
@@ -253,7 +268,7 @@ export const APPROVAL_COMMANDS = [
     topic: "campaigns",
     noun: "campaign",
     operations: ["getCampaign", "getTemplate", "listGroups", "getGroup", "listContacts", "getContact"],
-    run: (a, ctx) => requestApproval(ctx, a.id),
+    run: async (a, ctx) => withRedraw(ctx, a.id, await requestApproval(ctx, a.id), "campaign.request"),
   }),
   defineCommand({
     id: "campaign.approve",
@@ -267,7 +282,13 @@ export const APPROVAL_COMMANDS = [
     topic: "campaigns",
     noun: "campaign",
     operations: [],
-    run: (a, ctx) => decideApproval(ctx, a.id, "approved", { requestId: a.request }),
+    run: async (a, ctx) =>
+      withRedraw(
+        ctx,
+        a.id,
+        await decideApproval(ctx, a.id, "approved", { requestId: a.request }),
+        "campaign.approve",
+      ),
   }),
   defineCommand({
     id: "campaign.reject",
@@ -282,6 +303,12 @@ export const APPROVAL_COMMANDS = [
     topic: "campaigns",
     noun: "campaign",
     operations: [],
-    run: (a, ctx) => decideApproval(ctx, a.id, "rejected", { requestId: a.request, reason: a.reason }),
+    run: async (a, ctx) =>
+      withRedraw(
+        ctx,
+        a.id,
+        await decideApproval(ctx, a.id, "rejected", { requestId: a.request, reason: a.reason }),
+        "campaign.reject",
+      ),
   }),
 ];

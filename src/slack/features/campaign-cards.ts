@@ -3,7 +3,8 @@
 // the campaign form's and Send at…'s posts, a held start that ran — ends
 // here, so older cards are finished and a live card is followed.
 import type { webApi } from "@slack/bolt";
-import { cardPosted, type NewCard } from "../../campaigns/cards.ts";
+import type { KnownBlock } from "@slack/types";
+import { cardPosted, type NewCard, redrawOpenCards } from "../../campaigns/cards.ts";
 import type { Reply } from "../../commands/types.ts";
 import type { WorkspaceId } from "../../domain/workspace.ts";
 import type { Logger } from "../../platform/log.ts";
@@ -42,19 +43,37 @@ export async function campaignCardPosted(
       status: card.status,
       at: posted.at ?? new Date(),
     };
-    await cardPosted(
-      {
-        cards: new CampaignCards(deps.db, deps.workspace),
-        progress: new ProgressStore(deps.db, deps.workspace),
-        update: async (channel, ts, m) => {
-          await client.chat.update({ channel, ts, text: m.text, blocks: m.blocks });
-        },
-        warn: (o, m) => deps.logger.warn(o, m),
-      },
-      input,
-    ).catch((err: unknown) =>
+    await cardPosted(portsOf({ ...deps, db: deps.db }, client), input).catch((err: unknown) =>
       deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, "campaign cards not kept"),
     );
   }
   deps.hooks?.onPosted?.({ channel: posted.channel, ts: posted.ts, text: posted.text, reply: posted.reply });
+}
+
+/** A reply that changed its campaign without a new card (origin.redraw): the campaign's open cards redrawn. */
+export async function campaignCardsRedrawn(
+  deps: CardDeps,
+  client: webApi.WebClient,
+  reply: Reply,
+): Promise<void> {
+  const origin = reply.origin;
+  if (!origin?.redraw || !origin.id || !deps.db) return;
+  await redrawOpenCards(portsOf({ ...deps, db: deps.db }, client), origin.id, origin.redraw).catch(
+    (err: unknown) =>
+      deps.logger.warn(
+        { err: err instanceof Error ? err.message : String(err) },
+        "campaign cards not redrawn",
+      ),
+  );
+}
+
+function portsOf(deps: CardDeps & { db: Db }, client: webApi.WebClient) {
+  return {
+    cards: new CampaignCards(deps.db, deps.workspace),
+    progress: new ProgressStore(deps.db, deps.workspace),
+    update: async (channel: string, ts: string, m: { text: string; blocks: KnownBlock[] }) => {
+      await client.chat.update({ channel, ts, text: m.text, blocks: m.blocks });
+    },
+    warn: (o: object, m: string) => deps.logger.warn(o, m),
+  };
 }

@@ -4,6 +4,7 @@
 // of the card and tells the requester. The modal then says what happened.
 import type { ModalView } from "@slack/types";
 import { esc } from "../../blocks/blocks.ts";
+import { campaignCardsRedrawn } from "../features/campaign-cards.ts";
 import type { FormOutcome, SlackForm } from "./form.ts";
 import { input, modal, sectionText, textInput, textOf } from "./kit.ts";
 
@@ -53,6 +54,8 @@ export const approvalRejectForm: SlackForm<"approval-reject", RejectMeta, { reas
         `campaign ${campaignId} reject request=${requestId} ${words}`,
         s.actor,
       );
+      // The campaign's cards in channels say it was rejected (issue 37 §4).
+      await campaignCardsRedrawn(s.ctx, s.client, reply);
       return {
         answer: {
           response_action: "update",
