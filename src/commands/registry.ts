@@ -14,8 +14,10 @@ import type { CampaignAudiences, TestPhones } from "../store/campaigns.ts";
 import type { ChannelNames } from "../store/channels.ts";
 import type { HeldStarts } from "../store/held-starts.ts";
 import type { TestSends } from "../store/own-sends.ts";
+import type { Timers } from "../store/timers.ts";
 import type { ApprovalAccess } from "./approval-access.ts";
 import type { InboxAccess } from "./inbox.ts";
+import type { LaterMessage } from "./later-message.ts";
 import type { Token } from "./tokenize.ts";
 import type { Actor, Reply } from "./types.ts";
 import type { WorkspaceAdmin } from "./workspace-admin.ts";
@@ -76,6 +78,8 @@ export interface CommandContext {
   testSends?: TestSends;
   /** Campaign starts Switchboard holds until a time (src/store/held-starts.ts); absent where not set up. */
   heldStarts?: HeldStarts;
+  /** Messages sent later (src/commands/later-sends.ts, on the claimed-once timer); absent where not set up. */
+  laterSends?: Timers<LaterMessage>;
   /** The workspace's time zone and quiet hours. */
   startRules: StartRules;
   /** The time now (a test's clock). */
