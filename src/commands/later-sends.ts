@@ -10,28 +10,23 @@
 // unknown and the writer told. Outside the 24-hour window nothing is sent and
 // the writer is told by DM, with the approved templates offered. Quiet hours
 // are for campaigns: they do not hold a message a person timed.
-import { randomBytes } from "node:crypto";
-import { hostname } from "node:os";
 import type { KnownBlock } from "@slack/types";
 import { isApiError, NetworkError } from "../api/errors.ts";
 import { ACTION } from "../blocks/actions.ts";
 import { actions, esc, section, truncate } from "../blocks/blocks.ts";
 import { dateToken, type StartRules } from "../domain/start-time.ts";
-import type { WorkspaceId } from "../domain/workspace.ts";
-import { PacedLoop } from "../platform/paced-loop.ts";
-import type { Db } from "../store/db.ts";
 import { OwnSends } from "../store/own-sends.ts";
-import { Timers } from "../store/timers.ts";
+import type { Timers } from "../store/timers.ts";
 import {
   LATER_KIND,
   type LaterMessage,
   type LaterSend,
   laterLine,
   laterSaid,
-  laterSendsOf,
   laterWhom,
 } from "./later-message.ts";
 import { UserError } from "./registry.ts";
+import { TimerRunner, type TimerRunnerOptions, words } from "./timer-runner.ts";
 import type { CommandCore } from "./types.ts";
 
 export type Message = { text: string; blocks: KnownBlock[] };
@@ -44,154 +39,48 @@ export interface LaterSendWorkspace {
   dm?: (userId: string, message: Message) => Promise<void>;
 }
 
-export type LaterOutcome = "sent" | "taken" | "failed" | "unknown" | "window" | "waiting";
+/** What became of a message when due (besides the timer's own: taken, waiting, failed). */
+export type LaterOutcome = "sent" | "failed" | "unknown" | "window";
 
-export interface LaterSendRunnerOptions {
-  db: Db;
-  /** A workspace's core and front end, or undefined when it is not connected (its messages wait). */
-  forWorkspace: (workspace: WorkspaceId) => Promise<LaterSendWorkspace | undefined>;
-  now?: () => Date;
-  /** Longest wait between two looks at the store (default 15 s). */
-  pollMs?: number;
-  /** A message left `running` this long by a stopped process is told as unknown (default 10 minutes). */
-  staleMs?: number;
-  /** How long a send can take (default one minute): a claimer not alive is settled only after it. */
-  sendMaxMs?: number;
-  workerId?: string;
-  /** The processes alive now (store/live-replicas.ts), this one among them; unset: only staleMs. */
-  liveWorkers?: () => Promise<ReadonlySet<string>>;
-  logger?: { info(o: object, m?: string): void; warn(o: object, m?: string): void };
-}
-
-const silent = { info() {}, warn() {} };
-const words = (err: unknown) => (err instanceof Error ? err.message : String(err));
+export type LaterSendRunnerOptions = Omit<
+  TimerRunnerOptions<LaterMessage, LaterSendWorkspace, LaterOutcome>,
+  "kind" | "run" | "settled" | "stoppedDetail"
+>;
 
 /** The 24-hour window, as the API words a refusal of free text. */
 const outsideWindow = (err: unknown) =>
   isApiError(err) && (err.status === 422 || err.status === 400) && /24.?hour|window/i.test(err.message);
 
-export class LaterSendRunner {
-  private readonly opts: LaterSendRunnerOptions;
-  private readonly loop: PacedLoop<LaterOutcome[]>;
-  readonly workerId: string;
-
+/** The claimed-once timer's runner of messages sent later: one per process, over every workspace. */
+export class LaterSendRunner extends TimerRunner<LaterMessage, LaterSendWorkspace, LaterOutcome> {
   constructor(opts: LaterSendRunnerOptions) {
-    this.opts = opts;
-    this.workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
-    this.loop = new PacedLoop({
-      pass: () => this.pass(),
-      next: async () => {
-        const poll = this.opts.pollMs ?? 15_000;
-        const due = await Timers.nextDue(this.opts.db, LATER_KIND).catch(() => undefined);
-        if (!due) return poll;
-        return Math.max(250, Math.min(poll, due.getTime() - this.now().getTime()));
-      },
-      onError: (err) => this.log.warn({ err: words(err) }, "messages sent later: a pass failed"),
-    });
-  }
-
-  private get log() {
-    return this.opts.logger ?? silent;
-  }
-  private now(): Date {
-    return this.opts.now?.() ?? new Date();
-  }
-
-  async start(): Promise<void> {
-    this.loop.start();
-  }
-  async stop(): Promise<void> {
-    await this.loop.stop();
-  }
-  /** A message was set or moved: look now. */
-  wake(): void {
-    this.loop.wake();
-  }
-
-  /** One look: what a stopped process left sending settled, then every message due now, each sent once. */
-  async pass(): Promise<LaterOutcome[]> {
-    await this.settleStale().catch((err: unknown) =>
-      this.log.warn({ err: words(err) }, "messages sent later: could not settle what a stopped process left"),
-    );
-    const out: LaterOutcome[] = [];
-    const waiting = new Set<WorkspaceId>();
-    for (let batch = 0; batch < 5; batch++) {
-      const due = await Timers.dueAll<LaterMessage>(this.opts.db, LATER_KIND, this.now(), 50, [...waiting]);
-      if (!due.length) break;
-      for (const s of due) {
-        if (waiting.has(s.workspace)) continue;
-        const outcome = await this.runOne(s).catch((err) => {
-          this.log.warn({ workspace: s.workspace, err: words(err) }, "message sent later failed");
-          return "failed" as const;
-        });
-        if (outcome === "waiting") waiting.add(s.workspace);
-        out.push(outcome);
-      }
-      if (due.length < 50) break;
-    }
-    return out;
-  }
-
-  /** Messages their process left `running` (it stopped while sending): unknown, never sent again; the writer told. */
-  async settleStale(): Promise<number> {
-    const running = await Timers.running<LaterMessage>(this.opts.db, LATER_KIND);
-    if (running.length === 0) return 0;
-    const live = await this.opts.liveWorkers?.().catch(() => undefined);
-    const now = this.now().getTime();
-    const before = now - (this.opts.staleMs ?? 10 * 60_000);
-    const sent = now - (this.opts.sendMaxMs ?? 60_000);
-    const stale = running.filter(
-      (s) =>
-        s.claimedBy !== this.workerId &&
-        (s.updatedAt.getTime() < before ||
-          (live !== undefined &&
-            s.claimedBy !== undefined &&
-            !live.has(s.claimedBy) &&
-            s.updatedAt.getTime() < sent)),
-    );
-    for (const s of stale) {
-      const moved = await laterSendsOf(this.opts.db, s.workspace).move(
-        s.number,
-        ["running"],
-        "unknown",
-        this.now(),
-        {
-          detail: "Switchboard stopped while sending it",
-        },
-      );
-      if (!moved) continue;
-      const ws = await this.opts.forWorkspace(s.workspace);
-      if (ws) {
+    super({
+      ...opts,
+      kind: LATER_KIND,
+      stoppedDetail: "Switchboard stopped while sending it",
+      run: (s, ws, store) => this.send(s, ws, store),
+      settled: async (s, ws) => {
+        if (!ws) return;
         await ws.core.audit(
-          { userId: moved.setBy, via: moved.via },
-          {
-            command: laterLine(moved),
-            operation: "message.later.unknown",
-            ok: false,
-            answer: answerOf(moved),
-          },
+          { userId: s.setBy, via: s.via },
+          { command: laterLine(s), operation: "message.later.unknown", ok: false, answer: answerOf(s) },
         );
-        await this.tell(ws, moved);
-      }
-    }
-    return stale.length;
+        await this.tell(ws, s);
+      },
+    });
   }
 
-  private async runOne(s: LaterSend): Promise<LaterOutcome> {
-    const ws = await this.opts.forWorkspace(s.workspace);
-    if (!ws) return "waiting";
-    const store = laterSendsOf(this.opts.db, s.workspace);
-    // The claim: of every process that read it as due, one moves it on — only as it was read (its version).
-    const mine = await store.move(s.number, ["waiting"], "running", this.now(), {
-      claimedBy: this.workerId,
-      version: s.version,
-    });
-    if (!mine) return "taken";
+  /** The writer's send, claimed by this process: through the core as it is now, its outcome recorded. */
+  private async send(
+    mine: LaterSend,
+    ws: LaterSendWorkspace,
+    store: Timers<LaterMessage>,
+  ): Promise<LaterOutcome> {
     const actor = { userId: mine.setBy, via: mine.via };
     const body = mine.payload.body;
     let id: unknown;
     try {
-      // The writer's send, through the core as it is now: who may write, the audited client (its sentence).
+      // Who may write, the audited client (its sentence), the API client's road: as they are now.
       const msg = await ws.core.perform(actor, { scope: "write", command: laterLine(mine) }, async (api) => {
         // The person's name as the API has it now, for the audit's sentence (a read, never required).
         const { contactId, chatUserId } = body as { contactId?: number; chatUserId?: number };
@@ -227,15 +116,10 @@ export class LaterSendRunner {
     outcome: "failed" | "unknown" | "window",
     detail: string,
   ): Promise<LaterOutcome> {
-    const done = await store.move(
-      s.number,
-      ["running"],
-      outcome === "unknown" ? "unknown" : "failed",
-      this.now(),
-      {
-        detail: outcome === "window" ? WINDOW_CLOSED : detail,
-      },
-    );
+    const state = outcome === "unknown" ? "unknown" : "failed";
+    const done = await store.move(s.number, ["running"], state, this.now(), {
+      detail: outcome === "window" ? WINDOW_CLOSED : detail,
+    });
     if (done) await this.tell(ws, done);
     return outcome;
   }
