@@ -161,9 +161,10 @@ export function laterNotSent(s: LaterSend, tz: string | undefined): Message {
   if (buttons.length)
     blocks.push(
       actions(
-        buttons.map((b) => ({
+        // Each its own action id (Slack refuses two alike in one message).
+        buttons.map((b, i) => ({
           text: b.text,
-          actionId: ACTION.run,
+          actionId: `${ACTION.run}:${i + 1}`,
           value: b.line,
           ...(b.style ? { style: b.style } : {}),
         })),
