@@ -2,6 +2,7 @@
 // payload of its claimed-once timer (src/store/timers.ts, kind
 // `message.later`), whom and what in words, when in the workspace's zone.
 // Shared by the commands (defs/scheduled.ts) and the runner (later-sends.ts).
+import { parsePhoneNumberFromString } from "libphonenumber-js";
 import type { SendMessageInput } from "../api/schemas.ts";
 import { localParts, localText } from "../domain/start-time.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
@@ -55,7 +56,13 @@ export const laterWhom = (m: LaterMessage): string =>
     ? `contact #${m.ref.slice(8)}`
     : m.ref.startsWith("user:")
       ? `chat user #${m.ref.slice(5)}`
-      : m.ref);
+      : phoneWords(m.ref));
+
+/** `+34600111222` → `+34 600 11 12 22`; as written when it is not a number libphonenumber reads. */
+function phoneWords(phone: string): string {
+  const parsed = parsePhoneNumberFromString(phone);
+  return parsed?.isValid() ? parsed.formatInternational() : phone;
+}
 
 /** The line the send is audited as: the recipient, its number and when it was set (the audit's sentence reads it). */
 export const laterLine = (s: LaterSend): string =>

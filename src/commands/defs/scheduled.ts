@@ -102,7 +102,6 @@ const itemButtons = (s: LaterSend) => [
     text: "Cancel",
     actionId: `${ACTION.run}:${2 * s.number + 1}`,
     value: `scheduled cancel ${s.number}`,
-    style: "danger" as const,
   },
 ];
 
@@ -136,6 +135,36 @@ function itemLine(s: LaterSend, tz: string | undefined): string {
 /** At most this many shown (each is two blocks). */
 const SHOWN = 20;
 
+/** The list of `/sb scheduled`: each message waiting with its time, whom, what, who set it; Edit… and Cancel. */
+export function scheduledReply(list: LaterSend[], all: boolean, tz: string | undefined): Reply {
+  if (!list.length)
+    return {
+      visibility: "ephemeral",
+      text: all ? "No message is waiting to be sent." : "You have no message waiting to be sent.",
+      blocks: [
+        section(all ? "No message is waiting to be sent." : "You have no message waiting to be sent."),
+        context("`/sb send <recipient> <text…> at=09:00` sends one at a time you choose."),
+      ],
+    };
+  const blocks: KnownBlock[] = [
+    header(all ? "Messages waiting to be sent" : "Your messages waiting to be sent"),
+  ];
+  for (const s of list.slice(0, SHOWN)) blocks.push(section(itemLine(s, tz)), actions(itemButtons(s)));
+  blocks.push(
+    context(
+      `${list.length > SHOWN ? `The first ${SHOWN} of ${list.length}. ` : ""}Each is sent once, at its time, as the person who set it; quiet hours do not hold it.`,
+    ),
+  );
+  return {
+    visibility: "ephemeral",
+    text: `${list.length} ${list.length === 1 ? "message" : "messages"} waiting: ${list
+      .slice(0, SHOWN)
+      .map((s) => `${s.number}. ${localText(s.at, tz)} to ${laterWhom(s.payload)}`)
+      .join("; ")}`,
+    blocks,
+  };
+}
+
 export const SCHEDULED_COMMANDS = [
   defineCommand({
     id: "scheduled",
@@ -151,33 +180,7 @@ export const SCHEDULED_COMMANDS = [
     run: async (_a, ctx) => {
       const all = await seesAll(ctx);
       const list = await storeOf(ctx).waiting(all ? undefined : ctx.actor.userId);
-      const tz = ctx.startRules.tz;
-      if (!list.length)
-        return {
-          visibility: "ephemeral",
-          text: all ? "No message is waiting to be sent." : "You have no message waiting to be sent.",
-          blocks: [
-            section(all ? "No message is waiting to be sent." : "You have no message waiting to be sent."),
-            context("`/sb send <recipient> <text…> at=09:00` sends one at a time you choose."),
-          ],
-        };
-      const blocks: KnownBlock[] = [
-        header(all ? "Messages waiting to be sent" : "Your messages waiting to be sent"),
-      ];
-      for (const s of list.slice(0, SHOWN)) blocks.push(section(itemLine(s, tz)), actions(itemButtons(s)));
-      blocks.push(
-        context(
-          `${list.length > SHOWN ? `The first ${SHOWN} of ${list.length}. ` : ""}Times in ${esc(tz ?? "UTC")}; each is sent once, at its time.`,
-        ),
-      );
-      return {
-        visibility: "ephemeral",
-        text: `${list.length} ${list.length === 1 ? "message" : "messages"} waiting: ${list
-          .slice(0, SHOWN)
-          .map((s) => `${s.number}. ${localText(s.at, tz)} to ${laterWhom(s.payload)}`)
-          .join("; ")}`,
-        blocks,
-      };
+      return scheduledReply(list, all, ctx.startRules.tz);
     },
   }),
   defineCommand({
