@@ -7,14 +7,14 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { approvalCardView } from "../src/campaigns/approval-card.ts";
+import { campaignCard } from "../src/campaigns/card.ts";
 import { finishedCard } from "../src/campaigns/cards.ts";
-import { approvalCardView } from "../src/commands/campaign-approval-card.ts";
-import { heldCard } from "../src/commands/held-starts.ts";
+import { heldCard } from "../src/campaigns/held-starts.ts";
+import { progressMessage } from "../src/campaigns/live-card.ts";
+import { type CampaignSummary, ratesOf } from "../src/domain/campaign-summary.ts";
 import type { Counts } from "../src/domain/reports.ts";
 import { startRulesOf } from "../src/domain/start-time.ts";
-import { campaignCard } from "../src/reports/card.ts";
-import { type CampaignSummary, ratesOf } from "../src/reports/summary.ts";
-import { progressMessage } from "../src/slack/features/progress/render.ts";
 import type { ApprovalRecord } from "../src/store/approvals.ts";
 import type { HeldStart } from "../src/store/held-starts.ts";
 

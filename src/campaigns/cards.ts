@@ -8,9 +8,9 @@
 // module as ports: it imports no Slack.
 import type { KnownBlock } from "@slack/types";
 import { esc } from "../blocks/blocks.ts";
-import { CARD_STATUS } from "../reports/card.ts";
 import type { CampaignCards, CardRole, PostedCard } from "../store/campaign-cards.ts";
 import type { ProgressStore } from "../store/progress.ts";
+import { CARD_STATUS } from "./card.ts";
 
 export type { CardRole };
 

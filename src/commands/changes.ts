@@ -25,29 +25,60 @@ export function memberWords(key: string, labels: Record<string, string> = {}): s
   return MEMBER_WORDS[key] ?? key.replace(/_/g, " ");
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** Unset and empty alike: a field never set and one emptied read the same. */
+const blank = (v: unknown) => v === undefined || v === null || v === "";
+const same = (a: unknown, b: unknown) =>
+  (blank(a) && blank(b)) || JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 const valuesOf = (r: Record<string, unknown> | undefined, where?: string): Record<string, unknown> => {
   const v = where ? r?.[where] : r;
   return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 };
 
+interface MemberOpts {
+  members: string[];
+  standard?: string;
+  custom: string;
+  labels?: Record<string, string>;
+  /** `after` holds every custom value (the record as the API keeps it): one missing there was cleared. */
+  whole?: boolean;
+}
+
 /**
- * The members whose value differs between `before` and `after`, in words:
+ * The members given a new value between `before` and `after`, in words:
  * `members` of the record itself (or of `standard`, a chat user's
  * standardFields), then every custom field (`custom`: custom_fields or
- * customFields) by its label.
+ * customFields) by its label. Those emptied are `clearedMembers`.
  */
 export function changedMembers(
   before: Record<string, unknown> | undefined,
   after: Record<string, unknown>,
-  opts: { members: string[]; standard?: string; custom: string; labels?: Record<string, string> },
+  opts: MemberOpts,
 ): string[] {
   const b = valuesOf(before, opts.standard);
   const a = valuesOf(after, opts.standard);
-  const out = opts.members.filter((k) => k in a && !same(b[k], a[k])).map((k) => memberWords(k));
+  const out = opts.members
+    .filter((k) => k in a && !blank(a[k]) && !same(b[k], a[k]))
+    .map((k) => memberWords(k));
   const bc = valuesOf(before, opts.custom);
   const ac = valuesOf(after, opts.custom);
-  for (const k of Object.keys(ac)) if (!same(bc[k], ac[k])) out.push(memberWords(k, opts.labels));
+  for (const k of Object.keys(ac))
+    if (!blank(ac[k]) && !same(bc[k], ac[k])) out.push(memberWords(k, opts.labels));
+  return out;
+}
+
+/** The members that had a value in `before` and are empty in `after`, in words. */
+export function clearedMembers(
+  before: Record<string, unknown> | undefined,
+  after: Record<string, unknown>,
+  opts: MemberOpts,
+): string[] {
+  const b = valuesOf(before, opts.standard);
+  const a = valuesOf(after, opts.standard);
+  const out = opts.members.filter((k) => k in a && blank(a[k]) && !blank(b[k])).map((k) => memberWords(k));
+  const bc = valuesOf(before, opts.custom);
+  const ac = valuesOf(after, opts.custom);
+  for (const k of Object.keys(bc))
+    if (!blank(bc[k]) && (k in ac ? blank(ac[k]) : opts.whole)) out.push(memberWords(k, opts.labels));
   return out;
 }
 

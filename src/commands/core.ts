@@ -10,7 +10,7 @@
 // names none), parts.ts (what they share: options, context, the answer's last
 // look). This file puts them together.
 
-import { startCampaign } from "./campaign-road.ts";
+import { startCampaign } from "../campaigns/road.ts";
 import { confirmer } from "./core/confirm.ts";
 import { type CoreOptions, coreParts } from "./core/parts.ts";
 import { runner } from "./core/run.ts";
@@ -90,5 +90,6 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
     permissions,
     admin: opts.admin,
     defaultCountry: opts.defaultCountry,
+    defaultChannelId: opts.defaultChannelId,
   };
 }

@@ -1,6 +1,6 @@
 // What the forms need from the messaging API, as plain API calls: channels
-// (the API lists none, so the ones its templates name, plus
-// MESSAGING_CHANNEL_ID), the campaign form's tags and groups, a chosen
+// (the API lists none, so the ones its templates name, plus the
+// workspace's default channel), the campaign form's tags and groups, a chosen
 // template's placeholders, the custom fields. The Slack front end turns these
 // into options; nothing here knows a front end.
 import { placeholdersOf } from "../api/schemas.ts";
@@ -79,7 +79,7 @@ export function nameChannelsLine(unnamed: readonly number[]): string {
 }
 
 /**
- * Channels to offer: MESSAGING_CHANNEL_ID first, then every channel people
+ * Channels to offer: the default one first (the workspace's, or the conversation's), then every channel people
  * named or a template names, in order.
  */
 export async function channelChoices(

@@ -3,6 +3,7 @@
 // SWITCHBOARD_BROADCASTERS (empty: the same people as writes). Entries are
 // Slack user ids (U…/W…) or user group ids (S…), whose members come from an
 // injected resolver (the Slack front end uses usergroups.users.list).
+import { mention } from "../domain/actor.ts";
 import type { Logger } from "../platform/log.ts";
 import type { CommandScope } from "./registry.ts";
 import type { Actor } from "./types.ts";
@@ -20,8 +21,7 @@ export interface PermissionOptions {
 
 export type Verdict = { ok: true } | { ok: false; allowed: string[] };
 
-/** `<@U…>` or `<!subteam^S…>`: how Slack shows an entry of the lists. */
-export const mention = (entry: string) => (entry.startsWith("S") ? `<!subteam^${entry}>` : `<@${entry}>`);
+export { mention };
 
 export class Permissions {
   private readonly writers: string[];

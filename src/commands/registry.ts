@@ -2,24 +2,17 @@
 // the raw arguments its zod schema validates. Commands are declared in
 // src/commands/defs/*.ts; this file knows none of them.
 
-import type { KnownBlock } from "@slack/types";
 import type { z } from "zod";
 import type { OperationName } from "../api/operations.ts";
-import type { MessagingApi } from "../api/types.ts";
-import type { StartRules } from "../domain/start-time.ts";
+import type { CampaignContext, Preview } from "../campaigns/context.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import { SwitchboardError } from "../platform/errors.ts";
 import type { ReportService } from "../reports/service.ts";
-import type { CampaignAudiences, TestPhones } from "../store/campaigns.ts";
-import type { ChannelNames } from "../store/channels.ts";
-import type { HeldStarts } from "../store/held-starts.ts";
-import type { TestSends } from "../store/own-sends.ts";
 import type { Timers } from "../store/timers.ts";
-import type { ApprovalAccess } from "./approval-access.ts";
 import type { InboxAccess } from "./inbox.ts";
 import type { LaterMessage } from "./later-message.ts";
 import type { Token } from "./tokenize.ts";
-import type { Actor, Reply } from "./types.ts";
+import type { Reply } from "./types.ts";
 import type { WorkspaceAdmin } from "./workspace-admin.ts";
 
 /** read: anyone; write: SWITCHBOARD_WRITERS; broadcast: SWITCHBOARD_BROADCASTERS. */
@@ -36,65 +29,34 @@ export interface Positional {
   optional?: boolean;
 }
 
-export interface CommandContext {
-  api: MessagingApi;
-  actor: Actor;
+/** What a command runs with: the campaign code's members (api, actor, the stores, the clock…: src/campaigns/context.ts) and these. */
+export interface CommandContext extends CampaignContext {
   /** The command line as typed, without `/sb`. */
   line: string;
   /** The tokens of the line after the command's words (options included). */
   tokens: Token[];
-  /** Channel (integration) id from MESSAGING_CHANNEL_ID. */
-  defaultChannelId?: number;
   defaultCountry?: string;
   /** IMPORT_TIMEOUT_MS; unset: sized for the file. */
   importTimeoutMs?: number;
   /** The API key, masked (…abcd), for `/sb me`. */
   apiKeyMasked: string;
-  /** Who runs the command, as Slack mrkdwn (`<@U…>`) or `the shell operator`. */
-  who: string;
   /** Everything the registry knows, for help. */
   registry: Registry;
   /** Whether the actor may run commands of this scope (SWITCHBOARD_WRITERS / _BROADCASTERS). */
   may: (scope: CommandScope) => Promise<boolean>;
   /** Report schedules and summaries (src/reports/service.ts); absent where reports are not set up. */
   reports?: ReportService;
-  /** Channel names (a channel is shown by its name, not `#1`). */
-  channels: ChannelNames;
-  /** Who launched a campaign through Switchboard, as mrkdwn (`<@U…>`, `the shell`), when known. */
-  launchedBy: (campaignId: number) => Promise<string | undefined>;
   /** The inboxes (docs/inbox.md); absent where they are not set up. */
   inbox?: InboxAccess;
-  /** Records a write that is no API call (an inbox turned on or off) in the audit trail, as API writes are. */
-  audit: (operation: string, ok: boolean, answer?: unknown) => Promise<void>;
   /** The workspace's connection and settings (`/sb connect`, `/sb settings`); absent where not set up. */
   admin?: WorkspaceAdmin;
   /** The workspace the command runs in: a cache a command keeps across calls is keyed by it. */
   workspace: WorkspaceId;
-  /** The audiences of the campaigns Switchboard created or sent (src/store/campaigns.ts); absent where not set up. */
-  audiences?: CampaignAudiences;
-  /** The phone each person tests campaigns on (`campaign <id> test`); absent where not set up. */
-  testPhones?: TestPhones;
-  /** The tests each person sent lately, and their messages as Switchboard's own sends (src/store/own-sends.ts). */
-  testSends?: TestSends;
-  /** Campaign starts Switchboard holds until a time (src/store/held-starts.ts); absent where not set up. */
-  heldStarts?: HeldStarts;
   /** Messages sent later (src/commands/later-sends.ts, on the claimed-once timer); absent where not set up. */
   laterSends?: Timers<LaterMessage>;
-  /** The workspace's time zone and quiet hours. */
-  startRules: StartRules;
-  /** The time now (a test's clock). */
-  now: () => Date;
-  /** Approval before a send (issue 28 §3): the settings, the requests, Slack's cards; absent where not set up. */
-  approvals?: ApprovalAccess;
 }
 
-/** What a confirmation shows before the write: the blocks above the Confirm/Cancel buttons. */
-export interface Preview {
-  text: string;
-  blocks: KnownBlock[];
-  /** The confirm button: what it does, in a verb ("Send campaign"); default a red "Confirm". */
-  confirm?: { text: string; style: "primary" | "danger"; dismiss?: string };
-}
+export type { Preview };
 
 export interface CommandSpec<A = Record<string, unknown>> {
   /** Stable id, stored with pending confirmations: `campaign.send`. */
@@ -215,23 +177,8 @@ export class Registry {
   }
 }
 
-/** A problem with what the user asked that only shows while running (for example: which channel?). */
-export class UserError extends SwitchboardError {
-  readonly code = "user_input";
-  /** Show the command's usage under the message. */
-  readonly showUsage: boolean;
-  /** What the person can do instead, as buttons (command lines run by whoever clicks). */
-  readonly choices: Array<{ text: string; line: string; style?: "primary" }>;
-  constructor(
-    message: string,
-    showUsage = true,
-    choices: Array<{ text: string; line: string; style?: "primary" }> = [],
-  ) {
-    super(message);
-    this.showUsage = showUsage;
-    this.choices = choices;
-  }
-}
+// A problem with what the user asked: it lives in the platform's errors (src/campaigns throws it too).
+export { UserError } from "../platform/errors.ts";
 
 export class ArgumentError extends SwitchboardError {
   readonly code = "bad_arguments";

@@ -15,8 +15,11 @@ import {
   section,
   slackDate,
 } from "../blocks/blocks.ts";
+import { pick, type RefNames, show } from "../domain/records.ts";
 import { maskSecret } from "../platform/log.ts";
 import { ACTION, type Reply } from "./types.ts";
+
+export { pick, type RefNames, show };
 
 /** Members that hold credentials by their name (a contact field's `key` is a slug, not a secret). */
 const SECRET_KEY = /(secret|token|password|api_?key$)/i;
@@ -29,35 +32,6 @@ const looksLikeSecret = (v: string) =>
     /[a-z]/.test(v) &&
     /\d/.test(v) &&
     !/^https?:/.test(v));
-
-function scalar(v: unknown): string | undefined {
-  if (v === null || v === undefined || v === "") return undefined;
-  if (typeof v === "string") return v;
-  if (typeof v === "number" || typeof v === "boolean") return String(v);
-  if (v instanceof Date) return v.toISOString();
-  return undefined;
-}
-
-/** A short readable form of any value (objects as compact JSON, cut). */
-export function show(v: unknown, max = 300): string {
-  if (v === "") return "";
-  const s = scalar(v);
-  if (s !== undefined) return s.length > max ? `${s.slice(0, max - 1)}…` : s;
-  if (v === null || v === undefined) return "";
-  const j = JSON.stringify(v);
-  return j.length > max ? `${j.slice(0, max - 1)}…` : j;
-}
-
-/** The value of the first member present among `keys` (snake or camel case both tried). */
-export function pick(r: ApiRecord | undefined, ...keys: string[]): unknown {
-  if (!r) return undefined;
-  for (const k of keys) {
-    if (r[k] !== undefined && r[k] !== null) return r[k];
-    const camel = k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-    if (r[camel] !== undefined && r[camel] !== null) return r[camel];
-  }
-  return undefined;
-}
 
 /** Labels users know these members by (the flags and options use the same words). */
 const LABELS: Record<string, string> = {
@@ -110,13 +84,6 @@ export function showValue(key: string, value: unknown): string {
   }
   return esc(show(value));
 }
-
-/**
- * What a reference member's `#id` is followed by, by member (camelCase):
- * `{ templateId: "order_update (en)" }` shows `Template` `#3 order_update (en)`.
- * Plain text; escaped here.
- */
-export type RefNames = Record<string, string | undefined>;
 
 /**
  * Label/value pairs of a record: `first` members in that order, then the

@@ -25,9 +25,9 @@ import { pick } from "./render.ts";
 export type StepInputs = Record<string, unknown>;
 
 export interface StepOptions {
-  /** MESSAGING_CHANNEL_ID. */
+  /** The workspace's default messaging channel (CommandCore.defaultChannelId). */
   defaultChannelId?: number;
-  /** DEFAULT_COUNTRY, for phone numbers written without a country code. */
+  /** The workspace's country (CommandCore.defaultCountry), for phone numbers written without a country code. */
   defaultCountry?: string;
 }
 

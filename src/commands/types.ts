@@ -1,22 +1,15 @@
-// The contract between the command core and its two front ends (the Bolt app
-// and the shell). The core knows nothing of Slack's transport: it takes a
-// command line and who typed it, and answers Block Kit.
-import type { KnownBlock } from "@slack/types";
-import type { Campaign, MessagingApi } from "../api/types.ts";
+import type { MessagingApi } from "../api/types.ts";
+import type { CampaignReply, CoreAuditEntry, StartOutcome } from "../campaigns/context.ts";
 import type { Actor } from "../domain/actor.ts";
 import type { HeldStart } from "../store/held-starts.ts";
 import type { FormRequest } from "./form-kinds.ts";
 import type { WorkspaceAdmin } from "./workspace-admin.ts";
 
 export { ACTION } from "../blocks/actions.ts";
+export type { CoreAuditEntry, StartOutcome, StartRoad } from "../campaigns/context.ts";
 export type { Actor } from "../domain/actor.ts";
 
-export interface Reply {
-  /** Lookups and errors are ephemeral; writes others should know of go in the channel. */
-  visibility: "ephemeral" | "in_channel";
-  /** Fallback text: Slack notifications and the shell's plain rendering use it. */
-  text: string;
-  blocks: KnownBlock[];
+export interface Reply extends CampaignReply {
   /**
    * Set when the reply asks the user to confirm (campaign send and cancel,
    * every delete). The blocks carry Confirm/Cancel buttons with action ids
@@ -49,16 +42,6 @@ export interface Reply {
   };
 }
 
-/** What the core's audit() keeps: the line as the person would have typed it, the operation, its outcome. */
-export interface CoreAuditEntry {
-  command: string;
-  operation: string;
-  ok: boolean;
-  answer?: unknown;
-  /** When it happened (default now). */
-  at?: Date;
-}
-
 export interface CommandCore {
   /** Runs one command line (with or without the leading `/sb`). Never throws for user or API errors. */
   run(line: string, actor: Actor): Promise<Reply>;
@@ -88,11 +71,17 @@ export interface CommandCore {
   audit(actor: Actor, entry: CoreAuditEntry): Promise<void>;
   /** The country of phone numbers written without a + code (the workspace's, else the deployment's); none: not set. */
   readonly defaultCountry?: string;
+  /**
+   * The messaging channel used when none is named: the workspace's setting (`/sb settings`), else its runtime's
+   * default (single mode: MESSAGING_CHANNEL_ID; the embedded sandbox: its first channel); none: not set. Read it
+   * here, never from the deployment's config: in many-workspace mode each workspace has its own.
+   */
+  readonly defaultChannelId?: number;
   /** The workspace's connection and settings, for the connect and settings forms; absent where not set up. */
   readonly admin?: WorkspaceAdmin;
   /**
    * A held start, when due (issue 37 §1): whether `actor` (who set it) may still broadcast, then the one road
-   * (commands/campaign-road.ts) with every rail as it stands now. Throws a UserError when they may not.
+   * (campaigns/road.ts) with every rail as it stands now. Throws a UserError when they may not.
    */
   startHeld(actor: Actor, campaignId: number): Promise<StartOutcome>;
   /**
@@ -107,22 +96,3 @@ export interface CommandCore {
    */
   startTimeProblem?(at: Date): string | undefined;
 }
-
-/** Which road a start takes: a person's Confirm, Send now anyway (past the quiet hours), a held start when due. */
-export type StartRoad = "confirm" | "anyway" | "held";
-
-/** What the one road did: sent; held for the quiet hours (until their end); refused in words (mrkdwn). */
-export type StartOutcome =
-  | { kind: "sent"; campaign: Campaign }
-  | { kind: "quiet"; until: Date }
-  | {
-      kind: "refused";
-      rail: "state" | "audience" | "approval";
-      reason: string;
-      /** Asking for approval (again) is what to do next. */
-      ask: boolean;
-      /** What changed since the approval (it was voided). */
-      changed?: string[];
-      /** The campaign's status, when refused for it. */
-      status?: string;
-    };

@@ -21,3 +21,6 @@ export interface Actor {
   /** How the person asked (the audit says a typed line only for `typed`). */
   how?: Gesture;
 }
+
+/** `<@U…>` or `<!subteam^S…>`: how Slack shows an entry of the lists (a person, or a user group). */
+export const mention = (entry: string) => (entry.startsWith("S") ? `<!subteam^${entry}>` : `<@${entry}>`);

@@ -39,11 +39,11 @@ export interface Switchboard {
   slack?: SlackBridge;
   /** Listeners of every audited write; more can be added after start. */
   auditListeners: Array<(entry: AuditEntry) => void | Promise<void>>;
-  /** Report schedules and summaries (the Slack app attaches its scheduler: src/slack/reports/runtime.ts). */
+  /** Report schedules and summaries (the Slack app attaches its scheduler: src/slack/features/reports/runtime.ts). */
   reports: ReportService;
   /** Channel names (`/sb channel name`, MESSAGING_CHANNEL_NAMES, the sandbox's). */
   channels: ChannelNames;
-  /** The inboxes as the commands see them (the Slack app's poller sets `wake`: src/slack/inbox/runtime.ts). */
+  /** The inboxes as the commands see them (the Slack app's poller sets `wake`: src/slack/features/inbox/runtime.ts). */
   inbox: InboxAccess;
   /** The workspace this switchboard serves ("env": the one of the environment). */
   workspace: WorkspaceId;

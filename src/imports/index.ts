@@ -58,6 +58,7 @@ export {
   importTimeoutMs,
   MAX_IMPORT_TIMEOUT_MS,
   outcomeCounts,
+  skippedLines,
 } from "./service.ts";
 export type { ImportSource } from "./source.ts";
 export { countryNeeded, type PreviewSummary, repeatsLine, summarizePreview } from "./summary.ts";

@@ -72,6 +72,8 @@ export interface ImportOutcome {
   skipped: number;
   duplicates: number;
   existing: number;
+  /** The rows skipped as repeats, each with why (at most `SHOWN_SKIPPED`); the API names no existing contact's row. */
+  skippedRows: ErrorLine[];
   /** The group the contacts were added to. */
   groupId?: number;
   /** Set when the import created that group. */
@@ -85,6 +87,8 @@ export interface ImportOutcome {
 }
 
 const MAX_ERROR_LINES = 50_000;
+/** The skipped rows an outcome names; the others are counted. */
+export const SHOWN_SKIPPED = 10;
 /** The longest an import request may take, whatever its size or setting. */
 export const MAX_IMPORT_TIMEOUT_MS = 10 * 60_000;
 
@@ -114,6 +118,28 @@ export function outcomeCounts(o: ImportOutcome): string {
   return `${n(o.rows)} row${o.rows === 1 ? "" : "s"} read: ${n(o.created)} created, ${n(o.updated)} updated, ${n(o.skipped)} skipped${
     why.length ? ` (${why.join(", ")})` : ""
   }, ${n(o.failed)} failed`;
+}
+
+/**
+ * The rows an import skipped, one line each (row, phone, why; at most
+ * `SHOWN_SKIPPED`, then how many more), and the contacts that exist counted
+ * with why: the API answers their number, not their rows. Plain text.
+ */
+export function skippedLines(o: ImportOutcome): string[] {
+  // "same phone as row 2": the rule (only a phone's first row is imported) is said once, by the counts.
+  const why = (reason?: string) =>
+    reason?.replace(/^phone \S+ is already on row (\d+)\b.*$/, "same phone as row $1") ??
+    "repeated in the file";
+  const lines = o.skippedRows.map(
+    (r) => `row ${r.row ?? "?"}${r.phone ? ` (${r.phone})` : ""}: ${why(r.reason)}`,
+  );
+  const more = o.duplicates - lines.length;
+  if (more > 0) lines.push(`… and ${more.toLocaleString("en-US")} more repeated in the file`);
+  if (o.existing)
+    lines.push(
+      `${o.existing.toLocaleString("en-US")} ${o.existing === 1 ? "row is a contact" : "rows are contacts"} already, not updated (the messaging API does not say which rows)`,
+    );
+  return lines;
 }
 
 /** The organization's contact fields, as the mapping and the checks of values take them. */
@@ -199,6 +225,7 @@ export class ImportService {
       else unlisted++;
     };
     let duplicates = 0;
+    const skippedRows: ErrorLine[] = [];
     let groupId = job.groupId;
     let created: ApiRecord | undefined;
     if (job.newGroup) {
@@ -210,8 +237,11 @@ export class ImportService {
       defaultCountry: this.defaultCountry,
       // A repeated phone is skipped, not failed: the earlier row carries the contact.
       onFailure: (f) => {
-        if (f.code === "duplicate") duplicates++;
-        else fail({ row: f.row, phone: f.phone, names: f.names, reason: f.reason });
+        if (f.code === "duplicate") {
+          duplicates++;
+          if (skippedRows.length < SHOWN_SKIPPED)
+            skippedRows.push({ row: f.row, phone: f.phone, reason: f.reason });
+        } else fail({ row: f.row, phone: f.phone, names: f.names, reason: f.reason });
       },
       onProgress: onProgress && ((p) => onProgress({ done: p.rows, total: job.total })),
     });
@@ -296,6 +326,7 @@ export class ImportService {
       skipped: duplicates + existing,
       duplicates,
       existing,
+      skippedRows,
       groupId,
       newGroup: created?.id !== undefined ? { id: created.id, name: job.newGroup as string } : undefined,
       failures,

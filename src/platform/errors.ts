@@ -26,6 +26,24 @@ export class ConfigError extends SwitchboardError {
   readonly code = "config";
 }
 
+/** A problem with what the user asked that only shows while running (for example: which channel?). */
+export class UserError extends SwitchboardError {
+  readonly code = "user_input";
+  /** Show the command's usage under the message. */
+  readonly showUsage: boolean;
+  /** What the person can do instead, as buttons (command lines run by whoever clicks). */
+  readonly choices: Array<{ text: string; line: string; style?: "primary" }>;
+  constructor(
+    message: string,
+    showUsage = true,
+    choices: Array<{ text: string; line: string; style?: "primary" }> = [],
+  ) {
+    super(message);
+    this.showUsage = showUsage;
+    this.choices = choices;
+  }
+}
+
 /** A short reference that ties what a person is told to the log line of the failure. */
 export function errorRef(): string {
   return randomBytes(4).toString("hex");

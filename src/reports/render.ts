@@ -58,7 +58,6 @@ export interface RenderOptions {
   chart?: ReportFile;
 }
 
-// Shared with the live progress message (src/slack/progress/render.ts).
 export const pct = (r: number | null) => (r === null ? "–" : `${(r * 100).toFixed(1)}%`);
 export const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 

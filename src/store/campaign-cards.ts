@@ -42,6 +42,8 @@ export class CampaignCards {
   /**
    * A card just posted becomes the campaign's current one; the older open
    * cards are finished, each by one caller only, and returned to be redrawn.
+   * Older: by when they were posted, then channel and ts, a total order, so of two cards posted at once the
+   * later finishes the earlier and never both each other.
    */
   async posted(card: Omit<PostedCard, "createdAt">, now: Date): Promise<PostedCard[]> {
     await this.db.query(
@@ -52,7 +54,9 @@ export class CampaignCards {
     );
     const { rows } = await this.db.query<Row>(
       `update campaigns.cards set state = 'finished', finished_at = $5
-        where workspace = $1 and campaign_id = $2 and state = 'open' and not (channel = $3 and ts = $4)
+        where workspace = $1 and campaign_id = $2 and state = 'open'
+          and (created_at, channel, ts) < (
+            (select created_at from campaigns.cards where workspace = $1 and channel = $3 and ts = $4), $3, $4)
         returning *`,
       [this.workspace, card.campaignId, card.channel, card.ts, now],
     );

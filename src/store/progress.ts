@@ -1,5 +1,5 @@
 // Schema `progress`: the Slack messages of launched campaigns that update
-// themselves with the campaign's progress (src/slack/progress/). Kept in the
+// themselves with the campaign's progress (src/slack/features/progress/). Kept in the
 // store so tracking survives a restart. Its own migration set.
 import type { Counts } from "../domain/reports.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";

@@ -4,7 +4,7 @@
 // posting with the workspace's own bot client; and the purge of the records of
 // workspaces that left more than UNINSTALL_RETENTION_DAYS ago. Report
 // schedules run on the one pg-boss scheduler of the deployment, each job with
-// its workspace (src/slack/reports/runtime.ts).
+// its workspace (src/slack/features/reports/runtime.ts).
 //
 // Idle workspaces cost nothing: a workspace's poller starts when it has an
 // inbox (at start, or when `/sb inbox on` turns one on), its progress when a

@@ -179,7 +179,7 @@ export class WorkspaceRegistry implements WorkspaceSource {
     return pending;
   }
 
-  /** A kept workspace's bot client, when its runtime is built (Bolt's listeners use it too: src/slack/client-cache.ts). */
+  /** A kept workspace's bot client, when its runtime is built (Bolt's listeners use it too: src/slack/tenancy/client-cache.ts). */
   slackClientOf(id: WorkspaceId): webApi.WebClient | undefined {
     return this.clients.get(id);
   }

@@ -30,9 +30,9 @@ const MAY_IMPORT: Record<string, string[]> = {
   // The core and the services below it know no front end.
   api: ["platform"],
   store: ["domain", "platform"],
-  // A campaign's road, rails and cards (issue 37 §6); posting and redrawing reach it as ports.
-  // reports: the card's Block Kit until it moves here.
-  campaigns: ["api", "blocks", "domain", "reports", "store", "platform"],
+  // Campaigns (issue 37 §6): the one road that starts one, its approval, audience, test send, held
+  // starts and card. A command's context, Slack's cards and the core reach it as ports (campaigns/context.ts).
+  campaigns: ["api", "blocks", "domain", "store", "platform"],
   commands: ["api", "blocks", "campaigns", "domain", "imports", "reports", "store", "platform"],
   imports: ["api", "blocks", "domain", "store", "platform"],
   reports: ["api", "blocks", "domain", "store", "platform"],
@@ -41,7 +41,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   // The stand-in API shares the client's schemas and nothing else of it.
   sandbox: ["api", "store", "platform"],
   // The front ends: thin, over the core and the services.
-  shell: ["blocks", "commands", "domain", "platform"],
+  shell: ["blocks", "campaigns", "commands", "domain", "platform"],
   slack: [
     "api",
     "blocks",
@@ -59,6 +59,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   workspaces: [
     "api",
     "blocks",
+    "campaigns",
     "commands",
     "domain",
     "inbox",
@@ -71,6 +72,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   // Composition and start-up: imports every part; nothing imports it (src/start.js, the entry, aside).
   host: [
     "api",
+    "campaigns",
     "commands",
     "domain",
     "imports",
@@ -105,10 +107,10 @@ describe("architecture rules", () => {
     ).toEqual(["../x.ts", "./b.ts", "./c.ts"]);
   });
 
-  it("the core, the API client, imports, reports, the inbox engine and the store import neither Slack nor the shell", () => {
+  it("the core, campaigns, the API client, imports, reports, the inbox engine and the store import neither Slack nor the shell", () => {
     const bad = edges.filter(
       (e) =>
-        ["commands", "api", "imports", "reports", "inbox", "store"].includes(e.from) &&
+        ["campaigns", "commands", "api", "imports", "reports", "inbox", "store"].includes(e.from) &&
         ["slack", "shell"].includes(e.to),
     );
     expect(bad.map(crossing)).toEqual([]);
@@ -227,14 +229,29 @@ describe("architecture rules", () => {
     expect(sqlIn('const t = "Select a group from the list to add to";')).toHaveLength(0);
   });
 
-  it("one road for a campaign: only commands/campaign-road.ts calls the API's campaign send (issue 37 §1)", () => {
+  it("one road for a campaign: only campaigns/road.ts calls the API's campaign send (issue 37 §1)", () => {
     // `.sendCampaign(` as a call, `sendCampaign"` as an operation named by the client's hook or an audit word.
     const callers = sourceFiles(SRC)
       .filter((f) => !f.startsWith(join(SRC, "sandbox")) && !f.startsWith(join(SRC, "api")))
       .filter((f) => /\.sendCampaign\s*\(/.test(readFileSync(f, "utf8")))
       .map((f) => f.slice(SRC.length + 1));
-    expect(callers).toEqual(["commands/campaign-road.ts"]);
+    expect(callers).toEqual(["campaigns/road.ts"]);
     // The check sees a call as written.
     expect(/\.sendCampaign\s*\(/.test("await api.sendCampaign(mine.campaignId)")).toBe(true);
+  });
+
+  it("one card per campaign: no file outside src/campaigns draws a campaign card (issue 37 §4, §6)", () => {
+    // Drawing a card: the card's Block Kit (`campaignCard(`) or its head block (`block_id: "card_head"`). Others
+    // ask the campaigns part for a card (cardOf, heldCard, launchCard, progressMessage, finishedCard); the Home
+    // tab's running list uses the card's head line (cardHead) for its rows, a list and not a card.
+    const draws = (text: string) => /\bcampaignCard\s*\(|block_id:\s*"card_head"/.test(text);
+    const outside = sourceFiles(SRC)
+      .filter((f) => !f.startsWith(join(SRC, "campaigns")))
+      .filter((f) => draws(readFileSync(f, "utf8")))
+      .map((f) => f.slice(SRC.length + 1));
+    expect(outside).toEqual([]);
+    // The check sees a card drawn as written, and the campaigns part does draw them.
+    expect(draws('const card = campaignCard({ id, name, status: "draft" });')).toBe(true);
+    expect(draws(readFileSync(join(SRC, "campaigns", "card.ts"), "utf8"))).toBe(true);
   });
 });

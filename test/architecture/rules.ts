@@ -162,3 +162,37 @@ export function registrationsWithMore(text: string, fileName = "file.ts"): strin
 export function scopesMade(text: string): number {
   return (text.match(/\bworkspaceScope\s*\(|\bas\s+WorkspaceScope\b/g) ?? []).length;
 }
+
+/** The comments of a TypeScript or JavaScript file, each as written (`//` and `/* … *\/`). */
+export function commentsOf(fileName: string, text: string): string[] {
+  const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false);
+  const seen = new Map<number, string>();
+  const keep = (ranges: ts.CommentRange[] | undefined) => {
+    for (const r of ranges ?? []) seen.set(r.pos, text.slice(r.pos, r.end));
+  };
+  const visit = (node: ts.Node) => {
+    keep(ts.getLeadingCommentRanges(text, node.getFullStart()));
+    keep(ts.getTrailingCommentRanges(text, node.getEnd()));
+    node.forEachChild(visit);
+  };
+  keep(ts.getLeadingCommentRanges(text, 0));
+  visit(file);
+  // Comments before the end of the file (after the last statement) belong to its end token.
+  keep(ts.getLeadingCommentRanges(text, file.endOfFileToken.getFullStart()));
+  return [...seen.entries()].sort(([a], [b]) => a - b).map(([, c]) => c);
+}
+
+/**
+ * The paths under src/ a text names: `src/…` not part of a longer path, its
+ * trailing punctuation off. A glob or a placeholder (`src/commands/campaign-*.ts`,
+ * `src/<part>/`) names no one path, and is left out.
+ */
+export function srcPathsIn(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?<![\w./-])src\/[\w./-]*/g)) {
+    const next = text[m.index + m[0].length];
+    if (next !== undefined && /[*{<…]/.test(next)) continue;
+    out.push(m[0].replace(/[./-]+$/, ""));
+  }
+  return out;
+}

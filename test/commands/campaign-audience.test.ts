@@ -4,7 +4,7 @@
 // made elsewhere whose record shows no audience said so; an overlap with a
 // campaign started in the last 24 hours flagged from the store.
 import { beforeAll, describe, expect, it } from "vitest";
-import { audienceLine } from "../../src/commands/campaign-audience.ts";
+import { audienceLine } from "../../src/campaigns/audience.ts";
 import type { Reply } from "../../src/commands/types.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { CampaignAudiences } from "../../src/store/campaigns.ts";

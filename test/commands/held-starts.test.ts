@@ -8,7 +8,7 @@ import {
   HeldStartRunner,
   type HeldStartWorkspace,
   type Message,
-} from "../../src/commands/held-start-runner.ts";
+} from "../../src/campaigns/held-start-runner.ts";
 import { parseQuietHours, parseStartAt, type QuietHours, startRulesOf } from "../../src/domain/start-time.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { openDb } from "../../src/store/db.ts";

@@ -117,6 +117,19 @@ describe("/sb import <path> in the shell", () => {
     expect(reply.text).toMatch(
       /5 rows read: 2 created, 0 updated, 2 skipped \(1 repeated in the file, 1 already a contact, not updated\), 1 failed/,
     );
+    // The skipped rows by number, and why (issue 39).
+    const said = blocksToText(reply.blocks);
+    expect(said).toMatch(/Skipped[\s\S]*row 4 \(\+14155553202\): same phone as row 3/);
+    expect(said).toMatch(/1 row is a contact already, not updated/);
+  });
+
+  it("names at most ten skipped rows, then counts the others (issue 39)", async () => {
+    const rows = Array.from({ length: 14 }, (_, i) => `+14155553402,Copy ${i}`);
+    const path = file("copies.csv", ["phone,first_name", ...rows].join("\n"));
+    const reply = await confirmed(`import ${path} update=no`);
+    const said = blocksToText(reply.blocks);
+    expect(said.match(/same phone as row 2/g)?.length).toBe(10);
+    expect(said).toMatch(/… and 3 more repeated in the file/);
   });
 
   it("counts the valid rows it will send, not contacts it will create; the result says why the others were not created (issue 39)", async () => {

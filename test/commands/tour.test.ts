@@ -4,17 +4,22 @@
 // right, no page past the last one, no glued sentences, no HTTP codes; and
 // (issue 30) every family's mistakes answered without grammar or commands the
 // person did not type, every form without setting names, typed commands or ids.
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { blocksToText } from "../../src/blocks/blocks.ts";
 import { TOPICS } from "../../src/commands/defs/help.ts";
 import { ALL_COMMANDS } from "../../src/commands/defs/index.ts";
 import type { FormRequest } from "../../src/commands/form-kinds.ts";
-import { ACTION, type Reply } from "../../src/commands/types.ts";
+import { ACTION, type Actor, type Reply } from "../../src/commands/types.ts";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { replyToText } from "../../src/shell/index.ts";
 import { auditSentence } from "../../src/slack/features/audit-words.ts";
+import { createHomeView } from "../../src/slack/features/home/view.ts";
 import { formView } from "../../src/slack/forms/index.ts";
 import { templateParams } from "../../src/slack/forms/parts.ts";
+import { SETTINGS_GROUPS, settingsGroupModal } from "../../src/slack/forms/settings.ts";
 import { auditMessage } from "../../src/slack/io/bridge.ts";
 import { SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
@@ -360,6 +365,46 @@ describe("a tour of the commands reads as everyday English (issue 9)", () => {
   });
 });
 
+describe("every edit command with an empty value (issue 39 §3)", () => {
+  it("is refused in words, naming how to clear where a field may be empty, and writes nothing", async () => {
+    const writes = () => h().forwarder.requests.filter((r) => !r.startsWith("GET ")).length;
+    const audits = () => h().audits.length;
+    const problems: string[] = [];
+    const edits = ALL_COMMANDS.filter(
+      (c) => /\.edit$|^settings\.set$/.test(c.id) && Object.keys(c.options ?? {}).length,
+    );
+    expect(edits.map((c) => c.id).sort()).toEqual(
+      expect.arrayContaining([
+        "contact.edit",
+        "field.edit",
+        "group.edit",
+        "settings.set",
+        "tag.edit",
+        "user.edit",
+      ]),
+    );
+    for (const c of edits) {
+      const at = (c.positionals ?? []).map(() => "1");
+      for (const option of Object.keys(c.options ?? {})) {
+        const line = [...c.words, ...at, `${option}=`].join(" ");
+        const [before, kept] = [writes(), audits()];
+        const r = await h().run(line, c.id === "settings.set" ? SHELL : undefined);
+        const said = readable(r);
+        if (!said.includes(`\`${option}=\` has no value`))
+          problems.push(`${line}: not refused in words: ${said.slice(0, 160)}`);
+        if (
+          /\b(?:changed|cleared|saved)\b(?! nothing)/i.test(
+            blocksToText(r.blocks).replace(/nothing was (?:changed|saved)/gi, ""),
+          )
+        )
+          problems.push(`${line}: says something changed: ${said.slice(0, 160)}`);
+        if (writes() !== before || audits() !== kept) problems.push(`${line}: wrote`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
 describe("every form reads in the team's words (issue 30 §3)", () => {
   const origin = { kind: "environment", name: "SWITCHBOARD_WRITERS" } as const;
   const settings = {
@@ -426,8 +471,14 @@ describe("every form reads in the team's words (issue 30 §3)", () => {
 
   it("no setting name, no typed command, no id where a name is known, no hint against its value", () => {
     const problems: string[] = [];
-    for (const r of requests) {
-      const view = formView(r, actor);
+    // The settings form: its list of groups and each group's own form (issue 39 §2).
+    const views = requests.flatMap((r) => [
+      { r, view: formView(r, actor) as unknown },
+      ...(r.kind === "settings"
+        ? SETTINGS_GROUPS.map((g) => ({ r, view: settingsGroupModal(r.data, g, {}) as unknown }))
+        : []),
+    ]);
+    for (const { r, view } of views) {
       for (const text of readable(view)) {
         if (
           /\b(?:SWITCHBOARD|MESSAGING|SLACK|WORKFLOW|IMPORT|AUDIT|DEFAULT|API|REPORTS)_[A-Z_]{2,}\b/.test(
@@ -449,13 +500,21 @@ describe("every form reads in the team's words (issue 30 §3)", () => {
       type: string;
       label?: { text: string };
       hint?: { text: string };
+      elements?: Array<{ text: string }>;
     }>) {
+      // The template quoted above the inputs: its placeholders by name in words (issue 39).
+      if (
+        b.type === "context" &&
+        (!b.elements?.[0]?.text.includes("[First name]") || /\{\{/.test(b.elements[0].text))
+      )
+        problems.push(`a quoted template with its placeholders as code: “${b.elements?.[0]?.text}”`);
       if (b.type !== "input") continue;
       if (/\{\{|\}\}|_/.test(b.label?.text ?? "")) problems.push(`a placeholder's label “${b.label?.text}”`);
       if (!b.hint?.text.includes(`[${b.label?.text}]`) || /\{\{/.test(b.hint.text))
         problems.push(`a placeholder without its line, its place marked: “${b.hint?.text}”`);
     }
-    const s = formView(requests.at(-1)!, actor) as {
+    const settingsRequest = requests.at(-1) as Extract<FormRequest, { kind: "settings" }>;
+    const s = settingsGroupModal(settingsRequest.data, "people", {}) as {
       blocks: Array<{ block_id?: string; hint?: { text: string } }>;
     };
     const hint = s.blocks.find((b) => b.block_id === "writers")?.hint?.text ?? "";
@@ -473,6 +532,7 @@ describe("every form reads in the team's words (issue 30 §3)", () => {
 describe("the audit's lines of the tour's writes (issue 39 §1)", () => {
   it("are sentences of what the person did: no “Typed” for a click, no command syntax, no ids, no ISO times", async () => {
     const stamp = Date.now() % 100000;
+    const problems: string[] = [];
     const clicked = { ...SLACK_USER, how: "button" as const };
     const typed = { ...SLACK_USER, how: "typed" as const };
     const campaign = await h().run(
@@ -481,7 +541,13 @@ describe("the audit's lines of the tour's writes (issue 39 §1)", () => {
     const id = Number(/campaign #(\d+)/i.exec(campaign.text)?.[1]);
     expect(id, campaign.text).toBeGreaterThan(0);
     const at = new Date(Date.now() + 3 * 86_400_000).toISOString();
-    for (const [line, actor] of [
+    const form = { ...SLACK_USER, how: "form" as const };
+    const csv = join(mkdtempSync(join(tmpdir(), "tour-")), "tour.csv");
+    writeFileSync(
+      csv,
+      `phone,first_name\n+14155552${String(stamp).padStart(3, "0").slice(-3)},Tour\n12,Nobody\n`,
+    );
+    const writes: Array<readonly [string, Actor]> = [
       [`tag add "Audit ${stamp}" #FF0000`, typed],
       [`group add "Audit ${stamp}"`, clicked],
       [`contact add +14155550${String(stamp).padStart(3, "0").slice(-3)} firstName=Tour`, clicked],
@@ -489,11 +555,46 @@ describe("the audit's lines of the tour's writes (issue 39 §1)", () => {
       [`campaign ${id} cancel start`, clicked],
       [`send +14155550100 "Hello" channel=99`, typed],
       [`campaign ${id} test +14155550123`, clicked],
-    ] as const) {
+      // Issue 39 §3: every kind of write, typed, clicked or from a form.
+      [`tag edit 1 description="Tour ${stamp}"`, typed],
+      [`group edit 1 description="Tour ${stamp}"`, form],
+      [`field add tour_${stamp} Tour field`, form],
+      ["contact edit 1 last=Tour", form],
+      ['user edit 1 address="1 Tour Street"', form],
+      ["contact opt-out 2", clicked],
+      ["contact opt-in 2", clicked],
+      ["group 1 add 2", clicked],
+      ["group 1 remove 2", typed],
+      [`reply add tour_${stamp} Thank you!`, form],
+      ["channel name 2 Tour line", clicked],
+      ["send contact:1 template=order_update lang=en first_name=Ana order_id=T-9", form],
+      [`import ${csv} update=no`, SHELL],
+      ["settings set quiet=22:00-07:00", SHELL],
+    ];
+    for (const [line, actor] of writes) {
       const r = await h().run(line, actor);
       if (r.confirmation) await h().core.confirm(r.confirmation.id, actor);
     }
-    const problems: string[] = [];
+    const tag = (await h().client.listTags()).items.find((t) => t.name === `Audit ${stamp}`);
+    for (const line of [`tag delete ${tag?.id}`, `campaign ${id} delete`]) {
+      const r = await h().run(line, clicked);
+      if (r.confirmation) await h().core.confirm(r.confirmation.id, clicked);
+    }
+    // Every kind of write the tour made is in the audit, each as its own sentence.
+    const kinds = new Set(h().audits.map((e) => e.operation));
+    for (const op of [
+      "updateTag",
+      "updateGroup",
+      "createContactField",
+      "updateContact",
+      "updateChatUser",
+      "optOutContact",
+      "addGroupContacts",
+      "removeGroupContacts",
+      "importContacts",
+      "deleteTag",
+    ])
+      if (!kinds.has(op)) problems.push(`${op}: no audit line for it`);
     for (const e of h().audits) {
       const post = auditMessage(e);
       const sentence = auditSentence(e);
@@ -503,9 +604,27 @@ describe("the audit's lines of the tour's writes (issue 39 §1)", () => {
       if (/`|\w=\S|\b(?:tried:|a change|undefined|null)\b/.test(sentence)) say("not a sentence");
       if (/\d{4}-\d\d-\d\dT\d\d:\d\d/.test(`${sentence}${context}`)) say("an ISO time");
       if (/#\d{7,}/.test(sentence)) say("a phone's digits as a record's number");
+      // A record that exists is named (one that does not has only its number).
+      if (e.ok && /\b(?:group|contact|chat user|tag|field|template) #\d+/.test(sentence))
+        say("an id where a name is known");
       if (/<#[DU][A-Z0-9]+>/.test(`${sentence}${context}`)) say("a DM's or a person's id as a channel");
       if (e.how !== "typed" && /Typed/.test(context)) say("“Typed” for what was not typed");
       if (e.how === "typed" && !context.includes("Typed")) say("a typed line not kept");
+    }
+    // The Home tab's recent changes: the same sentences, with their date, never a typed line.
+    const home = await createHomeView({
+      client: h().client,
+      db: h().db,
+      workspace: ENV_WORKSPACE,
+      apiKey: "sb_test_tour",
+    })(SLACK_USER.userId);
+    const recent = JSON.stringify(home.blocks).match(/Recent changes[^"]*/)?.[0] ?? "";
+    if (!recent.includes(":white_check_mark:"))
+      problems.push(`Home: no recent change shown: ${recent.slice(0, 200)}`);
+    for (const line of recent.split("\\n").slice(1)) {
+      if (/Typed|`|\w=\S/.test(line)) problems.push(`Home: a typed line or command syntax: ${line}`);
+      if (/\d{4}-\d\d-\d\dT\d\d:\d\d/.test(line)) problems.push(`Home: an ISO time: ${line}`);
+      if (/<#[DU][A-Z0-9]+>|#\d{7,}/.test(line)) problems.push(`Home: an id: ${line}`);
     }
     if (process.env.AUDIT_DUMP)
       console.log(

@@ -217,7 +217,8 @@ export class SlackRequests {
     inputs: Record<string, unknown>,
     opts: SignOptions & { execution?: FakeExecution; eventId?: string; retryNum?: number } = {},
   ): Promise<SentRequest & { eventId: string; execution: FakeExecution }> {
-    const execution = opts.execution ?? this.fake.executeFunction(callbackId, inputs).execution;
+    const execution =
+      opts.execution ?? this.fake.executeFunction(callbackId, inputs, { team: this.sender.key }).execution;
     const res = await this.event(this.fake.functionEvent(execution), opts);
     return { ...res, execution };
   }
@@ -255,7 +256,7 @@ export class SlackRequests {
       payload = {
         type: "message_action",
         ...common,
-        channel: { id: opts.channelId ?? "C0GENERAL", name: "general" },
+        channel: { id: opts.channelId ?? this.fake.generalOf(s.teamId), name: "general" },
         response_url: responseUrl,
         message_ts: ts,
         message: { type: "message", user: opts.message.user ?? "U0BOB", ts, text: opts.message.text },
@@ -312,7 +313,7 @@ export function slashCommand(
     team_id: s.teamId,
     team_domain: "fake",
     ...(s.enterpriseId ? { enterprise_id: s.enterpriseId, enterprise_name: s.enterpriseId } : {}),
-    channel_id: opts.channelId ?? "C0GENERAL",
+    channel_id: opts.channelId ?? fake.generalOf(s.teamId),
     channel_name: opts.channelName ?? "general",
     user_id: user.id,
     user_name: user.name ?? user.id,
@@ -359,7 +360,7 @@ export function blockActions(
   const responseUrl = opts.home ? undefined : (opts.responseUrl ?? fake.newResponseUrl());
   const triggerId = fake.newTriggerId(s.key);
   const user = opts.user ?? { id: "U0ALICE", name: "alice" };
-  const channelId = opts.channelId ?? "C0GENERAL";
+  const channelId = opts.channelId ?? fake.generalOf(s.teamId);
   const ephemeral = opts.messageTs === undefined;
   const ts = opts.messageTs ?? `${Math.floor(Date.now() / 1000)}.000100`;
   const where = opts.home

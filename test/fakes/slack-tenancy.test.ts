@@ -3,6 +3,8 @@
 // the workspace whose token opened it, a trigger to the workspace it was
 // issued to, another workspace's token cannot update a view, and what a
 // person does inside a modal is sent with the stored view's workspace.
+// Channels, people and messages are each one workspace's: a token posts,
+// reads and reacts only in its own, and sees only its own people.
 // Driven with the real WebClient; the payloads are caught by a loopback server.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -239,9 +241,100 @@ describe("the fake Slack keeps workspaces apart", () => {
     await requests.asTeam("TORGTWO").event({ type: "app_home_opened", user: "U0ADA" });
     expect(JSON.parse(received.at(-1))).toMatchObject({ team_id: "TORGTWO", enterprise_id: "EORG" });
     // users.info says who is an admin (the admin check of connecting and settings).
-    fake.addUser({ id: "U0ADA", name: "ada", is_admin: true });
+    fake.addUser({ id: "U0ADA", name: "ada", is_admin: true, team: "TORGTWO" });
     const info = await clients.TORGWS!.users.info({ user: "U0ADA" });
     expect(info.user).toMatchObject({ id: "U0ADA", is_admin: true, is_owner: false });
+  });
+
+  it("a token posts only into its own workspace's channels, and sees only its own people and messages", async () => {
+    fake.addChannel({ id: "C0ACMEDESK", name: "desk", team: "TACME" });
+    fake.addChannel({ id: "C0BOLTDESK", name: "desk", team: "TBOLT" });
+    fake.addUser({ id: "U0ACMEANN", name: "ann", team: "TACME" });
+    fake.addUser({ id: "U0BOLTBEN", name: "ben", team: "TBOLT" });
+    const post = (team: string, channel: string) =>
+      clients[team]!.chat.postMessage({ channel, text: `from ${team}` });
+    // Another workspace's channel, person or #general: not found, and nothing posted.
+    const before = fake.messages.length;
+    expect(await error(post("TACME", "C0BOLTDESK"))).toBe("channel_not_found");
+    expect(await error(post("TACME", "U0BOLTBEN"))).toBe("channel_not_found");
+    expect(await error(post("TACME", fake.generalOf("TBOLT")))).toBe("channel_not_found");
+    expect(await error(post("TACME", "C0GENERAL"))).toBe("channel_not_found");
+    expect(await error(post("default", "C0ACMEDESK"))).toBe("channel_not_found");
+    expect(
+      await error(clients.TACME!.chat.postEphemeral({ channel: "C0ACMEDESK", user: "U0BOLTBEN", text: "x" })),
+    ).toBe("user_not_found");
+    expect(fake.messages.length).toBe(before);
+    // Its own channel, its own person (a DM), its own #general: posted, in its workspace.
+    const mine = await post("TACME", "C0ACMEDESK");
+    expect(fake.messages.find((m) => m.ts === mine.ts)).toMatchObject({
+      channel: "C0ACMEDESK",
+      team: "TACME",
+    });
+    expect((await post("TACME", "U0ACMEANN")).ok).toBe(true);
+    expect((await post("TACME", fake.generalOf("TACME"))).ok).toBe(true);
+    // Reading: another workspace's people, channels and messages are not there.
+    expect((await clients.TACME!.users.info({ user: "U0ACMEANN" })).user?.id).toBe("U0ACMEANN");
+    expect(await error(clients.TACME!.users.info({ user: "U0BOLTBEN" }))).toBe("user_not_found");
+    expect(await error(clients.TBOLT!.users.info({ user: "U0ACMEANN" }))).toBe("user_not_found");
+    expect(await error(clients.default!.users.info({ user: "U0ACMEANN" }))).toBe("user_not_found");
+    expect(await error(clients.TBOLT!.conversations.info({ channel: "C0ACMEDESK" }))).toBe(
+      "channel_not_found",
+    );
+    expect(await error(clients.TBOLT!.conversations.join({ channel: "C0ACMEDESK" }))).toBe(
+      "channel_not_found",
+    );
+    expect(await error(clients.TBOLT!.conversations.history({ channel: "C0ACMEDESK" }))).toBe(
+      "channel_not_found",
+    );
+    expect(await error(clients.TBOLT!.conversations.replies({ channel: "C0ACMEDESK", ts: mine.ts! }))).toBe(
+      "channel_not_found",
+    );
+    const history = await clients.TACME!.conversations.history({ channel: "C0ACMEDESK" });
+    expect(history.messages?.map((m) => m.ts)).toContain(mine.ts);
+    // Another workspace's message cannot be changed, deleted or reacted to.
+    expect(
+      await error(clients.TBOLT!.chat.update({ channel: "C0ACMEDESK", ts: mine.ts!, text: "taken" })),
+    ).toBe("message_not_found");
+    expect(await error(clients.TBOLT!.chat.delete({ channel: "C0ACMEDESK", ts: mine.ts! }))).toBe(
+      "message_not_found",
+    );
+    expect(
+      await error(clients.TBOLT!.reactions.add({ channel: "C0ACMEDESK", timestamp: mine.ts!, name: "eyes" })),
+    ).toBe("message_not_found");
+    const kept = fake.messages.find((m) => m.ts === mine.ts);
+    expect([kept?.text, kept?.deleted ?? false, kept?.reactions ?? []]).toEqual(["from TACME", false, []]);
+    // Another workspace's user group is none of this one's.
+    fake.setUserGroup("S0ACMEOPS", ["U0ACMEANN"], { team: "TACME" });
+    expect((await clients.TACME!.usergroups.users.list({ usergroup: "S0ACMEOPS" })).users).toEqual([
+      "U0ACMEANN",
+    ]);
+    expect(await error(clients.TBOLT!.usergroups.users.list({ usergroup: "S0ACMEOPS" }))).toBe(
+      "no_such_subteam",
+    );
+  });
+
+  it("an org-wide install's token reaches each of its org's workspaces; a workflow's token, its workspace", async () => {
+    fake.addChannel({ id: "C0ORGTWODESK", name: "desk", team: "TORGTWO" });
+    fake.addUser({ id: "U0ORGTWOZOE", name: "zoe", team: "TORGTWO" });
+    expect((await clients.TORGWS!.chat.postMessage({ channel: "C0ORGTWODESK", text: "org" })).ok).toBe(true);
+    expect(
+      (await clients.TORGWS!.chat.postMessage({ channel: fake.generalOf("TORGWS"), text: "org" })).ok,
+    ).toBe(true);
+    expect((await clients.TORGWS!.users.info({ user: "U0ORGTWOZOE" })).user?.id).toBe("U0ORGTWOZOE");
+    expect(await error(clients.TACME!.chat.postMessage({ channel: "C0ORGTWODESK", text: "x" }))).toBe(
+      "channel_not_found",
+    );
+    expect(await error(clients.TORGWS!.chat.postMessage({ channel: "C0BOLTDESK", text: "x" }))).toBe(
+      "channel_not_found",
+    );
+    // A workflow step's token is the workspace's whose workflow runs it.
+    fake.defineFunctions({ noop: { title: "Noop", input_parameters: {}, output_parameters: {} } });
+    const { execution } = fake.executeFunction("noop", {}, { team: "TBOLT" });
+    const wf = client(execution.token);
+    expect((await wf.chat.postMessage({ channel: "C0BOLTDESK", text: "step" })).ok).toBe(true);
+    expect(await error(wf.chat.postMessage({ channel: "C0ACMEDESK", text: "step" }))).toBe(
+      "channel_not_found",
+    );
   });
 
   it("the default team's requests are as before: the fake's team everywhere", async () => {

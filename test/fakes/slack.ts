@@ -6,7 +6,11 @@
 // It keeps workspaces apart as Slack does: a trigger id is issued to one
 // workspace and only its token may open a view with it; a view belongs to the
 // workspace whose token opened it (its team_id and app_installed_team_id),
-// and another workspace's token cannot update it or push onto it.
+// and another workspace's token cannot update it or push onto it. Channels,
+// people and messages are each one workspace's too (`team`, default the
+// fake's own): a token posts, reads and reacts only in its own workspace's
+// channels (`channel_not_found` elsewhere) and sees only its people
+// (`user_not_found`); an org-wide install's token reaches its org's workspaces.
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -40,6 +44,8 @@ export interface RecordedResponse {
 
 export interface FakeMessage {
   channel: string;
+  /** The workspace it is in (its channel's); set by the fake. */
+  team?: string;
   ts: string;
   text?: string;
   blocks?: unknown[];
@@ -56,6 +62,8 @@ export interface FakeMessage {
 export interface FakeUser {
   id: string;
   name: string;
+  /** The workspace the person is in (a team id); default the fake's own. */
+  team?: string;
   real_name?: string;
   tz?: string;
   tz_offset?: number;
@@ -68,6 +76,8 @@ export interface FakeUser {
 export interface FakeChannel {
   id: string;
   name: string;
+  /** The workspace the channel is in (a team id); default the fake's own. */
+  team?: string;
   is_private?: boolean;
   is_im?: boolean;
   /** Whether the bot is in it. Private channels and DMs need it; public ones take chat:write.public. */
@@ -146,6 +156,8 @@ export interface FakeExecution {
   inputs: Json;
   /** The bot_access_token of the execution (Slack: a workflow token, valid while it runs). */
   token: string;
+  /** The workspace the workflow runs in (a FakeSender's key): its token is that workspace's. */
+  team: string;
   state: "running" | "completed" | "failed";
   outputs?: Json;
   error?: string;
@@ -372,7 +384,16 @@ export class FakeSlack {
     if (t.isEnterpriseInstall && !t.enterpriseId)
       throw new Error("fake Slack: an org-wide install needs its enterpriseId");
     this.teams.set(t.isEnterpriseInstall ? t.enterpriseId! : t.teamId, t);
+    // Every workspace has its #general, the bot in it (an org-wide install: each of the org's).
+    for (const id of [t.teamId, ...(t.orgTeams ?? [])])
+      if (!this.channels.has(this.generalOf(id)))
+        this.addChannel({ id: this.generalOf(id), name: "general", team: id });
     return t;
+  }
+
+  /** A workspace's #general: C0GENERAL for the fake's own team, C<team id>GENERAL for one added (addTeam). */
+  generalOf(teamId: string = this.teamId): string {
+    return teamId === this.teamId ? "C0GENERAL" : `C${teamId}GENERAL`;
   }
 
   /** The code Slack puts in the redirect once a person of `team` clicks "Allow" (usable once). */
@@ -389,21 +410,55 @@ export class FakeSlack {
     );
   }
 
+  /** A person of a workspace (`team`, a team id; default the fake's own). */
   addUser(user: FakeUser): FakeUser {
-    this.users.set(user.id, user);
+    this.users.set(user.id, { team: this.teamId, ...user });
     return user;
   }
 
+  /** A channel of a workspace (`team`, a team id; default the fake's own). */
   addChannel(channel: FakeChannel): FakeChannel {
-    this.channels.set(channel.id, { is_private: false, is_member: !channel.is_private, ...channel });
+    this.channels.set(channel.id, {
+      is_private: false,
+      is_member: !channel.is_private,
+      team: this.teamId,
+      ...channel,
+    });
     return channel;
   }
 
   /** A message a person typed in a channel (or a thread), so the bot can react to it; returns its ts. */
   addUserMessage(m: { channel: string; user: string; text: string; thread_ts?: string }): FakeMessage {
-    const msg: FakeMessage = { ...m, ts: this.ts() };
+    const msg: FakeMessage = { ...m, ts: this.ts(), team: this.channels.get(m.channel)?.team ?? this.teamId };
     this.messages.push(msg);
     return msg;
+  }
+
+  /** The workspaces (team ids) a caller's token reaches: its own; an org-wide install's, every one of its org. */
+  private reachable(caller: Caller): Set<string> {
+    const team = caller.team === this.teamId ? undefined : this.teams.get(caller.team);
+    if (!team) return new Set([caller.team]);
+    return new Set([caller.team, team.teamId, ...(team.orgTeams ?? [])]);
+  }
+
+  /** A channel by id, when the caller's workspace has it (another workspace's is not found, as in Slack). */
+  private channelOf(id: unknown, caller: Caller): FakeChannel | undefined {
+    const c = this.channels.get(String(id));
+    return c && this.reachable(caller).has(c.team ?? this.teamId) ? c : undefined;
+  }
+
+  /** A person by id, when the caller's workspace has them. */
+  private userOf(id: unknown, caller: Caller): FakeUser | undefined {
+    const u = this.users.get(String(id));
+    return u && this.reachable(caller).has(u.team ?? this.teamId) ? u : undefined;
+  }
+
+  /** A message the caller's workspace can see: in one of its channels (or its DMs), not deleted. */
+  private messageOf(channel: unknown, ts: unknown, caller: Caller): FakeMessage | undefined {
+    const reach = this.reachable(caller);
+    return this.messages.find(
+      (m) => m.channel === channel && m.ts === ts && !m.deleted && reach.has(m.team ?? this.teamId),
+    );
   }
 
   /** A user group and its members; listed by usergroups.list for `team` (default: the default workspace). */
@@ -444,7 +499,7 @@ export class FakeSlack {
   executeFunction(
     callbackId: string,
     inputs: Json,
-    opts: { workflowExecutionId?: string } = {},
+    opts: { workflowExecutionId?: string; team?: string } = {},
   ): { execution: FakeExecution; event: Json } {
     const def = this.functions.get(callbackId);
     if (!def) throw new Error(`fake Slack: no function ${callbackId} defined (defineFunctions)`);
@@ -454,6 +509,7 @@ export class FakeSlack {
       workflowExecutionId: opts.workflowExecutionId ?? this.id("Wx"),
       inputs,
       token: `xwfp-${randomBytes(12).toString("hex")}`,
+      team: opts.team ?? this.teamId,
       state: "running",
     };
     this.executions.set(execution.id, execution);
@@ -643,8 +699,8 @@ export class FakeSlack {
         refusal.count -= 1;
         response = { ok: false, error: refusal.error };
       } else {
-        // The workspace of the token: a team's (oauth.v2.access), else the fake's own (its bot or a workflow token).
-        const out = handler(args, { team: teamToken?.team ?? this.teamId });
+        // The workspace of the token: a team's (oauth.v2.access), a workflow's, else the fake's own (its bot token).
+        const out = handler(args, { team: teamToken?.team ?? workflow?.team ?? this.teamId });
         const outage = this.outages.get(method);
         if (outage && outage.count > 0) {
           // The call took effect (a message really posted), but its answer is
@@ -867,13 +923,15 @@ export class FakeSlack {
     };
   }
 
-  private postable(channel: unknown): { error: string } | { channel: string } {
+  /** Where the caller may post: a channel of its workspace the bot may write in, or a DM with one of its people. */
+  private postable(channel: unknown, caller: Caller): { error: string } | { channel: string; team: string } {
     if (typeof channel !== "string" || !channel) return { error: "channel_not_found" };
-    if (this.users.has(channel)) return { channel }; // a DM with the bot
-    const c = this.channels.get(channel);
+    const person = this.userOf(channel, caller);
+    if (person) return { channel, team: person.team ?? this.teamId }; // a DM with the bot
+    const c = this.channelOf(channel, caller);
     if (!c) return { error: "channel_not_found" };
     if ((c.is_private || c.is_im) && !c.is_member) return { error: "not_in_channel" };
-    return { channel };
+    return { channel, team: c.team ?? this.teamId };
   }
 
   /** Why Slack refuses this trigger from this caller: a trigger is one workspace's (invalid_trigger_id elsewhere). */
@@ -948,8 +1006,8 @@ export class FakeSlack {
       user_id: this.botUserId,
       bot_id: this.botId,
     }),
-    "chat.postMessage": (a) => {
-      const target = this.postable(a.channel);
+    "chat.postMessage": (a, caller) => {
+      const target = this.postable(a.channel, caller);
       if ("error" in target) return { ok: false, error: target.error };
       const problem = messageProblem(a, {});
       if (problem) return { ok: false, ...problem };
@@ -972,6 +1030,7 @@ export class FakeSlack {
       this.postTimes.set(target.channel, recent);
       const msg: FakeMessage = {
         channel: target.channel,
+        team: target.team,
         ts: this.ts(),
         text: a.text as string | undefined,
         blocks: a.blocks as unknown[] | undefined,
@@ -986,17 +1045,16 @@ export class FakeSlack {
         message: { ...msg, user: this.botUserId, bot_id: this.botId },
       };
     },
-    "chat.postEphemeral": (a) => {
-      const target = this.postable(a.channel);
+    "chat.postEphemeral": (a, caller) => {
+      const target = this.postable(a.channel, caller);
       if ("error" in target) return { ok: false, error: target.error };
-      if (typeof a.user !== "string" || !this.users.has(a.user))
-        return { ok: false, error: "user_not_found" };
+      if (!this.userOf(a.user, caller)) return { ok: false, error: "user_not_found" };
       const problem = messageProblem(a, {});
       if (problem) return { ok: false, ...problem };
       return { ok: true, message_ts: this.ts() };
     },
-    "chat.update": (a) => {
-      const msg = this.messages.find((m) => m.channel === a.channel && m.ts === a.ts && !m.deleted);
+    "chat.update": (a, caller) => {
+      const msg = this.messageOf(a.channel, a.ts, caller);
       if (!msg) return { ok: false, error: "message_not_found" };
       const problem = messageProblem(a, {});
       if (problem) return { ok: false, ...problem };
@@ -1004,8 +1062,8 @@ export class FakeSlack {
       if (a.blocks !== undefined) msg.blocks = a.blocks as unknown[];
       return { ok: true, channel: msg.channel, ts: msg.ts, text: msg.text };
     },
-    "chat.delete": (a) => {
-      const msg = this.messages.find((m) => m.channel === a.channel && m.ts === a.ts && !m.deleted);
+    "chat.delete": (a, caller) => {
+      const msg = this.messageOf(a.channel, a.ts, caller);
       if (!msg) return { ok: false, error: "message_not_found" };
       msg.deleted = true;
       return { ok: true, channel: msg.channel, ts: msg.ts };
@@ -1053,8 +1111,8 @@ export class FakeSlack {
       );
       return this.storeView(a.view as Json, caller, a.user_id, existing);
     },
-    "users.info": (a) => {
-      const u = this.users.get(String(a.user));
+    "users.info": (a, caller) => {
+      const u = this.userOf(a.user, caller);
       if (!u) return { ok: false, error: "user_not_found" };
       return {
         ok: true,
@@ -1079,13 +1137,16 @@ export class FakeSlack {
         usergroups: groups.map((g) => ({ ...g, team_id: caller.team, is_usergroup: true, date_delete: 0 })),
       };
     },
-    "usergroups.users.list": (a) => {
-      const users = this.userGroups.get(String(a.usergroup));
+    "usergroups.users.list": (a, caller) => {
+      // Another workspace's group is none of this one's.
+      const users = this.groupsByTeam.get(caller.team)?.has(String(a.usergroup))
+        ? this.userGroups.get(String(a.usergroup))
+        : undefined;
       if (!users) return { ok: false, error: "no_such_subteam" };
       return { ok: true, users };
     },
-    "conversations.info": (a) => {
-      const c = this.channels.get(String(a.channel));
+    "conversations.info": (a, caller) => {
+      const c = this.channelOf(a.channel, caller);
       if (!c) return { ok: false, error: "channel_not_found" };
       return { ok: true, channel: { ...c } };
     },
@@ -1110,8 +1171,8 @@ export class FakeSlack {
       run.error = a.error;
       return { ok: true };
     },
-    "conversations.join": (a) => {
-      const c = this.channels.get(String(a.channel));
+    "conversations.join": (a, caller) => {
+      const c = this.channelOf(a.channel, caller);
       if (!c) return { ok: false, error: "channel_not_found" };
       // Slack: a bot cannot join a private channel by itself; someone invites it.
       if (c.is_private || c.is_im) return { ok: false, error: "method_not_supported_for_channel_type" };
@@ -1119,8 +1180,8 @@ export class FakeSlack {
       c.is_member = true;
       return { ok: true, channel: { ...c }, ...(already ? { warning: "already_in_channel" } : {}) };
     },
-    "conversations.history": (a) => {
-      const c = this.channels.get(String(a.channel));
+    "conversations.history": (a, caller) => {
+      const c = this.channelOf(a.channel, caller);
       if (!c || ((c.is_private || c.is_im) && !c.is_member)) return { ok: false, error: "channel_not_found" };
       const limit = Number(a.limit ?? 100);
       const withMetadata = a.include_all_metadata === true || a.include_all_metadata === "true";
@@ -1132,8 +1193,8 @@ export class FakeSlack {
       return { ok: true, messages, has_more: false };
     },
     // A thread, parent first, oldest first; metadata only when asked (include_all_metadata), as Slack.
-    "conversations.replies": (a) => {
-      const c = this.channels.get(String(a.channel));
+    "conversations.replies": (a, caller) => {
+      const c = this.channelOf(a.channel, caller);
       if (!c || ((c.is_private || c.is_im) && !c.is_member)) return { ok: false, error: "channel_not_found" };
       const parent = this.messages.find((m) => m.channel === c.id && m.ts === a.ts && !m.thread_ts);
       if (!parent) return { ok: false, error: "thread_not_found" };
@@ -1144,8 +1205,8 @@ export class FakeSlack {
         .map((m) => (withMetadata ? m : { ...m, metadata: undefined }));
       return { ok: true, messages, has_more: false };
     },
-    "reactions.add": (a) => {
-      const msg = this.messages.find((m) => m.channel === a.channel && m.ts === a.timestamp && !m.deleted);
+    "reactions.add": (a, caller) => {
+      const msg = this.messageOf(a.channel, a.timestamp, caller);
       if (!msg) return { ok: false, error: "message_not_found" };
       if (typeof a.name !== "string" || !a.name) return { ok: false, error: "invalid_name" };
       msg.reactions ??= [];
@@ -1166,7 +1227,7 @@ export class FakeSlack {
       this.pendingUploads.set(fileId, { filename: a.filename, length });
       return { ok: true, upload_url: `${this.url}/upload/${fileId}`, file_id: fileId };
     },
-    "files.completeUploadExternal": (a) => {
+    "files.completeUploadExternal": (a, caller) => {
       const list = a.files;
       if (!Array.isArray(list) || list.length === 0) return { ok: false, error: "invalid_arguments" };
       const done: Json[] = [];
@@ -1176,7 +1237,7 @@ export class FakeSlack {
         this.pendingUploads.delete(String(item.id));
         const channel = typeof a.channel_id === "string" ? a.channel_id : undefined;
         if (channel) {
-          const target = this.postable(channel);
+          const target = this.postable(channel, caller);
           if ("error" in target) return { ok: false, error: target.error };
         }
         const f = this.addFile({

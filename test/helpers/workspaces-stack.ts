@@ -63,6 +63,8 @@ export interface StackWorkspace {
   forms: Forms;
   /** The team the fake records for calls made with its bot token (RecordedCall.team). */
   callTeam: string;
+  /** Its #general (the fake's generalOf): where its requests come from unless told otherwise. */
+  general: string;
   /** `/sb <text>` by its person (or `user`); the first answer to its response_url, as JSON text. */
   command(text: string, user?: SlackUserRef): Promise<string>;
   /** A button clicked on a message in this workspace. */
@@ -74,7 +76,12 @@ export interface StackWorkspace {
   /** The options an external select of a stored view loads for what was typed (block_suggestion). */
   suggest(viewId: string, blockId: string, value: string, entries?: Entries): Promise<Json[]>;
   /** A choice inside a stored view (block_actions), waiting for the views.update it causes. */
-  act(viewId: string, blockId: string, entries?: Entries): Promise<FakeView>;
+  act(
+    viewId: string,
+    blockId: string,
+    entries?: Entries,
+    button?: { action_id: string; value: string },
+  ): Promise<FakeView>;
   /**
    * A shortcut of this workspace: the view it opens (a waiting modal), once
    * the app has put what it had to say in it (views.update).
@@ -164,7 +171,11 @@ export async function startWorkspacesStack(opts: WorkspacesStackOptions): Promis
         : opts.teams;
     const workspaces: StackWorkspace[] = [];
     for (const t of teams) {
-      const person = fake.addUser({ id: `U${t.teamId}ANA`, name: `ana-${t.teamId.toLowerCase()}` });
+      const person = fake.addUser({
+        id: `U${t.teamId}ANA`,
+        name: `ana-${t.teamId.toLowerCase()}`,
+        team: t.teamId,
+      });
       const team = fake.addTeam({ installerUserId: person.id, ...t });
       const installed = await addToSlack(base, team);
       if (!installed.includes("installed in")) throw new Error(`${team.teamId} not installed: ${installed}`);
@@ -230,6 +241,7 @@ function workspace(
     api,
     forms,
     callTeam,
+    general: fake.generalOf(team.teamId),
     async command(text, as = user) {
       const sent = await req.command(text, { user: as });
       if (sent.status !== 200) throw new Error(`/sb ${text} answered ${sent.status}: ${sent.body}`);
@@ -239,7 +251,8 @@ function workspace(
     open: async (line) => fake.view((await forms.open(line)).id)!,
     submit: (viewId, entries = {}) => forms.submit(viewId, entries),
     suggest: (viewId, blockId, value, entries = {}) => forms.suggest(viewId, blockId, value, entries),
-    act: async (viewId, blockId, entries = {}) => fake.view((await forms.act(viewId, blockId, entries)).id)!,
+    act: async (viewId, blockId, entries = {}, button) =>
+      fake.view((await forms.act(viewId, blockId, entries, button)).id)!,
     async shortcut(callbackId, opts = {}) {
       const sent = await req.shortcut(callbackId, { user, ...opts });
       if (sent.status !== 200)

@@ -3,8 +3,8 @@
 // processed = sent, delivered or read + failed + skipped, and processed + to
 // go = all recipients.
 import { describe, expect, it } from "vitest";
+import { cardHead, progressLine } from "../../src/campaigns/card.ts";
 import type { Counts } from "../../src/domain/reports.ts";
-import { cardHead, progressLine } from "../../src/reports/card.ts";
 import { type CampaignSummary, ratesOf, STATUSES } from "../../src/reports/summary.ts";
 
 function summary(counts: Partial<Counts>, status = "running"): CampaignSummary {

@@ -9,8 +9,10 @@ import { startWorkspacesStack, type WorkspacesStack } from "../helpers/workspace
 let stack: WorkspacesStack;
 beforeAll(async () => {
   stack = await startWorkspacesStack({ teams: 2, connect: "demo" });
-  stack.fake.addUser({ id: "U0LUIS", name: "luis" });
-  stack.fake.addChannel({ id: "C0AUDIT", name: "audit" });
+  // The first workspace's approver and each workspace's own audit channel (a channel is one workspace's).
+  stack.fake.addUser({ id: "U0LUIS", name: "luis", team: "TWS1" });
+  stack.fake.addChannel({ id: "C0AUDIT", name: "audit", team: "TWS1" });
+  stack.fake.addChannel({ id: "C0AUDIT2", name: "audit", team: "TWS2" });
 }, 90_000);
 afterAll(() => stack?.close());
 
@@ -121,7 +123,7 @@ describe("approval in many workspaces", () => {
 
   it("a disconnect is posted to that workspace's audit channel with its token, its runtime gone or not", async () => {
     const [, two] = stack.workspaces as [(typeof stack.workspaces)[0], (typeof stack.workspaces)[0]];
-    expect(await two.command("settings set audit=<#C0AUDIT|audit>")).toMatch(/Saved: /);
+    expect(await two.command("settings set audit=<#C0AUDIT2|audit>")).toMatch(/Saved: /);
     const asked = await two.command("disconnect");
     const id =
       /"action_id":"sb_confirm"[^}]*?"value":"([^"]+)"|"value":"([^"]+)"[^}]*?"action_id":"sb_confirm"/.exec(
@@ -143,7 +145,7 @@ describe("approval in many workspaces", () => {
         stack.fake
           .callsOf("chat.postMessage")
           .find(
-            (c) => c.args.channel === "C0AUDIT" && /disconnected this workspace/.test(String(c.args.text)),
+            (c) => c.args.channel === "C0AUDIT2" && /disconnected this workspace/.test(String(c.args.text)),
           ),
       10_000,
       "the disconnect in the audit channel",
@@ -162,7 +164,7 @@ describe("approval in many workspaces", () => {
       stack.fake
         .callsOf("chat.postMessage")
         .filter(
-          (c) => c.args.channel === "C0AUDIT" && /disconnected this workspace/.test(String(c.args.text)),
+          (c) => c.args.channel === "C0AUDIT2" && /disconnected this workspace/.test(String(c.args.text)),
         );
     expect(posts()).toHaveLength(1);
     expect((await admin!.disconnect({ userId: two.user.id, via: "slack" })).ok).toBe(true);

@@ -6,8 +6,8 @@
 // 24 hours (an injected clock), and a changed audience asks again; the shell
 // refuses a send that needs approval; settings are parsed and refused in words.
 import { describe, expect, it } from "vitest";
-import { approvalForStart } from "../../src/commands/campaign-approval.ts";
-import { approvalCardView } from "../../src/commands/campaign-approval-card.ts";
+import { approvalForStart } from "../../src/campaigns/approval.ts";
+import { approvalCardView } from "../../src/campaigns/approval-card.ts";
 import { createCommandCore } from "../../src/commands/core.ts";
 import type { Actor, Reply } from "../../src/commands/types.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";

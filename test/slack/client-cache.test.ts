@@ -1,4 +1,4 @@
-// Bolt's listener clients, bounded in many-workspace mode (src/slack/client-cache.ts):
+// Bolt's listener clients, bounded in many-workspace mode (src/slack/tenancy/client-cache.ts):
 // the most recently used workspaces only, each with its latest token's client.
 import { describe, expect, it } from "vitest";
 import { boundBoltClients } from "../../src/slack/tenancy/client-cache.ts";

@@ -4,7 +4,7 @@
 // expires.
 import { webApi } from "@slack/bolt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { settingsModal } from "../../src/slack/forms/settings.ts";
+import { settingsGroupModal } from "../../src/slack/forms/settings.ts";
 import { workspaceGroups } from "../../src/slack/io/usergroups.ts";
 import { FakeSlack } from "../fakes/slack.ts";
 
@@ -151,7 +151,9 @@ describe("fake Slack user groups (usergroups.list)", () => {
       groups,
     });
     const blocks = (groups: { available: boolean; names: Record<string, string> }) =>
-      (settingsModal(data(groups), {}).blocks as Array<{ block_id?: string }>).map((b) => b.block_id);
+      (settingsGroupModal(data(groups), "people", {}).blocks as Array<{ block_id?: string }>).map(
+        (b) => b.block_id,
+      );
     expect(blocks({ available: true, names: {} })).toContain("writers_groups");
     expect(blocks({ available: false, names: {} })).not.toContain("writers_groups");
     expect(blocks({ available: false, names: {} })).toContain("writers");

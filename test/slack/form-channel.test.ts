@@ -14,7 +14,7 @@ let s: WorkspacesStack;
 beforeAll(async () => {
   s = await startWorkspacesStack({ teams: 2, connect: "key" });
   // A channel of the second workspace, where its bot is.
-  s.fake.addChannel({ id: "C0TWS2DESK", name: "desk-2", is_member: true });
+  s.fake.addChannel({ id: "C0TWS2DESK", name: "desk-2", is_member: true, team: "TWS2" });
 }, 90_000);
 
 afterAll(async () => {
@@ -48,7 +48,7 @@ async function importThroughForm(name: string, forge?: string) {
 describe("a form's outcome", () => {
   it("goes to the channel the form was opened from", async () => {
     const preview = await importThroughForm("opened-here.csv");
-    expect(preview.channel).toBe("C0GENERAL");
+    expect(preview.channel).toBe(s.workspaces[0]!.general);
   });
 
   it("goes to the person by DM when the form's metadata names a channel of another workspace", async () => {

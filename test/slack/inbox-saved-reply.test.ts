@@ -215,6 +215,10 @@ describe("saved replies from the inbox card", { timeout: 120_000 }, () => {
     // A placeholder's label is its name in words, the template's line it fills its hint (issue 39 §2).
     expect(inputs.map((b) => b.label.text)).toEqual(["First name", "Order ID"]);
     expect(inputs[1]?.hint?.text).toContain("Hi …, your order [Order ID] is on its way.");
+    // The template quoted above them reads in words too: "[First name]", never "{{first_name}}".
+    const quoted = JSON.stringify(blocksOf(id).filter((b) => b.type === "section"));
+    expect(quoted).toContain("[First name]");
+    expect(quoted).not.toMatch(/\{\{/);
     const u = await s.client.getChatUser(user);
     expect(inputs[0]?.element.initial_value).toBe(String(u.name ?? "").split(" ")[0]);
     const orderBlock = inputs[1]?.block_id as string;

@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { type InboxRuntime, startInbox } from "../../src/slack/features/inbox/runtime.ts";
+import { AuditLog } from "../../src/store/audit.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
@@ -36,6 +37,8 @@ beforeAll(async () => {
       channels: [
         { id: INBOX, name: "support", is_member: true },
         { id: FORM_CHANNEL, name: "web-support", is_member: true },
+        // Where a slash command comes from: the inbox form opens on this channel's inbox.
+        { id: "C0GENERAL", name: "general", is_member: true },
       ],
       users: [ALICE, CAROL],
     },
@@ -285,5 +288,30 @@ describe("reply targets", { timeout: 90_000 }, () => {
       nextSecs: 3600,
       here: true,
     });
+  });
+
+  it("the inbox form opened on an inbox and saved untouched writes nothing and says so (issue 39 §3)", async () => {
+    const general = s.fake.generalOf(s.fake.teamId);
+    const on = await s.core.run(`inbox on ${general} need-human first=30m`, {
+      userId: ALICE.id,
+      via: "shell",
+    });
+    expect(on.text).toMatch(/Inbox on/);
+    const audit = new AuditLog(s.db, ENV_WORKSPACE);
+    const rows = async () => (await audit.list({ limit: 500 })).length;
+    const before = await rows();
+    const posted = s.fake.messages.length;
+    const forms = new Forms(s.req, s.fake, ALICE);
+    const opened = await forms.open("inbox on");
+    const answer = await forms.submit(opened.id, {});
+    expect(answer.response_action).toBe("update");
+    expect(JSON.stringify(answer.view.blocks)).toContain("Nothing changed");
+    expect(await rows()).toBe(before);
+    expect(s.fake.messages.slice(posted).filter((m) => /Inbox on/.test(m.text ?? ""))).toEqual([]);
+    // A change is saved as before.
+    const again = await forms.open("inbox on");
+    expect((await forms.submit(again.id, { first: "3600" })).response_action).toBe("clear");
+    expect(await s.fake.waitFor(async () => ((await rows()) > before ? true : undefined))).toBe(true);
+    expect((await store.clocks.targets(general))?.firstSecs).toBe(3600);
   });
 });

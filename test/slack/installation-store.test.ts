@@ -1,5 +1,5 @@
 // @slack/oauth's InstallationStore over Switchboard's store
-// (src/slack/installation-store.ts): what the OAuth library stores comes back
+// (src/slack/tenancy/installation-store.ts): what the OAuth library stores comes back
 // as it expects, the installer's own token only to the installer, never a
 // refresh token (only the TokenSource refreshes, under the store's lock).
 

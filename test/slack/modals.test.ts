@@ -3,7 +3,7 @@
 // views.update and recording what is posted. Bad input gets field errors and
 // makes no request (the audit table, which records every write, stays as it was).
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ACTION } from "../../src/commands/types.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import type { Switchboard } from "../../src/host/app.ts";
@@ -400,6 +400,72 @@ describe("the edit forms", () => {
     await posted(/: birthday changed/);
     const after = await switchboard.client.getChatUser(u.id as number);
     expect(JSON.stringify(after)).toContain("1991-02-03");
+  });
+});
+
+describe("an emptied field in the edit forms (issue 39)", () => {
+  it("a contact's emptied first name or custom value is refused in words, nothing written; the box clears it", async () => {
+    const created = await switchboard.client.createContact({
+      phone: "+14155550177",
+      first_name: "Noa",
+      email: "noa@example.com",
+      custom_fields: { loyalty_tier: "silver" },
+    });
+    const id = created.id as number;
+    const v = await forms.open(`contact edit ${id}`);
+    const emptied = await forms.submit(v.id, { first_name: "", "field:loyalty_tier": "" });
+    expect(emptied.response_action).toBe("errors");
+    expect(emptied.errors.first_name).toMatch(/You emptied First name: to clear it, tick/);
+    expect(emptied.errors["field:loyalty_tier"]).toMatch(/You emptied Loyalty tier/);
+    let now = await switchboard.client.getContact(id);
+    expect([now.first_name, (now.custom_fields as Json)?.loyalty_tier]).toEqual(["Noa", "silver"]);
+    // An e-mail address cannot be cleared at all: said at its field, box or not.
+    const email = await forms.submit(v.id, { email: "", clear: "yes" });
+    expect(email.errors.email).toMatch(/cannot be cleared/);
+    expect((await switchboard.client.getContact(id)).email).toBe("noa@example.com");
+    // Asked plainly: cleared, and the line says so.
+    const cleared = await forms.submit(v.id, { "field:loyalty_tier": "", clear: "yes" });
+    expect(cleared.response_action).toBeUndefined();
+    await posted(/\*Noa\*: loyalty tier cleared/).catch((err) => {
+      throw new Error(`${err}: ${JSON.stringify(fake.messages.slice(-3).map((m) => m.text))}`);
+    });
+    now = await switchboard.client.getContact(id);
+    expect((now.custom_fields as Json)?.loyalty_tier).toBeUndefined();
+    expect(now.first_name).toBe("Noa");
+  });
+
+  it("an untouched Save of either edit form writes nothing and says nothing changed", async () => {
+    const created = await switchboard.client.createContact({
+      phone: "+14155550178",
+      first_name: "Uma",
+      custom_fields: { loyalty_tier: "gold", points: 3, birthday: "1990-04-01", vip: false },
+    });
+    const users = await switchboard.client.listChatUsers({ limit: 5 });
+    for (const line of [`contact edit ${created.id}`, `user edit ${users.items[0]!.id}`]) {
+      const v = await forms.open(line);
+      const before = await writes();
+      const answer = await forms.submit(v.id);
+      expect(answer.response_action, line).toBe("update");
+      expect(JSON.stringify(answer.view), line).toContain("Nothing changed");
+      expect(await writes(), line).toBe(before);
+    }
+  });
+
+  it("a chat user's emptied name is refused in words, nothing written; the box clears it", async () => {
+    const users = await switchboard.client.listChatUsers({ limit: 5 });
+    const u = users.items.find((x) => JSON.stringify(x).includes('"name":"'))!;
+    const id = u.id as number;
+    await switchboard.client.updateChatUser(id, { standardFields: { name: "Bruna Costa" } });
+    const v = await forms.open(`user edit ${id}`);
+    const emptied = await forms.submit(v.id, { name: "" });
+    expect(emptied.response_action).toBe("errors");
+    expect(emptied.errors.name).toMatch(/You emptied Name: to clear it, tick/);
+    expect(JSON.stringify(await switchboard.client.getChatUser(id))).toContain("Bruna Costa");
+    const cleared = await forms.submit(v.id, { name: "", clear: "yes" });
+    expect(cleared.response_action).toBeUndefined();
+    await vi.waitFor(async () =>
+      expect(JSON.stringify(await switchboard.client.getChatUser(id))).not.toContain("Bruna Costa"),
+    );
   });
 });
 

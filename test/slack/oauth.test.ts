@@ -1,4 +1,4 @@
-// "Add to Slack" (src/slack/oauth.ts) end to end on loopback: the install
+// "Add to Slack" (src/slack/tenancy/oauth.ts) end to end on loopback: the install
 // page, Slack's consent (the fake Slack's /oauth/v2/authorize), the redirect
 // exchanging its code with oauth.v2.access, the installation kept sealed in
 // the store, and Bolt's authorize answering each workspace with its own token.

@@ -26,8 +26,9 @@ beforeAll(async () => {
     ],
     connect: "none",
   });
-  s.fake.addUser({ ...ADA, is_admin: true });
-  s.fake.addUser(MEMBER);
+  // People of the org's second workspace.
+  s.fake.addUser({ ...ADA, is_admin: true, team: "TORG2" });
+  s.fake.addUser({ ...MEMBER, team: "TORG2" });
   two = s.requests.asTeam("TORG2");
 }, 90_000);
 

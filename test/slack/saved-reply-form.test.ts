@@ -110,6 +110,11 @@ describe("the saved reply form", () => {
     const el = (b: string) => view.blocks.find((x: { block_id?: string }) => x.block_id === b).element;
     expect(el("text").initial_value).toBe(TEXT);
     expect(el("inbox").initial_conversation).toBe(INBOX);
+    // Saved untouched: nothing written, no audit row, and said (issue 39 §3).
+    const untouched = await forms.submit(id);
+    expect(untouched.response_action).toBe("update");
+    expect(JSON.stringify(untouched.view)).toContain("nothing changed, so nothing was saved");
+    expect(await audited("reply.edit")).toEqual([]);
 
     const changed = "Hello {first_name|there},\nit ships today.";
     expect(await forms.submit(id, { text: changed, inbox: "" })).toEqual({ response_action: "clear" });

@@ -1,4 +1,4 @@
-// Token rotation (src/slack/tokens.ts): a bot token near its expiry is
+// Token rotation (src/slack/tenancy/tokens.ts): a bot token near its expiry is
 // refreshed once with oauth.v2.access (the fake Slack on loopback), under the
 // installation's row lock, also when two processes share one PostgreSQL.
 

@@ -192,6 +192,10 @@ describe("a CSV shared in a channel", () => {
     expect(outcome.text).toMatch(
       /4 rows read: 2 created, 0 updated, 1 skipped \(1 repeated in the file\), 1 failed/,
     );
+    // The row skipped, by number, and why (issue 39).
+    expect(JSON.stringify(outcome)).toMatch(
+      new RegExp(`Skipped:\\\\n• row 4 \\(\\${p1}\\): same phone as row 2`),
+    );
   });
 
   it("counts the valid rows it will send, says a contact that exists is skipped, and writes names and phones as typed in the errors file (issue 39)", async () => {

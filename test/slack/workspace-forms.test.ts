@@ -62,6 +62,12 @@ afterAll(async () => {
 type Json = any;
 const viewText = (view: Json) => JSON.stringify(view.blocks);
 
+/** `/sb settings`, then a group's Change button: the group's short form (the same view, updated). */
+async function openGroup(forms: Forms, group: string) {
+  const list = await forms.open("settings");
+  return forms.act(list.id, `settings_${group}`, {}, { action_id: `settings_group_${group}`, value: group });
+}
+
 describe("the connect form", () => {
   it("keeps the form open on a wrong key, nothing kept; a good key names the organization", async () => {
     const forms = new Forms(h.req, h.fake);
@@ -105,7 +111,7 @@ describe("the connect form", () => {
 describe("the settings form", () => {
   it("refuses a bad value at its field, saves good ones with their origin", async () => {
     const forms = new Forms(h.req, h.fake);
-    const opened = await forms.open("settings");
+    const opened = await openGroup(forms, "people");
     expect(opened.view.callback_id).toBe("sb_settings");
     const bad = await forms.submit(opened.id, { writers_groups: "marketing", steps: "all" });
     expect(bad.response_action).toBe("errors");
@@ -115,18 +121,24 @@ describe("the settings form", () => {
     const saved = await forms.submit(opened.id, {
       writers: ["U0ALICE"],
       writers_groups: "S0TEAM",
-      audit: "C0GENERAL",
-      tz: "Europe/Paris",
       steps: "all",
     });
     expect(saved.response_action).toBe("update");
-    expect(viewText(saved.view)).toContain(
-      "Saved: Who may make changes, Audit channel, Workspace's time zone, Workflow steps.",
+    expect(viewText(saved.view)).toContain("Saved: Who may make changes, Workflow steps.");
+    const channels = await openGroup(forms, "channels");
+    expect(viewText((await forms.submit(channels.id, { audit: "C0GENERAL" })).view)).toContain(
+      "Saved: Audit channel.",
+    );
+    const times = await openGroup(forms, "times");
+    expect(viewText((await forms.submit(times.id, { tz: "Europe/Paris" })).view)).toContain(
+      "Saved: Workspace's time zone.",
     );
     const s = await admin.settings();
     expect(s.writers.value).toEqual(["U0ALICE", "S0TEAM"]);
+    expect(s.workflowSteps.value).toBe("all");
+    expect(s.reportsTimeZone.value).toBe("Europe/Paris");
     expect(s.auditChannel).toMatchObject({ value: "C0GENERAL", origin: { kind: "slack", by: "U0ALICE" } });
-    const reopened = await forms.open("settings");
+    const reopened = await openGroup(forms, "channels");
     expect(JSON.stringify(reopened.view)).toContain("Changed in Slack on");
   });
 
@@ -135,7 +147,7 @@ describe("the settings form", () => {
     h.fake.setUserGroup("S0SALES", ["U0BOB"], { name: "Sales", handle: "sales" });
     forgetWorkspaceGroups();
     const forms = new Forms(h.req, h.fake);
-    const opened = await forms.open("settings");
+    const opened = await openGroup(forms, "people");
     const block = (view: Json, id: string) => (view.blocks as Json[]).find((b) => b.block_id === id);
     expect(block(opened.view, "writers_groups").element.type).toBe("multi_external_select");
     const offered = await forms.suggest(opened.id, "writers_groups", "sup");
@@ -146,11 +158,13 @@ describe("the settings form", () => {
     const saved = await forms.submit(opened.id, {
       writers: ["U0ALICE"],
       writers_groups: ["S0SUPPORT"],
-      channel: "none",
     });
     expect(saved.response_action).toBe("update");
     expect((await admin.settings()).writers.value).toEqual(["U0ALICE", "S0SUPPORT"]);
-    const again = await forms.open("settings");
+    // The list of groups names the group, not its id.
+    expect(viewText(saved.view)).toContain("Support team (@support)");
+    expect(viewText(saved.view)).not.toContain("S0SUPPORT");
+    const again = await openGroup(forms, "people");
     const groups = block(again.view, "writers_groups").element;
     expect(groups.initial_options.map((o: Json) => o.text.text)).toEqual(["Support team (@support)"]);
     // What a person reads: no id where the name is known, no setting name, no command, no contradiction.
@@ -165,7 +179,7 @@ describe("the settings form", () => {
   it("names the messaging channels it knows, and sets the country of numbers without a code", async () => {
     await stackRun("channel name 1 Main line");
     const forms = new Forms(h.req, h.fake);
-    const opened = await forms.open("settings");
+    const opened = await openGroup(forms, "channels");
     const channel = (opened.view.blocks as Json[]).find((b) => b.block_id === "channel").element;
     const labels = channel.options.map((o: Json) => o.text.text);
     expect(labels).toContain("Main line");
@@ -192,7 +206,7 @@ describe("the settings form keeps every saved value (issue 39 §1)", () => {
       expect(set.text ?? "").not.toMatch(/nothing was saved/i);
       expect((await admin.settings()).reportsTimeZone.value).toBe(saved);
       const forms = new Forms(h.req, h.fake);
-      const opened = await forms.open("settings");
+      const opened = await openGroup(forms, "times");
       const tz = block(opened.view, "tz").element;
       expect(tz.type).toBe("external_select");
       expect(tz.min_query_length).toBeDefined();
@@ -215,7 +229,7 @@ describe("the settings form keeps every saved value (issue 39 §1)", () => {
 
   it("searches every IANA zone by city, former name or region", async () => {
     const forms = new Forms(h.req, h.fake);
-    const opened = await forms.open("settings");
+    const opened = await openGroup(forms, "times");
     const values = async (q: string) => (await forms.suggest(opened.id, "tz", q)).map((o: Json) => o.value);
     expect(await values("kolkata")).toContain("Asia/Kolkata");
     expect(await values("Kiev")).toContain("Europe/Kyiv");
@@ -224,17 +238,132 @@ describe("the settings form keeps every saved value (issue 39 §1)", () => {
   });
 
   it("a submission writes only the fields changed in it, not the values another admin set meanwhile", async () => {
-    await stackRun("settings set country=ES tz=Europe/Madrid");
+    await stackRun("settings set country=ES tz=Europe/Madrid quiet=22:00-07:00");
     const forms = new Forms(h.req, h.fake);
-    const opened = await forms.open("settings");
+    const opened = await openGroup(forms, "times");
     await stackRun("settings set country=FR tz=Asia/Tokyo");
-    const saved = await forms.submit(opened.id, { steps: "off" });
+    const saved = await forms.submit(opened.id, { quiet: "21:00-08:00" });
     expect(saved.response_action).toBe("update");
-    expect(viewText(saved.view)).toContain("Saved: Workflow steps.");
+    expect(viewText(saved.view)).toContain("Saved: Quiet hours.");
     const s = await admin.settings();
-    expect(s.workflowSteps.value).toBe("off");
+    expect(s.quietHours.value).toBe("21:00-08:00");
     expect(s.country.value).toBe("FR");
     expect(s.reportsTimeZone.value).toBe("Asia/Tokyo");
+  });
+});
+
+describe("the settings form in groups (issue 39 §2)", () => {
+  const GROUPS = ["people", "channels", "times", "campaigns", "inbox"];
+  const inputs = (view: Json) =>
+    (view.blocks as Json[]).filter((b) => b.type === "input").map((b) => b.block_id as string);
+
+  it("opens on the list of groups, each with its values in words and a button; no input, no setting name", async () => {
+    await stackRun(
+      'settings set writers=U0ALICE tz=Europe/Madrid quiet=21:00-08:00 hours="mon-fri 09:00-18:00" approvers=U0BOB,U0CARL approve-from=500 country=ES',
+    );
+    const forms = new Forms(h.req, h.fake);
+    const list = await forms.open("settings");
+    expect(list.view.callback_id).toBe("sb_settings");
+    expect(list.view.submit).toBeUndefined();
+    expect(inputs(list.view)).toEqual([]);
+    const section = (g: string) => (list.view.blocks as Json[]).find((b) => b.block_id === `settings_${g}`);
+    expect(GROUPS.map((g) => section(g)?.text.text.split("\n")[0])).toEqual([
+      "*People*",
+      "*Channels*",
+      "*Times*",
+      "*Campaigns*",
+      "*Inbox*",
+    ]);
+    for (const g of GROUPS)
+      expect(section(g).accessory).toMatchObject({ action_id: `settings_group_${g}`, value: g });
+    expect(section("people").text.text).toContain("Who may make changes: <@U0ALICE>");
+    expect(section("times").text.text).toContain("Europe/Madrid");
+    expect(section("campaigns").text.text).toContain("<@U0BOB>, <@U0CARL>");
+    expect(section("inbox").text.text).toContain("mon-fri 09:00-18:00");
+    expect(viewText(list.view)).not.toMatch(/[A-Z]+_[A-Z_]{2,}|\/sb |settings set|where Switchboard runs/);
+  });
+
+  it("each group is a short form with every saved value; Save untouched writes nothing and says so", async () => {
+    await stackRun(
+      'settings set writers=U0ALICE broadcasters=U0BOB steps=all audit=C0AUDIT channel=1 country=ES tz=America/Argentina/Buenos_Aires quiet=21:00-08:00 hours="mon-fri 09:00-18:00" approvers=U0BOB,U0CARL approve-from=500',
+    );
+    const before = await admin.settings();
+    const forms = new Forms(h.req, h.fake);
+    const seen: string[] = [];
+    for (const g of GROUPS) {
+      const view = await openGroup(forms, g);
+      expect(view.view.submit?.text).toBe("Save");
+      expect(inputs(view.view).length, g).toBeLessThanOrEqual(6);
+      seen.push(...inputs(view.view));
+      const el = (id: string) => (view.view.blocks as Json[]).find((b) => b.block_id === id)?.element;
+      if (g === "people") {
+        expect(el("writers").initial_users).toEqual(["U0ALICE"]);
+        expect(el("broadcasters").initial_users).toEqual(["U0BOB"]);
+        expect(el("steps").initial_option.value).toBe("all");
+      }
+      if (g === "channels") {
+        expect(el("audit").initial_conversation).toBe("C0AUDIT");
+        expect(el("channel").initial_option.value).toBe("1");
+        expect(el("country").initial_option.value).toBe("ES");
+      }
+      if (g === "times") {
+        expect(el("tz").initial_option.value).toBe("America/Argentina/Buenos_Aires");
+        expect(el("quiet").initial_value).toBe("21:00-08:00");
+      }
+      if (g === "campaigns") {
+        expect(el("approvers").initial_users).toEqual(["U0BOB", "U0CARL"]);
+        expect(el("approve_from").initial_value).toBe("500");
+      }
+      if (g === "inbox") expect(el("hours").initial_value).toBe("mon-fri 09:00-18:00");
+      const untouched = await forms.submit(view.id);
+      expect(untouched.response_action, g).toBe("update");
+      expect(viewText(untouched.view), g).toContain("Nothing changed");
+      // Saved: the list again, to open another group.
+      expect(
+        (untouched.view.blocks as Json[]).some((b) => b.block_id === "settings_people"),
+        g,
+      ).toBe(true);
+    }
+    // Every field is in one group, once.
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        "writers",
+        "broadcasters",
+        "steps",
+        "audit",
+        "channel",
+        "country",
+        "tz",
+        "quiet",
+      ]),
+    );
+    expect(seen).toEqual(expect.arrayContaining(["approvers", "approve_from", "hours"]));
+    expect(await admin.settings()).toEqual(before);
+  });
+
+  it("“All settings” goes back to the list; a group's Save changes only that group", async () => {
+    await stackRun("settings set country=ES steps=writers tz=Europe/Madrid");
+    const forms = new Forms(h.req, h.fake);
+    const people = await openGroup(forms, "people");
+    const back = await forms.act(people.id, "settings_nav", {}, { action_id: "settings_all", value: "all" });
+    expect(back.view.submit).toBeUndefined();
+    expect((back.view.blocks as Json[]).some((b) => b.block_id === "settings_inbox")).toBe(true);
+    const channels = await forms.act(
+      back.id,
+      "settings_channels",
+      {},
+      { action_id: "settings_group_channels", value: "channels" },
+    );
+    expect(inputs(channels.view)).not.toContain("steps");
+    const saved = await forms.submit(channels.id, { country: "FR" });
+    expect(viewText(saved.view)).toContain("Saved: Country of phone numbers without a code.");
+    const s = await admin.settings();
+    expect([s.country.value, s.workflowSteps.value, s.reportsTimeZone.value]).toEqual([
+      "FR",
+      "writers",
+      "Europe/Madrid",
+    ]);
   });
 });
 

@@ -30,6 +30,10 @@ beforeAll(async () => {
   ({ fake, db, sb, slack, base, requests, logs } = stack);
   acme = fake.addTeam({ teamId: "TACME", teamName: "Acme", installerUserId: "U0ALICE" });
   bolt = fake.addTeam({ teamId: "TBOLT", teamName: "Bolt & Co", installerUserId: "U0BOB" });
+  // Each workspace's people (a person is one workspace's): Alice and Carol are Acme's, Bob is Bolt's.
+  fake.addUser({ id: "U0ALICE", name: "alice", team: acme.teamId });
+  fake.addUser({ id: "U0CAROL", name: "carol", team: acme.teamId });
+  fake.addUser({ id: "U0BOB", name: "bob", team: bolt.teamId });
 }, 60_000);
 
 afterAll(async () => {
@@ -65,7 +69,7 @@ describe("many workspaces", () => {
   it("answers each workspace with its own API key once connected", async () => {
     const sandbox = sb.sandbox!;
     // Someone who is neither an admin nor the installer may not connect: told who may.
-    const refused = await command(acme, "connect demo", { id: "U0BOB", name: "bob" });
+    const refused = await command(acme, "connect demo", { id: "U0CAROL", name: "carol" });
     expect(refused).toContain("U0ALICE");
     expect(await sb.installations.connection(acme.teamId)).toBeUndefined();
     // Acme's installer takes a demo account: an organization of Acme's own in the sandbox.
@@ -93,7 +97,9 @@ describe("many workspaces", () => {
     expect(acmeRt?.client).not.toBe(boltRt?.client);
     expect(await command(acme, "tags")).not.toContain("not connected");
     // Bolt's key only reads: the API refuses its write, Acme's goes through.
-    expect(await command(bolt, "tag add Vip #112233")).toMatch(/read|permission|scope/i);
+    expect(await command(bolt, "tag add Vip #112233", { id: "U0BOB", name: "bob" })).toMatch(
+      /read|permission|scope/i,
+    );
     await requests.asTeam(acme.teamId, acme.botUserId).command("tag add Vip #112233");
     // Said in the channel, with Acme's own bot token.
     const post = await fake.waitForCall("chat.postMessage");
@@ -108,7 +114,7 @@ describe("many workspaces", () => {
     const acmeKey = (await sb.installations.connection(acme.teamId))!.apiKey;
     await requests
       .asTeam(acme.teamId, acme.botUserId)
-      .command("inbox on C0GENERAL", { user: { id: "U0ALICE", name: "alice" } });
+      .command(`inbox on ${fake.generalOf(acme.teamId)}`, { user: { id: "U0ALICE", name: "alice" } });
     const acmeInbox = new InboxStore(db, acme.teamId);
     await expect.poll(async () => (await acmeInbox.inboxes()).length).toBe(1);
     // Bolt has none: an inbox is one workspace's.
@@ -152,7 +158,10 @@ describe("many workspaces", () => {
     // Bolt's person clicks a forged Confirm carrying Acme's confirmation id.
     const forged = await requests
       .asTeam(bolt.teamId, bolt.botUserId)
-      .blockAction({ action_id: "sb_confirm", value: confirmationId });
+      .blockAction(
+        { action_id: "sb_confirm", value: confirmationId },
+        { user: { id: "U0BOB", name: "bob" } },
+      );
     // One answer, in words, without a first "Confirmed by …, working on it".
     const answer = JSON.stringify((await fake.waitForResponse(forged.responseUrl!)).body);
     expect(answer).toContain("That button is not from this workspace");
@@ -213,7 +222,7 @@ describe("many workspaces", () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(await sb.installations.forTeam(bolt.teamId)).toBeDefined();
     // A reinstall starts clean: connect again. Its Home tab says so too, with Bolt's own token.
-    expect(await command(bolt, "tags")).toContain("not connected");
+    expect(await command(bolt, "tags", { id: "U0BOB", name: "bob" })).toContain("not connected");
     await requests
       .asTeam(bolt.teamId, bolt.botUserId)
       .event({ type: "app_home_opened", user: "U0BOB", tab: "home", channel: "D0BOB" });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorkspaceId } from "../../src/domain/workspace.ts";
 import { Approvals } from "../../src/store/approvals.ts";
 import { AuditLog } from "../../src/store/audit.ts";
+import { CampaignCards } from "../../src/store/campaign-cards.ts";
 import { CampaignAudiences, TestPhones } from "../../src/store/campaigns.ts";
 import { ChannelNames } from "../../src/store/channels.ts";
 import { CommandsInFlight, takeInterruptedCommands } from "../../src/store/commands-in-flight.ts";
@@ -368,6 +369,7 @@ describe("purgeWorkspace", () => {
     await new StepRunStore(db, ws).claim({ executionId: `Fx0${ws}`, callbackId: "c" });
     await new CampaignAudiences(db, ws).record(1, "c", { groupIds: [1], contactIds: [] });
     await new TestPhones(db, ws).set("U0", "+14155550123");
+    await new CampaignCards(db, ws).posted({ campaignId: 1, channel: "C0", ts: "1.1", role: "live" }, now);
     await new UndeliveredOutcomes(db, ws).keep("U0", "Done: campaign sent.");
     await new HeldStarts(db, ws).hold({
       campaignId: 1,

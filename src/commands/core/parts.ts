@@ -4,6 +4,7 @@
 
 import type { MessagingApi } from "../../api/types.ts";
 import { finishBlocks, LIMITS, truncate } from "../../blocks/blocks.ts";
+import type { ApprovalAccess, ApprovalCards, ApprovalPolicy } from "../../campaigns/approval-access.ts";
 import type { StartRules } from "../../domain/start-time.ts";
 import type { WorkspaceId } from "../../domain/workspace.ts";
 import type { Logger } from "../../platform/log.ts";
@@ -17,7 +18,6 @@ import { Confirmations } from "../../store/confirmations.ts";
 import type { Db } from "../../store/db.ts";
 import { HeldStarts } from "../../store/held-starts.ts";
 import { TestSends } from "../../store/own-sends.ts";
-import type { ApprovalAccess, ApprovalCards, ApprovalPolicy } from "../approval-access.ts";
 import { ALL_COMMANDS } from "../defs/index.ts";
 import { errorReply } from "../errors.ts";
 import type { InboxAccess } from "../inbox.ts";

@@ -2,9 +2,10 @@
 // template's placeholders, asked for when a campaign is created, and the
 // filled text shown before it is sent. Kept apart from the
 // campaign card so either can change alone.
-import { fillPlaceholders, placeholdersOf } from "../../api/schemas.ts";
+import { fillPlaceholders } from "../../api/schemas.ts";
 import type { ApiRecord } from "../../api/types.ts";
 import { capitalize, esc } from "../../blocks/blocks.ts";
+import { bodyOf, placeholdersOfTemplate } from "../../domain/records.ts";
 import { UserError } from "../registry.ts";
 import { pick, show } from "../render.ts";
 
@@ -25,14 +26,7 @@ export function placeholderValues(extra: Record<string, string>): Record<string,
   return values;
 }
 
-const bodyOf = (t: ApiRecord | undefined): string => show(pick(t, "bodyText", "body") ?? "", 100_000);
-
-/** The template's placeholders, read from its record (its list when it has one, else its body). */
-export function placeholdersOfTemplate(t: ApiRecord | undefined): string[] {
-  const listed = pick(t, "placeholders");
-  if (Array.isArray(listed) && listed.every((p) => typeof p === "string")) return listed as string[];
-  return placeholdersOf(bodyOf(t));
-}
+export { placeholdersOfTemplate };
 
 /** How a value is typed on the command line: `param.tag=` for a name the command's options take. */
 const typed = (name: string, options: readonly string[]) =>

@@ -2,11 +2,14 @@
 // until then; a send asked for in the quiet hours is held until they end
 // ("Starts at 08:00 (quiet hours until then)"), unless `now` (Send now
 // anyway); `campaign <id> cancel start` undoes a held start. Switchboard
-// itself starts it when due (src/commands/held-start-runner.ts).
+// itself starts it when due (src/campaigns/held-start-runner.ts).
 import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
 import type { Campaign } from "../../api/types.ts";
 import { context, esc, section } from "../../blocks/blocks.ts";
+import { approvalUsed, takeApproval } from "../../campaigns/approval.ts";
+import { cardOf } from "../../campaigns/card-of.ts";
+import { heldLine, heldStartsOf, holdStart, quietUntil, SENT_NOW } from "../../campaigns/held-starts.ts";
 import {
   clock,
   dateToken,
@@ -19,12 +22,9 @@ import {
 } from "../../domain/start-time.ts";
 import type { HeldStart } from "../../store/held-starts.ts";
 import { idArg } from "../args.ts";
-import { approvalUsed, takeApproval } from "../campaign-approval.ts";
 import { formReply } from "../forms.ts";
-import { heldLine, heldStartsOf, holdStart, quietUntil, SENT_NOW } from "../held-starts.ts";
 import { type CommandContext, defineCommand, type Preview, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
-import { cardOf } from "./campaign-card.ts";
 import { campaignPreview } from "./campaign-launch.ts";
 import { nameOf } from "./common.ts";
 

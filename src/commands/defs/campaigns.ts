@@ -3,24 +3,24 @@ import { z } from "zod";
 import { CAMPAIGN_STATUSES, createCampaignSchema, RECIPIENT_STATUSES } from "../../api/schemas.ts";
 import type { Campaign } from "../../api/types.ts";
 import { context, count, esc, section } from "../../blocks/blocks.ts";
-import { CARD_STATUS, campaignCard } from "../../reports/card.ts";
+import { approvalGate } from "../../campaigns/approval.ts";
+import { audienceSummary, recordCreated } from "../../campaigns/audience.ts";
+import { CARD_STATUS } from "../../campaigns/card.ts";
+import { cardOf, launchCard } from "../../campaigns/card-of.ts";
+import { isDm, startCampaign, startRefusal } from "../../campaigns/road.ts";
 import type { HeldStart } from "../../store/held-starts.ts";
 import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } from "../args.ts";
-import { approvalGate } from "../campaign-approval.ts";
-import { APPROVAL_COMMANDS } from "../campaign-approval-commands.ts";
-import { audienceSummary, recordCreated } from "../campaign-audience.ts";
-import { isDm, startCampaign, startRefusal } from "../campaign-road.ts";
-import { CAMPAIGN_TEST_COMMAND } from "../campaign-test.ts";
 import { formReply } from "../forms.ts";
 import { loadCampaignData } from "../lookups.ts";
 import { type CommandContext, defineCommand, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";
-import { cardOf, factsOf } from "./campaign-card.ts";
+import { APPROVAL_COMMANDS } from "./campaign-approval.ts";
 import { campaignPreview, refusedInWords } from "./campaign-launch.ts";
 import { checkPlaceholderValues, PARAM_PREFIX, placeholderValues } from "./campaign-message.ts";
 import { RECIPIENT_WORDS, recipientNames } from "./campaign-recipients.ts";
 import { heldOrNow, holdWithApproval, restoreHeld, startAtOf, withPlannedStart } from "./campaign-start.ts";
+import { CAMPAIGN_TEST_COMMAND } from "./campaign-test.ts";
 import { checkBody } from "./check.ts";
 import {
   announce,
@@ -209,7 +209,7 @@ export const CAMPAIGN_COMMANDS = [
       const given: { start?: HeldStart } = {};
       const held = await heldOrNow(a, ctx, () => ctx.api.getCampaign(a.id), given);
       if (held) return held;
-      // The one road (commands/campaign-road.ts): every rail as it stands at this moment, then the send.
+      // The one road (campaigns/road.ts): every rail as it stands at this moment, then the send.
       const outcome = await refusedInWords("send", a.id, ctx, () =>
         startCampaign(ctx, a.id, a.now ? "anyway" : "confirm"),
       ).catch(async (err: unknown) => {
@@ -225,14 +225,7 @@ export const CAMPAIGN_COMMANDS = [
       if (outcome.kind === "refused") throw startRefusal(ctx, a.id, outcome);
       const c = outcome.campaign;
       // One event, one message: the launch is the campaign's card, which then updates in place.
-      const facts = await factsOf(ctx, c, ctx.who);
-      const card = campaignCard({
-        id: a.id,
-        name: nameOf(c, `Campaign ${a.id}`),
-        status: String(pick(c, "status") ?? "running"),
-        facts,
-        footer: ":hourglass_flowing_sand: Starting; the figures follow here.",
-      });
+      const { card, facts } = await launchCard(ctx, a.id, c);
       return {
         visibility: "in_channel",
         ...card,
@@ -274,14 +267,8 @@ export const CAMPAIGN_COMMANDS = [
         visibility: "in_channel",
         ...card,
         text: `${card.text} (campaign #${a.id} cancelled by ${ctx.actor.via === "shell" ? "the shell" : ctx.who})`,
-        origin: {
-          command: "campaign.cancel",
-          card: {
-            role: "card",
-            name: nameOf(c, `Campaign ${a.id}`),
-            status: String(pick(c, "status") ?? "cancelled"),
-          },
-        },
+        // Not a new current card: the live card, which shows 🚫 Cancelled at once, stays the campaign's card.
+        origin: { command: "campaign.cancel" },
       };
     },
   }),

@@ -2,10 +2,14 @@
 import type { KnownBlock } from "@slack/types";
 import type { ApiRecord } from "../../api/types.ts";
 import { capitalize, context, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
+import { nameOf } from "../../domain/records.ts";
 import { channelName, templateChannels } from "../lookups.ts";
 import { type CommandContext, type Preview, UserError } from "../registry.ts";
-import { pick, type RefNames, recordPairs, show } from "../render.ts";
+import { pick, recordPairs, show } from "../render.ts";
 import { tokenize } from "../tokenize.ts";
+
+export { channelLabel, nameOf, refId, relatedNames, templateLabel } from "../../domain/records.ts";
+
 import type { Reply } from "../types.ts";
 
 /** The command line of another page of the same list. */
@@ -107,9 +111,6 @@ export function deletePreview(noun: string, id: number, record: ApiRecord, first
   };
 }
 
-export const nameOf = (r: ApiRecord | undefined, fallback = "") =>
-  show(pick(r, "name", "label", "key") ?? fallback);
-
 /** `“name”` when the record has one, else nothing. */
 export const quoted = (r: ApiRecord | undefined) => {
   const n = nameOf(r);
@@ -117,10 +118,11 @@ export const quoted = (r: ApiRecord | undefined) => {
 };
 
 /**
- * The channel (integration) to use: the one given, else MESSAGING_CHANNEL_ID
- * (out of the box: the embedded sandbox's main channel), else the one channel
- * known (named, or named by the organization's templates). The API has no list
- * of channels, so several known channels are offered as buttons, never guessed.
+ * The channel (integration) to use: the one given, else the workspace's default
+ * channel (its setting, or MESSAGING_CHANNEL_ID in single mode; out of the box:
+ * the embedded sandbox's main channel), else the one channel known (named, or
+ * named by the organization's templates). The API has no list of channels, so
+ * several known channels are offered as buttons, never guessed.
  */
 export async function resolveChannel(
   ctx: Pick<CommandContext, "api" | "defaultChannelId"> & Partial<Pick<CommandContext, "channels" | "line">>,
@@ -154,51 +156,10 @@ export async function resolveChannel(
   );
 }
 
-/**
- * A channel as people know it, after a "Channel" label: its name (`/sb channel
- * name`), else its number ("Channel: 2", never "Channel: channel 2").
- */
-export async function channelLabel(ctx: CommandContext, id: number): Promise<string> {
-  const name = await ctx.channels.name(id).catch(() => undefined);
-  return name ?? String(id);
-}
-
 /** The channels' names by id, for a form's channel menu; none when they cannot be read. */
 export const channelNamesOf =
   (ctx: Pick<CommandContext, "channels">) => async (): Promise<Record<number, string>> =>
     Object.fromEntries(await ctx.channels.all().catch(() => new Map<number, string>()));
-
-/** A positive integer member of a record (`templateId: 3`), else undefined. */
-export const refId = (r: ApiRecord | undefined, ...keys: string[]): number | undefined => {
-  const n = Number(pick(r, ...keys));
-  return Number.isInteger(n) && n > 0 ? n : undefined;
-};
-
-/**
- * Names of the records a record points to, read in parallel: member → read
- * of its name. A name is a nicety: a read that fails (or gives no name)
- * leaves the bare `#id`, never fails the answer.
- */
-export async function relatedNames(
-  reads: Record<string, (() => Promise<string | undefined>) | undefined>,
-): Promise<RefNames> {
-  const entries = Object.entries(reads).filter(
-    (e): e is [string, () => Promise<string | undefined>] => e[1] !== undefined,
-  );
-  const settled = await Promise.allSettled(entries.map(([, read]) => read()));
-  const names: RefNames = {};
-  settled.forEach((s, i) => {
-    if (s.status === "fulfilled" && s.value?.trim()) names[entries[i]![0]] = s.value.trim();
-  });
-  return names;
-}
-
-/** `order_update (en)`: how a template is named next to its id. */
-export const templateLabel = (t: ApiRecord): string | undefined => {
-  const name = show(pick(t, "name") ?? "");
-  const lang = show(pick(t, "language") ?? "");
-  return name ? `${name}${lang ? ` (${lang})` : ""}` : undefined;
-};
 
 /** `Ana Lima`, else the phone: how a contact is named next to its id. */
 export const contactName = (c: ApiRecord): string =>

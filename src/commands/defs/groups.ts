@@ -1,22 +1,14 @@
 import { z } from "zod";
 import { context, count, esc, header, section, slackDate } from "../../blocks/blocks.ts";
+import { memberCount } from "../../domain/records.ts";
 import { idArg, idList, requiredText } from "../args.ts";
 import { type CommandContext, defineCommand } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
 import { announce, contactName, deletePreview, namedWrite, nameOf, quoted, relatedNames } from "./common.ts";
 
 const FIRST = ["id", "name", "description"];
-export const memberCount = (g: Record<string, unknown>) =>
-  pick(
-    g,
-    "memberCount",
-    "member_count",
-    "contactCount",
-    "contact_count",
-    "contacts_count",
-    "membersCount",
-    "count",
-  );
+
+export { memberCount };
 
 export const GROUP_COMMANDS = [
   defineCommand({
@@ -157,6 +149,8 @@ export const GROUP_COMMANDS = [
     noun: "group",
     operations: ["addGroupContacts", "getGroup", "getContact"],
     run: async (a, ctx) => {
+      // Read first: the audit names the group (not "group #2"), and the answer too without a second read.
+      const group = await groupName(ctx, a.id);
       const answer = await ctx.api.addGroupContacts(a.id, a.contacts);
       return memberReply(
         ctx,
@@ -165,6 +159,7 @@ export const GROUP_COMMANDS = [
         { one: "was already a member", many: "were already members" },
         a,
         answer.added,
+        group,
       );
     },
   }),
@@ -198,6 +193,7 @@ export const GROUP_COMMANDS = [
       };
     },
     run: async (a, ctx) => {
+      const group = await groupName(ctx, a.id);
       const answer = await ctx.api.removeGroupContacts(a.id, a.contacts);
       return memberReply(
         ctx,
@@ -206,10 +202,18 @@ export const GROUP_COMMANDS = [
         { one: "was not a member", many: "were not members" },
         a,
         answer.removed,
+        group,
       );
     },
   }),
 ];
+
+/** A group's name before a write to it; none when it cannot be read (the write then says what is wrong). */
+const groupName = (ctx: CommandContext, id: number): Promise<string | undefined> =>
+  ctx.api
+    .getGroup(id)
+    .then((g) => nameOf(g))
+    .catch(() => undefined);
 
 /** Contacts named in an add or remove answer; past this many, "and N others". */
 const NAMED_MEMBERS = 10;
@@ -236,9 +240,11 @@ async function memberReply(
   others: { one: string; many: string },
   a: { id: number; contacts: number[] },
   changed: unknown,
+  /** The group's name, read before the write. */
+  known?: string,
 ) {
   const names = await relatedNames({
-    group: () => ctx.api.getGroup(a.id).then((g) => nameOf(g)),
+    group: async () => known ?? ctx.api.getGroup(a.id).then((g) => nameOf(g)),
     ...Object.fromEntries(
       a.contacts
         .slice(0, NAMED_MEMBERS)

@@ -23,6 +23,7 @@ import {
   outcomeCounts,
   type PreviewSummary,
   repeatsLine,
+  skippedLines,
   summarizePreview,
   targetLabel,
 } from "../../imports/index.ts";
@@ -201,7 +202,14 @@ export async function importLocalFile(a: ImportFileArgs, ctx: CommandContext): P
     `Import of ${esc(name)}: ${esc(outcomeCounts(o))}${o.groupId ? `; added to group #${o.groupId}` : ""}.`,
   );
   const failing = failureLines(o.failures, o.failed);
-  reply.blocks.push(section(columns), ...(failing ? [section(failing)] : []));
+  const skipped = skippedLines(o);
+  const skippedText = skipped.length ? `*Skipped*\n${skipped.map((l) => `• ${esc(l)}`).join("\n")}` : "";
+  reply.blocks.push(
+    section(columns),
+    ...(skippedText ? [section(skippedText)] : []),
+    ...(failing ? [section(failing)] : []),
+  );
+  if (skippedText) reply.text += `\n${skippedText}`;
   if (failing) reply.text += `\n${failing}`;
   if (o.errorReport) {
     const where = await writeErrorReport(path, name, o.errorReport.content);

@@ -2,7 +2,7 @@
 // (docs/inbox.md). `inbox on|off` change a channel's inbox (writers only,
 // audited); `inbox` lists the inboxes and the conversations waiting for an
 // answer. The poller and the thread replies live in the Slack app
-// (src/slack/inbox/); the shell shows `/sb inbox` as text.
+// (src/slack/features/inbox/); the shell shows `/sb inbox` as text.
 import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
 import { context, count, esc, section, truncate } from "../../blocks/blocks.ts";

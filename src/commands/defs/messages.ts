@@ -242,6 +242,9 @@ export const MESSAGE_COMMANDS = [
       const template = body.type === "template" ? await checkTemplateValues(ctx, body, channelId) : undefined;
       if (a.at !== undefined)
         return setLater(ctx, recipient, { ...(body as SendMessageInput), channelId }, a.at);
+      // A contact or chat user read first: the audit names whom it went to, not "contact #12".
+      if (recipient.kind === "contact") await ctx.api.getContact(recipient.contactId).catch(() => undefined);
+      if (recipient.kind === "user") await ctx.api.getChatUser(recipient.chatUserId).catch(() => undefined);
       let msg: Awaited<ReturnType<typeof ctx.api.sendMessage>>;
       try {
         msg = await ctx.api.sendMessage({ ...(body as SendMessageInput), channelId });

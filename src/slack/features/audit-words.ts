@@ -86,6 +86,11 @@ export function auditSentence(e: AuditEntry): string {
       : `${who} tried to import ${what}${failure(e, a)}`;
   }
   const thing = name ? `${noun} *${esc(name)}*` : id ? `${noun} #${id}` : noun;
+  // A group's members: how many, and the group by name ("added 2 contacts to group *VIP*").
+  const members =
+    typeof a.added === "number" ? a.added : typeof a.removed === "number" ? a.removed : undefined;
+  if (base === "GroupContacts" && e.ok && members !== undefined)
+    return `${who} ${verb.replace("contacts", `${members} ${members === 1 ? "contact" : "contacts"}`)} ${thing}`;
   return e.ok ? `${who} ${verb} ${thing}` : `${who} tried to ${tryTo} ${thing}${failure(e, a)}`;
 }
 

@@ -325,7 +325,7 @@ export const campaignForm: SlackForm<"campaign", CampaignMeta, CampaignPlan> = {
     view: async ({ ctx, actor, meta, state, action }) => {
       if (action.action_id === A.template) meta.tpl = await chosenTemplateMeta(ctx, actor, state);
       const data = await withApi(ctx, actor, "read", "form", (api) =>
-        loadCampaignData(api, ctx.config.MESSAGING_CHANNEL_ID, ctx.core.channelNames),
+        loadCampaignData(api, ctx.core.defaultChannelId, ctx.core.channelNames),
       );
       return campaignModal(data, meta, state);
     },
@@ -437,7 +437,7 @@ export const campaignForm: SlackForm<"campaign", CampaignMeta, CampaignPlan> = {
         // The tag exists now: show the form again with it chosen, so a second try does not make it twice.
         const why = Object.values(refusalErrors(err, campaignBlockFor, "name", view)).join("; ");
         const data = await withApi(ctx, actor, "read", "campaign new (form)", (api) =>
-          loadCampaignData(api, ctx.config.MESSAGING_CHANNEL_ID, ctx.core.channelNames),
+          loadCampaignData(api, ctx.core.defaultChannelId, ctx.core.channelNames),
         );
         const chosen = tagOptions(data.tags).find((o) => o.value === String(createdTag?.id));
         const kept = { ...state, tag: { [A.tag]: { type: "static_select", selected_option: chosen } } };

@@ -12,6 +12,7 @@ import type { FormOutcome, SlackForm, Submission } from "./form.ts";
 import {
   checkedOf,
   context,
+  initialStateOf,
   input,
   modal,
   option,
@@ -27,6 +28,8 @@ export const INBOX_CALLBACK = "sb_inbox";
 
 export interface InboxMeta {
   ch?: string;
+  /** The line the form stood for when it opened on an inbox that exists: saved untouched, nothing is written. */
+  was?: string;
 }
 
 /** The targets offered, in seconds ("none": no target). */
@@ -133,7 +136,9 @@ export function inboxModal(data: InboxFormData, meta: InboxMeta): ModalView {
         : "Targets count around the clock: an admin can set business hours in Settings.",
     ),
   ];
-  return modal({ callbackId: INBOX_CALLBACK, title: "Inbox", submit: "Save", metadata: meta, blocks });
+  const shown = c ? inboxLine(initialStateOf(blocks)) : undefined;
+  const metadata = shown && "line" in shown ? { ...meta, was: shown.line } : meta;
+  return modal({ callbackId: INBOX_CALLBACK, title: "Inbox", submit: "Save", metadata, blocks });
 }
 
 /** The command line the form stands for. */
@@ -160,6 +165,19 @@ export function inboxLine(
 }
 
 async function save(line: string, s: Submission<InboxMeta>): Promise<FormOutcome> {
+  // Saved as it opened: nothing is set again, nothing audited, and it says so.
+  if (s.meta.was === line)
+    return {
+      answer: {
+        response_action: "update",
+        view: modal({
+          callbackId: "sb_inbox_unchanged",
+          title: "Inbox",
+          close: "Done",
+          blocks: [context("Nothing changed: the inbox is as it was, so nothing was saved.")],
+        }),
+      } as FormOutcome["answer"],
+    };
   const reply = await s.ctx.core.run(line, s.actor);
   // Refused (not a writer, a private channel it is not in…): said under the channel, the form kept.
   if (reply.visibility !== "in_channel")

@@ -216,3 +216,25 @@ export function readMetadata<T>(raw: string | undefined): Partial<T> {
 
 /** Slack shows at most this much of an error under a field. */
 export const fieldError = (text: string) => cut(text, 300);
+
+/**
+ * The state a view would submit untouched: each input's initial value as Slack sends it back. A form compares
+ * it with what was submitted, so a Save that changes nothing writes nothing.
+ */
+export function initialStateOf(blocks: readonly KnownBlock[]): StateValues {
+  const out: StateValues = {};
+  for (const b of blocks as Array<{ type: string; block_id?: string; element?: Record<string, unknown> }>) {
+    const el = b.element;
+    if (b.type !== "input" || !b.block_id || !el || typeof el.action_id !== "string") continue;
+    const v: Record<string, unknown> = { type: el.type };
+    if (el.type === "conversations_select") v.selected_conversation = el.initial_conversation ?? null;
+    else if (el.type === "checkboxes" || String(el.type).startsWith("multi_"))
+      v.selected_options = el.initial_options ?? [];
+    else if (el.type === "static_select" || el.type === "radio_buttons")
+      v.selected_option = el.initial_option ?? null;
+    else if (el.type === "datepicker") v.selected_date = el.initial_date ?? null;
+    else v.value = el.initial_value ?? null;
+    out[b.block_id] = { [el.action_id]: v };
+  }
+  return out;
+}

@@ -108,7 +108,15 @@ export function placeholderLine(body: string | undefined, p: string): string | u
   return cut(marked, 150);
 }
 
-/** The chosen template's body, quoted, and one input per placeholder. */
+/**
+ * A template's text as people read it in a form: each `{{first_name}}` as
+ * its name in words, "[First name]" (issue 39 §2).
+ */
+export function templateInWords(body: string): string {
+  return body.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (_m, name: string) => `[${placeholderLabel(name)}]`);
+}
+
+/** The chosen template's body, quoted with its placeholders in words, and one input per placeholder. */
 export function templateParams(
   tpl: TemplateChoice | undefined,
   state: StateValues | undefined,
@@ -116,7 +124,8 @@ export function templateParams(
 ): KnownBlock[] {
   if (!tpl) return [];
   const blocks: KnownBlock[] = [];
-  if (tpl.body) blocks.push(context(`>${cut(tpl.body, 2900).replace(/\n/g, "\n>")}`, "template_body"));
+  if (tpl.body)
+    blocks.push(context(`>${cut(templateInWords(tpl.body), 2900).replace(/\n/g, "\n>")}`, "template_body"));
   for (const p of tpl.placeholders.slice(0, 30)) {
     blocks.push(
       input(

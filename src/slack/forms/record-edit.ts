@@ -14,9 +14,17 @@ import {
 } from "../../api/schemas.ts";
 import type { ApiRecord, ContactField, MessagingApi } from "../../api/types.ts";
 import { esc } from "../../blocks/blocks.ts";
-import { changedMembers, changeLine } from "../../commands/changes.ts";
+import { changedMembers, changeLine, clearedMembers } from "../../commands/changes.ts";
 import { pick } from "../../commands/render.ts";
 import { withApi } from "../perform.ts";
+import {
+  clearAsked,
+  clearBox,
+  emptiedBlocks,
+  emptiedFields,
+  nothingChanged,
+  untouched,
+} from "./edit-changes.ts";
 import { fieldErrors } from "./field-errors.ts";
 import type { SlackForm } from "./form.ts";
 import {
@@ -145,7 +153,7 @@ export function contactEditModal(
   meta: Omit<EditMeta, "f">,
 ): ModalView {
   const custom = customOf(contact, "custom_fields", "customFields");
-  const shown = fields.slice(0, VIEW_LIMITS.blocks - 9);
+  const shown = fields.slice(0, VIEW_LIMITS.blocks - 10);
   const blocks: KnownBlock[] = [
     whoLine(contactName(contact), "this contact"),
     input("phone", "Phone", textInput("phone", { initial: str(pick(contact, "phone")), max: 40 }), {
@@ -177,6 +185,7 @@ export function contactEditModal(
   ];
   if (fields.length > shown.length)
     blocks.push(context(`${fields.length - shown.length} more custom fields are kept as they are.`));
+  blocks.push(clearBox());
   const f = Object.fromEntries(shown.map((x) => [x.key as string, kindOf(x)]));
   return modal({
     callbackId: CONTACT_EDIT_CALLBACK,
@@ -191,7 +200,7 @@ export function userEditModal(user: ApiRecord, fields: ContactField[], meta: Omi
   const std = (pick(user, "standardFields") ?? {}) as ApiRecord;
   const get = (k: string) => str(pick(std, k) ?? pick(user, k));
   const custom = customOf(user, "customFields", "custom_fields");
-  const shown = fields.slice(0, VIEW_LIMITS.blocks - 9);
+  const shown = fields.slice(0, VIEW_LIMITS.blocks - 10);
   const blocks: KnownBlock[] = [
     whoLine(userName(user) || get("phone") || get("email"), "this chat user"),
     input("name", "Name", textInput("name", { initial: get("name"), max: 200 }), { optional: true }),
@@ -223,6 +232,7 @@ export function userEditModal(user: ApiRecord, fields: ContactField[], meta: Omi
       { optional: true },
     ),
     ...shown.map((f) => customInput(f, custom[f.key as string], true)),
+    clearBox(),
   ];
   // A chat user's custom values are text; a date field is picked as a date (kept as YYYY-MM-DD).
   const f = Object.fromEntries(
@@ -309,12 +319,15 @@ export function planUserEdit(
   state: StateValues,
   meta: Partial<EditMeta>,
   defaultCountry?: string,
+  /** The blocks emptied with the box ticked: sent empty, which clears them. */
+  cleared: string[] = [],
 ): { body: UpdateChatUserInput } | { errors: Record<string, string> } {
   const problems: FieldProblem[] = [];
   const standardFields: Record<string, string> = {};
   for (const k of ["name", "email", "address", "avatar"]) {
     const v = textOf(state, k)?.trim();
     if (v) standardFields[k] = v;
+    else if (cleared.includes(k)) standardFields[k] = "";
   }
   const phoneRaw = textOf(state, "phone")?.trim();
   if (phoneRaw) {
@@ -330,6 +343,7 @@ export function planUserEdit(
   for (const [key, kind] of Object.entries(meta.f ?? {})) {
     const v = kind === "date" ? dateOf(state, `field:${key}`) : textOf(state, `field:${key}`)?.trim();
     if (v) customFields[key] = v;
+    else if (cleared.includes(`field:${key}`)) customFields[key] = "";
   }
   const body = {
     ...(Object.keys(standardFields).length ? { standardFields } : {}),
@@ -349,12 +363,18 @@ export const contactEditForm: SlackForm<"contact", EditMeta, number> = {
     contactEditModal(data.record, data.fields, { ch: actor.channelId, id: data.id }),
   submit: {
     // Checked with no custom fields first, so bad input makes no request at all.
-    check: ({ ctx, state, meta }) => {
+    check: ({ ctx, state, meta, view }) => {
       const first = planContactEdit(state, meta, {}, ctx.core.defaultCountry);
-      return "errors" in first ? first : { plan: Number(meta.id) };
+      if ("errors" in first) return first;
+      const emptied = emptiedFields(view, state, {
+        email:
+          "An e-mail address cannot be cleared: a contact keeps one once given. Give another, or type it back.",
+      });
+      return emptied ? { errors: emptied } : { plan: Number(meta.id) };
     },
     run: async (id, s) => {
       const { ctx, view, meta, state, actor } = s;
+      if (untouched(view, state)) return nothingChanged("Edit contact");
       try {
         const line = await withApi(ctx, actor, "write", `contact edit ${id} (form)`, async (api) => {
           const current = await api.getContact(id);
@@ -366,13 +386,16 @@ export const contactEditForm: SlackForm<"contact", EditMeta, number> = {
           );
           if ("errors" in planned) throw new Error("contact edit: the form changed between checks");
           const after = await api.updateContact(id, planned.body);
+          const how = {
+            members: ["phone", "first_name", "last_name", "email"],
+            custom: "custom_fields",
+            labels: await labelsOf(api),
+            whole: true,
+          };
           return changeLine(
             contactName(after) || contactName(current) || `Contact ${id}`,
-            changedMembers(current, after, {
-              members: ["phone", "first_name", "last_name", "email"],
-              custom: "custom_fields",
-              labels: await labelsOf(api),
-            }),
+            changedMembers(current, after, how),
+            clearedMembers(current, after, how),
           );
         });
         return { after: () => postLine(s, "pencil2", line) };
@@ -389,31 +412,34 @@ export const userEditForm: SlackForm<"chat-user", EditMeta, UpdateChatUserInput>
   callbackId: USER_EDIT_CALLBACK,
   build: (data, { actor }) => userEditModal(data.record, data.fields, { ch: actor.channelId, id: data.id }),
   submit: {
-    check: ({ ctx, state, meta }) => {
-      const planned = planUserEdit(state, meta, ctx.core.defaultCountry);
+    check: ({ ctx, state, meta, view }) => {
+      const emptied = emptiedFields(view, state);
+      if (emptied) return { errors: emptied };
+      const cleared = clearAsked(state) ? Object.keys(emptiedBlocks(view, state)) : [];
+      const planned = planUserEdit(state, meta, ctx.core.defaultCountry, cleared);
       return "errors" in planned ? planned : { plan: planned.body };
     },
     run: async (body, s) => {
       const { ctx, view, meta, actor } = s;
+      if (untouched(view, s.state)) return nothingChanged("Edit chat user");
       const id = Number(meta.id);
       try {
         const line = await withApi(ctx, actor, "write", `user edit ${id} (form)`, async (api) => {
           const before = await api.getChatUser(id).catch(() => undefined);
           const after = await api.updateChatUser(id, body);
           const name = userName(after) || userName(before) || `Chat user ${id}`;
-          // What the form sent that differs from before, by label.
+          // What the form sent that differs from before, by label; what it emptied (the box ticked).
+          const sent = { ...body, customFields: body.customFields ?? {} };
+          const how = {
+            members: ["name", "email", "phone", "address", "avatar"],
+            standard: "standardFields",
+            custom: "customFields",
+            labels: await labelsOf(api),
+          };
           return changeLine(
             name,
-            changedMembers(
-              userValues(before),
-              { ...body, customFields: body.customFields ?? {} },
-              {
-                members: ["name", "email", "phone", "address", "avatar"],
-                standard: "standardFields",
-                custom: "customFields",
-                labels: await labelsOf(api),
-              },
-            ),
+            changedMembers(userValues(before), sent, how),
+            clearedMembers(userValues(before), sent, how),
           );
         });
         return { after: () => postLine(s, "pencil2", line) };

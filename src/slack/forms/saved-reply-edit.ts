@@ -106,6 +106,20 @@ async function save(plan: Plan, s: Submission<SavedReplyEditMeta>): Promise<Form
   const now = new Date();
   let name = plan.name;
   if (editing) {
+    // As it was (text and inbox): nothing written, no audit row, and said.
+    const current = await saved.get(plan.name);
+    if (current && current.text === plan.text && current.inbox === plan.inbox)
+      return {
+        answer: {
+          response_action: "update",
+          view: modal({
+            callbackId: "sb_reply_unchanged",
+            title: "Saved reply",
+            close: "Done",
+            blocks: [sectionText(`*${esc(current.name)}*: nothing changed, so nothing was saved.`)],
+          }),
+        } as FormOutcome["answer"],
+      };
     if ((await saved.edit(plan.name, plan.text, actor.userId, now, plan.inbox)) === undefined)
       return errors({ text: `The saved reply ${plan.name} no longer exists: nothing was saved.` });
     name = (await saved.get(plan.name))?.name ?? plan.name;

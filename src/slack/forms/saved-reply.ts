@@ -40,7 +40,7 @@ import {
   textInput,
   textOf,
 } from "./kit.ts";
-import { placeholderLabel, placeholderLine, withHint } from "./parts.ts";
+import { placeholderLabel, placeholderLine, templateInWords, withHint } from "./parts.ts";
 
 export const SAVED_CALLBACK = "sb_saved_reply_form";
 /** The saved replies' search (an external select). */
@@ -226,7 +226,11 @@ export async function savedReplyView(
           staticSelect(
             SAVED_TEMPLATE,
             templates.map((t) =>
-              option(cut(String(t.name), 75), String(t.name), cut(String(t.bodyText ?? ""), 75)),
+              option(
+                cut(String(t.name), 75),
+                String(t.name),
+                cut(templateInWords(String(t.bodyText ?? "")), 75),
+              ),
             ),
             { initial: chosen ? String(chosen.name) : undefined, placeholder: "Choose an approved template" },
           ),
@@ -237,7 +241,7 @@ export async function savedReplyView(
       const names = placeholdersOf(String(chosen.bodyText ?? ""));
       const { values, missing } = templateValues(names, record);
       m.miss = missing;
-      blocks.push(sectionText(quote(String(chosen.bodyText ?? ""))));
+      blocks.push(sectionText(quote(templateInWords(String(chosen.bodyText ?? "")))));
       for (const p of names)
         blocks.push(
           input(

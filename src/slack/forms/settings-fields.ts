@@ -1,7 +1,7 @@
 // The settings form's fields (src/slack/forms/settings.ts), one small builder
-// each: who may (people, and user groups chosen by name), the audit channel,
-// the default messaging channel by name, quiet and business hours, who
-// approves, the country. Each hint says where its value comes from, never a
+// each: who may (people, and user groups chosen by name), Workflow steps, the
+// audit channel, the default messaging channel by name, quiet and business
+// hours, who approves, the country. Each hint says where its value comes from, never a
 // setting's name nor a command.
 import type { KnownBlock, PlainTextOption } from "@slack/types";
 import { getCountries, getCountryCallingCode } from "libphonenumber-js";
@@ -203,35 +203,51 @@ export function approvalFields(data: SettingsData): KnownBlock[] {
   ];
 }
 
-/** Quiet hours (no campaign starts in them) and business hours (the inbox's reply targets), in the zone above. */
-export function hoursFields(data: SettingsData): KnownBlock[] {
-  const s = data.settings;
-  return [
-    input(
-      "quiet",
-      "Quiet hours",
-      textInput("quiet", { initial: s.quietHours.value ?? "", placeholder: "21:00-08:00" }),
-      {
-        optional: true,
-        hint: originHint(
-          s.quietHours.origin,
-          "No campaign starts in them: one asked for then starts when they end. Without a time zone above, yours is used.",
-        ),
-      },
-    ),
-    input(
-      "hours",
-      "Business hours",
-      textInput("hours", { initial: s.businessHours.value ?? "", placeholder: "mon-fri 09:00-18:00" }),
-      {
-        optional: true,
-        hint: originHint(
-          s.businessHours.origin,
-          "The inbox's reply targets count in these hours. Without a time zone above, yours is used. Empty: around the clock.",
-        ),
-      },
-    ),
-  ];
+/** An hours field (quiet or business hours): typed, with its placeholder and what it does. */
+function hoursField(
+  data: SettingsData,
+  name: "quietHours" | "businessHours",
+  f: { block: string; label: string; placeholder: string; does: string },
+): KnownBlock {
+  const s = data.settings[name];
+  return input(f.block, f.label, textInput(f.block, { initial: s.value ?? "", placeholder: f.placeholder }), {
+    optional: true,
+    hint: originHint(s.origin, f.does),
+  });
+}
+
+/** Quiet hours: no campaign starts in them; read in the workspace's zone. */
+export const quietField = (data: SettingsData): KnownBlock =>
+  hoursField(data, "quietHours", {
+    block: "quiet",
+    label: "Quiet hours",
+    placeholder: "21:00-08:00",
+    does: "No campaign starts in them: one asked for then starts when they end. Read in the time zone above; without one, yours is used.",
+  });
+
+/** Business hours: the inbox's reply targets count in them, in the workspace's zone. */
+export const businessHoursField = (data: SettingsData): KnownBlock =>
+  hoursField(data, "businessHours", {
+    block: "hours",
+    label: "Business hours",
+    placeholder: "mon-fri 09:00-18:00",
+    does: "The inbox's reply targets count in these hours, read in the workspace's time zone (under Times; without one, yours is used). Empty: around the clock.",
+  });
+
+/** Who may run Switchboard's writing steps in Workflow Builder. */
+export function stepsField(data: SettingsData): KnownBlock {
+  const s = data.settings.workflowSteps;
+  return input(
+    "steps",
+    "Workflow steps",
+    {
+      type: "radio_buttons",
+      action_id: "steps",
+      options: STEPS,
+      initial_option: STEPS.find((o) => o.value === s.value) ?? STEPS[1],
+    },
+    { hint: originHint(s.origin, "Who may run Switchboard's writing steps in Workflow Builder.") },
+  );
 }
 
 /** The audit channel, and a box to stop posting there once one is set. */

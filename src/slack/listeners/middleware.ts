@@ -59,7 +59,7 @@ export function actorOf(body: unknown): Actor | undefined {
   };
 }
 
-/** The block of the approval card's buttons (commands/campaign-approval-card.ts): a send from there says so. */
+/** The block of the approval card's buttons (campaigns/approval-card.ts): a send from there says so. */
 const APPROVAL_ACTIONS = "approval_actions";
 
 /** How a person asked, for the audit: a click on a message or the Home tab, on the approval card, or in a form. */

@@ -1,5 +1,5 @@
 // @slack/oauth's InstallationStore over Switchboard's own store
-// (src/store/installations.ts), for the InstallProvider of src/slack/oauth.ts.
+// (src/store/installations.ts), for the InstallProvider of src/slack/tenancy/oauth.ts.
 // fetchInstallation hands out the bot token through the TokenSource (refreshed
 // under the store's lock) and never the refresh token: the InstallProvider
 // would otherwise refresh on its own, without a lock, and two replicas could

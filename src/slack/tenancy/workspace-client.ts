@@ -2,7 +2,7 @@
 // every call (Bolt's listeners get theirs from authorize; this one is for the
 // work done later: reports, the inbox, live progress, audit posts) asks the
 // TokenSource for the token first, so a rotating token is refreshed before it
-// expires, under the store's lock (src/slack/tokens.ts).
+// expires, under the store's lock (src/slack/tenancy/tokens.ts).
 import { webApi } from "@slack/bolt";
 import type { Logger } from "../../platform/log.ts";
 import { boltLogger } from "../io/bolt-logger.ts";

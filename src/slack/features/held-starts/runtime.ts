@@ -1,5 +1,5 @@
 // Held starts' Slack side (issue 28 §4): the one HeldStartRunner of a process
-// (src/commands/held-start-runner.ts), each start run with its workspace's
+// (src/campaigns/held-start-runner.ts), each start run with its workspace's
 // core (audited as the person who asked), its card edited with chat.update
 // and its requester told by DM. A workspace not connected (or departed) gives
 // nothing: its starts wait. Every rail (who may, the approval, the quiet hours
@@ -9,8 +9,8 @@ import {
   HeldStartRunner,
   type HeldStartWorkspace,
   type StartCheck,
-} from "../../../commands/held-start-runner.ts";
-import { heldCard } from "../../../commands/held-starts.ts";
+} from "../../../campaigns/held-start-runner.ts";
+import { heldCard } from "../../../campaigns/held-starts.ts";
 import type { CommandCore } from "../../../commands/types.ts";
 import { valuesOf } from "../../../commands/workspace-admin.ts";
 import { startRulesOf } from "../../../domain/start-time.ts";

@@ -14,10 +14,10 @@ import type { Button, HomeView, KnownBlock } from "@slack/types";
 import { isApiError } from "../../../api/errors.ts";
 import type { Campaign, MessagingApi } from "../../../api/types.ts";
 import { esc, truncate } from "../../../blocks/blocks.ts";
+import { cardHead } from "../../../campaigns/card.ts";
 import { ACTION } from "../../../commands/types.ts";
 import type { WorkspaceId } from "../../../domain/workspace.ts";
 import { maskSecret } from "../../../platform/log.ts";
-import { cardHead } from "../../../reports/card.ts";
 import { targetLabel } from "../../../reports/render.ts";
 import { formatLocal, nextRuns, parseTarget } from "../../../reports/schedule.ts";
 import type { Clock } from "../../../reports/scheduler.ts";
@@ -333,7 +333,7 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
       out.push(text(`*Running campaigns* (${n})`));
       if (!r.campaigns.length) out.push(note("No campaign is running."));
       r.campaigns.forEach((s, i) => {
-        // The campaign card's own lines (src/reports/card.ts): the same status, figures and bar everywhere.
+        // The campaign card's own lines (src/campaigns/card.ts): the same status, figures and bar everywhere.
         out.push({
           type: "section",
           text: {

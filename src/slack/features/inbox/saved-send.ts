@@ -20,7 +20,7 @@ import { InboxStore } from "../../../store/inbox.ts";
 import { OwnSends } from "../../../store/own-sends.ts";
 import { storable } from "../../../store/text.ts";
 import type { SlackContext } from "../../context.ts";
-import { outsideWindow, tellWindowClosed } from "../../listeners/events/inbox-message.ts";
+import { outsideWindow, replyChannel, tellWindowClosed } from "../../listeners/events/inbox-message.ts";
 import { windowOpen } from "./render.ts";
 
 export interface SavedSend {
@@ -80,7 +80,7 @@ export async function sendSaved(
     await tellWindowClosed(tell, name, p.chatUserId, words);
     return "failed";
   }
-  const channelId = thread.card?.channelId ?? ctx.config.MESSAGING_CHANNEL_ID ?? 1;
+  const channelId = replyChannel(thread, ctx.core);
   try {
     const sent = await ctx.core.perform(
       actor,

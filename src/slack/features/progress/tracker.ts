@@ -19,6 +19,7 @@ import { hostname } from "node:os";
 import type { KnownBlock } from "@slack/types";
 import { NotFoundError } from "../../../api/errors.ts";
 import type { MessagingApi } from "../../../api/types.ts";
+import { FINAL_STATUSES, goneMessage, progressMessage } from "../../../campaigns/live-card.ts";
 import type { WorkspaceId } from "../../../domain/workspace.ts";
 import { PacedLoop } from "../../../platform/paced-loop.ts";
 import type { Clock } from "../../../reports/scheduler.ts";
@@ -26,7 +27,6 @@ import { type CampaignSummary, STATUSES, summarizeCampaign } from "../../../repo
 import type { Db } from "../../../store/db.ts";
 import { type Lease, ProgressStore, type Tracked } from "../../../store/progress.ts";
 import { messageGone, slackCode } from "../../io/slack-errors.ts";
-import { FINAL_STATUSES, goneMessage, progressMessage } from "./render.ts";
 
 /** Reads one poll of a campaign costs: GET /campaigns/{id} + 7 status totals. */
 export const COST_PER_POLL = 8;

@@ -5,7 +5,7 @@
 // of launched campaigns (its `onPosted` hook goes to the Slack app). Made at
 // once (createReports), started once the app answers (start), stopped by
 // stop() or when the switchboard closes. The Home tab is the Slack app's
-// (src/slack/home/view.ts, built in app.ts).
+// (src/slack/features/home/view.ts, built in app.ts).
 
 import type { PgBoss } from "pg-boss";
 import type { MessagingClient } from "../../../api/client.ts";

@@ -13,6 +13,7 @@ import {
   outcomeCounts,
   type PreviewSummary,
   repeatsLine,
+  skippedLines,
   targetLabel,
 } from "../../../imports/index.ts";
 import type { PendingImport } from "../../../store/imports.ts";
@@ -303,12 +304,13 @@ export function unknownMessage(
   };
 }
 
-/** The outcome, one line: counts, and the group the contacts went to. */
+/** The outcome: counts, the group the contacts went to, then the rows skipped and why (a few). */
 export function importedLine(o: ImportOutcome, by: string): string {
   const group = o.groupId
     ? `; added to group #${o.groupId}${o.newGroup ? ` “${esc(o.newGroup.name)}” (new)` : ""}`
     : "";
-  return `:white_check_mark: *Imported* by <@${by}>: ${esc(outcomeCounts(o))}${group}.`;
+  const skipped = skippedLines(o).map((l) => `\n• ${esc(l)}`);
+  return `:white_check_mark: *Imported* by <@${by}>: ${esc(outcomeCounts(o))}${group}.${skipped.length ? `\nSkipped:${skipped.join("")}` : ""}`;
 }
 
 export const failedLine = (error: string): string =>

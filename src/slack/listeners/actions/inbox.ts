@@ -1,8 +1,9 @@
-// The buttons of an inbox card (src/slack/inbox/render.ts): Reply and Send
+// The buttons of an inbox card (src/slack/features/inbox/render.ts): Reply and Send
 // template open the send form prefilled with this chat user (as a text, or a
 // template); the waiting list's "Open thread" is a link, acknowledged only.
 import type { BlockAction, ButtonAction, StaticSelectAction, UsersSelectAction } from "@slack/bolt";
 import type { ModalView } from "@slack/types";
+import { chatUserChannelId } from "../../../api/inbox.ts";
 import { channelFormData, recipientLabel } from "../../../commands/lookups.ts";
 import { errorRef } from "../../../platform/errors.ts";
 import { InboxStore } from "../../../store/inbox.ts";
@@ -22,15 +23,19 @@ export function inboxSendForm(type: "text" | "template") {
     const actor = personOf(context);
     const chatUserId = Number(action.value);
     if (!Number.isSafeInteger(chatUserId) || chatUserId <= 0) return;
-    const [data, label] = await context.core.perform(actor, { scope: "read", command: "send" }, (api) =>
-      Promise.all([
-        channelFormData(api, context.config.MESSAGING_CHANNEL_ID, () => context.core.channelNames()),
-        // The person by name in the form, as the card shows them (a nicety: the number otherwise).
-        api.getChatUser(chatUserId).then(
-          (u) => recipientLabel("user", chatUserId, u),
-          () => undefined,
-        ),
-      ]),
+    const { data, label } = await context.core.perform(
+      actor,
+      { scope: "read", command: "send" },
+      async (api) => {
+        const user = await api.getChatUser(chatUserId).catch(() => undefined);
+        // The conversation's own channel first (the one the customer writes on), else the workspace's default.
+        const channel = (user && chatUserChannelId(user)) ?? context.core.defaultChannelId;
+        return {
+          data: await channelFormData(api, channel, () => context.core.channelNames()),
+          // The person by name in the form, as the card shows them (a nicety: the number otherwise).
+          label: user ? recipientLabel("user", chatUserId, user) : undefined,
+        };
+      },
     );
     const recipient = { value: `user:${chatUserId}`, label: label ?? `Chat user #${chatUserId}` };
     const opened = await client.views.open({

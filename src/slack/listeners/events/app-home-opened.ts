@@ -1,5 +1,5 @@
 // The Home tab. Its full content (account, running campaigns, schedules,
-// recent writes) comes from hooks.homeView (src/slack/home/view.ts); without it, a short welcome.
+// recent writes) comes from hooks.homeView (src/slack/features/home/view.ts); without it, a short welcome.
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import type { HomeView } from "@slack/types";
 import { ACTION } from "../../../commands/types.ts";

@@ -1,6 +1,6 @@
 // A file shared where the bot is: the app's own handler when it was given one
 // (hooks.onFileShared), else CSV and xlsx files get an import preview in their
-// thread (src/slack/uploads/flow.ts) when there is a database; otherwise ignored.
+// thread (src/slack/features/uploads/flow.ts) when there is a database; otherwise ignored.
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import type { SlackContext } from "../../context.ts";
 import { previewUpload } from "../../features/uploads/flow.ts";

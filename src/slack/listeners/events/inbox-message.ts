@@ -15,7 +15,7 @@ import { actions, context as context_, esc, section, truncate } from "../../../b
 import { apiErrorReply } from "../../../commands/errors.ts";
 import { UserError } from "../../../commands/registry.ts";
 import { plainLine } from "../../../commands/tokenize.ts";
-import { ACTION } from "../../../commands/types.ts";
+import { ACTION, type CommandCore } from "../../../commands/types.ts";
 import { workClockOf } from "../../../domain/business-hours.ts";
 import { InboxStore } from "../../../store/inbox.ts";
 import { OwnSends } from "../../../store/own-sends.ts";
@@ -67,6 +67,15 @@ function noPublicAddress(typed: string): string {
 /** The 24-hour window, as the service words a refusal (a 422 naming it). */
 export const outsideWindow = (err: unknown) =>
   isApiError(err) && (err.status === 422 || err.status === 400) && /24.?hour|window/i.test(err.message);
+
+/**
+ * Where a reply to a customer is sent: the conversation's own channel (the one the chat user writes on, on its
+ * card), else the workspace's default messaging channel (its settings, never the deployment's config).
+ */
+export const replyChannel = (
+  thread: { card: { channelId?: number } | null },
+  core: Pick<CommandCore, "defaultChannelId">,
+): number => thread.card?.channelId ?? core.defaultChannelId ?? 1;
 
 export async function inboxMessage({
   event,
@@ -147,7 +156,7 @@ export async function inboxMessage({
     await tellWindowClosed(tell, name, thread.chatUserId, words);
     return done("outside the window");
   }
-  const channelId = thread.card?.channelId ?? context.config.MESSAGING_CHANNEL_ID ?? 1;
+  const channelId = replyChannel(thread, context.core);
   try {
     // With files: one image or document message each, the text as the first one's caption (inbox/media.ts).
     const bodies = files.length

@@ -94,7 +94,7 @@ export function stepListener(step: StepDef) {
     const deps = context as unknown as SlackContext;
     const runs = stepRuns(deps);
     const opts: StepOptions = {
-      defaultChannelId: deps.config.MESSAGING_CHANNEL_ID,
+      defaultChannelId: deps.core.defaultChannelId,
       defaultCountry: deps.core.defaultCountry,
     };
     const executionId = event.function_execution_id;

@@ -1,12 +1,11 @@
 // The launched campaign's message while it sends: the campaign card
-// (src/reports/card.ts), the one message of the launch, updated in place with
+// (src/campaigns/card.ts), the one message of the launch, updated in place with
 // one progress bar and the figures until the campaign is completed, failed or
 // cancelled, then the final figures.
 import type { KnownBlock } from "@slack/types";
-import { esc, num } from "../../../blocks/blocks.ts";
-import { campaignCard, FINAL_STATUSES, finishedOf } from "../../../reports/card.ts";
-import { clip } from "../../../reports/render.ts";
-import type { CampaignSummary } from "../../../reports/summary.ts";
+import { truncate as clip, esc, num } from "../blocks/blocks.ts";
+import type { CampaignSummary } from "../domain/campaign-summary.ts";
+import { campaignCard, FINAL_STATUSES, finishedOf } from "./card.ts";
 
 export { FINAL_STATUSES, finishedOf };
 

@@ -3,12 +3,10 @@
 // (one conditional update in the store), every copy redrawn, the requester
 // told; the audit says each step in words.
 import { z } from "zod";
-import { ACTION } from "../blocks/actions.ts";
-import { actions, esc, num, section } from "../blocks/blocks.ts";
-import type { ApprovalRecord } from "../store/approvals.ts";
-import type { ApprovalAccess, ApprovalCards } from "./approval-access.ts";
-import { idArg } from "./args.ts";
-import { countReach, drawnExpired, needsApproval, templateProblem } from "./campaign-approval.ts";
+import { ACTION } from "../../blocks/actions.ts";
+import { actions, esc, num, section } from "../../blocks/blocks.ts";
+import { countReach, drawnExpired, needsApproval, templateProblem } from "../../campaigns/approval.ts";
+import type { ApprovalAccess, ApprovalCards } from "../../campaigns/approval-access.ts";
 import {
   APPROVAL_TTL_MS,
   approvalCardView,
@@ -18,16 +16,18 @@ import {
   isExpired,
   personWords,
   reachWords,
-} from "./campaign-approval-card.ts";
-import { pinOf } from "./campaign-pin.ts";
-import { isDm } from "./campaign-road.ts";
-import { campaignMessageText } from "./defs/campaign-message.ts";
-import { channelLabel, nameOf, refId } from "./defs/common.ts";
-import { formReply } from "./forms.ts";
-import { mention } from "./permissions.ts";
-import { type CommandContext, defineCommand, UserError } from "./registry.ts";
-import { pick, show } from "./render.ts";
-import type { Reply } from "./types.ts";
+} from "../../campaigns/approval-card.ts";
+import { pinOf } from "../../campaigns/pin.ts";
+import { isDm } from "../../campaigns/road.ts";
+import type { ApprovalRecord } from "../../store/approvals.ts";
+import { idArg } from "../args.ts";
+import { formReply } from "../forms.ts";
+import { mention } from "../permissions.ts";
+import { type CommandContext, defineCommand, UserError } from "../registry.ts";
+import { pick, show } from "../render.ts";
+import type { Reply } from "../types.ts";
+import { campaignMessageText } from "./campaign-message.ts";
+import { channelLabel, nameOf, refId } from "./common.ts";
 
 /** Approval happens in Slack: the shell, or a Switchboard without it. */
 function inSlack(ctx: CommandContext): ApprovalAccess & { cards: ApprovalCards } {

@@ -10,18 +10,14 @@
 // the person's test number asks to confirm once (the remembered one does
 // not); at most 10 tests a person an hour, counted in the store (the turn
 // taken before the send, so replicas share it), refused in words beyond that.
-import { z } from "zod";
 import { isApiError, NetworkError } from "../api/errors.ts";
 import type { ApiRecord } from "../api/types.ts";
 import { ACTION } from "../blocks/actions.ts";
 import { actions, capitalize, context, esc, section } from "../blocks/blocks.ts";
+import { nameOf, pick, placeholdersOfTemplate, refId, show } from "../domain/records.ts";
 import { localParts } from "../domain/start-time.ts";
-import { idArg, takeRecipient } from "./args.ts";
-import { placeholdersOfTemplate } from "./defs/campaign-message.ts";
-import { nameOf, refId } from "./defs/common.ts";
-import { type CommandContext, defineCommand, type Preview, UserError } from "./registry.ts";
-import { pick, show } from "./render.ts";
-import type { Reply } from "./types.ts";
+import { UserError } from "../platform/errors.ts";
+import type { CampaignContext, CampaignReply, Preview } from "./context.ts";
 
 /** The values a campaign record shows for its template's placeholders; undefined when it shows none. */
 function valuesOf(c: ApiRecord): Record<string, string> | undefined {
@@ -31,30 +27,24 @@ function valuesOf(c: ApiRecord): Record<string, string> | undefined {
 }
 
 /** Who the remembered number belongs to: the Slack user, or the shell. */
-const personOf = (ctx: CommandContext) => (ctx.actor.via === "shell" ? "shell" : ctx.actor.userId);
+const personOf = (ctx: CampaignContext) => (ctx.actor.via === "shell" ? "shell" : ctx.actor.userId);
 
 /** At most this many tests a person an hour, per workspace (issue 37 §5). */
 export const TESTS_PER_HOUR = 10;
 const HOUR_MS = 3_600_000;
 
-/** The phone typed after `test`, as the API takes it; undefined when none was typed. */
-function typedPhone(ctx: CommandContext, id: number, words: string[]): string | undefined {
-  if (!words.length) return undefined;
-  const taken = takeRecipient(words, ctx.defaultCountry);
-  if ("error" in taken || taken.recipient.kind !== "phone" || taken.rest.length) {
-    throw new UserError(
-      `"${esc(words.join(" "))}" is not a phone number: a test goes to one phone number, with its country code (${exampleOf(id)}); nothing was sent.`,
-      false,
-    );
-  }
-  return taken.recipient.to;
-}
+/** How a test is typed, for the words of a refusal. */
+export const exampleOf = (id: number) => `\`/sb campaign ${id} test +1 415 555 0123\``;
 
-const exampleOf = (id: number) => `\`/sb campaign ${id} test +1 415 555 0123\``;
+/**
+ * The phone typed after `test`, as the API takes it (the command reads it; it throws a UserError in words when
+ * what was typed is not one phone number); undefined when none was typed. Read when the test would use it.
+ */
+export type TypedPhone = () => string | undefined;
 
 /** The phone to test on: the one typed, else the one remembered. */
-async function phoneFor(ctx: CommandContext, id: number, words: string[]): Promise<string> {
-  const typed = typedPhone(ctx, id, words);
+async function phoneFor(ctx: CampaignContext, id: number, phone: TypedPhone): Promise<string> {
+  const typed = phone();
   if (typed) return typed;
   const kept = await ctx.testPhones?.get(personOf(ctx));
   if (kept) return kept;
@@ -72,7 +62,7 @@ function timeToken(at: Date, tz: string | undefined): string {
 }
 
 /** The words of a refused turn: how many tests in the last hour, and when the next may go (to the minute, rounded up). */
-function tooMany(ctx: CommandContext, turn: { sent: number; nextAt: Date }): UserError {
+function tooMany(ctx: CampaignContext, turn: { sent: number; nextAt: Date }): UserError {
   const next = new Date(Math.ceil(turn.nextAt.getTime() / 60_000) * 60_000);
   return new UserError(
     `You have sent ${turn.sent} tests in the last hour; the next can go at ${timeToken(next, ctx.startRules.tz)}. At most ${TESTS_PER_HOUR} tests a person an hour; nothing was sent.`,
@@ -90,7 +80,7 @@ interface Prepared {
   template: { name: string; language: string; parameters?: Record<string, string> };
 }
 
-async function prepareTest(ctx: CommandContext, id: number): Promise<Prepared> {
+async function prepareTest(ctx: CampaignContext, id: number): Promise<Prepared> {
   const c = await ctx.api.getCampaign(id);
   const name = nameOf(c, `Campaign ${id}`);
   const campaign = `*${esc(name)}*`;
@@ -160,11 +150,11 @@ async function prepareTest(ctx: CommandContext, id: number): Promise<Prepared> {
  * The remembered number, or none typed, sends at once.
  */
 export async function previewTest(
-  ctx: CommandContext,
+  ctx: CampaignContext,
   id: number,
-  words: string[],
+  phone: TypedPhone,
 ): Promise<Preview | undefined> {
-  const typed = typedPhone(ctx, id, words);
+  const typed = phone();
   if (!typed) return undefined;
   const kept = await ctx.testPhones?.get(personOf(ctx));
   if (kept === typed) return undefined;
@@ -185,9 +175,13 @@ export async function previewTest(
 }
 
 /** Sends the test, or refuses it in words before any write. */
-export async function testCampaign(ctx: CommandContext, id: number, words: string[]): Promise<Reply> {
+export async function testCampaign(
+  ctx: CampaignContext,
+  id: number,
+  phone: TypedPhone,
+): Promise<CampaignReply> {
   const p = await prepareTest(ctx, id);
-  const to = await phoneFor(ctx, id, words);
+  const to = await phoneFor(ctx, id, phone);
   const person = personOf(ctx);
   // The turn is taken before the send, in one statement: two tests at once, on any replica, never pass the limit.
   const now = ctx.now();
@@ -233,20 +227,3 @@ export async function testCampaign(ctx: CommandContext, id: number, words: strin
         : blocks,
   };
 }
-
-export const CAMPAIGN_TEST_COMMAND = defineCommand({
-  id: "campaign.test",
-  words: ["campaign", "<id>", "test"],
-  positionals: [{ name: "phone", rest: "words", optional: true }],
-  schema: z.object({ id: idArg, phone: z.array(z.string()).default([]) }),
-  scope: "write",
-  usage: "campaign <id> test [<phone>]",
-  summary: "Send a campaign's message once to one phone number, yours: a test (its recipients get nothing)",
-  help: "The campaign's template with its values, once, to the number given (with its country code); it is remembered for you, so `campaign <id> test` alone uses it next time. A number that is not your test number asks to confirm first. At most 10 tests a person an hour. A template that is not approved, or a value it lacks, is refused before anything is sent. In the customer's inbox thread it shows as a test of the campaign, by you.",
-  example: "campaign 2 test +1 415 555 0123",
-  topic: "campaigns",
-  noun: "campaign",
-  operations: ["getCampaign", "getTemplate", "sendMessage"],
-  preview: (a, ctx) => previewTest(ctx, a.id, a.phone),
-  run: (a, ctx) => testCampaign(ctx, a.id, a.phone),
-});

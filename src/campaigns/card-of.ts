@@ -1,17 +1,16 @@
 // A campaign as its card (`/sb campaign <id>`): the facts by name (template,
 // tag, channel, groups) and the recipients by status.
-import type { Campaign } from "../../api/types.ts";
-import type { Counts } from "../../domain/reports.ts";
-import { campaignCard, factsLine } from "../../reports/card.ts";
-import { type CampaignSummary, ratesOf, STATUSES, summarizeCampaign } from "../../reports/summary.ts";
-import { approvalMark } from "../campaign-approval.ts";
-import { heldButtons, heldLine } from "../held-starts.ts";
-import type { CommandContext } from "../registry.ts";
-import { pick, show } from "../render.ts";
-import { channelLabel, nameOf, refId, relatedNames, templateLabel } from "./common.ts";
+import type { Campaign } from "../api/types.ts";
+import { type CampaignSummary, ratesOf, STATUSES, summarizeCampaign } from "../domain/campaign-summary.ts";
+import { channelLabel, nameOf, pick, refId, relatedNames, show, templateLabel } from "../domain/records.ts";
+import type { Counts } from "../domain/reports.ts";
+import { approvalMark } from "./approval.ts";
+import { campaignCard, factsLine } from "./card.ts";
+import type { CampaignContext } from "./context.ts";
+import { heldButtons, heldLine } from "./held-starts.ts";
 
 /** The card's facts: template, tag and channel by name, and who launched it. */
-export async function factsOf(ctx: CommandContext, c: Campaign, launchedBy?: string): Promise<string> {
+export async function factsOf(ctx: CampaignContext, c: Campaign, launchedBy?: string): Promise<string> {
   const templateId = refId(c, "templateId", "template_id");
   const tagId = refId(c, "conversationTagId", "conversation_tag_id");
   const channelId = refId(c, "integrationId", "integration_id");
@@ -41,7 +40,11 @@ export async function factsOf(ctx: CommandContext, c: Campaign, launchedBy?: str
 }
 
 /** Recipients by status from the campaign's own counts (`stats`), else read (7 small reads). */
-async function summaryOf(ctx: CommandContext, id: number, c: Campaign): Promise<CampaignSummary | undefined> {
+async function summaryOf(
+  ctx: CampaignContext,
+  id: number,
+  c: Campaign,
+): Promise<CampaignSummary | undefined> {
   const stats = pick(c, "stats");
   if (stats && typeof stats === "object") {
     const counts = Object.fromEntries(
@@ -64,7 +67,7 @@ async function summaryOf(ctx: CommandContext, id: number, c: Campaign): Promise<
   return summarizeCampaign(ctx.api, id, { lane: "interactive", campaign: c });
 }
 
-export async function cardOf(ctx: CommandContext, id: number, c: Campaign) {
+export async function cardOf(ctx: CampaignContext, id: number, c: Campaign) {
   const [facts, summary, held, approval] = await Promise.all([
     factsOf(ctx, c),
     summaryOf(ctx, id, c),
@@ -85,4 +88,17 @@ export async function cardOf(ctx: CommandContext, id: number, c: Campaign) {
     ...(live ? { buttons: heldButtons(held) } : {}),
     ...(approval ? { approval } : {}),
   });
+}
+
+/** The launch's live card (one event, one message: it then updates in place), and its facts line. */
+export async function launchCard(ctx: CampaignContext, id: number, c: Campaign) {
+  const facts = await factsOf(ctx, c, ctx.who);
+  const card = campaignCard({
+    id,
+    name: nameOf(c, `Campaign ${id}`),
+    status: String(pick(c, "status") ?? "running"),
+    facts,
+    footer: ":hourglass_flowing_sand: Starting; the figures follow here.",
+  });
+  return { card, facts };
 }

@@ -1,6 +1,9 @@
 import { isApiError, NetworkError } from "../api/errors.ts";
 import type { ApiRecord, Campaign, MessagingApi } from "../api/types.ts";
 import { esc, num } from "../blocks/blocks.ts";
+import { mention } from "../domain/actor.ts";
+import { nameOf, pick, refId, show } from "../domain/records.ts";
+import { UserError } from "../platform/errors.ts";
 import type { ApprovalRecord } from "../store/approvals.ts";
 import type { Audience, CampaignAudiences } from "../store/campaigns.ts";
 import type { ApprovalAccess, ApprovalPolicy } from "./approval-access.ts";
@@ -12,19 +15,10 @@ import {
   expiresAt,
   isExpired,
   personWords,
-} from "./campaign-approval-card.ts";
-import {
-  audienceLine,
-  audienceOf,
-  countAudienceOnce,
-  PROMPT_READS,
-  ReadBudget,
-} from "./campaign-audience.ts";
-import { COUNT_TOLERANCE, pinChanges, pinOf } from "./campaign-pin.ts";
-import { nameOf, refId } from "./defs/common.ts";
-import { mention } from "./permissions.ts";
-import { type CommandContext, UserError } from "./registry.ts";
-import { pick, show } from "./render.ts";
+} from "./approval-card.ts";
+import { audienceLine, audienceOf, countAudienceOnce, PROMPT_READS, ReadBudget } from "./audience.ts";
+import type { CampaignContext } from "./context.ts";
+import { COUNT_TOLERANCE, pinChanges, pinOf } from "./pin.ts";
 
 /** What a check needs: the API, the kept audiences, the approvals. Also a held start's (no command running). */
 export interface ApprovalScope {
@@ -253,7 +247,7 @@ export async function approvalForStart(
 
 /** The refusal of a send that needs approval, with what to do next. */
 export function approvalRefusal(
-  ctx: Pick<CommandContext, "actor">,
+  ctx: Pick<CampaignContext, "actor">,
   id: number,
   check: { reason: string; ask: boolean },
 ): UserError {
@@ -276,7 +270,7 @@ export function approvalRefusal(
  * (one per command), within the prompt's reads: the campaign, the template
  * read here and the template the prompt shows (3), the count (at most 7).
  */
-export async function approvalGate(ctx: CommandContext, id: number, c: Campaign): Promise<ApprovalCheck> {
+export async function approvalGate(ctx: CampaignContext, id: number, c: Campaign): Promise<ApprovalCheck> {
   const access = ctx.approvals;
   if (!access?.policy.approvers.length) return { needed: false };
   const check = await checkApproval(
@@ -304,7 +298,7 @@ export async function approvalGate(ctx: CommandContext, id: number, c: Campaign)
  * approved → used). `release` gives it back when the API certainly did not send.
  */
 export async function takeApproval(
-  ctx: CommandContext,
+  ctx: CampaignContext,
   id: number,
 ): Promise<{ release: (err: unknown) => Promise<void> } | undefined> {
   const access = ctx.approvals;
@@ -379,7 +373,7 @@ export async function drawnExpired(
 }
 
 /** After a send took the approval: the cards say it was used. */
-export async function approvalUsed(ctx: CommandContext, id: number): Promise<void> {
+export async function approvalUsed(ctx: CampaignContext, id: number): Promise<void> {
   const r = await ctx.approvals?.store.latest(id).catch(() => undefined);
   if (r?.state === "used" && ctx.approvals) await redrawApproval(ctx.approvals, r);
 }
@@ -392,7 +386,7 @@ export interface ApprovalMark {
 
 /** The campaign card's approval line and next button; undefined: no approval here (Send… as before). */
 export async function approvalMark(
-  ctx: CommandContext,
+  ctx: CampaignContext,
   id: number,
   c: Campaign,
 ): Promise<ApprovalMark | undefined> {

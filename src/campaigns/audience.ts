@@ -11,11 +11,10 @@ import type { KnownBlock } from "@slack/types";
 import { isApiError } from "../api/errors.ts";
 import type { ApiRecord, Campaign, Group } from "../api/types.ts";
 import { context, esc, num, section } from "../blocks/blocks.ts";
+import { memberCount, nameOf, pick } from "../domain/records.ts";
+import { UserError } from "../platform/errors.ts";
 import type { Audience } from "../store/campaigns.ts";
-import { nameOf } from "./defs/common.ts";
-import { memberCount } from "./defs/groups.ts";
-import { type CommandContext, UserError } from "./registry.ts";
-import { pick } from "./render.ts";
+import type { CampaignContext } from "./context.ts";
 
 /** API reads a send prompt makes at most, the campaign and its template included. */
 export const PROMPT_READS = 10;
@@ -63,7 +62,7 @@ const idsOf = (v: unknown): number[] | undefined =>
  * the record shows is "none".
  */
 export async function audienceOf(
-  ctx: Pick<CommandContext, "api" | "audiences">,
+  ctx: Pick<CampaignContext, "api" | "audiences">,
   id: number,
   c: Campaign,
 ): Promise<Audience | undefined> {
@@ -94,7 +93,7 @@ const isOptedOut = (c: ApiRecord) => {
  * its groups no longer exists.
  */
 export async function countAudience(
-  ctx: Pick<CommandContext, "api" | "audiences">,
+  ctx: Pick<CampaignContext, "api" | "audiences">,
   c: Campaign,
   audience: Audience,
   budget: ReadBudget,
@@ -186,7 +185,7 @@ const COUNTED = new WeakMap<object, Map<number, Promise<AudienceCount>>>();
  */
 export function countAudienceOnce(
   key: object,
-  ctx: Pick<CommandContext, "api" | "audiences">,
+  ctx: Pick<CampaignContext, "api" | "audiences">,
   id: number,
   c: Campaign,
   audience: Audience,
@@ -270,7 +269,7 @@ export function ago(ms: number): string {
  * a campaign Switchboard started in the last 24 hours also reached. No read.
  */
 export async function recentOverlaps(
-  ctx: CommandContext,
+  ctx: CampaignContext,
   id: number,
   audience: Audience,
   groupNames: Map<number, string>,
@@ -310,7 +309,7 @@ export interface AudienceView {
  * campaign with no audience or whose group no longer exists.
  */
 export async function audienceForSend(
-  ctx: CommandContext,
+  ctx: CampaignContext,
   id: number,
   c: Campaign,
   readsSoFar: number,
@@ -351,7 +350,7 @@ export async function audienceForSend(
 
 /** The draft's size for its card ("At most 70 people: …"), within `reads`; empty when not known. */
 export async function audienceSummary(
-  ctx: CommandContext,
+  ctx: CampaignContext,
   id: number,
   c: Campaign,
   reads: number,
@@ -362,7 +361,7 @@ export async function audienceSummary(
 }
 
 /** Keeps the audience of a campaign Switchboard created (the overlap needs it, a record may not show it). */
-export async function recordCreated(ctx: CommandContext, c: Campaign, audience: Audience): Promise<void> {
+export async function recordCreated(ctx: CampaignContext, c: Campaign, audience: Audience): Promise<void> {
   const id = Number(pick(c, "id"));
   if (!Number.isInteger(id)) return;
   await ctx.audiences?.record(id, nameOf(c), audience).catch(() => undefined);

@@ -6,9 +6,9 @@
 // says so). Pure: the reads are the caller's.
 import type { ApiRecord, Campaign } from "../api/types.ts";
 import { esc, num } from "../blocks/blocks.ts";
+import { pick, show } from "../domain/records.ts";
 import type { ApprovalPin } from "../store/approvals.ts";
 import type { Audience } from "../store/campaigns.ts";
-import { pick, show } from "./render.ts";
 
 /** A changed audience beyond this share of the count approved asks again. */
 export const COUNT_TOLERANCE = 0.1;

@@ -7,7 +7,7 @@ import type { KnownBlock } from "@slack/types";
 import { ACTION } from "../blocks/actions.ts";
 import { esc, num } from "../blocks/blocks.ts";
 import type { ApprovalRecord } from "../store/approvals.ts";
-import { unchecked } from "./campaign-pin.ts";
+import { unchecked } from "./pin.ts";
 
 /** How long an approval may be used for a send or a held start. */
 export const APPROVAL_TTL_MS = 24 * 60 * 60 * 1000;

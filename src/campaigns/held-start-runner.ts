@@ -4,7 +4,7 @@
 // whichever process — a restart, another replica on the same database — gets
 // there first starts it, once, and a start moved or cancelled since it was
 // read is not run. Then the workspace core's startHeld (the requester may
-// still send campaigns; the one road, commands/campaign-road.ts, with every
+// still send campaigns; the one road, campaigns/road.ts, with every
 // rail as it is now), audited as the person who asked; never repeated when
 // its outcome is not known. A start more than an hour late (Switchboard was
 // stopped) is not run: it is held and its requester asked ("Start now?"). A
@@ -18,18 +18,18 @@ import { esc } from "../blocks/blocks.ts";
 import type { StartRules } from "../domain/start-time.ts";
 import { dateToken } from "../domain/start-time.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
+import { UserError } from "../platform/errors.ts";
 import { PacedLoop } from "../platform/paced-loop.ts";
 import type { Db } from "../store/db.ts";
 import { type HeldStart, HeldStarts } from "../store/held-starts.ts";
+import type { HeldStartCore, StartOutcome } from "./context.ts";
 import { heldCard } from "./held-starts.ts";
-import { UserError } from "./registry.ts";
-import type { CommandCore, StartOutcome } from "./types.ts";
 
 export type Message = { text: string; blocks: KnownBlock[] };
 
 /** What the runner needs of a connected workspace; the front end gives the two ways to tell people. */
 export interface HeldStartWorkspace {
-  core: Pick<CommandCore, "startHeld" | "audit">;
+  core: HeldStartCore;
   rules: StartRules;
   /** Edits the start's card (its channel and ts are on the start); absent: not edited. */
   updateCard?: (channel: string, ts: string, message: Message) => Promise<void>;
@@ -224,7 +224,7 @@ export class HeldStartRunner {
     const actor = { userId: mine.requestedBy, via: mine.via };
     let outcome: StartOutcome;
     try {
-      // The one road (commands/campaign-road.ts): who may, the state, the audience, the quiet hours and the
+      // The one road (campaigns/road.ts): who may, the state, the audience, the quiet hours and the
       // approval, each as it stands now; the only call of POST /campaigns/{id}/send.
       outcome = await ws.core.startHeld(actor, mine.campaignId);
     } catch (err) {

@@ -1,7 +1,7 @@
 // What the commands see of approvals before a send (issue 28 §3): the
 // settings (who approves, from how many people), the requests in the store,
 // and the front end's cards (Slack's; absent in the shell alone). A leaf of
-// the core: the registry's CommandContext names it.
+// the campaigns: their context (CampaignContext, src/campaigns/context.ts) names it.
 import type { KnownBlock } from "@slack/types";
 import type { ApprovalRecord, Approvals } from "../store/approvals.ts";
 
@@ -34,7 +34,7 @@ export interface ApprovalCards {
   tell(userId: string, text: string, blocks?: KnownBlock[]): Promise<void>;
 }
 
-/** What the commands see of approvals (CommandContext.approvals). */
+/** What the commands see of approvals (CampaignContext.approvals). */
 export interface ApprovalAccess {
   policy: ApprovalPolicy;
   store: Approvals;

@@ -7,7 +7,7 @@
 import type { KnownBlock } from "@slack/types";
 import { ACTION } from "../blocks/actions.ts";
 import { esc, num } from "../blocks/blocks.ts";
-import type { CampaignSummary } from "./summary.ts";
+import type { CampaignSummary } from "../domain/campaign-summary.ts";
 
 export const CARD_STATUS: Record<string, { icon: string; label: string }> = {
   draft: { icon: ":memo:", label: "Draft" },

@@ -2,13 +2,14 @@
 // line ("Starts at <date>", "Starts at 08:00 (quiet hours until then)",
 // "Start cancelled by @ana"), its buttons, and holding, moving and cancelling
 // a start from a command. The store (src/store/held-starts.ts) makes each
-// change once; src/commands/held-start-runner.ts runs the start when due.
+// change once; src/campaigns/held-start-runner.ts runs the start when due.
 import type { Campaign } from "../api/types.ts";
 import { esc } from "../blocks/blocks.ts";
 import { clock, dateToken, inQuietHours, nextOutsideQuiet, type StartRules } from "../domain/start-time.ts";
-import { type CardInput, campaignCard } from "../reports/card.ts";
+import { UserError } from "../platform/errors.ts";
 import type { HeldReason, HeldStart, HeldStarts } from "../store/held-starts.ts";
-import { type CommandContext, UserError } from "./registry.ts";
+import { type CardInput, campaignCard } from "./card.ts";
+import type { CampaignContext } from "./context.ts";
 
 export type { StartRules };
 
@@ -89,7 +90,7 @@ export function heldCard(
 }
 
 /** The store of the command's workspace, or a refusal in words where held starts are not set up. */
-export function heldStartsOf(ctx: CommandContext): HeldStarts {
+export function heldStartsOf(ctx: CampaignContext): HeldStarts {
   if (!ctx.heldStarts)
     throw new UserError("Starting a campaign at a time is not set up in this Switchboard.", false);
   return ctx.heldStarts;
@@ -97,7 +98,7 @@ export function heldStartsOf(ctx: CommandContext): HeldStarts {
 
 /** Holds the start of `c` at `at` (one per campaign: a later time replaces the earlier one), audited. */
 export async function holdStart(
-  ctx: CommandContext,
+  ctx: CampaignContext,
   id: number,
   c: Campaign,
   at: Date,

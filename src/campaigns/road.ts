@@ -16,6 +16,8 @@
 // startHeld for a held start, checked as it runs).
 import type { Campaign } from "../api/types.ts";
 import { esc } from "../blocks/blocks.ts";
+import { nameOf, pick } from "../domain/records.ts";
+import { UserError } from "../platform/errors.ts";
 import type { ApprovalRecord } from "../store/approvals.ts";
 import {
   approvalRefusal,
@@ -24,19 +26,16 @@ import {
   releaseApproval,
   useApproval,
   usedMeanwhile,
-} from "./campaign-approval.ts";
-import { audienceOf, noAudienceWords } from "./campaign-audience.ts";
-import { nameOf } from "./defs/common.ts";
+} from "./approval.ts";
+import { audienceOf, noAudienceWords } from "./audience.ts";
+import type { CampaignContext, StartOutcome, StartRoad } from "./context.ts";
 import { quietUntil } from "./held-starts.ts";
-import { type CommandContext, UserError } from "./registry.ts";
-import { pick } from "./render.ts";
-import type { StartOutcome, StartRoad } from "./types.ts";
 
 export type { StartOutcome, StartRoad };
 
 /** What the road reads: the API (audited as the person), the kept audiences, approvals, the start rules. */
 export type StartScope = Pick<
-  CommandContext,
+  CampaignContext,
   "api" | "audiences" | "approvals" | "startRules" | "now" | "actor"
 > & {
   /** The prompt's memo (its audience counted once a command). */
@@ -142,7 +141,7 @@ export async function startCampaign(
 
 /** A refusal of the road, for a person: in words, with what to do next as buttons. */
 export function startRefusal(
-  ctx: Pick<CommandContext, "actor">,
+  ctx: Pick<CampaignContext, "actor">,
   id: number,
   o: Extract<StartOutcome, { kind: "refused" }>,
 ): UserError {
