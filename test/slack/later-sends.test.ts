@@ -9,8 +9,10 @@ import { laterSendsOf } from "../../src/commands/later-message.ts";
 import { ACTION } from "../../src/commands/types.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { createLaterSends } from "../../src/slack/features/later-sends/runtime.ts";
-import { checkMessageBlocks } from "../fakes/block-kit.ts";
+import { checkMessageBlocks, checkView } from "../fakes/block-kit.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
+import { Forms } from "./forms-harness.ts";
 
 let stack: SlackStack;
 const ALICE = { id: "U0ALICE", name: "alice" };
@@ -127,5 +129,32 @@ describe("a message sent later, in Slack", () => {
     expect(String(dm.text)).toContain("Demasiado tarde");
     expect(buttonsOf(dm.blocks).map((e) => e.value)).toEqual([`send ${phone}`, "templates status=approved"]);
     expect((await laterSendsOf(stack.db, ENV_WORKSPACE).get(n))?.state).toBe("failed");
+  });
+
+  it("Send at… in the message form: refused in the past, set for its time, not sent before it, then once", async () => {
+    const forms = new Forms(stack.req, stack.fake);
+    const phone = "+14155550191";
+    await stack.sandbox.inbound({ phone, text: "hola" });
+    const at = Math.floor(Date.now() / 1000) + 3600;
+    const v = await forms.open("send");
+    expect(checkView(v.view)).toEqual([]);
+    const past = await forms.submit(v.id, {
+      to: phone,
+      text: "Desde el formulario",
+      when: String(at - 7200),
+    });
+    expect(past.errors.when).toMatch(/in the past/);
+    const answer = await forms.submit(v.id, { to: phone, text: "Desde el formulario", when: String(at) });
+    expect(answer.errors).toBeUndefined();
+    const store = laterSendsOf(stack.db, ENV_WORKSPACE);
+    const set = await eventually(
+      async () => (await store.waiting("U0ALICE")).find((s) => s.payload.body.text === "Desde el formulario"),
+      "set from the form",
+    );
+    expect(set?.at.getTime()).toBe(at * 1000);
+    expect(await runnerAt(new Date(at * 1000 - 1000)).pass()).toEqual([]);
+    expect(await runnerAt(new Date(at * 1000 + 1000)).pass()).toEqual(["sent"]);
+    expect(await runnerAt(new Date(at * 1000 + 2000)).pass()).toEqual([]);
+    expect((await store.get(set!.number))?.state).toBe("done");
   });
 });
