@@ -40,12 +40,18 @@ export interface LaterSendWorkspace {
 }
 
 /** What became of a message when due (besides the timer's own: taken, waiting, failed). */
-export type LaterOutcome = "sent" | "failed" | "unknown" | "window";
+export type LaterOutcome = "sent" | "failed" | "unknown" | "window" | "late";
 
 export type LaterSendRunnerOptions = Omit<
   TimerRunnerOptions<LaterMessage, LaterSendWorkspace, LaterOutcome>,
   "kind" | "run" | "settled" | "stoppedDetail"
->;
+> & {
+  /** A message later than this (Switchboard was stopped at its time) is not sent; its writer is told (default one hour). */
+  lateAfterMs?: number;
+};
+
+/** The detail of a message not sent because Switchboard was stopped at its time. */
+export const MISSED = "Switchboard was stopped at its time, so it was not sent late";
 
 /** The 24-hour window, as the API words a refusal of free text. */
 const outsideWindow = (err: unknown) =>
@@ -53,6 +59,8 @@ const outsideWindow = (err: unknown) =>
 
 /** The claimed-once timer's runner of messages sent later: one per process, over every workspace. */
 export class LaterSendRunner extends TimerRunner<LaterMessage, LaterSendWorkspace, LaterOutcome> {
+  private readonly lateAfterMs: number;
+
   constructor(opts: LaterSendRunnerOptions) {
     super({
       ...opts,
@@ -68,6 +76,7 @@ export class LaterSendRunner extends TimerRunner<LaterMessage, LaterSendWorkspac
         await this.tell(ws, s);
       },
     });
+    this.lateAfterMs = opts.lateAfterMs ?? 3_600_000;
   }
 
   /** The writer's send, claimed by this process: through the core as it is now, its outcome recorded. */
@@ -76,6 +85,11 @@ export class LaterSendRunner extends TimerRunner<LaterMessage, LaterSendWorkspac
     ws: LaterSendWorkspace,
     store: Timers<LaterMessage>,
   ): Promise<LaterOutcome> {
+    // A message timed by a person is not sent hours after its time ("good morning" at midnight): told instead.
+    if (this.now().getTime() - mine.at.getTime() > this.lateAfterMs) {
+      await this.finish(store, mine, ws, "failed", MISSED);
+      return "late";
+    }
     const actor = { userId: mine.setBy, via: mine.via };
     const body = mine.payload.body;
     let id: unknown;
@@ -155,7 +169,9 @@ export function laterNotSent(s: LaterSend, tz: string | undefined): Message {
       { text: "Approved templates", line: "templates status=approved" },
     );
   } else {
-    text = `Your message to ${whom} was not sent at ${when}: ${esc(s.detail ?? "it failed")}.`;
+    text = `Your message to ${whom} was not sent at ${when}: ${esc(s.detail ?? "it failed")}.${
+      s.detail === MISSED ? " Send it now, or set a new time." : ""
+    }`;
   }
   const blocks: KnownBlock[] = [section(text), ...(kept ? [section(kept)] : [])];
   if (buttons.length)

@@ -286,4 +286,19 @@ describe("a message sent later", () => {
     expect((await laterSendsOf(h().db, "T0OTHER").get(1))?.state).toBe("waiting");
     expect(LATER_KIND).toBe("message.later");
   });
+
+  it("more than an hour late (Switchboard was stopped at its time): not sent, the writer told", async () => {
+    const clock = testClock("2026-11-27T10:00:00Z");
+    const run = instance(clock);
+    const phone = await customer();
+    const n = await setLater(run.core, `send ${phone} Buenos días at=2026-11-27T10:05:00Z`);
+    const before = posts();
+    clock.set("2026-11-27T11:06:00Z");
+    // (Another workspace's message, not connected here, waits: the many-workspace test's.)
+    expect((await run.runner.pass()).filter((o) => o !== "waiting")).toEqual(["late"]);
+    expect(posts()).toBe(before);
+    expect((await laterSendsOf(h().db, ENV_WORKSPACE).get(n))?.state).toBe("failed");
+    expect(run.dms[0]?.[1].text).toMatch(/was not sent at .+: Switchboard was stopped at its time/);
+    expect(run.dms[0]?.[1].text).toContain("Buenos días");
+  });
 });
