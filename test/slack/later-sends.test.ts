@@ -157,4 +157,33 @@ describe("a message sent later, in Slack", () => {
     expect(await runnerAt(new Date(at * 1000 + 2000)).pass()).toEqual([]);
     expect((await store.get(set!.number))?.state).toBe("done");
   });
+
+  it("Reply on an inbox card opens the message form with Send at…: set for the chat user, sent once at its time", async () => {
+    const forms = new Forms(stack.req, stack.fake);
+    const wrote = await stack.sandbox.inbound({ phone: "+14155550192", text: "¿Abren mañana?" });
+    const before = stack.fake.callsOf("views.open").length;
+    await stack.req.blockAction(
+      { action_id: ACTION.inboxReply, value: String(wrote.chatUserId) },
+      { user: ALICE, channelId: "C0GENERAL" },
+    );
+    const call = await stack.fake.waitFor(() =>
+      stack.fake
+        .callsOf("views.open")
+        .slice(before)
+        .find((c) => c.response.ok === true),
+    );
+    const v = forms.view((call.response.view as { id: string }).id);
+    expect(text(v.view.blocks)).toContain('"block_id":"when"');
+    const at = Math.floor(Date.now() / 1000) + 7200;
+    const answer = await forms.submit(v.id, { text: "Sí, de 9 a 18", when: String(at) });
+    expect(answer.errors).toBeUndefined();
+    const store = laterSendsOf(stack.db, ENV_WORKSPACE);
+    const set = await eventually(
+      async () => (await store.waiting("U0ALICE")).find((s) => s.payload.body.text === "Sí, de 9 a 18"),
+      "set from the card's Reply",
+    );
+    expect(set.payload.ref).toBe(`user:${wrote.chatUserId}`);
+    expect(await runnerAt(new Date(at * 1000 + 1000)).pass()).toEqual(["sent"]);
+    expect((await store.get(set.number))?.state).toBe("done");
+  });
 });
