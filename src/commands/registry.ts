@@ -8,7 +8,9 @@ import type { CampaignContext, Preview } from "../campaigns/context.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import { SwitchboardError } from "../platform/errors.ts";
 import type { ReportService } from "../reports/service.ts";
+import type { Timers } from "../store/timers.ts";
 import type { InboxAccess } from "./inbox.ts";
+import type { LaterMessage } from "./later-message.ts";
 import type { Token } from "./tokenize.ts";
 import type { Reply } from "./types.ts";
 import type { WorkspaceAdmin } from "./workspace-admin.ts";
@@ -50,6 +52,8 @@ export interface CommandContext extends CampaignContext {
   admin?: WorkspaceAdmin;
   /** The workspace the command runs in: a cache a command keeps across calls is keyed by it. */
   workspace: WorkspaceId;
+  /** Messages sent later (src/commands/later-sends.ts, on the claimed-once timer); absent where not set up. */
+  laterSends?: Timers<LaterMessage>;
 }
 
 export type { Preview };

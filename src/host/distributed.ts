@@ -31,6 +31,8 @@ export interface DistributedSwitchboard {
   scheduler: { start(): Promise<unknown>; stop(): Promise<void> };
   /** Held starts of every workspace (start() once the app answers; docs/campaigns.md). */
   heldStarts: { start(): Promise<void>; stop(): Promise<void>; wake(): void };
+  /** Messages sent later of every workspace (start() once the app answers; docs/automations.md). */
+  laterSends: { start(): Promise<void>; stop(): Promise<void>; wake(): void };
   /** The connected workspaces. */
   connectedIds(): Promise<WorkspaceId[]>;
   /** A workspace's bot client, its token from the TokenSource at each call (no runtime built). */
@@ -126,6 +128,18 @@ export async function createDistributedSwitchboard(
       },
     });
     closers.unshift(() => heldStarts.stop());
+    // Messages sent later (docs/automations.md): one runner for every workspace, each message once across replicas.
+    const { createLaterSends } = await import("../slack/features/later-sends/runtime.ts");
+    const laterSends = createLaterSends({
+      db,
+      config,
+      logger,
+      forWorkspace: async (id) => {
+        const rt = await workspaces.runtime(id);
+        return rt?.slack ? { core: rt.core, bridge: rt.slack } : undefined;
+      },
+    });
+    closers.unshift(() => laterSends.stop());
     closers.unshift(() => background.stop());
     const { workspaceClient } = await import("../slack/tenancy/workspace-client.ts");
     const clientOf = (id: WorkspaceId) =>
@@ -239,6 +253,7 @@ export async function createDistributedSwitchboard(
       background,
       scheduler,
       heldStarts,
+      laterSends,
       ...closeOnce(closers, logger),
     };
   } catch (err) {

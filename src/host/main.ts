@@ -70,6 +70,7 @@ async function main(): Promise<number> {
       await sb.scheduler.start();
       phase("report scheduler (pg-boss), after ready");
       await sb.heldStarts.start();
+      await sb.laterSends.start();
       await sb.background.start(sb.workspaces);
       phase("workspaces' inboxes and progress resumed, after ready");
     } catch (err) {
@@ -127,6 +128,17 @@ async function main(): Promise<number> {
       });
       switchboard.onClose(() => heldStarts.stop());
       await heldStarts.start();
+      // Messages sent later (docs/automations.md): this workspace's, sent as their writers.
+      const { createLaterSends } = await import("../slack/features/later-sends/runtime.ts");
+      const laterSends = createLaterSends({
+        db: switchboard.db,
+        config,
+        logger,
+        forWorkspace: async (id) =>
+          id === switchboard.workspace ? { core: switchboard.core, bridge: switchboard.slack } : undefined,
+      });
+      switchboard.onClose(() => laterSends.stop());
+      await laterSends.start();
     } catch (err) {
       // As when a start failed before: the process ends (1), here after a graceful stop.
       logger.error(

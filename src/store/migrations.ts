@@ -25,6 +25,7 @@ import { REPORTS_MIGRATIONS } from "./reports.ts";
 import { SAVED_REPLIES_MIGRATIONS } from "./saved-replies.ts";
 import { SWITCHBOARD_MIGRATIONS } from "./schema.ts";
 import { STEPS_MIGRATIONS } from "./steps.ts";
+import { TIMERS_MIGRATIONS } from "./timers.ts";
 import { OUTCOMES_MIGRATIONS } from "./undelivered.ts";
 import { REPLICAS_MIGRATIONS } from "./workspace-changes.ts";
 
@@ -49,6 +50,7 @@ export const STORE_MIGRATIONS: readonly MigrationSet[] = [
   HELD_STARTS_MIGRATIONS,
   APPROVALS_MIGRATIONS,
   HOME_MIGRATIONS,
+  TIMERS_MIGRATIONS,
 ];
 
 /** Brings every schema of the list up to date (one read each when nothing is new). */

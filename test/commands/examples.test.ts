@@ -46,6 +46,12 @@ describe("the examples of /sb help", () => {
     // The import example names a file in the working directory: made here, next to nothing else.
     const dir = mkdtempSync(join(tmpdir(), "sb-example-"));
     writeFileSync(join(dir, "contacts.csv"), "phone,first_name\n+14155550777,Example\n");
+    // `scheduled edit 1`, `scheduled cancel 1`: they act on a message sent later, as the user would have set one.
+    const later = await core.run(
+      `send +14155550123 Hola at=${new Date(Date.now() + 3_600_000).toISOString()}`,
+      SLACK_USER,
+    );
+    await core.confirm(later.confirmation!.id, SLACK_USER);
     const problems: string[] = [];
     for (const c of ordered) {
       const shellOnly = c.id.startsWith("import");

@@ -26,6 +26,7 @@ import { purgeWorkspace, WORKSPACE_TABLES } from "../../src/store/purge.ts";
 import { ReportStore } from "../../src/store/reports.ts";
 import { SavedReplies } from "../../src/store/saved-replies.ts";
 import { StepRunStore } from "../../src/store/steps.ts";
+import { Timers } from "../../src/store/timers.ts";
 import { UndeliveredOutcomes } from "../../src/store/undelivered.ts";
 import { openTestDb, storeBackends, type TestDb } from "../helpers/db.ts";
 
@@ -387,6 +388,13 @@ describe("purgeWorkspace", () => {
     });
     await new Approvals(db, ws).addCard(approval.id, "C0", "1.2");
     await new HomeCounts(db, ws).keep({ campaigns: [], more: 0 }, new Date());
+    await new Timers(db, ws, "message.later").set({
+      at: new Date(),
+      setBy: "U0",
+      via: "slack",
+      payload: { text: "x" },
+      now: new Date(),
+    });
   }
 
   const counts = async (ws: WorkspaceId) => {

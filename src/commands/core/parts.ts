@@ -21,6 +21,7 @@ import { TestSends } from "../../store/own-sends.ts";
 import { ALL_COMMANDS } from "../defs/index.ts";
 import { errorReply } from "../errors.ts";
 import type { InboxAccess } from "../inbox.ts";
+import { laterSendsOf } from "../later-message.ts";
 import { mention, Permissions, type ResolveGroupMembers } from "../permissions.ts";
 import { type AnySpec, type CommandContext, Registry } from "../registry.ts";
 import type { Token } from "../tokenize.ts";
@@ -182,6 +183,7 @@ export function coreParts(opts: CoreOptions): CoreParts {
       testPhones: new TestPhones(opts.db, opts.workspace),
       testSends: new TestSends(opts.db, opts.workspace),
       heldStarts: new HeldStarts(opts.db, opts.workspace),
+      laterSends: laterSendsOf(opts.db, opts.workspace),
       startRules: opts.startRules ?? {},
       now: opts.now ?? (() => new Date()),
       approvals: approvals(),

@@ -13,6 +13,7 @@ import { INBOX_REPORT_COMMANDS } from "./inbox-report.ts";
 import { MESSAGE_COMMANDS } from "./messages.ts";
 import { REPLY_COMMANDS } from "./replies.ts";
 import { REPORT_COMMANDS } from "./reports.ts";
+import { SCHEDULED_COMMANDS } from "./scheduled.ts";
 import { TAG_COMMANDS } from "./tags.ts";
 import { TEMPLATE_COMMANDS } from "./templates.ts";
 import { USER_COMMANDS } from "./users.ts";
@@ -21,6 +22,7 @@ import { WORKSPACE_COMMANDS } from "./workspace.ts";
 export const ALL_COMMANDS: AnySpec[] = [
   ...HELP_COMMANDS,
   ...MESSAGE_COMMANDS,
+  ...SCHEDULED_COMMANDS,
   ...CONTACT_COMMANDS,
   ...FIELD_COMMANDS,
   ...GROUP_COMMANDS,

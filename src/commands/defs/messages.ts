@@ -20,6 +20,7 @@ import {
   relatedNames,
   resolveChannel,
 } from "./common.ts";
+import { laterPreview, recipientRef, setLater } from "./scheduled.ts";
 
 const SEND_NAMES = {
   to: "recipient",
@@ -39,10 +40,6 @@ const MESSAGE_STATUS_EMOJI: Record<string, string> = {
   received: ":inbox_tray:",
   failed: ":x:",
 };
-
-/** A recipient as a command line writes it: `+14155550123`, `contact:12`, `user:4`. */
-const recipientRef = (r: Recipient): string =>
-  r.kind === "phone" ? r.to : r.kind === "contact" ? `contact:${r.contactId}` : `user:${r.chatUserId}`;
 
 /** The recipient as the message form shows it once chosen: `Ana Lopez · +14155550200 (contact #1)`. */
 async function sendPrefill(ctx: CommandContext, r: Recipient): Promise<SendPrefill> {
@@ -123,6 +120,64 @@ export async function sentAnswer(
   };
 }
 
+/** The arguments of `send` as the API's request (no channel yet), refused in words where they do not fit. */
+function requestOf(a: SendArgs, recipient: Recipient, rest: string[]): Partial<SendMessageInput> {
+  const body: Partial<SendMessageInput> = {};
+  if (recipient.kind === "phone") body.to = recipient.to;
+  else if (recipient.kind === "contact") body.contactId = recipient.contactId;
+  else body.chatUserId = recipient.chatUserId;
+  if (a.human !== undefined) body.assignToHuman = a.human;
+
+  if (a.template !== undefined) {
+    if (!a.lang)
+      throw new UserError(
+        "*lang* is required with template=: the template's language code, for example lang=en",
+      );
+    const parameters: Record<string, string> = {};
+    for (const w of rest) {
+      const eq = w.indexOf("=");
+      if (eq <= 0)
+        throw new UserError(
+          `unexpected "${esc(w)}": template parameters are written name=value, like first_name=Ana`,
+        );
+      parameters[w.slice(0, eq)] = w.slice(eq + 1);
+    }
+    Object.assign(body, {
+      type: "template",
+      template: {
+        name: a.template,
+        language: a.lang,
+        ...(Object.keys(parameters).length ? { parameters } : {}),
+      },
+    });
+  } else {
+    if (a.lang) throw new UserError("*lang* is only for template messages: add template=<name>");
+    const kind = rest[0]?.toLowerCase();
+    if (kind === "image" || kind === "document") {
+      if (!rest[1]) throw new UserError(`*url* is required: send <recipient> ${kind} <url> [caption…]`);
+      Object.assign(body, {
+        type: kind,
+        mediaUrl: rest[1],
+        ...(rest.length > 2 ? { text: rest.slice(2).join(" ") } : {}),
+      });
+    } else {
+      if (!rest.length) throw new UserError("*text* is required: what should the message say?");
+      Object.assign(body, { type: "text", text: rest.join(" ") });
+    }
+  }
+  return body;
+}
+
+const sendSchema = z.object({
+  words: z.array(z.string()).default([]),
+  channel: optionalId,
+  human: yesNo.optional(),
+  template: z.string().trim().min(1, { error: "must not be empty" }).optional(),
+  lang: z.string().trim().min(1, { error: "must not be empty" }).optional(),
+  at: z.string().trim().min(1, { error: "must not be empty" }).optional(),
+});
+type SendArgs = z.infer<typeof sendSchema>;
+
 export const MESSAGE_COMMANDS = [
   defineCommand({
     id: "send",
@@ -133,24 +188,33 @@ export const MESSAGE_COMMANDS = [
       human: "yes: move the conversation to a human agent",
       template: "name of an approved template",
       lang: "the template's language code",
+      at: 'send it later: 09:00 (the next 09:00), "2026-12-01 09:00" (the workspace\'s zone) or ISO 8601',
     },
-    schema: z.object({
-      words: z.array(z.string()).default([]),
-      channel: optionalId,
-      human: yesNo.optional(),
-      template: z.string().trim().min(1, { error: "must not be empty" }).optional(),
-      lang: z.string().trim().min(1, { error: "must not be empty" }).optional(),
-    }),
+    schema: sendSchema,
     scope: "write",
     usage:
-      "send <recipient> <text…> | send <recipient> template=<name> lang=<code> [<param>=<value>…] | send <recipient> image|document <url> [caption…]",
+      "send <recipient> <text…> [at=<when>] | send <recipient> template=<name> lang=<code> [<param>=<value>…] | send <recipient> image|document <url> [caption…]",
     summary: "Send a text, template, image or document message",
-    help: "The recipient is a phone number (spaces, dashes and brackets are fine), contact:<id> or user:<id>. A phone split by spaces takes the longest run of leading number-like words that makes a valid number, and the text starts after it: `send +34 612 345 678 hola` sends “hola” to +34612345678. Where a country's numbers vary in length (Germany, Austria…) and the text starts with a number, write the phone as one word: `send +4930123456 2 tickets`. A number that is not a phone is quoted in the answer with the reason (`+34 12` is too short for a phone number in Spain). Free text only reaches a contact inside the 24-hour window; use a template otherwise. In Slack, `send` alone opens the message form, and `send <recipient>` opens it with the recipient chosen.",
+    help: "The recipient is a phone number (spaces, dashes and brackets are fine), contact:<id> or user:<id>. A phone split by spaces takes the longest run of leading number-like words that makes a valid number, and the text starts after it: `send +34 612 345 678 hola` sends “hola” to +34612345678. Where a country's numbers vary in length (Germany, Austria…) and the text starts with a number, write the phone as one word: `send +4930123456 2 tickets`. A number that is not a phone is quoted in the answer with the reason (`+34 12` is too short for a phone number in Spain). Free text only reaches a contact inside the 24-hour window; use a template otherwise. In Slack, `send` alone opens the message form, and `send <recipient>` opens it with the recipient chosen. With `at=` (`at=09:00`, `at=\"2026-12-01 09:00\"` in the workspace's time zone, or ISO 8601) it asks to confirm and sends it then, once; `scheduled` lists those waiting. A free text message sent later needs the 24-hour window open at its time.",
     example: "send +1 415 555 0123 template=order_update lang=en first_name=Ana order_id=A-1001",
     topic: "messages",
     operations: ["sendMessage", "listTemplates"],
+    // Sent later (`at=`): asked to confirm first, with what, to whom and when (defs/scheduled.ts).
+    preview: async (a, ctx) => {
+      if (a.at === undefined) return undefined;
+      const taken = takeRecipient(a.words, ctx.defaultCountry);
+      if ("error" in taken) throw new UserError(`*recipient* ${esc(taken.error)}`);
+      const body = requestOf(a, taken.recipient, taken.rest);
+      checkBody(
+        sendMessageSchema,
+        { ...body, channelId: a.channel ?? ctx.defaultChannelId ?? 1 },
+        SEND_NAMES,
+      );
+      return laterPreview(ctx, taken.recipient, body, a.at);
+    },
     run: async (a, ctx) => {
-      const bare = !a.words.length && [a.channel, a.human, a.template, a.lang].every((v) => v === undefined);
+      const bare =
+        !a.words.length && [a.channel, a.human, a.template, a.lang, a.at].every((v) => v === undefined);
       if (bare) {
         const load = () => channelFormData(ctx.api, ctx.defaultChannelId, channelNamesOf(ctx));
         return formReply(ctx, { kind: "send", load, instead: "send" }, "Opening the message form…");
@@ -159,7 +223,7 @@ export const MESSAGE_COMMANDS = [
       if ("error" in taken) throw new UserError(`*recipient* ${esc(taken.error)}`);
       const { recipient, rest } = taken;
       // Only a recipient, in Slack (a card's "Send message"): the form, with them chosen.
-      const onlyRecipient = !rest.length && [a.human, a.template, a.lang].every((v) => v === undefined);
+      const onlyRecipient = !rest.length && [a.human, a.template, a.lang, a.at].every((v) => v === undefined);
       if (onlyRecipient && ctx.actor.via === "slack") {
         const load = async () => ({
           ...(await channelFormData(ctx.api, ctx.defaultChannelId, channelNamesOf(ctx))),
@@ -167,49 +231,7 @@ export const MESSAGE_COMMANDS = [
         });
         return formReply(ctx, { kind: "send", load, instead: "send" }, "Opening the message form…");
       }
-      const body: Partial<SendMessageInput> = {};
-      if (recipient.kind === "phone") body.to = recipient.to;
-      else if (recipient.kind === "contact") body.contactId = recipient.contactId;
-      else body.chatUserId = recipient.chatUserId;
-      if (a.human !== undefined) body.assignToHuman = a.human;
-
-      if (a.template !== undefined) {
-        if (!a.lang)
-          throw new UserError(
-            "*lang* is required with template=: the template's language code, for example lang=en",
-          );
-        const parameters: Record<string, string> = {};
-        for (const w of rest) {
-          const eq = w.indexOf("=");
-          if (eq <= 0)
-            throw new UserError(
-              `unexpected "${esc(w)}": template parameters are written name=value, like first_name=Ana`,
-            );
-          parameters[w.slice(0, eq)] = w.slice(eq + 1);
-        }
-        Object.assign(body, {
-          type: "template",
-          template: {
-            name: a.template,
-            language: a.lang,
-            ...(Object.keys(parameters).length ? { parameters } : {}),
-          },
-        });
-      } else {
-        if (a.lang) throw new UserError("*lang* is only for template messages: add template=<name>");
-        const kind = rest[0]?.toLowerCase();
-        if (kind === "image" || kind === "document") {
-          if (!rest[1]) throw new UserError(`*url* is required: send <recipient> ${kind} <url> [caption…]`);
-          Object.assign(body, {
-            type: kind,
-            mediaUrl: rest[1],
-            ...(rest.length > 2 ? { text: rest.slice(2).join(" ") } : {}),
-          });
-        } else {
-          if (!rest.length) throw new UserError("*text* is required: what should the message say?");
-          Object.assign(body, { type: "text", text: rest.join(" ") });
-        }
-      }
+      const body = requestOf(a, recipient, rest);
       // Every rule checked before the channel lookup, so bad input makes no request.
       checkBody(
         sendMessageSchema,
@@ -218,6 +240,8 @@ export const MESSAGE_COMMANDS = [
       );
       const channelId = await resolveChannel(ctx, a.channel);
       const template = body.type === "template" ? await checkTemplateValues(ctx, body, channelId) : undefined;
+      if (a.at !== undefined)
+        return setLater(ctx, recipient, { ...(body as SendMessageInput), channelId }, a.at);
       // A contact or chat user read first: the audit names whom it went to, not "contact #12".
       if (recipient.kind === "contact") await ctx.api.getContact(recipient.contactId).catch(() => undefined);
       if (recipient.kind === "user") await ctx.api.getChatUser(recipient.chatUserId).catch(() => undefined);

@@ -47,6 +47,8 @@ export function auditSentence(e: AuditEntry): string {
     return `${who} changed the settings${Array.isArray(a.changed) && a.changed.length ? `: ${esc(a.changed.join(", "))}` : ""}`;
   // Held starts (docs/campaigns.md): set, cancelled, and what became of their run.
   if (e.operation.startsWith("campaign.hold")) return heldStartSentence(e, who, a);
+  // A message sent later (docs/automations.md): set, edited, cancelled, its outcome not known.
+  if (e.operation.startsWith("message.later")) return laterSentence(e, who, a);
   // Approval before a send (issue 28 §3): "Luis approved *Spring sale* for 1,240 people".
   if (e.operation.startsWith("campaign.approval.")) {
     const name = `*${esc(String(a.name ?? "a campaign"))}*`;
@@ -165,6 +167,7 @@ function campaignSent(e: AuditEntry, who: string, a: Record<string, unknown>): s
  */
 function messageSent(e: AuditEntry, who: string, a: Record<string, unknown>): string {
   const asked = askedOf(a);
+  const later = LATER_LINE.exec(e.command);
   const test = /^campaign\s+\d+\s+test\b/.test(e.command) || asked.campaign !== undefined;
   const typedPhone = /(\+\d[\d\s().-]{5,}\d)/.exec(e.command)?.[1]?.replace(/[\s().-]/g, "");
   const phone = asked.to ?? typedPhone;
@@ -188,16 +191,47 @@ function messageSent(e: AuditEntry, who: string, a: Record<string, unknown>): st
       ? `${who} sent a test of ${name}${to}`
       : `${who} tried to send a test of ${name}${to}${failure(e, a)}`;
   }
+  if (later) {
+    const set = ` (set at ${timeToken(later[1]!, "{time}")})`;
+    return e.ok
+      ? `${possessive(who)} message${to} was sent${set}`
+      : `${possessive(who)} message${to} was not sent${set}${failure(e, a)}`;
+  }
   return e.ok ? `${who} sent a message${to}` : `${who} tried to send a message${to}${failure(e, a)}`;
+}
+
+/** The line a message sent later is audited as (commands/later-sends.ts: laterLine). */
+const LATER_LINE = /\(later #\d+, set at (\S+)\)$/;
+
+const possessive = (who: string) => (who === "The shell" ? "The shell's" : `${who}'s`);
+
+/** A Slack date token of an ISO time, its fallback in UTC; "later" when it is not a time. */
+function timeToken(iso: string, format = "{date_short_pretty} {time}"): string {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return "later";
+  return `<!date^${Math.floor(at / 1000)}^${format}|${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC>`;
+}
+
+/** "@ana set a message to *Lucía Romero* for …", edited, cancelled; "whether … was sent is not known". */
+function laterSentence(e: AuditEntry, who: string, a: Record<string, unknown>): string {
+  const to = typeof a.to === "string" ? ` to *${esc(a.to)}*` : "";
+  const when = typeof a.at === "string" ? timeToken(a.at) : "later";
+  switch (e.operation) {
+    case "message.later":
+      return `${who} set a message${to} to be sent at ${when}`;
+    case "message.later.edit":
+      return `${who} changed the message${to} to be sent at ${when}`;
+    case "message.later.cancel":
+      return `${who} cancelled the message${to} that was to be sent later`;
+    default:
+      return `Whether ${possessive(who)} message${to} was sent at ${when} is not known: Switchboard stopped while sending it`;
+  }
 }
 
 /** "Ana set *Spring sale* to start at …", "Ana cancelled the start of *Spring sale*". */
 function heldStartSentence(e: AuditEntry, who: string, a: Record<string, unknown>): string {
   const name = `*${esc(String(a.name ?? "a campaign"))}*`;
-  const at = typeof a.at === "string" ? Date.parse(a.at) : Number.NaN;
-  const when = Number.isNaN(at)
-    ? "later"
-    : `<!date^${Math.floor(at / 1000)}^{date_short_pretty} {time}|${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC>`;
+  const when = typeof a.at === "string" ? timeToken(a.at) : "later";
   const reason = typeof a.reason === "string" ? esc(a.reason) : "";
   switch (e.operation) {
     case "campaign.hold":

@@ -14,18 +14,23 @@ import {
   sendMessageSchema,
   toE164,
 } from "../../api/schemas.ts";
+import { esc } from "../../blocks/blocks.ts";
 import type { Recipient } from "../../commands/args.ts";
 import { sentAnswer } from "../../commands/defs/messages.ts";
 import type { ChannelsFormData, SendPrefill } from "../../commands/form-kinds.ts";
+import { type LaterMessage, laterSendsOf, laterWhom } from "../../commands/later-message.ts";
+import { dateToken, parseStartAt, typedStartAt } from "../../domain/start-time.ts";
+import type { Db } from "../../store/db.ts";
 import { OwnSends } from "../../store/own-sends.ts";
 import { withApi } from "../perform.ts";
 import { recipientSuggestions } from "./choices.ts";
 import { errorsFor, fieldErrors } from "./field-errors.ts";
-import { SHORTCUTS, type SlackForm } from "./form.ts";
+import { type FormOutcome, SHORTCUTS, type SlackForm, type Submission } from "./form.ts";
 import {
   checkedOf,
   context,
   cut,
+  dateTimeOf,
   fieldError,
   input,
   modal,
@@ -161,6 +166,19 @@ export function sendModal(data: SendData, meta: SendMeta, state?: StateValues): 
         ...(human.includes("yes") ? { initial_options: [humanOption] } : {}),
       },
       { optional: true },
+    ),
+  );
+  // Send at… (issue 40 §2): a time, and it is sent then, once, as the person (docs/automations.md).
+  const when = dateTimeOf(state, "when");
+  blocks.push(
+    input(
+      "when",
+      "Send at… (optional)",
+      { type: "datetimepicker", action_id: "when", ...(when ? { initial_date_time: when } : {}) },
+      {
+        optional: true,
+        hint: "Leave it empty to send now. In your own time zone; until then, /sb scheduled lists it to edit or cancel.",
+      },
     ),
   );
   return modal({
@@ -300,7 +318,61 @@ const outsideWindow = (err: unknown) =>
   err instanceof ValidationError &&
   [err.message, ...err.problems.map((p) => p.rule)].some((m) => /24-hour|conversation window/i.test(m));
 
-type SendPlan = { body: SendMessageInput; type: string };
+/** The person as the form showed them ("Ana García", not "Ana García · +1… (contact #3)"), for the words. */
+const shownWhom = (state: StateValues): string | undefined =>
+  (selectedOptionOf(state, "recipient")?.text.text ?? "")
+    .replace(/ \((contact|chat user) #\d+\)$/, "")
+    .split(" · ")[0]
+    ?.replace(/"/g, "'")
+    .trim();
+
+/** The answer, posted where the person asked once the form has closed. */
+const toldAfter = (s: Submission<SendMeta>, m: { text: string; blocks: KnownBlock[] }): FormOutcome => ({
+  after: () =>
+    postOutcome(s.ctx, s.client, { channel: s.meta.ch, userId: s.actor.userId }, m).then(() => undefined),
+});
+
+/** What the form sends; `at` (Unix seconds): later, on the claimed-once timer. */
+type SendPlan = { body: SendMessageInput; type: string; at?: number };
+
+/** A time chosen in Send at…: the refusal in words (the `at=` rule), or undefined when it may be sent then. */
+function laterRefusal(at: number, now: Date): string | undefined {
+  const parsed = parseStartAt(typedStartAt(new Date(at * 1000), undefined), now, undefined);
+  return "problem" in parsed ? `This time ${parsed.problem.replace(/^\S+ /, "")}` : undefined;
+}
+
+/** Send at…: set on the claimed-once timer as the person (who may write checked), audited, told where they asked. */
+async function sendLater(plan: SendPlan, s: Submission<SendMeta>): Promise<FormOutcome> {
+  const { ctx, actor } = s;
+  const at = new Date((plan.at as number) * 1000);
+  const message = plan.body;
+  const ref =
+    message.to ??
+    (message.contactId !== undefined ? `contact:${message.contactId}` : `user:${message.chatUserId}`);
+  const picked = shownWhom(s.state);
+  const payload: LaterMessage = { body: message, ref, ...(picked && !message.to ? { toName: picked } : {}) };
+  const line = `send (form) ${plan.type} at=${at.toISOString()}`;
+  const set = await ctx.core.perform(actor, { scope: "write", command: line }, async () =>
+    laterSendsOf(ctx.db as Db, ctx.workspace).set({
+      at,
+      setBy: actor.userId,
+      via: actor.via,
+      payload,
+      now: new Date(),
+    }),
+  );
+  await ctx.core.audit(actor, {
+    command: line,
+    operation: "message.later",
+    ok: true,
+    answer: { to: laterWhom(payload), at: at.toISOString(), number: set.number },
+  });
+  const text = `:alarm_clock: Message ${set.number} to *${esc(laterWhom(payload))}* will be sent at ${dateToken(at)}.`;
+  return toldAfter(s, {
+    text: text.replace(/<!date\^[^|]*\|([^>]*)>/g, "$1"),
+    blocks: [sectionText(text), context("`/sb scheduled` lists it, to edit or cancel.")],
+  });
+}
 
 export const sendForm: SlackForm<"send", SendMeta, SendPlan> = {
   name: "send form",
@@ -331,9 +403,15 @@ export const sendForm: SlackForm<"send", SendMeta, SendPlan> = {
         defaultCountry: ctx.core.defaultCountry,
         channelId: meta.def,
       });
-      return "errors" in planned ? planned : { plan: planned };
+      if ("errors" in planned) return planned;
+      const at = dateTimeOf(state, "when");
+      if (at === undefined) return { plan: planned };
+      const problem = ctx.db ? laterRefusal(at, new Date()) : "Sending later is not set up here";
+      return problem ? { errors: { when: problem } } : { plan: { ...planned, at } };
     },
-    run: async ({ body: message, type }, s) => {
+    run: async (plan, s) => {
+      if (plan.at !== undefined) return sendLater(plan, s);
+      const { body: message, type } = plan;
       const { ctx, view, actor } = s;
       try {
         const recipient: Recipient = message.to
@@ -342,11 +420,7 @@ export const sendForm: SlackForm<"send", SendMeta, SendPlan> = {
             ? { kind: "contact", contactId: Number(message.contactId) }
             : { kind: "user", chatUserId: Number(message.chatUserId) };
         // The person as the form showed them, for the audit's sentence ("sent a message to *Ana García*").
-        const whom = (selectedOptionOf(s.state, "recipient")?.text.text ?? "")
-          .replace(/ \((contact|chat user) #\d+\)$/, "")
-          .split(" · ")[0]
-          ?.replace(/"/g, "'")
-          .trim();
+        const whom = shownWhom(s.state);
         const line = `send (form) ${type}${whom && !message.to ? ` to "${whom}"` : ""}`;
         // Sent, then told as `/sb send` tells it: the person by name and what they will read.
         const sent = await withApi(ctx, actor, "write", line, async (api) => {
@@ -356,15 +430,7 @@ export const sendForm: SlackForm<"send", SendMeta, SendPlan> = {
             await new OwnSends(ctx.db, ctx.workspace).record(m.id, actor.userId, "form").catch(() => {});
           return sentAnswer(api, recipient, message, m, s.meta.tpl?.body);
         });
-        return {
-          after: () =>
-            postOutcome(
-              ctx,
-              s.client,
-              { channel: s.meta.ch, userId: actor.userId },
-              { text: sent.text, blocks: [sectionText(sent.line), context(sent.detail)] },
-            ).then(() => undefined),
-        };
+        return toldAfter(s, { text: sent.text, blocks: [sectionText(sent.line), context(sent.detail)] });
       } catch (err) {
         if (type === "text" && outsideWindow(err)) {
           const rule = (err as ValidationError).problems[0]?.rule ?? (err as Error).message;

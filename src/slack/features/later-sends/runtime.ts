@@ -1,0 +1,62 @@
+// Messages sent later, their Slack side (issue 40 §2): the one LaterSendRunner
+// of a process (src/commands/later-sends.ts), each message sent with its
+// workspace's core (as its writer, audited) and its writer told by DM when it
+// was not sent or its outcome is not known. A workspace not connected (or
+// departed) gives nothing: its messages wait.
+import { LaterSendRunner, type LaterSendWorkspace } from "../../../commands/later-sends.ts";
+import type { CommandCore } from "../../../commands/types.ts";
+import { valuesOf } from "../../../commands/workspace-admin.ts";
+import { startRulesOf } from "../../../domain/start-time.ts";
+import type { WorkspaceId } from "../../../domain/workspace.ts";
+import type { Config } from "../../../platform/config.ts";
+import type { Logger } from "../../../platform/log.ts";
+import type { Db } from "../../../store/db.ts";
+import { LiveReplicas } from "../../../store/live-replicas.ts";
+import type { SlackBridge } from "../../io/bridge.ts";
+import { PROCESS_ID } from "../../recovery/interrupted-commands.ts";
+
+export interface LaterSendsRuntimeOptions {
+  db: Db;
+  config: Pick<Config, "REPORTS_TIME_ZONE">;
+  logger: Logger;
+  /** A connected workspace's core and Slack bridge; undefined: not connected, its messages wait. */
+  forWorkspace: (
+    id: WorkspaceId,
+  ) => Promise<{ core: Pick<CommandCore, "perform" | "audit" | "admin">; bridge?: SlackBridge } | undefined>;
+  /** The time now (a test's clock). */
+  now?: () => Date;
+}
+
+export function createLaterSends(opts: LaterSendsRuntimeOptions): LaterSendRunner {
+  const db = opts.db;
+  return new LaterSendRunner({
+    db,
+    // Claimed as this process, whose heartbeat (PostgreSQL) says it still runs: a message a killed replica left
+    // sending is told as unknown by any other; on the embedded database, one another process left at once.
+    workerId: PROCESS_ID,
+    liveWorkers: async () =>
+      db.kind === "postgres" ? new Set(await new LiveReplicas(db).live()) : new Set([PROCESS_ID]),
+    ...(opts.now ? { now: opts.now } : {}),
+    logger: opts.logger.child({ part: "later-sends" }),
+    forWorkspace: async (id): Promise<LaterSendWorkspace | undefined> => {
+      const ws = await opts.forWorkspace(id);
+      if (!ws) return undefined;
+      // The zone as it is now (a change in Slack wins over the environment's); quiet hours do not apply.
+      const settings = await ws.core.admin?.settings().catch(() => undefined);
+      const tz =
+        (settings ? valuesOf(settings) : undefined)?.reportsTimeZone ?? opts.config.REPORTS_TIME_ZONE;
+      const bridge = ws.bridge;
+      return {
+        core: ws.core,
+        rules: startRulesOf(tz, undefined),
+        ...(bridge
+          ? {
+              dm: async (user, m) => {
+                await bridge.posts.post(bridge.client, { channel: user, text: m.text, blocks: m.blocks });
+              },
+            }
+          : {}),
+      };
+    },
+  });
+}
