@@ -43,6 +43,8 @@ export const WORKSPACE_TABLES: readonly string[] = [
   "approvals.cards",
   "approvals.requests",
   "home.last_counts",
+  "automations.deliveries",
+  "automations.hooks",
 ];
 
 /** Removes every record of `workspace`, in one transaction; returns the rows removed per table. */

@@ -33,17 +33,30 @@ const MAY_IMPORT: Record<string, string[]> = {
   // A campaign's road, rails and cards (issue 37 §6); posting and redrawing reach it as ports.
   // reports: the card's Block Kit until it moves here.
   campaigns: ["api", "blocks", "domain", "reports", "store", "platform"],
-  commands: ["api", "blocks", "campaigns", "domain", "imports", "reports", "store", "platform"],
+  commands: [
+    "api",
+    "automations",
+    "blocks",
+    "campaigns",
+    "domain",
+    "imports",
+    "reports",
+    "store",
+    "platform",
+  ],
   imports: ["api", "blocks", "domain", "store", "platform"],
   reports: ["api", "blocks", "domain", "store", "platform"],
   // The inbox engine: the front end's I/O is passed in (src/inbox/io.ts), so it imports none.
   inbox: ["api", "blocks", "domain", "store", "platform"],
+  // Events out (issue 40 §3): hooks and their deliveries; webhooks speak HTTP here, not through the API client.
+  automations: ["domain", "store", "platform"],
   // The stand-in API shares the client's schemas and nothing else of it.
   sandbox: ["api", "store", "platform"],
   // The front ends: thin, over the core and the services.
   shell: ["blocks", "commands", "domain", "platform"],
   slack: [
     "api",
+    "automations",
     "blocks",
     "campaigns",
     "commands",
@@ -71,6 +84,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   // Composition and start-up: imports every part; nothing imports it (src/start.js, the entry, aside).
   host: [
     "api",
+    "automations",
     "commands",
     "domain",
     "imports",
