@@ -62,6 +62,12 @@ export function maskUrl(url: string): string {
   }
 }
 
+/** A command line of automations with every URL in it masked (the audit's typed line, the logs). */
+export const maskHookLine = (line: string): string =>
+  /^\s*(?:\/sb\s+)?automation/i.test(line)
+    ? line.replace(/<?(https?:\/\/[^\s>|]+)(?:\|[^>\s]*)?>?/gi, (_m, url: string) => maskUrl(url))
+    : line;
+
 /** The URL, or the problem with it in words (never the URL itself, which may hold a secret). */
 export function parseHookUrl(text: string, rules: AddressRules): URL | string {
   let u: URL;

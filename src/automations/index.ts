@@ -1,5 +1,5 @@
 // Events out (issue 40 §3, docs/automations.md): the folder's public names.
-export { isPrivateAddress, maskUrl } from "./address.ts";
+export { isPrivateAddress, maskHookLine, maskUrl } from "./address.ts";
 export { EVENT_TYPES, EVENTS, type EventType, isConversationEvent, workflowVariables } from "./events.ts";
 export { eventOfAudit } from "./from-audit.ts";
 export { SIGNATURE_HEADER, signatureOf, verifySignature } from "./send.ts";

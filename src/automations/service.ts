@@ -7,6 +7,7 @@
 import type { WorkspaceId } from "../domain/workspace.ts";
 import { hideSecrets, type Logger } from "../platform/log.ts";
 import type { Keyring } from "../platform/secrets.ts";
+import type { AuditEntry } from "../store/audit.ts";
 import { AutomationStore, type HookRow } from "../store/automations.ts";
 import type { Db } from "../store/db.ts";
 import { type AddressRules, addressProblem, isWorkflowTrigger, maskUrl, parseHookUrl } from "./address.ts";
@@ -19,6 +20,7 @@ import {
   type SwitchboardEvent,
   testEvent,
 } from "./events.ts";
+import { eventOfAudit } from "./from-audit.ts";
 import { type AttemptResult, attempt, newSecret } from "./send.ts";
 
 /** What the queue carries: which delivery to try (the row is the truth). */
@@ -176,6 +178,18 @@ export class Automations {
         await this.enqueue({ workspace: this.workspace, hook: h.number, eventId: event.id });
     }
     return event;
+  }
+
+  /** An audited write of this workspace: the event it is, if any, to the hooks that want it (errors logged). */
+  async onAudit(entry: AuditEntry): Promise<void> {
+    const e = eventOfAudit(entry);
+    if (!e) return;
+    await this.emit(e.type, e.fields).catch((err) =>
+      this.deps.logger?.warn(
+        { err: String(err), workspace: this.workspace, event: e.type },
+        "an event could not be kept for its automations",
+      ),
+    );
   }
 
   private async enqueue(job: DeliveryJob): Promise<void> {

@@ -6,6 +6,7 @@ import type { KnownBlock } from "@slack/types";
 import type { z } from "zod";
 import type { OperationName } from "../api/operations.ts";
 import type { MessagingApi } from "../api/types.ts";
+import type { Automations } from "../automations/index.ts";
 import type { StartRules } from "../domain/start-time.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import { SwitchboardError } from "../platform/errors.ts";
@@ -66,6 +67,8 @@ export interface CommandContext {
   audit: (operation: string, ok: boolean, answer?: unknown) => Promise<void>;
   /** The workspace's connection and settings (`/sb connect`, `/sb settings`); absent where not set up. */
   admin?: WorkspaceAdmin;
+  /** The workspace's automations (events out, issue 40 §3): `/sb automations`. */
+  automations?: Automations;
   /** The workspace the command runs in: a cache a command keeps across calls is keyed by it. */
   workspace: WorkspaceId;
   /** The audiences of the campaigns Switchboard created or sent (src/store/campaigns.ts); absent where not set up. */

@@ -1,6 +1,6 @@
 import { MessagingClient } from "../api/client.ts";
 import { type SharedBudget, sharedBudgetLimiter } from "../api/shared-limit.ts";
-import { createCommandCore, type SwitchboardCore } from "../commands/core.ts";
+import { type CoreOptions, createCommandCore, type SwitchboardCore } from "../commands/core.ts";
 import type { InboxAccess } from "../commands/inbox.ts";
 import type { ResolveGroupMembers } from "../commands/permissions.ts";
 import type { SettingValues, WorkspaceAdmin } from "../commands/workspace-admin.ts";
@@ -53,6 +53,8 @@ export interface DeploymentParts {
   config: Config;
   logger: Logger;
   db: Db;
+  /** A workspace's automations (events out, issue 40 §3); unset: none. */
+  automations?: (workspace: WorkspaceId) => CoreOptions["automations"];
   /** Each key's budget shared by every replica (PostgreSQL: src/store/rate-budget.ts); unset: this process's alone. */
   budget?: SharedBudget;
 }
@@ -106,6 +108,9 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
   const audited = async (entry: AuditEntry) => {
     for (const listener of auditListeners) await listener(entry);
   };
+  // Events out: an audited write that is an event goes to the workspace's hooks (issue 40 §3).
+  const automations = shared.automations?.(ws.id);
+  if (automations) auditListeners.push((entry) => automations.onAudit(entry));
   const resolveGroupMembers = ws.resolveGroupMembers ?? slack?.resolveGroupMembers;
   const workspace = ws.id;
   const channels = new ChannelNames(db, workspace);
@@ -130,6 +135,7 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
       writers: settings?.writers ?? ws.writers ?? config.SWITCHBOARD_WRITERS,
       broadcasters: settings?.broadcasters ?? ws.broadcasters ?? config.SWITCHBOARD_BROADCASTERS,
       admin: ws.admin,
+      ...(automations ? { automations } : {}),
       resolveGroupMembers,
       onAudit: audited,
       logger: logger.child({ part: "core" }),
