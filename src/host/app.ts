@@ -49,6 +49,8 @@ export interface Switchboard {
   workspace: WorkspaceId;
   /** Events out: each workspace's automations and the deliveries' worker (start() once the app answers). */
   automations: AutomationParts;
+  /** This workspace's automations: its inboxes' events go to them (src/slack/features/inbox/runtime.ts). */
+  eventsTo?: WorkspaceRuntime["automations"];
   /** Runs `fn` first when closing (before the database closes): for parts started later, like pg-boss. */
   onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
@@ -207,6 +209,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
       inbox,
       workspace,
       automations,
+      ...(built.automations ? { eventsTo: built.automations } : {}),
       ...closeOnce(closers, logger),
     };
   } catch (err) {

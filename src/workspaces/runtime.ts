@@ -39,6 +39,8 @@ export interface WorkspaceRuntime {
    * setting is read per request. The client, the stores and the key stay.
    */
   applySettings(settings: SettingValues): void;
+  /** Its automations (events out), when the deployment has them. */
+  automations?: CoreOptions["automations"];
   /** Listeners of every audited write of this workspace. */
   auditListeners: Array<(entry: AuditEntry) => void | Promise<void>>;
   /** An audited write or change, told to every listener in turn (the audit channel's post among them). */
@@ -161,6 +163,7 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
     inbox,
     slack,
     settings: ws.settings,
+    ...(automations ? { automations } : {}),
     auditListeners,
     audited,
     applySettings(settings) {

@@ -1,0 +1,109 @@
+// message.received (issue 40 §3) on real parts: a customer writes through the
+// sandbox's control route, the inbox poller (stepped by hand) mirrors it into
+// the fake Slack, and the workspace's hook of that inbox gets the event from
+// a real loopback receiver, once; a hook limited to another inbox gets nothing.
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
+import { type InboxRuntime, startInbox } from "../../src/slack/features/inbox/runtime.ts";
+import { InboxStore } from "../../src/store/inbox.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { manualClock } from "../helpers/sandbox.ts";
+import { type SlackStack, startStack } from "../helpers/stack.ts";
+
+const SHELL = { userId: "shell", via: "shell" as const };
+const INBOX = "C0INBOX";
+const OTHER = "C0OTHER";
+const clock = manualClock();
+
+let s: SlackStack;
+let runtime: InboxRuntime;
+const got: Array<{ path: string; body: Record<string, unknown> }> = [];
+const server = createServer((req, res) => {
+  let body = "";
+  req.on("data", (c) => {
+    body += c;
+  });
+  req.on("end", () => {
+    got.push({ path: req.url ?? "", body: JSON.parse(body) });
+    res.end();
+  });
+});
+let base = "";
+
+beforeAll(async () => {
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  s = await startStack({
+    sandbox: { campaignTickMs: 0, now: clock.now, readLimit: 100_000, writeLimit: 10_000 },
+    env: {
+      API_READ_LIMIT: "100000",
+      API_WRITE_LIMIT: "10000",
+      SWITCHBOARD_SECRET_KEY: randomBytes(32).toString("base64"),
+      AUTOMATIONS_ALLOW_PRIVATE: "1",
+    },
+    slack: {
+      channels: [
+        { id: "C0GENERAL", name: "general" },
+        { id: INBOX, name: "inbox", is_member: true },
+        { id: OTHER, name: "other", is_member: true },
+      ],
+    },
+  });
+  await s.switchboard.automations.start();
+  runtime = await startInbox(s.switchboard, s.config, s.logger, { timer: false, now: clock.now });
+}, 120_000);
+
+afterAll(async () => {
+  await runtime?.stop();
+  await s?.close();
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+describe("message.received", { timeout: 60_000 }, () => {
+  it("a customer's message mirrored by the inbox reaches the hook of its inbox, once; another inbox's hook gets nothing", async () => {
+    const store = new InboxStore(s.db, ENV_WORKSPACE);
+    await store.setInbox(INBOX, "all", "U0ALICE", clock.now());
+    await store.setInbox(OTHER, "all", "U0ALICE", clock.now());
+    // The first poll draws what is already waiting; events are for what comes after too.
+    await runtime.poller.step();
+    const mine = await s.core.run(`automation add message.received ${base}/mine inbox=${INBOX}`, SHELL);
+    expect(mine.text).toContain("Automation *1* added");
+    expect(
+      (await s.core.run(`automation add message.received ${base}/other inbox=${OTHER}`, SHELL)).text,
+    ).toContain("Automation *2* added");
+    const before = got.length;
+
+    const users = await s.client.listChatUsers({ limit: 100 });
+    const someone = users.items.find((u) => u.type === "phonechat" && typeof u.id === "number")!;
+    clock.advance(1000);
+    const res = await fetch(`${s.sandbox.controlUrl}/chat-users/${someone.id}/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": s.sandbox.apiKey },
+      body: JSON.stringify({ text: "Where is my order?" }),
+    });
+    expect(res.status).toBe(201);
+    const { id: messageId } = (await res.json()) as { id: number };
+    expect((await runtime.poller.step()).posted).toBeGreaterThan(0);
+
+    await eventually(() => got.slice(before).find((g) => g.body.type === "message.received"));
+    // Polled again: nothing new, nothing sent again.
+    await runtime.poller.step();
+    await new Promise((r) => setTimeout(r, 1500));
+    const events = got
+      .slice(before)
+      .filter((g) => (g.body.data as Record<string, string>).message_id === String(messageId));
+    // One event, to the hook of the inbox the conversation went to (one inbox a conversation), not the other's.
+    expect(events).toHaveLength(1);
+    const data = events[0]!.body.data as Record<string, string>;
+    expect(events[0]!.path).toBe(data.inbox_channel === INBOX ? "/mine" : "/other");
+    expect(events[0]!.body).toMatchObject({
+      version: 1,
+      type: "message.received",
+      workspace: ENV_WORKSPACE,
+      data: { chat_user_id: String(someone.id), message_text: "Where is my order?" },
+    });
+  });
+});
