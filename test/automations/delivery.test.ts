@@ -3,7 +3,9 @@
 // event id twice (at least once); a 400 is not retried and is failed at once;
 // a private address is refused without AUTOMATIONS_ALLOW_PRIVATE; workspace
 // A's hook never receives B's events; the signature verifies; the URL is
-// stored sealed and never logged.
+// stored sealed and never logged; a Slack workflow's trigger gets the flat
+// variables and its 429's Retry-After is waited out; a hanging endpoint
+// delays no other hook.
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,7 +16,9 @@ import {
   AutomationWorker,
   SIGNATURE_HEADER,
   verifySignature,
+  workflowVariables,
 } from "../../src/automations/index.ts";
+import { urlContext } from "../../src/automations/service.ts";
 import { Keyring } from "../../src/platform/secrets.ts";
 import { createBoss } from "../../src/store/boss.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
@@ -37,11 +41,16 @@ const eventually = (check: () => unknown, o: { timeoutMs?: number } = {}) =>
 interface Received {
   body: string;
   headers: IncomingMessage["headers"];
+  at: number;
 }
 
-/** A receiver on 127.0.0.1 answering each request with the next status of `statuses` (the last one repeats). */
+/**
+ * A receiver on 127.0.0.1 answering each request with the next status of `statuses` (the last one repeats);
+ * a 429 says Retry-After: `retryAfter` seconds.
+ */
 async function receiver(
   statuses: number[],
+  retryAfter?: number,
 ): Promise<{ url: string; got: Received[]; close(): Promise<void> }> {
   const got: Received[] = [];
   const server: Server = createServer((req, res) => {
@@ -50,8 +59,10 @@ async function receiver(
       body += c;
     });
     req.on("end", () => {
-      got.push({ body, headers: req.headers });
+      got.push({ body, headers: req.headers, at: Date.now() });
       res.statusCode = statuses[Math.min(got.length - 1, statuses.length - 1)] ?? 200;
+      if (res.statusCode === 429 && retryAfter !== undefined)
+        res.setHeader("retry-after", String(retryAfter));
       res.end();
     });
   });
@@ -235,6 +246,68 @@ describe("automations: delivery through the queue to real receivers", () => {
       lastDetail: expect.stringMatching(/private/),
     });
     expect(r.got).toHaveLength(0);
+  }, 30_000);
+
+  it("a Slack workflow's trigger gets the event's flat variables, exactly; its 429 waited out as Retry-After says", async () => {
+    const r = await receiver([429, 200], 3);
+    closers.push(r.close);
+    const a = automations("T0WF");
+    // A trigger's address is hooks.slack.com's: here a loopback receiver stands in for it, kept as a workflow hook.
+    const number = await a.store.add({
+      event: "conversation.resolved",
+      kind: "workflow",
+      urlMasked: "https://hooks.slack.com/…",
+      inbox: null,
+      by: "U0A",
+      now: new Date(),
+      seal: (n) => ({ url: keyring.seal(r.url, urlContext("T0WF", n)), secret: null }),
+    });
+    const e = await a.emit("conversation.resolved", {
+      inbox_channel: "C0S",
+      chat_user_id: 5,
+      resolved_by: "U0A",
+    });
+    await eventually(() => expect(r.got).toHaveLength(2), { timeoutMs: 30_000 });
+    // Not before the 3 s the 429 asked for (the first retry would otherwise come after 1 s here).
+    expect(r.got[1]!.at - r.got[0]!.at).toBeGreaterThanOrEqual(2900);
+    const body = JSON.parse(r.got[1]!.body);
+    expect(Object.keys(body)).toEqual(workflowVariables("conversation.resolved"));
+    expect(Object.values(body).every((v) => typeof v === "string")).toBe(true);
+    expect(body).toMatchObject({
+      event_id: e!.id,
+      event_type: "conversation.resolved",
+      inbox_channel: "C0S",
+    });
+    expect(r.got[1]!.headers[SIGNATURE_HEADER.toLowerCase()]).toBeUndefined();
+    expect(await a.store.delivery(number, e!.id)).toMatchObject({ state: "delivered", attempts: 2 });
+  }, 30_000);
+
+  it("an endpoint that hangs delays no other hook: the healthy one gets the event meanwhile; the hung one is retried", async () => {
+    const hung: Received[] = [];
+    const held: Array<() => void> = [];
+    const hanging = createServer((req, res) => {
+      hung.push({ body: "", headers: req.headers, at: Date.now() });
+      held.push(() => res.destroy());
+    });
+    await new Promise<void>((r) => hanging.listen(0, "127.0.0.1", r));
+    closers.push(async () => {
+      for (const h of held) h();
+      await new Promise<void>((r) => hanging.close(() => r()));
+    });
+    const healthy = await receiver([200]);
+    closers.push(healthy.close);
+    const a = automations("T0HANG");
+    const port = (hanging.address() as AddressInfo).port;
+    expect((await a.add("import.finished", `http://127.0.0.1:${port}/slow`, "U0A")).ok).toBe(true);
+    expect((await a.add("import.finished", healthy.url, "U0A")).ok).toBe(true);
+    // The hanging hook is first: its attempt starts before the healthy one's.
+    const sent = Date.now();
+    await a.emit("import.finished", { file_name: "a.csv", imported: 3, failed: 0 });
+    await eventually(() => expect(healthy.got).toHaveLength(1));
+    // Well before the hanging attempt's own time limit (2 s in this worker).
+    expect(healthy.got[0]!.at - sent).toBeLessThan(1900);
+    // The hung attempt ends at its time limit and is tried again.
+    await eventually(() => expect(hung.length).toBeGreaterThanOrEqual(2), { timeoutMs: 20_000 });
   }, 30_000);
 
   it("no log line holds a hook's URL", () => {
