@@ -126,7 +126,7 @@ describe("automation commands", () => {
     status = 400;
     expect(text(await s.core.run("inbox assign C0INBOX1 42 nobody", ALICE))).toMatch(/Nobody has/);
     expect(text(await s.core.run("inbox assign C0INBOX1 42 me", ALICE))).toMatch(/You have/);
-    await eventually(async () => /1 failed/.test(text(await s.core.run("automations", SHELL))));
+    await eventually(async () => /1 event failed/.test(text(await s.core.run("automations", SHELL))));
     const list = await s.core.run("automations", SHELL);
     expect(text(list)).toMatch(/failed .*HTTP 400/);
     expect(JSON.stringify(list.blocks)).toContain('"value":"automation retry 1"');

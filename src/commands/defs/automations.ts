@@ -44,8 +44,8 @@ function lastWords(h: HookRow): string {
       ? `:white_check_mark: Last delivered ${when}`
       : h.lastState === "failed"
         ? `:x: Last delivery failed ${when}${detail}`
-        : `:hourglass_flowing_sand: Retrying since ${when}${detail}`;
-  return h.failures ? `${last} · *${h.failures} failed*` : last;
+        : `:hourglass_flowing_sand: Being retried: the last attempt ${when}${detail}`;
+  return h.failures ? `${last} · *${h.failures === 1 ? "1 event" : `${h.failures} events`} failed*` : last;
 }
 
 /** The list: one section a hook, Retry under a hook with failed deliveries. */
@@ -61,7 +61,7 @@ export function automationsBlocks(hooks: HookRow[]): KnownBlock[] {
     const inbox = h.inbox ? ` · only <#${h.inbox}>` : "";
     blocks.push(
       section(
-        `*${h.number}.* \`${esc(h.event)}\` → ${esc(h.urlMasked)} (${kindWords(h)})${inbox}\n${lastWords(h)}`,
+        `*${h.number}.* \`${esc(h.event)}\` → \`${esc(h.urlMasked)}\` (${kindWords(h)})${inbox}\n${lastWords(h)}`,
       ),
     );
     if (h.failures > 0)
