@@ -8,7 +8,7 @@ import type { WorkspaceId } from "../domain/workspace.ts";
 import { hideSecrets, type Logger } from "../platform/log.ts";
 import type { Keyring } from "../platform/secrets.ts";
 import type { AuditEntry } from "../store/audit.ts";
-import { AutomationStore, type HookRow } from "../store/automations.ts";
+import { AutomationStore, type HookRow, resealHooks } from "../store/automations.ts";
 import type { Db } from "../store/db.ts";
 import { type AddressRules, addressProblem, isWorkflowTrigger, maskUrl, parseHookUrl } from "./address.ts";
 import {
@@ -60,6 +60,19 @@ export function openHook(keyring: Keyring, h: HookRow): { url: string; secret: s
     : null;
   hideSecrets(url, secret ?? undefined);
   return { url, secret };
+}
+
+/** Hooks sealed with SWITCHBOARD_SECRET_KEY_PREVIOUS sealed again with the current key (at start); how many. */
+export function resealAutomations(db: Db, keyring: Keyring): Promise<number> {
+  return resealHooks(db, (h) => {
+    if (!keyring.isStale(h.urlSealed) && !(h.secretSealed && keyring.isStale(h.secretSealed)))
+      return undefined;
+    const { url, secret } = openHook(keyring, h);
+    return {
+      url: keyring.seal(url, urlContext(h.workspace, h.number)),
+      secret: secret === null ? null : keyring.seal(secret, secretContext(h.workspace, h.number)),
+    };
+  });
 }
 
 export class Automations {

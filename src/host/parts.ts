@@ -1,5 +1,5 @@
 import type { PgBoss } from "pg-boss";
-import { Automations, AutomationWorker } from "../automations/index.ts";
+import { Automations, AutomationWorker, resealAutomations } from "../automations/index.ts";
 import type { ResolveGroupMembers } from "../commands/permissions.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Config } from "../platform/config.ts";
@@ -88,6 +88,11 @@ export function automationParts(
       ),
     async start() {
       if (boss) return;
+      // Rotating SWITCHBOARD_SECRET_KEY: hooks the previous key sealed are sealed again with the new one.
+      if (keyring && config.SWITCHBOARD_SECRET_KEY_PREVIOUS) {
+        const resealed = await resealAutomations(db, keyring);
+        if (resealed) log.info({ resealed }, "automations sealed again with the new SWITCHBOARD_SECRET_KEY");
+      }
       const { createBoss } = await import("../store/boss.ts");
       boss = await createBoss(db);
       const w = new AutomationWorker({ db, boss, ...(keyring ? { keyring } : {}), rules, logger: log });

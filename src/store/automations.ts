@@ -323,3 +323,26 @@ export async function pendingDeliveries(
     eventId: String(r.event_id),
   }));
 }
+
+/**
+ * Every workspace's hooks sealed again where `reseal` gives new sealed values
+ * (a rotated SWITCHBOARD_SECRET_KEY: src/automations/service.ts); how many changed.
+ */
+export async function resealHooks(
+  db: Queryable,
+  reseal: (h: HookRow) => { url: string; secret: string | null } | undefined,
+): Promise<number> {
+  const { rows } = await db.query<Row>("select * from automations.hooks order by workspace, number");
+  let changed = 0;
+  for (const h of rows.map(toHook)) {
+    const next = reseal(h);
+    if (!next) continue;
+    await db.query(
+      `update automations.hooks set url_sealed = $3, secret_sealed = $4
+       where workspace = $1 and number = $2 and url_sealed = $5`,
+      [h.workspace, h.number, next.url, next.secret, h.urlSealed],
+    );
+    changed++;
+  }
+  return changed;
+}

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Automations,
   AutomationWorker,
+  resealAutomations,
   SIGNATURE_HEADER,
   verifySignature,
   workflowVariables,
@@ -79,7 +80,8 @@ describe("automations: delivery through the queue to real receivers", () => {
   let db: TestDb;
   let boss: PgBoss;
   let worker: AutomationWorker;
-  const keyring = new Keyring(randomBytes(32));
+  const keyringKey = randomBytes(32);
+  const keyring = new Keyring(keyringKey);
   const rules = { allowPrivate: true };
   const { logger, logs } = captureLogger();
   const closers: Array<() => Promise<void>> = [];
@@ -309,6 +311,24 @@ describe("automations: delivery through the queue to real receivers", () => {
     // The hung attempt ends at its time limit and is tried again.
     await eventually(() => expect(hung.length).toBeGreaterThanOrEqual(2), { timeoutMs: 20_000 });
   }, 30_000);
+
+  it("a rotated SWITCHBOARD_SECRET_KEY: hooks sealed with the previous key are sealed again and open with the new one alone", async () => {
+    const a = automations("T0ROT");
+    const added = await a.add("campaign.started", "http://127.0.0.1:9/rotate", "U0A");
+    if (!added.ok) throw new Error(added.message);
+    const next = randomBytes(32);
+    const rotating = new Keyring(next, keyringKey);
+    expect(await resealAutomations(db, rotating)).toBeGreaterThanOrEqual(1);
+    // Sealed again: nothing left to do, and the new key alone opens the hook (not the old one).
+    expect(await resealAutomations(db, rotating)).toBe(0);
+    const hook = (await a.store.get(added.number))!;
+    const opened = new Automations({ db, keyring: new Keyring(next), rules }, "T0ROT");
+    expect(new Keyring(next).open(hook.urlSealed, urlContext("T0ROT", added.number)).value).toBe(
+      "http://127.0.0.1:9/rotate",
+    );
+    expect(await opened.rotate(added.number)).toMatch(/^whsec_/);
+    expect(() => keyring.open(hook.urlSealed, urlContext("T0ROT", added.number))).toThrow();
+  });
 
   it("no log line holds a hook's URL", () => {
     const text = JSON.stringify(logs);
