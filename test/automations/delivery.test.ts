@@ -281,7 +281,9 @@ describe("automations: delivery through the queue to real receivers", () => {
       inbox_channel: "C0S",
     });
     expect(r.got[1]!.headers[SIGNATURE_HEADER.toLowerCase()]).toBeUndefined();
-    expect(await a.store.delivery(number, e!.id)).toMatchObject({ state: "delivered", attempts: 2 });
+    await eventually(async () =>
+      expect(await a.store.delivery(number, e!.id)).toMatchObject({ state: "delivered", attempts: 2 }),
+    );
   }, 30_000);
 
   it("an endpoint that hangs delays no other hook: the healthy one gets the event meanwhile; the hung one is retried", async () => {
@@ -311,6 +313,36 @@ describe("automations: delivery through the queue to real receivers", () => {
     // The hung attempt ends at its time limit and is tried again.
     await eventually(() => expect(hung.length).toBeGreaterThanOrEqual(2), { timeoutMs: 20_000 });
   }, 30_000);
+
+  it("retried for 24 hours from the event, then failed; the first retry within 30 s by default", async () => {
+    const r = await receiver([503]);
+    closers.push(r.close);
+    // No queue: only the attempts made here.
+    const a = new Automations({ db, keyring, rules }, "T0LATE");
+    const added = await a.add("campaign.started", r.url, "U0A");
+    if (!added.ok) throw new Error(added.message);
+    const e = await a.emit("campaign.started", { campaign_id: 3 });
+    const job = { workspace: "T0LATE", hook: added.number, eventId: e!.id };
+    const at = (ms: number) =>
+      new AutomationWorker({ db, boss, keyring, rules, now: () => new Date(Date.now() + ms) });
+    await at(0).handle(job);
+    const first = (await a.store.delivery(added.number, e!.id))!;
+    expect(first).toMatchObject({ state: "pending", attempts: 1, lastDetail: "HTTP 503" });
+    expect(first.nextAt.getTime() - Date.now()).toBeLessThanOrEqual(30_000);
+    // 23 hours on: still retried.
+    await at(23 * 3600_000 + 60_000).handle(job);
+    expect(await a.store.delivery(added.number, e!.id)).toMatchObject({ state: "pending", attempts: 2 });
+    // 24 hours on: kept as failed, and nothing more is tried.
+    await at(24 * 3600_000 + 60_000).handle(job);
+    expect(await a.store.delivery(added.number, e!.id)).toMatchObject({
+      state: "failed",
+      attempts: 3,
+      lastDetail: "HTTP 503; retried for 24 hours",
+    });
+    await at(25 * 3600_000).handle(job);
+    expect(r.got).toHaveLength(3);
+    expect((await a.store.get(added.number))?.failures).toBe(1);
+  });
 
   it("a rotated SWITCHBOARD_SECRET_KEY: hooks sealed with the previous key are sealed again and open with the new one alone", async () => {
     const a = automations("T0ROT");
