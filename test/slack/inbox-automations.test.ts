@@ -2,6 +2,7 @@
 // sandbox's control route, the inbox poller (stepped by hand) mirrors it into
 // the fake Slack, and the workspace's hook of that inbox gets the event from
 // a real loopback receiver, once; a hook limited to another inbox gets nothing.
+// A reply target missed: reply_target.breached, once.
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -62,7 +63,7 @@ afterAll(async () => {
   await new Promise<void>((r) => server.close(() => r()));
 });
 
-describe("message.received", { timeout: 60_000 }, () => {
+describe("the inbox's events to automations", { timeout: 60_000 }, () => {
   it("a customer's message mirrored by the inbox reaches the hook of its inbox, once; another inbox's hook gets nothing", async () => {
     const store = new InboxStore(s.db, ENV_WORKSPACE);
     await store.setInbox(INBOX, "all", "U0ALICE", clock.now());
@@ -105,5 +106,43 @@ describe("message.received", { timeout: 60_000 }, () => {
       workspace: ENV_WORKSPACE,
       data: { chat_user_id: String(someone.id), message_text: "Where is my order?" },
     });
+  });
+
+  it("reply_target.breached: a reply target missed reaches its hook once, with the conversation's fields", async () => {
+    expect((await s.core.run(`inbox off ${OTHER}`, SHELL)).text).toMatch(/off/i);
+    expect((await s.core.run(`inbox on ${INBOX} first=1m`, SHELL)).text).toMatch(/first reply within 1 min/);
+    expect((await s.core.run(`automation add reply_target.breached ${base}/breach`, SHELL)).text).toContain(
+      "Automation *3* added",
+    );
+    const before = got.length;
+    const store = new InboxStore(s.db, ENV_WORKSPACE);
+    const users = await s.client.listChatUsers({ limit: 100 });
+    let fresh: number | undefined;
+    for (const u of users.items)
+      if (u.type === "phonechat" && typeof u.id === "number" && !(await store.thread(INBOX, u.id))) {
+        fresh = u.id;
+        break;
+      }
+    expect(fresh).toBeDefined();
+    clock.advance(1000);
+    const res = await fetch(`${s.sandbox.controlUrl}/chat-users/${fresh}/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": s.sandbox.apiKey },
+      body: JSON.stringify({ text: "Hello? Anyone?" }),
+    });
+    expect(res.status).toBe(201);
+    await runtime.poller.step();
+    // Past the due time (the core set the target on the real clock, a little ahead of the sandbox's).
+    clock.advance(180_000);
+    await runtime.poller.step();
+    await runtime.poller.step();
+    const breach = await eventually(() => got.slice(before).find((g) => g.path === "/breach"));
+    expect(breach.body).toMatchObject({
+      type: "reply_target.breached",
+      data: { inbox_channel: INBOX, chat_user_id: String(fresh), target: "first reply in 60 s" },
+    });
+    await runtime.poller.step();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(got.slice(before).filter((g) => g.path === "/breach")).toHaveLength(1);
   });
 });
