@@ -414,7 +414,11 @@ export class Follow {
           channel,
           chatUserId,
           customerName: thread.card?.name ?? `chat user #${chatUserId}`,
-          rating: m.text.trim(),
+          // The option as the template writes it ("Great"), whatever the customer's case.
+          rating:
+            thread.ratingOptions.find(
+              (o) => o.trim().toLowerCase() === (m.text as string).trim().toLowerCase(),
+            ) ?? m.text.trim(),
         });
       } else await store.unclaimMessage(channel, m.id);
     }

@@ -145,4 +145,49 @@ describe("the inbox's events to automations", { timeout: 60_000 }, () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect(got.slice(before).filter((g) => g.path === "/breach")).toHaveLength(1);
   });
+
+  it("rating.received: the customer's answer to the rating asked on Resolve reaches its hook once", async () => {
+    const store = new InboxStore(s.db, ENV_WORKSPACE);
+    // The conversation of the test before, waiting for a reply.
+    const [thread] = await store.waiting(INBOX);
+    expect(thread).toBeDefined();
+    const user = thread!.chatUserId;
+    const channelId = thread!.card?.channelId ?? 1;
+    await s.client.createTemplate({
+      integrationId: channelId,
+      name: "rate_us",
+      language: "en",
+      category: "UTILITY",
+      bodyText: "How did we do?",
+      buttons: [
+        { type: "QUICK_REPLY", text: "Great" },
+        { type: "QUICK_REPLY", text: "Poor" },
+      ],
+    });
+    await s.client.syncTemplates(channelId);
+    expect((await s.core.run(`inbox on ${INBOX} first=1m rating=rate_us`, SHELL)).text).toMatch(
+      /asked for a rating/,
+    );
+    expect(
+      (await s.core.run(`automation add rating.received ${base}/rating inbox=${INBOX}`, SHELL)).text,
+    ).toContain("added");
+    const before = got.length;
+    expect((await s.core.run(`inbox resolve ${INBOX} ${user}`, SHELL)).text).toMatch(/asked for a rating/);
+    await runtime.poller.step();
+    clock.advance(1000);
+    const res = await fetch(`${s.sandbox.controlUrl}/chat-users/${user}/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": s.sandbox.apiKey },
+      body: JSON.stringify({ text: "great" }),
+    });
+    expect(res.status).toBe(201);
+    await runtime.poller.step();
+    const rating = await eventually(() => got.slice(before).find((g) => g.path === "/rating"));
+    expect(rating.body).toMatchObject({
+      type: "rating.received",
+      data: { inbox_channel: INBOX, chat_user_id: String(user), rating: "Great" },
+    });
+    // Not a customer's message: no message.received for the answer.
+    expect(got.slice(before).some((g) => g.body.type === "message.received")).toBe(false);
+  });
 });
