@@ -11,7 +11,7 @@ import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { type InboxRuntime, startInbox } from "../../src/slack/features/inbox/runtime.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
 import { eventually } from "../helpers/eventually.ts";
-import { manualClock } from "../helpers/sandbox.ts";
+import { manualClock, ratingTemplate } from "../helpers/sandbox.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
 
 const SHELL = { userId: "shell", via: "shell" as const };
@@ -57,6 +57,18 @@ beforeAll(async () => {
   runtime = await startInbox(s.switchboard, s.config, s.logger, { timer: false, now: clock.now });
 }, 120_000);
 
+/** A chat user writes in, through the sandbox's control route (outside /v1); its message's id. */
+async function customerWrites(chatUserId: unknown, text: string): Promise<number> {
+  clock.advance(1000);
+  const res = await fetch(`${s.sandbox.controlUrl}/chat-users/${chatUserId}/messages`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": s.sandbox.apiKey },
+    body: JSON.stringify({ text }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: number }).id;
+}
+
 afterAll(async () => {
   await runtime?.stop();
   await s?.close();
@@ -79,14 +91,7 @@ describe("the inbox's events to automations", { timeout: 60_000 }, () => {
 
     const users = await s.client.listChatUsers({ limit: 100 });
     const someone = users.items.find((u) => u.type === "phonechat" && typeof u.id === "number")!;
-    clock.advance(1000);
-    const res = await fetch(`${s.sandbox.controlUrl}/chat-users/${someone.id}/messages`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": s.sandbox.apiKey },
-      body: JSON.stringify({ text: "Where is my order?" }),
-    });
-    expect(res.status).toBe(201);
-    const { id: messageId } = (await res.json()) as { id: number };
+    const messageId = await customerWrites(someone.id, "Where is my order?");
     expect((await runtime.poller.step()).posted).toBeGreaterThan(0);
 
     await eventually(() => got.slice(before).find((g) => g.body.type === "message.received"));
@@ -124,13 +129,7 @@ describe("the inbox's events to automations", { timeout: 60_000 }, () => {
         break;
       }
     expect(fresh).toBeDefined();
-    clock.advance(1000);
-    const res = await fetch(`${s.sandbox.controlUrl}/chat-users/${fresh}/messages`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": s.sandbox.apiKey },
-      body: JSON.stringify({ text: "Hello? Anyone?" }),
-    });
-    expect(res.status).toBe(201);
+    await customerWrites(fresh, "Hello? Anyone?");
     await runtime.poller.step();
     // Past the due time (the core set the target on the real clock, a little ahead of the sandbox's).
     clock.advance(180_000);
@@ -153,18 +152,7 @@ describe("the inbox's events to automations", { timeout: 60_000 }, () => {
     expect(thread).toBeDefined();
     const user = thread!.chatUserId;
     const channelId = thread!.card?.channelId ?? 1;
-    await s.client.createTemplate({
-      integrationId: channelId,
-      name: "rate_us",
-      language: "en",
-      category: "UTILITY",
-      bodyText: "How did we do?",
-      buttons: [
-        { type: "QUICK_REPLY", text: "Great" },
-        { type: "QUICK_REPLY", text: "Poor" },
-      ],
-    });
-    await s.client.syncTemplates(channelId);
+    await ratingTemplate(s.client, channelId, "rate_us", ["Great", "Poor"]);
     expect((await s.core.run(`inbox on ${INBOX} first=1m rating=rate_us`, SHELL)).text).toMatch(
       /asked for a rating/,
     );
@@ -174,13 +162,7 @@ describe("the inbox's events to automations", { timeout: 60_000 }, () => {
     const before = got.length;
     expect((await s.core.run(`inbox resolve ${INBOX} ${user}`, SHELL)).text).toMatch(/asked for a rating/);
     await runtime.poller.step();
-    clock.advance(1000);
-    const res = await fetch(`${s.sandbox.controlUrl}/chat-users/${user}/messages`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": s.sandbox.apiKey },
-      body: JSON.stringify({ text: "great" }),
-    });
-    expect(res.status).toBe(201);
+    await customerWrites(user, "great");
     await runtime.poller.step();
     const rating = await eventually(() => got.slice(before).find((g) => g.path === "/rating"));
     expect(rating.body).toMatchObject({
