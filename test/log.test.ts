@@ -23,7 +23,7 @@ describe("redactSecrets", () => {
     const line = JSON.stringify({
       msg: `Received a message on the WebSocket: ${JSON.stringify({
         payload: { token: "verif123456", bot_access_token: "xwfp-1-abcdefgh", event: {} },
-      })} key live_api_key_8f7e6d5c secret signing-secret-1234abcd pw@Secret99 xoxb-1-2-abcdefgh xapp-1-A0-zyxwvut`,
+      })} text automation add conversation.resolved https://hooks.slack.com/triggers/T0AB/123/9f8e7d6c key live_api_key_8f7e6d5c secret signing-secret-1234abcd pw@Secret99 xoxb-1-2-abcdefgh xapp-1-A0-zyxwvut`,
     });
     const out = redactSecrets(line);
     for (const s of [
@@ -34,6 +34,7 @@ describe("redactSecrets", () => {
       "pw@Secret99",
       "xoxb-1-2",
       "xapp-1-A0",
+      "T0AB/123/9f8e7d6c",
     ])
       expect(out).not.toContain(s);
     expect(out).toContain("Received a message on the WebSocket");

@@ -4,7 +4,10 @@
 
 import type { z } from "zod";
 import type { OperationName } from "../api/operations.ts";
+import type { MessagingApi } from "../api/types.ts";
+import type { Automations } from "../automations/index.ts";
 import type { CampaignContext, Preview } from "../campaigns/context.ts";
+import type { StartRules } from "../domain/start-time.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import { SwitchboardError } from "../platform/errors.ts";
 import type { ReportService } from "../reports/service.ts";
@@ -50,6 +53,8 @@ export interface CommandContext extends CampaignContext {
   inbox?: InboxAccess;
   /** The workspace's connection and settings (`/sb connect`, `/sb settings`); absent where not set up. */
   admin?: WorkspaceAdmin;
+  /** The workspace's automations (events out, issue 40 §3): `/sb automations`. */
+  automations?: Automations;
   /** The workspace the command runs in: a cache a command keeps across calls is keyed by it. */
   workspace: WorkspaceId;
   /** Messages sent later (src/commands/later-sends.ts, on the claimed-once timer); absent where not set up. */

@@ -47,6 +47,10 @@ export interface Switchboard {
   inbox: InboxAccess;
   /** The workspace this switchboard serves ("env": the one of the environment). */
   workspace: WorkspaceId;
+  /** Events out: each workspace's automations and the deliveries' worker (start() once the app answers). */
+  automations: AutomationParts;
+  /** This workspace's automations: its inboxes' events go to them (src/slack/features/inbox/runtime.ts). */
+  eventsTo?: WorkspaceRuntime["automations"];
   /** Runs `fn` first when closing (before the database closes): for parts started later, like pg-boss. */
   onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
@@ -111,12 +115,13 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
     // environment's), so without SWITCHBOARD_SECRET_KEY the seal is this process's, never used.
     const { Keyring } = await import("../platform/secrets.ts");
     const { Installations } = await import("../store/installations.ts");
-    const installations = await Installations.open(
-      db,
-      config.SWITCHBOARD_SECRET_KEY
-        ? Keyring.fromSettings(config.SWITCHBOARD_SECRET_KEY, config.SWITCHBOARD_SECRET_KEY_PREVIOUS)
-        : new Keyring(randomBytes(32)),
-    );
+    const keyring = config.SWITCHBOARD_SECRET_KEY
+      ? Keyring.fromSettings(config.SWITCHBOARD_SECRET_KEY, config.SWITCHBOARD_SECRET_KEY_PREVIOUS)
+      : undefined;
+    const installations = await Installations.open(db, keyring ?? new Keyring(randomBytes(32)));
+    // Hooks' URLs and secrets are kept sealed: only with the deployment's own key (none: adding one says so).
+    const automations = automationParts(config, db, keyring, logger);
+    closers.unshift(() => automations.stop());
     const { createWorkspaceAdmin, envSettings } = await import("../workspaces/admin.ts");
     let env: WorkspaceRuntime | undefined;
     const admin = createWorkspaceAdmin({
@@ -140,7 +145,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
     });
     // The one workspace of the environment: the same runtime many-workspace mode builds per workspace.
     const built = buildWorkspace(
-      { config, logger, db, budget: (await replicaParts(db)).budget },
+      { config, logger, db, budget: (await replicaParts(db)).budget, automations: automations.of },
       {
         id: ENV_WORKSPACE,
         baseUrl,
@@ -203,6 +208,8 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
       channels,
       inbox,
       workspace,
+      automations,
+      ...(built.automations ? { eventsTo: built.automations } : {}),
       ...closeOnce(closers, logger),
     };
   } catch (err) {
@@ -217,6 +224,13 @@ export {
   workspaceLifecycle,
 } from "./distributed.ts";
 
-import { closeOnce, replicaParts, type SwitchboardOptions, startEmbeddedSandbox } from "./parts.ts";
+import {
+  type AutomationParts,
+  automationParts,
+  closeOnce,
+  replicaParts,
+  type SwitchboardOptions,
+  startEmbeddedSandbox,
+} from "./parts.ts";
 
 export type { SwitchboardOptions };

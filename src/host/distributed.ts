@@ -13,7 +13,14 @@ import { migrateStore } from "../store/migrations.ts";
 import { purgeWorkspace } from "../store/purge.ts";
 import { WorkspaceBackground } from "../workspaces/background.ts";
 import { type RegistryOptions, WorkspaceRegistry } from "../workspaces/registry.ts";
-import { closeOnce, replicaParts, type SwitchboardOptions, startEmbeddedSandbox } from "./parts.ts";
+import {
+  type AutomationParts,
+  automationParts,
+  closeOnce,
+  replicaParts,
+  type SwitchboardOptions,
+  startEmbeddedSandbox,
+} from "./parts.ts";
 
 /** A many-workspace deployment's shared parts: each workspace's runtime comes from `workspaces`. */
 export interface DistributedSwitchboard {
@@ -33,6 +40,8 @@ export interface DistributedSwitchboard {
   heldStarts: { start(): Promise<void>; stop(): Promise<void>; wake(): void };
   /** Messages sent later of every workspace (start() once the app answers; docs/automations.md). */
   laterSends: { start(): Promise<void>; stop(): Promise<void>; wake(): void };
+  /** Events out: each workspace's automations and the deliveries' worker (start() once the app answers). */
+  automations: AutomationParts;
   /** The connected workspaces. */
   connectedIds(): Promise<WorkspaceId[]>;
   /** A workspace's bot client, its token from the TokenSource at each call (no runtime built). */
@@ -70,6 +79,8 @@ export async function createDistributedSwitchboard(
     );
     const { Installations, installationKey } = await import("../store/installations.ts");
     const installations = await Installations.open(db, keyring);
+    const automations = automationParts(config, db, keyring, logger);
+    closers.unshift(() => automations.stop());
     // Rotating SWITCHBOARD_SECRET_KEY: every value the previous key sealed is sealed again now.
     if (config.SWITCHBOARD_SECRET_KEY_PREVIOUS) {
       const resealed = await installations.resealAll();
@@ -192,7 +203,13 @@ export async function createDistributedSwitchboard(
       createNotConnectedCore({ db, workspace: id, admin: adminOf(id, inst) });
     const replicas = await replicaParts(db);
     const workspaces: WorkspaceRegistry = new WorkspaceRegistry({
-      shared: { config, logger, db, ...(replicas.budget ? { budget: replicas.budget } : {}) },
+      shared: {
+        config,
+        logger,
+        db,
+        automations: automations.of,
+        ...(replicas.budget ? { budget: replicas.budget } : {}),
+      },
       ...(replicas.versions ? { versions: replicas.versions } : {}),
       installations,
       tokens,
@@ -254,6 +271,7 @@ export async function createDistributedSwitchboard(
       scheduler,
       heldStarts,
       laterSends,
+      automations,
       ...closeOnce(closers, logger),
     };
   } catch (err) {

@@ -71,6 +71,8 @@ async function main(): Promise<number> {
       phase("report scheduler (pg-boss), after ready");
       await sb.heldStarts.start();
       await sb.laterSends.start();
+      await sb.automations.start();
+      phase("automations' deliveries (pg-boss), after ready");
       await sb.background.start(sb.workspaces);
       phase("workspaces' inboxes and progress resumed, after ready");
     } catch (err) {
@@ -139,6 +141,8 @@ async function main(): Promise<number> {
       });
       switchboard.onClose(() => laterSends.stop());
       await laterSends.start();
+      // Events out (docs/automations.md): the deliveries' worker, on the queue replicas share.
+      await switchboard.automations.start();
     } catch (err) {
       // As when a start failed before: the process ends (1), here after a graceful stop.
       logger.error(

@@ -1,6 +1,10 @@
+import type { PgBoss } from "pg-boss";
+import { Automations, AutomationWorker, resealAutomations } from "../automations/index.ts";
 import type { ResolveGroupMembers } from "../commands/permissions.ts";
+import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/log.ts";
+import type { Keyring } from "../platform/secrets.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import type { AuditEntry } from "../store/audit.ts";
 import type { Db } from "../store/db.ts";
@@ -55,4 +59,52 @@ export interface SwitchboardOptions {
   opening?: Promise<Db>;
   /** Logs each phase of the start at debug level (default: a timer of its own). */
   phase?: (name: string) => void;
+}
+
+/** Events out (issue 40 §3): each workspace's automations, and the deliveries' worker of the deployment. */
+export interface AutomationParts {
+  of(workspace: WorkspaceId): Automations;
+  /** The worker on pg-boss (once the app answers): until then deliveries wait in the store, queued at its start. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Without `keyring` (single mode without SWITCHBOARD_SECRET_KEY) hooks cannot be kept: adding one says why. */
+export function automationParts(
+  config: Config,
+  db: Db,
+  keyring: Keyring | undefined,
+  logger: Logger,
+): AutomationParts {
+  const rules = { allowPrivate: config.AUTOMATIONS_ALLOW_PRIVATE };
+  const log = logger.child({ part: "automations" });
+  let worker: AutomationWorker | undefined;
+  let boss: PgBoss | undefined;
+  return {
+    of: (workspace) =>
+      new Automations(
+        { db, ...(keyring ? { keyring } : {}), rules, queue: () => worker, logger: log },
+        workspace,
+      ),
+    async start() {
+      if (boss) return;
+      // Rotating SWITCHBOARD_SECRET_KEY: hooks the previous key sealed are sealed again with the new one.
+      if (keyring && config.SWITCHBOARD_SECRET_KEY_PREVIOUS) {
+        const resealed = await resealAutomations(db, keyring);
+        if (resealed) log.info({ resealed }, "automations sealed again with the new SWITCHBOARD_SECRET_KEY");
+      }
+      const { createBoss } = await import("../store/boss.ts");
+      boss = await createBoss(db);
+      const w = new AutomationWorker({ db, boss, ...(keyring ? { keyring } : {}), rules, logger: log });
+      await w.start();
+      worker = w;
+    },
+    async stop() {
+      const [w, b] = [worker, boss];
+      worker = undefined;
+      boss = undefined;
+      await w?.stop();
+      await b?.stop({ graceful: false }).catch(() => {});
+    },
+  };
 }

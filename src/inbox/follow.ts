@@ -248,6 +248,16 @@ export class Follow {
       }
       if (first) await store.mirroredTs(channel, id, first);
       postedCount++;
+      // A customer's message, mirrored once: the workspace's automations hear it (issue 40 §3).
+      if (direction !== "outbound")
+        await this.ctx.told({
+          type: "message.received",
+          channel,
+          chatUserId,
+          customerName: name,
+          messageId: id,
+          text: typeof shown.text === "string" ? shown.text : (messageMediaUrl(m) ?? ""),
+        });
       last = {
         at: at ?? last.at,
         direction: direction ?? "inbound",
@@ -399,6 +409,17 @@ export class Follow {
       if (await store.rate(channel, chatUserId, m.text, messageTime(m) ?? now())) {
         await store.mirroredTs(channel, m.id, RATING_TS);
         ids.add(m.id);
+        await this.ctx.told({
+          type: "rating.received",
+          channel,
+          chatUserId,
+          customerName: thread.card?.name ?? `chat user #${chatUserId}`,
+          // The option as the template writes it ("Great"), whatever the customer's case.
+          rating:
+            thread.ratingOptions.find(
+              (o) => o.trim().toLowerCase() === (m.text as string).trim().toLowerCase(),
+            ) ?? m.text.trim(),
+        });
       } else await store.unclaimMessage(channel, m.id);
     }
     return ids.size ? { ids } : undefined;

@@ -38,6 +38,17 @@ export interface TargetNotice {
   here: boolean;
 }
 
+/**
+ * What the engine tells the workspace's automations (issue 40 §3), once each,
+ * after it claimed the work: a customer's message mirrored, a rating answered,
+ * a reply target breached. Only in conversations an inbox polls (the API has no events).
+ */
+export type InboxEvent = { channel: string; chatUserId: number; customerName: string } & (
+  | { type: "message.received"; messageId: number; text: string }
+  | { type: "rating.received"; rating: string }
+  | { type: "reply_target.breached"; target: "first" | "next"; targetSecs: number }
+);
+
 /** Who sent an outgoing message through Switchboard (the send form, `/sb send`, a thread reply, a campaign's test). */
 export type Sender = Pick<OwnSend, "userId" | "via" | "campaign">;
 

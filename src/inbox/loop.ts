@@ -18,7 +18,7 @@ import { OwnSends } from "../store/own-sends.ts";
 import { Cards } from "./cards.ts";
 import type { PassContext } from "./context.ts";
 import { Follow } from "./follow.ts";
-import type { InboxIo, InboxLogger } from "./io.ts";
+import type { InboxEvent, InboxIo, InboxLogger } from "./io.ts";
 import { Lease, LeaseLost, newWorkerId } from "./lease.ts";
 import { Scan } from "./scan.ts";
 import { checkTargets } from "./targets.ts";
@@ -41,6 +41,8 @@ export interface InboxEngineOptions {
   /** How long a lease outlives the poll it was taken for (default 30 s). */
   leaseMs?: number;
   logger?: InboxLogger;
+  /** The workspace's automations hear its inboxes' events (issue 40 §3); unset: nobody. */
+  onEvent?: (e: InboxEvent) => Promise<unknown>;
 }
 
 export interface InboxStepResult {
@@ -91,6 +93,16 @@ export class InboxEngine {
       io: opts.io,
       log,
       now,
+      async told(e) {
+        try {
+          await opts.onEvent?.(e);
+        } catch (err) {
+          log.warn(
+            { channel: e.channel, event: e.type, err: String(err) },
+            "an inbox event was not kept for automations",
+          );
+        }
+      },
       workClock: opts.workClock ?? (() => undefined),
       lease,
       lookbackMs: (opts.lookbackHours ?? 24) * 3_600_000,

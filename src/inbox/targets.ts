@@ -79,7 +79,18 @@ export async function checkTargets(ctx: PassContext, inbox: Inbox): Promise<numb
       if (io.channelClosed(err)) throw err;
       continue;
     }
-    if (what === "breach") await redraw(ctx, inbox.channel, c.chatUserId);
+    if (what === "breach") {
+      await redraw(ctx, inbox.channel, c.chatUserId);
+      const n = noticeOf(c, what, here);
+      await ctx.told({
+        type: "reply_target.breached",
+        channel: inbox.channel,
+        chatUserId: c.chatUserId,
+        customerName: n.name,
+        target: n.kind,
+        targetSecs: n.targetSecs,
+      });
+    }
   }
   return posted;
 }

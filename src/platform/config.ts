@@ -181,6 +181,13 @@ export const configSchema = z.object({
   MEDIA_MAX_IMAGE_MB: int(5, 1),
   MEDIA_MAX_DOCUMENT_MB: int(100, 1),
 
+  // Automations (docs/automations.md): 1 lets hooks reach private, loopback and link-local addresses,
+  // and plain http:// (tests, on-premise receivers). Unset or 0: https:// to public addresses only.
+  AUTOMATIONS_ALLOW_PRIVATE: z
+    .enum(["", "0", "1"], { error: "must be 1 (allowed) or 0 (not allowed)" })
+    .optional()
+    .transform((v) => v === "1"),
+
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 
   // Quiet hours in the workspace's time zone (21:00-08:00; REPORTS_TIME_ZONE must be set): no campaign starts in them.

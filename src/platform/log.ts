@@ -34,6 +34,9 @@ const SECRET_PATTERNS: [RegExp, string][] = [
   // the body of oauth.v2.access, as the Web API client's debug lines print it (`"code":"…","client_id"`).
   [/(oauth_redirect\?(?:[^\s"\\#]*?&)?code=)[^&\s"\\#]+/g, `$1${CENSOR}`],
   [/(\\?"code\\?"\s*:\s*\\?")[^"\\]+(?=\\?"\s*,\s*\\?"client_(?:id|secret)\\?")/g, `$1${CENSOR}`],
+  // A Slack workflow's webhook trigger (an automation's address, docs/automations.md): its path is the secret,
+  // caught in a slash command's payload (Bolt's debug lines) before the process knows it as a value.
+  [/(hooks\.slack\.com\/triggers\/)[^\s"\\<>|]+/g, `$1${CENSOR}`],
 ];
 
 // Every secret value this process holds; set at start from the settings (and later

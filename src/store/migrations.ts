@@ -7,6 +7,7 @@
 // pg-boss keeps its own schema too (boss.ts).
 
 import { APPROVALS_MIGRATIONS } from "./approvals.ts";
+import { AUTOMATIONS_MIGRATIONS } from "./automations.ts";
 import { CAMPAIGNS_MIGRATIONS } from "./campaigns.ts";
 import { CHANNEL_MIGRATIONS } from "./channels.ts";
 import type { Db } from "./db.ts";
@@ -51,6 +52,7 @@ export const STORE_MIGRATIONS: readonly MigrationSet[] = [
   APPROVALS_MIGRATIONS,
   HOME_MIGRATIONS,
   TIMERS_MIGRATIONS,
+  AUTOMATIONS_MIGRATIONS,
 ];
 
 /** Brings every schema of the list up to date (one read each when nothing is new). */

@@ -45,6 +45,8 @@ export const WORKSPACE_TABLES: readonly string[] = [
   "home.last_counts",
   "timers.due",
   "timers.numbers",
+  "automations.deliveries",
+  "automations.hooks",
 ];
 
 /** Removes every record of `workspace`, in one transaction; returns the rows removed per table. */

@@ -73,6 +73,7 @@ export class WorkspaceBackground {
       apiKey: rt.apiKey,
       reports: rt.reports,
       inbox: rt.inbox,
+      ...(rt.automations ? { eventsTo: rt.automations } : {}),
       onClose: (fn: () => Promise<void>) => rt.onClose(fn),
     };
     const { createInbox } = await import("../slack/features/inbox/runtime.ts");

@@ -1,6 +1,6 @@
 import { MessagingClient } from "../api/client.ts";
 import { type SharedBudget, sharedBudgetLimiter } from "../api/shared-limit.ts";
-import { createCommandCore, type SwitchboardCore } from "../commands/core.ts";
+import { type CoreOptions, createCommandCore, type SwitchboardCore } from "../commands/core.ts";
 import type { InboxAccess } from "../commands/inbox.ts";
 import type { ResolveGroupMembers } from "../commands/permissions.ts";
 import type { SettingValues, WorkspaceAdmin } from "../commands/workspace-admin.ts";
@@ -39,6 +39,8 @@ export interface WorkspaceRuntime {
    * setting is read per request. The client, the stores and the key stay.
    */
   applySettings(settings: SettingValues): void;
+  /** Its automations (events out), when the deployment has them. */
+  automations?: CoreOptions["automations"];
   /** Listeners of every audited write of this workspace. */
   auditListeners: Array<(entry: AuditEntry) => void | Promise<void>>;
   /** An audited write or change, told to every listener in turn (the audit channel's post among them). */
@@ -53,6 +55,8 @@ export interface DeploymentParts {
   config: Config;
   logger: Logger;
   db: Db;
+  /** A workspace's automations (events out, issue 40 §3); unset: none. */
+  automations?: (workspace: WorkspaceId) => CoreOptions["automations"];
   /** Each key's budget shared by every replica (PostgreSQL: src/store/rate-budget.ts); unset: this process's alone. */
   budget?: SharedBudget;
 }
@@ -106,6 +110,9 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
   const audited = async (entry: AuditEntry) => {
     for (const listener of auditListeners) await listener(entry);
   };
+  // Events out: an audited write that is an event goes to the workspace's hooks (issue 40 §3).
+  const automations = shared.automations?.(ws.id);
+  if (automations) auditListeners.push((entry) => automations.onAudit(entry));
   const resolveGroupMembers = ws.resolveGroupMembers ?? slack?.resolveGroupMembers;
   const workspace = ws.id;
   const channels = new ChannelNames(db, workspace);
@@ -130,6 +137,7 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
       writers: settings?.writers ?? ws.writers ?? config.SWITCHBOARD_WRITERS,
       broadcasters: settings?.broadcasters ?? ws.broadcasters ?? config.SWITCHBOARD_BROADCASTERS,
       admin: ws.admin,
+      ...(automations ? { automations } : {}),
       resolveGroupMembers,
       onAudit: audited,
       logger: logger.child({ part: "core" }),
@@ -155,6 +163,7 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
     inbox,
     slack,
     settings: ws.settings,
+    ...(automations ? { automations } : {}),
     auditListeners,
     audited,
     applySettings(settings) {

@@ -33,17 +33,30 @@ const MAY_IMPORT: Record<string, string[]> = {
   // Campaigns (issue 37 §6): the one road that starts one, its approval, audience, test send, held
   // starts and card. A command's context, Slack's cards and the core reach it as ports (campaigns/context.ts).
   campaigns: ["api", "blocks", "domain", "store", "platform"],
-  commands: ["api", "blocks", "campaigns", "domain", "imports", "reports", "store", "platform"],
+  commands: [
+    "api",
+    "automations",
+    "blocks",
+    "campaigns",
+    "domain",
+    "imports",
+    "reports",
+    "store",
+    "platform",
+  ],
   imports: ["api", "blocks", "domain", "store", "platform"],
   reports: ["api", "blocks", "domain", "store", "platform"],
   // The inbox engine: the front end's I/O is passed in (src/inbox/io.ts), so it imports none.
   inbox: ["api", "blocks", "domain", "store", "platform"],
+  // Events out (issue 40 §3): hooks and their deliveries; webhooks speak HTTP here, not through the API client.
+  automations: ["domain", "store", "platform"],
   // The stand-in API shares the client's schemas and nothing else of it.
   sandbox: ["api", "store", "platform"],
   // The front ends: thin, over the core and the services.
   shell: ["blocks", "campaigns", "commands", "domain", "platform"],
   slack: [
     "api",
+    "automations",
     "blocks",
     "campaigns",
     "commands",
@@ -73,6 +86,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   host: [
     "api",
     "campaigns",
+    "automations",
     "commands",
     "domain",
     "imports",

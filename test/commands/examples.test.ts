@@ -2,10 +2,15 @@
 // error (issue 9 §3): what a new user copies from the help works. They run in
 // the help's order, the ones that delete, remove, cancel or send last (as a user
 // trying them would), each confirmation confirmed.
+import { randomBytes } from "node:crypto";
+import { once } from "node:events";
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { Automations } from "../../src/automations/index.ts";
 import { ALL_COMMANDS } from "../../src/commands/defs/index.ts";
 import type { Reply } from "../../src/commands/types.ts";
 import { Keyring } from "../../src/platform/secrets.ts";
@@ -37,7 +42,15 @@ describe("the examples of /sb help", () => {
     });
     // The stack's own core has the environment's admin (who may change settings: Slack's admins); the
     // example user here is the installer, so the workspace commands run with this one.
-    const withAdmin = h().newCore({ admin });
+    // Automations' examples send to a receiver of this test (loopback: allowed here), not to example.com.
+    const receiver = createServer((_req, res) => res.end()).listen(0, "127.0.0.1");
+    await once(receiver, "listening");
+    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/switchboard`;
+    const automations = new Automations(
+      { db, keyring: new Keyring(randomBytes(32)), rules: { allowPrivate: true } },
+      "T0EXAMPLES",
+    );
+    const withAdmin = h().newCore({ admin, automations });
     const visible = ALL_COMMANDS.filter((c) => !c.hidden);
     const ordered = [
       ...visible.filter((c) => !DESTRUCTIVE.test(c.id)),
@@ -55,7 +68,9 @@ describe("the examples of /sb help", () => {
     const problems: string[] = [];
     for (const c of ordered) {
       const shellOnly = c.id.startsWith("import");
-      const line = shellOnly ? c.example.replace("./contacts.csv", join(dir, "contacts.csv")) : c.example;
+      const line = shellOnly
+        ? c.example.replace("./contacts.csv", join(dir, "contacts.csv"))
+        : c.example.replace("https://example.com/switchboard", hookUrl);
       const actor = shellOnly ? SHELL : SLACK_USER;
       const runner = c.topic === "workspace" ? withAdmin : core;
       let r: Reply = runner === core ? await h().run(line, actor) : await runner.run(line, actor);
@@ -63,6 +78,7 @@ describe("the examples of /sb help", () => {
       if (r.confirmation) r = await runner.confirm(r.confirmation.id, actor);
       if (failed(r)) problems.push(`${c.example}\n  → ${r.text.split("\n").slice(0, 3).join(" / ")}`);
     }
+    receiver.close();
     expect(problems).toEqual([]);
   });
 });

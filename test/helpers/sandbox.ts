@@ -64,3 +64,24 @@ export async function call<T = any>(
   }
   return { status: res.status, headers: res.headers, body: parsed as T };
 }
+
+/** A rating template (issue 29 §4): approved at once, one quick-reply button per option, on `channelId`. */
+export async function ratingTemplate(
+  client: {
+    createTemplate(input: never): Promise<unknown>;
+    syncTemplates(channelId: number): Promise<unknown>;
+  },
+  channelId: number,
+  name: string,
+  options: string[],
+): Promise<void> {
+  await client.createTemplate({
+    integrationId: channelId,
+    name,
+    language: "en",
+    category: "UTILITY",
+    bodyText: "How did we do?",
+    buttons: options.map((text) => ({ type: "QUICK_REPLY", text })),
+  } as never);
+  await client.syncTemplates(channelId);
+}

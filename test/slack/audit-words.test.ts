@@ -65,6 +65,17 @@ describe("audit sentences (issue 30)", () => {
     );
   });
 
+  it("an automation's change in words, its address masked as kept (issue 40 §3)", () => {
+    const said = (op: string, a: Record<string, unknown>) => auditSentence(entry(op, a));
+    const url = "https://hooks.slack.com/…";
+    expect(said("automation.add", { number: 2, event: "conversation.resolved", url })).toBe(
+      "<@U0ALICE> added automation 2 (`conversation.resolved` to https://hooks.slack.com/…)",
+    );
+    expect(said("automation.rotate", { number: 2, event: "campaign.started", url })).toBe(
+      "<@U0ALICE> gave automation 2 (`campaign.started` to https://hooks.slack.com/…) a new signing secret",
+    );
+  });
+
   it("every write the commands audit has its own sentence, never “a change”", () => {
     const ops = auditedOperations();
     expect(ops).toEqual(

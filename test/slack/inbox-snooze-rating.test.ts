@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cardRedrawer } from "../../src/slack/features/inbox/desk.ts";
 import { type InboxRuntime, startInbox } from "../../src/slack/features/inbox/runtime.ts";
 import type { InboxStore } from "../../src/store/inbox.ts";
-import { manualClock, type Rec } from "../helpers/sandbox.ts";
+import { manualClock, type Rec, ratingTemplate } from "../helpers/sandbox.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice" };
@@ -242,19 +242,7 @@ describe("a rating after resolve", { timeout: 120_000 }, () => {
   });
 
   it("asked on Resolve; the answer recorded and shown, not mirrored, the conversation still resolved", async () => {
-    await s.client.createTemplate({
-      integrationId: channelId,
-      name: "rate_us",
-      language: "en",
-      category: "UTILITY",
-      bodyText: "How did we do?",
-      buttons: [
-        { type: "QUICK_REPLY", text: "Great" },
-        { type: "QUICK_REPLY", text: "OK" },
-        { type: "QUICK_REPLY", text: "Poor" },
-      ],
-    });
-    await s.client.syncTemplates(channelId);
+    await ratingTemplate(s.client, channelId, "rate_us", ["Great", "OK", "Poor"]);
     const who = { userId: ALICE.id, via: "slack" as const, channelId: INBOX };
     expect((await s.core.run(`inbox on ${INBOX} rating=rate_us`, who)).text).toMatch(/asked for a rating/);
     await customerWrites("Thanks, that worked");

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorkspaceId } from "../../src/domain/workspace.ts";
 import { Approvals } from "../../src/store/approvals.ts";
 import { AuditLog } from "../../src/store/audit.ts";
+import { AutomationStore } from "../../src/store/automations.ts";
 import { CampaignCards } from "../../src/store/campaign-cards.ts";
 import { CampaignAudiences, TestPhones } from "../../src/store/campaigns.ts";
 import { ChannelNames } from "../../src/store/channels.ts";
@@ -395,6 +396,17 @@ describe("purgeWorkspace", () => {
       payload: { text: "x" },
       now: new Date(),
     });
+    const hooks = new AutomationStore(db, ws);
+    const hook = await hooks.add({
+      event: "campaign.started",
+      kind: "endpoint",
+      urlMasked: "https://example.com/…",
+      inbox: null,
+      by: "U0",
+      now,
+      seal: () => ({ url: "sealed", secret: "sealed" }),
+    });
+    await hooks.addDelivery(hook, "evt_1", "campaign.started", "{}", now);
   }
 
   const counts = async (ws: WorkspaceId) => {

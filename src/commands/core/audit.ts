@@ -4,6 +4,7 @@
 // refuses before any request never reaches the hook, so it is not audited.
 import { isApiError } from "../../api/errors.ts";
 import type { MessagingApi, RequestInfo } from "../../api/types.ts";
+import { maskHookLine } from "../../automations/index.ts";
 import type { Logger } from "../../platform/log.ts";
 import type { AuditEntry, AuditLog } from "../../store/audit.ts";
 import { show } from "../render.ts";
@@ -123,7 +124,8 @@ export function createAuditing(o: {
   const { log } = o;
 
   const cleanLine = (line: string) => {
-    let out = line.replace(SECRET_OPTION, (_m, k: string) => `${k}=[redacted]`);
+    // A hook's URL is as good as a password: masked in the typed line too.
+    let out = maskHookLine(line).replace(SECRET_OPTION, (_m, k: string) => `${k}=[redacted]`);
     if (o.apiKey) out = out.split(o.apiKey).join("[redacted]");
     return out;
   };

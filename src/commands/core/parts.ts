@@ -3,6 +3,7 @@
 // a command's context, and the last look at every answer before it leaves.
 
 import type { MessagingApi } from "../../api/types.ts";
+import type { Automations } from "../../automations/index.ts";
 import { finishBlocks, LIMITS, truncate } from "../../blocks/blocks.ts";
 import type { ApprovalAccess, ApprovalCards, ApprovalPolicy } from "../../campaigns/approval-access.ts";
 import type { StartRules } from "../../domain/start-time.ts";
@@ -58,6 +59,8 @@ export interface CoreOptions {
   inbox?: InboxAccess;
   /** The workspace's connection and settings (`/sb connect`, `/sb disconnect`, `/sb settings`). */
   admin?: WorkspaceAdmin;
+  /** Its automations (events out): `/sb automation…`. */
+  automations?: Automations;
   /** The workspace's time zone and quiet hours (held starts). */
   startRules?: StartRules;
   /** The time now; default the system's (tests move their own). */
@@ -188,6 +191,7 @@ export function coreParts(opts: CoreOptions): CoreParts {
       now: opts.now ?? (() => new Date()),
       approvals: approvals(),
       admin: opts.admin,
+      ...(opts.automations ? { automations: opts.automations } : {}),
       workspace: opts.workspace,
       audit: (operation, ok, answer) => auditing.done(actor, line, { operation, ok, answer }),
     };

@@ -1,5 +1,6 @@
 // Every command, in the order help lists them.
 import type { AnySpec } from "../registry.ts";
+import { AUTOMATION_COMMANDS } from "./automations.ts";
 import { CAMPAIGN_START_COMMANDS } from "./campaign-start.ts";
 import { CAMPAIGN_COMMANDS } from "./campaigns.ts";
 import { CHANNEL_COMMANDS } from "./channels.ts";
@@ -38,4 +39,5 @@ export const ALL_COMMANDS: AnySpec[] = [
   ...INBOX_REPORT_COMMANDS,
   ...REPLY_COMMANDS,
   ...WORKSPACE_COMMANDS,
+  ...AUTOMATION_COMMANDS,
 ];

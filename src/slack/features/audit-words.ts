@@ -265,6 +265,30 @@ const quoted = (v: unknown) => (typeof v === "string" && v.trim() ? `*${esc(v.tr
  * Switchboard's own writes (no API operation): the inbox, its desk, the
  * channels' names, saved replies, each as a sentence; undefined for others.
  */
+/** An automation's change (docs/automations.md): its number, event and address as masked when kept. */
+function automationSentence(e: AuditEntry, a: Record<string, unknown>, who: string): string {
+  const n = typeof a.number === "number" ? ` ${a.number}` : "";
+  const what =
+    typeof a.event === "string"
+      ? ` (\`${esc(a.event)}\`${typeof a.url === "string" ? ` to ${esc(a.url)}` : ""})`
+      : "";
+  const it = `automation${n}${what}`;
+  switch (e.operation) {
+    case "automation.add":
+      return `${who} added ${it}`;
+    case "automation.delete":
+      return `${who} deleted ${it}`;
+    case "automation.rotate":
+      return `${who} gave ${it} a new signing secret`;
+    case "automation.retry":
+      return `${who} sent the failed events of ${it} again`;
+    case "automation.test":
+      return `${who} ${e.ok ? "sent" : "tried to send"} a test event to ${it}`;
+    default:
+      return `${who} changed ${it}`;
+  }
+}
+
 function ownWrite(e: AuditEntry, a: Record<string, unknown>, who: string): string | undefined {
   switch (e.operation) {
     case "inbox.on":
@@ -308,6 +332,6 @@ function ownWrite(e: AuditEntry, a: Record<string, unknown>, who: string): strin
     case "reply.delete":
       return `${who} deleted the saved reply ${quoted(a.name)}`.trim();
     default:
-      return undefined;
+      return e.operation.startsWith("automation.") ? automationSentence(e, a, who) : undefined;
   }
 }

@@ -9,6 +9,7 @@
 // (store/live-replicas.ts: keepAlive below), whichever replica runs.
 import { randomUUID } from "node:crypto";
 import type { webApi } from "@slack/bolt";
+import { maskHookLine } from "../../automations/index.ts";
 import type { WorkspaceId } from "../../domain/workspace.ts";
 import {
   type CommandInFlight,
@@ -29,8 +30,10 @@ export const PROCESS_ID = randomUUID();
 /** Notes a command until the returned function is called (its answer given, or failed). */
 export async function trackCommand(
   deps: WorkspaceWork,
-  command: { userId: string; line: string; responseUrl?: string },
+  typed: { userId: string; line: string; responseUrl?: string },
 ): Promise<() => Promise<void>> {
+  // A hook's URL (`automation add … https://…`) is as good as a password: never stored as typed.
+  const command = { ...typed, line: maskHookLine(typed.line) };
   const db = deps.db;
   if (!db) return async () => {};
   if (db.kind === "pglite") return notesBehind(db, deps.logger).started(deps.workspace, command);

@@ -3,8 +3,10 @@
 // every other post. Made at once (createInbox), started once the app answers
 // (start), stopped by stop() or when the switchboard closes.
 import type { MessagingClient } from "../../../api/client.ts";
+import type { Automations } from "../../../automations/index.ts";
 import type { WorkClock } from "../../../domain/business-hours.ts";
 import type { WorkspaceId } from "../../../domain/workspace.ts";
+import type { InboxEvent } from "../../../inbox/io.ts";
 import type { Config } from "../../../platform/config.ts";
 import { ConfigError } from "../../../platform/errors.ts";
 import type { Logger } from "../../../platform/log.ts";
@@ -24,7 +26,28 @@ export interface InboxHost {
   client: MessagingClient;
   /** The commands' side of the inbox: the poller wakes when an inbox is turned on. */
   inbox?: { wake?: () => void; workClock?: () => WorkClock | undefined };
+  /** The workspace's automations: its inboxes' events go to them (issue 40 §3). */
+  eventsTo?: Pick<Automations, "emit">;
   onClose(fn: () => Promise<void>): void;
+}
+
+/** An inbox's event as the automations' fields (docs/automations.md). */
+export function inboxEventsTo(to: Pick<Automations, "emit">) {
+  return (e: InboxEvent) => {
+    const conversation = {
+      inbox_channel: e.channel,
+      chat_user_id: e.chatUserId,
+      customer_name: e.customerName,
+    };
+    switch (e.type) {
+      case "message.received":
+        return to.emit(e.type, { ...conversation, message_id: e.messageId, message_text: e.text });
+      case "rating.received":
+        return to.emit(e.type, { ...conversation, rating: e.rating });
+      case "reply_target.breached":
+        return to.emit(e.type, { ...conversation, target: `${e.target} reply in ${e.targetSecs} s` });
+    }
+  };
 }
 
 export interface InboxRuntime {
@@ -57,6 +80,7 @@ export function createInbox(
     workClock: () => host.inbox?.workClock?.(),
     workerId: opts.workerId,
     logger: log,
+    ...(host.eventsTo ? { onEvent: inboxEventsTo(host.eventsTo) } : {}),
   });
   let starting: Promise<void> | undefined;
   let stopped = false;
