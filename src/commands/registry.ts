@@ -4,10 +4,8 @@
 
 import type { z } from "zod";
 import type { OperationName } from "../api/operations.ts";
-import type { MessagingApi } from "../api/types.ts";
 import type { Automations } from "../automations/index.ts";
 import type { CampaignContext, Preview } from "../campaigns/context.ts";
-import type { StartRules } from "../domain/start-time.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import { SwitchboardError } from "../platform/errors.ts";
 import type { ReportService } from "../reports/service.ts";
