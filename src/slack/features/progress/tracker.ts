@@ -63,6 +63,11 @@ export interface ProgressOptions {
   /** How long a lease outlives the poll it was due for (default 30 s): a dead process's messages wait that long. */
   leaseMs?: number;
   logger?: ProgressLogger;
+  /**
+   * A campaign seen to end (completed, failed, cancelled) by the poll that drew its final figures, once: the
+   * card's move to `done` is conditional on its lease (issue 40 §3: campaign.completed, campaign.failed).
+   */
+  onFinished?: (s: CampaignSummary) => Promise<void>;
 }
 
 export interface StepResult {
@@ -267,7 +272,7 @@ export class ProgressTracker {
       });
       return false;
     }
-    await this.store.polled(t, {
+    const kept = await this.store.polled(t, {
       status: s.status,
       counts: s.counts,
       updatedAt: ok ? now : undefined,
@@ -277,6 +282,16 @@ export class ProgressTracker {
       now,
       lease: this.lease(next),
     });
+    // Its end told once: by the poll whose move to done was kept (another process's lease loses it).
+    if (final && kept && this.opts.onFinished)
+      await this.opts
+        .onFinished(s)
+        .catch((err: unknown) =>
+          this.log.warn(
+            { campaignId: t.campaignId, err: (err as Error).message },
+            "a campaign's end was not told",
+          ),
+        );
     return ok;
   }
 

@@ -9,6 +9,8 @@
 
 import type { PgBoss } from "pg-boss";
 import type { MessagingClient } from "../../../api/client.ts";
+import type { Automations } from "../../../automations/index.ts";
+import type { CampaignSummary } from "../../../domain/campaign-summary.ts";
 import type { WorkspaceId } from "../../../domain/workspace.ts";
 import type { Config } from "../../../platform/config.ts";
 import { ConfigError } from "../../../platform/errors.ts";
@@ -53,7 +55,23 @@ export interface ReportsHost {
   client: MessagingClient;
   apiKey: string;
   reports: ReportService;
+  /** The workspace's automations: a campaign's end (completed, failed) goes to them (issue 40 §3). */
+  eventsTo?: Pick<Automations, "emit">;
   onClose(fn: () => Promise<void>): void;
+}
+
+/** A campaign's end, as the tracker saw it, as its automations' event (docs/automations.md). */
+export function campaignEndTo(to: Pick<Automations, "emit">) {
+  return async (s: CampaignSummary): Promise<void> => {
+    if (s.status === "completed")
+      await to.emit("campaign.completed", { campaign_id: s.id, campaign_name: s.name });
+    else if (s.status === "failed")
+      await to.emit("campaign.failed", {
+        campaign_id: s.id,
+        campaign_name: s.name,
+        reason: `${s.counts.failed} of ${s.total} recipients failed`,
+      });
+  };
 }
 
 /**
@@ -86,6 +104,7 @@ export function createReports(
     basePollMs: opts.basePollMs,
     minUpdateMs: opts.minUpdateMs,
     logger: log,
+    ...(switchboard.eventsTo ? { onFinished: campaignEndTo(switchboard.eventsTo) } : {}),
   });
 
   let starting: Promise<void> | undefined;
