@@ -177,7 +177,7 @@ export function sendModal(data: SendData, meta: SendMeta, state?: StateValues): 
       { type: "datetimepicker", action_id: "when", ...(when ? { initial_date_time: when } : {}) },
       {
         optional: true,
-        hint: "Leave it empty to send now. In your own time zone; until then, /sb scheduled lists it to edit or cancel.",
+        hint: "Leave it empty to send now. In your own time zone; until it goes, the scheduled messages list it, to edit or cancel.",
       },
     ),
   );
