@@ -14,11 +14,12 @@ import {
   sendMessageSchema,
   toE164,
 } from "../../api/schemas.ts";
-import { esc } from "../../blocks/blocks.ts";
+import { actions, esc } from "../../blocks/blocks.ts";
 import type { Recipient } from "../../commands/args.ts";
 import { sentAnswer } from "../../commands/defs/messages.ts";
 import type { ChannelsFormData, SendPrefill } from "../../commands/form-kinds.ts";
 import { type LaterMessage, laterSendsOf, laterWhom } from "../../commands/later-message.ts";
+import { ACTION } from "../../commands/types.ts";
 import { dateToken, parseStartAt, typedStartAt } from "../../domain/start-time.ts";
 import type { Db } from "../../store/db.ts";
 import { OwnSends } from "../../store/own-sends.ts";
@@ -370,7 +371,11 @@ async function sendLater(plan: SendPlan, s: Submission<SendMeta>): Promise<FormO
   const text = `:alarm_clock: Message ${set.number} to *${esc(laterWhom(payload))}* will be sent at ${dateToken(at)}.`;
   return toldAfter(s, {
     text: text.replace(/<!date\^[^|]*\|([^>]*)>/g, "$1"),
-    blocks: [sectionText(text), context("`/sb scheduled` lists it, to edit or cancel.")],
+    // Where to change it: the list, as a button (no command to learn).
+    blocks: [
+      sectionText(text),
+      actions([{ text: "Scheduled messages", actionId: ACTION.run, value: "scheduled" }]),
+    ],
   });
 }
 
