@@ -70,9 +70,9 @@ describe("settings", () => {
   });
 });
 
-describe("distributed mode (many workspaces)", () => {
+describe("many-workspace mode (many workspaces)", () => {
   const key = Buffer.from(Array.from({ length: 32 }, (_, i) => i * 7 + 1)).toString("base64");
-  const distributed = {
+  const manyEnv = {
     SLACK_CLIENT_ID: "1234567890.9876543210",
     SLACK_CLIENT_SECRET: "0123456789abcdef0123456789abcdef",
     SLACK_SIGNING_SECRET: "fedcba9876543210fedcba9876543210",
@@ -82,18 +82,18 @@ describe("distributed mode (many workspaces)", () => {
   it("decides the mode: single workspace, many workspaces, or no Slack", () => {
     expect(slackMode(loadConfig({}))).toBe("none");
     expect(slackMode(loadConfig({ SLACK_BOT_TOKEN: "xoxb-1" }))).toBe("single");
-    const config = loadConfig(distributed);
-    expect(slackMode(config)).toBe("distributed");
+    const config = loadConfig(manyEnv);
+    expect(slackMode(config)).toBe("many");
     expect(config.UNINSTALL_RETENTION_DAYS).toBe(30);
-    expect(loadConfig({ ...distributed, UNINSTALL_RETENTION_DAYS: "7" }).UNINSTALL_RETENTION_DAYS).toBe(7);
-    // The secret key alone does not make the app distributed (a single workspace may keep keys encrypted).
+    expect(loadConfig({ ...manyEnv, UNINSTALL_RETENTION_DAYS: "7" }).UNINSTALL_RETENTION_DAYS).toBe(7);
+    // The secret key alone does not make a many-workspace deployment (a single workspace may keep keys encrypted).
     expect(slackMode(loadConfig({ SLACK_BOT_TOKEN: "xoxb-1", SWITCHBOARD_SECRET_KEY: key }))).toBe("single");
   });
 
   it("refuses a missing setting by name", () => {
-    for (const name of Object.keys(distributed)) {
+    for (const name of Object.keys(manyEnv)) {
       if (name === "SLACK_CLIENT_ID") continue;
-      const env: Record<string, string> = { ...distributed };
+      const env: Record<string, string> = { ...manyEnv };
       delete env[name];
       expect(() => loadConfig(env), name).toThrow(new RegExp(`${name}: is required`));
     }
@@ -101,17 +101,15 @@ describe("distributed mode (many workspaces)", () => {
   });
 
   it("needs no SLACK_STATE_SECRET (the install's state is in the database) and still starts with one", () => {
-    expect(slackMode(loadConfig(distributed))).toBe("distributed");
-    expect(slackMode(loadConfig({ ...distributed, SLACK_STATE_SECRET: "an-old-state-secret" }))).toBe(
-      "distributed",
-    );
+    expect(slackMode(loadConfig(manyEnv))).toBe("many");
+    expect(slackMode(loadConfig({ ...manyEnv, SLACK_STATE_SECRET: "an-old-state-secret" }))).toBe("many");
   });
 
   it("refuses a single bot token or Socket Mode with it, by name", () => {
-    expect(() => loadConfig({ ...distributed, SLACK_BOT_TOKEN: "xoxb-1" })).toThrow(
+    expect(() => loadConfig({ ...manyEnv, SLACK_BOT_TOKEN: "xoxb-1" })).toThrow(
       /SLACK_BOT_TOKEN: must be unset/,
     );
-    expect(() => loadConfig({ ...distributed, SLACK_APP_TOKEN: "xapp-1" })).toThrow(
+    expect(() => loadConfig({ ...manyEnv, SLACK_APP_TOKEN: "xapp-1" })).toThrow(
       /SLACK_APP_TOKEN: must be unset/,
     );
   });
@@ -126,7 +124,7 @@ describe("distributed mode (many workspaces)", () => {
     for (const [name, value] of Object.entries(bad)) {
       let message = "";
       try {
-        loadConfig({ ...distributed, [name]: value });
+        loadConfig({ ...manyEnv, [name]: value });
       } catch (err) {
         message = (err as Error).message;
       }

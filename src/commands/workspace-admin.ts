@@ -208,8 +208,8 @@ export function valuesOf(s: EffectiveSettings): SettingValues {
 }
 
 export interface WorkspaceAdmin {
-  /** single: the API key is the environment's (MESSAGING_API_KEY); distributed: each workspace connects its own. */
-  readonly mode: "single" | "distributed";
+  /** single: the API key is the environment's (MESSAGING_API_KEY); many: each workspace connects its own. */
+  readonly mode: "single" | "many";
   /** Whether "Use a demo account" is offered (the embedded sandbox). */
   readonly demoAvailable: boolean;
   /** A workspace admin or owner, or the person who installed the app (the shell: always). */

@@ -219,10 +219,10 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
 }
 
 export {
-  createDistributedSwitchboard,
-  type DistributedSwitchboard,
+  createManyWorkspaceSwitchboard,
+  type ManyWorkspaceSwitchboard,
   workspaceLifecycle,
-} from "./distributed.ts";
+} from "./many-workspaces.ts";
 
 import {
   type AutomationParts,

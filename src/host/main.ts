@@ -41,19 +41,19 @@ async function main(): Promise<number> {
   hideSecrets(...secretsOfConfig(config));
 
   const { slackMode } = await import("../platform/config.ts");
-  if (slackMode(config) === "distributed") {
+  if (slackMode(config) === "many") {
     // Many workspaces ("Add to Slack", HTTP only): docs/workspaces.md.
     const logger = createLogger(config.LOG_LEVEL);
     logger.info(start.fields, start.message);
     const phase = startPhases(logger, 0);
-    const { createDistributedSwitchboard, workspaceLifecycle } = await import("./app.ts");
-    const sb = await createDistributedSwitchboard(config, {
+    const { createManyWorkspaceSwitchboard, workspaceLifecycle } = await import("./app.ts");
+    const sb = await createManyWorkspaceSwitchboard(config, {
       logger,
       phase,
       opening,
     });
-    const { startDistributedSlackApp } = await import("../slack/app.ts");
-    const slack = await startDistributedSlackApp(
+    const { startManyWorkspaceSlackApp } = await import("../slack/app.ts");
+    const slack = await startManyWorkspaceSlackApp(
       {
         ...sb,
         lifecycle: workspaceLifecycle(sb, logger),

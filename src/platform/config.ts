@@ -116,7 +116,7 @@ export const configSchema = z.object({
   SLACK_SIGNING_SECRET: optionalText,
   SLACK_APP_TOKEN: optionalText,
   SLACK_API_URL: optionalText.pipe(z.url().optional()),
-  // Distributed mode (many workspaces, "Add to Slack"): docs/workspaces.md. Checked together in distributedRules.
+  // Many-workspace mode (many workspaces, "Add to Slack"): docs/workspaces.md. Checked together in manyWorkspaceRules.
   SLACK_CLIENT_ID: optionalText.pipe(
     z
       .string()
@@ -203,17 +203,17 @@ export type Config = z.infer<typeof configSchema>;
  * How the Slack app runs: one workspace from SLACK_BOT_TOKEN, many workspaces
  * installed with "Add to Slack" (SLACK_CLIENT_ID…), or no Slack (the shell).
  */
-export type SlackMode = "single" | "distributed" | "none";
+export type SlackMode = "single" | "many" | "none";
 
 export function slackMode(
   c: Pick<Config, "SLACK_BOT_TOKEN" | "SLACK_CLIENT_ID" | "SLACK_CLIENT_SECRET">,
 ): SlackMode {
-  if (c.SLACK_CLIENT_ID || c.SLACK_CLIENT_SECRET) return "distributed";
+  if (c.SLACK_CLIENT_ID || c.SLACK_CLIENT_SECRET) return "many";
   return c.SLACK_BOT_TOKEN ? "single" : "none";
 }
 
-/** Distributed mode is HTTP only (Slack's Marketplace), takes every OAuth setting and no single bot token. */
-function distributedRules(
+/** Many-workspace mode is HTTP only (Slack's Marketplace), takes every OAuth setting and no single bot token. */
+function manyWorkspaceRules(
   c: Pick<
     Config,
     | "SLACK_BOT_TOKEN"
@@ -232,7 +232,7 @@ function distributedRules(
       "SWITCHBOARD_SECRET_KEY_PREVIOUS",
       "is set without SWITCHBOARD_SECRET_KEY, the key that replaces it",
     );
-  if (slackMode(c) !== "distributed") return;
+  if (slackMode(c) !== "many") return;
   const required = [
     "SLACK_CLIENT_ID",
     "SLACK_CLIENT_SECRET",
@@ -255,7 +255,7 @@ function distributedRules(
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = configSchema.superRefine(distributedRules).safeParse(env);
+  const parsed = configSchema.superRefine(manyWorkspaceRules).safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new ConfigError(`Invalid settings:\n${lines.join("\n")}\nSee .env.example for every setting.`);

@@ -75,7 +75,7 @@ export interface CreateSlackAppOptions {
    * Many workspaces ("Add to Slack", HTTP only): the install routes and the
    * authorize of the OAuth flow (src/slack/tenancy/oauth.ts).
    */
-  distributed?: {
+  many?: {
     routes: CustomRoute[];
     authorize: Authorize<boolean>;
     /** The post queue every workspace shares (one message a second per channel). */
@@ -113,7 +113,7 @@ export interface SlackApp {
 export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
   const { config } = opts;
   const logger = opts.logger.child({ component: "slack" });
-  const many = opts.distributed;
+  const many = opts.many;
   if (!many && !config.SLACK_BOT_TOKEN)
     throw new ConfigError("SLACK_BOT_TOKEN is not set: the Slack app needs the bot token (xoxb-…).");
   const socket = !many && Boolean(config.SLACK_APP_TOKEN);
@@ -409,7 +409,7 @@ async function settleLeftovers(
  * /slack/install, /slack/oauth_redirect), each request's workspace resolved
  * by `workspaces`, `app_uninstalled` and `tokens_revoked` handled by `lifecycle`.
  */
-export async function startDistributedSlackApp(
+export async function startManyWorkspaceSlackApp(
   host: {
     db: Db;
     installations: Installations;
@@ -449,7 +449,7 @@ export async function startDistributedSlackApp(
     logger,
     store,
     db: host.db,
-    distributed: {
+    many: {
       routes: oauth.routes,
       authorize: oauth.authorize,
       posts: host.posts,

@@ -1,4 +1,4 @@
-// Schema `workspaces`: the Slack installations of a distributed Switchboard
+// Schema `workspaces`: the Slack installations of a many-workspace Switchboard
 // (docs/workspaces.md), each workspace's API key and the workspaces that left.
 //
 // - An installation is keyed by enterprise id, team id and whether it is

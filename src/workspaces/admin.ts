@@ -50,8 +50,8 @@ export interface WorkspaceAdminOptions {
   timeoutMs: number;
   /** The embedded sandbox: a demo organization of this workspace's own. Unset: no demo offered. */
   demo?: () => Promise<{ apiKey: string; organizationName: string }>;
-  /** slackMode(): single (the key is MESSAGING_API_KEY) or distributed. */
-  mode: "single" | "distributed";
+  /** slackMode(): single (the key is MESSAGING_API_KEY) or many (one deployment, many workspaces). */
+  mode: "single" | "many";
   /** The environment's settings (envSettings(config)); used in single mode only. */
   env?: Partial<SettingValues>;
   /** Workspace admins and owners, and the installer (the composition root asks Slack). Default: the installer, the shell. */
@@ -316,7 +316,7 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
 
   return {
     mode: opts.mode,
-    demoAvailable: opts.mode === "distributed" && Boolean(opts.demo),
+    demoAvailable: opts.mode === "many" && Boolean(opts.demo),
 
     async mayAdminister(actor) {
       if (opts.mayAdminister) return opts.mayAdminister(actor);

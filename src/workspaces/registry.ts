@@ -1,4 +1,4 @@
-// The workspaces of a many-workspace deployment (src/host/distributed.ts): a request's team → its runtime
+// The workspaces of a many-workspace deployment (src/host/many-workspaces.ts): a request's team → its runtime
 // (runtime.ts), built on first use and kept while recently used; told of every change of a workspace, here or,
 // through the store's versions, on another replica.
 import type { webApi } from "@slack/bolt";

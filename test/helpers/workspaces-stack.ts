@@ -1,7 +1,7 @@
 // The one set-up of the tests that run Switchboard with many workspaces
 // (docs/workspaces.md), on real parts: a fresh database, the fake Slack, the
-// real app in many-workspace mode (createDistributedSwitchboard with its
-// embedded sandbox, startDistributedSlackApp on 127.0.0.1), and N workspaces
+// real app in many-workspace mode (createManyWorkspaceSwitchboard with its
+// embedded sandbox, startManyWorkspaceSlackApp on 127.0.0.1), and N workspaces
 // installed as people do it, through "Add to Slack" (GET /slack/install, the
 // fake's consent page, /slack/oauth_redirect). Each workspace gets a sandbox
 // organization of its own and, when asked, is connected to it (`connect`:
@@ -14,14 +14,14 @@
 import { randomBytes } from "node:crypto";
 import { MessagingClient } from "../../src/api/client.ts";
 import {
-  createDistributedSwitchboard,
-  type DistributedSwitchboard,
+  createManyWorkspaceSwitchboard,
+  type ManyWorkspaceSwitchboard,
   workspaceLifecycle,
 } from "../../src/host/app.ts";
 import { type Config, loadConfig } from "../../src/platform/config.ts";
 import type { Logger } from "../../src/platform/log.ts";
 import type { NewOrganization } from "../../src/sandbox/index.ts";
-import { type SlackApp, startDistributedSlackApp } from "../../src/slack/app.ts";
+import { type SlackApp, startManyWorkspaceSlackApp } from "../../src/slack/app.ts";
 import type { FakeSlack, FakeTeam, FakeView } from "../fakes/slack.ts";
 import type {
   BlockActionOptions,
@@ -95,7 +95,7 @@ export interface StackWorkspace {
 export interface WorkspacesStack {
   fake: FakeSlack;
   db: TestDb;
-  sb: DistributedSwitchboard;
+  sb: ManyWorkspaceSwitchboard;
   slack: SlackApp;
   config: Config;
   logger: Logger;
@@ -152,9 +152,9 @@ export async function startWorkspacesStack(opts: WorkspacesStackOptions): Promis
       LOG_LEVEL: "warn",
       ...opts.env,
     });
-    const sb = await createDistributedSwitchboard(config, { logger, db });
+    const sb = await createManyWorkspaceSwitchboard(config, { logger, db });
     closers.push(() => sb.close());
-    const slack = await startDistributedSlackApp(
+    const slack = await startManyWorkspaceSlackApp(
       { ...sb, lifecycle: workspaceLifecycle(sb, logger) },
       config,
       logger,

@@ -5,7 +5,7 @@
 // (each replica's heartbeat in `replicas.live`), not minutes later.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workspaceLifecycle } from "../../src/host/app.ts";
-import { type SlackApp, startDistributedSlackApp } from "../../src/slack/app.ts";
+import { type SlackApp, startManyWorkspaceSlackApp } from "../../src/slack/app.ts";
 import { interruptedText, PROCESS_ID } from "../../src/slack/recovery/interrupted-commands.ts";
 import { CommandsInFlight } from "../../src/store/commands-in-flight.ts";
 import { LiveReplicas } from "../../src/store/live-replicas.ts";
@@ -62,7 +62,7 @@ describe("a command of a workspace not connected, left by a killed process", () 
     }
 
     // The next start (another process on the same database).
-    next = await startDistributedSlackApp(
+    next = await startManyWorkspaceSlackApp(
       { ...s.sb, lifecycle: workspaceLifecycle(s.sb, s.logger) },
       s.config,
       s.logger,

@@ -1,6 +1,6 @@
 // Messages sent later in many workspaces (issue 40 §2), through the real app in
 // many-workspace mode: each workspace numbers its own, lists only its own, and
-// the one runner of the process (the switchboard's, as distributed.ts makes it)
+// the one runner of the process (the switchboard's, as many-workspaces.ts makes it)
 // sends each with its own workspace's core and key, in its own organization,
 // once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

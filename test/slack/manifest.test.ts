@@ -120,18 +120,18 @@ describe("manifest.yml", () => {
   });
 });
 
-describe("manifest.distributed.yml (many workspaces)", () => {
-  const distributed = (): Manifest & { oauth_config: { redirect_urls?: string[] } } =>
-    parse(readFileSync(new URL("../../manifest.distributed.yml", import.meta.url), "utf8"));
+describe("manifest.many-workspaces.yml (many workspaces)", () => {
+  const manyWorkspaces = (): Manifest & { oauth_config: { redirect_urls?: string[] } } =>
+    parse(readFileSync(new URL("../../manifest.many-workspaces.yml", import.meta.url), "utf8"));
 
   it("is valid against Slack's manifest schema", () => {
-    const ok = validate(distributed());
+    const ok = validate(manyWorkspaces());
     expect(validate.errors ?? []).toEqual([]);
     expect(ok).toBe(true);
   });
 
   it("is manifest.yml with HTTP only, token rotation, the redirect URL and the leaving events", () => {
-    const d = distributed();
+    const d = manyWorkspaces();
     expect(d.settings.socket_mode_enabled).toBe(false);
     expect(d.settings.token_rotation_enabled).toBe(true);
     expect(d.oauth_config.redirect_urls).toEqual(["https://switchboard.example.com/slack/oauth_redirect"]);

@@ -106,7 +106,7 @@ beforeAll(async () => {
     workspaces: source,
     config,
     logger: captureLogger().logger,
-    distributed: {
+    many: {
       routes: [],
       // Each team's installation: its own bot token.
       authorize: async (source) => {

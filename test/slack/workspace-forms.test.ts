@@ -44,7 +44,7 @@ beforeAll(async () => {
       workspace: fake.teamId,
       apiUrl: sandbox().url,
       timeoutMs: 2000,
-      mode: "distributed",
+      mode: "many",
       installerUserId: "U0ALICE",
       demo: async () => ({ apiKey: sandbox().apiKey, organizationName: organization }),
     });

@@ -1,10 +1,10 @@
 // Many workspaces end to end on loopback (docs/workspaces.md): the real Bolt
-// app in distributed mode (HTTP, "Add to Slack"), the fake Slack with several
+// app in many-workspace mode (HTTP, "Add to Slack"), the fake Slack with several
 // teams, the embedded sandbox, the store. Two workspaces install, each is
 // answered by its own runtime (its own key), a workspace not connected is
 // told how to connect, and leaving works in any order, twice, and late.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DistributedSwitchboard } from "../../src/host/app.ts";
+import type { ManyWorkspaceSwitchboard } from "../../src/host/app.ts";
 import type { SlackApp } from "../../src/slack/app.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
@@ -16,7 +16,7 @@ import { startWorkspacesStack, type WorkspacesStack } from "../helpers/workspace
 let stack: WorkspacesStack;
 let fake: FakeSlack;
 let db: TestDb;
-let sb: DistributedSwitchboard;
+let sb: ManyWorkspaceSwitchboard;
 let slack: SlackApp;
 let base = "";
 let requests: SlackRequests;

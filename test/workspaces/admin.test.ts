@@ -73,7 +73,7 @@ function workspace(over: Partial<WorkspaceAdminOptions> = {}) {
     workspace: id,
     apiUrl: proxy.url,
     timeoutMs: 2000,
-    mode: "distributed",
+    mode: "many",
     installerUserId: "U0ALICE",
     onChange: () => {
       changes.push("changed");

@@ -50,7 +50,7 @@ beforeAll(async () => {
     workspace: "T9",
     apiUrl: proxy.url,
     timeoutMs: 2000,
-    mode: "distributed",
+    mode: "many",
     installerUserId: "U0ALICE",
   });
   core = createNotConnectedCore({ db, workspace: ENV_WORKSPACE, admin });

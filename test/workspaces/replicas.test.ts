@@ -13,9 +13,9 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../src/domain/actor.ts";
 import {
-  createDistributedSwitchboard,
+  createManyWorkspaceSwitchboard,
   createSwitchboard,
-  type DistributedSwitchboard,
+  type ManyWorkspaceSwitchboard,
   type Switchboard,
   workspaceLifecycle,
 } from "../../src/host/app.ts";
@@ -38,13 +38,13 @@ describe.skipIf(!postgresUrl())("two replicas on one PostgreSQL", () => {
   let fake: FakeSlack;
   let db1: TestDb;
   let db2: Db;
-  let one: DistributedSwitchboard;
-  let two: DistributedSwitchboard;
+  let one: ManyWorkspaceSwitchboard;
+  let two: ManyWorkspaceSwitchboard;
   const { logger } = captureLogger();
   let env: Record<string, string>;
   /** Another replica on `db`, using the first one's sandbox as its messaging API (one API, as in production). */
   const replica = (db: Db, more: Record<string, string> = {}) =>
-    createDistributedSwitchboard(loadConfig({ ...env, MESSAGING_API_URL: one.sandbox!.url, ...more }), {
+    createManyWorkspaceSwitchboard(loadConfig({ ...env, MESSAGING_API_URL: one.sandbox!.url, ...more }), {
       logger,
       db,
     });
@@ -70,7 +70,7 @@ describe.skipIf(!postgresUrl())("two replicas on one PostgreSQL", () => {
       INBOX_POLL_SECONDS: "1",
       LOG_LEVEL: "warn",
     };
-    one = await createDistributedSwitchboard(loadConfig(env), { logger, db: db1 });
+    one = await createManyWorkspaceSwitchboard(loadConfig(env), { logger, db: db1 });
     two = await replica(db2);
     fake.addTeam({ teamId: TEAM, teamName: "Acme", installerUserId: ALICE.userId });
     await install();
@@ -84,7 +84,7 @@ describe.skipIf(!postgresUrl())("two replicas on one PostgreSQL", () => {
     await db1?.close();
   });
 
-  const scope = (sb: DistributedSwitchboard) => sb.workspaces.scopeOf(TEAM);
+  const scope = (sb: ManyWorkspaceSwitchboard) => sb.workspaces.scopeOf(TEAM);
 
   it("a non-writer is refused on replica 2 right after the writers change on replica 1", async () => {
     expect(text(await (await scope(one)).core.run("connect demo", ALICE))).toContain("Connected to");

@@ -1,4 +1,4 @@
-// "Add to Slack" in distributed mode (docs/workspaces.md): the InstallProvider
+// "Add to Slack" in many-workspace mode (docs/workspaces.md): the InstallProvider
 // of @slack/oauth with Switchboard's installation store, its two routes
 // (GET /slack/install: a page with the button; GET /slack/oauth_redirect:
 // Slack's redirect after "Allow") and an `authorize` that resolves a

@@ -1,4 +1,4 @@
-// The one place a Slack call gets its bot token in distributed mode
+// The one place a Slack call gets its bot token in many-workspace mode
 // (docs/workspaces.md). With token rotation (`token_rotation_enabled: true`)
 // a bot token lives 12 hours and its refresh token works once: the token is
 // refreshed with oauth.v2.access before it expires, under the installation

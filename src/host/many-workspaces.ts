@@ -23,7 +23,7 @@ import {
 } from "./parts.ts";
 
 /** A many-workspace deployment's shared parts: each workspace's runtime comes from `workspaces`. */
-export interface DistributedSwitchboard {
+export interface ManyWorkspaceSwitchboard {
   db: Db;
   /** The embedded sandbox (no MESSAGING_API_URL): each workspace may get a demo organization in it. */
   sandbox?: Sandbox;
@@ -57,12 +57,12 @@ export interface DistributedSwitchboard {
  * API keys sealed with SWITCHBOARD_SECRET_KEY), the token source and the
  * registry of workspaces. No workspace is built until it makes a request.
  */
-export async function createDistributedSwitchboard(
+export async function createManyWorkspaceSwitchboard(
   config: Config,
   deps: Pick<SwitchboardOptions, "logger" | "db" | "opening" | "phase">,
-): Promise<DistributedSwitchboard> {
+): Promise<ManyWorkspaceSwitchboard> {
   const { logger } = deps;
-  if (slackMode(config) !== "distributed")
+  if (slackMode(config) !== "many")
     throw new ConfigError("many-workspace mode needs SLACK_CLIENT_ID and SLACK_CLIENT_SECRET");
   const phase = deps.phase ?? startPhases(logger);
   const db =
@@ -179,7 +179,7 @@ export async function createDistributedSwitchboard(
         apiUrl: baseUrl as string,
         timeoutMs: config.API_TIMEOUT_MS,
         ...(sandbox ? { demo: demoOrganization(sandbox, id, inst) } : {}),
-        mode: "distributed",
+        mode: "many",
         mayAdminister: slackAdminCheck(bot, inst?.installerUserId),
         ...(inst?.installerUserId ? { installerUserId: inst.installerUserId } : {}),
         onChange: async (): Promise<void> => {
@@ -286,7 +286,7 @@ export async function createDistributedSwitchboard(
  * the workspace's runtime is dropped, so nothing more runs for it.
  */
 export function workspaceLifecycle(
-  sb: Pick<DistributedSwitchboard, "installations" | "workspaces">,
+  sb: Pick<ManyWorkspaceSwitchboard, "installations" | "workspaces">,
   logger: Logger,
 ) {
   const keyOf = (team: { teamId?: string; enterpriseId?: string; isEnterpriseInstall: boolean }) =>
