@@ -119,7 +119,8 @@ export function campaignModal(
     channelInput(data, state, {
       preferred: meta.tpl?.channel,
       hint: "The messaging channel that sends it: the channels people named and those its templates use.",
-      idHint: "This workspace has no default messaging channel (an admin sets one in Settings) and no template names one.",
+      idHint:
+        "This workspace has no default messaging channel (an admin sets one in Settings) and no template names one.",
     }),
   );
   blocks.push(

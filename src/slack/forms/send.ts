@@ -260,7 +260,10 @@ export function planSend(
   }
   if (checkedOf(state, "human").includes("yes")) body.assignToHuman = true;
   if (body.channelId === undefined)
-    problems.push({ field: "channelId", rule: "is not chosen, and this workspace has no default one (an admin sets it in Settings): choose a channel" });
+    problems.push({
+      field: "channelId",
+      rule: "is not chosen, and this workspace has no default one (an admin sets it in Settings): choose a channel",
+    });
 
   const check = { ...body, channelId: body.channelId ?? 1 };
   const parsed = sendMessageSchema.safeParse(check);
