@@ -153,14 +153,13 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
         settings: valuesOf(await admin.settings()),
         admin,
         // Out of the box (no settings, the embedded sandbox): its main channel.
-        defaultChannelId: config.MESSAGING_CHANNEL_ID ?? sandboxChannels[0]?.id,
+        defaultChannelId: sandboxChannels[0]?.id,
         slack,
         resolveGroupMembers: deps.resolveGroupMembers,
         onAudit: deps.onAudit,
       },
     );
     env = built;
-    if (built.settings) built.applySettings(built.settings); // the audit channel from the settings
     closers.unshift(() => built.close());
     // Several replicas (PostgreSQL): each request reads the workspace's version first (one primary-key read), and
     // settings older than it are applied again before the request runs, as many-workspace mode does: a missed or
@@ -177,7 +176,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
           applied = now;
         }
       }
-      return { core: built.core, workflowSteps: built.settings?.workflowSteps };
+      return { core: built.core, workflowSteps: built.settings.workflowSteps };
     };
     const told = (err: unknown) => logger.warn({ err: String(err) }, "could not apply the new settings");
     const feed = await listenForChanges(

@@ -121,7 +121,6 @@ async function main(): Promise<number> {
       const { createHeldStarts } = await import("../slack/features/held-starts/runtime.ts");
       const heldStarts = createHeldStarts({
         db: switchboard.db,
-        config,
         logger,
         forWorkspace: async (id) =>
           id === switchboard.workspace
@@ -134,7 +133,6 @@ async function main(): Promise<number> {
       const { createLaterSends } = await import("../slack/features/later-sends/runtime.ts");
       const laterSends = createLaterSends({
         db: switchboard.db,
-        config,
         logger,
         forWorkspace: async (id) =>
           id === switchboard.workspace ? { core: switchboard.core, bridge: switchboard.slack } : undefined,
@@ -189,8 +187,7 @@ async function main(): Promise<number> {
       yes: argv.includes("--yes") || argv.includes("-y"),
       historyFile: join(config.DATA_DIR, "shell_history"),
       // The workspace's zone as set now (a `settings set tz=` applies to the next answer).
-      zone: async () =>
-        (await switchboard.core.admin?.settings())?.reportsTimeZone.value ?? config.REPORTS_TIME_ZONE,
+      zone: async () => (await switchboard.core.admin?.settings())?.reportsTimeZone.value,
     });
   } finally {
     // After `exit` the input may still be open (a pipe whose writer goes on): let go of it, or the process stays.

@@ -128,7 +128,6 @@ export async function createManyWorkspaceSwitchboard(
     const { createHeldStarts } = await import("../slack/features/held-starts/runtime.ts");
     const heldStarts = createHeldStarts({
       db,
-      config,
       logger,
       forWorkspace: async (id) => {
         const rt = await workspaces.runtime(id);
@@ -143,7 +142,6 @@ export async function createManyWorkspaceSwitchboard(
     const { createLaterSends } = await import("../slack/features/later-sends/runtime.ts");
     const laterSends = createLaterSends({
       db,
-      config,
       logger,
       forWorkspace: async (id) => {
         const rt = await workspaces.runtime(id);

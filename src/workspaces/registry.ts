@@ -102,7 +102,7 @@ export class WorkspaceRegistry implements WorkspaceSource {
       core: rt.core,
       hooks: this.hooks.get(rt) ?? {},
       connected: true,
-      ...(rt.settings?.workflowSteps ? { workflowSteps: rt.settings.workflowSteps } : {}),
+      workflowSteps: rt.settings.workflowSteps,
     });
   }
 

@@ -31,8 +31,8 @@ export interface WorkspaceRuntime {
   inbox: InboxAccess;
   /** In Slack: the workspace's bot client, the shared post queue, its audit channel. */
   slack?: SlackBridge;
-  /** Its settings now. */
-  settings?: SettingValues;
+  /** Its effective settings now. */
+  settings: SettingValues;
   /**
    * New settings, applied at once: a new core (who may write and broadcast,
    * the default channel), the audit channel, the reports' zone; the steps
@@ -65,14 +65,15 @@ export interface RuntimeSpec {
   id: WorkspaceId;
   baseUrl: string;
   apiKey: string;
-  /** The workspace's settings (from Slack, or the environment's first values): who may write and broadcast, channels, zone, steps. */
-  settings?: SettingValues;
+  /**
+   * The workspace's effective settings (its admin's: a value it set, else the environment's in single mode, else
+   * the default): who may write and broadcast, channels, zone, steps. No part reads them from the config.
+   */
+  settings: SettingValues;
   /** Connect, disconnect and settings of this workspace (`/sb connect`, `/sb settings`). */
   admin?: WorkspaceAdmin;
-  /** The messaging channel used when a command names none. */
+  /** The messaging channel used when neither the settings nor a command name one (the embedded sandbox's first). */
   defaultChannelId?: number;
-  writers?: string[];
-  broadcasters?: string[];
   slack?: SlackBridge;
   resolveGroupMembers?: ResolveGroupMembers;
   onAudit?: (entry: AuditEntry) => void | Promise<void>;
@@ -106,6 +107,8 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
   });
   const auditListeners: WorkspaceRuntime["auditListeners"] = ws.onAudit ? [ws.onAudit] : [];
   const slack = ws.slack;
+  // Its audit channel is its setting's (the bridge is told again at each change: applySettings).
+  slack?.setAuditChannel?.(ws.settings.auditChannel);
   if (slack) auditListeners.push(slack.onAudit);
   const audited = async (entry: AuditEntry) => {
     for (const listener of auditListeners) await listener(entry);
@@ -124,18 +127,18 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
     marks: new CardMarks(db, workspace),
     savedReplies: new SavedReplies(db, workspace),
   };
-  const makeCore = (settings: SettingValues | undefined) =>
+  const makeCore = (settings: SettingValues) =>
     createCommandCore({
       api: client,
       db,
       workspace,
       apiKey: ws.apiKey,
-      defaultChannelId: settings?.messagingChannel ?? ws.defaultChannelId,
+      defaultChannelId: settings.messagingChannel ?? ws.defaultChannelId,
       channels,
-      defaultCountry: settings?.country ?? config.DEFAULT_COUNTRY,
+      defaultCountry: settings.country,
       importTimeoutMs: config.IMPORT_TIMEOUT_MS,
-      writers: settings?.writers ?? ws.writers ?? config.SWITCHBOARD_WRITERS,
-      broadcasters: settings?.broadcasters ?? ws.broadcasters ?? config.SWITCHBOARD_BROADCASTERS,
+      writers: settings.writers,
+      broadcasters: settings.broadcasters,
       admin: ws.admin,
       ...(automations ? { automations } : {}),
       resolveGroupMembers,
@@ -143,14 +146,11 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
       logger: logger.child({ part: "core" }),
       reports,
       inbox,
-      startRules: startRulesOf(
-        settings?.reportsTimeZone ?? config.REPORTS_TIME_ZONE,
-        settings?.quietHours ?? config.QUIET_HOURS,
-      ),
+      startRules: startRulesOf(settings.reportsTimeZone, settings.quietHours),
       approval: { ...settings, cards: () => slack?.approvalCards },
     });
   // Reply targets count in the workspace's business hours, in its zone, as set now (both needed).
-  inbox.workClock = () => workClockOf(rt.settings?.businessHours, rt.settings?.reportsTimeZone);
+  inbox.workClock = () => workClockOf(rt.settings.businessHours, rt.settings.reportsTimeZone);
   const closers: Array<() => Promise<void>> = [() => client.close()];
   let closed = false;
   const rt: WorkspaceRuntime = {
@@ -183,8 +183,7 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
   };
   // Without Slack (the shell), times are in the workspace's zone wherever Slack uses it, else the machine's;
   // attachSlack puts each person's own Slack zone under the workspace's.
-  const workspaceZone = async () =>
-    rt.settings?.reportsTimeZone ?? config.REPORTS_TIME_ZONE ?? machineTimeZone();
+  const workspaceZone = async () => rt.settings.reportsTimeZone ?? machineTimeZone();
   reports.setUserTz(workspaceZone);
   inbox.userTz = workspaceZone;
   return rt;
@@ -206,7 +205,7 @@ export async function attachSlack(rt: WorkspaceRuntime, logger: Logger): Promise
   const userTz = createUserTz(slack.client, { logger: log });
   const setZone = (zone: string | undefined) => rt.reports.setUserTz(zone ? async () => zone : userTz);
   zoneOf.set(rt, setZone);
-  setZone(rt.settings?.reportsTimeZone);
+  setZone(rt.settings.reportsTimeZone);
   const { channelJoiner } = await import("../slack/features/inbox/join.ts");
   rt.inbox.join = channelJoiner(slack.client, logger.child({ part: "inbox" }));
   // A snooze until "tomorrow 9:00" is in the person's own zone (issue 29 §3).

@@ -57,7 +57,6 @@ async function draft(name: string): Promise<number> {
 async function runsAndEdits(at: number, posted: { channel: string; ts: string }) {
   const runner = createHeldStarts({
     db: stack.db,
-    config: stack.config,
     logger: stack.logger,
     forWorkspace: async () => ({ core: stack.switchboard.core, bridge: stack.switchboard.slack }),
     now: () => new Date((at + 5) * 1000),
@@ -220,7 +219,6 @@ describe("held starts in Slack", () => {
     });
     const runner = createHeldStarts({
       db: stack.db,
-      config: stack.config,
       logger: stack.logger,
       forWorkspace: async () => ({ core: stack.switchboard.core, bridge: stack.switchboard.slack }),
       check: async () => ({ ok: false, reason: "its approval expired" }),
@@ -255,7 +253,6 @@ describe("held starts in Slack", () => {
     ).toBeDefined();
     const runner = createHeldStarts({
       db: stack.db,
-      config: stack.config,
       logger: stack.logger,
       forWorkspace: async () => ({ core: stack.switchboard.core, bridge: stack.switchboard.slack }),
     });

@@ -17,6 +17,7 @@ import {
   textInput,
 } from "../../../commands/steps.ts";
 import type { Actor } from "../../../commands/types.ts";
+import { DEFAULT_SETTINGS } from "../../../commands/workspace-admin.ts";
 import { type StepRun, StepRunStore } from "../../../store/steps.ts";
 import { storable } from "../../../store/text.ts";
 import type { SlackContext, WorkspaceWork } from "../../context.ts";
@@ -111,9 +112,10 @@ export function stepListener(step: StepDef) {
       }
     };
     try {
-      const mode = deps.workflowSteps ?? deps.config.WORKFLOW_STEPS;
+      // The workspace's setting (a workspace not connected has none: its core says how to connect).
+      const mode = deps.workflowSteps ?? DEFAULT_SETTINGS.workflowSteps;
       if (mode === "off") {
-        log.info("workflow step refused: WORKFLOW_STEPS=off");
+        log.info("workflow step refused: the workspace's Workflow steps are off");
         return tell({
           state: "failed",
           error:
