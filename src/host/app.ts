@@ -22,7 +22,7 @@ import { ChannelNames } from "../store/channels.ts";
 import { Confirmations } from "../store/confirmations.ts";
 import { type Db, openDb } from "../store/db.ts";
 import { migrateStore } from "../store/migrations.ts";
-import { attachSlack, buildWorkspace, type WorkspaceRuntime } from "../workspaces/runtime.ts";
+import { buildWorkspace, slackPartsOf, type WorkspaceRuntime } from "../workspaces/runtime.ts";
 
 export interface Switchboard {
   /** The environment's workspace's command core (a settings change makes a new one: read it each time). */
@@ -155,6 +155,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
         // Out of the box (no settings, the embedded sandbox): its main channel.
         defaultChannelId: sandboxChannels[0]?.id,
         slack,
+        ...(slack ? { slackParts: await slackPartsOf(slack, logger) } : {}),
         resolveGroupMembers: deps.resolveGroupMembers,
         onAudit: deps.onAudit,
       },
@@ -186,7 +187,6 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
       { checkEveryMs: config.REPLICA_CHECK_SECONDS * 1000 },
     );
     if (feed) closers.unshift(() => feed.stop());
-    await attachSlack(built, logger);
     const { client, reports, channels, inbox, auditListeners } = built;
     phase("API client and command core");
 

@@ -17,7 +17,7 @@ import {
 } from "../store/installations.ts";
 import type { WorkspaceVersions } from "../store/workspace-changes.ts";
 import { notConnectedHooks } from "./not-connected-home.ts";
-import { attachSlack, buildWorkspace, type DeploymentParts, type WorkspaceRuntime } from "./runtime.ts";
+import { buildWorkspace, type DeploymentParts, slackPartsOf, type WorkspaceRuntime } from "./runtime.ts";
 
 export interface RegistryOptions {
   shared: DeploymentParts;
@@ -275,12 +275,12 @@ export class WorkspaceRegistry implements WorkspaceSource {
         baseUrl: this.opts.baseUrl,
         apiKey: connection.apiKey,
         slack,
+        slackParts: await slackPartsOf(slack, logger),
         settings,
         admin,
         defaultChannelId: sandboxChannels[0]?.id,
       },
     );
-    await attachSlack(rt, logger);
     this.hooks.set(rt, (await this.opts.slackHooks?.(rt)) ?? {});
     if (this.live.has(id)) this.clients.set(id, client);
     return rt;
