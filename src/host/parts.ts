@@ -59,6 +59,11 @@ export interface SwitchboardOptions {
   opening?: Promise<Db>;
   /** Logs each phase of the start at debug level (default: a timer of its own). */
   phase?: (name: string) => void;
+  /**
+   * Each workspace's inbox poller and live progress, started as its runtime is built (default true). Tests
+   * that drive them by hand (their own poller, a clock) leave them out.
+   */
+  background?: boolean;
 }
 
 /** Events out (issue 40 §3): each workspace's automations, and the deliveries' worker of the deployment. */
