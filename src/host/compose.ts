@@ -198,10 +198,12 @@ export async function composeWorkspaces(
       ...(sandbox ? { channelsOf: (apiKey: string) => sandbox!.channels({ apiKey }) } : {}),
       busy: (id) => background.busy(id),
       slackHooks: async (rt) => {
-        rt.reports.attachWhenStarted(scheduler.started);
+        // Tests that drive the scheduler, the inbox and the progress themselves leave them out (background false).
+        // The shell has neither: no scheduler posts its reports (a report is printed when asked for).
+        const attached = deps.background !== false && Boolean(rt.slack);
+        if (attached) rt.reports.attachWhenStarted(scheduler.started);
         return {
-          // Tests that drive the inbox and the progress themselves leave them out (deps.background false).
-          ...(deps.background === false ? {} : await background.attach(rt)),
+          ...(attached ? await background.attach(rt) : {}),
           homeView: createHomeView({
             mayAdminister: async (userId) =>
               (await rt.core.admin?.mayAdminister({ userId, via: "slack" })) ?? false,

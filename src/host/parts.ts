@@ -60,8 +60,9 @@ export interface SwitchboardOptions {
   /** Logs each phase of the start at debug level (default: a timer of its own). */
   phase?: (name: string) => void;
   /**
-   * Each workspace's inbox poller and live progress, started as its runtime is built (default true). Tests
-   * that drive them by hand (their own poller, a clock) leave them out.
+   * Each workspace's background work, attached as its runtime is built (default true): its inbox poller, its
+   * live progress, its report schedules waiting for the deployment's scheduler. Tests that drive them by hand
+   * (their own poller, scheduler or clock) leave them out.
    */
   background?: boolean;
 }

@@ -9,6 +9,7 @@ import type { ResolveGroupMembers } from "../commands/permissions.ts";
 import type { CommandCore } from "../commands/types.ts";
 import type { WorkspaceAdmin } from "../commands/workspace-admin.ts";
 import { ENV_WORKSPACE, type WorkspaceId } from "../domain/workspace.ts";
+import type { RequestTeam } from "../slack/context.ts";
 import type { SlackBridge } from "../slack/io/bridge.ts";
 import type { ChannelPostQueue } from "../slack/io/post-queue.ts";
 import type { AuditEntry } from "../store/audit.ts";
@@ -37,6 +38,8 @@ export interface InstallationSource {
   notConnected(id: WorkspaceId, enterpriseId?: string): Promise<CommandCore | undefined>;
   /** Every connected workspace (background work runs for each). */
   connectedIds(): Promise<WorkspaceId[]>;
+  /** A request's workspace from its team (default: the team's id; single mode: `env`, whatever its team). */
+  workspaceOf?(team: RequestTeam): WorkspaceId | undefined;
   /**
    * A change can only be of the workspace's settings (single mode: the key and the bot are the environment's):
    * applied to the runtime kept, whose long-lived work goes on. Otherwise a change builds the runtime again.
@@ -50,6 +53,8 @@ export function envInstallation(env: FoundWorkspace): InstallationSource {
     connected: async (id) => (id === ENV_WORKSPACE ? env : undefined),
     notConnected: async () => undefined,
     connectedIds: async () => [ENV_WORKSPACE],
+    // The bot token's own workspace (Bolt's authorize refuses any other): every request is `env`'s.
+    workspaceOf: () => ENV_WORKSPACE,
     settingsOnly: true,
   };
 }

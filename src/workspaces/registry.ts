@@ -57,7 +57,7 @@ export class WorkspaceRegistry implements WorkspaceSource {
    * (UnknownWorkspaceError: no default workspace to fall back on).
    */
   async resolve(team: RequestTeam): Promise<WorkspaceScope> {
-    const id = team.teamId;
+    const id = this.opts.source.workspaceOf ? this.opts.source.workspaceOf(team) : team.teamId;
     if (!id) throw new UnknownWorkspaceError(undefined);
     const rt = await this.runtime(id, team.enterpriseId);
     if (rt) return this.scopeOfRuntime(rt);
