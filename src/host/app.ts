@@ -22,6 +22,7 @@ import { ChannelNames } from "../store/channels.ts";
 import { Confirmations } from "../store/confirmations.ts";
 import { type Db, openDb } from "../store/db.ts";
 import { migrateStore } from "../store/migrations.ts";
+import { WorkspaceStores } from "../store/workspace-stores.ts";
 import { attachSlack, buildWorkspace, type WorkspaceRuntime } from "../workspaces/runtime.ts";
 
 export interface Switchboard {
@@ -169,6 +170,8 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
     const { listenForChanges, WorkspaceVersions } = await import("../store/workspace-changes.ts");
     const versions = db.kind === "postgres" ? new WorkspaceVersions(db) : undefined;
     let applied = versions ? await versions.version(ENV_WORKSPACE) : 0;
+    // The workspace's stores, one object for every request (until its runtime owns them: rt.stores).
+    const stores = new WorkspaceStores(db, ENV_WORKSPACE);
     const current = async () => {
       if (versions) {
         const now = await versions.version(ENV_WORKSPACE);
@@ -177,7 +180,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
           applied = now;
         }
       }
-      return { core: built.core, workflowSteps: built.settings?.workflowSteps };
+      return { core: built.core, stores, workflowSteps: built.settings?.workflowSteps };
     };
     const told = (err: unknown) => logger.warn({ err: String(err) }, "could not apply the new settings");
     const feed = await listenForChanges(

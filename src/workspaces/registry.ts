@@ -16,6 +16,7 @@ import {
   type StoredInstallation,
 } from "../store/installations.ts";
 import type { WorkspaceVersions } from "../store/workspace-changes.ts";
+import { WorkspaceStores } from "../store/workspace-stores.ts";
 import { notConnectedHooks } from "./not-connected-home.ts";
 import { attachSlack, buildWorkspace, type DeploymentParts, type WorkspaceRuntime } from "./runtime.ts";
 
@@ -86,6 +87,8 @@ export class WorkspaceRegistry implements WorkspaceSource {
     return workspaceScope({
       workspace: id,
       core,
+      // Not connected: nothing kept between requests, its stores made for this one (each store made on first use).
+      stores: new WorkspaceStores(this.opts.shared.db, id),
       hooks: notConnectedHooks(core, this.opts.shared.db, id),
       connected: false,
     });
@@ -96,10 +99,25 @@ export class WorkspaceRegistry implements WorkspaceSource {
     return this.resolve({ teamId: id });
   }
 
+  /**
+   * A connected workspace's stores, one object per runtime, gone with it (the runtime does not own one yet:
+   * `rt.stores`, being added to src/workspaces/runtime.ts, replaces this map).
+   */
+  private readonly stores = new WeakMap<WorkspaceRuntime, WorkspaceStores>();
+  private storesOf(rt: WorkspaceRuntime): WorkspaceStores {
+    let stores = this.stores.get(rt);
+    if (!stores) {
+      stores = new WorkspaceStores(this.opts.shared.db, rt.id);
+      this.stores.set(rt, stores);
+    }
+    return stores;
+  }
+
   private scopeOfRuntime(rt: WorkspaceRuntime): WorkspaceScope {
     return workspaceScope({
       workspace: rt.id,
       core: rt.core,
+      stores: this.storesOf(rt),
       hooks: this.hooks.get(rt) ?? {},
       connected: true,
       ...(rt.settings?.workflowSteps ? { workflowSteps: rt.settings.workflowSteps } : {}),

@@ -11,9 +11,13 @@ import type { Logger } from "../../platform/log.ts";
 import { CampaignCards } from "../../store/campaign-cards.ts";
 import type { Db } from "../../store/db.ts";
 import { ProgressStore } from "../../store/progress.ts";
+import type { WorkspaceStores } from "../../store/workspace-stores.ts";
 import type { SlackHooks } from "../context.ts";
 
 export interface CardDeps {
+  /** The workspace's stores (a request's: its Reach, src/slack/context.ts). */
+  stores?: Pick<WorkspaceStores, "campaignCards" | "progress">;
+  /** Else the database (the held starts' runner, which holds no workspace's stores yet). */
   db?: Db;
   workspace: WorkspaceId;
   logger: Pick<Logger, "warn">;
@@ -32,7 +36,8 @@ export async function campaignCardPosted(
 ): Promise<void> {
   const origin = posted.reply.origin;
   const card = origin?.card;
-  if (card && origin.id && deps.db) {
+  const stores = storesOf(deps);
+  if (card && origin.id && stores) {
     const input: NewCard = {
       campaignId: origin.id,
       channel: posted.channel,
@@ -43,7 +48,7 @@ export async function campaignCardPosted(
       status: card.status,
       at: posted.at ?? new Date(),
     };
-    await cardPosted(portsOf({ ...deps, db: deps.db }, client), input).catch((err: unknown) =>
+    await cardPosted(portsOf(deps, stores, client), input).catch((err: unknown) =>
       deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, "campaign cards not kept"),
     );
   }
@@ -57,20 +62,30 @@ export async function campaignCardsRedrawn(
   reply: Reply,
 ): Promise<void> {
   const origin = reply.origin;
-  if (!origin?.redraw || !origin.id || !deps.db) return;
-  await redrawOpenCards(portsOf({ ...deps, db: deps.db }, client), origin.id, origin.redraw).catch(
-    (err: unknown) =>
-      deps.logger.warn(
-        { err: err instanceof Error ? err.message : String(err) },
-        "campaign cards not redrawn",
-      ),
+  const stores = storesOf(deps);
+  if (!origin?.redraw || !origin.id || !stores) return;
+  await redrawOpenCards(portsOf(deps, stores, client), origin.id, origin.redraw).catch((err: unknown) =>
+    deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, "campaign cards not redrawn"),
   );
 }
 
-function portsOf(deps: CardDeps & { db: Db }, client: webApi.WebClient) {
+type CardStores = NonNullable<CardDeps["stores"]>;
+
+function storesOf(deps: CardDeps): CardStores | undefined {
+  if (deps.stores) return deps.stores;
+  const db = deps.db;
+  return (
+    db && {
+      campaignCards: new CampaignCards(db, deps.workspace),
+      progress: new ProgressStore(db, deps.workspace),
+    }
+  );
+}
+
+function portsOf(deps: CardDeps, stores: CardStores, client: webApi.WebClient) {
   return {
-    cards: new CampaignCards(deps.db, deps.workspace),
-    progress: new ProgressStore(deps.db, deps.workspace),
+    cards: stores.campaignCards,
+    progress: stores.progress,
     update: async (channel: string, ts: string, m: { text: string; blocks: KnownBlock[] }) => {
       await client.chat.update({ channel, ts, text: m.text, blocks: m.blocks });
     },

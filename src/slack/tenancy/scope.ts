@@ -1,7 +1,6 @@
 // The one maker of a workspace scope. Only workspace sources call it (a
 // request's team resolved, or a workspace's id for background work): the
 // architecture rules fail on a call, or a cast to WorkspaceScope, anywhere else.
-import type { CommandCore } from "../../commands/types.ts";
 import { ENV_WORKSPACE } from "../../domain/workspace.ts";
 import { SwitchboardError } from "../../platform/errors.ts";
 import type { ScopeParts, SlackHooks, WorkspaceScope, WorkspaceSource } from "../context.ts";
@@ -24,23 +23,28 @@ export class UnknownWorkspaceError extends SwitchboardError {
   }
 }
 
+/** The environment's workspace as it is now: what single mode's source reads on every request. */
+export type OneWorkspaceNow = Pick<ScopeParts, "core" | "stores" | "workflowSteps">;
+
 /**
  * Single-workspace mode's source: every request is the environment's one
  * workspace, as it is now (`current` is read on every request, so a settings
  * change reaches the next one). The app's hooks are given when the app is made.
  */
 export function oneWorkspace(
-  /** Its core and steps setting now (several replicas: read after a version check, so never older than the last change). */
-  current: () =>
-    | { core: CommandCore; workflowSteps?: ScopeParts["workflowSteps"] }
-    | Promise<{ core: CommandCore; workflowSteps?: ScopeParts["workflowSteps"] }>,
+  /**
+   * Its core, stores and steps setting now (several replicas: read after a version check, so never older than
+   * the last change); its stores when the deployment has a database.
+   */
+  current: () => OneWorkspaceNow | Promise<OneWorkspaceNow>,
 ): (hooks: SlackHooks) => WorkspaceSource {
   return (hooks) => {
     const scope = async (): Promise<WorkspaceScope> => {
-      const { core, workflowSteps } = await current();
+      const { core, stores, workflowSteps } = await current();
       return workspaceScope({
         workspace: ENV_WORKSPACE,
         core,
+        ...(stores ? { stores } : {}),
         hooks,
         connected: true,
         ...(workflowSteps ? { workflowSteps } : {}),
