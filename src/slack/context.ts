@@ -145,10 +145,22 @@ export async function workFor(services: SlackServices, workspace: WorkspaceId): 
  * take this, or a part of it.
  */
 export type OneWorkspaceWork = Pick<WorkspaceScope, "workspace" | "stores" | "core" | "hooks" | "connected"> &
-  Pick<
-    SlackServices,
-    "config" | "logger" | "events" | "posts" | "work" | "formView" | "progressEveryMs" | "now"
-  >;
+  Pick<SlackServices, "logger" | "events" | "posts" | "work" | "formView" | "progressEveryMs" | "now"> & {
+    /** The deployment's own settings only: a workspace's (default channel, writers, zone…) are its core's and settings'. */
+    config: DeploymentConfig;
+  };
+
+/** The settings of the deployment that listeners read: where it is served, Slack's address, uploads' and media's limits. */
+export type DeploymentConfig = Pick<
+  Config,
+  | "PUBLIC_URL"
+  | "SLACK_API_URL"
+  | "IMPORT_MAX_BYTES"
+  | "IMPORT_TIMEOUT_MS"
+  | "MEDIA_TTL_HOURS"
+  | "MEDIA_MAX_IMAGE_MB"
+  | "MEDIA_MAX_DOCUMENT_MB"
+>;
 
 /** A listener's workspace settings, as they apply now (the environment's defaults applied, in one place). */
 export interface ListenerSettings {

@@ -62,6 +62,11 @@ async function reach(ctx: Reach): Promise<void> {
   void ctx.coer;
   // @ts-expect-error nor one named by a string
   void ctx["anything"];
+  // A workspace's setting read from the deployment's config (issue 38 §4): only the deployment's own are there.
+  // @ts-expect-error the default channel is the workspace's (ctx.core.defaultChannelId)
+  void ctx.config.MESSAGING_CHANNEL_ID;
+  // @ts-expect-error so is who may run Workflow steps (ctx.settings.workflowSteps)
+  void ctx.config.WORKFLOW_STEPS;
   // The deployment's lifecycle unbound (any team's uninstall): only `leaving`, bound to the request's team.
   // @ts-expect-error a listener has no unbound lifecycle
   void ctx.lifecycle;
