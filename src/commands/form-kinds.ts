@@ -42,10 +42,14 @@ export interface InboxFormData {
     here: boolean;
     /** The approved template that asks for a rating on Resolve; null: none. */
     ratingTemplate?: string | null;
+    /** The workspace's away message goes out in its conversations (issue 40 §1). */
+    away?: boolean;
   };
   chatTypes: Array<{ value: string; label: string }>;
   /** The workspace's business hours and zone, when set (targets count in them). */
   hours?: string;
+  /** The workspace has an away message (issue 40 §1). */
+  awayMessage?: boolean;
 }
 
 /** Every form the core can ask for, by kind, with the data it opens with. */
