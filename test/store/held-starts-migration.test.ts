@@ -13,8 +13,8 @@ import { CAMPAIGN_START, HeldStarts, type HeldState } from "../../src/store/held
 import { migrate } from "../../src/store/migrate.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
 import { TIMERS_MIGRATIONS, Timers } from "../../src/store/timers.ts";
-import { openTestDb, storeBackends } from "../helpers/db.ts";
 import { OLD_HELD_MIGRATIONS } from "../fixtures/old-held-starts.ts";
+import { openTestDb, storeBackends } from "../helpers/db.ts";
 
 const NOW = new Date("2026-11-29T10:00:00Z");
 const min = (m: number) => new Date(NOW.getTime() + m * 60_000);
