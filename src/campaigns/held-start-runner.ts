@@ -183,6 +183,7 @@ export class HeldStartRunner {
             s.updatedAt.getTime() < sent)),
     );
     for (const s of stale) {
+      // stores: the held starts' due scan runs over every workspace: the start's own workspace's store
       const moved = await new HeldStarts(this.opts.db, s.workspace).move(
         s.id,
         ["running"],
@@ -197,6 +198,7 @@ export class HeldStartRunner {
   private async runOne(s: HeldStart): Promise<HeldOutcome> {
     const ws = await this.opts.forWorkspace(s.workspace);
     if (!ws) return "waiting";
+    // stores: the held starts' due scan runs over every workspace: the start's own workspace's store
     const store = new HeldStarts(this.opts.db, s.workspace);
     const now = this.now();
     const late = now.getTime() - s.at.getTime();

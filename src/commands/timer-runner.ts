@@ -131,6 +131,7 @@ export class TimerRunner<P, W, O extends string> {
             t.updatedAt.getTime() < worked)),
     );
     for (const t of stale) {
+      // stores: the timers' runner works over every workspace: the timer's own workspace's store
       const moved = await new Timers<P>(db, t.workspace, kind).move(
         t.number,
         ["running"],
@@ -148,6 +149,7 @@ export class TimerRunner<P, W, O extends string> {
   private async runOne(t: Timer<P>): Promise<O | TimerPassOutcome> {
     const ws = await this.opts.forWorkspace(t.workspace);
     if (ws === undefined) return "waiting";
+    // stores: the timers' runner works over every workspace: the timer's own workspace's store
     const store = new Timers<P>(this.opts.db, t.workspace, this.opts.kind);
     // The claim: of every process that read it as due, one moves it on — only as it was read (its version).
     const mine = await store.move(t.number, ["waiting"], "running", this.now(), {
