@@ -15,6 +15,7 @@
 //   npx tsx bench/automations.bench.ts             the full run (about 6 minutes)
 //   BENCH_AUTOMATIONS_QUICK=1 npx tsx bench/…      a short one (fewer rounds and events)
 //   run() from bench/run.ts returns the rows
+
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -28,6 +29,7 @@ import { inboxEventsTo } from "../src/slack/features/inbox/runtime.ts";
 import { createBoss } from "../src/store/boss.ts";
 import { type Db, openDb } from "../src/store/db.ts";
 import { migrateStore } from "../src/store/migrations.ts";
+import { WorkspaceStores } from "../src/store/workspace-stores.ts";
 import { freshDatabase, latencies } from "./processes.ts";
 import { type BenchRow, peakRssMb } from "./run.ts";
 import { benchClient, startBenchSandbox } from "./setup.ts";
@@ -138,7 +140,8 @@ export async function run(): Promise<BenchRow[]> {
   const receivers: Receiver[] = [];
   let boss: PgBoss | undefined;
   let worker: AutomationWorker | undefined;
-  const automations = new Automations({ db, keyring, rules, queue: () => worker }, ENV_WORKSPACE);
+  const stores = new WorkspaceStores(db, ENV_WORKSPACE);
+  const automations = new Automations({ keyring, rules, queue: () => worker }, stores.automations);
   const add = async (event: string, r: Receiver) => {
     const added = await automations.add(event, r.url, "U0BENCH");
     if (!added.ok) throw new Error(added.message);
@@ -158,8 +161,7 @@ export async function run(): Promise<BenchRow[]> {
     let told = 0;
     const toAutomations = inboxEventsTo(automations);
     const poller = new InboxPoller({
-      workspace: ENV_WORKSPACE,
-      db,
+      stores,
       client,
       post: async () => ({ ts: `${Date.now() / 1000}.${String(++told).padStart(6, "0")}` }),
       update: async () => {},

@@ -92,6 +92,7 @@ export class HeldStartRunner extends TimerRunner<CampaignStartPayload, HeldStart
       ...(sendMaxMs !== undefined ? { workMaxMs: sendMaxMs } : {}),
       stoppedDetail: "Switchboard stopped while starting it",
       beforeClaim: (t, ws) => this.late(heldOf(t), ws),
+      // stores: the held starts' due scan runs over every workspace: the start's own workspace's store
       run: (t, ws) => this.send(heldOf(t), ws, new HeldStarts(this.opts.db, t.workspace)),
       settled: (t, ws) => this.tell(heldOf(t), ws, true),
     });
@@ -103,6 +104,7 @@ export class HeldStartRunner extends TimerRunner<CampaignStartPayload, HeldStart
     const now = this.now();
     const late = now.getTime() - s.at.getTime();
     if (late <= (this.held.lateAfterMs ?? 3_600_000)) return undefined;
+    // stores: the held starts' due scan runs over every workspace: the start's own workspace's store
     const asked = await new HeldStarts(this.opts.db, s.workspace).move(s.id, ["held"], "asked", now, {
       version: s.version,
     });

@@ -5,9 +5,8 @@
 import { parsePhoneNumberFromString } from "libphonenumber-js";
 import type { SendMessageInput } from "../api/schemas.ts";
 import { localParts, localText, parseStartAt } from "../domain/start-time.ts";
-import type { WorkspaceId } from "../domain/workspace.ts";
-import type { Queryable } from "../store/db.ts";
-import { type Timer, Timers } from "../store/timers.ts";
+import type { Timer, Timers } from "../store/timers.ts";
+import type { WorkspaceStores } from "../store/workspace-stores.ts";
 
 /** The timer kind of a message sent later. */
 export const LATER_KIND = "message.later";
@@ -25,8 +24,8 @@ export interface LaterMessage {
 export type LaterSend = Timer<LaterMessage>;
 
 /** One workspace's messages sent later. */
-export const laterSendsOf = (db: Queryable, workspace: WorkspaceId): Timers<LaterMessage> =>
-  new Timers<LaterMessage>(db, workspace, LATER_KIND);
+export const laterSendsOf = (stores: Pick<WorkspaceStores, "timers">): Timers<LaterMessage> =>
+  stores.timers<LaterMessage>(LATER_KIND);
 
 /** "Madrid time" for Europe/Madrid; "UTC" without a zone. */
 export const zoneWords = (tz: string | undefined): string =>

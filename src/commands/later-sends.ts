@@ -113,6 +113,7 @@ export class LaterSendRunner extends TimerRunner<LaterMessage, LaterSendWorkspac
     await store.move(mine.number, ["running"], "done", this.now());
     // Switchboard's own send: the inbox's thread shows it as the writer's (docs/inbox.md).
     if (typeof id === "number")
+      // stores: the later messages' runner works over every workspace: the message's own workspace's sends
       await new OwnSends(this.opts.db, mine.workspace).record(id, mine.setBy, "command").catch(() => {});
     this.log.info({ workspace: mine.workspace, number: mine.number }, "message sent later: sent");
     return "sent";

@@ -22,6 +22,7 @@ import { ChannelNames } from "../store/channels.ts";
 import { Confirmations } from "../store/confirmations.ts";
 import { type Db, openDb } from "../store/db.ts";
 import { migrateStore } from "../store/migrations.ts";
+import type { WorkspaceStores } from "../store/workspace-stores.ts";
 import { attachSlack, buildWorkspace, type WorkspaceRuntime } from "../workspaces/runtime.ts";
 
 export interface Switchboard {
@@ -31,6 +32,8 @@ export interface Switchboard {
   workspaces: (appHooks: SlackHooks) => WorkspaceSource;
   client: MessagingClient;
   db: Db;
+  /** The environment's workspace's stores (its runtime's). */
+  stores: WorkspaceStores;
   /** Set when the embedded sandbox serves the API. */
   sandbox?: Sandbox;
   /** The API key in use (never log it; maskSecret() it). */
@@ -69,6 +72,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
     await migrateStore(db);
     phase("migrations");
     const workspace = ENV_WORKSPACE;
+    // stores: the channel names are seeded before the workspace's runtime (and its stores) is built
     const names = new ChannelNames(db, workspace);
     await names.seed(config.MESSAGING_CHANNEL_NAMES, "settings");
     // Confirmed commands an earlier process was carrying out when it stopped:
@@ -177,7 +181,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
           applied = now;
         }
       }
-      return { core: built.core, workflowSteps: built.settings?.workflowSteps };
+      return { core: built.core, stores: built.stores, workflowSteps: built.settings?.workflowSteps };
     };
     const told = (err: unknown) => logger.warn({ err: String(err) }, "could not apply the new settings");
     const feed = await listenForChanges(
@@ -200,6 +204,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
       workspaces: oneWorkspace(current),
       client,
       db,
+      stores: built.stores,
       sandbox,
       slack,
       apiKey,

@@ -11,6 +11,7 @@ import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/log.ts";
 import type { Db } from "../store/db.ts";
+import type { WorkspaceStores } from "../store/workspace-stores.ts";
 import type { InFlight } from "./in-flight.ts";
 import type { EventStore } from "./io/event-store.ts";
 import type { ChannelPostQueue } from "./io/post-queue.ts";
@@ -46,6 +47,8 @@ export interface WorkspaceScope {
   /** The workspace's id: its Slack team id, or "env" in single-workspace mode. */
   readonly workspace: WorkspaceId;
   readonly core: CommandCore;
+  /** The workspace's stores (its runtime's, made once); absent when the app has no database. */
+  readonly stores?: WorkspaceStores;
   readonly hooks: SlackHooks;
   /** False when the workspace has no messaging account yet: its core then only says how to connect. */
   readonly connected: boolean;

@@ -170,6 +170,7 @@ export class TimerRunner<P, W, O extends string> {
             t.updatedAt.getTime() < worked)),
     );
     for (const t of stale) {
+      // stores: the timers' runner works over every workspace: the timer's own workspace's store
       const moved = await new Timers<P>(db, t.workspace, kind).move(
         t.number,
         ["running"],
@@ -187,6 +188,7 @@ export class TimerRunner<P, W, O extends string> {
   private async runOne(t: Timer<P>): Promise<O | TimerPassOutcome> {
     const ws = await this.opts.forWorkspace(t.workspace);
     if (ws === undefined) return "waiting";
+    // stores: the timers' runner works over every workspace: the timer's own workspace's store
     const store = new Timers<P>(this.opts.db, t.workspace, this.opts.kind);
     const settled = await this.opts.beforeClaim?.(t, ws, store);
     if (settled !== undefined) return settled;

@@ -154,6 +154,7 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
       ok: true,
       answer,
     };
+    // stores: the admin is made before the workspace's runtime (it rebuilds it), so it cannot take the runtime's stores yet
     await new AuditLog(opts.db, team)
       .record(entry)
       .catch((err) => log?.error({ err: String(err), operation }, "could not record an audit row"));
@@ -246,6 +247,7 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
       try {
         const [used, named] = await Promise.all([
           templateChannels(client),
+          // stores: the admin is made before the workspace's runtime (it rebuilds it), so it cannot take the runtime's stores yet
           new ChannelNames(opts.db, team).all(),
         ]);
         return used.filter((id) => !named.has(id));

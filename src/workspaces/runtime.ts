@@ -1,5 +1,6 @@
 import { MessagingClient } from "../api/client.ts";
 import { type SharedBudget, sharedBudgetLimiter } from "../api/shared-limit.ts";
+import { ContactNames } from "../commands/contact-names.ts";
 import { type CoreOptions, createCommandCore, type SwitchboardCore } from "../commands/core.ts";
 import type { InboxAccess } from "../commands/inbox.ts";
 import type { ResolveGroupMembers } from "../commands/permissions.ts";
@@ -12,13 +13,11 @@ import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/log.ts";
 import { machineTimeZone, ReportService } from "../reports/service.ts";
 import type { SlackBridge } from "../slack/io/bridge.ts";
-import { type AuditEntry, AuditLog } from "../store/audit.ts";
-import { CardMarks } from "../store/card-marks.ts";
-import { ChannelNames } from "../store/channels.ts";
+import type { AuditEntry } from "../store/audit.ts";
+import type { AutomationStore } from "../store/automations.ts";
+import type { ChannelNames } from "../store/channels.ts";
 import type { Db } from "../store/db.ts";
-import { InboxStore } from "../store/inbox.ts";
-import { OwnSends } from "../store/own-sends.ts";
-import { SavedReplies } from "../store/saved-replies.ts";
+import { WorkspaceStores } from "../store/workspace-stores.ts";
 
 export interface WorkspaceRuntime {
   id: WorkspaceId;
@@ -27,6 +26,8 @@ export interface WorkspaceRuntime {
   client: MessagingClient;
   /** The workspace's API key (never log it; maskSecret() it). */
   apiKey: string;
+  /** Its stores, made once here and shared by its core, its Slack parts and its background work. */
+  stores: WorkspaceStores;
   reports: ReportService;
   channels: ChannelNames;
   inbox: InboxAccess;
@@ -56,8 +57,8 @@ export interface DeploymentParts {
   config: Config;
   logger: Logger;
   db: Db;
-  /** A workspace's automations (events out, issue 40 §3); unset: none. */
-  automations?: (workspace: WorkspaceId) => CoreOptions["automations"];
+  /** A workspace's automations (events out, issue 40 §3) over its store; unset: none. */
+  automations?: (store: AutomationStore) => CoreOptions["automations"];
   /** Each key's budget shared by every replica (PostgreSQL: src/store/rate-budget.ts); unset: this process's alone. */
   budget?: SharedBudget;
 }
@@ -105,6 +106,8 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
       : {}),
     logger: logger.child({ part: "api" }),
   });
+  // The workspace's stores, once: everything below takes its stores from here (issue 38 §2).
+  const stores = new WorkspaceStores(db, ws.id);
   const auditListeners: WorkspaceRuntime["auditListeners"] = ws.onAudit ? [ws.onAudit] : [];
   const slack = ws.slack;
   if (slack) auditListeners.push(slack.onAudit);
@@ -112,27 +115,31 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
     for (const listener of auditListeners) await listener(entry);
   };
   // Events out: an audited write that is an event goes to the workspace's hooks (issue 40 §3).
-  const automations = shared.automations?.(ws.id);
+  const automations = shared.automations?.(stores.automations);
   if (automations) auditListeners.push((entry) => automations.onAudit(entry));
   const resolveGroupMembers = ws.resolveGroupMembers ?? slack?.resolveGroupMembers;
-  const workspace = ws.id;
-  const channels = new ChannelNames(db, workspace);
+  const channels = stores.channels;
   // Slack: reports post to channels and default to the user's Slack zone; the shell prints them.
-  const reports = new ReportService({ db, workspace, client, failureAlert: config.REPORT_FAILURE_ALERT });
+  const reports = new ReportService({
+    store: stores.reports,
+    client,
+    failureAlert: config.REPORT_FAILURE_ALERT,
+  });
   const inbox: InboxAccess = {
-    store: new InboxStore(db, workspace),
-    ownSends: new OwnSends(db, workspace),
-    marks: new CardMarks(db, workspace),
-    savedReplies: new SavedReplies(db, workspace),
+    store: stores.inbox,
+    ownSends: stores.ownSends,
+    marks: stores.cardMarks,
+    savedReplies: stores.savedReplies,
   };
+  // Its caches are its own (issue 38 §3): kept across the cores a settings change makes, gone with the runtime.
+  const contactNames = new ContactNames();
   const makeCore = (settings: SettingValues | undefined) =>
     createCommandCore({
       api: client,
-      db,
-      workspace,
+      stores,
+      contactNames,
       apiKey: ws.apiKey,
       defaultChannelId: settings?.messagingChannel ?? ws.defaultChannelId,
-      channels,
       defaultCountry: settings?.country ?? config.DEFAULT_COUNTRY,
       importTimeoutMs: config.IMPORT_TIMEOUT_MS,
       writers: settings?.writers ?? ws.writers ?? config.SWITCHBOARD_WRITERS,
@@ -155,7 +162,7 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
   // The away message (issue 40 §1): the rule as set now; its audit row, then the audit channel.
   inbox.away = () => awayRuleOf(rt.settings);
   inbox.audit = async (entry) => {
-    await new AuditLog(db, workspace).record(entry);
+    await stores.audit.record(entry);
     await audited(entry);
   };
   const closers: Array<() => Promise<void>> = [() => client.close()];
@@ -165,6 +172,7 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
     core: makeCore(ws.settings),
     client,
     apiKey: ws.apiKey,
+    stores,
     reports,
     channels,
     inbox,

@@ -12,6 +12,7 @@ import { parseQuietHours } from "../../src/domain/start-time.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { auditSentence } from "../../src/slack/features/audit-words.ts";
 import { OwnSends } from "../../src/store/own-sends.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { postgresUrl } from "../helpers/db.ts";
 import { onSecondPool, testClock } from "../helpers/timers.ts";
 import { all, SHELL, useHarness } from "./helpers.ts";
@@ -147,7 +148,7 @@ describe("a message sent later", () => {
     clock.set("2026-11-27T10:06:00Z");
     expect(await run.runner.pass()).toEqual([]);
     expect(posts()).toBe(before);
-    expect((await laterSendsOf(h().db, ENV_WORKSPACE).get(n))?.state).toBe("cancelled");
+    expect((await laterSendsOf(new WorkspaceStores(h().db, ENV_WORKSPACE)).get(n))?.state).toBe("cancelled");
   });
 
   it("the 24-hour window closed at the time: nothing is sent, the writer told by DM with the templates offered", async () => {
@@ -157,7 +158,7 @@ describe("a message sent later", () => {
     const n = await setLater(run.core, `send ${phone} Too late at=2026-11-27T10:05:00Z`);
     clock.set("2026-11-27T10:05:01Z");
     expect(await run.runner.pass()).toEqual(["window"]);
-    expect((await laterSendsOf(h().db, ENV_WORKSPACE).get(n))?.state).toBe("failed");
+    expect((await laterSendsOf(new WorkspaceStores(h().db, ENV_WORKSPACE)).get(n))?.state).toBe("failed");
     expect(run.dms).toHaveLength(1);
     const [to, dm] = run.dms[0]!;
     expect(to).toBe("U0ANA");
@@ -177,7 +178,7 @@ describe("a message sent later", () => {
     const run = instance(clock);
     const phone = await customer();
     const n = await setLater(run.core, `send ${phone} Maybe at=2026-11-27T10:05:00Z`);
-    const store = laterSendsOf(h().db, ENV_WORKSPACE);
+    const store = laterSendsOf(new WorkspaceStores(h().db, ENV_WORKSPACE));
     const s = await store.get(n);
     // A process claimed it at 10:05 and died before its outcome was recorded.
     await store.move(n, ["waiting"], "running", new Date("2026-11-27T10:05:00Z"), {
@@ -268,7 +269,7 @@ describe("a message sent later", () => {
     clock.set("2026-11-27T11:00:01Z");
     const outcomes = await here.runner.pass();
     expect(outcomes).toContain("waiting");
-    expect((await laterSendsOf(h().db, "T0OTHER").get(1))?.state).toBe("waiting");
+    expect((await laterSendsOf(new WorkspaceStores(h().db, "T0OTHER")).get(1))?.state).toBe("waiting");
     expect(LATER_KIND).toBe("message.later");
   });
 
@@ -282,7 +283,7 @@ describe("a message sent later", () => {
     // (Another workspace's message, not connected here, waits: the many-workspace test's.)
     expect((await run.runner.pass()).filter((o) => o !== "waiting")).toEqual(["late"]);
     expect(posts()).toBe(before);
-    expect((await laterSendsOf(h().db, ENV_WORKSPACE).get(n))?.state).toBe("failed");
+    expect((await laterSendsOf(new WorkspaceStores(h().db, ENV_WORKSPACE)).get(n))?.state).toBe("failed");
     expect(run.dms[0]?.[1].text).toMatch(/was not sent at .+: Switchboard was stopped at its time/);
     expect(run.dms[0]?.[1].text).toContain("Buenos días");
   });

@@ -21,6 +21,7 @@ import { formView } from "../../src/slack/forms/index.ts";
 import { templateParams } from "../../src/slack/forms/parts.ts";
 import { SETTINGS_GROUPS, settingsGroupModal } from "../../src/slack/forms/settings.ts";
 import { auditMessage } from "../../src/slack/io/bridge.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -616,8 +617,7 @@ describe("the audit's lines of the tour's writes (issue 39 §1)", () => {
     // The Home tab's recent changes: the same sentences, with their date, never a typed line.
     const home = await createHomeView({
       client: h().client,
-      db: h().db,
-      workspace: ENV_WORKSPACE,
+      stores: new WorkspaceStores(h().db, ENV_WORKSPACE),
       apiKey: "sb_test_tour",
     })(SLACK_USER.userId);
     const recent = JSON.stringify(home.blocks).match(/Recent changes[^"]*/)?.[0] ?? "";

@@ -168,6 +168,7 @@ describe("one card per campaign", () => {
         core: h.switchboard.core,
         bridge: h.switchboard.slack,
         hooks: h.runtime.hooks,
+        stores: h.switchboard.stores,
       }),
       now: () => new Date(start.at.getTime() + 5_000),
     });

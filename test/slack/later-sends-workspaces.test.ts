@@ -3,8 +3,10 @@
 // the one runner of the process (the switchboard's, as many-workspaces.ts makes it)
 // sends each with its own workspace's core and key, in its own organization,
 // once; Edit… opens and changes its own workspace's message only.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { laterSendsOf } from "../../src/commands/later-message.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { startWorkspacesStack, type WorkspacesStack } from "../helpers/workspaces-stack.ts";
 
 let stack: WorkspacesStack;
@@ -95,10 +97,10 @@ describe("Edit… on a message sent later, in many workspaces", () => {
 
     const answer = await one.submit(view.id, { text: "Edited in one" });
     expect(answer.errors).toBeUndefined();
-    expect((await laterSendsOf(stack.db, one.team.teamId).get(mine.n))?.payload.body.text).toBe(
-      "Edited in one",
-    );
-    const other = await laterSendsOf(stack.db, two.team.teamId).get(theirs.n);
+    expect(
+      (await laterSendsOf(new WorkspaceStores(stack.db, one.team.teamId)).get(mine.n))?.payload.body.text,
+    ).toBe("Edited in one");
+    const other = await laterSendsOf(new WorkspaceStores(stack.db, two.team.teamId)).get(theirs.n);
     expect(other?.payload.body.text).toBe("Leave me");
     expect(other?.version).toBe(0);
   });

@@ -5,11 +5,13 @@
 // modal and nothing changes; an untouched Save writes nothing; a bad time or
 // an empty text is a field error, the modal open. Only the writer or an admin
 // may edit. Through Bolt, the fake Slack, the core, the store and the sandbox.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { laterSendsOf } from "../../src/commands/later-message.ts";
 import { ACTION } from "../../src/commands/types.ts";
 import { localText } from "../../src/domain/start-time.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { checkView } from "../fakes/block-kit.ts";
 import type { SlackUserRef } from "../fakes/slack-requests.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
@@ -46,7 +48,7 @@ afterAll(async () => {
 });
 
 const text = (blocks: unknown) => JSON.stringify(blocks ?? []);
-const store = () => laterSendsOf(stack.db, ENV_WORKSPACE);
+const store = () => laterSendsOf(new WorkspaceStores(stack.db, ENV_WORKSPACE));
 
 let phones = 0;
 /** `/sb send … at=` as Alice, confirmed: the message's number and its time (a whole minute, an hour or more away). */

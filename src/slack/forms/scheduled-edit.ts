@@ -22,7 +22,6 @@ import {
   zoneWords,
 } from "../../commands/later-message.ts";
 import { ACTION } from "../../commands/types.ts";
-import type { Db } from "../../store/db.ts";
 import { errorsFor } from "./field-errors.ts";
 import type { FormOutcome, SlackForm, Submission } from "./form.ts";
 import { context, initialStateOf, input, modal, sectionText, textInput, textOf } from "./kit.ts";
@@ -105,11 +104,11 @@ async function save(plan: Plan, s: Submission<ScheduledEditMeta>): Promise<FormO
   const errors = (e: Record<string, string>): FormOutcome => ({
     answer: { response_action: "errors", errors: errorsFor(e, s.view) },
   });
-  if (!ctx.db || !n || meta.v === undefined)
+  if (!ctx.stores || !n || meta.v === undefined)
     return errors({ [first]: "This form lost its message: open Edit… again from /sb scheduled." });
   if (plan.text === undefined && plan.at === undefined)
     return said(n, `Message ${n}: nothing changed, so nothing was saved.`);
-  const store = laterSendsOf(ctx.db as Db, ctx.workspace);
+  const store = laterSendsOf(ctx.stores);
   const current = await store.get(n);
   const admin = async () => (await ctx.core.admin?.mayAdminister(actor).catch(() => false)) ?? false;
   if (!current || (current.setBy !== actor.userId && !(await admin())))

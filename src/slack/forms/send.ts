@@ -21,8 +21,8 @@ import type { ChannelsFormData, SendPrefill } from "../../commands/form-kinds.ts
 import { type LaterMessage, laterSendsOf, laterTime, laterWhom } from "../../commands/later-message.ts";
 import { ACTION } from "../../commands/types.ts";
 import { dateToken, typedStartAt } from "../../domain/start-time.ts";
-import type { Db } from "../../store/db.ts";
 import { OwnSends } from "../../store/own-sends.ts";
+import type { WorkspaceStores } from "../../store/workspace-stores.ts";
 import { withApi } from "../perform.ts";
 import { recipientSuggestions } from "./choices.ts";
 import { errorsFor, fieldErrors } from "./field-errors.ts";
@@ -357,7 +357,7 @@ async function sendLater(plan: SendPlan, s: Submission<SendMeta>): Promise<FormO
   const payload: LaterMessage = { body: message, ref, ...(picked && !message.to ? { toName: picked } : {}) };
   const line = `send (form) ${plan.type} at=${at.toISOString()}`;
   const set = await ctx.core.perform(actor, { scope: "write", command: line }, async () =>
-    laterSendsOf(ctx.db as Db, ctx.workspace).set({
+    laterSendsOf(ctx.stores as WorkspaceStores).set({
       at,
       setBy: actor.userId,
       via: actor.via,

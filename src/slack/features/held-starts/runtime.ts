@@ -18,6 +18,7 @@ import type { WorkspaceId } from "../../../domain/workspace.ts";
 import type { Config } from "../../../platform/config.ts";
 import type { Logger } from "../../../platform/log.ts";
 import type { Db } from "../../../store/db.ts";
+import type { WorkspaceStores } from "../../../store/workspace-stores.ts";
 import { claimsAs } from "../../../timers/runner.ts";
 import type { SlackHooks } from "../../context.ts";
 import type { SlackBridge } from "../../io/bridge.ts";
@@ -35,6 +36,8 @@ export interface HeldStartsRuntimeOptions {
         bridge?: SlackBridge;
         /** The workspace's hooks: a start that ran is followed as a launch is (live progress). */
         hooks?: Pick<SlackHooks, "onPosted">;
+        /** The workspace's stores: the started card kept as its campaign's current one, and followed. */
+        stores?: WorkspaceStores;
       }
     | undefined
   >;
@@ -80,7 +83,11 @@ export function createHeldStarts(opts: HeldStartsRuntimeOptions): HeldStartRunne
                 if (!s.channel || !s.ts) return;
                 const card = heldCard(s, rules, c);
                 await campaignCardPosted(
-                  { db, workspace: id, logger: log, ...(ws.hooks ? { hooks: ws.hooks } : {}) },
+                  {
+                    ...(ws.stores ? { stores: ws.stores } : {}),
+                    logger: log,
+                    ...(ws.hooks ? { hooks: ws.hooks } : {}),
+                  },
                   bridge.client,
                   {
                     channel: s.channel,

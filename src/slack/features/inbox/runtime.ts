@@ -6,13 +6,11 @@ import type { MessagingClient } from "../../../api/client.ts";
 import type { Automations } from "../../../automations/index.ts";
 import { customerRecord } from "../../../commands/customer-record.ts";
 import type { InboxAccess } from "../../../commands/inbox.ts";
-import type { WorkspaceId } from "../../../domain/workspace.ts";
 import type { InboxEvent } from "../../../inbox/io.ts";
 import type { Config } from "../../../platform/config.ts";
 import { ConfigError } from "../../../platform/errors.ts";
 import type { Logger } from "../../../platform/log.ts";
-import type { Db } from "../../../store/db.ts";
-import { MediaStore } from "../../../store/media.ts";
+import type { WorkspaceStores } from "../../../store/workspace-stores.ts";
 import type { SlackBridge } from "../../io/bridge.ts";
 import { InboxPoller, slackInboxIo } from "./io.ts";
 
@@ -21,9 +19,8 @@ const MEDIA_SWEEP_MS = 3_600_000;
 
 export interface InboxHost {
   slack?: SlackBridge;
-  db: Db;
-  /** The workspace whose inboxes this runtime polls (one runtime per workspace). */
-  workspace: WorkspaceId;
+  /** The stores of the workspace whose inboxes this runtime polls (one runtime per workspace). */
+  stores: Pick<WorkspaceStores, "inbox" | "ownSends" | "cardMarks" | "media">;
   client: MessagingClient;
   /** The commands' side of the inbox: the poller wakes when an inbox is turned on. */
   inbox?: Pick<InboxAccess, "wake" | "workClock" | "away" | "audit">;
@@ -71,8 +68,7 @@ export function createInbox(
   if (!bridge) throw new ConfigError("the inbox runtime needs the Slack bridge: SLACK_BOT_TOKEN is not set");
   const log = logger.child({ part: "inbox" });
   const poller = new InboxPoller({
-    db: host.db,
-    workspace: host.workspace,
+    stores: host.stores,
     client: host.client,
     ...slackInboxIo(bridge),
     pollSeconds: config.INBOX_POLL_SECONDS,
@@ -95,7 +91,7 @@ export function createInbox(
   let sweep: NodeJS.Timeout | undefined;
   const begin = async () => {
     if (opts.timer !== false && !stopped) {
-      const media = new MediaStore(host.db, host.workspace);
+      const media = host.stores.media;
       sweep = setInterval(() => {
         media
           .removeExpired(new Date())

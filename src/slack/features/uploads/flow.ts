@@ -70,10 +70,9 @@ const actorOf = (userId: string, channelId?: string): Actor => ({ userId, channe
 /** The pending imports of the app's database; undefined when it has none. */
 export function pendingImports(deps: WorkspaceWork): PendingImports | undefined {
   return (
-    deps.db &&
+    deps.stores &&
     new PendingImports(
-      deps.db,
-      deps.workspace,
+      deps.stores.imports,
       new ImportService({
         defaultCountry: deps.core.defaultCountry,
         timeoutMs: deps.config.IMPORT_TIMEOUT_MS,

@@ -161,7 +161,7 @@ export async function inboxMessage({
     // With files: one image or document message each, the text as the first one's caption (inbox/media.ts).
     const bodies = files.length
       ? mediaMessages(
-          await prepareMedia(client, context.db, context.workspace, context.config, files, new Date()),
+          await prepareMedia(client, context.stores!.media, context.config, files, new Date()),
           words,
         )
       : [{ type: "text" as const, text: words }];
