@@ -107,6 +107,7 @@ export class AutomationWorker implements DeliveryQueue {
 
   /** One job: its delivery claimed, sent once, its outcome kept (and the next attempt queued). */
   async handle(job: DeliveryJob): Promise<void> {
+    // stores: the deliveries' worker runs every workspace's jobs: the job's own workspace's hooks
     const store = new AutomationStore(this.o.db, job.workspace);
     const now = this.now();
     const timeoutMs = this.o.timeoutMs ?? ATTEMPT_TIMEOUT_MS;

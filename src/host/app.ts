@@ -22,7 +22,7 @@ import { ChannelNames } from "../store/channels.ts";
 import { Confirmations } from "../store/confirmations.ts";
 import { type Db, openDb } from "../store/db.ts";
 import { migrateStore } from "../store/migrations.ts";
-import { WorkspaceStores } from "../store/workspace-stores.ts";
+import type { WorkspaceStores } from "../store/workspace-stores.ts";
 import { attachSlack, buildWorkspace, type WorkspaceRuntime } from "../workspaces/runtime.ts";
 
 export interface Switchboard {
@@ -32,6 +32,8 @@ export interface Switchboard {
   workspaces: (appHooks: SlackHooks) => WorkspaceSource;
   client: MessagingClient;
   db: Db;
+  /** The environment's workspace's stores (its runtime's). */
+  stores: WorkspaceStores;
   /** Set when the embedded sandbox serves the API. */
   sandbox?: Sandbox;
   /** The API key in use (never log it; maskSecret() it). */
@@ -70,6 +72,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
     await migrateStore(db);
     phase("migrations");
     const workspace = ENV_WORKSPACE;
+    // stores: the channel names are seeded before the workspace's runtime (and its stores) is built
     const names = new ChannelNames(db, workspace);
     await names.seed(config.MESSAGING_CHANNEL_NAMES, "settings");
     // Confirmed commands an earlier process was carrying out when it stopped:
@@ -170,8 +173,6 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
     const { listenForChanges, WorkspaceVersions } = await import("../store/workspace-changes.ts");
     const versions = db.kind === "postgres" ? new WorkspaceVersions(db) : undefined;
     let applied = versions ? await versions.version(ENV_WORKSPACE) : 0;
-    // The workspace's stores, one object for every request (until its runtime owns them: rt.stores).
-    const stores = new WorkspaceStores(db, ENV_WORKSPACE);
     const current = async () => {
       if (versions) {
         const now = await versions.version(ENV_WORKSPACE);
@@ -180,7 +181,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
           applied = now;
         }
       }
-      return { core: built.core, stores, workflowSteps: built.settings?.workflowSteps };
+      return { core: built.core, stores: built.stores, workflowSteps: built.settings?.workflowSteps };
     };
     const told = (err: unknown) => logger.warn({ err: String(err) }, "could not apply the new settings");
     const feed = await listenForChanges(
@@ -203,6 +204,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
       workspaces: oneWorkspace(current),
       client,
       db,
+      stores: built.stores,
       sandbox,
       slack,
       apiKey,

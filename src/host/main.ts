@@ -125,7 +125,12 @@ async function main(): Promise<number> {
         logger,
         forWorkspace: async (id) =>
           id === switchboard.workspace
-            ? { core: switchboard.core, bridge: switchboard.slack, hooks: reports.hooks }
+            ? {
+                core: switchboard.core,
+                bridge: switchboard.slack,
+                hooks: reports.hooks,
+                stores: switchboard.stores,
+              }
             : undefined,
       });
       switchboard.onClose(() => heldStarts.stop());

@@ -135,7 +135,12 @@ export async function createManyWorkspaceSwitchboard(
         if (!rt?.slack) return undefined;
         // Its hooks (live progress): a start that ran is followed as a launch is.
         const scope = await workspaces.scopeOf(id).catch(() => undefined);
-        return { core: rt.core, bridge: rt.slack, ...(scope ? { hooks: scope.hooks } : {}) };
+        return {
+          core: rt.core,
+          bridge: rt.slack,
+          stores: rt.stores,
+          ...(scope ? { hooks: scope.hooks } : {}),
+        };
       },
     });
     closers.unshift(() => heldStarts.stop());
@@ -199,8 +204,8 @@ export async function createManyWorkspaceSwitchboard(
       });
       return admin;
     };
-    const notConnected: RegistryOptions["notConnected"] = (id, inst) =>
-      createNotConnectedCore({ db, workspace: id, admin: adminOf(id, inst) });
+    const notConnected: RegistryOptions["notConnected"] = (id, inst, stores) =>
+      createNotConnectedCore({ stores, admin: adminOf(id, inst) });
     const replicas = await replicaParts(db);
     const workspaces: WorkspaceRegistry = new WorkspaceRegistry({
       shared: {
@@ -227,9 +232,8 @@ export async function createManyWorkspaceSwitchboard(
             mayAdminister: async (userId) =>
               (await rt.core.admin?.mayAdminister({ userId, via: "slack" })) ?? false,
             may: (userId, scope) => rt.core.may({ userId, via: "slack" }, scope),
-            workspace: rt.id,
             client: rt.client,
-            db,
+            stores: rt.stores,
             apiKey: rt.apiKey,
             reports: rt.reports,
             republish: async (userId, view) => {

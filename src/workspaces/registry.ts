@@ -8,7 +8,6 @@ import type { WorkspaceId } from "../domain/workspace.ts";
 import type { RequestTeam, SlackHooks, WorkspaceScope, WorkspaceSource } from "../slack/context.ts";
 import type { ChannelPostQueue } from "../slack/io/post-queue.ts";
 import { UnknownWorkspaceError, workspaceScope } from "../slack/tenancy/scope.ts";
-import { ChannelNames } from "../store/channels.ts";
 import {
   type InstallationKey,
   type Installations,
@@ -37,7 +36,11 @@ export interface RegistryOptions {
    * The core of a workspace without a messaging account (installed or not):
    * help, connect and settings; everything else says how to connect, and who can.
    */
-  notConnected: (id: WorkspaceId, installation?: StoredInstallation) => CommandCore;
+  notConnected: (
+    id: WorkspaceId,
+    installation: StoredInstallation | undefined,
+    stores: WorkspaceStores,
+  ) => CommandCore;
   /** A workspace's connect, disconnect and settings (src/workspaces/admin.ts), by its installation. */
   adminOf: (id: WorkspaceId, installation: StoredInstallation) => WorkspaceAdmin;
   /** The embedded sandbox: an organization's channels by its key (named, the first the default). */
@@ -83,13 +86,14 @@ export class WorkspaceRegistry implements WorkspaceSource {
     const inst = await this.opts.installations.forTeam(id, enterpriseId);
     if (!inst) throw new UnknownWorkspaceError(id);
     // Installed, not connected: help, connect and settings; everything else says how to connect.
-    const core = this.opts.notConnected(id, inst);
+    // stores: an installed workspace not connected has no runtime; its help, connect and settings use these
+    const stores = new WorkspaceStores(this.opts.shared.db, id);
+    const core = this.opts.notConnected(id, inst, stores);
     return workspaceScope({
       workspace: id,
       core,
-      // Not connected: nothing kept between requests, its stores made for this one (each store made on first use).
-      stores: new WorkspaceStores(this.opts.shared.db, id),
-      hooks: notConnectedHooks(core, this.opts.shared.db, id),
+      stores,
+      hooks: notConnectedHooks(core, stores),
       connected: false,
     });
   }
@@ -99,25 +103,11 @@ export class WorkspaceRegistry implements WorkspaceSource {
     return this.resolve({ teamId: id });
   }
 
-  /**
-   * A connected workspace's stores, one object per runtime, gone with it (the runtime does not own one yet:
-   * `rt.stores`, being added to src/workspaces/runtime.ts, replaces this map).
-   */
-  private readonly stores = new WeakMap<WorkspaceRuntime, WorkspaceStores>();
-  private storesOf(rt: WorkspaceRuntime): WorkspaceStores {
-    let stores = this.stores.get(rt);
-    if (!stores) {
-      stores = new WorkspaceStores(this.opts.shared.db, rt.id);
-      this.stores.set(rt, stores);
-    }
-    return stores;
-  }
-
   private scopeOfRuntime(rt: WorkspaceRuntime): WorkspaceScope {
     return workspaceScope({
       workspace: rt.id,
       core: rt.core,
-      stores: this.storesOf(rt),
+      stores: rt.stores,
       hooks: this.hooks.get(rt) ?? {},
       connected: true,
       ...(rt.settings?.workflowSteps ? { workflowSteps: rt.settings.workflowSteps } : {}),
@@ -281,11 +271,6 @@ export class WorkspaceRegistry implements WorkspaceSource {
     });
     // The embedded sandbox names its organization's channels; its first is the default.
     const sandboxChannels = (await this.opts.channelsOf?.(connection.apiKey).catch(() => undefined)) ?? [];
-    if (sandboxChannels.length)
-      await new ChannelNames(shared.db, id).seed(
-        new Map(sandboxChannels.map((c) => [c.id, c.name])),
-        "sandbox",
-      );
     const rt = buildWorkspace(
       { ...shared, logger },
       {
@@ -298,6 +283,8 @@ export class WorkspaceRegistry implements WorkspaceSource {
         defaultChannelId: sandboxChannels[0]?.id,
       },
     );
+    if (sandboxChannels.length)
+      await rt.stores.channels.seed(new Map(sandboxChannels.map((c) => [c.id, c.name])), "sandbox");
     await attachSlack(rt, logger);
     this.hooks.set(rt, (await this.opts.slackHooks?.(rt)) ?? {});
     if (this.live.has(id)) this.clients.set(id, client);

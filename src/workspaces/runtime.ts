@@ -1,9 +1,11 @@
 import { MessagingClient } from "../api/client.ts";
 import { type SharedBudget, sharedBudgetLimiter } from "../api/shared-limit.ts";
+import { ContactNames } from "../commands/contact-names.ts";
 import { type CoreOptions, createCommandCore, type SwitchboardCore } from "../commands/core.ts";
 import type { InboxAccess } from "../commands/inbox.ts";
 import type { ResolveGroupMembers } from "../commands/permissions.ts";
 import type { SettingValues, WorkspaceAdmin } from "../commands/workspace-admin.ts";
+import { awayRuleOf } from "../domain/away.ts";
 import { workClockOf } from "../domain/business-hours.ts";
 import { startRulesOf } from "../domain/start-time.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
@@ -12,12 +14,10 @@ import type { Logger } from "../platform/log.ts";
 import { machineTimeZone, ReportService } from "../reports/service.ts";
 import type { SlackBridge } from "../slack/io/bridge.ts";
 import type { AuditEntry } from "../store/audit.ts";
-import { CardMarks } from "../store/card-marks.ts";
-import { ChannelNames } from "../store/channels.ts";
+import type { AutomationStore } from "../store/automations.ts";
+import type { ChannelNames } from "../store/channels.ts";
 import type { Db } from "../store/db.ts";
-import { InboxStore } from "../store/inbox.ts";
-import { OwnSends } from "../store/own-sends.ts";
-import { SavedReplies } from "../store/saved-replies.ts";
+import { WorkspaceStores } from "../store/workspace-stores.ts";
 
 export interface WorkspaceRuntime {
   id: WorkspaceId;
@@ -26,6 +26,8 @@ export interface WorkspaceRuntime {
   client: MessagingClient;
   /** The workspace's API key (never log it; maskSecret() it). */
   apiKey: string;
+  /** Its stores, made once here and shared by its core, its Slack parts and its background work. */
+  stores: WorkspaceStores;
   reports: ReportService;
   channels: ChannelNames;
   inbox: InboxAccess;
@@ -55,8 +57,8 @@ export interface DeploymentParts {
   config: Config;
   logger: Logger;
   db: Db;
-  /** A workspace's automations (events out, issue 40 §3); unset: none. */
-  automations?: (workspace: WorkspaceId) => CoreOptions["automations"];
+  /** A workspace's automations (events out, issue 40 §3) over its store; unset: none. */
+  automations?: (store: AutomationStore) => CoreOptions["automations"];
   /** Each key's budget shared by every replica (PostgreSQL: src/store/rate-budget.ts); unset: this process's alone. */
   budget?: SharedBudget;
 }
@@ -104,6 +106,8 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
       : {}),
     logger: logger.child({ part: "api" }),
   });
+  // The workspace's stores, once: everything below takes its stores from here (issue 38 §2).
+  const stores = new WorkspaceStores(db, ws.id);
   const auditListeners: WorkspaceRuntime["auditListeners"] = ws.onAudit ? [ws.onAudit] : [];
   const slack = ws.slack;
   if (slack) auditListeners.push(slack.onAudit);
@@ -111,27 +115,31 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
     for (const listener of auditListeners) await listener(entry);
   };
   // Events out: an audited write that is an event goes to the workspace's hooks (issue 40 §3).
-  const automations = shared.automations?.(ws.id);
+  const automations = shared.automations?.(stores.automations);
   if (automations) auditListeners.push((entry) => automations.onAudit(entry));
   const resolveGroupMembers = ws.resolveGroupMembers ?? slack?.resolveGroupMembers;
-  const workspace = ws.id;
-  const channels = new ChannelNames(db, workspace);
+  const channels = stores.channels;
   // Slack: reports post to channels and default to the user's Slack zone; the shell prints them.
-  const reports = new ReportService({ db, workspace, client, failureAlert: config.REPORT_FAILURE_ALERT });
+  const reports = new ReportService({
+    store: stores.reports,
+    client,
+    failureAlert: config.REPORT_FAILURE_ALERT,
+  });
   const inbox: InboxAccess = {
-    store: new InboxStore(db, workspace),
-    ownSends: new OwnSends(db, workspace),
-    marks: new CardMarks(db, workspace),
-    savedReplies: new SavedReplies(db, workspace),
+    store: stores.inbox,
+    ownSends: stores.ownSends,
+    marks: stores.cardMarks,
+    savedReplies: stores.savedReplies,
   };
+  // Its caches are its own (issue 38 §3): kept across the cores a settings change makes, gone with the runtime.
+  const contactNames = new ContactNames();
   const makeCore = (settings: SettingValues | undefined) =>
     createCommandCore({
       api: client,
-      db,
-      workspace,
+      stores,
+      contactNames,
       apiKey: ws.apiKey,
       defaultChannelId: settings?.messagingChannel ?? ws.defaultChannelId,
-      channels,
       defaultCountry: settings?.country ?? config.DEFAULT_COUNTRY,
       importTimeoutMs: config.IMPORT_TIMEOUT_MS,
       writers: settings?.writers ?? ws.writers ?? config.SWITCHBOARD_WRITERS,
@@ -151,6 +159,12 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
     });
   // Reply targets count in the workspace's business hours, in its zone, as set now (both needed).
   inbox.workClock = () => workClockOf(rt.settings?.businessHours, rt.settings?.reportsTimeZone);
+  // The away message (issue 40 §1): the rule as set now; its audit row, then the audit channel.
+  inbox.away = () => awayRuleOf(rt.settings);
+  inbox.audit = async (entry) => {
+    await stores.audit.record(entry);
+    await audited(entry);
+  };
   const closers: Array<() => Promise<void>> = [() => client.close()];
   let closed = false;
   const rt: WorkspaceRuntime = {
@@ -158,6 +172,7 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
     core: makeCore(ws.settings),
     client,
     apiKey: ws.apiKey,
+    stores,
     reports,
     channels,
     inbox,

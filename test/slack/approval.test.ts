@@ -14,6 +14,7 @@ import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { auditSentence } from "../../src/slack/features/audit-words.ts";
 import { Approvals } from "../../src/store/approvals.ts";
 import type { AuditEntry } from "../../src/store/audit.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { ALICE, BOB } from "../helpers/fake-slack.ts";
 import { startStack, useStack } from "../helpers/stack.ts";
 
@@ -86,8 +87,7 @@ function clockedCore(now: () => Date) {
   const { client, db, apiKey, switchboard } = stack();
   return createCommandCore({
     api: client,
-    db,
-    workspace: ENV_WORKSPACE,
+    stores: new WorkspaceStores(db, ENV_WORKSPACE),
     apiKey,
     defaultChannelId: 1,
     defaultCountry: "US",

@@ -54,8 +54,8 @@ describe.each(storeBackends())("kept outcomes told one try at a time on %s", (ba
   afterAll(() => db?.close());
 
   const deps = (workspace: string): Deps => ({
-    stores: new WorkspaceStores(db, workspace as never),
-    workspace: workspace as never,
+    stores: new WorkspaceStores(db, workspace),
+    workspace,
     logger: createLogger("silent"),
   });
   const keep = (d: Deps, userId: string, text: string) =>

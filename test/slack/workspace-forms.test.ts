@@ -15,6 +15,7 @@ import { createHomeView, notConnectedHome } from "../../src/slack/features/home/
 import { forgetWorkspaceGroups } from "../../src/slack/io/usergroups.ts";
 import { Installations } from "../../src/store/installations.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { createWorkspaceAdmin } from "../../src/workspaces/admin.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
 import { call, withSandbox } from "../helpers/sandbox.ts";
@@ -48,7 +49,7 @@ beforeAll(async () => {
       installerUserId: "U0ALICE",
       demo: async () => ({ apiKey: sandbox().apiKey, organizationName: organization }),
     });
-    core = createCommandCore({ api: client, db, workspace: ENV_WORKSPACE, admin });
+    core = createCommandCore({ api: client, stores: new WorkspaceStores(db, ENV_WORKSPACE), admin });
     return core;
   });
 }, 60_000);
@@ -375,9 +376,8 @@ describe("the App Home", () => {
 
   it("shows Settings to admins only", async () => {
     const home = createHomeView({
-      workspace: ENV_WORKSPACE,
       client,
-      db,
+      stores: new WorkspaceStores(db, ENV_WORKSPACE),
       apiKey: sandbox().apiKey,
       mayAdminister: async (userId) => userId === "U0ALICE",
     });

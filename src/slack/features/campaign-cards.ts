@@ -6,20 +6,13 @@ import type { webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import { cardPosted, type NewCard, redrawOpenCards } from "../../campaigns/cards.ts";
 import type { Reply } from "../../commands/types.ts";
-import type { WorkspaceId } from "../../domain/workspace.ts";
 import type { Logger } from "../../platform/log.ts";
-import { CampaignCards } from "../../store/campaign-cards.ts";
-import type { Db } from "../../store/db.ts";
-import { ProgressStore } from "../../store/progress.ts";
 import type { WorkspaceStores } from "../../store/workspace-stores.ts";
 import type { SlackHooks } from "../context.ts";
 
 export interface CardDeps {
-  /** The workspace's stores (a request's: its Reach, src/slack/context.ts). */
+  /** The workspace's cards and tracked progress; absent (no database): nothing kept. */
   stores?: Pick<WorkspaceStores, "campaignCards" | "progress">;
-  /** Else the database (the held starts' runner, which holds no workspace's stores yet). */
-  db?: Db;
-  workspace: WorkspaceId;
   logger: Pick<Logger, "warn">;
   hooks?: Pick<SlackHooks, "onPosted">;
 }
@@ -36,8 +29,7 @@ export async function campaignCardPosted(
 ): Promise<void> {
   const origin = posted.reply.origin;
   const card = origin?.card;
-  const stores = storesOf(deps);
-  if (card && origin.id && stores) {
+  if (card && origin.id && deps.stores) {
     const input: NewCard = {
       campaignId: origin.id,
       channel: posted.channel,
@@ -48,7 +40,7 @@ export async function campaignCardPosted(
       status: card.status,
       at: posted.at ?? new Date(),
     };
-    await cardPosted(portsOf(deps, stores, client), input).catch((err: unknown) =>
+    await cardPosted(portsOf(deps.stores, deps.logger, client), input).catch((err: unknown) =>
       deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, "campaign cards not kept"),
     );
   }
@@ -62,33 +54,27 @@ export async function campaignCardsRedrawn(
   reply: Reply,
 ): Promise<void> {
   const origin = reply.origin;
-  const stores = storesOf(deps);
-  if (!origin?.redraw || !origin.id || !stores) return;
-  await redrawOpenCards(portsOf(deps, stores, client), origin.id, origin.redraw).catch((err: unknown) =>
-    deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, "campaign cards not redrawn"),
+  if (!origin?.redraw || !origin.id || !deps.stores) return;
+  await redrawOpenCards(portsOf(deps.stores, deps.logger, client), origin.id, origin.redraw).catch(
+    (err: unknown) =>
+      deps.logger.warn(
+        { err: err instanceof Error ? err.message : String(err) },
+        "campaign cards not redrawn",
+      ),
   );
 }
 
-type CardStores = NonNullable<CardDeps["stores"]>;
-
-function storesOf(deps: CardDeps): CardStores | undefined {
-  if (deps.stores) return deps.stores;
-  const db = deps.db;
-  return (
-    db && {
-      campaignCards: new CampaignCards(db, deps.workspace),
-      progress: new ProgressStore(db, deps.workspace),
-    }
-  );
-}
-
-function portsOf(deps: CardDeps, stores: CardStores, client: webApi.WebClient) {
+function portsOf(
+  stores: NonNullable<CardDeps["stores"]>,
+  logger: CardDeps["logger"],
+  client: webApi.WebClient,
+) {
   return {
     cards: stores.campaignCards,
     progress: stores.progress,
     update: async (channel: string, ts: string, m: { text: string; blocks: KnownBlock[] }) => {
       await client.chat.update({ channel, ts, text: m.text, blocks: m.blocks });
     },
-    warn: (o: object, m: string) => deps.logger.warn(o, m),
+    warn: (o: object, m: string) => logger.warn(o, m),
   };
 }

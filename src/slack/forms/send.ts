@@ -18,10 +18,10 @@ import { actions, esc } from "../../blocks/blocks.ts";
 import type { Recipient } from "../../commands/args.ts";
 import { sentAnswer } from "../../commands/defs/messages.ts";
 import type { ChannelsFormData, SendPrefill } from "../../commands/form-kinds.ts";
-import { LATER_KIND, type LaterMessage, laterWhom } from "../../commands/later-message.ts";
+import { type LaterMessage, laterSendsOf, laterTime, laterWhom } from "../../commands/later-message.ts";
 import { UserError } from "../../commands/registry.ts";
 import { ACTION } from "../../commands/types.ts";
-import { dateToken, parseStartAt, typedStartAt } from "../../domain/start-time.ts";
+import { dateToken, typedStartAt } from "../../domain/start-time.ts";
 import { withApi } from "../perform.ts";
 import { recipientSuggestions } from "./choices.ts";
 import { errorsFor, fieldErrors } from "./field-errors.ts";
@@ -340,8 +340,8 @@ type SendPlan = { body: SendMessageInput; type: string; at?: number };
 
 /** A time chosen in Send at…: the refusal in words (the `at=` rule), or undefined when it may be sent then. */
 function laterRefusal(at: number, now: Date): string | undefined {
-  const parsed = parseStartAt(typedStartAt(new Date(at * 1000), undefined), now, undefined);
-  return "problem" in parsed ? `This time ${parsed.problem.replace(/^\S+ /, "")}` : undefined;
+  const parsed = laterTime(typedStartAt(new Date(at * 1000), undefined), now, undefined);
+  return "problem" in parsed ? parsed.problem : undefined;
 }
 
 /** Send at…: set on the claimed-once timer as the person (who may write checked), audited, told where they asked. */
@@ -358,7 +358,7 @@ async function sendLater(plan: SendPlan, s: Submission<SendMeta>): Promise<FormO
   const stores = ctx.stores;
   if (!stores) throw new UserError("Sending later is not set up here.");
   const set = await ctx.core.perform(actor, { scope: "write", command: line }, async () =>
-    stores.timers<LaterMessage>(LATER_KIND).set({
+    laterSendsOf(stores).set({
       at,
       setBy: actor.userId,
       via: actor.via,

@@ -14,7 +14,6 @@ import type { WorkspaceId } from "../../domain/workspace.ts";
 import {
   type CommandInFlight,
   type CommandNote,
-  CommandsInFlight,
   endCommands,
   noteCommands,
   takeInterruptedCommands,
@@ -29,7 +28,7 @@ export const PROCESS_ID = randomUUID();
 
 /** Notes a command until the returned function is called (its answer given, or failed). */
 export async function trackCommand(
-  deps: Pick<WorkspaceWork, "db" | "workspace" | "logger">,
+  deps: Pick<WorkspaceWork, "db" | "workspace" | "stores" | "logger">,
   typed: TypedCommand,
 ): Promise<() => Promise<void>> {
   // A hook's URL (`automation add … https://…`) is as good as a password: never stored as typed.
@@ -37,7 +36,8 @@ export async function trackCommand(
   const db = deps.db;
   if (!db) return async () => {};
   if (db.kind === "pglite") return notesBehind(db, deps.logger).started(deps.workspace, command);
-  const rows = new CommandsInFlight(db, deps.workspace);
+  const rows = deps.stores?.commandsInFlight;
+  if (!rows) return async () => {};
   const id = await rows.started({ owner: PROCESS_ID, ...command }).catch((err: unknown) => {
     deps.logger.warn({ err: (err as Error).message }, "could not note the command in flight");
     return undefined;
@@ -160,8 +160,8 @@ export async function tellInterruptedCommands(
   opts: { self?: string; olderThanMs?: number; liveWithinMs?: number; now?: () => number } = {},
 ): Promise<number> {
   const db = deps.db;
-  if (!db) return 0;
-  const rows = new CommandsInFlight(db, deps.workspace);
+  const rows = deps.stores?.commandsInFlight;
+  if (!db || !rows) return 0;
   const taken = await rows.takeInterrupted(
     opts.self ?? PROCESS_ID,
     opts.olderThanMs ?? 0,

@@ -208,6 +208,7 @@ export function mediaRoute(db: Db, logger: Logger, now: () => Date = () => new D
           "x-content-type-options": "nosniff",
         });
         // The token names the file, whichever workspace's it is; its chunks are read as that workspace's.
+        // stores: the media route serves every workspace's files by their token: the file's own workspace's chunks
         const store = new MediaStore(db, file.workspace);
         for (let seq = 0; req.method !== "HEAD" && seq < file.chunks; seq++) {
           const data = await store.chunk(file.id, seq);
