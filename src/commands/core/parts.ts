@@ -13,6 +13,7 @@ import { maskSecret } from "../../platform/log.ts";
 import type { ReportService } from "../../reports/service.ts";
 import { Approvals } from "../../store/approvals.ts";
 import { type AuditEntry, AuditLog } from "../../store/audit.ts";
+import { CampaignCards } from "../../store/campaign-cards.ts";
 import { CampaignAudiences, TestPhones } from "../../store/campaigns.ts";
 import { ChannelNames } from "../../store/channels.ts";
 import { Confirmations } from "../../store/confirmations.ts";
@@ -185,6 +186,7 @@ export function coreParts(opts: CoreOptions): CoreParts {
       audiences: new CampaignAudiences(opts.db, opts.workspace),
       testPhones: new TestPhones(opts.db, opts.workspace),
       testSends: new TestSends(opts.db, opts.workspace),
+      campaignCards: new CampaignCards(opts.db, opts.workspace),
       heldStarts: new HeldStarts(opts.db, opts.workspace),
       laterSends: laterSendsOf(opts.db, opts.workspace),
       startRules: opts.startRules ?? {},
