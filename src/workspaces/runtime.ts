@@ -4,6 +4,7 @@ import { type CoreOptions, createCommandCore, type SwitchboardCore } from "../co
 import type { InboxAccess } from "../commands/inbox.ts";
 import type { ResolveGroupMembers } from "../commands/permissions.ts";
 import type { SettingValues, WorkspaceAdmin } from "../commands/workspace-admin.ts";
+import { awayRuleOf } from "../domain/away.ts";
 import { workClockOf } from "../domain/business-hours.ts";
 import { startRulesOf } from "../domain/start-time.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
@@ -11,7 +12,7 @@ import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/log.ts";
 import { machineTimeZone, ReportService } from "../reports/service.ts";
 import type { SlackBridge } from "../slack/io/bridge.ts";
-import type { AuditEntry } from "../store/audit.ts";
+import { type AuditEntry, AuditLog } from "../store/audit.ts";
 import { CardMarks } from "../store/card-marks.ts";
 import { ChannelNames } from "../store/channels.ts";
 import type { Db } from "../store/db.ts";
@@ -151,6 +152,12 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
     });
   // Reply targets count in the workspace's business hours, in its zone, as set now (both needed).
   inbox.workClock = () => workClockOf(rt.settings?.businessHours, rt.settings?.reportsTimeZone);
+  // The away message (issue 40 §1): the rule as set now; its audit row, then the audit channel.
+  inbox.away = () => awayRuleOf(rt.settings);
+  inbox.audit = async (entry) => {
+    await new AuditLog(db, workspace).record(entry);
+    await audited(entry);
+  };
   const closers: Array<() => Promise<void>> = [() => client.close()];
   let closed = false;
   const rt: WorkspaceRuntime = {
