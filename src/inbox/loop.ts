@@ -15,7 +15,7 @@ import type { WorkspaceStores } from "../store/workspace-stores.ts";
 import { Cards } from "./cards.ts";
 import type { PassContext } from "./context.ts";
 import { Follow } from "./follow.ts";
-import type { InboxEvent, InboxIo, InboxLogger } from "./io.ts";
+import type { AwayPort, InboxEvent, InboxIo, InboxLogger } from "./io.ts";
 import { Lease, LeaseLost, newWorkerId } from "./lease.ts";
 import { Scan } from "./scan.ts";
 import { checkTargets } from "./targets.ts";
@@ -39,6 +39,8 @@ export interface InboxEngineOptions {
   logger?: InboxLogger;
   /** The workspace's automations hear its inboxes' events (issue 40 §3); unset: nobody. */
   onEvent?: (e: InboxEvent) => Promise<unknown>;
+  /** The workspace's away message (issue 40 §1); unset: none is sent. */
+  away?: AwayPort;
 }
 
 export interface InboxStepResult {
@@ -100,6 +102,7 @@ export class InboxEngine {
         }
       },
       workClock: opts.workClock ?? (() => undefined),
+      ...(opts.away ? { away: opts.away } : {}),
       lease,
       lookbackMs: (opts.lookbackHours ?? 24) * 3_600_000,
       inboxes: [],

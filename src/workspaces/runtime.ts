@@ -5,6 +5,7 @@ import { type CoreOptions, createCommandCore, type SwitchboardCore } from "../co
 import type { InboxAccess } from "../commands/inbox.ts";
 import type { ResolveGroupMembers } from "../commands/permissions.ts";
 import type { SettingValues, WorkspaceAdmin } from "../commands/workspace-admin.ts";
+import { awayRuleOf } from "../domain/away.ts";
 import { workClockOf } from "../domain/business-hours.ts";
 import { startRulesOf } from "../domain/start-time.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
@@ -158,6 +159,12 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
     });
   // Reply targets count in the workspace's business hours, in its zone, as set now (both needed).
   inbox.workClock = () => workClockOf(rt.settings?.businessHours, rt.settings?.reportsTimeZone);
+  // The away message (issue 40 §1): the rule as set now; its audit row, then the audit channel.
+  inbox.away = () => awayRuleOf(rt.settings);
+  inbox.audit = async (entry) => {
+    await stores.audit.record(entry);
+    await audited(entry);
+  };
   const closers: Array<() => Promise<void>> = [() => client.close()];
   let closed = false;
   const rt: WorkspaceRuntime = {

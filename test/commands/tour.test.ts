@@ -419,6 +419,8 @@ describe("every form reads in the team's words (issue 30 §3)", () => {
       origin: { kind: "environment", name: "WORKFLOW_STEPS" } as const,
     },
     country: { value: "ES", origin: { kind: "environment", name: "DEFAULT_COUNTRY" } as const },
+    away: { value: undefined, origin: { kind: "default" } as const },
+    awayNow: { value: undefined, origin: { kind: "default" } as const },
     quietHours: { value: "21:00-08:00", origin: { kind: "default" } as const },
     businessHours: { value: "mon-fri 09:00-18:00", origin: { kind: "default" } as const },
     approvers: { value: ["U0LUIS", "S0SUPPORT"], origin: { kind: "default" } as const },

@@ -169,6 +169,8 @@ const defaultSettings = {
   reportsTimeZone: { value: undefined, origin },
   workflowSteps: { value: "writers" as const, origin },
   country: { value: undefined, origin },
+  away: { value: undefined, origin },
+  awayNow: { value: undefined, origin },
   quietHours: { value: undefined, origin },
   businessHours: { value: undefined, origin },
   approvers: { value: [] as string[], origin },

@@ -4,7 +4,8 @@
 // (start), stopped by stop() or when the switchboard closes.
 import type { MessagingClient } from "../../../api/client.ts";
 import type { Automations } from "../../../automations/index.ts";
-import type { WorkClock } from "../../../domain/business-hours.ts";
+import { customerRecord } from "../../../commands/customer-record.ts";
+import type { InboxAccess } from "../../../commands/inbox.ts";
 import type { InboxEvent } from "../../../inbox/io.ts";
 import type { Config } from "../../../platform/config.ts";
 import { ConfigError } from "../../../platform/errors.ts";
@@ -22,7 +23,7 @@ export interface InboxHost {
   stores: Pick<WorkspaceStores, "inbox" | "ownSends" | "cardMarks" | "media">;
   client: MessagingClient;
   /** The commands' side of the inbox: the poller wakes when an inbox is turned on. */
-  inbox?: { wake?: () => void; workClock?: () => WorkClock | undefined };
+  inbox?: Pick<InboxAccess, "wake" | "workClock" | "away" | "audit">;
   /** The workspace's automations: its inboxes' events go to them (issue 40 §3). */
   eventsTo?: Pick<Automations, "emit">;
   onClose(fn: () => Promise<void>): void;
@@ -74,6 +75,13 @@ export function createInbox(
     lookbackHours: config.INBOX_LOOKBACK_HOURS,
     now: opts.now,
     workClock: () => host.inbox?.workClock?.(),
+    // The away message (issue 40 §1): the rule as set now, filled as a saved reply is, audited.
+    away: {
+      rule: () => host.inbox?.away?.(),
+      record: async (chatUserId) =>
+        (await customerRecord(host.client, chatUserId, { lane: "background" })).record,
+      audit: async (entry) => host.inbox?.audit?.(entry),
+    },
     workerId: opts.workerId,
     logger: log,
     ...(host.eventsTo ? { onEvent: inboxEventsTo(host.eventsTo) } : {}),
