@@ -177,6 +177,26 @@ describe("the settings form", () => {
     expect(block(again.view, "broadcasters").hint.text).toMatch(/Nobody chosen/);
   });
 
+  it("another deployment's workspace of the same id offers its own user groups, not this one's (issue 38 §3)", async () => {
+    const offered = async (harness: Harness) => {
+      const forms = new Forms(harness.req, harness.fake);
+      const opened = await openGroup(forms, "people");
+      return (await forms.suggest(opened.id, "writers_groups", "")).map((o: Json) => o.text.text);
+    };
+    h.fake.setUserGroup("S0FIRST", ["U0ALICE"], { name: "First deployment", handle: "first" });
+    forgetWorkspaceGroups(); // what the tests above read
+    expect(await offered(h)).toContain("First deployment (@first)");
+    // Another Slack app in this process, on a Slack of its own whose workspace has the same team id.
+    const other = await startHarness(() => core);
+    try {
+      expect(other.fake.teamId).toBe(h.fake.teamId);
+      other.fake.setUserGroup("S0OTHER", ["U0ALICE"], { name: "Other deployment", handle: "other" });
+      expect(await offered(other)).toEqual(["Other deployment (@other)"]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("names the messaging channels it knows, and sets the country of numbers without a code", async () => {
     await stackRun("channel name 1 Main line");
     const forms = new Forms(h.req, h.fake);
