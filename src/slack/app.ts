@@ -42,7 +42,12 @@ import { provideContext } from "./listeners/middleware.ts";
 import { healthz, metricsRoute, type ReadinessChecks, readyz } from "./ops-routes.ts";
 import { tellInterruptedConfirmations } from "./recovery/confirm-notices.ts";
 import { settleInterruptedReplies } from "./recovery/inbox-replies.ts";
-import { keepAlive, tellInterruptedCommands, tellOrphanedCommands } from "./recovery/interrupted-commands.ts";
+import {
+  keepAlive,
+  tellInterruptedCommands,
+  tellOrphanedCommands,
+  trackCommand,
+} from "./recovery/interrupted-commands.ts";
 import { settleInterruptedSteps } from "./recovery/steps.ts";
 import { refuseReplayedRequests, refuseSkewedRequests } from "./request-time.ts";
 import { guardSocketFrames } from "./socket-guard.ts";
@@ -226,6 +231,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     posts: bridge.posts,
     inFlight: new Set(),
     work: new InFlight(),
+    noteCommand: (workspace, typed) => trackCommand({ db: opts.db, workspace, logger }, typed),
     db: opts.db,
     ...opts.progress,
     formView: openableView,

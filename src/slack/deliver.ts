@@ -6,7 +6,7 @@
 import type { RespondFn, webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import { ACTION, type Actor, type Reply } from "../commands/types.ts";
-import type { WorkspaceWork } from "./context.ts";
+import type { OneWorkspaceWork } from "./context.ts";
 import { campaignCardPosted, campaignCardsRedrawn } from "./features/campaign-cards.ts";
 import { keepFormChannel } from "./io/event-store.ts";
 import { channelClosed, slackCode, triggerExpired } from "./io/slack-errors.ts";
@@ -56,7 +56,7 @@ function attributed(reply: Reply, actor: Actor): { text: string; blocks: KnownBl
   };
 }
 
-export async function deliver(reply: Reply, target: Target, deps: WorkspaceWork): Promise<void> {
+export async function deliver(reply: Reply, target: Target, deps: OneWorkspaceWork): Promise<void> {
   if (reply.form) {
     if (target.triggerId) {
       try {
@@ -95,7 +95,7 @@ export async function deliver(reply: Reply, target: Target, deps: WorkspaceWork)
   await campaignCardsRedrawn(deps, target.client, reply);
 }
 
-async function sendEphemeral(reply: Reply, target: Target, deps: WorkspaceWork): Promise<void> {
+async function sendEphemeral(reply: Reply, target: Target, deps: OneWorkspaceWork): Promise<void> {
   const message = { text: fallbackText(reply), blocks: fitBlocks(reply.blocks) };
   if (target.respond) {
     await target.respond({
@@ -109,7 +109,7 @@ async function sendEphemeral(reply: Reply, target: Target, deps: WorkspaceWork):
   await deps.posts.post(target.client, { channel: target.actor.userId, ...message });
 }
 
-async function sendInChannel(reply: Reply, target: Target, deps: WorkspaceWork): Promise<void> {
+async function sendInChannel(reply: Reply, target: Target, deps: OneWorkspaceWork): Promise<void> {
   const message = attributed(reply, target.actor);
   const asked = target.actor.channelId ?? target.actor.userId;
   const channel = reply.origin?.postIn ?? asked;

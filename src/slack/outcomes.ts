@@ -7,12 +7,12 @@
 // … Try again", an invitation to do it twice. Taken once (store's take), so
 // never said twice; the Home tab is published again once they are taken.
 import type { RespondFn, webApi } from "@slack/bolt";
-import type { WorkspaceWork } from "./context.ts";
+import type { OneWorkspaceWork } from "./context.ts";
 import { slackCode, TOKEN_REFUSED } from "./io/slack-errors.ts";
 
-type Deps = Pick<WorkspaceWork, "stores" | "workspace" | "logger">;
+type Deps = Pick<OneWorkspaceWork, "stores" | "workspace" | "logger">;
 /** With the workspace's hooks and a Slack client: the Home tab can be published again. */
-type HomeDeps = Deps & Partial<Pick<WorkspaceWork, "hooks">>;
+type HomeDeps = Deps & Partial<Pick<OneWorkspaceWork, "hooks">>;
 
 /** Why Slack would not take the post, in words. */
 export function whyNotPosted(err: unknown): string {
@@ -99,8 +99,8 @@ async function tellKept(
   respond: RespondFn,
   client?: webApi.WebClient,
 ): Promise<number> {
-  if (!deps.stores) return 0;
-  const store = deps.stores.undelivered;
+  const store = deps.stores?.undelivered;
+  if (!store) return 0;
   const kept = await store.claim(userId).catch(() => []);
   if (kept.length === 0) return 0;
   const lines = kept.map((o) => `• ${o.text}`);

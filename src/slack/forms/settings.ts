@@ -25,7 +25,7 @@ import {
   type SettingsInput,
   settingsSchema,
 } from "../../commands/workspace-admin.ts";
-import type { SlackContext } from "../context.ts";
+import type { Reach } from "../context.ts";
 import { groupLabel, workspaceGroups } from "../io/usergroups.ts";
 import { errorsFor } from "./field-errors.ts";
 import type { FormOutcome, Refresh, SlackForm, SlackSuggest, Submission } from "./form.ts";
@@ -427,7 +427,7 @@ async function save(values: SettingsInput, s: Submission<SettingsMeta>): Promise
  * else what the core answered instead (the person may no longer change them).
  */
 async function freshData(
-  ctx: SlackContext,
+  ctx: Reach,
   actor: Actor,
   meta: Partial<SettingsMeta>,
 ): Promise<{ data?: SettingsData; text?: string }> {

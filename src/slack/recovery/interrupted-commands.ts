@@ -20,7 +20,7 @@ import {
 } from "../../store/commands-in-flight.ts";
 import type { Db } from "../../store/db.ts";
 import { HEARTBEAT_MS, LIVE_MS, LiveReplicas } from "../../store/live-replicas.ts";
-import type { WorkspaceWork } from "../context.ts";
+import type { TypedCommand, WorkspaceWork } from "../context.ts";
 import { RESPONSE_URL_MS, respondTo } from "./confirm-notices.ts";
 
 /** This process, as the owner of its commands' rows (and its heartbeat's: store/live-replicas.ts). */
@@ -28,8 +28,8 @@ export const PROCESS_ID = randomUUID();
 
 /** Notes a command until the returned function is called (its answer given, or failed). */
 export async function trackCommand(
-  deps: WorkspaceWork,
-  typed: { userId: string; line: string; responseUrl?: string },
+  deps: Pick<WorkspaceWork, "db" | "workspace" | "stores" | "logger">,
+  typed: TypedCommand,
 ): Promise<() => Promise<void>> {
   // A hook's URL (`automation add … https://…`) is as good as a password: never stored as typed.
   const command = { ...typed, line: maskHookLine(typed.line) };

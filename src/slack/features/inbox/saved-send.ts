@@ -17,7 +17,7 @@ import { apiErrorReply } from "../../../commands/errors.ts";
 import { UserError } from "../../../commands/registry.ts";
 import type { Actor } from "../../../commands/types.ts";
 import { storable } from "../../../store/text.ts";
-import type { SlackContext } from "../../context.ts";
+import type { OneWorkspaceWork } from "../../context.ts";
 import { outsideWindow, replyChannel, tellWindowClosed } from "../../listeners/events/inbox-message.ts";
 import { windowOpen } from "./render.ts";
 
@@ -36,14 +36,13 @@ export interface SavedSend {
 
 /** Sends it once; the outcome is said in the thread (to all when sent, to the writer alone otherwise). */
 export async function sendSaved(
-  ctx: SlackContext,
+  ctx: OneWorkspaceWork,
   client: webApi.WebClient,
   actor: Actor,
   p: SavedSend,
 ): Promise<"sent" | "already" | "failed" | "unknown"> {
-  const stores = ctx.stores;
-  if (!stores) return "failed";
-  const store = stores.inbox;
+  if (!ctx.stores) return "failed";
+  const store = ctx.stores.inbox;
   const thread = await store.thread(p.channel, p.chatUserId);
   if (!thread?.threadTs) return "failed";
   const tell = async (text: string, blocks?: KnownBlock[]) => {
@@ -89,7 +88,7 @@ export async function sendSaved(
     const id = typeof sent.id === "number" ? sent.id : undefined;
     await store.finishReply(p.channel, p.key, "sent", id);
     // Switchboard's own send: the poller shows it in the thread as sent by this person.
-    if (id !== undefined) await stores.ownSends.record(id, actor.userId, "reply").catch(() => {});
+    if (id !== undefined) await ctx.stores.ownSends.record(id, actor.userId, "reply").catch(() => {});
     const at = messageTime(sent);
     if (at)
       await store.updateThread(p.channel, p.chatUserId, {
