@@ -39,7 +39,6 @@ export const WORKSPACE_TABLES: readonly string[] = [
   "campaigns.test_phones",
   "campaigns.cards",
   "outcomes.undelivered",
-  "held.starts",
   "approvals.cards",
   "approvals.requests",
   "home.last_counts",

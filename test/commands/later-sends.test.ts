@@ -11,25 +11,15 @@ import type { Actor } from "../../src/commands/types.ts";
 import { parseQuietHours } from "../../src/domain/start-time.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { auditSentence } from "../../src/slack/features/audit-words.ts";
-import { openDb } from "../../src/store/db.ts";
 import { OwnSends } from "../../src/store/own-sends.ts";
 import { postgresUrl } from "../helpers/db.ts";
+import { onSecondPool, testClock } from "../helpers/timers.ts";
 import { all, SHELL, useHarness } from "./helpers.ts";
 
 const h = useHarness();
 
 const ANA: Actor = { userId: "U0ANA", userName: "ana", via: "slack", channelId: "C0GENERAL" };
 const LUIS: Actor = { userId: "U0LUIS", userName: "luis", via: "slack", channelId: "C0GENERAL" };
-
-function testClock(iso: string) {
-  let t = Date.parse(iso);
-  return {
-    now: () => new Date(t),
-    set(at: string) {
-      t = Date.parse(at);
-    },
-  };
-}
 
 /** Messages the API accepted (POST /messages answered 2xx): the sandbox's own record of them. */
 const posts = () => h().forwarder.requests.filter((r) => r === "POST /v1/messages").length;
@@ -127,10 +117,7 @@ describe("a message sent later", () => {
   it.runIf(postgresUrl())(
     "two processes on PostgreSQL (each its own pool on one database), both firing: one send",
     async () => {
-      const url = (h().db as { url?: string }).url;
-      expect(url).toBeDefined();
-      const other = await openDb({ databaseUrl: url!, maxConnections: 3 });
-      try {
+      await onSecondPool(h().db, async (other) => {
         const clock = testClock("2026-11-27T10:00:00Z");
         const a = instance(clock);
         const b = instance(clock, other);
@@ -143,9 +130,7 @@ describe("a message sent later", () => {
         ).flat();
         expect(outcomes.filter((o) => o === "sent")).toHaveLength(1);
         expect(posts()).toBe(before + 1);
-      } finally {
-        await other.close();
-      }
+      });
     },
   );
 

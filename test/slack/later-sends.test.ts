@@ -11,24 +11,14 @@ import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { createLaterSends } from "../../src/slack/features/later-sends/runtime.ts";
 import { checkMessageBlocks, checkView } from "../fakes/block-kit.ts";
 import { eventually } from "../helpers/eventually.ts";
-import { type SlackStack, startStack } from "../helpers/stack.ts";
+import type { SlackStack } from "../helpers/stack.ts";
+import { ALICE, AUDIT, startAuditedStack } from "../helpers/timers.ts";
 import { Forms } from "./forms-harness.ts";
 
 let stack: SlackStack;
-const ALICE = { id: "U0ALICE", name: "alice" };
-const AUDIT = "C0AUDIT";
 
 beforeAll(async () => {
-  stack = await startStack({
-    writers: ["U0ALICE"],
-    env: { MESSAGING_CHANNEL_ID: "1", AUDIT_CHANNEL: AUDIT },
-    slack: {
-      channels: [
-        { id: "C0GENERAL", name: "general", is_member: true },
-        { id: AUDIT, name: "audit", is_member: true },
-      ],
-    },
-  });
+  stack = await startAuditedStack();
 }, 120_000);
 
 afterAll(async () => {

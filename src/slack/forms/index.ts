@@ -41,6 +41,7 @@ import { TEMPLATE_MENU } from "./parts.ts";
 import { contactEditForm, userEditForm } from "./record-edit.ts";
 import { savedReplyForm } from "./saved-reply.ts";
 import { savedReplyEditForm } from "./saved-reply-edit.ts";
+import { scheduledEditForm } from "./scheduled-edit.ts";
 import { sendForm } from "./send.ts";
 import { sendAtForm } from "./send-at.ts";
 import { settingsForm } from "./settings.ts";
@@ -68,6 +69,7 @@ const BY_KIND: { [K in FormKind]: SlackForm<K, any, any> } = {
   inbox: inboxForm,
   "approval-reject": approvalRejectForm,
   "saved-reply-edit": savedReplyEditForm,
+  "scheduled-edit": scheduledEditForm,
 };
 
 /** Every form: those the core asks for, and those the Slack side opens itself. */

@@ -18,9 +18,9 @@ import { actions, esc } from "../../blocks/blocks.ts";
 import type { Recipient } from "../../commands/args.ts";
 import { sentAnswer } from "../../commands/defs/messages.ts";
 import type { ChannelsFormData, SendPrefill } from "../../commands/form-kinds.ts";
-import { type LaterMessage, laterSendsOf, laterWhom } from "../../commands/later-message.ts";
+import { type LaterMessage, laterSendsOf, laterTime, laterWhom } from "../../commands/later-message.ts";
 import { ACTION } from "../../commands/types.ts";
-import { dateToken, parseStartAt, typedStartAt } from "../../domain/start-time.ts";
+import { dateToken, typedStartAt } from "../../domain/start-time.ts";
 import type { Db } from "../../store/db.ts";
 import { OwnSends } from "../../store/own-sends.ts";
 import { withApi } from "../perform.ts";
@@ -341,8 +341,8 @@ type SendPlan = { body: SendMessageInput; type: string; at?: number };
 
 /** A time chosen in Send at…: the refusal in words (the `at=` rule), or undefined when it may be sent then. */
 function laterRefusal(at: number, now: Date): string | undefined {
-  const parsed = parseStartAt(typedStartAt(new Date(at * 1000), undefined), now, undefined);
-  return "problem" in parsed ? `This time ${parsed.problem.replace(/^\S+ /, "")}` : undefined;
+  const parsed = laterTime(typedStartAt(new Date(at * 1000), undefined), now, undefined);
+  return "problem" in parsed ? parsed.problem : undefined;
 }
 
 /** Send at…: set on the claimed-once timer as the person (who may write checked), audited, told where they asked. */

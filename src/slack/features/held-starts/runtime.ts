@@ -18,7 +18,7 @@ import type { WorkspaceId } from "../../../domain/workspace.ts";
 import type { Config } from "../../../platform/config.ts";
 import type { Logger } from "../../../platform/log.ts";
 import type { Db } from "../../../store/db.ts";
-import { LiveReplicas } from "../../../store/live-replicas.ts";
+import { claimsAs } from "../../../timers/runner.ts";
 import type { SlackHooks } from "../../context.ts";
 import type { SlackBridge } from "../../io/bridge.ts";
 import { PROCESS_ID } from "../../recovery/interrupted-commands.ts";
@@ -49,12 +49,8 @@ export function createHeldStarts(opts: HeldStartsRuntimeOptions): HeldStartRunne
   const db = opts.db;
   return new HeldStartRunner({
     db,
-    // Claimed as this process, whose heartbeat (PostgreSQL) says it still runs: a start a killed replica left
-    // running is told as unknown by any other within a pass of its heartbeat stopping. The embedded database
-    // is one process's: a start another left running is settled at once.
-    workerId: PROCESS_ID,
-    liveWorkers: async () =>
-      db.kind === "postgres" ? new Set(await new LiveReplicas(db).live()) : new Set([PROCESS_ID]),
+    // Claimed as this process: what a killed replica left running is told as unknown by any other.
+    ...claimsAs(db, PROCESS_ID),
     ...(opts.check ? { check: opts.check } : {}),
     ...(opts.now ? { now: opts.now } : {}),
     logger: log,
