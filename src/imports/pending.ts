@@ -59,7 +59,7 @@ export interface RunHow {
 export class PendingImports {
   private readonly store: ImportStore;
   readonly imports: ImportService;
-  /** `store`: the workspace's own (its WorkspaceStores' imports). */
+  /** `store`: the workspace's pending imports (its stores'). */
   constructor(store: ImportStore, imports: ImportService) {
     this.store = store;
     this.imports = imports;

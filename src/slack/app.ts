@@ -231,7 +231,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     posts: bridge.posts,
     inFlight: new Set(),
     work: new InFlight(),
-    noteCommand: (workspace, typed) => trackCommand({ db: opts.db, workspace, logger }, typed),
+    noteCommand: (scope, typed) => trackCommand({ ...scope, db: opts.db, logger }, typed),
     db: opts.db,
     ...opts.progress,
     formView: openableView,

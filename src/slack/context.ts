@@ -47,10 +47,7 @@ export interface WorkspaceScope {
   /** The workspace's id: its Slack team id, or "env" in single-workspace mode. */
   readonly workspace: WorkspaceId;
   readonly core: CommandCore;
-  /**
-   * Its stores (every record it keeps, nothing of another's), when the deployment has a database: the
-   * runtime's own, made once (src/store/workspace-stores.ts).
-   */
+  /** The workspace's stores (its runtime's, made once); absent when the app has no database. */
   readonly stores?: WorkspaceStores;
   readonly hooks: SlackHooks;
   /** False when the workspace has no messaging account yet: its core then only says how to connect. */
@@ -122,7 +119,10 @@ export interface SlackServices {
    * Notes a slash command or a form of a workspace until it is answered (the returned function): a process
    * killed meanwhile tells its person at the next start (recovery/interrupted-commands.ts, trackCommand).
    */
-  noteCommand: (workspace: WorkspaceId, typed: TypedCommand) => Promise<() => Promise<void>>;
+  noteCommand: (
+    workspace: Pick<WorkspaceScope, "workspace" | "stores">,
+    typed: TypedCommand,
+  ) => Promise<() => Promise<void>>;
   /** Least time between two progress redraws of an import's message (default 3000 ms). */
   progressEveryMs?: number;
   /** The clock of that throttle (default Date.now): tests drive it instead of sleeping. */

@@ -99,8 +99,8 @@ async function tellKept(
   respond: RespondFn,
   client?: webApi.WebClient,
 ): Promise<number> {
-  const store = deps.stores?.undelivered;
-  if (!store) return 0;
+  if (!deps.stores) return 0;
+  const store = deps.stores.undelivered;
   const kept = await store.claim(userId).catch(() => []);
   if (kept.length === 0) return 0;
   const lines = kept.map((o) => `• ${o.text}`);

@@ -15,13 +15,6 @@ const SRC = resolve(import.meta.dirname, "../../src");
 /** Where stores are made by design: the stores themselves and the runtime builder. */
 const MAKERS = ["store/", "workspaces/runtime.ts"];
 
-/**
- * Folders still being converted by another change (issue 38 §3: the listeners
- * and forms get a `stores` member of their own argument). Named here until it
- * lands, then removed: nothing may be added.
- */
-const PENDING: string[] = [];
-
 const parse = (file: string, text: string) => ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
 
 /** The classes of a file whose constructor takes a workspace (a parameter `workspace`, or of type WorkspaceId). */
@@ -111,19 +104,9 @@ describe("a workspace's stores", () => {
   });
 
   it("no store of a workspace is made outside src/store and the runtime builder without a reason", () => {
-    const unexplained = made
-      .filter((m) => !m.reason && !PENDING.some((p) => m.file.startsWith(p)))
-      .map((m) => `src/${m.file}:${m.line} new ${m.store}(…)`);
+    const unexplained = made.filter((m) => !m.reason).map((m) => `src/${m.file}:${m.line} new ${m.store}(…)`);
     expect(unexplained, "take it from the workspace's WorkspaceStores, or say why in `// stores: …`").toEqual(
       [],
     );
-  });
-
-  it("the pending folders are still being converted (remove them from PENDING once they are not)", () => {
-    for (const p of PENDING)
-      expect(
-        made.some((m) => m.file.startsWith(p) && !m.reason),
-        `src/${p} makes no store of its own any more: remove it from PENDING`,
-      ).toBe(true);
   });
 });

@@ -86,7 +86,7 @@ export function reachOf(context: SlackContext, body: unknown): Reach {
     formView: context.formView,
     progressEveryMs: context.progressEveryMs,
     now: context.now,
-    noted: (typed) => context.noteCommand(ws, typed),
+    noted: (typed) => context.noteCommand({ workspace: ws, stores: context.stores }, typed),
     // Confirmations are the workspace's: the deployment's set, keyed by workspace.
     inFlight: {
       has: (id) => confirming.has(`${ws}:${id}`),

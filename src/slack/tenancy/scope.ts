@@ -5,6 +5,9 @@ import { ENV_WORKSPACE } from "../../domain/workspace.ts";
 import { SwitchboardError } from "../../platform/errors.ts";
 import type { ScopeParts, SlackHooks, WorkspaceScope, WorkspaceSource } from "../context.ts";
 
+/** What single mode's one workspace is now: its core, its stores, its steps setting. */
+type OneWorkspaceNow = Pick<ScopeParts, "core" | "stores" | "workflowSteps">;
+
 export function workspaceScope(parts: ScopeParts): WorkspaceScope {
   return parts as WorkspaceScope;
 }
@@ -23,19 +26,13 @@ export class UnknownWorkspaceError extends SwitchboardError {
   }
 }
 
-/** The environment's workspace as it is now: what single mode's source reads on every request. */
-export type OneWorkspaceNow = Pick<ScopeParts, "core" | "stores" | "workflowSteps">;
-
 /**
  * Single-workspace mode's source: every request is the environment's one
  * workspace, as it is now (`current` is read on every request, so a settings
  * change reaches the next one). The app's hooks are given when the app is made.
  */
 export function oneWorkspace(
-  /**
-   * Its core, stores and steps setting now (several replicas: read after a version check, so never older than
-   * the last change); its stores when the deployment has a database.
-   */
+  /** Its core and steps setting now (several replicas: read after a version check, so never older than the last change). */
   current: () => OneWorkspaceNow | Promise<OneWorkspaceNow>,
 ): (hooks: SlackHooks) => WorkspaceSource {
   return (hooks) => {

@@ -41,8 +41,9 @@ export async function sendSaved(
   actor: Actor,
   p: SavedSend,
 ): Promise<"sent" | "already" | "failed" | "unknown"> {
-  if (!ctx.stores) return "failed";
-  const store = ctx.stores.inbox;
+  const stores = ctx.stores;
+  if (!stores) return "failed";
+  const store = stores.inbox;
   const thread = await store.thread(p.channel, p.chatUserId);
   if (!thread?.threadTs) return "failed";
   const tell = async (text: string, blocks?: KnownBlock[]) => {
@@ -88,7 +89,7 @@ export async function sendSaved(
     const id = typeof sent.id === "number" ? sent.id : undefined;
     await store.finishReply(p.channel, p.key, "sent", id);
     // Switchboard's own send: the poller shows it in the thread as sent by this person.
-    if (id !== undefined) await ctx.stores.ownSends.record(id, actor.userId, "reply").catch(() => {});
+    if (id !== undefined) await stores.ownSends.record(id, actor.userId, "reply").catch(() => {});
     const at = messageTime(sent);
     if (at)
       await store.updateThread(p.channel, p.chatUserId, {
