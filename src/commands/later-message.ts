@@ -44,8 +44,9 @@ export function laterWhen(at: Date, now: Date, tz: string | undefined): string {
 export function laterSaid(m: LaterMessage): string {
   const b = m.body as Record<string, unknown>;
   if (b.type === "text") return String(b.text ?? "");
-  if (b.type === "template") return `template ${String((b.template as { name?: string })?.name ?? "")}`;
-  return `${String(b.type)}${b.text ? `: ${String(b.text)}` : ""}`;
+  if (b.type === "template") return `the template “${String((b.template as { name?: string })?.name ?? "")}”`;
+  const what = b.type === "image" ? "an image" : b.type === "document" ? "a document" : String(b.type);
+  return `${what}${b.text ? `: ${String(b.text)}` : ""}`;
 }
 
 /** Whom: the name read when it was set, else the recipient as written. */
@@ -86,7 +87,8 @@ export function laterTime(
     : p.startsWith(raw.slice(0, 10))
       ? p.slice(10)
       : `: ${p}`;
-  return { problem: `This time${rest}` };
+  // A time past: what to do about it too.
+  return { problem: `This time${rest}${/is in the past$/.test(rest) ? ": choose a later one" : ""}` };
 }
 
 /** Why a message sent later is no longer waiting, in words: "it was sent", "it is being sent now"… */

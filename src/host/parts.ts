@@ -1,5 +1,5 @@
 import type { PgBoss } from "pg-boss";
-import { Automations, AutomationWorker, resealAutomations } from "../automations/index.ts";
+import { AUTOMATIONS_BOSS, Automations, AutomationWorker, resealAutomations } from "../automations/index.ts";
 import type { ResolveGroupMembers } from "../commands/permissions.ts";
 import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/log.ts";
@@ -92,7 +92,7 @@ export function automationParts(
         if (resealed) log.info({ resealed }, "automations sealed again with the new SWITCHBOARD_SECRET_KEY");
       }
       const { createBoss } = await import("../store/boss.ts");
-      boss = await createBoss(db);
+      boss = await createBoss(db, AUTOMATIONS_BOSS);
       const w = new AutomationWorker({ db, boss, ...(keyring ? { keyring } : {}), rules, logger: log });
       await w.start();
       worker = w;

@@ -17,6 +17,7 @@ export const WORKSPACE_TABLES: readonly string[] = [
   "channels.names",
   "slack.seen_events",
   "imports.pending",
+  "inbox.away_sends",
   "inbox.replies",
   "inbox.clocks",
   "inbox.desk_events",

@@ -22,12 +22,11 @@ import {
 import { urlContext } from "../../src/automations/service.ts";
 import { Keyring } from "../../src/platform/secrets.ts";
 import { AutomationStore } from "../../src/store/automations.ts";
-import { createBoss } from "../../src/store/boss.ts";
-import { migrateStore } from "../../src/store/migrations.ts";
 import { purgeWorkspace } from "../../src/store/purge.ts";
-import { openTestDb, type TestDb } from "../helpers/db.ts";
+import type { TestDb } from "../helpers/db.ts";
 import { eventually as until } from "../helpers/eventually.ts";
 import { captureLogger } from "../helpers/log.ts";
+import { startWorkerStack, type WorkerStack } from "./worker-stack.ts";
 
 /** Waits until `check`'s expectations hold. */
 const eventually = (check: () => unknown, o: { timeoutMs?: number } = {}) =>
@@ -89,13 +88,9 @@ describe("automations: delivery through the queue to real receivers", () => {
   const automations = (ws: string) =>
     new Automations({ keyring, rules, queue: () => worker, logger }, new AutomationStore(db, ws));
 
+  let stack: WorkerStack | undefined;
   beforeAll(async () => {
-    db = await openTestDb();
-    await migrateStore(db);
-    boss = await createBoss(db);
-    worker = new AutomationWorker({
-      db,
-      boss,
+    stack = await startWorkerStack({
       keyring,
       rules,
       logger,
@@ -104,13 +99,11 @@ describe("automations: delivery through the queue to real receivers", () => {
       sweepSeconds: 0,
       timeoutMs: 2000,
     });
-    await worker.start();
+    ({ db, boss, worker } = stack);
   }, 120_000);
   afterAll(async () => {
     for (const c of closers) await c();
-    await worker?.stop();
-    await boss?.stop({ graceful: false });
-    await db?.close();
+    await stack?.close();
   });
 
   it("a 500 then a 200: the same event id twice, signed, then delivered", async () => {

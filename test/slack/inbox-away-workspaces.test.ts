@@ -21,7 +21,13 @@ describe("the away message in many workspaces", () => {
     const conversations: number[] = [];
     for (const [i, ws] of [a, b].entries()) {
       expect(await ws.command(`settings set away="${texts[i]}" away-now=on`)).toMatch(/Saved/);
-      expect(await ws.command(`inbox on ${ws.general}`)).toMatch(/Inbox on/);
+      // Said in the channel (not on the response URL), with this workspace's own token.
+      await ws.req.command(`inbox on ${ws.general}`, { user: ws.user });
+      await stack.fake.waitFor(() =>
+        stack.fake
+          .callsOf("chat.postMessage")
+          .find((c) => c.team === ws.callTeam && /Inbox on/.test(String(c.args.text))),
+      );
     }
     for (const [i, ws] of [a, b].entries()) {
       const wrote = await stack.sb.sandbox!.inbound({

@@ -152,7 +152,7 @@ describe("Edit… on a message sent later", () => {
     expect(missing.response_action).toBe("errors");
     expect(missing.errors.at).toMatch(/^This time is not a date that exists: February 2027 has 28 days/);
     const past = await forms.submit(v2.id, { at: localText(new Date(Date.now() - 3600_000), TZ) });
-    expect(past.errors.at).toBe("This time is in the past");
+    expect(past.errors.at).toBe("This time is in the past: choose a later one");
     const gibberish = await forms.submit(v2.id, { at: "tomorrow-ish" });
     expect(gibberish.errors.at).toMatch(/^This time is not a time: give 09:00/);
     const empty = await forms.submit(v2.id, { text: "   " });

@@ -182,6 +182,7 @@ export function coreParts(opts: CoreOptions): CoreParts {
       audiences: stores.campaignAudiences,
       testPhones: stores.testPhones,
       testSends: stores.testSends,
+      campaignCards: stores.campaignCards,
       heldStarts: stores.heldStarts,
       laterSends: laterSendsOf(stores),
       startRules: opts.startRules ?? {},

@@ -151,8 +151,13 @@ export function scheduledReply(list: LaterSend[], all: boolean, tz: string | und
         context("`/sb send <recipient> <text…> at=09:00` sends one at a time you choose."),
       ],
     };
+  const next = list[0]!;
   const blocks: KnownBlock[] = [
     header(all ? "Messages waiting to be sent" : "Your messages waiting to be sent"),
+    // The status line: how many, and the next one out.
+    context(
+      `:alarm_clock: ${list.length} waiting · the next ${dateToken(next.at, tz)} to *${esc(laterWhom(next.payload))}*`,
+    ),
   ];
   for (const s of list.slice(0, SHOWN)) blocks.push(section(itemLine(s, tz)), actions(itemButtons(s)));
   blocks.push(

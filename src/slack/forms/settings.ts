@@ -355,7 +355,7 @@ async function prepare(
   p: { client: webApi.WebClient; actor: Actor },
 ): Promise<SettingsData> {
   try {
-    const found = await workspaceGroups(p.client, p.actor.teamId ?? "single");
+    const found = await workspaceGroups(p.client);
     return {
       ...data,
       groups: found.available
@@ -369,7 +369,7 @@ async function prepare(
 
 /** The workspace's user groups matching what the admin types. */
 async function groupOptions(s: SlackSuggest): Promise<PlainTextOption[]> {
-  const found = await workspaceGroups(s.client, s.actor.teamId ?? "single");
+  const found = await workspaceGroups(s.client);
   if (!found.available) return [];
   const q = s.query.trim().toLowerCase().replace(/^@/, "");
   return found.groups
