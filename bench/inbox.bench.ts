@@ -16,6 +16,7 @@ import { configSchema } from "../src/platform/config.ts";
 import { InboxPoller } from "../src/slack/features/inbox/io.ts";
 import { openDb } from "../src/store/db.ts";
 import { migrateStore } from "../src/store/migrations.ts";
+import { WorkspaceStores } from "../src/store/workspace-stores.ts";
 import { type BenchRow, peakRssMb } from "./run.ts";
 import { benchClient, startBenchSandbox } from "./setup.ts";
 
@@ -42,8 +43,7 @@ export async function run(): Promise<BenchRow[]> {
   let posts = 0;
   let onPost: (() => void) | undefined;
   const poller = new InboxPoller({
-    workspace: ENV_WORKSPACE,
-    db,
+    stores: new WorkspaceStores(db, ENV_WORKSPACE),
     client,
     post: async () => {
       posts++;

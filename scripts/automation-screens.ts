@@ -5,9 +5,11 @@
 // and Chromium are there, as PNG. Default folder: docs/screens.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { automationsBlocks } from "../src/commands/defs/automations.ts";
 import type { HookRow } from "../src/store/automations.ts";
+import { withNames } from "./screen-names.ts";
 
 const out = resolve(process.argv[2] ?? "docs/screens");
 const renderer = process.env.BLOCKKIT_PREVIEW ?? "/work/shared/tools/blockkit-preview/render.mjs";
@@ -72,10 +74,12 @@ const screens = [
 for (const s of screens) {
   const json = join(out, `${s.name}.json`);
   writeFileSync(json, `${JSON.stringify(s.payload, null, 2)}\n`);
+  const shown = join(tmpdir(), `switchboard-screen-${s.name}.json`);
+  writeFileSync(shown, withNames(JSON.stringify(s.payload)));
   if (existsSync(renderer))
     execFileSync(
       process.execPath,
-      [renderer, json, join(out, `${s.name}.png`), "--app-name", "Switchboard"],
+      [renderer, shown, join(out, `${s.name}.png`), "--app-name", "Switchboard"],
       {
         stdio: "inherit",
       },

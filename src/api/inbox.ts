@@ -34,6 +34,8 @@ export const INBOX_GUESSED_MEMBERS = {
   messageTime: ["createdAt", "created_at", "timestamp", "sentAt"],
   /** Message: its conversation. */
   messageConversationId: ["conversationId", "conversation_id"],
+  /** Message: the organization's channel (integration) it came on; an answer goes there (the away message). */
+  messageChannelId: ["channelId", "channel_id", "integrationId"],
   /** Message: the link of an image or document (the send body names it `mediaUrl`). */
   messageMediaUrl: ["mediaUrl", "media_url", "url"],
   /** Message: an image's or document's caption (the send body names it `text`). */
@@ -92,6 +94,9 @@ export const chatUserNeedsHuman = (u: ChatUser): boolean => {
   const v = first(u, "chatUserNeedHuman");
   return v === true || v === "true";
 };
+
+/** The channel (integration) a message came on; undefined when the API does not say. */
+export const messageChannelId = (m: Message): number | undefined => asId(first(m, "messageChannelId"));
 
 export const chatUserChannelId = (u: ChatUser): number | undefined => asId(first(u, "chatUserChannelId"));
 

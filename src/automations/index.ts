@@ -10,4 +10,10 @@ export {
   type DeliveryQueue,
   resealAutomations,
 } from "./service.ts";
-export { AUTOMATIONS_QUEUE, AutomationWorker, type WorkerOptions } from "./worker.ts";
+export {
+  ATTEMPTS_PER_HOOK,
+  AUTOMATIONS_BOSS,
+  AUTOMATIONS_QUEUE,
+  AutomationWorker,
+  type WorkerOptions,
+} from "./worker.ts";

@@ -8,7 +8,7 @@ import type { WorkspaceId } from "../domain/workspace.ts";
 import { hideSecrets, type Logger } from "../platform/log.ts";
 import type { Keyring } from "../platform/secrets.ts";
 import type { AuditEntry } from "../store/audit.ts";
-import { AutomationStore, type HookRow, resealHooks } from "../store/automations.ts";
+import { type AutomationStore, type HookRow, resealHooks } from "../store/automations.ts";
 import type { Db } from "../store/db.ts";
 import { type AddressRules, addressProblem, isWorkflowTrigger, maskUrl, parseHookUrl } from "./address.ts";
 import {
@@ -35,7 +35,6 @@ export interface DeliveryQueue {
 }
 
 export interface AutomationDeps {
-  db: Db;
   /** SWITCHBOARD_SECRET_KEY's keyring; unset: hooks cannot be kept (added ones are refused in words). */
   keyring?: Keyring;
   rules: AddressRules;
@@ -80,10 +79,11 @@ export class Automations {
   readonly workspace: WorkspaceId;
   private readonly deps: AutomationDeps;
 
-  constructor(deps: AutomationDeps, workspace: WorkspaceId) {
+  /** `store`: the workspace's hooks and deliveries (its stores'). */
+  constructor(deps: AutomationDeps, store: AutomationStore) {
     this.deps = deps;
-    this.workspace = workspace;
-    this.store = new AutomationStore(deps.db, workspace);
+    this.workspace = store.workspace;
+    this.store = store;
   }
 
   private now() {

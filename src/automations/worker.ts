@@ -5,10 +5,12 @@
 // success, a refusal (another 4xx, a refused address: failed at once), or a
 // retry with backoff (the first within FIRST_RETRY_SECONDS, a 429's
 // Retry-After honoured) until 24 hours after the event, then failed. Several
-// jobs run at once (localConcurrency), each attempt 10 s at most, so a hanging
-// endpoint holds one slot, never another hook's events. A sweep queues
-// deliveries that no job carries (the queue was away when the event came, a
-// replica stopped).
+// jobs run at once (localConcurrency), each attempt 10 s at most, and at most
+// ATTEMPTS_PER_HOOK of them one hook's (a hook is a pg-boss group), so a
+// hanging endpoint holds two slots, never another hook's events. A job sent
+// wakes the workers (the queue's `notify`), the poll a second a backstop. A
+// sweep queues deliveries that no job carries (the queue was away when the
+// event came, a replica stopped).
 import type { PgBoss } from "pg-boss";
 import type { Logger } from "../platform/log.ts";
 import type { Keyring } from "../platform/secrets.ts";
@@ -20,6 +22,13 @@ import { ATTEMPT_TIMEOUT_MS, attempt } from "./send.ts";
 import { type DeliveryJob, type DeliveryQueue, openHook } from "./service.ts";
 
 export const AUTOMATIONS_QUEUE = "automations";
+/**
+ * At most this many of a replica's attempts at once are one hook's (pg-boss's group concurrency, a hook a
+ * group): an endpoint that hangs holds 2 of the 8, and the others' events go by (docs/benchmarks.md).
+ */
+export const ATTEMPTS_PER_HOOK = 2;
+/** The boss the worker runs on listens for its queue's notices (src/store/boss.ts createBoss's options). */
+export const AUTOMATIONS_BOSS = { useListenNotify: true } as const;
 /** How long failures are retried, from the event. */
 export const RETRY_FOR_MS = 24 * 3600_000;
 
@@ -61,14 +70,18 @@ export class AutomationWorker implements DeliveryQueue {
 
   async enqueue(job: DeliveryJob, startAfterSeconds = 0): Promise<void> {
     await this.o.boss.send(AUTOMATIONS_QUEUE, job, {
+      group: { id: `${job.workspace}:${job.hook}` },
       ...(startAfterSeconds > 0 ? { startAfter: Math.ceil(startAfterSeconds) } : {}),
     });
   }
 
   async start(): Promise<void> {
     const { boss } = this.o;
+    const polling = this.o.pollingIntervalSeconds ?? 1;
     // pg-boss's own retries only for a job whose replica stopped mid-attempt (it expires, another takes it).
-    const queue = { retryLimit: 5, retryDelay: 30, expireInSeconds: 120 };
+    // `notify`: a job sent wakes the workers at once (LISTEN/NOTIFY, when the boss listens: AUTOMATIONS_BOSS),
+    // where a poll a second made an event wait up to a second (docs/benchmarks.md).
+    const queue = { retryLimit: 5, retryDelay: 30, expireInSeconds: 120, notify: true };
     if (await boss.getQueue(AUTOMATIONS_QUEUE)) await boss.updateQueue(AUTOMATIONS_QUEUE, queue);
     else await boss.createQueue(AUTOMATIONS_QUEUE, queue);
     await boss.work<DeliveryJob>(
@@ -76,7 +89,10 @@ export class AutomationWorker implements DeliveryQueue {
       {
         batchSize: 1,
         localConcurrency: this.o.concurrency ?? 8,
-        pollingIntervalSeconds: this.o.pollingIntervalSeconds ?? 1,
+        localGroupConcurrency: ATTEMPTS_PER_HOOK,
+        // The poll stays a second beside the notices: a retry's job is due later than it was sent.
+        pollingIntervalSeconds: polling,
+        notifyPollingIntervalSeconds: polling,
       },
       async (jobs) => {
         for (const job of jobs) await this.handle(job.data);
@@ -107,6 +123,7 @@ export class AutomationWorker implements DeliveryQueue {
 
   /** One job: its delivery claimed, sent once, its outcome kept (and the next attempt queued). */
   async handle(job: DeliveryJob): Promise<void> {
+    // stores: the deliveries' worker runs every workspace's jobs: the job's own workspace's hooks
     const store = new AutomationStore(this.o.db, job.workspace);
     const now = this.now();
     const timeoutMs = this.o.timeoutMs ?? ATTEMPT_TIMEOUT_MS;

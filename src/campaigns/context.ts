@@ -7,6 +7,7 @@ import type { KnownBlock } from "@slack/types";
 import type { Campaign, MessagingApi } from "../api/types.ts";
 import type { Actor } from "../domain/actor.ts";
 import type { StartRules } from "../domain/start-time.ts";
+import type { CampaignCards } from "../store/campaign-cards.ts";
 import type { CampaignAudiences, TestPhones } from "../store/campaigns.ts";
 import type { ChannelNames } from "../store/channels.ts";
 import type { HeldStarts } from "../store/held-starts.ts";
@@ -33,6 +34,8 @@ export interface CampaignContext {
   testPhones?: TestPhones;
   /** The tests each person sent lately, and their messages as Switchboard's own sends (src/store/own-sends.ts). */
   testSends?: TestSends;
+  /** The campaign cards posted in channels (src/store/campaign-cards.ts); absent where not set up. */
+  campaignCards?: CampaignCards;
   /** Campaign starts Switchboard holds until a time (src/store/held-starts.ts); absent where not set up. */
   heldStarts?: HeldStarts;
   /** The workspace's time zone and quiet hours. */

@@ -1,4 +1,5 @@
-// Runs held starts when due (issue 28 §4, issue 37 §1): one runner per
+// Runs held starts when due (issue 28 §4, issue 37 §1): the claimed-once
+// timer's runner (src/timers/runner.ts) of kind `campaign-start`, one per
 // process, over every workspace's starts. Each start is claimed in the store
 // first (held → running, one conditional update on the version it read), so
 // whichever process — a restart, another replica on the same database — gets
@@ -10,18 +11,20 @@
 // stopped) is not run: it is held and its requester asked ("Start now?"). A
 // workspace not connected or departed: its starts wait (`forWorkspace` gives
 // nothing).
-import { randomBytes } from "node:crypto";
-import { hostname } from "node:os";
 import type { KnownBlock } from "@slack/types";
-import { isApiError, NetworkError } from "../api/errors.ts";
 import { esc } from "../blocks/blocks.ts";
 import type { StartRules } from "../domain/start-time.ts";
 import { dateToken } from "../domain/start-time.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import { UserError } from "../platform/errors.ts";
-import { PacedLoop } from "../platform/paced-loop.ts";
-import type { Db } from "../store/db.ts";
-import { type HeldStart, HeldStarts } from "../store/held-starts.ts";
+import {
+  CAMPAIGN_START,
+  type CampaignStartPayload,
+  type HeldStart,
+  HeldStarts,
+  heldOf,
+} from "../store/held-starts.ts";
+import { failureOf, TimerRunner, type TimerRunnerOptions, words } from "../timers/runner.ts";
 import type { HeldStartCore, StartOutcome } from "./context.ts";
 import { heldCard } from "./held-starts.ts";
 
@@ -62,160 +65,59 @@ export type HeldOutcome =
   | "waiting"
   | "quiet";
 
-export interface HeldStartRunnerOptions {
-  db: Db;
-  /** A workspace's core and front end, or undefined when it is not connected (its starts wait). */
-  forWorkspace: (workspace: WorkspaceId) => Promise<HeldStartWorkspace | undefined>;
+export type HeldStartRunnerOptions = Omit<
+  TimerRunnerOptions<CampaignStartPayload, HeldStartWorkspace, HeldOutcome>,
+  "kind" | "run" | "beforeClaim" | "settled" | "stoppedDetail" | "workMaxMs"
+> & {
   check?: StartCheck;
-  now?: () => Date;
   /** A start later than this is held and its requester asked (default one hour). */
   lateAfterMs?: number;
-  /** Longest wait between two looks at the store (default 15 s); a start set here wakes it. */
-  pollMs?: number;
-  /** A start left `running` this long by a stopped process is told as unknown (default 10 minutes). */
-  staleMs?: number;
-  workerId?: string;
-  /**
-   * The processes alive now (their heartbeat: store/live-replicas.ts), this one among them: a start claimed by
-   * any other was left by a process that stopped, and is told as unknown at once rather than after staleMs.
-   * Unset: only staleMs.
-   */
-  liveWorkers?: () => Promise<ReadonlySet<string>>;
   /**
    * How long a start's send can take (default one minute; the API's deadline is 20 s): a start claimed by a
    * process not alive is settled only once it has run this long, so a claimer whose heartbeat is late or that
    * does not beat (an older version during an upgrade) is not told unknown mid-send.
    */
   sendMaxMs?: number;
-  logger?: { info(o: object, m?: string): void; warn(o: object, m?: string): void };
-}
+};
 
-const silent = { info() {}, warn() {} };
-const words = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
-export class HeldStartRunner {
-  private readonly opts: HeldStartRunnerOptions;
-  private readonly loop: PacedLoop<HeldOutcome[]>;
-  readonly workerId: string;
+/** The claimed-once timer's runner of held starts (kind `campaign-start`): one per process, over every workspace. */
+export class HeldStartRunner extends TimerRunner<CampaignStartPayload, HeldStartWorkspace, HeldOutcome> {
+  private readonly held: HeldStartRunnerOptions;
 
   constructor(opts: HeldStartRunnerOptions) {
-    this.opts = opts;
-    this.workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
-    this.loop = new PacedLoop({
-      pass: () => this.pass(),
-      next: async () => {
-        const poll = this.opts.pollMs ?? 15_000;
-        const due = await HeldStarts.nextDue(this.opts.db).catch(() => undefined);
-        if (!due) return poll;
-        return Math.max(250, Math.min(poll, due.getTime() - this.now().getTime()));
-      },
-      onError: (err) => this.log.warn({ err: words(err) }, "held starts: a pass failed"),
+    const { check: _check, lateAfterMs: _late, sendMaxMs, ...rest } = opts;
+    super({
+      ...rest,
+      kind: CAMPAIGN_START,
+      ...(sendMaxMs !== undefined ? { workMaxMs: sendMaxMs } : {}),
+      stoppedDetail: "Switchboard stopped while starting it",
+      beforeClaim: (t, ws) => this.late(heldOf(t), ws),
+      // stores: the held starts' due scan runs over every workspace: the start's own workspace's store
+      run: (t, ws) => this.send(heldOf(t), ws, new HeldStarts(this.opts.db, t.workspace)),
+      settled: (t, ws) => this.tell(heldOf(t), ws, true),
     });
+    this.held = opts;
   }
 
-  private get log() {
-    return this.opts.logger ?? silent;
-  }
-  private now(): Date {
-    return this.opts.now?.() ?? new Date();
-  }
-
-  /** Looks at the store on a timer, the first pass at once (it settles what a stopped process left starting). */
-  async start(): Promise<void> {
-    this.loop.start();
-  }
-
-  async stop(): Promise<void> {
-    await this.loop.stop();
-  }
-
-  /** A start was set or moved: look now. */
-  wake(): void {
-    this.loop.wake();
-  }
-
-  /** One look: starts a stopped process left running settled, then every start due now, each run once. */
-  async pass(): Promise<HeldOutcome[]> {
-    await this.settleStale().catch((err: unknown) =>
-      this.log.warn({ err: words(err) }, "held starts: could not settle the starts a stopped process left"),
-    );
-    const out: HeldOutcome[] = [];
-    // A workspace not connected keeps its starts waiting; the next batch leaves it out, so it holds up no other.
-    const waiting = new Set<WorkspaceId>();
-    for (let batch = 0; batch < 5; batch++) {
-      const due = await HeldStarts.dueAll(this.opts.db, this.now(), 50, [...waiting]);
-      if (!due.length) break;
-      for (const s of due) {
-        if (waiting.has(s.workspace)) continue;
-        const outcome = await this.runOne(s).catch((err) => {
-          this.log.warn(
-            { workspace: s.workspace, campaign: s.campaignId, err: words(err) },
-            "held start failed",
-          );
-          return "failed" as const;
-        });
-        if (outcome === "waiting") waiting.add(s.workspace);
-        out.push(outcome);
-      }
-      if (due.length < 50) break;
-    }
-    return out;
-  }
-
-  /**
-   * Starts their process left `running` (it stopped while sending): claimed by a process no longer alive
-   * (liveWorkers), or running longer than `staleMs`. Unknown, never sent again; the requester is told.
-   */
-  async settleStale(): Promise<number> {
-    const running = await HeldStarts.running(this.opts.db);
-    if (running.length === 0) return 0;
-    const live = await this.opts.liveWorkers?.().catch(() => undefined);
-    const now = this.now().getTime();
-    const before = now - (this.opts.staleMs ?? 10 * 60_000);
-    const sent = now - (this.opts.sendMaxMs ?? 60_000);
-    const stale = running.filter(
-      (s) =>
-        s.claimedBy !== this.workerId &&
-        (s.updatedAt.getTime() < before ||
-          (live !== undefined &&
-            s.claimedBy !== undefined &&
-            !live.has(s.claimedBy) &&
-            s.updatedAt.getTime() < sent)),
-    );
-    for (const s of stale) {
-      const moved = await new HeldStarts(this.opts.db, s.workspace).move(
-        s.id,
-        ["running"],
-        "unknown",
-        this.now(),
-      );
-      if (moved) await this.tell(moved, await this.opts.forWorkspace(s.workspace), true);
-    }
-    return stale.length;
-  }
-
-  private async runOne(s: HeldStart): Promise<HeldOutcome> {
-    const ws = await this.opts.forWorkspace(s.workspace);
-    if (!ws) return "waiting";
-    const store = new HeldStarts(this.opts.db, s.workspace);
+  /** More than an hour late (Switchboard was stopped): not run, held and its requester asked. */
+  private async late(s: HeldStart, ws: HeldStartWorkspace): Promise<HeldOutcome | undefined> {
     const now = this.now();
     const late = now.getTime() - s.at.getTime();
-    if (late > (this.opts.lateAfterMs ?? 3_600_000)) {
-      const asked = await store.move(s.id, ["held"], "asked", now, { version: s.version });
-      if (!asked) return "taken";
-      await this.audit(ws, asked, "campaign.hold.asked", false, { late: Math.round(late / 60_000) });
-      await this.tell(asked, ws, true);
-      return "asked";
-    }
-    // The claim: of every process that read this start as due, one moves it on — and only the start it read
-    // (its version): one moved, cancelled or skipped since is not run (issue 37 §1).
-    const mine = await store.move(s.id, ["held"], "running", now, {
-      claimedBy: this.workerId,
+    if (late <= (this.held.lateAfterMs ?? 3_600_000)) return undefined;
+    // stores: the held starts' due scan runs over every workspace: the start's own workspace's store
+    const asked = await new HeldStarts(this.opts.db, s.workspace).move(s.id, ["held"], "asked", now, {
       version: s.version,
     });
-    if (!mine) return "taken";
-    if (this.opts.check) {
-      const verdict = await this.opts.check(s.workspace, s.campaignId).catch((err: unknown) => ({
+    if (!asked) return "taken";
+    await this.audit(ws, asked, "campaign.hold.asked", false, { late: Math.round(late / 60_000) });
+    await this.tell(asked, ws, true);
+    return "asked";
+  }
+
+  /** The start this process claimed (`running`): the check hook, then the one road; its outcome recorded. */
+  private async send(mine: HeldStart, ws: HeldStartWorkspace, store: HeldStarts): Promise<HeldOutcome> {
+    if (this.held.check) {
+      const verdict = await this.held.check(mine.workspace, mine.campaignId).catch((err: unknown) => ({
         ok: false as const,
         reason: `the check before starting failed (${words(err)})`,
       }));
@@ -229,13 +131,8 @@ export class HeldStartRunner {
       outcome = await ws.core.startHeld(actor, mine.campaignId);
     } catch (err) {
       if (err instanceof UserError) return this.refuse(store, mine, ws, err.message);
-      const unknown = err instanceof NetworkError && err.mayHaveReachedServer;
-      const why = unknown
-        ? "the messaging API did not answer; it may have started"
-        : isApiError(err)
-          ? `the messaging API refused it (${err.message})`
-          : words(err);
-      return this.finish(store, mine, ws, unknown ? "unknown" : "failed", why);
+      const { state, detail } = failureOf(err, "it may have started");
+      return this.finish(store, mine, ws, state, detail);
     }
     if (outcome.kind === "quiet") {
       // Quiet hours set (or begun) since it was held: it waits to their end, told on its card.

@@ -3,7 +3,7 @@
 // user's contact, else one found by its phone), else the chat user itself
 // (its first name: the first word of its name). Two or three API reads.
 import { chatUserContactId } from "../api/inbox.ts";
-import type { ChatUser, Contact, MessagingApi } from "../api/types.ts";
+import type { CallOptions, ChatUser, Contact, MessagingApi } from "../api/types.ts";
 import { fillReply, type ReplyRecord, replyPlaceholders } from "../domain/saved-reply.ts";
 
 export interface CustomerRecord {
@@ -30,14 +30,21 @@ function fromChatUser(u: ChatUser): ReplyRecord {
   return { first_name: name?.split(/\s+/)[0], name, phone: str(u.phone), custom_fields: {} };
 }
 
-/** The record of a chat user: its contact's when it has one (or one with its phone), else its own. */
-export async function customerRecord(api: MessagingApi, chatUserId: number): Promise<CustomerRecord> {
-  const u = await api.getChatUser(chatUserId);
+/**
+ * The record of a chat user: its contact's when it has one (or one with its
+ * phone), else its own. `opts`: the reads' lane (the inbox's away message: background).
+ */
+export async function customerRecord(
+  api: MessagingApi,
+  chatUserId: number,
+  opts?: CallOptions,
+): Promise<CustomerRecord> {
+  const u = await api.getChatUser(chatUserId, opts);
   let contact: Contact | undefined;
   const contactId = chatUserContactId(u);
-  if (contactId) contact = await api.getContact(contactId).catch(() => undefined);
+  if (contactId) contact = await api.getContact(contactId, opts).catch(() => undefined);
   if (!contact && u.phone) {
-    const page = await api.listContacts({ search: String(u.phone), limit: 5 }).catch(() => undefined);
+    const page = await api.listContacts({ search: String(u.phone), limit: 5 }, opts).catch(() => undefined);
     contact = page?.items.find((c) => digits(c.phone) === digits(u.phone));
   }
   const who = str(u.name) ?? str(u.phone) ?? `chat user #${chatUserId}`;

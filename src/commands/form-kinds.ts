@@ -42,10 +42,14 @@ export interface InboxFormData {
     here: boolean;
     /** The approved template that asks for a rating on Resolve; null: none. */
     ratingTemplate?: string | null;
+    /** The workspace's away message goes out in its conversations (issue 40 §1). */
+    away?: boolean;
   };
   chatTypes: Array<{ value: string; label: string }>;
   /** The workspace's business hours and zone, when set (targets count in them). */
   hours?: string;
+  /** The workspace has an away message (issue 40 §1). */
+  awayMessage?: boolean;
 }
 
 /** Every form the core can ask for, by kind, with the data it opens with. */
@@ -73,6 +77,27 @@ export interface FormKinds {
   "send-at": SendAtFormData;
   /** A saved reply added (`/sb reply add` alone) or edited (`/sb reply edit <name>` alone): the one edited. */
   "saved-reply-edit": { reply?: { name: string; text: string; inbox: string | null } };
+  /** Edit… on a message sent later (`/sb scheduled`): its text and time as they are, read with its version. */
+  "scheduled-edit": ScheduledEditFormData;
+}
+
+export interface ScheduledEditFormData {
+  /** The workspace's own number of it. */
+  number: number;
+  /** The version read: saving changes it only if nothing else did since (a send, a cancel, another edit). */
+  version: number;
+  /** Whom, in words. */
+  whom: string;
+  /** Its text, a text message's; none: another type, whose time alone may change here. */
+  text?: string;
+  /** What it is, in short ("template welcome"), for another type. */
+  said: string;
+  /** When, in the workspace's zone as one types it: `2026-12-01 09:00`. */
+  at: string;
+  /** The workspace's time zone; none: UTC. */
+  tz?: string;
+  /** Who set it (a Slack user id, or `shell`). */
+  setBy: string;
 }
 
 export interface SendAtFormData {

@@ -2,7 +2,9 @@
 // Slack, a way to be in the channel (the front end supplies it; the shell
 // has none). See docs/inbox.md.
 import type { Actor } from "../domain/actor.ts";
+import type { AwayRule } from "../domain/away.ts";
 import type { WorkClock } from "../domain/business-hours.ts";
+import type { AuditEntry } from "../store/audit.ts";
 import type { CardMarks } from "../store/card-marks.ts";
 import type { InboxStore } from "../store/inbox.ts";
 import type { OwnSends } from "../store/own-sends.ts";
@@ -38,4 +40,8 @@ export interface InboxAccess {
    * count in them: issue 29 §2); undefined: around the clock.
    */
   workClock?: () => WorkClock | undefined;
+  /** The workspace's away message as set now (issue 40 §1); undefined: none. */
+  away?: () => AwayRule | undefined;
+  /** An audit row of the inbox's own work (the away message sent): recorded, then told to the workspace's listeners. */
+  audit?: (entry: AuditEntry) => Promise<void>;
 }

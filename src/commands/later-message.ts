@@ -4,10 +4,9 @@
 // Shared by the commands (defs/scheduled.ts) and the runner (later-sends.ts).
 import { parsePhoneNumberFromString } from "libphonenumber-js";
 import type { SendMessageInput } from "../api/schemas.ts";
-import { localParts, localText } from "../domain/start-time.ts";
-import type { WorkspaceId } from "../domain/workspace.ts";
-import type { Queryable } from "../store/db.ts";
-import { type Timer, Timers } from "../store/timers.ts";
+import { localParts, localText, parseStartAt } from "../domain/start-time.ts";
+import type { Timer, Timers } from "../store/timers.ts";
+import type { WorkspaceStores } from "../store/workspace-stores.ts";
 
 /** The timer kind of a message sent later. */
 export const LATER_KIND = "message.later";
@@ -25,8 +24,8 @@ export interface LaterMessage {
 export type LaterSend = Timer<LaterMessage>;
 
 /** One workspace's messages sent later. */
-export const laterSendsOf = (db: Queryable, workspace: WorkspaceId): Timers<LaterMessage> =>
-  new Timers<LaterMessage>(db, workspace, LATER_KIND);
+export const laterSendsOf = (stores: Pick<WorkspaceStores, "timers">): Timers<LaterMessage> =>
+  stores.timers<LaterMessage>(LATER_KIND);
 
 /** "Madrid time" for Europe/Madrid; "UTC" without a zone. */
 export const zoneWords = (tz: string | undefined): string =>
@@ -45,8 +44,9 @@ export function laterWhen(at: Date, now: Date, tz: string | undefined): string {
 export function laterSaid(m: LaterMessage): string {
   const b = m.body as Record<string, unknown>;
   if (b.type === "text") return String(b.text ?? "");
-  if (b.type === "template") return `template ${String((b.template as { name?: string })?.name ?? "")}`;
-  return `${String(b.type)}${b.text ? `: ${String(b.text)}` : ""}`;
+  if (b.type === "template") return `the template “${String((b.template as { name?: string })?.name ?? "")}”`;
+  const what = b.type === "image" ? "an image" : b.type === "document" ? "a document" : String(b.type);
+  return `${what}${b.text ? `: ${String(b.text)}` : ""}`;
 }
 
 /** Whom: the name read when it was set, else the recipient as written. */
@@ -67,3 +67,46 @@ function phoneWords(phone: string): string {
 /** The line the send is audited as: the recipient, its number and when it was set (the audit's sentence reads it). */
 export const laterLine = (s: LaterSend): string =>
   `send ${s.payload.ref} (later #${s.number}, set at ${s.createdAt.toISOString()})`;
+
+/**
+ * A time given for a message sent later, read as `at=` is (the rule of campaign starts; quiet hours do not
+ * apply): the moment, or the refusal as a form's field says it ("This time is in the past"). The send form's
+ * Send at… and the Edit… form share it.
+ */
+export function laterTime(
+  text: string,
+  now: Date,
+  tz: string | undefined,
+): { at: Date } | { problem: string } {
+  const raw = text.trim();
+  const parsed = parseStartAt(raw, now, tz);
+  if (!("problem" in parsed)) return parsed;
+  const p = parsed.problem;
+  const rest = p.startsWith(raw)
+    ? p.slice(raw.length)
+    : p.startsWith(raw.slice(0, 10))
+      ? p.slice(10)
+      : `: ${p}`;
+  // A time past: what to do about it too.
+  return { problem: `This time${rest}${/is in the past$/.test(rest) ? ": choose a later one" : ""}` };
+}
+
+/** Why a message sent later is no longer waiting, in words: "it was sent", "it is being sent now"… */
+export function notWaitingWords(s: Pick<LaterSend, "state" | "decidedBy">): string {
+  switch (s.state) {
+    case "done":
+      return "it was sent";
+    case "running":
+      return "it is being sent now";
+    case "cancelled":
+      return !s.decidedBy
+        ? "it was cancelled"
+        : `it was cancelled ${s.decidedBy === "shell" ? "in the shell" : `by <@${s.decidedBy}>`}`;
+    case "failed":
+      return "it could not be sent, and will not be";
+    case "unknown":
+      return "it may have been sent (Switchboard stopped while sending it), and will not be sent again";
+    default:
+      return "it is waiting";
+  }
+}

@@ -11,12 +11,13 @@
 // the writer is told by DM, with the approved templates offered. Quiet hours
 // are for campaigns: they do not hold a message a person timed.
 import type { KnownBlock } from "@slack/types";
-import { isApiError, NetworkError } from "../api/errors.ts";
+import { isApiError } from "../api/errors.ts";
 import { ACTION } from "../blocks/actions.ts";
 import { actions, esc, section, truncate } from "../blocks/blocks.ts";
 import { dateToken, type StartRules } from "../domain/start-time.ts";
 import { OwnSends } from "../store/own-sends.ts";
 import type { Timers } from "../store/timers.ts";
+import { failureOf, TimerRunner, type TimerRunnerOptions, words } from "../timers/runner.ts";
 import {
   LATER_KIND,
   type LaterMessage,
@@ -26,7 +27,6 @@ import {
   laterWhom,
 } from "./later-message.ts";
 import { UserError } from "./registry.ts";
-import { TimerRunner, type TimerRunnerOptions, words } from "./timer-runner.ts";
 import type { CommandCore } from "./types.ts";
 
 export type Message = { text: string; blocks: KnownBlock[] };
@@ -107,17 +107,13 @@ export class LaterSendRunner extends TimerRunner<LaterMessage, LaterSendWorkspac
       if (err instanceof UserError)
         return this.finish(store, mine, ws, "failed", err.message.replace(/\.$/, ""));
       if (body.type !== "template" && outsideWindow(err)) return this.finish(store, mine, ws, "window", "");
-      const unknown = err instanceof NetworkError && err.mayHaveReachedServer;
-      const why = unknown
-        ? "the messaging API did not answer; it may have been sent"
-        : isApiError(err)
-          ? `the messaging API refused it (${err.message})`
-          : words(err);
-      return this.finish(store, mine, ws, unknown ? "unknown" : "failed", why);
+      const { state, detail } = failureOf(err, "it may have been sent");
+      return this.finish(store, mine, ws, state, detail);
     }
     await store.move(mine.number, ["running"], "done", this.now());
     // Switchboard's own send: the inbox's thread shows it as the writer's (docs/inbox.md).
     if (typeof id === "number")
+      // stores: the later messages' runner works over every workspace: the message's own workspace's sends
       await new OwnSends(this.opts.db, mine.workspace).record(id, mine.setBy, "command").catch(() => {});
     this.log.info({ workspace: mine.workspace, number: mine.number }, "message sent later: sent");
     return "sent";

@@ -5,12 +5,9 @@
 import type { KnownBlock } from "@slack/types";
 import type { MessagingApi } from "../api/types.ts";
 import { actions, context, section } from "../blocks/blocks.ts";
-import type { WorkspaceId } from "../domain/workspace.ts";
 import { SwitchboardError } from "../platform/errors.ts";
 import type { Logger } from "../platform/log.ts";
-import { ChannelNames } from "../store/channels.ts";
-import { Confirmations } from "../store/confirmations.ts";
-import type { Db } from "../store/db.ts";
+import type { WorkspaceStores } from "../store/workspace-stores.ts";
 import { createCommandCore, type SwitchboardCore } from "./core.ts";
 import { HELP_COMMANDS } from "./defs/help.ts";
 import { WORKSPACE_COMMANDS } from "./defs/workspace.ts";
@@ -67,10 +64,9 @@ export function notConnectedReply(
 }
 
 export interface NotConnectedCoreOptions {
-  db: Db;
-  workspace: WorkspaceId;
+  /** The workspace's stores (its channel names, confirmations, audit). */
+  stores: WorkspaceStores;
   admin: WorkspaceAdmin;
-  channels?: ChannelNames;
   logger?: Logger;
   confirmationTtlMs?: number;
 }
@@ -84,15 +80,13 @@ export function createNotConnectedCore(opts: NotConnectedCoreOptions): Switchboa
   const registry = new Registry(COMMANDS);
   const inner = createCommandCore({
     api: NO_API,
-    db: opts.db,
-    workspace: opts.workspace,
+    stores: opts.stores,
     registry,
     admin: opts.admin,
-    channels: opts.channels ?? new ChannelNames(opts.db, opts.workspace),
     logger: opts.logger,
     confirmationTtlMs: opts.confirmationTtlMs,
   });
-  const confirmations = new Confirmations(opts.db, opts.workspace);
+  const confirmations = opts.stores.confirmations;
   const answer = async (actor: Actor): Promise<Reply> =>
     notConnectedReply(
       { via: actor.via, isAdmin: await opts.admin.mayAdminister(actor).catch(() => false) },

@@ -10,6 +10,7 @@ import type { WorkspaceId } from "../domain/workspace.ts";
 import { SwitchboardError } from "../platform/errors.ts";
 import type { ReportService } from "../reports/service.ts";
 import type { Timers } from "../store/timers.ts";
+import type { ContactNames } from "./contact-names.ts";
 import type { InboxAccess } from "./inbox.ts";
 import type { LaterMessage } from "./later-message.ts";
 import type { Token } from "./tokenize.ts";
@@ -53,8 +54,10 @@ export interface CommandContext extends CampaignContext {
   admin?: WorkspaceAdmin;
   /** The workspace's automations (events out, issue 40 §3): `/sb automations`. */
   automations?: Automations;
-  /** The workspace the command runs in: a cache a command keeps across calls is keyed by it. */
+  /** The workspace the command runs in. */
   workspace: WorkspaceId;
+  /** Names of the workspace's contacts read lately (its runtime's: never another workspace's or account's). */
+  contactNames: ContactNames;
   /** Messages sent later (src/commands/later-sends.ts, on the claimed-once timer); absent where not set up. */
   laterSends?: Timers<LaterMessage>;
 }

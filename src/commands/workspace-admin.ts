@@ -7,6 +7,7 @@
 import { isSupportedCountry } from "libphonenumber-js";
 import { z } from "zod";
 import type { Actor } from "../domain/actor.ts";
+import { awayTooLong } from "../domain/away.ts";
 import { parseBusinessHours } from "../domain/business-hours.ts";
 import { parseQuietHours } from "../domain/start-time.ts";
 import { canonicalZone } from "../domain/time-zones.ts";
@@ -71,6 +72,10 @@ export interface SettingValues {
   approveFrom?: number;
   /** The country of phone numbers written without a + code (ISO 3166 alpha-2); unset: none is guessed. */
   country?: string;
+  /** The away message (issue 40 §1): sent to a customer who writes outside business hours, once per closed period; unset: none. */
+  away?: string;
+  /** Away at once whatever the hours say, since this instant (ISO 8601; `away-now=on`); unset: the hours decide. */
+  awayNow?: string;
 }
 export type SettingName = keyof SettingValues;
 
@@ -86,10 +91,13 @@ export const SETTING_NAMES: readonly SettingName[] = [
   "approvers",
   "approveFrom",
   "country",
+  "away",
+  "awayNow",
 ];
 
 /** Each setting: its words, the environment variable that gives it in single mode, the shell's option. */
-export const SETTINGS: Record<SettingName, { label: string; env: string; option: string }> = {
+/** `env`: the environment variable that gives it in single mode; none for those only set in Slack or the shell. */
+export const SETTINGS: Record<SettingName, { label: string; env?: string; option: string }> = {
   writers: { label: "Who may make changes", env: "SWITCHBOARD_WRITERS", option: "writers" },
   broadcasters: { label: "Who may send campaigns", env: "SWITCHBOARD_BROADCASTERS", option: "broadcasters" },
   auditChannel: { label: "Audit channel", env: "AUDIT_CHANNEL", option: "audit" },
@@ -101,6 +109,8 @@ export const SETTINGS: Record<SettingName, { label: string; env: string; option:
   approvers: { label: "Who approves campaigns", env: "SWITCHBOARD_APPROVERS", option: "approvers" },
   approveFrom: { label: "Approval from", env: "APPROVE_FROM", option: "approve-from" },
   country: { label: "Country of phone numbers without a code", env: "DEFAULT_COUNTRY", option: "country" },
+  away: { label: "Away message", option: "away" },
+  awayNow: { label: "Away now", option: "away-now" },
 };
 
 export const DEFAULT_SETTINGS: SettingValues = {
@@ -124,6 +134,19 @@ export type EffectiveSettings = {
 export type SaveOutcome =
   | { ok: true; settings: EffectiveSettings; changed: SettingName[]; message: string }
   | { ok: false; problems: Array<{ field: SettingName; message: string }>; message: string };
+
+/**
+ * An away message needs a time it applies: business hours, or away now. Set
+ * (or kept) without either after a change, it is refused (undefined: it may be saved).
+ */
+export function awayWithoutHours(
+  away: string | undefined,
+  hours: string | undefined,
+  awayNow: boolean,
+): string | undefined {
+  if (!away || hours || awayNow) return undefined;
+  return "Away message: it is sent to customers who write outside business hours, and none are set: set the business hours too (or with it), or turn Away now on. Nothing was saved.";
+}
 
 /** Business hours as typed, kept in their canonical words; a refusal says what is wrong. */
 export const businessHoursSchema = z.string().transform((v, ctx) => {
@@ -195,6 +218,17 @@ export const settingsSchema = z
         "must be a country's two-letter code, such as ES or US",
       )
       .nullable(),
+    away: z
+      .string()
+      .trim()
+      .min(1, "write the message, or none for no away message")
+      .superRefine((v, ctx) => {
+        const long = awayTooLong(v);
+        if (long) ctx.addIssue({ code: "custom", message: long });
+      })
+      .nullable(),
+    /** On (true) or off; kept as the instant it was turned on (SettingValues.awayNow). */
+    awayNow: z.boolean({ error: "must be on or off" }).nullable(),
   })
   .partial()
   .strict();

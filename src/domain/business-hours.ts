@@ -200,6 +200,26 @@ export function addWorkTime(start: Date, ms: number, clock: WorkClock | undefine
   return new Date(start.getTime() + ms);
 }
 
+/**
+ * The instant business hours last closed before `at`, when `at` is outside
+ * them (the start of the closed period it is in); undefined inside them, or
+ * when the hours have no day open.
+ */
+export function closedSince(at: Date, clock: WorkClock): Date | undefined {
+  if (!Object.keys(clock.hours.days).length) return undefined;
+  let cursor = at;
+  for (let i = 0; i < MAX_DAYS; i++) {
+    const { day, open, close } = dayWindow(cursor, clock);
+    if (open && close) {
+      if (i === 0 && at >= open && at < close) return undefined;
+      if (close <= at) return close;
+    }
+    // The day before, at its last instant.
+    cursor = new Date(day.getTime() - 1);
+  }
+  return undefined;
+}
+
 /** The counted time from `from` to `to` (ms): business hours when given, else the plain difference. */
 export function workTimeBetween(from: Date, to: Date, clock: WorkClock | undefined): number {
   if (to <= from) return 0;

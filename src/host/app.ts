@@ -18,6 +18,7 @@ import type { AuditEntry } from "../store/audit.ts";
 import { ChannelNames } from "../store/channels.ts";
 import { Confirmations } from "../store/confirmations.ts";
 import type { Db } from "../store/db.ts";
+import type { WorkspaceStores } from "../store/workspace-stores.ts";
 import { envInstallation } from "../workspaces/installations.ts";
 import type { WorkspaceRuntime } from "../workspaces/runtime.ts";
 import { composeWorkspaces, type Deployment, type SourceParts } from "./compose.ts";
@@ -30,6 +31,8 @@ export interface Switchboard {
   workspaces: (appHooks: SlackHooks) => WorkspaceSource;
   client: MessagingClient;
   db: Db;
+  /** The environment's workspace's stores (its runtime's). */
+  stores: WorkspaceStores;
   /** Set when the embedded sandbox serves the API. */
   sandbox?: Sandbox;
   /** The API key in use (never log it; maskSecret() it). */
@@ -81,6 +84,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
       workspaces: (appHooks) => deployment.workspaces.withAppHooks(appHooks),
       client: rt.client,
       db: deployment.db,
+      stores: rt.stores,
       sandbox: deployment.sandbox,
       slack: rt.slack,
       apiKey: rt.apiKey,
@@ -105,6 +109,7 @@ export async function createSwitchboard(config: Config, deps: SwitchboardOptions
 async function environmentSource(config: Config, deps: SwitchboardOptions, parts: SourceParts) {
   const { logger } = deps;
   const { db, sandbox, installations } = parts;
+  // stores: the channel names are seeded before the workspace's runtime (and its stores) is built
   const names = new ChannelNames(db, ENV_WORKSPACE);
   await names.seed(config.MESSAGING_CHANNEL_NAMES, "settings");
   // Confirmed commands an earlier process was carrying out when it stopped:

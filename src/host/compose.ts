@@ -166,7 +166,12 @@ export async function composeWorkspaces(
         const scope = await registry()
           .scopeOf(id)
           .catch(() => undefined);
-        return { core: rt.core, bridge: rt.slack, ...(scope ? { hooks: scope.hooks } : {}) };
+        return {
+          core: rt.core,
+          bridge: rt.slack,
+          stores: rt.stores,
+          ...(scope ? { hooks: scope.hooks } : {}),
+        };
       },
     });
     closers.unshift(() => heldStarts.stop());
@@ -208,9 +213,8 @@ export async function composeWorkspaces(
             mayAdminister: async (userId) =>
               (await rt.core.admin?.mayAdminister({ userId, via: "slack" })) ?? false,
             may: (userId, scope) => rt.core.may({ userId, via: "slack" }, scope),
-            workspace: rt.id,
             client: rt.client,
-            db,
+            stores: rt.stores,
             apiKey: rt.apiKey,
             reports: rt.reports,
             republish: async (userId, view) => {

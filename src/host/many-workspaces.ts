@@ -8,6 +8,7 @@ import type { Logger } from "../platform/log.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import type { TokenSource } from "../slack/tenancy/tokens.ts";
 import type { StoredInstallation } from "../store/installations.ts";
+import type { WorkspaceStores } from "../store/workspace-stores.ts";
 import { storedInstallations } from "../workspaces/installations.ts";
 import { composeWorkspaces, type Deployment, type SourceParts } from "./compose.ts";
 import type { SwitchboardOptions } from "./parts.ts";
@@ -18,7 +19,11 @@ export interface ManyWorkspaceSwitchboard extends Deployment {
   /** A workspace's bot client, its token from the TokenSource at each call (no runtime built). */
   clientOf(workspace: WorkspaceId): webApi.WebClient;
   /** The core of a workspace without a messaging account: how to connect, and who can. */
-  notConnected: (id: WorkspaceId, installation?: StoredInstallation) => CommandCore;
+  notConnected: (
+    id: WorkspaceId,
+    installation: StoredInstallation | undefined,
+    stores: WorkspaceStores,
+  ) => CommandCore;
 }
 
 /**
@@ -116,8 +121,8 @@ async function storedSource(config: Config, logger: Logger, parts: SourceParts) 
     });
     return admin;
   };
-  const notConnected = (id: WorkspaceId, inst?: StoredInstallation) =>
-    createNotConnectedCore({ db, workspace: id, admin: adminOf(id, inst) });
+  const notConnected = (id: WorkspaceId, inst: StoredInstallation | undefined, stores: WorkspaceStores) =>
+    createNotConnectedCore({ stores, admin: adminOf(id, inst) });
   const source = storedInstallations({
     installations,
     tokens,

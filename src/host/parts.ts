@@ -1,12 +1,12 @@
 import type { PgBoss } from "pg-boss";
-import { Automations, AutomationWorker, resealAutomations } from "../automations/index.ts";
+import { AUTOMATIONS_BOSS, Automations, AutomationWorker, resealAutomations } from "../automations/index.ts";
 import type { ResolveGroupMembers } from "../commands/permissions.ts";
-import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/log.ts";
 import type { Keyring } from "../platform/secrets.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import type { AuditEntry } from "../store/audit.ts";
+import type { AutomationStore } from "../store/automations.ts";
 import type { Db } from "../store/db.ts";
 
 /** The embedded sandbox (no MESSAGING_API_URL), on Switchboard's database, from the SANDBOX_* settings. */
@@ -69,7 +69,8 @@ export interface SwitchboardOptions {
 
 /** Events out (issue 40 §3): each workspace's automations, and the deliveries' worker of the deployment. */
 export interface AutomationParts {
-  of(workspace: WorkspaceId): Automations;
+  /** A workspace's automations, over its store (its WorkspaceStores'). */
+  of(store: AutomationStore): Automations;
   /** The worker on pg-boss (once the app answers): until then deliveries wait in the store, queued at its start. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -87,11 +88,8 @@ export function automationParts(
   let worker: AutomationWorker | undefined;
   let boss: PgBoss | undefined;
   return {
-    of: (workspace) =>
-      new Automations(
-        { db, ...(keyring ? { keyring } : {}), rules, queue: () => worker, logger: log },
-        workspace,
-      ),
+    of: (store) =>
+      new Automations({ ...(keyring ? { keyring } : {}), rules, queue: () => worker, logger: log }, store),
     async start() {
       if (boss) return;
       // Rotating SWITCHBOARD_SECRET_KEY: hooks the previous key sealed are sealed again with the new one.
@@ -100,7 +98,7 @@ export function automationParts(
         if (resealed) log.info({ resealed }, "automations sealed again with the new SWITCHBOARD_SECRET_KEY");
       }
       const { createBoss } = await import("../store/boss.ts");
-      boss = await createBoss(db);
+      boss = await createBoss(db, AUTOMATIONS_BOSS);
       const w = new AutomationWorker({ db, boss, ...(keyring ? { keyring } : {}), rules, logger: log });
       await w.start();
       worker = w;

@@ -7,10 +7,8 @@
 // in the middle of it, run again only when a person asks (Try again). The file is obtained through the
 // caller's function (Slack downloads it again); nothing here knows Slack.
 import type { MessagingApi } from "../api/types.ts";
-import type { WorkspaceId } from "../domain/workspace.ts";
 import { metrics } from "../platform/metrics.ts";
-import type { Db } from "../store/db.ts";
-import { ImportStore, type PendingImport } from "../store/imports.ts";
+import type { ImportStore, PendingImport } from "../store/imports.ts";
 import { type ImportOutcomeUnknown, isImportOutcomeUnknown } from "./errors.ts";
 import type { ColumnMapping, FieldDefinition } from "./headers.ts";
 import { type ImportOutcome, type ImportProgress, type ImportService, importFields } from "./service.ts";
@@ -61,8 +59,9 @@ export interface RunHow {
 export class PendingImports {
   private readonly store: ImportStore;
   readonly imports: ImportService;
-  constructor(db: Db, workspace: WorkspaceId, imports: ImportService) {
-    this.store = new ImportStore(db, workspace);
+  /** `store`: the workspace's pending imports (its stores'). */
+  constructor(store: ImportStore, imports: ImportService) {
+    this.store = store;
     this.imports = imports;
   }
 

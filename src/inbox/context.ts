@@ -6,7 +6,7 @@ import type { WorkClock } from "../domain/business-hours.ts";
 import type { CardMarks } from "../store/card-marks.ts";
 import type { Inbox, InboxStore } from "../store/inbox.ts";
 import type { OwnSends } from "../store/own-sends.ts";
-import type { InboxEvent, InboxIo, InboxLogger } from "./io.ts";
+import type { AwayPort, InboxEvent, InboxIo, InboxLogger } from "./io.ts";
 import type { Lease } from "./lease.ts";
 
 export interface PassContext {
@@ -21,6 +21,8 @@ export interface PassContext {
   /** An event for the workspace's automations (never throws: a failure is logged). */
   told(e: InboxEvent): Promise<void>;
   now: () => Date;
+  /** The workspace's away message and what sending it needs (issue 40 §1); unset: none is sent. */
+  away?: AwayPort;
   /** The workspace's business hours in its zone, as now set (reply targets count in them); undefined: around the clock. */
   workClock: () => WorkClock | undefined;
   lease: Lease;

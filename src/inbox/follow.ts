@@ -21,6 +21,7 @@ import {
 import type { ChatUser, Message } from "../api/types.ts";
 import { routeOf } from "../domain/inbox-routing.ts";
 import type { Inbox, MirrorState, Thread } from "../store/inbox.ts";
+import { sendAway } from "./away.ts";
 import { type Cards, displayName } from "./cards.ts";
 import type { PassContext } from "./context.ts";
 import { LeaseLost } from "./lease.ts";
@@ -204,6 +205,7 @@ export class Follow {
     const name = thread.card?.name ?? displayName(u);
     const parentTs = thread.threadTs as string;
     let last: { at?: Date; direction?: "inbound" | "outbound"; text?: string } = {};
+    const mirrored: Message[] = [];
     for (const { m, claim } of fresh) {
       const id = m.id as number;
       const direction = messageDirection(m);
@@ -248,6 +250,7 @@ export class Follow {
       }
       if (first) await store.mirroredTs(channel, id, first);
       postedCount++;
+      mirrored.push(m);
       // A customer's message, mirrored once: the workspace's automations hear it (issue 40 §3).
       if (direction !== "outbound")
         await this.ctx.told({
@@ -258,12 +261,16 @@ export class Follow {
           messageId: id,
           text: typeof shown.text === "string" ? shown.text : (messageMediaUrl(m) ?? ""),
         });
-      last = {
-        at: at ?? last.at,
-        direction: direction ?? "inbound",
-        text: typeof shown.text === "string" && shown.text ? shown.text : (messageMediaUrl(m) ?? ""),
-      };
+      // The away message is no answer: the conversation stays as the customer left it.
+      if (own?.via !== "away")
+        last = {
+          at: at ?? last.at,
+          direction: direction ?? "inbound",
+          text: typeof shown.text === "string" && shown.text ? shown.text : (messageMediaUrl(m) ?? ""),
+        };
     }
+    // The team away: the customer who just wrote gets the away message (issue 40 §1), shown by the next poll.
+    if ((await sendAway(this.ctx, inbox, thread, conversationId, mirrored)) === "sent") behind = true;
 
     if (desk.reopened && thread.threadTs) await this.tellReopened(channel, thread.threadTs, name);
     else if (desk.woke && thread.threadTs)

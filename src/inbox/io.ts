@@ -4,6 +4,9 @@
 // to show (a card, a customer's message, a reopening) and the front end draws
 // and posts it, finds what a crash left posted, and says what its errors mean.
 import type { Message } from "../api/types.ts";
+import type { AwayRule } from "../domain/away.ts";
+import type { ReplyRecord } from "../domain/saved-reply.ts";
+import type { AuditEntry } from "../store/audit.ts";
 import type { CardState, Thread } from "../store/inbox.ts";
 import type { OwnSend } from "../store/own-sends.ts";
 
@@ -48,6 +51,17 @@ export type InboxEvent = { channel: string; chatUserId: number; customerName: st
   | { type: "rating.received"; rating: string }
   | { type: "reply_target.breached"; target: "first" | "next"; targetSecs: number }
 );
+
+/**
+ * What the away message (issue 40 §1) needs from the workspace: its rule as
+ * set now, the customer's record its placeholders are filled from (as saved
+ * replies'), and its audit (the row, then the audit channel).
+ */
+export interface AwayPort {
+  rule(): AwayRule | undefined;
+  record(chatUserId: number): Promise<ReplyRecord>;
+  audit(entry: AuditEntry): Promise<void>;
+}
 
 /** Who sent an outgoing message through Switchboard (the send form, `/sb send`, a thread reply, a campaign's test). */
 export type Sender = Pick<OwnSend, "userId" | "via" | "campaign">;

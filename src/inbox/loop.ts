@@ -8,25 +8,21 @@
 // none; Slack's side is src/slack/features/inbox/io.ts.
 import type { MessagingApi } from "../api/types.ts";
 import type { WorkClock } from "../domain/business-hours.ts";
-import type { WorkspaceId } from "../domain/workspace.ts";
 import { inboxPassDone, metrics } from "../platform/metrics.ts";
 import { PacedLoop } from "../platform/paced-loop.ts";
-import { CardMarks } from "../store/card-marks.ts";
-import type { Db } from "../store/db.ts";
-import { InboxStore } from "../store/inbox.ts";
-import { OwnSends } from "../store/own-sends.ts";
+import type { InboxStore } from "../store/inbox.ts";
+import type { WorkspaceStores } from "../store/workspace-stores.ts";
 import { Cards } from "./cards.ts";
 import type { PassContext } from "./context.ts";
 import { Follow } from "./follow.ts";
-import type { InboxEvent, InboxIo, InboxLogger } from "./io.ts";
+import type { AwayPort, InboxEvent, InboxIo, InboxLogger } from "./io.ts";
 import { Lease, LeaseLost, newWorkerId } from "./lease.ts";
 import { Scan } from "./scan.ts";
 import { checkTargets } from "./targets.ts";
 
 export interface InboxEngineOptions {
-  db: Db;
-  /** The workspace whose inboxes this engine mirrors (one engine per workspace). */
-  workspace: WorkspaceId;
+  /** The stores of the workspace whose inboxes this engine mirrors (one engine per workspace). */
+  stores: Pick<WorkspaceStores, "inbox" | "ownSends" | "cardMarks">;
   client: MessagingApi;
   /** The front end's side: posts, card updates, what a crash left posted, its errors. */
   io: InboxIo;
@@ -43,6 +39,8 @@ export interface InboxEngineOptions {
   logger?: InboxLogger;
   /** The workspace's automations hear its inboxes' events (issue 40 §3); unset: nobody. */
   onEvent?: (e: InboxEvent) => Promise<unknown>;
+  /** The workspace's away message (issue 40 §1); unset: none is sent. */
+  away?: AwayPort;
 }
 
 export interface InboxStepResult {
@@ -72,7 +70,7 @@ export class InboxEngine {
   private readonly retryAt = new Map<string, number>();
 
   constructor(opts: InboxEngineOptions) {
-    this.store = new InboxStore(opts.db, opts.workspace);
+    this.store = opts.stores.inbox;
     const now = opts.now ?? (() => new Date());
     const pollMs = (opts.pollSeconds ?? 10) * 1000;
     this.pollMs = pollMs;
@@ -87,8 +85,8 @@ export class InboxEngine {
     });
     const ctx: PassContext = {
       store: this.store,
-      ownSends: new OwnSends(opts.db, opts.workspace),
-      marks: new CardMarks(opts.db, opts.workspace),
+      ownSends: opts.stores.ownSends,
+      marks: opts.stores.cardMarks,
       client: opts.client,
       io: opts.io,
       log,
@@ -104,6 +102,7 @@ export class InboxEngine {
         }
       },
       workClock: opts.workClock ?? (() => undefined),
+      ...(opts.away ? { away: opts.away } : {}),
       lease,
       lookbackMs: (opts.lookbackHours ?? 24) * 3_600_000,
       inboxes: [],

@@ -39,6 +39,8 @@ export async function clockMessages(
     const at = messageTime(m) ?? ctx.now();
     if (messageDirection(m) === "outbound") {
       const own = typeof m.id === "number" ? await ctx.ownSends.of(m.id) : undefined;
+      // The away message (issue 40 §1) is no reply: the clock runs on.
+      if (own?.via === "away") continue;
       await clocks.replied(channel, chatUserId, at, own?.userId ?? null, clock);
     } else {
       await clocks.customerWrote(channel, chatUserId, at, { first: reopening, targets, clock });

@@ -148,6 +148,7 @@ export class ReportScheduler {
   private readonly opts: SchedulerOptions;
   constructor(opts: SchedulerOptions) {
     this.opts = opts;
+    // stores: the report scheduler runs every workspace's jobs; this is its own workspace's schedules
     this.store = new ReportStore(opts.db, opts.workspace);
     this.boss = opts.boss;
     this.clock = opts.clock ?? systemClock;
@@ -222,6 +223,7 @@ export class ReportScheduler {
 
   /** The store of a workspace's schedules (this scheduler's own, or another's for its jobs). */
   storeFor(workspace: WorkspaceId): ReportStore {
+    // stores: the report scheduler runs every workspace's jobs, each with the store of the job's workspace
     return workspace === this.store.workspace ? this.store : new ReportStore(this.opts.db, workspace);
   }
 
@@ -417,6 +419,7 @@ export class ReportScheduler {
       const from =
         lastRunAtOrBefore(s.cron, s.tz, new Date(to.getTime() - 1)) ?? new Date(to.getTime() - 86_400_000);
       const figures = await deskFigures(
+        // stores: the report scheduler runs every workspace's jobs: the desk of the schedule's workspace
         new InboxStore(this.opts.db, s.workspace).clocks,
         s.channel,
         from,

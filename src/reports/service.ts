@@ -6,17 +6,14 @@
 import type { MessagingApi } from "../api/types.ts";
 import type { Actor } from "../domain/actor.ts";
 import type { ScheduleRow } from "../domain/reports.ts";
-import type { WorkspaceId } from "../domain/workspace.ts";
-import type { Db } from "../store/db.ts";
-import { ReportStore } from "../store/reports.ts";
+import type { ReportStore } from "../store/reports.ts";
 import type { ReportMessage } from "./render.ts";
 import { isValidTimeZone, newScheduleOf, type ScheduleSpec } from "./schedule.ts";
 import { type Clock, type PostFn, type ReportScheduler, reportNow, systemClock } from "./scheduler.ts";
 
 export interface ReportServiceOptions {
-  db: Db;
-  /** The workspace whose schedules the commands list, add and remove. */
-  workspace: WorkspaceId;
+  /** The workspace's schedules (its stores'): the commands list, add and remove them. */
+  store: ReportStore;
   client: MessagingApi;
   /** REPORT_FAILURE_ALERT. */
   failureAlert: number;
@@ -45,7 +42,7 @@ export class ReportService {
   private readonly opts: ReportServiceOptions;
   constructor(opts: ReportServiceOptions) {
     this.opts = opts;
-    this.store = new ReportStore(opts.db, opts.workspace);
+    this.store = opts.store;
     this.failureAlert = opts.failureAlert;
     this.clock = opts.clock ?? systemClock;
   }

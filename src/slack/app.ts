@@ -13,6 +13,7 @@ import type { Logger } from "../platform/log.ts";
 import type { ReportService } from "../reports/service.ts";
 import type { Db } from "../store/db.ts";
 import type { Installations } from "../store/installations.ts";
+import type { WorkspaceStores } from "../store/workspace-stores.ts";
 import {
   type Lifecycle,
   type SlackBolt,
@@ -41,7 +42,12 @@ import { provideContext } from "./listeners/middleware.ts";
 import { healthz, metricsRoute, type ReadinessChecks, readyz } from "./ops-routes.ts";
 import { tellInterruptedConfirmations } from "./recovery/confirm-notices.ts";
 import { settleInterruptedReplies } from "./recovery/inbox-replies.ts";
-import { keepAlive, tellInterruptedCommands, tellOrphanedCommands } from "./recovery/interrupted-commands.ts";
+import {
+  keepAlive,
+  tellInterruptedCommands,
+  tellOrphanedCommands,
+  trackCommand,
+} from "./recovery/interrupted-commands.ts";
 import { settleInterruptedSteps } from "./recovery/steps.ts";
 import { refuseReplayedRequests, refuseSkewedRequests } from "./request-time.ts";
 import { guardSocketFrames } from "./socket-guard.ts";
@@ -203,10 +209,11 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     hooks.homeView = createHomeView({
       // Settings on the Home tab for those who may change them (the workspace's core's admin).
       mayAdminister: async (userId) =>
-        (await source.scopeOf(home.workspace)).core.admin?.mayAdminister({ userId, via: "slack" }) ?? false,
+        (await source.scopeOf(home.stores.workspace)).core.admin?.mayAdminister({ userId, via: "slack" }) ??
+        false,
       // The write shortcuts for those who may write (the core's may: SWITCHBOARD_WRITERS).
       may: async (userId, scope) =>
-        (await source.scopeOf(home.workspace)).core.may({ userId, via: "slack" }, scope),
+        (await source.scopeOf(home.stores.workspace)).core.may({ userId, via: "slack" }, scope),
       ...opts.home,
       republish: async (userId, view) => {
         await bridge.client.views.publish({ user_id: userId, view }).catch((err) => {
@@ -224,6 +231,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     posts: bridge.posts,
     inFlight: new Set(),
     work: new InFlight(),
+    noteCommand: (scope, typed) => trackCommand({ ...scope, db: opts.db, logger }, typed),
     db: opts.db,
     ...opts.progress,
     formView: openableView,
@@ -292,8 +300,10 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
 export async function startSlackApp(
   switchboard: {
     db?: Db;
-    /** The workspace of the Home tab's audit entries. */
+    /** The workspace whose leftovers are settled at start. */
     workspace: WorkspaceId;
+    /** With the database: its stores (the Home tab's audit entries, counts and kept outcomes). */
+    stores?: WorkspaceStores;
     /** Its core and settings now, per request (src/host/app.ts). */
     workspaces: WorkspacesOf;
     slack?: SlackBridge;
@@ -312,7 +322,7 @@ export async function startSlackApp(
     home?: Pick<HomeOptions, "clock" | "cacheMs">;
   } = {},
 ): Promise<SlackApp> {
-  const { db, client, apiKey } = switchboard;
+  const { stores, client, apiKey } = switchboard;
   const store = switchboard.db ? await createDbEventStore(switchboard.db) : new MemoryEventStore();
   const slack = createSlackApp({
     workspaces: switchboard.workspaces,
@@ -324,8 +334,8 @@ export async function startSlackApp(
     db: switchboard.db,
     progress: opts.progress,
     home:
-      db && client && apiKey !== undefined
-        ? { db, workspace: switchboard.workspace, client, apiKey, reports: switchboard.reports, ...opts.home }
+      stores && client && apiKey !== undefined
+        ? { stores, client, apiKey, reports: switchboard.reports, ...opts.home }
         : undefined,
     readiness: switchboard.client
       ? { api: () => switchboard.client!.getMe({ lane: "background" }).then(() => {}) }

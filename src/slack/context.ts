@@ -11,6 +11,7 @@ import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/log.ts";
 import type { Db } from "../store/db.ts";
+import type { WorkspaceStores } from "../store/workspace-stores.ts";
 import type { InFlight } from "./in-flight.ts";
 import type { EventStore } from "./io/event-store.ts";
 import type { ChannelPostQueue } from "./io/post-queue.ts";
@@ -46,6 +47,8 @@ export interface WorkspaceScope {
   /** The workspace's id: its Slack team id, or "env" in single-workspace mode. */
   readonly workspace: WorkspaceId;
   readonly core: CommandCore;
+  /** The workspace's stores (its runtime's, made once); absent when the app has no database. */
+  readonly stores?: WorkspaceStores;
   readonly hooks: SlackHooks;
   /** False when the workspace has no messaging account yet: its core then only says how to connect. */
   readonly connected: boolean;
@@ -89,6 +92,13 @@ export interface Lifecycle {
   ): Promise<string>;
 }
 
+/** A command as noted while it runs: who, the line (a secret in it masked), where its answer goes. */
+export interface TypedCommand {
+  userId: string;
+  line: string;
+  responseUrl?: string;
+}
+
 /** The deployment's services: the same for every request, nothing of any workspace. */
 export interface SlackServices {
   /** Each request's workspace (the context middleware resolves it; background work asks it by id). */
@@ -105,6 +115,14 @@ export interface SlackServices {
   db?: Db;
   /** The listeners' work in flight, for a graceful stop (src/slack/shutdown.ts). */
   work: InFlight;
+  /**
+   * Notes a slash command or a form of a workspace until it is answered (the returned function): a process
+   * killed meanwhile tells its person at the next start (recovery/interrupted-commands.ts, trackCommand).
+   */
+  noteCommand: (
+    workspace: Pick<WorkspaceScope, "workspace" | "stores">,
+    typed: TypedCommand,
+  ) => Promise<() => Promise<void>>;
   /** Least time between two progress redraws of an import's message (default 3000 ms). */
   progressEveryMs?: number;
   /** The clock of that throttle (default Date.now): tests drive it instead of sleeping. */
@@ -121,7 +139,71 @@ export async function workFor(services: SlackServices, workspace: WorkspaceId): 
   return { ...services, ...(await services.workspaces.scopeOf(workspace)) };
 }
 
-/** Bolt's `context` of every request: the services, the request's workspace, and who acts when a person does. */
+/**
+ * What work for one workspace uses of it and of the deployment, whoever does it: a listener (its Reach) or work
+ * outside a request (WorkspaceWork). No source of other workspaces, no database: helpers that listeners call
+ * take this, or a part of it.
+ */
+export type OneWorkspaceWork = Pick<WorkspaceScope, "workspace" | "stores" | "core" | "hooks" | "connected"> &
+  Pick<SlackServices, "logger" | "events" | "posts" | "work" | "formView" | "progressEveryMs" | "now"> & {
+    /** The deployment's own settings only: a workspace's (default channel, writers, zone…) are its core's and settings'. */
+    config: DeploymentConfig;
+  };
+
+/** The settings of the deployment that listeners read: where it is served, Slack's address, uploads' and media's limits. */
+export type DeploymentConfig = Pick<
+  Config,
+  | "PUBLIC_URL"
+  | "SLACK_API_URL"
+  | "IMPORT_MAX_BYTES"
+  | "IMPORT_TIMEOUT_MS"
+  | "MEDIA_TTL_HOURS"
+  | "MEDIA_MAX_IMAGE_MB"
+  | "MEDIA_MAX_DOCUMENT_MB"
+>;
+
+/** A listener's workspace settings, as they apply now (the environment's defaults applied, in one place). */
+export interface ListenerSettings {
+  /** Who may run Workflow steps: the workspace's setting, else WORKFLOW_STEPS. */
+  readonly workflowSteps: "off" | "writers" | "all";
+}
+
+/** The request's workspace leaving (many-workspace mode): the Lifecycle, bound to the request's own team. */
+export interface Leaving {
+  uninstalled(eventTime: Date): Promise<string>;
+  tokensRevoked(revoked: { botUserIds: string[]; userIds: string[] }, eventTime: Date): Promise<string>;
+}
+
+/**
+ * What a listener can reach (issue 38 §3), handed to it by the typed registration (listeners/on.ts) as `ctx`:
+ * the request's workspace (its id, stores, core, hooks, settings), who acts, and the few deployment services it
+ * needs, by name. It has no source of workspaces (`workspaces`, `scopeOf`), no database and no index
+ * signature, so a listener cannot name another workspace's records, nor a member that does not exist
+ * (test/architecture/listener-types.ts).
+ */
+export interface Reach extends OneWorkspaceWork {
+  /** The workspace's settings now. */
+  readonly settings: ListenerSettings;
+  /** The person who typed, clicked, submitted or wrote; absent for events without one (a workflow step). */
+  readonly actor?: Actor;
+  /** The request was acknowledged already (a slash command, by the first middleware): acking again would throw. */
+  acked?: boolean;
+  /** Notes this slash command or form until answered (the returned function): told at the next start if cut off. */
+  readonly noted: (typed: TypedCommand) => Promise<() => Promise<void>>;
+  /** Confirmations being handled now in this workspace (a second click waits for the first): its ids only. */
+  readonly inFlight: {
+    has(id: string): boolean;
+    add(id: string): void;
+    delete(id: string): void;
+  };
+  /** Many workspaces: what `app_uninstalled` and `tokens_revoked` do, for the request's own team. */
+  readonly leaving?: Leaving;
+}
+
+/**
+ * Bolt's `context` of every request: the services, the request's workspace, and who acts when a person does.
+ * Only the middleware and the typed registration (listeners/on.ts) read it: a listener gets its Reach.
+ */
 export interface SlackContext extends SlackServices, WorkspaceScope {
   /** The person who typed, clicked, submitted or wrote; absent for events without one (a workflow step). */
   actor?: Actor;

@@ -6,8 +6,7 @@
 import type { RespondFn, webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import { ACTION, type Actor, type Reply } from "../commands/types.ts";
-import { HeldStarts } from "../store/held-starts.ts";
-import type { WorkspaceWork } from "./context.ts";
+import type { OneWorkspaceWork } from "./context.ts";
 import { campaignCardPosted, campaignCardsRedrawn } from "./features/campaign-cards.ts";
 import { keepFormChannel } from "./io/event-store.ts";
 import { channelClosed, slackCode, triggerExpired } from "./io/slack-errors.ts";
@@ -57,7 +56,7 @@ function attributed(reply: Reply, actor: Actor): { text: string; blocks: KnownBl
   };
 }
 
-export async function deliver(reply: Reply, target: Target, deps: WorkspaceWork): Promise<void> {
+export async function deliver(reply: Reply, target: Target, deps: OneWorkspaceWork): Promise<void> {
   if (reply.form) {
     if (target.triggerId) {
       try {
@@ -96,7 +95,7 @@ export async function deliver(reply: Reply, target: Target, deps: WorkspaceWork)
   await campaignCardsRedrawn(deps, target.client, reply);
 }
 
-async function sendEphemeral(reply: Reply, target: Target, deps: WorkspaceWork): Promise<void> {
+async function sendEphemeral(reply: Reply, target: Target, deps: OneWorkspaceWork): Promise<void> {
   const message = { text: fallbackText(reply), blocks: fitBlocks(reply.blocks) };
   if (target.respond) {
     await target.respond({
@@ -110,13 +109,13 @@ async function sendEphemeral(reply: Reply, target: Target, deps: WorkspaceWork):
   await deps.posts.post(target.client, { channel: target.actor.userId, ...message });
 }
 
-async function sendInChannel(reply: Reply, target: Target, deps: WorkspaceWork): Promise<void> {
+async function sendInChannel(reply: Reply, target: Target, deps: OneWorkspaceWork): Promise<void> {
   const message = attributed(reply, target.actor);
   const asked = target.actor.channelId ?? target.actor.userId;
   const channel = reply.origin?.postIn ?? asked;
   // A held start cancelled: its card, kept since it was posted, is edited to say so.
-  if (reply.origin?.command === "campaign.cancelStart" && reply.origin.heldStart && deps.db) {
-    const held = await new HeldStarts(deps.db, deps.workspace).get(reply.origin.heldStart);
+  if (reply.origin?.command === "campaign.cancelStart" && reply.origin.heldStart && deps.stores) {
+    const held = await deps.stores.heldStarts.get(reply.origin.heldStart);
     if (held?.channel && held.ts) {
       const edited = await target.client.chat
         .update({ channel: held.channel, ts: held.ts, text: message.text, blocks: message.blocks })
@@ -139,8 +138,8 @@ async function sendInChannel(reply: Reply, target: Target, deps: WorkspaceWork):
         by: target.actor.via === "shell" ? "shell" : target.actor.userId,
       });
     // A held start's card: kept, to be edited when the start's state changes.
-    if (res.ts && reply.origin?.heldStart && deps.db)
-      await new HeldStarts(deps.db, deps.workspace).setCard(reply.origin.heldStart, channel, res.ts);
+    if (res.ts && reply.origin?.heldStart && deps.stores)
+      await deps.stores.heldStarts.setCard(reply.origin.heldStart, channel, res.ts);
     // Posted elsewhere than where it was asked (a send started from the approval DM): the DM says where.
     if (res.ts && channel !== asked) {
       const where = `:white_check_mark: Started. Its card, with the live figures, is in <#${channel}>.`;

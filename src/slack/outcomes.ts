@@ -7,13 +7,12 @@
 // … Try again", an invitation to do it twice. Taken once (store's take), so
 // never said twice; the Home tab is published again once they are taken.
 import type { RespondFn, webApi } from "@slack/bolt";
-import { UndeliveredOutcomes } from "../store/undelivered.ts";
-import type { WorkspaceWork } from "./context.ts";
+import type { OneWorkspaceWork } from "./context.ts";
 import { slackCode, TOKEN_REFUSED } from "./io/slack-errors.ts";
 
-type Deps = Pick<WorkspaceWork, "db" | "workspace" | "logger">;
+type Deps = Pick<OneWorkspaceWork, "stores" | "workspace" | "logger">;
 /** With the workspace's hooks and a Slack client: the Home tab can be published again. */
-type HomeDeps = Deps & Partial<Pick<WorkspaceWork, "hooks">>;
+type HomeDeps = Deps & Partial<Pick<OneWorkspaceWork, "hooks">>;
 
 /** Why Slack would not take the post, in words. */
 export function whyNotPosted(err: unknown): string {
@@ -46,11 +45,11 @@ export async function tellAccepted(
       "the API accepted the work, but its outcome could not be posted: kept for the person",
     );
     const line = `:information_source: Done, but ${whyNotPosted(err)}, so it was not said in the channel: ${outcome}`;
-    if (!deps.db) {
+    if (!deps.stores) {
       await respond?.({ response_type: "ephemeral", replace_original: false, text: line }).catch(() => {});
       return false;
     }
-    await new UndeliveredOutcomes(deps.db, deps.workspace)
+    await deps.stores.undelivered
       .keep(userId, line)
       .catch((again: unknown) =>
         deps.logger.error({ err: String(again) }, "could not keep an outcome Slack did not take"),
@@ -90,7 +89,7 @@ export function showKept(
   respond: RespondFn,
   client?: webApi.WebClient,
 ): Promise<number> {
-  if (!deps.db) return Promise.resolve(0);
+  if (!deps.stores) return Promise.resolve(0);
   return oneTryAtATime(deps, userId, () => tellKept(deps, userId, respond, client));
 }
 
@@ -100,8 +99,8 @@ async function tellKept(
   respond: RespondFn,
   client?: webApi.WebClient,
 ): Promise<number> {
-  if (!deps.db) return 0;
-  const store = new UndeliveredOutcomes(deps.db, deps.workspace);
+  if (!deps.stores) return 0;
+  const store = deps.stores.undelivered;
   const kept = await store.claim(userId).catch(() => []);
   if (kept.length === 0) return 0;
   const lines = kept.map((o) => `• ${o.text}`);
@@ -142,10 +141,10 @@ export async function takeSeen(
   userId: string,
   shownUntil: number,
 ): Promise<number> {
-  const db = deps.db;
-  if (!db) return 0;
+  const store = deps.stores?.undelivered;
+  if (!store) return 0;
   return oneTryAtATime(deps, userId, async () => {
-    const taken = await new UndeliveredOutcomes(db, deps.workspace).dismiss(userId, shownUntil);
+    const taken = await store.dismiss(userId, shownUntil);
     await republishHome(deps, client, userId);
     return taken;
   });

@@ -7,9 +7,10 @@
 //
 // InboxStore is the facade of src/store/inbox/, one file per concern: each
 // method is its table's, documented there (inboxes.ts, routes.ts, threads.ts,
-// mirrored.ts, replies.ts, desk.ts, snooze.ts, rating.ts; rows.ts: the records they answer).
+// mirrored.ts, replies.ts, desk.ts, snooze.ts, rating.ts, clocks.ts, away.ts; rows.ts: the records they answer).
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
+import { AwaySends } from "./inbox/away.ts";
 import { Clocks } from "./inbox/clocks.ts";
 import { Desk } from "./inbox/desk.ts";
 import { Inboxes, workspacesWithInboxes } from "./inbox/inboxes.ts";
@@ -21,6 +22,7 @@ import type { SendingReply } from "./inbox/rows.ts";
 import { Snoozes } from "./inbox/snooze.ts";
 import { Threads } from "./inbox/threads.ts";
 
+export type { AwayKey, AwayOutcome } from "./inbox/away.ts";
 export {
   type Clock,
   type ClockEnd,
@@ -57,6 +59,8 @@ export class InboxStore {
   readonly #ratings: Ratings;
   /** Reply targets, their clocks and the state changes the desk's report counts (issue 29 §2, §5). */
   readonly clocks: Clocks;
+  /** The away message's claims, one per conversation and closed period, and their outcomes (issue 40 §1). */
+  readonly away: AwaySends;
 
   /** One workspace's inboxes, threads and replies: every statement names the workspace. */
   constructor(db: Queryable, workspace: WorkspaceId) {
@@ -70,12 +74,17 @@ export class InboxStore {
     this.#snoozes = new Snoozes(db, workspace);
     this.#ratings = new Ratings(db, workspace);
     this.clocks = new Clocks(db, workspace);
+    this.away = new AwaySends(db, workspace);
   }
 
   // inboxes.ts
 
   setInbox(...a: Parameters<Inboxes["setInbox"]>) {
     return this.#inboxes.setInbox(...a);
+  }
+
+  setAway(...a: Parameters<Inboxes["setAway"]>) {
+    return this.#inboxes.setAway(...a);
   }
 
   removeInbox(...a: Parameters<Inboxes["removeInbox"]>) {

@@ -12,7 +12,6 @@ import { CAMPAIGNS_MIGRATIONS } from "./campaigns.ts";
 import { CHANNEL_MIGRATIONS } from "./channels.ts";
 import type { Db } from "./db.ts";
 import { SLACK_MIGRATIONS } from "./events.ts";
-import { HELD_STARTS_MIGRATIONS } from "./held-starts.ts";
 import { HOME_MIGRATIONS } from "./home-counts.ts";
 import { IMPORTS_MIGRATIONS } from "./imports.ts";
 import { INBOX_MIGRATIONS } from "./inbox.ts";
@@ -48,7 +47,7 @@ export const STORE_MIGRATIONS: readonly MigrationSet[] = [
   SAVED_REPLIES_MIGRATIONS,
   CAMPAIGNS_MIGRATIONS,
   OUTCOMES_MIGRATIONS,
-  HELD_STARTS_MIGRATIONS,
+  // Schema `held` is no longer migrated: its starts moved onto the timer (timers' 002_campaign_starts).
   APPROVALS_MIGRATIONS,
   HOME_MIGRATIONS,
   TIMERS_MIGRATIONS,

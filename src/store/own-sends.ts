@@ -43,11 +43,19 @@ create table sends.tests (
 );
 `,
     },
+    {
+      // The away message (issue 40 §1): Switchboard's own, shown in the thread as "Away message sent".
+      id: "003_away",
+      sql: `
+alter table sends.own drop constraint own_via_check;
+alter table sends.own add constraint own_via_check check (via in ('form', 'command', 'reply', 'test', 'away'));
+`,
+    },
   ],
 };
 
-/** How Switchboard sent it: the send form, a typed `/sb send`, a thread reply, a campaign's test. */
-export type OwnSendVia = "form" | "command" | "reply" | "test";
+/** How Switchboard sent it: the send form, a typed `/sb send`, a thread reply, a campaign's test, the away message. */
+export type OwnSendVia = "form" | "command" | "reply" | "test" | "away";
 
 /** The campaign a test was of. */
 export interface TestedCampaign {

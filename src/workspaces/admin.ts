@@ -11,6 +11,7 @@ import { isApiError, NetworkError } from "../api/errors.ts";
 import type { Me } from "../api/types.ts";
 import { nameChannelsLine, templateChannels } from "../commands/lookups.ts";
 import {
+  awayWithoutHours,
   type ConnectionSummary,
   type ConnectOutcome,
   DEFAULT_SETTINGS,
@@ -122,6 +123,7 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
       ok: true,
       answer,
     };
+    // stores: the admin is made before the workspace's runtime (it rebuilds it), so it cannot take the runtime's stores yet
     await new AuditLog(opts.db, team)
       .record(entry)
       .catch((err) => log?.error({ err: String(err), operation }, "could not record an audit row"));
@@ -214,6 +216,7 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
       try {
         const [used, named] = await Promise.all([
           templateChannels(client),
+          // stores: the admin is made before the workspace's runtime (it rebuilds it), so it cannot take the runtime's stores yet
           new ChannelNames(opts.db, team).all(),
         ]);
         return used.filter((id) => !named.has(id));
@@ -273,11 +276,11 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
             kind: "slack",
             by: row.changedBy,
             at: row.changedAt,
-            ...(given(env) ? { overrides: SETTINGS[name].env } : {}),
+            ...(given(env) ? { overrides: SETTINGS[name].env ?? name } : {}),
           },
         };
       else if (given(env))
-        out[name] = { value: env, origin: { kind: "environment", name: SETTINGS[name].env } };
+        out[name] = { value: env, origin: { kind: "environment", name: SETTINGS[name].env ?? name } };
       else out[name] = { value: DEFAULT_SETTINGS[name], origin: { kind: "default" } };
     }
     return out as unknown as EffectiveSettings;
@@ -387,11 +390,24 @@ export function createWorkspaceAdmin(opts: WorkspaceAdminOptions): WorkspaceAdmi
       const noZone = hoursWithoutZone(after("businessHours"), after("reportsTimeZone"));
       if (noZone)
         return { ok: false, problems: [{ field: "businessHours", message: noZone }], message: noZone };
+      // Away now is kept as when it was turned on (the closed period's start): on again keeps that time.
+      const data: Record<string, unknown> = { ...parsed.data };
+      if ("awayNow" in data)
+        data.awayNow = data.awayNow ? (current.awayNow.value ?? now().toISOString()) : null;
+      // An away message being set needs a time it applies: business hours, or away now.
+      const noHours =
+        parsed.data.away &&
+        awayWithoutHours(
+          parsed.data.away,
+          after("businessHours"),
+          "awayNow" in data ? Boolean(data.awayNow) : Boolean(current.awayNow.value),
+        );
+      if (noHours) return { ok: false, problems: [{ field: "away", message: noHours }], message: noHours };
       const changes: Record<string, unknown> = {};
       const names: SettingName[] = [];
       for (const name of SETTING_NAMES) {
-        if (!(name in parsed.data)) continue;
-        const next = (parsed.data as Record<string, unknown>)[name];
+        if (!(name in data)) continue;
+        const next = data[name];
         if (next === null) {
           // Cleared: back to the environment's value or the default.
           if (current[name].origin.kind !== "slack") continue;

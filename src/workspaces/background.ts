@@ -67,6 +67,7 @@ export class WorkspaceBackground {
     this.running.set(rt.id, running);
     const host = {
       workspace: rt.id,
+      stores: rt.stores,
       slack,
       db,
       client: rt.client,
@@ -78,7 +79,6 @@ export class WorkspaceBackground {
     };
     const { createInbox } = await import("../slack/features/inbox/runtime.ts");
     const { createReports } = await import("../slack/features/reports/runtime.ts");
-    const { ProgressStore } = await import("../store/progress.ts");
     // Made when first needed: most workspaces have neither an inbox nor a campaign followed.
     let inbox: ReturnType<typeof createInbox> | undefined;
     let reports: ReturnType<typeof createReports> | undefined;
@@ -97,7 +97,7 @@ export class WorkspaceBackground {
     // `/sb inbox on`: the first inbox starts the poller (which then takes the wake-ups itself).
     rt.inbox.wake = startInbox;
     if ((await rt.inbox.store.inboxes()).length) startInbox();
-    if ((await new ProgressStore(db, rt.id).live()).length) startReports();
+    if ((await rt.stores.progress.live()).length) startReports();
     rt.onClose(async () => {
       this.running.delete(rt.id);
       await inbox?.stop();

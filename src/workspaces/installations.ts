@@ -19,6 +19,7 @@ import {
   installationKey,
   type StoredInstallation,
 } from "../store/installations.ts";
+import type { WorkspaceStores } from "../store/workspace-stores.ts";
 
 /** A connected workspace, as its runtime is built from it. */
 export interface FoundWorkspace {
@@ -35,7 +36,11 @@ export interface InstallationSource {
   /** A connected workspace (installed, with its API key); undefined: not installed, or not connected. */
   connected(id: WorkspaceId, enterpriseId?: string): Promise<FoundWorkspace | undefined>;
   /** The core of a workspace installed and not connected (help, connect, settings); undefined: not installed. */
-  notConnected(id: WorkspaceId, enterpriseId?: string): Promise<CommandCore | undefined>;
+  notConnected(
+    id: WorkspaceId,
+    stores: WorkspaceStores,
+    enterpriseId?: string,
+  ): Promise<CommandCore | undefined>;
   /** Every connected workspace (background work runs for each). */
   connectedIds(): Promise<WorkspaceId[]>;
   /** A request's workspace from its team (default: the team's id; single mode: `env`, whatever its team). */
@@ -67,7 +72,11 @@ export function storedInstallations(opts: {
   posts: ChannelPostQueue;
   slackApiUrl?: string;
   adminOf: (id: WorkspaceId, installation: StoredInstallation) => WorkspaceAdmin;
-  notConnected: (id: WorkspaceId, installation?: StoredInstallation) => CommandCore;
+  notConnected: (
+    id: WorkspaceId,
+    installation: StoredInstallation | undefined,
+    stores: WorkspaceStores,
+  ) => CommandCore;
   logger: import("../platform/log.ts").Logger;
 }): InstallationSource & { botToken(id: WorkspaceId): Promise<string> } {
   const { installations } = opts;
@@ -94,11 +103,11 @@ export function storedInstallations(opts: {
         slack: workspaceBridge({ client, posts: opts.posts, logger }),
       };
     },
-    async notConnected(id, enterpriseId) {
+    async notConnected(id, stores, enterpriseId) {
       // The connection knows an org-wide installation's enterprise when the request does not say it.
       const enterprise = enterpriseId ?? (await installations.connection(id))?.enterpriseId;
       const inst = await installations.forTeam(id, enterprise);
-      return inst && opts.notConnected(id, inst);
+      return inst && opts.notConnected(id, inst, stores);
     },
     connectedIds: () => installations.connectedTeams(),
     /**

@@ -3,12 +3,11 @@
 // Switchboard could not tell the viewer earlier above it. Slack's view code is
 // loaded only when a tab is built.
 import type { CommandCore } from "../commands/types.ts";
-import type { WorkspaceId } from "../domain/workspace.ts";
 import type { SlackHooks } from "../slack/context.ts";
-import type { Db } from "../store/db.ts";
+import type { WorkspaceStores } from "../store/workspace-stores.ts";
 
 /** The Home tab of a workspace without a messaging account: what is missing, who connects it, Connect for them. */
-export function notConnectedHooks(core: CommandCore, db: Db, workspace: WorkspaceId): SlackHooks {
+export function notConnectedHooks(core: CommandCore, stores: WorkspaceStores): SlackHooks {
   return {
     homeView: async (userId) => {
       const { keptOutcomeBlocks, notConnectedHome } = await import("../slack/features/home/view.ts");
@@ -18,7 +17,7 @@ export function notConnectedHooks(core: CommandCore, db: Db, workspace: Workspac
       const blocks = JSON.parse(
         JSON.stringify(answer.blocks).replaceAll(", so Switchboard cannot do this.", "."),
       ) as typeof answer.blocks;
-      return notConnectedHome({ blocks }, await keptOutcomeBlocks(db, workspace, userId));
+      return notConnectedHome({ blocks }, await keptOutcomeBlocks(stores, userId));
     },
   };
 }

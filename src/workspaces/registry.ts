@@ -7,8 +7,8 @@ import { valuesOf } from "../commands/workspace-admin.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { RequestTeam, SlackHooks, WorkspaceScope, WorkspaceSource } from "../slack/context.ts";
 import { UnknownWorkspaceError, workspaceScope } from "../slack/tenancy/scope.ts";
-import { ChannelNames } from "../store/channels.ts";
 import type { WorkspaceVersions } from "../store/workspace-changes.ts";
+import { WorkspaceStores } from "../store/workspace-stores.ts";
 import type { InstallationSource } from "./installations.ts";
 import { notConnectedHooks } from "./not-connected-home.ts";
 import { buildWorkspace, type DeploymentParts, slackPartsOf, type WorkspaceRuntime } from "./runtime.ts";
@@ -62,12 +62,15 @@ export class WorkspaceRegistry implements WorkspaceSource {
     const rt = await this.runtime(id, team.enterpriseId);
     if (rt) return this.scopeOfRuntime(rt);
     // Installed, not connected: help, connect and settings; everything else says how to connect.
-    const core = await this.opts.source.notConnected(id, team.enterpriseId);
+    // stores: an installed workspace not connected has no runtime; its help, connect and settings use these
+    const stores = new WorkspaceStores(this.opts.shared.db, id);
+    const core = await this.opts.source.notConnected(id, stores, team.enterpriseId);
     if (!core) throw new UnknownWorkspaceError(id);
     return workspaceScope({
       workspace: id,
       core,
-      hooks: notConnectedHooks(core, this.opts.shared.db, id),
+      stores,
+      hooks: notConnectedHooks(core, stores),
       connected: false,
     });
   }
@@ -81,6 +84,7 @@ export class WorkspaceRegistry implements WorkspaceSource {
     return workspaceScope({
       workspace: rt.id,
       core: rt.core,
+      stores: rt.stores,
       hooks: { ...this.hooks.get(rt), ...this.appHooks },
       connected: true,
       workflowSteps: rt.settings.workflowSteps,
@@ -243,11 +247,6 @@ export class WorkspaceRegistry implements WorkspaceSource {
     const logger = shared.logger.child({ workspace: id });
     // The embedded sandbox names its organization's channels; its first is the default.
     const sandboxChannels = (await this.opts.channelsOf?.(apiKey).catch(() => undefined)) ?? [];
-    if (sandboxChannels.length)
-      await new ChannelNames(shared.db, id).seed(
-        new Map(sandboxChannels.map((c) => [c.id, c.name])),
-        "sandbox",
-      );
     const rt = buildWorkspace(
       { ...shared, logger },
       {
@@ -262,6 +261,8 @@ export class WorkspaceRegistry implements WorkspaceSource {
         ...(found.onAudit ? { onAudit: found.onAudit } : {}),
       },
     );
+    if (sandboxChannels.length)
+      await rt.stores.channels.seed(new Map(sandboxChannels.map((c) => [c.id, c.name])), "sandbox");
     this.hooks.set(rt, (await this.opts.slackHooks?.(rt)) ?? {});
     if (this.live.has(id) && slack) this.clients.set(id, slack.client);
     return rt;

@@ -1,10 +1,12 @@
 import { MessagingClient } from "../api/client.ts";
 import { type SharedBudget, sharedBudgetLimiter } from "../api/shared-limit.ts";
+import { ContactNames } from "../commands/contact-names.ts";
 import { type CoreOptions, createCommandCore, type SwitchboardCore } from "../commands/core.ts";
 import type { InboxAccess, JoinOutcome } from "../commands/inbox.ts";
 import type { ResolveGroupMembers } from "../commands/permissions.ts";
 import type { Actor } from "../commands/types.ts";
 import type { SettingValues, WorkspaceAdmin } from "../commands/workspace-admin.ts";
+import { awayRuleOf } from "../domain/away.ts";
 import { workClockOf } from "../domain/business-hours.ts";
 import { startRulesOf } from "../domain/start-time.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
@@ -14,12 +16,12 @@ import type { PostFn } from "../reports/scheduler.ts";
 import { machineTimeZone, ReportService } from "../reports/service.ts";
 import type { SlackBridge } from "../slack/io/bridge.ts";
 import type { AuditEntry } from "../store/audit.ts";
-import { CardMarks } from "../store/card-marks.ts";
-import { ChannelNames } from "../store/channels.ts";
+import type { AutomationStore } from "../store/automations.ts";
+import type { CardMarks } from "../store/card-marks.ts";
+import type { ChannelNames } from "../store/channels.ts";
 import type { Db } from "../store/db.ts";
-import { InboxStore } from "../store/inbox.ts";
-import { OwnSends } from "../store/own-sends.ts";
-import { SavedReplies } from "../store/saved-replies.ts";
+import type { InboxStore } from "../store/inbox.ts";
+import { WorkspaceStores } from "../store/workspace-stores.ts";
 
 export interface WorkspaceRuntime {
   id: WorkspaceId;
@@ -28,6 +30,8 @@ export interface WorkspaceRuntime {
   client: MessagingClient;
   /** The workspace's API key (never log it; maskSecret() it). */
   apiKey: string;
+  /** Its stores, made once here and shared by its core, its Slack parts and its background work. */
+  stores: WorkspaceStores;
   reports: ReportService;
   channels: ChannelNames;
   inbox: InboxAccess;
@@ -57,8 +61,8 @@ export interface DeploymentParts {
   config: Config;
   logger: Logger;
   db: Db;
-  /** A workspace's automations (events out, issue 40 §3); unset: none. */
-  automations?: (workspace: WorkspaceId) => CoreOptions["automations"];
+  /** A workspace's automations (events out, issue 40 §3) over its store; unset: none. */
+  automations?: (store: AutomationStore) => CoreOptions["automations"];
   /** Each key's budget shared by every replica (PostgreSQL: src/store/rate-budget.ts); unset: this process's alone. */
   budget?: SharedBudget;
 }
@@ -109,6 +113,8 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
       : {}),
     logger: logger.child({ part: "api" }),
   });
+  // The workspace's stores, once: everything below takes its stores from here (issue 38 §2).
+  const stores = new WorkspaceStores(db, ws.id);
   const auditListeners: WorkspaceRuntime["auditListeners"] = ws.onAudit ? [ws.onAudit] : [];
   const slack = ws.slack;
   const parts = slack ? ws.slackParts : undefined;
@@ -119,45 +125,48 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
     for (const listener of auditListeners) await listener(entry);
   };
   // Events out: an audited write that is an event goes to the workspace's hooks (issue 40 §3).
-  const automations = shared.automations?.(ws.id);
+  const automations = shared.automations?.(stores.automations);
   if (automations) auditListeners.push((entry) => automations.onAudit(entry));
   const resolveGroupMembers = ws.resolveGroupMembers ?? slack?.resolveGroupMembers;
-  const workspace = ws.id;
-  const channels = new ChannelNames(db, workspace);
+  const channels = stores.channels;
   // Times are in the workspace's zone as set now wherever it has one; else, in Slack, each person's own
   // Slack zone (a report's schedule, a snooze until "tomorrow 9:00"), in the shell the machine's.
   const userTz = async (actor: Actor) =>
     settings.reportsTimeZone ?? (parts ? parts.userTz(actor) : machineTimeZone());
   // Slack: reports post to channels with its bot; the shell prints them.
   const reports = new ReportService({
-    db,
-    workspace,
+    store: stores.reports,
     client,
     failureAlert: config.REPORT_FAILURE_ALERT,
     userTz,
     ...(parts ? { post: parts.reportPost } : {}),
   });
-  const store = new InboxStore(db, workspace);
-  const marks = new CardMarks(db, workspace);
   const inbox: InboxAccess = {
-    store,
-    ownSends: new OwnSends(db, workspace),
-    marks,
-    savedReplies: new SavedReplies(db, workspace),
+    store: stores.inbox,
+    ownSends: stores.ownSends,
+    marks: stores.cardMarks,
+    savedReplies: stores.savedReplies,
     // A snooze until "tomorrow 9:00" is in the person's own zone (issue 29 §3).
     userTz: parts ? parts.userTz : userTz,
     // Reply targets count in the workspace's business hours, in its zone, as set now (both needed).
     workClock: () => workClockOf(settings.businessHours, settings.reportsTimeZone),
-    ...(parts ? { join: parts.join, redraw: parts.redrawer(store, marks) } : {}),
+    // The away message (issue 40 §1): the rule as set now; its audit row, then the audit channel.
+    away: () => awayRuleOf(settings),
+    audit: async (entry) => {
+      await stores.audit.record(entry);
+      await audited(entry);
+    },
+    ...(parts ? { join: parts.join, redraw: parts.redrawer(stores.inbox, stores.cardMarks) } : {}),
   };
+  // Its caches are its own (issue 38 §3): kept across the cores a settings change makes, gone with the runtime.
+  const contactNames = new ContactNames();
   const makeCore = (values: SettingValues) =>
     createCommandCore({
       api: client,
-      db,
-      workspace,
+      stores,
+      contactNames,
       apiKey: ws.apiKey,
       defaultChannelId: values.messagingChannel ?? ws.defaultChannelId,
-      channels,
       defaultCountry: values.country,
       importTimeoutMs: config.IMPORT_TIMEOUT_MS,
       writers: values.writers,
@@ -188,6 +197,7 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
     core: followingCore(coreNow),
     client,
     apiKey: ws.apiKey,
+    stores,
     reports,
     channels,
     inbox,

@@ -32,7 +32,10 @@ const MAY_IMPORT: Record<string, string[]> = {
   store: ["domain", "platform"],
   // Campaigns (issue 37 §6): the one road that starts one, its approval, audience, test send, held
   // starts and card. A command's context, Slack's cards and the core reach it as ports (campaigns/context.ts).
-  campaigns: ["api", "blocks", "domain", "store", "platform"],
+  campaigns: ["api", "blocks", "domain", "store", "timers", "platform"],
+  // The claimed-once timer's runner: claim, run, record, settle what a stopped process left; each kind's work
+  // (held starts in campaigns, messages sent later in commands) is given to it.
+  timers: ["api", "domain", "store", "platform"],
   commands: [
     "api",
     "automations",
@@ -42,6 +45,7 @@ const MAY_IMPORT: Record<string, string[]> = {
     "imports",
     "reports",
     "store",
+    "timers",
     "platform",
   ],
   imports: ["api", "blocks", "domain", "store", "platform"],
@@ -65,6 +69,7 @@ const MAY_IMPORT: Record<string, string[]> = {
     "imports",
     "reports",
     "store",
+    "timers",
     "platform",
   ],
   // A workspace's runtime (its client, core, Slack parts), the registry, its background work and its

@@ -21,12 +21,12 @@ import {
 } from "../../src/automations/index.ts";
 import { urlContext } from "../../src/automations/service.ts";
 import { Keyring } from "../../src/platform/secrets.ts";
-import { createBoss } from "../../src/store/boss.ts";
-import { migrateStore } from "../../src/store/migrations.ts";
+import { AutomationStore } from "../../src/store/automations.ts";
 import { purgeWorkspace } from "../../src/store/purge.ts";
-import { openTestDb, type TestDb } from "../helpers/db.ts";
+import type { TestDb } from "../helpers/db.ts";
 import { eventually as until } from "../helpers/eventually.ts";
 import { captureLogger } from "../helpers/log.ts";
+import { startWorkerStack, type WorkerStack } from "./worker-stack.ts";
 
 /** Waits until `check`'s expectations hold. */
 const eventually = (check: () => unknown, o: { timeoutMs?: number } = {}) =>
@@ -86,15 +86,11 @@ describe("automations: delivery through the queue to real receivers", () => {
   const { logger, logs } = captureLogger();
   const closers: Array<() => Promise<void>> = [];
   const automations = (ws: string) =>
-    new Automations({ db, keyring, rules, queue: () => worker, logger }, ws);
+    new Automations({ keyring, rules, queue: () => worker, logger }, new AutomationStore(db, ws));
 
+  let stack: WorkerStack | undefined;
   beforeAll(async () => {
-    db = await openTestDb();
-    await migrateStore(db);
-    boss = await createBoss(db);
-    worker = new AutomationWorker({
-      db,
-      boss,
+    stack = await startWorkerStack({
       keyring,
       rules,
       logger,
@@ -103,13 +99,11 @@ describe("automations: delivery through the queue to real receivers", () => {
       sweepSeconds: 0,
       timeoutMs: 2000,
     });
-    await worker.start();
+    ({ db, boss, worker } = stack);
   }, 120_000);
   afterAll(async () => {
     for (const c of closers) await c();
-    await worker?.stop();
-    await boss?.stop({ graceful: false });
-    await db?.close();
+    await stack?.close();
   });
 
   it("a 500 then a 200: the same event id twice, signed, then delivered", async () => {
@@ -215,7 +209,10 @@ describe("automations: delivery through the queue to real receivers", () => {
   }, 30_000);
 
   it("a private address is refused in words without AUTOMATIONS_ALLOW_PRIVATE, and again at delivery", async () => {
-    const closed = new Automations({ db, keyring, rules: { allowPrivate: false } }, "T0PRIV");
+    const closed = new Automations(
+      { keyring, rules: { allowPrivate: false } },
+      new AutomationStore(db, "T0PRIV"),
+    );
     for (const url of [
       "https://127.0.0.1/hook",
       "https://10.1.2.3/x",
@@ -239,9 +236,12 @@ describe("automations: delivery through the queue to real receivers", () => {
     const added = await open.add("campaign.completed", r.url, "U0A");
     if (!added.ok) throw new Error(added.message);
     const strict = new AutomationWorker({ db, boss, keyring, rules: { allowPrivate: false } });
-    const e = await new Automations({ db, keyring, rules }, "T0PRIV2").emit("campaign.completed", {
-      campaign_id: 1,
-    });
+    const e = await new Automations({ keyring, rules }, new AutomationStore(db, "T0PRIV2")).emit(
+      "campaign.completed",
+      {
+        campaign_id: 1,
+      },
+    );
     await strict.handle({ workspace: "T0PRIV2", hook: added.number, eventId: e!.id });
     expect(await open.store.delivery(added.number, e!.id)).toMatchObject({
       state: "failed",
@@ -318,7 +318,7 @@ describe("automations: delivery through the queue to real receivers", () => {
     const r = await receiver([503]);
     closers.push(r.close);
     // No queue: only the attempts made here.
-    const a = new Automations({ db, keyring, rules }, "T0LATE");
+    const a = new Automations({ keyring, rules }, new AutomationStore(db, "T0LATE"));
     const added = await a.add("campaign.started", r.url, "U0A");
     if (!added.ok) throw new Error(added.message);
     const e = await a.emit("campaign.started", { campaign_id: 3 });
@@ -354,7 +354,7 @@ describe("automations: delivery through the queue to real receivers", () => {
     // Sealed again: nothing left to do, and the new key alone opens the hook (not the old one).
     expect(await resealAutomations(db, rotating)).toBe(0);
     const hook = (await a.store.get(added.number))!;
-    const opened = new Automations({ db, keyring: new Keyring(next), rules }, "T0ROT");
+    const opened = new Automations({ keyring: new Keyring(next), rules }, new AutomationStore(db, "T0ROT"));
     expect(new Keyring(next).open(hook.urlSealed, urlContext("T0ROT", added.number)).value).toBe(
       "http://127.0.0.1:9/rotate",
     );

@@ -67,7 +67,7 @@ describe("automation commands", () => {
     secret = /whsec_[A-Za-z0-9_-]+/.exec(r)?.[0] ?? "";
     expect(secret).not.toBe("");
     const list = text(await s.core.run("automations", SHELL));
-    expect(list).toMatch(/1\. `?conversation\.assigned`? → http:\/\/127\.0\.0\.1:\d+\/…/);
+    expect(list).toMatch(/1\. A conversation is assigned\*? → webhook `?http:\/\/127\.0\.0\.1:\d+\/…/);
     expect(list).not.toContain(secretPath);
     expect(list).not.toContain(secret);
     // Words for what cannot be added.

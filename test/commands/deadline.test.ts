@@ -9,6 +9,7 @@ import type { Reply } from "../../src/commands/types.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { migrate } from "../../src/store/migrate.ts";
 import { SWITCHBOARD_MIGRATIONS } from "../../src/store/schema.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
 import { type OddServer, startOddServer } from "../helpers/odd-server.ts";
 import { SHELL } from "./helpers.ts";
@@ -31,7 +32,11 @@ beforeAll(async () => {
     readPerMinute: 60_000,
     writePerMinute: 60_000,
   });
-  core = createCommandCore({ api: client, db, workspace: ENV_WORKSPACE, defaultChannelId: 1 });
+  core = createCommandCore({
+    api: client,
+    stores: new WorkspaceStores(db, ENV_WORKSPACE),
+    defaultChannelId: 1,
+  });
 });
 afterAll(async () => {
   await client?.close();

@@ -14,6 +14,7 @@ import { Automations } from "../../src/automations/index.ts";
 import { ALL_COMMANDS } from "../../src/commands/defs/index.ts";
 import type { Reply } from "../../src/commands/types.ts";
 import { Keyring } from "../../src/platform/secrets.ts";
+import { AutomationStore } from "../../src/store/automations.ts";
 import { Installations } from "../../src/store/installations.ts";
 import { createWorkspaceAdmin } from "../../src/workspaces/admin.ts";
 import { expectSlackValid, SHELL, SLACK_USER, useHarness } from "./helpers.ts";
@@ -47,8 +48,8 @@ describe("the examples of /sb help", () => {
     await once(receiver, "listening");
     const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/switchboard`;
     const automations = new Automations(
-      { db, keyring: new Keyring(randomBytes(32)), rules: { allowPrivate: true } },
-      "T0EXAMPLES",
+      { keyring: new Keyring(randomBytes(32)), rules: { allowPrivate: true } },
+      new AutomationStore(db, "T0EXAMPLES"),
     );
     const withAdmin = h().newCore({ admin, automations });
     const visible = ALL_COMMANDS.filter((c) => !c.hidden);

@@ -11,26 +11,12 @@ import {
 } from "../../src/campaigns/held-start-runner.ts";
 import { parseQuietHours, parseStartAt, type QuietHours, startRulesOf } from "../../src/domain/start-time.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
-import { openDb } from "../../src/store/db.ts";
 import { HeldStarts } from "../../src/store/held-starts.ts";
 import { postgresUrl } from "../helpers/db.ts";
+import { onSecondPool, testClock } from "../helpers/timers.ts";
 import { all, useHarness } from "./helpers.ts";
 
 const h = useHarness();
-
-/** A clock the test moves. */
-function testClock(iso: string) {
-  let t = Date.parse(iso);
-  return {
-    now: () => new Date(t),
-    set(at: string) {
-      t = Date.parse(at);
-    },
-    advance(ms: number) {
-      t += ms;
-    },
-  };
-}
 
 const sends = (id: number) =>
   h().forwarder.requests.filter((r) => r === `POST /v1/campaigns/${id}/send`).length;
@@ -167,10 +153,7 @@ describe("held starts", () => {
   it.runIf(postgresUrl())(
     "two replicas on PostgreSQL (each its own pool on one database), both firing: one start",
     async () => {
-      const url = (h().db as { url?: string }).url;
-      expect(url).toBeDefined();
-      const other = await openDb({ databaseUrl: url!, maxConnections: 3 });
-      try {
+      await onSecondPool(h().db, async (other) => {
         const clock = testClock("2026-11-27T10:00:00Z");
         const a = instance(clock);
         const b = instance(clock, {}, other);
@@ -181,9 +164,7 @@ describe("held starts", () => {
         ).flat();
         expect(outcomes.filter((o) => o === "sent")).toHaveLength(1);
         expect(sends(id)).toBe(1);
-      } finally {
-        await other.close();
-      }
+      });
     },
   );
 
@@ -425,9 +406,7 @@ describe("held starts", () => {
     it.runIf(postgresUrl())(
       "cancelled between two replicas on PostgreSQL: the start read before the cancel is not run",
       async () => {
-        const url = (h().db as { url?: string }).url;
-        const other = await openDb({ databaseUrl: url!, maxConnections: 3 });
-        try {
+        await onSecondPool(h().db, async (other) => {
           const clock = testClock("2026-11-27T10:00:00Z");
           const ana = { userId: "U0ANA", via: "slack" as const, channelId: "C0GENERAL" };
           // Replica 2 reads the start as due; replica 1 (the harness's pool) cancels it before replica 2 claims it.
@@ -445,18 +424,14 @@ describe("held starts", () => {
           expect(await runner.pass()).toEqual(["taken"]);
           expect(sends(id)).toBe(0);
           expect((await new HeldStarts(other, ENV_WORKSPACE).ofCampaign(id))?.state).toBe("cancelled");
-        } finally {
-          await other.close();
-        }
+        });
       },
     );
 
     it.runIf(postgresUrl())(
       "quiet hours set after the start was held, run by the other replica on PostgreSQL: held to their end, then once",
       async () => {
-        const url = (h().db as { url?: string }).url;
-        const other = await openDb({ databaseUrl: url!, maxConnections: 3 });
-        try {
+        await onSecondPool(h().db, async (other) => {
           const clock = testClock("2026-11-27T20:00:00Z");
           // Replica 1 holds the start with no quiet hours; replica 2 runs it with the quiet hours set since.
           const { id } = await newDraft("Quiet across", "2026-11-27T22:30:00Z", instance(clock).core);
@@ -474,18 +449,14 @@ describe("held starts", () => {
           // Both fire at once: one sends, the other finds it taken (or not due any more).
           expect([...a, ...b].filter((o) => o === "sent")).toEqual(["sent"]);
           expect(sends(id)).toBe(1);
-        } finally {
-          await other.close();
-        }
+        });
       },
     );
 
     it.runIf(postgresUrl())(
       "moved between two replicas on PostgreSQL: the start read at its old time is not run",
       async () => {
-        const url = (h().db as { url?: string }).url;
-        const other = await openDb({ databaseUrl: url!, maxConnections: 3 });
-        try {
+        await onSecondPool(h().db, async (other) => {
           const clock = testClock("2026-11-27T10:00:00Z");
           const ana = { userId: "U0ANA", via: "slack" as const, channelId: "C0GENERAL" };
           // Replica 2 reads the start as due; replica 1 (the harness's pool) moves it before replica 2 claims it.
@@ -506,9 +477,7 @@ describe("held starts", () => {
           expect((await new HeldStarts(other, ENV_WORKSPACE).ofCampaign(id))?.at).toEqual(
             new Date("2026-11-27T12:00:00Z"),
           );
-        } finally {
-          await other.close();
-        }
+        });
       },
     );
 

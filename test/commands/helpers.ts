@@ -10,6 +10,7 @@ import type { Actor, Reply } from "../../src/commands/types.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import type { AuditEntry } from "../../src/store/audit.ts";
 import type { Db } from "../../src/store/db.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import type { Sandbox, SandboxOptions } from "../helpers/sandbox.ts";
 import { useStack } from "../helpers/stack.ts";
 
@@ -31,7 +32,8 @@ export interface Harness {
   /** Runs a line and checks the reply is valid for Slack. */
   run(line: string, actor?: Actor): Promise<Reply>;
   /** A new core (same store and API), as after a restart. */
-  newCore(opts?: Partial<CoreOptions>): SwitchboardCore;
+  /** A core of its own (`workspace`: another workspace's stores; default the environment's). */
+  newCore(opts?: Partial<CoreOptions> & { workspace?: string }): SwitchboardCore;
 }
 
 /** The counting proxy in front of the sandbox: `url` is its origin (paths start with /v1). */
@@ -67,11 +69,10 @@ export function useHarness(opts: { sandbox?: SandboxOptions } = {}): () => Harne
       client,
       core,
       audits,
-      newCore: (more = {}) =>
+      newCore: ({ workspace, ...more } = {}) =>
         createCommandCore({
           api: client,
-          db,
-          workspace: ENV_WORKSPACE,
+          stores: new WorkspaceStores(db, workspace ?? ENV_WORKSPACE),
           apiKey,
           defaultChannelId: 1,
           defaultCountry: "US",

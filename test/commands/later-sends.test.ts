@@ -11,25 +11,16 @@ import type { Actor } from "../../src/commands/types.ts";
 import { parseQuietHours } from "../../src/domain/start-time.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { auditSentence } from "../../src/slack/features/audit-words.ts";
-import { openDb } from "../../src/store/db.ts";
 import { OwnSends } from "../../src/store/own-sends.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { postgresUrl } from "../helpers/db.ts";
+import { onSecondPool, testClock } from "../helpers/timers.ts";
 import { all, SHELL, useHarness } from "./helpers.ts";
 
 const h = useHarness();
 
 const ANA: Actor = { userId: "U0ANA", userName: "ana", via: "slack", channelId: "C0GENERAL" };
 const LUIS: Actor = { userId: "U0LUIS", userName: "luis", via: "slack", channelId: "C0GENERAL" };
-
-function testClock(iso: string) {
-  let t = Date.parse(iso);
-  return {
-    now: () => new Date(t),
-    set(at: string) {
-      t = Date.parse(at);
-    },
-  };
-}
 
 /** Messages the API accepted (POST /messages answered 2xx): the sandbox's own record of them. */
 const posts = () => h().forwarder.requests.filter((r) => r === "POST /v1/messages").length;
@@ -127,10 +118,7 @@ describe("a message sent later", () => {
   it.runIf(postgresUrl())(
     "two processes on PostgreSQL (each its own pool on one database), both firing: one send",
     async () => {
-      const url = (h().db as { url?: string }).url;
-      expect(url).toBeDefined();
-      const other = await openDb({ databaseUrl: url!, maxConnections: 3 });
-      try {
+      await onSecondPool(h().db, async (other) => {
         const clock = testClock("2026-11-27T10:00:00Z");
         const a = instance(clock);
         const b = instance(clock, other);
@@ -143,9 +131,7 @@ describe("a message sent later", () => {
         ).flat();
         expect(outcomes.filter((o) => o === "sent")).toHaveLength(1);
         expect(posts()).toBe(before + 1);
-      } finally {
-        await other.close();
-      }
+      });
     },
   );
 
@@ -162,7 +148,7 @@ describe("a message sent later", () => {
     clock.set("2026-11-27T10:06:00Z");
     expect(await run.runner.pass()).toEqual([]);
     expect(posts()).toBe(before);
-    expect((await laterSendsOf(h().db, ENV_WORKSPACE).get(n))?.state).toBe("cancelled");
+    expect((await laterSendsOf(new WorkspaceStores(h().db, ENV_WORKSPACE)).get(n))?.state).toBe("cancelled");
   });
 
   it("the 24-hour window closed at the time: nothing is sent, the writer told by DM with the templates offered", async () => {
@@ -172,7 +158,7 @@ describe("a message sent later", () => {
     const n = await setLater(run.core, `send ${phone} Too late at=2026-11-27T10:05:00Z`);
     clock.set("2026-11-27T10:05:01Z");
     expect(await run.runner.pass()).toEqual(["window"]);
-    expect((await laterSendsOf(h().db, ENV_WORKSPACE).get(n))?.state).toBe("failed");
+    expect((await laterSendsOf(new WorkspaceStores(h().db, ENV_WORKSPACE)).get(n))?.state).toBe("failed");
     expect(run.dms).toHaveLength(1);
     const [to, dm] = run.dms[0]!;
     expect(to).toBe("U0ANA");
@@ -192,7 +178,7 @@ describe("a message sent later", () => {
     const run = instance(clock);
     const phone = await customer();
     const n = await setLater(run.core, `send ${phone} Maybe at=2026-11-27T10:05:00Z`);
-    const store = laterSendsOf(h().db, ENV_WORKSPACE);
+    const store = laterSendsOf(new WorkspaceStores(h().db, ENV_WORKSPACE));
     const s = await store.get(n);
     // A process claimed it at 10:05 and died before its outcome was recorded.
     await store.move(n, ["waiting"], "running", new Date("2026-11-27T10:05:00Z"), {
@@ -283,7 +269,7 @@ describe("a message sent later", () => {
     clock.set("2026-11-27T11:00:01Z");
     const outcomes = await here.runner.pass();
     expect(outcomes).toContain("waiting");
-    expect((await laterSendsOf(h().db, "T0OTHER").get(1))?.state).toBe("waiting");
+    expect((await laterSendsOf(new WorkspaceStores(h().db, "T0OTHER")).get(1))?.state).toBe("waiting");
     expect(LATER_KIND).toBe("message.later");
   });
 
@@ -297,7 +283,7 @@ describe("a message sent later", () => {
     // (Another workspace's message, not connected here, waits: the many-workspace test's.)
     expect((await run.runner.pass()).filter((o) => o !== "waiting")).toEqual(["late"]);
     expect(posts()).toBe(before);
-    expect((await laterSendsOf(h().db, ENV_WORKSPACE).get(n))?.state).toBe("failed");
+    expect((await laterSendsOf(new WorkspaceStores(h().db, ENV_WORKSPACE)).get(n))?.state).toBe("failed");
     expect(run.dms[0]?.[1].text).toMatch(/was not sent at .+: Switchboard was stopped at its time/);
     expect(run.dms[0]?.[1].text).toContain("Buenos días");
   });

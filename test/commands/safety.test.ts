@@ -8,6 +8,7 @@ import { ACTION, type Actor, type Reply } from "../../src/commands/types.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { Confirmations } from "../../src/store/confirmations.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { startProxy } from "../helpers/proxy.ts";
 import { all, expectSlackValid, SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
@@ -180,8 +181,7 @@ describe("API errors in plain words", () => {
     const client = new MessagingClient({ baseUrl: `${forwarder.url}/v1`, apiKey: sandbox.readKey });
     const core = createCommandCore({
       api: client,
-      db,
-      workspace: ENV_WORKSPACE,
+      stores: new WorkspaceStores(db, ENV_WORKSPACE),
       apiKey: sandbox.readKey,
       defaultChannelId: 1,
     });
@@ -198,7 +198,11 @@ describe("API errors in plain words", () => {
     const { forwarder, db } = h();
     const key = "sb_wrong_key_0000000000";
     const client = new MessagingClient({ baseUrl: `${forwarder.url}/v1`, apiKey: key });
-    const core = createCommandCore({ api: client, db, workspace: ENV_WORKSPACE, apiKey: key });
+    const core = createCommandCore({
+      api: client,
+      stores: new WorkspaceStores(db, ENV_WORKSPACE),
+      apiKey: key,
+    });
     const r = await core.run("me", SLACK_USER);
     expect(r.text).toMatch(/does not accept the API key/);
     expect(r.text).not.toMatch(/401/);
@@ -213,7 +217,7 @@ describe("API errors in plain words", () => {
       apiKey: "k_unreachable",
       maxRetries: 0,
     });
-    const core = createCommandCore({ api: client, db, workspace: ENV_WORKSPACE });
+    const core = createCommandCore({ api: client, stores: new WorkspaceStores(db, ENV_WORKSPACE) });
     const r = await core.run("tags", SLACK_USER);
     expectSlackValid(r);
     expect(r.text).toMatch(/Could not reach the messaging API|No answer/);

@@ -21,6 +21,7 @@ import { formView } from "../../src/slack/forms/index.ts";
 import { templateParams } from "../../src/slack/forms/parts.ts";
 import { SETTINGS_GROUPS, settingsGroupModal } from "../../src/slack/forms/settings.ts";
 import { auditMessage } from "../../src/slack/io/bridge.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -418,6 +419,8 @@ describe("every form reads in the team's words (issue 30 §3)", () => {
       origin: { kind: "environment", name: "WORKFLOW_STEPS" } as const,
     },
     country: { value: "ES", origin: { kind: "environment", name: "DEFAULT_COUNTRY" } as const },
+    away: { value: undefined, origin: { kind: "default" } as const },
+    awayNow: { value: undefined, origin: { kind: "default" } as const },
     quietHours: { value: "21:00-08:00", origin: { kind: "default" } as const },
     businessHours: { value: "mon-fri 09:00-18:00", origin: { kind: "default" } as const },
     approvers: { value: ["U0LUIS", "S0SUPPORT"], origin: { kind: "default" } as const },
@@ -614,8 +617,7 @@ describe("the audit's lines of the tour's writes (issue 39 §1)", () => {
     // The Home tab's recent changes: the same sentences, with their date, never a typed line.
     const home = await createHomeView({
       client: h().client,
-      db: h().db,
-      workspace: ENV_WORKSPACE,
+      stores: new WorkspaceStores(h().db, ENV_WORKSPACE),
       apiKey: "sb_test_tour",
     })(SLACK_USER.userId);
     const recent = JSON.stringify(home.blocks).match(/Recent changes[^"]*/)?.[0] ?? "";

@@ -97,6 +97,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack | Slack
     const { logger, logs, waitForLog } = captureLogger();
     const sandbox = await startSandbox({
       logger: logger.child({ part: "sandbox" }),
+      // A generous budget unless a test sets its own (the budget's tests do): at the deployed 60 writes a
+      // minute a test that makes a few groups waits on the limiter (test/slack/approval.test.ts: 82 s → 32 s).
+      readLimit: 100_000,
+      writeLimit: 10_000,
       ...opts.sandbox,
       db: opts.sandboxDb === "own" ? undefined : db,
     });
@@ -121,6 +125,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack | Slack
       ...(opts.writers ? { SWITCHBOARD_WRITERS: opts.writers.join(",") } : {}),
       ...(opts.broadcasters ? { SWITCHBOARD_BROADCASTERS: opts.broadcasters.join(",") } : {}),
       LOG_LEVEL: "silent",
+      // The client's budget as generous as the sandbox's above, unless the test sets its own.
+      API_READ_LIMIT: "100000",
+      API_WRITE_LIMIT: "10000",
       ...opts.env,
     });
     // The tests drive each workspace's inbox poller and live progress themselves (their clocks, their steps).

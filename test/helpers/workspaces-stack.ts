@@ -150,6 +150,11 @@ export async function startWorkspacesStack(opts: WorkspacesStackOptions): Promis
       SLACK_API_URL: fake.apiUrl,
       PUBLIC_URL: base,
       LOG_LEVEL: "warn",
+      // A generous API budget unless a test sets its own (as in test/helpers/stack.ts).
+      SANDBOX_READ_LIMIT: "100000",
+      SANDBOX_WRITE_LIMIT: "10000",
+      API_READ_LIMIT: "100000",
+      API_WRITE_LIMIT: "10000",
       ...opts.env,
     });
     const sb = await createManyWorkspaceSwitchboard(config, { logger, db });

@@ -81,8 +81,7 @@ describe("the import's own timeout", () => {
   it("a pending import (Slack's) is settled as unknown, not failed", async () => {
     const { db, client } = stack();
     const imports = new PendingImports(
-      db,
-      ENV_WORKSPACE,
+      new ImportStore(db, ENV_WORKSPACE),
       new ImportService({ defaultCountry: "US", timeoutMs: 500 }),
     );
     const bytes = Buffer.from(`phone\n${phone()}\n`);

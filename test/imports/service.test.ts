@@ -16,7 +16,7 @@ import {
   PendingImports,
   type PreviewSummary,
 } from "../../src/imports/index.ts";
-import type { PendingImport } from "../../src/store/imports.ts";
+import { ImportStore, type PendingImport } from "../../src/store/imports.ts";
 import type { TestDb } from "../helpers/db.ts";
 import { useStack } from "../helpers/stack.ts";
 
@@ -123,7 +123,7 @@ describe("ImportService: preview, then run", () => {
 });
 
 describe("PendingImports: the life of an upload waiting for a decision", () => {
-  const imports = () => new PendingImports(db, ENV_WORKSPACE, service);
+  const imports = () => new PendingImports(new ImportStore(db, ENV_WORKSPACE), service);
   const upload = (bytes: Buffer, over: Partial<NewPendingImport> = {}): NewPendingImport => ({
     fileId: `F${seq++}`,
     contentHash: `hash-${bytes.length}-${seq}`,

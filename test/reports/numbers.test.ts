@@ -15,6 +15,7 @@ import { ReportService } from "../../src/reports/service.ts";
 import { migrate } from "../../src/store/migrate.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
 import { REPORTS_MIGRATIONS, ReportStore } from "../../src/store/reports.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { openTestDb, storeBackends, type TestDb } from "../helpers/db.ts";
 import { withSandbox } from "../helpers/sandbox.ts";
 
@@ -146,8 +147,9 @@ describe("report schedule numbers in the commands", { timeout: 120_000 }, () => 
     await migrateStore(db);
     client = new MessagingClient({ baseUrl: sandbox().url, apiKey: sandbox().apiKey });
     for (const workspace of [A, B]) {
-      const reports = new ReportService({ db, workspace, client, failureAlert: 0.05 });
-      cores.set(workspace, createCommandCore({ api: client, db, workspace, reports }));
+      const stores = new WorkspaceStores(db, workspace);
+      const reports = new ReportService({ store: stores.reports, client, failureAlert: 0.05 });
+      cores.set(workspace, createCommandCore({ api: client, stores, reports }));
     }
   }, 120_000);
   afterAll(async () => {

@@ -473,7 +473,12 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
     const clock = manualClock(new Date("2026-03-02T08:00:00Z"));
     const { post } = recorder();
     const client = new MessagingClient({ baseUrl: proxy.url, apiKey: sandbox().apiKey, maxRetries: 0 });
-    const service = new ReportService({ workspace: ENV_WORKSPACE, db, client, failureAlert: 0.05, clock });
+    const service = new ReportService({
+      store: new ReportStore(db, ENV_WORKSPACE),
+      client,
+      failureAlert: 0.05,
+      clock,
+    });
     // src/host/main.ts hands the scheduler over once the app answers.
     let handOver: (s: ReportScheduler) => void = () => {};
     service.attachWhenStarted(new Promise<ReportScheduler>((resolve) => (handOver = resolve)));
@@ -493,7 +498,12 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
     expect(await p.scheduler.boss.getSchedules(p.scheduler.queue)).toEqual([]);
 
     // A scheduler that never starts: schedules are stored only (the next start mirrors them).
-    const alone = new ReportService({ workspace: ENV_WORKSPACE, db, client, failureAlert: 0.05, clock });
+    const alone = new ReportService({
+      store: new ReportStore(db, ENV_WORKSPACE),
+      client,
+      failureAlert: 0.05,
+      clock,
+    });
     alone.attachWhenStarted(Promise.reject(new Error("pg-boss could not start")));
     const stored = await alone.addSchedule(spec(`${campaignId} every day at 10:00`), {
       createdBy: "U1",

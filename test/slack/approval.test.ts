@@ -14,6 +14,8 @@ import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { auditSentence } from "../../src/slack/features/audit-words.ts";
 import { Approvals } from "../../src/store/approvals.ts";
 import type { AuditEntry } from "../../src/store/audit.ts";
+import { CampaignCards } from "../../src/store/campaign-cards.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { ALICE, BOB } from "../helpers/fake-slack.ts";
 import { startStack, useStack } from "../helpers/stack.ts";
 
@@ -86,8 +88,7 @@ function clockedCore(now: () => Date) {
   const { client, db, apiKey, switchboard } = stack();
   return createCommandCore({
     api: client,
-    db,
-    workspace: ENV_WORKSPACE,
+    stores: new WorkspaceStores(db, ENV_WORKSPACE),
     apiKey,
     defaultChannelId: 1,
     defaultCountry: "US",
@@ -522,5 +523,70 @@ describe("the shell alone", () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+// An approval given or refused redraws the campaign's cards posted in channels (issue 37 §4): the campaign is
+// read for that only when it has such a card open (campaigns.cards). With none, deciding reads nothing of the
+// API; with one, the one read of the campaign, and the reply carries its redraw.
+/** A draft made with `campaign add` (its answer goes nowhere: no card is kept) and its approval asked by Alice. */
+async function requested(name: string): Promise<number> {
+  // Whatever the tests above set: Bob approves, every campaign (a settings change makes the core anew).
+  await stack().switchboard.core.run("settings set approvers=<@U0BOB|bob> approve-from=none", SHELL);
+  const id = await draft(name, 1);
+  const asked = await stack().switchboard.core.run(`campaign ${id} request`, as(ALICE));
+  expect(asked.text).toMatch(/approv/i);
+  return id;
+}
+
+/** A card of the campaign kept open in #general, as a post in a channel keeps it. */
+const openCard = (id: number, role: "card" | "live", ts: string) =>
+  new CampaignCards(stack().db, ENV_WORKSPACE).posted(
+    { campaignId: id, channel: "C0GENERAL", ts, role },
+    new Date(),
+  );
+
+/** The API requests made while `fn` runs. */
+async function requestsDuring(fn: () => Promise<unknown>): Promise<string[]> {
+  const seen = stack().proxy!.seen;
+  const before = seen.length;
+  await fn();
+  return seen.slice(before);
+}
+
+describe("an approval's redraw reads the campaign only when it has a card to redraw", () => {
+  it("no card open in a channel: approving and rejecting read nothing of the API", async () => {
+    const a = await requested("No card approved");
+    const core = stack().switchboard.core;
+    const approved = await requestsDuring(async () => {
+      const r = await core.run(`campaign ${a} approve`, as(BOB));
+      expect(r.text).toMatch(/approved/i);
+      expect(r.origin?.redraw).toBeUndefined();
+    });
+    expect(approved).toEqual([]);
+    const b = await requested("No card rejected");
+    const rejected = await requestsDuring(async () => {
+      const r = await stack().switchboard.core.run(`campaign ${b} reject wrong discount`, as(BOB));
+      expect(r.origin?.redraw).toBeUndefined();
+    });
+    expect(rejected).toEqual([]);
+  });
+
+  it("a card open in a channel: the campaign read once, and the reply redraws it", async () => {
+    const id = await requested("With a card");
+    const core = stack().switchboard.core;
+    await openCard(id, "card", "1700000000.000200");
+    const seen = await requestsDuring(async () => {
+      const r = await core.run(`campaign ${id} approve`, as(BOB));
+      expect(r.origin?.redraw).toBeDefined();
+    });
+    expect(seen.filter((q) => q === `GET /v1/campaigns/${id}`)).toEqual([`GET /v1/campaigns/${id}`]);
+  });
+
+  it("only a live card open (never redrawn by a decision): nothing read", async () => {
+    const id = await requested("Live only");
+    const core = stack().switchboard.core;
+    await openCard(id, "live", "1700000000.000300");
+    expect(await requestsDuring(() => core.run(`campaign ${id} approve`, as(BOB)))).toEqual([]);
   });
 });

@@ -65,6 +65,21 @@ describe("audit sentences (issue 30)", () => {
     );
   });
 
+  it("the away message in words: Switchboard's own send, its outcome; an inbox turning it off (issue 40 §1)", () => {
+    const away = (outcome: string) =>
+      auditSentence({
+        ...entry("inbox.away.message", { outcome, customer: "Ana García", chatUserId: 4, channel: "C0S" }),
+        actor: "switchboard",
+      });
+    expect(away("sent")).toBe("Switchboard sent the away message to *Ana García* in <#C0S>");
+    expect(away("unknown")).toMatch(
+      /^Whether Switchboard's away message reached \*Ana García\* in <#C0S> is not known/,
+    );
+    expect(auditSentence(entry("inbox.away", { channel: "C0S", on: false }))).toBe(
+      "<@U0ALICE> turned the away message off in the inbox in <#C0S>",
+    );
+  });
+
   it("an automation's change in words, its address masked as kept (issue 40 §3)", () => {
     const said = (op: string, a: Record<string, unknown>) => auditSentence(entry(op, a));
     const url = "https://hooks.slack.com/…";

@@ -11,6 +11,7 @@ import { createHeldStarts } from "../../src/slack/features/held-starts/runtime.t
 import { CampaignCards } from "../../src/store/campaign-cards.ts";
 import { HeldStarts } from "../../src/store/held-starts.ts";
 import { eventually } from "../helpers/eventually.ts";
+import { draftCampaign } from "../helpers/timers.ts";
 import { ALICE, buttonsOf, type ReportsHarness, startReportsHarness, textOf } from "./reports-harness.ts";
 
 let h: ReportsHarness;
@@ -25,15 +26,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function draft(name: string): Promise<number> {
-  const c = await h.switchboard.client.createCampaign({
-    name,
-    integrationId: 1,
-    templateId: 1,
-    groupIds: [1],
-  } as never);
-  return Number(c.id);
-}
+const draft = (name: string) => draftCampaign(h.switchboard.client, name);
 
 /** A command, confirmed by its Confirm button, as Alice. */
 async function confirmed(line: string): Promise<void> {
@@ -174,6 +167,7 @@ describe("one card per campaign", () => {
         core: h.switchboard.core,
         bridge: h.switchboard.slack,
         hooks: h.runtime.hooks,
+        stores: h.switchboard.stores,
       }),
       now: () => new Date(start.at.getTime() + 5_000),
     });

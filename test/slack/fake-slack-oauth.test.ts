@@ -137,13 +137,13 @@ describe("fake Slack user groups (usergroups.list)", () => {
     );
     const calls = () => fake.callsOf("usergroups.list").length;
     const before = calls();
-    expect(await workspaceGroups(dClient, "TUD")).toEqual({
+    expect(await workspaceGroups(dClient)).toEqual({
       available: true,
       groups: [{ id: "S0OPS", name: "Ops", handle: "ops" }],
     });
-    await workspaceGroups(dClient, "TUD");
+    await workspaceGroups(dClient);
     expect(calls()).toBe(before + 1);
-    expect(await workspaceGroups(eClient, "TUE")).toEqual({ available: false });
+    expect(await workspaceGroups(eClient)).toEqual({ available: false });
 
     const data = (groups: { available: boolean; names: Record<string, string> }) => ({
       settings: defaultSettings,
@@ -169,6 +169,8 @@ const defaultSettings = {
   reportsTimeZone: { value: undefined, origin },
   workflowSteps: { value: "writers" as const, origin },
   country: { value: undefined, origin },
+  away: { value: undefined, origin },
+  awayNow: { value: undefined, origin },
   quietHours: { value: undefined, origin },
   businessHours: { value: undefined, origin },
   approvers: { value: [] as string[], origin },

@@ -25,6 +25,8 @@ const SETTINGS = {
   reportsTimeZone: { value: undefined, origin },
   workflowSteps: { value: "writers" as const, origin },
   country: { value: undefined, origin },
+  away: { value: undefined, origin },
+  awayNow: { value: undefined, origin },
   quietHours: { value: undefined, origin },
   businessHours: { value: undefined, origin },
   approvers: { value: [] as string[], origin },

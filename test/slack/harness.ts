@@ -4,6 +4,7 @@
 // test/helpers/stack.ts.
 
 import type { CommandCore } from "../../src/commands/types.ts";
+import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { loadConfig } from "../../src/platform/config.ts";
 import { createSlackApp, type SlackApp } from "../../src/slack/app.ts";
 import type { SlackHooks } from "../../src/slack/context.ts";
@@ -11,6 +12,7 @@ import { createSlackBridge, type SlackBridge } from "../../src/slack/io/bridge.t
 import type { EventStore } from "../../src/slack/io/event-store.ts";
 import { oneWorkspace } from "../../src/slack/tenancy/scope.ts";
 import type { Db } from "../../src/store/db.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import type { FakeSlack } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";
 import { signedRequests, slackEnv, startFakeSlack } from "../helpers/fake-slack.ts";
@@ -46,8 +48,9 @@ export async function startHarness(
   // No runtime here: the audit channel a workspace's settings would give, from the test's environment.
   bridge.setAuditChannel?.(config.AUDIT_CHANNEL);
   const core = await makeCore(bridge, fake);
+  const stores = opts.db ? new WorkspaceStores(opts.db, ENV_WORKSPACE) : undefined;
   const slack = createSlackApp({
-    workspaces: oneWorkspace(() => ({ core })),
+    workspaces: oneWorkspace(() => ({ core, ...(stores ? { stores } : {}) })),
     config,
     logger,
     bridge,

@@ -46,17 +46,18 @@ describe("held starts in many workspaces", () => {
       const sent = await ws.click({ action_id: confirm![1]!, value: confirm![2]! });
       await stack.fake.waitForResponse(sent.responseUrl!);
     }
-    // Confirmed ("working on it…"), then held: each workspace's row, its own.
+    // Confirmed ("working on it…"), then held (a waiting campaign-start timer): each workspace's row, its own.
     const rows = await eventually(async () => {
       const r = await stack.db.query<{ workspace: string; campaign_id: number; state: string }>(
-        "select workspace, campaign_id, state from held.starts where at = $1 order by workspace",
+        `select workspace, (payload->>'campaignId')::integer as campaign_id, state from timers.due
+          where kind = 'campaign-start' and at = $1 order by workspace`,
         [at],
       );
       return r.rows.length === 2 ? r.rows : undefined;
     }, "both starts held");
     expect(rows.map((r) => [r.workspace, r.campaign_id, r.state])).toEqual([
-      [one.team.teamId, ids[0], "held"],
-      [two.team.teamId, ids[1], "held"],
+      [one.team.teamId, ids[0], "waiting"],
+      [two.team.teamId, ids[1], "waiting"],
     ]);
     await new Promise((r) => setTimeout(r, Math.max(0, at.getTime() - Date.now() + 300)));
     const runner = stack.sb.heldStarts as unknown as { pass(): Promise<string[]> };

@@ -10,25 +10,15 @@ import { createHeldStarts } from "../../src/slack/features/held-starts/runtime.t
 import { HeldStarts } from "../../src/store/held-starts.ts";
 import { checkView } from "../fakes/block-kit.ts";
 import { eventually } from "../helpers/eventually.ts";
-import { type SlackStack, startStack } from "../helpers/stack.ts";
+import type { SlackStack } from "../helpers/stack.ts";
+import { ALICE, AUDIT, draftCampaign, startAuditedStack } from "../helpers/timers.ts";
 import { Forms } from "./forms-harness.ts";
 
 let stack: SlackStack;
 let forms: Forms;
-const ALICE = { id: "U0ALICE", name: "alice" };
-const AUDIT = "C0AUDIT";
 
 beforeAll(async () => {
-  stack = await startStack({
-    writers: ["U0ALICE"],
-    env: { MESSAGING_CHANNEL_ID: "1", AUDIT_CHANNEL: AUDIT },
-    slack: {
-      channels: [
-        { id: "C0GENERAL", name: "general", is_member: true },
-        { id: AUDIT, name: "audit", is_member: true },
-      ],
-    },
-  });
+  stack = await startAuditedStack();
   forms = new Forms(stack.req, stack.fake);
 }, 120_000);
 
@@ -43,15 +33,7 @@ const groupOf = (view: { blocks?: unknown }): string =>
     (b) => b.block_id === "groups",
   )?.element?.options?.[0]?.value ?? "";
 
-async function draft(name: string): Promise<number> {
-  const c = await stack.client.createCampaign({
-    name,
-    integrationId: 1,
-    templateId: 1,
-    groupIds: [1],
-  } as never);
-  return Number(c.id);
-}
+const draft = (name: string) => draftCampaign(stack.client, name);
 
 /** The runner (the app's, its clock moved past `at`) starts the start; the card `posted` edited to say so. */
 async function runsAndEdits(at: number, posted: { channel: string; ts: string }) {

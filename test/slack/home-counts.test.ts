@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MessagingApi } from "../../src/api/types.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { createHomeView } from "../../src/slack/features/home/view.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { seedCampaign } from "../reports/helpers.ts";
 import {
   ALICE,
@@ -115,8 +116,7 @@ describe("Home: the last count at once, the new one when it arrives", () => {
     } as unknown as MessagingApi;
     const view = createHomeView({
       client: slow,
-      db: h.switchboard.db,
-      workspace: ENV_WORKSPACE,
+      stores: new WorkspaceStores(h.switchboard.db, ENV_WORKSPACE),
       apiKey: "sk_test_0000000000000000",
       waitMs: 50,
       republish: async () => {},

@@ -35,8 +35,8 @@ describe("the inbox form's rating after Resolve", () => {
   });
 
   it("is read into the line: a name, none, or a refusal at its field", () => {
-    expect(inboxLine(state("rate_us"))).toEqual({ line: "inbox on C0SUPPORT rating=rate_us" });
-    expect(inboxLine(state(""))).toEqual({ line: "inbox on C0SUPPORT" });
+    expect(inboxLine(state("rate_us"))).toMatchObject({ line: "inbox on C0SUPPORT rating=rate_us" });
+    expect(inboxLine(state(""))).toMatchObject({ line: "inbox on C0SUPPORT" });
     expect(inboxLine(state("rate us please"))).toEqual({
       errors: { rating: "A template's name, without spaces, like rate_us." },
     });

@@ -257,8 +257,7 @@ describe("pictures and files", { timeout: 60_000 }, () => {
     const hours = s.config.MEDIA_TTL_HOURS;
     const [old] = await prepareMedia(
       s.slack.client,
-      s.db,
-      ENV_WORKSPACE,
+      media,
       s.config,
       [{ id: f.id }],
       new Date(Date.now() - (hours + 1) * 3_600_000),

@@ -12,6 +12,7 @@ import { InboxPoller, type InboxPost, slackInboxIo } from "../../src/slack/featu
 import { splitText } from "../../src/slack/features/inbox/render.ts";
 import { settleInterruptedReplies } from "../../src/slack/recovery/inbox-replies.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
 
@@ -94,8 +95,7 @@ type Posted = Parameters<InboxPost>[0] & { ts: string };
 function poller(workerId: string, post?: InboxPost): InboxPoller {
   const io = slackInboxIo(s.switchboard.slack!);
   return new InboxPoller({
-    workspace: ENV_WORKSPACE,
-    db: s.db,
+    stores: new WorkspaceStores(s.db, ENV_WORKSPACE),
     client: s.client,
     ...io,
     ...(post ? { post } : {}),

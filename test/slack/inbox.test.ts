@@ -12,6 +12,7 @@ import { InboxPoller } from "../../src/slack/features/inbox/io.ts";
 import { type InboxRuntime, startInbox } from "../../src/slack/features/inbox/runtime.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
 
@@ -293,8 +294,7 @@ describe("the inbox", { timeout: 60_000 }, () => {
     await runtime.stop();
     const make = (workerId: string) =>
       new InboxPoller({
-        workspace: ENV_WORKSPACE,
-        db: s.db,
+        stores: new WorkspaceStores(s.db, ENV_WORKSPACE),
         client: s.client,
         post: async (args) => {
           const r = await s.switchboard.slack!.posts.post(s.switchboard.slack!.client, args);

@@ -9,6 +9,7 @@ import { showKept, takeSeen } from "../../src/slack/outcomes.ts";
 import type { Db } from "../../src/store/db.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
 import { UndeliveredOutcomes } from "../../src/store/undelivered.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { openTestDb, storeBackends } from "../helpers/db.ts";
 
 const gate = () => {
@@ -53,8 +54,8 @@ describe.each(storeBackends())("kept outcomes told one try at a time on %s", (ba
   afterAll(() => db?.close());
 
   const deps = (workspace: string): Deps => ({
-    db,
-    workspace: workspace as never,
+    stores: new WorkspaceStores(db, workspace),
+    workspace,
     logger: createLogger("silent"),
   });
   const keep = (d: Deps, userId: string, text: string) =>

@@ -15,6 +15,7 @@ import {
   type StepResult,
 } from "../../src/slack/features/progress/tracker.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
+import { ProgressStore } from "../../src/store/progress.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
 import { type CountingProxy, startProxy } from "../helpers/proxy.ts";
 import { manualClock, withSandbox } from "../helpers/sandbox.ts";
@@ -41,8 +42,7 @@ interface Proc {
 function proc(workerId: string): Proc {
   const updates: Proc["updates"] = [];
   const tracker = new ProgressTracker({
-    workspace: ENV_WORKSPACE,
-    db,
+    store: new ProgressStore(db, ENV_WORKSPACE),
     client,
     update: async (channel, ts, message) => {
       updates.push({ channel, ts, text: message.text });

@@ -40,7 +40,8 @@ export async function startReportsHarness(
     // The sandbox's clock is the real one: its records need no hand-moved time.
     sandbox: { campaignTickMs: 0, readLimit: 100_000, writeLimit: 10_000 },
     writers: [ALICE.id],
-    env: opts.env,
+    // The client's budget as deployed (300 reads, 60 writes a minute): live progress paces its polls by it.
+    env: { API_READ_LIMIT: "300", API_WRITE_LIMIT: "60", ...opts.env },
     ...(opts.proxy ? { proxy: opts.proxy } : {}),
     slack: {
       channels: [

@@ -15,6 +15,7 @@ import { createHomeView, notConnectedHome } from "../../src/slack/features/home/
 import { forgetWorkspaceGroups } from "../../src/slack/io/usergroups.ts";
 import { Installations } from "../../src/store/installations.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { createWorkspaceAdmin } from "../../src/workspaces/admin.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
 import { call, withSandbox } from "../helpers/sandbox.ts";
@@ -48,7 +49,7 @@ beforeAll(async () => {
       installerUserId: "U0ALICE",
       demo: async () => ({ apiKey: sandbox().apiKey, organizationName: organization }),
     });
-    core = createCommandCore({ api: client, db, workspace: ENV_WORKSPACE, admin });
+    core = createCommandCore({ api: client, stores: new WorkspaceStores(db, ENV_WORKSPACE), admin });
     return core;
   });
 }, 60_000);
@@ -176,6 +177,26 @@ describe("the settings form", () => {
     expect(block(again.view, "broadcasters").hint.text).toMatch(/Nobody chosen/);
   });
 
+  it("another deployment's workspace of the same id offers its own user groups, not this one's (issue 38 §3)", async () => {
+    const offered = async (harness: Harness) => {
+      const forms = new Forms(harness.req, harness.fake);
+      const opened = await openGroup(forms, "people");
+      return (await forms.suggest(opened.id, "writers_groups", "")).map((o: Json) => o.text.text);
+    };
+    h.fake.setUserGroup("S0FIRST", ["U0ALICE"], { name: "First deployment", handle: "first" });
+    forgetWorkspaceGroups(); // what the tests above read
+    expect(await offered(h)).toContain("First deployment (@first)");
+    // Another Slack app in this process, on a Slack of its own whose workspace has the same team id.
+    const other = await startHarness(() => core);
+    try {
+      expect(other.fake.teamId).toBe(h.fake.teamId);
+      other.fake.setUserGroup("S0OTHER", ["U0ALICE"], { name: "Other deployment", handle: "other" });
+      expect(await offered(other)).toEqual(["Other deployment (@other)"]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("names the messaging channels it knows, and sets the country of numbers without a code", async () => {
     await stackRun("channel name 1 Main line");
     const forms = new Forms(h.req, h.fake);
@@ -285,7 +306,7 @@ describe("the settings form in groups (issue 39 §2)", () => {
 
   it("each group is a short form with every saved value; Save untouched writes nothing and says so", async () => {
     await stackRun(
-      'settings set writers=U0ALICE broadcasters=U0BOB steps=all audit=C0AUDIT channel=1 country=ES tz=America/Argentina/Buenos_Aires quiet=21:00-08:00 hours="mon-fri 09:00-18:00" approvers=U0BOB,U0CARL approve-from=500',
+      'settings set writers=U0ALICE broadcasters=U0BOB steps=all audit=C0AUDIT channel=1 country=ES tz=America/Argentina/Buenos_Aires quiet=21:00-08:00 hours="mon-fri 09:00-18:00" approvers=U0BOB,U0CARL approve-from=500 away="Hi {first_name|there}, back at 9." away-now=on',
     );
     const before = await admin.settings();
     const forms = new Forms(h.req, h.fake);
@@ -314,7 +335,12 @@ describe("the settings form in groups (issue 39 §2)", () => {
         expect(el("approvers").initial_users).toEqual(["U0BOB", "U0CARL"]);
         expect(el("approve_from").initial_value).toBe("500");
       }
-      if (g === "inbox") expect(el("hours").initial_value).toBe("mon-fri 09:00-18:00");
+      if (g === "inbox") {
+        expect(el("hours").initial_value).toBe("mon-fri 09:00-18:00");
+        // The away message (issue 40 §1): its text, and away now ticked.
+        expect(el("away").initial_value).toBe("Hi {first_name|there}, back at 9.");
+        expect(el("away_now").initial_options.map((o: Json) => o.value)).toEqual(["on"]);
+      }
       const untouched = await forms.submit(view.id);
       expect(untouched.response_action, g).toBe("update");
       expect(viewText(untouched.view), g).toContain("Nothing changed");
@@ -338,8 +364,23 @@ describe("the settings form in groups (issue 39 §2)", () => {
         "quiet",
       ]),
     );
-    expect(seen).toEqual(expect.arrayContaining(["approvers", "approve_from", "hours"]));
+    expect(seen).toEqual(expect.arrayContaining(["approvers", "approve_from", "hours", "away", "away_now"]));
     expect(await admin.settings()).toEqual(before);
+  });
+
+  it("the Inbox group's away message: saved as written; without business hours nor away now, refused at its field", async () => {
+    await stackRun('settings set tz=Europe/Madrid hours="mon-fri 09:00-18:00" away=none away-now=off');
+    const forms = new Forms(h.req, h.fake);
+    const inbox = await openGroup(forms, "inbox");
+    const saved = await forms.submit(inbox.id, { away: "Thanks! We answer Mon–Fri 9–18." });
+    expect(viewText(saved.view)).toContain("Saved: Away message.");
+    expect((await admin.settings()).away.value).toBe("Thanks! We answer Mon–Fri 9–18.");
+    const again = await openGroup(forms, "inbox");
+    const refused = await forms.submit(again.id, { hours: "", away: "Back soon" });
+    expect(refused.response_action).toBe("errors");
+    expect(refused.errors.away).toMatch(/business hours/);
+    expect((await admin.settings()).away.value).toBe("Thanks! We answer Mon–Fri 9–18.");
+    expect((await admin.settings()).businessHours.value).toBe("mon-fri 09:00-18:00");
   });
 
   it("“All settings” goes back to the list; a group's Save changes only that group", async () => {
@@ -375,9 +416,8 @@ describe("the App Home", () => {
 
   it("shows Settings to admins only", async () => {
     const home = createHomeView({
-      workspace: ENV_WORKSPACE,
       client,
-      db,
+      stores: new WorkspaceStores(db, ENV_WORKSPACE),
       apiKey: sandbox().apiKey,
       mayAdminister: async (userId) => userId === "U0ALICE",
     });

@@ -45,6 +45,7 @@ describe("inbox routes", () => {
       "006_snooze_rating",
       "007_reply_targets",
       "008_desk_events_snoozed_rated",
+      "009_away",
     ]);
     // They belong to the single-workspace mode's workspace.
     const store = new InboxStore(db, ENV_WORKSPACE);

@@ -337,6 +337,7 @@ describe("purgeWorkspace", () => {
       updateExisting: false,
     });
     const inbox = new InboxStore(db, ws);
+    await inbox.away.claim({ conversationId: 7, periodStart: now, channel: "C1", chatUserId: 70 }, "w1", now);
     await inbox.setInbox("C0", "all", "U0", now);
     await inbox.ensureThread("C0", 1, now);
     await inbox.claimMessage("C0", 1, 1, "inbound", now);

@@ -14,6 +14,7 @@ import { Keyring } from "../../src/platform/secrets.ts";
 import { ChannelNames } from "../../src/store/channels.ts";
 import { Installations } from "../../src/store/installations.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { createWorkspaceAdmin, type WorkspaceAdminOptions } from "../../src/workspaces/admin.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
 import { type CountingProxy, startProxy } from "../helpers/proxy.ts";
@@ -80,7 +81,11 @@ function workspace(over: Partial<WorkspaceAdminOptions> = {}) {
     },
     ...over,
   });
-  const core: SwitchboardCore = createCommandCore({ api: client, db, workspace: ENV_WORKSPACE, admin });
+  const core: SwitchboardCore = createCommandCore({
+    api: client,
+    stores: new WorkspaceStores(db, ENV_WORKSPACE),
+    admin,
+  });
   return { id, admin, core, changes };
 }
 

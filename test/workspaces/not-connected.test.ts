@@ -14,6 +14,7 @@ import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { Keyring } from "../../src/platform/secrets.ts";
 import { Installations } from "../../src/store/installations.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { createWorkspaceAdmin } from "../../src/workspaces/admin.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
 import { type CountingProxy, startProxy } from "../helpers/proxy.ts";
@@ -53,7 +54,7 @@ beforeAll(async () => {
     mode: "many",
     installerUserId: "U0ALICE",
   });
-  core = createNotConnectedCore({ db, workspace: ENV_WORKSPACE, admin });
+  core = createNotConnectedCore({ stores: new WorkspaceStores(db, ENV_WORKSPACE), admin });
 }, 60_000);
 afterAll(async () => {
   await proxy?.close();

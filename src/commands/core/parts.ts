@@ -7,18 +7,14 @@ import type { Automations } from "../../automations/index.ts";
 import { finishBlocks, LIMITS, truncate } from "../../blocks/blocks.ts";
 import type { ApprovalAccess, ApprovalCards, ApprovalPolicy } from "../../campaigns/approval-access.ts";
 import type { StartRules } from "../../domain/start-time.ts";
-import type { WorkspaceId } from "../../domain/workspace.ts";
 import type { Logger } from "../../platform/log.ts";
 import { maskSecret } from "../../platform/log.ts";
 import type { ReportService } from "../../reports/service.ts";
-import { Approvals } from "../../store/approvals.ts";
-import { type AuditEntry, AuditLog } from "../../store/audit.ts";
-import { CampaignAudiences, TestPhones } from "../../store/campaigns.ts";
-import { ChannelNames } from "../../store/channels.ts";
-import { Confirmations } from "../../store/confirmations.ts";
-import type { Db } from "../../store/db.ts";
-import { HeldStarts } from "../../store/held-starts.ts";
-import { TestSends } from "../../store/own-sends.ts";
+import type { AuditEntry } from "../../store/audit.ts";
+import type { ChannelNames } from "../../store/channels.ts";
+import type { Confirmations } from "../../store/confirmations.ts";
+import type { WorkspaceStores } from "../../store/workspace-stores.ts";
+import { ContactNames } from "../contact-names.ts";
 import { ALL_COMMANDS } from "../defs/index.ts";
 import { errorReply } from "../errors.ts";
 import type { InboxAccess } from "../inbox.ts";
@@ -32,9 +28,8 @@ import { type Auditing, createAuditing } from "./audit.ts";
 
 export interface CoreOptions {
   api: MessagingApi;
-  db: Db;
-  /** The workspace whose audit entries, confirmations and channel names the core reads and writes. */
-  workspace: WorkspaceId;
+  /** The workspace's stores (its runtime's): its audit entries, confirmations, channel names and the rest. */
+  stores: WorkspaceStores;
   /** The API key, only to mask it and to keep it out of every answer. */
   apiKey?: string;
   defaultChannelId?: number;
@@ -53,8 +48,8 @@ export interface CoreOptions {
   registry?: Registry;
   /** Report schedules and summaries, for `/sb report…`. */
   reports?: ReportService;
-  /** Channel names; default: read from `db`. */
-  channels?: ChannelNames;
+  /** Names of contacts read lately: the workspace runtime's, kept across its cores; default: this core's own. */
+  contactNames?: ContactNames;
   /** The inboxes, for `/sb inbox…`. */
   inbox?: InboxAccess;
   /** The workspace's connection and settings (`/sb connect`, `/sb disconnect`, `/sb settings`). */
@@ -100,9 +95,11 @@ const REFUSED_WORDS: Record<string, string> = {
 
 export function coreParts(opts: CoreOptions): CoreParts {
   const registry = opts.registry ?? new Registry(ALL_COMMANDS);
-  const channels = opts.channels ?? new ChannelNames(opts.db, opts.workspace);
-  const audit = new AuditLog(opts.db, opts.workspace);
-  const confirmations = new Confirmations(opts.db, opts.workspace);
+  const { stores } = opts;
+  const contactNames = opts.contactNames ?? new ContactNames();
+  const channels = stores.channels;
+  const audit = stores.audit;
+  const confirmations = stores.confirmations;
   const permissions = new Permissions({
     writers: opts.writers,
     broadcasters: opts.broadcasters,
@@ -120,7 +117,7 @@ export function coreParts(opts: CoreOptions): CoreParts {
   const approvals = (): ApprovalAccess | undefined =>
     approval && {
       policy: { approvers: approval.approvers ?? [], approveFrom: approval.approveFrom },
-      store: new Approvals(opts.db, opts.workspace),
+      store: stores.approvals,
       cards: approval.cards?.(),
       isApprover: async (userId) =>
         !!approval.approvers?.length &&
@@ -182,17 +179,19 @@ export function coreParts(opts: CoreOptions): CoreParts {
       },
 
       inbox: opts.inbox,
-      audiences: new CampaignAudiences(opts.db, opts.workspace),
-      testPhones: new TestPhones(opts.db, opts.workspace),
-      testSends: new TestSends(opts.db, opts.workspace),
-      heldStarts: new HeldStarts(opts.db, opts.workspace),
-      laterSends: laterSendsOf(opts.db, opts.workspace),
+      audiences: stores.campaignAudiences,
+      testPhones: stores.testPhones,
+      testSends: stores.testSends,
+      campaignCards: stores.campaignCards,
+      heldStarts: stores.heldStarts,
+      laterSends: laterSendsOf(stores),
       startRules: opts.startRules ?? {},
       now: opts.now ?? (() => new Date()),
       approvals: approvals(),
       admin: opts.admin,
       ...(opts.automations ? { automations: opts.automations } : {}),
-      workspace: opts.workspace,
+      workspace: stores.workspace,
+      contactNames,
       audit: (operation, ok, answer) => auditing.done(actor, line, { operation, ok, answer }),
     };
   };

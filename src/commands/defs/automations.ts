@@ -32,7 +32,33 @@ const ok = (text: string, more: KnownBlock[] = []): Reply => ({
   blocks: [section(`:white_check_mark: ${text}`), ...more],
 });
 
-const kindWords = (h: Pick<HookRow, "kind">) => (h.kind === "workflow" ? "Slack workflow" : "endpoint");
+const kindWords = (h: Pick<HookRow, "kind">) => (h.kind === "workflow" ? "Slack workflow" : "webhook");
+
+/** Each event as the list says it (the event's name is what `automation add` takes). */
+const EVENT_WORDS: Record<string, string> = {
+  "message.received": "A customer writes",
+  "conversation.assigned": "A conversation is assigned",
+  "conversation.resolved": "A conversation is resolved",
+  "rating.received": "A customer rates a conversation",
+  "reply_target.breached": "A reply target is missed",
+  "campaign.started": "A campaign starts",
+  "campaign.completed": "A campaign completes",
+  "campaign.failed": "A campaign fails",
+  "import.finished": "A contact import finishes",
+};
+const eventWords = (event: string) => EVENT_WORDS[event] ?? event;
+
+/** "2 automations · 1 failing · 1 being retried": the list's status line. */
+function statusLine(hooks: HookRow[]): string {
+  const failing = hooks.filter((h) => h.failures > 0).length;
+  const retrying = hooks.filter((h) => h.lastState === "pending").length;
+  return [
+    `${hooks.length} ${hooks.length === 1 ? "automation" : "automations"}`,
+    ...(failing ? [`:x: ${failing} failing`] : []),
+    ...(retrying ? [`:hourglass_flowing_sand: ${retrying} being retried`] : []),
+    ...(!failing && !retrying ? [":white_check_mark: all delivering"] : []),
+  ].join(" · ");
+}
 
 /** A hook's last delivery and failures, in words. */
 function lastWords(h: HookRow): string {
@@ -57,23 +83,29 @@ export function automationsBlocks(hooks: HookRow[]): KnownBlock[] {
         "No automation yet: `/sb automation add <event> <url>` sends an event to a workflow or an endpoint.",
       ),
     );
+  if (hooks.length) blocks.push(context(statusLine(hooks)));
   for (const h of hooks) {
-    const inbox = h.inbox ? ` · only <#${h.inbox}>` : "";
+    const inbox = h.inbox ? ` in <#${h.inbox}>` : "";
     blocks.push(
       section(
-        `*${h.number}.* \`${esc(h.event)}\` → \`${esc(h.urlMasked)}\` (${kindWords(h)})${inbox}\n${lastWords(h)}`,
+        `*${h.number}. ${esc(eventWords(h.event))}${inbox}* → ${kindWords(h)} \`${esc(h.urlMasked)}\`\n${lastWords(h)}`,
       ),
     );
     if (h.failures > 0)
       blocks.push(
         actions([
-          { text: "Retry", actionId: ACTION.run, value: `automation retry ${h.number}`, style: "primary" },
+          {
+            text: `Retry ${h.failures === 1 ? "the failed event" : `${h.failures} failed events`}`,
+            actionId: ACTION.run,
+            value: `automation retry ${h.number}`,
+            style: "primary",
+          },
         ]),
       );
   }
   blocks.push(
     context(
-      `Events: ${EVENT_TYPES.map((t) => `\`${t}\``).join(", ")}. docs/automations.md says what each sends.`,
+      `Add one with \`/sb automation add <event> <address>\`, the event one of ${EVENT_TYPES.map((t) => `\`${t}\``).join(", ")}.`,
     ),
   );
   return blocks;

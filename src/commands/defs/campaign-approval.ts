@@ -248,6 +248,10 @@ const requestOption = z.coerce.number().int().positive().optional();
  */
 async function withRedraw(ctx: CommandContext, id: number, reply: Reply, command: string): Promise<Reply> {
   if (reply.form) return reply;
+  // Only the cards kept open in channels are redrawn, never a live one (campaigns/cards.ts): with none, no
+  // read of the campaign (three requests) is spent on a redraw nobody would see.
+  const open = await ctx.campaignCards?.open(id).catch(() => undefined);
+  if (open && !open.some((c) => c.role !== "live")) return reply;
   const card = await ctx.api
     .getCampaign(id)
     .then((c) => cardOf(ctx, id, c))

@@ -1,5 +1,6 @@
 // A campaign's recipients as people read them: a status as an icon and a
-// word, and names for recipients that carry none (a small cache, then reads).
+// word, and names for recipients that carry none (the workspace's names read
+// lately, ContactNames, then reads).
 import type { CommandContext } from "../registry.ts";
 import { pick, show } from "../render.ts";
 import { contactName, refId } from "./common.ts";
@@ -15,13 +16,6 @@ export const RECIPIENT_WORDS: Record<string, { icon: string; label: string }> = 
   skipped: { icon: ":fast_forward:", label: "Skipped" },
 };
 
-/**
- * Names of contacts read lately, by workspace and id (`T123:42`; ids are the
- * API account's, so two workspaces may both have a contact 42): a page of
- * recipients is named from here first.
- */
-const CONTACT_NAMES = new Map<string, string>();
-const CONTACT_NAMES_MAX = 5_000;
 /** Contacts read per page at most: the spec cannot read contacts by a list of ids. */
 const NAME_READS = 20;
 
@@ -39,7 +33,7 @@ export async function recipientNames(
   for (const r of items) {
     const id = refId(r, "contactId", "contact_id");
     if (id === undefined || show(pick(r, "name") ?? "")) continue;
-    const known = CONTACT_NAMES.get(`${ctx.workspace}:${id}`);
+    const known = ctx.contactNames.get(id);
     if (known !== undefined) names.set(id, known);
     else wanted.add(id);
   }
@@ -55,9 +49,7 @@ export async function recipientNames(
   for (const [id, name] of read) {
     if (!name) continue;
     names.set(id, name);
-    if (CONTACT_NAMES.size >= CONTACT_NAMES_MAX)
-      CONTACT_NAMES.delete(CONTACT_NAMES.keys().next().value as string);
-    CONTACT_NAMES.set(`${ctx.workspace}:${id}`, name);
+    ctx.contactNames.set(id, name);
   }
   names.unread = items.filter((r) => {
     const id = refId(r, "contactId", "contact_id");

@@ -82,10 +82,12 @@ export async function inboxFormData(inbox: InboxAccess, channel: string | undefi
             nextSecs: targets?.nextSecs ?? null,
             here: targets?.here ?? false,
             ratingTemplate: current.ratingTemplate ?? null,
+            away: current.away,
           },
         }
       : {}),
     chatTypes: CHAT_TYPES.map((t) => ({ value: t, label: typesInWords([t]) })),
     ...(c ? { hours: `${formatBusinessHours(c.hours)} (${c.tz})` } : {}),
+    ...(inbox.away?.() ? { awayMessage: true } : {}),
   };
 }

@@ -16,38 +16,13 @@ import {
 } from "../../store/inbox.ts";
 import { errorReply } from "../errors.ts";
 import { formReply } from "../forms.ts";
-import type { InboxAccess } from "../inbox.ts";
 import { findTemplate, quickReplies } from "../rating.ts";
 import { type AnySpec, type CommandContext, defineCommand, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
+import { awaySpec } from "./inbox-away.ts";
+import { channelOf, channelRef, inboxOf } from "./inbox-common.ts";
 import { dueWords } from "./inbox-report.ts";
 import { inboxFormData, targetsInWords, targetsOf } from "./inbox-targets.ts";
-
-const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
-
-function inboxOf(ctx: CommandContext): InboxAccess {
-  if (!ctx.inbox) throw new UserError("The inbox is not set up in this Switchboard.", false);
-  return ctx.inbox;
-}
-
-/** `<#C1|general>` arrives as C1; `#C1` and `C1` are typed in the shell. Default: where the command was typed. */
-function channelOf(typed: string | undefined, ctx: CommandContext, usage: string): string {
-  const raw = (typed ?? ctx.actor.channelId ?? "").replace(/^#/, "");
-  if (!raw)
-    throw new UserError(
-      `*channel* is required here: name it as a Slack channel id, for example \`/sb ${usage} C0123ABCD\`.`,
-    );
-  if (!CHANNEL_ID.test(raw))
-    throw new UserError(
-      ctx.actor.via === "shell"
-        ? `*channel* \`${esc(typed ?? raw)}\` is not a channel id: give the Slack channel's id, for example C0123ABCD (Slack shows it at the bottom of the channel's details).`
-        : `*channel* \`${esc(typed ?? raw)}\` is not a channel: type # and pick the channel from Slack's list (it turns blue).`,
-    );
-  return raw;
-}
-
-/** `<#C1>` in Slack; the bare id in the shell. */
-const channelRef = (channel: string) => `<#${channel}>`;
 
 const FILTER_WORDS: Record<InboxFilter, string> = {
   all: "every conversation with a new customer message",
@@ -75,14 +50,15 @@ async function ratingTemplateOf(typed: string | undefined, ctx: CommandContext):
 
 /** `every conversation … (Phone chat)` with `; thread replies are notes` when they are. */
 function settingsInWords(
-  i: Pick<Inbox, "filter" | "types" | "replies"> & Partial<Pick<Inbox, "ratingTemplate">>,
+  i: Pick<Inbox, "filter" | "types" | "replies"> & Partial<Pick<Inbox, "ratingTemplate" | "away">>,
 ): string {
   const types = i.types.length ? ` (${typesInWords(i.types)})` : "";
   const replies = i.replies === "notes" ? "; thread replies are notes (send with the card's *Reply*)" : "";
   const rating = i.ratingTemplate
     ? `; on Resolve, the customer is asked for a rating (template ${esc(i.ratingTemplate)})`
     : "";
-  return `${FILTER_WORDS[i.filter]}${types}${replies}${rating}`;
+  const away = i.away === false ? "; no away message" : "";
+  return `${FILTER_WORDS[i.filter]}${types}${replies}${rating}${away}`;
 }
 
 /** `type=phonechat,chat_web` (or `all`): the chat types, as the API names them. */
@@ -415,4 +391,5 @@ const offSpec: AnySpec = defineCommand({
   },
 });
 
-export const INBOX_COMMANDS: AnySpec[] = [listSpec, mineSpec, onSpec, offSpec];
+// `inbox away` between on and off: help lists it, and its example runs, while the inbox is on.
+export const INBOX_COMMANDS: AnySpec[] = [listSpec, mineSpec, onSpec, awaySpec, offSpec];

@@ -12,7 +12,15 @@ import { actions, context, esc, header, section, truncate } from "../../blocks/b
 import { dateToken, localText, parseStartAt } from "../../domain/start-time.ts";
 import type { Recipient } from "../args.ts";
 import { idArg } from "../args.ts";
-import { type LaterMessage, type LaterSend, laterSaid, laterWhen, laterWhom } from "../later-message.ts";
+import { formReply } from "../forms.ts";
+import {
+  type LaterMessage,
+  type LaterSend,
+  laterSaid,
+  laterWhen,
+  laterWhom,
+  notWaitingWords,
+} from "../later-message.ts";
 import { type CommandContext, defineCommand, type Preview, UserError } from "../registry.ts";
 import { pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";
@@ -117,10 +125,7 @@ async function waitingOf(ctx: CommandContext, n: number): Promise<LaterSend> {
   if (!s || (s.setBy !== ctx.actor.userId && !(await seesAll(ctx))))
     throw new UserError(`There is no message ${n} waiting to be sent. \`/sb scheduled\` lists them.`, false);
   if (s.state !== "waiting")
-    throw new UserError(
-      `Message ${n} is no longer waiting: it was ${s.state === "done" ? "sent" : s.state === "running" ? "being sent" : s.state}.`,
-      false,
-    );
+    throw new UserError(`Message ${n} is no longer waiting: ${notWaitingWords(s)}.`, false);
   return s;
 }
 
@@ -146,8 +151,13 @@ export function scheduledReply(list: LaterSend[], all: boolean, tz: string | und
         context("`/sb send <recipient> <text…> at=09:00` sends one at a time you choose."),
       ],
     };
+  const next = list[0]!;
   const blocks: KnownBlock[] = [
     header(all ? "Messages waiting to be sent" : "Your messages waiting to be sent"),
+    // The status line: how many, and the next one out.
+    context(
+      `:alarm_clock: ${list.length} waiting · the next ${dateToken(next.at, tz)} to *${esc(laterWhom(next.payload))}*`,
+    ),
   ];
   for (const s of list.slice(0, SHOWN)) blocks.push(section(itemLine(s, tz)), actions(itemButtons(s)));
   blocks.push(
@@ -226,6 +236,7 @@ export const SCHEDULED_COMMANDS = [
     scope: "write",
     usage: 'scheduled edit <n> [text="…"] [at=<when>]',
     summary: "Change the text or the time of a message waiting to be sent later",
+    help: "In Slack, `scheduled edit <n>` alone (or Edit… on the list) opens a form with its text and time, the time in the workspace's zone. Only its writer or an admin may change it.",
     example: 'scheduled edit 1 text="Hola Lucía, ¿mañana a las 10?"',
     topic: "messages",
     operations: [],
@@ -233,6 +244,26 @@ export const SCHEDULED_COMMANDS = [
       const s = await waitingOf(ctx, a.n);
       const tz = ctx.startRules.tz;
       if (a.text === undefined && a.at === undefined) {
+        // In Slack, Edit… (or the line alone) opens the form: its text and time, in the workspace's zone.
+        if (ctx.actor.via !== "shell")
+          return formReply(
+            ctx,
+            {
+              kind: "scheduled-edit",
+              instead: "scheduled.edit",
+              load: async () => ({
+                number: s.number,
+                version: s.version,
+                whom: laterWhom(s.payload),
+                ...(s.payload.body.type === "text" ? { text: String(s.payload.body.text ?? "") } : {}),
+                said: laterSaid(s.payload),
+                at: localText(s.at, tz ?? "UTC"),
+                ...(tz ? { tz } : {}),
+                setBy: s.setBy,
+              }),
+            },
+            `Opening message ${s.number}…`,
+          );
         const said = laterSaid(s.payload).replace(/"/g, "'");
         const line = `scheduled edit ${s.number} text="${said}" at="${localText(s.at, tz).replace(/ UTC$/, "")}"`;
         const text = `Message ${s.number} to *${esc(laterWhom(s.payload))}*, at ${dateToken(s.at, tz)}. Give what changes on the line:`;

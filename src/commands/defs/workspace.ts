@@ -5,7 +5,8 @@
 // them; anyone else is told who can.
 import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
-import { context, esc, header, section } from "../../blocks/blocks.ts";
+import { context, esc, header, section, truncate } from "../../blocks/blocks.ts";
+import { AWAY_MAX } from "../../domain/away.ts";
 import { countryWords } from "../args.ts";
 import { errorReply } from "../errors.ts";
 import { formReply } from "../forms.ts";
@@ -101,6 +102,14 @@ export function valueWords(
       return s.country.value
         ? esc(countryWords(s.country.value))
         : "Not set: numbers must be written with their + code";
+    case "away":
+      return s.away.value
+        ? `“${esc(truncate(s.away.value.replace(/\s+/g, " "), 150))}” (sent once per conversation to a customer who writes while the team is away)`
+        : "None: customers who write while the team is away get no answer";
+    case "awayNow":
+      return s.awayNow.value
+        ? `On since ${esc(new Date(s.awayNow.value).toISOString().slice(0, 16).replace("T", " "))} UTC: the away message goes out at any hour`
+        : "Off: the business hours say when the team is away";
   }
 }
 
@@ -164,6 +173,14 @@ function settingsInput(a: Record<string, string | undefined>): SettingsInput {
         ? Number(from.trim().replace(/,/g, ""))
         : from;
   if (a.country !== undefined) out.country = clear(a.country) ? null : a.country;
+  if (a.away !== undefined) out.away = clear(a.away) ? null : a.away;
+  const awayNow = a["away-now"]?.trim().toLowerCase();
+  if (awayNow !== undefined)
+    out.awayNow = /^(on|yes|true)$/.test(awayNow)
+      ? true
+      : /^(off|no|false|none)$/.test(awayNow)
+        ? false
+        : awayNow;
   return out as SettingsInput;
 }
 
@@ -298,6 +315,9 @@ export const WORKSPACE_COMMANDS = [
         "who approves a campaign before it is sent: people and user groups, comma separated; `none`: no approval",
       "approve-from": "approval only from this many people reached; `none`: every campaign",
       country: "the country of phone numbers written without a + code (ES, US); `none`: not set",
+      away: `the away message, sent once per conversation and closed period to a customer who writes outside business hours (needs \`hours=\`, or \`away-now=on\`); placeholders as in saved replies (\`{first_name|there}\`); at most ${AWAY_MAX.toLocaleString("en-US")} characters; \`none\`: no away message`,
+      "away-now":
+        "`on`: the team is away now whatever the hours say (a holiday, a day off); `off`: the hours decide",
     },
     schema: z.object({
       writers: z.string().optional(),
@@ -311,10 +331,12 @@ export const WORKSPACE_COMMANDS = [
       approvers: z.string().optional(),
       "approve-from": z.string().optional(),
       country: z.string().optional(),
+      away: z.string().optional(),
+      "away-now": z.string().optional(),
     }),
     scope: "read",
     usage:
-      "settings set [writers=…] [broadcasters=…] [audit=…] [channel=…] [tz=…] [steps=…] [quiet=…] [hours=…] [approvers=…] [approve-from=…] [country=…]",
+      "settings set [writers=…] [broadcasters=…] [audit=…] [channel=…] [tz=…] [steps=…] [quiet=…] [hours=…] [approvers=…] [approve-from=…] [country=…] [away=…] [away-now=on|off]",
 
     summary: "Change this workspace's settings (admins)",
     example: "settings set tz=Europe/Paris steps=writers",

@@ -38,6 +38,8 @@ const AUDIT_NOUNS: Record<string, string> = {
 export function auditSentence(e: AuditEntry): string {
   const who = e.via === "shell" ? "The shell" : `<@${e.actor}>`;
   const a = (e.answer && typeof e.answer === "object" ? e.answer : {}) as Record<string, unknown>;
+  // The away message (issue 40 §1): Switchboard's own send, no person's.
+  if (e.operation === "inbox.away.message") return awaySentence(a);
   // The workspace's own changes (src/workspaces/admin.ts): no API operation, their own words.
   if (e.operation === "workspace.connect")
     return `${who} connected this workspace to *${esc(String(a.organization ?? "a messaging account"))}*`;
@@ -249,6 +251,14 @@ function heldStartSentence(e: AuditEntry, who: string, a: Record<string, unknown
   }
 }
 
+/** "Switchboard sent the away message to *Ana* in #support"; refused, or its outcome not known. */
+function awaySentence(a: Record<string, unknown>): string {
+  const to = `${customerOf(a)} in ${channelOf(a)}`;
+  if (a.outcome === "sent") return `Switchboard sent the away message to ${to}`;
+  if (a.outcome === "refused") return `Switchboard's away message to ${to} was refused by the messaging API`;
+  return `Whether Switchboard's away message reached ${to} is not known: the messaging API did not answer; it is not sent again`;
+}
+
 /** `C0123` → `<#C0123>`: Slack shows the channel's name. */
 const channelOf = (a: Record<string, unknown>) =>
   typeof a.channel === "string" && /^[CG][A-Z0-9]+$/.test(a.channel) ? `<#${a.channel}>` : "a channel";
@@ -297,6 +307,8 @@ function ownWrite(e: AuditEntry, a: Record<string, unknown>, who: string): strin
       return `${who} changed what the inbox in ${channelOf(a)} shows`;
     case "inbox.off":
       return `${who} turned the inbox off in ${channelOf(a)}`;
+    case "inbox.away":
+      return `${who} turned the away message ${a.on ? "on" : "off"} in the inbox in ${channelOf(a)}`;
     case "inbox.assign":
       // Given to oneself is taken.
       return typeof a.assignee === "string" && a.assignee && a.assignee !== e.actor

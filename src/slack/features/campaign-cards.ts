@@ -6,16 +6,13 @@ import type { webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import { cardPosted, type NewCard, redrawOpenCards } from "../../campaigns/cards.ts";
 import type { Reply } from "../../commands/types.ts";
-import type { WorkspaceId } from "../../domain/workspace.ts";
 import type { Logger } from "../../platform/log.ts";
-import { CampaignCards } from "../../store/campaign-cards.ts";
-import type { Db } from "../../store/db.ts";
-import { ProgressStore } from "../../store/progress.ts";
+import type { WorkspaceStores } from "../../store/workspace-stores.ts";
 import type { SlackHooks } from "../context.ts";
 
 export interface CardDeps {
-  db?: Db;
-  workspace: WorkspaceId;
+  /** The workspace's cards and tracked progress; absent (no database): nothing kept. */
+  stores?: Pick<WorkspaceStores, "campaignCards" | "progress">;
   logger: Pick<Logger, "warn">;
   hooks?: Pick<SlackHooks, "onPosted">;
 }
@@ -32,7 +29,7 @@ export async function campaignCardPosted(
 ): Promise<void> {
   const origin = posted.reply.origin;
   const card = origin?.card;
-  if (card && origin.id && deps.db) {
+  if (card && origin.id && deps.stores) {
     const input: NewCard = {
       campaignId: origin.id,
       channel: posted.channel,
@@ -43,7 +40,7 @@ export async function campaignCardPosted(
       status: card.status,
       at: posted.at ?? new Date(),
     };
-    await cardPosted(portsOf({ ...deps, db: deps.db }, client), input).catch((err: unknown) =>
+    await cardPosted(portsOf(deps.stores, deps.logger, client), input).catch((err: unknown) =>
       deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, "campaign cards not kept"),
     );
   }
@@ -57,8 +54,8 @@ export async function campaignCardsRedrawn(
   reply: Reply,
 ): Promise<void> {
   const origin = reply.origin;
-  if (!origin?.redraw || !origin.id || !deps.db) return;
-  await redrawOpenCards(portsOf({ ...deps, db: deps.db }, client), origin.id, origin.redraw).catch(
+  if (!origin?.redraw || !origin.id || !deps.stores) return;
+  await redrawOpenCards(portsOf(deps.stores, deps.logger, client), origin.id, origin.redraw).catch(
     (err: unknown) =>
       deps.logger.warn(
         { err: err instanceof Error ? err.message : String(err) },
@@ -67,13 +64,17 @@ export async function campaignCardsRedrawn(
   );
 }
 
-function portsOf(deps: CardDeps & { db: Db }, client: webApi.WebClient) {
+function portsOf(
+  stores: NonNullable<CardDeps["stores"]>,
+  logger: CardDeps["logger"],
+  client: webApi.WebClient,
+) {
   return {
-    cards: new CampaignCards(deps.db, deps.workspace),
-    progress: new ProgressStore(deps.db, deps.workspace),
+    cards: stores.campaignCards,
+    progress: stores.progress,
     update: async (channel: string, ts: string, m: { text: string; blocks: KnownBlock[] }) => {
       await client.chat.update({ channel, ts, text: m.text, blocks: m.blocks });
     },
-    warn: (o: object, m: string) => deps.logger.warn(o, m),
+    warn: (o: object, m: string) => logger.warn(o, m),
   };
 }

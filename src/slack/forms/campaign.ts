@@ -23,8 +23,6 @@ import { loadCampaignData, textOfRecord } from "../../commands/lookups.ts";
 import { UserError } from "../../commands/registry.ts";
 import { ACTION } from "../../commands/types.ts";
 import { dateToken } from "../../domain/start-time.ts";
-import { CampaignAudiences } from "../../store/campaigns.ts";
-import { HeldStarts } from "../../store/held-starts.ts";
 import { campaignCardPosted } from "../features/campaign-cards.ts";
 import { withApi } from "../perform.ts";
 import { recipientSuggestions } from "./choices.ts";
@@ -357,8 +355,8 @@ export const campaignForm: SlackForm<"campaign", CampaignMeta, CampaignPlan> = {
           return api.createCampaign({ ...plan.body, conversationTagId: createdTag.id });
         });
         // Its audience kept for the send prompt's overlap (no API read); a failure here loses only that flag.
-        if (ctx.db && c.id !== undefined)
-          await new CampaignAudiences(ctx.db, ctx.workspace)
+        if (ctx.stores && c.id !== undefined)
+          await ctx.stores.campaignAudiences
             .record(Number(c.id), name, plan.body)
             .catch((err) => ctx.logger.warn({ err: String(err) }, "could not keep the campaign's audience"));
         // The start time: a held start Switchboard runs then (docs/campaigns.md), audited.
@@ -409,8 +407,8 @@ export const campaignForm: SlackForm<"campaign", CampaignMeta, CampaignPlan> = {
               { text, blocks },
             );
             // The post is the start's card: edited when it runs, is cancelled or skipped (its buttons with it).
-            if (held && posted.ts && ctx.db)
-              await new HeldStarts(ctx.db, ctx.workspace)
+            if (held && posted.ts && ctx.stores)
+              await ctx.stores.heldStarts
                 .setCard(held.id, posted.channel, posted.ts)
                 .catch((err) => ctx.logger.warn({ err: String(err) }, "could not keep the start's card"));
             // The campaign's current card: finished when a newer one is posted (the launch's live card).

@@ -8,7 +8,7 @@ import type { ModalView, PlainTextOption } from "@slack/types";
 import type { MessagingApi } from "../../api/types.ts";
 import type { FormKind, FormKinds } from "../../commands/form-kinds.ts";
 import type { Actor } from "../../commands/types.ts";
-import type { SlackContext } from "../context.ts";
+import type { Reach } from "../context.ts";
 import type { StateValues } from "./kit.ts";
 
 /** The shortcuts' callback ids (manifest.yml `features.shortcuts`). */
@@ -28,7 +28,7 @@ export interface Opened {
 
 /** A choice inside the open form (block_actions): the form is rebuilt from its own state. */
 export interface Refresh<Meta> {
-  ctx: SlackContext;
+  ctx: Reach;
   actor: Actor;
   meta: Partial<Meta>;
   state: StateValues;
@@ -40,7 +40,7 @@ export interface Suggest {
   query: string;
   state: StateValues | undefined;
   /** The request's services and workspace (a list kept in the store, not the API), and the form's metadata. */
-  ctx?: SlackContext;
+  ctx?: Reach;
   meta?: Record<string, unknown>;
 }
 
@@ -51,7 +51,7 @@ export interface SlackSuggest extends Suggest {
 }
 
 export interface Submission<Meta> {
-  ctx: SlackContext;
+  ctx: Reach;
   client: webApi.WebClient;
   body: ViewSubmitAction;
   view: ViewOutput;
@@ -87,7 +87,7 @@ export interface FormShortcut {
    * A form the Slack side builds itself (no command line): the view for this
    * message shortcut's message and channel, replacing the waiting modal.
    */
-  view?: (ctx: SlackContext, actor: Actor, shortcut: MessageShortcut) => Promise<ModalView>;
+  view?: (ctx: Reach, actor: Actor, shortcut: MessageShortcut) => Promise<ModalView>;
 }
 
 export interface SlackForm<K extends FormKind = FormKind, Meta = unknown, Plan = unknown> {

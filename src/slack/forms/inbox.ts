@@ -30,7 +30,17 @@ export interface InboxMeta {
   ch?: string;
   /** The line the form stood for when it opened on an inbox that exists: saved untouched, nothing is written. */
   was?: string;
+  /** Whether the away message went out there when the form opened (issue 40 §1; `inbox away`, not `inbox on`). */
+  away?: boolean;
 }
+
+/** What the form stands for: the `inbox on` line, and whether the away message goes out there. */
+export interface InboxPlan {
+  line: string;
+  away: boolean;
+}
+
+const AWAY = "on";
 
 /** The targets offered, in seconds ("none": no target). */
 const TARGET_CHOICES = [300, 600, 900, 1800, 3600, 7200, 14_400, 28_800, 86_400];
@@ -58,6 +68,7 @@ export function inboxModal(data: InboxFormData, meta: InboxMeta): ModalView {
   const types = data.chatTypes.map((t) => option(t.label, t.value));
   const typesChosen = types.filter((o) => c?.types.includes(o.value ?? ""));
   const hereOption = option("Say @here on a warning shown in the channel", "yes");
+  const awayOption = option("Send the workspace's away message here", AWAY);
   const blocks: KnownBlock[] = [
     sectionText(
       c
@@ -130,6 +141,22 @@ export function inboxModal(data: InboxFormData, meta: InboxMeta): ModalView {
         hint: "On Resolve, this approved template with quick-reply buttons asks the customer for a rating. Empty: none.",
       },
     ),
+    input(
+      "away",
+      "Away message",
+      {
+        type: "checkboxes",
+        action_id: "away",
+        options: [awayOption],
+        ...(c?.away === false ? {} : { initial_options: [awayOption] }),
+      },
+      {
+        optional: true,
+        hint: data.awayMessage
+          ? "A customer who writes outside business hours gets the workspace's away message, once per conversation per closed period."
+          : "The workspace has no away message yet: an admin writes it in Settings, under Inbox.",
+      },
+    ),
     context(
       data.hours
         ? `Targets count in the workspace's business hours: ${data.hours}.`
@@ -137,14 +164,15 @@ export function inboxModal(data: InboxFormData, meta: InboxMeta): ModalView {
     ),
   ];
   const shown = c ? inboxLine(initialStateOf(blocks)) : undefined;
-  const metadata = shown && "line" in shown ? { ...meta, was: shown.line } : meta;
+  const metadata =
+    shown && "line" in shown ? { ...meta, was: shown.line, away: shown.away } : { ...meta, away: true };
   return modal({ callbackId: INBOX_CALLBACK, title: "Inbox", submit: "Save", metadata, blocks });
 }
 
 /** The command line the form stands for. */
 export function inboxLine(
   state: Submission<InboxMeta>["state"],
-): { line: string } | { errors: Record<string, string> } {
+): InboxPlan | { errors: Record<string, string> } {
   const channel = state.channel?.channel?.selected_conversation as string | undefined;
   if (!channel) return { errors: { channel: "Choose the inbox's channel." } };
   const words = ["inbox", "on", channel];
@@ -161,12 +189,17 @@ export function inboxLine(
   if (rating && !/^[\w.-]+$/.test(rating))
     return { errors: { rating: "A template's name, without spaces, like rate_us." } };
   if (rating) words.push(`rating=${rating}`);
-  return { line: words.join(" ") };
+  return { line: words.join(" "), away: checkedOf(state, "away").includes(AWAY) };
 }
 
-async function save(line: string, s: Submission<InboxMeta>): Promise<FormOutcome> {
+async function save(plan: InboxPlan, s: Submission<InboxMeta>): Promise<FormOutcome> {
+  const { line } = plan;
+  const channel = /^inbox on (\S+)/.exec(line)?.[1];
+  // The away message is `inbox away`'s, apart from `inbox on` (which leaves it as it is).
+  const awayLine =
+    plan.away !== (s.meta.away ?? true) ? `inbox away ${plan.away ? "on" : "off"} ${channel}` : "";
   // Saved as it opened: nothing is set again, nothing audited, and it says so.
-  if (s.meta.was === line)
+  if (s.meta.was === line && !awayLine)
     return {
       answer: {
         response_action: "update",
@@ -178,7 +211,15 @@ async function save(line: string, s: Submission<InboxMeta>): Promise<FormOutcome
         }),
       } as FormOutcome["answer"],
     };
-  const reply = await s.ctx.core.run(line, s.actor);
+  const replies = [];
+  if (s.meta.was !== line) replies.push(await s.ctx.core.run(line, s.actor));
+  if (awayLine && replies.every((r) => r.visibility === "in_channel"))
+    replies.push(await s.ctx.core.run(awayLine, s.actor));
+  const reply = replies.find((r) => r.visibility !== "in_channel") ?? {
+    visibility: "in_channel" as const,
+    text: replies.map((r) => r.text).join("\n"),
+    blocks: replies.flatMap((r) => r.blocks ?? []),
+  };
   // Refused (not a writer, a private channel it is not in…): said under the channel, the form kept.
   if (reply.visibility !== "in_channel")
     return {
@@ -192,7 +233,6 @@ async function save(line: string, s: Submission<InboxMeta>): Promise<FormOutcome
     };
   return {
     after: async () => {
-      const channel = /^inbox on (\S+)/.exec(line)?.[1];
       await postOutcome(
         s.ctx,
         s.client,
@@ -204,7 +244,7 @@ async function save(line: string, s: Submission<InboxMeta>): Promise<FormOutcome
   };
 }
 
-export const inboxForm: SlackForm<"inbox", InboxMeta, string> = {
+export const inboxForm: SlackForm<"inbox", InboxMeta, InboxPlan> = {
   name: "inbox form",
   kind: "inbox",
   callbackId: INBOX_CALLBACK,
@@ -212,7 +252,7 @@ export const inboxForm: SlackForm<"inbox", InboxMeta, string> = {
   submit: {
     check: ({ state }) => {
       const r = inboxLine(state);
-      return "errors" in r ? r : { plan: r.line };
+      return "errors" in r ? r : { plan: r };
     },
     run: save,
   },

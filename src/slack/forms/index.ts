@@ -5,13 +5,9 @@
 // own module holds everything else (form.ts says what a form is).
 import { createHash } from "node:crypto";
 import type {
-  AllMiddlewareArgs,
   BlockAction,
   MessageShortcut,
-  SlackActionMiddlewareArgs,
-  SlackOptionsMiddlewareArgs,
   SlackShortcutMiddlewareArgs,
-  SlackViewMiddlewareArgs,
   ViewSubmitAction,
   webApi,
 } from "@slack/bolt";
@@ -22,12 +18,22 @@ import { apiErrorReply } from "../../commands/errors.ts";
 import type { FormKind, FormRequest } from "../../commands/form-kinds.ts";
 import type { Actor } from "../../commands/types.ts";
 import { errorRef, isSwitchboardError } from "../../platform/errors.ts";
-import { personOf, type SlackContext } from "../context.ts";
+import { personOf } from "../context.ts";
 import { formChannel, keepFormChannel } from "../io/event-store.ts";
 import { slackCode } from "../io/slack-errors.ts";
+import {
+  type ActionArgs,
+  type ViewArgs as BoltViewArgs,
+  type OptionsArgs,
+  onAction,
+  onOptions,
+  onShortcut,
+  onView,
+  type ShortcutArgs,
+} from "../listeners/on.ts";
 import type { Listeners } from "../listeners/routes.ts";
 import { withApi } from "../perform.ts";
-import { formLine, trackCommand } from "../recovery/interrupted-commands.ts";
+import { formLine } from "../recovery/interrupted-commands.ts";
 import { approvalRejectForm } from "./approval-reject.ts";
 import { campaignForm } from "./campaign.ts";
 import { connectForm } from "./connect.ts";
@@ -41,6 +47,7 @@ import { TEMPLATE_MENU } from "./parts.ts";
 import { contactEditForm, userEditForm } from "./record-edit.ts";
 import { savedReplyForm } from "./saved-reply.ts";
 import { savedReplyEditForm } from "./saved-reply-edit.ts";
+import { scheduledEditForm } from "./scheduled-edit.ts";
 import { sendForm } from "./send.ts";
 import { sendAtForm } from "./send-at.ts";
 import { settingsForm } from "./settings.ts";
@@ -68,6 +75,7 @@ const BY_KIND: { [K in FormKind]: SlackForm<K, any, any> } = {
   inbox: inboxForm,
   "approval-reject": approvalRejectForm,
   "saved-reply-edit": savedReplyEditForm,
+  "scheduled-edit": scheduledEditForm,
 };
 
 /** Every form: those the core asks for, and those the Slack side opens itself. */
@@ -91,27 +99,31 @@ export async function openableView(
   return formView({ ...request, data } as FormRequest, actor);
 }
 
-/** Registers every form's listeners; each reads the request's workspace and the services from `context`. */
+/** Registers every form's listeners (listeners/on.ts): each gets the request's Reach, `ctx`. */
 export function registerForms(app: Listeners): void {
   for (const form of FORMS) {
-    app.view(form.callbackId, submitted(form));
+    onView<ViewSubmitAction>(app, form.callbackId, submitted(form));
     for (const actionId of form.refresh?.actions ?? [])
-      app.action<BlockAction>(
+      onAction<BlockAction>(
+        app,
         { type: "block_actions", callback_id: form.callbackId, action_id: actionId },
         refreshed(form),
       );
     for (const [actionId, load] of Object.entries(form.options ?? {}))
-      app.options(
+      onOptions(
+        app,
         { type: "block_suggestion", callback_id: form.callbackId, action_id: actionId },
         suggested(actionId, load),
       );
     for (const [actionId, load] of Object.entries(form.slackOptions ?? {}))
-      app.options(
+      onOptions(
+        app,
         { type: "block_suggestion", callback_id: form.callbackId, action_id: actionId },
         slackSuggested(actionId, load),
       );
     for (const shortcut of form.shortcuts ?? [])
-      app.shortcut(
+      onShortcut(
+        app,
         {
           callback_id: shortcut.callbackId,
           type: shortcut.type === "message" ? "message_action" : "shortcut",
@@ -123,7 +135,7 @@ export function registerForms(app: Listeners): void {
 
 // ---------------------------------------------------------------- the listeners, written once
 
-type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs<SlackContext>;
+type ViewArgs = BoltViewArgs<ViewSubmitAction>;
 
 /** The submissions being answered in this process, by view and hash: a repeat gets the first's answer. */
 const answering = new Map<string, Promise<FormAnswer | undefined>>();
@@ -136,7 +148,7 @@ const answering = new Map<string, Promise<FormAnswer | undefined>>();
  */
 function submitted(form: AnyForm) {
   return async (args: ViewArgs) => {
-    const { ack, view, body, context } = args;
+    const { ack, view, body, ctx } = args;
     // The same view, hash and values: a repeat. A corrected submission after field errors has other values.
     const values = createHash("sha256")
       .update(JSON.stringify(view.state?.values ?? {}))
@@ -164,11 +176,11 @@ function submitted(form: AnyForm) {
       // note, and the next start, or on PostgreSQL another replica once this one stops beating, tells the person
       // that the form's outcome is not known (interrupted-commands.ts). Noted before the claim, so no claim is
       // ever left without its note: a repeat the other replica answers "Already submitted" is told in the end.
-      done = await trackCommand(context, {
+      done = await ctx.noted({
         userId: body.user.id,
         line: formLine(view.title?.text ?? "a form"),
       });
-      if (!(await context.events.claim(key, context.workspace))) {
+      if (!(await ctx.events.claim(key, ctx.workspace))) {
         // Another replica took it: its outcome shows there (or, if that one dies, its note is told).
         await once(alreadySubmitted());
         return;
@@ -185,25 +197,25 @@ function submitted(form: AnyForm) {
 /** A submission this process claimed: checked before any request, then the form's work, answered once. */
 async function claimed(
   form: AnyForm,
-  { body, view, client, context }: ViewArgs,
+  { body, view, client, ctx }: ViewArgs,
   once: (answer?: FormAnswer) => Promise<void>,
 ): Promise<void> {
   const said = readMetadata<{ ch?: string }>(view.private_metadata);
   // Its outcome goes to the channel it was opened from, as kept with this view in this workspace; a channel
   // the metadata names otherwise (forged: another workspace's) is dropped, and the outcome goes by DM.
-  const ch = await formChannel(context.events, context.workspace, view.id, said.ch);
+  const ch = await formChannel(ctx.events, ctx.workspace, view.id, said.ch);
   if (said.ch && !ch)
-    context.logger.warn({ callback: view.callback_id }, "a form named a channel it was not opened from");
+    ctx.logger.warn({ callback: view.callback_id }, "a form named a channel it was not opened from");
   const meta = { ...said, ch };
   const actor = viewActor(body, meta.ch);
-  const s = { ctx: context, client, body, view, meta, state: view.state.values as StateValues, actor };
+  const s = { ctx: ctx, client, body, view, meta, state: view.state.values as StateValues, actor };
   const unavailable = unavailableChoices(s.state);
   const checked = unavailable ? { errors: unavailable } : await form.submit.check(s);
   if ("errors" in checked) {
     await once({ response_action: "errors", errors: errorsFor(checked.errors, view) });
     return;
   }
-  await answerSubmission(context, client, view, once, () => form.submit.run(checked.plan, s));
+  await answerSubmission(ctx, client, view, once, () => form.submit.run(checked.plan, s));
 }
 
 const alreadySubmitted = (): FormAnswer => ({
@@ -222,21 +234,15 @@ const alreadySubmitted = (): FormAnswer => ({
 
 /** A choice that changes the form: rebuilt from its own state with views.update (a stale one is dropped). */
 function refreshed(form: AnyForm) {
-  return async ({
-    ack,
-    body,
-    action,
-    client,
-    context,
-  }: SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs<SlackContext>) => {
+  return async ({ ack, body, action, client, ctx }: ActionArgs<BlockAction>) => {
     await ack();
     const view = body.view;
     if (!view || !form.refresh) return;
     const act = action as { action_id: string; value?: string };
     try {
       const next = await form.refresh.view({
-        ctx: context,
-        actor: personOf(context),
+        ctx: ctx,
+        actor: personOf(ctx),
         meta: readMetadata(view.private_metadata),
         state: view.state.values as StateValues,
         action: act,
@@ -246,7 +252,7 @@ function refreshed(form: AnyForm) {
     } catch (err) {
       // A newer change already updated the form: this one is stale, not a failure.
       if (slackCode(err) === "hash_conflict") return;
-      context.logger.error(
+      ctx.logger.error(
         { err, callback: view.callback_id, actionId: act.action_id },
         "could not update the form",
       );
@@ -259,22 +265,18 @@ export const UNAVAILABLE = "sb_unavailable";
 
 /** Options as the user types (block_suggestion); when they cannot be read, one option that says why. */
 function suggested(actionId: string, load: (api: MessagingApi, s: Suggest) => Promise<PlainTextOption[]>) {
-  return async ({
-    ack,
-    body,
-    context,
-  }: SlackOptionsMiddlewareArgs<"block_suggestion"> & AllMiddlewareArgs<SlackContext>) => {
+  return async ({ ack, body, ctx }: OptionsArgs) => {
     const s = {
       query: body.value ?? "",
       state: body.view?.state?.values as StateValues | undefined,
-      ctx: context,
+      ctx: ctx,
       meta: readMetadata<Record<string, unknown>>(body.view?.private_metadata),
     };
     let options: PlainTextOption[];
     try {
-      options = await withApi(context, viewActor(body), "read", "form", (api) => load(api, s));
+      options = await withApi(ctx, viewActor(body), "read", "form", (api) => load(api, s));
     } catch (err) {
-      context.logger.warn({ err: String(err), actionId }, "could not load form options");
+      ctx.logger.warn({ err: String(err), actionId }, "could not load form options");
       options = [option(cut(`Could not load ${what(actionId)}: ${reasonOf(err)}`, 75), UNAVAILABLE)];
     }
     await ack({ options });
@@ -283,12 +285,7 @@ function suggested(actionId: string, load: (api: MessagingApi, s: Suggest) => Pr
 
 /** Options from Slack's own lists (the workspace's user groups); when they cannot be read, one option that says so. */
 function slackSuggested(actionId: string, load: (s: SlackSuggest) => Promise<PlainTextOption[]>) {
-  return async ({
-    ack,
-    body,
-    client,
-    context,
-  }: SlackOptionsMiddlewareArgs<"block_suggestion"> & AllMiddlewareArgs<SlackContext>) => {
+  return async ({ ack, body, client, ctx }: OptionsArgs) => {
     const state = body.view?.state?.values as StateValues | undefined;
     let options: PlainTextOption[];
     try {
@@ -297,11 +294,11 @@ function slackSuggested(actionId: string, load: (s: SlackSuggest) => Promise<Pla
         state,
         client,
         actor: viewActor(body),
-        ctx: context,
+        ctx: ctx,
         meta: readMetadata<Record<string, unknown>>(body.view?.private_metadata),
       });
     } catch (err) {
-      context.logger.warn({ err: String(err), actionId }, "could not load form options from Slack");
+      ctx.logger.warn({ err: String(err), actionId }, "could not load form options from Slack");
       options = [option("Could not load them from Slack: try again in a minute", UNAVAILABLE)];
     }
     await ack({ options });
@@ -367,12 +364,7 @@ const waiting = (title: string, blocks = [sectionText("Opening the form…")]): 
  * writer) shows there.
  */
 function shortcutUsed(s: FormShortcut) {
-  return async ({
-    ack,
-    shortcut,
-    client,
-    context,
-  }: SlackShortcutMiddlewareArgs & AllMiddlewareArgs<SlackContext>) => {
+  return async ({ ack, shortcut, client, ctx }: ShortcutArgs) => {
     await ack();
     const prefill = s.type === "message" ? s.prefill?.((shortcut as MessageShortcut).message) : undefined;
     // The guard middleware reports a failure, by the response_url of a message shortcut.
@@ -382,9 +374,9 @@ function shortcutUsed(s: FormShortcut) {
     if (!viewId) throw new Error("views.open answered without the view's id");
     let view: ModalView;
     try {
-      if (s.view) view = await s.view(context, actor, shortcut as MessageShortcut);
+      if (s.view) view = await s.view(ctx, actor, shortcut as MessageShortcut);
       else {
-        const reply = await context.core.run(s.line, actor);
+        const reply = await ctx.core.run(s.line, actor);
         view = reply.form
           ? formView(reply.form, actor, prefill)
           : waiting(s.title, reply.blocks.length ? reply.blocks : [sectionText(reply.text)]);
@@ -392,18 +384,18 @@ function shortcutUsed(s: FormShortcut) {
     } catch (err) {
       // The waiting modal must not stay "Opening the form…" forever: it says what happened.
       const ref = errorRef();
-      context.logger.error({ err, ref, line: s.line }, "shortcut failed");
+      ctx.logger.error({ err, ref, line: s.line }, "shortcut failed");
       view = waiting(s.title, [
         sectionText(`:warning: The form could not be opened (ref ${ref}). Nothing was done; try again.`),
       ]);
     }
     try {
       await client.views.update({ view_id: viewId, hash: opened.view?.hash, view });
-      await keepFormChannel(context.events, context.workspace, viewId, actor.channelId);
+      await keepFormChannel(ctx.events, ctx.workspace, viewId, actor.channelId);
     } catch (err) {
       // Closed while the form was being prepared: nothing to show, nothing went wrong.
       if (slackCode(err) !== "not_found") throw err;
-      context.logger.info({ line: s.line }, "shortcut's modal closed before the form was ready");
+      ctx.logger.info({ line: s.line }, "shortcut's modal closed before the form was ready");
     }
   };
 }

@@ -4,7 +4,7 @@
 import type { ModalView } from "@slack/types";
 import { contactFields } from "../../commands/lookups.ts";
 import type { ColumnMapping, FieldDefinition } from "../../imports/index.ts";
-import { ImportStore, type PendingImport } from "../../store/imports.ts";
+import type { PendingImport } from "../../store/imports.ts";
 import { remapImport } from "../features/uploads/flow.ts";
 import { withApi } from "../perform.ts";
 import type { SlackForm } from "./form.ts";
@@ -102,7 +102,7 @@ export const mappingForm: SlackForm<never, MappingMeta, { p: PendingImport; mapp
   callbackId: MAPPING_CALLBACK,
   submit: {
     check: async ({ ctx, meta, state, actor }) => {
-      const p = ctx.db && meta.id ? await new ImportStore(ctx.db, ctx.workspace).get(meta.id) : undefined;
+      const p = ctx.stores && meta.id ? await ctx.stores.imports.get(meta.id) : undefined;
       if (p?.state !== "pending") return { errors: { "col:0": "This import is no longer pending." } };
       const fields = (await withApi(ctx, actor, "read", "import mapping", (api) => contactFields(api))).map(
         (f) => ({ key: f.key as string, label: f.label, type: f.type }),

@@ -9,7 +9,7 @@ import type { ChannelsFormData } from "../../commands/form-kinds.ts";
 import { type ChosenTemplate, chosenTemplate } from "../../commands/lookups.ts";
 import { humanize } from "../../commands/render.ts";
 import type { Actor } from "../../commands/types.ts";
-import type { SlackContext } from "../context.ts";
+import type { Reach } from "../context.ts";
 import { withApi } from "../perform.ts";
 import { channelOptions, templateSuggestions } from "./choices.ts";
 import type { Suggest } from "./form.ts";
@@ -163,7 +163,7 @@ export function paramValues(
 
 /** The template chosen in the menu, read again, or undefined when none is. */
 export async function chosenTemplateMeta(
-  ctx: SlackContext,
+  ctx: Reach,
   actor: Actor,
   state: StateValues,
 ): Promise<TemplateChoice | undefined> {

@@ -8,8 +8,6 @@ import type { KnownBlock, ModalView } from "@slack/types";
 import { esc } from "../../blocks/blocks.ts";
 import type { FormKinds } from "../../commands/form-kinds.ts";
 import { replyPlaceholders, SAVED_REPLY_MAX } from "../../domain/saved-reply.ts";
-import { InboxStore } from "../../store/inbox.ts";
-import { SavedReplies } from "../../store/saved-replies.ts";
 import type { FormOutcome, SlackForm, Submission } from "./form.ts";
 import { context, input, modal, plain, sectionText, textInput, textOf } from "./kit.ts";
 import { postOutcome } from "./submission.ts";
@@ -92,17 +90,17 @@ async function save(plan: Plan, s: Submission<SavedReplyEditMeta>): Promise<Form
   const { ctx, actor } = s;
   const editing = s.meta.name !== undefined;
   const where = editing ? "text" : "name";
-  if (!ctx.db) return errors({ text: "Saved replies are not set up in this Switchboard." });
+  if (!ctx.stores) return errors({ text: "Saved replies are not set up in this Switchboard." });
   if (!(await ctx.core.may(actor, "write")))
     return errors({
       [where]: "Only writers may add or change saved replies: ask an admin to add you to those who may.",
     });
-  if (plan.inbox && !(await new InboxStore(ctx.db, ctx.workspace).inbox(plan.inbox)))
+  if (plan.inbox && !(await ctx.stores.inbox.inbox(plan.inbox)))
     return errors({
       inbox:
         "This channel has no inbox: choose an inbox's channel, or none for every inbox. Nothing was saved.",
     });
-  const saved = new SavedReplies(ctx.db, ctx.workspace);
+  const saved = ctx.stores.savedReplies;
   const now = new Date();
   let name = plan.name;
   if (editing) {

@@ -22,9 +22,8 @@ import {
 } from "../../commands/customer-record.ts";
 import type { Actor } from "../../commands/types.ts";
 import { type ReplyRecord, SAVED_REPLY_MAX } from "../../domain/saved-reply.ts";
-import { InboxStore, type Thread } from "../../store/inbox.ts";
-import { SavedReplies } from "../../store/saved-replies.ts";
-import type { SlackContext } from "../context.ts";
+import type { Thread } from "../../store/inbox.ts";
+import type { Reach } from "../context.ts";
 import { windowOpen } from "../features/inbox/render.ts";
 import { sendSaved } from "../features/inbox/saved-send.ts";
 import { SHORTCUTS, type SlackForm } from "./form.ts";
@@ -86,13 +85,13 @@ interface Loaded {
 
 /** The conversation, the customer's record and whether the window is open; or why not. */
 async function load(
-  ctx: SlackContext,
+  ctx: Reach,
   actor: Actor,
   channel: string,
   chatUserId: number,
 ): Promise<Loaded | { refused: string }> {
-  if (!ctx.db) return { refused: "The inbox is not set up in this Switchboard." };
-  const store = new InboxStore(ctx.db, ctx.workspace);
+  if (!ctx.stores) return { refused: "The inbox is not set up in this Switchboard." };
+  const store = ctx.stores.inbox;
   const thread = await store.thread(channel, chatUserId);
   if (!thread?.threadTs || !(await store.inbox(channel)))
     return {
@@ -119,7 +118,7 @@ async function load(
 }
 
 async function approvedTemplates(
-  ctx: SlackContext,
+  ctx: Reach,
   actor: Actor,
   channelId: number | undefined,
 ): Promise<Template[]> {
@@ -135,7 +134,7 @@ const quote = (text: string) => `>${esc(cut(text, 2500)).replace(/\n/g, "\n>")}`
 
 /** The modal for this conversation (`meta.r`: the reply or template chosen). */
 export async function savedReplyView(
-  ctx: SlackContext,
+  ctx: Reach,
   actor: Actor,
   meta: Pick<SavedMeta, "ch" | "u"> & Partial<SavedMeta>,
 ): Promise<ModalView> {
@@ -152,7 +151,7 @@ export async function savedReplyView(
   };
   const blocks: KnownBlock[] = [];
   if (open) {
-    const saved = ctx.db ? new SavedReplies(ctx.db, ctx.workspace) : undefined;
+    const saved = ctx.stores?.savedReplies;
     const chosen = m.r ? await saved?.get(m.r) : undefined;
     blocks.push(sectionText(`To *${esc(name)}*, filled from ${esc(source)}.`));
     blocks.push(
@@ -270,7 +269,7 @@ export async function savedReplyView(
 }
 
 /** The message shortcut: the thread the message is in, if it is an inbox conversation. */
-async function shortcutView(ctx: SlackContext, actor: Actor, sc: MessageShortcut): Promise<ModalView> {
+async function shortcutView(ctx: Reach, actor: Actor, sc: MessageShortcut): Promise<ModalView> {
   // The request's workspace says first whether this person may answer customers at all.
   if (
     !(await ctx.core
@@ -280,7 +279,7 @@ async function shortcutView(ctx: SlackContext, actor: Actor, sc: MessageShortcut
     return notHere("Only writers may answer customers (SWITCHBOARD_WRITERS): nothing can be sent from here.");
   const channel = sc.channel.id;
   const ts = (sc.message as { thread_ts?: string }).thread_ts ?? sc.message.ts;
-  const thread = ctx.db ? await new InboxStore(ctx.db, ctx.workspace).threadByTs(channel, ts) : undefined;
+  const thread = ctx.stores ? await ctx.stores.inbox.threadByTs(channel, ts) : undefined;
   if (!thread)
     return notHere("Use *Saved reply* on a message in an inbox conversation's thread (or its card).");
   return savedReplyView(ctx, actor, { ch: channel, u: thread.chatUserId });
@@ -305,8 +304,8 @@ export const savedReplyForm: SlackForm<never, SavedMeta, Plan> = {
   options: {
     [SAVED_PICK]: async (_api, s): Promise<PlainTextOption[]> => {
       const ch = typeof s.meta?.ch === "string" ? s.meta.ch : "";
-      if (!s.ctx?.db || !ch) return [];
-      const found = await new SavedReplies(s.ctx.db, s.ctx.workspace).search(ch, s.query);
+      if (!s.ctx?.stores || !ch) return [];
+      const found = await s.ctx.stores.savedReplies.search(ch, s.query);
       return found.map((r) => option(cut(r.name, 75), r.name, cut(r.text.replace(/\s+/g, " "), 75)));
     },
   },

@@ -9,7 +9,6 @@
 import type { KnownBlock, ModalView } from "@slack/types";
 import { blocksToText } from "../../blocks/text.ts";
 import type { SendAtFormData } from "../../commands/form-kinds.ts";
-import { HeldStarts } from "../../store/held-starts.ts";
 import { campaignCardPosted } from "../features/campaign-cards.ts";
 import { errorsFor } from "./field-errors.ts";
 import type { FormOutcome, SlackForm, Submission } from "./form.ts";
@@ -71,8 +70,7 @@ async function hold(plan: { at: number }, s: Submission<SendAtMeta>): Promise<Fo
         { channel: s.meta.ch, userId: s.actor.userId },
         reply,
       );
-      if (posted.ts && s.ctx.db)
-        await new HeldStarts(s.ctx.db, s.ctx.workspace).setCard(heldId, posted.channel, posted.ts);
+      if (posted.ts && s.ctx.stores) await s.ctx.stores.heldStarts.setCard(heldId, posted.channel, posted.ts);
       if (posted.ts)
         await campaignCardPosted(s.ctx, s.client, {
           channel: posted.channel,

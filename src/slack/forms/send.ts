@@ -18,11 +18,10 @@ import { actions, esc } from "../../blocks/blocks.ts";
 import type { Recipient } from "../../commands/args.ts";
 import { sentAnswer } from "../../commands/defs/messages.ts";
 import type { ChannelsFormData, SendPrefill } from "../../commands/form-kinds.ts";
-import { type LaterMessage, laterSendsOf, laterWhom } from "../../commands/later-message.ts";
+import { type LaterMessage, laterSendsOf, laterTime, laterWhom } from "../../commands/later-message.ts";
+import { UserError } from "../../commands/registry.ts";
 import { ACTION } from "../../commands/types.ts";
-import { dateToken, parseStartAt, typedStartAt } from "../../domain/start-time.ts";
-import type { Db } from "../../store/db.ts";
-import { OwnSends } from "../../store/own-sends.ts";
+import { dateToken, typedStartAt } from "../../domain/start-time.ts";
 import { withApi } from "../perform.ts";
 import { recipientSuggestions } from "./choices.ts";
 import { errorsFor, fieldErrors } from "./field-errors.ts";
@@ -341,8 +340,8 @@ type SendPlan = { body: SendMessageInput; type: string; at?: number };
 
 /** A time chosen in Send at…: the refusal in words (the `at=` rule), or undefined when it may be sent then. */
 function laterRefusal(at: number, now: Date): string | undefined {
-  const parsed = parseStartAt(typedStartAt(new Date(at * 1000), undefined), now, undefined);
-  return "problem" in parsed ? `This time ${parsed.problem.replace(/^\S+ /, "")}` : undefined;
+  const parsed = laterTime(typedStartAt(new Date(at * 1000), undefined), now, undefined);
+  return "problem" in parsed ? parsed.problem : undefined;
 }
 
 /** Send at…: set on the claimed-once timer as the person (who may write checked), audited, told where they asked. */
@@ -356,8 +355,10 @@ async function sendLater(plan: SendPlan, s: Submission<SendMeta>): Promise<FormO
   const picked = shownWhom(s.state);
   const payload: LaterMessage = { body: message, ref, ...(picked && !message.to ? { toName: picked } : {}) };
   const line = `send (form) ${plan.type} at=${at.toISOString()}`;
+  const stores = ctx.stores;
+  if (!stores) throw new UserError("Sending later is not set up here.");
   const set = await ctx.core.perform(actor, { scope: "write", command: line }, async () =>
-    laterSendsOf(ctx.db as Db, ctx.workspace).set({
+    laterSendsOf(stores).set({
       at,
       setBy: actor.userId,
       via: actor.via,
@@ -414,7 +415,7 @@ export const sendForm: SlackForm<"send", SendMeta, SendPlan> = {
       if ("errors" in planned) return planned;
       const at = dateTimeOf(state, "when");
       if (at === undefined) return { plan: planned };
-      const problem = ctx.db ? laterRefusal(at, new Date()) : "Sending later is not set up here";
+      const problem = ctx.stores ? laterRefusal(at, new Date()) : "Sending later is not set up here";
       return problem ? { errors: { when: problem } } : { plan: { ...planned, at } };
     },
     run: async (plan, s) => {
@@ -434,8 +435,8 @@ export const sendForm: SlackForm<"send", SendMeta, SendPlan> = {
         const sent = await withApi(ctx, actor, "write", line, async (api) => {
           const m = await api.sendMessage(message);
           // Switchboard's own send: the inbox's thread shows who sent it (docs/inbox.md).
-          if (ctx.db && typeof m.id === "number")
-            await new OwnSends(ctx.db, ctx.workspace).record(m.id, actor.userId, "form").catch(() => {});
+          if (ctx.stores && typeof m.id === "number")
+            await ctx.stores.ownSends.record(m.id, actor.userId, "form").catch(() => {});
           return sentAnswer(api, recipient, message, m, s.meta.tpl?.body);
         });
         return toldAfter(s, { text: sent.text, blocks: [sectionText(sent.line), context(sent.detail)] });

@@ -7,6 +7,7 @@ import type { KnownBlock, PlainTextOption } from "@slack/types";
 import { getCountries, getCountryCallingCode } from "libphonenumber-js";
 import type { FormKinds } from "../../commands/form-kinds.ts";
 import type { SettingOrigin } from "../../commands/workspace-admin.ts";
+import { AWAY_MAX } from "../../domain/away.ts";
 import { searchZones, zoneLabel } from "../../domain/time-zones.ts";
 import { context, input, option, plain, staticSelect, textInput, VIEW_LIMITS } from "./kit.ts";
 
@@ -233,6 +234,48 @@ export const businessHoursField = (data: SettingsData): KnownBlock =>
     placeholder: "mon-fri 09:00-18:00",
     does: "The inbox's reply targets count in these hours, read in the workspace's time zone (under Times; without one, yours is used). Empty: around the clock.",
   });
+
+/** The away message's "away now" box: on, it goes out at any hour. */
+export const AWAY_NOW = "on";
+
+/**
+ * The away message (issue 40 §1): its text, several lines, at most AWAY_MAX
+ * characters, and "away now" (a holiday, a day off: whatever the hours say).
+ */
+export function awayFields(data: SettingsData): KnownBlock[] {
+  const s = data.settings;
+  const now = option("The team is away now: send it at any hour", AWAY_NOW, "A holiday, a day off");
+  return [
+    input(
+      "away",
+      "Away message",
+      textInput("away", {
+        initial: s.away.value ?? "",
+        placeholder: "Thanks for writing! We answer Mon–Fri 9–18.",
+        multiline: true,
+        max: AWAY_MAX,
+      }),
+      {
+        optional: true,
+        hint: originHint(
+          s.away.origin,
+          `Sent once per conversation to a customer who writes outside the business hours, in conversations an inbox follows. {first_name|there} is filled from their record. At most ${AWAY_MAX.toLocaleString("en-US")} characters. Empty: none.`,
+        ),
+      },
+    ),
+    input(
+      "away_now",
+      "Away now",
+      {
+        type: "checkboxes",
+        action_id: "away_now",
+        options: [now],
+        ...(s.awayNow.value ? { initial_options: [now] } : {}),
+      },
+      { optional: true, hint: originHint(s.awayNow.origin, "Untick it when the team is back.") },
+    ),
+  ];
+}
 
 /** Who may run Switchboard's writing steps in Workflow Builder. */
 export function stepsField(data: SettingsData): KnownBlock {

@@ -25,11 +25,12 @@ import {
   type SettingsInput,
   settingsSchema,
 } from "../../commands/workspace-admin.ts";
-import type { SlackContext } from "../context.ts";
+import type { Reach } from "../context.ts";
 import { groupLabel, workspaceGroups } from "../io/usergroups.ts";
 import { errorsFor } from "./field-errors.ts";
 import type { FormOutcome, Refresh, SlackForm, SlackSuggest, Submission } from "./form.ts";
 import {
+  checkedOf,
   context,
   modal,
   mrkdwn,
@@ -43,8 +44,10 @@ import {
 } from "./kit.ts";
 import {
   AUDIT_OFF,
+  AWAY_NOW,
   approvalFields,
   auditFields,
+  awayFields,
   businessHoursField,
   countryField,
   GROUP_ID,
@@ -88,6 +91,8 @@ const BLOCK_OF: Record<SettingName, string> = {
   approvers: "approvers",
   approveFrom: "approve_from",
   country: "country",
+  away: "away",
+  awayNow: "away_now",
 };
 
 /** The groups of settings, each opened from the first view as its own short form. */
@@ -102,7 +107,7 @@ interface GroupSpec {
   fields(data: SettingsData): KnownBlock[];
 }
 
-/** Which settings each group holds, and its fields. The inbox's away message (issue 34) joins "inbox". */
+/** Which settings each group holds, and its fields. */
 const GROUPS: Record<SettingsGroup, GroupSpec> = {
   people: {
     title: "People",
@@ -146,9 +151,10 @@ const GROUPS: Record<SettingsGroup, GroupSpec> = {
   },
   inbox: {
     title: "Inbox",
-    about: "The business hours in which reply targets count.",
-    names: ["businessHours"],
-    fields: (data) => [businessHoursField(data)],
+    about:
+      "The business hours in which reply targets count, and the away message customers get when they write outside them.",
+    names: ["businessHours", "away", "awayNow"],
+    fields: (data) => [businessHoursField(data), ...awayFields(data)],
   },
 };
 
@@ -251,7 +257,9 @@ export function settingsGroupModal(data: SettingsData, group: SettingsGroup, met
 export const settingsModal = settingsOverview;
 
 /** A value as a short fingerprint: lists in any order, unset and empty alike. */
-function fingerprint(name: SettingName, value: unknown): string {
+function fingerprint(name: SettingName, given: unknown): string {
+  // Away now is kept as when it was turned on, and read from its box as on or off.
+  const value = name === "awayNow" ? Boolean(given) : given;
   const plain =
     Array.isArray(value) && value.length
       ? [...new Set(value.map(String))].sort()
@@ -313,6 +321,8 @@ export function readSettings(
   if (steps) out.workflowSteps = steps;
   if (has("quiet")) out.quietHours = textOf(state, "quiet")?.trim() || null;
   if (has("hours")) out.businessHours = textOf(state, "hours")?.trim() || null;
+  if (has("away")) out.away = textOf(state, "away")?.trim() || null;
+  if (has("away_now")) out.awayNow = checkedOf(state, "away_now").includes(AWAY_NOW);
   if (has("approvers")) out.approvers = list("approvers");
   if (has("approve_from")) {
     const from = (numberOf(state, "approve_from") ?? textOf(state, "approve_from") ?? "").trim();
@@ -345,7 +355,7 @@ async function prepare(
   p: { client: webApi.WebClient; actor: Actor },
 ): Promise<SettingsData> {
   try {
-    const found = await workspaceGroups(p.client, p.actor.teamId ?? "single");
+    const found = await workspaceGroups(p.client);
     return {
       ...data,
       groups: found.available
@@ -359,7 +369,7 @@ async function prepare(
 
 /** The workspace's user groups matching what the admin types. */
 async function groupOptions(s: SlackSuggest): Promise<PlainTextOption[]> {
-  const found = await workspaceGroups(s.client, s.actor.teamId ?? "single");
+  const found = await workspaceGroups(s.client);
   if (!found.available) return [];
   const q = s.query.trim().toLowerCase().replace(/^@/, "");
   return found.groups
@@ -417,7 +427,7 @@ async function save(values: SettingsInput, s: Submission<SettingsMeta>): Promise
  * else what the core answered instead (the person may no longer change them).
  */
 async function freshData(
-  ctx: SlackContext,
+  ctx: Reach,
   actor: Actor,
   meta: Partial<SettingsMeta>,
 ): Promise<{ data?: SettingsData; text?: string }> {

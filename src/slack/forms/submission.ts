@@ -8,7 +8,7 @@ import { apiErrorReply } from "../../commands/errors.ts";
 import { UserError } from "../../commands/registry.ts";
 import type { Actor } from "../../commands/types.ts";
 import { errorRef } from "../../platform/errors.ts";
-import type { SlackContext } from "../context.ts";
+import type { Reach } from "../context.ts";
 import { slackCode } from "../io/slack-errors.ts";
 import { errorsFor, fieldErrors } from "./field-errors.ts";
 import type { FormAnswer, FormOutcome, Submission } from "./form.ts";
@@ -71,7 +71,7 @@ const ANSWER_WITHIN_MS = 2500;
  * replaces it.
  */
 export async function answerSubmission(
-  ctx: SlackContext,
+  ctx: Reach,
   client: webApi.WebClient,
   view: ViewOutput,
   ack: (answer?: FormAnswer) => Promise<void>,
@@ -149,7 +149,7 @@ export async function answerSubmission(
  * known (a write may have reached the API) or that nothing was done, with the
  * error's reference; logged with the same reference.
  */
-export function failedView(ctx: Pick<SlackContext, "logger">, err: unknown): ModalView {
+export function failedView(ctx: Pick<Reach, "logger">, err: unknown): ModalView {
   const ref = errorRef();
   let text: string;
   let title = "Not done";
@@ -172,7 +172,7 @@ export function failedView(ctx: Pick<SlackContext, "logger">, err: unknown): Mod
 
 /** Posts the outcome where the form was opened (or in the user's DM when the bot is not there). */
 export async function postOutcome(
-  ctx: SlackContext,
+  ctx: Reach,
   client: webApi.WebClient,
   where: { channel?: string; userId: string },
   message: { text: string; blocks: KnownBlock[] },

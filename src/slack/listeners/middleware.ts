@@ -1,15 +1,15 @@
 // The cross-cutting work of every request, once, as Bolt global middleware
 // (app.use), in this order:
 //   1. context: a slash command acknowledged first (`context.acked`); then the services (SlackServices), the
-//      request's workspace (WorkspaceScope) and who acts (`actor`) into Bolt's `context`, which every listener
-//      gets (src/slack/context.ts);
+//      request's workspace (WorkspaceScope) and who acts (`actor`) into Bolt's `context`, from which on.ts
+//      hands each listener its Reach, `ctx` (src/slack/context.ts);
 //   2. dedupe: an event Slack delivers again is acknowledged and dropped
 //      (events/dedupe.ts);
 //   3. guard: the work runs through InFlight (a graceful stop waits for it,
 //      or refuses new work with "restarting"), and a failure is logged with
 //      a reference and told, where there is a response_url, in words.
-// A listener is then a plain callback: ack, read the arguments and the
-// context, do its work.
+// A listener is then a plain callback: ack, read the arguments and `ctx`, do
+// its work.
 import type { AnyMiddlewareArgs, Middleware, RespondFn } from "@slack/bolt";
 import { ACTION } from "../../blocks/actions.ts";
 import type { Actor } from "../../commands/types.ts";

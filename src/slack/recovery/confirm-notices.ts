@@ -7,7 +7,6 @@
 
 import type { RespondArguments, RespondFn, webApi } from "@slack/bolt";
 import type { Actor } from "../../domain/actor.ts";
-import { Confirmations } from "../../store/confirmations.ts";
 import type { WorkspaceWork } from "../context.ts";
 import { deliver } from "../deliver.ts";
 
@@ -34,8 +33,8 @@ export async function tellInterruptedConfirmations(
   client: webApi.WebClient,
   now = Date.now,
 ): Promise<number> {
-  if (!deps.db) return 0;
-  const confirmations = new Confirmations(deps.db, deps.workspace);
+  const confirmations = deps.stores?.confirmations;
+  if (!confirmations) return 0;
   let told = 0;
   for (const { id, reply: target } of await confirmations.untoldInterrupted()) {
     if (!(await confirmations.markReplyTold(id))) continue; // another replica tells this one

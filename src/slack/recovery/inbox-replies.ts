@@ -3,8 +3,6 @@ import type { webApi } from "@slack/bolt";
 import { messageDirection } from "../../api/inbox.ts";
 import { esc, section } from "../../blocks/blocks.ts";
 import type { Actor } from "../../commands/types.ts";
-import { InboxStore } from "../../store/inbox.ts";
-import { OwnSends } from "../../store/own-sends.ts";
 import type { WorkspaceWork } from "../context.ts";
 import { SENT_REACTION } from "../listeners/events/inbox-message.ts";
 
@@ -25,8 +23,9 @@ export async function settleInterruptedReplies(
   client: webApi.WebClient,
   graceMs: number,
 ): Promise<number> {
-  if (!deps.db) return 0;
-  const store = new InboxStore(deps.db, deps.workspace);
+  const stores = deps.stores;
+  if (!stores) return 0;
+  const store = stores.inbox;
   const replies = await store.settleSendingReplies(new Date(Date.now() - graceMs));
   for (const r of replies) {
     const thread = await store.thread(r.channel, r.chatUserId);
@@ -56,8 +55,7 @@ export async function settleInterruptedReplies(
       await store.finishReply(r.channel, r.messageTs, "sent", id);
       if (saved) {
         // Nothing of it is in the thread: the next poll shows it there as sent by its writer, as a send does.
-        if (id !== undefined)
-          await new OwnSends(deps.db, deps.workspace).record(id, r.userId, "reply").catch(() => {});
+        if (id !== undefined) await stores.ownSends.record(id, r.userId, "reply").catch(() => {});
         words = `Switchboard restarted while sending your saved reply to ${name}; it did reach them (it is in their conversation), and it will show in this thread in a moment. Nothing more to do.`;
       } else {
         // The writer's own message in the thread is the reply: not mirrored again, marked sent.

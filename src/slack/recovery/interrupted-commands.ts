@@ -14,14 +14,13 @@ import type { WorkspaceId } from "../../domain/workspace.ts";
 import {
   type CommandInFlight,
   type CommandNote,
-  CommandsInFlight,
   endCommands,
   noteCommands,
   takeInterruptedCommands,
 } from "../../store/commands-in-flight.ts";
 import type { Db } from "../../store/db.ts";
 import { HEARTBEAT_MS, LIVE_MS, LiveReplicas } from "../../store/live-replicas.ts";
-import type { WorkspaceWork } from "../context.ts";
+import type { TypedCommand, WorkspaceWork } from "../context.ts";
 import { RESPONSE_URL_MS, respondTo } from "./confirm-notices.ts";
 
 /** This process, as the owner of its commands' rows (and its heartbeat's: store/live-replicas.ts). */
@@ -29,15 +28,16 @@ export const PROCESS_ID = randomUUID();
 
 /** Notes a command until the returned function is called (its answer given, or failed). */
 export async function trackCommand(
-  deps: WorkspaceWork,
-  typed: { userId: string; line: string; responseUrl?: string },
+  deps: Pick<WorkspaceWork, "db" | "workspace" | "stores" | "logger">,
+  typed: TypedCommand,
 ): Promise<() => Promise<void>> {
   // A hook's URL (`automation add … https://…`) is as good as a password: never stored as typed.
   const command = { ...typed, line: maskHookLine(typed.line) };
   const db = deps.db;
   if (!db) return async () => {};
   if (db.kind === "pglite") return notesBehind(db, deps.logger).started(deps.workspace, command);
-  const rows = new CommandsInFlight(db, deps.workspace);
+  const rows = deps.stores?.commandsInFlight;
+  if (!rows) return async () => {};
   const id = await rows.started({ owner: PROCESS_ID, ...command }).catch((err: unknown) => {
     deps.logger.warn({ err: (err as Error).message }, "could not note the command in flight");
     return undefined;
@@ -160,8 +160,8 @@ export async function tellInterruptedCommands(
   opts: { self?: string; olderThanMs?: number; liveWithinMs?: number; now?: () => number } = {},
 ): Promise<number> {
   const db = deps.db;
-  if (!db) return 0;
-  const rows = new CommandsInFlight(db, deps.workspace);
+  const rows = deps.stores?.commandsInFlight;
+  if (!db || !rows) return 0;
   const taken = await rows.takeInterrupted(
     opts.self ?? PROCESS_ID,
     opts.olderThanMs ?? 0,

@@ -1,6 +1,5 @@
 // At start: Workflow steps an earlier process left running, ended in words.
 import type { webApi } from "@slack/bolt";
-import { StepRunStore } from "../../store/steps.ts";
 import type { WorkspaceWork } from "../context.ts";
 import { slackCode } from "../io/slack-errors.ts";
 import { interruptedWords, type StepDef } from "../listeners/functions/run.ts";
@@ -20,8 +19,8 @@ export async function settleInterruptedSteps(
   steps: StepDef[],
   graceMs: number,
 ): Promise<number> {
-  if (!deps.db) return 0;
-  const store = new StepRunStore(deps.db, deps.workspace);
+  const store = deps.stores?.stepRuns;
+  if (!store) return 0;
   const runs = await store.interrupted(graceMs);
   for (const run of runs) {
     const writes = steps.find((s) => s.callbackId === run.callbackId)?.writes ?? true;

@@ -1,10 +1,12 @@
 // The one maker of a workspace scope. Only workspace sources call it (a
 // request's team resolved, or a workspace's id for background work): the
 // architecture rules fail on a call, or a cast to WorkspaceScope, anywhere else.
-import type { CommandCore } from "../../commands/types.ts";
 import { ENV_WORKSPACE } from "../../domain/workspace.ts";
 import { SwitchboardError } from "../../platform/errors.ts";
 import type { ScopeParts, SlackHooks, WorkspaceScope, WorkspaceSource } from "../context.ts";
+
+/** What single mode's one workspace is now: its core, its stores, its steps setting. */
+type OneWorkspaceNow = Pick<ScopeParts, "core" | "stores" | "workflowSteps">;
 
 export function workspaceScope(parts: ScopeParts): WorkspaceScope {
   return parts as WorkspaceScope;
@@ -31,16 +33,15 @@ export class UnknownWorkspaceError extends SwitchboardError {
  */
 export function oneWorkspace(
   /** Its core and steps setting now (several replicas: read after a version check, so never older than the last change). */
-  current: () =>
-    | { core: CommandCore; workflowSteps?: ScopeParts["workflowSteps"] }
-    | Promise<{ core: CommandCore; workflowSteps?: ScopeParts["workflowSteps"] }>,
+  current: () => OneWorkspaceNow | Promise<OneWorkspaceNow>,
 ): (hooks: SlackHooks) => WorkspaceSource {
   return (hooks) => {
     const scope = async (): Promise<WorkspaceScope> => {
-      const { core, workflowSteps } = await current();
+      const { core, stores, workflowSteps } = await current();
       return workspaceScope({
         workspace: ENV_WORKSPACE,
         core,
+        ...(stores ? { stores } : {}),
         hooks,
         connected: true,
         ...(workflowSteps ? { workflowSteps } : {}),

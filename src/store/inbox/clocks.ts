@@ -167,7 +167,8 @@ export class Clocks extends InboxTable {
   /**
    * A reply at `at` (sent to the customer: a note is not one) stops the
    * running clock started before it, in one conditional statement; the time
-   * it took is counted as its target counts (business hours when set).
+   * it took is counted as its target counts (business hours when set). The
+   * thread keeps when the team last wrote, a clock running or not.
    */
   async replied(
     channel: string,
@@ -176,6 +177,12 @@ export class Clocks extends InboxTable {
     by: string | null,
     clock: WorkClock | undefined,
   ): Promise<boolean> {
+    // When the team last wrote, clock or none (the away message's "answered in the last hour", issue 40 §1).
+    await this.db.query(
+      `update inbox.threads set team_wrote_at = greatest(coalesce(team_wrote_at, $4), $4)
+       where workspace = $1 and channel = $2 and chat_user_id = $3`,
+      [this.workspace, channel, chatUserId, at],
+    );
     const c = await this.running(channel, chatUserId);
     if (!c || c.startedAt > at) return false;
     const secs = Math.round(workTimeBetween(c.startedAt, at, clock) / 1000);

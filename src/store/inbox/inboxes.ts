@@ -39,6 +39,21 @@ export class Inboxes extends InboxTable {
     };
   }
 
+  /**
+   * Whether the workspace's away message goes out in the inbox's
+   * conversations (issue 40 §1); `inbox on` leaves it as it is. The inbox
+   * as it is now, with what it was; undefined when the channel has none.
+   */
+  async setAway(channel: string, on: boolean): Promise<{ inbox: Inbox; was: boolean } | undefined> {
+    const before = await this.inbox(channel);
+    if (!before) return undefined;
+    const { rows } = await this.db.query<Row>(
+      "update inbox.inboxes set away = $3 where channel = $1 and workspace = $2 returning *",
+      [channel, this.workspace, on],
+    );
+    return rows[0] ? { inbox: toInbox(rows[0]), was: before.away } : undefined;
+  }
+
   /** Stops mirroring into the channel; its threads are kept, so turning it on again finds them. */
   async removeInbox(channel: string): Promise<boolean> {
     const { rowCount } = await this.db.query(

@@ -230,5 +230,32 @@ alter table inbox.desk_events drop constraint if exists desk_events_kind_check,
   add column rating text
 `,
     },
+    {
+      // The away message (issue 40 §1): an inbox may turn it off for itself
+      // (not through `inbox on`, which leaves it as it is); one row per
+      // conversation and closed period, claimed before the send (at most
+      // once across restarts and replicas), its outcome kept; when the team
+      // last wrote to the customer (a conversation answered in the last hour gets none).
+      id: "009_away",
+      sql: `
+alter table inbox.inboxes add column away boolean not null default true
+;
+alter table inbox.threads add column team_wrote_at timestamptz
+;
+create table inbox.away_sends (
+  workspace text not null,
+  conversation_id bigint not null,
+  period_start timestamptz not null,
+  channel text not null,
+  chat_user_id integer not null,
+  claimed_by text,
+  claimed_at timestamptz not null,
+  state text not null default 'sending' check (state in ('sending', 'sent', 'unknown', 'refused')),
+  message_id bigint,
+  settled_at timestamptz,
+  primary key (workspace, conversation_id, period_start)
+)
+`,
+    },
   ],
 };

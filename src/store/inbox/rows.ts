@@ -16,6 +16,8 @@ export interface Inbox {
   replies: InboxReplies;
   /** The approved template sent to the customer on Resolve, asking for a rating (issue 29 §4); null: none. */
   ratingTemplate: string | null;
+  /** The workspace's away message goes out in its conversations (issue 40 §1); `inbox away off` turns it off here. */
+  away: boolean;
   createdBy: string;
   createdAt: Date;
   /** The newest chat-user activity already looked at; the next poll lists from a little before it. */
@@ -141,6 +143,7 @@ export const toInbox = (r: Row): Inbox => ({
   types: Array.isArray(r.types) ? r.types.map(String) : [],
   replies: r.replies === "notes" ? "notes" : "send",
   ratingTemplate: text(r.rating_template),
+  away: r.away !== false,
   createdBy: String(r.created_by),
   createdAt: date(r.created_at) as Date,
   activityCursor: date(r.activity_cursor),

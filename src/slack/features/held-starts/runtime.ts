@@ -17,7 +17,8 @@ import { startRulesOf } from "../../../domain/start-time.ts";
 import type { WorkspaceId } from "../../../domain/workspace.ts";
 import type { Logger } from "../../../platform/log.ts";
 import type { Db } from "../../../store/db.ts";
-import { LiveReplicas } from "../../../store/live-replicas.ts";
+import type { WorkspaceStores } from "../../../store/workspace-stores.ts";
+import { claimsAs } from "../../../timers/runner.ts";
 import type { SlackHooks } from "../../context.ts";
 import type { SlackBridge } from "../../io/bridge.ts";
 import { PROCESS_ID } from "../../recovery/interrupted-commands.ts";
@@ -33,6 +34,8 @@ export interface HeldStartsRuntimeOptions {
         bridge?: SlackBridge;
         /** The workspace's hooks: a start that ran is followed as a launch is (live progress). */
         hooks?: Pick<SlackHooks, "onPosted">;
+        /** The workspace's stores: the started card kept as its campaign's current one, and followed. */
+        stores?: WorkspaceStores;
       }
     | undefined
   >;
@@ -47,12 +50,8 @@ export function createHeldStarts(opts: HeldStartsRuntimeOptions): HeldStartRunne
   const db = opts.db;
   return new HeldStartRunner({
     db,
-    // Claimed as this process, whose heartbeat (PostgreSQL) says it still runs: a start a killed replica left
-    // running is told as unknown by any other within a pass of its heartbeat stopping. The embedded database
-    // is one process's: a start another left running is settled at once.
-    workerId: PROCESS_ID,
-    liveWorkers: async () =>
-      db.kind === "postgres" ? new Set(await new LiveReplicas(db).live()) : new Set([PROCESS_ID]),
+    // Claimed as this process: what a killed replica left running is told as unknown by any other.
+    ...claimsAs(db, PROCESS_ID),
     ...(opts.check ? { check: opts.check } : {}),
     ...(opts.now ? { now: opts.now } : {}),
     logger: log,
@@ -79,7 +78,11 @@ export function createHeldStarts(opts: HeldStartsRuntimeOptions): HeldStartRunne
                 if (!s.channel || !s.ts) return;
                 const card = heldCard(s, rules, c);
                 await campaignCardPosted(
-                  { db, workspace: id, logger: log, ...(ws.hooks ? { hooks: ws.hooks } : {}) },
+                  {
+                    ...(ws.stores ? { stores: ws.stores } : {}),
+                    logger: log,
+                    ...(ws.hooks ? { hooks: ws.hooks } : {}),
+                  },
                   bridge.client,
                   {
                     channel: s.channel,

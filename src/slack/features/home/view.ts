@@ -16,17 +16,14 @@ import type { Campaign, MessagingApi } from "../../../api/types.ts";
 import { esc, truncate } from "../../../blocks/blocks.ts";
 import { cardHead } from "../../../campaigns/card.ts";
 import { ACTION } from "../../../commands/types.ts";
-import type { WorkspaceId } from "../../../domain/workspace.ts";
 import { maskSecret } from "../../../platform/log.ts";
 import { targetLabel } from "../../../reports/render.ts";
 import { formatLocal, nextRuns, parseTarget } from "../../../reports/schedule.ts";
 import type { Clock } from "../../../reports/scheduler.ts";
 import type { ReportService } from "../../../reports/service.ts";
 import { type CampaignSummary, summarizeCampaign } from "../../../reports/summary.ts";
-import { type AuditEntry, AuditLog } from "../../../store/audit.ts";
-import type { Db } from "../../../store/db.ts";
-import { HomeCounts } from "../../../store/home-counts.ts";
-import { UndeliveredOutcomes } from "../../../store/undelivered.ts";
+import type { AuditEntry } from "../../../store/audit.ts";
+import type { WorkspaceStores } from "../../../store/workspace-stores.ts";
 import { auditSentence } from "../audit-words.ts";
 
 export { auditSentence };
@@ -41,9 +38,8 @@ export const KEPT_SHOWN = 10;
 
 export interface HomeOptions {
   client: MessagingApi;
-  db: Db;
-  /** The workspace whose audit entries the tab lists. */
-  workspace: WorkspaceId;
+  /** The workspace's stores: its audit entries, last counts and kept outcomes. */
+  stores: WorkspaceStores;
   /** The API key in use: only its last 4 characters are ever shown. */
   apiKey: string;
   reports?: ReportService;
@@ -187,11 +183,10 @@ export function notConnectedHome(answer: { blocks: KnownBlock[] }, kept: KnownBl
  * store at each build, never cached: once taken they are gone.
  */
 export async function keptOutcomeBlocks(
-  db: HomeOptions["db"],
-  workspace: HomeOptions["workspace"],
+  stores: Pick<WorkspaceStores, "undelivered">,
   userId: string,
 ): Promise<KnownBlock[]> {
-  const kept = await new UndeliveredOutcomes(db, workspace).list(userId).catch(() => []);
+  const kept = await stores.undelivered.list(userId).catch(() => []);
   if (!kept.length) return [];
   const newest = [...kept].reverse();
   const shown = newest.slice(0, KEPT_SHOWN);
@@ -242,7 +237,7 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
   });
 
   // The last count, kept per workspace in the store: shown at once while the next one is made.
-  const counts = new HomeCounts<Running>(opts.db, opts.workspace);
+  const counts = opts.stores.homeCounts<Running>();
   const running = new Cached<Running>(ttl, clock, async () => {
     const page = await opts.client.listCampaigns({ status: "running", limit: 100 }, { lane: "background" });
     const list = page.items.filter((c): c is Campaign & { id: number } => typeof c.id === "number");
@@ -373,10 +368,10 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
     return [text(`*Your report schedules* (${rows.length})\n${lines.join("\n")}`), ...more];
   }
 
-  const keptBlocks = (userId: string) => keptOutcomeBlocks(opts.db, opts.workspace, userId);
+  const keptBlocks = (userId: string) => keptOutcomeBlocks(opts.stores, userId);
 
   async function auditBlocks(): Promise<KnownBlock[]> {
-    const entries = await new AuditLog(opts.db, opts.workspace).list({ limit: AUDIT_SHOWN });
+    const entries = await opts.stores.audit.list({ limit: AUDIT_SHOWN });
     if (!entries.length) return [text("*Recent changes*"), note("No changes made through Switchboard yet.")];
     const line = (e: AuditEntry) =>
       `${e.ok ? ":white_check_mark:" : ":x:"} ${auditSentence(e)} · ${slackDate(e.at)}`;

@@ -8,7 +8,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CustomRoute, webApi } from "@slack/bolt";
 import { UserError } from "../../../commands/registry.ts";
-import type { WorkspaceId } from "../../../domain/workspace.ts";
 import type { Config } from "../../../platform/config.ts";
 import type { Logger } from "../../../platform/log.ts";
 import type { Db } from "../../../store/db.ts";
@@ -139,8 +138,7 @@ async function* fromSlack(f: SlackFile, token: string, limit: number): AsyncGene
  */
 export async function prepareMedia(
   client: webApi.WebClient,
-  db: Db,
-  workspace: WorkspaceId,
+  store: MediaStore,
   config: MediaConfig,
   files: Array<{ id: string }>,
   now: Date,
@@ -152,7 +150,6 @@ export async function prepareMedia(
     const f = await fileInfo(client, id);
     infos.push({ ...f, kind: checkMedia(f, config) });
   }
-  const store = new MediaStore(db, workspace);
   const token = await botTokenOf(client);
   const out: PreparedMedia[] = [];
   for (const f of infos) {
@@ -211,6 +208,7 @@ export function mediaRoute(db: Db, logger: Logger, now: () => Date = () => new D
           "x-content-type-options": "nosniff",
         });
         // The token names the file, whichever workspace's it is; its chunks are read as that workspace's.
+        // stores: the media route serves every workspace's files by their token: the file's own workspace's chunks
         const store = new MediaStore(db, file.workspace);
         for (let seq = 0; req.method !== "HEAD" && seq < file.chunks; seq++) {
           const data = await store.chunk(file.id, seq);

@@ -270,7 +270,7 @@ export interface MirroredMessage {
   /** A document's file name, shown as its link's label. */
   fileName?: string;
   /** An outgoing message Switchboard sent (the send form, `/sb send`, a thread reply, a campaign's test): who sent it. */
-  sentBy?: { userId: string; campaign?: { name: string } };
+  sentBy?: { userId: string; via?: string; campaign?: { name: string } };
 }
 
 /**
@@ -279,6 +279,9 @@ export interface MirroredMessage {
  */
 export function outgoingLabel(sentBy: MirroredMessage["sentBy"]): { line: string; text: string } {
   if (!sentBy) return { line: ":outbox_tray: *Outgoing* (sent from elsewhere)", text: "Outgoing" };
+  // The away message (issue 40 §1): Switchboard's own, no person's.
+  if (sentBy.via === "away")
+    return { line: ":zzz: *Away message sent* by Switchboard", text: "Away message sent by Switchboard" };
   const person = /^[UW][A-Z0-9]{2,}$/.test(sentBy.userId);
   if (sentBy.campaign) {
     const name = storable(sentBy.campaign.name) || "a campaign";

@@ -4,14 +4,13 @@
 // (start), stopped by stop() or when the switchboard closes.
 import type { MessagingClient } from "../../../api/client.ts";
 import type { Automations } from "../../../automations/index.ts";
-import type { WorkClock } from "../../../domain/business-hours.ts";
-import type { WorkspaceId } from "../../../domain/workspace.ts";
+import { customerRecord } from "../../../commands/customer-record.ts";
+import type { InboxAccess } from "../../../commands/inbox.ts";
 import type { InboxEvent } from "../../../inbox/io.ts";
 import type { Config } from "../../../platform/config.ts";
 import { ConfigError } from "../../../platform/errors.ts";
 import type { Logger } from "../../../platform/log.ts";
-import type { Db } from "../../../store/db.ts";
-import { MediaStore } from "../../../store/media.ts";
+import type { WorkspaceStores } from "../../../store/workspace-stores.ts";
 import type { SlackBridge } from "../../io/bridge.ts";
 import { InboxPoller, slackInboxIo } from "./io.ts";
 
@@ -20,12 +19,11 @@ const MEDIA_SWEEP_MS = 3_600_000;
 
 export interface InboxHost {
   slack?: SlackBridge;
-  db: Db;
-  /** The workspace whose inboxes this runtime polls (one runtime per workspace). */
-  workspace: WorkspaceId;
+  /** The stores of the workspace whose inboxes this runtime polls (one runtime per workspace). */
+  stores: Pick<WorkspaceStores, "inbox" | "ownSends" | "cardMarks" | "media">;
   client: MessagingClient;
   /** The commands' side of the inbox: the poller wakes when an inbox is turned on. */
-  inbox?: { wake?: () => void; workClock?: () => WorkClock | undefined };
+  inbox?: Pick<InboxAccess, "wake" | "workClock" | "away" | "audit">;
   /** The workspace's automations: its inboxes' events go to them (issue 40 §3). */
   eventsTo?: Pick<Automations, "emit">;
   onClose(fn: () => Promise<void>): void;
@@ -70,14 +68,20 @@ export function createInbox(
   if (!bridge) throw new ConfigError("the inbox runtime needs the Slack bridge: SLACK_BOT_TOKEN is not set");
   const log = logger.child({ part: "inbox" });
   const poller = new InboxPoller({
-    db: host.db,
-    workspace: host.workspace,
+    stores: host.stores,
     client: host.client,
     ...slackInboxIo(bridge),
     pollSeconds: config.INBOX_POLL_SECONDS,
     lookbackHours: config.INBOX_LOOKBACK_HOURS,
     now: opts.now,
     workClock: () => host.inbox?.workClock?.(),
+    // The away message (issue 40 §1): the rule as set now, filled as a saved reply is, audited.
+    away: {
+      rule: () => host.inbox?.away?.(),
+      record: async (chatUserId) =>
+        (await customerRecord(host.client, chatUserId, { lane: "background" })).record,
+      audit: async (entry) => host.inbox?.audit?.(entry),
+    },
     workerId: opts.workerId,
     logger: log,
     ...(host.eventsTo ? { onEvent: inboxEventsTo(host.eventsTo) } : {}),
@@ -87,7 +91,7 @@ export function createInbox(
   let sweep: NodeJS.Timeout | undefined;
   const begin = async () => {
     if (opts.timer !== false && !stopped) {
-      const media = new MediaStore(host.db, host.workspace);
+      const media = host.stores.media;
       sweep = setInterval(() => {
         media
           .removeExpired(new Date())

@@ -16,10 +16,8 @@ import { context as context_, esc, section } from "../../../blocks/blocks.ts";
 import { apiErrorReply } from "../../../commands/errors.ts";
 import { UserError } from "../../../commands/registry.ts";
 import type { Actor } from "../../../commands/types.ts";
-import { InboxStore } from "../../../store/inbox.ts";
-import { OwnSends } from "../../../store/own-sends.ts";
 import { storable } from "../../../store/text.ts";
-import type { SlackContext } from "../../context.ts";
+import type { OneWorkspaceWork } from "../../context.ts";
 import { outsideWindow, replyChannel, tellWindowClosed } from "../../listeners/events/inbox-message.ts";
 import { windowOpen } from "./render.ts";
 
@@ -38,13 +36,14 @@ export interface SavedSend {
 
 /** Sends it once; the outcome is said in the thread (to all when sent, to the writer alone otherwise). */
 export async function sendSaved(
-  ctx: SlackContext,
+  ctx: OneWorkspaceWork,
   client: webApi.WebClient,
   actor: Actor,
   p: SavedSend,
 ): Promise<"sent" | "already" | "failed" | "unknown"> {
-  if (!ctx.db) return "failed";
-  const store = new InboxStore(ctx.db, ctx.workspace);
+  const stores = ctx.stores;
+  if (!stores) return "failed";
+  const store = stores.inbox;
   const thread = await store.thread(p.channel, p.chatUserId);
   if (!thread?.threadTs) return "failed";
   const tell = async (text: string, blocks?: KnownBlock[]) => {
@@ -90,8 +89,7 @@ export async function sendSaved(
     const id = typeof sent.id === "number" ? sent.id : undefined;
     await store.finishReply(p.channel, p.key, "sent", id);
     // Switchboard's own send: the poller shows it in the thread as sent by this person.
-    if (id !== undefined)
-      await new OwnSends(ctx.db, ctx.workspace).record(id, actor.userId, "reply").catch(() => {});
+    if (id !== undefined) await stores.ownSends.record(id, actor.userId, "reply").catch(() => {});
     const at = messageTime(sent);
     if (at)
       await store.updateThread(p.channel, p.chatUserId, {

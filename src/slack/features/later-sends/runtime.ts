@@ -10,7 +10,7 @@ import { startRulesOf } from "../../../domain/start-time.ts";
 import type { WorkspaceId } from "../../../domain/workspace.ts";
 import type { Logger } from "../../../platform/log.ts";
 import type { Db } from "../../../store/db.ts";
-import { LiveReplicas } from "../../../store/live-replicas.ts";
+import { claimsAs } from "../../../timers/runner.ts";
 import type { SlackBridge } from "../../io/bridge.ts";
 import { PROCESS_ID } from "../../recovery/interrupted-commands.ts";
 
@@ -29,11 +29,8 @@ export function createLaterSends(opts: LaterSendsRuntimeOptions): LaterSendRunne
   const db = opts.db;
   return new LaterSendRunner({
     db,
-    // Claimed as this process, whose heartbeat (PostgreSQL) says it still runs: a message a killed replica left
-    // sending is told as unknown by any other; on the embedded database, one another process left at once.
-    workerId: PROCESS_ID,
-    liveWorkers: async () =>
-      db.kind === "postgres" ? new Set(await new LiveReplicas(db).live()) : new Set([PROCESS_ID]),
+    // Claimed as this process: what a killed replica left running is told as unknown by any other.
+    ...claimsAs(db, PROCESS_ID),
     ...(opts.now ? { now: opts.now } : {}),
     logger: opts.logger.child({ part: "later-sends" }),
     forWorkspace: async (id): Promise<LaterSendWorkspace | undefined> => {

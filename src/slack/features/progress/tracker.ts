@@ -20,12 +20,10 @@ import type { KnownBlock } from "@slack/types";
 import { NotFoundError } from "../../../api/errors.ts";
 import type { MessagingApi } from "../../../api/types.ts";
 import { FINAL_STATUSES, goneMessage, progressMessage } from "../../../campaigns/live-card.ts";
-import type { WorkspaceId } from "../../../domain/workspace.ts";
 import { PacedLoop } from "../../../platform/paced-loop.ts";
 import type { Clock } from "../../../reports/scheduler.ts";
 import { type CampaignSummary, STATUSES, summarizeCampaign } from "../../../reports/summary.ts";
-import type { Db } from "../../../store/db.ts";
-import { type Lease, ProgressStore, type Tracked } from "../../../store/progress.ts";
+import type { Lease, ProgressStore, Tracked } from "../../../store/progress.ts";
 import { messageGone, slackCode } from "../../io/slack-errors.ts";
 
 /** Reads one poll of a campaign costs: GET /campaigns/{id} + 7 status totals. */
@@ -43,9 +41,8 @@ export interface ProgressLogger {
 }
 
 export interface ProgressOptions {
-  db: Db;
-  /** The workspace whose launched campaigns this tracker follows (one tracker per workspace). */
-  workspace: WorkspaceId;
+  /** The tracked campaigns of the workspace this tracker follows (one tracker per workspace; its stores'). */
+  store: ProgressStore;
   client: MessagingApi;
   /** chat.update of one message; throws Slack's error. */
   update: UpdateFn;
@@ -95,7 +92,7 @@ export class ProgressTracker {
   private readonly opts: ProgressOptions;
   constructor(opts: ProgressOptions) {
     this.opts = opts;
-    this.store = new ProgressStore(opts.db, opts.workspace);
+    this.store = opts.store;
     this.clock = opts.clock ?? { now: () => new Date() };
     this.basePollMs = opts.basePollMs ?? 5_000;
     this.minUpdateMs = opts.minUpdateMs ?? 3_000;

@@ -18,6 +18,7 @@ import type { Logger } from "../../../platform/log.ts";
 import { type Clock, ReportScheduler } from "../../../reports/scheduler.ts";
 import type { ReportService } from "../../../reports/service.ts";
 import type { Db } from "../../../store/db.ts";
+import type { WorkspaceStores } from "../../../store/workspace-stores.ts";
 import type { SlackHooks } from "../../context.ts";
 import type { SlackBridge } from "../../io/bridge.ts";
 import { ProgressTracker } from "../progress/tracker.ts";
@@ -52,6 +53,8 @@ export interface ReportsHost {
   db: Db;
   /** The workspace of the live progress and of the scheduler's own store (its jobs name theirs). */
   workspace: WorkspaceId;
+  /** Its stores: the live progress's tracked campaigns. */
+  stores: Pick<WorkspaceStores, "progress">;
   client: MessagingClient;
   apiKey: string;
   reports: ReportService;
@@ -93,8 +96,7 @@ export function createReports(
   if (opts.clock) switchboard.reports.setClock(opts.clock);
 
   const progress = new ProgressTracker({
-    db,
-    workspace: switchboard.workspace,
+    store: switchboard.stores.progress,
     client,
     update: async (channel, ts, message) => {
       await bridge.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks });

@@ -29,7 +29,7 @@ import {
   uploadTempPath,
 } from "../../../imports/index.ts";
 import type { PendingImport } from "../../../store/imports.ts";
-import type { WorkspaceWork } from "../../context.ts";
+import type { OneWorkspaceWork } from "../../context.ts";
 import { postOrDm, slackCode } from "../../io/slack-errors.ts";
 import { tellAccepted } from "../../outcomes.ts";
 import { withApi } from "../../perform.ts";
@@ -68,12 +68,11 @@ const PROGRESS_EVERY_MS = 3000;
 const actorOf = (userId: string, channelId?: string): Actor => ({ userId, channelId, via: "slack" });
 
 /** The pending imports of the app's database; undefined when it has none. */
-export function pendingImports(deps: WorkspaceWork): PendingImports | undefined {
+export function pendingImports(deps: OneWorkspaceWork): PendingImports | undefined {
   return (
-    deps.db &&
+    deps.stores &&
     new PendingImports(
-      deps.db,
-      deps.workspace,
+      deps.stores.imports,
       new ImportService({
         defaultCountry: deps.core.defaultCountry,
         timeoutMs: deps.config.IMPORT_TIMEOUT_MS,
@@ -82,11 +81,11 @@ export function pendingImports(deps: WorkspaceWork): PendingImports | undefined 
   );
 }
 
-const fieldsOf = (deps: WorkspaceWork, actor: Actor): Promise<FieldDefinition[]> =>
+const fieldsOf = (deps: OneWorkspaceWork, actor: Actor): Promise<FieldDefinition[]> =>
   withApi(deps, actor, "read", "import preview", importFields);
 
 /** The file again, from Slack (its size and host checked before any byte is read). */
-async function download(deps: WorkspaceWork, client: webApi.WebClient, p: PendingImport) {
+async function download(deps: OneWorkspaceWork, client: webApi.WebClient, p: PendingImport) {
   const info = await fileInfo(client, p.fileId, p.channel);
   checkFile(info, deps.config);
   return { filename: info.name, open: () => downloadFile(info, deps.config, client) };
@@ -94,7 +93,7 @@ async function download(deps: WorkspaceWork, client: webApi.WebClient, p: Pendin
 
 /** Says something in the upload's thread (or the user's DM when there is no channel). */
 async function say(
-  deps: WorkspaceWork,
+  deps: OneWorkspaceWork,
   client: webApi.WebClient,
   where: { channel?: string; threadTs?: string; userId: string },
   text: string,
@@ -114,7 +113,7 @@ async function say(
 /** Downloads into a temporary file, hashing the bytes on the way. */
 async function spool(
   file: SlackFile,
-  deps: WorkspaceWork,
+  deps: OneWorkspaceWork,
   client: webApi.WebClient,
 ): Promise<{ path: string; hash: string }> {
   // Named after this process: a start removes what a crash left (removeStaleUploads).
@@ -136,7 +135,7 @@ async function spool(
 }
 
 export async function previewUpload(
-  deps: WorkspaceWork,
+  deps: OneWorkspaceWork,
   client: webApi.WebClient,
   req: UploadRequest,
 ): Promise<void> {
@@ -198,13 +197,13 @@ export async function previewUpload(
 }
 
 /** A Settings button under a preview whose numbers need a country, when the uploader may set one. */
-async function offerSettings(deps: WorkspaceWork, p: PendingImport, s: PreviewSummary): Promise<boolean> {
+async function offerSettings(deps: OneWorkspaceWork, p: PendingImport, s: PreviewSummary): Promise<boolean> {
   if (!s.noCountry || !deps.core.admin) return false;
   return deps.core.admin.mayAdminister(actorOf(p.userId, p.channel)).catch(() => false);
 }
 
 async function postPreview(
-  deps: WorkspaceWork,
+  deps: OneWorkspaceWork,
   client: webApi.WebClient,
   imports: PendingImports,
   p: PendingImport,
@@ -225,7 +224,7 @@ async function postPreview(
 const threadOf = (p: PendingImport) => p.threadTs ?? p.messageTs;
 
 async function redraw(
-  deps: WorkspaceWork,
+  deps: OneWorkspaceWork,
   client: webApi.WebClient,
   p: PendingImport,
   message: { text: string; blocks: unknown[] },
@@ -244,7 +243,7 @@ async function redraw(
  * scope to act at, or the refusal in words.
  */
 async function decider(
-  deps: WorkspaceWork,
+  deps: OneWorkspaceWork,
   actor: Actor,
   p: PendingImport | undefined,
   what: "import" | "discard",
@@ -263,7 +262,7 @@ async function decider(
 
 /** Import clicked: runs once whatever the number of clicks. Returns what to tell the clicker, if anything. */
 export async function runImport(
-  deps: WorkspaceWork,
+  deps: OneWorkspaceWork,
   client: webApi.WebClient,
   id: string,
   actor: Actor,
@@ -288,7 +287,7 @@ export async function runImport(
 }
 
 async function runClaimed(
-  deps: WorkspaceWork,
+  deps: OneWorkspaceWork,
   client: webApi.WebClient,
   id: string,
   actor: Actor,
@@ -392,7 +391,7 @@ async function runClaimed(
 }
 
 export async function discardImport(
-  deps: WorkspaceWork,
+  deps: OneWorkspaceWork,
   client: webApi.WebClient,
   id: string,
   actor: Actor,
@@ -425,7 +424,7 @@ export async function discardImport(
  * and Try again, and the thread is told. Nothing is imported again here.
  */
 export async function settleInterruptedImports(
-  deps: WorkspaceWork,
+  deps: OneWorkspaceWork,
   client: webApi.WebClient,
   ids?: string[],
 ): Promise<number> {
@@ -450,7 +449,7 @@ export async function settleInterruptedImports(
 
 /** A new mapping chosen: the file is read again with it and the preview redrawn. */
 export async function remapImport(
-  deps: WorkspaceWork,
+  deps: OneWorkspaceWork,
   client: webApi.WebClient,
   id: string,
   mapping: ColumnMapping,

@@ -3,7 +3,6 @@
 // before the work starts, and a second click while the first is running is
 // told so instead of reaching the core.
 import type { ButtonAction } from "@slack/bolt";
-import { Confirmations } from "../../../store/confirmations.ts";
 import { personOf } from "../../context.ts";
 import { deliver } from "../../deliver.ts";
 import { tellAccepted } from "../../outcomes.ts";
@@ -11,13 +10,13 @@ import { type Click, tellOf } from "./click.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function confirmAction({ ack, action, body, client, respond, context }: Click<ButtonAction>) {
+export async function confirmAction({ ack, action, body, client, respond, ctx }: Click<ButtonAction>) {
   await ack();
-  const actor = personOf(context);
+  const actor = personOf(ctx);
   const tell = tellOf(body, respond);
   const id = action.value ?? "";
   // Another workspace's confirmation (a forged or pasted button): said before anything, nothing done.
-  if (context.db && (!UUID.test(id) || !(await new Confirmations(context.db, context.workspace).get(id)))) {
+  if (ctx.stores && (!UUID.test(id) || !(await ctx.stores.confirmations.get(id)))) {
     await tell?.({
       response_type: "ephemeral",
       replace_original: false,
@@ -25,9 +24,9 @@ export async function confirmAction({ ack, action, body, client, respond, contex
     });
     return;
   }
-  // In flight per workspace: a confirmation belongs to its workspace.
-  const key = `${context.workspace}:${id}`;
-  if (context.inFlight.has(key)) {
+  // In flight in this workspace (ctx.inFlight holds this workspace's confirmations only).
+  const key = id;
+  if (ctx.inFlight.has(key)) {
     await tell?.({
       response_type: "ephemeral",
       replace_original: false,
@@ -35,11 +34,11 @@ export async function confirmAction({ ack, action, body, client, respond, contex
     });
     return;
   }
-  context.inFlight.add(key);
+  ctx.inFlight.add(key);
   try {
     // Kept first: a process killed while this runs tells the clicker at its next start (confirm-notices.ts).
-    if (context.db)
-      await new Confirmations(context.db, context.workspace).keepReplyTarget(id, {
+    if (ctx.stores)
+      await ctx.stores.confirmations.keepReplyTarget(id, {
         user: actor.userId,
         responseUrl: body.response_url,
         at: new Date().toISOString(),
@@ -59,17 +58,17 @@ export async function confirmAction({ ack, action, body, client, respond, contex
         },
       ],
     });
-    const reply = await context.core.confirm(id, actor);
+    const reply = await ctx.core.confirm(id, actor);
     // The write is done (or settled): a failure to say so keeps the outcome for the person, never "try again".
     const posted = await tellAccepted(
-      context,
+      ctx,
       actor.userId,
       reply.text,
       () =>
         deliver(
           reply,
           { client, respond: tell, actor, triggerId: body.trigger_id, replaceOriginal: true },
-          context,
+          ctx,
         ),
       tell,
     );
@@ -77,6 +76,6 @@ export async function confirmAction({ ack, action, body, client, respond, contex
     // so the prompt, seen by one person only, goes away rather than repeating it.
     if (posted && reply.visibility === "in_channel" && tell) await tell({ delete_original: true });
   } finally {
-    context.inFlight.delete(key);
+    ctx.inFlight.delete(key);
   }
 }

@@ -17,9 +17,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const IMPORT_CONTROL_ACTIONS = new RegExp(`^(${Object.values(IMPORT_ACTIONS).join("|")})$`);
 
-export async function importControl({ ack, body, action, client, respond, context }: Click) {
+export async function importControl({ ack, body, action, client, respond, ctx }: Click) {
   await ack();
-  const actor = personOf(context);
+  const actor = personOf(ctx);
   const a = action as {
     action_id: string;
     value?: string;
@@ -33,7 +33,7 @@ export async function importControl({ ack, body, action, client, respond, contex
   // Every import's id is a UUID: anything else did not come from a message of Switchboard's.
   if (!UUID.test(id))
     return tell("This button does not belong to an import Switchboard knows of: nothing was done.");
-  const imports = pendingImports(context);
+  const imports = pendingImports(ctx);
   if (!imports) return;
   // The buttons live on the preview message: record where it is, in case
   // this click beat the preview's own write of its ts (seen on PostgreSQL).
@@ -44,7 +44,7 @@ export async function importControl({ ack, body, action, client, respond, contex
     if (a.action_id === IMPORT_ACTIONS.group || a.action_id === IMPORT_ACTIONS.update) {
       const p = await imports.get(id);
       if (!p) return;
-      const updated = await withApi(context, actor, "write", "import choice", async () =>
+      const updated = await withApi(ctx, actor, "write", "import choice", async () =>
         imports.choose(
           id,
           a.action_id === IMPORT_ACTIONS.group
@@ -58,7 +58,7 @@ export async function importControl({ ack, body, action, client, respond, contex
     if (a.action_id === IMPORT_ACTIONS.mapping) {
       const p = await imports.get(id);
       if (p?.state !== "pending") return tell("This import is no longer pending.");
-      const fields = await withApi(context, actor, "write", "import mapping", (api) => contactFields(api));
+      const fields = await withApi(ctx, actor, "write", "import mapping", (api) => contactFields(api));
       const defs = fields.map((f) => ({ key: f.key as string, label: f.label, type: f.type }));
       await client.views.open({
         trigger_id: body.trigger_id,
@@ -72,14 +72,14 @@ export async function importControl({ ack, body, action, client, respond, contex
     };
     const answer =
       a.action_id === IMPORT_ACTIONS.run
-        ? await runImport(context, client, id, actor, origin)
+        ? await runImport(ctx, client, id, actor, origin)
         : a.action_id === IMPORT_ACTIONS.retry
-          ? await runImport(context, client, id, actor, origin, "unknown")
-          : await discardImport(context, client, id, actor);
+          ? await runImport(ctx, client, id, actor, origin, "unknown")
+          : await discardImport(ctx, client, id, actor);
     if (answer) await tell(answer);
     // An outcome Slack would not take in the thread (kept for the clicker): said here if this still answers.
     if (a.action_id === IMPORT_ACTIONS.run || a.action_id === IMPORT_ACTIONS.retry)
-      await showKept(context, actor.userId, respond, client);
+      await showKept(ctx, actor.userId, respond, client);
   } catch (err) {
     if (err instanceof UserError) return tell(err.message);
     throw err;

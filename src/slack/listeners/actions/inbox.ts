@@ -6,7 +6,6 @@ import type { ModalView } from "@slack/types";
 import { chatUserChannelId } from "../../../api/inbox.ts";
 import { channelFormData, recipientLabel } from "../../../commands/lookups.ts";
 import { errorRef } from "../../../platform/errors.ts";
-import { InboxStore } from "../../../store/inbox.ts";
 import { personOf } from "../../context.ts";
 import { deliver } from "../../deliver.ts";
 import { formView } from "../../forms/index.ts";
@@ -18,25 +17,21 @@ import { slackCode } from "../../io/slack-errors.ts";
 import { type Click, tellOf } from "./click.ts";
 
 export function inboxSendForm(type: "text" | "template") {
-  return async ({ ack, action, body, client, context }: Click<ButtonAction>) => {
+  return async ({ ack, action, body, client, ctx }: Click<ButtonAction>) => {
     await ack();
-    const actor = personOf(context);
+    const actor = personOf(ctx);
     const chatUserId = Number(action.value);
     if (!Number.isSafeInteger(chatUserId) || chatUserId <= 0) return;
-    const { data, label } = await context.core.perform(
-      actor,
-      { scope: "read", command: "send" },
-      async (api) => {
-        const user = await api.getChatUser(chatUserId).catch(() => undefined);
-        // The conversation's own channel first (the one the customer writes on), else the workspace's default.
-        const channel = (user && chatUserChannelId(user)) ?? context.core.defaultChannelId;
-        return {
-          data: await channelFormData(api, channel, () => context.core.channelNames()),
-          // The person by name in the form, as the card shows them (a nicety: the number otherwise).
-          label: user ? recipientLabel("user", chatUserId, user) : undefined,
-        };
-      },
-    );
+    const { data, label } = await ctx.core.perform(actor, { scope: "read", command: "send" }, async (api) => {
+      const user = await api.getChatUser(chatUserId).catch(() => undefined);
+      // The conversation's own channel first (the one the customer writes on), else the workspace's default.
+      const channel = (user && chatUserChannelId(user)) ?? ctx.core.defaultChannelId;
+      return {
+        data: await channelFormData(api, channel, () => ctx.core.channelNames()),
+        // The person by name in the form, as the card shows them (a nicety: the number otherwise).
+        label: user ? recipientLabel("user", chatUserId, user) : undefined,
+      };
+    });
     const recipient = { value: `user:${chatUserId}`, label: label ?? `Chat user #${chatUserId}` };
     const opened = await client.views.open({
       trigger_id: (body as BlockAction).trigger_id,
@@ -44,7 +39,7 @@ export function inboxSendForm(type: "text" | "template") {
     });
     // The channel it was opened from, kept with the view: the outcome is posted there (forms/index.ts).
     if (opened.view?.id && actor.channelId)
-      await keepFormChannel(context.events, context.workspace, opened.view.id, actor.channelId);
+      await keepFormChannel(ctx.events, ctx.workspace, opened.view.id, actor.channelId);
   };
 }
 
@@ -53,9 +48,9 @@ export function inboxSendForm(type: "text" | "template") {
  * trigger lasts 3 s; the customer's record takes a read or two), replaced by
  * the saved-reply form for this conversation.
  */
-export async function inboxSavedReply({ ack, action, body, client, context }: Click<ButtonAction>) {
+export async function inboxSavedReply({ ack, action, body, client, ctx }: Click<ButtonAction>) {
   await ack();
-  const actor = personOf(context);
+  const actor = personOf(ctx);
   const channel = body.container?.channel_id ?? body.channel?.id;
   const chatUserId = Number(action.value);
   if (!channel || !Number.isSafeInteger(chatUserId) || chatUserId <= 0) return;
@@ -72,10 +67,10 @@ export async function inboxSavedReply({ ack, action, body, client, context }: Cl
   if (!viewId) return;
   let view: ModalView;
   try {
-    view = await savedReplyView(context, { ...actor, channelId: channel }, { ch: channel, u: chatUserId });
+    view = await savedReplyView(ctx, { ...actor, channelId: channel }, { ch: channel, u: chatUserId });
   } catch (err) {
     const ref = errorRef();
-    context.logger.error({ err, ref }, "could not open the saved reply form");
+    ctx.logger.error({ err, ref }, "could not open the saved reply form");
     view = modal({
       callbackId: "sb_wait",
       title: "Saved reply",
@@ -86,7 +81,7 @@ export async function inboxSavedReply({ ack, action, body, client, context }: Cl
     });
   }
   // The channel it was opened from, kept with the view: the submission's outcome may go there (forms/index.ts).
-  await keepFormChannel(context.events, context.workspace, viewId, channel);
+  await keepFormChannel(ctx.events, ctx.workspace, viewId, channel);
   await client.views.update({ view_id: viewId, hash: opened.view?.hash, view }).catch((err) => {
     if (slackCode(err) !== "not_found") throw err;
   });
@@ -104,9 +99,9 @@ export async function inboxOpenThread({ ack }: { ack: () => Promise<void> }): Pr
  * alone: who has it already, when someone else was first.
  */
 export function inboxDesk(kind: "me" | "pick" | "unassign" | "resolve" | "reopen" | "snooze" | "wake") {
-  return async ({ ack, action, body, client, respond, context }: Click) => {
+  return async ({ ack, action, body, client, respond, ctx }: Click) => {
     await ack();
-    const actor = personOf(context);
+    const actor = personOf(ctx);
     const channel = body.container?.channel_id ?? body.channel?.id;
     const fromBlock = /^sb_inbox_desk:(\d+)$/.exec(action.block_id ?? "")?.[1];
     const chatUserId = Number("value" in action && action.value ? action.value : fromBlock);
@@ -118,9 +113,7 @@ export function inboxDesk(kind: "me" | "pick" | "unassign" | "resolve" | "reopen
     const until = kind === "snooze" ? (action as StaticSelectAction).selected_option?.value : undefined;
     if (kind === "snooze" && !until) return;
     if (until === "pick") {
-      const t = context.db
-        ? await new InboxStore(context.db, context.workspace).thread(channel, chatUserId)
-        : undefined;
+      const t = ctx.stores ? await ctx.stores.inbox.thread(channel, chatUserId) : undefined;
       const picked = await client.views.open({
         trigger_id: body.trigger_id,
         view: snoozeModal(
@@ -128,7 +121,7 @@ export function inboxDesk(kind: "me" | "pick" | "unassign" | "resolve" | "reopen
           new Date(),
         ),
       });
-      if (picked.view?.id) await keepFormChannel(context.events, context.workspace, picked.view.id, channel);
+      if (picked.view?.id) await keepFormChannel(ctx.events, ctx.workspace, picked.view.id, channel);
       return;
     }
     const line =
@@ -137,7 +130,7 @@ export function inboxDesk(kind: "me" | "pick" | "unassign" | "resolve" | "reopen
         : kind === "snooze"
           ? `inbox snooze ${channel} ${chatUserId} until=${until}`
           : `inbox assign ${channel} ${chatUserId} ${person === "me" || person === "nobody" ? person : `<@${person}>`}`;
-    const reply = await context.core.run(line, actor);
+    const reply = await ctx.core.run(line, actor);
     await deliver(
       reply,
       {
@@ -148,7 +141,7 @@ export function inboxDesk(kind: "me" | "pick" | "unassign" | "resolve" | "reopen
         line,
         replaceOriginal: false,
       },
-      context,
+      ctx,
     );
   };
 }

@@ -1,5 +1,6 @@
 import type { BlockAction, ButtonAction } from "@slack/bolt";
 import { ACTION } from "../../../commands/types.ts";
+import { onAction } from "../on.ts";
 import type { Listeners } from "../routes.ts";
 import { confirmAction } from "./confirm.ts";
 import { dismissAction } from "./dismiss.ts";
@@ -15,30 +16,36 @@ import { runAction } from "./run.ts";
 export const actionIdPattern = (id: string) => new RegExp(`^${id}(:\\d+)?$`);
 
 export function register(app: Listeners): void {
-  app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.run) }, runAction);
-  app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.confirm) }, confirmAction);
-  app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.dismiss) }, dismissAction);
+  onAction<BlockAction<ButtonAction>>(app, { action_id: actionIdPattern(ACTION.run) }, runAction);
+  onAction<BlockAction<ButtonAction>>(app, { action_id: actionIdPattern(ACTION.confirm) }, confirmAction);
+  onAction<BlockAction<ButtonAction>>(app, { action_id: actionIdPattern(ACTION.dismiss) }, dismissAction);
   // The forms' own choices and options: src/slack/forms/index.ts.
-  app.action<BlockAction>({ type: "block_actions", action_id: IMPORT_CONTROL_ACTIONS }, importControl);
+  onAction<BlockAction>(app, { type: "block_actions", action_id: IMPORT_CONTROL_ACTIONS }, importControl);
   // Inbox cards (docs/inbox.md).
-  app.action<BlockAction<ButtonAction>>(
+  onAction<BlockAction<ButtonAction>>(
+    app,
     { action_id: actionIdPattern(ACTION.inboxReply) },
     inboxSendForm("text"),
   );
-  app.action<BlockAction<ButtonAction>>(
+  onAction<BlockAction<ButtonAction>>(
+    app,
     { action_id: actionIdPattern(ACTION.inboxTemplate) },
     inboxSendForm("template"),
   );
-  app.action({ action_id: actionIdPattern("sb_inbox_open") }, inboxOpenThread);
+  onAction(app, { action_id: actionIdPattern("sb_inbox_open") }, inboxOpenThread);
   // The card's desk: assign, resolve, reopen (issue 20).
-  app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxAssignMe) }, inboxDesk("me"));
-  app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxAssign) }, inboxDesk("pick"));
-  app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxUnassign) }, inboxDesk("unassign"));
-  app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxResolve) }, inboxDesk("resolve"));
-  app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxReopen) }, inboxDesk("reopen"));
-  app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxSnooze) }, inboxDesk("snooze"));
-  app.action<BlockAction>({ action_id: actionIdPattern(ACTION.inboxWake) }, inboxDesk("wake"));
-  app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.inboxSaved) }, inboxSavedReply);
+  onAction<BlockAction>(app, { action_id: actionIdPattern(ACTION.inboxAssignMe) }, inboxDesk("me"));
+  onAction<BlockAction>(app, { action_id: actionIdPattern(ACTION.inboxAssign) }, inboxDesk("pick"));
+  onAction<BlockAction>(app, { action_id: actionIdPattern(ACTION.inboxUnassign) }, inboxDesk("unassign"));
+  onAction<BlockAction>(app, { action_id: actionIdPattern(ACTION.inboxResolve) }, inboxDesk("resolve"));
+  onAction<BlockAction>(app, { action_id: actionIdPattern(ACTION.inboxReopen) }, inboxDesk("reopen"));
+  onAction<BlockAction>(app, { action_id: actionIdPattern(ACTION.inboxSnooze) }, inboxDesk("snooze"));
+  onAction<BlockAction>(app, { action_id: actionIdPattern(ACTION.inboxWake) }, inboxDesk("wake"));
+  onAction<BlockAction<ButtonAction>>(
+    app,
+    { action_id: actionIdPattern(ACTION.inboxSaved) },
+    inboxSavedReply,
+  );
   // The Home tab's kept outcomes: Got it (issue 27 §4).
-  app.action<BlockAction<ButtonAction>>({ action_id: actionIdPattern(ACTION.keptSeen) }, keptSeenAction);
+  onAction<BlockAction<ButtonAction>>(app, { action_id: actionIdPattern(ACTION.keptSeen) }, keptSeenAction);
 }

@@ -6,8 +6,8 @@ import { personOf } from "../../context.ts";
 import { takeSeen } from "../../outcomes.ts";
 import type { Click } from "./click.ts";
 
-export async function keptSeenAction({ ack, action, client, context }: Click<ButtonAction>) {
+export async function keptSeenAction({ ack, action, client, ctx }: Click<ButtonAction>) {
   await ack();
-  const actor = personOf(context);
-  await takeSeen(context, client, actor.userId, Number(action.value));
+  const actor = personOf(ctx);
+  await takeSeen(ctx, client, actor.userId, Number(action.value));
 }

@@ -5,11 +5,11 @@ import { personOf } from "../../context.ts";
 import { deliver } from "../../deliver.ts";
 import { type Click, tellOf } from "./click.ts";
 
-export async function runAction({ ack, action, body, client, respond, context }: Click<ButtonAction>) {
+export async function runAction({ ack, action, body, client, respond, ctx }: Click<ButtonAction>) {
   await ack();
-  const actor = personOf(context);
+  const actor = personOf(ctx);
   const line = action.value ?? "";
-  const reply = await context.core.run(line, actor);
+  const reply = await ctx.core.run(line, actor);
   const onEphemeral = body.container?.type === "message" && body.container?.is_ephemeral === true;
   await deliver(
     reply,
@@ -21,6 +21,6 @@ export async function runAction({ ack, action, body, client, respond, context }:
       line,
       replaceOriginal: onEphemeral && reply.visibility === "ephemeral",
     },
-    context,
+    ctx,
   );
 }

@@ -1,9 +1,8 @@
 // The Home tab. Its full content (account, running campaigns, schedules,
 // recent writes) comes from hooks.homeView (src/slack/features/home/view.ts); without it, a short welcome.
-import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import type { HomeView } from "@slack/types";
 import { ACTION } from "../../../commands/types.ts";
-import type { SlackContext } from "../../context.ts";
+import type { EventArgs } from "../on.ts";
 
 export function defaultHomeView(): HomeView {
   return {
@@ -32,12 +31,8 @@ export function defaultHomeView(): HomeView {
   };
 }
 
-export async function appHomeOpened({
-  event,
-  client,
-  context,
-}: SlackEventMiddlewareArgs<"app_home_opened"> & AllMiddlewareArgs<SlackContext>): Promise<void> {
+export async function appHomeOpened({ event, client, ctx }: EventArgs<"app_home_opened">): Promise<void> {
   if (event.tab !== "home") return;
-  const view = context.hooks.homeView ? await context.hooks.homeView(event.user) : defaultHomeView();
+  const view = ctx.hooks.homeView ? await ctx.hooks.homeView(event.user) : defaultHomeView();
   await client.views.publish({ user_id: event.user, view });
 }

@@ -6,7 +6,7 @@
 // it again. Acknowledged with a reaction; failures told privately, in words.
 // Bot messages, other threads, edits, deletions and notes (`//`, `note:`, or
 // every reply in a `replies=notes` inbox) send nothing.
-import type { AllMiddlewareArgs, SlackEventMiddlewareArgs, webApi } from "@slack/bolt";
+import type { webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import { isApiError, NetworkError } from "../../../api/errors.ts";
 import { messageTime } from "../../../api/inbox.ts";
@@ -17,14 +17,13 @@ import { UserError } from "../../../commands/registry.ts";
 import { plainLine } from "../../../commands/tokenize.ts";
 import { ACTION, type CommandCore } from "../../../commands/types.ts";
 import { workClockOf } from "../../../domain/business-hours.ts";
-import { InboxStore } from "../../../store/inbox.ts";
-import { OwnSends } from "../../../store/own-sends.ts";
 import { storable } from "../../../store/text.ts";
-import type { SlackContext } from "../../context.ts";
+import type { Reach } from "../../context.ts";
 import { mediaMessages, prepareMedia } from "../../features/inbox/media.ts";
 import { isNote } from "../../features/inbox/notes.ts";
 import { customerText } from "../../features/inbox/plain.ts";
 import { windowOpen } from "../../features/inbox/render.ts";
+import type { EventArgs } from "../on.ts";
 
 /** A message starting with this is a note for the team, never sent. */
 export const NOTE_PREFIX = "//";
@@ -77,23 +76,19 @@ export const replyChannel = (
   core: Pick<CommandCore, "defaultChannelId">,
 ): number => thread.card?.channelId ?? core.defaultChannelId ?? 1;
 
-export async function inboxMessage({
-  event,
-  client,
-  context,
-}: SlackEventMiddlewareArgs<"message"> & AllMiddlewareArgs<SlackContext>): Promise<void> {
+export async function inboxMessage({ event, client, ctx }: EventArgs<"message">): Promise<void> {
   const e = event as unknown as ThreadMessage;
-  const actor = context.actor;
+  const actor = ctx.actor;
   // Edits, deletions, joins, bot posts: subtypes. Only a person's new thread reply counts.
-  if (otherKind(e) || e.bot_id || !e.user || !actor || !e.thread_ts || e.thread_ts === e.ts || !context.db)
+  if (otherKind(e) || e.bot_id || !e.user || !actor || !e.thread_ts || e.thread_ts === e.ts || !ctx.stores)
     return;
-  const store = new InboxStore(context.db, context.workspace);
-  const ownSends = new OwnSends(context.db, context.workspace);
+  const store = ctx.stores.inbox;
+  const ownSends = ctx.stores.ownSends;
   const thread = await store.threadByTs(e.channel, e.thread_ts);
   if (!thread) return;
   const typed = plainLine(e.text ?? "").trim();
   const done = (outcome: string) =>
-    context.logger.info({ channel: e.channel, ts: e.ts, outcome }, "inbox thread message handled");
+    ctx.logger.info({ channel: e.channel, ts: e.ts, outcome }, "inbox thread message handled");
   if (isNote(typed)) return done("note");
   // An inbox whose thread replies are all notes (`replies=notes`): sending is the card's Reply form.
   if ((await store.inbox(e.channel))?.replies === "notes") return done("note");
@@ -107,7 +102,7 @@ export async function inboxMessage({
         text,
         blocks: blocks ?? [section(text)],
       })
-      .catch((err) => context.logger.warn({ err: (err as Error).message }, "could not tell the writer"));
+      .catch((err) => ctx.logger.warn({ err: (err as Error).message }, "could not tell the writer"));
   };
   const files = sharedFiles(e);
   if (!typed && !files.length) return;
@@ -118,7 +113,7 @@ export async function inboxMessage({
     return;
   }
   if (
-    !(await context.core
+    !(await ctx.core
       .perform(actor, { scope: "write", command: "inbox" }, async () => true)
       .catch(() => false))
   ) {
@@ -135,7 +130,7 @@ export async function inboxMessage({
       return p?.display_name || p?.real_name || r.user?.real_name || r.user?.name || undefined;
     }),
   ).trim();
-  if (files.length && !context.config.PUBLIC_URL) {
+  if (files.length && !ctx.config.PUBLIC_URL) {
     await tell(noPublicAddress(e.text ?? ""));
     return done("no public address");
   }
@@ -156,14 +151,11 @@ export async function inboxMessage({
     await tellWindowClosed(tell, name, thread.chatUserId, words);
     return done("outside the window");
   }
-  const channelId = replyChannel(thread, context.core);
+  const channelId = replyChannel(thread, ctx.core);
   try {
     // With files: one image or document message each, the text as the first one's caption (inbox/media.ts).
     const bodies = files.length
-      ? mediaMessages(
-          await prepareMedia(client, context.db, context.workspace, context.config, files, new Date()),
-          words,
-        )
+      ? mediaMessages(await prepareMedia(client, ctx.stores.media, ctx.config, files, new Date()), words)
       : [{ type: "text" as const, text: words }];
     const ids: number[] = [];
     const recordSent = async () => {
@@ -174,7 +166,7 @@ export async function inboxMessage({
         await ownSends.record(sentId, e.user as string, "reply").catch(() => {});
       }
       // A reply stops the reply target's clock (the poller never reads this reply as new).
-      const settings = await context.core.admin?.settings().catch(() => undefined);
+      const settings = await ctx.core.admin?.settings().catch(() => undefined);
       await store.clocks
         .replied(
           e.channel,
@@ -183,12 +175,12 @@ export async function inboxMessage({
           e.user as string,
           workClockOf(settings?.businessHours?.value, settings?.reportsTimeZone?.value),
         )
-        .catch((err) => context.logger.warn({ err: (err as Error).message }, "could not stop a reply clock"));
+        .catch((err) => ctx.logger.warn({ err: (err as Error).message }, "could not stop a reply clock"));
     };
     let sent: Message = {};
     for (const [i, body] of bodies.entries()) {
       try {
-        sent = await context.core.perform(
+        sent = await ctx.core.perform(
           actor,
           { scope: "write", command: `inbox reply user:${thread.chatUserId}` },
           (api) => api.sendMessage({ channelId, chatUserId: thread.chatUserId, ...body }),
@@ -215,9 +207,9 @@ export async function inboxMessage({
     await client.reactions
       .add({ channel: e.channel, timestamp: e.ts, name: SENT_REACTION })
       .catch((err) =>
-        context.logger.warn({ err: (err as Error).message }, "could not acknowledge an inbox reply"),
+        ctx.logger.warn({ err: (err as Error).message }, "could not acknowledge an inbox reply"),
       );
-    await nameWriter(context, client, e, name);
+    await nameWriter(ctx, client, e, name);
     done("sent");
   } catch (err) {
     if (err instanceof NetworkError && err.mayHaveReachedServer) {
@@ -237,7 +229,7 @@ export async function inboxMessage({
       return done("outside the window");
     }
     const reply = apiErrorReply(err);
-    context.logger.info({ channel: e.channel, err: (err as Error).message }, "inbox reply refused");
+    ctx.logger.info({ channel: e.channel, err: (err as Error).message }, "inbox reply refused");
     await tell(`Not sent to ${esc(name)}. ${reply.text}`);
     done("failed");
   }
@@ -267,15 +259,15 @@ export async function tellWindowClosed(
 
 /** Under the reply's tick, in the thread: who answered (the customer sees the organization, the team the writer). */
 async function nameWriter(
-  context: SlackContext,
+  ctx: Pick<Reach, "posts" | "logger">,
   client: webApi.WebClient,
   e: ThreadMessage,
   name: string,
 ): Promise<void> {
   const text = `:white_check_mark: Sent to ${esc(name)} by <@${e.user}>`;
-  await context.posts
+  await ctx.posts
     .post(client, { channel: e.channel, thread_ts: e.thread_ts, text, blocks: [context_(text)] })
     .catch((err) =>
-      context.logger.warn({ err: (err as Error).message }, "could not name an inbox reply's writer"),
+      ctx.logger.warn({ err: (err as Error).message }, "could not name an inbox reply's writer"),
     );
 }

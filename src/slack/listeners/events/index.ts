@@ -1,4 +1,5 @@
 import type { SlackBolt } from "../../context.ts";
+import { onEvent } from "../on.ts";
 import { appHomeOpened } from "./app-home-opened.ts";
 import { appUninstalled, tokensRevoked } from "./app-uninstalled.ts";
 import { fileShared } from "./file-shared.ts";
@@ -17,9 +18,9 @@ export const EVENTS = {
 } as const;
 
 export function register(app: SlackBolt): void {
-  app.event("app_home_opened", EVENTS.app_home_opened);
-  app.event("file_shared", EVENTS.file_shared);
-  app.event("message", EVENTS.message);
-  app.event("app_uninstalled", EVENTS.app_uninstalled);
-  app.event("tokens_revoked", EVENTS.tokens_revoked);
+  onEvent(app, "app_home_opened", EVENTS.app_home_opened);
+  onEvent(app, "file_shared", EVENTS.file_shared);
+  onEvent(app, "message", EVENTS.message);
+  onEvent(app, "app_uninstalled", EVENTS.app_uninstalled);
+  onEvent(app, "tokens_revoked", EVENTS.tokens_revoked);
 }

@@ -4,7 +4,6 @@
 // perform() (writers check, audit naming the workflow run and the actor),
 // and the outcome to Slack with complete() or fail(), in words a workflow
 // author can act on.
-import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import { isApiError, NetworkError } from "../../../api/errors.ts";
 import type { MessagingApi } from "../../../api/types.ts";
 import { apiErrorReply } from "../../../commands/errors.ts";
@@ -17,13 +16,13 @@ import {
   textInput,
 } from "../../../commands/steps.ts";
 import type { Actor } from "../../../commands/types.ts";
-import { DEFAULT_SETTINGS } from "../../../commands/workspace-admin.ts";
-import { type StepRun, StepRunStore } from "../../../store/steps.ts";
+import type { StepRun } from "../../../store/steps.ts";
 import { storable } from "../../../store/text.ts";
-import type { SlackContext, WorkspaceWork } from "../../context.ts";
+import type { Reach } from "../../context.ts";
 import { slackCode } from "../../io/slack-errors.ts";
 import { withApi } from "../../perform.ts";
 import { errorRef } from "../middleware.ts";
+import type { FunctionArgs } from "../on.ts";
 
 export interface StepDef {
   /** The function's key in manifest.yml (`functions.<callbackId>`). */
@@ -44,8 +43,8 @@ interface StepRuns {
 
 // One map per app (its InFlight), so two apps in one process keep theirs apart.
 const memoryRuns = new WeakMap<object, Map<string, StepRun>>();
-function stepRuns(deps: WorkspaceWork): StepRuns {
-  if (deps.db) return new StepRunStore(deps.db, deps.workspace);
+function stepRuns(deps: Pick<Reach, "stores" | "work" | "workspace">): StepRuns {
+  if (deps.stores) return deps.stores.stepRuns;
   const map = memoryRuns.get(deps.work) ?? new Map<string, StepRun>();
   memoryRuns.set(deps.work, map);
   return {
@@ -84,15 +83,7 @@ export function errorWords(error: string): string {
 }
 
 export function stepListener(step: StepDef) {
-  return async ({
-    event,
-    inputs,
-    complete,
-    fail,
-    context,
-  }: SlackEventMiddlewareArgs<"function_executed"> & AllMiddlewareArgs): Promise<void> => {
-    // app.function() does not carry the app's context type; the middleware filled it all the same.
-    const deps = context as unknown as SlackContext;
+  return async ({ event, inputs, complete, fail, ctx: deps }: FunctionArgs): Promise<void> => {
     const runs = stepRuns(deps);
     const opts: StepOptions = {
       defaultChannelId: deps.core.defaultChannelId,
@@ -112,8 +103,8 @@ export function stepListener(step: StepDef) {
       }
     };
     try {
-      // The workspace's setting (a workspace not connected has none: its core says how to connect).
-      const mode = deps.workflowSteps ?? DEFAULT_SETTINGS.workflowSteps;
+      // The workspace's effective settings (issue 38 §4), never the deployment's config.
+      const mode = deps.settings.workflowSteps;
       if (mode === "off") {
         log.info("workflow step refused: the workspace's Workflow steps are off");
         return tell({
@@ -184,12 +175,7 @@ export function stepListener(step: StepDef) {
 }
 
 /** A failure in words a workflow author can act on: which input, which rule, or what the API said. */
-function describe(
-  err: unknown,
-  started: boolean,
-  actorId: string | undefined,
-  log: WorkspaceWork["logger"],
-): string {
+function describe(err: unknown, started: boolean, actorId: string | undefined, log: Reach["logger"]): string {
   if (!started && err instanceof UserError)
     return `The actor ${actorId} may not make changes: only the people chosen to make changes (\`/sb settings\`) may run Switchboard's writing steps. Set the input actor to one of them, or ask an admin to add this person. Nothing was changed.`;
   if (err instanceof UserError) return plainWords(err.message);

@@ -1,10 +1,13 @@
 // The claimed-once timer's runner (issue 37 §6, issue 40 §2): one per process
-// and kind, over every workspace's timers of that kind (src/store/timers.ts).
+// and kind, over every workspace's timers of that kind (src/store/timers.ts):
+// messages sent later (src/commands/later-sends.ts) and held starts
+// (src/campaigns/held-start-runner.ts) run on it.
 // Each due timer is claimed first (waiting → running, one conditional update
 // on the version read), so whichever process — a restart, another replica on
 // the same database — gets there first does it, once, and one cancelled or
 // changed since it was read is not done. The kind's `run` does the work and
-// records its outcome (done, failed, unknown). A timer its claimer left
+// records its outcome (done, failed, unknown); its `beforeClaim` may settle a
+// due timer without doing it (one missed while Switchboard was stopped). A timer its claimer left
 // `running` (the process stopped) is settled as unknown, never done again,
 // once that process is not alive (the replicas' heartbeats) and it has run
 // longer than the work can take, or after `staleMs` whatever; the kind's
@@ -12,9 +15,11 @@
 // its timers wait (`forWorkspace` gives nothing), holding up no other.
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import { isApiError, NetworkError } from "../api/errors.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import { PacedLoop } from "../platform/paced-loop.ts";
 import type { Db } from "../store/db.ts";
+import { LiveReplicas } from "../store/live-replicas.ts";
 import { type Timer, Timers } from "../store/timers.ts";
 
 /** What became of a due timer besides the kind's own outcomes: another process had it; its workspace waits. */
@@ -27,6 +32,11 @@ export interface TimerRunnerOptions<P, W, O extends string> {
   forWorkspace: (workspace: WorkspaceId) => Promise<W | undefined>;
   /** The work of a timer this process claimed (`running`): it records the outcome in the store. */
   run: (timer: Timer<P>, ws: W, store: Timers<P>) => Promise<O>;
+  /**
+   * Before the claim: an outcome settles the due timer without doing it (moved by the version read, as the
+   * claim is); undefined: claimed and run.
+   */
+  beforeClaim?: (timer: Timer<P>, ws: W, store: Timers<P>) => Promise<O | undefined>;
   /** A timer settled as unknown (its claimer stopped mid-work): tell whom it concerns. */
   settled?: (timer: Timer<P>, ws: W | undefined) => Promise<void>;
   /** Words of what a stopped process left (the timer's detail). */
@@ -46,6 +56,35 @@ export interface TimerRunnerOptions<P, W, O extends string> {
 
 const silent = { info() {}, warn() {} };
 export const words = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * Claims as this process (`processId`), whose heartbeat on PostgreSQL says it still runs (store/live-replicas.ts):
+ * what a killed replica left running is settled as unknown by any other once its heartbeat stops. The
+ * embedded database is one process's: what another left running is settled at once.
+ */
+export function claimsAs(
+  db: Db,
+  processId: string,
+): { workerId: string; liveWorkers: () => Promise<Set<string>> } {
+  return {
+    workerId: processId,
+    liveWorkers: async () =>
+      db.kind === "postgres" ? new Set(await new LiveReplicas(db).live()) : new Set([processId]),
+  };
+}
+
+/**
+ * What a claimed timer's work that threw is recorded as: `unknown` when its request may have reached the
+ * messaging API (never done again: `mayHave` says what may have happened), else `failed`, in words.
+ */
+export function failureOf(err: unknown, mayHave: string): { state: "failed" | "unknown"; detail: string } {
+  if (err instanceof NetworkError && err.mayHaveReachedServer)
+    return { state: "unknown", detail: `the messaging API did not answer; ${mayHave}` };
+  return {
+    state: "failed",
+    detail: isApiError(err) ? `the messaging API refused it (${err.message})` : words(err),
+  };
+}
 
 export class TimerRunner<P, W, O extends string> {
   protected readonly opts: TimerRunnerOptions<P, W, O>;
@@ -131,6 +170,7 @@ export class TimerRunner<P, W, O extends string> {
             t.updatedAt.getTime() < worked)),
     );
     for (const t of stale) {
+      // stores: the timers' runner works over every workspace: the timer's own workspace's store
       const moved = await new Timers<P>(db, t.workspace, kind).move(
         t.number,
         ["running"],
@@ -148,7 +188,10 @@ export class TimerRunner<P, W, O extends string> {
   private async runOne(t: Timer<P>): Promise<O | TimerPassOutcome> {
     const ws = await this.opts.forWorkspace(t.workspace);
     if (ws === undefined) return "waiting";
+    // stores: the timers' runner works over every workspace: the timer's own workspace's store
     const store = new Timers<P>(this.opts.db, t.workspace, this.opts.kind);
+    const settled = await this.opts.beforeClaim?.(t, ws, store);
+    if (settled !== undefined) return settled;
     // The claim: of every process that read it as due, one moves it on — only as it was read (its version).
     const mine = await store.move(t.number, ["waiting"], "running", this.now(), {
       claimedBy: this.workerId,
