@@ -24,8 +24,8 @@ export interface HandClock {
 }
 
 export interface InboxParts {
-  /** A chat user of the sandbox with no thread in the inbox yet (each given once). */
-  freshUser(): Promise<number>;
+  /** A chat user of the sandbox (of `type`, if given) with no thread in the inbox yet (each given once). */
+  freshUser(type?: string): Promise<number>;
   /**
    * The chat user writes in (the sandbox's control route): a customer's message, its text or
    * the whole body (`{ text, needHuman }`, an image…); the sandbox's answer (201). With a clock,
@@ -62,10 +62,15 @@ export function inboxParts(
   };
   const card = (ts: string) => s.fake.messages.find((m) => m.ts === ts) as Rec;
   return {
-    async freshUser() {
+    async freshUser(type) {
       const page = await s.client.listChatUsers({ limit: 100 });
       for (const u of page.items)
-        if (typeof u.id === "number" && !used.has(u.id) && !(await store().thread(channel, u.id))) {
+        if (
+          typeof u.id === "number" &&
+          (!type || u.type === type) &&
+          !used.has(u.id) &&
+          !(await store().thread(channel, u.id))
+        ) {
           used.add(u.id);
           return u.id;
         }
@@ -221,5 +226,32 @@ export function useInboxStack(opts: InboxStackOptions): InboxStack {
       return started().parts;
     },
     close: () => started().close(),
+  };
+}
+
+/** The parts for the one conversation a test follows (its chat user and thread, as the test sets them). */
+export interface FollowedThread {
+  customerWrites(message: string | Rec): Promise<Rec>;
+  card(): Rec;
+  /** The card's blocks as JSON text. */
+  cardText(): string;
+  inThread(): Rec[];
+  deskButtons(): string[];
+  /** A click on the card by `who`; what they were told. */
+  click(action: ButtonAction): Promise<string>;
+}
+
+export function followThread(
+  t: InboxStack,
+  who: FakeUser,
+  current: () => { user: number; threadTs: string },
+): FollowedThread {
+  return {
+    customerWrites: (message) => t.parts.customerWrites(current().user, message),
+    card: () => t.parts.card(current().threadTs),
+    cardText: () => JSON.stringify(t.parts.card(current().threadTs).blocks),
+    inThread: () => t.parts.inThread(current().threadTs),
+    deskButtons: () => t.parts.deskButtons(current().threadTs),
+    click: (action) => t.parts.click(who, current().threadTs, action),
   };
 }

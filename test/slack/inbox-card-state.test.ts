@@ -8,8 +8,7 @@
 // included.
 
 import { describe, expect, it } from "vitest";
-import type { ButtonAction } from "../fakes/slack-requests.ts";
-import { useInboxStack } from "../helpers/inbox.ts";
+import { followThread, useInboxStack } from "../helpers/inbox.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
 import { Forms } from "./forms-harness.ts";
 
@@ -28,29 +27,20 @@ const t = useInboxStack({
   redraw: true,
 });
 
-const customerWrites = (text: string) => t.parts.customerWrites(user, text);
-const card = () => t.parts.card(threadTs);
-const cardText = () => JSON.stringify(card().blocks);
+const { customerWrites, cardText, inThread, deskButtons, click } = followThread(t, ALICE, () => ({
+  user,
+  threadTs,
+}));
 const updates = () => t.s.fake.callsOf("chat.update").filter((c) => c.args.ts === threadTs).length;
-const inThread = () => t.parts.inThread(threadTs);
-const deskButtons = () => t.parts.deskButtons(threadTs);
-
-const click = (action: ButtonAction) => t.parts.click(ALICE, threadTs, action);
 
 describe("the inbox card's state", { timeout: 90_000 }, () => {
   it("a message sent with /sb send or the send form shows by who sent it; one sent elsewhere as Outgoing", async () => {
     await t.s.core.run(`inbox on ${INBOX}`, { userId: ALICE.id, via: "shell" });
     await t.runtime.poller.step();
-    const page = await t.s.client.listChatUsers({ limit: 100 });
-    for (const u of page.items)
-      if (typeof u.id === "number" && u.type === "phonechat" && !(await t.store.thread(INBOX, u.id))) {
-        user = u.id;
-        break;
-      }
-    expect(user).toBeGreaterThan(0);
+    user = await t.parts.freshUser("phonechat");
     await customerWrites("Where is my parcel?");
     expect(await t.runtime.poller.step()).toMatchObject({ threads: 1 });
-    threadTs = (await t.store.thread(INBOX, user))?.threadTs as string;
+    threadTs = await t.parts.threadOf(user);
 
     const channel = (await t.store.thread(INBOX, user))?.card?.channelId ?? 1;
     clock.advance(1000);

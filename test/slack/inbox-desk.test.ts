@@ -11,7 +11,7 @@ import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import type { FakeUser } from "../fakes/slack.ts";
 import type { ButtonAction } from "../fakes/slack-requests.ts";
-import { useInboxStack } from "../helpers/inbox.ts";
+import { followThread, useInboxStack } from "../helpers/inbox.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice" };
@@ -30,9 +30,7 @@ const t = useInboxStack({
 });
 
 const customerWrites = (chatUserId: number, text: string) => t.parts.customerWrites(chatUserId, text);
-const card = () => t.parts.card(threadTs);
-const cardText = () => JSON.stringify(card().blocks);
-const inThread = () => t.parts.inThread(threadTs);
+const { card, cardText, inThread } = followThread(t, ALICE, () => ({ user, threadTs }));
 
 /** A click on the card, as Slack sends it; resolves with what the clicker was told (ephemeral), if anything. */
 const click = (who: FakeUser, action: ButtonAction) => t.parts.click(who, threadTs, action);
@@ -54,16 +52,10 @@ describe("the inbox desk", { timeout: 60_000 }, () => {
     const r = await t.s.core.run(`inbox on ${INBOX}`, { userId: ALICE.id, via: "shell" });
     expect(r.text).toMatch(/Inbox on/);
     await t.runtime.poller.step();
-    const page = await t.s.client.listChatUsers({ limit: 100 });
-    for (const u of page.items)
-      if (typeof u.id === "number" && u.type === "phonechat" && !(await t.store.thread(INBOX, u.id))) {
-        user = u.id;
-        break;
-      }
-    expect(user).toBeGreaterThan(0);
+    user = await t.parts.freshUser("phonechat");
     await customerWrites(user, "Where is my parcel?");
     expect(await t.runtime.poller.step()).toMatchObject({ threads: 1 });
-    threadTs = (await t.store.thread(INBOX, user))?.threadTs as string;
+    threadTs = await t.parts.threadOf(user);
     const shown = cardText();
     expect(shown).toContain("*Open* · Nobody has it yet");
     const until = Number(/Reply window open until <!date\^(\d+)\^/.exec(shown)?.[1]);

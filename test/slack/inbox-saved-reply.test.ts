@@ -10,7 +10,7 @@
 
 import { beforeAll, describe, expect, it } from "vitest";
 import { TEMPLATES_FRESH_MS, TemplateTexts } from "../../src/inbox/templates.ts";
-import { useInboxStack } from "../helpers/inbox.ts";
+import { followThread, useInboxStack } from "../helpers/inbox.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
 import { Forms } from "./forms-harness.ts";
 
@@ -33,9 +33,7 @@ beforeAll(async () => {
   forms = new Forms(t.s.req, t.s.fake, ALICE);
 }, 120_000);
 
-const customerWrites = (text: string) => t.parts.customerWrites(user, text);
-const card = () => t.parts.card(threadTs);
-const inThread = () => t.parts.inThread(threadTs);
+const { customerWrites, card, inThread } = followThread(t, ALICE, () => ({ user, threadTs }));
 const who = { userId: ALICE.id, via: "slack" as const, channelId: INBOX };
 
 /** The customer's outgoing messages not in `before` (by id). */
@@ -81,16 +79,10 @@ describe("saved replies from the inbox card", { timeout: 120_000 }, () => {
   it("searched as you type, this inbox's and every inbox's", async () => {
     await t.s.core.run(`inbox on ${INBOX}`, { userId: ALICE.id, via: "shell" });
     await t.runtime.poller.step();
-    const page = await t.s.client.listChatUsers({ limit: 100 });
-    for (const u of page.items)
-      if (typeof u.id === "number" && u.type === "phonechat" && !(await t.store.thread(INBOX, u.id))) {
-        user = u.id;
-        break;
-      }
-    expect(user).toBeGreaterThan(0);
+    user = await t.parts.freshUser("phonechat");
     await customerWrites("Where is my order?");
     expect(await t.runtime.poller.step()).toMatchObject({ threads: 1 });
-    threadTs = (await t.store.thread(INBOX, user))?.threadTs as string;
+    threadTs = await t.parts.threadOf(user);
     expect(JSON.stringify(card().blocks)).toContain("sb_inbox_saved");
 
     expect(

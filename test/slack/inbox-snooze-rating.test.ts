@@ -10,8 +10,7 @@
 
 import { describe, expect, it } from "vitest";
 import { startInbox } from "../../src/slack/features/inbox/runtime.ts";
-import type { ButtonAction } from "../fakes/slack-requests.ts";
-import { useInboxStack } from "../helpers/inbox.ts";
+import { followThread, useInboxStack } from "../helpers/inbox.ts";
 import { manualClock, type Rec, ratingTemplate } from "../helpers/sandbox.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice" };
@@ -34,14 +33,11 @@ const t = useInboxStack({
   userTz: "America/New_York",
 });
 
-const customerWrites = (text: string) => t.parts.customerWrites(user, text);
-const card = () => t.parts.card(threadTs);
-const cardText = () => JSON.stringify(card().blocks);
-const inThread = () => t.parts.inThread(threadTs);
+const { customerWrites, cardText, inThread, deskButtons, click } = followThread(t, ALICE, () => ({
+  user,
+  threadTs,
+}));
 const backNotes = () => inThread().filter((m) => String(m.text).includes("back from its snooze")).length;
-const deskButtons = () => t.parts.deskButtons(threadTs);
-
-const click = (action: ButtonAction) => t.parts.click(ALICE, threadTs, action);
 
 const snooze = (value: string) =>
   click({ action_id: "sb_inbox_snooze", block_id: `sb_inbox_desk:${user}`, selected_option: { value } });
@@ -52,16 +48,10 @@ describe("snooze", { timeout: 120_000 }, () => {
   it("from the card's menu: out of the open list, until when and by whom, Wake up instead of Snooze", async () => {
     await t.s.core.run(`inbox on ${INBOX}`, { userId: ALICE.id, via: "shell" });
     await t.runtime.poller.step();
-    const page = await t.s.client.listChatUsers({ limit: 100 });
-    for (const u of page.items)
-      if (typeof u.id === "number" && u.type === "phonechat" && !(await t.store.thread(INBOX, u.id))) {
-        user = u.id;
-        break;
-      }
-    expect(user).toBeGreaterThan(0);
+    user = await t.parts.freshUser("phonechat");
     await customerWrites("Is my order shipped?");
     expect(await t.runtime.poller.step()).toMatchObject({ threads: 1 });
-    threadTs = (await t.store.thread(INBOX, user))?.threadTs as string;
+    threadTs = await t.parts.threadOf(user);
     channelId = (await t.store.thread(INBOX, user))?.card?.channelId ?? 1;
     expect(deskButtons()).toEqual([
       "sb_inbox_assign_me",
