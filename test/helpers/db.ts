@@ -2,11 +2,15 @@
 //   const db = await openTestDb();   ...   await db.close();
 // PGlite in memory by default; when DATABASE_URL is set (CI sets it), a new
 // database `test_<random>` on that server, dropped again by close().
-// `storeBackends()` lists the backends this run can test, for describe.each.
+// `storeBackends()` lists the backends this run can test, for describe.each;
+// `useStoreDb(backend)` gives a describe block its own migrated database:
+//   describe.each(storeBackends())("… on %s", (backend) => { const db = useStoreDb(backend); … db() … });
 import { randomBytes } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
 import { type Db, openDb } from "../../src/store/db.ts";
+import { migrateStore } from "../../src/store/migrations.ts";
 
 export type StoreBackend = "pglite" | "postgres";
 
@@ -99,4 +103,25 @@ export function recordingQueries<T extends Db>(db: T, into: string[], only: RegE
       return query(text, params);
     }) as Db["query"],
   });
+}
+
+/**
+ * A fresh database for the enclosing describe block (or file): opened on `backend` and migrated
+ * (the store's migrations, or `migrate`) before its tests, closed after them; returns a getter.
+ */
+export function useStoreDb(
+  backend?: StoreBackend,
+  migrate: (db: Db) => Promise<unknown> = migrateStore,
+  timeoutMs = 60_000,
+): () => TestDb {
+  let db: TestDb | undefined;
+  beforeAll(async () => {
+    db = await openTestDb(backend);
+    await migrate(db);
+  }, timeoutMs);
+  afterAll(() => db?.close());
+  return () => {
+    if (!db) throw new Error("the test database is not open yet: use the getter inside a test or hook");
+    return db;
+  };
 }

@@ -23,43 +23,59 @@ const stack = useStack({
   env: { SWITCHBOARD_APPROVERS: "U0BOB", AUDIT_CHANNEL: AUDIT },
 });
 
+/** A campaign of the first `size` contacts made and asked for by Alice in `channelId`, approved by Bob; its id. */
+async function approvedCampaign(
+  group: string,
+  size: number,
+  name: string,
+  channelId: string,
+): Promise<number> {
+  const { core, db, client } = stack();
+  const contacts = (await client.listContacts({ limit: 10 })).items.filter((c) => c.opted_out !== true);
+  const g = await client.createGroup({ name: group });
+  await client.addGroupContacts(
+    Number(g.id),
+    contacts.slice(0, size).map((c) => Number(c.id)),
+  );
+  const alice = { userId: ALICE.id, userName: ALICE.name, channelId, via: "slack" as const };
+  const made = await core.run(
+    `campaign add "${name}" template=1 group=${g.id} first_name=Ana order_id=A-7`,
+    alice,
+  );
+  const id = Number(/campaign #(\d+)/i.exec(made.text)?.[1]);
+  expect(id, made.text).toBeGreaterThan(0);
+  expect((await core.run(`campaign ${id} request`, alice)).text).toMatch(/approv/i);
+  const asked = (await new Approvals(db, ENV_WORKSPACE).latest(id))!;
+  const bob = { userId: BOB.id, userName: BOB.name, channelId: "D0BOB", via: "slack" as const };
+  expect((await core.run(`campaign ${id} approve request=${asked.id}`, bob)).text).toMatch(/You approved/);
+  return id;
+}
+
+/** Send now on the approval card in Alice's DM (`cardTs`), then the prompt's Confirm (`promptTs`): the Confirm's request. */
+async function sendNowFromApproval(id: number, cardTs: string, promptTs: string) {
+  const { req, fake } = stack();
+  const click = await req.blockAction(
+    { action_id: "sb_run", value: `campaign ${id} send`, block_id: "approval_actions" },
+    { user: ALICE, channelId: "D0ALICE", messageTs: cardTs },
+  );
+  const prompt = await fake.waitForResponse(click.responseUrl!);
+  const [, actionId, value] =
+    JSON.stringify(prompt.body.blocks).match(/"action_id":"(sb_confirm[^"]*)","value":"([^"]+)"/) ?? [];
+  expect(value, JSON.stringify(prompt.body)).toBeTruthy();
+  return req.blockAction(
+    { action_id: actionId!, value: value! },
+    { user: ALICE, channelId: "D0ALICE", messageTs: promptTs },
+  );
+}
+
 describe("a send from the approval message", () => {
   it("reads as started from the approval message, with no DM id and no command", async () => {
-    const { core, req, fake, db, client } = stack();
-    const contacts = (await client.listContacts({ limit: 10 })).items.filter((c) => c.opted_out !== true);
-    const g = await client.createGroup({ name: "Approval audit" });
-    await client.addGroupContacts(
-      Number(g.id),
-      contacts.slice(0, 3).map((c) => Number(c.id)),
-    );
-    const alice = { userId: ALICE.id, userName: ALICE.name, channelId: "C0GENERAL", via: "slack" as const };
-    const made = await core.run(
-      `campaign add "Spring sale" template=1 group=${g.id} first_name=Ana order_id=A-7`,
-      alice,
-    );
-    const id = Number(/campaign #(\d+)/i.exec(made.text)?.[1]);
-    expect(id, made.text).toBeGreaterThan(0);
-    expect((await core.run(`campaign ${id} request`, alice)).text).toMatch(/approv/i);
-    const asked = (await new Approvals(db, ENV_WORKSPACE).latest(id))!;
-    const bob = { userId: BOB.id, userName: BOB.name, channelId: "D0BOB", via: "slack" as const };
-    expect((await core.run(`campaign ${id} approve request=${asked.id}`, bob)).text).toMatch(/You approved/);
+    const { fake, db } = stack();
+    const id = await approvedCampaign("Approval audit", 3, "Spring sale", "C0GENERAL");
 
     // Send now on the approval card in Alice's DM, then its Confirm.
-    const click = await req.blockAction(
-      { action_id: "sb_run", value: `campaign ${id} send`, block_id: "approval_actions" },
-      { user: ALICE, channelId: "D0ALICE", messageTs: "1700000000.000200" },
-    );
-    const prompt = await fake.waitForResponse(click.responseUrl!);
-    const confirm = JSON.stringify(prompt.body.blocks).match(
-      /"action_id":"(sb_confirm[^"]*)","value":"([^"]+)"/,
-    );
-    const [, actionId, value] = confirm ?? [];
-    expect(value, JSON.stringify(prompt.body)).toBeTruthy();
     const before = fake.messages.length;
-    const ok = await req.blockAction(
-      { action_id: actionId!, value: value! },
-      { user: ALICE, channelId: "D0ALICE", messageTs: "1700000000.000300" },
-    );
+    const ok = await sendNowFromApproval(id, "1700000000.000200", "1700000000.000300");
     await fake.waitForResponse(ok.responseUrl!);
 
     const sentence = `<@${ALICE.id}> started *Spring sale* from the approval message`;
@@ -88,37 +104,11 @@ describe("a send from the approval message", () => {
   });
 
   it("asked for in a DM, its launch card goes to the audit channel, and the DM says where", async () => {
-    const { core, req, fake, db, client } = stack();
-    const contacts = (await client.listContacts({ limit: 10 })).items.filter((c) => c.opted_out !== true);
-    const g = await client.createGroup({ name: "Asked in a DM" });
-    await client.addGroupContacts(
-      Number(g.id),
-      contacts.slice(0, 2).map((c) => Number(c.id)),
-    );
+    const { fake } = stack();
     // Everything in Alice's DM with the app: made, asked for, and started there.
-    const alice = { userId: ALICE.id, userName: ALICE.name, channelId: "D0ALICE", via: "slack" as const };
-    const made = await core.run(
-      `campaign add "Asked privately" template=1 group=${g.id} first_name=Ana order_id=A-7`,
-      alice,
-    );
-    const id = Number(/campaign #(\d+)/i.exec(made.text)?.[1]);
-    expect((await core.run(`campaign ${id} request`, alice)).text).toMatch(/approv/i);
-    const asked = (await new Approvals(db, ENV_WORKSPACE).latest(id))!;
-    const bob = { userId: BOB.id, userName: BOB.name, channelId: "D0BOB", via: "slack" as const };
-    expect((await core.run(`campaign ${id} approve request=${asked.id}`, bob)).text).toMatch(/You approved/);
-    const click = await req.blockAction(
-      { action_id: "sb_run", value: `campaign ${id} send`, block_id: "approval_actions" },
-      { user: ALICE, channelId: "D0ALICE", messageTs: "1700000000.000400" },
-    );
-    const prompt = await fake.waitForResponse(click.responseUrl!);
-    const [, actionId, value] =
-      JSON.stringify(prompt.body.blocks).match(/"action_id":"(sb_confirm[^"]*)","value":"([^"]+)"/) ?? [];
-    expect(value, JSON.stringify(prompt.body)).toBeTruthy();
+    const id = await approvedCampaign("Asked in a DM", 2, "Asked privately", "D0ALICE");
     const before = fake.messages.length;
-    const ok = await req.blockAction(
-      { action_id: actionId!, value: value! },
-      { user: ALICE, channelId: "D0ALICE", messageTs: "1700000000.000500" },
-    );
+    const ok = await sendNowFromApproval(id, "1700000000.000400", "1700000000.000500");
     const launch = await fake.waitFor(
       () =>
         fake.messages

@@ -6,13 +6,13 @@
 // resolve and reopen (a new customer message reopens), `/sb inbox` by state
 // and `/sb inbox mine`, the writer named under a reply, every change audited.
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
-import { type InboxRuntime, startInbox } from "../../src/slack/features/inbox/runtime.ts";
 import { AuditLog } from "../../src/store/audit.ts";
-import type { InboxStore } from "../../src/store/inbox.ts";
+import type { FakeUser } from "../fakes/slack.ts";
+import type { ButtonAction } from "../fakes/slack-requests.ts";
+import { followThread, useInboxStack } from "../helpers/inbox.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
-import { type SlackStack, startStack } from "../helpers/stack.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice" };
 const CAROL = { id: "U0CAROL", name: "carol" };
@@ -20,83 +20,42 @@ const DAN = { id: "U0DAN", name: "dan" };
 const INBOX = "C0DESK";
 const clock = manualClock();
 
-let s: SlackStack;
-let runtime: InboxRuntime;
-let store: InboxStore;
 let user = 0;
 let threadTs = "";
 
-beforeAll(async () => {
-  s = await startStack({
-    writers: [ALICE.id, CAROL.id, DAN.id],
-    sandbox: { campaignTickMs: 0, now: clock.now, readLimit: 100_000, writeLimit: 10_000 },
-    env: { API_READ_LIMIT: "100000", API_WRITE_LIMIT: "10000" },
-    slack: { channels: [{ id: INBOX, name: "desk", is_member: true }], users: [ALICE, CAROL, DAN] },
-  });
-  runtime = await startInbox(s.switchboard, s.config, s.logger, { timer: false, now: clock.now });
-  store = runtime.poller.store;
-}, 120_000);
-
-afterAll(async () => {
-  await runtime?.stop();
-  await s?.close();
+const t = useInboxStack({
+  channels: [{ id: INBOX, name: "desk", is_member: true }],
+  users: [ALICE, CAROL, DAN],
+  clock,
 });
 
-async function customerWrites(chatUserId: number, text: string): Promise<void> {
-  clock.advance(1000);
-  const res = await fetch(`${s.sandbox.controlUrl}/chat-users/${chatUserId}/messages`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-api-key": s.sandbox.apiKey },
-    body: JSON.stringify({ text }),
-  });
-  expect(res.status).toBe(201);
-}
-
-const card = () => s.fake.messages.find((m) => m.ts === threadTs) as Rec;
-const cardText = () => JSON.stringify(card().blocks);
-const inThread = () => s.fake.messages.filter((m) => m.channel === INBOX && m.thread_ts === threadTs);
+const customerWrites = (chatUserId: number, text: string) => t.parts.customerWrites(chatUserId, text);
+const { card, cardText, inThread } = followThread(t, ALICE, () => ({ user, threadTs }));
 
 /** A click on the card, as Slack sends it; resolves with what the clicker was told (ephemeral), if anything. */
-async function click(
-  who: { id: string; name: string },
-  action: { action_id: string; value?: string; selected_user?: string; block_id?: string },
-): Promise<string> {
-  const r = await s.req.blockAction(action, {
-    user: who,
-    channelId: INBOX,
-    messageTs: threadTs,
-    message: { text: card().text, blocks: card().blocks },
-  });
-  return String(await s.fake.waitFor(() => s.fake.responsesTo(r.responseUrl as string)[0]?.body.text));
-}
+const click = (who: FakeUser, action: ButtonAction) => t.parts.click(who, threadTs, action);
 
 const handled = (ts: string, outcome: string) =>
-  s.waitForLog((l) => l.msg === "inbox thread message handled" && l.ts === ts && l.outcome === outcome);
+  t.s.waitForLog((l) => l.msg === "inbox thread message handled" && l.ts === ts && l.outcome === outcome);
 
 async function threadReply(who: string, text: string) {
-  const msg = s.fake.addUserMessage({ channel: INBOX, user: who, text, thread_ts: threadTs });
-  await s.req.event({ type: "message", channel: INBOX, user: who, text, ts: msg.ts, thread_ts: threadTs });
+  const msg = t.s.fake.addUserMessage({ channel: INBOX, user: who, text, thread_ts: threadTs });
+  await t.s.req.event({ type: "message", channel: INBOX, user: who, text, ts: msg.ts, thread_ts: threadTs });
   return msg;
 }
 
 const audited = async (operation: string) =>
-  (await new AuditLog(s.db, ENV_WORKSPACE).list({ limit: 200 })).filter((e) => e.operation === operation);
+  (await new AuditLog(t.s.db, ENV_WORKSPACE).list({ limit: 200 })).filter((e) => e.operation === operation);
 
 describe("the inbox desk", { timeout: 60_000 }, () => {
   it("the card shows the state, nobody on it, and the reply window open until a Slack date 24 h after the customer wrote", async () => {
-    const r = await s.core.run(`inbox on ${INBOX}`, { userId: ALICE.id, via: "shell" });
+    const r = await t.s.core.run(`inbox on ${INBOX}`, { userId: ALICE.id, via: "shell" });
     expect(r.text).toMatch(/Inbox on/);
-    await runtime.poller.step();
-    const page = await s.client.listChatUsers({ limit: 100 });
-    for (const u of page.items)
-      if (typeof u.id === "number" && u.type === "phonechat" && !(await store.thread(INBOX, u.id))) {
-        user = u.id;
-        break;
-      }
-    expect(user).toBeGreaterThan(0);
+    await t.runtime.poller.step();
+    user = await t.parts.freshUser("phonechat");
     await customerWrites(user, "Where is my parcel?");
-    expect(await runtime.poller.step()).toMatchObject({ threads: 1 });
-    threadTs = (await store.thread(INBOX, user))?.threadTs as string;
+    expect(await t.runtime.poller.step()).toMatchObject({ threads: 1 });
+    threadTs = await t.parts.threadOf(user);
     const shown = cardText();
     expect(shown).toContain("*Open* · Nobody has it yet");
     const until = Number(/Reply window open until <!date\^(\d+)\^/.exec(shown)?.[1]);
@@ -112,14 +71,14 @@ describe("the inbox desk", { timeout: 60_000 }, () => {
   it("Assign to me clicked by two writers at once: one has it, the other is told who", async () => {
     const me = { action_id: "sb_inbox_assign_me", value: String(user) };
     const [a, c] = await Promise.all([click(ALICE, me), click(CAROL, me)]);
-    const holder = (await store.thread(INBOX, user))?.assignee;
+    const holder = (await t.store.thread(INBOX, user))?.assignee;
     expect([ALICE.id, CAROL.id]).toContain(holder);
     const [won, lost] = holder === ALICE.id ? [a, c] : [c, a];
     expect(won).toMatch(/^You have the conversation with/);
     expect(lost).toContain(`<@${holder}> has the conversation with`);
     expect(lost).toMatch(/already: nothing was changed/);
     expect(await audited("inbox.assign")).toHaveLength(1);
-    await s.fake.waitFor(() => cardText().includes(`Assigned to <@${holder}>`));
+    await t.s.fake.waitFor(() => cardText().includes(`Assigned to <@${holder}>`));
   });
 
   it("the user select gives it to someone else; audited; /sb inbox mine lists it for them", async () => {
@@ -129,12 +88,12 @@ describe("the inbox desk", { timeout: 60_000 }, () => {
       block_id: `sb_inbox_desk:${user}`,
     });
     expect(told).toContain(`<@${DAN.id}> has the conversation with`);
-    expect((await store.thread(INBOX, user))?.assignee).toBe(DAN.id);
+    expect((await t.store.thread(INBOX, user))?.assignee).toBe(DAN.id);
     expect(cardText()).toContain(`Assigned to <@${DAN.id}>`);
     expect(await audited("inbox.assign")).toHaveLength(2);
-    const mine = await s.core.run("inbox mine", { userId: DAN.id, via: "shell" });
+    const mine = await t.s.core.run("inbox mine", { userId: DAN.id, via: "shell" });
     expect(mine.text).toBe("Your conversations: 1 open");
-    const none = await s.core.run("inbox mine", { userId: ALICE.id, via: "shell" });
+    const none = await t.s.core.run("inbox mine", { userId: ALICE.id, via: "shell" });
     expect(none.text).toMatch(/You have no conversation/);
   });
 
@@ -142,15 +101,15 @@ describe("the inbox desk", { timeout: 60_000 }, () => {
     clock.advance(1000);
     const msg = await threadReply(ALICE.id, "It left the depot this morning.");
     await handled(msg.ts, "sent");
-    const named = await s.fake.waitFor(() =>
+    const named = await t.s.fake.waitFor(() =>
       inThread().find((m) => (m.text ?? "").startsWith(":white_check_mark: Sent to")),
     );
     expect(named.text).toContain(`by <@${ALICE.id}>`);
     // Posted after the reply, so it shows under it.
     expect(Number(named.ts)).toBeGreaterThan(Number(msg.ts));
-    await runtime.poller.step();
+    await t.runtime.poller.step();
     expect(cardText()).toContain("*Waiting for the customer*");
-    const list = await s.core.run("inbox", { userId: ALICE.id, via: "shell" });
+    const list = await t.s.core.run("inbox", { userId: ALICE.id, via: "shell" });
     expect(list.text).toMatch(/1 waiting for the customer/);
   });
 
@@ -163,13 +122,13 @@ describe("the inbox desk", { timeout: 60_000 }, () => {
     expect(await click(ALICE, { action_id: "sb_inbox_resolve", value: String(user) })).toMatch(
       /resolved already/,
     );
-    expect((await s.core.run("inbox", { userId: ALICE.id, via: "shell" })).text).toMatch(/1 resolved/);
+    expect((await t.s.core.run("inbox", { userId: ALICE.id, via: "shell" })).text).toMatch(/1 resolved/);
 
     await customerWrites(user, "It has not arrived.");
-    await runtime.poller.step();
-    expect((await store.thread(INBOX, user))?.deskState).toBe("open");
+    await t.runtime.poller.step();
+    expect((await t.store.thread(INBOX, user))?.deskState).toBe("open");
     expect(inThread().some((m) => /Reopened: .* wrote again/.test(m.text ?? ""))).toBe(true);
-    await s.fake.waitFor(() => cardText().includes("*Open*"));
+    await t.s.fake.waitFor(() => cardText().includes("*Open*"));
 
     expect(await click(ALICE, { action_id: "sb_inbox_resolve", value: String(user) })).toMatch(/is resolved/);
     expect(await click(ALICE, { action_id: "sb_inbox_reopen", value: String(user) })).toMatch(/open again/);
@@ -179,7 +138,7 @@ describe("the inbox desk", { timeout: 60_000 }, () => {
   });
 
   it("someone who may not write cannot assign", async () => {
-    const r = await s.core.run(`inbox assign ${INBOX} ${user} me`, { userId: "U0NOBODY", via: "slack" });
+    const r = await t.s.core.run(`inbox assign ${INBOX} ${user} me`, { userId: "U0NOBODY", via: "slack" });
     // In words, naming who may (issue 30 §2), never the command.
     expect(r.text).toMatch(/^Only .* may assign conversations/);
     expect(r.text).not.toContain("/sb");
@@ -187,21 +146,21 @@ describe("the inbox desk", { timeout: 60_000 }, () => {
 
   it("window closed: the card says so with Send template first; a reply is not sent, the writer keeps its text", async () => {
     clock.advance(25 * 3_600_000);
-    await runtime.poller.step();
+    await t.runtime.poller.step();
     expect(cardText()).toContain("Window closed: only a template can start the conversation again");
     const buttons = (card().blocks as Rec[]).flatMap((b) => b.elements ?? []);
     expect(buttons.find((e: Rec) => e.action_id === "sb_inbox_template")?.style).toBe("primary");
     expect(buttons.find((e: Rec) => e.action_id === "sb_inbox_reply")?.style).toBeUndefined();
 
-    const tries = (await new AuditLog(s.db, ENV_WORKSPACE).list({ limit: 200 })).filter((e) =>
+    const tries = (await new AuditLog(t.s.db, ENV_WORKSPACE).list({ limit: 200 })).filter((e) =>
       /inbox reply/.test(e.command ?? ""),
     );
     // The reply sent earlier is in the audit: a send tried now would be too.
     expect(tries.length).toBeGreaterThan(0);
-    const ephemerals = s.fake.callsOf("chat.postEphemeral").length;
+    const ephemerals = t.s.fake.callsOf("chat.postEphemeral").length;
     const late = await threadReply(ALICE.id, "We are sending a new one today.");
     await handled(late.ts, "outside the window");
-    const told = s.fake.callsOf("chat.postEphemeral").slice(ephemerals);
+    const told = t.s.fake.callsOf("chat.postEphemeral").slice(ephemerals);
     expect(told).toHaveLength(1);
     expect(told[0]?.args).toMatchObject({ user: ALICE.id, thread_ts: threadTs });
     expect(String(told[0]?.args.text)).toContain("We are sending a new one today.");
@@ -210,14 +169,14 @@ describe("the inbox desk", { timeout: 60_000 }, () => {
     expect(blocks).toContain(`"value":"${user}"`);
     // Not even tried: the API was not called.
     expect(
-      (await new AuditLog(s.db, ENV_WORKSPACE).list({ limit: 200 })).filter((e) =>
+      (await new AuditLog(t.s.db, ENV_WORKSPACE).list({ limit: 200 })).filter((e) =>
         /inbox reply/.test(e.command ?? ""),
       ),
     ).toHaveLength(tries.length);
 
     // The customer writes again: the window opens.
     await customerWrites(user, "Thanks!");
-    await runtime.poller.step();
-    await s.fake.waitFor(() => cardText().includes("Reply window open until"));
+    await t.runtime.poller.step();
+    await t.s.fake.waitFor(() => cardText().includes("Reply window open until"));
   });
 });

@@ -8,66 +8,44 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { prepareMedia } from "../../src/slack/features/inbox/media.ts";
-import { type InboxRuntime, startInbox } from "../../src/slack/features/inbox/runtime.ts";
-import type { InboxStore } from "../../src/store/inbox.ts";
 import { MediaStore } from "../../src/store/media.ts";
+import { useInboxStack } from "../helpers/inbox.ts";
 import { type MediaServer, PDF, PNG, startMediaServer } from "../helpers/media-server.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
-import { type SlackStack, startStack } from "../helpers/stack.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice" };
 const INBOX = "C0INBOX";
 const clock = manualClock();
 
-let s: SlackStack;
-let runtime: InboxRuntime;
-let store: InboxStore;
 let files: MediaServer;
 let publicUrl = "";
 
+const t = useInboxStack({ channels: [{ id: INBOX, name: "inbox" }], users: [ALICE], clock });
+
 beforeAll(async () => {
   files = await startMediaServer();
-  s = await startStack({
-    writers: [ALICE.id],
-    sandbox: { campaignTickMs: 0, now: clock.now, readLimit: 100_000, writeLimit: 10_000 },
-    env: { API_READ_LIMIT: "100000", API_WRITE_LIMIT: "10000" },
-    slack: { channels: [{ id: INBOX, name: "inbox" }], users: [ALICE] },
-  });
   // The app's own address, known once it listens: customers' phones fetch files there.
-  publicUrl = `http://127.0.0.1:${s.slack.port}`;
-  s.config.PUBLIC_URL = publicUrl;
-  runtime = await startInbox(s.switchboard, s.config, s.logger, { timer: false, now: clock.now });
-  store = runtime.poller.store;
+  publicUrl = `http://127.0.0.1:${t.s.slack.port}`;
+  t.s.config.PUBLIC_URL = publicUrl;
 }, 120_000);
 
 afterAll(async () => {
-  await runtime?.stop();
-  await s?.close();
   await files?.close();
 });
 
 /** A chat user writes in (text, or an image or document), through the sandbox's control route. */
-async function customerWrites(chatUserId: number, body: Rec): Promise<Rec> {
-  clock.advance(1000);
-  const res = await fetch(`${s.sandbox.controlUrl}/chat-users/${chatUserId}/messages`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-api-key": s.sandbox.apiKey },
-    body: JSON.stringify(body),
-  });
-  expect(res.status).toBe(201);
-  return (await res.json()) as Rec;
-}
+const customerWrites = (chatUserId: number, body: Rec) => t.parts.customerWrites(chatUserId, body);
 
-const inThread = (ts: string) => s.fake.messages.filter((m) => m.channel === INBOX && m.thread_ts === ts);
+const inThread = (ts: string) => t.parts.inThread(ts);
 const handled = (ts: string, outcome: string) =>
-  s.waitForLog((l) => l.msg === "inbox thread message handled" && l.ts === ts && l.outcome === outcome);
+  t.s.waitForLog((l) => l.msg === "inbox thread message handled" && l.ts === ts && l.outcome === outcome);
 
 let thread = "";
 let user = 0;
 let conversation = 0;
 
 async function outbound(): Promise<Rec[]> {
-  const page = await s.client.listConversationMessages(conversation, { limit: 100 });
+  const page = await t.s.client.listConversationMessages(conversation, { limit: 100 });
   return page.items.filter((m) => m.direction === "outbound").reverse();
 }
 
@@ -77,11 +55,11 @@ async function replyWithFiles(
   shared: Array<{ name: string; mimetype: string; content: Buffer }>,
 ) {
   const added = shared.map((f) =>
-    s.fake.addFile({ ...f, filetype: f.name.split(".").pop(), user: ALICE.id, channels: [INBOX] }),
+    t.s.fake.addFile({ ...f, filetype: f.name.split(".").pop(), user: ALICE.id, channels: [INBOX] }),
   );
-  const msg = s.fake.addUserMessage({ channel: INBOX, user: ALICE.id, text, thread_ts: thread });
-  const ephemerals = s.fake.callsOf("chat.postEphemeral").length;
-  await s.req.event({
+  const msg = t.s.fake.addUserMessage({ channel: INBOX, user: ALICE.id, text, thread_ts: thread });
+  const ephemerals = t.s.fake.callsOf("chat.postEphemeral").length;
+  await t.s.req.event({
     type: "message",
     subtype: "file_share",
     channel: INBOX,
@@ -92,7 +70,7 @@ async function replyWithFiles(
     files: added.map((f) => ({ id: f.id, name: f.name, mimetype: f.mimetype })),
   });
   const told = () =>
-    s.fake
+    t.s.fake
       .callsOf("chat.postEphemeral")
       .slice(ephemerals)
       .map((c) => String(c.args.text));
@@ -101,15 +79,15 @@ async function replyWithFiles(
 
 describe("pictures and files", { timeout: 60_000 }, () => {
   it("from the customer: an image as an image block, a document as its name with a link, each with its caption", async () => {
-    const page = await s.client.listChatUsers({ limit: 100 });
+    const page = await t.s.client.listChatUsers({ limit: 100 });
     user = page.items.find((u) => u.type === "phonechat")?.id as number;
-    await s.core.run(`inbox on ${INBOX}`, { userId: ALICE.id, channelId: INBOX, via: "slack" });
-    await runtime.poller.step();
+    await t.s.core.run(`inbox on ${INBOX}`, { userId: ALICE.id, channelId: INBOX, via: "slack" });
+    await t.runtime.poller.step();
     await customerWrites(user, { text: "Hello" });
-    await runtime.poller.step();
-    const t = (await store.thread(INBOX, user))!;
-    thread = t.threadTs as string;
-    conversation = t.conversationId as number;
+    await t.runtime.poller.step();
+    const row = (await t.store.thread(INBOX, user))!;
+    thread = row.threadTs as string;
+    conversation = row.conversationId as number;
     expect(thread).toBeTruthy();
 
     const image = `${files.url}/a.png`;
@@ -121,7 +99,7 @@ describe("pictures and files", { timeout: 60_000 }, () => {
       text: "The invoice",
     });
     const before = inThread(thread).length;
-    await runtime.poller.step();
+    await t.runtime.poller.step();
     const [img, doc] = inThread(thread).slice(before);
     const imgBlocks = img?.blocks as Rec[];
     expect(imgBlocks.find((b) => b.type === "image")).toMatchObject({ image_url: image });
@@ -132,26 +110,26 @@ describe("pictures and files", { timeout: 60_000 }, () => {
   });
 
   it("from the customer: an image Slack cannot fetch is posted again at once as a link; a URL not http(s) stays text", async () => {
-    s.fake.imageUrlFetchable = (url) => !url.includes("unreachable");
+    t.s.fake.imageUrlFetchable = (url) => !url.includes("unreachable");
     const unreachable = `${files.url}/unreachable.png`;
     await customerWrites(user, { type: "image", mediaUrl: unreachable, text: "see" });
     await customerWrites(user, { type: "image", mediaUrl: "ftp://files.example/x.png" });
     const before = inThread(thread).length;
-    const refusedBefore = s.fake.callsOf("chat.postMessage").filter((c) => c.response.ok === false).length;
-    await runtime.poller.step();
+    const refusedBefore = t.s.fake.callsOf("chat.postMessage").filter((c) => c.response.ok === false).length;
+    await t.runtime.poller.step();
     const [link, ftp] = inThread(thread).slice(before);
     const shown = JSON.stringify(link?.blocks);
     expect(shown).toContain(`<${unreachable}|image>`);
     expect(shown).not.toContain('"type":"image"');
     expect(
-      s.fake.callsOf("chat.postMessage").filter((c) => c.response.ok === false).length - refusedBefore,
+      t.s.fake.callsOf("chat.postMessage").filter((c) => c.response.ok === false).length - refusedBefore,
     ).toBe(1);
     const ftpShown = JSON.stringify(ftp?.blocks);
     expect(ftpShown).toContain("image: ftp://files.example/x.png");
     expect(ftpShown).not.toContain("<ftp:");
     expect(ftpShown).not.toContain('"type":"image"');
     // Nothing left for the next poll.
-    expect(await runtime.poller.step()).toMatchObject({ posted: 0 });
+    expect(await t.runtime.poller.step()).toMatchObject({ posted: 0 });
   });
 
   it("to the customer: an image with its caption, served by Switchboard at PUBLIC_URL/media/<id>", async () => {
@@ -169,10 +147,10 @@ describe("pictures and files", { timeout: 60_000 }, () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(PNG)).toBe(true);
     const head = await fetch(url, { method: "HEAD" });
     expect([head.status, head.headers.get("content-length")]).toEqual([200, String(PNG.length)]);
-    expect(s.fake.messages.find((m) => m.ts === msg.ts)?.reactions).toEqual(["white_check_mark"]);
+    expect(t.s.fake.messages.find((m) => m.ts === msg.ts)?.reactions).toEqual(["white_check_mark"]);
     // Switchboard's own send is not mirrored back.
     const before = inThread(thread).length;
-    await runtime.poller.step();
+    await t.runtime.poller.step();
     expect(inThread(thread)).toHaveLength(before);
   });
 
@@ -196,7 +174,7 @@ describe("pictures and files", { timeout: 60_000 }, () => {
 
   it("refused before anything is sent: a file too big, a wrong type, Slack's login page (no files:read); told why", async () => {
     const count = (await outbound()).length;
-    const kept = await new MediaStore(s.db, ENV_WORKSPACE).count();
+    const kept = await new MediaStore(t.s.db, ENV_WORKSPACE).count();
 
     const big = await replyWithFiles("Big one", [
       { name: "huge.png", mimetype: "image/png", content: Buffer.alloc(5 * 1024 * 1024 + 1) },
@@ -222,21 +200,21 @@ describe("pictures and files", { timeout: 60_000 }, () => {
     await handled(mixed.msg.ts, "refused");
     expect(mixed.told().join("\n")).toMatch(/tool\.exe cannot be sent/);
 
-    s.fake.filesRead = false;
+    t.s.fake.filesRead = false;
     const login = await replyWithFiles("No scope", [{ name: "p.png", mimetype: "image/png", content: PNG }]);
     await handled(login.msg.ts, "refused");
-    s.fake.filesRead = true;
+    t.s.fake.filesRead = true;
     expect(login.told().join("\n")).toMatch(
       /login page instead of the file: the app needs the files:read scope/,
     );
 
     expect(await outbound()).toHaveLength(count);
-    expect(await new MediaStore(s.db, ENV_WORKSPACE).count()).toBe(kept);
+    expect(await new MediaStore(t.s.db, ENV_WORKSPACE).count()).toBe(kept);
   });
 
   it("without PUBLIC_URL: the writer is told privately, nothing is sent, the text is kept in the answer", async () => {
     const count = (await outbound()).length;
-    s.config.PUBLIC_URL = undefined;
+    t.s.config.PUBLIC_URL = undefined;
     try {
       const r = await replyWithFiles("Your receipt, *signed*", [
         { name: "receipt.pdf", mimetype: "application/pdf", content: PDF },
@@ -247,18 +225,18 @@ describe("pictures and files", { timeout: 60_000 }, () => {
       expect(told).toContain("Your text, to send again:\n>Your receipt, *signed*");
       expect(await outbound()).toHaveLength(count);
     } finally {
-      s.config.PUBLIC_URL = publicUrl;
+      t.s.config.PUBLIC_URL = publicUrl;
     }
   });
 
   it("a media URL expired: no longer served, removed, and the sandbox refuses to deliver it", async () => {
-    const media = new MediaStore(s.db, ENV_WORKSPACE);
-    const f = s.fake.addFile({ name: "old.png", mimetype: "image/png", filetype: "png", content: PNG });
-    const hours = s.config.MEDIA_TTL_HOURS;
+    const media = new MediaStore(t.s.db, ENV_WORKSPACE);
+    const f = t.s.fake.addFile({ name: "old.png", mimetype: "image/png", filetype: "png", content: PNG });
+    const hours = t.s.config.MEDIA_TTL_HOURS;
     const [old] = await prepareMedia(
-      s.slack.client,
+      t.s.slack.client,
       media,
-      s.config,
+      t.s.config,
       [{ id: f.id }],
       new Date(Date.now() - (hours + 1) * 3_600_000),
     );
@@ -267,7 +245,7 @@ describe("pictures and files", { timeout: 60_000 }, () => {
     expect(res.status).toBe(404);
     expect(await media.count()).toBe(kept - 1);
     await expect(
-      s.client.sendMessage({
+      t.s.client.sendMessage({
         channelId: 1,
         chatUserId: user,
         type: "image",

@@ -7,15 +7,13 @@
 // its inbox is off; notes in any case are never sent; `replies=notes` makes
 // every thread reply a note, and the card's Reply still opens the send form.
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { bySpecificity, routeOf } from "../../src/domain/inbox-routing.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { isNote } from "../../src/slack/features/inbox/notes.ts";
-import { type InboxRuntime, startInbox } from "../../src/slack/features/inbox/runtime.ts";
 import { AuditLog } from "../../src/store/audit.ts";
-import type { InboxStore } from "../../src/store/inbox.ts";
+import { useInboxStack } from "../helpers/inbox.ts";
 import { manualClock } from "../helpers/sandbox.ts";
-import { type SlackStack, startStack } from "../helpers/stack.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice" };
 const WEB = "C0WEB";
@@ -26,69 +24,35 @@ const HUMAN = "C0HUMAN";
 const CHANNELS = [WEB, PHONE, ALL, ALL2, HUMAN];
 const clock = manualClock();
 
-let s: SlackStack;
-let runtime: InboxRuntime;
-let store: InboxStore;
-
-beforeAll(async () => {
-  s = await startStack({
-    writers: [ALICE.id],
-    sandbox: { campaignTickMs: 0, now: clock.now, readLimit: 100_000, writeLimit: 10_000 },
-    env: { API_READ_LIMIT: "100000", API_WRITE_LIMIT: "10000" },
-    slack: {
-      channels: [
-        { id: "C0GENERAL", name: "general" },
-        ...CHANNELS.map((id) => ({ id, name: id.slice(2).toLowerCase(), is_member: false })),
-      ],
-      users: [ALICE],
-    },
-  });
-  runtime = await startInbox(s.switchboard, s.config, s.logger, { timer: false, now: clock.now });
-  store = runtime.poller.store;
-}, 120_000);
-
-afterAll(async () => {
-  await runtime?.stop();
-  await s?.close();
+const t = useInboxStack({
+  channels: [
+    { id: "C0GENERAL", name: "general" },
+    ...CHANNELS.map((id) => ({ id, name: id.slice(2).toLowerCase(), is_member: false })),
+  ],
+  inbox: PHONE,
+  users: [ALICE],
+  clock,
 });
 
-async function customerWrites(chatUserId: number, text: string, needHuman?: boolean): Promise<void> {
-  clock.advance(1000);
-  const res = await fetch(`${s.sandbox.controlUrl}/chat-users/${chatUserId}/messages`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-api-key": s.sandbox.apiKey },
-    body: JSON.stringify({ text, ...(needHuman ? { needHuman } : {}) }),
-  });
-  expect(res.status).toBe(201);
-}
+const customerWrites = (chatUserId: number, text: string, needHuman?: boolean) =>
+  t.parts.customerWrites(chatUserId, { text, ...(needHuman ? { needHuman } : {}) });
 
-async function answer(line: string, channelId: string): Promise<string> {
-  const before = s.fake.messages.length;
-  const r = await s.req.command(line, { user: ALICE, channelId });
-  const text = await s.fake.waitFor(
-    () =>
-      s.fake.responsesTo(r.responseUrl as string)[0]?.body.text ??
-      s.fake.messages
-        .slice(before)
-        .find((m) => m.channel === channelId && /inbox/i.test(m.text ?? "") && !m.thread_ts)?.text,
-  );
-  return String(text);
-}
+const answer = (line: string, channelId: string) => t.parts.answer(line, ALICE, channelId);
 
 /** The channels where a chat user has a card (a thread). */
 async function threadsOf(chatUserId: number): Promise<string[]> {
   const out: string[] = [];
-  for (const c of CHANNELS) if ((await store.thread(c, chatUserId))?.threadTs) out.push(c);
+  for (const c of CHANNELS) if ((await t.store.thread(c, chatUserId))?.threadTs) out.push(c);
   return out;
 }
 
 /** Chat users of a type with no thread anywhere yet. */
 async function fresh(type: string, n: number): Promise<number[]> {
-  const page = await s.client.listChatUsers({ limit: 100 });
+  const page = await t.s.client.listChatUsers({ limit: 100 });
   const out: number[] = [];
   for (const u of page.items) {
     if (typeof u.id !== "number" || u.type !== type || u.needHuman === true) continue;
-    if ((await threadsOf(u.id)).length || (await store.routeOf(u.id))) continue;
+    if ((await threadsOf(u.id)).length || (await t.store.routeOf(u.id))) continue;
     out.push(u.id);
     if (out.length === n) break;
   }
@@ -97,17 +61,16 @@ async function fresh(type: string, n: number): Promise<number[]> {
 }
 
 async function reply(channel: string, chatUserId: number, text: string): Promise<string> {
-  const threadTs = (await store.thread(channel, chatUserId))?.threadTs as string;
-  const msg = s.fake.addUserMessage({ channel, user: ALICE.id, text, thread_ts: threadTs });
-  await s.req.event({ type: "message", channel, user: ALICE.id, text, ts: msg.ts, thread_ts: threadTs });
-  const log = await s.waitForLog((l) => l.msg === "inbox thread message handled" && l.ts === msg.ts);
+  const threadTs = (await t.store.thread(channel, chatUserId))?.threadTs as string;
+  const msg = t.s.fake.addUserMessage({ channel, user: ALICE.id, text, thread_ts: threadTs });
+  await t.s.req.event({ type: "message", channel, user: ALICE.id, text, ts: msg.ts, thread_ts: threadTs });
+  const log = await t.s.waitForLog((l) => l.msg === "inbox thread message handled" && l.ts === msg.ts);
   return String(log.outcome);
 }
 
 async function sentTo(chatUserId: number): Promise<string[]> {
-  const conversationId = (await store.thread(PHONE, chatUserId))?.conversationId as number;
-  const page = await s.client.listConversationMessages(conversationId, { limit: 100 });
-  return page.items.filter((m) => m.direction === "outbound").map((m) => String(m.text));
+  const messages = await t.parts.messagesOf(chatUserId);
+  return messages.filter((m) => m.direction === "outbound").map((m) => String(m.text));
 }
 
 let webUser = 0;
@@ -119,38 +82,38 @@ describe("routing by chat type", { timeout: 60_000 }, () => {
       /Inbox on in <#C0WEB>.*\(Web chat and Telegram\)/,
     );
     expect(await answer("inbox on type=phonechat", PHONE)).toMatch(/Inbox on in <#C0PHONE>.*\(Phone chat\)/);
-    expect(await store.inbox(WEB)).toMatchObject({ types: ["chat_web", "telegram"], replies: "send" });
-    const audit = await new AuditLog(s.db, ENV_WORKSPACE).list({ limit: 50 });
+    expect(await t.store.inbox(WEB)).toMatchObject({ types: ["chat_web", "telegram"], replies: "send" });
+    const audit = await new AuditLog(t.s.db, ENV_WORKSPACE).list({ limit: 50 });
     expect(audit.find((e) => e.operation === "inbox.on" && e.channel === PHONE)).toBeTruthy();
 
     // The first cards: each in the inbox of its type.
-    const first = await runtime.poller.step();
+    const first = await t.runtime.poller.step();
     expect(first.threads).toBeGreaterThan(0);
-    const page = await s.client.listChatUsers({ limit: 100 });
+    const page = await t.s.client.listChatUsers({ limit: 100 });
     for (const u of page.items) {
       const where = await threadsOf(u.id as number);
       if (!where.length) continue;
       expect(where).toEqual([u.type === "phonechat" ? PHONE : WEB]);
     }
     // Idle: one list read an inbox, whether it takes one type or several.
-    expect(await runtime.poller.step()).toEqual({ reads: 2, posted: 0, threads: 0 });
+    expect(await t.runtime.poller.step()).toEqual({ reads: 2, posted: 0, threads: 0 });
 
     [webUser] = (await fresh("chat_web", 1)) as [number];
     [phoneUser] = (await fresh("phonechat", 1)) as [number];
     await customerWrites(webUser, "Hello from the website");
     await customerWrites(phoneUser, "Hello from my phone");
-    expect(await runtime.poller.step()).toMatchObject({ threads: 2, posted: 2 });
+    expect(await t.runtime.poller.step()).toMatchObject({ threads: 2, posted: 2 });
     expect(await threadsOf(webUser)).toEqual([WEB]);
     expect(await threadsOf(phoneUser)).toEqual([PHONE]);
     expect(
-      s.fake.messages.filter((m) => m.text?.includes("Hello from the website")).map((m) => m.channel),
+      t.s.fake.messages.filter((m) => m.text?.includes("Hello from the website")).map((m) => m.channel),
     ).toEqual([WEB]);
 
     // A wrong type is told in people's words; nothing changes.
     expect(await answer("inbox on type=sms", "C0GENERAL")).toMatch(
       /`sms` is not a chat type.*`phonechat` \(Phone chat\)/,
     );
-    expect(await store.inbox("C0GENERAL")).toBeUndefined();
+    expect(await t.store.inbox("C0GENERAL")).toBeUndefined();
   });
 
   it("overlap: the most specific inbox takes a conversation, ties the oldest; one inbox each; /sb inbox lists the overlaps", async () => {
@@ -158,23 +121,23 @@ describe("routing by chat type", { timeout: 60_000 }, () => {
     clock.advance(1000);
     await answer(`inbox on ${ALL2}`, ALL2);
     await answer("inbox on type=phonechat need-human", HUMAN);
-    await runtime.poller.step(); // the new inboxes' first cards
+    await t.runtime.poller.step(); // the new inboxes' first cards
 
     const [calm, urgent] = (await fresh("phonechat", 2)) as [number, number];
     await customerWrites(calm, "Just a question");
     await customerWrites(urgent, "I need a person", true);
     await customerWrites(phoneUser, "Me again");
-    await runtime.poller.step();
+    await t.runtime.poller.step();
     // Phone chat beats every type; need-human beats all at the same width.
     expect(await threadsOf(calm)).toEqual([PHONE]);
     expect(await threadsOf(urgent)).toEqual([HUMAN]);
     // A conversation stays where its thread is.
     expect(await threadsOf(phoneUser)).toEqual([PHONE]);
-    expect(s.fake.messages.filter((m) => m.text?.includes("Me again")).map((m) => m.channel)).toEqual([
+    expect(t.s.fake.messages.filter((m) => m.text?.includes("Me again")).map((m) => m.channel)).toEqual([
       PHONE,
     ]);
 
-    const list = await s.core.run("inbox", { userId: "shell", via: "shell" });
+    const list = await t.s.core.run("inbox", { userId: "shell", via: "shell" });
     const shown = JSON.stringify(list.blocks);
     expect(shown).toContain("Overlapping inboxes");
     expect(shown).toContain(
@@ -189,11 +152,11 @@ describe("routing by chat type", { timeout: 60_000 }, () => {
   it("an inbox turned off: its conversations go on in the next inbox that matches (ties: the oldest), in one", async () => {
     await answer("inbox off", WEB);
     await customerWrites(webUser, "Still there?");
-    await runtime.poller.step();
+    await t.runtime.poller.step();
     // Its old thread stays in the channel; the conversation goes on in one inbox.
     expect(await threadsOf(webUser)).toEqual([WEB, ALL]);
-    expect(await store.routeOf(webUser)).toBe(ALL);
-    expect(s.fake.messages.filter((m) => m.text?.includes("Still there?")).map((m) => m.channel)).toEqual([
+    expect(await t.store.routeOf(webUser)).toBe(ALL);
+    expect(t.s.fake.messages.filter((m) => m.text?.includes("Still there?")).map((m) => m.channel)).toEqual([
       ALL,
     ]);
   });
@@ -244,15 +207,15 @@ describe("replying on purpose", { timeout: 60_000 }, () => {
     expect(await answer("inbox on type=phonechat replies=notes", PHONE)).toMatch(
       /now shows .*\(Phone chat\); thread replies are notes/,
     );
-    expect(await store.inbox(PHONE)).toMatchObject({ replies: "notes", types: ["phonechat"] });
+    expect(await t.store.inbox(PHONE)).toMatchObject({ replies: "notes", types: ["phonechat"] });
     const before = (await sentTo(phoneUser)).length;
     expect(await reply(PHONE, phoneUser, "We will call you tomorrow")).toBe("note");
     expect(await sentTo(phoneUser)).toHaveLength(before);
 
-    const threadTs = (await store.thread(PHONE, phoneUser))?.threadTs as string;
-    const card = s.fake.messages.find((m) => m.ts === threadTs)!;
-    const opened = s.fake.callsOf("views.open").length;
-    await s.req.blockAction(
+    const threadTs = (await t.store.thread(PHONE, phoneUser))?.threadTs as string;
+    const card = t.s.fake.messages.find((m) => m.ts === threadTs)!;
+    const opened = t.s.fake.callsOf("views.open").length;
+    await t.s.req.blockAction(
       { action_id: "sb_inbox_reply", value: String(phoneUser) },
       {
         user: ALICE,
@@ -261,7 +224,7 @@ describe("replying on purpose", { timeout: 60_000 }, () => {
         message: { text: card.text, blocks: card.blocks },
       },
     );
-    const call = await s.fake.waitFor(() => s.fake.callsOf("views.open")[opened]);
+    const call = await t.s.fake.waitFor(() => t.s.fake.callsOf("views.open")[opened]);
     expect(JSON.stringify(call.args.view)).toContain(`"value":"user:${phoneUser}"`);
 
     expect(await answer("inbox on type=phonechat", PHONE)).toMatch(/now shows/);

@@ -8,133 +8,99 @@
 // Outside the 24-hour window the modal offers the approved templates, filled
 // the same way. The message shortcut opens the same modal from the thread.
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TEMPLATES_FRESH_MS, TemplateTexts } from "../../src/inbox/templates.ts";
-import { cardRedrawer } from "../../src/slack/features/inbox/desk.ts";
-import { type InboxRuntime, startInbox } from "../../src/slack/features/inbox/runtime.ts";
-import type { InboxStore } from "../../src/store/inbox.ts";
+import { followThread, useInboxStack } from "../helpers/inbox.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
-import { type SlackStack, startStack } from "../helpers/stack.ts";
 import { Forms } from "./forms-harness.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice" };
 const INBOX = "C0SAVED";
 const clock = manualClock();
 
-let s: SlackStack;
-let runtime: InboxRuntime;
-let store: InboxStore;
 let forms: Forms;
 let user = 0;
 let threadTs = "";
 
-beforeAll(async () => {
-  s = await startStack({
-    writers: [ALICE.id],
-    sandbox: { campaignTickMs: 0, now: clock.now, readLimit: 100_000, writeLimit: 10_000 },
-    env: { API_READ_LIMIT: "100000", API_WRITE_LIMIT: "10000" },
-    slack: { channels: [{ id: INBOX, name: "saved", is_member: true }], users: [ALICE] },
-  });
-  runtime = await startInbox(s.switchboard, s.config, s.logger, { timer: false, now: clock.now });
-  store = runtime.poller.store;
-  const inbox = s.switchboard.inbox;
-  inbox.redraw = cardRedrawer(
-    s.switchboard.slack?.client as never,
-    inbox.store,
-    inbox.marks,
-    s.logger,
-    clock.now,
-  );
-  forms = new Forms(s.req, s.fake, ALICE);
-}, 120_000);
-
-afterAll(async () => {
-  await runtime?.stop();
-  await s?.close();
+const t = useInboxStack({
+  channels: [{ id: INBOX, name: "saved", is_member: true }],
+  users: [ALICE],
+  clock,
+  redraw: true,
 });
 
-async function customerWrites(text: string): Promise<void> {
-  clock.advance(1000);
-  const res = await fetch(`${s.sandbox.controlUrl}/chat-users/${user}/messages`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-api-key": s.sandbox.apiKey },
-    body: JSON.stringify({ text }),
-  });
-  expect(res.status).toBe(201);
-}
+beforeAll(async () => {
+  forms = new Forms(t.s.req, t.s.fake, ALICE);
+}, 120_000);
 
-const card = () => s.fake.messages.find((m) => m.ts === threadTs) as Rec;
-const inThread = () => s.fake.messages.filter((m) => m.channel === INBOX && m.thread_ts === threadTs);
+const { customerWrites, card, inThread } = followThread(t, ALICE, () => ({ user, threadTs }));
 const who = { userId: ALICE.id, via: "slack" as const, channelId: INBOX };
 
 /** The customer's outgoing messages not in `before` (by id). */
 const newSince = (all: Rec[], before: Rec[]) => all.filter((m) => !before.some((b) => b.id === m.id));
 
 async function outbound(): Promise<Rec[]> {
-  const id = (await store.thread(INBOX, user))?.conversationId as number;
-  return ((await s.client.listConversationMessages(id, { limit: 100 })).items as Rec[]).filter(
-    (m) => m.direction === "outbound",
-  );
+  return (await t.parts.messagesOf(user)).filter((m) => m.direction === "outbound");
 }
 
-/** Clicks the card's "Saved reply…" and waits for the form that replaces the waiting modal. */
-async function openFromCard(): Promise<string> {
-  const before = s.fake.callsOf("views.open").length;
-  await s.req.blockAction(
-    { action_id: "sb_inbox_saved", value: String(user) },
-    {
-      user: ALICE,
-      channelId: INBOX,
-      messageTs: threadTs,
-      message: { text: card().text, blocks: card().blocks },
-    },
-  );
-  const call = await s.fake.waitFor(() =>
-    s.fake
+/** Opens the saved-reply modal (`open`) and waits for the form that replaces the waiting modal; its id. */
+async function savedReplyForm(open: () => Promise<unknown>): Promise<string> {
+  const before = t.s.fake.callsOf("views.open").length;
+  await open();
+  const call = await t.s.fake.waitFor(() =>
+    t.s.fake
       .callsOf("views.open")
       .slice(before)
       .find((c) => c.response.ok),
   );
   const id = (call.response.view as Rec).id as string;
-  await s.fake.waitFor(() => forms.view(id).view.callback_id === "sb_saved_reply_form");
+  await t.s.fake.waitFor(() => forms.view(id).view.callback_id === "sb_saved_reply_form");
   return id;
 }
+
+/** Clicks the card's "Saved reply…" and waits for the form that replaces the waiting modal. */
+const openFromCard = () =>
+  savedReplyForm(() =>
+    t.s.req.blockAction(
+      { action_id: "sb_inbox_saved", value: String(user) },
+      {
+        user: ALICE,
+        channelId: INBOX,
+        messageTs: threadTs,
+        message: { text: card().text, blocks: card().blocks },
+      },
+    ),
+  );
 
 const blocksOf = (id: string) => forms.view(id).view.blocks as Rec[];
 const textBlockId = (id: string) => blocksOf(id).find((b) => /^text_\d+$/.test(String(b.block_id)))?.block_id;
 
 describe("saved replies from the inbox card", { timeout: 120_000 }, () => {
   it("searched as you type, this inbox's and every inbox's", async () => {
-    await s.core.run(`inbox on ${INBOX}`, { userId: ALICE.id, via: "shell" });
-    await runtime.poller.step();
-    const page = await s.client.listChatUsers({ limit: 100 });
-    for (const u of page.items)
-      if (typeof u.id === "number" && u.type === "phonechat" && !(await store.thread(INBOX, u.id))) {
-        user = u.id;
-        break;
-      }
-    expect(user).toBeGreaterThan(0);
+    await t.s.core.run(`inbox on ${INBOX}`, { userId: ALICE.id, via: "shell" });
+    await t.runtime.poller.step();
+    user = await t.parts.freshUser("phonechat");
     await customerWrites("Where is my order?");
-    expect(await runtime.poller.step()).toMatchObject({ threads: 1 });
-    threadTs = (await store.thread(INBOX, user))?.threadTs as string;
+    expect(await t.runtime.poller.step()).toMatchObject({ threads: 1 });
+    threadTs = await t.parts.threadOf(user);
     expect(JSON.stringify(card().blocks)).toContain("sb_inbox_saved");
 
     expect(
-      (await s.core.run("reply add order Hi {first_name|there}, order {order_id} ships today.", who)).text,
+      (await t.s.core.run("reply add order Hi {first_name|there}, order {order_id} ships today.", who)).text,
     ).toMatch(/added/);
     expect(
-      (await s.core.run(`reply add thanks <#${INBOX}|saved> Thank you {first_name|there}!`, who)).text,
+      (await t.s.core.run(`reply add thanks <#${INBOX}|saved> Thank you {first_name|there}!`, who)).text,
     ).toMatch(/added/);
-    expect((await store.inbox(INBOX))?.channel).toBe(INBOX);
+    expect((await t.store.inbox(INBOX))?.channel).toBe(INBOX);
     // A reply of another inbox is not offered here.
-    await s.switchboard.inbox.savedReplies.add(
+    await t.s.switchboard.inbox.savedReplies.add(
       "order elsewhere",
       "Elsewhere",
       ALICE.id,
       new Date(),
       "C0ELSE",
     );
-    expect((await s.core.run("reply add x <#C0NONE|none> text", who)).text).toMatch(/has no inbox/);
+    expect((await t.s.core.run("reply add x <#C0NONE|none> text", who)).text).toMatch(/has no inbox/);
 
     const id = await openFromCard();
     // Send before a choice: refused at the field.
@@ -150,7 +116,7 @@ describe("saved replies from the inbox card", { timeout: 120_000 }, () => {
     await forms.act(id, "pick", { pick: "order" });
     const block = textBlockId(id) as string;
     const shown = blocksOf(id).find((b) => b.block_id === block)?.element.initial_value as string;
-    const u = await s.client.getChatUser(user);
+    const u = await t.s.client.getChatUser(user);
     const first = String(u.name ?? "").split(" ")[0];
     expect(shown).toBe(`Hi ${first}, order {order_id} ships today.`);
     expect(JSON.stringify(blocksOf(id))).toContain("has no value for `{order_id}`");
@@ -168,7 +134,7 @@ describe("saved replies from the inbox card", { timeout: 120_000 }, () => {
     ]);
     expect(answers.some((a) => Object.keys(a).length === 0)).toBe(true);
     await forms.submit(id, { [block]: `${text} Again.` });
-    await s.fake.waitFor(() =>
+    await t.s.fake.waitFor(() =>
       inThread().find((m) => String(m.text).includes(`Saved reply *order* sent to`)),
     );
     const sent = newSince(await outbound(), before);
@@ -180,32 +146,25 @@ describe("saved replies from the inbox card", { timeout: 120_000 }, () => {
 
     // The poller shows it as sent by Alice with Switchboard, not as from elsewhere.
     await customerWrites("Great, thanks");
-    await runtime.poller.step();
+    await t.runtime.poller.step();
     const shownSent = inThread().find((m) => JSON.stringify(m.blocks).includes("order A-7 ships today"));
     expect(JSON.stringify(shownSent?.blocks)).toContain(`Sent by <@${ALICE.id}> with Switchboard`);
   });
 
   it("the message shortcut in the thread opens the same modal", async () => {
-    const before = s.fake.callsOf("views.open").length;
-    await s.req.shortcut("sb_saved_reply", {
-      user: ALICE,
-      channelId: INBOX,
-      message: { text: "Where is my order?", ts: threadTs },
-    });
-    const call = await s.fake.waitFor(() =>
-      s.fake
-        .callsOf("views.open")
-        .slice(before)
-        .find((c) => c.response.ok),
+    const id = await savedReplyForm(() =>
+      t.s.req.shortcut("sb_saved_reply", {
+        user: ALICE,
+        channelId: INBOX,
+        message: { text: "Where is my order?", ts: threadTs },
+      }),
     );
-    const id = (call.response.view as Rec).id as string;
-    await s.fake.waitFor(() => forms.view(id).view.callback_id === "sb_saved_reply_form");
     expect(JSON.stringify(blocksOf(id))).toContain("Search saved replies");
   });
 
   it("outside the 24-hour window: the approved templates instead, filled the same way", async () => {
     clock.advance(25 * 3_600_000);
-    await runtime.poller.step();
+    await t.runtime.poller.step();
     expect(JSON.stringify(card().blocks)).toContain("Window closed");
     const id = await openFromCard();
     expect(forms.view(id).view.title.text).toBe("Send a template");
@@ -219,14 +178,14 @@ describe("saved replies from the inbox card", { timeout: 120_000 }, () => {
     const quoted = JSON.stringify(blocksOf(id).filter((b) => b.type === "section"));
     expect(quoted).toContain("[First name]");
     expect(quoted).not.toMatch(/\{\{/);
-    const u = await s.client.getChatUser(user);
+    const u = await t.s.client.getChatUser(user);
     expect(inputs[0]?.element.initial_value).toBe(String(u.name ?? "").split(" ")[0]);
     const orderBlock = inputs[1]?.block_id as string;
     const refused = await forms.submit(id);
     expect(refused.errors[orderBlock]).toMatch(/Fill in Order ID/);
     const before = await outbound();
     expect(await forms.submit(id, { [orderBlock]: "A-8" })).toEqual({});
-    await s.fake.waitFor(() =>
+    await t.s.fake.waitFor(() =>
       inThread().find((m) => String(m.text).includes("Template *order_update* sent to")),
     );
     const sent = newSince(await outbound(), before);
@@ -235,9 +194,9 @@ describe("saved replies from the inbox card", { timeout: 120_000 }, () => {
 
     // Mirrored into the thread as the customer read it, placeholders filled (issue 39 §2), not "(template message)":
     // the record as an API gives it that keeps only the template's name and values (the sandbox keeps the text too).
-    await s.sandbox.db.query("update sandbox.messages set text = null where id = $1", [sent[0]?.id]);
+    await t.s.sandbox.db.query("update sandbox.messages set text = null where id = $1", [sent[0]?.id]);
     const posted = inThread().length;
-    await runtime.poller.step();
+    await t.runtime.poller.step();
     const mirrored = inThread().slice(posted);
     const shown = mirrored.map((m) => `${m.text}\n${JSON.stringify(m.blocks)}`).join("\n");
     expect(shown).toContain("your order A-8 is on its way");
@@ -248,7 +207,7 @@ describe("saved replies from the inbox card", { timeout: 120_000 }, () => {
     let reads = 0;
     let now = clock.now().getTime();
     const texts = new TemplateTexts({
-      client: s.client,
+      client: t.s.client,
       now: () => new Date(now),
       read: <T>(p: Promise<T>) => {
         reads++;

@@ -8,12 +8,10 @@
 // is recorded, shown on the card, not mirrored, and the conversation stays
 // resolved; without a template nothing is sent.
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cardRedrawer } from "../../src/slack/features/inbox/desk.ts";
-import { type InboxRuntime, startInbox } from "../../src/slack/features/inbox/runtime.ts";
-import type { InboxStore } from "../../src/store/inbox.ts";
+import { describe, expect, it } from "vitest";
+import { startInbox } from "../../src/slack/features/inbox/runtime.ts";
+import { followThread, useInboxStack } from "../helpers/inbox.ts";
 import { manualClock, type Rec, ratingTemplate } from "../helpers/sandbox.ts";
-import { type SlackStack, startStack } from "../helpers/stack.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice" };
 const INBOX = "C0SNOOZE";
@@ -21,101 +19,40 @@ const HOUR = 3_600_000;
 // A Friday, 10:00 UTC: "tomorrow 9:00" and "next Monday" are known dates.
 const clock = manualClock(new Date("2026-11-27T10:00:00Z"));
 
-let s: SlackStack;
-let runtime: InboxRuntime;
-let store: InboxStore;
 let user = 0;
 let threadTs = "";
 let channelId = 1;
 
-beforeAll(async () => {
-  s = await startStack({
-    writers: [ALICE.id],
-    sandbox: { campaignTickMs: 0, now: clock.now, readLimit: 100_000, writeLimit: 10_000 },
-    env: { API_READ_LIMIT: "100000", API_WRITE_LIMIT: "10000" },
-    slack: { channels: [{ id: INBOX, name: "snooze", is_member: true }], users: [ALICE] },
-  });
-  runtime = await startInbox(s.switchboard, s.config, s.logger, {
-    timer: false,
-    now: clock.now,
-    workerId: "w1",
-  });
-  store = runtime.poller.store;
-  const inbox = s.switchboard.inbox;
-  inbox.redraw = cardRedrawer(
-    s.switchboard.slack?.client as never,
-    inbox.store,
-    inbox.marks,
-    s.logger,
-    clock.now,
-  );
-  inbox.now = clock.now;
+const t = useInboxStack({
+  channels: [{ id: INBOX, name: "snooze", is_member: true }],
+  users: [ALICE],
+  clock,
+  workerId: "w1",
+  redraw: true,
   // The person's zone (their Slack profile): "tomorrow 9:00" is 9:00 there.
-  inbox.userTz = async () => "America/New_York";
-}, 120_000);
-
-afterAll(async () => {
-  await runtime?.stop();
-  await s?.close();
+  userTz: "America/New_York",
 });
 
-async function customerWrites(text: string): Promise<void> {
-  clock.advance(1000);
-  const res = await fetch(`${s.sandbox.controlUrl}/chat-users/${user}/messages`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-api-key": s.sandbox.apiKey },
-    body: JSON.stringify({ text }),
-  });
-  expect(res.status).toBe(201);
-}
-
-const card = () => s.fake.messages.find((m) => m.ts === threadTs) as Rec;
-const cardText = () => JSON.stringify(card().blocks);
-const inThread = () => s.fake.messages.filter((m) => m.channel === INBOX && m.thread_ts === threadTs);
+const { customerWrites, cardText, inThread, deskButtons, click } = followThread(t, ALICE, () => ({
+  user,
+  threadTs,
+}));
 const backNotes = () => inThread().filter((m) => String(m.text).includes("back from its snooze")).length;
-const deskButtons = () =>
-  (((card().blocks as Rec[]).filter((b) => b.type === "actions").at(-1)?.elements ?? []) as Rec[]).map(
-    (e) => e.action_id,
-  );
-
-async function click(action: {
-  action_id: string;
-  value?: string;
-  block_id?: string;
-  selected_option?: { value: string };
-}): Promise<string> {
-  const r = await s.req.blockAction(action, {
-    user: ALICE,
-    channelId: INBOX,
-    messageTs: threadTs,
-    message: { text: card().text, blocks: card().blocks },
-  });
-  return String(await s.fake.waitFor(() => s.fake.responsesTo(r.responseUrl as string)[0]?.body.text));
-}
 
 const snooze = (value: string) =>
   click({ action_id: "sb_inbox_snooze", block_id: `sb_inbox_desk:${user}`, selected_option: { value } });
 
-async function conversationMessages(): Promise<Rec[]> {
-  const id = (await store.thread(INBOX, user))?.conversationId as number;
-  return (await s.client.listConversationMessages(id, { limit: 100 })).items as Rec[];
-}
+const conversationMessages = async (): Promise<Rec[]> => t.parts.messagesOf(user);
 
 describe("snooze", { timeout: 120_000 }, () => {
   it("from the card's menu: out of the open list, until when and by whom, Wake up instead of Snooze", async () => {
-    await s.core.run(`inbox on ${INBOX}`, { userId: ALICE.id, via: "shell" });
-    await runtime.poller.step();
-    const page = await s.client.listChatUsers({ limit: 100 });
-    for (const u of page.items)
-      if (typeof u.id === "number" && u.type === "phonechat" && !(await store.thread(INBOX, u.id))) {
-        user = u.id;
-        break;
-      }
-    expect(user).toBeGreaterThan(0);
+    await t.s.core.run(`inbox on ${INBOX}`, { userId: ALICE.id, via: "shell" });
+    await t.runtime.poller.step();
+    user = await t.parts.freshUser("phonechat");
     await customerWrites("Is my order shipped?");
-    expect(await runtime.poller.step()).toMatchObject({ threads: 1 });
-    threadTs = (await store.thread(INBOX, user))?.threadTs as string;
-    channelId = (await store.thread(INBOX, user))?.card?.channelId ?? 1;
+    expect(await t.runtime.poller.step()).toMatchObject({ threads: 1 });
+    threadTs = await t.parts.threadOf(user);
+    channelId = (await t.store.thread(INBOX, user))?.card?.channelId ?? 1;
     expect(deskButtons()).toEqual([
       "sb_inbox_assign_me",
       "sb_inbox_assign",
@@ -125,9 +62,9 @@ describe("snooze", { timeout: 120_000 }, () => {
 
     // Tomorrow 9:00 in the person's zone (New York: 14:00 UTC on Saturday).
     expect(await snooze("tomorrow")).toMatch(/is snoozed until/);
-    const t = await store.thread(INBOX, user);
-    expect(t?.snoozedUntil?.toISOString()).toBe("2026-11-28T14:00:00.000Z");
-    expect(t?.snoozedBy).toBe(ALICE.id);
+    const row = await t.store.thread(INBOX, user);
+    expect(row?.snoozedUntil?.toISOString()).toBe("2026-11-28T14:00:00.000Z");
+    expect(row?.snoozedBy).toBe(ALICE.id);
     const at = Math.floor(Date.parse("2026-11-28T14:00:00Z") / 1000);
     expect(cardText()).toContain(`:zzz: *Snoozed until <!date^${at}^`);
     expect(cardText()).toContain(`by <@${ALICE.id}>`);
@@ -137,53 +74,53 @@ describe("snooze", { timeout: 120_000 }, () => {
       "sb_inbox_resolve",
       "sb_inbox_wake",
     ]);
-    const list = await s.core.run("inbox", { userId: ALICE.id, via: "shell" });
+    const list = await t.s.core.run("inbox", { userId: ALICE.id, via: "shell" });
     const text = JSON.stringify(list.blocks);
     // Listed under Snoozed, after every open one.
     expect(text).toContain("*Snoozed:* 1 conversation");
     expect(text.indexOf("Is my order shipped?")).toBeGreaterThan(text.indexOf("*Snoozed:*"));
 
     expect(await click({ action_id: "sb_inbox_wake", value: String(user) })).toMatch(/is back/);
-    expect((await store.thread(INBOX, user))?.snoozedUntil).toBeNull();
+    expect((await t.store.thread(INBOX, user))?.snoozedUntil).toBeNull();
     expect(deskButtons()).toContain("sb_inbox_snooze");
   });
 
   it("a wrong time is refused in words and changes nothing", async () => {
-    const r = await s.core.run(`inbox snooze ${INBOX} ${user} until=someday`, {
+    const r = await t.s.core.run(`inbox snooze ${INBOX} ${user} until=someday`, {
       userId: ALICE.id,
       via: "slack",
       channelId: INBOX,
     });
     expect(r.text).toMatch(/is not a time/);
-    expect((await store.thread(INBOX, user))?.snoozedUntil).toBeNull();
+    expect((await t.store.thread(INBOX, user))?.snoozedUntil).toBeNull();
   });
 
   it("comes back once at its time, across a restart: the card updated, the person told in the thread", async () => {
     expect(await snooze("1h")).toMatch(/is snoozed until/);
-    await runtime.poller.step();
+    await t.runtime.poller.step();
     expect(backNotes()).toBe(0);
-    // A restart: this process stops, another starts on the same store.
-    await runtime.stop();
-    runtime = await startInbox(s.switchboard, s.config, s.logger, {
+    // A restart: this process stops, another starts on the same t.store.
+    await t.runtime.stop();
+    t.runtime = await startInbox(t.s.switchboard, t.s.config, t.s.logger, {
       timer: false,
       now: clock.now,
       workerId: "w2",
     });
     clock.advance(HOUR + 1000);
-    await runtime.poller.step();
-    await s.fake.waitFor(() => backNotes() === 1);
+    await t.runtime.poller.step();
+    await t.s.fake.waitFor(() => backNotes() === 1);
     expect(cardText()).not.toContain("Snoozed until");
     expect(deskButtons()).toContain("sb_inbox_snooze");
     const note = inThread().find((m) => String(m.text).includes("back from its snooze")) as Rec;
     expect(String(note.text)).toContain(`<@${ALICE.id}>`);
-    await runtime.poller.step();
+    await t.runtime.poller.step();
     expect(backNotes()).toBe(1);
-    expect((await store.thread(INBOX, user))?.snoozedUntil).toBeNull();
+    expect((await t.store.thread(INBOX, user))?.snoozedUntil).toBeNull();
   });
 
   it("two pollers at its time (two replicas): woken once", async () => {
     expect(await snooze("1h")).toMatch(/is snoozed until/);
-    const other = await startInbox(s.switchboard, s.config, s.logger, {
+    const other = await startInbox(t.s.switchboard, t.s.config, t.s.logger, {
       timer: false,
       now: clock.now,
       workerId: "w3",
@@ -192,7 +129,7 @@ describe("snooze", { timeout: 120_000 }, () => {
       clock.advance(HOUR + 1000);
       // Both replicas' stores, both wake passes: the statement that clears the snooze takes it once.
       const [a, b] = await Promise.all([
-        store.wakeDue(INBOX, clock.now()),
+        t.store.wakeDue(INBOX, clock.now()),
         other.poller.store.wakeDue(INBOX, clock.now()),
       ]);
       expect(a.length + b.length).toBe(1);
@@ -201,7 +138,7 @@ describe("snooze", { timeout: 120_000 }, () => {
     }
     // And a poller's pass after that finds nothing left to wake.
     const before = backNotes();
-    await runtime.poller.step();
+    await t.runtime.poller.step();
     expect(backNotes()).toBe(before);
   });
 
@@ -209,14 +146,14 @@ describe("snooze", { timeout: 120_000 }, () => {
     expect(await snooze("reply")).toMatch(/until the customer writes/);
     expect(cardText()).toContain("Snoozed until the customer writes");
     clock.advance(5 * HOUR);
-    await runtime.poller.step();
-    expect((await store.thread(INBOX, user))?.snoozeUntilReply).toBe(true);
+    await t.runtime.poller.step();
+    expect((await t.store.thread(INBOX, user))?.snoozeUntilReply).toBe(true);
     const before = backNotes();
     await customerWrites("Any news?");
-    await runtime.poller.step();
-    await s.fake.waitFor(() => backNotes() === before + 1);
-    const t = await store.thread(INBOX, user);
-    expect(t?.snoozeUntilReply).toBe(false);
+    await t.runtime.poller.step();
+    await t.s.fake.waitFor(() => backNotes() === before + 1);
+    const row = await t.store.thread(INBOX, user);
+    expect(row?.snoozeUntilReply).toBe(false);
     expect(cardText()).not.toContain("Snoozed");
     expect(inThread().some((m) => JSON.stringify(m.blocks).includes("Any news?"))).toBe(true);
   });
@@ -232,36 +169,36 @@ describe("a rating after resolve", { timeout: 120_000 }, () => {
 
   it("a template that is not approved, or has no quick replies, is refused in words", async () => {
     const who = { userId: ALICE.id, via: "slack" as const, channelId: INBOX };
-    expect((await s.core.run(`inbox on ${INBOX} rating=nosuch`, who)).text).toMatch(
+    expect((await t.s.core.run(`inbox on ${INBOX} rating=nosuch`, who)).text).toMatch(
       /is not an approved template/,
     );
-    expect((await s.core.run(`inbox on ${INBOX} rating=welcome_message`, who)).text).toMatch(
+    expect((await t.s.core.run(`inbox on ${INBOX} rating=welcome_message`, who)).text).toMatch(
       /no quick-reply buttons/,
     );
-    expect((await store.inbox(INBOX))?.ratingTemplate).toBeNull();
+    expect((await t.store.inbox(INBOX))?.ratingTemplate).toBeNull();
   });
 
   it("asked on Resolve; the answer recorded and shown, not mirrored, the conversation still resolved", async () => {
-    await ratingTemplate(s.client, channelId, "rate_us", ["Great", "OK", "Poor"]);
+    await ratingTemplate(t.s.client, channelId, "rate_us", ["Great", "OK", "Poor"]);
     const who = { userId: ALICE.id, via: "slack" as const, channelId: INBOX };
-    expect((await s.core.run(`inbox on ${INBOX} rating=rate_us`, who)).text).toMatch(/asked for a rating/);
+    expect((await t.s.core.run(`inbox on ${INBOX} rating=rate_us`, who)).text).toMatch(/asked for a rating/);
     await customerWrites("Thanks, that worked");
-    await runtime.poller.step();
+    await t.runtime.poller.step();
 
     expect(await click({ action_id: "sb_inbox_resolve", value: String(user) })).toMatch(
       /asked for a rating \(Great \/ OK \/ Poor\)/,
     );
     const sent = (await conversationMessages()).filter((m) => m.type === "template");
     expect(sent.length).toBe(1);
-    await runtime.poller.step();
+    await t.runtime.poller.step();
     const repliesBefore = inThread().length;
 
     await customerWrites("great");
-    await runtime.poller.step();
-    const t = await store.thread(INBOX, user);
-    expect(t?.rating).toBe("Great");
-    expect(t?.deskState).toBe("resolved");
-    await s.fake.waitFor(() => cardText().includes("Rated: *Great*"));
+    await t.runtime.poller.step();
+    const row = await t.store.thread(INBOX, user);
+    expect(row?.rating).toBe("Great");
+    expect(row?.deskState).toBe("resolved");
+    await t.s.fake.waitFor(() => cardText().includes("Rated: *Great*"));
     expect(deskButtons()).toEqual(["sb_inbox_reopen"]);
     // Neither mirrored nor "Reopened": the thread's only new reply is the rating question (sent by Alice's Resolve).
     expect(
@@ -272,9 +209,9 @@ describe("a rating after resolve", { timeout: 120_000 }, () => {
 
     // Any other message still reopens it, as before.
     await customerWrites("One more question");
-    await runtime.poller.step();
-    expect((await store.thread(INBOX, user))?.deskState).toBe("open");
-    await s.fake.waitFor(() =>
+    await t.runtime.poller.step();
+    expect((await t.store.thread(INBOX, user))?.deskState).toBe("open");
+    await t.s.fake.waitFor(() =>
       inThread().some((m) => JSON.stringify(m.blocks).includes("One more question")),
     );
   });

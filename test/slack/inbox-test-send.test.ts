@@ -4,12 +4,10 @@
 // customer's inbox thread as "Test of *Spring sale* by @alice" (from the
 // shell: "from Switchboard's shell"), never as sent from elsewhere.
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Actor } from "../../src/commands/types.ts";
-import { type InboxRuntime, startInbox } from "../../src/slack/features/inbox/runtime.ts";
-import type { InboxStore } from "../../src/store/inbox.ts";
+import { useInboxStack } from "../helpers/inbox.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
-import { type SlackStack, startStack } from "../helpers/stack.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice" };
 const AS_ALICE: Actor = { userId: ALICE.id, via: "slack", channelId: "C0GENERAL" };
@@ -17,56 +15,36 @@ const SHELL: Actor = { userId: "shell", via: "shell" };
 const INBOX = "C0TESTS";
 const clock = manualClock();
 
-let s: SlackStack;
-let runtime: InboxRuntime;
-let store: InboxStore;
-
-beforeAll(async () => {
-  s = await startStack({
-    writers: [ALICE.id],
-    sandbox: { campaignTickMs: 0, now: clock.now, readLimit: 100_000, writeLimit: 10_000 },
-    env: { API_READ_LIMIT: "100000", API_WRITE_LIMIT: "10000" },
-    slack: { channels: [{ id: INBOX, name: "tests", is_member: true }], users: [ALICE] },
-  });
-  runtime = await startInbox(s.switchboard, s.config, s.logger, { timer: false, now: clock.now });
-  store = runtime.poller.store;
-}, 120_000);
-
-afterAll(async () => {
-  await runtime?.stop();
-  await s?.close();
+const t = useInboxStack({
+  channels: [{ id: INBOX, name: "tests", is_member: true }],
+  users: [ALICE],
+  clock,
 });
 
 /** Runs a line as `actor`, confirming the prompt a new test number asks. */
 async function confirmed(line: string, actor: Actor) {
-  const asked = await s.core.run(line, actor);
-  return asked.confirmation ? s.core.confirm(asked.confirmation.id, actor) : asked;
+  const asked = await t.s.core.run(line, actor);
+  return asked.confirmation ? t.s.core.confirm(asked.confirmation.id, actor) : asked;
 }
 
 describe("a campaign's test in the customer's inbox thread", { timeout: 90_000 }, () => {
   it("reads as a test of the campaign by who sent it, never as sent from elsewhere", async () => {
-    await s.core.run(`inbox on ${INBOX}`, SHELL);
-    await runtime.poller.step();
+    await t.s.core.run(`inbox on ${INBOX}`, SHELL);
+    await t.runtime.poller.step();
     // A phone chat customer with a thread of their own.
-    const page = await s.client.listChatUsers({ limit: 100 });
+    const page = await t.s.client.listChatUsers({ limit: 100 });
     const customer = page.items.find(
       (u) => typeof u.id === "number" && u.type === "phonechat" && typeof u.phone === "string",
     );
     expect(customer).toBeDefined();
     const user = customer!.id as number;
     const phone = customer!.phone as string;
-    clock.advance(1000);
-    const wrote = await fetch(`${s.sandbox.controlUrl}/chat-users/${user}/messages`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": s.sandbox.apiKey },
-      body: JSON.stringify({ text: "Is the sale on?" }),
-    });
-    expect(wrote.status).toBe(201);
-    await runtime.poller.step();
-    const threadTs = (await store.thread(INBOX, user))?.threadTs as string;
+    await t.parts.customerWrites(user, "Is the sale on?");
+    await t.runtime.poller.step();
+    const threadTs = (await t.store.thread(INBOX, user))?.threadTs as string;
     expect(threadTs).toBeTruthy();
 
-    const add = await s.core.run(
+    const add = await t.s.core.run(
       "campaign add Spring sale template=1 group=1 first_name=Ana order_id=A-7",
       AS_ALICE,
     );
@@ -78,9 +56,9 @@ describe("a campaign's test in the customer's inbox thread", { timeout: 90_000 }
     );
     clock.advance(1000);
     expect((await confirmed(`campaign ${id} test ${phone}`, SHELL)).text).toMatch(/^:test_tube: Test of/);
-    await runtime.poller.step();
+    await t.runtime.poller.step();
 
-    const tests = s.fake.messages.filter(
+    const tests = t.s.fake.messages.filter(
       (m) => m.channel === INBOX && m.thread_ts === threadTs && JSON.stringify(m.blocks).includes("Test of"),
     ) as Rec[];
     const shown = tests.map((m) => JSON.stringify(m.blocks));

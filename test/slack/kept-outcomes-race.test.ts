@@ -3,14 +3,12 @@
 // failing (taken, not yet put back) says them, instead of finding nothing kept
 // and leaving them for the command after. Each is said once all the same.
 import type { RespondArguments, RespondFn } from "@slack/bolt";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/platform/log.ts";
 import { showKept, takeSeen } from "../../src/slack/outcomes.ts";
-import type { Db } from "../../src/store/db.ts";
-import { migrateStore } from "../../src/store/migrations.ts";
 import { UndeliveredOutcomes } from "../../src/store/undelivered.ts";
 import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
-import { openTestDb, storeBackends } from "../helpers/db.ts";
+import { storeBackends, useStoreDb } from "../helpers/db.ts";
 
 const gate = () => {
   let open!: () => void;
@@ -46,22 +44,17 @@ function answering(): { respond: RespondFn; said: string[] } {
 }
 
 describe.each(storeBackends())("kept outcomes told one try at a time on %s", (backend) => {
-  let db: Db;
-  beforeAll(async () => {
-    db = await openTestDb(backend);
-    await migrateStore(db);
-  }, 60_000);
-  afterAll(() => db?.close());
+  const db = useStoreDb(backend);
 
   const deps = (workspace: string): Deps => ({
-    stores: new WorkspaceStores(db, workspace),
+    stores: new WorkspaceStores(db(), workspace),
     workspace,
     logger: createLogger("silent"),
   });
   const keep = (d: Deps, userId: string, text: string) =>
-    new UndeliveredOutcomes(db, d.workspace).keep(userId, text);
+    new UndeliveredOutcomes(db(), d.workspace).keep(userId, text);
   const left = async (d: Deps, userId: string) =>
-    (await new UndeliveredOutcomes(db, d.workspace).list(userId)).map((o) => o.text);
+    (await new UndeliveredOutcomes(db(), d.workspace).list(userId)).map((o) => o.text);
 
   it("a command during a failing try says what the try puts back", async () => {
     const d = deps("TRACE1");

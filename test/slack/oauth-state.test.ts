@@ -3,32 +3,19 @@
 // trace level. Real HTTP: the install routes on loopback, the fake Slack's
 // consent and oauth.v2.access.
 
-import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/platform/log.ts";
-import { Keyring } from "../../src/platform/secrets.ts";
-import { boltLogger } from "../../src/slack/io/bolt-logger.ts";
-import {
-  createOAuth,
-  dbStateStore,
-  manifestScopes,
-  type OAuth,
-  STATE_TTL_MS,
-} from "../../src/slack/tenancy/oauth.ts";
-import { TokenSource } from "../../src/slack/tenancy/tokens.ts";
-import { Installations } from "../../src/store/installations.ts";
-import { migrateStore } from "../../src/store/migrations.ts";
-import { FakeSlack } from "../fakes/slack.ts";
-import { openTestDb, type TestDb } from "../helpers/db.ts";
+import { dbStateStore, STATE_TTL_MS } from "../../src/slack/tenancy/oauth.ts";
+import type { Installations } from "../../src/store/installations.ts";
+import type { FakeSlack } from "../fakes/slack.ts";
+import type { TestDb } from "../helpers/db.ts";
+import { type OAuthLoopback, startOAuthLoopback } from "../helpers/oauth.ts";
 
+let h: OAuthLoopback;
 let fake: FakeSlack;
 let db: TestDb;
 let store: Installations;
-let oauth: OAuth;
-let server: Server;
 let base = "";
 const lines: string[] = [];
 // The process's own logger (its redaction included), at trace level, into `lines`.
@@ -43,42 +30,10 @@ const logger = createLogger(
 );
 
 beforeAll(async () => {
-  [fake, db] = await Promise.all([FakeSlack.start(), openTestDb()]);
-  await migrateStore(db);
-  store = await Installations.open(db, new Keyring(randomBytes(32)));
-  server = createServer((req, res) => {
-    const path = new URL(req.url ?? "/", base).pathname;
-    logger.trace({ url: req.url }, "request");
-    const route = oauth.routes.find((r) => r.path === path);
-    if (route) route.handler(req as never, res);
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  oauth = createOAuth({
-    clientId: fake.clientId,
-    clientSecret: fake.clientSecret,
-    db,
-    installations: store,
-    tokens: new TokenSource({
-      installations: store,
-      clientId: fake.clientId,
-      clientSecret: fake.clientSecret,
-      slackApiUrl: fake.apiUrl,
-    }),
-    scopes: manifestScopes(),
-    slackApiUrl: fake.apiUrl,
-    redirectUri: `${base}/slack/oauth_redirect`,
-    authorizationUrl: `${fake.url}/oauth/v2/authorize`,
-    logger: boltLogger(logger),
-  });
+  h = await startOAuthLoopback({ logger, onRequest: (url) => logger.trace({ url }, "request") });
+  ({ fake, db, store, base } = h);
 }, 60_000);
-afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-  await fake?.close();
-  await db?.close();
-});
+afterAll(() => h?.close());
 
 /** The install page: Slack's consent URL (with the state) and the state cookie of this browser. */
 async function installLink(): Promise<{ href: string; cookie: string }> {

@@ -3,70 +3,34 @@
 // exchanging its code with oauth.v2.access, the installation kept sealed in
 // the store, and Bolt's authorize answering each workspace with its own token.
 
-import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { Keyring } from "../../src/platform/secrets.ts";
-import { boltLogger } from "../../src/slack/io/bolt-logger.ts";
-import { createOAuth, manifestScopes, type OAuth } from "../../src/slack/tenancy/oauth.ts";
-import { TokenSource } from "../../src/slack/tenancy/tokens.ts";
-import { Installations } from "../../src/store/installations.ts";
-import { migrateStore } from "../../src/store/migrations.ts";
-import { FakeSlack } from "../fakes/slack.ts";
-import { openTestDb, type TestDb } from "../helpers/db.ts";
+import { manifestScopes, type OAuth } from "../../src/slack/tenancy/oauth.ts";
+import type { Installations } from "../../src/store/installations.ts";
+import type { FakeSlack } from "../fakes/slack.ts";
+import type { TestDb } from "../helpers/db.ts";
 import { captureLogger } from "../helpers/log.ts";
+import { type OAuthLoopback, startOAuthLoopback } from "../helpers/oauth.ts";
 
+let h: OAuthLoopback;
 let fake: FakeSlack;
 let db: TestDb;
 let store: Installations;
 let oauth: OAuth;
-let server: Server;
 let base = "";
 const { logger, logs } = captureLogger();
 
 beforeAll(async () => {
-  [fake, db] = await Promise.all([FakeSlack.start(), openTestDb()]);
-  await migrateStore(db);
-  store = await Installations.open(db, new Keyring(randomBytes(32)));
-  server = createServer((req, res) => {
-    const path = new URL(req.url ?? "/", base).pathname;
-    const route = oauth.routes.find((r) => r.path === path);
-    if (route) route.handler(req as never, res);
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const tokens = new TokenSource({
-    installations: store,
-    clientId: fake.clientId,
-    clientSecret: fake.clientSecret,
-    slackApiUrl: fake.apiUrl,
-  });
-  oauth = createOAuth({
-    clientId: fake.clientId,
-    clientSecret: fake.clientSecret,
-    db,
-    installations: store,
-    tokens,
-    scopes: manifestScopes(),
-    slackApiUrl: fake.apiUrl,
-    redirectUri: `${base}/slack/oauth_redirect`,
-    authorizationUrl: `${fake.url}/oauth/v2/authorize`,
-    logger: boltLogger(logger),
-  });
+  h = await startOAuthLoopback({ logger });
+  ({ fake, db, store, oauth, base } = h);
 }, 60_000);
 afterAll(async () => {
   // What the installer logged (refusals included) holds no token nor the app's secret.
   const logged = JSON.stringify(logs);
   const secrets = [...fake.teams.values()].flatMap((t) => [t.botToken, t.refreshToken]).filter(Boolean);
   for (const secret of [...secrets, fake.clientSecret]) expect(logged).not.toContain(secret);
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-  await fake?.close();
-  await db?.close();
+  await h?.close();
 });
 
 /** The install page, then Slack's consent for `team`: the redirect URL (with its code) and the state cookie. */

@@ -1,24 +1,17 @@
 // The Home tab's last count (store/home-counts.ts), kept per workspace so a
 // replica or a restart shows it at once: read back as kept, one row a
 // workspace, and a slower replica's older count never replaces a newer one.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../src/store/db.ts";
+import { describe, expect, it } from "vitest";
 import { HomeCounts } from "../../src/store/home-counts.ts";
-import { migrateStore } from "../../src/store/migrations.ts";
-import { openTestDb, storeBackends } from "../helpers/db.ts";
+import { storeBackends, useStoreDb } from "../helpers/db.ts";
 
 describe.each(storeBackends())("the Home tab's last count on %s", (backend) => {
-  let db: Db;
-  beforeAll(async () => {
-    db = await openTestDb(backend);
-    await migrateStore(db);
-  }, 60_000);
-  afterAll(() => db?.close());
+  const db = useStoreDb(backend);
 
   it("is kept per workspace, the newest winning", async () => {
     const id = `T${Date.now()}`;
-    const a = new HomeCounts<{ n: number }>(db, `${id}A`);
-    const b = new HomeCounts<{ n: number }>(db, `${id}B`);
+    const a = new HomeCounts<{ n: number }>(db(), `${id}A`);
+    const b = new HomeCounts<{ n: number }>(db(), `${id}B`);
     expect(await a.last()).toBeUndefined();
     await a.keep({ n: 1 }, new Date("2026-01-01T10:00:00Z"));
     await b.keep({ n: 9 }, new Date("2026-01-01T10:00:00Z"));

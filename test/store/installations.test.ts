@@ -3,12 +3,11 @@
 // and revocation events ignored, secret key rotation.
 
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { hasCode } from "../../src/platform/errors.ts";
 import { Keyring } from "../../src/platform/secrets.ts";
 import { type Installation, Installations, WORKSPACES_MIGRATIONS } from "../../src/store/installations.ts";
-import { migrateStore } from "../../src/store/migrations.ts";
-import { openTestDb, storeBackends, type TestDb } from "../helpers/db.ts";
+import { storeBackends, type TestDb, useStoreDb } from "../helpers/db.ts";
 
 const install = (teamId: string, over: Partial<Installation> = {}): Installation => ({
   isEnterpriseInstall: false,
@@ -38,17 +37,14 @@ async function everyValue(db: TestDb): Promise<string> {
 }
 
 describe.each(storeBackends())("installations on %s", (backend) => {
-  let db: TestDb;
+  const db = useStoreDb(backend);
   const oldKey = randomBytes(32);
   const keyring = new Keyring(oldKey);
   let clock = new Date("2026-01-01T10:00:00.500Z");
   let store: Installations;
   beforeAll(async () => {
-    db = await openTestDb(backend);
-    await migrateStore(db);
-    store = await Installations.open(db, keyring, { now: () => clock });
-  }, 60_000);
-  afterAll(() => db?.close());
+    store = await Installations.open(db(), keyring, { now: () => clock });
+  });
 
   it("keeps an installation with its tokens sealed, and gives them back opened", async () => {
     const inst = install("T1");
@@ -56,12 +52,12 @@ describe.each(storeBackends())("installations on %s", (backend) => {
     expect(stored.installedAt).toEqual(clock);
     const found = await store.find({ isEnterpriseInstall: false, teamId: "T1" });
     expect(found).toEqual({ ...inst, installedAt: clock });
-    const raw = await everyValue(db);
+    const raw = await everyValue(db());
     expect(raw).not.toContain(inst.bot!.token);
     expect(raw).not.toContain(inst.bot!.refreshToken!);
     expect(raw).toContain(`sb1.${keyring.version}.`);
     expect(await store.find({ isEnterpriseInstall: false, teamId: "T404" })).toBeUndefined();
-    const { rows } = await db.query<{ id: string }>("select id from workspaces.migrations");
+    const { rows } = await db().query<{ id: string }>("select id from workspaces.migrations");
     expect(rows.map((r) => r.id)).toEqual(WORKSPACES_MIGRATIONS.migrations.map((m) => m.id));
   });
 
@@ -102,7 +98,7 @@ describe.each(storeBackends())("installations on %s", (backend) => {
     const found = await store.find({ isEnterpriseInstall: false, teamId: "TR" });
     expect(found?.bot?.token).toBe(again.bot!.token);
     expect(found?.enterpriseId).toBe("E9");
-    const { rows } = await db.query("select 1 from workspaces.installations where team_id = 'TR'");
+    const { rows } = await db().query("select 1 from workspaces.installations where team_id = 'TR'");
     expect(rows).toHaveLength(1);
   });
 
@@ -174,7 +170,7 @@ describe.each(storeBackends())("installations on %s", (backend) => {
     found = await store.find(key);
     expect(found?.bot).toBeUndefined();
     expect(found?.installerUserId).toBe("UTV");
-    expect(await everyValue(db)).not.toContain("xoxp-user-tv");
+    expect(await everyValue(db())).not.toContain("xoxp-user-tv");
   });
 
   it("keeps a workspace's API key sealed, with the organization it opens", async () => {
@@ -195,7 +191,7 @@ describe.each(storeBackends())("installations on %s", (backend) => {
       keyScopes: ["read", "write"],
       connectedBy: "UADMIN",
     });
-    expect(await everyValue(db)).not.toContain("sk_live_secret_key_tk");
+    expect(await everyValue(db())).not.toContain("sk_live_secret_key_tk");
     expect(await store.disconnect("TK")).toBe(true);
     expect(await store.disconnect("TK")).toBe(false);
     expect(await store.connection("TK")).toBeUndefined();
@@ -204,7 +200,7 @@ describe.each(storeBackends())("installations on %s", (backend) => {
   it("a value moved onto another row does not open", async () => {
     await store.save(install("TM1"));
     await store.save(install("TM2"));
-    await db.query(
+    await db().query(
       "update workspaces.installations set bot_token = (select bot_token from workspaces.installations where team_id = 'TM1') where team_id = 'TM2'",
     );
     await expect(store.find({ isEnterpriseInstall: false, teamId: "TM2" })).rejects.toSatisfy((err) =>
@@ -219,12 +215,12 @@ describe.each(storeBackends())("installations on %s", (backend) => {
     await store.save(inst);
     await store.connect({ teamId: "TROT", apiKey: "sk_rot", organizationName: "Rot", connectedBy: "U1" });
 
-    const stranger = await Installations.open(db, new Keyring(randomBytes(32)));
+    const stranger = await Installations.open(db(), new Keyring(randomBytes(32)));
     await expect(stranger.find({ isEnterpriseInstall: false, teamId: "TROT" })).rejects.toThrow(
       /neither SWITCHBOARD_SECRET_KEY nor SWITCHBOARD_SECRET_KEY_PREVIOUS/,
     );
 
-    const during = await Installations.open(db, new Keyring(newKey, oldKey));
+    const during = await Installations.open(db(), new Keyring(newKey, oldKey));
     expect((await during.find({ isEnterpriseInstall: false, teamId: "TROT" }))?.bot?.token).toBe(
       inst.bot!.token,
     );
@@ -232,10 +228,10 @@ describe.each(storeBackends())("installations on %s", (backend) => {
     // The rest of the rows are rewritten in one pass.
     expect(await during.resealAll()).toBeGreaterThan(0);
     expect(await during.resealAll()).toBe(0);
-    const raw = await everyValue(db);
+    const raw = await everyValue(db());
     expect(raw).not.toContain(`sb1.${keyring.version}.`);
 
-    const after = await Installations.open(db, new Keyring(newKey));
+    const after = await Installations.open(db(), new Keyring(newKey));
     expect((await after.find({ isEnterpriseInstall: false, teamId: "TROT" }))?.bot?.refreshToken).toBe(
       inst.bot!.refreshToken,
     );

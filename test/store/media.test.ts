@@ -1,25 +1,22 @@
 // Schema `media` (src/store/media.ts): files kept in chunks, served whole
 // only, expired ones removed; on PGlite, and on PostgreSQL when DATABASE_URL is set.
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { CHUNK_BYTES, MEDIA_MIGRATIONS, MediaStore } from "../../src/store/media.ts";
 import { migrate } from "../../src/store/migrate.ts";
-import { openTestDb, storeBackends, type TestDb } from "../helpers/db.ts";
+import { storeBackends, useStoreDb } from "../helpers/db.ts";
 
 async function* pieces(data: Buffer, size: number): AsyncGenerator<Uint8Array> {
   for (let i = 0; i < data.length; i += size) yield data.subarray(i, i + size);
 }
 
 describe.each(storeBackends())("media store on %s", (backend) => {
-  let db: TestDb;
+  const db = useStoreDb(backend, (fresh) => migrate(fresh, MEDIA_MIGRATIONS));
   let media: MediaStore;
   beforeAll(async () => {
-    db = await openTestDb(backend);
-    await migrate(db, MEDIA_MIGRATIONS);
-    media = new MediaStore(db, ENV_WORKSPACE);
-  }, 60_000);
-  afterAll(() => db?.close());
+    media = new MediaStore(db(), ENV_WORKSPACE);
+  });
 
   const now = new Date("2026-01-01T00:00:00Z");
   const later = (h: number) => new Date(now.getTime() + h * 3_600_000);

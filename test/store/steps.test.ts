@@ -1,21 +1,17 @@
 // Workflow Builder step runs (schema `steps`): one claim per
 // function_execution_id, even when two claims race; the outcome kept once.
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
-import { migrateStore } from "../../src/store/migrations.ts";
 import { StepRunStore } from "../../src/store/steps.ts";
-import { openTestDb, storeBackends, type TestDb } from "../helpers/db.ts";
+import { storeBackends, useStoreDb } from "../helpers/db.ts";
 
 describe.each(storeBackends())("step runs on %s", (backend) => {
-  let db: TestDb;
+  const db = useStoreDb(backend);
   let runs: StepRunStore;
   beforeAll(async () => {
-    db = await openTestDb(backend);
-    await migrateStore(db);
-    runs = new StepRunStore(db, ENV_WORKSPACE);
-  }, 60_000);
-  afterAll(() => db?.close());
+    runs = new StepRunStore(db(), ENV_WORKSPACE);
+  });
 
   it("claims an execution once, also when two claims race", async () => {
     const run = { executionId: "Fx1", callbackId: "send_message", workflowExecutionId: "Wx1", actor: "U1" };
@@ -23,7 +19,7 @@ describe.each(storeBackends())("step runs on %s", (backend) => {
     expect(both.sort()).toEqual([false, true]);
     expect(await runs.claim(run)).toBe(false);
     expect(await runs.get("Fx1")).toMatchObject({ ...run, state: "running" });
-    const { rows } = await db.query<{ id: string }>("select id from steps.migrations");
+    const { rows } = await db().query<{ id: string }>("select id from steps.migrations");
     expect(rows.map((r) => r.id)).toEqual(["001_step_runs", "002_workspace"]);
   });
 

@@ -4,7 +4,7 @@
 // nothing); the start-up's cross-workspace functions say each row's
 // workspace; and purgeWorkspace() removes every table's rows of one
 // workspace, the catalog checked so that a new table cannot be forgotten.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { WorkspaceId } from "../../src/domain/workspace.ts";
 import { Approvals } from "../../src/store/approvals.ts";
 import { AuditLog } from "../../src/store/audit.ts";
@@ -20,7 +20,7 @@ import { HomeCounts } from "../../src/store/home-counts.ts";
 import { ImportStore } from "../../src/store/imports.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
 import { MediaStore, mediaFile } from "../../src/store/media.ts";
-import { migrateStore, STORE_MIGRATIONS } from "../../src/store/migrations.ts";
+import { STORE_MIGRATIONS } from "../../src/store/migrations.ts";
 import { OwnSends, TestSends } from "../../src/store/own-sends.ts";
 import { ProgressStore } from "../../src/store/progress.ts";
 import { purgeWorkspace, WORKSPACE_TABLES } from "../../src/store/purge.ts";
@@ -29,7 +29,7 @@ import { SavedReplies } from "../../src/store/saved-replies.ts";
 import { StepRunStore } from "../../src/store/steps.ts";
 import { Timers } from "../../src/store/timers.ts";
 import { UndeliveredOutcomes } from "../../src/store/undelivered.ts";
-import { openTestDb, storeBackends, type TestDb } from "../helpers/db.ts";
+import { storeBackends, type TestDb, useStoreDb } from "../helpers/db.ts";
 
 const A: WorkspaceId = "T0AAAAAAA";
 const B: WorkspaceId = "T0BBBBBBB";
@@ -45,22 +45,17 @@ const rowOf = async (db: TestDb, sql: string, params: unknown[]) =>
   JSON.stringify((await db.query(sql, params)).rows);
 
 describe.each(storeBackends())("workspaces kept apart on %s", (backend) => {
-  let db: TestDb;
-  beforeAll(async () => {
-    db = await openTestDb(backend);
-    await migrateStore(db);
-  }, 60_000);
-  afterAll(() => db?.close());
+  const db = useStoreDb(backend);
 
   it("confirmations: another workspace's id is not found, not claimed, not dismissed, and nothing is written", async () => {
-    const a = new Confirmations(db, A);
-    const b = new Confirmations(db, B);
+    const a = new Confirmations(db(), A);
+    const b = new Confirmations(db(), B);
     const c = await a.create({
       actor: "U0ANA",
       command: { id: "tag.delete", raw: { id: "1" }, line: "tag delete 1" },
       ttlMs: 60_000,
     });
-    const before = await rowOf(db, "select * from switchboard.confirmations where id = $1", [c.id]);
+    const before = await rowOf(db(), "select * from switchboard.confirmations where id = $1", [c.id]);
     // A forged button of workspace B naming A's confirmation (the same person id, even).
     expect(await b.get(c.id)).toBeUndefined();
     expect(await b.claim(c.id, "U0ANA")).toBeUndefined();
@@ -68,12 +63,12 @@ describe.each(storeBackends())("workspaces kept apart on %s", (backend) => {
     await b.keepReplyTarget(c.id, { user: "U0ANA", at: now.toISOString() });
     await b.finish(c.id, "done", { text: "forged" });
     expect(await b.markReplyTold(c.id)).toBe(false);
-    expect(await rowOf(db, "select * from switchboard.confirmations where id = $1", [c.id])).toBe(before);
+    expect(await rowOf(db(), "select * from switchboard.confirmations where id = $1", [c.id])).toBe(before);
     // Through its own workspace it works.
     expect((await a.claim(c.id, "U0ANA"))?.state).toBe("running");
     expect(await b.settleInterrupted()).toBe(0);
     expect((await a.get(c.id))?.state).toBe("running");
-    const settled = await Confirmations.settleInterruptedAll(db);
+    const settled = await Confirmations.settleInterruptedAll(db());
     expect(settled).toContainEqual({ id: c.id, workspace: A });
     expect((await a.get(c.id))?.state).toBe("unknown");
   });
@@ -87,29 +82,29 @@ describe.each(storeBackends())("workspaces kept apart on %s", (backend) => {
       operation: "sendCampaign",
       ok: true,
     };
-    await new AuditLog(db, A).record(entry);
-    expect(await new AuditLog(db, B).list()).toEqual([]);
-    expect(await new AuditLog(db, B).lastLaunch(7)).toBeUndefined();
-    expect((await new AuditLog(db, A).lastLaunch(7))?.actor).toBe("U0ANA");
+    await new AuditLog(db(), A).record(entry);
+    expect(await new AuditLog(db(), B).list()).toEqual([]);
+    expect(await new AuditLog(db(), B).lastLaunch(7)).toBeUndefined();
+    expect((await new AuditLog(db(), A).lastLaunch(7))?.actor).toBe("U0ANA");
 
-    await new ChannelNames(db, A).set(1, "Main line", "U0ANA");
-    expect(await new ChannelNames(db, B).name(1)).toBeUndefined();
+    await new ChannelNames(db(), A).set(1, "Main line", "U0ANA");
+    expect(await new ChannelNames(db(), B).name(1)).toBeUndefined();
     // Channel #1 of B's account is another channel: named apart.
-    expect(await new ChannelNames(db, B).set(1, "Support", "U0BOB")).toBeUndefined();
-    await new ChannelNames(db, B).seed(new Map([[2, "Sales"]]), "settings");
-    expect(await new ChannelNames(db, A).all()).toEqual(new Map([[1, "Main line"]]));
+    expect(await new ChannelNames(db(), B).set(1, "Support", "U0BOB")).toBeUndefined();
+    await new ChannelNames(db(), B).seed(new Map([[2, "Sales"]]), "settings");
+    expect(await new ChannelNames(db(), A).all()).toEqual(new Map([[1, "Main line"]]));
 
-    const inFlightA = new CommandsInFlight(db, A);
+    const inFlightA = new CommandsInFlight(db(), A);
     const id = await inFlightA.started({ owner: "old-process", userId: "U0ANA", line: "report now" });
-    await new CommandsInFlight(db, B).ended(id);
-    expect(await new CommandsInFlight(db, B).takeInterrupted("this-process", 0)).toEqual([]);
-    const taken = await takeInterruptedCommands(db, "this-process", 0);
+    await new CommandsInFlight(db(), B).ended(id);
+    expect(await new CommandsInFlight(db(), B).takeInterrupted("this-process", 0)).toEqual([]);
+    const taken = await takeInterruptedCommands(db(), "this-process", 0);
     expect(taken.map((c) => [c.id, c.workspace])).toEqual([[id, A]]);
   });
 
   it("imports: the same upload is previewed once per workspace, and B cannot read, choose, run or settle A's", async () => {
-    const a = new ImportStore(db, A);
-    const b = new ImportStore(db, B);
+    const a = new ImportStore(db(), A);
+    const b = new ImportStore(db(), B);
     const upload = {
       fileId: "F0SAME",
       contentHash: "h1",
@@ -122,23 +117,23 @@ describe.each(storeBackends())("workspaces kept apart on %s", (backend) => {
     expect(p.workspace).toBe(A);
     expect(await a.create(upload)).toBeUndefined();
     expect((await b.create(upload))?.workspace).toBe(B);
-    const before = await rowOf(db, "select * from imports.pending where id = $1", [p.id]);
+    const before = await rowOf(db(), "select * from imports.pending where id = $1", [p.id]);
     expect(await b.get(p.id)).toBeUndefined();
     expect(await b.update(p.id, { updateExisting: true })).toBeUndefined();
     expect(await b.update(p.id, { channel: "C0X", messageTs: "1.1" })).toBeUndefined();
     expect(await b.claim(p.id, "U0BOB")).toBeUndefined();
     expect(await b.discard(p.id, "U0BOB")).toBeUndefined();
     await b.finish(p.id, "failed", { error: "forged" });
-    expect(await rowOf(db, "select * from imports.pending where id = $1", [p.id])).toBe(before);
+    expect(await rowOf(db(), "select * from imports.pending where id = $1", [p.id])).toBe(before);
     expect((await a.claim(p.id, "U0ANA"))?.state).toBe("running");
     expect(await b.settleInterrupted()).toEqual([]);
-    const settled = await ImportStore.settleInterruptedAll(db);
+    const settled = await ImportStore.settleInterruptedAll(db());
     expect(settled.map((s) => [s.id, s.workspace])).toContainEqual([p.id, A]);
   });
 
   it("inboxes, threads, mirrored messages, replies and routes are each workspace's", async () => {
-    const a = new InboxStore(db, A);
-    const b = new InboxStore(db, B);
+    const a = new InboxStore(db(), A);
+    const b = new InboxStore(db(), B);
     await a.setInbox("C0DESK", "all", "U0ANA", now);
     expect(await b.inbox("C0DESK")).toBeUndefined();
     expect(await b.inboxes()).toEqual([]);
@@ -177,25 +172,25 @@ describe.each(storeBackends())("workspaces kept apart on %s", (backend) => {
     await b.finishReply("C0DESK", "9.9", "sent", 1);
     expect(await a.repliesSent("C0DESK")).toBe(0);
     expect(await b.settleSendingReplies(later)).toEqual([]);
-    const settled = await InboxStore.settleSendingRepliesAll(db, later);
+    const settled = await InboxStore.settleSendingRepliesAll(db(), later);
     expect(settled.map((r) => [r.messageTs, r.workspace])).toContainEqual(["9.9", A]);
   });
 
   it("media: a file is its workspace's, and its address serves it whoever asks", async () => {
-    const a = new MediaStore(db, A);
-    const b = new MediaStore(db, B);
+    const a = new MediaStore(db(), A);
+    const b = new MediaStore(db(), B);
     const f = await a.put({ name: "p.png", contentType: "image/png", now, expiresAt: later }, bytes());
     expect(await b.get(f.id, now)).toBeUndefined();
     expect(await b.chunk(f.id, 0)).toBeUndefined();
     await b.remove(f.id);
     expect(await b.removeExpired(new Date("2027-01-01T00:00:00Z"))).toBe(0);
-    expect((await mediaFile(db, f.id, now))?.workspace).toBe(A);
+    expect((await mediaFile(db(), f.id, now))?.workspace).toBe(A);
     expect(Buffer.from((await a.chunk(f.id, 0))!).toString()).toBe("a picture");
   });
 
   it("live progress, report schedules and runs, and step runs are each workspace's", async () => {
-    const pa = new ProgressStore(db, A);
-    const pb = new ProgressStore(db, B);
+    const pa = new ProgressStore(db(), A);
+    const pb = new ProgressStore(db(), B);
     await pa.track({ channel: "C0LIVE", ts: "1.1", campaignId: 12, intro: "Campaign #12 launched" }, now);
     expect(await pb.get("C0LIVE", "1.1")).toBeUndefined();
     expect(await pb.live()).toEqual([]);
@@ -205,8 +200,8 @@ describe.each(storeBackends())("workspaces kept apart on %s", (backend) => {
     );
     expect((await pa.get("C0LIVE", "1.1"))?.failures).toBe(0);
 
-    const ra = new ReportStore(db, A);
-    const rb = new ReportStore(db, B);
+    const ra = new ReportStore(db(), A);
+    const rb = new ReportStore(db(), B);
     const s = await ra.createSchedule(
       {
         channel: "C0REP",
@@ -229,10 +224,10 @@ describe.each(storeBackends())("workspaces kept apart on %s", (backend) => {
     ).toBe(A);
     expect(await rb.markPosting(s.id, now, "w", now)).toBe(false);
     expect((await ra.getRun(s.id, now))?.state).toBe("claimed");
-    expect((await ReportStore.liveSchedulesAll(db)).find((x) => x.id === s.id)?.workspace).toBe(A);
+    expect((await ReportStore.liveSchedulesAll(db())).find((x) => x.id === s.id)?.workspace).toBe(A);
 
-    const sa = new StepRunStore(db, A);
-    const sb = new StepRunStore(db, B);
+    const sa = new StepRunStore(db(), A);
+    const sb = new StepRunStore(db(), B);
     expect(await sa.claim({ executionId: "Fx0SCOPE", callbackId: "send_message" })).toBe(true);
     // Slack's execution ids are unique across workspaces: B's claim of the same id is refused too.
     expect(await sb.claim({ executionId: "Fx0SCOPE", callbackId: "send_message" })).toBe(false);
@@ -241,23 +236,18 @@ describe.each(storeBackends())("workspaces kept apart on %s", (backend) => {
     expect((await sa.get("Fx0SCOPE"))?.state).toBe("running");
     expect(await sb.interrupted(0)).toEqual([]);
     expect(
-      (await StepRunStore.interruptedAll(db, 0)).find((r) => r.executionId === "Fx0SCOPE")?.workspace,
+      (await StepRunStore.interruptedAll(db(), 0)).find((r) => r.executionId === "Fx0SCOPE")?.workspace,
     ).toBe(A);
   });
 });
 
 describe("purgeWorkspace", () => {
-  let db: TestDb;
-  beforeAll(async () => {
-    db = await openTestDb();
-    await migrateStore(db);
-  }, 60_000);
-  afterAll(() => db?.close());
+  const db = useStoreDb();
 
   /** Every table of Switchboard's schemas but `workspaces` (Installations') and the migration lists. */
   const storeTables = async () => {
     const schemas = STORE_MIGRATIONS.map((s) => s.schema).filter((s) => s !== "workspaces");
-    const { rows } = await db.query<{ name: string }>(
+    const { rows } = await db().query<{ name: string }>(
       `select table_schema || '.' || table_name as name from information_schema.tables
        where table_schema = any($1::text[]) and table_name <> 'migrations' and table_type = 'BASE TABLE'
        order by 1`,
@@ -268,7 +258,7 @@ describe("purgeWorkspace", () => {
 
   /** Tables whose rows go with a listed table's (a foreign key with on delete cascade). */
   const cascadeChildren = async () => {
-    const { rows } = await db.query<{ child: string; parent: string }>(
+    const { rows } = await db().query<{ child: string; parent: string }>(
       `select cn.nspname || '.' || c.relname as child, pn.nspname || '.' || p.relname as parent
        from pg_constraint k
        join pg_class c on c.oid = k.conrelid join pg_namespace cn on cn.oid = c.relnamespace
@@ -291,7 +281,7 @@ describe("purgeWorkspace", () => {
   it("every table of Switchboard's schemas has a workspace column and is purged, or goes with its parent", async () => {
     const tables = await storeTables();
     expect(tables.length).toBeGreaterThan(10);
-    const { rows } = await db.query<{ name: string }>(
+    const { rows } = await db().query<{ name: string }>(
       `select table_schema || '.' || table_name as name from information_schema.columns
        where column_name = 'workspace' and is_nullable = 'NO' and column_default is null`,
     );
@@ -311,7 +301,7 @@ describe("purgeWorkspace", () => {
 
   /** One row in every table, for a workspace. */
   async function writeEverything(ws: WorkspaceId) {
-    await new AuditLog(db, ws).record({
+    await new AuditLog(db(), ws).record({
       at: now,
       actor: "U0",
       via: "slack",
@@ -319,16 +309,16 @@ describe("purgeWorkspace", () => {
       operation: "x",
       ok: true,
     });
-    const confirmations = new Confirmations(db, ws);
+    const confirmations = new Confirmations(db(), ws);
     await confirmations.create({
       actor: "U0",
       command: { id: "tag.delete", raw: {}, line: "tag delete 1" },
       ttlMs: 1,
     });
-    await new CommandsInFlight(db, ws).started({ owner: "p", userId: "U0", line: "tags" });
-    await new ChannelNames(db, ws).set(1, "Main", "U0");
-    await (await SeenEvents.open(db)).claim(`Ev0${ws}`, ws);
-    await new ImportStore(db, ws).create({
+    await new CommandsInFlight(db(), ws).started({ owner: "p", userId: "U0", line: "tags" });
+    await new ChannelNames(db(), ws).set(1, "Main", "U0");
+    await (await SeenEvents.open(db())).claim(`Ev0${ws}`, ws);
+    await new ImportStore(db(), ws).create({
       fileId: "F0",
       contentHash: "h",
       fileName: "a.csv",
@@ -336,7 +326,7 @@ describe("purgeWorkspace", () => {
       headers: [],
       updateExisting: false,
     });
-    const inbox = new InboxStore(db, ws);
+    const inbox = new InboxStore(db(), ws);
     await inbox.away.claim({ conversationId: 7, periodStart: now, channel: "C1", chatUserId: 70 }, "w1", now);
     await inbox.setInbox("C0", "all", "U0", now);
     await inbox.ensureThread("C0", 1, now);
@@ -352,15 +342,15 @@ describe("purgeWorkspace", () => {
     );
     await inbox.clocks.customerWrote("C0", 1, now, { first: false, targets, clock: undefined });
     await inbox.setDeskState("C0", 1, "resolved", "U0", now);
-    await new MediaStore(db, ws).put(
+    await new MediaStore(db(), ws).put(
       { name: "p.png", contentType: "image/png", now, expiresAt: later },
       bytes(),
     );
-    await new OwnSends(db, ws).record(1, "U0", "form", now);
-    await new TestSends(db, ws).take("U0", now, 10, 3_600_000);
-    await new SavedReplies(db, ws).add("Hello", "Hi {first_name|there}", "U0", now);
-    await new ProgressStore(db, ws).track({ channel: "C0", ts: "1.1", campaignId: 1, intro: "x" }, now);
-    const reports = new ReportStore(db, ws);
+    await new OwnSends(db(), ws).record(1, "U0", "form", now);
+    await new TestSends(db(), ws).take("U0", now, 10, 3_600_000);
+    await new SavedReplies(db(), ws).add("Hello", "Hi {first_name|there}", "U0", now);
+    await new ProgressStore(db(), ws).track({ channel: "C0", ts: "1.1", campaignId: 1, intro: "x" }, now);
+    const reports = new ReportStore(db(), ws);
     const s = await reports.createSchedule(
       { channel: "C0", target: "all", cron: "0 9 * * *", tz: "UTC", description: "d", createdBy: "U0" },
       now,
@@ -368,12 +358,12 @@ describe("purgeWorkspace", () => {
     await reports.claimRun(s.id, now, { worker: "w", now, leaseMs: 1000, late: false });
     await reports.markPosting(s.id, now, "w", now);
     await reports.markPosted(s.id, now, "w", now, [{ campaignId: 1, counts: { sent: 1 } as never }]);
-    await new StepRunStore(db, ws).claim({ executionId: `Fx0${ws}`, callbackId: "c" });
-    await new CampaignAudiences(db, ws).record(1, "c", { groupIds: [1], contactIds: [] });
-    await new TestPhones(db, ws).set("U0", "+14155550123");
-    await new CampaignCards(db, ws).posted({ campaignId: 1, channel: "C0", ts: "1.1", role: "live" }, now);
-    await new UndeliveredOutcomes(db, ws).keep("U0", "Done: campaign sent.");
-    await new HeldStarts(db, ws).hold({
+    await new StepRunStore(db(), ws).claim({ executionId: `Fx0${ws}`, callbackId: "c" });
+    await new CampaignAudiences(db(), ws).record(1, "c", { groupIds: [1], contactIds: [] });
+    await new TestPhones(db(), ws).set("U0", "+14155550123");
+    await new CampaignCards(db(), ws).posted({ campaignId: 1, channel: "C0", ts: "1.1", role: "live" }, now);
+    await new UndeliveredOutcomes(db(), ws).keep("U0", "Done: campaign sent.");
+    await new HeldStarts(db(), ws).hold({
       campaignId: 1,
       campaignName: "c",
       at: new Date(),
@@ -382,22 +372,22 @@ describe("purgeWorkspace", () => {
       reason: "asked",
       now: new Date(),
     });
-    const approval = await new Approvals(db, ws).request({
+    const approval = await new Approvals(db(), ws).request({
       campaignId: 1,
       requestedBy: "U0",
       at: now,
       card: { name: "c", message: "", audience: "", channel: "", start: "", approvers: [] },
     });
-    await new Approvals(db, ws).addCard(approval.id, "C0", "1.2");
-    await new HomeCounts(db, ws).keep({ campaigns: [], more: 0 }, new Date());
-    await new Timers(db, ws, "message.later").set({
+    await new Approvals(db(), ws).addCard(approval.id, "C0", "1.2");
+    await new HomeCounts(db(), ws).keep({ campaigns: [], more: 0 }, new Date());
+    await new Timers(db(), ws, "message.later").set({
       at: new Date(),
       setBy: "U0",
       via: "slack",
       payload: { text: "x" },
       now: new Date(),
     });
-    const hooks = new AutomationStore(db, ws);
+    const hooks = new AutomationStore(db(), ws);
     const hook = await hooks.add({
       event: "campaign.started",
       kind: "endpoint",
@@ -413,13 +403,13 @@ describe("purgeWorkspace", () => {
   const counts = async (ws: WorkspaceId) => {
     const out: Record<string, number> = {};
     for (const t of WORKSPACE_TABLES) {
-      const { rows } = await db.query<{ n: number }>(
+      const { rows } = await db().query<{ n: number }>(
         `select count(*)::int as n from ${t} where workspace = $1`,
         [ws],
       );
       out[t] = rows[0]!.n;
     }
-    const { rows } = await db.query<{ n: number }>(
+    const { rows } = await db().query<{ n: number }>(
       "select count(*)::int as n from media.chunks c join media.files f on f.id = c.file_id where f.workspace = $1",
       [ws],
     );
@@ -433,14 +423,14 @@ describe("purgeWorkspace", () => {
     const before = await counts(A);
     // The check covers every table: each holds a row of the workspace before the purge.
     expect(Object.entries(before).filter(([, n]) => n === 0)).toEqual([]);
-    const { rows } = await db.query<{ n: number }>("select count(*)::int as n from media.chunks");
+    const { rows } = await db().query<{ n: number }>("select count(*)::int as n from media.chunks");
     const chunksBefore = rows[0]!.n;
 
-    const removed = await purgeWorkspace(db, A);
+    const removed = await purgeWorkspace(db(), A);
     expect(removed["inbox.threads"]).toBe(1);
     expect(Object.values(await counts(A)).every((n) => n === 0)).toBe(true);
     expect(await counts(B)).toEqual(before);
-    expect((await db.query<{ n: number }>("select count(*)::int as n from media.chunks")).rows[0]!.n).toBe(
+    expect((await db().query<{ n: number }>("select count(*)::int as n from media.chunks")).rows[0]!.n).toBe(
       chunksBefore - before["media.chunks"]!,
     );
   });

@@ -1,23 +1,16 @@
 // One workspace's stores in one object (issue 38 §2, src/store/workspace-stores.ts):
 // each store is made once and kept, every store is the workspace's own, and
 // the object does not hand out the database.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../src/store/db.ts";
-import { migrateStore } from "../../src/store/migrations.ts";
+import { describe, expect, it } from "vitest";
 import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
-import { openTestDb, storeBackends } from "../helpers/db.ts";
+import { storeBackends, useStoreDb } from "../helpers/db.ts";
 
 describe.each(storeBackends())("a workspace's stores on %s", (backend) => {
-  let db: Db;
-  beforeAll(async () => {
-    db = await openTestDb(backend);
-    await migrateStore(db);
-  }, 60_000);
-  afterAll(() => db?.close());
+  const db = useStoreDb(backend);
 
   it("makes each store once, for its own workspace only", async () => {
-    const a = new WorkspaceStores(db, "TA");
-    const b = new WorkspaceStores(db, "TB");
+    const a = new WorkspaceStores(db(), "TA");
+    const b = new WorkspaceStores(db(), "TB");
     expect(a.inbox).toBe(a.inbox);
     expect(a.timers("later-message")).toBe(a.timers("later-message"));
     expect(a.timers("later-message")).not.toBe(a.timers("other"));
@@ -27,8 +20,8 @@ describe.each(storeBackends())("a workspace's stores on %s", (backend) => {
   });
 
   it("does not hand out the database", () => {
-    const a = new WorkspaceStores(db, "TA") as unknown as Record<string, unknown>;
-    expect(Object.values(a)).not.toContain(db);
+    const a = new WorkspaceStores(db(), "TA") as unknown as Record<string, unknown>;
+    expect(Object.values(a)).not.toContain(db());
     expect(Object.keys(a)).toEqual(["workspace"]);
   });
 });
