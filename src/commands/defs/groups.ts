@@ -4,7 +4,8 @@ import { memberCount } from "../../domain/records.ts";
 import { idArg, idList, requiredText } from "../args.ts";
 import { type CommandContext, defineCommand } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
-import { announce, contactName, deletePreview, namedWrite, nameOf, quoted, relatedNames } from "./common.ts";
+import { announce, contactName, namedWrite, nameOf, quoted, relatedNames } from "./common.ts";
+import { bare, deleteCommand, onRecord } from "./shapes.ts";
 
 const FIRST = ["id", "name", "description"];
 
@@ -13,12 +14,8 @@ export { memberCount };
 export const GROUP_COMMANDS = [
   defineCommand({
     id: "groups.list",
-    words: ["groups"],
-    schema: z.object({}),
-    scope: "read",
-    usage: "groups",
+    ...bare(["groups"]),
     summary: "List the contact groups with their member counts",
-    example: "groups",
     topic: "groups",
     operations: ["listGroups"],
     run: async (_a, ctx) =>
@@ -40,15 +37,10 @@ export const GROUP_COMMANDS = [
   }),
   defineCommand({
     id: "group.show",
-    words: ["group"],
-    positionals: [{ name: "id" }],
-    schema: z.object({ id: idArg }),
-    scope: "read",
-    usage: "group <id>",
+    ...onRecord(["group"], "group"),
     summary: "Show one group",
     example: "group 2",
     topic: "groups",
-    noun: "group",
     operations: ["getGroup"],
     run: async (a, ctx) => {
       const g = await ctx.api.getGroup(a.id);
@@ -114,24 +106,15 @@ export const GROUP_COMMANDS = [
       return namedWrite(ctx, "group", a.id, g, "changed", g, FIRST);
     },
   }),
-  defineCommand({
-    id: "group.delete",
-    words: ["group", "delete"],
-    positionals: [{ name: "id" }],
-    schema: z.object({ id: idArg }),
-    scope: "write",
-    usage: "group delete <id>",
+  deleteCommand({
+    noun: "group",
     summary: "Delete a group (asks to confirm; its contacts stay)",
     example: "group delete 3",
     topic: "groups",
-    noun: "group",
     operations: ["deleteGroup", "getGroup"],
-    preview: async (a, ctx) => deletePreview("group", a.id, await ctx.api.getGroup(a.id), FIRST),
-    run: async (a, ctx) => {
-      const g = await ctx.api.getGroup(a.id).catch(() => undefined);
-      await ctx.api.deleteGroup(a.id);
-      return namedWrite(ctx, "group", a.id, g, "deleted");
-    },
+    read: (ctx, id) => ctx.api.getGroup(id),
+    remove: (ctx, id) => ctx.api.deleteGroup(id),
+    first: FIRST,
   }),
   defineCommand({
     id: "group.members.add",
