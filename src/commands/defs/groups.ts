@@ -11,6 +11,16 @@ const FIRST = ["id", "name", "description"];
 
 export { memberCount };
 
+/** `group <id> add|remove <contact-id…>`'s arguments: the group, and contacts named once each. */
+const members = {
+  positionals: [{ name: "contacts", rest: "list" as const }],
+  schema: z.object({
+    id: idArg,
+    contacts: idList.refine((l) => new Set(l).size === l.length, { error: "must not repeat a contact id" }),
+  }),
+  scope: "write" as const,
+};
+
 export const GROUP_COMMANDS = [
   defineCommand({
     id: "groups.list",
@@ -119,12 +129,7 @@ export const GROUP_COMMANDS = [
   defineCommand({
     id: "group.members.add",
     words: ["group", "<id>", "add"],
-    positionals: [{ name: "contacts", rest: "list" }],
-    schema: z.object({
-      id: idArg,
-      contacts: idList.refine((l) => new Set(l).size === l.length, { error: "must not repeat a contact id" }),
-    }),
-    scope: "write",
+    ...members,
     usage: "group <id> add <contact-id…>",
     summary: "Add contacts to a group",
     example: "group 2 add 12 13 14",
@@ -149,12 +154,7 @@ export const GROUP_COMMANDS = [
   defineCommand({
     id: "group.members.remove",
     words: ["group", "<id>", "remove"],
-    positionals: [{ name: "contacts", rest: "list" }],
-    schema: z.object({
-      id: idArg,
-      contacts: idList.refine((l) => new Set(l).size === l.length, { error: "must not repeat a contact id" }),
-    }),
-    scope: "write",
+    ...members,
     usage: "group <id> remove <contact-id…>",
     summary: "Remove contacts from a group (asks to confirm)",
     example: "group 2 remove 12",
