@@ -128,14 +128,11 @@ export type TestTurn = { ok: true } | { ok: false; sent: number; nextAt: Date };
  * so two replicas never both take the last one; given back when the send
  * surely failed.
  */
-export class TestSends {
-  private readonly db: Queryable;
-  readonly workspace: WorkspaceId;
+export class TestSends extends PerWorkspace {
   private readonly own: OwnSends;
 
   constructor(db: Queryable, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
+    super(db, workspace);
     this.own = new OwnSends(db, workspace);
   }
 
