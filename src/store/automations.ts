@@ -8,6 +8,7 @@
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Db, Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
+import { PerWorkspace } from "./per-workspace.ts";
 
 export const AUTOMATIONS_MIGRATIONS: MigrationSet = {
   schema: "automations",
@@ -146,15 +147,7 @@ export interface AttemptOutcome {
 }
 
 /** The hooks and deliveries of one workspace. */
-export class AutomationStore {
-  private readonly db: Db;
-  readonly workspace: WorkspaceId;
-
-  constructor(db: Db, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
-  }
-
+export class AutomationStore extends PerWorkspace<Db> {
   /** A new hook, numbered after the workspace's highest; its number. */
   async add(h: NewHook): Promise<number> {
     return this.db.transaction(async (tx) => {

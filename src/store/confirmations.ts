@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
+import { PerWorkspace } from "./per-workspace.ts";
 import { storableJson } from "./text.ts";
 
 export type ConfirmationState = "pending" | "running" | "done" | "dismissed" | "failed" | "unknown";
@@ -70,16 +71,8 @@ export interface ReplyTarget {
 }
 
 /** Pending confirmations over the store: each change of state one conditional update. */
-export class Confirmations {
-  private readonly db: Queryable;
-  readonly workspace: WorkspaceId;
-
-  /** A confirmation of another workspace is not found here: every statement names the workspace. */
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
-  }
-
+export class Confirmations extends PerWorkspace {
+  // A confirmation of another workspace is not found here: every statement names the workspace.
   async create(input: {
     actor: string;
     command: Confirmation["command"];
