@@ -230,12 +230,11 @@ export class AutomationStore extends PerWorkspace<Db> {
 
   /** A delivery of an event to a hook, pending now; false when that hook has it already (the same event id). */
   async addDelivery(hook: number, eventId: string, event: string, body: string, now: Date): Promise<boolean> {
-    const { rows } = await this.db.query(
+    return this.tookOne(
       `insert into automations.deliveries (workspace, hook, event_id, event, body, first_at, next_at)
        values ($1, $2, $3, $4, $5, $6, $6) on conflict do nothing returning event_id`,
       [this.workspace, hook, eventId, event, body, now],
     );
-    return rows.length === 1;
   }
 
   async delivery(hook: number, eventId: string): Promise<DeliveryRow | undefined> {

@@ -173,12 +173,11 @@ export class Confirmations extends PerWorkspace {
 
   /** Marks the clicker of `id` told; false when another process did it first. */
   async markReplyTold(id: string): Promise<boolean> {
-    const r = await this.db.query(
+    return this.tookOne(
       `update switchboard.confirmations set reply = reply || '{"told": true}'::jsonb
        where id = $1 and workspace = $2 and coalesce(reply->>'told', 'false') <> 'true' returning id`,
       [id, this.workspace],
     );
-    return r.rows.length === 1;
   }
 
   /** pending → dismissed, by the user who asked. */

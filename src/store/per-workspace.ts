@@ -13,4 +13,9 @@ export abstract class PerWorkspace<D extends Queryable = Queryable> {
     this.db = db;
     this.workspace = workspace;
   }
+
+  /** One conditional statement (a claim, a move from the state read): true when it took its one row. */
+  protected async tookOne(sql: string, params: unknown[]): Promise<boolean> {
+    return (await this.db.query(sql, params)).rows.length === 1;
+  }
 }

@@ -81,12 +81,11 @@ export class SavedReplies extends PerWorkspace {
     now: Date,
     inbox: string | null = null,
   ): Promise<boolean> {
-    const { rows } = await this.db.query(
+    return this.tookOne(
       `insert into saved.replies (workspace, name_key, name, text, created_by, created_at, updated_by, updated_at, inbox)
        values ($1, $2, $3, $4, $5, $6, $5, $6, $7) on conflict do nothing returning name`,
       [this.workspace, replyKey(name), storable(name.trim()), storable(text), by, now, inbox],
     );
-    return rows.length === 1;
   }
 
   /**

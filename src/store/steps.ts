@@ -73,7 +73,7 @@ export class StepRunStore extends PerWorkspace {
   async claim(
     run: Pick<StepRun, "executionId" | "callbackId" | "workflowExecutionId" | "actor">,
   ): Promise<boolean> {
-    const r = await this.db.query(
+    return this.tookOne(
       `insert into steps.runs (execution_id, callback_id, workflow_execution_id, actor, workspace)
        values ($1, $2, $3, $4, $5)
        on conflict (execution_id) do nothing
@@ -86,7 +86,6 @@ export class StepRunStore extends PerWorkspace {
         this.workspace,
       ],
     );
-    return r.rows.length === 1;
   }
 
   async get(executionId: string): Promise<StepRun | undefined> {
