@@ -5,7 +5,8 @@
 // the API) and kept, sealed, only when the API accepts it. Settings changed
 // in Slack are kept per workspace (src/store/workspace-settings.ts) and win
 // over the environment's, which give the first values in single mode.
-// The composition root rebuilds the workspace's runtime on `onChange`.
+// On `onChange` the registry applies the change to the workspace's kept runtime
+// (src/workspaces/registry.ts: its settings replaced, or built again on a new key).
 import { apiKeyProblem, MessagingClient } from "../api/client.ts";
 import { isApiError, NetworkError } from "../api/errors.ts";
 import type { Me } from "../api/types.ts";

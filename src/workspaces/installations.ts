@@ -28,6 +28,11 @@ export interface FoundWorkspace {
   admin: WorkspaceAdmin;
   /** In Slack: its bot client and the shared post queue (none: the shell). */
   slack?: SlackBridge;
+  /**
+   * Its bot's installation (many-workspace mode: which one, and when it was made; single mode: none, the
+   * environment's). With the key, what a kept runtime must match to be kept through a change (registry.ts).
+   */
+  installation?: string;
   resolveGroupMembers?: ResolveGroupMembers;
   onAudit?: (entry: AuditEntry) => void | Promise<void>;
 }
@@ -45,11 +50,6 @@ export interface InstallationSource {
   connectedIds(): Promise<WorkspaceId[]>;
   /** A request's workspace from its team (default: the team's id; single mode: `env`, whatever its team). */
   workspaceOf?(team: RequestTeam): WorkspaceId | undefined;
-  /**
-   * A change can only be of the workspace's settings (single mode: the key and the bot are the environment's):
-   * applied to the runtime kept, whose long-lived work goes on. Otherwise a change builds the runtime again.
-   */
-  readonly settingsOnly?: boolean;
 }
 
 /** Single mode: the environment's one installation, `env`. */
@@ -60,7 +60,6 @@ export function envInstallation(env: FoundWorkspace): InstallationSource {
     connectedIds: async () => [ENV_WORKSPACE],
     // The bot token's own workspace (Bolt's authorize refuses any other): every request is `env`'s.
     workspaceOf: () => ENV_WORKSPACE,
-    settingsOnly: true,
   };
 }
 
@@ -101,6 +100,13 @@ export function storedInstallations(opts: {
         apiKey: connection.apiKey,
         admin: opts.adminOf(id, inst),
         slack: workspaceBridge({ client, posts: opts.posts, logger }),
+        // A reinstall (another installation, or the same made again) or a revoked bot builds the runtime again.
+        installation: [
+          JSON.stringify(key),
+          inst.installedAt.toISOString(),
+          inst.bot?.id,
+          inst.bot?.userId,
+        ].join(" "),
       };
     },
     async notConnected(id, stores, enterpriseId) {

@@ -94,31 +94,24 @@ export class WorkspaceRegistry implements WorkspaceSource {
   /**
    * A connected workspace's runtime (built on first use), or undefined when it is not installed and connected.
    * Several replicas: the workspace's version is read first (one primary-key read), and a runtime built before
-   * the last change (on any replica) is closed and built again: never an old key, old settings or a revoked token.
+   * the last change (on any replica) is brought up to it first (`apply`): never an old key, old settings or a
+   * revoked token.
    */
   async runtime(id: WorkspaceId, enterpriseId?: string): Promise<WorkspaceRuntime | undefined> {
     const versions = this.opts.versions;
     if (!versions) return this.obtain(id, enterpriseId, 0);
     const now = await versions.version(id);
-    if (this.opts.source.settingsOnly && this.live.has(id) && (this.built.get(id) ?? 0) < now) {
-      // Its settings changed (nothing else can): applied to the runtime kept, its work going on.
-      await this.renewSettings(id);
-      this.built.set(id, now);
-    }
+    if (this.live.has(id) && (this.built.get(id) ?? 0) < now) await this.apply(id, now);
     while (this.live.has(id) && (this.built.get(id) ?? 0) < now) await this.forget(id);
     return this.obtain(id, enterpriseId, now);
   }
 
-  /**
-   * A workspace changed on some replica (its notice): its kept runtime, if older, is closed at once, with its
-   * background work; one that had background work (an inbox, live progress) is built again when it is still
-   * connected, so that work goes on with the new key and settings.
-   */
+  /** A workspace changed on some replica (its notice): its kept runtime, if older, is brought up to it (`apply`). */
   async changed(id: WorkspaceId): Promise<void> {
     if (!this.live.has(id)) return;
     const now = (await this.opts.versions?.version(id)) ?? Number.POSITIVE_INFINITY;
     if (!this.live.has(id) || (this.built.get(id) ?? 0) >= now) return;
-    await this.refresh(id);
+    await this.apply(id, this.opts.versions ? now : undefined);
   }
 
   /** Notices may have been missed (the listening connection was lost): every kept runtime checked in one read. */
@@ -126,7 +119,10 @@ export class WorkspaceRegistry implements WorkspaceSource {
     const ids = [...this.live.keys()];
     const now = await this.opts.versions?.versions(ids);
     if (!now) return;
-    for (const id of ids) if ((now.get(id) ?? 0) > (this.built.get(id) ?? 0)) await this.refresh(id);
+    for (const id of ids) {
+      const version = now.get(id) ?? 0;
+      if (version > (this.built.get(id) ?? 0)) await this.apply(id, version);
+    }
   }
 
   /** The workspace's runtime when one is kept in this process, as it is (never builds one). */
@@ -134,24 +130,39 @@ export class WorkspaceRegistry implements WorkspaceSource {
     return this.live.get(id);
   }
 
-  /** Forgets a workspace's runtime; built again at once when it was running background work (and is still connected). */
+  /** A workspace changed in this process (its connect, disconnect or settings): its kept runtime brought up to it. */
   async refresh(id: WorkspaceId): Promise<void> {
-    if (this.opts.source.settingsOnly && this.live.has(id)) {
-      await this.renewSettings(id);
-      const now = await this.opts.versions?.version(id);
-      if (now !== undefined) this.built.set(id, now);
-      return;
-    }
-    const busy = this.opts.busy?.(id) ?? false;
-    await this.forget(id);
-    if (busy) await this.runtime(id).catch(() => undefined);
+    // The version before the settings are read: a change after it is applied again at the next read.
+    const version = await this.opts.versions?.version(id);
+    await this.apply(id, version);
   }
 
-  /** A kept runtime's effective settings read again and applied (its core's next call, its parts' next use). */
-  private async renewSettings(id: WorkspaceId): Promise<void> {
-    const rt = await this.live.get(id)?.catch(() => undefined);
-    const admin = rt?.core.admin;
-    if (rt && admin) rt.applySettings(valuesOf(await admin.settings()));
+  /**
+   * A workspace changed (here, or on another replica: its version moved), in either mode alike. Its kept
+   * runtime, when its connection is the same (its key, its bot's installation), is kept and given its new
+   * effective settings: its core's next call and its parts' next use read them, and its long-lived work (inbox
+   * poller, live progress) goes on untouched. Else (a new key, a disconnect, an uninstall, a revoked token) it
+   * is closed with its background work, and built again at once when it ran some and is still connected.
+   */
+  private async apply(id: WorkspaceId, version?: number): Promise<void> {
+    const pending = this.live.get(id);
+    if (!pending) return;
+    const busy = this.opts.busy?.(id) ?? false;
+    const rt = await pending.catch(() => undefined);
+    const found = rt && (await this.opts.source.connected(id).catch(() => undefined));
+    const same =
+      rt && found && found.apiKey === rt.apiKey && found.installation === this.installations.get(rt);
+    if (same) {
+      const settings = valuesOf(await found.admin.settings());
+      if (this.live.get(id) !== pending) return;
+      rt.applySettings(settings);
+      if (version !== undefined) this.built.set(id, version);
+      return;
+    }
+    // Replaced or dropped meanwhile: that one is the newer.
+    if (this.live.get(id) !== pending) return;
+    await this.forget(id);
+    if (busy) await this.runtime(id).catch(() => undefined);
   }
 
   /**
@@ -199,7 +210,7 @@ export class WorkspaceRegistry implements WorkspaceSource {
     return this.clients.get(id);
   }
 
-  /** Forgets a workspace's runtime (after connect, disconnect, settings, uninstall): the next request builds it again. */
+  /** Forgets a workspace's runtime (an uninstall, a change of its connection): the next request builds it again. */
   async forget(id: WorkspaceId): Promise<void> {
     const pending = this.live.get(id);
     this.live.delete(id);
@@ -223,6 +234,8 @@ export class WorkspaceRegistry implements WorkspaceSource {
   }
 
   private readonly hooks = new WeakMap<WorkspaceRuntime, SlackHooks>();
+  /** The bot installation each runtime was built with (FoundWorkspace.installation): kept through a change only while it is the same. */
+  private readonly installations = new WeakMap<WorkspaceRuntime, string | undefined>();
 
   /** Drops the least recently used runtimes past `keep`, except those running background work. */
   private evict(): void {
@@ -263,6 +276,7 @@ export class WorkspaceRegistry implements WorkspaceSource {
     );
     if (sandboxChannels.length)
       await rt.stores.channels.seed(new Map(sandboxChannels.map((c) => [c.id, c.name])), "sandbox");
+    this.installations.set(rt, found.installation);
     this.hooks.set(rt, (await this.opts.slackHooks?.(rt)) ?? {});
     if (this.live.has(id) && slack) this.clients.set(id, slack.client);
     return rt;

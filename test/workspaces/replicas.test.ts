@@ -105,6 +105,45 @@ describe.skipIf(!postgresUrl())("two replicas on one PostgreSQL", () => {
     expect(tags).not.toContain("Late");
   });
 
+  it("a settings change on replica 1 is applied on both replicas without restarting either's runtime or inbox poller", async () => {
+    const inboxes = new InboxStore(db1, TEAM);
+    await inboxes.setInbox("C0INBOX", "all", ALICE.userId, new Date());
+    try {
+      const kept = await Promise.all(
+        [one, two].map(async (sb) => {
+          const rt = (await sb.workspaces.runtime(TEAM))!;
+          // As `/sb inbox on` does: the poller starts.
+          rt.inbox.wake?.();
+          await eventually(() => sb.background.busy(TEAM), "the inbox poller running", { timeoutMs: 10_000 });
+          let closed = false;
+          rt.onClose(async () => {
+            closed = true;
+          });
+          return { sb, rt, wake: rt.inbox.wake, closed: () => closed };
+        }),
+      );
+      // Anyone may write again (`none`: the environment's default, no list).
+      expect(text(await (await scope(one)).core.run("settings set writers=none", ALICE))).not.toMatch(
+        /cannot|not allowed/i,
+      );
+      // Replica 2 applies it at its notice, without a request.
+      await eventually(
+        () => kept[1]!.rt.settings.writers.length === 0,
+        "replica 2 applying the new writers",
+        { timeoutMs: 10_000 },
+      );
+      expect(text(await (await scope(two)).core.run("tag add Again #1D9BD1", CAROL))).toContain("Again");
+      for (const k of kept) {
+        expect(await k.sb.workspaces.runtime(TEAM)).toBe(k.rt);
+        expect(k.closed()).toBe(false);
+        expect(k.sb.background.busy(TEAM)).toBe(true);
+        expect(k.rt.inbox.wake).toBe(k.wake);
+      }
+    } finally {
+      await inboxes.removeInbox("C0INBOX");
+    }
+  });
+
   it("after a disconnect on replica 1, replica 2 forgets the key, even without a request", async () => {
     const rt = await two.workspaces.runtime(TEAM);
     expect(rt).toBeDefined();
