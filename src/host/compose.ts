@@ -202,6 +202,7 @@ export async function composeWorkspaces(
       baseUrl,
       ...(sandbox ? { channelsOf: (apiKey: string) => sandbox!.channels({ apiKey }) } : {}),
       busy: (id) => background.busy(id),
+      ...(deps.background !== false ? { wakeInbox: (id: WorkspaceId) => background.wake(id) } : {}),
       slackHooks: async (rt) => {
         // Tests that drive the scheduler, the inbox and the progress themselves leave them out (background false).
         // The shell has neither: no scheduler posts its reports (a report is printed when asked for).

@@ -34,6 +34,8 @@ export interface BackgroundOptions {
 
 /** A workspace's running background parts. */
 interface Running {
+  /** Wakes its inbox poller, or starts it when none runs yet. */
+  wake?: () => void;
   inbox?: { start(): Promise<void>; stop(): Promise<void> };
   reports?: { start(): Promise<void>; stop(): Promise<void> };
 }
@@ -52,6 +54,11 @@ export class WorkspaceBackground {
   busy(id: WorkspaceId): boolean {
     const r = this.running.get(id);
     return Boolean(r?.inbox || r?.reports);
+  }
+
+  /** `/sb inbox on` in a workspace: its poller polls at once, started first when it was not running. */
+  wake(id: WorkspaceId): void {
+    this.running.get(id)?.wake?.();
   }
 
   /**
@@ -94,8 +101,8 @@ export class WorkspaceBackground {
       running.reports = reports;
       reports.start().catch((err) => logger.warn({ err: String(err) }, "live progress could not start"));
     };
-    // `/sb inbox on`: the first inbox starts the poller (which then takes the wake-ups itself).
-    rt.inbox.wake = startInbox;
+    // `/sb inbox on` (the runtime's inbox.wake, given when it was built): the first inbox starts the poller.
+    running.wake = () => (inbox ? inbox.poller.wake() : startInbox());
     if ((await rt.inbox.store.inboxes()).length) startInbox();
     if ((await rt.stores.progress.live()).length) startReports();
     rt.onClose(async () => {

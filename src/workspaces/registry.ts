@@ -21,6 +21,8 @@ export interface RegistryOptions {
   baseUrl: string;
   /** The Slack side of a connected workspace, when its runtime is built: its hooks (Home tab, live progress) and background work. */
   slackHooks?: (rt: WorkspaceRuntime) => Promise<SlackHooks>;
+  /** Wakes a workspace's inbox poller, starting it when none runs (background.ts): given to its runtime when built. */
+  wakeInbox?: (id: WorkspaceId) => void;
   /** Whether a workspace's runtime runs background work (an inbox poller, live progress): it is then never dropped. */
   busy?: (id: WorkspaceId) => boolean;
   /** The embedded sandbox: an organization's channels by its key (named, the first the default). */
@@ -272,6 +274,7 @@ export class WorkspaceRegistry implements WorkspaceSource {
         defaultChannelId: sandboxChannels[0]?.id,
         ...(found.resolveGroupMembers ? { resolveGroupMembers: found.resolveGroupMembers } : {}),
         ...(found.onAudit ? { onAudit: found.onAudit } : {}),
+        ...(this.opts.wakeInbox ? { wakeInbox: () => this.opts.wakeInbox?.(id) } : {}),
       },
     );
     if (sandboxChannels.length)

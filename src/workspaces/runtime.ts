@@ -85,6 +85,8 @@ export interface RuntimeSpec {
   slackParts?: SlackParts;
   resolveGroupMembers?: ResolveGroupMembers;
   onAudit?: (entry: AuditEntry) => void | Promise<void>;
+  /** Slack: wakes its inbox poller, starting it when none runs yet (`/sb inbox on`; background.ts). */
+  wakeInbox?: () => void;
 }
 
 export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): WorkspaceRuntime {
@@ -157,6 +159,7 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
       await audited(entry);
     },
     ...(parts ? { join: parts.join, redraw: parts.redrawer(stores.inbox, stores.cardMarks) } : {}),
+    ...(ws.wakeInbox ? { wake: ws.wakeInbox } : {}),
   };
   // Its caches are its own (issue 38 §3): kept across the cores a settings change makes, gone with the runtime.
   const contactNames = new ContactNames();
