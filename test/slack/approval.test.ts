@@ -386,7 +386,7 @@ describe("approval before a send", () => {
     await core.run(`campaign ${id} approve request=${r.id}`, as(CAROL));
     const decided = (await latest(id))!;
     const at = (hours: number) => () => new Date(decided.decidedAt!.getTime() + hours * 3600_000);
-    const scope = (hours: number) => ({
+    const deps = (hours: number) => ({
       api: client,
       approvals: {
         policy: { approvers: ["U0ALICE", "U0BOB", "U0CAROL"] },
@@ -395,7 +395,7 @@ describe("approval before a send", () => {
       },
     });
     // 25 hours on: expired, and the card says so.
-    const late = await approvalForStart(scope(25), id);
+    const late = await approvalForStart(deps(25), id);
     expect(late).toMatchObject({ ok: false, ask: true });
     expect(!late.ok && late.reason).toMatch(/expired .*an approval is good for 24 hours\. Ask again/);
     expect(JSON.stringify(approvalCardView(decided, at(25)()).blocks)).toMatch(/\*expired\*/);
@@ -403,10 +403,10 @@ describe("approval before a send", () => {
       "Request approval",
     ]);
     // 23 hours on: good; taken once for a held start, then checked again at the start.
-    expect(await approvalForStart(scope(23), id, { take: true })).toMatchObject({ ok: true });
+    expect(await approvalForStart(deps(23), id, { take: true })).toMatchObject({ ok: true });
     expect((await latest(id))?.state).toBe("used");
-    expect(await approvalForStart(scope(23), id)).toMatchObject({ ok: true });
-    expect(await approvalForStart(scope(23), id, { take: true })).toMatchObject({ ok: false });
+    expect(await approvalForStart(deps(23), id)).toMatchObject({ ok: true });
+    expect(await approvalForStart(deps(23), id, { take: true })).toMatchObject({ ok: false });
   });
 
   it("a request nobody decided within 24 hours expires (an injected clock): click, card and send say so, every copy redrawn once", async () => {
