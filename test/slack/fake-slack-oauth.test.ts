@@ -8,6 +8,7 @@ import { settingsGroupModal } from "../../src/slack/forms/settings.ts";
 import { workspaceGroups } from "../../src/slack/io/usergroups.ts";
 import { FakeSlack } from "../fakes/slack.ts";
 import { slackError } from "../helpers/rejection.ts";
+import { DEFAULT_SETTINGS } from "../helpers/settings.ts";
 
 let fake: FakeSlack;
 let clock = 1_700_000_000_000;
@@ -138,7 +139,7 @@ describe("fake Slack user groups (usergroups.list)", () => {
     expect(await workspaceGroups(eClient)).toEqual({ available: false });
 
     const data = (groups: { available: boolean; names: Record<string, string> }) => ({
-      settings: defaultSettings,
+      settings: DEFAULT_SETTINGS,
       channels: [],
       groups,
     });
@@ -151,20 +152,3 @@ describe("fake Slack user groups (usergroups.list)", () => {
     expect(blocks({ available: false, names: {} })).toContain("writers");
   });
 });
-
-const origin = { kind: "default" } as const;
-const defaultSettings = {
-  writers: { value: [], origin },
-  broadcasters: { value: [], origin },
-  auditChannel: { value: undefined, origin },
-  messagingChannel: { value: undefined, origin },
-  reportsTimeZone: { value: undefined, origin },
-  workflowSteps: { value: "writers" as const, origin },
-  country: { value: undefined, origin },
-  away: { value: undefined, origin },
-  awayNow: { value: undefined, origin },
-  quietHours: { value: undefined, origin },
-  businessHours: { value: undefined, origin },
-  approvers: { value: [] as string[], origin },
-  approveFrom: { value: undefined, origin },
-};
