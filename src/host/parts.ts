@@ -59,6 +59,12 @@ export interface SwitchboardOptions {
   opening?: Promise<Db>;
   /** Logs each phase of the start at debug level (default: a timer of its own). */
   phase?: (name: string) => void;
+  /**
+   * Each workspace's background work, attached as its runtime is built (default true): its inbox poller, its
+   * live progress, its report schedules waiting for the deployment's scheduler. Tests that drive them by hand
+   * (their own poller, scheduler or clock) leave them out.
+   */
+  background?: boolean;
 }
 
 /** Events out (issue 40 §3): each workspace's automations, and the deliveries' worker of the deployment. */

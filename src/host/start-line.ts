@@ -4,6 +4,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Config } from "../platform/config.ts";
+import { envSettings } from "../workspaces/env-settings.ts";
 
 /** Where each setting came from: the environment, or `.env`. */
 export interface EnvSource {
@@ -66,17 +67,20 @@ export function startLine(
   const store = config.DATABASE_URL
     ? `PostgreSQL at ${hostOf(config.DATABASE_URL)}`
     : `PGlite in ${resolve(config.DATA_DIR)}`;
+  // The environment's settings, as the one place reads them (a workspace's own settings win over them).
+  const env = envSettings(config);
+  const steps = env.workflowSteps;
   const features = [
-    `Workflow Builder steps ${config.WORKFLOW_STEPS === "off" ? "off" : `on (${config.WORKFLOW_STEPS})`}`,
-    config.SWITCHBOARD_WRITERS.length ? "changes limited to SWITCHBOARD_WRITERS" : "anyone may make changes",
-    config.AUDIT_CHANNEL ? "audit channel" : "no audit channel",
+    `Workflow Builder steps ${steps === "off" ? "off" : `on (${steps})`}`,
+    env.writers?.length ? "changes limited to SWITCHBOARD_WRITERS" : "anyone may make changes",
+    env.auditChannel ? "audit channel" : "no audit channel",
     `inbox polled every ${config.INBOX_POLL_SECONDS} s where turned on`,
     config.METRICS_TOKEN ? "/metrics behind METRICS_TOKEN" : "/metrics open",
   ];
-  const env = source.file ? `${source.file} read (${source.fromFile.size} settings from it)` : "no .env";
+  const read = source.file ? `${source.file} read (${source.fromFile.size} settings from it)` : "no .env";
   return {
-    fields: { mode, why: how.why, api, store, features, env },
-    message: `Switchboard starting: ${how.mode} (${how.why}) · ${api} · store: ${store} · ${env}`,
+    fields: { mode, why: how.why, api, store, features, env: read },
+    message: `Switchboard starting: ${how.mode} (${how.why}) · ${api} · store: ${store} · ${read}`,
   };
 }
 

@@ -49,6 +49,11 @@ export const problemsError = (problems: FieldProblem[]) =>
   badRequest(problems.map((p) => formatProblems([p])));
 export const notFound = (what: string, id: number | string) =>
   new HttpError(404, `${what} ${id} was not found`);
+/** The row asked for, or the 404 that names it. */
+export const found = <R>(row: R | null | undefined, what: string, id: number | string): R => {
+  if (!row) throw notFound(what, id);
+  return row;
+};
 export const conflict = (message: string) => new HttpError(409, message);
 export const unprocessable = (message: string) => new HttpError(422, message);
 

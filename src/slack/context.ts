@@ -52,7 +52,7 @@ export interface WorkspaceScope {
   readonly hooks: SlackHooks;
   /** False when the workspace has no messaging account yet: its core then only says how to connect. */
   readonly connected: boolean;
-  /** The workspace's Workflow steps setting (`/sb settings`); unset: WORKFLOW_STEPS. */
+  /** The workspace's Workflow steps setting (its effective settings); unset: a workspace not connected. */
   readonly workflowSteps?: "off" | "writers" | "all";
 }
 

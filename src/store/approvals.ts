@@ -1,12 +1,5 @@
-// Approvals of campaigns before a send (issue 28 §3, schema `approvals`): one
-// row per request, its state changed only by conditional updates, so two
-// approvers' clicks on any replica give one decision, and an approval is used
-// by one send. Each copy of a request's card (the audit channel's, or each
-// approver's DM) is kept by channel and ts, so whoever decides updates them
-// all. Per workspace; purged with it (purge.ts).
-import type { WorkspaceId } from "../domain/workspace.ts";
-import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
+import { PerWorkspace } from "./per-workspace.ts";
 import { storable } from "./text.ts";
 
 export const APPROVALS_MIGRATIONS: MigrationSet = {
@@ -142,15 +135,7 @@ const toRecord = (r: Row): ApprovalRecord => ({
 export type Decided = { won: boolean; record: ApprovalRecord };
 
 /** The approval requests of one workspace. */
-export class Approvals {
-  private readonly db: Queryable;
-  readonly workspace: WorkspaceId;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
-  }
-
+export class Approvals extends PerWorkspace {
   /** A new request for a campaign; an earlier one still pending or approved is superseded. */
   async request(r: {
     campaignId: number;

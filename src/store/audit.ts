@@ -2,8 +2,7 @@
 // through which front end and how (typed, a button, a form), the command line
 // without secrets, the operation, and the API's answer summarized).
 import type { Gesture } from "../domain/actor.ts";
-import type { WorkspaceId } from "../domain/workspace.ts";
-import type { Queryable } from "./db.ts";
+import { PerWorkspace } from "./per-workspace.ts";
 import { storable, storableJson } from "./text.ts";
 
 export interface AuditEntry {
@@ -41,15 +40,7 @@ interface AuditRow {
 }
 
 /** The audit trail over the store. */
-export class AuditLog {
-  private readonly db: Queryable;
-  readonly workspace: WorkspaceId;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
-  }
-
+export class AuditLog extends PerWorkspace {
   async record(e: AuditEntry): Promise<number> {
     const r = await this.db.query<{ id: string }>(
       `insert into switchboard.audit (at, actor, actor_name, via, channel, command, operation, ok, status, answer, workspace, how)

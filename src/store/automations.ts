@@ -8,6 +8,7 @@
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Db, Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
+import { PerWorkspace } from "./per-workspace.ts";
 
 export const AUTOMATIONS_MIGRATIONS: MigrationSet = {
   schema: "automations",
@@ -146,15 +147,7 @@ export interface AttemptOutcome {
 }
 
 /** The hooks and deliveries of one workspace. */
-export class AutomationStore {
-  private readonly db: Db;
-  readonly workspace: WorkspaceId;
-
-  constructor(db: Db, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
-  }
-
+export class AutomationStore extends PerWorkspace<Db> {
   /** A new hook, numbered after the workspace's highest; its number. */
   async add(h: NewHook): Promise<number> {
     return this.db.transaction(async (tx) => {
@@ -237,12 +230,11 @@ export class AutomationStore {
 
   /** A delivery of an event to a hook, pending now; false when that hook has it already (the same event id). */
   async addDelivery(hook: number, eventId: string, event: string, body: string, now: Date): Promise<boolean> {
-    const { rows } = await this.db.query(
+    return this.tookOne(
       `insert into automations.deliveries (workspace, hook, event_id, event, body, first_at, next_at)
        values ($1, $2, $3, $4, $5, $6, $6) on conflict do nothing returning event_id`,
       [this.workspace, hook, eventId, event, body, now],
     );
-    return rows.length === 1;
   }
 
   async delivery(hook: number, eventId: string): Promise<DeliveryRow | undefined> {

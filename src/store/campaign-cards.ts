@@ -1,11 +1,4 @@
-// The campaign cards posted in channels (schema `campaigns`, table `cards`;
-// issue 37 §4): a campaign has one current card. Posting a newer one (the
-// launch's live card, a held start's card, the form's post, a cancel's card)
-// finishes every older one in the same statement, so of two replicas only one
-// finishes each card, and never a card that is still the current one.
-// Per workspace.
-import type { WorkspaceId } from "../domain/workspace.ts";
-import type { Queryable } from "./db.ts";
+import { PerWorkspace } from "./per-workspace.ts";
 
 /** What a card is: the live card of a send, a held start's card, or the campaign's card (a draft, cancelled). */
 export type CardRole = "live" | "held" | "card";
@@ -30,15 +23,7 @@ const toCard = (r: Row): PostedCard => ({
   createdAt: new Date(r.created_at as string),
 });
 
-export class CampaignCards {
-  private readonly db: Queryable;
-  readonly workspace: WorkspaceId;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
-  }
-
+export class CampaignCards extends PerWorkspace {
   /**
    * A card just posted becomes the campaign's current one; the older open
    * cards are finished, each by one caller only, and returned to be redrawn.

@@ -1,12 +1,5 @@
-// What Switchboard keeps of the campaigns it creates and sends (schema
-// `campaigns`): each one's audience (groups and contacts chosen one by one) and
-// when it was started, so a send prompt can say, without a read, that a group
-// also got another campaign lately. A real API's campaign record may not show
-// its audience: this is then the only place it is known. Also the phone each
-// person tests campaigns on (`campaign <id> test`). Per workspace.
-import type { WorkspaceId } from "../domain/workspace.ts";
-import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
+import { PerWorkspace } from "./per-workspace.ts";
 import { storable } from "./text.ts";
 
 export const CAMPAIGNS_MIGRATIONS: MigrationSet = {
@@ -99,15 +92,7 @@ const toCampaign = (r: Row): KnownCampaign => ({
 });
 
 /** The audiences of the campaigns Switchboard created or sent, in one workspace. */
-export class CampaignAudiences {
-  private readonly db: Queryable;
-  readonly workspace: WorkspaceId;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
-  }
-
+export class CampaignAudiences extends PerWorkspace {
   /**
    * A campaign Switchboard created, with the audience it was given (again:
    * replaced). Takes a create body as it is (`groupIds`, `contactIds`, ids).
@@ -174,15 +159,7 @@ export class CampaignAudiences {
 }
 
 /** The phone number each person tests campaigns on, in one workspace. */
-export class TestPhones {
-  private readonly db: Queryable;
-  readonly workspace: WorkspaceId;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
-  }
-
+export class TestPhones extends PerWorkspace {
   async get(person: string): Promise<string | undefined> {
     const r = await this.db.query<{ phone: string }>(
       "select phone from campaigns.test_phones where workspace = $1 and person = $2",

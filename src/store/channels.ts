@@ -1,10 +1,5 @@
-// Names of the messaging channels (integrations). The API cannot list its
-// channels, so people name them once (`/sb channel name 1 Main line`, or
-// MESSAGING_CHANNEL_NAMES), and every screen shows the name instead of `#1`.
-// Schema `channels`; its own migration list.
-import type { WorkspaceId } from "../domain/workspace.ts";
-import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
+import { PerWorkspace } from "./per-workspace.ts";
 
 export const CHANNEL_MIGRATIONS: MigrationSet = {
   schema: "channels",
@@ -34,15 +29,7 @@ alter table channels.names drop constraint names_pkey, add primary key (workspac
   ],
 };
 
-export class ChannelNames {
-  private readonly db: Queryable;
-  readonly workspace: WorkspaceId;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
-  }
-
+export class ChannelNames extends PerWorkspace {
   /** Every named channel, by id (a local read: no cache, so another process's rename shows at once). */
   async all(): Promise<Map<number, string>> {
     const r = await this.db.query<{ id: number; name: string }>(

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
+import { PerWorkspace } from "./per-workspace.ts";
 
 export interface CommandInFlight {
   id: string;
@@ -18,15 +19,7 @@ export interface CommandInFlight {
 }
 
 /** Slash commands between their ack and their answer, over the store. */
-export class CommandsInFlight {
-  private readonly db: Queryable;
-  readonly workspace: WorkspaceId;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
-  }
-
+export class CommandsInFlight extends PerWorkspace {
   async started(input: {
     owner: string;
     userId: string;

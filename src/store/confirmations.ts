@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
+import { PerWorkspace } from "./per-workspace.ts";
 import { storableJson } from "./text.ts";
 
 export type ConfirmationState = "pending" | "running" | "done" | "dismissed" | "failed" | "unknown";
@@ -70,16 +71,8 @@ export interface ReplyTarget {
 }
 
 /** Pending confirmations over the store: each change of state one conditional update. */
-export class Confirmations {
-  private readonly db: Queryable;
-  readonly workspace: WorkspaceId;
-
-  /** A confirmation of another workspace is not found here: every statement names the workspace. */
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
-  }
-
+export class Confirmations extends PerWorkspace {
+  // A confirmation of another workspace is not found here: every statement names the workspace.
   async create(input: {
     actor: string;
     command: Confirmation["command"];
@@ -180,12 +173,11 @@ export class Confirmations {
 
   /** Marks the clicker of `id` told; false when another process did it first. */
   async markReplyTold(id: string): Promise<boolean> {
-    const r = await this.db.query(
+    return this.tookOne(
       `update switchboard.confirmations set reply = reply || '{"told": true}'::jsonb
        where id = $1 and workspace = $2 and coalesce(reply->>'told', 'false') <> 'true' returning id`,
       [id, this.workspace],
     );
-    return r.rows.length === 1;
   }
 
   /** pending → dismissed, by the user who asked. */

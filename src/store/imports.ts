@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
+import { PerWorkspace } from "./per-workspace.ts";
 
 export const IMPORTS_MIGRATIONS: MigrationSet = {
   schema: "imports",
@@ -117,16 +118,8 @@ const toPending = (r: Row): PendingImport => ({
 });
 
 /** Pending imports of uploads: one row each, every change of state one conditional statement. */
-export class ImportStore {
-  private readonly db: Queryable;
-  readonly workspace: WorkspaceId;
-
-  /** An import of another workspace is not found here: every statement names the workspace. */
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
-  }
-
+export class ImportStore extends PerWorkspace {
+  // An import of another workspace is not found here: every statement names the workspace.
   /** Stores a new pending import; undefined when this file with these bytes is pending, running or imported. */
   async create(
     p: Pick<PendingImport, "fileId" | "contentHash" | "fileName" | "userId" | "headers" | "updateExisting"> &

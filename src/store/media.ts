@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Db, Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
+import { PerWorkspace } from "./per-workspace.ts";
 import { storable } from "./text.ts";
 
 export const MEDIA_MIGRATIONS: MigrationSet = {
@@ -84,15 +85,8 @@ const asFile = (r: FileRow): MediaFile => ({
   expiresAt: r.expires_at,
 });
 
-export class MediaStore {
-  private readonly db: Db;
-  readonly workspace: WorkspaceId;
-  /** The files of one workspace (a file's address is served whoever asks: mediaFile()). */
-  constructor(db: Db, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
-  }
-
+export class MediaStore extends PerWorkspace<Db> {
+  // The files of one workspace (a file's address is served whoever asks: mediaFile()).
   /**
    * Stores a file from its bytes, chunk by chunk (never one transaction held
    * open for a download), and returns its unguessable id once it is whole.

@@ -9,6 +9,7 @@
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
+import { PerWorkspace } from "./per-workspace.ts";
 import { storable } from "./text.ts";
 
 export const OWN_SENDS_MIGRATIONS: MigrationSet = {
@@ -73,15 +74,7 @@ export interface OwnSend {
   campaign?: TestedCampaign;
 }
 
-export class OwnSends {
-  private readonly db: Queryable;
-  readonly workspace: WorkspaceId;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
-  }
-
+export class OwnSends extends PerWorkspace {
   /** Records a message Switchboard sent (the first record of an id stays); a test names its campaign. */
   async record(
     messageId: number,
@@ -135,14 +128,11 @@ export type TestTurn = { ok: true } | { ok: false; sent: number; nextAt: Date };
  * so two replicas never both take the last one; given back when the send
  * surely failed.
  */
-export class TestSends {
-  private readonly db: Queryable;
-  readonly workspace: WorkspaceId;
+export class TestSends extends PerWorkspace {
   private readonly own: OwnSends;
 
   constructor(db: Queryable, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
+    super(db, workspace);
     this.own = new OwnSends(db, workspace);
   }
 

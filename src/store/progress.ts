@@ -5,6 +5,7 @@ import type { Counts } from "../domain/reports.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Db } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
+import { PerWorkspace } from "./per-workspace.ts";
 
 export const PROGRESS_MIGRATIONS: MigrationSet = {
   schema: "progress",
@@ -106,21 +107,14 @@ const toTracked = (r: Row): Tracked => ({
   leaseUntil: r.lease_until ? date(r.lease_until) : null,
 });
 
-export class ProgressStore {
+// Every statement names the workspace: another workspace's messages are not seen here.
+export class ProgressStore extends PerWorkspace<Db> {
   /** The workspaces with a launched campaign still followed (many-workspace mode: resumed at start). */
   static async workspacesFollowing(db: Db): Promise<WorkspaceId[]> {
     const { rows } = await db.query<{ workspace: string }>(
       "select distinct workspace from progress.tracked where state = 'live' order by workspace",
     );
     return rows.map((r) => r.workspace);
-  }
-
-  private readonly db: Db;
-  readonly workspace: WorkspaceId;
-  /** Every statement names the workspace: another workspace's messages are not seen here. */
-  constructor(db: Db, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
   }
 
   /** Starts tracking a message; a second call for the same message changes nothing. */

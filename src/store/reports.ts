@@ -6,6 +6,7 @@ import type { Counts, NewSchedule, RunRow, RunState, ScheduleRow, Snapshot } fro
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Db, Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
+import { PerWorkspace } from "./per-workspace.ts";
 
 /** The error of a run settled by settleInterruptedPosts. */
 export const INTERRUPTED = "interrupted: the bot stopped while posting it";
@@ -151,15 +152,8 @@ const toRun = (r: Row): RunRow => ({
   postedAt: dateOrNull(r.posted_at),
 });
 
-export class ReportStore {
-  private readonly db: Db;
-  readonly workspace: WorkspaceId;
-  /** One workspace's schedules, runs and figures: every statement names the workspace. */
-  constructor(db: Db, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
-  }
-
+export class ReportStore extends PerWorkspace<Db> {
+  // One workspace's schedules, runs and figures: every statement names the workspace.
   /** The live schedules of every workspace, each with its `workspace` (the scheduler mirrors them all). */
   static async liveSchedulesAll(db: Queryable): Promise<ScheduleRow[]> {
     const { rows } = await db.query<Row>(

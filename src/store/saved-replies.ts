@@ -1,11 +1,5 @@
-// Schema `saved`: a workspace's saved replies (issue 29 §1), a name and a
-// text with placeholders from the customer's record ({first_name},
-// `{first_name|there}`…, filled by src/domain/saved-reply.ts), and optionally
-// the inbox (channel) it belongs to. One row per
-// workspace and name (names compared without case); its own migration list.
-import type { WorkspaceId } from "../domain/workspace.ts";
-import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
+import { PerWorkspace } from "./per-workspace.ts";
 import { storable } from "./text.ts";
 
 export const SAVED_REPLIES_MIGRATIONS: MigrationSet = {
@@ -61,15 +55,7 @@ const toReply = (r: Row): SavedReply => ({
 /** A name as compared: without case, its spaces folded. */
 export const replyKey = (name: string) => name.trim().replace(/\s+/g, " ").toLowerCase();
 
-export class SavedReplies {
-  private readonly db: Queryable;
-  readonly workspace: WorkspaceId;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
-  }
-
+export class SavedReplies extends PerWorkspace {
   /** Every saved reply, by name. */
   async list(): Promise<SavedReply[]> {
     const { rows } = await this.db.query<Row>(
@@ -95,12 +81,11 @@ export class SavedReplies {
     now: Date,
     inbox: string | null = null,
   ): Promise<boolean> {
-    const { rows } = await this.db.query(
+    return this.tookOne(
       `insert into saved.replies (workspace, name_key, name, text, created_by, created_at, updated_by, updated_at, inbox)
        values ($1, $2, $3, $4, $5, $6, $5, $6, $7) on conflict do nothing returning name`,
       [this.workspace, replyKey(name), storable(name.trim()), storable(text), by, now, inbox],
     );
-    return rows.length === 1;
   }
 
   /**

@@ -6,6 +6,7 @@
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
+import { PerWorkspace } from "./per-workspace.ts";
 import { storable, storableJson } from "./text.ts";
 
 export const STEPS_MIGRATIONS: MigrationSet = {
@@ -66,21 +67,13 @@ const toRun = (r: Row): StepRun => ({
 });
 
 /** Step runs, one row per function_execution_id. */
-export class StepRunStore {
-  private readonly db: Queryable;
-  readonly workspace: WorkspaceId;
-
-  /** A run of another workspace is not found here: every statement names the workspace. */
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
-  }
-
+export class StepRunStore extends PerWorkspace {
+  // A run of another workspace is not found here: every statement names the workspace.
   /** Records the start of a run; false when this execution was already claimed. */
   async claim(
     run: Pick<StepRun, "executionId" | "callbackId" | "workflowExecutionId" | "actor">,
   ): Promise<boolean> {
-    const r = await this.db.query(
+    return this.tookOne(
       `insert into steps.runs (execution_id, callback_id, workflow_execution_id, actor, workspace)
        values ($1, $2, $3, $4, $5)
        on conflict (execution_id) do nothing
@@ -93,7 +86,6 @@ export class StepRunStore {
         this.workspace,
       ],
     );
-    return r.rows.length === 1;
   }
 
   async get(executionId: string): Promise<StepRun | undefined> {

@@ -10,6 +10,7 @@
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
+import { PerWorkspace } from "./per-workspace.ts";
 import { storable } from "./text.ts";
 
 export const OUTCOMES_MIGRATIONS: MigrationSet = {
@@ -66,14 +67,11 @@ const outcomeOf = (r: { text: string; at: Date | string }): UndeliveredOutcome =
 const keptPeople = new WeakMap<object, Promise<Set<string>>>();
 const person = (workspace: WorkspaceId, userId: string) => `${workspace}\u0000${userId}`;
 
-export class UndeliveredOutcomes {
-  private readonly db: Queryable;
-  readonly workspace: WorkspaceId;
+export class UndeliveredOutcomes extends PerWorkspace {
   private readonly oneProcess: boolean;
 
   constructor(db: Queryable, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
+    super(db, workspace);
     this.oneProcess = (db as { kind?: string }).kind === "pglite";
   }
 

@@ -27,13 +27,14 @@ import {
   type WorkspaceAdmin,
 } from "../commands/workspace-admin.ts";
 import type { Actor } from "../domain/actor.ts";
-import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/log.ts";
 import { type AuditEntry, AuditLog } from "../store/audit.ts";
 import { ChannelNames } from "../store/channels.ts";
 import type { Db } from "../store/db.ts";
 import type { Connection, Installations } from "../store/installations.ts";
 import { WorkspaceSettings } from "../store/workspace-settings.ts";
+
+export { envSettings } from "./env-settings.ts";
 
 /** A Slack team id (T…); the single workspace of the environment is one too. */
 export type WorkspaceId = string;
@@ -67,38 +68,6 @@ export interface WorkspaceAdminOptions {
   now?: () => Date;
   /** The shell alone (no Slack): approvers are refused, since approval happens in Slack. */
   withoutSlack?: boolean;
-}
-
-/** The environment's settings, as SETTINGS names them (single mode's first values). */
-export function envSettings(
-  config: Pick<
-    Config,
-    | "SWITCHBOARD_WRITERS"
-    | "SWITCHBOARD_BROADCASTERS"
-    | "AUDIT_CHANNEL"
-    | "MESSAGING_CHANNEL_ID"
-    | "REPORTS_TIME_ZONE"
-    | "WORKFLOW_STEPS"
-    | "QUIET_HOURS"
-    | "BUSINESS_HOURS"
-    | "SWITCHBOARD_APPROVERS"
-    | "APPROVE_FROM"
-    | "DEFAULT_COUNTRY"
-  >,
-): Partial<SettingValues> {
-  return {
-    writers: config.SWITCHBOARD_WRITERS,
-    broadcasters: config.SWITCHBOARD_BROADCASTERS,
-    auditChannel: config.AUDIT_CHANNEL,
-    messagingChannel: config.MESSAGING_CHANNEL_ID,
-    reportsTimeZone: config.REPORTS_TIME_ZONE,
-    workflowSteps: config.WORKFLOW_STEPS,
-    quietHours: config.QUIET_HOURS,
-    businessHours: config.BUSINESS_HOURS,
-    approvers: config.SWITCHBOARD_APPROVERS,
-    approveFrom: config.APPROVE_FROM,
-    country: config.DEFAULT_COUNTRY,
-  };
 }
 
 const ENV_KEY_MESSAGE =

@@ -1,48 +1,28 @@
-// The workspaces of a many-workspace deployment (src/host/many-workspaces.ts): a request's team → its runtime
-// (runtime.ts), built on first use and kept while recently used; told of every change of a workspace, here or,
+// The workspaces of a deployment, in either mode (issue 38 §1): a request's team → its runtime (runtime.ts),
+// built on first use from its installation (installations.ts: the store's in many-workspace mode, the
+// environment's one in single mode) and kept while recently used; told of every change of a workspace, here or,
 // through the store's versions, on another replica.
 import type { webApi } from "@slack/bolt";
-import type { CommandCore } from "../commands/types.ts";
-import { valuesOf, type WorkspaceAdmin } from "../commands/workspace-admin.ts";
+import { valuesOf } from "../commands/workspace-admin.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { RequestTeam, SlackHooks, WorkspaceScope, WorkspaceSource } from "../slack/context.ts";
-import type { ChannelPostQueue } from "../slack/io/post-queue.ts";
 import { UnknownWorkspaceError, workspaceScope } from "../slack/tenancy/scope.ts";
-import {
-  type InstallationKey,
-  type Installations,
-  installationKey,
-  type StoredInstallation,
-} from "../store/installations.ts";
 import type { WorkspaceVersions } from "../store/workspace-changes.ts";
 import { WorkspaceStores } from "../store/workspace-stores.ts";
+import type { InstallationSource } from "./installations.ts";
 import { notConnectedHooks } from "./not-connected-home.ts";
-import { attachSlack, buildWorkspace, type DeploymentParts, type WorkspaceRuntime } from "./runtime.ts";
+import { buildWorkspace, type DeploymentParts, slackPartsOf, type WorkspaceRuntime } from "./runtime.ts";
 
 export interface RegistryOptions {
   shared: DeploymentParts;
-  installations: Installations;
-  /** The one getter of bot tokens (refreshed under the store's lock). */
-  tokens: { botToken(key: InstallationKey): Promise<string> };
+  /** Where each workspace's installation comes from: the one difference between the modes. */
+  source: InstallationSource;
   /** The messaging API every workspace's key is used at (MESSAGING_API_URL, or the embedded sandbox's). */
   baseUrl: string;
-  /** The post queue every workspace shares. */
-  posts: ChannelPostQueue;
   /** The Slack side of a connected workspace, when its runtime is built: its hooks (Home tab, live progress) and background work. */
   slackHooks?: (rt: WorkspaceRuntime) => Promise<SlackHooks>;
   /** Whether a workspace's runtime runs background work (an inbox poller, live progress): it is then never dropped. */
   busy?: (id: WorkspaceId) => boolean;
-  /**
-   * The core of a workspace without a messaging account (installed or not):
-   * help, connect and settings; everything else says how to connect, and who can.
-   */
-  notConnected: (
-    id: WorkspaceId,
-    installation: StoredInstallation | undefined,
-    stores: WorkspaceStores,
-  ) => CommandCore;
-  /** A workspace's connect, disconnect and settings (src/workspaces/admin.ts), by its installation. */
-  adminOf: (id: WorkspaceId, installation: StoredInstallation) => WorkspaceAdmin;
   /** The embedded sandbox: an organization's channels by its key (named, the first the default). */
   channelsOf?: (apiKey: string) => Promise<Array<{ id: number; name: string }>>;
   /** How many workspaces' runtimes are kept between their requests (default 1,000; the rest are built again when used). */
@@ -55,8 +35,8 @@ export interface RegistryOptions {
   versions?: Pick<WorkspaceVersions, "version" | "versions">;
 }
 
-/** The workspaces of a many-workspace deployment: a request's team → its runtime, built on first use from its
- * installation (its bot token) and its connection (its API key), kept while recently used. A workspace never sees
+/** The workspaces of a deployment: a request's team → its runtime, built on first use from its installation
+ * (its bot, its API key), kept while recently used. A workspace never sees
  * another's runtime: it is looked up by the request's own team id, and every store it holds is that workspace's. */
 export class WorkspaceRegistry implements WorkspaceSource {
   private readonly opts: RegistryOptions;
@@ -77,18 +57,15 @@ export class WorkspaceRegistry implements WorkspaceSource {
    * (UnknownWorkspaceError: no default workspace to fall back on).
    */
   async resolve(team: RequestTeam): Promise<WorkspaceScope> {
-    const id = team.teamId;
+    const id = this.opts.source.workspaceOf ? this.opts.source.workspaceOf(team) : team.teamId;
     if (!id) throw new UnknownWorkspaceError(undefined);
     const rt = await this.runtime(id, team.enterpriseId);
     if (rt) return this.scopeOfRuntime(rt);
-    // The connection knows an org-wide installation's enterprise when the request does not say it.
-    const enterpriseId = team.enterpriseId ?? (await this.opts.installations.connection(id))?.enterpriseId;
-    const inst = await this.opts.installations.forTeam(id, enterpriseId);
-    if (!inst) throw new UnknownWorkspaceError(id);
     // Installed, not connected: help, connect and settings; everything else says how to connect.
     // stores: an installed workspace not connected has no runtime; its help, connect and settings use these
     const stores = new WorkspaceStores(this.opts.shared.db, id);
-    const core = this.opts.notConnected(id, inst, stores);
+    const core = await this.opts.source.notConnected(id, stores, team.enterpriseId);
+    if (!core) throw new UnknownWorkspaceError(id);
     return workspaceScope({
       workspace: id,
       core,
@@ -108,9 +85,9 @@ export class WorkspaceRegistry implements WorkspaceSource {
       workspace: rt.id,
       core: rt.core,
       stores: rt.stores,
-      hooks: this.hooks.get(rt) ?? {},
+      hooks: { ...this.hooks.get(rt), ...this.appHooks },
       connected: true,
-      ...(rt.settings?.workflowSteps ? { workflowSteps: rt.settings.workflowSteps } : {}),
+      workflowSteps: rt.settings.workflowSteps,
     });
   }
 
@@ -123,6 +100,11 @@ export class WorkspaceRegistry implements WorkspaceSource {
     const versions = this.opts.versions;
     if (!versions) return this.obtain(id, enterpriseId, 0);
     const now = await versions.version(id);
+    if (this.opts.source.settingsOnly && this.live.has(id) && (this.built.get(id) ?? 0) < now) {
+      // Its settings changed (nothing else can): applied to the runtime kept, its work going on.
+      await this.renewSettings(id);
+      this.built.set(id, now);
+    }
     while (this.live.has(id) && (this.built.get(id) ?? 0) < now) await this.forget(id);
     return this.obtain(id, enterpriseId, now);
   }
@@ -154,9 +136,34 @@ export class WorkspaceRegistry implements WorkspaceSource {
 
   /** Forgets a workspace's runtime; built again at once when it was running background work (and is still connected). */
   async refresh(id: WorkspaceId): Promise<void> {
+    if (this.opts.source.settingsOnly && this.live.has(id)) {
+      await this.renewSettings(id);
+      const now = await this.opts.versions?.version(id);
+      if (now !== undefined) this.built.set(id, now);
+      return;
+    }
     const busy = this.opts.busy?.(id) ?? false;
     await this.forget(id);
     if (busy) await this.runtime(id).catch(() => undefined);
+  }
+
+  /** A kept runtime's effective settings read again and applied (its core's next call, its parts' next use). */
+  private async renewSettings(id: WorkspaceId): Promise<void> {
+    const rt = await this.live.get(id)?.catch(() => undefined);
+    const admin = rt?.core.admin;
+    if (rt && admin) rt.applySettings(valuesOf(await admin.settings()));
+  }
+
+  /**
+   * The hooks a Slack app gives every scope (single mode: its Home tab, a test's hooks), over each runtime's own.
+   * Set once, when the app is made (src/slack/app.ts's workspace source maker).
+   */
+  private appHooks: SlackHooks = {};
+
+  /** This registry as a Slack app's workspace source, the app's hooks given to every scope. */
+  withAppHooks(hooks: SlackHooks): this {
+    this.appHooks = hooks;
+    return this;
   }
 
   /** The version each kept runtime was built from (several replicas). */
@@ -202,22 +209,9 @@ export class WorkspaceRegistry implements WorkspaceSource {
     await rt?.close();
   }
 
-  /**
-   * A connected workspace's bot token, through the TokenSource, without
-   * building its runtime (the connection knows its enterprise: an org-wide
-   * installation is found from the team id alone).
-   */
-  async botToken(id: WorkspaceId): Promise<string> {
-    const { installations } = this.opts;
-    const enterpriseId = (await installations.connection(id))?.enterpriseId;
-    const inst = await installations.forTeam(id, enterpriseId);
-    if (!inst) throw new Error("this workspace is not installed");
-    return this.opts.tokens.botToken(installationKey(inst));
-  }
-
   /** Every workspace with a messaging account (background work runs for each). */
   connectedIds(): Promise<WorkspaceId[]> {
-    return this.opts.installations.connectedTeams();
+    return this.opts.source.connectedIds();
   }
 
   async close(): Promise<void> {
@@ -245,49 +239,32 @@ export class WorkspaceRegistry implements WorkspaceSource {
   }
 
   private async build(id: WorkspaceId, enterpriseId?: string): Promise<WorkspaceRuntime | undefined> {
-    const { installations, shared } = this.opts;
-    // The connection first: it knows the workspace's enterprise, so background work (which has only
-    // the team id) finds an org-wide installation too.
-    const connection = await installations.connection(id);
-    if (!connection) return undefined;
-    const inst = await installations.forTeam(id, enterpriseId ?? connection.enterpriseId);
-    if (!inst) return undefined;
-    const admin = this.opts.adminOf(id, inst);
+    const { shared } = this.opts;
+    const found = await this.opts.source.connected(id, enterpriseId);
+    if (!found) return undefined;
+    const { admin, slack, apiKey } = found;
     const settings = valuesOf(await admin.settings());
-    const key = installationKey(inst);
     const logger = shared.logger.child({ workspace: id });
-    const { workspaceClient } = await import("../slack/tenancy/workspace-client.ts");
-    const { workspaceBridge } = await import("../slack/io/bridge.ts");
-    const client = workspaceClient(() => this.opts.tokens.botToken(key), {
-      slackApiUrl: shared.config.SLACK_API_URL,
-      logger,
-      teamId: id,
-    });
-    const slack = workspaceBridge({
-      client,
-      posts: this.opts.posts,
-      auditChannel: settings.auditChannel,
-      logger,
-    });
     // The embedded sandbox names its organization's channels; its first is the default.
-    const sandboxChannels = (await this.opts.channelsOf?.(connection.apiKey).catch(() => undefined)) ?? [];
+    const sandboxChannels = (await this.opts.channelsOf?.(apiKey).catch(() => undefined)) ?? [];
     const rt = buildWorkspace(
       { ...shared, logger },
       {
         id,
         baseUrl: this.opts.baseUrl,
-        apiKey: connection.apiKey,
-        slack,
+        apiKey,
+        ...(slack ? { slack, slackParts: await slackPartsOf(slack, logger) } : {}),
         settings,
         admin,
         defaultChannelId: sandboxChannels[0]?.id,
+        ...(found.resolveGroupMembers ? { resolveGroupMembers: found.resolveGroupMembers } : {}),
+        ...(found.onAudit ? { onAudit: found.onAudit } : {}),
       },
     );
     if (sandboxChannels.length)
       await rt.stores.channels.seed(new Map(sandboxChannels.map((c) => [c.id, c.name])), "sandbox");
-    await attachSlack(rt, logger);
     this.hooks.set(rt, (await this.opts.slackHooks?.(rt)) ?? {});
-    if (this.live.has(id)) this.clients.set(id, client);
+    if (this.live.has(id) && slack) this.clients.set(id, slack.client);
     return rt;
   }
 

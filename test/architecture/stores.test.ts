@@ -3,7 +3,7 @@
 // builder (src/workspaces/runtime.ts), but where the line, or the line above,
 // gives the reason in a `// stores: <reason>` comment (a runner that works
 // across workspaces, say). The store classes are read from src/store: every
-// class whose constructor takes a workspace.
+// class whose constructor takes a workspace, or that extends PerWorkspace.
 import { readFileSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import ts from "typescript";
@@ -28,7 +28,11 @@ function workspaceClassesIn(file: string, text: string): string[] {
           (ts.isIdentifier(p.name) && p.name.text === "workspace") ||
           (p.type !== undefined && /\bWorkspaceId\b/.test(p.type.getText())),
       );
-      if (takes) found.push(node.name.text);
+      // A store of one workspace may take it through its base class (src/store/per-workspace.ts).
+      const perWorkspace = node.heritageClauses?.some((h) =>
+        h.types.some((t) => t.expression.getText() === "PerWorkspace"),
+      );
+      if (takes || perWorkspace) found.push(node.name.text);
     }
     ts.forEachChild(node, visit);
   };

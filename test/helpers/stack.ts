@@ -130,7 +130,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack | Slack
       API_WRITE_LIMIT: "10000",
       ...opts.env,
     });
-    const switchboard = await createSwitchboard(config, { logger, db, onAudit: opts.onAudit });
+    // The tests drive each workspace's inbox poller and live progress themselves (their clocks, their steps).
+    const switchboard = await createSwitchboard(config, {
+      logger,
+      db,
+      onAudit: opts.onAudit,
+      background: false,
+    });
     closers.push(() => switchboard.close());
     const stack: Stack = {
       db,

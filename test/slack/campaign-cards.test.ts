@@ -162,7 +162,6 @@ describe("one card per campaign", () => {
     }, "the card kept");
     const runner = createHeldStarts({
       db: h.db,
-      config: h.config,
       logger: h.logger,
       forWorkspace: async () => ({
         core: h.switchboard.core,

@@ -4,11 +4,11 @@
 // removed once answered. On PostgreSQL each is noted at once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/platform/log.ts";
-import type { WorkspaceWork } from "../../src/slack/context.ts";
 import { NOTE_AFTER_MS, trackCommand } from "../../src/slack/recovery/interrupted-commands.ts";
 import { takeInterruptedCommands } from "../../src/store/commands-in-flight.ts";
 import type { Db } from "../../src/store/db.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
+import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { openTestDb, recordingQueries, storeBackends } from "../helpers/db.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -31,7 +31,12 @@ describe.each(storeBackends())("commands in flight on %s", (backend) => {
     db = recordingQueries(opened, writes, /commands_in_flight/);
   }, 60_000);
   afterAll(() => db?.close());
-  const deps = () => ({ db, workspace: "TA", logger: createLogger("silent") }) as unknown as WorkspaceWork;
+  const deps = (): Parameters<typeof trackCommand>[0] => ({
+    db,
+    workspace: "TA",
+    stores: new WorkspaceStores(db, "TA"),
+    logger: createLogger("silent"),
+  });
   const rows = async () =>
     (
       await db.query<{ line: string; started_at: Date }>(
@@ -77,7 +82,12 @@ describe.each(storeBackends())("commands in flight on %s", (backend) => {
         }) as Db["query"],
       });
       const spiedDeps = () =>
-        ({ db: spied, workspace: "TA", logger: createLogger("silent") }) as unknown as WorkspaceWork;
+        ({
+          db: spied,
+          workspace: "TA",
+          stores: new WorkspaceStores(spied, "TA"),
+          logger: createLogger("silent"),
+        }) as Parameters<typeof trackCommand>[0];
       const slow = await trackCommand(spiedDeps(), { userId: "U3", line: "report now 2" });
       // A quick command starts just before the slow one's note is written, and is answered just after.
       await sleep(NOTE_AFTER_MS - 10);

@@ -45,6 +45,8 @@ export async function startHarness(
   });
   const { logger, logs, waitForLog } = captureLogger();
   const bridge = createSlackBridge(config, logger);
+  // No runtime here: the audit channel a workspace's settings would give, from the test's environment.
+  bridge.setAuditChannel?.(config.AUDIT_CHANNEL);
   const core = await makeCore(bridge, fake);
   const stores = opts.db ? new WorkspaceStores(opts.db, ENV_WORKSPACE) : undefined;
   const slack = createSlackApp({

@@ -39,7 +39,6 @@ const draft = (name: string) => draftCampaign(stack.client, name);
 async function runsAndEdits(at: number, posted: { channel: string; ts: string }) {
   const runner = createHeldStarts({
     db: stack.db,
-    config: stack.config,
     logger: stack.logger,
     forWorkspace: async () => ({ core: stack.switchboard.core, bridge: stack.switchboard.slack }),
     now: () => new Date((at + 5) * 1000),
@@ -202,7 +201,6 @@ describe("held starts in Slack", () => {
     });
     const runner = createHeldStarts({
       db: stack.db,
-      config: stack.config,
       logger: stack.logger,
       forWorkspace: async () => ({ core: stack.switchboard.core, bridge: stack.switchboard.slack }),
       check: async () => ({ ok: false, reason: "its approval expired" }),
@@ -237,7 +235,6 @@ describe("held starts in Slack", () => {
     ).toBeDefined();
     const runner = createHeldStarts({
       db: stack.db,
-      config: stack.config,
       logger: stack.logger,
       forWorkspace: async () => ({ core: stack.switchboard.core, bridge: stack.switchboard.slack }),
     });

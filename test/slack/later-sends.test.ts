@@ -55,7 +55,6 @@ async function setLater(line: string): Promise<number> {
 const runnerAt = (at: Date) =>
   createLaterSends({
     db: stack.db,
-    config: stack.config,
     logger: stack.logger,
     forWorkspace: async () => ({ core: stack.switchboard.core, bridge: stack.switchboard.slack }),
     now: () => at,

@@ -93,8 +93,8 @@ describe("the start of the process", () => {
     expect(text).toContain(maskSecret(configSchema.parse({}).SANDBOX_API_KEY));
 
     await eventually(
-      () => p.out().includes('"phase":"inbox poller, after ready"'),
-      "the inbox poller's start",
+      () => p.out().includes(`"phase":"workspaces' inboxes and progress resumed, after ready"`),
+      "the inboxes' start",
     );
     const logged = lines(p.out());
     const at = (what: (l: { msg?: string; phase?: string }) => boolean) => logged.findIndex(what);
@@ -102,7 +102,9 @@ describe("the start of the process", () => {
     const scheduler = at((l) => l.phase === "report scheduler (pg-boss), after ready");
     expect(ready).toBeGreaterThanOrEqual(0);
     expect(scheduler).toBeGreaterThan(ready);
-    expect(at((l) => l.phase === "inbox poller, after ready")).toBeGreaterThan(scheduler);
+    expect(at((l) => l.phase === "workspaces' inboxes and progress resumed, after ready")).toBeGreaterThan(
+      scheduler,
+    );
 
     p.child.kill("SIGTERM");
     expect(await p.exit).toBe(0);

@@ -226,10 +226,12 @@ describe.skipIf(!postgresUrl())("two replicas of one workspace (single mode) on 
 
   it("a writers change on replica 1 is applied on replica 2 at its notice", async () => {
     expect(text(await two.core.run("tag add Before #1D9BD1", DAN))).toContain("Before");
-    const before = two.core;
+    expect(await two.core.may(DAN, "write")).toBe(true);
     expect(text(await one.core.run("settings set writers=<@U0BOB>", OPERATOR))).not.toMatch(/cannot/i);
-    // The notice gives replica 2 a new core with the new settings (no request needed)…
-    await eventually(() => two.core !== before, "replica 2 applying the new settings", { timeoutMs: 10_000 });
+    // The notice gives replica 2's core the new settings (no request needed: may() reads no version)…
+    await eventually(async () => !(await two.core.may(DAN, "write")), "replica 2 applying the new settings", {
+      timeoutMs: 10_000,
+    });
     // …which refuses a non-writer.
     expect(text(await two.core.run("tag add After #1D9BD1", DAN))).toMatch(/U0BOB/);
     expect(text(await two.core.run("tags", OPERATOR))).not.toContain("After");
@@ -262,9 +264,9 @@ describe.skipIf(!postgresUrl())("two replicas of one workspace (single mode) on 
     );
     try {
       expect(proxy.stall((sent) => sent.includes("listen switchboard_workspace"))).toBe(1);
-      const before = three.core;
+      expect(await three.core.may(DAN, "write")).toBe(false);
       expect(text(await one.core.run("settings set writers=<@U0DAN>", OPERATOR))).not.toMatch(/cannot/i);
-      await eventually(() => three.core !== before, "replica 3 applying the new settings", {
+      await eventually(async () => three.core.may(DAN, "write"), "replica 3 applying the new settings", {
         timeoutMs: 10_000,
       });
       expect(text(await three.core.run("tag add Checked #1D9BD1", DAN))).toContain("Checked");

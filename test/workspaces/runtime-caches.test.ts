@@ -6,6 +6,7 @@
 // workspace's id: the second account's recipients were named from the first's.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blocksToText } from "../../src/blocks/text.ts";
+import { DEFAULT_SETTINGS } from "../../src/commands/workspace-admin.ts";
 import { loadConfig } from "../../src/platform/config.ts";
 import { createLogger } from "../../src/platform/log.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.ts";
@@ -44,7 +45,7 @@ beforeAll(async () => {
     runtimes.push(
       buildWorkspace(
         { config: loadConfig({ LOG_LEVEL: "silent" }), logger: createLogger("silent"), db },
-        { id: TEAM, baseUrl: sandbox.url, apiKey: sandbox.apiKey },
+        { id: TEAM, baseUrl: sandbox.url, apiKey: sandbox.apiKey, settings: DEFAULT_SETTINGS },
       ),
     );
   }

@@ -15,6 +15,7 @@ import { errorReply } from "../errors.ts";
 import { type CommandContext, defineCommand, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
 import { notAdministrator } from "../workspace-admin.ts";
+import { bare } from "./shapes.ts";
 
 /** The workspace's automations, when the actor is an admin; else a refusal naming who is. */
 async function automationsFor(ctx: CommandContext, what: string): Promise<Automations> {
@@ -144,12 +145,8 @@ function hookCommand(
 export const AUTOMATION_COMMANDS = [
   defineCommand({
     id: "automations",
-    words: ["automations"],
-    schema: z.object({}),
-    scope: "read",
-    usage: "automations",
+    ...bare(["automations"]),
     summary: "This workspace's automations: events sent to workflows and endpoints (admins)",
-    example: "automations",
     topic: "workspace",
     operations: [],
     run: async (_a, ctx) => {

@@ -32,6 +32,7 @@ import {
   resolveChannel,
   templateLabel,
 } from "./common.ts";
+import { bare, onRecord } from "./shapes.ts";
 
 const FIRST = ["id", "name", "status", "integrationId", "templateId", "conversationTagId"];
 const NAMES = {
@@ -98,15 +99,10 @@ export const CAMPAIGN_COMMANDS = [
   }),
   defineCommand({
     id: "campaign.show",
-    words: ["campaign"],
-    positionals: [{ name: "id" }],
-    schema: z.object({ id: idArg }),
-    scope: "read",
-    usage: "campaign <id>",
+    ...onRecord(["campaign"], "campaign"),
     summary: "Show one campaign",
     example: "campaign 2",
     topic: "campaigns",
-    noun: "campaign",
     operations: ["getCampaign", "getTemplate", "getTag"],
     run: async (a, ctx) => {
       const c = await ctx.api.getCampaign(a.id);
@@ -380,12 +376,8 @@ export const CAMPAIGN_COMMANDS = [
   }),
   defineCommand({
     id: "campaign.new",
-    words: ["campaign", "new"],
-    schema: z.object({}),
-    scope: "write",
-    usage: "campaign new",
+    ...bare(["campaign", "new"], "write"),
     summary: "Create a draft campaign with a form (Slack); in the shell, use `campaign add`",
-    example: "campaign new",
     topic: "campaigns",
     operations: ["listTemplates", "listTags", "listGroups", "createCampaign", "createTag"],
     run: async (_a, ctx) => {

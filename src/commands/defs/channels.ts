@@ -7,16 +7,13 @@ import { nameChannelsLine, templateChannels } from "../lookups.ts";
 import { defineCommand } from "../registry.ts";
 import { pageReply } from "../render.ts";
 import { announce } from "./common.ts";
+import { bare } from "./shapes.ts";
 
 export const CHANNEL_COMMANDS = [
   defineCommand({
     id: "channels.list",
-    words: ["channels"],
-    schema: z.object({}),
-    scope: "read",
-    usage: "channels",
+    ...bare(["channels"]),
     summary: "The messaging channels and their names (the ones named, and the ones the templates use)",
-    example: "channels",
     topic: "channels",
     operations: ["listTemplates"],
     run: async (_a, ctx) => {

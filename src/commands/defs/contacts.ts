@@ -9,8 +9,9 @@ import { formReply, recordFormReply } from "../forms.ts";
 import { defineCommand, UserError } from "../registry.ts";
 import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs, show } from "../render.ts";
 import { checkBody } from "./check.ts";
-import { announce, cardAfterWrite, deletePreview, namedWrite, pageLine } from "./common.ts";
+import { announce, cardAfterWrite, namedWrite, pageLine } from "./common.ts";
 import { importFilePreview, importLocalFile } from "./import-file.ts";
+import { deleteCommand, onRecord } from "./shapes.ts";
 
 const FIRST = ["id", "phone", "first_name", "last_name", "email"];
 const NAMES = { first_name: "first", last_name: "last" };
@@ -109,15 +110,10 @@ export const CONTACT_COMMANDS = [
   }),
   defineCommand({
     id: "contact.show",
-    words: ["contact"],
-    positionals: [{ name: "id" }],
-    schema: z.object({ id: idArg }),
-    scope: "read",
-    usage: "contact <id>",
+    ...onRecord(["contact"], "contact"),
     summary: "Show one contact",
     example: "contact 12",
     topic: "contacts",
-    noun: "contact",
     operations: ["getContact", "listContactFields"],
     run: async (a, ctx) => {
       // The fields' labels are a nicety: when they cannot be read, the keys are shown.
@@ -268,42 +264,23 @@ export const CONTACT_COMMANDS = [
       );
     },
   }),
-  defineCommand({
-    id: "contact.delete",
-    words: ["contact", "delete"],
-    positionals: [{ name: "id" }],
-    schema: z.object({ id: idArg }),
-    scope: "write",
-    usage: "contact delete <id>",
+  deleteCommand({
+    noun: "contact",
     summary: "Delete a contact (asks to confirm)",
     example: "contact delete 20",
     topic: "contacts",
-    noun: "contact",
     operations: ["deleteContact", "getContact"],
-    preview: async (a, ctx) => deletePreview("contact", a.id, await ctx.api.getContact(a.id), FIRST),
-    run: async (a, ctx) => {
-      const c = await ctx.api.getContact(a.id).catch(() => undefined);
-      await ctx.api.deleteContact(a.id);
-      return namedWrite(
-        ctx,
-        "contact",
-        a.id,
-        c ? fullName(c) || show(pick(c, "phone") ?? "") : undefined,
-        "deleted",
-      );
-    },
+    read: (ctx, id) => ctx.api.getContact(id),
+    remove: (ctx, id) => ctx.api.deleteContact(id),
+    name: (c) => fullName(c) || show(pick(c, "phone") ?? ""),
+    first: FIRST,
   }),
   defineCommand({
     id: "contact.opt-out",
-    words: ["contact", "opt-out"],
-    positionals: [{ name: "id" }],
-    schema: z.object({ id: idArg }),
-    scope: "write",
-    usage: "contact opt-out <id>",
+    ...onRecord(["contact", "opt-out"], "contact", "write"),
     summary: "Mark a contact as opted out",
     example: "contact opt-out 12",
     topic: "contacts",
-    noun: "contact",
     operations: ["optOutContact"],
     run: async (a, ctx) => {
       const c = await ctx.api.optOutContact(a.id);
@@ -318,15 +295,10 @@ export const CONTACT_COMMANDS = [
   }),
   defineCommand({
     id: "contact.opt-in",
-    words: ["contact", "opt-in"],
-    positionals: [{ name: "id" }],
-    schema: z.object({ id: idArg }),
-    scope: "write",
-    usage: "contact opt-in <id>",
+    ...onRecord(["contact", "opt-in"], "contact", "write"),
     summary: "Revert a contact's opt-out",
     example: "contact opt-in 12",
     topic: "contacts",
-    noun: "contact",
     operations: ["optInContact"],
     run: async (a, ctx) => {
       const c = await ctx.api.optInContact(a.id);

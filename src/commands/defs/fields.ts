@@ -4,7 +4,8 @@ import { FIELD_TYPES, fieldKeySchema, wholeNumber } from "../../api/schemas.ts";
 import { choice, idArg, requiredText } from "../args.ts";
 import { defineCommand } from "../registry.ts";
 import { listLine, pageReply, pick, show } from "../render.ts";
-import { deletePreview, namedWrite } from "./common.ts";
+import { namedWrite } from "./common.ts";
+import { bare, deleteCommand } from "./shapes.ts";
 
 const FIRST = ["id", "key", "label", "type", "position"];
 const position = wholeNumber().optional();
@@ -12,12 +13,8 @@ const position = wholeNumber().optional();
 export const FIELD_COMMANDS = [
   defineCommand({
     id: "fields.list",
-    words: ["fields"],
-    schema: z.object({}),
-    scope: "read",
-    usage: "fields",
+    ...bare(["fields"]),
     summary: "List the custom contact fields",
-    example: "fields",
     topic: "fields",
     operations: ["listContactFields"],
     run: async (_a, ctx) =>
@@ -101,31 +98,21 @@ export const FIELD_COMMANDS = [
       return namedWrite(ctx, "field", a.id, show(pick(f, "label", "key") ?? ""), "changed", f, FIRST);
     },
   }),
-  defineCommand({
-    id: "field.delete",
-    words: ["field", "delete"],
-    positionals: [{ name: "id" }],
-    schema: z.object({ id: idArg }),
-    scope: "write",
-    usage: "field delete <id>",
+  deleteCommand({
+    noun: "field",
     summary: "Delete a custom field (asks to confirm)",
     example: "field delete 4",
     topic: "fields",
-    noun: "field",
     operations: ["deleteContactField", "listContactFields"],
-    preview: async (a, ctx) => {
+    read: async (ctx, id) => {
       // There is no GET of one field: find it in the list.
       const page = await ctx.api.listContactFields();
-      const f = page.items.find((x) => Number(x.id) === a.id);
-      if (!f) throw new NotFoundError(`field ${a.id} is not among the contact fields`, { status: 404 });
-      return deletePreview("field", a.id, f, FIRST);
+      const f = page.items.find((x) => Number(x.id) === id);
+      if (!f) throw new NotFoundError(`field ${id} is not among the contact fields`, { status: 404 });
+      return f;
     },
-    run: async (a, ctx) => {
-      const f = (await ctx.api.listContactFields().catch(() => undefined))?.items.find(
-        (x) => Number(x.id) === a.id,
-      );
-      await ctx.api.deleteContactField(a.id);
-      return namedWrite(ctx, "field", a.id, show(pick(f, "label", "key") ?? ""), "deleted");
-    },
+    remove: (ctx, id) => ctx.api.deleteContactField(id),
+    name: (f) => show(pick(f, "label", "key") ?? ""),
+    first: FIRST,
   }),
 ];

@@ -4,21 +4,28 @@ import { memberCount } from "../../domain/records.ts";
 import { idArg, idList, requiredText } from "../args.ts";
 import { type CommandContext, defineCommand } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
-import { announce, contactName, deletePreview, namedWrite, nameOf, quoted, relatedNames } from "./common.ts";
+import { announce, contactName, namedWrite, nameOf, quoted, relatedNames } from "./common.ts";
+import { bare, deleteCommand, onRecord } from "./shapes.ts";
 
 const FIRST = ["id", "name", "description"];
 
 export { memberCount };
 
+/** `group <id> add|remove <contact-id…>`'s arguments: the group, and contacts named once each. */
+const members = {
+  positionals: [{ name: "contacts", rest: "list" as const }],
+  schema: z.object({
+    id: idArg,
+    contacts: idList.refine((l) => new Set(l).size === l.length, { error: "must not repeat a contact id" }),
+  }),
+  scope: "write" as const,
+};
+
 export const GROUP_COMMANDS = [
   defineCommand({
     id: "groups.list",
-    words: ["groups"],
-    schema: z.object({}),
-    scope: "read",
-    usage: "groups",
+    ...bare(["groups"]),
     summary: "List the contact groups with their member counts",
-    example: "groups",
     topic: "groups",
     operations: ["listGroups"],
     run: async (_a, ctx) =>
@@ -40,15 +47,10 @@ export const GROUP_COMMANDS = [
   }),
   defineCommand({
     id: "group.show",
-    words: ["group"],
-    positionals: [{ name: "id" }],
-    schema: z.object({ id: idArg }),
-    scope: "read",
-    usage: "group <id>",
+    ...onRecord(["group"], "group"),
     summary: "Show one group",
     example: "group 2",
     topic: "groups",
-    noun: "group",
     operations: ["getGroup"],
     run: async (a, ctx) => {
       const g = await ctx.api.getGroup(a.id);
@@ -114,34 +116,20 @@ export const GROUP_COMMANDS = [
       return namedWrite(ctx, "group", a.id, g, "changed", g, FIRST);
     },
   }),
-  defineCommand({
-    id: "group.delete",
-    words: ["group", "delete"],
-    positionals: [{ name: "id" }],
-    schema: z.object({ id: idArg }),
-    scope: "write",
-    usage: "group delete <id>",
+  deleteCommand({
+    noun: "group",
     summary: "Delete a group (asks to confirm; its contacts stay)",
     example: "group delete 3",
     topic: "groups",
-    noun: "group",
     operations: ["deleteGroup", "getGroup"],
-    preview: async (a, ctx) => deletePreview("group", a.id, await ctx.api.getGroup(a.id), FIRST),
-    run: async (a, ctx) => {
-      const g = await ctx.api.getGroup(a.id).catch(() => undefined);
-      await ctx.api.deleteGroup(a.id);
-      return namedWrite(ctx, "group", a.id, g, "deleted");
-    },
+    read: (ctx, id) => ctx.api.getGroup(id),
+    remove: (ctx, id) => ctx.api.deleteGroup(id),
+    first: FIRST,
   }),
   defineCommand({
     id: "group.members.add",
     words: ["group", "<id>", "add"],
-    positionals: [{ name: "contacts", rest: "list" }],
-    schema: z.object({
-      id: idArg,
-      contacts: idList.refine((l) => new Set(l).size === l.length, { error: "must not repeat a contact id" }),
-    }),
-    scope: "write",
+    ...members,
     usage: "group <id> add <contact-id…>",
     summary: "Add contacts to a group",
     example: "group 2 add 12 13 14",
@@ -166,12 +154,7 @@ export const GROUP_COMMANDS = [
   defineCommand({
     id: "group.members.remove",
     words: ["group", "<id>", "remove"],
-    positionals: [{ name: "contacts", rest: "list" }],
-    schema: z.object({
-      id: idArg,
-      contacts: idList.refine((l) => new Set(l).size === l.length, { error: "must not repeat a contact id" }),
-    }),
-    scope: "write",
+    ...members,
     usage: "group <id> remove <contact-id…>",
     summary: "Remove contacts from a group (asks to confirm)",
     example: "group 2 remove 12",

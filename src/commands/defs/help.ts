@@ -5,6 +5,7 @@ import { actions, capitalize, context, esc, fieldsSection, header, section } fro
 import { type AnySpec, type CommandContext, defineCommand, type Registry } from "../registry.ts";
 import { pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";
+import { bare } from "./shapes.ts";
 
 export const TOPICS: Record<string, string> = {
   account: "The API key and its organization",
@@ -244,12 +245,8 @@ export const HELP_COMMANDS = [
   }),
   defineCommand({
     id: "me",
-    words: ["me"],
-    schema: z.object({}),
-    scope: "read",
-    usage: "me",
+    ...bare(["me"]),
     summary: "The organization, plan and API key Switchboard uses (the key masked)",
-    example: "me",
     topic: "account",
     operations: ["getMe"],
     run: async (_a, ctx) => {

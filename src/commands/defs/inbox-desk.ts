@@ -11,7 +11,7 @@ import { snoozeEnd } from "../../domain/snooze-time.ts";
 import { apiErrorReply, errorReply } from "../errors.ts";
 import type { InboxAccess } from "../inbox.ts";
 import { askRating } from "../rating.ts";
-import { type AnySpec, type CommandContext, defineCommand, UserError } from "../registry.ts";
+import { type AnySpec, type CommandContext, defineCommand, type Positional, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
 
 const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
@@ -47,24 +47,51 @@ async function changed(
 }
 
 const target = z.object({ channel: z.string(), user: z.string() });
-const positionals = [{ name: "channel" }, { name: "user" }];
+const positionals: Positional[] = [{ name: "channel" }, { name: "user" }];
 
-const assignSpec: AnySpec = defineCommand({
-  id: "inbox.assign",
-  words: ["inbox", "assign"],
+type Desk = Awaited<ReturnType<typeof threadOf>> & { name: string };
+
+/**
+ * `inbox <word> <#channel> <chat user> …`: writers only, not in help (the
+ * card's buttons run it), on the conversation the line names.
+ */
+function deskCommand<A extends { channel: string; user: string }>(spec: {
+  word: string;
+  positionals?: Positional[];
+  options?: Record<string, string>;
+  schema: z.ZodType<A>;
+  usage: string;
+  summary: string;
+  help: string;
+  example: string;
+  run: (a: A, ctx: CommandContext, desk: Desk) => Promise<Reply>;
+}): AnySpec {
+  const { word, run, ...rest } = spec;
+  return defineCommand({
+    id: `inbox.${word}`,
+    words: ["inbox", word],
+    positionals,
+    ...rest,
+    scope: "write",
+    topic: "inbox",
+    operations: [],
+    hidden: true,
+    run: async (a, ctx) => {
+      const t = await threadOf(a, ctx);
+      return run(a, ctx, { ...t, name: nameOf(t.thread) });
+    },
+  });
+}
+
+const assignSpec = deskCommand({
+  word: "assign",
   positionals: [...positionals, { name: "person", optional: true }],
   schema: target.extend({ person: z.string().optional() }),
-  scope: "write",
   usage: "inbox assign <#channel> <chat user> [me|@person|nobody]",
   summary: "Give an inbox conversation to someone (default: you)",
   help: "`me` takes it only if nobody has it; naming someone gives it to them whoever had it; `nobody` lets go. The card shows who has it.",
   example: "inbox assign C0123ABCD 42 me",
-  topic: "inbox",
-  operations: [],
-  hidden: true,
-  run: async (a, ctx): Promise<Reply> => {
-    const { inbox, thread, channel, chatUserId } = await threadOf(a, ctx);
-    const name = nameOf(thread);
+  run: async (a, ctx, { inbox, thread, channel, chatUserId, name }): Promise<Reply> => {
     const typed = (a.person ?? "me").trim();
     const now = new Date();
     if (/^(nobody|none)$/i.test(typed)) {
@@ -102,12 +129,9 @@ const assignSpec: AnySpec = defineCommand({
 
 function stateSpec(state: "resolved" | "open"): AnySpec {
   const word = state === "resolved" ? "resolve" : "reopen";
-  return defineCommand({
-    id: `inbox.${word}`,
-    words: ["inbox", word],
-    positionals,
+  return deskCommand({
+    word,
     schema: target,
-    scope: "write",
     usage: `inbox ${word} <#channel> <chat user>`,
     summary:
       state === "resolved"
@@ -115,12 +139,7 @@ function stateSpec(state: "resolved" | "open"): AnySpec {
         : "Open a resolved inbox conversation again",
     help: "The card shows the state: Open, Waiting for the customer, Resolved.",
     example: `inbox ${word} C0123ABCD 42`,
-    topic: "inbox",
-    operations: [],
-    hidden: true,
-    run: async (a, ctx): Promise<Reply> => {
-      const { inbox, thread, channel, chatUserId } = await threadOf(a, ctx);
-      const name = nameOf(thread);
+    run: async (_a, ctx, { inbox, thread, channel, chatUserId, name }): Promise<Reply> => {
       const now = inbox.now?.() ?? new Date();
       if (!(await inbox.store.setDeskState(channel, chatUserId, state, ctx.actor.userId, now)))
         return errorReply(
@@ -155,26 +174,18 @@ const whenInWords = (at: Date, zone: string) =>
 const slackDate = (at: Date, zone: string) =>
   `<!date^${Math.floor(at.getTime() / 1000)}^{date_short_pretty} {time}|${whenInWords(at, zone)}>`;
 
-const snoozeSpec: AnySpec = defineCommand({
-  id: "inbox.snooze",
-  words: ["inbox", "snooze"],
-  positionals,
+const snoozeSpec = deskCommand({
+  word: "snooze",
   options: {
     until:
       "`1h` (or `30m`, `2d`), `tomorrow` (9:00), `monday` (next Monday 9:00), a time (`17:00`, `2026-12-01 14:30`) in your zone, or `reply` (until the customer writes, the default)",
   },
   schema: target.extend({ until: z.string().optional() }),
-  scope: "write",
   usage: "inbox snooze <#channel> <chat user> [until=<time>|until=reply]",
   summary: "Put an open inbox conversation aside until a time, or until the customer writes",
   help: "A snoozed conversation leaves the open list; it comes back at that time (the card updated, whoever has it told in the thread), or at once when the customer writes. The card's *Snooze…* does it for you.",
   example: "inbox snooze C0123ABCD 42 until=tomorrow",
-  topic: "inbox",
-  operations: [],
-  hidden: true,
-  run: async (a, ctx): Promise<Reply> => {
-    const { inbox, thread, channel, chatUserId } = await threadOf(a, ctx);
-    const name = nameOf(thread);
+  run: async (a, ctx, { inbox, thread, channel, chatUserId, name }): Promise<Reply> => {
     const now = inbox.now?.() ?? new Date();
     const zone = (await inbox.userTz?.(ctx.actor).catch(() => undefined)) ?? "UTC";
     const until = snoozeEnd(a.until ?? "reply", now, zone);
@@ -208,22 +219,14 @@ const snoozeSpec: AnySpec = defineCommand({
   },
 });
 
-const wakeSpec: AnySpec = defineCommand({
-  id: "inbox.wake",
-  words: ["inbox", "wake"],
-  positionals,
+const wakeSpec = deskCommand({
+  word: "wake",
   schema: target,
-  scope: "write",
   usage: "inbox wake <#channel> <chat user>",
   summary: "Bring a snoozed inbox conversation back now",
   help: "The card's *Wake up* does it for you.",
   example: "inbox wake C0123ABCD 42",
-  topic: "inbox",
-  operations: [],
-  hidden: true,
-  run: async (a, ctx): Promise<Reply> => {
-    const { inbox, thread, channel, chatUserId } = await threadOf(a, ctx);
-    const name = nameOf(thread);
+  run: async (_a, ctx, { inbox, thread, channel, chatUserId, name }): Promise<Reply> => {
     if (!(await inbox.store.unsnooze(channel, chatUserId)))
       return errorReply(`The conversation with ${name} is not snoozed: nothing was changed.`);
     await ctx.audit("inbox.wake", true, { channel, chatUserId, customer: thread.card?.name });

@@ -23,6 +23,7 @@ import { awaySpec } from "./inbox-away.ts";
 import { channelOf, channelRef, inboxOf } from "./inbox-common.ts";
 import { dueWords } from "./inbox-report.ts";
 import { inboxFormData, targetsInWords, targetsOf } from "./inbox-targets.ts";
+import { bare } from "./shapes.ts";
 
 const FILTER_WORDS: Record<InboxFilter, string> = {
   all: "every conversation with a new customer message",
@@ -172,13 +173,9 @@ const WAITING_SHOWN = 10;
 
 const listSpec: AnySpec = defineCommand({
   id: "inbox.list",
-  words: ["inbox"],
-  schema: z.object({}),
-  scope: "read",
-  usage: "inbox",
+  ...bare(["inbox"]),
   summary: "The inboxes, and the conversations by state, what is due first",
   help: "An inbox mirrors customers' conversations into a channel, one thread per customer; a writer's reply in the thread goes to the customer. `inbox on` turns one on, `inbox off` turns it off.",
-  example: "inbox",
   topic: "inbox",
   operations: [],
   run: async (_a, ctx): Promise<Reply> => {
@@ -230,13 +227,9 @@ const DESK_READ = 200;
 
 const mineSpec: AnySpec = defineCommand({
   id: "inbox.mine",
-  words: ["inbox", "mine"],
-  schema: z.object({}),
-  scope: "read",
-  usage: "inbox mine",
+  ...bare(["inbox", "mine"]),
   summary: "The inbox conversations you have, by state",
   help: "The card's *Assign to me* gives you a conversation; `/sb inbox` lists everyone's.",
-  example: "inbox mine",
   topic: "inbox",
   operations: [],
   run: async (_a, ctx): Promise<Reply> => {

@@ -21,6 +21,7 @@ import {
   resolveChannel,
 } from "./common.ts";
 import { laterPreview, recipientRef, setLater } from "./scheduled.ts";
+import { onRecord } from "./shapes.ts";
 
 const SEND_NAMES = {
   to: "recipient",
@@ -281,15 +282,10 @@ export const MESSAGE_COMMANDS = [
   }),
   defineCommand({
     id: "message.show",
-    words: ["message"],
-    positionals: [{ name: "id" }],
-    schema: z.object({ id: idArg }),
-    scope: "read",
-    usage: "message <id>",
+    ...onRecord(["message"], "message"),
     summary: "Status of one message",
     example: "message 3",
     topic: "messages",
-    noun: "message",
     operations: ["getMessage", "getChatUser"],
     run: async (a, ctx) => {
       const m = await ctx.api.getMessage(a.id);

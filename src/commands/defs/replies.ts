@@ -15,6 +15,7 @@ import { type CommandContext, defineCommand, UserError } from "../registry.ts";
 import { pageReply, show } from "../render.ts";
 import type { Reply } from "../types.ts";
 import { announce } from "./common.ts";
+import { bare } from "./shapes.ts";
 
 /** A name people type: one word, or quoted (`"Where is my order"`), up to 60 characters. */
 const NAME_MAX = 60;
@@ -97,13 +98,9 @@ function changed(ctx: CommandContext, text: string, reply: string, inbox: string
 export const REPLY_COMMANDS = [
   defineCommand({
     id: "replies.list",
-    words: ["replies"],
-    schema: z.object({}),
-    scope: "read",
-    usage: "replies",
+    ...bare(["replies"]),
     summary: "The saved replies for answering customers",
     help: "A saved reply's text can hold placeholders from the customer's record: `{first_name}`, `{last_name}`, `{name}`, `{phone}`, a custom field by its key (`{order_id}`), and a fallback when there is no value: `{first_name|there}`.",
-    example: "replies",
     topic: "inbox",
     operations: [],
     run: async (_a, ctx) => {

@@ -25,6 +25,7 @@ import { type CommandContext, defineCommand, type Preview, UserError } from "../
 import { pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";
 import { contactName } from "./common.ts";
+import { bare } from "./shapes.ts";
 
 /** A recipient as a command line writes it: `+14155550123`, `contact:12`, `user:4`. */
 export const recipientRef = (r: Recipient): string =>
@@ -178,13 +179,9 @@ export function scheduledReply(list: LaterSend[], all: boolean, tz: string | und
 export const SCHEDULED_COMMANDS = [
   defineCommand({
     id: "scheduled",
-    words: ["scheduled"],
-    schema: z.object({}),
-    scope: "read",
-    usage: "scheduled",
+    ...bare(["scheduled"]),
     summary: "Messages waiting to be sent later (yours; an admin sees every one)",
     help: 'A message is set to be sent later with `send <recipient> <text…> at=<when>`: `at=09:00` (the next 09:00), `at="2026-12-01 09:00"` (in the workspace\'s time zone) or an ISO 8601 time with its offset. Each one listed has Edit… and Cancel. Quiet hours do not hold a message a person timed.',
-    example: "scheduled",
     topic: "messages",
     operations: [],
     run: async (_a, ctx) => {

@@ -4,7 +4,8 @@ import { esc, slackDate } from "../../blocks/blocks.ts";
 import { idArg, requiredText } from "../args.ts";
 import { defineCommand } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
-import { deletePreview, namedWrite, nameOf } from "./common.ts";
+import { namedWrite, nameOf } from "./common.ts";
+import { bare, deleteCommand, onRecord } from "./shapes.ts";
 
 const FIRST = ["id", "name", "color", "description"];
 const optionalColor = z.preprocess((v) => (v === "" ? undefined : v), colorSchema.optional());
@@ -12,12 +13,8 @@ const optionalColor = z.preprocess((v) => (v === "" ? undefined : v), colorSchem
 export const TAG_COMMANDS = [
   defineCommand({
     id: "tags.list",
-    words: ["tags"],
-    schema: z.object({}),
-    scope: "read",
-    usage: "tags",
+    ...bare(["tags"]),
     summary: "List the conversation tags",
-    example: "tags",
     topic: "tags",
     operations: ["listTags"],
     run: async (_a, ctx) => {
@@ -33,15 +30,10 @@ export const TAG_COMMANDS = [
   }),
   defineCommand({
     id: "tag.show",
-    words: ["tag"],
-    positionals: [{ name: "id" }],
-    schema: z.object({ id: idArg }),
-    scope: "read",
-    usage: "tag <id>",
+    ...onRecord(["tag"], "tag"),
     summary: "Show one tag",
     example: "tag 3",
     topic: "tags",
-    noun: "tag",
     operations: ["getTag"],
     run: async (a, ctx) => {
       const t = await ctx.api.getTag(a.id);
@@ -108,24 +100,14 @@ export const TAG_COMMANDS = [
       return namedWrite(ctx, "tag", a.id, tag, "changed", tag, FIRST);
     },
   }),
-  defineCommand({
-    id: "tag.delete",
-    words: ["tag", "delete"],
-    positionals: [{ name: "id" }],
-    schema: z.object({ id: idArg }),
-    scope: "write",
-    usage: "tag delete <id>",
+  deleteCommand({
+    noun: "tag",
     summary: "Delete a tag (asks to confirm)",
     example: "tag delete 3",
     topic: "tags",
-    noun: "tag",
     operations: ["deleteTag", "getTag"],
-    preview: async (a, ctx) => deletePreview("tag", a.id, await ctx.api.getTag(a.id), FIRST),
-    run: async (a, ctx) => {
-      // Its name, read before it is gone (a nicety: the number otherwise).
-      const tag = await ctx.api.getTag(a.id).catch(() => undefined);
-      await ctx.api.deleteTag(a.id);
-      return namedWrite(ctx, "tag", a.id, tag, "deleted");
-    },
+    read: (ctx, id) => ctx.api.getTag(id),
+    remove: (ctx, id) => ctx.api.deleteTag(id),
+    first: FIRST,
   }),
 ];

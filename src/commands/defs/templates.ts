@@ -7,23 +7,15 @@ import {
 } from "../../api/schemas.ts";
 import type { ApiRecord } from "../../api/types.ts";
 import { capitalize, esc, slackDate } from "../../blocks/blocks.ts";
-import { choice, idArg, optionalId, requiredText } from "../args.ts";
+import { choice, optionalId, requiredText } from "../args.ts";
 import { formReply } from "../forms.ts";
 import { channelFormData, channelName, nameChannelsLine } from "../lookups.ts";
 import { defineCommand, UserError } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
 import { fillPlaceholders } from "./campaign-message.ts";
 import { checkBody } from "./check.ts";
-import {
-  announce,
-  cardAfterWrite,
-  channelLabel,
-  channelNamesOf,
-  deletePreview,
-  namedWrite,
-  refId,
-  resolveChannel,
-} from "./common.ts";
+import { announce, cardAfterWrite, channelLabel, channelNamesOf, refId, resolveChannel } from "./common.ts";
+import { bare, deleteCommand, onRecord } from "./shapes.ts";
 
 const FIRST = ["id", "name", "language", "category", "status", "integrationId", "bodyText"];
 const STATUS_EMOJI: Record<string, string> = {
@@ -104,15 +96,10 @@ export const TEMPLATE_COMMANDS = [
   }),
   defineCommand({
     id: "template.show",
-    words: ["template"],
-    positionals: [{ name: "id" }],
-    schema: z.object({ id: idArg }),
-    scope: "read",
-    usage: "template <id>",
+    ...onRecord(["template"], "template"),
     summary: "Show one template",
     example: "template 5",
     topic: "templates",
-    noun: "template",
     operations: ["getTemplate"],
     run: async (a, ctx) => {
       const t = await ctx.api.getTemplate(a.id);
@@ -222,43 +209,32 @@ export const TEMPLATE_COMMANDS = [
         : announce(ctx, text, t, FIRST);
     },
   }),
-  defineCommand({
-    id: "template.delete",
-    words: ["template", "delete"],
-    positionals: [{ name: "id" }],
-    schema: z.object({ id: idArg }),
-    scope: "write",
-    usage: "template delete <id>",
+  deleteCommand({
+    noun: "template",
     summary: "Delete a pending, rejected or disabled template (asks to confirm)",
     example: "template delete 6",
     topic: "templates",
-    noun: "template",
     operations: ["deleteTemplate", "getTemplate"],
-    preview: async (a, ctx) => {
-      const t = await ctx.api.getTemplate(a.id);
+    read: (ctx, id) => ctx.api.getTemplate(id),
+    remove: (ctx, id) => ctx.api.deleteTemplate(id),
+    check: (t, id) => {
       // The API deletes only these (the spec's deletion rule): say so now rather than after a Confirm.
       const status = String(pick(t, "status") ?? "").toLowerCase();
       if (status && !DELETABLE.includes(status))
         throw new UserError(
-          `Template *${esc(show(pick(t, "name") ?? `#${a.id}`))}* is ${esc(status)}, and the messaging API deletes only ${DELETABLE.join(", ")} templates, so it stays. ${
+          `Template *${esc(show(pick(t, "name") ?? `#${id}`))}* is ${esc(status)}, and the messaging API deletes only ${DELETABLE.join(", ")} templates, so it stays. ${
             status === "approved"
               ? "To stop using it, leave it out of new campaigns; the provider can disable it, and then it can be deleted."
               : "Once the provider disables it, it can be deleted."
           } Nothing was changed.`,
           false,
           [
-            { text: "Open", line: `template ${a.id}` },
+            { text: "Open", line: `template ${id}` },
             { text: "Templates", line: "templates" },
           ],
         );
-      return deletePreview("template", a.id, t, FIRST);
     },
-    run: async (a, ctx) => {
-      // Its name, read before it is gone (a nicety: the number otherwise).
-      const t = await ctx.api.getTemplate(a.id).catch(() => undefined);
-      await ctx.api.deleteTemplate(a.id);
-      return namedWrite(ctx, "template", a.id, t, "deleted");
-    },
+    first: FIRST,
   }),
   defineCommand({
     id: "templates.sync",
@@ -280,12 +256,8 @@ export const TEMPLATE_COMMANDS = [
   }),
   defineCommand({
     id: "template.new",
-    words: ["template", "new"],
-    schema: z.object({}),
-    scope: "write",
-    usage: "template new",
+    ...bare(["template", "new"], "write"),
     summary: "Create a template with a form (Slack); in the shell, use `template add`",
-    example: "template new",
     topic: "templates",
     operations: ["listTemplates", "createTemplate"],
     run: async (_a, ctx) => {

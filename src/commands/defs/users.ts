@@ -14,6 +14,7 @@ import { defineCommand } from "../registry.ts";
 import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs, show } from "../render.ts";
 import { checkBody } from "./check.ts";
 import { cardAfterWrite, channelLabel, contactName, pageLine, refId, relatedNames } from "./common.ts";
+import { onRecord } from "./shapes.ts";
 
 export const USER_COMMANDS = [
   defineCommand({
@@ -92,15 +93,10 @@ export const USER_COMMANDS = [
   }),
   defineCommand({
     id: "user.show",
-    words: ["user"],
-    positionals: [{ name: "id" }],
-    schema: z.object({ id: idArg }),
-    scope: "read",
-    usage: "user <id>",
+    ...onRecord(["user"], "chat user"),
     summary: "Show one chat user",
     example: "user 4",
     topic: "users",
-    noun: "chat user",
     operations: ["getChatUser", "getContact"],
     run: async (a, ctx) => {
       const u = await ctx.api.getChatUser(a.id);

@@ -27,6 +27,7 @@ import {
   type SettingsInput,
   type WorkspaceAdmin,
 } from "../workspace-admin.ts";
+import { bare } from "./shapes.ts";
 
 /** The admin, when the actor may administer; else a refusal naming who may. */
 async function adminFor(ctx: CommandContext, what: string): Promise<WorkspaceAdmin> {
@@ -219,12 +220,8 @@ export const WORKSPACE_COMMANDS = [
   }),
   defineCommand({
     id: "disconnect",
-    words: ["disconnect"],
-    schema: z.object({}),
-    scope: "read",
-    usage: "disconnect",
+    ...bare(["disconnect"]),
     summary: "Forget this workspace's API key (admins; asks for confirmation first)",
-    example: "disconnect",
     topic: "workspace",
     operations: [],
     preview: async (_a, ctx) => {
@@ -251,13 +248,9 @@ export const WORKSPACE_COMMANDS = [
   }),
   defineCommand({
     id: "settings",
-    words: ["settings"],
-    schema: z.object({}),
-    scope: "read",
-    usage: "settings",
+    ...bare(["settings"]),
     summary:
       "This workspace's settings: who may make changes, the audit channel, the time zone… (admins change them)",
-    example: "settings",
     topic: "workspace",
     operations: [],
     run: async (_a, ctx) => {

@@ -1,6 +1,6 @@
 import { placeholdersOf } from "../../api/schemas.ts";
 import type { SandboxContext } from "../context.ts";
-import { badRequest, conflict, notFound } from "../http.ts";
+import { badRequest, conflict, found, notFound } from "../http.ts";
 import type { Handlers } from "../serve.ts";
 import * as shape from "../shapes.ts";
 
@@ -77,11 +77,8 @@ export const campaignHandlers = (ctx: SandboxContext) => {
       return shape.campaign(row);
     },
 
-    getCampaign: async ({ store, id }) => {
-      const row = await store.campaigns.get(id);
-      if (!row) throw notFound("Campaign", id);
-      return shape.campaign(row);
-    },
+    getCampaign: async ({ store, id }) =>
+      shape.campaign(found(await store.campaigns.get(id), "Campaign", id)),
 
     listCampaignRecipients: async ({ store, id, query }) => {
       if (!(await store.campaigns.get(id))) throw notFound("Campaign", id);

@@ -1,7 +1,7 @@
 // Contact fields, contact groups (and their members), conversation tags.
 import type { OrgStore } from "../../store/sandbox/store.ts";
 import type { SandboxContext } from "../context.ts";
-import { badRequest, notFound } from "../http.ts";
+import { badRequest, found, notFound } from "../http.ts";
 import type { Handlers } from "../serve.ts";
 import * as shape from "../shapes.ts";
 
@@ -30,11 +30,8 @@ export const catalogHandlers = (_ctx: SandboxContext) => {
       return shape.contactField(row);
     },
 
-    updateContactField: async ({ store, id, body }) => {
-      const row = await store.fields.update(id, body);
-      if (!row) throw notFound("Contact field", id);
-      return shape.contactField(row);
-    },
+    updateContactField: async ({ store, id, body }) =>
+      shape.contactField(found(await store.fields.update(id, body), "Contact field", id)),
 
     deleteContactField: async ({ store, id }) => {
       if (!(await store.fields.delete(id))) throw notFound("Contact field", id);
@@ -46,17 +43,10 @@ export const catalogHandlers = (_ctx: SandboxContext) => {
 
     createGroup: async ({ store, body }) => shape.group(await store.groups.create(body)),
 
-    getGroup: async ({ store, id }) => {
-      const row = await store.groups.get(id);
-      if (!row) throw notFound("Group", id);
-      return shape.group(row);
-    },
+    getGroup: async ({ store, id }) => shape.group(found(await store.groups.get(id), "Group", id)),
 
-    updateGroup: async ({ store, id, body }) => {
-      const row = await store.groups.update(id, body);
-      if (!row) throw notFound("Group", id);
-      return shape.group(row);
-    },
+    updateGroup: async ({ store, id, body }) =>
+      shape.group(found(await store.groups.update(id, body), "Group", id)),
 
     deleteGroup: async ({ store, id }) => {
       if (!(await store.groups.delete(id))) throw notFound("Group", id);
@@ -80,17 +70,9 @@ export const catalogHandlers = (_ctx: SandboxContext) => {
 
     createTag: async ({ store, body }) => shape.tag(await store.tags.create(body)),
 
-    getTag: async ({ store, id }) => {
-      const row = await store.tags.get(id);
-      if (!row) throw notFound("Tag", id);
-      return shape.tag(row);
-    },
+    getTag: async ({ store, id }) => shape.tag(found(await store.tags.get(id), "Tag", id)),
 
-    updateTag: async ({ store, id, body }) => {
-      const row = await store.tags.update(id, body);
-      if (!row) throw notFound("Tag", id);
-      return shape.tag(row);
-    },
+    updateTag: async ({ store, id, body }) => shape.tag(found(await store.tags.update(id, body), "Tag", id)),
 
     deleteTag: async ({ store, id }) => {
       if (!(await store.tags.delete(id))) throw notFound("Tag", id);

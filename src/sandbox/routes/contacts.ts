@@ -1,7 +1,7 @@
 import type { OrgStore } from "../../store/sandbox/store.ts";
 import type { SandboxContext } from "../context.ts";
 import { checkCustomFields } from "../custom-fields.ts";
-import { badRequest, notFound } from "../http.ts";
+import { badRequest, found, notFound } from "../http.ts";
 import { importContacts } from "../import.ts";
 import type { Handlers } from "../serve.ts";
 import * as shape from "../shapes.ts";
@@ -36,11 +36,7 @@ export const contactHandlers = (ctx: SandboxContext) => {
 
     importContacts: async ({ req, store }) => shape.importResult(await importContacts(ctx, store, req)),
 
-    getContact: async ({ store, id }) => {
-      const row = await store.contacts.get(id);
-      if (!row) throw notFound("Contact", id);
-      return shape.contact(row);
-    },
+    getContact: async ({ store, id }) => shape.contact(found(await store.contacts.get(id), "Contact", id)),
 
     updateContact: async ({ store, id, body }) => {
       const row = await store.contacts.update(id, {

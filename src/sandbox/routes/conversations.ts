@@ -2,7 +2,7 @@
 import { normalizeTemplateName, placeholdersOf } from "../../api/schemas.ts";
 import type { ChatUserRow, ContactRow, TemplateRow } from "../../store/sandbox/rows.ts";
 import type { SandboxContext } from "../context.ts";
-import { badRequest, notFound, unprocessable } from "../http.ts";
+import { badRequest, found, notFound, unprocessable } from "../http.ts";
 import { checkMediaUrl } from "../media-fetch.ts";
 import type { Handlers } from "../serve.ts";
 import * as shape from "../shapes.ts";
@@ -134,11 +134,7 @@ export const conversationHandlers = (ctx: SandboxContext) => {
       return shape.message(row);
     },
 
-    getMessage: async ({ store, id }) => {
-      const row = await store.messages.get(id);
-      if (!row) throw notFound("Message", id);
-      return shape.message(row);
-    },
+    getMessage: async ({ store, id }) => shape.message(found(await store.messages.get(id), "Message", id)),
 
     listConversationMessages: async ({ store, id, query: q }) => {
       if (!(await store.conversations.get(id))) throw notFound("Conversation", id);

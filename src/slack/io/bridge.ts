@@ -1,6 +1,6 @@
 // The parts of Slack the command core needs before the Bolt app exists: who
-// is in a user group (for SWITCHBOARD_WRITERS / _BROADCASTERS entries S…) and
-// where audit entries go (AUDIT_CHANNEL). createSwitchboard builds the bridge
+// is in a user group (for the writers' and broadcasters' entries S…) and
+// where audit entries go (the workspace's audit channel). createSwitchboard builds the bridge
 // when SLACK_BOT_TOKEN is set and hands its hooks to the core; the Bolt app
 // then shares its client and per-channel post queue.
 
@@ -28,7 +28,7 @@ export interface SlackBridge {
   posts: ChannelPostQueue;
   resolveGroupMembers: ResolveGroupMembers;
   /**
-   * Posts one audit entry to AUDIT_CHANNEL (a no-op when unset). Returns at
+   * Posts one audit entry to the workspace's audit channel (a no-op when unset). Returns at
    * once: the per-channel queue may hold it a second, the command must not wait.
    */
   onAudit: (entry: AuditEntry) => void;
@@ -256,7 +256,7 @@ export function createSlackBridge(config: Config, logger: Logger): SlackBridge {
   return workspaceBridge({
     client: createSlackClient(config, log),
     posts: new ChannelPostQueue(),
-    auditChannel: config.AUDIT_CHANNEL,
+    // The audit channel is the workspace's setting: its runtime sets it (src/workspaces/runtime.ts).
     logger: log,
   });
 }
@@ -276,7 +276,7 @@ export function postAudit(
     .catch((err) => {
       to.logger.warn(
         { err: (err as Error).message, channel: to.channel },
-        "could not post the audit entry to AUDIT_CHANNEL",
+        "could not post the audit entry to the audit channel",
       );
     });
 }

@@ -23,6 +23,7 @@ import type {
   SlackViewAction,
   SlackViewMiddlewareArgs,
 } from "@slack/bolt";
+import { DEFAULT_SETTINGS } from "../../commands/workspace-admin.ts";
 import type { Leaving, Lifecycle, Reach, SlackBolt, SlackContext } from "../context.ts";
 import type { Listeners } from "./routes.ts";
 
@@ -70,7 +71,8 @@ export function reachOf(context: SlackContext, body: unknown): Reach {
     core: context.core,
     hooks: context.hooks,
     connected: context.connected,
-    settings: { workflowSteps: context.workflowSteps ?? context.config.WORKFLOW_STEPS },
+    // The workspace's effective settings (a workspace not connected has none: its core says how to connect).
+    settings: { workflowSteps: context.workflowSteps ?? DEFAULT_SETTINGS.workflowSteps },
     actor: context.actor,
     get acked() {
       return context.acked;

@@ -27,12 +27,11 @@ export class AwaySends extends InboxTable {
     worker: string,
     now: Date,
   ): Promise<boolean> {
-    const { rows } = await this.db.query(
+    return this.tookOne(
       `insert into inbox.away_sends (workspace, conversation_id, period_start, channel, chat_user_id, claimed_by, claimed_at)
        values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing returning conversation_id`,
       [this.workspace, k.conversationId, k.periodStart, k.channel, k.chatUserId, worker, now],
     );
-    return rows.length === 1;
   }
 
   /** What became of a claimed away message; `messageId`: the API's, when it was sent. */

@@ -156,12 +156,11 @@ export class Clocks extends InboxTable {
     const from = p.targets && p.targets.setAt > at ? p.targets.setAt : at;
     const warnAt = secs === null ? null : addWorkTime(from, secs * 1000 * WARN_SHARE, p.clock);
     const dueAt = secs === null ? null : addWorkTime(from, secs * 1000, p.clock);
-    const r = await this.db.query(
+    return this.tookOne(
       `insert into inbox.clocks (workspace, channel, chat_user_id, started_at, kind, target_secs, warn_at, due_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict do nothing returning started_at`,
       [this.workspace, channel, chatUserId, at, kind, secs, warnAt, dueAt],
     );
-    return r.rows.length === 1;
   }
 
   /**
@@ -186,7 +185,7 @@ export class Clocks extends InboxTable {
     const c = await this.running(channel, chatUserId);
     if (!c || c.startedAt > at) return false;
     const secs = Math.round(workTimeBetween(c.startedAt, at, clock) / 1000);
-    const { rows } = await this.db.query(
+    return this.tookOne(
       `update inbox.clocks k set ended_at = $5, ended_by = 'reply', replied_by = $6, reply_secs = $7,
          assignee = coalesce((select t.assignee from inbox.threads t where t.workspace = k.workspace
            and t.channel = k.channel and t.chat_user_id = k.chat_user_id), k.assignee)
@@ -194,7 +193,6 @@ export class Clocks extends InboxTable {
        returning started_at`,
       [this.workspace, channel, chatUserId, c.startedAt, at, by, secs],
     );
-    return rows.length === 1;
   }
 
   /**
@@ -207,12 +205,11 @@ export class Clocks extends InboxTable {
     at: Date,
     why: Exclude<ClockEnd, "reply">,
   ): Promise<boolean> {
-    const { rows } = await this.db.query(
+    return this.tookOne(
       `update inbox.clocks set ended_at = $4, ended_by = $5
        where workspace = $1 and channel = $2 and chat_user_id = $3 and ended_at is null returning started_at`,
       [this.workspace, channel, chatUserId, at, why],
     );
-    return rows.length === 1;
   }
 
   /** Every running clock of a channel stopped (its inbox turned off): nothing of it comes due later. */
@@ -251,18 +248,17 @@ export class Clocks extends InboxTable {
 
   /** Takes the clock's warning (one statement): true for the one caller that posts it. */
   async claimWarning(c: Pick<Clock, "channel" | "chatUserId" | "startedAt">, now: Date): Promise<boolean> {
-    const { rows } = await this.db.query(
+    return this.tookOne(
       `update inbox.clocks set warned_at = $5
        where workspace = $1 and channel = $2 and chat_user_id = $3 and started_at = $4
          and warned_at is null and breached_at is null and ended_at is null returning started_at`,
       [this.workspace, c.channel, c.chatUserId, c.startedAt, now],
     );
-    return rows.length === 1;
   }
 
   /** Takes the clock's breach (one statement), noting who had the conversation then. */
   async claimBreach(c: Pick<Clock, "channel" | "chatUserId" | "startedAt">, now: Date): Promise<boolean> {
-    const { rows } = await this.db.query(
+    return this.tookOne(
       `update inbox.clocks k set breached_at = $5,
          assignee = (select t.assignee from inbox.threads t where t.workspace = k.workspace
            and t.channel = k.channel and t.chat_user_id = k.chat_user_id)
@@ -270,7 +266,6 @@ export class Clocks extends InboxTable {
          and breached_at is null and ended_at is null returning started_at`,
       [this.workspace, c.channel, c.chatUserId, c.startedAt, now],
     );
-    return rows.length === 1;
   }
 
   /** A warning or breach the front end certainly did not post: the next pass posts it. */

@@ -40,12 +40,11 @@ export class Desk extends InboxTable {
 
   /** Nobody has it any more; false when nobody had it. */
   async unassign(channel: string, chatUserId: number, by: string, now: Date): Promise<boolean> {
-    const { rows } = await this.db.query(
+    return this.tookOne(
       `update inbox.threads set assignee = null, desk_changed_by = $3, desk_changed_at = $4
        where channel = $1 and chat_user_id = $2 and workspace = $5 and assignee is not null returning chat_user_id`,
       [channel, chatUserId, by, now, this.workspace],
     );
-    return rows.length === 1;
   }
 
   /** Open → resolved or back; false when it already was in that state (someone else was first). */
@@ -57,7 +56,7 @@ export class Desk extends InboxTable {
     now: Date,
   ): Promise<boolean> {
     // One statement: the state, the event the desk's report counts, and (a resolve) the reply clock stopped.
-    const { rows } = await this.db.query(
+    return this.tookOne(
       `with changed as (
          update inbox.threads set desk_state = $3, desk_changed_by = $4, desk_changed_at = $5,
            snoozed_until = null, snooze_until_reply = false, snoozed_by = null
@@ -74,7 +73,6 @@ export class Desk extends InboxTable {
        select chat_user_id from changed`,
       [channel, chatUserId, state, by, now, this.workspace],
     );
-    return rows.length === 1;
   }
 
   /**

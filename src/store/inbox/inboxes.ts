@@ -131,11 +131,10 @@ export class Inboxes extends InboxTable {
    * outlast it): false when another process holds it now, and this pass stops.
    */
   async renewLease(channel: string, worker: string, until: Date): Promise<boolean> {
-    const { rows } = await this.db.query(
+    return this.tookOne(
       "update inbox.inboxes set lease_until = $3 where channel = $1 and lease_owner = $2 and workspace = $4 returning channel",
       [channel, worker, until, this.workspace],
     );
-    return rows.length === 1;
   }
 
   /** Lets go of every lease `worker` holds (a clean stop): another process may poll at once. */

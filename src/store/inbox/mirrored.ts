@@ -17,12 +17,11 @@ export class Mirrored extends InboxTable {
     ts?: string,
     worker?: string,
   ): Promise<boolean> {
-    const { rows } = await this.db.query(
+    return this.tookOne(
       `insert into inbox.mirrored (channel, message_id, chat_user_id, direction, ts, mirrored_at, claimed_by, workspace)
        values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict do nothing returning message_id`,
       [channel, messageId, chatUserId, direction ?? null, ts ?? null, now, worker ?? null, this.workspace],
     );
-    return rows.length === 1;
   }
 
   /** Whether a message is posted, claimed without a post (in flight, or left by a crash), or neither. */
@@ -48,14 +47,13 @@ export class Mirrored extends InboxTable {
     previous: string | null,
     now: Date,
   ): Promise<boolean> {
-    const { rows } = await this.db.query(
+    return this.tookOne(
       `update inbox.mirrored set claimed_by = $3, mirrored_at = $5
        where channel = $1 and message_id = $2 and workspace = $6 and ts is null
          and claimed_by is not distinct from $4
        returning message_id`,
       [channel, messageId, worker, previous, now, this.workspace],
     );
-    return rows.length === 1;
   }
 
   async mirroredTs(channel: string, messageId: number, ts: string): Promise<void> {

@@ -17,7 +17,7 @@ export class Replies extends InboxTable {
     /** What is sent: kept to tell the writer after a crash what became of it. */
     text?: string;
   }): Promise<boolean> {
-    const { rows } = await this.db.query(
+    return this.tookOne(
       `insert into inbox.replies (channel, message_ts, chat_user_id, user_id, state, created_at, text, workspace)
        values ($1, $2, $3, $4, 'sending', $5, $6, $7) on conflict do nothing returning message_ts`,
       [
@@ -30,7 +30,6 @@ export class Replies extends InboxTable {
         this.workspace,
       ],
     );
-    return rows.length === 1;
   }
 
   /**

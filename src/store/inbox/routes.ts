@@ -23,13 +23,12 @@ export class Routes extends InboxTable {
     previous: string | undefined,
     now: Date,
   ): Promise<boolean> {
-    const { rows } = await this.db.query(
+    return this.tookOne(
       `insert into inbox.routes (chat_user_id, channel, routed_at, workspace) values ($1, $2, $4, $5)
        on conflict (workspace, chat_user_id) do update set channel = excluded.channel, routed_at = excluded.routed_at
          where inbox.routes.channel = $2 or inbox.routes.channel = $3
        returning chat_user_id`,
       [chatUserId, channel, previous ?? channel, now, this.workspace],
     );
-    return rows.length === 1;
   }
 }

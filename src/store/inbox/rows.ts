@@ -2,7 +2,7 @@
 // inbox, a thread and its card, a reply; rows turned into them; the base of
 // every table's class (one workspace's rows: every statement names it).
 import type { WorkspaceId } from "../../domain/workspace.ts";
-import type { Queryable } from "../db.ts";
+import { PerWorkspace } from "../per-workspace.ts";
 
 export type InboxFilter = "all" | "need_human";
 /** `send`: a writer's thread reply goes to the customer; `notes`: every thread reply is a note. */
@@ -191,12 +191,4 @@ export const toThread = (r: Row): Thread => ({
 });
 
 /** One workspace's rows of a table of schema `inbox`: every statement names the workspace. */
-export class InboxTable {
-  protected readonly db: Queryable;
-  readonly workspace: WorkspaceId;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    this.db = db;
-    this.workspace = workspace;
-  }
-}
+export class InboxTable extends PerWorkspace {}

@@ -10,7 +10,7 @@ export class Snoozes extends InboxTable {
    * `by`; only an open conversation. False when it is resolved or gone.
    */
   async snooze(channel: string, chatUserId: number, until: Date | "reply", by: string, now: Date) {
-    const { rows } = await this.db.query(
+    return this.tookOne(
       // One statement: the snooze, the event the desk's report counts (issue 29 §5), and the reply
       // target's clock stopped (issue 29 §2: a snooze stops it).
       `with snoozed as (
@@ -28,18 +28,16 @@ export class Snoozes extends InboxTable {
        select chat_user_id from snoozed`,
       [channel, chatUserId, until === "reply" ? null : until, until === "reply", by, now, this.workspace],
     );
-    return rows.length === 1;
   }
 
   /** Woken by hand (or resolved, reopened): false when it was not snoozed. */
   async unsnooze(channel: string, chatUserId: number): Promise<boolean> {
-    const { rows } = await this.db.query(
+    return this.tookOne(
       `update inbox.threads set snoozed_until = null, snooze_until_reply = false, snoozed_by = null
        where channel = $1 and chat_user_id = $2 and workspace = $3
          and (snoozed_until is not null or snooze_until_reply) returning chat_user_id`,
       [channel, chatUserId, this.workspace],
     );
-    return rows.length === 1;
   }
 
   /**

@@ -112,14 +112,13 @@ export class Threads extends InboxTable {
     previous: string | null,
     now: Date,
   ): Promise<boolean> {
-    const { rows } = await this.db.query(
+    return this.tookOne(
       `update inbox.threads set card_claimed_by = $3, card_claimed_at = $5
        where channel = $1 and chat_user_id = $2 and workspace = $6 and thread_ts is null
          and card_claimed_by is not distinct from $4
        returning chat_user_id`,
       [channel, chatUserId, worker, previous, now, this.workspace],
     );
-    return rows.length === 1;
   }
 
   /** A card post that certainly did not reach Slack: the next poll may post it. */

@@ -8,19 +8,14 @@ const TAG_COLS = "id, name, color, description, created_at, updated_at";
 
 export class FieldsStore extends OrgTable {
   async list(): Promise<ContactFieldRow[]> {
-    return (
-      await this.db.query<ContactFieldRow>(
-        `select ${FIELD_COLS} from sandbox.contact_fields where org_id = $1 and deleted_at is null order by position, id`,
-        [this.org],
-      )
-    ).rows;
+    return this.all<ContactFieldRow>(
+      `select ${FIELD_COLS} from sandbox.contact_fields where org_id = $1 and deleted_at is null order by position, id`,
+      [this.org],
+    );
   }
 
   async get(id: number): Promise<ContactFieldRow | undefined> {
-    return this.one(
-      `select ${FIELD_COLS} from sandbox.contact_fields where id = $1 and org_id = $2 and deleted_at is null`,
-      [id, this.org],
-    );
+    return this.live("sandbox.contact_fields", FIELD_COLS, id);
   }
 
   async create(f: { key: string; label: string; type: string; position: number }): Promise<ContactFieldRow> {
@@ -115,19 +110,14 @@ export class GroupsStore extends OrgTable {
 
 export class TagsStore extends OrgTable {
   async list(): Promise<TagRow[]> {
-    return (
-      await this.db.query<TagRow>(
-        `select ${TAG_COLS} from sandbox.tags where org_id = $1 and deleted_at is null order by lower(name), id`,
-        [this.org],
-      )
-    ).rows;
+    return this.all<TagRow>(
+      `select ${TAG_COLS} from sandbox.tags where org_id = $1 and deleted_at is null order by lower(name), id`,
+      [this.org],
+    );
   }
 
   async get(id: number): Promise<TagRow | undefined> {
-    return this.one(
-      `select ${TAG_COLS} from sandbox.tags where id = $1 and org_id = $2 and deleted_at is null`,
-      [id, this.org],
-    );
+    return this.live("sandbox.tags", TAG_COLS, id);
   }
 
   async create(t: { name: string; color: string; description?: string }): Promise<TagRow> {

@@ -139,13 +139,11 @@ export async function keepDemoWindow(db: Queryable, now: Date, count = 3): Promi
 
 export class ConversationsStore extends OrgTable {
   async ofChatUsers(chatUserIds: number[]): Promise<ConversationRow[]> {
-    return (
-      await this.db.query<ConversationRow>(
-        `select * from sandbox.conversations where chat_user_id = any($1::int[]) and org_id = $2
+    return this.all<ConversationRow>(
+      `select * from sandbox.conversations where chat_user_id = any($1::int[]) and org_id = $2
          order by last_message_at desc nulls last, id desc`,
-        [chatUserIds, this.org],
-      )
-    ).rows;
+      [chatUserIds, this.org],
+    );
   }
 
   async get(id: number): Promise<ConversationRow | undefined> {
@@ -172,16 +170,14 @@ export class ConversationsStore extends OrgTable {
 export class MessagesStore extends OrgTable {
   /** The latest `perUser` messages of each chat user, newest first, in one query. */
   async latestOf(chatUserIds: number[], perUser: number): Promise<MessageRow[]> {
-    return (
-      await this.db.query<MessageRow>(
-        `select m.* from unnest($1::int[]) as u(id)
+    return this.all<MessageRow>(
+      `select m.* from unnest($1::int[]) as u(id)
          cross join lateral (
            select * from sandbox.messages where chat_user_id = u.id and org_id = $3
            order by created_at desc, id desc limit $2
          ) m`,
-        [chatUserIds, perUser, this.org],
-      )
-    ).rows;
+      [chatUserIds, perUser, this.org],
+    );
   }
 
   async inConversation(

@@ -58,6 +58,11 @@ export abstract class SandboxTable {
     return this.clock();
   }
 
+  /** Every row a statement selects. */
+  protected async all<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return (await this.db.query<T>(sql, params)).rows;
+  }
+
   protected async one<T>(
     sql: string,
     params: unknown[] = [],
@@ -107,6 +112,14 @@ export abstract class OrgTable extends SandboxTable {
   /** A `where` that starts with the organization (`alias.org_id = $1`). */
   protected where(alias?: string): Where {
     return new Where().add(`${alias ? `${alias}.` : ""}org_id = ?`, this.org);
+  }
+
+  /** The live row of `table` with this id in the organization: `cols` of it. */
+  protected live<T>(table: string, cols: string, id: number): Promise<T | undefined> {
+    return this.one<T>(`select ${cols} from ${table} where id = $1 and org_id = $2 and deleted_at is null`, [
+      id,
+      this.org,
+    ]);
   }
 
   /** Ids among `ids` that name no live row of `table` in the organization. */

@@ -15,7 +15,6 @@ import type { CommandCore } from "../../../commands/types.ts";
 import { valuesOf } from "../../../commands/workspace-admin.ts";
 import { startRulesOf } from "../../../domain/start-time.ts";
 import type { WorkspaceId } from "../../../domain/workspace.ts";
-import type { Config } from "../../../platform/config.ts";
 import type { Logger } from "../../../platform/log.ts";
 import type { Db } from "../../../store/db.ts";
 import type { WorkspaceStores } from "../../../store/workspace-stores.ts";
@@ -27,7 +26,6 @@ import { campaignCardPosted } from "../campaign-cards.ts";
 
 export interface HeldStartsRuntimeOptions {
   db: Db;
-  config: Pick<Config, "REPORTS_TIME_ZONE" | "QUIET_HOURS">;
   logger: Logger;
   /** A connected workspace's core and Slack bridge; undefined: not connected, its starts wait. */
   forWorkspace: (id: WorkspaceId) => Promise<
@@ -60,13 +58,10 @@ export function createHeldStarts(opts: HeldStartsRuntimeOptions): HeldStartRunne
     forWorkspace: async (id): Promise<HeldStartWorkspace | undefined> => {
       const ws = await opts.forWorkspace(id);
       if (!ws) return undefined;
-      // The settings as they are now (a change in Slack wins over the environment's).
+      // The workspace's effective settings as they are now (its own, the environment's defaults applied by its admin).
       const settings = await ws.core.admin?.settings().catch(() => undefined);
       const values = settings ? valuesOf(settings) : undefined;
-      const rules = startRulesOf(
-        values?.reportsTimeZone ?? opts.config.REPORTS_TIME_ZONE,
-        values?.quietHours ?? opts.config.QUIET_HOURS,
-      );
+      const rules = startRulesOf(values?.reportsTimeZone, values?.quietHours);
       const bridge = ws.bridge;
       return {
         core: ws.core,

@@ -8,7 +8,6 @@ import type { CommandCore } from "../../../commands/types.ts";
 import { valuesOf } from "../../../commands/workspace-admin.ts";
 import { startRulesOf } from "../../../domain/start-time.ts";
 import type { WorkspaceId } from "../../../domain/workspace.ts";
-import type { Config } from "../../../platform/config.ts";
 import type { Logger } from "../../../platform/log.ts";
 import type { Db } from "../../../store/db.ts";
 import { claimsAs } from "../../../timers/runner.ts";
@@ -17,7 +16,6 @@ import { PROCESS_ID } from "../../recovery/interrupted-commands.ts";
 
 export interface LaterSendsRuntimeOptions {
   db: Db;
-  config: Pick<Config, "REPORTS_TIME_ZONE">;
   logger: Logger;
   /** A connected workspace's core and Slack bridge; undefined: not connected, its messages wait. */
   forWorkspace: (
@@ -38,10 +36,9 @@ export function createLaterSends(opts: LaterSendsRuntimeOptions): LaterSendRunne
     forWorkspace: async (id): Promise<LaterSendWorkspace | undefined> => {
       const ws = await opts.forWorkspace(id);
       if (!ws) return undefined;
-      // The zone as it is now (a change in Slack wins over the environment's); quiet hours do not apply.
+      // The workspace's zone as it is now (its effective settings); quiet hours do not apply.
       const settings = await ws.core.admin?.settings().catch(() => undefined);
-      const tz =
-        (settings ? valuesOf(settings) : undefined)?.reportsTimeZone ?? opts.config.REPORTS_TIME_ZONE;
+      const tz = settings ? valuesOf(settings).reportsTimeZone : undefined;
       const bridge = ws.bridge;
       return {
         core: ws.core,

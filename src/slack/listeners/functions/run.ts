@@ -103,9 +103,10 @@ export function stepListener(step: StepDef) {
       }
     };
     try {
+      // The workspace's effective settings (issue 38 §4), never the deployment's config.
       const mode = deps.settings.workflowSteps;
       if (mode === "off") {
-        log.info("workflow step refused: WORKFLOW_STEPS=off");
+        log.info("workflow step refused: the workspace's Workflow steps are off");
         return tell({
           state: "failed",
           error:

@@ -1,0 +1,68 @@
+// The shapes most command definitions share: a command of bare words, a
+// command on one record by its number, and the delete of such a record.
+// Each command keeps its own words, summary, example and answer; only the
+// fields that follow from its words are written here once.
+import { z } from "zod";
+import type { OperationName } from "../../api/operations.ts";
+import type { ApiRecord } from "../../api/types.ts";
+import { idArg } from "../args.ts";
+import { type CommandContext, type CommandScope, type CommandSpec, defineCommand } from "../registry.ts";
+import { deletePreview, namedWrite } from "./common.ts";
+
+/** A command of words alone (`tags`, `campaign new`): no argument, its usage and example are its words. */
+export const bare = (words: string[], scope: CommandScope = "read") => {
+  const line = words.join(" ");
+  return { words, schema: z.object({}), scope, usage: line, example: line };
+};
+
+/** A command on one record by its number (`tag 3`, `tag delete 3`); `noun` names it in "no such tag #3". */
+export const onRecord = (words: string[], noun: string, scope: CommandScope = "read") => ({
+  words,
+  positionals: [{ name: "id" }],
+  schema: z.object({ id: idArg }),
+  scope,
+  usage: `${words.join(" ")} <id>`,
+  noun,
+});
+
+/**
+ * `<noun> delete <id>`: asks to confirm with the record as it is now, then
+ * deletes it and says so by its name (read before it is gone, a nicety: the
+ * number otherwise).
+ */
+export function deleteCommand<R extends ApiRecord>(spec: {
+  noun: string;
+  summary: string;
+  example: string;
+  topic: string;
+  operations: OperationName[];
+  /** The record as it is now (a refusal in words when it cannot be deleted). */
+  read: (ctx: CommandContext, id: number) => Promise<R>;
+  remove: (ctx: CommandContext, id: number) => Promise<unknown>;
+  /** Refuses in words, before the prompt, a record that cannot be deleted. */
+  check?: (record: R, id: number) => void;
+  /** How the answer names it; the record's own name by default. */
+  name?: (record: R) => string;
+  /** The record's fields shown first in the preview. */
+  first?: string[];
+}): CommandSpec<{ id: number }> {
+  const { noun, read, remove, check, name } = spec;
+  return defineCommand({
+    id: `${noun}.delete`,
+    ...onRecord([noun, "delete"], noun, "write"),
+    summary: spec.summary,
+    example: spec.example,
+    topic: spec.topic,
+    operations: spec.operations,
+    preview: async (a, ctx) => {
+      const r = await read(ctx, a.id);
+      check?.(r, a.id);
+      return deletePreview(noun, a.id, r, spec.first);
+    },
+    run: async (a, ctx) => {
+      const r = await read(ctx, a.id).catch(() => undefined);
+      await remove(ctx, a.id);
+      return namedWrite(ctx, noun, a.id, r && name ? name(r) : r, "deleted");
+    },
+  });
+}
