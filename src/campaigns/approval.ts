@@ -21,7 +21,7 @@ import type { CampaignContext } from "./context.ts";
 import { COUNT_TOLERANCE, pinChanges, pinOf } from "./pin.ts";
 
 /** What a check needs: the API, the kept audiences, the approvals. Also a held start's (no command running). */
-export interface ApprovalScope {
+export interface ApprovalDeps {
   api: MessagingApi;
   audiences?: CampaignAudiences;
   approvals: Pick<ApprovalAccess, "policy" | "store" | "now"> & Partial<Pick<ApprovalAccess, "cards">>;
@@ -37,7 +37,7 @@ export const needsApproval = (p: ApprovalPolicy, reach: number | undefined): boo
 
 /** Whom the campaign reaches, counted as §1 does: the headline's figure (undefined: not known) and the line. */
 export async function countReach(
-  s: Pick<ApprovalScope, "api" | "audiences" | "memo">,
+  s: Pick<ApprovalDeps, "api" | "audiences" | "memo">,
   id: number,
   c: Campaign,
   readsSoFar = 1,
@@ -133,7 +133,7 @@ export type ApprovalCheck =
  * read of the template, only when approvers are set.
  */
 export async function checkApproval(
-  s: ApprovalScope,
+  s: ApprovalDeps,
   id: number,
   c: Campaign,
   accept: ReadonlyArray<"approved" | "used"> = ["approved"],
@@ -230,16 +230,16 @@ export async function checkApproval(
  * none is needed); not ok: `reason` in words (mrkdwn), `ask`: ask again.
  */
 export async function approvalForStart(
-  scope: ApprovalScope,
+  deps: ApprovalDeps,
   campaignId: number,
   opts: { take?: boolean } = {},
 ): Promise<{ ok: true; record?: ApprovalRecord } | { ok: false; reason: string; ask: boolean }> {
-  const c = await scope.api.getCampaign(campaignId, { lane: "background" });
-  const check = await checkApproval(scope, campaignId, c, opts.take ? ["approved"] : ["approved", "used"]);
+  const c = await deps.api.getCampaign(campaignId, { lane: "background" });
+  const check = await checkApproval(deps, campaignId, c, opts.take ? ["approved"] : ["approved", "used"]);
   if (!check.needed) return { ok: true };
   if (!check.ok) return { ok: false, reason: check.reason, ask: check.ask };
   if (!opts.take || check.record.state === "used") return { ok: true, record: check.record };
-  const taken = await useApproval(scope.approvals, check.record);
+  const taken = await useApproval(deps.approvals, check.record);
   return taken
     ? { ok: true, record: taken }
     : { ok: false, reason: "The approval was used by another send meanwhile; ask again.", ask: true };

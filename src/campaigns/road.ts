@@ -12,7 +12,7 @@
 //   - its approval: the one approved, for the campaign as approved (pinned:
 //     template, values, audience, channel), taken once (approved → used) and
 //     given back when the API certainly did not send.
-// Who may broadcast is the caller's scope (the command's, or the core's
+// Who may broadcast is the caller's access check (the command's, or the core's
 // startHeld for a held start, checked as it runs).
 import type { Campaign } from "../api/types.ts";
 import { esc } from "../blocks/blocks.ts";
@@ -34,7 +34,7 @@ import { quietUntil } from "./held-starts.ts";
 export type { StartOutcome, StartRoad };
 
 /** What the road reads: the API (audited as the person), the kept audiences, approvals, the start rules. */
-export type StartScope = Pick<
+export type StartDeps = Pick<
   CampaignContext,
   "api" | "audiences" | "approvals" | "startRules" | "now" | "actor"
 > & {
@@ -72,7 +72,7 @@ export function stateWords(name: string, status: string): string {
  * not send).
  */
 export async function startCampaign(
-  s: StartScope,
+  s: StartDeps,
   id: number,
   road: StartRoad,
   read?: Campaign,

@@ -35,9 +35,9 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
   const { run } = runner(p, { ask });
 
   const perform: CommandCore["perform"] = async (actor, what, work) => {
-    const verdict = await permissions.check(actor, what.scope);
+    const verdict = await permissions.check(actor, what.access);
     if (!verdict.ok) {
-      const kind = what.scope === "broadcast" ? "send or cancel campaigns" : "make changes";
+      const kind = what.access === "broadcast" ? "send or cancel campaigns" : "make changes";
       throw new UserError(
         `You may not do this: only ${verdict.allowed.map(mention).join(", ")} may ${kind}. Ask one of them to do it, or to have you added to those who may.`,
         false,
@@ -48,7 +48,7 @@ export function createCommandCore(opts: CoreOptions): SwitchboardCore {
 
   const audit: CommandCore["audit"] = (actor, e) => p.auditing.done(actor, e.command, e);
 
-  const may: SwitchboardCore["may"] = async (actor, scope) => (await permissions.check(actor, scope)).ok;
+  const may: SwitchboardCore["may"] = async (actor, access) => (await permissions.check(actor, access)).ok;
 
   const channelNames: SwitchboardCore["channelNames"] = channelNamesOf({ channels });
 

@@ -51,7 +51,7 @@ export function renderCommandsDoc(commands: AnySpec[] = ALL_COMMANDS): string {
     lines.push(`### ${topic}`, "");
     for (const c of cmds) {
       lines.push(
-        `- \`/sb ${c.usage}\` — ${c.summary}. Scope: ${c.scope}.${c.preview ? " Asks for confirmation." : ""}`,
+        `- \`/sb ${c.usage}\` — ${c.summary}. Access: ${c.access}.${c.preview ? " Asks for confirmation." : ""}`,
       );
       if (c.help) lines.push(`  ${c.help}`);
       for (const [k, d] of Object.entries(c.options ?? {})) lines.push(`  - \`${k}=\` ${d}`);

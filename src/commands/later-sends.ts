@@ -95,7 +95,7 @@ export class LaterSendRunner extends TimerRunner<LaterMessage, LaterSendWorkspac
     let id: unknown;
     try {
       // Who may write, the audited client (its sentence), the API client's road: as they are now.
-      const msg = await ws.core.perform(actor, { scope: "write", command: laterLine(mine) }, async (api) => {
+      const msg = await ws.core.perform(actor, { access: "write", command: laterLine(mine) }, async (api) => {
         // The person's name as the API has it now, for the audit's sentence (a read, never required).
         const { contactId, chatUserId } = body as { contactId?: number; chatUserId?: number };
         if (typeof contactId === "number") await api.getContact(contactId).catch(() => undefined);

@@ -116,7 +116,7 @@ export function createNotConnectedCore(opts: NotConnectedCoreOptions): Switchboa
     },
     dismiss: (id, actor) => inner.dismiss(id, actor),
     audit: (actor, entry) => inner.audit(actor, entry),
-    may: (actor, scope) => inner.may(actor, scope),
+    may: (actor, access) => inner.may(actor, access),
     channelNames: () => inner.channelNames(),
     async perform() {
       throw new UserError(notConnectedText(await whoMayAdminister(opts.admin)), false);

@@ -5,8 +5,7 @@
 // injected resolver (the Slack front end uses usergroups.users.list).
 import { mention } from "../domain/actor.ts";
 import type { Logger } from "../platform/log.ts";
-import type { CommandScope } from "./registry.ts";
-import type { Actor } from "./types.ts";
+import type { Access, Actor } from "./types.ts";
 
 export type ResolveGroupMembers = (groupId: string) => Promise<string[]>;
 
@@ -35,14 +34,14 @@ export class Permissions {
     this.broadcasters = opts.broadcasters?.length ? opts.broadcasters : this.writers;
   }
 
-  listFor(scope: CommandScope): string[] {
-    return scope === "read" ? [] : scope === "write" ? this.writers : this.broadcasters;
+  listFor(access: Access): string[] {
+    return access === "read" ? [] : access === "write" ? this.writers : this.broadcasters;
   }
 
-  async check(actor: Actor, scope: CommandScope): Promise<Verdict> {
+  async check(actor: Actor, access: Access): Promise<Verdict> {
     // The shell runs on the operator's own machine with the operator's key.
     if (actor.via === "shell") return { ok: true };
-    const list = this.listFor(scope);
+    const list = this.listFor(access);
     if (list.length === 0) return { ok: true };
     if (list.includes(actor.userId)) return { ok: true };
     for (const entry of list) {

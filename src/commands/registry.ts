@@ -14,11 +14,10 @@ import type { ContactNames } from "./contact-names.ts";
 import type { InboxAccess } from "./inbox.ts";
 import type { LaterMessage } from "./later-message.ts";
 import type { Token } from "./tokenize.ts";
-import type { Reply } from "./types.ts";
+import type { Access, Reply } from "./types.ts";
 import type { WorkspaceAdmin } from "./workspace-admin.ts";
 
-/** read: anyone; write: SWITCHBOARD_WRITERS; broadcast: SWITCHBOARD_BROADCASTERS. */
-export type CommandScope = "read" | "write" | "broadcast";
+export type { Access };
 
 export interface Positional {
   name: string;
@@ -44,8 +43,8 @@ export interface CommandContext extends CampaignContext {
   apiKeyMasked: string;
   /** Everything the registry knows, for help. */
   registry: Registry;
-  /** Whether the actor may run commands of this scope (SWITCHBOARD_WRITERS / _BROADCASTERS). */
-  may: (scope: CommandScope) => Promise<boolean>;
+  /** Whether the actor may run commands that need this access (SWITCHBOARD_WRITERS / _BROADCASTERS). */
+  may: (access: Access) => Promise<boolean>;
   /** Report schedules and summaries (src/reports/service.ts); absent where reports are not set up. */
   reports?: ReportService;
   /** The inboxes (docs/inbox.md); absent where they are not set up. */
@@ -79,7 +78,8 @@ export interface CommandSpec<A = Record<string, unknown>> {
   /** When set, unknown `key=value` options are accepted into `extra` (custom fields, template parameters). */
   extraOptions?: string;
   schema: z.ZodType<A>;
-  scope: CommandScope;
+  /** Who may run it (SWITCHBOARD_WRITERS / _BROADCASTERS): read, write or broadcast. */
+  access: Access;
   /** `tag add <name> <#RRGGBB> [description…]` (without `/sb`). */
   usage: string;
   summary: string;

@@ -4,7 +4,7 @@
 // write, and answered as the step's outputs. A problem is a UserError naming
 // the input and the rule, in words a workflow author can act on. No front
 // end here: src/slack/listeners/functions/ runs these through the core's
-// perform() (scope check and audit).
+// perform() (access check and audit).
 import {
   createContactSchema,
   emailSchema,

@@ -6,6 +6,12 @@ import type { HeldStart } from "../store/held-starts.ts";
 import type { FormRequest } from "./form-kinds.ts";
 import type { WorkspaceAdmin } from "./workspace-admin.ts";
 
+/**
+ * The access a command needs: read, anyone; write, SWITCHBOARD_WRITERS (empty: everyone);
+ * broadcast (campaign send and cancel), SWITCHBOARD_BROADCASTERS (empty: the writers).
+ */
+export type Access = "read" | "write" | "broadcast";
+
 export { ACTION } from "../blocks/actions.ts";
 export type { CoreAuditEntry, StartOutcome, StartRoad } from "../campaigns/context.ts";
 export type { Actor } from "../domain/actor.ts";
@@ -55,18 +61,18 @@ export interface CommandCore {
   confirm(confirmationId: string, actor: Actor): Promise<Reply>;
   /** Drops a pending confirmation. */
   dismiss(confirmationId: string, actor: Actor): Promise<Reply>;
-  /** Whether `actor` is one of those who may act at `scope` (SWITCHBOARD_WRITERS / _BROADCASTERS). */
-  may(actor: Actor, scope: "read" | "write" | "broadcast"): Promise<boolean>;
+  /** Whether `actor` is one of those who have `access` (SWITCHBOARD_WRITERS / _BROADCASTERS). */
+  may(actor: Actor, access: Access): Promise<boolean>;
   /** The names people gave the messaging channels (`/sb channel name`), by id; empty when none or unreadable. */
   channelNames(): Promise<Record<number, string>>;
   /**
    * For forms and uploads, which build their request themselves: checks that
-   * `actor` may act at `what.scope` (throws a UserError saying who may), then
+   * `actor` has `what.access` (throws a UserError saying who may), then
    * runs `work` with the API client whose writes are audited as `what.command`.
    */
   perform<T>(
     actor: Actor,
-    what: { scope: "read" | "write" | "broadcast"; command: string },
+    what: { access: Access; command: string },
     work: (api: MessagingApi) => Promise<T>,
   ): Promise<T>;
   /**

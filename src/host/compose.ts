@@ -213,7 +213,7 @@ export async function composeWorkspaces(
           homeView: createHomeView({
             mayAdminister: async (userId) =>
               (await rt.core.admin?.mayAdminister({ userId, via: "slack" })) ?? false,
-            may: (userId, scope) => rt.core.may({ userId, via: "slack" }, scope),
+            may: (userId, access) => rt.core.may({ userId, via: "slack" }, access),
             client: rt.client,
             stores: rt.stores,
             apiKey: rt.apiKey,

@@ -45,7 +45,7 @@ export type PendingRun =
   | { ok: true; state: "unknown"; pending: PendingImport; unknown: ImportOutcomeUnknown };
 
 export interface RunHow {
-  /** The API, already checked for the clicker's scope; its writes are audited. */
+  /** The API, already checked for the clicker's access; its writes are audited. */
   api: MessagingApi;
   /** The file, from its start (Slack: a new download). */
   source: (p: PendingImport) => Promise<ImportSource>;

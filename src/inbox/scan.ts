@@ -41,13 +41,13 @@ interface ListRead {
  * through the API's `type` filter (it takes one value), several by keeping
  * the matching ones of the one list read (the idle cost stays one read).
  */
-interface ListScope {
+interface ListFilter {
   needHuman: true | undefined;
   type?: string;
   keep: (u: ChatUser) => boolean;
 }
 
-function listScope(inbox: Inbox): ListScope {
+function listFilter(inbox: Inbox): ListFilter {
   const needHuman = inbox.filter === "need_human" ? true : undefined;
   if (inbox.types.length === 1) return { needHuman, type: inbox.types[0], keep: () => true };
   if (!inbox.types.length) return { needHuman, keep: () => true };
@@ -70,9 +70,9 @@ export class Scan {
     const now = this.ctx.now();
     const floor = new Date(now.getTime() - this.ctx.lookbackMs);
     const out = { posted: 0, threads: 0 };
-    const scope = listScope(inbox);
-    const needHuman = scope.needHuman;
-    const type = scope.type ? { type: scope.type as ChatType } : {};
+    const filter = listFilter(inbox);
+    const needHuman = filter.needHuman;
+    const type = filter.type ? { type: filter.type as ChatType } : {};
 
     if (!inbox.primed) {
       // From now on, plus one card for each conversation already unread or needing a human.
@@ -101,7 +101,7 @@ export class Scan {
         );
       const seen = new Map<number, ChatUser>();
       for (const page of await Promise.all(lists))
-        for (const u of page.items) if (typeof u.id === "number" && scope.keep(u)) seen.set(u.id, u);
+        for (const u of page.items) if (typeof u.id === "number" && filter.keep(u)) seen.set(u.id, u);
       const users = [...seen.values()]
         .sort((a, b) => (chatUserActivity(b)?.getTime() ?? 0) - (chatUserActivity(a)?.getTime() ?? 0))
         .slice(0, FIRST_CARDS)
@@ -126,7 +126,7 @@ export class Scan {
     const cursor = new Date(Math.max(inbox.activityCursor?.getTime() ?? 0, floor.getTime()));
     // With a burst being read over several polls, the front read stops at the newest already looked at.
     const top = inbox.listPage && inbox.activityTop ? inbox.activityTop : cursor;
-    const front = await this.listFrom(1, top, scope);
+    const front = await this.listFrom(1, top, filter);
     const moved = new Map<number, ChatUser>();
     const add = (users: ChatUser[]) => {
       for (const u of users) if (typeof u.id === "number" && !moved.has(u.id)) moved.set(u.id, u);
@@ -138,7 +138,7 @@ export class Scan {
     if (!front.complete) next = { cursor, listPage: front.lastPage };
     else if (inbox.listPage) {
       // Pages only move down as activity brings chat users to the top: going on one page early misses none.
-      const rest = await this.listFrom(Math.max(1, inbox.listPage), cursor, scope);
+      const rest = await this.listFrom(Math.max(1, inbox.listPage), cursor, filter);
       add(rest.users);
       if (rest.newest && rest.newest > newest) newest = rest.newest;
       next = rest.complete ? { cursor: newest, listPage: null } : { cursor, listPage: rest.lastPage };
@@ -152,7 +152,7 @@ export class Scan {
     if (users.length > INCLUDE_MESSAGES_ABOVE) {
       const pages = Math.min(MAX_LIST_PAGES, Math.ceil(users.length / LIST_LIMIT));
       for (let page = 1; page <= pages; page++) {
-        const p = await this.listPage(page, scope, true);
+        const p = await this.listPage(page, filter, true);
         for (const u of p.items) {
           const messages = chatUserMessages(u);
           if (typeof u.id === "number" && messages) included.set(u.id, messages);
@@ -191,18 +191,18 @@ export class Scan {
    * The list from `page` on, latest activity first, while the activity is not
    * older than `since` (less the overlap), at most MAX_LIST_PAGES pages.
    */
-  private async listFrom(page: number, since: Date, scope: ListScope): Promise<ListRead> {
+  private async listFrom(page: number, since: Date, filter: ListFilter): Promise<ListRead> {
     const stop = since.getTime() - OVERLAP_MS;
     const users: ChatUser[] = [];
     let newest: Date | undefined;
     for (let n = 0; n < MAX_LIST_PAGES; n++, page++) {
-      const p = await this.listPage(page, scope);
+      const p = await this.listPage(page, filter);
       for (const u of p.items) {
         const activity = chatUserActivity(u);
         // Without an activity time there is no telling: look at its history (costs a read).
         if (activity && activity.getTime() < stop) return { users, complete: true, lastPage: page, newest };
         if (activity && (!newest || activity > newest)) newest = activity;
-        if (scope.keep(u)) users.push(u);
+        if (filter.keep(u)) users.push(u);
       }
       if (p.items.length < p.limit) return { users, complete: true, lastPage: page, newest };
     }
@@ -210,7 +210,7 @@ export class Scan {
   }
 
   /** One page of the inbox's chat users, latest activity first (with their latest messages when asked). */
-  private listPage(page: number, scope: ListScope, includeMessages?: true) {
+  private listPage(page: number, filter: ListFilter, includeMessages?: true) {
     return this.ctx.read(
       this.ctx.client.listChatUsers(
         {
@@ -219,8 +219,8 @@ export class Scan {
           limit: LIST_LIMIT,
           page,
           ...(includeMessages ? { includeMessages } : {}),
-          ...(scope.needHuman ? { needHuman: scope.needHuman } : {}),
-          ...(scope.type ? { type: scope.type as ChatType } : {}),
+          ...(filter.needHuman ? { needHuman: filter.needHuman } : {}),
+          ...(filter.type ? { type: filter.type as ChatType } : {}),
         },
         { lane: "background" },
       ),

@@ -212,8 +212,8 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
         (await source.scopeOf(home.stores.workspace)).core.admin?.mayAdminister({ userId, via: "slack" }) ??
         false,
       // The write shortcuts for those who may write (the core's may: SWITCHBOARD_WRITERS).
-      may: async (userId, scope) =>
-        (await source.scopeOf(home.stores.workspace)).core.may({ userId, via: "slack" }, scope),
+      may: async (userId, access) =>
+        (await source.scopeOf(home.stores.workspace)).core.may({ userId, via: "slack" }, access),
       ...opts.home,
       republish: async (userId, view) => {
         await bridge.client.views.publish({ user_id: userId, view }).catch((err) => {
@@ -231,7 +231,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     posts: bridge.posts,
     inFlight: new Set(),
     work: new InFlight(),
-    noteCommand: (scope, typed) => trackCommand({ ...scope, db: opts.db, logger }, typed),
+    noteCommand: (workspace, typed) => trackCommand({ ...workspace, db: opts.db, logger }, typed),
     db: opts.db,
     ...opts.progress,
     formView: openableView,

@@ -508,7 +508,7 @@ describe("audit", () => {
   it("audits what a form's work writes, by HTTP method: each write once, no read, no input refused before sending", async () => {
     const { core, audits } = h();
     const n = audits.length;
-    await core.perform(SLACK_USER, { scope: "write", command: "form: tag" }, async (api) => {
+    await core.perform(SLACK_USER, { access: "write", command: "form: tag" }, async (api) => {
       await api.listTags();
       const tag = await api.createTag({ name: "From a form", color: "#0A0B0C" });
       await expect(api.createTag({ name: "Bad", color: "red" })).rejects.toThrow(/color/);

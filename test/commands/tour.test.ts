@@ -270,6 +270,16 @@ function mistakeProblems(line: string, r: Reply): string[] {
   return problems;
 }
 
+/** With AUDIT_DUMP set, the audit's lines of what the tests wrote, for reading them by eye. */
+function dumpAudits(): void {
+  if (process.env.AUDIT_DUMP)
+    console.log(
+      h()
+        .audits.map((e) => auditMessage(e).text)
+        .join("\n"),
+    );
+}
+
 describe("a tour of the commands reads as everyday English (issue 9)", () => {
   it("no API member names, no (s), plurals right, no page past the end, no glued sentences, no HTTP codes", async () => {
     const seen: string[] = [];
@@ -522,12 +532,7 @@ describe("every form reads in the team's words (issue 30 §3)", () => {
     };
     const hint = s.blocks.find((b) => b.block_id === "writers")?.hint?.text ?? "";
     if (/Nobody chosen/.test(hint)) problems.push(`settings: “${hint}” under a chosen person`);
-    if (process.env.AUDIT_DUMP)
-      console.log(
-        h()
-          .audits.map((e) => auditMessage(e).text)
-          .join("\n"),
-      );
+    dumpAudits();
     expect(problems).toEqual([]);
   });
 });
@@ -628,12 +633,7 @@ describe("the audit's lines of the tour's writes (issue 39 §1)", () => {
       if (/\d{4}-\d\d-\d\dT\d\d:\d\d/.test(line)) problems.push(`Home: an ISO time: ${line}`);
       if (/<#[DU][A-Z0-9]+>|#\d{7,}/.test(line)) problems.push(`Home: an id: ${line}`);
     }
-    if (process.env.AUDIT_DUMP)
-      console.log(
-        h()
-          .audits.map((e) => auditMessage(e).text)
-          .join("\n"),
-      );
+    dumpAudits();
     expect(problems).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { webApi } from "@slack/bolt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { slackError } from "../helpers/rejection.ts";
 import { FakeSlack, type FakeTeam } from "./slack.ts";
 import { SlackRequests } from "./slack-requests.ts";
 
@@ -27,15 +28,6 @@ const received: Json[] = [];
 
 const client = (token: string) =>
   new webApi.WebClient(token, { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } });
-
-async function error(p: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await p;
-    return undefined;
-  } catch (err) {
-    return (err as { data?: { error?: string } }).data?.error;
-  }
-}
 
 const modal = (title: string, meta = "") => ({
   type: "modal" as const,
@@ -114,11 +106,11 @@ describe("the fake Slack keeps workspaces apart", () => {
     const payload = lastPayload();
     expect(payload.team_id).toBe("TBOLT");
     // Bolt's trigger, Acme's token: refused, and spent by nobody.
-    expect(await error(clients.TACME!.views.open({ trigger_id: payload.trigger_id, view: modal("x") }))).toBe(
-      "invalid_trigger_id",
-    );
     expect(
-      await error(clients.default!.views.open({ trigger_id: payload.trigger_id, view: modal("x") })),
+      await slackError(clients.TACME!.views.open({ trigger_id: payload.trigger_id, view: modal("x") })),
+    ).toBe("invalid_trigger_id");
+    expect(
+      await slackError(clients.default!.views.open({ trigger_id: payload.trigger_id, view: modal("x") })),
     ).toBe("invalid_trigger_id");
     const ok = await clients.TBOLT!.views.open({ trigger_id: payload.trigger_id, view: modal("Bolt's") });
     expect(ok.view?.team_id).toBe("TBOLT");
@@ -127,14 +119,14 @@ describe("the fake Slack keeps workspaces apart", () => {
     const shortcut = lastPayload();
     expect(shortcut.team.id).toBe("TACME");
     expect(
-      await error(clients.TBOLT!.views.open({ trigger_id: shortcut.trigger_id, view: modal("x") })),
+      await slackError(clients.TBOLT!.views.open({ trigger_id: shortcut.trigger_id, view: modal("x") })),
     ).toBe("invalid_trigger_id");
     await requests.blockAction({ action_id: "sb_run", value: "help" });
     const click = lastPayload();
     expect(click.team.id).toBe(fake.teamId);
-    expect(await error(clients.TACME!.views.open({ trigger_id: click.trigger_id, view: modal("x") }))).toBe(
-      "invalid_trigger_id",
-    );
+    expect(
+      await slackError(clients.TACME!.views.open({ trigger_id: click.trigger_id, view: modal("x") })),
+    ).toBe("invalid_trigger_id");
   });
 
   it("another workspace's token cannot update a view, nor push onto it: not_found", async () => {
@@ -143,8 +135,10 @@ describe("the fake Slack keeps workspaces apart", () => {
       view: modal("Acme's"),
     });
     const id = opened.view!.id!;
-    expect(await error(clients.TBOLT!.views.update({ view_id: id, view: modal("Taken") }))).toBe("not_found");
-    expect(await error(clients.default!.views.update({ view_id: id, view: modal("Taken") }))).toBe(
+    expect(await slackError(clients.TBOLT!.views.update({ view_id: id, view: modal("Taken") }))).toBe(
+      "not_found",
+    );
+    expect(await slackError(clients.default!.views.update({ view_id: id, view: modal("Taken") }))).toBe(
       "not_found",
     );
     expect((fake.view(id)!.view as Json).title.text).toBe("Acme's");
@@ -152,7 +146,7 @@ describe("the fake Slack keeps workspaces apart", () => {
     await requests.viewAction(id, { action_id: "go", block_id: "b", type: "button", value: "1" }, {});
     const click = lastPayload();
     expect(
-      await error(clients.TBOLT!.views.push({ trigger_id: click.trigger_id, view: modal("Pushed") })),
+      await slackError(clients.TBOLT!.views.push({ trigger_id: click.trigger_id, view: modal("Pushed") })),
     ).toBe("not_found");
     // Acme's own token updates and pushes.
     const updated = await clients.TACME!.views.update({ view_id: id, view: modal("Acme's, updated") });
@@ -188,7 +182,7 @@ describe("the fake Slack keeps workspaces apart", () => {
     });
     // Its trigger is Acme's too.
     expect(
-      await error(clients.TBOLT!.views.open({ trigger_id: submitted.trigger_id, view: modal("x") })),
+      await slackError(clients.TBOLT!.views.open({ trigger_id: submitted.trigger_id, view: modal("x") })),
     ).toBe("invalid_trigger_id");
     await requests.blockSuggestion(
       stored.id,
@@ -255,13 +249,15 @@ describe("the fake Slack keeps workspaces apart", () => {
       clients[team]!.chat.postMessage({ channel, text: `from ${team}` });
     // Another workspace's channel, person or #general: not found, and nothing posted.
     const before = fake.messages.length;
-    expect(await error(post("TACME", "C0BOLTDESK"))).toBe("channel_not_found");
-    expect(await error(post("TACME", "U0BOLTBEN"))).toBe("channel_not_found");
-    expect(await error(post("TACME", fake.generalOf("TBOLT")))).toBe("channel_not_found");
-    expect(await error(post("TACME", "C0GENERAL"))).toBe("channel_not_found");
-    expect(await error(post("default", "C0ACMEDESK"))).toBe("channel_not_found");
+    expect(await slackError(post("TACME", "C0BOLTDESK"))).toBe("channel_not_found");
+    expect(await slackError(post("TACME", "U0BOLTBEN"))).toBe("channel_not_found");
+    expect(await slackError(post("TACME", fake.generalOf("TBOLT")))).toBe("channel_not_found");
+    expect(await slackError(post("TACME", "C0GENERAL"))).toBe("channel_not_found");
+    expect(await slackError(post("default", "C0ACMEDESK"))).toBe("channel_not_found");
     expect(
-      await error(clients.TACME!.chat.postEphemeral({ channel: "C0ACMEDESK", user: "U0BOLTBEN", text: "x" })),
+      await slackError(
+        clients.TACME!.chat.postEphemeral({ channel: "C0ACMEDESK", user: "U0BOLTBEN", text: "x" }),
+      ),
     ).toBe("user_not_found");
     expect(fake.messages.length).toBe(before);
     // Its own channel, its own person (a DM), its own #general: posted, in its workspace.
@@ -274,32 +270,34 @@ describe("the fake Slack keeps workspaces apart", () => {
     expect((await post("TACME", fake.generalOf("TACME"))).ok).toBe(true);
     // Reading: another workspace's people, channels and messages are not there.
     expect((await clients.TACME!.users.info({ user: "U0ACMEANN" })).user?.id).toBe("U0ACMEANN");
-    expect(await error(clients.TACME!.users.info({ user: "U0BOLTBEN" }))).toBe("user_not_found");
-    expect(await error(clients.TBOLT!.users.info({ user: "U0ACMEANN" }))).toBe("user_not_found");
-    expect(await error(clients.default!.users.info({ user: "U0ACMEANN" }))).toBe("user_not_found");
-    expect(await error(clients.TBOLT!.conversations.info({ channel: "C0ACMEDESK" }))).toBe(
+    expect(await slackError(clients.TACME!.users.info({ user: "U0BOLTBEN" }))).toBe("user_not_found");
+    expect(await slackError(clients.TBOLT!.users.info({ user: "U0ACMEANN" }))).toBe("user_not_found");
+    expect(await slackError(clients.default!.users.info({ user: "U0ACMEANN" }))).toBe("user_not_found");
+    expect(await slackError(clients.TBOLT!.conversations.info({ channel: "C0ACMEDESK" }))).toBe(
       "channel_not_found",
     );
-    expect(await error(clients.TBOLT!.conversations.join({ channel: "C0ACMEDESK" }))).toBe(
+    expect(await slackError(clients.TBOLT!.conversations.join({ channel: "C0ACMEDESK" }))).toBe(
       "channel_not_found",
     );
-    expect(await error(clients.TBOLT!.conversations.history({ channel: "C0ACMEDESK" }))).toBe(
+    expect(await slackError(clients.TBOLT!.conversations.history({ channel: "C0ACMEDESK" }))).toBe(
       "channel_not_found",
     );
-    expect(await error(clients.TBOLT!.conversations.replies({ channel: "C0ACMEDESK", ts: mine.ts! }))).toBe(
-      "channel_not_found",
-    );
+    expect(
+      await slackError(clients.TBOLT!.conversations.replies({ channel: "C0ACMEDESK", ts: mine.ts! })),
+    ).toBe("channel_not_found");
     const history = await clients.TACME!.conversations.history({ channel: "C0ACMEDESK" });
     expect(history.messages?.map((m) => m.ts)).toContain(mine.ts);
     // Another workspace's message cannot be changed, deleted or reacted to.
     expect(
-      await error(clients.TBOLT!.chat.update({ channel: "C0ACMEDESK", ts: mine.ts!, text: "taken" })),
+      await slackError(clients.TBOLT!.chat.update({ channel: "C0ACMEDESK", ts: mine.ts!, text: "taken" })),
     ).toBe("message_not_found");
-    expect(await error(clients.TBOLT!.chat.delete({ channel: "C0ACMEDESK", ts: mine.ts! }))).toBe(
+    expect(await slackError(clients.TBOLT!.chat.delete({ channel: "C0ACMEDESK", ts: mine.ts! }))).toBe(
       "message_not_found",
     );
     expect(
-      await error(clients.TBOLT!.reactions.add({ channel: "C0ACMEDESK", timestamp: mine.ts!, name: "eyes" })),
+      await slackError(
+        clients.TBOLT!.reactions.add({ channel: "C0ACMEDESK", timestamp: mine.ts!, name: "eyes" }),
+      ),
     ).toBe("message_not_found");
     const kept = fake.messages.find((m) => m.ts === mine.ts);
     expect([kept?.text, kept?.deleted ?? false, kept?.reactions ?? []]).toEqual(["from TACME", false, []]);
@@ -308,7 +306,7 @@ describe("the fake Slack keeps workspaces apart", () => {
     expect((await clients.TACME!.usergroups.users.list({ usergroup: "S0ACMEOPS" })).users).toEqual([
       "U0ACMEANN",
     ]);
-    expect(await error(clients.TBOLT!.usergroups.users.list({ usergroup: "S0ACMEOPS" }))).toBe(
+    expect(await slackError(clients.TBOLT!.usergroups.users.list({ usergroup: "S0ACMEOPS" }))).toBe(
       "no_such_subteam",
     );
   });
@@ -321,10 +319,10 @@ describe("the fake Slack keeps workspaces apart", () => {
       (await clients.TORGWS!.chat.postMessage({ channel: fake.generalOf("TORGWS"), text: "org" })).ok,
     ).toBe(true);
     expect((await clients.TORGWS!.users.info({ user: "U0ORGTWOZOE" })).user?.id).toBe("U0ORGTWOZOE");
-    expect(await error(clients.TACME!.chat.postMessage({ channel: "C0ORGTWODESK", text: "x" }))).toBe(
+    expect(await slackError(clients.TACME!.chat.postMessage({ channel: "C0ORGTWODESK", text: "x" }))).toBe(
       "channel_not_found",
     );
-    expect(await error(clients.TORGWS!.chat.postMessage({ channel: "C0BOLTDESK", text: "x" }))).toBe(
+    expect(await slackError(clients.TORGWS!.chat.postMessage({ channel: "C0BOLTDESK", text: "x" }))).toBe(
       "channel_not_found",
     );
     // A workflow step's token is the workspace's whose workflow runs it.
@@ -332,7 +330,7 @@ describe("the fake Slack keeps workspaces apart", () => {
     const { execution } = fake.executeFunction("noop", {}, { team: "TBOLT" });
     const wf = client(execution.token);
     expect((await wf.chat.postMessage({ channel: "C0BOLTDESK", text: "step" })).ok).toBe(true);
-    expect(await error(wf.chat.postMessage({ channel: "C0ACMEDESK", text: "step" }))).toBe(
+    expect(await slackError(wf.chat.postMessage({ channel: "C0ACMEDESK", text: "step" }))).toBe(
       "channel_not_found",
     );
   });

@@ -24,6 +24,8 @@ export interface HandClock {
 }
 
 export interface InboxParts {
+  /** The inbox's channel. */
+  channel: string;
   /** A chat user of the sandbox (of `type`, if given) with no thread in the inbox yet (each given once). */
   freshUser(type?: string): Promise<number>;
   /**
@@ -62,6 +64,7 @@ export function inboxParts(
   };
   const card = (ts: string) => s.fake.messages.find((m) => m.ts === ts) as Rec;
   return {
+    channel,
     async freshUser(type) {
       const page = await s.client.listChatUsers({ limit: 100 });
       for (const u of page.items)
@@ -254,4 +257,18 @@ export function followThread(
     deskButtons: () => t.parts.deskButtons(current().threadTs),
     click: (action) => t.parts.click(who, current().threadTs, action),
   };
+}
+
+/**
+ * The inbox turned on in its channel (by `who`, in the shell), then a fresh phone-chat customer
+ * writes `text` and the poller takes a pass: what turning it on answered, what that pass did, the
+ * customer and their thread. The test asserts on `on` and `polled`.
+ */
+export async function firstConversation(t: InboxStack, who: FakeUser, text: string) {
+  const on = await t.s.core.run(`inbox on ${t.parts.channel}`, { userId: who.id, via: "shell" });
+  await t.runtime.poller.step();
+  const user = await t.parts.freshUser("phonechat");
+  await t.parts.customerWrites(user, text);
+  const polled = await t.runtime.poller.step();
+  return { on, polled, user, threadTs: await t.parts.threadOf(user) };
 }

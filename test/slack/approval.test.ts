@@ -81,6 +81,16 @@ const copies = (id: number) =>
       buttons(m.blocks).some((b) => new RegExp(`^campaign ${id} (approve|send|request)`).test(b.value ?? "")),
   );
 
+/** The DM to Alice (the requester) whose text matches `text`, posted within 10 s. */
+const dmToAlice = (text: RegExp, what: string) =>
+  stack().fake.waitFor(
+    () =>
+      stack()
+        .fake.callsOf("chat.postMessage")
+        .find((x) => x.args.channel === "U0ALICE" && text.test(String(x.args.text))),
+    10_000,
+    what,
+  );
 const latest = (id: number) => new Approvals(stack().db, ENV_WORKSPACE).latest(id);
 
 /** A command core of the stack's workspace whose approvals read this clock (the Slack cards are the app's). */
@@ -175,18 +185,7 @@ describe("approval before a send", () => {
     );
     for (const m of copies(id)) expect(buttons(m.blocks).map((x) => x.text?.text)).toEqual(["Send now"]);
     // The requester is told by DM; the audit says it in words.
-    await fake.waitFor(
-      () =>
-        fake
-          .callsOf("chat.postMessage")
-          .find(
-            (x) =>
-              x.args.channel === "U0ALICE" &&
-              /approved \*Spring sale\* for 3 people/.test(String(x.args.text)),
-          ),
-      10_000,
-      "the requester's DM",
-    );
+    await dmToAlice(/approved \*Spring sale\* for 3 people/, "the requester's DM");
     const audit = await db.query<Record<string, unknown>>(
       "select * from switchboard.audit where operation like 'campaign.approval.%' and command like $1 order by id",
       [`campaign ${id} %`],
@@ -256,18 +255,7 @@ describe("approval before a send", () => {
       { reason: { reason: { type: "plain_text_input", value: "wrong discount" } } },
       { user: BOB },
     );
-    await fake.waitFor(
-      () =>
-        fake
-          .callsOf("chat.postMessage")
-          .find(
-            (x) =>
-              x.args.channel === "U0ALICE" &&
-              /rejected \*Rejected sale\*: "wrong discount"/.test(String(x.args.text)),
-          ),
-      10_000,
-      "the requester told",
-    );
+    await dmToAlice(/rejected \*Rejected sale\*: "wrong discount"/, "the requester told");
     const r = (await latest(id))!;
     expect(r).toMatchObject({ state: "rejected", decidedBy: "U0BOB", reason: "wrong discount" });
     expect((await stack().client.getCampaign(id)).status).toBe("draft");
@@ -386,7 +374,7 @@ describe("approval before a send", () => {
     await core.run(`campaign ${id} approve request=${r.id}`, as(CAROL));
     const decided = (await latest(id))!;
     const at = (hours: number) => () => new Date(decided.decidedAt!.getTime() + hours * 3600_000);
-    const scope = (hours: number) => ({
+    const deps = (hours: number) => ({
       api: client,
       approvals: {
         policy: { approvers: ["U0ALICE", "U0BOB", "U0CAROL"] },
@@ -395,7 +383,7 @@ describe("approval before a send", () => {
       },
     });
     // 25 hours on: expired, and the card says so.
-    const late = await approvalForStart(scope(25), id);
+    const late = await approvalForStart(deps(25), id);
     expect(late).toMatchObject({ ok: false, ask: true });
     expect(!late.ok && late.reason).toMatch(/expired .*an approval is good for 24 hours\. Ask again/);
     expect(JSON.stringify(approvalCardView(decided, at(25)()).blocks)).toMatch(/\*expired\*/);
@@ -403,10 +391,10 @@ describe("approval before a send", () => {
       "Request approval",
     ]);
     // 23 hours on: good; taken once for a held start, then checked again at the start.
-    expect(await approvalForStart(scope(23), id, { take: true })).toMatchObject({ ok: true });
+    expect(await approvalForStart(deps(23), id, { take: true })).toMatchObject({ ok: true });
     expect((await latest(id))?.state).toBe("used");
-    expect(await approvalForStart(scope(23), id)).toMatchObject({ ok: true });
-    expect(await approvalForStart(scope(23), id, { take: true })).toMatchObject({ ok: false });
+    expect(await approvalForStart(deps(23), id)).toMatchObject({ ok: true });
+    expect(await approvalForStart(deps(23), id, { take: true })).toMatchObject({ ok: false });
   });
 
   it("a request nobody decided within 24 hours expires (an injected clock): click, card and send say so, every copy redrawn once", async () => {

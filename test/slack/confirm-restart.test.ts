@@ -11,7 +11,7 @@ import { tellInterruptedConfirmations } from "../../src/slack/recovery/confirm-n
 import { interruptedText, tellInterruptedCommands } from "../../src/slack/recovery/interrupted-commands.ts";
 import { Confirmations } from "../../src/store/confirmations.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
-import { Forms, randomName } from "./forms-harness.ts";
+import { Forms, randomName, templateEntries } from "./forms-harness.ts";
 
 let stack: SlackStack;
 
@@ -162,13 +162,7 @@ describe("a form submission interrupted by kill -9", () => {
       const alice = new Forms(s.req, s.fake);
       const v = await alice.open("template new");
       await alice.act(v.id, "body", { body: "Hi {{name}}" });
-      const submitting = alice.submit(v.id, {
-        name: randomName("Killed").replace(/ /g, "_"),
-        language: "en",
-        category: "UTILITY",
-        body: "Hi {{name}}",
-        "example:name": "Ana",
-      });
+      const submitting = alice.submit(v.id, templateEntries(randomName("Killed").replace(/ /g, "_")));
       for (
         let i = 0;
         i < 400 && !s.proxy?.seen.some((x) => x.startsWith("POST") && x.includes("/templates"));

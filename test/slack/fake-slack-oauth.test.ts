@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { settingsGroupModal } from "../../src/slack/forms/settings.ts";
 import { workspaceGroups } from "../../src/slack/io/usergroups.ts";
 import { FakeSlack } from "../fakes/slack.ts";
+import { slackError } from "../helpers/rejection.ts";
+import { DEFAULT_SETTINGS } from "../helpers/settings.ts";
 
 let fake: FakeSlack;
 let clock = 1_700_000_000_000;
@@ -19,15 +21,6 @@ beforeAll(async () => {
   noToken = client();
 });
 afterAll(() => fake?.close());
-
-async function error(p: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await p;
-    return undefined;
-  } catch (err) {
-    return (err as { data?: { error?: string } }).data?.error;
-  }
-}
 
 describe("fake Slack OAuth", () => {
   it("installs several workspaces, each with its own bot token, and an org-wide install", async () => {
@@ -66,14 +59,14 @@ describe("fake Slack OAuth", () => {
     const t = fake.addTeam({ teamId: "TC" });
     const code = fake.authorizeCode(t);
     expect(
-      await error(noToken.oauth.v2.access({ client_id: fake.clientId, client_secret: "wrong", code })),
+      await slackError(noToken.oauth.v2.access({ client_id: fake.clientId, client_secret: "wrong", code })),
     ).toBe("bad_client_secret");
     expect(
-      await error(noToken.oauth.v2.access({ client_id: "1.2", client_secret: fake.clientSecret, code })),
+      await slackError(noToken.oauth.v2.access({ client_id: "1.2", client_secret: fake.clientSecret, code })),
     ).toBe("invalid_client_id");
     await noToken.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, code });
     expect(
-      await error(
+      await slackError(
         noToken.oauth.v2.access({ client_id: fake.clientId, client_secret: fake.clientSecret, code }),
       ),
     ).toBe("invalid_code");
@@ -88,12 +81,12 @@ describe("fake Slack OAuth", () => {
     expect(r.access_token).not.toBe(g.access_token);
     expect(r.refresh_token).not.toBe(g.refresh_token);
     expect(fake.refreshCalls()).toHaveLength(1);
-    expect(await error(noToken.oauth.v2.access(refresh))).toBe("invalid_refresh_token");
+    expect(await slackError(noToken.oauth.v2.access(refresh))).toBe("invalid_refresh_token");
     expect(fake.refreshCalls()).toHaveLength(1);
 
     clock += 3600_000;
-    expect(await error(client(r.access_token).auth.test())).toBe("token_expired");
-    expect(await error(client("xoxb-unknown").auth.test())).toBe("invalid_auth");
+    expect(await slackError(client(r.access_token).auth.test())).toBe("token_expired");
+    expect(await slackError(client("xoxb-unknown").auth.test())).toBe("invalid_auth");
   });
 });
 
@@ -146,7 +139,7 @@ describe("fake Slack user groups (usergroups.list)", () => {
     expect(await workspaceGroups(eClient)).toEqual({ available: false });
 
     const data = (groups: { available: boolean; names: Record<string, string> }) => ({
-      settings: defaultSettings,
+      settings: DEFAULT_SETTINGS,
       channels: [],
       groups,
     });
@@ -159,20 +152,3 @@ describe("fake Slack user groups (usergroups.list)", () => {
     expect(blocks({ available: false, names: {} })).toContain("writers");
   });
 });
-
-const origin = { kind: "default" } as const;
-const defaultSettings = {
-  writers: { value: [], origin },
-  broadcasters: { value: [], origin },
-  auditChannel: { value: undefined, origin },
-  messagingChannel: { value: undefined, origin },
-  reportsTimeZone: { value: undefined, origin },
-  workflowSteps: { value: "writers" as const, origin },
-  country: { value: undefined, origin },
-  away: { value: undefined, origin },
-  awayNow: { value: undefined, origin },
-  quietHours: { value: undefined, origin },
-  businessHours: { value: undefined, origin },
-  approvers: { value: [] as string[], origin },
-  approveFrom: { value: undefined, origin },
-};

@@ -174,3 +174,12 @@ export class Forms {
 
 export const blockIds = (view: Json) => (view.blocks as Json[]).map((b) => b.block_id).filter(Boolean);
 export const randomName = (prefix: string) => `${prefix} ${randomBytes(3).toString("hex")}`;
+
+/** The new-template form's entries for a good utility template, "Hi {{name}}" (Ana for its example). */
+export const templateEntries = (name: string) => ({
+  name,
+  language: "en",
+  category: "UTILITY",
+  body: "Hi {{name}}",
+  "example:name": "Ana",
+});

@@ -7,6 +7,7 @@ import type { FormRequest } from "../../src/commands/form-kinds.ts";
 import type { Actor } from "../../src/commands/types.ts";
 import { FORMS, formView } from "../../src/slack/forms/index.ts";
 import { mappingModal } from "../../src/slack/forms/mapping.ts";
+import { DEFAULT_SETTINGS } from "../helpers/settings.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON is read loosely.
 type Json = any;
@@ -18,19 +19,10 @@ const fields = [{ key: "tier", label: "Tier", type: "text" }];
 const origin = { kind: "default" } as const;
 /** Settings with a chosen group: the groups field shows, over usergroups.list. */
 const SETTINGS = {
+  ...DEFAULT_SETTINGS,
   writers: { value: ["U0ALICE", "S0SUPPORT"], origin },
-  broadcasters: { value: [], origin },
   auditChannel: { value: "C0AUDIT", origin },
   messagingChannel: { value: 1, origin },
-  reportsTimeZone: { value: undefined, origin },
-  workflowSteps: { value: "writers" as const, origin },
-  country: { value: undefined, origin },
-  away: { value: undefined, origin },
-  awayNow: { value: undefined, origin },
-  quietHours: { value: undefined, origin },
-  businessHours: { value: undefined, origin },
-  approvers: { value: [] as string[], origin },
-  approveFrom: { value: undefined, origin },
 };
 
 const requests: FormRequest[] = [

@@ -8,7 +8,7 @@
 // included.
 
 import { describe, expect, it } from "vitest";
-import { followThread, useInboxStack } from "../helpers/inbox.ts";
+import { firstConversation, followThread, useInboxStack } from "../helpers/inbox.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
 import { Forms } from "./forms-harness.ts";
 
@@ -35,12 +35,9 @@ const updates = () => t.s.fake.callsOf("chat.update").filter((c) => c.args.ts ==
 
 describe("the inbox card's state", { timeout: 90_000 }, () => {
   it("a message sent with /sb send or the send form shows by who sent it; one sent elsewhere as Outgoing", async () => {
-    await t.s.core.run(`inbox on ${INBOX}`, { userId: ALICE.id, via: "shell" });
-    await t.runtime.poller.step();
-    user = await t.parts.freshUser("phonechat");
-    await customerWrites("Where is my parcel?");
-    expect(await t.runtime.poller.step()).toMatchObject({ threads: 1 });
-    threadTs = await t.parts.threadOf(user);
+    const first = await firstConversation(t, ALICE, "Where is my parcel?");
+    expect(first.polled).toMatchObject({ threads: 1 });
+    ({ user, threadTs } = first);
 
     const channel = (await t.store.thread(INBOX, user))?.card?.channelId ?? 1;
     clock.advance(1000);

@@ -11,7 +11,7 @@ import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import type { FakeUser } from "../fakes/slack.ts";
 import type { ButtonAction } from "../fakes/slack-requests.ts";
-import { followThread, useInboxStack } from "../helpers/inbox.ts";
+import { firstConversation, followThread, useInboxStack } from "../helpers/inbox.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice" };
@@ -49,13 +49,10 @@ const audited = async (operation: string) =>
 
 describe("the inbox desk", { timeout: 60_000 }, () => {
   it("the card shows the state, nobody on it, and the reply window open until a Slack date 24 h after the customer wrote", async () => {
-    const r = await t.s.core.run(`inbox on ${INBOX}`, { userId: ALICE.id, via: "shell" });
-    expect(r.text).toMatch(/Inbox on/);
-    await t.runtime.poller.step();
-    user = await t.parts.freshUser("phonechat");
-    await customerWrites(user, "Where is my parcel?");
-    expect(await t.runtime.poller.step()).toMatchObject({ threads: 1 });
-    threadTs = await t.parts.threadOf(user);
+    const first = await firstConversation(t, ALICE, "Where is my parcel?");
+    expect(first.on.text).toMatch(/Inbox on/);
+    expect(first.polled).toMatchObject({ threads: 1 });
+    ({ user, threadTs } = first);
     const shown = cardText();
     expect(shown).toContain("*Open* · Nobody has it yet");
     const until = Number(/Reply window open until <!date\^(\d+)\^/.exec(shown)?.[1]);

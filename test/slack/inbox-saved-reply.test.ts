@@ -10,7 +10,7 @@
 
 import { beforeAll, describe, expect, it } from "vitest";
 import { TEMPLATES_FRESH_MS, TemplateTexts } from "../../src/inbox/templates.ts";
-import { followThread, useInboxStack } from "../helpers/inbox.ts";
+import { firstConversation, followThread, useInboxStack } from "../helpers/inbox.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
 import { Forms } from "./forms-harness.ts";
 
@@ -77,12 +77,9 @@ const textBlockId = (id: string) => blocksOf(id).find((b) => /^text_\d+$/.test(S
 
 describe("saved replies from the inbox card", { timeout: 120_000 }, () => {
   it("searched as you type, this inbox's and every inbox's", async () => {
-    await t.s.core.run(`inbox on ${INBOX}`, { userId: ALICE.id, via: "shell" });
-    await t.runtime.poller.step();
-    user = await t.parts.freshUser("phonechat");
-    await customerWrites("Where is my order?");
-    expect(await t.runtime.poller.step()).toMatchObject({ threads: 1 });
-    threadTs = await t.parts.threadOf(user);
+    const first = await firstConversation(t, ALICE, "Where is my order?");
+    expect(first.polled).toMatchObject({ threads: 1 });
+    ({ user, threadTs } = first);
     expect(JSON.stringify(card().blocks)).toContain("sb_inbox_saved");
 
     expect(

@@ -10,7 +10,7 @@
 
 import { describe, expect, it } from "vitest";
 import { startInbox } from "../../src/slack/features/inbox/runtime.ts";
-import { followThread, useInboxStack } from "../helpers/inbox.ts";
+import { firstConversation, followThread, useInboxStack } from "../helpers/inbox.ts";
 import { manualClock, type Rec, ratingTemplate } from "../helpers/sandbox.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice" };
@@ -46,12 +46,9 @@ const conversationMessages = async (): Promise<Rec[]> => t.parts.messagesOf(user
 
 describe("snooze", { timeout: 120_000 }, () => {
   it("from the card's menu: out of the open list, until when and by whom, Wake up instead of Snooze", async () => {
-    await t.s.core.run(`inbox on ${INBOX}`, { userId: ALICE.id, via: "shell" });
-    await t.runtime.poller.step();
-    user = await t.parts.freshUser("phonechat");
-    await customerWrites("Is my order shipped?");
-    expect(await t.runtime.poller.step()).toMatchObject({ threads: 1 });
-    threadTs = await t.parts.threadOf(user);
+    const first = await firstConversation(t, ALICE, "Is my order shipped?");
+    expect(first.polled).toMatchObject({ threads: 1 });
+    ({ user, threadTs } = first);
     channelId = (await t.store.thread(INBOX, user))?.card?.channelId ?? 1;
     expect(deskButtons()).toEqual([
       "sb_inbox_assign_me",

@@ -12,7 +12,7 @@ import { checkView } from "../fakes/block-kit.ts";
 import type { FakeSlack } from "../fakes/slack.ts";
 import type { TestDb } from "../helpers/db.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
-import { blockIds, Forms, randomName } from "./forms-harness.ts";
+import { blockIds, Forms, randomName, templateEntries } from "./forms-harness.ts";
 
 let fake: FakeSlack;
 let db: TestDb;
@@ -334,13 +334,7 @@ describe("the template form", () => {
     const v = await forms.open("template new");
     const name = randomName("Form template");
     await forms.act(v.id, "body", { body: "Hi {{name}}" });
-    const answer = await forms.submit(v.id, {
-      name,
-      language: "en",
-      category: "UTILITY",
-      body: "Hi {{name}}",
-      "example:name": "Ana",
-    });
+    const answer = await forms.submit(v.id, templateEntries(name));
     expect(answer.response_action).toBeUndefined();
     await posted(/Template \*form_template_[0-9a-f]+\* submitted for approval/);
   });

@@ -8,7 +8,7 @@
 // the app's start-up core: this probe caught it at every form.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION } from "../../src/blocks/actions.ts";
-import type { Actor, Reply } from "../../src/commands/types.ts";
+import type { Access, Actor, Reply } from "../../src/commands/types.ts";
 import { loadConfig } from "../../src/platform/config.ts";
 import { createSlackApp, type SlackApp } from "../../src/slack/app.ts";
 import type { RequestTeam, WorkspaceScope, WorkspaceSource } from "../../src/slack/context.ts";
@@ -49,9 +49,9 @@ class RecordingCore extends TestCore {
     this.calls.push(`dismiss ${id}`);
     return super.dismiss(id);
   }
-  override async may(actor: Actor, scope: "read" | "write" | "broadcast"): Promise<boolean> {
-    this.calls.push(`may ${scope}`);
-    return super.may(actor, scope);
+  override async may(actor: Actor, access: Access): Promise<boolean> {
+    this.calls.push(`may ${access}`);
+    return super.may(actor, access);
   }
   override async channelNames(): Promise<Record<number, string>> {
     this.calls.push("channelNames");
@@ -59,7 +59,7 @@ class RecordingCore extends TestCore {
   }
   override async perform<T>(
     actor: Actor,
-    what: { scope: "read" | "write" | "broadcast"; command: string },
+    what: { access: Access; command: string },
     work: (api: never) => Promise<T>,
   ): Promise<T> {
     this.calls.push(`perform ${what.command}`);

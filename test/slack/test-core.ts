@@ -7,6 +7,7 @@ import type { FormRequest } from "../../src/commands/form-kinds.ts";
 import { UserError } from "../../src/commands/registry.ts";
 import {
   ACTION,
+  type Access,
   type Actor,
   type CommandCore,
   type CoreAuditEntry,
@@ -27,8 +28,8 @@ export class TestCore implements CommandCore {
   beforeSlowForm: () => void = () => {};
   /** The API forms and uploads reach through perform(); none unless a test gives one. */
   readonly api?: MessagingApi;
-  /** Everyone may act at every scope, unless a test says otherwise. */
-  allowed: (actor: Actor, scope: "read" | "write" | "broadcast") => boolean = () => true;
+  /** Everyone has every access, unless a test says otherwise. */
+  allowed: (actor: Actor, access: Access) => boolean = () => true;
   /** The names of the messaging channels, as `/sb channel name` would have given them. */
   names: Record<number, string> = {};
   /** What audit() was given. */
@@ -38,8 +39,8 @@ export class TestCore implements CommandCore {
     this.api = opts.api;
   }
 
-  async may(actor: Actor, scope: "read" | "write" | "broadcast"): Promise<boolean> {
-    return this.allowed(actor, scope);
+  async may(actor: Actor, access: Access): Promise<boolean> {
+    return this.allowed(actor, access);
   }
 
   async audit(actor: Actor, entry: CoreAuditEntry): Promise<void> {
@@ -52,10 +53,10 @@ export class TestCore implements CommandCore {
 
   async perform<T>(
     actor: Actor,
-    what: { scope: "read" | "write" | "broadcast"; command: string },
+    what: { access: Access; command: string },
     work: (api: MessagingApi) => Promise<T>,
   ): Promise<T> {
-    if (!(await this.may(actor, what.scope))) throw new UserError(`You may not ${what.command} here.`);
+    if (!(await this.may(actor, what.access))) throw new UserError(`You may not ${what.command} here.`);
     if (!this.api) throw new UserError("This test core has no messaging API.");
     return work(this.api);
   }

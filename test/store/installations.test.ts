@@ -174,23 +174,17 @@ describe.each(storeBackends())("installations on %s", (backend) => {
   });
 
   it("keeps a workspace's API key sealed, with the organization it opens", async () => {
-    await store.connect({
+    const connection = {
       teamId: "TK",
       enterpriseId: "E1",
       apiKey: "sk_live_secret_key_tk",
       organizationName: "Acme Store",
       keyScopes: ["read", "write"],
       connectedBy: "UADMIN",
-    });
+    };
+    await store.connect(connection);
     const c = await store.connection("TK");
-    expect(c).toMatchObject({
-      teamId: "TK",
-      enterpriseId: "E1",
-      apiKey: "sk_live_secret_key_tk",
-      organizationName: "Acme Store",
-      keyScopes: ["read", "write"],
-      connectedBy: "UADMIN",
-    });
+    expect(c).toMatchObject(connection);
     expect(await everyValue(db())).not.toContain("sk_live_secret_key_tk");
     expect(await store.disconnect("TK")).toBe(true);
     expect(await store.disconnect("TK")).toBe(false);

@@ -89,7 +89,7 @@ describe("a workspace not connected yet", () => {
     expect(text(await core.run("help all", BOB))).toMatch(/Workspace[^\n]*\n[^\n]*connect/);
     expect(text(await core.run("", BOB))).toContain("not connected");
     expect(text(await core.confirm("0f0f0f0f-0000-4000-8000-000000000000", BOB))).toContain("not connected");
-    await expect(core.perform(ALICE, { scope: "read", command: "form" }, async () => 1)).rejects.toThrow(
+    await expect(core.perform(ALICE, { access: "read", command: "form" }, async () => 1)).rejects.toThrow(
       /not connected to a messaging account yet/,
     );
     expect(proxy.seen).toEqual([]);

@@ -82,7 +82,7 @@ export function confirmer(p: CoreParts): Confirmer {
     const line = `${noun} ${id}`;
     const shown = registry.match(tokenize(line));
     const spec = shown?.spec;
-    return spec && spec.scope === "read" && !spec.preview && spec.id.endsWith(".show")
+    return spec && spec.access === "read" && !spec.preview && spec.id.endsWith(".show")
       ? { line, noun }
       : undefined;
   };
@@ -158,7 +158,7 @@ export function confirmer(p: CoreParts): Confirmer {
         return fail(errorReply("This confirmation names a command that no longer exists."), {
           error: "unknown command",
         });
-      const verdict = await permissions.check(actor, spec.scope);
+      const verdict = await permissions.check(actor, spec.access);
       if (!verdict.ok) return fail(p.refusal(spec, verdict.allowed), { error: "refused" });
       const parsed = spec.schema.safeParse(claimed.command.raw);
       if (!parsed.success)

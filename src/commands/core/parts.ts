@@ -145,7 +145,7 @@ export function coreParts(opts: CoreOptions): CoreParts {
 
   // What the person did, in words (a card's button types no command): "Only @alice may assign conversations".
   const refusal = (spec: AnySpec, allowed: string[]): Reply => {
-    const kind = spec.scope === "broadcast" ? "send or cancel campaigns" : "make changes";
+    const kind = spec.access === "broadcast" ? "send or cancel campaigns" : "make changes";
     const what = REFUSED_WORDS[spec.id] ?? kind;
     return errorReply(
       `Only ${allowed.map(mention).join(", ")} may ${what}.`,
@@ -170,7 +170,7 @@ export function coreParts(opts: CoreOptions): CoreParts {
       apiKeyMasked,
       who: who(actor),
       registry,
-      may: async (scope) => (await permissions.check(actor, scope)).ok,
+      may: async (access) => (await permissions.check(actor, access)).ok,
       reports: opts.reports,
       channels,
       launchedBy: async (campaignId) => {

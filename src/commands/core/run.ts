@@ -87,7 +87,7 @@ export function runner(
     const match = registry.match(tokens);
     if (!match) return { reply: unknownCommand(registry, tokens) };
     const { spec } = match;
-    const verdict = await permissions.check(actor, spec.scope);
+    const verdict = await permissions.check(actor, spec.access);
     if (!verdict.ok) return { reply: p.refusal(spec, verdict.allowed) };
     let raw: Record<string, unknown>;
     try {

@@ -207,7 +207,7 @@ export const CAMPAIGN_START_COMMANDS = [
     id: "campaign.sendAt",
     words: ["campaign", "<id>", "send-at"],
     schema: z.object({ id: idArg }),
-    scope: "broadcast",
+    access: "broadcast",
     usage: "campaign <id> send-at",
     summary:
       "Choose when Switchboard starts a campaign, with a form (Slack); in the shell, `campaign <id> send at=…`",
@@ -252,7 +252,7 @@ export const CAMPAIGN_START_COMMANDS = [
     id: "campaign.cancelStart",
     words: ["campaign", "<id>", "cancel", "start"],
     schema: z.object({ id: idArg }),
-    scope: "broadcast",
+    access: "broadcast",
     usage: "campaign <id> cancel start",
     summary: "Undo a campaign's held start (it stays a draft)",
     example: "campaign 2 cancel start",

@@ -29,7 +29,7 @@ export const CAMPAIGN_TEST_COMMAND = defineCommand({
   words: ["campaign", "<id>", "test"],
   positionals: [{ name: "phone", rest: "words", optional: true }],
   schema: z.object({ id: idArg, phone: z.array(z.string()).default([]) }),
-  scope: "write",
+  access: "write",
   usage: "campaign <id> test [<phone>]",
   summary: "Send a campaign's message once to one phone number, yours: a test (its recipients get nothing)",
   help: "The campaign's template with its values, once, to the number given (with its country code); it is remembered for you, so `campaign <id> test` alone uses it next time. A number that is not your test number asks to confirm first. At most 10 tests a person an hour. A template that is not approved, or a value it lacks, is refused before anything is sent. In the customer's inbox thread it shows as a test of the campaign, by you.",

@@ -45,7 +45,7 @@ export const CHANNEL_COMMANDS = [
     words: ["channel", "name"],
     positionals: [{ name: "id" }, { name: "name", rest: "text" }],
     schema: z.object({ id: idArg, name: requiredText("the channel's name").pipe(z.string().max(80)) }),
-    scope: "write",
+    access: "write",
     usage: "channel name <id> <name…>",
     summary: "Name a messaging channel (shown instead of its number)",
     example: "channel name 1 Main line",

@@ -41,7 +41,7 @@ export const FIELD_COMMANDS = [
       type: choice(FIELD_TYPES).optional(),
       position,
     }),
-    scope: "write",
+    access: "write",
     usage: "field add <key> <label…> [type=] [position=]",
     summary: "Create a custom contact field (its key cannot change later)",
     example: "field add shoe_size Shoe size type=number position=5",
@@ -82,7 +82,7 @@ export const FIELD_COMMANDS = [
       .refine((a) => a.label !== undefined || a.type !== undefined || a.position !== undefined, {
         error: "give at least one of label=, type=, position=",
       }),
-    scope: "write",
+    access: "write",
     usage: "field edit <id> [label=] [type=] [position=]",
     summary: "Change a custom field's label, type or position",
     example: "field edit 4 label=Tier",

@@ -18,7 +18,7 @@ const members = {
     id: idArg,
     contacts: idList.refine((l) => new Set(l).size === l.length, { error: "must not repeat a contact id" }),
   }),
-  scope: "write" as const,
+  access: "write" as const,
 };
 
 export const GROUP_COMMANDS = [
@@ -79,7 +79,7 @@ export const GROUP_COMMANDS = [
     positionals: [{ name: "name", rest: "text" }],
     options: { description: "what the group is for" },
     schema: z.object({ name: requiredText("the group's name"), description: z.string().optional() }),
-    scope: "write",
+    access: "write",
     usage: "group add <name…> [description=]",
     summary: "Create a group",
     example: 'group add Newsletter readers description="Signed up on the site"',
@@ -104,7 +104,7 @@ export const GROUP_COMMANDS = [
       .refine((a) => a.name !== undefined || a.description !== undefined, {
         error: "give at least one of name=, description=",
       }),
-    scope: "write",
+    access: "write",
     usage: "group edit <id> [name=] [description=]",
     summary: "Change a group",
     example: 'group edit 2 name="Newsletter (EU)"',

@@ -41,7 +41,7 @@ const FIRST_STEPS: Array<[string, string]> = [
 
 /**
  * The forms, as buttons (Slack only: the shell types command lines), each shown only to those who may use
- * it: `write` as the command's scope (SWITCHBOARD_WRITERS), `admin` the workspace's admins (settings).
+ * it: `write` as a command's access (SWITCHBOARD_WRITERS), `admin` the workspace's admins (settings).
  */
 const FORMS: Array<{ text: string; line: string; style?: "primary"; who: "write" | "admin" }> = [
   { text: "New campaign", line: "campaign new", style: "primary", who: "write" },
@@ -195,7 +195,7 @@ export const HELP_COMMANDS = [
     words: ["help"],
     positionals: [{ name: "topic", rest: "text" }],
     schema: z.object({ topic: z.string().optional() }),
-    scope: "read",
+    access: "read",
     usage: "help [topic or command]",
     summary: "List the commands, or explain one topic or command",
     example: "help campaigns",

@@ -15,7 +15,7 @@ export const awaySpec: AnySpec = defineCommand({
   words: ["inbox", "away"],
   positionals: [{ name: "state" }, { name: "channel", optional: true }],
   schema: z.object({ state: z.string(), channel: z.string().optional() }),
-  scope: "write",
+  access: "write",
   usage: "inbox away on|off [#channel]",
   summary: "Whether the away message goes out in an inbox's conversations (default: here)",
   help: "The away message (`/sb settings set away=…`) answers a customer who writes outside business hours, once per conversation per closed period. `inbox away off` stops it in this inbox's conversations; `inbox away on` brings it back. `inbox on` leaves it as it is.",

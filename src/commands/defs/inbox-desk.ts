@@ -72,7 +72,7 @@ function deskCommand<A extends { channel: string; user: string }>(spec: {
     words: ["inbox", word],
     positionals,
     ...rest,
-    scope: "write",
+    access: "write",
     topic: "inbox",
     operations: [],
     hidden: true,

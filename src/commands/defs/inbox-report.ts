@@ -34,7 +34,7 @@ const reportSpec: AnySpec = defineCommand({
     { name: "channel", optional: true },
   ],
   schema: z.object({ period: z.string().optional(), channel: z.string().optional() }),
-  scope: "read",
+  access: "read",
   usage: "inbox report [day|week] [#channel]",
   summary:
     "The desk's report now: opened, resolved, first-reply times, targets met, snoozed, ratings, per assignee",

@@ -274,7 +274,7 @@ const onSpec: AnySpec = defineCommand({
     next: z.string().optional(),
     here: z.string().optional(),
   }),
-  scope: "write",
+  access: "write",
   usage:
     "inbox on [#channel] [need-human] [type=phonechat,chat_web,…] [replies=notes] [first=15m] [next=1h] [here=yes] [rating=<template>]",
   summary: "Mirror customers' conversations into a channel (default: here), one thread per customer",
@@ -361,7 +361,7 @@ const offSpec: AnySpec = defineCommand({
   words: ["inbox", "off"],
   positionals: [{ name: "channel", optional: true }],
   schema: z.object({ channel: z.string().optional() }),
-  scope: "write",
+  access: "write",
   usage: "inbox off [#channel]",
   summary: "Stop mirroring conversations into a channel (default: here)",
   help: "The threads stay; turning the inbox on again finds them.",

@@ -192,7 +192,7 @@ export const MESSAGE_COMMANDS = [
       at: 'send it later: 09:00 (the next 09:00), "2026-12-01 09:00" (the workspace\'s zone) or ISO 8601',
     },
     schema: sendSchema,
-    scope: "write",
+    access: "write",
     usage:
       "send <recipient> <text…> [at=<when>] | send <recipient> template=<name> lang=<code> [<param>=<value>…] | send <recipient> image|document <url> [caption…]",
     summary: "Send a text, template, image or document message",
@@ -350,7 +350,7 @@ export const MESSAGE_COMMANDS = [
       page: pageArg,
       limit: limitArg,
     }),
-    scope: "read",
+    access: "read",
     usage: "history <conversation-id> [before=] [after=] [page=] [limit=]",
     summary: "Messages of a conversation, newest first",
     example: "history 7 limit=10",

@@ -6,21 +6,21 @@ import { z } from "zod";
 import type { OperationName } from "../../api/operations.ts";
 import type { ApiRecord } from "../../api/types.ts";
 import { idArg } from "../args.ts";
-import { type CommandContext, type CommandScope, type CommandSpec, defineCommand } from "../registry.ts";
+import { type Access, type CommandContext, type CommandSpec, defineCommand } from "../registry.ts";
 import { deletePreview, namedWrite } from "./common.ts";
 
 /** A command of words alone (`tags`, `campaign new`): no argument, its usage and example are its words. */
-export const bare = (words: string[], scope: CommandScope = "read") => {
+export const bare = (words: string[], access: Access = "read") => {
   const line = words.join(" ");
-  return { words, schema: z.object({}), scope, usage: line, example: line };
+  return { words, schema: z.object({}), access, usage: line, example: line };
 };
 
 /** A command on one record by its number (`tag 3`, `tag delete 3`); `noun` names it in "no such tag #3". */
-export const onRecord = (words: string[], noun: string, scope: CommandScope = "read") => ({
+export const onRecord = (words: string[], noun: string, access: Access = "read") => ({
   words,
   positionals: [{ name: "id" }],
   schema: z.object({ id: idArg }),
-  scope,
+  access,
   usage: `${words.join(" ")} <id>`,
   noun,
 });

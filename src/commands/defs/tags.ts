@@ -62,7 +62,7 @@ export const TAG_COMMANDS = [
       color: colorSchema,
       description: z.string().optional(),
     }),
-    scope: "write",
+    access: "write",
     usage: "tag add <name> <#RRGGBB> [description…]",
     summary: "Create a tag (quote a name with spaces)",
     example: 'tag add "VIP lead" #1D9BD1 Big accounts',
@@ -88,7 +88,7 @@ export const TAG_COMMANDS = [
       .refine((a) => a.name !== undefined || a.color !== undefined || a.description !== undefined, {
         error: "give at least one of name=, color=, description=",
       }),
-    scope: "write",
+    access: "write",
     usage: "tag edit <id> [name=] [color=] [description=]",
     summary: "Change a tag",
     example: "tag edit 3 color=#FF8800",

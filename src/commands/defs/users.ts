@@ -48,7 +48,7 @@ export const USER_COMMANDS = [
       page: pageArg,
       limit: limitArg,
     }),
-    scope: "read",
+    access: "read",
     usage:
       "users [search…] [type=] [need-human] [unread] [sort=] [order=asc|desc] [from=] [to=] [messages] [page=] [limit=]",
     summary: "List chat users",
@@ -168,7 +168,7 @@ export const USER_COMMANDS = [
       avatar: z.string().optional(),
       extra: z.record(z.string(), z.string()).default({}),
     }),
-    scope: "write",
+    access: "write",
     usage: "user edit <id> [name=] [email=] [phone=] [address=] [avatar=] [<field-key>=]",
     summary: "Change a chat user",
     example: "user edit 4 name=Ana email=ana@example.com loyalty_tier=gold",

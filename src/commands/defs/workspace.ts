@@ -192,7 +192,7 @@ export const WORKSPACE_COMMANDS = [
     options: { key: "the API key (in Slack the form asks for it, out of sight)" },
     flags: { demo: "a demo account of the embedded sandbox instead of a key" },
     schema: z.object({ key: z.string().optional(), demo: z.boolean().optional() }),
-    scope: "read",
+    access: "read",
     usage: "connect [key=<API key>] [demo]",
     summary: "Connect this workspace to its messaging account (admins)",
     help: "The key is checked with the messaging API before it is kept, encrypted. In Slack, the form asks for it.",
@@ -327,7 +327,7 @@ export const WORKSPACE_COMMANDS = [
       away: z.string().optional(),
       "away-now": z.string().optional(),
     }),
-    scope: "read",
+    access: "read",
     usage:
       "settings set [writers=…] [broadcasters=…] [audit=…] [channel=…] [tz=…] [steps=…] [quiet=…] [hours=…] [approvers=…] [approve-from=…] [country=…] [away=…] [away-now=on|off]",
 

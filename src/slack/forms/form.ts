@@ -106,7 +106,7 @@ export interface SlackForm<K extends FormKind = FormKind, Meta = unknown, Plan =
   prepare?(data: FormKinds[K], p: { client: webApi.WebClient; actor: Actor }): Promise<FormKinds[K]>;
   /** Options loaded from Slack itself as the user types (not the messaging API), by action id. */
   slackOptions?: Record<string, (s: SlackSuggest) => Promise<PlainTextOption[]>>;
-  /** Options loaded as the user types, by action id; `api` is the person's (read scope). */
+  /** Options loaded as the user types, by action id; `api` is the person's (read access). */
   options?: Record<string, (api: MessagingApi, s: Suggest) => Promise<PlainTextOption[]>>;
   submit: {
     /** Before any request: the plan, or errors by block id (the user's input is kept). */

@@ -99,13 +99,13 @@ async function load(
         "This is not a conversation of an inbox that is on: saved replies are sent from an inbox's threads.",
     };
   const writer = await ctx.core
-    .perform(actor, { scope: "write", command: "inbox" }, async () => true)
+    .perform(actor, { access: "write", command: "inbox" }, async () => true)
     .catch(() => false);
   if (!writer)
     return {
       refused: "Only writers may answer customers (SWITCHBOARD_WRITERS): nothing can be sent from here.",
     };
-  const { record, source } = await ctx.core.perform(actor, { scope: "read", command: "inbox" }, (api) =>
+  const { record, source } = await ctx.core.perform(actor, { access: "read", command: "inbox" }, (api) =>
     customerRecord(api, chatUserId),
   );
   return {
@@ -122,7 +122,7 @@ async function approvedTemplates(
   actor: Actor,
   channelId: number | undefined,
 ): Promise<Template[]> {
-  const page = await ctx.core.perform(actor, { scope: "read", command: "inbox" }, (api) =>
+  const page = await ctx.core.perform(actor, { access: "read", command: "inbox" }, (api) =>
     api.listTemplates({ status: "approved" }),
   );
   return page.items.filter(
@@ -273,7 +273,7 @@ async function shortcutView(ctx: Reach, actor: Actor, sc: MessageShortcut): Prom
   // The request's workspace says first whether this person may answer customers at all.
   if (
     !(await ctx.core
-      .perform(actor, { scope: "write", command: "inbox" }, async () => true)
+      .perform(actor, { access: "write", command: "inbox" }, async () => true)
       .catch(() => false))
   )
     return notHere("Only writers may answer customers (SWITCHBOARD_WRITERS): nothing can be sent from here.");

@@ -126,7 +126,7 @@ async function save(plan: Plan, s: Submission<ScheduledEditMeta>): Promise<FormO
   let moved: Awaited<ReturnType<typeof store.move>>;
   try {
     // Who may make changes checked as for the command; the change taken only from the version the form read.
-    moved = await ctx.core.perform(actor, { scope: "write", command: line }, () =>
+    moved = await ctx.core.perform(actor, { access: "write", command: line }, () =>
       store.move(n, ["waiting"], "waiting", new Date(), {
         version: meta.v,
         ...(plan.at ? { at: plan.at } : {}),

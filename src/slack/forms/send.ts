@@ -357,7 +357,7 @@ async function sendLater(plan: SendPlan, s: Submission<SendMeta>): Promise<FormO
   const line = `send (form) ${plan.type} at=${at.toISOString()}`;
   const stores = ctx.stores;
   if (!stores) throw new UserError("Sending later is not set up here.");
-  const set = await ctx.core.perform(actor, { scope: "write", command: line }, async () =>
+  const set = await ctx.core.perform(actor, { access: "write", command: line }, async () =>
     laterSendsOf(stores).set({
       at,
       setBy: actor.userId,

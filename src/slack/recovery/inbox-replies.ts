@@ -39,7 +39,7 @@ export async function settleInterruptedReplies(
         const after = new Date(r.createdAt.getTime() - SETTLE_SLACK_MS).toISOString();
         const page = await deps.core.perform(
           actor,
-          { scope: "read", command: `inbox reply check user:${r.chatUserId}` },
+          { access: "read", command: `inbox reply check user:${r.chatUserId}` },
           (api) => api.listConversationMessages(thread.conversationId as number, { after, limit: 100 }),
         );
         found = page.items.find((m) => messageDirection(m) === "outbound" && m.text === r.text);

@@ -56,10 +56,10 @@ export interface HomeOptions {
   /** Whether the viewer may change the workspace's settings (admins): they get a Settings button. */
   mayAdminister?: (userId: string) => Promise<boolean>;
   /**
-   * Whether the viewer may act at `scope` (the core's may(): SWITCHBOARD_WRITERS): the write shortcuts
+   * Whether the viewer has `access` (the core's may(): SWITCHBOARD_WRITERS): the write shortcuts
    * (New campaign, Send a message, Import contacts) are shown only to those who may. Unset: to everyone.
    */
-  may?: (userId: string, scope: "write" | "broadcast") => Promise<boolean>;
+  may?: (userId: string, access: "write" | "broadcast") => Promise<boolean>;
 }
 
 interface Account {

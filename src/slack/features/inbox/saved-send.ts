@@ -83,7 +83,7 @@ export async function sendSaved(
   try {
     const sent = await ctx.core.perform(
       actor,
-      { scope: "write", command: `inbox reply user:${p.chatUserId}` },
+      { access: "write", command: `inbox reply user:${p.chatUserId}` },
       (api) => api.sendMessage({ channelId, chatUserId: p.chatUserId, ...p.body }),
     );
     const id = typeof sent.id === "number" ? sent.id : undefined;

@@ -240,19 +240,19 @@ async function redraw(
 /**
  * Who may decide on an upload: a broadcaster always; the uploader to import
  * only when allowed to make changes, to discard in any case. Returns the
- * scope to act at, or the refusal in words.
+ * access to act with, or the refusal in words.
  */
 async function decider(
   deps: OneWorkspaceWork,
   actor: Actor,
   p: PendingImport | undefined,
   what: "import" | "discard",
-): Promise<{ scope: "write" | "broadcast" } | { refused: string }> {
+): Promise<{ access: "write" | "broadcast" } | { refused: string }> {
   const may = deps.core.may.bind(deps.core);
-  if (!p) return { scope: "write" };
-  if (await may(actor, "broadcast")) return { scope: "broadcast" };
+  if (!p) return { access: "write" };
+  if (await may(actor, "broadcast")) return { access: "broadcast" };
   const uploader = p.userId === actor.userId;
-  if (uploader && (what === "discard" || (await may(actor, "write")))) return { scope: "write" };
+  if (uploader && (what === "discard" || (await may(actor, "write")))) return { access: "write" };
   return {
     refused: uploader
       ? `You may not import contacts: only people allowed to make changes may import the files they share, or someone allowed to send campaigns. Ask one of them to import it, or to have you added to those who may make changes.`
@@ -280,7 +280,7 @@ export async function runImport(
   // Handed back at a graceful stop: settled as unknown, as at start (src/slack/shutdown.ts).
   const done = deps.work.onHandBack(() => settleInterruptedImports(deps, client, [id]));
   try {
-    return await runClaimed(deps, client, id, actor, origin, from, imports, who.scope);
+    return await runClaimed(deps, client, id, actor, origin, from, imports, who.access);
   } finally {
     done();
   }
@@ -294,9 +294,9 @@ async function runClaimed(
   origin: { channel?: string; messageTs?: string },
   from: "pending" | "unknown",
   imports: PendingImports,
-  scope: "write" | "broadcast",
+  access: "write" | "broadcast",
 ): Promise<string | undefined> {
-  return withApi(deps, actor, scope, `import (upload ${id})`, async (api) => {
+  return withApi(deps, actor, access, `import (upload ${id})`, async (api) => {
     const now = deps.now ?? Date.now;
     const everyMs = deps.progressEveryMs ?? PROGRESS_EVERY_MS;
     let p: PendingImport | undefined;

@@ -22,16 +22,20 @@ export function inboxSendForm(type: "text" | "template") {
     const actor = personOf(ctx);
     const chatUserId = Number(action.value);
     if (!Number.isSafeInteger(chatUserId) || chatUserId <= 0) return;
-    const { data, label } = await ctx.core.perform(actor, { scope: "read", command: "send" }, async (api) => {
-      const user = await api.getChatUser(chatUserId).catch(() => undefined);
-      // The conversation's own channel first (the one the customer writes on), else the workspace's default.
-      const channel = (user && chatUserChannelId(user)) ?? ctx.core.defaultChannelId;
-      return {
-        data: await channelFormData(api, channel, () => ctx.core.channelNames()),
-        // The person by name in the form, as the card shows them (a nicety: the number otherwise).
-        label: user ? recipientLabel("user", chatUserId, user) : undefined,
-      };
-    });
+    const { data, label } = await ctx.core.perform(
+      actor,
+      { access: "read", command: "send" },
+      async (api) => {
+        const user = await api.getChatUser(chatUserId).catch(() => undefined);
+        // The conversation's own channel first (the one the customer writes on), else the workspace's default.
+        const channel = (user && chatUserChannelId(user)) ?? ctx.core.defaultChannelId;
+        return {
+          data: await channelFormData(api, channel, () => ctx.core.channelNames()),
+          // The person by name in the form, as the card shows them (a nicety: the number otherwise).
+          label: user ? recipientLabel("user", chatUserId, user) : undefined,
+        };
+      },
+    );
     const recipient = { value: `user:${chatUserId}`, label: label ?? `Chat user #${chatUserId}` };
     const opened = await client.views.open({
       trigger_id: (body as BlockAction).trigger_id,

@@ -114,7 +114,7 @@ export async function inboxMessage({ event, client, ctx }: EventArgs<"message">)
   }
   if (
     !(await ctx.core
-      .perform(actor, { scope: "write", command: "inbox" }, async () => true)
+      .perform(actor, { access: "write", command: "inbox" }, async () => true)
       .catch(() => false))
   ) {
     await tell(
@@ -182,7 +182,7 @@ export async function inboxMessage({ event, client, ctx }: EventArgs<"message">)
       try {
         sent = await ctx.core.perform(
           actor,
-          { scope: "write", command: `inbox reply user:${thread.chatUserId}` },
+          { access: "write", command: `inbox reply user:${thread.chatUserId}` },
           (api) => api.sendMessage({ channelId, chatUserId: thread.chatUserId, ...body }),
         );
       } catch (err) {

@@ -144,12 +144,12 @@ export function stepListener(step: StepDef) {
 
       const actor: Actor = { userId: actorId ?? "workflow", via: "slack" };
       // WORKFLOW_STEPS=all: no writers' check, the writes are audited all the same.
-      const scope = step.writes && mode === "writers" ? "write" : "read";
+      const access = step.writes && mode === "writers" ? "write" : "read";
       const command = `workflow step ${step.callbackId} (workflow run ${workflowRun}, step run ${executionId})`;
       let started = false;
       let outcome: Outcome;
       try {
-        const outputs = await withApi(deps, actor, scope, command, (api) => {
+        const outputs = await withApi(deps, actor, access, command, (api) => {
           started = true;
           return step.run(api, inputs, opts);
         });
