@@ -32,7 +32,7 @@ import {
   resolveChannel,
   templateLabel,
 } from "./common.ts";
-import { bare, inTopic, onRecord } from "./shapes.ts";
+import { bare, inTopic, showing } from "./shapes.ts";
 
 const command = inTopic("campaigns");
 
@@ -98,8 +98,7 @@ export const CAMPAIGN_COMMANDS = [
     },
   }),
   command({
-    id: "campaign.show",
-    ...onRecord(["campaign"], "campaign"),
+    ...showing("campaign"),
     summary: "Show one campaign",
     example: "campaign 2",
     operations: ["getCampaign", "getTemplate", "getTag"],

@@ -6,14 +6,13 @@ import { idArg, requiredText } from "../args.ts";
 import { nameChannelsLine, templateChannels } from "../lookups.ts";
 import { pageReply } from "../render.ts";
 import { announce } from "./common.ts";
-import { bare, inTopic } from "./shapes.ts";
+import { inTopic, listing } from "./shapes.ts";
 
 const command = inTopic("channels");
 
 export const CHANNEL_COMMANDS = [
   command({
-    id: "channels.list",
-    ...bare(["channels"]),
+    ...listing("channels"),
     summary: "The messaging channels and their names (the ones named, and the ones the templates use)",
     operations: ["listTemplates"],
     run: async (_a, ctx) => {

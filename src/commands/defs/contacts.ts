@@ -11,7 +11,7 @@ import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs, sh
 import { checkBody } from "./check.ts";
 import { announce, cardAfterWrite, namedWrite, pageLine } from "./common.ts";
 import { importFilePreview, importLocalFile } from "./import-file.ts";
-import { deleteCommand, inTopic, onRecord } from "./shapes.ts";
+import { deleteCommand, inTopic, onRecord, showing } from "./shapes.ts";
 
 const command = inTopic("contacts");
 
@@ -110,8 +110,7 @@ export const CONTACT_COMMANDS = [
     },
   }),
   command({
-    id: "contact.show",
-    ...onRecord(["contact"], "contact"),
+    ...showing("contact"),
     summary: "Show one contact",
     example: "contact 12",
     operations: ["getContact", "listContactFields"],

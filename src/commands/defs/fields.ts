@@ -4,7 +4,7 @@ import { FIELD_TYPES, fieldKeySchema, wholeNumber } from "../../api/schemas.ts";
 import { choice, idArg, requiredText } from "../args.ts";
 import { listLine, pageReply, pick, show } from "../render.ts";
 import { namedWrite } from "./common.ts";
-import { bare, deleteCommand, inTopic } from "./shapes.ts";
+import { deleteCommand, inTopic, listing } from "./shapes.ts";
 
 const command = inTopic("fields");
 
@@ -13,8 +13,7 @@ const position = wholeNumber().optional();
 
 export const FIELD_COMMANDS = [
   command({
-    id: "fields.list",
-    ...bare(["fields"]),
+    ...listing("fields"),
     summary: "List the custom contact fields",
     operations: ["listContactFields"],
     run: async (_a, ctx) =>

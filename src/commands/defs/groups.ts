@@ -5,7 +5,7 @@ import { idArg, idList, requiredText } from "../args.ts";
 import type { CommandContext } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
 import { announce, contactName, namedWrite, nameOf, quoted, relatedNames } from "./common.ts";
-import { bare, deleteCommand, inTopic, onRecord } from "./shapes.ts";
+import { deleteCommand, inTopic, listing, showing } from "./shapes.ts";
 
 const command = inTopic("groups");
 
@@ -25,8 +25,7 @@ const members = {
 
 export const GROUP_COMMANDS = [
   command({
-    id: "groups.list",
-    ...bare(["groups"]),
+    ...listing("groups"),
     summary: "List the contact groups with their member counts",
     operations: ["listGroups"],
     run: async (_a, ctx) =>
@@ -47,8 +46,7 @@ export const GROUP_COMMANDS = [
       }),
   }),
   command({
-    id: "group.show",
-    ...onRecord(["group"], "group"),
+    ...showing("group"),
     summary: "Show one group",
     example: "group 2",
     operations: ["getGroup"],

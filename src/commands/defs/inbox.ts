@@ -23,7 +23,7 @@ import { awaySpec } from "./inbox-away.ts";
 import { channelOf, channelRef, inboxOf } from "./inbox-common.ts";
 import { dueWords } from "./inbox-report.ts";
 import { inboxFormData, targetsInWords, targetsOf } from "./inbox-targets.ts";
-import { bare, inTopic } from "./shapes.ts";
+import { bare, inTopic, listing } from "./shapes.ts";
 
 const command = inTopic("inbox");
 
@@ -174,8 +174,7 @@ function waitingBlock(t: Thread, i: number, now: Date): KnownBlock {
 const WAITING_SHOWN = 10;
 
 const listSpec: AnySpec = command({
-  id: "inbox.list",
-  ...bare(["inbox"]),
+  ...listing("inbox"),
   summary: "The inboxes, and the conversations by state, what is due first",
   help: "An inbox mirrors customers' conversations into a channel, one thread per customer; a writer's reply in the thread goes to the customer. `inbox on` turns one on, `inbox off` turns it off.",
   operations: [],

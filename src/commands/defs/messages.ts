@@ -21,7 +21,7 @@ import {
   resolveChannel,
 } from "./common.ts";
 import { laterPreview, recipientRef, setLater } from "./scheduled.ts";
-import { inTopic, onRecord } from "./shapes.ts";
+import { inTopic, showing } from "./shapes.ts";
 
 const command = inTopic("messages");
 
@@ -281,8 +281,7 @@ export const MESSAGE_COMMANDS = [
     },
   }),
   command({
-    id: "message.show",
-    ...onRecord(["message"], "message"),
+    ...showing("message"),
     summary: "Status of one message",
     example: "message 3",
     operations: ["getMessage", "getChatUser"],

@@ -15,7 +15,7 @@ import { type CommandContext, UserError } from "../registry.ts";
 import { pageReply, show } from "../render.ts";
 import type { Reply } from "../types.ts";
 import { announce } from "./common.ts";
-import { bare, inTopic } from "./shapes.ts";
+import { inTopic, listing } from "./shapes.ts";
 
 const command = inTopic("inbox");
 
@@ -99,8 +99,7 @@ function changed(ctx: CommandContext, text: string, reply: string, inbox: string
 
 export const REPLY_COMMANDS = [
   command({
-    id: "replies.list",
-    ...bare(["replies"]),
+    ...listing("replies"),
     summary: "The saved replies for answering customers",
     help: "A saved reply's text can hold placeholders from the customer's record: `{first_name}`, `{last_name}`, `{name}`, `{phone}`, a custom field by its key (`{order_id}`), and a fallback when there is no value: `{first_name|there}`.",
     operations: [],

@@ -49,6 +49,12 @@ export const onRecord = (words: string[], noun: string, access: Access = "read")
   noun,
 });
 
+/** The list of a kind of record (`tags`), id `tags.list`. */
+export const listing = (word: string) => ({ id: `${word}.list`, ...bare([word]) });
+
+/** One record by its number (`tag 3`), id `tag.show`; `noun` names it in "no such chat user #3". */
+export const showing = (word: string, noun = word) => ({ id: `${word}.show`, ...onRecord([word], noun) });
+
 /**
  * `<noun> delete <id>`: asks to confirm with the record as it is now, then
  * deletes it and says so by its name (read before it is gone, a nicety: the

@@ -4,7 +4,7 @@ import { esc, slackDate } from "../../blocks/blocks.ts";
 import { idArg, requiredText } from "../args.ts";
 import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
 import { namedWrite, nameOf } from "./common.ts";
-import { bare, deleteCommand, inTopic, onRecord } from "./shapes.ts";
+import { deleteCommand, inTopic, listing, showing } from "./shapes.ts";
 
 const command = inTopic("tags");
 
@@ -13,8 +13,7 @@ const optionalColor = z.preprocess((v) => (v === "" ? undefined : v), colorSchem
 
 export const TAG_COMMANDS = [
   command({
-    id: "tags.list",
-    ...bare(["tags"]),
+    ...listing("tags"),
     summary: "List the conversation tags",
     operations: ["listTags"],
     run: async (_a, ctx) => {
@@ -29,8 +28,7 @@ export const TAG_COMMANDS = [
     },
   }),
   command({
-    id: "tag.show",
-    ...onRecord(["tag"], "tag"),
+    ...showing("tag"),
     summary: "Show one tag",
     example: "tag 3",
     operations: ["getTag"],

@@ -15,7 +15,7 @@ import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
 import { fillPlaceholders } from "./campaign-message.ts";
 import { checkBody } from "./check.ts";
 import { announce, cardAfterWrite, channelLabel, channelNamesOf, refId, resolveChannel } from "./common.ts";
-import { bare, deleteCommand, inTopic, onRecord } from "./shapes.ts";
+import { bare, deleteCommand, inTopic, showing } from "./shapes.ts";
 
 const command = inTopic("templates");
 
@@ -95,8 +95,7 @@ export const TEMPLATE_COMMANDS = [
     },
   }),
   command({
-    id: "template.show",
-    ...onRecord(["template"], "template"),
+    ...showing("template"),
     summary: "Show one template",
     example: "template 5",
     operations: ["getTemplate"],

@@ -13,7 +13,7 @@ import { recordFormReply } from "../forms.ts";
 import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs, show } from "../render.ts";
 import { checkBody } from "./check.ts";
 import { cardAfterWrite, channelLabel, contactName, pageLine, refId, relatedNames } from "./common.ts";
-import { inTopic, onRecord } from "./shapes.ts";
+import { inTopic, showing } from "./shapes.ts";
 
 const command = inTopic("users");
 
@@ -92,8 +92,7 @@ export const USER_COMMANDS = [
     },
   }),
   command({
-    id: "user.show",
-    ...onRecord(["user"], "chat user"),
+    ...showing("user", "chat user"),
     summary: "Show one chat user",
     example: "user 4",
     operations: ["getChatUser", "getContact"],
