@@ -27,7 +27,7 @@ import {
   type SettingsInput,
   type WorkspaceAdmin,
 } from "../workspace-admin.ts";
-import { bare, inTopic } from "./shapes.ts";
+import { about, bare, inTopic } from "./shapes.ts";
 
 const command = inTopic("workspace");
 
@@ -195,9 +195,8 @@ export const WORKSPACE_COMMANDS = [
     schema: z.object({ key: z.string().optional(), demo: z.boolean().optional() }),
     access: "read",
     usage: "connect [key=<API key>] [demo]",
-    summary: "Connect this workspace to its messaging account (admins)",
+    ...about("Connect this workspace to its messaging account (admins)", "connect"),
     help: "The key is checked with the messaging API before it is kept, encrypted. In Slack, the form asks for it.",
-    example: "connect",
     operations: ["getMe"],
     run: async (a, ctx) => {
       const admin = await adminFor(ctx, "connect this workspace to a messaging account");
@@ -326,8 +325,7 @@ export const WORKSPACE_COMMANDS = [
     usage:
       "settings set [writers=…] [broadcasters=…] [audit=…] [channel=…] [tz=…] [steps=…] [quiet=…] [hours=…] [approvers=…] [approve-from=…] [country=…] [away=…] [away-now=on|off]",
 
-    summary: "Change this workspace's settings (admins)",
-    example: "settings set tz=Europe/Paris steps=writers",
+    ...about("Change this workspace's settings (admins)", "settings set tz=Europe/Paris steps=writers"),
     operations: [],
     run: async (a, ctx) => {
       const admin = await adminFor(ctx, "change the settings");
