@@ -14,6 +14,7 @@ import {
   isSnoozed,
   type Thread,
 } from "../../store/inbox.ts";
+import { optionalTexts } from "../args.ts";
 import { errorReply } from "../errors.ts";
 import { formReply } from "../forms.ts";
 import { findTemplate, quickReplies } from "../rating.ts";
@@ -264,12 +265,7 @@ const onSpec: AnySpec = command({
   schema: z.object({
     channel: z.string().optional(),
     "need-human": z.boolean().optional(),
-    type: z.string().optional(),
-    replies: z.string().optional(),
-    rating: z.string().optional(),
-    first: z.string().optional(),
-    next: z.string().optional(),
-    here: z.string().optional(),
+    ...optionalTexts("type", "replies", "rating", "first", "next", "here"),
   }),
   access: "write",
   usage:

@@ -7,7 +7,7 @@ import {
 } from "../../api/schemas.ts";
 import { count, slackDate } from "../../blocks/blocks.ts";
 import { chatTypeLabel } from "../../domain/chat-types.ts";
-import { choice, idArg, limitArg, pageArg } from "../args.ts";
+import { choice, idArg, limitArg, optionalTexts, pageArg } from "../args.ts";
 import { changeLine, memberWords } from "../changes.ts";
 import { recordFormReply } from "../forms.ts";
 import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs, show } from "../render.ts";
@@ -156,11 +156,7 @@ export const USER_COMMANDS = [
     extraOptions: "custom field values: <field-key>=<value>",
     schema: z.object({
       id: idArg,
-      name: z.string().optional(),
-      email: z.string().optional(),
-      phone: z.string().optional(),
-      address: z.string().optional(),
-      avatar: z.string().optional(),
+      ...optionalTexts("name", "email", "phone", "address", "avatar"),
       extra: z.record(z.string(), z.string()).default({}),
     }),
     access: "write",

@@ -7,7 +7,7 @@ import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
 import { context, esc, header, section, truncate } from "../../blocks/blocks.ts";
 import { AWAY_MAX } from "../../domain/away.ts";
-import { countryWords } from "../args.ts";
+import { countryWords, optionalTexts } from "../args.ts";
 import { errorReply } from "../errors.ts";
 import { formReply } from "../forms.ts";
 import { channelName, templateChannels } from "../lookups.ts";
@@ -307,19 +307,21 @@ export const WORKSPACE_COMMANDS = [
         "`on`: the team is away now whatever the hours say (a holiday, a day off); `off`: the hours decide",
     },
     schema: z.object({
-      writers: z.string().optional(),
-      broadcasters: z.string().optional(),
-      audit: z.string().optional(),
-      channel: z.string().optional(),
-      tz: z.string().optional(),
-      steps: z.string().optional(),
-      quiet: z.string().optional(),
-      hours: z.string().optional(),
-      approvers: z.string().optional(),
-      "approve-from": z.string().optional(),
-      country: z.string().optional(),
-      away: z.string().optional(),
-      "away-now": z.string().optional(),
+      ...optionalTexts(
+        "writers",
+        "broadcasters",
+        "audit",
+        "channel",
+        "tz",
+        "steps",
+        "quiet",
+        "hours",
+        "approvers",
+        "approve-from",
+        "country",
+        "away",
+        "away-now",
+      ),
     }),
     access: "read",
     usage:
