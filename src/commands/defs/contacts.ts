@@ -192,8 +192,7 @@ export const CONTACT_COMMANDS = [
     },
   }),
   command({
-    words: ["contact", "edit"],
-    positionals: [{ name: "id" }],
+    ...onRecord(["contact", "edit"], "contact", "write"),
     options: { phone: "new phone number", first: "first name", last: "last name", email: "e-mail address" },
     extraOptions: "custom field values by field key (the other custom fields are kept)",
     schema: z.object({
@@ -209,10 +208,8 @@ export const CONTACT_COMMANDS = [
         .optional(),
       extra: z.record(z.string(), z.string()).default({}),
     }),
-    access: "write",
     usage: "contact edit <id> [phone=] [first=] [last=] [email=] [<field-key>=]",
     ...about("Change a contact", "contact edit 12 last=Souza loyalty_tier=gold"),
-    noun: "contact",
     operations: ["updateContact", "getContact", "listContactFields"],
     run: async (a, ctx) => {
       const bare =

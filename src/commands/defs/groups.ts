@@ -5,7 +5,7 @@ import { idArg, idList, requiredText } from "../args.ts";
 import type { CommandContext } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
 import { announce, contactName, namedWrite, nameOf, quoted, relatedNames } from "./common.ts";
-import { about, deleteCommand, inTopic, listing, showing } from "./shapes.ts";
+import { about, deleteCommand, inTopic, listing, onRecord, showing } from "./shapes.ts";
 
 const command = inTopic("groups");
 
@@ -84,8 +84,7 @@ export const GROUP_COMMANDS = [
     },
   }),
   command({
-    words: ["group", "edit"],
-    positionals: [{ name: "id" }],
+    ...onRecord(["group", "edit"], "group", "write"),
     options: { name: "new name", description: "new description" },
     schema: z
       .object({
@@ -96,9 +95,7 @@ export const GROUP_COMMANDS = [
       .refine((a) => a.name !== undefined || a.description !== undefined, {
         error: "give at least one of name=, description=",
       }),
-    access: "write",
     ...about("Change a group", 'group edit 2 name="Newsletter (EU)"'),
-    noun: "group",
     operations: ["updateGroup"],
     run: async (a, ctx) => {
       const g = await ctx.api.updateGroup(a.id, { name: a.name, description: a.description });

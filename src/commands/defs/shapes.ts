@@ -43,7 +43,11 @@ export const bare = (words: string[], access: Access = "read") => {
   return { words, schema: z.object({}), access, example: words.join(" ") };
 };
 
-/** A command on one record by its number (`tag 3`, `tag delete 3`); `noun` names it in "no such tag #3". */
+/**
+ * A command on one record by its number (`tag 3`, `tag edit 3 …`); `noun`
+ * names it in "no such tag #3". A command with options states its own schema
+ * (the id among them), which replaces this one.
+ */
 export const onRecord = (words: string[], noun: string, access: Access = "read") => ({
   words,
   positionals: [{ name: "id" }],
