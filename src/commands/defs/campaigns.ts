@@ -97,8 +97,7 @@ export const CAMPAIGN_COMMANDS = [
     },
   }),
   command({
-    ...showing("campaign"),
-    ...about("Show one campaign", "campaign 2"),
+    ...showing("campaign", 2),
     operations: ["getCampaign", "getTemplate", "getTag"],
     run: async (a, ctx) => {
       const c = await ctx.api.getCampaign(a.id);

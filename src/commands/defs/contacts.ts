@@ -109,8 +109,7 @@ export const CONTACT_COMMANDS = [
     },
   }),
   command({
-    ...showing("contact"),
-    ...about("Show one contact", "contact 12"),
+    ...showing("contact", 12),
     operations: ["getContact", "listContactFields"],
     run: async (a, ctx) => {
       // The fields' labels are a nicety: when they cannot be read, the keys are shown.

@@ -46,8 +46,7 @@ export const GROUP_COMMANDS = [
       }),
   }),
   command({
-    ...showing("group"),
-    ...about("Show one group", "group 2"),
+    ...showing("group", 2),
     operations: ["getGroup"],
     run: async (a, ctx) => {
       const g = await ctx.api.getGroup(a.id);

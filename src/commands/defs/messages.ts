@@ -283,8 +283,8 @@ export const MESSAGE_COMMANDS = [
     },
   }),
   command({
-    ...showing("message"),
-    ...about("Status of one message", "message 3"),
+    ...showing("message", 3),
+    summary: "Status of one message",
     operations: ["getMessage", "getChatUser"],
     run: async (a, ctx) => {
       const m = await ctx.api.getMessage(a.id);

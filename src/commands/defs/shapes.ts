@@ -59,8 +59,16 @@ export const onRecord = (words: string[], noun: string, access: Access = "read")
 /** The list of a kind of record (`tags`), id `tags.list`. */
 export const listing = (word: string) => ({ id: `${word}.list`, ...bare([word]) });
 
-/** One record by its number (`tag 3`), id `tag.show`; `noun` names it in "no such chat user #3". */
-export const showing = (word: string, noun = word) => ({ id: `${word}.show`, ...onRecord([word], noun) });
+/**
+ * One record shown by its number (`tag 3`), id `tag.show`, "Show one tag";
+ * `example` is the number its example shows, `noun` names it in "no such
+ * chat user #3".
+ */
+export const showing = (word: string, example: number, noun = word) => ({
+  id: `${word}.show`,
+  ...onRecord([word], noun),
+  ...about(`Show one ${noun}`, `${word} ${example}`),
+});
 
 /** Records the API reads with `get<Kind>(id)` and deletes with `delete<Kind>(id)`. */
 type Kept = "Contact" | "Group" | "Tag" | "Template";

@@ -28,8 +28,7 @@ export const TAG_COMMANDS = [
     },
   }),
   command({
-    ...showing("tag"),
-    ...about("Show one tag", "tag 3"),
+    ...showing("tag", 3),
     operations: ["getTag"],
     run: async (a, ctx) => {
       const t = await ctx.api.getTag(a.id);

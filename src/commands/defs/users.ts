@@ -91,8 +91,7 @@ export const USER_COMMANDS = [
     },
   }),
   command({
-    ...showing("user", "chat user"),
-    ...about("Show one chat user", "user 4"),
+    ...showing("user", 4, "chat user"),
     operations: ["getChatUser", "getContact"],
     run: async (a, ctx) => {
       const u = await ctx.api.getChatUser(a.id);
