@@ -262,6 +262,17 @@ async function withRedraw(ctx: CommandContext, id: number, reply: Reply, command
   return card ? { ...reply, origin: { ...reply.origin, command, id, redraw: card } } : reply;
 }
 
+/** `campaign <id> approve|reject`: the decision (the request named, else the open one), then the card redrawn. */
+const decide =
+  (decision: "approved" | "rejected", command: string) =>
+  async (a: { id: number; request?: number; reason?: string }, ctx: CommandContext): Promise<Reply> =>
+    withRedraw(
+      ctx,
+      a.id,
+      await decideApproval(ctx, a.id, decision, { requestId: a.request, reason: a.reason }),
+      command,
+    );
+
 export const APPROVAL_COMMANDS = [
   command({
     words: ["campaign", "<id>", "request"],
@@ -282,13 +293,7 @@ export const APPROVAL_COMMANDS = [
     ...about("Approve a campaign someone asked to send (approvers; not your own)", "campaign 2 approve"),
     noun: "campaign",
     operations: [],
-    run: async (a, ctx) =>
-      withRedraw(
-        ctx,
-        a.id,
-        await decideApproval(ctx, a.id, "approved", { requestId: a.request }),
-        "campaign.approve",
-      ),
+    run: decide("approved", "campaign.approve"),
   }),
   command({
     words: ["campaign", "<id>", "reject"],
@@ -303,12 +308,6 @@ export const APPROVAL_COMMANDS = [
     ),
     noun: "campaign",
     operations: [],
-    run: async (a, ctx) =>
-      withRedraw(
-        ctx,
-        a.id,
-        await decideApproval(ctx, a.id, "rejected", { requestId: a.request, reason: a.reason }),
-        "campaign.reject",
-      ),
+    run: decide("rejected", "campaign.reject"),
   }),
 ];
