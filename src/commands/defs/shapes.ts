@@ -56,6 +56,14 @@ export const onRecord = (words: string[], noun: string, access: Access = "read")
   noun,
 });
 
+/** `campaign <id> <verb…>`: a command on one campaign (its schema replaced by one of the command's own with options). */
+export const onCampaign = (verb: string[], access: Access) => ({
+  words: ["campaign", "<id>", ...verb],
+  schema: z.object({ id: idArg }),
+  access,
+  noun: "campaign",
+});
+
 /** The list of a kind of record (`tags`), id `tags.list`. */
 export const listing = (word: string) => ({ id: `${word}.list`, ...bare([word]) });
 
