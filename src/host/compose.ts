@@ -4,7 +4,8 @@
 // of workspaces (src/workspaces/registry.ts: each workspace's runtime built
 // whole, from its installation), the change listener of several replicas, and
 // the deployment's background work (report schedules, held starts, messages
-// sent later, each workspace's inbox and live progress, the purge). What
+// sent later, each workspace's inbox and live progress, the purge), and what an
+// earlier process left (interrupted confirmations, upload files). What
 // differs between the modes is only the source of installations (`source`:
 // many-workspaces.ts's store of "Add to Slack" installations, app.ts's one
 // installation of the environment). Nothing here knows the front end: the
@@ -30,6 +31,7 @@ import {
   closeOnce,
   replicaParts,
   type SwitchboardOptions,
+  settleAtStart,
   startEmbeddedSandbox,
 } from "./parts.ts";
 
@@ -102,6 +104,8 @@ export async function composeWorkspaces(
     // Every schema, once, from the one list (src/store/migrations.ts): no part migrates on its own.
     await migrateStore(db);
     phase("migrations");
+    // What an earlier process left (interrupted confirmations, upload files), every workspace's.
+    await settleAtStart(db, logger);
     const keyring = await mode.keyring();
     const { Keyring } = await import("../platform/secrets.ts");
     const { Installations } = await import("../store/installations.ts");
