@@ -11,8 +11,11 @@ import { snoozeEnd } from "../../domain/snooze-time.ts";
 import { apiErrorReply, errorReply } from "../errors.ts";
 import type { InboxAccess } from "../inbox.ts";
 import { askRating } from "../rating.ts";
-import { type AnySpec, type CommandContext, defineCommand, type Positional, UserError } from "../registry.ts";
+import { type AnySpec, type CommandContext, type Positional, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
+import { inTopic } from "./shapes.ts";
+
+const command = inTopic("inbox");
 
 const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
 const USER_ID = /^<?@?([UW][A-Z0-9]{2,})(\|[^>]*)?>?$/;
@@ -67,13 +70,12 @@ function deskCommand<A extends { channel: string; user: string }>(spec: {
   run: (a: A, ctx: CommandContext, desk: Desk) => Promise<Reply>;
 }): AnySpec {
   const { word, run, ...rest } = spec;
-  return defineCommand({
+  return command({
     id: `inbox.${word}`,
     words: ["inbox", word],
     positionals,
     ...rest,
     access: "write",
-    topic: "inbox",
     operations: [],
     hidden: true,
     run: async (a, ctx) => {

@@ -22,9 +22,12 @@ import { PostRefusedError } from "../../reports/scheduler.ts";
 import type { ReportService } from "../../reports/service.ts";
 import { idArg, requiredText } from "../args.ts";
 import { errorReply, inputErrorReply } from "../errors.ts";
-import { type AnySpec, type CommandContext, defineCommand, UserError } from "../registry.ts";
+import { type AnySpec, type CommandContext, UserError } from "../registry.ts";
 import { ACTION, type Reply } from "../types.ts";
 import { nameOf, relatedNames } from "./common.ts";
+import { inTopic } from "./shapes.ts";
+
+const command = inTopic("reports");
 
 const TARGET_HELP =
   "a campaign id, `running` (every running campaign), `all` (the 10 most recent) or `inbox` (the desk of the channel's inbox)";
@@ -94,7 +97,7 @@ async function checkCampaign(
   }
 }
 
-const scheduleSpec: AnySpec = defineCommand({
+const scheduleSpec: AnySpec = command({
   id: "report.schedule",
   words: ["report"],
   positionals: [{ name: "target" }, { name: "when", rest: "words" }],
@@ -112,7 +115,6 @@ const scheduleSpec: AnySpec = defineCommand({
   summary: "Post a campaign report to a channel on a schedule (default: every day at 09:00, here)",
   help: "The report shows each campaign's recipients by status, the delivery, read and failure rates, and the change since the schedule's previous report. Days: `mon`, `mon,thu`, `sat-sun`; every N hours: `6h`. Times: `09:00`, `9am`. The channel: pick it with `#` (default: the channel you type in). `inbox`: the desk report of that channel's inbox (opened, resolved, first-reply times, targets met, snoozed, ratings, per assignee) since the previous one, posted there.",
   example: "report running every weekday at 09:00 tz=Europe/Paris",
-  topic: "reports",
   noun: "campaign",
   operations: ["getCampaign"],
   run: async (a, ctx) => {
@@ -176,7 +178,7 @@ function scheduleLine(
   return `*#${row.number}* ${targetName(row.target, names)} · ${esc(row.description)}${where}\nNext: ${esc(nextRun(row, now))} · by ${by}${last}`;
 }
 
-const listSpec = defineCommand({
+const listSpec = command({
   id: "reports.list",
   words: ["reports"],
   flags: { all: "the schedules of every channel, not only this one" },
@@ -185,7 +187,6 @@ const listSpec = defineCommand({
   usage: "reports [all]",
   summary: "List the report schedules of this channel (next run in local time, who made it)",
   example: "reports",
-  topic: "reports",
   operations: ["getCampaign"],
   run: async (a, ctx) => {
     const reports = reportsOf(ctx);
@@ -234,8 +235,7 @@ const listSpec = defineCommand({
   },
 });
 
-const deleteSpec = defineCommand({
-  id: "report.delete",
+const deleteSpec = command({
   words: ["report", "delete"],
   // Named `id` like every command's record (the core's origin and checks read it); its value is the workspace's number.
   positionals: [{ name: "id" }],
@@ -244,7 +244,6 @@ const deleteSpec = defineCommand({
   usage: "report delete <number>",
   summary: "Delete a report schedule, by its number in `/sb reports` (asks to confirm)",
   example: "report delete 1",
-  topic: "reports",
   noun: "report schedule",
   operations: ["getCampaign"],
   preview: async (a, ctx) => {
@@ -276,8 +275,7 @@ const deleteSpec = defineCommand({
   },
 });
 
-const nowSpec: AnySpec = defineCommand({
-  id: "report.now",
+const nowSpec: AnySpec = command({
   words: ["report", "now"],
   positionals: [{ name: "target" }],
   schema: z.object({ target: requiredText(TARGET_HELP) }),
@@ -286,7 +284,6 @@ const nowSpec: AnySpec = defineCommand({
   summary: "Post a campaign report here now",
   help: "Posted in the channel for people who may make changes; anyone else gets it privately.",
   example: "report now running",
-  topic: "reports",
   noun: "campaign",
   operations: ["getCampaign", "listCampaigns", "listCampaignRecipients"],
   run: async (a, ctx) => {

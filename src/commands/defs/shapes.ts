@@ -1,18 +1,43 @@
-// The shapes most command definitions share: a command of bare words, a
-// command on one record by its number, and the delete of such a record.
-// Each command keeps its own words, summary, example and answer; only the
-// fields that follow from its words are written here once.
+// The shapes most command definitions share: the commands of one help topic,
+// a command of bare words, a command on one record by its number, and the
+// delete of such a record. Each command keeps its own words, summary, example
+// and answer; only the fields that follow from its words are written here once.
 import { z } from "zod";
 import type { OperationName } from "../../api/operations.ts";
 import type { ApiRecord } from "../../api/types.ts";
 import { idArg } from "../args.ts";
-import { type Access, type CommandContext, type CommandSpec, defineCommand } from "../registry.ts";
+import type { Access, CommandContext, CommandDefinition, CommandSpec } from "../registry.ts";
 import { deletePreview, namedWrite } from "./common.ts";
+
+const literal = (w: string) => !w.startsWith("<");
+
+/** `tag edit <id> [name=] [color=]`: the words, then each positional (`<text…>` for the rest, `[…]` when optional), then each option. */
+function usageOf(d: Pick<CommandDefinition, "words" | "positionals" | "options">): string {
+  const positionals = (d.positionals ?? []).map((p) => {
+    const name = `${p.name}${p.rest ? "…" : ""}`;
+    return p.optional ? `[${name}]` : `<${name}>`;
+  });
+  const options = Object.keys(d.options ?? {}).map((k) => `[${k}=]`);
+  return [...d.words, ...positionals, ...options].join(" ");
+}
+
+/**
+ * The commands of one help topic: each is filed under it, and its id (the
+ * literal words joined by dots: `group.add`) and usage follow from its words
+ * where the definition does not state them.
+ */
+export const inTopic =
+  (topic: string) =>
+  <A>(d: CommandDefinition<A>): CommandSpec<A> => ({
+    ...d,
+    id: d.id ?? d.words.filter(literal).join("."),
+    usage: d.usage ?? usageOf(d),
+    topic: d.topic ?? topic,
+  });
 
 /** A command of words alone (`tags`, `campaign new`): no argument, its usage and example are its words. */
 export const bare = (words: string[], access: Access = "read") => {
-  const line = words.join(" ");
-  return { words, schema: z.object({}), access, usage: line, example: line };
+  return { words, schema: z.object({}), access, example: words.join(" ") };
 };
 
 /** A command on one record by its number (`tag 3`, `tag delete 3`); `noun` names it in "no such tag #3". */
@@ -21,9 +46,14 @@ export const onRecord = (words: string[], noun: string, access: Access = "read")
   positionals: [{ name: "id" }],
   schema: z.object({ id: idArg }),
   access,
-  usage: `${words.join(" ")} <id>`,
   noun,
 });
+
+/** The list of a kind of record (`tags`), id `tags.list`. */
+export const listing = (word: string) => ({ id: `${word}.list`, ...bare([word]) });
+
+/** One record by its number (`tag 3`), id `tag.show`; `noun` names it in "no such chat user #3". */
+export const showing = (word: string, noun = word) => ({ id: `${word}.show`, ...onRecord([word], noun) });
 
 /**
  * `<noun> delete <id>`: asks to confirm with the record as it is now, then
@@ -34,7 +64,6 @@ export function deleteCommand<R extends ApiRecord>(spec: {
   noun: string;
   summary: string;
   example: string;
-  topic: string;
   operations: OperationName[];
   /** The record as it is now (a refusal in words when it cannot be deleted). */
   read: (ctx: CommandContext, id: number) => Promise<R>;
@@ -45,14 +74,12 @@ export function deleteCommand<R extends ApiRecord>(spec: {
   name?: (record: R) => string;
   /** The record's fields shown first in the preview. */
   first?: string[];
-}): CommandSpec<{ id: number }> {
+}): CommandDefinition<{ id: number }> {
   const { noun, read, remove, check, name } = spec;
-  return defineCommand({
-    id: `${noun}.delete`,
+  return {
     ...onRecord([noun, "delete"], noun, "write"),
     summary: spec.summary,
     example: spec.example,
-    topic: spec.topic,
     operations: spec.operations,
     preview: async (a, ctx) => {
       const r = await read(ctx, a.id);
@@ -64,5 +91,5 @@ export function deleteCommand<R extends ApiRecord>(spec: {
       await remove(ctx, a.id);
       return namedWrite(ctx, noun, a.id, r && name ? name(r) : r, "deleted");
     },
-  });
+  };
 }

@@ -10,14 +10,15 @@ import { chatTypeLabel } from "../../domain/chat-types.ts";
 import { choice, idArg, limitArg, pageArg } from "../args.ts";
 import { changeLine, memberWords } from "../changes.ts";
 import { recordFormReply } from "../forms.ts";
-import { defineCommand } from "../registry.ts";
 import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs, show } from "../render.ts";
 import { checkBody } from "./check.ts";
 import { cardAfterWrite, channelLabel, contactName, pageLine, refId, relatedNames } from "./common.ts";
-import { onRecord } from "./shapes.ts";
+import { inTopic, showing } from "./shapes.ts";
+
+const command = inTopic("users");
 
 export const USER_COMMANDS = [
-  defineCommand({
+  command({
     id: "users.list",
     words: ["users"],
     positionals: [{ name: "search", rest: "text" }],
@@ -53,7 +54,6 @@ export const USER_COMMANDS = [
       "users [search…] [type=] [need-human] [unread] [sort=] [order=asc|desc] [from=] [to=] [messages] [page=] [limit=]",
     summary: "List chat users",
     example: "users need-human unread sort=last_activity order=desc",
-    topic: "users",
     operations: ["listChatUsers"],
     run: async (a, ctx) => {
       const page = await ctx.api.listChatUsers({
@@ -91,12 +91,10 @@ export const USER_COMMANDS = [
       });
     },
   }),
-  defineCommand({
-    id: "user.show",
-    ...onRecord(["user"], "chat user"),
+  command({
+    ...showing("user", "chat user"),
     summary: "Show one chat user",
     example: "user 4",
-    topic: "users",
     operations: ["getChatUser", "getContact"],
     run: async (a, ctx) => {
       const u = await ctx.api.getChatUser(a.id);
@@ -147,8 +145,7 @@ export const USER_COMMANDS = [
       });
     },
   }),
-  defineCommand({
-    id: "user.edit",
+  command({
     words: ["user", "edit"],
     positionals: [{ name: "id" }],
     options: {
@@ -172,7 +169,6 @@ export const USER_COMMANDS = [
     usage: "user edit <id> [name=] [email=] [phone=] [address=] [avatar=] [<field-key>=]",
     summary: "Change a chat user",
     example: "user edit 4 name=Ana email=ana@example.com loyalty_tier=gold",
-    topic: "users",
     noun: "chat user",
     operations: ["updateChatUser", "getChatUser", "listContactFields"],
     run: async (a, ctx) => {

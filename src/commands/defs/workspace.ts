@@ -12,7 +12,7 @@ import { errorReply } from "../errors.ts";
 import { formReply } from "../forms.ts";
 import { channelName, templateChannels } from "../lookups.ts";
 import { mention } from "../permissions.ts";
-import { type CommandContext, defineCommand, UserError } from "../registry.ts";
+import { type CommandContext, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
 import {
   type ConnectOutcome,
@@ -27,7 +27,9 @@ import {
   type SettingsInput,
   type WorkspaceAdmin,
 } from "../workspace-admin.ts";
-import { bare } from "./shapes.ts";
+import { bare, inTopic } from "./shapes.ts";
+
+const command = inTopic("workspace");
 
 /** The admin, when the actor may administer; else a refusal naming who may. */
 async function adminFor(ctx: CommandContext, what: string): Promise<WorkspaceAdmin> {
@@ -186,8 +188,7 @@ function settingsInput(a: Record<string, string | undefined>): SettingsInput {
 }
 
 export const WORKSPACE_COMMANDS = [
-  defineCommand({
-    id: "connect",
+  command({
     words: ["connect"],
     options: { key: "the API key (in Slack the form asks for it, out of sight)" },
     flags: { demo: "a demo account of the embedded sandbox instead of a key" },
@@ -197,7 +198,6 @@ export const WORKSPACE_COMMANDS = [
     summary: "Connect this workspace to its messaging account (admins)",
     help: "The key is checked with the messaging API before it is kept, encrypted. In Slack, the form asks for it.",
     example: "connect",
-    topic: "workspace",
     operations: ["getMe"],
     run: async (a, ctx) => {
       const admin = await adminFor(ctx, "connect this workspace to a messaging account");
@@ -218,11 +218,9 @@ export const WORKSPACE_COMMANDS = [
       );
     },
   }),
-  defineCommand({
-    id: "disconnect",
+  command({
     ...bare(["disconnect"]),
     summary: "Forget this workspace's API key (admins; asks for confirmation first)",
-    topic: "workspace",
     operations: [],
     preview: async (_a, ctx) => {
       const admin = await adminFor(ctx, "disconnect this workspace");
@@ -246,12 +244,10 @@ export const WORKSPACE_COMMANDS = [
       return outcomeReply(await admin.disconnect(ctx.actor));
     },
   }),
-  defineCommand({
-    id: "settings",
+  command({
     ...bare(["settings"]),
     summary:
       "This workspace's settings: who may make changes, the audit channel, the time zone… (admins change them)",
-    topic: "workspace",
     operations: [],
     run: async (_a, ctx) => {
       const admin = ctx.admin;
@@ -289,8 +285,7 @@ export const WORKSPACE_COMMANDS = [
       return { visibility: "ephemeral", text, blocks };
     },
   }),
-  defineCommand({
-    id: "settings.set",
+  command({
     words: ["settings", "set"],
     options: {
       writers:
@@ -333,7 +328,6 @@ export const WORKSPACE_COMMANDS = [
 
     summary: "Change this workspace's settings (admins)",
     example: "settings set tz=Europe/Paris steps=writers",
-    topic: "workspace",
     operations: [],
     run: async (a, ctx) => {
       const admin = await adminFor(ctx, "change the settings");
