@@ -159,7 +159,24 @@ async function environmentSource(config: Config, deps: SwitchboardOptions, parts
     ...(deps.resolveGroupMembers ? { resolveGroupMembers: deps.resolveGroupMembers } : {}),
     ...(deps.onAudit ? { onAudit: deps.onAudit } : {}),
   });
-  return { ...source, clientOf: () => slack?.client };
+  return {
+    ...source,
+    clientOf: () => slack?.client,
+    // The Slack app (with SLACK_BOT_TOKEN): each request is the environment's bot's, its client and post queue
+    // shared with the workspace's runtime; /readyz asks the messaging API with the workspace's key.
+    ...(slack
+      ? {
+          slackFront: async () => ({
+            bridge: slack,
+            readiness: {
+              api: async () => {
+                await (await parts.workspaces().runtime(ENV_WORKSPACE))?.client.getMe({ lane: "background" });
+              },
+            },
+          }),
+        }
+      : {}),
+  };
 }
 
 /** A deployment composed in its mode: many workspaces ("Add to Slack") or the environment's one. */

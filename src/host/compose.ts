@@ -8,7 +8,8 @@
 // earlier process left (interrupted confirmations, upload files). What
 // differs between the modes is only the source of installations (`source`:
 // many-workspaces.ts's store of "Add to Slack" installations, app.ts's one
-// installation of the environment). Nothing here knows the front end: the
+// installation of the environment), and with it how the Slack app finds each
+// request's installation (`slackFront`). Nothing here knows the front end: the
 // shell, Socket Mode and HTTP are picked afterwards (main.ts).
 import { randomBytes } from "node:crypto";
 import type { webApi } from "@slack/bolt";
@@ -17,6 +18,7 @@ import type { Config } from "../platform/config.ts";
 import { startPhases } from "../platform/log.ts";
 import type { Keyring } from "../platform/secrets.ts";
 import type { Sandbox } from "../sandbox/index.ts";
+import type { InstallationsFront } from "../slack/app.ts";
 import type { ChannelPostQueue } from "../slack/io/post-queue.ts";
 import { type Db, openDb } from "../store/db.ts";
 import type { Installations } from "../store/installations.ts";
@@ -58,6 +60,8 @@ export interface Mode {
     InstallationSource & {
       /** A workspace's bot client without its runtime (background work that needs no runtime). */
       clientOf(id: WorkspaceId): webApi.WebClient | undefined;
+      /** How the Slack app finds each request's installation (none: Slack is not set up, the shell). */
+      slackFront?(): Promise<InstallationsFront>;
     }
   >;
 }
@@ -84,6 +88,8 @@ export interface Deployment {
   connectedIds(): Promise<WorkspaceId[]>;
   /** A workspace's bot client (no runtime built); none in the shell. */
   clientOf(workspace: WorkspaceId): webApi.WebClient | undefined;
+  /** How the Slack app finds each request's installation, the mode's (src/slack/app.ts); undefined in the shell. */
+  slackFront(): Promise<InstallationsFront | undefined>;
   onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
 }
@@ -222,6 +228,7 @@ export async function composeWorkspaces(
             stores: rt.stores,
             apiKey: rt.apiKey,
             reports: rt.reports,
+            ...deps.home,
             republish: async (userId, view) => {
               await rt.slack?.client.views.publish({ user_id: userId, view }).catch((err) => {
                 logger.warn({ err: (err as Error).message }, "could not publish the Home tab again");
@@ -250,6 +257,7 @@ export async function composeWorkspaces(
     return {
       connectedIds: () => registry().connectedIds(),
       clientOf: (id) => source.clientOf(id),
+      slackFront: async () => source.slackFront?.(),
       db,
       sandbox,
       installations,

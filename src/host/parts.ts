@@ -5,6 +5,7 @@ import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/log.ts";
 import type { Keyring } from "../platform/secrets.ts";
 import type { Sandbox } from "../sandbox/index.ts";
+import type { HomeOptions } from "../slack/features/home/view.ts";
 import type { AuditEntry } from "../store/audit.ts";
 import type { AutomationStore } from "../store/automations.ts";
 import { Confirmations } from "../store/confirmations.ts";
@@ -83,6 +84,8 @@ export interface SwitchboardOptions {
    * (their own poller, scheduler or clock) leave them out.
    */
   background?: boolean;
+  /** The Home tab's clock and how long its figures are kept (tests). */
+  home?: Pick<HomeOptions, "clock" | "cacheMs">;
 }
 
 /** Events out (issue 40 §3): each workspace's automations, and the deliveries' worker of the deployment. */

@@ -7,10 +7,10 @@
 import { mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createManyWorkspaceSwitchboard, workspaceLifecycle } from "../../src/host/app.ts";
+import { createManyWorkspaceSwitchboard } from "../../src/host/app.ts";
 import type { ManyWorkspaceSwitchboard } from "../../src/host/many-workspaces.ts";
 import { UPLOAD_TEMP_ROOT } from "../../src/imports/temp.ts";
-import { type SlackApp, startManyWorkspaceSlackApp } from "../../src/slack/app.ts";
+import { type SlackApp, startSlackApp } from "../../src/slack/app.ts";
 import { Confirmations } from "../../src/store/confirmations.ts";
 import {
   type StackWorkspace,
@@ -66,14 +66,7 @@ describe("the next start in many-workspace mode", () => {
     const sb = await createManyWorkspaceSwitchboard(s.config, { logger: s.logger, db: s.db });
     next = {
       sb,
-      slack: await startManyWorkspaceSlackApp(
-        { ...sb, lifecycle: workspaceLifecycle(sb, s.logger) },
-        s.config,
-        s.logger,
-        {
-          listen: { port: 0, host: "127.0.0.1" },
-        },
-      ),
+      slack: await startSlackApp(sb, s.config, s.logger, { listen: { port: 0, host: "127.0.0.1" } }),
     };
 
     for (const [ws, left, campaign] of [
