@@ -262,11 +262,8 @@ export const CONTACT_COMMANDS = [
   command(
     deleteCommand({
       noun: "contact",
-      summary: "Delete a contact (asks to confirm)",
       example: "contact delete 20",
-      operations: ["deleteContact", "getContact"],
-      read: (ctx, id) => ctx.api.getContact(id),
-      remove: (ctx, id) => ctx.api.deleteContact(id),
+      api: "Contact",
       name: (c) => fullName(c) || show(pick(c, "phone") ?? ""),
       first: FIRST,
     }),

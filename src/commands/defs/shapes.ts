@@ -55,39 +55,56 @@ export const listing = (word: string) => ({ id: `${word}.list`, ...bare([word]) 
 /** One record by its number (`tag 3`), id `tag.show`; `noun` names it in "no such chat user #3". */
 export const showing = (word: string, noun = word) => ({ id: `${word}.show`, ...onRecord([word], noun) });
 
+/** Records the API reads with `get<Kind>(id)` and deletes with `delete<Kind>(id)`. */
+type Kept = "Contact" | "Group" | "Tag" | "Template";
+
+/** How a delete reads the record first (a refusal in words when it cannot be deleted) and removes it. */
+interface DeleteCalls<R> {
+  operations: OperationName[];
+  read: (ctx: CommandContext, id: number) => Promise<R>;
+  remove: (ctx: CommandContext, id: number) => Promise<unknown>;
+}
+
+/** The calls of a record the API keeps by its kind: `Tag` reads with getTag and deletes with deleteTag. */
+const keptCalls = (api: Kept): DeleteCalls<ApiRecord> => ({
+  operations: [`delete${api}`, `get${api}`],
+  read: (ctx, id) => ctx.api[`get${api}`](id),
+  remove: (ctx, id) => ctx.api[`delete${api}`](id),
+});
+
 /**
  * `<noun> delete <id>`: asks to confirm with the record as it is now, then
  * deletes it and says so by its name (read before it is gone, a nicety: the
  * number otherwise).
  */
-export function deleteCommand<R extends ApiRecord>(spec: {
-  noun: string;
-  summary: string;
-  example: string;
-  operations: OperationName[];
-  /** The record as it is now (a refusal in words when it cannot be deleted). */
-  read: (ctx: CommandContext, id: number) => Promise<R>;
-  remove: (ctx: CommandContext, id: number) => Promise<unknown>;
-  /** Refuses in words, before the prompt, a record that cannot be deleted. */
-  check?: (record: R, id: number) => void;
-  /** How the answer names it; the record's own name by default. */
-  name?: (record: R) => string;
-  /** The record's fields shown first in the preview. */
-  first?: string[];
-}): CommandDefinition<{ id: number }> {
-  const { noun, read, remove, check, name } = spec;
+export function deleteCommand<R extends ApiRecord>(
+  spec: {
+    noun: string;
+    /** `Delete a tag (asks to confirm)` unless given. */
+    summary?: string;
+    example: string;
+    /** Refuses in words, before the prompt, a record that cannot be deleted. */
+    check?: (record: R, id: number) => void;
+    /** How the answer names it; the record's own name by default. */
+    name?: (record: R) => string;
+    /** The record's fields shown first in the preview. */
+    first?: string[];
+  } & ({ api: Kept } | DeleteCalls<R>),
+): CommandDefinition<{ id: number }> {
+  const { noun, check, name } = spec;
+  const { operations, read, remove } = "api" in spec ? keptCalls(spec.api) : spec;
   return {
     ...onRecord([noun, "delete"], noun, "write"),
-    summary: spec.summary,
+    summary: spec.summary ?? `Delete a ${noun} (asks to confirm)`,
     example: spec.example,
-    operations: spec.operations,
+    operations,
     preview: async (a, ctx) => {
-      const r = await read(ctx, a.id);
+      const r = (await read(ctx, a.id)) as R;
       check?.(r, a.id);
       return deletePreview(noun, a.id, r, spec.first);
     },
     run: async (a, ctx) => {
-      const r = await read(ctx, a.id).catch(() => undefined);
+      const r = (await read(ctx, a.id).catch(() => undefined)) as R | undefined;
       await remove(ctx, a.id);
       return namedWrite(ctx, noun, a.id, r && name ? name(r) : r, "deleted");
     },

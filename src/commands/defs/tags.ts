@@ -95,11 +95,8 @@ export const TAG_COMMANDS = [
   command(
     deleteCommand({
       noun: "tag",
-      summary: "Delete a tag (asks to confirm)",
       example: "tag delete 3",
-      operations: ["deleteTag", "getTag"],
-      read: (ctx, id) => ctx.api.getTag(id),
-      remove: (ctx, id) => ctx.api.deleteTag(id),
+      api: "Tag",
       first: FIRST,
     }),
   ),

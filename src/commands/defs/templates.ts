@@ -210,9 +210,7 @@ export const TEMPLATE_COMMANDS = [
       noun: "template",
       summary: "Delete a pending, rejected or disabled template (asks to confirm)",
       example: "template delete 6",
-      operations: ["deleteTemplate", "getTemplate"],
-      read: (ctx, id) => ctx.api.getTemplate(id),
-      remove: (ctx, id) => ctx.api.deleteTemplate(id),
+      api: "Template",
       check: (t, id) => {
         // The API deletes only these (the spec's deletion rule): say so now rather than after a Confirm.
         const status = String(pick(t, "status") ?? "").toLowerCase();
