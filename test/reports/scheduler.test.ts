@@ -345,7 +345,8 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
       );
       const script = fileURLToPath(new URL("./scheduler-process.ts", import.meta.url));
       const args = [
-        db.url,
+        script,
+        db.url!,
         proxy.url,
         sandbox().apiKey,
         "2026-03-02T09:00:20Z",
@@ -354,7 +355,7 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
       ];
       // A process that exits non-zero rejects, its stderr in the message.
       const runProcess = async (name: string) =>
-        (await execFileAsync(process.execPath, ["--import", "tsx", script, ...(args as string[]), name])).stdout;
+        (await execFileAsync(process.execPath, ["--import", "tsx", ...args, name])).stdout;
       const outputs = await Promise.all([runProcess("first"), runProcess("second")]);
       const posts = outputs
         .join("")
