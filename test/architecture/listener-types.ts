@@ -67,6 +67,10 @@ async function reach(ctx: Reach): Promise<void> {
   void ctx.config.MESSAGING_CHANNEL_ID;
   // @ts-expect-error so is who may run Workflow steps (ctx.settings.workflowSteps)
   void ctx.config.WORKFLOW_STEPS;
+  // Event ids claimed for another workspace: the store is bound to the request's.
+  await ctx.events.claim("Ev1");
+  // @ts-expect-error a listener's events are its workspace's: no workspace to name
+  await ctx.events.claim("Ev1", "T_OTHER");
   // The deployment's lifecycle unbound (any team's uninstall): only `leaving`, bound to the request's team.
   // @ts-expect-error a listener has no unbound lifecycle
   void ctx.lifecycle;

@@ -5,7 +5,7 @@
 import type { MessagingClient } from "../../../api/client.ts";
 import type { Automations } from "../../../automations/index.ts";
 import { customerRecord } from "../../../commands/customer-record.ts";
-import type { InboxAccess } from "../../../commands/inbox.ts";
+import type { InboxDeps } from "../../../commands/inbox.ts";
 import type { InboxEvent } from "../../../inbox/io.ts";
 import type { Config } from "../../../platform/config.ts";
 import { ConfigError } from "../../../platform/errors.ts";
@@ -23,7 +23,7 @@ export interface InboxHost {
   stores: Pick<WorkspaceStores, "inbox" | "ownSends" | "cardMarks" | "media">;
   client: MessagingClient;
   /** The commands' side of the inbox: the poller wakes when an inbox is turned on. */
-  inbox?: Pick<InboxAccess, "wake" | "workClock" | "away" | "audit">;
+  inbox?: Pick<InboxDeps, "wake" | "workClock" | "away" | "audit">;
   /** The workspace's automations: its inboxes' events go to them (issue 40 §3). */
   eventsTo?: Pick<Automations, "emit">;
   onClose(fn: () => Promise<void>): void;
