@@ -15,6 +15,7 @@ import { randomBytes } from "node:crypto";
 import type { webApi } from "@slack/bolt";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Config } from "../platform/config.ts";
+import type { Logger } from "../platform/log.ts";
 import { startPhases } from "../platform/log.ts";
 import type { Keyring } from "../platform/secrets.ts";
 import type { Sandbox } from "../sandbox/index.ts";
@@ -152,52 +153,16 @@ export async function composeWorkspaces(
     });
     // Inbox pollers and live progress per workspace, and the purge of departed ones (background.ts).
     const background = new WorkspaceBackground({ db, config, logger, installations, purge: purgeWorkspace });
-    // Report schedules: one scheduler for every workspace, each job with its workspace's client and bot.
-    const { createSharedScheduler } = await import("../slack/features/reports/runtime.ts");
-    const scheduler = createSharedScheduler({
-      db,
-      config,
-      logger,
-      forWorkspace: async (id) => {
-        const rt = await registry().runtime(id);
-        return rt?.slack && { client: rt.client, bridge: rt.slack };
-      },
-    });
-    closers.unshift(() => scheduler.stop());
-    // Held starts (docs/campaigns.md): one runner for every workspace, each start once across replicas.
-    const { createHeldStarts } = await import("../slack/features/held-starts/runtime.ts");
-    const heldStarts = createHeldStarts({
-      db,
-      logger,
-      forWorkspace: async (id) => {
-        const rt = await registry().runtime(id);
-        if (!rt?.slack) return undefined;
-        // Its hooks (live progress): a start that ran is followed as a launch is.
-        const scope = await registry()
-          .scopeOf(id)
-          .catch(() => undefined);
-        return {
-          core: rt.core,
-          bridge: rt.slack,
-          stores: rt.stores,
-          ...(scope ? { hooks: scope.hooks } : {}),
-        };
-      },
-    });
-    closers.unshift(() => heldStarts.stop());
-    // Messages sent later (docs/automations.md): one runner for every workspace, each message once across replicas.
-    const { createLaterSends } = await import("../slack/features/later-sends/runtime.ts");
-    const laterSends = createLaterSends({
-      db,
-      logger,
-      forWorkspace: async (id) => {
-        const rt = await registry().runtime(id);
-        return rt?.slack ? { core: rt.core, bridge: rt.slack } : undefined;
-      },
-    });
-    closers.unshift(() => laterSends.stop());
+    // The Slack side's runners (report posts, held starts, messages sent later) and the Home tab: only with
+    // Slack. The shell has none of them (a report is printed when asked for), so their modules stay unloaded.
+    const slack = source.slackFront ? await slackRunners(db, config, logger, registry) : undefined;
+    if (slack)
+      closers.unshift(
+        () => slack.laterSends.stop(),
+        () => slack.heldStarts.stop(),
+        () => slack.scheduler.stop(),
+      );
     closers.unshift(() => background.stop());
-    const { createHomeView } = await import("../slack/features/home/view.ts");
     const replicas = await replicaParts(db);
     workspaces = new WorkspaceRegistry({
       shared: {
@@ -214,13 +179,13 @@ export async function composeWorkspaces(
       busy: (id) => background.busy(id),
       ...(deps.background !== false ? { wakeInbox: (id: WorkspaceId) => background.wake(id) } : {}),
       slackHooks: async (rt) => {
+        if (!slack) return {};
         // Tests that drive the scheduler, the inbox and the progress themselves leave them out (background false).
-        // The shell has neither: no scheduler posts its reports (a report is printed when asked for).
         const attached = deps.background !== false && Boolean(rt.slack);
-        if (attached) rt.reports.attachWhenStarted(scheduler.started);
+        if (attached) rt.reports.attachWhenStarted(slack.scheduler.started);
         return {
           ...(attached ? await background.attach(rt) : {}),
-          homeView: createHomeView({
+          homeView: slack.createHomeView({
             mayAdminister: async (userId) =>
               (await rt.core.admin?.mayAdminister({ userId, via: "slack" })) ?? false,
             may: (userId, access) => rt.core.may({ userId, via: "slack" }, access),
@@ -264,9 +229,9 @@ export async function composeWorkspaces(
       workspaces,
       posts,
       background,
-      scheduler,
-      heldStarts,
-      laterSends,
+      scheduler: slack?.scheduler ?? IDLE,
+      heldStarts: slack?.heldStarts ?? IDLE,
+      laterSends: slack?.laterSends ?? IDLE,
       automations,
       ...closeOnce(closers, logger),
     };
@@ -274,4 +239,55 @@ export async function composeWorkspaces(
     for (const close of closers) await close().catch(() => {});
     throw err;
   }
+}
+
+/** What the shell has instead of a runner that only Slack needs: nothing to start, stop or wake. */
+const IDLE = { start: async () => {}, stop: async () => {}, wake: () => {} };
+
+/**
+ * The runners of every workspace that work through Slack, loaded only when the deployment has Slack: report
+ * schedules (each job with its workspace's client and bot), held starts (docs/campaigns.md) and messages sent
+ * later (docs/automations.md), each once across replicas; and the Home tab's maker.
+ */
+async function slackRunners(db: Db, config: Config, logger: Logger, registry: () => WorkspaceRegistry) {
+  const { createSharedScheduler } = await import("../slack/features/reports/runtime.ts");
+  const scheduler = createSharedScheduler({
+    db,
+    config,
+    logger,
+    forWorkspace: async (id) => {
+      const rt = await registry().runtime(id);
+      return rt?.slack && { client: rt.client, bridge: rt.slack };
+    },
+  });
+  const { createHeldStarts } = await import("../slack/features/held-starts/runtime.ts");
+  const heldStarts = createHeldStarts({
+    db,
+    logger,
+    forWorkspace: async (id) => {
+      const rt = await registry().runtime(id);
+      if (!rt?.slack) return undefined;
+      // Its hooks (live progress): a start that ran is followed as a launch is.
+      const scope = await registry()
+        .scopeOf(id)
+        .catch(() => undefined);
+      return {
+        core: rt.core,
+        bridge: rt.slack,
+        stores: rt.stores,
+        ...(scope ? { hooks: scope.hooks } : {}),
+      };
+    },
+  });
+  const { createLaterSends } = await import("../slack/features/later-sends/runtime.ts");
+  const laterSends = createLaterSends({
+    db,
+    logger,
+    forWorkspace: async (id) => {
+      const rt = await registry().runtime(id);
+      return rt?.slack ? { core: rt.core, bridge: rt.slack } : undefined;
+    },
+  });
+  const { createHomeView } = await import("../slack/features/home/view.ts");
+  return { scheduler, heldStarts, laterSends, createHomeView };
 }
