@@ -15,7 +15,7 @@ import { errorReply } from "../errors.ts";
 import { type CommandContext, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
 import { notAdministrator } from "../workspace-admin.ts";
-import { bare, inTopic } from "./shapes.ts";
+import { about, bare, inTopic } from "./shapes.ts";
 
 const command = inTopic("workspace");
 
@@ -131,8 +131,7 @@ function hookCommand(
     schema: z.object({ n: idArg }),
     access: "read",
     usage: `automation ${word} <n>`,
-    summary: `${summary} (admins)`,
-    example: `automation ${word} 1`,
+    ...about(`${summary} (admins)`, `automation ${word} 1`),
     operations: [],
     run: async (args, ctx) => {
       const a = await automationsFor(ctx, what);
@@ -166,9 +165,11 @@ export const AUTOMATION_COMMANDS = [
     schema: z.object({ event: z.string(), url: z.string(), inbox: z.string().optional() }),
     access: "read",
     usage: "automation add <event> <url> [inbox=#channel]",
-    summary: "Send an event to a Slack workflow's webhook trigger or to an endpoint (admins)",
+    ...about(
+      "Send an event to a Slack workflow's webhook trigger or to an endpoint (admins)",
+      "automation add conversation.resolved https://example.com/switchboard",
+    ),
     help: "A Slack workflow (https://hooks.slack.com/triggers/…) gets the event's variables; any other https:// endpoint a signed JSON POST, its secret shown once.",
-    example: "automation add conversation.resolved https://example.com/switchboard",
     operations: [],
     run: async (a, ctx) => {
       const automations = await automationsFor(ctx, "add automations");

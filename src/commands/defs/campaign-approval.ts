@@ -29,7 +29,7 @@ import { pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";
 import { campaignMessageText } from "./campaign-message.ts";
 import { channelLabel, nameOf, refId } from "./common.ts";
-import { inTopic } from "./shapes.ts";
+import { about, inTopic } from "./shapes.ts";
 
 const command = inTopic("campaigns");
 
@@ -267,9 +267,8 @@ export const APPROVAL_COMMANDS = [
     words: ["campaign", "<id>", "request"],
     schema: z.object({ id: idArg }),
     access: "broadcast",
-    summary: "Ask the approvers to approve a campaign before it is sent (Slack)",
+    ...about("Ask the approvers to approve a campaign before it is sent (Slack)", "campaign 2 request"),
     help: "The approval card goes to the approvers (in the audit channel, else by direct message): the message as customers read it, the audience counted, the channel, who asks. A request nobody decides within 24 hours expires; an approval is good for 24 hours, for the campaign as approved.",
-    example: "campaign 2 request",
     noun: "campaign",
     operations: ["getCampaign", "getTemplate", "listGroups", "getGroup", "listContacts", "getContact"],
     run: async (a, ctx) => withRedraw(ctx, a.id, await requestApproval(ctx, a.id), "campaign.request"),
@@ -280,8 +279,7 @@ export const APPROVAL_COMMANDS = [
     schema: z.object({ id: idArg, request: requestOption }),
     access: "read",
     usage: "campaign <id> approve [request=<n>]",
-    summary: "Approve a campaign someone asked to send (approvers; not your own)",
-    example: "campaign 2 approve",
+    ...about("Approve a campaign someone asked to send (approvers; not your own)", "campaign 2 approve"),
     noun: "campaign",
     operations: [],
     run: async (a, ctx) =>
@@ -299,8 +297,10 @@ export const APPROVAL_COMMANDS = [
     schema: z.object({ id: idArg, request: requestOption, reason: z.string().max(500).optional() }),
     access: "read",
     usage: "campaign <id> reject [request=<n>] <reason…>",
-    summary: "Reject a campaign someone asked to send, with a short reason (approvers)",
-    example: "campaign 2 reject wrong discount",
+    ...about(
+      "Reject a campaign someone asked to send, with a short reason (approvers)",
+      "campaign 2 reject wrong discount",
+    ),
     noun: "campaign",
     operations: [],
     run: async (a, ctx) =>

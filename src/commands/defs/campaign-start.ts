@@ -27,7 +27,7 @@ import { type CommandContext, type Preview, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
 import { campaignPreview } from "./campaign-launch.ts";
 import { nameOf } from "./common.ts";
-import { inTopic } from "./shapes.ts";
+import { about, inTopic } from "./shapes.ts";
 
 const command = inTopic("campaigns");
 
@@ -211,9 +211,10 @@ export const CAMPAIGN_START_COMMANDS = [
     words: ["campaign", "<id>", "send-at"],
     schema: z.object({ id: idArg }),
     access: "broadcast",
-    summary:
+    ...about(
       "Choose when Switchboard starts a campaign, with a form (Slack); in the shell, `campaign <id> send at=…`",
-    example: "campaign 2 send-at",
+      "campaign 2 send-at",
+    ),
     noun: "campaign",
     operations: ["getCampaign", "getTemplate", "listGroups", "getGroup", "listContacts"],
     run: async (a, ctx) =>
@@ -254,8 +255,7 @@ export const CAMPAIGN_START_COMMANDS = [
     words: ["campaign", "<id>", "cancel", "start"],
     schema: z.object({ id: idArg }),
     access: "broadcast",
-    summary: "Undo a campaign's held start (it stays a draft)",
-    example: "campaign 2 cancel start",
+    ...about("Undo a campaign's held start (it stays a draft)", "campaign 2 cancel start"),
     noun: "campaign",
     operations: ["getCampaign"],
     run: async (a, ctx) => {

@@ -32,7 +32,7 @@ import {
   resolveChannel,
   templateLabel,
 } from "./common.ts";
-import { bare, inTopic, showing } from "./shapes.ts";
+import { about, bare, inTopic, showing } from "./shapes.ts";
 
 const command = inTopic("campaigns");
 
@@ -63,8 +63,7 @@ export const CAMPAIGN_COMMANDS = [
     },
     schema: z.object({ status: choice(CAMPAIGN_STATUSES).optional(), page: pageArg, limit: limitArg }),
     access: "read",
-    summary: "List campaigns",
-    example: "campaigns status=running",
+    ...about("List campaigns", "campaigns status=running"),
     operations: ["listCampaigns", "listTemplates"],
     run: async (a, ctx) => {
       // One read of the templates names them all (never one read per row); without it, ids.
@@ -99,8 +98,7 @@ export const CAMPAIGN_COMMANDS = [
   }),
   command({
     ...showing("campaign"),
-    summary: "Show one campaign",
-    example: "campaign 2",
+    ...about("Show one campaign", "campaign 2"),
     operations: ["getCampaign", "getTemplate", "getTag"],
     run: async (a, ctx) => {
       const c = await ctx.api.getCampaign(a.id);
@@ -122,8 +120,7 @@ export const CAMPAIGN_COMMANDS = [
       limit: limitArg,
     }),
     access: "read",
-    summary: "Recipients of a campaign and their status",
-    example: "campaign 2 recipients status=failed",
+    ...about("Recipients of a campaign and their status", "campaign 2 recipients status=failed"),
     noun: "campaign",
     operations: ["listCampaignRecipients"],
     run: async (a, ctx) => {
@@ -173,8 +170,7 @@ export const CAMPAIGN_COMMANDS = [
     schema: z.object({ id: idArg, at: z.string().optional(), now: z.boolean().optional() }),
     access: "broadcast",
     usage: "campaign <id> send [at=<time>] [now]",
-    summary: "Start sending a campaign (shows it and its audience, asks to confirm)",
-    example: "campaign 2 send",
+    ...about("Start sending a campaign (shows it and its audience, asks to confirm)", "campaign 2 send"),
     noun: "campaign",
     help: 'The prompt counts whom it reaches, the opted-out left out ("at most" where groups may share people, "at least" where a count was not read, to keep the prompt quick), flags a group another campaign got in the last 24 hours, and refuses a campaign with no audience or whose group no longer exists.',
     operations: [
@@ -240,8 +236,7 @@ export const CAMPAIGN_COMMANDS = [
     words: ["campaign", "<id>", "cancel"],
     schema: z.object({ id: idArg }),
     access: "broadcast",
-    summary: "Cancel a campaign (asks to confirm)",
-    example: "campaign 2 cancel",
+    ...about("Cancel a campaign (asks to confirm)", "campaign 2 cancel"),
     noun: "campaign",
     operations: ["cancelCampaign", "getCampaign"],
     preview: (a, ctx) => campaignPreview("cancel", a.id, ctx),
@@ -283,9 +278,11 @@ export const CAMPAIGN_COMMANDS = [
     access: "write",
     usage:
       "campaign add <name…> template=<id> [group=<id,…>] [contacts=<id,…>] [tag=<id>] [channel=<id>] [at=<time>] [<placeholder>=<value>…]",
-    summary: "Create a draft campaign (send it with `campaign <id> send`)",
+    ...about(
+      "Create a draft campaign (send it with `campaign <id> send`)",
+      "campaign add Spring sale template=3 group=2 tag=1 first_name=friend discount=20%",
+    ),
     help: "Every placeholder of the template needs a value, the same for every recipient: `first_name=Ana`. A placeholder named like one of this command's options is written `param.tag=…`.",
-    example: "campaign add Spring sale template=3 group=2 tag=1 first_name=friend discount=20%",
     noun: "template",
     operations: [
       "createCampaign",

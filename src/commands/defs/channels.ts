@@ -6,7 +6,7 @@ import { idArg, requiredText } from "../args.ts";
 import { nameChannelsLine, templateChannels } from "../lookups.ts";
 import { pageReply } from "../render.ts";
 import { announce } from "./common.ts";
-import { inTopic, listing } from "./shapes.ts";
+import { about, inTopic, listing } from "./shapes.ts";
 
 const command = inTopic("channels");
 
@@ -44,8 +44,7 @@ export const CHANNEL_COMMANDS = [
     positionals: [{ name: "id" }, { name: "name", rest: "text" }],
     schema: z.object({ id: idArg, name: requiredText("the channel's name").pipe(z.string().max(80)) }),
     access: "write",
-    summary: "Name a messaging channel (shown instead of its number)",
-    example: "channel name 1 Main line",
+    ...about("Name a messaging channel (shown instead of its number)", "channel name 1 Main line"),
     operations: [],
     run: async (a, ctx) => {
       const before = await ctx.channels.set(a.id, a.name, ctx.actor.userId);

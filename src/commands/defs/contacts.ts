@@ -11,7 +11,7 @@ import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs, sh
 import { checkBody } from "./check.ts";
 import { announce, cardAfterWrite, namedWrite, pageLine } from "./common.ts";
 import { importFilePreview, importLocalFile } from "./import-file.ts";
-import { deleteCommand, inTopic, onRecord, showing } from "./shapes.ts";
+import { about, deleteCommand, inTopic, onRecord, showing } from "./shapes.ts";
 
 const command = inTopic("contacts");
 
@@ -88,8 +88,7 @@ export const CONTACT_COMMANDS = [
     }),
     access: "read",
     usage: "contacts [search…] [group=] [opted-out=yes|no] [page=] [limit=]",
-    summary: "List and search contacts",
-    example: "contacts ana opted-out=no",
+    ...about("List and search contacts", "contacts ana opted-out=no"),
     operations: ["listContacts"],
     run: async (a, ctx) => {
       const page = await ctx.api.listContacts({
@@ -111,8 +110,7 @@ export const CONTACT_COMMANDS = [
   }),
   command({
     ...showing("contact"),
-    summary: "Show one contact",
-    example: "contact 12",
+    ...about("Show one contact", "contact 12"),
     operations: ["getContact", "listContactFields"],
     run: async (a, ctx) => {
       // The fields' labels are a nicety: when they cannot be read, the keys are shown.
@@ -175,8 +173,7 @@ export const CONTACT_COMMANDS = [
     }),
     access: "write",
     usage: "contact add <phone> [first=] [last=] [email=] [<field-key>=]",
-    summary: "Create a contact",
-    example: "contact add +1 415 555 0123 first=Ana last=Lima email=ana@example.com",
+    ...about("Create a contact", "contact add +1 415 555 0123 first=Ana last=Lima email=ana@example.com"),
     operations: ["createContact"],
     run: async (a, ctx) => {
       const body = {
@@ -214,8 +211,7 @@ export const CONTACT_COMMANDS = [
     }),
     access: "write",
     usage: "contact edit <id> [phone=] [first=] [last=] [email=] [<field-key>=]",
-    summary: "Change a contact",
-    example: "contact edit 12 last=Souza loyalty_tier=gold",
+    ...about("Change a contact", "contact edit 12 last=Souza loyalty_tier=gold"),
     noun: "contact",
     operations: ["updateContact", "getContact", "listContactFields"],
     run: async (a, ctx) => {
@@ -270,8 +266,7 @@ export const CONTACT_COMMANDS = [
   ),
   command({
     ...onRecord(["contact", "opt-out"], "contact", "write"),
-    summary: "Mark a contact as opted out",
-    example: "contact opt-out 12",
+    ...about("Mark a contact as opted out", "contact opt-out 12"),
     operations: ["optOutContact"],
     run: async (a, ctx) => {
       const c = await ctx.api.optOutContact(a.id);
@@ -286,8 +281,7 @@ export const CONTACT_COMMANDS = [
   }),
   command({
     ...onRecord(["contact", "opt-in"], "contact", "write"),
-    summary: "Revert a contact's opt-out",
-    example: "contact opt-in 12",
+    ...about("Revert a contact's opt-out", "contact opt-in 12"),
     operations: ["optInContact"],
     run: async (a, ctx) => {
       const c = await ctx.api.optInContact(a.id);
@@ -304,9 +298,11 @@ export const CONTACT_COMMANDS = [
     schema: z.object({ path: z.string().optional(), group: optionalId, update: yesNo.default(false) }),
     access: "write",
     usage: "import [<file.csv|file.xlsx>] [group=] [update=yes|no]",
-    summary: "Import contacts from a CSV or xlsx file (Slack: an upload form; shell: a local path)",
+    ...about(
+      "Import contacts from a CSV or xlsx file (Slack: an upload form; shell: a local path)",
+      "import ./contacts.csv group=2 update=yes",
+    ),
     help: "In the shell the file is read from the local disk as an upload is: its headers are mapped (Mobile, First Name, E-mail…), phones normalized and every row checked. The preview shows the columns, a sample and the rows that will fail, and asks y/N (piped input: `--yes`); then the valid rows are imported and the failing ones written to an error report next to the file. In Slack, share the file with the bot instead.",
-    example: "import ./contacts.csv group=2 update=yes",
     noun: "group",
     operations: ["importContacts", "listGroups", "listContactFields", "getGroup"],
     preview: importFilePreview,

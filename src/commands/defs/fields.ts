@@ -4,7 +4,7 @@ import { FIELD_TYPES, fieldKeySchema, wholeNumber } from "../../api/schemas.ts";
 import { choice, idArg, requiredText } from "../args.ts";
 import { listLine, pageReply, pick, show } from "../render.ts";
 import { namedWrite } from "./common.ts";
-import { deleteCommand, inTopic, listing } from "./shapes.ts";
+import { about, deleteCommand, inTopic, listing } from "./shapes.ts";
 
 const command = inTopic("fields");
 
@@ -40,8 +40,10 @@ export const FIELD_COMMANDS = [
       position,
     }),
     access: "write",
-    summary: "Create a custom contact field (its key cannot change later)",
-    example: "field add shoe_size Shoe size type=number position=5",
+    ...about(
+      "Create a custom contact field (its key cannot change later)",
+      "field add shoe_size Shoe size type=number position=5",
+    ),
     operations: ["createContactField"],
     run: async (a, ctx) => {
       const f = await ctx.api.createContactField({
@@ -79,8 +81,7 @@ export const FIELD_COMMANDS = [
       }),
     access: "write",
     usage: "field edit <id> [label=] [type=] [position=]",
-    summary: "Change a custom field's label, type or position",
-    example: "field edit 4 label=Tier",
+    ...about("Change a custom field's label, type or position", "field edit 4 label=Tier"),
     noun: "field",
     operations: ["updateContactField"],
     run: async (a, ctx) => {
@@ -95,8 +96,7 @@ export const FIELD_COMMANDS = [
   command(
     deleteCommand({
       noun: "field",
-      summary: "Delete a custom field (asks to confirm)",
-      example: "field delete 4",
+      ...about("Delete a custom field (asks to confirm)", "field delete 4"),
       operations: ["deleteContactField", "listContactFields"],
       read: async (ctx, id) => {
         // There is no GET of one field: find it in the list.

@@ -5,7 +5,7 @@ import { idArg, idList, requiredText } from "../args.ts";
 import type { CommandContext } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
 import { announce, contactName, namedWrite, nameOf, quoted, relatedNames } from "./common.ts";
-import { deleteCommand, inTopic, listing, showing } from "./shapes.ts";
+import { about, deleteCommand, inTopic, listing, showing } from "./shapes.ts";
 
 const command = inTopic("groups");
 
@@ -47,8 +47,7 @@ export const GROUP_COMMANDS = [
   }),
   command({
     ...showing("group"),
-    summary: "Show one group",
-    example: "group 2",
+    ...about("Show one group", "group 2"),
     operations: ["getGroup"],
     run: async (a, ctx) => {
       const g = await ctx.api.getGroup(a.id);
@@ -77,8 +76,7 @@ export const GROUP_COMMANDS = [
     options: { description: "what the group is for" },
     schema: z.object({ name: requiredText("the group's name"), description: z.string().optional() }),
     access: "write",
-    summary: "Create a group",
-    example: 'group add Newsletter readers description="Signed up on the site"',
+    ...about("Create a group", 'group add Newsletter readers description="Signed up on the site"'),
     operations: ["createGroup"],
     run: async (a, ctx) => {
       const g = await ctx.api.createGroup({ name: a.name, description: a.description });
@@ -99,8 +97,7 @@ export const GROUP_COMMANDS = [
         error: "give at least one of name=, description=",
       }),
     access: "write",
-    summary: "Change a group",
-    example: 'group edit 2 name="Newsletter (EU)"',
+    ...about("Change a group", 'group edit 2 name="Newsletter (EU)"'),
     noun: "group",
     operations: ["updateGroup"],
     run: async (a, ctx) => {
@@ -111,8 +108,7 @@ export const GROUP_COMMANDS = [
   command(
     deleteCommand({
       noun: "group",
-      summary: "Delete a group (asks to confirm; its contacts stay)",
-      example: "group delete 3",
+      ...about("Delete a group (asks to confirm; its contacts stay)", "group delete 3"),
       api: "Group",
       first: FIRST,
     }),
@@ -122,8 +118,7 @@ export const GROUP_COMMANDS = [
     words: ["group", "<id>", "add"],
     ...members,
     usage: "group <id> add <contact-id…>",
-    summary: "Add contacts to a group",
-    example: "group 2 add 12 13 14",
+    ...about("Add contacts to a group", "group 2 add 12 13 14"),
     noun: "group",
     operations: ["addGroupContacts", "getGroup", "getContact"],
     run: async (a, ctx) => {
@@ -146,8 +141,7 @@ export const GROUP_COMMANDS = [
     words: ["group", "<id>", "remove"],
     ...members,
     usage: "group <id> remove <contact-id…>",
-    summary: "Remove contacts from a group (asks to confirm)",
-    example: "group 2 remove 12",
+    ...about("Remove contacts from a group (asks to confirm)", "group 2 remove 12"),
     noun: "group",
     operations: ["removeGroupContacts", "getGroup", "getContact"],
     preview: async (a, ctx) => {

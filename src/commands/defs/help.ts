@@ -5,7 +5,7 @@ import { actions, capitalize, context, esc, fieldsSection, header, section } fro
 import type { AnySpec, CommandContext, Registry } from "../registry.ts";
 import { pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";
-import { bare, inTopic } from "./shapes.ts";
+import { about, bare, inTopic } from "./shapes.ts";
 
 const command = inTopic("help");
 
@@ -198,8 +198,7 @@ export const HELP_COMMANDS = [
     schema: z.object({ topic: z.string().optional() }),
     access: "read",
     usage: "help [topic or command]",
-    summary: "List the commands, or explain one topic or command",
-    example: "help campaigns",
+    ...about("List the commands, or explain one topic or command", "help campaigns"),
     operations: [],
     run: async (a, ctx) => {
       const registry = ctx.registry;

@@ -9,7 +9,7 @@ import { errorReply } from "../errors.ts";
 import { type AnySpec, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
 import { channelOf, channelRef, inboxOf } from "./inbox-common.ts";
-import { inTopic } from "./shapes.ts";
+import { about, inTopic } from "./shapes.ts";
 
 const command = inTopic("inbox");
 
@@ -19,9 +19,8 @@ export const awaySpec: AnySpec = command({
   schema: z.object({ state: z.string(), channel: z.string().optional() }),
   access: "write",
   usage: "inbox away on|off [#channel]",
-  summary: "Whether the away message goes out in an inbox's conversations (default: here)",
+  ...about("Whether the away message goes out in an inbox's conversations (default: here)", "inbox away off"),
   help: "The away message (`/sb settings set away=…`) answers a customer who writes outside business hours, once per conversation per closed period. `inbox away off` stops it in this inbox's conversations; `inbox away on` brings it back. `inbox on` leaves it as it is.",
-  example: "inbox away off",
   operations: [],
   run: async (a, ctx): Promise<Reply> => {
     const inbox = inboxOf(ctx);

@@ -8,7 +8,7 @@ import { deskFigures, renderDeskReport } from "../../reports/desk.ts";
 import type { ThreadDue } from "../../store/inbox.ts";
 import { type AnySpec, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
-import { inTopic } from "./shapes.ts";
+import { about, inTopic } from "./shapes.ts";
 
 const command = inTopic("inbox");
 
@@ -38,10 +38,11 @@ const reportSpec: AnySpec = command({
   schema: z.object({ period: z.string().optional(), channel: z.string().optional() }),
   access: "read",
   usage: "inbox report [day|week] [#channel]",
-  summary:
+  ...about(
     "The desk's report now: opened, resolved, first-reply times, targets met, snoozed, ratings, per assignee",
+    "inbox report week",
+  ),
   help: "Over the last day (default) or week, from what Switchboard recorded (no API reads): conversations opened and resolved, median and 90th-percentile first-reply time, reply targets met as a share, conversations snoozed, customers' ratings per answer, and the same per assignee. Of this channel's inbox, or the one named; in a channel without an inbox, every inbox. `/sb report inbox every mon at 09:00` posts it on a schedule.",
-  example: "inbox report week",
   operations: [],
   run: async (a, ctx): Promise<Reply> => {
     if (!ctx.inbox) throw new UserError("The inbox is not set up in this Switchboard.", false);

@@ -14,6 +14,7 @@ import {
   isSnoozed,
   type Thread,
 } from "../../store/inbox.ts";
+import { optionalTexts } from "../args.ts";
 import { errorReply } from "../errors.ts";
 import { formReply } from "../forms.ts";
 import { findTemplate, quickReplies } from "../rating.ts";
@@ -23,7 +24,7 @@ import { awaySpec } from "./inbox-away.ts";
 import { channelOf, channelRef, inboxOf } from "./inbox-common.ts";
 import { dueWords } from "./inbox-report.ts";
 import { inboxFormData, targetsInWords, targetsOf } from "./inbox-targets.ts";
-import { bare, inTopic, listing } from "./shapes.ts";
+import { about, bare, inTopic, listing } from "./shapes.ts";
 
 const command = inTopic("inbox");
 
@@ -264,19 +265,16 @@ const onSpec: AnySpec = command({
   schema: z.object({
     channel: z.string().optional(),
     "need-human": z.boolean().optional(),
-    type: z.string().optional(),
-    replies: z.string().optional(),
-    rating: z.string().optional(),
-    first: z.string().optional(),
-    next: z.string().optional(),
-    here: z.string().optional(),
+    ...optionalTexts("type", "replies", "rating", "first", "next", "here"),
   }),
   access: "write",
   usage:
     "inbox on [#channel] [need-human] [type=phonechat,chat_web,…] [replies=notes] [first=15m] [next=1h] [here=yes] [rating=<template>]",
-  summary: "Mirror customers' conversations into a channel (default: here), one thread per customer",
+  ...about(
+    "Mirror customers' conversations into a channel (default: here), one thread per customer",
+    "inbox on type=phonechat",
+  ),
   help: "By default every conversation with a new customer message gets a thread; with `need-human`, only those that need a human; with `type=phonechat,chat_web`, only those chat types (web chat and phone chat can go to different channels). A conversation goes to one inbox only: the most specific that matches (fewest chat types, then need-human), else the oldest. A channel has one inbox: running it again sets it as typed. At first, one card for each conversation already unread or needing a human (at most 20). Reply in a thread to answer the customer (writers only); start with `//` or `note:` for an internal note. With `replies=notes` every thread reply is a note, and answers go through the card's *Reply*. Reply targets: `first=15m` (the customer's first message to the first reply), `next=1h` (a customer message to the next reply), counted in the workspace's business hours when set (`/sb settings`); at 80% a warning in the thread naming who has it (also in the channel when nobody has it, with @here when `here=yes`), at 100% a breach line. `/sb inbox on` alone opens the inbox form.",
-  example: "inbox on type=phonechat",
   operations: [],
   run: async (a, ctx): Promise<Reply> => {
     const inbox = inboxOf(ctx);
@@ -358,9 +356,8 @@ const offSpec: AnySpec = command({
   schema: z.object({ channel: z.string().optional() }),
   access: "write",
   usage: "inbox off [#channel]",
-  summary: "Stop mirroring conversations into a channel (default: here)",
+  ...about("Stop mirroring conversations into a channel (default: here)", "inbox off"),
   help: "The threads stay; turning the inbox on again finds them.",
-  example: "inbox off",
   operations: [],
   run: async (a, ctx): Promise<Reply> => {
     const inbox = inboxOf(ctx);

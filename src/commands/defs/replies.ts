@@ -15,7 +15,7 @@ import { type CommandContext, UserError } from "../registry.ts";
 import { pageReply, show } from "../render.ts";
 import type { Reply } from "../types.ts";
 import { announce } from "./common.ts";
-import { inTopic, listing } from "./shapes.ts";
+import { about, inTopic, listing } from "./shapes.ts";
 
 const command = inTopic("inbox");
 
@@ -123,9 +123,11 @@ export const REPLY_COMMANDS = [
     schema: z.object({ name: nameArg.optional(), text: textArg.optional() }),
     access: "write",
     usage: "reply add <name> [#inbox-channel] <text…>",
-    summary: "Save a reply for answering customers (placeholders: {first_name|there}…)",
+    ...about(
+      "Save a reply for answering customers (placeholders: {first_name|there}…)",
+      "reply add thanks Thank you {first_name|there}, your order is on its way.",
+    ),
     help: `The name is one word, or quoted. Placeholders come from the customer's record: \`{first_name}\`, \`{last_name}\`, \`{name}\`, \`{phone}\`, a custom field by its key; \`{first_name|there}\` says “there” when there is no first name. A channel before the text (\`#support\`) offers it in that inbox only. The text is at most ${SAVED_REPLY_MAX.toLocaleString("en-US")} characters (the most a Slack form holds). \`/sb reply add\` alone opens the saved reply form (a text on several lines).`,
-    example: "reply add thanks Thank you {first_name|there}, your order is on its way.",
     operations: [],
     run: async (a, ctx) => {
       const saved = savedOf(ctx);
@@ -155,9 +157,8 @@ export const REPLY_COMMANDS = [
     schema: z.object({ name: nameArg, text: textArg.optional() }),
     access: "write",
     usage: "reply edit <name> [#inbox-channel] <text…>",
-    summary: "Change a saved reply's text",
+    ...about("Change a saved reply's text", "reply edit thanks Thanks {first_name|there}! It ships today."),
     help: "`/sb reply edit <name>` alone opens the saved reply form with its text (on several lines) and inbox.",
-    example: "reply edit thanks Thanks {first_name|there}! It ships today.",
     operations: [],
     run: async (a, ctx) => {
       const saved = savedOf(ctx);
@@ -194,8 +195,7 @@ export const REPLY_COMMANDS = [
     schema: z.object({ name: nameArg }),
     access: "write",
     usage: "reply delete <name>",
-    summary: "Delete a saved reply",
-    example: "reply delete thanks",
+    ...about("Delete a saved reply", "reply delete thanks"),
     operations: [],
     run: async (a, ctx) => {
       const removed = await savedOf(ctx).remove(a.name);

@@ -25,7 +25,7 @@ import { errorReply, inputErrorReply } from "../errors.ts";
 import { type AnySpec, type CommandContext, UserError } from "../registry.ts";
 import { ACTION, type Reply } from "../types.ts";
 import { nameOf, relatedNames } from "./common.ts";
-import { inTopic } from "./shapes.ts";
+import { about, inTopic } from "./shapes.ts";
 
 const command = inTopic("reports");
 
@@ -112,9 +112,11 @@ const scheduleSpec: AnySpec = command({
   access: "write",
   usage:
     "report <campaign-id | running | all | inbox> [every day|weekday|mon…sun|<N>h] [at HH:MM] [tz=<zone>] [#channel]",
-  summary: "Post a campaign report to a channel on a schedule (default: every day at 09:00, here)",
+  ...about(
+    "Post a campaign report to a channel on a schedule (default: every day at 09:00, here)",
+    "report running every weekday at 09:00 tz=Europe/Paris",
+  ),
   help: "The report shows each campaign's recipients by status, the delivery, read and failure rates, and the change since the schedule's previous report. Days: `mon`, `mon,thu`, `sat-sun`; every N hours: `6h`. Times: `09:00`, `9am`. The channel: pick it with `#` (default: the channel you type in). `inbox`: the desk report of that channel's inbox (opened, resolved, first-reply times, targets met, snoozed, ratings, per assignee) since the previous one, posted there.",
-  example: "report running every weekday at 09:00 tz=Europe/Paris",
   noun: "campaign",
   operations: ["getCampaign"],
   run: async (a, ctx) => {
@@ -185,8 +187,7 @@ const listSpec = command({
   schema: z.object({ all: z.boolean().optional() }),
   access: "read",
   usage: "reports [all]",
-  summary: "List the report schedules of this channel (next run in local time, who made it)",
-  example: "reports",
+  ...about("List the report schedules of this channel (next run in local time, who made it)", "reports"),
   operations: ["getCampaign"],
   run: async (a, ctx) => {
     const reports = reportsOf(ctx);
@@ -242,8 +243,7 @@ const deleteSpec = command({
   schema: z.object({ id: idArg }),
   access: "write",
   usage: "report delete <number>",
-  summary: "Delete a report schedule, by its number in `/sb reports` (asks to confirm)",
-  example: "report delete 1",
+  ...about("Delete a report schedule, by its number in `/sb reports` (asks to confirm)", "report delete 1"),
   noun: "report schedule",
   operations: ["getCampaign"],
   preview: async (a, ctx) => {
@@ -281,9 +281,8 @@ const nowSpec: AnySpec = command({
   schema: z.object({ target: requiredText(TARGET_HELP) }),
   access: "read",
   usage: "report now <campaign-id | running | all>",
-  summary: "Post a campaign report here now",
+  ...about("Post a campaign report here now", "report now running"),
   help: "Posted in the channel for people who may make changes; anyone else gets it privately.",
-  example: "report now running",
   noun: "campaign",
   operations: ["getCampaign", "listCampaigns", "listCampaignRecipients"],
   run: async (a, ctx) => {

@@ -25,7 +25,7 @@ import { type CommandContext, type Preview, UserError } from "../registry.ts";
 import { pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";
 import { contactName } from "./common.ts";
-import { bare, inTopic } from "./shapes.ts";
+import { about, bare, inTopic } from "./shapes.ts";
 
 const command = inTopic("messages");
 
@@ -195,8 +195,7 @@ export const SCHEDULED_COMMANDS = [
     positionals: [{ name: "n" }],
     schema: z.object({ n: idArg }),
     access: "write",
-    summary: "Cancel a message waiting to be sent later",
-    example: "scheduled cancel 1",
+    ...about("Cancel a message waiting to be sent later", "scheduled cancel 1"),
     operations: [],
     run: async (a, ctx) => {
       const s = await waitingOf(ctx, a.n);
@@ -228,9 +227,11 @@ export const SCHEDULED_COMMANDS = [
     }),
     access: "write",
     usage: 'scheduled edit <n> [text="…"] [at=<when>]',
-    summary: "Change the text or the time of a message waiting to be sent later",
+    ...about(
+      "Change the text or the time of a message waiting to be sent later",
+      'scheduled edit 1 text="Hola Lucía, ¿mañana a las 10?"',
+    ),
     help: "In Slack, `scheduled edit <n>` alone (or Edit… on the list) opens a form with its text and time, the time in the workspace's zone. Only its writer or an admin may change it.",
-    example: 'scheduled edit 1 text="Hola Lucía, ¿mañana a las 10?"',
     operations: [],
     run: async (a, ctx) => {
       const s = await waitingOf(ctx, a.n);

@@ -35,6 +35,9 @@ export const inTopic =
     topic: d.topic ?? topic,
   });
 
+/** What help says of a command: its summary, and an example line (without `/sb`). */
+export const about = (summary: string, example: string) => ({ summary, example });
+
 /** A command of words alone (`tags`, `campaign new`): no argument, its usage and example are its words. */
 export const bare = (words: string[], access: Access = "read") => {
   return { words, schema: z.object({}), access, example: words.join(" ") };

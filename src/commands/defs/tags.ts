@@ -4,7 +4,7 @@ import { esc, slackDate } from "../../blocks/blocks.ts";
 import { idArg, requiredText } from "../args.ts";
 import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
 import { namedWrite, nameOf } from "./common.ts";
-import { deleteCommand, inTopic, listing, showing } from "./shapes.ts";
+import { about, deleteCommand, inTopic, listing, showing } from "./shapes.ts";
 
 const command = inTopic("tags");
 
@@ -29,8 +29,7 @@ export const TAG_COMMANDS = [
   }),
   command({
     ...showing("tag"),
-    summary: "Show one tag",
-    example: "tag 3",
+    ...about("Show one tag", "tag 3"),
     operations: ["getTag"],
     run: async (a, ctx) => {
       const t = await ctx.api.getTag(a.id);
@@ -60,8 +59,7 @@ export const TAG_COMMANDS = [
     }),
     access: "write",
     usage: "tag add <name> <#RRGGBB> [description…]",
-    summary: "Create a tag (quote a name with spaces)",
-    example: 'tag add "VIP lead" #1D9BD1 Big accounts',
+    ...about("Create a tag (quote a name with spaces)", 'tag add "VIP lead" #1D9BD1 Big accounts'),
     operations: ["createTag"],
     run: async (a, ctx) => {
       const tag = await ctx.api.createTag({ name: a.name, color: a.color, description: a.description });
@@ -83,8 +81,7 @@ export const TAG_COMMANDS = [
         error: "give at least one of name=, color=, description=",
       }),
     access: "write",
-    summary: "Change a tag",
-    example: "tag edit 3 color=#FF8800",
+    ...about("Change a tag", "tag edit 3 color=#FF8800"),
     noun: "tag",
     operations: ["updateTag"],
     run: async (a, ctx) => {

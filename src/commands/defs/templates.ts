@@ -15,7 +15,7 @@ import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
 import { fillPlaceholders } from "./campaign-message.ts";
 import { checkBody } from "./check.ts";
 import { announce, cardAfterWrite, channelLabel, channelNamesOf, refId, resolveChannel } from "./common.ts";
-import { bare, deleteCommand, inTopic, showing } from "./shapes.ts";
+import { about, bare, deleteCommand, inTopic, showing } from "./shapes.ts";
 
 const command = inTopic("templates");
 
@@ -54,8 +54,7 @@ export const TEMPLATE_COMMANDS = [
     options: { channel: "only this channel's templates", status: `one of ${TEMPLATE_STATUSES.join(", ")}` },
     schema: z.object({ channel: optionalId, status: choice(TEMPLATE_STATUSES).optional() }),
     access: "read",
-    summary: "List message templates",
-    example: "templates status=approved",
+    ...about("List message templates", "templates status=approved"),
     operations: ["listTemplates"],
     run: async (a, ctx) => {
       const [page, names] = await Promise.all([
@@ -96,8 +95,7 @@ export const TEMPLATE_COMMANDS = [
   }),
   command({
     ...showing("template"),
-    summary: "Show one template",
-    example: "template 5",
+    ...about("Show one template", "template 5"),
     operations: ["getTemplate"],
     run: async (a, ctx) => {
       const t = await ctx.api.getTemplate(a.id);
@@ -180,10 +178,11 @@ export const TEMPLATE_COMMANDS = [
     access: "write",
     usage:
       'template add <name> lang=<code> category=<category> body="…" [footer=] [button=…] [channel=] [<placeholder>=<example>…]',
-    summary: "Create a template and submit it for approval",
-    help: "The service normalizes the name to lower case with underscores. Give an example for each {{placeholder}} of the body.",
-    example:
+    ...about(
+      "Create a template and submit it for approval",
       'template add shipping_notice lang=en category=UTILITY body="Hi {{name}}, your order shipped" name=Ana',
+    ),
+    help: "The service normalizes the name to lower case with underscores. Give an example for each {{placeholder}} of the body.",
     operations: ["createTemplate", "listTemplates"],
     run: async (a, ctx) => {
       const body = {
@@ -208,8 +207,7 @@ export const TEMPLATE_COMMANDS = [
   command(
     deleteCommand({
       noun: "template",
-      summary: "Delete a pending, rejected or disabled template (asks to confirm)",
-      example: "template delete 6",
+      ...about("Delete a pending, rejected or disabled template (asks to confirm)", "template delete 6"),
       api: "Template",
       check: (t, id) => {
         // The API deletes only these (the spec's deletion rule): say so now rather than after a Confirm.
@@ -236,8 +234,7 @@ export const TEMPLATE_COMMANDS = [
     options: { channel: "channel id; default: the main channel" },
     schema: z.object({ channel: optionalId }),
     access: "write",
-    summary: "Synchronize a channel's templates with the provider",
-    example: "templates sync channel=1",
+    ...about("Synchronize a channel's templates with the provider", "templates sync channel=1"),
     operations: ["syncTemplates", "listTemplates"],
     run: async (a, ctx) => {
       const channelId = await resolveChannel(ctx, a.channel);

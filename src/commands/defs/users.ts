@@ -7,13 +7,13 @@ import {
 } from "../../api/schemas.ts";
 import { count, slackDate } from "../../blocks/blocks.ts";
 import { chatTypeLabel } from "../../domain/chat-types.ts";
-import { choice, idArg, limitArg, pageArg } from "../args.ts";
+import { choice, idArg, limitArg, optionalTexts, pageArg } from "../args.ts";
 import { changeLine, memberWords } from "../changes.ts";
 import { recordFormReply } from "../forms.ts";
 import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs, show } from "../render.ts";
 import { checkBody } from "./check.ts";
 import { cardAfterWrite, channelLabel, contactName, pageLine, refId, relatedNames } from "./common.ts";
-import { inTopic, showing } from "./shapes.ts";
+import { about, inTopic, showing } from "./shapes.ts";
 
 const command = inTopic("users");
 
@@ -52,8 +52,7 @@ export const USER_COMMANDS = [
     access: "read",
     usage:
       "users [search…] [type=] [need-human] [unread] [sort=] [order=asc|desc] [from=] [to=] [messages] [page=] [limit=]",
-    summary: "List chat users",
-    example: "users need-human unread sort=last_activity order=desc",
+    ...about("List chat users", "users need-human unread sort=last_activity order=desc"),
     operations: ["listChatUsers"],
     run: async (a, ctx) => {
       const page = await ctx.api.listChatUsers({
@@ -93,8 +92,7 @@ export const USER_COMMANDS = [
   }),
   command({
     ...showing("user", "chat user"),
-    summary: "Show one chat user",
-    example: "user 4",
+    ...about("Show one chat user", "user 4"),
     operations: ["getChatUser", "getContact"],
     run: async (a, ctx) => {
       const u = await ctx.api.getChatUser(a.id);
@@ -158,17 +156,12 @@ export const USER_COMMANDS = [
     extraOptions: "custom field values: <field-key>=<value>",
     schema: z.object({
       id: idArg,
-      name: z.string().optional(),
-      email: z.string().optional(),
-      phone: z.string().optional(),
-      address: z.string().optional(),
-      avatar: z.string().optional(),
+      ...optionalTexts("name", "email", "phone", "address", "avatar"),
       extra: z.record(z.string(), z.string()).default({}),
     }),
     access: "write",
     usage: "user edit <id> [name=] [email=] [phone=] [address=] [avatar=] [<field-key>=]",
-    summary: "Change a chat user",
-    example: "user edit 4 name=Ana email=ana@example.com loyalty_tier=gold",
+    ...about("Change a chat user", "user edit 4 name=Ana email=ana@example.com loyalty_tier=gold"),
     noun: "chat user",
     operations: ["updateChatUser", "getChatUser", "listContactFields"],
     run: async (a, ctx) => {

@@ -7,7 +7,7 @@ import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
 import { context, esc, header, section, truncate } from "../../blocks/blocks.ts";
 import { AWAY_MAX } from "../../domain/away.ts";
-import { countryWords } from "../args.ts";
+import { countryWords, optionalTexts } from "../args.ts";
 import { errorReply } from "../errors.ts";
 import { formReply } from "../forms.ts";
 import { channelName, templateChannels } from "../lookups.ts";
@@ -27,7 +27,7 @@ import {
   type SettingsInput,
   type WorkspaceAdmin,
 } from "../workspace-admin.ts";
-import { bare, inTopic } from "./shapes.ts";
+import { about, bare, inTopic } from "./shapes.ts";
 
 const command = inTopic("workspace");
 
@@ -195,9 +195,8 @@ export const WORKSPACE_COMMANDS = [
     schema: z.object({ key: z.string().optional(), demo: z.boolean().optional() }),
     access: "read",
     usage: "connect [key=<API key>] [demo]",
-    summary: "Connect this workspace to its messaging account (admins)",
+    ...about("Connect this workspace to its messaging account (admins)", "connect"),
     help: "The key is checked with the messaging API before it is kept, encrypted. In Slack, the form asks for it.",
-    example: "connect",
     operations: ["getMe"],
     run: async (a, ctx) => {
       const admin = await adminFor(ctx, "connect this workspace to a messaging account");
@@ -308,26 +307,27 @@ export const WORKSPACE_COMMANDS = [
         "`on`: the team is away now whatever the hours say (a holiday, a day off); `off`: the hours decide",
     },
     schema: z.object({
-      writers: z.string().optional(),
-      broadcasters: z.string().optional(),
-      audit: z.string().optional(),
-      channel: z.string().optional(),
-      tz: z.string().optional(),
-      steps: z.string().optional(),
-      quiet: z.string().optional(),
-      hours: z.string().optional(),
-      approvers: z.string().optional(),
-      "approve-from": z.string().optional(),
-      country: z.string().optional(),
-      away: z.string().optional(),
-      "away-now": z.string().optional(),
+      ...optionalTexts(
+        "writers",
+        "broadcasters",
+        "audit",
+        "channel",
+        "tz",
+        "steps",
+        "quiet",
+        "hours",
+        "approvers",
+        "approve-from",
+        "country",
+        "away",
+        "away-now",
+      ),
     }),
     access: "read",
     usage:
       "settings set [writers=…] [broadcasters=…] [audit=…] [channel=…] [tz=…] [steps=…] [quiet=…] [hours=…] [approvers=…] [approve-from=…] [country=…] [away=…] [away-now=on|off]",
 
-    summary: "Change this workspace's settings (admins)",
-    example: "settings set tz=Europe/Paris steps=writers",
+    ...about("Change this workspace's settings (admins)", "settings set tz=Europe/Paris steps=writers"),
     operations: [],
     run: async (a, ctx) => {
       const admin = await adminFor(ctx, "change the settings");
