@@ -149,33 +149,32 @@ describe("write commands", () => {
   });
 
   it("contact add, edit (custom fields merged), opt-out, opt-in, delete", async () => {
-    const { client } = h();
     const { id } = await made(
       "contact add +1 (415) 555-7788 first=Zoe last=Kim email=<mailto:zoe@example.com|zoe@example.com> loyalty_tier=gold points=10",
       "Contact",
     );
-    expect(await client.getContact(id)).toMatchObject({
+    expect(await h().client.getContact(id)).toMatchObject({
       phone: "+14155557788",
       first_name: "Zoe",
       email: "zoe@example.com",
     });
 
     await h().run(`contact edit ${id} last=Park points=12`);
-    const edited = await client.getContact(id);
+    const edited = await h().client.getContact(id);
     expect(edited).toMatchObject({ last_name: "Park" });
     expect(edited.custom_fields).toMatchObject({ loyalty_tier: "gold" });
     expect(String((edited.custom_fields as Record<string, unknown>).points)).toBe("12");
 
     expect((await h().run(`contact opt-out ${id}`)).text).toMatch(/opted out/);
-    const out = await client.listContacts({ optedOut: true, limit: 100 });
+    const out = await h().client.listContacts({ optedOut: true, limit: 100 });
     expect(out.items.some((c) => c.id === id)).toBe(true);
     expect((await h().run(`contact opt-in ${id}`)).text).toMatch(/opted in/);
-    const back = await client.listContacts({ optedOut: false, limit: 100 });
+    const back = await h().client.listContacts({ optedOut: false, limit: 100 });
     expect(back.items.some((c) => c.id === id)).toBe(true);
 
     const ask = await h().run(`contact delete ${id}`);
     await confirmed(ask);
-    await expect(client.getContact(id)).rejects.toMatchObject({ kind: "not_found" });
+    await expect(h().client.getContact(id)).rejects.toMatchObject({ kind: "not_found" });
   });
 
   it("field add, edit and delete", async () => {

@@ -133,6 +133,28 @@ export function useOutOfTheBox(writers: string) {
   };
 }
 
+/**
+ * A MARKETING template in English on channel 1, approved by a sync, named `name` and a number of the
+ * moment (so a rerun on the same sandbox makes a new one).
+ */
+export async function approvedTemplate(
+  client: MessagingClient,
+  name: string,
+  bodyText: string,
+  bodyExamples: Record<string, string>,
+) {
+  const t = await client.createTemplate({
+    integrationId: 1,
+    name: `${name}_${Date.now() % 100000}`,
+    language: "en",
+    category: "MARKETING",
+    bodyText,
+    bodyExamples,
+  });
+  await client.syncTemplates(1);
+  return t;
+}
+
 /** What the fake Slack of the Slack tests refuses, checked here for every reply of the core. */
 export function expectSlackValid(reply: Reply) {
   expect(reply.text.trim().length, "fallback text").toBeGreaterThan(0);
