@@ -157,17 +157,20 @@ const DEPLOYMENT_KEYS = [
 
 export type DeploymentConfig = Pick<Config, (typeof DEPLOYMENT_KEYS)[number]>;
 
+/** The settings of `config` named by `keys` and set, as an object of their own (frozen): what a part may read. */
+export function settingsOf<K extends keyof Config>(config: Config, keys: readonly K[]): Pick<Config, K> {
+  return Object.freeze(
+    Object.fromEntries(keys.flatMap((key) => (config[key] === undefined ? [] : [[key, config[key]]]))),
+  ) as Pick<Config, K>;
+}
+
 const deployments = new WeakMap<Config, DeploymentConfig>();
 
-/** The deployment's own settings of `config`, as an object of their own (frozen; made once per config). */
+/** The deployment's own settings of `config` (made once per config). */
 export function deploymentConfig(config: Config): DeploymentConfig {
   let picked = deployments.get(config);
   if (!picked) {
-    picked = Object.freeze(
-      Object.fromEntries(
-        DEPLOYMENT_KEYS.flatMap((key) => (config[key] === undefined ? [] : [[key, config[key]]])),
-      ),
-    ) as DeploymentConfig;
+    picked = settingsOf(config, DEPLOYMENT_KEYS);
     deployments.set(config, picked);
   }
   return picked;

@@ -18,6 +18,14 @@ import { InboxPoller, slackInboxIo } from "./io.ts";
 /** How often files sent to customers are looked at for expiry (also removed when asked for, and at the next file). */
 const MEDIA_SWEEP_MS = 3_600_000;
 
+/** The deployment's settings an inbox poller reads: no workspace's, no secret. */
+export const INBOX_JOB_SETTINGS = ["INBOX_POLL_SECONDS", "INBOX_LOOKBACK_HOURS"] as const;
+export type InboxJobConfig = Pick<Config, (typeof INBOX_JOB_SETTINGS)[number]>;
+
+/**
+ * What a workspace's inbox poller is given (issue 38 §3): that workspace's stores, API client, bot bridge,
+ * the commands' side of its inbox and its automations. No database, no source of other workspaces.
+ */
 export interface InboxHost {
   slack?: SlackBridge;
   /** The stores of the workspace whose inboxes this runtime polls (one runtime per workspace). */
@@ -61,7 +69,7 @@ export type InboxRuntimeOptions = { timer?: boolean; now?: () => Date; workerId?
 
 export function createInbox(
   host: InboxHost,
-  config: Config,
+  config: InboxJobConfig,
   logger: Logger,
   opts: InboxRuntimeOptions = {},
 ): InboxRuntime {
