@@ -18,8 +18,8 @@ import type { Logger } from "../platform/log.ts";
 import type { Db } from "../store/db.ts";
 import type { WorkspaceStores } from "../store/workspace-stores.ts";
 import type { InFlight } from "./in-flight.ts";
-import { type EventStore, eventsOf, type WorkspaceEvents } from "./io/event-store.ts";
 import type { ChannelPostQueue } from "./io/post-queue.ts";
+import { type EventStore, eventsOf, type WorkspaceEvents } from "./io/workspace-events.ts";
 
 /** What the app is given by its composer (the reports and the uploads plug in here). */
 export interface SlackHooks {
