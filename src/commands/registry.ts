@@ -63,9 +63,14 @@ export interface CommandContext extends CampaignContext {
 
 export type { Preview };
 
-export interface CommandSpec<A = Record<string, unknown>> {
-  /** Stable id, stored with pending confirmations: `campaign.send`. */
-  id: string;
+/**
+ * A command as its definition states it: what is its own. The id, usage and
+ * help topic may be left to follow from the words and the file's topic
+ * (src/commands/defs/shapes.ts: `inTopic`).
+ */
+export interface CommandDefinition<A = Record<string, unknown>> {
+  /** Stable id, stored with pending confirmations: `campaign.send` (the literal words joined by dots unless given). */
+  id?: string;
   /** Literal words, and `<name>` for a positional in the middle (`group <id> add`). */
   words: string[];
   positionals?: Positional[];
@@ -80,13 +85,13 @@ export interface CommandSpec<A = Record<string, unknown>> {
   schema: z.ZodType<A>;
   /** Who may run it (SWITCHBOARD_WRITERS / _BROADCASTERS): read, write or broadcast. */
   access: Access;
-  /** `tag add <name> <#RRGGBB> [description…]` (without `/sb`). */
-  usage: string;
+  /** `tag add <name> <#RRGGBB> [description…]` (without `/sb`); unless given, the words, positionals and options. */
+  usage?: string;
   summary: string;
   help?: string;
   example: string;
   /** Help topic this command is listed under. */
-  topic: string;
+  topic?: string;
   operations: OperationName[];
   /** The kind of record the id names, for "no such tag #12". */
   noun?: string;
@@ -98,6 +103,12 @@ export interface CommandSpec<A = Record<string, unknown>> {
   run: (args: A, ctx: CommandContext) => Promise<Reply>;
   /** Not listed in help (aliases). */
   hidden?: boolean;
+}
+
+export interface CommandSpec<A = Record<string, unknown>> extends CommandDefinition<A> {
+  id: string;
+  usage: string;
+  topic: string;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: specs of every argument type live in one list.

@@ -70,7 +70,7 @@ const ALLOWED: Array<{ where: string; words: RegExp; why: string }> = [
   },
   { where: "slack/tenancy/installation-store.ts", words: /\bscopes\b/g, why: "Slack's OAuth scopes" },
   {
-    where: "slack/app.ts",
+    where: "host/many-workspaces.ts",
     words: /\b(?:scopes|manifestScopes)\b/g,
     why: "Slack's OAuth scopes, for Add to Slack",
   },

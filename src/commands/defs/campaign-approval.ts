@@ -24,11 +24,14 @@ import type { ApprovalRecord } from "../../store/approvals.ts";
 import { idArg } from "../args.ts";
 import { formReply } from "../forms.ts";
 import { mention } from "../permissions.ts";
-import { type CommandContext, defineCommand, UserError } from "../registry.ts";
+import { type CommandContext, UserError } from "../registry.ts";
 import { pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";
 import { campaignMessageText } from "./campaign-message.ts";
 import { channelLabel, nameOf, refId } from "./common.ts";
+import { about, inTopic } from "./shapes.ts";
+
+const command = inTopic("campaigns");
 
 /** Approval happens in Slack: the shell, or a Switchboard without it. */
 function inSlack(ctx: CommandContext): ApprovalDeps & { cards: ApprovalCards } {
@@ -260,30 +263,23 @@ async function withRedraw(ctx: CommandContext, id: number, reply: Reply, command
 }
 
 export const APPROVAL_COMMANDS = [
-  defineCommand({
-    id: "campaign.request",
+  command({
     words: ["campaign", "<id>", "request"],
     schema: z.object({ id: idArg }),
     access: "broadcast",
-    usage: "campaign <id> request",
-    summary: "Ask the approvers to approve a campaign before it is sent (Slack)",
+    ...about("Ask the approvers to approve a campaign before it is sent (Slack)", "campaign 2 request"),
     help: "The approval card goes to the approvers (in the audit channel, else by direct message): the message as customers read it, the audience counted, the channel, who asks. A request nobody decides within 24 hours expires; an approval is good for 24 hours, for the campaign as approved.",
-    example: "campaign 2 request",
-    topic: "campaigns",
     noun: "campaign",
     operations: ["getCampaign", "getTemplate", "listGroups", "getGroup", "listContacts", "getContact"],
     run: async (a, ctx) => withRedraw(ctx, a.id, await requestApproval(ctx, a.id), "campaign.request"),
   }),
-  defineCommand({
-    id: "campaign.approve",
+  command({
     words: ["campaign", "<id>", "approve"],
     options: { request: "the request's number (its card's)" },
     schema: z.object({ id: idArg, request: requestOption }),
     access: "read",
     usage: "campaign <id> approve [request=<n>]",
-    summary: "Approve a campaign someone asked to send (approvers; not your own)",
-    example: "campaign 2 approve",
-    topic: "campaigns",
+    ...about("Approve a campaign someone asked to send (approvers; not your own)", "campaign 2 approve"),
     noun: "campaign",
     operations: [],
     run: async (a, ctx) =>
@@ -294,17 +290,17 @@ export const APPROVAL_COMMANDS = [
         "campaign.approve",
       ),
   }),
-  defineCommand({
-    id: "campaign.reject",
+  command({
     words: ["campaign", "<id>", "reject"],
     positionals: [{ name: "reason", rest: "text", optional: true }],
     options: { request: "the request's number (its card's)" },
     schema: z.object({ id: idArg, request: requestOption, reason: z.string().max(500).optional() }),
     access: "read",
     usage: "campaign <id> reject [request=<n>] <reason…>",
-    summary: "Reject a campaign someone asked to send, with a short reason (approvers)",
-    example: "campaign 2 reject wrong discount",
-    topic: "campaigns",
+    ...about(
+      "Reject a campaign someone asked to send, with a short reason (approvers)",
+      "campaign 2 reject wrong discount",
+    ),
     noun: "campaign",
     operations: [],
     run: async (a, ctx) =>

@@ -10,6 +10,7 @@ import type { InboxEvent } from "../../../inbox/io.ts";
 import type { Config } from "../../../platform/config.ts";
 import { ConfigError } from "../../../platform/errors.ts";
 import type { Logger } from "../../../platform/log.ts";
+import { StartStop, started } from "../../../platform/started.ts";
 import type { WorkspaceStores } from "../../../store/workspace-stores.ts";
 import type { SlackBridge } from "../../io/bridge.ts";
 import { InboxPoller, slackInboxIo } from "./io.ts";
@@ -94,11 +95,9 @@ export function createInbox(
     logger: log,
     ...(host.eventsTo ? { onEvent: inboxEventsTo(host.eventsTo) } : {}),
   });
-  let starting: Promise<void> | undefined;
-  let stopped = false;
   let sweep: NodeJS.Timeout | undefined;
   const begin = async () => {
-    if (opts.timer !== false && !stopped) {
+    if (opts.timer !== false && !once.stopped) {
       const media = host.stores.media;
       sweep = setInterval(() => {
         media
@@ -110,32 +109,15 @@ export function createInbox(
       if (host.inbox && !host.inbox.wake) host.inbox.wake = () => poller.wake();
     }
   };
-  const runtime: InboxRuntime = {
-    poller,
-    start() {
-      starting ??= begin();
-      return starting;
-    },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await starting?.catch(() => {});
-      clearInterval(sweep);
-      await poller.stop();
-    },
-  };
+  const once = new StartStop(begin, async () => {
+    clearInterval(sweep);
+    await poller.stop();
+  });
+  const runtime: InboxRuntime = { poller, start: () => once.start(), stop: () => once.stop() };
   host.onClose(() => runtime.stop());
   return runtime;
 }
 
-/** The inbox runtime, started. */
-export async function startInbox(
-  host: InboxHost,
-  config: InboxJobConfig,
-  logger: Logger,
-  opts: InboxRuntimeOptions = {},
-): Promise<InboxRuntime> {
-  const runtime = createInbox(host, config, logger, opts);
-  await runtime.start();
-  return runtime;
-}
+/** The inbox runtime, started (`createInbox`, then its start). */
+export const startInbox = (...made: Parameters<typeof createInbox>): Promise<InboxRuntime> =>
+  started(createInbox(...made));

@@ -15,6 +15,7 @@ import type { WorkspaceId } from "../../../domain/workspace.ts";
 import type { Config } from "../../../platform/config.ts";
 import { ConfigError } from "../../../platform/errors.ts";
 import type { Logger } from "../../../platform/log.ts";
+import { StartStop, started } from "../../../platform/started.ts";
 import { type Clock, ReportScheduler } from "../../../reports/scheduler.ts";
 import type { ReportService } from "../../../reports/service.ts";
 import type { Db } from "../../../store/db.ts";
@@ -129,43 +130,9 @@ export function createReports(
     ...(switchboard.eventsTo ? { onFinished: campaignEndTo(switchboard.eventsTo) } : {}),
   });
 
-  let starting: Promise<void> | undefined;
-  let stopped = false;
-  const runtime: ReportsRuntime = {
-    progress,
-    hooks: {
-      onPosted: ({ channel, ts, text, reply }) => {
-        const origin = reply?.origin;
-        // Cancelled: the campaign's live card says so at once (🚫 Cancelled), besides the answer posted.
-        if (origin?.command === "campaign.cancel" && origin.id) {
-          (starting ?? Promise.resolve())
-            .then(() => progress.refreshNow(origin.id as number))
-            .catch((err) => {
-              log.warn(
-                { err: (err as Error).message, channel },
-                "could not show the cancel on the campaign's card",
-              );
-            });
-          return;
-        }
-        // Only a launch's live card is followed: a held start's card or a draft's is not (issue 37 §4).
-        if (origin?.card?.role !== "live" || !origin.id) return;
-        const intro = origin.facts ?? reply?.text ?? text;
-        (starting ?? Promise.resolve())
-          .then(() => progress.track({ channel, ts, campaignId: origin.id as number, intro }))
-          .catch((err) => {
-            log.warn({ err: (err as Error).message, channel }, "could not follow the campaign's progress");
-          });
-      },
-    },
-    start() {
-      starting ??= begin();
-      return starting;
-    },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await starting?.catch(() => {});
+  const once = new StartStop(
+    () => begin(),
+    async () => {
       await progress.stop();
       if (runtime.scheduler) {
         switchboard.reports.attach(undefined);
@@ -178,10 +145,40 @@ export function createReports(
         ?.stop({ graceful: false })
         .catch((err) => log.warn({ err: String(err) }, "pg-boss stop failed"));
     },
+  );
+  const runtime: ReportsRuntime = {
+    progress,
+    hooks: {
+      onPosted: ({ channel, ts, text, reply }) => {
+        const origin = reply?.origin;
+        // Cancelled: the campaign's live card says so at once (🚫 Cancelled), besides the answer posted.
+        if (origin?.command === "campaign.cancel" && origin.id) {
+          once.started
+            .then(() => progress.refreshNow(origin.id as number))
+            .catch((err) => {
+              log.warn(
+                { err: (err as Error).message, channel },
+                "could not show the cancel on the campaign's card",
+              );
+            });
+          return;
+        }
+        // Only a launch's live card is followed: a held start's card or a draft's is not (issue 37 §4).
+        if (origin?.card?.role !== "live" || !origin.id) return;
+        const intro = origin.facts ?? reply?.text ?? text;
+        once.started
+          .then(() => progress.track({ channel, ts, campaignId: origin.id as number, intro }))
+          .catch((err) => {
+            log.warn({ err: (err as Error).message, channel }, "could not follow the campaign's progress");
+          });
+      },
+    },
+    start: () => once.start(),
+    stop: () => once.stop(),
   };
 
   const startScheduler = async (): Promise<ReportScheduler | undefined> => {
-    if (opts.scheduler === false || stopped) return undefined;
+    if (opts.scheduler === false || once.stopped) return undefined;
     const db = switchboard.db;
     if (!db)
       throw new ConfigError("a reports runtime with its own scheduler needs the database (OwnScheduler)");
@@ -219,24 +216,16 @@ export function createReports(
     if (opts.scheduler !== false) switchboard.reports.attachWhenStarted(scheduler);
     const started = await scheduler;
     if (started) switchboard.reports.attach(started);
-    if (opts.progressTimer !== false && !stopped) progress.start();
+    if (opts.progressTimer !== false && !once.stopped) progress.start();
   };
 
   switchboard.onClose(() => runtime.stop());
   return runtime;
 }
 
-/** The reports runtime, started. */
-export async function startReports(
-  switchboard: ReportsHost & Partial<OwnScheduler>,
-  config: ReportsJobConfig,
-  logger: Logger,
-  opts: ReportsRuntimeOptions = {},
-): Promise<ReportsRuntime> {
-  const runtime = createReports(switchboard, config, logger, opts);
-  await runtime.start();
-  return runtime;
-}
+/** The reports runtime, started (`createReports`, then its start). */
+export const startReports = (...made: Parameters<typeof createReports>): Promise<ReportsRuntime> =>
+  started(createReports(...made));
 
 /**
  * Many workspaces: one report scheduler for the deployment (one pg-boss
