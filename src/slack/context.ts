@@ -292,11 +292,11 @@ export function reachIn(context: object): Reach {
  * throws on a second ack. Every ack without an answer body goes through here.
  */
 export async function ackOnce(
-  context: { acked?: boolean },
+  request: { acked?: boolean },
   ack: (() => Promise<void>) | undefined,
 ): Promise<void> {
-  if (!ack || context.acked) return;
-  context.acked = true;
+  if (!ack || request.acked) return;
+  request.acked = true;
   await ack();
 }
 
