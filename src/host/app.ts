@@ -5,7 +5,7 @@
 
 import type { MessagingClient } from "../api/client.ts";
 import type { SwitchboardCore } from "../commands/core.ts";
-import type { InboxAccess } from "../commands/inbox.ts";
+import type { InboxDeps } from "../commands/inbox.ts";
 import { ENV_WORKSPACE, type WorkspaceId } from "../domain/workspace.ts";
 import { type Config, slackMode } from "../platform/config.ts";
 import { ConfigError } from "../platform/errors.ts";
@@ -44,7 +44,7 @@ export interface Switchboard {
   /** Channel names (`/sb channel name`, MESSAGING_CHANNEL_NAMES, the sandbox's). */
   channels: ChannelNames;
   /** The inboxes as the commands see them (the Slack app's poller sets `wake`: src/slack/features/inbox/runtime.ts). */
-  inbox: InboxAccess;
+  inbox: InboxDeps;
   /** The workspace this switchboard serves ("env": the one of the environment). */
   workspace: WorkspaceId;
   /** Events out: each workspace's automations and the deliveries' worker (start() once the app answers). */
