@@ -18,8 +18,8 @@ const parsed = new Map<string, Array<{ name: string; inside?: string }>>();
 
 /** The names a file calls (`f(…)`, `x.f(…)`, `new F(…)`), with the function each call is in (each file parsed once). */
 function callsIn(file: string): Array<{ name: string; inside?: string }> {
-  let calls = parsed.get(file);
-  if (!calls) parsed.set(file, (calls = parseCalls(file)));
+  const calls = parsed.get(file) ?? parseCalls(file);
+  parsed.set(file, calls);
   return calls;
 }
 
