@@ -18,8 +18,12 @@ const parsed = new Map<string, Array<{ name: string; inside?: string }>>();
 
 /** The names a file calls (`f(…)`, `x.f(…)`, `new F(…)`), with the function each call is in (each file parsed once). */
 function callsIn(file: string): Array<{ name: string; inside?: string }> {
-  const known = parsed.get(file);
-  if (known) return known;
+  const calls = parsed.get(file) ?? parseCalls(file);
+  parsed.set(file, calls);
+  return calls;
+}
+
+function parseCalls(file: string): Array<{ name: string; inside?: string }> {
   const text = readFileSync(file, "utf8");
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const out: Array<{ name: string; inside?: string }> = [];
@@ -38,7 +42,6 @@ function callsIn(file: string): Array<{ name: string; inside?: string }> {
     ts.forEachChild(node, (child) => visit(child, here));
   };
   visit(sf);
-  parsed.set(file, out);
   return out;
 }
 
