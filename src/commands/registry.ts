@@ -11,7 +11,7 @@ import { SwitchboardError } from "../platform/errors.ts";
 import type { ReportService } from "../reports/service.ts";
 import type { Timers } from "../store/timers.ts";
 import type { ContactNames } from "./contact-names.ts";
-import type { InboxAccess } from "./inbox.ts";
+import type { InboxDeps } from "./inbox.ts";
 import type { LaterMessage } from "./later-message.ts";
 import type { Token } from "./tokenize.ts";
 import type { Access, Reply } from "./types.ts";
@@ -48,7 +48,7 @@ export interface CommandContext extends CampaignContext {
   /** Report schedules and summaries (src/reports/service.ts); absent where reports are not set up. */
   reports?: ReportService;
   /** The inboxes (docs/inbox.md); absent where they are not set up. */
-  inbox?: InboxAccess;
+  inbox?: InboxDeps;
   /** The workspace's connection and settings (`/sb connect`, `/sb settings`); absent where not set up. */
   admin?: WorkspaceAdmin;
   /** The workspace's automations (events out, issue 40 §3): `/sb automations`. */

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { esc, section } from "../../blocks/blocks.ts";
 import { snoozeEnd } from "../../domain/snooze-time.ts";
 import { apiErrorReply, errorReply } from "../errors.ts";
-import type { InboxAccess } from "../inbox.ts";
+import type { InboxDeps } from "../inbox.ts";
 import { askRating } from "../rating.ts";
 import { type AnySpec, type CommandContext, type Positional, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
@@ -39,12 +39,7 @@ async function threadOf(a: { channel: string; user: string }, ctx: CommandContex
 const nameOf = (t: { card: { name: string } | null; chatUserId: number }) =>
   esc(t.card?.name ?? `chat user #${t.chatUserId}`);
 
-async function changed(
-  inbox: InboxAccess,
-  channel: string,
-  chatUserId: number,
-  text: string,
-): Promise<Reply> {
+async function changed(inbox: InboxDeps, channel: string, chatUserId: number, text: string): Promise<Reply> {
   await inbox.redraw?.(channel, chatUserId);
   return { visibility: "ephemeral", text, blocks: [section(text)] };
 }

@@ -48,20 +48,40 @@ export interface ReportsRuntime {
   stop(): Promise<void>;
 }
 
-/** What the reports runtime takes of the composition root (src/host/app.ts's Switchboard). */
+/** The deployment's settings the reports runtime reads: no workspace's, no secret. */
+export const REPORTS_JOB_SETTINGS = [
+  "API_READ_LIMIT",
+  "BACKGROUND_READ_SHARE",
+  "REPORT_FAILURE_ALERT",
+] as const;
+export type ReportsJobConfig = Pick<Config, (typeof REPORTS_JOB_SETTINGS)[number]>;
+
+/**
+ * What a workspace's live progress is given (issue 38 §3): that workspace's id, stores, API client, bot
+ * bridge, report service and automations. No database, no source of other workspaces, no API key.
+ */
 export interface ReportsHost {
   slack?: SlackBridge;
-  db: Db;
   /** The workspace of the live progress and of the scheduler's own store (its jobs name theirs). */
   workspace: WorkspaceId;
   /** Its stores: the live progress's tracked campaigns. */
   stores: Pick<WorkspaceStores, "progress">;
   client: MessagingClient;
-  apiKey: string;
   reports: ReportService;
   /** The workspace's automations: a campaign's end (completed, failed) goes to them (issue 40 §3). */
   eventsTo?: Pick<Automations, "emit">;
   onClose(fn: () => Promise<void>): void;
+}
+
+/**
+ * A reports runtime with a scheduler of its own (`scheduler` not false: one workspace run alone, the tests'):
+ * pg-boss keeps its queue in the deployment's database, so that runner holds it (db: a job queue's own
+ * tables, not a workspace's records). A workspace's background work runs without one (the deployment's one
+ * scheduler runs every workspace's jobs: createSharedScheduler).
+ */
+export interface OwnScheduler {
+  // db: the scheduler's job queue (pg-boss) lives in the deployment's database.
+  db: Db;
 }
 
 /** A campaign's end, as the tracker saw it, as its automations' event (docs/automations.md). */
@@ -84,8 +104,8 @@ export function campaignEndTo(to: Pick<Automations, "emit">) {
  * launch's progress waits for its start.
  */
 export function createReports(
-  switchboard: ReportsHost,
-  config: Config,
+  switchboard: ReportsHost & Partial<OwnScheduler>,
+  config: ReportsJobConfig,
   logger: Logger,
   opts: ReportsRuntimeOptions = {},
 ): ReportsRuntime {
@@ -93,7 +113,7 @@ export function createReports(
   if (!bridge)
     throw new ConfigError("the reports runtime needs the Slack bridge: SLACK_BOT_TOKEN is not set");
   const log = logger.child({ part: "reports" });
-  const { db, client } = switchboard;
+  const { client } = switchboard;
   if (opts.clock) switchboard.reports.setClock(opts.clock);
 
   const progress = new ProgressTracker({
@@ -159,6 +179,9 @@ export function createReports(
 
   const startScheduler = async (): Promise<ReportScheduler | undefined> => {
     if (opts.scheduler === false || once.stopped) return undefined;
+    const db = switchboard.db;
+    if (!db)
+      throw new ConfigError("a reports runtime with its own scheduler needs the database (OwnScheduler)");
     // pg-boss loads here, after the app answers (docs/memory.md, "Start-up").
     const { createBoss } = await import("../../../store/boss.ts");
     const boss = await createBoss(db, {
@@ -211,6 +234,7 @@ export const startReports = (...made: Parameters<typeof createReports>): Promise
  * app answers; `started` is what each workspace's ReportService waits for.
  */
 export function createSharedScheduler(opts: {
+  // db: the report scheduler runs every workspace's jobs (one pg-boss queue in the deployment's database).
   db: Db;
   config: Config;
   logger: Logger;
