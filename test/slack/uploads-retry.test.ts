@@ -196,9 +196,10 @@ describe("an import left running by a stopped process", () => {
     const posts = importPosts();
 
     // The next start settles it.
-    const again = await startSlackApp(stack.switchboard, stack.config, stack.logger, {
+    const again = await startSlackApp(stack.switchboard.deployment, stack.config, stack.logger, {
       listen: { port: 0, host: "127.0.0.1" },
     });
+    await again.settled;
     await again.stop();
     const update = await fake.waitFor(() =>
       fake

@@ -5,19 +5,9 @@ import type { WorkspaceId } from "../../domain/workspace.ts";
 import type { Db } from "../../store/db.ts";
 import { SeenEvents } from "../../store/events.ts";
 
-export interface EventStore {
-  /** True the first time an id is seen, false for every repeat (Slack's event ids are unique across workspaces). */
-  claim(eventId: string, workspace: WorkspaceId): Promise<boolean>;
-  /** Whether an id was claimed for `workspace`, claiming nothing. */
-  seen(eventId: string, workspace: WorkspaceId): Promise<boolean>;
-  /**
-   * True the first time a request's signature is seen, false for a replay (request-time.ts). A boolean when
-   * this process alone can say (memory), a promise when the store must be asked.
-   */
-  claimSignature(signature: string, timestampS?: number): boolean | Promise<boolean>;
-  /** Writes what only memory holds (the embedded database's signatures); called at the app's graceful stop. */
-  flush?(): Promise<void>;
-}
+export { type EventStore, eventsOf, type WorkspaceEvents } from "./workspace-events.ts";
+
+import type { EventStore, WorkspaceEvents } from "./workspace-events.ts";
 
 /** The workspace of the signatures' rows: none (a request is not read yet when its signature is claimed). */
 export const SIGNATURE_WORKSPACE: WorkspaceId = "";
@@ -176,12 +166,11 @@ const formChannelKey = (viewId: string, channel: string) => `form-channel:${view
 
 /** Keeps the channel a form was opened from, with its view: a submission's outcome may go there. */
 export async function keepFormChannel(
-  events: EventStore,
-  workspace: WorkspaceId,
+  events: WorkspaceEvents,
   viewId: string | undefined,
   channel: string | undefined,
 ): Promise<void> {
-  if (viewId && channel) await events.claim(formChannelKey(viewId, channel), workspace);
+  if (viewId && channel) await events.claim(formChannelKey(viewId, channel));
 }
 
 /**
@@ -191,8 +180,7 @@ export async function keepFormChannel(
  * workspace in a forged private_metadata is never posted to.
  */
 export async function formChannel(
-  events: EventStore,
-  workspace: WorkspaceId,
+  events: WorkspaceEvents,
   viewId: string,
   channel: string | undefined,
 ): Promise<string | undefined> {
@@ -200,7 +188,7 @@ export async function formChannel(
   // The channel is kept just after views.open answers: a submission can race that write (a busy process, or
   // another replica's). Looked at again for up to a second before it is taken as not kept (the outcome by DM).
   for (let tries = 0; ; tries++) {
-    if (await events.seen(formChannelKey(viewId, channel), workspace)) return channel;
+    if (await events.seen(formChannelKey(viewId, channel))) return channel;
     if (tries >= 4) return undefined;
     await new Promise((r) => setTimeout(r, 250));
   }
