@@ -157,11 +157,14 @@ const DEPLOYMENT_KEYS = [
 
 export type DeploymentConfig = Pick<Config, (typeof DEPLOYMENT_KEYS)[number]>;
 
-/** The settings of `config` named by `keys` and set, as an object of their own (frozen): what a part may read. */
+/**
+ * The settings of `config` named by `keys`, as an object of their own (frozen, no other member): what a part may
+ * read. Each reads the config when read, so a value set later (a test's PUBLIC_URL) is the one seen.
+ */
 export function settingsOf<K extends keyof Config>(config: Config, keys: readonly K[]): Pick<Config, K> {
-  return Object.freeze(
-    Object.fromEntries(keys.flatMap((key) => (config[key] === undefined ? [] : [[key, config[key]]]))),
-  ) as Pick<Config, K>;
+  const view = {};
+  for (const key of keys) Object.defineProperty(view, key, { get: () => config[key], enumerable: true });
+  return Object.freeze(view) as Pick<Config, K>;
 }
 
 const deployments = new WeakMap<Config, DeploymentConfig>();

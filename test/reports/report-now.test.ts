@@ -12,8 +12,9 @@ const sandbox = withSandbox({ campaignTickMs: 0, readLimit: 100_000, writeLimit:
 /** The real client, with the lane of each call written down. */
 function recordingLanes(api: MessagingApi, lanes: string[]): MessagingApi {
   return new Proxy(api, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
+    get(target, prop) {
+      // The getter runs on the client itself: its operations are made at their first read, on the client.
+      const value = Reflect.get(target, prop, target);
       if (typeof value !== "function") return value;
       return (...args: unknown[]) => {
         const opts = args.find(
