@@ -5,6 +5,7 @@
 // `storeBackends()` lists the backends this run can test, for describe.each;
 // `useStoreDb(backend)` gives a describe block its own migrated database:
 //   describe.each(storeBackends())("… on %s", (backend) => { const db = useStoreDb(backend); … db() … });
+// `useRecordingStoreDb(backend, into)` is the same with every statement after the migrations pushed to `into`.
 import { randomBytes } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
@@ -124,4 +125,19 @@ export function useStoreDb(
     if (!db) throw new Error("the test database is not open yet: use the getter inside a test or hook");
     return db;
   };
+}
+
+/**
+ * useStoreDb whose statements after the migrations (those `only` matches) are pushed to `into`,
+ * for a describe block that counts what reaches the database.
+ */
+export function useRecordingStoreDb(
+  backend: StoreBackend | undefined,
+  into: string[],
+  only?: RegExp,
+): () => TestDb {
+  return useStoreDb(backend, async (db) => {
+    await migrateStore(db);
+    recordingQueries(db, into, only);
+  });
 }
