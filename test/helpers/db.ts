@@ -95,6 +95,22 @@ async function withAdmin<T>(url: string, fn: (c: pg.Client) => Promise<T>): Prom
   }
 }
 
+/** The test database on PostgreSQL and a second pool on it, as two replicas hold one database; close() closes the second pool, then the database. */
+export async function openTwoPools(
+  maxConnections = 5,
+): Promise<{ first: TestDb; second: Db; close(): Promise<void> }> {
+  const first = await openTestDb("postgres");
+  const second = await openDb({ databaseUrl: first.url, maxConnections });
+  return {
+    first,
+    second,
+    async close() {
+      await second.close();
+      await first.close();
+    },
+  };
+}
+
 /** `db` with every statement's text pushed to `into` first (tests that count what reaches the database). */
 export function recordingQueries<T extends Db>(db: T, into: string[], only: RegExp = /./): T {
   const query = db.query.bind(db);
