@@ -85,14 +85,17 @@ describe("account", () => {
 });
 
 describe("contacts", () => {
+  // Every field a contact is created with; the phone as a person types it.
+  const TEST_PERSON = {
+    phone: "+44 20 7946 0321",
+    first_name: "Test",
+    last_name: "Person",
+    email: "test.person@example.com",
+    custom_fields: { loyalty_tier: "gold" },
+  };
+
   it("creates, reads, updates, lists and soft-deletes a contact", async () => {
-    const created = await api.createContact({
-      phone: "+44 20 7946 0321",
-      first_name: "Test",
-      last_name: "Person",
-      email: "test.person@example.com",
-      custom_fields: { loyalty_tier: "gold" },
-    });
+    const created = await api.createContact(TEST_PERSON);
     expect(created.id).toBeGreaterThan(0);
     expect(created.phone).toBe("+442079460321");
     expect((await api.getContact(created.id!)).email).toBe("test.person@example.com");

@@ -9,10 +9,10 @@ import { MessagingClient } from "../../src/api/client.ts";
 import { RateLimiter } from "../../src/api/rate-limit.ts";
 import { SharedRateLimiter } from "../../src/api/shared-limit.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.ts";
-import { type Db, openDb } from "../../src/store/db.ts";
 import { migrateStore } from "../../src/store/migrations.ts";
 import { RateBudgetStore } from "../../src/store/rate-budget.ts";
-import { openTestDb, postgresUrl, type TestDb } from "../helpers/db.ts";
+import { openTwoPools, postgresUrl } from "../helpers/db.ts";
+import { closeInOrder } from "../helpers/per-file.ts";
 import { type CountingProxy, startProxy } from "../helpers/proxy.ts";
 
 // 20 reads per 2 s: a burst of 2, then 9 a second. The proxy refuses a 20th
@@ -27,18 +27,16 @@ const EACH = 25;
 describe.skipIf(!postgresUrl())("one budget per key across replicas", () => {
   let theSandbox: Sandbox;
   const sandbox = () => theSandbox;
-  let db1: TestDb;
-  let db2: Db;
+  let pools: Awaited<ReturnType<typeof openTwoPools>>;
   let proxy: CountingProxy;
   const arrivals: number[] = [];
   let refused = 0;
 
   beforeAll(async () => {
-    db1 = await openTestDb("postgres");
-    await migrateStore(db1);
-    db2 = await openDb({ databaseUrl: db1.url, maxConnections: 5 });
+    pools = await openTwoPools();
+    await migrateStore(pools.first);
     // The sandbox on the same PostgreSQL (PGlite would only add a start-up here).
-    theSandbox = await startSandbox({ db: db1 });
+    theSandbox = await startSandbox({ db: pools.first });
     proxy = await startProxy(sandbox().url, {
       answer: () => {
         const now = performance.now();
@@ -53,12 +51,7 @@ describe.skipIf(!postgresUrl())("one budget per key across replicas", () => {
     });
   }, 120_000);
 
-  afterAll(async () => {
-    await proxy?.close();
-    await theSandbox?.close();
-    await db2?.close();
-    await db1?.close();
-  });
+  afterAll(() => closeInOrder(proxy, theSandbox, pools));
 
   const client = (apiKey: string, limiter: RateLimiter) =>
     new MessagingClient({ baseUrl: proxy.url, apiKey, deadlineMs: 0, limiter });
@@ -82,8 +75,8 @@ describe.skipIf(!postgresUrl())("one budget per key across replicas", () => {
   it("two replicas' clients of one key stay within its limit together: no 429", async () => {
     const key = sandbox().apiKey;
     const shape = { readPerMinute: LIMIT, writePerMinute: LIMIT, windowMs: WINDOW_MS };
-    const one = new SharedRateLimiter(new RateBudgetStore(db1), "key:test-shared", shape);
-    const two = new SharedRateLimiter(new RateBudgetStore(db2), "key:test-shared", shape);
+    const one = new SharedRateLimiter(new RateBudgetStore(pools.first), "key:test-shared", shape);
+    const two = new SharedRateLimiter(new RateBudgetStore(pools.second), "key:test-shared", shape);
     const result = await readTogether(client(key, one), client(key, two));
     expect(result).toEqual({ ok: 2 * EACH, sent: 2 * EACH, refused: 0 });
   }, 60_000);
@@ -99,7 +92,7 @@ describe.skipIf(!postgresUrl())("one budget per key across replicas", () => {
   }, 60_000);
 
   it("background work of every replica draws on one background share: people still find read tokens", async () => {
-    const stores = [new RateBudgetStore(db1), new RateBudgetStore(db2)];
+    const stores = [new RateBudgetStore(pools.first), new RateBudgetStore(pools.second)];
     // No refill to speak of during the test: the burst alone.
     await stores[0]!.define("key:test-share", [
       { bucket: "read", capacity: 10, perMs: 1e-9 },

@@ -7,7 +7,7 @@
 // variables and its 429's Retry-After is waited out; a hanging endpoint
 // delays no other hook.
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { PgBoss } from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,6 +25,7 @@ import { AutomationStore } from "../../src/store/automations.ts";
 import { purgeWorkspace } from "../../src/store/purge.ts";
 import type { TestDb } from "../helpers/db.ts";
 import { eventually as until } from "../helpers/eventually.ts";
+import { type HookReceiver, type ReceivedHook, startHookReceiver } from "../helpers/hook-receiver.ts";
 import { captureLogger } from "../helpers/log.ts";
 import { startWorkerStack, type WorkerStack } from "./worker-stack.ts";
 
@@ -39,42 +40,12 @@ const eventually = (check: () => unknown, o: { timeoutMs?: number } = {}) =>
     o,
   );
 
-interface Received {
-  body: string;
-  headers: IncomingMessage["headers"];
-  at: number;
-}
-
 /**
  * A receiver on 127.0.0.1 answering each request with the next status of `statuses` (the last one repeats);
  * a 429 says Retry-After: `retryAfter` seconds.
  */
-async function receiver(
-  statuses: number[],
-  retryAfter?: number,
-): Promise<{ url: string; got: Received[]; close(): Promise<void> }> {
-  const got: Received[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => {
-      body += c;
-    });
-    req.on("end", () => {
-      got.push({ body, headers: req.headers, at: Date.now() });
-      res.statusCode = statuses[Math.min(got.length - 1, statuses.length - 1)] ?? 200;
-      if (res.statusCode === 429 && retryAfter !== undefined)
-        res.setHeader("retry-after", String(retryAfter));
-      res.end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hook/${randomBytes(8).toString("hex")}`,
-    got,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
+const receiver = (statuses: number[], retryAfter?: number): Promise<HookReceiver> =>
+  startHookReceiver((n) => statuses[Math.min(n - 1, statuses.length - 1)] ?? 200, retryAfter);
 
 describe("automations: delivery through the queue to real receivers", () => {
   let db: TestDb;
@@ -285,7 +256,7 @@ describe("automations: delivery through the queue to real receivers", () => {
   }, 30_000);
 
   it("an endpoint that hangs delays no other hook: the healthy one gets the event meanwhile; the hung one is retried", async () => {
-    const hung: Received[] = [];
+    const hung: ReceivedHook[] = [];
     const held: Array<() => void> = [];
     const hanging = createServer((req, res) => {
       hung.push({ body: "", headers: req.headers, at: Date.now() });

@@ -4,8 +4,6 @@
 // reaches the hook through the audit, signed; test, rotate, delete; Retry on a
 // hook with a failed delivery.
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIGNATURE_HEADER, verifySignature } from "../../src/automations/index.ts";
 import { blocksToText } from "../../src/blocks/text.ts";
@@ -14,6 +12,7 @@ import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
 import { eventually } from "../helpers/eventually.ts";
+import { automationsEnv, type HookReceiver, startHookReceiver } from "../helpers/hook-receiver.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
 
 const SHELL = { userId: "shell", via: "shell" as const };
@@ -22,34 +21,20 @@ const text = (r: Reply) => `${r.text}\n${blocksToText(r.blocks)}`;
 
 describe("automation commands", () => {
   let s: Stack;
-  const got: Array<{ body: string; headers: IncomingMessage["headers"] }> = [];
   let status = 200;
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => {
-      body += c;
-    });
-    req.on("end", () => {
-      got.push({ body, headers: req.headers });
-      res.statusCode = status;
-      res.end();
-    });
-  });
+  let hooks: HookReceiver;
   const secretPath = `/in/${randomBytes(10).toString("hex")}`;
   let url = "";
 
   beforeAll(async () => {
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${secretPath}`;
-    s = await startStack({
-      writers: [ALICE.userId],
-      env: { SWITCHBOARD_SECRET_KEY: randomBytes(32).toString("base64"), AUTOMATIONS_ALLOW_PRIVATE: "1" },
-    });
+    hooks = await startHookReceiver(() => status);
+    url = `${hooks.base}${secretPath}`;
+    s = await startStack({ writers: [ALICE.userId], env: automationsEnv() });
     await s.switchboard.automations.start();
   }, 120_000);
   afterAll(async () => {
     await s?.close();
-    await new Promise<void>((r) => server.close(() => r()));
+    await hooks?.close();
   });
 
   it("only an admin adds one: anyone else is told who may", async () => {
@@ -86,8 +71,8 @@ describe("automation commands", () => {
     await store.ensureThread("C0INBOX1", 42, now);
     await store.updateThread("C0INBOX1", 42, { threadTs: "1.000001" });
     expect(text(await s.core.run("inbox assign C0INBOX1 42 me", ALICE))).toMatch(/You have the conversation/);
-    await eventually(() => got.length >= 1);
-    const [hit] = got;
+    await eventually(() => hooks.got.length >= 1);
+    const [hit] = hooks.got;
     const event = JSON.parse(hit!.body);
     expect(event).toMatchObject({
       version: 1,
@@ -107,16 +92,16 @@ describe("automation commands", () => {
   });
 
   it("test sends one event now; rotate gives a new secret that signs from then on", async () => {
-    const before = got.length;
+    const before = hooks.got.length;
     expect(text(await s.core.run("automation test 1", SHELL))).toMatch(/answered HTTP 200/);
-    expect(got).toHaveLength(before + 1);
-    expect(JSON.parse(got.at(-1)!.body)).toMatchObject({ test: true, type: "conversation.assigned" });
+    expect(hooks.got).toHaveLength(before + 1);
+    expect(JSON.parse(hooks.got.at(-1)!.body)).toMatchObject({ test: true, type: "conversation.assigned" });
     const r = text(await s.core.run("automation rotate 1", SHELL));
     const fresh = /whsec_[A-Za-z0-9_-]+/.exec(r)?.[0] ?? "";
     expect(fresh).not.toBe("");
     expect(fresh).not.toBe(secret);
     await s.core.run("automation test 1", SHELL);
-    const last = got.at(-1)!;
+    const last = hooks.got.at(-1)!;
     const header = String(last.headers[SIGNATURE_HEADER.toLowerCase()]);
     expect(verifySignature(fresh, header, last.body)).toBe(true);
     expect(verifySignature(secret, header, last.body)).toBe(false);
@@ -131,9 +116,9 @@ describe("automation commands", () => {
     expect(text(list)).toMatch(/failed .*HTTP 400/);
     expect(JSON.stringify(list.blocks)).toContain('"value":"automation retry 1"');
     status = 200;
-    const n = got.length;
+    const n = hooks.got.length;
     expect(text(await s.core.run("automation retry 1", SHELL))).toMatch(/being sent again/);
-    await eventually(() => got.length > n);
+    await eventually(() => hooks.got.length > n);
   });
 
   it("the URL is in neither the audit (the typed line included) nor the logs; delete stops it", async () => {

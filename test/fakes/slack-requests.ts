@@ -481,6 +481,29 @@ export function viewPayload(v: FakeView, state: Record<string, unknown>): Record
   };
 }
 
+/** A payload from inside a stored view, as Slack sends both kinds: from its workspace, by the person (Alice unless named), on a new trigger of the view, with the view's state; `own` adds the fields of its kind. */
+function fromView(
+  fake: FakeSlack,
+  v: FakeView,
+  state: Record<string, unknown>,
+  opts: { user?: SlackUserRef },
+  own: (s: FakeSender) => Record<string, unknown>,
+): { payload: Record<string, unknown>; triggerId: string } {
+  const s = viewSender(fake, v);
+  const triggerId = fake.newTriggerId(s.key, v.id);
+  const payload = {
+    user: userOf(opts.user ?? { id: "U0ALICE", name: "alice" }, s.teamId),
+    api_app_id: "A0SWITCH",
+    token: "deprecated-verification-token",
+    trigger_id: triggerId,
+    enterprise: enterpriseOf(s),
+    is_enterprise_install: s.isEnterpriseInstall,
+    view: viewPayload(v, state),
+    ...own(s),
+  };
+  return { payload, triggerId };
+}
+
 /**
  * A view_submission of a stored view. Its team is the view's workspace
  * (null for an org-wide install, as Slack sends it: Bolt then reads
@@ -492,22 +515,11 @@ export function viewSubmission(
   state: Record<string, unknown>,
   opts: { user?: SlackUserRef } = {},
 ): { payload: Record<string, unknown>; triggerId: string } {
-  const s = viewSender(fake, v);
-  const user = opts.user ?? { id: "U0ALICE", name: "alice" };
-  const triggerId = fake.newTriggerId(s.key, v.id);
-  const payload = {
+  return fromView(fake, v, state, opts, (s) => ({
     type: "view_submission",
     team: s.isEnterpriseInstall ? null : teamOf(s),
-    user: userOf(user, s.teamId),
-    api_app_id: "A0SWITCH",
-    token: "deprecated-verification-token",
-    trigger_id: triggerId,
-    view: viewPayload(v, state),
     response_urls: [],
-    enterprise: enterpriseOf(s),
-    is_enterprise_install: s.isEnterpriseInstall,
-  };
-  return { payload, triggerId };
+  }));
 }
 
 /** A block_actions from inside a stored view: one action (a choice or a button), with the view's state. */
@@ -518,23 +530,12 @@ export function viewAction(
   state: Record<string, unknown>,
   opts: { user?: SlackUserRef } = {},
 ): { payload: Record<string, unknown>; triggerId: string } {
-  const s = viewSender(fake, v);
-  const user = opts.user ?? { id: "U0ALICE", name: "alice" };
-  const triggerId = fake.newTriggerId(s.key, v.id);
-  const payload = {
+  return fromView(fake, v, state, opts, (s) => ({
     type: "block_actions",
-    user: userOf(user, s.teamId),
-    api_app_id: "A0SWITCH",
-    token: "deprecated-verification-token",
     container: { type: "view", view_id: v.id },
-    trigger_id: triggerId,
     team: teamOf(s),
-    enterprise: enterpriseOf(s),
-    is_enterprise_install: s.isEnterpriseInstall,
-    view: viewPayload(v, state),
     actions: [{ ...action, action_ts: `${Date.now() / 1000}` }],
-  };
-  return { payload, triggerId };
+  }));
 }
 
 /** A block_suggestion from an external select of a stored view: what the person typed. */

@@ -5,6 +5,7 @@
 // `storeBackends()` lists the backends this run can test, for describe.each;
 // `useStoreDb(backend)` gives a describe block its own migrated database:
 //   describe.each(storeBackends())("… on %s", (backend) => { const db = useStoreDb(backend); … db() … });
+// `useRecordingStoreDb(backend, into)` is the same with every statement after the migrations pushed to `into`.
 import { randomBytes } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
@@ -94,6 +95,22 @@ async function withAdmin<T>(url: string, fn: (c: pg.Client) => Promise<T>): Prom
   }
 }
 
+/** The test database on PostgreSQL and a second pool on it, as two replicas hold one database; close() closes the second pool, then the database. */
+export async function openTwoPools(
+  maxConnections = 5,
+): Promise<{ first: TestDb; second: Db; close(): Promise<void> }> {
+  const first = await openTestDb("postgres");
+  const second = await openDb({ databaseUrl: first.url, maxConnections });
+  return {
+    first,
+    second,
+    async close() {
+      await second.close();
+      await first.close();
+    },
+  };
+}
+
 /** `db` with every statement's text pushed to `into` first (tests that count what reaches the database). */
 export function recordingQueries<T extends Db>(db: T, into: string[], only: RegExp = /./): T {
   const query = db.query.bind(db);
@@ -124,4 +141,19 @@ export function useStoreDb(
     if (!db) throw new Error("the test database is not open yet: use the getter inside a test or hook");
     return db;
   };
+}
+
+/**
+ * useStoreDb whose statements after the migrations (those `only` matches) are pushed to `into`,
+ * for a describe block that counts what reaches the database.
+ */
+export function useRecordingStoreDb(
+  backend: StoreBackend | undefined,
+  into: string[],
+  only?: RegExp,
+): () => TestDb {
+  return useStoreDb(backend, async (db) => {
+    await migrateStore(db);
+    recordingQueries(db, into, only);
+  });
 }

@@ -20,3 +20,10 @@ export function perFile<T extends { close(): Promise<void> }>(
     return started;
   };
 }
+
+/** Closes each in turn, the first named first; one not started (undefined) is passed over. */
+export async function closeInOrder(
+  ...started: Array<{ close(): Promise<unknown> } | undefined>
+): Promise<void> {
+  for (const s of started) await s?.close();
+}

@@ -5,6 +5,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { hoursAroundNow } from "../helpers/wall-clock.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -94,21 +95,10 @@ describe("npm start without Slack tokens: the shell", () => {
 
   it("uses the workspace's zone wherever Slack does, and says changes were made in the shell (issue 39 §1)", async () => {
     // Quiet hours around now in Madrid, so the send is held until they end.
-    const parts = new Intl.DateTimeFormat("en-GB", {
-      timeZone: "Europe/Madrid",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    }).formatToParts(new Date());
-    const now = Number(parts.find((p) => p.type === "hour")?.value) * 60;
-    const hhmm = (m: number) => {
-      const x = (m + 24 * 60) % (24 * 60);
-      return `${String(Math.floor(x / 60)).padStart(2, "0")}:00`;
-    };
     const r = await runMain(
       [
         "settings set tz=Europe/Madrid",
-        `settings set quiet=${hhmm(now - 60)}-${hhmm(now + 120)}`,
+        `settings set quiet=${hoursAroundNow("Europe/Madrid", 1, 2)}`,
         "settings",
         "report running every day at 09:00 C0123ABCD",
         "report now all",

@@ -3,32 +3,24 @@
 // was never settled (the process died);
 // on the embedded database (one process) who has something kept is known in
 // memory, so the next command of someone with nothing kept reads nothing.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../src/store/db.ts";
-import { migrateStore } from "../../src/store/migrations.ts";
+import { describe, expect, it } from "vitest";
 import { UndeliveredOutcomes } from "../../src/store/undelivered.ts";
-import { openTestDb, recordingQueries, storeBackends } from "../helpers/db.ts";
+import { storeBackends, useRecordingStoreDb } from "../helpers/db.ts";
 
 describe.each(storeBackends())("kept outcomes on %s", (backend) => {
-  let db: Db;
   const sql: string[] = [];
-  beforeAll(async () => {
-    const opened = await openTestDb(backend);
-    await migrateStore(opened);
-    db = recordingQueries(opened, sql);
-  }, 60_000);
-  afterAll(() => db?.close());
+  const db = useRecordingStoreDb(backend, sql);
 
   it("are claimed once, oldest first, per workspace and person; removed once told", async () => {
-    const a = new UndeliveredOutcomes(db, "TA");
-    const b = new UndeliveredOutcomes(db, "TB");
+    const a = new UndeliveredOutcomes(db(), "TA");
+    const b = new UndeliveredOutcomes(db(), "TB");
     await a.keep("U1", "first");
     await a.keep("U1", "second");
     await b.keep("U1", "other workspace");
     const claimed = await a.claim("U1");
     expect(claimed.map((o) => o.text)).toEqual(["first", "second"]);
     // Held by the claim: another command (this replica or another) finds nothing to say.
-    expect(await new UndeliveredOutcomes(db, "TA").claim("U1")).toEqual([]);
+    expect(await new UndeliveredOutcomes(db(), "TA").claim("U1")).toEqual([]);
     // Still listed (the Home tab) until told.
     expect((await a.list("U1")).map((o) => o.text)).toEqual(["first", "second"]);
     await a.told("U1", claimed);
@@ -40,7 +32,7 @@ describe.each(storeBackends())("kept outcomes on %s", (backend) => {
   });
 
   it("are given back when telling failed, and told again when a claim was never settled", async () => {
-    const store = new UndeliveredOutcomes(db, "TA");
+    const store = new UndeliveredOutcomes(db(), "TA");
     await store.keep("U2", "campaign sent");
     const first = await store.claim("U2");
     await store.release("U2", first);
@@ -52,7 +44,7 @@ describe.each(storeBackends())("kept outcomes on %s", (backend) => {
       return store.claim("U3", 0);
     });
     expect(dead.map((o) => o.text)).toEqual(["import done"]);
-    const again = await new UndeliveredOutcomes(db, "TA").claim("U3");
+    const again = await new UndeliveredOutcomes(db(), "TA").claim("U3");
     expect(again.map((o) => o.text)).toEqual(["import done"]);
     await store.told("U3", again);
     expect(await store.list("U3")).toEqual([]);
@@ -60,7 +52,7 @@ describe.each(storeBackends())("kept outcomes on %s", (backend) => {
   });
 
   it("Got it removes those kept up to the newest shown, to the millisecond; those kept after stay", async () => {
-    const store = new UndeliveredOutcomes(db, "TA");
+    const store = new UndeliveredOutcomes(db(), "TA");
     await store.keep("U4", "shown");
     const [shown] = await store.list("U4");
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -73,11 +65,11 @@ describe.each(storeBackends())("kept outcomes on %s", (backend) => {
   });
 
   it("cost a person with nothing kept no statement on the embedded database, one on PostgreSQL", async () => {
-    const store = new UndeliveredOutcomes(db, "TA");
+    const store = new UndeliveredOutcomes(db(), "TA");
     await store.claim("U9");
     sql.length = 0;
     expect(await store.claim("U9")).toEqual([]);
-    expect(await new UndeliveredOutcomes(db, "TC").claim("U9")).toEqual([]);
+    expect(await new UndeliveredOutcomes(db(), "TC").claim("U9")).toEqual([]);
     // Told: nothing left, so the next command reads nothing again.
     expect(sql).toHaveLength(backend === "pglite" ? 0 : 2);
     await store.keep("U8", "x");
