@@ -6,16 +6,17 @@ import type { Queryable } from "./db.ts";
  * another workspace's rows are not found through it.
  */
 export abstract class PerWorkspace<D extends Queryable = Queryable> {
-  protected readonly db: D;
+  /** ECMAScript-private, here and in every store: a holder of a store, cast as it may, reaches no database. */
+  readonly #db: D;
   readonly workspace: WorkspaceId;
 
   constructor(db: D, workspace: WorkspaceId) {
-    this.db = db;
+    this.#db = db;
     this.workspace = workspace;
   }
 
   /** One conditional statement (a claim, a move from the state read): true when it took its one row. */
   protected async tookOne(sql: string, params: unknown[]): Promise<boolean> {
-    return (await this.db.query(sql, params)).rows.length === 1;
+    return (await this.#db.query(sql, params)).rows.length === 1;
   }
 }

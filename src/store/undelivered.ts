@@ -68,37 +68,39 @@ const keptPeople = new WeakMap<object, Promise<Set<string>>>();
 const person = (workspace: WorkspaceId, userId: string) => `${workspace}\u0000${userId}`;
 
 export class UndeliveredOutcomes extends PerWorkspace {
+  readonly #db: Queryable;
   private readonly oneProcess: boolean;
 
   constructor(db: Queryable, workspace: WorkspaceId) {
     super(db, workspace);
+    this.#db = db;
     this.oneProcess = (db as { kind?: string }).kind === "pglite";
   }
 
   /** The embedded database's people with something kept (undefined on PostgreSQL). */
   private people(): Promise<Set<string>> | undefined {
     if (!this.oneProcess) return undefined;
-    let known = keptPeople.get(this.db);
+    let known = keptPeople.get(this.#db);
     if (!known) {
-      known = this.db
+      known = this.#db
         .query<{ workspace: string; user_id: string }>(
           "select distinct workspace, user_id from outcomes.undelivered",
         )
         .then((r) => new Set(r.rows.map((row) => person(row.workspace, row.user_id))));
-      keptPeople.set(this.db, known);
-      known.catch(() => keptPeople.delete(this.db));
+      keptPeople.set(this.#db, known);
+      known.catch(() => keptPeople.delete(this.#db));
     }
     return known;
   }
 
   /** Keeps an outcome for the person (the newest KEPT_PER_PERSON of theirs stay). */
   async keep(userId: string, text: string): Promise<void> {
-    await this.db.query("insert into outcomes.undelivered (workspace, user_id, text) values ($1, $2, $3)", [
+    await this.#db.query("insert into outcomes.undelivered (workspace, user_id, text) values ($1, $2, $3)", [
       this.workspace,
       userId,
       storable(text).slice(0, MAX_TEXT),
     ]);
-    await this.db.query(
+    await this.#db.query(
       `delete from outcomes.undelivered where workspace = $1 and user_id = $2 and id not in
          (select id from outcomes.undelivered where workspace = $1 and user_id = $2 order by id desc limit $3)`,
       [this.workspace, userId, KEPT_PER_PERSON],
@@ -108,7 +110,7 @@ export class UndeliveredOutcomes extends PerWorkspace {
 
   /** The person's kept outcomes, oldest first, without taking them (the Home tab): claimed ones too. */
   async list(userId: string): Promise<UndeliveredOutcome[]> {
-    const { rows } = await this.db.query<{ text: string; at: Date | string }>(
+    const { rows } = await this.#db.query<{ text: string; at: Date | string }>(
       "select text, at from outcomes.undelivered where workspace = $1 and user_id = $2 order by id",
       [this.workspace, userId],
     );
@@ -123,7 +125,7 @@ export class UndeliveredOutcomes extends PerWorkspace {
   async claim(userId: string, leaseMs: number = CLAIM_MS): Promise<ClaimedOutcome[]> {
     const known = await this.people();
     if (known && !known.has(person(this.workspace, userId))) return [];
-    const { rows } = await this.db.query<{ id: string; text: string; at: Date | string }>(
+    const { rows } = await this.#db.query<{ id: string; text: string; at: Date | string }>(
       `update outcomes.undelivered set claimed_until = now() + make_interval(secs => $3::double precision / 1000)
         where workspace = $1 and user_id = $2 and (claimed_until is null or claimed_until <= now())
         returning id, text, at`,
@@ -137,7 +139,7 @@ export class UndeliveredOutcomes extends PerWorkspace {
   /** Removes claimed outcomes once told. */
   async told(userId: string, claimed: readonly ClaimedOutcome[]): Promise<void> {
     if (claimed.length === 0) return;
-    await this.db.query(
+    await this.#db.query(
       "delete from outcomes.undelivered where workspace = $1 and user_id = $2 and id = any($3::bigint[])",
       [this.workspace, userId, claimed.map((o) => o.id)],
     );
@@ -152,7 +154,7 @@ export class UndeliveredOutcomes extends PerWorkspace {
     const known = await this.people();
     if (!known) return;
     known.delete(person(this.workspace, userId));
-    const { rows } = await this.db.query<{ id: string }>(
+    const { rows } = await this.#db.query<{ id: string }>(
       "select id from outcomes.undelivered where workspace = $1 and user_id = $2 limit 1",
       [this.workspace, userId],
     );
@@ -162,7 +164,7 @@ export class UndeliveredOutcomes extends PerWorkspace {
   /** Gives claimed outcomes back at once (telling them failed): the next command says them. */
   async release(userId: string, claimed: readonly ClaimedOutcome[]): Promise<void> {
     if (claimed.length === 0) return;
-    await this.db.query(
+    await this.#db.query(
       "update outcomes.undelivered set claimed_until = null where workspace = $1 and user_id = $2 and id = any($3::bigint[])",
       [this.workspace, userId, claimed.map((o) => o.id)],
     );
@@ -173,7 +175,7 @@ export class UndeliveredOutcomes extends PerWorkspace {
    * at the millisecond it showed), all when it is not finite; those kept after stay. Returns how many.
    */
   async dismiss(userId: string, shownUntil: number): Promise<number> {
-    const { rows } = await this.db.query<{ id: string }>(
+    const { rows } = await this.#db.query<{ id: string }>(
       `delete from outcomes.undelivered where workspace = $1 and user_id = $2
         and ($3::double precision is null or date_trunc('milliseconds', at) <= to_timestamp($3 / 1000)) returning id`,
       [this.workspace, userId, Number.isFinite(shownUntil) ? shownUntil : null],
