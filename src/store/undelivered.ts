@@ -64,8 +64,8 @@ const outcomeOf = (r: { text: string; at: Date | string }): UndeliveredOutcome =
  * kept up to date by this class, its only writer): the next command of someone with nothing kept (nearly
  * everyone) reads nothing. On PostgreSQL another replica may keep an outcome: the table is asked each time.
  */
-const keptPeople = new WeakMap<object, Promise<Set<string>>>();
-const person = (workspace: WorkspaceId, userId: string) => `${workspace}\u0000${userId}`;
+// state: the database's (a WeakMap keyed by it), and within it each workspace's own set of people.
+const keptPeople = new WeakMap<object, Promise<Map<WorkspaceId, Set<string>>>>();
 
 export class UndeliveredOutcomes extends PerWorkspace {
   readonly #db: Queryable;
@@ -77,20 +77,31 @@ export class UndeliveredOutcomes extends PerWorkspace {
     this.oneProcess = (db as { kind?: string }).kind === "pglite";
   }
 
-  /** The embedded database's people with something kept (undefined on PostgreSQL). */
-  private people(): Promise<Set<string>> | undefined {
+  /** The embedded database's people of this workspace with something kept (undefined on PostgreSQL). */
+  private async people(): Promise<Set<string> | undefined> {
     if (!this.oneProcess) return undefined;
     let known = keptPeople.get(this.#db);
     if (!known) {
       known = this.#db
-        .query<{ workspace: string; user_id: string }>(
+        .query<{ workspace: WorkspaceId; user_id: string }>(
           "select distinct workspace, user_id from outcomes.undelivered",
         )
-        .then((r) => new Set(r.rows.map((row) => person(row.workspace, row.user_id))));
+        .then((r) => {
+          const byWorkspace = new Map<WorkspaceId, Set<string>>();
+          for (const row of r.rows)
+            byWorkspace.set(row.workspace, (byWorkspace.get(row.workspace) ?? new Set()).add(row.user_id));
+          return byWorkspace;
+        });
       keptPeople.set(this.#db, known);
       known.catch(() => keptPeople.delete(this.#db));
     }
-    return known;
+    const byWorkspace = await known;
+    let mine = byWorkspace.get(this.workspace);
+    if (!mine) {
+      mine = new Set();
+      byWorkspace.set(this.workspace, mine);
+    }
+    return mine;
   }
 
   /** Keeps an outcome for the person (the newest KEPT_PER_PERSON of theirs stay). */
@@ -105,7 +116,7 @@ export class UndeliveredOutcomes extends PerWorkspace {
          (select id from outcomes.undelivered where workspace = $1 and user_id = $2 order by id desc limit $3)`,
       [this.workspace, userId, KEPT_PER_PERSON],
     );
-    (await this.people())?.add(person(this.workspace, userId));
+    (await this.people())?.add(userId);
   }
 
   /** The person's kept outcomes, oldest first, without taking them (the Home tab): claimed ones too. */
@@ -124,7 +135,7 @@ export class UndeliveredOutcomes extends PerWorkspace {
    */
   async claim(userId: string, leaseMs: number = CLAIM_MS): Promise<ClaimedOutcome[]> {
     const known = await this.people();
-    if (known && !known.has(person(this.workspace, userId))) return [];
+    if (known && !known.has(userId)) return [];
     const { rows } = await this.#db.query<{ id: string; text: string; at: Date | string }>(
       `update outcomes.undelivered set claimed_until = now() + make_interval(secs => $3::double precision / 1000)
         where workspace = $1 and user_id = $2 and (claimed_until is null or claimed_until <= now())
@@ -153,12 +164,12 @@ export class UndeliveredOutcomes extends PerWorkspace {
   private async forgetIfNone(userId: string): Promise<void> {
     const known = await this.people();
     if (!known) return;
-    known.delete(person(this.workspace, userId));
+    known.delete(userId);
     const { rows } = await this.#db.query<{ id: string }>(
       "select id from outcomes.undelivered where workspace = $1 and user_id = $2 limit 1",
       [this.workspace, userId],
     );
-    if (rows.length > 0) known.add(person(this.workspace, userId));
+    if (rows.length > 0) known.add(userId);
   }
 
   /** Gives claimed outcomes back at once (telling them failed): the next command says them. */
