@@ -5,7 +5,8 @@
 // `context`, whatever it casts it to, neither the database nor a source of
 // workspaces; a listener's `ctx.config` is an object of the deployment's own
 // settings, without a workspace's (MESSAGING_CHANNEL_ID) or a secret
-// (MESSAGING_API_KEY); `ctx.events` claims for the request's workspace only;
+// (MESSAGING_API_KEY); no store of `ctx.stores` holds the database, even
+// cast; `ctx.events` claims for the request's workspace only;
 // and a workspace's background job (src/workspaces/work.ts) is given its
 // workspace's reach and the settings it reads, no database.
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
@@ -204,8 +205,7 @@ describe("what a listener can reach, at run time", () => {
     expect(job.workspace).toBe(a!.team.teamId);
     expect(job.stores).toBe(rt.stores);
     for (const key of ["db", "apiKey", "workspaces", "config"]) expect(key in job, key).toBe(false);
-    // Its own members (the same gap as above below them: its report service's store keeps the database in a
-    // TypeScript-private field).
+    // Its own members (its stores are walked deeper in the test above).
     expect(pathsTo(job, forbiddenIn(), 1, "job")).toEqual([]);
     const config = jobConfig(s.config) as Record<string, unknown>;
     for (const key of ["MESSAGING_CHANNEL_ID", "MESSAGING_API_KEY", "SWITCHBOARD_SECRET_KEY", "DATABASE_URL"])
