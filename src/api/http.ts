@@ -51,7 +51,9 @@ interface PoolEntry {
 
 // One entry per (origin, key hash), never the key itself. The Map's order is
 // the order of use: least recently used first.
+// state: the deployment's: connection pools by origin and key hash, shared by every workspace spending that key.
 const pools = new Map<string, PoolEntry>();
+// state: the deployment's: the count of the pools above (MAX_POOLS is the process's bound).
 let openPools = 0;
 
 function closeQuietly(pool: Pool): void {

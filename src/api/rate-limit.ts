@@ -294,6 +294,7 @@ export class RateLimiter {
 
 // One limiter per (base URL, API key) in the process, so that several clients
 // of the same key share the budget the service counts per key.
+// state: the deployment's: the API budget belongs to the key (by base URL and key hash), shared by every workspace that spends it.
 const registry = new Map<string, RateLimiter>();
 
 /** A key's name in the process's registries (limiters, connection pools): its hash, never the key. */

@@ -121,6 +121,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 // One limiter per (shared budget, base URL, key) in the process, like rate-limit.ts's sharedLimiter.
+// state: owned: keyed by its SharedBudget (the deployment's), then by base URL and key hash.
 const limiters = new WeakMap<SharedBudget, Map<string, SharedRateLimiter>>();
 
 /**

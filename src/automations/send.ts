@@ -59,6 +59,7 @@ function retryAfterMs(value: string | string[] | undefined, now: number): number
   return Number.isFinite(seconds) ? Math.min(Math.max(seconds, 0), 3_600_000) : undefined;
 }
 
+// state: the process's: a module loaded once, at the first delivery.
 /**
  * undici's index (its Agent; with it fetch, WebSocket, caches and mocks), loaded at the first delivery: a
  * process that delivers nothing, the shell, never loads it.
@@ -69,6 +70,7 @@ const loadUndici = () => {
   return undici;
 };
 
+// state: the process's: at most two HTTP agents (private addresses allowed or not), of no workspace.
 /** The agent of one address rule set: connections checked at lookup, kept alive, per origin. */
 const agents = new Map<boolean, Agent>();
 async function agentFor(rules: AddressRules): Promise<Agent> {

@@ -175,6 +175,7 @@ export async function countAudience(
   return { groups, contacts: chosen.length, contactsOptedOut, contactsOptedOutExact };
 }
 
+// state: owned: keyed by the command's context, gone with it.
 /** The counts made per command (its context) and campaign: one count serves a prompt's every check. */
 const COUNTED = new WeakMap<object, Map<number, Promise<AudienceCount>>>();
 

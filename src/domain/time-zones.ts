@@ -27,6 +27,7 @@ const RENAMED: Record<string, string> = {
   "Pacific/Truk": "Pacific/Chuuk",
 };
 
+// state: a constant table, never changed.
 /** Every spelling of Coordinated Universal Time. */
 const UTC_NAMES = new Set(
   [

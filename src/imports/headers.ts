@@ -153,6 +153,7 @@ const SYNONYMS: Array<[StandardTarget, number, string[]]> = [
   ["name", 1, ["nombre completo", "nom complet", "nome completo"]],
 ];
 
+// state: a constant table, filled once below from SYNONYMS and never changed after.
 const SYNONYM_INDEX = new Map<string, { target: StandardTarget; rank: number }>();
 for (const [target, rank, names] of SYNONYMS) {
   for (const name of names) SYNONYM_INDEX.set(name, { target, rank });

@@ -47,6 +47,7 @@ const SECRET_PATTERNS: [RegExp, string][] = [
 
 // Every secret value this process holds; set at start from the settings (and later
 // installations' tokens), read by every logger when it writes a line.
+// state: the process's: every secret it holds, redacted by every logger.
 const secretValues = new Set<string>();
 
 /** Adds values no log line may show (short values are ignored: they would censor ordinary words). */

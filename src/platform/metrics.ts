@@ -65,6 +65,7 @@ export const metrics = {
   importRows: counter("switchboard_import_rows_total", "Rows of contact imports, by outcome", ["outcome"]),
 };
 
+// state: the process's: its metrics are its own (one /metrics a process).
 let lastInboxPass = 0;
 /** The inbox poller finished a pass (its lag is counted from here). */
 export function inboxPassDone(at = Date.now()): void {

@@ -94,6 +94,7 @@ export function chartSvg(campaigns: CampaignSummary[], title: string): string {
 }
 
 // A native library only reports with a chart need: loaded at the first chart, not at start.
+// state: the process's: a native module loaded once, at the first chart.
 let resvg: typeof ResvgModule | undefined;
 const loadResvg = () => (resvg ??= require("@resvg/resvg-js") as typeof ResvgModule);
 

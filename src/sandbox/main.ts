@@ -23,6 +23,7 @@ log.info(
   `sandbox API at ${sandbox.url} (X-API-Key ${sandbox.apiKey} read+write, ${sandbox.readKey} read-only)`,
 );
 
+// state: the process's: the sandbox's own entry point, stopping once.
 let stopping = false;
 const stop = async (signal: string) => {
   if (stopping) return;

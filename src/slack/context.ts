@@ -167,6 +167,7 @@ export function settingsOf<K extends keyof Config>(config: Config, keys: readonl
   return Object.freeze(view) as Pick<Config, K>;
 }
 
+// state: owned: keyed by the deployment's Config.
 const deployments = new WeakMap<Config, DeploymentConfig>();
 
 /** The deployment's own settings of `config` (made once per config). */

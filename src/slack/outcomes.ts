@@ -7,6 +7,7 @@
 // … Try again", an invitation to do it twice. Taken once (store's take), so
 // never said twice; the Home tab is published again once they are taken.
 import type { RespondFn, webApi } from "@slack/bolt";
+import type { WorkspaceStores } from "../store/workspace-stores.ts";
 import type { OneWorkspaceWork } from "./context.ts";
 import { slackCode, TOKEN_REFUSED } from "./io/slack-errors.ts";
 
@@ -66,15 +67,21 @@ export async function tellAccepted(
  * store's claim still says each once; a command on another replica within that window finds them claimed
  * (docs/slack.md). A process that dies in that window leaves them claimed for CLAIM_MS: then told again.
  */
-const trying = new Map<string, Promise<unknown>>();
+// state: the workspace's, keyed by its stores (made once by its runtime): its people's tries go with it.
+const trying = new WeakMap<WorkspaceStores, Map<string, Promise<unknown>>>();
 
-function oneTryAtATime<T>(deps: Deps, userId: string, work: () => Promise<T>): Promise<T> {
-  const key = `${deps.workspace}\u0000${userId}`;
-  const run = (trying.get(key) ?? Promise.resolve()).then(work, work);
+function oneTryAtATime<T>(stores: WorkspaceStores, userId: string, work: () => Promise<T>): Promise<T> {
+  let mine = trying.get(stores);
+  if (!mine) {
+    mine = new Map();
+    trying.set(stores, mine);
+  }
+  const tries = mine;
+  const run = (tries.get(userId) ?? Promise.resolve()).then(work, work);
   const settled = run.catch(() => {});
-  trying.set(key, settled);
+  tries.set(userId, settled);
   void settled.then(() => {
-    if (trying.get(key) === settled) trying.delete(key);
+    if (tries.get(userId) === settled) tries.delete(userId);
   });
   return run;
 }
@@ -90,7 +97,7 @@ export function showKept(
   client?: webApi.WebClient,
 ): Promise<number> {
   if (!deps.stores) return Promise.resolve(0);
-  return oneTryAtATime(deps, userId, () => tellKept(deps, userId, respond, client));
+  return oneTryAtATime(deps.stores, userId, () => tellKept(deps, userId, respond, client));
 }
 
 async function tellKept(
@@ -141,9 +148,9 @@ export async function takeSeen(
   userId: string,
   shownUntil: number,
 ): Promise<number> {
-  const store = deps.stores?.undelivered;
-  if (!store) return 0;
-  return oneTryAtATime(deps, userId, async () => {
+  if (!deps.stores) return 0;
+  const store = deps.stores.undelivered;
+  return oneTryAtATime(deps.stores, userId, async () => {
     const taken = await store.dismiss(userId, shownUntil);
     await republishHome(deps, client, userId);
     return taken;

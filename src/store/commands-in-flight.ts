@@ -20,6 +20,13 @@ export interface CommandInFlight {
 
 /** Slash commands between their ack and their answer, over the store. */
 export class CommandsInFlight extends PerWorkspace {
+  readonly #db: Queryable;
+
+  constructor(db: Queryable, workspace: WorkspaceId) {
+    super(db, workspace);
+    this.#db = db;
+  }
+
   async started(input: {
     owner: string;
     userId: string;
@@ -27,7 +34,7 @@ export class CommandsInFlight extends PerWorkspace {
     responseUrl?: string;
   }): Promise<string> {
     const id = randomUUID();
-    await this.db.query(
+    await this.#db.query(
       `insert into switchboard.commands_in_flight (id, owner, user_id, line, response_url, workspace)
        values ($1, $2, $3, $4, $5, $6)`,
       [id, input.owner, input.userId, input.line.slice(0, 500), input.responseUrl ?? null, this.workspace],
@@ -36,7 +43,7 @@ export class CommandsInFlight extends PerWorkspace {
   }
 
   async ended(id: string): Promise<void> {
-    await this.db.query("delete from switchboard.commands_in_flight where id = $1 and workspace = $2", [
+    await this.#db.query("delete from switchboard.commands_in_flight where id = $1 and workspace = $2", [
       id,
       this.workspace,
     ]);
@@ -53,7 +60,7 @@ export class CommandsInFlight extends PerWorkspace {
     olderThanMs: number,
     liveWithinMs?: number,
   ): Promise<CommandInFlight[]> {
-    return take(this.db, self, olderThanMs, this.workspace, liveWithinMs);
+    return take(this.#db, self, olderThanMs, this.workspace, liveWithinMs);
   }
 }
 

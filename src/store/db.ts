@@ -94,7 +94,9 @@ export function redactUrl(url: string): string {
 
 // Where each Db came from, for the pg-boss adapter (src/store/boss.ts) only:
 // kept off the object so a logged Db never shows a connection string.
+// state: owned: keyed by its Db.
 const postgresUrls = new WeakMap<Db, string>();
+// state: owned: keyed by its Db.
 const pgliteInstances = new WeakMap<Db, PGlite>();
 export const postgresUrlOf = (db: Db): string | undefined => postgresUrls.get(db);
 export const pgliteOf = (db: Db): PGlite | undefined => pgliteInstances.get(db);

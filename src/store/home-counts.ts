@@ -30,17 +30,17 @@ export interface LastCount<T> {
 }
 
 export class HomeCounts<T> {
-  private readonly db: Queryable;
+  readonly #db: Queryable;
   readonly workspace: WorkspaceId;
 
   constructor(db: Queryable, workspace: WorkspaceId) {
-    this.db = db;
+    this.#db = db;
     this.workspace = workspace;
   }
 
   /** The last count kept for the workspace, or undefined. */
   async last(): Promise<LastCount<T> | undefined> {
-    const r = await this.db.query<{ figures: unknown; counted_at: Date | string }>(
+    const r = await this.#db.query<{ figures: unknown; counted_at: Date | string }>(
       "select figures, counted_at from home.last_counts where workspace = $1",
       [this.workspace],
     );
@@ -52,7 +52,7 @@ export class HomeCounts<T> {
 
   /** Keeps a count; an older one (a slower replica's) never replaces a newer. */
   async keep(figures: T, countedAt: Date): Promise<void> {
-    await this.db.query(
+    await this.#db.query(
       `insert into home.last_counts (workspace, figures, counted_at) values ($1, $2::jsonb, $3)
        on conflict (workspace) do update set figures = excluded.figures, counted_at = excluded.counted_at
        where home.last_counts.counted_at <= excluded.counted_at`,

@@ -16,6 +16,7 @@ export const LOCK_NAMES = ["switchboard.lock", "switchboard.lock.json"] as const
 export const LOCK_STALE_MS = 10_000;
 
 // Locks this process holds: a second opening here is refused at once, not after the staleness.
+// state: the process's: the data-dir locks this process holds (a lock is a process's, not a workspace's).
 const held = new Set<string>();
 
 interface Holder {

@@ -75,6 +75,13 @@ export interface OwnSend {
 }
 
 export class OwnSends extends PerWorkspace {
+  readonly #db: Queryable;
+
+  constructor(db: Queryable, workspace: WorkspaceId) {
+    super(db, workspace);
+    this.#db = db;
+  }
+
   /** Records a message Switchboard sent (the first record of an id stays); a test names its campaign. */
   async record(
     messageId: number,
@@ -83,7 +90,7 @@ export class OwnSends extends PerWorkspace {
     now: Date = new Date(),
     campaign?: TestedCampaign,
   ): Promise<void> {
-    await this.db.query(
+    await this.#db.query(
       `insert into sends.own (workspace, message_id, user_id, via, sent_at, campaign_id, campaign_name)
        values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing`,
       [
@@ -100,7 +107,7 @@ export class OwnSends extends PerWorkspace {
 
   /** Who sent the message through Switchboard; undefined when it was sent from elsewhere. */
   async of(messageId: number): Promise<OwnSend | undefined> {
-    const { rows } = await this.db.query<Record<string, unknown>>(
+    const { rows } = await this.#db.query<Record<string, unknown>>(
       "select * from sends.own where workspace = $1 and message_id = $2",
       [this.workspace, messageId],
     );
@@ -129,16 +136,18 @@ export type TestTurn = { ok: true } | { ok: false; sent: number; nextAt: Date };
  * surely failed.
  */
 export class TestSends extends PerWorkspace {
+  readonly #db: Queryable;
   private readonly own: OwnSends;
 
   constructor(db: Queryable, workspace: WorkspaceId) {
     super(db, workspace);
+    this.#db = db;
     this.own = new OwnSends(db, workspace);
   }
 
   /** Whether `person` may send a test at `now`, without taking it (a prompt before the send). */
   async peek(person: string, now: Date, limit: number, windowMs: number): Promise<TestTurn> {
-    const r = await this.db.query<{ sent_at: Date[] }>(
+    const r = await this.#db.query<{ sent_at: Date[] }>(
       "select sent_at from sends.tests where workspace = $1 and person = $2",
       [this.workspace, person],
     );
@@ -148,7 +157,7 @@ export class TestSends extends PerWorkspace {
   /** Takes a turn for a test at `now` (the times older than the window dropped), or says when the next may go. */
   async take(person: string, now: Date, limit: number, windowMs: number): Promise<TestTurn> {
     const since = new Date(now.getTime() - windowMs);
-    const r = await this.db.query(
+    const r = await this.#db.query(
       `insert into sends.tests as t (workspace, person, sent_at) values ($1, $2, array[$3::timestamptz])
        on conflict (workspace, person) do update
          set sent_at = array(select s from unnest(t.sent_at) s where s > $4::timestamptz order by s) || $3::timestamptz
@@ -162,7 +171,7 @@ export class TestSends extends PerWorkspace {
 
   /** Gives back the turn taken at `at`: the test was surely not sent. */
   async giveBack(person: string, at: Date): Promise<void> {
-    await this.db.query(
+    await this.#db.query(
       "update sends.tests set sent_at = array_remove(sent_at, $3::timestamptz) where workspace = $1 and person = $2",
       [this.workspace, storable(person), at],
     );

@@ -6,11 +6,12 @@ import type { Queryable } from "./db.ts";
  * another workspace's rows are not found through it.
  */
 export abstract class PerWorkspace<D extends Queryable = Queryable> {
-  protected readonly db: D;
+  /** ECMAScript-private, here and in every store: a holder of a store, cast as it may, reaches no database. */
+  readonly #db: D;
   readonly workspace: WorkspaceId;
 
   constructor(db: D, workspace: WorkspaceId) {
-    this.db = db;
+    this.#db = db;
     this.workspace = workspace;
   }
 
@@ -20,7 +21,7 @@ export abstract class PerWorkspace<D extends Queryable = Queryable> {
     read: (row: Record<string, unknown>) => R,
     ...params: unknown[]
   ): Promise<R[]> {
-    return (await this.db.query(sql, [this.workspace, ...params])).rows.map(read);
+    return (await this.#db.query(sql, [this.workspace, ...params])).rows.map(read);
   }
 
   /** The one row such a select finds, read; none when it finds none. */
@@ -29,12 +30,12 @@ export abstract class PerWorkspace<D extends Queryable = Queryable> {
     read: (row: Record<string, unknown>) => R,
     ...params: unknown[]
   ): Promise<R | undefined> {
-    const [row] = (await this.db.query(sql, [this.workspace, ...params])).rows;
+    const [row] = (await this.#db.query(sql, [this.workspace, ...params])).rows;
     return row ? read(row) : undefined;
   }
 
   /** One conditional statement (a claim, a move from the state read): true when it took its one row. */
   protected async tookOne(sql: string, params: unknown[]): Promise<boolean> {
-    return (await this.db.query(sql, params)).rows.length === 1;
+    return (await this.#db.query(sql, params)).rows.length === 1;
   }
 }

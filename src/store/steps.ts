@@ -68,6 +68,13 @@ const toRun = (r: Row): StepRun => ({
 
 /** Step runs, one row per function_execution_id. */
 export class StepRunStore extends PerWorkspace {
+  readonly #db: Queryable;
+
+  constructor(db: Queryable, workspace: WorkspaceId) {
+    super(db, workspace);
+    this.#db = db;
+  }
+
   // A run of another workspace is not found here: every statement names the workspace.
   /** Records the start of a run; false when this execution was already claimed. */
   async claim(
@@ -89,7 +96,7 @@ export class StepRunStore extends PerWorkspace {
   }
 
   async get(executionId: string): Promise<StepRun | undefined> {
-    const r = await this.db.query("select * from steps.runs where execution_id = $1 and workspace = $2", [
+    const r = await this.#db.query("select * from steps.runs where execution_id = $1 and workspace = $2", [
       executionId,
       this.workspace,
     ]);
@@ -101,7 +108,7 @@ export class StepRunStore extends PerWorkspace {
     executionId: string,
     outcome: { state: "done"; outputs: Record<string, unknown> } | { state: "failed"; error: string },
   ): Promise<void> {
-    await this.db.query(
+    await this.#db.query(
       `update steps.runs set state = $2, outputs = $3, error = $4, finished_at = now()
        where execution_id = $1 and workspace = $5 and state = 'running'`,
       [
@@ -120,7 +127,7 @@ export class StepRunStore extends PerWorkspace {
    * live replica's). This workspace's.
    */
   async interrupted(olderThanMs: number): Promise<StepRun[]> {
-    return interruptedRuns(this.db, olderThanMs, this.workspace);
+    return interruptedRuns(this.#db, olderThanMs, this.workspace);
   }
 
   /** interrupted() of every workspace (the start), each run with its `workspace`. */

@@ -177,12 +177,12 @@ const storablePayload = (p: unknown): string =>
 
 /** One workspace's timers of one kind. */
 export class Timers<P = Record<string, unknown>> {
-  private readonly db: Queryable;
+  readonly #db: Queryable;
   readonly workspace: WorkspaceId;
   readonly kind: string;
 
   constructor(db: Queryable, workspace: WorkspaceId, kind: string) {
-    this.db = db;
+    this.#db = db;
     this.workspace = workspace;
     this.kind = kind;
   }
@@ -195,7 +195,7 @@ export class Timers<P = Record<string, unknown>> {
     payload: P;
     now: Date;
   }): Promise<Timer<P>> {
-    const r = await this.db.query(
+    const r = await this.#db.query(
       `with n as (
          insert into timers.numbers (workspace, kind, last) values ($1, $2, 1)
          on conflict (workspace, kind) do update set last = timers.numbers.last + 1
@@ -221,7 +221,7 @@ export class Timers<P = Record<string, unknown>> {
   ): Promise<Timer<P> | undefined> {
     const value = String(t.payload[member]);
     const payload = storablePayload(t.payload);
-    const moved = await this.db.query(
+    const moved = await this.#db.query(
       `update timers.due set at = $5, set_by = $6, via = $7, payload = $8::jsonb, state = 'waiting',
          detail = null, decided_by = null, updated_at = $9, version = version + 1
        where workspace = $1 and kind = $2 and payload->>$3 = $4 and state in ('waiting', 'asked')
@@ -230,7 +230,7 @@ export class Timers<P = Record<string, unknown>> {
     );
     if (moved.rows[0]) return toTimer<P>(moved.rows[0] as Row);
     // Numbered only when none is live; one set meanwhile elsewhere wins by the unique index (nothing made).
-    const r = await this.db.query(
+    const r = await this.#db.query(
       `with n as (
          insert into timers.numbers (workspace, kind, last)
          select $1, $2, 1 where not exists (
@@ -250,7 +250,7 @@ export class Timers<P = Record<string, unknown>> {
 
   /** The timer whose payload's `member` is `value`: the live one (waiting, asked, running), else the latest. */
   async latestOf(member: keyof P & string, value: string | number): Promise<Timer<P> | undefined> {
-    const r = await this.db.query(
+    const r = await this.#db.query(
       `select * from timers.due where workspace = $1 and kind = $2 and payload->>$3 = $4
        order by (state = any($5::text[])) desc, number desc limit 1`,
       [this.workspace, this.kind, member, String(value), [...LIVE]],
@@ -260,14 +260,14 @@ export class Timers<P = Record<string, unknown>> {
 
   /** The message that shows the timer, to edit it when its state changes (no change of the timer itself). */
   async setCard(number: number, channel: string, ts: string): Promise<void> {
-    await this.db.query(
+    await this.#db.query(
       "update timers.due set channel = $4, ts = $5 where workspace = $1 and kind = $2 and number = $3",
       [this.workspace, this.kind, number, channel, ts],
     );
   }
 
   async get(number: number): Promise<Timer<P> | undefined> {
-    const r = await this.db.query(
+    const r = await this.#db.query(
       "select * from timers.due where workspace = $1 and kind = $2 and number = $3",
       [this.workspace, this.kind, number],
     );
@@ -276,7 +276,7 @@ export class Timers<P = Record<string, unknown>> {
 
   /** Those waiting, the soonest first; only those `setBy` set when given. */
   async waiting(setBy?: string): Promise<Timer<P>[]> {
-    const r = await this.db.query(
+    const r = await this.#db.query(
       `select * from timers.due where workspace = $1 and kind = $2 and state = 'waiting'
          and ($3::text is null or set_by = $3) order by at, number limit 200`,
       [this.workspace, this.kind, setBy ?? null],
@@ -295,7 +295,7 @@ export class Timers<P = Record<string, unknown>> {
     now: Date,
     extra: TimerChange<P> = {},
   ): Promise<Timer<P> | undefined> {
-    const r = await this.db.query(
+    const r = await this.#db.query(
       `update timers.due set state = $5, updated_at = $6, version = version + 1,
          detail = coalesce($7, detail), decided_by = coalesce($8, decided_by), claimed_by = coalesce($9, claimed_by),
          at = coalesce($11, at), payload = coalesce($12::jsonb, payload) || coalesce($13::jsonb, '{}'::jsonb),

@@ -64,51 +64,64 @@ const outcomeOf = (r: { text: string; at: Date | string }): UndeliveredOutcome =
  * kept up to date by this class, its only writer): the next command of someone with nothing kept (nearly
  * everyone) reads nothing. On PostgreSQL another replica may keep an outcome: the table is asked each time.
  */
-const keptPeople = new WeakMap<object, Promise<Set<string>>>();
-const person = (workspace: WorkspaceId, userId: string) => `${workspace}\u0000${userId}`;
+// state: the database's (a WeakMap keyed by it), and within it each workspace's own set of people.
+const keptPeople = new WeakMap<object, Promise<Map<WorkspaceId, Set<string>>>>();
 
 export class UndeliveredOutcomes extends PerWorkspace {
+  readonly #db: Queryable;
   private readonly oneProcess: boolean;
 
   constructor(db: Queryable, workspace: WorkspaceId) {
     super(db, workspace);
+    this.#db = db;
     this.oneProcess = (db as { kind?: string }).kind === "pglite";
   }
 
-  /** The embedded database's people with something kept (undefined on PostgreSQL). */
-  private people(): Promise<Set<string>> | undefined {
+  /** The embedded database's people of this workspace with something kept (undefined on PostgreSQL). */
+  private async people(): Promise<Set<string> | undefined> {
     if (!this.oneProcess) return undefined;
-    let known = keptPeople.get(this.db);
+    let known = keptPeople.get(this.#db);
     if (!known) {
-      known = this.db
-        .query<{ workspace: string; user_id: string }>(
+      known = this.#db
+        .query<{ workspace: WorkspaceId; user_id: string }>(
           "select distinct workspace, user_id from outcomes.undelivered",
         )
-        .then((r) => new Set(r.rows.map((row) => person(row.workspace, row.user_id))));
-      keptPeople.set(this.db, known);
-      known.catch(() => keptPeople.delete(this.db));
+        .then((r) => {
+          const byWorkspace = new Map<WorkspaceId, Set<string>>();
+          for (const row of r.rows)
+            byWorkspace.set(row.workspace, (byWorkspace.get(row.workspace) ?? new Set()).add(row.user_id));
+          return byWorkspace;
+        });
+      keptPeople.set(this.#db, known);
+      known.catch(() => keptPeople.delete(this.#db));
     }
-    return known;
+    const byWorkspace = await known;
+    let mine = byWorkspace.get(this.workspace);
+    if (!mine) {
+      mine = new Set();
+      byWorkspace.set(this.workspace, mine);
+    }
+    return mine;
   }
 
   /** Keeps an outcome for the person (the newest KEPT_PER_PERSON of theirs stay). */
   async keep(userId: string, text: string): Promise<void> {
-    await this.db.query("insert into outcomes.undelivered (workspace, user_id, text) values ($1, $2, $3)", [
+    await this.#db.query("insert into outcomes.undelivered (workspace, user_id, text) values ($1, $2, $3)", [
       this.workspace,
       userId,
       storable(text).slice(0, MAX_TEXT),
     ]);
-    await this.db.query(
+    await this.#db.query(
       `delete from outcomes.undelivered where workspace = $1 and user_id = $2 and id not in
          (select id from outcomes.undelivered where workspace = $1 and user_id = $2 order by id desc limit $3)`,
       [this.workspace, userId, KEPT_PER_PERSON],
     );
-    (await this.people())?.add(person(this.workspace, userId));
+    (await this.people())?.add(userId);
   }
 
   /** The person's kept outcomes, oldest first, without taking them (the Home tab): claimed ones too. */
   async list(userId: string): Promise<UndeliveredOutcome[]> {
-    const { rows } = await this.db.query<{ text: string; at: Date | string }>(
+    const { rows } = await this.#db.query<{ text: string; at: Date | string }>(
       "select text, at from outcomes.undelivered where workspace = $1 and user_id = $2 order by id",
       [this.workspace, userId],
     );
@@ -122,8 +135,8 @@ export class UndeliveredOutcomes extends PerWorkspace {
    */
   async claim(userId: string, leaseMs: number = CLAIM_MS): Promise<ClaimedOutcome[]> {
     const known = await this.people();
-    if (known && !known.has(person(this.workspace, userId))) return [];
-    const { rows } = await this.db.query<{ id: string; text: string; at: Date | string }>(
+    if (known && !known.has(userId)) return [];
+    const { rows } = await this.#db.query<{ id: string; text: string; at: Date | string }>(
       `update outcomes.undelivered set claimed_until = now() + make_interval(secs => $3::double precision / 1000)
         where workspace = $1 and user_id = $2 and (claimed_until is null or claimed_until <= now())
         returning id, text, at`,
@@ -137,7 +150,7 @@ export class UndeliveredOutcomes extends PerWorkspace {
   /** Removes claimed outcomes once told. */
   async told(userId: string, claimed: readonly ClaimedOutcome[]): Promise<void> {
     if (claimed.length === 0) return;
-    await this.db.query(
+    await this.#db.query(
       "delete from outcomes.undelivered where workspace = $1 and user_id = $2 and id = any($3::bigint[])",
       [this.workspace, userId, claimed.map((o) => o.id)],
     );
@@ -151,18 +164,18 @@ export class UndeliveredOutcomes extends PerWorkspace {
   private async forgetIfNone(userId: string): Promise<void> {
     const known = await this.people();
     if (!known) return;
-    known.delete(person(this.workspace, userId));
-    const { rows } = await this.db.query<{ id: string }>(
+    known.delete(userId);
+    const { rows } = await this.#db.query<{ id: string }>(
       "select id from outcomes.undelivered where workspace = $1 and user_id = $2 limit 1",
       [this.workspace, userId],
     );
-    if (rows.length > 0) known.add(person(this.workspace, userId));
+    if (rows.length > 0) known.add(userId);
   }
 
   /** Gives claimed outcomes back at once (telling them failed): the next command says them. */
   async release(userId: string, claimed: readonly ClaimedOutcome[]): Promise<void> {
     if (claimed.length === 0) return;
-    await this.db.query(
+    await this.#db.query(
       "update outcomes.undelivered set claimed_until = null where workspace = $1 and user_id = $2 and id = any($3::bigint[])",
       [this.workspace, userId, claimed.map((o) => o.id)],
     );
@@ -173,7 +186,7 @@ export class UndeliveredOutcomes extends PerWorkspace {
    * at the millisecond it showed), all when it is not finite; those kept after stay. Returns how many.
    */
   async dismiss(userId: string, shownUntil: number): Promise<number> {
-    const { rows } = await this.db.query<{ id: string }>(
+    const { rows } = await this.#db.query<{ id: string }>(
       `delete from outcomes.undelivered where workspace = $1 and user_id = $2
         and ($3::double precision is null or date_trunc('milliseconds', at) <= to_timestamp($3 / 1000)) returning id`,
       [this.workspace, userId, Number.isFinite(shownUntil) ? shownUntil : null],

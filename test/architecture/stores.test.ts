@@ -53,8 +53,24 @@ function storesMadeIn(file: string, text: string, classes: Set<string>): Made[] 
   const reasonOn = (i: number) => /\/\/\s*stores:\s*(\S.*)$/.exec(lines[i] ?? "")?.[1]?.trim();
   const out: Made[] = [];
   const source = parse(file, text);
+  // A class of src/store is imported from it: a class of the same name elsewhere (the listeners' Routes) is not.
+  const fromStore = new Set<string>();
+  for (const st of source.statements)
+    if (
+      ts.isImportDeclaration(st) &&
+      ts.isStringLiteral(st.moduleSpecifier) &&
+      /(^|\/)store\//.test(st.moduleSpecifier.text) &&
+      st.importClause?.namedBindings &&
+      ts.isNamedImports(st.importClause.namedBindings)
+    )
+      for (const e of st.importClause.namedBindings.elements) fromStore.add(e.name.text);
   const visit = (node: ts.Node) => {
-    if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && classes.has(node.expression.text)) {
+    if (
+      ts.isNewExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      classes.has(node.expression.text) &&
+      fromStore.has(node.expression.text)
+    ) {
       const line = source.getLineAndCharacterOfPosition(node.expression.getStart()).line;
       const reason = reasonOn(line) ?? reasonOn(line - 1);
       out.push({ line: line + 1, store: node.expression.text, ...(reason ? { reason } : {}) });
@@ -96,14 +112,16 @@ describe("a workspace's stores", () => {
   it("sees a store made, and its reason", () => {
     const classes = new Set(["InboxStore", "Timers"]);
     const text = [
+      'import { InboxStore } from "../store/inbox.ts";',
+      'import { Timers } from "../../store/timers.ts";',
       "const a = new InboxStore(db, ws);",
       "// stores: a runner of every workspace",
       "const b = new Timers<P>(\n  db,\n  ws,\n  kind,\n);",
       "const c = new Other(db, ws);",
     ].join("\n");
     expect(storesMadeIn("x.ts", text, classes)).toEqual([
-      { line: 1, store: "InboxStore" },
-      { line: 3, store: "Timers", reason: "a runner of every workspace" },
+      { line: 3, store: "InboxStore" },
+      { line: 5, store: "Timers", reason: "a runner of every workspace" },
     ]);
   });
 

@@ -5,7 +5,8 @@
 // `context`, whatever it casts it to, neither the database nor a source of
 // workspaces; a listener's `ctx.config` is an object of the deployment's own
 // settings, without a workspace's (MESSAGING_CHANNEL_ID) or a secret
-// (MESSAGING_API_KEY); `ctx.events` claims for the request's workspace only;
+// (MESSAGING_API_KEY); no store of `ctx.stores` holds the database, even
+// cast; `ctx.events` claims for the request's workspace only;
 // and a workspace's background job (src/workspaces/work.ts) is given its
 // workspace's reach and the settings it reads, no database.
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
@@ -117,10 +118,44 @@ describe("what a listener can reach, at run time", () => {
     expect(context.workspaces).toBeUndefined();
     expect(context.lifecycle).toBeUndefined();
     // Bolt's context and what hangs off it, six steps deep through own members: the Reach, its core, its
-    // services and their members' members. Not walked: a store a WorkspaceStores getter makes. A store keeps
-    // its database in a field TypeScript calls private (PerWorkspace's `db`), which a cast still reaches:
-    // closing that (a #private field in every store) is left to do.
+    // services and their members' members. A store a WorkspaceStores getter makes is walked below.
     expect(pathsTo(context, forbiddenIn(), 6)).toEqual([]);
+  });
+
+  it("ctx.stores: every store, cast and walked, holds no database (each keeps it in a #private field)", async () => {
+    const [a] = s.workspaces;
+    const { reach } = await probe(a!, "stores");
+    const stores = reach.stores;
+    if (!stores) throw new Error("the probe's workspace has no stores");
+    // Every store the object makes: its getters, and the two kinds made by a call.
+    const made: Record<string, unknown> = {
+      homeCounts: stores.homeCounts(),
+      timers: stores.timers("probe"),
+    };
+    const proto = Object.getPrototypeOf(stores) as object;
+    for (const [name, d] of Object.entries(Object.getOwnPropertyDescriptors(proto)))
+      if (d.get) made[name] = (stores as unknown as Record<string, unknown>)[name];
+    expect(Object.keys(made).length).toBeGreaterThan(20);
+    expect(Object.values(made).every((v) => typeof v === "object" && v !== null)).toBe(true);
+    // Four steps below each store (a store, its parts, their parts): no database, nor the pool or the
+    // embedded engine behind one, nor an object answering SQL.
+    const dbs = new Set<object>([s.sb.db]);
+    if (s.slack.services.db) dbs.add(s.slack.services.db);
+    const engine = (v: object): string | undefined => {
+      if (dbs.has(v) || isDb(v)) return "a database";
+      const name = (v as { constructor?: { name?: unknown } }).constructor?.name;
+      if (name === "PGlite" || name === "Pool" || name === "BoundPool") return `a ${String(name)}`;
+      if (
+        typeof (v as { query?: unknown }).query === "function" &&
+        typeof (v as { exec?: unknown }).exec === "function"
+      )
+        return "an object answering SQL";
+      return forbiddenIn()(v);
+    };
+    // Each store walked on its own, so each one holding a database is named.
+    expect(
+      Object.entries(made).flatMap(([name, store]) => pathsTo(store, engine, 4, `ctx.stores.${name}`)),
+    ).toEqual([]);
   });
 
   it("ctx.config is the deployment's own settings, as an object of their own", async () => {
@@ -170,8 +205,7 @@ describe("what a listener can reach, at run time", () => {
     expect(job.workspace).toBe(a!.team.teamId);
     expect(job.stores).toBe(rt.stores);
     for (const key of ["db", "apiKey", "workspaces", "config"]) expect(key in job, key).toBe(false);
-    // Its own members (the same gap as above below them: its report service's store keeps the database in a
-    // TypeScript-private field).
+    // Its own members (its stores are walked deeper in the test above).
     expect(pathsTo(job, forbiddenIn(), 1, "job")).toEqual([]);
     const config = jobConfig(s.config) as Record<string, unknown>;
     for (const key of ["MESSAGING_CHANNEL_ID", "MESSAGING_API_KEY", "SWITCHBOARD_SECRET_KEY", "DATABASE_URL"])

@@ -93,6 +93,7 @@ const REFUSED_WORDS: Record<string, string> = {
   "inbox.off": "turn an inbox off",
 };
 
+// state: the process's: the command list, made once, never changed, of no workspace.
 /**
  * The command list every core reads, made once for the process: it holds the specs and their ids only, nothing
  * of a workspace, and is never changed (a Map of ~150 commands was ~4 KiB of each workspace's runtime).

@@ -17,8 +17,9 @@ import type { MessagingApi } from "../../api/types.ts";
 import { apiErrorReply } from "../../commands/errors.ts";
 import type { FormKind, FormRequest } from "../../commands/form-kinds.ts";
 import type { Actor } from "../../commands/types.ts";
+import type { WorkspaceId } from "../../domain/workspace.ts";
 import { errorRef, isSwitchboardError } from "../../platform/errors.ts";
-import { personOf } from "../context.ts";
+import { personOf, type Reach } from "../context.ts";
 import { formChannel, keepFormChannel } from "../io/event-store.ts";
 import { slackCode } from "../io/slack-errors.ts";
 import {
@@ -137,8 +138,22 @@ export function registerForms(app: Listeners): void {
 
 type ViewArgs = BoltViewArgs<ViewSubmitAction>;
 
-/** The submissions being answered in this process, by view and hash: a repeat gets the first's answer. */
-const answering = new Map<string, Promise<FormAnswer | undefined>>();
+/**
+ * The submissions being answered in this process, by app (its work in flight: two apps in one process keep
+ * theirs apart), workspace, view and hash: a repeat gets the first's answer.
+ */
+// state: the app's (a WeakMap keyed by its InFlight), and within it the workspace's.
+const answeringByApp = new WeakMap<object, Map<WorkspaceId, Map<string, Promise<FormAnswer | undefined>>>>();
+
+/** The submissions being answered of the request's app and workspace. */
+function answeringIn(ctx: Pick<Reach, "work" | "workspace">): Map<string, Promise<FormAnswer | undefined>> {
+  const apps =
+    answeringByApp.get(ctx.work) ?? new Map<WorkspaceId, Map<string, Promise<FormAnswer | undefined>>>();
+  answeringByApp.set(ctx.work, apps);
+  const mine = apps.get(ctx.workspace) ?? new Map<string, Promise<FormAnswer | undefined>>();
+  apps.set(ctx.workspace, mine);
+  return mine;
+}
 
 /**
  * A submission: checked before any request (errors keep the user's input),
@@ -154,6 +169,7 @@ function submitted(form: AnyForm) {
       .update(JSON.stringify(view.state?.values ?? {}))
       .digest("base64url");
     const key = `view:${view.id}:${view.hash}:${values.slice(0, 22)}`;
+    const answering = answeringIn(ctx);
     const first = answering.get(key);
     if (first) {
       await ack(await first.catch(() => alreadySubmitted()));
@@ -188,7 +204,10 @@ function submitted(form: AnyForm) {
       await claimed(form, args, once);
     } finally {
       answered(alreadySubmitted());
-      setTimeout(() => answering.delete(key), 60_000).unref();
+      setTimeout(() => {
+        answering.delete(key);
+        if (answering.size === 0) answeringByApp.get(ctx.work)?.delete(ctx.workspace);
+      }, 60_000).unref();
       await done();
     }
   };

@@ -27,6 +27,7 @@ interface Known {
   pending?: Promise<WorkspaceGroups>;
 }
 
+// state: owned: keyed by the workspace's own bot client, gone with it.
 /**
  * Held by the workspace's own bot client (issue 38 §3: a cache belongs to its
  * owner): each workspace's client, and each deployment's, has its own, and it
@@ -34,6 +35,7 @@ interface Known {
  * team id (or "single") let two deployments' workspaces of one id share it.
  */
 const known = new WeakMap<webApi.WebClient, Known>();
+// state: the process's: forgetWorkspaceGroups() (tests) ends every client's cache at once.
 let generation = 0;
 
 /** The workspace's user groups (deleted ones left out), from its client's cache when fresh. */

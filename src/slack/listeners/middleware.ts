@@ -216,6 +216,7 @@ async function refuseUnknown(
     await respond({ response_type: "ephemeral", replace_original: false, text: words }).catch(() => {});
 }
 
+// state: a constant table, never changed.
 const KNOWN_ACTIONS: ReadonlySet<string> = new Set(Object.values(ACTION));
 const actionIdOf = (b: Json): string => str(obj((b.actions as unknown[] | undefined)?.[0])?.action_id) ?? "?";
 

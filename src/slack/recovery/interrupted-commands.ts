@@ -65,6 +65,7 @@ interface Behind {
   ): () => Promise<void>;
 }
 
+// state: owned: keyed by the database whose notes it writes.
 const behind = new WeakMap<Db, Behind>();
 
 function notesBehind(db: Db, logger: WorkspaceWork["logger"]): Behind {

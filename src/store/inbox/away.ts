@@ -6,6 +6,8 @@
 // unknown (no answer: never sent again). A row left `sending` by a process
 // that stopped is never sent again either. When the team last wrote: the
 // thread's `team_wrote_at`, kept by a reply (clocks.ts).
+import type { WorkspaceId } from "../../domain/workspace.ts";
+import type { Queryable } from "../db.ts";
 import { InboxTable } from "./rows.ts";
 
 /** Whose away message, for what: a conversation and the start of the closed period it is in. */
@@ -17,6 +19,13 @@ export interface AwayKey {
 export type AwayOutcome = "sent" | "unknown" | "refused";
 
 export class AwaySends extends InboxTable {
+  readonly #db: Queryable;
+
+  constructor(db: Queryable, workspace: WorkspaceId) {
+    super(db, workspace);
+    this.#db = db;
+  }
+
   /**
    * Takes the away message of a conversation's closed period, in one
    * statement: true for the one caller that sends it; false when it was
@@ -36,7 +45,7 @@ export class AwaySends extends InboxTable {
 
   /** What became of a claimed away message; `messageId`: the API's, when it was sent. */
   async settle(k: AwayKey, outcome: AwayOutcome, now: Date, messageId?: number): Promise<void> {
-    await this.db.query(
+    await this.#db.query(
       `update inbox.away_sends set state = $4, message_id = $5, settled_at = $6
        where workspace = $1 and conversation_id = $2 and period_start = $3 and state = 'sending'`,
       [this.workspace, k.conversationId, k.periodStart, outcome, messageId ?? null, now],
@@ -45,7 +54,7 @@ export class AwaySends extends InboxTable {
 
   /** The outcome of a conversation's away message of a closed period; undefined when none was claimed. */
   async outcome(k: AwayKey): Promise<AwayOutcome | "sending" | undefined> {
-    const { rows } = await this.db.query<{ state: string }>(
+    const { rows } = await this.#db.query<{ state: string }>(
       "select state from inbox.away_sends where workspace = $1 and conversation_id = $2 and period_start = $3",
       [this.workspace, k.conversationId, k.periodStart],
     );
@@ -58,7 +67,7 @@ export class AwaySends extends InboxTable {
    * time (clocks.ts `replied` keeps it; an away message is no reply).
    */
   async teamWroteSince(chatUserId: number, since: Date): Promise<boolean> {
-    const { rows } = await this.db.query(
+    const { rows } = await this.#db.query(
       `select 1 from inbox.threads where workspace = $1 and chat_user_id = $2 and team_wrote_at >= $3 limit 1`,
       [this.workspace, chatUserId, since],
     );

@@ -6,10 +6,12 @@ import { type DeskState, InboxTable, type Row, THREADS_WITH_DUE, type Thread, to
 import type { Threads } from "./threads.ts";
 
 export class Desk extends InboxTable {
+  readonly #db: Queryable;
   private readonly threads: Threads;
 
   constructor(db: Queryable, workspace: WorkspaceId, threads: Threads) {
     super(db, workspace);
+    this.#db = db;
     this.threads = threads;
   }
 
@@ -26,7 +28,7 @@ export class Desk extends InboxTable {
     now: Date,
     onlyIfFree: boolean,
   ): Promise<{ changed: boolean; holder: string | null }> {
-    const { rows } = await this.db.query<Row>(
+    const { rows } = await this.#db.query<Row>(
       `update inbox.threads set assignee = $3, desk_changed_by = $4, desk_changed_at = $5
        where channel = $1 and chat_user_id = $2 and workspace = $7 and assignee is distinct from $3
          and (not $6 or assignee is null)
@@ -85,7 +87,7 @@ export class Desk extends InboxTable {
     at: Date,
   ): Promise<{ reopened: boolean; woke: boolean }> {
     // A snoozed conversation wakes at once when the customer writes (issue 29 §3), in this same statement.
-    const { rows } = await this.db.query<Row>(
+    const { rows } = await this.#db.query<Row>(
       `with u as (
          update inbox.threads t set customer_wrote_at = greatest(t.customer_wrote_at, $3::timestamptz),
            window_closed_shown = false, desk_state = 'open',
@@ -107,7 +109,7 @@ export class Desk extends InboxTable {
 
   /** Threads whose reply window closed before `before` and whose card does not say so yet. */
   async windowsClosed(channel: string, before: Date, limit = 20): Promise<Thread[]> {
-    const { rows } = await this.db.query<Row>(
+    const { rows } = await this.#db.query<Row>(
       `select * from ${THREADS_WITH_DUE} where channel = $1 and workspace = $4 and thread_ts is not null and card is not null
          and not window_closed_shown and customer_wrote_at < $2::timestamptz - interval '24 hours'
        order by customer_wrote_at limit $3`,
@@ -117,7 +119,7 @@ export class Desk extends InboxTable {
   }
 
   async windowClosedShown(channel: string, chatUserId: number): Promise<void> {
-    await this.db.query(
+    await this.#db.query(
       "update inbox.threads set window_closed_shown = true where channel = $1 and chat_user_id = $2 and workspace = $3",
       [channel, chatUserId, this.workspace],
     );
@@ -125,7 +127,7 @@ export class Desk extends InboxTable {
 
   /** Conversations with a thread, latest message first, optionally only those `assignee` has. */
   async desk(p: { assignee?: string; limit: number }): Promise<Thread[]> {
-    const { rows } = await this.db.query<Row>(
+    const { rows } = await this.#db.query<Row>(
       `select * from ${THREADS_WITH_DUE} where workspace = $3 and thread_ts is not null and ($1::text is null or assignee = $1)
        order by due_at nulls last, last_message_at desc nulls last limit $2`,
       [p.assignee ?? null, p.limit, this.workspace],

@@ -1,8 +1,17 @@
 // Mirrored messages: one row per API message per channel, inserted by the one
 // process that posts it (the primary key makes two processes mirror it once).
+import type { WorkspaceId } from "../../domain/workspace.ts";
+import type { Queryable } from "../db.ts";
 import { InboxTable, type MirrorState, type Row, text } from "./rows.ts";
 
 export class Mirrored extends InboxTable {
+  readonly #db: Queryable;
+
+  constructor(db: Queryable, workspace: WorkspaceId) {
+    super(db, workspace);
+    this.#db = db;
+  }
+
   /**
    * Claims one API message for one channel: true for the one caller that
    * inserted the row (it posts), false when it was mirrored (or is being
@@ -26,7 +35,7 @@ export class Mirrored extends InboxTable {
 
   /** Whether a message is posted, claimed without a post (in flight, or left by a crash), or neither. */
   async mirrorState(channel: string, messageId: number): Promise<MirrorState> {
-    const { rows } = await this.db.query<Row>(
+    const { rows } = await this.#db.query<Row>(
       "select ts, claimed_by from inbox.mirrored where channel = $1 and message_id = $2 and workspace = $3",
       [channel, messageId, this.workspace],
     );
@@ -57,7 +66,7 @@ export class Mirrored extends InboxTable {
   }
 
   async mirroredTs(channel: string, messageId: number, ts: string): Promise<void> {
-    await this.db.query(
+    await this.#db.query(
       "update inbox.mirrored set ts = $3 where channel = $1 and message_id = $2 and workspace = $4",
       [channel, messageId, ts, this.workspace],
     );
@@ -65,14 +74,14 @@ export class Mirrored extends InboxTable {
 
   /** A post that certainly did not reach Slack: the message may be mirrored again on the next poll. */
   async unclaimMessage(channel: string, messageId: number): Promise<void> {
-    await this.db.query(
+    await this.#db.query(
       "delete from inbox.mirrored where channel = $1 and message_id = $2 and workspace = $3 and ts is null",
       [channel, messageId, this.workspace],
     );
   }
 
   async mirroredCount(channel: string): Promise<number> {
-    const { rows } = await this.db.query<{ n: string | number }>(
+    const { rows } = await this.#db.query<{ n: string | number }>(
       "select count(*) as n from inbox.mirrored where channel = $1 and workspace = $2",
       [channel, this.workspace],
     );

@@ -42,6 +42,7 @@ interface StepRuns {
 }
 
 // One map per app (its InFlight), so two apps in one process keep theirs apart.
+// state: owned: keyed by the app's work in flight (its InFlight).
 const memoryRuns = new WeakMap<object, Map<string, StepRun>>();
 function stepRuns(deps: Pick<Reach, "stores" | "work" | "workspace">): StepRuns {
   if (deps.stores) return deps.stores.stepRuns;
