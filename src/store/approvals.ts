@@ -1,7 +1,5 @@
-import type { WorkspaceId } from "../domain/workspace.ts";
-import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
-import { PerWorkspace } from "./per-workspace.ts";
+import { dbOf, PerWorkspace } from "./per-workspace.ts";
 import { storable } from "./text.ts";
 
 export const APPROVALS_MIGRATIONS: MigrationSet = {
@@ -138,13 +136,6 @@ export type Decided = { won: boolean; record: ApprovalRecord };
 
 /** The approval requests of one workspace. */
 export class Approvals extends PerWorkspace {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   /** A new request for a campaign; an earlier one still pending or approved is superseded. */
   async request(r: {
     campaignId: number;
@@ -156,12 +147,12 @@ export class Approvals extends PerWorkspace {
     pinned?: ApprovalPin;
     channel?: string;
   }): Promise<ApprovalRecord> {
-    await this.#db.query(
+    await dbOf(this).query(
       `update approvals.requests set state = 'superseded'
        where workspace = $1 and campaign_id = $2 and state in ('pending', 'approved')`,
       [this.workspace, r.campaignId],
     );
-    const { rows } = await this.#db.query(
+    const { rows } = await dbOf(this).query(
       `insert into approvals.requests (workspace, campaign_id, requested_by, requested_at, reach, template_id, card, pinned, channel)
        values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9) returning *`,
       [
@@ -180,7 +171,7 @@ export class Approvals extends PerWorkspace {
   }
 
   async get(id: number): Promise<ApprovalRecord | undefined> {
-    const { rows } = await this.#db.query(
+    const { rows } = await dbOf(this).query(
       "select * from approvals.requests where workspace = $1 and id = $2",
       [this.workspace, id],
     );
@@ -189,7 +180,7 @@ export class Approvals extends PerWorkspace {
 
   /** The campaign's latest request (superseded ones are not), if any. */
   async latest(campaignId: number): Promise<ApprovalRecord | undefined> {
-    const { rows } = await this.#db.query(
+    const { rows } = await dbOf(this).query(
       `select * from approvals.requests where workspace = $1 and campaign_id = $2 and state <> 'superseded'
        order by id desc limit 1`,
       [this.workspace, campaignId],
@@ -206,7 +197,7 @@ export class Approvals extends PerWorkspace {
     d: { state: "approved" | "rejected"; by: string; at: Date; reason?: string; askedSince?: Date },
   ): Promise<Decided | undefined> {
     // `askedSince`: a request asked before it has expired (it stays pending, undecided).
-    const { rows } = await this.#db.query(
+    const { rows } = await dbOf(this).query(
       `update approvals.requests set state = $3, decided_by = $4, decided_at = $5, reason = $6
        where workspace = $1 and id = $2 and state = 'pending' and ($7::timestamptz is null or requested_at >= $7)
        returning *`,
@@ -227,7 +218,7 @@ export class Approvals extends PerWorkspace {
 
   /** Takes an approval for one send or held start: approved (since `validSince`) → used, once. */
   async use(id: number, at: Date, validSince: Date): Promise<ApprovalRecord | undefined> {
-    const { rows } = await this.#db.query(
+    const { rows } = await dbOf(this).query(
       `update approvals.requests set state = 'used', used_at = $3
        where workspace = $1 and id = $2 and state = 'approved' and decided_at >= $4 returning *`,
       [this.workspace, id, at, validSince],
@@ -237,7 +228,7 @@ export class Approvals extends PerWorkspace {
 
   /** Gives back an approval a send took but certainly did not use (the API refused the send). */
   async release(id: number): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       `update approvals.requests set state = 'approved', used_at = null
        where workspace = $1 and id = $2 and state = 'used'`,
       [this.workspace, id],
@@ -250,7 +241,7 @@ export class Approvals extends PerWorkspace {
    * (any more) approved or used.
    */
   async voided(id: number, reason: string): Promise<ApprovalRecord | undefined> {
-    const { rows } = await this.#db.query(
+    const { rows } = await dbOf(this).query(
       `update approvals.requests set state = 'void', reason = $3
        where workspace = $1 and id = $2 and state in ('approved', 'used') returning *`,
       [this.workspace, id, storable(reason)],
@@ -260,7 +251,7 @@ export class Approvals extends PerWorkspace {
 
   /** Whether this caller redraws the request's cards as expired: true once, whoever asks first. */
   async expiredDrawn(id: number, at: Date): Promise<boolean> {
-    const { rows } = await this.#db.query(
+    const { rows } = await dbOf(this).query(
       `update approvals.requests set expired_drawn_at = $3
        where workspace = $1 and id = $2 and expired_drawn_at is null returning id`,
       [this.workspace, id, at],
@@ -270,7 +261,7 @@ export class Approvals extends PerWorkspace {
 
   /** A copy of the request's card, posted in `channel` at `ts`. */
   async addCard(requestId: number, channel: string, ts: string): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       `insert into approvals.cards (workspace, request_id, channel, ts) values ($1, $2, $3, $4)
        on conflict (workspace, request_id, channel) do update set ts = excluded.ts`,
       [this.workspace, requestId, channel, ts],
@@ -278,7 +269,7 @@ export class Approvals extends PerWorkspace {
   }
 
   async cards(requestId: number): Promise<Array<{ channel: string; ts: string }>> {
-    const { rows } = await this.#db.query<{ channel: string; ts: string }>(
+    const { rows } = await dbOf(this).query<{ channel: string; ts: string }>(
       "select channel, ts from approvals.cards where workspace = $1 and request_id = $2 order by channel",
       [this.workspace, requestId],
     );

@@ -3,9 +3,7 @@
 // without secrets, the operation, and the API's answer summarized).
 
 import type { Gesture } from "../domain/actor.ts";
-import type { WorkspaceId } from "../domain/workspace.ts";
-import type { Queryable } from "./db.ts";
-import { PerWorkspace } from "./per-workspace.ts";
+import { dbOf, PerWorkspace } from "./per-workspace.ts";
 import { storable, storableJson } from "./text.ts";
 
 export interface AuditEntry {
@@ -44,15 +42,8 @@ interface AuditRow {
 
 /** The audit trail over the store. */
 export class AuditLog extends PerWorkspace {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   async record(e: AuditEntry): Promise<number> {
-    const r = await this.#db.query<{ id: string }>(
+    const r = await dbOf(this).query<{ id: string }>(
       `insert into switchboard.audit (at, actor, actor_name, via, channel, command, operation, ok, status, answer, workspace, how)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning id`,
       [
@@ -75,7 +66,7 @@ export class AuditLog extends PerWorkspace {
 
   /** Newest first. */
   async list(opts: { limit?: number } = {}): Promise<AuditEntry[]> {
-    const r = await this.#db.query<AuditRow>(
+    const r = await dbOf(this).query<AuditRow>(
       `select at, actor, actor_name, via, how, channel, command, operation, ok, status, answer from switchboard.audit
         where workspace = $2 order by id desc limit $1`,
       [opts.limit ?? 100, this.workspace],
@@ -99,7 +90,7 @@ export class AuditLog extends PerWorkspace {
   async lastLaunch(
     campaignId: number,
   ): Promise<{ actor: string; via: "slack" | "shell"; at: Date } | undefined> {
-    const r = await this.#db.query<{ actor: string; via: "slack" | "shell"; at: Date | string }>(
+    const r = await dbOf(this).query<{ actor: string; via: "slack" | "shell"; at: Date | string }>(
       `select actor, via, at from switchboard.audit
         where workspace = $2 and operation = 'sendCampaign' and ok and command ~ $1 order by id desc limit 1`,
       // PostgreSQL's \\b is a backspace, not a word's end: the line ends or a space follows.

@@ -8,7 +8,7 @@
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Db, Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
-import { PerWorkspace } from "./per-workspace.ts";
+import { dbOf, PerWorkspace } from "./per-workspace.ts";
 
 export const AUTOMATIONS_MIGRATIONS: MigrationSet = {
   schema: "automations",
@@ -148,16 +148,9 @@ export interface AttemptOutcome {
 
 /** The hooks and deliveries of one workspace. */
 export class AutomationStore extends PerWorkspace<Db> {
-  readonly #db: Db;
-
-  constructor(db: Db, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   /** A new hook, numbered after the workspace's highest; its number. */
   async add(h: NewHook): Promise<number> {
-    return this.#db.transaction(async (tx) => {
+    return dbOf(this).transaction(async (tx) => {
       // One add at a time per workspace: the number is the next one.
       await tx.query("select pg_advisory_xact_lock(hashtext('automations.hooks:' || $1))", [this.workspace]);
       const { rows } = await tx.query<Row>(
@@ -196,7 +189,7 @@ export class AutomationStore extends PerWorkspace<Db> {
 
   /** Removes a hook and its deliveries; false when there was none. */
   async remove(number: number): Promise<boolean> {
-    return this.#db.transaction(async (tx) => {
+    return dbOf(this).transaction(async (tx) => {
       await tx.query("delete from automations.deliveries where workspace = $1 and hook = $2", [
         this.workspace,
         number,
@@ -210,7 +203,7 @@ export class AutomationStore extends PerWorkspace<Db> {
   }
 
   async setSecret(number: number, sealed: string): Promise<boolean> {
-    const r = await this.#db.query(
+    const r = await dbOf(this).query(
       "update automations.hooks set secret_sealed = $3 where workspace = $1 and number = $2 and kind = 'endpoint'",
       [this.workspace, number, sealed],
     );
@@ -219,7 +212,7 @@ export class AutomationStore extends PerWorkspace<Db> {
 
   /** The hooks of an event; a conversation's event (`inbox` given) only those of every inbox or of that one. */
   async hooksOf(event: string, inbox?: string): Promise<HookRow[]> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `select * from automations.hooks where workspace = $1 and event = $2
          and (inbox is null or inbox = $3) order by number`,
       [this.workspace, event, inbox ?? null],
@@ -237,7 +230,7 @@ export class AutomationStore extends PerWorkspace<Db> {
   }
 
   async delivery(hook: number, eventId: string): Promise<DeliveryRow | undefined> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       "select * from automations.deliveries where workspace = $1 and hook = $2 and event_id = $3",
       [this.workspace, hook, eventId],
     );
@@ -250,7 +243,7 @@ export class AutomationStore extends PerWorkspace<Db> {
    * another replica holds it.
    */
   async claim(hook: number, eventId: string, now: Date, until: Date): Promise<DeliveryRow | undefined> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `update automations.deliveries set claimed_until = $5, attempts = attempts + 1
        where workspace = $1 and hook = $2 and event_id = $3 and state = 'pending' and next_at <= $4
          and (claimed_until is null or claimed_until < $4)
@@ -262,7 +255,7 @@ export class AutomationStore extends PerWorkspace<Db> {
 
   /** An attempt's outcome on the delivery and its hook (a failure for good counted, a success clears the count). */
   async settle(hook: number, eventId: string, o: AttemptOutcome): Promise<void> {
-    await this.#db.transaction(async (tx) => {
+    await dbOf(this).transaction(async (tx) => {
       await tx.query(
         `update automations.deliveries set state = $4, last_at = $5, last_detail = $6, claimed_until = null,
            next_at = coalesce($7, next_at)
@@ -280,7 +273,7 @@ export class AutomationStore extends PerWorkspace<Db> {
 
   /** A hook's failed deliveries pending again now (Retry); their event ids. */
   async retryFailed(hook: number, now: Date): Promise<string[]> {
-    return this.#db.transaction(async (tx) => {
+    return dbOf(this).transaction(async (tx) => {
       const { rows } = await tx.query<Row>(
         `update automations.deliveries set state = 'pending', first_at = $3, next_at = $3, claimed_until = null
          where workspace = $1 and hook = $2 and state = 'failed' returning event_id`,

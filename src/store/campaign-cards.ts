@@ -1,6 +1,4 @@
-import type { WorkspaceId } from "../domain/workspace.ts";
-import type { Queryable } from "./db.ts";
-import { PerWorkspace } from "./per-workspace.ts";
+import { dbOf, PerWorkspace } from "./per-workspace.ts";
 
 /** What a card is: the live card of a send, a held start's card, or the campaign's card (a draft, cancelled). */
 export type CardRole = "live" | "held" | "card";
@@ -26,13 +24,6 @@ const toCard = (r: Row): PostedCard => ({
 });
 
 export class CampaignCards extends PerWorkspace {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   /**
    * A card just posted becomes the campaign's current one; the older open
    * cards are finished, each by one caller only, and returned to be redrawn.
@@ -40,13 +31,13 @@ export class CampaignCards extends PerWorkspace {
    * later finishes the earlier and never both each other.
    */
   async posted(card: Omit<PostedCard, "createdAt">, now: Date): Promise<PostedCard[]> {
-    await this.#db.query(
+    await dbOf(this).query(
       `insert into campaigns.cards (workspace, campaign_id, channel, ts, role, posted_by, created_at)
        values ($1, $2, $3, $4, $5, $6, $7)
        on conflict (workspace, channel, ts) do update set role = excluded.role, state = 'open', finished_at = null`,
       [this.workspace, card.campaignId, card.channel, card.ts, card.role, card.postedBy ?? null, now],
     );
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `update campaigns.cards set state = 'finished', finished_at = $5
         where workspace = $1 and campaign_id = $2 and state = 'open'
           and (created_at, channel, ts) < (
@@ -59,7 +50,7 @@ export class CampaignCards extends PerWorkspace {
 
   /** The campaign's open cards, newest first. */
   async open(campaignId: number): Promise<PostedCard[]> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `select * from campaigns.cards where workspace = $1 and campaign_id = $2 and state = 'open'
         order by created_at desc`,
       [this.workspace, campaignId],

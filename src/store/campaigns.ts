@@ -1,7 +1,5 @@
-import type { WorkspaceId } from "../domain/workspace.ts";
-import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
-import { PerWorkspace } from "./per-workspace.ts";
+import { dbOf, PerWorkspace } from "./per-workspace.ts";
 import { storable } from "./text.ts";
 
 export const CAMPAIGNS_MIGRATIONS: MigrationSet = {
@@ -95,13 +93,6 @@ const toCampaign = (r: Row): KnownCampaign => ({
 
 /** The audiences of the campaigns Switchboard created or sent, in one workspace. */
 export class CampaignAudiences extends PerWorkspace {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   /**
    * A campaign Switchboard created, with the audience it was given (again:
    * replaced). Takes a create body as it is (`groupIds`, `contactIds`, ids).
@@ -111,7 +102,7 @@ export class CampaignAudiences extends PerWorkspace {
     name: string,
     audience: { groupIds?: readonly unknown[]; contactIds?: readonly unknown[] },
   ): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       `insert into campaigns.audiences (workspace, campaign_id, name, group_ids, contact_ids, created)
        values ($1, $2, $3, $4::jsonb, $5::jsonb, true)
        on conflict (workspace, campaign_id) do update
@@ -132,7 +123,7 @@ export class CampaignAudiences extends PerWorkspace {
    * recorded wins otherwise).
    */
   async started(campaignId: number, name: string, at: Date, audience?: Audience): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       `insert into campaigns.audiences (workspace, campaign_id, name, group_ids, contact_ids, started_at)
        values ($1, $2, $3, $4::jsonb, $5::jsonb, $6)
        on conflict (workspace, campaign_id) do update set started_at = excluded.started_at`,
@@ -148,7 +139,7 @@ export class CampaignAudiences extends PerWorkspace {
   }
 
   async get(campaignId: number): Promise<KnownCampaign | undefined> {
-    const r = await this.#db.query(
+    const r = await dbOf(this).query(
       "select * from campaigns.audiences where workspace = $1 and campaign_id = $2",
       [this.workspace, campaignId],
     );
@@ -157,7 +148,7 @@ export class CampaignAudiences extends PerWorkspace {
 
   /** Campaigns started at or after `since`, newest first, but `except`. */
   async startedSince(since: Date, except?: number): Promise<KnownCampaign[]> {
-    const r = await this.#db.query(
+    const r = await dbOf(this).query(
       `select * from campaigns.audiences
        where workspace = $1 and started_at >= $2 and campaign_id <> $3
        order by started_at desc limit 50`,
@@ -169,15 +160,8 @@ export class CampaignAudiences extends PerWorkspace {
 
 /** The phone number each person tests campaigns on, in one workspace. */
 export class TestPhones extends PerWorkspace {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   async get(person: string): Promise<string | undefined> {
-    const r = await this.#db.query<{ phone: string }>(
+    const r = await dbOf(this).query<{ phone: string }>(
       "select phone from campaigns.test_phones where workspace = $1 and person = $2",
       [this.workspace, person],
     );
@@ -185,7 +169,7 @@ export class TestPhones extends PerWorkspace {
   }
 
   async set(person: string, phone: string): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       `insert into campaigns.test_phones (workspace, person, phone) values ($1, $2, $3)
        on conflict (workspace, person) do update set phone = excluded.phone, updated_at = now()`,
       [this.workspace, storable(person), storable(phone)],

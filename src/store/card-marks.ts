@@ -1,15 +1,6 @@
-import type { WorkspaceId } from "../domain/workspace.ts";
-import type { Queryable } from "./db.ts";
-import { PerWorkspace } from "./per-workspace.ts";
+import { dbOf, PerWorkspace } from "./per-workspace.ts";
 
 export class CardMarks extends PerWorkspace {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   /** Takes "the card shows the window closed": true for the one caller that took it. */
   async takeWindowClosed(channel: string, chatUserId: number): Promise<boolean> {
     return this.tookOne(
@@ -22,7 +13,7 @@ export class CardMarks extends PerWorkspace {
 
   /** The drawing failed: the mark is given back, so the next pass draws it. */
   async releaseWindowClosed(channel: string, chatUserId: number): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       `update inbox.threads set window_closed_shown = false
        where workspace = $1 and channel = $2 and chat_user_id = $3`,
       [this.workspace, channel, chatUserId],

@@ -1,7 +1,5 @@
-import type { WorkspaceId } from "../domain/workspace.ts";
-import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
-import { PerWorkspace } from "./per-workspace.ts";
+import { dbOf, PerWorkspace } from "./per-workspace.ts";
 
 export const CHANNEL_MIGRATIONS: MigrationSet = {
   schema: "channels",
@@ -32,16 +30,9 @@ alter table channels.names drop constraint names_pkey, add primary key (workspac
 };
 
 export class ChannelNames extends PerWorkspace {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   /** Every named channel, by id (a local read: no cache, so another process's rename shows at once). */
   async all(): Promise<Map<number, string>> {
-    const r = await this.#db.query<{ id: number; name: string }>(
+    const r = await dbOf(this).query<{ id: number; name: string }>(
       "select id, name from channels.names where workspace = $1 order by id",
       [this.workspace],
     );
@@ -55,7 +46,7 @@ export class ChannelNames extends PerWorkspace {
   /** Names (or renames) one channel; returns the name it had. */
   async set(id: number, name: string, by: string): Promise<string | undefined> {
     const before = await this.name(id);
-    await this.#db.query(
+    await dbOf(this).query(
       `insert into channels.names (workspace, id, name, named_by, named_at) values ($4, $1, $2, $3, now())
        on conflict (workspace, id) do update set name = excluded.name, named_by = excluded.named_by, named_at = now()`,
       [id, name, by, this.workspace],
@@ -66,7 +57,7 @@ export class ChannelNames extends PerWorkspace {
   /** Names channels that have no name yet (settings, the sandbox); a person's name is kept. */
   async seed(names: ReadonlyMap<number, string>, by: string): Promise<void> {
     for (const [id, name] of names) {
-      await this.#db.query(
+      await dbOf(this).query(
         `insert into channels.names (workspace, id, name, named_by) values ($4, $1, $2, $3)
          on conflict (workspace, id) do nothing`,
         [id, name, by, this.workspace],

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
-import { PerWorkspace } from "./per-workspace.ts";
+import { dbOf, PerWorkspace } from "./per-workspace.ts";
 
 export interface CommandInFlight {
   id: string;
@@ -20,13 +20,6 @@ export interface CommandInFlight {
 
 /** Slash commands between their ack and their answer, over the store. */
 export class CommandsInFlight extends PerWorkspace {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   async started(input: {
     owner: string;
     userId: string;
@@ -34,7 +27,7 @@ export class CommandsInFlight extends PerWorkspace {
     responseUrl?: string;
   }): Promise<string> {
     const id = randomUUID();
-    await this.#db.query(
+    await dbOf(this).query(
       `insert into switchboard.commands_in_flight (id, owner, user_id, line, response_url, workspace)
        values ($1, $2, $3, $4, $5, $6)`,
       [id, input.owner, input.userId, input.line.slice(0, 500), input.responseUrl ?? null, this.workspace],
@@ -43,7 +36,7 @@ export class CommandsInFlight extends PerWorkspace {
   }
 
   async ended(id: string): Promise<void> {
-    await this.#db.query("delete from switchboard.commands_in_flight where id = $1 and workspace = $2", [
+    await dbOf(this).query("delete from switchboard.commands_in_flight where id = $1 and workspace = $2", [
       id,
       this.workspace,
     ]);
@@ -60,7 +53,7 @@ export class CommandsInFlight extends PerWorkspace {
     olderThanMs: number,
     liveWithinMs?: number,
   ): Promise<CommandInFlight[]> {
-    return take(this.#db, self, olderThanMs, this.workspace, liveWithinMs);
+    return take(dbOf(this), self, olderThanMs, this.workspace, liveWithinMs);
   }
 }
 

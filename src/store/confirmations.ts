@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
-import { PerWorkspace } from "./per-workspace.ts";
+import { dbOf, PerWorkspace } from "./per-workspace.ts";
 import { storableJson } from "./text.ts";
 
 export type ConfirmationState = "pending" | "running" | "done" | "dismissed" | "failed" | "unknown";
@@ -72,20 +72,13 @@ export interface ReplyTarget {
 
 /** Pending confirmations over the store: each change of state one conditional update. */
 export class Confirmations extends PerWorkspace {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   // A confirmation of another workspace is not found here: every statement names the workspace.
   async create(input: {
     actor: string;
     command: Confirmation["command"];
     ttlMs: number;
   }): Promise<Confirmation> {
-    const r = await this.#db.query<Row>(
+    const r = await dbOf(this).query<Row>(
       `insert into switchboard.confirmations (id, actor, command, expires_at, workspace)
        values ($1, $2, $3, now() + make_interval(secs => $4), $5) returning ${COLUMNS}`,
       [randomUUID(), input.actor, storableJson(input.command), input.ttlMs / 1000, this.workspace],
@@ -95,7 +88,7 @@ export class Confirmations extends PerWorkspace {
 
   async get(id: string): Promise<Confirmation | undefined> {
     if (!UUID.test(id)) return undefined;
-    const r = await this.#db.query<Row>(
+    const r = await dbOf(this).query<Row>(
       `select ${COLUMNS} from switchboard.confirmations where id = $1 and workspace = $2`,
       [id, this.workspace],
     );
@@ -108,7 +101,7 @@ export class Confirmations extends PerWorkspace {
    */
   async claim(id: string, actor: string): Promise<Confirmation | undefined> {
     if (!UUID.test(id)) return undefined;
-    const r = await this.#db.query<Row>(
+    const r = await dbOf(this).query<Row>(
       `update switchboard.confirmations set state = 'running', decided_by = $2, decided_at = now()
        where id = $1 and workspace = $3 and state = 'pending' and actor = $2 and expires_at > now()
        returning ${COLUMNS}`,
@@ -124,7 +117,7 @@ export class Confirmations extends PerWorkspace {
    * which ran it, knows better.
    */
   async finish(id: string, state: "done" | "failed" | "unknown", result: unknown): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       `update switchboard.confirmations set state = $2, result = $3
        where id = $1 and workspace = $4 and (state = 'running' or (state = 'unknown' and $2 <> 'unknown'))`,
       [id, state, storableJson(result ?? null), this.workspace],
@@ -137,7 +130,7 @@ export class Confirmations extends PerWorkspace {
    * called failed. This workspace's. Returns how many.
    */
   async settleInterrupted(): Promise<number> {
-    const r = await this.#db.query<{ id: string }>(
+    const r = await dbOf(this).query<{ id: string }>(
       `update switchboard.confirmations set state = 'unknown', result = $1
        where state = 'running' and workspace = $2 returning id`,
       [JSON.stringify({ error: "interrupted" }), this.workspace],
@@ -160,7 +153,7 @@ export class Confirmations extends PerWorkspace {
 
   /** Keeps the click's reply target with a confirmation still pending, before its work starts. */
   async keepReplyTarget(id: string, target: ReplyTarget): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       "update switchboard.confirmations set reply = $2 where id = $1 and workspace = $3 and state = 'pending'",
       [id, JSON.stringify(target), this.workspace],
     );
@@ -168,7 +161,7 @@ export class Confirmations extends PerWorkspace {
 
   /** Confirmations a stopped process left running (settled unknown at start) whose clicker was not told yet. */
   async untoldInterrupted(): Promise<Array<{ id: string; reply: ReplyTarget }>> {
-    const r = await this.#db.query<{ id: string; reply: ReplyTarget }>(
+    const r = await dbOf(this).query<{ id: string; reply: ReplyTarget }>(
       `select id, reply from switchboard.confirmations
        where workspace = $1 and state = 'unknown' and result->>'error' = 'interrupted'
          and reply is not null and coalesce(reply->>'told', 'false') <> 'true'
@@ -190,7 +183,7 @@ export class Confirmations extends PerWorkspace {
   /** pending → dismissed, by the user who asked. */
   async dismiss(id: string, actor: string): Promise<Confirmation | undefined> {
     if (!UUID.test(id)) return undefined;
-    const r = await this.#db.query<Row>(
+    const r = await dbOf(this).query<Row>(
       `update switchboard.confirmations set state = 'dismissed', decided_by = $2, decided_at = now()
        where id = $1 and workspace = $3 and state = 'pending' and actor = $2 returning ${COLUMNS}`,
       [id, actor, this.workspace],

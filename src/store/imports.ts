@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
-import { PerWorkspace } from "./per-workspace.ts";
+import { dbOf, PerWorkspace } from "./per-workspace.ts";
 
 export const IMPORTS_MIGRATIONS: MigrationSet = {
   schema: "imports",
@@ -119,20 +119,13 @@ const toPending = (r: Row): PendingImport => ({
 
 /** Pending imports of uploads: one row each, every change of state one conditional statement. */
 export class ImportStore extends PerWorkspace {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   // An import of another workspace is not found here: every statement names the workspace.
   /** Stores a new pending import; undefined when this file with these bytes is pending, running or imported. */
   async create(
     p: Pick<PendingImport, "fileId" | "contentHash" | "fileName" | "userId" | "headers" | "updateExisting"> &
       Partial<Pick<PendingImport, "channel" | "threadTs" | "groupId" | "newGroup" | "summary" | "mapping">>,
   ): Promise<PendingImport | undefined> {
-    const r = await this.#db.query(
+    const r = await dbOf(this).query(
       `insert into imports.pending (id, file_id, content_hash, file_name, user_id, channel, thread_ts, headers, mapping,
          group_id, new_group, update_existing, summary, workspace)
        values ($13, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $14)
@@ -160,7 +153,7 @@ export class ImportStore extends PerWorkspace {
 
   async get(id: string): Promise<PendingImport | undefined> {
     if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
-    const r = await this.#db.query("select * from imports.pending where id = $1 and workspace = $2", [
+    const r = await dbOf(this).query("select * from imports.pending where id = $1 and workspace = $2", [
       id,
       this.workspace,
     ]);
@@ -195,7 +188,7 @@ export class ImportStore extends PerWorkspace {
     // Where the preview message is can be recorded at any time (an Import click
     // may beat it); the user's choices only while the import is pending.
     const choices = change.mapping ?? change.summary ?? change.updateExisting ?? change.group;
-    const r = await this.#db.query(
+    const r = await dbOf(this).query(
       `update imports.pending set ${sets.join(", ")} where id = $1 and workspace = $2${choices === undefined ? "" : " and state = 'pending'"} returning *`,
       params,
     );
@@ -211,7 +204,7 @@ export class ImportStore extends PerWorkspace {
     by: string,
     from: "pending" | "unknown" = "pending",
   ): Promise<PendingImport | undefined> {
-    const r = await this.#db.query(
+    const r = await dbOf(this).query(
       `update imports.pending p set state = 'running', decided_by = $2, decided_at = now(), result = null
        where id = $1 and workspace = $4 and state = $3
          and not exists (select 1 from imports.pending o where o.workspace = p.workspace and o.file_id = p.file_id
@@ -223,7 +216,7 @@ export class ImportStore extends PerWorkspace {
   }
 
   async discard(id: string, by: string): Promise<PendingImport | undefined> {
-    const r = await this.#db.query(
+    const r = await dbOf(this).query(
       `update imports.pending set state = 'discarded', decided_by = $2, decided_at = now()
        where id = $1 and workspace = $3 and state = 'pending' returning *`,
       [id, by, this.workspace],
@@ -233,7 +226,7 @@ export class ImportStore extends PerWorkspace {
 
   async finish(id: string, state: "done" | "failed" | "unknown", result: unknown): Promise<void> {
     // Over "unknown" too: a process still running it when another one's start settled it knows the outcome.
-    await this.#db.query(
+    await dbOf(this).query(
       `update imports.pending set state = $2, result = $3
        where id = $1 and workspace = $4 and state in ('running', 'unknown')`,
       [id, state, JSON.stringify(result ?? null), this.workspace],
@@ -248,7 +241,7 @@ export class ImportStore extends PerWorkspace {
    */
   async settleInterrupted(ids?: string[]): Promise<PendingImport[]> {
     if (ids && ids.length === 0) return [];
-    const r = await this.#db.query(
+    const r = await dbOf(this).query(
       `update imports.pending set state = 'unknown', result = '{"interrupted":true}'
        where workspace = $2 and state = 'running' and ($1::uuid[] is null or id = any($1::uuid[])) returning *`,
       [ids ?? null, this.workspace],

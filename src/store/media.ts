@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Db, Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
-import { PerWorkspace } from "./per-workspace.ts";
+import { dbOf, PerWorkspace } from "./per-workspace.ts";
 import { storable } from "./text.ts";
 
 export const MEDIA_MIGRATIONS: MigrationSet = {
@@ -86,13 +86,6 @@ const asFile = (r: FileRow): MediaFile => ({
 });
 
 export class MediaStore extends PerWorkspace<Db> {
-  readonly #db: Db;
-
-  constructor(db: Db, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   // The files of one workspace (a file's address is served whoever asks: mediaFile()).
   /**
    * Stores a file from its bytes, chunk by chunk (never one transaction held
@@ -105,7 +98,7 @@ export class MediaStore extends PerWorkspace<Db> {
   ): Promise<MediaFile> {
     await this.removeExpired(file.now);
     const id = randomBytes(24).toString("base64url");
-    await this.#db.query(
+    await dbOf(this).query(
       `insert into media.files (id, name, content_type, created_at, expires_at, workspace)
        values ($1, $2, $3, $4, $5, $6)`,
       [id, storable(file.name), file.contentType, file.now, file.expiresAt, this.workspace],
@@ -116,7 +109,7 @@ export class MediaStore extends PerWorkspace<Db> {
     let pendingBytes = 0;
     const flush = async () => {
       if (!pendingBytes) return;
-      await this.#db.query("insert into media.chunks (file_id, seq, data) values ($1, $2, $3)", [
+      await dbOf(this).query("insert into media.chunks (file_id, seq, data) values ($1, $2, $3)", [
         id,
         seq++,
         Buffer.concat(pending),
@@ -145,7 +138,7 @@ export class MediaStore extends PerWorkspace<Db> {
       await this.remove(id);
       throw err;
     }
-    const r = await this.#db.query<FileRow>(
+    const r = await dbOf(this).query<FileRow>(
       "update media.files set size = $2, chunks = $3, ready = true where id = $1 and workspace = $4 returning *",
       [id, size, seq, this.workspace],
     );
@@ -154,12 +147,12 @@ export class MediaStore extends PerWorkspace<Db> {
 
   /** A whole file of this workspace still served at `now`; an expired one is removed and undefined. */
   async get(id: string, now: Date): Promise<MediaFile | undefined> {
-    return servedFile(this.#db, id, now, this.workspace);
+    return servedFile(dbOf(this), id, now, this.workspace);
   }
 
   /** One chunk of a file's bytes, in order from 0; undefined past the last (or of another workspace's file). */
   async chunk(id: string, seq: number): Promise<Uint8Array | undefined> {
-    const r = await this.#db.query<{ data: Uint8Array }>(
+    const r = await dbOf(this).query<{ data: Uint8Array }>(
       `select c.data from media.chunks c join media.files f on f.id = c.file_id
        where c.file_id = $1 and c.seq = $2 and f.workspace = $3`,
       [id, seq, this.workspace],
@@ -168,12 +161,12 @@ export class MediaStore extends PerWorkspace<Db> {
   }
 
   async remove(id: string): Promise<void> {
-    await this.#db.query("delete from media.files where id = $1 and workspace = $2", [id, this.workspace]);
+    await dbOf(this).query("delete from media.files where id = $1 and workspace = $2", [id, this.workspace]);
   }
 
   /** Removes the files expired at `now`, and those never finished after a day (a process stopped mid-download). */
   async removeExpired(now: Date): Promise<number> {
-    const r = await this.#db.query(
+    const r = await dbOf(this).query(
       `delete from media.files where workspace = $2
          and (expires_at <= $1 or (not ready and created_at < $1::timestamptz - interval '1 day'))`,
       [now, this.workspace],
@@ -183,7 +176,7 @@ export class MediaStore extends PerWorkspace<Db> {
 
   /** How many files the workspace keeps (tests, bench). */
   async count(): Promise<number> {
-    const r = await this.#db.query<{ n: number }>(
+    const r = await dbOf(this).query<{ n: number }>(
       "select count(*)::int as n from media.files where workspace = $1",
       [this.workspace],
     );

@@ -1,13 +1,20 @@
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
 
+// state: the one reader of a store's private database, set once by PerWorkspace's static block.
+let databaseOf: (store: PerWorkspace) => Queryable;
+
 /**
  * A store of one workspace: every statement it makes names the workspace, so
  * another workspace's rows are not found through it.
  */
 export abstract class PerWorkspace<D extends Queryable = Queryable> {
-  /** ECMAScript-private, here and in every store: a holder of a store, cast as it may, reaches no database. */
+  /** ECMAScript-private: a holder of a store, cast as it may, reaches no database (the stores read it with dbOf). */
   readonly #db: D;
+
+  static {
+    databaseOf = (store) => store.#db;
+  }
   readonly workspace: WorkspaceId;
 
   constructor(db: D, workspace: WorkspaceId) {
@@ -38,4 +45,12 @@ export abstract class PerWorkspace<D extends Queryable = Queryable> {
   protected async tookOne(sql: string, params: unknown[]): Promise<boolean> {
     return (await this.#db.query(sql, params)).rows.length === 1;
   }
+}
+
+/**
+ * The database of a store, for the store's own statements: imported by src/store only (test/architecture/stores.test.ts),
+ * so a listener holding a store reaches no database, even cast.
+ */
+export function dbOf<D extends Queryable>(store: PerWorkspace<D>): D {
+  return databaseOf(store as unknown as PerWorkspace) as D;
 }

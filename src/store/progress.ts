@@ -5,7 +5,7 @@ import type { Counts } from "../domain/reports.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Db } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
-import { PerWorkspace } from "./per-workspace.ts";
+import { dbOf, PerWorkspace } from "./per-workspace.ts";
 
 export const PROGRESS_MIGRATIONS: MigrationSet = {
   schema: "progress",
@@ -109,13 +109,6 @@ const toTracked = (r: Row): Tracked => ({
 
 // Every statement names the workspace: another workspace's messages are not seen here.
 export class ProgressStore extends PerWorkspace<Db> {
-  readonly #db: Db;
-
-  constructor(db: Db, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   /** The workspaces with a launched campaign still followed (many-workspace mode: resumed at start). */
   static async workspacesFollowing(db: Db): Promise<WorkspaceId[]> {
     const { rows } = await db.query<{ workspace: string }>(
@@ -129,7 +122,7 @@ export class ProgressStore extends PerWorkspace<Db> {
     t: { channel: string; ts: string; campaignId: number; startedBy?: string; intro: string },
     now: Date,
   ): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       `insert into progress.tracked (channel, ts, campaign_id, started_by, intro, next_poll_at, created_at, workspace)
        values ($1, $2, $3, $4, $5, $6, $6, $7) on conflict (workspace, channel, ts) do nothing`,
       [t.channel, t.ts, t.campaignId, t.startedBy ?? null, t.intro, now, this.workspace],
@@ -138,7 +131,7 @@ export class ProgressStore extends PerWorkspace<Db> {
 
   /** A live card finished (a newer card took its place): followed no more. True when it was live. */
   async stop(channel: string, ts: string, now: Date): Promise<boolean> {
-    const { rowCount } = await this.#db.query(
+    const { rowCount } = await dbOf(this).query(
       `update progress.tracked set state = 'done', finished_at = $3, lease_owner = null, lease_until = null
         where workspace = $4 and channel = $1 and ts = $2 and state = 'live'`,
       [channel, ts, now, this.workspace],
@@ -147,7 +140,7 @@ export class ProgressStore extends PerWorkspace<Db> {
   }
 
   async get(channel: string, ts: string): Promise<Tracked | undefined> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       "select * from progress.tracked where channel = $1 and ts = $2 and workspace = $3",
       [channel, ts, this.workspace],
     );
@@ -169,7 +162,7 @@ export class ProgressStore extends PerWorkspace<Db> {
    * taken, as they are now; empty when none is due or another process has them.
    */
   async claimDue(campaignId: number, worker: string, now: Date, until: Date): Promise<Tracked[]> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `update progress.tracked set lease_owner = $2, lease_until = $4
        where workspace = $5 and campaign_id = $1 and state = 'live' and next_poll_at <= $3
          and (lease_owner = $2 or lease_owner is null or lease_until is null or lease_until < $3)
@@ -181,7 +174,7 @@ export class ProgressStore extends PerWorkspace<Db> {
 
   /** Lets go of every lease `worker` holds (a clean stop): another process may poll at once. */
   async release(worker: string): Promise<number> {
-    const { rowCount } = await this.#db.query(
+    const { rowCount } = await dbOf(this).query(
       "update progress.tracked set lease_owner = null, lease_until = null where lease_owner = $1 and workspace = $2",
       [worker, this.workspace],
     );
@@ -207,7 +200,7 @@ export class ProgressStore extends PerWorkspace<Db> {
       lease?: Lease;
     },
   ): Promise<boolean> {
-    const { rowCount } = await this.#db.query(
+    const { rowCount } = await dbOf(this).query(
       `update progress.tracked set
          last_status = coalesce($3, last_status),
          last_counts = coalesce($4::jsonb, last_counts),

@@ -6,7 +6,7 @@ import type { Counts, NewSchedule, RunRow, RunState, ScheduleRow, Snapshot } fro
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Db, Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
-import { PerWorkspace } from "./per-workspace.ts";
+import { dbOf, PerWorkspace } from "./per-workspace.ts";
 
 /** The error of a run settled by settleInterruptedPosts. */
 export const INTERRUPTED = "interrupted: the bot stopped while posting it";
@@ -153,13 +153,6 @@ const toRun = (r: Row): RunRow => ({
 });
 
 export class ReportStore extends PerWorkspace<Db> {
-  readonly #db: Db;
-
-  constructor(db: Db, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   // One workspace's schedules, runs and figures: every statement names the workspace.
   /** The live schedules of every workspace, each with its `workspace` (the scheduler mirrors them all). */
   static async liveSchedulesAll(db: Queryable): Promise<ScheduleRow[]> {
@@ -178,7 +171,7 @@ export class ReportStore extends PerWorkspace<Db> {
    * get distinct numbers; the unique index is the last guard.
    */
   async createSchedule(s: NewSchedule, now: Date): Promise<ScheduleRow> {
-    return this.#db.transaction(async (tx) => {
+    return dbOf(this).transaction(async (tx) => {
       await tx.query("select pg_advisory_xact_lock($1, hashtext($2))", [NUMBER_LOCK, this.workspace]);
       const { rows } = await tx.query<Row>(
         `insert into reports.schedules (channel, target, cron, tz, description, created_by, created_at, workspace, number)
@@ -193,7 +186,7 @@ export class ReportStore extends PerWorkspace<Db> {
 
   /** A live schedule by its id (the scheduler's jobs). */
   async getSchedule(id: number): Promise<ScheduleRow | undefined> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       "select * from reports.schedules where id = $1 and workspace = $2 and deleted_at is null",
       [id, this.workspace],
     );
@@ -202,7 +195,7 @@ export class ReportStore extends PerWorkspace<Db> {
 
   /** A live schedule by the number people see (`/sb report delete 2`). */
   async scheduleNumbered(number: number): Promise<ScheduleRow | undefined> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       "select * from reports.schedules where number = $1 and workspace = $2 and deleted_at is null",
       [number, this.workspace],
     );
@@ -210,7 +203,7 @@ export class ReportStore extends PerWorkspace<Db> {
   }
 
   async listSchedules(filter: { channel?: string; createdBy?: string } = {}): Promise<ScheduleRow[]> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `select * from reports.schedules
        where workspace = $3 and deleted_at is null and ($1::text is null or channel = $1)
          and ($2::text is null or created_by = $2)
@@ -222,7 +215,7 @@ export class ReportStore extends PerWorkspace<Db> {
 
   /** Soft delete (runs and snapshots keep referring to it). Undefined when there was no such schedule. */
   async deleteSchedule(id: number, now: Date): Promise<ScheduleRow | undefined> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       "update reports.schedules set deleted_at = $2 where id = $1 and workspace = $3 and deleted_at is null returning *",
       [id, now, this.workspace],
     );
@@ -244,7 +237,7 @@ export class ReportStore extends PerWorkspace<Db> {
     opts: { worker: string; now: Date; leaseMs: number; late: boolean },
   ): Promise<RunRow | undefined> {
     const lease = new Date(opts.now.getTime() + opts.leaseMs);
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `insert into reports.runs (schedule_id, slot_at, state, late, attempts, claimed_by, lease_until, created_at, updated_at, workspace)
        select $1, $2, 'claimed', $3, 1, $4, $5, $6, $6, $7
        where exists (select 1 from reports.schedules where id = $1 and workspace = $7)
@@ -262,7 +255,7 @@ export class ReportStore extends PerWorkspace<Db> {
 
   /** Claimed → posting, only by the claim's holder. False when the claim was lost. */
   async markPosting(scheduleId: number, slotAt: Date, worker: string, now: Date): Promise<boolean> {
-    const r = await this.#db.query(
+    const r = await dbOf(this).query(
       `update reports.runs set state = 'posting', updated_at = $4
        where schedule_id = $1 and slot_at = $2 and claimed_by = $3 and workspace = $5 and state = 'claimed'`,
       [scheduleId, slotAt, worker, now, this.workspace],
@@ -272,7 +265,7 @@ export class ReportStore extends PerWorkspace<Db> {
 
   /** One part (message) of a report went out: counted, so a retry resumes after it. */
   async markPartPosted(scheduleId: number, slotAt: Date, worker: string, ref: string | undefined, now: Date) {
-    await this.#db.query(
+    await dbOf(this).query(
       `update reports.runs set parts_posted = parts_posted + 1, updated_at = $5,
          message_refs = message_refs || $4::jsonb
        where schedule_id = $1 and slot_at = $2 and claimed_by = $3 and workspace = $6 and state = 'posting'`,
@@ -288,7 +281,7 @@ export class ReportStore extends PerWorkspace<Db> {
     now: Date,
     snapshots: Array<{ campaignId: number; counts: Counts }>,
   ): Promise<boolean> {
-    return this.#db.transaction(async (tx) => {
+    return dbOf(this).transaction(async (tx) => {
       const r = await tx.query(
         `update reports.runs set state = 'posted', posted_at = $4, updated_at = $4, error = null
          where schedule_id = $1 and slot_at = $2 and claimed_by = $3 and workspace = $5 and state = 'posting'`,
@@ -319,7 +312,7 @@ export class ReportStore extends PerWorkspace<Db> {
     error: string,
     retryable: boolean,
   ): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       `update reports.runs set state = $5, error = $4, updated_at = $6, lease_until = null
        where schedule_id = $1 and slot_at = $2 and claimed_by = $3 and workspace = $7
          and state in ('claimed', 'posting')`,
@@ -365,7 +358,7 @@ export class ReportStore extends PerWorkspace<Db> {
 
   /** Uncertain runs of a schedule its channel was not told about yet, oldest first. */
   async untoldUncertain(scheduleId: number): Promise<RunRow[]> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `select * from reports.runs where schedule_id = $1 and workspace = $2 and state = 'uncertain' and told_at is null
        order by slot_at`,
       [scheduleId, this.workspace],
@@ -376,14 +369,14 @@ export class ReportStore extends PerWorkspace<Db> {
   /** The channel was told (in a report that went out) about these uncertain runs. */
   async markTold(scheduleId: number, slots: Date[], now: Date): Promise<void> {
     for (const slot of slots)
-      await this.#db.query(
+      await dbOf(this).query(
         "update reports.runs set told_at = $3 where schedule_id = $1 and slot_at = $2 and workspace = $4",
         [scheduleId, slot, now, this.workspace],
       );
   }
 
   async getRun(scheduleId: number, slotAt: Date): Promise<RunRow | undefined> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       "select * from reports.runs where schedule_id = $1 and slot_at = $2 and workspace = $3",
       [scheduleId, slotAt, this.workspace],
     );
@@ -391,7 +384,7 @@ export class ReportStore extends PerWorkspace<Db> {
   }
 
   async listRuns(scheduleId: number): Promise<RunRow[]> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       "select * from reports.runs where schedule_id = $1 and workspace = $2 order by slot_at",
       [scheduleId, this.workspace],
     );
@@ -400,7 +393,7 @@ export class ReportStore extends PerWorkspace<Db> {
 
   /** The latest slot that has a run at all, whatever its state. */
   async latestRun(scheduleId: number): Promise<RunRow | undefined> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       "select * from reports.runs where schedule_id = $1 and workspace = $2 order by slot_at desc limit 1",
       [scheduleId, this.workspace],
     );
@@ -410,7 +403,7 @@ export class ReportStore extends PerWorkspace<Db> {
   // ------------------------------------------------------------ snapshots
 
   async getSnapshots(scheduleId: number): Promise<Map<number, Snapshot>> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       "select * from reports.snapshots where schedule_id = $1 and workspace = $2",
       [scheduleId, this.workspace],
     );

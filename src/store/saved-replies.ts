@@ -1,7 +1,5 @@
-import type { WorkspaceId } from "../domain/workspace.ts";
-import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
-import { PerWorkspace } from "./per-workspace.ts";
+import { dbOf, PerWorkspace } from "./per-workspace.ts";
 import { storable } from "./text.ts";
 
 export const SAVED_REPLIES_MIGRATIONS: MigrationSet = {
@@ -58,13 +56,6 @@ const toReply = (r: Row): SavedReply => ({
 export const replyKey = (name: string) => name.trim().replace(/\s+/g, " ").toLowerCase();
 
 export class SavedReplies extends PerWorkspace {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   /** Every saved reply, by name. */
   async list(): Promise<SavedReply[]> {
     return this.rowsOf("select * from saved.replies where workspace = $1 order by name_key", toReply);
@@ -98,7 +89,7 @@ export class SavedReplies extends PerWorkspace {
    * inbox) whose name or text holds `query` (without case), by name; at most `limit`.
    */
   async search(inbox: string, query: string, limit = 50): Promise<SavedReply[]> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `select * from saved.replies where workspace = $1 and (inbox is null or inbox = $2)
          and ($3 = '' or strpos(lower(name), lower($3)) > 0 or strpos(lower(text), lower($3)) > 0)
        order by name_key limit $4`,
@@ -115,7 +106,7 @@ export class SavedReplies extends PerWorkspace {
     now: Date,
     inbox: string | null = null,
   ): Promise<string | undefined> {
-    const { rows } = await this.#db.query<{ before: string }>(
+    const { rows } = await dbOf(this).query<{ before: string }>(
       `update saved.replies r set text = $3, updated_by = $4, updated_at = $5, inbox = $6
        from saved.replies old
        where r.workspace = $1 and r.name_key = $2 and old.workspace = r.workspace and old.name_key = r.name_key
@@ -127,7 +118,7 @@ export class SavedReplies extends PerWorkspace {
 
   /** Removed; the reply removed, or undefined when there was none of that name. */
   async remove(name: string): Promise<SavedReply | undefined> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       "delete from saved.replies where workspace = $1 and name_key = $2 returning *",
       [this.workspace, replyKey(name)],
     );

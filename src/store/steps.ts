@@ -6,7 +6,7 @@
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Queryable } from "./db.ts";
 import type { MigrationSet } from "./migrate.ts";
-import { PerWorkspace } from "./per-workspace.ts";
+import { dbOf, PerWorkspace } from "./per-workspace.ts";
 import { storable, storableJson } from "./text.ts";
 
 export const STEPS_MIGRATIONS: MigrationSet = {
@@ -68,13 +68,6 @@ const toRun = (r: Row): StepRun => ({
 
 /** Step runs, one row per function_execution_id. */
 export class StepRunStore extends PerWorkspace {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   // A run of another workspace is not found here: every statement names the workspace.
   /** Records the start of a run; false when this execution was already claimed. */
   async claim(
@@ -96,7 +89,7 @@ export class StepRunStore extends PerWorkspace {
   }
 
   async get(executionId: string): Promise<StepRun | undefined> {
-    const r = await this.#db.query("select * from steps.runs where execution_id = $1 and workspace = $2", [
+    const r = await dbOf(this).query("select * from steps.runs where execution_id = $1 and workspace = $2", [
       executionId,
       this.workspace,
     ]);
@@ -108,7 +101,7 @@ export class StepRunStore extends PerWorkspace {
     executionId: string,
     outcome: { state: "done"; outputs: Record<string, unknown> } | { state: "failed"; error: string },
   ): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       `update steps.runs set state = $2, outputs = $3, error = $4, finished_at = now()
        where execution_id = $1 and workspace = $5 and state = 'running'`,
       [
@@ -127,7 +120,7 @@ export class StepRunStore extends PerWorkspace {
    * live replica's). This workspace's.
    */
   async interrupted(olderThanMs: number): Promise<StepRun[]> {
-    return interruptedRuns(this.#db, olderThanMs, this.workspace);
+    return interruptedRuns(dbOf(this), olderThanMs, this.workspace);
   }
 
   /** interrupted() of every workspace (the start), each run with its `workspace`. */

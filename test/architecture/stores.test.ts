@@ -132,3 +132,13 @@ describe("a workspace's stores", () => {
     );
   });
 });
+
+describe("a store's database", () => {
+  it("is read with dbOf in src/store only: a holder of a store reaches no database", () => {
+    const readers = files
+      .filter((f) => /\bdbOf\b/.test(f.text))
+      .map((f) => f.path)
+      .filter((path) => !path.startsWith("store/"));
+    expect(readers).toEqual([]);
+  });
+});

@@ -1,13 +1,4 @@
-// The away message (issue 40 §1): one row per conversation and closed period
-// (its start, src/domain/away.ts), inserted by the one caller that sends it,
-// before the send: across restarts and replicas the message goes out at most
-// once, as reply targets' warnings and breaches are claimed (clocks.ts). The
-// outcome is kept on the row: sent (with the API's message id), refused, or
-// unknown (no answer: never sent again). A row left `sending` by a process
-// that stopped is never sent again either. When the team last wrote: the
-// thread's `team_wrote_at`, kept by a reply (clocks.ts).
-import type { WorkspaceId } from "../../domain/workspace.ts";
-import type { Queryable } from "../db.ts";
+import { dbOf } from "../per-workspace.ts";
 import { InboxTable } from "./rows.ts";
 
 /** Whose away message, for what: a conversation and the start of the closed period it is in. */
@@ -19,13 +10,6 @@ export interface AwayKey {
 export type AwayOutcome = "sent" | "unknown" | "refused";
 
 export class AwaySends extends InboxTable {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   /**
    * Takes the away message of a conversation's closed period, in one
    * statement: true for the one caller that sends it; false when it was
@@ -45,7 +29,7 @@ export class AwaySends extends InboxTable {
 
   /** What became of a claimed away message; `messageId`: the API's, when it was sent. */
   async settle(k: AwayKey, outcome: AwayOutcome, now: Date, messageId?: number): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       `update inbox.away_sends set state = $4, message_id = $5, settled_at = $6
        where workspace = $1 and conversation_id = $2 and period_start = $3 and state = 'sending'`,
       [this.workspace, k.conversationId, k.periodStart, outcome, messageId ?? null, now],
@@ -54,7 +38,7 @@ export class AwaySends extends InboxTable {
 
   /** The outcome of a conversation's away message of a closed period; undefined when none was claimed. */
   async outcome(k: AwayKey): Promise<AwayOutcome | "sending" | undefined> {
-    const { rows } = await this.#db.query<{ state: string }>(
+    const { rows } = await dbOf(this).query<{ state: string }>(
       "select state from inbox.away_sends where workspace = $1 and conversation_id = $2 and period_start = $3",
       [this.workspace, k.conversationId, k.periodStart],
     );
@@ -67,7 +51,7 @@ export class AwaySends extends InboxTable {
    * time (clocks.ts `replied` keeps it; an away message is no reply).
    */
   async teamWroteSince(chatUserId: number, since: Date): Promise<boolean> {
-    const { rows } = await this.#db.query(
+    const { rows } = await dbOf(this).query(
       `select 1 from inbox.threads where workspace = $1 and chat_user_id = $2 and team_wrote_at >= $3 limit 1`,
       [this.workspace, chatUserId, since],
     );

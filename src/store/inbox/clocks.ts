@@ -8,8 +8,7 @@
 
 import type { WorkClock } from "../../domain/business-hours.ts";
 import { addWorkTime, workTimeBetween } from "../../domain/business-hours.ts";
-import type { WorkspaceId } from "../../domain/workspace.ts";
-import type { Queryable } from "../db.ts";
+import { dbOf } from "../per-workspace.ts";
 import { date, InboxTable, type Row, text } from "./rows.ts";
 
 /** An inbox's reply targets, in seconds (null: none); `here`: warnings in the channel say @here. */
@@ -97,15 +96,8 @@ export const toClock = (r: Row): Clock => ({
 export const WARN_SHARE = 0.8;
 
 export class Clocks extends InboxTable {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   async targets(channel: string): Promise<InboxTargets | undefined> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       "select * from inbox.targets where workspace = $1 and channel = $2",
       [this.workspace, channel],
     );
@@ -120,7 +112,7 @@ export class Clocks extends InboxTable {
     now: Date,
   ): Promise<{ targets: InboxTargets; before?: InboxTargets }> {
     const before = await this.targets(channel);
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `insert into inbox.targets (workspace, channel, first_secs, next_secs, here, set_by, set_at)
        values ($1, $2, $3, $4, $5, $6, $7)
        on conflict (workspace, channel) do update set first_secs = excluded.first_secs,
@@ -135,7 +127,7 @@ export class Clocks extends InboxTable {
   }
 
   async running(channel: string, chatUserId: number): Promise<Clock | undefined> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `select * from inbox.clocks where workspace = $1 and channel = $2 and chat_user_id = $3 and ended_at is null`,
       [this.workspace, channel, chatUserId],
     );
@@ -157,7 +149,7 @@ export class Clocks extends InboxTable {
     p: { first: boolean; targets: InboxTargets | undefined; clock: WorkClock | undefined },
   ): Promise<boolean> {
     if (await this.running(channel, chatUserId)) return false;
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       "select 1 from inbox.clocks where workspace = $1 and channel = $2 and chat_user_id = $3 limit 1",
       [this.workspace, channel, chatUserId],
     );
@@ -187,7 +179,7 @@ export class Clocks extends InboxTable {
     clock: WorkClock | undefined,
   ): Promise<boolean> {
     // When the team last wrote, clock or none (the away message's "answered in the last hour", issue 40 §1).
-    await this.#db.query(
+    await dbOf(this).query(
       `update inbox.threads set team_wrote_at = greatest(coalesce(team_wrote_at, $4), $4)
        where workspace = $1 and channel = $2 and chat_user_id = $3`,
       [this.workspace, channel, chatUserId, at],
@@ -224,7 +216,7 @@ export class Clocks extends InboxTable {
 
   /** Every running clock of a channel stopped (its inbox turned off): nothing of it comes due later. */
   async stopAll(channel: string, at: Date): Promise<number> {
-    const { rows } = await this.#db.query(
+    const { rows } = await dbOf(this).query(
       `update inbox.clocks set ended_at = $3, ended_by = 'off'
        where workspace = $1 and channel = $2 and ended_at is null returning started_at`,
       [this.workspace, channel, at],
@@ -238,7 +230,7 @@ export class Clocks extends InboxTable {
    * a state other than `open` is left out), soonest first.
    */
   async due(channel: string, now: Date, limit = 50): Promise<DueClock[]> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `select k.*, t.thread_ts, t.assignee as holder, t.card ->> 'name' as name
        from inbox.clocks k join inbox.threads t on t.workspace = k.workspace and t.channel = k.channel
          and t.chat_user_id = k.chat_user_id
@@ -283,7 +275,7 @@ export class Clocks extends InboxTable {
     c: Pick<Clock, "channel" | "chatUserId" | "startedAt">,
     what: "warning" | "breach",
   ): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       `update inbox.clocks set ${what === "warning" ? "warned_at" : "breached_at"} = null
        where workspace = $1 and channel = $2 and chat_user_id = $3 and started_at = $4`,
       [this.workspace, c.channel, c.chatUserId, c.startedAt],
@@ -296,7 +288,7 @@ export class Clocks extends InboxTable {
    * missed). `channel` null: every inbox.
    */
   async clocksOf(channel: string | null, from: Date, to: Date, limit = 20_000): Promise<Clock[]> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `select * from inbox.clocks where workspace = $1 and ($2::text is null or channel = $2)
          and ((started_at >= $3 and started_at < $4) or (ended_at >= $3 and ended_at < $4)
               or (due_at >= $3 and due_at < $4))
@@ -308,7 +300,7 @@ export class Clocks extends InboxTable {
 
   /** The state changes of [from, to) (snoozes and ratings too). */
   async eventsOf(channel: string | null, from: Date, to: Date, limit = 20_000): Promise<DeskEvent[]> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `select * from inbox.desk_events where workspace = $1 and ($2::text is null or channel = $2)
          and at >= $3 and at < $4 order by at limit $5`,
       [this.workspace, channel, from, to, limit],

@@ -2,16 +2,10 @@
 // the one process holding its lease.
 import type { WorkspaceId } from "../../domain/workspace.ts";
 import type { Queryable } from "../db.ts";
+import { dbOf } from "../per-workspace.ts";
 import { type Inbox, type InboxFilter, type InboxReplies, InboxTable, type Row, toInbox } from "./rows.ts";
 
 export class Inboxes extends InboxTable {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   /** Creates the channel's inbox or changes its filter, chat types and replies; `created` says which. */
   async setInbox(
     channel: string,
@@ -21,7 +15,7 @@ export class Inboxes extends InboxTable {
     routing: { types?: string[]; replies?: InboxReplies; ratingTemplate?: string | null } = {},
   ): Promise<{ inbox: Inbox; created: boolean; previous?: InboxFilter; before?: Inbox }> {
     const before = await this.inbox(channel);
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `insert into inbox.inboxes (channel, filter, created_by, created_at, updated_at, types, replies, workspace, rating_template)
        values ($1, $2, $3, $4, $4, $5::text[], $6, $7, $8)
        on conflict (workspace, channel) do update set filter = excluded.filter, updated_at = excluded.updated_at,
@@ -54,7 +48,7 @@ export class Inboxes extends InboxTable {
   async setAway(channel: string, on: boolean): Promise<{ inbox: Inbox; was: boolean } | undefined> {
     const before = await this.inbox(channel);
     if (!before) return undefined;
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       "update inbox.inboxes set away = $3 where channel = $1 and workspace = $2 returning *",
       [channel, this.workspace, on],
     );
@@ -63,7 +57,7 @@ export class Inboxes extends InboxTable {
 
   /** Stops mirroring into the channel; its threads are kept, so turning it on again finds them. */
   async removeInbox(channel: string): Promise<boolean> {
-    const { rowCount } = await this.#db.query(
+    const { rowCount } = await dbOf(this).query(
       "delete from inbox.inboxes where channel = $1 and workspace = $2",
       [channel, this.workspace],
     );
@@ -71,7 +65,7 @@ export class Inboxes extends InboxTable {
   }
 
   async inbox(channel: string): Promise<Inbox | undefined> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       "select * from inbox.inboxes where channel = $1 and workspace = $2",
       [channel, this.workspace],
     );
@@ -90,7 +84,7 @@ export class Inboxes extends InboxTable {
    * out), in one statement: of two processes asking at once, one polls it.
    */
   async claimInbox(channel: string, worker: string, now: Date, until: Date): Promise<Inbox | undefined> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `update inbox.inboxes set lease_owner = $2, lease_until = $4
        where channel = $1 and workspace = $5
          and (lease_owner = $2 or lease_owner is null or lease_until is null or lease_until < $3)
@@ -113,7 +107,7 @@ export class Inboxes extends InboxTable {
       activityTop?: Date | null;
     },
   ): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       `update inbox.inboxes set activity_cursor = coalesce($3, activity_cursor), primed = primed or $4, failures = $5,
          list_page = case when $6 then $7::integer else list_page end,
          activity_top = case when $6 then $8::timestamptz else activity_top end
@@ -145,7 +139,7 @@ export class Inboxes extends InboxTable {
 
   /** Lets go of every lease `worker` holds (a clean stop): another process may poll at once. */
   async release(worker: string): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       "update inbox.inboxes set lease_owner = null, lease_until = null where lease_owner = $1 and workspace = $2",
       [worker, this.workspace],
     );

@@ -1,17 +1,7 @@
-// Mirrored messages: one row per API message per channel, inserted by the one
-// process that posts it (the primary key makes two processes mirror it once).
-import type { WorkspaceId } from "../../domain/workspace.ts";
-import type { Queryable } from "../db.ts";
+import { dbOf } from "../per-workspace.ts";
 import { InboxTable, type MirrorState, type Row, text } from "./rows.ts";
 
 export class Mirrored extends InboxTable {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   /**
    * Claims one API message for one channel: true for the one caller that
    * inserted the row (it posts), false when it was mirrored (or is being
@@ -35,7 +25,7 @@ export class Mirrored extends InboxTable {
 
   /** Whether a message is posted, claimed without a post (in flight, or left by a crash), or neither. */
   async mirrorState(channel: string, messageId: number): Promise<MirrorState> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       "select ts, claimed_by from inbox.mirrored where channel = $1 and message_id = $2 and workspace = $3",
       [channel, messageId, this.workspace],
     );
@@ -66,7 +56,7 @@ export class Mirrored extends InboxTable {
   }
 
   async mirroredTs(channel: string, messageId: number, ts: string): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       "update inbox.mirrored set ts = $3 where channel = $1 and message_id = $2 and workspace = $4",
       [channel, messageId, ts, this.workspace],
     );
@@ -74,14 +64,14 @@ export class Mirrored extends InboxTable {
 
   /** A post that certainly did not reach Slack: the message may be mirrored again on the next poll. */
   async unclaimMessage(channel: string, messageId: number): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       "delete from inbox.mirrored where channel = $1 and message_id = $2 and workspace = $3 and ts is null",
       [channel, messageId, this.workspace],
     );
   }
 
   async mirroredCount(channel: string): Promise<number> {
-    const { rows } = await this.#db.query<{ n: string | number }>(
+    const { rows } = await dbOf(this).query<{ n: string | number }>(
       "select count(*) as n from inbox.mirrored where channel = $1 and workspace = $2",
       [channel, this.workspace],
     );

@@ -1,25 +1,13 @@
-// A rating after Resolve (issue 29 §4): the answers the template offered,
-// asked once per Resolve; the customer's first answer matching one of them
-// (within 24 hours) recorded, in one statement.
-
-import type { WorkspaceId } from "../../domain/workspace.ts";
-import type { Queryable } from "../db.ts";
+import { dbOf } from "../per-workspace.ts";
 import { InboxTable } from "./rows.ts";
 
 /** An answer counts within this long after the rating was asked. */
 export const RATING_WINDOW_MS = 24 * 3_600_000;
 
 export class Ratings extends InboxTable {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   /** The rating asked now, with the answers offered (a new ask clears an older rating). */
   async ratingAsked(channel: string, chatUserId: number, options: string[], now: Date): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       `update inbox.threads set rating_asked_at = $3, rating_options = $4::text[], rating = null, rated_at = null
        where channel = $1 and chat_user_id = $2 and workspace = $5`,
       [channel, chatUserId, now, options, this.workspace],
@@ -33,7 +21,7 @@ export class Ratings extends InboxTable {
    */
   async rate(channel: string, chatUserId: number, answer: string, at: Date): Promise<string | undefined> {
     // One statement: the rating, and the event the desk's report counts (issue 29 §5).
-    const { rows } = await this.#db.query<{ rating: string }>(
+    const { rows } = await dbOf(this).query<{ rating: string }>(
       `with rated as (
        update inbox.threads t set rating = o.option, rated_at = $4
        from (select option from inbox.threads th, unnest(th.rating_options) option

@@ -3,17 +3,11 @@
 // outcome is unknown.
 import type { WorkspaceId } from "../../domain/workspace.ts";
 import type { Queryable } from "../db.ts";
+import { dbOf } from "../per-workspace.ts";
 import { storable } from "../text.ts";
 import { date, InboxTable, type Row, type SendingReply, text } from "./rows.ts";
 
 export class Replies extends InboxTable {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   /** Claims a thread reply: true once per Slack message, whatever Slack redelivers. */
   async claimReply(r: {
     channel: string;
@@ -46,7 +40,7 @@ export class Replies extends InboxTable {
    * real outcome over unknown (finishReply). This workspace's.
    */
   settleSendingReplies(claimedBefore: Date): Promise<SendingReply[]> {
-    return settleSending(this.#db, claimedBefore, this.workspace);
+    return settleSending(dbOf(this), claimedBefore, this.workspace);
   }
 
   async finishReply(
@@ -55,7 +49,7 @@ export class Replies extends InboxTable {
     state: "sent" | "failed" | "unknown",
     apiMessageId?: number,
   ): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       `update inbox.replies set state = $3, api_message_id = $4
        where channel = $1 and message_ts = $2 and workspace = $5 and (state in ('sending', 'unknown'))`,
       [channel, messageTs, state, apiMessageId ?? null, this.workspace],
@@ -63,7 +57,7 @@ export class Replies extends InboxTable {
   }
 
   async repliesSent(channel: string): Promise<number> {
-    const { rows } = await this.#db.query<{ n: string | number }>(
+    const { rows } = await dbOf(this).query<{ n: string | number }>(
       "select count(*) as n from inbox.replies where channel = $1 and workspace = $2 and state = 'sent'",
       [channel, this.workspace],
     );

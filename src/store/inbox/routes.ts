@@ -1,20 +1,10 @@
-// Routing: a conversation is mirrored into one inbox (its route, one row per
-// chat user), first the one that took it.
-import type { WorkspaceId } from "../../domain/workspace.ts";
-import type { Queryable } from "../db.ts";
+import { dbOf } from "../per-workspace.ts";
 import { InboxTable, type Row } from "./rows.ts";
 
 export class Routes extends InboxTable {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   /** The inbox a conversation is mirrored into, once one took it. */
   async routeOf(chatUserId: number): Promise<string | undefined> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       "select channel from inbox.routes where chat_user_id = $1 and workspace = $2",
       [chatUserId, this.workspace],
     );

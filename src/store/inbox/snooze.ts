@@ -1,19 +1,7 @@
-// Snooze (issue 29 §3): a conversation put aside until a time, or until the
-// customer writes. Woken by the one statement that clears it (wakeDue): of two
-// replicas, or a process before and after a restart, one wakes it, once.
-
-import type { WorkspaceId } from "../../domain/workspace.ts";
-import type { Queryable } from "../db.ts";
+import { dbOf } from "../per-workspace.ts";
 import { InboxTable, type Row, type Thread, toThread } from "./rows.ts";
 
 export class Snoozes extends InboxTable {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   /**
    * Snoozed until `until` (a time, or `reply`: until the customer writes), by
    * `by`; only an open conversation. False when it is resolved or gone.
@@ -59,7 +47,7 @@ export class Snoozes extends InboxTable {
     now: Date,
     limit = 20,
   ): Promise<Array<Thread & { wokenFrom: Date; wokenBy: string | null }>> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `update inbox.threads t set snoozed_until = null, snoozed_by = null
        from (select workspace, channel, chat_user_id, snoozed_until, snoozed_by from inbox.threads
              where workspace = $3 and channel = $1 and snoozed_until <= $2::timestamptz

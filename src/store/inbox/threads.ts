@@ -1,20 +1,10 @@
-// Threads: one per chat user per channel, its parent card (claimed before it
-// is posted: one card per chat user) and how far its messages are mirrored.
-import type { WorkspaceId } from "../../domain/workspace.ts";
-import type { Queryable } from "../db.ts";
+import { dbOf } from "../per-workspace.ts";
 import { storable, storableJson } from "../text.ts";
 import { type CardState, InboxTable, type Row, THREADS_WITH_DUE, type Thread, toThread } from "./rows.ts";
 
 export class Threads extends InboxTable {
-  readonly #db: Queryable;
-
-  constructor(db: Queryable, workspace: WorkspaceId) {
-    super(db, workspace);
-    this.#db = db;
-  }
-
   async thread(channel: string, chatUserId: number): Promise<Thread | undefined> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `select * from ${THREADS_WITH_DUE} where channel = $1 and chat_user_id = $2 and workspace = $3`,
       [channel, chatUserId, this.workspace],
     );
@@ -23,7 +13,7 @@ export class Threads extends InboxTable {
 
   /** The inbox thread whose parent card has this ts, if any. */
   async threadByTs(channel: string, threadTs: string): Promise<Thread | undefined> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `select * from ${THREADS_WITH_DUE} where channel = $1 and thread_ts = $2 and workspace = $3`,
       [channel, threadTs, this.workspace],
     );
@@ -32,7 +22,7 @@ export class Threads extends InboxTable {
 
   /** Threads whose last message is the customer's, newest first (the ones waiting for an answer). */
   async waiting(channel?: string, limit = 20): Promise<Thread[]> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `select * from inbox.threads where workspace = $3 and thread_ts is not null and last_direction = 'inbound'
          and ($1::text is null or channel = $1)
        order by last_message_at desc nulls last limit $2`,
@@ -43,7 +33,7 @@ export class Threads extends InboxTable {
 
   /** Known chat user of the inbox (a thread row, posted or not yet). */
   async ensureThread(channel: string, chatUserId: number, now: Date): Promise<Thread> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `insert into inbox.threads (channel, chat_user_id, created_at, workspace) values ($1, $2, $3, $4)
        on conflict (workspace, channel, chat_user_id) do update set channel = excluded.channel returning *`,
       [channel, chatUserId, now, this.workspace],
@@ -67,7 +57,7 @@ export class Threads extends InboxTable {
       historyBefore?: Date | null;
     },
   ): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       `update inbox.threads set
          conversation_id = coalesce($3, conversation_id),
          thread_ts = coalesce(thread_ts, $4),
@@ -100,7 +90,7 @@ export class Threads extends InboxTable {
 
   /** Threads a poll left with messages to mirror (a burst, a failure), oldest first. */
   async behindThreads(channel: string, limit: number): Promise<Thread[]> {
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await dbOf(this).query<Row>(
       `select * from inbox.threads where channel = $1 and workspace = $3 and behind
        order by last_message_at nulls first limit $2`,
       [channel, limit, this.workspace],
@@ -132,7 +122,7 @@ export class Threads extends InboxTable {
 
   /** A card post that certainly did not reach Slack: the next poll may post it. */
   async releaseCard(channel: string, chatUserId: number, worker: string): Promise<void> {
-    await this.#db.query(
+    await dbOf(this).query(
       `update inbox.threads set card_claimed_by = null, card_claimed_at = null
        where channel = $1 and chat_user_id = $2 and workspace = $4 and thread_ts is null and card_claimed_by = $3`,
       [channel, chatUserId, worker, this.workspace],
