@@ -10,7 +10,6 @@ import { approvalForStart } from "../../src/campaigns/approval.ts";
 import { approvalCardView } from "../../src/campaigns/approval-card.ts";
 import { createCommandCore } from "../../src/commands/core.ts";
 import type { Actor, Reply } from "../../src/commands/types.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { auditSentence } from "../../src/slack/features/audit-words.ts";
 import { Approvals } from "../../src/store/approvals.ts";
 import type { AuditEntry } from "../../src/store/audit.ts";
@@ -91,14 +90,14 @@ const dmToAlice = (text: RegExp, what: string) =>
     10_000,
     what,
   );
-const latest = (id: number) => new Approvals(stack().db, ENV_WORKSPACE).latest(id);
+const latest = (id: number) => new Approvals(stack().db, stack().workspace).latest(id);
 
 /** A command core of the stack's workspace whose approvals read this clock (the Slack cards are the app's). */
 function clockedCore(now: () => Date) {
-  const { client, db, apiKey, switchboard } = stack();
+  const { client, db, apiKey, switchboard, workspace } = stack();
   return createCommandCore({
     api: client,
-    stores: new WorkspaceStores(db, ENV_WORKSPACE),
+    stores: new WorkspaceStores(db, workspace),
     apiKey,
     defaultChannelId: 1,
     defaultCountry: "US",
@@ -378,7 +377,7 @@ describe("approval before a send", () => {
       api: client,
       approvals: {
         policy: { approvers: ["U0ALICE", "U0BOB", "U0CAROL"] },
-        store: new Approvals(stack().db, ENV_WORKSPACE),
+        store: new Approvals(stack().db, stack().workspace),
         now: at(hours),
       },
     });
@@ -529,7 +528,7 @@ async function requested(name: string): Promise<number> {
 
 /** A card of the campaign kept open in #general, as a post in a channel keeps it. */
 const openCard = (id: number, role: "card" | "live", ts: string) =>
-  new CampaignCards(stack().db, ENV_WORKSPACE).posted(
+  new CampaignCards(stack().db, stack().workspace).posted(
     { campaignId: id, channel: "C0GENERAL", ts, role },
     new Date(),
   );

@@ -5,7 +5,6 @@
 // core and the sandbox; the runner's clock is the test's.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION } from "../../src/commands/types.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { createHeldStarts } from "../../src/slack/features/held-starts/runtime.ts";
 import { HeldStarts } from "../../src/store/held-starts.ts";
 import { checkView } from "../fakes/block-kit.ts";
@@ -71,7 +70,7 @@ describe("held starts in Slack", () => {
       stack.fake.messages.slice(before).find((m) => /Starts at <!date\^/.test(text(m.blocks))),
     );
     expect(text(posted.blocks)).toContain(`campaign ${id} cancel start`);
-    const store = new HeldStarts(stack.db, ENV_WORKSPACE);
+    const store = new HeldStarts(stack.db, stack.workspace);
     const held = await eventually(async () => {
       const s = await store.ofCampaign(id);
       return s?.ts ? s : undefined;
@@ -110,7 +109,7 @@ describe("held starts in Slack", () => {
     const posted = await stack.fake.waitFor(() =>
       stack.fake.messages.slice(before).find((m) => text(m.blocks).includes(`Starts at <!date^${at}^`)),
     );
-    const store = new HeldStarts(stack.db, ENV_WORKSPACE);
+    const store = new HeldStarts(stack.db, stack.workspace);
     await eventually(async () => ((await store.ofCampaign(id))?.ts ? true : undefined), "the card kept");
 
     const click = await stack.req.blockAction(
@@ -151,7 +150,7 @@ describe("held starts in Slack", () => {
     const posted = await stack.fake.waitFor(() =>
       stack.fake.messages.slice(before).find((m) => text(m.blocks).includes(`Starts at <!date^${at}^`)),
     );
-    const store = new HeldStarts(stack.db, ENV_WORKSPACE);
+    const store = new HeldStarts(stack.db, stack.workspace);
     await eventually(async () => ((await store.ofCampaign(id))?.ts ? true : undefined), "the card kept");
     // Held for the quiet hours instead (the same row, the same card): Send now anyway is offered.
     const s = (await store.ofCampaign(id))!;
@@ -190,7 +189,7 @@ describe("held starts in Slack", () => {
   it("a start its check holds is said in the audit channel, as a command's entry is", async () => {
     const id = await draft("Held by its check");
     const at = new Date(Date.now() + 3_600_000);
-    await new HeldStarts(stack.db, ENV_WORKSPACE).hold({
+    await new HeldStarts(stack.db, stack.workspace).hold({
       campaignId: id,
       campaignName: "Held by its check",
       at,
@@ -217,7 +216,7 @@ describe("held starts in Slack", () => {
 
   it("a start a killed process left running is told as unknown by the next pass, not ten minutes later", async () => {
     const id = await draft("Left running");
-    const store = new HeldStarts(stack.db, ENV_WORKSPACE);
+    const store = new HeldStarts(stack.db, stack.workspace);
     const claimedAt = new Date(Date.now() - 120_000);
     const start = await store.hold({
       campaignId: id,
@@ -273,7 +272,7 @@ describe("held starts in Slack", () => {
       "the form's post",
     );
     const id = Number(/campaign #(\d+)/i.exec(String(posted.text))?.[1]);
-    const store = new HeldStarts(stack.db, ENV_WORKSPACE);
+    const store = new HeldStarts(stack.db, stack.workspace);
     await eventually(
       async () => ((await store.ofCampaign(id))?.ts === posted.ts ? true : undefined),
       "the card kept",

@@ -6,7 +6,6 @@
 // stepped by hand. A file host on loopback stands for the customer's side.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { prepareMedia } from "../../src/slack/features/inbox/media.ts";
 import { MediaStore } from "../../src/store/media.ts";
 import { useInboxStack } from "../helpers/inbox.ts";
@@ -174,7 +173,7 @@ describe("pictures and files", { timeout: 60_000 }, () => {
 
   it("refused before anything is sent: a file too big, a wrong type, Slack's login page (no files:read); told why", async () => {
     const count = (await outbound()).length;
-    const kept = await new MediaStore(t.s.db, ENV_WORKSPACE).count();
+    const kept = await new MediaStore(t.s.db, t.s.workspace).count();
 
     const big = await replyWithFiles("Big one", [
       { name: "huge.png", mimetype: "image/png", content: Buffer.alloc(5 * 1024 * 1024 + 1) },
@@ -209,7 +208,7 @@ describe("pictures and files", { timeout: 60_000 }, () => {
     );
 
     expect(await outbound()).toHaveLength(count);
-    expect(await new MediaStore(t.s.db, ENV_WORKSPACE).count()).toBe(kept);
+    expect(await new MediaStore(t.s.db, t.s.workspace).count()).toBe(kept);
   });
 
   it("without PUBLIC_URL: the writer is told privately, nothing is sent, the text is kept in the answer", async () => {
@@ -230,7 +229,7 @@ describe("pictures and files", { timeout: 60_000 }, () => {
   });
 
   it("a media URL expired: no longer served, removed, and the sandbox refuses to deliver it", async () => {
-    const media = new MediaStore(t.s.db, ENV_WORKSPACE);
+    const media = new MediaStore(t.s.db, t.s.workspace);
     const f = t.s.fake.addFile({ name: "old.png", mimetype: "image/png", filetype: "png", content: PNG });
     const hours = t.s.config.MEDIA_TTL_HOURS;
     const [old] = await prepareMedia(

@@ -7,7 +7,6 @@
 // with the reply's text and inbox, and Save changes them (audited); someone
 // who may not write cannot save.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
 import { SavedReplies } from "../../src/store/saved-replies.ts";
@@ -39,9 +38,9 @@ beforeAll(async () => {
       users: [ALICE, BOB],
     },
   });
-  await new InboxStore(s.db, ENV_WORKSPACE).setInbox(INBOX, "all", ALICE.id, new Date());
+  await new InboxStore(s.db, s.workspace).setInbox(INBOX, "all", ALICE.id, new Date());
   forms = new Forms(s.req, s.fake, ALICE);
-  saved = new SavedReplies(s.db, ENV_WORKSPACE);
+  saved = new SavedReplies(s.db, s.workspace);
 }, 120_000);
 
 afterAll(async () => {
@@ -49,7 +48,7 @@ afterAll(async () => {
 });
 
 const audited = async (operation: string) =>
-  (await new AuditLog(s.db, ENV_WORKSPACE).list({ limit: 200 })).filter((e) => e.operation === operation);
+  (await new AuditLog(s.db, s.workspace).list({ limit: 200 })).filter((e) => e.operation === operation);
 
 describe("the saved reply form", () => {
   it("`reply add` alone opens it; Save keeps the line breaks and the inbox, audited; bad input is said and changes nothing", async () => {

@@ -6,8 +6,6 @@
 // may import or discard (the uploader, a writer; a broadcaster).
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
-import { startSlackApp } from "../../src/slack/app.ts";
 import { IMPORT_ACTIONS } from "../../src/slack/features/uploads/message.ts";
 import { ImportStore } from "../../src/store/imports.ts";
 import { checkMessageBlocks } from "../fakes/block-kit.ts";
@@ -15,6 +13,7 @@ import type { FakeMessage, FakeSlack } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";
 import type { CountingProxy } from "../helpers/proxy.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
+import { startSlackAgain } from "../helpers/stack-many.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON is read loosely.
 type Json = any;
@@ -192,19 +191,17 @@ describe("an import left running by a stopped process", () => {
     const m = await preview("killed.csv");
     const id = controls(m).find((e) => e.action_id === IMPORT_ACTIONS.run).value as string;
     // The process that claimed it was killed before it sent anything.
-    expect(await new ImportStore(stack.db, ENV_WORKSPACE).claim(id, ALICE.id)).toBeDefined();
+    expect(await new ImportStore(stack.db, stack.workspace).claim(id, ALICE.id)).toBeDefined();
     const posts = importPosts();
 
     // The next start settles it.
-    const again = await startSlackApp(stack.switchboard, stack.config, stack.logger, {
-      listen: { port: 0, host: "127.0.0.1" },
-    });
-    await again.stop();
+    const again = await startSlackAgain(stack);
     const update = await fake.waitFor(() =>
       fake
         .callsOf("chat.update")
         .find((c) => c.args.ts === m.ts && /outcome is unknown/.test(String(c.args.text))),
     );
+    await again.stop();
     const blocks = update.args.blocks as unknown[];
     expect(checkMessageBlocks(blocks)).toEqual([]);
     const words = JSON.stringify(blocks);
