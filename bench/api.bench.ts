@@ -13,8 +13,9 @@
 //   run() from bench/run.ts                 returns them
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { type BenchRow, runBenchChild } from "./run.ts";
+import { runWhenMain } from "./setup.ts";
 
 const CONCURRENCY = 8;
 const BLOCKS = 6;
@@ -310,17 +311,13 @@ export async function run(requests = 3_000): Promise<BenchRow[]> {
   ];
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [, , flag, ...rest] = process.argv;
-  if (flag === "--serve") {
-    await serve();
-  } else if (flag === "--timing") {
+runWhenMain(import.meta.url, async ([flag, ...rest]) => {
+  if (flag === "--serve") return serve();
+  if (flag === "--timing") {
     const [url, apiKey, n] = rest;
     process.stdout.write(`${JSON.stringify(await timing(url!, apiKey!, Number(n)))}\n`);
   } else if (flag === "--memory") {
     const [mode, url, apiKey, n] = rest;
     process.stdout.write(`${JSON.stringify(await memory(mode!, url!, apiKey!, Number(n)))}\n`);
-  } else {
-    console.table(await run(flag ? Number(flag) : undefined));
-  }
-}
+  } else return run(flag ? Number(flag) : undefined);
+});

@@ -19,7 +19,6 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { pathToFileURL } from "node:url";
 import type { PgBoss } from "pg-boss";
 import { AUTOMATIONS_BOSS, Automations, AutomationWorker } from "../src/automations/index.ts";
 import { ENV_WORKSPACE } from "../src/domain/workspace.ts";
@@ -32,7 +31,7 @@ import { migrateStore } from "../src/store/migrations.ts";
 import { WorkspaceStores } from "../src/store/workspace-stores.ts";
 import { freshDatabase, latencies } from "./processes.ts";
 import { type BenchRow, peakRssMb } from "./run.ts";
-import { benchClient, startBenchSandbox } from "./setup.ts";
+import { benchClient, runWhenMain, startBenchSandbox } from "./setup.ts";
 
 const QUICK = process.env.BENCH_AUTOMATIONS_QUICK === "1";
 /** (a): customer messages, one a poll, at moments unrelated to the worker's polls. */
@@ -134,7 +133,7 @@ export async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const { db, kind, drop } = await openBenchDb();
   const sandbox = await startBenchSandbox();
-  const client = benchClient(sandbox.url, sandbox.apiKey);
+  const client = await benchClient(sandbox.url, sandbox.apiKey);
   const keyring = new Keyring(randomBytes(32));
   const rules = { allowPrivate: true };
   const receivers: Receiver[] = [];
@@ -332,15 +331,4 @@ export async function run(): Promise<BenchRow[]> {
   return rows;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  run().then(
-    (rows) => {
-      for (const r of rows) console.log(`${r.name}: ${r.figure} ${r.unit} (baseline ${r.baseline ?? "-"})`);
-      console.log(JSON.stringify(rows));
-    },
-    (err) => {
-      console.error(err);
-      process.exitCode = 1;
-    },
-  );
-}
+runWhenMain(import.meta.url, () => run());

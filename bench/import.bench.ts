@@ -4,9 +4,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 
 import { type BenchRow, runBenchChild } from "./run.ts";
+import { runWhenMain } from "./setup.ts";
 
 const FIELDS = [{ key: "loyalty_tier", label: "Loyalty tier", type: "text" }];
 const AREAS = ["212", "415", "646", "718", "305", "312"];
@@ -226,14 +227,7 @@ export async function run(rows = 1_000_000): Promise<BenchRow[]> {
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [, , flag, mode, file, sinkUrl] = process.argv;
-  if (flag === "--child") {
-    const result = await child(mode!, file!, sinkUrl);
-    process.stdout.write(`${JSON.stringify(result)}\n`);
-  } else {
-    const rows = flag ? Number(flag) : undefined;
-    const table = await run(rows);
-    console.table(table);
-  }
-}
+runWhenMain(import.meta.url, async ([flag, mode, file, sinkUrl]) => {
+  if (flag !== "--child") return run(flag ? Number(flag) : undefined);
+  process.stdout.write(`${JSON.stringify(await child(mode!, file!, sinkUrl))}\n`);
+});

@@ -9,7 +9,6 @@
 //   npx tsx bench/inbox.bench.ts
 //   run() from bench/run.ts returns the rows
 
-import { pathToFileURL } from "node:url";
 import type { MessagingClient } from "../src/api/client.ts";
 import { ENV_WORKSPACE } from "../src/domain/workspace.ts";
 import { configSchema } from "../src/platform/config.ts";
@@ -18,7 +17,7 @@ import { openDb } from "../src/store/db.ts";
 import { migrateStore } from "../src/store/migrations.ts";
 import { WorkspaceStores } from "../src/store/workspace-stores.ts";
 import { type BenchRow, peakRssMb } from "./run.ts";
-import { benchClient, startBenchSandbox } from "./setup.ts";
+import { benchClient, runWhenMain, startBenchSandbox } from "./setup.ts";
 
 const CHANNEL = "C0BENCH";
 const ACTIVE = 100;
@@ -35,7 +34,7 @@ export async function run(): Promise<BenchRow[]> {
   const sandbox = await startBenchSandbox({ now });
   const db = await openDb({});
   let reads = 0;
-  const base = benchClient(sandbox.url, sandbox.apiKey);
+  const base = await benchClient(sandbox.url, sandbox.apiKey);
   const client = base.withHook(async (req, next) => {
     if (req.method === "GET") reads++;
     return next();
@@ -130,15 +129,4 @@ export async function run(): Promise<BenchRow[]> {
   return rows;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  run().then(
-    (rows) => {
-      for (const r of rows) console.log(`${r.name}: ${r.figure} ${r.unit} (baseline ${r.baseline ?? "-"})`);
-      console.log(JSON.stringify(rows));
-    },
-    (err) => {
-      console.error(err);
-      process.exitCode = 1;
-    },
-  );
-}
+runWhenMain(import.meta.url, () => run());

@@ -13,6 +13,7 @@ import { MessagingClient } from "../src/api/client.ts";
 import { UndiciPool, undiciRequest } from "../src/api/http.ts";
 import { percentile } from "./processes.ts";
 import { type BenchRow, peakRssMb } from "./run.ts";
+import { runWhenMain } from "./setup.ts";
 
 const KEY_A = "bench_neighbour_a_5d1f";
 const KEY_B = "bench_neighbour_b_0c7e";
@@ -138,3 +139,5 @@ export async function run(): Promise<BenchRow[]> {
     await Promise.all([a.close(), b.close()]);
   }
 }
+
+runWhenMain(import.meta.url, () => run());

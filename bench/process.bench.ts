@@ -13,7 +13,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { FakeSlack } from "../test/fakes/slack.ts";
 import {
   APP_ARGS,
@@ -28,6 +27,7 @@ import {
   sleep,
 } from "./processes.ts";
 import type { BenchRow } from "./run.ts";
+import { runWhenMain } from "./setup.ts";
 
 const PEAK_S = Number(process.env.BENCH_PROCESS_PEAK_S ?? 30);
 const IDLE_S = Number(process.env.BENCH_PROCESS_IDLE_S ?? 60);
@@ -275,6 +275,4 @@ function memoryFigures(p: Launched, _readyAt: number): { peakMb: number; steadyM
   return { peakMb, steadyMb: rssMb };
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  console.table(await run());
-}
+runWhenMain(import.meta.url, () => run());

@@ -42,7 +42,6 @@
 // Needs DATABASE_URL (a server on which it makes a fresh database per run and
 // drops it after); without it the module says so and measures nothing. Run
 // alone: `node bench/replicas.bench.ts`.
-import { pathToFileURL } from "node:url";
 import { MessagingClient } from "../src/api/client.ts";
 import { OPERATION } from "../src/api/operations.ts";
 import { startSandbox } from "../src/sandbox/index.ts";
@@ -59,6 +58,7 @@ import {
   sleep,
 } from "./processes.ts";
 import { type BenchRow, peakRssMb } from "./run.ts";
+import { runWhenMain } from "./setup.ts";
 
 const RATE = 50;
 const READS_EVERY = 16; // one command in 16 reads the API: ~3.1 a second, 187.5 a minute (the inbox reads ~76: see above)
@@ -321,15 +321,14 @@ async function runWith(
   }
 }
 
-export async function run(): Promise<BenchRow[]> {
+/** `seconds`: run alone, the command line's (`node bench/replicas.bench.ts 20`); under bench/run.ts, none. */
+export async function run(secondsArg?: string): Promise<BenchRow[]> {
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
     console.error("replicas: DATABASE_URL is not set (a PostgreSQL database of its own): nothing measured");
     return [];
   }
-  // The seconds as an argument only when run alone: under bench/run.ts the arguments are its own.
-  const alone = import.meta.url === pathToFileURL(process.argv[1] ?? "").href;
-  const seconds = Number(process.env.BENCH_REPLICAS_SECONDS ?? (alone ? process.argv[2] : undefined) ?? 60);
+  const seconds = Number(process.env.BENCH_REPLICAS_SECONDS ?? secondsArg ?? 60);
   if (!(seconds > 0)) {
     console.error(`replicas: BENCH_REPLICAS_SECONDS must be a number of seconds above 0: nothing measured`);
     return [];
@@ -417,7 +416,4 @@ export async function run(): Promise<BenchRow[]> {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const rows = await run();
-  console.log(JSON.stringify(rows));
-}
+runWhenMain(import.meta.url, ([seconds]) => run(seconds));

@@ -10,10 +10,9 @@
 //   run() from bench/run.ts returns the rows
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
-import { pathToFileURL } from "node:url";
 import { MAX_PAGE, STATUSES, summarize } from "../src/reports/summary.ts";
 import { type BenchRow, peakRssMb } from "./run.ts";
-import { benchClient, startBenchSandbox } from "./setup.ts";
+import { benchClient, runWhenMain, startBenchSandbox } from "./setup.ts";
 
 async function countingProxy(target: string) {
   const t = new URL(target);
@@ -74,7 +73,7 @@ export async function run(perCampaign = 100_000, campaigns = 10, full = false): 
     }
     await db.query("analyze sandbox.campaign_recipients");
 
-    const client = benchClient(proxy.url, sandbox.apiKey);
+    const client = await benchClient(proxy.url, sandbox.apiKey);
 
     // The report: 1 list request + 7 limit=1 requests per campaign.
     let before = proxy.count();
@@ -148,8 +147,7 @@ export async function run(perCampaign = 100_000, campaigns = 10, full = false): 
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const args = process.argv.slice(2);
+runWhenMain(import.meta.url, (args) => {
   const [per, n] = args.filter((a) => a !== "--full");
-  console.table(await run(per ? Number(per) : undefined, n ? Number(n) : undefined, args.includes("--full")));
-}
+  return run(per ? Number(per) : undefined, n ? Number(n) : undefined, args.includes("--full"));
+});

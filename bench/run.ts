@@ -13,6 +13,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { runWhenMain } from "./setup.ts";
 
 export interface BenchRow {
   /** What was measured, naming the baseline when it is not obvious: "… (baseline: bare undici)". */
@@ -170,12 +171,5 @@ async function main(argv: string[]): Promise<number> {
   return results.some((r) => r.error) ? 1 : 0;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      console.error(err instanceof Error ? (err.stack ?? err.message) : err);
-      process.exit(1);
-    },
-  );
-}
+// `npm run bench`: exits with main's code (1 when a module failed) even if a module left a handle open.
+runWhenMain(import.meta.url, async (argv) => process.exit(await main(argv)));

@@ -2,9 +2,10 @@ import { createReadStream, createWriteStream } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import type { ImportContact } from "../src/store/sandbox/rows.ts";
 import { type BenchRow, runBenchChild } from "./run.ts";
+import { runWhenMain } from "./setup.ts";
 
 const SEARCHES = 200;
 const UNINDEXED_SEARCHES = 20;
@@ -409,17 +410,13 @@ export async function run(rows = 100_000): Promise<BenchRow[]> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [, , flag, mode, file, rows] = process.argv;
-  if (flag === "--child") {
-    const result =
-      mode === "csv-parse"
-        ? await childCsvParse(file!)
-        : mode === "import"
-          ? await childImport(file!, Number(rows))
-          : await childSearch(file!, Number(rows));
-    process.stdout.write(`${JSON.stringify(result)}\n`);
-  } else {
-    console.table(await run(flag ? Number(flag) : undefined));
-  }
-}
+runWhenMain(import.meta.url, async ([flag, mode, file, rows]) => {
+  if (flag !== "--child") return run(flag ? Number(flag) : undefined);
+  const result =
+    mode === "csv-parse"
+      ? await childCsvParse(file!)
+      : mode === "import"
+        ? await childImport(file!, Number(rows))
+        : await childSearch(file!, Number(rows));
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+});

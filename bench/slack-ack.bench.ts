@@ -24,7 +24,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { text as readAll } from "node:stream/consumers";
-import { pathToFileURL } from "node:url";
 import { FakeSlack } from "../test/fakes/slack.ts";
 import { slashCommand } from "../test/fakes/slack-requests.ts";
 import {
@@ -39,6 +38,7 @@ import {
   SIGNING_SECRET,
 } from "./processes.ts";
 import type { BenchRow } from "./run.ts";
+import { runWhenMain } from "./setup.ts";
 
 const RATE = 50;
 
@@ -211,7 +211,4 @@ export async function run(
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const seconds = process.argv[2] ? Number(process.argv[2]) : undefined;
-  console.table(await run(seconds));
-}
+runWhenMain(import.meta.url, ([seconds]) => run(seconds ? Number(seconds) : undefined));

@@ -9,9 +9,9 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { type Db, openDb } from "../src/store/db.ts";
 import { type BenchRow, peakRssMb } from "./run.ts";
+import { runWhenMain } from "./setup.ts";
 
 async function measure(db: Db, rows: number): Promise<{ oneByOne: number; batched: number }> {
   const table = `bench_inserts_${randomBytes(4).toString("hex")}`;
@@ -91,6 +91,4 @@ export async function run(rows = 10_000): Promise<BenchRow[]> {
   return out;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  run(Number(process.argv[2] ?? 10_000)).then((rows) => console.table(rows));
-}
+runWhenMain(import.meta.url, ([rows]) => run(Number(rows ?? 10_000)));

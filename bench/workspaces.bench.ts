@@ -40,7 +40,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, createServer, request, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { Keyring } from "../src/platform/secrets.ts";
 import { openDb } from "../src/store/db.ts";
 import { Installations } from "../src/store/installations.ts";
@@ -61,6 +60,7 @@ import {
   latencies as summary,
 } from "./processes.ts";
 import type { BenchRow } from "./run.ts";
+import { runWhenMain } from "./setup.ts";
 
 const COUNTS = (process.env.BENCH_WS_COUNTS ?? "1,100,1000").split(",").map(Number);
 const RATE = Number(process.env.BENCH_WS_RATE ?? 50);
@@ -640,6 +640,4 @@ export async function run(): Promise<BenchRow[]> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  console.table(await run());
-}
+runWhenMain(import.meta.url, () => run());

@@ -70,6 +70,15 @@ type Fits<K extends RowOperation> =
       : false
     : false;
 
+/** Every operation's row agrees with MessagingApi: a type error here when one does not (look for its `false`). */
+type EveryRowFits<T extends true> = T;
+export type RowsFit = EveryRowFits<{ [K in RowOperation]: Fits<K> }[RowOperation]>;
+
+/** The operations whose row says all, by name: every one but those with a form (the multipart import). */
+const ROW_OPERATIONS = (Object.keys(OPERATION) as OperationName[]).filter(
+  (fn): fn is RowOperation => !("form" in OPERATION[fn]),
+);
+
 const hasId = (op: Operation) => op.path.includes("{id}");
 
 /** Lists that take `page` and `limit`, and what `paginate` needs for each. */
@@ -111,56 +120,58 @@ export class MessagingClient implements MessagingApi {
   }
 
   // -------------------------------------------------------------- the operations, one row each
+  // Each made at its first read, once for this client (op): 41 closures made with every client were ~3 KiB of
+  // each workspace's runtime (docs/benchmarks.md, issue 38 §7), most never called.
 
-  readonly getMe = this.op("getMe");
+  declare readonly getMe: MessagingApi["getMe"];
 
-  readonly sendMessage = this.op("sendMessage");
-  readonly getMessage = this.op("getMessage");
-  readonly listConversationMessages = this.op("listConversationMessages");
+  declare readonly sendMessage: MessagingApi["sendMessage"];
+  declare readonly getMessage: MessagingApi["getMessage"];
+  declare readonly listConversationMessages: MessagingApi["listConversationMessages"];
 
-  readonly listContacts = this.op("listContacts");
-  readonly createContact = this.op("createContact");
-  readonly getContact = this.op("getContact");
-  readonly updateContact = this.op("updateContact");
-  readonly deleteContact = this.op("deleteContact");
-  readonly optOutContact = this.op("optOutContact");
-  readonly optInContact = this.op("optInContact");
+  declare readonly listContacts: MessagingApi["listContacts"];
+  declare readonly createContact: MessagingApi["createContact"];
+  declare readonly getContact: MessagingApi["getContact"];
+  declare readonly updateContact: MessagingApi["updateContact"];
+  declare readonly deleteContact: MessagingApi["deleteContact"];
+  declare readonly optOutContact: MessagingApi["optOutContact"];
+  declare readonly optInContact: MessagingApi["optInContact"];
 
-  readonly listContactFields = this.op("listContactFields");
-  readonly createContactField = this.op("createContactField");
-  readonly updateContactField = this.op("updateContactField");
-  readonly deleteContactField = this.op("deleteContactField");
+  declare readonly listContactFields: MessagingApi["listContactFields"];
+  declare readonly createContactField: MessagingApi["createContactField"];
+  declare readonly updateContactField: MessagingApi["updateContactField"];
+  declare readonly deleteContactField: MessagingApi["deleteContactField"];
 
-  readonly listGroups = this.op("listGroups");
-  readonly createGroup = this.op("createGroup");
-  readonly getGroup = this.op("getGroup");
-  readonly updateGroup = this.op("updateGroup");
-  readonly deleteGroup = this.op("deleteGroup");
-  readonly addGroupContacts = this.op("addGroupContacts");
-  readonly removeGroupContacts = this.op("removeGroupContacts");
+  declare readonly listGroups: MessagingApi["listGroups"];
+  declare readonly createGroup: MessagingApi["createGroup"];
+  declare readonly getGroup: MessagingApi["getGroup"];
+  declare readonly updateGroup: MessagingApi["updateGroup"];
+  declare readonly deleteGroup: MessagingApi["deleteGroup"];
+  declare readonly addGroupContacts: MessagingApi["addGroupContacts"];
+  declare readonly removeGroupContacts: MessagingApi["removeGroupContacts"];
 
-  readonly listTags = this.op("listTags");
-  readonly createTag = this.op("createTag");
-  readonly getTag = this.op("getTag");
-  readonly updateTag = this.op("updateTag");
-  readonly deleteTag = this.op("deleteTag");
+  declare readonly listTags: MessagingApi["listTags"];
+  declare readonly createTag: MessagingApi["createTag"];
+  declare readonly getTag: MessagingApi["getTag"];
+  declare readonly updateTag: MessagingApi["updateTag"];
+  declare readonly deleteTag: MessagingApi["deleteTag"];
 
-  readonly listTemplates = this.op("listTemplates");
-  readonly createTemplate = this.op("createTemplate");
-  readonly syncTemplates = this.op("syncTemplates");
-  readonly getTemplate = this.op("getTemplate");
-  readonly deleteTemplate = this.op("deleteTemplate");
+  declare readonly listTemplates: MessagingApi["listTemplates"];
+  declare readonly createTemplate: MessagingApi["createTemplate"];
+  declare readonly syncTemplates: MessagingApi["syncTemplates"];
+  declare readonly getTemplate: MessagingApi["getTemplate"];
+  declare readonly deleteTemplate: MessagingApi["deleteTemplate"];
 
-  readonly listCampaigns = this.op("listCampaigns");
-  readonly createCampaign = this.op("createCampaign");
-  readonly getCampaign = this.op("getCampaign");
-  readonly listCampaignRecipients = this.op("listCampaignRecipients");
-  readonly sendCampaign = this.op("sendCampaign");
-  readonly cancelCampaign = this.op("cancelCampaign");
+  declare readonly listCampaigns: MessagingApi["listCampaigns"];
+  declare readonly createCampaign: MessagingApi["createCampaign"];
+  declare readonly getCampaign: MessagingApi["getCampaign"];
+  declare readonly listCampaignRecipients: MessagingApi["listCampaignRecipients"];
+  declare readonly sendCampaign: MessagingApi["sendCampaign"];
+  declare readonly cancelCampaign: MessagingApi["cancelCampaign"];
 
-  readonly listChatUsers = this.op("listChatUsers");
-  readonly getChatUser = this.op("getChatUser");
-  readonly updateChatUser = this.op("updateChatUser");
+  declare readonly listChatUsers: MessagingApi["listChatUsers"];
+  declare readonly getChatUser: MessagingApi["getChatUser"];
+  declare readonly updateChatUser: MessagingApi["updateChatUser"];
 
   /** Multipart: the checked fields and the file, buffered (FormData) or streamed (sent once only). */
   async importContacts(
@@ -215,13 +226,28 @@ export class MessagingClient implements MessagingApi {
 
   // -------------------------------------------------------------- from a row to a request
 
-  /** The function of an operation, from its row; the rest argument is there only when the two disagree. */
-  private op<K extends RowOperation>(
-    fn: K,
-    ..._mismatch: Fits<K> extends true ? [] : [error: "MessagingApi and the row of this operation disagree"]
-  ): MessagingApi[K] {
-    const op = OPERATION[fn];
-    return ((...args: unknown[]) => this.call(op, args)) as MessagingApi[K];
+  static {
+    for (const fn of ROW_OPERATIONS)
+      Object.defineProperty(MessagingClient.prototype, fn, {
+        get(this: MessagingClient) {
+          return this.op(fn);
+        },
+        configurable: true,
+      });
+  }
+
+  /** The operations read so far, each bound to this client. */
+  private readonly ops = new Map<RowOperation, unknown>();
+
+  /** The function of an operation, from its row, made at its first read (then kept: the same at each read). */
+  private op<K extends RowOperation>(fn: K): MessagingApi[K] {
+    let made = this.ops.get(fn) as MessagingApi[K] | undefined;
+    if (!made) {
+      const op = OPERATION[fn];
+      made = ((...args: unknown[]) => this.call(op, args)) as MessagingApi[K];
+      this.ops.set(fn, made);
+    }
+    return made;
   }
 
   /** Checks the arguments with the row's schemas (bad input rejects, no request), then sends. */

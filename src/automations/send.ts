@@ -6,7 +6,7 @@
 // whether to try again: 5xx, 408, 429 and no answer are retried, another 4xx
 // is not, and a 429's Retry-After is honoured.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { Agent, request } from "undici";
+import type { Agent } from "undici";
 import { type AddressRules, addressProblem, safeLookup } from "./address.ts";
 import { type SwitchboardEvent, workflowBody } from "./events.ts";
 
@@ -59,9 +59,20 @@ function retryAfterMs(value: string | string[] | undefined, now: number): number
   return Number.isFinite(seconds) ? Math.min(Math.max(seconds, 0), 3_600_000) : undefined;
 }
 
+/**
+ * undici's index (its Agent; with it fetch, WebSocket, caches and mocks), loaded at the first delivery: a
+ * process that delivers nothing, the shell, never loads it.
+ */
+let undici: Promise<typeof import("undici")> | undefined;
+const loadUndici = () => {
+  undici ??= import("undici");
+  return undici;
+};
+
 /** The agent of one address rule set: connections checked at lookup, kept alive, per origin. */
 const agents = new Map<boolean, Agent>();
-function agentFor(rules: AddressRules): Agent {
+async function agentFor(rules: AddressRules): Promise<Agent> {
+  const { Agent } = await loadUndici();
   let agent = agents.get(rules.allowPrivate);
   if (!agent) {
     agent = new Agent({
@@ -103,11 +114,13 @@ export async function attempt(
     );
   const signal = AbortSignal.timeout(timeoutMs);
   try {
+    const { request } = await loadUndici();
+    const dispatcher = await agentFor(rules);
     const res = await request(url, {
       method: "POST",
       headers,
       body,
-      dispatcher: agentFor(rules),
+      dispatcher,
       signal,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,

@@ -6,7 +6,6 @@ import { nameOf, pick, refId, show } from "../domain/records.ts";
 import { UserError } from "../platform/errors.ts";
 import type { ApprovalRecord } from "../store/approvals.ts";
 import type { Audience, CampaignAudiences } from "../store/campaigns.ts";
-import type { ApprovalAccess, ApprovalPolicy } from "./approval-access.ts";
 import {
   APPROVAL_TTL_MS,
   approvalCardView,
@@ -16,15 +15,16 @@ import {
   isExpired,
   personWords,
 } from "./approval-card.ts";
+import type { ApprovalDeps, ApprovalPolicy } from "./approval-deps.ts";
 import { audienceLine, audienceOf, countAudienceOnce, PROMPT_READS, ReadBudget } from "./audience.ts";
 import type { CampaignContext } from "./context.ts";
 import { COUNT_TOLERANCE, pinChanges, pinOf } from "./pin.ts";
 
 /** What a check needs: the API, the kept audiences, the approvals. Also a held start's (no command running). */
-export interface ApprovalDeps {
+export interface ApprovalCheckDeps {
   api: MessagingApi;
   audiences?: CampaignAudiences;
-  approvals: Pick<ApprovalAccess, "policy" | "store" | "now"> & Partial<Pick<ApprovalAccess, "cards">>;
+  approvals: Pick<ApprovalDeps, "policy" | "store" | "now"> & Partial<Pick<ApprovalDeps, "cards">>;
   /** Who asks (a Slack user id, or `shell`): the refusal's words leave them out of who may approve. */
   actor?: string;
   /** The command's context, when one runs: its prompt counts the audience once for every check. */
@@ -37,7 +37,7 @@ export const needsApproval = (p: ApprovalPolicy, reach: number | undefined): boo
 
 /** Whom the campaign reaches, counted as §1 does: the headline's figure (undefined: not known) and the line. */
 export async function countReach(
-  s: Pick<ApprovalDeps, "api" | "audiences" | "memo">,
+  s: Pick<ApprovalCheckDeps, "api" | "audiences" | "memo">,
   id: number,
   c: Campaign,
   readsSoFar = 1,
@@ -133,7 +133,7 @@ export type ApprovalCheck =
  * read of the template, only when approvers are set.
  */
 export async function checkApproval(
-  s: ApprovalDeps,
+  s: ApprovalCheckDeps,
   id: number,
   c: Campaign,
   accept: ReadonlyArray<"approved" | "used"> = ["approved"],
@@ -230,7 +230,7 @@ export async function checkApproval(
  * none is needed); not ok: `reason` in words (mrkdwn), `ask`: ask again.
  */
 export async function approvalForStart(
-  deps: ApprovalDeps,
+  deps: ApprovalCheckDeps,
   campaignId: number,
   opts: { take?: boolean } = {},
 ): Promise<{ ok: true; record?: ApprovalRecord } | { ok: false; reason: string; ask: boolean }> {
@@ -271,13 +271,13 @@ export function approvalRefusal(
  * read here and the template the prompt shows (3), the count (at most 7).
  */
 export async function approvalGate(ctx: CampaignContext, id: number, c: Campaign): Promise<ApprovalCheck> {
-  const access = ctx.approvals;
-  if (!access?.policy.approvers.length) return { needed: false };
+  const deps = ctx.approvals;
+  if (!deps?.policy.approvers.length) return { needed: false };
   const check = await checkApproval(
     {
       api: ctx.api,
       audiences: ctx.audiences,
-      approvals: access,
+      approvals: deps,
       memo: ctx,
       actor: ctx.actor.via === "shell" ? "shell" : ctx.actor.userId,
     },
@@ -287,7 +287,7 @@ export async function approvalGate(ctx: CampaignContext, id: number, c: Campaign
     3,
   );
   if (check.needed && !check.ok) {
-    if (check.record) await drawnExpired(access, check.record);
+    if (check.record) await drawnExpired(deps, check.record);
     throw approvalRefusal(ctx, id, check);
   }
   return check;
@@ -301,26 +301,26 @@ export async function takeApproval(
   ctx: CampaignContext,
   id: number,
 ): Promise<{ release: (err: unknown) => Promise<void> } | undefined> {
-  const access = ctx.approvals;
-  if (!access?.policy.approvers.length) return undefined;
+  const deps = ctx.approvals;
+  if (!deps?.policy.approvers.length) return undefined;
   const c = await ctx.api.getCampaign(id);
   const check = await approvalGate(ctx, id, c);
   if (!check.needed || !check.ok) return undefined;
-  const taken = await useApproval(access, check.record);
+  const taken = await useApproval(deps, check.record);
   if (!taken)
     throw new UserError(usedMeanwhile(nameOf(c, `Campaign ${id}`)), false, [
       { text: "Open", line: `campaign ${id}` },
     ]);
-  return { release: (err) => releaseApproval(access, taken, err) };
+  return { release: (err) => releaseApproval(deps, taken, err) };
 }
 
 /** Takes an approval for one send or start: approved (within 24 hours) → used, once; undefined when taken meanwhile. */
 export function useApproval(
-  access: Pick<ApprovalAccess, "store" | "now">,
+  deps: Pick<ApprovalDeps, "store" | "now">,
   r: ApprovalRecord,
 ): Promise<ApprovalRecord | undefined> {
-  const now = access.now();
-  return access.store.use(r.id, now, new Date(now.getTime() - APPROVAL_TTL_MS));
+  const now = deps.now();
+  return deps.store.use(r.id, now, new Date(now.getTime() - APPROVAL_TTL_MS));
 }
 
 /** The words of an approval another send took first. */
@@ -332,24 +332,24 @@ export const usedMeanwhile = (name: string) =>
  * else its cards redrawn as used.
  */
 export async function releaseApproval(
-  access: Pick<ApprovalAccess, "store" | "cards" | "now">,
+  deps: Pick<ApprovalDeps, "store" | "cards" | "now">,
   taken: ApprovalRecord,
   err: unknown,
 ): Promise<void> {
   const mayHaveSent =
     err instanceof NetworkError ? err.mayHaveReachedServer : isApiError(err) && err.kind === "server";
-  if (!mayHaveSent) await access.store.release(taken.id).catch(() => undefined);
-  else await redrawApproval(access, taken);
+  if (!mayHaveSent) await deps.store.release(taken.id).catch(() => undefined);
+  else await redrawApproval(deps, taken);
 }
 
 /** Every copy of a request's card, redrawn as it stands now (a failure is not a refusal). */
 export async function redrawApproval(
-  access: Pick<ApprovalAccess, "store" | "cards" | "now">,
+  deps: Pick<ApprovalDeps, "store" | "cards" | "now">,
   r: ApprovalRecord,
 ): Promise<void> {
-  if (!access.cards) return;
-  await access.cards
-    .update(await access.store.cards(r.id), approvalCardView(r, access.now()))
+  if (!deps.cards) return;
+  await deps.cards
+    .update(await deps.store.cards(r.id), approvalCardView(r, deps.now()))
     .catch(() => undefined);
 }
 
@@ -359,14 +359,14 @@ export async function redrawApproval(
  * when it is not expired, or without Slack (the shell alone).
  */
 export async function drawnExpired(
-  access: Pick<ApprovalAccess, "store" | "cards" | "now">,
+  deps: Pick<ApprovalDeps, "store" | "cards" | "now">,
   r: ApprovalRecord,
 ): Promise<void> {
-  const now = access.now();
-  if (!access.cards || !isExpired(r, now)) return;
+  const now = deps.now();
+  if (!deps.cards || !isExpired(r, now)) return;
   try {
-    if (await access.store.expiredDrawn(r.id, now))
-      await access.cards.update(await access.store.cards(r.id), approvalCardView(r, now));
+    if (await deps.store.expiredDrawn(r.id, now))
+      await deps.cards.update(await deps.store.cards(r.id), approvalCardView(r, now));
   } catch {
     // A card not redrawn is not a refusal: the send or click is answered all the same.
   }
@@ -390,22 +390,22 @@ export async function approvalMark(
   id: number,
   c: Campaign,
 ): Promise<ApprovalMark | undefined> {
-  const access = ctx.approvals;
-  if (!access?.policy.approvers.length) return undefined;
+  const deps = ctx.approvals;
+  if (!deps?.policy.approvers.length) return undefined;
   const status = String(pick(c, "status") ?? "");
   if (status !== "draft" && status !== "scheduled") return undefined;
-  const r = await access.store.latest(id).catch(() => undefined);
-  const now = access.now();
+  const r = await deps.store.latest(id).catch(() => undefined);
+  const now = deps.now();
   if (!r || r.state === "used") {
-    if (access.policy.approveFrom !== undefined) {
+    if (deps.policy.approveFrom !== undefined) {
       const { reach } = await countReach(ctx, id, c, PROMPT_READS - 4).catch(() => ({ reach: undefined }));
-      if (!needsApproval(access.policy, reach)) return undefined;
+      if (!needsApproval(deps.policy, reach)) return undefined;
     }
     return { next: "request" };
   }
   const line = approvalStateLine(r, now).replace(/\. (Good for|The draft|Ask again).*$/, "");
   if (isExpired(r, now)) {
-    await drawnExpired(access, r);
+    await drawnExpired(deps, r);
     return { line, next: "request" };
   }
   if (r.state === "pending") return { line, next: "none" };
@@ -413,4 +413,4 @@ export async function approvalMark(
   return { line, next: "request" };
 }
 
-export type { ApprovalAccess, ApprovalCards, ApprovalPolicy } from "./approval-access.ts";
+export type { ApprovalCards, ApprovalDeps, ApprovalPolicy } from "./approval-deps.ts";

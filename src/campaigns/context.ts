@@ -12,7 +12,7 @@ import type { CampaignAudiences, TestPhones } from "../store/campaigns.ts";
 import type { ChannelNames } from "../store/channels.ts";
 import type { HeldStarts } from "../store/held-starts.ts";
 import type { TestSends } from "../store/own-sends.ts";
-import type { ApprovalAccess } from "./approval-access.ts";
+import type { ApprovalDeps } from "./approval-deps.ts";
 
 /** What a campaign's code reads and writes through, for the person who asked (a command's context). */
 export interface CampaignContext {
@@ -43,7 +43,7 @@ export interface CampaignContext {
   /** The time now (a test's clock). */
   now: () => Date;
   /** Approval before a send (issue 28 §3): the settings, the requests, Slack's cards; absent where not set up. */
-  approvals?: ApprovalAccess;
+  approvals?: ApprovalDeps;
 }
 
 /** What a confirmation shows before the write: the blocks above the Confirm/Cancel buttons. */

@@ -30,6 +30,10 @@ export const yesNo = z.preprocess(
   z.boolean({ error: "must be yes or no" }),
 );
 
+/** Options taken as text as typed, each optional: `{ tz: z.string().optional(), … }` for these keys. */
+export const optionalTexts = <K extends string>(...keys: K[]) =>
+  Object.fromEntries(keys.map((k) => [k, z.string().optional()])) as { [P in K]: z.ZodOptional<z.ZodString> };
+
 export const pageArg = pageSchema.optional();
 export const limitArg = limitSchema.optional();
 

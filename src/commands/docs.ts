@@ -28,7 +28,7 @@ export function renderCommandsDoc(commands: AnySpec[] = ALL_COMMANDS): string {
     "A confirmed command whose outcome is not known is never called failed and never run again from its button:",
     "when the messaging API gave no answer to a write that may have reached it, or when Switchboard stopped while",
     "carrying it out, the answer and every later click on Confirm say the outcome is unknown and to check (a campaign:",
-    "its status, with a button that shows the campaign) before running the command again. At start, `src/host/app.ts` marks",
+    "its status, with a button that shows the campaign) before running the command again. At start, `src/host/compose.ts` marks",
     "the confirmations an earlier process left running as unknown, every workspace's (`Confirmations.settleInterruptedAll` in",
     "`src/store/confirmations.ts`); a process still running one, sharing the PostgreSQL database, records its real outcome over it.",
     "",

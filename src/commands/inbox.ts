@@ -17,7 +17,7 @@ import type { SavedReplies } from "../store/saved-replies.ts";
  */
 export type JoinOutcome = "member" | "joined" | "invite" | "not_found" | "unknown";
 
-export interface InboxAccess {
+export interface InboxDeps {
   store: InboxStore;
   /** The messages Switchboard sent (`send`, the send form, thread replies): the inbox shows who sent them. */
   ownSends: OwnSends;

@@ -6,7 +6,7 @@
 import { placeholdersOf } from "../api/schemas/templates.ts";
 import type { MessagingApi, Template } from "../api/types.ts";
 import { customerRecord, templateValues } from "./customer-record.ts";
-import type { InboxAccess } from "./inbox.ts";
+import type { InboxDeps } from "./inbox.ts";
 import type { Actor } from "./types.ts";
 
 const normal = (s: string) =>
@@ -36,7 +36,7 @@ export function quickReplies(t: Template): string[] {
  */
 export async function askRating(
   api: MessagingApi,
-  inbox: InboxAccess,
+  inbox: InboxDeps,
   actor: Actor,
   p: { channel: string; chatUserId: number; channelId: number; now: Date },
 ): Promise<string | undefined> {

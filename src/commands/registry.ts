@@ -11,7 +11,7 @@ import { SwitchboardError } from "../platform/errors.ts";
 import type { ReportService } from "../reports/service.ts";
 import type { Timers } from "../store/timers.ts";
 import type { ContactNames } from "./contact-names.ts";
-import type { InboxAccess } from "./inbox.ts";
+import type { InboxDeps } from "./inbox.ts";
 import type { LaterMessage } from "./later-message.ts";
 import type { Token } from "./tokenize.ts";
 import type { Access, Reply } from "./types.ts";
@@ -48,7 +48,7 @@ export interface CommandContext extends CampaignContext {
   /** Report schedules and summaries (src/reports/service.ts); absent where reports are not set up. */
   reports?: ReportService;
   /** The inboxes (docs/inbox.md); absent where they are not set up. */
-  inbox?: InboxAccess;
+  inbox?: InboxDeps;
   /** The workspace's connection and settings (`/sb connect`, `/sb settings`); absent where not set up. */
   admin?: WorkspaceAdmin;
   /** The workspace's automations (events out, issue 40 §3): `/sb automations`. */
@@ -63,9 +63,14 @@ export interface CommandContext extends CampaignContext {
 
 export type { Preview };
 
-export interface CommandSpec<A = Record<string, unknown>> {
-  /** Stable id, stored with pending confirmations: `campaign.send`. */
-  id: string;
+/**
+ * A command as its definition states it: what is its own. The id, usage and
+ * help topic may be left to follow from the words and the file's topic
+ * (src/commands/defs/shapes.ts: `inTopic`).
+ */
+export interface CommandDefinition<A = Record<string, unknown>> {
+  /** Stable id, stored with pending confirmations: `campaign.send` (the literal words joined by dots unless given). */
+  id?: string;
   /** Literal words, and `<name>` for a positional in the middle (`group <id> add`). */
   words: string[];
   positionals?: Positional[];
@@ -80,13 +85,13 @@ export interface CommandSpec<A = Record<string, unknown>> {
   schema: z.ZodType<A>;
   /** Who may run it (SWITCHBOARD_WRITERS / _BROADCASTERS): read, write or broadcast. */
   access: Access;
-  /** `tag add <name> <#RRGGBB> [description…]` (without `/sb`). */
-  usage: string;
+  /** `tag add <name> <#RRGGBB> [description…]` (without `/sb`); unless given, the words, positionals and options. */
+  usage?: string;
   summary: string;
   help?: string;
   example: string;
   /** Help topic this command is listed under. */
-  topic: string;
+  topic?: string;
   operations: OperationName[];
   /** The kind of record the id names, for "no such tag #12". */
   noun?: string;
@@ -98,6 +103,12 @@ export interface CommandSpec<A = Record<string, unknown>> {
   run: (args: A, ctx: CommandContext) => Promise<Reply>;
   /** Not listed in help (aliases). */
   hidden?: boolean;
+}
+
+export interface CommandSpec<A = Record<string, unknown>> extends CommandDefinition<A> {
+  id: string;
+  usage: string;
+  topic: string;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: specs of every argument type live in one list.

@@ -6,7 +6,12 @@
 // never rolled over; so is a start more than a year away. A leaf: the Intl
 // API and date-fns (@date-fns/tz for a wall time in a zone), nothing of the project.
 import { TZDate } from "@date-fns/tz";
-import { addYears, format, formatISO, getDaysInMonth, isExists } from "date-fns";
+// Each function from its own module: date-fns's index loads ~300 of them (docs/memory.md, "The shell").
+import { addYears } from "date-fns/addYears";
+import { format } from "date-fns/format";
+import { formatISO } from "date-fns/formatISO";
+import { getDaysInMonth } from "date-fns/getDaysInMonth";
+import { isExists } from "date-fns/isExists";
 
 /** Quiet hours: minutes of the local day, `end` excluded; start > end wraps past midnight. */
 export interface QuietHours {

@@ -5,9 +5,8 @@
 
 import type { MessagingClient } from "../api/client.ts";
 import type { SwitchboardCore } from "../commands/core.ts";
-import type { InboxAccess } from "../commands/inbox.ts";
+import type { InboxDeps } from "../commands/inbox.ts";
 import { ENV_WORKSPACE, type WorkspaceId } from "../domain/workspace.ts";
-import { removeStaleUploads } from "../imports/temp.ts";
 import { type Config, slackMode } from "../platform/config.ts";
 import { ConfigError } from "../platform/errors.ts";
 import type { ReportService } from "../reports/service.ts";
@@ -16,7 +15,6 @@ import type { SlackHooks, WorkspaceSource } from "../slack/context.ts";
 import type { SlackBridge } from "../slack/io/bridge.ts";
 import type { AuditEntry } from "../store/audit.ts";
 import { ChannelNames } from "../store/channels.ts";
-import { Confirmations } from "../store/confirmations.ts";
 import type { Db } from "../store/db.ts";
 import type { WorkspaceStores } from "../store/workspace-stores.ts";
 import { envInstallation } from "../workspaces/installations.ts";
@@ -46,7 +44,7 @@ export interface Switchboard {
   /** Channel names (`/sb channel name`, MESSAGING_CHANNEL_NAMES, the sandbox's). */
   channels: ChannelNames;
   /** The inboxes as the commands see them (the Slack app's poller sets `wake`: src/slack/features/inbox/runtime.ts). */
-  inbox: InboxAccess;
+  inbox: InboxDeps;
   /** The workspace this switchboard serves ("env": the one of the environment). */
   workspace: WorkspaceId;
   /** Events out: each workspace's automations and the deliveries' worker (start() once the app answers). */
@@ -112,15 +110,6 @@ async function environmentSource(config: Config, deps: SwitchboardOptions, parts
   // stores: the channel names are seeded before the workspace's runtime (and its stores) is built
   const names = new ChannelNames(db, ENV_WORKSPACE);
   await names.seed(config.MESSAGING_CHANNEL_NAMES, "settings");
-  // Confirmed commands an earlier process was carrying out when it stopped:
-  // their outcome is unknown, said so on the next click, never run again.
-  const interrupted = (await Confirmations.settleInterruptedAll(db)).length;
-  if (interrupted)
-    logger.warn({ interrupted }, "confirmed commands left running by an earlier process: outcome unknown");
-  // Upload files a crashed process left behind (Slack downloads, xlsx scratch).
-  const stale = await removeStaleUploads();
-  if (stale.length)
-    logger.info({ removed: stale.length }, "removed temporary upload files left by an earlier process");
   const apiKey = sandbox ? sandbox.apiKey : config.MESSAGING_API_KEY;
   if (sandbox)
     // The sandbox's own test keys (documented in .env.example) are printed on
@@ -170,7 +159,24 @@ async function environmentSource(config: Config, deps: SwitchboardOptions, parts
     ...(deps.resolveGroupMembers ? { resolveGroupMembers: deps.resolveGroupMembers } : {}),
     ...(deps.onAudit ? { onAudit: deps.onAudit } : {}),
   });
-  return { ...source, clientOf: () => slack?.client };
+  return {
+    ...source,
+    clientOf: () => slack?.client,
+    // The Slack app (with SLACK_BOT_TOKEN): each request is the environment's bot's, its client and post queue
+    // shared with the workspace's runtime; /readyz asks the messaging API with the workspace's key.
+    ...(slack
+      ? {
+          slackFront: async () => ({
+            bridge: slack,
+            readiness: {
+              api: async () => {
+                await (await parts.workspaces().runtime(ENV_WORKSPACE))?.client.getMe({ lane: "background" });
+              },
+            },
+          }),
+        }
+      : {}),
+  };
 }
 
 /** A deployment composed in its mode: many workspaces ("Add to Slack") or the environment's one. */

@@ -4,18 +4,22 @@
 // of workspaces (src/workspaces/registry.ts: each workspace's runtime built
 // whole, from its installation), the change listener of several replicas, and
 // the deployment's background work (report schedules, held starts, messages
-// sent later, each workspace's inbox and live progress, the purge). What
+// sent later, each workspace's inbox and live progress, the purge), and what an
+// earlier process left (interrupted confirmations, upload files). What
 // differs between the modes is only the source of installations (`source`:
 // many-workspaces.ts's store of "Add to Slack" installations, app.ts's one
-// installation of the environment). Nothing here knows the front end: the
+// installation of the environment), and with it how the Slack app finds each
+// request's installation (`slackFront`). Nothing here knows the front end: the
 // shell, Socket Mode and HTTP are picked afterwards (main.ts).
 import { randomBytes } from "node:crypto";
 import type { webApi } from "@slack/bolt";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Config } from "../platform/config.ts";
+import type { Logger } from "../platform/log.ts";
 import { startPhases } from "../platform/log.ts";
 import type { Keyring } from "../platform/secrets.ts";
 import type { Sandbox } from "../sandbox/index.ts";
+import type { InstallationsFront } from "../slack/app.ts";
 import type { ChannelPostQueue } from "../slack/io/post-queue.ts";
 import { type Db, openDb } from "../store/db.ts";
 import type { Installations } from "../store/installations.ts";
@@ -30,6 +34,7 @@ import {
   closeOnce,
   replicaParts,
   type SwitchboardOptions,
+  settleAtStart,
   startEmbeddedSandbox,
 } from "./parts.ts";
 
@@ -56,6 +61,8 @@ export interface Mode {
     InstallationSource & {
       /** A workspace's bot client without its runtime (background work that needs no runtime). */
       clientOf(id: WorkspaceId): webApi.WebClient | undefined;
+      /** How the Slack app finds each request's installation (none: Slack is not set up, the shell). */
+      slackFront?(): Promise<InstallationsFront>;
     }
   >;
 }
@@ -82,6 +89,8 @@ export interface Deployment {
   connectedIds(): Promise<WorkspaceId[]>;
   /** A workspace's bot client (no runtime built); none in the shell. */
   clientOf(workspace: WorkspaceId): webApi.WebClient | undefined;
+  /** How the Slack app finds each request's installation, the mode's (src/slack/app.ts); undefined in the shell. */
+  slackFront(): Promise<InstallationsFront | undefined>;
   onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
 }
@@ -102,6 +111,8 @@ export async function composeWorkspaces(
     // Every schema, once, from the one list (src/store/migrations.ts): no part migrates on its own.
     await migrateStore(db);
     phase("migrations");
+    // What an earlier process left (interrupted confirmations, upload files), every workspace's.
+    await settleAtStart(db, logger);
     const keyring = await mode.keyring();
     const { Keyring } = await import("../platform/secrets.ts");
     const { Installations } = await import("../store/installations.ts");
@@ -142,52 +153,16 @@ export async function composeWorkspaces(
     });
     // Inbox pollers and live progress per workspace, and the purge of departed ones (background.ts).
     const background = new WorkspaceBackground({ db, config, logger, installations, purge: purgeWorkspace });
-    // Report schedules: one scheduler for every workspace, each job with its workspace's client and bot.
-    const { createSharedScheduler } = await import("../slack/features/reports/runtime.ts");
-    const scheduler = createSharedScheduler({
-      db,
-      config,
-      logger,
-      forWorkspace: async (id) => {
-        const rt = await registry().runtime(id);
-        return rt?.slack && { client: rt.client, bridge: rt.slack };
-      },
-    });
-    closers.unshift(() => scheduler.stop());
-    // Held starts (docs/campaigns.md): one runner for every workspace, each start once across replicas.
-    const { createHeldStarts } = await import("../slack/features/held-starts/runtime.ts");
-    const heldStarts = createHeldStarts({
-      db,
-      logger,
-      forWorkspace: async (id) => {
-        const rt = await registry().runtime(id);
-        if (!rt?.slack) return undefined;
-        // Its hooks (live progress): a start that ran is followed as a launch is.
-        const scope = await registry()
-          .scopeOf(id)
-          .catch(() => undefined);
-        return {
-          core: rt.core,
-          bridge: rt.slack,
-          stores: rt.stores,
-          ...(scope ? { hooks: scope.hooks } : {}),
-        };
-      },
-    });
-    closers.unshift(() => heldStarts.stop());
-    // Messages sent later (docs/automations.md): one runner for every workspace, each message once across replicas.
-    const { createLaterSends } = await import("../slack/features/later-sends/runtime.ts");
-    const laterSends = createLaterSends({
-      db,
-      logger,
-      forWorkspace: async (id) => {
-        const rt = await registry().runtime(id);
-        return rt?.slack ? { core: rt.core, bridge: rt.slack } : undefined;
-      },
-    });
-    closers.unshift(() => laterSends.stop());
+    // The Slack side's runners (report posts, held starts, messages sent later) and the Home tab: only with
+    // Slack. The shell has none of them (a report is printed when asked for), so their modules stay unloaded.
+    const slack = source.slackFront ? await slackRunners(db, config, logger, registry) : undefined;
+    if (slack)
+      closers.unshift(
+        () => slack.laterSends.stop(),
+        () => slack.heldStarts.stop(),
+        () => slack.scheduler.stop(),
+      );
     closers.unshift(() => background.stop());
-    const { createHomeView } = await import("../slack/features/home/view.ts");
     const replicas = await replicaParts(db);
     workspaces = new WorkspaceRegistry({
       shared: {
@@ -204,13 +179,13 @@ export async function composeWorkspaces(
       busy: (id) => background.busy(id),
       ...(deps.background !== false ? { wakeInbox: (id: WorkspaceId) => background.wake(id) } : {}),
       slackHooks: async (rt) => {
+        if (!slack) return {};
         // Tests that drive the scheduler, the inbox and the progress themselves leave them out (background false).
-        // The shell has neither: no scheduler posts its reports (a report is printed when asked for).
         const attached = deps.background !== false && Boolean(rt.slack);
-        if (attached) rt.reports.attachWhenStarted(scheduler.started);
+        if (attached) rt.reports.attachWhenStarted(slack.scheduler.started);
         return {
           ...(attached ? await background.attach(rt) : {}),
-          homeView: createHomeView({
+          homeView: slack.createHomeView({
             mayAdminister: async (userId) =>
               (await rt.core.admin?.mayAdminister({ userId, via: "slack" })) ?? false,
             may: (userId, access) => rt.core.may({ userId, via: "slack" }, access),
@@ -218,6 +193,7 @@ export async function composeWorkspaces(
             stores: rt.stores,
             apiKey: rt.apiKey,
             reports: rt.reports,
+            ...deps.home,
             republish: async (userId, view) => {
               await rt.slack?.client.views.publish({ user_id: userId, view }).catch((err) => {
                 logger.warn({ err: (err as Error).message }, "could not publish the Home tab again");
@@ -246,15 +222,16 @@ export async function composeWorkspaces(
     return {
       connectedIds: () => registry().connectedIds(),
       clientOf: (id) => source.clientOf(id),
+      slackFront: async () => source.slackFront?.(),
       db,
       sandbox,
       installations,
       workspaces,
       posts,
       background,
-      scheduler,
-      heldStarts,
-      laterSends,
+      scheduler: slack?.scheduler ?? IDLE,
+      heldStarts: slack?.heldStarts ?? IDLE,
+      laterSends: slack?.laterSends ?? IDLE,
       automations,
       ...closeOnce(closers, logger),
     };
@@ -262,4 +239,55 @@ export async function composeWorkspaces(
     for (const close of closers) await close().catch(() => {});
     throw err;
   }
+}
+
+/** What the shell has instead of a runner that only Slack needs: nothing to start, stop or wake. */
+const IDLE = { start: async () => {}, stop: async () => {}, wake: () => {} };
+
+/**
+ * The runners of every workspace that work through Slack, loaded only when the deployment has Slack: report
+ * schedules (each job with its workspace's client and bot), held starts (docs/campaigns.md) and messages sent
+ * later (docs/automations.md), each once across replicas; and the Home tab's maker.
+ */
+async function slackRunners(db: Db, config: Config, logger: Logger, registry: () => WorkspaceRegistry) {
+  const { createSharedScheduler } = await import("../slack/features/reports/runtime.ts");
+  const scheduler = createSharedScheduler({
+    db,
+    config,
+    logger,
+    forWorkspace: async (id) => {
+      const rt = await registry().runtime(id);
+      return rt?.slack && { client: rt.client, bridge: rt.slack };
+    },
+  });
+  const { createHeldStarts } = await import("../slack/features/held-starts/runtime.ts");
+  const heldStarts = createHeldStarts({
+    db,
+    logger,
+    forWorkspace: async (id) => {
+      const rt = await registry().runtime(id);
+      if (!rt?.slack) return undefined;
+      // Its hooks (live progress): a start that ran is followed as a launch is.
+      const scope = await registry()
+        .scopeOf(id)
+        .catch(() => undefined);
+      return {
+        core: rt.core,
+        bridge: rt.slack,
+        stores: rt.stores,
+        ...(scope ? { hooks: scope.hooks } : {}),
+      };
+    },
+  });
+  const { createLaterSends } = await import("../slack/features/later-sends/runtime.ts");
+  const laterSends = createLaterSends({
+    db,
+    logger,
+    forWorkspace: async (id) => {
+      const rt = await registry().runtime(id);
+      return rt?.slack ? { core: rt.core, bridge: rt.slack } : undefined;
+    },
+  });
+  const { createHomeView } = await import("../slack/features/home/view.ts");
+  return { scheduler, heldStarts, laterSends, createHomeView };
 }

@@ -38,7 +38,7 @@ async function main(): Promise<number> {
   const { openDb } = await import("../store/db.ts");
   const opening = openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   opening.catch(() => {}); // the composition awaits it and says why it failed
-  const { composeSwitchboard, workspaceLifecycle } = await import("./app.ts");
+  const { composeSwitchboard } = await import("./app.ts");
   const { createLogger, startPhases, hideSecrets, secretsOfConfig } = await import("../platform/log.ts");
   hideSecrets(...secretsOfConfig(config));
   const { slackMode } = await import("../platform/config.ts");
@@ -59,16 +59,10 @@ async function main(): Promise<number> {
   if (!inSlack && composed.mode === "single")
     return shell(composed.switchboard, config, envSource, start, argv);
 
-  // One Bolt app over the workspaces (src/slack/app.ts): "Add to Slack" over HTTP, or the environment's bot.
-  const { startSlackApp, startManyWorkspaceSlackApp } = await import("../slack/app.ts");
-  const slack =
-    composed.mode === "many"
-      ? await startManyWorkspaceSlackApp(
-          { ...composed.deployment, lifecycle: workspaceLifecycle(composed.deployment, logger) },
-          config,
-          logger,
-        )
-      : await startSlackApp(composed.switchboard, config, logger);
+  // One Bolt app over the workspaces, in either mode (src/slack/app.ts): each request's installation found as
+  // the deployment's source says ("Add to Slack", or the environment's bot), over HTTP or Socket Mode.
+  const { startSlackApp } = await import("../slack/app.ts");
+  const slack = await startSlackApp(deployment, config, logger);
   phase(`Slack app (${composed.mode === "many" ? "many workspaces" : slack.mode}): listening`);
   logger.info({ ms: Math.round(performance.now()) }, "Switchboard ready");
   // SIGTERM/SIGINT: stop taking work, finish or hand back what is in flight, close, exit 0.

@@ -6,6 +6,7 @@ import { type Config, slackMode } from "../platform/config.ts";
 import { ConfigError } from "../platform/errors.ts";
 import type { Logger } from "../platform/log.ts";
 import type { Sandbox } from "../sandbox/index.ts";
+import type { InstallationsFront } from "../slack/app.ts";
 import type { TokenSource } from "../slack/tenancy/tokens.ts";
 import type { StoredInstallation } from "../store/installations.ts";
 import type { WorkspaceStores } from "../store/workspace-stores.ts";
@@ -132,7 +133,41 @@ async function storedSource(config: Config, logger: Logger, parts: SourceParts) 
     notConnected,
     logger,
   });
-  return { source: { ...source, clientOf }, many: { tokens, clientOf, notConnected } };
+  // The Slack app: "Add to Slack" (GET /slack/install, /slack/oauth_redirect), each request's installation
+  // found by its authorize; an uninstall or a revoked token drops the workspace's runtime.
+  const slackFront = async (): Promise<InstallationsFront> => {
+    const { createOAuth, manifestScopes, REDIRECT_PATH } = await import("../slack/tenancy/oauth.ts");
+    const { boltLogger } = await import("../slack/io/bolt-logger.ts");
+    const oauth = createOAuth({
+      clientId: config.SLACK_CLIENT_ID as string,
+      clientSecret: config.SLACK_CLIENT_SECRET as string,
+      db,
+      installations,
+      tokens,
+      scopes: manifestScopes(),
+      slackApiUrl: config.SLACK_API_URL,
+      // Slack's consent page beside its Web API (slack.com/api/ → slack.com/oauth/v2/authorize): SLACK_API_URL moves both.
+      ...(config.SLACK_API_URL
+        ? {
+            authorizationUrl: new URL("../oauth/v2/authorize", config.SLACK_API_URL.replace(/\/?$/, "/"))
+              .href,
+          }
+        : {}),
+      // Where Slack sends people back: PUBLIC_URL's, else the one set in the app's settings.
+      ...(config.PUBLIC_URL ? { redirectUri: new URL(REDIRECT_PATH, config.PUBLIC_URL).href } : {}),
+      logger: boltLogger(logger.child({ component: "oauth" })),
+    });
+    return {
+      many: {
+        routes: oauth.routes,
+        authorize: oauth.authorize,
+        posts,
+        counts: () => installations.counts(),
+      },
+      lifecycle: workspaceLifecycle({ installations, workspaces: parts.workspaces() }, logger),
+    };
+  };
+  return { source: { ...source, clientOf, slackFront }, many: { tokens, clientOf, notConnected } };
 }
 
 /**

@@ -5,14 +5,33 @@ import type { Config } from "../platform/config.ts";
 import type { Logger } from "../platform/log.ts";
 import type { Keyring } from "../platform/secrets.ts";
 import type { Sandbox } from "../sandbox/index.ts";
+import type { HomeOptions } from "../slack/features/home/view.ts";
 import type { AuditEntry } from "../store/audit.ts";
 import type { AutomationStore } from "../store/automations.ts";
+import { Confirmations } from "../store/confirmations.ts";
 import type { Db } from "../store/db.ts";
 
 /** The embedded sandbox (no MESSAGING_API_URL), on Switchboard's database, from the SANDBOX_* settings. */
 export async function startEmbeddedSandbox(config: Config, db: Db, logger: Logger): Promise<Sandbox> {
   const { sandboxSettings, startSandbox } = await import("../sandbox/index.ts");
   return startSandbox({ db, ...sandboxSettings(config), logger: logger.child({ part: "sandbox" }) });
+}
+
+/**
+ * At start, in either mode, for every workspace the deployment holds: what an earlier process left at its death.
+ * Confirmed commands it was carrying out are settled unknown (said so on the next click, never run again; each
+ * clicker is told once the Slack app runs: src/slack/recovery/confirm-notices.ts), and the upload files it left
+ * (Slack downloads, xlsx scratch) removed. A live replica still running a confirmation records its real outcome
+ * over `unknown`.
+ */
+export async function settleAtStart(db: Db, logger: Logger): Promise<void> {
+  const interrupted = (await Confirmations.settleInterruptedAll(db)).length;
+  if (interrupted)
+    logger.warn({ interrupted }, "confirmed commands left running by an earlier process: outcome unknown");
+  const { removeStaleUploads } = await import("../imports/temp.ts");
+  const stale = await removeStaleUploads();
+  if (stale.length)
+    logger.info({ removed: stale.length }, "removed temporary upload files left by an earlier process");
 }
 
 /** `onClose` and a `close` that runs the closers once, the last added first, each failure logged. */
@@ -65,6 +84,8 @@ export interface SwitchboardOptions {
    * (their own poller, scheduler or clock) leave them out.
    */
   background?: boolean;
+  /** The Home tab's clock and how long its figures are kept (tests). */
+  home?: Pick<HomeOptions, "clock" | "cacheMs">;
 }
 
 /** Events out (issue 40 §3): each workspace's automations, and the deliveries' worker of the deployment. */

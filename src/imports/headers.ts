@@ -29,6 +29,16 @@ export interface ColumnMapping {
   fields: Record<string, number>;
 }
 
+/** A mapping that maps no column yet. */
+export const noColumns = (): ColumnMapping => ({
+  phone: [],
+  first_name: null,
+  last_name: null,
+  email: null,
+  name: null,
+  fields: {},
+});
+
 export interface IgnoredColumn {
   column: number;
   header: string;
@@ -178,14 +188,7 @@ export function suggestMapping(
   headers: readonly string[],
   fields: readonly FieldDefinition[] = [],
 ): SuggestedMapping {
-  const mapping: ColumnMapping = {
-    phone: [],
-    first_name: null,
-    last_name: null,
-    email: null,
-    name: null,
-    fields: {},
-  };
+  const mapping = noColumns();
   const ignored: IgnoredColumn[] = [];
   const phones: Array<{ column: number; rank: number }> = [];
   const best = new Map<StandardTarget, { column: number; rank: number }>();

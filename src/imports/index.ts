@@ -15,6 +15,7 @@ export {
   type IgnoredColumn,
   MappingError,
   type MappingOverride,
+  noColumns,
   normalizeHeader,
   outputColumns,
   resolveMapping,

@@ -13,7 +13,7 @@ import {
 } from "../api/inbox.ts";
 import type { ChatUser, Message } from "../api/types.ts";
 import type { CardMarks } from "../store/card-marks.ts";
-import { type CardState, REPLY_WINDOW_MS, type Thread } from "../store/inbox.ts";
+import { type CardState, REPLY_WINDOW_MS, type Thread, type ThreadDesk } from "../store/inbox.ts";
 import type { PassContext } from "./context.ts";
 import type { CardDesk, InboxIo } from "./io.ts";
 
@@ -26,11 +26,7 @@ export function displayName(u: ChatUser): string {
 }
 
 /** The desk part of a card as the thread has it, now. */
-export const cardDesk = (
-  t: Pick<Thread, "deskState" | "assignee" | "customerWroteAt" | "due"> &
-    Partial<Pick<Thread, "snoozedUntil" | "snoozeUntilReply" | "snoozedBy" | "rating">>,
-  now: Date,
-): CardDesk => ({
+export const cardDesk = (t: ThreadDesk, now: Date): CardDesk => ({
   deskState: t.deskState,
   assignee: t.assignee,
   customerWroteAt: t.customerWroteAt,
@@ -53,11 +49,7 @@ export const cardDesk = (
  */
 export async function redrawCard(
   deps: { marks: CardMarks; update: InboxIo["updateCard"] },
-  t: Pick<
-    Thread,
-    "channel" | "chatUserId" | "deskState" | "assignee" | "customerWroteAt" | "windowClosedShown" | "due"
-  > &
-    Partial<Pick<Thread, "snoozedUntil" | "snoozeUntilReply" | "snoozedBy" | "rating">>,
+  t: ThreadDesk & Pick<Thread, "channel" | "chatUserId" | "windowClosedShown">,
   threadTs: string,
   card: CardState,
   now: Date,

@@ -25,32 +25,8 @@ export interface ReplyTimes {
   p90Secs?: number;
 }
 
-export interface DeskPerson {
-  /** Slack user id; null: nobody had the conversation. */
-  who: string | null;
-  resolved: number;
-  firstReplies: ReplyTimes;
-  met: number;
-  missed: number;
-  snoozed: number;
-  ratings: RatingCount[];
-}
-
-/** How many conversations were rated with these words, most first. */
-export interface RatingCount {
-  rating: string;
-  count: number;
-}
-
-export interface DeskFigures {
-  /** The inbox's channel; null: every inbox. */
-  channel: string | null;
-  from: Date;
-  to: Date;
-  /** Conversations a customer started (a first message, or one after a resolve). */
-  opened: number;
-  /** Of the opened ones, those that were resolved before. */
-  reopened: number;
+/** What a desk did in the period: the whole desk's, and each person's. */
+export interface DeskWork {
   resolved: number;
   firstReplies: ReplyTimes;
   /** Targets decided in the period: replied in time, or past due without a reply in time. */
@@ -60,6 +36,28 @@ export interface DeskFigures {
   snoozed: number;
   /** The customers' ratings recorded in the period (a conversation's last answer counts). */
   ratings: RatingCount[];
+}
+
+export interface DeskPerson extends DeskWork {
+  /** Slack user id; null: nobody had the conversation. */
+  who: string | null;
+}
+
+/** How many conversations were rated with these words, most first. */
+export interface RatingCount {
+  rating: string;
+  count: number;
+}
+
+export interface DeskFigures extends DeskWork {
+  /** The inbox's channel; null: every inbox. */
+  channel: string | null;
+  from: Date;
+  to: Date;
+  /** Conversations a customer started (a first message, or one after a resolve). */
+  opened: number;
+  /** Of the opened ones, those that were resolved before. */
+  reopened: number;
   people: DeskPerson[];
 }
 

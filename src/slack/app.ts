@@ -5,15 +5,11 @@
 import type { Server } from "node:http";
 import type { AddressInfo, ListenOptions } from "node:net";
 import { App, type Authorize, type CustomRoute, HTTPReceiver, SocketModeReceiver, webApi } from "@slack/bolt";
-import type { MessagingApi } from "../api/types.ts";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Config } from "../platform/config.ts";
 import { ConfigError } from "../platform/errors.ts";
 import type { Logger } from "../platform/log.ts";
-import type { ReportService } from "../reports/service.ts";
 import type { Db } from "../store/db.ts";
-import type { Installations } from "../store/installations.ts";
-import type { WorkspaceStores } from "../store/workspace-stores.ts";
 import {
   type Lifecycle,
   type SlackBolt,
@@ -24,7 +20,6 @@ import {
   type WorkspaceWork,
   workFor,
 } from "./context.ts";
-import { createHomeView, type HomeOptions } from "./features/home/view.ts";
 import { mediaRoute } from "./features/inbox/media.ts";
 import { settleInterruptedImports } from "./features/uploads/flow.ts";
 import { openableView } from "./forms/index.ts";
@@ -53,7 +48,6 @@ import { refuseReplayedRequests, refuseSkewedRequests } from "./request-time.ts"
 import { guardSocketFrames } from "./socket-guard.ts";
 import { createAuthorize } from "./tenancy/authorize.ts";
 import { boundBoltClients } from "./tenancy/client-cache.ts";
-import type { TokenSource } from "./tenancy/tokens.ts";
 import { madeOnFirstUse } from "./tenancy/workspace-client.ts";
 
 /** A workspace source, or its maker given the app's hooks (single mode: tenancy/scope.ts's oneWorkspace). */
@@ -73,8 +67,6 @@ export interface CreateSlackAppOptions {
   db?: Db;
   /** Import progress throttle and its clock (see SlackServices); tests set them. */
   progress?: Pick<SlackServices, "progressEveryMs" | "now">;
-  /** What the Home tab shows (the account, campaigns, schedules, writes); without it, a short welcome. */
-  home?: Omit<HomeOptions, "republish">;
   /** /readyz: whether the messaging API answers (the Slack check is the bot token's auth.test). */
   readiness?: Pick<ReadinessChecks, "api">;
   /**
@@ -102,6 +94,8 @@ export interface SlackApp {
   hooks: SlackHooks;
   /** The listeners' work in flight (a graceful stop drains it). */
   work: InFlight;
+  /** Resolves once what an earlier process left is settled in every workspace (startSlackApp; never rejects). */
+  settled: Promise<void>;
   /** Switchboard's database, when the app has one. */
   db?: Db;
   mode: "socket" | "http";
@@ -204,24 +198,6 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
       }
     : (opts.bridge ?? createSlackBridge(config, opts.logger));
   const hooks: SlackHooks = opts.hooks ?? {};
-  if (!hooks.homeView && opts.home) {
-    const home = opts.home;
-    hooks.homeView = createHomeView({
-      // Settings on the Home tab for those who may change them (the workspace's core's admin).
-      mayAdminister: async (userId) =>
-        (await source.scopeOf(home.stores.workspace)).core.admin?.mayAdminister({ userId, via: "slack" }) ??
-        false,
-      // The write shortcuts for those who may write (the core's may: SWITCHBOARD_WRITERS).
-      may: async (userId, access) =>
-        (await source.scopeOf(home.stores.workspace)).core.may({ userId, via: "slack" }, access),
-      ...opts.home,
-      republish: async (userId, view) => {
-        await bridge.client.views.publish({ user_id: userId, view }).catch((err) => {
-          logger.warn({ err: (err as Error).message }, "could not publish the Home tab again");
-        });
-      },
-    });
-  }
   const source = typeof opts.workspaces === "function" ? opts.workspaces(hooks) : opts.workspaces;
   const services: SlackServices = {
     workspaces: source,
@@ -248,6 +224,7 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
     services,
     hooks,
     work: services.work,
+    settled: Promise.resolve(),
     db: opts.db,
     mode: socket ? "socket" : "http",
     resolveGroupMembers: bridge.resolveGroupMembers,
@@ -293,57 +270,81 @@ export function createSlackApp(opts: CreateSlackAppOptions): SlackApp {
 }
 
 /**
- * The composition root's entry: the switchboard's core and store, started.
- * Pass the bridge the core was built with (`switchboard.slack`) so group
- * lookups, audit posts and channel posts share one client and one queue.
+ * How the Bolt app finds each request's installation: what the deployment's source of installations gives it,
+ * the one difference between the modes (src/host/app.ts: the environment's bot; src/host/many-workspaces.ts:
+ * "Add to Slack").
+ */
+export interface InstallationsFront {
+  /** One workspace: its bot's client and post queue, shared with its runtime (group lookups, audit posts). */
+  bridge?: SlackBridge;
+  /** Many workspaces: the install routes, their authorize, the shared post queue, /readyz's counts. */
+  many?: CreateSlackAppOptions["many"];
+  /** Many workspaces: what an uninstall or a revoked token does. */
+  lifecycle?: Lifecycle;
+  /** /readyz: whether the messaging API answers. */
+  readiness?: Pick<ReadinessChecks, "api">;
+}
+
+/** A deployment composed (src/host/compose.ts), as the Slack app takes it: the same in both modes. */
+export interface SlackDeployment {
+  db: Db;
+  /** Each request's workspace (the registry), given the app's hooks. */
+  workspaces: { withAppHooks(hooks: SlackHooks): WorkspaceSource };
+  /** The connected workspaces: what an earlier process left in each is settled at start. */
+  connectedIds(): Promise<WorkspaceId[]>;
+  /** A workspace's bot client without its runtime. */
+  clientOf(workspace: WorkspaceId): webApi.WebClient | undefined;
+  /** How each request's installation is found; undefined when Slack is not set up (the shell). */
+  slackFront(): Promise<InstallationsFront | undefined>;
+}
+
+/**
+ * The Slack app over a composed deployment, in either mode, started: over HTTP (or Socket Mode, single mode's
+ * other front end), each request's workspace from the registry, what an earlier process left settled in every
+ * connected workspace (after ready: `settled`), this replica's heartbeat beating. The modes differ only in the
+ * deployment's source of installations (`slackFront`).
  */
 export async function startSlackApp(
-  switchboard: {
-    db?: Db;
-    /** The workspace whose leftovers are settled at start. */
-    workspace: WorkspaceId;
-    /** With the database: its stores (the Home tab's audit entries, counts and kept outcomes). */
-    stores?: WorkspaceStores;
-    /** Its core and settings now, per request (src/host/app.ts). */
-    workspaces: WorkspacesOf;
-    slack?: SlackBridge;
-    /** With the database: the Home tab's sources. */
-    client?: MessagingApi;
-    apiKey?: string;
-    reports?: ReportService;
-  },
+  deployment: SlackDeployment,
   config: Config,
   logger: Logger,
   opts: {
+    /** The app's hooks over every workspace's own (tests). */
     hooks?: SlackHooks;
     listen?: ListenOptions;
     progress?: CreateSlackAppOptions["progress"];
-    /** The Home tab's clock and cache time (tests). */
-    home?: Pick<HomeOptions, "clock" | "cacheMs">;
   } = {},
 ): Promise<SlackApp> {
-  const { stores, client, apiKey } = switchboard;
-  const store = switchboard.db ? await createDbEventStore(switchboard.db) : new MemoryEventStore();
+  const front = await deployment.slackFront();
+  if (!front)
+    throw new ConfigError("SLACK_BOT_TOKEN is not set: the Slack app needs the bot token (xoxb-…).");
   const slack = createSlackApp({
-    workspaces: switchboard.workspaces,
+    workspaces: (hooks) => deployment.workspaces.withAppHooks(hooks),
     config,
     logger,
-    store,
+    store: await createDbEventStore(deployment.db),
     hooks: opts.hooks,
-    bridge: switchboard.slack,
-    db: switchboard.db,
+    db: deployment.db,
     progress: opts.progress,
-    home:
-      stores && client && apiKey !== undefined
-        ? { stores, client, apiKey, reports: switchboard.reports, ...opts.home }
-        : undefined,
-    readiness: switchboard.client
-      ? { api: () => switchboard.client!.getMe({ lane: "background" }).then(() => {}) }
-      : undefined,
+    ...(front.bridge ? { bridge: front.bridge } : {}),
+    ...(front.many ? { many: front.many } : {}),
+    ...(front.readiness ? { readiness: front.readiness } : {}),
   });
+  if (front.lifecycle) slack.services.lifecycle = front.lifecycle;
   await slack.start(opts.listen);
-  await settleLeftovers(await workFor(slack.services, switchboard.workspace), slack.client, config, logger);
-  return withHeartbeat(slack, () => slack.client, logger);
+  const clientOf = (workspace: WorkspaceId) =>
+    madeOnFirstUse(() => deployment.clientOf(workspace) ?? slack.client);
+  // What an earlier process left in flight, workspace by workspace, each told with its own bot client
+  // (after ready: a few statements a workspace, only workspaces with something left make Slack calls).
+  slack.settled = (async () => {
+    for (const workspace of await deployment.connectedIds()) {
+      const work = await workFor(slack.services, workspace).catch(() => undefined);
+      if (work) await settleLeftovers(work, clientOf(workspace), config, logger);
+    }
+    // Commands of workspaces not connected (an interrupted `/sb connect`), which the loop above does not visit.
+    await tellOrphanedCommands(slack.services, clientOf);
+  })().catch((err) => logger.warn({ err: String(err) }, "could not settle what an earlier process left"));
+  return withHeartbeat(slack, clientOf, logger);
 }
 
 /**
@@ -412,77 +413,4 @@ async function settleLeftovers(
       "could not tell about the confirmations an earlier process left running",
     ),
   );
-}
-
-/**
- * Many workspaces: the Bolt app over HTTP with "Add to Slack" (GET
- * /slack/install, /slack/oauth_redirect), each request's workspace resolved
- * by `workspaces`, `app_uninstalled` and `tokens_revoked` handled by `lifecycle`.
- */
-export async function startManyWorkspaceSlackApp(
-  host: {
-    db: Db;
-    installations: Installations;
-    tokens: TokenSource;
-    workspaces: WorkspaceSource;
-    posts: ChannelPostQueue;
-    lifecycle: Lifecycle;
-    /** The connected workspaces, and each one's bot client (made when first used). */
-    connectedIds(): Promise<string[]>;
-    clientOf(workspace: string): webApi.WebClient;
-  },
-  config: Config,
-  logger: Logger,
-  opts: { listen?: ListenOptions } = {},
-): Promise<SlackApp> {
-  const { createOAuth, manifestScopes, REDIRECT_PATH } = await import("./tenancy/oauth.ts");
-  const oauth = createOAuth({
-    clientId: config.SLACK_CLIENT_ID as string,
-    clientSecret: config.SLACK_CLIENT_SECRET as string,
-    db: host.db,
-    installations: host.installations,
-    tokens: host.tokens,
-    scopes: manifestScopes(),
-    slackApiUrl: config.SLACK_API_URL,
-    // Slack's consent page beside its Web API (slack.com/api/ → slack.com/oauth/v2/authorize): SLACK_API_URL moves both.
-    ...(config.SLACK_API_URL
-      ? { authorizationUrl: new URL("../oauth/v2/authorize", config.SLACK_API_URL.replace(/\/?$/, "/")).href }
-      : {}),
-    // Where Slack sends people back: PUBLIC_URL's, else the one set in the app's settings.
-    ...(config.PUBLIC_URL ? { redirectUri: new URL(REDIRECT_PATH, config.PUBLIC_URL).href } : {}),
-    logger: boltLogger(logger.child({ component: "oauth" })),
-  });
-  const store = await createDbEventStore(host.db);
-  const slack = createSlackApp({
-    workspaces: host.workspaces,
-    config,
-    logger,
-    store,
-    db: host.db,
-    many: {
-      routes: oauth.routes,
-      authorize: oauth.authorize,
-      posts: host.posts,
-      counts: () => host.installations.counts(),
-    },
-  });
-  slack.services.lifecycle = host.lifecycle;
-  await slack.start(opts.listen);
-  // What an earlier process left in flight, workspace by workspace, each told with its own bot client
-  // (after ready: a few statements a workspace, only workspaces with something left make Slack calls).
-  void (async () => {
-    for (const workspace of await host.connectedIds()) {
-      const work = await workFor(slack.services, workspace).catch(() => undefined);
-      if (!work) continue;
-      await settleLeftovers(
-        work,
-        madeOnFirstUse(() => host.clientOf(workspace)),
-        config,
-        logger,
-      );
-    }
-    // Commands of workspaces not connected (an interrupted `/sb connect`), which the loop above does not visit.
-    await tellOrphanedCommands(slack.services, (workspace) => madeOnFirstUse(() => host.clientOf(workspace)));
-  })().catch((err) => logger.warn({ err: String(err) }, "could not settle what an earlier process left"));
-  return withHeartbeat(slack, (workspace) => madeOnFirstUse(() => host.clientOf(workspace)), logger);
 }

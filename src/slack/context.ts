@@ -1,8 +1,13 @@
-// What every listener gets, in Bolt's `context` (set once per request by the
-// middleware in listeners/middleware.ts): the deployment's services
-// (SlackServices, the same for every request), the request's workspace
-// (WorkspaceScope, made only by a WorkspaceSource) and who is acting.
-// Listeners are registered with the app alone and read both from `context`.
+// What a request and a workspace's work reach. The deployment's services
+// (SlackServices, the same for every request) are given to the context
+// middleware (listeners/middleware.ts) alone; per request it puts on Bolt's
+// `context` nothing of ours but the request's Reach, under a key private to
+// this module (`putReach`, `reachIn`): the request's workspace (made only by a
+// WorkspaceSource), who acts, and the deployment's services by name, bound to
+// that workspace. Bolt's `context` has no database and no source of
+// workspaces, so a listener cannot reach them even by a cast
+// (test/slack/reach-runtime.test.ts). Work outside a request gets the same
+// kind of argument, a WorkspaceWork (`workFor`).
 import type { App, webApi } from "@slack/bolt";
 import type { HomeView, ModalView } from "@slack/types";
 import type { FormRequest } from "../commands/form-kinds.ts";
@@ -13,7 +18,7 @@ import type { Logger } from "../platform/log.ts";
 import type { Db } from "../store/db.ts";
 import type { WorkspaceStores } from "../store/workspace-stores.ts";
 import type { InFlight } from "./in-flight.ts";
-import type { EventStore } from "./io/event-store.ts";
+import { type EventStore, eventsOf, type WorkspaceEvents } from "./io/event-store.ts";
 import type { ChannelPostQueue } from "./io/post-queue.ts";
 
 /** What the app is given by its composer (the reports and the uploads plug in here). */
@@ -99,7 +104,11 @@ export interface TypedCommand {
   responseUrl?: string;
 }
 
-/** The deployment's services: the same for every request, nothing of any workspace. */
+/**
+ * The deployment's services: the same for every request, nothing of any workspace. Held by the context
+ * middleware and the composer alone: a listener or a workspace's background work gets its Reach or its
+ * WorkspaceWork, never these (the source of every workspace, the database, the unbound lifecycle).
+ */
 export interface SlackServices {
   /** Each request's workspace (the context middleware resolves it; background work asks it by id). */
   workspaces: WorkspaceSource;
@@ -131,36 +140,92 @@ export interface SlackServices {
   formView: (request: FormRequest, actor: Actor, client?: webApi.WebClient) => Promise<ModalView> | ModalView;
 }
 
-/** Work done for one workspace: the services and that workspace's scope (a request's, or `scopeOf`'s). */
-export type WorkspaceWork = SlackServices & WorkspaceScope;
+/**
+ * The settings of the deployment that listeners and a workspace's work read: where it is served, Slack's
+ * address, uploads' and media's limits. A workspace's own (default channel, writers, zone…) are its core's
+ * and settings', and the deployment's secrets (MESSAGING_API_KEY, SLACK_BOT_TOKEN…) are no listener's.
+ */
+const DEPLOYMENT_KEYS = [
+  "PUBLIC_URL",
+  "SLACK_API_URL",
+  "IMPORT_MAX_BYTES",
+  "IMPORT_TIMEOUT_MS",
+  "MEDIA_TTL_HOURS",
+  "MEDIA_MAX_IMAGE_MB",
+  "MEDIA_MAX_DOCUMENT_MB",
+] as const satisfies readonly (keyof Config)[];
 
-/** The services and a workspace's scope, joined: the one way work gets both. */
-export async function workFor(services: SlackServices, workspace: WorkspaceId): Promise<WorkspaceWork> {
-  return { ...services, ...(await services.workspaces.scopeOf(workspace)) };
+export type DeploymentConfig = Pick<Config, (typeof DEPLOYMENT_KEYS)[number]>;
+
+/** The settings of `config` named by `keys` and set, as an object of their own (frozen): what a part may read. */
+export function settingsOf<K extends keyof Config>(config: Config, keys: readonly K[]): Pick<Config, K> {
+  return Object.freeze(
+    Object.fromEntries(keys.flatMap((key) => (config[key] === undefined ? [] : [[key, config[key]]]))),
+  ) as Pick<Config, K>;
+}
+
+const deployments = new WeakMap<Config, DeploymentConfig>();
+
+/** The deployment's own settings of `config` (made once per config). */
+export function deploymentConfig(config: Config): DeploymentConfig {
+  let picked = deployments.get(config);
+  if (!picked) {
+    picked = settingsOf(config, DEPLOYMENT_KEYS);
+    deployments.set(config, picked);
+  }
+  return picked;
 }
 
 /**
  * What work for one workspace uses of it and of the deployment, whoever does it: a listener (its Reach) or work
- * outside a request (WorkspaceWork). No source of other workspaces, no database: helpers that listeners call
- * take this, or a part of it.
+ * outside a request (WorkspaceWork). No source of other workspaces, no database, no unbound event store:
+ * helpers that listeners call take this, or a part of it.
  */
 export type OneWorkspaceWork = Pick<WorkspaceScope, "workspace" | "stores" | "core" | "hooks" | "connected"> &
-  Pick<SlackServices, "logger" | "events" | "posts" | "work" | "formView" | "progressEveryMs" | "now"> & {
+  Pick<SlackServices, "logger" | "posts" | "work" | "formView" | "progressEveryMs" | "now"> & {
     /** The deployment's own settings only: a workspace's (default channel, writers, zone…) are its core's and settings'. */
     config: DeploymentConfig;
+    /** Event ids and form keys seen, this workspace's only. */
+    events: WorkspaceEvents;
   };
 
-/** The settings of the deployment that listeners read: where it is served, Slack's address, uploads' and media's limits. */
-export type DeploymentConfig = Pick<
-  Config,
-  | "PUBLIC_URL"
-  | "SLACK_API_URL"
-  | "IMPORT_MAX_BYTES"
-  | "IMPORT_TIMEOUT_MS"
-  | "MEDIA_TTL_HOURS"
-  | "MEDIA_MAX_IMAGE_MB"
-  | "MEDIA_MAX_DOCUMENT_MB"
->;
+/** One workspace's work, from the deployment's services and that workspace's scope: each member named. */
+export function oneWorkspaceWork(services: SlackServices, scope: WorkspaceScope): OneWorkspaceWork {
+  return {
+    workspace: scope.workspace,
+    ...(scope.stores ? { stores: scope.stores } : {}),
+    core: scope.core,
+    hooks: scope.hooks,
+    connected: scope.connected,
+    config: deploymentConfig(services.config),
+    logger: services.logger,
+    events: eventsOf(services.events, scope.workspace),
+    posts: services.posts,
+    work: services.work,
+    formView: services.formView,
+    ...(services.progressEveryMs !== undefined ? { progressEveryMs: services.progressEveryMs } : {}),
+    ...(services.now ? { now: services.now } : {}),
+  };
+}
+
+/**
+ * Work done for one workspace outside a request (start-up settling, recovery): its argument names its power
+ * as a listener's does (issue 38 §3) — the workspace and the deployment's services it needs, bound to it; no
+ * source of other workspaces, no database (test/architecture/listener-types.ts).
+ */
+export interface WorkspaceWork extends OneWorkspaceWork {
+  /**
+   * The kind of the deployment's database, when it has one: which commands a stopped process left (on the
+   * embedded one, every other owner is dead: recovery/interrupted-commands.ts). A word, not the database.
+   */
+  readonly database?: Db["kind"];
+}
+
+/** A workspace's work, its scope asked of the source by id: the one way work outside a request gets one. */
+export async function workFor(services: SlackServices, workspace: WorkspaceId): Promise<WorkspaceWork> {
+  const work = oneWorkspaceWork(services, await services.workspaces.scopeOf(workspace));
+  return services.db ? { ...work, database: services.db.kind } : work;
+}
 
 /** A listener's workspace settings, as they apply now (the environment's defaults applied, in one place). */
 export interface ListenerSettings {
@@ -200,17 +265,26 @@ export interface Reach extends OneWorkspaceWork {
   readonly leaving?: Leaving;
 }
 
+/** The key of a request's Reach on Bolt's context: this module's own, so nothing else can name it. */
+const REACH = Symbol("switchboard: the request's reach");
+
 /**
- * Bolt's `context` of every request: the services, the request's workspace, and who acts when a person does.
- * Only the middleware and the typed registration (listeners/on.ts) read it: a listener gets its Reach.
+ * Bolt's `context` of every request: Bolt's own (its token, team, retries) and, under a key no other module
+ * can name, the request's Reach. Only the middleware (putReach) and the typed registration (listeners/on.ts,
+ * reachIn) use it.
  */
-export interface SlackContext extends SlackServices, WorkspaceScope {
-  /** The person who typed, clicked, submitted or wrote; absent for events without one (a workflow step). */
-  actor?: Actor;
-  /** The request was acknowledged already (a slash command, by the first middleware): acking again would throw. */
-  acked?: boolean;
-  // Bolt's Context is string-indexed: so is ours, for App<SlackContext>.
-  [key: string]: unknown;
+export type SlackContext = Record<string, unknown>;
+
+/** The context middleware's one write on Bolt's context: the request's Reach, under the private key. */
+export function putReach(context: object, reach: Reach): void {
+  Object.defineProperty(context, REACH, { value: reach, enumerable: false, writable: false });
+}
+
+/** The request's Reach, as the context middleware put it. */
+export function reachIn(context: object): Reach {
+  const reach = (context as { [REACH]?: Reach })[REACH];
+  if (!reach) throw new Error("this request has no reach: the context middleware did not run");
+  return reach;
 }
 
 /**
@@ -218,7 +292,7 @@ export interface SlackContext extends SlackServices, WorkspaceScope {
  * throws on a second ack. Every ack without an answer body goes through here.
  */
 export async function ackOnce(
-  context: Pick<SlackContext, "acked">,
+  context: { acked?: boolean },
   ack: (() => Promise<void>) | undefined,
 ): Promise<void> {
   if (!ack || context.acked) return;
@@ -230,7 +304,7 @@ export async function ackOnce(
  * The person of a request made by one (a command, a click, a shortcut, a
  * form): the middleware sets it for each of them, so its absence is a bug.
  */
-export function personOf(context: Pick<SlackContext, "actor">): Actor {
+export function personOf(context: Pick<Reach, "actor">): Actor {
   if (!context.actor) throw new Error("this request has no person: the context middleware did not run");
   return context.actor;
 }

@@ -65,7 +65,7 @@ export async function deliver(reply: Reply, target: Target, deps: OneWorkspaceWo
           view: await deps.formView(reply.form, target.actor, target.client),
         });
         // The channel it was opened from, kept with the view: the submission's outcome may go only there.
-        await keepFormChannel(deps.events, deps.workspace, opened.view?.id, target.actor.channelId);
+        await keepFormChannel(deps.events, opened.view?.id, target.actor.channelId);
         return;
       } catch (err) {
         if (!triggerExpired(err)) throw err;

@@ -139,7 +139,7 @@ export class Confirmations extends PerWorkspace {
   }
 
   /**
-   * settleInterrupted for every workspace at once (the start, src/host/app.ts, and
+   * settleInterrupted for every workspace at once (the start, src/host/compose.ts, and
    * a stop): returns the confirmations settled, each with its workspace.
    */
   static async settleInterruptedAll(db: Queryable): Promise<Array<{ id: string; workspace: WorkspaceId }>> {

@@ -44,6 +44,7 @@ export {
   REPLY_WINDOW_MS,
   type SendingReply,
   type Thread,
+  type ThreadDesk,
   type ThreadDue,
 } from "./inbox/rows.ts";
 

@@ -10,6 +10,10 @@
 // inbox (at start, or when `/sb inbox on` turns one on), its progress when a
 // campaign is launched or one is still followed; a runtime with either is
 // kept by the registry (busy), the others come and go with their requests.
+//
+// Each job gets a narrow argument (work.ts: the workspace's reach and the
+// settings it reads, no database); the database is held here only by the
+// purge and the start's scan, which work across workspaces.
 
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Config } from "../platform/config.ts";
@@ -19,10 +23,13 @@ import type { Db } from "../store/db.ts";
 import type { Installations } from "../store/installations.ts";
 import { WorkspaceSettings } from "../store/workspace-settings.ts";
 import type { WorkspaceRuntime } from "./runtime.ts";
+import { jobConfig, jobOf } from "./work.ts";
 
 const PURGE_EVERY_MS = 3_600_000;
 
 export interface BackgroundOptions {
+  // No workspace's job is given it (jobOf, work.ts).
+  // db: the purge of departed workspaces and the start's scan of those with work run across workspaces.
   db: Db;
   config: Config;
   logger: Logger;
@@ -66,24 +73,14 @@ export class WorkspaceBackground {
    * started when it has some (an inbox, a campaign followed).
    */
   async attach(rt: WorkspaceRuntime): Promise<Pick<SlackHooks, "onPosted">> {
-    const { config, db } = this.opts;
     const logger = this.opts.logger.child({ workspace: rt.id });
     const slack = rt.slack;
     if (!slack || this.stopped) return {};
     const running: Running = {};
     this.running.set(rt.id, running);
-    const host = {
-      workspace: rt.id,
-      stores: rt.stores,
-      slack,
-      db,
-      client: rt.client,
-      apiKey: rt.apiKey,
-      reports: rt.reports,
-      inbox: rt.inbox,
-      ...(rt.automations ? { eventsTo: rt.automations } : {}),
-      onClose: (fn: () => Promise<void>) => rt.onClose(fn),
-    };
+    // The jobs' argument: this workspace's reach and the settings they read, nothing else (work.ts).
+    const job = jobOf(rt, slack);
+    const config = jobConfig(this.opts.config);
     const { createInbox } = await import("../slack/features/inbox/runtime.ts");
     const { createReports } = await import("../slack/features/reports/runtime.ts");
     // Made when first needed: most workspaces have neither an inbox nor a campaign followed.
@@ -91,13 +88,13 @@ export class WorkspaceBackground {
     let reports: ReturnType<typeof createReports> | undefined;
     const startInbox = () => {
       if (running.inbox || this.stopped) return;
-      inbox = createInbox(host, config, logger);
+      inbox = createInbox(job, config, logger);
       running.inbox = inbox;
       inbox.start().catch((err) => logger.warn({ err: String(err) }, "the inbox poller could not start"));
     };
     const startReports = () => {
       if (running.reports || this.stopped) return;
-      reports = createReports(host, config, logger, { scheduler: false });
+      reports = createReports(job, config, logger, { scheduler: false });
       running.reports = reports;
       reports.start().catch((err) => logger.warn({ err: String(err) }, "live progress could not start"));
     };

@@ -2,7 +2,7 @@ import { MessagingClient } from "../api/client.ts";
 import { type SharedBudget, sharedBudgetLimiter } from "../api/shared-limit.ts";
 import { ContactNames } from "../commands/contact-names.ts";
 import { type CoreOptions, createCommandCore, type SwitchboardCore } from "../commands/core.ts";
-import type { InboxAccess, JoinOutcome } from "../commands/inbox.ts";
+import type { InboxDeps, JoinOutcome } from "../commands/inbox.ts";
 import type { ResolveGroupMembers } from "../commands/permissions.ts";
 import type { Actor } from "../commands/types.ts";
 import type { SettingValues, WorkspaceAdmin } from "../commands/workspace-admin.ts";
@@ -34,7 +34,7 @@ export interface WorkspaceRuntime {
   stores: WorkspaceStores;
   reports: ReportService;
   channels: ChannelNames;
-  inbox: InboxAccess;
+  inbox: InboxDeps;
   /** In Slack: the workspace's bot client, the shared post queue, its audit channel. */
   slack?: SlackBridge;
   /** Its effective settings now (each part reads them when it runs). */
@@ -143,7 +143,7 @@ export function buildWorkspace(shared: DeploymentParts, ws: RuntimeSpec): Worksp
     userTz,
     ...(parts ? { post: parts.reportPost } : {}),
   });
-  const inbox: InboxAccess = {
+  const inbox: InboxDeps = {
     store: stores.inbox,
     ownSends: stores.ownSends,
     marks: stores.cardMarks,

@@ -229,13 +229,20 @@ describe("tags", () => {
   });
 });
 
+/** A template that passes every rule; a test overrides what it is about. */
+const tpl = {
+  integrationId: 1,
+  name: "rule_test",
+  language: "en",
+  category: "UTILITY" as const,
+  bodyText: "Hi {{name}}",
+};
+
 describe("templates", () => {
   it("creates a pending template, syncs it to approved, and refuses to delete it then", async () => {
     const created = await api.createTemplate({
-      integrationId: 1,
+      ...tpl,
       name: "Client Test Notice",
-      language: "en",
-      category: "UTILITY",
       bodyText: "Hi {{first_name}}, your code is {{code}}.",
       bodyExamples: { first_name: "Ana", code: "1234" },
       footerText: "Acme",
@@ -259,9 +266,9 @@ describe("templates", () => {
 
   it("deletes a pending template", async () => {
     const t = await api.createTemplate({
+      ...tpl,
       integrationId: 2,
       name: "to_delete",
-      language: "en",
       category: "MARKETING",
       bodyText: "Bye",
     });
@@ -519,13 +526,8 @@ describe("rate limits against the sandbox", () => {
 // Every rule of src/api/schemas.ts, each refused by the client before any request.
 type Call = (c: MessagingClient) => Promise<unknown>;
 const url = "https://example.com/a.png";
-const tpl = {
-  integrationId: 1,
-  name: "rule_test",
-  language: "en",
-  category: "UTILITY" as const,
-  bodyText: "Hi {{name}}",
-};
+/** A campaign that passes every rule; a rule's case overrides one member. */
+const campaign = { name: "x", integrationId: 1, templateId: 1, contactIds: [1] };
 const RULES: Array<[string, Call, string]> = [
   // ids in paths
   ["path id not a number", (c) => c.getContact(Number.NaN), "id must be a number"],
@@ -803,11 +805,7 @@ const RULES: Array<[string, Call, string]> = [
   ["templates channelId", (c) => c.listTemplates({ channelId: 0 }), "channelId must be a positive number"],
   ["sync channelId", (c) => c.syncTemplates(undefined as never), "channelId is required"],
   // campaigns
-  [
-    "campaign name",
-    (c) => c.createCampaign({ name: "", integrationId: 1, templateId: 1, contactIds: [1] }),
-    "name must not be empty",
-  ],
+  ["campaign name", (c) => c.createCampaign({ ...campaign, name: "" }), "name must not be empty"],
   [
     "campaign integrationId",
     (c) => c.createCampaign({ name: "x", templateId: 1, contactIds: [1] } as never),
@@ -815,13 +813,12 @@ const RULES: Array<[string, Call, string]> = [
   ],
   [
     "campaign templateId",
-    (c) => c.createCampaign({ name: "x", integrationId: 1, templateId: -1, contactIds: [1] }),
+    (c) => c.createCampaign({ ...campaign, templateId: -1 }),
     "templateId must be a positive number",
   ],
   [
     "campaign tag",
-    (c) =>
-      c.createCampaign({ name: "x", integrationId: 1, templateId: 1, contactIds: [1], conversationTagId: 0 }),
+    (c) => c.createCampaign({ ...campaign, conversationTagId: 0 }),
     "conversationTagId must be a positive number",
   ],
   [
@@ -831,26 +828,12 @@ const RULES: Array<[string, Call, string]> = [
   ],
   [
     "campaign scheduledAt",
-    (c) =>
-      c.createCampaign({
-        name: "x",
-        integrationId: 1,
-        templateId: 1,
-        contactIds: [1],
-        scheduledAt: "tomorrow",
-      }),
+    (c) => c.createCampaign({ ...campaign, scheduledAt: "tomorrow" }),
     "scheduledAt must be an ISO 8601 date-time",
   ],
   [
     "campaign parameters",
-    (c) =>
-      c.createCampaign({
-        name: "x",
-        integrationId: 1,
-        templateId: 1,
-        contactIds: [1],
-        templateParameters: { a: 2 as never },
-      }),
+    (c) => c.createCampaign({ ...campaign, templateParameters: { a: 2 as never } }),
     "parameter values must be texts",
   ],
   [
@@ -865,47 +848,23 @@ const RULES: Array<[string, Call, string]> = [
     "status must be one of pending, sending, sent",
   ],
   ["recipients page", (c) => c.listCampaignRecipients(1, { page: 0 }), "page must be at least 1"],
-  // chat users
-  [
-    "chat users type",
-    (c) => c.listChatUsers({ type: "sms" as never }),
-    "type must be one of chat_web, phonechat, messenger, slack, telegram",
-  ],
-  [
-    "chat users sortBy",
-    (c) => c.listChatUsers({ sortBy: "age" as never }),
-    "sortBy must be one of name, email, phone",
-  ],
-  [
-    "chat users sortOrder",
-    (c) => c.listChatUsers({ sortOrder: "asc" as never }),
-    "sortOrder must be one of ASC, DESC",
-  ],
-  [
-    "chat users needHuman",
-    (c) => c.listChatUsers({ needHuman: 1 as never }),
-    "needHuman must be true or false",
-  ],
-  [
-    "chat users hasUnreadMessages",
-    (c) => c.listChatUsers({ hasUnreadMessages: "no" as never }),
-    "hasUnreadMessages must be true or false",
-  ],
-  [
-    "chat users includeMessages",
-    (c) => c.listChatUsers({ includeMessages: "all" as never }),
-    "includeMessages must be true or false",
-  ],
-  [
-    "chat users dateFrom",
-    (c) => c.listChatUsers({ dateFrom: "01/05/2026" }),
-    "dateFrom must be an ISO 8601 date or date-time",
-  ],
-  [
-    "chat users dateTo",
-    (c) => c.listChatUsers({ dateTo: "soon" }),
-    "dateTo must be an ISO 8601 date or date-time",
-  ],
+  // chat users: each list filter given a value it refuses
+  ...(
+    [
+      ["type", "sms", "type must be one of chat_web, phonechat, messenger, slack, telegram"],
+      ["sortBy", "age", "sortBy must be one of name, email, phone"],
+      ["sortOrder", "asc", "sortOrder must be one of ASC, DESC"],
+      ["needHuman", 1, "needHuman must be true or false"],
+      ["hasUnreadMessages", "no", "hasUnreadMessages must be true or false"],
+      ["includeMessages", "all", "includeMessages must be true or false"],
+      ["dateFrom", "01/05/2026", "dateFrom must be an ISO 8601 date or date-time"],
+      ["dateTo", "soon", "dateTo must be an ISO 8601 date or date-time"],
+    ] as const
+  ).map(([filter, value, expected]): [string, Call, string] => [
+    `chat users ${filter}`,
+    (c) => c.listChatUsers({ [filter]: value } as never),
+    expected,
+  ]),
   ["chat users limit", (c) => c.listChatUsers({ limit: 1000 }), "limit must be between 1 and 100"],
   [
     "chat user email",

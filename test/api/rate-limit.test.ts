@@ -2,7 +2,13 @@
 // and counts, never on elapsed time.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
-import { type Clock, RateLimiter, sharedLimiter, TokenBucket } from "../../src/api/rate-limit.ts";
+import {
+  type Clock,
+  RateLimiter,
+  type RateLimiterOptions,
+  sharedLimiter,
+  TokenBucket,
+} from "../../src/api/rate-limit.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { type OddServer, startOddServer } from "../helpers/odd-server.ts";
 
@@ -43,12 +49,23 @@ const flush = async () => {
   for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
 };
 
-/** Acquires and records the order in which tokens are granted. */
-function track(limiter: RateLimiter, order: string[]) {
-  return (name: string, kind: "read" | "write", lane: "interactive" | "background" = "interactive") =>
+/**
+ * A limiter on a hand-moved clock; `get(name, kind, lane)` acquires a token and records `name` in `order`
+ * when it is granted; `grantedAfter(ms)` moves the clock and gives the names granted so far.
+ */
+function limiterOnClock(opts: Omit<RateLimiterOptions, "clock">) {
+  const clock = new ManualClock();
+  const limiter = new RateLimiter({ ...opts, clock });
+  const order: string[] = [];
+  const get = (name: string, kind: "read" | "write", lane: "interactive" | "background" = "interactive") =>
     limiter.acquire(kind, lane).then(() => {
       order.push(name);
     });
+  const grantedAfter = async (ms: number) => {
+    await clock.advance(ms);
+    return [...order];
+  };
+  return { clock, limiter, order, get, grantedAfter };
 }
 
 describe("TokenBucket", () => {
@@ -78,29 +95,19 @@ describe("TokenBucket", () => {
 
 describe("RateLimiter", () => {
   it("queues requests beyond the budget until tokens refill", async () => {
-    const clock = new ManualClock();
-    const limiter = new RateLimiter({ readPerMinute: 3, writePerMinute: 2, clock });
-    const order: string[] = [];
-    const get = track(limiter, order);
-    void get("r1", "read");
-    void get("r2", "read");
-    void get("r3", "read");
+    const { limiter, order, get, grantedAfter } = limiterOnClock({ readPerMinute: 3, writePerMinute: 2 });
+    for (const name of ["r1", "r2", "r3"]) void get(name, "read");
     await flush();
     expect(order).toEqual(["r1"]);
     expect(limiter.stats().read.queued).toEqual({ interactive: 2, background: 0 });
-    await clock.advance(31_000);
-    expect(order).toEqual(["r1", "r2"]);
-    await clock.advance(31_000);
-    expect(order).toEqual(["r1", "r2", "r3"]);
+    expect(await grantedAfter(31_000)).toEqual(["r1", "r2"]);
+    expect(await grantedAfter(31_000)).toEqual(["r1", "r2", "r3"]);
     expect(limiter.stats().read.queued).toEqual({ interactive: 0, background: 0 });
     expect(limiter.stats().read.granted.interactive).toBe(3);
   });
 
   it("keeps reads and writes in separate budgets", async () => {
-    const clock = new ManualClock();
-    const limiter = new RateLimiter({ readPerMinute: 3, writePerMinute: 3, clock });
-    const order: string[] = [];
-    const get = track(limiter, order);
+    const { limiter, order, get } = limiterOnClock({ readPerMinute: 3, writePerMinute: 3 });
     void get("r1", "read");
     void get("r2", "read");
     void get("w1", "write");
@@ -111,10 +118,10 @@ describe("RateLimiter", () => {
   });
 
   it("serves interactive requests before queued background ones", async () => {
-    const clock = new ManualClock();
-    const limiter = new RateLimiter({ readPerMinute: 3, clock, backgroundReadShare: 1 });
-    const order: string[] = [];
-    const get = track(limiter, order);
+    const { limiter, order, get, grantedAfter } = limiterOnClock({
+      readPerMinute: 3,
+      backgroundReadShare: 1,
+    });
     void get("first", "read");
     await flush();
     void get("bg1", "read", "background");
@@ -123,17 +130,12 @@ describe("RateLimiter", () => {
     await flush();
     expect(order).toEqual(["first"]);
     expect(limiter.stats().read.queued).toEqual({ interactive: 1, background: 2 });
-    await clock.advance(31_000);
-    expect(order).toEqual(["first", "person"]);
-    await clock.advance(62_000);
-    expect(order).toEqual(["first", "person", "bg1", "bg2"]);
+    expect(await grantedAfter(31_000)).toEqual(["first", "person"]);
+    expect(await grantedAfter(62_000)).toEqual(["first", "person", "bg1", "bg2"]);
   });
 
   it("lets background reads use only their share, keeping the rest for people", async () => {
-    const clock = new ManualClock();
-    const limiter = new RateLimiter({ readPerMinute: 100, backgroundReadShare: 0.3, clock });
-    const order: string[] = [];
-    const get = track(limiter, order);
+    const { clock, limiter, order, get } = limiterOnClock({ readPerMinute: 100, backgroundReadShare: 0.3 });
     for (let i = 0; i < 100; i++) void get(`bg${i}`, "read", "background");
     await flush();
     const burst = limiter.stats().read.capacity;
@@ -159,18 +161,13 @@ describe("RateLimiter", () => {
   });
 
   it("holds everyone back after a 429 for the time the service asked", async () => {
-    const clock = new ManualClock();
-    const limiter = new RateLimiter({ writePerMinute: 60, clock });
-    const order: string[] = [];
-    const get = track(limiter, order);
+    const { limiter, get, grantedAfter } = limiterOnClock({ writePerMinute: 60 });
     limiter.penalize("write", 10_000);
     void get("w1", "write");
     void get("w2", "write", "background");
-    await clock.advance(9_000);
-    expect(order).toEqual([]);
+    expect(await grantedAfter(9_000)).toEqual([]);
     expect(limiter.stats().write.available).toBe(0);
-    await clock.advance(3_000);
-    expect(order).toEqual(["w1", "w2"]);
+    expect(await grantedAfter(3_000)).toEqual(["w1", "w2"]);
   });
 
   it("removes an aborted waiter from the queue", async () => {

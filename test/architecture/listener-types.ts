@@ -9,10 +9,13 @@
 //
 // Against the old types (Bolt's `context` as SlackContext, string-indexed,
 // with the workspaces' source and the database), every `@ts-expect-error`
-// below is unused: there, a listener could write all of these.
+// below is unused: there, a listener could write all of these. The same holds
+// for work outside a request (WorkspaceWork, which was the services and the
+// scope joined, database included) and a workspace's background job (whose
+// argument held the database and the API key), at the end of the file.
 import type { BlockAction, ButtonAction, ViewSubmitAction } from "@slack/bolt";
 import type { WorkspaceId } from "../../src/domain/workspace.ts";
-import type { Reach, SlackBolt } from "../../src/slack/context.ts";
+import type { Reach, SlackBolt, WorkspaceWork } from "../../src/slack/context.ts";
 import type { Submission } from "../../src/slack/forms/form.ts";
 import {
   onAction,
@@ -25,6 +28,7 @@ import {
 } from "../../src/slack/listeners/on.ts";
 import type { Listeners } from "../../src/slack/listeners/routes.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
+import type { JobConfig, WorkspaceJob } from "../../src/workspaces/work.ts";
 
 declare const app: SlackBolt;
 declare const routes: Listeners;
@@ -67,6 +71,10 @@ async function reach(ctx: Reach): Promise<void> {
   void ctx.config.MESSAGING_CHANNEL_ID;
   // @ts-expect-error so is who may run Workflow steps (ctx.settings.workflowSteps)
   void ctx.config.WORKFLOW_STEPS;
+  // Event ids claimed for another workspace: the store is bound to the request's.
+  await ctx.events.claim("Ev1");
+  // @ts-expect-error a listener's events are its workspace's: no workspace to name
+  await ctx.events.claim("Ev1", "T_OTHER");
   // The deployment's lifecycle unbound (any team's uninstall): only `leaving`, bound to the request's team.
   // @ts-expect-error a listener has no unbound lifecycle
   void ctx.lifecycle;
@@ -123,3 +131,47 @@ async function submitted(s: Submission<{ ch?: string }>): Promise<void> {
   void s.ctx.db;
 }
 void submitted;
+
+/** Work outside a request (start-up settling, recovery: workFor) names its power as a listener's does. */
+async function outsideRequest(work: WorkspaceWork): Promise<void> {
+  void [work.workspace, work.stores, work.core, work.hooks, work.logger, work.posts, work.config.PUBLIC_URL];
+  // The kind of the deployment's database (which rows a stopped process left), a word: not the database.
+  const kind: "pglite" | "postgres" | undefined = work.database;
+  void kind;
+  await work.events.claim("Ev1");
+  // @ts-expect-error work for one workspace has no source of other workspaces
+  await work.workspaces.scopeOf("T_OTHER");
+  // @ts-expect-error nor the database
+  void work.db;
+  // @ts-expect-error nor a workspace's setting from the deployment's config
+  void work.config.MESSAGING_CHANNEL_ID;
+  // @ts-expect-error nor another workspace's event ids
+  await work.events.claim("Ev1", "T_OTHER");
+  // @ts-expect-error nor any member by a string
+  void work["anything"];
+}
+void outsideRequest;
+
+/**
+ * A workspace's background job (its inbox poller, its campaigns' live progress: src/workspaces/work.ts): the
+ * workspace's reach and the deployment's settings it reads. The cross-workspace runners (held starts, later
+ * sends, the report scheduler, the purge) hold the database each with its `// db:` reason, and are not this.
+ */
+function backgroundJob(job: WorkspaceJob, config: JobConfig): void {
+  void [job.workspace, job.stores.inbox, job.stores.progress, job.client, job.slack, job.reports, job.inbox];
+  void [job.eventsTo, config.INBOX_POLL_SECONDS, config.API_READ_LIMIT, config.REPORT_FAILURE_ALERT];
+  job.onClose(async () => {});
+  // @ts-expect-error a job has no database
+  void job.db;
+  // @ts-expect-error nor the workspace's API key (its client uses it)
+  void job.apiKey;
+  // @ts-expect-error nor a source of other workspaces
+  void job.workspaces;
+  // @ts-expect-error nor any member by a string
+  void job["anything"];
+  // @ts-expect-error its settings are the ones it reads: not a workspace's default channel
+  void config.MESSAGING_CHANNEL_ID;
+  // @ts-expect-error nor a secret of the deployment
+  void config.MESSAGING_API_KEY;
+}
+void backgroundJob;

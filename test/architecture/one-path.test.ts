@@ -1,8 +1,9 @@
 // One composition path (issue 38 §1): single mode is the registry with one
 // installation, so both modes are composed by one function (composeWorkspaces,
 // src/host/compose.ts) and differ only in their source of installations.
-// `npm start` (src/host/main.ts) composes once and builds one Bolt app, and the
-// tests' stacks start through the same builder. Read from the code with
+// `npm start` (src/host/main.ts) composes once and starts one Bolt app with the
+// one starter of both modes (startSlackApp), and the tests' stacks start through
+// the same builders. Read from the code with
 // TypeScript's parser: the calls each file makes.
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -83,9 +84,24 @@ describe("one composition path", () => {
       expect(calls, name).not.toContain(name);
   });
 
+  it("one Slack app starter for both modes: startSlackApp, the only one, called once by npm start", () => {
+    // Exported starters of a Bolt app: one, whatever the source of installations.
+    const starters = sourceFiles(SRC).flatMap((f) =>
+      [...readFileSync(f, "utf8").matchAll(/export (?:async )?function (start\w*SlackApp)\b/g)].map(
+        (m) => m[1],
+      ),
+    );
+    expect(starters).toEqual(["startSlackApp"]);
+    // Only the starter builds a Bolt app, and npm start starts it once, with no branch on the mode.
+    expect(callersOf("createSlackApp")).toEqual(["slack/app.ts"]);
+    expect(callsIn(join(SRC, "host/main.ts")).filter((c) => c.name === "startSlackApp")).toHaveLength(1);
+  });
+
   it("the tests' stacks start through the same builders", () => {
     const calls = (file: string) => callsIn(join(ROOT, file)).map((c) => c.name);
     expect(calls("test/helpers/stack.ts")).toContain("createSwitchboard");
     expect(calls("test/helpers/workspaces-stack.ts")).toContain("createManyWorkspaceSwitchboard");
+    for (const stack of ["test/helpers/stack.ts", "test/helpers/workspaces-stack.ts"])
+      expect(calls(stack), stack).toContain("startSlackApp");
   });
 });

@@ -2,7 +2,8 @@
 // scopes others name so (the messaging API key's read/write scopes, in the
 // spec's own word; Slack's OAuth scopes). What a command needs to run is its
 // access (`access: "write"`, `may(actor, access)`, type Access), and a bag of
-// what a function needs is its deps. This rule reads every line of src/,
+// what a function needs is its deps (`ApprovalDeps`, `InboxDeps`: no type is
+// named `…Access` but `Access` itself). This rule reads every line of src/,
 // comments included: each `scope` must be one of the places below, else it
 // fails naming the line.
 import { readFileSync } from "node:fs";
@@ -69,7 +70,7 @@ const ALLOWED: Array<{ where: string; words: RegExp; why: string }> = [
   },
   { where: "slack/tenancy/installation-store.ts", words: /\bscopes\b/g, why: "Slack's OAuth scopes" },
   {
-    where: "slack/app.ts",
+    where: "host/many-workspaces.ts",
     words: /\b(?:scopes|manifestScopes)\b/g,
     why: "Slack's OAuth scopes, for Add to Slack",
   },
@@ -116,5 +117,26 @@ describe("one word per idea: scope", () => {
     expect(stray, "a command's permission is its access; a bag of what a function needs, its deps").toEqual(
       [],
     );
+  });
+});
+
+/** A type named for access that is not `Access` itself: a bag of dependencies (`ApprovalAccess`), which is `…Deps`. */
+const ACCESS_BAG = /\b[A-Z]\w*Access\b/g;
+
+describe("one word per idea: access", () => {
+  it("finds a bag of dependencies named access, and leaves a command's access", () => {
+    expect("export interface InboxAccess {".match(ACCESS_BAG)).toEqual(["InboxAccess"]);
+    expect('may(actor, access: Access = "write")'.match(ACCESS_BAG)).toBeNull();
+  });
+
+  it("`access` in src/ is a command's permission (type Access): a bag of what a function needs is its …Deps", () => {
+    const stray = sourceFiles(SRC).flatMap((file) =>
+      readFileSync(file, "utf8")
+        .split("\n")
+        .flatMap((line, i) =>
+          ACCESS_BAG.test(line) ? [`src/${relative(SRC, file)}:${i + 1}: ${line.trim()}`] : [],
+        ),
+    );
+    expect(stray).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import type { SwitchboardCore } from "../../src/commands/core.ts";
 import type { Actor, Reply } from "../../src/commands/types.ts";
-import { all, expectSlackValid, SHELL, SLACK_USER, useHarness } from "./helpers.ts";
+import { all, approvedTemplate, expectSlackValid, SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
 
@@ -174,15 +174,7 @@ describe("at most 10 tests a person an hour (issue 37 §5)", () => {
 describe("a template the API will not send is refused before the request", () => {
   it("not approved (paused): said, nothing sent", async () => {
     const { client, sandbox } = h();
-    const t = await client.createTemplate({
-      integrationId: 1,
-      name: `paused_offer_${Date.now() % 100000}`,
-      language: "en",
-      category: "MARKETING",
-      bodyText: "A {{thing}} for you.",
-      bodyExamples: { thing: "gift" },
-    });
-    await client.syncTemplates(1);
+    const t = await approvedTemplate(client, "paused_offer", "A {{thing}} for you.", { thing: "gift" });
     const add = await h().run(`campaign add Paused template=${t.id} group=1 thing=gift`);
     const id = Number(/campaign #(\d+)/i.exec(add.text)?.[1]);
     await sandbox.db.query("update sandbox.templates set status = 'paused' where id = $1", [t.id]);

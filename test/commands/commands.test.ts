@@ -13,6 +13,18 @@ import { all, expectSlackValid, SHELL, SLACK_USER, useHarness } from "./helpers.
 
 const h = useHarness();
 const text = (r: { blocks: never[] | unknown[]; text: string }) => blocksToText(r.blocks as never) || r.text;
+/** The number of the `what` (Tag, Contact, …) an answer names as "<what> #<n>". */
+const numberIn = (r: { text: string }, what: string) =>
+  Number(new RegExp(`${what} #(\\d+)`).exec(r.text)![1]);
+/** Runs `line`, which makes a `what` and says so in the channel; gives the answer and the new one's number. */
+async function made(line: string, what: string) {
+  const reply = await h().run(line);
+  expect(reply.visibility, reply.text).toBe("in_channel");
+  return { reply, id: numberIn(reply, what) };
+}
+/** Confirms, as Slack's user, what an answer asked. */
+const confirmed = (ask: { confirmation?: { id: string } }) =>
+  h().core.confirm(ask.confirmation!.id, SLACK_USER);
 
 describe("read commands", () => {
   const cases: Array<[string, RegExp[]]> = [
@@ -112,11 +124,9 @@ describe("read commands", () => {
 
 describe("write commands", () => {
   it("tag add, edit and delete (confirmed), in the channel (the Slack app names who: test/slack/core.test.ts)", async () => {
-    const { client, core } = h();
-    const add = await h().run('tag add "Hot lead" #ff0000 very hot');
-    expect(add.visibility).toBe("in_channel");
+    const { client } = h();
+    const { reply: add, id } = await made('tag add "Hot lead" #ff0000 very hot', "Tag");
     expect(add.text).not.toContain("<@U0WRITER>");
-    const id = Number(/Tag #(\d+)/.exec(add.text)![1]);
     expect(await client.getTag(id)).toMatchObject({
       name: "Hot lead",
       color: "#FF0000",
@@ -132,47 +142,44 @@ describe("write commands", () => {
     expect(ask.confirmation).toBeDefined();
     expect(text(ask)).toMatch(/Delete tag #\d+ “Warm lead”/);
     await client.getTag(id); // still there
-    const done = await core.confirm(ask.confirmation!.id, SLACK_USER);
+    const done = await confirmed(ask);
     expect(done.visibility).toBe("in_channel");
     expect(done.text).toMatch(/^Tag \*Warm lead\* deleted \(Tag #\d+\)$/);
     await expect(client.getTag(id)).rejects.toMatchObject({ kind: "not_found" });
   });
 
   it("contact add, edit (custom fields merged), opt-out, opt-in, delete", async () => {
-    const { client, core } = h();
-    const add = await h().run(
+    const { id } = await made(
       "contact add +1 (415) 555-7788 first=Zoe last=Kim email=<mailto:zoe@example.com|zoe@example.com> loyalty_tier=gold points=10",
+      "Contact",
     );
-    expect(add.visibility).toBe("in_channel");
-    const id = Number(/Contact #(\d+)/.exec(add.text)![1]);
-    expect(await client.getContact(id)).toMatchObject({
+    expect(await h().client.getContact(id)).toMatchObject({
       phone: "+14155557788",
       first_name: "Zoe",
       email: "zoe@example.com",
     });
 
     await h().run(`contact edit ${id} last=Park points=12`);
-    const edited = await client.getContact(id);
+    const edited = await h().client.getContact(id);
     expect(edited).toMatchObject({ last_name: "Park" });
     expect(edited.custom_fields).toMatchObject({ loyalty_tier: "gold" });
     expect(String((edited.custom_fields as Record<string, unknown>).points)).toBe("12");
 
     expect((await h().run(`contact opt-out ${id}`)).text).toMatch(/opted out/);
-    const out = await client.listContacts({ optedOut: true, limit: 100 });
+    const out = await h().client.listContacts({ optedOut: true, limit: 100 });
     expect(out.items.some((c) => c.id === id)).toBe(true);
     expect((await h().run(`contact opt-in ${id}`)).text).toMatch(/opted in/);
-    const back = await client.listContacts({ optedOut: false, limit: 100 });
+    const back = await h().client.listContacts({ optedOut: false, limit: 100 });
     expect(back.items.some((c) => c.id === id)).toBe(true);
 
     const ask = await h().run(`contact delete ${id}`);
-    await core.confirm(ask.confirmation!.id, SLACK_USER);
-    await expect(client.getContact(id)).rejects.toMatchObject({ kind: "not_found" });
+    await confirmed(ask);
+    await expect(h().client.getContact(id)).rejects.toMatchObject({ kind: "not_found" });
   });
 
   it("field add, edit and delete", async () => {
-    const { client, core } = h();
-    const add = await h().run("field add shoe_size Shoe size type=number position=9");
-    const id = Number(/Field #(\d+)/.exec(add.text)![1]);
+    const { client } = h();
+    const { id } = await made("field add shoe_size Shoe size type=number position=9", "Field");
     await h().run(`field edit ${id} label="Shoe size (EU)"`);
     const fields = await client.listContactFields();
     expect(fields.items.find((f) => f.id === id)).toMatchObject({
@@ -182,14 +189,13 @@ describe("write commands", () => {
     });
     const ask = await h().run(`field delete ${id}`);
     expect(text(ask)).toMatch(/Shoe size/);
-    await core.confirm(ask.confirmation!.id, SLACK_USER);
+    await confirmed(ask);
     expect((await client.listContactFields()).items.some((f) => f.id === id)).toBe(false);
   });
 
   it("group add, edit, members add and remove (confirmed), delete", async () => {
-    const { client, core } = h();
-    const add = await h().run("group add Beta testers description=early");
-    const id = Number(/Group #(\d+)/.exec(add.text)![1]);
+    const { client } = h();
+    const { id } = await made("group add Beta testers description=early", "Group");
     await h().run(`group edit ${id} name="Beta testers EU"`);
     expect(await client.getGroup(id)).toMatchObject({ name: "Beta testers EU", description: "early" });
     await h().run(`group ${id} add 1,2 3`);
@@ -197,20 +203,19 @@ describe("write commands", () => {
     const ask = await h().run(`group ${id} remove 3`);
     expect(ask.confirmation).toBeDefined();
     expect((await client.listContacts({ groupId: id })).total).toBe(3);
-    await core.confirm(ask.confirmation!.id, SLACK_USER);
+    await confirmed(ask);
     expect((await client.listContacts({ groupId: id })).total).toBe(2);
     const del = await h().run(`group delete ${id}`);
-    await core.confirm(del.confirmation!.id, SLACK_USER);
+    await confirmed(del);
     await expect(client.getGroup(id)).rejects.toMatchObject({ kind: "not_found" });
   });
 
   it("template add, sync and delete", async () => {
-    const { client, core } = h();
-    const add = await h().run(
+    const { client } = h();
+    const { id } = await made(
       'template add "Order Shipped" lang=en category=utility body="Hi {{name}}, order {{order}} shipped" footer="Thanks" button=Track button="Open|<https://example.com/o|example.com/o>" name=Ana order=A1',
+      "Template",
     );
-    expect(add.visibility).toBe("in_channel");
-    const id = Number(/Template #(\d+)/.exec(add.text)![1]);
     expect(await client.getTemplate(id)).toMatchObject({
       name: "order_shipped",
       status: "pending",
@@ -222,7 +227,7 @@ describe("write commands", () => {
     // Sync may approve it; an approved template cannot be deleted, and the answer says why before asking.
     if (!ask.confirmation) expect(ask.text).toMatch(/messaging API deletes only pending, rejected, disabled/);
     else {
-      const done = await core.confirm(ask.confirmation.id, SLACK_USER);
+      const done = await confirmed(ask);
       expect(done.text).toMatch(/Template \*\w+\* deleted \(Template #\d+\)/);
       await expect(client.getTemplate(id)).rejects.toMatchObject({ kind: "not_found" });
     }
@@ -236,12 +241,11 @@ describe("write commands", () => {
   });
 
   it("campaign add, show with its buttons, send (confirmed) and cancel", async () => {
-    const { client, core } = h();
-    const add = await h().run(
+    const { client } = h();
+    const { reply: add, id } = await made(
       "campaign add Autumn promo template=1 group=1 tag=2 first_name=friend order_id=X1",
+      "[Cc]ampaign",
     );
-    expect(add.visibility).toBe("in_channel");
-    const id = Number(/campaign #(\d+)/i.exec(add.text)![1]);
     expect(await client.getCampaign(id)).toMatchObject({ name: "Autumn promo", status: "draft" });
     const values = add.blocks
       .flatMap((b) => (b.type === "actions" ? b.elements : []))
@@ -254,7 +258,7 @@ describe("write commands", () => {
     expect(text(ask)).toMatch(/order_update/);
     expect(text(ask)).toMatch(/6 people: VIP customers \(6\)/);
     expect((await client.getCampaign(id)).status).toBe("draft");
-    const sent = await core.confirm(ask.confirmation!.id, SLACK_USER);
+    const sent = await confirmed(ask);
     expect(sent.visibility).toBe("in_channel");
     // The launch is the campaign's card (status, names, who launched it), not a line about it.
     expect(sent.text).toMatch(/Autumn promo: sending/);
@@ -264,7 +268,7 @@ describe("write commands", () => {
 
     const cancel = await h().run(`campaign ${id} cancel`);
     expect(text(cancel)).toMatch(/Cancel campaign/);
-    const cancelled = await core.confirm(cancel.confirmation!.id, SLACK_USER);
+    const cancelled = await confirmed(cancel);
     expect(cancelled.text).toMatch(/cancelled/);
     expect((await client.getCampaign(id)).status).toBe("cancelled");
   });
@@ -279,7 +283,7 @@ describe("write commands", () => {
     const t = await h().run("send +1 415 555 0200 template=order_update lang=en first_name=Ana order_id=42");
     expect(t.visibility).toBe("in_channel");
     expect(t.text).toMatch(/^:envelope: Sent to \*\+14155550200\*: “Hi Ana, your order 42 is on its way\.”/);
-    const msgId = Number(/Message #(\d+)/.exec(t.text)![1]);
+    const msgId = numberIn(t, "Message");
     expect(await h().client.getMessage(msgId)).toMatchObject({ type: "template" });
 
     // The sandbox fetches the image (docs/sandbox.md): a file host on loopback.

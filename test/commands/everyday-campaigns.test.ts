@@ -2,7 +2,7 @@
 // shown as customers will read them before a send; the spec's documented body
 // alone is a campaign; no audience is refused at the send, in words.
 import { describe, expect, it } from "vitest";
-import { all, SLACK_USER, useHarness } from "./helpers.ts";
+import { all, approvedTemplate, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
 
@@ -50,15 +50,10 @@ describe("placeholders of a campaign's template", () => {
 
   it("a placeholder named like an option is written param.<name>=, and the option keeps its meaning", async () => {
     const { client } = h();
-    const t = await client.createTemplate({
-      integrationId: 1,
-      name: `tagged_offer_${Date.now() % 100000}`,
-      language: "en",
-      category: "MARKETING",
-      bodyText: "Your {{tag}} offer starts at {{at}}.",
-      bodyExamples: { tag: "gold", at: "noon" },
+    const t = await approvedTemplate(client, "tagged_offer", "Your {{tag}} offer starts at {{at}}.", {
+      tag: "gold",
+      at: "noon",
     });
-    await client.syncTemplates(1);
     const ask = await h().run(`campaign add Tagged template=${t.id} group=1 tag=1`);
     expect(ask.text).toMatch(/needs `param\.tag=…`, `param\.at=…`/);
     expect(ask.text).toMatch(/Add `param\.tag=…` `param\.at=…`/);

@@ -18,13 +18,16 @@ import { all, useHarness } from "./helpers.ts";
 
 const h = useHarness();
 
+/** Ana, who asks for the starts, in #general. */
+const ANA = { userId: "U0ANA", via: "slack" as const, channelId: "C0GENERAL" };
+
 const sends = (id: number) =>
   h().forwarder.requests.filter((r) => r === `POST /v1/campaigns/${id}/send`).length;
 
 async function newDraft(name: string, at?: string, core = h().core) {
   const r = await core.run(
     `campaign add ${name} template=1 group=1 first_name=a order_id=b${at ? ` at="${at}"` : ""}`,
-    { userId: "U0ANA", via: "slack", channelId: "C0GENERAL" },
+    ANA,
   );
   const m = /campaign #(\d+)/i.exec(r.text);
   if (!m) throw new Error(`no campaign made: ${r.text}`);
@@ -54,6 +57,19 @@ function instance(clock: { now: () => Date }, rules = {}, db = h().db) {
     now: clock.now,
   });
   return { core, runner, told };
+}
+
+/**
+ * A runner on the test's clock (at `now`), and its core's draft `name` held to start at `at`, the start's
+ * card posted in #general as `ts`.
+ */
+async function heldWithCard(name: string, at: string, ts: string, now = "2026-11-27T10:00:00Z") {
+  const clock = testClock(now);
+  const run = instance(clock);
+  const { id } = await newDraft(name, at, run.core);
+  const store = new HeldStarts(h().db, ENV_WORKSPACE);
+  await store.setCard((await store.ofCampaign(id))!.id, "C0GENERAL", ts);
+  return { clock, run, id, store };
 }
 
 /** The workspace as a runner of its own sees it: its core, no rules, its DMs kept in `base.told`. */
@@ -139,41 +155,30 @@ describe("held starts", () => {
     expect(h().audits.some((e) => e.operation === "campaign.hold")).toBe(true);
   });
 
-  it("two instances both firing at once: one start", async () => {
+  /** Two runners (the second on `db`), each passing `rounds` times at once when the start is due: one start. */
+  async function bothFiring(name: string, db = h().db, rounds = 1) {
     const clock = testClock("2026-11-27T10:00:00Z");
     const a = instance(clock);
-    const b = instance(clock);
-    const { id } = await newDraft("Raced", "2026-11-27T10:30:00Z", a.core);
+    const b = instance(clock, {}, db);
+    const { id } = await newDraft(name, "2026-11-27T10:30:00Z", a.core);
     clock.set("2026-11-27T10:30:01Z");
-    const outcomes = (await Promise.all([a.runner.pass(), b.runner.pass()])).flat();
+    const passes = Array.from({ length: rounds }, () => [a.runner.pass(), b.runner.pass()]).flat();
+    const outcomes = (await Promise.all(passes)).flat();
     expect(outcomes.filter((o) => o === "sent")).toHaveLength(1);
     expect(sends(id)).toBe(1);
-  });
+  }
+
+  it("two instances both firing at once: one start", () => bothFiring("Raced"));
 
   it.runIf(postgresUrl())(
     "two replicas on PostgreSQL (each its own pool on one database), both firing: one start",
     async () => {
-      await onSecondPool(h().db, async (other) => {
-        const clock = testClock("2026-11-27T10:00:00Z");
-        const a = instance(clock);
-        const b = instance(clock, {}, other);
-        const { id } = await newDraft("Replicas", "2026-11-27T11:00:00Z", a.core);
-        clock.set("2026-11-27T11:00:02Z");
-        const outcomes = (
-          await Promise.all([a.runner.pass(), b.runner.pass(), a.runner.pass(), b.runner.pass()])
-        ).flat();
-        expect(outcomes.filter((o) => o === "sent")).toHaveLength(1);
-        expect(sends(id)).toBe(1);
-      });
+      await onSecondPool(h().db, (other) => bothFiring("Replicas", other, 2));
     },
   );
 
   it("a start missed by more than an hour is held and its requester asked, not sent", async () => {
-    const clock = testClock("2026-11-27T10:00:00Z");
-    const run = instance(clock);
-    const { id } = await newDraft("Missed", "2026-11-27T10:10:00Z", run.core);
-    const store = new HeldStarts(h().db, ENV_WORKSPACE);
-    await store.setCard((await store.ofCampaign(id))!.id, "C0GENERAL", "111.222");
+    const { clock, run, id, store } = await heldWithCard("Missed", "2026-11-27T10:10:00Z", "111.222");
     clock.set("2026-11-27T11:30:00Z");
     expect(await run.runner.pass()).toEqual(["asked"]);
     expect(sends(id)).toBe(0);
@@ -186,16 +191,8 @@ describe("held starts", () => {
     expect(await run.runner.pass()).toEqual([]);
 
     // Start now: its own confirmation, then one send.
-    const ask = await run.core.run(`campaign ${id} send now`, {
-      userId: "U0ANA",
-      via: "slack",
-      channelId: "C0GENERAL",
-    });
-    const done = await run.core.confirm(ask.confirmation!.id, {
-      userId: "U0ANA",
-      via: "slack",
-      channelId: "C0GENERAL",
-    });
+    const ask = await run.core.run(`campaign ${id} send now`, ANA);
+    const done = await run.core.confirm(ask.confirmation!.id, ANA);
     expect(done.text).not.toMatch(/error|could not/i);
     expect(sends(id)).toBe(1);
     expect((await store.ofCampaign(id))?.state).toBe("cancelled");
@@ -206,12 +203,11 @@ describe("held starts", () => {
     const clock = testClock("2026-11-27T22:00:00Z");
     const rules = startRulesOf("Europe/Paris", "21:00-08:00");
     const run = instance(clock, rules);
-    const ana = { userId: "U0ANA", via: "slack" as const, channelId: "C0GENERAL" };
     const { id } = await newDraft("Quiet", undefined, run.core);
-    const ask = await run.core.run(`campaign ${id} send`, ana);
+    const ask = await run.core.run(`campaign ${id} send`, ANA);
     expect(all(ask)).toMatch(/Quiet hours until 08:00/);
     expect(all(ask)).toContain("Start at 08:00");
-    const held = await run.core.confirm(ask.confirmation!.id, ana);
+    const held = await run.core.confirm(ask.confirmation!.id, ANA);
     expect(all(held)).toContain("Starts at 08:00 (quiet hours until then)");
     expect(all(held)).toContain("Send now anyway");
     expect(all(held)).toContain(`campaign ${id} cancel start`);
@@ -220,22 +216,18 @@ describe("held starts", () => {
     const store = new HeldStarts(h().db, ENV_WORKSPACE);
     expect((await store.ofCampaign(id))?.at).toEqual(new Date("2026-11-28T07:00:00Z"));
 
-    const cancelled = await run.core.run(`campaign ${id} cancel start`, ana);
+    const cancelled = await run.core.run(`campaign ${id} cancel start`, ANA);
     expect(all(cancelled)).toContain("Start cancelled by <@U0ANA>");
     expect(h().audits.some((e) => e.operation === "campaign.hold.cancel")).toBe(true);
     clock.set("2026-11-28T07:00:10Z");
     expect(await run.runner.pass()).toEqual([]);
     expect(sends(id)).toBe(0);
     // A second Cancel start: nothing to cancel, in words.
-    expect((await run.core.run(`campaign ${id} cancel start`, ana)).text).toMatch(/no held start/);
+    expect((await run.core.run(`campaign ${id} cancel start`, ANA)).text).toMatch(/no held start/);
   });
 
   it("a held start of a campaign cancelled meanwhile is skipped, with a word on the card", async () => {
-    const clock = testClock("2026-11-27T10:00:00Z");
-    const run = instance(clock);
-    const { id } = await newDraft("Gone", "2026-11-27T10:05:00Z", run.core);
-    const store = new HeldStarts(h().db, ENV_WORKSPACE);
-    await store.setCard((await store.ofCampaign(id))!.id, "C0GENERAL", "333.444");
+    const { clock, run, id } = await heldWithCard("Gone", "2026-11-27T10:05:00Z", "333.444");
     await h().client.cancelCampaign(id);
     clock.set("2026-11-27T10:05:01Z");
     expect(await run.runner.pass()).toEqual(["skipped"]);
@@ -344,49 +336,69 @@ describe("held starts", () => {
       return { base, runner };
     }
 
-    it("a start moved after the runner read it is not run at its old time; it runs at the new one, recorded when it ran", async () => {
+    /**
+     * Ana moves the start to 11:00 after the runner (on `db`) read it as due at 10:30, before its claim: it is
+     * not run at its old time. Gives the runner, the clock and the campaign's id.
+     */
+    async function movedBetweenReadAndClaim(name: string, db = h().db) {
       const clock = testClock("2026-11-27T10:00:00Z");
-      const store = new HeldStarts(h().db, ENV_WORKSPACE);
-      const ana = { userId: "U0ANA", via: "slack" as const, channelId: "C0GENERAL" };
-      const { base, runner } = racing(clock, {}, async () => {
-        // Between the runner's read and its claim, Ana moves the start to 11:00.
-        const moved = await base.core.run(`campaign ${id} send at=2026-11-27T11:00:00Z`, ana);
-        await base.core.confirm(moved.confirmation!.id, ana);
-      });
-      const { id } = await newDraft("Moved", "2026-11-27T10:30:00Z", base.core);
+      const { base, runner } = racing(
+        clock,
+        {},
+        async () => {
+          const moved = await base.core.run(`campaign ${id} send at=2026-11-27T11:00:00Z`, ANA);
+          await base.core.confirm(moved.confirmation!.id, ANA);
+        },
+        db,
+      );
+      const { id } = await newDraft(name, "2026-11-27T10:30:00Z", base.core);
       clock.set("2026-11-27T10:30:05Z");
       expect(await runner.pass()).toEqual(["taken"]);
       expect(sends(id)).toBe(0);
-      expect(await store.ofCampaign(id)).toMatchObject({
+      expect(await new HeldStarts(db, ENV_WORKSPACE).ofCampaign(id)).toMatchObject({
         state: "held",
         at: new Date("2026-11-27T11:00:00Z"),
       });
-      clock.set("2026-11-27T11:00:07Z");
-      expect(await runner.pass()).toEqual(["sent"]);
-      expect(sends(id)).toBe(1);
-      const ran = await store.ofCampaign(id);
-      expect(ran?.ranAt).toEqual(new Date("2026-11-27T11:00:07Z"));
-    });
+      return { clock, runner, id };
+    }
 
-    it("a start cancelled after the runner read it is not run", async () => {
+    /** Ana cancels the start after the runner (on `db`) read it as due, before its claim: it is not run. */
+    async function cancelledBetweenReadAndClaim(name: string, db = h().db) {
       const clock = testClock("2026-11-27T10:00:00Z");
-      const ana = { userId: "U0ANA", via: "slack" as const, channelId: "C0GENERAL" };
-      const { base, runner } = racing(clock, {}, async () => {
-        await base.core.run(`campaign ${id} cancel start`, ana);
-      });
-      const { id } = await newDraft("Cancelled late", "2026-11-27T10:30:00Z", base.core);
+      const { base, runner } = racing(
+        clock,
+        {},
+        async () => {
+          await base.core.run(`campaign ${id} cancel start`, ANA);
+        },
+        db,
+      );
+      const { id } = await newDraft(name, "2026-11-27T10:30:00Z", base.core);
       clock.set("2026-11-27T10:30:05Z");
       expect(await runner.pass()).toEqual(["taken"]);
       expect(sends(id)).toBe(0);
-      expect((await new HeldStarts(h().db, ENV_WORKSPACE).ofCampaign(id))?.state).toBe("cancelled");
+      expect((await new HeldStarts(db, ENV_WORKSPACE).ofCampaign(id))?.state).toBe("cancelled");
+    }
+
+    it("a start moved after the runner read it is not run at its old time; it runs at the new one, recorded when it ran", async () => {
+      const { clock, runner, id } = await movedBetweenReadAndClaim("Moved");
+      clock.set("2026-11-27T11:00:07Z");
+      expect(await runner.pass()).toEqual(["sent"]);
+      expect(sends(id)).toBe(1);
+      const ran = await new HeldStarts(h().db, ENV_WORKSPACE).ofCampaign(id);
+      expect(ran?.ranAt).toEqual(new Date("2026-11-27T11:00:07Z"));
     });
 
+    it("a start cancelled after the runner read it is not run", () =>
+      cancelledBetweenReadAndClaim("Cancelled late"));
+
     it("quiet hours set after a start was held: it waits to their end, told on its card, then runs", async () => {
-      const clock = testClock("2026-11-27T20:00:00Z");
-      const before = instance(clock);
-      const { id } = await newDraft("Quiet later", "2026-11-27T22:30:00Z", before.core);
-      const store = new HeldStarts(h().db, ENV_WORKSPACE);
-      await store.setCard((await store.ofCampaign(id))!.id, "C0GENERAL", "555.666");
+      const { clock, id, store } = await heldWithCard(
+        "Quiet later",
+        "2026-11-27T22:30:00Z",
+        "555.666",
+        "2026-11-27T20:00:00Z",
+      );
       // Quiet hours 21:00–08:00 in Paris are set afterwards; the start is due at 23:30 there.
       const rules = startRulesOf("Europe/Paris", "21:00-08:00");
       const after = instance(clock, rules);
@@ -405,27 +417,7 @@ describe("held starts", () => {
 
     it.runIf(postgresUrl())(
       "cancelled between two replicas on PostgreSQL: the start read before the cancel is not run",
-      async () => {
-        await onSecondPool(h().db, async (other) => {
-          const clock = testClock("2026-11-27T10:00:00Z");
-          const ana = { userId: "U0ANA", via: "slack" as const, channelId: "C0GENERAL" };
-          // Replica 2 reads the start as due; replica 1 (the harness's pool) cancels it before replica 2 claims it.
-          const canceller = instance(clock);
-          const { runner } = racing(
-            clock,
-            {},
-            async () => {
-              await canceller.core.run(`campaign ${id} cancel start`, ana);
-            },
-            other,
-          );
-          const { id } = await newDraft("Cancelled across", "2026-11-27T10:10:00Z", canceller.core);
-          clock.set("2026-11-27T10:10:02Z");
-          expect(await runner.pass()).toEqual(["taken"]);
-          expect(sends(id)).toBe(0);
-          expect((await new HeldStarts(other, ENV_WORKSPACE).ofCampaign(id))?.state).toBe("cancelled");
-        });
-      },
+      () => onSecondPool(h().db, (other) => cancelledBetweenReadAndClaim("Cancelled across", other)),
     );
 
     it.runIf(postgresUrl())(
@@ -456,34 +448,12 @@ describe("held starts", () => {
     it.runIf(postgresUrl())(
       "moved between two replicas on PostgreSQL: the start read at its old time is not run",
       async () => {
-        await onSecondPool(h().db, async (other) => {
-          const clock = testClock("2026-11-27T10:00:00Z");
-          const ana = { userId: "U0ANA", via: "slack" as const, channelId: "C0GENERAL" };
-          // Replica 2 reads the start as due; replica 1 (the harness's pool) moves it before replica 2 claims it.
-          const mover = instance(clock);
-          const { runner } = racing(
-            clock,
-            {},
-            async () => {
-              const moved = await mover.core.run(`campaign ${id} send at=2026-11-27T12:00:00Z`, ana);
-              await mover.core.confirm(moved.confirmation!.id, ana);
-            },
-            other,
-          );
-          const { id } = await newDraft("Moved across", "2026-11-27T10:10:00Z", mover.core);
-          clock.set("2026-11-27T10:10:02Z");
-          expect(await runner.pass()).toEqual(["taken"]);
-          expect(sends(id)).toBe(0);
-          expect((await new HeldStarts(other, ENV_WORKSPACE).ofCampaign(id))?.at).toEqual(
-            new Date("2026-11-27T12:00:00Z"),
-          );
-        });
+        await onSecondPool(h().db, (other) => movedBetweenReadAndClaim("Moved across", other));
       },
     );
 
     it("a campaign Switchboard created with no audience is refused before any prompt and by the road, in words", async () => {
-      const ana = { userId: "U0ANA", via: "slack" as const, channelId: "C0GENERAL" };
-      const r = await h().core.run("campaign add Nobody template=2", ana);
+      const r = await h().core.run("campaign add Nobody template=2", ANA);
       const id = Number(/campaign #(\d+)/i.exec(r.text)?.[1]);
       // A real API's record may not show the audience: a record without its members, as such an API gives it.
       const hidden = new Proxy(h().client, {
@@ -497,24 +467,23 @@ describe("held starts", () => {
         },
       });
       const core = h().newCore({ api: hidden });
-      const send = await core.run(`campaign ${id} send`, ana);
+      const send = await core.run(`campaign ${id} send`, ANA);
       expect(send.confirmation).toBeUndefined();
       expect(all(send)).toMatch(/\*Nobody\* has no audience: .*Create it again with a group or contacts/);
       expect(all(send)).not.toMatch(/not known to Switchboard/i);
       // The road itself, as a held start would take it.
-      const outcome = await core.startHeld(ana, id);
+      const outcome = await core.startHeld(ANA, id);
       expect(outcome).toMatchObject({ kind: "refused", rail: "audience" });
       expect(sends(id)).toBe(0);
     });
   });
 
   it("a stale Send… on a campaign already sending is refused by state at once, saying where it is (issue 37 §4)", async () => {
-    const ana = { userId: "U0ANA", via: "slack" as const, channelId: "C0GENERAL" };
     const { id } = await newDraft("Stale button");
-    const ask = await h().core.run(`campaign ${id} send`, ana);
-    await h().core.confirm(ask.confirmation!.id, ana);
+    const ask = await h().core.run(`campaign ${id} send`, ANA);
+    await h().core.confirm(ask.confirmation!.id, ANA);
     expect(sends(id)).toBe(1);
-    const again = await h().core.run(`campaign ${id} send`, ana);
+    const again = await h().core.run(`campaign ${id} send`, ANA);
     expect(again.confirmation).toBeUndefined();
     expect(all(again)).toMatch(/\*Stale button\* is already sending: it is not sent twice/);
     expect(all(again)).toContain(`report now ${id}`);

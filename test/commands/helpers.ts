@@ -3,14 +3,18 @@
 // made"), and a check that every reply is a message Slack would accept.
 
 import type { KnownBlock } from "@slack/types";
-import { beforeAll, expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import type { MessagingClient } from "../../src/api/client.ts";
 import { type CoreOptions, createCommandCore, type SwitchboardCore } from "../../src/commands/core.ts";
 import type { Actor, Reply } from "../../src/commands/types.ts";
 import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
+import { createSwitchboard, type Switchboard } from "../../src/host/app.ts";
+import { loadConfig } from "../../src/platform/config.ts";
 import type { AuditEntry } from "../../src/store/audit.ts";
 import type { Db } from "../../src/store/db.ts";
 import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
+import { openTestDb, type TestDb } from "../helpers/db.ts";
+import { captureLogger } from "../helpers/log.ts";
 import type { Sandbox, SandboxOptions } from "../helpers/sandbox.ts";
 import { useStack } from "../helpers/stack.ts";
 
@@ -93,6 +97,62 @@ export function useHarness(opts: { sandbox?: SandboxOptions } = {}): () => Harne
     if (!h) throw new Error("harness not ready");
     return h;
   };
+}
+
+/**
+ * Switchboard as it starts with no settings but its writers (the embedded sandbox, no Slack), on a fresh test
+ * database, for the file's tests: `sb()` and `db()` are for tests and hooks; `restart()` closes it and starts
+ * it again on the same database.
+ */
+export function useOutOfTheBox(writers: string) {
+  const config = loadConfig({
+    LOG_LEVEL: "silent",
+    SANDBOX_CAMPAIGN_TICK_MS: "3600000",
+    SWITCHBOARD_WRITERS: writers,
+  });
+  let db: TestDb | undefined;
+  let sb: Switchboard | undefined;
+  const start = async () => {
+    sb = await createSwitchboard(config, { logger: captureLogger().logger, db: db! });
+  };
+  beforeAll(async () => {
+    db = await openTestDb();
+    await start();
+  }, 120_000);
+  afterAll(async () => {
+    await sb?.close();
+    await db?.close();
+  });
+  return {
+    sb: () => sb!,
+    db: () => db!,
+    async restart() {
+      await sb!.close();
+      await start();
+    },
+  };
+}
+
+/**
+ * A MARKETING template in English on channel 1, approved by a sync, named `name` and a number of the
+ * moment (so a rerun on the same sandbox makes a new one).
+ */
+export async function approvedTemplate(
+  client: MessagingClient,
+  name: string,
+  bodyText: string,
+  bodyExamples: Record<string, string>,
+) {
+  const t = await client.createTemplate({
+    integrationId: 1,
+    name: `${name}_${Date.now() % 100000}`,
+    language: "en",
+    category: "MARKETING",
+    bodyText,
+    bodyExamples,
+  });
+  await client.syncTemplates(1);
+  return t;
 }
 
 /** What the fake Slack of the Slack tests refuses, checked here for every reply of the core. */

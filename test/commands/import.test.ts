@@ -136,16 +136,8 @@ describe("/sb import <path> in the shell", () => {
     // Two of the four valid rows are contacts already: the import skips them.
     await h().core.run("contact add +14155553301 first=Ana", SHELL);
     await h().core.run("contact add +14155553302 first=Bo", SHELL);
-    const path = file(
-      "existing.csv",
-      [
-        "Name,Phone",
-        "Ana Lima,+14155553301",
-        "Bo Ek,+14155553302",
-        "Cy Ro,+14155553303",
-        "Di Sa,+14155553304",
-      ].join("\n"),
-    );
+    const rows = ["Ana Lima", "Bo Ek", "Cy Ro", "Di Sa"].map((name, i) => `${name},+1415555330${i + 1}`);
+    const path = file("existing.csv", ["Name,Phone", ...rows].join("\n"));
     const asked = await h().core.run(`import ${path}`, SHELL);
     const preview = blocksToText(asked.blocks);
     expect(asked.text).toMatch(/Import 4 valid rows from existing\.csv\?/);

@@ -4,15 +4,12 @@
 // and a number that never wrote gets the rule and the templates, never a
 // channel question. Against a real API with several channels known, the
 // answer offers them as buttons.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { blocksToText } from "../../src/blocks/blocks.ts";
 import type { Reply } from "../../src/commands/types.ts";
-import { createSwitchboard, type Switchboard } from "../../src/host/app.ts";
-import { loadConfig } from "../../src/platform/config.ts";
 import { keepDemoWindow } from "../../src/store/sandbox/conversations.ts";
-import { openTestDb, type TestDb } from "../helpers/db.ts";
-import { captureLogger } from "../helpers/log.ts";
 import { startStack } from "../helpers/stack.ts";
+import { useOutOfTheBox } from "./helpers.ts";
 
 const ALICE = { userId: "U0ALICE", via: "slack" as const, channelId: "C0GENERAL" };
 const text = (r: Reply) => blocksToText(r.blocks) || r.text;
@@ -22,32 +19,18 @@ const buttons = (r: Reply) =>
     value: string;
   }>;
 
-let db: TestDb;
-let sb: Switchboard;
-beforeAll(async () => {
-  db = await openTestDb();
-  const config = loadConfig({
-    LOG_LEVEL: "silent",
-    SANDBOX_CAMPAIGN_TICK_MS: "3600000",
-    SWITCHBOARD_WRITERS: ALICE.userId,
-  });
-  sb = await createSwitchboard(config, { logger: captureLogger().logger, db });
-}, 120_000);
-afterAll(async () => {
-  await sb?.close();
-  await db?.close();
-});
+const { sb, db } = useOutOfTheBox(ALICE.userId);
 
 describe("with no settings (the embedded sandbox)", () => {
   it("names the sandbox's channels and takes its main one as the default", async () => {
-    expect(sb.sandbox).toBeDefined();
-    const r = text(await sb.core.run("channels", ALICE));
+    expect(sb().sandbox).toBeDefined();
+    const r = text(await sb().core.run("channels", ALICE));
     expect(r).toMatch(/Acme Store · channel 1 · the default/);
     expect(r).toMatch(/Acme Support · channel 2/);
   });
 
   it("sends free text to a demo chat user inside the 24-hour window", async () => {
-    const users = (await sb.client.listChatUsers({ limit: 100 })).items;
+    const users = (await sb().client.listChatUsers({ limit: 100 })).items;
     const inWindow = users.find(
       (u) =>
         u.type === "phonechat" &&
@@ -56,26 +39,26 @@ describe("with no settings (the embedded sandbox)", () => {
         Date.now() - Date.parse(u.lastInboundAt) < 20 * 3_600_000,
     );
     expect(inWindow).toBeDefined();
-    const r = await sb.core.run(`send ${inWindow?.phone} Hola`, ALICE);
+    const r = await sb().core.run(`send ${inWindow?.phone} Hola`, ALICE);
     expect(text(r)).toMatch(/Sent to/);
     expect(text(r)).not.toMatch(/channel/i);
   });
 
   it("to a number that never wrote, explains the 24-hour rule and offers the templates, never a channel question", async () => {
-    const r = await sb.core.run("send +1 415 555 0150 Hola", ALICE);
+    const r = await sb().core.run("send +1 415 555 0150 Hola", ALICE);
     expect(text(r)).toMatch(/has not written in the last 24 hours/);
     expect(text(r)).not.toMatch(/which channel|channel=/i);
     expect(buttons(r).map((b) => b.value)).toEqual(["send +14155550150", "templates status=approved"]);
     // The button opens the message form with this number in it.
-    const form = await sb.core.run("send +14155550150", ALICE);
+    const form = await sb().core.run("send +14155550150", ALICE);
     expect(form.form?.kind).toBe("send");
     expect(form.form?.kind === "send" && form.form.data.prefill).toEqual({ to: "+14155550150" });
   });
 
   it("puts the latest demo conversations back inside the window at each start", async () => {
     const later = new Date(Date.now() + 3 * 24 * 3_600_000);
-    expect(await keepDemoWindow(db, later)).toBeGreaterThan(0);
-    const r = await db.query<{ n: number | string }>(
+    expect(await keepDemoWindow(db(), later)).toBeGreaterThan(0);
+    const r = await db().query<{ n: number | string }>(
       "select count(*) as n from sandbox.chat_users where last_inbound_at > $1",
       [new Date(later.getTime() - 24 * 3_600_000)],
     );

@@ -7,9 +7,11 @@ export function perFile<T extends { close(): Promise<void> }>(
   start: () => Promise<T>,
 ): () => T {
   let started: T | undefined;
+  // Two minutes to start, as the files that started their own stacks gave it: a stack starts in seconds,
+  // but on the shared 2-core machine under load it has taken over the 60 s default.
   beforeAll(async () => {
     started = await start();
-  });
+  }, 120_000);
   afterAll(async () => {
     await started?.close();
   });

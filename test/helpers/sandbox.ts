@@ -1,6 +1,11 @@
 // Test helpers for the sandbox API: withSandbox() starts one sandbox for a
 // test file (beforeAll) and closes it (afterAll); call() speaks raw HTTP to it.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, onTestFinished } from "vitest";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.ts";
+import { openDb } from "../../src/store/db.ts";
 import { perFile } from "./per-file.ts";
 
 export type { Sandbox, SandboxOptions };
@@ -8,6 +13,40 @@ export type { Sandbox, SandboxOptions };
 /** Starts a sandbox before the file's tests and closes it after; returns a getter. */
 export function withSandbox(opts: SandboxOptions = {}): () => Sandbox {
   return perFile("sandbox", () => startSandbox(opts));
+}
+
+/** Starts a sandbox, runs `body` on it and closes it, whatever happens; gives back what `body` gives. */
+export async function onSandbox<T>(opts: SandboxOptions, body: (sb: Sandbox) => Promise<T>): Promise<T> {
+  const sb = await startSandbox(opts);
+  try {
+    return await body(sb);
+  } finally {
+    await sb.close();
+  }
+}
+
+/**
+ * onSandbox() on a PGlite database kept in the folder `dataDir`, closed after the sandbox: a second start
+ * on the same folder finds what the first one wrote.
+ */
+export async function onSandboxInDir<T>(
+  dataDir: string,
+  opts: SandboxOptions,
+  body: (sb: Sandbox) => Promise<T>,
+): Promise<T> {
+  const db = await openDb({ dataDir });
+  try {
+    return await onSandbox({ ...opts, db }, body);
+  } finally {
+    await db.close();
+  }
+}
+
+/** A new temporary folder, removed when the test finishes. */
+export async function tempDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 /** A clock tests move by hand; pass `now` to startSandbox. */
@@ -65,6 +104,13 @@ export async function call<T = any>(
   return { status: res.status, headers: res.headers, body: parsed as T };
 }
 
+/** POSTs `body` to `path`, expects 201 Created (the answer's message otherwise) and gives the record made. */
+export async function postCreated(sandbox: Sandbox, path: string, body: unknown): Promise<Rec> {
+  const r = await call(sandbox, "POST", path, { body });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return r.body;
+}
+
 /** A rating template (issue 29 §4): approved at once, one quick-reply button per option, on `channelId`. */
 export async function ratingTemplate(
   client: {
@@ -84,4 +130,21 @@ export async function ratingTemplate(
     buttons: options.map((text) => ({ type: "QUICK_REPLY", text })),
   } as never);
   await client.syncTemplates(channelId);
+}
+
+/**
+ * One template message through the sandbox's API (`POST /messages`, in English, on channel 1 unless
+ * `channelId` says), to a contact (`{ contactId }`) or a phone (`{ to }`).
+ */
+export function sendTemplate(
+  sandbox: Sandbox,
+  recipient: { contactId: number } | { to: string },
+  name: string,
+  opts: { parameters?: Record<string, string>; channelId?: number; key?: string } = {},
+): Promise<CallResult> {
+  const { parameters, channelId = 1, key } = opts;
+  return call(sandbox, "POST", "/messages", {
+    key,
+    body: { channelId, type: "template", ...recipient, template: { name, language: "en", parameters } },
+  });
 }

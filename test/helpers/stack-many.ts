@@ -17,14 +17,13 @@ import {
   type ManyWorkspaceSwitchboard,
   type Switchboard,
   type SwitchboardOptions,
-  workspaceLifecycle,
 } from "../../src/host/app.ts";
 import { type Config, loadConfig } from "../../src/platform/config.ts";
 import type { Logger } from "../../src/platform/log.ts";
 import type { Sandbox } from "../../src/sandbox/index.ts";
-import { type SlackApp, startManyWorkspaceSlackApp } from "../../src/slack/app.ts";
-import type { SlackHooks, WorkspaceScope, WorkspaceSource } from "../../src/slack/context.ts";
-import { createHomeView, type HomeOptions } from "../../src/slack/features/home/view.ts";
+import { type CreateSlackAppOptions, type SlackApp, startSlackApp } from "../../src/slack/app.ts";
+import type { SlackHooks, WorkspaceScope } from "../../src/slack/context.ts";
+import type { HomeOptions } from "../../src/slack/features/home/view.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { WorkspaceSettings } from "../../src/store/workspace-settings.ts";
 import { envSettings } from "../../src/workspaces/env-settings.ts";
@@ -49,7 +48,7 @@ export interface ManyParts {
   onAudit?: SwitchboardOptions["onAudit"];
   hooks?: (a: Switchboard, config: Config) => SlackHooks | Promise<SlackHooks>;
   home?: Pick<HomeOptions, "clock" | "cacheMs">;
-  progress?: { progressEveryMs?: number; now?: () => number };
+  progress?: CreateSlackAppOptions["progress"];
   /** Called with each part to close, in order (closed last first). */
   closing(close: () => Promise<void>): void;
 }
@@ -78,7 +77,12 @@ export async function composeManyStack(p: ManyParts): Promise<ManyComposed> {
     ...p.env,
   });
   // The tests drive each workspace's inbox poller and live progress themselves (their clocks, their steps).
-  const deployment = await createManyWorkspaceSwitchboard(config, { logger, db, background: false });
+  const deployment = await createManyWorkspaceSwitchboard(config, {
+    logger,
+    db,
+    background: false,
+    ...(p.home ? { home: p.home } : {}),
+  });
   p.closing(() => deployment.close());
   const a: WorkspaceId = fake.teamId;
   // The stack's settings are A's own (a many-workspace deployment's environment gives a workspace none).
@@ -96,19 +100,26 @@ export async function composeManyStack(p: ManyParts): Promise<ManyComposed> {
   let hooksOfA: SlackHooks = {};
   const withHooks = (scope: WorkspaceScope): WorkspaceScope =>
     scope.workspace === a && scope.connected ? { ...scope, hooks: { ...scope.hooks, ...hooksOfA } } : scope;
-  const source: WorkspaceSource = {
-    slackClientOf: (id) => deployment.workspaces.slackClientOf(id),
-    resolve: async (team) => withHooks(await deployment.workspaces.resolve(team)),
-    scopeOf: async (id) => withHooks(await deployment.workspaces.scopeOf(id)),
-  };
-  const slack = await startManyWorkspaceSlackApp(
-    { ...deployment, workspaces: source, lifecycle: workspaceLifecycle(deployment, logger) },
+  const slack = await startSlackApp(
+    {
+      ...deployment,
+      workspaces: {
+        withAppHooks: (appHooks) => {
+          const registry = deployment.workspaces.withAppHooks(appHooks);
+          return {
+            slackClientOf: (id) => registry.slackClientOf(id),
+            resolve: async (team) => withHooks(await registry.resolve(team)),
+            scopeOf: async (id) => withHooks(await registry.scopeOf(id)),
+          };
+        },
+      },
+    },
     config,
     logger,
-    { listen: { port, host: "127.0.0.1" } },
+    { listen: { port, host: "127.0.0.1" }, ...(p.progress ? { progress: p.progress } : {}) },
   );
   p.closing(() => slack.stop());
-  if (p.progress) Object.assign(slack.services, p.progress);
+  await slack.settled;
 
   // A: the fake's own team (its bot U0BOT), installed by someone none of the tests' people are.
   const teamA = fake.addTeam({
@@ -143,7 +154,6 @@ export async function composeManyStack(p: ManyParts): Promise<ManyComposed> {
   // The app's client: A's bot (a many-workspace app has no one token of its own).
   slack.client = rt.slack.client;
   hooksOfA = {
-    ...(p.home ? { homeView: homeOf(rt, p.home, logger) } : {}),
     ...(await p.hooks?.(switchboard, config)),
   };
   const apiB = new MessagingClient({ baseUrl: p.apiUrl, apiKey: orgB.apiKey });
@@ -168,24 +178,6 @@ function asSwitchboard(deployment: ManyWorkspaceSwitchboard, rt: WorkspaceRuntim
   };
 }
 
-/** A's Home tab on the test's clock (single mode: startSlackApp's `home`). */
-function homeOf(rt: WorkspaceRuntime, home: Pick<HomeOptions, "clock" | "cacheMs">, logger: Logger) {
-  return createHomeView({
-    mayAdminister: async (userId) => (await rt.core.admin?.mayAdminister({ userId, via: "slack" })) ?? false,
-    may: (userId, access) => rt.core.may({ userId, via: "slack" }, access),
-    client: rt.client,
-    stores: rt.stores,
-    apiKey: rt.apiKey,
-    reports: rt.reports,
-    ...home,
-    republish: async (userId, view) => {
-      await rt.slack?.client.views.publish({ user_id: userId, view }).catch((err) => {
-        logger.warn({ err: (err as Error).message }, "could not publish the Home tab again");
-      });
-    },
-  });
-}
-
 /**
  * Tenancy: workspace B saw nothing of what A's people did. No message in its
  * channels or DMs, no Slack write made with its bot's token, no audit row of
@@ -205,28 +197,4 @@ export async function expectNothingInB(s: {
     fake.calls.filter((c) => c.team === b.callTeam && !reads.test(c.method)).map((c) => c.method),
   ).toEqual([]);
   expect(await new AuditLog(db, id).list({ limit: 10 })).toEqual([]);
-}
-
-/**
- * The Slack app started again on the stack's deployment, as the next process does (a restart): it settles
- * what an earlier one left in flight. Single mode: startSlackApp; many-workspace mode: startManyWorkspaceSlackApp.
- */
-export async function startSlackAgain(s: {
-  mode: "many" | "single";
-  switchboard: Switchboard;
-  config: Config;
-  logger: Logger;
-}): Promise<SlackApp> {
-  const listen = { port: 0, host: "127.0.0.1" };
-  if (s.mode === "single") {
-    const { startSlackApp } = await import("../../src/slack/app.ts");
-    return startSlackApp(s.switchboard, s.config, s.logger, { listen });
-  }
-  const deployment = s.switchboard.deployment as ManyWorkspaceSwitchboard;
-  return startManyWorkspaceSlackApp(
-    { ...deployment, lifecycle: workspaceLifecycle(deployment, s.logger) },
-    s.config,
-    s.logger,
-    { listen },
-  );
 }

@@ -196,6 +196,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack | Slack
       db,
       onAudit: opts.onAudit,
       background: false,
+      ...(opts.slack?.home ? { home: opts.slack.home } : {}),
     });
     closers.push(() => switchboard.close());
     const stack: Stack = {
@@ -218,13 +219,14 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack | Slack
 
     const { startSlackApp } = await import("../../src/slack/app.ts");
     const hooks = await opts.slack.hooks?.(stack);
-    const slack = await startSlackApp(switchboard, config, logger, {
+    const slack = await startSlackApp(switchboard.deployment, config, logger, {
       hooks,
       listen: { port: 0, host: "127.0.0.1" },
       progress: opts.slack.progress,
-      home: opts.slack.home,
     });
     closers.push(() => slack.stop());
+    // What an earlier process left is settled before the test starts.
+    await slack.settled;
     return { ...stack, fake, slack, req: signedRequests(fake, slack.port as number) };
   } catch (err) {
     await closeAll().catch(() => {});

@@ -1,7 +1,7 @@
 // The one set-up of the tests that run Switchboard with many workspaces
 // (docs/workspaces.md), on real parts: a fresh database, the fake Slack, the
 // real app in many-workspace mode (createManyWorkspaceSwitchboard with its
-// embedded sandbox, startManyWorkspaceSlackApp on 127.0.0.1), and N workspaces
+// embedded sandbox, startSlackApp on 127.0.0.1), and N workspaces
 // installed as people do it, through "Add to Slack" (GET /slack/install, the
 // fake's consent page, /slack/oauth_redirect). Each workspace gets a sandbox
 // organization of its own and, when asked, is connected to it (`connect`:
@@ -12,15 +12,11 @@
 // shortcuts.
 //   const s = await startWorkspacesStack({ teams: 3, connect: "key" });   ...   await s.close();
 import { MessagingClient } from "../../src/api/client.ts";
-import {
-  createManyWorkspaceSwitchboard,
-  type ManyWorkspaceSwitchboard,
-  workspaceLifecycle,
-} from "../../src/host/app.ts";
+import { createManyWorkspaceSwitchboard, type ManyWorkspaceSwitchboard } from "../../src/host/app.ts";
 import { type Config, loadConfig } from "../../src/platform/config.ts";
 import type { Logger } from "../../src/platform/log.ts";
 import type { NewOrganization } from "../../src/sandbox/index.ts";
-import { type SlackApp, startManyWorkspaceSlackApp } from "../../src/slack/app.ts";
+import { type SlackApp, startSlackApp } from "../../src/slack/app.ts";
 import type { FakeSlack, FakeTeam, FakeView } from "../fakes/slack.ts";
 import type {
   BlockActionOptions,
@@ -152,12 +148,7 @@ export async function startWorkspacesStack(opts: WorkspacesStackOptions): Promis
     });
     const sb = await createManyWorkspaceSwitchboard(config, { logger, db });
     closers.push(() => sb.close());
-    const slack = await startManyWorkspaceSlackApp(
-      { ...sb, lifecycle: workspaceLifecycle(sb, logger) },
-      config,
-      logger,
-      { listen: { port, host: "127.0.0.1" } },
-    );
+    const slack = await startSlackApp(sb, config, logger, { listen: { port, host: "127.0.0.1" } });
     closers.push(() => slack.stop());
     const requests = signedRequests(fake, port);
     const teams =

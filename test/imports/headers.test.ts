@@ -6,20 +6,14 @@ const FIELDS = [
   { key: "birthday", label: "Date of birth", type: "date" },
 ];
 
+/** A CSV file's first row, as an export writes it, split into its column headers. */
+const headerRow = (line: string) => line.split(",");
+
 describe("suggestMapping", () => {
   it("maps a Google Contacts export", () => {
-    const headers = [
-      "Name",
-      "Given Name",
-      "Additional Name",
-      "Family Name",
-      "E-mail 1 - Type",
-      "E-mail 1 - Value",
-      "Phone 1 - Type",
-      "Phone 1 - Value",
-      "Phone 2 - Type",
-      "Phone 2 - Value",
-    ];
+    const headers = headerRow(
+      "Name,Given Name,Additional Name,Family Name,E-mail 1 - Type,E-mail 1 - Value,Phone 1 - Type,Phone 1 - Value,Phone 2 - Type,Phone 2 - Value",
+    );
     const { mapping, ignored } = suggestMapping(headers);
     expect(mapping).toEqual({
       phone: [7, 9],
@@ -38,28 +32,16 @@ describe("suggestMapping", () => {
   });
 
   it("maps the newer Google Contacts headers", () => {
-    const { mapping } = suggestMapping([
-      "First Name",
-      "Middle Name",
-      "Last Name",
-      "E-mail 1 - Value",
-      "Phone 1 - Value",
-    ]);
+    const { mapping } = suggestMapping(
+      headerRow("First Name,Middle Name,Last Name,E-mail 1 - Value,Phone 1 - Value"),
+    );
     expect(mapping).toMatchObject({ phone: [4], first_name: 0, last_name: 2, email: 3 });
   });
 
   it("maps an Outlook export, mobile phone first and fax left out", () => {
-    const headers = [
-      "First Name",
-      "Middle Name",
-      "Last Name",
-      "Business Fax",
-      "Business Phone",
-      "Home Phone",
-      "Mobile Phone",
-      "E-mail Address",
-      "E-mail 2 Address",
-    ];
+    const headers = headerRow(
+      "First Name,Middle Name,Last Name,Business Fax,Business Phone,Home Phone,Mobile Phone,E-mail Address,E-mail 2 Address",
+    );
     const { mapping, ignored } = suggestMapping(headers);
     expect(mapping).toMatchObject({ phone: [6, 4, 5], first_name: 0, last_name: 2, email: 7 });
     expect(ignored.find((i) => i.header === "Business Fax")?.reason).toMatch(/fax/);
@@ -69,14 +51,9 @@ describe("suggestMapping", () => {
   });
 
   it("maps a HubSpot export", () => {
-    const { mapping } = suggestMapping([
-      "Record ID",
-      "First Name",
-      "Last Name",
-      "Email",
-      "Phone Number",
-      "Mobile Phone Number",
-    ]);
+    const { mapping } = suggestMapping(
+      headerRow("Record ID,First Name,Last Name,Email,Phone Number,Mobile Phone Number"),
+    );
     expect(mapping).toMatchObject({ phone: [5, 4], first_name: 1, last_name: 2, email: 3 });
   });
 

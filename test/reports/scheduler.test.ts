@@ -3,9 +3,10 @@
 // records what would reach Slack. PGlite by default; the real PostgreSQL when
 // DATABASE_URL is set.
 
-import { spawn, spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { hostname } from "node:os";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
 import { RateLimiter } from "../../src/api/rate-limit.ts";
@@ -24,6 +25,7 @@ import { type CountingProxy, startProxy } from "../helpers/proxy.ts";
 import { manualClock, withSandbox } from "../helpers/sandbox.ts";
 import { seedCampaign } from "./helpers.ts";
 
+const execFileAsync = promisify(execFile);
 const sandbox = withSandbox({ campaignTickMs: 0, readLimit: 100_000, writeLimit: 10_000 });
 let proxy: CountingProxy;
 let campaignId: number;
@@ -89,6 +91,9 @@ function spec(args: string): ScheduleSpec {
   return r.spec;
 }
 
+/** A report of the seeded campaign every day at `time` (UTC). */
+const daily = (time: string) => spec(`${campaignId} every day at ${time}`);
+
 const recorder = () => {
   const posted: Posted[] = [];
   const post: PostFn = async (channel, message) => {
@@ -118,6 +123,15 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
     proxy.failWith = undefined;
     await db?.close();
   });
+
+  /** A fresh database and one scheduler process "p" on it, its clock at `start` (stopped after the test). */
+  async function oneProcess(start: string, post: PostFn) {
+    db = await openTestDb();
+    const clock = manualClock(new Date(start));
+    const p = await startProcess(db, clock, post, "p");
+    stops.push(p.stop);
+    return { clock, p };
+  }
 
   it("registers a pg-boss cron with its zone, and posts a due report once", async () => {
     db = await openTestDb();
@@ -331,31 +345,17 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
       );
       const script = fileURLToPath(new URL("./scheduler-process.ts", import.meta.url));
       const args = [
-        db.url,
+        script,
+        db.url!,
         proxy.url,
         sandbox().apiKey,
         "2026-03-02T09:00:20Z",
         String(row.id),
         "2026-03-02T09:00:00Z",
       ];
-      const runProcess = (name: string) =>
-        new Promise<string>((resolve, reject) => {
-          const child = spawn(process.execPath, ["--import", "tsx", script, ...(args as string[]), name], {
-            stdio: ["ignore", "pipe", "pipe"],
-          });
-          let out = "";
-          let err = "";
-          child.stdout.on("data", (d) => {
-            out += d;
-          });
-          child.stderr.on("data", (d) => {
-            err += d;
-          });
-          child.on("error", reject);
-          child.on("exit", (code) =>
-            code === 0 ? resolve(out) : reject(new Error(`${name} exited ${code}: ${err}`)),
-          );
-        });
+      // A process that exits non-zero rejects, its stderr in the message.
+      const runProcess = async (name: string) =>
+        (await execFileAsync(process.execPath, ["--import", "tsx", ...args, name])).stdout;
       const outputs = await Promise.all([runProcess("first"), runProcess("second")]);
       const posts = outputs
         .join("")
@@ -368,15 +368,9 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
   );
 
   it("retries a report while the API is down, and posts it once when it is back", async () => {
-    db = await openTestDb();
-    const clock = manualClock(new Date("2026-03-02T08:59:00Z"));
     const { posted, post } = recorder();
-    const p = await startProcess(db, clock, post, "p");
-    stops.push(p.stop);
-    const row = await p.scheduler.addSchedule(spec(`${campaignId} every day at 09:00`), {
-      createdBy: "U1",
-      channel: "C4",
-    });
+    const { clock, p } = await oneProcess("2026-03-02T08:59:00Z", post);
+    const row = await p.scheduler.addSchedule(daily("09:00"), { createdBy: "U1", channel: "C4" });
     clock.advance(90_000);
     const slot = new Date("2026-03-02T09:00:00Z");
     proxy.failWith = 503;
@@ -397,8 +391,6 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
   });
 
   it("retries when Slack refuses, and never posts again when a post may have gone out", async () => {
-    db = await openTestDb();
-    const clock = manualClock(new Date("2026-03-02T08:59:00Z"));
     let calls = 0;
     const posted: Posted[] = [];
     let mode: "refuse-once" | "timeout" = "refuse-once";
@@ -412,12 +404,8 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
       posted.push({ channel, message });
       return { ref: `ts.${posted.length}` };
     };
-    const p = await startProcess(db, clock, post, "p");
-    stops.push(p.stop);
-    const refused = await p.scheduler.addSchedule(spec(`${campaignId} every day at 09:00`), {
-      createdBy: "U1",
-      channel: "C5",
-    });
+    const { clock, p } = await oneProcess("2026-03-02T08:59:00Z", post);
+    const refused = await p.scheduler.addSchedule(daily("09:00"), { createdBy: "U1", channel: "C5" });
     clock.advance(90_000);
     const slot = new Date("2026-03-02T09:00:00Z");
     await p.scheduler.catchUp();
@@ -429,10 +417,7 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
 
     // A post whose outcome is unknown: marked uncertain, not retried, not posted again.
     mode = "timeout";
-    const unsure = await p.scheduler.addSchedule(spec(`${campaignId} every day at 10:00`), {
-      createdBy: "U1",
-      channel: "C6",
-    });
+    const unsure = await p.scheduler.addSchedule(daily("10:00"), { createdBy: "U1", channel: "C6" });
     clock.advance(60 * 60_000);
     const slot2 = new Date("2026-03-02T10:00:00Z");
     const outcome = await p.scheduler.runSlot(unsure.id, slot2);
@@ -448,15 +433,9 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
   });
 
   it("a deleted schedule leaves pg-boss and posts nothing", async () => {
-    db = await openTestDb();
-    const clock = manualClock(new Date("2026-03-02T08:00:00Z"));
     const { posted, post } = recorder();
-    const p = await startProcess(db, clock, post, "p");
-    stops.push(p.stop);
-    const row = await p.scheduler.addSchedule(spec(`${campaignId} every day at 09:00`), {
-      createdBy: "U1",
-      channel: "C7",
-    });
+    const { clock, p } = await oneProcess("2026-03-02T08:00:00Z", post);
+    const row = await p.scheduler.addSchedule(daily("09:00"), { createdBy: "U1", channel: "C7" });
     expect((await p.scheduler.removeSchedule(row.id))?.id).toBe(row.id);
     expect(await p.scheduler.removeSchedule(row.id)).toBeUndefined();
     const boss = p.scheduler.boss;
@@ -483,10 +462,7 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
     let handOver: (s: ReportScheduler) => void = () => {};
     service.attachWhenStarted(new Promise<ReportScheduler>((resolve) => (handOver = resolve)));
     expect(service.live).toBe(true);
-    const adding = service.addSchedule(spec(`${campaignId} every day at 09:00`), {
-      createdBy: "U1",
-      channel: "C8",
-    });
+    const adding = service.addSchedule(daily("09:00"), { createdBy: "U1", channel: "C8" });
     const p = await startProcess(db, clock, post, "p");
     stops.push(p.stop);
     // Started and mirrored, not yet handed over: the new schedule is not stored behind its back.
@@ -505,10 +481,7 @@ describe("scheduled reports", { timeout: 180_000 }, () => {
       clock,
     });
     alone.attachWhenStarted(Promise.reject(new Error("pg-boss could not start")));
-    const stored = await alone.addSchedule(spec(`${campaignId} every day at 10:00`), {
-      createdBy: "U1",
-      channel: "C8",
-    });
+    const stored = await alone.addSchedule(daily("10:00"), { createdBy: "U1", channel: "C8" });
     expect((await alone.getSchedule(stored.number))?.channel).toBe("C8");
     expect(alone.live).toBe(false);
   });

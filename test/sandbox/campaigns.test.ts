@@ -24,6 +24,13 @@ async function approvedTemplate(): Promise<Rec> {
   return r.body.data.find((t: Rec) => t.name === "order_update");
 }
 
+/** POST /campaigns on channel 1 with the approved template order_update, and what `body` adds. */
+async function postCampaign(body: Rec) {
+  return call(sandbox(), "POST", "/campaigns", {
+    body: { integrationId: 1, templateId: (await approvedTemplate()).id, ...body },
+  });
+}
+
 describe("sandbox campaigns", () => {
   it("lists the seeded campaigns, filters by status", async () => {
     const sb = sandbox();
@@ -58,14 +65,11 @@ describe("sandbox campaigns", () => {
     const templates = (await call(sb, "GET", "/templates")).body.data as Rec[];
     const pending = templates.find((t) => t.status === "pending")!;
     const otherChannel = templates.find((t) => t.integrationId === 2 && t.status === "approved")!;
-    const r = await call(sb, "POST", "/campaigns", {
-      body: {
-        name: "Bad",
-        integrationId: 1,
-        templateId: pending.id,
-        conversationTagId: 9999,
-        groupIds: [9999],
-      },
+    const r = await postCampaign({
+      name: "Bad",
+      templateId: pending.id,
+      conversationTagId: 9999,
+      groupIds: [9999],
     });
     expect(r.status).toBe(400);
     expect(r.body.message).toEqual(
@@ -81,15 +85,7 @@ describe("sandbox campaigns", () => {
       body: { name: "Bad", integrationId: 1, templateId: otherChannel.id, contactIds: [1] },
     });
     expect(wrongChannel.body.message[0]).toMatch(/belongs to channel 2/);
-    const badParam = await call(sb, "POST", "/campaigns", {
-      body: {
-        name: "Bad",
-        integrationId: 1,
-        templateId: (await approvedTemplate()).id,
-        contactIds: [1],
-        templateParameters: { x: "1" },
-      },
-    });
+    const badParam = await postCampaign({ name: "Bad", contactIds: [1], templateParameters: { x: "1" } });
     expect(badParam.body.message[0]).toMatch(/^templateParameters\.x is not a placeholder/);
     expect((await call(sb, "GET", "/campaigns")).body.meta.total).toBe(before);
   });
@@ -97,14 +93,7 @@ describe("sandbox campaigns", () => {
   it("takes the spec's documented body alone, and refuses to send it without an audience, in words (409)", async () => {
     const sb = sandbox();
     const tag = (await call(sb, "GET", "/tags")).body.data[0];
-    const created = await call(sb, "POST", "/campaigns", {
-      body: {
-        name: "Spec body",
-        integrationId: 1,
-        templateId: (await approvedTemplate()).id,
-        conversationTagId: tag.id,
-      },
-    });
+    const created = await postCampaign({ name: "Spec body", conversationTagId: tag.id });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       status: "draft",
@@ -126,16 +115,13 @@ describe("sandbox campaigns", () => {
     const { groupId, contactIds } = await audience("Send test", phones, ["+14155557005"]);
     const t = await approvedTemplate();
     const tags = (await call(sb, "GET", "/tags")).body.data;
-    const created = await call(sb, "POST", "/campaigns", {
-      body: {
-        name: "Send test",
-        integrationId: 1,
-        templateId: t.id,
-        conversationTagId: tags[0].id,
-        groupIds: [groupId],
-        contactIds: [contactIds[0]],
-        templateParameters: { first_name: "friend", order_id: "X-1" },
-      },
+    const created = await postCampaign({
+      name: "Send test",
+      templateId: t.id,
+      conversationTagId: tags[0].id,
+      groupIds: [groupId],
+      contactIds: [contactIds[0]],
+      templateParameters: { first_name: "friend", order_id: "X-1" },
     });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
@@ -190,15 +176,11 @@ describe("sandbox campaigns", () => {
     const anaHistory = (await call(sb, "GET", `/conversations/${anaBefore.id}/messages`)).body.meta.total;
     // A tag Ana's conversation does not have yet, so stamping it is visible.
     const tag = (await call(sb, "GET", "/tags")).body.data.find((t: Rec) => t.id !== anaBefore.tagId);
-    const created = await call(sb, "POST", "/campaigns", {
-      body: {
-        name: "Messages test",
-        integrationId: 1,
-        templateId: (await approvedTemplate()).id,
-        conversationTagId: tag.id,
-        contactIds: [...contactIds, ana.id],
-        templateParameters: { first_name: "friend", order_id: "M-7" },
-      },
+    const created = await postCampaign({
+      name: "Messages test",
+      conversationTagId: tag.id,
+      contactIds: [...contactIds, ana.id],
+      templateParameters: { first_name: "friend", order_id: "M-7" },
     });
     const id = created.body.id;
     await call(sb, "POST", `/campaigns/${id}/send`);
@@ -263,14 +245,7 @@ describe("sandbox campaigns", () => {
     const sb = sandbox();
     const phones = ["+14155557101", "+14155557102", "+14155557103", "+14155557104", "+14155557105"];
     const { groupId } = await audience("Cancel test", phones);
-    const created = await call(sb, "POST", "/campaigns", {
-      body: {
-        name: "Cancel test",
-        integrationId: 1,
-        templateId: (await approvedTemplate()).id,
-        groupIds: [groupId],
-      },
-    });
+    const created = await postCampaign({ name: "Cancel test", groupIds: [groupId] });
     const id = created.body.id;
     await call(sb, "POST", `/campaigns/${id}/send`);
     await sb.tick();
@@ -307,14 +282,11 @@ describe("sandbox campaigns", () => {
     const started = (await call(sb, "GET", `/campaigns/${scheduled.body.id}`)).body;
     expect(started.status).toBe("running");
     expect(started.stats.total).toBe(2);
-    const past = await call(sb, "POST", "/campaigns", {
-      body: {
-        name: "Past",
-        integrationId: 1,
-        templateId: t.id,
-        contactIds: [2],
-        scheduledAt: "2000-01-01T00:00:00Z",
-      },
+    const past = await postCampaign({
+      name: "Past",
+      templateId: t.id,
+      contactIds: [2],
+      scheduledAt: "2000-01-01T00:00:00Z",
     });
     expect(past.body.message).toEqual(["scheduledAt must be in the future"]);
     expect((await call(sb, "GET", "/campaigns/999999")).status).toBe(404);

@@ -1,17 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { call, withSandbox } from "../helpers/sandbox.ts";
+import { call, postCreated, withSandbox } from "../helpers/sandbox.ts";
 
 const sandbox = withSandbox({ campaignTickMs: 0 });
 
 describe("sandbox contact fields", () => {
   it("creates with defaults, refuses a changed key, updates and soft-deletes", async () => {
     const sb = sandbox();
-    const created = await call(sb, "POST", "/contact-fields", {
-      body: { key: "shoe_size", label: "Shoe size" },
-    });
-    expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ key: "shoe_size", label: "Shoe size", type: "text", position: 0 });
-    const id = created.body.id;
+    const created = await postCreated(sb, "/contact-fields", { key: "shoe_size", label: "Shoe size" });
+    expect(created).toMatchObject({ key: "shoe_size", label: "Shoe size", type: "text", position: 0 });
+    const id = created.id;
 
     expect(
       (await call(sb, "POST", "/contact-fields", { body: { key: "shoe_size", label: "Again" } })).status,
@@ -47,12 +44,9 @@ describe("sandbox contact fields", () => {
 describe("sandbox contact groups", () => {
   it("creates a group, adds and removes members, counts them, soft-deletes", async () => {
     const sb = sandbox();
-    const g = await call(sb, "POST", "/contact-groups", {
-      body: { name: "Testers", description: "For tests" },
-    });
-    expect(g.status).toBe(201);
-    expect(g.body).toMatchObject({ name: "Testers", description: "For tests", memberCount: 0 });
-    const id = g.body.id;
+    const g = await postCreated(sb, "/contact-groups", { name: "Testers", description: "For tests" });
+    expect(g).toMatchObject({ name: "Testers", description: "For tests", memberCount: 0 });
+    const id = g.id;
 
     const added = await call(sb, "POST", `/contact-groups/${id}/contacts`, {
       body: { contactIds: [1, 2, 3] },
@@ -100,10 +94,9 @@ describe("sandbox contact groups", () => {
 describe("sandbox tags", () => {
   it("creates with an upper-cased colour, keeps names unique, updates, soft-deletes", async () => {
     const sb = sandbox();
-    const t = await call(sb, "POST", "/tags", { body: { name: "Urgent", color: "#ff0000" } });
-    expect(t.status).toBe(201);
-    expect(t.body).toMatchObject({ name: "Urgent", color: "#FF0000", description: null });
-    const id = t.body.id;
+    const t = await postCreated(sb, "/tags", { name: "Urgent", color: "#ff0000" });
+    expect(t).toMatchObject({ name: "Urgent", color: "#FF0000", description: null });
+    const id = t.id;
     expect((await call(sb, "POST", "/tags", { body: { name: "urgent", color: "#00FF00" } })).status).toBe(
       409,
     );

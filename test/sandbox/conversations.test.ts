@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MediaServer, startMediaServer } from "../helpers/media-server.ts";
-import { call, manualClock, type Rec, withSandbox } from "../helpers/sandbox.ts";
+import { call, manualClock, type Rec, sendTemplate, withSandbox } from "../helpers/sandbox.ts";
 
 const clock = manualClock();
 const sandbox = withSandbox({ campaignTickMs: 0, now: clock.now });
@@ -82,14 +82,7 @@ describe("sandbox messages and the 24-hour window", () => {
     expect(await benHistory()).toBe(before);
     const stranger = await call(sb, "GET", "/chat-users", { query: { search: "+14155553334" } });
     expect(stranger.body.meta.total).toBe(0);
-    const template = await call(sb, "POST", "/messages", {
-      body: {
-        channelId: 1,
-        type: "template",
-        contactId: ben.id,
-        template: { name: "welcome_message", language: "en" },
-      },
-    });
+    const template = await sendTemplate(sb, { contactId: ben.id }, "welcome_message");
     expect(template.status).toBe(201);
   });
 
@@ -149,27 +142,13 @@ describe("sandbox messages and the 24-hour window", () => {
 
   it("sends an approved template outside the window, with named or positional parameters", async () => {
     const ben = await contactByName("Ben");
-    const named = await call(sandbox(), "POST", "/messages", {
-      body: {
-        channelId: 1,
-        type: "template",
-        contactId: ben.id,
-        template: {
-          name: "order_update",
-          language: "en",
-          parameters: { first_name: "Ben", order_id: "B-7" },
-        },
-      },
+    const named = await sendTemplate(sandbox(), { contactId: ben.id }, "order_update", {
+      parameters: { first_name: "Ben", order_id: "B-7" },
     });
     expect(named.status).toBe(201);
     expect(named.body.text).toBe("Hi Ben, your order B-7 is on its way.");
-    const positional = await call(sandbox(), "POST", "/messages", {
-      body: {
-        channelId: 1,
-        type: "template",
-        to: "+14155554444",
-        template: { name: "order_update", language: "en", parameters: { "1": "Zed", "2": "Z-1" } },
-      },
+    const positional = await sendTemplate(sandbox(), { to: "+14155554444" }, "order_update", {
+      parameters: { "1": "Zed", "2": "Z-1" },
     });
     expect(positional.status).toBe(201);
     expect(positional.body.text).toBe("Hi Zed, your order Z-1 is on its way.");
@@ -177,25 +156,13 @@ describe("sandbox messages and the 24-hour window", () => {
     const users = await call(sandbox(), "GET", "/chat-users", { query: { search: "4155554444" } });
     expect(users.body.data).toHaveLength(1);
 
-    const missing = await call(sandbox(), "POST", "/messages", {
-      body: {
-        channelId: 1,
-        type: "template",
-        contactId: ben.id,
-        template: { name: "order_update", language: "en" },
-      },
-    });
+    const missing = await sendTemplate(sandbox(), { contactId: ben.id }, "order_update");
     expect(missing.status).toBe(400);
     expect(missing.body.message).toEqual(
       expect.arrayContaining([expect.stringMatching(/^template\.parameters\.first_name is required/)]),
     );
-    const pending = await call(sandbox(), "POST", "/messages", {
-      body: {
-        channelId: 1,
-        type: "template",
-        contactId: ben.id,
-        template: { name: "loyalty_points", language: "en", parameters: { points: "1" } },
-      },
+    const pending = await sendTemplate(sandbox(), { contactId: ben.id }, "loyalty_points", {
+      parameters: { points: "1" },
     });
     expect(pending.status).toBe(400);
     expect(pending.body.message[0]).toMatch(/is not an approved template.*pending/);
@@ -203,23 +170,11 @@ describe("sandbox messages and the 24-hour window", () => {
 
   it("refuses opted-out contacts, unknown references and invalid bodies", async () => {
     const emma = await contactByName("Emma"); // opted out
-    const opted = await call(sandbox(), "POST", "/messages", {
-      body: {
-        channelId: 1,
-        type: "template",
-        contactId: emma.id,
-        template: { name: "welcome_message", language: "en" },
-      },
-    });
+    const opted = await sendTemplate(sandbox(), { contactId: emma.id }, "welcome_message");
     expect(opted.status).toBe(422);
     expect(opted.body.message).toMatch(/opted out/);
-    const noChannel = await call(sandbox(), "POST", "/messages", {
-      body: {
-        channelId: 9,
-        type: "template",
-        to: "+14155554444",
-        template: { name: "welcome_message", language: "en" },
-      },
+    const noChannel = await sendTemplate(sandbox(), { to: "+14155554444" }, "welcome_message", {
+      channelId: 9,
     });
     expect(noChannel.status).toBe(400);
     const two = await call(sandbox(), "POST", "/messages", {
@@ -235,22 +190,8 @@ describe("sandbox messages and the 24-hour window", () => {
 
   it("moves message statuses on ticks: queued, sent, delivered, read; unreachable phones fail", async () => {
     const sb = sandbox();
-    const ok = await call(sb, "POST", "/messages", {
-      body: {
-        channelId: 1,
-        type: "template",
-        to: "+14155556661",
-        template: { name: "welcome_message", language: "en" },
-      },
-    });
-    const bad = await call(sb, "POST", "/messages", {
-      body: {
-        channelId: 1,
-        type: "template",
-        to: "+14155556669",
-        template: { name: "welcome_message", language: "en" },
-      },
-    });
+    const ok = await sendTemplate(sb, { to: "+14155556661" }, "welcome_message");
+    const bad = await sendTemplate(sb, { to: "+14155556669" }, "welcome_message");
     const statuses: string[] = [];
     for (let i = 0; i < 3; i++) {
       await sb.tick();

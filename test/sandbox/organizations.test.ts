@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { NewOrganization, Sandbox } from "../../src/sandbox/index.ts";
-import { call, manualClock, type Rec, withSandbox } from "../helpers/sandbox.ts";
+import { call, manualClock, type Rec, sendTemplate, withSandbox } from "../helpers/sandbox.ts";
 
 const clock = manualClock();
 const sandbox = withSandbox({ campaignTickMs: 0, campaignBatch: 100, now: clock.now });
@@ -254,14 +254,7 @@ describe("sandbox: several organizations", () => {
       },
     });
     expect(onChannel.status).toBe(400);
-    const message = await call(sb, "POST", "/messages", {
-      body: {
-        channelId: 1,
-        type: "template",
-        contactId: bContact.id,
-        template: { name: "welcome_message", language: "en" },
-      },
-    });
+    const message = await sendTemplate(sb, { contactId: bContact.id }, "welcome_message");
     expect(message.status).toBe(400);
     expect(message.body.message).toEqual([`contactId ${bContact.id} does not name a contact`]);
   });
@@ -334,14 +327,9 @@ describe("sandbox: several organizations", () => {
       },
     });
     expect(pending.body.status).toBe("pending");
-    const sent = await call(sb, "POST", "/messages", {
+    const sent = await sendTemplate(sb, { contactId: contactIds[1]! }, "welcome_message", {
+      channelId: bStore!.id,
       ...bKey,
-      body: {
-        channelId: bStore!.id,
-        type: "template",
-        contactId: contactIds[1],
-        template: { name: "welcome_message", language: "en" },
-      },
     });
     expect(sent.status).toBe(201);
 

@@ -4,8 +4,7 @@
 // on the embedded database; on PostgreSQL as soon as no live replica holds it
 // (each replica's heartbeat in `replicas.live`), not minutes later.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { workspaceLifecycle } from "../../src/host/app.ts";
-import { type SlackApp, startManyWorkspaceSlackApp } from "../../src/slack/app.ts";
+import { type SlackApp, startSlackApp } from "../../src/slack/app.ts";
 import { interruptedText, PROCESS_ID } from "../../src/slack/recovery/interrupted-commands.ts";
 import { CommandsInFlight } from "../../src/store/commands-in-flight.ts";
 import { LiveReplicas } from "../../src/store/live-replicas.ts";
@@ -62,14 +61,7 @@ describe("a command of a workspace not connected, left by a killed process", () 
     }
 
     // The next start (another process on the same database).
-    next = await startManyWorkspaceSlackApp(
-      { ...s.sb, lifecycle: workspaceLifecycle(s.sb, s.logger) },
-      s.config,
-      s.logger,
-      {
-        listen: { port: 0, host: "127.0.0.1" },
-      },
-    );
+    next = await startSlackApp(s.sb, s.config, s.logger, { listen: { port: 0, host: "127.0.0.1" } });
     const told = await s.fake.waitForResponse(killedUrl, 1, 20_000);
     expect(told.body.text).toBe(interruptedText("connect key=[redacted]"));
     expect(await rowsOf("a-killed-process")).toBe(0);

@@ -22,7 +22,7 @@ beforeAll(async () => {
   fake = await startFakeSlack();
   stack = await startStack({ env: { ...slackEnv(fake, "socket"), PORT: "0" } });
   const { startSlackApp } = await import("../../src/slack/app.ts");
-  const app = await startSlackApp(stack.switchboard, stack.config, stack.logger);
+  const app = await startSlackApp(stack.switchboard.deployment, stack.config, stack.logger);
   expect(app.mode).toBe("socket");
   stopApp = () => app.stop();
 }, 60_000);

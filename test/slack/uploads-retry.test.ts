@@ -6,6 +6,7 @@
 // may import or discard (the uploader, a writer; a broadcaster).
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSlackApp } from "../../src/slack/app.ts";
 import { IMPORT_ACTIONS } from "../../src/slack/features/uploads/message.ts";
 import { ImportStore } from "../../src/store/imports.ts";
 import { checkMessageBlocks } from "../fakes/block-kit.ts";
@@ -13,7 +14,6 @@ import type { FakeMessage, FakeSlack } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";
 import type { CountingProxy } from "../helpers/proxy.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
-import { startSlackAgain } from "../helpers/stack-many.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON is read loosely.
 type Json = any;
@@ -195,13 +195,16 @@ describe("an import left running by a stopped process", () => {
     const posts = importPosts();
 
     // The next start settles it.
-    const again = await startSlackAgain(stack);
+    const again = await startSlackApp(stack.switchboard.deployment, stack.config, stack.logger, {
+      listen: { port: 0, host: "127.0.0.1" },
+    });
+    await again.settled;
+    await again.stop();
     const update = await fake.waitFor(() =>
       fake
         .callsOf("chat.update")
         .find((c) => c.args.ts === m.ts && /outcome is unknown/.test(String(c.args.text))),
     );
-    await again.stop();
     const blocks = update.args.blocks as unknown[];
     expect(checkMessageBlocks(blocks)).toEqual([]);
     const words = JSON.stringify(blocks);

@@ -114,7 +114,9 @@ describe("one migration registry", () => {
     expect(once.sort()).toEqual([...schemas, "sandbox"].sort());
 
     // Every part of the Slack app and its runtimes, started and stopped: not one look at a migrations table.
-    const slack = await startSlackApp(sb, config, logger, { listen: { port: 0, host: "127.0.0.1" } });
+    const slack = await startSlackApp(sb.deployment, config, logger, {
+      listen: { port: 0, host: "127.0.0.1" },
+    });
     stops.push(() => slack.stop());
     const reports = await startReports(sb, config, logger, { progressTimer: false });
     stops.push(() => reports.stop());

@@ -5,7 +5,7 @@
 import type { MessagingApi } from "../../api/types.ts";
 import type { Automations } from "../../automations/index.ts";
 import { finishBlocks, LIMITS, truncate } from "../../blocks/blocks.ts";
-import type { ApprovalAccess, ApprovalCards, ApprovalPolicy } from "../../campaigns/approval-access.ts";
+import type { ApprovalCards, ApprovalDeps, ApprovalPolicy } from "../../campaigns/approval-deps.ts";
 import type { StartRules } from "../../domain/start-time.ts";
 import type { Logger } from "../../platform/log.ts";
 import { maskSecret } from "../../platform/log.ts";
@@ -17,7 +17,7 @@ import type { WorkspaceStores } from "../../store/workspace-stores.ts";
 import { ContactNames } from "../contact-names.ts";
 import { ALL_COMMANDS } from "../defs/index.ts";
 import { errorReply } from "../errors.ts";
-import type { InboxAccess } from "../inbox.ts";
+import type { InboxDeps } from "../inbox.ts";
 import { laterSendsOf } from "../later-message.ts";
 import { mention, Permissions, type ResolveGroupMembers } from "../permissions.ts";
 import { type AnySpec, type CommandContext, Registry } from "../registry.ts";
@@ -51,7 +51,7 @@ export interface CoreOptions {
   /** Names of contacts read lately: the workspace runtime's, kept across its cores; default: this core's own. */
   contactNames?: ContactNames;
   /** The inboxes, for `/sb inbox…`. */
-  inbox?: InboxAccess;
+  inbox?: InboxDeps;
   /** The workspace's connection and settings (`/sb connect`, `/sb disconnect`, `/sb settings`). */
   admin?: WorkspaceAdmin;
   /** Its automations (events out): `/sb automation…`. */
@@ -93,8 +93,18 @@ const REFUSED_WORDS: Record<string, string> = {
   "inbox.off": "turn an inbox off",
 };
 
+/**
+ * The command list every core reads, made once for the process: it holds the specs and their ids only, nothing
+ * of a workspace, and is never changed (a Map of ~150 commands was ~4 KiB of each workspace's runtime).
+ */
+let allCommands: Registry | undefined;
+const everyCommand = (): Registry => {
+  if (!allCommands) allCommands = new Registry(ALL_COMMANDS);
+  return allCommands;
+};
+
 export function coreParts(opts: CoreOptions): CoreParts {
-  const registry = opts.registry ?? new Registry(ALL_COMMANDS);
+  const registry = opts.registry ?? everyCommand();
   const { stores } = opts;
   const contactNames = opts.contactNames ?? new ContactNames();
   const channels = stores.channels;
@@ -114,7 +124,7 @@ export function coreParts(opts: CoreOptions): CoreParts {
     resolveGroupMembers: opts.resolveGroupMembers,
     logger: opts.logger,
   });
-  const approvals = (): ApprovalAccess | undefined =>
+  const approvals = (): ApprovalDeps | undefined =>
     approval && {
       policy: { approvers: approval.approvers ?? [], approveFrom: approval.approveFrom },
       store: stores.approvals,

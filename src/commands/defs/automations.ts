@@ -12,10 +12,12 @@ import { actions, context, esc, header, section, slackDate } from "../../blocks/
 import type { HookRow } from "../../store/automations.ts";
 import { idArg } from "../args.ts";
 import { errorReply } from "../errors.ts";
-import { type CommandContext, defineCommand, UserError } from "../registry.ts";
+import { type CommandContext, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
 import { notAdministrator } from "../workspace-admin.ts";
-import { bare } from "./shapes.ts";
+import { about, bare, inTopic } from "./shapes.ts";
+
+const command = inTopic("workspace");
 
 /** The workspace's automations, when the actor is an admin; else a refusal naming who is. */
 async function automationsFor(ctx: CommandContext, what: string): Promise<Automations> {
@@ -122,16 +124,14 @@ function hookCommand(
   what: string,
   run: (h: HookRow, a: Automations, ctx: CommandContext) => Promise<Reply>,
 ) {
-  return defineCommand({
+  return command({
     id: `automation.${word}`,
     words: ["automation", word],
     positionals: [{ name: "n" }],
     schema: z.object({ n: idArg }),
     access: "read",
     usage: `automation ${word} <n>`,
-    summary: `${summary} (admins)`,
-    example: `automation ${word} 1`,
-    topic: "workspace",
+    ...about(`${summary} (admins)`, `automation ${word} 1`),
     operations: [],
     run: async (args, ctx) => {
       const a = await automationsFor(ctx, what);
@@ -143,11 +143,9 @@ function hookCommand(
 }
 
 export const AUTOMATION_COMMANDS = [
-  defineCommand({
-    id: "automations",
+  command({
     ...bare(["automations"]),
     summary: "This workspace's automations: events sent to workflows and endpoints (admins)",
-    topic: "workspace",
     operations: [],
     run: async (_a, ctx) => {
       const a = await automationsFor(ctx, "see the automations");
@@ -160,18 +158,18 @@ export const AUTOMATION_COMMANDS = [
       return { visibility: "ephemeral", text, blocks: automationsBlocks(hooks) };
     },
   }),
-  defineCommand({
-    id: "automation.add",
+  command({
     words: ["automation", "add"],
     positionals: [{ name: "event" }, { name: "url" }],
     options: { inbox: "a conversation event only from this inbox's channel (#channel)" },
     schema: z.object({ event: z.string(), url: z.string(), inbox: z.string().optional() }),
     access: "read",
     usage: "automation add <event> <url> [inbox=#channel]",
-    summary: "Send an event to a Slack workflow's webhook trigger or to an endpoint (admins)",
+    ...about(
+      "Send an event to a Slack workflow's webhook trigger or to an endpoint (admins)",
+      "automation add conversation.resolved https://example.com/switchboard",
+    ),
     help: "A Slack workflow (https://hooks.slack.com/triggers/…) gets the event's variables; any other https:// endpoint a signed JSON POST, its secret shown once.",
-    example: "automation add conversation.resolved https://example.com/switchboard",
-    topic: "workspace",
     operations: [],
     run: async (a, ctx) => {
       const automations = await automationsFor(ctx, "add automations");

@@ -6,7 +6,6 @@ import { z } from "zod";
 import { ACTION } from "../../blocks/actions.ts";
 import { actions, esc, num, section } from "../../blocks/blocks.ts";
 import { countReach, drawnExpired, needsApproval, templateProblem } from "../../campaigns/approval.ts";
-import type { ApprovalAccess, ApprovalCards } from "../../campaigns/approval-access.ts";
 import {
   APPROVAL_TTL_MS,
   approvalCardView,
@@ -17,6 +16,7 @@ import {
   personWords,
   reachWords,
 } from "../../campaigns/approval-card.ts";
+import type { ApprovalCards, ApprovalDeps } from "../../campaigns/approval-deps.ts";
 import { cardOf } from "../../campaigns/card-of.ts";
 import { pinOf } from "../../campaigns/pin.ts";
 import { isDm } from "../../campaigns/road.ts";
@@ -24,22 +24,25 @@ import type { ApprovalRecord } from "../../store/approvals.ts";
 import { idArg } from "../args.ts";
 import { formReply } from "../forms.ts";
 import { mention } from "../permissions.ts";
-import { type CommandContext, defineCommand, UserError } from "../registry.ts";
+import { type CommandContext, UserError } from "../registry.ts";
 import { pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";
 import { campaignMessageText } from "./campaign-message.ts";
 import { channelLabel, nameOf, refId } from "./common.ts";
+import { about, inTopic } from "./shapes.ts";
+
+const command = inTopic("campaigns");
 
 /** Approval happens in Slack: the shell, or a Switchboard without it. */
-function inSlack(ctx: CommandContext): ApprovalAccess & { cards: ApprovalCards } {
-  const access = ctx.approvals;
-  if (!access?.policy.approvers.length) throw new UserError("no approvers", false);
-  if (ctx.actor.via === "shell" || !access.cards)
+function inSlack(ctx: CommandContext): ApprovalDeps & { cards: ApprovalCards } {
+  const deps = ctx.approvals;
+  if (!deps?.policy.approvers.length) throw new UserError("no approvers", false);
+  if (ctx.actor.via === "shell" || !deps.cards)
     throw new UserError(
       "Approval happens in Slack: there a broadcaster asks for it with *Request approval* on the campaign's card, and an approver decides.",
       false,
     );
-  return access as ApprovalAccess & { cards: ApprovalCards };
+  return deps as ApprovalDeps & { cards: ApprovalCards };
 }
 
 /** No approvers: nothing to ask or decide, said as an answer (with Send…), not as a failure. */
@@ -61,7 +64,7 @@ function noApprovers(ctx: CommandContext, id: number): Reply | undefined {
 export async function requestApproval(ctx: CommandContext, id: number): Promise<Reply> {
   const none = noApprovers(ctx, id);
   if (none) return none;
-  const access = inSlack(ctx);
+  const deps = inSlack(ctx);
   const c = await ctx.api.getCampaign(id);
   const name = `*${esc(nameOf(c, `Campaign ${id}`))}*`;
   const status = String(pick(c, "status") ?? "");
@@ -76,14 +79,14 @@ export async function requestApproval(ctx: CommandContext, id: number): Promise<
     ]);
   // Counted within the send prompt's budget (the campaign, the template twice, then at most 7): the same figure a send sees.
   const counted = await countReach(ctx, id, c, 3);
-  if (!needsApproval(access.policy, counted.reach))
+  if (!needsApproval(deps.policy, counted.reach))
     throw new UserError(
-      `${name} reaches ${num(counted.reach ?? 0)} people, fewer than the ${num(access.policy.approveFrom ?? 0)} from which approval is asked: send it directly.`,
+      `${name} reaches ${num(counted.reach ?? 0)} people, fewer than the ${num(deps.policy.approveFrom ?? 0)} from which approval is asked: send it directly.`,
       false,
       [{ text: "Send…", line: `campaign ${id} send`, style: "primary" }],
     );
-  const latest = await access.store.latest(id);
-  if (latest?.state === "pending" && !isExpired(latest, access.now()))
+  const latest = await deps.store.latest(id);
+  if (latest?.state === "pending" && !isExpired(latest, deps.now()))
     throw new UserError(
       `${name} is already waiting for approval (asked by ${personWords(latest.requestedBy)}, ${dateToken(latest.requestedAt)}).`,
       false,
@@ -94,10 +97,10 @@ export async function requestApproval(ctx: CommandContext, id: number): Promise<
   const at = show(pick(c, "scheduledAt", "scheduled_at") ?? "");
   const startAt = at ? new Date(at) : undefined;
   const requester = ctx.actor.via === "slack" ? ctx.actor.userId : "shell";
-  const record = await access.store.request({
+  const record = await deps.store.request({
     campaignId: id,
     requestedBy: requester,
-    at: access.now(),
+    at: deps.now(),
     reach: counted.reach,
     templateId,
     pinned: pinOf(c, t, counted.audience, counted.reach),
@@ -116,12 +119,12 @@ export async function requestApproval(ctx: CommandContext, id: number): Promise<
         startAt && !Number.isNaN(startAt.getTime())
           ? dateToken(startAt)
           : "When a broadcaster sends it, once approved",
-      approvers: access.policy.approvers.map(mention),
+      approvers: deps.policy.approvers.map(mention),
     },
   });
-  const { where, copies } = await access.cards.post(record, approvalCardView(record, access.now()));
+  const { where, copies } = await deps.cards.post(record, approvalCardView(record, deps.now()));
   // Every copy kept with the request: whoever decides, on any replica, redraws them all.
-  for (const copy of copies) await access.store.addCard(record.id, copy.channel, copy.ts);
+  for (const copy of copies) await deps.store.addCard(record.id, copy.channel, copy.ts);
   await ctx.audit("campaign.approval.request", true, {
     name: record.card.name,
     reach: record.reach ?? null,
@@ -132,8 +135,8 @@ export async function requestApproval(ctx: CommandContext, id: number): Promise<
 }
 
 /** The request a click or a line names: the one on its card, else the campaign's latest. */
-async function requestOf(access: ApprovalAccess, id: number, requestId?: number): Promise<ApprovalRecord> {
-  const r = requestId ? await access.store.get(requestId) : await access.store.latest(id);
+async function requestOf(deps: ApprovalDeps, id: number, requestId?: number): Promise<ApprovalRecord> {
+  const r = requestId ? await deps.store.get(requestId) : await deps.store.latest(id);
   if (!r || r.campaignId !== id)
     throw new UserError(`Nobody asked to approve campaign #${id}: there is nothing to decide.`, false);
   return r;
@@ -146,8 +149,8 @@ function alreadyDecided(r: ApprovalRecord, now: Date): Reply {
 }
 
 /** A click on a request nobody decided within 24 hours: its cards redrawn as expired (once), the click refused. */
-async function expiredRequest(access: ApprovalAccess, r: ApprovalRecord): Promise<UserError> {
-  await drawnExpired(access, r);
+async function expiredRequest(deps: ApprovalDeps, r: ApprovalRecord): Promise<UserError> {
+  await drawnExpired(deps, r);
   const expired = expiresAt(r);
   return new UserError(
     `Nothing was decided: this request expired${expired ? ` ${dateToken(expired)}` : ""}, since nobody decided within 24 hours of ${personWords(r.requestedBy)} asking to approve *${esc(r.card.name)}*. They can ask again with *Request approval*.`,
@@ -165,21 +168,21 @@ export async function decideApproval(
 ): Promise<Reply> {
   const none = noApprovers(ctx, id);
   if (none) return none;
-  const access = inSlack(ctx);
+  const deps = inSlack(ctx);
   const actor = ctx.actor.via === "slack" ? ctx.actor.userId : "shell";
-  if (!(await access.isApprover(actor)))
+  if (!(await deps.isApprover(actor)))
     throw new UserError(
-      `Only ${access.policy.approvers.map(mention).join(", ")} approve campaigns in this workspace.`,
+      `Only ${deps.policy.approvers.map(mention).join(", ")} approve campaigns in this workspace.`,
       false,
     );
-  const r = await requestOf(access, id, opts.requestId);
-  const now = access.now();
+  const r = await requestOf(deps, id, opts.requestId);
+  const now = deps.now();
   if (r.state !== "pending") {
-    await drawnExpired(access, r);
+    await drawnExpired(deps, r);
     return alreadyDecided(r, now);
   }
   const name = `*${esc(r.card.name)}*`;
-  if (isExpired(r, now)) throw await expiredRequest(access, r);
+  if (isExpired(r, now)) throw await expiredRequest(deps, r);
   if (decision === "approved" && r.requestedBy === actor)
     throw new UserError(
       `You asked for the approval of ${name}: nobody approves their own campaign. Another approver decides.`,
@@ -196,7 +199,7 @@ export async function decideApproval(
       },
       "Opening the rejection…",
     );
-  const decided = await access.store.decide(r.id, {
+  const decided = await deps.store.decide(r.id, {
     state: decision,
     by: actor,
     at: now,
@@ -206,16 +209,16 @@ export async function decideApproval(
   if (!decided)
     throw new UserError(`Nobody asked to approve campaign #${id}: there is nothing to decide.`, false);
   // Still pending, not decided: it expired meanwhile (the store's clock is the request's).
-  if (!decided.won && decided.record.state === "pending") throw await expiredRequest(access, decided.record);
+  if (!decided.won && decided.record.state === "pending") throw await expiredRequest(deps, decided.record);
   if (!decided.won) return alreadyDecided(decided.record, now);
   const d = decided.record;
-  await access.cards.update(await access.store.cards(d.id), approvalCardView(d, now)).catch(() => undefined);
+  await deps.cards.update(await deps.store.cards(d.id), approvalCardView(d, now)).catch(() => undefined);
   const approved = decision === "approved";
   const said = approved
     ? `${personWords(actor)} approved ${name}${reachWords(d)}.`
     : `${personWords(actor)} rejected ${name}: "${esc(reason ?? "")}". The draft stays as it is.`;
   if (d.requestedBy !== "shell")
-    await access.cards
+    await deps.cards
       .tell(d.requestedBy, approved ? `:white_check_mark: ${said} Send it within 24 hours.` : `:x: ${said}`, [
         section(approved ? `:white_check_mark: ${said} Send it within 24 hours.` : `:x: ${said}`),
         ...(approved
@@ -260,30 +263,23 @@ async function withRedraw(ctx: CommandContext, id: number, reply: Reply, command
 }
 
 export const APPROVAL_COMMANDS = [
-  defineCommand({
-    id: "campaign.request",
+  command({
     words: ["campaign", "<id>", "request"],
     schema: z.object({ id: idArg }),
     access: "broadcast",
-    usage: "campaign <id> request",
-    summary: "Ask the approvers to approve a campaign before it is sent (Slack)",
+    ...about("Ask the approvers to approve a campaign before it is sent (Slack)", "campaign 2 request"),
     help: "The approval card goes to the approvers (in the audit channel, else by direct message): the message as customers read it, the audience counted, the channel, who asks. A request nobody decides within 24 hours expires; an approval is good for 24 hours, for the campaign as approved.",
-    example: "campaign 2 request",
-    topic: "campaigns",
     noun: "campaign",
     operations: ["getCampaign", "getTemplate", "listGroups", "getGroup", "listContacts", "getContact"],
     run: async (a, ctx) => withRedraw(ctx, a.id, await requestApproval(ctx, a.id), "campaign.request"),
   }),
-  defineCommand({
-    id: "campaign.approve",
+  command({
     words: ["campaign", "<id>", "approve"],
     options: { request: "the request's number (its card's)" },
     schema: z.object({ id: idArg, request: requestOption }),
     access: "read",
     usage: "campaign <id> approve [request=<n>]",
-    summary: "Approve a campaign someone asked to send (approvers; not your own)",
-    example: "campaign 2 approve",
-    topic: "campaigns",
+    ...about("Approve a campaign someone asked to send (approvers; not your own)", "campaign 2 approve"),
     noun: "campaign",
     operations: [],
     run: async (a, ctx) =>
@@ -294,17 +290,17 @@ export const APPROVAL_COMMANDS = [
         "campaign.approve",
       ),
   }),
-  defineCommand({
-    id: "campaign.reject",
+  command({
     words: ["campaign", "<id>", "reject"],
     positionals: [{ name: "reason", rest: "text", optional: true }],
     options: { request: "the request's number (its card's)" },
     schema: z.object({ id: idArg, request: requestOption, reason: z.string().max(500).optional() }),
     access: "read",
     usage: "campaign <id> reject [request=<n>] <reason…>",
-    summary: "Reject a campaign someone asked to send, with a short reason (approvers)",
-    example: "campaign 2 reject wrong discount",
-    topic: "campaigns",
+    ...about(
+      "Reject a campaign someone asked to send, with a short reason (approvers)",
+      "campaign 2 reject wrong discount",
+    ),
     noun: "campaign",
     operations: [],
     run: async (a, ctx) =>

@@ -23,10 +23,13 @@ import {
 import type { HeldStart } from "../../store/held-starts.ts";
 import { idArg } from "../args.ts";
 import { formReply } from "../forms.ts";
-import { type CommandContext, defineCommand, type Preview, UserError } from "../registry.ts";
+import { type CommandContext, type Preview, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
 import { campaignPreview } from "./campaign-launch.ts";
 import { nameOf } from "./common.ts";
+import { about, inTopic } from "./shapes.ts";
+
+const command = inTopic("campaigns");
 
 export interface SendArgs {
   id: number;
@@ -203,16 +206,15 @@ export function offeredStart(now: Date, rules: CommandContext["startRules"]): Da
 }
 
 export const CAMPAIGN_START_COMMANDS = [
-  defineCommand({
+  command({
     id: "campaign.sendAt",
     words: ["campaign", "<id>", "send-at"],
     schema: z.object({ id: idArg }),
     access: "broadcast",
-    usage: "campaign <id> send-at",
-    summary:
+    ...about(
       "Choose when Switchboard starts a campaign, with a form (Slack); in the shell, `campaign <id> send at=…`",
-    example: "campaign 2 send-at",
-    topic: "campaigns",
+      "campaign 2 send-at",
+    ),
     noun: "campaign",
     operations: ["getCampaign", "getTemplate", "listGroups", "getGroup", "listContacts"],
     run: async (a, ctx) =>
@@ -248,15 +250,12 @@ export const CAMPAIGN_START_COMMANDS = [
             "Opening Send at…",
           ),
   }),
-  defineCommand({
+  command({
     id: "campaign.cancelStart",
     words: ["campaign", "<id>", "cancel", "start"],
     schema: z.object({ id: idArg }),
     access: "broadcast",
-    usage: "campaign <id> cancel start",
-    summary: "Undo a campaign's held start (it stays a draft)",
-    example: "campaign 2 cancel start",
-    topic: "campaigns",
+    ...about("Undo a campaign's held start (it stays a draft)", "campaign 2 cancel start"),
     noun: "campaign",
     operations: ["getCampaign"],
     run: async (a, ctx) => {

@@ -12,7 +12,7 @@ import type { HeldStart } from "../../store/held-starts.ts";
 import { choice, idArg, idList, limitArg, optionalId, pageArg, requiredText } from "../args.ts";
 import { formReply } from "../forms.ts";
 import { loadCampaignData } from "../lookups.ts";
-import { type CommandContext, defineCommand, UserError } from "../registry.ts";
+import { type CommandContext, UserError } from "../registry.ts";
 import { listLine, pageReply, pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";
 import { APPROVAL_COMMANDS } from "./campaign-approval.ts";
@@ -32,7 +32,9 @@ import {
   resolveChannel,
   templateLabel,
 } from "./common.ts";
-import { bare, onRecord } from "./shapes.ts";
+import { about, bare, inTopic, showing } from "./shapes.ts";
+
+const command = inTopic("campaigns");
 
 const FIRST = ["id", "name", "status", "integrationId", "templateId", "conversationTagId"];
 const NAMES = {
@@ -51,7 +53,7 @@ const NO_AUDIENCE =
 const CAMPAIGN_ADD_OPTIONS = ["template", "channel", "tag", "group", "contacts", "at"];
 
 export const CAMPAIGN_COMMANDS = [
-  defineCommand({
+  command({
     id: "campaigns.list",
     words: ["campaigns"],
     options: {
@@ -61,10 +63,7 @@ export const CAMPAIGN_COMMANDS = [
     },
     schema: z.object({ status: choice(CAMPAIGN_STATUSES).optional(), page: pageArg, limit: limitArg }),
     access: "read",
-    usage: "campaigns [status=] [page=] [limit=]",
-    summary: "List campaigns",
-    example: "campaigns status=running",
-    topic: "campaigns",
+    ...about("List campaigns", "campaigns status=running"),
     operations: ["listCampaigns", "listTemplates"],
     run: async (a, ctx) => {
       // One read of the templates names them all (never one read per row); without it, ids.
@@ -97,12 +96,9 @@ export const CAMPAIGN_COMMANDS = [
       });
     },
   }),
-  defineCommand({
-    id: "campaign.show",
-    ...onRecord(["campaign"], "campaign"),
-    summary: "Show one campaign",
-    example: "campaign 2",
-    topic: "campaigns",
+  command({
+    ...showing("campaign"),
+    ...about("Show one campaign", "campaign 2"),
     operations: ["getCampaign", "getTemplate", "getTag"],
     run: async (a, ctx) => {
       const c = await ctx.api.getCampaign(a.id);
@@ -110,8 +106,7 @@ export const CAMPAIGN_COMMANDS = [
       return { visibility: "ephemeral", ...card };
     },
   }),
-  defineCommand({
-    id: "campaign.recipients",
+  command({
     words: ["campaign", "<id>", "recipients"],
     options: {
       status: `one of ${RECIPIENT_STATUSES.join(", ")}`,
@@ -125,10 +120,7 @@ export const CAMPAIGN_COMMANDS = [
       limit: limitArg,
     }),
     access: "read",
-    usage: "campaign <id> recipients [status=] [page=] [limit=]",
-    summary: "Recipients of a campaign and their status",
-    example: "campaign 2 recipients status=failed",
-    topic: "campaigns",
+    ...about("Recipients of a campaign and their status", "campaign 2 recipients status=failed"),
     noun: "campaign",
     operations: ["listCampaignRecipients"],
     run: async (a, ctx) => {
@@ -169,8 +161,7 @@ export const CAMPAIGN_COMMANDS = [
       return reply;
     },
   }),
-  defineCommand({
-    id: "campaign.send",
+  command({
     words: ["campaign", "<id>", "send"],
     options: {
       at: 'when to start it: 09:00 (the next 09:00), "2026-12-01 09:00" (in the workspace\'s time zone) or 2026-12-01T09:00:00+01:00',
@@ -179,9 +170,7 @@ export const CAMPAIGN_COMMANDS = [
     schema: z.object({ id: idArg, at: z.string().optional(), now: z.boolean().optional() }),
     access: "broadcast",
     usage: "campaign <id> send [at=<time>] [now]",
-    summary: "Start sending a campaign (shows it and its audience, asks to confirm)",
-    example: "campaign 2 send",
-    topic: "campaigns",
+    ...about("Start sending a campaign (shows it and its audience, asks to confirm)", "campaign 2 send"),
     noun: "campaign",
     help: 'The prompt counts whom it reaches, the opted-out left out ("at most" where groups may share people, "at least" where a count was not read, to keep the prompt quick), flags a group another campaign got in the last 24 hours, and refuses a campaign with no audience or whose group no longer exists.',
     operations: [
@@ -243,15 +232,11 @@ export const CAMPAIGN_COMMANDS = [
   }),
   CAMPAIGN_TEST_COMMAND,
   ...APPROVAL_COMMANDS,
-  defineCommand({
-    id: "campaign.cancel",
+  command({
     words: ["campaign", "<id>", "cancel"],
     schema: z.object({ id: idArg }),
     access: "broadcast",
-    usage: "campaign <id> cancel",
-    summary: "Cancel a campaign (asks to confirm)",
-    example: "campaign 2 cancel",
-    topic: "campaigns",
+    ...about("Cancel a campaign (asks to confirm)", "campaign 2 cancel"),
     noun: "campaign",
     operations: ["cancelCampaign", "getCampaign"],
     preview: (a, ctx) => campaignPreview("cancel", a.id, ctx),
@@ -268,8 +253,7 @@ export const CAMPAIGN_COMMANDS = [
       };
     },
   }),
-  defineCommand({
-    id: "campaign.add",
+  command({
     words: ["campaign", "add"],
     positionals: [{ name: "name", rest: "text" }],
     options: {
@@ -294,10 +278,11 @@ export const CAMPAIGN_COMMANDS = [
     access: "write",
     usage:
       "campaign add <name…> template=<id> [group=<id,…>] [contacts=<id,…>] [tag=<id>] [channel=<id>] [at=<time>] [<placeholder>=<value>…]",
-    summary: "Create a draft campaign (send it with `campaign <id> send`)",
+    ...about(
+      "Create a draft campaign (send it with `campaign <id> send`)",
+      "campaign add Spring sale template=3 group=2 tag=1 first_name=friend discount=20%",
+    ),
     help: "Every placeholder of the template needs a value, the same for every recipient: `first_name=Ana`. A placeholder named like one of this command's options is written `param.tag=…`.",
-    example: "campaign add Spring sale template=3 group=2 tag=1 first_name=friend discount=20%",
-    topic: "campaigns",
     noun: "template",
     operations: [
       "createCampaign",
@@ -374,11 +359,9 @@ export const CAMPAIGN_COMMANDS = [
       };
     },
   }),
-  defineCommand({
-    id: "campaign.new",
+  command({
     ...bare(["campaign", "new"], "write"),
     summary: "Create a draft campaign with a form (Slack); in the shell, use `campaign add`",
-    topic: "campaigns",
     operations: ["listTemplates", "listTags", "listGroups", "createCampaign", "createTag"],
     run: async (_a, ctx) => {
       const load = () => loadCampaignData(ctx.api, ctx.defaultChannelId, channelNamesOf(ctx));

@@ -4,17 +4,16 @@ import { z } from "zod";
 import { esc, section } from "../../blocks/blocks.ts";
 import { idArg, requiredText } from "../args.ts";
 import { nameChannelsLine, templateChannels } from "../lookups.ts";
-import { defineCommand } from "../registry.ts";
 import { pageReply } from "../render.ts";
 import { announce } from "./common.ts";
-import { bare } from "./shapes.ts";
+import { about, inTopic, listing } from "./shapes.ts";
+
+const command = inTopic("channels");
 
 export const CHANNEL_COMMANDS = [
-  defineCommand({
-    id: "channels.list",
-    ...bare(["channels"]),
+  command({
+    ...listing("channels"),
     summary: "The messaging channels and their names (the ones named, and the ones the templates use)",
-    topic: "channels",
     operations: ["listTemplates"],
     run: async (_a, ctx) => {
       // The API lists no channels: the named ones, and the ones its templates use (a name is asked for those).
@@ -40,16 +39,12 @@ export const CHANNEL_COMMANDS = [
       return reply;
     },
   }),
-  defineCommand({
-    id: "channel.name",
+  command({
     words: ["channel", "name"],
     positionals: [{ name: "id" }, { name: "name", rest: "text" }],
     schema: z.object({ id: idArg, name: requiredText("the channel's name").pipe(z.string().max(80)) }),
     access: "write",
-    usage: "channel name <id> <name…>",
-    summary: "Name a messaging channel (shown instead of its number)",
-    example: "channel name 1 Main line",
-    topic: "channels",
+    ...about("Name a messaging channel (shown instead of its number)", "channel name 1 Main line"),
     operations: [],
     run: async (a, ctx) => {
       const before = await ctx.channels.set(a.id, a.name, ctx.actor.userId);

@@ -6,12 +6,14 @@ import { esc, slackDate } from "../../blocks/blocks.ts";
 import { idArg, limitArg, notAPhone, optionalId, pageArg, requiredText, yesNo } from "../args.ts";
 import { changeLine, memberWords } from "../changes.ts";
 import { formReply, recordFormReply } from "../forms.ts";
-import { defineCommand, UserError } from "../registry.ts";
+import { UserError } from "../registry.ts";
 import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs, show } from "../render.ts";
 import { checkBody } from "./check.ts";
 import { announce, cardAfterWrite, namedWrite, pageLine } from "./common.ts";
 import { importFilePreview, importLocalFile } from "./import-file.ts";
-import { deleteCommand, onRecord } from "./shapes.ts";
+import { about, deleteCommand, inTopic, onRecord, showing } from "./shapes.ts";
+
+const command = inTopic("contacts");
 
 const FIRST = ["id", "phone", "first_name", "last_name", "email"];
 const NAMES = { first_name: "first", last_name: "last" };
@@ -67,7 +69,7 @@ const optionalText = z.string().optional();
 const optionalEmail = z.preprocess((v) => (v === "" ? undefined : v), emailSchema.optional());
 
 export const CONTACT_COMMANDS = [
-  defineCommand({
+  command({
     id: "contacts.list",
     words: ["contacts"],
     positionals: [{ name: "search", rest: "text" }],
@@ -86,9 +88,7 @@ export const CONTACT_COMMANDS = [
     }),
     access: "read",
     usage: "contacts [search…] [group=] [opted-out=yes|no] [page=] [limit=]",
-    summary: "List and search contacts",
-    example: "contacts ana opted-out=no",
-    topic: "contacts",
+    ...about("List and search contacts", "contacts ana opted-out=no"),
     operations: ["listContacts"],
     run: async (a, ctx) => {
       const page = await ctx.api.listContacts({
@@ -108,12 +108,9 @@ export const CONTACT_COMMANDS = [
       });
     },
   }),
-  defineCommand({
-    id: "contact.show",
-    ...onRecord(["contact"], "contact"),
-    summary: "Show one contact",
-    example: "contact 12",
-    topic: "contacts",
+  command({
+    ...showing("contact"),
+    ...about("Show one contact", "contact 12"),
     operations: ["getContact", "listContactFields"],
     run: async (a, ctx) => {
       // The fields' labels are a nicety: when they cannot be read, the keys are shown.
@@ -162,8 +159,7 @@ export const CONTACT_COMMANDS = [
       });
     },
   }),
-  defineCommand({
-    id: "contact.add",
+  command({
     words: ["contact", "add"],
     positionals: [{ name: "phone", rest: "text" }],
     options: { first: "first name", last: "last name", email: "e-mail address" },
@@ -177,9 +173,7 @@ export const CONTACT_COMMANDS = [
     }),
     access: "write",
     usage: "contact add <phone> [first=] [last=] [email=] [<field-key>=]",
-    summary: "Create a contact",
-    example: "contact add +1 415 555 0123 first=Ana last=Lima email=ana@example.com",
-    topic: "contacts",
+    ...about("Create a contact", "contact add +1 415 555 0123 first=Ana last=Lima email=ana@example.com"),
     operations: ["createContact"],
     run: async (a, ctx) => {
       const body = {
@@ -197,8 +191,7 @@ export const CONTACT_COMMANDS = [
         : announce(ctx, text, c, FIRST);
     },
   }),
-  defineCommand({
-    id: "contact.edit",
+  command({
     words: ["contact", "edit"],
     positionals: [{ name: "id" }],
     options: { phone: "new phone number", first: "first name", last: "last name", email: "e-mail address" },
@@ -218,9 +211,7 @@ export const CONTACT_COMMANDS = [
     }),
     access: "write",
     usage: "contact edit <id> [phone=] [first=] [last=] [email=] [<field-key>=]",
-    summary: "Change a contact",
-    example: "contact edit 12 last=Souza loyalty_tier=gold",
-    topic: "contacts",
+    ...about("Change a contact", "contact edit 12 last=Souza loyalty_tier=gold"),
     noun: "contact",
     operations: ["updateContact", "getContact", "listContactFields"],
     run: async (a, ctx) => {
@@ -264,23 +255,18 @@ export const CONTACT_COMMANDS = [
       );
     },
   }),
-  deleteCommand({
-    noun: "contact",
-    summary: "Delete a contact (asks to confirm)",
-    example: "contact delete 20",
-    topic: "contacts",
-    operations: ["deleteContact", "getContact"],
-    read: (ctx, id) => ctx.api.getContact(id),
-    remove: (ctx, id) => ctx.api.deleteContact(id),
-    name: (c) => fullName(c) || show(pick(c, "phone") ?? ""),
-    first: FIRST,
-  }),
-  defineCommand({
-    id: "contact.opt-out",
+  command(
+    deleteCommand({
+      noun: "contact",
+      example: "contact delete 20",
+      api: "Contact",
+      name: (c) => fullName(c) || show(pick(c, "phone") ?? ""),
+      first: FIRST,
+    }),
+  ),
+  command({
     ...onRecord(["contact", "opt-out"], "contact", "write"),
-    summary: "Mark a contact as opted out",
-    example: "contact opt-out 12",
-    topic: "contacts",
+    ...about("Mark a contact as opted out", "contact opt-out 12"),
     operations: ["optOutContact"],
     run: async (a, ctx) => {
       const c = await ctx.api.optOutContact(a.id);
@@ -293,20 +279,16 @@ export const CONTACT_COMMANDS = [
       );
     },
   }),
-  defineCommand({
-    id: "contact.opt-in",
+  command({
     ...onRecord(["contact", "opt-in"], "contact", "write"),
-    summary: "Revert a contact's opt-out",
-    example: "contact opt-in 12",
-    topic: "contacts",
+    ...about("Revert a contact's opt-out", "contact opt-in 12"),
     operations: ["optInContact"],
     run: async (a, ctx) => {
       const c = await ctx.api.optInContact(a.id);
       return namedWrite(ctx, "contact", a.id, fullName(c) || show(pick(c, "phone") ?? ""), "opted in again");
     },
   }),
-  defineCommand({
-    id: "import",
+  command({
     words: ["import"],
     positionals: [{ name: "path", rest: "text" }],
     options: {
@@ -316,10 +298,11 @@ export const CONTACT_COMMANDS = [
     schema: z.object({ path: z.string().optional(), group: optionalId, update: yesNo.default(false) }),
     access: "write",
     usage: "import [<file.csv|file.xlsx>] [group=] [update=yes|no]",
-    summary: "Import contacts from a CSV or xlsx file (Slack: an upload form; shell: a local path)",
+    ...about(
+      "Import contacts from a CSV or xlsx file (Slack: an upload form; shell: a local path)",
+      "import ./contacts.csv group=2 update=yes",
+    ),
     help: "In the shell the file is read from the local disk as an upload is: its headers are mapped (Mobile, First Name, E-mail…), phones normalized and every row checked. The preview shows the columns, a sample and the rows that will fail, and asks y/N (piped input: `--yes`); then the valid rows are imported and the failing ones written to an error report next to the file. In Slack, share the file with the bot instead.",
-    example: "import ./contacts.csv group=2 update=yes",
-    topic: "contacts",
     noun: "group",
     operations: ["importContacts", "listGroups", "listContactFields", "getGroup"],
     preview: importFilePreview,

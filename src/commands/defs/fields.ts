@@ -2,20 +2,19 @@ import { z } from "zod";
 import { NotFoundError } from "../../api/errors.ts";
 import { FIELD_TYPES, fieldKeySchema, wholeNumber } from "../../api/schemas.ts";
 import { choice, idArg, requiredText } from "../args.ts";
-import { defineCommand } from "../registry.ts";
 import { listLine, pageReply, pick, show } from "../render.ts";
 import { namedWrite } from "./common.ts";
-import { bare, deleteCommand } from "./shapes.ts";
+import { about, deleteCommand, inTopic, listing } from "./shapes.ts";
+
+const command = inTopic("fields");
 
 const FIRST = ["id", "key", "label", "type", "position"];
 const position = wholeNumber().optional();
 
 export const FIELD_COMMANDS = [
-  defineCommand({
-    id: "fields.list",
-    ...bare(["fields"]),
+  command({
+    ...listing("fields"),
     summary: "List the custom contact fields",
-    topic: "fields",
     operations: ["listContactFields"],
     run: async (_a, ctx) =>
       pageReply({
@@ -27,8 +26,7 @@ export const FIELD_COMMANDS = [
           listLine(f.id, f.key, f.label, f.type, f.position !== undefined ? `position ${f.position}` : ""),
       }),
   }),
-  defineCommand({
-    id: "field.add",
+  command({
     words: ["field", "add"],
     positionals: [{ name: "key" }, { name: "label", rest: "text" }],
     options: {
@@ -42,10 +40,10 @@ export const FIELD_COMMANDS = [
       position,
     }),
     access: "write",
-    usage: "field add <key> <label…> [type=] [position=]",
-    summary: "Create a custom contact field (its key cannot change later)",
-    example: "field add shoe_size Shoe size type=number position=5",
-    topic: "fields",
+    ...about(
+      "Create a custom contact field (its key cannot change later)",
+      "field add shoe_size Shoe size type=number position=5",
+    ),
     operations: ["createContactField"],
     run: async (a, ctx) => {
       const f = await ctx.api.createContactField({
@@ -57,8 +55,7 @@ export const FIELD_COMMANDS = [
       return namedWrite(ctx, "field", f.id, show(pick(f, "label", "key") ?? ""), "created", f, FIRST);
     },
   }),
-  defineCommand({
-    id: "field.edit",
+  command({
     words: ["field", "edit"],
     positionals: [{ name: "id" }],
     options: {
@@ -84,9 +81,7 @@ export const FIELD_COMMANDS = [
       }),
     access: "write",
     usage: "field edit <id> [label=] [type=] [position=]",
-    summary: "Change a custom field's label, type or position",
-    example: "field edit 4 label=Tier",
-    topic: "fields",
+    ...about("Change a custom field's label, type or position", "field edit 4 label=Tier"),
     noun: "field",
     operations: ["updateContactField"],
     run: async (a, ctx) => {
@@ -98,21 +93,21 @@ export const FIELD_COMMANDS = [
       return namedWrite(ctx, "field", a.id, show(pick(f, "label", "key") ?? ""), "changed", f, FIRST);
     },
   }),
-  deleteCommand({
-    noun: "field",
-    summary: "Delete a custom field (asks to confirm)",
-    example: "field delete 4",
-    topic: "fields",
-    operations: ["deleteContactField", "listContactFields"],
-    read: async (ctx, id) => {
-      // There is no GET of one field: find it in the list.
-      const page = await ctx.api.listContactFields();
-      const f = page.items.find((x) => Number(x.id) === id);
-      if (!f) throw new NotFoundError(`field ${id} is not among the contact fields`, { status: 404 });
-      return f;
-    },
-    remove: (ctx, id) => ctx.api.deleteContactField(id),
-    name: (f) => show(pick(f, "label", "key") ?? ""),
-    first: FIRST,
-  }),
+  command(
+    deleteCommand({
+      noun: "field",
+      ...about("Delete a custom field (asks to confirm)", "field delete 4"),
+      operations: ["deleteContactField", "listContactFields"],
+      read: async (ctx, id) => {
+        // There is no GET of one field: find it in the list.
+        const page = await ctx.api.listContactFields();
+        const f = page.items.find((x) => Number(x.id) === id);
+        if (!f) throw new NotFoundError(`field ${id} is not among the contact fields`, { status: 404 });
+        return f;
+      },
+      remove: (ctx, id) => ctx.api.deleteContactField(id),
+      name: (f) => show(pick(f, "label", "key") ?? ""),
+      first: FIRST,
+    }),
+  ),
 ];

@@ -2,10 +2,12 @@ import { z } from "zod";
 import { context, count, esc, header, section, slackDate } from "../../blocks/blocks.ts";
 import { memberCount } from "../../domain/records.ts";
 import { idArg, idList, requiredText } from "../args.ts";
-import { type CommandContext, defineCommand } from "../registry.ts";
+import type { CommandContext } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
 import { announce, contactName, namedWrite, nameOf, quoted, relatedNames } from "./common.ts";
-import { bare, deleteCommand, onRecord } from "./shapes.ts";
+import { about, deleteCommand, inTopic, listing, showing } from "./shapes.ts";
+
+const command = inTopic("groups");
 
 const FIRST = ["id", "name", "description"];
 
@@ -22,11 +24,9 @@ const members = {
 };
 
 export const GROUP_COMMANDS = [
-  defineCommand({
-    id: "groups.list",
-    ...bare(["groups"]),
+  command({
+    ...listing("groups"),
     summary: "List the contact groups with their member counts",
-    topic: "groups",
     operations: ["listGroups"],
     run: async (_a, ctx) =>
       pageReply({
@@ -45,12 +45,9 @@ export const GROUP_COMMANDS = [
         },
       }),
   }),
-  defineCommand({
-    id: "group.show",
-    ...onRecord(["group"], "group"),
-    summary: "Show one group",
-    example: "group 2",
-    topic: "groups",
+  command({
+    ...showing("group"),
+    ...about("Show one group", "group 2"),
     operations: ["getGroup"],
     run: async (a, ctx) => {
       const g = await ctx.api.getGroup(a.id);
@@ -73,25 +70,20 @@ export const GROUP_COMMANDS = [
       });
     },
   }),
-  defineCommand({
-    id: "group.add",
+  command({
     words: ["group", "add"],
     positionals: [{ name: "name", rest: "text" }],
     options: { description: "what the group is for" },
     schema: z.object({ name: requiredText("the group's name"), description: z.string().optional() }),
     access: "write",
-    usage: "group add <name…> [description=]",
-    summary: "Create a group",
-    example: 'group add Newsletter readers description="Signed up on the site"',
-    topic: "groups",
+    ...about("Create a group", 'group add Newsletter readers description="Signed up on the site"'),
     operations: ["createGroup"],
     run: async (a, ctx) => {
       const g = await ctx.api.createGroup({ name: a.name, description: a.description });
       return namedWrite(ctx, "group", g.id, g, "created", g, FIRST);
     },
   }),
-  defineCommand({
-    id: "group.edit",
+  command({
     words: ["group", "edit"],
     positionals: [{ name: "id" }],
     options: { name: "new name", description: "new description" },
@@ -105,10 +97,7 @@ export const GROUP_COMMANDS = [
         error: "give at least one of name=, description=",
       }),
     access: "write",
-    usage: "group edit <id> [name=] [description=]",
-    summary: "Change a group",
-    example: 'group edit 2 name="Newsletter (EU)"',
-    topic: "groups",
+    ...about("Change a group", 'group edit 2 name="Newsletter (EU)"'),
     noun: "group",
     operations: ["updateGroup"],
     run: async (a, ctx) => {
@@ -116,24 +105,20 @@ export const GROUP_COMMANDS = [
       return namedWrite(ctx, "group", a.id, g, "changed", g, FIRST);
     },
   }),
-  deleteCommand({
-    noun: "group",
-    summary: "Delete a group (asks to confirm; its contacts stay)",
-    example: "group delete 3",
-    topic: "groups",
-    operations: ["deleteGroup", "getGroup"],
-    read: (ctx, id) => ctx.api.getGroup(id),
-    remove: (ctx, id) => ctx.api.deleteGroup(id),
-    first: FIRST,
-  }),
-  defineCommand({
+  command(
+    deleteCommand({
+      noun: "group",
+      ...about("Delete a group (asks to confirm; its contacts stay)", "group delete 3"),
+      api: "Group",
+      first: FIRST,
+    }),
+  ),
+  command({
     id: "group.members.add",
     words: ["group", "<id>", "add"],
     ...members,
     usage: "group <id> add <contact-id…>",
-    summary: "Add contacts to a group",
-    example: "group 2 add 12 13 14",
-    topic: "groups",
+    ...about("Add contacts to a group", "group 2 add 12 13 14"),
     noun: "group",
     operations: ["addGroupContacts", "getGroup", "getContact"],
     run: async (a, ctx) => {
@@ -151,14 +136,12 @@ export const GROUP_COMMANDS = [
       );
     },
   }),
-  defineCommand({
+  command({
     id: "group.members.remove",
     words: ["group", "<id>", "remove"],
     ...members,
     usage: "group <id> remove <contact-id…>",
-    summary: "Remove contacts from a group (asks to confirm)",
-    example: "group 2 remove 12",
-    topic: "groups",
+    ...about("Remove contacts from a group (asks to confirm)", "group 2 remove 12"),
     noun: "group",
     operations: ["removeGroupContacts", "getGroup", "getContact"],
     preview: async (a, ctx) => {

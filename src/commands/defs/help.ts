@@ -2,10 +2,12 @@ import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
 import { ACTION } from "../../blocks/actions.ts";
 import { actions, capitalize, context, esc, fieldsSection, header, section } from "../../blocks/blocks.ts";
-import { type AnySpec, type CommandContext, defineCommand, type Registry } from "../registry.ts";
+import type { AnySpec, CommandContext, Registry } from "../registry.ts";
 import { pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";
-import { bare } from "./shapes.ts";
+import { about, bare, inTopic } from "./shapes.ts";
+
+const command = inTopic("help");
 
 export const TOPICS: Record<string, string> = {
   account: "The API key and its organization",
@@ -190,16 +192,13 @@ function details(title: string, cmds: AnySpec[], via: string): Reply {
 }
 
 export const HELP_COMMANDS = [
-  defineCommand({
-    id: "help",
+  command({
     words: ["help"],
     positionals: [{ name: "topic", rest: "text" }],
     schema: z.object({ topic: z.string().optional() }),
     access: "read",
     usage: "help [topic or command]",
-    summary: "List the commands, or explain one topic or command",
-    example: "help campaigns",
-    topic: "help",
+    ...about("List the commands, or explain one topic or command", "help campaigns"),
     operations: [],
     run: async (a, ctx) => {
       const registry = ctx.registry;
@@ -243,8 +242,7 @@ export const HELP_COMMANDS = [
       };
     },
   }),
-  defineCommand({
-    id: "me",
+  command({
     ...bare(["me"]),
     summary: "The organization, plan and API key Switchboard uses (the key masked)",
     topic: "account",

@@ -6,21 +6,21 @@
 import { z } from "zod";
 import { context, esc, section } from "../../blocks/blocks.ts";
 import { errorReply } from "../errors.ts";
-import { type AnySpec, defineCommand, UserError } from "../registry.ts";
+import { type AnySpec, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
 import { channelOf, channelRef, inboxOf } from "./inbox-common.ts";
+import { about, inTopic } from "./shapes.ts";
 
-export const awaySpec: AnySpec = defineCommand({
-  id: "inbox.away",
+const command = inTopic("inbox");
+
+export const awaySpec: AnySpec = command({
   words: ["inbox", "away"],
   positionals: [{ name: "state" }, { name: "channel", optional: true }],
   schema: z.object({ state: z.string(), channel: z.string().optional() }),
   access: "write",
   usage: "inbox away on|off [#channel]",
-  summary: "Whether the away message goes out in an inbox's conversations (default: here)",
+  ...about("Whether the away message goes out in an inbox's conversations (default: here)", "inbox away off"),
   help: "The away message (`/sb settings set away=…`) answers a customer who writes outside business hours, once per conversation per closed period. `inbox away off` stops it in this inbox's conversations; `inbox away on` brings it back. `inbox on` leaves it as it is.",
-  example: "inbox away off",
-  topic: "inbox",
   operations: [],
   run: async (a, ctx): Promise<Reply> => {
     const inbox = inboxOf(ctx);

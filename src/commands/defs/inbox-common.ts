@@ -1,12 +1,12 @@
 // What the inbox's commands share: the inbox's access, a channel as typed, a
 // channel as Slack shows it.
 import { esc } from "../../blocks/blocks.ts";
-import type { InboxAccess } from "../inbox.ts";
+import type { InboxDeps } from "../inbox.ts";
 import { type CommandContext, UserError } from "../registry.ts";
 
 const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
 
-export function inboxOf(ctx: CommandContext): InboxAccess {
+export function inboxOf(ctx: CommandContext): InboxDeps {
   if (!ctx.inbox) throw new UserError("The inbox is not set up in this Switchboard.", false);
   return ctx.inbox;
 }

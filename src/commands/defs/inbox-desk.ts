@@ -9,10 +9,13 @@ import { z } from "zod";
 import { esc, section } from "../../blocks/blocks.ts";
 import { snoozeEnd } from "../../domain/snooze-time.ts";
 import { apiErrorReply, errorReply } from "../errors.ts";
-import type { InboxAccess } from "../inbox.ts";
+import type { InboxDeps } from "../inbox.ts";
 import { askRating } from "../rating.ts";
-import { type AnySpec, type CommandContext, defineCommand, type Positional, UserError } from "../registry.ts";
+import { type AnySpec, type CommandContext, type Positional, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
+import { about, inTopic } from "./shapes.ts";
+
+const command = inTopic("inbox");
 
 const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
 const USER_ID = /^<?@?([UW][A-Z0-9]{2,})(\|[^>]*)?>?$/;
@@ -36,12 +39,7 @@ async function threadOf(a: { channel: string; user: string }, ctx: CommandContex
 const nameOf = (t: { card: { name: string } | null; chatUserId: number }) =>
   esc(t.card?.name ?? `chat user #${t.chatUserId}`);
 
-async function changed(
-  inbox: InboxAccess,
-  channel: string,
-  chatUserId: number,
-  text: string,
-): Promise<Reply> {
+async function changed(inbox: InboxDeps, channel: string, chatUserId: number, text: string): Promise<Reply> {
   await inbox.redraw?.(channel, chatUserId);
   return { visibility: "ephemeral", text, blocks: [section(text)] };
 }
@@ -67,13 +65,12 @@ function deskCommand<A extends { channel: string; user: string }>(spec: {
   run: (a: A, ctx: CommandContext, desk: Desk) => Promise<Reply>;
 }): AnySpec {
   const { word, run, ...rest } = spec;
-  return defineCommand({
+  return command({
     id: `inbox.${word}`,
     words: ["inbox", word],
     positionals,
     ...rest,
     access: "write",
-    topic: "inbox",
     operations: [],
     hidden: true,
     run: async (a, ctx) => {
@@ -88,9 +85,8 @@ const assignSpec = deskCommand({
   positionals: [...positionals, { name: "person", optional: true }],
   schema: target.extend({ person: z.string().optional() }),
   usage: "inbox assign <#channel> <chat user> [me|@person|nobody]",
-  summary: "Give an inbox conversation to someone (default: you)",
+  ...about("Give an inbox conversation to someone (default: you)", "inbox assign C0123ABCD 42 me"),
   help: "`me` takes it only if nobody has it; naming someone gives it to them whoever had it; `nobody` lets go. The card shows who has it.",
-  example: "inbox assign C0123ABCD 42 me",
   run: async (a, ctx, { inbox, thread, channel, chatUserId, name }): Promise<Reply> => {
     const typed = (a.person ?? "me").trim();
     const now = new Date();
@@ -182,9 +178,11 @@ const snoozeSpec = deskCommand({
   },
   schema: target.extend({ until: z.string().optional() }),
   usage: "inbox snooze <#channel> <chat user> [until=<time>|until=reply]",
-  summary: "Put an open inbox conversation aside until a time, or until the customer writes",
+  ...about(
+    "Put an open inbox conversation aside until a time, or until the customer writes",
+    "inbox snooze C0123ABCD 42 until=tomorrow",
+  ),
   help: "A snoozed conversation leaves the open list; it comes back at that time (the card updated, whoever has it told in the thread), or at once when the customer writes. The card's *Snooze…* does it for you.",
-  example: "inbox snooze C0123ABCD 42 until=tomorrow",
   run: async (a, ctx, { inbox, thread, channel, chatUserId, name }): Promise<Reply> => {
     const now = inbox.now?.() ?? new Date();
     const zone = (await inbox.userTz?.(ctx.actor).catch(() => undefined)) ?? "UTC";
@@ -223,9 +221,8 @@ const wakeSpec = deskCommand({
   word: "wake",
   schema: target,
   usage: "inbox wake <#channel> <chat user>",
-  summary: "Bring a snoozed inbox conversation back now",
+  ...about("Bring a snoozed inbox conversation back now", "inbox wake C0123ABCD 42"),
   help: "The card's *Wake up* does it for you.",
-  example: "inbox wake C0123ABCD 42",
   run: async (_a, ctx, { inbox, thread, channel, chatUserId, name }): Promise<Reply> => {
     if (!(await inbox.store.unsnooze(channel, chatUserId)))
       return errorReply(`The conversation with ${name} is not snoozed: nothing was changed.`);

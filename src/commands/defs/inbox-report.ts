@@ -6,8 +6,11 @@ import { z } from "zod";
 import { count, esc } from "../../blocks/blocks.ts";
 import { deskFigures, renderDeskReport } from "../../reports/desk.ts";
 import type { ThreadDue } from "../../store/inbox.ts";
-import { type AnySpec, defineCommand, UserError } from "../registry.ts";
+import { type AnySpec, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
+import { about, inTopic } from "./shapes.ts";
+
+const command = inTopic("inbox");
 
 const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
 
@@ -26,8 +29,7 @@ export function dueWords(due: ThreadDue, now: Date): string {
 
 const PERIODS = { day: 86_400_000, week: 7 * 86_400_000 } as const;
 
-const reportSpec: AnySpec = defineCommand({
-  id: "inbox.report",
+const reportSpec: AnySpec = command({
   words: ["inbox", "report"],
   positionals: [
     { name: "period", optional: true },
@@ -36,11 +38,11 @@ const reportSpec: AnySpec = defineCommand({
   schema: z.object({ period: z.string().optional(), channel: z.string().optional() }),
   access: "read",
   usage: "inbox report [day|week] [#channel]",
-  summary:
+  ...about(
     "The desk's report now: opened, resolved, first-reply times, targets met, snoozed, ratings, per assignee",
+    "inbox report week",
+  ),
   help: "Over the last day (default) or week, from what Switchboard recorded (no API reads): conversations opened and resolved, median and 90th-percentile first-reply time, reply targets met as a share, conversations snoozed, customers' ratings per answer, and the same per assignee. Of this channel's inbox, or the one named; in a channel without an inbox, every inbox. `/sb report inbox every mon at 09:00` posts it on a schedule.",
-  example: "inbox report week",
-  topic: "inbox",
   operations: [],
   run: async (a, ctx): Promise<Reply> => {
     if (!ctx.inbox) throw new UserError("The inbox is not set up in this Switchboard.", false);

@@ -5,7 +5,7 @@ import { esc } from "../../blocks/blocks.ts";
 import { durationWords, formatBusinessHours, parseTargetDuration } from "../../domain/business-hours.ts";
 import { CHAT_TYPES, typesInWords } from "../../domain/inbox-routing.ts";
 import type { InboxFormData } from "../form-kinds.ts";
-import type { InboxAccess } from "../inbox.ts";
+import type { InboxDeps } from "../inbox.ts";
 import { UserError } from "../registry.ts";
 
 /** The shortest and longest target. */
@@ -52,7 +52,7 @@ export function targetsOf(a: { first?: string; next?: string; here?: string }): 
 /** "first reply within 15 min, next reply within 1 h, in business hours (mon-fri 09:00-18:00, Europe/Paris)". */
 export function targetsInWords(
   t: TypedTargets | undefined,
-  clock: InboxAccess["workClock"],
+  clock: InboxDeps["workClock"],
 ): string | undefined {
   if (!t || (t.firstSecs === null && t.nextSecs === null)) return undefined;
   const parts: string[] = [];
@@ -66,7 +66,7 @@ export function targetsInWords(
 }
 
 /** What the inbox form opens with: the channel's inbox and targets as they are, the chat types. */
-export async function inboxFormData(inbox: InboxAccess, channel: string | undefined): Promise<InboxFormData> {
+export async function inboxFormData(inbox: InboxDeps, channel: string | undefined): Promise<InboxFormData> {
   const current = channel ? await inbox.store.inbox(channel) : undefined;
   const targets = channel ? await inbox.store.clocks.targets(channel) : undefined;
   const c = inbox.workClock?.();

@@ -14,16 +14,19 @@ import {
   isSnoozed,
   type Thread,
 } from "../../store/inbox.ts";
+import { optionalTexts } from "../args.ts";
 import { errorReply } from "../errors.ts";
 import { formReply } from "../forms.ts";
 import { findTemplate, quickReplies } from "../rating.ts";
-import { type AnySpec, type CommandContext, defineCommand, UserError } from "../registry.ts";
+import { type AnySpec, type CommandContext, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
 import { awaySpec } from "./inbox-away.ts";
 import { channelOf, channelRef, inboxOf } from "./inbox-common.ts";
 import { dueWords } from "./inbox-report.ts";
 import { inboxFormData, targetsInWords, targetsOf } from "./inbox-targets.ts";
-import { bare } from "./shapes.ts";
+import { about, bare, inTopic, listing } from "./shapes.ts";
+
+const command = inTopic("inbox");
 
 const FILTER_WORDS: Record<InboxFilter, string> = {
   all: "every conversation with a new customer message",
@@ -171,12 +174,10 @@ function waitingBlock(t: Thread, i: number, now: Date): KnownBlock {
 
 const WAITING_SHOWN = 10;
 
-const listSpec: AnySpec = defineCommand({
-  id: "inbox.list",
-  ...bare(["inbox"]),
+const listSpec: AnySpec = command({
+  ...listing("inbox"),
   summary: "The inboxes, and the conversations by state, what is due first",
   help: "An inbox mirrors customers' conversations into a channel, one thread per customer; a writer's reply in the thread goes to the customer. `inbox on` turns one on, `inbox off` turns it off.",
-  topic: "inbox",
   operations: [],
   run: async (_a, ctx): Promise<Reply> => {
     const inbox = inboxOf(ctx);
@@ -225,12 +226,10 @@ const listSpec: AnySpec = defineCommand({
 /** Conversations read for the list (the latest ones; the desk is for the day's work). */
 const DESK_READ = 200;
 
-const mineSpec: AnySpec = defineCommand({
-  id: "inbox.mine",
+const mineSpec: AnySpec = command({
   ...bare(["inbox", "mine"]),
   summary: "The inbox conversations you have, by state",
   help: "The card's *Assign to me* gives you a conversation; `/sb inbox` lists everyone's.",
-  topic: "inbox",
   operations: [],
   run: async (_a, ctx): Promise<Reply> => {
     const inbox = inboxOf(ctx);
@@ -249,8 +248,7 @@ const mineSpec: AnySpec = defineCommand({
   },
 });
 
-const onSpec: AnySpec = defineCommand({
-  id: "inbox.on",
+const onSpec: AnySpec = command({
   words: ["inbox", "on"],
   positionals: [{ name: "channel", optional: true }],
   flags: { "need-human": "only conversations that need a human" },
@@ -267,20 +265,16 @@ const onSpec: AnySpec = defineCommand({
   schema: z.object({
     channel: z.string().optional(),
     "need-human": z.boolean().optional(),
-    type: z.string().optional(),
-    replies: z.string().optional(),
-    rating: z.string().optional(),
-    first: z.string().optional(),
-    next: z.string().optional(),
-    here: z.string().optional(),
+    ...optionalTexts("type", "replies", "rating", "first", "next", "here"),
   }),
   access: "write",
   usage:
     "inbox on [#channel] [need-human] [type=phonechat,chat_web,…] [replies=notes] [first=15m] [next=1h] [here=yes] [rating=<template>]",
-  summary: "Mirror customers' conversations into a channel (default: here), one thread per customer",
+  ...about(
+    "Mirror customers' conversations into a channel (default: here), one thread per customer",
+    "inbox on type=phonechat",
+  ),
   help: "By default every conversation with a new customer message gets a thread; with `need-human`, only those that need a human; with `type=phonechat,chat_web`, only those chat types (web chat and phone chat can go to different channels). A conversation goes to one inbox only: the most specific that matches (fewest chat types, then need-human), else the oldest. A channel has one inbox: running it again sets it as typed. At first, one card for each conversation already unread or needing a human (at most 20). Reply in a thread to answer the customer (writers only); start with `//` or `note:` for an internal note. With `replies=notes` every thread reply is a note, and answers go through the card's *Reply*. Reply targets: `first=15m` (the customer's first message to the first reply), `next=1h` (a customer message to the next reply), counted in the workspace's business hours when set (`/sb settings`); at 80% a warning in the thread naming who has it (also in the channel when nobody has it, with @here when `here=yes`), at 100% a breach line. `/sb inbox on` alone opens the inbox form.",
-  example: "inbox on type=phonechat",
-  topic: "inbox",
   operations: [],
   run: async (a, ctx): Promise<Reply> => {
     const inbox = inboxOf(ctx);
@@ -356,17 +350,14 @@ const onSpec: AnySpec = defineCommand({
   },
 });
 
-const offSpec: AnySpec = defineCommand({
-  id: "inbox.off",
+const offSpec: AnySpec = command({
   words: ["inbox", "off"],
   positionals: [{ name: "channel", optional: true }],
   schema: z.object({ channel: z.string().optional() }),
   access: "write",
   usage: "inbox off [#channel]",
-  summary: "Stop mirroring conversations into a channel (default: here)",
+  ...about("Stop mirroring conversations into a channel (default: here)", "inbox off"),
   help: "The threads stay; turning the inbox on again finds them.",
-  example: "inbox off",
-  topic: "inbox",
   operations: [],
   run: async (a, ctx): Promise<Reply> => {
     const inbox = inboxOf(ctx);

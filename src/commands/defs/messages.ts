@@ -6,7 +6,7 @@ import { capitalize, context, esc, slackDate } from "../../blocks/blocks.ts";
 import { idArg, limitArg, optionalId, pageArg, type Recipient, takeRecipient, yesNo } from "../args.ts";
 import { formReply, type SendPrefill } from "../forms.ts";
 import { channelFormData, recipientLabel } from "../lookups.ts";
-import { type CommandContext, defineCommand, UserError } from "../registry.ts";
+import { type CommandContext, UserError } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
 import { checkPlaceholderValues, fillPlaceholders } from "./campaign-message.ts";
 import { checkBody } from "./check.ts";
@@ -21,7 +21,9 @@ import {
   resolveChannel,
 } from "./common.ts";
 import { laterPreview, recipientRef, setLater } from "./scheduled.ts";
-import { onRecord } from "./shapes.ts";
+import { about, inTopic, showing } from "./shapes.ts";
+
+const command = inTopic("messages");
 
 const SEND_NAMES = {
   to: "recipient",
@@ -180,8 +182,7 @@ const sendSchema = z.object({
 type SendArgs = z.infer<typeof sendSchema>;
 
 export const MESSAGE_COMMANDS = [
-  defineCommand({
-    id: "send",
+  command({
     words: ["send"],
     positionals: [{ name: "words", rest: "words" }],
     options: {
@@ -195,10 +196,11 @@ export const MESSAGE_COMMANDS = [
     access: "write",
     usage:
       "send <recipient> <text…> [at=<when>] | send <recipient> template=<name> lang=<code> [<param>=<value>…] | send <recipient> image|document <url> [caption…]",
-    summary: "Send a text, template, image or document message",
+    ...about(
+      "Send a text, template, image or document message",
+      "send +1 415 555 0123 template=order_update lang=en first_name=Ana order_id=A-1001",
+    ),
     help: "The recipient is a phone number (spaces, dashes and brackets are fine), contact:<id> or user:<id>. A phone split by spaces takes the longest run of leading number-like words that makes a valid number, and the text starts after it: `send +34 612 345 678 hola` sends “hola” to +34612345678. Where a country's numbers vary in length (Germany, Austria…) and the text starts with a number, write the phone as one word: `send +4930123456 2 tickets`. A number that is not a phone is quoted in the answer with the reason (`+34 12` is too short for a phone number in Spain). Free text only reaches a contact inside the 24-hour window; use a template otherwise. In Slack, `send` alone opens the message form, and `send <recipient>` opens it with the recipient chosen. With `at=` (`at=09:00`, `at=\"2026-12-01 09:00\"` in the workspace's time zone, or ISO 8601) it asks to confirm and sends it then, once; `scheduled` lists those waiting. A free text message sent later needs the 24-hour window open at its time.",
-    example: "send +1 415 555 0123 template=order_update lang=en first_name=Ana order_id=A-1001",
-    topic: "messages",
     operations: ["sendMessage", "listTemplates"],
     // Sent later (`at=`): asked to confirm first, with what, to whom and when (defs/scheduled.ts).
     preview: async (a, ctx) => {
@@ -280,12 +282,9 @@ export const MESSAGE_COMMANDS = [
       return reply;
     },
   }),
-  defineCommand({
-    id: "message.show",
-    ...onRecord(["message"], "message"),
-    summary: "Status of one message",
-    example: "message 3",
-    topic: "messages",
+  command({
+    ...showing("message"),
+    ...about("Status of one message", "message 3"),
     operations: ["getMessage", "getChatUser"],
     run: async (a, ctx) => {
       const m = await ctx.api.getMessage(a.id);
@@ -333,8 +332,7 @@ export const MESSAGE_COMMANDS = [
       });
     },
   }),
-  defineCommand({
-    id: "history",
+  command({
     words: ["history"],
     positionals: [{ name: "id" }],
     options: {
@@ -352,9 +350,7 @@ export const MESSAGE_COMMANDS = [
     }),
     access: "read",
     usage: "history <conversation-id> [before=] [after=] [page=] [limit=]",
-    summary: "Messages of a conversation, newest first",
-    example: "history 7 limit=10",
-    topic: "messages",
+    ...about("Messages of a conversation, newest first", "history 7 limit=10"),
     noun: "conversation",
     operations: ["listConversationMessages", "getChatUser"],
     run: async (a, ctx) => {

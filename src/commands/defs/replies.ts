@@ -11,11 +11,13 @@ import { replyPlaceholders, SAVED_REPLY_MAX, savedReplyTooLong } from "../../dom
 import { requiredText } from "../args.ts";
 import { errorReply, inputErrorReply } from "../errors.ts";
 import { formReply } from "../forms.ts";
-import { type CommandContext, defineCommand, UserError } from "../registry.ts";
+import { type CommandContext, UserError } from "../registry.ts";
 import { pageReply, show } from "../render.ts";
 import type { Reply } from "../types.ts";
 import { announce } from "./common.ts";
-import { bare } from "./shapes.ts";
+import { about, inTopic, listing } from "./shapes.ts";
+
+const command = inTopic("inbox");
 
 /** A name people type: one word, or quoted (`"Where is my order"`), up to 60 characters. */
 const NAME_MAX = 60;
@@ -96,12 +98,10 @@ function changed(ctx: CommandContext, text: string, reply: string, inbox: string
 }
 
 export const REPLY_COMMANDS = [
-  defineCommand({
-    id: "replies.list",
-    ...bare(["replies"]),
+  command({
+    ...listing("replies"),
     summary: "The saved replies for answering customers",
     help: "A saved reply's text can hold placeholders from the customer's record: `{first_name}`, `{last_name}`, `{name}`, `{phone}`, a custom field by its key (`{order_id}`), and a fallback when there is no value: `{first_name|there}`.",
-    topic: "inbox",
     operations: [],
     run: async (_a, ctx) => {
       const items = (await savedOf(ctx).list()).map((r) => ({ name: r.name, text: r.text, inbox: r.inbox }));
@@ -117,17 +117,17 @@ export const REPLY_COMMANDS = [
       });
     },
   }),
-  defineCommand({
-    id: "reply.add",
+  command({
     words: ["reply", "add"],
     positionals: [{ name: "name" }, { name: "text", rest: "text" }],
     schema: z.object({ name: nameArg.optional(), text: textArg.optional() }),
     access: "write",
     usage: "reply add <name> [#inbox-channel] <text…>",
-    summary: "Save a reply for answering customers (placeholders: {first_name|there}…)",
+    ...about(
+      "Save a reply for answering customers (placeholders: {first_name|there}…)",
+      "reply add thanks Thank you {first_name|there}, your order is on its way.",
+    ),
     help: `The name is one word, or quoted. Placeholders come from the customer's record: \`{first_name}\`, \`{last_name}\`, \`{name}\`, \`{phone}\`, a custom field by its key; \`{first_name|there}\` says “there” when there is no first name. A channel before the text (\`#support\`) offers it in that inbox only. The text is at most ${SAVED_REPLY_MAX.toLocaleString("en-US")} characters (the most a Slack form holds). \`/sb reply add\` alone opens the saved reply form (a text on several lines).`,
-    example: "reply add thanks Thank you {first_name|there}, your order is on its way.",
-    topic: "inbox",
     operations: [],
     run: async (a, ctx) => {
       const saved = savedOf(ctx);
@@ -151,17 +151,14 @@ export const REPLY_COMMANDS = [
       return changed(ctx, `Saved reply *${esc(a.name)}* added.`, text, inbox);
     },
   }),
-  defineCommand({
-    id: "reply.edit",
+  command({
     words: ["reply", "edit"],
     positionals: [{ name: "name" }, { name: "text", rest: "text" }],
     schema: z.object({ name: nameArg, text: textArg.optional() }),
     access: "write",
     usage: "reply edit <name> [#inbox-channel] <text…>",
-    summary: "Change a saved reply's text",
+    ...about("Change a saved reply's text", "reply edit thanks Thanks {first_name|there}! It ships today."),
     help: "`/sb reply edit <name>` alone opens the saved reply form with its text (on several lines) and inbox.",
-    example: "reply edit thanks Thanks {first_name|there}! It ships today.",
-    topic: "inbox",
     operations: [],
     run: async (a, ctx) => {
       const saved = savedOf(ctx);
@@ -192,16 +189,13 @@ export const REPLY_COMMANDS = [
       return changed(ctx, `Saved reply *${esc(name)}* changed.`, text, inbox);
     },
   }),
-  defineCommand({
-    id: "reply.delete",
+  command({
     words: ["reply", "delete"],
     positionals: [{ name: "name", rest: "text" }],
     schema: z.object({ name: nameArg }),
     access: "write",
     usage: "reply delete <name>",
-    summary: "Delete a saved reply",
-    example: "reply delete thanks",
-    topic: "inbox",
+    ...about("Delete a saved reply", "reply delete thanks"),
     operations: [],
     run: async (a, ctx) => {
       const removed = await savedOf(ctx).remove(a.name);

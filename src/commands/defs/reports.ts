@@ -22,9 +22,12 @@ import { PostRefusedError } from "../../reports/scheduler.ts";
 import type { ReportService } from "../../reports/service.ts";
 import { idArg, requiredText } from "../args.ts";
 import { errorReply, inputErrorReply } from "../errors.ts";
-import { type AnySpec, type CommandContext, defineCommand, UserError } from "../registry.ts";
+import { type AnySpec, type CommandContext, UserError } from "../registry.ts";
 import { ACTION, type Reply } from "../types.ts";
 import { nameOf, relatedNames } from "./common.ts";
+import { about, inTopic } from "./shapes.ts";
+
+const command = inTopic("reports");
 
 const TARGET_HELP =
   "a campaign id, `running` (every running campaign), `all` (the 10 most recent) or `inbox` (the desk of the channel's inbox)";
@@ -94,7 +97,7 @@ async function checkCampaign(
   }
 }
 
-const scheduleSpec: AnySpec = defineCommand({
+const scheduleSpec: AnySpec = command({
   id: "report.schedule",
   words: ["report"],
   positionals: [{ name: "target" }, { name: "when", rest: "words" }],
@@ -109,10 +112,11 @@ const scheduleSpec: AnySpec = defineCommand({
   access: "write",
   usage:
     "report <campaign-id | running | all | inbox> [every day|weekday|mon…sun|<N>h] [at HH:MM] [tz=<zone>] [#channel]",
-  summary: "Post a campaign report to a channel on a schedule (default: every day at 09:00, here)",
+  ...about(
+    "Post a campaign report to a channel on a schedule (default: every day at 09:00, here)",
+    "report running every weekday at 09:00 tz=Europe/Paris",
+  ),
   help: "The report shows each campaign's recipients by status, the delivery, read and failure rates, and the change since the schedule's previous report. Days: `mon`, `mon,thu`, `sat-sun`; every N hours: `6h`. Times: `09:00`, `9am`. The channel: pick it with `#` (default: the channel you type in). `inbox`: the desk report of that channel's inbox (opened, resolved, first-reply times, targets met, snoozed, ratings, per assignee) since the previous one, posted there.",
-  example: "report running every weekday at 09:00 tz=Europe/Paris",
-  topic: "reports",
   noun: "campaign",
   operations: ["getCampaign"],
   run: async (a, ctx) => {
@@ -176,16 +180,14 @@ function scheduleLine(
   return `*#${row.number}* ${targetName(row.target, names)} · ${esc(row.description)}${where}\nNext: ${esc(nextRun(row, now))} · by ${by}${last}`;
 }
 
-const listSpec = defineCommand({
+const listSpec = command({
   id: "reports.list",
   words: ["reports"],
   flags: { all: "the schedules of every channel, not only this one" },
   schema: z.object({ all: z.boolean().optional() }),
   access: "read",
   usage: "reports [all]",
-  summary: "List the report schedules of this channel (next run in local time, who made it)",
-  example: "reports",
-  topic: "reports",
+  ...about("List the report schedules of this channel (next run in local time, who made it)", "reports"),
   operations: ["getCampaign"],
   run: async (a, ctx) => {
     const reports = reportsOf(ctx);
@@ -234,17 +236,14 @@ const listSpec = defineCommand({
   },
 });
 
-const deleteSpec = defineCommand({
-  id: "report.delete",
+const deleteSpec = command({
   words: ["report", "delete"],
   // Named `id` like every command's record (the core's origin and checks read it); its value is the workspace's number.
   positionals: [{ name: "id" }],
   schema: z.object({ id: idArg }),
   access: "write",
   usage: "report delete <number>",
-  summary: "Delete a report schedule, by its number in `/sb reports` (asks to confirm)",
-  example: "report delete 1",
-  topic: "reports",
+  ...about("Delete a report schedule, by its number in `/sb reports` (asks to confirm)", "report delete 1"),
   noun: "report schedule",
   operations: ["getCampaign"],
   preview: async (a, ctx) => {
@@ -276,17 +275,14 @@ const deleteSpec = defineCommand({
   },
 });
 
-const nowSpec: AnySpec = defineCommand({
-  id: "report.now",
+const nowSpec: AnySpec = command({
   words: ["report", "now"],
   positionals: [{ name: "target" }],
   schema: z.object({ target: requiredText(TARGET_HELP) }),
   access: "read",
   usage: "report now <campaign-id | running | all>",
-  summary: "Post a campaign report here now",
+  ...about("Post a campaign report here now", "report now running"),
   help: "Posted in the channel for people who may make changes; anyone else gets it privately.",
-  example: "report now running",
-  topic: "reports",
   noun: "campaign",
   operations: ["getCampaign", "listCampaigns", "listCampaignRecipients"],
   run: async (a, ctx) => {

@@ -21,11 +21,13 @@ import {
   laterWhom,
   notWaitingWords,
 } from "../later-message.ts";
-import { type CommandContext, defineCommand, type Preview, UserError } from "../registry.ts";
+import { type CommandContext, type Preview, UserError } from "../registry.ts";
 import { pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";
 import { contactName } from "./common.ts";
-import { bare } from "./shapes.ts";
+import { about, bare, inTopic } from "./shapes.ts";
+
+const command = inTopic("messages");
 
 /** A recipient as a command line writes it: `+14155550123`, `contact:12`, `user:4`. */
 export const recipientRef = (r: Recipient): string =>
@@ -177,12 +179,10 @@ export function scheduledReply(list: LaterSend[], all: boolean, tz: string | und
 }
 
 export const SCHEDULED_COMMANDS = [
-  defineCommand({
-    id: "scheduled",
+  command({
     ...bare(["scheduled"]),
     summary: "Messages waiting to be sent later (yours; an admin sees every one)",
     help: 'A message is set to be sent later with `send <recipient> <text…> at=<when>`: `at=09:00` (the next 09:00), `at="2026-12-01 09:00"` (in the workspace\'s time zone) or an ISO 8601 time with its offset. Each one listed has Edit… and Cancel. Quiet hours do not hold a message a person timed.',
-    topic: "messages",
     operations: [],
     run: async (_a, ctx) => {
       const all = await seesAll(ctx);
@@ -190,16 +190,12 @@ export const SCHEDULED_COMMANDS = [
       return scheduledReply(list, all, ctx.startRules.tz);
     },
   }),
-  defineCommand({
-    id: "scheduled.cancel",
+  command({
     words: ["scheduled", "cancel"],
     positionals: [{ name: "n" }],
     schema: z.object({ n: idArg }),
     access: "write",
-    usage: "scheduled cancel <n>",
-    summary: "Cancel a message waiting to be sent later",
-    example: "scheduled cancel 1",
-    topic: "messages",
+    ...about("Cancel a message waiting to be sent later", "scheduled cancel 1"),
     operations: [],
     run: async (a, ctx) => {
       const s = await waitingOf(ctx, a.n);
@@ -217,8 +213,7 @@ export const SCHEDULED_COMMANDS = [
       };
     },
   }),
-  defineCommand({
-    id: "scheduled.edit",
+  command({
     words: ["scheduled", "edit"],
     positionals: [{ name: "n" }],
     options: {
@@ -232,10 +227,11 @@ export const SCHEDULED_COMMANDS = [
     }),
     access: "write",
     usage: 'scheduled edit <n> [text="…"] [at=<when>]',
-    summary: "Change the text or the time of a message waiting to be sent later",
+    ...about(
+      "Change the text or the time of a message waiting to be sent later",
+      'scheduled edit 1 text="Hola Lucía, ¿mañana a las 10?"',
+    ),
     help: "In Slack, `scheduled edit <n>` alone (or Edit… on the list) opens a form with its text and time, the time in the workspace's zone. Only its writer or an admin may change it.",
-    example: 'scheduled edit 1 text="Hola Lucía, ¿mañana a las 10?"',
-    topic: "messages",
     operations: [],
     run: async (a, ctx) => {
       const s = await waitingOf(ctx, a.n);

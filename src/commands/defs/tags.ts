@@ -2,20 +2,19 @@ import { z } from "zod";
 import { colorSchema } from "../../api/schemas.ts";
 import { esc, slackDate } from "../../blocks/blocks.ts";
 import { idArg, requiredText } from "../args.ts";
-import { defineCommand } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
 import { namedWrite, nameOf } from "./common.ts";
-import { bare, deleteCommand, onRecord } from "./shapes.ts";
+import { about, deleteCommand, inTopic, listing, showing } from "./shapes.ts";
+
+const command = inTopic("tags");
 
 const FIRST = ["id", "name", "color", "description"];
 const optionalColor = z.preprocess((v) => (v === "" ? undefined : v), colorSchema.optional());
 
 export const TAG_COMMANDS = [
-  defineCommand({
-    id: "tags.list",
-    ...bare(["tags"]),
+  command({
+    ...listing("tags"),
     summary: "List the conversation tags",
-    topic: "tags",
     operations: ["listTags"],
     run: async (_a, ctx) => {
       const page = await ctx.api.listTags();
@@ -28,12 +27,9 @@ export const TAG_COMMANDS = [
       });
     },
   }),
-  defineCommand({
-    id: "tag.show",
-    ...onRecord(["tag"], "tag"),
-    summary: "Show one tag",
-    example: "tag 3",
-    topic: "tags",
+  command({
+    ...showing("tag"),
+    ...about("Show one tag", "tag 3"),
     operations: ["getTag"],
     run: async (a, ctx) => {
       const t = await ctx.api.getTag(a.id);
@@ -53,8 +49,7 @@ export const TAG_COMMANDS = [
       });
     },
   }),
-  defineCommand({
-    id: "tag.add",
+  command({
     words: ["tag", "add"],
     positionals: [{ name: "name" }, { name: "color" }, { name: "description", rest: "text" }],
     schema: z.object({
@@ -64,17 +59,14 @@ export const TAG_COMMANDS = [
     }),
     access: "write",
     usage: "tag add <name> <#RRGGBB> [description…]",
-    summary: "Create a tag (quote a name with spaces)",
-    example: 'tag add "VIP lead" #1D9BD1 Big accounts',
-    topic: "tags",
+    ...about("Create a tag (quote a name with spaces)", 'tag add "VIP lead" #1D9BD1 Big accounts'),
     operations: ["createTag"],
     run: async (a, ctx) => {
       const tag = await ctx.api.createTag({ name: a.name, color: a.color, description: a.description });
       return namedWrite(ctx, "tag", tag.id, tag, "created", tag, FIRST);
     },
   }),
-  defineCommand({
-    id: "tag.edit",
+  command({
     words: ["tag", "edit"],
     positionals: [{ name: "id" }],
     options: { name: "new name", color: "new colour, #RRGGBB", description: "new description" },
@@ -89,10 +81,7 @@ export const TAG_COMMANDS = [
         error: "give at least one of name=, color=, description=",
       }),
     access: "write",
-    usage: "tag edit <id> [name=] [color=] [description=]",
-    summary: "Change a tag",
-    example: "tag edit 3 color=#FF8800",
-    topic: "tags",
+    ...about("Change a tag", "tag edit 3 color=#FF8800"),
     noun: "tag",
     operations: ["updateTag"],
     run: async (a, ctx) => {
@@ -100,14 +89,12 @@ export const TAG_COMMANDS = [
       return namedWrite(ctx, "tag", a.id, tag, "changed", tag, FIRST);
     },
   }),
-  deleteCommand({
-    noun: "tag",
-    summary: "Delete a tag (asks to confirm)",
-    example: "tag delete 3",
-    topic: "tags",
-    operations: ["deleteTag", "getTag"],
-    read: (ctx, id) => ctx.api.getTag(id),
-    remove: (ctx, id) => ctx.api.deleteTag(id),
-    first: FIRST,
-  }),
+  command(
+    deleteCommand({
+      noun: "tag",
+      example: "tag delete 3",
+      api: "Tag",
+      first: FIRST,
+    }),
+  ),
 ];

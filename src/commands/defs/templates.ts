@@ -10,12 +10,14 @@ import { capitalize, esc, slackDate } from "../../blocks/blocks.ts";
 import { choice, optionalId, requiredText } from "../args.ts";
 import { formReply } from "../forms.ts";
 import { channelFormData, channelName, nameChannelsLine } from "../lookups.ts";
-import { defineCommand, UserError } from "../registry.ts";
+import { UserError } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
 import { fillPlaceholders } from "./campaign-message.ts";
 import { checkBody } from "./check.ts";
 import { announce, cardAfterWrite, channelLabel, channelNamesOf, refId, resolveChannel } from "./common.ts";
-import { bare, deleteCommand, onRecord } from "./shapes.ts";
+import { about, bare, deleteCommand, inTopic, showing } from "./shapes.ts";
+
+const command = inTopic("templates");
 
 const FIRST = ["id", "name", "language", "category", "status", "integrationId", "bodyText"];
 const STATUS_EMOJI: Record<string, string> = {
@@ -46,16 +48,13 @@ function parseButton(spec: string) {
 }
 
 export const TEMPLATE_COMMANDS = [
-  defineCommand({
+  command({
     id: "templates.list",
     words: ["templates"],
     options: { channel: "only this channel's templates", status: `one of ${TEMPLATE_STATUSES.join(", ")}` },
     schema: z.object({ channel: optionalId, status: choice(TEMPLATE_STATUSES).optional() }),
     access: "read",
-    usage: "templates [channel=] [status=]",
-    summary: "List message templates",
-    example: "templates status=approved",
-    topic: "templates",
+    ...about("List message templates", "templates status=approved"),
     operations: ["listTemplates"],
     run: async (a, ctx) => {
       const [page, names] = await Promise.all([
@@ -94,12 +93,9 @@ export const TEMPLATE_COMMANDS = [
       });
     },
   }),
-  defineCommand({
-    id: "template.show",
-    ...onRecord(["template"], "template"),
-    summary: "Show one template",
-    example: "template 5",
-    topic: "templates",
+  command({
+    ...showing("template"),
+    ...about("Show one template", "template 5"),
     operations: ["getTemplate"],
     run: async (a, ctx) => {
       const t = await ctx.api.getTemplate(a.id);
@@ -156,8 +152,7 @@ export const TEMPLATE_COMMANDS = [
       });
     },
   }),
-  defineCommand({
-    id: "template.add",
+  command({
     words: ["template", "add"],
     positionals: [{ name: "name" }],
     options: {
@@ -183,11 +178,11 @@ export const TEMPLATE_COMMANDS = [
     access: "write",
     usage:
       'template add <name> lang=<code> category=<category> body="…" [footer=] [button=…] [channel=] [<placeholder>=<example>…]',
-    summary: "Create a template and submit it for approval",
-    help: "The service normalizes the name to lower case with underscores. Give an example for each {{placeholder}} of the body.",
-    example:
+    ...about(
+      "Create a template and submit it for approval",
       'template add shipping_notice lang=en category=UTILITY body="Hi {{name}}, your order shipped" name=Ana',
-    topic: "templates",
+    ),
+    help: "The service normalizes the name to lower case with underscores. Give an example for each {{placeholder}} of the body.",
     operations: ["createTemplate", "listTemplates"],
     run: async (a, ctx) => {
       const body = {
@@ -209,43 +204,37 @@ export const TEMPLATE_COMMANDS = [
         : announce(ctx, text, t, FIRST);
     },
   }),
-  deleteCommand({
-    noun: "template",
-    summary: "Delete a pending, rejected or disabled template (asks to confirm)",
-    example: "template delete 6",
-    topic: "templates",
-    operations: ["deleteTemplate", "getTemplate"],
-    read: (ctx, id) => ctx.api.getTemplate(id),
-    remove: (ctx, id) => ctx.api.deleteTemplate(id),
-    check: (t, id) => {
-      // The API deletes only these (the spec's deletion rule): say so now rather than after a Confirm.
-      const status = String(pick(t, "status") ?? "").toLowerCase();
-      if (status && !DELETABLE.includes(status))
-        throw new UserError(
-          `Template *${esc(show(pick(t, "name") ?? `#${id}`))}* is ${esc(status)}, and the messaging API deletes only ${DELETABLE.join(", ")} templates, so it stays. ${
-            status === "approved"
-              ? "To stop using it, leave it out of new campaigns; the provider can disable it, and then it can be deleted."
-              : "Once the provider disables it, it can be deleted."
-          } Nothing was changed.`,
-          false,
-          [
-            { text: "Open", line: `template ${id}` },
-            { text: "Templates", line: "templates" },
-          ],
-        );
-    },
-    first: FIRST,
-  }),
-  defineCommand({
-    id: "templates.sync",
+  command(
+    deleteCommand({
+      noun: "template",
+      ...about("Delete a pending, rejected or disabled template (asks to confirm)", "template delete 6"),
+      api: "Template",
+      check: (t, id) => {
+        // The API deletes only these (the spec's deletion rule): say so now rather than after a Confirm.
+        const status = String(pick(t, "status") ?? "").toLowerCase();
+        if (status && !DELETABLE.includes(status))
+          throw new UserError(
+            `Template *${esc(show(pick(t, "name") ?? `#${id}`))}* is ${esc(status)}, and the messaging API deletes only ${DELETABLE.join(", ")} templates, so it stays. ${
+              status === "approved"
+                ? "To stop using it, leave it out of new campaigns; the provider can disable it, and then it can be deleted."
+                : "Once the provider disables it, it can be deleted."
+            } Nothing was changed.`,
+            false,
+            [
+              { text: "Open", line: `template ${id}` },
+              { text: "Templates", line: "templates" },
+            ],
+          );
+      },
+      first: FIRST,
+    }),
+  ),
+  command({
     words: ["templates", "sync"],
     options: { channel: "channel id; default: the main channel" },
     schema: z.object({ channel: optionalId }),
     access: "write",
-    usage: "templates sync [channel=]",
-    summary: "Synchronize a channel's templates with the provider",
-    example: "templates sync channel=1",
-    topic: "templates",
+    ...about("Synchronize a channel's templates with the provider", "templates sync channel=1"),
     operations: ["syncTemplates", "listTemplates"],
     run: async (a, ctx) => {
       const channelId = await resolveChannel(ctx, a.channel);
@@ -254,11 +243,9 @@ export const TEMPLATE_COMMANDS = [
       return announce(ctx, `Templates of ${name ? esc(name) : `channel ${channelId}`} synchronized`, r);
     },
   }),
-  defineCommand({
-    id: "template.new",
+  command({
     ...bare(["template", "new"], "write"),
     summary: "Create a template with a form (Slack); in the shell, use `template add`",
-    topic: "templates",
     operations: ["listTemplates", "createTemplate"],
     run: async (_a, ctx) => {
       const load = async () => ({

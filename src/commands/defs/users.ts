@@ -7,17 +7,18 @@ import {
 } from "../../api/schemas.ts";
 import { count, slackDate } from "../../blocks/blocks.ts";
 import { chatTypeLabel } from "../../domain/chat-types.ts";
-import { choice, idArg, limitArg, pageArg } from "../args.ts";
+import { choice, idArg, limitArg, optionalTexts, pageArg } from "../args.ts";
 import { changeLine, memberWords } from "../changes.ts";
 import { recordFormReply } from "../forms.ts";
-import { defineCommand } from "../registry.ts";
 import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs, show } from "../render.ts";
 import { checkBody } from "./check.ts";
 import { cardAfterWrite, channelLabel, contactName, pageLine, refId, relatedNames } from "./common.ts";
-import { onRecord } from "./shapes.ts";
+import { about, inTopic, showing } from "./shapes.ts";
+
+const command = inTopic("users");
 
 export const USER_COMMANDS = [
-  defineCommand({
+  command({
     id: "users.list",
     words: ["users"],
     positionals: [{ name: "search", rest: "text" }],
@@ -51,9 +52,7 @@ export const USER_COMMANDS = [
     access: "read",
     usage:
       "users [search…] [type=] [need-human] [unread] [sort=] [order=asc|desc] [from=] [to=] [messages] [page=] [limit=]",
-    summary: "List chat users",
-    example: "users need-human unread sort=last_activity order=desc",
-    topic: "users",
+    ...about("List chat users", "users need-human unread sort=last_activity order=desc"),
     operations: ["listChatUsers"],
     run: async (a, ctx) => {
       const page = await ctx.api.listChatUsers({
@@ -91,12 +90,9 @@ export const USER_COMMANDS = [
       });
     },
   }),
-  defineCommand({
-    id: "user.show",
-    ...onRecord(["user"], "chat user"),
-    summary: "Show one chat user",
-    example: "user 4",
-    topic: "users",
+  command({
+    ...showing("user", "chat user"),
+    ...about("Show one chat user", "user 4"),
     operations: ["getChatUser", "getContact"],
     run: async (a, ctx) => {
       const u = await ctx.api.getChatUser(a.id);
@@ -147,8 +143,7 @@ export const USER_COMMANDS = [
       });
     },
   }),
-  defineCommand({
-    id: "user.edit",
+  command({
     words: ["user", "edit"],
     positionals: [{ name: "id" }],
     options: {
@@ -161,18 +156,12 @@ export const USER_COMMANDS = [
     extraOptions: "custom field values: <field-key>=<value>",
     schema: z.object({
       id: idArg,
-      name: z.string().optional(),
-      email: z.string().optional(),
-      phone: z.string().optional(),
-      address: z.string().optional(),
-      avatar: z.string().optional(),
+      ...optionalTexts("name", "email", "phone", "address", "avatar"),
       extra: z.record(z.string(), z.string()).default({}),
     }),
     access: "write",
     usage: "user edit <id> [name=] [email=] [phone=] [address=] [avatar=] [<field-key>=]",
-    summary: "Change a chat user",
-    example: "user edit 4 name=Ana email=ana@example.com loyalty_tier=gold",
-    topic: "users",
+    ...about("Change a chat user", "user edit 4 name=Ana email=ana@example.com loyalty_tier=gold"),
     noun: "chat user",
     operations: ["updateChatUser", "getChatUser", "listContactFields"],
     run: async (a, ctx) => {

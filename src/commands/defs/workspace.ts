@@ -7,12 +7,12 @@ import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
 import { context, esc, header, section, truncate } from "../../blocks/blocks.ts";
 import { AWAY_MAX } from "../../domain/away.ts";
-import { countryWords } from "../args.ts";
+import { countryWords, optionalTexts } from "../args.ts";
 import { errorReply } from "../errors.ts";
 import { formReply } from "../forms.ts";
 import { channelName, templateChannels } from "../lookups.ts";
 import { mention } from "../permissions.ts";
-import { type CommandContext, defineCommand, UserError } from "../registry.ts";
+import { type CommandContext, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
 import {
   type ConnectOutcome,
@@ -27,7 +27,9 @@ import {
   type SettingsInput,
   type WorkspaceAdmin,
 } from "../workspace-admin.ts";
-import { bare } from "./shapes.ts";
+import { about, bare, inTopic } from "./shapes.ts";
+
+const command = inTopic("workspace");
 
 /** The admin, when the actor may administer; else a refusal naming who may. */
 async function adminFor(ctx: CommandContext, what: string): Promise<WorkspaceAdmin> {
@@ -186,18 +188,15 @@ function settingsInput(a: Record<string, string | undefined>): SettingsInput {
 }
 
 export const WORKSPACE_COMMANDS = [
-  defineCommand({
-    id: "connect",
+  command({
     words: ["connect"],
     options: { key: "the API key (in Slack the form asks for it, out of sight)" },
     flags: { demo: "a demo account of the embedded sandbox instead of a key" },
     schema: z.object({ key: z.string().optional(), demo: z.boolean().optional() }),
     access: "read",
     usage: "connect [key=<API key>] [demo]",
-    summary: "Connect this workspace to its messaging account (admins)",
+    ...about("Connect this workspace to its messaging account (admins)", "connect"),
     help: "The key is checked with the messaging API before it is kept, encrypted. In Slack, the form asks for it.",
-    example: "connect",
-    topic: "workspace",
     operations: ["getMe"],
     run: async (a, ctx) => {
       const admin = await adminFor(ctx, "connect this workspace to a messaging account");
@@ -218,11 +217,9 @@ export const WORKSPACE_COMMANDS = [
       );
     },
   }),
-  defineCommand({
-    id: "disconnect",
+  command({
     ...bare(["disconnect"]),
     summary: "Forget this workspace's API key (admins; asks for confirmation first)",
-    topic: "workspace",
     operations: [],
     preview: async (_a, ctx) => {
       const admin = await adminFor(ctx, "disconnect this workspace");
@@ -246,12 +243,10 @@ export const WORKSPACE_COMMANDS = [
       return outcomeReply(await admin.disconnect(ctx.actor));
     },
   }),
-  defineCommand({
-    id: "settings",
+  command({
     ...bare(["settings"]),
     summary:
       "This workspace's settings: who may make changes, the audit channel, the time zone… (admins change them)",
-    topic: "workspace",
     operations: [],
     run: async (_a, ctx) => {
       const admin = ctx.admin;
@@ -289,8 +284,7 @@ export const WORKSPACE_COMMANDS = [
       return { visibility: "ephemeral", text, blocks };
     },
   }),
-  defineCommand({
-    id: "settings.set",
+  command({
     words: ["settings", "set"],
     options: {
       writers:
@@ -313,27 +307,27 @@ export const WORKSPACE_COMMANDS = [
         "`on`: the team is away now whatever the hours say (a holiday, a day off); `off`: the hours decide",
     },
     schema: z.object({
-      writers: z.string().optional(),
-      broadcasters: z.string().optional(),
-      audit: z.string().optional(),
-      channel: z.string().optional(),
-      tz: z.string().optional(),
-      steps: z.string().optional(),
-      quiet: z.string().optional(),
-      hours: z.string().optional(),
-      approvers: z.string().optional(),
-      "approve-from": z.string().optional(),
-      country: z.string().optional(),
-      away: z.string().optional(),
-      "away-now": z.string().optional(),
+      ...optionalTexts(
+        "writers",
+        "broadcasters",
+        "audit",
+        "channel",
+        "tz",
+        "steps",
+        "quiet",
+        "hours",
+        "approvers",
+        "approve-from",
+        "country",
+        "away",
+        "away-now",
+      ),
     }),
     access: "read",
     usage:
       "settings set [writers=…] [broadcasters=…] [audit=…] [channel=…] [tz=…] [steps=…] [quiet=…] [hours=…] [approvers=…] [approve-from=…] [country=…] [away=…] [away-now=on|off]",
 
-    summary: "Change this workspace's settings (admins)",
-    example: "settings set tz=Europe/Paris steps=writers",
-    topic: "workspace",
+    ...about("Change this workspace's settings (admins)", "settings set tz=Europe/Paris steps=writers"),
     operations: [],
     run: async (a, ctx) => {
       const admin = await adminFor(ctx, "change the settings");

@@ -6,7 +6,7 @@
 // whoever decides, on any replica, redraws them all.
 import type { webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
-import type { ApprovalCards, CardCopy } from "../../campaigns/approval-access.ts";
+import type { ApprovalCards, CardCopy } from "../../campaigns/approval-deps.ts";
 import type { ResolveGroupMembers } from "../../commands/permissions.ts";
 import type { Logger } from "../../platform/log.ts";
 import type { ApprovalRecord } from "../../store/approvals.ts";

@@ -27,7 +27,7 @@ import { campaignCardPosted } from "../features/campaign-cards.ts";
 import { withApi } from "../perform.ts";
 import { recipientSuggestions } from "./choices.ts";
 import { fieldErrors } from "./field-errors.ts";
-import { SHORTCUTS, type SlackForm } from "./form.ts";
+import { askedIn, SHORTCUTS, type SlackForm } from "./form.ts";
 import {
   context,
   dateTimeOf,
@@ -315,10 +315,8 @@ export function planCampaign(
 }
 
 export const campaignForm: SlackForm<"campaign", CampaignMeta, CampaignPlan> = {
+  ...askedIn("campaign", CAMPAIGN_CALLBACK, campaignModal),
   name: "campaign form",
-  kind: "campaign",
-  callbackId: CAMPAIGN_CALLBACK,
-  build: (data, { actor }) => campaignModal(data, { ch: actor.channelId }),
   refresh: {
     actions: [A.template, A.tag],
     view: async ({ ctx, actor, meta, state, action }) => {

@@ -8,7 +8,7 @@ import { slackDate } from "../../blocks/blocks.ts";
 import type { ConnectionSummary } from "../../commands/workspace-admin.ts";
 import { notAdministrator, personOf } from "../../commands/workspace-admin.ts";
 import { errorsFor } from "./field-errors.ts";
-import type { FormOutcome, SlackForm, Submission } from "./form.ts";
+import { askedIn, type FormOutcome, type SlackForm, type Submission } from "./form.ts";
 import { context, input, modal, option, sectionText, selectedOf, textInput, textOf } from "./kit.ts";
 import { postLine } from "./submission.ts";
 
@@ -102,10 +102,8 @@ async function connect(plan: ConnectPlan, s: Submission<ConnectMeta>): Promise<F
 }
 
 export const connectForm: SlackForm<"connect", ConnectMeta, ConnectPlan> = {
+  ...askedIn("connect", CONNECT_CALLBACK, connectModal),
   name: "connect form",
-  kind: "connect",
-  callbackId: CONNECT_CALLBACK,
-  build: (data, { actor }) => connectModal(data, { ch: actor.channelId }),
   submit: {
     check: ({ state }) => {
       if (selectedOf(state, "source") === "demo") return { plan: { demo: true } };

@@ -90,6 +90,21 @@ export interface FormShortcut {
   view?: (ctx: Reach, actor: Actor, shortcut: MessageShortcut) => Promise<ModalView>;
 }
 
+/**
+ * A form the core asks for by its kind, built for the channel it was asked
+ * in: its kind, callback id and `build` (the modal from the core's data, the
+ * channel kept in the view's metadata).
+ */
+export const askedIn = <K extends FormKind>(
+  kind: K,
+  callbackId: string,
+  modal: (data: FormKinds[K], meta: { ch?: string }) => ModalView,
+) => ({
+  kind,
+  callbackId,
+  build: (data: FormKinds[K], { actor }: Opened) => modal(data, { ch: actor.channelId }),
+});
+
 export interface SlackForm<K extends FormKind = FormKind, Meta = unknown, Plan = unknown> {
   /** How logs name it ("campaign form"). */
   name: string;

@@ -5,7 +5,7 @@ import type { ModalView } from "@slack/types";
 import type { Group } from "../../api/types.ts";
 import { previewUpload } from "../features/uploads/flow.ts";
 import { groupOptions } from "../features/uploads/message.ts";
-import { SHORTCUTS, type SlackForm } from "./form.ts";
+import { askedIn, SHORTCUTS, type SlackForm } from "./form.ts";
 import { context, filesOf, input, modal, option, selectedOf, staticSelect } from "./kit.ts";
 
 export const IMPORT_CALLBACK = "sb_import";
@@ -66,9 +66,7 @@ interface ImportPlan {
 
 export const importForm: SlackForm<"import", ImportMeta, ImportPlan> = {
   name: "import form",
-  kind: "import",
-  callbackId: IMPORT_CALLBACK,
-  build: (data, { actor }) => importModal(data.groups, { ch: actor.channelId }),
+  ...askedIn("import", IMPORT_CALLBACK, (data, { ch }) => importModal(data.groups, { ch })),
   submit: {
     check: ({ state }) => {
       const file = filesOf(state, "file")[0];

@@ -8,7 +8,7 @@ import type { KnownBlock, ModalView } from "@slack/types";
 import type { InboxFormData } from "../../commands/form-kinds.ts";
 import { durationWords } from "../../domain/business-hours.ts";
 import { errorsFor } from "./field-errors.ts";
-import type { FormOutcome, SlackForm, Submission } from "./form.ts";
+import { askedIn, type FormOutcome, type SlackForm, type Submission } from "./form.ts";
 import {
   checkedOf,
   context,
@@ -245,10 +245,8 @@ async function save(plan: InboxPlan, s: Submission<InboxMeta>): Promise<FormOutc
 }
 
 export const inboxForm: SlackForm<"inbox", InboxMeta, InboxPlan> = {
+  ...askedIn("inbox", INBOX_CALLBACK, inboxModal),
   name: "inbox form",
-  kind: "inbox",
-  callbackId: INBOX_CALLBACK,
-  build: (data, { actor }) => inboxModal(data, { ch: actor.channelId }),
   submit: {
     check: ({ state }) => {
       const r = inboxLine(state);

@@ -180,7 +180,7 @@ function submitted(form: AnyForm) {
         userId: body.user.id,
         line: formLine(view.title?.text ?? "a form"),
       });
-      if (!(await ctx.events.claim(key, ctx.workspace))) {
+      if (!(await ctx.events.claim(key))) {
         // Another replica took it: its outcome shows there (or, if that one dies, its note is told).
         await once(alreadySubmitted());
         return;
@@ -203,7 +203,7 @@ async function claimed(
   const said = readMetadata<{ ch?: string }>(view.private_metadata);
   // Its outcome goes to the channel it was opened from, as kept with this view in this workspace; a channel
   // the metadata names otherwise (forged: another workspace's) is dropped, and the outcome goes by DM.
-  const ch = await formChannel(ctx.events, ctx.workspace, view.id, said.ch);
+  const ch = await formChannel(ctx.events, view.id, said.ch);
   if (said.ch && !ch)
     ctx.logger.warn({ callback: view.callback_id }, "a form named a channel it was not opened from");
   const meta = { ...said, ch };
@@ -391,7 +391,7 @@ function shortcutUsed(s: FormShortcut) {
     }
     try {
       await client.views.update({ view_id: viewId, hash: opened.view?.hash, view });
-      await keepFormChannel(ctx.events, ctx.workspace, viewId, actor.channelId);
+      await keepFormChannel(ctx.events, viewId, actor.channelId);
     } catch (err) {
       // Closed while the form was being prepared: nothing to show, nothing went wrong.
       if (slackCode(err) !== "not_found") throw err;

@@ -3,7 +3,7 @@
 // the preview's button (listeners/actions/import-controls.ts), not by the core.
 import type { ModalView } from "@slack/types";
 import { contactFields } from "../../commands/lookups.ts";
-import type { ColumnMapping, FieldDefinition } from "../../imports/index.ts";
+import { type ColumnMapping, type FieldDefinition, noColumns } from "../../imports/index.ts";
 import type { PendingImport } from "../../store/imports.ts";
 import { remapImport } from "../features/uploads/flow.ts";
 import { withApi } from "../perform.ts";
@@ -65,14 +65,7 @@ export function planMapping(
   headers: string[],
   _fields: FieldDefinition[],
 ): { mapping: ColumnMapping } | { errors: Record<string, string> } {
-  const mapping: ColumnMapping = {
-    phone: [],
-    first_name: null,
-    last_name: null,
-    email: null,
-    name: null,
-    fields: {},
-  };
+  const mapping = noColumns();
   const errors: Record<string, string> = {};
   const seen = new Map<string, number>();
   headers.slice(0, 98).forEach((_h, i) => {

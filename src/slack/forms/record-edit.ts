@@ -26,7 +26,7 @@ import {
   untouched,
 } from "./edit-changes.ts";
 import { fieldErrors } from "./field-errors.ts";
-import type { SlackForm } from "./form.ts";
+import { askedIn, type SlackForm } from "./form.ts";
 import {
   context,
   cut,
@@ -357,10 +357,9 @@ export function planUserEdit(
 
 export const contactEditForm: SlackForm<"contact", EditMeta, number> = {
   name: "contact edit form",
-  kind: "contact",
-  callbackId: CONTACT_EDIT_CALLBACK,
-  build: (data, { actor }) =>
-    contactEditModal(data.record, data.fields, { ch: actor.channelId, id: data.id }),
+  ...askedIn("contact", CONTACT_EDIT_CALLBACK, (data, { ch }) =>
+    contactEditModal(data.record, data.fields, { ch, id: data.id }),
+  ),
   submit: {
     // Checked with no custom fields first, so bad input makes no request at all.
     check: ({ ctx, state, meta, view }) => {
@@ -408,9 +407,9 @@ export const contactEditForm: SlackForm<"contact", EditMeta, number> = {
 
 export const userEditForm: SlackForm<"chat-user", EditMeta, UpdateChatUserInput> = {
   name: "user edit form",
-  kind: "chat-user",
-  callbackId: USER_EDIT_CALLBACK,
-  build: (data, { actor }) => userEditModal(data.record, data.fields, { ch: actor.channelId, id: data.id }),
+  ...askedIn("chat-user", USER_EDIT_CALLBACK, (data, { ch }) =>
+    userEditModal(data.record, data.fields, { ch, id: data.id }),
+  ),
   submit: {
     check: ({ ctx, state, meta, view }) => {
       const emptied = emptiedFields(view, state);

@@ -8,7 +8,7 @@ import type { KnownBlock, ModalView } from "@slack/types";
 import { esc } from "../../blocks/blocks.ts";
 import type { FormKinds } from "../../commands/form-kinds.ts";
 import { replyPlaceholders, SAVED_REPLY_MAX } from "../../domain/saved-reply.ts";
-import type { FormOutcome, SlackForm, Submission } from "./form.ts";
+import { askedIn, type FormOutcome, type SlackForm, type Submission } from "./form.ts";
 import { context, input, modal, plain, sectionText, textInput, textOf } from "./kit.ts";
 import { postOutcome } from "./submission.ts";
 
@@ -151,10 +151,8 @@ async function save(plan: Plan, s: Submission<SavedReplyEditMeta>): Promise<Form
 }
 
 export const savedReplyEditForm: SlackForm<"saved-reply-edit", SavedReplyEditMeta, Plan> = {
+  ...askedIn("saved-reply-edit", SAVED_REPLY_EDIT_CALLBACK, savedReplyEditModal),
   name: "saved reply form",
-  kind: "saved-reply-edit",
-  callbackId: SAVED_REPLY_EDIT_CALLBACK,
-  build: (data, { actor }) => savedReplyEditModal(data, { ch: actor.channelId }),
   submit: {
     check: ({ state, meta }) => {
       const name = meta.name ?? textOf(state, "name")?.trim();

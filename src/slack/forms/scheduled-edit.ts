@@ -23,7 +23,7 @@ import {
 } from "../../commands/later-message.ts";
 import { ACTION } from "../../commands/types.ts";
 import { errorsFor } from "./field-errors.ts";
-import type { FormOutcome, SlackForm, Submission } from "./form.ts";
+import { askedIn, type FormOutcome, type SlackForm, type Submission } from "./form.ts";
 import { context, initialStateOf, input, modal, sectionText, textInput, textOf } from "./kit.ts";
 import { postOutcome, refused } from "./submission.ts";
 
@@ -174,10 +174,8 @@ async function save(plan: Plan, s: Submission<ScheduledEditMeta>): Promise<FormO
 }
 
 export const scheduledEditForm: SlackForm<"scheduled-edit", ScheduledEditMeta, Plan> = {
+  ...askedIn("scheduled-edit", SCHEDULED_EDIT_CALLBACK, scheduledEditModal),
   name: "scheduled message form",
-  kind: "scheduled-edit",
-  callbackId: SCHEDULED_EDIT_CALLBACK,
-  build: (data, { actor }) => scheduledEditModal(data, { ch: actor.channelId }),
   submit: {
     check: ({ state, view, meta }) => {
       // Only what differs from what the form opened with is changed: an untouched Save writes nothing.

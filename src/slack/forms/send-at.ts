@@ -11,7 +11,7 @@ import { blocksToText } from "../../blocks/text.ts";
 import type { SendAtFormData } from "../../commands/form-kinds.ts";
 import { campaignCardPosted } from "../features/campaign-cards.ts";
 import { errorsFor } from "./field-errors.ts";
-import type { FormOutcome, SlackForm, Submission } from "./form.ts";
+import { askedIn, type FormOutcome, type SlackForm, type Submission } from "./form.ts";
 import { context, dateTimeOf, input, modal, sectionText } from "./kit.ts";
 import { postOutcome } from "./submission.ts";
 
@@ -85,10 +85,8 @@ async function hold(plan: { at: number }, s: Submission<SendAtMeta>): Promise<Fo
 }
 
 export const sendAtForm: SlackForm<"send-at", SendAtMeta, { at: number }> = {
+  ...askedIn("send-at", SEND_AT_CALLBACK, sendAtModal),
   name: "Send at form",
-  kind: "send-at",
-  callbackId: SEND_AT_CALLBACK,
-  build: (data, { actor }) => sendAtModal(data, { ch: actor.channelId }),
   submit: {
     check: ({ state }) => {
       const at = dateTimeOf(state, "at");

@@ -28,7 +28,14 @@ import {
 import type { Reach } from "../context.ts";
 import { groupLabel, workspaceGroups } from "../io/usergroups.ts";
 import { errorsFor } from "./field-errors.ts";
-import type { FormOutcome, Refresh, SlackForm, SlackSuggest, Submission } from "./form.ts";
+import {
+  askedIn,
+  type FormOutcome,
+  type Refresh,
+  type SlackForm,
+  type SlackSuggest,
+  type Submission,
+} from "./form.ts";
 import {
   checkedOf,
   context,
@@ -453,10 +460,8 @@ async function moved(r: Refresh<SettingsMeta>): Promise<ModalView | undefined> {
 }
 
 export const settingsForm: SlackForm<"settings", SettingsMeta, SettingsInput> = {
+  ...askedIn("settings", SETTINGS_CALLBACK, settingsModal),
   name: "settings form",
-  kind: "settings",
-  callbackId: SETTINGS_CALLBACK,
-  build: (data, { actor }) => settingsModal(data, { ch: actor.channelId }),
   prepare,
   refresh: { actions: [...SETTINGS_GROUPS.map((g) => `${OPEN_GROUP}_${g}`), ALL_SETTINGS], view: moved },
   slackOptions: {

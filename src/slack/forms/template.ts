@@ -19,7 +19,7 @@ import type { ChannelsFormData } from "../../commands/form-kinds.ts";
 import { pick } from "../../commands/render.ts";
 import { withApi } from "../perform.ts";
 import { fieldErrors } from "./field-errors.ts";
-import type { SlackForm } from "./form.ts";
+import { askedIn, type SlackForm } from "./form.ts";
 import {
   context,
   input,
@@ -261,10 +261,9 @@ export function planTemplate(
 
 export const templateForm: SlackForm<"template", TemplateMeta, CreateTemplateInput> = {
   name: "template form",
-  kind: "template",
-  callbackId: TEMPLATE_CALLBACK,
-  build: (data, { actor }) =>
-    templateModal(data, { ch: actor.channelId, chs: data.channels, def: data.defaultChannelId }),
+  ...askedIn("template", TEMPLATE_CALLBACK, (data, { ch }) =>
+    templateModal(data, { ch, chs: data.channels, def: data.defaultChannelId }),
+  ),
   refresh: {
     actions: Object.values(TEMPLATE_ACTIONS),
     view: async ({ ctx, meta, state, action }) => {

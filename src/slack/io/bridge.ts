@@ -9,7 +9,7 @@ import https from "node:https";
 import { webApi } from "@slack/bolt";
 import type { KnownBlock } from "@slack/types";
 import { esc } from "../../blocks/blocks.ts";
-import type { ApprovalCards } from "../../campaigns/approval-access.ts";
+import type { ApprovalCards } from "../../campaigns/approval-deps.ts";
 import { plainLine } from "../../commands/tokenize.ts";
 import type { Config } from "../../platform/config.ts";
 import { ConfigError } from "../../platform/errors.ts";

@@ -19,6 +19,25 @@ export interface EventStore {
   flush?(): Promise<void>;
 }
 
+/**
+ * The event ids and form keys seen, of one workspace: the deployment's EventStore bound to it, so work for
+ * one workspace cannot claim (or read) another's.
+ */
+export interface WorkspaceEvents {
+  /** True the first time an id is seen in this workspace, false for every repeat. */
+  claim(eventId: string): Promise<boolean>;
+  /** Whether an id was claimed in this workspace, claiming nothing. */
+  seen(eventId: string): Promise<boolean>;
+}
+
+/** The deployment's event store, bound to one workspace. */
+export function eventsOf(events: EventStore, workspace: WorkspaceId): WorkspaceEvents {
+  return {
+    claim: (eventId) => events.claim(eventId, workspace),
+    seen: (eventId) => events.seen(eventId, workspace),
+  };
+}
+
 /** The workspace of the signatures' rows: none (a request is not read yet when its signature is claimed). */
 export const SIGNATURE_WORKSPACE: WorkspaceId = "";
 const SIG = "sig:";
@@ -176,12 +195,11 @@ const formChannelKey = (viewId: string, channel: string) => `form-channel:${view
 
 /** Keeps the channel a form was opened from, with its view: a submission's outcome may go there. */
 export async function keepFormChannel(
-  events: EventStore,
-  workspace: WorkspaceId,
+  events: WorkspaceEvents,
   viewId: string | undefined,
   channel: string | undefined,
 ): Promise<void> {
-  if (viewId && channel) await events.claim(formChannelKey(viewId, channel), workspace);
+  if (viewId && channel) await events.claim(formChannelKey(viewId, channel));
 }
 
 /**
@@ -191,8 +209,7 @@ export async function keepFormChannel(
  * workspace in a forged private_metadata is never posted to.
  */
 export async function formChannel(
-  events: EventStore,
-  workspace: WorkspaceId,
+  events: WorkspaceEvents,
   viewId: string,
   channel: string | undefined,
 ): Promise<string | undefined> {
@@ -200,7 +217,7 @@ export async function formChannel(
   // The channel is kept just after views.open answers: a submission can race that write (a busy process, or
   // another replica's). Looked at again for up to a second before it is taken as not kept (the outcome by DM).
   for (let tries = 0; ; tries++) {
-    if (await events.seen(formChannelKey(viewId, channel), workspace)) return channel;
+    if (await events.seen(formChannelKey(viewId, channel))) return channel;
     if (tries >= 4) return undefined;
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -1,8 +1,9 @@
 // The cross-cutting work of every request, once, as Bolt global middleware
 // (app.use), in this order:
-//   1. context: a slash command acknowledged first (`context.acked`); then the services (SlackServices), the
-//      request's workspace (WorkspaceScope) and who acts (`actor`) into Bolt's `context`, from which on.ts
-//      hands each listener its Reach, `ctx` (src/slack/context.ts);
+//   1. context: a slash command acknowledged first; then the request's Reach (src/slack/context.ts: its
+//      workspace, who acts, the deployment's services it needs, bound to that workspace) put on Bolt's
+//      `context` under a private key, and nothing else of ours: no database, no source of workspaces. on.ts
+//      hands it to each listener as `ctx`;
 //   2. dedupe: an event Slack delivers again is acknowledged and dropped
 //      (events/dedupe.ts);
 //   3. guard: the work runs through InFlight (a graceful stop waits for it,
@@ -13,10 +14,23 @@
 import type { AnyMiddlewareArgs, Middleware, RespondFn } from "@slack/bolt";
 import { ACTION } from "../../blocks/actions.ts";
 import type { Actor } from "../../commands/types.ts";
+import { DEFAULT_SETTINGS } from "../../commands/workspace-admin.ts";
 import type { Gesture } from "../../domain/actor.ts";
 import { errorRef, hasCode } from "../../platform/errors.ts";
 import { bounded, metrics } from "../../platform/metrics.ts";
-import { ackOnce, type RequestTeam, type SlackContext, type SlackServices } from "../context.ts";
+import {
+  ackOnce,
+  type Leaving,
+  type Lifecycle,
+  oneWorkspaceWork,
+  putReach,
+  type Reach,
+  type RequestTeam,
+  reachIn,
+  type SlackContext,
+  type SlackServices,
+  type WorkspaceScope,
+} from "../context.ts";
 import type { Tell } from "../in-flight.ts";
 import { slackCode } from "../io/slack-errors.ts";
 
@@ -87,42 +101,97 @@ export function teamOf(body: unknown, context: Partial<RequestTeam>): RequestTea
   };
 }
 
+/** The request's team as the uninstall events give it: the body's, else Bolt's reading. */
+function leavingTeam(body: unknown, bolt: Partial<RequestTeam>): Parameters<Lifecycle["uninstalled"]>[0] {
+  const b = obj(body) ?? {};
+  return {
+    teamId: str(b.team_id) ?? str(bolt.teamId),
+    enterpriseId: str(b.enterprise_id) ?? str(bolt.enterpriseId),
+    isEnterpriseInstall: b.is_enterprise_install === true || bolt.isEnterpriseInstall === true,
+  };
+}
+
+/** The Lifecycle, bound to the request's own team: a listener cannot make another workspace leave. */
+function leavingOf(lifecycle: Lifecycle | undefined, team: () => Parameters<Lifecycle["uninstalled"]>[0]) {
+  if (!lifecycle) return undefined;
+  const leaving: Leaving = {
+    uninstalled: (at) => lifecycle.uninstalled(team(), at),
+    tokensRevoked: (revoked, at) => lifecycle.tokensRevoked(team(), revoked, at),
+  };
+  return leaving;
+}
+
 /**
- * 1. The services, the request's workspace (its core, hooks and id: every
- * record the request reads or writes is that workspace's, resolved from the
- * request's team by the workspace source and nowhere else) and the actor,
- * into every request's context. A request from a team the deployment does not
- * serve is answered in words (an event: logged and acknowledged) and goes no
+ * A request's Reach: its workspace's work (context.ts, oneWorkspaceWork: each member named, the event store
+ * bound to the workspace, the deployment's own settings only), its settings, who acts, and the services
+ * bound to it. No source of workspaces, no database.
+ */
+export function reachOf(
+  services: SlackServices,
+  resolved: WorkspaceScope,
+  request: { body: unknown; bolt: Partial<RequestTeam>; acked: boolean },
+): Reach {
+  const work = oneWorkspaceWork(services, resolved);
+  const ws = resolved.workspace;
+  const confirming = services.inFlight;
+  const leaving = leavingOf(services.lifecycle, () => leavingTeam(request.body, request.bolt));
+  const actor = actorOf(request.body);
+  return {
+    ...work,
+    // The workspace's effective settings (a workspace not connected has none: its core says how to connect).
+    settings: { workflowSteps: resolved.workflowSteps ?? DEFAULT_SETTINGS.workflowSteps },
+    ...(actor ? { actor } : {}),
+    acked: request.acked,
+    noted: (typed) => services.noteCommand({ workspace: ws, stores: resolved.stores }, typed),
+    // Confirmations are the workspace's: the deployment's set, keyed by workspace.
+    inFlight: {
+      has: (id) => confirming.has(`${ws}:${id}`),
+      add: (id) => void confirming.add(`${ws}:${id}`),
+      delete: (id) => void confirming.delete(`${ws}:${id}`),
+    },
+    ...(leaving ? { leaving } : {}),
+  };
+}
+
+/**
+ * 1. The request's Reach (its workspace's core, stores, hooks and id: every record the request reads or
+ * writes is that workspace's, resolved from the request's team by the workspace source and nowhere else;
+ * who acts; the services it needs, bound to it) into Bolt's context, under a private key, and nothing
+ * else: the services themselves (the source of every workspace, the database) stay here. A request from a
+ * team the deployment does not serve is answered in words (an event: logged and acknowledged) and goes no
  * further.
  */
 export function provideContext(services: SlackServices): Middleware<AnyMiddlewareArgs, SlackContext> {
   return async (args) => {
     const { body, context, next } = args;
+    const acked = { acked: false };
     // A slash command is acknowledged first: its answers go to its response_url, so its ack waits on nothing of
     // ours (the workspace's resolution, the guard, Bolt's matching of every listener: bench/slack-ack.bench.ts).
     if (typeof obj(body)?.command === "string")
-      await ackOnce(context, (args as { ack?: () => Promise<void> }).ack);
-    const team = teamOf(body, context as Partial<RequestTeam>);
-    Object.assign(context, services);
-    context.actor = actorOf(body);
+      await ackOnce(acked, (args as { ack?: () => Promise<void> }).ack);
+    const bolt = context as Partial<RequestTeam>;
+    const team = teamOf(body, bolt);
+    let resolved: WorkspaceScope;
     try {
-      Object.assign(context, await services.workspaces.resolve(team));
+      resolved = await services.workspaces.resolve(team);
     } catch (err) {
       if (!hasCode(err, "unknown_workspace")) throw err;
       services.logger.warn(
         { teamId: team.teamId, where: whereOf(body) },
         "request from a workspace not served",
       );
-      await refuseUnknown(args, err.message);
+      await refuseUnknown(args, acked, err.message);
       return;
     }
+    putReach(context, reachOf(services, resolved, { body, bolt, acked: acked.acked }));
     await next();
   };
 }
 
 /** The answer to a request from a workspace the deployment does not serve: in words, nothing done. */
 async function refuseUnknown(
-  args: AnyMiddlewareArgs & { context: SlackContext },
+  args: AnyMiddlewareArgs,
+  acked: { acked?: boolean },
   words: string,
 ): Promise<void> {
   const b = obj(args.body) ?? {};
@@ -142,7 +211,7 @@ async function refuseUnknown(
     await ack?.({
       options: [{ text: { type: "plain_text", text: words.slice(0, 75) }, value: "sb_unavailable" }],
     });
-  else await ackOnce(args.context, ack);
+  else await ackOnce(acked, ack);
   if (typeof b.response_url === "string" && respond)
     await respond({ response_type: "ephemeral", replace_original: false, text: words }).catch(() => {});
 }
@@ -197,6 +266,7 @@ export async function reported(
 export function guard(): Middleware<AnyMiddlewareArgs, SlackContext> {
   return async (args) => {
     const { body, context, next } = args;
+    const reach = reachIn(context);
     const b = obj(body) ?? {};
     const where = whereOf(body);
     const tell = typeof b.response_url === "string" ? (args as { respond?: RespondFn }).respond : undefined;
@@ -214,10 +284,10 @@ export function guard(): Middleware<AnyMiddlewareArgs, SlackContext> {
         throw err;
       }
     };
-    await context.work.run(where, tell, () => reported(context, where, tell, counted), {
+    await reach.work.run(where, tell, () => reported(reach, where, tell, counted), {
       always: eventType === "function_executed" || eventType === "message",
       // Refused while stopping: acknowledged all the same (Bolt acks other events itself).
-      refused: ack ? () => ackOnce(context, ack) : undefined,
+      refused: ack ? () => ackOnce(reach, ack) : undefined,
     });
   };
 }

@@ -3,10 +3,12 @@
 // client, respond, say…) without Bolt's `context`, and `ctx`, its Reach
 // (src/slack/context.ts): the request's workspace as the context middleware
 // resolved it (middleware.ts, provideContext: the one place a request's
-// workspace is found) and the few deployment services it needs, by name.
-// Bolt's `context` is indexed by any string, so a listener reading it could
-// name anything and still type-check; `ctx` has no source of other workspaces,
-// no database and no index signature (test/architecture/listener-types.ts).
+// workspace is found) and the few deployment services it needs, by name,
+// bound to that workspace. Bolt's `context` is indexed by any string, so a
+// listener reading it could name anything and still type-check; `ctx` has no
+// source of other workspaces, no database and no index signature
+// (test/architecture/listener-types.ts), and Bolt's `context` holds nothing of
+// ours but the Reach, under a private key (test/slack/reach-runtime.test.ts).
 // No listener calls Bolt's app.command/action/view/… itself
 // (test/architecture/listeners.test.ts).
 import type {
@@ -23,8 +25,7 @@ import type {
   SlackViewAction,
   SlackViewMiddlewareArgs,
 } from "@slack/bolt";
-import { DEFAULT_SETTINGS } from "../../commands/workspace-admin.ts";
-import type { Leaving, Lifecycle, Reach, SlackBolt, SlackContext } from "../context.ts";
+import { type Reach, reachIn, type SlackBolt } from "../context.ts";
 import type { Listeners } from "./routes.ts";
 
 /** Bolt's arguments of a request without its `context`, and the listener's Reach. */
@@ -32,80 +33,11 @@ export type Args<A> = A extends unknown ? Omit<A, "context"> & { ctx: Reach } : 
 
 type Listener<A> = (args: Args<A & AllMiddlewareArgs>) => Promise<void> | void;
 
-type Json = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (typeof v === "string" && v ? v : undefined);
-
-/** The request's team as the uninstall events give it: the body's, else Bolt's reading. */
-function leavingTeam(body: unknown, context: SlackContext): Parameters<Lifecycle["uninstalled"]>[0] {
-  const b = (body ?? {}) as Json;
-  return {
-    teamId: str(b.team_id) ?? str(context.teamId),
-    enterpriseId: str(b.enterprise_id) ?? str(context.enterpriseId),
-    isEnterpriseInstall: b.is_enterprise_install === true || context.isEnterpriseInstall === true,
-  };
-}
-
-/** The Lifecycle, bound to the request's own team: a listener cannot make another workspace leave. */
-function leavingOf(
-  lifecycle: Lifecycle | undefined,
-  body: unknown,
-  context: SlackContext,
-): Leaving | undefined {
-  if (!lifecycle) return undefined;
-  return {
-    uninstalled: (at) => lifecycle.uninstalled(leavingTeam(body, context), at),
-    tokensRevoked: (revoked, at) => lifecycle.tokensRevoked(leavingTeam(body, context), revoked, at),
-  };
-}
-
-/**
- * A listener's Reach, from Bolt's context as the middleware filled it: each member named, nothing else copied
- * (no `workspaces`, no `db`). `acked` is Bolt's context's own, read and written through.
- */
-export function reachOf(context: SlackContext, body: unknown): Reach {
-  const ws = context.workspace;
-  const confirming = context.inFlight;
-  return {
-    workspace: ws,
-    stores: context.stores,
-    core: context.core,
-    hooks: context.hooks,
-    connected: context.connected,
-    // The workspace's effective settings (a workspace not connected has none: its core says how to connect).
-    settings: { workflowSteps: context.workflowSteps ?? DEFAULT_SETTINGS.workflowSteps },
-    actor: context.actor,
-    get acked() {
-      return context.acked;
-    },
-    set acked(value) {
-      context.acked = value;
-    },
-    config: context.config,
-    logger: context.logger,
-    events: context.events,
-    posts: context.posts,
-    work: context.work,
-    formView: context.formView,
-    progressEveryMs: context.progressEveryMs,
-    now: context.now,
-    noted: (typed) => context.noteCommand({ workspace: ws, stores: context.stores }, typed),
-    // Confirmations are the workspace's: the deployment's set, keyed by workspace.
-    inFlight: {
-      has: (id) => confirming.has(`${ws}:${id}`),
-      add: (id) => void confirming.add(`${ws}:${id}`),
-      delete: (id) => void confirming.delete(`${ws}:${id}`),
-    },
-    leaving: leavingOf(context.lifecycle, body, context),
-  };
-}
-
-/** Bolt's listener around `listener`: Bolt's context taken away, the Reach given. */
+/** Bolt's listener around `listener`: Bolt's context taken away, the request's Reach given. */
 function wrap<A>(listener: Listener<A>) {
   return (args: A & AllMiddlewareArgs) => {
-    const { context, ...rest } = args as A & AllMiddlewareArgs<SlackContext>;
-    return listener({ ...rest, ctx: reachOf(context, (rest as { body?: unknown }).body) } as unknown as Args<
-      A & AllMiddlewareArgs
-    >);
+    const { context, ...rest } = args;
+    return listener({ ...rest, ctx: reachIn(context) } as unknown as Args<A & AllMiddlewareArgs>);
   };
 }
 

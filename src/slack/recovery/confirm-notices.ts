@@ -1,6 +1,6 @@
 // A process killed during a Confirm left "working on it…" on the prompt and
 // the confirmation `running`; the next start settles it `unknown`
-// (src/host/app.ts). Here, once the Slack app runs, the person who clicked is told
+// (src/host/compose.ts, in either mode). Here, once the Slack app runs, the person who clicked is told
 // what is known, with a button that checks the record: on that very message
 // while the click's response_url is still good (30 minutes), else by DM.
 // Each notice goes once, whichever replica gets to it first.

@@ -28,7 +28,8 @@ export const PROCESS_ID = randomUUID();
 
 /** Notes a command until the returned function is called (its answer given, or failed). */
 export async function trackCommand(
-  deps: Pick<WorkspaceWork, "db" | "workspace" | "stores" | "logger">,
+  // The deployment's database: the embedded one's notes of every workspace are written together (notesBehind).
+  deps: Pick<WorkspaceWork, "workspace" | "stores" | "logger"> & { db?: Db },
   typed: TypedCommand,
 ): Promise<() => Promise<void>> {
   // A hook's URL (`automation add … https://…`) is as good as a password: never stored as typed.
@@ -149,9 +150,13 @@ export function interruptedText(line: string): string {
  * folder: every other owner is dead); on PostgreSQL those of a replica seen
  * beating within LIVE_MS (store/live-replicas.ts).
  */
-const livePolicy = (db: Db) => (db.kind === "pglite" ? undefined : LIVE_MS);
+const livePolicy = (kind: Db["kind"]) => (kind === "pglite" ? undefined : LIVE_MS);
 
-type Deps = Pick<WorkspaceWork, "db" | "posts" | "logger">;
+/**
+ * The deployment's sweeps (every workspace's orphaned commands, this replica's heartbeat): cross-workspace
+ * runners, so they hold the database itself, which no workspace's work does.
+ */
+type Deps = Pick<WorkspaceWork, "posts" | "logger"> & { db?: Db };
 
 /** Tells the people of the workspace whose commands a stopped process left unanswered; returns how many. */
 export async function tellInterruptedCommands(
@@ -159,13 +164,13 @@ export async function tellInterruptedCommands(
   client: webApi.WebClient,
   opts: { self?: string; olderThanMs?: number; liveWithinMs?: number; now?: () => number } = {},
 ): Promise<number> {
-  const db = deps.db;
+  const kind = deps.database;
   const rows = deps.stores?.commandsInFlight;
-  if (!db || !rows) return 0;
+  if (!kind || !rows) return 0;
   const taken = await rows.takeInterrupted(
     opts.self ?? PROCESS_ID,
     opts.olderThanMs ?? 0,
-    "liveWithinMs" in opts ? opts.liveWithinMs : livePolicy(db),
+    "liveWithinMs" in opts ? opts.liveWithinMs : livePolicy(kind),
   );
   return tellTaken(deps, () => client, taken, opts.now);
 }
@@ -182,7 +187,7 @@ export async function tellOrphanedCommands(
 ): Promise<number> {
   const db = deps.db;
   if (!db) return 0;
-  const taken = await takeInterruptedCommands(db, opts.self ?? PROCESS_ID, 0, livePolicy(db));
+  const taken = await takeInterruptedCommands(db, opts.self ?? PROCESS_ID, 0, livePolicy(db.kind));
   let told = 0;
   for (const c of taken) told += await tellTaken(deps, () => clientOf(c.workspace), [c], opts.now);
   return told;

@@ -3,14 +3,15 @@
 // work done later: reports, the inbox, live progress, audit posts) asks the
 // TokenSource for the token first, so a rotating token is refreshed before it
 // expires, under the store's lock (src/slack/tenancy/tokens.ts).
-import { webApi } from "@slack/bolt";
+import type { webApi } from "@slack/bolt";
 import type { Logger } from "../../platform/log.ts";
 import { boltLogger } from "../io/bolt-logger.ts";
 import { slackClientOptions } from "../io/bridge.ts";
+import { LeanWebClient } from "../io/lean-client.ts";
 import { noDoubleSendRetries } from "../io/retry-policy.ts";
 
-/** A WebClient that gets its token for each call from `tokenOf`. */
-export class TokenSourcedClient extends webApi.WebClient {
+/** A WebClient that gets its token for each call from `tokenOf` (lean: its method namespaces made on first read). */
+export class TokenSourcedClient extends LeanWebClient {
   private readonly tokenOf: () => Promise<string>;
 
   /** How many have been made in this process (tests: workspaceClient makes one only when used). */

@@ -91,6 +91,10 @@ export interface Thread {
   due?: ThreadDue | null;
 }
 
+/** What a card's desk part is drawn from: its state, who has it, the customer's last message, the reply target; the snooze and the rating when known. */
+export type ThreadDesk = Pick<Thread, "deskState" | "assignee" | "customerWroteAt" | "due"> &
+  Partial<Pick<Thread, "snoozedUntil" | "snoozeUntilReply" | "snoozedBy" | "rating">>;
+
 /** Whether a thread is snoozed now (until a time, or until the customer writes). */
 export const isSnoozed = (t: Pick<Thread, "snoozedUntil" | "snoozeUntilReply">): boolean =>
   t.snoozeUntilReply || t.snoozedUntil !== null;

@@ -25,6 +25,7 @@ import { PROCESS_ID } from "../../recovery/interrupted-commands.ts";
 import { campaignCardPosted } from "../campaign-cards.ts";
 
 export interface HeldStartsRuntimeOptions {
+  // db: the held starts' due scan runs every workspace's starts, each claimed once across replicas.
   db: Db;
   logger: Logger;
   /** A connected workspace's core and Slack bridge; undefined: not connected, its starts wait. */

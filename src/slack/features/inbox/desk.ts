@@ -1,5 +1,5 @@
 // The card redrawn after its desk changed (assigned, resolved, reopened: the
-// `inbox assign|resolve|reopen` commands call it through InboxAccess.redraw).
+// `inbox assign|resolve|reopen` commands call it through InboxDeps.redraw).
 // One chat.update of the thread's parent, through the engine's one redraw
 // (redrawCard, src/inbox/cards.ts): a card it draws with the window closed is
 // not drawn again by the poller. A failure is logged, the change stays.

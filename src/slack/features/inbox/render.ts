@@ -14,7 +14,7 @@ import {
   type CardState,
   type DeskState,
   REPLY_WINDOW_MS,
-  type Thread,
+  type ThreadDesk,
   type ThreadDue,
 } from "../../../store/inbox.ts";
 import { storable } from "../../../store/text.ts";
@@ -50,11 +50,7 @@ export interface DeskView {
   due?: ThreadDue | null;
 }
 
-export const deskOf = (
-  t: Pick<Thread, "deskState" | "assignee" | "customerWroteAt" | "due"> &
-    Partial<Pick<Thread, "snoozedUntil" | "snoozeUntilReply" | "snoozedBy" | "rating">>,
-  now: Date,
-): DeskView => ({
+export const deskOf = (t: ThreadDesk, now: Date): DeskView => ({
   state: t.deskState,
   assignee: t.assignee,
   customerWroteAt: t.customerWroteAt,

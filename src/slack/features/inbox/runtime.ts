@@ -5,11 +5,12 @@
 import type { MessagingClient } from "../../../api/client.ts";
 import type { Automations } from "../../../automations/index.ts";
 import { customerRecord } from "../../../commands/customer-record.ts";
-import type { InboxAccess } from "../../../commands/inbox.ts";
+import type { InboxDeps } from "../../../commands/inbox.ts";
 import type { InboxEvent } from "../../../inbox/io.ts";
 import type { Config } from "../../../platform/config.ts";
 import { ConfigError } from "../../../platform/errors.ts";
 import type { Logger } from "../../../platform/log.ts";
+import { StartStop, started } from "../../../platform/started.ts";
 import type { WorkspaceStores } from "../../../store/workspace-stores.ts";
 import type { SlackBridge } from "../../io/bridge.ts";
 import { InboxPoller, slackInboxIo } from "./io.ts";
@@ -17,13 +18,21 @@ import { InboxPoller, slackInboxIo } from "./io.ts";
 /** How often files sent to customers are looked at for expiry (also removed when asked for, and at the next file). */
 const MEDIA_SWEEP_MS = 3_600_000;
 
+/** The deployment's settings an inbox poller reads: no workspace's, no secret. */
+export const INBOX_JOB_SETTINGS = ["INBOX_POLL_SECONDS", "INBOX_LOOKBACK_HOURS"] as const;
+export type InboxJobConfig = Pick<Config, (typeof INBOX_JOB_SETTINGS)[number]>;
+
+/**
+ * What a workspace's inbox poller is given (issue 38 §3): that workspace's stores, API client, bot bridge,
+ * the commands' side of its inbox and its automations. No database, no source of other workspaces.
+ */
 export interface InboxHost {
   slack?: SlackBridge;
   /** The stores of the workspace whose inboxes this runtime polls (one runtime per workspace). */
   stores: Pick<WorkspaceStores, "inbox" | "ownSends" | "cardMarks" | "media">;
   client: MessagingClient;
   /** The commands' side of the inbox: the poller wakes when an inbox is turned on. */
-  inbox?: Pick<InboxAccess, "wake" | "workClock" | "away" | "audit">;
+  inbox?: Pick<InboxDeps, "wake" | "workClock" | "away" | "audit">;
   /** The workspace's automations: its inboxes' events go to them (issue 40 §3). */
   eventsTo?: Pick<Automations, "emit">;
   onClose(fn: () => Promise<void>): void;
@@ -60,7 +69,7 @@ export type InboxRuntimeOptions = { timer?: boolean; now?: () => Date; workerId?
 
 export function createInbox(
   host: InboxHost,
-  config: Config,
+  config: InboxJobConfig,
   logger: Logger,
   opts: InboxRuntimeOptions = {},
 ): InboxRuntime {
@@ -86,11 +95,9 @@ export function createInbox(
     logger: log,
     ...(host.eventsTo ? { onEvent: inboxEventsTo(host.eventsTo) } : {}),
   });
-  let starting: Promise<void> | undefined;
-  let stopped = false;
   let sweep: NodeJS.Timeout | undefined;
   const begin = async () => {
-    if (opts.timer !== false && !stopped) {
+    if (opts.timer !== false && !once.stopped) {
       const media = host.stores.media;
       sweep = setInterval(() => {
         media
@@ -102,32 +109,15 @@ export function createInbox(
       if (host.inbox && !host.inbox.wake) host.inbox.wake = () => poller.wake();
     }
   };
-  const runtime: InboxRuntime = {
-    poller,
-    start() {
-      starting ??= begin();
-      return starting;
-    },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await starting?.catch(() => {});
-      clearInterval(sweep);
-      await poller.stop();
-    },
-  };
+  const once = new StartStop(begin, async () => {
+    clearInterval(sweep);
+    await poller.stop();
+  });
+  const runtime: InboxRuntime = { poller, start: () => once.start(), stop: () => once.stop() };
   host.onClose(() => runtime.stop());
   return runtime;
 }
 
-/** The inbox runtime, started. */
-export async function startInbox(
-  host: InboxHost,
-  config: Config,
-  logger: Logger,
-  opts: InboxRuntimeOptions = {},
-): Promise<InboxRuntime> {
-  const runtime = createInbox(host, config, logger, opts);
-  await runtime.start();
-  return runtime;
-}
+/** The inbox runtime, started (`createInbox`, then its start). */
+export const startInbox = (...made: Parameters<typeof createInbox>): Promise<InboxRuntime> =>
+  started(createInbox(...made));

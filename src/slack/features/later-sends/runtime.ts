@@ -15,6 +15,7 @@ import type { SlackBridge } from "../../io/bridge.ts";
 import { PROCESS_ID } from "../../recovery/interrupted-commands.ts";
 
 export interface LaterSendsRuntimeOptions {
+  // db: the later sends' runner runs every workspace's timed messages, each claimed once across replicas.
   db: Db;
   logger: Logger;
   /** A connected workspace's core and Slack bridge; undefined: not connected, its messages wait. */

@@ -15,6 +15,7 @@ import type { WorkspaceId } from "../../../domain/workspace.ts";
 import type { Config } from "../../../platform/config.ts";
 import { ConfigError } from "../../../platform/errors.ts";
 import type { Logger } from "../../../platform/log.ts";
+import { StartStop, started } from "../../../platform/started.ts";
 import { type Clock, ReportScheduler } from "../../../reports/scheduler.ts";
 import type { ReportService } from "../../../reports/service.ts";
 import type { Db } from "../../../store/db.ts";
@@ -47,20 +48,40 @@ export interface ReportsRuntime {
   stop(): Promise<void>;
 }
 
-/** What the reports runtime takes of the composition root (src/host/app.ts's Switchboard). */
+/** The deployment's settings the reports runtime reads: no workspace's, no secret. */
+export const REPORTS_JOB_SETTINGS = [
+  "API_READ_LIMIT",
+  "BACKGROUND_READ_SHARE",
+  "REPORT_FAILURE_ALERT",
+] as const;
+export type ReportsJobConfig = Pick<Config, (typeof REPORTS_JOB_SETTINGS)[number]>;
+
+/**
+ * What a workspace's live progress is given (issue 38 §3): that workspace's id, stores, API client, bot
+ * bridge, report service and automations. No database, no source of other workspaces, no API key.
+ */
 export interface ReportsHost {
   slack?: SlackBridge;
-  db: Db;
   /** The workspace of the live progress and of the scheduler's own store (its jobs name theirs). */
   workspace: WorkspaceId;
   /** Its stores: the live progress's tracked campaigns. */
   stores: Pick<WorkspaceStores, "progress">;
   client: MessagingClient;
-  apiKey: string;
   reports: ReportService;
   /** The workspace's automations: a campaign's end (completed, failed) goes to them (issue 40 §3). */
   eventsTo?: Pick<Automations, "emit">;
   onClose(fn: () => Promise<void>): void;
+}
+
+/**
+ * A reports runtime with a scheduler of its own (`scheduler` not false: one workspace run alone, the tests'):
+ * pg-boss keeps its queue in the deployment's database, so that runner holds it (db: a job queue's own
+ * tables, not a workspace's records). A workspace's background work runs without one (the deployment's one
+ * scheduler runs every workspace's jobs: createSharedScheduler).
+ */
+export interface OwnScheduler {
+  // db: the scheduler's job queue (pg-boss) lives in the deployment's database.
+  db: Db;
 }
 
 /** A campaign's end, as the tracker saw it, as its automations' event (docs/automations.md). */
@@ -83,8 +104,8 @@ export function campaignEndTo(to: Pick<Automations, "emit">) {
  * launch's progress waits for its start.
  */
 export function createReports(
-  switchboard: ReportsHost,
-  config: Config,
+  switchboard: ReportsHost & Partial<OwnScheduler>,
+  config: ReportsJobConfig,
   logger: Logger,
   opts: ReportsRuntimeOptions = {},
 ): ReportsRuntime {
@@ -92,7 +113,7 @@ export function createReports(
   if (!bridge)
     throw new ConfigError("the reports runtime needs the Slack bridge: SLACK_BOT_TOKEN is not set");
   const log = logger.child({ part: "reports" });
-  const { db, client } = switchboard;
+  const { client } = switchboard;
   if (opts.clock) switchboard.reports.setClock(opts.clock);
 
   const progress = new ProgressTracker({
@@ -109,43 +130,9 @@ export function createReports(
     ...(switchboard.eventsTo ? { onFinished: campaignEndTo(switchboard.eventsTo) } : {}),
   });
 
-  let starting: Promise<void> | undefined;
-  let stopped = false;
-  const runtime: ReportsRuntime = {
-    progress,
-    hooks: {
-      onPosted: ({ channel, ts, text, reply }) => {
-        const origin = reply?.origin;
-        // Cancelled: the campaign's live card says so at once (🚫 Cancelled), besides the answer posted.
-        if (origin?.command === "campaign.cancel" && origin.id) {
-          (starting ?? Promise.resolve())
-            .then(() => progress.refreshNow(origin.id as number))
-            .catch((err) => {
-              log.warn(
-                { err: (err as Error).message, channel },
-                "could not show the cancel on the campaign's card",
-              );
-            });
-          return;
-        }
-        // Only a launch's live card is followed: a held start's card or a draft's is not (issue 37 §4).
-        if (origin?.card?.role !== "live" || !origin.id) return;
-        const intro = origin.facts ?? reply?.text ?? text;
-        (starting ?? Promise.resolve())
-          .then(() => progress.track({ channel, ts, campaignId: origin.id as number, intro }))
-          .catch((err) => {
-            log.warn({ err: (err as Error).message, channel }, "could not follow the campaign's progress");
-          });
-      },
-    },
-    start() {
-      starting ??= begin();
-      return starting;
-    },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await starting?.catch(() => {});
+  const once = new StartStop(
+    () => begin(),
+    async () => {
       await progress.stop();
       if (runtime.scheduler) {
         switchboard.reports.attach(undefined);
@@ -158,10 +145,43 @@ export function createReports(
         ?.stop({ graceful: false })
         .catch((err) => log.warn({ err: String(err) }, "pg-boss stop failed"));
     },
+  );
+  const runtime: ReportsRuntime = {
+    progress,
+    hooks: {
+      onPosted: ({ channel, ts, text, reply }) => {
+        const origin = reply?.origin;
+        // Cancelled: the campaign's live card says so at once (🚫 Cancelled), besides the answer posted.
+        if (origin?.command === "campaign.cancel" && origin.id) {
+          once.started
+            .then(() => progress.refreshNow(origin.id as number))
+            .catch((err) => {
+              log.warn(
+                { err: (err as Error).message, channel },
+                "could not show the cancel on the campaign's card",
+              );
+            });
+          return;
+        }
+        // Only a launch's live card is followed: a held start's card or a draft's is not (issue 37 §4).
+        if (origin?.card?.role !== "live" || !origin.id) return;
+        const intro = origin.facts ?? reply?.text ?? text;
+        once.started
+          .then(() => progress.track({ channel, ts, campaignId: origin.id as number, intro }))
+          .catch((err) => {
+            log.warn({ err: (err as Error).message, channel }, "could not follow the campaign's progress");
+          });
+      },
+    },
+    start: () => once.start(),
+    stop: () => once.stop(),
   };
 
   const startScheduler = async (): Promise<ReportScheduler | undefined> => {
-    if (opts.scheduler === false || stopped) return undefined;
+    if (opts.scheduler === false || once.stopped) return undefined;
+    const db = switchboard.db;
+    if (!db)
+      throw new ConfigError("a reports runtime with its own scheduler needs the database (OwnScheduler)");
     // pg-boss loads here, after the app answers (docs/memory.md, "Start-up").
     const { createBoss } = await import("../../../store/boss.ts");
     const boss = await createBoss(db, {
@@ -196,24 +216,16 @@ export function createReports(
     if (opts.scheduler !== false) switchboard.reports.attachWhenStarted(scheduler);
     const started = await scheduler;
     if (started) switchboard.reports.attach(started);
-    if (opts.progressTimer !== false && !stopped) progress.start();
+    if (opts.progressTimer !== false && !once.stopped) progress.start();
   };
 
   switchboard.onClose(() => runtime.stop());
   return runtime;
 }
 
-/** The reports runtime, started. */
-export async function startReports(
-  switchboard: ReportsHost,
-  config: Config,
-  logger: Logger,
-  opts: ReportsRuntimeOptions = {},
-): Promise<ReportsRuntime> {
-  const runtime = createReports(switchboard, config, logger, opts);
-  await runtime.start();
-  return runtime;
-}
+/** The reports runtime, started (`createReports`, then its start). */
+export const startReports = (...made: Parameters<typeof createReports>): Promise<ReportsRuntime> =>
+  started(createReports(...made));
 
 /**
  * Many workspaces: one report scheduler for the deployment (one pg-boss
@@ -222,6 +234,7 @@ export async function startReports(
  * app answers; `started` is what each workspace's ReportService waits for.
  */
 export function createSharedScheduler(opts: {
+  // db: the report scheduler runs every workspace's jobs (one pg-boss queue in the deployment's database).
   db: Db;
   config: Config;
   logger: Logger;

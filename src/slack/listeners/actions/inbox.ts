@@ -43,7 +43,7 @@ export function inboxSendForm(type: "text" | "template") {
     });
     // The channel it was opened from, kept with the view: the outcome is posted there (forms/index.ts).
     if (opened.view?.id && actor.channelId)
-      await keepFormChannel(ctx.events, ctx.workspace, opened.view.id, actor.channelId);
+      await keepFormChannel(ctx.events, opened.view.id, actor.channelId);
   };
 }
 
@@ -85,7 +85,7 @@ export async function inboxSavedReply({ ack, action, body, client, ctx }: Click<
     });
   }
   // The channel it was opened from, kept with the view: the submission's outcome may go there (forms/index.ts).
-  await keepFormChannel(ctx.events, ctx.workspace, viewId, channel);
+  await keepFormChannel(ctx.events, viewId, channel);
   await client.views.update({ view_id: viewId, hash: opened.view?.hash, view }).catch((err) => {
     if (slackCode(err) !== "not_found") throw err;
   });
@@ -125,7 +125,7 @@ export function inboxDesk(kind: "me" | "pick" | "unassign" | "resolve" | "reopen
           new Date(),
         ),
       });
-      if (picked.view?.id) await keepFormChannel(ctx.events, ctx.workspace, picked.view.id, channel);
+      if (picked.view?.id) await keepFormChannel(ctx.events, picked.view.id, channel);
       return;
     }
     const line =

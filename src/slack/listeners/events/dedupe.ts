@@ -4,19 +4,17 @@
 // acks most events before the middleware runs, but leaves `function_executed`
 // to the listener, which a dropped repeat never reaches.
 import type { AnyMiddlewareArgs, Middleware } from "@slack/bolt";
-import type { SlackContext } from "../../context.ts";
+import { reachIn, type SlackContext } from "../../context.ts";
 
 export const dedupeEvents: Middleware<AnyMiddlewareArgs, SlackContext> = async (args) => {
   const { body, context, next } = args;
   const b = body as { type?: string; event_id?: unknown };
   if (b.type === "event_callback" && typeof b.event_id === "string") {
-    if (!(await context.events.claim(b.event_id, context.workspace))) {
+    const ctx = reachIn(context);
+    if (!(await ctx.events.claim(b.event_id))) {
       const ack = (args as { ack?: () => Promise<void> }).ack;
       if (ack) await ack();
-      context.logger.info(
-        { eventId: b.event_id, retryNum: context.retryNum },
-        "repeated Slack event dropped",
-      );
+      ctx.logger.info({ eventId: b.event_id, retryNum: context.retryNum }, "repeated Slack event dropped");
       return;
     }
   }

@@ -35,7 +35,7 @@ export interface ApprovalCards {
 }
 
 /** What the commands see of approvals (CampaignContext.approvals). */
-export interface ApprovalAccess {
+export interface ApprovalDeps {
   policy: ApprovalPolicy;
   store: Approvals;
   /** Slack's side; absent in the shell alone, where nobody could approve. */
