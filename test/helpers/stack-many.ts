@@ -9,7 +9,7 @@
 // B is a second team (T0WSB) with an organization of its own, its person a
 // writer. The test drives A as it would the one workspace of single mode
 // (`core`, `client`, `req`, `switchboard`), and can ask B whether it saw anything.
-import { expect } from "vitest";
+import { expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
 import type { WorkspaceId } from "../../src/domain/workspace.ts";
 import {
@@ -197,4 +197,11 @@ export async function expectNothingInB(s: {
     fake.calls.filter((c) => c.team === b.callTeam && !reads.test(c.method)).map((c) => c.method),
   ).toEqual([]);
   expect(await new AuditLog(db, id).list({ limit: 10 })).toEqual([]);
+}
+
+/** The file's last test: workspace B saw nothing of what the file's tests did in A (expectNothingInB). */
+export function itLeavesBUntouched(stack: () => { b?: StackWorkspace; fake: FakeSlack; db: TestDb }): void {
+  it("leaves workspace B, on the same deployment, untouched", async () => {
+    await expectNothingInB(stack());
+  });
 }

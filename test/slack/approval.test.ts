@@ -17,6 +17,7 @@ import { CampaignCards } from "../../src/store/campaign-cards.ts";
 import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { ALICE, BOB } from "../helpers/fake-slack.ts";
 import { startStack, useStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 
 const CAROL = { id: "U0CAROL", name: "carol" };
 const stack = useStack({
@@ -577,3 +578,5 @@ describe("an approval's redraw reads the campaign only when it has a card to red
     expect(await requestsDuring(() => core.run(`campaign ${id} approve`, as(BOB)))).toEqual([]);
   });
 });
+
+itLeavesBUntouched(() => stack());

@@ -9,6 +9,7 @@ import { Approvals } from "../../src/store/approvals.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { ALICE, BOB } from "../helpers/fake-slack.ts";
 import { useStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 
 const AUDIT = "C0AUDIT";
 const stack = useStack({
@@ -168,3 +169,5 @@ describe("a send from the approval message", () => {
     expect(latest()).toContain(`campaign ${id} send`);
   });
 });
+
+itLeavesBUntouched(() => stack());

@@ -10,6 +10,7 @@ import { createHeldStarts } from "../../src/slack/features/held-starts/runtime.t
 import { CampaignCards } from "../../src/store/campaign-cards.ts";
 import { HeldStarts } from "../../src/store/held-starts.ts";
 import { eventually } from "../helpers/eventually.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { draftCampaign } from "../helpers/timers.ts";
 import { ALICE, buttonsOf, type ReportsHarness, startReportsHarness, textOf } from "./reports-harness.ts";
 
@@ -180,3 +181,5 @@ describe("one card per campaign", () => {
     expect(current(card.channel, card.ts as string)).toMatch(/Sending|Completed/);
   });
 });
+
+itLeavesBUntouched(() => h);

@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { AuditLog } from "../../src/store/audit.ts";
 import { useStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { Forms, randomName, templateEntries } from "./forms-harness.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON is read loosely.
@@ -59,3 +60,5 @@ describe("a form submitted twice", () => {
     expect((await templateWrites()) - before).toBe(1);
   });
 });
+
+itLeavesBUntouched(() => stack());

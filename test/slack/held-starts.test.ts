@@ -10,6 +10,7 @@ import { HeldStarts } from "../../src/store/held-starts.ts";
 import { checkView } from "../fakes/block-kit.ts";
 import { eventually } from "../helpers/eventually.ts";
 import type { SlackStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { ALICE, AUDIT, draftCampaign, startAuditedStack } from "../helpers/timers.ts";
 import { Forms } from "./forms-harness.ts";
 
@@ -285,3 +286,5 @@ describe("held starts in Slack", () => {
     expect(text(edit?.args.blocks)).not.toContain("cancel start");
   });
 });
+
+itLeavesBUntouched(() => stack);

@@ -17,6 +17,7 @@ import { AuditLog } from "../../src/store/audit.ts";
 import { useInboxStack } from "../helpers/inbox.ts";
 import { startProxy } from "../helpers/proxy.ts";
 import { manualClock } from "../helpers/sandbox.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice" };
 const INBOX = "C0AWAY";
@@ -221,3 +222,5 @@ describe("the away message", { timeout: 120_000 }, () => {
     expect((await t.s.core.run("settings", shell)).text).toContain("Back on Monday");
   });
 });
+
+itLeavesBUntouched(() => t.s);

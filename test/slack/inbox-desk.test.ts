@@ -12,6 +12,7 @@ import type { FakeUser } from "../fakes/slack.ts";
 import type { ButtonAction } from "../fakes/slack-requests.ts";
 import { firstConversation, followThread, useInboxStack } from "../helpers/inbox.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice" };
 const CAROL = { id: "U0CAROL", name: "carol" };
@@ -176,3 +177,5 @@ describe("the inbox desk", { timeout: 60_000 }, () => {
     await t.s.fake.waitFor(() => cardText().includes("Reply window open until"));
   });
 });
+
+itLeavesBUntouched(() => t.s);

@@ -14,6 +14,7 @@ import { InboxStore } from "../../src/store/inbox.ts";
 import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { useInboxStack } from "../helpers/inbox.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice" };
 const BOB = { id: "U0BOB", name: "bob" };
@@ -317,3 +318,5 @@ describe("the inbox", { timeout: 60_000 }, () => {
     expect(list.text).toBe("No channel has an inbox.");
   });
 });
+
+itLeavesBUntouched(() => t.s);

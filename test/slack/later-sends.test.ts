@@ -12,6 +12,7 @@ import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { checkMessageBlocks, checkView } from "../fakes/block-kit.ts";
 import { eventually } from "../helpers/eventually.ts";
 import type { SlackStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { ALICE, AUDIT, startAuditedStack } from "../helpers/timers.ts";
 import { Forms } from "./forms-harness.ts";
 
@@ -178,3 +179,5 @@ describe("a message sent later, in Slack", () => {
     expect((await store.get(set.number))?.state).toBe("done");
   });
 });
+
+itLeavesBUntouched(() => stack);

@@ -11,6 +11,7 @@ import { checkView } from "../fakes/block-kit.ts";
 import type { FakeSlack } from "../fakes/slack.ts";
 import type { TestDb } from "../helpers/db.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { blockIds, Forms, randomName, templateEntries } from "./forms-harness.ts";
 
 let fake: FakeSlack;
@@ -535,3 +536,5 @@ describe("a refusal after the API was too slow for Slack's 3 seconds", () => {
     );
   });
 });
+
+itLeavesBUntouched(() => stack);

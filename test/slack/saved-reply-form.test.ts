@@ -12,6 +12,7 @@ import { InboxStore } from "../../src/store/inbox.ts";
 import { SavedReplies } from "../../src/store/saved-replies.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { blockIds, Forms } from "./forms-harness.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice" };
@@ -128,3 +129,5 @@ describe("the saved reply form", () => {
     expect(await saved.get("Bob's")).toBeUndefined();
   });
 });
+
+itLeavesBUntouched(() => s);

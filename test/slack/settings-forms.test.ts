@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { blocksToText } from "../../src/blocks/blocks.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { useStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { Forms, randomName, templateEntries } from "./forms-harness.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON is read loosely.
@@ -60,3 +61,5 @@ describe("a settings change reaches forms at once", () => {
     expect((opened.args.view as Json).callback_id).toBe("sb_send");
   });
 });
+
+itLeavesBUntouched(() => stack());

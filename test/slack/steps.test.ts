@@ -10,6 +10,7 @@ import type { MessagingClient } from "../../src/api/client.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import type { FakeSlack } from "../fakes/slack.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { Workflow } from "./steps-harness.ts";
 
 let stack: SlackStack;
@@ -314,3 +315,5 @@ describe("an execution delivered twice", () => {
     expect((await auditOf(execution.id)).filter((e) => e.operation === "createContact")).toHaveLength(1);
   });
 });
+
+itLeavesBUntouched(() => stack);

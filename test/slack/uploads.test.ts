@@ -20,6 +20,7 @@ import type { SlackRequests } from "../fakes/slack-requests.ts";
 import type { TestDb } from "../helpers/db.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { workbook } from "../helpers/xlsx-zip.ts";
 import { Forms } from "./forms-harness.ts";
 
@@ -460,3 +461,5 @@ describe("the xlsx limit", () => {
     expect(() => checkFile({ id: "F1", name: "crm.csv", size, url }, config)).not.toThrow();
   });
 });
+
+itLeavesBUntouched(() => stack);
