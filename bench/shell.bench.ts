@@ -81,43 +81,25 @@ export async function run(): Promise<BenchRow[]> {
     const peak = peakRssMb();
     const r = (x: number) => Math.round(x * 10) / 10;
     const label = `the shell, warm, \`exit\` piped, median of ${STARTS} (baseline: ${baseline.name})`;
-    return [
-      {
-        name: `${label}: spawn to exit`,
-        figure: r(m.wallMs),
-        unit: "ms",
-        baseline: r(base.wallMs),
-        peakRssMb: peak,
-      },
-      {
-        name: `${label}: CPU time`,
-        figure: r(m.cpuMs),
-        unit: "ms",
-        baseline: r(base.cpuMs),
-        peakRssMb: peak,
-      },
-      {
-        name: `${label}: peak RSS`,
-        figure: r(m.peakMb),
-        unit: "MiB",
-        baseline: r(base.peakMb),
-        peakRssMb: peak,
-      },
-      {
-        name: `${label}: modules loaded`,
-        figure: m.modules,
-        unit: "",
-        baseline: base.modules,
-        peakRssMb: peak,
-      },
-      {
-        name: `${label}: modules of src/ loaded (of src/slack/: ${m.slackModules}, baseline ${base.slackModules})`,
-        figure: m.srcModules,
-        unit: "",
-        baseline: base.srcModules,
-        peakRssMb: peak,
-      },
+    const rows: Array<[string, number, number, string]> = [
+      ["spawn to exit", r(m.wallMs), r(base.wallMs), "ms"],
+      ["CPU time", r(m.cpuMs), r(base.cpuMs), "ms"],
+      ["peak RSS", r(m.peakMb), r(base.peakMb), "MiB"],
+      ["modules loaded", m.modules, base.modules, ""],
+      [
+        `modules of src/ loaded (of src/slack/: ${m.slackModules}, baseline ${base.slackModules})`,
+        m.srcModules,
+        base.srcModules,
+        "",
+      ],
     ];
+    return rows.map(([what, figure, baseline, unit]) => ({
+      name: `${label}: ${what}`,
+      figure,
+      unit,
+      baseline,
+      peakRssMb: peak,
+    }));
   } finally {
     for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   }

@@ -10,7 +10,7 @@
 // around each request; the command core audits writes with one.
 
 import { ConfigError } from "../platform/errors.ts";
-import { maskSecret } from "../platform/log.ts";
+import { type LogsAt, maskSecret } from "../platform/log.ts";
 import { metrics } from "../platform/metrics.ts";
 import { BudgetError, type RateLimitError, TimeoutError, ValidationError } from "./errors.ts";
 import {
@@ -30,10 +30,7 @@ import { type FieldProblem, formatProblems } from "./schemas.ts";
 import type { ApiResponse, CallOptions, ImportFile, RequestHook, RequestInfo } from "./types.ts";
 
 /** The part of a pino logger the client uses. */
-export interface ClientLogger {
-  warn(obj: object, msg?: string): void;
-  debug(obj: object, msg?: string): void;
-}
+export type ClientLogger = LogsAt<"warn" | "debug">;
 
 export interface TransportOptions {
   /** Base address of the API, ending with the version segment, e.g. `http://127.0.0.1:4010/v1`. */

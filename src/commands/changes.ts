@@ -43,40 +43,40 @@ interface MemberOpts {
   whole?: boolean;
 }
 
+/** A record before a write (none when it could not be read) and after it, and how to read its members. */
+type Change = [before: Record<string, unknown> | undefined, after: Record<string, unknown>, opts: MemberOpts];
+
+/** The record's own members (`b`, `a`) and custom values (`bc`, `ac`) before and after. */
+function valuesOfBoth(before: Change[0], after: Change[1], opts: MemberOpts) {
+  return {
+    opts,
+    b: valuesOf(before, opts.standard),
+    a: valuesOf(after, opts.standard),
+    bc: valuesOf(before, opts.custom),
+    ac: valuesOf(after, opts.custom),
+  };
+}
+
 /**
  * The members given a new value between `before` and `after`, in words:
  * `members` of the record itself (or of `standard`, a chat user's
  * standardFields), then every custom field (`custom`: custom_fields or
  * customFields) by its label. Those emptied are `clearedMembers`.
  */
-export function changedMembers(
-  before: Record<string, unknown> | undefined,
-  after: Record<string, unknown>,
-  opts: MemberOpts,
-): string[] {
-  const b = valuesOf(before, opts.standard);
-  const a = valuesOf(after, opts.standard);
+export function changedMembers(...change: Change): string[] {
+  const { opts, b, a, bc, ac } = valuesOfBoth(...change);
   const out = opts.members
     .filter((k) => k in a && !blank(a[k]) && !same(b[k], a[k]))
     .map((k) => memberWords(k));
-  const bc = valuesOf(before, opts.custom);
-  const ac = valuesOf(after, opts.custom);
   for (const k of Object.keys(ac))
     if (!blank(ac[k]) && !same(bc[k], ac[k])) out.push(memberWords(k, opts.labels));
   return out;
 }
 
 /** The members that had a value in `before` and are empty in `after`, in words. */
-export function clearedMembers(
-  before: Record<string, unknown> | undefined,
-  after: Record<string, unknown>,
-  opts: MemberOpts,
-): string[] {
-  const b = valuesOf(before, opts.standard);
-  const a = valuesOf(after, opts.standard);
+export function clearedMembers(...change: Change): string[] {
+  const { opts, b, a, bc, ac } = valuesOfBoth(...change);
   const out = opts.members.filter((k) => k in a && blank(a[k]) && !blank(b[k])).map((k) => memberWords(k));
-  const bc = valuesOf(before, opts.custom);
-  const ac = valuesOf(after, opts.custom);
   for (const k of Object.keys(bc))
     if (!blank(bc[k]) && (k in ac ? blank(ac[k]) : opts.whole)) out.push(memberWords(k, opts.labels));
   return out;

@@ -2,25 +2,17 @@
 // or pick: `1h` (or `30m`, `2d`), `tomorrow` (9:00), `monday` (next Monday
 // 9:00), a date and time (`2026-12-01 14:30`, in the person's zone; with `Z`
 // or an offset, as written), a time today or tomorrow (`17:00`), or `reply`
-// (until the customer writes). A leaf file (no imports).
+// (until the customer writes).
+
+import { localParts } from "./start-time.ts";
 
 /** Morning, for `tomorrow` and `monday`. */
 const MORNING = 9;
 
-/** The zone's offset from UTC at `at`, in ms (Intl; no library). */
+/** The zone's offset from UTC at `at`, in ms. */
 function zoneOffset(at: Date, zone: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone: zone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(at);
-  const n = (t: string) => Number(parts.find((p) => p.type === t)?.value);
-  const local = Date.UTC(n("year"), n("month") - 1, n("day"), n("hour") % 24, n("minute"), n("second"));
+  const w = localParts(at, zone);
+  const local = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
   return local - Math.floor(at.getTime() / 1000) * 1000;
 }
 

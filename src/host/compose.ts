@@ -15,11 +15,11 @@ import { randomBytes } from "node:crypto";
 import type { webApi } from "@slack/bolt";
 import type { WorkspaceId } from "../domain/workspace.ts";
 import type { Config } from "../platform/config.ts";
-import type { Logger } from "../platform/log.ts";
-import { startPhases } from "../platform/log.ts";
+import { type Logger, startPhases } from "../platform/log.ts";
 import type { Keyring } from "../platform/secrets.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import type { InstallationsFront } from "../slack/app.ts";
+import type { SlackBridge } from "../slack/io/bridge.ts";
 import type { ChannelPostQueue } from "../slack/io/post-queue.ts";
 import { type Db, openDb } from "../store/db.ts";
 import type { Installations } from "../store/installations.ts";
@@ -28,6 +28,7 @@ import { purgeWorkspace } from "../store/purge.ts";
 import { WorkspaceBackground } from "../workspaces/background.ts";
 import type { InstallationSource } from "../workspaces/installations.ts";
 import { WorkspaceRegistry } from "../workspaces/registry.ts";
+import type { WorkspaceRuntime } from "../workspaces/runtime.ts";
 import {
   type AutomationParts,
   automationParts,
@@ -250,43 +251,37 @@ const IDLE = { start: async () => {}, stop: async () => {}, wake: () => {} };
  * later (docs/automations.md), each once across replicas; and the Home tab's maker.
  */
 async function slackRunners(db: Db, config: Config, logger: Logger, registry: () => WorkspaceRegistry) {
+  /** A runner's job in a workspace: what `pick` takes of its runtime with its bot; none without a bot. */
+  const inWorkspace =
+    <T>(pick: (rt: WorkspaceRuntime, bridge: SlackBridge, id: WorkspaceId) => T | Promise<T>) =>
+    async (id: WorkspaceId): Promise<T | undefined> => {
+      const rt = await registry().runtime(id);
+      return rt?.slack ? pick(rt, rt.slack, id) : undefined;
+    };
   const { createSharedScheduler } = await import("../slack/features/reports/runtime.ts");
   const scheduler = createSharedScheduler({
     db,
     config,
     logger,
-    forWorkspace: async (id) => {
-      const rt = await registry().runtime(id);
-      return rt?.slack && { client: rt.client, bridge: rt.slack };
-    },
+    forWorkspace: inWorkspace((rt, bridge) => ({ client: rt.client, bridge })),
   });
   const { createHeldStarts } = await import("../slack/features/held-starts/runtime.ts");
   const heldStarts = createHeldStarts({
     db,
     logger,
-    forWorkspace: async (id) => {
-      const rt = await registry().runtime(id);
-      if (!rt?.slack) return undefined;
+    forWorkspace: inWorkspace(async (rt, bridge, id) => {
       // Its hooks (live progress): a start that ran is followed as a launch is.
       const scope = await registry()
         .scopeOf(id)
         .catch(() => undefined);
-      return {
-        core: rt.core,
-        bridge: rt.slack,
-        stores: rt.stores,
-        ...(scope ? { hooks: scope.hooks } : {}),
-      };
-    },
+      return { core: rt.core, bridge, stores: rt.stores, ...(scope ? { hooks: scope.hooks } : {}) };
+    }),
   });
   const { createLaterSends } = await import("../slack/features/later-sends/runtime.ts");
   const laterSends = createLaterSends({
     db,
     logger,
-    forWorkspace: async (id) => {
-      const rt = await registry().runtime(id);
-      return rt?.slack ? { core: rt.core, bridge: rt.slack } : undefined;
-    },
+    forWorkspace: inWorkspace((rt, bridge) => ({ core: rt.core, bridge })),
   });
   const { createHomeView } = await import("../slack/features/home/view.ts");
   return { scheduler, heldStarts, laterSends, createHomeView };

@@ -6,14 +6,12 @@
 import type { Message } from "../api/types.ts";
 import type { AwayRule } from "../domain/away.ts";
 import type { ReplyRecord } from "../domain/saved-reply.ts";
+import type { LogsAt } from "../platform/log.ts";
 import type { AuditEntry } from "../store/audit.ts";
 import type { CardState, Thread } from "../store/inbox.ts";
 import type { OwnSend } from "../store/own-sends.ts";
 
-export interface InboxLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-}
+export type InboxLogger = LogsAt<"info" | "warn">;
 
 /**
  * What a card's desk line shows: the thread's state, who has it, the

@@ -19,6 +19,12 @@ const REDACT = [
 
 export type Logger = pino.Logger;
 
+/** A logger of these levels only, as a part takes one (the app's, or a test's silent one): `LogsAt<"info" | "warn">`. */
+export type LogsAt<Level extends "debug" | "info" | "warn" | "error"> = Record<
+  Level,
+  (obj: object, msg?: string) => void
+>;
+
 const CENSOR = "[redacted]";
 
 // Slack's tokens (bot, user, app-level, workflow, refresh…) and the members of a payload

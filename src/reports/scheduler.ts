@@ -12,6 +12,7 @@ import type { MessagingApi } from "../api/types.ts";
 import type { ScheduleRow } from "../domain/reports.ts";
 import { ENV_WORKSPACE, type WorkspaceId } from "../domain/workspace.ts";
 import { SwitchboardError } from "../platform/errors.ts";
+import type { LogsAt } from "../platform/log.ts";
 import { metrics } from "../platform/metrics.ts";
 import type { Db } from "../store/db.ts";
 import { InboxStore } from "../store/inbox.ts";
@@ -67,11 +68,7 @@ export interface RetryPolicy {
   maxDelaySeconds?: number;
 }
 
-export interface SchedulerLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+export type SchedulerLogger = LogsAt<"info" | "warn" | "error">;
 
 export interface SchedulerOptions {
   db: Db;

@@ -18,8 +18,8 @@ import type { Logger } from "../platform/log.ts";
 import type { Db } from "../store/db.ts";
 import type { WorkspaceStores } from "../store/workspace-stores.ts";
 import type { InFlight } from "./in-flight.ts";
-import { type EventStore, eventsOf, type WorkspaceEvents } from "./io/event-store.ts";
 import type { ChannelPostQueue } from "./io/post-queue.ts";
+import { type EventStore, eventsOf, type WorkspaceEvents } from "./io/workspace-events.ts";
 
 /** What the app is given by its composer (the reports and the uploads plug in here). */
 export interface SlackHooks {
@@ -292,11 +292,11 @@ export function reachIn(context: object): Reach {
  * throws on a second ack. Every ack without an answer body goes through here.
  */
 export async function ackOnce(
-  context: { acked?: boolean },
+  request: { acked?: boolean },
   ack: (() => Promise<void>) | undefined,
 ): Promise<void> {
-  if (!ack || context.acked) return;
-  context.acked = true;
+  if (!ack || request.acked) return;
+  request.acked = true;
   await ack();
 }
 

@@ -180,19 +180,11 @@ export class AutomationStore extends PerWorkspace<Db> {
   }
 
   async list(): Promise<HookRow[]> {
-    const { rows } = await this.db.query<Row>(
-      "select * from automations.hooks where workspace = $1 order by number",
-      [this.workspace],
-    );
-    return rows.map(toHook);
+    return this.rowsOf("select * from automations.hooks where workspace = $1 order by number", toHook);
   }
 
   async get(number: number): Promise<HookRow | undefined> {
-    const { rows } = await this.db.query<Row>(
-      "select * from automations.hooks where workspace = $1 and number = $2",
-      [this.workspace, number],
-    );
-    return rows[0] ? toHook(rows[0]) : undefined;
+    return this.rowOf("select * from automations.hooks where workspace = $1 and number = $2", toHook, number);
   }
 
   /** Removes a hook and its deliveries; false when there was none. */

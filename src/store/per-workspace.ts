@@ -14,6 +14,25 @@ export abstract class PerWorkspace<D extends Queryable = Queryable> {
     this.workspace = workspace;
   }
 
+  /** The rows a select of this workspace's finds (`$1` is the workspace, the params follow), each read by `read`. */
+  protected async rowsOf<R>(
+    sql: string,
+    read: (row: Record<string, unknown>) => R,
+    ...params: unknown[]
+  ): Promise<R[]> {
+    return (await this.db.query(sql, [this.workspace, ...params])).rows.map(read);
+  }
+
+  /** The one row such a select finds, read; none when it finds none. */
+  protected async rowOf<R>(
+    sql: string,
+    read: (row: Record<string, unknown>) => R,
+    ...params: unknown[]
+  ): Promise<R | undefined> {
+    const [row] = (await this.db.query(sql, [this.workspace, ...params])).rows;
+    return row ? read(row) : undefined;
+  }
+
   /** One conditional statement (a claim, a move from the state read): true when it took its one row. */
   protected async tookOne(sql: string, params: unknown[]): Promise<boolean> {
     return (await this.db.query(sql, params)).rows.length === 1;

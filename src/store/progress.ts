@@ -149,11 +149,10 @@ export class ProgressStore extends PerWorkspace<Db> {
 
   /** Messages still updating, soonest poll first. */
   async live(): Promise<Tracked[]> {
-    const { rows } = await this.db.query<Row>(
+    return this.rowsOf(
       "select * from progress.tracked where workspace = $1 and state = 'live' order by next_poll_at, created_at",
-      [this.workspace],
+      toTracked,
     );
-    return rows.map(toTracked);
   }
 
   /**

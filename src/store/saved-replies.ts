@@ -58,19 +58,15 @@ export const replyKey = (name: string) => name.trim().replace(/\s+/g, " ").toLow
 export class SavedReplies extends PerWorkspace {
   /** Every saved reply, by name. */
   async list(): Promise<SavedReply[]> {
-    const { rows } = await this.db.query<Row>(
-      "select * from saved.replies where workspace = $1 order by name_key",
-      [this.workspace],
-    );
-    return rows.map(toReply);
+    return this.rowsOf("select * from saved.replies where workspace = $1 order by name_key", toReply);
   }
 
   async get(name: string): Promise<SavedReply | undefined> {
-    const { rows } = await this.db.query<Row>(
+    return this.rowOf(
       "select * from saved.replies where workspace = $1 and name_key = $2",
-      [this.workspace, replyKey(name)],
+      toReply,
+      replyKey(name),
     );
-    return rows[0] ? toReply(rows[0]) : undefined;
   }
 
   /** A new saved reply; false when one of that name exists already (nothing changed). */

@@ -14,8 +14,16 @@ import { sourceFiles } from "./rules.ts";
 const ROOT = join(import.meta.dirname, "../..");
 const SRC = join(ROOT, "src");
 
-/** The names a file calls (`f(…)`, `x.f(…)`, `new F(…)`), with the function each call is in. */
+const parsed = new Map<string, Array<{ name: string; inside?: string }>>();
+
+/** The names a file calls (`f(…)`, `x.f(…)`, `new F(…)`), with the function each call is in (each file parsed once). */
 function callsIn(file: string): Array<{ name: string; inside?: string }> {
+  const calls = parsed.get(file) ?? parseCalls(file);
+  parsed.set(file, calls);
+  return calls;
+}
+
+function parseCalls(file: string): Array<{ name: string; inside?: string }> {
   const text = readFileSync(file, "utf8");
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const out: Array<{ name: string; inside?: string }> = [];

@@ -88,6 +88,16 @@ describe("automations: delivery through the queue to real receivers", () => {
   const automations = (ws: string) =>
     new Automations({ keyring, rules, queue: () => worker, logger }, new AutomationStore(db, ws));
 
+  /** A receiver answering `statuses` in turn (closed after the file), and a hook of `ws` to it for `event`. */
+  async function hookTo(ws: string, event: string, statuses: number[], by = "U0ADMIN") {
+    const r = await receiver(statuses);
+    closers.push(r.close);
+    const a = automations(ws);
+    const added = await a.add(event, r.url, by);
+    if (!added.ok) throw new Error(added.message);
+    return { r, a, added };
+  }
+
   let stack: WorkerStack | undefined;
   beforeAll(async () => {
     stack = await startWorkerStack({
@@ -107,11 +117,7 @@ describe("automations: delivery through the queue to real receivers", () => {
   });
 
   it("a 500 then a 200: the same event id twice, signed, then delivered", async () => {
-    const r = await receiver([500, 200]);
-    closers.push(r.close);
-    const a = automations("T0A");
-    const added = await a.add("conversation.assigned", r.url, "U0ADMIN");
-    if (!added.ok) throw new Error(added.message);
+    const { r, a, added } = await hookTo("T0A", "conversation.assigned", [500, 200]);
     expect(added.secret).toMatch(/^whsec_/);
     const event = await a.emit("conversation.assigned", {
       inbox_channel: "C0INBOX",
@@ -158,11 +164,7 @@ describe("automations: delivery through the queue to real receivers", () => {
   }, 60_000);
 
   it("a 400 is not retried: failed at once, shown on the hook", async () => {
-    const r = await receiver([400, 200]);
-    closers.push(r.close);
-    const a = automations("T0B4");
-    const added = await a.add("campaign.started", r.url, "U0ADMIN");
-    if (!added.ok) throw new Error(added.message);
+    const { r, a, added } = await hookTo("T0B4", "campaign.started", [400, 200]);
     const event = await a.emit("campaign.started", {
       campaign_id: 7,
       campaign_name: "Spring",
@@ -230,11 +232,7 @@ describe("automations: delivery through the queue to real receivers", () => {
       message: "Only https:// addresses can receive events.",
     });
     // Added while allowed, then the deployment stops allowing it: refused at delivery, not sent.
-    const r = await receiver([200]);
-    closers.push(r.close);
-    const open = automations("T0PRIV2");
-    const added = await open.add("campaign.completed", r.url, "U0A");
-    if (!added.ok) throw new Error(added.message);
+    const { r, a: open, added } = await hookTo("T0PRIV2", "campaign.completed", [200], "U0A");
     const strict = new AutomationWorker({ db, boss, keyring, rules: { allowPrivate: false } });
     const e = await new Automations({ keyring, rules }, new AutomationStore(db, "T0PRIV2")).emit(
       "campaign.completed",

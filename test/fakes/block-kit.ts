@@ -117,12 +117,8 @@ class Checker {
     }
     if (type === "plain_text" || type === "mrkdwn") return this.text(e, pointer, { max: LIMITS.sectionText });
     if (!INTERACTIVE.has(type)) return this.fail(`${pointer}/type`, `unsupported element type: ${type}`);
-    if (e.action_id !== undefined) {
-      const id = String(e.action_id);
-      this.maxLen(id, LIMITS.actionId, `${pointer}/action_id`);
-      if (this.actionIds.has(id)) this.fail(`${pointer}/action_id`, `duplicate action_id: ${id}`);
-      this.actionIds.add(id);
-    }
+    if (e.action_id !== undefined)
+      this.usedOnce(e.action_id, "action_id", pointer, LIMITS.actionId, this.actionIds);
     if (type === "button") {
       this.text(e.text, `${pointer}/text`, { max: LIMITS.buttonText, plainOnly: true });
       this.maxLen(e.value, LIMITS.buttonValue, `${pointer}/value`);
@@ -139,18 +135,22 @@ class Checker {
     }
   }
 
+  /** An id (`action_id`, `block_id`) no longer than `max` and not used before in the payload (`seen`). */
+  usedOnce(raw: unknown, field: string, pointer: string, max: number, seen: Set<string>) {
+    const id = String(raw);
+    this.maxLen(id, max, `${pointer}/${field}`);
+    if (seen.has(id)) this.fail(`${pointer}/${field}`, `duplicate ${field}: ${id}`);
+    seen.add(id);
+  }
+
   block(b: unknown, i: number, base: string) {
     const pointer = `${base}/${i}`;
     if (!b || typeof b !== "object") return this.fail(pointer, "must be a block object");
     const block = b as Json;
     const type = String(block.type);
     if (!BLOCK_TYPES.has(type)) return this.fail(`${pointer}/type`, `unsupported block type: ${type}`);
-    if (block.block_id !== undefined) {
-      const id = String(block.block_id);
-      this.maxLen(id, LIMITS.blockId, `${pointer}/block_id`);
-      if (this.blockIds.has(id)) this.fail(`${pointer}/block_id`, `duplicate block_id: ${id}`);
-      this.blockIds.add(id);
-    }
+    if (block.block_id !== undefined)
+      this.usedOnce(block.block_id, "block_id", pointer, LIMITS.blockId, this.blockIds);
     switch (type) {
       case "section": {
         if (block.text === undefined && block.fields === undefined)

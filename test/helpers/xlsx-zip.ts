@@ -10,6 +10,23 @@ interface Part {
   declared?: number;
 }
 
+/**
+ * What a local header (from byte 4) and its central directory entry (from byte 6) both say of a part, in
+ * the same order: version 2.0 needed, no flags, deflated, no time, its CRC-32, its sizes, its name's length.
+ */
+function writeEntry(
+  b: Buffer,
+  at: number,
+  e: { crc: number; packed: number; size: number; nameLength: number },
+): void {
+  b.writeUInt16LE(20, at);
+  b.writeUInt16LE(8, at + 4);
+  b.writeUInt32LE(e.crc, at + 10);
+  b.writeUInt32LE(e.packed, at + 14);
+  b.writeUInt32LE(e.size, at + 18);
+  b.writeUInt16LE(e.nameLength, at + 22);
+}
+
 /** A zip (deflated parts, sizes in the local headers and the central directory). */
 export function zip(parts: Part[]): Buffer {
   const locals: Buffer[] = [];
@@ -20,23 +37,14 @@ export function zip(parts: Part[]): Buffer {
     const packed = deflateRawSync(part.data, { level: 9 });
     const crc = crc32(part.data);
     const size = part.declared ?? part.data.length;
+    const entry = { crc, packed: packed.length, size, nameLength: name.length };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
+    writeEntry(local, 4, entry);
     const dir = Buffer.alloc(46);
     dir.writeUInt32LE(0x02014b50, 0);
-    dir.writeUInt16LE(20, 4);
-    dir.writeUInt16LE(20, 6);
-    dir.writeUInt16LE(8, 10);
-    dir.writeUInt32LE(crc, 16);
-    dir.writeUInt32LE(packed.length, 20);
-    dir.writeUInt32LE(size, 24);
-    dir.writeUInt16LE(name.length, 28);
+    dir.writeUInt16LE(20, 4); // made by version 2.0
+    writeEntry(dir, 6, entry);
     dir.writeUInt32LE(offset, 42);
     locals.push(local, name, packed);
     central.push(dir, name);

@@ -155,30 +155,35 @@ describe("sandbox: several organizations", () => {
     const messageId = user.body.messages[0].id as number;
 
     const missing = 99_999_999;
-    const probes: Array<[string, string, string, unknown?]> = [
-      ["GET", "/contacts/{id}", "Contact"],
-      ["PATCH", "/contacts/{id}", "Contact", { first_name: "Taken" }],
-      ["POST", "/contacts/{id}/opt-out", "Contact"],
-      ["DELETE", "/contacts/{id}", "Contact"],
-      ["GET", "/tags/{id}", "Tag"],
-      ["PATCH", "/tags/{id}", "Tag", { name: "Taken" }],
-      ["DELETE", "/tags/{id}", "Tag"],
-      ["GET", "/contact-groups/{id}", "Group"],
-      ["POST", "/contact-groups/{id}/contacts", "Group", { contactIds: [1] }],
-      ["DELETE", "/contact-groups/{id}", "Group"],
-      ["PATCH", "/contact-fields/{id}", "Contact field", { label: "Taken" }],
-      ["DELETE", "/contact-fields/{id}", "Contact field"],
-      ["GET", "/templates/{id}", "Template"],
-      ["DELETE", "/templates/{id}", "Template"],
-      ["GET", "/campaigns/{id}", "Campaign"],
-      ["GET", "/campaigns/{id}/recipients", "Campaign"],
-      ["POST", "/campaigns/{id}/send", "Campaign"],
-      ["POST", "/campaigns/{id}/cancel", "Campaign"],
-      ["GET", "/chat-users/{id}", "Chat user"],
-      ["PATCH", "/chat-users/{id}", "Chat user", { standardFields: { name: "Taken" } }],
-      ["GET", "/conversations/{id}/messages", "Conversation"],
-      ["GET", "/messages/{id}", "Message"],
-    ];
+    // Every route that names a record, by the kind of record; a write goes with a body.
+    const routes: Record<string, Array<string | [string, unknown]>> = {
+      Contact: [
+        "GET /contacts/{id}",
+        ["PATCH /contacts/{id}", { first_name: "Taken" }],
+        "POST /contacts/{id}/opt-out",
+        "DELETE /contacts/{id}",
+      ],
+      Tag: ["GET /tags/{id}", ["PATCH /tags/{id}", { name: "Taken" }], "DELETE /tags/{id}"],
+      Group: [
+        "GET /contact-groups/{id}",
+        ["POST /contact-groups/{id}/contacts", { contactIds: [1] }],
+        "DELETE /contact-groups/{id}",
+      ],
+      "Contact field": [["PATCH /contact-fields/{id}", { label: "Taken" }], "DELETE /contact-fields/{id}"],
+      Template: ["GET /templates/{id}", "DELETE /templates/{id}"],
+      Campaign: [
+        "GET /campaigns/{id}",
+        "GET /campaigns/{id}/recipients",
+        "POST /campaigns/{id}/send",
+        "POST /campaigns/{id}/cancel",
+      ],
+      "Chat user": [
+        "GET /chat-users/{id}",
+        ["PATCH /chat-users/{id}", { standardFields: { name: "Taken" } }],
+      ],
+      Conversation: ["GET /conversations/{id}/messages"],
+      Message: ["GET /messages/{id}"],
+    };
     const idOf: Record<string, number> = {
       Contact: contact.id,
       Tag: tag.id,
@@ -190,7 +195,15 @@ describe("sandbox: several organizations", () => {
       Conversation: conversationId,
       Message: messageId,
     };
-    for (const [method, path, what, body] of probes) {
+    const probes = Object.entries(routes).flatMap(([what, list]) =>
+      list.map((route) => {
+        const [line, body] = typeof route === "string" ? [route, undefined] : route;
+        const [method, path] = line.split(" ") as [string, string];
+        return { what, method, path, body };
+      }),
+    );
+    expect(probes).toHaveLength(22);
+    for (const { what, method, path, body } of probes) {
       const id = idOf[what]!;
       // The organization's own key reaches its record (reads only: writes would change it).
       if (method === "GET")

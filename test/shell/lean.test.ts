@@ -42,7 +42,7 @@ describe("the shell's start", () => {
     expect(loaded).toContain("src/shell/index.ts");
     const notNeeded = loaded.filter(
       (m) =>
-        /^src\/slack\/(features|recovery|listeners|io\/event-store)/.test(m) ||
+        /^src\/slack\/(features|recovery|listeners)\//.test(m) ||
         /^node_modules\/(@slack\/bolt|pg-boss)\//.test(m) ||
         m === "node_modules/undici/index.js" ||
         m === "node_modules/date-fns/index.js",

@@ -5,11 +5,14 @@
 // `context`, whatever it casts it to, neither the database nor a source of
 // workspaces; a listener's `ctx.config` is an object of the deployment's own
 // settings, without a workspace's (MESSAGING_CHANNEL_ID) or a secret
-// (MESSAGING_API_KEY); and `ctx.events` claims for the request's workspace only.
+// (MESSAGING_API_KEY); `ctx.events` claims for the request's workspace only;
+// and a workspace's background job (src/workspaces/work.ts) is given its
+// workspace's reach and the settings it reads, no database.
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from "@slack/bolt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Reach } from "../../src/slack/context.ts";
 import { onCommand } from "../../src/slack/listeners/on.ts";
+import { jobConfig, jobOf } from "../../src/workspaces/work.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { startWorkspacesStack, type WorkspacesStack } from "../helpers/workspaces-stack.ts";
 
@@ -53,7 +56,12 @@ async function probe(ws: WorkspacesStack["workspaces"][number], text: string) {
  * Every path from `root` through own members (string or symbol keys, enumerable or not: what `as any` and
  * Reflect reach) to an object that `bad` names, up to `depth` steps.
  */
-function pathsTo(root: unknown, bad: (value: object) => string | undefined, depth: number): string[] {
+function pathsTo(
+  root: unknown,
+  bad: (value: object) => string | undefined,
+  depth: number,
+  name = "context",
+): string[] {
   const found: string[] = [];
   const seen = new Set<object>();
   const walk = (value: unknown, path: string, left: number): void => {
@@ -72,8 +80,33 @@ function pathsTo(root: unknown, bad: (value: object) => string | undefined, dept
       walk(member, `${path}.${String(key)}`, left - 1);
     }
   };
-  walk(root, "context", depth);
+  walk(root, name, depth);
   return found;
+}
+
+/** A database handle, whoever holds it: its kind and a query function (src/store/db.ts). */
+const isDb = (v: object): boolean =>
+  ["pglite", "postgres"].includes((v as { kind?: unknown }).kind as string) &&
+  typeof (v as { query?: unknown }).query === "function";
+
+/** What no listener and no workspace's job may reach: the database, the source of every workspace, the whole config. */
+function forbiddenIn(): (value: object) => string | undefined {
+  const forbidden = new Map<object, string>([
+    [s.sb.db, "the database"],
+    [s.sb.workspaces, "the registry of every workspace"],
+    [s.sb.installations, "every installation"],
+    [s.config, "the deployment's whole config"],
+  ]);
+  if (s.slack.services.db) forbidden.set(s.slack.services.db, "the database");
+  forbidden.set(s.slack.services.workspaces, "the source of every workspace");
+  forbidden.set(s.slack.services, "the deployment's services");
+  return (v: object): string | undefined =>
+    forbidden.get(v) ??
+    (typeof (v as { scopeOf?: unknown }).scopeOf === "function"
+      ? "a source of workspaces (scopeOf)"
+      : isDb(v)
+        ? "a database"
+        : undefined);
 }
 
 describe("what a listener can reach, at run time", () => {
@@ -83,22 +116,11 @@ describe("what a listener can reach, at run time", () => {
     expect(context.db).toBeUndefined();
     expect(context.workspaces).toBeUndefined();
     expect(context.lifecycle).toBeUndefined();
-    const forbidden = new Map<object, string>([
-      [s.sb.db, "the database"],
-      [s.sb.workspaces, "the registry of every workspace"],
-      [s.sb.installations, "every installation"],
-      [s.config, "the deployment's whole config"],
-    ]);
-    if (s.slack.services.db) forbidden.set(s.slack.services.db, "the database");
-    forbidden.set(s.slack.services.workspaces, "the source of every workspace");
-    forbidden.set(s.slack.services, "the deployment's services");
-    const bad = (v: object): string | undefined =>
-      forbidden.get(v) ??
-      (typeof (v as { scopeOf?: unknown }).scopeOf === "function"
-        ? "a source of workspaces (scopeOf)"
-        : undefined);
-    // Bolt's context and what hangs off it, three steps deep: the Reach's services, their own members.
-    expect(pathsTo(context, bad, 3)).toEqual([]);
+    // Bolt's context and what hangs off it, six steps deep through own members: the Reach, its core, its
+    // services and their members' members. Not walked: a store a WorkspaceStores getter makes. A store keeps
+    // its database in a field TypeScript calls private (PerWorkspace's `db`), which a cast still reaches:
+    // closing that (a #private field in every store) is left to do.
+    expect(pathsTo(context, forbiddenIn(), 6)).toEqual([]);
   });
 
   it("ctx.config is the deployment's own settings, as an object of their own", async () => {
@@ -138,5 +160,22 @@ describe("what a listener can reach, at run time", () => {
     expect(await s.slack.services.events.seen("Ev-reach-1", reach.workspace)).toBe(true);
     expect(await reach.events.seen("Ev-reach-1")).toBe(true);
     expect(reach.workspace).toBe(a!.team.teamId);
+  });
+
+  it("a workspace's background job is given its workspace's reach: no database, no source, no key", async () => {
+    const [a] = s.workspaces;
+    const rt = await s.sb.workspaces.runtime(a!.team.teamId);
+    if (!rt?.slack) throw new Error("workspace A has no runtime with a Slack bridge");
+    const job = jobOf(rt, rt.slack);
+    expect(job.workspace).toBe(a!.team.teamId);
+    expect(job.stores).toBe(rt.stores);
+    for (const key of ["db", "apiKey", "workspaces", "config"]) expect(key in job, key).toBe(false);
+    // Its own members (the same gap as above below them: its report service's store keeps the database in a
+    // TypeScript-private field).
+    expect(pathsTo(job, forbiddenIn(), 1, "job")).toEqual([]);
+    const config = jobConfig(s.config) as Record<string, unknown>;
+    for (const key of ["MESSAGING_CHANNEL_ID", "MESSAGING_API_KEY", "SWITCHBOARD_SECRET_KEY", "DATABASE_URL"])
+      expect(key in config, key).toBe(false);
+    expect(config.INBOX_POLL_SECONDS).toBe(s.config.INBOX_POLL_SECONDS);
   });
 });

@@ -180,6 +180,23 @@ describe("embedded database in a folder", () => {
   const dir = mkdtempSync(join(tmpdir(), "switchboard-store-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  /** The folder `name`, a database made in it and closed again. */
+  async function usedFolder(name: string) {
+    const dataDir = join(dir, name);
+    await (await openDb({ dataDir })).close();
+    return dataDir;
+  }
+
+  /** Opens the folder's database, checks that it answers, and closes it. */
+  async function expectOpens(dataDir: string) {
+    const db = await openDb({ dataDir });
+    try {
+      expect((await db.query("select 1 as ok")).rows).toEqual([{ ok: 1 }]);
+    } finally {
+      await db.close();
+    }
+  }
+
   it("keeps its data and migrations across a reopen", async () => {
     const set = {
       schema: "keep",
@@ -217,34 +234,20 @@ describe("embedded database in a folder", () => {
   });
 
   it("is not kept from starting by a lock naming a pid that another process has now (pid 1 after a container restart)", async () => {
-    const dataDir = join(dir, "reused-pid");
-    const first = await openDb({ dataDir });
-    await first.close();
+    const dataDir = await usedFolder("reused-pid");
     // The lock file of earlier versions, left by a crash: pid 1 is alive, and is not Switchboard.
     writeFileSync(join(dataDir, "switchboard.lock"), "1");
-    const db = await openDb({ dataDir });
-    try {
-      expect((await db.query("select 1 as ok")).rows).toEqual([{ ok: 1 }]);
-    } finally {
-      await db.close();
-    }
+    await expectOpens(dataDir);
   });
 
   it("takes over at once a lock nobody has touched for longer than its staleness", async () => {
-    const dataDir = join(dir, "stale");
-    const first = await openDb({ dataDir });
-    await first.close();
+    const dataDir = await usedFolder("stale");
     // What kill -9 leaves: the lock directory and its note, no heartbeat since.
     mkdirSync(join(dataDir, "switchboard.lock"));
     writeFileSync(join(dataDir, "switchboard.lock.json"), JSON.stringify({ pid: 1, host: "h", since: "x" }));
     const aMinuteAgo = new Date(Date.now() - 60_000);
     utimesSync(join(dataDir, "switchboard.lock"), aMinuteAgo, aMinuteAgo);
-    const db = await openDb({ dataDir });
-    try {
-      expect((await db.query("select 1 as ok")).rows).toEqual([{ ok: 1 }]);
-    } finally {
-      await db.close();
-    }
+    await expectOpens(dataDir);
   });
 
   it("refuses a folder a live process holds, and opens it once that process was killed with -9", async () => {
@@ -274,12 +277,7 @@ describe("embedded database in a folder", () => {
       child.kill("SIGKILL");
     }
     await new Promise((resolve) => child.once("exit", resolve));
-    const db = await openDb({ dataDir });
-    try {
-      expect((await db.query("select 1 as ok")).rows).toEqual([{ ok: 1 }]);
-    } finally {
-      await db.close();
-    }
+    await expectOpens(dataDir);
   }, 90_000);
 });
 

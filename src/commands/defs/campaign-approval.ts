@@ -29,7 +29,7 @@ import { pick, show } from "../render.ts";
 import type { Reply } from "../types.ts";
 import { campaignMessageText } from "./campaign-message.ts";
 import { channelLabel, nameOf, refId } from "./common.ts";
-import { about, inTopic } from "./shapes.ts";
+import { about, inTopic, onCampaign } from "./shapes.ts";
 
 const command = inTopic("campaigns");
 
@@ -262,53 +262,45 @@ async function withRedraw(ctx: CommandContext, id: number, reply: Reply, command
   return card ? { ...reply, origin: { ...reply.origin, command, id, redraw: card } } : reply;
 }
 
+/** `campaign <id> approve|reject`: the decision (the request named, else the open one), then the card redrawn. */
+const decide =
+  (decision: "approved" | "rejected", command: string) =>
+  async (a: { id: number; request?: number; reason?: string }, ctx: CommandContext): Promise<Reply> =>
+    withRedraw(
+      ctx,
+      a.id,
+      await decideApproval(ctx, a.id, decision, { requestId: a.request, reason: a.reason }),
+      command,
+    );
+
 export const APPROVAL_COMMANDS = [
   command({
-    words: ["campaign", "<id>", "request"],
-    schema: z.object({ id: idArg }),
-    access: "broadcast",
+    ...onCampaign(["request"], "broadcast"),
     ...about("Ask the approvers to approve a campaign before it is sent (Slack)", "campaign 2 request"),
     help: "The approval card goes to the approvers (in the audit channel, else by direct message): the message as customers read it, the audience counted, the channel, who asks. A request nobody decides within 24 hours expires; an approval is good for 24 hours, for the campaign as approved.",
-    noun: "campaign",
     operations: ["getCampaign", "getTemplate", "listGroups", "getGroup", "listContacts", "getContact"],
     run: async (a, ctx) => withRedraw(ctx, a.id, await requestApproval(ctx, a.id), "campaign.request"),
   }),
   command({
-    words: ["campaign", "<id>", "approve"],
+    ...onCampaign(["approve"], "read"),
     options: { request: "the request's number (its card's)" },
     schema: z.object({ id: idArg, request: requestOption }),
-    access: "read",
     usage: "campaign <id> approve [request=<n>]",
     ...about("Approve a campaign someone asked to send (approvers; not your own)", "campaign 2 approve"),
-    noun: "campaign",
     operations: [],
-    run: async (a, ctx) =>
-      withRedraw(
-        ctx,
-        a.id,
-        await decideApproval(ctx, a.id, "approved", { requestId: a.request }),
-        "campaign.approve",
-      ),
+    run: decide("approved", "campaign.approve"),
   }),
   command({
-    words: ["campaign", "<id>", "reject"],
+    ...onCampaign(["reject"], "read"),
     positionals: [{ name: "reason", rest: "text", optional: true }],
     options: { request: "the request's number (its card's)" },
     schema: z.object({ id: idArg, request: requestOption, reason: z.string().max(500).optional() }),
-    access: "read",
     usage: "campaign <id> reject [request=<n>] <reason…>",
     ...about(
       "Reject a campaign someone asked to send, with a short reason (approvers)",
       "campaign 2 reject wrong discount",
     ),
-    noun: "campaign",
     operations: [],
-    run: async (a, ctx) =>
-      withRedraw(
-        ctx,
-        a.id,
-        await decideApproval(ctx, a.id, "rejected", { requestId: a.request, reason: a.reason }),
-        "campaign.reject",
-      ),
+    run: decide("rejected", "campaign.reject"),
   }),
 ];

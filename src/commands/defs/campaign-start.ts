@@ -4,7 +4,6 @@
 // anyway); `campaign <id> cancel start` undoes a held start. Switchboard
 // itself starts it when due (src/campaigns/held-start-runner.ts).
 import type { KnownBlock } from "@slack/types";
-import { z } from "zod";
 import type { Campaign } from "../../api/types.ts";
 import { context, esc, section } from "../../blocks/blocks.ts";
 import { approvalUsed, takeApproval } from "../../campaigns/approval.ts";
@@ -21,13 +20,12 @@ import {
   typedStartAt,
 } from "../../domain/start-time.ts";
 import type { HeldStart } from "../../store/held-starts.ts";
-import { idArg } from "../args.ts";
 import { formReply } from "../forms.ts";
 import { type CommandContext, type Preview, UserError } from "../registry.ts";
 import type { Reply } from "../types.ts";
 import { campaignPreview } from "./campaign-launch.ts";
 import { nameOf } from "./common.ts";
-import { about, inTopic } from "./shapes.ts";
+import { about, inTopic, onCampaign } from "./shapes.ts";
 
 const command = inTopic("campaigns");
 
@@ -208,14 +206,11 @@ export function offeredStart(now: Date, rules: CommandContext["startRules"]): Da
 export const CAMPAIGN_START_COMMANDS = [
   command({
     id: "campaign.sendAt",
-    words: ["campaign", "<id>", "send-at"],
-    schema: z.object({ id: idArg }),
-    access: "broadcast",
+    ...onCampaign(["send-at"], "broadcast"),
     ...about(
       "Choose when Switchboard starts a campaign, with a form (Slack); in the shell, `campaign <id> send at=…`",
       "campaign 2 send-at",
     ),
-    noun: "campaign",
     operations: ["getCampaign", "getTemplate", "listGroups", "getGroup", "listContacts"],
     run: async (a, ctx) =>
       // The shell has no forms: the line that does the same, as an answer (the card's button runs here too).
@@ -252,11 +247,8 @@ export const CAMPAIGN_START_COMMANDS = [
   }),
   command({
     id: "campaign.cancelStart",
-    words: ["campaign", "<id>", "cancel", "start"],
-    schema: z.object({ id: idArg }),
-    access: "broadcast",
+    ...onCampaign(["cancel", "start"], "broadcast"),
     ...about("Undo a campaign's held start (it stays a draft)", "campaign 2 cancel start"),
-    noun: "campaign",
     operations: ["getCampaign"],
     run: async (a, ctx) => {
       const store = heldStartsOf(ctx);

@@ -6,7 +6,7 @@ import { esc } from "../../blocks/blocks.ts";
 import { exampleOf, previewTest, testCampaign } from "../../campaigns/test-send.ts";
 import { idArg, takeRecipient } from "../args.ts";
 import { type CommandContext, UserError } from "../registry.ts";
-import { about, inTopic } from "./shapes.ts";
+import { about, inTopic, onCampaign } from "./shapes.ts";
 
 const command = inTopic("campaigns");
 
@@ -28,17 +28,15 @@ function typedPhone(
 }
 
 export const CAMPAIGN_TEST_COMMAND = command({
-  words: ["campaign", "<id>", "test"],
+  ...onCampaign(["test"], "write"),
   positionals: [{ name: "phone", rest: "words", optional: true }],
   schema: z.object({ id: idArg, phone: z.array(z.string()).default([]) }),
-  access: "write",
   usage: "campaign <id> test [<phone>]",
   ...about(
     "Send a campaign's message once to one phone number, yours: a test (its recipients get nothing)",
     "campaign 2 test +1 415 555 0123",
   ),
   help: "The campaign's template with its values, once, to the number given (with its country code); it is remembered for you, so `campaign <id> test` alone uses it next time. A number that is not your test number asks to confirm first. At most 10 tests a person an hour. A template that is not approved, or a value it lacks, is refused before anything is sent. In the customer's inbox thread it shows as a test of the campaign, by you.",
-  noun: "campaign",
   operations: ["getCampaign", "getTemplate", "sendMessage"],
   preview: (a, ctx) => previewTest(ctx, a.id, () => typedPhone(ctx, a.id, a.phone)),
   run: (a, ctx) => testCampaign(ctx, a.id, () => typedPhone(ctx, a.id, a.phone)),

@@ -32,7 +32,7 @@ import {
   resolveChannel,
   templateLabel,
 } from "./common.ts";
-import { about, bare, inTopic, showing } from "./shapes.ts";
+import { about, bare, inTopic, onCampaign, showing } from "./shapes.ts";
 
 const command = inTopic("campaigns");
 
@@ -97,8 +97,7 @@ export const CAMPAIGN_COMMANDS = [
     },
   }),
   command({
-    ...showing("campaign"),
-    ...about("Show one campaign", "campaign 2"),
+    ...showing("campaign", 2),
     operations: ["getCampaign", "getTemplate", "getTag"],
     run: async (a, ctx) => {
       const c = await ctx.api.getCampaign(a.id);
@@ -107,7 +106,7 @@ export const CAMPAIGN_COMMANDS = [
     },
   }),
   command({
-    words: ["campaign", "<id>", "recipients"],
+    ...onCampaign(["recipients"], "read"),
     options: {
       status: `one of ${RECIPIENT_STATUSES.join(", ")}`,
       page: "page number",
@@ -119,9 +118,7 @@ export const CAMPAIGN_COMMANDS = [
       page: pageArg,
       limit: limitArg,
     }),
-    access: "read",
     ...about("Recipients of a campaign and their status", "campaign 2 recipients status=failed"),
-    noun: "campaign",
     operations: ["listCampaignRecipients"],
     run: async (a, ctx) => {
       const [page, c] = await Promise.all([
@@ -162,16 +159,14 @@ export const CAMPAIGN_COMMANDS = [
     },
   }),
   command({
-    words: ["campaign", "<id>", "send"],
+    ...onCampaign(["send"], "broadcast"),
     options: {
       at: 'when to start it: 09:00 (the next 09:00), "2026-12-01 09:00" (in the workspace\'s time zone) or 2026-12-01T09:00:00+01:00',
     },
     flags: { now: "send at once, even in the quiet hours" },
     schema: z.object({ id: idArg, at: z.string().optional(), now: z.boolean().optional() }),
-    access: "broadcast",
     usage: "campaign <id> send [at=<time>] [now]",
     ...about("Start sending a campaign (shows it and its audience, asks to confirm)", "campaign 2 send"),
-    noun: "campaign",
     help: 'The prompt counts whom it reaches, the opted-out left out ("at most" where groups may share people, "at least" where a count was not read, to keep the prompt quick), flags a group another campaign got in the last 24 hours, and refuses a campaign with no audience or whose group no longer exists.',
     operations: [
       "sendCampaign",
@@ -233,11 +228,8 @@ export const CAMPAIGN_COMMANDS = [
   CAMPAIGN_TEST_COMMAND,
   ...APPROVAL_COMMANDS,
   command({
-    words: ["campaign", "<id>", "cancel"],
-    schema: z.object({ id: idArg }),
-    access: "broadcast",
+    ...onCampaign(["cancel"], "broadcast"),
     ...about("Cancel a campaign (asks to confirm)", "campaign 2 cancel"),
-    noun: "campaign",
     operations: ["cancelCampaign", "getCampaign"],
     preview: (a, ctx) => campaignPreview("cancel", a.id, ctx),
     run: async (a, ctx) => {

@@ -9,7 +9,7 @@ import { formReply, recordFormReply } from "../forms.ts";
 import { UserError } from "../registry.ts";
 import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs, show } from "../render.ts";
 import { checkBody } from "./check.ts";
-import { announce, cardAfterWrite, namedWrite, pageLine } from "./common.ts";
+import { announce, cardAfterWrite, contactName, namedWrite, pageLine } from "./common.ts";
 import { importFilePreview, importLocalFile } from "./import-file.ts";
 import { about, deleteCommand, inTopic, onRecord, showing } from "./shapes.ts";
 
@@ -68,6 +68,15 @@ function withFieldLabels(c: ApiRecord, fields: ContactField[]): ApiRecord {
 const optionalText = z.string().optional();
 const optionalEmail = z.preprocess((v) => (v === "" ? undefined : v), emailSchema.optional());
 
+/** `contact opt-out|opt-in <id>`: the API's call, then the contact named with what that means now. */
+const opting = (word: string, summary: string, call: "optOutContact" | "optInContact", now: string) =>
+  command({
+    ...onRecord(["contact", word], "contact", "write"),
+    ...about(summary, `contact ${word} 12`),
+    operations: [call],
+    run: async (a, ctx) => namedWrite(ctx, "contact", a.id, contactName(await ctx.api[call](a.id)), now),
+  });
+
 export const CONTACT_COMMANDS = [
   command({
     id: "contacts.list",
@@ -109,8 +118,7 @@ export const CONTACT_COMMANDS = [
     },
   }),
   command({
-    ...showing("contact"),
-    ...about("Show one contact", "contact 12"),
+    ...showing("contact", 12),
     operations: ["getContact", "listContactFields"],
     run: async (a, ctx) => {
       // The fields' labels are a nicety: when they cannot be read, the keys are shown.
@@ -192,8 +200,7 @@ export const CONTACT_COMMANDS = [
     },
   }),
   command({
-    words: ["contact", "edit"],
-    positionals: [{ name: "id" }],
+    ...onRecord(["contact", "edit"], "contact", "write"),
     options: { phone: "new phone number", first: "first name", last: "last name", email: "e-mail address" },
     extraOptions: "custom field values by field key (the other custom fields are kept)",
     schema: z.object({
@@ -209,10 +216,8 @@ export const CONTACT_COMMANDS = [
         .optional(),
       extra: z.record(z.string(), z.string()).default({}),
     }),
-    access: "write",
     usage: "contact edit <id> [phone=] [first=] [last=] [email=] [<field-key>=]",
     ...about("Change a contact", "contact edit 12 last=Souza loyalty_tier=gold"),
-    noun: "contact",
     operations: ["updateContact", "getContact", "listContactFields"],
     run: async (a, ctx) => {
       const bare =
@@ -260,34 +265,12 @@ export const CONTACT_COMMANDS = [
       noun: "contact",
       example: "contact delete 20",
       api: "Contact",
-      name: (c) => fullName(c) || show(pick(c, "phone") ?? ""),
+      name: contactName,
       first: FIRST,
     }),
   ),
-  command({
-    ...onRecord(["contact", "opt-out"], "contact", "write"),
-    ...about("Mark a contact as opted out", "contact opt-out 12"),
-    operations: ["optOutContact"],
-    run: async (a, ctx) => {
-      const c = await ctx.api.optOutContact(a.id);
-      return namedWrite(
-        ctx,
-        "contact",
-        a.id,
-        fullName(c) || show(pick(c, "phone") ?? ""),
-        "opted out: campaigns skip them",
-      );
-    },
-  }),
-  command({
-    ...onRecord(["contact", "opt-in"], "contact", "write"),
-    ...about("Revert a contact's opt-out", "contact opt-in 12"),
-    operations: ["optInContact"],
-    run: async (a, ctx) => {
-      const c = await ctx.api.optInContact(a.id);
-      return namedWrite(ctx, "contact", a.id, fullName(c) || show(pick(c, "phone") ?? ""), "opted in again");
-    },
-  }),
+  opting("opt-out", "Mark a contact as opted out", "optOutContact", "opted out: campaigns skip them"),
+  opting("opt-in", "Revert a contact's opt-out", "optInContact", "opted in again"),
   command({
     words: ["import"],
     positionals: [{ name: "path", rest: "text" }],

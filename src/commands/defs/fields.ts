@@ -4,7 +4,7 @@ import { FIELD_TYPES, fieldKeySchema, wholeNumber } from "../../api/schemas.ts";
 import { choice, idArg, requiredText } from "../args.ts";
 import { listLine, pageReply, pick, show } from "../render.ts";
 import { namedWrite } from "./common.ts";
-import { about, deleteCommand, inTopic, listing } from "./shapes.ts";
+import { about, deleteCommand, inTopic, listing, onRecord } from "./shapes.ts";
 
 const command = inTopic("fields");
 
@@ -56,8 +56,7 @@ export const FIELD_COMMANDS = [
     },
   }),
   command({
-    words: ["field", "edit"],
-    positionals: [{ name: "id" }],
+    ...onRecord(["field", "edit"], "field", "write"),
     options: {
       label: "new label",
       type: `one of ${FIELD_TYPES.join(", ")}`,
@@ -79,10 +78,8 @@ export const FIELD_COMMANDS = [
       .refine((a) => a.label !== undefined || a.type !== undefined || a.position !== undefined, {
         error: "give at least one of label=, type=, position=",
       }),
-    access: "write",
     usage: "field edit <id> [label=] [type=] [position=]",
     ...about("Change a custom field's label, type or position", "field edit 4 label=Tier"),
-    noun: "field",
     operations: ["updateContactField"],
     run: async (a, ctx) => {
       const f = await ctx.api.updateContactField(a.id, {

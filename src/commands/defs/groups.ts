@@ -5,7 +5,7 @@ import { idArg, idList, requiredText } from "../args.ts";
 import type { CommandContext } from "../registry.ts";
 import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
 import { announce, contactName, namedWrite, nameOf, quoted, relatedNames } from "./common.ts";
-import { about, deleteCommand, inTopic, listing, showing } from "./shapes.ts";
+import { about, deleteCommand, inTopic, listing, onRecord, showing } from "./shapes.ts";
 
 const command = inTopic("groups");
 
@@ -13,15 +13,19 @@ const FIRST = ["id", "name", "description"];
 
 export { memberCount };
 
-/** `group <id> add|remove <contact-id…>`'s arguments: the group, and contacts named once each. */
-const members = {
+/** `group <id> add|remove <contact-id…>`: its words, and its arguments: the group, and contacts named once each. */
+const members = (verb: "add" | "remove") => ({
+  id: `group.members.${verb}`,
+  words: ["group", "<id>", verb],
+  usage: `group <id> ${verb} <contact-id…>`,
+  noun: "group",
   positionals: [{ name: "contacts", rest: "list" as const }],
   schema: z.object({
     id: idArg,
     contacts: idList.refine((l) => new Set(l).size === l.length, { error: "must not repeat a contact id" }),
   }),
   access: "write" as const,
-};
+});
 
 export const GROUP_COMMANDS = [
   command({
@@ -46,8 +50,7 @@ export const GROUP_COMMANDS = [
       }),
   }),
   command({
-    ...showing("group"),
-    ...about("Show one group", "group 2"),
+    ...showing("group", 2),
     operations: ["getGroup"],
     run: async (a, ctx) => {
       const g = await ctx.api.getGroup(a.id);
@@ -84,8 +87,7 @@ export const GROUP_COMMANDS = [
     },
   }),
   command({
-    words: ["group", "edit"],
-    positionals: [{ name: "id" }],
+    ...onRecord(["group", "edit"], "group", "write"),
     options: { name: "new name", description: "new description" },
     schema: z
       .object({
@@ -96,9 +98,7 @@ export const GROUP_COMMANDS = [
       .refine((a) => a.name !== undefined || a.description !== undefined, {
         error: "give at least one of name=, description=",
       }),
-    access: "write",
     ...about("Change a group", 'group edit 2 name="Newsletter (EU)"'),
-    noun: "group",
     operations: ["updateGroup"],
     run: async (a, ctx) => {
       const g = await ctx.api.updateGroup(a.id, { name: a.name, description: a.description });
@@ -114,35 +114,14 @@ export const GROUP_COMMANDS = [
     }),
   ),
   command({
-    id: "group.members.add",
-    words: ["group", "<id>", "add"],
-    ...members,
-    usage: "group <id> add <contact-id…>",
+    ...members("add"),
     ...about("Add contacts to a group", "group 2 add 12 13 14"),
-    noun: "group",
     operations: ["addGroupContacts", "getGroup", "getContact"],
-    run: async (a, ctx) => {
-      // Read first: the audit names the group (not "group #2"), and the answer too without a second read.
-      const group = await groupName(ctx, a.id);
-      const answer = await ctx.api.addGroupContacts(a.id, a.contacts);
-      return memberReply(
-        ctx,
-        "Added",
-        "to",
-        { one: "was already a member", many: "were already members" },
-        a,
-        answer.added,
-        group,
-      );
-    },
+    run: (a, ctx) => changeMembers(ctx, a, "add"),
   }),
   command({
-    id: "group.members.remove",
-    words: ["group", "<id>", "remove"],
-    ...members,
-    usage: "group <id> remove <contact-id…>",
+    ...members("remove"),
     ...about("Remove contacts from a group (asks to confirm)", "group 2 remove 12"),
-    noun: "group",
     operations: ["removeGroupContacts", "getGroup", "getContact"],
     preview: async (a, ctx) => {
       const g = await ctx.api.getGroup(a.id);
@@ -158,21 +137,31 @@ export const GROUP_COMMANDS = [
         confirm: { text: "Remove from group", style: "danger" },
       };
     },
-    run: async (a, ctx) => {
-      const group = await groupName(ctx, a.id);
-      const answer = await ctx.api.removeGroupContacts(a.id, a.contacts);
-      return memberReply(
-        ctx,
-        "Removed",
-        "from",
-        { one: "was not a member", many: "were not members" },
-        a,
-        answer.removed,
-        group,
-      );
-    },
+    run: (a, ctx) => changeMembers(ctx, a, "remove"),
   }),
 ];
+
+/** What an add or a remove says: "Added … to", and of the contacts it did not change. */
+const MEMBER_WORDS = {
+  add: { verb: "Added", prep: "to", others: { one: "was already a member", many: "were already members" } },
+  remove: { verb: "Removed", prep: "from", others: { one: "was not a member", many: "were not members" } },
+} as const;
+
+/** Adds or removes the contacts, then says so by their names. */
+async function changeMembers(
+  ctx: CommandContext,
+  a: { id: number; contacts: number[] },
+  how: "add" | "remove",
+) {
+  // Read first: the audit names the group (not "group #2"), and the answer too without a second read.
+  const group = await groupName(ctx, a.id);
+  const changed =
+    how === "add"
+      ? (await ctx.api.addGroupContacts(a.id, a.contacts)).added
+      : (await ctx.api.removeGroupContacts(a.id, a.contacts)).removed;
+  const w = MEMBER_WORDS[how];
+  return memberReply(ctx, w.verb, w.prep, w.others, a, changed, group);
+}
 
 /** A group's name before a write to it; none when it cannot be read (the write then says what is wrong). */
 const groupName = (ctx: CommandContext, id: number): Promise<string | undefined> =>

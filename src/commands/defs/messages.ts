@@ -21,7 +21,7 @@ import {
   resolveChannel,
 } from "./common.ts";
 import { laterPreview, recipientRef, setLater } from "./scheduled.ts";
-import { about, inTopic, showing } from "./shapes.ts";
+import { about, inTopic, onRecord, showing } from "./shapes.ts";
 
 const command = inTopic("messages");
 
@@ -283,8 +283,8 @@ export const MESSAGE_COMMANDS = [
     },
   }),
   command({
-    ...showing("message"),
-    ...about("Status of one message", "message 3"),
+    ...showing("message", 3),
+    summary: "Status of one message",
     operations: ["getMessage", "getChatUser"],
     run: async (a, ctx) => {
       const m = await ctx.api.getMessage(a.id);
@@ -333,8 +333,7 @@ export const MESSAGE_COMMANDS = [
     },
   }),
   command({
-    words: ["history"],
-    positionals: [{ name: "id" }],
+    ...onRecord(["history"], "conversation", "read"),
     options: {
       before: "only messages before this ISO 8601 date-time",
       after: "only messages after it",
@@ -348,10 +347,8 @@ export const MESSAGE_COMMANDS = [
       page: pageArg,
       limit: limitArg,
     }),
-    access: "read",
     usage: "history <conversation-id> [before=] [after=] [page=] [limit=]",
     ...about("Messages of a conversation, newest first", "history 7 limit=10"),
-    noun: "conversation",
     operations: ["listConversationMessages", "getChatUser"],
     run: async (a, ctx) => {
       const page = await ctx.api.listConversationMessages(a.id, {

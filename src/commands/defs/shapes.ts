@@ -43,7 +43,11 @@ export const bare = (words: string[], access: Access = "read") => {
   return { words, schema: z.object({}), access, example: words.join(" ") };
 };
 
-/** A command on one record by its number (`tag 3`, `tag delete 3`); `noun` names it in "no such tag #3". */
+/**
+ * A command on one record by its number (`tag 3`, `tag edit 3 …`); `noun`
+ * names it in "no such tag #3". A command with options states its own schema
+ * (the id among them), which replaces this one.
+ */
 export const onRecord = (words: string[], noun: string, access: Access = "read") => ({
   words,
   positionals: [{ name: "id" }],
@@ -52,11 +56,27 @@ export const onRecord = (words: string[], noun: string, access: Access = "read")
   noun,
 });
 
+/** `campaign <id> <verb…>`: a command on one campaign (its schema replaced by one of the command's own with options). */
+export const onCampaign = (verb: string[], access: Access) => ({
+  words: ["campaign", "<id>", ...verb],
+  schema: z.object({ id: idArg }),
+  access,
+  noun: "campaign",
+});
+
 /** The list of a kind of record (`tags`), id `tags.list`. */
 export const listing = (word: string) => ({ id: `${word}.list`, ...bare([word]) });
 
-/** One record by its number (`tag 3`), id `tag.show`; `noun` names it in "no such chat user #3". */
-export const showing = (word: string, noun = word) => ({ id: `${word}.show`, ...onRecord([word], noun) });
+/**
+ * One record shown by its number (`tag 3`), id `tag.show`, "Show one tag";
+ * `example` is the number its example shows, `noun` names it in "no such
+ * chat user #3".
+ */
+export const showing = (word: string, example: number, noun = word) => ({
+  id: `${word}.show`,
+  ...onRecord([word], noun),
+  ...about(`Show one ${noun}`, `${word} ${example}`),
+});
 
 /** Records the API reads with `get<Kind>(id)` and deletes with `delete<Kind>(id)`. */
 type Kept = "Contact" | "Group" | "Tag" | "Template";

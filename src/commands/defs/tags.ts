@@ -4,7 +4,7 @@ import { esc, slackDate } from "../../blocks/blocks.ts";
 import { idArg, requiredText } from "../args.ts";
 import { cardReply, listLine, pageReply, pick, show } from "../render.ts";
 import { namedWrite, nameOf } from "./common.ts";
-import { about, deleteCommand, inTopic, listing, showing } from "./shapes.ts";
+import { about, deleteCommand, inTopic, listing, onRecord, showing } from "./shapes.ts";
 
 const command = inTopic("tags");
 
@@ -28,8 +28,7 @@ export const TAG_COMMANDS = [
     },
   }),
   command({
-    ...showing("tag"),
-    ...about("Show one tag", "tag 3"),
+    ...showing("tag", 3),
     operations: ["getTag"],
     run: async (a, ctx) => {
       const t = await ctx.api.getTag(a.id);
@@ -67,8 +66,7 @@ export const TAG_COMMANDS = [
     },
   }),
   command({
-    words: ["tag", "edit"],
-    positionals: [{ name: "id" }],
+    ...onRecord(["tag", "edit"], "tag", "write"),
     options: { name: "new name", color: "new colour, #RRGGBB", description: "new description" },
     schema: z
       .object({
@@ -80,9 +78,7 @@ export const TAG_COMMANDS = [
       .refine((a) => a.name !== undefined || a.color !== undefined || a.description !== undefined, {
         error: "give at least one of name=, color=, description=",
       }),
-    access: "write",
     ...about("Change a tag", "tag edit 3 color=#FF8800"),
-    noun: "tag",
     operations: ["updateTag"],
     run: async (a, ctx) => {
       const tag = await ctx.api.updateTag(a.id, { name: a.name, color: a.color, description: a.description });

@@ -94,8 +94,7 @@ export const TEMPLATE_COMMANDS = [
     },
   }),
   command({
-    ...showing("template"),
-    ...about("Show one template", "template 5"),
+    ...showing("template", 5),
     operations: ["getTemplate"],
     run: async (a, ctx) => {
       const t = await ctx.api.getTemplate(a.id);

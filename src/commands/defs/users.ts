@@ -13,7 +13,7 @@ import { recordFormReply } from "../forms.ts";
 import { cardReply, customFieldLines, listLine, pageReply, pick, recordPairs, show } from "../render.ts";
 import { checkBody } from "./check.ts";
 import { cardAfterWrite, channelLabel, contactName, pageLine, refId, relatedNames } from "./common.ts";
-import { about, inTopic, showing } from "./shapes.ts";
+import { about, inTopic, onRecord, showing } from "./shapes.ts";
 
 const command = inTopic("users");
 
@@ -91,8 +91,7 @@ export const USER_COMMANDS = [
     },
   }),
   command({
-    ...showing("user", "chat user"),
-    ...about("Show one chat user", "user 4"),
+    ...showing("user", 4, "chat user"),
     operations: ["getChatUser", "getContact"],
     run: async (a, ctx) => {
       const u = await ctx.api.getChatUser(a.id);
@@ -144,8 +143,7 @@ export const USER_COMMANDS = [
     },
   }),
   command({
-    words: ["user", "edit"],
-    positionals: [{ name: "id" }],
+    ...onRecord(["user", "edit"], "chat user", "write"),
     options: {
       name: "name",
       email: "e-mail address",
@@ -159,10 +157,8 @@ export const USER_COMMANDS = [
       ...optionalTexts("name", "email", "phone", "address", "avatar"),
       extra: z.record(z.string(), z.string()).default({}),
     }),
-    access: "write",
     usage: "user edit <id> [name=] [email=] [phone=] [address=] [avatar=] [<field-key>=]",
     ...about("Change a chat user", "user edit 4 name=Ana email=ana@example.com loyalty_tier=gold"),
-    noun: "chat user",
     operations: ["updateChatUser", "getChatUser", "listContactFields"],
     run: async (a, ctx) => {
       const bare =

@@ -52,6 +52,9 @@ export function originWords(o: SettingOrigin): string {
   return `changed ${where} on ${day(o.at)}${o.overrides ? " (instead of the value set by whoever runs Switchboard)" : ""}`;
 }
 
+/** People and user groups, mentioned; `none` when the list is empty. */
+const people = (list: string[], none: string): string => (list.length ? list.map(mention).join(", ") : none);
+
 /** A setting's value in words. */
 export function valueWords(
   name: SettingName,
@@ -60,11 +63,9 @@ export function valueWords(
 ): string {
   switch (name) {
     case "writers":
-      return s.writers.value.length ? s.writers.value.map(mention).join(", ") : "Everyone in the workspace";
+      return people(s.writers.value, "Everyone in the workspace");
     case "broadcasters":
-      return s.broadcasters.value.length
-        ? s.broadcasters.value.map(mention).join(", ")
-        : "The same people as who may make changes";
+      return people(s.broadcasters.value, "The same people as who may make changes");
     case "auditChannel":
       return s.auditChannel.value
         ? `<#${s.auditChannel.value}>`
@@ -94,9 +95,7 @@ export function valueWords(
         ? `${esc(s.businessHours.value)} (reply targets count in them)`
         : "Not set: reply targets count around the clock";
     case "approvers":
-      return s.approvers.value.length
-        ? s.approvers.value.map(mention).join(", ")
-        : "Nobody: a campaign is sent without approval";
+      return people(s.approvers.value, "Nobody: a campaign is sent without approval");
     case "approveFrom":
       return s.approveFrom.value
         ? `Campaigns reaching ${s.approveFrom.value.toLocaleString("en-US")} people or more`

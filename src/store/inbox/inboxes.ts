@@ -72,11 +72,10 @@ export class Inboxes extends InboxTable {
   }
 
   async inboxes(): Promise<Inbox[]> {
-    const { rows } = await this.db.query<Row>(
+    return this.rowsOf(
       "select * from inbox.inboxes where workspace = $1 order by created_at, channel",
-      [this.workspace],
+      toInbox,
     );
-    return rows.map(toInbox);
   }
 
   /**

@@ -13,7 +13,7 @@
 import type { Button, HomeView, KnownBlock } from "@slack/types";
 import { isApiError } from "../../../api/errors.ts";
 import type { Campaign, MessagingApi } from "../../../api/types.ts";
-import { esc, truncate } from "../../../blocks/blocks.ts";
+import { context, esc, section, truncate } from "../../../blocks/blocks.ts";
 import { cardHead } from "../../../campaigns/card.ts";
 import { ACTION } from "../../../commands/types.ts";
 import { maskSecret } from "../../../platform/log.ts";
@@ -75,14 +75,6 @@ interface Running {
 }
 
 const _pct = (r: number | null) => (r === null ? "–" : `${(r * 100).toFixed(1)}%`);
-const text = (t: string): KnownBlock => ({
-  type: "section",
-  text: { type: "mrkdwn", text: truncate(t, 3000) },
-});
-const note = (t: string): KnownBlock => ({
-  type: "context",
-  elements: [{ type: "mrkdwn", text: truncate(t, 3000) }],
-});
 const slackDate = (at: Date, format = "{date_short_pretty} {time}") =>
   `<!date^${Math.floor(at.getTime() / 1000)}^${format}|${at.toISOString().slice(0, 16).replace("T", " ")} UTC>`;
 
@@ -169,7 +161,7 @@ const settingsButton = {
 export function notConnectedHome(answer: { blocks: KnownBlock[] }, kept: KnownBlock[] = []): HomeView {
   return {
     type: "home",
-    blocks: [text("*Run the messaging account from Slack.*"), ...kept, ...answer.blocks].slice(
+    blocks: [section("*Run the messaging account from Slack.*"), ...kept, ...answer.blocks].slice(
       0,
       HOME_MAX_BLOCKS,
     ),
@@ -203,8 +195,8 @@ export async function keptOutcomeBlocks(
       ? ":information_source: *Switchboard could not tell you this earlier*"
       : `:information_source: *Switchboard could not tell you these earlier* (${kept.length})`;
   return [
-    text(`${head}\n${lines.join("\n")}`),
-    ...(more > 0 ? [note(`…and ${more} more.`)] : []),
+    section(`${head}\n${lines.join("\n")}`),
+    ...(more > 0 ? [context(`…and ${more} more.`)] : []),
     {
       type: "actions",
       block_id: "home_kept",
@@ -277,7 +269,7 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
       const key = `${a.keyName ? `${esc(a.keyName)} ` : ""}\`${maskSecret(opts.apiKey)}\``;
       // Who the app acts for, in one quiet line: the work comes first on Home.
       return [
-        note(
+        context(
           truncate(
             `*${esc(a.organization)}* · ${esc(a.plan)} plan · API key ${key}${a.scopes && !(a.keyName ?? "").includes(a.scopes) ? ` (${esc(a.scopes)})` : ""}`,
             2000,
@@ -285,7 +277,7 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
         ),
       ];
     } catch (err) {
-      return [note(`Account: ${failureLine(err)}`)];
+      return [context(`Account: ${failureLine(err)}`)];
     }
   }
 
@@ -307,15 +299,15 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
         );
         const last = await counts.last().catch(() => undefined);
         if (!last)
-          return [text("*Running campaigns*"), note(":hourglass_flowing_sand: Counting recipients…")];
+          return [section("*Running campaigns*"), context(":hourglass_flowing_sand: Counting recipients…")];
         return [
           ...figureBlocks(last.figures),
-          note(`:hourglass_flowing_sand: Figures of ${slackDate(last.countedAt)}; counting again…`),
+          context(`:hourglass_flowing_sand: Figures of ${slackDate(last.countedAt)}; counting again…`),
         ];
       }
       out.push(...figureBlocks(r));
     } catch (err) {
-      out.push(text("*Running campaigns*"), note(failureLine(err)));
+      out.push(section("*Running campaigns*"), context(failureLine(err)));
     }
     return out;
   }
@@ -325,8 +317,8 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
     const out: KnownBlock[] = [];
     {
       const n = r.campaigns.length + r.more;
-      out.push(text(`*Running campaigns* (${n})`));
-      if (!r.campaigns.length) out.push(note("No campaign is running."));
+      out.push(section(`*Running campaigns* (${n})`));
+      if (!r.campaigns.length) out.push(context("No campaign is running."));
       r.campaigns.forEach((s, i) => {
         // The campaign card's own lines (src/campaigns/card.ts): the same status, figures and bar everywhere.
         out.push({
@@ -343,7 +335,7 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
           },
         });
       });
-      if (r.more > 0) out.push(note(`…and ${r.more} more: \`/sb campaigns status=running\`.`));
+      if (r.more > 0) out.push(context(`…and ${r.more} more: \`/sb campaigns status=running\`.`));
     }
     return out;
   }
@@ -353,8 +345,8 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
     const rows = await opts.reports.listSchedules({ createdBy: userId });
     if (!rows.length) {
       return [
-        text("*Your report schedules*"),
-        note("None yet. In a channel, `/sb report running every weekday at 09:00` posts a report there."),
+        section("*Your report schedules*"),
+        context("None yet. In a channel, `/sb report running every weekday at 09:00` posts a report there."),
       ];
     }
     const now = clock.now();
@@ -364,18 +356,20 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
       const [next] = nextRuns(r.cron, r.tz, now, 1);
       return `*#${r.number}* ${target} in <#${r.channel}> · ${esc(r.description)} · next ${esc(next ? formatLocal(next, r.tz) : "—")}`;
     });
-    const more = rows.length > SCHEDULES_SHOWN ? [note(`…and ${rows.length - SCHEDULES_SHOWN} more.`)] : [];
-    return [text(`*Your report schedules* (${rows.length})\n${lines.join("\n")}`), ...more];
+    const more =
+      rows.length > SCHEDULES_SHOWN ? [context(`…and ${rows.length - SCHEDULES_SHOWN} more.`)] : [];
+    return [section(`*Your report schedules* (${rows.length})\n${lines.join("\n")}`), ...more];
   }
 
   const keptBlocks = (userId: string) => keptOutcomeBlocks(opts.stores, userId);
 
   async function auditBlocks(): Promise<KnownBlock[]> {
     const entries = await opts.stores.audit.list({ limit: AUDIT_SHOWN });
-    if (!entries.length) return [text("*Recent changes*"), note("No changes made through Switchboard yet.")];
+    if (!entries.length)
+      return [section("*Recent changes*"), context("No changes made through Switchboard yet.")];
     const line = (e: AuditEntry) =>
       `${e.ok ? ":white_check_mark:" : ":x:"} ${auditSentence(e)} · ${slackDate(e.at)}`;
-    return [text(`*Recent changes*\n${entries.map(line).join("\n")}`)];
+    return [section(`*Recent changes*\n${entries.map(line).join("\n")}`)];
   }
 
   /** The shortcuts the viewer may use: the write ones for writers, Settings for those who may change them. */
@@ -403,7 +397,7 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
     const divider: KnownBlock = { type: "divider" };
     const blocks: KnownBlock[] = [
       ...kept,
-      text("*Run the messaging account from Slack.* Type `/sb help` anywhere, or start here:"),
+      section("*Run the messaging account from Slack.* Type `/sb help` anywhere, or start here:"),
       buttons,
       divider,
       ...run,
@@ -412,7 +406,7 @@ export function createHomeView(opts: HomeOptions): (userId: string) => Promise<H
       ...audit,
       divider,
       ...acct,
-      note(`Updated ${slackDate(clock.now(), "{date_short_pretty} {time_secs}")}`),
+      context(`Updated ${slackDate(clock.now(), "{date_short_pretty} {time_secs}")}`),
     ];
     return { type: "home", blocks: blocks.slice(0, HOME_MAX_BLOCKS) };
   }

@@ -20,6 +20,7 @@ import type { KnownBlock } from "@slack/types";
 import { NotFoundError } from "../../../api/errors.ts";
 import type { MessagingApi } from "../../../api/types.ts";
 import { FINAL_STATUSES, goneMessage, progressMessage } from "../../../campaigns/live-card.ts";
+import type { LogsAt } from "../../../platform/log.ts";
 import { PacedLoop } from "../../../platform/paced-loop.ts";
 import type { Clock } from "../../../reports/scheduler.ts";
 import { type CampaignSummary, STATUSES, summarizeCampaign } from "../../../reports/summary.ts";
@@ -35,10 +36,7 @@ export type UpdateFn = (
   message: { text: string; blocks: KnownBlock[] },
 ) => Promise<void>;
 
-export interface ProgressLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-}
+export type ProgressLogger = LogsAt<"info" | "warn">;
 
 export interface ProgressOptions {
   /** The tracked campaigns of the workspace this tracker follows (one tracker per workspace; its stores'). */

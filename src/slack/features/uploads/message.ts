@@ -5,7 +5,7 @@
 import type { KnownBlock, PlainTextOption } from "@slack/types";
 import type { Group } from "../../../api/types.ts";
 import { ACTION } from "../../../blocks/actions.ts";
-import { esc, num, truncate } from "../../../blocks/blocks.ts";
+import { context, esc, num, section, truncate } from "../../../blocks/blocks.ts";
 import { textOfRecord } from "../../../commands/lookups.ts";
 import {
   countryNeeded,
@@ -54,15 +54,6 @@ export function parseGroupChoice(
   const id = Number(value);
   return Number.isInteger(id) && id > 0 ? { id } : {};
 }
-
-const section = (text: string): KnownBlock => ({
-  type: "section",
-  text: { type: "mrkdwn", text: truncate(text, 3000) },
-});
-const context = (text: string): KnownBlock => ({
-  type: "context",
-  elements: [{ type: "mrkdwn", text: truncate(text, 3000) }],
-});
 
 function previewBody(p: PendingImport, s: PreviewSummary): KnownBlock[] {
   const blocks: KnownBlock[] = [
