@@ -6,8 +6,10 @@
 // stepped by hand. A file host on loopback stands for the customer's side.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSlackApp } from "../../src/slack/app.ts";
 import { prepareMedia } from "../../src/slack/features/inbox/media.ts";
 import { MediaStore } from "../../src/store/media.ts";
+import { signedRequests } from "../helpers/fake-slack.ts";
 import { useInboxStack } from "../helpers/inbox.ts";
 import { type MediaServer, PDF, PNG, startMediaServer } from "../helpers/media-server.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
@@ -52,13 +54,14 @@ async function outbound(): Promise<Rec[]> {
 async function replyWithFiles(
   text: string,
   shared: Array<{ name: string; mimetype: string; content: Buffer }>,
+  req = t.s.req,
 ) {
   const added = shared.map((f) =>
     t.s.fake.addFile({ ...f, filetype: f.name.split(".").pop(), user: ALICE.id, channels: [INBOX] }),
   );
   const msg = t.s.fake.addUserMessage({ channel: INBOX, user: ALICE.id, text, thread_ts: thread });
   const ephemerals = t.s.fake.callsOf("chat.postEphemeral").length;
-  await t.s.req.event({
+  await req.event({
     type: "message",
     subtype: "file_share",
     channel: INBOX,
@@ -213,18 +216,26 @@ describe("pictures and files", { timeout: 60_000 }, () => {
 
   it("without PUBLIC_URL: the writer is told privately, nothing is sent, the text is kept in the answer", async () => {
     const count = (await outbound()).length;
-    t.s.config.PUBLIC_URL = undefined;
+    // A process of the same deployment whose settings have no PUBLIC_URL (a process reads its settings once).
+    const bare = await startSlackApp(
+      t.s.switchboard.deployment,
+      { ...t.s.config, PUBLIC_URL: undefined },
+      t.s.logger,
+      { listen: { port: 0, host: "127.0.0.1" } },
+    );
     try {
-      const r = await replyWithFiles("Your receipt, *signed*", [
-        { name: "receipt.pdf", mimetype: "application/pdf", content: PDF },
-      ]);
+      const r = await replyWithFiles(
+        "Your receipt, *signed*",
+        [{ name: "receipt.pdf", mimetype: "application/pdf", content: PDF }],
+        signedRequests(t.s.fake, bare.port as number),
+      );
       await handled(r.msg.ts, "no public address");
       const told = r.told().join("\n");
       expect(told).toMatch(/sending files to customers needs a public address .*PUBLIC_URL/);
       expect(told).toContain("Your text, to send again:\n>Your receipt, *signed*");
       expect(await outbound()).toHaveLength(count);
     } finally {
-      t.s.config.PUBLIC_URL = publicUrl;
+      await bare.stop();
     }
   });
 
