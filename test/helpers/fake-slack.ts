@@ -3,6 +3,7 @@
 // the app at it, and signed requests to an app listening on a port. Used by
 // the stack (test/helpers/stack.ts: the real core and sandbox), the TestCore
 // harness (test/slack/harness.ts) and the tests that spawn the real process.
+import { randomBytes } from "node:crypto";
 import { type FakeChannel, FakeSlack, type FakeSlackOptions, type FakeUser } from "../fakes/slack.ts";
 import { SlackRequests } from "../fakes/slack-requests.ts";
 
@@ -35,6 +36,19 @@ export function slackEnv(fake: FakeSlack, mode: "http" | "socket" = "http"): Rec
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
     SLACK_API_URL: fake.apiUrl,
     ...(mode === "socket" ? { SLACK_APP_TOKEN: fake.appToken } : {}),
+  };
+}
+
+/** The settings of a many-workspace deployment on the fake Slack: its app's credentials, a new secret key. */
+export function manyWorkspaceEnv(fake: FakeSlack, publicUrl?: string): Record<string, string> {
+  return {
+    SLACK_CLIENT_ID: fake.clientId,
+    SLACK_CLIENT_SECRET: fake.clientSecret,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_STATE_SECRET: "a-state-secret-for-the-tests",
+    SWITCHBOARD_SECRET_KEY: randomBytes(32).toString("base64"),
+    SLACK_API_URL: fake.apiUrl,
+    ...(publicUrl ? { PUBLIC_URL: publicUrl } : {}),
   };
 }
 

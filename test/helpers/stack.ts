@@ -1,13 +1,23 @@
 // The one set-up of the tests that run Switchboard whole, on real parts: a
 // fresh database (PGlite in memory, or PostgreSQL with DATABASE_URL), the
 // sandbox started on it, when asked a counting proxy in front of the sandbox,
-// and the composition root (src/host/app.ts: migrations, client, command core);
-// with `slack`, also the fake Slack (test/helpers/fake-slack.ts) and the Bolt
-// app on 127.0.0.1 with signed requests.
+// and the composition root (src/host: migrations, the registry of workspaces,
+// each one's client and command core); with `slack`, also the fake Slack
+// (test/helpers/fake-slack.ts) and the Bolt app on 127.0.0.1 with signed requests.
+//
+// Two modes, one composition path (src/host/compose.ts), the source of
+// installations alone differing (docs/workspaces.md):
+// - "many" (the default with `slack`): many-workspace mode with two
+//   workspaces (test/helpers/stack-many.ts): A, the fake's own team and the
+//   sandbox's seeded organization, which the test drives (`core`, `req`…), and
+//   B, a second team with its own organization (`b`), to check it saw nothing;
+// - "single": the one installation of the environment (workspace `env`): the
+//   shell's case (the default without `slack`), Socket Mode's, the env install's.
 //   const s = await startStack({ writers: ["U0ALICE"], slack: {} });   ...   await s.close();
 // or for a whole file: const stack = useStack({ ... });   ...   stack().core
 import type { MessagingClient } from "../../src/api/client.ts";
 import type { SwitchboardCore } from "../../src/commands/core.ts";
+import { ENV_WORKSPACE, type WorkspaceId } from "../../src/domain/workspace.ts";
 import { createSwitchboard, type Switchboard, type SwitchboardOptions } from "../../src/host/app.ts";
 import { type Config, loadConfig } from "../../src/platform/config.ts";
 import type { Logger } from "../../src/platform/log.ts";
@@ -22,8 +32,14 @@ import { signedRequests, slackEnv, startFakeSlack } from "./fake-slack.ts";
 import { captureLogger } from "./log.ts";
 import { perFile } from "./per-file.ts";
 import { type CountingProxy, type ProxyOptions, startProxy } from "./proxy.ts";
+import { composeManyStack } from "./stack-many.ts";
+import type { StackWorkspace } from "./workspaces-stack.ts";
+
+export type StackMode = "many" | "single";
 
 export interface StackOptions {
+  /** Many-workspace mode with workspaces A and B (default with `slack`), or single mode (default without). */
+  mode?: StackMode;
   /** The database; default as openTestDb: PostgreSQL when DATABASE_URL is set, else PGlite. */
   backend?: StoreBackend;
   /** The sandbox's options (a hand-moved clock, rate limits, no ticks…); unset ones as the app's defaults. */
@@ -59,6 +75,9 @@ export interface SlackStackOptions {
 }
 
 export interface Stack {
+  mode: StackMode;
+  /** The workspace the test drives: A's team (T0FAKE) in many-workspace mode, `env` in single mode. */
+  workspace: WorkspaceId;
   db: TestDb;
   sandbox: Sandbox;
   /** Set when asked for: every request of the client goes through it. */
@@ -75,6 +94,8 @@ export interface Stack {
 }
 
 export interface SlackStack extends Stack {
+  /** Many-workspace mode: workspace B (its requests, person, organization), which should see nothing of A's. */
+  b?: StackWorkspace;
   fake: FakeSlack;
   slack: SlackApp;
   /** Signed requests to the Bolt app. */
@@ -118,6 +139,45 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack | Slack
         closers.push(fake.close.bind(fake));
       }
     }
+    if (fake && (opts.mode ?? "many") === "many") {
+      const stackOf = (sb: Switchboard, config: Config): Stack => ({
+        mode: "many",
+        workspace: sb.workspace,
+        db,
+        sandbox,
+        proxy,
+        switchboard: sb,
+        client: sb.client,
+        core: sb.core,
+        apiKey: sb.apiKey,
+        config,
+        logger,
+        logs,
+        waitForLog,
+        close: closeAll,
+      });
+      const hooks = opts.slack?.hooks;
+      const many = await composeManyStack({
+        db,
+        fake,
+        sandbox,
+        apiUrl: proxy?.url ?? sandbox.url,
+        logger,
+        env: {
+          ...(opts.writers ? { SWITCHBOARD_WRITERS: opts.writers.join(",") } : {}),
+          ...(opts.broadcasters ? { SWITCHBOARD_BROADCASTERS: opts.broadcasters.join(",") } : {}),
+          ...opts.env,
+        },
+        onAudit: opts.onAudit,
+        ...(hooks ? { hooks: (sb, config) => hooks(stackOf(sb, config)) } : {}),
+        home: opts.slack?.home,
+        progress: opts.slack?.progress,
+        closing: (close) => closers.push(close),
+      });
+      const { switchboard, slack, b } = many;
+      const req = signedRequests(fake, slack.port as number);
+      return { ...stackOf(switchboard, many.config), fake, slack, b, req };
+    }
     const config = loadConfig({
       ...(fake ? slackEnv(fake) : {}),
       MESSAGING_API_URL: proxy?.url ?? sandbox.url,
@@ -140,6 +200,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack | Slack
     });
     closers.push(() => switchboard.close());
     const stack: Stack = {
+      mode: "single",
+      workspace: ENV_WORKSPACE,
       db,
       sandbox,
       proxy,

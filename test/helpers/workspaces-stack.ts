@@ -11,7 +11,6 @@
 // clicks, forms opened and submitted from the view the fake stored, options,
 // shortcuts.
 //   const s = await startWorkspacesStack({ teams: 3, connect: "key" });   ...   await s.close();
-import { randomBytes } from "node:crypto";
 import { MessagingClient } from "../../src/api/client.ts";
 import { createManyWorkspaceSwitchboard, type ManyWorkspaceSwitchboard } from "../../src/host/app.ts";
 import { type Config, loadConfig } from "../../src/platform/config.ts";
@@ -28,7 +27,7 @@ import type {
 } from "../fakes/slack-requests.ts";
 import { type Entries, Forms } from "../slack/forms-harness.ts";
 import { openTestDb, type TestDb } from "./db.ts";
-import { SIGNING_SECRET, signedRequests, startFakeSlack } from "./fake-slack.ts";
+import { manyWorkspaceEnv, signedRequests, startFakeSlack } from "./fake-slack.ts";
 import { freePort } from "./free-port.ts";
 import { captureLogger } from "./log.ts";
 
@@ -138,13 +137,7 @@ export async function startWorkspacesStack(opts: WorkspacesStackOptions): Promis
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const config = loadConfig({
-      SLACK_CLIENT_ID: fake.clientId,
-      SLACK_CLIENT_SECRET: fake.clientSecret,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_STATE_SECRET: "a-state-secret-for-the-tests",
-      SWITCHBOARD_SECRET_KEY: randomBytes(32).toString("base64"),
-      SLACK_API_URL: fake.apiUrl,
-      PUBLIC_URL: base,
+      ...manyWorkspaceEnv(fake, base),
       LOG_LEVEL: "warn",
       // A generous API budget unless a test sets its own (as in test/helpers/stack.ts).
       SANDBOX_READ_LIMIT: "100000",
@@ -178,7 +171,7 @@ export async function startWorkspacesStack(opts: WorkspacesStackOptions): Promis
       const org = await sb.sandbox!.createOrganization({ name: `${team.teamName} Org` });
       const api = new MessagingClient({ baseUrl: sb.sandbox!.url, apiKey: org.apiKey });
       closers.push(() => api.close());
-      const ws = workspace(fake, requests.asTeam(team.teamId, team.botUserId), team, org, api, {
+      const ws = stackWorkspace(fake, requests.asTeam(team.teamId, team.botUserId), team, org, api, {
         id: person.id,
         name: person.name,
       });
@@ -219,11 +212,12 @@ export async function startWorkspacesStack(opts: WorkspacesStackOptions): Promis
   }
 }
 
-function workspace(
+/** One installed workspace's handle: its requests, person, organization and forms. */
+export function stackWorkspace(
   fake: FakeSlack,
   req: SlackRequests,
   team: FakeTeam,
-  org: NewOrganization,
+  org: Pick<NewOrganization, "id" | "name" | "apiKey">,
   api: MessagingClient,
   user: SlackUserRef,
 ): StackWorkspace {

@@ -10,7 +10,6 @@ import { approvalForStart } from "../../src/campaigns/approval.ts";
 import { approvalCardView } from "../../src/campaigns/approval-card.ts";
 import { createCommandCore } from "../../src/commands/core.ts";
 import type { Actor, Reply } from "../../src/commands/types.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { auditSentence } from "../../src/slack/features/audit-words.ts";
 import { Approvals } from "../../src/store/approvals.ts";
 import type { AuditEntry } from "../../src/store/audit.ts";
@@ -18,6 +17,7 @@ import { CampaignCards } from "../../src/store/campaign-cards.ts";
 import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { ALICE, BOB } from "../helpers/fake-slack.ts";
 import { startStack, useStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 
 const CAROL = { id: "U0CAROL", name: "carol" };
 const stack = useStack({
@@ -91,14 +91,14 @@ const dmToAlice = (text: RegExp, what: string) =>
     10_000,
     what,
   );
-const latest = (id: number) => new Approvals(stack().db, ENV_WORKSPACE).latest(id);
+const latest = (id: number) => new Approvals(stack().db, stack().workspace).latest(id);
 
 /** A command core of the stack's workspace whose approvals read this clock (the Slack cards are the app's). */
 function clockedCore(now: () => Date) {
-  const { client, db, apiKey, switchboard } = stack();
+  const { client, db, apiKey, switchboard, workspace } = stack();
   return createCommandCore({
     api: client,
-    stores: new WorkspaceStores(db, ENV_WORKSPACE),
+    stores: new WorkspaceStores(db, workspace),
     apiKey,
     defaultChannelId: 1,
     defaultCountry: "US",
@@ -378,7 +378,7 @@ describe("approval before a send", () => {
       api: client,
       approvals: {
         policy: { approvers: ["U0ALICE", "U0BOB", "U0CAROL"] },
-        store: new Approvals(stack().db, ENV_WORKSPACE),
+        store: new Approvals(stack().db, stack().workspace),
         now: at(hours),
       },
     });
@@ -529,7 +529,7 @@ async function requested(name: string): Promise<number> {
 
 /** A card of the campaign kept open in #general, as a post in a channel keeps it. */
 const openCard = (id: number, role: "card" | "live", ts: string) =>
-  new CampaignCards(stack().db, ENV_WORKSPACE).posted(
+  new CampaignCards(stack().db, stack().workspace).posted(
     { campaignId: id, channel: "C0GENERAL", ts, role },
     new Date(),
   );
@@ -578,3 +578,5 @@ describe("an approval's redraw reads the campaign only when it has a card to red
     expect(await requestsDuring(() => core.run(`campaign ${id} approve`, as(BOB)))).toEqual([]);
   });
 });
+
+itLeavesBUntouched(() => stack());

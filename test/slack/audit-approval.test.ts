@@ -5,11 +5,11 @@
 // the approval card in Alice's DM and its Confirm; its launch card goes to the
 // channel the approval was asked from, and the DM says where (issue 37 §4).
 import { describe, expect, it } from "vitest";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { Approvals } from "../../src/store/approvals.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { ALICE, BOB } from "../helpers/fake-slack.ts";
 import { useStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 
 const AUDIT = "C0AUDIT";
 const stack = useStack({
@@ -45,7 +45,7 @@ async function approvedCampaign(
   const id = Number(/campaign #(\d+)/i.exec(made.text)?.[1]);
   expect(id, made.text).toBeGreaterThan(0);
   expect((await core.run(`campaign ${id} request`, alice)).text).toMatch(/approv/i);
-  const asked = (await new Approvals(db, ENV_WORKSPACE).latest(id))!;
+  const asked = (await new Approvals(db, stack().workspace).latest(id))!;
   const bob = { userId: BOB.id, userName: BOB.name, channelId: "D0BOB", via: "slack" as const };
   expect((await core.run(`campaign ${id} approve request=${asked.id}`, bob)).text).toMatch(/You approved/);
   return id;
@@ -88,7 +88,7 @@ describe("a send from the approval message", () => {
     const shown = `${post.text}\n${JSON.stringify(post.blocks)}`;
     expect(shown).toContain("From the approval message");
     expect(shown).not.toMatch(/Typed|D0ALICE|<#U0ALICE>|campaign \d+ send/);
-    const [row] = (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 20 })).filter(
+    const [row] = (await new AuditLog(db, stack().workspace).list({ limit: 20 })).filter(
       (e) => e.operation === "sendCampaign",
     );
     expect(row).toMatchObject({ how: "approval", ok: true });
@@ -169,3 +169,5 @@ describe("a send from the approval message", () => {
     expect(latest()).toContain(`campaign ${id} send`);
   });
 });
+
+itLeavesBUntouched(() => stack());

@@ -6,7 +6,6 @@
 // taken; a test names its campaign and phone. End to end: the fake Slack, the
 // Bolt app, the core, the sandbox over HTTP, the inbox poller stepped by hand.
 import { beforeAll, describe, expect, it } from "vitest";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { TestPhones } from "../../src/store/campaigns.ts";
 import type { RecordedCall } from "../fakes/slack.ts";
 import { useInboxStack } from "../helpers/inbox.ts";
@@ -174,7 +173,7 @@ describe("audit lines, in the audit channel and on the Home tab", { timeout: 60_
   it("a typed command keeps its typed line beside the sentence: a test names its campaign and phone", async () => {
     const id = await addCampaign("Summer test");
     // Her remembered test number: the test goes at once (a new number asks to confirm first, issue 37 §5).
-    await new TestPhones(t.s.db, ENV_WORKSPACE).set(ALICE.id, "+34600111222");
+    await new TestPhones(t.s.db, t.s.workspace).set(ALICE.id, "+34600111222");
     const before = t.s.fake.messages.length;
     const r = await t.s.req.command(`campaign ${id} test +34 600 111 222`, {
       user: ALICE,

@@ -6,11 +6,11 @@
 // campaign has one live card.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ACTION } from "../../src/commands/types.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { createHeldStarts } from "../../src/slack/features/held-starts/runtime.ts";
 import { CampaignCards } from "../../src/store/campaign-cards.ts";
 import { HeldStarts } from "../../src/store/held-starts.ts";
 import { eventually } from "../helpers/eventually.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { draftCampaign } from "../helpers/timers.ts";
 import { ALICE, buttonsOf, type ReportsHarness, startReportsHarness, textOf } from "./reports-harness.ts";
 
@@ -68,7 +68,7 @@ describe("one card per campaign", () => {
     const first = await h.fake.waitFor(() =>
       h.fake.messages.slice(before).find((m) => /Starts at <!date\^/.test(textOf(m.blocks))),
     );
-    const held = new HeldStarts(h.db, ENV_WORKSPACE);
+    const held = new HeldStarts(h.db, h.workspace);
     await eventually(async () => ((await held.ofCampaign(id))?.ts ? true : undefined), "the card kept");
     // Not followed: the tracker has nothing of this campaign, and its polls never draw on the held card.
     await pollFor(60);
@@ -94,7 +94,7 @@ describe("one card per campaign", () => {
     await pollFor(60);
     expect(current(first.channel, first.ts as string)).not.toMatch(/about every/);
     expect(current(second.channel, second.ts as string)).toMatch(/Cancel start/);
-    expect((await new CampaignCards(h.db, ENV_WORKSPACE).open(id)).map((c) => c.ts)).toEqual([second.ts]);
+    expect((await new CampaignCards(h.db, h.workspace).open(id)).map((c) => c.ts)).toEqual([second.ts]);
   });
 
   it("Send now anyway on a held card: one live card, the held card finished and never drawn as sending", async () => {
@@ -155,7 +155,7 @@ describe("one card per campaign", () => {
     const card = await h.fake.waitFor(() =>
       h.fake.messages.slice(before).find((m) => /Starts at <!date\^/.test(textOf(m.blocks))),
     );
-    const held = new HeldStarts(h.db, ENV_WORKSPACE);
+    const held = new HeldStarts(h.db, h.workspace);
     const start = await eventually(async () => {
       const s = await held.ofCampaign(id);
       return s?.ts ? s : undefined;
@@ -181,3 +181,5 @@ describe("one card per campaign", () => {
     expect(current(card.channel, card.ts as string)).toMatch(/Sending|Completed/);
   });
 });
+
+itLeavesBUntouched(() => h);

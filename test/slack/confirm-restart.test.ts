@@ -5,7 +5,6 @@
 // by DM. Once, whichever replica gets there first.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { workFor } from "../../src/slack/context.ts";
 import { tellInterruptedConfirmations } from "../../src/slack/recovery/confirm-notices.ts";
 import { interruptedText, tellInterruptedCommands } from "../../src/slack/recovery/interrupted-commands.ts";
@@ -33,18 +32,18 @@ afterAll(() => stack?.close());
 
 /** A Confirm clicked `minutesAgo`, whose process was then killed: left running. */
 async function interrupted(campaignId: number, minutesAgo: number) {
-  const c = await new Confirmations(stack.db, ENV_WORKSPACE).create({
+  const c = await new Confirmations(stack.db, stack.workspace).create({
     actor: "U0ALICE",
     command: { id: "campaign.send", raw: { id: campaignId }, line: `campaign ${campaignId} send` },
     ttlMs: 15 * 60_000,
   });
   const responseUrl = stack.fake.newResponseUrl();
-  await new Confirmations(stack.db, ENV_WORKSPACE).keepReplyTarget(c.id, {
+  await new Confirmations(stack.db, stack.workspace).keepReplyTarget(c.id, {
     user: "U0ALICE",
     responseUrl,
     at: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
   });
-  expect(await new Confirmations(stack.db, ENV_WORKSPACE).claim(c.id, "U0ALICE")).toBeTruthy();
+  expect(await new Confirmations(stack.db, stack.workspace).claim(c.id, "U0ALICE")).toBeTruthy();
   return responseUrl;
 }
 
@@ -57,13 +56,13 @@ describe("a Confirm interrupted by kill -9", () => {
     const recent = await interrupted(7, 5);
     const old = await interrupted(8, 45);
     // The next start: settled unknown (src/host/app.ts), then the Slack app tells.
-    expect(await new Confirmations(stack.db, ENV_WORKSPACE).settleInterrupted()).toBe(2);
+    expect(await new Confirmations(stack.db, stack.workspace).settleInterrupted()).toBe(2);
     const dmsBefore = stack.fake
       .callsOf("chat.postMessage")
       .filter((c) => c.args.channel === "U0ALICE").length;
     expect(
       await tellInterruptedConfirmations(
-        await workFor(stack.slack.services, ENV_WORKSPACE),
+        await workFor(stack.slack.services, stack.workspace),
         stack.slack.client,
       ),
     ).toBe(2);
@@ -83,7 +82,7 @@ describe("a Confirm interrupted by kill -9", () => {
     // Another replica starting, or this one again: nobody is told twice.
     expect(
       await tellInterruptedConfirmations(
-        await workFor(stack.slack.services, ENV_WORKSPACE),
+        await workFor(stack.slack.services, stack.workspace),
         stack.slack.client,
       ),
     ).toBe(0);
@@ -110,7 +109,7 @@ describe("a slash command interrupted by kill -9", () => {
       await noted(s);
       // The process is "killed" here: its row stays. The next start (another process) tells the person.
       expect(
-        await tellInterruptedCommands(await workFor(s.slack.services, ENV_WORKSPACE), s.slack.client, {
+        await tellInterruptedCommands(await workFor(s.slack.services, s.workspace), s.slack.client, {
           self: "the next process",
           olderThanMs: 0,
           // Killed: its heartbeat (PostgreSQL) no longer counts.
@@ -121,7 +120,7 @@ describe("a slash command interrupted by kill -9", () => {
       expect(told.body.text).toBe(interruptedText("report now 1"));
       expect(told.body.text).toMatch(/restarted while carrying out `\/sb report now 1`/);
       expect(
-        await tellInterruptedCommands(await workFor(s.slack.services, ENV_WORKSPACE), s.slack.client, {
+        await tellInterruptedCommands(await workFor(s.slack.services, s.workspace), s.slack.client, {
           self: "the next process",
           olderThanMs: 0,
           // Killed: its heartbeat (PostgreSQL) no longer counts.
@@ -173,7 +172,7 @@ describe("a form submission interrupted by kill -9", () => {
       await noted(s);
       // The process is "killed" while the API holds the write: the next start tells Alice.
       const tell = async () =>
-        tellInterruptedCommands(await workFor(s.slack.services, ENV_WORKSPACE), s.slack.client, {
+        tellInterruptedCommands(await workFor(s.slack.services, s.workspace), s.slack.client, {
           self: "the next process",
           olderThanMs: 0,
           // Killed: its heartbeat (PostgreSQL) no longer counts.

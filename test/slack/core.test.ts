@@ -4,13 +4,13 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION } from "../../src/commands/types.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import type { Switchboard } from "../../src/host/app.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import type { FakeSlack } from "../fakes/slack.ts";
 import type { SlackRequests } from "../fakes/slack-requests.ts";
 import type { TestDb } from "../helpers/db.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
+import { expectNothingInB } from "../helpers/stack-many.ts";
 
 let fake: FakeSlack;
 let db: TestDb;
@@ -23,30 +23,33 @@ const BOB = { id: "U0BOB", name: "bob" };
 type Block = { type: string; elements?: Array<{ action_id?: string; value?: string }> };
 const buttons = (blocks: unknown) => ((blocks as Block[] | undefined) ?? []).flatMap((b) => b.elements ?? []);
 
-let stack: SlackStack;
+// The representative flow in both modes, one composition path (docs/workspaces.md): many-workspace mode
+// (the stack's default: workspaces A and B, A driven) and single mode (the environment's one installation).
+describe.each(["many", "single"] as const)("the Slack app on the real core and sandbox, %s mode", (mode) => {
+  let stack: SlackStack;
 
-beforeAll(async () => {
-  stack = await startStack({
-    writers: ["S0OPS"],
-    env: { AUDIT_CHANNEL: "C0AUDIT" },
-    slack: {
-      channels: [
-        { id: "C0GENERAL", name: "general" },
-        { id: "C0AUDIT", name: "audit" },
-      ],
-      users: [ALICE, BOB],
-    },
+  beforeAll(async () => {
+    stack = await startStack({
+      mode,
+      writers: ["S0OPS"],
+      env: { AUDIT_CHANNEL: "C0AUDIT" },
+      slack: {
+        channels: [
+          { id: "C0GENERAL", name: "general" },
+          { id: "C0AUDIT", name: "audit" },
+        ],
+        users: [ALICE, BOB],
+      },
+    });
+    ({ fake, db, switchboard, req } = stack);
+    // Writes are for the ops group; Alice is in it, Bob is not.
+    fake.setUserGroup("S0OPS", [ALICE.id]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await stack?.close();
   });
-  ({ fake, db, switchboard, req } = stack);
-  // Writes are for the ops group; Alice is in it, Bob is not.
-  fake.setUserGroup("S0OPS", [ALICE.id]);
-}, 60_000);
 
-afterAll(async () => {
-  await stack?.close();
-});
-
-describe("the Slack app on the real core and sandbox", () => {
   it("answers /sb help ephemerally through response_url", async () => {
     const res = await req.command("help");
     expect(res.status).toBe(200);
@@ -135,7 +138,7 @@ describe("the Slack app on the real core and sandbox", () => {
       10_000,
       "the prompt deleted once the outcome is in the channel",
     );
-    const deletes = (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 100 })).filter(
+    const deletes = (await new AuditLog(db, stack.workspace).list({ limit: 100 })).filter(
       (e) => e.operation === "deleteTag",
     );
     expect(deletes.length).toBe(1);
@@ -145,5 +148,9 @@ describe("the Slack app on the real core and sandbox", () => {
       .filter((x) => x.body.replace_original === true)) {
       expect(buttons(r.body.blocks).some((b) => b.action_id?.startsWith(ACTION.confirm))).toBe(false);
     }
+  });
+
+  it.runIf(mode === "many")("leaves workspace B, on the same deployment, untouched", async () => {
+    await expectNothingInB(stack);
   });
 });

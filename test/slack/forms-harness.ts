@@ -90,9 +90,10 @@ export class Forms {
     return v;
   }
 
-  /** The `team` the fake records for a call made with this workspace's bot token (none: the default token). */
+  /** The `team` the fake records for a call made with this workspace's bot token: an installed team's (none: the default token). */
   private get callTeam(): string | undefined {
-    return this.req.sender.key === this.fake.teamId ? undefined : this.req.sender.key;
+    const key = this.req.sender.key;
+    return key !== this.fake.teamId || this.fake.teams.has(key) ? key : undefined;
   }
 
   /** Runs `/sb <line>` and waits for the modal it opens (with this workspace's token). */

@@ -4,9 +4,9 @@
 // answer that closes it as if done. The real Bolt app over the fake Slack,
 // the real core and sandbox.
 import { beforeAll, describe, expect, it } from "vitest";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { useStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { Forms, randomName, templateEntries } from "./forms-harness.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON is read loosely.
@@ -19,7 +19,7 @@ beforeAll(() => {
 });
 
 const templateWrites = async () =>
-  (await new AuditLog(stack().db, ENV_WORKSPACE).list({ limit: 1000 })).filter((e) =>
+  (await new AuditLog(stack().db, stack().workspace).list({ limit: 1000 })).filter((e) =>
     /template/i.test(`${e.operation} ${e.command}`),
   ).length;
 
@@ -60,3 +60,5 @@ describe("a form submitted twice", () => {
     expect((await templateWrites()) - before).toBe(1);
   });
 });
+
+itLeavesBUntouched(() => stack());

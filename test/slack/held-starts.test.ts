@@ -5,12 +5,12 @@
 // core and the sandbox; the runner's clock is the test's.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION } from "../../src/commands/types.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { createHeldStarts } from "../../src/slack/features/held-starts/runtime.ts";
 import { HeldStarts } from "../../src/store/held-starts.ts";
 import { checkView } from "../fakes/block-kit.ts";
 import { eventually } from "../helpers/eventually.ts";
 import type { SlackStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { ALICE, AUDIT, draftCampaign, startAuditedStack } from "../helpers/timers.ts";
 import { Forms } from "./forms-harness.ts";
 
@@ -71,7 +71,7 @@ describe("held starts in Slack", () => {
       stack.fake.messages.slice(before).find((m) => /Starts at <!date\^/.test(text(m.blocks))),
     );
     expect(text(posted.blocks)).toContain(`campaign ${id} cancel start`);
-    const store = new HeldStarts(stack.db, ENV_WORKSPACE);
+    const store = new HeldStarts(stack.db, stack.workspace);
     const held = await eventually(async () => {
       const s = await store.ofCampaign(id);
       return s?.ts ? s : undefined;
@@ -110,7 +110,7 @@ describe("held starts in Slack", () => {
     const posted = await stack.fake.waitFor(() =>
       stack.fake.messages.slice(before).find((m) => text(m.blocks).includes(`Starts at <!date^${at}^`)),
     );
-    const store = new HeldStarts(stack.db, ENV_WORKSPACE);
+    const store = new HeldStarts(stack.db, stack.workspace);
     await eventually(async () => ((await store.ofCampaign(id))?.ts ? true : undefined), "the card kept");
 
     const click = await stack.req.blockAction(
@@ -151,7 +151,7 @@ describe("held starts in Slack", () => {
     const posted = await stack.fake.waitFor(() =>
       stack.fake.messages.slice(before).find((m) => text(m.blocks).includes(`Starts at <!date^${at}^`)),
     );
-    const store = new HeldStarts(stack.db, ENV_WORKSPACE);
+    const store = new HeldStarts(stack.db, stack.workspace);
     await eventually(async () => ((await store.ofCampaign(id))?.ts ? true : undefined), "the card kept");
     // Held for the quiet hours instead (the same row, the same card): Send now anyway is offered.
     const s = (await store.ofCampaign(id))!;
@@ -190,7 +190,7 @@ describe("held starts in Slack", () => {
   it("a start its check holds is said in the audit channel, as a command's entry is", async () => {
     const id = await draft("Held by its check");
     const at = new Date(Date.now() + 3_600_000);
-    await new HeldStarts(stack.db, ENV_WORKSPACE).hold({
+    await new HeldStarts(stack.db, stack.workspace).hold({
       campaignId: id,
       campaignName: "Held by its check",
       at,
@@ -217,7 +217,7 @@ describe("held starts in Slack", () => {
 
   it("a start a killed process left running is told as unknown by the next pass, not ten minutes later", async () => {
     const id = await draft("Left running");
-    const store = new HeldStarts(stack.db, ENV_WORKSPACE);
+    const store = new HeldStarts(stack.db, stack.workspace);
     const claimedAt = new Date(Date.now() - 120_000);
     const start = await store.hold({
       campaignId: id,
@@ -273,7 +273,7 @@ describe("held starts in Slack", () => {
       "the form's post",
     );
     const id = Number(/campaign #(\d+)/i.exec(String(posted.text))?.[1]);
-    const store = new HeldStarts(stack.db, ENV_WORKSPACE);
+    const store = new HeldStarts(stack.db, stack.workspace);
     await eventually(
       async () => ((await store.ofCampaign(id))?.ts === posted.ts ? true : undefined),
       "the card kept",
@@ -286,3 +286,5 @@ describe("held starts in Slack", () => {
     expect(text(edit?.args.blocks)).not.toContain("cancel start");
   });
 });
+
+itLeavesBUntouched(() => stack);

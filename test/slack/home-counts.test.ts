@@ -5,7 +5,6 @@
 // the store per workspace: a new process (a replica, a restart) shows it at once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MessagingApi } from "../../src/api/types.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { createHomeView } from "../../src/slack/features/home/view.ts";
 import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { seedCampaign } from "../reports/helpers.ts";
@@ -116,7 +115,7 @@ describe("Home: the last count at once, the new one when it arrives", () => {
     } as unknown as MessagingApi;
     const view = createHomeView({
       client: slow,
-      stores: new WorkspaceStores(h.switchboard.db, ENV_WORKSPACE),
+      stores: new WorkspaceStores(h.switchboard.db, h.switchboard.workspace),
       apiKey: "sk_test_0000000000000000",
       waitMs: 50,
       republish: async () => {},

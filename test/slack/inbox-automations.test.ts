@@ -7,7 +7,6 @@ import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { useInboxStack } from "../helpers/inbox.ts";
@@ -58,7 +57,7 @@ afterAll(async () => {
 
 describe("the inbox's events to automations", { timeout: 60_000 }, () => {
   it("a customer's message mirrored by the inbox reaches the hook of its inbox, once; another inbox's hook gets nothing", async () => {
-    const store = new InboxStore(t.s.db, ENV_WORKSPACE);
+    const store = new InboxStore(t.s.db, t.s.workspace);
     await store.setInbox(INBOX, "all", "U0ALICE", clock.now());
     await store.setInbox(OTHER, "all", "U0ALICE", clock.now());
     // The first poll draws what is already waiting; events are for what comes after too.
@@ -89,7 +88,7 @@ describe("the inbox's events to automations", { timeout: 60_000 }, () => {
     expect(events[0]!.body).toMatchObject({
       version: 1,
       type: "message.received",
-      workspace: ENV_WORKSPACE,
+      workspace: t.s.workspace,
       data: { chat_user_id: String(someone.id), message_text: "Where is my order?" },
     });
   });
@@ -103,7 +102,7 @@ describe("the inbox's events to automations", { timeout: 60_000 }, () => {
       "Automation *3* added",
     );
     const before = got.length;
-    const store = new InboxStore(t.s.db, ENV_WORKSPACE);
+    const store = new InboxStore(t.s.db, t.s.workspace);
     const users = await t.s.client.listChatUsers({ limit: 100 });
     let fresh: number | undefined;
     for (const u of users.items)
@@ -129,7 +128,7 @@ describe("the inbox's events to automations", { timeout: 60_000 }, () => {
   });
 
   it("rating.received: the customer's answer to the rating asked on Resolve reaches its hook once", async () => {
-    const store = new InboxStore(t.s.db, ENV_WORKSPACE);
+    const store = new InboxStore(t.s.db, t.s.workspace);
     // The conversation of the test before, waiting for a reply.
     const [thread] = await store.waiting(INBOX);
     expect(thread).toBeDefined();

@@ -12,12 +12,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
 import { messageDirection } from "../../src/api/inbox.ts";
 import type { Message } from "../../src/api/types.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { startInbox } from "../../src/slack/features/inbox/runtime.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { useInboxStack } from "../helpers/inbox.ts";
 import { startProxy } from "../helpers/proxy.ts";
 import { manualClock } from "../helpers/sandbox.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice" };
 const INBOX = "C0AWAY";
@@ -85,7 +85,7 @@ describe("the away message", { timeout: 120_000 }, () => {
     expect(lines.filter((t) => /Away message sent by Switchboard/.test(t))).toHaveLength(1);
     expect(lines.some((t) => /^Outgoing/.test(t))).toBe(false);
     // Audited, as Switchboard's own.
-    const audit = (await new AuditLog(t.s.switchboard.db, ENV_WORKSPACE).list()).filter(
+    const audit = (await new AuditLog(t.s.switchboard.db, t.s.switchboard.workspace).list()).filter(
       (e) => e.operation === "inbox.away.message",
     );
     expect(audit).toHaveLength(1);
@@ -138,7 +138,7 @@ describe("the away message", { timeout: 120_000 }, () => {
     const next = await t.parts.freshUser();
     await writes(next, "Good evening");
     expect(await awaysOf(next)).toHaveLength(1);
-    const audit = (await new AuditLog(t.s.switchboard.db, ENV_WORKSPACE).list()).filter(
+    const audit = (await new AuditLog(t.s.switchboard.db, t.s.switchboard.workspace).list()).filter(
       (e) => e.operation === "inbox.away",
     );
     expect(audit.map((e) => (e.answer as { on: boolean }).on)).toEqual([true, false]);
@@ -166,7 +166,7 @@ describe("the away message", { timeout: 120_000 }, () => {
       const user = await t.parts.freshUser();
       await writes(user, "Is the shop open tomorrow?");
       expect(proxy.seen.filter((l) => l.startsWith("POST /v1/messages"))).toHaveLength(1);
-      const row = (await new AuditLog(t.s.switchboard.db, ENV_WORKSPACE).list()).find(
+      const row = (await new AuditLog(t.s.switchboard.db, t.s.switchboard.workspace).list()).find(
         (e) =>
           e.operation === "inbox.away.message" && (e.answer as { outcome: string }).outcome === "unknown",
       );
@@ -222,3 +222,5 @@ describe("the away message", { timeout: 120_000 }, () => {
     expect((await t.s.core.run("settings", shell)).text).toContain("Back on Monday");
   });
 });
+
+itLeavesBUntouched(() => t.s);

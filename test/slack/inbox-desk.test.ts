@@ -7,12 +7,12 @@
 // and `/sb inbox mine`, the writer named under a reply, every change audited.
 
 import { describe, expect, it } from "vitest";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import type { FakeUser } from "../fakes/slack.ts";
 import type { ButtonAction } from "../fakes/slack-requests.ts";
 import { firstConversation, followThread, useInboxStack } from "../helpers/inbox.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice" };
 const CAROL = { id: "U0CAROL", name: "carol" };
@@ -45,7 +45,7 @@ async function threadReply(who: string, text: string) {
 }
 
 const audited = async (operation: string) =>
-  (await new AuditLog(t.s.db, ENV_WORKSPACE).list({ limit: 200 })).filter((e) => e.operation === operation);
+  (await new AuditLog(t.s.db, t.s.workspace).list({ limit: 200 })).filter((e) => e.operation === operation);
 
 describe("the inbox desk", { timeout: 60_000 }, () => {
   it("the card shows the state, nobody on it, and the reply window open until a Slack date 24 h after the customer wrote", async () => {
@@ -149,7 +149,7 @@ describe("the inbox desk", { timeout: 60_000 }, () => {
     expect(buttons.find((e: Rec) => e.action_id === "sb_inbox_template")?.style).toBe("primary");
     expect(buttons.find((e: Rec) => e.action_id === "sb_inbox_reply")?.style).toBeUndefined();
 
-    const tries = (await new AuditLog(t.s.db, ENV_WORKSPACE).list({ limit: 200 })).filter((e) =>
+    const tries = (await new AuditLog(t.s.db, t.s.workspace).list({ limit: 200 })).filter((e) =>
       /inbox reply/.test(e.command ?? ""),
     );
     // The reply sent earlier is in the audit: a send tried now would be too.
@@ -166,7 +166,7 @@ describe("the inbox desk", { timeout: 60_000 }, () => {
     expect(blocks).toContain(`"value":"${user}"`);
     // Not even tried: the API was not called.
     expect(
-      (await new AuditLog(t.s.db, ENV_WORKSPACE).list({ limit: 200 })).filter((e) =>
+      (await new AuditLog(t.s.db, t.s.workspace).list({ limit: 200 })).filter((e) =>
         /inbox reply/.test(e.command ?? ""),
       ),
     ).toHaveLength(tries.length);
@@ -177,3 +177,5 @@ describe("the inbox desk", { timeout: 60_000 }, () => {
     await t.s.fake.waitFor(() => cardText().includes("Reply window open until"));
   });
 });
+
+itLeavesBUntouched(() => t.s);

@@ -6,9 +6,10 @@
 // stepped by hand. A file host on loopback stands for the customer's side.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
+import { startSlackApp } from "../../src/slack/app.ts";
 import { prepareMedia } from "../../src/slack/features/inbox/media.ts";
 import { MediaStore } from "../../src/store/media.ts";
+import { signedRequests } from "../helpers/fake-slack.ts";
 import { useInboxStack } from "../helpers/inbox.ts";
 import { type MediaServer, PDF, PNG, startMediaServer } from "../helpers/media-server.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
@@ -53,13 +54,14 @@ async function outbound(): Promise<Rec[]> {
 async function replyWithFiles(
   text: string,
   shared: Array<{ name: string; mimetype: string; content: Buffer }>,
+  req = t.s.req,
 ) {
   const added = shared.map((f) =>
     t.s.fake.addFile({ ...f, filetype: f.name.split(".").pop(), user: ALICE.id, channels: [INBOX] }),
   );
   const msg = t.s.fake.addUserMessage({ channel: INBOX, user: ALICE.id, text, thread_ts: thread });
   const ephemerals = t.s.fake.callsOf("chat.postEphemeral").length;
-  await t.s.req.event({
+  await req.event({
     type: "message",
     subtype: "file_share",
     channel: INBOX,
@@ -174,7 +176,7 @@ describe("pictures and files", { timeout: 60_000 }, () => {
 
   it("refused before anything is sent: a file too big, a wrong type, Slack's login page (no files:read); told why", async () => {
     const count = (await outbound()).length;
-    const kept = await new MediaStore(t.s.db, ENV_WORKSPACE).count();
+    const kept = await new MediaStore(t.s.db, t.s.workspace).count();
 
     const big = await replyWithFiles("Big one", [
       { name: "huge.png", mimetype: "image/png", content: Buffer.alloc(5 * 1024 * 1024 + 1) },
@@ -209,28 +211,36 @@ describe("pictures and files", { timeout: 60_000 }, () => {
     );
 
     expect(await outbound()).toHaveLength(count);
-    expect(await new MediaStore(t.s.db, ENV_WORKSPACE).count()).toBe(kept);
+    expect(await new MediaStore(t.s.db, t.s.workspace).count()).toBe(kept);
   });
 
   it("without PUBLIC_URL: the writer is told privately, nothing is sent, the text is kept in the answer", async () => {
     const count = (await outbound()).length;
-    t.s.config.PUBLIC_URL = undefined;
+    // A process of the same deployment whose settings have no PUBLIC_URL (a process reads its settings once).
+    const bare = await startSlackApp(
+      t.s.switchboard.deployment,
+      { ...t.s.config, PUBLIC_URL: undefined },
+      t.s.logger,
+      { listen: { port: 0, host: "127.0.0.1" } },
+    );
     try {
-      const r = await replyWithFiles("Your receipt, *signed*", [
-        { name: "receipt.pdf", mimetype: "application/pdf", content: PDF },
-      ]);
+      const r = await replyWithFiles(
+        "Your receipt, *signed*",
+        [{ name: "receipt.pdf", mimetype: "application/pdf", content: PDF }],
+        signedRequests(t.s.fake, bare.port as number),
+      );
       await handled(r.msg.ts, "no public address");
       const told = r.told().join("\n");
       expect(told).toMatch(/sending files to customers needs a public address .*PUBLIC_URL/);
       expect(told).toContain("Your text, to send again:\n>Your receipt, *signed*");
       expect(await outbound()).toHaveLength(count);
     } finally {
-      t.s.config.PUBLIC_URL = publicUrl;
+      await bare.stop();
     }
   });
 
   it("a media URL expired: no longer served, removed, and the sandbox refuses to deliver it", async () => {
-    const media = new MediaStore(t.s.db, ENV_WORKSPACE);
+    const media = new MediaStore(t.s.db, t.s.workspace);
     const f = t.s.fake.addFile({ name: "old.png", mimetype: "image/png", filetype: "png", content: PNG });
     const hours = t.s.config.MEDIA_TTL_HOURS;
     const [old] = await prepareMedia(

@@ -6,7 +6,6 @@
 // per-channel queue posts one message a second).
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { workFor } from "../../src/slack/context.ts";
 import { InboxPoller, type InboxPost, slackInboxIo } from "../../src/slack/features/inbox/io.ts";
 import { splitText } from "../../src/slack/features/inbox/render.ts";
@@ -50,7 +49,7 @@ beforeAll(async () => {
       users: [ALICE, BOB],
     },
   });
-  store = new InboxStore(s.db, ENV_WORKSPACE);
+  store = new InboxStore(s.db, s.workspace);
 }, 120_000);
 
 afterAll(async () => {
@@ -95,7 +94,7 @@ type Posted = Parameters<InboxPost>[0] & { ts: string };
 function poller(workerId: string, post?: InboxPost): InboxPoller {
   const io = slackInboxIo(s.switchboard.slack!);
   return new InboxPoller({
-    stores: new WorkspaceStores(s.db, ENV_WORKSPACE),
+    stores: new WorkspaceStores(s.db, s.workspace),
     client: s.client,
     ...io,
     ...(post ? { post } : {}),
@@ -346,7 +345,7 @@ describe("thread replies", { timeout: 60_000 }, () => {
     const told = s.fake.callsOf("chat.postEphemeral").length;
 
     expect(
-      await settleInterruptedReplies(await workFor(s.slack.services, ENV_WORKSPACE), s.slack.client, 0),
+      await settleInterruptedReplies(await workFor(s.slack.services, s.workspace), s.slack.client, 0),
     ).toBe(2);
     const words = s.fake
       .callsOf("chat.postEphemeral")
@@ -366,7 +365,7 @@ describe("thread replies", { timeout: 60_000 }, () => {
       s.fake.messages.filter((m) => m.thread_ts === threadTs && /It reached/.test(m.text ?? "")),
     ).toHaveLength(1);
     expect(
-      await settleInterruptedReplies(await workFor(s.slack.services, ENV_WORKSPACE), s.slack.client, 0),
+      await settleInterruptedReplies(await workFor(s.slack.services, s.workspace), s.slack.client, 0),
     ).toBe(0);
   });
 
@@ -387,7 +386,7 @@ describe("thread replies", { timeout: 60_000 }, () => {
     const told = s.fake.callsOf("chat.postEphemeral").length;
     const reactions = s.fake.callsOf("reactions.add").length;
     expect(
-      await settleInterruptedReplies(await workFor(s.slack.services, ENV_WORKSPACE), s.slack.client, 0),
+      await settleInterruptedReplies(await workFor(s.slack.services, s.workspace), s.slack.client, 0),
     ).toBe(1);
     const words = s.fake.callsOf("chat.postEphemeral").slice(told);
     expect(words.map((c) => String(c.args.text))).toEqual([

@@ -9,7 +9,6 @@
 
 import { describe, expect, it } from "vitest";
 import { bySpecificity, routeOf } from "../../src/domain/inbox-routing.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { isNote } from "../../src/slack/features/inbox/notes.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { useInboxStack } from "../helpers/inbox.ts";
@@ -83,7 +82,7 @@ describe("routing by chat type", { timeout: 60_000 }, () => {
     );
     expect(await answer("inbox on type=phonechat", PHONE)).toMatch(/Inbox on in <#C0PHONE>.*\(Phone chat\)/);
     expect(await t.store.inbox(WEB)).toMatchObject({ types: ["chat_web", "telegram"], replies: "send" });
-    const audit = await new AuditLog(t.s.db, ENV_WORKSPACE).list({ limit: 50 });
+    const audit = await new AuditLog(t.s.db, t.s.workspace).list({ limit: 50 });
     expect(audit.find((e) => e.operation === "inbox.on" && e.channel === PHONE)).toBeTruthy();
 
     // The first cards: each in the inbox of its type.

@@ -8,7 +8,6 @@
 // move the due time over a weekend; `/sb inbox` lists what is due first.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { type InboxRuntime, startInbox } from "../../src/slack/features/inbox/runtime.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
@@ -248,8 +247,8 @@ describe("reply targets", { timeout: 90_000 }, () => {
   });
 
   it("a warning is claimed once by two processes at once", async () => {
-    const a = new InboxStore(s.db, ENV_WORKSPACE).clocks;
-    const b = new InboxStore(s.db, ENV_WORKSPACE).clocks;
+    const a = new InboxStore(s.db, s.workspace).clocks;
+    const b = new InboxStore(s.db, s.workspace).clocks;
     const user = await freshUser();
     const at = clock.now();
     await a.customerWrote(INBOX, user, at, { first: false, targets: undefined, clock: undefined });
@@ -297,7 +296,7 @@ describe("reply targets", { timeout: 90_000 }, () => {
       via: "shell",
     });
     expect(on.text).toMatch(/Inbox on/);
-    const audit = new AuditLog(s.db, ENV_WORKSPACE);
+    const audit = new AuditLog(s.db, s.workspace);
     const rows = async () => (await audit.list({ limit: 500 })).length;
     const before = await rows();
     const posted = s.fake.messages.length;

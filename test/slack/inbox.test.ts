@@ -7,7 +7,6 @@
 // moves the clock a day on) outside the 24-hour window.
 
 import { describe, expect, it } from "vitest";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { InboxPoller } from "../../src/slack/features/inbox/io.ts";
 import { startInbox } from "../../src/slack/features/inbox/runtime.ts";
 import { AuditLog } from "../../src/store/audit.ts";
@@ -15,6 +14,7 @@ import { InboxStore } from "../../src/store/inbox.ts";
 import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { useInboxStack } from "../helpers/inbox.ts";
 import { manualClock, type Rec } from "../helpers/sandbox.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice" };
 const BOB = { id: "U0BOB", name: "bob" };
@@ -83,7 +83,7 @@ describe("the inbox", { timeout: 60_000 }, () => {
     expect(t.s.fake.callsOf("conversations.join").some((c) => c.args.channel === INBOX)).toBe(true);
     expect(t.s.fake.channels.get(INBOX)?.is_member).toBe(true);
     expect(await t.store.inbox(INBOX)).toMatchObject({ filter: "all", createdBy: ALICE.id });
-    const audit = await new AuditLog(t.s.db, ENV_WORKSPACE).list({ limit: 50 });
+    const audit = await new AuditLog(t.s.db, t.s.workspace).list({ limit: 50 });
     expect(audit.find((e) => e.operation === "inbox.on")).toMatchObject({
       actor: ALICE.id,
       channel: INBOX,
@@ -259,7 +259,7 @@ describe("the inbox", { timeout: 60_000 }, () => {
     await t.runtime.stop();
     const make = (workerId: string) =>
       new InboxPoller({
-        stores: new WorkspaceStores(t.s.db, ENV_WORKSPACE),
+        stores: new WorkspaceStores(t.s.db, t.s.workspace),
         client: t.s.client,
         post: async (args) => {
           const r = await t.s.switchboard.slack!.posts.post(t.s.switchboard.slack!.client, args);
@@ -279,7 +279,7 @@ describe("the inbox", { timeout: 60_000 }, () => {
     const id = 987654321;
     expect(await t.store.claimMessage(INBOX, id, userA, "inbound", clock.now())).toBe(true);
     expect(
-      await new InboxStore(t.s.db, ENV_WORKSPACE).claimMessage(INBOX, id, userA, "inbound", clock.now()),
+      await new InboxStore(t.s.db, t.s.workspace).claimMessage(INBOX, id, userA, "inbound", clock.now()),
     ).toBe(false);
     await a.stop();
     await b.stop();
@@ -310,7 +310,7 @@ describe("the inbox", { timeout: 60_000 }, () => {
     expect(await answer("inbox off")).toMatch(/Inbox off in <#C0INBOX>/);
     expect(await t.store.inbox(INBOX)).toBeUndefined();
     expect(
-      (await new AuditLog(t.s.db, ENV_WORKSPACE).list({ limit: 50 })).some(
+      (await new AuditLog(t.s.db, t.s.workspace).list({ limit: 50 })).some(
         (e) => e.operation === "inbox.off",
       ),
     ).toBe(true);
@@ -318,3 +318,5 @@ describe("the inbox", { timeout: 60_000 }, () => {
     expect(list.text).toBe("No channel has an inbox.");
   });
 });
+
+itLeavesBUntouched(() => t.s);

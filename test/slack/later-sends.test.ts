@@ -7,12 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { laterSendsOf } from "../../src/commands/later-message.ts";
 import { ACTION } from "../../src/commands/types.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { createLaterSends } from "../../src/slack/features/later-sends/runtime.ts";
 import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { checkMessageBlocks, checkView } from "../fakes/block-kit.ts";
 import { eventually } from "../helpers/eventually.ts";
 import type { SlackStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { ALICE, AUDIT, startAuditedStack } from "../helpers/timers.ts";
 import { Forms } from "./forms-harness.ts";
 
@@ -83,7 +83,7 @@ describe("a message sent later, in Slack", () => {
       ),
     );
     expect(said).toBeDefined();
-    expect((await laterSendsOf(new WorkspaceStores(stack.db, ENV_WORKSPACE)).get(n))?.state).toBe("done");
+    expect((await laterSendsOf(new WorkspaceStores(stack.db, stack.workspace)).get(n))?.state).toBe("done");
   });
 
   it("Cancel on the list: not sent", async () => {
@@ -104,7 +104,7 @@ describe("a message sent later, in Slack", () => {
       ),
     );
     expect(await runnerAt(new Date(at.getTime() + 1000)).pass()).toEqual([]);
-    expect((await laterSendsOf(new WorkspaceStores(stack.db, ENV_WORKSPACE)).get(n))?.state).toBe(
+    expect((await laterSendsOf(new WorkspaceStores(stack.db, stack.workspace)).get(n))?.state).toBe(
       "cancelled",
     );
   });
@@ -120,7 +120,7 @@ describe("a message sent later, in Slack", () => {
     expect(checkMessageBlocks(dm.blocks)).toEqual([]);
     expect(String(dm.text)).toContain("Demasiado tarde");
     expect(buttonsOf(dm.blocks).map((e) => e.value)).toEqual([`send ${phone}`, "templates status=approved"]);
-    expect((await laterSendsOf(new WorkspaceStores(stack.db, ENV_WORKSPACE)).get(n))?.state).toBe("failed");
+    expect((await laterSendsOf(new WorkspaceStores(stack.db, stack.workspace)).get(n))?.state).toBe("failed");
   });
 
   it("Send at… in the message form: refused in the past, set for its time, not sent before it, then once", async () => {
@@ -138,7 +138,7 @@ describe("a message sent later, in Slack", () => {
     expect(past.errors.when).toMatch(/in the past/);
     const answer = await forms.submit(v.id, { to: phone, text: "Desde el formulario", when: String(at) });
     expect(answer.errors).toBeUndefined();
-    const store = laterSendsOf(new WorkspaceStores(stack.db, ENV_WORKSPACE));
+    const store = laterSendsOf(new WorkspaceStores(stack.db, stack.workspace));
     const set = await eventually(
       async () => (await store.waiting("U0ALICE")).find((s) => s.payload.body.text === "Desde el formulario"),
       "set from the form",
@@ -169,7 +169,7 @@ describe("a message sent later, in Slack", () => {
     const at = Math.floor(Date.now() / 1000) + 7200;
     const answer = await forms.submit(v.id, { text: "Sí, de 9 a 18", when: String(at) });
     expect(answer.errors).toBeUndefined();
-    const store = laterSendsOf(new WorkspaceStores(stack.db, ENV_WORKSPACE));
+    const store = laterSendsOf(new WorkspaceStores(stack.db, stack.workspace));
     const set = await eventually(
       async () => (await store.waiting("U0ALICE")).find((s) => s.payload.body.text === "Sí, de 9 a 18"),
       "set from the card's Reply",
@@ -179,3 +179,5 @@ describe("a message sent later, in Slack", () => {
     expect((await store.get(set.number))?.state).toBe("done");
   });
 });
+
+itLeavesBUntouched(() => stack);

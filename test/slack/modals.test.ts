@@ -5,13 +5,13 @@
 
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ACTION } from "../../src/commands/types.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import type { Switchboard } from "../../src/host/app.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { checkView } from "../fakes/block-kit.ts";
 import type { FakeSlack } from "../fakes/slack.ts";
 import type { TestDb } from "../helpers/db.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { blockIds, Forms, randomName, templateEntries } from "./forms-harness.ts";
 
 let fake: FakeSlack;
@@ -40,7 +40,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const writes = async () => (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1000 })).length;
+const writes = async () => (await new AuditLog(db, stack.workspace).list({ limit: 1000 })).length;
 const posted = (re: RegExp) =>
   fake.waitFor(() => fake.messages.find((m) => re.test(m.text ?? "")), 15_000, `a message matching ${re}`);
 const inputsOf = (view: Json) =>
@@ -188,7 +188,7 @@ describe("the campaign form", () => {
       .filter((e: Json) => e.type === "button");
     expect(buttons.map((b: Json) => b.value)).toEqual([`campaign ${c.id} send`, `campaign ${c.id}`]);
     expect(buttons[0].action_id).toBe(ACTION.run);
-    const audit = (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 100 })).filter((e) =>
+    const audit = (await new AuditLog(db, stack.workspace).list({ limit: 100 })).filter((e) =>
       e.command.includes(name),
     );
     expect(audit.map((e) => e.operation).sort()).toEqual(["createCampaign", "createTag"]);
@@ -536,3 +536,5 @@ describe("a refusal after the API was too slow for Slack's 3 seconds", () => {
     );
   });
 });
+
+itLeavesBUntouched(() => stack);

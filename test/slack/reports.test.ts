@@ -336,11 +336,14 @@ describe("the shell", () => {
       const noChannel = await shell.core.run("report running every day at 08:00", actor);
       expect(noChannel.text).toMatch(/channel.*is required in the shell/s);
 
-      const before = (await schedules()).length;
+      const before = (await shell.reports.listSchedules()).length;
+      const slacks = (await schedules()).length;
       const made = await shell.core.run("report running every day at 08:00 C0GENERAL", actor);
       expect(made.text).toContain(`(${machineTimeZone()})`);
       expect(textOf(made.blocks)).toContain("posted only while Switchboard runs in Slack");
-      expect(await schedules()).toHaveLength(before + 1);
+      expect(await shell.reports.listSchedules()).toHaveLength(before + 1);
+      // The shell's workspace (`env`) is not the Slack workspace's, though both keep their rows in one database.
+      expect(await schedules()).toHaveLength(slacks);
 
       const now = await shell.core.run(`report now ${campaignId}`, actor);
       expect(now.text).toContain("Black Friday");

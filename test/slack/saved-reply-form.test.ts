@@ -7,12 +7,12 @@
 // with the reply's text and inbox, and Save changes them (audited); someone
 // who may not write cannot save.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
 import { SavedReplies } from "../../src/store/saved-replies.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { blockIds, Forms } from "./forms-harness.ts";
 
 const ALICE = { id: "U0ALICE", name: "alice" };
@@ -39,9 +39,9 @@ beforeAll(async () => {
       users: [ALICE, BOB],
     },
   });
-  await new InboxStore(s.db, ENV_WORKSPACE).setInbox(INBOX, "all", ALICE.id, new Date());
+  await new InboxStore(s.db, s.workspace).setInbox(INBOX, "all", ALICE.id, new Date());
   forms = new Forms(s.req, s.fake, ALICE);
-  saved = new SavedReplies(s.db, ENV_WORKSPACE);
+  saved = new SavedReplies(s.db, s.workspace);
 }, 120_000);
 
 afterAll(async () => {
@@ -49,7 +49,7 @@ afterAll(async () => {
 });
 
 const audited = async (operation: string) =>
-  (await new AuditLog(s.db, ENV_WORKSPACE).list({ limit: 200 })).filter((e) => e.operation === operation);
+  (await new AuditLog(s.db, s.workspace).list({ limit: 200 })).filter((e) => e.operation === operation);
 
 describe("the saved reply form", () => {
   it("`reply add` alone opens it; Save keeps the line breaks and the inbox, audited; bad input is said and changes nothing", async () => {
@@ -129,3 +129,5 @@ describe("the saved reply form", () => {
     expect(await saved.get("Bob's")).toBeUndefined();
   });
 });
+
+itLeavesBUntouched(() => s);

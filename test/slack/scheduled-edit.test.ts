@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { laterSendsOf } from "../../src/commands/later-message.ts";
 import { ACTION } from "../../src/commands/types.ts";
 import { localText } from "../../src/domain/start-time.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { checkView } from "../fakes/block-kit.ts";
 import type { SlackUserRef } from "../fakes/slack-requests.ts";
@@ -48,7 +47,7 @@ afterAll(async () => {
 });
 
 const text = (blocks: unknown) => JSON.stringify(blocks ?? []);
-const store = () => laterSendsOf(new WorkspaceStores(stack.db, ENV_WORKSPACE));
+const store = () => laterSendsOf(new WorkspaceStores(stack.db, stack.workspace));
 
 let phones = 0;
 /** `/sb send … at=` as Alice, confirmed: the message's number and its time (a whole minute, an hour or more away). */

@@ -4,9 +4,9 @@
 // submitted after `writers` changed still wrote with the start-up core.
 import { beforeAll, describe, expect, it } from "vitest";
 import { blocksToText } from "../../src/blocks/blocks.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { useStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { Forms, randomName, templateEntries } from "./forms-harness.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON is read loosely.
@@ -19,7 +19,7 @@ beforeAll(() => {
   alice = new Forms(stack().req, stack().fake);
 });
 
-const writes = async () => (await new AuditLog(stack().db, ENV_WORKSPACE).list({ limit: 1000 })).length;
+const writes = async () => (await new AuditLog(stack().db, stack().workspace).list({ limit: 1000 })).length;
 
 /** The Send shortcut of `user`: the view it put up (the first views.update Slack took). */
 async function shortcutView(user: { id: string; name: string }, what: string) {
@@ -61,3 +61,5 @@ describe("a settings change reaches forms at once", () => {
     expect((opened.args.view as Json).callback_id).toBe("sb_send");
   });
 });
+
+itLeavesBUntouched(() => stack());

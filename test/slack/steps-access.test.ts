@@ -4,7 +4,6 @@
 // step makes no request.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
 import { Workflow } from "./steps-harness.ts";
@@ -40,7 +39,7 @@ afterAll(async () => {
 });
 
 const auditOf = async (s: SlackStack, executionId: string) =>
-  (await new AuditLog(s.db, ENV_WORKSPACE).list({ limit: 1000 })).filter((e) =>
+  (await new AuditLog(s.db, s.workspace).list({ limit: 1000 })).filter((e) =>
     e.command.includes(executionId),
   );
 

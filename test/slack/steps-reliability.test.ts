@@ -6,7 +6,6 @@
 // function_executed, the Bolt app, the core and the sandbox.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { workFor } from "../../src/slack/context.ts";
 import { STEPS } from "../../src/slack/listeners/functions/index.ts";
 import { settleInterruptedSteps } from "../../src/slack/recovery/steps.ts";
@@ -38,10 +37,10 @@ describe("workflow steps always get an answer", { timeout: 60_000 }, () => {
   it("a NUL in an input: answered in words with a cleaned excerpt, the run stored as failed", async () => {
     const run = await wf.run("send_message", { actor: "U0ALICE", phone: "call\u0000me", text: "Hi" });
     expect(run.error).toMatch(/^Input phone: "call\uFFFDme" is not a phone number/);
-    expect(await new StepRunStore(stack.db, ENV_WORKSPACE).get(run.id)).toMatchObject({ state: "failed" });
+    expect(await new StepRunStore(stack.db, stack.workspace).get(run.id)).toMatchObject({ state: "failed" });
     const lone = await wf.run("send_message", { actor: "U0ALICE", phone: "\uD83Dcall", text: "Hi" });
     expect(lone.error).toMatch(/^Input phone: "\uFFFDcall" is not a phone number/);
-    expect(await new StepRunStore(stack.db, ENV_WORKSPACE).get(lone.id)).toMatchObject({ state: "failed" });
+    expect(await new StepRunStore(stack.db, stack.workspace).get(lone.id)).toMatchObject({ state: "failed" });
   });
 
   it("a megabyte in an input: the error quotes a short excerpt, never the whole input", async () => {
@@ -54,7 +53,7 @@ describe("workflow steps always get an answer", { timeout: 60_000 }, () => {
     });
     expect(run.error).toMatch(/^Input template_values, line 2: "x{40}…" is not key=value/);
     expect(run.error?.length).toBeLessThan(200);
-    expect((await new StepRunStore(stack.db, ENV_WORKSPACE).get(run.id))?.error).toBe(run.error);
+    expect((await new StepRunStore(stack.db, stack.workspace).get(run.id))?.error).toBe(run.error);
     const actor = await wf.run("look_up_contact", { actor: `U${"\u0000".repeat(5)}${"A".repeat(5000)}` });
     expect(actor.error?.length).toBeLessThan(300);
     expect(actor.error).not.toMatch(LONE);
@@ -68,8 +67,8 @@ describe("workflow steps always get an answer", { timeout: 60_000 }, () => {
       first_name: "Marker Nulname",
     });
     expect(run.outputs).toMatchObject({ created: true });
-    expect(await new StepRunStore(stack.db, ENV_WORKSPACE).get(run.id)).toMatchObject({ state: "done" });
-    const audit = (await new AuditLog(stack.db, ENV_WORKSPACE).list({ limit: 1000 })).filter((e) =>
+    expect(await new StepRunStore(stack.db, stack.workspace).get(run.id)).toMatchObject({ state: "done" });
+    const audit = (await new AuditLog(stack.db, stack.workspace).list({ limit: 1000 })).filter((e) =>
       e.command.includes(run.id),
     );
     expect(audit).toHaveLength(1);
@@ -85,7 +84,7 @@ describe("workflow steps always get an answer", { timeout: 60_000 }, () => {
     const look = stack.fake.executeFunction("look_up_contact", { email: "a@b.co" }).execution;
     for (const e of [send, look])
       expect(
-        await new StepRunStore(stack.db, ENV_WORKSPACE).claim({
+        await new StepRunStore(stack.db, stack.workspace).claim({
           executionId: e.id,
           callbackId: e.callbackId,
           actor: "U0ALICE",
@@ -94,7 +93,7 @@ describe("workflow steps always get an answer", { timeout: 60_000 }, () => {
     // Younger than the grace: left to a live replica.
     expect(
       await settleInterruptedSteps(
-        await workFor(stack.slack.services, ENV_WORKSPACE),
+        await workFor(stack.slack.services, stack.workspace),
         stack.slack.client,
         STEPS,
         60_000,
@@ -102,7 +101,7 @@ describe("workflow steps always get an answer", { timeout: 60_000 }, () => {
     ).toBe(0);
     expect(
       await settleInterruptedSteps(
-        await workFor(stack.slack.services, ENV_WORKSPACE),
+        await workFor(stack.slack.services, stack.workspace),
         stack.slack.client,
         STEPS,
         0,
@@ -115,7 +114,7 @@ describe("workflow steps always get an answer", { timeout: 60_000 }, () => {
     expect(send.error).toMatch(/before running this workflow again/);
     expect(look.state).toBe("failed");
     expect(look.error).toMatch(/restarted during this step; it changes nothing/);
-    expect(await new StepRunStore(stack.db, ENV_WORKSPACE).get(send.id)).toMatchObject({
+    expect(await new StepRunStore(stack.db, stack.workspace).get(send.id)).toMatchObject({
       state: "failed",
       error: send.error,
     });
@@ -126,7 +125,7 @@ describe("workflow steps always get an answer", { timeout: 60_000 }, () => {
     expect(stack.fake.callsOf("functions.completeError").length).toBeLessThanOrEqual(sends + 1);
     expect(
       await settleInterruptedSteps(
-        await workFor(stack.slack.services, ENV_WORKSPACE),
+        await workFor(stack.slack.services, stack.workspace),
         stack.slack.client,
         STEPS,
         0,

@@ -7,10 +7,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MessagingClient } from "../../src/api/client.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import type { FakeSlack } from "../fakes/slack.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { Workflow } from "./steps-harness.ts";
 
 let stack: SlackStack;
@@ -48,7 +48,7 @@ const newPhone = () =>
 const unique = () => randomBytes(3).toString("hex");
 /** Audit rows of one step run (their command names the workflow run and the step run). */
 const auditOf = async (executionId: string) =>
-  (await new AuditLog(stack.db, ENV_WORKSPACE).list({ limit: 1000 })).filter((e) =>
+  (await new AuditLog(stack.db, stack.workspace).list({ limit: 1000 })).filter((e) =>
     e.command.includes(executionId),
   );
 
@@ -315,3 +315,5 @@ describe("an execution delivered twice", () => {
     expect((await auditOf(execution.id)).filter((e) => e.operation === "createContact")).toHaveLength(1);
   });
 });
+
+itLeavesBUntouched(() => stack);

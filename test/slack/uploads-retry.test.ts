@@ -6,7 +6,6 @@
 // may import or discard (the uploader, a writer; a broadcaster).
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { startSlackApp } from "../../src/slack/app.ts";
 import { IMPORT_ACTIONS } from "../../src/slack/features/uploads/message.ts";
 import { ImportStore } from "../../src/store/imports.ts";
@@ -192,7 +191,7 @@ describe("an import left running by a stopped process", () => {
     const m = await preview("killed.csv");
     const id = controls(m).find((e) => e.action_id === IMPORT_ACTIONS.run).value as string;
     // The process that claimed it was killed before it sent anything.
-    expect(await new ImportStore(stack.db, ENV_WORKSPACE).claim(id, ALICE.id)).toBeDefined();
+    expect(await new ImportStore(stack.db, stack.workspace).claim(id, ALICE.id)).toBeDefined();
     const posts = importPosts();
 
     // The next start settles it.

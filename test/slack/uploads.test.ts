@@ -8,7 +8,6 @@ import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import type { Switchboard } from "../../src/host/app.ts";
 import { XLSX_MAX_BYTES } from "../../src/imports/source.ts";
 import { UPLOAD_TEMP_ROOT } from "../../src/imports/temp.ts";
@@ -21,6 +20,7 @@ import type { SlackRequests } from "../fakes/slack-requests.ts";
 import type { TestDb } from "../helpers/db.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { type SlackStack, startStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { workbook } from "../helpers/xlsx-zip.ts";
 import { Forms } from "./forms-harness.ts";
 
@@ -142,7 +142,7 @@ describe("a CSV shared in a channel", () => {
     expect(text).toMatch(/row 5/);
     expect(control(preview, IMPORT_ACTIONS.run).text.text).toBe("Import 2 valid rows");
 
-    const before = (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1000 })).filter(
+    const before = (await new AuditLog(db, stack.workspace).list({ limit: 1000 })).filter(
       (e) => e.operation === "importContacts",
     ).length;
     await Promise.all([click(preview, IMPORT_ACTIONS.run), click(preview, IMPORT_ACTIONS.run)]);
@@ -155,7 +155,7 @@ describe("a CSV shared in a channel", () => {
     expect(body).toMatch(/^\ufeffrow,First Name,Last Name,phone,reason/);
     expect(body).toMatch(/\r\n4,/);
     expect(body).toMatch(/\r\n5,Di,,12,/);
-    const after = (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1000 })).filter(
+    const after = (await new AuditLog(db, stack.workspace).list({ limit: 1000 })).filter(
       (e) => e.operation === "importContacts",
     ).length;
     expect(after - before).toBe(1);
@@ -167,7 +167,7 @@ describe("a CSV shared in a channel", () => {
     const told = await fake.waitForResponse(late.responseUrl as string);
     expect(String(told.body.text)).toMatch(/Already imported by <@U0ALICE>/);
     expect(
-      (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1000 })).filter(
+      (await new AuditLog(db, stack.workspace).list({ limit: 1000 })).filter(
         (e) => e.operation === "importContacts",
       ).length,
     ).toBe(after);
@@ -461,3 +461,5 @@ describe("the xlsx limit", () => {
     expect(() => checkFile({ id: "F1", name: "crm.csv", size, url }, config)).not.toThrow();
   });
 });
+
+itLeavesBUntouched(() => stack);

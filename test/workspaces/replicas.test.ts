@@ -9,7 +9,6 @@
 // departed workspace's work: its periodic compare (REPLICA_CHECK_SECONDS), or
 // its ping's new connection; in single mode, a settings change reaches it the
 // same way. PostgreSQL only: PGlite is one process.
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../src/domain/actor.ts";
 import {
@@ -25,7 +24,7 @@ import { InboxStore } from "../../src/store/inbox.ts";
 import type { FakeSlack } from "../fakes/slack.ts";
 import { openTestDb, postgresUrl, type TestDb } from "../helpers/db.ts";
 import { eventually } from "../helpers/eventually.ts";
-import { SIGNING_SECRET, startFakeSlack } from "../helpers/fake-slack.ts";
+import { manyWorkspaceEnv, startFakeSlack } from "../helpers/fake-slack.ts";
 import { captureLogger } from "../helpers/log.ts";
 import { startStallingProxy } from "../helpers/stalling-proxy.ts";
 
@@ -61,12 +60,7 @@ describe.skipIf(!postgresUrl())("two replicas on one PostgreSQL", () => {
     [fake, db1] = await Promise.all([startFakeSlack(), openTestDb("postgres")]);
     db2 = await openDb({ databaseUrl: db1.url, maxConnections: 5 });
     env = {
-      SLACK_CLIENT_ID: fake.clientId,
-      SLACK_CLIENT_SECRET: fake.clientSecret,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_STATE_SECRET: "a-state-secret-for-the-tests",
-      SWITCHBOARD_SECRET_KEY: randomBytes(32).toString("base64"),
-      SLACK_API_URL: fake.apiUrl,
+      ...manyWorkspaceEnv(fake),
       INBOX_POLL_SECONDS: "1",
       LOG_LEVEL: "warn",
     };
