@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIGNATURE_HEADER, verifySignature } from "../../src/automations/index.ts";
 import { blocksToText } from "../../src/blocks/text.ts";
 import type { Reply } from "../../src/commands/types.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { InboxStore } from "../../src/store/inbox.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { automationsEnv, type HookReceiver, startHookReceiver } from "../helpers/hook-receiver.ts";
 import { type Stack, startStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 
 const SHELL = { userId: "shell", via: "shell" as const };
 const ALICE = { userId: "U0ALICE", via: "slack" as const, channelId: "C0GENERAL" };
@@ -65,7 +65,7 @@ describe("automation commands", () => {
   });
 
   it("a conversation assigned in an inbox reaches it through the audit, signed", async () => {
-    const store = new InboxStore(s.db, ENV_WORKSPACE);
+    const store = new InboxStore(s.db, s.workspace);
     const now = new Date();
     await store.setInbox("C0INBOX1", "all", "U0", now);
     await store.ensureThread("C0INBOX1", 42, now);
@@ -77,7 +77,7 @@ describe("automation commands", () => {
     expect(event).toMatchObject({
       version: 1,
       type: "conversation.assigned",
-      workspace: ENV_WORKSPACE,
+      workspace: s.workspace,
       data: {
         inbox_channel: "C0INBOX1",
         chat_user_id: "42",
@@ -122,7 +122,7 @@ describe("automation commands", () => {
   });
 
   it("the URL is in neither the audit (the typed line included) nor the logs; delete stops it", async () => {
-    const rows = await new AuditLog(s.db, ENV_WORKSPACE).list({ limit: 200 });
+    const rows = await new AuditLog(s.db, s.workspace).list({ limit: 200 });
     const mine = rows.filter((e) => e.operation.startsWith("automation."));
     expect(mine.map((e) => e.operation)).toEqual(
       expect.arrayContaining(["automation.add", "automation.rotate"]),
@@ -135,4 +135,6 @@ describe("automation commands", () => {
     expect(text(await s.core.run("automation delete 1", SHELL))).toMatch(/Automation \*1\* deleted/);
     expect(text(await s.core.run("automations", SHELL))).toMatch(/No automation yet/);
   });
+
+  itLeavesBUntouched(() => s);
 });

@@ -6,9 +6,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { audienceLine } from "../../src/campaigns/audience.ts";
 import type { Reply } from "../../src/commands/types.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { CampaignAudiences } from "../../src/store/campaigns.ts";
 import { useStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { all, expectSlackValid, SLACK_USER } from "./helpers.ts";
 
 /** Campaigns whose record the proxy strips of its audience (as a real API's may show none). */
@@ -199,7 +199,7 @@ describe("an audience that got another campaign lately", () => {
     expect(sent.text).toMatch(/Early bird: sending/);
 
     // Started 3 hours ago by this workspace, 30 hours ago, and by another workspace: only the first two are its, only one recent.
-    const audiences = new CampaignAudiences(stack().db, ENV_WORKSPACE);
+    const audiences = new CampaignAudiences(stack().db, stack().workspace);
     const hours = (n: number) => new Date(Date.now() - n * 3_600_000);
     await audiences.record(9001, "Spring sale", { groupIds: [newsletter], contactIds: [] });
     await audiences.started(9001, "Spring sale", hours(3));
@@ -255,3 +255,5 @@ describe("the audience's words", () => {
     expect(audienceLine({ groups: [group("A", undefined)], ...none })).toMatch(/^Not counted/);
   });
 });
+
+itLeavesBUntouched(stack);

@@ -9,6 +9,7 @@
 import { describe, expect, it } from "vitest";
 import type { SwitchboardCore } from "../../src/commands/core.ts";
 import type { Actor, Reply } from "../../src/commands/types.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { all, approvedTemplate, expectSlackValid, SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -197,3 +198,5 @@ describe("a template the API will not send is refused before the request", () =>
     expect(messagePosts(since(before))).toEqual([]);
   });
 });
+
+itLeavesBUntouched(h);

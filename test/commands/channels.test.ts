@@ -5,11 +5,11 @@
 import { describe, expect, it } from "vitest";
 import { blocksToText } from "../../src/blocks/blocks.ts";
 import type { Reply } from "../../src/commands/types.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { loadConfig } from "../../src/platform/config.ts";
 import { ConfigError } from "../../src/platform/errors.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { useStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 
 const ALICE = { userId: "U0ALICE", via: "slack" as const, channelId: "C0GENERAL" };
 const BOB = { userId: "U0BOB", via: "slack" as const, channelId: "C0GENERAL" };
@@ -45,7 +45,7 @@ describe("channel names", () => {
     expect(r.visibility).toBe("in_channel");
     expect(text(r)).toMatch(/renamed from “Main line” to Store front/);
     expect(text(await s().core.run("campaign 1", BOB))).toMatch(/Channel Store front/);
-    const audit = (await new AuditLog(s().db, ENV_WORKSPACE).list({ limit: 5 })).find(
+    const audit = (await new AuditLog(s().db, s().workspace).list({ limit: 5 })).find(
       (e) => e.operation === "nameChannel",
     );
     expect(audit).toMatchObject({ actor: ALICE.userId, ok: true, answer: { id: 1, name: "Store front" } });
@@ -93,3 +93,5 @@ describe("channels without names", () => {
     expect(channels).toContain(asks([2]));
   });
 });
+
+itLeavesBUntouched(s);

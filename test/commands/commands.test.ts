@@ -9,6 +9,7 @@ import { MessagingClient } from "../../src/api/client.ts";
 import { blocksToText } from "../../src/blocks/blocks.ts";
 import { ACTION } from "../../src/commands/types.ts";
 import { startMediaServer } from "../helpers/media-server.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { all, expectSlackValid, SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -445,3 +446,5 @@ describe("related records and custom fields by name", () => {
     }
   });
 });
+
+itLeavesBUntouched(h);

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { blocksToText } from "../../src/blocks/blocks.ts";
 import type { Reply } from "../../src/commands/types.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { all, SHELL, useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -72,3 +73,5 @@ describe("an empty value", () => {
     expect(text(r)).toMatch(/Saved: Quiet hours/);
   });
 });
+
+itLeavesBUntouched(h);

@@ -2,6 +2,7 @@
 // shown as customers will read them before a send; the spec's documented body
 // alone is a campaign; no audience is refused at the send, in words.
 import { describe, expect, it } from "vitest";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { all, approvedTemplate, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -169,3 +170,5 @@ describe("audience ids as typed", () => {
     expect(writes()).toBe(before);
   });
 });
+
+itLeavesBUntouched(h);

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { pagePosition, showValue } from "../../src/commands/render.ts";
 import type { Reply } from "../../src/commands/types.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { all, SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -154,3 +155,5 @@ describe("an unknown record or command, said once", () => {
     expect((await h().run("tgas")).text).toMatch(/Did you mean `\/sb tags`\?/);
   });
 });
+
+itLeavesBUntouched(h);

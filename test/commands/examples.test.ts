@@ -17,6 +17,7 @@ import { Keyring } from "../../src/platform/secrets.ts";
 import { AutomationStore } from "../../src/store/automations.ts";
 import { Installations } from "../../src/store/installations.ts";
 import { createWorkspaceAdmin } from "../../src/workspaces/admin.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { expectSlackValid, SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -83,3 +84,5 @@ describe("the examples of /sb help", () => {
     expect(problems).toEqual([]);
   });
 });
+
+itLeavesBUntouched(h);

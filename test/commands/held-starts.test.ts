@@ -10,9 +10,9 @@ import {
   type Message,
 } from "../../src/campaigns/held-start-runner.ts";
 import { parseQuietHours, parseStartAt, type QuietHours, startRulesOf } from "../../src/domain/start-time.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { HeldStarts } from "../../src/store/held-starts.ts";
 import { postgresUrl } from "../helpers/db.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { onSecondPool, testClock } from "../helpers/timers.ts";
 import { all, useHarness } from "./helpers.ts";
 
@@ -53,7 +53,7 @@ function instance(clock: { now: () => Date }, rules = {}, db = h().db) {
   };
   const runner = new HeldStartRunner({
     db,
-    forWorkspace: async (w) => (w === ENV_WORKSPACE ? ws : undefined),
+    forWorkspace: async (w) => (w === h().workspace ? ws : undefined),
     now: clock.now,
   });
   return { core, runner, told };
@@ -67,7 +67,7 @@ async function heldWithCard(name: string, at: string, ts: string, now = "2026-11
   const clock = testClock(now);
   const run = instance(clock);
   const { id } = await newDraft(name, at, run.core);
-  const store = new HeldStarts(h().db, ENV_WORKSPACE);
+  const store = new HeldStarts(h().db, h().workspace);
   await store.setCard((await store.ofCampaign(id))!.id, "C0GENERAL", ts);
   return { clock, run, id, store };
 }
@@ -135,7 +135,7 @@ describe("held starts", () => {
     const record = (await h().client.getCampaign(id)) as Record<string, unknown>;
     expect(record.scheduledAt ?? null).toBeNull();
     expect(record.status).toBe("draft");
-    expect((await new HeldStarts(h().db, ENV_WORKSPACE).ofCampaign(id))?.state).toBe("held");
+    expect((await new HeldStarts(h().db, h().workspace).ofCampaign(id))?.state).toBe("held");
 
     // Not due yet: nothing starts.
     expect(await first.runner.pass()).toEqual([]);
@@ -148,7 +148,7 @@ describe("held starts", () => {
     expect(await second.runner.pass()).toEqual([]);
     expect(await first.runner.pass()).toEqual([]);
     expect(sends(id)).toBe(1);
-    const held = await new HeldStarts(h().db, ENV_WORKSPACE).ofCampaign(id);
+    const held = await new HeldStarts(h().db, h().workspace).ofCampaign(id);
     expect(held?.state).toBe("sent");
     // Its run is in the audit, as the person who asked.
     expect(h().audits.some((e) => e.operation === "sendCampaign" && e.actor === "U0ANA")).toBe(true);
@@ -213,7 +213,7 @@ describe("held starts", () => {
     expect(all(held)).toContain(`campaign ${id} cancel start`);
     expect(held.origin?.heldStart).toBeGreaterThan(0);
     expect(sends(id)).toBe(0);
-    const store = new HeldStarts(h().db, ENV_WORKSPACE);
+    const store = new HeldStarts(h().db, h().workspace);
     expect((await store.ofCampaign(id))?.at).toEqual(new Date("2026-11-28T07:00:00Z"));
 
     const cancelled = await run.core.run(`campaign ${id} cancel start`, ANA);
@@ -245,7 +245,7 @@ describe("held starts", () => {
     clock.set("2026-11-27T10:02:30Z");
     expect(await away.pass()).toEqual(["waiting"]);
     expect(sends(id)).toBe(0);
-    expect((await new HeldStarts(h().db, ENV_WORKSPACE).ofCampaign(id))?.state).toBe("held");
+    expect((await new HeldStarts(h().db, h().workspace).ofCampaign(id))?.state).toBe("held");
     expect(await connected.runner.pass()).toEqual(["sent"]);
     expect(sends(id)).toBe(1);
   });
@@ -271,7 +271,7 @@ describe("held starts", () => {
     const clock = testClock("2026-11-27T10:00:00Z");
     const base = instance(clock);
     const ws = dmsOnly(base);
-    const store = new HeldStarts(h().db, ENV_WORKSPACE);
+    const store = new HeldStarts(h().db, h().workspace);
     const { id: killed } = await newDraft("Left by a kill", "2026-11-27T10:01:00Z", base.core);
     const { id: sending } = await newDraft("Still sending", "2026-11-27T10:01:00Z", base.core);
     // Claimed (held → running) by two other processes at 10:01: one killed since, one alive and sending.
@@ -355,7 +355,7 @@ describe("held starts", () => {
       clock.set("2026-11-27T10:30:05Z");
       expect(await runner.pass()).toEqual(["taken"]);
       expect(sends(id)).toBe(0);
-      expect(await new HeldStarts(db, ENV_WORKSPACE).ofCampaign(id)).toMatchObject({
+      expect(await new HeldStarts(db, h().workspace).ofCampaign(id)).toMatchObject({
         state: "held",
         at: new Date("2026-11-27T11:00:00Z"),
       });
@@ -377,7 +377,7 @@ describe("held starts", () => {
       clock.set("2026-11-27T10:30:05Z");
       expect(await runner.pass()).toEqual(["taken"]);
       expect(sends(id)).toBe(0);
-      expect((await new HeldStarts(db, ENV_WORKSPACE).ofCampaign(id))?.state).toBe("cancelled");
+      expect((await new HeldStarts(db, h().workspace).ofCampaign(id))?.state).toBe("cancelled");
     }
 
     it("a start moved after the runner read it is not run at its old time; it runs at the new one, recorded when it ran", async () => {
@@ -385,7 +385,7 @@ describe("held starts", () => {
       clock.set("2026-11-27T11:00:07Z");
       expect(await runner.pass()).toEqual(["sent"]);
       expect(sends(id)).toBe(1);
-      const ran = await new HeldStarts(h().db, ENV_WORKSPACE).ofCampaign(id);
+      const ran = await new HeldStarts(h().db, h().workspace).ofCampaign(id);
       expect(ran?.ranAt).toEqual(new Date("2026-11-27T11:00:07Z"));
     });
 
@@ -432,7 +432,7 @@ describe("held starts", () => {
           clock.set("2026-11-27T22:30:05Z");
           expect(await second.runner.pass()).toEqual(["quiet"]);
           expect(sends(id)).toBe(0);
-          expect(await new HeldStarts(h().db, ENV_WORKSPACE).ofCampaign(id)).toMatchObject({
+          expect(await new HeldStarts(h().db, h().workspace).ofCampaign(id)).toMatchObject({
             state: "held",
             reason: "quiet",
           });
@@ -490,3 +490,5 @@ describe("held starts", () => {
     expect(sends(id)).toBe(1);
   });
 });
+
+itLeavesBUntouched(h);

@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { Actor, Reply } from "../../src/commands/types.ts";
 import { useStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 
 const WRITER: Actor = { userId: "U0WRITER", userName: "writer", channelId: "C0GENERAL", via: "slack" };
 const READER: Actor = { userId: "U0READER", userName: "reader", channelId: "C0GENERAL", via: "slack" };
@@ -67,3 +68,5 @@ describe("help in Slack", () => {
     expect(everything(await core.run("help import", SHELL))).toContain("./contacts.csv");
   });
 });
+
+itLeavesBUntouched(stack);

@@ -1,22 +1,28 @@
 // Shared set-up of the command-core tests: the test stack (test/helpers/stack.ts)
 // with the sandbox behind its counting proxy (so a test can say "no request was
-// made"), and a check that every reply is a message Slack would accept.
+// made"), and a check that every reply is a message Slack would accept. By
+// default in many-workspace mode: the tests drive workspace A's core
+// (`workspace`), and B, on the same deployment, can be asked whether it saw
+// anything (itLeavesBUntouched(h), test/helpers/stack-many.ts). The shell's own
+// tests ask for single mode, the environment's one workspace.
 
 import type { KnownBlock } from "@slack/types";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { MessagingClient } from "../../src/api/client.ts";
 import { type CoreOptions, createCommandCore, type SwitchboardCore } from "../../src/commands/core.ts";
 import type { Actor, Reply } from "../../src/commands/types.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
+import type { WorkspaceId } from "../../src/domain/workspace.ts";
 import { createSwitchboard, type Switchboard } from "../../src/host/app.ts";
 import { loadConfig } from "../../src/platform/config.ts";
 import type { AuditEntry } from "../../src/store/audit.ts";
 import type { Db } from "../../src/store/db.ts";
 import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
+import type { FakeSlack } from "../fakes/slack.ts";
 import { openTestDb, type TestDb } from "../helpers/db.ts";
 import { captureLogger } from "../helpers/log.ts";
 import type { Sandbox, SandboxOptions } from "../helpers/sandbox.ts";
-import { useStack } from "../helpers/stack.ts";
+import { type StackMode, useStack } from "../helpers/stack.ts";
+import type { StackWorkspace } from "../helpers/workspaces-stack.ts";
 
 export const SLACK_USER: Actor = {
   userId: "U0WRITER",
@@ -27,6 +33,12 @@ export const SLACK_USER: Actor = {
 export const SHELL: Actor = { userId: "shell", via: "shell" };
 
 export interface Harness {
+  mode: StackMode;
+  /** The workspace the tests drive: A in many-workspace mode, `env` in single mode. */
+  workspace: WorkspaceId;
+  /** Many-workspace mode: workspace B, which should see nothing, and the fake Slack both were installed from. */
+  b?: StackWorkspace;
+  fake?: FakeSlack;
   sandbox: Sandbox;
   forwarder: Forwarder;
   db: Db;
@@ -35,8 +47,7 @@ export interface Harness {
   audits: AuditEntry[];
   /** Runs a line and checks the reply is valid for Slack. */
   run(line: string, actor?: Actor): Promise<Reply>;
-  /** A new core (same store and API), as after a restart. */
-  /** A core of its own (`workspace`: another workspace's stores; default the environment's). */
+  /** A new core (same store and API), as after a restart: `workspace`, another workspace's stores (default the harness's). */
   newCore(opts?: Partial<CoreOptions> & { workspace?: string }): SwitchboardCore;
 }
 
@@ -47,9 +58,10 @@ export interface Forwarder {
   requests: string[];
 }
 
-export function useHarness(opts: { sandbox?: SandboxOptions } = {}): () => Harness {
+export function useHarness(opts: { sandbox?: SandboxOptions; mode?: StackMode } = {}): () => Harness {
   const audits: AuditEntry[] = [];
   const stack = useStack({
+    ...(opts.mode ? { mode: opts.mode } : {}),
     sandbox: { campaignTickMs: 0, readLimit: 100_000, writeLimit: 100_000, ...opts.sandbox },
     sandboxDb: "own",
     proxy: true,
@@ -65,8 +77,12 @@ export function useHarness(opts: { sandbox?: SandboxOptions } = {}): () => Harne
   });
   let h: Harness | undefined;
   beforeAll(() => {
-    const { sandbox, proxy, db, client, core, apiKey, switchboard } = stack();
+    const { mode, workspace: own, b, fake, sandbox, proxy, db, client, core, apiKey, switchboard } = stack();
     h = {
+      mode,
+      workspace: own,
+      b,
+      fake,
       sandbox,
       forwarder: { url: proxy!.origin, requests: proxy!.seen },
       db,
@@ -76,7 +92,7 @@ export function useHarness(opts: { sandbox?: SandboxOptions } = {}): () => Harne
       newCore: ({ workspace, ...more } = {}) =>
         createCommandCore({
           api: client,
-          stores: new WorkspaceStores(db, workspace ?? ENV_WORKSPACE),
+          stores: new WorkspaceStores(db, workspace ?? own),
           apiKey,
           defaultChannelId: 1,
           defaultCountry: "US",

@@ -9,8 +9,8 @@ import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import { blocksToText } from "../../src/blocks/blocks.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { SHELL, useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -65,7 +65,7 @@ describe("/sb import <path> in the shell", () => {
       const found = await h().client.listContacts({ search: phone!.slice(-7), limit: 5 });
       expect(found.items.find((c) => c.phone === phone)?.first_name, phone).toBe(first);
     }
-    const audited = (await new AuditLog(h().db, ENV_WORKSPACE).list({ limit: 1000 })).filter(
+    const audited = (await new AuditLog(h().db, h().workspace).list({ limit: 1000 })).filter(
       (e) => e.operation === "importContacts" && e.via === "shell",
     );
     expect(audited).toHaveLength(1);
@@ -177,3 +177,5 @@ describe("/sb import <path> in the shell", () => {
     expect(lines[3]).toMatch(/^5,Di,,'\+44 20 7946 0958x,/);
   });
 });
+
+itLeavesBUntouched(h);

@@ -9,11 +9,11 @@ import { LATER_KIND, laterSendsOf } from "../../src/commands/later-message.ts";
 import { LaterSendRunner, type LaterSendWorkspace, type Message } from "../../src/commands/later-sends.ts";
 import type { Actor } from "../../src/commands/types.ts";
 import { parseQuietHours } from "../../src/domain/start-time.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { auditSentence } from "../../src/slack/features/audit-words.ts";
 import { OwnSends } from "../../src/store/own-sends.ts";
 import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { postgresUrl } from "../helpers/db.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { onSecondPool, testClock } from "../helpers/timers.ts";
 import { all, SHELL, useHarness } from "./helpers.ts";
 
@@ -41,7 +41,7 @@ function instance(clock: { now: () => Date }, db = h().db, rules: LaterSendWorks
   const ws: LaterSendWorkspace = { core, rules, dm: async (u, m) => void dms.push([u, m]) };
   const runner = new LaterSendRunner({
     db,
-    forWorkspace: async (w) => (w === ENV_WORKSPACE ? ws : undefined),
+    forWorkspace: async (w) => (w === h().workspace ? ws : undefined),
     now: clock.now,
   });
   return { core, runner, dms };
@@ -98,7 +98,7 @@ describe("a message sent later", () => {
     );
     const id = (row?.answer as { id?: number } | undefined)?.id;
     expect(id).toBeTypeOf("number");
-    expect((await new OwnSends(h().db, ENV_WORKSPACE).of(id!))?.userId).toBe("U0ANA");
+    expect((await new OwnSends(h().db, h().workspace).of(id!))?.userId).toBe("U0ANA");
     expect(first.dms).toEqual([]);
   });
 
@@ -148,7 +148,7 @@ describe("a message sent later", () => {
     clock.set("2026-11-27T10:06:00Z");
     expect(await run.runner.pass()).toEqual([]);
     expect(posts()).toBe(before);
-    expect((await laterSendsOf(new WorkspaceStores(h().db, ENV_WORKSPACE)).get(n))?.state).toBe("cancelled");
+    expect((await laterSendsOf(new WorkspaceStores(h().db, h().workspace)).get(n))?.state).toBe("cancelled");
   });
 
   it("the 24-hour window closed at the time: nothing is sent, the writer told by DM with the templates offered", async () => {
@@ -158,7 +158,7 @@ describe("a message sent later", () => {
     const n = await setLater(run.core, `send ${phone} Too late at=2026-11-27T10:05:00Z`);
     clock.set("2026-11-27T10:05:01Z");
     expect(await run.runner.pass()).toEqual(["window"]);
-    expect((await laterSendsOf(new WorkspaceStores(h().db, ENV_WORKSPACE)).get(n))?.state).toBe("failed");
+    expect((await laterSendsOf(new WorkspaceStores(h().db, h().workspace)).get(n))?.state).toBe("failed");
     expect(run.dms).toHaveLength(1);
     const [to, dm] = run.dms[0]!;
     expect(to).toBe("U0ANA");
@@ -178,7 +178,7 @@ describe("a message sent later", () => {
     const run = instance(clock);
     const phone = await customer();
     const n = await setLater(run.core, `send ${phone} Maybe at=2026-11-27T10:05:00Z`);
-    const store = laterSendsOf(new WorkspaceStores(h().db, ENV_WORKSPACE));
+    const store = laterSendsOf(new WorkspaceStores(h().db, h().workspace));
     const s = await store.get(n);
     // A process claimed it at 10:05 and died before its outcome was recorded.
     await store.move(n, ["waiting"], "running", new Date("2026-11-27T10:05:00Z"), {
@@ -283,8 +283,10 @@ describe("a message sent later", () => {
     // (Another workspace's message, not connected here, waits: the many-workspace test's.)
     expect((await run.runner.pass()).filter((o) => o !== "waiting")).toEqual(["late"]);
     expect(posts()).toBe(before);
-    expect((await laterSendsOf(new WorkspaceStores(h().db, ENV_WORKSPACE)).get(n))?.state).toBe("failed");
+    expect((await laterSendsOf(new WorkspaceStores(h().db, h().workspace)).get(n))?.state).toBe("failed");
     expect(run.dms[0]?.[1].text).toMatch(/was not sent at .+: Switchboard was stopped at its time/);
     expect(run.dms[0]?.[1].text).toContain("Buenos días");
   });
 });
+
+itLeavesBUntouched(h);

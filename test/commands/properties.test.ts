@@ -9,6 +9,7 @@ import { ALL_COMMANDS } from "../../src/commands/defs/index.ts";
 import { TokenizeError, tokenize } from "../../src/commands/tokenize.ts";
 import type { Actor, Reply } from "../../src/commands/types.ts";
 import { auditMessage } from "../../src/slack/io/bridge.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { expectSlackValid, useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -149,3 +150,5 @@ describe("the core, on any line", () => {
     expect(post.text).not.toMatch(LIVE_PING);
   });
 });
+
+itLeavesBUntouched(h);

@@ -5,11 +5,11 @@ import { describe, expect, it } from "vitest";
 import { MessagingClient } from "../../src/api/client.ts";
 import { createCommandCore } from "../../src/commands/core.ts";
 import { ACTION, type Actor, type Reply } from "../../src/commands/types.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { Confirmations } from "../../src/store/confirmations.ts";
 import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
 import { startProxy } from "../helpers/proxy.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { all, expectSlackValid, SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -106,31 +106,31 @@ describe("bad input: a clear answer naming the field, the usage, and no request"
     it(via ? `${line} (${via})` : line, async () => {
       const { forwarder, db } = h();
       const before = forwarder.requests.length;
-      const auditBefore = (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1000 })).length;
+      const auditBefore = (await new AuditLog(db, h().workspace).list({ limit: 1000 })).length;
       const r = await h().run(line, via === "shell" ? SHELL : undefined);
       expect(r.visibility).toBe("ephemeral");
       expect(r.text).toMatch(pattern);
       expect(r.confirmation).toBeUndefined();
       expect(forwarder.requests.slice(before)).toEqual([]);
-      expect((await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1000 })).length).toBe(auditBefore);
+      expect((await new AuditLog(db, h().workspace).list({ limit: 1000 })).length).toBe(auditBefore);
     });
   }
 
   it("in Slack, send, contact edit and user edit without options open a form and write nothing", async () => {
     const { forwarder, db } = h();
-    const auditBefore = (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1000 })).length;
+    const auditBefore = (await new AuditLog(db, h().workspace).list({ limit: 1000 })).length;
     for (const line of ["send", "contact edit 4", "user edit 1"]) {
       const before = forwarder.requests.filter((r) => !r.startsWith("GET ")).length;
       const r = await h().run(line);
       expect(r.form?.kind, line).toMatch(/^(send|contact|chat-user)$/);
       expect(forwarder.requests.filter((r) => !r.startsWith("GET ")).length, line).toBe(before);
     }
-    expect((await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1000 })).length).toBe(auditBefore);
+    expect((await new AuditLog(db, h().workspace).list({ limit: 1000 })).length).toBe(auditBefore);
   });
 
   it("a 100 KB command is refused before any request, in words, and 4,000 characters still run", async () => {
     const { forwarder, db } = h();
-    const auditBefore = (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1000 })).length;
+    const auditBefore = (await new AuditLog(db, h().workspace).list({ limit: 1000 })).length;
     for (const line of [`contacts ${"a".repeat(100_000)}`, `tag add x #FF0000 ${"b".repeat(5000)}`]) {
       const before = forwarder.requests.length;
       const r = await h().run(line);
@@ -138,7 +138,7 @@ describe("bad input: a clear answer naming the field, the usage, and no request"
       expect(r.text).not.toMatch(/HTTP|431/);
       expect(forwarder.requests.slice(before)).toEqual([]);
     }
-    expect((await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1000 })).length).toBe(auditBefore);
+    expect((await new AuditLog(db, h().workspace).list({ limit: 1000 })).length).toBe(auditBefore);
     const fits = await h().run(`contacts ${"a".repeat(3990)}`);
     expect(fits.text).toMatch(/Contacts matching/);
   });
@@ -181,7 +181,7 @@ describe("API errors in plain words", () => {
     const client = new MessagingClient({ baseUrl: `${forwarder.url}/v1`, apiKey: sandbox.readKey });
     const core = createCommandCore({
       api: client,
-      stores: new WorkspaceStores(db, ENV_WORKSPACE),
+      stores: new WorkspaceStores(db, h().workspace),
       apiKey: sandbox.readKey,
       defaultChannelId: 1,
     });
@@ -189,7 +189,7 @@ describe("API errors in plain words", () => {
     expect(r.text).toMatch(/need a key with the write scope/);
     expect(r.text).not.toMatch(/403/);
     expect(all(r)).not.toContain(sandbox.readKey);
-    const audit = (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1 }))[0]!;
+    const audit = (await new AuditLog(db, h().workspace).list({ limit: 1 }))[0]!;
     expect(audit).toMatchObject({ operation: "createTag", ok: false, status: 403 });
     await client.close();
   });
@@ -200,7 +200,7 @@ describe("API errors in plain words", () => {
     const client = new MessagingClient({ baseUrl: `${forwarder.url}/v1`, apiKey: key });
     const core = createCommandCore({
       api: client,
-      stores: new WorkspaceStores(db, ENV_WORKSPACE),
+      stores: new WorkspaceStores(db, h().workspace),
       apiKey: key,
     });
     const r = await core.run("me", SLACK_USER);
@@ -217,7 +217,7 @@ describe("API errors in plain words", () => {
       apiKey: "k_unreachable",
       maxRetries: 0,
     });
-    const core = createCommandCore({ api: client, stores: new WorkspaceStores(db, ENV_WORKSPACE) });
+    const core = createCommandCore({ api: client, stores: new WorkspaceStores(db, h().workspace) });
     const r = await core.run("tags", SLACK_USER);
     expectSlackValid(r);
     expect(r.text).toMatch(/Could not reach the messaging API|No answer/);
@@ -245,7 +245,7 @@ describe("confirmations", () => {
     // A new core on the same store, as after a restart.
     const again = await h().newCore().confirm(cid, SLACK_USER);
     expect(again.text).toMatch(/Already done: confirmed by <@U0WRITER> at \d{4}-/);
-    const audit = (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1000 })).filter(
+    const audit = (await new AuditLog(db, h().workspace).list({ limit: 1000 })).filter(
       (e) => e.operation === "sendCampaign",
     );
     expect(audit).toHaveLength(1);
@@ -282,7 +282,7 @@ describe("confirmations", () => {
   });
 
   it("an expired or unknown confirmation is refused", async () => {
-    const c = await new Confirmations(h().db, ENV_WORKSPACE).create({
+    const c = await new Confirmations(h().db, h().workspace).create({
       actor: SLACK_USER.userId,
       command: { id: "tag.delete", raw: { id: "1" }, line: "tag delete 1" },
       ttlMs: -1000,
@@ -305,13 +305,13 @@ describe("confirmations", () => {
       command: { id: "tag.delete", raw: { id: String(id) }, line: `tag delete ${id}` },
       ttlMs: 60_000,
     });
-    const audited = (await new AuditLog(h().db, ENV_WORKSPACE).list({ limit: 1000 })).length;
+    const audited = (await new AuditLog(h().db, h().workspace).list({ limit: 1000 })).length;
     // This core is the "env" workspace's: the id is not one of its confirmations.
     expect((await h().core.confirm(c.id, SLACK_USER)).text).toMatch(/does not exist/);
     expect((await h().core.dismiss(c.id, SLACK_USER)).text).toMatch(/does not exist/);
     await h().client.getTag(id);
     expect(await theirs.get(c.id)).toMatchObject({ state: "pending" });
-    expect((await new AuditLog(h().db, ENV_WORKSPACE).list({ limit: 1000 })).length).toBe(audited);
+    expect((await new AuditLog(h().db, h().workspace).list({ limit: 1000 })).length).toBe(audited);
     expect(await new AuditLog(h().db, "T0OTHER").list()).toEqual([]);
   });
 
@@ -332,7 +332,7 @@ describe("confirmations", () => {
       expect(all(first)).toMatch(/Check the campaign's status/);
       expect(first.text).not.toMatch(/failed|retry/);
       expect(buttons(first)).toEqual([{ actionId: ACTION.run, value: `campaign ${id}` }]);
-      expect((await new Confirmations(db, ENV_WORKSPACE).get(cid))!.state).toBe("unknown");
+      expect((await new Confirmations(db, h().workspace).get(cid))!.state).toBe("unknown");
 
       for (const later of [
         await core.confirm(cid, SLACK_USER),
@@ -358,11 +358,11 @@ describe("confirmations", () => {
     const ask = await h().run(`campaign ${id} send`);
     const cid = ask.confirmation!.id;
     // The crashed process had claimed it (running) and stopped before any answer.
-    expect((await new Confirmations(db, ENV_WORKSPACE).claim(cid, SLACK_USER.userId))?.state).toBe("running");
+    expect((await new Confirmations(db, h().workspace).claim(cid, SLACK_USER.userId))?.state).toBe("running");
     expect((await h().core.confirm(cid, SLACK_USER)).text).toMatch(/being carried out now/);
 
     // Start again: the settle src/host/app.ts runs, and a new core on the same store.
-    expect(await new Confirmations(db, ENV_WORKSPACE).settleInterrupted()).toBeGreaterThanOrEqual(1);
+    expect(await new Confirmations(db, h().workspace).settleInterrupted()).toBeGreaterThanOrEqual(1);
     const before = forwarder.requests.length;
     const r = await h().newCore().confirm(cid, SLACK_USER);
     expectSlackValid(r);
@@ -372,21 +372,21 @@ describe("confirmations", () => {
     expect(buttons(r)).toEqual([{ actionId: ACTION.run, value: `campaign ${id}` }]);
     expect(forwarder.requests.slice(before).filter((q) => q.startsWith("POST"))).toEqual([]);
     expect((await client.getCampaign(id)).status).toBe("draft");
-    expect(await new Confirmations(db, ENV_WORKSPACE).settleInterrupted()).toBe(0);
+    expect(await new Confirmations(db, h().workspace).settleInterrupted()).toBe(0);
   });
 
   it("a process still running a command that another one's start settled records its real outcome", async () => {
     const { db } = h();
-    const c = await new Confirmations(db, ENV_WORKSPACE).create({
+    const c = await new Confirmations(db, h().workspace).create({
       actor: SLACK_USER.userId,
       command: { id: "tag.delete", raw: { id: "999" }, line: "tag delete 999" },
       ttlMs: 60_000,
     });
-    await new Confirmations(db, ENV_WORKSPACE).claim(c.id, SLACK_USER.userId);
-    await new Confirmations(db, ENV_WORKSPACE).settleInterrupted();
-    expect((await new Confirmations(db, ENV_WORKSPACE).get(c.id))!.state).toBe("unknown");
-    await new Confirmations(db, ENV_WORKSPACE).finish(c.id, "done", { text: "Tag #999 deleted" });
-    expect((await new Confirmations(db, ENV_WORKSPACE).get(c.id))!.state).toBe("done");
+    await new Confirmations(db, h().workspace).claim(c.id, SLACK_USER.userId);
+    await new Confirmations(db, h().workspace).settleInterrupted();
+    expect((await new Confirmations(db, h().workspace).get(c.id))!.state).toBe("unknown");
+    await new Confirmations(db, h().workspace).finish(c.id, "done", { text: "Tag #999 deleted" });
+    expect((await new Confirmations(db, h().workspace).get(c.id))!.state).toBe("done");
   });
 
   it("the shell confirms its own requests", async () => {
@@ -479,7 +479,7 @@ describe("audit", () => {
     const { db, audits } = h();
     const n = audits.length;
     await h().run("tag add Audited #ABCDEF");
-    const row = (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1 }))[0]!;
+    const row = (await new AuditLog(db, h().workspace).list({ limit: 1 }))[0]!;
     expect(row).toMatchObject({
       actor: "U0WRITER",
       via: "slack",
@@ -499,9 +499,9 @@ describe("audit", () => {
     // A tag name that exists already: the API refuses it with 409.
     const taken = (await client.listTags()).items[0]?.name as string;
     await h().run(`tag add "${taken}" #112233`);
-    const row = (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1 }))[0]!;
+    const row = (await new AuditLog(db, h().workspace).list({ limit: 1 }))[0]!;
     expect(row).toMatchObject({ operation: "createTag", ok: false, status: 409 });
-    const ops = (await new AuditLog(db, ENV_WORKSPACE).list({ limit: 1000 })).map((e) => e.operation);
+    const ops = (await new AuditLog(db, h().workspace).list({ limit: 1000 })).map((e) => e.operation);
     expect(ops.filter((o) => /^(get|list)/.test(o))).toEqual([]);
   });
 
@@ -523,3 +523,5 @@ describe("audit", () => {
     expect(audits.at(-1)!.answer).toMatchObject({ error: "not_found" });
   });
 });
+
+itLeavesBUntouched(h);

@@ -7,10 +7,10 @@ import { describe, expect, it } from "vitest";
 import { blocksToText } from "../../src/blocks/blocks.ts";
 import type { Reply } from "../../src/commands/types.ts";
 import { fillReply, replyPlaceholders } from "../../src/domain/saved-reply.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { AuditLog } from "../../src/store/audit.ts";
 import { SavedReplies } from "../../src/store/saved-replies.ts";
 import { useStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 
 const ALICE = { userId: "U0ALICE", via: "slack" as const, channelId: "C0GENERAL" };
 const BOB = { userId: "U0BOB", via: "slack" as const, channelId: "C0GENERAL" };
@@ -46,7 +46,7 @@ describe("filling a saved reply from the customer's record", () => {
 describe("saved reply commands", () => {
   const s = useStack({ writers: [ALICE.userId] });
   const audited = async (operation: string) =>
-    (await new AuditLog(s().db, ENV_WORKSPACE).list({ limit: 200 })).filter((e) => e.operation === operation);
+    (await new AuditLog(s().db, s().workspace).list({ limit: 200 })).filter((e) => e.operation === operation);
 
   it("none yet: the list says how to add one", async () => {
     expect(text(await s().core.run("replies", BOB))).toMatch(/No saved reply yet: `\/sb reply add/);
@@ -62,7 +62,7 @@ describe("saved reply commands", () => {
     expect(await audited("reply.add")).toHaveLength(1);
     const twice = await s().core.run('reply add "ORDER SHIPPED" Something else', ALICE);
     expect(text(twice)).toMatch(/There is a saved reply called Order shipped already: nothing was changed/);
-    expect((await new SavedReplies(s().db, ENV_WORKSPACE).get("order shipped"))?.text).toBe(
+    expect((await new SavedReplies(s().db, s().workspace).get("order shipped"))?.text).toBe(
       "Hi {first_name|there}, order {order_id} ships today.",
     );
     const list = text(await s().core.run("replies", BOB));
@@ -74,7 +74,7 @@ describe("saved reply commands", () => {
       const r = await s().core.run(line, BOB);
       expect(r.text).toMatch(/Only <@U0ALICE> may make changes/);
     }
-    expect((await new SavedReplies(s().db, ENV_WORKSPACE).list()).map((r) => r.name)).toEqual([
+    expect((await new SavedReplies(s().db, s().workspace).list()).map((r) => r.name)).toEqual([
       "Order shipped",
     ]);
   });
@@ -82,7 +82,7 @@ describe("saved reply commands", () => {
   it("edit changes the text (audited); an unknown name is told, nothing changed", async () => {
     const r = await s().core.run('reply edit "order shipped" Thanks {first_name|there}!', ALICE);
     expect(text(r)).toMatch(/Saved reply Order shipped changed/);
-    expect((await new SavedReplies(s().db, ENV_WORKSPACE).get("Order shipped"))?.text).toBe(
+    expect((await new SavedReplies(s().db, s().workspace).get("Order shipped"))?.text).toBe(
       "Thanks {first_name|there}!",
     );
     expect(await audited("reply.edit")).toHaveLength(1);
@@ -100,7 +100,7 @@ describe("saved reply commands", () => {
     expect(text(await s().core.run('reply edit "order shipped"', SHELL))).toMatch(/text is required/);
     // In Slack, a name without a text is asked for too (only `reply add` alone opens the form).
     expect(text(await s().core.run("reply add hello", ALICE))).toMatch(/text is required/);
-    expect(await new SavedReplies(s().db, ENV_WORKSPACE).get("hello")).toBeUndefined();
+    expect(await new SavedReplies(s().db, s().workspace).get("hello")).toBeUndefined();
   });
 
   it("delete removes it (audited); a second delete is told", async () => {
@@ -108,24 +108,24 @@ describe("saved reply commands", () => {
     expect(text(r)).toMatch(/Saved reply Order shipped deleted/);
     expect(await audited("reply.delete")).toHaveLength(1);
     expect(text(await s().core.run("reply delete Order shipped", ALICE))).toMatch(/There is no saved reply/);
-    expect(await new SavedReplies(s().db, ENV_WORKSPACE).list()).toEqual([]);
+    expect(await new SavedReplies(s().db, s().workspace).list()).toEqual([]);
   });
 
   it("one limit everywhere: at most 3,000 characters, as the forms hold, told in words (issue 39 §1)", async () => {
     const long = `Hi {first_name|there}, ${"x".repeat(3500)}`;
     const add = await s().core.run(`reply add long ${long}`, ALICE);
     expect(text(add)).toMatch(/is 3,5\d\d characters: a saved reply may have at most 3,000/);
-    expect(await new SavedReplies(s().db, ENV_WORKSPACE).get("long")).toBeUndefined();
+    expect(await new SavedReplies(s().db, s().workspace).get("long")).toBeUndefined();
     const fits = "y".repeat(3000);
     expect(text(await s().core.run(`reply add long ${fits}`, ALICE))).toMatch(/Saved reply long added/);
     const edit = await s().core.run(`reply edit long ${fits}z`, ALICE);
     expect(text(edit)).toMatch(/is 3,001 characters: a saved reply may have at most 3,000/);
-    expect((await new SavedReplies(s().db, ENV_WORKSPACE).get("long"))?.text).toBe(fits);
+    expect((await new SavedReplies(s().db, s().workspace).get("long"))?.text).toBe(fits);
     // The form opens with it whole: it fits the field.
     const form = await s().core.run("reply edit long", ALICE);
     expect(form.form?.kind).toBe("saved-reply-edit");
     // One kept from before the limit does not open a form it does not fit: its new text is asked for.
-    await new SavedReplies(s().db, ENV_WORKSPACE).add(
+    await new SavedReplies(s().db, s().workspace).add(
       "older",
       "z".repeat(3500),
       ALICE.userId,
@@ -142,8 +142,10 @@ describe("saved reply commands", () => {
     await s().core.run("reply add hello Hello {first_name|there}", ALICE);
     expect(await new SavedReplies(s().db, "T0OTHER").list()).toEqual([]);
     expect(await new SavedReplies(s().db, "T0OTHER").remove("hello")).toBeUndefined();
-    expect((await new SavedReplies(s().db, ENV_WORKSPACE).get("hello"))?.text).toBe(
+    expect((await new SavedReplies(s().db, s().workspace).get("hello"))?.text).toBe(
       "Hello {first_name|there}",
     );
   });
+
+  itLeavesBUntouched(s);
 });

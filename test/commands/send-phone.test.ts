@@ -3,6 +3,7 @@
 // refusal that quotes what was typed and says why it is not a phone. The
 // answer names a chat user by name, never "chat user #1".
 import { describe, expect, it } from "vitest";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -81,3 +82,5 @@ describe("the answer to a message sent to a chat user", () => {
     expect(contextLine).not.toMatch(/chat user #/);
   });
 });
+
+itLeavesBUntouched(h);

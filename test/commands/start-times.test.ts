@@ -5,8 +5,8 @@
 // the words the campaign form uses too (startTimeProblem). The clock is the test's.
 import { describe, expect, it } from "vitest";
 import { startRulesOf } from "../../src/domain/start-time.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { HeldStarts } from "../../src/store/held-starts.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { all, useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -33,7 +33,7 @@ describe("send at= a time that does not exist", () => {
       "The start time 2027-02-30T09:00:00Z is not a date that exists: February 2027 has 28 days.",
     );
     expect(all(r)).not.toMatch(/2027-03-02|Starts at|Start at/);
-    expect(await new HeldStarts(h().db, ENV_WORKSPACE).ofCampaign(id)).toBeUndefined();
+    expect(await new HeldStarts(h().db, h().workspace).ofCampaign(id)).toBeUndefined();
     expect(requests(new RegExp(`^POST /v1/campaigns/${id}/send`))).toBe(0);
   });
 
@@ -51,7 +51,7 @@ describe("send at= a time that does not exist", () => {
       expect(r.confirmation, at).toBeUndefined();
       expect(all(r), at).toContain(words);
     }
-    expect(await new HeldStarts(h().db, ENV_WORKSPACE).ofCampaign(id)).toBeUndefined();
+    expect(await new HeldStarts(h().db, h().workspace).ofCampaign(id)).toBeUndefined();
   });
 });
 
@@ -63,7 +63,7 @@ describe("a start more than a year away", () => {
     expect(r.confirmation).toBeUndefined();
     expect(all(r)).toContain("The start time 9999-12-31 is more than a year away");
     expect(all(r)).not.toContain("10000");
-    expect(await new HeldStarts(h().db, ENV_WORKSPACE).ofCampaign(id)).toBeUndefined();
+    expect(await new HeldStarts(h().db, h().workspace).ofCampaign(id)).toBeUndefined();
   });
 
   it("campaign add at= more than a year away makes no campaign", async () => {
@@ -93,3 +93,5 @@ describe("a start time chosen in a form (the core's startTimeProblem)", () => {
     expect(core.startTimeProblem?.(new Date("2026-11-28T09:00:00Z"))).toBeUndefined();
   });
 });
+
+itLeavesBUntouched(h);

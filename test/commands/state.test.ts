@@ -5,6 +5,7 @@
 // campaign) the prompt stays, and the API's refusal is put in words.
 import { describe, expect, it } from "vitest";
 import { ACTION } from "../../src/commands/types.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { seedCampaign } from "../reports/helpers.ts";
 import { SLACK_USER, useHarness } from "./helpers.ts";
 
@@ -75,3 +76,5 @@ describe("the state is read before asking (issue 22 §2)", () => {
     expect(r.text).toMatch(/leave it out of new campaigns/);
   });
 });
+
+itLeavesBUntouched(h);

@@ -13,7 +13,6 @@ import { TOPICS } from "../../src/commands/defs/help.ts";
 import { ALL_COMMANDS } from "../../src/commands/defs/index.ts";
 import type { FormRequest } from "../../src/commands/form-kinds.ts";
 import { ACTION, type Actor, type Reply } from "../../src/commands/types.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import { replyToText } from "../../src/shell/index.ts";
 import { auditSentence } from "../../src/slack/features/audit-words.ts";
 import { createHomeView } from "../../src/slack/features/home/view.ts";
@@ -22,6 +21,7 @@ import { templateParams } from "../../src/slack/forms/parts.ts";
 import { SETTINGS_GROUPS, settingsGroupModal } from "../../src/slack/forms/settings.ts";
 import { auditMessage } from "../../src/slack/io/bridge.ts";
 import { WorkspaceStores } from "../../src/store/workspace-stores.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 import { SHELL, SLACK_USER, useHarness } from "./helpers.ts";
 
 const h = useHarness();
@@ -622,7 +622,7 @@ describe("the audit's lines of the tour's writes (issue 39 §1)", () => {
     // The Home tab's recent changes: the same sentences, with their date, never a typed line.
     const home = await createHomeView({
       client: h().client,
-      stores: new WorkspaceStores(h().db, ENV_WORKSPACE),
+      stores: new WorkspaceStores(h().db, h().workspace),
       apiKey: "sb_test_tour",
     })(SLACK_USER.userId);
     const recent = JSON.stringify(home.blocks).match(/Recent changes[^"]*/)?.[0] ?? "";
@@ -637,3 +637,5 @@ describe("the audit's lines of the tour's writes (issue 39 §1)", () => {
     expect(problems).toEqual([]);
   });
 });
+
+itLeavesBUntouched(h);

@@ -4,8 +4,8 @@
 // to Slack" through the fake's consent page) and connected each to its own
 // sandbox organization: A is the fake Slack's own team (T0FAKE: #general, alice
 // and bob, the channels and people the test gives) with the sandbox's seeded
-// organization and the stack's settings (writers, channels… kept as A's own
-// settings, since the environment gives a many-workspace deployment none);
+// organization and the stack's settings (writers, channels, channel names… kept
+// as A's own, since the environment gives a many-workspace deployment none);
 // B is a second team (T0WSB) with an organization of its own, its person a
 // writer. The test drives A as it would the one workspace of single mode
 // (`core`, `client`, `req`, `switchboard`), and can ask B whether it saw anything.
@@ -25,6 +25,8 @@ import { type CreateSlackAppOptions, type SlackApp, startSlackApp } from "../../
 import type { SlackHooks, WorkspaceScope } from "../../src/slack/context.ts";
 import type { HomeOptions } from "../../src/slack/features/home/view.ts";
 import { AuditLog } from "../../src/store/audit.ts";
+import { ChannelNames } from "../../src/store/channels.ts";
+import type { Db } from "../../src/store/db.ts";
 import { WorkspaceSettings } from "../../src/store/workspace-settings.ts";
 import { envSettings } from "../../src/workspaces/env-settings.ts";
 import type { WorkspaceRuntime } from "../../src/workspaces/runtime.ts";
@@ -93,6 +95,8 @@ export async function composeManyStack(p: ManyParts): Promise<ManyComposed> {
   );
   const store = new WorkspaceSettings(db);
   if (Object.keys(settings).length) await store.save(a, settings, "test-stack", new Date());
+  // Its channel names too (MESSAGING_CHANNEL_NAMES, single mode's seed of the environment's workspace).
+  await new ChannelNames(db, a).seed(config.MESSAGING_CHANNEL_NAMES, "settings");
   const personB = fake.addUser({ id: `U${TEAM_B.teamId}ANA`, name: "ana-b", team: TEAM_B.teamId });
   await store.save(TEAM_B.teamId, { writers: [personB.id] }, "test-stack", new Date());
 
@@ -183,13 +187,9 @@ function asSwitchboard(deployment: ManyWorkspaceSwitchboard, rt: WorkspaceRuntim
  * channels or DMs, no Slack write made with its bot's token, no audit row of
  * its own. Fails on the first thing B was given.
  */
-export async function expectNothingInB(s: {
-  b?: StackWorkspace;
-  fake: FakeSlack;
-  db: TestDb;
-}): Promise<void> {
+export async function expectNothingInB(s: { b?: StackWorkspace; fake?: FakeSlack; db: Db }): Promise<void> {
   const { b, fake, db } = s;
-  if (!b) throw new Error("single mode has no workspace B: ask for mode many");
+  if (!b || !fake) throw new Error("single mode has no workspace B: ask for mode many");
   const id = b.team.teamId;
   expect(fake.messages.filter((m) => m.team === id).map((m) => m.text)).toEqual([]);
   const reads = /^(auth|users|conversations\.(info|list|members|history|replies)|usergroups|team|oauth)\b/;
@@ -200,7 +200,7 @@ export async function expectNothingInB(s: {
 }
 
 /** The file's last test: workspace B saw nothing of what the file's tests did in A (expectNothingInB). */
-export function itLeavesBUntouched(stack: () => { b?: StackWorkspace; fake: FakeSlack; db: TestDb }): void {
+export function itLeavesBUntouched(stack: () => { b?: StackWorkspace; fake?: FakeSlack; db: Db }): void {
   it("leaves workspace B, on the same deployment, untouched", async () => {
     await expectNothingInB(stack());
   });

@@ -7,12 +7,14 @@
 //
 // Two modes, one composition path (src/host/compose.ts), the source of
 // installations alone differing (docs/workspaces.md):
-// - "many" (the default with `slack`): many-workspace mode with two
+// - "many" (the default, with or without `slack`): many-workspace mode with two
 //   workspaces (test/helpers/stack-many.ts): A, the fake's own team and the
 //   sandbox's seeded organization, which the test drives (`core`, `req`…), and
-//   B, a second team with its own organization (`b`), to check it saw nothing;
-// - "single": the one installation of the environment (workspace `env`): the
-//   shell's case (the default without `slack`), Socket Mode's, the env install's.
+//   B, a second team with its own organization (`b`), to check it saw nothing.
+//   Without `slack` the fake Slack and the Bolt app are started all the same,
+//   for the two installs ("Add to Slack"), and the test drives A's core alone;
+// - "single" (only when asked): the one installation of the environment
+//   (workspace `env`): the shell's own case, Socket Mode's, the env install's.
 //   const s = await startStack({ writers: ["U0ALICE"], slack: {} });   ...   await s.close();
 // or for a whole file: const stack = useStack({ ... });   ...   stack().core
 import type { MessagingClient } from "../../src/api/client.ts";
@@ -38,7 +40,7 @@ import type { StackWorkspace } from "./workspaces-stack.ts";
 export type StackMode = "many" | "single";
 
 export interface StackOptions {
-  /** Many-workspace mode with workspaces A and B (default with `slack`), or single mode (default without). */
+  /** Many-workspace mode with workspaces A and B (the default), or single mode (the environment's one workspace). */
   mode?: StackMode;
   /** The database; default as openTestDb: PostgreSQL when DATABASE_URL is set, else PGlite. */
   backend?: StoreBackend;
@@ -90,12 +92,14 @@ export interface Stack {
   logger: Logger;
   logs: ReturnType<typeof captureLogger>["logs"];
   waitForLog: ReturnType<typeof captureLogger>["waitForLog"];
+  /** Many-workspace mode: workspace B (its requests, person, organization), which should see nothing of A's. */
+  b?: StackWorkspace;
+  /** The fake Slack: many-workspace mode always has it (its installs), single mode with `slack`. */
+  fake?: FakeSlack;
   close(): Promise<void>;
 }
 
 export interface SlackStack extends Stack {
-  /** Many-workspace mode: workspace B (its requests, person, organization), which should see nothing of A's. */
-  b?: StackWorkspace;
   fake: FakeSlack;
   slack: SlackApp;
   /** Signed requests to the Bolt app. */
@@ -131,15 +135,16 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack | Slack
       proxy = await startProxy(sandbox.url, opts.proxy === true ? {} : opts.proxy);
       closers.push(proxy.close);
     }
+    const many = (opts.mode ?? "many") === "many";
     let fake: FakeSlack | undefined;
-    if (opts.slack) {
-      fake = opts.slack.fake;
+    if (opts.slack || many) {
+      fake = opts.slack?.fake;
       if (!fake) {
-        fake = await startFakeSlack({ channels: opts.slack.channels, users: opts.slack.users });
+        fake = await startFakeSlack({ channels: opts.slack?.channels, users: opts.slack?.users });
         closers.push(fake.close.bind(fake));
       }
     }
-    if (fake && (opts.mode ?? "many") === "many") {
+    if (fake && many) {
       const stackOf = (sb: Switchboard, config: Config): Stack => ({
         mode: "many",
         workspace: sb.workspace,
@@ -157,7 +162,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack | Slack
         close: closeAll,
       });
       const hooks = opts.slack?.hooks;
-      const many = await composeManyStack({
+      const composed = await composeManyStack({
         db,
         fake,
         sandbox,
@@ -174,9 +179,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack | Slack
         progress: opts.slack?.progress,
         closing: (close) => closers.push(close),
       });
-      const { switchboard, slack, b } = many;
+      const { switchboard, slack, b } = composed;
       const req = signedRequests(fake, slack.port as number);
-      return { ...stackOf(switchboard, many.config), fake, slack, b, req };
+      return { ...stackOf(switchboard, composed.config), fake, slack, b, req };
     }
     const config = loadConfig({
       ...(fake ? slackEnv(fake) : {}),

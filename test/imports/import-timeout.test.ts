@@ -5,7 +5,6 @@
 // as a slow API would.
 
 import { describe, expect, it } from "vitest";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
 import {
   ImportOutcomeUnknown,
   ImportService,
@@ -15,6 +14,7 @@ import {
 import { ImportStore } from "../../src/store/imports.ts";
 import { SHELL } from "../commands/helpers.ts";
 import { useStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 
 /** How long the proxy holds the next import requests, in ms (0: not at all). */
 let holdImportMs = 0;
@@ -81,7 +81,7 @@ describe("the import's own timeout", () => {
   it("a pending import (Slack's) is settled as unknown, not failed", async () => {
     const { db, client } = stack();
     const imports = new PendingImports(
-      new ImportStore(db, ENV_WORKSPACE),
+      new ImportStore(db, stack().workspace),
       new ImportService({ defaultCountry: "US", timeoutMs: 500 }),
     );
     const bytes = Buffer.from(`phone\n${phone()}\n`);
@@ -104,7 +104,7 @@ describe("the import's own timeout", () => {
         source: async () => bytes,
       });
       expect(run).toMatchObject({ ok: true, state: "unknown" });
-      expect((await new ImportStore(db, ENV_WORKSPACE).get(proposed!.pending.id))?.state).toBe("unknown");
+      expect((await new ImportStore(db, stack().workspace).get(proposed!.pending.id))?.state).toBe("unknown");
     } finally {
       holdImportMs = 0;
     }
@@ -133,3 +133,5 @@ describe("the import's own timeout", () => {
     }
   });
 });
+
+itLeavesBUntouched(stack);

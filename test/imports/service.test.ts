@@ -7,7 +7,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { MessagingClient } from "../../src/api/client.ts";
-import { ENV_WORKSPACE } from "../../src/domain/workspace.ts";
+import type { WorkspaceId } from "../../src/domain/workspace.ts";
 import {
   type ImportProgress,
   ImportService,
@@ -19,6 +19,7 @@ import {
 import { ImportStore, type PendingImport } from "../../src/store/imports.ts";
 import type { TestDb } from "../helpers/db.ts";
 import { useStack } from "../helpers/stack.ts";
+import { itLeavesBUntouched } from "../helpers/stack-many.ts";
 
 const stack = useStack({
   sandbox: { seed: false, readLimit: 100_000, writeLimit: 100_000 },
@@ -28,10 +29,12 @@ const stack = useStack({
 });
 let client: MessagingClient;
 let db: TestDb;
+/** The workspace the stack drives (A in many-workspace mode). */
+let workspace: WorkspaceId;
 const service = new ImportService({ defaultCountry: "US" });
 
 beforeAll(() => {
-  ({ client, db } = stack());
+  ({ client, db, workspace } = stack());
 });
 
 let seq = 0;
@@ -123,7 +126,7 @@ describe("ImportService: preview, then run", () => {
 });
 
 describe("PendingImports: the life of an upload waiting for a decision", () => {
-  const imports = () => new PendingImports(new ImportStore(db, ENV_WORKSPACE), service);
+  const imports = () => new PendingImports(new ImportStore(db, workspace), service);
   const upload = (bytes: Buffer, over: Partial<NewPendingImport> = {}): NewPendingImport => ({
     fileId: `F${seq++}`,
     contentHash: `hash-${bytes.length}-${seq}`,
@@ -254,3 +257,5 @@ describe("src/imports", () => {
     expect(offending).toEqual([]);
   });
 });
+
+itLeavesBUntouched(stack);

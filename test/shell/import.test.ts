@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { useHarness } from "../commands/helpers.ts";
 import { pipedIo, scriptedIo } from "./helpers.ts";
 
-const h = useHarness();
+const h = useHarness({ mode: "single" });
 const imports = () => h().forwarder.requests.filter((r) => r.startsWith("POST /v1/contacts/import"));
 
 /** A semicolon file as a spreadsheet exports it, with "Phone Number" headers and local numbers. */

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { useHarness } from "../commands/helpers.ts";
 import { scriptedIo } from "./helpers.ts";
 
-const h = useHarness();
+const h = useHarness({ mode: "single" });
 
 describe("interactive shell", () => {
   it("runs commands, asks y/N before a delete, and keeps the history", async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { useHarness } from "../commands/helpers.ts";
 import { pipedIo } from "./helpers.ts";
 
-const h = useHarness();
+const h = useHarness({ mode: "single" });
 
 /** Feeds `lines` on a pipe and collects what the shell prints. */
 async function piped(

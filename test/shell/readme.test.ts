@@ -17,7 +17,7 @@ const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
   scripts: Record<string, string>;
 };
 
-const h = useHarness();
+const h = useHarness({ mode: "single" });
 
 /** The lines of the console block after `<!-- readme-shell: kind … -->`. */
 function example(kind: string): string[] {

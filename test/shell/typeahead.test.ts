@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { useHarness } from "../commands/helpers.ts";
 import { screen, terminalIo } from "./helpers.ts";
 
-const h = useHarness();
+const h = useHarness({ mode: "single" });
 
 /** Where each pattern first shows, in the order given (each after the one before). */
 function inOrder(text: string, patterns: RegExp[]): number[] {

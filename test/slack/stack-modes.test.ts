@@ -1,6 +1,7 @@
 // The test stack itself (test/helpers/stack.ts): by default two workspaces of
 // one many-workspace deployment, A (driven by the test) and B, each with its
-// own Slack team and sandbox organization; single mode only when asked. And
+// own Slack team and sandbox organization, with Slack driven or not (the
+// command-core suites drive A's core alone); single mode only when asked. And
 // the tenancy check the suites end with (expectNothingInB) fails once B is
 // given anything.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,6 +43,26 @@ describe("the test stack's default: two workspaces, A and B", () => {
     expect((await b.api.listTags()).items.map((t) => t.name)).toContain("vipb");
     expect((await s.client.listTags()).items.map((t) => t.name)).not.toContain("vipb");
     await expect(expectNothingInB(s)).rejects.toThrow();
+  });
+});
+
+describe("without Slack driven: the same two workspaces, the test driving A's core", () => {
+  it("is many-workspace mode: A's core writes in A's organization, B sees nothing", async () => {
+    const s = await startStack({ writers: ["U0ALICE"] });
+    try {
+      expect(s.mode).toBe("many");
+      expect(s.workspace).toBe(s.fake?.teamId);
+      expect(s.b?.team.teamId).toBe(TEAM_B.teamId);
+      expect(s.b?.org.apiKey).not.toBe(s.apiKey);
+      const alice = { userId: "U0ALICE", userName: "alice", via: "slack", channelId: "C0GENERAL" } as const;
+      const r = await s.core.run("tag add vipc #0000FF", alice);
+      expect(r.text).toMatch(/vipc/);
+      expect((await s.client.listTags()).items.map((t) => t.name)).toContain("vipc");
+      expect((await s.b!.api.listTags()).items.map((t) => t.name)).not.toContain("vipc");
+      await expectNothingInB(s);
+    } finally {
+      await s.close();
+    }
   });
 });
 
