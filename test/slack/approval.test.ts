@@ -503,7 +503,8 @@ describe("approval before a send", () => {
 
 describe("the shell alone", () => {
   it("refuses approvers: nobody could approve", async () => {
-    const s = await startStack();
+    // The shell: the environment's one installation, no Slack.
+    const s = await startStack({ mode: "single" });
     try {
       const r = await s.core.run("settings set approvers=U0BOB", SHELL);
       expect(r.text).toMatch(/Who approves campaigns: nobody could approve, since approval happens in Slack/);

@@ -20,7 +20,7 @@ let stopApp: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   fake = await startFakeSlack();
-  stack = await startStack({ env: { ...slackEnv(fake, "socket"), PORT: "0" } });
+  stack = await startStack({ mode: "single", env: { ...slackEnv(fake, "socket"), PORT: "0" } });
   const { startSlackApp } = await import("../../src/slack/app.ts");
   const app = await startSlackApp(stack.switchboard.deployment, stack.config, stack.logger);
   expect(app.mode).toBe("socket");
