@@ -154,21 +154,23 @@ describe("properties", () => {
     fc.assert(
       fc.property(message, (m) => {
         const out = mrkdwnToText(m);
-        // What the user typed may hold `<@`, `:tada:` or `&lt;` literally; the rest must be gone.
+        // What the user typed may hold `<@`, `:tada:` or `&lt;` literally; the rest must be gone. An emoji code has a
+        // letter in its name, as Slack's do (`:_:` is text, as in text.ts; fast-check found it, seed -859665646).
         // Bold and italic only where Slack reads them: markers at word edges (`*a*0` is not bold).
         const userText = m.replace(
-          /<[^<>]*>|:[a-z_]+:|(?<![\w*])\*[a-z0-9]+\*(?![\w*])|(?<![\w_])_[a-z0-9]+_(?![\w_])|`[a-z0-9]+`|&gt; /g,
+          /<[^<>]*>|:(?=[a-z_]*[a-z])[a-z_]+:|(?<![\w*])\*[a-z0-9]+\*(?![\w*])|(?<![\w_])_[a-z0-9]+_(?![\w_])|`[a-z0-9]+`|&gt; /g,
           "",
         );
         if (!/[<>&:*_`]/.test(userText)) {
           expect(out).not.toMatch(
-            /<[@#!]|<https?:|&(lt|gt|amp);|:[a-z_]+:|(?<![\w*])\*[a-z0-9]+\*(?![\w*])|(?<![\w_])_[a-z0-9]+_(?![\w_])/,
+            /<[@#!]|<https?:|&(lt|gt|amp);|:(?=[a-z_]*[a-z])[a-z_]+:|(?<![\w*])\*[a-z0-9]+\*(?![\w*])|(?<![\w_])_[a-z0-9]+_(?![\w_])/,
           );
           expect(out).not.toMatch(/^>/m);
         }
         // A backtick the user typed can open code around an emoji code, which then stays as typed (as in Slack).
         if (!userText.includes("`"))
-          for (const code of m.match(/(?<!\w):[a-z_]+:(?!\w)/g) ?? []) expect(out).not.toContain(code);
+          for (const code of m.match(/(?<!\w):(?=[a-z_]*[a-z])[a-z_]+:(?!\w)/g) ?? [])
+            expect(out).not.toContain(code);
         expect(out).not.toContain(ESC);
       }),
       { numRuns: 400 },
